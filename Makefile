@@ -1,0 +1,32 @@
+# Two commands from a fresh clone: `make demo` and `make test`. Each creates .venv on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lab lint exercises bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/simlab demo
+
+test: $(STAMP)
+	$(BIN)/ruff check simlab tests
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+bench: $(STAMP)
+	$(BIN)/simlab bench ledger
+
+lint: $(STAMP)
+	$(BIN)/ruff check simlab tests
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

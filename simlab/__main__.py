@@ -1,0 +1,5 @@
+import sys
+
+from simlab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,57 @@
+"""Exceptions raised by task ledgers.
+
+Every ledger error derives from :class:`LedgerError`, so callers can catch one type. Bad arguments
+(a non-positive ``ttl``, a negative step, a value that is not JSON) raise the built-in
+``ValueError`` instead: they are programming mistakes, not ledger states.
+
+A ledger that raises has changed nothing, with one documented exception: a claim that would
+exceed ``max_attempts`` first moves the task to ``dead`` (the dead letter), then raises
+:class:`TerminalTask`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LedgerError", "UnknownTask", "TerminalTask", "LeaseHeld"]
+
+
+class LedgerError(Exception):
+    """Base class of every ledger error (a bad file, a duplicate ID, a schema too new, ...)."""
+
+
+class UnknownTask(LedgerError, KeyError):
+    """No task has this ID."""
+
+    def __init__(self, task_id: str):
+        super().__init__(task_id)
+        self.task_id = task_id
+
+    def __str__(self) -> str:
+        return f"unknown task {self.task_id!r}"
+
+
+class TerminalTask(LedgerError):
+    """The task is completed, cancelled or dead, so it can no longer be claimed."""
+
+    def __init__(self, task_id: str, status: str):
+        super().__init__(task_id, status)
+        self.task_id = task_id
+        self.status = status
+
+    def __str__(self) -> str:
+        return f"task {self.task_id!r} is {self.status} and cannot be claimed"
+
+
+class LeaseHeld(LedgerError):
+    """Another worker holds a live lease on the task (``lease_until`` is still in the future)."""
+
+    def __init__(self, task_id: str, worker: str | None, lease_until: float | None):
+        super().__init__(task_id, worker, lease_until)
+        self.task_id = task_id
+        self.worker = worker
+        self.lease_until = lease_until
+
+    def __str__(self) -> str:
+        return (
+            f"task {self.task_id!r} is leased to {self.worker!r} "
+            f"until t={self.lease_until}"
+        )

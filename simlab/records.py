@@ -1,0 +1,87 @@
+"""Plain records that ledgers hand out: statuses, leases, task snapshots and effects.
+
+Records are immutable snapshots. A :class:`Lease` is the worker's proof of a claim; the ledger,
+not the lease, is the truth: a lease whose epoch is no longer current commits nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "QUEUED",
+    "RUNNING",
+    "COMPLETED",
+    "CANCELLED",
+    "DEAD",
+    "STATUSES",
+    "TERMINAL_STATUSES",
+    "Lease",
+    "TaskRecord",
+    "Effect",
+]
+
+QUEUED = "queued"
+RUNNING = "running"
+COMPLETED = "completed"
+CANCELLED = "cancelled"
+DEAD = "dead"
+
+#: Every status a task can have, in lifecycle order.
+STATUSES = (QUEUED, RUNNING, COMPLETED, CANCELLED, DEAD)
+#: Statuses from which no claim succeeds (``requeue`` brings cancelled and dead tasks back).
+TERMINAL_STATUSES = frozenset({COMPLETED, CANCELLED, DEAD})
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A granted claim: ``worker`` may run the task from ``step`` while ``epoch`` is current.
+
+    ``epoch`` is the fencing token. Every claim and every cancellation bumps the task's epoch, so a
+    worker holding an older lease finds its ``save`` and ``record_effect`` refused.
+    ``lease_until`` is the clock time at which another worker may claim the task again.
+    """
+
+    task_id: str
+    worker: str
+    epoch: int
+    step: int
+    lease_until: float
+    checkpoint: Any = None
+    attempts: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRecord:
+    """A snapshot of one task as the ledger stores it."""
+
+    task_id: str
+    status: str
+    step: int
+    epoch: int
+    result: Any
+    tenant: str
+    attempts: int
+    lease_until: float | None
+    checkpoint: Any
+    worker: str | None = None
+    goal: Any = None
+    created_at: float | None = None
+    updated_at: float | None = None
+
+    @property
+    def terminal(self) -> bool:
+        """True for completed, cancelled and dead tasks."""
+        return self.status in TERMINAL_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """An external side effect recorded in the idempotency ledger before it was sent."""
+
+    task_id: str
+    key: str
+    epoch: int
+    worker: str
+    recorded_at: float
