@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ from typing import Any
 __all__ = [
     "Event",
     "History",
+    "HistoryView",
     "EVENT_TYPES",
     "OPS",
     "dumps_jsonl",
@@ -120,7 +122,8 @@ class History:
     def __init__(self, events: Iterable[Event] = ()):
         self._events: list[Event] = []
         for e in events:
-            self._events.append(e if e.index == len(self._events) else _renumber(e, len(self._events)))
+            n = len(self._events)
+            self._events.append(e if e.index == n else _renumber(e, n))
 
     def record(
         self,
@@ -153,6 +156,51 @@ class History:
 
     def to_jsonl(self) -> str:
         return dumps_jsonl(self._events)
+
+
+class HistoryView:
+    """A history read once and grouped by task, so each rule can look at one task at a time.
+
+    Iterating a view yields the events in history order, so a rule written for a plain list of
+    events (like :func:`stale_commits`) also accepts a view.
+    """
+
+    def __init__(self, history: Iterable[Event] | HistoryView):
+        if isinstance(history, HistoryView):
+            history = history.events
+        self.events: list[Event] = [
+            e if isinstance(e, Event) else Event.from_dict(e) for e in history
+        ]
+        #: task -> its events, in history order
+        self.by_task: dict[str, list[Event]] = defaultdict(list)
+        #: task -> its (first) submit event
+        self.submits: dict[str, Event] = {}
+        #: the first ``faults-off`` event, or None
+        self.faults_off: Event | None = None
+        for e in self.events:
+            if e.task is not None:
+                self.by_task[e.task].append(e)
+                if e.op == "submit" and e.type == "ok":
+                    self.submits.setdefault(e.task, e)
+            elif e.op == "faults-off" and self.faults_off is None:
+                self.faults_off = e
+        self.by_task = dict(self.by_task)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def tasks(self) -> list[str]:
+        """Task IDs in order of first appearance."""
+        return list(self.by_task)
+
+    def steps_of(self, task: str) -> int | None:
+        """K, the number of steps of ``task`` as its submit event says, or None."""
+        e = self.submits.get(task)
+        k = e.value.get("steps") if e is not None else None
+        return int(k) if k is not None else None
 
 
 def _renumber(e: Event, index: int) -> Event:

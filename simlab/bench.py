@@ -1,0 +1,90 @@
+"""``simlab bench``: speed measured side by side in one run, reported as ratios.
+
+``simlab bench ledger`` times claim+save cycles (two transactions: the atomic claim, the fenced
+save) against the floor of one raw single-row transaction (``BEGIN IMMEDIATE``, ``UPDATE``,
+``COMMIT``) in the same SQLite mode, for ``:memory:`` and for a WAL file. The goal is a ratio of
+cycles per second to raw transactions per second of at least 0.4 (one cycle costs at most 2.5
+raw transactions). Rounds alternate between the two measures so machine noise hits both alike.
+
+Like for like: each raw transaction updates a different task row of the same table, just as each
+cycle claims and saves a different task. (Updating one hot row over and over would measure the
+CPU cache, not SQLite: it runs about twice as fast as updating distinct rows.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from simlab.cli import UsageError
+from simlab.ledger import Ledger
+
+__all__ = ["bench_ledger", "register"]
+
+
+def _cycles(ledger: Ledger, n: int, prefix: str) -> float:
+    ids = [ledger.submit(f"{prefix}c{i}") for i in range(n)]
+    start = time.perf_counter()
+    for task_id in ids:
+        lease = ledger.claim(task_id, "bench", 60.0)
+        ledger.save(lease, 1, done=True)
+    return n / (time.perf_counter() - start)
+
+
+def _raw(ledger: Ledger, n: int, prefix: str) -> float:
+    ids = [ledger.submit(f"{prefix}r{i}") for i in range(n)]
+    start = time.perf_counter()
+    for task_id in ids:
+        ledger.raw_update_transaction(task_id)
+    return n / (time.perf_counter() - start)
+
+
+def bench_ledger(n: int = 5000, rounds: int = 5, folder: str | None = None) -> list[dict]:
+    """Return one row per mode: cycles/s, raw transactions/s and their ratio (best round)."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-", dir=folder) as tmp:
+        for mode, path in ((":memory:", ":memory:"), ("WAL file", str(Path(tmp) / "b.sqlite"))):
+            with Ledger(path) as ledger:
+                best_cycle = best_raw = 0.0
+                for r in range(rounds):
+                    best_raw = max(best_raw, _raw(ledger, n, f"r{r}-"))
+                    best_cycle = max(best_cycle, _cycles(ledger, n, f"r{r}-"))
+                rows.append({"mode": mode, "cycles_per_s": best_cycle, "raw_tx_per_s": best_raw,
+                             "ratio": best_cycle / best_raw})
+    return rows
+
+
+def _handle_ledger(args: argparse.Namespace) -> int:
+    if args.n < 1 or args.rounds < 1:
+        raise UsageError("-n and --rounds must be positive")
+    rows = bench_ledger(args.n, args.rounds)
+    print(f"{'mode':<10} {'claim+save cycles/s':>20} {'raw tx/s':>10} {'ratio':>6}  goal >= 0.4")
+    for row in rows:
+        verdict = "ok" if row["ratio"] >= 0.4 else "BELOW GOAL"
+        print(f"{row['mode']:<10} {row['cycles_per_s']:>20,.0f} {row['raw_tx_per_s']:>10,.0f} "
+              f"{row['ratio']:>6.2f}  {verdict}")
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "bench",
+        help="measure speed side by side (ledger, sim)",
+        description="Benchmarks that report ratios measured side by side in one run.",
+    )
+    sub = p.add_subparsers(dest="bench", metavar="WHAT")
+    sub.required = True
+    q = sub.add_parser(
+        "ledger",
+        help="claim+save cycles against one raw SQLite transaction",
+        description=(
+            "Claim+save cycles per second for ':memory:' and a WAL file, against the raw rate "
+            "of a minimal single-row UPDATE transaction in the same mode, and their ratio "
+            "(goal: >= 0.4)."
+        ),
+    )
+    q.add_argument("-n", type=int, default=5000, help="cycles per round (default 5000)")
+    q.add_argument("--rounds", type=int, default=5, help="rounds; the best is kept (default 5)")
+    q.set_defaults(func=_handle_ledger)

@@ -1,0 +1,147 @@
+"""Real worker processes over a ledger file, for the demo, the race and the stress test.
+
+Each entry point runs in its own OS process (``python -m simlab.workerproc COMMAND ...``) and
+talks to the ledger file only through :class:`simlab.ledger.Ledger`, exactly as a production worker
+would. Output is one JSON object per line on stdout, so a parent process can read what happened.
+
+Commands
+--------
+``resume PATH TASK``
+    The chapter's worker: claim ``TASK``; at step 0 retrieve evidence, save step 1 and release
+    the lease; at step 1 write the answer and save step 2 with ``done``. One step, then exit.
+``race PATH TASK --claims N --gap SECONDS [--chapter]``
+    Claim ``TASK`` N times with a lease that expires at once, printing every epoch this process
+    believes it owns. With ``--chapter``, claim the chapter's way: UPDATE, wait ``gap`` (a network
+    round trip), then SELECT; two processes then read the same epoch.
+``fleet PATH --name NAME --steps K --ttl SECONDS --log FILE``
+    A stress-test worker: claim the next task, run its steps with heartbeats, save each step
+    fenced, and append every accepted save to ``FILE``; exit when every task is terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+from simlab.errors import LeaseHeld, TerminalTask
+from simlab.ledger import ChapterLedger, Ledger
+
+__all__ = ["main", "resume_one_step"]
+
+
+def _emit(**fields) -> None:
+    print(json.dumps(fields, sort_keys=True), flush=True)
+
+
+def resume_one_step(ledger: Ledger, task_id: str, worker: str, ttl: float = 30.0) -> dict:
+    """Claim ``task_id`` and run exactly one step of the chapter's two-step task.
+
+    Step 0 -> 1 persists retrieved evidence; step 1 -> 2 answers from that persisted evidence
+    and completes the task. Returns what happened as a plain dict (claim refusals included).
+    """
+    try:
+        lease = ledger.claim(task_id, worker, ttl)
+    except (TerminalTask, LeaseHeld) as exc:
+        return {"event": "claim-refused", "worker": worker, "task": task_id, "reason": str(exc)}
+    out = {"event": "claim", "worker": worker, "task": task_id, "epoch": lease.epoch,
+           "step": lease.step}
+    if lease.step == 0:
+        saved = ledger.save(lease, 1, checkpoint={"evidence": ["doc-1@v3"]})
+        out.update(saved_step=1, accepted=saved)
+        if saved:
+            ledger.release(lease)  # this process stops here; the next one resumes at step 1
+    else:
+        evidence = (lease.checkpoint or {}).get("evidence", [])
+        answer = f"answer citing {', '.join(evidence)}"
+        saved = ledger.save(lease, 2, result=answer, checkpoint=lease.checkpoint, done=True)
+        out.update(saved_step=2, accepted=saved)
+    record = ledger.get(task_id)
+    out.update(status=record.status, stored_step=record.step)
+    return out
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    with Ledger(args.path) as ledger:
+        _emit(**resume_one_step(ledger, args.task, args.worker or f"pid-{os.getpid()}"))
+    return 0
+
+
+def _cmd_race(args: argparse.Namespace) -> int:
+    worker = f"pid-{os.getpid()}"
+    ttl = 1e-9  # expires at once, so every claim is allowed and only atomicity is on trial
+    with ChapterLedger(args.path) as ledger:
+        for _ in range(args.claims):
+            if args.chapter:
+                ledger.claim_update_only(args.task, worker, ttl)
+                time.sleep(args.gap)  # the round trip between the UPDATE and the SELECT
+                lease = ledger.read_claim(args.task, worker)
+            else:
+                try:
+                    lease = ledger.claim(args.task, worker, ttl)
+                except LeaseHeld:  # another process's clock read ran a hair ahead of ours
+                    continue
+                time.sleep(args.gap)
+            _emit(worker=worker, epoch=lease.epoch)
+    return 0
+
+
+def _cmd_fleet(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    with Ledger(args.path) as ledger, open(args.log, "a", buffering=1) as log:
+        while True:
+            lease = ledger.claim_next(args.name, args.ttl)
+            if lease is None:
+                if all(t.terminal for t in ledger.tasks()):
+                    return 0
+                time.sleep(args.ttl / 4)  # leases of killed workers still have to run out
+                continue
+            step = lease.step
+            chain = list((lease.checkpoint or {}).get("chain", []))
+            while step < args.steps:
+                time.sleep(rng.uniform(0, args.work))
+                if not ledger.heartbeat(lease, args.ttl):
+                    break
+                time.sleep(rng.uniform(0, args.work))
+                step += 1
+                chain.append([step, lease.epoch, args.name])
+                done = step == args.steps
+                if not ledger.save(lease, step, checkpoint={"chain": chain}, done=done,
+                                   result=args.name if done else None):
+                    break
+                log.write(json.dumps([lease.task_id, step, lease.epoch, args.name, done]) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m simlab.workerproc")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("resume")
+    p.add_argument("path")
+    p.add_argument("task")
+    p.add_argument("--worker")
+    p.set_defaults(func=_cmd_resume)
+    p = sub.add_parser("race")
+    p.add_argument("path")
+    p.add_argument("task")
+    p.add_argument("--claims", type=int, default=50)
+    p.add_argument("--gap", type=float, default=0.002)
+    p.add_argument("--chapter", action="store_true")
+    p.set_defaults(func=_cmd_race)
+    p = sub.add_parser("fleet")
+    p.add_argument("path")
+    p.add_argument("--name", required=True)
+    p.add_argument("--steps", type=int, default=3)
+    p.add_argument("--ttl", type=float, default=0.5)
+    p.add_argument("--work", type=float, default=0.01)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--log", required=True)
+    p.set_defaults(func=_cmd_fleet)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
