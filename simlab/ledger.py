@@ -151,6 +151,11 @@ def _check_ttl(ttl: float) -> None:
         raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
 
 
+def _check_step(step: int) -> None:
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 2**63:
+        raise ValueError(f"step must be a non-negative integer below 2**63, got {step!r}")
+
+
 class Ledger:
     """The durable task ledger over one SQLite database (``":memory:"`` or a file path).
 
@@ -298,23 +303,27 @@ class Ledger:
         task ``dead`` and raises :class:`TerminalTask`.
         """
         _check_ttl(ttl)
-        now = float(self.clock())
-        if self.max_attempts is None:
-            params = (worker, now + ttl, now, task_id)
-            sql = _CLAIM_ONE[0]
-        else:
-            params = (worker, now + ttl, now, task_id, self.max_attempts)
-            sql = _CLAIM_ONE[1]
-        # fetchall: the statement runs to completion, and so commits, before we return.
-        rows = self._db.execute(sql, params).fetchall()
-        if rows:
-            return self._lease(rows[0])
-        record = self._get_or_none(task_id)
-        if record is None:
-            raise UnknownTask(task_id)
-        if record.terminal:
-            raise TerminalTask(task_id, record.status)
-        raise LeaseHeld(task_id, record.worker, record.lease_until)
+        while True:
+            now = float(self.clock())
+            if self.max_attempts is None:
+                params = (worker, now + ttl, now, task_id)
+                sql = _CLAIM_ONE[0]
+            else:
+                params = (worker, now + ttl, now, task_id, self.max_attempts)
+                sql = _CLAIM_ONE[1]
+            # fetchall: the statement runs to completion, and so commits, before we return.
+            rows = self._db.execute(sql, params).fetchall()
+            if rows:
+                return self._lease(rows[0])
+            # Refused. Say why; the reason is read after the fact, so if another process made
+            # the task claimable in between (a release), simply try again.
+            record = self._get_or_none(task_id)
+            if record is None:
+                raise UnknownTask(task_id)
+            if record.terminal:
+                raise TerminalTask(task_id, record.status)
+            if record.status == RUNNING and record.lease_until is not None:
+                raise LeaseHeld(task_id, record.worker, record.lease_until)
 
     def claim_next(self, worker: str, ttl: float) -> Lease | None:
         """Atomically claim the oldest claimable task (submit order), or return None."""
@@ -377,8 +386,7 @@ class Ledger:
         changes nothing for a stale epoch, a task that is no longer running, or a step that does
         not advance. ``checkpoint=None`` stores None: pass the whole checkpoint each time.
         """
-        if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-            raise ValueError(f"step must be a non-negative integer, got {step!r}")
+        _check_step(step)
         params = (
             step,
             None if result is None else _to_json(result, "result"),
@@ -487,7 +495,7 @@ class Ledger:
         self._require(task_id)
         rows = self._db.execute(
             "SELECT task_id, key, epoch, worker, recorded_at FROM effects"
-            " WHERE task_id = ? ORDER BY recorded_at, rowid",
+            " WHERE task_id = ? ORDER BY rowid",
             (task_id,),
         ).fetchall()
         return [Effect(*row) for row in rows]
@@ -570,8 +578,7 @@ class ChapterLedger(Ledger):
         done: bool = False,
     ) -> bool:
         """A commit that ignores the epoch: any worker that thinks it owns the task may write."""
-        if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-            raise ValueError(f"step must be a non-negative integer, got {step!r}")
+        _check_step(step)
         cur = self._db.execute(
             "UPDATE tasks SET step = ?, result = ?, checkpoint = ?, status = ?, updated_at = ?"
             " WHERE task_id = ? AND status = 'running'",

@@ -1,0 +1,39 @@
+"""Shared test fakes and Hypothesis strategies (fakes over mocks; one place for strategies)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+__all__ = ["FakeClock", "json_values", "non_json_values"]
+
+
+class FakeClock:
+    """A clock you move by hand: ``clock()`` returns ``clock.now``; nothing ever sleeps."""
+
+    def __init__(self, now: float = 1000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+#: Any JSON value that survives a round trip unchanged (no NaN, no infinities, string keys).
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**53), max_value=2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=8,
+)
+
+#: Values a ledger must refuse with ``ValueError`` before it changes anything.
+non_json_values = st.sampled_from(
+    [object(), {1, 2}, b"bytes", {"when": object()}, [float("nan")], float("inf")]
+)
