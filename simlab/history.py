@@ -159,10 +159,11 @@ class History:
 
 
 class HistoryView:
-    """A history read once and grouped by task, so each rule can look at one task at a time.
+    """A history read once and grouped by task: what the checker's rules and the pictures read.
 
-    Iterating a view yields the events in history order, so a rule written for a plain list of
-    events (like :func:`stale_commits`) also accepts a view.
+    Building a view is one pass over the events. Iterating a view yields the events in history
+    order, so a function written for a plain list of events (like
+    :func:`simlab.checker.stale_commits`) also accepts a view. Dicts (from JSON) become events.
     """
 
     def __init__(self, history: Iterable[Event] | HistoryView):
