@@ -13,12 +13,14 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main", "UsageError", "COMMANDS"]
+__all__ = ["main", "UsageError", "COMMANDS", "OneLineErrorParser", "build_parser"]
 
 #: Sub-command modules, in the order ``simlab --help`` lists them.
 COMMANDS: tuple[str, ...] = (
     "simlab.demo",
+    "simlab.simcli",
     "simlab.bench",
+    "simlab.grading.commands",
 )
 
 
@@ -26,8 +28,18 @@ class UsageError(Exception):
     """A mistake in what the user asked for: printed as one line, exit status 2."""
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose mistakes are one line on stderr, exit status 2.
+
+    Sub-parsers inherit the class, so every ``simlab`` command behaves the same way.
+    """
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="simlab",
         description=(
             "simlab: see and break durable background tasks. A real SQLite task ledger with "

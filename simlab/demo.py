@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from simlab.cli import UsageError
 from simlab.ledger import Ledger
 
 __all__ = ["chapter_story", "claim_race", "RaceOutcome", "register"]
@@ -138,6 +139,8 @@ def claim_race(
 
 
 def _handle(args) -> int:
+    if args.processes < 2:
+        raise UsageError("--processes must be at least 2: a race needs two runners")
     with tempfile.TemporaryDirectory(prefix="simlab-demo-") as folder:
         print("== The chapter's ledger across two real processes ==")
         chapter_story(Path(folder) / "jobs.sqlite")

@@ -1,0 +1,145 @@
+"""``simlab bench sim``: how fast the simulator runs, over three ledgers, measured side by side.
+
+One seeded scenario (by default the notebook widget's size: 1,000 tasks x 3 steps, 8 workers,
+every fault on) is simulated over :class:`~simlab.model.MemoryLedger`, ``Ledger(":memory:")``
+and a WAL file ledger, alternating in each round; the best round of each counts. Reported:
+completed tasks per wall second, each ledger's ratio to ``MemoryLedger``, and the widget run
+against the cost of one million bare SimPy timeouts measured in the same process.
+
+Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
+million bare timeouts (about 1 s on 2 cores). The histories of the three runs must be identical:
+the ledgers implement one contract, so the same seed tells the same story.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import simpy
+
+from simlab.history import history_digest
+from simlab.scenario import Scenario
+from simlab.simulation import simulate
+
+__all__ = ["bench_sim", "bare_timeouts", "add_parser", "WIDGET", "MEMORY_GOAL"]
+
+#: The widget-size scenario the notebooks run interactively (every fault on, at defaults).
+WIDGET = Scenario(tasks=1000, steps=3, workers=8)
+#: ``Ledger(":memory:")`` should reach this fraction of ``MemoryLedger``'s speed.
+MEMORY_GOAL = 0.6
+
+
+def bare_timeouts(n: int = 1_000_000) -> float:
+    """Seconds SimPy needs for ``n`` bare timeouts in one process: the machine's yardstick."""
+    env = simpy.Environment()
+
+    def tick(env):
+        timeout = env.timeout
+        for _ in range(n):
+            yield timeout(1)
+
+    env.process(tick(env))
+    start = time.perf_counter()
+    env.run()
+    return time.perf_counter() - start
+
+
+def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:
+    from simlab.ledger import Ledger
+    from simlab.model import MemoryLedger
+
+    wal = folder / f"bench-{round_no}.sqlite"
+    return [
+        ("MemoryLedger", lambda clock: MemoryLedger(clock=clock)),
+        ("Ledger(':memory:')", lambda clock: Ledger(":memory:", clock=clock)),
+        ("Ledger(WAL file)", lambda clock: Ledger(str(wal), clock=clock)),
+    ]
+
+
+def bench_sim(
+    scenario: Scenario = WIDGET, *, seed: int = 1, rounds: int = 3, bare: int = 1_000_000
+) -> dict[str, Any]:
+    """Measure; return ``{"rows": [...], "bare_s": s, "widget_vs_bare": r, "same_history": b}``.
+
+    Each row has ``ledger``, ``seconds`` (best round), ``completed``, ``per_s`` and ``ratio``
+    (``per_s`` over ``MemoryLedger``'s).
+    """
+    best: dict[str, float] = {}
+    completed: dict[str, int] = {}
+    digests: set[str] = set()
+    best_bare = float("inf")
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-sim-") as tmp:
+        for r in range(rounds):
+            for name, factory in _factories(Path(tmp), r):
+                start = time.perf_counter()
+                result = simulate(scenario, seed=seed, ledger=factory)
+                elapsed = time.perf_counter() - start
+                best[name] = min(best.get(name, float("inf")), elapsed)
+                completed[name] = result.completed
+                digests.add(history_digest(result.history))
+            if bare:
+                best_bare = min(best_bare, bare_timeouts(bare))
+    base = completed["MemoryLedger"] / best["MemoryLedger"]
+    rows = []
+    for name, seconds in best.items():
+        per_s = completed[name] / seconds
+        rows.append({"ledger": name, "seconds": seconds, "completed": completed[name],
+                     "per_s": per_s, "ratio": per_s / base})
+    memory = best["Ledger(':memory:')"]
+    return {
+        "rows": rows,
+        "bare": bare,
+        "bare_s": best_bare if bare else None,
+        "widget_vs_bare": memory / best_bare if bare else None,
+        "same_history": len(digests) == 1,
+    }
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from simlab.cli import UsageError
+
+    if args.rounds < 1 or args.tasks < 1 or args.bare < 0:
+        raise UsageError("--rounds and --tasks must be positive, --bare not negative")
+    scenario = WIDGET if args.tasks == WIDGET.tasks else WIDGET.with_(tasks=args.tasks)
+    s = scenario
+    print(f"simlab bench sim: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, faults on "
+          f"(seed {args.seed}), best of {args.rounds} rounds")
+    out = bench_sim(scenario, seed=args.seed, rounds=args.rounds, bare=args.bare)
+    print(f"{'ledger':<20} {'wall s':>7} {'completed/s':>12} {'vs MemoryLedger':>16}")
+    for row in out["rows"]:
+        goal = ""
+        if row["ledger"] == "Ledger(':memory:')":
+            ok = row["ratio"] >= MEMORY_GOAL
+            goal = f"  goal >= {MEMORY_GOAL}: {'ok' if ok else 'BELOW GOAL'}"
+        print(f"{row['ledger']:<20} {row['seconds']:>7.3f} {row['per_s']:>12,.0f} "
+              f"{row['ratio']:>16.2f}{goal}")
+    if out["bare_s"] is not None:
+        r = out["widget_vs_bare"]
+        print(f"{out['bare']:,} bare SimPy timeouts: {out['bare_s']:.3f} s; the run over "
+              f"':memory:' costs {r:.2f} of that (goal <= 1.0: {'ok' if r <= 1.0 else 'ABOVE'})")
+    print(f"same history over all three ledgers: {'yes' if out['same_history'] else 'NO'}")
+    return 0
+
+
+def add_parser(bench_subparsers) -> argparse.ArgumentParser:
+    """Add ``sim`` to the sub-commands of ``simlab bench``."""
+    p = bench_subparsers.add_parser(
+        "sim",
+        help="simulated tasks per second over MemoryLedger, :memory: and a WAL file",
+        description=(
+            "Run one seeded widget-size simulation (1,000 tasks x 3 steps, 8 workers, faults on) "
+            "over MemoryLedger, Ledger(':memory:') and a WAL file ledger; report completed "
+            "tasks per wall second with ratios, against one million bare SimPy timeouts."
+        ),
+    )
+    p.add_argument("--seed", type=int, default=1, help="random seed [1]")
+    p.add_argument("--rounds", type=int, default=3, help="rounds; the best counts [3]")
+    p.add_argument("--tasks", type=int, default=WIDGET.tasks, help="tasks [1000]")
+    p.add_argument("--bare", type=int, default=1_000_000,
+                   help="bare SimPy timeouts for the yardstick, 0 to skip [1000000]")
+    p.set_defaults(func=_handle)
+    return p
