@@ -14,6 +14,14 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/simlab demo
+	@mkdir -p out
+	@echo
+	@echo "== A seeded simulation with every fault on, over the real ledger =="
+	$(BIN)/simlab simulate --seed 7 --timeline out/demo-timeline.png
+	@echo
+	@echo "== The same seed without the fence: the checker must catch it (exit status 1) =="
+	$(BIN)/simlab simulate --seed 7 --variant unfenced --timeline out/demo-unfenced.png; \
+	  test $$? -eq 1
 
 test: $(STAMP)
 	$(BIN)/ruff check simlab tests
@@ -24,6 +32,10 @@ lab: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/simlab bench ledger
+	$(BIN)/simlab bench sim
+
+exercises: $(STAMP)
+	$(BIN)/simlab build-exercises
 
 lint: $(STAMP)
 	$(BIN)/ruff check simlab tests

@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "simlab.simcli",
     "simlab.bench",
     "simlab.grading.commands",
+    "simlab.releasecli",
 )
 
 

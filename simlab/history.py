@@ -32,7 +32,15 @@ pause       info           ``process`` stops the world until ``value={"until": t
 slow        info           the step of ``process`` runs slow, ``value={"factor": f}``
 cancel      invoke/ok/fail a user cancels ``task``; ok carries the bumped ``epoch``
 faults-off  info           fault injection stops at this time (liveness is judged after it)
+publish     info           agent workload: the editor (``nemesis``) published a new document
+                           version, ``value={"doc": id, "version": n}``
+plan        fail           agent workload: the stored checkpoint cannot be read; nothing written
 =========== ============== ===================================================================
+
+With ``workload="agent"`` (:mod:`simlab.agent_worker`) a ``save`` also names the graph step
+(``agent_step``) and the evidence versions it used (``evidence=["kb/returns@v3", ...]``); a save
+that stops the task for review carries ``review`` (stop codes) and ``detail`` instead, and is
+followed by a ``cancel`` from the same worker. ``submit`` also carries the ``tenant``.
 
 Events are immutable and JSON-serialisable; :func:`dumps_jsonl` writes them in a canonical form
 (sorted keys, shortest float repr) so the same run gives the same bytes.
@@ -73,6 +81,8 @@ OPS = (
     "slow",
     "cancel",
     "faults-off",
+    "publish",
+    "plan",
 )
 
 

@@ -45,6 +45,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, DEAD, RUNNING, Effect, Lease, TaskRecord
@@ -533,6 +534,54 @@ class Ledger:
         db.execute("BEGIN IMMEDIATE")
         db.execute("UPDATE tasks SET updated_at = ? WHERE task_id = ?", (0.0, task_id))
         db.execute("COMMIT")
+
+    # -- health probe (for ``simlab health``) --------------------------------------------------
+
+    @classmethod
+    def probe_write_read(cls, path: str | Path, token: str, *, busy_timeout: float = 5.0) -> bool:
+        """A write and a read in one transaction on an *existing* ledger file; True if the read
+        saw the write. Nothing is left behind, and nothing is created or migrated.
+
+        Opens its own connection in ``mode=rw`` (SQLite refuses a missing file instead of
+        creating it), refuses a file whose schema is not exactly this code's (it never migrates),
+        then ``BEGIN IMMEDIATE`` (waiting up to ``busy_timeout`` seconds for the write lock),
+        inserts a probe task (tenant ``__health__``, status ``completed``, so never claimable),
+        reads it back, deletes it and commits. No other connection can ever see the probe row.
+        Raises :class:`LedgerError` with SQLite's reason (locked, read-only, not a database...).
+        """
+        uri = "file:" + quote(str(Path(path).resolve())) + "?mode=rw"
+        task_id = f"__health__:{token}"
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise LedgerError(f"cannot open ledger {str(path)!r}: {exc}") from None
+        try:
+            version = 0
+            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                          " AND name = 'schema_migrations'").fetchone():
+                version = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                raise LedgerError(f"{str(path)!r} has schema version {version}, this simlab "
+                                  f"expects {SCHEMA_VERSION}")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # Times are 0: the row never outlives this transaction.
+                db.execute(
+                    "INSERT INTO tasks (task_id, tenant, status, created_at, updated_at)"
+                    " VALUES (?, '__health__', 'completed', 0, 0)", (task_id,))
+                row = db.execute("SELECT tenant, status FROM tasks WHERE task_id = ?",
+                                 (task_id,)).fetchone()
+                db.execute("DELETE FROM tasks WHERE task_id = ?", (task_id,))
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise LedgerError(f"{str(path)!r}: {exc}") from None
+        finally:
+            db.close()
+        return row == ("__health__", "completed")
 
 
 class ChapterLedger(Ledger):

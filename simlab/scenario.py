@@ -11,6 +11,9 @@ Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
 * ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
 * ``cancel_rate``: per task (a user cancels it once, at a random time).
 
+``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
+``workload="agent"`` an editor publishes new document versions under running and paused tasks.
+
 :meth:`Scenario.validate` raises ``ValueError`` with a one-line message naming the bad field; the
 simulator and the command line call it before running anything.
 """
@@ -21,12 +24,17 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["Scenario", "VARIANTS", "EFFECTS", "RATE_FIELDS"]
+__all__ = ["Scenario", "VARIANTS", "EFFECTS", "WORKLOADS", "AGENT_STEPS", "RATE_FIELDS"]
 
 #: Teaching variants of the ledger the workers see (see :mod:`simlab.variants`).
 VARIANTS = ("fenced", "unfenced", "racy-claim")
 #: Which steps send an e-mail through ``record_effect``.
 EFFECTS = ("last", "all", "none")
+#: What a task does: ``opaque`` steps are timed work with no content; ``agent`` steps are the
+#: deterministic agent of :mod:`simlab.agent` (retrieve, draft, send) resumed from checkpoints.
+WORKLOADS = ("opaque", "agent")
+#: The agent graph's steps (retrieve, draft, send): ``workload="agent"`` needs ``steps == 3``.
+AGENT_STEPS = 3
 #: Fault rates: probabilities in [0, 1], each with its own random stream.
 RATE_FIELDS = (
     "crash_rate",
@@ -91,6 +99,14 @@ class Scenario:
     )
     time_cap: float | None = _f(
         None, "stop the run here even if tasks are unfinished (default: generous)"
+    )
+    workload: str = _f(
+        "opaque", "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
+        "send an e-mail through checkpoints and the resume guard; needs steps 3)"
+    )
+    doc_change_rate: float = _f(
+        0.0, "agent workload: document edits per time unit (Poisson, until the fault horizon); "
+        "each publishes a new version of a random document"
     )
 
     # ------------------------------------------------------------------ derived values
@@ -166,6 +182,26 @@ class Scenario:
             raise ValueError(
                 f"unknown effects {self.effects!r}; choose one of {', '.join(EFFECTS)}"
             )
+        if self.workload not in WORKLOADS:
+            raise ValueError(
+                f"unknown workload {self.workload!r}; choose one of {', '.join(WORKLOADS)}"
+            )
+        if not _number(self, "doc_change_rate") >= 0:
+            raise ValueError(f"doc_change_rate must be >= 0, got {self.doc_change_rate}")
+        if self.workload == "agent":
+            if self.steps != AGENT_STEPS:
+                raise ValueError(
+                    f"workload 'agent' runs the {AGENT_STEPS} steps of its graph (retrieve, "
+                    f"draft, send): steps must be {AGENT_STEPS}, got {self.steps}"
+                )
+            if self.effects != "last":
+                raise ValueError(
+                    "workload 'agent' sends its e-mail in its last step: effects must be "
+                    f"'last', got {self.effects!r}"
+                )
+        elif self.doc_change_rate:
+            raise ValueError("doc_change_rate needs workload 'agent' (opaque tasks cite no "
+                             "documents)")
         return self
 
     # ------------------------------------------------------------------ helpers

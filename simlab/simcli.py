@@ -18,11 +18,11 @@ from typing import Any
 
 from simlab.cli import UsageError
 from simlab.errors import LedgerError
-from simlab.scenario import EFFECTS, VARIANTS, Scenario
+from simlab.scenario import EFFECTS, VARIANTS, WORKLOADS, Scenario
 
 __all__ = ["register", "add_scenario_arguments", "scenario_from_args"]
 
-_CHOICES = {"variant": VARIANTS, "effects": EFFECTS}
+_CHOICES = {"variant": VARIANTS, "effects": EFFECTS, "workload": WORKLOADS}
 
 
 def integer(text: str) -> int:

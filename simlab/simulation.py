@@ -11,6 +11,10 @@ Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock)
 source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,
 ``t0002``..., and nothing iterates over a set or a hash. The same scenario and seed give the same
 history, byte for byte (see :func:`simlab.history.history_digest`).
+
+``Scenario(workload="agent")`` makes each task the deterministic agent of :mod:`simlab.agent`
+(retrieve, draft, send an e-mail through checkpoints and the resume guard) and lets an editor
+change documents under running and paused tasks: see :mod:`simlab.agent_worker`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ STREAMS = (
     "duplicate",
     "cancel",
     "restart",
+    "doc_change",
 )
 
 LedgerFactory = Callable[[Callable[[], float]], Any]
@@ -60,6 +65,10 @@ class Result:
     come from the external mailbox (``mailbox`` maps each idempotency key to the e-mails that
     really arrived). ``crashes``, ``redeliveries`` and ``duplicates`` (extra copies the broker
     enqueued) count faults. ``replay`` is the ``simlab simulate`` command line for this run.
+
+    With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
+    cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
+    ``doc_edits`` the document versions the editor published.
     """
 
     scenario: Scenario
@@ -83,6 +92,9 @@ class Result:
     end_time: float
     replay: str
     mailbox: dict[str, int] = field(repr=False, default_factory=dict)
+    needs_review: int = 0
+    review_codes: dict[str, int] = field(default_factory=dict)
+    doc_edits: int = 0
 
     @property
     def ok(self) -> bool:
@@ -117,7 +129,14 @@ class Result:
             "coverage": dict(self.coverage),
             "metrics": dict(self.metrics),
             "replay": self.replay,
+            **self._agent_dict(),
         }
+
+    def _agent_dict(self) -> dict[str, Any]:
+        if self.scenario.workload != "agent":
+            return {}
+        return {"workload": "agent", "needs_review": self.needs_review,
+                "review_codes": dict(self.review_codes), "doc_edits": self.doc_edits}
 
     def summary(self, limit: int = 5) -> str:
         """A few lines for a terminal: what ran, what happened, the verdict and the replay."""
@@ -134,6 +153,10 @@ class Result:
             f"{cov.get('leases_expired', 0)} leases taken over after expiry",
             f"  mailbox: {self.sent} e-mails sent, {self.duplicate_sends} duplicates",
         ]
+        if s.workload == "agent":
+            codes = ", ".join(f"{c} {n}" for c, n in self.review_codes.items()) or "none"
+            lines.append(f"  agent: {self.needs_review} stopped for review ({codes}), "
+                         f"{self.doc_edits} document edits")
         if self.ok:
             lines.append("verdict: OK, every invariant held.")
         else:
@@ -191,6 +214,14 @@ class _Run:
         )
         self.mailbox = Mailbox()
         self.crashes = 0
+        #: the agent workload's shared world and retriever (None for opaque tasks)
+        self.agent = None
+        self.worker_class = Worker
+        if scenario.workload == "agent":
+            from simlab.agent_worker import AgentWorker, AgentWorkload
+
+            self.agent = AgentWorkload()
+            self.worker_class = AgentWorker
         width = max(4, len(str(scenario.tasks)))
         self.task_ids = [f"t{i:0{width}d}" for i in range(1, scenario.tasks + 1)]
 
@@ -200,10 +231,15 @@ class _Run:
         arrival, cancel_rng = self.rng["arrival"], self.rng["cancel"]
         rate, steps = sc.arrival_rate, sc.steps
         cancel_mean = sc.steps * sc.step_time
-        for task in self.task_ids:
+        agent = self.agent
+        for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
-            self.ledger.submit(task)
-            rec(env.now, "ok", "client", "submit", task, steps=steps)
+            if agent is None:
+                self.ledger.submit(task)
+                rec(env.now, "ok", "client", "submit", task, steps=steps)
+            else:
+                extra = agent.submit(self.ledger, task, i)
+                rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
             if sc.cancel_rate and env.now < self.horizon:
                 if cancel_rng.random() < sc.cancel_rate:
@@ -229,8 +265,10 @@ class _Run:
         env, sc = self.env, self.scenario
         env.process(self.arrivals())
         env.timeout(self.horizon).callbacks.append(self.faults_off)
+        if self.agent is not None and sc.doc_change_rate:
+            env.process(self.agent.editor(self))
         for i in range(1, sc.workers + 1):
-            env.process(Worker(f"w{i}", self).run())
+            env.process(self.worker_class(f"w{i}", self).run())
         env.run(until=sc.cap)
 
 
@@ -293,4 +331,19 @@ def simulate(
         end_time=history[-1].time if len(history) else 0.0,
         replay=replay_command(scenario, seed),
         mailbox=dict(mailbox.received),
+        **_agent_counts(run, final),
     )
+
+
+def _agent_counts(run: _Run, final: list[TaskRecord]) -> dict[str, Any]:
+    """needs_review, review_codes and doc_edits of an agent run, read from the final records."""
+    if run.agent is None:
+        return {}
+    stopped = [r.checkpoint for r in final
+               if isinstance(r.checkpoint, dict) and r.checkpoint.get("status") == "needs_review"]
+    codes: dict[str, int] = {}
+    for cp in stopped:
+        for reason in cp.get("review") or ():
+            codes[reason["code"]] = codes.get(reason["code"], 0) + 1
+    return {"needs_review": len(stopped), "review_codes": dict(sorted(codes.items())),
+            "doc_edits": run.agent.edits}

@@ -25,15 +25,26 @@ from __future__ import annotations
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.records import TERMINAL_STATUSES
 
-__all__ = ["Worker"]
+__all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
+
+#: What :meth:`Worker._work` reports: the step's work is done, the worker crashed, or its lease
+#: was lost (a refused heartbeat).
+WORKED, CRASHED, LOST = "worked", "crashed", "lost"
 
 
 class Worker:
-    """One worker process; :meth:`run` is its SimPy generator."""
+    """One worker process; :meth:`run` is its SimPy generator.
+
+    :meth:`_handle` runs one delivered task. It is built from pieces a workload can reuse
+    (:mod:`simlab.agent_worker` does): :meth:`_claim`, :meth:`_work` (service time, heartbeats,
+    a crash), :meth:`_pause_length` and :meth:`_why_lost`.
+    """
 
     def __init__(self, name: str, run) -> None:
         self.name = name
         self.sim = run  # the shared simulation state (see simlab.simulation._Run)
+        #: when this worker last renewed (or took) its lease: heartbeats are due every ttl / 3
+        self.last_beat = 0.0
 
     def run(self):
         """Forever: get a message, handle it, and after a crash wait and restart."""
@@ -54,77 +65,22 @@ class Worker:
     # ------------------------------------------------------------------ one task
     def _handle(self, task: str):
         """Claim ``task`` and run its steps; return True if the worker crashed."""
+        lease = yield from self._claim(task)
+        if lease is None:
+            return False
         sim = self.sim
         env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
         sc = sim.scenario
-        name, ttl, steps = self.name, sc.ttl, sc.steps
-
-        rec(env.now, "invoke", name, "claim", task)
-        try:
-            if sim.two_statement_claim:
-                ledger.claim_update(task, name, ttl)
-                if ledger.round_trip:
-                    yield env.timeout(ledger.round_trip)
-                lease = ledger.claim_read(task, name)
-            else:
-                lease = ledger.claim(task, name, ttl)
-        except LeaseHeld:
-            rec(env.now, "fail", name, "claim", task, reason="lease-held")
-            return False
-        except TerminalTask as exc:
-            rec(env.now, "fail", name, "claim", task, reason="terminal", status=exc.status)
-            broker.ack(task)
-            return False
-        except UnknownTask:
-            rec(env.now, "fail", name, "claim", task, reason="unknown")
-            broker.ack(task)
-            return False
+        name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
-        rec(env.now, "ok", name, "claim", task, epoch, step, lease_until=lease.lease_until)
-        last_beat = env.now
-
-        rng = sim.rng
-        service, crash_rng, slow_rng = rng["service"], rng["crash"], rng["slow"]
-        pause_rng, effect_crash_rng = rng["pause"], rng["effect_crash"]
-        mean = sc.step_time
-        every = sc.heartbeat_every
+        effect_crash_rng = sim.rng["effect_crash"]
         horizon = sim.horizon
+        work = self._work
         while step < steps:
-            work = service.expovariate(1.0 / mean)
-            crash_at = None
             faults = env.now < horizon
-            if faults:
-                if slow_rng.random() < sc.slow_rate:
-                    work *= sc.slow_factor
-                    rec(env.now, "info", name, "slow", task, epoch, step, factor=sc.slow_factor)
-                if crash_rng.random() < sc.crash_rate:
-                    crash_at = crash_rng.random() * work
-
-            # -- work, heartbeating every `every` time units --------------------------------
-            remaining = work if crash_at is None else crash_at
-            while True:
-                next_beat = last_beat + every
-                now = env.now
-                if now < next_beat:
-                    if now + remaining <= next_beat:
-                        if remaining > 0:
-                            yield env.timeout(remaining)
-                        break
-                    yield env.timeout(next_beat - now)
-                    remaining -= next_beat - now
-                rec(env.now, "invoke", name, "heartbeat", task, epoch, step)
-                if ledger.heartbeat(lease, ttl):
-                    rec(env.now, "ok", name, "heartbeat", task, epoch, step)
-                    last_beat = env.now
-                    broker.extend(task)
-                else:
-                    rec(env.now, "fail", name, "heartbeat", task, epoch, step,
-                        **self._why_lost(task, epoch, step))
-                    return False
-            if crash_at is not None:
-                rec(env.now, "info", name, "crash", task, epoch, step, after_effect=False)
-                sim.crashes += 1
-                return True
+            worked = yield from work(task, lease, step, faults)
+            if worked is not WORKED:
+                return worked is CRASHED
 
             # -- the side effect: ask the idempotency ledger first, send only when told -----
             if sc.sends_email(step):
@@ -143,13 +99,10 @@ class Worker:
                     rec(env.now, "fail", name, "effect", task, epoch, step, key=key)
 
             # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
-            if faults and pause_rng.random() < sc.pause_rate:
-                if sc.pause_mean is None:
-                    length = ttl * pause_rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
-                else:  # absolute pauses (see Scenario.pause_mean)
-                    length = pause_rng.expovariate(1.0 / sc.pause_mean)
-                rec(env.now, "info", name, "pause", task, epoch, step, until=env.now + length)
-                yield env.timeout(length)
+            if faults:
+                length = self._pause_length(task, epoch, step)
+                if length is not None:
+                    yield env.timeout(length)
 
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
@@ -167,6 +120,104 @@ class Worker:
             step += 1
         broker.ack(task)
         return False
+
+    # ------------------------------------------------------------------ reusable pieces
+    def _claim(self, task: str):
+        """Ask the ledger for a lease on ``task`` (a generator: the racy claim waits a round
+        trip); return the :class:`~simlab.records.Lease`, or None if the claim was refused
+        (the message is acknowledged when the task is finished or unknown)."""
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        name, ttl = self.name, sim.scenario.ttl
+        rec(env.now, "invoke", name, "claim", task)
+        try:
+            if sim.two_statement_claim:
+                ledger.claim_update(task, name, ttl)
+                if ledger.round_trip:
+                    yield env.timeout(ledger.round_trip)
+                lease = ledger.claim_read(task, name)
+            else:
+                lease = ledger.claim(task, name, ttl)
+        except LeaseHeld:
+            rec(env.now, "fail", name, "claim", task, reason="lease-held")
+            return None
+        except TerminalTask as exc:
+            rec(env.now, "fail", name, "claim", task, reason="terminal", status=exc.status)
+            broker.ack(task)
+            return None
+        except UnknownTask:
+            rec(env.now, "fail", name, "claim", task, reason="unknown")
+            broker.ack(task)
+            return None
+        rec(env.now, "ok", name, "claim", task, lease.epoch, lease.step,
+            lease_until=lease.lease_until)
+        self.last_beat = env.now
+        return lease
+
+    def _work(self, task: str, lease, step: int, faults: bool):
+        """Work on ``step`` for a random service time, heartbeating every ``ttl / 3`` (a
+        generator). While ``faults`` is on the step may run slow or crash part-way.
+
+        Returns :data:`WORKED`, :data:`CRASHED` (the crash is recorded and counted) or
+        :data:`LOST` (a heartbeat was refused: the lease is gone and the worker stops at once).
+        """
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        sc = sim.scenario
+        rng = sim.rng
+        name, epoch, ttl, every = self.name, lease.epoch, sc.ttl, sc.heartbeat_every
+        work = rng["service"].expovariate(1.0 / sc.step_time)
+        crash_at = None
+        if faults:
+            if rng["slow"].random() < sc.slow_rate:
+                work *= sc.slow_factor
+                rec(env.now, "info", name, "slow", task, epoch, step, factor=sc.slow_factor)
+            crash_rng = rng["crash"]
+            if crash_rng.random() < sc.crash_rate:
+                crash_at = crash_rng.random() * work
+
+        remaining = work if crash_at is None else crash_at
+        last_beat = self.last_beat
+        while True:
+            next_beat = last_beat + every
+            now = env.now
+            if now < next_beat:
+                if now + remaining <= next_beat:
+                    if remaining > 0:
+                        yield env.timeout(remaining)
+                    break
+                yield env.timeout(next_beat - now)
+                remaining -= next_beat - now
+            rec(env.now, "invoke", name, "heartbeat", task, epoch, step)
+            if ledger.heartbeat(lease, ttl):
+                rec(env.now, "ok", name, "heartbeat", task, epoch, step)
+                last_beat = self.last_beat = env.now
+                broker.extend(task)
+            else:
+                rec(env.now, "fail", name, "heartbeat", task, epoch, step,
+                    **self._why_lost(task, epoch, step))
+                return LOST
+        if crash_at is not None:
+            rec(env.now, "info", name, "crash", task, epoch, step, after_effect=False)
+            sim.crashes += 1
+            return CRASHED
+        return WORKED
+
+    def _pause_length(self, task: str, epoch: int, step: int) -> float | None:
+        """Draw whether a stop-the-world pause strikes now (call only while faults are on);
+        if so, record it and return its length, else None."""
+        sim = self.sim
+        sc = sim.scenario
+        pause_rng = sim.rng["pause"]
+        if pause_rng.random() >= sc.pause_rate:
+            return None
+        if sc.pause_mean is None:
+            length = sc.ttl * pause_rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
+        else:  # absolute pauses (see Scenario.pause_mean)
+            length = pause_rng.expovariate(1.0 / sc.pause_mean)
+        now = sim.env.now
+        sim.history.record(now, "info", self.name, "pause", task, epoch, step, until=now + length)
+        return length
 
     def _why_lost(self, task: str, epoch: int, step: int) -> dict:
         """Ask the ledger why an operation was refused; acknowledge finished tasks.

@@ -1,0 +1,62 @@
+"""Exercises, solutions and the automatic grader.
+
+For learners: ``from simlab.grading import self_check`` (the public checks in the notebooks),
+:class:`PiecesLedger` (plug your ledger pieces into the real ledger) and :func:`run_worker` (the
+chapter's worker in a separate process).
+
+For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exercises` (what
+``simlab build-exercises`` runs). The grader's parts, in the order a submission meets them:
+
+* :mod:`~simlab.grading.notebook`: cell conventions, building ``exercises/`` from
+  ``solutions/``;
+* :mod:`~simlab.grading.execute`: the notebook run in a real kernel;
+* :mod:`~simlab.grading.sandbox` (grader side), :mod:`~simlab.grading.child` (sandbox side),
+  :mod:`~simlab.grading.zygote` (forks sandboxes) and :mod:`~simlab.grading.wire` (JSON between
+  them): the student's code in a separate process;
+* :mod:`~simlab.grading.checks` (the hidden checks, written with
+  :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
+  :mod:`~simlab.grading.harness`);
+* :mod:`~simlab.grading.grader` (points, feedback, batches), :mod:`~simlab.grading.report`,
+  :mod:`~simlab.grading.commands` (the CLI) and :mod:`~simlab.grading.bench`.
+
+The grader's modules are imported on first use, so a notebook's ``import`` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.grading.public import CheckFailed, self_check
+
+__all__ = [
+    "self_check",
+    "CheckFailed",
+    "PiecesLedger",
+    "run_worker",
+    "grade",
+    "grade_notebook",
+    "NotebookGrade",
+    "QuestionGrade",
+    "build_exercises",
+    "EXERCISES",
+]
+
+_LAZY = {
+    "PiecesLedger": "simlab.grading.harness",
+    "run_worker": "simlab.grading.harness",
+    "grade": "simlab.grading.grader",
+    "grade_notebook": "simlab.grading.grader",
+    "NotebookGrade": "simlab.grading.grader",
+    "QuestionGrade": "simlab.grading.grader",
+    "build_exercises": "simlab.grading.notebook",
+    "EXERCISES": "simlab.grading.checks",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'simlab.grading' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,195 @@
+"""Run a notebook headless with nbclient, cell by cell, and say how each code cell went.
+
+This is the learner's view of their notebook: a real Jupyter kernel runs the cells top to bottom,
+as "Restart & Run All" would. :func:`run_notebook` returns one :class:`CellRun` per code cell:
+
+* ``ok``: ran to the end;
+* ``error``: raised (``ename: evalue``, one line);
+* ``timeout``: ran past the per-cell timeout (an endless loop, a widget waiting for a click);
+* ``dead``: the kernel died while running it (``os._exit``, a segfault, the OOM killer);
+* ``flood``: printed more than ``max_output`` bytes;
+* ``not run``: the kernel could not be started again.
+
+Nothing stops the run. After a timeout or a dead kernel the kernel is killed, a new one starts,
+the ``setup`` cells that had run are replayed (imports), and execution continues with the next
+cell, so one bad cell fails only what depends on it. Outputs are counted, never stored, so
+megabytes of printing cost no memory. The kernel cannot read stdin (``input()`` raises at once)
+and widgets need no front end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import nbformat
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+from simlab.grading.notebook import cell_role
+
+__all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager"]
+
+
+@dataclass(frozen=True)
+class CellRun:
+    """How one code cell went in the kernel."""
+
+    index: int
+    status: str
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class CurrentEnvKernelManager(AsyncKernelManager):
+    """A kernel manager whose "python3" kernel is always this interpreter's ipykernel, never a
+    kernelspec installed elsewhere (nbval's ``--nbval-current-env``, for the grader)."""
+
+    @property
+    def kernel_spec(self) -> KernelSpec:
+        if self._kernel_spec is None:
+            self._kernel_spec = KernelSpec(
+                argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                display_name="Python 3 (simlab)", language="python",
+            )
+        return self._kernel_spec
+
+
+class _CountingClient(NotebookClient):
+    """A notebook client that counts output bytes per cell instead of keeping the outputs."""
+
+    def __init__(self, nb: nbformat.NotebookNode, **kw: Any):
+        super().__init__(nb, **kw)
+        self.output_bytes: dict[int, int] = {}
+
+    def output(self, outs, msg, display_id, cell_index):  # noqa: D102 - nbclient hook
+        content = msg.get("content") or {}
+        size = len(str(content.get("text", "")))
+        for value in (content.get("data") or {}).values():
+            size += len(str(value))
+        self.output_bytes[cell_index] = self.output_bytes.get(cell_index, 0) + size
+        return None
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
+
+
+_KERNEL_FILE = re.compile(r"\((?:[^()]*[/\\])?\d+\.py, line (\d+)\)")
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    text = _KERNEL_FILE.sub(r"(line \1)", text)  # the kernel's temporary cell file names
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+async def _run(
+    nb: nbformat.NotebookNode, timeout: int, max_output: int, cwd: str, startup_timeout: int
+) -> dict[int, CellRun]:
+    code = [i for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"
+            and str(c.get("source", "")).strip()]
+    pending = list(code)
+    results: dict[int, CellRun] = {}
+    restarted = False
+    while pending:
+        client = _CountingClient(
+            nb,
+            timeout=timeout,
+            startup_timeout=startup_timeout,
+            kernel_name="python3",
+            kernel_manager_class=CurrentEnvKernelManager,
+            allow_errors=False,
+            interrupt_on_timeout=False,
+            shutdown_kernel="immediate",
+            record_timing=False,
+            resources={"metadata": {"path": cwd}},
+        )
+        try:
+            # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
+            async with client.async_setup_kernel(env=_kernel_env(), stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL):
+                if restarted:
+                    for i in code:
+                        if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
+                            await client.async_execute_cell(nb.cells[i], i)
+                while pending:
+                    i = pending.pop(0)
+                    cell = nb.cells[i]
+                    try:
+                        await client.async_execute_cell(cell, i)
+                    except CellExecutionError as exc:
+                        detail = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
+                        results[i] = CellRun(i, "error", _one_line(detail))
+                    except CellTimeoutError:
+                        results[i] = CellRun(i, "timeout", f"ran past the {timeout} s limit")
+                        break
+                    except DeadKernelError:
+                        results[i] = CellRun(i, "dead", "the kernel died (os._exit, a crash or "
+                                                        "running out of memory)")
+                        break
+                    else:
+                        results[i] = CellRun(i, "ok")
+                    finally:
+                        cell.outputs = []
+                    printed = client.output_bytes.get(i, 0)
+                    if printed > max_output and results[i].status in ("ok", "error"):
+                        results[i] = CellRun(i, "flood", f"printed {_megabytes(printed)}, over "
+                                                         f"the {_megabytes(max_output)} limit")
+        except Exception as exc:  # the kernel would not start, or died while starting
+            for i in pending:
+                results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
+            pending = []
+        restarted = True
+    return results
+
+
+def _kernel_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["MPLBACKEND"] = "Agg"
+    env.pop("PYTHONSTARTUP", None)
+    return env
+
+
+def run_notebook(
+    nb: nbformat.NotebookNode,
+    *,
+    timeout: int = 60,
+    max_output: int = 1_000_000,
+    cwd: str | None = None,
+    startup_timeout: int = 120,
+) -> dict[int, CellRun]:
+    """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun."""
+    nb = _copy(nb)
+    return asyncio.run(_run(nb, int(timeout), int(max_output), cwd or os.getcwd(),
+                            int(startup_timeout)))
+
+
+def _copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    return copy.deepcopy(nb)
+
+
+def execute_plain(nb: nbformat.NotebookNode, *, timeout: int = 60, cwd: str | None = None
+                  ) -> nbformat.NotebookNode:
+    """Just execute (a copy of) ``nb`` with nbclient and return it with its outputs: what
+    every notebook grader has to pay at least, the benchmark's floor.
+
+    Like the grader, it stops the kernel at once when done (nbclient's default waits for a
+    graceful shutdown, which would make the floor look slower than it is).
+    """
+    client = NotebookClient(_copy(nb), timeout=timeout, kernel_name="python3",
+                            kernel_manager_class=CurrentEnvKernelManager,
+                            shutdown_kernel="immediate",
+                            resources={"metadata": {"path": cwd or os.getcwd()}})
+    return client.execute(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,0 +1,387 @@
+"""``grade()``: points per question for a batch of notebooks, without the classic grader faults.
+
+Each notebook is graded in two independent passes that run at the same time:
+
+1. **The notebook as the learner runs it** (:mod:`simlab.grading.execute`): a real kernel runs
+   every cell, top to bottom, with a per-cell timeout. A question whose answer cell raised, or
+   whose answer or check cell hung, killed the kernel or flooded the output, gets 0 with that
+   reason. Other questions are not affected: the kernel is restarted and the run goes on.
+2. **The hidden checks** (:mod:`simlab.grading.checks`): the student's code cells (not the public
+   checks, not the demos) run again in a sandbox process, and each question's hidden check calls
+   the student's functions there and judges the answers here. Output of the student's code is
+   discarded, stderr included, so printing or warnings never change a score; redefining a check
+   helper changes nothing either, because no helper the grader uses lives where student code
+   runs. A hang or crash during one question's check costs that question only: the next one
+   gets a fresh sandbox.
+
+A question's points come from pass 2 unless pass 1 found one of its cells broken. Nothing a
+submission does stops the batch: a notebook that cannot even be read is reported with an
+``error`` and a score of 0.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from simlab.grading.checks import EXERCISES, exercise_for
+from simlab.grading.execute import CellRun, run_notebook
+from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
+from simlab.grading.questions import Exercise, Question, Tally
+from simlab.grading.sandbox import CellResult, Sandbox, SandboxLost
+from simlab.grading.student import Student
+
+__all__ = [
+    "QuestionGrade",
+    "NotebookGrade",
+    "grade",
+    "grade_notebook",
+    "find_notebooks",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_OUTPUT",
+]
+
+#: Seconds one cell (or one call into the student's code) may run.
+DEFAULT_TIMEOUT = 60
+#: Bytes of output one cell may print before it counts as a flood.
+DEFAULT_MAX_OUTPUT = 1_000_000
+#: Sandboxes one notebook may use up before the questions left get 0.
+MAX_SANDBOXES = 8
+
+
+@dataclass
+class QuestionGrade:
+    """Points for one question, and one line that says what failed (never the test code)."""
+
+    id: str
+    points: int
+    max_points: int
+    feedback: str
+
+
+@dataclass
+class NotebookGrade:
+    """The grade of one notebook. ``error`` is set when it could not be graded at all."""
+
+    notebook: str
+    exercise: str | None
+    score: int
+    max_score: int
+    questions: list[QuestionGrade] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` object: notebook, score, max_score, questions (and exercise, error)."""
+        return {
+            "notebook": self.notebook,
+            "exercise": self.exercise,
+            "score": self.score,
+            "max_score": self.max_score,
+            "questions": [asdict(q) for q in self.questions],
+            "error": self.error,
+        }
+
+
+# ------------------------------------------------------------------------ finding notebooks ---
+
+
+def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand files and folders into notebook paths (folders recursively, sorted, checkpoint
+    copies skipped). A path that does not exist raises ``FileNotFoundError``."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(
+                p for p in sorted(path.rglob("*.ipynb"))
+                if ".ipynb_checkpoints" not in p.parts and p.is_file()
+            )
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise FileNotFoundError(str(path))
+    seen: set[Path] = set()
+    unique = []
+    for p in found:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    return unique
+
+
+# ------------------------------------------------------------------------ pass 2: hidden ------
+
+
+def _plan(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
+    """The code cells the sandbox runs: everything but public checks and demos."""
+    plan = []
+    for i, cell in enumerate(nb.cells):
+        if cell.get("cell_type") != "code" or cell_role(cell) in ("check", "demo"):
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if source.strip():
+            plan.append((i, source))
+    return plan
+
+
+class _Sandboxes:
+    """Fresh sandboxes holding the student's definitions; cells that hang or kill one are
+    remembered and left out of the next."""
+
+    def __init__(self, plan: list[tuple[int, str]], timeout: float):
+        self.plan = plan
+        self.timeout = timeout
+        self.bad: dict[int, CellResult] = {}
+        self.cells: dict[int, CellResult] = {}
+        self.used = 0
+        self.current: Sandbox | None = None
+        self.tampered: list[str] | None = None
+
+    def get(self) -> Sandbox:
+        if self.current is not None and self.current.alive:
+            return self.current
+        while True:
+            if self.used >= MAX_SANDBOXES:
+                raise SandboxLost(f"gave up after {MAX_SANDBOXES} sandboxes crashed or hung")
+            self.used += 1
+            sandbox = Sandbox(timeout=self.timeout)
+            for index, source in self.plan:
+                if index in self.bad:
+                    continue
+                result = sandbox.exec_cell(index, source)
+                self.cells.setdefault(index, result)
+                if result.status in ("timeout", "lost"):
+                    self.bad[index] = result
+                    break
+            if sandbox.alive:
+                self.current = sandbox
+                if self.tampered is None:
+                    self.tampered = _tampering(sandbox)
+                return sandbox
+            sandbox.close()
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.close()
+
+
+def _tampering(sandbox: Sandbox) -> list[str]:
+    try:
+        reply = sandbox.request({"op": "tampered"}, what="a helper check")
+    except SandboxLost:
+        return []
+    value = reply.get("value")
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _feedback(tally: Tally, total: int, lost: str | None) -> str:
+    if lost is not None:
+        return f"{lost}; a question whose code hangs or crashes gets 0"
+    if tally.passed >= total:
+        return f"all {total} checks passed"
+    if tally.not_attempted and tally.passed == 0:
+        return f"not attempted: {tally.not_attempted[0]}"
+    more = len(tally.failures) - 1
+    tail = f" (and {more} more)" if more > 0 else ""
+    return f"{tally.passed}/{total} checks passed; {tally.failures[0]}{tail}"
+
+
+def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
+    tally = Tally()
+    lost: str | None = None
+    try:
+        sandbox = boxes.get()
+    except SandboxLost as exc:
+        return QuestionGrade(q.id, 0, q.points, exc.reason)
+    sandbox.set_deadline(budget, f"the checks of {q.id} ran past {budget:g} s in your code")
+    try:
+        missing = [n for n, kind in Student(sandbox).defined(*q.names).items() if kind is None]
+        if missing:
+            names = ", ".join(f"`{n}`" for n in missing)
+            hint = " (was its cell skipped because it hung or crashed?)" if boxes.bad else ""
+            return QuestionGrade(q.id, 0, q.points, f"not defined: {names}{hint}")
+        q.check(Student(sandbox), tally)
+    except SandboxLost as exc:
+        lost = exc.reason
+    except Exception as exc:  # a bug in a hidden check: this question only, and say so
+        return QuestionGrade(q.id, 0, q.points, f"grader error in the hidden check of {q.id} "
+                                                f"({type(exc).__name__}); tell your instructor")
+    finally:
+        sandbox.set_deadline(None)
+    if lost is None and tally.count != q.points:
+        return QuestionGrade(q.id, 0, q.points, f"grader error: the hidden check of {q.id} has "
+                                                f"{tally.count} parts for {q.points} points")
+    points = 0 if lost is not None else min(tally.passed, q.points)
+    return QuestionGrade(q.id, points, q.points, _feedback(tally, q.points, lost))
+
+
+def hidden_checks(nb: nbformat.NotebookNode, exercise: Exercise, *, timeout: float,
+                  budget: float | None = None) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
+    """Pass 2: run the student's cells in a sandbox and every question's hidden check."""
+    boxes = _Sandboxes(_plan(nb), timeout)
+    grades = {}
+    try:
+        for q in exercise.questions:
+            grades[q.id] = _grade_question(q, boxes, budget or 4 * timeout)
+    finally:
+        boxes.close()
+    return grades, boxes
+
+
+# ------------------------------------------------------------------------ merging -------------
+
+_BROKEN = {"timeout", "dead", "flood", "not run"}
+
+
+def _cell_failure(nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str) -> str | None:
+    """Why pass 1 fails question ``qid``: its answer cell raised, or one of its cells hung,
+    died or flooded. None if its cells ran."""
+    for i, cell in enumerate(nb.cells):
+        if cell_question(cell) != qid or i not in runs:
+            continue
+        run, role = runs[i], cell_role(cell) or "code"
+        if run.status in _BROKEN or (run.status == "error" and role == "answer"):
+            what = {"timeout": "did not finish", "dead": "crashed the kernel",
+                    "flood": "printed too much", "not run": "could not run",
+                    "error": "raised an error"}[run.status]
+            return f"the {role} cell {what} when the notebook ran: {run.detail}"
+    return None
+
+
+def grade_notebook(
+    path: str | Path,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_output: int = DEFAULT_MAX_OUTPUT,
+) -> NotebookGrade:
+    """Grade one notebook (never raises for anything the notebook contains)."""
+    started = time.perf_counter()
+    name = str(path)
+    try:
+        nb = read_notebook(path)
+    except NotebookError as exc:
+        return NotebookGrade(name, None, 0, 0, error=str(exc))
+    exercise = exercise_for(nb, Path(path).name)
+    if exercise is None:
+        known = ", ".join(sorted(EXERCISES))
+        return NotebookGrade(name, None, 0, 0, error=(
+            f"cannot tell which exercise this notebook answers (metadata simlab.exercise is "
+            f"missing and the file name matches none of: {known})"))
+
+    hidden: dict[str, Any] = {}
+
+    def second_pass() -> None:
+        try:
+            hidden["grades"], hidden["boxes"] = hidden_checks(nb, exercise, timeout=timeout)
+        except Exception as exc:  # a grader bug must not stop the batch
+            hidden["error"] = f"the hidden checks could not run: {type(exc).__name__}: {exc}"
+
+    thread = threading.Thread(target=second_pass, name=f"hidden:{name}", daemon=True)
+    thread.start()
+    with _scratch() as cwd:
+        runs = run_notebook(nb, timeout=int(max(1, round(timeout))), max_output=max_output,
+                            cwd=cwd)
+    thread.join()
+
+    questions = []
+    tampered = (hidden["boxes"].tampered or []) if "boxes" in hidden else []
+    note = (f" (note: the notebook replaces {', '.join(tampered)}; the grader ignores that)"
+            if tampered else "")
+    for q in exercise.questions:
+        broken = _cell_failure(nb, runs, q.id)
+        if broken is not None:
+            questions.append(QuestionGrade(q.id, 0, q.points, broken + note))
+        elif "error" in hidden:
+            questions.append(QuestionGrade(q.id, 0, q.points, hidden["error"]))
+        else:
+            g = hidden["grades"][q.id]
+            if g.points < g.max_points:
+                g.feedback += note
+            questions.append(g)
+    return NotebookGrade(
+        name, exercise.id, sum(g.points for g in questions), exercise.max_score, questions,
+        seconds=time.perf_counter() - started,
+    )
+
+
+class _scratch:
+    """A temporary working directory for the kernel (files a notebook writes land there)."""
+
+    def __enter__(self) -> str:
+        import tempfile
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="simlab-grade-")
+        return self._tmp.name
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+
+# ------------------------------------------------------------------------ batches -------------
+
+
+def default_jobs() -> int:
+    """Notebooks graded at once: one per CPU (each uses a kernel and a sandbox)."""
+    return max(1, os.cpu_count() or 1)
+
+
+def grade(
+    paths: Sequence[str | Path] | str | Path,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_output: int = DEFAULT_MAX_OUTPUT,
+    jobs: int | None = None,
+    progress: bool = False,
+) -> list[NotebookGrade]:
+    """Grade notebooks and folders of notebooks, ``jobs`` at a time; results in path order.
+
+    ``progress=True`` shows a progress bar on stderr. Raises ``FileNotFoundError`` for a path
+    that does not exist (before grading anything); never for what a notebook contains.
+    """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    notebooks = find_notebooks(paths)
+    if not notebooks:
+        return []
+    jobs = max(1, min(jobs or default_jobs(), len(notebooks)))
+    results: list[NotebookGrade | None] = [None] * len(notebooks)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
+    try:
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
+            futures = {
+                pool.submit(_safe_grade, nb, timeout, max_output): i
+                for i, nb in enumerate(notebooks)
+            }
+            from concurrent.futures import as_completed
+
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [r for r in results if r is not None]
+
+
+def _safe_grade(path: Path, timeout: float, max_output: int) -> NotebookGrade:
+    try:
+        return grade_notebook(path, timeout=timeout, max_output=max_output)
+    except Exception as exc:  # a grader bug must not stop the batch
+        return NotebookGrade(str(path), None, 0, 0, error=f"grader error: "
+                                                          f"{type(exc).__name__}: {exc}")

@@ -1,0 +1,132 @@
+"""Questions and their hidden checks: how a check is written and how it turns into points.
+
+A hidden check is a plain function ``check(student, tally)`` that lives in the package (under
+:mod:`simlab.grading.checks`), never in a notebook. It calls the student's functions through
+``student`` (they run in the sandbox, see :mod:`simlab.grading.student`) and judges the answers
+here, in the grader's process. Each judgement is a *part* worth one point::
+
+    @tally.part
+    def commit_fails_after_cancel():
+        require(commit(state, epoch, "x") is False,
+                "after cancel, a commit with the current epoch was accepted")
+
+A part passes when its function returns. It fails with the message of :func:`require` (or of
+:class:`Fail`); when the student's code raised, the message names the function and the
+exception. The feedback a learner sees is built from these messages only: never the check's
+code, its inputs' construction or a traceback.
+
+Only a lost sandbox (a hang, a crash, ``os._exit``) stops a question early; the parts left are
+counted as failed, and the feedback says what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from simlab.grading.sandbox import RemoteError, SandboxLost
+
+__all__ = [
+    "Question",
+    "Exercise",
+    "Tally",
+    "Fail",
+    "require",
+    "NotAttempted",
+]
+
+
+class Fail(Exception):
+    """A part failed; the message is the feedback sentence."""
+
+
+class NotAttempted(Fail):
+    """The student's code still raises ``NotImplementedError`` (an untouched stub)."""
+
+
+def require(condition: Any, message: str) -> None:
+    """Fail the current part with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise Fail(message)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One graded question: ``points`` parts, the student ``names`` it needs, its check."""
+
+    id: str
+    title: str
+    points: int
+    names: tuple[str, ...]
+    check: Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise notebook (``notebook`` is its file name in ``solutions/``)."""
+
+    id: str
+    notebook: str
+    title: str
+    questions: tuple[Question, ...]
+
+    @property
+    def max_score(self) -> int:
+        return sum(q.points for q in self.questions)
+
+    def question(self, qid: str) -> Question:
+        for q in self.questions:
+            if q.id == qid:
+                return q
+        raise KeyError(qid)
+
+
+@dataclass
+class Tally:
+    """The outcome of the parts of one question, in the order they ran."""
+
+    passed: int = 0
+    failures: list[str] = field(default_factory=list)
+    not_attempted: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def part(self, fn: Callable[[], Any]) -> Callable[[], Any]:
+        """Run ``fn`` now as one part (use as a decorator); record pass or fail."""
+        self.count += 1
+        try:
+            fn()
+        except SandboxLost:
+            raise
+        except NotAttempted as exc:
+            self.not_attempted.append(str(exc))
+            self.failures.append(str(exc))
+        except Fail as exc:
+            self.failures.append(str(exc))
+        except RemoteError as exc:
+            message = explain(exc)
+            if exc.type == "NotImplementedError":
+                self.not_attempted.append(message)
+            self.failures.append(message)
+        except Exception as exc:  # a kit error the student's code raised, or an odd answer
+            self.failures.append(_unexpected(exc))
+        else:
+            self.passed += 1
+        return fn
+
+
+def _unexpected(exc: Exception) -> str:
+    who = getattr(exc, "remote_what", None)
+    if who:  # rebuilt from the sandbox: the student's code raised it
+        return f"{who} raised {type(exc).__name__}: {exc}"
+    return (f"the answer could not be checked (it led to {type(exc).__name__}); check what "
+            "your functions return")
+
+
+def explain(exc: RemoteError) -> str:
+    """One sentence for an exception the student's code raised."""
+    who = exc.what or "your code"
+    if exc.type == "NotImplementedError":
+        hint = f" ({exc.message})" if exc.message else ""
+        return f"{who} is not written yet: it still raises NotImplementedError{hint}"
+    return f"{who} raised {exc.describe()}"

@@ -1,0 +1,79 @@
+"""Grades as people read them: a terminal table, JSON lines, and a class CSV.
+
+* :func:`format_text`: per notebook, the score and one line per question (points, feedback).
+* :func:`json_lines`: one JSON object per notebook (``notebook``, ``score``, ``max_score``,
+  ``questions`` with ``id``, ``points``, ``max_points``, ``feedback``; plus ``exercise`` and
+  ``error``).
+* :func:`write_csv`: one row per submitted notebook, with a ``student`` column and one column
+  per question, for a spreadsheet or an LMS import.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from simlab.grading.grader import NotebookGrade
+
+__all__ = ["format_text", "json_lines", "write_csv", "student_of", "CSV_FIXED"]
+
+#: The CSV columns before the per-question ones.
+CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
+
+
+def format_text(grades: Sequence[NotebookGrade]) -> str:
+    """A readable report: one block per notebook."""
+    blocks = []
+    for g in grades:
+        head = f"{g.notebook}: {g.score}/{g.max_score}"
+        if g.exercise:
+            head += f"  ({g.exercise})"
+        lines = [head]
+        if g.error:
+            lines.append(f"  not graded: {g.error}")
+        width = max((len(q.id) for q in g.questions), default=0)
+        for q in g.questions:
+            lines.append(f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {q.feedback}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def json_lines(grades: Sequence[NotebookGrade]) -> str:
+    """One JSON object per notebook, one per line."""
+    return "".join(json.dumps(g.to_dict(), ensure_ascii=False) + "\n" for g in grades)
+
+
+def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
+    """Who handed ``notebook`` in: the first folder below the class folder it was found in
+    (``class/alice/ex1.ipynb`` -> ``alice``), or the file's stem when it sits directly in it."""
+    path = Path(notebook).resolve()
+    for root in roots:
+        root = Path(root).resolve()
+        if root.is_dir() and root in path.parents:
+            rel = path.relative_to(root)
+            return rel.parts[0] if len(rel.parts) > 1 else path.stem
+    return path.stem
+
+
+def write_csv(grades: Sequence[NotebookGrade], path: str | Path,
+              roots: Sequence[str | Path] = ()) -> Path:
+    """Write one row per notebook: student, notebook, exercise, score, max_score, one column
+    per question (``exercise/question``, its points), and ``error``."""
+    columns: list[str] = []
+    for g in grades:
+        for q in g.questions:
+            name = f"{g.exercise}/{q.id}"
+            if name not in columns:
+                columns.append(name)
+    path = Path(path)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow([*CSV_FIXED, *columns, "error"])
+        for g in grades:
+            points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
+            writer.writerow([student_of(g.notebook, roots), g.notebook, g.exercise or "",
+                             g.score, g.max_score, *(points.get(c, "") for c in columns),
+                             g.error or ""])
+    return path

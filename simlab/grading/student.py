@@ -1,0 +1,176 @@
+"""The student's code as hidden checks see it: proxies whose calls run in the sandbox.
+
+``student.function("cancel")`` is a callable; calling it sends the arguments to the sandbox,
+runs the student's ``cancel`` there and returns the decoded result. ``student.ledger(...)``
+builds a ledger in the sandbox (the kit's, or one with the student's pieces plugged in) and
+returns a :class:`RemoteObject` that honours the ledger contract, so the simulator and the
+checker, running *here*, can drive it like any other ledger.
+
+Errors the student's code raises come back as the kit's own exception types where they are one
+(``LeaseHeld``, ``TerminalTask``, ``UnknownTask``, ``LedgerError``, ``ValueError``), so the
+simulator's workers handle them as usual; anything else is a
+:class:`~simlab.grading.sandbox.RemoteError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.grading.questions import Fail
+from simlab.grading.sandbox import RemoteError, Sandbox
+from simlab.grading.wire import Handle, Opaque
+from simlab.records import Lease, TaskRecord
+
+__all__ = ["Student", "RemoteObject", "WrongType", "kind_of"]
+
+
+class WrongType(Fail):
+    """The student's code returned a value of the wrong type."""
+
+
+def kind_of(value: Any) -> str:
+    """A short name for the type of a returned value, for feedback."""
+    if isinstance(value, Opaque):
+        return value.type
+    return type(value).__name__
+
+
+def _rebuild(exc: RemoteError) -> Exception:
+    """The kit exception the student's code raised, rebuilt here (or ``exc`` itself); a
+    rebuilt one carries ``remote_what``, the call that raised it."""
+    rebuilt = _kit_exception(exc)
+    if rebuilt is not exc:
+        rebuilt.remote_what = exc.what  # type: ignore[attr-defined]
+    return rebuilt
+
+
+def _kit_exception(exc: RemoteError) -> Exception:
+    fields = exc.info.get("fields") or {}
+    try:
+        if exc.kit == "LeaseHeld":
+            return LeaseHeld(fields.get("task_id"), fields.get("worker"), fields.get("lease_until"))
+        if exc.kit == "TerminalTask":
+            return TerminalTask(fields.get("task_id"), fields.get("status"))
+        if exc.kit == "UnknownTask":
+            return UnknownTask(fields.get("task_id"))
+        if exc.kit == "LedgerError":
+            return LedgerError(exc.message)
+        if exc.kit == "ValueError":
+            return ValueError(exc.message)
+    except Exception:  # malformed fields: keep the remote error
+        return exc
+    return exc
+
+
+class RemoteObject:
+    """An object living in the sandbox; attribute access gives methods that call it there.
+
+    ``clock`` (optional) is read before every call and sent along: objects built by the kit in
+    the sandbox read that time as their clock, so the sandbox runs on the grader's time.
+    ``returns`` maps method names to the type their result must have (checked here).
+    """
+
+    def __init__(self, sandbox: Sandbox, handle: Handle, *,
+                 clock: Callable[[], float] | None = None, name: str = "object",
+                 returns: dict[str, type] | None = None):
+        self._sandbox = sandbox
+        self._handle = handle
+        self._clock = clock
+        self._name = name
+        self._returns = returns or {}
+
+    @property
+    def handle(self) -> Handle:
+        return self._handle
+
+    def attribute(self, name: str) -> Any:
+        """Read an attribute of the remote object (a value, not a method)."""
+        return self._sandbox.get(self._handle, name)
+
+    def __getattr__(self, method: str) -> Callable[..., Any]:
+        if method.startswith("_"):
+            raise AttributeError(method)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            now = self._clock() if self._clock is not None else None
+            try:
+                result = self._sandbox.call(self._handle, *args, method=method, now=now,
+                                            what=f"{self._name}.{method}()", **kwargs)
+            except RemoteError as exc:
+                raise _rebuild(exc) from None
+            expected = self._returns.get(method)
+            if expected is not None and not isinstance(result, expected):
+                raise WrongType(f"{self._name}.{method}() returned {kind_of(result)}, "
+                                f"expected {expected.__name__}")
+            return result
+
+        call.__name__ = method
+        return call
+
+
+#: What the ledger contract's methods return; checked on every call to a student's ledger.
+LEDGER_RETURNS: dict[str, type] = {
+    "claim": Lease,
+    "heartbeat": bool,
+    "save": bool,
+    "record_effect": bool,
+    "cancel": bool,
+    "requeue": bool,
+    "get": TaskRecord,
+    "submit": str,
+    "tasks": list,
+}
+
+
+class Student:
+    """The student's definitions, reached through one sandbox."""
+
+    def __init__(self, sandbox: Sandbox):
+        self.sandbox = sandbox
+
+    def defined(self, *names: str) -> dict[str, str | None]:
+        """What each name is in the student's namespace (``function``, ``class``, ...)."""
+        return self.sandbox.names(names)
+
+    def function(self, name: str) -> Callable[..., Any]:
+        """A callable that runs the student's ``name`` in the sandbox.
+
+        Kit exceptions come back as themselves; ``fn.echo(*args)`` returns
+        ``(result, args_after_the_call)`` for functions that change their arguments.
+        """
+        sandbox = self.sandbox
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return sandbox.call(name, *args, what=f"{name}()", **kwargs)
+            except RemoteError as exc:
+                raise _rebuild(exc) from None
+
+        def echo(*args: Any, **kwargs: Any) -> tuple[Any, list]:
+            try:
+                return sandbox.call(name, *args, echo=True, what=f"{name}()", **kwargs)
+            except RemoteError as exc:
+                raise _rebuild(exc) from None
+
+        call.echo = echo  # type: ignore[attr-defined]
+        call.__name__ = name
+        return call
+
+    def kit(self, factory: str, *args: Any, clock: Callable[[], float] | None = None,
+            name: str | None = None, returns: dict[str, type] | None = None,
+            **kwargs: Any) -> RemoteObject:
+        """Build a kit object in the sandbox (see :data:`simlab.grading.harness.FACTORIES`)."""
+        now = clock() if clock is not None else None
+        handle = self.sandbox.kit(factory, *args, now=now, **kwargs)
+        return RemoteObject(self.sandbox, handle, clock=clock, name=name or factory,
+                            returns=returns)
+
+    def ledger(self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
+               ) -> RemoteObject:
+        """A ledger in the sandbox with the student's ``pieces`` (e.g. ``claim="claim"``)
+        plugged in; every call carries ``clock()`` as the time."""
+        factory = "pieces-ledger" if pieces else "ledger"
+        return self.kit(factory, path, clock=clock, name="ledger", returns=LEDGER_RETURNS,
+                        **pieces)

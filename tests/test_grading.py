@@ -1,0 +1,90 @@
+"""Does ``simlab grade`` give every submission exactly the points it deserves?
+
+These tests run real Jupyter kernels, so they are the slow part of the grading suite: the
+solutions, the untouched exercises, and a class of partly correct and hostile submissions
+(``tests/submissions/cases.py``) graded in one batch through the command line.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from submissions.cases import ROOT, cases
+
+from simlab.cli import main
+from simlab.grading import grade
+from simlab.grading.checks import EXERCISES
+
+#: Short enough to keep the endless loop cheap, long enough for a slow CI machine.
+TIMEOUT = "10"
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """grade() of every solution and every exercise notebook, in one parallel batch."""
+    results = grade([ROOT / "solutions", ROOT / "exercises"], jobs=2)
+    return {(Path(g.notebook).parent.name, Path(g.notebook).name): g for g in results}
+
+
+def test_do_the_solutions_get_full_marks(shipped):
+    for exercise in EXERCISES.values():
+        g = shipped[("solutions", exercise.notebook)]
+        assert g.error is None
+        assert g.score == g.max_score == exercise.max_score, [q.feedback for q in g.questions]
+
+
+def test_do_the_untouched_exercises_get_zero_and_say_why(shipped):
+    for exercise in EXERCISES.values():
+        g = shipped[("exercises", exercise.notebook)]
+        assert g.error is None and g.score == 0 and g.max_score == exercise.max_score
+        for q in g.questions:
+            assert q.feedback.startswith("not attempted"), q.feedback
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """The class: every case of tests/submissions, plus two files that are not exercises,
+    graded with ``simlab grade --json --csv``."""
+    folder = tmp_path_factory.mktemp("class")
+    for case in cases():
+        case.write(folder)
+    (folder / "garbage").mkdir()
+    (folder / "garbage" / "broken.ipynb").write_text("{ this is not json")
+    (folder / "stranger").mkdir()
+    (folder / "stranger" / "unknown.ipynb").write_text(
+        (ROOT / "solutions" / "01_fencing_and_cancellation.ipynb").read_text().replace(
+            '"exercise": "fencing"', '"exercise": "nothing-like-it"'))
+    table = folder.parent / "class.csv"
+    return folder, table
+
+
+def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
+    folder, table = hostile
+    status = main(["grade", "--json", "--csv", str(table), "--timeout", TIMEOUT, "--jobs", "2",
+                   str(folder)])
+    lines = capsys.readouterr().out.splitlines()
+    objects = {Path(o["notebook"]).parent.name: o for o in map(json.loads, lines)}
+    assert status == 1, "two notebooks could not be graded at all"
+    for case in cases():
+        got = objects[case.name]
+        assert set(got) >= {"notebook", "score", "max_score", "questions"}
+        points = {q["id"]: q["points"] for q in got["questions"]}
+        feedback = {q["id"]: q["feedback"] for q in got["questions"]}
+        assert points == case.expected, (case.name, feedback)
+        for qid, words in case.feedback.items():
+            assert words in feedback[qid], (case.name, qid, feedback[qid])
+        for q in got["questions"]:
+            assert set(q) == {"id", "points", "max_points", "feedback"}
+            assert "\n" not in q["feedback"] and "Traceback" not in q["feedback"]
+            assert "require(" not in q["feedback"] and "def " not in q["feedback"]
+    assert objects["garbage"]["error"] and objects["garbage"]["score"] == 0
+    assert "which exercise" in objects["stranger"]["error"]
+
+    rows = list(csv.DictReader(table.open()))
+    assert len(rows) == len(cases()) + 2, "one row per submission"
+    by_student = {row["student"]: row for row in rows}
+    assert by_student["partial"]["fencing/cancel-after-claim"] == "5"
+    assert by_student["noisy-correct"]["score"] == "17"
