@@ -25,7 +25,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check simlab tests
+	$(BIN)/simlab build-exercises --check
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/

@@ -77,8 +77,17 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="bench", metavar="WHAT")
     sub.required = True
     from simlab.bench_sim import add_parser as add_sim_parser
+    from simlab.grading import bench as grading_bench
 
     add_sim_parser(sub)
+    g = sub.add_parser(
+        "grade",
+        help="grading against bare nbclient execution",
+        description="Seconds to grade solution notebooks against the time to merely execute "
+        "them with nbclient (the floor); goal: grading costs at most 1.5x bare execution.",
+    )
+    grading_bench.add_arguments(g)
+    g.set_defaults(func=grading_bench.handle)
     q = sub.add_parser(
         "ledger",
         help="claim+save cycles against one raw SQLite transaction",

@@ -78,6 +78,10 @@ class Scenario:
     cancel_rate: float = _f(0.03, "P(a user cancels a task at a random time)")
     variant: str = _f("fenced", "ledger variant: " + ", ".join(VARIANTS))
     effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))
+    idempotency_keys: bool = _f(
+        True, "ask the idempotency ledger (record_effect) before each e-mail; with 'no', "
+        "workers just send, and a redelivered step sends its e-mail again"
+    )
     slow_factor: float = _f(4.0, "how many times longer a slow step takes")
     pause_time: float = _f(
         2.0, "mean pause length in ttl units (uniform on [0.5, 2*pause_time-0.5] x ttl)"
@@ -182,6 +186,11 @@ class Scenario:
             raise ValueError(
                 f"unknown effects {self.effects!r}; choose one of {', '.join(EFFECTS)}"
             )
+        if not isinstance(self.idempotency_keys, bool):
+            keys = self.idempotency_keys
+            raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
+        if self.workload == "agent" and not self.idempotency_keys:
+            raise ValueError("workload 'agent' always sends through the idempotency ledger")
         if self.workload not in WORKLOADS:
             raise ValueError(
                 f"unknown workload {self.workload!r}; choose one of {', '.join(WORKLOADS)}"

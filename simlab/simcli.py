@@ -25,6 +25,15 @@ __all__ = ["register", "add_scenario_arguments", "scenario_from_args"]
 _CHOICES = {"variant": VARIANTS, "effects": EFFECTS, "workload": WORKLOADS}
 
 
+def boolean(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("yes", "true", "on", "1"):
+        return True
+    if lowered in ("no", "false", "off", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+
+
 def integer(text: str) -> int:
     return int(text)
 
@@ -53,7 +62,10 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
         kwargs: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS}
         if f.name in _CHOICES:
             kwargs["metavar"] = "{" + ",".join(_CHOICES[f.name]) + "}"
-        elif isinstance(default, int) and not isinstance(default, bool):
+        elif isinstance(default, bool):
+            kwargs.update(type=boolean, metavar="{yes,no}")
+            default = "yes" if default else "no"
+        elif isinstance(default, int):
             kwargs.update(type=integer, metavar="N")
         else:
             kwargs.update(type=number, metavar="X")

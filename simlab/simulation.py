@@ -178,6 +178,8 @@ def replay_command(scenario: Scenario, seed: int) -> str:
 
 
 def _arg(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return repr(value)
     return str(value)

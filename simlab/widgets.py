@@ -141,13 +141,16 @@ class Dashboard:
     def run(self, params: Params) -> tuple[Result, Figure]:
         """Simulate ``params`` over the base scenario and draw its timeline."""
         result = simulate(params.scenario(self.base), seed=params.seed)
-        fig = Figure(figsize=(11, 4), layout="constrained")
+        fig = Figure(figsize=(11, 4))
         ax = fig.add_subplot()
         verdict = "OK" if result.ok else f"{len(result.violations)} violation(s)"
         timeline(result.history, ax=ax,
                  title=f"{params.variant}, seed {params.seed}: {verdict}")
-        lanes = max(len(ax.get_yticks()), 1)
-        fig.set_size_inches(11, 2.3 + 0.55 * lanes)  # room for the legend under the lanes
+        # Fixed margins instead of a layout engine: measuring every label to lay the figure
+        # out costs more than the simulation itself. The bottom inches hold the legend.
+        height = 2.3 + 0.55 * max(len(ax.get_yticks()), 1)
+        fig.set_size_inches(11, height)
+        fig.subplots_adjust(left=0.055, right=0.985, top=1 - 0.4 / height, bottom=1.3 / height)
         return result, fig
 
     def sweep(

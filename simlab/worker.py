@@ -83,7 +83,15 @@ class Worker:
                 return worked is CRASHED
 
             # -- the side effect: ask the idempotency ledger first, send only when told -----
-            if sc.sends_email(step):
+            if sc.sends_email(step) and not sc.idempotency_keys:
+                # No idempotency ledger: every run of this step sends the same e-mail again.
+                sim.mailbox.send(f"{task}:email:{step}")
+                rec(env.now, "ok", name, "send", task, epoch, step, key=None)
+                if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                    rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+                    sim.crashes += 1
+                    return True
+            elif sc.sends_email(step):
                 key = f"{task}:email:{step}"
                 rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
                 if ledger.record_effect(lease, key):

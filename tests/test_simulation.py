@@ -232,3 +232,26 @@ def test_does_an_empty_scenario_run():
     r = simulate(Scenario(tasks=0), seed=1)
     assert r.completed == 0 and r.ok
     assert [e.op for e in r.history] == ["faults-off"]
+
+
+def test_without_idempotency_keys_does_a_redelivered_step_send_its_email_twice():
+    """The same seed with and without the idempotency ledger: only the keyed run is clean."""
+    from simlab import Scenario, simulate
+
+    base = Scenario(duplicate_rate=0.2)
+    keyed = simulate(base, seed=3)
+    unkeyed = simulate(base.with_(idempotency_keys=False), seed=3)
+    assert keyed.duplicate_sends == 0
+    assert unkeyed.duplicate_sends > 0
+    assert max(unkeyed.mailbox.values()) > 1
+    assert unkeyed.metrics["duplicate_sends"] == unkeyed.duplicate_sends
+    assert any("without an idempotency key" in w for w in unkeyed.warnings)
+    assert not unkeyed.violations  # unkeyed duplicates are counted, not blamed on the ledger
+    assert "--idempotency-keys no" in unkeyed.replay
+
+
+def test_is_a_non_boolean_idempotency_keys_refused():
+    from simlab import Scenario
+
+    with pytest.raises(ValueError, match="idempotency_keys"):
+        Scenario(idempotency_keys="no").validate()

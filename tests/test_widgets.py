@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import ipywidgets
 import pytest
 
 from simlab.history import history_digest
@@ -12,6 +13,7 @@ from simlab.simulation import simulate
 from simlab.widgets import CONTROLS, SWEEP_FAULTS, Dashboard, Params
 
 SMALL = Scenario(tasks=15)
+PNG = b"\x89PNG"
 
 
 @pytest.fixture
@@ -94,6 +96,20 @@ def test_does_clicking_run_rerun_with_the_controls(dash):
     dash.run_button.click()
     assert dash.result is not None and dash.result.seed == 9
     assert "seed 9" in dash.verdict.value and dash.status.value.startswith("last run")
+    assert bytes(dash.timeline_image.value).startswith(PNG), "the timeline reached its image widget"
+
+
+def widget_tree(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from widget_tree(child)
+
+
+def test_does_the_dashboard_avoid_output_widgets(dash):
+    # nbclient answers Output widget updates on the shell channel and can then miss the cell's
+    # reply until the cell timeout (jupyter/nbclient#312): a headless run would stall.
+    assert not any(isinstance(w, ipywidgets.Output) for w in widget_tree(dash.box))
+    assert dash.timeline_image in widget_tree(dash.box)
 
 
 def test_does_a_control_change_rerun_only_when_auto_is_on(dash):
@@ -109,6 +125,7 @@ def test_does_clicking_sweep_fill_the_progress_bar(dash):
     dash.sweep_button.click()
     assert dash.rows and dash.progress.value == dash.progress.max == len(dash.rows)
     assert not dash.sweep_button.disabled
+    assert bytes(dash.sweep_image.value).startswith(PNG)
 
 
 def test_does_show_run_once_without_any_interaction(dash, capsys):

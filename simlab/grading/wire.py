@@ -71,9 +71,20 @@ def _short_repr(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+_SCALARS = frozenset({type(None), bool, int, float, str})
+_RECORD_NAMES = {cls: name for name, cls in RECORDS.items()}
+
+
 def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) -> Any:
     """JSON-ready data for ``value``; objects registered in ``handles`` (id -> obj) become
     handles to themselves."""
+    kind = type(value)
+    if kind in _SCALARS:  # the common case, without the ABC checks below
+        return value
+    name = _RECORD_NAMES.get(kind)
+    if name is not None and depth <= MAX_DEPTH:
+        return {"$r": name, "f": {k: encode(getattr(value, k), handles, depth + 1)
+                                  for k in _FIELDS[name]}}
     if value is None:
         return None
     if isinstance(value, bool):
