@@ -38,7 +38,6 @@ nothing.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 import uuid
@@ -47,6 +46,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from simlab.arguments import check_step as _check_step
+from simlab.arguments import check_ttl as _check_ttl
+from simlab.arguments import from_json as _from_json
+from simlab.arguments import to_json as _to_json
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, DEAD, RUNNING, Effect, Lease, TaskRecord
 
@@ -135,29 +138,6 @@ _SAVE_DONE = (
     "UPDATE tasks SET step = ?1, result = ?2, checkpoint = ?3, updated_at = ?4,"
     f" status = 'completed', lease_until = NULL {_FENCE}"
 )
-
-
-def _to_json(value: Any, what: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} must be a JSON value: {exc}") from None
-
-
-def _from_json(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _check_ttl(ttl: float) -> None:
-    if not ttl > 0:  # also refuses NaN
-        raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
-
-
-def _check_step(step: int) -> None:
-    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 2**63:
-        raise ValueError(f"step must be a non-negative integer below 2**63, got {step!r}")
 
 
 class Ledger:

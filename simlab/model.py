@@ -36,12 +36,15 @@ for its second exercise).
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from simlab.arguments import check_step as _check_step
+from simlab.arguments import check_ttl as _check_ttl
+from simlab.arguments import from_json as _from_json
+from simlab.arguments import to_json as _to_json
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.records import (
     CANCELLED,
@@ -56,28 +59,6 @@ from simlab.records import (
 )
 
 __all__ = ["MemoryLedger", "new_state", "claim", "commit", "cancel", "requeue"]
-
-
-def _to_json(value: Any, what: str) -> str | None:
-    """JSON text for ``value`` (None stays None); ``ValueError`` if it is not a JSON value.
-
-    NaN and infinities are refused: they are not JSON, and other programs could not read them.
-    """
-    if value is None:
-        return None
-    try:
-        return json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} must be a JSON value: {exc}") from None
-
-
-def _from_json(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _check_ttl(ttl: float) -> None:
-    if not ttl > 0:  # also refuses NaN
-        raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
 
 
 class _Task:
@@ -256,9 +237,7 @@ class MemoryLedger:
         construction. A negative (or non-integer) ``step`` or a non-JSON value raises
         ``ValueError``.
         """
-        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 2**63:
-            # 2**63: the largest step SQLite can store, so both ledgers refuse the same steps.
-            raise ValueError(f"step must be a non-negative integer below 2**63, got {step!r}")
+        _check_step(step)
         result_json = _to_json(result, "result")
         checkpoint_json = _to_json(checkpoint, "checkpoint")
         task = self._task(lease.task_id)

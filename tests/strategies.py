@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-__all__ = ["FakeClock", "json_values", "non_json_values"]
+__all__ = ["FakeClock", "json_values", "non_json_values", "run_cli"]
 
 
 class FakeClock:
@@ -37,3 +37,15 @@ json_values = st.recursive(
 non_json_values = st.sampled_from(
     [object(), {1, 2}, b"bytes", {"when": object()}, [float("nan")], float("inf")]
 )
+
+
+def run_cli(argv, capsys):
+    """(exit status, stdout, stderr) of ``simlab ARGV``, argparse exits included."""
+    from simlab.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

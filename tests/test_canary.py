@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import matplotlib
 import pytest
+from strategies import run_cli
 
 from simlab.canary import (
     TIERS,
@@ -16,20 +17,13 @@ from simlab.canary import (
     run_canary,
     serve,
 )
-from simlab.cli import main
 
 matplotlib.use("Agg")
 
 SHORT = CanaryConfig(duration=1200.0)
 
 
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import re
 from dataclasses import replace
 
 import pytest
+from strategies import run_cli
 
 from simlab.agent.fakemodel import Completion, FakeModel, count_tokens
 from simlab.assertions import links_outside
-from simlab.cli import main
 from simlab.golden import (
     CASE_NAMES,
     CASES,
@@ -42,13 +42,7 @@ def reports():
     return {name: run_golden(name, runs=RUNS) for name in VERSIONS}
 
 
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
 
 # -- the set itself ----------------------------------------------------------------------------

@@ -17,21 +17,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from strategies import run_cli
 
-from simlab.cli import main
 from simlab.errors import LedgerError
 from simlab.health import PROBE_TENANT, PROBE_TRIES, check_health, format_health
 from simlab.ledger import Ledger
 from simlab.records import CANCELLED, QUEUED
 
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
 
 @pytest.fixture

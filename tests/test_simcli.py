@@ -6,22 +6,15 @@ import csv
 import json
 
 import pytest
+from strategies import run_cli
 
 from simlab.bench_sim import bench_sim
-from simlab.cli import main
 from simlab.scenario import Scenario
 
 SMALL = ["--tasks", "30"]
 
 
-def run(argv, capsys):
-    """(exit status, stdout, stderr) of ``simlab ARGV``, argparse exits included."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
 
 def test_does_simulate_print_a_verdict_and_a_replay(capsys):
