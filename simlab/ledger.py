@@ -507,6 +507,13 @@ class Ledger:
 
     # -- raw speed reference (for ``simlab bench ledger``) ------------------------------------
 
+    def bare_claim_save(self, task_id: str) -> bool:
+        """The floor of one claim+save cycle: the same two statements (the atomic claim and the
+        fenced, completing save) with none of this class's Python around them."""
+        db = self._db
+        rows = db.execute(_CLAIM_ONE[0], ("bench", 1e300, 0.0, task_id)).fetchall()
+        return db.execute(_SAVE_DONE, (1, None, None, 0.0, task_id, rows[0][2])).rowcount == 1
+
     def raw_update_transaction(self, task_id: str) -> None:
         """The floor a cycle is measured against: ``BEGIN IMMEDIATE``, one single-row
         ``UPDATE``, ``COMMIT``. Touches only ``updated_at``."""

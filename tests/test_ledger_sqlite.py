@@ -151,3 +151,22 @@ def test_counts_per_status():
     ledger.claim("b", "w", ttl=1)
     assert ledger.counts() == {"cancelled": 1, "queued": 1, "running": 1}
     assert [t.task_id for t in ledger.tasks("queued")] == ["c"]
+
+
+def test_does_the_ledger_benchmark_report_both_modes_side_by_side(tmp_path):
+    from simlab.bench import bench_ledger
+
+    rows = bench_ledger(n=50, rounds=1, folder=str(tmp_path))
+    assert [row["mode"] for row in rows] == [":memory:", "WAL file"]
+    for row in rows:
+        assert row["cycles_per_s"] > 0 and row["raw_tx_per_s"] > 0
+        assert row["ratio"] == row["cycles_per_s"] / row["raw_tx_per_s"]
+        assert row["bare_sql_ratio"] > 0
+
+
+def test_does_the_bare_cycle_really_claim_and_complete_the_task():
+    ledger = Ledger(":memory:", clock=Clock())
+    ledger.submit("t1")
+    assert ledger.bare_claim_save("t1")
+    record = ledger.get("t1")
+    assert (record.status, record.step, record.epoch) == ("completed", 1, 1)
