@@ -403,7 +403,8 @@ SWEEP_TITLES = {
 def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
     """One small panel per outcome (completed, wasted steps, duplicate e-mails, violations):
     the mean over seeds for each (variant, ``x``) as a line per variant, with the range over
-    seeds shaded. ``rows`` are dicts with keys ``variant``, ``x`` (default ``"rate"``), ``seed``
+    seeds as vertical bars (nudged sideways per variant so they do not hide each other). ``rows``
+    are dicts with keys ``variant``, ``x`` (default ``"rate"``), ``seed``
     and the four outcomes. ``ax`` may be None (a new 1x4 figure) or four Axes.
 
     Returns a numpy array of the four Axes.
@@ -429,17 +430,24 @@ def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
         if not rows:
             a.text(0.5, 0.5, "no rows", ha="center", va="center", transform=a.transAxes,
                    color="gray")
-    for variant, by_x in groups.items():
+    all_x = sorted({r[x] for r in rows})
+    # Ranges drawn as vertical bars, nudged sideways per variant so overlapping ranges stay
+    # readable (shaded bands of three variants merge into one muddy block).
+    step = min((b - a for a, b in zip(all_x, all_x[1:], strict=False)), default=1.0) or 1.0
+    nudge = 0.06 * step
+    for i, (variant, by_x) in enumerate(groups.items()):
         c = VARIANT_COLORS.get(variant) or next(others, "black")
         xs = sorted(by_x)
+        shift = (i - (len(groups) - 1) / 2) * nudge
         for metric, a in zip(SWEEP_METRICS, axes, strict=True):
             vals = [[float(r[metric]) for r in by_x[v]] for v in xs]
             a.plot(xs, [np.mean(v) for v in vals], marker="o", color=c, label=variant,
                    gid=f"sweep-{variant}")
             if any(len(v) > 1 for v in vals):
-                a.fill_between(xs, [min(v) for v in vals], [max(v) for v in vals], color=c,
-                               alpha=0.15, lw=0)
+                a.vlines([float(v) + shift for v in xs], [min(v) for v in vals],
+                         [max(v) for v in vals], colors=c, lw=2.5, alpha=0.45)
     if groups:
-        axes[0].legend(fontsize=8, title="variant", title_fontsize=8)
-        axes[0].figure.suptitle(f"Mean over seeds (band: min to max) by {x}", fontsize=11)
+        axes[0].legend(fontsize=8, title="variant", title_fontsize=8, loc="best",
+                       framealpha=0.8)
+        axes[0].figure.suptitle(f"Mean over seeds (bars: min to max) by {x}", fontsize=11)
     return axes
