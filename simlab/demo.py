@@ -9,6 +9,7 @@ so tests and notebooks check them without parsing printed text.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -117,7 +118,9 @@ def claim_race(
     path = str(path)
     with Ledger(path) as ledger:
         ledger.submit("race")
-    args = ["race", path, "race", "--claims", str(claims), "--gap", str(gap)]
+    barrier = tempfile.mkdtemp(prefix="simlab-race-")
+    args = ["race", path, "race", "--claims", str(claims), "--gap", str(gap),
+            "--barrier", barrier, "--parties", str(processes)]
     if chapter:
         args.append("--chapter")
     procs = [
@@ -134,6 +137,7 @@ def claim_race(
         seen = {json.loads(line)["epoch"] for line in out.splitlines() if line.strip()}
         total += sum(1 for line in out.splitlines() if line.strip())
         owners.update(seen)
+    shutil.rmtree(barrier, ignore_errors=True)
     shared = sum(1 for n in owners.values() if n > 1)
     return RaceOutcome(chapter, total, shared)
 

@@ -26,6 +26,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
 from simlab.errors import LeaseHeld, TerminalTask
 from simlab.ledger import ChapterLedger, Ledger
@@ -70,10 +71,21 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wait_for_peers(folder: str, parties: int, worker: str, timeout: float = 120.0) -> None:
+    """A file barrier: start racing only once all ``parties`` processes are up, so a slow
+    start-up on a loaded machine cannot serialise the race away."""
+    Path(folder, worker).touch()
+    deadline = time.monotonic() + timeout
+    while len(os.listdir(folder)) < parties and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
 def _cmd_race(args: argparse.Namespace) -> int:
     worker = f"pid-{os.getpid()}"
     ttl = 1e-9  # expires at once, so every claim is allowed and only atomicity is on trial
     with ChapterLedger(args.path) as ledger:
+        if args.barrier:
+            _wait_for_peers(args.barrier, args.parties, worker)
         for _ in range(args.claims):
             if args.chapter:
                 ledger.claim_update_only(args.task, worker, ttl)
@@ -129,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--claims", type=int, default=50)
     p.add_argument("--gap", type=float, default=0.002)
     p.add_argument("--chapter", action="store_true")
+    p.add_argument("--barrier", help="a folder where racers wait for each other")
+    p.add_argument("--parties", type=int, default=1, help="how many racers to wait for")
     p.set_defaults(func=_cmd_race)
     p = sub.add_parser("fleet")
     p.add_argument("path")
