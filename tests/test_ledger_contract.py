@@ -14,39 +14,11 @@ from strategies import FakeClock, json_values, non_json_values
 
 from simlab import model
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.ledger import Ledger
-from simlab.model import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING, Effect, Lease
 
 TTL = 10.0
-IMPLEMENTATIONS = {"memory": MemoryLedger, "sqlite": Ledger}
 # Fixture-scoped fakes are fine here: every example builds its own ledger through make_ledger.
 FIXTURES_OK = [HealthCheck.function_scoped_fixture]
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1000.0)
-
-
-@pytest.fixture(params=sorted(IMPLEMENTATIONS))
-def make_ledger(request, clock):
-    """Build a ledger of the parametrised kind on the shared fake clock; closed at teardown."""
-    opened = []
-
-    def make(**options):
-        ledger = IMPLEMENTATIONS[request.param](":memory:", clock=clock, **options)
-        opened.append(ledger)
-        return ledger
-
-    yield make
-    for ledger in opened:
-        ledger.close()
-
-
-@pytest.fixture
-def ledger(make_ledger):
-    return make_ledger()
 
 
 def snapshot(ledger):

@@ -12,7 +12,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from strategies import FakeClock
 
 from simlab.agent import (
     GRAPH_VERSION,
@@ -25,8 +24,6 @@ from simlab.agent import (
 from simlab.agent.example import example_goals, example_world
 from simlab.checkpoint import LATEST_VERSION, Checkpoint, EvidenceRef, StopReason, load
 from simlab.errors import TerminalTask
-from simlab.ledger import Ledger
-from simlab.model import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED, RUNNING
 from simlab.resume import (
     DOCUMENT_CHANGED,
@@ -45,31 +42,6 @@ from simlab.review import needs_review, reopen
 
 TTL = 10.0
 CORPUS = Path(__file__).parent / "corpus" / "checkpoints"
-IMPLEMENTATIONS = {"memory": MemoryLedger, "sqlite": Ledger}
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1000.0)
-
-
-@pytest.fixture(params=sorted(IMPLEMENTATIONS))
-def make_ledger(request, clock):
-    opened = []
-
-    def make():
-        ledger = IMPLEMENTATIONS[request.param](":memory:", clock=clock)
-        opened.append(ledger)
-        return ledger
-
-    yield make
-    for ledger in opened:
-        ledger.close()
-
-
-@pytest.fixture
-def ledger(make_ledger):
-    return make_ledger()
 
 
 def submit(ledger, task="ask-returns"):
