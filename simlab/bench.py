@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from simlab.cli import UsageError
@@ -26,29 +27,22 @@ from simlab.ledger import Ledger
 __all__ = ["bench_ledger", "register"]
 
 
-def _cycles(ledger: Ledger, n: int, prefix: str) -> float:
-    ids = [ledger.submit(f"{prefix}c{i}") for i in range(n)]
+def _rate(ledger: Ledger, n: int, prefix: str, one: Callable[[str], object]) -> float:
+    """Operations per CPU second: ``one(task_id)`` over ``n`` freshly submitted tasks."""
+    ids = [ledger.submit(f"{prefix}{i}") for i in range(n)]
     start = time.process_time()
     for task_id in ids:
-        lease = ledger.claim(task_id, "bench", 60.0)
-        ledger.save(lease, 1, done=True)
+        one(task_id)
     return n / (time.process_time() - start)
 
 
-def _bare(ledger: Ledger, n: int, prefix: str) -> float:
-    ids = [ledger.submit(f"{prefix}b{i}") for i in range(n)]
-    start = time.process_time()
-    for task_id in ids:
-        ledger.bare_claim_save(task_id)
-    return n / (time.process_time() - start)
+def _cycle(ledger: Ledger) -> Callable[[str], object]:
+    """One claim+save cycle through the public API."""
 
+    def one(task_id: str) -> object:
+        return ledger.save(ledger.claim(task_id, "bench", 60.0), 1, done=True)
 
-def _raw(ledger: Ledger, n: int, prefix: str) -> float:
-    ids = [ledger.submit(f"{prefix}r{i}") for i in range(n)]
-    start = time.process_time()
-    for task_id in ids:
-        ledger.raw_update_transaction(task_id)
-    return n / (time.process_time() - start)
+    return one
 
 
 def bench_ledger(n: int = 5000, rounds: int = 5, folder: str | None = None) -> list[dict]:
@@ -59,9 +53,11 @@ def bench_ledger(n: int = 5000, rounds: int = 5, folder: str | None = None) -> l
             with Ledger(path) as ledger:
                 best_cycle = best_raw = best_bare = 0.0
                 for r in range(rounds):
-                    best_raw = max(best_raw, _raw(ledger, n, f"r{r}-"))
-                    best_cycle = max(best_cycle, _cycles(ledger, n, f"r{r}-"))
-                    best_bare = max(best_bare, _bare(ledger, n, f"r{r}-"))
+                    raw = _rate(ledger, n, f"{r}r", ledger.raw_update_transaction)
+                    cycle = _rate(ledger, n, f"{r}c", _cycle(ledger))
+                    bare = _rate(ledger, n, f"{r}b", ledger.bare_claim_save)
+                    best_raw, best_cycle = max(best_raw, raw), max(best_cycle, cycle)
+                    best_bare = max(best_bare, bare)
                 rows.append({"mode": mode, "cycles_per_s": best_cycle, "raw_tx_per_s": best_raw,
                              "ratio": best_cycle / best_raw,
                              "bare_sql_ratio": best_bare / best_raw})

@@ -344,15 +344,12 @@ class Ledger:
         """
         _check_ttl(ttl)
         now = float(self.clock())
-        cur = self._db.execute(
+        return self._write_one(
+            lease.task_id,
             "UPDATE tasks SET lease_until = ?, updated_at = ?"
             " WHERE task_id = ? AND epoch = ? AND status = 'running'",
             (now + ttl, now, lease.task_id, lease.epoch),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(lease.task_id)
-        return False
 
     def save(
         self,
@@ -379,10 +376,7 @@ class Ledger:
             lease.task_id,
             lease.epoch,
         )
-        if self._db.execute(_SAVE_DONE if done else _SAVE, params).rowcount == 1:
-            return True
-        self._require(lease.task_id)
-        return False
+        return self._write_one(lease.task_id, _SAVE_DONE if done else _SAVE, params)
 
     def release(self, lease: Lease) -> bool:
         """Hand the task back to the queue (``running`` -> ``queued``) before the lease runs out.
@@ -390,15 +384,12 @@ class Ledger:
         For a worker that stops on purpose between steps. Only a current lease may release; the
         epoch stays, and the next claim bumps it. False for a stale lease or a task not running.
         """
-        cur = self._db.execute(
+        return self._write_one(
+            lease.task_id,
             "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = ?"
             " WHERE task_id = ? AND epoch = ? AND status = 'running'",
             (float(self.clock()), lease.task_id, lease.epoch),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(lease.task_id)
-        return False
 
     def cancel(self, task_id: str) -> bool:
         """Cancel a queued or running task and bump its epoch, so in-flight commits fail.
@@ -406,15 +397,12 @@ class Ledger:
         Returns False when the task is already terminal. Cancelling cannot unsend what a worker
         already sent: that is what the idempotency ledger (``record_effect``) is for.
         """
-        cur = self._db.execute(
+        return self._write_one(
+            task_id,
             "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, lease_until = NULL,"
-             " updated_at = ? WHERE task_id = ? AND (status = 'queued' OR status = 'running')",
+            " updated_at = ? WHERE task_id = ? AND (status = 'queued' OR status = 'running')",
             (float(self.clock()), task_id),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(task_id)
-        return False
 
     def requeue(self, task_id: str) -> bool:
         """Bring a ``cancelled`` or ``dead`` task back to ``queued`` with a fresh attempt budget.
@@ -422,15 +410,12 @@ class Ledger:
         The epoch is kept, so the next claim gets a higher one than any lease handed out before.
         Returns False for tasks in any other status.
         """
-        cur = self._db.execute(
+        return self._write_one(
+            task_id,
             "UPDATE tasks SET status = 'queued', attempts = 0, lease_until = NULL,"
-             " updated_at = ? WHERE task_id = ? AND (status = 'cancelled' OR status = 'dead')",
+            " updated_at = ? WHERE task_id = ? AND (status = 'cancelled' OR status = 'dead')",
             (float(self.clock()), task_id),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(task_id)
-        return False
 
     def get(self, task_id: str) -> TaskRecord:
         """The task as stored now. Raises :class:`UnknownTask`."""
@@ -463,16 +448,13 @@ class Ledger:
         """
         if not isinstance(key, str) or not key:
             raise ValueError(f"effect key must be a non-empty string, got {key!r}")
-        cur = self._db.execute(
+        return self._write_one(
+            lease.task_id,
             "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
             " SELECT task_id, ?, epoch, ?, ? FROM tasks"
             " WHERE task_id = ? AND epoch = ? AND status = 'running'",
             (key, lease.worker, float(self.clock()), lease.task_id, lease.epoch),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(lease.task_id)
-        return False
 
     def effects(self, task_id: str) -> list[Effect]:
         """The side effects recorded for ``task_id``, in the order they were recorded."""
@@ -491,6 +473,17 @@ class Ledger:
             f"SELECT {_TASK_COLUMNS} FROM tasks WHERE task_id = ?", (task_id,)
         ).fetchone()
         return None if row is None else self._record(row)
+
+    def _write_one(self, task_id: str, sql: str, params: tuple) -> bool:
+        """Run one conditional write on ``task_id``'s row: True if it changed the row.
+
+        False means its condition (current epoch, status...) did not hold and nothing changed;
+        :class:`UnknownTask` if there is no such task at all.
+        """
+        if self._db.execute(sql, params).rowcount == 1:
+            return True
+        self._require(task_id)
+        return False
 
     def _require(self, task_id: str) -> None:
         if self._db.execute("SELECT 1 FROM tasks WHERE task_id = ?", (task_id,)).fetchone() is None:
@@ -618,14 +611,11 @@ class ChapterLedger(Ledger):
     ) -> bool:
         """A commit that ignores the epoch: any worker that thinks it owns the task may write."""
         _check_step(step)
-        cur = self._db.execute(
+        return self._write_one(
+            lease.task_id,
             "UPDATE tasks SET step = ?, result = ?, checkpoint = ?, status = ?, updated_at = ?"
             " WHERE task_id = ? AND status = 'running'",
             (step, _to_json(result, "result"), _to_json(checkpoint, "checkpoint"),
              COMPLETED if done else RUNNING, float(self.clock()), lease.task_id),
         )
-        if cur.rowcount == 1:
-            return True
-        self._require(lease.task_id)
-        return False
 

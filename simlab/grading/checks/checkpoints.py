@@ -310,13 +310,11 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 Script = list[tuple]
 
 
-def _run(script: Script, key: Callable[..., Any]) -> tuple[list[list[str]], tuple[int, ...]]:
-    """Replay ``script`` with a cached retriever using ``key``; return each search's refs and
-    the cache counters (hits, misses, rejected). Checks every search against an uncached one
-    run at the same moment."""
+def _replay(script: Script, retriever_for: Callable[[Any], Any]) -> list[list[str]]:
+    """Replay ``script`` on a fresh example world; ``retriever_for(world)`` gives the retriever
+    each search uses. Returns each search's evidence refs."""
     world = example_world()
-    cache = RetrievalCache()
-    retriever = Retriever(world, cache, key=key)
+    retriever = retriever_for(world)
     results = []
     for step in script:
         if step[0] == "publish":
@@ -327,24 +325,22 @@ def _run(script: Script, key: Callable[..., Any]) -> tuple[list[list[str]], tupl
             grant = world.grant_for(step[1])
             if len(step) > 3:
                 grant = grant.narrow(collections=step[3])
-            results.append([str(e.ref) for e in retriever.search(grant, step[2])])
+            searcher = retriever if retriever is not None else Retriever(world)
+            results.append([str(e.ref) for e in searcher.search(grant, step[2])])
+    return results
+
+
+def _run(script: Script, key: Callable[..., Any]) -> tuple[list[list[str]], tuple[int, ...]]:
+    """Replay ``script`` with a cached retriever using ``key``; return each search's refs and
+    the cache counters (hits, misses, rejected)."""
+    cache = RetrievalCache()
+    results = _replay(script, lambda world: Retriever(world, cache, key=key))
     return results, (cache.hits, cache.misses, cache.rejected)
 
 
 def _truth(script: Script) -> list[list[str]]:
-    world = example_world()
-    results = []
-    for step in script:
-        if step[0] == "publish":
-            world.publish(step[1], step[2], step[3])
-        elif step[0] == "grant":
-            world.grant(step[1], step[2])
-        else:
-            grant = world.grant_for(step[1])
-            if len(step) > 3:
-                grant = grant.narrow(collections=step[3])
-            results.append([str(e.ref) for e in Retriever(world).search(grant, step[2])])
-    return results
+    """What an uncached retriever, built fresh for each search, finds at each moment."""
+    return _replay(script, lambda world: None)
 
 
 def _describe(step: tuple) -> str:
