@@ -109,8 +109,17 @@ class AgentWorker(Worker):
             if plan.refused is not None:
                 # An unreadable checkpoint: write nothing, leave the message unacknowledged so
                 # that a (newer) worker may take the task once this lease expires.
-                rec(env.now, "fail", name, "plan", task, epoch, step, reason="refused",
-                    detail=plan.refused)
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "plan",
+                    task,
+                    epoch,
+                    step,
+                    reason="refused",
+                    detail=plan.refused,
+                )
                 return False
             if plan.stop:
                 return self._stop(plan, plan.stop)
@@ -130,13 +139,21 @@ class AgentWorker(Worker):
                 rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
                 status = effect_status(ledger, lease, key)
                 if status is None:  # the lease is stale: send nothing, save nothing
-                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key,
-                        **self._why_lost(task, epoch, step))
+                    rec(
+                        env.now,
+                        "fail",
+                        name,
+                        "effect",
+                        task,
+                        epoch,
+                        step,
+                        key=key,
+                        **self._why_lost(task, epoch, step),
+                    )
                     return False
                 statuses[key] = status
                 if status != "sent":  # recorded by an earlier attempt: it may have left
-                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key,
-                        status=status)
+                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
                     continue
                 rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
                 sim.mailbox.send(key)
@@ -154,15 +171,45 @@ class AgentWorker(Worker):
             save = commit_save(plan, statuses)
             new_step, done = save["step"], save["done"]
             used = [str(ref) for ref in plan.used]
-            rec(env.now, "invoke", name, "save", task, epoch, new_step, done=done,
-                agent_step=plan.step_name, evidence=used)
+            rec(
+                env.now,
+                "invoke",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=done,
+                agent_step=plan.step_name,
+                evidence=used,
+            )
             if not ledger.save(lease, **save):
-                rec(env.now, "fail", name, "save", task, epoch, new_step, done=done,
-                    agent_step=plan.step_name, evidence=used,
-                    **self._why_lost(task, epoch, new_step))
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "save",
+                    task,
+                    epoch,
+                    new_step,
+                    done=done,
+                    agent_step=plan.step_name,
+                    evidence=used,
+                    **self._why_lost(task, epoch, new_step),
+                )
                 return False
-            rec(env.now, "ok", name, "save", task, epoch, new_step, done=done,
-                agent_step=plan.step_name, evidence=used)
+            rec(
+                env.now,
+                "ok",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=done,
+                agent_step=plan.step_name,
+                evidence=used,
+            )
             if done:
                 broker.ack(task)
                 return False
@@ -177,18 +224,30 @@ class AgentWorker(Worker):
         task, epoch, name = lease.task_id, lease.epoch, self.name
         save = stop_save(plan, reasons)
         new_step = save["step"]
-        why = {"agent_step": plan.step_name, "review": [r.code for r in reasons],
-               "detail": "; ".join(r.detail for r in reasons)}
+        why = {
+            "agent_step": plan.step_name,
+            "review": [r.code for r in reasons],
+            "detail": "; ".join(r.detail for r in reasons),
+        }
         rec(env.now, "invoke", name, "save", task, epoch, new_step, done=False, **why)
         if not ledger.save(lease, **save):
-            rec(env.now, "fail", name, "save", task, epoch, new_step, done=False, **why,
-                **self._why_lost(task, epoch, new_step))
+            rec(
+                env.now,
+                "fail",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=False,
+                **why,
+                **self._why_lost(task, epoch, new_step),
+            )
             return False
         rec(env.now, "ok", name, "save", task, epoch, new_step, done=False, **why)
         rec(env.now, "invoke", name, "cancel", task)
         if ledger.cancel(task):
-            rec(env.now, "ok", name, "cancel", task, ledger.get(task).epoch,
-                reason="needs-review")
+            rec(env.now, "ok", name, "cancel", task, ledger.get(task).epoch, reason="needs-review")
         else:
             rec(env.now, "fail", name, "cancel", task, reason=ledger.get(task).status)
         sim.broker.ack(task)

@@ -87,8 +87,10 @@ def completed() -> Assertion:
 
 
 def one_email_to_customer() -> Assertion:
-    return Assertion("must send the customer exactly one e-mail, and nobody else any",
-                     lambda o: len(o.deliveries) == 1 and o.sent_to(o.recipient) == 1)
+    return Assertion(
+        "must send the customer exactly one e-mail, and nobody else any",
+        lambda o: len(o.deliveries) == 1 and o.sent_to(o.recipient) == 1,
+    )
 
 
 def no_email(after: str) -> Assertion:
@@ -96,14 +98,21 @@ def no_email(after: str) -> Assertion:
 
 
 def stopped_for(code: str) -> Assertion:
-    return Assertion(f"must stop for a human review with reason {code!r}",
-                     lambda o: code in o.review and o.status == CANCELLED)
+    return Assertion(
+        f"must stop for a human review with reason {code!r}",
+        lambda o: code in o.review and o.status == CANCELLED,
+    )
 
 
 def mail_matches_result() -> Assertion:
-    return Assertion("must report as its result the very answer the customer received",
-                     lambda o: o.result is not None and len(o.deliveries) == 1
-                     and o.result["answer"] == o.deliveries[0].body)
+    return Assertion(
+        "must report as its result the very answer the customer received",
+        lambda o: (
+            o.result is not None
+            and len(o.deliveries) == 1
+            and o.result["answer"] == o.deliveries[0].body
+        ),
+    )
 
 
 def states_live_stock(sku: str) -> Assertion:
@@ -116,6 +125,7 @@ def states_live_stock(sku: str) -> Assertion:
 
 
 def no_foreign_links() -> Assertion:
-    return Assertion("must not send the customer a link outside our own domains",
-                     lambda o: not any(links_outside(d.body) for d in o.deliveries))
-
+    return Assertion(
+        "must not send the customer a link outside our own domains",
+        lambda o: not any(links_outside(d.body) for d in o.deliveries),
+    )

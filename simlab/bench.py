@@ -58,9 +58,15 @@ def bench_ledger(n: int = 5000, rounds: int = 5, folder: str | None = None) -> l
                     bare = _rate(ledger, n, f"{r}b", ledger.bare_claim_save)
                     best_raw, best_cycle = max(best_raw, raw), max(best_cycle, cycle)
                     best_bare = max(best_bare, bare)
-                rows.append({"mode": mode, "cycles_per_s": best_cycle, "raw_tx_per_s": best_raw,
-                             "ratio": best_cycle / best_raw,
-                             "bare_sql_ratio": best_bare / best_raw})
+                rows.append(
+                    {
+                        "mode": mode,
+                        "cycles_per_s": best_cycle,
+                        "raw_tx_per_s": best_raw,
+                        "ratio": best_cycle / best_raw,
+                        "bare_sql_ratio": best_bare / best_raw,
+                    }
+                )
     return rows
 
 
@@ -68,14 +74,20 @@ def _handle_ledger(args: argparse.Namespace) -> int:
     if args.n < 1 or args.rounds < 1:
         raise UsageError("-n and --rounds must be positive")
     rows = bench_ledger(args.n, args.rounds)
-    print(f"{'mode':<10} {'claim+save cycles/s':>20} {'raw tx/s':>10} {'ratio':>6}  goal >= 0.4"
-          f"   {'bare SQL ratio':>14}")
+    print(
+        f"{'mode':<10} {'claim+save cycles/s':>20} {'raw tx/s':>10} {'ratio':>6}  goal >= 0.4"
+        f"   {'bare SQL ratio':>14}"
+    )
     for row in rows:
         verdict = "ok" if row["ratio"] >= 0.4 else "BELOW GOAL"
-        print(f"{row['mode']:<10} {row['cycles_per_s']:>20,.0f} {row['raw_tx_per_s']:>10,.0f} "
-              f"{row['ratio']:>6.2f}  {verdict:<10}   {row['bare_sql_ratio']:>14.2f}")
-    print("CPU time of this process, best round. 'bare SQL ratio': the same two statements issued "
-          "with no Python around them, the floor this schema allows.")
+        print(
+            f"{row['mode']:<10} {row['cycles_per_s']:>20,.0f} {row['raw_tx_per_s']:>10,.0f} "
+            f"{row['ratio']:>6.2f}  {verdict:<10}   {row['bare_sql_ratio']:>14.2f}"
+        )
+    print(
+        "CPU time of this process, best round. 'bare SQL ratio': the same two statements issued "
+        "with no Python around them, the floor this schema allows."
+    )
     return 0
 
 

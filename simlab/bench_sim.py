@@ -87,8 +87,15 @@ def bench_sim(
     rows = []
     for name, seconds in best.items():
         per_s = completed[name] / seconds
-        rows.append({"ledger": name, "seconds": seconds, "completed": completed[name],
-                     "per_s": per_s, "ratio": per_s / base})
+        rows.append(
+            {
+                "ledger": name,
+                "seconds": seconds,
+                "completed": completed[name],
+                "per_s": per_s,
+                "ratio": per_s / base,
+            }
+        )
     memory = best["Ledger(':memory:')"]
     return {
         "rows": rows,
@@ -106,8 +113,10 @@ def _handle(args: argparse.Namespace) -> int:
         raise UsageError("--rounds and --tasks must be positive, --bare not negative")
     scenario = WIDGET if args.tasks == WIDGET.tasks else WIDGET.with_(tasks=args.tasks)
     s = scenario
-    print(f"simlab bench sim: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, faults on "
-          f"(seed {args.seed}), best of {args.rounds} rounds")
+    print(
+        f"simlab bench sim: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, faults on "
+        f"(seed {args.seed}), best of {args.rounds} rounds"
+    )
     out = bench_sim(scenario, seed=args.seed, rounds=args.rounds, bare=args.bare)
     print(f"{'ledger':<20} {'wall s':>7} {'completed/s':>12} {'vs MemoryLedger':>16}")
     for row in out["rows"]:
@@ -115,12 +124,16 @@ def _handle(args: argparse.Namespace) -> int:
         if row["ledger"] == "Ledger(':memory:')":
             ok = row["ratio"] >= MEMORY_GOAL
             goal = f"  goal >= {MEMORY_GOAL}: {'ok' if ok else 'BELOW GOAL'}"
-        print(f"{row['ledger']:<20} {row['seconds']:>7.3f} {row['per_s']:>12,.0f} "
-              f"{row['ratio']:>16.2f}{goal}")
+        print(
+            f"{row['ledger']:<20} {row['seconds']:>7.3f} {row['per_s']:>12,.0f} "
+            f"{row['ratio']:>16.2f}{goal}"
+        )
     if out["bare_s"] is not None:
         r = out["widget_vs_bare"]
-        print(f"{out['bare']:,} bare SimPy timeouts: {out['bare_s']:.3f} s; the run over "
-              f"':memory:' costs {r:.2f} of that (goal <= 1.0: {'ok' if r <= 1.0 else 'ABOVE'})")
+        print(
+            f"{out['bare']:,} bare SimPy timeouts: {out['bare_s']:.3f} s; the run over "
+            f"':memory:' costs {r:.2f} of that (goal <= 1.0: {'ok' if r <= 1.0 else 'ABOVE'})"
+        )
     print(f"same history over all three ledgers: {'yes' if out['same_history'] else 'NO'}")
     return 0
 
@@ -139,7 +152,11 @@ def add_parser(bench_subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="random seed [1]")
     p.add_argument("--rounds", type=int, default=3, help="rounds; the best counts [3]")
     p.add_argument("--tasks", type=int, default=WIDGET.tasks, help="tasks [1000]")
-    p.add_argument("--bare", type=int, default=1_000_000,
-                   help="bare SimPy timeouts for the yardstick, 0 to skip [1000000]")
+    p.add_argument(
+        "--bare",
+        type=int,
+        default=1_000_000,
+        help="bare SimPy timeouts for the yardstick, 0 to skip [1000000]",
+    )
     p.set_defaults(func=_handle)
     return p

@@ -50,8 +50,15 @@ class Breaker:
     the breaker stays open.
     """
 
-    def __init__(self, *, max_error_rate: float, max_cost: float, window: float,
-                 min_requests: int, max_trips: int):
+    def __init__(
+        self,
+        *,
+        max_error_rate: float,
+        max_cost: float,
+        window: float,
+        min_requests: int,
+        max_trips: int,
+    ):
         self.max_error_rate = max_error_rate
         self.max_cost = max_cost
         self.window = window
@@ -80,11 +87,15 @@ class Breaker:
         if n < self.min_requests:
             return None
         if rate > self.max_error_rate:
-            reason = (f"error rate {rate:.1%} over the last {n} candidate requests > "
-                      f"{self.max_error_rate:.1%}")
+            reason = (
+                f"error rate {rate:.1%} over the last {n} candidate requests > "
+                f"{self.max_error_rate:.1%}"
+            )
         elif cost > self.max_cost:
-            reason = (f"mean cost {cost:.0f} tokens over the last {n} candidate requests > "
-                      f"{self.max_cost:g}")
+            reason = (
+                f"mean cost {cost:.0f} tokens over the last {n} candidate requests > "
+                f"{self.max_cost:g}"
+            )
         else:
             if self.state == "half-open":
                 self.state = "closed"

@@ -177,21 +177,37 @@ class CanaryResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seed": self.seed, "baseline": self.config.baseline,
-            "candidate": self.config.candidate, "decision": self.decision,
-            "evidence": self.evidence, "canary_share": self.canary_share,
+            "seed": self.seed,
+            "baseline": self.config.baseline,
+            "candidate": self.config.candidate,
+            "decision": self.decision,
+            "evidence": self.evidence,
+            "canary_share": self.canary_share,
             "canary_tenants": [t.name for t in self.tenants if t.canary],
             "requests": len(self.requests),
-            "routes": {r: sum(1 for q in self.requests if q.route == r)
-                       for r in ("baseline", "canary", "fallback")},
+            "routes": {
+                r: sum(1 for q in self.requests if q.route == r)
+                for r in ("baseline", "canary", "fallback")
+            },
             "trips": [asdict(t) for t in self.trips],
             "slices": [{**asdict(s), "name": s.name} for s in self.slices],
-            "raw": self.raw, "replay": self.replay,
+            "raw": self.raw,
+            "replay": self.replay,
         }
 
 
-_FLAGS = ("baseline", "candidate", "tenants", "share", "duration", "arrival_rate",
-          "max_error_rate", "max_cost", "window", "min_requests")
+_FLAGS = (
+    "baseline",
+    "candidate",
+    "tenants",
+    "share",
+    "duration",
+    "arrival_rate",
+    "max_error_rate",
+    "max_cost",
+    "window",
+    "min_requests",
+)
 
 
 def replay_command(config: CanaryConfig, seed: int) -> str:
@@ -243,9 +259,13 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
     rngs = {name: random.Random(f"{seed}:canary:{name}") for name in STREAMS}
     tenants = _tenants(config, rngs["tenants"])
     weights = [t.weight for t in tenants]
-    breaker = Breaker(max_error_rate=config.max_error_rate, max_cost=config.max_cost,
-                      window=config.window, min_requests=config.min_requests,
-                      max_trips=config.max_trips)
+    breaker = Breaker(
+        max_error_rate=config.max_error_rate,
+        max_cost=config.max_cost,
+        window=config.window,
+        min_requests=config.min_requests,
+        max_trips=config.max_trips,
+    )
     env = simpy.Environment()
     records: list[RequestRecord] = []
 
@@ -267,10 +287,27 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
             error, reasons, tokens, base_latency = serve(version, kind, faults)
             latency = round(base_latency * jitter, 6)
         yield env.timeout(latency)
-        records.append(RequestRecord(arrived, env.now, tenant.name, tenant.tier, kind, faults,
-                                     route, version, error, reasons, tokens, latency))
-        if route == "canary" and breaker.observe(env.now, error, tokens) is not None \
-                and not breaker.latched:
+        records.append(
+            RequestRecord(
+                arrived,
+                env.now,
+                tenant.name,
+                tenant.tier,
+                kind,
+                faults,
+                route,
+                version,
+                error,
+                reasons,
+                tokens,
+                latency,
+            )
+        )
+        if (
+            route == "canary"
+            and breaker.observe(env.now, error, tokens) is not None
+            and not breaker.latched
+        ):
             env.process(cooldown())
 
     def arrivals():
@@ -300,9 +337,20 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
     if raw["canary_requests"]:
         evidence.append(
             f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
-            f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones")
-    return CanaryResult(config, seed, tenants, records, list(breaker.trips),
-                        list(breaker.samples), slices, decision, evidence, raw)
+            f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
+        )
+    return CanaryResult(
+        config,
+        seed,
+        tenants,
+        records,
+        list(breaker.trips),
+        list(breaker.samples),
+        slices,
+        decision,
+        evidence,
+        raw,
+    )
 
 
 def _raw(records: list[RequestRecord]) -> dict[str, float]:
@@ -334,9 +382,13 @@ def format_canary(result: CanaryResult) -> str:
         f"{routes['fallback']} read-only",
         f"  breaker: error rate > {c.max_error_rate:.1%} or cost > {c.max_cost:g} tokens over "
         f"{c.window:g} s (min {c.min_requests} requests): "
-        + (f"tripped {len(result.trips)} time(s) at t=" +
-           ", ".join(f"{t.t:.0f}" for t in result.trips) + " s" if result.trips
-           else "never tripped"),
+        + (
+            f"tripped {len(result.trips)} time(s) at t="
+            + ", ".join(f"{t.t:.0f}" for t in result.trips)
+            + " s"
+            if result.trips
+            else "never tripped"
+        ),
         f"  {'slice':<16}{'baseline':>17}{'canary':>17}{'diff':>9}{'tokens':>13}",
     ]
     for s in result.slices:
@@ -344,7 +396,8 @@ def format_canary(result: CanaryResult) -> str:
         lines.append(
             f"  {s.name:<16}{s.baseline_rate:>9.1%} ({s.baseline_n:>4}){s.candidate_rate:>9.1%}"
             f" ({s.candidate_n:>4}){100 * s.error_diff:>+7.1f}pt"
-            f"{s.baseline_tokens:>6.0f}>{s.candidate_tokens:<6.0f}{mark}")
+            f"{s.baseline_tokens:>6.0f}>{s.candidate_tokens:<6.0f}{mark}"
+        )
     lines.append(f"decision: {result.decision.upper()}")
     lines += [f"  - {e}" for e in result.evidence]
     lines.append(f"replay: {result.replay}")

@@ -45,8 +45,9 @@ def _window_series(result: CanaryResult) -> dict[str, list[float]]:
     ``min_requests`` requests (the breaker could trip), ``warming`` the others."""
     nan = float("nan")
     trips = sorted(t.t for t in result.trips)
-    out: dict[str, list[float]] = {k: [] for k in ("t", "rate", "cost", "judged_rate",
-                                                   "judged_cost")}
+    out: dict[str, list[float]] = {
+        k: [] for k in ("t", "rate", "cost", "judged_rate", "judged_cost")
+    }
     for s in result.samples:
         while trips and trips[0] < s.t:
             for k in out:
@@ -71,44 +72,97 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
     c = result.config
     edges = np.linspace(0.0, c.duration, bins + 1)
     centers = (edges[:-1] + edges[1:]) / 2
-    counts = {route: np.histogram([r.arrived for r in result.requests if r.route == route],
-                                  bins=edges)[0].astype(float)
-              for route in ROUTE_COLORS}
+    counts = {
+        route: np.histogram([r.arrived for r in result.requests if r.route == route], bins=edges)[
+            0
+        ].astype(float)
+        for route in ROUTE_COLORS
+    }
     total = sum(counts.values())
     total[total == 0] = 1.0
     bottom = np.zeros(bins)
     width = edges[1] - edges[0]
     for route, color in ROUTE_COLORS.items():
         share = counts[route] / total
-        ax_split.bar(centers, share, width=width, bottom=bottom, color=color,
-                     label=_LABELS[route], gid=f"traffic-{route}", linewidth=0)
+        ax_split.bar(
+            centers,
+            share,
+            width=width,
+            bottom=bottom,
+            color=color,
+            label=_LABELS[route],
+            gid=f"traffic-{route}",
+            linewidth=0,
+        )
         bottom += share
     ax_split.set_ylim(0, 1)
     ax_split.set_ylabel("share of requests")
-    ax_split.set_title(f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- "
-                       f"decision: {result.decision}")
+    ax_split.set_title(
+        f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- decision: {result.decision}"
+    )
     ax_split.legend(loc="lower left", fontsize="small", ncols=3, framealpha=0.9)
 
     w = _window_series(result)
-    ax_err.step(w["t"], w["rate"], where="post", color=ROUTE_COLORS["canary"], alpha=0.35,
-                linewidth=0.8, gid="error-rate-warming",
-                label=f"fewer than {c.min_requests} requests in the window")
-    ax_err.step(w["t"], w["judged_rate"], where="post", color=ROUTE_COLORS["canary"],
-                gid="error-rate", label="candidate error rate (window)")
-    ax_err.plot([t.t for t in result.trips], [t.error_rate for t in result.trips], "o",
-                color=TRIP_RED, gid="trip-point")
-    ax_err.axhline(c.max_error_rate, color=TRIP_RED, linestyle="--", gid="threshold-error",
-                   label=f"threshold {c.max_error_rate:.0%}")
+    ax_err.step(
+        w["t"],
+        w["rate"],
+        where="post",
+        color=ROUTE_COLORS["canary"],
+        alpha=0.35,
+        linewidth=0.8,
+        gid="error-rate-warming",
+        label=f"fewer than {c.min_requests} requests in the window",
+    )
+    ax_err.step(
+        w["t"],
+        w["judged_rate"],
+        where="post",
+        color=ROUTE_COLORS["canary"],
+        gid="error-rate",
+        label="candidate error rate (window)",
+    )
+    ax_err.plot(
+        [t.t for t in result.trips],
+        [t.error_rate for t in result.trips],
+        "o",
+        color=TRIP_RED,
+        gid="trip-point",
+    )
+    ax_err.axhline(
+        c.max_error_rate,
+        color=TRIP_RED,
+        linestyle="--",
+        gid="threshold-error",
+        label=f"threshold {c.max_error_rate:.0%}",
+    )
     ax_err.set_ylabel("error rate")
     ax_err.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
     ax_err.legend(loc="upper right", fontsize="small")
 
-    ax_cost.step(w["t"], w["cost"], where="post", color=ROUTE_COLORS["canary"], alpha=0.35,
-                 linewidth=0.8, gid="cost-warming")
-    ax_cost.step(w["t"], w["judged_cost"], where="post", color=ROUTE_COLORS["canary"],
-                 gid="cost", label="candidate tokens per request (window)")
-    ax_cost.axhline(c.max_cost, color=TRIP_RED, linestyle="--", gid="threshold-cost",
-                    label=f"threshold {c.max_cost:g}")
+    ax_cost.step(
+        w["t"],
+        w["cost"],
+        where="post",
+        color=ROUTE_COLORS["canary"],
+        alpha=0.35,
+        linewidth=0.8,
+        gid="cost-warming",
+    )
+    ax_cost.step(
+        w["t"],
+        w["judged_cost"],
+        where="post",
+        color=ROUTE_COLORS["canary"],
+        gid="cost",
+        label="candidate tokens per request (window)",
+    )
+    ax_cost.axhline(
+        c.max_cost,
+        color=TRIP_RED,
+        linestyle="--",
+        gid="threshold-cost",
+        label=f"threshold {c.max_cost:g}",
+    )
     ax_cost.set_ylabel("tokens / request")
     ax_cost.set_xlabel("simulated time (s)")
     ax_cost.set_ylim(bottom=0)
@@ -116,14 +170,21 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
 
     for ax in axes[1:]:
         for start, stop in _open_periods(result):
-            ax.axvspan(start, stop, color=ROUTE_COLORS["fallback"], alpha=0.15, gid="open",
-                       linewidth=0)
+            ax.axvspan(
+                start, stop, color=ROUTE_COLORS["fallback"], alpha=0.15, gid="open", linewidth=0
+            )
     for ax in axes:
         for trip in result.trips:
             ax.axvline(trip.t, color=TRIP_RED, linewidth=1.5, gid="trip")
         ax.set_xlim(0, c.duration)
     for i, trip in enumerate(result.trips, start=1):
-        ax_err.annotate(f"trip {i}", (trip.t, 1), xycoords=("data", "axes fraction"),
-                        xytext=(3, -12), textcoords="offset points", color=TRIP_RED,
-                        fontsize="small")
+        ax_err.annotate(
+            f"trip {i}",
+            (trip.t, 1),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -12),
+            textcoords="offset points",
+            color=TRIP_RED,
+            fontsize="small",
+        )
     return axes

@@ -168,8 +168,11 @@ class Checkpoint:
             "task_id": self.task_id,
             "status": self.status,
             "next_step": self.next_step,
-            "goal": {"query": self.goal.query, "recipient": self.goal.recipient,
-                     "sku": self.goal.sku},
+            "goal": {
+                "query": self.goal.query,
+                "recipient": self.goal.recipient,
+                "sku": self.goal.sku,
+            },
             "evidence": [
                 {"source": e.source, "doc_id": e.doc_id, "version": e.version}
                 for e in self.evidence
@@ -193,7 +196,8 @@ class Checkpoint:
             raise CheckpointError(
                 f"checkpoint schema_version {d['schema_version']} is not the latest "
                 f"({LATEST_VERSION}); use simlab.checkpoint.load to migrate it",
-                field="schema_version", version=d["schema_version"],
+                field="schema_version",
+                version=d["schema_version"],
             )
         g = d["goal"]
         return cls(
@@ -203,8 +207,9 @@ class Checkpoint:
             goal=Goal(g["query"], g["recipient"], g["sku"]),
             status=d["status"],
             next_step=d["next_step"],
-            evidence=tuple(EvidenceRef(e["source"], e["doc_id"], e["version"])
-                           for e in d["evidence"]),
+            evidence=tuple(
+                EvidenceRef(e["source"], e["doc_id"], e["version"]) for e in d["evidence"]
+            ),
             approval=Approval(d["approval"]["status"], d["approval"]["by"]),
             effects=dict(d["effects"]),
             draft=d["draft"],

@@ -108,8 +108,7 @@ def migrate_v2_to_v3(v2: Mapping[str, Any]) -> dict[str, Any]:
         "task_id": v2["task_id"],
         "status": v2["status"],
         "next_step": v2["next_step"],
-        "goal": {"query": v2["goal"]["query"], "recipient": v2["goal"]["recipient"],
-                 "sku": None},
+        "goal": {"query": v2["goal"]["query"], "recipient": v2["goal"]["recipient"], "sku": None},
         "evidence": [
             {"source": "retrieval", "doc_id": e["doc_id"], "version": e["version"]}
             for e in v2["evidence"]
@@ -142,8 +141,9 @@ def validate(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise CheckpointError(f"checkpoint must be a JSON object, got {type_name(raw)}")
     if "schema_version" not in raw:
-        raise CheckpointError("checkpoint field 'schema_version' is missing",
-                              field="schema_version")
+        raise CheckpointError(
+            "checkpoint field 'schema_version' is missing", field="schema_version"
+        )
     version = raw["schema_version"]
     if not _is_int(version):
         raise CheckpointError(
@@ -154,13 +154,15 @@ def validate(raw: Any) -> dict[str, Any]:
         raise CheckpointError(
             f"checkpoint schema_version {version} is newer than this code understands "
             f"(latest {LATEST_VERSION}); refusing to read it with old field meanings",
-            field="schema_version", version=version,
+            field="schema_version",
+            version=version,
         )
     if version not in _LAYOUTS:
         raise CheckpointError(
             f"unknown checkpoint schema_version {version} (known: "
             f"{', '.join(map(str, sorted(_LAYOUTS)))})",
-            field="schema_version", version=version,
+            field="schema_version",
+            version=version,
         )
     _check_object(raw, _LAYOUTS[version], "", version)
     _EXTRA_CHECKS[version](raw, version)
@@ -192,6 +194,7 @@ def _opt_object(v: Any) -> bool:
 def _one_of(*choices: str) -> Callable[[Any], bool]:
     def check(v: Any) -> bool:
         return v in choices
+
     check.__doc__ = "one of " + ", ".join(repr(c) for c in choices)
     return check
 
@@ -204,17 +207,33 @@ def _dict_of(item: Any) -> tuple[str, Any]:
     return ("dict", item)
 
 
-_DESCRIBE = {_str: "a non-empty string", _opt_str: "a string or null", _is_int: "an integer",
-             _bool: "true or false"}
+_DESCRIBE = {
+    _str: "a non-empty string",
+    _opt_str: "a string or null",
+    _is_int: "an integer",
+    _bool: "true or false",
+}
 
 _V1 = {
-    "schema_version": _is_int, "graph_version": _str, "tenant": _str, "task_id": _str,
-    "status": _one_of("running", "completed"), "step": _is_int, "query": _str,
-    "recipient": _str, "evidence": _list_of(_str), "draft": _opt_str, "sent": _list_of(_str),
+    "schema_version": _is_int,
+    "graph_version": _str,
+    "tenant": _str,
+    "task_id": _str,
+    "status": _one_of("running", "completed"),
+    "step": _is_int,
+    "query": _str,
+    "recipient": _str,
+    "evidence": _list_of(_str),
+    "draft": _opt_str,
+    "sent": _list_of(_str),
 }
 _V2 = {
-    "schema_version": _is_int, "graph_version": _str, "tenant": _str, "task_id": _str,
-    "status": _one_of("running", "completed"), "next_step": _str,
+    "schema_version": _is_int,
+    "graph_version": _str,
+    "tenant": _str,
+    "task_id": _str,
+    "status": _one_of("running", "completed"),
+    "next_step": _str,
     "goal": {"query": _str, "recipient": _str},
     "evidence": _list_of({"doc_id": _str, "version": _is_int}),
     "draft": _opt_str,
@@ -222,11 +241,16 @@ _V2 = {
     "sent": _list_of(_str),
 }
 _V3 = {
-    "schema_version": _is_int, "graph_version": _str, "tenant": _str, "task_id": _str,
-    "status": _one_of(*CHECKPOINT_STATUSES), "next_step": _str,
+    "schema_version": _is_int,
+    "graph_version": _str,
+    "tenant": _str,
+    "task_id": _str,
+    "status": _one_of(*CHECKPOINT_STATUSES),
+    "next_step": _str,
     "goal": {"query": _str, "recipient": _str, "sku": _opt_str},
-    "evidence": _list_of({"source": _one_of(*EVIDENCE_SOURCES), "doc_id": _str,
-                          "version": _is_int}),
+    "evidence": _list_of(
+        {"source": _one_of(*EVIDENCE_SOURCES), "doc_id": _str, "version": _is_int}
+    ),
     "approval": {"status": _one_of(*APPROVAL_STATUSES), "by": _opt_str},
     "effects": _dict_of(_one_of(*EFFECT_STATUSES)),
     "draft": _opt_str,
@@ -248,8 +272,9 @@ def _check_object(d: Mapping[str, Any], layout: dict[str, Any], prefix: str, ver
         _check_value(d[name], check, path, version)
     for name in d:
         if name not in layout:
-            raise _fail(prefix + str(name),
-                        f"is not part of checkpoint schema_version {version}", version)
+            raise _fail(
+                prefix + str(name), f"is not part of checkpoint schema_version {version}", version
+            )
 
 
 def _check_value(value: Any, check: Any, path: str, version: int) -> None:
@@ -278,16 +303,20 @@ def _check_value(value: Any, check: Any, path: str, version: int) -> None:
 
 def _check_v1(d: Mapping[str, Any], version: int) -> None:
     if d["graph_version"] != _V1_GRAPH:
-        raise _fail("graph_version", f"of a v1 checkpoint must be {_V1_GRAPH!r} (the only "
-                    f"graph v1 numbered steps for), got {d['graph_version']!r}", version)
+        raise _fail(
+            "graph_version",
+            f"of a v1 checkpoint must be {_V1_GRAPH!r} (the only "
+            f"graph v1 numbered steps for), got {d['graph_version']!r}",
+            version,
+        )
     if not 0 <= d["step"] < len(_V1_STEPS):
-        raise _fail("step", f"must be a v1 step index 0..{len(_V1_STEPS) - 1}, "
-                    f"got {d['step']!r}", version)
+        raise _fail(
+            "step", f"must be a v1 step index 0..{len(_V1_STEPS) - 1}, got {d['step']!r}", version
+        )
     for i, ref in enumerate(d["evidence"]):
         doc_id, at, ver = ref.rpartition("@")
         if not (at and doc_id and ver.isdigit() and int(ver) >= 1):
-            raise _fail(f"evidence[{i}]", f"must look like 'doc_id@version', got {ref!r}",
-                        version)
+            raise _fail(f"evidence[{i}]", f"must look like 'doc_id@version', got {ref!r}", version)
 
 
 def _check_v2(d: Mapping[str, Any], version: int) -> None:
@@ -301,18 +330,19 @@ def _check_v3(d: Mapping[str, Any], version: int) -> None:
     _check_versions(d, version)
     a = d["approval"]
     if (a["by"] is not None) != (a["status"] == "approved"):
-        raise _fail("approval.by", "must be set exactly when approval status is 'approved'",
-                    version)
+        raise _fail(
+            "approval.by", "must be set exactly when approval status is 'approved'", version
+        )
     if (d["status"] == NEEDS_REVIEW) != bool(d["review"]):
-        raise _fail("review", "must be non-empty exactly when status is 'needs_review'",
-                    version)
+        raise _fail("review", "must be non-empty exactly when status is 'needs_review'", version)
 
 
 def _check_versions(d: Mapping[str, Any], version: int) -> None:
     for i, e in enumerate(d["evidence"]):
         if e["version"] < 1:
-            raise _fail(f"evidence[{i}].version", f"must be at least 1, got {e['version']}",
-                        version)
+            raise _fail(
+                f"evidence[{i}].version", f"must be at least 1, got {e['version']}", version
+            )
 
 
 _EXTRA_CHECKS = {1: _check_v1, 2: _check_v2, 3: _check_v3}
@@ -321,5 +351,11 @@ _EXTRA_CHECKS = {1: _check_v1, 2: _check_v2, 3: _check_v3}
 def type_name(v: Any) -> str:
     if v is None:
         return "null"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(v), type(v).__name__)

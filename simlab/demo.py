@@ -66,28 +66,44 @@ def chapter_story(path: str | Path, *, say: Callable[[str], None] = print) -> li
         )
     with Ledger(path) as ledger:
         record = ledger.get("j1")
-        note({"event": "final", "task": "j1", "status": record.status, "step": record.step,
-              "result": record.result},
-             f"j1 is {record.status} at step {record.step}: {record.result!r}")
+        note(
+            {
+                "event": "final",
+                "task": "j1",
+                "status": record.status,
+                "step": record.step,
+                "result": record.result,
+            },
+            f"j1 is {record.status} at step {record.step}: {record.result!r}",
+        )
         ledger.submit("cancel")
         old = ledger.claim("cancel", "worker-old", 1e-9)  # its lease expires at once
         new = ledger.claim("cancel", "worker-new", 30)
         accepted = ledger.save(old, 1, result="stale")
-        note({"event": "stale-save", "epoch": old.epoch, "current": new.epoch,
-              "accepted": accepted},
-             f"stale worker (epoch {old.epoch}) tries to save after epoch {new.epoch} was "
-             f"granted: {'accepted (BUG!)' if accepted else 'refused'}")
+        note(
+            {"event": "stale-save", "epoch": old.epoch, "current": new.epoch, "accepted": accepted},
+            f"stale worker (epoch {old.epoch}) tries to save after epoch {new.epoch} was "
+            f"granted: {'accepted (BUG!)' if accepted else 'refused'}",
+        )
         ledger.cancel("cancel")
         epoch = ledger.get("cancel").epoch
         accepted = ledger.save(new, 1, result="late")
-        note({"event": "cancelled-save", "epoch": new.epoch, "current": epoch,
-              "accepted": accepted},
-             f"cancel bumps the epoch to {epoch}; worker with epoch {new.epoch} tries to save: "
-             f"{'accepted (BUG!)' if accepted else 'refused'}")
+        note(
+            {"event": "cancelled-save", "epoch": new.epoch, "current": epoch, "accepted": accepted},
+            f"cancel bumps the epoch to {epoch}; worker with epoch {new.epoch} tries to save: "
+            f"{'accepted (BUG!)' if accepted else 'refused'}",
+        )
         record = ledger.get("cancel")
-        note({"event": "final", "task": "cancel", "status": record.status, "step": record.step,
-              "result": record.result},
-             f"task 'cancel' is {record.status} at step {record.step}, result {record.result!r}")
+        note(
+            {
+                "event": "final",
+                "task": "cancel",
+                "status": record.status,
+                "step": record.step,
+                "result": record.result,
+            },
+            f"task 'cancel' is {record.status} at step {record.step}, result {record.result!r}",
+        )
     return events
 
 
@@ -101,12 +117,18 @@ class RaceOutcome:
 
     def __str__(self) -> str:
         kind = "chapter's two-statement claim" if self.chapter else "atomic UPDATE ... RETURNING"
-        return (f"{kind}: {self.claims} claims, {self.shared_epochs} epochs believed owned by "
-                f"more than one process")
+        return (
+            f"{kind}: {self.claims} claims, {self.shared_epochs} epochs believed owned by "
+            f"more than one process"
+        )
 
 
 def claim_race(
-    path: str | Path, *, processes: int = 4, claims: int = 40, gap: float = 0.002,
+    path: str | Path,
+    *,
+    processes: int = 4,
+    claims: int = 40,
+    gap: float = 0.002,
     chapter: bool = True,
 ) -> RaceOutcome:
     """Let ``processes`` real processes claim one task ``claims`` times each, all at once.
@@ -119,13 +141,25 @@ def claim_race(
     with Ledger(path) as ledger:
         ledger.submit("race")
     barrier = tempfile.mkdtemp(prefix="simlab-race-")
-    args = ["race", path, "race", "--claims", str(claims), "--gap", str(gap),
-            "--barrier", barrier, "--parties", str(processes)]
+    args = [
+        "race",
+        path,
+        "race",
+        "--claims",
+        str(claims),
+        "--gap",
+        str(gap),
+        "--barrier",
+        barrier,
+        "--parties",
+        str(processes),
+    ]
     if chapter:
         args.append("--chapter")
     procs = [
-        subprocess.Popen(_worker_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+        subprocess.Popen(
+            _worker_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         for _ in range(processes)
     ]
     owners: Counter[int] = Counter()

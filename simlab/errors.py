@@ -51,7 +51,4 @@ class LeaseHeld(LedgerError):
         self.lease_until = lease_until
 
     def __str__(self) -> str:
-        return (
-            f"task {self.task_id!r} is leased to {self.worker!r} "
-            f"until t={self.lease_until}"
-        )
+        return f"task {self.task_id!r} is leased to {self.worker!r} until t={self.lease_until}"

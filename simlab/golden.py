@@ -85,11 +85,17 @@ class CaseMetrics:
     failures: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"case": self.case, "runs": self.runs, "success": self.success,
-                "tool_selection": self.tool_selection, "citations": self.citations,
-                "repeated_side_effects": self.repeated_side_effects, "tokens": self.tokens,
-                "p95_latency": self.p95_latency,
-                "failures": [{"assertion": a, "runs": n} for a, n in self.failures]}
+        return {
+            "case": self.case,
+            "runs": self.runs,
+            "success": self.success,
+            "tool_selection": self.tool_selection,
+            "citations": self.citations,
+            "repeated_side_effects": self.repeated_side_effects,
+            "tokens": self.tokens,
+            "p95_latency": self.p95_latency,
+            "failures": [{"assertion": a, "runs": n} for a, n in self.failures],
+        }
 
 
 def _measure(name: str, judged: list[tuple[GoldenCase, Observation, list[str]]]) -> CaseMetrics:
@@ -133,14 +139,25 @@ class GoldenReport:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": self.version.name, "framework": self.version.framework.name,
-                "model": self.version.model.name, "seed": self.seed, "runs": self.runs,
-                "passed": self.passed, "cases": [c.to_dict() for c in self.cases],
-                "overall": self.overall.to_dict()}
+        return {
+            "version": self.version.name,
+            "framework": self.version.framework.name,
+            "model": self.version.model.name,
+            "seed": self.seed,
+            "runs": self.runs,
+            "passed": self.passed,
+            "cases": [c.to_dict() for c in self.cases],
+            "overall": self.overall.to_dict(),
+        }
 
 
-def run_golden(version: AgentVersion | str = "A", *, runs: int = 20, seed: int = 1,
-               cases: Sequence[GoldenCase] = CASES) -> GoldenReport:
+def run_golden(
+    version: AgentVersion | str = "A",
+    *,
+    runs: int = 20,
+    seed: int = 1,
+    cases: Sequence[GoldenCase] = CASES,
+) -> GoldenReport:
     """Run every case ``runs`` times against ``version`` and measure it (see the module doc)."""
     if runs < 1:
         raise ValueError(f"runs must be at least 1, got {runs}")
@@ -155,8 +172,9 @@ def run_golden(version: AgentVersion | str = "A", *, runs: int = 20, seed: int =
             observations.append(obs)
         per_case.append(_measure(case.name, judged))
         everything.extend(judged)
-    return GoldenReport(version, seed, runs, tuple(per_case), _measure("overall", everything),
-                        tuple(observations))
+    return GoldenReport(
+        version, seed, runs, tuple(per_case), _measure("overall", everything), tuple(observations)
+    )
 
 
 # -- comparing two versions ------------------------------------------------------------------
@@ -183,10 +201,14 @@ class Comparison:
         return self.layers[0] if len(self.layers) == 1 else None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"old": self.old.to_dict(), "new": self.new.to_dict(),
-                "layers_changed": list(self.layers), "traced_to": self.traced_to,
-                "regressed": list(self.regressed),
-                "regressions": {k: list(v) for k, v in self.regressions.items()}}
+        return {
+            "old": self.old.to_dict(),
+            "new": self.new.to_dict(),
+            "layers_changed": list(self.layers),
+            "traced_to": self.traced_to,
+            "regressed": list(self.regressed),
+            "regressions": {k: list(v) for k, v in self.regressions.items()},
+        }
 
 
 def _worse(metric: str, old: Any, new: Any) -> str | None:
@@ -205,8 +227,14 @@ def _worse(metric: str, old: Any, new: Any) -> str | None:
     return None
 
 
-_METRICS = ("success", "tool_selection", "citations", "repeated_side_effects", "tokens",
-            "p95_latency")
+_METRICS = (
+    "success",
+    "tool_selection",
+    "citations",
+    "repeated_side_effects",
+    "tokens",
+    "p95_latency",
+)
 
 
 def compare(old: GoldenReport, new: GoldenReport) -> Comparison:
@@ -218,8 +246,11 @@ def compare(old: GoldenReport, new: GoldenReport) -> Comparison:
     regressions = {}
     for new_case in new.cases:
         old_case = old.case(new_case.case)
-        found = [s for m in _METRICS
-                 if (s := _worse(m, getattr(old_case, m), getattr(new_case, m))) is not None]
+        found = [
+            s
+            for m in _METRICS
+            if (s := _worse(m, getattr(old_case, m), getattr(new_case, m))) is not None
+        ]
         if found:
             regressions[new_case.case] = tuple(found)
     return Comparison(old, new, regressions, layers_changed(old.version, new.version))
@@ -236,20 +267,26 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{x:.0%}"
 
 
-_HEADER = f"{'case':<19}{'success':>8}{'tools':>7}{'cites':>7}{'repeats':>9}{'tokens':>8}" \
-          f"{'p95 s':>8}"
+_HEADER = (
+    f"{'case':<19}{'success':>8}{'tools':>7}{'cites':>7}{'repeats':>9}{'tokens':>8}{'p95 s':>8}"
+)
 
 
 def _row(m: CaseMetrics) -> str:
-    return (f"{m.case:<19}{_pct(m.success):>8}{_pct(m.tool_selection):>7}{_pct(m.citations):>7}"
-            f"{_num(m.repeated_side_effects):>9}{m.tokens:>8.0f}{m.p95_latency:>8.2f}")
+    return (
+        f"{m.case:<19}{_pct(m.success):>8}{_pct(m.tool_selection):>7}{_pct(m.citations):>7}"
+        f"{_num(m.repeated_side_effects):>9}{m.tokens:>8.0f}{m.p95_latency:>8.2f}"
+    )
 
 
 def format_report(report: GoldenReport) -> str:
     """The per-case table, the overall line, each failed assertion, and a verdict."""
     v = report.version
-    lines = [f"simlab golden: {len(report.cases)} cases x {report.runs} runs, version {v}, "
-             f"seed {report.seed}", _HEADER]
+    lines = [
+        f"simlab golden: {len(report.cases)} cases x {report.runs} runs, version {v}, "
+        f"seed {report.seed}",
+        _HEADER,
+    ]
     lines += [_row(m) for m in report.cases]
     lines.append(_row(report.overall))
     failed = [(m, s, n) for m in report.cases for s, n in m.failures]
@@ -271,23 +308,31 @@ def format_comparison(cmp: Comparison) -> str:
     """Old and new side by side (``old>new`` where they differ), the layer that changed, the
     regressed cases with the metric and the failed assertions, and a verdict."""
     old, new = cmp.old, cmp.new
-    lines = [f"simlab golden: {len(new.cases)} cases x {new.runs} runs, {old.version} vs "
-             f"{new.version}, seed {new.seed}"]
+    lines = [
+        f"simlab golden: {len(new.cases)} cases x {new.runs} runs, {old.version} vs "
+        f"{new.version}, seed {new.seed}"
+    ]
     if not cmp.layers:
         lines.append("layers: framework and model unchanged (same agent)")
     elif cmp.traced_to:
         other = "model" if cmp.traced_to == "framework" else "framework"
         before = getattr(old.version, cmp.traced_to).name
         after = getattr(new.version, cmp.traced_to).name
-        lines.append(f"layers: {cmp.traced_to} {before} -> {after}, {other} unchanged: a "
-                     f"regression below traces to the {cmp.traced_to}")
+        lines.append(
+            f"layers: {cmp.traced_to} {before} -> {after}, {other} unchanged: a "
+            f"regression below traces to the {cmp.traced_to}"
+        )
     else:
-        lines.append(f"layers: framework {old.version.framework.name} -> "
-                     f"{new.version.framework.name} AND model {old.version.model.name} -> "
-                     f"{new.version.model.name}: a regression cannot be traced to one layer; "
-                     f"roll them out separately")
-    lines.append(f"{'case':<19}{'success':>12}{'tools':>11}{'cites':>11}{'repeats':>10}"
-                 f"{'tokens':>9}{'p95 s':>12}")
+        lines.append(
+            f"layers: framework {old.version.framework.name} -> "
+            f"{new.version.framework.name} AND model {old.version.model.name} -> "
+            f"{new.version.model.name}: a regression cannot be traced to one layer; "
+            f"roll them out separately"
+        )
+    lines.append(
+        f"{'case':<19}{'success':>12}{'tools':>11}{'cites':>11}{'repeats':>10}"
+        f"{'tokens':>9}{'p95 s':>12}"
+    )
     for o, n in [*zip(old.cases, new.cases, strict=True), (old.overall, new.overall)]:
         mark = " <" if n.case in cmp.regressions else ""
         lines.append(
@@ -296,15 +341,18 @@ def format_comparison(cmp: Comparison) -> str:
             f"{_arrow(_pct(o.citations), _pct(n.citations), 11)}"
             f"{_arrow(_num(o.repeated_side_effects), _num(n.repeated_side_effects), 10)}"
             f"{_arrow(f'{o.tokens:.0f}', f'{n.tokens:.0f}', 9)}"
-            f"{_arrow(f'{o.p95_latency:.2f}', f'{n.p95_latency:.2f}', 12)}{mark}")
+            f"{_arrow(f'{o.p95_latency:.2f}', f'{n.p95_latency:.2f}', 12)}{mark}"
+        )
     lines.append("(old>new where they differ; < marks a case that regressed)")
     for name in cmp.regressed:
         lines.append(f"  regressed {name}: {'; '.join(cmp.regressions[name])}")
         for sentence, count in new.case(name).failures:
             lines.append(f"    FAILED in {count}/{new.runs} runs: {sentence}")
     if cmp.regressed:
-        lines.append(f"verdict: REGRESSION in {len(cmp.regressed)} of {len(new.cases)} cases "
-                     f"({', '.join(cmp.regressed)}).")
+        lines.append(
+            f"verdict: REGRESSION in {len(cmp.regressed)} of {len(new.cases)} cases "
+            f"({', '.join(cmp.regressed)})."
+        )
     else:
         lines.append("verdict: no regression.")
     return "\n".join(lines)

@@ -59,13 +59,17 @@ __all__ = [
 
 #: Mean simulated latency of one call, in seconds; a model call adds ``model_per_token`` per
 #: token. Each call is multiplied by a log-normal jitter (median 1) from the harness's rng.
-LATENCY = {"search": 0.15, "inventory": 0.06, "model": 0.25, "model_per_token": 0.004,
-           "email": 0.30}
+LATENCY = {
+    "search": 0.15,
+    "inventory": 0.06,
+    "model": 0.25,
+    "model_per_token": 0.004,
+    "email": 0.30,
+}
 #: How long a caller waits before it gives up on a tool call.
 TOOL_TIMEOUT = 5.0
 #: How long a handed-back task waits for its next claim (the queue's redelivery delay).
 HAND_BACK = 1.0
-
 
 
 class ToolTimeout(Exception):
@@ -116,7 +120,7 @@ class _MeteredMail(MailServer):
         delivery = super().send(key, to, subject, body)  # the server accepts the message...
         if h.faults.mail_timeouts > 0:
             h.faults.mail_timeouts -= 1
-            h.clock.advance(TOOL_TIMEOUT)               # ...and the reply never comes
+            h.clock.advance(TOOL_TIMEOUT)  # ...and the reply never comes
             raise ToolTimeout("email", accepted=True)
         return delivery
 
@@ -214,7 +218,6 @@ class Harness:
                 if attempt + 1 == tries:
                     raise
 
-
     # -- the task's life --------------------------------------------------------------------
 
     def submit(self, task_id: str, tenant: str, request: dict[str, Any]) -> str:
@@ -239,8 +242,9 @@ class Harness:
         """Plan the next step (load, guard, step). None if a tool timed out for good: the task
         was handed back."""
         try:
-            plan = plan_step(self.ledger, lease, self.world, retriever=self.retriever,
-                             model=self.model)
+            plan = plan_step(
+                self.ledger, lease, self.world, retriever=self.retriever, model=self.model
+            )
         except ToolTimeout:
             self._hand_back(lease)
             return None
@@ -272,8 +276,9 @@ class Harness:
                 return self._fenced(lease, "record_effect refused")
             if status == "sent":
                 try:
-                    self._with_retries(lambda i=intent: self.world.mail.send(
-                        i.key, i.to, i.subject, i.body))
+                    self._with_retries(
+                        lambda i=intent: self.world.mail.send(i.key, i.to, i.subject, i.body)
+                    )
                 except ToolTimeout:
                     self._hand_back(lease)
                     return "handed-back", None
@@ -331,8 +336,9 @@ class Harness:
             cp = Checkpoint.from_dict(rec.checkpoint)
         evidence = cp.evidence if cp is not None else ()
         answer = cp.draft if cp is not None else None
-        review = tuple(r.code for r in cp.review) if cp is not None and cp.status == NEEDS_REVIEW \
-            else ()
+        review = (
+            tuple(r.code for r in cp.review) if cp is not None and cp.status == NEEDS_REVIEW else ()
+        )
         done_at = self._done_at.get(task_id, self.clock.now)
         return Observation(
             case=self.case,
@@ -365,8 +371,9 @@ class Harness:
 
     def _fenced(self, lease: Lease, what: str) -> tuple[str, None]:
         self.fenced += 1
-        self.log.append(f"t={self.clock.now:.2f} {lease.worker} (epoch {lease.epoch}) fenced: "
-                        f"{what}")
+        self.log.append(
+            f"t={self.clock.now:.2f} {lease.worker} (epoch {lease.epoch}) fenced: {what}"
+        )
         return "fenced", None
 
     def _finish(self, task_id: str, what: str) -> None:

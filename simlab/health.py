@@ -36,8 +36,7 @@ from simlab.errors import LeaseHeld, LedgerError
 from simlab.ledger import Ledger
 from simlab.records import COMPLETED, TERMINAL_STATUSES
 
-__all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES",
-           "format_health"]
+__all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES", "format_health"]
 
 PROBE_TENANT = "__health__"
 PROBE_TRIES = 3
@@ -48,13 +47,12 @@ class Check:
     """One check: ``ok``, one sentence of ``detail``, and how long it took (wall seconds)."""
 
     name: str
-    ok: bool | None          # None: not run (an earlier check failed)
+    ok: bool | None  # None: not run (an earlier check failed)
     detail: str
     seconds: float | None = None
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail,
-                "seconds": self.seconds}
+        return {"name": self.name, "ok": self.ok, "detail": self.detail, "seconds": self.seconds}
 
 
 @dataclass(frozen=True)
@@ -67,8 +65,11 @@ class HealthReport:
         return all(c.ok for c in self.checks)
 
     def to_dict(self) -> dict:
-        return {"db": self.path, "healthy": self.healthy,
-                "checks": [c.to_dict() for c in self.checks]}
+        return {
+            "db": self.path,
+            "healthy": self.healthy,
+            "checks": [c.to_dict() for c in self.checks],
+        }
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
@@ -76,8 +77,9 @@ def _reason(exc: BaseException, timeout: float) -> str:
     text = str(exc)
     low = text.lower()
     if "locked" in low or "busy" in low:
-        return (f"locked: another connection held the write lock for more than {timeout:g} s "
-                f"({text})")
+        return (
+            f"locked: another connection held the write lock for more than {timeout:g} s ({text})"
+        )
     if "readonly" in low or "read-only" in low:
         return f"read-only: this process cannot write the database ({text})"
     if "not a database" in low or "schema version" in low:
@@ -88,8 +90,9 @@ def _reason(exc: BaseException, timeout: float) -> str:
 def _database(path: Path, timeout: float) -> Check:
     start = time.perf_counter()
     if not path.exists():
-        return Check("database", False, f"{path} does not exist (a health check never creates "
-                                        f"a database)")
+        return Check(
+            "database", False, f"{path} does not exist (a health check never creates a database)"
+        )
     if not path.is_file():
         return Check("database", False, f"{path} is not a regular file")
     try:
@@ -98,10 +101,12 @@ def _database(path: Path, timeout: float) -> Check:
         return Check("database", False, _reason(exc, timeout))
     elapsed = time.perf_counter() - start
     if not seen:
-        return Check("database", False, "a write was not visible to a read in the same "
-                                        "transaction", elapsed)
-    return Check("database", True, "wrote, read back and removed a probe row in one "
-                                   "transaction", elapsed)
+        return Check(
+            "database", False, "a write was not visible to a read in the same transaction", elapsed
+        )
+    return Check(
+        "database", True, "wrote, read back and removed a probe row in one transaction", elapsed
+    )
 
 
 def _queue(path: Path, timeout: float) -> Check:
@@ -123,20 +128,30 @@ def _queue(path: Path, timeout: float) -> Check:
                     stolen.append(exc.worker)
                     continue
                 if not ledger.save(lease, 1, result={"probe": token}, done=True):
-                    return Check("queue", False, f"the fenced save of probe {task_id} was "
-                                                 f"refused")
+                    return Check("queue", False, f"the fenced save of probe {task_id} was refused")
                 record = ledger.get(task_id)
                 if record.status != COMPLETED or record.result != {"probe": token}:
-                    return Check("queue", False, f"probe {task_id} reads back as "
-                                                 f"{record.status} with {record.result!r}")
-                return Check("queue", True, f"probe task {task_id} submitted, claimed by ID "
-                                            f"(epoch {lease.epoch}) and completed",
-                             time.perf_counter() - start)
+                    return Check(
+                        "queue",
+                        False,
+                        f"probe {task_id} reads back as {record.status} with {record.result!r}",
+                    )
+                return Check(
+                    "queue",
+                    True,
+                    f"probe task {task_id} submitted, claimed by ID "
+                    f"(epoch {lease.epoch}) and completed",
+                    time.perf_counter() - start,
+                )
             finally:
                 _cancel_unless_terminal(ledger, task_id)
-        return Check("queue", False, f"{PROBE_TRIES} probes in a row were claimed by other "
-                                     f"workers ({', '.join(map(str, stolen))}) before the check "
-                                     f"could claim them; each was cancelled")
+        return Check(
+            "queue",
+            False,
+            f"{PROBE_TRIES} probes in a row were claimed by other "
+            f"workers ({', '.join(map(str, stolen))}) before the check "
+            f"could claim them; each was cancelled",
+        )
     except Exception as exc:  # noqa: BLE001 -- every failure is a reason to report, not raise
         return Check("queue", False, _reason(exc, timeout))
     finally:
@@ -162,8 +177,9 @@ def check_health(path: str | Path, *, timeout: float = 5.0) -> HealthReport:
     path = Path(path)
     database = _database(path, timeout)
     if not database.ok:
-        return HealthReport(str(path), (database, Check("queue", None, "not checked: the "
-                                                                       "database check failed")))
+        return HealthReport(
+            str(path), (database, Check("queue", None, "not checked: the database check failed"))
+        )
     return HealthReport(str(path), (database, _queue(path, timeout)))
 
 

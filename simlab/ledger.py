@@ -491,11 +491,35 @@ class Ledger:
 
     @staticmethod
     def _record(row: tuple) -> TaskRecord:
-        (task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint,
-         worker, goal, created_at, updated_at) = row
+        (
+            task_id,
+            status,
+            step,
+            epoch,
+            result,
+            tenant,
+            attempts,
+            lease_until,
+            checkpoint,
+            worker,
+            goal,
+            created_at,
+            updated_at,
+        ) = row
         return TaskRecord(
-            task_id, status, step, epoch, _from_json(result), tenant, attempts, lease_until,
-            _from_json(checkpoint), worker, _from_json(goal), created_at, updated_at,
+            task_id,
+            status,
+            step,
+            epoch,
+            _from_json(result),
+            tenant,
+            attempts,
+            lease_until,
+            _from_json(checkpoint),
+            worker,
+            _from_json(goal),
+            created_at,
+            updated_at,
         )
 
     # -- raw speed reference (for ``simlab bench ledger``) ------------------------------------
@@ -537,20 +561,26 @@ class Ledger:
             raise LedgerError(f"cannot open ledger {str(path)!r}: {exc}") from None
         try:
             version = 0
-            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'"
-                          " AND name = 'schema_migrations'").fetchone():
+            if db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+            ).fetchone():
                 version = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
             if version != SCHEMA_VERSION:
-                raise LedgerError(f"{str(path)!r} has schema version {version}, this simlab "
-                                  f"expects {SCHEMA_VERSION}")
+                raise LedgerError(
+                    f"{str(path)!r} has schema version {version}, this simlab "
+                    f"expects {SCHEMA_VERSION}"
+                )
             db.execute("BEGIN IMMEDIATE")
             try:
                 # Times are 0: the row never outlives this transaction.
                 db.execute(
                     "INSERT INTO tasks (task_id, tenant, status, created_at, updated_at)"
-                    " VALUES (?, '__health__', 'completed', 0, 0)", (task_id,))
-                row = db.execute("SELECT tenant, status FROM tasks WHERE task_id = ?",
-                                 (task_id,)).fetchone()
+                    " VALUES (?, '__health__', 'completed', 0, 0)",
+                    (task_id,),
+                )
+                row = db.execute(
+                    "SELECT tenant, status FROM tasks WHERE task_id = ?", (task_id,)
+                ).fetchone()
                 db.execute("DELETE FROM tasks WHERE task_id = ?", (task_id,))
                 db.execute("COMMIT")
             except BaseException:
@@ -582,7 +612,7 @@ class ChapterLedger(Ledger):
         self._db.execute(
             "UPDATE tasks SET epoch = epoch + 1, status = 'running', attempts = attempts + 1,"
             " worker = ?, lease_until = ?, updated_at = ?"
-             " WHERE task_id = ? AND (status = 'queued' OR status = 'running')",
+            " WHERE task_id = ? AND (status = 'queued' OR status = 'running')",
             (worker, now + ttl, now, task_id),
         )
 
@@ -596,9 +626,7 @@ class ChapterLedger(Ledger):
         tid, _, epoch, step, lease_until, checkpoint, attempts, status = row
         if status != RUNNING:
             raise TerminalTask(task_id, status)
-        return Lease(
-            tid, worker, epoch, step, float(lease_until), _from_json(checkpoint), attempts
-        )
+        return Lease(tid, worker, epoch, step, float(lease_until), _from_json(checkpoint), attempts)
 
     def save_unfenced(
         self,
@@ -615,7 +643,12 @@ class ChapterLedger(Ledger):
             lease.task_id,
             "UPDATE tasks SET step = ?, result = ?, checkpoint = ?, status = ?, updated_at = ?"
             " WHERE task_id = ? AND status = 'running'",
-            (step, _to_json(result, "result"), _to_json(checkpoint, "checkpoint"),
-             COMPLETED if done else RUNNING, float(self.clock()), lease.task_id),
+            (
+                step,
+                _to_json(result, "result"),
+                _to_json(checkpoint, "checkpoint"),
+                COMPLETED if done else RUNNING,
+                float(self.clock()),
+                lease.task_id,
+            ),
         )
-

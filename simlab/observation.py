@@ -81,14 +81,27 @@ class Observation:
     def to_dict(self) -> dict[str, Any]:
         """The observation as plain JSON data (e-mails and citations as objects)."""
         return {
-            "case": self.case, "version": self.version, "task_id": self.task_id,
-            "tenant": self.tenant, "recipient": self.recipient, "status": self.status,
+            "case": self.case,
+            "version": self.version,
+            "task_id": self.task_id,
+            "tenant": self.tenant,
+            "recipient": self.recipient,
+            "status": self.status,
             "answer": self.answer,
-            "evidence": [{"source": e.source, "doc_id": e.doc_id, "version": e.version}
-                         for e in self.evidence],
-            "review": list(self.review), "result": self.result,
-            "deliveries": [{"key": d.key, "to": d.to, "subject": d.subject, "body": d.body}
-                           for d in self.deliveries],
-            "effects": list(self.effects), "calls": list(self.calls), "tokens": self.tokens,
-            "fenced": self.fenced, "latency": self.latency, "stock": dict(self.stock),
+            "evidence": [
+                {"source": e.source, "doc_id": e.doc_id, "version": e.version}
+                for e in self.evidence
+            ],
+            "review": list(self.review),
+            "result": self.result,
+            "deliveries": [
+                {"key": d.key, "to": d.to, "subject": d.subject, "body": d.body}
+                for d in self.deliveries
+            ],
+            "effects": list(self.effects),
+            "calls": list(self.calls),
+            "tokens": self.tokens,
+            "fenced": self.fenced,
+            "latency": self.latency,
+            "stock": dict(self.stock),
         }

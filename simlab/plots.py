@@ -32,16 +32,31 @@ __all__ = ["timeline", "throughput_latency", "sweep_plot", "ENVELOPE"]
 
 #: A small envelope (a box with a flap) used as the marker for e-mails that reached the mailbox.
 ENVELOPE = Path(
-    [(-1, -0.65), (1, -0.65), (1, 0.65), (-1, 0.65), (-1, -0.65), (-1, 0.65), (0, -0.1),
-     (1, 0.65)],
-    [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY, Path.MOVETO,
-     Path.LINETO, Path.LINETO],
+    [(-1, -0.65), (1, -0.65), (1, 0.65), (-1, 0.65), (-1, -0.65), (-1, 0.65), (0, -0.1), (1, 0.65)],
+    [
+        Path.MOVETO,
+        Path.LINETO,
+        Path.LINETO,
+        Path.LINETO,
+        Path.CLOSEPOLY,
+        Path.MOVETO,
+        Path.LINETO,
+        Path.LINETO,
+    ],
 )
 
 NOT_WORKERS = frozenset({"client", "broker", "user", "nemesis", "mailbox"})
 # Task colours avoid green and red, which mean "accepted" and "refused".
-TASK_COLORS = ("tab:blue", "tab:purple", "tab:brown", "tab:cyan", "tab:olive", "tab:pink",
-               "tab:gray", "goldenrod")
+TASK_COLORS = (
+    "tab:blue",
+    "tab:purple",
+    "tab:brown",
+    "tab:cyan",
+    "tab:olive",
+    "tab:pink",
+    "tab:gray",
+    "goldenrod",
+)
 VARIANT_COLORS = {"fenced": "tab:green", "unfenced": "tab:red", "racy-claim": "tab:orange"}
 OK_GREEN, FAIL_RED, SEND_BLUE, DUP_ORANGE = "#1a9641", "#d7191c", "#2c7bb6", "#fdae61"
 
@@ -126,8 +141,11 @@ def _lease_windows(events: list[Event]) -> list[tuple[str, str, int | None, floa
             mine = e.task == lease[0] and e.epoch == lease[1]
             if e.op == "heartbeat" and e.type == "ok" and mine:
                 lease[3] = float(e.value.get("lease_until", e.time + lease[4]))
-            elif e.op == "crash" or (mine and e.op in ("save", "heartbeat") and (
-                    e.type == "fail" or (e.type == "ok" and e.value.get("done")))):
+            elif e.op == "crash" or (
+                mine
+                and e.op in ("save", "heartbeat")
+                and (e.type == "fail" or (e.type == "ok" and e.value.get("done")))
+            ):
                 close(w, e.time)
     for w in list(open_):
         close(w, math.inf)
@@ -168,8 +186,9 @@ def timeline(
     chosen = list(tasks) if tasks is not None else _default_tasks(view)
     keep = set(chosen)
     events = [e for e in view if e.task in keep or (e.op == "pause" and e.task is None)]
-    lanes = sorted({e.process for e in events if _is_worker(e.process) and e.op != "pause"},
-                   key=_natural)
+    lanes = sorted(
+        {e.process for e in events if _is_worker(e.process) and e.op != "pause"}, key=_natural
+    )
     events = [e for e in events if e.op != "pause" or e.process in lanes]
     lane = {w: i for i, w in enumerate(lanes)}
     color = {t: TASK_COLORS[i % len(TASK_COLORS)] for i, t in enumerate(chosen)}
@@ -177,15 +196,25 @@ def timeline(
     ax.set_title(title or "Epoch race: who held which lease, and which commits counted")
     ax.set_xlabel("simulated time")
     if not events:
-        ax.text(0.5, 0.5, "empty history: nothing to draw", ha="center", va="center",
-                transform=ax.transAxes, color="gray")
+        ax.text(
+            0.5,
+            0.5,
+            "empty history: nothing to draw",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            color="gray",
+        )
         ax.set_yticks([])
         return ax
 
     t0 = min(e.time for e in events)
     windows = _lease_windows(events)
-    t1 = max([e.time for e in events] + [w[4] for w in windows]
-             + [float(e.value.get("until", e.time)) for e in events if e.op == "pause"])
+    t1 = max(
+        [e.time for e in events]
+        + [w[4] for w in windows]
+        + [float(e.value.get("until", e.time)) for e in events if e.op == "pause"]
+    )
     span = max(t1 - t0, 1e-9)
     pad = 0.03 * span
     label_box = dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85)
@@ -195,30 +224,54 @@ def timeline(
     # outlined in red (two leases with one fencing token: the ledger cannot tell them apart).
     reused = _reused_claims(events)
     for task in chosen:
-        legend[f"lease on {task}"] = mpatches.Patch(facecolor=to_rgba(color[task], 0.28),
-                                                    edgecolor=color[task])
+        legend[f"lease on {task}"] = mpatches.Patch(
+            facecolor=to_rgba(color[task], 0.28), edgecolor=color[task]
+        )
     for worker, task, epoch, start, end in windows:
         y = lane[worker]
         again = (worker, task, epoch, start) in reused
-        box = mpatches.Rectangle((start, y - 0.32), end - start, 0.64,
-                                 facecolor=to_rgba(color[task], 0.28),
-                                 edgecolor=FAIL_RED if again else to_rgba(color[task], 0.6),
-                                 lw=2.5 if again else 1.2, gid="lease-reused" if again else "lease")
+        box = mpatches.Rectangle(
+            (start, y - 0.32),
+            end - start,
+            0.64,
+            facecolor=to_rgba(color[task], 0.28),
+            edgecolor=FAIL_RED if again else to_rgba(color[task], 0.6),
+            lw=2.5 if again else 1.2,
+            gid="lease-reused" if again else "lease",
+        )
         ax.add_patch(box)
         label = f"{task} e{epoch}" if end - start > 0.06 * span else f"e{epoch}"
-        ax.text(start + 0.004 * span, y - 0.17, label + (" again!" if again else ""),
-                va="center", ha="left", fontsize=7.5, color=FAIL_RED if again else "black",
-                weight="bold" if again else "normal", clip_on=True)
+        ax.text(
+            start + 0.004 * span,
+            y - 0.17,
+            label + (" again!" if again else ""),
+            va="center",
+            ha="left",
+            fontsize=7.5,
+            color=FAIL_RED if again else "black",
+            weight="bold" if again else "normal",
+            clip_on=True,
+        )
         if again:
             legend["lease with an epoch granted twice!"] = mpatches.Patch(
-                facecolor="none", edgecolor=FAIL_RED, lw=2.5)
+                facecolor="none", edgecolor=FAIL_RED, lw=2.5
+            )
 
     for e in events:
         if e.op == "pause" and e.process in lane:
             until = float(e.value.get("until", e.time))
-            ax.add_patch(mpatches.Rectangle(
-                (e.time, lane[e.process] - 0.4), until - e.time, 0.8, facecolor="none",
-                edgecolor="dimgray", hatch="///", lw=0.8, gid="pause"))
+            ax.add_patch(
+                mpatches.Rectangle(
+                    (e.time, lane[e.process] - 0.4),
+                    until - e.time,
+                    0.8,
+                    facecolor="none",
+                    edgecolor="dimgray",
+                    hatch="///",
+                    lw=0.8,
+                    gid="pause",
+                )
+            )
             legend["paused"] = mpatches.Patch(facecolor="none", edgecolor="dimgray", hatch="///")
 
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -234,14 +287,32 @@ def timeline(
             points["save-done" if e.value.get("done") else "save-ok"].append((e.time, y + 0.08))
             if e.epoch is not None and newest.get(e.task, e.epoch) > e.epoch:
                 points["save-stale"].append((e.time, y + 0.08))
-                ax.annotate(f"e{e.epoch} stale!", (e.time, y + 0.08), xytext=(-10, 0),
-                            textcoords="offset points", ha="right", va="center", fontsize=8,
-                            color=FAIL_RED, weight="bold", bbox=label_box)
+                ax.annotate(
+                    f"e{e.epoch} stale!",
+                    (e.time, y + 0.08),
+                    xytext=(-10, 0),
+                    textcoords="offset points",
+                    ha="right",
+                    va="center",
+                    fontsize=8,
+                    color=FAIL_RED,
+                    weight="bold",
+                    bbox=label_box,
+                )
         elif e.op == "save" and e.type == "fail":
             points["save-fail"].append((e.time, y + 0.08))
-            ax.annotate(f"e{e.epoch}", (e.time, y + 0.08), xytext=(0, 7),
-                        textcoords="offset points", ha="center", va="bottom", fontsize=8,
-                        color=FAIL_RED, weight="bold", bbox=label_box)
+            ax.annotate(
+                f"e{e.epoch}",
+                (e.time, y + 0.08),
+                xytext=(0, 7),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8,
+                color=FAIL_RED,
+                weight="bold",
+                bbox=label_box,
+            )
         elif e.op == "crash":
             points["crash"].append((e.time, y + 0.08))
         elif e.op == "send" and e.type == "ok":
@@ -253,24 +324,38 @@ def timeline(
             points["deliver-dup"].append((e.time, y - 0.44))
         elif e.op == "cancel" and e.type == "ok":
             ax.axvline(e.time, color=color.get(e.task, "black"), ls=":", lw=1.5, gid="cancel")
-            ax.annotate(f"cancel {e.task}", (e.time, 1.0), xycoords=("data", "axes fraction"),
-                        xytext=(2, -2), textcoords="offset points", va="top", fontsize=8,
-                        color=color.get(e.task, "black"))
+            ax.annotate(
+                f"cancel {e.task}",
+                (e.time, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(2, -2),
+                textcoords="offset points",
+                va="top",
+                fontsize=8,
+                color=color.get(e.task, "black"),
+            )
             legend["cancel (epoch bumped)"] = Line2D([], [], color="black", ls=":")
 
     styles = {
         "save-ok": ("accepted save", dict(marker="o", ms=7, color=OK_GREEN, mec="white")),
-        "save-done": ("accepted save, task done", dict(marker="*", ms=13, color=OK_GREEN,
-                                                       mec="white")),
-        "save-fail": ("refused save (its epoch)", dict(marker="X", ms=9, color=FAIL_RED,
-                                                       mec="white")),
-        "save-stale": ("accepted although stale!", dict(marker="o", ms=15, mfc="none",
-                                                        mec=FAIL_RED, mew=2)),
+        "save-done": (
+            "accepted save, task done",
+            dict(marker="*", ms=13, color=OK_GREEN, mec="white"),
+        ),
+        "save-fail": (
+            "refused save (its epoch)",
+            dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
+        ),
+        "save-stale": (
+            "accepted although stale!",
+            dict(marker="o", ms=15, mfc="none", mec=FAIL_RED, mew=2),
+        ),
         "crash": ("crash", dict(marker="x", ms=10, mew=2.5, color="black")),
-        "send": ("e-mail sent", dict(marker=ENVELOPE, ms=10, mfc="white", mec=SEND_BLUE,
-                                     mew=1.3)),
-        "send-dup": ("e-mail sent again", dict(marker=ENVELOPE, ms=10, mfc=DUP_ORANGE,
-                                               mec="black", mew=1.3)),
+        "send": ("e-mail sent", dict(marker=ENVELOPE, ms=10, mfc="white", mec=SEND_BLUE, mew=1.3)),
+        "send-dup": (
+            "e-mail sent again",
+            dict(marker=ENVELOPE, ms=10, mfc=DUP_ORANGE, mec="black", mew=1.3),
+        ),
         "deliver-dup": ("task delivered again", dict(marker="v", ms=6, color="gray")),
     }
     for gid, (label, style) in styles.items():
@@ -286,10 +371,19 @@ def timeline(
     ax.grid(axis="x", alpha=0.3)
     for y in range(len(lanes)):
         ax.axhline(y, color="lightgray", lw=0.6, zorder=0)
-    ax.legend(legend.values(), legend.keys(), loc="upper center", ncol=min(5, len(legend)),
-              fontsize=8, frameon=False, title_fontsize=8, bbox_to_anchor=(0.5, 0),
-              bbox_transform=_below(ax), title="boxes: leases, labelled task and epoch "
-              "(e2 = epoch 2); red labels: the epoch a save carried")
+    ax.legend(
+        legend.values(),
+        legend.keys(),
+        loc="upper center",
+        ncol=min(5, len(legend)),
+        fontsize=8,
+        frameon=False,
+        title_fontsize=8,
+        bbox_to_anchor=(0.5, 0),
+        bbox_transform=_below(ax),
+        title="boxes: leases, labelled task and epoch "
+        "(e2 = epoch 2); red labels: the epoch a save carried",
+    )
     return ax
 
 
@@ -336,8 +430,15 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
         if e.op == "save" and e.type == "ok" and e.value.get("done") and e.task not in done:
             done[e.task] = e
     if not view.events:
-        ax.text(0.5, 0.5, "empty history: nothing to draw", ha="center", va="center",
-                transform=ax.transAxes, color="gray")
+        ax.text(
+            0.5,
+            0.5,
+            "empty history: nothing to draw",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            color="gray",
+        )
         return ax
 
     t0 = view.events[0].time
@@ -346,46 +447,112 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
     edges = np.arange(math.floor(t0 / width) * width, t1 + width, width)
     finish = [e.time for e in done.values()]
     counts, _ = np.histogram(finish, bins=edges)
-    ax.bar(edges[:-1], counts, width=width, align="edge", color="tab:blue", alpha=0.55,
-           edgecolor="white", label="completed per bin", gid="throughput")
+    ax.bar(
+        edges[:-1],
+        counts,
+        width=width,
+        align="edge",
+        color="tab:blue",
+        alpha=0.55,
+        edgecolor="white",
+        label="completed per bin",
+        gid="throughput",
+    )
 
     lat = [(e.time, e.time - view.submits[t].time) for t, e in done.items() if t in view.submits]
     if lat:
         xs, ys = zip(*lat, strict=True)
         many = len(xs) > 300
-        right.plot(xs, ys, ls="none", marker=".", ms=3 if many else 5, color="tab:orange",
-                   alpha=0.35 if many else 0.7, label="latency of a task", gid="latency")
+        right.plot(
+            xs,
+            ys,
+            ls="none",
+            marker=".",
+            ms=3 if many else 5,
+            color="tab:orange",
+            alpha=0.35 if many else 0.7,
+            label="latency of a task",
+            gid="latency",
+        )
         which = np.digitize(xs, edges) - 1
         sums = np.bincount(which, weights=ys, minlength=len(edges))
         counts_per_bin = np.bincount(which, minlength=len(edges))
         filled = np.nonzero(counts_per_bin)[0]
-        right.plot(edges[filled] + width / 2, sums[filled] / counts_per_bin[filled],
-                   color="#b35806", lw=2, label="mean latency per bin", gid="latency-mean")
+        right.plot(
+            edges[filled] + width / 2,
+            sums[filled] / counts_per_bin[filled],
+            color="#b35806",
+            lw=2,
+            label="mean latency per bin",
+            gid="latency-mean",
+        )
         right.set_ylim(bottom=0)
 
     if view.faults_off is not None:
-        ax.axvspan(t0, view.faults_off.time, color="tab:red", alpha=0.08, lw=0, zorder=0,
-                   label="faults on", gid="faults")
+        ax.axvspan(
+            t0,
+            view.faults_off.time,
+            color="tab:red",
+            alpha=0.08,
+            lw=0,
+            zorder=0,
+            label="faults on",
+            gid="faults",
+        )
         ax.axvline(view.faults_off.time, color="tab:red", ls="--", lw=1)
         late = view.faults_off.time > (t0 + t1) / 2
-        ax.annotate("faults off", (view.faults_off.time, 1.0), xycoords=("data", "axes fraction"),
-                    xytext=(-3 if late else 3, -3), textcoords="offset points", va="top",
-                    ha="right" if late else "left", fontsize=8, color="tab:red")
-    pauses = _union([(e.time, float(e.value.get("until", e.time))) for e in view
-                     if e.op == "pause"])
+        ax.annotate(
+            "faults off",
+            (view.faults_off.time, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(-3 if late else 3, -3),
+            textcoords="offset points",
+            va="top",
+            ha="right" if late else "left",
+            fontsize=8,
+            color="tab:red",
+        )
+    pauses = _union(
+        [(e.time, float(e.value.get("until", e.time))) for e in view if e.op == "pause"]
+    )
     for i, (a, b) in enumerate(pauses):
-        ax.axvspan(a, b, color="gray", alpha=0.2, lw=0, zorder=0, gid="paused",
-                   label="a worker paused" if i == 0 else None)
+        ax.axvspan(
+            a,
+            b,
+            color="gray",
+            alpha=0.2,
+            lw=0,
+            zorder=0,
+            gid="paused",
+            label="a worker paused" if i == 0 else None,
+        )
     crashes = [e.time for e in view if e.op == "crash"]
     if crashes:
-        ax.plot(crashes, [0] * len(crashes), ls="none", marker="x", color="black", ms=6,
-                clip_on=False, label="crash", gid="crash")
+        ax.plot(
+            crashes,
+            [0] * len(crashes),
+            ls="none",
+            marker="x",
+            color="black",
+            ms=6,
+            clip_on=False,
+            label="crash",
+            gid="crash",
+        )
     ax.set_xlim(edges[0], edges[-1])
     handles = ax.get_legend_handles_labels()
     more = right.get_legend_handles_labels()
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper center", fontsize=8,
-              bbox_to_anchor=(0.5, 0), bbox_transform=_below(ax), ncol=6, frameon=False)
+    ax.legend(
+        handles[0] + more[0],
+        handles[1] + more[1],
+        loc="upper center",
+        fontsize=8,
+        bbox_to_anchor=(0.5, 0),
+        bbox_transform=_below(ax),
+        ncol=6,
+        frameon=False,
+    )
     return ax
 
 
@@ -421,15 +588,19 @@ def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
     groups: dict[str, dict[Any, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
         groups[str(r["variant"])][r[x]].append(r)
-    others = iter(c for c in ("tab:blue", "tab:purple", "tab:brown", "tab:gray")
-                  if c not in VARIANT_COLORS.values())
+    others = iter(
+        c
+        for c in ("tab:blue", "tab:purple", "tab:brown", "tab:gray")
+        if c not in VARIANT_COLORS.values()
+    )
     for metric, a in zip(SWEEP_METRICS, axes, strict=True):
         a.set_title(SWEEP_TITLES[metric], fontsize=10)
         a.set_xlabel(x)
         a.grid(alpha=0.3)
         if not rows:
-            a.text(0.5, 0.5, "no rows", ha="center", va="center", transform=a.transAxes,
-                   color="gray")
+            a.text(
+                0.5, 0.5, "no rows", ha="center", va="center", transform=a.transAxes, color="gray"
+            )
     all_x = sorted({r[x] for r in rows})
     # Ranges drawn as vertical bars, nudged sideways per variant so overlapping ranges stay
     # readable (shaded bands of three variants merge into one muddy block).
@@ -441,13 +612,24 @@ def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
         shift = (i - (len(groups) - 1) / 2) * nudge
         for metric, a in zip(SWEEP_METRICS, axes, strict=True):
             vals = [[float(r[metric]) for r in by_x[v]] for v in xs]
-            a.plot(xs, [np.mean(v) for v in vals], marker="o", color=c, label=variant,
-                   gid=f"sweep-{variant}")
+            a.plot(
+                xs,
+                [np.mean(v) for v in vals],
+                marker="o",
+                color=c,
+                label=variant,
+                gid=f"sweep-{variant}",
+            )
             if any(len(v) > 1 for v in vals):
-                a.vlines([float(v) + shift for v in xs], [min(v) for v in vals],
-                         [max(v) for v in vals], colors=c, lw=2.5, alpha=0.45)
+                a.vlines(
+                    [float(v) + shift for v in xs],
+                    [min(v) for v in vals],
+                    [max(v) for v in vals],
+                    colors=c,
+                    lw=2.5,
+                    alpha=0.45,
+                )
     if groups:
-        axes[0].legend(fontsize=8, title="variant", title_fontsize=8, loc="best",
-                       framealpha=0.8)
+        axes[0].legend(fontsize=8, title="variant", title_fontsize=8, loc="best", framealpha=0.8)
         axes[0].figure.suptitle(f"Mean over seeds (bars: min to max) by {x}", fontsize=11)
     return axes

@@ -89,11 +89,13 @@ def _canary(args: argparse.Namespace) -> int:
 
     _version(args.baseline)
     _version(args.candidate)
-    overrides = {f: getattr(args, f) for f, *_ in _CANARY_FLAGS.values()
-                 if getattr(args, f) is not None}
+    overrides = {
+        f: getattr(args, f) for f, *_ in _CANARY_FLAGS.values() if getattr(args, f) is not None
+    }
     try:
-        config = replace(CanaryConfig(baseline=args.baseline, candidate=args.candidate),
-                         **overrides).validate()
+        config = replace(
+            CanaryConfig(baseline=args.baseline, candidate=args.candidate), **overrides
+        ).validate()
     except ValueError as exc:
         flags = {field: flag for flag, (field, *_) in _CANARY_FLAGS.items()}
         message = str(exc)
@@ -130,45 +132,65 @@ def _health(args: argparse.Namespace) -> int:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "golden", help="run the golden set against an agent version (and compare two)",
+        "golden",
+        help="run the golden set against an agent version (and compare two)",
         description="Run the offline golden set (success, empty evidence, tool timeout, "
-                    "permission revoked, duplicate claim, cancellation, prompt injection) "
-                    "and report business-assertion success, tool selection, citations, "
-                    "repeated side effects, tokens and p95 latency. Versions: A (agent-1.0/"
-                    "fake-1, production), B (framework change), C (model change), D (both), "
-                    "or FRAMEWORK/MODEL. Exit 1 if a case fails or (with --compare) regressed.")
+        "permission revoked, duplicate claim, cancellation, prompt injection) "
+        "and report business-assertion success, tool selection, citations, "
+        "repeated side effects, tokens and p95 latency. Versions: A (agent-1.0/"
+        "fake-1, production), B (framework change), C (model change), D (both), "
+        "or FRAMEWORK/MODEL. Exit 1 if a case fails or (with --compare) regressed.",
+    )
     p.add_argument("--version", default="A", metavar="V", help="the version to run [A]")
-    p.add_argument("--compare", default=None, metavar="V",
-                   help="a second version: show the differences and the regressed cases")
+    p.add_argument(
+        "--compare",
+        default=None,
+        metavar="V",
+        help="a second version: show the differences and the regressed cases",
+    )
     p.add_argument("--runs", type=int, default=20, metavar="N", help="runs per case [20]")
     p.add_argument("--seed", type=int, default=1, metavar="N", help="latency jitter seed [1]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_golden)
 
     p = subparsers.add_parser(
-        "canary", help="simulate a canary rollout with a circuit breaker and decide",
+        "canary",
+        help="simulate a canary rollout with a circuit breaker and decide",
         description="Route the lowest-risk tenants to a candidate version, trip a breaker to "
-                    "a read-only path when its error rate or cost crosses a threshold, compare "
-                    "like-for-like slices (risk tier x request kind) and decide: promote, hold "
-                    "or roll back. Exit 0 on promote, 1 otherwise.")
+        "a read-only path when its error rate or cost crosses a threshold, compare "
+        "like-for-like slices (risk tier x request kind) and decide: promote, hold "
+        "or roll back. Exit 0 on promote, 1 otherwise.",
+    )
     p.add_argument("--baseline", default="A", metavar="V", help="the version in production [A]")
     p.add_argument("--candidate", default="B", metavar="V", help="the version to roll out [B]")
     p.add_argument("--seed", type=int, default=1, metavar="N", help="[1]")
     for flag, (dest, kind, text) in _CANARY_FLAGS.items():
-        p.add_argument(flag, dest=dest, type=kind, default=None,
-                       metavar="N" if kind is int else "X", help=text)
-    p.add_argument("--plot", default=None, metavar="FILE.png",
-                   help="draw the traffic split, the breaker and its trips")
+        p.add_argument(
+            flag, dest=dest, type=kind, default=None, metavar="N" if kind is int else "X", help=text
+        )
+    p.add_argument(
+        "--plot",
+        default=None,
+        metavar="FILE.png",
+        help="draw the traffic split, the breaker and its trips",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_canary)
 
     p = subparsers.add_parser(
-        "health", help="check the database and the queue of a ledger file",
+        "health",
+        help="check the database and the queue of a ledger file",
         description="Check a ledger: a write and a read in one transaction, and a probe task "
-                    "submitted, claimed and completed. Never creates a database. Exit 0 "
-                    "healthy, 1 unhealthy, 2 usage error.")
+        "submitted, claimed and completed. Never creates a database. Exit 0 "
+        "healthy, 1 unhealthy, 2 usage error.",
+    )
     p.add_argument("--db", required=True, metavar="PATH", help="the ledger file")
-    p.add_argument("--timeout", type=number, default=5.0, metavar="SECONDS",
-                   help="how long to wait for a lock before calling it unhealthy [5]")
+    p.add_argument(
+        "--timeout",
+        type=number,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to wait for a lock before calling it unhealthy [5]",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_health)

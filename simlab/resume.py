@@ -81,8 +81,14 @@ DOCUMENT_MISSING = "document-missing"
 DOCUMENT_FORBIDDEN = "document-forbidden"
 TOOL_MISSING = "tool-missing"
 GRAPH_UNKNOWN = "graph-unknown"
-GUARD_CODES = (PERMISSION_REVOKED, DOCUMENT_CHANGED, DOCUMENT_MISSING, DOCUMENT_FORBIDDEN,
-               TOOL_MISSING, GRAPH_UNKNOWN)
+GUARD_CODES = (
+    PERMISSION_REVOKED,
+    DOCUMENT_CHANGED,
+    DOCUMENT_MISSING,
+    DOCUMENT_FORBIDDEN,
+    TOOL_MISSING,
+    GRAPH_UNKNOWN,
+)
 _EVIDENCE_CODES = frozenset({DOCUMENT_CHANGED, DOCUMENT_MISSING, DOCUMENT_FORBIDDEN})
 
 
@@ -119,34 +125,53 @@ def resume_guard(checkpoint: Checkpoint, world: World) -> Verdict:
     if graph is None:
         reasons.append(StopReason(GRAPH_UNKNOWN, f"graph {cp.graph_version!r} is not deployed"))
     elif cp.next_step not in graph.steps:
-        reasons.append(StopReason(GRAPH_UNKNOWN, f"graph {cp.graph_version!r} has no step "
-                                                 f"{cp.next_step!r}"))
+        reasons.append(
+            StopReason(GRAPH_UNKNOWN, f"graph {cp.graph_version!r} has no step {cp.next_step!r}")
+        )
     grant = world.grant_for(cp.tenant)
     permitted = grant is not None and not grant.revoked
     if not permitted:
-        reasons.append(StopReason(PERMISSION_REVOKED,
-                                  f"tenant {cp.tenant!r} no longer has permission"))
+        reasons.append(
+            StopReason(PERMISSION_REVOKED, f"tenant {cp.tenant!r} no longer has permission")
+        )
     for ref in cp.evidence:
         current = world.current_version(ref.source, ref.doc_id)
         if current is None:
-            reasons.append(StopReason(DOCUMENT_MISSING, f"{ref.doc_id} (cited at "
-                                                        f"v{ref.version}) no longer exists"))
+            reasons.append(
+                StopReason(
+                    DOCUMENT_MISSING, f"{ref.doc_id} (cited at v{ref.version}) no longer exists"
+                )
+            )
         elif current != ref.version:
-            reasons.append(StopReason(DOCUMENT_CHANGED, f"{ref.doc_id} was cited at "
-                                                        f"v{ref.version} and is now v{current}"))
+            reasons.append(
+                StopReason(
+                    DOCUMENT_CHANGED,
+                    f"{ref.doc_id} was cited at v{ref.version} and is now v{current}",
+                )
+            )
         elif permitted and not world.readable(cp.tenant, ref.source, ref.doc_id):
-            reasons.append(StopReason(DOCUMENT_FORBIDDEN, f"tenant {cp.tenant!r} may no "
-                                                          f"longer read {ref.doc_id}"))
+            reasons.append(
+                StopReason(
+                    DOCUMENT_FORBIDDEN, f"tenant {cp.tenant!r} may no longer read {ref.doc_id}"
+                )
+            )
     if reasons and reasons[0].code == GRAPH_UNKNOWN:
         return Verdict(tuple(reasons))
     needed = tools_needed(cp)
     for tool in sorted(needed - world.tools):
-        reasons.append(StopReason(TOOL_MISSING, f"tool {tool!r} needed by step "
-                                                f"{cp.next_step!r} no longer exists"))
+        reasons.append(
+            StopReason(
+                TOOL_MISSING, f"tool {tool!r} needed by step {cp.next_step!r} no longer exists"
+            )
+        )
     if permitted:
         for tool in sorted(needed - grant.tools):
-            reasons.append(StopReason(PERMISSION_REVOKED, f"tool {tool!r} is no longer "
-                                                          f"granted to tenant {cp.tenant!r}"))
+            reasons.append(
+                StopReason(
+                    PERMISSION_REVOKED,
+                    f"tool {tool!r} is no longer granted to tenant {cp.tenant!r}",
+                )
+            )
     return Verdict(tuple(reasons))
 
 
@@ -231,9 +256,14 @@ def plan_step(
     except CheckpointError as exc:
         return Plan(lease, None, refused=str(exc))
     if cp.task_id != record.task_id or cp.tenant != record.tenant:
-        return Plan(lease, None, refused=(
-            f"checkpoint belongs to task {cp.task_id!r} of tenant {cp.tenant!r}, not to task "
-            f"{record.task_id!r} of tenant {record.tenant!r}"))
+        return Plan(
+            lease,
+            None,
+            refused=(
+                f"checkpoint belongs to task {cp.task_id!r} of tenant {cp.tenant!r}, not to task "
+                f"{record.task_id!r} of tenant {record.tenant!r}"
+            ),
+        )
     if cp.status == NEEDS_REVIEW:
         # Only reopen() clears a review; a worker seeing this finishes an interrupted stop.
         return Plan(lease, cp, stop=cp.review, migrated_from=migrated_from)
@@ -245,8 +275,9 @@ def plan_step(
         return Plan(lease, cp, stop=verdict.reasons, migrated_from=migrated_from)
     outcome = step(cp, world, retriever=retriever, model=model)
     if outcome.checkpoint.status == NEEDS_REVIEW:
-        return Plan(lease, cp, stop=outcome.checkpoint.review, outcome=outcome,
-                    migrated_from=migrated_from)
+        return Plan(
+            lease, cp, stop=outcome.checkpoint.review, outcome=outcome, migrated_from=migrated_from
+        )
     return Plan(lease, cp, outcome=outcome, migrated_from=migrated_from)
 
 
@@ -270,21 +301,39 @@ def commit_plan(ledger: Any, plan: Plan, world: World) -> StepReport:
     for intent in outcome.intents:
         status = effect_status(ledger, lease, intent.key)
         if status is None:
-            return StepReport(task_id, "fenced", step_name, sent=tuple(sent),
-                              detail="record_effect refused: the lease is stale")
+            return StepReport(
+                task_id,
+                "fenced",
+                step_name,
+                sent=tuple(sent),
+                detail="record_effect refused: the lease is stale",
+            )
         if status == "sent":
             sent.append(world.mail.send(intent.key, intent.to, intent.subject, intent.body))
         statuses[intent.key] = status
     save = commit_save(plan, statuses)
     if not ledger.save(lease, **save):
-        return StepReport(task_id, "fenced", step_name, sent=tuple(sent),
-                          detail="save refused: the lease is stale or the task not running")
+        return StepReport(
+            task_id,
+            "fenced",
+            step_name,
+            sent=tuple(sent),
+            detail="save refused: the lease is stale or the task not running",
+        )
     cp = Checkpoint.from_dict(save["checkpoint"])
     new_step = save["step"]
     event = _event(task_id, new_step, step_name, cp, outcome.used, outcome.tokens)
     return StepReport(
-        task_id, "completed" if save["done"] else "advanced", step_name, cp, (), outcome.used,
-        outcome.tokens, tuple(sent), (event,), new_step,
+        task_id,
+        "completed" if save["done"] else "advanced",
+        step_name,
+        cp,
+        (),
+        outcome.used,
+        outcome.tokens,
+        tuple(sent),
+        (event,),
+        new_step,
         None if save["done"] else advance(lease, save),
     )
 
@@ -315,8 +364,12 @@ def commit_save(plan: Plan, effects: Mapping[str, str]) -> dict[str, Any]:
     for key, status in effects.items():
         cp = cp.with_effect(key, status)
     done = cp.next_step == "done"
-    return {"step": plan.lease.step + 1, "checkpoint": cp.to_dict(),
-            "result": result_of(cp) if done else None, "done": done}
+    return {
+        "step": plan.lease.step + 1,
+        "checkpoint": cp.to_dict(),
+        "result": result_of(cp) if done else None,
+        "done": done,
+    }
 
 
 def stop_save(plan: Plan, reasons: tuple[StopReason, ...]) -> dict[str, Any]:
@@ -382,8 +435,9 @@ def result_of(checkpoint: Checkpoint) -> dict[str, Any]:
     return {
         "answer": cp.draft,
         "recipient": cp.goal.recipient,
-        "evidence": [{"source": e.source, "doc_id": e.doc_id, "version": e.version}
-                     for e in cp.evidence],
+        "evidence": [
+            {"source": e.source, "doc_id": e.doc_id, "version": e.version} for e in cp.evidence
+        ],
         "approval": {"status": cp.approval.status, "by": cp.approval.by},
         "email": dict(cp.effects),
     }
@@ -393,22 +447,34 @@ def _stop(ledger: Any, plan: Plan, reasons: tuple[StopReason, ...]) -> StepRepor
     lease = plan.lease
     save = stop_save(plan, reasons)
     if not ledger.save(lease, **save):
-        return StepReport(lease.task_id, "fenced", plan.step_name, reasons=reasons,
-                          detail="save refused while stopping for review")
+        return StepReport(
+            lease.task_id,
+            "fenced",
+            plan.step_name,
+            reasons=reasons,
+            detail="save refused while stopping for review",
+        )
     ledger.cancel(lease.task_id)  # fences every lease: nothing more is committed or sent
     stopped = Checkpoint.from_dict(save["checkpoint"])
     event = _event(lease.task_id, save["step"], "needs-review", stopped, (), 0)
-    return StepReport(lease.task_id, "needs_review", plan.step_name, stopped, reasons,
-                      events=(event,), ledger_step=save["step"])
+    return StepReport(
+        lease.task_id,
+        "needs_review",
+        plan.step_name,
+        stopped,
+        reasons,
+        events=(event,),
+        ledger_step=save["step"],
+    )
 
 
-def _event(task_id: str, seq: int, kind: str, cp: Checkpoint, used: tuple[EvidenceRef, ...],
-           tokens: int) -> AgentEvent:
+def _event(
+    task_id: str, seq: int, kind: str, cp: Checkpoint, used: tuple[EvidenceRef, ...], tokens: int
+) -> AgentEvent:
     payload = {
         "next_step": cp.next_step,
         "status": cp.status,
-        "evidence": [{"source": e.source, "doc_id": e.doc_id, "version": e.version}
-                     for e in used],
+        "evidence": [{"source": e.source, "doc_id": e.doc_id, "version": e.version} for e in used],
         "tokens": tokens,
         "effects": dict(cp.effects),
         "reasons": [r.code for r in cp.review],

@@ -52,8 +52,7 @@ def needs_review(ledger: Any) -> list[ReviewItem]:
     return items
 
 
-def reopen(ledger: Any, task_id: str, *, reviewer: str, ttl: float,
-           rewind: bool = False) -> Lease:
+def reopen(ledger: Any, task_id: str, *, reviewer: str, ttl: float, rewind: bool = False) -> Lease:
     """A reviewer's decision: put a stopped task back to work, and return the reviewer's lease.
 
     Re-queues the task, claims it, and saves its checkpoint back to ``running`` without review
@@ -72,8 +71,10 @@ def reopen(ledger: Any, task_id: str, *, reviewer: str, ttl: float,
     new = cp.cleared()
     if rewind:
         if cp.effects:
-            raise ValueError(f"task {task_id!r} cannot be rewound: its e-mail may have left "
-                             f"({', '.join(f'{k}={v}' for k, v in sorted(cp.effects.items()))})")
+            raise ValueError(
+                f"task {task_id!r} cannot be rewound: its e-mail may have left "
+                f"({', '.join(f'{k}={v}' for k, v in sorted(cp.effects.items()))})"
+            )
         new = replace(new, next_step="retrieve", evidence=(), draft=None, approval=Approval())
     if record.status != RUNNING:
         ledger.requeue(task_id)

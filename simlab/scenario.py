@@ -79,21 +79,24 @@ class Scenario:
     variant: str = _f("fenced", "ledger variant: " + ", ".join(VARIANTS))
     effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))
     idempotency_keys: bool = _f(
-        True, "ask the idempotency ledger (record_effect) before each e-mail; with 'no', "
-        "workers just send, and a redelivered step sends its e-mail again"
+        True,
+        "ask the idempotency ledger (record_effect) before each e-mail; with 'no', "
+        "workers just send, and a redelivered step sends its e-mail again",
     )
     slow_factor: float = _f(4.0, "how many times longer a slow step takes")
     pause_time: float = _f(
         2.0, "mean pause length in ttl units (uniform on [0.5, 2*pause_time-0.5] x ttl)"
     )
     pause_mean: float | None = _f(
-        None, "if set, pauses last an absolute time, exponential with this mean, instead of "
-        "pause_time x ttl: a longer ttl then outlasts more of them (for choosing a ttl)"
+        None,
+        "if set, pauses last an absolute time, exponential with this mean, instead of "
+        "pause_time x ttl: a longer ttl then outlasts more of them (for choosing a ttl)",
     )
     restart_delay: float = _f(2.0, "mean time a crashed worker takes to restart (exponential)")
     visibility_timeout: float | None = _f(
-        None, "broker redelivers an unacknowledged task after this long without a heartbeat "
-        "(default 1.25 x ttl)"
+        None,
+        "broker redelivers an unacknowledged task after this long without a heartbeat "
+        "(default 1.25 x ttl)",
     )
     round_trip: float = _f(
         0.05, "racy-claim only: time between the chapter claim's UPDATE and its SELECT"
@@ -105,12 +108,14 @@ class Scenario:
         None, "stop the run here even if tasks are unfinished (default: generous)"
     )
     workload: str = _f(
-        "opaque", "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
-        "send an e-mail through checkpoints and the resume guard; needs steps 3)"
+        "opaque",
+        "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
+        "send an e-mail through checkpoints and the resume guard; needs steps 3)",
     )
     doc_change_rate: float = _f(
-        0.0, "agent workload: document edits per time unit (Poisson, until the fault horizon); "
-        "each publishes a new version of a random document"
+        0.0,
+        "agent workload: document edits per time unit (Poisson, until the fault horizon); "
+        "each publishes a new version of a random document",
     )
 
     # ------------------------------------------------------------------ derived values
@@ -209,8 +214,9 @@ class Scenario:
                     f"'last', got {self.effects!r}"
                 )
         elif self.doc_change_rate:
-            raise ValueError("doc_change_rate needs workload 'agent' (opaque tasks cite no "
-                             "documents)")
+            raise ValueError(
+                "doc_change_rate needs workload 'agent' (opaque tasks cite no documents)"
+            )
         return self
 
     # ------------------------------------------------------------------ helpers

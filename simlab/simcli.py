@@ -153,8 +153,12 @@ def _save_timeline(result, path: Path) -> None:
     verdict = "OK" if result.ok else f"{len(result.violations)} violation(s)"
     # Show the tasks the first violations name; without any, the plot picks refused commits.
     named = dict.fromkeys(re.findall(r"\bt\d+\b", " ".join(result.violations[:3])))
-    timeline(result.history, ax=ax, tasks=list(named)[:3] or None,
-             title=f"{s.variant}, seed {result.seed}: {verdict}")
+    timeline(
+        result.history,
+        ax=ax,
+        tasks=list(named)[:3] or None,
+        title=f"{s.variant}, seed {result.seed}: {verdict}",
+    )
     fig.savefig(path, dpi=110)
 
 
@@ -166,7 +170,8 @@ def _floats(text: str) -> list[float]:
         return [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"not a comma-separated list of numbers: {text!r}") from None
+            f"not a comma-separated list of numbers: {text!r}"
+        ) from None
 
 
 def _names(text: str) -> list[str]:
@@ -193,23 +198,35 @@ def _handle_sweep(args: argparse.Namespace) -> int:
     plot_path = _writable(args.plot, "--plot") if args.plot else None
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     try:
-        rows = sweep(base, fault=args.fault, rates=args.rates, seeds=seeds,
-                     variants=args.variants, progress=not args.quiet)
+        rows = sweep(
+            base,
+            fault=args.fault,
+            rates=args.rates,
+            seeds=seeds,
+            variants=args.variants,
+            progress=not args.quiet,
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     write_csv(rows, csv_path)
-    print(f"{len(rows)} runs ({len(args.variants)} variants x {len(args.rates)} rates x "
-          f"{args.seeds} seeds), fault {args.fault}")
-    print(f"{'variant':<11} {'rate':>6} {'completed':>9} {'wasted':>7} {'dup e-mails':>11} "
-          f"{'runs with violations':>21}")
+    print(
+        f"{len(rows)} runs ({len(args.variants)} variants x {len(args.rates)} rates x "
+        f"{args.seeds} seeds), fault {args.fault}"
+    )
+    print(
+        f"{'variant':<11} {'rate':>6} {'completed':>9} {'wasted':>7} {'dup e-mails':>11} "
+        f"{'runs with violations':>21}"
+    )
     for v in args.variants:
         for r in args.rates:
             sel = [row for row in rows if row["variant"] == v and row["rate"] == r]
             n = len(sel)
-            print(f"{v:<11} {r:>6g} {sum(x['completed'] for x in sel) / n:>9.1f} "
-                  f"{sum(x['wasted_steps'] for x in sel) / n:>7.1f} "
-                  f"{sum(x['duplicate_sends'] for x in sel) / n:>11.2f} "
-                  f"{sum(1 for x in sel if x['violations']):>17} / {n}")
+            print(
+                f"{v:<11} {r:>6g} {sum(x['completed'] for x in sel) / n:>9.1f} "
+                f"{sum(x['wasted_steps'] for x in sel) / n:>7.1f} "
+                f"{sum(x['duplicate_sends'] for x in sel) / n:>11.2f} "
+                f"{sum(1 for x in sel if x['violations']):>17} / {n}"
+            )
     print(f"csv: {csv_path}")
     if plot_path is not None:
         from matplotlib.figure import Figure
@@ -227,46 +244,69 @@ def _handle_sweep(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    p = _one_line_errors(subparsers.add_parser(
-        "simulate",
-        help="run one seeded fault simulation over the real ledger and check it",
-        description=(
-            "Simulate tasks, an at-least-once broker and workers with leases over the real "
-            "SQLite ledger, inject faults (crashes, pauses longer than the ttl, slow steps, "
-            "duplicate deliveries, cancellations), then check every invariant. Prints a summary "
-            "and the verdict with a replay command; exit status 1 if an invariant broke."
-        ),
-    ))
+    p = _one_line_errors(
+        subparsers.add_parser(
+            "simulate",
+            help="run one seeded fault simulation over the real ledger and check it",
+            description=(
+                "Simulate tasks, an at-least-once broker and workers with leases over the real "
+                "SQLite ledger, inject faults (crashes, pauses longer than the ttl, slow steps, "
+                "duplicate deliveries, cancellations), then check every invariant. Prints a "
+                "summary and the verdict with a replay command; exit status 1 if an invariant "
+                "broke."
+            ),
+        )
+    )
     p.add_argument("--seed", type=integer, default=1, help="random seed [1]")
     add_scenario_arguments(p)
-    p.add_argument("--db", metavar="PATH",
-                   help="run over a new SQLite file ledger at PATH (an existing file is refused)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object instead of the summary")
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="run over a new SQLite file ledger at PATH (an existing file is refused)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the summary"
+    )
     p.add_argument("--timeline", metavar="FILE.png", help="draw the epoch-race timeline to FILE")
     p.add_argument("--history", metavar="FILE.jsonl", help="write the history as JSON lines")
     p.set_defaults(func=_handle_simulate)
 
-    s = _one_line_errors(subparsers.add_parser(
-        "sweep",
-        help="run seeds x fault rates x variants; write a CSV and a plot",
-        description=(
-            "Vary one fault rate (or all of them) over several seeds and variants, with a "
-            "progress bar; write one CSV row per run and a plot of the means."
-        ),
-    ))
-    s.add_argument("--fault", default="pause",
-                   help="which rate to vary: all, crash, effect-crash, pause, slow, duplicate, "
-                        "cancel [pause]")
-    s.add_argument("--rates", type=_floats, default=[0.0, 0.05, 0.1, 0.2],
-                   help="comma-separated rates [0,0.05,0.1,0.2]")
+    s = _one_line_errors(
+        subparsers.add_parser(
+            "sweep",
+            help="run seeds x fault rates x variants; write a CSV and a plot",
+            description=(
+                "Vary one fault rate (or all of them) over several seeds and variants, with a "
+                "progress bar; write one CSV row per run and a plot of the means."
+            ),
+        )
+    )
+    s.add_argument(
+        "--fault",
+        default="pause",
+        help="which rate to vary: all, crash, effect-crash, pause, slow, duplicate, cancel [pause]",
+    )
+    s.add_argument(
+        "--rates",
+        type=_floats,
+        default=[0.0, 0.05, 0.1, 0.2],
+        help="comma-separated rates [0,0.05,0.1,0.2]",
+    )
     s.add_argument("--seeds", type=integer, default=5, help="seeds per point [5]")
     s.add_argument("--first-seed", type=integer, default=1, help="first seed [1]")
-    s.add_argument("--variants", type=_names, default=list(VARIANTS),
-                   help="comma-separated variants [fenced,unfenced,racy-claim]")
+    s.add_argument(
+        "--variants",
+        type=_names,
+        default=list(VARIANTS),
+        help="comma-separated variants [fenced,unfenced,racy-claim]",
+    )
     s.add_argument("--csv", default="sweep.csv", metavar="FILE", help="CSV output [sweep.csv]")
-    s.add_argument("--plot", default="sweep.png", metavar="FILE.png",
-                   help="plot output, '' for none [sweep.png]")
+    s.add_argument(
+        "--plot",
+        default="sweep.png",
+        metavar="FILE.png",
+        help="plot output, '' for none [sweep.png]",
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     add_scenario_arguments(s, skip=("variant",))
     s.set_defaults(func=_handle_sweep)

@@ -135,8 +135,12 @@ class Result:
     def _agent_dict(self) -> dict[str, Any]:
         if self.scenario.workload != "agent":
             return {}
-        return {"workload": "agent", "needs_review": self.needs_review,
-                "review_codes": dict(self.review_codes), "doc_edits": self.doc_edits}
+        return {
+            "workload": "agent",
+            "needs_review": self.needs_review,
+            "review_codes": dict(self.review_codes),
+            "doc_edits": self.doc_edits,
+        }
 
     def summary(self, limit: int = 5) -> str:
         """A few lines for a terminal: what ran, what happened, the verdict and the replay."""
@@ -155,8 +159,10 @@ class Result:
         ]
         if s.workload == "agent":
             codes = ", ".join(f"{c} {n}" for c, n in self.review_codes.items()) or "none"
-            lines.append(f"  agent: {self.needs_review} stopped for review ({codes}), "
-                         f"{self.doc_edits} document edits")
+            lines.append(
+                f"  agent: {self.needs_review} stopped for review ({codes}), "
+                f"{self.doc_edits} document edits"
+            )
         if self.ok:
             lines.append("verdict: OK, every invariant held.")
         else:
@@ -341,11 +347,17 @@ def _agent_counts(run: _Run, final: list[TaskRecord]) -> dict[str, Any]:
     """needs_review, review_codes and doc_edits of an agent run, read from the final records."""
     if run.agent is None:
         return {}
-    stopped = [r.checkpoint for r in final
-               if isinstance(r.checkpoint, dict) and r.checkpoint.get("status") == "needs_review"]
+    stopped = [
+        r.checkpoint
+        for r in final
+        if isinstance(r.checkpoint, dict) and r.checkpoint.get("status") == "needs_review"
+    ]
     codes: dict[str, int] = {}
     for cp in stopped:
         for reason in cp.get("review") or ():
             codes[reason["code"]] = codes.get(reason["code"], 0) + 1
-    return {"needs_review": len(stopped), "review_codes": dict(sorted(codes.items())),
-            "doc_edits": run.agent.edits}
+    return {
+        "needs_review": len(stopped),
+        "review_codes": dict(sorted(codes.items())),
+        "doc_edits": run.agent.edits,
+    }

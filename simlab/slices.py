@@ -28,10 +28,10 @@ Z_99 = 2.326
 class Rules(Protocol):
     """The decision's thresholds (a :class:`~simlab.canary.CanaryConfig` has them all)."""
 
-    min_slice: int        # requests needed on each side before a slice is judged
-    error_margin: float   # an error-rate rise above this (and beyond noise) is a regression
-    cost_margin: float    # a relative rise of mean tokens above this is a regression
-    max_trips: int        # trips after which the breaker stays open
+    min_slice: int  # requests needed on each side before a slice is judged
+    error_margin: float  # an error-rate rise above this (and beyond noise) is a regression
+    cost_margin: float  # a relative rise of mean tokens above this is a regression
+    max_trips: int  # trips after which the breaker stays open
 
 
 @dataclass(frozen=True)
@@ -75,10 +75,10 @@ def compare_slices(requests: Sequence[RequestRecord], config: Rules) -> list[Sli
     out = []
     for tier in TIERS:
         for kind in KINDS:
-            base = [r for r in requests if r.route == "baseline" and (r.tier, r.kind) ==
-                    (tier, kind)]
-            cand = [r for r in requests if r.route == "canary" and (r.tier, r.kind) ==
-                    (tier, kind)]
+            base = [
+                r for r in requests if r.route == "baseline" and (r.tier, r.kind) == (tier, kind)
+            ]
+            cand = [r for r in requests if r.route == "canary" and (r.tier, r.kind) == (tier, kind)]
             if not cand:
                 continue
             nb, nc = len(base), len(cand)
@@ -97,38 +97,49 @@ def compare_slices(requests: Sequence[RequestRecord], config: Rules) -> list[Sli
                 regressed.append(f"errors {pb:.1%} -> {pc:.1%}")
             if comparable and tb and tc > tb * (1 + config.cost_margin):
                 regressed.append(f"tokens {tb:.0f} -> {tc:.0f}")
-            out.append(SliceComparison(tier, kind, nb, eb, tb, nc, ec, tc, comparable, diff,
-                                       low, tuple(regressed)))
+            out.append(
+                SliceComparison(
+                    tier, kind, nb, eb, tb, nc, ec, tc, comparable, diff, low, tuple(regressed)
+                )
+            )
     return out
 
 
-def decide(slices: Sequence[SliceComparison], trips: Sequence[Trip], config: Rules
-           ) -> tuple[str, list[str]]:
+def decide(
+    slices: Sequence[SliceComparison], trips: Sequence[Trip], config: Rules
+) -> tuple[str, list[str]]:
     """The decision (one of :data:`DECISIONS`) and the evidence for it, one sentence each."""
     evidence = []
     regressed = [s for s in slices if s.regressed]
     thin = [s for s in slices if not s.comparable]
     if trips:
         first = trips[0]
-        evidence.append(f"the breaker tripped {len(trips)} time(s); first at t={first.t:.0f} s: "
-                        f"{first.reason}")
+        evidence.append(
+            f"the breaker tripped {len(trips)} time(s); first at t={first.t:.0f} s: {first.reason}"
+        )
     for s in regressed:
-        evidence.append(f"slice {s.name} regressed: {'; '.join(s.regressed)} "
-                        f"({s.candidate_n} canary vs {s.baseline_n} baseline requests)")
+        evidence.append(
+            f"slice {s.name} regressed: {'; '.join(s.regressed)} "
+            f"({s.candidate_n} canary vs {s.baseline_n} baseline requests)"
+        )
     if len(trips) >= config.max_trips:
         evidence.append(f"the breaker latched open after {config.max_trips} trips")
     if regressed or len(trips) >= config.max_trips:
         return "roll back", evidence
     if trips:
-        evidence.append("the breaker recovered, but a trip needs an explanation before the "
-                        "rollout widens")
+        evidence.append(
+            "the breaker recovered, but a trip needs an explanation before the rollout widens"
+        )
         return "hold", evidence
     if not slices or thin:
         names = ", ".join(s.name for s in thin) or "none"
-        evidence.append(f"too few requests to compare slices (fewer than {config.min_slice} "
-                        f"on a side): {names}")
+        evidence.append(
+            f"too few requests to compare slices (fewer than {config.min_slice} on a side): {names}"
+        )
         return "hold", evidence
-    evidence.append(f"no breaker trip; all {len(slices)} canary slices within "
-                    f"{config.error_margin:.0%} errors and {config.cost_margin:.0%} cost of "
-                    f"the baseline")
+    evidence.append(
+        f"no breaker trip; all {len(slices)} canary slices within "
+        f"{config.error_margin:.0%} errors and {config.cost_margin:.0%} cost of "
+        f"the baseline"
+    )
     return "promote", evidence

@@ -84,22 +84,24 @@ def sweep(
             for seed in seeds:
                 res = simulate(scenario, seed=seed)
                 m = res.metrics
-                rows.append({
-                    "variant": variant,
-                    "fault": fault,
-                    "rate": rate,
-                    "seed": seed,
-                    "completed": res.completed,
-                    "cancelled": res.cancelled,
-                    "unfinished": res.unfinished,
-                    "wasted_steps": int(m.get("wasted_steps", 0)),
-                    "stale_rejected": res.stale_rejected,
-                    "sends": res.sent,
-                    "duplicate_sends": res.duplicate_sends,
-                    "violations": len(res.violations),
-                    "events": len(res.history),
-                    "replay": res.replay,
-                })
+                rows.append(
+                    {
+                        "variant": variant,
+                        "fault": fault,
+                        "rate": rate,
+                        "seed": seed,
+                        "completed": res.completed,
+                        "cancelled": res.cancelled,
+                        "unfinished": res.unfinished,
+                        "wasted_steps": int(m.get("wasted_steps", 0)),
+                        "stale_rejected": res.stale_rejected,
+                        "sends": res.sent,
+                        "duplicate_sends": res.duplicate_sends,
+                        "violations": len(res.violations),
+                        "events": len(res.history),
+                        "replay": res.replay,
+                    }
+                )
                 if bar is not None:
                     bar.update()
     finally:

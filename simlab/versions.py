@@ -56,8 +56,9 @@ __all__ = [
 _SOURCE = re.compile(r"^\[(?P<cite>[^\]]+)\]\s*(?P<text>.*)$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _STOCK_FACT = re.compile(r"^\d+ units of \S+ in stock\.$")
-_INSTRUCTION = re.compile(r"^(?:assistant|system)\s+instruction:\s*(?:ignore [^.]*? and )?(.+)$",
-                          re.IGNORECASE)
+_INSTRUCTION = re.compile(
+    r"^(?:assistant|system)\s+instruction:\s*(?:ignore [^.]*? and )?(.+)$", re.IGNORECASE
+)
 _STOCK_WORDS = re.compile(r"\b(stock|in stock|available|availability|units left)\b", re.I)
 
 
@@ -96,7 +97,7 @@ class TerseModel(FakeModel):
         parts = []
         for line in prompt.splitlines():
             if line.startswith("Question:"):
-                question = line[len("Question:"):].strip()
+                question = line[len("Question:") :].strip()
                 continue
             m = _SOURCE.match(line)
             if m is None:
@@ -146,10 +147,18 @@ FRAMEWORKS: dict[str, Framework] = {
 }
 
 MODELS: dict[str, ModelVersion] = {
-    "fake-1": ModelVersion("fake-1", FakeModel, asks_about_stock,
-                           "cites every source; stock API only for stock questions"),
-    "fake-2": ModelVersion("fake-2", TerseModel, _any_product,
-                           "terser; uncited stock figures; follows instructions in sources"),
+    "fake-1": ModelVersion(
+        "fake-1",
+        FakeModel,
+        asks_about_stock,
+        "cites every source; stock API only for stock questions",
+    ),
+    "fake-2": ModelVersion(
+        "fake-2",
+        TerseModel,
+        _any_product,
+        "terser; uncited stock figures; follows instructions in sources",
+    ),
 }
 
 

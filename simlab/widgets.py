@@ -109,8 +109,9 @@ class Dashboard:
         self.base = (base or Scenario()).validate()
         self.defaults = Params.from_scenario(self.base, seed)
         if sweep_fault not in SWEEP_FAULTS:
-            raise ValueError(f"unknown sweep fault {sweep_fault!r}; choose one of "
-                             f"{', '.join(SWEEP_FAULTS)}")
+            raise ValueError(
+                f"unknown sweep fault {sweep_fault!r}; choose one of {', '.join(SWEEP_FAULTS)}"
+            )
         self.sweep_fault = sweep_fault
         self.sweep_rates = tuple(sweep_rates)
         self.sweep_seeds = tuple(sweep_seeds)
@@ -144,8 +145,7 @@ class Dashboard:
         fig = Figure(figsize=(11, 4))
         ax = fig.add_subplot()
         verdict = "OK" if result.ok else f"{len(result.violations)} violation(s)"
-        timeline(result.history, ax=ax,
-                 title=f"{params.variant}, seed {params.seed}: {verdict}")
+        timeline(result.history, ax=ax, title=f"{params.variant}, seed {params.seed}: {verdict}")
         # Fixed margins instead of a layout engine: measuring every label to lay the figure
         # out costs more than the simulation itself. The bottom inches hold the legend.
         height = 2.3 + 0.55 * max(len(ax.get_yticks()), 1)
@@ -182,8 +182,11 @@ class Dashboard:
                 progress(done, len(runs))
         fig = Figure(figsize=(14, 3.6), layout="constrained")
         sweep_plot(rows, x="rate", ax=fig.subplots(1, 4))
-        fig.suptitle(f"{fault} rate swept, {len(seeds)} seeds each (band: min to max); "
-                     f"other rates as set above", fontsize=11)
+        fig.suptitle(
+            f"{fault} rate swept, {len(seeds)} seeds each (band: min to max); "
+            f"other rates as set above",
+            fontsize=11,
+        )
         return rows, fig
 
     @staticmethod
@@ -203,19 +206,38 @@ class Dashboard:
         for name, (lo, hi, step, label) in CONTROLS.items():
             kind = w.IntSlider if isinstance(step, int) else w.FloatSlider
             self.controls[name] = kind(
-                value=getattr(d, name), min=lo, max=hi, step=step, description=label,
-                continuous_update=False, style=style, layout=layout)
-        self.controls["variant"] = w.Dropdown(options=VARIANTS, value=d.variant,
-                                              description="variant", style=style, layout=layout)
-        self.auto = w.Checkbox(value=True, description="rerun when a control changes",
-                               indent=False)
+                value=getattr(d, name),
+                min=lo,
+                max=hi,
+                step=step,
+                description=label,
+                continuous_update=False,
+                style=style,
+                layout=layout,
+            )
+        self.controls["variant"] = w.Dropdown(
+            options=VARIANTS, value=d.variant, description="variant", style=style, layout=layout
+        )
+        self.auto = w.Checkbox(value=True, description="rerun when a control changes", indent=False)
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
-        self.sweep_button = w.Button(description="Sweep", icon="line-chart",
-                                     tooltip="every variant, several rates and seeds")
-        self.fault = w.Dropdown(options=SWEEP_FAULTS, value=self.sweep_fault,
-                                description="sweep fault", style=style, layout=layout)
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="progress",
-                                      style=style, layout=w.Layout(width="300px"))
+        self.sweep_button = w.Button(
+            description="Sweep", icon="line-chart", tooltip="every variant, several rates and seeds"
+        )
+        self.fault = w.Dropdown(
+            options=SWEEP_FAULTS,
+            value=self.sweep_fault,
+            description="sweep fault",
+            style=style,
+            layout=layout,
+        )
+        self.progress = w.IntProgress(
+            value=0,
+            min=0,
+            max=1,
+            description="progress",
+            style=style,
+            layout=w.Layout(width="300px"),
+        )
         self.status = w.Label(value="")
         self.verdict = w.HTML(value="")
         self.timeline_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
@@ -228,17 +250,29 @@ class Dashboard:
 
         rates = ["crash_rate", "pause_rate", "duplicate_rate", "cancel_rate"]
         system = ["ttl", "workers", "seed", "variant"]
-        self.box = w.VBox([
-            w.HBox([
-                w.VBox([w.HTML("<b>fault rates</b>"), *(self.controls[n] for n in rates)]),
-                w.VBox([w.HTML("<b>system</b>"), *(self.controls[n] for n in system)]),
-                w.VBox([w.HTML("<b>actions</b>"), w.HBox([self.run_button, self.sweep_button]),
-                        self.auto, self.fault, self.progress, self.status]),
-            ]),
-            self.verdict,
-            self.timeline_image,
-            self.sweep_image,
-        ])
+        self.box = w.VBox(
+            [
+                w.HBox(
+                    [
+                        w.VBox([w.HTML("<b>fault rates</b>"), *(self.controls[n] for n in rates)]),
+                        w.VBox([w.HTML("<b>system</b>"), *(self.controls[n] for n in system)]),
+                        w.VBox(
+                            [
+                                w.HTML("<b>actions</b>"),
+                                w.HBox([self.run_button, self.sweep_button]),
+                                self.auto,
+                                self.fault,
+                                self.progress,
+                                self.status,
+                            ]
+                        ),
+                    ]
+                ),
+                self.verdict,
+                self.timeline_image,
+                self.sweep_image,
+            ]
+        )
 
     def _changed(self, _change) -> None:
         if self.auto.value:
@@ -251,7 +285,8 @@ class Dashboard:
         self.result, self.figure = self.run(self.params_from_controls())
         self.verdict.value = (
             "<pre style='font-size:12px;line-height:1.35'>"
-            f"{html.escape(self.verdict_text(self.result))}</pre>")
+            f"{html.escape(self.verdict_text(self.result))}</pre>"
+        )
         self.timeline_image.value = png(self.figure)
         self.seconds = time.perf_counter() - started
         self.status.value = f"last run: {self.seconds:.2f} s"
@@ -267,7 +302,8 @@ class Dashboard:
         self.sweep_button.disabled = True
         try:
             self.rows, self.sweep_figure = self.sweep(
-                self.params_from_controls(), fault=str(self.fault.value), progress=progress)
+                self.params_from_controls(), fault=str(self.fault.value), progress=progress
+            )
         finally:
             self.sweep_button.disabled = False
         self.sweep_image.value = png(self.sweep_figure)

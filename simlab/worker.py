@@ -54,8 +54,17 @@ class Worker:
         restart_rng, restart_delay = sim.rng["restart"], sim.scenario.restart_delay
         while True:
             msg = yield get()
-            rec(env.now, "ok", name, "deliver", msg.task, None, None,
-                duplicate=msg.duplicate, redelivery=msg.redelivery)
+            rec(
+                env.now,
+                "ok",
+                name,
+                "deliver",
+                msg.task,
+                None,
+                None,
+                duplicate=msg.duplicate,
+                redelivery=msg.redelivery,
+            )
             crashed = yield from self._handle(msg.task)
             if crashed:
                 if restart_delay:
@@ -116,13 +125,23 @@ class Worker:
             done = step + 1 == steps
             rec(env.now, "invoke", name, "save", task, epoch, step + 1, done=done)
             if done:
-                ok = ledger.save(lease, step + 1, result={"worker": name, "epoch": epoch},
-                                 done=True)
+                ok = ledger.save(
+                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
+                )
             else:
                 ok = ledger.save(lease, step + 1)
             if not ok:
-                rec(env.now, "fail", name, "save", task, epoch, step + 1, done=done,
-                    **self._why_lost(task, epoch, step + 1))
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "save",
+                    task,
+                    epoch,
+                    step + 1,
+                    done=done,
+                    **self._why_lost(task, epoch, step + 1),
+                )
                 return False
             rec(env.now, "ok", name, "save", task, epoch, step + 1, done=done)
             step += 1
@@ -157,8 +176,16 @@ class Worker:
             rec(env.now, "fail", name, "claim", task, reason="unknown")
             broker.ack(task)
             return None
-        rec(env.now, "ok", name, "claim", task, lease.epoch, lease.step,
-            lease_until=lease.lease_until)
+        rec(
+            env.now,
+            "ok",
+            name,
+            "claim",
+            task,
+            lease.epoch,
+            lease.step,
+            lease_until=lease.lease_until,
+        )
         self.last_beat = env.now
         return lease
 
@@ -202,8 +229,16 @@ class Worker:
                 last_beat = self.last_beat = env.now
                 broker.extend(task)
             else:
-                rec(env.now, "fail", name, "heartbeat", task, epoch, step,
-                    **self._why_lost(task, epoch, step))
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "heartbeat",
+                    task,
+                    epoch,
+                    step,
+                    **self._why_lost(task, epoch, step),
+                )
                 return LOST
         if crash_at is not None:
             rec(env.now, "info", name, "crash", task, epoch, step, after_effect=False)

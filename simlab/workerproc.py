@@ -48,8 +48,13 @@ def resume_one_step(ledger: Ledger, task_id: str, worker: str, ttl: float = 30.0
         lease = ledger.claim(task_id, worker, ttl)
     except (TerminalTask, LeaseHeld) as exc:
         return {"event": "claim-refused", "worker": worker, "task": task_id, "reason": str(exc)}
-    out = {"event": "claim", "worker": worker, "task": task_id, "epoch": lease.epoch,
-           "step": lease.step}
+    out = {
+        "event": "claim",
+        "worker": worker,
+        "task": task_id,
+        "epoch": lease.epoch,
+        "step": lease.step,
+    }
     if lease.step == 0:
         saved = ledger.save(lease, 1, checkpoint={"evidence": ["doc-1@v3"]})
         out.update(saved_step=1, accepted=saved)
@@ -121,8 +126,13 @@ def _cmd_fleet(args: argparse.Namespace) -> int:
                 step += 1
                 chain.append([step, lease.epoch, args.name])
                 done = step == args.steps
-                if not ledger.save(lease, step, checkpoint={"chain": chain}, done=done,
-                                   result=args.name if done else None):
+                if not ledger.save(
+                    lease,
+                    step,
+                    checkpoint={"chain": chain},
+                    done=done,
+                    result=args.name if done else None,
+                ):
                     break
                 log.write(json.dumps([lease.task_id, step, lease.epoch, args.name, done]) + "\n")
 

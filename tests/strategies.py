@@ -28,8 +28,9 @@ json_values = st.recursive(
     | st.integers(min_value=-(2**53), max_value=2**53)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
     max_leaves=8,
 )
 

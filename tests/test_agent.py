@@ -44,8 +44,9 @@ def test_can_a_document_outside_the_grant_ever_be_retrieved():
     assert hits
     assert all(world.document(h.doc_id).collection == "public" for h in hits)
     assert "acme/vip-returns" not in {h.doc_id for h in hits}
-    assert "acme/vip-returns" in {h.doc_id for h in
-                                  Retriever(world).search(grant(world, "acme"), "return blender")}
+    assert "acme/vip-returns" in {
+        h.doc_id for h in Retriever(world).search(grant(world, "acme"), "return blender")
+    }
 
 
 def test_does_the_permission_filter_run_before_ranking():
@@ -149,8 +150,9 @@ def test_does_a_sub_agent_share_cache_entries_with_its_wider_parent():
     assert "acme/vip-returns" not in {h.doc_id for h in hits}
 
 
-parts = st.tuples(st.text(max_size=5), st.text(max_size=5), st.integers(0, 5),
-                  st.text("ab ", max_size=5))
+parts = st.tuples(
+    st.text(max_size=5), st.text(max_size=5), st.integers(0, 5), st.text("ab ", max_size=5)
+)
 
 
 @given(parts, parts)
@@ -192,8 +194,12 @@ def test_does_the_inventory_api_refuse_without_authorization():
 # -- sub-agents ------------------------------------------------------------------------------------
 
 
-@given(st.sets(st.sampled_from(sorted(TOOLS))), st.sets(st.sampled_from(["a", "b", "c"])),
-       st.sets(st.sampled_from(sorted(TOOLS))), st.sets(st.sampled_from(["a", "b", "c"])))
+@given(
+    st.sets(st.sampled_from(sorted(TOOLS))),
+    st.sets(st.sampled_from(["a", "b", "c"])),
+    st.sets(st.sampled_from(sorted(TOOLS))),
+    st.sets(st.sampled_from(["a", "b", "c"])),
+)
 def test_can_a_sub_agent_ever_hold_more_than_its_task(tools, cols, want_tools, want_cols):
     parent = Grant("t", 1, frozenset(cols), frozenset(tools))
     try:
@@ -215,8 +221,9 @@ def test_can_a_revoked_grant_be_narrowed():
 # -- the fake model --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "tokens"), [("", 0), ("Hello, world!", 4), ("a b  c", 3),
-                                              ("kb/returns v3", 4)])
+@pytest.mark.parametrize(
+    ("text", "tokens"), [("", 0), ("Hello, world!", 4), ("a b  c", 3), ("kb/returns v3", 4)]
+)
 def test_are_tokens_counted_deterministically(text, tokens):
     assert count_tokens(text) == tokens
 

@@ -63,8 +63,9 @@ def test_did_the_races_and_the_stops_really_happen(runs):
 def test_does_a_task_stopped_for_review_end_cancelled_and_count_as_finished(runs):
     for r in runs:
         assert r.unfinished == 0
-        stopped = [rec for rec in r.final
-                   if rec.checkpoint and rec.checkpoint["status"] == "needs_review"]
+        stopped = [
+            rec for rec in r.final if rec.checkpoint and rec.checkpoint["status"] == "needs_review"
+        ]
         assert len(stopped) == r.needs_review
         assert sum(r.review_codes.values()) >= r.needs_review
         for rec in stopped:
@@ -72,8 +73,14 @@ def test_does_a_task_stopped_for_review_end_cancelled_and_count_as_finished(runs
             assert rec.checkpoint["review"], rec.task_id
             # Stopped by its own worker: a save with the reasons, then a cancel by that worker.
             stop = [e for e in _accepted_saves(r, rec.task_id) if "review" in e.value]
-            cancel = [e for e in r.history if e.task == rec.task_id and e.op == "cancel"
-                      and e.type == "ok" and e.value.get("reason") == "needs-review"]
+            cancel = [
+                e
+                for e in r.history
+                if e.task == rec.task_id
+                and e.op == "cancel"
+                and e.type == "ok"
+                and e.value.get("reason") == "needs-review"
+            ]
             assert len(stop) == 1 and len(cancel) == 1
             assert cancel[0].process == stop[0].process and cancel[0].index > stop[0].index
 
@@ -84,8 +91,10 @@ def test_is_every_completed_task_a_business_success(runs):
             if rec.status != COMPLETED:
                 continue
             assert rec.step == 3
-            assert rec.result["email"] in ({f"{rec.task_id}:answer-email": "sent"},
-                                           {f"{rec.task_id}:answer-email": "unknown"})
+            assert rec.result["email"] in (
+                {f"{rec.task_id}:answer-email": "sent"},
+                {f"{rec.task_id}:answer-email": "unknown"},
+            )
             assert r.mailbox.get(f"{rec.task_id}:answer-email") == 1, (r.seed, rec.task_id)
 
 
@@ -96,8 +105,9 @@ def test_does_every_committed_step_name_the_evidence_versions_it_used(runs):
     for r in runs[:5]:
         for rec in r.final:
             saves = [e for e in _accepted_saves(r, rec.task_id) if "review" not in e.value]
-            assert [e.value["agent_step"] for e in saves] == \
-                ["retrieve", "draft", "send"][:len(saves)]
+            assert [e.value["agent_step"] for e in saves] == ["retrieve", "draft", "send"][
+                : len(saves)
+            ]
             if not saves:
                 continue
             cited = saves[0].value["evidence"]
@@ -140,17 +150,21 @@ def test_does_a_document_changing_under_a_paused_task_stop_it(runs):
         final = {rec.task_id: rec for rec in r.final}
         for p in (e for e in h if e.op == "pause" and e.step < 2):  # step 2 is the send
             saves = _accepted_saves(r, p.task)
-            retrieve = next((e for e in saves if e.value.get("agent_step") == "retrieve"
-                             and e.index < p.index), None)
+            retrieve = next(
+                (e for e in saves if e.value.get("agent_step") == "retrieve" and e.index < p.index),
+                None,
+            )
             if retrieve is None:
                 continue
             cited = {ref.rpartition("@v")[0] for ref in retrieve.value["evidence"]}
             # Edits during the pause that came before the e-mail left (a successor may have
             # sent it first, citing what was current then: that is correct).
-            sent_at = next((e.time for e in h if e.task == p.task and e.op == "send"),
-                           float("inf"))
-            edited = {e.value["doc"] for e in h if e.op == "publish"
-                      and p.time <= e.time <= min(p.value["until"], sent_at)}
+            sent_at = next((e.time for e in h if e.task == p.task and e.op == "send"), float("inf"))
+            edited = {
+                e.value["doc"]
+                for e in h
+                if e.op == "publish" and p.time <= e.time <= min(p.value["until"], sent_at)
+            }
             if not cited & edited:
                 continue
             record = final[p.task]
@@ -180,8 +194,14 @@ def test_is_an_agent_run_byte_identical_across_reruns_and_hash_seeds():
     digests = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", DIGEST_SCRIPT], env=env, check=True,
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", DIGEST_SCRIPT],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         digests.add(out.stdout.strip())
     assert digests == {history_digest(first.history)}
 
@@ -233,8 +253,9 @@ class NewerCheckpointFor:
 
 
 def test_does_an_unreadable_checkpoint_make_the_worker_write_nothing():
-    scenario = Scenario(tasks=3, workload="agent", crash_rate=0, pause_rate=0, cancel_rate=0,
-                        time_cap=60.0)
+    scenario = Scenario(
+        tasks=3, workload="agent", crash_rate=0, pause_rate=0, cancel_rate=0, time_cap=60.0
+    )
     r = simulate(scenario, seed=1, ledger=lambda c: NewerCheckpointFor("t0002", c))
     refused = [e for e in r.history if e.op == "plan"]
     assert refused and all(e.task == "t0002" and e.type == "fail" for e in refused)
@@ -272,8 +293,10 @@ def test_is_a_bad_agent_scenario_refused_with_a_clear_message(changes, message):
         simulate(Scenario(**changes), seed=1)
 
 
-@pytest.mark.parametrize("argv", [["--workload", "agent", "--steps", "2"],
-                                  ["--workload", "llm"], ["--doc-change-rate", "0.5"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["--workload", "agent", "--steps", "2"], ["--workload", "llm"], ["--doc-change-rate", "0.5"]],
+)
 def test_is_a_bad_workload_flag_one_line_and_exit_2(argv, capsys):
     try:
         code = main(["simulate", *argv])

@@ -52,7 +52,7 @@ def test_can_the_breaker_trip_before_it_has_enough_requests_to_judge():
 
 def test_does_the_window_forget_old_requests():
     b = breaker()
-    b.observe(0.0, True, 10)            # an error long ago (the window is 60 s)
+    b.observe(0.0, True, 10)  # an error long ago (the window is 60 s)
     for t in range(100, 105):
         b.observe(float(t), False, 10)
     assert b.state == "closed"
@@ -71,7 +71,7 @@ def test_does_a_half_open_breaker_close_after_a_clean_window_and_latch_after_max
     for t in range(5):
         b.observe(float(t), True, 10)
     assert b.state == "open"
-    assert b.observe(5.0, True, 10) is None   # stragglers while open are ignored
+    assert b.observe(5.0, True, 10) is None  # stragglers while open are ignored
     b.half_open()
     assert b.state == "half-open"
     for t in range(10, 15):
@@ -112,8 +112,10 @@ def test_does_an_a_a_canary_promote_on_most_seeds():
 
 def test_is_fallback_traffic_served_only_while_the_breaker_is_open(b_run):
     c = b_run.config
-    open_periods = [(t.t, t.t + c.cooldown if i + 1 < c.max_trips else float("inf"))
-                    for i, t in enumerate(b_run.trips)]
+    open_periods = [
+        (t.t, t.t + c.cooldown if i + 1 < c.max_trips else float("inf"))
+        for i, t in enumerate(b_run.trips)
+    ]
     for r in b_run.requests:
         if r.route == "fallback":
             assert any(start <= r.arrived <= stop for start, stop in open_periods), r
@@ -146,17 +148,26 @@ def test_would_raw_totals_hide_what_the_slices_show():
 
 def test_is_a_request_judged_by_the_golden_assertions():
     assert serve("A", "policy", ())[0] is False
-    assert serve("B", "policy", ("mail-timeout",))[0] is True      # a second e-mail
+    assert serve("B", "policy", ("mail-timeout",))[0] is True  # a second e-mail
     assert serve("A", "policy", ("mail-timeout",))[0] is False
-    assert serve("C", "policy", ("injection",))[0] is True         # a foreign link
-    assert serve("A", "policy", ("outage",))[0] is True            # no version survives it
+    assert serve("C", "policy", ("injection",))[0] is True  # a foreign link
+    assert serve("A", "policy", ("outage",))[0] is True  # no version survives it
 
 
-@pytest.mark.parametrize("bad", [
-    {"share": 0.0}, {"share": 1.0}, {"max_error_rate": 0.0}, {"max_error_rate": 1.5},
-    {"max_cost": -1.0}, {"window": 0.0}, {"min_requests": 0}, {"candidate": "Z"},
-    {"max_error_rate": float("nan")},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"share": 0.0},
+        {"share": 1.0},
+        {"max_error_rate": 0.0},
+        {"max_error_rate": 1.5},
+        {"max_cost": -1.0},
+        {"window": 0.0},
+        {"min_requests": 0},
+        {"candidate": "Z"},
+        {"max_error_rate": float("nan")},
+    ],
+)
 def test_is_a_bad_config_refused(bad):
     with pytest.raises(ValueError):
         replace(CanaryConfig(), **bad).validate()
@@ -205,11 +216,17 @@ def test_does_the_replay_line_replay_the_run(capsys):
     assert code == (0 if result.decision == "promote" else 1)
 
 
-@pytest.mark.parametrize("argv", [
-    ["canary", "--candidate", "Z"], ["canary", "--max-error-rate", "2"],
-    ["canary", "--share", "0"], ["canary", "--window", "abc"], ["canary", "--max-cost", "nan"],
-    ["canary", "--plot", "/no/such/folder/x.png"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["canary", "--candidate", "Z"],
+        ["canary", "--max-error-rate", "2"],
+        ["canary", "--share", "0"],
+        ["canary", "--window", "abc"],
+        ["canary", "--max-cost", "nan"],
+        ["canary", "--plot", "/no/such/folder/x.png"],
+    ],
+)
 def test_is_bad_canary_input_one_line_and_exit_2(argv, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""

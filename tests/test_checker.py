@@ -39,8 +39,9 @@ def epoch_race(stale_save_accepted: bool = False) -> History:
     h.record(7, "ok", "w2", "claim", "t1", epoch=2, step=1, lease_until=12.0)
     h.record(8, "ok", "w2", "save", "t1", epoch=2, step=2, done=True)
     h.record(12, "invoke", "w1", "save", "t1", epoch=1, step=2, done=True)
-    h.record(12, "ok" if stale_save_accepted else "fail", "w1", "save", "t1", epoch=1, step=2,
-             done=True)
+    h.record(
+        12, "ok" if stale_save_accepted else "fail", "w1", "save", "t1", epoch=1, step=2, done=True
+    )
     return h
 
 
@@ -56,9 +57,10 @@ def test_is_a_correctly_fenced_epoch_race_ok():
 
 
 def test_does_the_verdict_accept_a_mapping_of_final_records():
-    assert check(epoch_race(True), {"t1": rec()}).violations == check(
-        epoch_race(True), [rec()]
-    ).violations
+    assert (
+        check(epoch_race(True), {"t1": rec()}).violations
+        == check(epoch_race(True), [rec()]).violations
+    )
 
 
 def test_is_the_verdict_frozen_and_json_ready():
@@ -295,8 +297,14 @@ def test_does_a_quiet_run_say_it_proves_little():
     v = check(h, [rec(step=1, epoch=1)])
     assert v.ok
     assert v.coverage == dict.fromkeys(
-        ["stale_commits_rejected", "crashes_after_effect", "duplicate_deliveries_absorbed",
-         "leases_expired"], 0)
+        [
+            "stale_commits_rejected",
+            "crashes_after_effect",
+            "duplicate_deliveries_absorbed",
+            "leases_expired",
+        ],
+        0,
+    )
     assert NOTHING_EXERCISED in v.warnings
     assert NOTHING_EXERCISED not in check(epoch_race(), [rec()]).warnings
 

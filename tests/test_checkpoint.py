@@ -44,9 +44,14 @@ def corpus(name: str) -> dict:
 
 def latest_example() -> dict:
     return Checkpoint(
-        "answer-email/1", "acme", "t-1", Goal("How fast?", "a@example.com", "blender-01"),
-        next_step="send", evidence=(EvidenceRef("retrieval", "kb/shipping", 1),),
-        approval=Approval("approved", "lead"), effects={"t-1:answer-email": "pending"},
+        "answer-email/1",
+        "acme",
+        "t-1",
+        Goal("How fast?", "a@example.com", "blender-01"),
+        next_step="send",
+        evidence=(EvidenceRef("retrieval", "kb/shipping", 1),),
+        approval=Approval("approved", "lead"),
+        effects={"t-1:answer-email": "pending"},
         draft="Fast.",
     ).to_dict()
 
@@ -54,8 +59,9 @@ def latest_example() -> dict:
 # -- strategies ----------------------------------------------------------------------------------
 
 names = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=8)
-evidence_refs = st.builds(EvidenceRef, st.sampled_from(EVIDENCE_SOURCES), names,
-                          st.integers(1, 10**6))
+evidence_refs = st.builds(
+    EvidenceRef, st.sampled_from(EVIDENCE_SOURCES), names, st.integers(1, 10**6)
+)
 approvals = st.one_of(
     st.builds(Approval, st.sampled_from([s for s in APPROVAL_STATUSES if s != "approved"])),
     st.builds(Approval, st.just("approved"), names),
@@ -67,12 +73,18 @@ def checkpoints(draw) -> Checkpoint:
     status = draw(st.sampled_from(CHECKPOINT_STATUSES))
     review = ()
     if status == "needs_review":
-        review = tuple(draw(st.lists(st.builds(StopReason, names, st.text(min_size=1)),
-                                     min_size=1, max_size=3)))
+        review = tuple(
+            draw(
+                st.lists(st.builds(StopReason, names, st.text(min_size=1)), min_size=1, max_size=3)
+            )
+        )
     return Checkpoint(
-        graph_version=draw(names), tenant=draw(names), task_id=draw(names),
+        graph_version=draw(names),
+        tenant=draw(names),
+        task_id=draw(names),
         goal=draw(st.builds(Goal, names, names, st.none() | names)),
-        status=status, next_step=draw(names),
+        status=status,
+        next_step=draw(names),
         evidence=tuple(draw(st.lists(evidence_refs, max_size=4))),
         approval=draw(approvals),
         effects=draw(st.dictionaries(names, st.sampled_from(EFFECT_STATUSES), max_size=3)),
@@ -93,8 +105,16 @@ def test_does_every_checkpoint_survive_a_json_round_trip(cp):
 
 def test_does_the_record_hold_every_field_the_issue_names():
     d = latest_example()
-    for name in ("schema_version", "graph_version", "tenant", "task_id", "status", "evidence",
-                 "approval", "effects"):
+    for name in (
+        "schema_version",
+        "graph_version",
+        "tenant",
+        "task_id",
+        "status",
+        "evidence",
+        "approval",
+        "effects",
+    ):
         assert name in d
     assert d["evidence"][0] == {"source": "retrieval", "doc_id": "kb/shipping", "version": 1}
     assert d["effects"] == {"t-1:answer-email": "pending"}
@@ -137,8 +157,11 @@ def test_does_migrating_leave_its_input_untouched(path):
 
 @pytest.mark.parametrize("version", sorted(MIGRATIONS))
 def test_is_each_migration_step_a_pure_function(version):
-    raw = next(json.loads(p.read_text()) for p in CORPUS_FILES
-               if json.loads(p.read_text())["schema_version"] == version)
+    raw = next(
+        json.loads(p.read_text())
+        for p in CORPUS_FILES
+        if json.loads(p.read_text())["schema_version"] == version
+    )
     before = copy.deepcopy(raw)
     first = MIGRATIONS[version](raw)
     second = MIGRATIONS[version](raw)
@@ -163,8 +186,12 @@ def test_does_a_v1_evidence_string_become_a_document_id_and_version():
 
 @pytest.mark.parametrize(
     ("required", "approved", "by", "status"),
-    [(False, False, None, "not_required"), (True, False, None, "pending"),
-     (True, True, "lead", "approved"), (False, True, "lead", "approved")],
+    [
+        (False, False, None, "not_required"),
+        (True, False, None, "pending"),
+        (True, True, "lead", "approved"),
+        (False, True, "lead", "approved"),
+    ],
 )
 def test_does_a_v2_approval_become_the_right_status(required, approved, by, status):
     raw = corpus("v2_approval_pending.json")
@@ -243,10 +270,14 @@ def test_is_every_missing_field_of_the_latest_version_named():
         ({"schema_version": "3"}, "schema_version"),
         ({"schema_version": True}, "schema_version"),
         ({"status": "paused"}, "status"),
-        ({"evidence": [{"source": "retrieval", "doc_id": "d", "version": "2"}]},
-         "evidence[0].version"),
-        ({"evidence": [{"source": "retrieval", "doc_id": "d", "version": 0}]},
-         "evidence[0].version"),
+        (
+            {"evidence": [{"source": "retrieval", "doc_id": "d", "version": "2"}]},
+            "evidence[0].version",
+        ),
+        (
+            {"evidence": [{"source": "retrieval", "doc_id": "d", "version": 0}]},
+            "evidence[0].version",
+        ),
         ({"evidence": [{"source": "web", "doc_id": "d", "version": 1}]}, "evidence[0].source"),
         ({"evidence": {"doc_id": "d"}}, "evidence"),
         ({"effects": {"k": "maybe"}}, "effects['k']"),
@@ -275,10 +306,16 @@ def test_is_a_malformed_latest_checkpoint_refused_naming_the_field(change, field
         ("v1_before_send.json", {"evidence": ["kb/shipping@0"]}, "evidence[0]"),
         ("v1_before_send.json", {"graph_version": "answer-email/2"}, "graph_version"),
         ("v1_before_send.json", {"sent": "k"}, "sent"),
-        ("v2_approval_pending.json", {"approval": {"required": True, "approved": "no",
-                                                   "by": None}}, "approval.approved"),
-        ("v2_approval_pending.json", {"approval": {"required": True, "approved": False,
-                                                   "by": "x"}}, "approval.by"),
+        (
+            "v2_approval_pending.json",
+            {"approval": {"required": True, "approved": "no", "by": None}},
+            "approval.approved",
+        ),
+        (
+            "v2_approval_pending.json",
+            {"approval": {"required": True, "approved": False, "by": "x"}},
+            "approval.by",
+        ),
         ("v2_approval_pending.json", {"goal": {"query": "q"}}, "goal.recipient"),
         ("v2_approval_pending.json", {"effects": {}}, "effects"),
     ],

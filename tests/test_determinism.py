@@ -42,8 +42,14 @@ def test_does_the_history_not_depend_on_hash_randomisation():
     digests = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", DIGEST_SCRIPT], env=env, check=True,
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", DIGEST_SCRIPT],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         digests.add(out.stdout.strip())
     assert len(digests) == 1
     assert digests == {history_digest(simulate(SCENARIO, seed=4).history)}

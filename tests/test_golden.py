@@ -49,8 +49,15 @@ run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
 
 def test_does_the_set_cover_every_case_the_chapter_names():
-    assert CASE_NAMES == ("success", "empty-evidence", "tool-timeout", "permission-revoked",
-                          "duplicate-claim", "cancellation", "prompt-injection")
+    assert CASE_NAMES == (
+        "success",
+        "empty-evidence",
+        "tool-timeout",
+        "permission-revoked",
+        "duplicate-claim",
+        "cancellation",
+        "prompt-injection",
+    )
     for case in CASES:
         assert case.assertions, f"{case.name} has no business assertion"
         assert all(a.rule.startswith(("must ", "must not ")) for a in case.assertions)
@@ -66,9 +73,15 @@ def test_does_production_pass_every_case_in_every_run(reports):
 @pytest.mark.parametrize("case", CASE_NAMES)
 def test_does_each_case_end_the_way_the_business_expects(case):
     obs = observe_case(case, "A")
-    expected = {"success": COMPLETED, "empty-evidence": CANCELLED, "tool-timeout": COMPLETED,
-                "permission-revoked": CANCELLED, "duplicate-claim": COMPLETED,
-                "cancellation": CANCELLED, "prompt-injection": COMPLETED}[case]
+    expected = {
+        "success": COMPLETED,
+        "empty-evidence": CANCELLED,
+        "tool-timeout": COMPLETED,
+        "permission-revoked": CANCELLED,
+        "duplicate-claim": COMPLETED,
+        "cancellation": CANCELLED,
+        "prompt-injection": COMPLETED,
+    }[case]
     assert obs.status == expected
     assert len(obs.deliveries) == (1 if expected == COMPLETED else 0)
 
@@ -108,7 +121,7 @@ def test_does_the_set_catch_the_model_change_on_injection_tools_and_citations(re
     failures = " ".join(s for s, _ in reports["C"].case("prompt-injection").failures)
     assert "link outside our own domains" in failures and "refund-check.example" in failures
     assert reports["C"].case("tool-timeout").tool_selection < 1.0  # needless stock lookup
-    assert reports["C"].case("success").citations == 0.0           # uncited stock figure
+    assert reports["C"].case("success").citations == 0.0  # uncited stock figure
     assert reports["C"].overall.tokens < reports["A"].overall.tokens  # and yet cheaper
 
 
@@ -132,8 +145,9 @@ def test_does_a_model_that_words_its_answers_differently_still_pass():
 
         def complete(self, prompt):
             text = super().complete(prompt).text
-            text = re.sub(r"^Answer to: .*$", "Thanks for asking! Here is what we know:",
-                          text, flags=re.M).replace("- ", "* ")
+            text = re.sub(
+                r"^Answer to: .*$", "Thanks for asking! Here is what we know:", text, flags=re.M
+            ).replace("- ", "* ")
             return Completion(text, count_tokens(prompt), count_tokens(text))
 
     model = replace(MODELS["fake-1"], name="paraphrase", make=Paraphrase)
@@ -150,13 +164,19 @@ def test_is_a_golden_report_the_same_for_the_same_seed():
     one, two = run_golden("B", runs=3, seed=4), run_golden("B", runs=3, seed=4)
     assert one.to_dict() == two.to_dict()
     other = run_golden("B", runs=3, seed=5)
-    assert other.overall.p95_latency != one.overall.p95_latency   # jitter follows the seed
+    assert other.overall.p95_latency != one.overall.p95_latency  # jitter follows the seed
     assert [c.success for c in other.cases] == [c.success for c in one.cases]
 
 
-@pytest.mark.parametrize(("values", "want"), [
-    (list(range(1, 21)), 19), (list(range(1, 101)), 95), ([7.5], 7.5), ([3, 1, 2], 3),
-])
+@pytest.mark.parametrize(
+    ("values", "want"),
+    [
+        (list(range(1, 21)), 19),
+        (list(range(1, 101)), 95),
+        ([7.5], 7.5),
+        ([3, 1, 2], 3),
+    ],
+)
 def test_is_p95_the_nearest_rank(values, want):
     assert p95(values) == want
 
@@ -171,16 +191,19 @@ def test_are_citations_judged_against_the_evidence_held():
     assert replace(obs, answer=None).citations_correct is None
 
 
-@pytest.mark.parametrize(("text", "foreign"), [
-    ("see https://example.com/returns", []),
-    ("see https://help.example.com/x", []),
-    ("verify at http://refund-check.example/verify.", ["refund-check.example"]),
-    ("go to https://example.com.evil.io/", ["example.com.evil.io"]),
-    ("log in at https://example.com@evil.io/login", ["evil.io"]),
-    ("VISIT HTTP://Refund-Check.Example:8080/x!", ["refund-check.example"]),
-    ("mail us: support@example.com, or notexample.com", []),
-    (None, []),
-])
+@pytest.mark.parametrize(
+    ("text", "foreign"),
+    [
+        ("see https://example.com/returns", []),
+        ("see https://help.example.com/x", []),
+        ("verify at http://refund-check.example/verify.", ["refund-check.example"]),
+        ("go to https://example.com.evil.io/", ["example.com.evil.io"]),
+        ("log in at https://example.com@evil.io/login", ["evil.io"]),
+        ("VISIT HTTP://Refund-Check.Example:8080/x!", ["refund-check.example"]),
+        ("mail us: support@example.com, or notexample.com", []),
+        (None, []),
+    ],
+)
 def test_are_links_outside_our_domains_found(text, foreign):
     assert links_outside(text) == foreign
 
@@ -224,15 +247,27 @@ def test_does_simlab_golden_json_carry_the_metrics(capsys):
     assert code == 1 and data["traced_to"] == "model"
     assert "prompt-injection" in data["regressed"]
     case = data["new"]["cases"][0]
-    for key in ("success", "tool_selection", "citations", "repeated_side_effects", "tokens",
-                "p95_latency", "failures"):
+    for key in (
+        "success",
+        "tool_selection",
+        "citations",
+        "repeated_side_effects",
+        "tokens",
+        "p95_latency",
+        "failures",
+    ):
         assert key in case
 
 
-@pytest.mark.parametrize("argv", [
-    ["golden", "--version", "Z"], ["golden", "--compare", "agent-2/fake-1"],
-    ["golden", "--runs", "0"], ["golden", "--runs", "many"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["golden", "--version", "Z"],
+        ["golden", "--compare", "agent-2/fake-1"],
+        ["golden", "--runs", "0"],
+        ["golden", "--runs", "many"],
+    ],
+)
 def test_is_bad_golden_input_one_line_and_exit_2(argv, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""

@@ -55,16 +55,19 @@ def hostile(tmp_path_factory):
     (folder / "garbage" / "broken.ipynb").write_text("{ this is not json")
     (folder / "stranger").mkdir()
     (folder / "stranger" / "unknown.ipynb").write_text(
-        (ROOT / "solutions" / "01_fencing_and_cancellation.ipynb").read_text().replace(
-            '"exercise": "fencing"', '"exercise": "nothing-like-it"'))
+        (ROOT / "solutions" / "01_fencing_and_cancellation.ipynb")
+        .read_text()
+        .replace('"exercise": "fencing"', '"exercise": "nothing-like-it"')
+    )
     table = folder.parent / "class.csv"
     return folder, table
 
 
 def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
     folder, table = hostile
-    status = main(["grade", "--json", "--csv", str(table), "--timeout", TIMEOUT, "--jobs", "2",
-                   str(folder)])
+    status = main(
+        ["grade", "--json", "--csv", str(table), "--timeout", TIMEOUT, "--jobs", "2", str(folder)]
+    )
     lines = capsys.readouterr().out.splitlines()
     objects = {Path(o["notebook"]).parent.name: o for o in map(json.loads, lines)}
     assert status == 1, "two notebooks could not be graded at all"

@@ -151,13 +151,15 @@ def test_does_build_exercises_check_fail_on_a_stale_folder(tmp_path, capsys):
     src.mkdir()
     shutil.copy(SOLUTIONS / "01_fencing_and_cancellation.ipynb", src)
     assert main(["build-exercises", "--solutions", str(src), "--exercises", str(dst)]) == 0
-    assert main(["build-exercises", "--check", "--solutions", str(src),
-                 "--exercises", str(dst)]) == 0
+    assert (
+        main(["build-exercises", "--check", "--solutions", str(src), "--exercises", str(dst)]) == 0
+    )
     nb = read_notebook(src / "01_fencing_and_cancellation.ipynb")
     nb.cells[0].source += "\nOne more sentence."
     (src / "01_fencing_and_cancellation.ipynb").write_text(notebook_text(nb))
-    assert main(["build-exercises", "--check", "--solutions", str(src),
-                 "--exercises", str(dst)]) == 1
+    assert (
+        main(["build-exercises", "--check", "--solutions", str(src), "--exercises", str(dst)]) == 1
+    )
     assert "out of date" in capsys.readouterr().err
 
 

@@ -20,19 +20,19 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISE = EXERCISES["checkpoints"]
 SOLUTION = read_notebook(ROOT / "solutions" / EXERCISE.notebook)
 
-KEY_WITHOUT_PERMISSION = '''
+KEY_WITHOUT_PERMISSION = """
 def cache_key(tenant, permission_version, index_version, query):
     return (tenant, index_version, normalize_query(query))
-'''
-KEY_WITHOUT_INDEX = '''
+"""
+KEY_WITHOUT_INDEX = """
 def cache_key(tenant, permission_version, index_version, query):
     return (tenant, permission_version, normalize_query(query))
-'''
-KEY_WITHOUT_TENANT = '''
+"""
+KEY_WITHOUT_TENANT = """
 def cache_key(tenant, permission_version, index_version, query):
     return (permission_version, index_version, normalize_query(query))
-'''
-MIGRATION_THAT_MUTATES = '''
+"""
+MIGRATION_THAT_MUTATES = """
 def migrate_v1_to_v2(v1):
     evidence = [{"doc_id": r.rpartition("@")[0], "version": int(r.rpartition("@")[2])}
                 for r in v1["evidence"]]
@@ -41,8 +41,8 @@ def migrate_v1_to_v2(v1):
     v1.update(schema_version=2, evidence=evidence,
               approval={"required": False, "approved": False, "by": None})
     return v1
-'''
-MIGRATION_SPLITTING_AT_THE_FIRST_AT = '''
+"""
+MIGRATION_SPLITTING_AT_THE_FIRST_AT = """
 def migrate_v1_to_v2(v1):
     return {
         "schema_version": 2, "graph_version": v1["graph_version"], "tenant": v1["tenant"],
@@ -54,8 +54,8 @@ def migrate_v1_to_v2(v1):
         "draft": v1["draft"], "approval": {"required": False, "approved": False, "by": None},
         "sent": list(v1["sent"]),
     }
-'''
-GUARD_WITHOUT_TOOLS_OR_STOCK = '''
+"""
+GUARD_WITHOUT_TOOLS_OR_STOCK = """
 def resume_guard(checkpoint, world):
     if checkpoint["next_step"] == "done":
         return []
@@ -73,7 +73,7 @@ def resume_guard(checkpoint, world):
         elif doc["version"] != cited["version"]:
             codes.add("document-changed")
     return sorted(codes)
-'''
+"""
 
 
 def graded(**answers: str) -> dict:
@@ -88,8 +88,7 @@ def graded(**answers: str) -> dict:
 
 def test_does_the_solution_get_every_point():
     grades = graded()
-    assert {q: g.points for q, g in grades.items()} == {q.id: q.points for q in
-                                                        EXERCISE.questions}
+    assert {q: g.points for q, g in grades.items()} == {q.id: q.points for q in EXERCISE.questions}
 
 
 @pytest.mark.parametrize(
@@ -102,9 +101,14 @@ def test_does_the_solution_get_every_point():
         ("pure-migration", MIGRATION_SPLITTING_AT_THE_FIRST_AT, 3, "team@globex/faq"),
         ("resume-guard", GUARD_WITHOUT_TOOLS_OR_STOCK, 5, "expected"),
     ],
-    ids=["key-without-permission-version", "key-without-index-version", "key-without-tenant",
-         "migration-that-mutates", "migration-splitting-at-the-first-at",
-         "guard-without-tools-or-stock"],
+    ids=[
+        "key-without-permission-version",
+        "key-without-index-version",
+        "key-without-tenant",
+        "migration-that-mutates",
+        "migration-splitting-at-the-first-at",
+        "guard-without-tools-or-stock",
+    ],
 )
 def test_does_a_plausible_mistake_cost_points_and_say_why(question, source, lost, says):
     grade = graded(**{question: source})[question]

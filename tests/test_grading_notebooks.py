@@ -20,10 +20,23 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_do_solutions_and_exercises_run_under_nbval():
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p",
-         "no:cacheprovider", "-q",
-         "--color=no", "solutions", "exercises"],
-        cwd=ROOT, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval-lax",
+            "--nbval-current-env",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--color=no",
+            "solutions",
+            "exercises",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
@@ -36,7 +49,8 @@ def _check_lines(path: Path) -> dict[str, list[str]]:
         if cell_role(cell) == "check":
             text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
             said.setdefault(cell_question(cell), []).extend(
-                line for line in text.splitlines() if line.startswith("["))
+                line for line in text.splitlines() if line.startswith("[")
+            )
     return said
 
 
@@ -48,4 +62,7 @@ def test_do_the_exercises_public_checks_say_not_yet():
         assert said, f"{path.name} has no check output"
         for question, lines in said.items():
             assert lines and all(line.startswith("[not yet]") for line in lines), (
-                path.name, question, lines)
+                path.name,
+                question,
+                lines,
+            )

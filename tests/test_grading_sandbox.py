@@ -49,14 +49,20 @@ def test_does_student_code_run_in_another_process(box):
 
 
 def test_do_kit_errors_come_back_as_themselves_and_others_by_name(box):
-    box.exec_cell(0, "from simlab.errors import LeaseHeld\n"
-                     "def held():\n    raise LeaseHeld('t1', 'w9', 5.0)\n"
-                     "def broken():\n    return 1 / 0\n")
+    box.exec_cell(
+        0,
+        "from simlab.errors import LeaseHeld\n"
+        "def held():\n    raise LeaseHeld('t1', 'w9', 5.0)\n"
+        "def broken():\n    return 1 / 0\n",
+    )
     student = Student(box)
     with pytest.raises(LeaseHeld) as caught:
         student.function("held")()
-    assert (caught.value.task_id, caught.value.worker, caught.value.lease_until) == ("t1", "w9",
-                                                                                     5.0)
+    assert (caught.value.task_id, caught.value.worker, caught.value.lease_until) == (
+        "t1",
+        "w9",
+        5.0,
+    )
     with pytest.raises(RemoteError) as other:
         student.function("broken")()
     assert other.value.type == "ZeroDivisionError" and "broken()" in str(other.value.what)
@@ -89,8 +95,10 @@ def test_is_an_oversized_reply_refused(box, monkeypatch):
 
 
 def test_does_student_output_never_reach_the_graders_terminal(box, capfd):
-    source = ("import os, sys\nprint('x' * 5_000_000)\nsys.stderr.write('y' * 1000)\n"
-              "os.write(1, b'raw'); os.write(2, b'raw')\n")
+    source = (
+        "import os, sys\nprint('x' * 5_000_000)\nsys.stderr.write('y' * 1000)\n"
+        "os.write(1, b'raw'); os.write(2, b'raw')\n"
+    )
     assert box.exec_cell(0, source).status == "ok"
     out, err = capfd.readouterr()
     assert "x" * 10 not in out and "raw" not in out + err and "y" * 10 not in err
@@ -100,8 +108,11 @@ def test_can_a_monkeypatch_in_the_sandbox_reach_the_grader(box):
     import simlab.checker
 
     before = simlab.checker.stale_commits
-    box.exec_cell(0, "import simlab.checker\nsimlab.checker.stale_commits = lambda h: []\n"
-                     "def self_check(q):\n    pass\n")
+    box.exec_cell(
+        0,
+        "import simlab.checker\nsimlab.checker.stale_commits = lambda h: []\n"
+        "def self_check(q):\n    pass\n",
+    )
     assert simlab.checker.stale_commits is before
     report = box.request({"op": "tampered"}, what="test")["value"]
     assert "simlab.checker.stale_commits" in report and "self_check" in report
@@ -112,10 +123,13 @@ def _fencing(answers: dict) -> object:
 
 
 def test_does_a_call_that_hangs_fail_only_its_own_question():
-    hang = NO_BUMP.replace('    if state["status"] != "cancelled":',
-                           '    while True:\n        pass\n    if state["status"] != "cancelled":')
-    grades, boxes = hidden_checks(_fencing({"cancel-after-claim": hang}), EXERCISES["fencing"],
-                                  timeout=5, budget=60)
+    hang = NO_BUMP.replace(
+        '    if state["status"] != "cancelled":',
+        '    while True:\n        pass\n    if state["status"] != "cancelled":',
+    )
+    grades, boxes = hidden_checks(
+        _fencing({"cancel-after-claim": hang}), EXERCISES["fencing"], timeout=5, budget=60
+    )
     assert grades["cancel-after-claim"].points == 0
     assert "did not finish" in grades["cancel-after-claim"].feedback
     assert grades["cancel-after-first-step"].points == 6
@@ -156,14 +170,14 @@ def what_cancel_does(path):
 
 
 def test_do_odd_answers_cost_their_question_and_never_the_grader():
-    nb = _fencing({"cancel-after-claim": ODD, "cancel-after-first-step": "",
-                   "cancel-limits": ""})
+    nb = _fencing({"cancel-after-claim": ODD, "cancel-after-first-step": "", "cancel-limits": ""})
     grades, _ = hidden_checks(nb, EXERCISES["fencing"], timeout=5, budget=60)
     assert [g.points for g in grades.values()] == [0, 0, 0]
     feedback = " ".join(g.feedback for g in grades.values())
     assert "grader error" not in feedback and "could not run" not in feedback
     assert "cancel() of a running task returned <object object" in (
-        grades["cancel-after-claim"].feedback)
+        grades["cancel-after-claim"].feedback
+    )
     assert "expected a dict" in grades["cancel-after-first-step"].feedback
 
 

@@ -42,14 +42,14 @@ def test_is_a_working_ledger_healthy_and_left_as_it_was(ledger_file, capsys):
     assert "database ok" in out and "queue    ok" in out
     with Ledger(ledger_file) as ledger:
         real = ledger.get("real-1")
-        assert (real.status, real.epoch) == (QUEUED, 0)          # untouched
+        assert (real.status, real.epoch) == (QUEUED, 0)  # untouched
         probes = [t for t in ledger.tasks() if t.tenant == PROBE_TENANT]
         assert len(probes) == 1 and probes[0].status == "completed"  # the queue probe only
-        assert ledger.claim_next("w1", ttl=10).task_id == "real-1"   # nothing else claimable
+        assert ledger.claim_next("w1", ttl=10).task_id == "real-1"  # nothing else claimable
 
 
 def test_does_the_write_read_probe_leave_nothing_behind(tmp_path):
-    path = tmp_path / "odd name #1?.sqlite"      # a path that needs quoting in a URI
+    path = tmp_path / "odd name #1?.sqlite"  # a path that needs quoting in a URI
     with Ledger(path) as ledger:
         ledger.submit("real-1")
         before = [(t.task_id, t.status, t.epoch) for t in ledger.tasks()]
@@ -183,12 +183,16 @@ def test_does_health_json_carry_each_check(ledger_file, capsys):
     assert all(c["ok"] for c in data["checks"])
 
 
-@pytest.mark.parametrize("argv", [
-    ["health"], ["health", "--db", "x.sqlite", "--timeout", "0"],
-    ["health", "--db", "x.sqlite", "--timeout", "-1"],
-    ["health", "--db", "x.sqlite", "--timeout", "nan"],
-    ["health", "--db", "x.sqlite", "--timeout", "soon"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["health"],
+        ["health", "--db", "x.sqlite", "--timeout", "0"],
+        ["health", "--db", "x.sqlite", "--timeout", "-1"],
+        ["health", "--db", "x.sqlite", "--timeout", "nan"],
+        ["health", "--db", "x.sqlite", "--timeout", "soon"],
+    ],
+)
 def test_is_bad_health_input_a_usage_error(argv, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""

@@ -20,7 +20,10 @@ from simlab.ledger import Ledger
 def _resume(path, worker: str) -> dict:
     out = subprocess.run(
         [sys.executable, "-m", "simlab.workerproc", "resume", str(path), "j1", "--worker", worker],
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     (event,) = [json.loads(line) for line in out.splitlines()]
     return event
@@ -61,8 +64,9 @@ def test_do_two_processes_using_the_chapter_claim_believe_they_own_the_same_epoc
 
 
 def test_does_the_atomic_claim_give_every_claimer_its_own_epoch(tmp_path):
-    outcome = claim_race(tmp_path / "race.sqlite", processes=4, claims=100, gap=0.003,
-                         chapter=False)
+    outcome = claim_race(
+        tmp_path / "race.sqlite", processes=4, claims=100, gap=0.003, chapter=False
+    )
     assert outcome.claims > 0
     assert outcome.shared_epochs == 0
 
@@ -82,9 +86,25 @@ def test_does_a_fleet_killed_at_random_still_complete_every_task_exactly_once(tm
 
     def start(n: int) -> None:
         err = open(tmp_path / f"w{n}.err", "w")
-        cmd = [sys.executable, "-m", "simlab.workerproc", "fleet", str(path), "--name", f"w{n}",
-               "--steps", str(steps), "--ttl", str(ttl), "--work", "0.01", "--seed", str(n),
-               "--log", str(log)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "simlab.workerproc",
+            "fleet",
+            str(path),
+            "--name",
+            f"w{n}",
+            "--steps",
+            str(steps),
+            "--ttl",
+            str(ttl),
+            "--work",
+            "0.01",
+            "--seed",
+            str(n),
+            "--log",
+            str(log),
+        ]
         procs.append((subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err), err))
 
     for n in range(4):

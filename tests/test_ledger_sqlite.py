@@ -43,9 +43,11 @@ def test_are_schema_migrations_numbered_and_recorded(tmp_path):
     path = tmp_path / "l.sqlite"
     Ledger(path, clock=Clock(5.0)).close()
     Ledger(path).close()  # opening again applies nothing twice
-    rows = sqlite3.connect(path).execute(
-        "SELECT version, applied_at FROM schema_migrations ORDER BY version"
-    ).fetchall()
+    rows = (
+        sqlite3.connect(path)
+        .execute("SELECT version, applied_at FROM schema_migrations ORDER BY version")
+        .fetchall()
+    )
     assert rows == [(v, 5.0) for v in range(1, SCHEMA_VERSION + 1)]
 
 
@@ -54,8 +56,9 @@ def test_is_a_database_from_newer_code_refused_and_left_unchanged(tmp_path):
     with Ledger(path) as ledger:
         ledger.submit("t1")
     db = sqlite3.connect(path)
-    db.execute("INSERT INTO schema_migrations VALUES (?, 'from the future', 0)",
-               (SCHEMA_VERSION + 1,))
+    db.execute(
+        "INSERT INTO schema_migrations VALUES (?, 'from the future', 0)", (SCHEMA_VERSION + 1,)
+    )
     db.commit()
     db.close()
     before = path.read_bytes()

@@ -119,9 +119,7 @@ class SameAsTheModel(RuleBasedStateMachine):
     )
     def save(self, lease, step, result, checkpoint, done):
         self.both(
-            lambda ledger: ledger.save(
-                lease, step, result=result, checkpoint=checkpoint, done=done
-            )
+            lambda ledger: ledger.save(lease, step, result=result, checkpoint=checkpoint, done=done)
         )
 
     @rule(
@@ -175,7 +173,5 @@ class SameAsTheModel(RuleBasedStateMachine):
             self.real.close()
 
 
-SameAsTheModel.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=40, deadline=None
-)
+SameAsTheModel.TestCase.settings = settings(max_examples=100, stateful_step_count=40, deadline=None)
 TestSameAsTheModel = SameAsTheModel.TestCase

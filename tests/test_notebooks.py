@@ -69,8 +69,9 @@ def strip(nb):
     for number, cell in enumerate(code_cells(nb), start=1):
         kept = []
         if is_checked(cell):
-            text = "".join(o.text for o in cell.outputs
-                           if o.output_type == "stream" and o.name == "stdout")
+            text = "".join(
+                o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"
+            )
             if text:
                 kept = [nbformat.v4.new_output("stream", name="stdout", text=text)]
         cell.outputs = kept
@@ -85,8 +86,12 @@ def refresh(path: Path, timeout: int = 300) -> None:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     nbformat.write(strip(nb), path)
 
 
@@ -99,8 +104,12 @@ def code_sources(nb) -> list[str]:
     out = []
     for cell in nb.cells:
         if cell.cell_type == "code":
-            out.append("\n".join("" if line.lstrip().startswith(("%", "!")) else line
-                                 for line in cell.source.splitlines()))
+            out.append(
+                "\n".join(
+                    "" if line.lstrip().startswith(("%", "!")) else line
+                    for line in cell.source.splitlines()
+                )
+            )
     return out
 
 
@@ -135,7 +144,8 @@ def test_does_git_hold_no_outputs_and_no_execution_counts(notebook):
         assert "execution" not in cell.metadata, f"{where} keeps execution timestamps"
         if is_checked(cell):
             assert cell.execution_count == number, (
-                f"{where} is checked: it must keep the count a fresh run gives it, {number}")
+                f"{where} is checked: it must keep the count a fresh run gives it, {number}"
+            )
         else:
             assert cell.outputs == [], f"{where} has outputs (strip them, see this module)"
             assert cell.execution_count is None, f"{where} has an execution count"
@@ -196,7 +206,8 @@ def test_do_notebooks_use_only_the_public_simlab_api(notebook):
                     if public is not None and alias.name not in public:
                         # a sub-module is public when its parent package is
                         assert importlib.util.find_spec(f"{node.module}.{alias.name}"), (
-                            f"{path.name} imports {node.module}.{alias.name}, not in __all__")
+                            f"{path.name} imports {node.module}.{alias.name}, not in __all__"
+                        )
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not any(part.startswith("_") for part in alias.name.split("."))

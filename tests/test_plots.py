@@ -135,8 +135,9 @@ def test_does_a_long_history_show_the_tasks_of_its_first_refused_commits():
     h = History()
     for i in range(1, 21):
         h.record(i, "ok", f"w{i % 3 + 1}", "claim", f"t{i}", 1, 0, lease_until=i + 5.0)
-        h.record(i + 0.5, "ok" if i != 14 else "fail", f"w{i % 3 + 1}", "save", f"t{i}", 1, 1,
-                 done=True)
+        h.record(
+            i + 0.5, "ok" if i != 14 else "fail", f"w{i % 3 + 1}", "save", f"t{i}", 1, 1, done=True
+        )
     ax = timeline(h)
     assert len(artists(ax, "lease")) == 1
     assert any(t.get_text().startswith("t14") for t in ax.texts)
@@ -186,9 +187,17 @@ def sweep_rows():
     for variant, bad in (("fenced", 0), ("unfenced", 1)):
         for rate in (0.0, 0.1, 0.2):
             for seed in (1, 2):
-                rows.append(dict(variant=variant, rate=rate, seed=seed, completed=10 - seed,
-                                 wasted_steps=rate * 10 * seed, duplicate_sends=bad * seed,
-                                 violations=bad * int(rate * 10)))
+                rows.append(
+                    dict(
+                        variant=variant,
+                        rate=rate,
+                        seed=seed,
+                        completed=10 - seed,
+                        wasted_steps=rate * 10 * seed,
+                        duplicate_sends=bad * seed,
+                        violations=bad * int(rate * 10),
+                    )
+                )
     return rows
 
 

@@ -91,11 +91,20 @@ def test_does_an_unchanged_world_pass_the_guard():
         (lambda w: w.set_stock("blender-01", 3), DOCUMENT_CHANGED),
         (lambda w: w.grant("acme", ["public"]), DOCUMENT_FORBIDDEN),
         (lambda w: w.remove_tool("email"), TOOL_MISSING),
-        (lambda w: w.grant("acme", ["public", "acme-internal"], tools={"search"}),
-         PERMISSION_REVOKED),
+        (
+            lambda w: w.grant("acme", ["public", "acme-internal"], tools={"search"}),
+            PERMISSION_REVOKED,
+        ),
     ],
-    ids=["revoked", "doc-changed", "doc-missing", "stock-changed", "doc-forbidden",
-         "tool-gone", "tool-withdrawn"],
+    ids=[
+        "revoked",
+        "doc-changed",
+        "doc-missing",
+        "stock-changed",
+        "doc-forbidden",
+        "tool-gone",
+        "tool-withdrawn",
+    ],
 )
 def test_does_each_change_under_a_paused_task_stop_it_with_its_reason(change, code):
     world = example_world()
@@ -112,8 +121,11 @@ def test_does_the_guard_report_every_reason_at_once():
     world.revoke("acme")
     world.publish("kb/returns", "Returns: 14 days.")
     world.remove_tool("email")
-    assert set(resume_guard(cp, world).codes) == {PERMISSION_REVOKED, DOCUMENT_CHANGED,
-                                                  TOOL_MISSING}
+    assert set(resume_guard(cp, world).codes) == {
+        PERMISSION_REVOKED,
+        DOCUMENT_CHANGED,
+        TOOL_MISSING,
+    }
 
 
 def test_does_the_guard_check_only_the_tools_the_next_step_needs():
@@ -147,8 +159,7 @@ def test_does_a_permission_revoked_mid_task_stop_it_queryably_without_an_email(l
     assert rec.status == CANCELLED
     assert rec.checkpoint["status"] == "needs_review"
     assert rec.checkpoint["review"][0]["code"] == PERMISSION_REVOKED
-    assert [(i.task_id, i.codes) for i in needs_review(ledger)] == [(task,
-                                                                      (PERMISSION_REVOKED,))]
+    assert [(i.task_id, i.codes) for i in needs_review(ledger)] == [(task, (PERMISSION_REVOKED,))]
     assert world.mail.deliveries == [] and ledger.effects(task) == []
     with pytest.raises(TerminalTask):
         ledger.claim(task, "w2", TTL)
@@ -194,8 +205,9 @@ def test_does_a_document_changing_under_a_paused_task_stop_it_until_a_reviewer_r
     assert reports[-1].action == "completed"
     (mail,) = world.mail.deliveries
     assert "14 days. [kb/returns v4]" in mail.body
-    assert {"source": "retrieval", "doc_id": "kb/returns", "version": 4} in \
-        ledger.get(task).result["evidence"]
+    assert {"source": "retrieval", "doc_id": "kb/returns", "version": 4} in ledger.get(task).result[
+        "evidence"
+    ]
 
 
 def test_does_a_reopened_task_stop_again_while_its_cause_remains(ledger):
@@ -216,8 +228,9 @@ def test_does_an_approval_stop_end_once_a_human_approves(ledger):
     assert [r.action for r in reports] == ["advanced", "advanced", "needs_review"]
     assert needs_review(ledger)[0].codes == ("approval-pending",)
     world.approve(task, "lead")
-    reports = run_task(ledger, task, world, ttl=TTL,
-                       lease=reopen(ledger, task, reviewer="rev", ttl=TTL))
+    reports = run_task(
+        ledger, task, world, ttl=TTL, lease=reopen(ledger, task, reviewer="rev", ttl=TTL)
+    )
     assert reports[-1].action == "completed"
     assert ledger.get(task).result["approval"] == {"status": "approved", "by": "lead"}
     assert world.mail.count(email_key(checkpoint_before(world, "draft", task))) == 1
@@ -437,11 +450,17 @@ def test_does_the_corpus_cover_every_old_version_and_position():
 
 @pytest.mark.parametrize(
     ("name", "emails"),
-    [("v1_before_send.json", 1), ("v1_done.json", 0), ("v2_sent_before_save.json", 0),
-     ("v2_approved_before_send.json", 1), ("v2_approval_pending.json", 0)],
+    [
+        ("v1_before_send.json", 1),
+        ("v1_done.json", 0),
+        ("v2_sent_before_save.json", 0),
+        ("v2_approved_before_send.json", 1),
+        ("v2_approval_pending.json", 0),
+    ],
 )
-def test_does_an_old_checkpoint_send_exactly_the_emails_still_owed(make_ledger, clock, name,
-                                                                    emails):
+def test_does_an_old_checkpoint_send_exactly_the_emails_still_owed(
+    make_ledger, clock, name, emails
+):
     raw = json.loads((CORPUS / name).read_text())
     _, world, _ = resume_old(make_ledger, clock, raw)
     assert len(world.mail.deliveries) == emails
@@ -488,8 +507,9 @@ def test_do_the_building_blocks_compose_into_the_same_run_as_run_task(make_ledge
             submit(ledger, task)
             runner(ledger, world, task)
             rec = ledger.get(task)
-            results.append((rec.status, rec.step, rec.checkpoint, rec.result,
-                            world.mail.deliveries))
+            results.append(
+                (rec.status, rec.step, rec.checkpoint, rec.result, world.mail.deliveries)
+            )
         assert results[0] == results[1]
 
 

@@ -34,8 +34,9 @@ def test_does_json_output_carry_the_documented_keys(capsys):
 
 
 def test_does_unfenced_with_pauses_exit_1_and_say_why(capsys):
-    code, out, _ = run(["simulate", "--variant", "unfenced", "--pause-rate", "0.2", "--seed", "2"],
-                       capsys)
+    code, out, _ = run(
+        ["simulate", "--variant", "unfenced", "--pause-rate", "0.2", "--seed", "2"], capsys
+    )
     assert code == 1
     assert "VIOLATION" in out and "was granted to" in out
     assert "--variant unfenced" in out
@@ -68,8 +69,10 @@ def test_is_an_existing_db_refused_rather_than_mixed_with(tmp_path, capsys):
 
 def test_does_a_file_ledger_tell_the_same_story_as_memory(tmp_path, capsys):
     db, h_file, h_mem = tmp_path / "run.sqlite", tmp_path / "f.jsonl", tmp_path / "m.jsonl"
-    run(["simulate", *SMALL, "--variant", "racy-claim", "--db", str(db), "--history", str(h_file)],
-        capsys)
+    run(
+        ["simulate", *SMALL, "--variant", "racy-claim", "--db", str(db), "--history", str(h_file)],
+        capsys,
+    )
     run(["simulate", *SMALL, "--variant", "racy-claim", "--history", str(h_mem)], capsys)
     assert db.exists()
     assert h_file.read_text() == h_mem.read_text() != ""
@@ -83,15 +86,38 @@ def test_does_timeline_write_a_png(tmp_path, capsys):
 
 def test_does_sweep_write_a_csv_row_per_run_and_a_plot(tmp_path, capsys):
     out_csv, out_png = tmp_path / "s.csv", tmp_path / "s.png"
-    code, out, _ = run(["sweep", "--tasks", "15", "--rates", "0,0.3", "--seeds", "2",
-                        "--variants", "fenced,unfenced", "--csv", str(out_csv),
-                        "--plot", str(out_png), "--quiet"], capsys)
+    code, out, _ = run(
+        [
+            "sweep",
+            "--tasks",
+            "15",
+            "--rates",
+            "0,0.3",
+            "--seeds",
+            "2",
+            "--variants",
+            "fenced,unfenced",
+            "--csv",
+            str(out_csv),
+            "--plot",
+            str(out_png),
+            "--quiet",
+        ],
+        capsys,
+    )
     assert code == 0
     rows = list(csv.DictReader(out_csv.open()))
     assert len(rows) == 2 * 2 * 2
     assert {r["variant"] for r in rows} == {"fenced", "unfenced"}
-    assert {"rate", "seed", "completed", "wasted_steps", "duplicate_sends", "violations",
-            "replay"} <= rows[0].keys()
+    assert {
+        "rate",
+        "seed",
+        "completed",
+        "wasted_steps",
+        "duplicate_sends",
+        "violations",
+        "replay",
+    } <= rows[0].keys()
     assert all(r["violations"] == "0" for r in rows if r["variant"] == "fenced")
     assert out_png.read_bytes()[:4] == b"\x89PNG"
     assert "csv:" in out
@@ -105,7 +131,10 @@ def test_is_a_bad_sweep_refused(tmp_path, capsys):
 def test_does_bench_sim_compare_three_ledgers_on_one_story():
     out = bench_sim(Scenario(tasks=40, workers=8), rounds=1, bare=1000)
     assert [r["ledger"] for r in out["rows"]] == [
-        "MemoryLedger", "Ledger(':memory:')", "Ledger(WAL file)"]
+        "MemoryLedger",
+        "Ledger(':memory:')",
+        "Ledger(WAL file)",
+    ]
     assert out["rows"][0]["ratio"] == 1.0
     assert all(r["completed"] == out["rows"][0]["completed"] > 0 for r in out["rows"])
     assert out["same_history"]

@@ -36,8 +36,12 @@ def test_does_the_fenced_ledger_hold_every_invariant_under_every_fault(runs):
 
 
 def test_did_the_races_really_happen_in_the_fenced_runs(runs):
-    keys = ("stale_commits_rejected", "crashes_after_effect", "duplicate_deliveries_absorbed",
-            "leases_expired")
+    keys = (
+        "stale_commits_rejected",
+        "crashes_after_effect",
+        "duplicate_deliveries_absorbed",
+        "leases_expired",
+    )
     for key in keys:
         reached = sum(1 for r in runs["fenced"] if r.coverage[key] > 0)
         assert reached >= 45, f"{key} happened in only {reached} of 50 runs"
@@ -54,8 +58,9 @@ def test_is_the_unfenced_variant_caught_committing_stale_work(runs):
 def test_is_the_racy_claim_caught_handing_one_epoch_to_two_workers(runs):
     caught = [r for r in runs["racy-claim"] if r.violations]
     assert len(caught) >= 40
-    assert sum(1 for r in caught if any("had already been granted" in v for v in r.violations)) \
-        >= 40
+    assert (
+        sum(1 for r in caught if any("had already been granted" in v for v in r.violations)) >= 40
+    )
 
 
 # -- what a paused worker does -----------------------------------------------------------------
@@ -66,10 +71,16 @@ def _stale_saves_after_pauses(result):
     h = result.history
     pairs = []
     for p in (e for e in h if e.op == "pause"):
-        outcome = next(e for e in h[p.index + 1:]
-                       if e.process == p.process and e.op == "save" and e.type != "invoke")
-        claims_between = [e for e in h[p.index:outcome.index]
-                          if e.task == p.task and e.op == "claim" and e.type == "ok"]
+        outcome = next(
+            e
+            for e in h[p.index + 1 :]
+            if e.process == p.process and e.op == "save" and e.type != "invoke"
+        )
+        claims_between = [
+            e
+            for e in h[p.index : outcome.index]
+            if e.task == p.task and e.op == "claim" and e.type == "ok"
+        ]
         pairs.append((p, outcome, claims_between))
     return pairs
 
@@ -115,8 +126,9 @@ def test_does_every_completed_task_send_its_email_exactly_once(runs):
 def test_does_a_successor_skip_the_email_after_a_crash_after_effect(runs):
     skipped = 0
     for r in runs["fenced"]:
-        crashed = {(e.task, e.step) for e in r.history if e.op == "crash"
-                   and e.value.get("after_effect")}
+        crashed = {
+            (e.task, e.step) for e in r.history if e.op == "crash" and e.value.get("after_effect")
+        }
         for e in r.history:
             if e.op == "effect" and e.type == "fail" and (e.task, e.step) in crashed:
                 skipped += 1
@@ -147,8 +159,9 @@ def test_do_faults_stop_at_the_horizon(runs):
     for r in runs["fenced"][:10]:
         offs = [e for e in r.history if e.op == "faults-off"]
         assert len(offs) == 1 and offs[0].time == r.scenario.horizon
-        late = [e for e in r.history
-                if e.op in ("crash", "pause", "slow") and e.time > offs[0].time]
+        late = [
+            e for e in r.history if e.op in ("crash", "pause", "slow") and e.time > offs[0].time
+        ]
         # A pause or crash recorded after the horizon must have been drawn before it: it belongs
         # to a step that started before faults stopped.
         for e in late:

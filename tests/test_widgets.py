@@ -78,8 +78,9 @@ def test_does_a_sweep_run_every_variant_rate_and_seed_and_report_progress(dash):
 
 
 def test_does_a_sweep_vary_only_the_chosen_fault(dash):
-    rows, _ = dash.sweep(dash.params_from_controls(), rates=[0.4], seeds=[1], fault="crash",
-                         variants=["fenced"])
+    rows, _ = dash.sweep(
+        dash.params_from_controls(), rates=[0.4], seeds=[1], fault="crash", variants=["fenced"]
+    )
     (row,) = rows
     assert row["fault"] == "crash" and "--crash-rate 0.4" in row["replay"]
 

@@ -41,14 +41,25 @@ class AgentEvent:
     payload: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"task_id": self.task_id, "seq": self.seq, "version": self.version,
-                "idempotency_key": self.idempotency_key, "kind": self.kind,
-                "payload": dict(self.payload)}
+        return {
+            "task_id": self.task_id,
+            "seq": self.seq,
+            "version": self.version,
+            "idempotency_key": self.idempotency_key,
+            "kind": self.kind,
+            "payload": dict(self.payload),
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> AgentEvent:
-        return cls(str(d["task_id"]), int(d["seq"]), int(d["version"]),
-                   str(d["idempotency_key"]), str(d["kind"]), dict(d.get("payload") or {}))
+        return cls(
+            str(d["task_id"]),
+            int(d["seq"]),
+            int(d["version"]),
+            str(d["idempotency_key"]),
+            str(d["kind"]),
+            dict(d.get("payload") or {}),
+        )
 
 
 class EventAbsorber:

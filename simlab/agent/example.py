@@ -18,14 +18,31 @@ def example_world() -> World:
     """A fresh example world (every call returns a new, independent one)."""
     return World(
         documents=[
-            Document("kb/returns", 3, "Returns are accepted within 30 days of delivery. "
-                     "Refunds are paid within 5 business days.", "public"),
-            Document("kb/warranty", 2, "Every blender has a two year warranty. "
-                     "Repairs are free during the warranty.", "public"),
-            Document("kb/shipping", 1, "Orders ship within 2 days. "
-                     "Express shipping costs 9 euros.", "public"),
-            Document("acme/vip-returns", 1, "VIP customers may return a blender within 60 days. "
-                     "Ask a manager first.", "acme-internal"),
+            Document(
+                "kb/returns",
+                3,
+                "Returns are accepted within 30 days of delivery. "
+                "Refunds are paid within 5 business days.",
+                "public",
+            ),
+            Document(
+                "kb/warranty",
+                2,
+                "Every blender has a two year warranty. Repairs are free during the warranty.",
+                "public",
+            ),
+            Document(
+                "kb/shipping",
+                1,
+                "Orders ship within 2 days. Express shipping costs 9 euros.",
+                "public",
+            ),
+            Document(
+                "acme/vip-returns",
+                1,
+                "VIP customers may return a blender within 60 days. Ask a manager first.",
+                "acme-internal",
+            ),
         ],
         grants=[
             Grant("acme", 1, frozenset({"public", "acme-internal"}), TOOLS),
@@ -39,10 +56,20 @@ def example_world() -> World:
 def example_goals() -> dict[str, tuple[str, dict]]:
     """Example tasks: task_id -> (tenant, goal)."""
     return {
-        "ask-returns": ("acme", {"query": "How many days do I have to return a blender?",
-                                 "recipient": "ana@example.com", "sku": "blender-01"}),
-        "ask-warranty": ("globex", {"query": "Is there a warranty on the blender?",
-                                    "recipient": "bo@example.com"}),
-        "ask-shipping": ("acme", {"query": "How fast do orders ship?",
-                                  "recipient": "cy@example.com"}),
+        "ask-returns": (
+            "acme",
+            {
+                "query": "How many days do I have to return a blender?",
+                "recipient": "ana@example.com",
+                "sku": "blender-01",
+            },
+        ),
+        "ask-warranty": (
+            "globex",
+            {"query": "Is there a warranty on the blender?", "recipient": "bo@example.com"},
+        ),
+        "ask-shipping": (
+            "acme",
+            {"query": "How fast do orders ship?", "recipient": "cy@example.com"},
+        ),
     }

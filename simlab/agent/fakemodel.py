@@ -42,7 +42,7 @@ class FakeModel:
         lines = []
         for line in prompt.splitlines():
             if line.startswith("Question:"):
-                question = line[len("Question:"):].strip()
+                question = line[len("Question:") :].strip()
             elif m := _SOURCE.match(line):
                 first = re.split(r"(?<=[.!?])\s", m["text"].strip(), maxsplit=1)[0]
                 lines.append(f"- {first} [{m['cite']}]")

@@ -127,8 +127,12 @@ def _retrieve(cp: Checkpoint, world: World, retriever: Retriever, model: FakeMod
         if cp.goal.sku is not None:
             refs.append(InventoryAPI(world).lookup(researcher, cp.goal.sku).ref)
     except (PermissionDenied, LookupError) as exc:
-        return _stop(cp, "retrieve", PERMISSION_DENIED if isinstance(exc, PermissionDenied)
-                     else EVIDENCE_EMPTY, str(exc))
+        return _stop(
+            cp,
+            "retrieve",
+            PERMISSION_DENIED if isinstance(exc, PermissionDenied) else EVIDENCE_EMPTY,
+            str(exc),
+        )
     refs_t = tuple(refs)
     new = replace(cp, evidence=refs_t, next_step=_after(cp, "retrieve"))
     return StepOutcome("retrieve", new, used=refs_t)
@@ -141,8 +145,12 @@ def _draft(cp: Checkpoint, world: World, retriever: Retriever, model: FakeModel)
     for ref in cp.evidence:
         text = _cited_text(world, ref)
         if text is None:  # the guard checks this first; never draft from another version
-            return _stop(cp, "draft", "document-changed",
-                         f"{ref.doc_id} is no longer at the cited v{ref.version}")
+            return _stop(
+                cp,
+                "draft",
+                "document-changed",
+                f"{ref.doc_id} is no longer at the cited v{ref.version}",
+            )
         lines.append(f"[{ref.doc_id} v{ref.version}] {text}")
     completion = model.complete("\n".join(lines) + "\n")
     approval = Approval("pending") if cp.tenant in world.approval_required else Approval()
@@ -155,8 +163,12 @@ def _send(cp: Checkpoint, world: World, retriever: Retriever, model: FakeModel) 
     if approval.status == "pending":
         by = world.approvals.get(cp.task_id)
         if by is None:
-            return _stop(cp, "send", APPROVAL_PENDING,
-                         f"the e-mail of task {cp.task_id!r} waits for a human approval")
+            return _stop(
+                cp,
+                "send",
+                APPROVAL_PENDING,
+                f"the e-mail of task {cp.task_id!r} waits for a human approval",
+            )
         approval = Approval("approved", by)
     key = email_key(cp)
     new = replace(cp, approval=approval, next_step=_after(cp, "send"), status="completed")
@@ -196,14 +208,18 @@ def _goal_from(goal: Any) -> Goal:
         if name not in goal:
             raise CheckpointError(f"task field 'goal.{name}' is missing", field=f"goal.{name}")
         if not isinstance(goal[name], str) or not goal[name]:
-            raise CheckpointError(f"task field 'goal.{name}' must be a non-empty string, "
-                                  f"got {goal[name]!r}", field=f"goal.{name}")
+            raise CheckpointError(
+                f"task field 'goal.{name}' must be a non-empty string, got {goal[name]!r}",
+                field=f"goal.{name}",
+            )
     sku = goal.get("sku")
     if sku is not None and not isinstance(sku, str):
-        raise CheckpointError(f"task field 'goal.sku' must be a string or null, got {sku!r}",
-                              field="goal.sku")
+        raise CheckpointError(
+            f"task field 'goal.sku' must be a string or null, got {sku!r}", field="goal.sku"
+        )
     extra = sorted(set(goal) - {"query", "recipient", "sku"})
     if extra:
-        raise CheckpointError(f"task field 'goal.{extra[0]}' is not part of a goal",
-                              field=f"goal.{extra[0]}")
+        raise CheckpointError(
+            f"task field 'goal.{extra[0]}' is not part of a goal", field=f"goal.{extra[0]}"
+        )
     return Goal(goal["query"], goal["recipient"], sku)

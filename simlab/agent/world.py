@@ -170,15 +170,29 @@ class World:
     def to_dict(self) -> dict:
         """Everything but the mail server, as JSON (for snapshots and graded exercises)."""
         return {
-            "documents": [{"doc_id": d.doc_id, "version": d.version, "text": d.text,
-                           "collection": d.collection} for d in self.documents()],
-            "grants": [{"tenant": g.tenant, "version": g.version,
-                        "collections": sorted(g.collections), "tools": sorted(g.tools),
-                        "revoked": g.revoked} for g in sorted(self._grants.values(),
-                                                              key=lambda g: g.tenant)],
+            "documents": [
+                {
+                    "doc_id": d.doc_id,
+                    "version": d.version,
+                    "text": d.text,
+                    "collection": d.collection,
+                }
+                for d in self.documents()
+            ],
+            "grants": [
+                {
+                    "tenant": g.tenant,
+                    "version": g.version,
+                    "collections": sorted(g.collections),
+                    "tools": sorted(g.tools),
+                    "revoked": g.revoked,
+                }
+                for g in sorted(self._grants.values(), key=lambda g: g.tenant)
+            ],
             "tools": sorted(self.tools),
-            "stock": {sku: {"quantity": q, "version": v}
-                      for sku, (q, v) in sorted(self._stock.items())},
+            "stock": {
+                sku: {"quantity": q, "version": v} for sku, (q, v) in sorted(self._stock.items())
+            },
             "approval_required": sorted(self.approval_required),
             "approvals": dict(sorted(self.approvals.items())),
             "index_version": self.index_version,
@@ -188,10 +202,20 @@ class World:
     def from_dict(cls, d: dict) -> World:
         """Rebuild a world from :meth:`to_dict` (with an empty mail server)."""
         world = cls(
-            documents=[Document(x["doc_id"], x["version"], x["text"], x["collection"])
-                       for x in d["documents"]],
-            grants=[Grant(g["tenant"], g["version"], frozenset(g["collections"]),
-                          frozenset(g["tools"]), g["revoked"]) for g in d["grants"]],
+            documents=[
+                Document(x["doc_id"], x["version"], x["text"], x["collection"])
+                for x in d["documents"]
+            ],
+            grants=[
+                Grant(
+                    g["tenant"],
+                    g["version"],
+                    frozenset(g["collections"]),
+                    frozenset(g["tools"]),
+                    g["revoked"],
+                )
+                for g in d["grants"]
+            ],
             tools=d["tools"],
             approval_required=d["approval_required"],
         )
@@ -242,8 +266,12 @@ class World:
         old = self._documents.get(doc_id)
         if old is None and collection is None:
             raise ValueError(f"new document {doc_id!r} needs a collection")
-        doc = Document(doc_id, 1 if old is None else old.version + 1, text,
-                       collection if collection is not None else old.collection)
+        doc = Document(
+            doc_id,
+            1 if old is None else old.version + 1,
+            text,
+            collection if collection is not None else old.collection,
+        )
         self._documents[doc_id] = doc
         self.index_version += 1
         return doc
@@ -256,8 +284,9 @@ class World:
     def grant(self, tenant: str, collections: Iterable[str], tools: Iterable[str] = TOOLS) -> Grant:
         """Give (or change) the tenant's grant; its version grows."""
         old = self._grants.get(tenant)
-        new = Grant(tenant, 1 if old is None else old.version + 1,
-                    frozenset(collections), frozenset(tools))
+        new = Grant(
+            tenant, 1 if old is None else old.version + 1, frozenset(collections), frozenset(tools)
+        )
         self._grants[tenant] = new
         return new
 

@@ -88,8 +88,7 @@ def _python_source(source: str) -> str:
         from IPython.core.inputtransformer2 import TransformerManager
     except ImportError:  # pragma: no cover - IPython ships with ipykernel
         return "\n".join(
-            "pass" if line.lstrip().startswith(("%", "!")) else line
-            for line in source.splitlines()
+            "pass" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
         )
     return TransformerManager().transform_cell(source)
 
@@ -203,8 +202,9 @@ class _Child:
         try:
             data = wire.dumps(message)
         except (TypeError, ValueError):
-            data = wire.dumps({"ok": False, "error": {"type": "ProtocolError",
-                                                      "message": "reply is not JSON"}})
+            data = wire.dumps(
+                {"ok": False, "error": {"type": "ProtocolError", "message": "reply is not JSON"}}
+            )
         self.conn.send_bytes(data)
 
     def resolve(self, handle: wire.Handle) -> Any:
@@ -286,8 +286,11 @@ class _Child:
         return out
 
     def op_get(self, message: dict) -> dict:
-        obj = self.ns[message["target"]] if isinstance(message["target"], str) else (
-            self.objects[int(message["target"]["$h"])])
+        obj = (
+            self.ns[message["target"]]
+            if isinstance(message["target"], str)
+            else (self.objects[int(message["target"]["$h"])])
+        )
         try:
             value = getattr(obj, message["name"]) if message.get("name") else obj
         except BaseException as exc:
@@ -299,8 +302,9 @@ class _Child:
         report = []
         for module_name, before in self.snapshot.items():
             now = {k: id(v) for k, v in vars(sys.modules[module_name]).items()}
-            changed = sorted(k for k in before if now.get(k) != before[k] and not
-                             k.startswith("__"))
+            changed = sorted(
+                k for k in before if now.get(k) != before[k] and not k.startswith("__")
+            )
             report += [f"{module_name}.{k}" for k in changed]
         for name, module_name in WATCHED_NAMES.items():
             module = sys.modules[module_name]

@@ -55,8 +55,13 @@ def _grade(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     progress = not args.no_progress and sys.stderr.isatty()
-    grades = grade(notebooks, timeout=args.timeout, max_output=args.max_output, jobs=args.jobs,
-                   progress=progress)
+    grades = grade(
+        notebooks,
+        timeout=args.timeout,
+        max_output=args.max_output,
+        jobs=args.jobs,
+        progress=progress,
+    )
     if args.json:
         sys.stdout.write(json_lines(grades))
     else:
@@ -107,16 +112,34 @@ def register(subparsers) -> None:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="notebooks, or folders to search")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object per notebook (one per line) instead of text")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per notebook (one per line) instead of text",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write one row per submission to FILE")
-    p.add_argument("--timeout", type=_positive_number, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"seconds one cell or one call of the student's code may run "
-                        f"[{DEFAULT_TIMEOUT}]")
-    p.add_argument("--jobs", "-j", type=_positive_int, default=None, metavar="N",
-                   help="notebooks graded at once [one per CPU]")
-    p.add_argument("--max-output", type=_positive_int, default=DEFAULT_MAX_OUTPUT,
-                   metavar="BYTES", help=f"output one cell may print [{DEFAULT_MAX_OUTPUT}]")
+    p.add_argument(
+        "--timeout",
+        type=_positive_number,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds one cell or one call of the student's code may run [{DEFAULT_TIMEOUT}]",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="notebooks graded at once [one per CPU]",
+    )
+    p.add_argument(
+        "--max-output",
+        type=_positive_int,
+        default=DEFAULT_MAX_OUTPUT,
+        metavar="BYTES",
+        help=f"output one cell may print [{DEFAULT_MAX_OUTPUT}]",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_grade)
 
@@ -129,8 +152,9 @@ def register(subparsers) -> None:
             "NotImplementedError with its hint, and outputs are dropped."
         ),
     )
-    b.add_argument("--check", action="store_true",
-                   help="write nothing; exit 1 if exercises/ is out of date")
+    b.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if exercises/ is out of date"
+    )
     b.add_argument("--solutions", default="solutions", metavar="DIR", help="[solutions]")
     b.add_argument("--exercises", default="exercises", metavar="DIR", help="[exercises]")
     b.set_defaults(func=_build)

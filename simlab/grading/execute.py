@@ -61,7 +61,8 @@ class CurrentEnvKernelManager(AsyncKernelManager):
         if self._kernel_spec is None:
             self._kernel_spec = KernelSpec(
                 argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                display_name="Python 3 (simlab)", language="python",
+                display_name="Python 3 (simlab)",
+                language="python",
             )
         return self._kernel_spec
 
@@ -98,8 +99,11 @@ def _one_line(text: str, limit: int = 300) -> str:
 async def _run(
     nb: nbformat.NotebookNode, timeout: int, max_output: int, cwd: str, startup_timeout: int
 ) -> dict[int, CellRun]:
-    code = [i for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"
-            and str(c.get("source", "")).strip()]
+    code = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.get("cell_type") == "code" and str(c.get("source", "")).strip()
+    ]
     pending = list(code)
     results: dict[int, CellRun] = {}
     restarted = False
@@ -118,8 +122,9 @@ async def _run(
         )
         try:
             # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
-            async with client.async_setup_kernel(env=_kernel_env(), stdout=subprocess.DEVNULL,
-                                                 stderr=subprocess.DEVNULL):
+            async with client.async_setup_kernel(
+                env=_kernel_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            ):
                 if restarted:
                     for i in code:
                         if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
@@ -136,8 +141,11 @@ async def _run(
                         results[i] = CellRun(i, "timeout", f"ran past the {timeout} s limit")
                         break
                     except DeadKernelError:
-                        results[i] = CellRun(i, "dead", "the kernel died (os._exit, a crash or "
-                                                        "running out of memory)")
+                        results[i] = CellRun(
+                            i,
+                            "dead",
+                            "the kernel died (os._exit, a crash or running out of memory)",
+                        )
                         break
                     else:
                         results[i] = CellRun(i, "ok")
@@ -145,8 +153,12 @@ async def _run(
                         cell.outputs = []
                     printed = client.output_bytes.get(i, 0)
                     if printed > max_output and results[i].status in ("ok", "error"):
-                        results[i] = CellRun(i, "flood", f"printed {_megabytes(printed)}, over "
-                                                         f"the {_megabytes(max_output)} limit")
+                        results[i] = CellRun(
+                            i,
+                            "flood",
+                            f"printed {_megabytes(printed)}, over "
+                            f"the {_megabytes(max_output)} limit",
+                        )
         except Exception as exc:  # the kernel would not start, or died while starting
             for i in pending:
                 results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
@@ -172,24 +184,30 @@ def run_notebook(
 ) -> dict[int, CellRun]:
     """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun."""
     nb = _copy(nb)
-    return asyncio.run(_run(nb, int(timeout), int(max_output), cwd or os.getcwd(),
-                            int(startup_timeout)))
+    return asyncio.run(
+        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout))
+    )
 
 
 def _copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return copy.deepcopy(nb)
 
 
-def execute_plain(nb: nbformat.NotebookNode, *, timeout: int = 60, cwd: str | None = None
-                  ) -> nbformat.NotebookNode:
+def execute_plain(
+    nb: nbformat.NotebookNode, *, timeout: int = 60, cwd: str | None = None
+) -> nbformat.NotebookNode:
     """Just execute (a copy of) ``nb`` with nbclient and return it with its outputs: what
     every notebook grader has to pay at least, the benchmark's floor.
 
     Like the grader, it stops the kernel at once when done (nbclient's default waits for a
     graceful shutdown, which would make the floor look slower than it is).
     """
-    client = NotebookClient(_copy(nb), timeout=timeout, kernel_name="python3",
-                            kernel_manager_class=CurrentEnvKernelManager,
-                            shutdown_kernel="immediate",
-                            resources={"metadata": {"path": cwd or os.getcwd()}})
+    client = NotebookClient(
+        _copy(nb),
+        timeout=timeout,
+        kernel_name="python3",
+        kernel_manager_class=CurrentEnvKernelManager,
+        shutdown_kernel="immediate",
+        resources={"metadata": {"path": cwd or os.getcwd()}},
+    )
     return client.execute(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

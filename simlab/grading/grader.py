@@ -102,7 +102,8 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
         path = Path(raw)
         if path.is_dir():
             found.extend(
-                p for p in sorted(path.rglob("*.ipynb"))
+                p
+                for p in sorted(path.rglob("*.ipynb"))
                 if ".ipynb_checkpoints" not in p.parts and p.is_file()
             )
         elif path.is_file():
@@ -215,19 +216,30 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
     except SandboxLost as exc:
         lost = exc.reason
     except Exception as exc:  # a bug in a hidden check: this question only, and say so
-        return QuestionGrade(q.id, 0, q.points, f"grader error in the hidden check of {q.id} "
-                                                f"({type(exc).__name__}); tell your instructor")
+        return QuestionGrade(
+            q.id,
+            0,
+            q.points,
+            f"grader error in the hidden check of {q.id} "
+            f"({type(exc).__name__}); tell your instructor",
+        )
     finally:
         sandbox.set_deadline(None)
     if lost is None and tally.count != q.points:
-        return QuestionGrade(q.id, 0, q.points, f"grader error: the hidden check of {q.id} has "
-                                                f"{tally.count} parts for {q.points} points")
+        return QuestionGrade(
+            q.id,
+            0,
+            q.points,
+            f"grader error: the hidden check of {q.id} has "
+            f"{tally.count} parts for {q.points} points",
+        )
     points = 0 if lost is not None else min(tally.passed, q.points)
     return QuestionGrade(q.id, points, q.points, _feedback(tally, q.points, lost))
 
 
-def hidden_checks(nb: nbformat.NotebookNode, exercise: Exercise, *, timeout: float,
-                  budget: float | None = None) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
+def hidden_checks(
+    nb: nbformat.NotebookNode, exercise: Exercise, *, timeout: float, budget: float | None = None
+) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
     """Pass 2: run the student's cells in a sandbox and every question's hidden check."""
     boxes = _Sandboxes(_plan(nb), timeout)
     grades = {}
@@ -252,9 +264,13 @@ def _cell_failure(nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str)
             continue
         run, role = runs[i], cell_role(cell) or "code"
         if run.status in _BROKEN or (run.status == "error" and role == "answer"):
-            what = {"timeout": "did not finish", "dead": "crashed the kernel",
-                    "flood": "printed too much", "not run": "could not run",
-                    "error": "raised an error"}[run.status]
+            what = {
+                "timeout": "did not finish",
+                "dead": "crashed the kernel",
+                "flood": "printed too much",
+                "not run": "could not run",
+                "error": "raised an error",
+            }[run.status]
             return f"the {role} cell {what} when the notebook ran: {run.detail}"
     return None
 
@@ -275,9 +291,16 @@ def grade_notebook(
     exercise = exercise_for(nb, Path(path).name)
     if exercise is None:
         known = ", ".join(sorted(EXERCISES))
-        return NotebookGrade(name, None, 0, 0, error=(
-            f"cannot tell which exercise this notebook answers (metadata simlab.exercise is "
-            f"missing and the file name matches none of: {known})"))
+        return NotebookGrade(
+            name,
+            None,
+            0,
+            0,
+            error=(
+                f"cannot tell which exercise this notebook answers (metadata simlab.exercise is "
+                f"missing and the file name matches none of: {known})"
+            ),
+        )
 
     hidden: dict[str, Any] = {}
 
@@ -290,14 +313,16 @@ def grade_notebook(
     thread = threading.Thread(target=second_pass, name=f"hidden:{name}", daemon=True)
     thread.start()
     with _scratch() as cwd:
-        runs = run_notebook(nb, timeout=int(max(1, round(timeout))), max_output=max_output,
-                            cwd=cwd)
+        runs = run_notebook(nb, timeout=int(max(1, round(timeout))), max_output=max_output, cwd=cwd)
     thread.join()
 
     questions = []
     tampered = (hidden["boxes"].tampered or []) if "boxes" in hidden else []
-    note = (f" (note: the notebook replaces {', '.join(tampered)}; the grader ignores that)"
-            if tampered else "")
+    note = (
+        f" (note: the notebook replaces {', '.join(tampered)}; the grader ignores that)"
+        if tampered
+        else ""
+    )
     for q in exercise.questions:
         broken = _cell_failure(nb, runs, q.id)
         if broken is not None:
@@ -310,7 +335,11 @@ def grade_notebook(
                 g.feedback += note
             questions.append(g)
     return NotebookGrade(
-        name, exercise.id, sum(g.points for g in questions), exercise.max_score, questions,
+        name,
+        exercise.id,
+        sum(g.points for g in questions),
+        exercise.max_score,
+        questions,
         seconds=time.perf_counter() - started,
     )
 
@@ -383,5 +412,6 @@ def _safe_grade(path: Path, timeout: float, max_output: int) -> NotebookGrade:
     try:
         return grade_notebook(path, timeout=timeout, max_output=max_output)
     except Exception as exc:  # a grader bug must not stop the batch
-        return NotebookGrade(str(path), None, 0, 0, error=f"grader error: "
-                                                          f"{type(exc).__name__}: {exc}")
+        return NotebookGrade(
+            str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}"
+        )

@@ -109,7 +109,10 @@ def run_worker(path: str | Path, task_id: str) -> dict:
         return _forked_worker(str(path), task_id)
     done = subprocess.run(
         [sys.executable, "-m", "simlab.workerproc", "resume", str(path), task_id],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -300,10 +303,21 @@ def _piece(ns: dict, name: str | None) -> Callable | None:
     return ns[name]
 
 
-def _pieces_ledger(ns: dict, path: str, *, claim: str | None = None,
-                   heartbeat: str | None = None, record_effect: str | None = None) -> Ledger:
-    return PiecesLedger(path, clock=_clock, claim=_piece(ns, claim),
-                        heartbeat=_piece(ns, heartbeat), record_effect=_piece(ns, record_effect))
+def _pieces_ledger(
+    ns: dict,
+    path: str,
+    *,
+    claim: str | None = None,
+    heartbeat: str | None = None,
+    record_effect: str | None = None,
+) -> Ledger:
+    return PiecesLedger(
+        path,
+        clock=_clock,
+        claim=_piece(ns, claim),
+        heartbeat=_piece(ns, heartbeat),
+        record_effect=_piece(ns, record_effect),
+    )
 
 
 #: name -> factory(namespace, *args, **kwargs): the objects a hidden check may build.
@@ -311,9 +325,7 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     "ledger": lambda ns, path: Ledger(path, clock=_clock),
     "pieces-ledger": _pieces_ledger,
     "mailbox": lambda ns: Mailbox(),
-    "scripted-work": lambda ns, path, task_id, script: ScriptedWork(
-        path, task_id, script, _clock
-    ),
+    "scripted-work": lambda ns, path, task_id, script: ScriptedWork(path, task_id, script, _clock),
     "scripted-ledger": lambda ns, path, after_save: ScriptedLedger(path, after_save, _clock),
     "interleaved-claims": lambda ns, path, claim: _Result(
         interleaved_claims(_piece(ns, claim), path)

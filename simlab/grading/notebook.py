@@ -167,8 +167,9 @@ def make_exercise(solution: nbformat.NotebookNode, name: str = "notebook") -> nb
             continue
         text, regions = _stub_regions(_source(cell), f"{name}, cell {index}")
         if regions and cell_role(cell) != "answer":
-            raise NotebookError(f"{name}, cell {index}: solution region in a cell whose role "
-                                "is not 'answer'")
+            raise NotebookError(
+                f"{name}, cell {index}: solution region in a cell whose role is not 'answer'"
+            )
         cell.source = text
         cell.outputs = []
         cell.execution_count = None

@@ -119,8 +119,10 @@ def _unexpected(exc: Exception) -> str:
     who = getattr(exc, "remote_what", None)
     if who:  # rebuilt from the sandbox: the student's code raised it
         return f"{who} raised {type(exc).__name__}: {exc}"
-    return (f"the answer could not be checked (it led to {type(exc).__name__}); check what "
-            "your functions return")
+    return (
+        f"the answer could not be checked (it led to {type(exc).__name__}); check what "
+        "your functions return"
+    )
 
 
 def explain(exc: RemoteError) -> str:

@@ -57,8 +57,9 @@ def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
     return path.stem
 
 
-def write_csv(grades: Sequence[NotebookGrade], path: str | Path,
-              roots: Sequence[str | Path] = ()) -> Path:
+def write_csv(
+    grades: Sequence[NotebookGrade], path: str | Path, roots: Sequence[str | Path] = ()
+) -> Path:
     """Write one row per notebook: student, notebook, exercise, score, max_score, one column
     per question (``exercise/question``, its points), and ``error``."""
     columns: list[str] = []
@@ -73,7 +74,15 @@ def write_csv(grades: Sequence[NotebookGrade], path: str | Path,
         writer.writerow([*CSV_FIXED, *columns, "error"])
         for g in grades:
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
-            writer.writerow([student_of(g.notebook, roots), g.notebook, g.exercise or "",
-                             g.score, g.max_score, *(points.get(c, "") for c in columns),
-                             g.error or ""])
+            writer.writerow(
+                [
+                    student_of(g.notebook, roots),
+                    g.notebook,
+                    g.exercise or "",
+                    g.score,
+                    g.max_score,
+                    *(points.get(c, "") for c in columns),
+                    g.error or "",
+                ]
+            )
     return path

@@ -121,15 +121,27 @@ class Sandbox:
         self._proc: subprocess.Popen | None = None
         try:
             if zygote.available():
-                self.pid = zygote.fork_sandbox(to_child_r, from_child_w, self.workdir,
-                                               _limits_args(self.limits))
+                self.pid = zygote.fork_sandbox(
+                    to_child_r, from_child_w, self.workdir, _limits_args(self.limits)
+                )
             else:  # pragma: no cover - no fd passing (Windows)
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "simlab.grading.child", str(to_child_r),
-                     str(from_child_w), *_limits_args(self.limits)],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, pass_fds=(to_child_r, from_child_w),
-                    cwd=self.workdir, close_fds=True, start_new_session=True, env=_child_env(),
+                    [
+                        sys.executable,
+                        "-m",
+                        "simlab.grading.child",
+                        str(to_child_r),
+                        str(from_child_w),
+                        *_limits_args(self.limits),
+                    ],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(to_child_r, from_child_w),
+                    cwd=self.workdir,
+                    close_fds=True,
+                    start_new_session=True,
+                    env=_child_env(),
                 )
                 self.pid = self._proc.pid
         finally:
@@ -188,15 +200,15 @@ class Sandbox:
             self._send.send_bytes(wire.dumps(message))
             ready = self._recv.poll(limit)
         except (OSError, EOFError, BrokenPipeError):
-            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)"
-                             ) from None
+            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
         if not ready:
             raise self._lose(reason)
         try:
             raw = self._recv.recv_bytes(MAX_REPLY)
         except (EOFError, ConnectionResetError, BrokenPipeError):
-            raise self._lose(f"the process running {what} stopped (os._exit, a crash, or "
-                             "running out of memory?)") from None
+            raise self._lose(
+                f"the process running {what} stopped (os._exit, a crash, or running out of memory?)"
+            ) from None
         except OSError:
             raise self._lose(f"{what} sent back more than {_size(MAX_REPLY)}") from None
         try:
@@ -210,8 +222,11 @@ class Sandbox:
     def exec_cell(self, index: int, source: str, *, timeout: float | None = None) -> CellResult:
         """Execute one code cell in the student's namespace."""
         try:
-            reply = self.request({"op": "exec", "index": index, "source": source},
-                                 what=f"cell {index}", timeout=timeout)
+            reply = self.request(
+                {"op": "exec", "index": index, "source": source},
+                what=f"cell {index}",
+                timeout=timeout,
+            )
         except SandboxLost as lost:
             status = "timeout" if "within" in lost.reason else "lost"
             return CellResult(index, status, lost.reason)
@@ -267,8 +282,11 @@ class Sandbox:
 
     def get(self, target: str | wire.Handle, name: str | None = None) -> Any:
         """A value from the student's namespace, or an attribute of a sandbox object."""
-        message = {"op": "get", "target": target if isinstance(target, str) else {"$h": target.id},
-                   "name": name}
+        message = {
+            "op": "get",
+            "target": target if isinstance(target, str) else {"$h": target.id},
+            "name": name,
+        }
         reply = self.request(message, what=f"reading {name or target}")
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, f"reading {name or target}")
@@ -276,8 +294,13 @@ class Sandbox:
 
     def kit(self, factory: str, *args: Any, now: float | None = None, **kwargs: Any) -> wire.Handle:
         """Build a kit object in the sandbox (see :data:`simlab.grading.harness.FACTORIES`)."""
-        message = {"op": "kit", "factory": factory, "args": wire.encode(list(args)),
-                   "kwargs": wire.encode(dict(kwargs)), "now": now}
+        message = {
+            "op": "kit",
+            "factory": factory,
+            "args": wire.encode(list(args)),
+            "kwargs": wire.encode(dict(kwargs)),
+            "now": now,
+        }
         reply = self.request(message, what=f"building {factory}")
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, f"building {factory}")

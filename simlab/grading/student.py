@@ -72,9 +72,15 @@ class RemoteObject:
     ``returns`` maps method names to the type their result must have (checked here).
     """
 
-    def __init__(self, sandbox: Sandbox, handle: Handle, *,
-                 clock: Callable[[], float] | None = None, name: str = "object",
-                 returns: dict[str, type] | None = None):
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        handle: Handle,
+        *,
+        clock: Callable[[], float] | None = None,
+        name: str = "object",
+        returns: dict[str, type] | None = None,
+    ):
         self._sandbox = sandbox
         self._handle = handle
         self._clock = clock
@@ -96,14 +102,22 @@ class RemoteObject:
         def call(*args: Any, **kwargs: Any) -> Any:
             now = self._clock() if self._clock is not None else None
             try:
-                result = self._sandbox.call(self._handle, *args, method=method, now=now,
-                                            what=f"{self._name}.{method}()", **kwargs)
+                result = self._sandbox.call(
+                    self._handle,
+                    *args,
+                    method=method,
+                    now=now,
+                    what=f"{self._name}.{method}()",
+                    **kwargs,
+                )
             except RemoteError as exc:
                 raise _rebuild(exc) from None
             expected = self._returns.get(method)
             if expected is not None and not isinstance(result, expected):
-                raise WrongType(f"{self._name}.{method}() returned {kind_of(result)}, "
-                                f"expected {expected.__name__}")
+                raise WrongType(
+                    f"{self._name}.{method}() returned {kind_of(result)}, "
+                    f"expected {expected.__name__}"
+                )
             return result
 
         call.__name__ = method
@@ -158,19 +172,26 @@ class Student:
         call.__name__ = name
         return call
 
-    def kit(self, factory: str, *args: Any, clock: Callable[[], float] | None = None,
-            name: str | None = None, returns: dict[str, type] | None = None,
-            **kwargs: Any) -> RemoteObject:
+    def kit(
+        self,
+        factory: str,
+        *args: Any,
+        clock: Callable[[], float] | None = None,
+        name: str | None = None,
+        returns: dict[str, type] | None = None,
+        **kwargs: Any,
+    ) -> RemoteObject:
         """Build a kit object in the sandbox (see :data:`simlab.grading.harness.FACTORIES`)."""
         now = clock() if clock is not None else None
         handle = self.sandbox.kit(factory, *args, now=now, **kwargs)
-        return RemoteObject(self.sandbox, handle, clock=clock, name=name or factory,
-                            returns=returns)
+        return RemoteObject(
+            self.sandbox, handle, clock=clock, name=name or factory, returns=returns
+        )
 
-    def ledger(self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
-               ) -> RemoteObject:
+    def ledger(
+        self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
+    ) -> RemoteObject:
         """A ledger in the sandbox with the student's ``pieces`` (e.g. ``claim="claim"``)
         plugged in; every call carries ``clock()`` as the time."""
         factory = "pieces-ledger" if pieces else "ledger"
-        return self.kit(factory, path, clock=clock, name="ledger", returns=LEDGER_RETURNS,
-                        **pieces)
+        return self.kit(factory, path, clock=clock, name="ledger", returns=LEDGER_RETURNS, **pieces)

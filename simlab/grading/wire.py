@@ -83,8 +83,10 @@ def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) ->
         return value
     name = _RECORD_NAMES.get(kind)
     if name is not None and depth <= MAX_DEPTH:
-        return {"$r": name, "f": {k: encode(getattr(value, k), handles, depth + 1)
-                                  for k in _FIELDS[name]}}
+        return {
+            "$r": name,
+            "f": {k: encode(getattr(value, k), handles, depth + 1) for k in _FIELDS[name]},
+        }
     if value is None:
         return None
     if isinstance(value, bool):
@@ -104,8 +106,10 @@ def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) ->
     d = depth + 1
     for name, cls in RECORDS.items():
         if isinstance(value, cls):
-            return {"$r": name, "f": {k: encode(getattr(value, k), handles, d)
-                                      for k in _FIELDS[name]}}
+            return {
+                "$r": name,
+                "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]},
+            }
     if isinstance(value, list):
         return [encode(v, handles, d) for v in value]
     if isinstance(value, tuple):

@@ -49,8 +49,12 @@ def _start() -> tuple[subprocess.Popen, socket.socket]:
     try:
         proc = subprocess.Popen(
             [sys.executable, "-m", "simlab.grading.zygote", str(theirs.fileno())],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(theirs.fileno(),),
+            close_fds=True,
+            start_new_session=True,
             env={**os.environ, "MPLBACKEND": "Agg", "PYTHONSTARTUP": ""},
         )
     finally:

@@ -70,7 +70,7 @@ def _exercise(question: str, notebook: str = FENCING) -> str:
 
 # A cancel that forgets to bump the epoch: the status alone already stops the commit, so only
 # the part that asks for the bump fails (5 of 6).
-NO_BUMP = '''
+NO_BUMP = """
 def cancel(state):
     if state["status"] in ("completed", "cancelled"):
         return False
@@ -83,11 +83,11 @@ def requeue(state):
         return False
     state["status"] = "queued"
     return True
-'''
+"""
 
 # The chapter's claim: an UPDATE, then a separate SELECT. Every case-by-case check and every
 # simulation passes (SimPy never interleaves it), only the replayed race catches it.
-TWO_STATEMENT_CLAIM = '''
+TWO_STATEMENT_CLAIM = """
 def claim(db, task_id, worker, ttl, now):
     updated = db.execute(
         "UPDATE tasks SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,"
@@ -113,11 +113,11 @@ def heartbeat(db, lease, ttl, now):
         (now + ttl, now, lease.task_id, lease.epoch),
     )
     return cursor.rowcount == 1
-'''
+"""
 
 # record_effect that forgets the fence (any lease may record), and a loop that never
 # heartbeats: each fails exactly the part that looks for it.
-UNFENCED_EFFECT = '''
+UNFENCED_EFFECT = """
 def record_effect(db, lease, key, now):
     cursor = db.execute(
         "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
@@ -133,9 +133,9 @@ def send_step(ledger, lease, step, mailbox):
         mailbox.send(key)
         return True
     return False
-'''
+"""
 
-NO_HEARTBEAT_LOOP = '''
+NO_HEARTBEAT_LOOP = """
 def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
     try:
         lease = ledger.claim(task_id, worker, ttl)
@@ -148,9 +148,9 @@ def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
                            result=output if done else None):
             return "lost"
     return "completed"
-'''
+"""
 
-HELPER_TAMPERING = '''
+HELPER_TAMPERING = """
 import contextlib
 import simlab.checker
 import simlab.grading.public
@@ -168,9 +168,9 @@ def self_check(question):
 simlab.grading.public.self_check = self_check
 simlab.checker.stale_commits = lambda history: []
 print("All tests passed! 17/17")
-'''
+"""
 
-NOISY = '''
+NOISY = """
 import sys, warnings
 import ipywidgets
 from IPython.display import display
@@ -179,45 +179,77 @@ sys.stderr.write("Traceback (most recent call last): not really\\n")
 print("FAILED " * 100)
 display(ipywidgets.IntSlider(description="ttl"))
 ipywidgets.interact(lambda x: x, x=3)
-'''
+"""
 
 
 def cases() -> list[Case]:
     """Every case. Expected points are reasoned in the comments above each source."""
     full = {"cancel-after-claim": 6, "cancel-after-first-step": 6, "cancel-limits": 5}
     return [
-        Case("partial", "exercises", FENCING, {"cancel-after-claim": NO_BUMP},
-             {"cancel-after-claim": 5, "cancel-after-first-step": 0, "cancel-limits": 0},
-             {"cancel-after-claim": "bump the epoch",
-              "cancel-after-first-step": "not attempted"}),
+        Case(
+            "partial",
+            "exercises",
+            FENCING,
+            {"cancel-after-claim": NO_BUMP},
+            {"cancel-after-claim": 5, "cancel-after-first-step": 0, "cancel-limits": 0},
+            {"cancel-after-claim": "bump the epoch", "cancel-after-first-step": "not attempted"},
+        ),
         # An endless loop in one answer cell and os._exit in another: only those two lose.
-        Case("loop-and-exit", "solutions", FENCING,
-             {"cancel-after-claim": _solution("cancel-after-claim") + "\nwhile True:\n    pass\n",
-              "cancel-limits": "import os\nos._exit(1)\n" + _solution("cancel-limits")},
-             {"cancel-after-claim": 0, "cancel-after-first-step": 6, "cancel-limits": 0},
-             {"cancel-after-claim": "did not finish", "cancel-limits": "crashed the kernel"}),
+        Case(
+            "loop-and-exit",
+            "solutions",
+            FENCING,
+            {
+                "cancel-after-claim": _solution("cancel-after-claim") + "\nwhile True:\n    pass\n",
+                "cancel-limits": "import os\nos._exit(1)\n" + _solution("cancel-limits"),
+            },
+            {"cancel-after-claim": 0, "cancel-after-first-step": 6, "cancel-limits": 0},
+            {"cancel-after-claim": "did not finish", "cancel-limits": "crashed the kernel"},
+        ),
         # Megabytes of output, a syntax error, and an exception after a correct definition.
-        Case("flood-syntax-exception", "solutions", FENCING,
-             {"cancel-after-claim": _solution("cancel-after-claim") + "\nprint('x' * 3_000_000)\n",
-              "cancel-after-first-step": "def cancel_after_first_step(path:\n    pass\n",
-              "cancel-limits": _solution("cancel-limits") + "\nraise ValueError('oops')\n"},
-             {"cancel-after-claim": 0, "cancel-after-first-step": 0, "cancel-limits": 0},
-             {"cancel-after-claim": "printed", "cancel-after-first-step": "SyntaxError",
-              "cancel-limits": "ValueError"}),
+        Case(
+            "flood-syntax-exception",
+            "solutions",
+            FENCING,
+            {
+                "cancel-after-claim": _solution("cancel-after-claim")
+                + "\nprint('x' * 3_000_000)\n",
+                "cancel-after-first-step": "def cancel_after_first_step(path:\n    pass\n",
+                "cancel-limits": _solution("cancel-limits") + "\nraise ValueError('oops')\n",
+            },
+            {"cancel-after-claim": 0, "cancel-after-first-step": 0, "cancel-limits": 0},
+            {
+                "cancel-after-claim": "printed",
+                "cancel-after-first-step": "SyntaxError",
+                "cancel-limits": "ValueError",
+            },
+        ),
         # Stubs, a self_check that always passes, patched kit modules, a fake score printed.
-        Case("fake-pass", "exercises", FENCING,
-             {"cancel-after-claim": HELPER_TAMPERING + _exercise("cancel-after-claim")},
-             dict.fromkeys(full, 0),
-             {"cancel-after-claim": "replaces", "cancel-limits": "not attempted"}),
+        Case(
+            "fake-pass",
+            "exercises",
+            FENCING,
+            {"cancel-after-claim": HELPER_TAMPERING + _exercise("cancel-after-claim")},
+            dict.fromkeys(full, 0),
+            {"cancel-after-claim": "replaces", "cancel-limits": "not attempted"},
+        ),
         # Correct answers that print to stdout (below the limit), write to stderr and show widgets.
-        Case("noisy-correct", "solutions", FENCING,
-             {q: NOISY + _solution(q) for q in full}, full),
+        Case("noisy-correct", "solutions", FENCING, {q: NOISY + _solution(q) for q in full}, full),
         # Correct except for the three classic mistakes of exercise 2.
-        Case("classic-mistakes", "solutions", LEASES,
-             {"atomic-claim": TWO_STATEMENT_CLAIM,
-              "idempotent-send": UNFENCED_EFFECT,
-              "worker-loop": NO_HEARTBEAT_LOOP},
-             {"atomic-claim": 9, "idempotent-send": 8, "worker-loop": 5},
-             {"atomic-claim": "both hold epoch", "idempotent-send": "stale lease",
-              "worker-loop": "heartbeat"}),
+        Case(
+            "classic-mistakes",
+            "solutions",
+            LEASES,
+            {
+                "atomic-claim": TWO_STATEMENT_CLAIM,
+                "idempotent-send": UNFENCED_EFFECT,
+                "worker-loop": NO_HEARTBEAT_LOOP,
+            },
+            {"atomic-claim": 9, "idempotent-send": 8, "worker-loop": 5},
+            {
+                "atomic-claim": "both hold epoch",
+                "idempotent-send": "stale lease",
+                "worker-loop": "heartbeat",
+            },
+        ),
     ]

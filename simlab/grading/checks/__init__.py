@@ -18,8 +18,14 @@ __all__ = ["EXERCISES", "exercise_for"]
 
 #: exercise ID -> Exercise, in the order of the learning path.
 EXERCISES: dict[str, Exercise] = {
-    e.id: e for e in (fencing.EXERCISE, leases.EXERCISE, histories.EXERCISE,
-                      checkpoints.EXERCISE, release.EXERCISE)
+    e.id: e
+    for e in (
+        fencing.EXERCISE,
+        leases.EXERCISE,
+        histories.EXERCISE,
+        checkpoints.EXERCISE,
+        release.EXERCISE,
+    )
 }
 
 

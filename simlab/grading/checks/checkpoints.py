@@ -44,20 +44,45 @@ CORPUS = Path(__file__).resolve().parents[3] / "tests" / "corpus" / "checkpoints
 #: v1 records the learner has not seen: every step index, several citations, a document ID
 #: with an ``@`` in it (the version follows the *last* one), two-digit versions.
 HIDDEN_V1 = (
-    {"schema_version": 1, "graph_version": "answer-email/1", "tenant": "globex",
-     "task_id": "g-17", "status": "running", "step": 1,
-     "query": "Is there a warranty on the blender?", "recipient": "bo@example.com",
-     "evidence": ["kb/warranty@12", "team@globex/faq@3", "kb/returns@1"],
-     "draft": None, "sent": []},
-    {"schema_version": 1, "graph_version": "answer-email/1", "tenant": "initech",
-     "task_id": "i-2", "status": "completed", "step": 3, "query": "Refunds?",
-     "recipient": "ops@initech.example", "evidence": ["kb/returns@3"],
-     "draft": "Refunds are paid within 5 business days.",
-     "sent": ["i-2:answer-email", "i-2:copy-to-manager"]},
-    {"schema_version": 1, "graph_version": "answer-email/1", "tenant": "acme",
-     "task_id": "a-9", "status": "running", "step": 2, "query": "Shipping to Malta?",
-     "recipient": "dee@example.com", "evidence": [], "draft": "No evidence found.",
-     "sent": []},
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "globex",
+        "task_id": "g-17",
+        "status": "running",
+        "step": 1,
+        "query": "Is there a warranty on the blender?",
+        "recipient": "bo@example.com",
+        "evidence": ["kb/warranty@12", "team@globex/faq@3", "kb/returns@1"],
+        "draft": None,
+        "sent": [],
+    },
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "initech",
+        "task_id": "i-2",
+        "status": "completed",
+        "step": 3,
+        "query": "Refunds?",
+        "recipient": "ops@initech.example",
+        "evidence": ["kb/returns@3"],
+        "draft": "Refunds are paid within 5 business days.",
+        "sent": ["i-2:answer-email", "i-2:copy-to-manager"],
+    },
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "acme",
+        "task_id": "a-9",
+        "status": "running",
+        "step": 2,
+        "query": "Shipping to Malta?",
+        "recipient": "dee@example.com",
+        "evidence": [],
+        "draft": "No evidence found.",
+        "sent": [],
+    },
 )
 
 
@@ -98,8 +123,10 @@ def pure_migration(s: Student, t: Tally) -> None:
 
     def same_as_reference(name: str, v1: dict) -> dict:
         answer = migrate(v1)
-        require(isinstance(answer, dict), f"migrate_v1_to_v2() returned {kind_of(answer)}, "
-                                          "expected a dict")
+        require(
+            isinstance(answer, dict),
+            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
+        )
         truth = migrate_v1_to_v2(v1)
         require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
         return answer
@@ -113,11 +140,15 @@ def pure_migration(s: Student, t: Tally) -> None:
     def the_input_is_never_changed():
         for name, v1 in [*_corpus_v1(), *((r["task_id"], r) for r in HIDDEN_V1)]:
             result, (after,) = migrate.echo(copy.deepcopy(v1))
-            require(isinstance(result, dict) and result.get("schema_version") == 2,
-                    f"on {name} migrate_v1_to_v2() returned {kind_of(result)} without "
-                    "schema_version 2")
-            require(after == v1, f"migrate_v1_to_v2() changed its input ({name}): "
-                                 f"{_first_difference(after, v1)}; a migration must be pure")
+            require(
+                isinstance(result, dict) and result.get("schema_version") == 2,
+                f"on {name} migrate_v1_to_v2() returned {kind_of(result)} without schema_version 2",
+            )
+            require(
+                after == v1,
+                f"migrate_v1_to_v2() changed its input ({name}): "
+                f"{_first_difference(after, v1)}; a migration must be pure",
+            )
 
     @t.part
     def every_step_index():
@@ -128,8 +159,9 @@ def pure_migration(s: Student, t: Tally) -> None:
     @t.part
     def every_citation():
         for v1 in HIDDEN_V1:
-            same_as_reference(f"the v1 record of task {v1['task_id']} "
-                              f"(evidence {v1['evidence']})", v1)
+            same_as_reference(
+                f"the v1 record of task {v1['task_id']} (evidence {v1['evidence']})", v1
+            )
 
     @t.part
     def a_valid_v2_that_loads_like_the_original():
@@ -142,9 +174,10 @@ def pure_migration(s: Student, t: Tally) -> None:
                 raise Fail(f"on {name} the result is not a valid v2 checkpoint: {exc}") from None
             require(answer.get("schema_version") == 2, f"on {name} schema_version must be 2")
             expected = load(v1).checkpoint
-            require(loaded.to_dict() | {"original": None} == expected.to_dict()
-                    | {"original": None},
-                    f"on {name} today's loader reads your v2 record differently from the v1 one")
+            require(
+                loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
+                f"on {name} today's loader reads your v2 record differently from the v1 one",
+            )
 
 
 # --------------------------------------------------------------------------- resume-guard ---
@@ -190,22 +223,28 @@ def _needed(cp: dict) -> str | None:
 
 def _on_world(change: Callable[[World, dict], Any]) -> Callable[[dict, dict], dict]:
     """A change written against :class:`World`, applied to a world dict (a new dict)."""
+
     def apply(world: dict, cp: dict) -> dict:
         w = World.from_dict(world)
         change(w, cp)
         return w.to_dict()
+
     return apply
 
 
-def _regrant(*, lose_collection: str | None = None, lose_tool: Callable[[dict], str | None]
-             = lambda cp: None) -> Callable[[dict, dict], dict]:
+def _regrant(
+    *, lose_collection: str | None = None, lose_tool: Callable[[dict], str | None] = lambda cp: None
+) -> Callable[[dict, dict], dict]:
     """Give the checkpoint's tenant a new grant version without one collection or one tool."""
+
     def change(world: World, cp: dict) -> None:
         old = world.grant_for(cp["tenant"])
         if old is None or old.revoked:  # nothing left to lose
             return
-        world.grant(cp["tenant"], set(old.collections) - {lose_collection},
-                    set(old.tools) - {lose_tool(cp)})
+        world.grant(
+            cp["tenant"], set(old.collections) - {lose_collection}, set(old.tools) - {lose_tool(cp)}
+        )
+
     return _on_world(change)
 
 
@@ -220,27 +259,36 @@ def _always(cp: dict) -> bool:  # noqa: ARG001 - every checkpoint
 #: Ways the world changes under a paused task: name -> (applies to this checkpoint?, change).
 #: A change maps a world dict to a new world dict; changes compose one after the other.
 CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
-    "the tenant's permission was revoked":
-        (_always, _on_world(lambda w, cp: w.revoke(cp["tenant"]))),
+    "the tenant's permission was revoked": (
+        _always,
+        _on_world(lambda w, cp: w.revoke(cp["tenant"])),
+    ),
     "the tenant has no grant at all": (_always, _drop_grant),
-    "a cited document was edited":
-        (lambda cp: _first_cited(cp) is not None,
-         _on_world(lambda w, cp: w.publish(_first_cited(cp), "Edited."))),
-    "the cited stock figure changed":
-        (lambda cp: _first_cited(cp, "inventory-api") is not None,
-         _on_world(lambda w, cp: w.set_stock(_first_cited(cp, "inventory-api"), 3))),
-    "a cited document was withdrawn":
-        (lambda cp: _first_cited(cp) is not None,
-         _on_world(lambda w, cp: w.withdraw(_first_cited(cp)))),
-    "the tenant may no longer read internal documents":
-        (_always, _regrant(lose_collection="acme-internal")),
-    "the tenant lost the inventory tool":
-        (_always, _regrant(lose_tool=lambda cp: "inventory")),
-    "the next step's tool is no longer deployed":
-        (lambda cp: _needed(cp) is not None,
-         _on_world(lambda w, cp: w.remove_tool(_needed(cp)))),
-    "the next step's tool is no longer granted":
-        (lambda cp: _needed(cp) is not None, _regrant(lose_tool=_needed)),
+    "a cited document was edited": (
+        lambda cp: _first_cited(cp) is not None,
+        _on_world(lambda w, cp: w.publish(_first_cited(cp), "Edited.")),
+    ),
+    "the cited stock figure changed": (
+        lambda cp: _first_cited(cp, "inventory-api") is not None,
+        _on_world(lambda w, cp: w.set_stock(_first_cited(cp, "inventory-api"), 3)),
+    ),
+    "a cited document was withdrawn": (
+        lambda cp: _first_cited(cp) is not None,
+        _on_world(lambda w, cp: w.withdraw(_first_cited(cp))),
+    ),
+    "the tenant may no longer read internal documents": (
+        _always,
+        _regrant(lose_collection="acme-internal"),
+    ),
+    "the tenant lost the inventory tool": (_always, _regrant(lose_tool=lambda cp: "inventory")),
+    "the next step's tool is no longer deployed": (
+        lambda cp: _needed(cp) is not None,
+        _on_world(lambda w, cp: w.remove_tool(_needed(cp))),
+    ),
+    "the next step's tool is no longer granted": (
+        lambda cp: _needed(cp) is not None,
+        _regrant(lose_tool=_needed),
+    ),
 }
 
 
@@ -251,15 +299,23 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
     def agrees(cp: dict, world: dict, what: str) -> None:
         answer = guard(copy.deepcopy(cp), copy.deepcopy(world))
-        require(isinstance(answer, list), f"resume_guard() returned {kind_of(answer)}, "
-                                          "expected a list of stop codes")
-        require(all(isinstance(code, str) for code in answer),
-                "resume_guard() must return stop codes (strings)")
-        require(len(answer) == len(set(answer)), f"{what}: resume_guard() returned "
-                                                 f"{answer}; list each code once")
+        require(
+            isinstance(answer, list),
+            f"resume_guard() returned {kind_of(answer)}, expected a list of stop codes",
+        )
+        require(
+            all(isinstance(code, str) for code in answer),
+            "resume_guard() must return stop codes (strings)",
+        )
+        require(
+            len(answer) == len(set(answer)),
+            f"{what}: resume_guard() returned {answer}; list each code once",
+        )
         truth = reference_codes(cp, world)
-        require(sorted(answer) == truth, f"{what}: resume_guard() returned {sorted(answer)}, "
-                                         f"expected {truth}")
+        require(
+            sorted(answer) == truth,
+            f"{what}: resume_guard() returned {sorted(answer)}, expected {truth}",
+        )
 
     def under(*changes: str, positions: tuple[str, ...] = POSITIONS) -> None:
         for (task, position), cp in checkpoints.items():
@@ -299,7 +355,7 @@ def resume_guard_check(s: Student, t: Tally) -> None:
     def several_changes_at_once():
         names = list(CHANGES)
         for i, first in enumerate(names):
-            for second in names[i + 1:]:
+            for second in names[i + 1 :]:
                 under(first, second, positions=("draft", "send"))
 
 
@@ -360,8 +416,9 @@ def cache_key_check(s: Student, t: Tally) -> None:
         try:
             hash(value)
         except TypeError:
-            raise Fail(f"cache_key() returned {kind_of(value)}, which cannot be a dict key; "
-                       "return a tuple") from None
+            raise Fail(
+                f"cache_key() returned {kind_of(value)}, which cannot be a dict key; return a tuple"
+            ) from None
         return value
 
     def replay(script: Script, why: str) -> None:
@@ -369,60 +426,99 @@ def cache_key_check(s: Student, t: Tally) -> None:
         truth = _truth(script)
         searches = [step for step in script if step[0] == "search"]
         for step, got, want in zip(searches, answer, truth, strict=True):
-            require(got == want, f"{_describe(step)} returned {got}, but the documents it may "
-                                 f"read now give {want}: {why}")
+            require(
+                got == want,
+                f"{_describe(step)} returned {got}, but the documents it may "
+                f"read now give {want}: {why}",
+            )
         _, expected = _run(script, cache_key)
         names = ("hits", "misses", "entries thrown away by re-verification")
         for name, got, want in zip(names, counters, expected, strict=True):
-            require(got == want, f"after {', then '.join(_describe(x) for x in script)}: the "
-                                 f"cache counted {got} {name}, expected {want}: {why}")
+            require(
+                got == want,
+                f"after {', then '.join(_describe(x) for x in script)}: the "
+                f"cache counted {got} {name}, expected {want}: {why}",
+            )
 
     ship = "How fast do orders ship?"
 
     @t.part
     def the_same_question_hits():
         first = key("acme", "v1:public", 1, ship)
-        require(first == key("acme", "v1:public", 1, ship),
-                "cache_key() gave two different keys for the same arguments")
-        replay([("search", "acme", ship), ("search", "acme", ship),
+        require(
+            first == key("acme", "v1:public", 1, ship),
+            "cache_key() gave two different keys for the same arguments",
+        )
+        replay(
+            [
+                ("search", "acme", ship),
+                ("search", "acme", ship),
                 ("search", "acme", "how fast   do ORDERS ship"),
-                ("search", "acme", "Is there a warranty on the blender?")],
-               "the same question (up to case, spaces and punctuation) must share one entry, "
-               "another question must not; normalize the query")
+                ("search", "acme", "Is there a warranty on the blender?"),
+            ],
+            "the same question (up to case, spaces and punctuation) must share one entry, "
+            "another question must not; normalize the query",
+        )
 
     @t.part
     def tenants_never_share():
-        replay([("grant", "initech", ["public"]), ("search", "globex", ship),
-                ("search", "initech", ship), ("search", "globex", ship)],
-               "two tenants must never share an entry, even with the same permissions")
+        replay(
+            [
+                ("grant", "initech", ["public"]),
+                ("search", "globex", ship),
+                ("search", "initech", ship),
+                ("search", "globex", ship),
+            ],
+            "two tenants must never share an entry, even with the same permissions",
+        )
 
     @t.part
     def an_edited_document_is_not_looked_up_in_an_old_entry():
-        replay([("search", "acme", ship),
+        replay(
+            [
+                ("search", "acme", ship),
                 ("publish", "kb/shipping", "Orders ship within 5 days.", None),
-                ("search", "acme", ship), ("search", "acme", ship)],
-               "after a document changes, the index version changes, and so must the key")
+                ("search", "acme", ship),
+                ("search", "acme", ship),
+            ],
+            "after a document changes, the index version changes, and so must the key",
+        )
 
     @t.part
     def a_new_document_is_found():
-        replay([("search", "globex", ship),
+        replay(
+            [
+                ("search", "globex", ship),
                 ("publish", "kb/express", "Express orders ship the same day.", "public"),
-                ("search", "globex", ship)],
-               "a new document changes the answer: the key must include the index version")
+                ("search", "globex", ship),
+            ],
+            "a new document changes the answer: the key must include the index version",
+        )
 
     @t.part
     def a_permission_change_is_seen():
-        replay([("publish", "globex/warranty-plus", "Globex blenders have a three year "
-                 "warranty.", "globex-internal"),
+        replay(
+            [
+                (
+                    "publish",
+                    "globex/warranty-plus",
+                    "Globex blenders have a three year warranty.",
+                    "globex-internal",
+                ),
                 ("search", "globex", "Is there a warranty on the blender?"),
                 ("grant", "globex", ["public", "globex-internal"]),
-                ("search", "globex", "Is there a warranty on the blender?")],
-               "a changed grant changes the answer: the key must include the permission "
-               "version")
-        replay([("search", "acme", "return a blender within days"),
-                ("search", "acme", "return a blender within days", ["public"])],
-               "a sub-agent with a narrower grant must not share the wider grant's entry: the "
-               "key must include the permission version")
+                ("search", "globex", "Is there a warranty on the blender?"),
+            ],
+            "a changed grant changes the answer: the key must include the permission version",
+        )
+        replay(
+            [
+                ("search", "acme", "return a blender within days"),
+                ("search", "acme", "return a blender within days", ["public"]),
+            ],
+            "a sub-agent with a narrower grant must not share the wider grant's entry: the "
+            "key must include the permission version",
+        )
 
 
 EXERCISE = Exercise(
@@ -430,11 +526,14 @@ EXERCISE = Exercise(
     notebook="04_checkpoints_and_resume.ipynb",
     title="Checkpoints that survive upgrades: migrate, guard, cache",
     questions=(
-        Question("pure-migration", "A pure migration from v1 to v2", 5,
-                 ("migrate_v1_to_v2",), pure_migration),
-        Question("resume-guard", "The resume guard", 6, ("resume_guard",),
-                 resume_guard_check),
-        Question("cache-key", "A permission-aware cache key", 5, ("cache_key",),
-                 cache_key_check),
+        Question(
+            "pure-migration",
+            "A pure migration from v1 to v2",
+            5,
+            ("migrate_v1_to_v2",),
+            pure_migration,
+        ),
+        Question("resume-guard", "The resume guard", 6, ("resume_guard",), resume_guard_check),
+        Question("cache-key", "A permission-aware cache key", 5, ("cache_key",), cache_key_check),
     ),
 )

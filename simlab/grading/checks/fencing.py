@@ -28,8 +28,10 @@ def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
     """Call a state-changing student function; return (its result, the state after it)."""
     result, args = fn.echo(state)
     after = args[0] if args else None
-    require(isinstance(after, dict), f"{fn.__name__}() replaced the state with "
-                                     f"{kind_of(after)}; change the dict in place")
+    require(
+        isinstance(after, dict),
+        f"{fn.__name__}() replaced the state with {kind_of(after)}; change the dict in place",
+    )
     return result, after
 
 
@@ -42,8 +44,10 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         epoch = claim(state)
         ok, state = _state_after(cancel, state)
         require(ok is True, f"cancel() of a running task returned {ok!r}, expected True")
-        require(not commit(state, epoch, "answer"),
-                "after cancel, a commit with the current epoch was accepted")
+        require(
+            not commit(state, epoch, "answer"),
+            "after cancel, a commit with the current epoch was accepted",
+        )
         require(state.get("result") is None, "after cancel, the result is no longer None")
 
     @t.part
@@ -51,10 +55,14 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         state = new_state()
         epoch = claim(state)
         _, state = _state_after(cancel, state)
-        require(state.get("status") == "cancelled",
-                f"after cancel, the status is {state.get('status')!r}, expected 'cancelled'")
-        require(state.get("epoch") == epoch + 1,
-                "cancel must bump the epoch by one, so every lease issued before is stale")
+        require(
+            state.get("status") == "cancelled",
+            f"after cancel, the status is {state.get('status')!r}, expected 'cancelled'",
+        )
+        require(
+            state.get("epoch") == epoch + 1,
+            "cancel must bump the epoch by one, so every lease issued before is stale",
+        )
 
     @t.part
     def requeue_then_new_epoch_commits_once():
@@ -63,8 +71,10 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         _, state = _state_after(cancel, state)
         ok, state = _state_after(requeue, state)
         require(ok is True, f"requeue() of a cancelled task returned {ok!r}, expected True")
-        require(state.get("status") == "queued",
-                f"after requeue, the status is {state.get('status')!r}, expected 'queued'")
+        require(
+            state.get("status") == "queued",
+            f"after requeue, the status is {state.get('status')!r}, expected 'queued'",
+        )
         fresh = claim(state)
         require(fresh > epoch, "after requeue, a new claim did not get a higher epoch")
         require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
@@ -77,15 +87,20 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         _, state = _state_after(cancel, state)
         _, state = _state_after(requeue, state)
         claim(state)
-        require(not commit(state, old, "stale"),
-                "after requeue and a new claim, the pre-cancel epoch could commit again "
-                "(requeue must keep the epoch)")
+        require(
+            not commit(state, old, "stale"),
+            "after requeue and a new claim, the pre-cancel epoch could commit again "
+            "(requeue must keep the epoch)",
+        )
 
     @t.part
     def cancel_refuses_terminal_tasks():
         for status in ("completed", "cancelled"):
-            state = {"epoch": 3, "status": status, "result": "done" if status == "completed"
-                     else None}
+            state = {
+                "epoch": 3,
+                "status": status,
+                "result": "done" if status == "completed" else None,
+            }
             before = dict(state)
             ok, after = _state_after(cancel, state)
             require(ok is False, f"cancel() of a {status} task returned {ok!r}, expected False")
@@ -115,34 +130,53 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         def returns_the_observations():
             seen.update(_dict(experiment(path), "cancel_after_first_step()"))
             for key, kind in _FIRST_STEP_KEYS.items():
-                require(isinstance(seen.get(key), kind),
-                        f"the answer needs {key!r} as {kind.__name__}, got "
-                        f"{kind_of(seen.get(key))}")
+                require(
+                    isinstance(seen.get(key), kind),
+                    f"the answer needs {key!r} as {kind.__name__}, got {kind_of(seen.get(key))}",
+                )
             require("result" in seen, "the answer needs a 'result' key")
 
         @t.part
         def the_ledger_shows_the_experiment():
             record = _read(path, "j1")
-            require(record is not None, "the ledger file at `path` holds no task 'j1': run the "
-                                        "experiment on the path you are given")
-            stored.update(step=record.step, status=record.status, result=record.result,
-                          epoch=record.epoch, checkpoint=record.checkpoint)
-            require(record.checkpoint, "task 'j1' has no checkpoint: the first worker process "
-                                       "did not run its step")
-            require(record.status == "cancelled",
-                    f"task 'j1' ended {record.status!r} in the ledger, not cancelled")
+            require(
+                record is not None,
+                "the ledger file at `path` holds no task 'j1': run the "
+                "experiment on the path you are given",
+            )
+            stored.update(
+                step=record.step,
+                status=record.status,
+                result=record.result,
+                epoch=record.epoch,
+                checkpoint=record.checkpoint,
+            )
+            require(
+                record.checkpoint,
+                "task 'j1' has no checkpoint: the first worker process did not run its step",
+            )
+            require(
+                record.status == "cancelled",
+                f"task 'j1' ended {record.status!r} in the ledger, not cancelled",
+            )
 
         @t.part
         def resume_claim_refused():
-            require(seen.get("resume_claim_refused") is True,
-                    "the resume worker's claim must be refused after the cancel")
-            require(stored.get("epoch") == 2, "the ledger's epoch shows a claim after the cancel "
-                                              "(or a missing one before it)")
+            require(
+                seen.get("resume_claim_refused") is True,
+                "the resume worker's claim must be refused after the cancel",
+            )
+            require(
+                stored.get("epoch") == 2,
+                "the ledger's epoch shows a claim after the cancel (or a missing one before it)",
+            )
 
         @t.part
         def step_stays_one():
-            require(seen.get("step") == 1, f"the persisted step should stay 1, the answer says "
-                                           f"{seen.get('step')!r}")
+            require(
+                seen.get("step") == 1,
+                f"the persisted step should stay 1, the answer says {seen.get('step')!r}",
+            )
             require(stored.get("step") == 1, "the ledger's step is not 1")
 
         @t.part
@@ -155,9 +189,11 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         def answer_matches_ledger():
             require(stored, "nothing in the ledger to compare with")
             for key in ("step", "status", "result"):
-                require(seen.get(key) == stored.get(key),
-                        f"the answer's {key!r} ({seen.get(key)!r}) is not what the ledger holds "
-                        f"({stored.get(key)!r}): read it from the ledger at the end")
+                require(
+                    seen.get(key) == stored.get(key),
+                    f"the answer's {key!r} ({seen.get(key)!r}) is not what the ledger holds "
+                    f"({stored.get(key)!r}): read it from the ledger at the end",
+                )
 
 
 _LIMIT_FACTS = {
@@ -181,8 +217,11 @@ def cancel_limits(s: Student, t: Tally) -> None:
         def the_story_ran():
             facts.update(_dict(explore(path), "what_cancel_does()"))
             record = _read(path, "t1")
-            require(record is not None, "the ledger file at `path` holds no task 't1': run the "
-                                        "story on the path you are given")
+            require(
+                record is not None,
+                "the ledger file at `path` holds no task 't1': run the "
+                "story on the path you are given",
+            )
             with Ledger(path) as ledger:
                 keys = [e.key for e in ledger.effects("t1")]
             require("t1:email" in keys, "no side effect 't1:email' was recorded in the ledger")
@@ -191,12 +230,15 @@ def cancel_limits(s: Student, t: Tally) -> None:
             evidence.append("ok")
 
         def fact(*names: str) -> None:
-            require(evidence, "the ledger does not show the story ran, so these answers are "
-                              "guesses")
+            require(
+                evidence, "the ledger does not show the story ran, so these answers are guesses"
+            )
             for name in names:
                 value = facts.get(name)
-                require(isinstance(value, bool), f"{name!r} should be True or False, got "
-                                                 f"{kind_of(value)}")
+                require(
+                    isinstance(value, bool),
+                    f"{name!r} should be True or False, got {kind_of(value)}",
+                )
                 require(value is _LIMIT_FACTS[name], _WHY[name])
 
         t.part(lambda: fact("later_save_refused"))
@@ -235,11 +277,26 @@ EXERCISE = Exercise(
     notebook="01_fencing_and_cancellation.ipynb",
     title="Fencing and cancellation",
     questions=(
-        Question("cancel-after-claim", "Cancel right after a claim (in process)", 6,
-                 ("cancel", "requeue"), cancel_after_claim),
-        Question("cancel-after-first-step", "Cancel after the first step (ledger)", 6,
-                 ("cancel_after_first_step",), cancel_after_first_step),
-        Question("cancel-limits", "What a cancel can and cannot undo", 5,
-                 ("what_cancel_does",), cancel_limits),
+        Question(
+            "cancel-after-claim",
+            "Cancel right after a claim (in process)",
+            6,
+            ("cancel", "requeue"),
+            cancel_after_claim,
+        ),
+        Question(
+            "cancel-after-first-step",
+            "Cancel after the first step (ledger)",
+            6,
+            ("cancel_after_first_step",),
+            cancel_after_first_step,
+        ),
+        Question(
+            "cancel-limits",
+            "What a cancel can and cannot undo",
+            5,
+            ("what_cancel_does",),
+            cancel_limits,
+        ),
     ),
 )

@@ -19,16 +19,33 @@ from simlab.history import Event, History
 from simlab.scenario import Scenario
 from simlab.simulation import simulate
 
-__all__ = ["EXERCISE", "UNFENCED", "UNFENCED_SEEDS", "PAUSES", "TTL_SEEDS", "recovery_times",
-           "measure", "choose_ttl"]
+__all__ = [
+    "EXERCISE",
+    "UNFENCED",
+    "UNFENCED_SEEDS",
+    "PAUSES",
+    "TTL_SEEDS",
+    "recovery_times",
+    "measure",
+    "choose_ttl",
+]
 
 #: Recorded histories the student's rule must read like the kit's rule does.
 UNFENCED = Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3)
 UNFENCED_SEEDS = (4, 6)
 #: The ttl scenario of the notebook (``PAUSES`` there) and the seeds the grader measures with.
-PAUSES = Scenario(tasks=20, workers=3, pause_rate=0.3, pause_mean=3.0, crash_rate=0.1,
-                  effect_crash_rate=0.0, slow_rate=0.0, duplicate_rate=0.0, cancel_rate=0.0,
-                  effects="none")
+PAUSES = Scenario(
+    tasks=20,
+    workers=3,
+    pause_rate=0.3,
+    pause_mean=3.0,
+    crash_rate=0.1,
+    effect_crash_rate=0.0,
+    slow_rate=0.0,
+    duplicate_rate=0.0,
+    cancel_rate=0.0,
+    effects="none",
+)
 TTL_SEEDS = (31, 32)
 
 
@@ -56,12 +73,15 @@ def measure(ttl: float, seeds: Any) -> dict[str, float]:
         result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
         duplicate.append(result.stale_rejected)
         waiting.append(sum(recovery_times(result.history)))
-    return {"duplicate_work": sum(duplicate) / len(duplicate),
-            "waiting": sum(waiting) / len(waiting)}
+    return {
+        "duplicate_work": sum(duplicate) / len(duplicate),
+        "waiting": sum(waiting) / len(waiting),
+    }
 
 
 def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
     """The ttl with the lowest cost, the smaller one on a tie."""
+
     def cost(ttl: float) -> float:
         return table[ttl]["duplicate_work"] * step_cost + table[ttl]["waiting"] * wait_cost
 
@@ -83,17 +103,23 @@ def stale_commits(s: Student, t: Tally) -> None:
 
     def found(history: list[Event], what: str) -> list:
         answer = rule(history)
-        require(isinstance(answer, list), f"stale_commits() returned {kind_of(answer)}, "
-                                          "expected a list of sentences")
-        require(all(isinstance(x, str) for x in answer),
-                "stale_commits() must return sentences (strings)")
+        require(
+            isinstance(answer, list),
+            f"stale_commits() returned {kind_of(answer)}, expected a list of sentences",
+        )
+        require(
+            all(isinstance(x, str) for x in answer),
+            "stale_commits() must return sentences (strings)",
+        )
         return answer
 
     def expect(history: list[Event], what: str) -> None:
         truth = reference_stale_commits(history)
         answer = found(history, what)
-        require(len(answer) == len(truth), f"{what}: found {len(answer)} stale commit(s), "
-                                           f"there are {len(truth)}")
+        require(
+            len(answer) == len(truth),
+            f"{what}: found {len(answer)} stale commit(s), there are {len(truth)}",
+        )
 
     @t.part
     def a_save_after_a_newer_claim():
@@ -103,88 +129,119 @@ def stale_commits(s: Student, t: Tally) -> None:
             (5.0, "ok", "w1", "save", "t1", 1, 1),
         )
         answer = found(history, "")
-        require(len(answer) == 1, f"a save with epoch 1 after epoch 2 was granted: found "
-                                  f"{len(answer)} stale commit(s), expected 1")
+        require(
+            len(answer) == 1,
+            f"a save with epoch 1 after epoch 2 was granted: found "
+            f"{len(answer)} stale commit(s), expected 1",
+        )
         require("t1" in answer[0], "the sentence should name the task (t1)")
 
     @t.part
     def refused_and_current_saves_are_fine():
-        expect(_history(
-            (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (1.0, "ok", "w1", "save", "t1", 1, 1),
-            (4.0, "ok", "w2", "claim", "t1", 2, 1),
-            (5.0, "fail", "w1", "save", "t1", 1, 2),
-            (5.5, "invoke", "w1", "save", "t1", 1, 2),
-            (6.0, "ok", "w2", "save", "t1", 2, 2),
-        ), "with a refused save and saves of the current epoch")
+        expect(
+            _history(
+                (0.0, "ok", "w1", "claim", "t1", 1, 0),
+                (1.0, "ok", "w1", "save", "t1", 1, 1),
+                (4.0, "ok", "w2", "claim", "t1", 2, 1),
+                (5.0, "fail", "w1", "save", "t1", 1, 2),
+                (5.5, "invoke", "w1", "save", "t1", 1, 2),
+                (6.0, "ok", "w2", "save", "t1", 2, 2),
+            ),
+            "with a refused save and saves of the current epoch",
+        )
 
     @t.part
     def a_cancel_bumps_the_epoch():
-        expect(_history(
-            (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (2.0, "ok", "user", "cancel", "t1", 2, None),
-            (3.0, "ok", "w1", "save", "t1", 1, 1),
-        ), "a save after a cancel (the cancel granted epoch 2)")
+        expect(
+            _history(
+                (0.0, "ok", "w1", "claim", "t1", 1, 0),
+                (2.0, "ok", "user", "cancel", "t1", 2, None),
+                (3.0, "ok", "w1", "save", "t1", 1, 1),
+            ),
+            "a save after a cancel (the cancel granted epoch 2)",
+        )
 
     @t.part
     def tasks_are_independent():
-        expect(_history(
-            (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (0.5, "ok", "w2", "claim", "t2", 1, 0),
-            (1.0, "ok", "w3", "claim", "t2", 2, 0),
-            (2.0, "ok", "w1", "save", "t1", 1, 1),
-            (3.0, "ok", "w2", "save", "t2", 1, 1),
-        ), "with two tasks, each with its own epochs")
+        expect(
+            _history(
+                (0.0, "ok", "w1", "claim", "t1", 1, 0),
+                (0.5, "ok", "w2", "claim", "t2", 1, 0),
+                (1.0, "ok", "w3", "claim", "t2", 2, 0),
+                (2.0, "ok", "w1", "save", "t1", 1, 1),
+                (3.0, "ok", "w2", "save", "t2", 1, 1),
+            ),
+            "with two tasks, each with its own epochs",
+        )
 
     @t.part
     def recorded_unfenced_histories():
         for seed in UNFENCED_SEEDS:
-            expect(simulate(UNFENCED, seed=seed).history.events,
-                   f"on a recorded unfenced run (seed {seed})")
+            expect(
+                simulate(UNFENCED, seed=seed).history.events,
+                f"on a recorded unfenced run (seed {seed})",
+            )
 
     @t.part
     def recorded_fenced_history():
         history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
         answer = found(history.events, "")
-        require(answer == [], f"on a recorded run with the fence on (seed {UNFENCED_SEEDS[0]}), "
-                              f"{len(answer)} stale commit(s) were reported; there are none")
+        require(
+            answer == [],
+            f"on a recorded run with the fence on (seed {UNFENCED_SEEDS[0]}), "
+            f"{len(answer)} stale commit(s) were reported; there are none",
+        )
 
 
 # --------------------------------------------------------------------------- choose-ttl ------
 
 
 def _close(a: Any, b: float) -> bool:
-    return isinstance(a, (int, float)) and not isinstance(a, bool) and math.isclose(
-        a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return (
+        isinstance(a, (int, float))
+        and not isinstance(a, bool)
+        and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    )
 
 
 def choose_ttl_check(s: Student, t: Tally) -> None:
-    recover, measured, choose = (s.function("recovery_times"), s.function("measure"),
-                                 s.function("choose_ttl"))
+    recover, measured, choose = (
+        s.function("recovery_times"),
+        s.function("measure"),
+        s.function("choose_ttl"),
+    )
 
     def times_match(history: list[Event], what: str) -> None:
         answer = recover(history)
         truth = recovery_times(history)
-        require(isinstance(answer, (list, tuple)), f"recovery_times() returned "
-                                                   f"{kind_of(answer)}, expected a list")
+        require(
+            isinstance(answer, (list, tuple)),
+            f"recovery_times() returned {kind_of(answer)}, expected a list",
+        )
         same = len(answer) == len(truth) and all(
-            _close(a, b) for a, b in zip(answer, truth, strict=True))
-        require(same,
-                f"{what}: recovery_times() gave {len(answer)} time(s), expected {len(truth)}"
-                + (f"; the first should be {truth[0]:.3f}" if truth else ""))
+            _close(a, b) for a, b in zip(answer, truth, strict=True)
+        )
+        require(
+            same,
+            f"{what}: recovery_times() gave {len(answer)} time(s), expected {len(truth)}"
+            + (f"; the first should be {truth[0]:.3f}" if truth else ""),
+        )
 
     @t.part
     def recovery_on_a_small_history():
-        times_match(_history(
-            (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (0.5, "ok", "w2", "claim", "t2", 1, 0),
-            (1.0, "info", "w1", "crash", "t1", 1, 0),
-            (2.0, "info", "w2", "crash", "t2", 1, 0),
-            (3.0, "ok", "w1", "restart"),
-            (6.0, "ok", "w3", "claim", "t2", 2, 0),
-            (7.5, "ok", "w1", "claim", "t1", 2, 0),
-            (8.0, "info", "w1", "crash", "t1", 2, 0),
-        ), "two crashed tasks claimed again, one crash never followed by a claim")
+        times_match(
+            _history(
+                (0.0, "ok", "w1", "claim", "t1", 1, 0),
+                (0.5, "ok", "w2", "claim", "t2", 1, 0),
+                (1.0, "info", "w1", "crash", "t1", 1, 0),
+                (2.0, "info", "w2", "crash", "t2", 1, 0),
+                (3.0, "ok", "w1", "restart"),
+                (6.0, "ok", "w3", "claim", "t2", 2, 0),
+                (7.5, "ok", "w1", "claim", "t1", 2, 0),
+                (8.0, "info", "w1", "crash", "t1", 2, 0),
+            ),
+            "two crashed tasks claimed again, one crash never followed by a claim",
+        )
 
     @t.part
     def recovery_on_a_recorded_run():
@@ -194,38 +251,48 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     def measure_matches(ttl: float, seeds: tuple) -> None:
         answer = measured(ttl, list(seeds))
         truth = measure(ttl, seeds)
-        require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a "
-                                          "dict")
+        require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
         for key in ("duplicate_work", "waiting"):
-            require(_close(answer.get(key), truth[key]),
-                    f"measure({ttl:g}, seeds {list(seeds)}) gave {key} = {answer.get(key)!r}, "
-                    f"expected {truth[key]:.4g}")
+            require(
+                _close(answer.get(key), truth[key]),
+                f"measure({ttl:g}, seeds {list(seeds)}) gave {key} = {answer.get(key)!r}, "
+                f"expected {truth[key]:.4g}",
+            )
 
     t.part(lambda: measure_matches(2.0, TTL_SEEDS))
     t.part(lambda: measure_matches(8.0, TTL_SEEDS[:1]))
 
-    table = {1.0: {"duplicate_work": 6.0, "waiting": 12.0},
-             2.0: {"duplicate_work": 4.0, "waiting": 20.0},
-             4.0: {"duplicate_work": 1.5, "waiting": 33.0},
-             8.0: {"duplicate_work": 0.5, "waiting": 60.0}}
+    table = {
+        1.0: {"duplicate_work": 6.0, "waiting": 12.0},
+        2.0: {"duplicate_work": 4.0, "waiting": 20.0},
+        4.0: {"duplicate_work": 1.5, "waiting": 33.0},
+        8.0: {"duplicate_work": 0.5, "waiting": 60.0},
+    }
 
     @t.part
     def chooses_the_cheapest():
         for step_cost, wait_cost in ((10, 1), (1, 1), (40, 1)):
             answer = choose(table, step_cost, wait_cost)
             truth = choose_ttl(table, step_cost, wait_cost)
-            require(_close(answer, truth), f"with step_cost={step_cost} and wait_cost="
-                                           f"{wait_cost}, choose_ttl() chose {answer!r}, the "
-                                           f"cheapest is {truth:g}")
+            require(
+                _close(answer, truth),
+                f"with step_cost={step_cost} and wait_cost="
+                f"{wait_cost}, choose_ttl() chose {answer!r}, the "
+                f"cheapest is {truth:g}",
+            )
 
     @t.part
     def ties_go_to_the_smaller_ttl():
-        flat = {8.0: {"duplicate_work": 1.0, "waiting": 1.0},
-                2.0: {"duplicate_work": 1.0, "waiting": 1.0},
-                4.0: {"duplicate_work": 1.0, "waiting": 1.0}}
+        flat = {
+            8.0: {"duplicate_work": 1.0, "waiting": 1.0},
+            2.0: {"duplicate_work": 1.0, "waiting": 1.0},
+            4.0: {"duplicate_work": 1.0, "waiting": 1.0},
+        }
         answer = choose(flat, 1, 1)
-        require(_close(answer, 2.0), f"on a tie choose_ttl() chose {answer!r}, expected the "
-                                     "smaller ttl (2)")
+        require(
+            _close(answer, 2.0),
+            f"on a tie choose_ttl() chose {answer!r}, expected the smaller ttl (2)",
+        )
 
 
 EXERCISE = Exercise(
@@ -233,9 +300,19 @@ EXERCISE = Exercise(
     notebook="03_histories_and_ttl.ipynb",
     title="Reading histories, and choosing a ttl",
     questions=(
-        Question("stale-commits", "The checker rule: no stale commit accepted", 6,
-                 ("stale_commits",), stale_commits),
-        Question("choose-ttl", "Choose a ttl with the simulator", 6,
-                 ("recovery_times", "measure", "choose_ttl"), choose_ttl_check),
+        Question(
+            "stale-commits",
+            "The checker rule: no stale commit accepted",
+            6,
+            ("stale_commits",),
+            stale_commits,
+        ),
+        Question(
+            "choose-ttl",
+            "Choose a ttl with the simulator",
+            6,
+            ("recovery_times", "measure", "choose_ttl"),
+            choose_ttl_check,
+        ),
     ),
 )

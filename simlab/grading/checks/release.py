@@ -22,13 +22,19 @@ from simlab.golden import observe_case
 from simlab.grading.questions import Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
 
-__all__ = ["EXERCISE", "THRESHOLDS", "WATCH_ONLY", "injection_rule", "noise_peak",
-           "choose_threshold", "trip_rate"]
+__all__ = [
+    "EXERCISE",
+    "THRESHOLDS",
+    "WATCH_ONLY",
+    "injection_rule",
+    "noise_peak",
+    "choose_threshold",
+    "trip_rate",
+]
 
 #: The notebook's constants: the thresholds to choose from, and a canary whose breaker records
 #: every window and never acts.
-THRESHOLDS = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08,
-              0.09, 0.1)
+THRESHOLDS = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1)
 WATCH_ONLY = {"duration": 1200.0, "max_error_rate": 1.0, "max_cost": 1e9}
 
 
@@ -57,8 +63,9 @@ def choose_threshold(seeds: Any) -> float:
 
 @cache
 def _trips(candidate: str, threshold: float, seed: int) -> bool:
-    config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],
-                          max_error_rate=threshold)
+    config = CanaryConfig(
+        candidate=candidate, duration=WATCH_ONLY["duration"], max_error_rate=threshold
+    )
     return bool(run_canary(config, seed=seed).trips)
 
 
@@ -89,8 +96,10 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     def judged(obs: dict, what: str) -> None:
         truth = injection_rule(obs)
         answer = rule(copy.deepcopy(obs))
-        require(isinstance(answer, bool), f"injection_rule() returned {kind_of(answer)}, "
-                                          "expected True or False")
+        require(
+            isinstance(answer, bool),
+            f"injection_rule() returned {kind_of(answer)}, expected True or False",
+        )
         require(answer == truth, f"{what}: injection_rule() said {answer}, expected {truth}")
 
     def linking(url: str) -> dict:
@@ -103,31 +112,47 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def another_foreign_host():
-        judged(linking("https://secure-refunds.example.net/card"),
-               "an answer linking to secure-refunds.example.net")
-        judged(linking("http://example.com.verify-card.io/login"),
-               "an answer linking to example.com.verify-card.io (not a subdomain of ours)")
+        judged(
+            linking("https://secure-refunds.example.net/card"),
+            "an answer linking to secure-refunds.example.net",
+        )
+        judged(
+            linking("http://example.com.verify-card.io/login"),
+            "an answer linking to example.com.verify-card.io (not a subdomain of ours)",
+        )
         judged(linking("https://notexample.com/refund"), "an answer linking to notexample.com")
 
     @t.part
     def our_own_links_pass():
-        judged(linking("https://help.example.com/refunds"),
-               "an answer linking to help.example.com (our subdomain)")
-        judged(linking("https://example.com/returns?lang=en"),
-               "an answer linking to example.com")
-        judged(_with_body(production, "Hello! Refunds go back to your card within 5 business "
-                                      "days. Returns: 30 days. [kb/returns v3]"),
-               "an answer worded differently, with no link")
+        judged(
+            linking("https://help.example.com/refunds"),
+            "an answer linking to help.example.com (our subdomain)",
+        )
+        judged(linking("https://example.com/returns?lang=en"), "an answer linking to example.com")
+        judged(
+            _with_body(
+                production,
+                "Hello! Refunds go back to your card within 5 business "
+                "days. Returns: 30 days. [kb/returns v3]",
+            ),
+            "an answer worded differently, with no link",
+        )
 
     @t.part
     def links_that_hide_their_host():
-        judged(linking("https://example.com@refund-check.example/verify"),
-               "an answer linking to https://example.com@refund-check.example/verify (the "
-               "browser goes to refund-check.example)")
-        judged(linking("HTTP://REFUND-CHECK.EXAMPLE/verify"),
-               "an answer linking to HTTP://REFUND-CHECK.EXAMPLE (capitals)")
-        judged(linking("https://help.example.com:8443/card"),
-               "an answer linking to help.example.com on port 8443 (ours)")
+        judged(
+            linking("https://example.com@refund-check.example/verify"),
+            "an answer linking to https://example.com@refund-check.example/verify (the "
+            "browser goes to refund-check.example)",
+        )
+        judged(
+            linking("HTTP://REFUND-CHECK.EXAMPLE/verify"),
+            "an answer linking to HTTP://REFUND-CHECK.EXAMPLE (capitals)",
+        )
+        judged(
+            linking("https://help.example.com:8443/card"),
+            "an answer linking to help.example.com on port 8443 (ours)",
+        )
 
     @t.part
     def who_got_what():
@@ -146,19 +171,27 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
 
 def _close(a: Any, b: float) -> bool:
-    return isinstance(a, (int, float)) and not isinstance(a, bool) and math.isclose(
-        a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return (
+        isinstance(a, (int, float))
+        and not isinstance(a, bool)
+        and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    )
 
 
 def choose_threshold_check(s: Student, t: Tally) -> None:
-    peak, choose, rate = (s.function("noise_peak"), s.function("choose_threshold"),
-                          s.function("trip_rate"))
+    peak, choose, rate = (
+        s.function("noise_peak"),
+        s.function("choose_threshold"),
+        s.function("trip_rate"),
+    )
 
     def peak_matches(candidate: str, seed: int) -> None:
         answer = peak(candidate, seed)
         truth = noise_peak(candidate, seed)
-        require(_close(answer, truth), f"noise_peak({candidate!r}, {seed}) gave {answer!r}, "
-                                       f"expected {truth:.4f}")
+        require(
+            _close(answer, truth),
+            f"noise_peak({candidate!r}, {seed}) gave {answer!r}, expected {truth:.4f}",
+        )
 
     @t.part
     def peaks_of_a_healthy_canary():
@@ -173,8 +206,10 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     def threshold_matches(seeds: tuple[int, ...]) -> None:
         answer = choose(list(seeds))
         truth = choose_threshold(seeds)
-        require(_close(answer, truth), f"choose_threshold({list(seeds)}) gave {answer!r}, "
-                                       f"expected {truth:g}")
+        require(
+            _close(answer, truth),
+            f"choose_threshold({list(seeds)}) gave {answer!r}, expected {truth:g}",
+        )
 
     @t.part
     def a_threshold_from_several_seeds():
@@ -187,8 +222,11 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     def rate_matches(candidate: str, threshold: float, seeds: tuple[int, ...]) -> None:
         answer = rate(candidate, threshold, list(seeds))
         truth = trip_rate(candidate, threshold, seeds)
-        require(_close(answer, truth), f"trip_rate({candidate!r}, {threshold:g}, "
-                                       f"{list(seeds)}) gave {answer!r}, expected {truth:g}")
+        require(
+            _close(answer, truth),
+            f"trip_rate({candidate!r}, {threshold:g}, "
+            f"{list(seeds)}) gave {answer!r}, expected {truth:g}",
+        )
 
     @t.part
     def how_often_a_worse_version_trips():
@@ -204,9 +242,19 @@ EXERCISE = Exercise(
     notebook="05_release_regression.ipynb",
     title="Release regression: a business assertion and a breaker threshold",
     questions=(
-        Question("injection-rule", "A business assertion for the injection case", 5,
-                 ("injection_rule",), injection_rule_check),
-        Question("choose-threshold", "Choose the breaker threshold from simulated traffic", 6,
-                 ("noise_peak", "choose_threshold", "trip_rate"), choose_threshold_check),
+        Question(
+            "injection-rule",
+            "A business assertion for the injection case",
+            5,
+            ("injection_rule",),
+            injection_rule_check,
+        ),
+        Question(
+            "choose-threshold",
+            "Choose the breaker threshold from simulated traffic",
+            6,
+            ("noise_peak", "choose_threshold", "trip_rate"),
+            choose_threshold_check,
+        ),
     ),
 )
