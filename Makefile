@@ -25,6 +25,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check simlab tests
+	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/

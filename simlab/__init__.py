@@ -1,17 +1,21 @@
 """simlab: see and break durable background tasks of LLM agents.
 
-The data path, module by module: ``ledger`` (the real SQLite task ledger, the only module with
-SQL) and ``model`` (the same contract in plain Python) -> ``history`` (what happened) ->
-``checker`` (which invariants broke) -> ``plots`` (pictures of epoch races).
+The tree follows the path of a task: :mod:`simlab.ledger` (the task ledger, the only SQL) ->
+:mod:`simlab.sim` (SimPy workers with faults over it) -> :mod:`simlab.check` (the history and
+which invariants broke) -> :mod:`simlab.plots` (pictures and the dashboard). Beside it:
+:mod:`simlab.agent` (the deterministic agent, checkpoints and resume), :mod:`simlab.release`
+(golden sets, canaries, health), :mod:`simlab.grading` (exercises and the grader) and
+:mod:`simlab.cli` (the command line, the only argparse).
 """
 
 from simlab.agent import World
-from simlab.checker import Verdict, check
-from simlab.checkpoint import Checkpoint, CheckpointError
+from simlab.agent.checkpoint import Checkpoint, CheckpointError
+from simlab.agent.resume import resume_guard, run_step, run_task
+from simlab.agent.review import needs_review, reopen
+from simlab.check.checker import Verdict, check
+from simlab.check.history import Event, History, dumps_jsonl, history_digest, loads_jsonl
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.history import Event, History, dumps_jsonl, history_digest, loads_jsonl
-from simlab.ledger import ChapterLedger, Ledger
-from simlab.model import MemoryLedger
+from simlab.ledger import ChapterLedger, Ledger, MemoryLedger, TaskLedger
 from simlab.records import (
     CANCELLED,
     COMPLETED,
@@ -24,10 +28,8 @@ from simlab.records import (
     Lease,
     TaskRecord,
 )
-from simlab.resume import resume_guard, run_step, run_task
-from simlab.review import needs_review, reopen
-from simlab.scenario import Scenario
-from simlab.simulation import Result, simulate
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import Result, simulate
 
 __version__ = "0.1.0"
 
@@ -38,7 +40,7 @@ _PLOTS = ("timeline", "throughput_latency", "sweep_plot")
 
 def __getattr__(name: str):
     if name in _PLOTS:
-        from simlab import plots
+        import simlab.plots as plots
 
         return getattr(plots, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")
@@ -57,6 +59,7 @@ __all__ = [
     "Ledger",
     "ChapterLedger",
     "MemoryLedger",
+    "TaskLedger",
     "LedgerError",
     "UnknownTask",
     "TerminalTask",

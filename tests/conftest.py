@@ -6,7 +6,7 @@ import pytest
 from strategies import FakeClock
 
 from simlab.ledger import Ledger
-from simlab.model import MemoryLedger
+from simlab.ledger.memory import MemoryLedger
 
 #: Every implementation of the ledger contract; tests using ``ledger`` run once per entry.
 IMPLEMENTATIONS = {"memory": MemoryLedger, "sqlite": Ledger}

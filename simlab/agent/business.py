@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simlab.agent.checkpoint import EvidenceRef
 from simlab.agent.retrieval import check_live
 from simlab.agent.world import INVENTORY_API, Grant, PermissionDenied, World
-from simlab.checkpoint import EvidenceRef
 
 __all__ = ["Fact", "InventoryAPI", "stock_text"]
 

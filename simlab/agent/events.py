@@ -11,7 +11,7 @@ an :class:`EventAbsorber`, which releases each event exactly once and in ``seq``
 * a **conflict** (the same ``seq`` with a different key: two writers disagree) and an event of an
   unknown ``version`` are set aside, never released: reading them would be guessing.
 
-The runner in :mod:`simlab.resume` numbers events with the ledger's step after each accepted
+The runner in :mod:`simlab.agent.resume` numbers events with the ledger's step after each accepted
 save, which only the current epoch can advance, so two different events never share a ``seq``
 unless something is wrong. It publishes after the save; a crash between the two loses that event
 and leaves a gap (a transactional outbox, stored in the same commit, would close it).

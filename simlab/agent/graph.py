@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.checkpoint import Checkpoint
+from simlab.agent.checkpoint import Checkpoint
 
 __all__ = ["GRAPH_VERSION", "Graph", "GRAPHS", "tools_needed"]
 

@@ -21,8 +21,8 @@ import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
+from simlab.agent.checkpoint import EvidenceRef
 from simlab.agent.world import RETRIEVAL, Grant, PermissionDenied, World
-from simlab.checkpoint import EvidenceRef
 
 __all__ = [
     "Evidence",

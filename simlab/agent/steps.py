@@ -3,7 +3,7 @@
 A step is a function of ``(checkpoint, world)`` that returns a :class:`StepOutcome`: the new
 checkpoint and the side effects it *intends* (:class:`EmailIntent`). It reads the world and never
 changes it, sends nothing, and uses no clock or randomness, so the same checkpoint and world give
-the same outcome. The runner (:func:`simlab.resume.run_step`) performs the intents through the
+the same outcome. The runner (:func:`simlab.agent.resume.run_step`) performs the intents through the
 idempotency ledger and commits the checkpoint with the fenced ``save``.
 
 * ``retrieve``: a *researcher* sub-agent, whose grant is narrowed to the search (and, for a stock
@@ -25,11 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from simlab.agent.business import InventoryAPI, stock_text
-from simlab.agent.fakemodel import FakeModel
-from simlab.agent.graph import GRAPH_VERSION, GRAPHS
-from simlab.agent.retrieval import Retriever
-from simlab.agent.world import INVENTORY_API, RETRIEVAL, PermissionDenied, World
-from simlab.checkpoint import (
+from simlab.agent.checkpoint import (
     Approval,
     Checkpoint,
     CheckpointError,
@@ -37,6 +33,10 @@ from simlab.checkpoint import (
     Goal,
     StopReason,
 )
+from simlab.agent.fakemodel import FakeModel
+from simlab.agent.graph import GRAPH_VERSION, GRAPHS
+from simlab.agent.retrieval import Retriever
+from simlab.agent.world import INVENTORY_API, RETRIEVAL, PermissionDenied, World
 
 __all__ = [
     "EmailIntent",
@@ -49,7 +49,7 @@ __all__ = [
     "PERMISSION_DENIED",
 ]
 
-#: Stop codes a step can return (the resume guard has its own, see simlab.resume).
+#: Stop codes a step can return (the resume guard has its own, see simlab.agent.resume).
 EVIDENCE_EMPTY = "evidence-empty"
 APPROVAL_PENDING = "approval-pending"
 PERMISSION_DENIED = "permission-denied"

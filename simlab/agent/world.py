@@ -3,7 +3,7 @@
 Everything the deterministic agent reads outside its checkpoint lives here, so a lesson can
 change the world under a paused task (publish a new document version, revoke a tenant, remove a
 tool) and watch the resume guard stop the task. Steps only *read* the world; the runner in
-:mod:`simlab.resume` is the only code that sends mail through it.
+:mod:`simlab.agent.resume` is the only code that sends mail through it.
 
 Versions are the point. Every document has a version that grows on each publish; the *index
 version* grows whenever any document changes; a tenant's :class:`Grant` has a version that

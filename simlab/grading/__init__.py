@@ -10,14 +10,16 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
 * :mod:`~simlab.grading.notebook`: cell conventions, building ``exercises/`` from
   ``solutions/``;
 * :mod:`~simlab.grading.execute`: the notebook run in a real kernel;
-* :mod:`~simlab.grading.sandbox` (grader side), :mod:`~simlab.grading.child` (sandbox side),
-  :mod:`~simlab.grading.zygote` (forks sandboxes) and :mod:`~simlab.grading.wire` (JSON between
+* :mod:`~simlab.grading.sandbox.supervisor` (grader side), :mod:`~simlab.grading.sandbox.child`
+(sandbox side),
+  :mod:`~simlab.grading.sandbox.zygote` (forks sandboxes) and :mod:`~simlab.grading.sandbox.wire`
+  (JSON between
   them): the student's code in a separate process;
 * :mod:`~simlab.grading.checks` (the hidden checks, written with
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
-  :mod:`~simlab.grading.harness`);
+  :mod:`~simlab.grading.pieces`);
 * :mod:`~simlab.grading.grader` (points, feedback, batches), :mod:`~simlab.grading.report`,
-  :mod:`~simlab.grading.commands` (the CLI) and :mod:`~simlab.grading.bench`.
+  :mod:`~simlab.cli.grade` (the CLI) and :mod:`~simlab.grading.bench`.
 
 The grader's modules are imported on first use, so a notebook's ``import`` stays light.
 """
@@ -42,8 +44,8 @@ __all__ = [
 ]
 
 _LAZY = {
-    "PiecesLedger": "simlab.grading.harness",
-    "run_worker": "simlab.grading.harness",
+    "PiecesLedger": "simlab.grading.pieces",
+    "run_worker": "simlab.grading.pieces",
     "grade": "simlab.grading.grader",
     "grade_notebook": "simlab.grading.grader",
     "NotebookGrade": "simlab.grading.grader",

@@ -15,7 +15,6 @@ steadier ones. The goal is a ratio of at most 1.5. Both sides stop their kernels
 
 from __future__ import annotations
 
-import argparse
 import resource
 import shutil
 import tempfile
@@ -23,7 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-__all__ = ["bench_grade", "add_arguments", "handle", "GOAL"]
+__all__ = ["bench_grade", "GOAL", "DEFAULT_NOTEBOOK"]
 
 GOAL = 1.5
 DEFAULT_NOTEBOOK = "solutions/02_leases_effects_and_loop.ipynb"
@@ -31,7 +30,7 @@ DEFAULT_NOTEBOOK = "solutions/02_leases_effects_and_loop.ipynb"
 
 def _cpu() -> float:
     """CPU seconds of this process and of every child it has waited for (kernels, workers,
-    and, after :func:`simlab.grading.zygote.shutdown`, the sandboxes)."""
+    and, after :func:`simlab.grading.sandbox.zygote.shutdown`, the sandboxes)."""
     own, children = (
         resource.getrusage(resource.RUSAGE_SELF),
         resource.getrusage(resource.RUSAGE_CHILDREN),
@@ -122,55 +121,3 @@ def bench_grade(
                 }
             )
     return rows
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``simlab bench grade``."""
-    parser.add_argument(
-        "notebook",
-        nargs="?",
-        default=DEFAULT_NOTEBOOK,
-        help=f"a solution notebook [{DEFAULT_NOTEBOOK}]",
-    )
-    parser.add_argument("--copies", type=int, default=20, help="copies in the class [20]")
-    parser.add_argument(
-        "--jobs", "-j", type=int, default=None, help="notebooks at once [one per CPU]"
-    )
-    parser.add_argument(
-        "--rounds", type=int, default=3, help="rounds for the single notebook; the best is kept [3]"
-    )
-    parser.add_argument(
-        "--batch-rounds",
-        type=int,
-        default=1,
-        help="rounds for the folder of copies; the best is kept [1]",
-    )
-
-
-def handle(args: argparse.Namespace) -> int:
-    """Print the table of :func:`bench_grade`."""
-    from simlab.cli import UsageError
-
-    if not Path(args.notebook).is_file():
-        raise UsageError(f"no such notebook: {args.notebook}")
-    if min(args.copies, args.rounds, args.batch_rounds, args.jobs or 1) < 1:
-        raise UsageError("--copies, --rounds, --batch-rounds and --jobs must be positive")
-    rows = bench_grade(
-        args.notebook,
-        copies=args.copies,
-        jobs=args.jobs,
-        rounds=args.rounds,
-        batch_rounds=args.batch_rounds,
-    )
-    print(
-        f"{'case':<14} {'jobs':>4} {'nbclient s':>10} {'grade s':>8} {'ratio':>6}   "
-        f"{'nbclient cpu':>12} {'grade cpu':>9} {'ratio':>6}  goal <= {GOAL}"
-    )
-    for row in rows:
-        verdict = "ok" if max(row["ratio"], row["cpu_ratio"]) <= GOAL else "ABOVE GOAL"
-        print(
-            f"{row['case']:<14} {row['jobs']:>4} {row['execute_s']:>10.2f} "
-            f"{row['grade_s']:>8.2f} {row['ratio']:>6.2f}   {row['execute_cpu_s']:>12.2f} "
-            f"{row['grade_cpu_s']:>9.2f} {row['cpu_ratio']:>6.2f}  {verdict}"
-        )
-    return 0

@@ -36,7 +36,7 @@ from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
 from simlab.grading.questions import Exercise, Question, Tally
-from simlab.grading.sandbox import CellResult, Sandbox, SandboxLost
+from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
 
 __all__ = [

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.sandbox import RemoteError, SandboxLost
+from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 
 __all__ = [
     "Question",

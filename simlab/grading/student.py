@@ -9,7 +9,7 @@ checker, running *here*, can drive it like any other ledger.
 Errors the student's code raises come back as the kit's own exception types where they are one
 (``LeaseHeld``, ``TerminalTask``, ``UnknownTask``, ``LedgerError``, ``ValueError``), so the
 simulator's workers handle them as usual; anything else is a
-:class:`~simlab.grading.sandbox.RemoteError`.
+:class:`~simlab.grading.sandbox.supervisor.RemoteError`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.questions import Fail
-from simlab.grading.sandbox import RemoteError, Sandbox
-from simlab.grading.wire import Handle, Opaque
+from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
+from simlab.grading.sandbox.wire import Handle, Opaque
 from simlab.records import Lease, TaskRecord
 
 __all__ = ["Student", "RemoteObject", "WrongType", "kind_of"]
@@ -181,7 +181,7 @@ class Student:
         returns: dict[str, type] | None = None,
         **kwargs: Any,
     ) -> RemoteObject:
-        """Build a kit object in the sandbox (see :data:`simlab.grading.harness.FACTORIES`)."""
+        """Build a kit object in the sandbox (see :data:`simlab.grading.pieces.FACTORIES`)."""
         now = clock() if clock is not None else None
         handle = self.sandbox.kit(factory, *args, now=now, **kwargs)
         return RemoteObject(

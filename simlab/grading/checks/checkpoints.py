@@ -4,10 +4,11 @@ Each answer is compared with the kit's own implementation on inputs the learner 
 
 * ``pure-migration``: ``migrate_v1_to_v2`` on every v1 file of the regression corpus
   (``tests/corpus/checkpoints``) and on hidden v1 records, against
-  :func:`simlab.checkpoint.migrate_v1_to_v2`; the input must come back unchanged, and the result
+  :func:`simlab.agent.checkpoint.migrate_v1_to_v2`; the input must come back unchanged, and the
+  result
   must be a valid v2 record that today's loader turns into the same latest checkpoint.
 * ``resume-guard``: ``resume_guard(checkpoint, world)`` (plain dicts) against
-  :func:`simlab.resume.resume_guard`, for checkpoints of every example task at every graph
+  :func:`simlab.agent.resume.resume_guard`, for checkpoints of every example task at every graph
   position, in worlds changed one way and several ways at once.
 * ``cache-key``: the learner's key plugged into the kit's :class:`~simlab.agent.Retriever`,
   replaying scripted searches between document edits and permission changes. Each search must
@@ -25,16 +26,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.agent.checkpoint import Checkpoint, CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.agent.example import example_goals, example_world
+from simlab.agent.resume import resume_guard as reference_guard
+from simlab.agent.resume import run_step
 from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
-from simlab.checkpoint import Checkpoint, CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.questions import Exercise, Fail, Question, Tally, require
 from simlab.grading.student import Student, kind_of
-from simlab.model import MemoryLedger
-from simlab.resume import resume_guard as reference_guard
-from simlab.resume import run_step
+from simlab.ledger.memory import MemoryLedger
 
 __all__ = ["EXERCISE", "CORPUS", "HIDDEN_V1", "checkpoints_at", "reference_codes"]
 

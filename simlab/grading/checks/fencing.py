@@ -19,7 +19,7 @@ from simlab.errors import LedgerError
 from simlab.grading.questions import Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.ledger import Ledger
-from simlab.model import claim, commit, new_state
+from simlab.ledger.dict_experiment import claim, commit, new_state
 
 __all__ = ["EXERCISE"]
 

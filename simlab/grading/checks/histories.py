@@ -2,7 +2,7 @@
 
 * ``stale-commits``: the student's rule runs on hand-written histories (one property per case)
   and on histories the simulator recorded with and without the fence; its findings must match
-  the kit's own rule (:func:`simlab.checker.stale_commits`) event for event.
+  the kit's own rule (:func:`simlab.check.checker.stale_commits`) event for event.
 * ``choose-ttl``: ``recovery_times``, ``measure`` and ``choose_ttl`` against the reference
   computed here on seeds and tables the learner has not seen.
 """
@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from simlab.checker import stale_commits as reference_stale_commits
+from simlab.check.checker import stale_commits as reference_stale_commits
+from simlab.check.history import Event, History
 from simlab.grading.questions import Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
-from simlab.history import Event, History
-from simlab.scenario import Scenario
-from simlab.simulation import simulate
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
 
 __all__ = [
     "EXERCISE",

@@ -24,8 +24,8 @@ from simlab.grading.questions import Exercise, Fail, Question, Tally, require
 from simlab.grading.student import RemoteObject, Student, kind_of
 from simlab.ledger import Ledger
 from simlab.records import Lease
-from simlab.scenario import Scenario
-from simlab.simulation import simulate
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
 
 __all__ = ["EXERCISE", "CLAIM_SCENARIO", "CLAIM_SEEDS", "EFFECT_SCENARIO", "EFFECT_SEEDS"]
 

@@ -16,11 +16,12 @@ import math
 from functools import cache
 from typing import Any
 
-from simlab.assertions import links_outside
-from simlab.canary import CanaryConfig, run_canary
-from simlab.golden import observe_case
 from simlab.grading.questions import Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
+from simlab.release.assertions import links_outside
+from simlab.release.canary import CanaryConfig
+from simlab.release.golden import observe_case
+from simlab.sim.canary import run_canary
 
 __all__ = [
     "EXERCISE",

@@ -1,0 +1,11 @@
+"""Pure judgement of a run: no SimPy, no SQL, no matplotlib.
+
+:mod:`~simlab.check.history` is what happened (Jepsen-style invoke/ok/fail/info events),
+:mod:`~simlab.check.checker` which invariants broke (one plain sentence each) and
+:mod:`~simlab.check.measures` the coverage counters and metrics.
+"""
+
+from simlab.check.checker import Verdict, check
+from simlab.check.history import Event, History, dumps_jsonl, history_digest, loads_jsonl
+
+__all__ = ["check", "Verdict", "Event", "History", "dumps_jsonl", "loads_jsonl", "history_digest"]

@@ -1,0 +1,144 @@
+"""What a run reached and what it cost: the checker's coverage counters and metrics.
+
+Pure functions over a :class:`~simlab.check.history.HistoryView` and the final task records, used by
+:func:`simlab.check.checker.check`. Coverage counts the interesting cases that *sometimes* happen
+(a run
+that reached none of them proves little); metrics measure throughput, waste and latency.
+
+=============================== ==================================================================
+coverage counter                counts
+=============================== ==================================================================
+stale_commits_rejected          refused saves (save fail): the fence at work
+crashes_after_effect            crashes after an e-mail left and before its save
+duplicate_deliveries_absorbed   duplicate or re-deliveries that led to no step committed twice
+leases_expired                  claims granted while the task was still running under an older
+                                lease (the ledger allows that only once the lease expired)
+=============================== ==================================================================
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from simlab.check.history import Event, HistoryView
+from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
+
+__all__ = ["coverage", "metrics", "send_groups", "COVERAGE_KEYS"]
+
+#: The coverage counters, in the order reports list them.
+COVERAGE_KEYS = (
+    "stale_commits_rejected",
+    "crashes_after_effect",
+    "duplicate_deliveries_absorbed",
+    "leases_expired",
+)
+
+
+def _ok(e: Event, op: str) -> bool:
+    return e.op == op and e.type == "ok"
+
+
+def send_groups(view: HistoryView) -> tuple[dict[tuple, list[Event]], dict[tuple, list[Event]]]:
+    """Sends grouped by (task, key) for keyed e-mails and by (task, step) for unkeyed ones."""
+    keyed: dict[tuple, list[Event]] = defaultdict(list)
+    unkeyed: dict[tuple, list[Event]] = defaultdict(list)
+    for e in view:
+        if _ok(e, "send"):
+            key = e.value.get("key")
+            if key is None:
+                unkeyed[(e.task, e.step)].append(e)
+            else:
+                keyed[(e.task, key)].append(e)
+    return keyed, unkeyed
+
+
+def _duplicate_deliveries_absorbed(view: HistoryView) -> int:
+    """Duplicate or re-deliveries after which the receiving worker committed no step that had
+    already been committed (its saves are attributed to its latest delivery of the task)."""
+    absorbed = 0
+    for events in view.by_task.values():
+        committed: set[Any] = set()
+        latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
+        for e in events:
+            if _ok(e, "deliver"):
+                worker = e.value.get("to") or e.value.get("worker") or e.process
+                dup = bool(e.value.get("duplicate") or e.value.get("redelivery"))
+                if worker in latest and latest[worker][0] and not latest[worker][1]:
+                    absorbed += 1
+                latest[worker] = [dup, False]
+            elif _ok(e, "save"):
+                if e.step in committed and e.process in latest:
+                    latest[e.process][1] = True
+                committed.add(e.step)
+        absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
+    return absorbed
+
+
+def _leases_expired(view: HistoryView) -> int:
+    """Claims granted while the history says the task was still running under an older lease
+    (the ledger only allows that once the lease expired)."""
+    count = 0
+    for events in view.by_task.values():
+        running = False
+        for e in events:
+            if _ok(e, "claim"):
+                count += running
+                running = True
+            elif _ok(e, "cancel") or (_ok(e, "save") and e.value.get("done")):
+                running = False
+    return count
+
+
+def coverage(view: HistoryView) -> dict[str, int]:
+    """The "sometimes" counters: did this run reach the cases the checker exists for?"""
+    return {
+        "stale_commits_rejected": sum(1 for e in view if e.op == "save" and e.type == "fail"),
+        "crashes_after_effect": sum(
+            1 for e in view if e.op == "crash" and e.type == "info" and e.value.get("after_effect")
+        ),
+        "duplicate_deliveries_absorbed": _duplicate_deliveries_absorbed(view),
+        "leases_expired": _leases_expired(view),
+    }
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of an already sorted list (0.0 for an empty one)."""
+    if not sorted_values:
+        return 0.0
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+def metrics(view: HistoryView, final: Mapping[str, TaskRecord]) -> dict[str, float | int]:
+    """Counts and times of one run. Latency runs from a task's submit to the save that completed
+    it; makespan from the first submit to the last completion or cancellation. Times are 0.0
+    when no task finished."""
+    statuses = Counter(r.status for r in final.values())
+    keyed, unkeyed = send_groups(view)
+    latencies = []
+    for task, events in view.by_task.items():
+        done = next((e for e in (e for e in events if _ok(e, "save")) if e.value.get("done")), None)
+        if done is not None and task in view.submits:
+            latencies.append(done.time - view.submits[task].time)
+    latencies.sort()
+    ends = [e.time for e in view if (_ok(e, "save") and e.value.get("done")) or _ok(e, "cancel")]
+    starts = [e.time for e in view.submits.values()]
+    return {
+        "tasks": len(final) or len(view.submits),
+        "completed": statuses[COMPLETED],
+        "cancelled": statuses[CANCELLED],
+        "dead": statuses[DEAD],
+        "steps_committed": sum(1 for e in view if _ok(e, "save")),
+        "wasted_steps": sum(
+            1
+            for e in view
+            if (e.op == "save" and e.type == "fail") or (e.op == "crash" and e.task is not None)
+        ),
+        "sends": sum(len(s) for s in keyed.values()) + sum(len(s) for s in unkeyed.values()),
+        "duplicate_sends": sum(len(s) - 1 for s in [*keyed.values(), *unkeyed.values()]),
+        "mean_latency": sum(latencies) / len(latencies) if latencies else 0.0,
+        "p95_latency": _percentile(latencies, 0.95),
+        "makespan": max(ends) - min(starts) if ends and starts else 0.0,
+    }

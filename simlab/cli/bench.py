@@ -1,0 +1,185 @@
+"""``simlab bench``: speed measured side by side in one run, reported as ratios.
+
+The measurements live with what they measure (:mod:`simlab.ledger.bench`,
+:mod:`simlab.sim.bench`, :mod:`simlab.grading.bench`); this module parses and prints.
+
+``simlab bench ledger`` times claim+save cycles (two transactions: the atomic claim, the fenced
+save) against the floor of one raw single-row transaction (``BEGIN IMMEDIATE``, ``UPDATE``,
+``COMMIT``) in the same SQLite mode, for ``:memory:`` and for a WAL file. The goal is a ratio of
+cycles per second to raw transactions per second of at least 0.4 (one cycle costs at most 2.5
+raw transactions). Rounds alternate between the measures so machine noise hits them alike, and
+time is the CPU time of this process, which other load on a shared machine barely moves. A third
+measure, the same two statements with no Python around them, shows the floor of the schema.
+
+Like for like: each raw transaction updates a different task row of the same table, just as each
+cycle claims and saves a different task. (Updating one hot row over and over would measure the
+CPU cache, not SQLite: it runs about twice as fast as updating distinct rows.)
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simlab.cli.args import UsageError
+from simlab.grading.bench import DEFAULT_NOTEBOOK, GOAL, bench_grade
+from simlab.ledger.bench import bench_ledger
+from simlab.sim.bench import MEMORY_GOAL, WIDGET, bench_sim
+
+__all__ = ["register"]
+
+
+def _handle_ledger(args: argparse.Namespace) -> int:
+    if args.n < 1 or args.rounds < 1:
+        raise UsageError("-n and --rounds must be positive")
+    rows = bench_ledger(args.n, args.rounds)
+    print(
+        f"{'mode':<10} {'claim+save cycles/s':>20} {'raw tx/s':>10} {'ratio':>6}  goal >= 0.4"
+        f"   {'bare SQL ratio':>14}"
+    )
+    for row in rows:
+        verdict = "ok" if row["ratio"] >= 0.4 else "BELOW GOAL"
+        print(
+            f"{row['mode']:<10} {row['cycles_per_s']:>20,.0f} {row['raw_tx_per_s']:>10,.0f} "
+            f"{row['ratio']:>6.2f}  {verdict:<10}   {row['bare_sql_ratio']:>14.2f}"
+        )
+    print(
+        "CPU time of this process, best round. 'bare SQL ratio': the same two statements issued "
+        "with no Python around them, the floor this schema allows."
+    )
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "bench",
+        help="measure speed side by side (ledger, sim)",
+        description="Benchmarks that report ratios measured side by side in one run.",
+    )
+    sub = p.add_subparsers(dest="bench", metavar="WHAT")
+    sub.required = True
+    _add_sim(sub)
+    g = sub.add_parser(
+        "grade",
+        help="grading against bare nbclient execution",
+        description="Seconds to grade solution notebooks against the time to merely execute "
+        "them with nbclient (the floor); goal: grading costs at most 1.5x bare execution.",
+    )
+    _add_grade_arguments(g)
+    g.set_defaults(func=_handle_grade)
+    q = sub.add_parser(
+        "ledger",
+        help="claim+save cycles against one raw SQLite transaction",
+        description=(
+            "Claim+save cycles per second for ':memory:' and a WAL file, against the raw rate "
+            "of a minimal single-row UPDATE transaction in the same mode, and their ratio "
+            "(goal: >= 0.4)."
+        ),
+    )
+    q.add_argument("-n", type=int, default=5000, help="cycles per round (default 5000)")
+    q.add_argument("--rounds", type=int, default=5, help="rounds; the best is kept (default 5)")
+    q.set_defaults(func=_handle_ledger)
+
+
+def _handle_sim(args: argparse.Namespace) -> int:
+    if args.rounds < 1 or args.tasks < 1 or args.bare < 0:
+        raise UsageError("--rounds and --tasks must be positive, --bare not negative")
+    scenario = WIDGET if args.tasks == WIDGET.tasks else WIDGET.with_(tasks=args.tasks)
+    s = scenario
+    print(
+        f"simlab bench sim: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, faults on "
+        f"(seed {args.seed}), best of {args.rounds} rounds"
+    )
+    out = bench_sim(scenario, seed=args.seed, rounds=args.rounds, bare=args.bare)
+    print(f"{'ledger':<20} {'wall s':>7} {'completed/s':>12} {'vs MemoryLedger':>16}")
+    for row in out["rows"]:
+        goal = ""
+        if row["ledger"] == "Ledger(':memory:')":
+            ok = row["ratio"] >= MEMORY_GOAL
+            goal = f"  goal >= {MEMORY_GOAL}: {'ok' if ok else 'BELOW GOAL'}"
+        print(
+            f"{row['ledger']:<20} {row['seconds']:>7.3f} {row['per_s']:>12,.0f} "
+            f"{row['ratio']:>16.2f}{goal}"
+        )
+    if out["bare_s"] is not None:
+        r = out["widget_vs_bare"]
+        print(
+            f"{out['bare']:,} bare SimPy timeouts: {out['bare_s']:.3f} s; the run over "
+            f"':memory:' costs {r:.2f} of that (goal <= 1.0: {'ok' if r <= 1.0 else 'ABOVE'})"
+        )
+    print(f"same history over all three ledgers: {'yes' if out['same_history'] else 'NO'}")
+    return 0
+
+
+def _add_sim(bench_subparsers) -> argparse.ArgumentParser:
+    """Add ``sim`` to the sub-commands of ``simlab bench``."""
+    p = bench_subparsers.add_parser(
+        "sim",
+        help="simulated tasks per second over MemoryLedger, :memory: and a WAL file",
+        description=(
+            "Run one seeded widget-size simulation (1,000 tasks x 3 steps, 8 workers, faults on) "
+            "over MemoryLedger, Ledger(':memory:') and a WAL file ledger; report completed "
+            "tasks per wall second with ratios, against one million bare SimPy timeouts."
+        ),
+    )
+    p.add_argument("--seed", type=int, default=1, help="random seed [1]")
+    p.add_argument("--rounds", type=int, default=3, help="rounds; the best counts [3]")
+    p.add_argument("--tasks", type=int, default=WIDGET.tasks, help="tasks [1000]")
+    p.add_argument(
+        "--bare",
+        type=int,
+        default=1_000_000,
+        help="bare SimPy timeouts for the yardstick, 0 to skip [1000000]",
+    )
+    p.set_defaults(func=_handle_sim)
+    return p
+
+
+def _add_grade_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``simlab bench grade``."""
+    parser.add_argument(
+        "notebook",
+        nargs="?",
+        default=DEFAULT_NOTEBOOK,
+        help=f"a solution notebook [{DEFAULT_NOTEBOOK}]",
+    )
+    parser.add_argument("--copies", type=int, default=20, help="copies in the class [20]")
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=None, help="notebooks at once [one per CPU]"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds for the single notebook; the best is kept [3]"
+    )
+    parser.add_argument(
+        "--batch-rounds",
+        type=int,
+        default=1,
+        help="rounds for the folder of copies; the best is kept [1]",
+    )
+
+
+def _handle_grade(args: argparse.Namespace) -> int:
+    """Print the table of :func:`bench_grade`."""
+    if not Path(args.notebook).is_file():
+        raise UsageError(f"no such notebook: {args.notebook}")
+    if min(args.copies, args.rounds, args.batch_rounds, args.jobs or 1) < 1:
+        raise UsageError("--copies, --rounds, --batch-rounds and --jobs must be positive")
+    rows = bench_grade(
+        args.notebook,
+        copies=args.copies,
+        jobs=args.jobs,
+        rounds=args.rounds,
+        batch_rounds=args.batch_rounds,
+    )
+    print(
+        f"{'case':<14} {'jobs':>4} {'nbclient s':>10} {'grade s':>8} {'ratio':>6}   "
+        f"{'nbclient cpu':>12} {'grade cpu':>9} {'ratio':>6}  goal <= {GOAL}"
+    )
+    for row in rows:
+        verdict = "ok" if max(row["ratio"], row["cpu_ratio"]) <= GOAL else "ABOVE GOAL"
+        print(
+            f"{row['case']:<14} {row['jobs']:>4} {row['execute_s']:>10.2f} "
+            f"{row['grade_s']:>8.2f} {row['ratio']:>6.2f}   {row['execute_cpu_s']:>12.2f} "
+            f"{row['grade_cpu_s']:>9.2f} {row['cpu_ratio']:>6.2f}  {verdict}"
+        )
+    return 0

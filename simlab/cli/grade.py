@@ -1,0 +1,140 @@
+"""``simlab grade`` and ``simlab build-exercises``.
+
+``simlab grade PATH...`` grades notebooks and folders of notebooks and prints one block per
+notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE`` also writes a
+class spreadsheet. Exit status 0 when every notebook was graded (whatever its score), 1 when a
+notebook could not be graded at all (not a notebook, unknown exercise), 2 for a usage mistake.
+
+``simlab build-exercises`` writes ``exercises/`` from ``solutions/``; ``--check`` writes nothing
+and exits 1 when ``exercises/`` is stale (``make test`` runs the same check as a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from simlab.cli.args import UsageError, positive_int, positive_number
+
+__all__ = ["register"]
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from simlab.grading.grader import find_notebooks, grade
+    from simlab.grading.report import format_text, json_lines, write_csv
+
+    try:
+        notebooks = find_notebooks(args.paths)
+    except FileNotFoundError as exc:
+        raise UsageError(f"no such file or folder: {exc}") from None
+    if not notebooks:
+        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(args.paths))
+    if args.csv:
+        try:
+            open(args.csv, "a").close()
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    progress = not args.no_progress and sys.stderr.isatty()
+    grades = grade(
+        notebooks,
+        timeout=args.timeout,
+        max_output=args.max_output,
+        jobs=args.jobs,
+        progress=progress,
+    )
+    if args.json:
+        sys.stdout.write(json_lines(grades))
+    else:
+        print(format_text(grades))
+    if args.csv:
+        write_csv(grades, args.csv, args.paths)
+        if not args.json:
+            print(f"\nwrote {args.csv} ({len(grades)} row(s))")
+    return 1 if any(g.error for g in grades) else 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from simlab.grading.notebook import build_exercises
+
+    if not Path(args.solutions).is_dir():
+        raise UsageError(f"no solutions folder {args.solutions!r} (run from the repository root)")
+    report = build_exercises(args.solutions, args.exercises, check=args.check)
+    for problem in report.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    verb = "stale" if args.check else "wrote"
+    for path in report.written:
+        print(f"{verb}: {path}")
+    for path in report.removed:
+        print(f"{'orphan' if args.check else 'removed'}: {path}")
+    if args.check and report.stale:
+        print("exercises are out of date: run 'simlab build-exercises'", file=sys.stderr)
+    elif not report.stale and not report.problems:
+        print(f"{args.exercises}/ is up to date ({len(report.unchanged)} notebook(s))")
+    return 1 if report.problems or (args.check and report.stale) else 0
+
+
+#: The grader's defaults (simlab.grading.grader), repeated so that registering the command does
+#: not import the grader; a test keeps them equal.
+DEFAULT_TIMEOUT = 60
+DEFAULT_MAX_OUTPUT = 1_000_000
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "grade",
+        help="grade exercise notebooks (files or folders) with hidden checks",
+        description=(
+            "Run each notebook headless, then the hidden checks against the student's code in a "
+            "separate process; print points and one line of feedback per question. Submissions "
+            "are graded in parallel; nothing a notebook does stops the batch."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="notebooks, or folders to search")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per notebook (one per line) instead of text",
+    )
+    p.add_argument("--csv", metavar="FILE", help="also write one row per submission to FILE")
+    p.add_argument(
+        "--timeout",
+        type=positive_number,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds one cell or one call of the student's code may run [{DEFAULT_TIMEOUT}]",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="notebooks graded at once [one per CPU]",
+    )
+    p.add_argument(
+        "--max-output",
+        type=positive_int,
+        default=DEFAULT_MAX_OUTPUT,
+        metavar="BYTES",
+        help=f"output one cell may print [{DEFAULT_MAX_OUTPUT}]",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_grade)
+
+    b = subparsers.add_parser(
+        "build-exercises",
+        help="write exercises/ from solutions/ (solution regions become stubs)",
+        description=(
+            "Generate the student notebooks from the solution notebooks: every region between "
+            "'### BEGIN SOLUTION' and '### END SOLUTION' becomes a stub that raises "
+            "NotImplementedError with its hint, and outputs are dropped."
+        ),
+    )
+    b.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if exercises/ is out of date"
+    )
+    b.add_argument("--solutions", default="solutions", metavar="DIR", help="[solutions]")
+    b.add_argument("--exercises", default="exercises", metavar="DIR", help="[exercises]")
+    b.set_defaults(func=_build)

@@ -1,0 +1,234 @@
+"""``simlab simulate`` and ``simlab sweep``: the simulator from the command line.
+
+Every :class:`~simlab.sim.scenario.Scenario` field is a flag (``crash_rate`` -> ``--crash-rate``),
+so
+the replay line a run prints is always a valid command. ``simulate`` prints a summary and the
+verdict and exits 1 when an invariant was violated; bad input ends as one line on stderr with
+exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import MISSING, fields
+from pathlib import Path
+from typing import Any
+
+from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
+from simlab.errors import LedgerError
+from simlab.sim.scenario import EFFECTS, VARIANTS, WORKLOADS, Scenario
+
+__all__ = ["register", "add_scenario_arguments", "scenario_from_args"]
+
+_CHOICES = {"variant": VARIANTS, "effects": EFFECTS, "workload": WORKLOADS}
+
+
+def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, ...] = ()) -> None:
+    """One flag per Scenario field; flags not given stay out of the namespace."""
+    group = parser.add_argument_group("scenario (defaults in brackets)")
+    for f in fields(Scenario):
+        if f.name in skip:
+            continue
+        default = f.default if f.default is not MISSING else None
+        kwargs: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS}
+        if f.name in _CHOICES:
+            kwargs["metavar"] = "{" + ",".join(_CHOICES[f.name]) + "}"
+        elif isinstance(default, bool):
+            kwargs.update(type=boolean, metavar="{yes,no}")
+            default = "yes" if default else "no"
+        elif isinstance(default, int):
+            kwargs.update(type=integer, metavar="N")
+        else:
+            kwargs.update(type=number, metavar="X")
+        shown = "auto" if default is None else default
+        kwargs["help"] = f"{f.metadata.get('help', '')} [{shown}]"
+        group.add_argument("--" + f.name.replace("_", "-"), **kwargs)
+
+
+def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
+    """The Scenario the flags describe, validated; a bad value raises :class:`UsageError`."""
+    given = {f.name: getattr(args, f.name) for f in fields(Scenario) if hasattr(args, f.name)}
+    given.update(overrides)
+    try:
+        return Scenario(**given).validate()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _file_ledger(path: Path, variant: str):
+    from simlab.ledger import ChapterLedger, Ledger
+
+    cls = Ledger if variant == "fenced" else ChapterLedger
+    return lambda clock: cls(str(path), clock=clock)
+
+
+# -- simulate ----------------------------------------------------------------------------------
+
+
+def _handle_simulate(args: argparse.Namespace) -> int:
+    from simlab.sim.simulation import simulate
+
+    scenario = scenario_from_args(args)
+    factory = _file_ledger(new_file(args.db, "--db"), scenario.variant) if args.db else None
+    timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
+    history_out = writable_file(args.history, "--history") if args.history else None
+    try:
+        result = simulate(scenario, seed=args.seed, ledger=factory)
+    except LedgerError as exc:
+        raise UsageError(str(exc)) from None
+    if history_out is not None:
+        history_out.write_text(result.history.to_jsonl())
+    if timeline is not None:
+        from simlab.plots.files import save_timeline_png  # matplotlib only when drawing
+
+        save_timeline_png(result, timeline)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(result.summary())
+        if timeline is not None:
+            print(f"timeline: {timeline}")
+    return 1 if result.violations else 0
+
+
+# -- sweep -------------------------------------------------------------------------------------
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a comma-separated list of numbers: {text!r}"
+        ) from None
+
+
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _handle_sweep(args: argparse.Namespace) -> int:
+    from simlab.sim.sweep import FAULTS, sweep, write_csv
+
+    base = scenario_from_args(args)
+    if args.fault not in FAULTS:
+        raise UsageError(f"unknown fault {args.fault!r}; choose one of {', '.join(FAULTS)}")
+    for v in args.variants:
+        if v not in VARIANTS:
+            raise UsageError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
+    if not args.rates:
+        raise UsageError("--rates needs at least one rate")
+    bad = [r for r in args.rates if not 0.0 <= r <= 1.0]
+    if bad:
+        raise UsageError(f"--rates: {bad[0]} is not a probability in [0, 1]")
+    if args.seeds < 1:
+        raise UsageError(f"--seeds must be >= 1, got {args.seeds}")
+    csv_path = writable_file(args.csv, "--csv")
+    plot_path = writable_file(args.plot, "--plot") if args.plot else None
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    try:
+        rows = sweep(
+            base,
+            fault=args.fault,
+            rates=args.rates,
+            seeds=seeds,
+            variants=args.variants,
+            progress=not args.quiet,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    write_csv(rows, csv_path)
+    print(
+        f"{len(rows)} runs ({len(args.variants)} variants x {len(args.rates)} rates x "
+        f"{args.seeds} seeds), fault {args.fault}"
+    )
+    print(
+        f"{'variant':<11} {'rate':>6} {'completed':>9} {'wasted':>7} {'dup e-mails':>11} "
+        f"{'runs with violations':>21}"
+    )
+    for v in args.variants:
+        for r in args.rates:
+            sel = [row for row in rows if row["variant"] == v and row["rate"] == r]
+            n = len(sel)
+            print(
+                f"{v:<11} {r:>6g} {sum(x['completed'] for x in sel) / n:>9.1f} "
+                f"{sum(x['wasted_steps'] for x in sel) / n:>7.1f} "
+                f"{sum(x['duplicate_sends'] for x in sel) / n:>11.2f} "
+                f"{sum(1 for x in sel if x['violations']):>17} / {n}"
+            )
+    print(f"csv: {csv_path}")
+    if plot_path is not None:
+        from simlab.plots.files import save_sweep_png
+
+        save_sweep_png(rows, plot_path)
+        print(f"plot: {plot_path}")
+    return 0
+
+
+# -- registration ------------------------------------------------------------------------------
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="run one seeded fault simulation over the real ledger and check it",
+        description=(
+            "Simulate tasks, an at-least-once broker and workers with leases over the real "
+            "SQLite ledger, inject faults (crashes, pauses longer than the ttl, slow steps, "
+            "duplicate deliveries, cancellations), then check every invariant. Prints a "
+            "summary and the verdict with a replay command; exit status 1 if an invariant "
+            "broke."
+        ),
+    )
+    p.add_argument("--seed", type=integer, default=1, help="random seed [1]")
+    add_scenario_arguments(p)
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="run over a new SQLite file ledger at PATH (an existing file is refused)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the summary"
+    )
+    p.add_argument("--timeline", metavar="FILE.png", help="draw the epoch-race timeline to FILE")
+    p.add_argument("--history", metavar="FILE.jsonl", help="write the history as JSON lines")
+    p.set_defaults(func=_handle_simulate)
+
+    s = subparsers.add_parser(
+        "sweep",
+        help="run seeds x fault rates x variants; write a CSV and a plot",
+        description=(
+            "Vary one fault rate (or all of them) over several seeds and variants, with a "
+            "progress bar; write one CSV row per run and a plot of the means."
+        ),
+    )
+    s.add_argument(
+        "--fault",
+        default="pause",
+        help="which rate to vary: all, crash, effect-crash, pause, slow, duplicate, cancel [pause]",
+    )
+    s.add_argument(
+        "--rates",
+        type=_floats,
+        default=[0.0, 0.05, 0.1, 0.2],
+        help="comma-separated rates [0,0.05,0.1,0.2]",
+    )
+    s.add_argument("--seeds", type=integer, default=5, help="seeds per point [5]")
+    s.add_argument("--first-seed", type=integer, default=1, help="first seed [1]")
+    s.add_argument(
+        "--variants",
+        type=_names,
+        default=list(VARIANTS),
+        help="comma-separated variants [fenced,unfenced,racy-claim]",
+    )
+    s.add_argument("--csv", default="sweep.csv", metavar="FILE", help="CSV output [sweep.csv]")
+    s.add_argument(
+        "--plot",
+        default="sweep.png",
+        metavar="FILE.png",
+        help="plot output, '' for none [sweep.png]",
+    )
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_scenario_arguments(s, skip=("variant",))
+    s.set_defaults(func=_handle_sweep)

@@ -1,0 +1,334 @@
+"""Where a learner's pieces plug into the kit, in the notebook and in the grader's sandbox.
+
+:func:`run_worker` runs the chapter's worker in a separate process (exercise 1).
+:class:`PiecesLedger` is the real SQLite ledger with some of its methods replaced by functions a
+learner wrote (``claim``, ``heartbeat``, ``record_effect``), each called with the raw
+``sqlite3`` connection and the current time. Everything else (submit, the fenced save, cancel...)
+stays the kit's own, so the learner's piece is tested in a complete, working system: the
+simulator's workers, faults and checker run against it unchanged.
+
+:data:`FACTORIES` are the objects the grader may ask a sandbox to build for a hidden check (see
+:meth:`simlab.grading.sandbox.supervisor.Sandbox.kit`); each takes the student's namespace first.
+Objects
+built here use the sandbox clock, which reads the time the grader sent with its latest request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from simlab.grading.sandbox.state import SANDBOX, clock
+from simlab.ledger import Ledger
+from simlab.records import Lease
+from simlab.sim.mailbox import Mailbox
+
+__all__ = [
+    "PiecesLedger",
+    "run_worker",
+    "FACTORIES",
+    "ScriptedWork",
+    "ScriptedLedger",
+    "interleaved_claims",
+]
+
+
+def _positive(ttl: float) -> None:
+    if not ttl > 0:
+        raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
+
+
+class PiecesLedger(Ledger):
+    """The kit's ledger, with ``claim``, ``heartbeat`` and/or ``record_effect`` supplied as
+    plain functions:
+
+    * ``claim(db, task_id, worker, ttl, now) -> Lease``
+    * ``heartbeat(db, lease, ttl, now) -> bool``
+    * ``record_effect(db, lease, key, now) -> bool``
+
+    ``db`` is the ledger's ``sqlite3`` connection (autocommit mode: each statement commits on
+    its own unless you open a transaction) and ``now`` is ``clock()``. A piece left as None is
+    the kit's own method. Arguments are validated before a piece is called (ttl > 0, key a
+    non-empty string), so a piece only has to get the ledger logic right.
+    """
+
+    def __init__(
+        self,
+        path: str = ":memory:",
+        *,
+        claim: Callable[..., Lease] | None = None,
+        heartbeat: Callable[..., bool] | None = None,
+        record_effect: Callable[..., bool] | None = None,
+        clock: Callable[[], float] = time.time,
+        **kwargs: Any,
+    ):
+        super().__init__(path, clock=clock, **kwargs)
+        self._claim_piece = claim
+        self._heartbeat_piece = heartbeat
+        self._effect_piece = record_effect
+
+    @property
+    def db(self):
+        """The raw ``sqlite3`` connection the pieces receive."""
+        return self._db
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        if self._claim_piece is None:
+            return super().claim(task_id, worker, ttl)
+        _positive(ttl)
+        return self._claim_piece(self._db, task_id, worker, ttl, float(self.clock()))
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        if self._heartbeat_piece is None:
+            return super().heartbeat(lease, ttl)
+        _positive(ttl)
+        return self._heartbeat_piece(self._db, lease, ttl, float(self.clock()))
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        if self._effect_piece is None:
+            return super().record_effect(lease, key)
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"effect key must be a non-empty string, got {key!r}")
+        return self._effect_piece(self._db, lease, key, float(self.clock()))
+
+
+def run_worker(path: str | Path, task_id: str) -> dict:
+    """Run the chapter's worker in a new OS process: claim ``task_id`` on the ledger file at
+    ``path``, do one step (:func:`simlab.ledger.processes.resume_one_step`), exit.
+
+    Returns the worker's report, e.g. ``{"event": "claim", "epoch": 1, "saved_step": 1, ...}``
+    or ``{"event": "claim-refused", "reason": "..."}``. In a notebook the process is a fresh
+    ``python -m simlab.cli.worker``; in the grader's sandbox it is a fork (the same separate
+    process and connection, without starting Python again).
+    """
+    if SANDBOX.fork_workers:
+        return _forked_worker(str(path), task_id)
+    done = subprocess.run(
+        [sys.executable, "-m", "simlab.cli.worker", "resume", str(path), task_id],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _forked_worker(path: str, task_id: str) -> dict:
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker process
+        try:
+            os.close(read_end)
+            from simlab.ledger.processes import resume_one_step
+
+            with Ledger(path) as ledger:
+                report = resume_one_step(ledger, task_id, f"pid-{os.getpid()}")
+            os.write(write_end, json.dumps(report).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the worker process for {task_id!r} failed")
+    return json.loads(data)
+
+
+class ScriptedWork:
+    """The ``work(step)`` callback of a worker loop under test, with trouble on cue.
+
+    Records every step it is asked to do in ``calls`` and returns ``"output-<step>"``. When it
+    is called for a step listed in ``script``, it first does that to the task through its own
+    connection to the ledger file, as another process would: ``"cancel"`` cancels the task,
+    ``"steal"`` lets the lease run out and has a worker named ``thief`` claim the task.
+    """
+
+    def __init__(self, path: str, task_id: str, script: dict[int, str], clock: Callable):
+        self.path = path
+        self.task_id = task_id
+        self.script = {int(k): v for k, v in script.items()}
+        self.clock = clock
+        self.calls: list[int] = []
+
+    def __call__(self, step: int) -> str:
+        self.calls.append(step)
+        action = self.script.get(step)
+        if action is not None:
+            with Ledger(self.path, clock=self.clock) as other:
+                if action == "cancel":
+                    other.cancel(self.task_id)
+                elif action == "steal":
+                    _advance(10_000.0)
+                    other.claim(self.task_id, "thief", 30.0)
+        return f"output-{step}"
+
+
+class ScriptedLedger(Ledger):
+    """A file ledger that lets trouble happen right after an accepted save.
+
+    ``after_save`` maps a saved step to an action done by "another process" (its own
+    connection) once the save of that step was accepted: ``"steal"`` (the lease runs out and a
+    worker named ``thief`` claims the task) or ``"cancel"``.
+    """
+
+    def __init__(self, path: str, after_save: dict[int, str], clock: Callable):
+        super().__init__(path, clock=clock)
+        self.after_save = {int(k): v for k, v in after_save.items()}
+
+    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
+        accepted = super().save(lease, step, **kwargs)
+        action = self.after_save.get(step) if accepted else None
+        if action is not None:
+            with Ledger(self.path, clock=self.clock) as other:
+                if action == "cancel":
+                    other.cancel(lease.task_id)
+                elif action == "steal":
+                    _advance(10_000.0)
+                    other.claim(lease.task_id, "thief", 30.0)
+        return accepted
+
+
+class _Rows:
+    """The finished result of one statement: the rows, already fetched, and its counters."""
+
+    def __init__(self, cursor: Any):
+        self._rows = cursor.fetchall() if cursor.description is not None else []
+        self.rowcount = cursor.rowcount
+        self.lastrowid = cursor.lastrowid
+        self.description = cursor.description
+
+    def fetchone(self) -> Any:
+        return self._rows.pop(0) if self._rows else None
+
+    def fetchall(self) -> list:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def fetchmany(self, size: int = 1) -> list:
+        rows, self._rows = self._rows[:size], self._rows[size:]
+        return rows
+
+    def __iter__(self):
+        return iter(self.fetchall())
+
+    def close(self) -> None:
+        self._rows = []
+
+
+class _Interleaved:
+    """A connection that runs ``between()`` once, right after the first statement of a
+    claim finished (``BEGIN`` does not count), as if another process got scheduled there."""
+
+    def __init__(self, db: Any, between: Callable[[], None]):
+        self._db = db
+        self._between: Callable[[], None] | None = between
+
+    def execute(self, sql: str, params: Any = ()) -> _Rows:
+        rows = _Rows(self._db.execute(sql, params))
+        if self._between is not None and not sql.lstrip().upper().startswith(
+            ("BEGIN", "SAVEPOINT")
+        ):
+            between, self._between = self._between, None
+            between()
+        return rows
+
+    def cursor(self) -> _Interleaved:
+        return self
+
+    def __enter__(self) -> Any:
+        return self._db.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._db.__exit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+def interleaved_claims(claim: Callable[..., Lease], path: str) -> dict[str, Any]:
+    """Two workers claim one expired task with ``claim``; worker B runs right after the first
+    statement of worker A's claim, at a time when A's new lease has already run out.
+
+    Returns ``{"A": Lease | "<error>", "B": Lease | "<error>"}``. An atomic claim cannot hand
+    both the same epoch; the chapter's UPDATE-then-SELECT claim does.
+    """
+    with Ledger(path, clock=lambda: 0.0) as setup:
+        setup.submit("race")
+        setup.claim("race", "old", 5.0)  # expired from t=5 on
+    outcome: dict[str, Any] = {}
+    a = PiecesLedger(path, clock=lambda: 100.0)
+    b = PiecesLedger(path, clock=lambda: 200.0, busy_timeout=0.0)
+    try:
+
+        def worker_b() -> None:
+            try:
+                outcome["B"] = claim(b.db, "race", "B", 5.0, 200.0)
+            except Exception as exc:
+                outcome["B"] = f"{type(exc).__name__}: {exc}"
+
+        outcome["A"] = claim(_Interleaved(a.db, worker_b), "race", "A", 5.0, 100.0)
+        outcome.setdefault("B", "B never ran: the claim ran no statement")
+    finally:
+        a.close()
+        b.close()
+    return outcome
+
+
+def _advance(seconds: float) -> None:
+    SANDBOX.now += seconds
+
+
+def _clock() -> float:
+    return clock()
+
+
+def _piece(ns: dict, name: str | None) -> Callable | None:
+    if name is None:
+        return None
+    if not callable(ns.get(name)):
+        raise NameError(f"no function named {name!r} is defined")
+    return ns[name]
+
+
+def _pieces_ledger(
+    ns: dict,
+    path: str,
+    *,
+    claim: str | None = None,
+    heartbeat: str | None = None,
+    record_effect: str | None = None,
+) -> Ledger:
+    return PiecesLedger(
+        path,
+        clock=_clock,
+        claim=_piece(ns, claim),
+        heartbeat=_piece(ns, heartbeat),
+        record_effect=_piece(ns, record_effect),
+    )
+
+
+#: name -> factory(namespace, *args, **kwargs): the objects a hidden check may build.
+FACTORIES: dict[str, Callable[..., Any]] = {
+    "ledger": lambda ns, path: Ledger(path, clock=_clock),
+    "pieces-ledger": _pieces_ledger,
+    "mailbox": lambda ns: Mailbox(),
+    "scripted-work": lambda ns, path, task_id, script: ScriptedWork(path, task_id, script, _clock),
+    "scripted-ledger": lambda ns, path, after_save: ScriptedLedger(path, after_save, _clock),
+    "interleaved-claims": lambda ns, path, claim: _Result(
+        interleaved_claims(_piece(ns, claim), path)
+    ),
+}
+
+
+class _Result:
+    """A value computed in the sandbox, read back with ``attribute("value")``."""
+
+    def __init__(self, value: Any):
+        self.value = value

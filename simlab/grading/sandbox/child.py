@@ -1,0 +1,357 @@
+"""The sandbox process's side: run the student's cells, answer the grader's requests.
+
+This module runs inside a sandbox (forked from :mod:`simlab.grading.sandbox.zygote`, or started as
+``python -m simlab.grading.sandbox.child IN OUT MEMORY FILESIZE``). It holds the student's
+namespace (a
+real ``__main__`` module, as in a kernel), executes cells in it (IPython magics become no-ops),
+and serves requests that arrive as JSON on one pipe, answering on another: execute a cell, look
+names up, call a function or a method, read a value, build a kit object
+(:data:`simlab.grading.pieces.FACTORIES`), report tampering. It never decides a grade.
+
+Before any student code runs, the process caps its address space, file size and core dumps,
+and points ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` at ``/dev/null`` (file descriptors
+0 to 2 already are). Time for kit objects comes from :func:`clock`: the time the grader sent
+with its latest request.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import builtins
+import inspect
+import linecache
+import os
+import sys
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from simlab.grading.sandbox import wire
+from simlab.grading.sandbox.state import SANDBOX
+
+__all__ = ["serve_fds", "Limits", "WATCHED_MODULES", "WATCHED_NAMES"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource caps of a sandbox process (bytes); None leaves a cap alone."""
+
+    memory: int | None = 2 * 1024**3
+    file_size: int | None = 256 * 1024**2
+
+
+class _NullShell:
+    """What ``get_ipython()`` returns in the sandbox: magics do nothing, except that a cell
+    magic which only measures or captures (``%%time``, ``%%capture``...) still runs its body."""
+
+    _RUN_BODY = ("time", "timeit", "capture", "prun")
+
+    def __init__(self, ns: dict):
+        self._ns = ns
+
+    def run_cell_magic(self, name: str, line: str, cell: str) -> None:
+        if name in self._RUN_BODY:
+            _exec_source(cell, self._ns, "<cell magic>")
+
+    def run_line_magic(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def system(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def getoutput(self, *args: Any, **kwargs: Any) -> list:
+        return []
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+def _python_source(source: str) -> str:
+    """Turn IPython syntax (magics, ``!shell``) into plain Python calls on ``get_ipython()``.
+
+    IPython's own transformer is imported only for a cell that needs it (it is slow to import).
+    """
+    if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()) and (
+        "= !" not in source and "= %" not in source
+    ):
+        return source
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:  # pragma: no cover - IPython ships with ipykernel
+        return "\n".join(
+            "pass" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
+        )
+    return TransformerManager().transform_cell(source)
+
+
+def _exec_source(source: str, ns: dict, filename: str) -> None:
+    source = _python_source(source)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    code = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    result = eval(code, ns)  # noqa: S307 - this process exists to run untrusted code
+    if inspect.iscoroutine(result):
+        asyncio.run(result)
+
+
+def _kit_error(exc: BaseException) -> str | None:
+    from simlab import errors
+
+    for cls in type(exc).__mro__:
+        if cls.__module__ == errors.__name__ and cls.__name__ in errors.__all__:
+            return cls.__name__
+    for name in ("ValueError", "NotImplementedError", "KeyError", "TypeError"):
+        if type(exc).__name__ == name:
+            return name
+    return None
+
+
+def _error_info(exc: BaseException, cell_prefix: str = "<cell ") -> dict:
+    info: dict[str, Any] = {"type": type(exc).__name__, "kit": _kit_error(exc)}
+    try:
+        info["message"] = " ".join(str(exc).split())[:500]
+    except Exception:
+        info["message"] = ""
+    for name in ("task_id", "status", "worker", "lease_until"):
+        if hasattr(exc, name):
+            try:
+                info.setdefault("fields", {})[name] = wire.encode(getattr(exc, name))
+            except Exception:
+                pass
+    if isinstance(exc, SyntaxError):
+        info["message"] = str(exc.msg)
+        info["line"] = exc.lineno
+    else:
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.startswith(cell_prefix):
+                info["line"] = tb.tb_lineno
+                info["where"] = tb.tb_frame.f_code.co_filename
+            tb = tb.tb_next
+    return info
+
+
+def _limit(limits: Limits) -> None:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return
+    caps = [(resource.RLIMIT_CORE, 0)]
+    if limits.memory is not None:
+        caps.append((resource.RLIMIT_AS, limits.memory))
+    if limits.file_size is not None:
+        caps.append((resource.RLIMIT_FSIZE, limits.file_size))
+    for what, value in caps:
+        try:
+            soft, hard = resource.getrlimit(what)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(what, (value, hard))
+        except (ValueError, OSError):  # pragma: no cover
+            pass
+
+
+#: Modules whose attributes a notebook has no business replacing; the grader notes it if one
+#: does (it gains nothing: the grader's copies live in another process).
+WATCHED_MODULES = (
+    "simlab.grading.public",
+    "simlab.grading.pieces",
+    "simlab.check.checker",
+    "simlab.sim.simulation",
+    "simlab.ledger",
+)
+#: Names the notebooks import as check helpers.
+WATCHED_NAMES = {"self_check": "simlab.grading.public"}
+
+
+def _snapshot() -> dict[str, dict[str, int]]:
+    import importlib
+
+    snap = {}
+    for name in WATCHED_MODULES:
+        module = importlib.import_module(name)
+        snap[name] = {k: id(v) for k, v in vars(module).items()}
+    return snap
+
+
+class _Child:
+    """The request loop of a sandbox process."""
+
+    def __init__(self, conn: Any):
+        self.snapshot = _snapshot()
+        self.conn = conn
+        # The student's namespace is a real __main__ module, as in a kernel (pickle, doctest
+        # and multiprocessing look functions up there).
+        main = types.ModuleType("__main__")
+        sys.modules["__main__"] = main
+        self.ns: dict[str, Any] = main.__dict__
+        self.ns["__builtins__"] = builtins
+        self.ns["get_ipython"] = lambda: _NullShell(self.ns)
+        self.objects: dict[int, Any] = {}
+        self.next_id = 1
+
+    def reply(self, message: dict) -> None:
+        try:
+            data = wire.dumps(message)
+        except (TypeError, ValueError):
+            data = wire.dumps(
+                {"ok": False, "error": {"type": "ProtocolError", "message": "reply is not JSON"}}
+            )
+        self.conn.send_bytes(data)
+
+    def resolve(self, handle: wire.Handle) -> Any:
+        return self.objects[handle.id]
+
+    def keep(self, obj: Any) -> dict:
+        hid = self.next_id
+        self.next_id += 1
+        self.objects[hid] = obj
+        return {"$h": hid, "type": type(obj).__name__}
+
+    def serve(self) -> None:
+        while True:
+            try:
+                message = wire.loads(self.conn.recv_bytes())
+            except (EOFError, OSError):
+                return
+            op = message.get("op")
+            if message.get("now") is not None:
+                SANDBOX.now = float(message["now"])
+            handler = getattr(self, f"op_{op}", None)
+            if handler is None:
+                self.reply({"ok": False, "error": {"type": "ProtocolError", "message": op}})
+                continue
+            try:
+                answer = handler(message)
+            except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
+                answer = {"ok": False, "error": _error_info(exc)}
+            self.reply(answer)
+
+    # -- requests ------------------------------------------------------------------------------
+    def op_exec(self, message: dict) -> dict:
+        filename = f"<cell {int(message['index'])}>"
+        try:
+            _exec_source(message["source"], self.ns, filename)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell failed
+            return {"ok": False, "error": _error_info(exc)}
+        return {"ok": True}
+
+    def op_names(self, message: dict) -> dict:
+        kinds = {}
+        for name in message["names"]:
+            obj = self.ns.get(name, _MISSING)
+            if obj is _MISSING:
+                kinds[name] = None
+            elif inspect.isclass(obj):
+                kinds[name] = "class"
+            elif callable(obj):
+                kinds[name] = "function"
+            else:
+                kinds[name] = "value"
+        return {"ok": True, "value": kinds}
+
+    def op_call(self, message: dict) -> dict:
+        target = message["target"]
+        try:
+            if isinstance(target, dict):
+                obj = self.objects[int(target["$h"])]
+            else:
+                obj = self.ns[target]
+            if message.get("method"):
+                obj = getattr(obj, message["method"])
+            args = wire.decode(message.get("args") or [], self.resolve)
+            kwargs = wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
+        except BaseException as exc:
+            return {"ok": False, "error": _error_info(exc)}
+        try:
+            result = obj(*args, **kwargs)
+        except BaseException as exc:
+            return {"ok": False, "error": _error_info(exc)}
+        handles = dict(self.objects)
+        out: dict[str, Any] = {"ok": True}
+        if message.get("keep"):
+            out["value"] = self.keep(result)
+        else:
+            out["value"] = wire.encode(result, handles)
+        if message.get("echo"):
+            out["args"] = wire.encode(list(args), handles)
+        return out
+
+    def op_get(self, message: dict) -> dict:
+        obj = (
+            self.ns[message["target"]]
+            if isinstance(message["target"], str)
+            else (self.objects[int(message["target"]["$h"])])
+        )
+        try:
+            value = getattr(obj, message["name"]) if message.get("name") else obj
+        except BaseException as exc:
+            return {"ok": False, "error": _error_info(exc)}
+        return {"ok": True, "value": wire.encode(value, dict(self.objects))}
+
+    def op_tampered(self, message: dict) -> dict:
+        """Which watched kit attributes or check helpers the student's cells replaced."""
+        report = []
+        for module_name, before in self.snapshot.items():
+            now = {k: id(v) for k, v in vars(sys.modules[module_name]).items()}
+            changed = sorted(
+                k for k in before if now.get(k) != before[k] and not k.startswith("__")
+            )
+            report += [f"{module_name}.{k}" for k in changed]
+        for name, module_name in WATCHED_NAMES.items():
+            module = sys.modules[module_name]
+            if name in self.ns and self.ns[name] is not getattr(module, name, None):
+                report.append(name)
+        return {"ok": True, "value": report}
+
+    def op_kit(self, message: dict) -> dict:
+        from simlab.grading.pieces import FACTORIES
+
+        try:
+            factory = FACTORIES[message["factory"]]
+            args = wire.decode(message.get("args") or [], self.resolve)
+            kwargs = wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
+            obj = factory(self.ns, *args, **kwargs)
+        except BaseException as exc:
+            return {"ok": False, "error": _error_info(exc)}
+        return {"ok": True, "value": self.keep(obj)}
+
+
+_MISSING = object()
+
+
+def serve_fds(fd_in: int, fd_out: int, limits: Sequence[str]) -> None:
+    """Serve the grader on two pipe ends (the current directory is the sandbox's)."""
+    memory, file_size = (int(x) for x in limits)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    _limit(Limits(memory or None, file_size or None))
+    sys.path.insert(0, os.getcwd())
+    SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
+    conn = _Duplex(Connection(fd_in, writable=False), Connection(fd_out, readable=False))
+    _Child(conn).serve()
+
+
+def _child_main(argv: list[str]) -> None:
+    """Entry point of a sandbox started as a subprocess: ``... IN OUT MEM FSIZE``."""
+    try:
+        serve_fds(int(argv[0]), int(argv[1]), argv[2:4])
+    finally:
+        os._exit(0)
+
+
+class _Duplex:
+    """Two one-way pipes seen as one connection."""
+
+    def __init__(self, inbound: Connection, outbound: Connection):
+        self.recv_bytes = inbound.recv_bytes
+        self.send_bytes = outbound.send_bytes
+
+
+if __name__ == "__main__":
+    # Run the imported module's copy, not this __main__ one, so there is one sandbox clock.
+    from simlab.grading.sandbox.child import _child_main as main
+
+    main(sys.argv[1:])

@@ -1,0 +1,177 @@
+"""Values on the wire between the grader and the sandbox that runs a student's code.
+
+Only JSON crosses the pipe, never pickle: the sandbox runs untrusted code, and unpickling its
+bytes in the grader would let that code run in the grader too. :func:`encode` turns a Python
+value into JSON-ready data with a few tagged forms; :func:`decode` rebuilds only plain values and
+the kit's own record types, so the worst a student's code can send back is a wrong value.
+
+Tagged forms (every other value is plain JSON; lists stay lists):
+
+``{"$t": [...]}``                  a tuple
+``{"$d": [[k, v], ...]}``          a dict (any encodable keys, insertion order kept)
+``{"$s": [...]}``                  a set or frozenset
+``{"$r": "Lease", "f": {...}}``    a record: Lease, TaskRecord, Effect (simlab.records), Event
+``{"$h": 3, "type": "Ledger"}``    a handle to an object that stays in the sandbox
+``{"$x": "TypeName", "repr": ...}`` anything else, opaque (decoded as :class:`Opaque`)
+
+Floats keep NaN and infinities (JSON as Python writes it). Nesting deeper than
+:data:`MAX_DEPTH` is cut off as opaque.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import numbers
+from typing import Any
+
+from simlab.check.history import Event
+from simlab.records import Effect, Lease, TaskRecord
+
+__all__ = ["encode", "decode", "dumps", "loads", "Handle", "Opaque", "RECORDS", "MAX_DEPTH"]
+
+MAX_DEPTH = 40
+RECORDS: dict[str, type] = {
+    "Lease": Lease,
+    "TaskRecord": TaskRecord,
+    "Effect": Effect,
+    "Event": Event,
+}
+_FIELDS = {name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in RECORDS.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Handle:
+    """A reference to an object living in the sandbox (a ledger, a mailbox...)."""
+
+    id: int
+    type: str = "object"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Opaque:
+    """A value the sandbox could not send as data; only its type name and a short repr."""
+
+    type: str
+    repr: str = ""
+
+    def __str__(self) -> str:
+        return f"a {self.type} object"
+
+    def __repr__(self) -> str:
+        return self.repr or f"<{self.type}>"
+
+
+def _short_repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        return "?"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+_SCALARS = frozenset({type(None), bool, int, float, str})
+_RECORD_NAMES = {cls: name for name, cls in RECORDS.items()}
+
+
+def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) -> Any:
+    """JSON-ready data for ``value``; objects registered in ``handles`` (id -> obj) become
+    handles to themselves."""
+    kind = type(value)
+    if kind in _SCALARS:  # the common case, without the ABC checks below
+        return value
+    name = _RECORD_NAMES.get(kind)
+    if name is not None and depth <= MAX_DEPTH:
+        return {
+            "$r": name,
+            "f": {k: encode(getattr(value, k), handles, depth + 1) for k in _FIELDS[name]},
+        }
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if depth > MAX_DEPTH:
+        return {"$x": type(value).__name__, "repr": "(nested too deeply)"}
+    if handles:
+        for hid, obj in handles.items():
+            if obj is value:
+                return {"$h": hid, "type": type(value).__name__}
+    d = depth + 1
+    for name, cls in RECORDS.items():
+        if isinstance(value, cls):
+            return {
+                "$r": name,
+                "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]},
+            }
+    if isinstance(value, list):
+        return [encode(v, handles, d) for v in value]
+    if isinstance(value, tuple):
+        return {"$t": [encode(v, handles, d) for v in value]}
+    if isinstance(value, dict):
+        return {"$d": [[encode(k, handles, d), encode(v, handles, d)] for k, v in value.items()]}
+    if isinstance(value, (set, frozenset)):
+        return {"$s": [encode(v, handles, d) for v in value]}
+    if isinstance(value, Handle):
+        return {"$h": value.id, "type": value.type}
+    return {"$x": type(value).__name__, "repr": _short_repr(value)}
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return Opaque("dict", _short_repr(value))
+    return value
+
+
+def decode(data: Any, resolve: Any = None) -> Any:
+    """Rebuild a value from :func:`encode` data. ``resolve(handle)`` maps handles to objects
+    (the sandbox side); without it, handles stay :class:`Handle`."""
+    if isinstance(data, list):
+        return [decode(v, resolve) for v in data]
+    if not isinstance(data, dict):
+        if isinstance(data, float) and math.isnan(data):
+            return math.nan
+        return data
+    if "$t" in data:
+        return tuple(decode(v, resolve) for v in data["$t"])
+    if "$d" in data:
+        out = {}
+        for pair in data["$d"]:
+            key, value = pair
+            out[_hashable(decode(key, resolve))] = decode(value, resolve)
+        return out
+    if "$s" in data:
+        return {_hashable(decode(v, resolve)) for v in data["$s"]}
+    if "$r" in data:
+        cls = RECORDS.get(data["$r"])
+        fields = data.get("f") or {}
+        if cls is None or not isinstance(fields, dict):
+            return Opaque(str(data["$r"]))
+        values = {k: decode(fields.get(k), resolve) for k in _FIELDS[data["$r"]]}
+        try:
+            return cls(**values)
+        except (TypeError, ValueError):
+            return Opaque(str(data["$r"]))
+    if "$h" in data:
+        handle = Handle(int(data["$h"]), str(data.get("type", "object")))
+        return resolve(handle) if resolve is not None else handle
+    if "$x" in data:
+        return Opaque(str(data["$x"]), str(data.get("repr", "")))
+    return Opaque("unknown")
+
+
+def dumps(message: Any) -> bytes:
+    """One message as UTF-8 JSON bytes (the message itself is already encoded data)."""
+    return json.dumps(message, separators=(",", ":")).encode()
+
+
+def loads(raw: bytes) -> Any:
+    return json.loads(raw.decode("utf-8", errors="replace"))

@@ -1,0 +1,345 @@
+"""The epoch race as a picture: one lane per worker, leases as boxes, commits as marks.
+
+:func:`timeline` draws what :mod:`simlab.check.checker` judges: accepted saves that were already
+stale and claims that reused an epoch are marked from the checker's own findings
+(:func:`~simlab.check.checker.stale_commit_events` and
+:func:`~simlab.check.checker.reused_epoch_events`), never from a second copy of the rules. Artists
+carry a ``gid`` naming what they show
+(``"save-ok"``, ``"save-fail"``, ``"lease"``...), so tests and learners can find them again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import matplotlib.patches as mpatches
+from matplotlib.colors import to_rgba
+from matplotlib.lines import Line2D
+
+from simlab.check.checker import reused_epoch_events, stale_commit_events
+from simlab.check.history import Event, HistoryView
+from simlab.plots.style import (
+    DUP_ORANGE,
+    ENVELOPE,
+    FAIL_RED,
+    OK_GREEN,
+    SEND_BLUE,
+    TASK_COLORS,
+    below,
+    is_worker,
+    natural,
+    new_axes,
+)
+
+__all__ = ["timeline"]
+
+LABEL_BOX = dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85)
+
+
+@dataclass
+class _Canvas:
+    """What the drawing steps of one timeline share."""
+
+    ax: Any
+    lane: dict[str, int]
+    color: dict[str, str]
+    span: float
+    legend: dict[str, Any] = field(default_factory=dict)
+
+
+def _default_tasks(view: HistoryView, limit: int = 6, interesting: int = 3) -> list[str]:
+    """All tasks when there are few; else the tasks of the first accepted stale commits and
+    reused epochs (the checker's findings for rules (a) and (a')), then of the first refused
+    commits; else the first ``limit`` tasks."""
+    tasks = view.tasks()
+    if len(tasks) <= limit:
+        return tasks
+    order = {id(e): i for i, e in enumerate(view)}
+    found = [e for e, _ in stale_commit_events(view)] + [e for e, _ in reused_epoch_events(view)]
+    stale = [e.task for e in sorted(found, key=lambda e: order[id(e)])]
+    refused = [e.task for e in view if e.op == "save" and e.type == "fail"]
+    picked = list(dict.fromkeys(stale + refused))[:interesting]
+    return picked or tasks[:limit]
+
+
+def _lease_windows(events: list[Event]) -> list[tuple[str, str, int | None, float, float]]:
+    """(worker, task, epoch, start, end) for every granted claim.
+
+    A window runs from the claim ok to ``lease_until`` (pushed back by each heartbeat ok of the
+    same lease), cut short when the holder completes the task, has a save or heartbeat refused
+    (it has just learned that it lost the task), crashes or claims again.
+    """
+    windows = []
+    open_: dict[str, list] = {}  # worker -> [task, epoch, start, until, ttl]
+
+    def close(worker: str, t: float) -> None:
+        task, epoch, start, until, _ = open_.pop(worker)
+        windows.append((worker, task, epoch, start, max(start, min(until, t))))
+
+    for e in events:
+        w = e.process
+        if e.op == "claim" and e.type == "ok":
+            if w in open_:
+                close(w, e.time)
+            until = float(e.value.get("lease_until", e.time))
+            open_[w] = [e.task, e.epoch, e.time, until, until - e.time]
+        elif w in open_:
+            lease = open_[w]
+            mine = e.task == lease[0] and e.epoch == lease[1]
+            if e.op == "heartbeat" and e.type == "ok" and mine:
+                lease[3] = float(e.value.get("lease_until", e.time + lease[4]))
+            elif e.op == "crash" or (
+                mine
+                and e.op in ("save", "heartbeat")
+                and (e.type == "fail" or (e.type == "ok" and e.value.get("done")))
+            ):
+                close(w, e.time)
+    for w in list(open_):
+        close(w, math.inf)
+    return windows
+
+
+def timeline(
+    history: Iterable[Event],
+    *,
+    ax=None,
+    tasks: Sequence[str] | None = None,
+    title: str | None = None,
+):
+    """Draw the epoch race: one lane per worker, time on x. Returns the Axes.
+
+    Boxes are lease windows (colour = task, label = task and epoch); hatched boxes are pauses;
+    ``x`` is a crash; green dots are accepted saves (a star completes the task), red crosses are
+    refused saves labelled with the epoch they carried; a red ring marks an accepted save whose
+    epoch was already stale (a fencing failure); envelopes are e-mails that reached the mailbox
+    (orange: a duplicate); a dotted line is a cancel; a small triangle is a duplicate delivery.
+    ``tasks`` limits the picture to some tasks; by default a long history shows the tasks of
+    its first refused or stale commits, or its first six tasks.
+    """
+    view = HistoryView(history)
+    chosen = list(tasks) if tasks is not None else _default_tasks(view)
+    keep = set(chosen)
+    events = [e for e in view if e.task in keep or (e.op == "pause" and e.task is None)]
+    lanes = sorted(
+        {e.process for e in events if is_worker(e.process) and e.op != "pause"}, key=natural
+    )
+    events = [e for e in events if e.op != "pause" or e.process in lanes]
+    lane = {w: i for i, w in enumerate(lanes)}
+    color = {t: TASK_COLORS[i % len(TASK_COLORS)] for i, t in enumerate(chosen)}
+    ax = new_axes(ax, (11, 1.6 + 0.55 * max(len(lanes), 1)))
+    ax.set_title(title or "Epoch race: who held which lease, and which commits counted")
+    ax.set_xlabel("simulated time")
+    if not events:
+        ax.text(
+            0.5,
+            0.5,
+            "empty history: nothing to draw",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            color="gray",
+        )
+        ax.set_yticks([])
+        return ax
+
+    t0 = min(e.time for e in events)
+    windows = _lease_windows(events)
+    t1 = max(
+        [e.time for e in events]
+        + [w[4] for w in windows]
+        + [float(e.value.get("until", e.time)) for e in events if e.op == "pause"]
+    )
+    span = max(t1 - t0, 1e-9)
+    pad = 0.03 * span
+    c = _Canvas(ax, lane, color, span)
+    _draw_leases(c, events, windows, chosen)
+    _draw_pauses(c, events)
+    _draw_markers(c, _event_points(c, events))
+    _finish(c, lanes, t0 - pad, t1 + pad)
+    return ax
+
+
+# --- lease windows and pauses, behind everything else ----------------------------------------
+
+
+def _draw_leases(c: _Canvas, events: list[Event], windows: list, chosen: list[str]) -> None:
+    # A claim that got an epoch already granted is
+    # outlined in red (two leases with one fencing token: the ledger cannot tell them apart).
+    reused = {id(e) for e, _ in reused_epoch_events(events)}
+    claims = {(e.process, e.task, e.epoch, e.time): id(e) for e in events if e.op == "claim"}
+    for task in chosen:
+        c.legend[f"lease on {task}"] = mpatches.Patch(
+            facecolor=to_rgba(c.color[task], 0.28), edgecolor=c.color[task]
+        )
+    for worker, task, epoch, start, end in windows:
+        y = c.lane[worker]
+        again = claims.get((worker, task, epoch, start)) in reused
+        box = mpatches.Rectangle(
+            (start, y - 0.32),
+            end - start,
+            0.64,
+            facecolor=to_rgba(c.color[task], 0.28),
+            edgecolor=FAIL_RED if again else to_rgba(c.color[task], 0.6),
+            lw=2.5 if again else 1.2,
+            gid="lease-reused" if again else "lease",
+        )
+        c.ax.add_patch(box)
+        label = f"{task} e{epoch}" if end - start > 0.06 * c.span else f"e{epoch}"
+        c.ax.text(
+            start + 0.004 * c.span,
+            y - 0.17,
+            label + (" again!" if again else ""),
+            va="center",
+            ha="left",
+            fontsize=7.5,
+            color=FAIL_RED if again else "black",
+            weight="bold" if again else "normal",
+            clip_on=True,
+        )
+        if again:
+            c.legend["lease with an epoch granted twice!"] = mpatches.Patch(
+                facecolor="none", edgecolor=FAIL_RED, lw=2.5
+            )
+
+
+def _draw_pauses(c: _Canvas, events: list[Event]) -> None:
+    for e in events:
+        if e.op == "pause" and e.process in c.lane:
+            until = float(e.value.get("until", e.time))
+            c.ax.add_patch(
+                mpatches.Rectangle(
+                    (e.time, c.lane[e.process] - 0.4),
+                    until - e.time,
+                    0.8,
+                    facecolor="none",
+                    edgecolor="dimgray",
+                    hatch="///",
+                    lw=0.8,
+                    gid="pause",
+                )
+            )
+            c.legend["paused"] = mpatches.Patch(facecolor="none", edgecolor="dimgray", hatch="///")
+
+
+# --- events as marks ---------------------------------------------------------------------------
+
+
+def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float, float]]]:
+    """Where each kind of mark goes (by gid); labels and cancel lines are drawn on the way."""
+    points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    stale = {id(e) for e, _ in stale_commit_events(events)}
+    sent: set[tuple] = set()
+    for e in events:
+        if e.process not in c.lane and e.op != "cancel":
+            continue
+        y = c.lane.get(e.process)
+        if e.op == "save" and e.type == "ok":
+            points["save-done" if e.value.get("done") else "save-ok"].append((e.time, y + 0.08))
+            if id(e) in stale:
+                points["save-stale"].append((e.time, y + 0.08))
+                c.ax.annotate(
+                    f"e{e.epoch} stale!",
+                    (e.time, y + 0.08),
+                    xytext=(-10, 0),
+                    textcoords="offset points",
+                    ha="right",
+                    va="center",
+                    fontsize=8,
+                    color=FAIL_RED,
+                    weight="bold",
+                    bbox=LABEL_BOX,
+                )
+        elif e.op == "save" and e.type == "fail":
+            points["save-fail"].append((e.time, y + 0.08))
+            c.ax.annotate(
+                f"e{e.epoch}",
+                (e.time, y + 0.08),
+                xytext=(0, 7),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8,
+                color=FAIL_RED,
+                weight="bold",
+                bbox=LABEL_BOX,
+            )
+        elif e.op == "crash":
+            points["crash"].append((e.time, y + 0.08))
+        elif e.op == "send" and e.type == "ok":
+            key = e.value.get("key")
+            ident = (e.task, key) if key is not None else (e.task, e.step, None)
+            points["send-dup" if ident in sent else "send"].append((e.time, y + 0.44))
+            sent.add(ident)
+        elif e.op == "deliver" and (e.value.get("duplicate") or e.value.get("redelivery")):
+            points["deliver-dup"].append((e.time, y - 0.44))
+        elif e.op == "cancel" and e.type == "ok":
+            c.ax.axvline(e.time, color=c.color.get(e.task, "black"), ls=":", lw=1.5, gid="cancel")
+            c.ax.annotate(
+                f"cancel {e.task}",
+                (e.time, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(2, -2),
+                textcoords="offset points",
+                va="top",
+                fontsize=8,
+                color=c.color.get(e.task, "black"),
+            )
+            c.legend["cancel (epoch bumped)"] = Line2D([], [], color="black", ls=":")
+    return points
+
+
+def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> None:
+    styles = {
+        "save-ok": ("accepted save", dict(marker="o", ms=7, color=OK_GREEN, mec="white")),
+        "save-done": (
+            "accepted save, task done",
+            dict(marker="*", ms=13, color=OK_GREEN, mec="white"),
+        ),
+        "save-fail": (
+            "refused save (its epoch)",
+            dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
+        ),
+        "save-stale": (
+            "accepted although stale!",
+            dict(marker="o", ms=15, mfc="none", mec=FAIL_RED, mew=2),
+        ),
+        "crash": ("crash", dict(marker="x", ms=10, mew=2.5, color="black")),
+        "send": ("e-mail sent", dict(marker=ENVELOPE, ms=10, mfc="white", mec=SEND_BLUE, mew=1.3)),
+        "send-dup": (
+            "e-mail sent again",
+            dict(marker=ENVELOPE, ms=10, mfc=DUP_ORANGE, mec="black", mew=1.3),
+        ),
+        "deliver-dup": ("task delivered again", dict(marker="v", ms=6, color="gray")),
+    }
+    for gid, (label, style) in styles.items():
+        if points[gid]:
+            xs, ys = zip(*points[gid], strict=True)
+            c.ax.add_line(Line2D(xs, ys, ls="none", gid=gid, zorder=4, **style))
+            c.legend[label] = Line2D([], [], ls="none", **style)
+
+
+def _finish(c: _Canvas, lanes: list[str], left: float, right: float) -> None:
+    c.ax.set_xlim(left, right)
+    c.ax.set_ylim(len(lanes) - 0.35, -0.65)
+    c.ax.set_yticks(range(len(lanes)), lanes)
+    c.ax.set_ylabel("worker")
+    c.ax.grid(axis="x", alpha=0.3)
+    for y in range(len(lanes)):
+        c.ax.axhline(y, color="lightgray", lw=0.6, zorder=0)
+    c.ax.legend(
+        c.legend.values(),
+        c.legend.keys(),
+        loc="upper center",
+        ncol=min(5, len(c.legend)),
+        fontsize=8,
+        frameon=False,
+        title_fontsize=8,
+        bbox_to_anchor=(0.5, 0),
+        bbox_transform=below(c.ax),
+        title="boxes: leases, labelled task and epoch "
+        "(e2 = epoch 2); red labels: the epoch a save carried",
+    )

@@ -1,0 +1,16 @@
+"""The simulator: the only package that imports SimPy.
+
+The path of a task: a :class:`~simlab.sim.scenario.Scenario` says what to run; the
+:mod:`~simlab.sim.broker` delivers task IDs at least once; :mod:`~simlab.sim.worker` (and
+:mod:`~simlab.sim.agent_worker`) claim a lease on the ledger, run one step and commit, while the
+nemesis injects crashes, pauses, slow steps, duplicate deliveries and cancels;
+:mod:`~simlab.sim.mailbox` receives the e-mails; :mod:`~simlab.sim.variants` wraps the ledger in
+the broken variants learners compare. :func:`~simlab.sim.simulation.simulate` runs it all and
+returns the history and the checker's verdict. :mod:`~simlab.sim.sweep` runs many seeds and
+rates, :mod:`~simlab.sim.canary` a canary rollout, :mod:`~simlab.sim.bench` the speed benchmark.
+"""
+
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import Result, simulate
+
+__all__ = ["Scenario", "Result", "simulate"]

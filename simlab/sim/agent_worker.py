@@ -1,0 +1,254 @@
+"""The ``agent`` workload: simulated workers that run the deterministic agent through checkpoints.
+
+With ``Scenario(workload="agent")`` a task is no longer timed work with no content: it is the
+agent of :mod:`simlab.agent` answering a question by e-mail in three steps (retrieve, draft,
+send), resumed by whichever worker holds the lease, from the checkpoint the last fenced save
+stored. Everything else (broker, leases, heartbeats, crashes, pauses, the checker) is the
+simulator's; this module only changes what one step *is*.
+
+:class:`AgentWorkload` holds what the workers share: one example world, one permission-aware
+retriever with its cache, and the editor. Task ``i`` (0-based) asks the ``i % 3``-th example goal
+(:func:`simlab.agent.example.example_goals`), for its tenant; tenants whose mail needs approval
+are approved at submit time, so a run's stops are about the world changing, not about a missing
+human. The *editor* publishes a new version of a random document at Poisson times
+(``doc_change_rate`` per time unit, its own random stream ``doc_change``) until the fault horizon;
+each edit is a ``publish`` event of process ``nemesis`` in the history.
+
+One step of :class:`AgentWorker`, in simulated time:
+
+1. **plan** (:func:`simlab.agent.resume.plan_step`): load and migrate the checkpoint, run the resume
+   guard and the pure agent step, writing nothing. A stop found here (a permission revoked, a
+   cited document changed while the task waited) ends the task for review at once;
+2. **work** for the step's service time, heartbeating (crashes and slow steps as usual);
+3. **re-check** (:func:`simlab.agent.resume.recheck`) right before the e-mail: the world may have
+   changed while the step worked. A stop here sends nothing;
+4. **effects** through the idempotency ledger (:func:`simlab.agent.resume.effect_status`): send only
+   on ``sent``; ``unknown`` (an earlier attempt recorded the key, and may have sent) sends
+   nothing; a crash may strike right after a send, as in the opaque workload;
+5. maybe a stop-the-world **pause**, then the fenced **save** of the new checkpoint.
+
+A stop is the two fenced moves of :mod:`simlab.agent.resume`: a save of the checkpoint with status
+``needs_review`` and its reasons, then ``cancel`` (recorded as a ``cancel`` by the worker), so
+the task ends ``cancelled`` and the checker's liveness rule accepts it.
+
+What the history adds for this workload: each ``save`` names the graph step (``agent_step``) and
+the evidence it used (``evidence``, e.g. ``["kb/returns@v3"]``); a stop's save carries ``review``
+(the stop codes) and ``detail`` (the reasons as sentences); the ``submit`` carries the ``tenant``.
+"""
+
+from __future__ import annotations
+
+from simlab.agent.example import example_goals, example_world
+from simlab.agent.resume import advance, commit_save, effect_status, plan_step, recheck, stop_save
+from simlab.agent.retrieval import RetrievalCache, Retriever
+from simlab.sim.worker import CRASHED, WORKED, Worker
+
+__all__ = ["AgentWorkload", "AgentWorker", "revised"]
+
+
+def revised(text: str, version: int) -> str:
+    """The text an edit publishes: the original text with a revision note (visible in answers
+    and deterministic, so the same edit gives the same document)."""
+    base = text.split(" (revision ", 1)[0]
+    return f"{base} (revision {version})"
+
+
+class AgentWorkload:
+    """What the agent workers of one run share: the world, the retriever, goals, the editor."""
+
+    def __init__(self) -> None:
+        self.world = example_world()
+        self.cache = RetrievalCache()
+        self.retriever = Retriever(self.world, self.cache)
+        self.goals = list(example_goals().values())
+        #: document edits published by the editor
+        self.edits = 0
+
+    def submit(self, ledger, task: str, i: int) -> dict:
+        """Persist task number ``i`` (0-based) with its tenant and goal; return the extra
+        fields its ``submit`` event records."""
+        tenant, goal = self.goals[i % len(self.goals)]
+        ledger.submit(task, tenant=tenant, goal=dict(goal))
+        if tenant in self.world.approval_required:
+            self.world.approve(task, "manager")
+        return {"tenant": tenant}
+
+    def editor(self, run):
+        """SimPy process: publish a new version of a random document at Poisson times, until
+        the fault horizon."""
+        env, rec, world = run.env, run.history.record, self.world
+        rng, rate = run.rng["doc_change"], run.scenario.doc_change_rate
+        while True:
+            yield env.timeout(rng.expovariate(rate))
+            if env.now >= run.horizon:
+                return
+            docs = world.documents()
+            doc = docs[rng.randrange(len(docs))]
+            new = world.publish(doc.doc_id, revised(doc.text, doc.version + 1))
+            self.edits += 1
+            rec(env.now, "info", "nemesis", "publish", None, doc=new.doc_id, version=new.version)
+
+
+class AgentWorker(Worker):
+    """A worker whose steps are the agent's (see the module docstring)."""
+
+    def _handle(self, task: str):
+        """Claim ``task`` and run its agent steps; return True if the worker crashed."""
+        lease = yield from self._claim(task)
+        if lease is None:
+            return False
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        sc, agent = sim.scenario, sim.agent
+        world, retriever = agent.world, agent.retriever
+        name = self.name
+        effect_crash_rng = sim.rng["effect_crash"]
+        while True:
+            epoch, step = lease.epoch, lease.step
+            plan = plan_step(ledger, lease, world, retriever=retriever)
+            if plan.refused is not None:
+                # An unreadable checkpoint: write nothing, leave the message unacknowledged so
+                # that a (newer) worker may take the task once this lease expires.
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "plan",
+                    task,
+                    epoch,
+                    step,
+                    reason="refused",
+                    detail=plan.refused,
+                )
+                return False
+            if plan.stop:
+                return self._stop(plan, plan.stop)
+
+            faults = env.now < sim.horizon
+            worked = yield from self._work(task, lease, step, faults)
+            if worked is not WORKED:
+                return worked is CRASHED
+
+            reasons = recheck(plan, world).reasons
+            if reasons:
+                return self._stop(plan, reasons)
+
+            statuses: dict[str, str] = {}
+            for intent in plan.intents:
+                key = intent.key
+                rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
+                status = effect_status(ledger, lease, key)
+                if status is None:  # the lease is stale: send nothing, save nothing
+                    rec(
+                        env.now,
+                        "fail",
+                        name,
+                        "effect",
+                        task,
+                        epoch,
+                        step,
+                        key=key,
+                        **self._why_lost(task, epoch, step),
+                    )
+                    return False
+                statuses[key] = status
+                if status != "sent":  # recorded by an earlier attempt: it may have left
+                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
+                    continue
+                rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
+                sim.mailbox.send(key)
+                rec(env.now, "ok", name, "send", task, epoch, step, key=key)
+                if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                    rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+                    sim.crashes += 1
+                    return True
+
+            if faults:
+                length = self._pause_length(task, epoch, step)
+                if length is not None:
+                    yield env.timeout(length)
+
+            save = commit_save(plan, statuses)
+            new_step, done = save["step"], save["done"]
+            used = [str(ref) for ref in plan.used]
+            rec(
+                env.now,
+                "invoke",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=done,
+                agent_step=plan.step_name,
+                evidence=used,
+            )
+            if not ledger.save(lease, **save):
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "save",
+                    task,
+                    epoch,
+                    new_step,
+                    done=done,
+                    agent_step=plan.step_name,
+                    evidence=used,
+                    **self._why_lost(task, epoch, new_step),
+                )
+                return False
+            rec(
+                env.now,
+                "ok",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=done,
+                agent_step=plan.step_name,
+                evidence=used,
+            )
+            if done:
+                broker.ack(task)
+                return False
+            lease = advance(lease, save)
+
+    def _stop(self, plan, reasons) -> bool:
+        """Stop the task for review: a fenced save of the stopped checkpoint, then a cancel
+        that fences every lease. Records both; returns False (the worker did not crash)."""
+        sim = self.sim
+        env, rec, ledger = sim.env, sim.history.record, sim.ledger
+        lease = plan.lease
+        task, epoch, name = lease.task_id, lease.epoch, self.name
+        save = stop_save(plan, reasons)
+        new_step = save["step"]
+        why = {
+            "agent_step": plan.step_name,
+            "review": [r.code for r in reasons],
+            "detail": "; ".join(r.detail for r in reasons),
+        }
+        rec(env.now, "invoke", name, "save", task, epoch, new_step, done=False, **why)
+        if not ledger.save(lease, **save):
+            rec(
+                env.now,
+                "fail",
+                name,
+                "save",
+                task,
+                epoch,
+                new_step,
+                done=False,
+                **why,
+                **self._why_lost(task, epoch, new_step),
+            )
+            return False
+        rec(env.now, "ok", name, "save", task, epoch, new_step, done=False, **why)
+        rec(env.now, "invoke", name, "cancel", task)
+        if ledger.cancel(task):
+            rec(env.now, "ok", name, "cancel", task, ledger.get(task).epoch, reason="needs-review")
+        else:
+            rec(env.now, "fail", name, "cancel", task, reason=ledger.get(task).status)
+        sim.broker.ack(task)
+        return False

@@ -1,0 +1,106 @@
+"""``simlab bench sim``: how fast the simulator runs, over three ledgers, measured side by side.
+
+One seeded scenario (by default the notebook widget's size: 1,000 tasks x 3 steps, 8 workers,
+every fault on) is simulated over :class:`~simlab.ledger.memory.MemoryLedger`,
+``Ledger(":memory:")``
+and a WAL file ledger, alternating in each round; the best round of each counts. Reported:
+completed tasks per wall second, each ledger's ratio to ``MemoryLedger``, and the widget run
+against the cost of one million bare SimPy timeouts measured in the same process.
+
+Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
+million bare timeouts (about 1 s on 2 cores). The histories of the three runs must be identical:
+the ledgers implement one contract, so the same seed tells the same story.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import simpy
+
+from simlab.check.history import history_digest
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
+
+__all__ = ["bench_sim", "bare_timeouts", "WIDGET", "MEMORY_GOAL"]
+
+#: The widget-size scenario the notebooks run interactively (every fault on, at defaults).
+WIDGET = Scenario(tasks=1000, steps=3, workers=8)
+#: ``Ledger(":memory:")`` should reach this fraction of ``MemoryLedger``'s speed.
+MEMORY_GOAL = 0.6
+
+
+def bare_timeouts(n: int = 1_000_000) -> float:
+    """Seconds SimPy needs for ``n`` bare timeouts in one process: the machine's yardstick."""
+    env = simpy.Environment()
+
+    def tick(env):
+        timeout = env.timeout
+        for _ in range(n):
+            yield timeout(1)
+
+    env.process(tick(env))
+    start = time.perf_counter()
+    env.run()
+    return time.perf_counter() - start
+
+
+def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:
+    from simlab.ledger import Ledger
+    from simlab.ledger.memory import MemoryLedger
+
+    wal = folder / f"bench-{round_no}.sqlite"
+    return [
+        ("MemoryLedger", lambda clock: MemoryLedger(clock=clock)),
+        ("Ledger(':memory:')", lambda clock: Ledger(":memory:", clock=clock)),
+        ("Ledger(WAL file)", lambda clock: Ledger(str(wal), clock=clock)),
+    ]
+
+
+def bench_sim(
+    scenario: Scenario = WIDGET, *, seed: int = 1, rounds: int = 3, bare: int = 1_000_000
+) -> dict[str, Any]:
+    """Measure; return ``{"rows": [...], "bare_s": s, "widget_vs_bare": r, "same_history": b}``.
+
+    Each row has ``ledger``, ``seconds`` (best round), ``completed``, ``per_s`` and ``ratio``
+    (``per_s`` over ``MemoryLedger``'s).
+    """
+    best: dict[str, float] = {}
+    completed: dict[str, int] = {}
+    digests: set[str] = set()
+    best_bare = float("inf")
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-sim-") as tmp:
+        for r in range(rounds):
+            for name, factory in _factories(Path(tmp), r):
+                start = time.perf_counter()
+                result = simulate(scenario, seed=seed, ledger=factory)
+                elapsed = time.perf_counter() - start
+                best[name] = min(best.get(name, float("inf")), elapsed)
+                completed[name] = result.completed
+                digests.add(history_digest(result.history))
+            if bare:
+                best_bare = min(best_bare, bare_timeouts(bare))
+    base = completed["MemoryLedger"] / best["MemoryLedger"]
+    rows = []
+    for name, seconds in best.items():
+        per_s = completed[name] / seconds
+        rows.append(
+            {
+                "ledger": name,
+                "seconds": seconds,
+                "completed": completed[name],
+                "per_s": per_s,
+                "ratio": per_s / base,
+            }
+        )
+    memory = best["Ledger(':memory:')"]
+    return {
+        "rows": rows,
+        "bare": bare,
+        "bare_s": best_bare if bare else None,
+        "widget_vs_bare": memory / best_bare if bare else None,
+        "same_history": len(digests) == 1,
+    }

@@ -1,0 +1,136 @@
+"""The message broker: at-least-once delivery of task IDs, with a visibility timeout.
+
+The broker knows nothing about leases or epochs; it only moves task IDs, like SQS or a Redis
+stream. Its promises, and the ways it breaks them on purpose:
+
+* Every published task is delivered at least once, in FIFO order (redeliveries jump the queue).
+* A delivered message is *in flight* until the worker acknowledges it (:meth:`Broker.ack`). If
+  ``visibility_timeout`` passes with no :meth:`Broker.extend` (the worker's heartbeat) and no
+  ack, the message is delivered again to whoever asks next: a crashed or paused worker gets a
+  successor about half a ``ttl`` after its lease expired.
+* With probability ``duplicate_rate`` (only while faults are on) an enqueued message is enqueued
+  twice, so two workers may receive the same task ID at the same moment.
+
+Timers are plain SimPy timeouts with a callback (no process per message), so an idle broker
+schedules nothing and the simulation ends by itself once every task is acknowledged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from typing import NamedTuple
+
+import simpy
+
+__all__ = ["Broker", "Message"]
+
+
+class Message(NamedTuple):
+    """One delivery of a task ID; the flags say why it was delivered."""
+
+    task: str
+    duplicate: bool = False
+    redelivery: bool = False
+
+
+class Broker:
+    """At-least-once FIFO queue of task IDs with visibility timeouts and duplicate delivery."""
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        *,
+        visibility_timeout: float,
+        duplicate_rate: float,
+        rng: random.Random,
+        faults_on: Callable[[], bool],
+    ):
+        self.env = env
+        self.visibility_timeout = visibility_timeout
+        self.duplicate_rate = duplicate_rate
+        self._rng = rng
+        self._faults_on = faults_on
+        self._ready: deque[Message] = deque()
+        self._getters: deque[simpy.Event] = deque()
+        self._deadline: dict[str, float] = {}
+        self._armed: set[str] = set()
+        self._acked: set[str] = set()
+        #: Counters: messages enqueued as duplicates, and redeliveries after a timeout.
+        self.duplicates = 0
+        self.redeliveries = 0
+
+    # ------------------------------------------------------------------ producer side
+    def publish(self, task: str) -> None:
+        """Enqueue a newly submitted task (possibly twice)."""
+        self._enqueue(Message(task), front=False)
+
+    def _enqueue(self, msg: Message, *, front: bool) -> None:
+        self._put(msg, front)
+        if self.duplicate_rate and self._faults_on():
+            if self._rng.random() < self.duplicate_rate:
+                self.duplicates += 1
+                self._put(Message(msg.task, True, msg.redelivery), front=False)
+
+    def _put(self, msg: Message, front: bool) -> None:
+        if self._getters:
+            self._hand_over(msg)
+            self._getters.popleft().succeed(msg)
+        elif front:
+            self._ready.appendleft(msg)
+        else:
+            self._ready.append(msg)
+
+    # ------------------------------------------------------------------ consumer side
+    def get(self) -> simpy.Event:
+        """An event that fires with the next :class:`Message` (at once if one is waiting)."""
+        ev = self.env.event()
+        if self._ready:
+            msg = self._ready.popleft()
+            self._hand_over(msg)
+            ev.succeed(msg)
+        else:
+            self._getters.append(ev)
+        return ev
+
+    def extend(self, task: str) -> None:
+        """The holder is alive (a heartbeat): push the redelivery deadline back."""
+        if task not in self._acked:
+            self._deadline[task] = self.env.now + self.visibility_timeout
+
+    def ack(self, task: str) -> None:
+        """The task needs no more deliveries (it is completed, cancelled or dead)."""
+        self._acked.add(task)
+
+    @property
+    def queued(self) -> int:
+        """Messages waiting for a worker."""
+        return len(self._ready)
+
+    # ------------------------------------------------------------------ visibility timeout
+    def _hand_over(self, msg: Message) -> None:
+        task = msg.task
+        if task in self._acked:
+            return
+        deadline = self.env.now + self.visibility_timeout
+        if deadline > self._deadline.get(task, 0.0):
+            self._deadline[task] = deadline
+        if task not in self._armed:
+            self._armed.add(task)
+            self._arm(task, self.visibility_timeout)
+
+    def _arm(self, task: str, delay: float) -> None:
+        self.env.timeout(delay).callbacks.append(lambda _ev: self._expire(task))
+
+    def _expire(self, task: str) -> None:
+        if task in self._acked:
+            self._armed.discard(task)
+            return
+        left = self._deadline[task] - self.env.now
+        if left > 1e-9:
+            self._arm(task, left)
+            return
+        self._armed.discard(task)
+        self.redeliveries += 1
+        self._enqueue(Message(task, False, True), front=True)

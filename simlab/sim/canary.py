@@ -1,0 +1,181 @@
+"""A canary rollout with a circuit breaker, simulated in SimPy over the real agent.
+
+The story of one run (:func:`run_canary`):
+
+1. **Tenants and risk.** ``tenants`` tenants, each with a risk tier (``low``, ``medium``,
+   ``high``) and a traffic weight. Riskier tenants see more upstream failures (a search outage
+   ends a task ``dead`` whatever the agent version), so their baseline error rate is higher.
+2. **Routing by risk.** The canary takes the lowest-risk tenants first, smallest first (fewest
+   customers exposed), until they carry ``share`` of the traffic. Their requests go to the
+   candidate version; every other tenant stays on the baseline.
+3. **Requests.** Poisson arrivals; each request has a kind (``policy``, ``product``, ``stock``)
+   and may meet faults (search outage, a mail server that times out after accepting, a poisoned
+   document in the index). Every random draw is made for every request whatever its route, so
+   two candidates are judged on the same stream of requests. The outcome is the real agent's
+   (:func:`simlab.release.traffic.serve`), judged by the golden set's business assertions: a
+   request is an *error* if it did not complete with exactly one e-mail to the customer and no
+   foreign link. The agent is deterministic, so each (version, kind, faults) is run once and
+   reused; only latency is jittered per request.
+4. **The breaker** (:mod:`simlab.release.breaker`) watches the candidate's requests over a sliding
+   ``window`` of simulated seconds. With at least ``min_requests`` in the window, an error rate
+   above ``max_error_rate`` or mean tokens above ``max_cost`` **trips** it: canary tenants go to
+   a read-only path (no model call, no e-mail; a human answers within ``human_delay``). After
+   ``cooldown`` it half-opens and lets the canary through again; it closes after a clean
+   window, or trips again. After ``max_trips`` trips it stays open.
+5. **Like-for-like slices.** Canary tenants are low risk, so their raw error rate says little
+   about the candidate: compare it with all baseline traffic and the riskier tenants' failures
+   make the candidate look better than it is. Each (risk tier, kind) slice is compared only
+   with baseline requests of the same tier and kind (:mod:`simlab.release.slices`).
+6. **The decision** (:mod:`simlab.release.slices`): ``roll back`` if a comparable slice got worse
+(errors
+   beyond ``error_margin`` and outside noise, or tokens beyond ``cost_margin``) or the breaker
+   latched open; ``hold`` if the breaker tripped and recovered, or the canary slices are too
+   thin to judge; ``promote`` otherwise.
+
+Time is SimPy's ``env.now`` (simulated seconds); each random source is its own
+``random.Random`` seeded from ``(seed, name)``; the same config and seed give the same result.
+"""
+
+from __future__ import annotations
+
+import random
+
+import simpy
+
+from simlab.release.breaker import Breaker
+from simlab.release.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
+from simlab.release.slices import compare_slices, decide
+from simlab.release.traffic import KINDS, TIERS, RequestRecord, serve
+from simlab.release.versions import parse_version
+
+__all__ = ["run_canary"]
+
+
+def _tenants(config: CanaryConfig, rng: random.Random) -> list[Tenant]:
+    drawn = []
+    for i in range(config.tenants):
+        tier = rng.choices(TIERS, weights=config.tier_mix)[0]
+        drawn.append((f"tenant-{i + 1:02d}", tier, round(rng.lognormvariate(0.0, 0.8), 6)))
+    total = sum(w for *_, w in drawn)
+    # Lowest risk first, smallest first within a tier: the fewest customers exposed.
+    order = sorted(drawn, key=lambda t: (TIERS.index(t[1]), t[2], t[0]))
+    canary, carried = set(), 0.0
+    for name, _, weight in order:
+        if carried >= config.share * total:
+            break
+        canary.add(name)
+        carried += weight
+    return [Tenant(name, tier, weight, name in canary) for name, tier, weight in drawn]
+
+
+def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryResult:
+    """Simulate one seeded rollout (see the module doc) and decide."""
+    config = (config or CanaryConfig()).validate()
+    base_v = parse_version(config.baseline).label
+    cand_v = parse_version(config.candidate).label
+    rngs = {name: random.Random(f"{seed}:canary:{name}") for name in STREAMS}
+    tenants = _tenants(config, rngs["tenants"])
+    weights = [t.weight for t in tenants]
+    breaker = Breaker(
+        max_error_rate=config.max_error_rate,
+        max_cost=config.max_cost,
+        window=config.window,
+        min_requests=config.min_requests,
+        max_trips=config.max_trips,
+    )
+    env = simpy.Environment()
+    records: list[RequestRecord] = []
+
+    def cooldown():
+        yield env.timeout(config.cooldown)
+        breaker.half_open()
+
+    def request(tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float):
+        arrived = env.now
+        if not tenant.canary:
+            route, version = "baseline", base_v
+        elif breaker.state == "open":
+            route, version = "fallback", "read-only"
+        else:
+            route, version = "canary", cand_v
+        if route == "fallback":
+            error, reasons, tokens, latency = False, (), 0, config.human_delay
+        else:
+            error, reasons, tokens, base_latency = serve(version, kind, faults)
+            latency = round(base_latency * jitter, 6)
+        yield env.timeout(latency)
+        records.append(
+            RequestRecord(
+                arrived,
+                env.now,
+                tenant.name,
+                tenant.tier,
+                kind,
+                faults,
+                route,
+                version,
+                error,
+                reasons,
+                tokens,
+                latency,
+            )
+        )
+        if (
+            route == "canary"
+            and breaker.observe(env.now, error, tokens) is not None
+            and not breaker.latched
+        ):
+            env.process(cooldown())
+
+    def arrivals():
+        while True:
+            yield env.timeout(rngs["arrival"].expovariate(config.arrival_rate))
+            if env.now >= config.duration:
+                return
+            tenant = rngs["tenant"].choices(tenants, weights=weights)[0]
+            kind = rngs["kind"].choices(tuple(KINDS), weights=config.kind_mix)[0]
+            tier = TIERS.index(tenant.tier)
+            faults = []
+            if rngs["outage"].random() < config.outage_rate[tier]:
+                faults.append("outage")
+            if rngs["mail"].random() < config.mail_timeout_rate:
+                faults.append("mail-timeout")
+            if rngs["injection"].random() < config.injection_rate:
+                faults.append("injection")
+            jitter = rngs["latency"].lognormvariate(0.0, 0.25)
+            env.process(request(tenant, kind, tuple(sorted(faults)), jitter))
+
+    env.process(arrivals())
+    env.run()
+    records.sort(key=lambda r: (r.arrived, r.tenant))
+    slices = compare_slices(records, config)
+    decision, evidence = decide(slices, breaker.trips, config)
+    raw = _raw(records)
+    if raw["canary_requests"]:
+        evidence.append(
+            f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
+            f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
+        )
+    return CanaryResult(
+        config,
+        seed,
+        tenants,
+        records,
+        list(breaker.trips),
+        list(breaker.samples),
+        slices,
+        decision,
+        evidence,
+        raw,
+    )
+
+
+def _raw(records: list[RequestRecord]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for route in ("baseline", "canary"):
+        rs = [r for r in records if r.route == route]
+        out[f"{route}_requests"] = len(rs)
+        out[f"{route}_error_rate"] = sum(r.error for r in rs) / len(rs) if rs else 0.0
+        out[f"{route}_tokens"] = sum(r.tokens for r in rs) / len(rs) if rs else 0.0
+    out["fallback_requests"] = sum(1 for r in records if r.route == "fallback")
+    return out

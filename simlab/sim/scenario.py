@@ -1,0 +1,246 @@
+"""What a simulation run is made of: the :class:`Scenario` dataclass and its validation.
+
+A scenario is plain data. Every field has a default, so ``Scenario()`` is a small run with every
+fault switched on at a modest rate, and ``Scenario(crash_rate=0, ...)`` switches one off. Time is
+in abstract *time units* (think seconds); all durations below use them.
+
+Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
+
+* ``crash_rate``, ``pause_rate``, ``slow_rate``: per step attempt;
+* ``effect_crash_rate``: per e-mail sent (the worker crashes after sending, before the save);
+* ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
+* ``cancel_rate``: per task (a user cancels it once, at a random time).
+
+``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
+``workload="agent"`` an editor publishes new document versions under running and paused tasks.
+
+:meth:`Scenario.validate` raises ``ValueError`` with a one-line message naming the bad field; the
+simulator and the command line call it before running anything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+__all__ = ["Scenario", "VARIANTS", "EFFECTS", "WORKLOADS", "AGENT_STEPS", "RATE_FIELDS"]
+
+#: Teaching variants of the ledger the workers see (see :mod:`simlab.sim.variants`).
+VARIANTS = ("fenced", "unfenced", "racy-claim")
+#: Which steps send an e-mail through ``record_effect``.
+EFFECTS = ("last", "all", "none")
+#: What a task does: ``opaque`` steps are timed work with no content; ``agent`` steps are the
+#: deterministic agent of :mod:`simlab.agent` (retrieve, draft, send) resumed from checkpoints.
+WORKLOADS = ("opaque", "agent")
+#: The agent graph's steps (retrieve, draft, send): ``workload="agent"`` needs ``steps == 3``.
+AGENT_STEPS = 3
+#: Fault rates: probabilities in [0, 1], each with its own random stream.
+RATE_FIELDS = (
+    "crash_rate",
+    "effect_crash_rate",
+    "pause_rate",
+    "slow_rate",
+    "duplicate_rate",
+    "cancel_rate",
+)
+
+
+def _f(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One simulated system: tasks, workers, ledger variant and fault rates.
+
+    Defaults: 100 tasks of 3 steps arrive as a Poisson stream (one every 2 time units) at 4
+    workers whose steps take 1 time unit on average (exponential), so the workers are busy about
+    40% of the time and duplicate deliveries often reach two idle workers at once. Leases last
+    ``ttl`` = 3 and workers heartbeat every ``ttl / 3``, so a step usually needs one heartbeat.
+    """
+
+    tasks: int = _f(100, "number of tasks submitted")
+    workers: int = _f(4, "number of worker processes")
+    steps: int = _f(3, "steps per task (K); each step is committed with a fenced save")
+    ttl: float = _f(3.0, "lease time-to-live; workers heartbeat every ttl/3")
+    arrival_rate: float = _f(0.5, "Poisson arrival rate of tasks (tasks per time unit)")
+    step_time: float = _f(1.0, "mean service time of one step (exponential)")
+    crash_rate: float = _f(0.02, "P(worker crashes during a step)")
+    effect_crash_rate: float = _f(
+        0.1, "P(worker crashes right after sending an e-mail, before the step's save)"
+    )
+    pause_rate: float = _f(
+        0.05, "P(stop-the-world pause after a step's work and e-mail, before its save)"
+    )
+    slow_rate: float = _f(0.05, "P(a step runs slow_factor times slower)")
+    duplicate_rate: float = _f(0.05, "P(the broker enqueues a message twice)")
+    cancel_rate: float = _f(0.03, "P(a user cancels a task at a random time)")
+    variant: str = _f("fenced", "ledger variant: " + ", ".join(VARIANTS))
+    effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))
+    idempotency_keys: bool = _f(
+        True,
+        "ask the idempotency ledger (record_effect) before each e-mail; with 'no', "
+        "workers just send, and a redelivered step sends its e-mail again",
+    )
+    slow_factor: float = _f(4.0, "how many times longer a slow step takes")
+    pause_time: float = _f(
+        2.0, "mean pause length in ttl units (uniform on [0.5, 2*pause_time-0.5] x ttl)"
+    )
+    pause_mean: float | None = _f(
+        None,
+        "if set, pauses last an absolute time, exponential with this mean, instead of "
+        "pause_time x ttl: a longer ttl then outlasts more of them (for choosing a ttl)",
+    )
+    restart_delay: float = _f(2.0, "mean time a crashed worker takes to restart (exponential)")
+    visibility_timeout: float | None = _f(
+        None,
+        "broker redelivers an unacknowledged task after this long without a heartbeat "
+        "(default 1.25 x ttl)",
+    )
+    round_trip: float = _f(
+        0.05, "racy-claim only: time between the chapter claim's UPDATE and its SELECT"
+    )
+    fault_horizon: float | None = _f(
+        None, "faults stop at this time (default: tasks / arrival_rate, the arrival span)"
+    )
+    time_cap: float | None = _f(
+        None, "stop the run here even if tasks are unfinished (default: generous)"
+    )
+    workload: str = _f(
+        "opaque",
+        "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
+        "send an e-mail through checkpoints and the resume guard; needs steps 3)",
+    )
+    doc_change_rate: float = _f(
+        0.0,
+        "agent workload: document edits per time unit (Poisson, until the fault horizon); "
+        "each publishes a new version of a random document",
+    )
+
+    # ------------------------------------------------------------------ derived values
+    @property
+    def heartbeat_every(self) -> float:
+        """Workers renew their lease this often while they work."""
+        return self.ttl / 3.0
+
+    @property
+    def redelivery_after(self) -> float:
+        """The broker's visibility timeout."""
+        return 1.25 * self.ttl if self.visibility_timeout is None else self.visibility_timeout
+
+    @property
+    def horizon(self) -> float:
+        """Time at which fault injection stops (a ``faults-off`` event is recorded there)."""
+        if self.fault_horizon is not None:
+            return self.fault_horizon
+        return self.tasks / self.arrival_rate
+
+    @property
+    def cap(self) -> float:
+        """Simulated time after which the run stops even with unfinished tasks."""
+        if self.time_cap is not None:
+            return self.time_cap
+        work = self.tasks * self.steps * self.step_time * self.slow_factor / self.workers
+        return self.horizon + 10.0 * work + 100.0 * self.ttl + 1000.0 * self.step_time
+
+    def with_(self, **changes: Any) -> Scenario:
+        """A copy with some fields changed (validated)."""
+        return replace(self, **changes).validate()
+
+    # ------------------------------------------------------------------ validation
+    def validate(self) -> Scenario:
+        """Return ``self`` if every field makes sense, else raise ``ValueError`` naming it."""
+        for name in ("tasks", "workers", "steps"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{name} must be an integer, got {v!r}")
+        if self.tasks < 0:
+            raise ValueError(f"tasks must be >= 0, got {self.tasks}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.steps < 1:
+            raise ValueError(f"steps must be >= 1, got {self.steps}")
+        for name in RATE_FIELDS:
+            v = _number(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be a probability in [0, 1], got {v}")
+        for name in ("ttl", "arrival_rate", "step_time", "slow_factor", "pause_time"):
+            if not _number(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        if self.slow_factor < 1:
+            raise ValueError(f"slow_factor must be >= 1, got {self.slow_factor}")
+        if self.pause_time < 0.5:
+            raise ValueError(f"pause_time must be >= 0.5 (ttl units), got {self.pause_time}")
+        for name in ("restart_delay", "round_trip"):
+            if not _number(self, name) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        for name in ("pause_mean", "visibility_timeout", "fault_horizon", "time_cap"):
+            if getattr(self, name) is not None and not _number(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        if self.time_cap is not None and self.time_cap <= self.horizon:
+            raise ValueError(
+                f"time_cap ({self.time_cap}) must be later than the fault horizon "
+                f"({self.horizon}), or liveness cannot be judged"
+            )
+        if self.variant not in VARIANTS:
+            raise ValueError(
+                f"unknown variant {self.variant!r}; choose one of {', '.join(VARIANTS)}"
+            )
+        if self.effects not in EFFECTS:
+            raise ValueError(
+                f"unknown effects {self.effects!r}; choose one of {', '.join(EFFECTS)}"
+            )
+        if not isinstance(self.idempotency_keys, bool):
+            keys = self.idempotency_keys
+            raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
+        if self.workload == "agent" and not self.idempotency_keys:
+            raise ValueError("workload 'agent' always sends through the idempotency ledger")
+        if self.workload not in WORKLOADS:
+            raise ValueError(
+                f"unknown workload {self.workload!r}; choose one of {', '.join(WORKLOADS)}"
+            )
+        if not _number(self, "doc_change_rate") >= 0:
+            raise ValueError(f"doc_change_rate must be >= 0, got {self.doc_change_rate}")
+        if self.workload == "agent":
+            if self.steps != AGENT_STEPS:
+                raise ValueError(
+                    f"workload 'agent' runs the {AGENT_STEPS} steps of its graph (retrieve, "
+                    f"draft, send): steps must be {AGENT_STEPS}, got {self.steps}"
+                )
+            if self.effects != "last":
+                raise ValueError(
+                    "workload 'agent' sends its e-mail in its last step: effects must be "
+                    f"'last', got {self.effects!r}"
+                )
+        elif self.doc_change_rate:
+            raise ValueError(
+                "doc_change_rate needs workload 'agent' (opaque tasks cite no documents)"
+            )
+        return self
+
+    # ------------------------------------------------------------------ helpers
+    def non_defaults(self) -> dict[str, Any]:
+        """Fields whose value differs from the default, in declaration order."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+    def sends_email(self, step: int) -> bool:
+        """Does step ``step`` (0-based) perform the external side effect?"""
+        if self.effects == "all":
+            return True
+        if self.effects == "last":
+            return step == self.steps - 1
+        return False
+
+
+def _number(s: Scenario, name: str) -> float:
+    v = getattr(s, name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+        raise ValueError(f"{name} must be a number, got {v!r}")
+    if math.isinf(v):
+        raise ValueError(f"{name} must be finite, got {v}")
+    return float(v)

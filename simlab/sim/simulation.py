@@ -1,0 +1,365 @@
+"""Run a scenario: :func:`simulate` wires arrivals, broker, workers, faults and a real ledger.
+
+The data path of one task: the *client* submits it to the ledger and publishes its ID to the
+:class:`~simlab.sim.broker.Broker`; a :class:`~simlab.sim.worker.Worker` receives the ID, claims a
+lease
+and commits each step; a *user* may cancel it; the *nemesis* (the fault schedule) crashes, pauses
+and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off`` event
+is recorded. The run goes on until every message is acknowledged (so every task is terminal) or
+until the scenario's time cap, and then the checker judges the history.
+
+Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock), each random
+source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,
+``t0002``..., and nothing iterates over a set or a hash. The same scenario and seed give the same
+history, byte for byte (see :func:`simlab.check.history.history_digest`).
+
+``Scenario(workload="agent")`` makes each task the deterministic agent of :mod:`simlab.agent`
+(retrieve, draft, send an e-mail through checkpoints and the resume guard) and lets an editor
+change documents under running and paused tasks: see :mod:`simlab.sim.agent_worker`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import simpy
+
+from simlab.check.history import History
+from simlab.ledger.protocol import TaskLedger
+from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
+from simlab.sim.broker import Broker
+from simlab.sim.mailbox import Mailbox
+from simlab.sim.scenario import Scenario
+from simlab.sim.variants import RacyClaim, wrap
+from simlab.sim.worker import Worker
+
+__all__ = ["simulate", "Result", "replay_command", "STREAMS"]
+
+#: The independent random streams of a run, one per source of randomness.
+STREAMS = (
+    "arrival",
+    "service",
+    "crash",
+    "effect_crash",
+    "pause",
+    "slow",
+    "duplicate",
+    "cancel",
+    "restart",
+    "doc_change",
+)
+
+LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
+
+
+@dataclass
+class Result:
+    """What one run produced: the history, the verdict and the numbers a learner looks at first.
+
+    ``violations`` is empty when every invariant held; ``coverage`` says which interesting cases
+    the run really reached (a run with no stale commit proves little about fencing). Both, with
+    ``warnings`` and ``metrics``, come from :func:`simlab.check.checker.check`. ``final`` is the
+    ledger's last record of every task; ``completed``/``cancelled``/``dead``/``unfinished`` count
+    them. ``stale_rejected`` counts saves the fence refused. ``sent`` and ``duplicate_sends``
+    come from the external mailbox (``mailbox`` maps each idempotency key to the e-mails that
+    really arrived). ``crashes``, ``redeliveries`` and ``duplicates`` (extra copies the broker
+    enqueued) count faults. ``replay`` is the ``simlab simulate`` command line for this run.
+
+    With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
+    cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
+    ``doc_edits`` the document versions the editor published.
+    """
+
+    scenario: Scenario
+    seed: int
+    history: History
+    violations: list[str]
+    warnings: list[str]
+    coverage: dict[str, int]
+    metrics: dict[str, float | int]
+    final: list[TaskRecord]
+    completed: int
+    cancelled: int
+    dead: int
+    unfinished: int
+    stale_rejected: int
+    sent: int
+    duplicate_sends: int
+    crashes: int
+    redeliveries: int
+    duplicates: int
+    end_time: float
+    replay: str
+    mailbox: dict[str, int] = field(repr=False, default_factory=dict)
+    needs_review: int = 0
+    review_codes: dict[str, int] = field(default_factory=dict)
+    doc_edits: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no invariant was violated."""
+        return not self.violations
+
+    @property
+    def variant(self) -> str:
+        return self.scenario.variant
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the history is left out: use ``history.to_jsonl()``)."""
+        return {
+            "seed": self.seed,
+            "variant": self.scenario.variant,
+            "ok": self.ok,
+            "tasks": self.scenario.tasks,
+            "completed": self.completed,
+            "cancelled": self.cancelled,
+            "dead": self.dead,
+            "unfinished": self.unfinished,
+            "stale_rejected": self.stale_rejected,
+            "sent": self.sent,
+            "duplicate_sends": self.duplicate_sends,
+            "crashes": self.crashes,
+            "redeliveries": self.redeliveries,
+            "duplicate_deliveries": self.duplicates,
+            "events": len(self.history),
+            "end_time": self.end_time,
+            "violations": list(self.violations),
+            "warnings": list(self.warnings),
+            "coverage": dict(self.coverage),
+            "metrics": dict(self.metrics),
+            "replay": self.replay,
+            **self._agent_dict(),
+        }
+
+    def _agent_dict(self) -> dict[str, Any]:
+        if self.scenario.workload != "agent":
+            return {}
+        return {
+            "workload": "agent",
+            "needs_review": self.needs_review,
+            "review_codes": dict(self.review_codes),
+            "doc_edits": self.doc_edits,
+        }
+
+    def summary(self, limit: int = 5) -> str:
+        """A few lines for a terminal: what ran, what happened, the verdict and the replay."""
+        s = self.scenario
+        cov = self.coverage
+        lines = [
+            f"simlab: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, ttl {s.ttl:g}, "
+            f"variant {s.variant}, seed {self.seed}",
+            f"  {self.completed} completed, {self.cancelled} cancelled, {self.dead} dead, "
+            f"{self.unfinished} unfinished at t={self.end_time:.1f} ({len(self.history)} events)",
+            f"  faults: {self.crashes} crashes ({cov.get('crashes_after_effect', 0)} after an "
+            f"e-mail), {self.duplicates} duplicate deliveries, {self.redeliveries} redeliveries",
+            f"  fence: {self.stale_rejected} saves refused, "
+            f"{cov.get('leases_expired', 0)} leases taken over after expiry",
+            f"  mailbox: {self.sent} e-mails sent, {self.duplicate_sends} duplicates",
+        ]
+        if s.workload == "agent":
+            codes = ", ".join(f"{c} {n}" for c, n in self.review_codes.items()) or "none"
+            lines.append(
+                f"  agent: {self.needs_review} stopped for review ({codes}), "
+                f"{self.doc_edits} document edits"
+            )
+        if self.ok:
+            lines.append("verdict: OK, every invariant held.")
+        else:
+            lines.append(f"verdict: {len(self.violations)} VIOLATION(S)")
+            lines += [f"  - {v}" for v in self.violations[:limit]]
+            if len(self.violations) > limit:
+                lines.append(f"  ... and {len(self.violations) - limit} more.")
+        lines += [f"warning: {w}" for w in self.warnings]
+        lines.append(f"replay: {self.replay}")
+        return "\n".join(lines)
+
+
+def replay_command(scenario: Scenario, seed: int) -> str:
+    """The one-line ``simlab simulate`` command that reproduces a run (non-default fields only)."""
+    parts = ["simlab", "simulate", "--seed", str(seed)]
+    for name, value in scenario.non_defaults().items():
+        parts += ["--" + name.replace("_", "-"), _arg(value)]
+    return " ".join(parts)
+
+
+def _arg(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _default_ledger(variant: str) -> LedgerFactory:
+    if variant == "fenced":
+        from simlab.ledger import Ledger
+
+        return lambda clock: Ledger(":memory:", clock=clock)
+    from simlab.ledger import ChapterLedger
+
+    return lambda clock: ChapterLedger(":memory:", clock=clock)
+
+
+class _Run:
+    """The shared state of one simulation: everything a worker or the client touches."""
+
+    def __init__(self, env: simpy.Environment, scenario: Scenario, seed: int, ledger: TaskLedger):
+        self.scenario = scenario
+        self.seed = seed
+        self.env = env
+        self.history = History()
+        self.rng = {name: random.Random(f"simlab:{seed}:{name}") for name in STREAMS}
+        self.horizon = scenario.horizon
+        self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
+        self.two_statement_claim = isinstance(self.ledger, RacyClaim)
+        self.broker = Broker(
+            env,
+            visibility_timeout=scenario.redelivery_after,
+            duplicate_rate=scenario.duplicate_rate,
+            rng=self.rng["duplicate"],
+            faults_on=lambda: env.now < self.horizon,
+        )
+        self.mailbox = Mailbox()
+        self.crashes = 0
+        #: the agent workload's shared world and retriever (None for opaque tasks)
+        self.agent = None
+        self.worker_class = Worker
+        if scenario.workload == "agent":
+            from simlab.sim.agent_worker import AgentWorker, AgentWorkload
+
+            self.agent = AgentWorkload()
+            self.worker_class = AgentWorker
+        width = max(4, len(str(scenario.tasks)))
+        self.task_ids = [f"t{i:0{width}d}" for i in range(1, scenario.tasks + 1)]
+
+    # -- the client: Poisson arrivals, and sometimes a user who cancels ------------------------
+    def arrivals(self):
+        env, sc, rec = self.env, self.scenario, self.history.record
+        arrival, cancel_rng = self.rng["arrival"], self.rng["cancel"]
+        rate, steps = sc.arrival_rate, sc.steps
+        cancel_mean = sc.steps * sc.step_time
+        agent = self.agent
+        for i, task in enumerate(self.task_ids):
+            yield env.timeout(arrival.expovariate(rate))
+            if agent is None:
+                self.ledger.submit(task)
+                rec(env.now, "ok", "client", "submit", task, steps=steps)
+            else:
+                extra = agent.submit(self.ledger, task, i)
+                rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
+            self.broker.publish(task)
+            if sc.cancel_rate and env.now < self.horizon:
+                if cancel_rng.random() < sc.cancel_rate:
+                    delay = cancel_rng.expovariate(1.0 / cancel_mean)
+                    env.timeout(delay).callbacks.append(lambda _ev, t=task: self.cancel(t))
+
+    def cancel(self, task: str) -> None:
+        """A user cancels ``task`` (only before the fault horizon)."""
+        env = self.env
+        if env.now >= self.horizon:
+            return
+        rec = self.history.record
+        rec(env.now, "invoke", "user", "cancel", task)
+        if self.ledger.cancel(task):
+            rec(env.now, "ok", "user", "cancel", task, self.ledger.get(task).epoch)
+        else:
+            rec(env.now, "fail", "user", "cancel", task, reason=self.ledger.get(task).status)
+
+    def faults_off(self, _ev) -> None:
+        self.history.record(self.env.now, "info", "nemesis", "faults-off")
+
+    def run(self) -> None:
+        env, sc = self.env, self.scenario
+        env.process(self.arrivals())
+        env.timeout(self.horizon).callbacks.append(self.faults_off)
+        if self.agent is not None and sc.doc_change_rate:
+            env.process(self.agent.editor(self))
+        for i in range(1, sc.workers + 1):
+            env.process(self.worker_class(f"w{i}", self).run())
+        env.run(until=sc.cap)
+
+
+def simulate(
+    scenario: Scenario | None = None,
+    *,
+    seed: int,
+    ledger: LedgerFactory | None = None,
+) -> Result:
+    """Simulate ``scenario`` with ``seed`` and check the recorded history.
+
+    ``ledger`` is a factory called as ``ledger(clock)`` that returns an object with the ledger
+    contract; the default is ``lambda clock: Ledger(":memory:", clock=clock)``. The variants
+    ``unfenced`` and ``racy-claim`` need the built-in :class:`simlab.ledger.ChapterLedger` (their
+    default); any other ledger with them raises ``ValueError``. The ledger is closed at the end.
+    """
+    from simlab.check.checker import check
+
+    scenario = (scenario or Scenario()).validate()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    factory = ledger or _default_ledger(scenario.variant)
+    env = simpy.Environment()
+    store = factory(lambda: env.now)
+    try:
+        run = _Run(env, scenario, seed, store)
+        run.run()
+        final = store.tasks()
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+
+    history = run.history
+    verdict = check(history, final, steps=scenario.steps)
+    statuses = [r.status for r in final]
+    completed = statuses.count(COMPLETED)
+    cancelled = statuses.count(CANCELLED)
+    dead = statuses.count(DEAD)
+    mailbox = run.mailbox
+    return Result(
+        scenario=scenario,
+        seed=seed,
+        history=history,
+        violations=list(verdict.violations),
+        warnings=list(verdict.warnings),
+        coverage=dict(verdict.coverage),
+        metrics=dict(verdict.metrics),
+        final=final,
+        completed=completed,
+        cancelled=cancelled,
+        dead=dead,
+        unfinished=len(final) - completed - cancelled - dead,
+        stale_rejected=int(verdict.coverage.get("stale_commits_rejected", 0)),
+        sent=mailbox.sent,
+        duplicate_sends=mailbox.duplicates,
+        crashes=run.crashes,
+        redeliveries=run.broker.redeliveries,
+        duplicates=run.broker.duplicates,
+        end_time=history[-1].time if len(history) else 0.0,
+        replay=replay_command(scenario, seed),
+        mailbox=dict(mailbox.received),
+        **_agent_counts(run, final),
+    )
+
+
+def _agent_counts(run: _Run, final: list[TaskRecord]) -> dict[str, Any]:
+    """needs_review, review_codes and doc_edits of an agent run, read from the final records."""
+    if run.agent is None:
+        return {}
+    stopped = [
+        r.checkpoint
+        for r in final
+        if isinstance(r.checkpoint, dict) and r.checkpoint.get("status") == "needs_review"
+    ]
+    codes: dict[str, int] = {}
+    for cp in stopped:
+        for reason in cp.get("review") or ():
+            codes[reason["code"]] = codes.get(reason["code"], 0) + 1
+    return {
+        "needs_review": len(stopped),
+        "review_codes": dict(sorted(codes.items())),
+        "doc_edits": run.agent.edits,
+    }

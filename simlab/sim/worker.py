@@ -1,0 +1,280 @@
+"""A worker process: take a task ID from the broker, claim a lease, run steps, commit each one.
+
+One worker runs one task at a time. For each delivered task ID it:
+
+1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT);
+   a refused claim (someone holds a live lease, or the task is finished) drops the message;
+2. runs the remaining steps from the step the ledger returned, never from step 0 again. Each
+   step works for a random service time, heartbeating every ``ttl / 3`` (a failed heartbeat means
+   the lease is gone: the worker stops at once);
+3. for a side-effecting step, asks ``record_effect`` before sending and sends the e-mail only
+   when told to;
+4. commits the step with the fenced ``save`` (``done=True`` on the last step). A refused save
+   means a newer epoch exists or the task was cancelled: the worker abandons the task.
+
+Faults strike at fixed points, each drawn from its own random stream, and only for steps that
+start before the fault horizon: a *crash* during the work (the process dies, the lease is left
+to expire, the worker restarts after a delay); a *crash right after an e-mail was sent*, before
+its save; a *pause* after the work and the e-mail and before the save, with no heartbeat, so the
+worker wakes and commits with the epoch it had; a *slow* step. Every action is recorded in the
+history as it happens.
+"""
+
+from __future__ import annotations
+
+from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.records import TERMINAL_STATUSES
+
+__all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
+
+#: What :meth:`Worker._work` reports: the step's work is done, the worker crashed, or its lease
+#: was lost (a refused heartbeat).
+WORKED, CRASHED, LOST = "worked", "crashed", "lost"
+
+
+class Worker:
+    """One worker process; :meth:`run` is its SimPy generator.
+
+    :meth:`_handle` runs one delivered task. It is built from pieces a workload can reuse
+    (:mod:`simlab.sim.agent_worker` does): :meth:`_claim`, :meth:`_work` (service time, heartbeats,
+    a crash), :meth:`_pause_length` and :meth:`_why_lost`.
+    """
+
+    def __init__(self, name: str, run) -> None:
+        self.name = name
+        self.sim = run  # the shared simulation state (see simlab.sim.simulation._Run)
+        #: when this worker last renewed (or took) its lease: heartbeats are due every ttl / 3
+        self.last_beat = 0.0
+
+    def run(self):
+        """Forever: get a message, handle it, and after a crash wait and restart."""
+        sim = self.sim
+        env, rec, get = sim.env, sim.history.record, sim.broker.get
+        name = self.name
+        restart_rng, restart_delay = sim.rng["restart"], sim.scenario.restart_delay
+        while True:
+            msg = yield get()
+            rec(
+                env.now,
+                "ok",
+                name,
+                "deliver",
+                msg.task,
+                None,
+                None,
+                duplicate=msg.duplicate,
+                redelivery=msg.redelivery,
+            )
+            crashed = yield from self._handle(msg.task)
+            if crashed:
+                if restart_delay:
+                    yield env.timeout(restart_rng.expovariate(1.0 / restart_delay))
+                rec(env.now, "ok", name, "restart")
+
+    # ------------------------------------------------------------------ one task
+    def _handle(self, task: str):
+        """Claim ``task`` and run its steps; return True if the worker crashed."""
+        lease = yield from self._claim(task)
+        if lease is None:
+            return False
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        sc = sim.scenario
+        name, steps = self.name, sc.steps
+        epoch, step = lease.epoch, lease.step
+        effect_crash_rng = sim.rng["effect_crash"]
+        horizon = sim.horizon
+        work = self._work
+        while step < steps:
+            faults = env.now < horizon
+            worked = yield from work(task, lease, step, faults)
+            if worked is not WORKED:
+                return worked is CRASHED
+
+            # -- the side effect: ask the idempotency ledger first, send only when told -----
+            if sc.sends_email(step) and not sc.idempotency_keys:
+                # No idempotency ledger: every run of this step sends the same e-mail again.
+                sim.mailbox.send(f"{task}:email:{step}")
+                rec(env.now, "ok", name, "send", task, epoch, step, key=None)
+                if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                    rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+                    sim.crashes += 1
+                    return True
+            elif sc.sends_email(step):
+                key = f"{task}:email:{step}"
+                rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
+                if ledger.record_effect(lease, key):
+                    rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
+                    sim.mailbox.send(key)
+                    rec(env.now, "ok", name, "send", task, epoch, step, key=key)
+                    # The e-mail is out and the save is not in: the crash the ledger must absorb.
+                    if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                        rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+                        sim.crashes += 1
+                        return True
+                else:
+                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key)
+
+            # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
+            if faults:
+                length = self._pause_length(task, epoch, step)
+                if length is not None:
+                    yield env.timeout(length)
+
+            # -- the fenced commit --------------------------------------------------------
+            done = step + 1 == steps
+            rec(env.now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            if done:
+                ok = ledger.save(
+                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
+                )
+            else:
+                ok = ledger.save(lease, step + 1)
+            if not ok:
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "save",
+                    task,
+                    epoch,
+                    step + 1,
+                    done=done,
+                    **self._why_lost(task, epoch, step + 1),
+                )
+                return False
+            rec(env.now, "ok", name, "save", task, epoch, step + 1, done=done)
+            step += 1
+        broker.ack(task)
+        return False
+
+    # ------------------------------------------------------------------ reusable pieces
+    def _claim(self, task: str):
+        """Ask the ledger for a lease on ``task`` (a generator: the racy claim waits a round
+        trip); return the :class:`~simlab.records.Lease`, or None if the claim was refused
+        (the message is acknowledged when the task is finished or unknown)."""
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        name, ttl = self.name, sim.scenario.ttl
+        rec(env.now, "invoke", name, "claim", task)
+        try:
+            if sim.two_statement_claim:
+                ledger.claim_update(task, name, ttl)
+                if ledger.round_trip:
+                    yield env.timeout(ledger.round_trip)
+                lease = ledger.claim_read(task, name)
+            else:
+                lease = ledger.claim(task, name, ttl)
+        except LeaseHeld:
+            rec(env.now, "fail", name, "claim", task, reason="lease-held")
+            return None
+        except TerminalTask as exc:
+            rec(env.now, "fail", name, "claim", task, reason="terminal", status=exc.status)
+            broker.ack(task)
+            return None
+        except UnknownTask:
+            rec(env.now, "fail", name, "claim", task, reason="unknown")
+            broker.ack(task)
+            return None
+        rec(
+            env.now,
+            "ok",
+            name,
+            "claim",
+            task,
+            lease.epoch,
+            lease.step,
+            lease_until=lease.lease_until,
+        )
+        self.last_beat = env.now
+        return lease
+
+    def _work(self, task: str, lease, step: int, faults: bool):
+        """Work on ``step`` for a random service time, heartbeating every ``ttl / 3`` (a
+        generator). While ``faults`` is on the step may run slow or crash part-way.
+
+        Returns :data:`WORKED`, :data:`CRASHED` (the crash is recorded and counted) or
+        :data:`LOST` (a heartbeat was refused: the lease is gone and the worker stops at once).
+        """
+        sim = self.sim
+        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        sc = sim.scenario
+        rng = sim.rng
+        name, epoch, ttl, every = self.name, lease.epoch, sc.ttl, sc.heartbeat_every
+        work = rng["service"].expovariate(1.0 / sc.step_time)
+        crash_at = None
+        if faults:
+            if rng["slow"].random() < sc.slow_rate:
+                work *= sc.slow_factor
+                rec(env.now, "info", name, "slow", task, epoch, step, factor=sc.slow_factor)
+            crash_rng = rng["crash"]
+            if crash_rng.random() < sc.crash_rate:
+                crash_at = crash_rng.random() * work
+
+        remaining = work if crash_at is None else crash_at
+        last_beat = self.last_beat
+        while True:
+            next_beat = last_beat + every
+            now = env.now
+            if now < next_beat:
+                if now + remaining <= next_beat:
+                    if remaining > 0:
+                        yield env.timeout(remaining)
+                    break
+                yield env.timeout(next_beat - now)
+                remaining -= next_beat - now
+            rec(env.now, "invoke", name, "heartbeat", task, epoch, step)
+            if ledger.heartbeat(lease, ttl):
+                rec(env.now, "ok", name, "heartbeat", task, epoch, step)
+                last_beat = self.last_beat = env.now
+                broker.extend(task)
+            else:
+                rec(
+                    env.now,
+                    "fail",
+                    name,
+                    "heartbeat",
+                    task,
+                    epoch,
+                    step,
+                    **self._why_lost(task, epoch, step),
+                )
+                return LOST
+        if crash_at is not None:
+            rec(env.now, "info", name, "crash", task, epoch, step, after_effect=False)
+            sim.crashes += 1
+            return CRASHED
+        return WORKED
+
+    def _pause_length(self, task: str, epoch: int, step: int) -> float | None:
+        """Draw whether a stop-the-world pause strikes now (call only while faults are on);
+        if so, record it and return its length, else None."""
+        sim = self.sim
+        sc = sim.scenario
+        pause_rng = sim.rng["pause"]
+        if pause_rng.random() >= sc.pause_rate:
+            return None
+        if sc.pause_mean is None:
+            length = sc.ttl * pause_rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
+        else:  # absolute pauses (see Scenario.pause_mean)
+            length = pause_rng.expovariate(1.0 / sc.pause_mean)
+        now = sim.env.now
+        sim.history.record(now, "info", self.name, "pause", task, epoch, step, until=now + length)
+        return length
+
+    def _why_lost(self, task: str, epoch: int, step: int) -> dict:
+        """Ask the ledger why an operation was refused; acknowledge finished tasks.
+
+        Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
+        status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
+        holder of the *same* epoch committed this step first: only the racy claim allows it).
+        """
+        rec = self.sim.ledger.get(task)
+        if rec.status in TERMINAL_STATUSES:
+            self.sim.broker.ack(task)
+            return {"reason": rec.status}
+        if rec.epoch != epoch:
+            return {"reason": "stale-epoch", "current": rec.epoch}
+        if rec.step >= step:
+            return {"reason": "step-not-advancing", "stored_step": rec.step}
+        return {"reason": "refused", "status": rec.status}

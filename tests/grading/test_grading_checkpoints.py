@@ -1,0 +1,116 @@
+"""Do the hidden checks of exercise ``checkpoints`` tell a right answer from a plausible wrong one?
+
+Each case replaces one answer cell of ``solutions/04_checkpoints_and_resume.ipynb`` with a
+mistake a learner could make, and runs the hidden checks in the real sandbox (no kernel): the
+mistake must cost points, and the feedback must say what was missed.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from simlab.grading.checks import EXERCISES
+from simlab.grading.grader import hidden_checks
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISE = EXERCISES["checkpoints"]
+SOLUTION = read_notebook(ROOT / "solutions" / EXERCISE.notebook)
+
+KEY_WITHOUT_PERMISSION = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, index_version, normalize_query(query))
+"""
+KEY_WITHOUT_INDEX = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version, normalize_query(query))
+"""
+KEY_WITHOUT_TENANT = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (permission_version, index_version, normalize_query(query))
+"""
+MIGRATION_THAT_MUTATES = """
+def migrate_v1_to_v2(v1):
+    evidence = [{"doc_id": r.rpartition("@")[0], "version": int(r.rpartition("@")[2])}
+                for r in v1["evidence"]]
+    v1["next_step"] = V1_STEPS[v1.pop("step")]
+    v1["goal"] = {"query": v1.pop("query"), "recipient": v1.pop("recipient")}
+    v1.update(schema_version=2, evidence=evidence,
+              approval={"required": False, "approved": False, "by": None})
+    return v1
+"""
+MIGRATION_SPLITTING_AT_THE_FIRST_AT = """
+def migrate_v1_to_v2(v1):
+    return {
+        "schema_version": 2, "graph_version": v1["graph_version"], "tenant": v1["tenant"],
+        "task_id": v1["task_id"], "status": v1["status"],
+        "next_step": V1_STEPS[v1["step"]],
+        "goal": {"query": v1["query"], "recipient": v1["recipient"]},
+        "evidence": [{"doc_id": r.split("@")[0], "version": int(r.split("@")[-1])}
+                     for r in v1["evidence"]],
+        "draft": v1["draft"], "approval": {"required": False, "approved": False, "by": None},
+        "sent": list(v1["sent"]),
+    }
+"""
+GUARD_WITHOUT_TOOLS_OR_STOCK = """
+def resume_guard(checkpoint, world):
+    if checkpoint["next_step"] == "done":
+        return []
+    grant = next((g for g in world["grants"] if g["tenant"] == checkpoint["tenant"]), None)
+    if grant is None or grant["revoked"]:
+        return ["permission-revoked"]
+    docs = {d["doc_id"]: d for d in world["documents"]}
+    codes = set()
+    for cited in checkpoint["evidence"]:
+        if cited["source"] != "retrieval":
+            continue
+        doc = docs.get(cited["doc_id"])
+        if doc is None:
+            codes.add("document-missing")
+        elif doc["version"] != cited["version"]:
+            codes.add("document-changed")
+    return sorted(codes)
+"""
+
+
+def graded(**answers: str) -> dict:
+    """Hidden-check grades of the solution with the given answer cells replaced."""
+    nb = copy.deepcopy(SOLUTION)
+    for cell in nb.cells:
+        if cell_role(cell) == "answer" and cell_question(cell) in answers:
+            cell.source = answers[cell_question(cell)]
+    grades, boxes = hidden_checks(nb, EXERCISE, timeout=60)
+    return grades
+
+
+def test_does_the_solution_get_every_point():
+    grades = graded()
+    assert {q: g.points for q, g in grades.items()} == {q.id: q.points for q in EXERCISE.questions}
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "lost", "says"),
+    [
+        ("cache-key", KEY_WITHOUT_PERMISSION, 1, "permission version"),
+        ("cache-key", KEY_WITHOUT_INDEX, 2, "index version"),
+        ("cache-key", KEY_WITHOUT_TENANT, 1, "tenants must never share"),
+        ("pure-migration", MIGRATION_THAT_MUTATES, 1, "must be pure"),
+        ("pure-migration", MIGRATION_SPLITTING_AT_THE_FIRST_AT, 3, "team@globex/faq"),
+        ("resume-guard", GUARD_WITHOUT_TOOLS_OR_STOCK, 5, "expected"),
+    ],
+    ids=[
+        "key-without-permission-version",
+        "key-without-index-version",
+        "key-without-tenant",
+        "migration-that-mutates",
+        "migration-splitting-at-the-first-at",
+        "guard-without-tools-or-stock",
+    ],
+)
+def test_does_a_plausible_mistake_cost_points_and_say_why(question, source, lost, says):
+    grade = graded(**{question: source})[question]
+    assert grade.points == grade.max_points - lost, grade.feedback
+    assert says in grade.feedback

@@ -1,0 +1,68 @@
+"""Do the shipped notebooks run? nbval over ``solutions/`` and ``exercises/``, and what the
+exercises' public checks say before anyone has written a line.
+
+nbval runs in a child pytest so that ``make test`` (plain ``pytest``, testpaths ``tests``)
+covers the notebooks without extra command-line paths.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from simlab.grading.execute import execute_plain
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_do_solutions_and_exercises_run_under_nbval():
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval-lax",
+            "--nbval-current-env",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--color=no",
+            "solutions",
+            "exercises",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
+
+
+def _check_lines(path: Path) -> dict[str, list[str]]:
+    nb = execute_plain(read_notebook(path), cwd=str(path.parent))
+    said: dict[str, list[str]] = {}
+    for cell in nb.cells:
+        if cell_role(cell) == "check":
+            text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+            said.setdefault(cell_question(cell), []).extend(
+                line for line in text.splitlines() if line.startswith("[")
+            )
+    return said
+
+
+def test_do_the_exercises_public_checks_say_not_yet():
+    paths = sorted((ROOT / "exercises").glob("*.ipynb"))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = list(pool.map(_check_lines, paths))
+    for path, said in zip(paths, reports, strict=True):
+        assert said, f"{path.name} has no check output"
+        for question, lines in said.items():
+            assert lines and all(line.startswith("[not yet]") for line in lines), (
+                path.name,
+                question,
+                lines,
+            )

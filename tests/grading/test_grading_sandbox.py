@@ -1,0 +1,190 @@
+"""Can a student's code reach the grader? The sandbox, the wire format and the hidden checks,
+without a Jupyter kernel."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+from submissions.cases import FENCING, NO_BUMP, ROOT, with_answers
+
+from simlab.check.history import Event
+from simlab.errors import LeaseHeld
+from simlab.grading.checks import EXERCISES
+from simlab.grading.grader import hidden_checks
+from simlab.grading.notebook import read_notebook
+from simlab.grading.sandbox import supervisor as sandbox_module
+from simlab.grading.sandbox import wire
+from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
+from simlab.grading.student import Student
+from simlab.records import Lease, TaskRecord
+
+
+@pytest.fixture
+def box():
+    with Sandbox(timeout=5) as sandbox:
+        yield sandbox
+
+
+def test_do_values_survive_the_wire():
+    lease = Lease("t1", "w1", 3, 1, 12.5, {"evidence": ["d@1"]}, 2)
+    record = TaskRecord("t1", "running", 1, 3, None, "default", 2, 12.5, None)
+    event = Event(4, 1.5, "ok", "w1", "save", "t1", 3, 2, {"done": True})
+    value = [lease, record, event, (1, "a"), {1: [2.0, None]}, {"x"}, True, math.inf]
+    back = wire.decode(wire.loads(wire.dumps(wire.encode(value))))
+    assert back == value
+
+
+def test_does_the_wire_refuse_to_build_unknown_types():
+    data = {"$r": "os.system", "f": {"command": "true"}}
+    assert isinstance(wire.decode(data), wire.Opaque)
+    assert isinstance(wire.decode({"$x": "Weird", "repr": "<w>"}), wire.Opaque)
+    assert isinstance(wire.decode(wire.encode(object())), wire.Opaque)
+
+
+def test_does_student_code_run_in_another_process(box):
+    assert box.exec_cell(0, "import os\ndef pid():\n    return os.getpid()\n").status == "ok"
+    assert box.call("pid") != os.getpid()
+
+
+def test_do_kit_errors_come_back_as_themselves_and_others_by_name(box):
+    box.exec_cell(
+        0,
+        "from simlab.errors import LeaseHeld\n"
+        "def held():\n    raise LeaseHeld('t1', 'w9', 5.0)\n"
+        "def broken():\n    return 1 / 0\n",
+    )
+    student = Student(box)
+    with pytest.raises(LeaseHeld) as caught:
+        student.function("held")()
+    assert (caught.value.task_id, caught.value.worker, caught.value.lease_until) == (
+        "t1",
+        "w9",
+        5.0,
+    )
+    with pytest.raises(RemoteError) as other:
+        student.function("broken")()
+    assert other.value.type == "ZeroDivisionError" and "broken()" in str(other.value.what)
+
+
+def test_is_an_endless_call_stopped_and_reported():
+    with Sandbox(timeout=1) as box:
+        box.exec_cell(0, "def spin():\n    while True:\n        pass\n")
+        with pytest.raises(SandboxLost, match="did not finish within 1 s"):
+            box.call("spin")
+        assert not box.alive
+
+
+def test_is_an_exit_in_a_cell_reported_as_a_lost_sandbox(box):
+    result = box.exec_cell(3, "import os\nos._exit(7)\n")
+    assert result.status == "lost" and "stopped" in result.detail
+    assert not box.alive
+
+
+def test_is_a_syntax_error_reported_with_its_line(box):
+    result = box.exec_cell(0, "x = 1\ndef f(:\n    pass\n")
+    assert result.status == "error" and "SyntaxError" in result.detail and "line 2" in result.detail
+
+
+def test_is_an_oversized_reply_refused(box, monkeypatch):
+    monkeypatch.setattr(sandbox_module, "MAX_REPLY", 10_000)
+    box.exec_cell(0, "def big():\n    return 'x' * 50_000\n")
+    with pytest.raises(SandboxLost, match="more than"):
+        box.call("big")
+
+
+def test_does_student_output_never_reach_the_graders_terminal(box, capfd):
+    source = (
+        "import os, sys\nprint('x' * 5_000_000)\nsys.stderr.write('y' * 1000)\n"
+        "os.write(1, b'raw'); os.write(2, b'raw')\n"
+    )
+    assert box.exec_cell(0, source).status == "ok"
+    out, err = capfd.readouterr()
+    assert "x" * 10 not in out and "raw" not in out + err and "y" * 10 not in err
+
+
+def test_can_a_monkeypatch_in_the_sandbox_reach_the_grader(box):
+    from simlab.check import checker
+
+    before = checker.stale_commits
+    box.exec_cell(
+        0,
+        "from simlab.check import checker\nchecker.stale_commits = lambda h: []\n"
+        "def self_check(q):\n    pass\n",
+    )
+    assert checker.stale_commits is before
+    report = box.request({"op": "tampered"}, what="test")["value"]
+    assert "simlab.check.checker.stale_commits" in report and "self_check" in report
+
+
+def _fencing(answers: dict) -> object:
+    return with_answers(read_notebook(ROOT / "solutions" / FENCING), answers)
+
+
+def test_does_a_call_that_hangs_fail_only_its_own_question():
+    hang = NO_BUMP.replace(
+        '    if state["status"] != "cancelled":',
+        '    while True:\n        pass\n    if state["status"] != "cancelled":',
+    )
+    grades, boxes = hidden_checks(
+        _fencing({"cancel-after-claim": hang}), EXERCISES["fencing"], timeout=5, budget=60
+    )
+    assert grades["cancel-after-claim"].points == 0
+    assert "did not finish" in grades["cancel-after-claim"].feedback
+    assert grades["cancel-after-first-step"].points == 6
+    assert grades["cancel-limits"].points == 5
+    assert boxes.used == 2, "a fresh sandbox for the questions after the hang"
+
+
+def test_does_a_cell_that_hangs_cost_only_its_definitions():
+    cell = "import time\ntime.sleep(60)\n" + NO_BUMP
+    nb = _fencing({"cancel-after-claim": cell})
+    grades, boxes = hidden_checks(nb, EXERCISES["fencing"], timeout=5, budget=60)
+    assert grades["cancel-after-claim"].points == 0
+    assert "not defined" in grades["cancel-after-claim"].feedback
+    assert grades["cancel-limits"].points == 5
+    hung = [i for i, c in enumerate(nb.cells) if c.source == cell]
+    assert list(boxes.bad) == hung, "only the cell that hung is left out of the next sandbox"
+
+
+ODD = """
+from simlab.errors import LeaseHeld
+
+
+def cancel(state):
+    return object()
+
+
+def requeue(state):
+    raise LeaseHeld("t1", "w1", 1.0)
+
+
+def cancel_after_first_step(path):
+    return {1, 2, 3}
+
+
+def what_cancel_does(path):
+    return (fact for fact in range(3))
+"""
+
+
+def test_do_odd_answers_cost_their_question_and_never_the_grader():
+    nb = _fencing({"cancel-after-claim": ODD, "cancel-after-first-step": "", "cancel-limits": ""})
+    grades, _ = hidden_checks(nb, EXERCISES["fencing"], timeout=5, budget=60)
+    assert [g.points for g in grades.values()] == [0, 0, 0]
+    feedback = " ".join(g.feedback for g in grades.values())
+    assert "grader error" not in feedback and "could not run" not in feedback
+    assert "cancel() of a running task returned <object object" in (
+        grades["cancel-after-claim"].feedback
+    )
+    assert "expected a dict" in grades["cancel-after-first-step"].feedback
+
+
+def test_does_a_sandbox_work_without_the_zygote(monkeypatch):
+    from simlab.grading.sandbox import zygote
+
+    monkeypatch.setattr(zygote, "available", lambda: False)
+    with Sandbox(timeout=20) as plain:
+        assert plain.exec_cell(0, "import os\ndef pid():\n    return os.getpid()\n").status == "ok"
+        assert plain.call("pid") == plain.pid != os.getpid()

@@ -1,0 +1,668 @@
+"""The ledger contract, asked of both ledgers: the SQLite ``Ledger`` and the in-process model.
+
+Every test runs twice, once per implementation, with a fake clock that only moves when a test
+advances it. A test that checks "nothing changed" compares full ``tasks()`` and ``effects()``
+snapshots before and after the call.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import FakeClock, json_values, non_json_values
+
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.ledger import dict_experiment as model
+from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING, Effect, Lease
+
+TTL = 10.0
+# Fixture-scoped fakes are fine here: every example builds its own ledger through make_ledger.
+FIXTURES_OK = [HealthCheck.function_scoped_fixture]
+
+
+def snapshot(ledger):
+    """Everything a ledger stores that a test can observe."""
+    records = ledger.tasks()
+    return records, {r.task_id: ledger.effects(r.task_id) for r in records}
+
+
+def expire(clock: FakeClock, lease: Lease) -> None:
+    """Move the clock to the exact instant the lease expires (``lease_until <= clock()``)."""
+    clock.now = lease.lease_until
+
+
+# -- submit ------------------------------------------------------------------------------------
+
+
+def test_does_submit_persist_a_queued_task_at_step_and_epoch_zero(ledger, clock):
+    task_id = ledger.submit("j1", tenant="acme", goal={"question": "stock of SKU 7?"})
+    assert task_id == "j1"
+    record = ledger.get("j1")
+    assert (record.status, record.step, record.epoch, record.attempts) == (QUEUED, 0, 0, 0)
+    assert record.result is None and record.checkpoint is None and record.worker is None
+    assert record.tenant == "acme"
+    assert record.goal == {"question": "stock of SKU 7?"}
+    assert record.created_at == clock.now
+    assert not record.terminal
+
+
+def test_does_submit_without_an_id_generate_a_fresh_one(ledger):
+    explicit = ledger.submit("mine")
+    generated = [ledger.submit() for _ in range(3)]
+    assert all(isinstance(task_id, str) and task_id for task_id in generated)
+    assert len({explicit, *generated}) == 4
+    assert [r.task_id for r in ledger.tasks()] == [explicit, *generated]
+    assert ledger.get(generated[0]).tenant == "default"
+
+
+def test_does_a_duplicate_submit_leave_the_stored_task_unchanged(ledger):
+    ledger.submit("j1", tenant="acme", goal={"v": 1})
+    lease = ledger.claim("j1", "w1", TTL)
+    ledger.save(lease, 1, checkpoint={"evidence": ["doc-3"]})
+    before = snapshot(ledger)
+    with pytest.raises(LedgerError):
+        ledger.submit("j1", tenant="other", goal={"v": 2})
+    assert snapshot(ledger) == before
+
+
+# -- claim ---------------------------------------------------------------------------------------
+
+
+def test_does_a_claim_from_queued_grant_a_lease_with_epoch_one(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert lease == Lease("j1", "w1", 1, 0, clock.now + TTL, None, 1)
+    record = ledger.get("j1")
+    assert (record.status, record.epoch, record.attempts) == (RUNNING, 1, 1)
+    assert (record.worker, record.lease_until) == ("w1", clock.now + TTL)
+
+
+def test_is_a_second_claim_refused_while_the_lease_is_live(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.advance(TTL / 2)
+    before = snapshot(ledger)
+    with pytest.raises(LeaseHeld) as caught:
+        ledger.claim("j1", "w2", TTL)
+    assert (caught.value.task_id, caught.value.worker) == ("j1", "w1")
+    assert caught.value.lease_until == lease.lease_until
+    assert snapshot(ledger) == before
+
+
+def test_is_a_lease_still_held_an_instant_before_it_expires(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.now = lease.lease_until - 0.001
+    with pytest.raises(LeaseHeld):
+        ledger.claim("j1", "w2", TTL)
+
+
+def test_does_a_claim_after_expiry_take_over_with_a_higher_epoch(ledger, clock):
+    ledger.submit("j1")
+    first = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(first, 1, checkpoint={"evidence": ["doc-3"]})
+    expire(clock, first)
+    second = ledger.claim("j1", "w2", TTL)
+    assert second.epoch == first.epoch + 1
+    assert (second.worker, second.step, second.attempts) == ("w2", 1, 2)
+    assert second.checkpoint == {"evidence": ["doc-3"]}
+    assert second.lease_until == clock.now + TTL
+    assert ledger.get("j1").worker == "w2"
+
+
+@pytest.mark.parametrize("status", [COMPLETED, CANCELLED, DEAD])
+def test_is_a_terminal_task_refused_by_claim(make_ledger, clock, status):
+    ledger = make_ledger(max_attempts=1)
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    if status == COMPLETED:
+        assert ledger.save(lease, 1, result="answer", done=True)
+    elif status == CANCELLED:
+        assert ledger.cancel("j1")
+    else:
+        expire(clock, lease)
+        with pytest.raises(TerminalTask):
+            ledger.claim("j1", "w2", TTL)
+    assert ledger.get("j1").status == status
+    before = snapshot(ledger)
+    with pytest.raises(TerminalTask) as caught:
+        ledger.claim("j1", "w3", TTL)
+    assert (caught.value.task_id, caught.value.status) == ("j1", status)
+    assert snapshot(ledger) == before
+
+
+# -- heartbeat ---------------------------------------------------------------------------------
+
+
+def test_does_a_heartbeat_extend_the_lease(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.advance(TTL - 1)
+    assert ledger.heartbeat(lease, TTL)
+    assert ledger.get("j1").lease_until == clock.now + TTL
+    clock.advance(TTL - 1)  # past the original lease_until, inside the extended one
+    with pytest.raises(LeaseHeld):
+        ledger.claim("j1", "w2", TTL)
+
+
+def test_can_a_worker_heartbeat_after_another_worker_reclaimed(ledger, clock):
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    new = ledger.claim("j1", "w2", TTL)
+    before = snapshot(ledger)
+    assert not ledger.heartbeat(old, TTL * 5)
+    assert snapshot(ledger) == before
+    assert ledger.get("j1").lease_until == new.lease_until
+
+
+def test_can_a_late_heartbeat_revive_an_expired_lease_nobody_reclaimed(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.advance(TTL * 3)
+    assert ledger.heartbeat(lease, TTL)
+    assert ledger.get("j1").lease_until == clock.now + TTL
+    with pytest.raises(LeaseHeld):
+        ledger.claim("j1", "w2", TTL)
+
+
+@pytest.mark.parametrize("ending", ["cancel", "complete"])
+def test_can_a_worker_heartbeat_a_task_that_has_ended(ledger, ending):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    if ending == "cancel":
+        ledger.cancel("j1")
+    else:
+        ledger.save(lease, 1, result="done", done=True)
+    before = snapshot(ledger)
+    assert not ledger.heartbeat(lease, TTL)
+    assert snapshot(ledger) == before
+
+
+# -- save: the fenced commit -------------------------------------------------------------------
+
+
+def test_can_a_worker_whose_lease_expired_still_commit(ledger, clock):
+    """Yes while nobody else claimed the task (the epoch is still current); never after."""
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.advance(TTL * 2)
+    assert ledger.save(lease, 1)
+    ledger.claim("j1", "w2", TTL)
+    before = snapshot(ledger)
+    assert not ledger.save(lease, 2, result="stale", done=True)
+    assert snapshot(ledger) == before
+
+
+def test_is_a_commit_with_an_old_epoch_refused_after_a_takeover(ledger, clock):
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    new = ledger.claim("j1", "w2", TTL)
+    assert not ledger.save(old, 1, result="stale", done=True)
+    assert ledger.save(new, 1, result="fresh", done=True)
+    record = ledger.get("j1")
+    assert (record.status, record.step, record.result) == (COMPLETED, 1, "fresh")
+    assert not ledger.save(new, 2, result="duplicate", done=True)
+    assert ledger.get("j1").result == "fresh"
+
+
+def test_must_each_save_advance_the_step(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(lease, 1, checkpoint="one")
+    before = snapshot(ledger)
+    assert not ledger.save(lease, 1, checkpoint="one again")
+    assert not ledger.save(lease, 0, checkpoint="backwards")
+    assert snapshot(ledger) == before
+    assert ledger.save(lease, 3, checkpoint="three")
+    assert (ledger.get("j1").step, ledger.get("j1").checkpoint) == (3, "three")
+
+
+def test_does_a_save_with_done_complete_the_task_and_store_its_result(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(lease, 1, checkpoint={"evidence": ["doc-3"]})
+    clock.advance(1)
+    assert ledger.save(lease, 2, result={"answer": 42}, done=True)
+    record = ledger.get("j1")
+    assert (record.status, record.step, record.result) == (COMPLETED, 2, {"answer": 42})
+    assert record.terminal
+    assert record.updated_at == clock.now
+
+
+def test_does_the_next_claim_resume_from_the_saved_step_and_checkpoint(ledger, clock):
+    ledger.submit("j1")
+    first = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(first, 1, checkpoint={"evidence": ["doc-3"], "input_version": 2})
+    expire(clock, first)
+    second = ledger.claim("j1", "w2", TTL)
+    assert (second.step, second.checkpoint) == (1, {"evidence": ["doc-3"], "input_version": 2})
+
+
+def test_can_a_queued_task_be_saved_with_a_made_up_lease(ledger):
+    ledger.submit("j1")
+    forged = Lease("j1", "w1", 0, 0, 1e12)
+    before = snapshot(ledger)
+    assert not ledger.save(forged, 1, result="forged", done=True)
+    assert snapshot(ledger) == before
+
+
+# -- release -----------------------------------------------------------------------------------
+
+
+def test_does_release_hand_a_task_back_to_the_queue(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(lease, 1)
+    assert ledger.release(lease)
+    record = ledger.get("j1")
+    assert (record.status, record.step, record.epoch, record.lease_until) == (QUEUED, 1, 1, None)
+    assert not ledger.save(lease, 2)
+    again = ledger.claim("j1", "w2", TTL)  # no need to wait for the old lease to run out
+    assert (again.epoch, again.step) == (2, 1)
+
+
+def test_can_a_stale_lease_release_the_task(ledger, clock):
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    ledger.claim("j1", "w2", TTL)
+    before = snapshot(ledger)
+    assert not ledger.release(old)
+    assert snapshot(ledger) == before
+
+
+# -- cancel and requeue ------------------------------------------------------------------------
+
+
+def test_does_cancel_fence_out_the_worker_in_flight(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.cancel("j1")
+    record = ledger.get("j1")
+    assert (record.status, record.epoch) == (CANCELLED, lease.epoch + 1)
+    before = snapshot(ledger)
+    assert not ledger.save(lease, 1, result="late", done=True)
+    assert not ledger.record_effect(lease, "email:1")
+    assert not ledger.heartbeat(lease, TTL)
+    assert snapshot(ledger) == before
+
+
+def test_can_a_queued_task_be_cancelled(ledger):
+    ledger.submit("j1")
+    assert ledger.cancel("j1")
+    record = ledger.get("j1")
+    assert (record.status, record.epoch) == (CANCELLED, 1)
+
+
+@pytest.mark.parametrize("status", [COMPLETED, CANCELLED, DEAD])
+def test_does_cancel_leave_a_terminal_task_alone(make_ledger, clock, status):
+    ledger = make_ledger(max_attempts=1)
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    if status == COMPLETED:
+        ledger.save(lease, 1, result="answer", done=True)
+    elif status == CANCELLED:
+        ledger.cancel("j1")
+    else:
+        expire(clock, lease)
+        with pytest.raises(TerminalTask):
+            ledger.claim("j1", "w2", TTL)
+    assert ledger.get("j1").status == status
+    before = snapshot(ledger)
+    assert not ledger.cancel("j1")
+    assert snapshot(ledger) == before
+
+
+def test_does_requeue_bring_a_cancelled_task_back_with_a_higher_epoch_next(ledger):
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(old, 1)
+    ledger.cancel("j1")
+    assert ledger.requeue("j1")
+    record = ledger.get("j1")
+    assert (record.status, record.attempts, record.epoch, record.step) == (QUEUED, 0, 2, 1)
+    new = ledger.claim("j1", "w2", TTL)
+    assert new.epoch == 3 and new.attempts == 1 and new.step == 1
+    assert not ledger.save(old, 2, result="stale", done=True)
+    assert ledger.save(new, 2, result="fresh", done=True)
+
+
+@pytest.mark.parametrize("status", [QUEUED, RUNNING, COMPLETED])
+def test_is_requeue_refused_for_a_task_that_was_not_cancelled_or_dead(ledger, status):
+    ledger.submit("j1")
+    if status != QUEUED:
+        lease = ledger.claim("j1", "w1", TTL)
+        if status == COMPLETED:
+            ledger.save(lease, 1, result="answer", done=True)
+    before = snapshot(ledger)
+    assert not ledger.requeue("j1")
+    assert snapshot(ledger) == before
+
+
+# -- max_attempts: the dead letter -------------------------------------------------------------
+
+
+def test_does_a_task_that_keeps_failing_end_in_the_dead_letter(make_ledger, clock):
+    ledger = make_ledger(max_attempts=2)
+    ledger.submit("j1")
+    for _ in range(2):
+        lease = ledger.claim("j1", "w1", TTL)
+        expire(clock, lease)
+    with pytest.raises(TerminalTask) as caught:
+        ledger.claim("j1", "w2", TTL)
+    assert caught.value.status == DEAD
+    record = ledger.get("j1")
+    assert (record.status, record.attempts) == (DEAD, 2)
+    assert record.epoch > lease.epoch  # the last worker is fenced out, even by epoch alone
+    assert not ledger.save(lease, 1, result="zombie", done=True)
+    assert not ledger.record_effect(lease, "email:1")
+    assert ledger.claim_next("w3", TTL) is None
+
+
+def test_can_a_dead_task_be_requeued_and_claimed_again(make_ledger, clock):
+    ledger = make_ledger(max_attempts=1)
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    with pytest.raises(TerminalTask):
+        ledger.claim("j1", "w2", TTL)
+    assert ledger.requeue("j1")
+    assert (ledger.get("j1").status, ledger.get("j1").attempts) == (QUEUED, 0)
+    new = ledger.claim("j1", "w2", TTL)
+    assert new.epoch > old.epoch and new.attempts == 1
+
+
+def test_does_claim_next_pass_over_a_task_that_used_up_its_attempts(make_ledger, clock):
+    ledger = make_ledger(max_attempts=1)
+    ledger.submit("a")
+    lease = ledger.claim("a", "w1", TTL)
+    ledger.submit("b")
+    expire(clock, lease)
+    assert ledger.claim_next("w2", TTL).task_id == "b"
+    assert ledger.get("a").status == DEAD
+
+
+# -- claim_next ----------------------------------------------------------------------------------
+
+
+def test_does_claim_next_hand_out_tasks_in_submit_order(ledger):
+    for task_id in ["c", "a", "b"]:
+        ledger.submit(task_id)
+    leases = [ledger.claim_next("w1", TTL) for _ in range(3)]
+    assert [lease.task_id for lease in leases] == ["c", "a", "b"]
+    assert all(lease.epoch == 1 for lease in leases)
+    assert ledger.claim_next("w1", TTL) is None
+
+
+def test_does_claim_next_return_none_on_an_empty_ledger(ledger):
+    assert ledger.claim_next("w1", TTL) is None
+
+
+def test_does_claim_next_prefer_an_older_expired_task_over_a_newer_queued_one(ledger, clock):
+    ledger.submit("old")
+    lease = ledger.claim("old", "w1", TTL)
+    ledger.submit("new")
+    ledger.submit("done")
+    ledger.cancel("done")
+    assert ledger.claim_next("w2", TTL).task_id == "new"
+    assert ledger.claim_next("w2", TTL) is None
+    expire(clock, lease)
+    again = ledger.claim_next("w3", TTL)
+    assert (again.task_id, again.epoch, again.worker) == ("old", 2, "w3")
+
+
+# -- the idempotency ledger ----------------------------------------------------------------------
+
+
+def test_may_a_side_effect_be_sent_only_once(ledger, clock):
+    ledger.submit("j1")
+    first = ledger.claim("j1", "w1", TTL)
+    assert ledger.record_effect(first, "email:42")
+    assert not ledger.record_effect(first, "email:42")
+    expire(clock, first)
+    second = ledger.claim("j1", "w2", TTL)
+    assert not ledger.record_effect(second, "email:42")
+    assert ledger.record_effect(second, "email:43")
+    assert ledger.effects("j1") == [
+        Effect("j1", "email:42", first.epoch, "w1", first.lease_until - TTL),
+        Effect("j1", "email:43", second.epoch, "w2", clock.now),
+    ]
+
+
+def test_can_a_stale_lease_record_a_side_effect(ledger, clock):
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    ledger.claim("j1", "w2", TTL)
+    before = snapshot(ledger)
+    assert not ledger.record_effect(old, "email:42")
+    assert snapshot(ledger) == before
+    assert ledger.effects("j1") == []
+
+
+def test_are_effects_kept_per_task(ledger):
+    for task_id in ["a", "b"]:
+        ledger.submit(task_id)
+    lease_a = ledger.claim("a", "w1", TTL)
+    lease_b = ledger.claim("b", "w1", TTL)
+    assert ledger.record_effect(lease_a, "email:1")
+    assert ledger.record_effect(lease_b, "email:1")
+    assert [e.task_id for e in ledger.effects("a")] == ["a"]
+    assert [e.task_id for e in ledger.effects("b")] == ["b"]
+
+
+# -- JSON values ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=FIXTURES_OK)
+@given(checkpoint=json_values, result=json_values, goal=json_values)
+def test_do_json_values_come_back_as_they_went_in(make_ledger, checkpoint, result, goal):
+    ledger = make_ledger()
+    ledger.submit("j1", goal=goal)
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(lease, 1, checkpoint=checkpoint, result=result, done=True)
+    record = ledger.get("j1")
+    assert (record.goal, record.checkpoint, record.result) == (goal, checkpoint, result)
+
+
+def test_are_stored_values_copies_not_the_callers_objects(ledger, clock):
+    checkpoint = {"evidence": ["doc-3"]}
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    ledger.save(lease, 1, checkpoint=checkpoint)
+    checkpoint["evidence"].append("mutated by the caller")
+    ledger.get("j1").checkpoint["evidence"].append("mutated by a reader")
+    expire(clock, lease)
+    assert ledger.claim("j1", "w2", TTL).checkpoint == {"evidence": ["doc-3"]}
+    assert ledger.get("j1").checkpoint == {"evidence": ["doc-3"]}
+
+
+def test_does_a_json_round_trip_turn_tuples_into_lists_and_keys_into_strings(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    ledger.save(lease, 1, result={1: ("a", "b")}, done=True)
+    assert ledger.get("j1").result == {"1": ["a", "b"]}
+
+
+# -- bad input raises and changes nothing ---------------------------------------------------------
+
+
+def populated(ledger, clock):
+    """A ledger with a queued, a running and a completed task, one effect; returns the lease."""
+    ledger.submit("queued")
+    ledger.submit("running", goal={"q": 1})
+    ledger.submit("done")
+    lease = ledger.claim("running", "w1", TTL)
+    ledger.save(lease, 1, checkpoint={"k": [1, 2]})
+    ledger.record_effect(lease, "email:1")
+    finished = ledger.claim("done", "w1", TTL)
+    ledger.save(finished, 1, result="answer", done=True)
+    clock.advance(1)
+    return lease
+
+
+@pytest.mark.parametrize("ttl", [0, -1, -0.5])
+@pytest.mark.parametrize("method", ["claim", "claim_next", "heartbeat"])
+def test_is_a_non_positive_ttl_refused(ledger, clock, method, ttl):
+    lease = populated(ledger, clock)
+    clock.advance(TTL * 2)  # every lease has expired, so only the ttl can be wrong
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        if method == "claim":
+            ledger.claim("queued", "w2", ttl)
+        elif method == "claim_next":
+            ledger.claim_next("w2", ttl)
+        else:
+            ledger.heartbeat(lease, ttl)
+    assert snapshot(ledger) == before
+
+
+def test_is_a_negative_step_refused(ledger, clock):
+    lease = populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        ledger.save(lease, -1)
+    assert snapshot(ledger) == before
+
+
+UNKNOWN_LEASE = Lease("ghost", "w1", 1, 0, 1e12)
+CALLS_WITH_AN_ID = {
+    "claim": lambda ledger: ledger.claim("ghost", "w1", TTL),
+    "heartbeat": lambda ledger: ledger.heartbeat(UNKNOWN_LEASE, TTL),
+    "save": lambda ledger: ledger.save(UNKNOWN_LEASE, 1, result="x", done=True),
+    "cancel": lambda ledger: ledger.cancel("ghost"),
+    "requeue": lambda ledger: ledger.requeue("ghost"),
+    "release": lambda ledger: ledger.release(UNKNOWN_LEASE),
+    "get": lambda ledger: ledger.get("ghost"),
+    "record_effect": lambda ledger: ledger.record_effect(UNKNOWN_LEASE, "email:1"),
+    "effects": lambda ledger: ledger.effects("ghost"),
+}
+
+
+@pytest.mark.parametrize("method", sorted(CALLS_WITH_AN_ID))
+def test_is_an_unknown_task_reported_by_every_method(ledger, clock, method):
+    populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(UnknownTask) as caught:
+        CALLS_WITH_AN_ID[method](ledger)
+    assert caught.value.task_id == "ghost"
+    assert isinstance(caught.value, LedgerError) and isinstance(caught.value, KeyError)
+    assert snapshot(ledger) == before
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=FIXTURES_OK)
+@given(value=non_json_values, where=st.sampled_from(["goal", "result", "checkpoint"]))
+def test_is_a_value_that_is_not_json_refused(make_ledger, clock, value, where):
+    ledger = make_ledger()
+    lease = populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        if where == "goal":
+            ledger.submit("new", goal=value)
+        else:
+            ledger.save(lease, 2, done=True, **{where: value})
+    assert snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("task_id", ["", 7, ("a",)])
+def test_is_a_task_id_that_is_not_a_non_empty_string_refused(ledger, clock, task_id):
+    populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        ledger.submit(task_id)
+    assert snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("step", [1.5, True, "2"])
+def test_is_a_step_that_is_not_an_integer_refused(ledger, clock, step):
+    lease = populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        ledger.save(lease, step)
+    assert snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("key", ["", None, 42])
+def test_is_an_effect_key_that_is_not_a_non_empty_string_refused(ledger, clock, key):
+    lease = populated(ledger, clock)
+    before = snapshot(ledger)
+    with pytest.raises(ValueError):
+        ledger.record_effect(lease, key)
+    assert snapshot(ledger) == before
+
+
+def test_does_every_time_come_from_the_clock_passed_in(ledger, clock):
+    clock.now = 5.0
+    ledger.submit("j1")
+    clock.now = 7.0
+    lease = ledger.claim("j1", "w1", 3.0)
+    ledger.record_effect(lease, "email:1")
+    record = ledger.get("j1")
+    assert (record.created_at, record.updated_at, record.lease_until) == (5.0, 7.0, 10.0)
+    assert ledger.effects("j1")[0].recorded_at == 7.0
+
+
+def test_can_a_ledger_be_used_as_a_context_manager(make_ledger):
+    with make_ledger() as ledger:
+        assert ledger.submit("j1") == "j1"
+
+
+# -- the chapter's two exercises -----------------------------------------------------------------
+
+
+def test_exercise_1_is_the_resume_refused_after_a_cancel_between_workers(ledger):
+    """First worker finishes retrieval (step 0 -> 1) and exits; then j1 is cancelled."""
+    ledger.submit("j1", goal={"question": "stock of SKU 7?"})
+    first = ledger.claim("j1", "retriever", TTL)
+    assert ledger.save(first, 1, checkpoint={"evidence": ["inventory-api:sku7@v3"]})
+    assert ledger.cancel("j1")
+    with pytest.raises(TerminalTask) as caught:
+        ledger.claim("j1", "resumer", TTL)
+    assert caught.value.status == CANCELLED
+    assert not ledger.save(first, 2, result="answer", done=True)
+    record = ledger.get("j1")
+    assert (record.status, record.step, record.result) == (CANCELLED, 1, None)
+
+
+def test_exercise_2_does_a_cancel_right_after_a_claim_stop_the_current_epoch(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.cancel("j1")
+    assert not ledger.save(lease, 1, result="too late", done=True)
+    assert ledger.get("j1").result is None
+    assert ledger.requeue("j1")
+    again = ledger.claim("j1", "w1", TTL)
+    assert again.epoch > lease.epoch
+    assert ledger.save(again, 1, result="fresh", done=True)
+    assert (ledger.get("j1").status, ledger.get("j1").result) == (COMPLETED, "fresh")
+
+
+# -- the chapter's dict experiment (simlab.ledger.memory only)
+# --------------------------------------------
+
+
+def test_does_the_chapters_dict_experiment_fence_the_old_claim():
+    state = model.new_state()
+    old = model.claim(state)
+    new = model.claim(state)  # the old lease expired and a new worker took over
+    assert not model.commit(state, old, "stale")
+    assert model.commit(state, new, "fresh")
+    assert state["result"] == "fresh"
+    assert not model.commit(state, new, "duplicate")
+    assert state == {"epoch": new, "status": COMPLETED, "result": "fresh"}
+
+
+def test_exercise_2_in_the_dict_experiment():
+    state = model.new_state()
+    epoch = model.claim(state)
+    assert model.cancel(state)
+    assert not model.commit(state, epoch, "too late")
+    assert state["result"] is None
+    assert model.requeue(state)
+    new = model.claim(state)
+    assert new > epoch
+    assert model.commit(state, new, "fresh")
+    assert state["result"] == "fresh"

@@ -1,0 +1,176 @@
+"""What only the SQLite ledger has to get right: files, schema, bad paths, durability."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from simlab.errors import LedgerError, TerminalTask
+from simlab.ledger import SCHEMA_VERSION, ChapterLedger, Ledger
+from simlab.ledger.probes import bare_claim_save
+
+
+class Clock:
+    def __init__(self, now: float = 0.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_does_a_file_ledger_run_in_wal_mode_with_a_busy_timeout(tmp_path):
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        assert ledger._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert ledger._db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+        assert ledger._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+
+
+def test_does_a_task_survive_closing_and_reopening_the_file(tmp_path):
+    path = tmp_path / "l.sqlite"
+    clock = Clock()
+    with Ledger(path, clock=clock) as ledger:
+        ledger.submit("t1", tenant="acme", goal={"q": "stock of SKU-1"})
+        lease = ledger.claim("t1", "w1", ttl=10)
+        assert ledger.save(lease, 1, checkpoint={"evidence": ["doc@v2"]})
+    with Ledger(path, clock=clock) as ledger:
+        record = ledger.get("t1")
+    assert (record.status, record.step, record.epoch, record.tenant) == ("running", 1, 1, "acme")
+    assert record.checkpoint == {"evidence": ["doc@v2"]}
+    assert record.goal == {"q": "stock of SKU-1"}
+
+
+def test_are_schema_migrations_numbered_and_recorded(tmp_path):
+    path = tmp_path / "l.sqlite"
+    Ledger(path, clock=Clock(5.0)).close()
+    Ledger(path).close()  # opening again applies nothing twice
+    rows = (
+        sqlite3.connect(path)
+        .execute("SELECT version, applied_at FROM schema_migrations ORDER BY version")
+        .fetchall()
+    )
+    assert rows == [(v, 5.0) for v in range(1, SCHEMA_VERSION + 1)]
+
+
+def test_is_a_database_from_newer_code_refused_and_left_unchanged(tmp_path):
+    path = tmp_path / "l.sqlite"
+    with Ledger(path) as ledger:
+        ledger.submit("t1")
+    db = sqlite3.connect(path)
+    db.execute(
+        "INSERT INTO schema_migrations VALUES (?, 'from the future', 0)", (SCHEMA_VERSION + 1,)
+    )
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(LedgerError, match="newer"):
+        Ledger(path)
+    assert path.read_bytes() == before
+
+
+def test_is_a_file_that_is_not_sqlite_refused_with_its_path_named(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the pages you are looking for\n" * 50)
+    before = path.read_bytes()
+    with pytest.raises(LedgerError, match="notes.txt"):
+        Ledger(path)
+    assert path.read_bytes() == before
+
+
+def test_is_a_directory_refused_as_a_ledger_path(tmp_path):
+    with pytest.raises(LedgerError, match=str(tmp_path)):
+        Ledger(tmp_path)
+
+
+def test_is_a_bad_max_attempts_refused():
+    with pytest.raises(ValueError):
+        Ledger(":memory:", max_attempts=0)
+
+
+def test_does_a_dead_letter_survive_reopening(tmp_path):
+    path = tmp_path / "l.sqlite"
+    clock = Clock()
+    with Ledger(path, clock=clock, max_attempts=1) as ledger:
+        ledger.submit("t1")
+        ledger.claim("t1", "w1", ttl=1)
+        clock.now = 2
+        with pytest.raises(TerminalTask):
+            ledger.claim("t1", "w2", ttl=1)
+    with Ledger(path, clock=clock) as ledger:
+        assert ledger.get("t1").status == "dead"
+
+
+def test_does_the_chapter_two_statement_claim_hand_one_epoch_to_two_workers():
+    """The flaw the chapter leaves open, reproduced in one process by interleaving by hand."""
+    ledger = ChapterLedger(":memory:", clock=Clock())
+    ledger.submit("j1")
+    ledger.claim_update_only("j1", "w1", ttl=10)  # w1's UPDATE: epoch 1
+    ledger.claim_update_only("j1", "w2", ttl=10)  # w2's UPDATE lands before w1's SELECT: epoch 2
+    first = ledger.read_claim("j1", "w1")
+    second = ledger.read_claim("j1", "w2")
+    assert first.epoch == second.epoch == 2  # both believe they own epoch 2
+    assert ledger.save(first, 1)
+    assert not ledger.save(second, 1)  # the fence cannot tell them apart; only the step saves us
+
+
+def test_does_the_unfenced_save_let_a_stale_worker_overwrite_its_successor():
+    clock = Clock()
+    ledger = ChapterLedger(":memory:", clock=clock)
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", ttl=1)
+    clock.now = 2
+    new = ledger.claim("j1", "w2", ttl=10)
+    assert ledger.save(new, 2)
+    assert not ledger.save(old, 1)  # the real save fences
+    assert ledger.save_unfenced(old, 1)  # the broken one does not, and the step goes back
+    assert ledger.get("j1").step == 1
+
+
+def test_does_a_whole_number_lease_deadline_come_back_as_a_float():
+    ledger = Ledger(":memory:", clock=Clock(0.0))
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "w1", ttl=5)
+    assert isinstance(lease.lease_until, float) and lease.lease_until == 5.0
+
+
+def test_can_a_worker_release_its_lease_so_the_next_claim_resumes_at_once():
+    clock = Clock()
+    ledger = Ledger(":memory:", clock=clock)
+    ledger.submit("t1")
+    first = ledger.claim("t1", "w1", ttl=100)
+    assert ledger.save(first, 1)
+    assert ledger.release(first)
+    assert ledger.get("t1").status == "queued"
+    second = ledger.claim("t1", "w2", ttl=100)  # no waiting for the lease to run out
+    assert (second.epoch, second.step) == (2, 1)
+    assert not ledger.release(first)  # a stale lease releases nothing
+    assert not ledger.save(first, 2)
+
+
+def test_counts_per_status():
+    ledger = Ledger(":memory:", clock=Clock())
+    for name in ("a", "b", "c"):
+        ledger.submit(name)
+    ledger.cancel("a")
+    ledger.claim("b", "w", ttl=1)
+    assert ledger.counts() == {"cancelled": 1, "queued": 1, "running": 1}
+    assert [t.task_id for t in ledger.tasks("queued")] == ["c"]
+
+
+def test_does_the_ledger_benchmark_report_both_modes_side_by_side(tmp_path):
+    from simlab.cli.bench import bench_ledger
+
+    rows = bench_ledger(n=50, rounds=1, folder=str(tmp_path))
+    assert [row["mode"] for row in rows] == [":memory:", "WAL file"]
+    for row in rows:
+        assert row["cycles_per_s"] > 0 and row["raw_tx_per_s"] > 0
+        assert row["ratio"] == row["cycles_per_s"] / row["raw_tx_per_s"]
+        assert row["bare_sql_ratio"] > 0
+
+
+def test_does_the_bare_cycle_really_claim_and_complete_the_task():
+    ledger = Ledger(":memory:", clock=Clock())
+    ledger.submit("t1")
+    assert bare_claim_save(ledger, "t1")
+    record = ledger.get("t1")
+    assert (record.status, record.step, record.epoch) == ("completed", 1, 1)

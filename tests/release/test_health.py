@@ -1,0 +1,200 @@
+"""``simlab health``: does it prove the database and the queue work, and say why when not?
+
+The read-only case. Tests run as root in CI, and root writes through ``chmod 444``, so a chmod
+alone would test nothing. What a user meets is a process *without* write permission on the file
+(a service account, a read-only mount). So, as root, the check runs in a forked child that
+becomes ``nobody`` first; as any other user, it runs after a ``chmod`` of the file and folder.
+Either way the file is readable and not writable by the checking process. (Opening the ledger
+with a ``mode=ro`` URI would only test SQLite's flag, not the user's situation.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+import pytest
+from strategies import run_cli
+
+from simlab.errors import LedgerError
+from simlab.ledger import Ledger
+from simlab.ledger.probes import probe_write_read
+from simlab.records import CANCELLED, QUEUED
+from simlab.release.health import PROBE_TENANT, PROBE_TRIES, check_health, format_health
+
+run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
+
+
+@pytest.fixture
+def ledger_file(tmp_path) -> Path:
+    path = tmp_path / "jobs.sqlite"
+    with Ledger(path) as ledger:
+        ledger.submit("real-1", tenant="acme")
+    return path
+
+
+def test_is_a_working_ledger_healthy_and_left_as_it_was(ledger_file, capsys):
+    code, out, _ = run(["health", "--db", str(ledger_file)], capsys)
+    assert code == 0
+    assert out.strip().endswith("healthy") and "unhealthy" not in out
+    assert "database ok" in out and "queue    ok" in out
+    with Ledger(ledger_file) as ledger:
+        real = ledger.get("real-1")
+        assert (real.status, real.epoch) == (QUEUED, 0)  # untouched
+        probes = [t for t in ledger.tasks() if t.tenant == PROBE_TENANT]
+        assert len(probes) == 1 and probes[0].status == "completed"  # the queue probe only
+        assert ledger.claim_next("w1", ttl=10).task_id == "real-1"  # nothing else claimable
+
+
+def test_does_the_write_read_probe_leave_nothing_behind(tmp_path):
+    path = tmp_path / "odd name #1?.sqlite"  # a path that needs quoting in a URI
+    with Ledger(path) as ledger:
+        ledger.submit("real-1")
+        before = [(t.task_id, t.status, t.epoch) for t in ledger.tasks()]
+    assert probe_write_read(path, "tok", busy_timeout=0.5) is True
+    with Ledger(path) as ledger:
+        assert [(t.task_id, t.status, t.epoch) for t in ledger.tasks()] == before
+    with pytest.raises(LedgerError):
+        probe_write_read(tmp_path / "missing.sqlite", "tok")
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_does_a_missing_database_stay_missing(tmp_path, capsys):
+    path = tmp_path / "nope.sqlite"
+    code, out, _ = run(["health", "--db", str(path)], capsys)
+    assert code == 1 and "does not exist" in out and "unhealthy" in out
+    assert not path.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_is_a_locked_database_unhealthy_with_the_reason(ledger_file, capsys):
+    holder = sqlite3.connect(ledger_file, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, _ = run(["health", "--db", str(ledger_file), "--timeout", "0.2"], capsys)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 1
+    assert "locked" in out and "unhealthy" in out
+    code, _, _ = run(["health", "--db", str(ledger_file), "--timeout", "0.2"], capsys)
+    assert code == 0  # and healthy again once the lock is gone
+
+
+def check_as_nobody(path: Path) -> tuple[bool, str]:
+    """``check_health(path)`` in a forked child that became ``nobody`` first: (healthy, text).
+
+    Fork, not exec: the interpreter may live where ``nobody`` cannot read (``/root``), and
+    everything the check needs is already imported here.
+    """
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop root, check, report through the pipe, never return
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            report = check_health(path, timeout=0.5)
+            os.write(write, (("1" if report.healthy else "0") + format_health(report)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    assert text, "the child reported nothing"
+    return text[0] == "1", text[1:]
+
+
+def test_is_a_read_only_database_unhealthy_with_the_reason():
+    folder = Path(tempfile.mkdtemp(prefix="simlab-health-"))
+    try:
+        folder.chmod(0o755)  # readable by everyone, writable by its owner only
+        path = folder / "jobs.sqlite"
+        with Ledger(path) as ledger:
+            ledger.submit("real-1")
+        path.chmod(0o444)
+        before = path.read_bytes()
+        if os.geteuid() == 0:
+            healthy, text = check_as_nobody(path)
+        else:
+            folder.chmod(0o555)
+            report = check_health(path, timeout=0.5)
+            healthy, text = report.healthy, format_health(report)
+        assert not healthy
+        assert "read-only" in text and text.strip().endswith("unhealthy")
+        assert path.read_bytes() == before
+    finally:
+        folder.chmod(0o755)
+        for p in folder.iterdir():
+            p.unlink()
+        folder.rmdir()
+
+
+def test_is_a_file_that_is_not_a_ledger_left_unchanged(tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database at all\n" * 100)
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE orders (id INTEGER)")
+    db.commit()
+    db.close()
+    for path in (junk, other):
+        before = path.read_bytes()
+        code, out, _ = run(["health", "--db", str(path)], capsys)
+        assert code == 1 and "not a usable simlab ledger" in out
+        assert path.read_bytes() == before  # not migrated into a ledger
+
+
+def test_can_a_claim_next_poller_leave_a_probe_behind(tmp_path, monkeypatch):
+    # An idle worker polling claim_next grabs every probe between its submit and its claim.
+    import simlab.release.health as health
+
+    path = tmp_path / "idle.sqlite"
+    Ledger(path).close()  # an empty queue: the probe is the only claimable task
+    thief = Ledger(path)
+    stolen = []
+
+    class Raced(Ledger):
+        def submit(self, task_id=None, **kw):
+            task_id = super().submit(task_id, **kw)
+            stolen.append(thief.claim_next("poller", ttl=60).task_id)
+            return task_id
+
+    monkeypatch.setattr(health, "Ledger", Raced)
+    report = check_health(path, timeout=0.5)
+    thief.close()
+    assert not report.healthy
+    assert "claimed by other workers" in report.checks[1].detail
+    with Ledger(path) as ledger:
+        probes = ledger.tasks()
+        assert [p.task_id for p in probes] == stolen and len(stolen) == PROBE_TRIES
+        assert all(p.tenant == PROBE_TENANT and p.status == CANCELLED for p in probes)
+
+
+def test_does_health_json_carry_each_check(ledger_file, capsys):
+    code, out, _ = run(["health", "--db", str(ledger_file), "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["healthy"] is True
+    assert [c["name"] for c in data["checks"]] == ["database", "queue"]
+    assert all(c["ok"] for c in data["checks"])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["health"],
+        ["health", "--db", "x.sqlite", "--timeout", "0"],
+        ["health", "--db", "x.sqlite", "--timeout", "-1"],
+        ["health", "--db", "x.sqlite", "--timeout", "nan"],
+        ["health", "--db", "x.sqlite", "--timeout", "soon"],
+    ],
+)
+def test_is_bad_health_input_a_usage_error(argv, capsys):
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -1,0 +1,149 @@
+"""Is the simulator a faithful queue? With faults off and one step per task it is M/M/c.
+
+Poisson arrivals (rate lambda), exponential service (rate mu = 1 / step_time), c workers and a
+FIFO broker: the waiting time before a claim must match Erlang C. The comparison uses confidence
+intervals across independent replications, not a fixed tolerance. Little's law is checked as
+exact bookkeeping on the recorded history.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from statistics import NormalDist
+
+import pytest
+
+from simlab import Scenario, simulate
+from simlab.ledger.memory import MemoryLedger
+
+FAULTS_OFF = dict(
+    crash_rate=0.0,
+    effect_crash_rate=0.0,
+    pause_rate=0.0,
+    slow_rate=0.0,
+    duplicate_rate=0.0,
+    cancel_rate=0.0,
+)
+REPLICATIONS = 20
+TASKS = 1000
+WARM_UP = 100  # tasks discarded at the start of each replication (the queue starts empty)
+
+
+def erlang_c(c: int, offered: float) -> float:
+    """P(an arriving customer waits) in M/M/c with offered load a = lambda / mu."""
+    rho = offered / c
+    below = sum(offered**k / math.factorial(k) for k in range(c))
+    top = offered**c / math.factorial(c) / (1.0 - rho)
+    return top / (below + top)
+
+
+def t_quantile(p: float, dof: int) -> float:
+    """Student t quantile by the Cornish-Fisher expansion around the normal quantile
+    (accurate to about 1e-4 for dof >= 10, enough for a confidence interval)."""
+    z = NormalDist().inv_cdf(p)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    return z + g1 / dof + g2 / dof**2 + g3 / dof**3
+
+
+def confidence_interval(values: list[float], level: float = 0.99) -> tuple[float, float]:
+    n = len(values)
+    mean = statistics.fmean(values)
+    half = t_quantile(0.5 + level / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def queue_scenario(workers: int, arrival_rate: float) -> Scenario:
+    return Scenario(
+        tasks=TASKS,
+        steps=1,
+        workers=workers,
+        arrival_rate=arrival_rate,
+        step_time=1.0,
+        effects="none",
+        **FAULTS_OFF,
+    )
+
+
+def waits(result) -> list[float]:
+    """Per task in submit order: time from submit to its (only) granted claim."""
+    submitted, claimed = {}, {}
+    for e in result.history:
+        if e.op == "submit":
+            submitted[e.task] = e.time
+        elif e.op == "claim" and e.type == "ok":
+            assert e.task not in claimed, "with faults off every task is claimed exactly once"
+            claimed[e.task] = e.time
+    assert claimed.keys() == submitted.keys()
+    return [claimed[t] - submitted[t] for t in submitted]
+
+
+def test_t_quantile_matches_known_table_values():
+    assert t_quantile(0.995, 29) == pytest.approx(2.756, abs=2e-3)
+    assert t_quantile(0.975, 10) == pytest.approx(2.228, abs=2e-3)
+
+
+@pytest.mark.parametrize(("workers", "arrival_rate"), [(1, 0.7), (3, 2.1)])
+def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
+    offered = arrival_rate / 1.0  # mu = 1
+    p_wait = erlang_c(workers, offered)
+    mean_wait = p_wait / (workers * 1.0 - arrival_rate)
+
+    p_hats, w_hats = [], []
+    for seed in range(1, REPLICATIONS + 1):
+        result = simulate(
+            queue_scenario(workers, arrival_rate),
+            seed=seed,
+            ledger=lambda clock: MemoryLedger(clock=clock),
+        )
+        assert result.ok and result.completed == TASKS
+        w = waits(result)[WARM_UP:]
+        p_hats.append(sum(1 for x in w if x > 0) / len(w))
+        w_hats.append(statistics.fmean(w))
+
+    lo, hi = confidence_interval(p_hats)
+    assert lo <= p_wait <= hi, f"Erlang C P(wait)={p_wait:.4f} outside 99% CI [{lo:.4f}, {hi:.4f}]"
+    assert hi - lo < 0.15 * p_wait, "the interval is too wide to tell anything"
+    lo, hi = confidence_interval(w_hats)
+    assert lo <= mean_wait <= hi, f"mean wait {mean_wait:.4f} outside 99% CI [{lo:.4f}, {hi:.4f}]"
+    assert hi - lo < 0.5 * mean_wait, "the interval is too wide to tell anything"
+
+
+def _area(points: list[tuple[float, int]], end: float) -> float:
+    """Integral of a step function given as (time, +1/-1) changes, from 0 to ``end``."""
+    area, level, last = 0.0, 0, 0.0
+    for t, change in sorted(points):
+        area += level * (t - last)
+        level += change
+        last = t
+    return area + level * (end - last)
+
+
+def test_does_littles_law_hold_as_exact_bookkeeping():
+    """L = lambda W over the run: the time-average number of tasks in the system equals the
+    arrival rate times the mean time in system (and the same for the queue alone)."""
+    result = simulate(queue_scenario(3, 2.1).with_(tasks=500), seed=11)
+    arrive, start, leave = {}, {}, {}
+    for e in result.history:
+        if e.op == "submit":
+            arrive[e.task] = e.time
+        elif e.op == "claim" and e.type == "ok":
+            start[e.task] = e.time
+        elif e.op == "save" and e.type == "ok" and e.value.get("done"):
+            leave[e.task] = e.time
+    assert arrive.keys() == start.keys() == leave.keys()
+    end = max(leave.values())
+    n = len(arrive)
+
+    in_system = [(t, +1) for t in arrive.values()] + [(t, -1) for t in leave.values()]
+    in_queue = [(t, +1) for t in arrive.values()] + [(t, -1) for t in start.values()]
+    L = _area(in_system, end) / end
+    Lq = _area(in_queue, end) / end
+    lam = n / end
+    W = statistics.fmean(leave[t] - arrive[t] for t in arrive)
+    Wq = statistics.fmean(start[t] - arrive[t] for t in arrive)
+    assert L == pytest.approx(lam * W, rel=1e-9)
+    assert Lq == pytest.approx(lam * Wq, rel=1e-9)
+    assert 0 < Lq < L  # some tasks waited, and service takes time

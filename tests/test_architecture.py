@@ -1,0 +1,199 @@
+"""Does the tree still read as the path of a task? The architecture, checked on every run.
+
+Each rule is what the package layout promises (README, "Where things live"): SQL only in
+``simlab/ledger``, SimPy only in ``simlab/sim``, argparse only in ``simlab/cli``, pictures only in
+``simlab/plots``, a pure ``simlab/check``, no import circle (imports inside functions included),
+small modules and functions. Imports are read with :mod:`ast`, so a lazy import counts too.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "simlab"
+
+#: external module -> the only subpackages that may import it
+ONLY_IN = {
+    "sqlite3": ("ledger",),
+    "psycopg": ("ledger",),
+    "simpy": ("sim",),
+    "argparse": ("cli",),
+    "matplotlib": ("plots",),
+    "ipywidgets": ("plots",),
+}
+#: subpackage -> simlab subpackages it must never import (check/ stays pure)
+NEVER = {
+    "check": ("ledger", "sim", "plots", "cli", "grading", "release", "agent"),
+    "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent"),
+}
+MAX_FLAT_MODULES = 6
+MAX_MODULE_LINES = 450
+MAX_FUNCTION_LINES = 80
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """Every module ``path`` imports, at any depth, with its line: ``from a import b`` counts as
+    ``a.b`` when that is a simlab module, else as ``a``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                out.append((sub if sub in MODULES else node.module, node.lineno))
+    return out
+
+
+def _subpackage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in _PACKAGES) else None
+
+
+_PACKAGES = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_every_subpackage_of_the_layout_exists():
+    expected = {"ledger", "sim", "check", "plots", "agent", "release", "grading", "cli"}
+    assert expected <= _PACKAGES
+
+
+@pytest.mark.parametrize("external", sorted(ONLY_IN))
+def test_an_external_library_is_imported_only_where_it_belongs(external):
+    allowed = ONLY_IN[external]
+    misplaced = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in MODULES.items()
+        for name, line in _imports(path)
+        if name.split(".")[0] == external and _subpackage(module) not in allowed
+    ]
+    assert not misplaced, f"{external} belongs in simlab/{'|'.join(allowed)}: {misplaced}"
+
+
+@pytest.mark.parametrize("package", sorted(NEVER))
+def test_lower_layers_never_import_higher_ones(package):
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in MODULES.items()
+        if _subpackage(module) == package
+        for name, line in _imports(path)
+        if name.startswith("simlab.") and name.split(".")[1] in NEVER[package]
+    ]
+    assert not bad, bad
+
+
+SQL = re.compile(r"\b(SELECT\s.+\sFROM|UPDATE\s+\w+\s+SET|INSERT\s+INTO|CREATE\s+TABLE)\b", re.S)
+
+
+def test_sql_text_stays_in_the_ledger():
+    bad = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for module, path in MODULES.items()
+        if _subpackage(module) != "ledger"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
+    ]
+    assert not bad, f"SQL text outside simlab/ledger: {bad}"
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_no_import_circle_lazy_imports_included():
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in MODULES.items():
+        graph[module]
+        for name, _ in _imports(path):
+            if name in MODULES and name != module:
+                graph[module].add(name)
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_at_most_six_modules_stay_flat_at_the_top():
+    flat = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(flat) <= MAX_FLAT_MODULES, flat
+
+
+def test_no_module_is_over_450_lines():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in MODULES.values()
+        if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, long
+
+
+def test_no_function_is_over_80_lines():
+    long = []
+    for path in MODULES.values():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = node.end_lineno - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({n})")
+    assert not long, long
