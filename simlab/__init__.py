@@ -10,7 +10,8 @@ which invariants broke) -> :mod:`simlab.plots` (pictures and the dashboard). Bes
 
 from simlab.agent import World
 from simlab.agent.checkpoint import Checkpoint, CheckpointError
-from simlab.agent.resume import resume_guard, run_step, run_task
+from simlab.agent.guard import resume_guard
+from simlab.agent.resume import run_step, run_task
 from simlab.agent.review import needs_review, reopen
 from simlab.check.checker import Verdict, check
 from simlab.check.history import Event, History, dumps_jsonl, history_digest, loads_jsonl

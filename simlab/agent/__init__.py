@@ -5,7 +5,8 @@ mail server) -> ``retrieval`` (permission filter before ranking, re-verification
 cache key) and ``business`` (exact facts from an authorized API) -> ``fakemodel`` (deterministic
 answers and token counts) -> ``graph`` and ``steps`` (retrieve -> draft -> send, each a pure
 function of checkpoint and world) -> ``events`` (numbered, versioned, keyed; duplicates and
-reordering absorbed). :mod:`simlab.agent.resume` runs these steps against a ledger.
+reordering absorbed). :mod:`simlab.agent.resume` runs these steps against a ledger, after the
+resume guard (:mod:`simlab.agent.guard`) re-checks each checkpoint against the world.
 """
 
 from simlab.agent.business import Fact, InventoryAPI

@@ -1,16 +1,9 @@
 """Resuming a claimed task safely: re-check first, then step, then side effects, then commit.
 
-A checkpoint records what a task had seen: the tenant it acts for, the document versions it
-cites, the graph whose next step it will run. Time passes between steps (a pause, a crash, a
-queue), and the world moves on. Before a claimed task resumes, :func:`resume_guard` re-checks:
-
-* the tenant's permission is not revoked (and still grants the tools the next step needs);
-* every cited document or business fact still exists, still has the cited version, and may
-  still be read by the tenant;
-* the checkpoint's graph is known, and every tool the next step needs still exists.
-
-Every failure becomes a :class:`~simlab.agent.checkpoint.StopReason` with a stable code
-(:data:`GUARD_CODES`). There is no silent continue and no side effect after a failed check.
+Before a claimed task resumes, the resume guard (:func:`~simlab.agent.guard.resume_guard`,
+in :mod:`simlab.agent.guard`; its names are re-exported here) re-checks the checkpoint against
+the world: permission, cited documents, graph and tools. Every failure is a stop with a stable
+code (:data:`GUARD_CODES`). There is no silent continue and no side effect after a failed check.
 
 **The needs_review state.** The ledger's statuses are fixed (queued, running, completed,
 cancelled, dead), so a stop is recorded in two fenced moves: the checkpoint is saved with
@@ -45,7 +38,17 @@ from simlab.agent.checkpoint import (
 )
 from simlab.agent.events import EVENT_VERSION, AgentEvent
 from simlab.agent.fakemodel import FakeModel
-from simlab.agent.graph import GRAPHS, tools_needed
+from simlab.agent.guard import (
+    DOCUMENT_CHANGED,
+    DOCUMENT_FORBIDDEN,
+    DOCUMENT_MISSING,
+    GRAPH_UNKNOWN,
+    GUARD_CODES,
+    PERMISSION_REVOKED,
+    TOOL_MISSING,
+    GuardVerdict,
+    resume_guard,
+)
 from simlab.agent.retrieval import Retriever
 from simlab.agent.steps import EmailIntent, StepOutcome, new_checkpoint, step
 from simlab.agent.world import Delivery, World
@@ -74,108 +77,6 @@ __all__ = [
     "advance",
     "result_of",
 ]
-
-PERMISSION_REVOKED = "permission-revoked"
-DOCUMENT_CHANGED = "document-changed"
-DOCUMENT_MISSING = "document-missing"
-DOCUMENT_FORBIDDEN = "document-forbidden"
-TOOL_MISSING = "tool-missing"
-GRAPH_UNKNOWN = "graph-unknown"
-GUARD_CODES = (
-    PERMISSION_REVOKED,
-    DOCUMENT_CHANGED,
-    DOCUMENT_MISSING,
-    DOCUMENT_FORBIDDEN,
-    TOOL_MISSING,
-    GRAPH_UNKNOWN,
-)
-_EVIDENCE_CODES = frozenset({DOCUMENT_CHANGED, DOCUMENT_MISSING, DOCUMENT_FORBIDDEN})
-
-
-# -- the guard ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GuardVerdict:
-    """The guard's answer: ``ok`` when there is no reason to stop."""
-
-    reasons: tuple[StopReason, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return not self.reasons
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(r.code for r in self.reasons)
-
-
-def resume_guard(checkpoint: Checkpoint, world: World) -> GuardVerdict:
-    """Re-check a checkpoint against the world before its next step runs. Pure: reads only.
-
-    Returns every reason to stop, in a fixed order (graph, permission, evidence in citation
-    order, tools by name), so a reviewer sees all of them at once. A checkpoint whose next step
-    is ``done`` has nothing left to run and passes.
-    """
-    cp = checkpoint
-    if cp.next_step == "done":
-        return GuardVerdict()
-    reasons: list[StopReason] = []
-    graph = GRAPHS.get(cp.graph_version)
-    if graph is None:
-        reasons.append(StopReason(GRAPH_UNKNOWN, f"graph {cp.graph_version!r} is not deployed"))
-    elif cp.next_step not in graph.steps:
-        reasons.append(
-            StopReason(GRAPH_UNKNOWN, f"graph {cp.graph_version!r} has no step {cp.next_step!r}")
-        )
-    grant = world.grant_for(cp.tenant)
-    permitted = grant is not None and not grant.revoked
-    if not permitted:
-        reasons.append(
-            StopReason(PERMISSION_REVOKED, f"tenant {cp.tenant!r} no longer has permission")
-        )
-    for ref in cp.evidence:
-        current = world.current_version(ref.source, ref.doc_id)
-        if current is None:
-            reasons.append(
-                StopReason(
-                    DOCUMENT_MISSING, f"{ref.doc_id} (cited at v{ref.version}) no longer exists"
-                )
-            )
-        elif current != ref.version:
-            reasons.append(
-                StopReason(
-                    DOCUMENT_CHANGED,
-                    f"{ref.doc_id} was cited at v{ref.version} and is now v{current}",
-                )
-            )
-        elif permitted and not world.readable(cp.tenant, ref.source, ref.doc_id):
-            reasons.append(
-                StopReason(
-                    DOCUMENT_FORBIDDEN, f"tenant {cp.tenant!r} may no longer read {ref.doc_id}"
-                )
-            )
-    if reasons and reasons[0].code == GRAPH_UNKNOWN:
-        return GuardVerdict(tuple(reasons))
-    needed = tools_needed(cp)
-    for tool in sorted(needed - world.tools):
-        reasons.append(
-            StopReason(
-                TOOL_MISSING, f"tool {tool!r} needed by step {cp.next_step!r} no longer exists"
-            )
-        )
-    if permitted:
-        for tool in sorted(needed - grant.tools):
-            reasons.append(
-                StopReason(
-                    PERMISSION_REVOKED,
-                    f"tool {tool!r} is no longer granted to tenant {cp.tenant!r}",
-                )
-            )
-    return GuardVerdict(tuple(reasons))
-
-
-# -- the runner -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,13 +62,29 @@ def _window_series(result: CanaryResult) -> dict[str, list[float]]:
 
 
 def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
-    """Draw the run; ``axes``: three Axes to draw on (default: a new figure). Returns them."""
+    """Draw the run; ``axes``: three Axes to draw on (default: a new figure). Returns them.
+
+    Panels are drawn in order (split, error rate, cost), then the breaker's marks over all of
+    them, so the artists stack the same way on every call.
+    """
     import matplotlib.pyplot as plt
-    import numpy as np
 
     if axes is None:
         _, axes = plt.subplots(3, 1, figsize=(10, 7.5), sharex=True, layout="constrained")
     ax_split, ax_err, ax_cost = axes
+    _split_panel(ax_split, result, bins)
+    w = _window_series(result)
+    _error_panel(ax_err, result, w)
+    _cost_panel(ax_cost, result, w)
+    _breaker_marks(axes, result)
+    return axes
+
+
+def _split_panel(ax: Any, result: CanaryResult, bins: int) -> None:
+    """Panel 1: each route's share of the requests that arrived in each of ``bins`` time bins,
+    stacked (baseline, canary, read-only path); titled with the decision."""
+    import numpy as np
+
     c = result.config
     edges = np.linspace(0.0, c.duration, bins + 1)
     centers = (edges[:-1] + edges[1:]) / 2
@@ -84,7 +100,7 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
     width = edges[1] - edges[0]
     for route, color in ROUTE_COLORS.items():
         share = counts[route] / total
-        ax_split.bar(
+        ax.bar(
             centers,
             share,
             width=width,
@@ -95,15 +111,21 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
             linewidth=0,
         )
         bottom += share
-    ax_split.set_ylim(0, 1)
-    ax_split.set_ylabel("share of requests")
-    ax_split.set_title(
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of requests")
+    ax.set_title(
         f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- decision: {result.decision}"
     )
-    ax_split.legend(loc="lower left", fontsize="small", ncols=3, framealpha=0.9)
+    ax.legend(loc="lower left", fontsize="small", ncols=3, framealpha=0.9)
 
-    w = _window_series(result)
-    ax_err.step(
+
+def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> None:
+    """Panel 2: the window error rate (faint while warming, solid where judged), a dot at each
+    trip and the error threshold. ``w`` is :func:`_window_series` of ``result``."""
+    import matplotlib.pyplot as plt
+
+    c = result.config
+    ax.step(
         w["t"],
         w["rate"],
         where="post",
@@ -113,7 +135,7 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
         gid="error-rate-warming",
         label=f"fewer than {c.min_requests} requests in the window",
     )
-    ax_err.step(
+    ax.step(
         w["t"],
         w["judged_rate"],
         where="post",
@@ -121,25 +143,30 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
         gid="error-rate",
         label="candidate error rate (window)",
     )
-    ax_err.plot(
+    ax.plot(
         [t.t for t in result.trips],
         [t.error_rate for t in result.trips],
         "o",
         color=TRIP_RED,
         gid="trip-point",
     )
-    ax_err.axhline(
+    ax.axhline(
         c.max_error_rate,
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-error",
         label=f"threshold {c.max_error_rate:.0%}",
     )
-    ax_err.set_ylabel("error rate")
-    ax_err.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
-    ax_err.legend(loc="upper right", fontsize="small")
+    ax.set_ylabel("error rate")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.legend(loc="upper right", fontsize="small")
 
-    ax_cost.step(
+
+def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> None:
+    """Panel 3: the window's tokens per candidate request (faint while warming, solid where
+    judged) and the cost threshold; carries the shared time label."""
+    c = result.config
+    ax.step(
         w["t"],
         w["cost"],
         where="post",
@@ -148,7 +175,7 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
         linewidth=0.8,
         gid="cost-warming",
     )
-    ax_cost.step(
+    ax.step(
         w["t"],
         w["judged_cost"],
         where="post",
@@ -156,18 +183,23 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
         gid="cost",
         label="candidate tokens per request (window)",
     )
-    ax_cost.axhline(
+    ax.axhline(
         c.max_cost,
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-cost",
         label=f"threshold {c.max_cost:g}",
     )
-    ax_cost.set_ylabel("tokens / request")
-    ax_cost.set_xlabel("simulated time (s)")
-    ax_cost.set_ylim(bottom=0)
-    ax_cost.legend(loc="lower right", fontsize="small")
+    ax.set_ylabel("tokens / request")
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="lower right", fontsize="small")
 
+
+def _breaker_marks(axes: Any, result: CanaryResult) -> None:
+    """Over the panels: the open periods shaded on panels 2 and 3, a red line per trip on all
+    three (each x axis set to the run's duration), and "trip N" labels on panel 2."""
+    c = result.config
     for ax in axes[1:]:
         for start, stop in _open_periods(result):
             ax.axvspan(
@@ -178,7 +210,7 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
             ax.axvline(trip.t, color=TRIP_RED, linewidth=1.5, gid="trip")
         ax.set_xlim(0, c.duration)
     for i, trip in enumerate(result.trips, start=1):
-        ax_err.annotate(
+        axes[1].annotate(
             f"trip {i}",
             (trip.t, 1),
             xycoords=("data", "axes fraction"),
@@ -187,4 +219,3 @@ def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
             color=TRIP_RED,
             fontsize="small",
         )
-    return axes

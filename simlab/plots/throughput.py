@@ -49,10 +49,7 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
     ax.set_xlabel("simulated time")
     ax.set_ylabel("tasks completed per bin")
     right.set_ylabel("latency (submit to completion)")
-    done: dict[str, Event] = {}
-    for e in view:
-        if e.op == "save" and e.type == "ok" and e.value.get("done") and e.task not in done:
-            done[e.task] = e
+    done = _completions(view)
     if not view.events:
         ax.text(
             0.5,
@@ -69,6 +66,26 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
     t1 = max(view.events[-1].time, t0 + 1e-9)
     width = bin_width if bin_width and bin_width > 0 else _nice((t1 - t0) / 30)
     edges = np.arange(math.floor(t0 / width) * width, t1 + width, width)
+    _throughput_bars(ax, done, edges, width)
+    _latency(right, view, done, edges, width)
+    _faults_off(ax, view, t0, t1)
+    _pauses_and_crashes(ax, view)
+    ax.set_xlim(edges[0], edges[-1])
+    _legend(ax, right)
+    return ax
+
+
+def _completions(view: HistoryView) -> dict[str, Event]:
+    """Each task's first granted save with ``done``, by task."""
+    done: dict[str, Event] = {}
+    for e in view:
+        if e.op == "save" and e.type == "ok" and e.value.get("done") and e.task not in done:
+            done[e.task] = e
+    return done
+
+
+def _throughput_bars(ax, done: dict[str, Event], edges, width: float) -> None:
+    """Bars: how many tasks completed in each bin of ``edges``."""
     finish = [e.time for e in done.values()]
     counts, _ = np.histogram(finish, bins=edges)
     ax.bar(
@@ -83,59 +100,73 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
         gid="throughput",
     )
 
-    lat = [(e.time, e.time - view.submits[t].time) for t, e in done.items() if t in view.submits]
-    if lat:
-        xs, ys = zip(*lat, strict=True)
-        many = len(xs) > 300
-        right.plot(
-            xs,
-            ys,
-            ls="none",
-            marker=".",
-            ms=3 if many else 5,
-            color="tab:orange",
-            alpha=0.35 if many else 0.7,
-            label="latency of a task",
-            gid="latency",
-        )
-        which = np.digitize(xs, edges) - 1
-        sums = np.bincount(which, weights=ys, minlength=len(edges))
-        counts_per_bin = np.bincount(which, minlength=len(edges))
-        filled = np.nonzero(counts_per_bin)[0]
-        right.plot(
-            edges[filled] + width / 2,
-            sums[filled] / counts_per_bin[filled],
-            color="#b35806",
-            lw=2,
-            label="mean latency per bin",
-            gid="latency-mean",
-        )
-        right.set_ylim(bottom=0)
 
-    if view.faults_off is not None:
-        ax.axvspan(
-            t0,
-            view.faults_off.time,
-            color="tab:red",
-            alpha=0.08,
-            lw=0,
-            zorder=0,
-            label="faults on",
-            gid="faults",
-        )
-        ax.axvline(view.faults_off.time, color="tab:red", ls="--", lw=1)
-        late = view.faults_off.time > (t0 + t1) / 2
-        ax.annotate(
-            "faults off",
-            (view.faults_off.time, 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(-3 if late else 3, -3),
-            textcoords="offset points",
-            va="top",
-            ha="right" if late else "left",
-            fontsize=8,
-            color="tab:red",
-        )
+def _latency(right, view: HistoryView, done: dict[str, Event], edges, width: float) -> None:
+    """On the right axis: each completed task's latency (a dot at its completion) and the mean
+    latency per bin (a line); nothing when no completed task has a submit."""
+    lat = [(e.time, e.time - view.submits[t].time) for t, e in done.items() if t in view.submits]
+    if not lat:
+        return
+    xs, ys = zip(*lat, strict=True)
+    many = len(xs) > 300
+    right.plot(
+        xs,
+        ys,
+        ls="none",
+        marker=".",
+        ms=3 if many else 5,
+        color="tab:orange",
+        alpha=0.35 if many else 0.7,
+        label="latency of a task",
+        gid="latency",
+    )
+    which = np.digitize(xs, edges) - 1
+    sums = np.bincount(which, weights=ys, minlength=len(edges))
+    counts_per_bin = np.bincount(which, minlength=len(edges))
+    filled = np.nonzero(counts_per_bin)[0]
+    right.plot(
+        edges[filled] + width / 2,
+        sums[filled] / counts_per_bin[filled],
+        color="#b35806",
+        lw=2,
+        label="mean latency per bin",
+        gid="latency-mean",
+    )
+    right.set_ylim(bottom=0)
+
+
+def _faults_off(ax, view: HistoryView, t0: float, t1: float) -> None:
+    """Shade the time before ``faults-off`` and mark the moment (label on the side with room);
+    nothing when the history has no ``faults-off``."""
+    if view.faults_off is None:
+        return
+    ax.axvspan(
+        t0,
+        view.faults_off.time,
+        color="tab:red",
+        alpha=0.08,
+        lw=0,
+        zorder=0,
+        label="faults on",
+        gid="faults",
+    )
+    ax.axvline(view.faults_off.time, color="tab:red", ls="--", lw=1)
+    late = view.faults_off.time > (t0 + t1) / 2
+    ax.annotate(
+        "faults off",
+        (view.faults_off.time, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(-3 if late else 3, -3),
+        textcoords="offset points",
+        va="top",
+        ha="right" if late else "left",
+        fontsize=8,
+        color="tab:red",
+    )
+
+
+def _pauses_and_crashes(ax, view: HistoryView) -> None:
+    """Grey spans while some worker was paused (overlaps merged), a cross at each crash."""
     pauses = _union(
         [(e.time, float(e.value.get("until", e.time))) for e in view if e.op == "pause"]
     )
@@ -163,7 +194,10 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
             label="crash",
             gid="crash",
         )
-    ax.set_xlim(edges[0], edges[-1])
+
+
+def _legend(ax, right) -> None:
+    """One legend below the plot for both axes (integer ticks on the left axis)."""
     handles = ax.get_legend_handles_labels()
     more = right.get_legend_handles_labels()
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -177,4 +211,3 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
         ncol=6,
         frameon=False,
     )
-    return ax

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from simlab.agent.example import example_world
-from simlab.agent.resume import PERMISSION_REVOKED
+from simlab.agent.guard import PERMISSION_REVOKED
 from simlab.agent.world import World
 from simlab.records import CANCELLED
 from simlab.release.assertions import (

@@ -95,125 +95,125 @@ class AgentWorker(Worker):
     def _handle(self, task: str):
         """Claim ``task`` and run its agent steps; return True if the worker crashed."""
         lease = yield from self._claim(task)
-        if lease is None:
-            return False
+        crashed = False
+        while lease is not None:
+            crashed, lease = yield from self._agent_step(task, lease)
+        return crashed
+
+    def _agent_step(self, task: str, lease):
+        """SimPy process: one agent step under ``lease``: plan, work, re-check, effects, an
+        optional pause, then the fenced save. Returns ``(crashed, lease)``: the lease to run the
+        next step with, or None when this worker is done with the task."""
         sim = self.sim
-        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
-        sc, agent = sim.scenario, sim.agent
-        world, retriever = agent.world, agent.retriever
-        name = self.name
-        effect_crash_rng = sim.rng["effect_crash"]
-        while True:
-            epoch, step = lease.epoch, lease.step
-            plan = plan_step(ledger, lease, world, retriever=retriever)
-            if plan.refused is not None:
-                # An unreadable checkpoint: write nothing, leave the message unacknowledged so
-                # that a (newer) worker may take the task once this lease expires.
+        env, agent = sim.env, sim.agent
+        plan = plan_step(sim.ledger, lease, agent.world, retriever=agent.retriever)
+        if plan.refused is not None:
+            # An unreadable checkpoint: write nothing, leave the message unacknowledged so
+            # that a (newer) worker may take the task once this lease expires.
+            sim.history.record(
+                env.now,
+                "fail",
+                self.name,
+                "plan",
+                task,
+                lease.epoch,
+                lease.step,
+                reason="refused",
+                detail=plan.refused,
+            )
+            return False, None
+        if plan.stop:
+            return self._stop(plan, plan.stop), None
+
+        faults = env.now < sim.horizon
+        worked = yield from self._work(task, lease, lease.step, faults)
+        if worked is not WORKED:
+            return worked is CRASHED, None
+
+        reasons = recheck(plan, agent.world).reasons
+        if reasons:
+            return self._stop(plan, reasons), None
+
+        statuses = self._effects(task, lease, plan, faults)
+        if isinstance(statuses, bool):
+            return statuses, None
+
+        if faults:
+            length = self._pause_length(task, lease.epoch, lease.step)
+            if length is not None:
+                yield env.timeout(length)
+        return False, self._commit(task, lease, plan, statuses)
+
+    def _effects(self, task: str, lease, plan, faults: bool) -> dict[str, str] | bool:
+        """Each intended e-mail through the idempotency ledger: send it only when this lease
+        recorded its key first. Returns the effect statuses to commit, or the step's end: True
+        if the worker crashed right after an e-mail left, False if the lease was stale."""
+        sim = self.sim
+        env, rec, ledger, name = sim.env, sim.history.record, sim.ledger, self.name
+        epoch, step = lease.epoch, lease.step
+        statuses: dict[str, str] = {}
+        for intent in plan.intents:
+            key = intent.key
+            rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
+            status = effect_status(ledger, lease, key)
+            if status is None:  # the lease is stale: send nothing, save nothing
                 rec(
                     env.now,
                     "fail",
                     name,
-                    "plan",
+                    "effect",
                     task,
                     epoch,
                     step,
-                    reason="refused",
-                    detail=plan.refused,
+                    key=key,
+                    **self._why_lost(task, epoch, step),
                 )
                 return False
-            if plan.stop:
-                return self._stop(plan, plan.stop)
+            statuses[key] = status
+            if status != "sent":  # recorded by an earlier attempt: it may have left
+                rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
+                continue
+            rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
+            sim.mailbox.send(key)
+            rec(env.now, "ok", name, "send", task, epoch, step, key=key)
+            if faults and sim.rng["effect_crash"].random() < sim.scenario.effect_crash_rate:
+                rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+                sim.crashes += 1
+                return True
+        return statuses
 
-            faults = env.now < sim.horizon
-            worked = yield from self._work(task, lease, step, faults)
-            if worked is not WORKED:
-                return worked is CRASHED
-
-            reasons = recheck(plan, world).reasons
-            if reasons:
-                return self._stop(plan, reasons)
-
-            statuses: dict[str, str] = {}
-            for intent in plan.intents:
-                key = intent.key
-                rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
-                status = effect_status(ledger, lease, key)
-                if status is None:  # the lease is stale: send nothing, save nothing
-                    rec(
-                        env.now,
-                        "fail",
-                        name,
-                        "effect",
-                        task,
-                        epoch,
-                        step,
-                        key=key,
-                        **self._why_lost(task, epoch, step),
-                    )
-                    return False
-                statuses[key] = status
-                if status != "sent":  # recorded by an earlier attempt: it may have left
-                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
-                    continue
-                rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
-                sim.mailbox.send(key)
-                rec(env.now, "ok", name, "send", task, epoch, step, key=key)
-                if faults and effect_crash_rng.random() < sc.effect_crash_rate:
-                    rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
-                    sim.crashes += 1
-                    return True
-
-            if faults:
-                length = self._pause_length(task, epoch, step)
-                if length is not None:
-                    yield env.timeout(length)
-
-            save = commit_save(plan, statuses)
-            new_step, done = save["step"], save["done"]
-            used = [str(ref) for ref in plan.used]
+    def _commit(self, task: str, lease, plan, statuses: dict[str, str]):
+        """The fenced save that commits a step (recorded invoke, then ok or fail). Returns the
+        lease for the next step, or None when the task completed (acknowledged) or the save
+        was refused."""
+        sim = self.sim
+        env, rec, name, epoch = sim.env, sim.history.record, self.name, lease.epoch
+        save = commit_save(plan, statuses)
+        new_step, done = save["step"], save["done"]
+        fields = {
+            "done": done,
+            "agent_step": plan.step_name,
+            "evidence": [str(r) for r in plan.used],
+        }
+        rec(env.now, "invoke", name, "save", task, epoch, new_step, **fields)
+        if not sim.ledger.save(lease, **save):
             rec(
                 env.now,
-                "invoke",
+                "fail",
                 name,
                 "save",
                 task,
                 epoch,
                 new_step,
-                done=done,
-                agent_step=plan.step_name,
-                evidence=used,
+                **fields,
+                **self._why_lost(task, epoch, new_step),
             )
-            if not ledger.save(lease, **save):
-                rec(
-                    env.now,
-                    "fail",
-                    name,
-                    "save",
-                    task,
-                    epoch,
-                    new_step,
-                    done=done,
-                    agent_step=plan.step_name,
-                    evidence=used,
-                    **self._why_lost(task, epoch, new_step),
-                )
-                return False
-            rec(
-                env.now,
-                "ok",
-                name,
-                "save",
-                task,
-                epoch,
-                new_step,
-                done=done,
-                agent_step=plan.step_name,
-                evidence=used,
-            )
-            if done:
-                broker.ack(task)
-                return False
-            lease = advance(lease, save)
+            return None
+        rec(env.now, "ok", name, "save", task, epoch, new_step, **fields)
+        if done:
+            sim.broker.ack(task)
+            return None
+        return advance(lease, save)
 
     def _stop(self, plan, reasons) -> bool:
         """Stop the task for review: a fenced save of the stopped checkpoint, then a cancel

@@ -71,83 +71,11 @@ def _tenants(config: CanaryConfig, rng: random.Random) -> list[Tenant]:
 def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryResult:
     """Simulate one seeded rollout (see the module doc) and decide."""
     config = (config or CanaryConfig()).validate()
-    base_v = parse_version(config.baseline).label
-    cand_v = parse_version(config.candidate).label
     rngs = {name: random.Random(f"{seed}:canary:{name}") for name in STREAMS}
     tenants = _tenants(config, rngs["tenants"])
-    weights = [t.weight for t in tenants]
-    breaker = Breaker(
-        max_error_rate=config.max_error_rate,
-        max_cost=config.max_cost,
-        window=config.window,
-        min_requests=config.min_requests,
-        max_trips=config.max_trips,
-    )
-    env = simpy.Environment()
-    records: list[RequestRecord] = []
-
-    def cooldown():
-        yield env.timeout(config.cooldown)
-        breaker.half_open()
-
-    def request(tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float):
-        arrived = env.now
-        if not tenant.canary:
-            route, version = "baseline", base_v
-        elif breaker.state == "open":
-            route, version = "fallback", "read-only"
-        else:
-            route, version = "canary", cand_v
-        if route == "fallback":
-            error, reasons, tokens, latency = False, (), 0, config.human_delay
-        else:
-            error, reasons, tokens, base_latency = serve(version, kind, faults)
-            latency = round(base_latency * jitter, 6)
-        yield env.timeout(latency)
-        records.append(
-            RequestRecord(
-                arrived,
-                env.now,
-                tenant.name,
-                tenant.tier,
-                kind,
-                faults,
-                route,
-                version,
-                error,
-                reasons,
-                tokens,
-                latency,
-            )
-        )
-        if (
-            route == "canary"
-            and breaker.observe(env.now, error, tokens) is not None
-            and not breaker.latched
-        ):
-            env.process(cooldown())
-
-    def arrivals():
-        while True:
-            yield env.timeout(rngs["arrival"].expovariate(config.arrival_rate))
-            if env.now >= config.duration:
-                return
-            tenant = rngs["tenant"].choices(tenants, weights=weights)[0]
-            kind = rngs["kind"].choices(tuple(KINDS), weights=config.kind_mix)[0]
-            tier = TIERS.index(tenant.tier)
-            faults = []
-            if rngs["outage"].random() < config.outage_rate[tier]:
-                faults.append("outage")
-            if rngs["mail"].random() < config.mail_timeout_rate:
-                faults.append("mail-timeout")
-            if rngs["injection"].random() < config.injection_rate:
-                faults.append("injection")
-            jitter = rngs["latency"].lognormvariate(0.0, 0.25)
-            env.process(request(tenant, kind, tuple(sorted(faults)), jitter))
-
-    env.process(arrivals())
-    env.run()
-    records.sort(key=lambda r: (r.arrived, r.tenant))
+    rollout = _Rollout(config, rngs, tenants)
+    records = rollout.run()
+    breaker = rollout.breaker
     slices = compare_slices(records, config)
     decision, evidence = decide(slices, breaker.trips, config)
     raw = _raw(records)
@@ -168,6 +96,107 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
         evidence,
         raw,
     )
+
+
+class _Rollout:
+    """The SimPy part of one run (steps 3 and 4 of the module doc): arrivals, routing, the
+    agent's outcome per request and the breaker watching the candidate.
+
+    Every random draw comes from ``rngs`` in a fixed order per arrival, whatever the route.
+    """
+
+    def __init__(self, config: CanaryConfig, rngs: dict[str, random.Random], tenants: list[Tenant]):
+        self.config = config
+        self.rngs = rngs
+        self.tenants = tenants
+        self.weights = [t.weight for t in tenants]
+        self.base_v = parse_version(config.baseline).label
+        self.cand_v = parse_version(config.candidate).label
+        self.breaker = Breaker(
+            max_error_rate=config.max_error_rate,
+            max_cost=config.max_cost,
+            window=config.window,
+            min_requests=config.min_requests,
+            max_trips=config.max_trips,
+        )
+        self.env = simpy.Environment()
+        self.records: list[RequestRecord] = []
+
+    def run(self) -> list[RequestRecord]:
+        """Run until the last request finished; the records sorted by arrival, then tenant."""
+        self.env.process(self.arrivals())
+        self.env.run()
+        self.records.sort(key=lambda r: (r.arrived, r.tenant))
+        return self.records
+
+    def arrivals(self):
+        """Poisson arrivals until ``duration``; each draws its tenant, kind, faults, jitter."""
+        config, rngs, env = self.config, self.rngs, self.env
+        while True:
+            yield env.timeout(rngs["arrival"].expovariate(config.arrival_rate))
+            if env.now >= config.duration:
+                return
+            tenant = rngs["tenant"].choices(self.tenants, weights=self.weights)[0]
+            kind = rngs["kind"].choices(tuple(KINDS), weights=config.kind_mix)[0]
+            tier = TIERS.index(tenant.tier)
+            faults = []
+            if rngs["outage"].random() < config.outage_rate[tier]:
+                faults.append("outage")
+            if rngs["mail"].random() < config.mail_timeout_rate:
+                faults.append("mail-timeout")
+            if rngs["injection"].random() < config.injection_rate:
+                faults.append("injection")
+            jitter = rngs["latency"].lognormvariate(0.0, 0.25)
+            env.process(self.request(tenant, kind, tuple(sorted(faults)), jitter))
+
+    def route(self, tenant: Tenant) -> tuple[str, str]:
+        """(route, version) of a request arriving now: baseline tenants stay on the baseline;
+        canary tenants go to the read-only path while the breaker is open."""
+        if not tenant.canary:
+            return "baseline", self.base_v
+        if self.breaker.state == "open":
+            return "fallback", "read-only"
+        return "canary", self.cand_v
+
+    def request(self, tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float):
+        """One request: route it, wait its latency, record it; a canary request feeds the
+        breaker, and a trip that does not latch starts the cooldown."""
+        env, config, breaker = self.env, self.config, self.breaker
+        arrived = env.now
+        route, version = self.route(tenant)
+        if route == "fallback":
+            error, reasons, tokens, latency = False, (), 0, config.human_delay
+        else:
+            error, reasons, tokens, base_latency = serve(version, kind, faults)
+            latency = round(base_latency * jitter, 6)
+        yield env.timeout(latency)
+        self.records.append(
+            RequestRecord(
+                arrived,
+                env.now,
+                tenant.name,
+                tenant.tier,
+                kind,
+                faults,
+                route,
+                version,
+                error,
+                reasons,
+                tokens,
+                latency,
+            )
+        )
+        if (
+            route == "canary"
+            and breaker.observe(env.now, error, tokens) is not None
+            and not breaker.latched
+        ):
+            env.process(self.cooldown())
+
+    def cooldown(self):
+        """After ``cooldown`` seconds the breaker half-opens."""
+        yield self.env.timeout(self.config.cooldown)
+        self.breaker.half_open()
 
 
 def _raw(records: list[RequestRecord]) -> dict[str, float]:

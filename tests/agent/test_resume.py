@@ -23,19 +23,16 @@ from simlab.agent import (
 )
 from simlab.agent.checkpoint import LATEST_VERSION, Checkpoint, EvidenceRef, StopReason, load
 from simlab.agent.example import example_goals, example_world
-from simlab.agent.resume import (
+from simlab.agent.guard import (
     DOCUMENT_CHANGED,
     DOCUMENT_FORBIDDEN,
     DOCUMENT_MISSING,
     GRAPH_UNKNOWN,
     PERMISSION_REVOKED,
     TOOL_MISSING,
-    commit_plan,
-    plan_step,
     resume_guard,
-    run_step,
-    run_task,
 )
+from simlab.agent.resume import commit_plan, plan_step, run_step, run_task
 from simlab.agent.review import needs_review, reopen
 from simlab.errors import TerminalTask
 from simlab.records import CANCELLED, COMPLETED, RUNNING
@@ -522,3 +519,11 @@ def test_does_the_review_query_skip_unreadable_and_healthy_tasks(ledger, clock):
     ledger.submit("odd", tenant="acme")
     seed(ledger, "odd", {"schema_version": 99, "status": "needs_review"}, clock)
     assert [i.task_id for i in needs_review(ledger)] == [stopped]
+
+
+def test_does_the_runner_module_still_offer_the_guard_names():
+    from simlab.agent import guard, resume
+
+    for name in guard.__all__:
+        assert name in resume.__all__, name
+        assert getattr(resume, name) is getattr(guard, name), name

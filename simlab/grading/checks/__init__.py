@@ -1,9 +1,11 @@
 """The hidden checks, keyed by exercise ID and question ID. They never appear in a notebook.
 
 Each module holds one exercise: its :class:`~simlab.grading.questions.Exercise` record (the
-notebook it belongs to, its questions, their points) and the check functions. The grader finds
-the exercise of a submitted notebook by its metadata (``simlab.exercise``), or else by its file
-name.
+notebook it belongs to, its questions, their points) and the check functions. An exercise with
+many checks is a package with one module per question (``leases``, ``checkpoints``); its
+``__init__`` holds the record. A check runs its parts in a fixed order, each a named function.
+The grader finds the exercise of a submitted notebook by its metadata (``simlab.exercise``), or
+else by its file name.
 """
 
 from __future__ import annotations

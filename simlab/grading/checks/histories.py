@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -25,6 +26,7 @@ __all__ = [
     "UNFENCED_SEEDS",
     "PAUSES",
     "TTL_SEEDS",
+    "TTL_TABLE",
     "recovery_times",
     "measure",
     "choose_ttl",
@@ -99,101 +101,128 @@ def _history(*rows: tuple) -> list[Event]:
 
 
 def stale_commits(s: Student, t: Tally) -> None:
+    """The student's rule on hand-written histories, then on recorded runs with and without
+    the fence; every part is judged against :func:`simlab.check.checker.stale_commits`."""
     rule = s.function("stale_commits")
+    for part in (
+        _a_save_after_a_newer_claim,
+        _refused_and_current_saves_are_fine,
+        _a_cancel_bumps_the_epoch,
+        _tasks_are_independent,
+        _recorded_unfenced_histories,
+        _recorded_fenced_history,
+    ):
+        t.part(functools.partial(part, rule))
 
-    def found(history: list[Event], what: str) -> list:
-        answer = rule(history)
-        require(
-            isinstance(answer, list),
-            f"stale_commits() returned {kind_of(answer)}, expected a list of sentences",
-        )
-        require(
-            all(isinstance(x, str) for x in answer),
-            "stale_commits() must return sentences (strings)",
-        )
-        return answer
 
-    def expect(history: list[Event], what: str) -> None:
-        truth = reference_stale_commits(history)
-        answer = found(history, what)
-        require(
-            len(answer) == len(truth),
-            f"{what}: found {len(answer)} stale commit(s), there are {len(truth)}",
-        )
+def _found(rule: Any, history: list[Event]) -> list:
+    """The student's findings on ``history``, which must be a list of sentences."""
+    answer = rule(history)
+    require(
+        isinstance(answer, list),
+        f"stale_commits() returned {kind_of(answer)}, expected a list of sentences",
+    )
+    require(
+        all(isinstance(x, str) for x in answer),
+        "stale_commits() must return sentences (strings)",
+    )
+    return answer
 
-    @t.part
-    def a_save_after_a_newer_claim():
-        history = _history(
+
+def _expect(rule: Any, history: list[Event], what: str) -> None:
+    """The student's rule must find as many stale commits as the kit's rule."""
+    truth = reference_stale_commits(history)
+    answer = _found(rule, history)
+    require(
+        len(answer) == len(truth),
+        f"{what}: found {len(answer)} stale commit(s), there are {len(truth)}",
+    )
+
+
+def _a_save_after_a_newer_claim(rule: Any) -> None:
+    history = _history(
+        (0.0, "ok", "w1", "claim", "t1", 1, 0),
+        (4.0, "ok", "w2", "claim", "t1", 2, 0),
+        (5.0, "ok", "w1", "save", "t1", 1, 1),
+    )
+    answer = _found(rule, history)
+    require(
+        len(answer) == 1,
+        f"a save with epoch 1 after epoch 2 was granted: found "
+        f"{len(answer)} stale commit(s), expected 1",
+    )
+    require("t1" in answer[0], "the sentence should name the task (t1)")
+
+
+def _refused_and_current_saves_are_fine(rule: Any) -> None:
+    _expect(
+        rule,
+        _history(
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (4.0, "ok", "w2", "claim", "t1", 2, 0),
-            (5.0, "ok", "w1", "save", "t1", 1, 1),
-        )
-        answer = found(history, "")
-        require(
-            len(answer) == 1,
-            f"a save with epoch 1 after epoch 2 was granted: found "
-            f"{len(answer)} stale commit(s), expected 1",
-        )
-        require("t1" in answer[0], "the sentence should name the task (t1)")
+            (1.0, "ok", "w1", "save", "t1", 1, 1),
+            (4.0, "ok", "w2", "claim", "t1", 2, 1),
+            (5.0, "fail", "w1", "save", "t1", 1, 2),
+            (5.5, "invoke", "w1", "save", "t1", 1, 2),
+            (6.0, "ok", "w2", "save", "t1", 2, 2),
+        ),
+        "with a refused save and saves of the current epoch",
+    )
 
-    @t.part
-    def refused_and_current_saves_are_fine():
-        expect(
-            _history(
-                (0.0, "ok", "w1", "claim", "t1", 1, 0),
-                (1.0, "ok", "w1", "save", "t1", 1, 1),
-                (4.0, "ok", "w2", "claim", "t1", 2, 1),
-                (5.0, "fail", "w1", "save", "t1", 1, 2),
-                (5.5, "invoke", "w1", "save", "t1", 1, 2),
-                (6.0, "ok", "w2", "save", "t1", 2, 2),
-            ),
-            "with a refused save and saves of the current epoch",
-        )
 
-    @t.part
-    def a_cancel_bumps_the_epoch():
-        expect(
-            _history(
-                (0.0, "ok", "w1", "claim", "t1", 1, 0),
-                (2.0, "ok", "user", "cancel", "t1", 2, None),
-                (3.0, "ok", "w1", "save", "t1", 1, 1),
-            ),
-            "a save after a cancel (the cancel granted epoch 2)",
-        )
+def _a_cancel_bumps_the_epoch(rule: Any) -> None:
+    _expect(
+        rule,
+        _history(
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (2.0, "ok", "user", "cancel", "t1", 2, None),
+            (3.0, "ok", "w1", "save", "t1", 1, 1),
+        ),
+        "a save after a cancel (the cancel granted epoch 2)",
+    )
 
-    @t.part
-    def tasks_are_independent():
-        expect(
-            _history(
-                (0.0, "ok", "w1", "claim", "t1", 1, 0),
-                (0.5, "ok", "w2", "claim", "t2", 1, 0),
-                (1.0, "ok", "w3", "claim", "t2", 2, 0),
-                (2.0, "ok", "w1", "save", "t1", 1, 1),
-                (3.0, "ok", "w2", "save", "t2", 1, 1),
-            ),
-            "with two tasks, each with its own epochs",
+
+def _tasks_are_independent(rule: Any) -> None:
+    _expect(
+        rule,
+        _history(
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (0.5, "ok", "w2", "claim", "t2", 1, 0),
+            (1.0, "ok", "w3", "claim", "t2", 2, 0),
+            (2.0, "ok", "w1", "save", "t1", 1, 1),
+            (3.0, "ok", "w2", "save", "t2", 1, 1),
+        ),
+        "with two tasks, each with its own epochs",
+    )
+
+
+def _recorded_unfenced_histories(rule: Any) -> None:
+    for seed in UNFENCED_SEEDS:
+        _expect(
+            rule,
+            simulate(UNFENCED, seed=seed).history.events,
+            f"on a recorded unfenced run (seed {seed})",
         )
 
-    @t.part
-    def recorded_unfenced_histories():
-        for seed in UNFENCED_SEEDS:
-            expect(
-                simulate(UNFENCED, seed=seed).history.events,
-                f"on a recorded unfenced run (seed {seed})",
-            )
 
-    @t.part
-    def recorded_fenced_history():
-        history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
-        answer = found(history.events, "")
-        require(
-            answer == [],
-            f"on a recorded run with the fence on (seed {UNFENCED_SEEDS[0]}), "
-            f"{len(answer)} stale commit(s) were reported; there are none",
-        )
+def _recorded_fenced_history(rule: Any) -> None:
+    history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
+    answer = _found(rule, history.events)
+    require(
+        answer == [],
+        f"on a recorded run with the fence on (seed {UNFENCED_SEEDS[0]}), "
+        f"{len(answer)} stale commit(s) were reported; there are none",
+    )
 
 
 # --------------------------------------------------------------------------- choose-ttl ------
+
+#: The cost table ``choose_ttl`` is judged on (not the notebook's).
+TTL_TABLE = {
+    1.0: {"duplicate_work": 6.0, "waiting": 12.0},
+    2.0: {"duplicate_work": 4.0, "waiting": 20.0},
+    4.0: {"duplicate_work": 1.5, "waiting": 33.0},
+    8.0: {"duplicate_work": 0.5, "waiting": 60.0},
+}
 
 
 def _close(a: Any, b: float) -> bool:
@@ -205,94 +234,97 @@ def _close(a: Any, b: float) -> bool:
 
 
 def choose_ttl_check(s: Student, t: Tally) -> None:
+    """``recovery_times`` on a small and a recorded history, ``measure`` on the grader's seeds,
+    then ``choose_ttl`` on a hidden table and on a tie, each against the reference here."""
     recover, measured, choose = (
         s.function("recovery_times"),
         s.function("measure"),
         s.function("choose_ttl"),
     )
+    t.part(lambda: _recovery_on_a_small_history(recover))
+    t.part(lambda: _recovery_on_a_recorded_run(recover))
+    t.part(lambda: _measure_matches(measured, 2.0, TTL_SEEDS))
+    t.part(lambda: _measure_matches(measured, 8.0, TTL_SEEDS[:1]))
+    t.part(lambda: _chooses_the_cheapest(choose))
+    t.part(lambda: _ties_go_to_the_smaller_ttl(choose))
 
-    def times_match(history: list[Event], what: str) -> None:
-        answer = recover(history)
-        truth = recovery_times(history)
+
+def _times_match(recover: Any, history: list[Event], what: str) -> None:
+    """The student's recovery times on ``history`` equal :func:`recovery_times`'."""
+    answer = recover(history)
+    truth = recovery_times(history)
+    require(
+        isinstance(answer, (list, tuple)),
+        f"recovery_times() returned {kind_of(answer)}, expected a list",
+    )
+    same = len(answer) == len(truth) and all(
+        _close(a, b) for a, b in zip(answer, truth, strict=True)
+    )
+    require(
+        same,
+        f"{what}: recovery_times() gave {len(answer)} time(s), expected {len(truth)}"
+        + (f"; the first should be {truth[0]:.3f}" if truth else ""),
+    )
+
+
+def _recovery_on_a_small_history(recover: Any) -> None:
+    _times_match(
+        recover,
+        _history(
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (0.5, "ok", "w2", "claim", "t2", 1, 0),
+            (1.0, "info", "w1", "crash", "t1", 1, 0),
+            (2.0, "info", "w2", "crash", "t2", 1, 0),
+            (3.0, "ok", "w1", "restart"),
+            (6.0, "ok", "w3", "claim", "t2", 2, 0),
+            (7.5, "ok", "w1", "claim", "t1", 2, 0),
+            (8.0, "info", "w1", "crash", "t1", 2, 0),
+        ),
+        "two crashed tasks claimed again, one crash never followed by a claim",
+    )
+
+
+def _recovery_on_a_recorded_run(recover: Any) -> None:
+    history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history.events
+    _times_match(recover, history, f"on a recorded run (ttl 4, seed {TTL_SEEDS[0]})")
+
+
+def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
+    """The student's ``measure(ttl, seeds)`` equals :func:`measure`'s, key by key."""
+    answer = measured(ttl, list(seeds))
+    truth = measure(ttl, seeds)
+    require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
+    for key in ("duplicate_work", "waiting"):
         require(
-            isinstance(answer, (list, tuple)),
-            f"recovery_times() returned {kind_of(answer)}, expected a list",
+            _close(answer.get(key), truth[key]),
+            f"measure({ttl:g}, seeds {list(seeds)}) gave {key} = {answer.get(key)!r}, "
+            f"expected {truth[key]:.4g}",
         )
-        same = len(answer) == len(truth) and all(
-            _close(a, b) for a, b in zip(answer, truth, strict=True)
-        )
+
+
+def _chooses_the_cheapest(choose: Any) -> None:
+    for step_cost, wait_cost in ((10, 1), (1, 1), (40, 1)):
+        answer = choose(TTL_TABLE, step_cost, wait_cost)
+        truth = choose_ttl(TTL_TABLE, step_cost, wait_cost)
         require(
-            same,
-            f"{what}: recovery_times() gave {len(answer)} time(s), expected {len(truth)}"
-            + (f"; the first should be {truth[0]:.3f}" if truth else ""),
+            _close(answer, truth),
+            f"with step_cost={step_cost} and wait_cost="
+            f"{wait_cost}, choose_ttl() chose {answer!r}, the "
+            f"cheapest is {truth:g}",
         )
 
-    @t.part
-    def recovery_on_a_small_history():
-        times_match(
-            _history(
-                (0.0, "ok", "w1", "claim", "t1", 1, 0),
-                (0.5, "ok", "w2", "claim", "t2", 1, 0),
-                (1.0, "info", "w1", "crash", "t1", 1, 0),
-                (2.0, "info", "w2", "crash", "t2", 1, 0),
-                (3.0, "ok", "w1", "restart"),
-                (6.0, "ok", "w3", "claim", "t2", 2, 0),
-                (7.5, "ok", "w1", "claim", "t1", 2, 0),
-                (8.0, "info", "w1", "crash", "t1", 2, 0),
-            ),
-            "two crashed tasks claimed again, one crash never followed by a claim",
-        )
 
-    @t.part
-    def recovery_on_a_recorded_run():
-        history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history.events
-        times_match(history, f"on a recorded run (ttl 4, seed {TTL_SEEDS[0]})")
-
-    def measure_matches(ttl: float, seeds: tuple) -> None:
-        answer = measured(ttl, list(seeds))
-        truth = measure(ttl, seeds)
-        require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
-        for key in ("duplicate_work", "waiting"):
-            require(
-                _close(answer.get(key), truth[key]),
-                f"measure({ttl:g}, seeds {list(seeds)}) gave {key} = {answer.get(key)!r}, "
-                f"expected {truth[key]:.4g}",
-            )
-
-    t.part(lambda: measure_matches(2.0, TTL_SEEDS))
-    t.part(lambda: measure_matches(8.0, TTL_SEEDS[:1]))
-
-    table = {
-        1.0: {"duplicate_work": 6.0, "waiting": 12.0},
-        2.0: {"duplicate_work": 4.0, "waiting": 20.0},
-        4.0: {"duplicate_work": 1.5, "waiting": 33.0},
-        8.0: {"duplicate_work": 0.5, "waiting": 60.0},
+def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
+    flat = {
+        8.0: {"duplicate_work": 1.0, "waiting": 1.0},
+        2.0: {"duplicate_work": 1.0, "waiting": 1.0},
+        4.0: {"duplicate_work": 1.0, "waiting": 1.0},
     }
-
-    @t.part
-    def chooses_the_cheapest():
-        for step_cost, wait_cost in ((10, 1), (1, 1), (40, 1)):
-            answer = choose(table, step_cost, wait_cost)
-            truth = choose_ttl(table, step_cost, wait_cost)
-            require(
-                _close(answer, truth),
-                f"with step_cost={step_cost} and wait_cost="
-                f"{wait_cost}, choose_ttl() chose {answer!r}, the "
-                f"cheapest is {truth:g}",
-            )
-
-    @t.part
-    def ties_go_to_the_smaller_ttl():
-        flat = {
-            8.0: {"duplicate_work": 1.0, "waiting": 1.0},
-            2.0: {"duplicate_work": 1.0, "waiting": 1.0},
-            4.0: {"duplicate_work": 1.0, "waiting": 1.0},
-        }
-        answer = choose(flat, 1, 1)
-        require(
-            _close(answer, 2.0),
-            f"on a tie choose_ttl() chose {answer!r}, expected the smaller ttl (2)",
-        )
+    answer = choose(flat, 1, 1)
+    require(
+        _close(answer, 2.0),
+        f"on a tie choose_ttl() chose {answer!r}, expected the smaller ttl (2)",
+    )
 
 
 EXERCISE = Exercise(

@@ -1,0 +1,51 @@
+"""Hidden checks of exercise ``checkpoints`` (``04_checkpoints_and_resume.ipynb``).
+
+Each answer is compared with the kit's own implementation on inputs the learner has not seen.
+One module per question:
+
+* ``pure-migration`` (:mod:`~simlab.grading.checks.checkpoints.migration`): ``migrate_v1_to_v2``
+  on every v1 file of the regression corpus (``tests/corpus/checkpoints``) and on hidden v1
+  records, against :func:`simlab.agent.checkpoint.migrate_v1_to_v2`; the input must come back
+  unchanged, and the result must be a valid v2 record that today's loader turns into the same
+  latest checkpoint.
+* ``resume-guard`` (:mod:`~simlab.grading.checks.checkpoints.guard`): ``resume_guard(checkpoint,
+  world)`` (plain dicts) against :func:`simlab.agent.guard.resume_guard`, for checkpoints of
+  every example task at every graph position, in worlds changed one way and several ways at once.
+* ``cache-key`` (:mod:`~simlab.grading.checks.checkpoints.cache`): the learner's key plugged into
+  the kit's :class:`~simlab.agent.Retriever`, replaying scripted searches between document edits
+  and permission changes. Each search must return what an uncached search returns *now*, and the
+  cache's hits, misses and rejected entries must match the kit's key: a key without the
+  permission version or the index version serves an entry that no longer answers the question
+  (a new document or a newly granted one is missing) or looks up an entry that re-verification
+  must throw away.
+"""
+
+from __future__ import annotations
+
+from simlab.grading.checks.checkpoints.cache import cache_key_check
+from simlab.grading.checks.checkpoints.guard import (
+    checkpoints_at,
+    reference_codes,
+    resume_guard_check,
+)
+from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1, pure_migration
+from simlab.grading.questions import Exercise, Question
+
+__all__ = ["EXERCISE", "CORPUS", "HIDDEN_V1", "checkpoints_at", "reference_codes"]
+
+EXERCISE = Exercise(
+    id="checkpoints",
+    notebook="04_checkpoints_and_resume.ipynb",
+    title="Checkpoints that survive upgrades: migrate, guard, cache",
+    questions=(
+        Question(
+            "pure-migration",
+            "A pure migration from v1 to v2",
+            5,
+            ("migrate_v1_to_v2",),
+            pure_migration,
+        ),
+        Question("resume-guard", "The resume guard", 6, ("resume_guard",), resume_guard_check),
+        Question("cache-key", "A permission-aware cache key", 5, ("cache_key",), cache_key_check),
+    ),
+)

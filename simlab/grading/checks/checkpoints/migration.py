@@ -1,0 +1,152 @@
+"""Question ``pure-migration``: the learner's ``migrate_v1_to_v2`` on every v1 file of the
+regression corpus (``tests/corpus/checkpoints``) and on hidden v1 records, against
+:func:`simlab.agent.checkpoint.migrate_v1_to_v2`. The input must come back unchanged, and the
+result must be a valid v2 record that today's loader turns into the same latest checkpoint."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
+from simlab.grading.questions import Fail, Tally, require
+from simlab.grading.student import Student, kind_of
+
+__all__ = ["CORPUS", "HIDDEN_V1", "pure_migration"]
+
+#: The regression corpus of old checkpoints (the v1 files are migrated here).
+CORPUS = Path(__file__).resolve().parents[4] / "tests" / "corpus" / "checkpoints"
+
+#: v1 records the learner has not seen: every step index, several citations, a document ID
+#: with an ``@`` in it (the version follows the *last* one), two-digit versions.
+HIDDEN_V1 = (
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "globex",
+        "task_id": "g-17",
+        "status": "running",
+        "step": 1,
+        "query": "Is there a warranty on the blender?",
+        "recipient": "bo@example.com",
+        "evidence": ["kb/warranty@12", "team@globex/faq@3", "kb/returns@1"],
+        "draft": None,
+        "sent": [],
+    },
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "initech",
+        "task_id": "i-2",
+        "status": "completed",
+        "step": 3,
+        "query": "Refunds?",
+        "recipient": "ops@initech.example",
+        "evidence": ["kb/returns@3"],
+        "draft": "Refunds are paid within 5 business days.",
+        "sent": ["i-2:answer-email", "i-2:copy-to-manager"],
+    },
+    {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "acme",
+        "task_id": "a-9",
+        "status": "running",
+        "step": 2,
+        "query": "Shipping to Malta?",
+        "recipient": "dee@example.com",
+        "evidence": [],
+        "draft": "No evidence found.",
+        "sent": [],
+    },
+)
+
+
+def _first_difference(answer: Any, truth: Any, path: str = "") -> str:
+    """Where two JSON values first differ, as a readable path (``evidence[1].version``)."""
+    if isinstance(truth, dict) and isinstance(answer, dict):
+        for key in truth:
+            if key not in answer:
+                return f"field {path + key!r} is missing"
+            if answer[key] != truth[key]:
+                return _first_difference(answer[key], truth[key], f"{path}{key}.")
+        extra = [k for k in answer if k not in truth]
+        return f"field {path + str(extra[0])!r} should not be there" if extra else ""
+    if isinstance(truth, list) and isinstance(answer, list) and len(answer) == len(truth):
+        for i, (a, t) in enumerate(zip(answer, truth, strict=True)):
+            if a != t:
+                return _first_difference(a, t, f"{path[:-1]}[{i}].")
+        return ""
+    where = path[:-1] or "the result"
+    return f"{where} is {answer!r}, expected {truth!r}"
+
+
+def _corpus_v1() -> list[tuple[str, dict]]:
+    files = sorted(CORPUS.glob("v1_*.json"))
+    if not files:
+        raise RuntimeError(f"no v1 checkpoints in {CORPUS}")
+    return [(f.name, json.loads(f.read_text())) for f in files]
+
+
+def pure_migration(s: Student, t: Tally) -> None:
+    migrate = s.function("migrate_v1_to_v2")
+
+    def same_as_reference(name: str, v1: dict) -> dict:
+        answer = migrate(v1)
+        require(
+            isinstance(answer, dict),
+            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
+        )
+        truth = migrate_v1_to_v2(v1)
+        require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
+        return answer
+
+    @t.part
+    def the_corpus():
+        for name, v1 in _corpus_v1():
+            same_as_reference(name, v1)
+
+    @t.part
+    def the_input_is_never_changed():
+        for name, v1 in [*_corpus_v1(), *((r["task_id"], r) for r in HIDDEN_V1)]:
+            result, (after,) = migrate.echo(copy.deepcopy(v1))
+            require(
+                isinstance(result, dict) and result.get("schema_version") == 2,
+                f"on {name} migrate_v1_to_v2() returned {kind_of(result)} without schema_version 2",
+            )
+            require(
+                after == v1,
+                f"migrate_v1_to_v2() changed its input ({name}): "
+                f"{_first_difference(after, v1)}; a migration must be pure",
+            )
+
+    @t.part
+    def every_step_index():
+        for index in range(4):
+            v1 = {**HIDDEN_V1[0], "step": index, "task_id": f"g-step-{index}"}
+            same_as_reference(f"a v1 record with step {index}", v1)
+
+    @t.part
+    def every_citation():
+        for v1 in HIDDEN_V1:
+            same_as_reference(
+                f"the v1 record of task {v1['task_id']} (evidence {v1['evidence']})", v1
+            )
+
+    @t.part
+    def a_valid_v2_that_loads_like_the_original():
+        for name, v1 in [*_corpus_v1(), *((r["task_id"], r) for r in HIDDEN_V1)]:
+            answer = migrate(v1)
+            try:
+                validate(answer)
+                loaded = load(answer).checkpoint
+            except CheckpointError as exc:
+                raise Fail(f"on {name} the result is not a valid v2 checkpoint: {exc}") from None
+            require(answer.get("schema_version") == 2, f"on {name} schema_version must be 2")
+            expected = load(v1).checkpoint
+            require(
+                loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
+                f"on {name} today's loader reads your v2 record differently from the v1 one",
+            )

@@ -1,0 +1,47 @@
+"""Hidden checks of exercise ``leases`` (``02_leases_effects_and_loop.ipynb``).
+
+Ledger pieces are graded the way they will be used: plugged into the kit's SQLite ledger (in the
+sandbox) and driven from here, first case by case on a clock the check controls, then by the
+fault simulator on fixed seeds with every fault on, with the checker judging the history
+(:mod:`~simlab.grading.checks.leases.driving`). One module per question:
+
+* ``atomic-claim`` (:mod:`~simlab.grading.checks.leases.claim`): ``claim`` and ``heartbeat``
+  (SQL), including the chapter's race replayed deterministically: a second worker claims right
+  after the first statement of a claim.
+* ``idempotent-send`` (:mod:`~simlab.grading.checks.leases.effects`): ``record_effect`` (SQL) and
+  ``send_step`` (the worker's side of idempotency), including a crash after the e-mail left.
+* ``worker-loop`` (:mod:`~simlab.grading.checks.leases.loop`): ``run_task``, against a ledger
+  file on which another process cancels or takes over the task at chosen moments.
+"""
+
+from __future__ import annotations
+
+from simlab.grading.checks.leases.claim import CLAIM_SCENARIO, CLAIM_SEEDS, atomic_claim
+from simlab.grading.checks.leases.effects import EFFECT_SCENARIO, EFFECT_SEEDS, idempotent_send
+from simlab.grading.checks.leases.loop import worker_loop
+from simlab.grading.questions import Exercise, Question
+
+__all__ = ["EXERCISE", "CLAIM_SCENARIO", "CLAIM_SEEDS", "EFFECT_SCENARIO", "EFFECT_SEEDS"]
+
+EXERCISE = Exercise(
+    id="leases",
+    notebook="02_leases_effects_and_loop.ipynb",
+    title="Leases, side effects and the worker loop",
+    questions=(
+        Question(
+            "atomic-claim",
+            "An atomic claim with lease expiry, and a fenced heartbeat",
+            7 + len(CLAIM_SEEDS),
+            ("claim", "heartbeat"),
+            atomic_claim,
+        ),
+        Question(
+            "idempotent-send",
+            "An idempotent side effect",
+            4 + len(EFFECT_SEEDS) + 3,
+            ("record_effect", "send_step"),
+            idempotent_send,
+        ),
+        Question("worker-loop", "The worker loop", 6, ("run_task",), worker_loop),
+    ),
+)

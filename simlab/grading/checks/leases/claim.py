@@ -1,0 +1,158 @@
+"""Question ``atomic-claim``: the student's ``claim`` and ``heartbeat`` (SQL), case by case on a
+hand clock, then the chapter's race replayed deterministically, then under every fault."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
+from simlab.grading.questions import Tally, require
+from simlab.grading.student import Student
+from simlab.records import Lease
+from simlab.sim.scenario import Scenario
+
+__all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "atomic_claim"]
+
+#: The faults the student's claim and heartbeat run under, and the seeds (not shown to learners).
+CLAIM_SCENARIO = Scenario(tasks=12, workers=3, pause_rate=0.2, crash_rate=0.1, duplicate_rate=0.2)
+CLAIM_SEEDS = (11, 12, 13)
+
+
+def atomic_claim(s: Student, t: Tally) -> None:
+    """Six cases on fresh ledgers, the chapter's race, then one simulated run per seed of
+    :data:`CLAIM_SEEDS` (one part each)."""
+    ledgers = Ledgers(s, claim="claim", heartbeat="heartbeat")
+    for part in (
+        _claims_a_queued_task,
+        _live_lease_is_refused,
+        _expired_lease_is_taken_over,
+        _terminal_and_unknown_tasks,
+        _heartbeat_extends_the_lease,
+        _heartbeat_is_fenced,
+    ):
+        t.part(functools.partial(part, ledgers))
+    t.part(functools.partial(_the_chapter_race_cannot_happen, s))
+    for seed in CLAIM_SEEDS:
+        t.part(
+            lambda seed=seed: simulated(
+                s, CLAIM_SCENARIO, seed, {"claim": "claim", "heartbeat": "heartbeat"}, "your claim"
+            )
+        )
+
+
+def _claims_a_queued_task(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    ledgers.clock.now = 5.0
+    lease = ledger.claim("t1", "A", 10.0)
+    require(isinstance(lease, Lease), "claim must return a Lease")
+    require(
+        (lease.task_id, lease.worker, lease.epoch, lease.step) == ("t1", "A", 1, 0),
+        f"the first claim returned epoch {lease.epoch}, step {lease.step} (expected "
+        "epoch 1, step 0)",
+    )
+    require(lease.lease_until == 15.0, "lease_until must be now + ttl")
+    stored = ledger.get("t1")
+    require(
+        (stored.status, stored.epoch, stored.worker, stored.attempts) == ("running", 1, "A", 1),
+        "after a claim the task must be running, epoch 1, worker set, attempts 1",
+    )
+
+
+def _live_lease_is_refused(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 9.0
+    raises(
+        lambda: ledger.claim("t1", "B", 10.0),
+        LeaseHeld,
+        "a claim while another lease is live must raise LeaseHeld",
+    )
+    stored = ledger.get("t1")
+    require((stored.epoch, stored.worker) == (1, "A"), "a refused claim changed the task")
+
+
+def _expired_lease_is_taken_over(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    first = ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 10.0
+    second = ledger.claim("t1", "B", 10.0)
+    require(
+        second.epoch == 2 and second.lease_until == 20.0,
+        "a claim at lease_until must succeed with epoch 2 and a new lease_until",
+    )
+    require(not ledger.save(first, 1), "the old lease could still save after the takeover")
+
+
+def _terminal_and_unknown_tasks(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    lease = ledger.claim("t1", "A", 10.0)
+    ledger.save(lease, 1, done=True)
+    raises(
+        lambda: ledger.claim("t1", "B", 10.0),
+        TerminalTask,
+        "claiming a completed task must raise TerminalTask",
+    )
+    ledger.submit("t2")
+    ledger.cancel("t2")
+    raises(
+        lambda: ledger.claim("t2", "B", 10.0),
+        TerminalTask,
+        "claiming a cancelled task must raise TerminalTask",
+    )
+    raises(
+        lambda: ledger.claim("nope", "B", 10.0),
+        UnknownTask,
+        "claiming a task that does not exist must raise UnknownTask",
+    )
+
+
+def _heartbeat_extends_the_lease(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    lease = ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 8.0
+    require(
+        ledger.heartbeat(lease, 10.0) is True, "a heartbeat of a current lease must return True"
+    )
+    require(ledger.get("t1").lease_until == 18.0, "a heartbeat must set lease_until to now + ttl")
+    ledgers.clock.now = 12.0
+    raises(
+        lambda: ledger.claim("t1", "B", 10.0),
+        LeaseHeld,
+        "a lease extended by a heartbeat must still be held",
+    )
+
+
+def _heartbeat_is_fenced(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    old = ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 11.0
+    ledger.claim("t1", "B", 10.0)
+    require(ledger.heartbeat(old, 10.0) is False, "a stale lease's heartbeat returned True")
+    require(ledger.get("t1").lease_until == 21.0, "a stale lease's heartbeat moved lease_until")
+    ledger.submit("t2")
+    lease = ledger.claim("t2", "A", 10.0)
+    ledger.cancel("t2")
+    require(ledger.heartbeat(lease, 10.0) is False, "a heartbeat of a cancelled task returned True")
+
+
+def _the_chapter_race_cannot_happen(s: Student) -> None:
+    """The kit replays the race: a second worker claims right after the first statement of the
+    student's claim. Two leases of one epoch mean the claim is not one atomic statement."""
+    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+        race = s.kit("interleaved-claims", str(Path(folder) / "race.sqlite"), claim="claim")
+        outcome = race.attribute("value")
+    require(isinstance(outcome, dict), "the race could not be run")
+    a, b = outcome.get("A"), outcome.get("B")
+    if isinstance(a, Lease) and isinstance(b, Lease):
+        require(
+            a.epoch != b.epoch,
+            f"two workers both hold epoch {a.epoch}: another claim ran between the "
+            "statements of yours (make the claim one atomic statement)",
+        )
+    require(
+        isinstance(a, Lease) or isinstance(b, Lease),
+        f"neither worker got the expired task ({a}; {b})",
+    )

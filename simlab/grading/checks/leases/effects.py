@@ -1,0 +1,180 @@
+"""Question ``idempotent-send``: the student's ``record_effect`` (SQL) case by case and under
+faults, then ``send_step`` (the worker's side of idempotency) with a kit mailbox, including a
+crash after the e-mail left."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from simlab.grading.checks.leases.driving import Ledgers, simulated
+from simlab.grading.questions import Tally, require
+from simlab.grading.student import RemoteObject, Student
+from simlab.sim.scenario import Scenario
+
+__all__ = ["EFFECT_SCENARIO", "EFFECT_SEEDS", "idempotent_send"]
+
+#: The faults the student's record_effect runs under: every step sends, crashes after e-mails.
+EFFECT_SCENARIO = Scenario(
+    tasks=12, workers=3, effects="all", effect_crash_rate=0.3, pause_rate=0.1, duplicate_rate=0.2
+)
+EFFECT_SEEDS = (21, 22)
+
+
+def idempotent_send(s: Student, t: Tally) -> None:
+    """Four ``record_effect`` cases, one simulated run per seed of :data:`EFFECT_SEEDS`, then
+    three ``send_step`` cases (``send_step`` is looked up only then)."""
+    ledgers = Ledgers(s, record_effect="record_effect")
+    for part in (
+        _records_a_new_key,
+        _a_key_is_recorded_once,
+        _stale_leases_record_nothing,
+        _keys_belong_to_their_task,
+    ):
+        t.part(functools.partial(part, ledgers))
+    for seed in EFFECT_SEEDS:
+        t.part(
+            lambda seed=seed: simulated(
+                s, EFFECT_SCENARIO, seed, {"record_effect": "record_effect"}, "your record_effect"
+            )
+        )
+    sends = _Sends(ledgers, s.function("send_step"))
+    for part in (
+        _a_retry_after_a_crash_does_not_resend,
+        _each_step_sends_its_own,
+        _a_stale_worker_does_not_send,
+    ):
+        t.part(functools.partial(part, sends))
+
+
+# -- record_effect --------------------------------------------------------------------------------
+
+
+def _records_a_new_key(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    lease = ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 3.0
+    require(
+        ledger.record_effect(lease, "t1:email:0") is True,
+        "the first record of a key by a current lease must return True",
+    )
+    effects = ledger.effects("t1")
+    require(len(effects) == 1, f"expected one recorded effect, found {len(effects)}")
+    e = effects[0]
+    require(
+        (e.key, e.epoch, e.worker, e.recorded_at) == ("t1:email:0", 1, "A", 3.0),
+        "the recorded effect must carry the key, the lease's epoch and worker, and now",
+    )
+
+
+def _a_key_is_recorded_once(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    lease = ledger.claim("t1", "A", 10.0)
+    ledger.record_effect(lease, "t1:email:0")
+    require(
+        ledger.record_effect(lease, "t1:email:0") is False,
+        "recording the same key twice returned True (a retry would send again)",
+    )
+    require(
+        ledger.record_effect(lease, "t1:email:1") is True,
+        "a different key of the same task was refused",
+    )
+
+
+def _stale_leases_record_nothing(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    old = ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 10.0
+    ledger.claim("t1", "B", 10.0)
+    require(
+        ledger.record_effect(old, "t1:email:0") is False,
+        "a stale lease could record a side effect",
+    )
+    require(not ledger.effects("t1"), "a stale lease's record_effect stored a row")
+    ledger.submit("t2")
+    lease = ledger.claim("t2", "A", 10.0)
+    ledger.cancel("t2")
+    require(
+        ledger.record_effect(lease, "t2:email:0") is False,
+        "a cancelled task could still record a side effect",
+    )
+
+
+def _keys_belong_to_their_task(ledgers: Ledgers) -> None:
+    ledger = ledgers.fresh()
+    ledger.submit("t2")
+    a = ledger.claim("t1", "A", 10.0)
+    b = ledger.claim("t2", "B", 10.0)
+    ledger.record_effect(a, "welcome")
+    require(
+        ledger.record_effect(b, "welcome") is True,
+        "the same key for another task was refused (keys are per task)",
+    )
+
+
+# -- send_step ------------------------------------------------------------------------------------
+
+
+class _Sends:
+    """The student's ``send_step`` with a kit ledger and a kit mailbox, on the question's clock."""
+
+    def __init__(self, ledgers: Ledgers, send_step: Callable[..., Any]):
+        self.s = ledgers.s
+        self.clock = ledgers.clock
+        self.send_step = send_step
+
+    def world(self) -> tuple[RemoteObject, RemoteObject]:
+        """A kit ledger at time 0 holding task ``t1`` (sandbox time 0 too), and a new mailbox."""
+        self.clock.now = 0.0
+        self.s.sandbox.set_time(0.0)
+        ledger = self.s.ledger(clock=self.clock)
+        ledger.submit("t1")
+        return ledger, self.s.kit("mailbox")
+
+
+def _inbox(mailbox: RemoteObject) -> dict:
+    """What the kit mailbox received: idempotency key -> how many times it was sent."""
+    received = mailbox.attribute("received")
+    require(isinstance(received, dict), "the mailbox could not be read")
+    return received
+
+
+def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
+    ledger, mailbox = sends.world()
+    first = ledger.claim("t1", "A", 10.0)
+    require(
+        sends.send_step(ledger.handle, first, 0, mailbox.handle) is True,
+        "send_step() of a fresh step returned something other than True",
+    )
+    sends.clock.now = 10.0  # A crashed after the e-mail, before its save; the lease ran out
+    retry = ledger.claim("t1", "B", 10.0)
+    sends.send_step(ledger.handle, retry, 0, mailbox.handle)
+    got = _inbox(mailbox)
+    require(
+        sum(got.values()) == 1,
+        f"after a crash and a retry of step 0, {sum(got.values())}"
+        " e-mails were sent (expected exactly 1)",
+    )
+
+
+def _each_step_sends_its_own(sends: _Sends) -> None:
+    ledger, mailbox = sends.world()
+    lease = ledger.claim("t1", "A", 10.0)
+    sends.send_step(ledger.handle, lease, 0, mailbox.handle)
+    ledger.save(lease, 1)
+    sends.send_step(ledger.handle, lease, 1, mailbox.handle)
+    got = _inbox(mailbox)
+    require(
+        len(got) == 2 and sum(got.values()) == 2,
+        "steps 0 and 1 must each send their own e-mail (one key per task and step)",
+    )
+
+
+def _a_stale_worker_does_not_send(sends: _Sends) -> None:
+    ledger, mailbox = sends.world()
+    old = ledger.claim("t1", "A", 10.0)
+    sends.clock.now = 10.0
+    ledger.claim("t1", "B", 10.0)
+    sends.send_step(ledger.handle, old, 0, mailbox.handle)
+    require(sum(_inbox(mailbox).values()) == 0, "a worker that lost its lease sent an e-mail")

@@ -1,0 +1,149 @@
+"""Question ``worker-loop``: the student's ``run_task`` against a ledger file on which another
+process (the kit's scripted work and scripted ledger) cancels or takes over the task at chosen
+moments."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from simlab.grading.questions import Tally, require
+from simlab.grading.student import Student
+from simlab.ledger import Ledger
+
+__all__ = ["worker_loop"]
+
+#: One case of the loop: (name, setup=..., work_script=..., after_save=..., steps=...) ->
+#: (answer, the steps work was called for, the task as stored at the end).
+Case = Callable[..., tuple[Any, list, Any]]
+
+
+def worker_loop(s: Student, t: Tally) -> None:
+    """Six cases, each on a new ledger file in one temporary folder."""
+    run_task = s.function("run_task")
+    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+        case = functools.partial(_case, s, run_task, folder)
+        for part in (
+            _runs_a_task_to_the_end,
+            _resumes_from_the_persisted_step,
+            _stops_when_taken_over,
+            _stops_when_cancelled,
+            _heartbeats_before_each_step,
+            _refuses_finished_or_held_tasks,
+        ):
+            t.part(functools.partial(part, case))
+
+
+def _case(
+    s: Student,
+    run_task: Callable[..., Any],
+    folder: str,
+    name: str,
+    setup: Callable[[Ledger], None] | None = None,
+    work_script: dict | None = None,
+    after_save: dict | None = None,
+    steps: int = 3,
+) -> tuple[Any, list, Any]:
+    """Run the student's loop on task t1 of a new ledger file; return (answer, the steps
+    work was called for, the task as stored at the end)."""
+    path = str(Path(folder) / f"{name}.sqlite")
+    with Ledger(path, clock=lambda: 0.0) as ledger:
+        ledger.submit("t1")
+        if setup is not None:
+            setup(ledger)
+    s.sandbox.set_time(1.0)
+    ledger_h = s.kit("scripted-ledger", path, after_save or {})
+    work = s.kit("scripted-work", path, "t1", work_script or {})
+    answer = run_task(ledger_h.handle, "t1", "w1", work.handle, steps)
+    calls = work.attribute("calls")
+    with Ledger(path) as ledger:
+        record = ledger.get("t1")
+    return answer, calls, record
+
+
+# -- how the ledger looks before the loop starts --------------------------------------------------
+
+
+def _halfway(ledger: Ledger) -> None:
+    lease = ledger.claim("t1", "w0", 30.0)
+    ledger.save(lease, 2)
+    ledger.release(lease)
+
+
+def _completed(ledger: Ledger) -> None:
+    lease = ledger.claim("t1", "w0", 30.0)
+    ledger.save(lease, 3, done=True, result="done")
+
+
+def _held(ledger: Ledger) -> None:
+    ledger.claim("t1", "w0", 30.0)
+
+
+# -- the cases ------------------------------------------------------------------------------------
+
+
+def _runs_a_task_to_the_end(case: Case) -> None:
+    answer, calls, record = case("fresh")
+    require(answer == "completed", f"a task with no trouble returned {answer!r}")
+    require(calls == [0, 1, 2], f"work was called for steps {calls}, expected [0, 1, 2]")
+    require(
+        (record.status, record.step, record.result) == ("completed", 3, "output-2"),
+        "the ledger must end completed at step 3 with the last step's output as the result",
+    )
+
+
+def _resumes_from_the_persisted_step(case: Case) -> None:
+    answer, calls, record = case("resume", setup=_halfway, steps=4)
+    require(
+        calls == [2, 3],
+        f"a task saved at step 2 was worked from step "
+        f"{calls[0] if calls else '?'} (calls {calls}), expected "
+        "[2, 3]",
+    )
+    require(
+        answer == "completed" and record.status == "completed",
+        "the resumed task did not complete",
+    )
+
+
+def _stops_when_taken_over(case: Case) -> None:
+    answer, calls, record = case("stolen", work_script={1: "steal"})
+    require(
+        answer == "lost",
+        f"a loop whose save was refused returned {answer!r}, expected 'lost'",
+    )
+    require(
+        calls == [0, 1],
+        f"after losing the lease during step 1, work was called for {calls} (expected [0, 1])",
+    )
+    require(
+        record.step == 1 and record.worker == "thief",
+        "the ledger changed after the takeover",
+    )
+
+
+def _stops_when_cancelled(case: Case) -> None:
+    answer, calls, record = case("cancelled", work_script={0: "cancel"})
+    require(answer == "lost", f"a loop whose task was cancelled returned {answer!r}")
+    require(calls == [0], f"after a cancel during step 0, work was called for {calls}")
+    require(record.status == "cancelled" and record.step == 0, "the cancelled task was changed")
+
+
+def _heartbeats_before_each_step(case: Case) -> None:
+    answer, calls, record = case("between", after_save={1: "steal"})
+    require(
+        calls == [0],
+        f"the lease was taken over right after step 1 was saved, but "
+        f"work still ran for {calls[1:]} (heartbeat before each step)",
+    )
+    require(answer == "lost", f"a loop that lost its lease returned {answer!r}")
+
+
+def _refuses_finished_or_held_tasks(case: Case) -> None:
+    for setup, what in ((_completed, "completed"), (_held, "leased to another worker")):
+        answer, calls, _ = case(f"refused-{what[:4]}", setup=setup)
+        require(answer == "refused", f"a task {what} returned {answer!r}, expected 'refused'")
+        require(calls == [], f"work ran for a task {what}")
