@@ -26,6 +26,7 @@ COMMANDS: tuple[str, ...] = (
     "simlab.cli.bench",
     "simlab.cli.grade",
     "simlab.cli.release",
+    "simlab.cli.ledger",
 )
 
 

@@ -12,15 +12,15 @@ leaves anything claimable behind:
 2. **queue** -- a probe task is submitted (tenant ``__health__``), claimed *by its ID* and
    completed through the ordinary ledger API, and read back as completed with its result.
 
-Why claim by ID: simlab's workers receive task IDs from the broker and claim them by ID; the
-probe's ID is never published, so they never see it. A worker that polls ``claim_next`` could
-still take the probe in the instant between ``submit`` and the probe's own claim. Then the
-probe's claim is refused (:class:`~simlab.errors.LeaseHeld`); the check cancels that probe (the
-epoch bump fences the worker, so it can commit nothing) and tries again with a new one, up to
-:data:`PROBE_TRIES` times. Whatever fails, a probe that is not completed is cancelled before the
-check returns, so no probe is ever left queued or running. Completed probes stay in the ledger
-like any completed task (retention is out of scope); their tenant and ID prefix
-(``__health__:``) make them easy to filter.
+Probes never disturb a working queue, and never stay. ``claim_next`` passes over every task of
+tenant ``__health__`` (in every ledger), and the probe's ID is never published, so no worker is
+handed one. Should a worker still claim a probe by its ID in the instant between ``submit`` and
+the probe's own claim, that claim is refused (:class:`~simlab.errors.LeaseHeld` or
+:class:`~simlab.errors.TerminalTask`); the check tries again with a new probe, up to
+:data:`PROBE_TRIES` times, and if every probe was taken by another worker the queue is still
+reported working (someone claimed from it). Whatever happens, each probe task is deleted
+(:func:`simlab.ledger.probes.remove_probe`) before the check returns, so repeated checks leave
+nothing behind.
 
 Exit status of ``simlab health``: 0 healthy, 1 unhealthy, 2 usage error.
 """
@@ -32,14 +32,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from simlab.errors import LeaseHeld, LedgerError
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask
 from simlab.ledger import Ledger
-from simlab.ledger.probes import probe_write_read
-from simlab.records import COMPLETED, TERMINAL_STATUSES
+from simlab.ledger.probes import probe_write_read, remove_probe
+from simlab.records import COMPLETED, PROBE_TENANT
 
 __all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES", "format_health"]
 
-PROBE_TENANT = "__health__"
 PROBE_TRIES = 3
 
 
@@ -83,7 +82,9 @@ def _reason(exc: BaseException, timeout: float) -> str:
         )
     if "readonly" in low or "read-only" in low:
         return f"read-only: this process cannot write the database ({text})"
-    if "not a database" in low or "schema version" in low:
+    if "belongs to another database" in low:
+        return f"foreign -wal: {text}"
+    if "not a database" in low or "schema version" in low or "not a simlab ledger" in low:
         return f"not a usable simlab ledger ({text})"
     return f"{type(exc).__name__}: {text}"
 
@@ -110,6 +111,36 @@ def _database(path: Path, timeout: float) -> Check:
     )
 
 
+def _probe(ledger: Ledger, timeout: float, start: float) -> Check | None:
+    """One probe through the ordinary API; None when another worker claimed it first."""
+    token = uuid.uuid4().hex[:12]
+    task_id = f"{PROBE_TENANT}:{token}"
+    try:
+        ledger.submit(task_id, tenant=PROBE_TENANT, goal={"probe": token})
+        try:
+            lease = ledger.claim(task_id, "health-check", ttl=max(10.0, 2 * timeout))
+        except (LeaseHeld, TerminalTask):
+            return None
+        if not ledger.save(lease, 1, result={"probe": token}, done=True):
+            return Check("queue", False, f"the fenced save of probe {task_id} was refused")
+        record = ledger.get(task_id)
+        if record.status != COMPLETED or record.result != {"probe": token}:
+            return Check(
+                "queue",
+                False,
+                f"probe {task_id} reads back as {record.status} with {record.result!r}",
+            )
+        return Check(
+            "queue",
+            True,
+            f"probe task {task_id} submitted, claimed by ID (epoch {lease.epoch}), completed "
+            "and removed",
+            time.perf_counter() - start,
+        )
+    finally:
+        remove_probe(ledger, task_id)
+
+
 def _queue(path: Path, timeout: float) -> Check:
     start = time.perf_counter()
     try:
@@ -117,55 +148,21 @@ def _queue(path: Path, timeout: float) -> Check:
     except (LedgerError, OSError) as exc:
         return Check("queue", False, _reason(exc, timeout))
     try:
-        stolen = []
         for _ in range(PROBE_TRIES):
-            token = uuid.uuid4().hex[:12]
-            task_id = f"{PROBE_TENANT}:{token}"
-            try:
-                ledger.submit(task_id, tenant=PROBE_TENANT, goal={"probe": token})
-                try:
-                    lease = ledger.claim(task_id, "health-check", ttl=max(10.0, 2 * timeout))
-                except LeaseHeld as exc:
-                    stolen.append(exc.worker)
-                    continue
-                if not ledger.save(lease, 1, result={"probe": token}, done=True):
-                    return Check("queue", False, f"the fenced save of probe {task_id} was refused")
-                record = ledger.get(task_id)
-                if record.status != COMPLETED or record.result != {"probe": token}:
-                    return Check(
-                        "queue",
-                        False,
-                        f"probe {task_id} reads back as {record.status} with {record.result!r}",
-                    )
-                return Check(
-                    "queue",
-                    True,
-                    f"probe task {task_id} submitted, claimed by ID "
-                    f"(epoch {lease.epoch}) and completed",
-                    time.perf_counter() - start,
-                )
-            finally:
-                _cancel_unless_terminal(ledger, task_id)
+            check = _probe(ledger, timeout, start)
+            if check is not None:
+                return check
         return Check(
             "queue",
-            False,
-            f"{PROBE_TRIES} probes in a row were claimed by other "
-            f"workers ({', '.join(map(str, stolen))}) before the check "
-            f"could claim them; each was cancelled",
+            True,
+            f"{PROBE_TRIES} probes in a row were claimed by other workers before the check could "
+            "claim them: the queue hands out work; each probe was removed",
+            time.perf_counter() - start,
         )
     except Exception as exc:  # noqa: BLE001 -- every failure is a reason to report, not raise
         return Check("queue", False, _reason(exc, timeout))
     finally:
         ledger.close()
-
-
-def _cancel_unless_terminal(ledger: Ledger, task_id: str) -> None:
-    """Never leave a probe queued or running: a real worker could pick it up."""
-    try:
-        if ledger.get(task_id).status not in TERMINAL_STATUSES:
-            ledger.cancel(task_id)
-    except Exception:  # noqa: BLE001 -- the probe may never have been stored
-        pass
 
 
 def check_health(path: str | Path, *, timeout: float = 5.0) -> HealthReport:
