@@ -6,10 +6,10 @@ SQLite (``:memory:`` and a WAL file) ``BEGIN IMMEDIATE``, ``UPDATE``, ``COMMIT``
 (``--db postgresql://...``, in a scratch schema dropped afterwards) one single-row ``UPDATE``
 committed on its own, one round trip. The goal is a ratio of cycles per second to raw
 transactions per second of at least 0.4 (one cycle costs at most 2.5 raw transactions; on
-PostgreSQL a cycle is two round trips, so 0.5 is the ceiling). Rounds alternate between the
-measures so machine noise hits them alike; the best round of each is kept. SQLite time is the
-CPU time of this process, which other load on a shared machine barely moves; PostgreSQL time is
-wall time, since the work happens in the server process and on the wire. A third measure, the
+PostgreSQL a cycle is two round trips, so 0.5 is the ceiling). The measures alternate every 100
+operations, so machine noise hits them alike; the best round of each is kept. SQLite time is
+the CPU time of this process, which other load on a shared machine barely moves; PostgreSQL time
+is wall time, since the work happens in the server process and on the wire. A third measure, the
 same two statements with no Python around them, shows the floor of the schema.
 
 Like for like: each raw transaction updates a different task row of the same table, just as each
@@ -34,43 +34,45 @@ from simlab.ledger.sqlite import Ledger
 __all__ = ["bench_ledger"]
 
 
-def _rate(
-    ledger: Any, n: int, prefix: str, one: Callable[[str], object], timer: Callable[[], float]
-) -> float:
-    """Operations per second of ``timer``: ``one(task_id)`` over ``n`` freshly submitted tasks."""
-    ids = [ledger.submit(f"{prefix}{i}") for i in range(n)]
-    start = timer()
-    for task_id in ids:
-        one(task_id)
-    return n / (timer() - start)
+#: Operations per timed chunk: the three measures alternate every chunk, so a burst of load from
+#: elsewhere on the machine slows all three alike instead of one whole round of one measure.
+CHUNK = 100
 
 
-def _cycle(ledger: Any) -> Callable[[str], object]:
+def _cycle(ledger: Any, task_id: str) -> object:
     """One claim+save cycle through the public API."""
+    return ledger.save(ledger.claim(task_id, "bench", 60.0), 1, done=True)
 
-    def one(task_id: str) -> object:
-        return ledger.save(ledger.claim(task_id, "bench", 60.0), 1, done=True)
 
-    return one
+def _round(ledger: Any, n: int, r: int, ops: dict, timer: Callable[[], float]) -> dict:
+    """Operations per second of each measure in ``ops`` over ``n`` fresh tasks apiece, the
+    measures interleaved chunk by chunk."""
+    ids = {name: [ledger.submit(f"{r}{name}{i}") for i in range(n)] for name in ops}
+    spent = dict.fromkeys(ops, 0.0)
+    for lo in range(0, n, CHUNK):
+        for name, one in ops.items():
+            start = timer()
+            for task_id in ids[name][lo : lo + CHUNK]:
+                one(ledger, task_id)
+            spent[name] += timer() - start
+    return {name: n / seconds for name, seconds in spent.items()}
 
 
 def _measure(ledger: Any, mode: str, n: int, rounds: int, probes, timer) -> dict:
     """One row: the best round of cycles, raw transactions and bare statements."""
     raw_tx, bare = probes
-    best_cycle = best_raw = best_bare = 0.0
+    ops = {"r": raw_tx, "c": _cycle, "b": bare}
+    best = dict.fromkeys(ops, 0.0)
     for r in range(rounds):
-        raw = _rate(ledger, n, f"{r}r", lambda t: raw_tx(ledger, t), timer)
-        cycle = _rate(ledger, n, f"{r}c", _cycle(ledger), timer)
-        bare_rate = _rate(ledger, n, f"{r}b", lambda t: bare(ledger, t), timer)
-        best_raw, best_cycle = max(best_raw, raw), max(best_cycle, cycle)
-        best_bare = max(best_bare, bare_rate)
+        rates = _round(ledger, n, r, ops, timer)
+        best = {name: max(best[name], rates[name]) for name in ops}
     return {
         "mode": mode,
         "clock": "CPU" if timer is time.process_time else "wall",
-        "cycles_per_s": best_cycle,
-        "raw_tx_per_s": best_raw,
-        "ratio": best_cycle / best_raw,
-        "bare_sql_ratio": best_bare / best_raw,
+        "cycles_per_s": best["c"],
+        "raw_tx_per_s": best["r"],
+        "ratio": best["c"] / best["r"],
+        "bare_sql_ratio": best["b"] / best["r"],
     }
 
 

@@ -22,8 +22,8 @@ import psycopg
 from simlab.errors import LedgerError
 from simlab.ledger import pg_schema as schema
 from simlab.ledger import pg_statements as q
-from simlab.ledger.connect import redact
 from simlab.ledger.postgres import PostgresLedger, reason
+from simlab.ledger.targets import redact
 
 __all__ = [
     "bare_claim_save",

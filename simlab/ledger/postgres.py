@@ -43,8 +43,8 @@ from simlab.ledger.arguments import check_step as _check_step
 from simlab.ledger.arguments import check_ttl as _check_ttl
 from simlab.ledger.arguments import from_json as _from_json
 from simlab.ledger.arguments import to_json as _to_json
-from simlab.ledger.connect import is_postgres_url, redact
 from simlab.ledger.pg_schema import PG_SCHEMA_VERSION
+from simlab.ledger.targets import is_postgres_url, redact
 from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
 
 __all__ = ["PostgresLedger", "redact", "reason"]
