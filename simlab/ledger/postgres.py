@@ -50,9 +50,9 @@ from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
 __all__ = ["PostgresLedger", "redact", "reason"]
 
 
-def _no_nul(value: str, what: str) -> None:
+def _no_nul(value: object, what: str) -> None:
     # PostgreSQL text cannot hold NUL; refuse it as bad input instead of failing in the driver.
-    if "\x00" in value:
+    if isinstance(value, str) and "\x00" in value:
         raise ValueError(f"{what} must not contain NUL characters, got {value!r}")
 
 

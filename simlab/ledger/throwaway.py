@@ -97,13 +97,53 @@ def _run(cmd: list[str], what: str, timeout: float) -> None:
         raise PostgresUnavailable(f"{what} failed (exit {proc.returncode}): {' | '.join(tail)}")
 
 
+def _initdb(prefix: list[str], bindir: Path, data: Path, timeout: float) -> None:
+    cmd = [*prefix, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
+    cmd += ["-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]
+    _run(cmd, "initdb", timeout)
+
+
+def _start(prefix: list[str], bindir: Path, folder: Path, timeout: float) -> int:
+    """Start the server on a free port of 127.0.0.1, its socket in ``folder``; return the port.
+
+    A free port may be taken between our probe and the server's bind: three tries.
+    """
+    log = folder / "server.log"
+    for attempt in range(3):
+        port = _free_port()
+        options = ["-p", str(port), "-k", str(folder), "-c", "listen_addresses=127.0.0.1"]
+        cmd = [*prefix, str(bindir / "pg_ctl"), "-D", str(folder / "data"), "-l", str(log)]
+        cmd += ["-w", "-t", str(int(timeout)), "-o", " ".join([*options, *_SETTINGS]), "start"]
+        try:
+            _run(cmd, "pg_ctl start", timeout + 10)
+            return port
+        except PostgresUnavailable as exc:
+            if attempt == 2:
+                tail = (
+                    log.read_text(errors="replace").strip().splitlines()[-2:]
+                    if log.exists()
+                    else []
+                )
+                raise PostgresUnavailable(" | ".join([str(exc), *tail])) from None
+    raise AssertionError("unreachable")
+
+
+def _stop(prefix: list[str], bindir: Path, data: Path, timeout: float) -> None:
+    """Stop a server still running in ``data`` (its pid file says so); ignore failures."""
+    if (data / "postmaster.pid").exists():
+        with contextlib.suppress(PostgresUnavailable):
+            cmd = [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w"]
+            _run([*cmd, "stop"], "pg_ctl stop", timeout)
+
+
 @contextlib.contextmanager
 def throwaway_postgres(*, timeout: float = 60.0) -> Iterator[str]:
     """Start a disposable PostgreSQL server, yield its URL, stop it and delete its folder.
 
     The URL is ``postgresql://postgres@127.0.0.1:PORT/postgres`` (trust authentication, no
     password). Raises :class:`PostgresUnavailable` when there are no server binaries or the
-    server does not start within ``timeout`` seconds.
+    server does not start within ``timeout`` seconds. The server is stopped and the folder
+    removed whatever happens, a failed start included.
     """
     bindir = find_postgres_bin()
     if bindir is None:
@@ -113,76 +153,12 @@ def throwaway_postgres(*, timeout: float = 60.0) -> Iterator[str]:
         )
     prefix = _as_server_user()
     folder = Path(tempfile.mkdtemp(prefix="simlab-pg-"))
-    data = folder / "data"
-    started = False
     try:
         if prefix:
             shutil.chown(folder, "postgres", "postgres")
-        _run(
-            [
-                *prefix,
-                str(bindir / "initdb"),
-                "-D",
-                str(data),
-                "-A",
-                "trust",
-                "-U",
-                "postgres",
-                "-E",
-                "UTF8",
-                "--locale=C",
-                "--no-sync",
-                "--no-instructions",
-            ],
-            "initdb",
-            timeout,
-        )
-        for attempt in range(3):  # the free port may be taken between our probe and the bind
-            port = _free_port()
-            options = " ".join(
-                ["-p", str(port), "-k", str(folder), "-c", "listen_addresses=127.0.0.1", *_SETTINGS]
-            )
-            try:
-                _run(
-                    [
-                        *prefix,
-                        str(bindir / "pg_ctl"),
-                        "-D",
-                        str(data),
-                        "-l",
-                        str(folder / "server.log"),
-                        "-w",
-                        "-t",
-                        str(int(timeout)),
-                        "-o",
-                        options,
-                        "start",
-                    ],
-                    "pg_ctl start",
-                    timeout + 10,
-                )
-            except PostgresUnavailable:
-                if attempt == 2:
-                    raise
-                continue
-            started = True
-            break
+        _initdb(prefix, bindir, folder / "data", timeout)
+        port = _start(prefix, bindir, folder, timeout)
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        if started:
-            with contextlib.suppress(PostgresUnavailable):
-                _run(
-                    [
-                        *prefix,
-                        str(bindir / "pg_ctl"),
-                        "-D",
-                        str(data),
-                        "-m",
-                        "immediate",
-                        "-w",
-                        "stop",
-                    ],
-                    "pg_ctl stop",
-                    timeout,
-                )
+        _stop(prefix, bindir, folder / "data", timeout)
         shutil.rmtree(folder, ignore_errors=True)
