@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import uuid
 from dataclasses import MISSING, fields
-from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
@@ -56,11 +57,28 @@ def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
         raise UsageError(str(exc)) from None
 
 
-def _file_ledger(path: Path, variant: str):
-    from simlab.ledger import ChapterLedger, Ledger
+def _db_ledger(db: str, variant: str):
+    """The ledger factory for ``--db``: a new SQLite file (an existing one is refused), or a new
+    schema in the PostgreSQL database a URL names (kept after the run, so it can be inspected;
+    its name goes to stderr). Runs never mix."""
+    from simlab.ledger.connect import connect, is_postgres_url, redact, sqlite_path
 
-    cls = Ledger if variant == "fenced" else ChapterLedger
-    return lambda clock: cls(str(path), clock=clock)
+    chapter = variant != "fenced"
+    if is_postgres_url(db):
+        from simlab.ledger.pg_probes import create_schema
+
+        name = f"simlab_sim_{uuid.uuid4().hex[:12]}"
+        try:
+            target = create_schema(db, name)
+        except LedgerError as exc:
+            raise UsageError(f"--db: {exc}") from None
+        print(f"ledger: schema {name} in {redact(db)}", file=sys.stderr)
+    else:
+        try:
+            target = str(new_file(sqlite_path(db), "--db"))
+        except ValueError as exc:
+            raise UsageError(f"--db: {exc}") from None
+    return lambda clock: connect(target, clock=clock, chapter=chapter)
 
 
 # -- simulate ----------------------------------------------------------------------------------
@@ -70,7 +88,7 @@ def _handle_simulate(args: argparse.Namespace) -> int:
     from simlab.sim.simulation import simulate
 
     scenario = scenario_from_args(args)
-    factory = _file_ledger(new_file(args.db, "--db"), scenario.variant) if args.db else None
+    factory = _db_ledger(args.db, scenario.variant) if args.db else None
     timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
     history_out = writable_file(args.history, "--history") if args.history else None
     try:
@@ -185,8 +203,9 @@ def register(subparsers) -> None:
     add_scenario_arguments(p)
     p.add_argument(
         "--db",
-        metavar="PATH",
-        help="run over a new SQLite file ledger at PATH (an existing file is refused)",
+        metavar="PATH|URL",
+        help="run over a new SQLite file ledger at PATH (an existing file is refused), or over a "
+        "new schema in the PostgreSQL database at postgresql://URL",
     )
     p.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the summary"

@@ -1,14 +1,16 @@
 """A health check that proves the database and the queue work, not just that a process is alive.
 
-:func:`check_health` runs two checks against a ledger file and never creates, migrates or
-leaves anything claimable behind:
+:func:`check_health` runs two checks against a ledger (a SQLite file, or a ``postgresql://`` URL)
+and never creates, migrates or leaves anything claimable behind:
 
 1. **database** -- the file must exist (a missing file is unhealthy: a health check that created
    an empty ledger would report "healthy" for a service pointed at the wrong path), then
    :func:`simlab.ledger.probes.probe_write_read` takes the write lock, writes a probe row, reads
    it back, deletes it and commits, all in one transaction. A lock held by someone else for
    longer than ``timeout`` seconds, a read-only file or mount, a file that is not a ledger, or
-   a schema from other code makes it unhealthy, with the reason.
+   a schema from other code makes it unhealthy, with the reason. On PostgreSQL the same probe
+   runs in one transaction with ``lock_timeout`` set to ``timeout``
+   (:func:`simlab.ledger.pg_probes.probe_write_read`); an unreachable server is unhealthy.
 2. **queue** -- a probe task is submitted (tenant ``__health__``), claimed *by its ID* and
    completed through the ordinary ledger API, and read back as completed with its result.
 
@@ -29,11 +31,13 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask
 from simlab.ledger import Ledger
+from simlab.ledger.connect import is_postgres_url, redact
 from simlab.ledger.probes import probe_write_read, remove_probe
 from simlab.records import COMPLETED, PROBE_TENANT
 
@@ -73,10 +77,10 @@ class HealthReport:
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
-    """SQLite's terse errors as a sentence an operator can act on (the original kept)."""
+    """The engine's terse errors as a sentence an operator can act on (the original kept)."""
     text = str(exc)
     low = text.lower()
-    if "locked" in low or "busy" in low:
+    if "locked" in low or "busy" in low or "lock timeout" in low:
         return (
             f"locked: another connection held the write lock for more than {timeout:g} s ({text})"
         )
@@ -89,16 +93,28 @@ def _reason(exc: BaseException, timeout: float) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def _database(path: Path, timeout: float) -> Check:
+def _database(path: Path | str, timeout: float) -> Check:
     start = time.perf_counter()
+    if is_postgres_url(path):
+        from simlab.ledger.pg_probes import probe_write_read as pg_probe
+
+        return _probed(
+            start, lambda: pg_probe(path, uuid.uuid4().hex, busy_timeout=timeout), timeout
+        )
     if not path.exists():
         return Check(
             "database", False, f"{path} does not exist (a health check never creates a database)"
         )
     if not path.is_file():
         return Check("database", False, f"{path} is not a regular file")
+    token = uuid.uuid4().hex
+    return _probed(start, lambda: probe_write_read(path, token, busy_timeout=timeout), timeout)
+
+
+def _probed(start: float, probe: Callable[[], bool], timeout: float) -> Check:
+    """The database check's verdict from ``probe()`` (True when the read saw the write)."""
     try:
-        seen = probe_write_read(path, uuid.uuid4().hex, busy_timeout=timeout)
+        seen = probe()
     except (LedgerError, OSError) as exc:
         return Check("database", False, _reason(exc, timeout))
     elapsed = time.perf_counter() - start
@@ -141,10 +157,18 @@ def _probe(ledger: Ledger, timeout: float, start: float) -> Check | None:
         remove_probe(ledger, task_id)
 
 
-def _queue(path: Path, timeout: float) -> Check:
+def _open(path: Path | str, timeout: float):
+    if is_postgres_url(path):
+        from simlab.ledger import PostgresLedger
+
+        return PostgresLedger(path, connect_timeout=timeout)
+    return Ledger(path, busy_timeout=timeout)
+
+
+def _queue(path: Path | str, timeout: float) -> Check:
     start = time.perf_counter()
     try:
-        ledger = Ledger(path, busy_timeout=timeout)
+        ledger = _open(path, timeout)
     except (LedgerError, OSError) as exc:
         return Check("queue", False, _reason(exc, timeout))
     try:
@@ -172,13 +196,14 @@ def check_health(path: str | Path, *, timeout: float = 5.0) -> HealthReport:
     """
     if not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    path = Path(path)
+    path = path if is_postgres_url(path) else Path(path)
+    shown = redact(str(path))
     database = _database(path, timeout)
     if not database.ok:
         return HealthReport(
-            str(path), (database, Check("queue", None, "not checked: the database check failed"))
+            shown, (database, Check("queue", None, "not checked: the database check failed"))
         )
-    return HealthReport(str(path), (database, _queue(path, timeout)))
+    return HealthReport(shown, (database, _queue(path, timeout)))
 
 
 def format_health(report: HealthReport) -> str:

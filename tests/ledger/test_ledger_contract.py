@@ -1,8 +1,8 @@
-"""The ledger contract, asked of both ledgers: the SQLite ``Ledger`` and the in-process model.
+"""The ledger contract, asked of every ledger: SQLite, PostgreSQL and the in-process model.
 
-Every test runs twice, once per implementation, with a fake clock that only moves when a test
-advances it. A test that checks "nothing changed" compares full ``tasks()`` and ``effects()``
-snapshots before and after the call.
+Every test runs once per implementation (PostgreSQL on the session's throwaway server), with a
+fake clock that only moves when a test advances it. A test that checks "nothing changed" compares
+full ``tasks()`` and ``effects()`` snapshots before and after the call.
 """
 
 from __future__ import annotations
