@@ -241,7 +241,8 @@ class Dashboard:
         self.status = w.Label(value="")
         self.verdict = w.HTML(value="")
         self.timeline_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
-        self.sweep_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        # Hidden until a sweep has drawn something (an empty image shows as a broken one).
+        self.sweep_image = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
 
         self.run_button.on_click(lambda _button: self.refresh())
         self.sweep_button.on_click(lambda _button: self.refresh_sweep())
@@ -307,6 +308,7 @@ class Dashboard:
         finally:
             self.sweep_button.disabled = False
         self.sweep_image.value = png(self.sweep_figure)
+        self.sweep_image.layout.display = ""
         return self.rows
 
     def show(self) -> None:
