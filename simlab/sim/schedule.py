@@ -301,11 +301,11 @@ def _field(where: str, name: str, value: Any, scenario: Scenario, ids: set[str])
         return value
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ScheduleError(f"{where}: {name} must be a finite number, got {value!r}")
-    value = float(value)
-    if name == "fraction" and not 0.0 <= value < 1.0:
+    number = float(value)
+    if name == "fraction" and not 0.0 <= number < 1.0:
         raise ScheduleError(f"{where}: fraction must be in [0, 1), got {value!r}")
-    if name == "factor" and value < 1.0:
+    if name == "factor" and number < 1.0:
         raise ScheduleError(f"{where}: factor must be >= 1, got {value!r}")
-    if name in ("length", "at") and value < 0:
+    if name in ("length", "at") and number < 0:
         raise ScheduleError(f"{where}: {name} is a time and must be >= 0, got {value!r}")
-    return value
+    return number
