@@ -30,7 +30,7 @@ from simlab.checker import (
 from simlab.history import Event, HistoryView
 from simlab.records import TaskRecord
 
-__all__ = ["Rule", "RULES", "broken_rules", "first_violation", "rule_phrase"]
+__all__ = ["Rule", "RULES", "broken_rules", "breaks_any", "first_violation", "rule_phrase"]
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,20 @@ def broken_rules(
     return out
 
 
+def breaks_any(
+    history: Iterable[Event] | HistoryView,
+    final: Mapping[str, TaskRecord] | Iterable[TaskRecord],
+    rules: Iterable[str],
+    *,
+    steps: int | None = None,
+) -> bool:
+    """Does the run break at least one of ``rules``? (Judges only those rules.)"""
+    view = history if isinstance(history, HistoryView) else HistoryView(history)
+    records = _final(final)
+    ks = _ks(view, records, steps)
+    return any(_BY_LETTER[letter].judge(view, records, ks) for letter in rules)
+
+
 def first_violation(
     history: Iterable[Event] | HistoryView,
     final: Mapping[str, TaskRecord] | Iterable[TaskRecord],
@@ -147,7 +161,7 @@ def first_violation(
 ) -> tuple[int, str] | None:
     """``(index, letter)``: the first history event at which one of ``rules`` is broken, and
     the rule; None if none of them is broken. A rule judged on the final state counts as
-    broken at the last event. Binary search over prefixes: O(n log n)."""
+    broken at the last event. Galloping, then binary search over prefixes: O(n log n)."""
     view = history if isinstance(history, HistoryView) else HistoryView(history)
     events = view.events
     records = _final(final)
@@ -160,6 +174,10 @@ def first_violation(
         at = len(events) - 1
         if rule.on_prefix and _breaks(rule, events, at + 1, steps):
             lo, hi = 1, at + 1  # the shortest breaking prefix has length in [lo, hi]
+            probe = 64  # gallop first: violations tend to come early, and short prefixes are cheap
+            while probe < hi and not _breaks(rule, events, probe, steps):
+                lo, probe = probe + 1, 2 * probe
+            hi = min(hi, probe)
             while lo < hi:
                 mid = (lo + hi) // 2
                 if _breaks(rule, events, mid, steps):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.rulebook import broken_rules, first_violation
+from simlab.rulebook import breaks_any, broken_rules, first_violation
 from simlab.scenario import Scenario
 from simlab.schedule import Schedule, task_ids
 from simlab.simulation import LedgerFactory, Result, simulate
@@ -44,7 +44,9 @@ class Shrunk:
     how many runs shrinking took, ``original_faults`` how many faults the original run had and
     ``original`` that run. ``rules`` are the letters of the target rules the replay breaks;
     ``one_minimal`` is True when removing any single fault of ``schedule`` was checked to make
-    every violation go away.
+    every violation go away. ``simulate_equivalents`` is the work shrinking took, counted in
+    history events simulated (every run, the first included) over the events of the original
+    run: a deterministic stand-in for "shrink time / simulate time" (see ``simlab bench shrink``).
     """
 
     schedule: Schedule
@@ -55,6 +57,7 @@ class Shrunk:
     original: Result = field(repr=False)
     rules: list[str] = field(default_factory=list)
     one_minimal: bool = False
+    simulate_equivalents: float = 1.0
 
     @property
     def ok(self) -> bool:
@@ -79,6 +82,7 @@ class Shrunk:
             "original_faults": self.original_faults,
             "original_violations": len(self.original.violations),
             "one_minimal": self.one_minimal,
+            "simulate_equivalents": round(self.simulate_equivalents, 2),
             "scenario": self.schedule.to_dict()["scenario"],
             "replay": replay or self.result.replay,
         }
@@ -120,6 +124,7 @@ class _Shrinker:
         steps = original.scenario.steps
         self.target = set(broken_rules(original.history, original.final, steps=steps))
         self.simulations = 1
+        self.events = len(original.history)
         self.cache: dict[tuple, Result] = {}
 
     def run(self, scenario: Scenario, faults: list[dict]) -> Result:
@@ -127,18 +132,16 @@ class _Shrinker:
         if key not in self.cache:
             schedule = Schedule(self.seed, scenario).with_faults(faults)
             self.simulations += 1
-            self.cache[key] = simulate(
+            self.cache[key] = r = simulate(
                 scenario, seed=self.seed, ledger=self.ledger, schedule=schedule
             )
+            self.events += len(r.history)
         return self.cache[key]
 
     def fails(self, scenario: Scenario, faults: list[dict]) -> bool:
         """Does the replay still break one of the target rules?"""
         r = self.run(scenario, faults)
-        if r.ok:
-            return False
-        broken = broken_rules(r.history, r.final, steps=scenario.steps)
-        return bool(self.target & set(broken))
+        return not r.ok and breaks_any(r.history, r.final, self.target, steps=scenario.steps)
 
     # -- the steps --------------------------------------------------------------------------
     def causal_cut(self) -> tuple[Scenario, list[dict]]:
@@ -165,11 +168,17 @@ class _Shrinker:
         return faults
 
     def fewer_workers(self, sc: Scenario, faults: list[dict]) -> Scenario:
-        for workers in range(1, sc.workers):
-            candidate = sc.with_(workers=workers)
-            if self.fails(candidate, faults):
-                return candidate
-        return sc
+        """Two workers if that still fails (a race needs two), then maybe one; if two are
+        not enough, three. The original count when none of these fails."""
+        if sc.workers <= 2:
+            tries = [1] if sc.workers == 2 else []
+        else:
+            tries = [2, 1] if self.fails(sc.with_(workers=2), faults) else [3]
+        best = sc.with_(workers=2) if sc.workers > 2 and tries[0] == 2 else sc
+        for workers in tries:
+            if workers < best.workers and self.fails(sc.with_(workers=workers), faults):
+                best = sc.with_(workers=workers)
+        return best
 
     def shorter_pauses(self, sc: Scenario, faults: list[dict]) -> list[dict]:
         """Cut each pause to the shortest ``k * ttl / 2`` that still fails (binary search)."""
@@ -235,7 +244,6 @@ def shrink(
     s = _Shrinker(seed, ledger, original)
     sc, faults = s.causal_cut()
     faults = s.focus(sc, faults)
-    sc = s.fewer_workers(sc, faults)
     faults = ddmin(faults, lambda subset: s.fails(sc, subset))
     fewer = s.fewer_workers(sc, faults)
     if fewer != sc:
@@ -255,4 +263,5 @@ def shrink(
         original,
         rules,
         clean,
+        s.events / max(1, len(original.history)),
     )
