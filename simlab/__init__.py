@@ -29,9 +29,9 @@ from simlab.records import (
     Lease,
     TaskRecord,
 )
-from simlab.shrink import Shrunk, shrink
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule
+from simlab.sim.shrink import Shrunk, shrink
 from simlab.sim.simulation import Result, simulate
 
 __version__ = "0.1.0"

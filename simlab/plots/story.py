@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D
 
 from simlab.plots.style import FAIL_RED
 from simlab.plots.timeline import timeline
-from simlab.story import fault_events, first_broken
+from simlab.sim.story import fault_events, first_broken
 
 __all__ = ["story_plot", "save_story_png"]
 
@@ -26,8 +26,8 @@ MAX_TASKS = 4
 
 
 def story_plot(shrunk, *, ax=None, title: str | None = None):
-    """Draw the story of ``shrunk`` (a :class:`~simlab.shrink.Shrunk` or a
-    :class:`~simlab.simulation.Result`) on ``ax`` (a new figure when None); return the Axes."""
+    """Draw the story of ``shrunk`` (a :class:`~simlab.sim.shrink.Shrunk` or a
+    :class:`~simlab.sim.simulation.Result`) on ``ax`` (a new figure when None); return the Axes."""
     result = getattr(shrunk, "result", shrunk)
     rules = getattr(shrunk, "rules", None) or None
     broken = first_broken(result, rules) or first_broken(result)

@@ -1,7 +1,7 @@
 """``simlab bench shrink``: what shrinking costs, in simulations of the same scenario.
 
 For each variant and seed, one plain :func:`~simlab.sim.simulation.simulate` and one
-:func:`~simlab.shrink.shrink` of the same scenario and seed are timed side by side, alternating,
+:func:`~simlab.sim.shrink.shrink` of the same scenario and seed are timed side by side, alternating,
 for a few rounds; the best round of each counts. The ratio ``shrink / simulate`` is the cost of
 shrinking in *simulate-equivalents*: the goal is at most :data:`GOAL` (60). Seeds that do not
 fail cost one simulation and are reported as such.
@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from simlab.shrink import shrink
 from simlab.sim.scenario import Scenario
+from simlab.sim.shrink import shrink
 from simlab.sim.simulation import simulate
 
 __all__ = ["bench_shrink", "GOAL"]

@@ -1,6 +1,6 @@
 """The checker's rules by name: which rules a run broke, and the first event that broke them.
 
-:func:`simlab.checker.check` returns violation sentences; the shrinker and the story need to
+:func:`simlab.check.checker.check` returns violation sentences; the shrinker and the story need to
 know *which* rule each one breaks and *where* in the history the first one happened. Both are
 pure functions over a history and the final records, built from the checker's own rule
 functions (nothing here re-implements a rule).
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from simlab.checker import (
+from simlab.check.checker import (
     cancelled_completions,
     duplicate_commits,
     resent_effects,
@@ -27,7 +27,7 @@ from simlab.checker import (
     step_regressions,
     stuck_tasks,
 )
-from simlab.history import Event, HistoryView
+from simlab.check.history import Event, HistoryView
 from simlab.records import TaskRecord
 
 __all__ = ["Rule", "RULES", "broken_rules", "breaks_any", "first_violation", "rule_phrase"]

@@ -3,7 +3,7 @@
 :func:`shrink` runs a scenario with a seed. If the checker finds a violation, it looks for a
 *1-minimal* fault schedule: one that still breaks one of the rules the original run broke, while
 taking away any single one of its faults does not. Every candidate is a replay of a
-:class:`~simlab.schedule.Schedule` with the same seed, so each answer is deterministic:
+:class:`~simlab.sim.schedule.Schedule` with the same seed, so each answer is deterministic:
 
 1. **Causality.** The replay is deterministic, so faults that struck after the first violating
    event cannot have caused it, and tasks submitted after it cannot either: both are cut (the
@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.rulebook import breaks_any, broken_rules, first_violation
-from simlab.scenario import Scenario
-from simlab.schedule import Schedule, task_ids
-from simlab.simulation import LedgerFactory, Result, simulate
-from simlab.story import tell
+from simlab.check.rulebook import breaks_any, broken_rules, first_violation
+from simlab.sim.scenario import Scenario
+from simlab.sim.schedule import Schedule, task_ids
+from simlab.sim.simulation import LedgerFactory, Result, simulate
+from simlab.sim.story import tell
 
 __all__ = ["shrink", "Shrunk", "ddmin"]
 
@@ -231,7 +231,7 @@ def shrink(
     """Run ``scenario`` with ``seed`` (or replay ``schedule``) and, if it breaks a rule, shrink
     it to a 1-minimal schedule that still does (see the module docstring).
 
-    ``ledger`` is a ledger factory as for :func:`~simlab.simulation.simulate`, used by every
+    ``ledger`` is a ledger factory as for :func:`~simlab.sim.simulation.simulate`, used by every
     replay. Raises ``ValueError`` for a bad scenario, seed or schedule, never for a clean run.
     """
     if schedule is not None:

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.nemesis import exact_delay
-from simlab.scenario import RATE_FIELDS
-from simlab.schedule import FAULT_KINDS, Schedule, ScheduleError
+from simlab.sim.nemesis import exact_delay
+from simlab.sim.scenario import RATE_FIELDS
+from simlab.sim.schedule import FAULT_KINDS, Schedule, ScheduleError
 
 QUIET = dict.fromkeys(RATE_FIELDS, 0.0)  # no random faults: only the schedule's
 
@@ -158,7 +158,7 @@ def test_is_a_bad_schedule_refused_with_one_line(spoil, message, tmp_path):
 
 
 def test_is_every_fault_kind_documented_in_the_module():
-    import simlab.schedule as module
+    import simlab.sim.schedule as module
 
     for kind, names in FAULT_KINDS.items():
         assert f"``{kind}``" in module.__doc__

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from simlab import Scenario, shrink, simulate
-from simlab.model import MemoryLedger
+from simlab.check.rulebook import RULES, broken_rules, first_violation
+from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, RUNNING, TERMINAL_STATUSES
-from simlab.rulebook import RULES, broken_rules, first_violation
-from simlab.shrink import ddmin
+from simlab.sim.shrink import ddmin
 
 # -- mutant ledgers: each breaks one promise of the contract --------------------------------------
 
@@ -103,7 +103,7 @@ def test_does_every_failing_seed_shrink_to_at_most_3_faults(variant, seeds):
 def test_does_the_minimal_schedule_replay_byte_for_byte(tmp_path):
     shrunk = shrink(Scenario(variant="unfenced"), seed=7)
     path = shrunk.schedule.save(tmp_path / "minimal.json")
-    from simlab.schedule import Schedule
+    from simlab.sim.schedule import Schedule
 
     loaded = Schedule.load(path)
     replay = simulate(loaded.scenario, seed=loaded.seed, schedule=loaded)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from simlab.checker import at
-from simlab.history import Event
-from simlab.rulebook import broken_rules, first_violation, rule_phrase
-from simlab.schedule import describe_fault
+from simlab.check.checker import at
+from simlab.check.history import Event
+from simlab.check.rulebook import broken_rules, first_violation, rule_phrase
+from simlab.sim.schedule import describe_fault
 
 __all__ = ["tell", "fault_events", "first_broken"]
 
