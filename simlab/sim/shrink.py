@@ -9,9 +9,11 @@ taking away any single one of its faults does not. Every candidate is a replay o
    event cannot have caused it, and tasks submitted after it cannot either: both are cut (the
    fault horizon is kept, so the faults that remain strike exactly where they did).
 2. **Focus.** The faults that struck the violating task alone are tried first.
-3. **Fewer workers.** The smallest number of workers that still fails is kept.
-4. **Delta debugging** (Zeller's ddmin) removes chunks, then single faults, until no single
+3. **Delta debugging** (Zeller's ddmin) removes chunks, then single faults, until no single
    fault can go.
+4. **Fewer workers, fewer tasks.** Two workers (then one) if that still fails, else three; then
+   only the tasks up to the last one a fault or the violation names. After fewer workers, ddmin
+   runs again.
 5. **Shorter pauses.** Each remaining pause is cut to the shortest of ``ttl/2, ttl, 3ttl/2...``
    that still fails; then the single-fault removal is checked again, and whether every
    violation (not only the target rules) goes away is recorded in ``Shrunk.one_minimal``.
@@ -180,6 +182,20 @@ class _Shrinker:
                 best = sc.with_(workers=workers)
         return best
 
+    def needed_tasks(self, sc: Scenario, faults: list[dict]) -> Scenario:
+        """Only the tasks up to the last one the violation or a fault names, if that fails."""
+        r = self.run(sc, faults)
+        first = first_violation(r.history, r.final, self.target, steps=sc.steps)
+        named = [f["task"] for f in faults if "task" in f]
+        if first is not None and r.history[first[0]].task is not None:
+            named.append(r.history[first[0]].task)
+        ids = task_ids(sc.tasks)
+        n = max((ids.index(t) + 1 for t in named if t in ids), default=0)
+        candidate = _fewer_tasks(sc, n)
+        if candidate is not None and self.fails(candidate, faults):
+            return candidate
+        return sc
+
     def shorter_pauses(self, sc: Scenario, faults: list[dict]) -> list[dict]:
         """Cut each pause to the shortest ``k * ttl / 2`` that still fails (binary search)."""
         faults = list(faults)
@@ -249,6 +265,7 @@ def shrink(
     if fewer != sc:
         sc = fewer
         faults = ddmin(faults, lambda subset: s.fails(sc, subset))
+    sc = s.needed_tasks(sc, faults)
     faults = s.shorter_pauses(sc, faults)
     faults, clean = s.one_minimal(sc, faults)
     result = s.run(sc, faults)
