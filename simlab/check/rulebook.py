@@ -166,8 +166,11 @@ def first_violation(
     events = view.events
     records = _final(final)
     best: tuple[int, str] | None = None
-    for letter in rules:
-        rule = _BY_LETTER[letter]
+    wanted = set(rules)
+    for rule in RULES:  # table order, so a tie names the same rule whatever the set order
+        if rule.letter not in wanted:
+            continue
+        letter = rule.letter
         ks = _ks(view, records, steps)
         if not rule.judge(view, records, ks):
             continue

@@ -128,3 +128,15 @@ def test_does_bench_shrink_report_the_ratio_against_simulate(capsys):
     assert "simulate-equivalents (goal <= 60)" in out
     row = next(line for line in out.splitlines() if line.startswith("unfenced"))
     assert row.split()[1] == "7"
+
+
+def test_does_shrink_take_a_saved_run_and_replay_it_over_a_file_ledger(tmp_path, capsys):
+    saved, db = tmp_path / "run.json", tmp_path / "minimal.sqlite"
+    argv = ["simulate", "--seed", "2", "--variant", "unfenced", "--pause-rate", "0.2"]
+    assert run([*argv, "--tasks", "30", "--save-schedule", str(saved)], capsys)[0] == 1
+    code, out, _ = run(["shrink", "--schedule", str(saved), "--json", "--db", str(db)], capsys)
+    data = json.loads(out)
+    assert code == 1 and 1 <= len(data["faults"]) < data["original_faults"]
+    assert data["original_faults"] == len(Schedule.load(saved))
+    assert data["replay"].startswith(f"simlab shrink --schedule {saved} --out schedule.json")
+    assert db.exists() and db.stat().st_size > 0
