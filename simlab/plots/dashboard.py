@@ -242,11 +242,7 @@ class Dashboard:
         self.sweep_button = w.Button(
             description="Sweep", icon="line-chart", tooltip="every variant, several rates and seeds"
         )
-        self.shrink_button = w.Button(
-            description="Shrink", icon="compress", tooltip="the fewest faults that still fail"
-        )
-        self.story = w.HTML(value="")
-        self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self._build_shrink(w)
         self.fault = w.Dropdown(
             options=SWEEP_FAULTS,
             value=self.sweep_fault,
@@ -269,7 +265,6 @@ class Dashboard:
 
         self.run_button.on_click(lambda _button: self.refresh())
         self.sweep_button.on_click(lambda _button: self.refresh_sweep())
-        self.shrink_button.on_click(lambda _button: self.refresh_shrink())
         for control in self.controls.values():
             control.observe(self._changed, names="value")
 
@@ -300,6 +295,15 @@ class Dashboard:
                 self.sweep_image,
             ]
         )
+
+    def _build_shrink(self, w) -> None:
+        """The "Shrink" button and where its story and picture go."""
+        self.shrink_button = w.Button(
+            description="Shrink", icon="compress", tooltip="the fewest faults that still fail"
+        )
+        self.story = w.HTML(value="")
+        self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.shrink_button.on_click(lambda _button: self.refresh_shrink())
 
     def _changed(self, _change) -> None:
         if self.auto.value:
