@@ -104,8 +104,14 @@ def test_does_every_failing_seed_shrink_to_at_most_3_faults(variant, seeds):
     assert failing >= 7  # the variants really fail on most seeds
 
 
-def test_does_the_minimal_schedule_replay_byte_for_byte(tmp_path):
-    shrunk = shrink(Scenario(variant="unfenced"), seed=7)
+@pytest.fixture(scope="module")
+def unfenced_7():
+    """The README's example, shrunk once for the tests that read it."""
+    return shrink(Scenario(variant="unfenced"), seed=7)
+
+
+def test_does_the_minimal_schedule_replay_byte_for_byte(tmp_path, unfenced_7):
+    shrunk = unfenced_7
     path = shrunk.schedule.save(tmp_path / "minimal.json")
     from simlab.sim.schedule import Schedule
 
@@ -116,8 +122,8 @@ def test_does_the_minimal_schedule_replay_byte_for_byte(tmp_path):
     assert not replay.ok
 
 
-def test_is_the_shrunk_scenario_smaller_and_the_story_about_its_violation():
-    shrunk = shrink(Scenario(variant="unfenced"), seed=7)
+def test_is_the_shrunk_scenario_smaller_and_the_story_about_its_violation(unfenced_7):
+    shrunk = unfenced_7
     original = shrunk.original.scenario
     small = shrunk.schedule.scenario
     assert small.tasks < original.tasks and small.workers <= original.workers
