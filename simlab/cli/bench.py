@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simlab.cli.args import UsageError
+from simlab.cli.args import UsageError, integer
 from simlab.errors import LedgerError
 from simlab.grading.bench import DEFAULT_NOTEBOOK, GOAL, bench_grade
 from simlab.ledger.bench import bench_ledger
@@ -50,12 +50,13 @@ def _handle_ledger(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "bench",
-        help="measure speed side by side (ledger, sim)",
+        help="measure speed side by side (ledger, sim, shrink)",
         description="Benchmarks that report ratios measured side by side in one run.",
     )
     sub = p.add_subparsers(dest="bench", metavar="WHAT")
     sub.required = True
     _add_sim(sub)
+    _add_shrink(sub)
     g = sub.add_parser(
         "grade",
         help="grading against bare nbclient execution",
@@ -186,3 +187,65 @@ def _handle_grade(args: argparse.Namespace) -> int:
             f"{row['grade_cpu_s']:>9.2f} {row['cpu_ratio']:>6.2f}  {verdict}"
         )
     return 0
+
+
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _handle_shrink(args: argparse.Namespace) -> int:
+    from simlab.cli.sim import scenario_from_args
+    from simlab.sim.bench_shrink import GOAL as SHRINK_GOAL
+    from simlab.sim.bench_shrink import bench_shrink
+    from simlab.sim.scenario import VARIANTS
+
+    if args.rounds < 1 or args.seeds < 1:
+        raise UsageError("--rounds and --seeds must be positive")
+    for v in args.variants:
+        if v not in VARIANTS:
+            raise UsageError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
+    base = scenario_from_args(args)
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    print(
+        f"simlab bench shrink: {base.tasks} tasks, {base.workers} workers, seeds "
+        f"{seeds.start}-{seeds.stop - 1}, best of {args.rounds} rounds (simulate and shrink "
+        "timed side by side)"
+    )
+    rows = bench_shrink(base, variants=args.variants, seeds=seeds, rounds=args.rounds)
+    print(
+        f"{'variant':<11} {'seed':>4} {'simulate':>10} {'shrink':>9} {'ratio':>6} "
+        f"{'runs':>5} {'faults':>10}"
+    )
+    for r in rows:
+        faults = "no failure" if r["ok"] else f"{r['original_faults']} -> {r['faults']}"
+        print(
+            f"{r['variant']:<11} {r['seed']:>4} {r['simulate_s']:>10.3f} {r['shrink_s']:>9.3f} "
+            f"{r['ratio']:>6.1f} {r['simulations']:>5} {faults:>10}"
+        )
+    print("CPU seconds of this process, best round of each.")
+    worst = max(r["ratio"] for r in rows)
+    verdict = "ok" if worst <= SHRINK_GOAL else "ABOVE GOAL"
+    print(f"worst ratio {worst:.1f} simulate-equivalents (goal <= {SHRINK_GOAL:g}): {verdict}")
+    return 0
+
+
+def _add_shrink(bench_subparsers) -> argparse.ArgumentParser:
+    """Add ``shrink`` to the sub-commands of ``simlab bench``."""
+    p = bench_subparsers.add_parser(
+        "shrink",
+        help="shrink time against one simulate of the same scenario",
+        description=(
+            "Time simulate and shrink of the same scenario and seed side by side, for each "
+            "variant and seed; report the ratio (goal: shrinking costs at most 60 "
+            "simulate-equivalents)."
+        ),
+    )
+    p.add_argument("--variants", type=_names, default=["unfenced", "racy-claim"], help="[both]")
+    from simlab.cli.sim import add_scenario_arguments
+
+    p.add_argument("--seeds", type=integer, default=5, help="how many seeds [5]")
+    p.add_argument("--first-seed", type=integer, default=1, help="first seed [1]")
+    p.add_argument("--rounds", type=integer, default=3, help="rounds; the best counts [3]")
+    add_scenario_arguments(p, skip=("variant",))
+    p.set_defaults(func=_handle_shrink)
+    return p
