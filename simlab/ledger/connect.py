@@ -9,6 +9,10 @@
 
 The same worker code then runs on one machine or on many. The PostgreSQL driver is imported only
 when a PostgreSQL target is opened.
+
+:func:`remove_probe` is the one operation outside the task contract that a caller outside this
+package needs on an open ledger of either engine (``simlab health`` removes its probe tasks):
+it picks the engine's own function, so no SQL leaves :mod:`simlab.ledger`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,14 @@ from typing import Any
 
 from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 
-__all__ = ["connect", "is_chapter_ledger", "is_postgres_url", "redact", "sqlite_path"]
+__all__ = [
+    "connect",
+    "is_chapter_ledger",
+    "is_postgres_url",
+    "redact",
+    "remove_probe",
+    "sqlite_path",
+]
 
 
 def connect(
@@ -67,3 +78,24 @@ def is_chapter_ledger(ledger: object) -> bool:
         return True
     pg_chapter = sys.modules.get("simlab.ledger.pg_chapter")
     return pg_chapter is not None and isinstance(ledger, pg_chapter.PostgresChapterLedger)
+
+
+def remove_probe(ledger: object, task_id: str) -> bool:
+    """Delete health's probe task ``task_id`` (tenant ``__health__``) and its effects from
+    ``ledger``; True if it was there. Tasks of any other tenant are never touched.
+
+    Dispatches on the engine: :func:`simlab.ledger.probes.remove_probe` for a SQLite
+    :class:`~simlab.ledger.Ledger`, :func:`simlab.ledger.pg_probes.remove_probe` for a
+    :class:`~simlab.ledger.PostgresLedger` (without importing the driver for a SQLite ledger).
+    ``TypeError`` for any other object; :class:`~simlab.errors.LedgerError` if the engine fails.
+    """
+    from simlab.ledger.sqlite import Ledger
+
+    if isinstance(ledger, Ledger):
+        from simlab.ledger.probes import remove_probe as remove
+    else:
+        postgres = sys.modules.get("simlab.ledger.postgres")
+        if postgres is None or not isinstance(ledger, postgres.PostgresLedger):
+            raise TypeError(f"remove_probe needs a SQLite or PostgreSQL ledger, got {ledger!r}")
+        from simlab.ledger.pg_probes import remove_probe as remove
+    return remove(ledger, task_id)
