@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.ledger.arguments import MAX_VALUE_BYTES
 from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 
 __all__ = [
@@ -41,11 +42,12 @@ def connect(
     clock: Callable[[], float] = time.time,
     max_attempts: int | None = None,
     chapter: bool = False,
+    max_value_bytes: int = MAX_VALUE_BYTES,
 ) -> Any:
     """Open the ledger ``target`` names: SQLite for a path, PostgreSQL for a URL.
 
-    ``clock`` and ``max_attempts`` mean what they mean for ``Ledger``. ``chapter=True`` returns
-    the teaching subclass that also has the chapter's broken primitives
+    ``clock``, ``max_attempts`` and ``max_value_bytes`` mean what they mean for ``Ledger``.
+    ``chapter=True`` returns the teaching subclass that also has the chapter's broken primitives
     (:class:`~simlab.ledger.ChapterLedger` or :class:`~simlab.ledger.PostgresChapterLedger`).
     Raises ``ValueError`` for a target that names neither engine, and
     :class:`~simlab.errors.LedgerError` for a ledger that cannot be opened.
@@ -57,13 +59,15 @@ def connect(
             from simlab.ledger.pg_chapter import PostgresChapterLedger as engine
         else:
             from simlab.ledger.postgres import PostgresLedger as engine
-        return engine(target, clock=clock, max_attempts=max_attempts)
+        return engine(
+            target, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes
+        )
     path = sqlite_path(target)
     if chapter:
         from simlab.ledger.chapter import ChapterLedger as engine
     else:
         from simlab.ledger.sqlite import Ledger as engine
-    return engine(path, clock=clock, max_attempts=max_attempts)
+    return engine(path, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes)
 
 
 def is_chapter_ledger(ledger: object) -> bool:

@@ -59,11 +59,16 @@ def test_does_connect_pick_the_engine_from_the_target(tmp_path, fresh_postgres):
         assert type(a) is PostgresChapterLedger and type(b) is ChapterLedger
 
 
-def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres):
+def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres, tmp_path):
     with connect(fresh_postgres(), clock=lambda: 42.0, max_attempts=1) as ledger:
         ledger.submit("j1")
         assert ledger.claim("j1", "w1", TTL).lease_until == 52.0
         assert ledger.max_attempts == 1
+    for target in (fresh_postgres(), str(tmp_path / "jobs.sqlite")):
+        with connect(target, max_value_bytes=10) as ledger:
+            with pytest.raises(ValueError, match="goal"):
+                ledger.submit("j1", goal="x" * 9)
+            assert ledger.tasks() == []
 
 
 @pytest.mark.parametrize("target", ["mysql://db/jobs", "", "sqlite:///", 7])
