@@ -24,7 +24,7 @@ def _matches(prediction: Any, actual: Any, tolerance: float) -> bool:
     if isinstance(prediction, str) and isinstance(actual, str):
         return prediction.strip().lower() == actual.strip().lower()
     if isinstance(prediction, bool) or isinstance(actual, bool):
-        return prediction == actual
+        return type(prediction) is type(actual) and prediction == actual
     if isinstance(prediction, int | float) and isinstance(actual, int | float):
         return math.isclose(prediction, actual, rel_tol=tolerance, abs_tol=tolerance)
     return prediction == actual
