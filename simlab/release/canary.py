@@ -64,6 +64,8 @@ class CanaryConfig:
     min_requests: int = 40
     cooldown: float = 300.0
     max_trips: int = 3
+    #: candidate requests admitted while half-open; their outcome closes or re-opens it
+    probe_requests: int = 5
     human_delay: float = 900.0
     #: the decision
     min_slice: int = 30
@@ -85,6 +87,7 @@ class CanaryConfig:
             ("min_requests", self.min_requests >= 1, "at least 1"),
             ("cooldown", self.cooldown > 0, "positive"),
             ("max_trips", self.max_trips >= 1, "at least 1"),
+            ("probe_requests", self.probe_requests >= 1, "at least 1"),
             ("human_delay", self.human_delay >= 0, "zero or more"),
             ("min_slice", self.min_slice >= 1, "at least 1"),
             ("error_margin", 0 <= self.error_margin < 1, "in [0, 1)"),
@@ -118,7 +121,8 @@ class Tenant:
 @dataclass
 class CanaryResult:
     """What a canary run produced. ``raw`` holds the misleading totals (all baseline traffic
-    against all canary traffic), kept to show why slices are compared instead."""
+    against all canary traffic), kept to show why slices are compared instead; ``changes``
+    the breaker's changes of state, ``(t, state)`` in time order."""
 
     config: CanaryConfig
     seed: int
@@ -130,6 +134,7 @@ class CanaryResult:
     decision: str
     evidence: list[str]
     raw: dict[str, float] = field(default_factory=dict)
+    changes: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def replay(self) -> str:
@@ -173,6 +178,7 @@ _FLAGS = (
     "max_cost",
     "window",
     "min_requests",
+    "probe_requests",
 )
 
 
