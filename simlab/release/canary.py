@@ -231,15 +231,21 @@ def format_canary(result: CanaryResult) -> str:
             if result.trips
             else "never tripped"
         ),
-        f"  {'slice':<16}{'baseline':>17}{'canary':>17}{'diff':>9}{'tokens':>13}",
+        f"  {'slice':<16}{'baseline':>17}{'canary':>17}{'diff':>9}{'p':>8}{'tokens':>13}",
     ]
     for s in result.slices:
         mark = "  REGRESSED" if s.regressed else ("" if s.comparable else "  (too few)")
         lines.append(
             f"  {s.name:<16}{s.baseline_rate:>9.1%} ({s.baseline_n:>4}){s.candidate_rate:>9.1%}"
-            f" ({s.candidate_n:>4}){100 * s.error_diff:>+7.1f}pt"
+            f" ({s.candidate_n:>4}){100 * s.error_diff:>+7.1f}pt{s.p_value:>8.2g}"
             f"{s.baseline_tokens:>6.0f}>{s.candidate_tokens:<6.0f}{mark}"
         )
+        if s.note:
+            lines.append(f"  {'':<16}weak evidence: {s.note}")
+    lines.append(
+        "  (p: one-sided Fisher exact test of 'the canary errs more'; REGRESSED needs p < 0.01 "
+        f"and a rise above {c.error_margin:.0%})"
+    )
     lines.append(f"decision: {result.decision.upper()}")
     lines += [f"  - {e}" for e in result.evidence]
     lines.append(f"replay: {result.replay}")

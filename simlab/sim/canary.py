@@ -45,7 +45,8 @@ import simpy
 
 from simlab.release.breaker import Breaker
 from simlab.release.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
-from simlab.release.slices import compare_slices, decide
+from simlab.release.slices import compare_slices, decide, slice_counts
+from simlab.release.stats import simpson_paradox
 from simlab.release.traffic import KINDS, TIERS, RequestRecord, serve
 from simlab.release.versions import parse_version
 
@@ -85,6 +86,9 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
             f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
             f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
         )
+    paradox = simpson_paradox(slice_counts(records), min_n=config.min_slice)
+    if paradox is not None:
+        evidence.append(paradox.sentence)
     return CanaryResult(
         config,
         seed,

@@ -14,8 +14,10 @@ from simlab.release.canary import (
     TIERS,
     Breaker,
     CanaryConfig,
+    format_canary,
     serve,
 )
+from simlab.release.stats import fisher_one_sided
 from simlab.sim.canary import run_canary
 
 matplotlib.use("Agg")
@@ -202,6 +204,27 @@ def test_would_raw_totals_hide_what_the_slices_show():
     assert comparable and all(s.error_diff > 0 for s in comparable)
     assert result.decision == "roll back"
     assert any("not like-for-like" in e for e in result.evidence)
+    assert any(
+        e.startswith("Simpson's paradox: raw totals make the candidate look better")
+        for e in result.evidence
+    )
+
+
+def test_is_a_slice_regressed_only_when_fisher_says_so_and_weak_evidence_named(b_run):
+    result = run_canary(CanaryConfig(candidate="B"), seed=1)
+    for s in [*result.slices, *b_run.slices]:
+        assert s.p_value == fisher_one_sided(
+            s.baseline_errors, s.baseline_n, s.candidate_errors, s.candidate_n
+        )
+        errors = any(r.startswith("errors") for r in s.regressed)
+        margin = s.error_diff > result.config.error_margin
+        assert errors == (s.comparable and margin and s.p_value < 0.01), s
+    policy = next(s for s in result.slices if s.name == "low/policy")
+    assert (policy.candidate_errors, policy.candidate_n) == (3, 68) and policy.regressed
+    assert policy.note.startswith("3 errors in 68: one error fewer and p = 0.039")
+    text = format_canary(result)
+    assert "weak evidence: 3 errors in 68" in text and "Fisher exact" in text
+    assert not any("Simpson" in e for e in result.evidence)  # raw totals agree: 7.1% vs 6.9%
 
 
 def test_is_a_request_judged_by_the_golden_assertions():
