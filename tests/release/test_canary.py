@@ -33,6 +33,12 @@ def b_run():
     return run_canary(replace(SHORT, candidate="B"), seed=1)
 
 
+@pytest.fixture(scope="module")
+def b_full():
+    """The notebook's run: an hour of traffic, in which the breaker latches at t=1174 s."""
+    return run_canary(CanaryConfig(candidate="B"), seed=1)
+
+
 # -- the breaker on its own ------------------------------------------------------------------------
 
 
@@ -210,8 +216,8 @@ def test_would_raw_totals_hide_what_the_slices_show():
     )
 
 
-def test_is_a_slice_regressed_only_when_fisher_says_so_and_weak_evidence_named(b_run):
-    result = run_canary(CanaryConfig(candidate="B"), seed=1)
+def test_is_a_slice_regressed_only_when_fisher_says_so_and_weak_evidence_named(b_run, b_full):
+    result = b_full
     for s in [*result.slices, *b_run.slices]:
         assert s.p_value == fisher_one_sided(
             s.baseline_errors, s.baseline_n, s.candidate_errors, s.candidate_n
@@ -258,18 +264,42 @@ def test_is_a_bad_config_refused(bad):
 # -- the plot and the command --------------------------------------------------------------------
 
 
-def test_does_the_plot_show_the_split_and_every_trip(b_run):
-    from simlab.plots.canary import canary_plot
+def test_does_the_plot_show_the_canary_traffic_every_trip_and_stop_after_the_latch(b_full):
+    import matplotlib.pyplot as plt
 
-    axes = canary_plot(b_run)
+    from simlab.plots.canary import breaker_periods, canary_plot, shown_until
+
+    axes = canary_plot(b_full)
     assert len(axes) == 3
     for ax in axes:
         trips = [a for a in ax.get_lines() if a.get_gid() == "trip"]
-        assert len(trips) == len(b_run.trips)
+        assert len(trips) == len(b_full.trips)
     gids = {p.get_gid() for p in axes[0].patches}
-    assert {"traffic-baseline", "traffic-canary", "traffic-fallback"} <= gids
+    assert {"traffic-canary", "traffic-probe", "traffic-fallback"} <= gids
+    assert "traffic-baseline" not in gids  # the baseline tenants are not drawn
+    bars = sum(p.get_height() for p in axes[0].patches if p.get_gid() == "traffic-probe")
+    assert bars == sum(r.probe for r in b_full.requests if r.arrived < shown_until(b_full))
+    # It latched: the picture ends shortly after the last trip and says so.
+    latch = b_full.trips[-1].t
+    assert latch < axes[0].get_xlim()[1] == shown_until(b_full) < b_full.config.duration
+    assert "latched open" in axes[-1].get_xlabel()
+    states = [state for *_, state in breaker_periods(b_full)]
+    assert states.count("open") == len(b_full.trips) and "half-open" in states
+    probes = [a for a in axes[1].get_lines() if a.get_gid() in ("probe-ok", "probe-error")]
+    assert sum(len(a.get_xdata()) for a in probes) == sum(r.probe for r in b_full.requests)
+    plt.close(axes[0].figure)
+
+
+def test_does_a_far_threshold_not_flatten_the_error_line():
     import matplotlib.pyplot as plt
 
+    from simlab.plots.canary import canary_plot
+
+    quiet = run_canary(replace(SHORT, candidate="C", max_error_rate=1.0, max_cost=1e9), seed=1)
+    axes = canary_plot(quiet)
+    assert axes[1].get_ylim()[1] < 0.5 and axes[0].get_xlim()[1] == SHORT.duration
+    labels = [t.get_text() for t in axes[1].get_legend().texts]
+    assert "threshold 100% (above the panel)" in labels
     plt.close(axes[0].figure)
 
 
