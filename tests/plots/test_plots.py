@@ -266,6 +266,42 @@ def test_does_sweep_plot_draw_on_the_axes_it_is_given():
         sweep_plot(sweep_rows(), ax=given[0])
 
 
+def test_does_an_all_zero_panel_say_so_instead_of_a_flat_line():
+    rows = [dict(r, duplicate_sends=0) for r in sweep_rows()]
+    axes = sweep_plot(rows)
+    assert len(axes[2].lines) == 0 and len(axes[1].lines) == 2
+    (note,) = [t for t in axes[2].texts if t.get_gid() == "all-zero"]
+    assert note.get_text().replace("\n", " ").startswith("0 in every run: with idempotency keys")
+
+
+def test_are_the_wasted_steps_and_racy_claim_panels_explained():
+    axes = sweep_plot(sweep_rows())  # fenced and unfenced, no fault named
+    assert "stale work is accepted" in axes[1].get_xlabel().replace("\n", " ")
+    assert axes[3].get_xlabel() == "rate"
+    racy = [dict(r, variant="racy-claim", fault="pause") for r in sweep_rows()]
+    axes = sweep_plot([dict(r, fault="pause") for r in sweep_rows()] + racy)
+    assert "paused workers are busy" in axes[3].get_xlabel().replace("\n", " ")
+    axes = sweep_plot([dict(r, fault="crash") for r in racy])  # not a pause sweep: no claim
+    assert axes[3].get_xlabel() == "rate"
+
+
+def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
+    # The two sentences, on a small pause sweep: unfenced refuses fewer saves but accepts stale
+    # ones; racy-claim's violations fall as pauses rise.
+    from simlab.sim.scenario import Scenario
+    from simlab.sim.sweep import sweep
+
+    rows = sweep(Scenario(tasks=60), fault="pause", rates=(0.0, 0.2), seeds=range(1, 7))
+
+    def mean(variant, rate, key):
+        vals = [r[key] for r in rows if (r["variant"], r["rate"]) == (variant, rate)]
+        return sum(vals) / len(vals)
+
+    assert mean("unfenced", 0.2, "wasted_steps") < mean("fenced", 0.2, "wasted_steps")
+    assert mean("unfenced", 0.2, "violations") > 0 == mean("fenced", 0.2, "violations")
+    assert mean("racy-claim", 0.2, "violations") < mean("racy-claim", 0.0, "violations")
+
+
 def test_can_sweep_plot_draw_no_rows():
     axes = sweep_plot([])
     axes[0].figure.canvas.draw()
