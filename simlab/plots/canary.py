@@ -152,24 +152,60 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
 
     c = result.config
     color = ROUTE_COLORS["canary"]
-    ax.step(w["t"], w["rate"], where="post", color=color, alpha=0.7, linewidth=1.2,
-            linestyle=(0, (3, 2)), gid="error-rate-warming",
-            label=f"fewer than {c.min_requests} requests in the window")  # fmt: skip
-    ax.step(w["t"], w["judged_rate"], where="post", color=color, linewidth=2.4,
-            gid="error-rate", label="candidate error rate (window)")  # fmt: skip
-    ax.plot([t.t for t in result.trips], [t.error_rate for t in result.trips], "o",
-            color=TRIP_RED, ms=7, gid="trip-point")  # fmt: skip
+    ax.step(
+        w["t"],
+        w["rate"],
+        where="post",
+        color=color,
+        alpha=0.7,
+        linewidth=1.2,
+        linestyle=(0, (3, 2)),
+        gid="error-rate-warming",
+        label=f"fewer than {c.min_requests} requests in the window",
+    )
+    ax.step(
+        w["t"],
+        w["judged_rate"],
+        where="post",
+        color=color,
+        linewidth=2.4,
+        gid="error-rate",
+        label="candidate error rate (window)",
+    )
+    ax.plot(
+        [t.t for t in result.trips],
+        [t.error_rate for t in result.trips],
+        "o",
+        color=TRIP_RED,
+        ms=7,
+        gid="trip-point",
+    )
     top = _fit_threshold(ax, w["rate"], c.max_error_rate)
-    ax.axhline(c.max_error_rate, color=TRIP_RED, linestyle="--", gid="threshold-error",
-               label=f"threshold {c.max_error_rate:.0%}" + top)  # fmt: skip
+    ax.axhline(
+        c.max_error_rate,
+        color=TRIP_RED,
+        linestyle="--",
+        gid="threshold-error",
+        label=f"threshold {c.max_error_rate:.0%}" + top,
+    )
     for gid, error, colour, label in (
         ("probe-ok", False, ROUTE_COLORS["probe"], "probe served well"),
         ("probe-error", True, TRIP_RED, "probe failed"),
     ):
         done = [r.done for r in result.requests if r.probe and r.error == error]
         if done:
-            ax.plot(done, [0.0] * len(done), "o", ms=5, color=colour, mec="white",
-                    gid=gid, label=label, clip_on=False, zorder=5)  # fmt: skip
+            ax.plot(
+                done,
+                [0.0] * len(done),
+                "o",
+                ms=5,
+                color=colour,
+                mec="white",
+                gid=gid,
+                label=label,
+                clip_on=False,
+                zorder=5,
+            )
     ax.set_ylabel("error rate")
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
@@ -194,13 +230,33 @@ def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> Non
     judged) and the cost threshold; carries the shared time label."""
     c = result.config
     color = ROUTE_COLORS["canary"]
-    ax.step(w["t"], w["cost"], where="post", color=color, alpha=0.7, linewidth=1.2,
-            linestyle=(0, (3, 2)), gid="cost-warming")  # fmt: skip
-    ax.step(w["t"], w["judged_cost"], where="post", color=color, linewidth=2.4, gid="cost",
-            label="candidate tokens per request (window)")  # fmt: skip
+    ax.step(
+        w["t"],
+        w["cost"],
+        where="post",
+        color=color,
+        alpha=0.7,
+        linewidth=1.2,
+        linestyle=(0, (3, 2)),
+        gid="cost-warming",
+    )
+    ax.step(
+        w["t"],
+        w["judged_cost"],
+        where="post",
+        color=color,
+        linewidth=2.4,
+        gid="cost",
+        label="candidate tokens per request (window)",
+    )
     top = _fit_threshold(ax, w["cost"], c.max_cost)
-    ax.axhline(c.max_cost, color=TRIP_RED, linestyle="--", gid="threshold-cost",
-               label=f"threshold {c.max_cost:g}" + top)  # fmt: skip
+    ax.axhline(
+        c.max_cost,
+        color=TRIP_RED,
+        linestyle="--",
+        gid="threshold-cost",
+        label=f"threshold {c.max_cost:g}" + top,
+    )
     ax.set_ylabel("tokens / request")
     ax.set_xlabel("simulated time (s)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
@@ -220,9 +276,15 @@ def _breaker_marks(axes: Any, result: CanaryResult, right: float) -> None:
             ax.axvline(trip.t, color=TRIP_RED, linewidth=1.5, gid="trip")
         ax.set_xlim(0, right)
     for i, trip in enumerate(result.trips, start=1):
-        axes[1].annotate(f"trip {i}", (trip.t, 1), xycoords=("data", "axes fraction"),
-                         xytext=(3, -12), textcoords="offset points", color=TRIP_RED,
-                         fontsize="small")  # fmt: skip
+        axes[1].annotate(
+            f"trip {i}",
+            (trip.t, 1),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -12),
+            textcoords="offset points",
+            color=TRIP_RED,
+            fontsize="small",
+        )
     if right < c.duration:
         axes[-1].set_xlabel(
             f"simulated time (s)\nthe breaker latched open at t={result.trips[-1].t:.0f} s; from "
