@@ -4,7 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lab lint exercises bench clean
+.PHONY: demo test lab app lint exercises bench clean
+
+# `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
+APP_PORT ?= 8866
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,10 +31,14 @@ test: $(STAMP)
 	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/python -m pytest
+	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
+
+app: $(STAMP)
+	$(BIN)/voila app/dashboard.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT)
 
 bench: $(STAMP)
 	$(BIN)/simlab bench ledger

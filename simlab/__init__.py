@@ -30,6 +30,8 @@ from simlab.records import (
     TaskRecord,
 )
 from simlab.sim.scenario import Scenario
+from simlab.sim.schedule import Schedule
+from simlab.sim.shrink import Shrunk, shrink
 from simlab.sim.simulation import Result, simulate
 
 __version__ = "0.1.0"
@@ -83,6 +85,9 @@ __all__ = [
     "Scenario",
     "Result",
     "simulate",
+    "Schedule",
+    "shrink",
+    "Shrunk",
     "Checkpoint",
     "CheckpointError",
     "World",

@@ -1,8 +1,9 @@
 """Exceptions raised by task ledgers.
 
 Every ledger error derives from :class:`LedgerError`, so callers can catch one type. Bad arguments
-(a non-positive ``ttl``, a negative step, a value that is not JSON) raise the built-in
-``ValueError`` instead: they are programming mistakes, not ledger states.
+(a non-positive ``ttl``, a negative step, a value that is not JSON, a task ID that is not a
+string) raise the built-in ``ValueError`` or ``TypeError`` instead (see
+:mod:`simlab.ledger.arguments`): they are programming mistakes, not ledger states.
 
 A ledger that raises has changed nothing, with one documented exception: a claim that would
 exceed ``max_attempts`` first moves the task to ``dead`` (the dead letter), then raises

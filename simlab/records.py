@@ -17,6 +17,7 @@ __all__ = [
     "DEAD",
     "STATUSES",
     "TERMINAL_STATUSES",
+    "PROBE_TENANT",
     "Lease",
     "TaskRecord",
     "Effect",
@@ -32,6 +33,8 @@ DEAD = "dead"
 STATUSES = (QUEUED, RUNNING, COMPLETED, CANCELLED, DEAD)
 #: Statuses from which no claim succeeds (``requeue`` brings cancelled and dead tasks back).
 TERMINAL_STATUSES = frozenset({COMPLETED, CANCELLED, DEAD})
+#: The tenant of ``simlab health``'s probe tasks: ``claim_next`` never hands them to a worker.
+PROBE_TENANT = "__health__"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,17 @@
-"""Fixtures shared by the test modules: both ledgers on one fake clock."""
+"""Fixtures shared by the test modules: every ledger on one fake clock, and one real PostgreSQL
+server for the whole session.
+
+The server is a throwaway one (:func:`simlab.ledger.throwaway_postgres`), started on first use
+and stopped when the session ends; each test gets its own empty schema in it. When the server
+binaries are missing, the PostgreSQL tests skip with one line saying so, except under CI
+(``CI=true``), where they fail: CI must run them.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import itertools
+import os
 
 import pytest
 from strategies import FakeClock
@@ -9,7 +20,48 @@ from simlab.ledger import Ledger
 from simlab.ledger.memory import MemoryLedger
 
 #: Every implementation of the ledger contract; tests using ``ledger`` run once per entry.
-IMPLEMENTATIONS = {"memory": MemoryLedger, "sqlite": Ledger}
+IMPLEMENTATIONS = ("memory", "sqlite", "postgres")
+#: The engines that persist across processes; tests using ``ledger_target`` run once per entry.
+ENGINES = ("sqlite", "postgres")
+_schemas = itertools.count(1)
+
+
+def postgres_unavailable(reason: str) -> None:
+    """Skip (one line, with the reason), or fail under CI, where the tests must run."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"PostgreSQL tests cannot run under CI=true: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL tests skipped: {reason}")
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The URL of one throwaway PostgreSQL server shared by the whole test session."""
+    from simlab.ledger.throwaway import PostgresUnavailable, throwaway_postgres
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(throwaway_postgres())
+        except PostgresUnavailable as exc:
+            postgres_unavailable(str(exc))
+        yield url
+
+
+@pytest.fixture
+def fresh_postgres(postgres_server):
+    """A function returning the URL of a new, empty schema on the session's server; every
+    schema it made is dropped at teardown."""
+    from simlab.ledger.pg_probes import create_schema, drop_schema
+
+    made = []
+
+    def fresh() -> str:
+        name = f"test_{os.getpid()}_{next(_schemas)}"
+        made.append(name)
+        return create_schema(postgres_server, name)
+
+    yield fresh
+    for name in made:
+        drop_schema(postgres_server, name)
 
 
 @pytest.fixture
@@ -18,13 +70,21 @@ def clock() -> FakeClock:
     return FakeClock(1000.0)
 
 
-@pytest.fixture(params=sorted(IMPLEMENTATIONS))
+@pytest.fixture(params=IMPLEMENTATIONS)
 def make_ledger(request, clock):
     """Build a ledger of the parametrised kind on the shared fake clock; closed at teardown."""
     opened = []
 
     def make(**options):
-        ledger = IMPLEMENTATIONS[request.param](":memory:", clock=clock, **options)
+        if request.param == "memory":
+            ledger = MemoryLedger(":memory:", clock=clock, **options)
+        elif request.param == "sqlite":
+            ledger = Ledger(":memory:", clock=clock, **options)
+        else:
+            from simlab.ledger import PostgresLedger
+
+            url = request.getfixturevalue("fresh_postgres")()
+            ledger = PostgresLedger(url, clock=clock, **options)
         opened.append(ledger)
         return ledger
 
@@ -36,3 +96,12 @@ def make_ledger(request, clock):
 @pytest.fixture
 def ledger(make_ledger):
     return make_ledger()
+
+
+@pytest.fixture(params=ENGINES)
+def ledger_target(request, tmp_path):
+    """A target for :func:`simlab.ledger.connect` naming a new, empty ledger that several
+    processes can share: a file path, or a PostgreSQL URL with its own schema."""
+    if request.param == "sqlite":
+        return str(tmp_path / "ledger.sqlite")
+    return request.getfixturevalue("fresh_postgres")()

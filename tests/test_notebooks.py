@@ -46,6 +46,7 @@ LEARNING_PATH = (
     "06_queueing_sanity",
     "07_checkpoints_and_resume",
     "08_release_regression",
+    "09_events_and_permissions",
 )
 
 

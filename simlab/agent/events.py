@@ -19,11 +19,12 @@ and leaves a gap (a transactional outbox, stored in the same commit, would close
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["EVENT_VERSION", "AgentEvent", "EventAbsorber"]
+__all__ = ["EVENT_VERSION", "AgentEvent", "EventAbsorber", "at_least_once"]
 
 #: The event layout this code writes and understands.
 EVENT_VERSION = 1
@@ -118,3 +119,31 @@ class EventAbsorber:
     def next_seq(self, task_id: str) -> int:
         """The sequence number the absorber waits for next."""
         return self._next.get(task_id, self.first_seq)
+
+
+def at_least_once(
+    events: Iterable[AgentEvent],
+    *,
+    seed: int,
+    duplicate_rate: float = 0.3,
+    max_delay: int = 4,
+) -> list[AgentEvent]:
+    """What an at-least-once bus delivers for ``events`` published in this order: every event
+    at least once, some twice (``duplicate_rate``), each copy late by 0 to ``max_delay``
+    positions, so later events can overtake earlier ones.
+
+    Seeded and pure: the same events and seed give the same deliveries; nothing is lost, so an
+    absorber fed the result must release exactly ``events`` (per task, in ``seq`` order).
+    """
+    if not 0.0 <= duplicate_rate <= 1.0:
+        raise ValueError(f"duplicate_rate must be between 0 and 1, got {duplicate_rate}")
+    if max_delay < 0:
+        raise ValueError(f"max_delay must be at least 0, got {max_delay}")
+    rng = random.Random(f"at-least-once:{seed}")
+    copies = []
+    for position, event in enumerate(events):
+        times = 2 if rng.random() < duplicate_rate else 1
+        for copy in range(times):
+            due = position + rng.randint(0, max_delay) + copy  # a duplicate never comes first
+            copies.append((due, len(copies), event))
+    return [event for _, _, event in sorted(copies, key=lambda c: (c[0], c[1]))]

@@ -23,9 +23,11 @@ __all__ = ["main", "UsageError", "COMMANDS", "OneLineErrorParser", "build_parser
 COMMANDS: tuple[str, ...] = (
     "simlab.cli.demo",
     "simlab.cli.sim",
+    "simlab.cli.shrink",
     "simlab.cli.bench",
     "simlab.cli.grade",
     "simlab.cli.release",
+    "simlab.cli.ledger",
 )
 
 

@@ -4,7 +4,7 @@
   with ``--compare``, when a case regressed).
 * ``canary`` runs a seeded rollout and prints the decision; exit 0 on ``promote``, 1 on
   ``hold`` or ``roll back``.
-* ``health --db PATH`` checks the database and the queue; exit 0 healthy, 1 unhealthy.
+* ``health --db PATH|URL`` checks the database and the queue; exit 0 healthy, 1 unhealthy.
 
 Bad input (an unknown version, a threshold out of range) is one line on stderr, exit 2.
 """
@@ -162,12 +162,17 @@ def register(subparsers) -> None:
 
     p = subparsers.add_parser(
         "health",
-        help="check the database and the queue of a ledger file",
+        help="check the database and the queue of a ledger (file or PostgreSQL)",
         description="Check a ledger: a write and a read in one transaction, and a probe task "
         "submitted, claimed and completed. Never creates a database. Exit 0 "
         "healthy, 1 unhealthy, 2 usage error.",
     )
-    p.add_argument("--db", required=True, metavar="PATH", help="the ledger file")
+    p.add_argument(
+        "--db",
+        required=True,
+        metavar="PATH|URL",
+        help="the ledger: a SQLite file, or a PostgreSQL database at postgresql://URL",
+    )
     p.add_argument(
         "--timeout",
         type=number,

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import uuid
 from dataclasses import MISSING, fields
-from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
 from simlab.errors import LedgerError
 from simlab.sim.scenario import EFFECTS, VARIANTS, WORKLOADS, Scenario
 
-__all__ = ["register", "add_scenario_arguments", "scenario_from_args"]
+__all__ = ["register", "add_scenario_arguments", "scenario_from_args", "schedule_from_args"]
 
 _CHOICES = {"variant": VARIANTS, "effects": EFFECTS, "workload": WORKLOADS}
 
@@ -56,11 +57,48 @@ def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
         raise UsageError(str(exc)) from None
 
 
-def _file_ledger(path: Path, variant: str):
-    from simlab.ledger import ChapterLedger, Ledger
+def schedule_from_args(args: argparse.Namespace):
+    """The :class:`~simlab.sim.schedule.Schedule` of ``--schedule FILE``, or None without it.
 
-    cls = Ledger if variant == "fenced" else ChapterLedger
-    return lambda clock: cls(str(path), clock=clock)
+    The file holds the scenario and the seed, so giving scenario flags or ``--seed`` as well is
+    a usage error; so is a missing or malformed file (one line naming the problem).
+    """
+    if not getattr(args, "schedule", None):
+        return None
+    from simlab.sim.schedule import Schedule, ScheduleError
+
+    given = [f.name for f in fields(Scenario) if hasattr(args, f.name)]
+    if given or args.seed is not None:
+        flag = "--" + given[0].replace("_", "-") if given else "--seed"
+        raise UsageError(f"--schedule takes the scenario and seed from the file; drop {flag}")
+    try:
+        return Schedule.load(args.schedule)
+    except ScheduleError as exc:
+        raise UsageError(f"--schedule {exc}") from None
+
+
+def _db_ledger(db: str, variant: str):
+    """The ledger factory for ``--db``: a new SQLite file (an existing one is refused), or a new
+    schema in the PostgreSQL database a URL names (kept after the run, so it can be inspected;
+    its name goes to stderr). Runs never mix."""
+    from simlab.ledger.connect import connect, is_postgres_url, redact, sqlite_path
+
+    chapter = variant != "fenced"
+    if is_postgres_url(db):
+        from simlab.ledger.pg_probes import create_schema
+
+        name = f"simlab_sim_{uuid.uuid4().hex[:12]}"
+        try:
+            target = create_schema(db, name)
+        except LedgerError as exc:
+            raise UsageError(f"--db: {exc}") from None
+        print(f"ledger: schema {name} in {redact(db)}", file=sys.stderr)
+    else:
+        try:
+            target = str(new_file(sqlite_path(db), "--db"))
+        except ValueError as exc:
+            raise UsageError(f"--db: {exc}") from None
+    return lambda clock: connect(target, clock=clock, chapter=chapter)
 
 
 # -- simulate ----------------------------------------------------------------------------------
@@ -69,14 +107,23 @@ def _file_ledger(path: Path, variant: str):
 def _handle_simulate(args: argparse.Namespace) -> int:
     from simlab.sim.simulation import simulate
 
-    scenario = scenario_from_args(args)
-    factory = _file_ledger(new_file(args.db, "--db"), scenario.variant) if args.db else None
+    schedule = schedule_from_args(args)
+    if schedule is None:
+        scenario, seed = scenario_from_args(args), 1 if args.seed is None else args.seed
+    else:
+        scenario, seed = schedule.scenario, schedule.seed
+    factory = _db_ledger(args.db, scenario.variant) if args.db else None
     timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
     history_out = writable_file(args.history, "--history") if args.history else None
+    saved = writable_file(args.save_schedule, "--save-schedule") if args.save_schedule else None
     try:
-        result = simulate(scenario, seed=args.seed, ledger=factory)
+        result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule)
     except LedgerError as exc:
         raise UsageError(str(exc)) from None
+    if schedule is not None:
+        result.replay = f"simlab simulate --schedule {args.schedule}"
+    if saved is not None:
+        result.schedule.save(saved)
     if history_out is not None:
         history_out.write_text(result.history.to_jsonl())
     if timeline is not None:
@@ -181,12 +228,21 @@ def register(subparsers) -> None:
             "broke."
         ),
     )
-    p.add_argument("--seed", type=integer, default=1, help="random seed [1]")
+    p.add_argument("--seed", type=integer, default=None, help="random seed [1]")
     add_scenario_arguments(p)
     p.add_argument(
+        "--schedule",
+        metavar="FILE.json",
+        help="replay a saved fault schedule (its scenario and seed come from the file)",
+    )
+    p.add_argument(
+        "--save-schedule", metavar="FILE.json", help="save this run's fault schedule to FILE"
+    )
+    p.add_argument(
         "--db",
-        metavar="PATH",
-        help="run over a new SQLite file ledger at PATH (an existing file is refused)",
+        metavar="PATH|URL",
+        help="run over a new SQLite file ledger at PATH (an existing file is refused), or over a "
+        "new schema in the PostgreSQL database at postgresql://URL",
     )
     p.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the summary"

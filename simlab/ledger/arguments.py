@@ -1,47 +1,192 @@
 """Argument checks and JSON storage shared by every ledger implementation.
 
-Both :class:`simlab.ledger.Ledger` and :class:`simlab.ledger.memory.MemoryLedger` validate with
-these
-functions, so the two refuse exactly the same bad input with the same ``ValueError``, before
-anything is stored.
+The SQLite :class:`~simlab.ledger.Ledger`, the :class:`~simlab.ledger.memory.MemoryLedger` and
+any other ledger (PostgreSQL) call these plain functions *before* they change anything, so every
+ledger refuses exactly the same bad input with the same exception and message:
+
+=====================  =============================================================
+argument               accepted
+=====================  =============================================================
+``ttl``                an ``int`` or ``float`` (not a bool), ``0 < ttl <= MAX_TTL``
+task ID, tenant,       a non-empty ``str`` of at most :data:`MAX_NAME_CHARS` characters,
+worker, effect key     valid Unicode (no lone surrogate, which no database can store)
+``step``               an ``int`` (not a bool), ``0 <= step < MAX_STEP``
+goal, result,          a JSON value (no NaN or infinity), nested at most
+checkpoint             :data:`MAX_JSON_DEPTH` deep, at most ``max_value_bytes`` as JSON
+``max_value_bytes``    an ``int`` (not a bool) of at least 1; default :data:`MAX_VALUE_BYTES`
+``max_attempts``       None, or an ``int`` (not a bool) of at least 1
+lease                  a :class:`~simlab.records.Lease` whose task ID is a valid name
+=====================  =============================================================
+
+A wrong *type* raises :class:`WrongType`, which is both a ``TypeError`` and a ``ValueError`` (so
+``except ValueError`` keeps working); a wrong *value* raises ``ValueError``. Either way the message
+is one sentence that names the argument. The checks are cheap on good input (a type test and a
+length first), because ``claim`` and ``save`` run them on every call.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-__all__ = ["to_json", "from_json", "check_ttl", "check_step", "MAX_STEP"]
+from simlab.records import Lease
+
+__all__ = [
+    "WrongType",
+    "MAX_STEP",
+    "MAX_TTL",
+    "MAX_NAME_CHARS",
+    "MAX_JSON_DEPTH",
+    "MAX_VALUE_BYTES",
+    "check_ttl",
+    "check_step",
+    "check_name",
+    "check_lease",
+    "check_max_attempts",
+    "check_max_value_bytes",
+    "check_seconds",
+    "to_json",
+    "from_json",
+]
 
 #: Steps must stay below this: the largest integer SQLite stores.
 MAX_STEP = 2**63
+#: The longest lease: one year. ``inf`` or ``1e308`` would make a lease that never expires.
+MAX_TTL = 365 * 24 * 3600.0
+#: The longest task ID, tenant, worker name or effect key, in characters.
+MAX_NAME_CHARS = 200
+#: The deepest nesting of lists and objects in a goal, result or checkpoint.
+MAX_JSON_DEPTH = 100
+#: The default largest goal, result or checkpoint, in bytes of JSON text (1 MB).
+MAX_VALUE_BYTES = 1_000_000
 
 
-def to_json(value: Any, what: str) -> str | None:
-    """JSON text for ``value`` (None stays None); ``ValueError`` if it is not a JSON value.
+class WrongType(TypeError, ValueError):
+    """An argument of the wrong type: a ``TypeError`` that ``except ValueError`` also catches."""
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_ttl(ttl: float) -> None:
+    """A lease length: a finite number of seconds, ``0 < ttl <= MAX_TTL`` (NaN and bools are
+    refused: ``True`` is not one second)."""
+    if ttl.__class__ is float or ttl.__class__ is int:
+        if 0 < ttl <= MAX_TTL:
+            return
+    elif not _is_number(ttl):
+        raise WrongType(f"ttl must be a number of seconds, got {type(ttl).__name__} {ttl!r}")
+    elif 0 < ttl <= MAX_TTL:
+        return
+    raise ValueError(f"ttl must be a positive number of seconds up to {MAX_TTL:g}, got {ttl!r}")
+
+
+def check_step(step: int) -> None:
+    """A step is a non-negative integer (not a bool) below :data:`MAX_STEP`."""
+    if step.__class__ is int and 0 <= step < MAX_STEP:
+        return
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise WrongType(f"step must be an integer, got {type(step).__name__} {step!r}")
+    if not 0 <= step < MAX_STEP:
+        raise ValueError(f"step must be a non-negative integer below 2**63, got {step!r}")
+
+
+def check_name(value: str, what: str) -> None:
+    """A task ID, tenant, worker name or effect key (``what`` names it in the error): a
+    non-empty ``str`` of at most :data:`MAX_NAME_CHARS` characters, valid Unicode."""
+    if isinstance(value, str) and 0 < len(value) <= MAX_NAME_CHARS:
+        if value.isascii():
+            return
+        try:
+            value.encode("utf-8")
+            return
+        except UnicodeEncodeError:
+            raise ValueError(
+                f"{what} must be valid Unicode, got {value!r} (a lone surrogate)"
+            ) from None
+    if not isinstance(value, str):
+        raise WrongType(f"{what} must be a string, got {type(value).__name__} {value!r:.80}")
+    raise ValueError(
+        f"{what} must be 1 to {MAX_NAME_CHARS} characters long, got {len(value)} characters"
+    )
+
+
+def check_lease(lease: Lease) -> None:
+    """A :class:`~simlab.records.Lease` (as a claim returned it) with a valid task ID."""
+    if lease.__class__ is not Lease and not isinstance(lease, Lease):
+        raise WrongType(f"lease must be a Lease from claim, got {type(lease).__name__}")
+    check_name(lease.task_id, "lease.task_id")
+
+
+def check_max_attempts(max_attempts: int | None) -> None:
+    """None (no limit) or an integer of at least 1."""
+    if max_attempts is None:
+        return
+    if not isinstance(max_attempts, int) or isinstance(max_attempts, bool):
+        raise WrongType(f"max_attempts must be an integer or None, got {max_attempts!r}")
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts must be at least 1 or None, got {max_attempts!r}")
+
+
+def check_max_value_bytes(max_value_bytes: int) -> None:
+    """The size limit of a JSON value: an integer of at least 1."""
+    if not isinstance(max_value_bytes, int) or isinstance(max_value_bytes, bool):
+        raise WrongType(f"max_value_bytes must be an integer, got {max_value_bytes!r}")
+    if max_value_bytes < 1:
+        raise ValueError(f"max_value_bytes must be at least 1, got {max_value_bytes!r}")
+
+
+def check_seconds(value: float, what: str) -> None:
+    """A finite, non-negative number of seconds (a timeout)."""
+    if not _is_number(value):
+        raise WrongType(f"{what} must be a number of seconds, got {value!r}")
+    if not (value >= 0 and math.isfinite(value)):
+        raise ValueError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and dicts nest in ``value`` (a scalar is 0), without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, (list, tuple)):
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_JSON_DEPTH:
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
+def to_json(value: Any, what: str, max_bytes: int = MAX_VALUE_BYTES) -> str | None:
+    """JSON text for ``value`` (None stays None); ``ValueError`` if it is not a JSON value, is
+    nested deeper than :data:`MAX_JSON_DEPTH` or is longer than ``max_bytes`` as JSON.
 
     NaN and infinities are refused: they are not JSON, and other programs could not read them.
+    The text is ASCII (non-ASCII is escaped), so its length is its size in bytes.
     """
     if value is None:
         return None
+    if isinstance(value, str) and len(value) > max_bytes:
+        raise ValueError(f"{what} is larger than {max_bytes} bytes as JSON")
     try:
-        return json.dumps(value, allow_nan=False)
+        text = json.dumps(value, allow_nan=False)
+    except RecursionError:
+        raise ValueError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep") from None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{what} must be a JSON value: {exc}") from None
+    if len(text) > max_bytes:
+        raise ValueError(f"{what} is {len(text)} bytes as JSON, more than the limit {max_bytes}")
+    # Cheap first: a value with few brackets cannot nest deeply; only then walk it.
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+    return text
 
 
 def from_json(text: str | None) -> Any:
     """The value stored as ``text`` (None stays None); each call returns a fresh copy."""
     return None if text is None else json.loads(text)
-
-
-def check_ttl(ttl: float) -> None:
-    """A lease length must be a positive number of seconds (NaN is refused too)."""
-    if not ttl > 0:
-        raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
-
-
-def check_step(step: int) -> None:
-    """A step is a non-negative integer (not a bool) below :data:`MAX_STEP`."""
-    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < MAX_STEP:
-        raise ValueError(f"step must be a non-negative integer below 2**63, got {step!r}")

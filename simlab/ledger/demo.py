@@ -1,9 +1,11 @@
 """The chapter's story across real processes, and the claim race it leaves open.
 
-``simlab demo`` runs :func:`chapter_story` (two worker processes resume one task over a SQLite
-file; a stale commit and a cancellation are refused) and :func:`claim_race` (the chapter's
+``simlab demo`` runs :func:`chapter_story` (two worker processes resume one task over a shared
+ledger; a stale commit and a cancellation are refused) and :func:`claim_race` (the chapter's
 two-statement claim against simlab's atomic one, in real processes). Both return plain records,
-so tests and notebooks check them without parsing printed text.
+so tests and notebooks check them without parsing printed text. Both take anything
+:func:`simlab.ledger.connect` opens: a new SQLite file, or a ``postgresql://`` URL naming an
+empty ledger.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from simlab.ledger.sqlite import Ledger
+from simlab.ledger.connect import connect, redact
 
 __all__ = ["chapter_story", "claim_race", "RaceOutcome"]
 
@@ -35,7 +37,7 @@ def _run_worker(*args: str) -> list[dict]:
 
 
 def chapter_story(path: str | Path, *, say: Callable[[str], None] = print) -> list[dict]:
-    """Run the chapter's ledger story on a new file at ``path`` and return its events.
+    """Run the chapter's ledger story on a new ledger at ``path`` and return its events.
 
     1. Submit ``j1``. Process 1 claims it (epoch 1), retrieves evidence, saves step 1, exits.
     2. Process 2 claims it (epoch 2), resumes from step 1 (not 0), saves step 2, completes.
@@ -49,9 +51,9 @@ def chapter_story(path: str | Path, *, say: Callable[[str], None] = print) -> li
         events.append(event)
         say(text)
 
-    with Ledger(path) as ledger:
+    with connect(path) as ledger:
         ledger.submit("j1", goal="answer from evidence")
-        say(f"submitted j1 to {path}: status=queued step=0 epoch=0")
+        say(f"submitted j1 to {redact(path)}: status=queued step=0 epoch=0")
     for n in (1, 2):
         (event,) = _run_worker("resume", path, "j1", "--worker", f"process-{n}")
         if event["event"] == "claim-refused":
@@ -63,7 +65,7 @@ def chapter_story(path: str | Path, *, say: Callable[[str], None] = print) -> li
             f"save step {event['saved_step']} {'accepted' if event['accepted'] else 'REFUSED'}; "
             f"now status={event['status']} step={event['stored_step']}",
         )
-    with Ledger(path) as ledger:
+    with connect(path) as ledger:
         record = ledger.get("j1")
         note(
             {
@@ -137,7 +139,7 @@ def claim_race(
     seconds, then SELECT) several processes read the same epoch; with the atomic claim none do.
     """
     path = str(path)
-    with Ledger(path) as ledger:
+    with connect(path) as ledger:
         ledger.submit("race")
     barrier = tempfile.mkdtemp(prefix="simlab-race-")
     args = [

@@ -40,7 +40,9 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.ledger.arguments import check_step as _check_step
+from simlab.ledger.arguments import MAX_VALUE_BYTES, check_lease, check_name, check_step
+from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
+from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
 from simlab.ledger.arguments import check_ttl as _check_ttl
 from simlab.ledger.arguments import from_json as _from_json
 from simlab.ledger.arguments import to_json as _to_json
@@ -48,6 +50,7 @@ from simlab.records import (
     CANCELLED,
     COMPLETED,
     DEAD,
+    PROBE_TENANT,
     QUEUED,
     RUNNING,
     TERMINAL_STATUSES,
@@ -124,12 +127,16 @@ class MemoryLedger:
         *,
         clock: Callable[[], float] = time.time,
         max_attempts: int | None = None,
+        max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        if max_attempts is not None and max_attempts < 1:
-            raise ValueError(f"max_attempts must be at least 1 or None, got {max_attempts!r}")
+        _check_max_attempts(max_attempts)
+        _check_max_value_bytes(max_value_bytes)
+        if not callable(clock):
+            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
         self.path = str(path)
         self.clock = clock
         self.max_attempts = max_attempts
+        self.max_value_bytes = max_value_bytes
         # Dicts keep insertion order, so iterating gives submit order for free.
         self._tasks: dict[str, _Task] = {}
 
@@ -147,9 +154,10 @@ class MemoryLedger:
         """
         if task_id is None:
             task_id = uuid.uuid4().hex
-        elif not isinstance(task_id, str) or not task_id:
-            raise ValueError(f"task_id must be a non-empty string, got {task_id!r}")
-        goal_json = _to_json(goal, "goal")
+        else:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
+        goal_json = _to_json(goal, "goal", self.max_value_bytes)
         if task_id in self._tasks:
             raise LedgerError(f"task {task_id!r} already exists")
         self._tasks[task_id] = _Task(task_id, tenant, goal_json, float(self.clock()))
@@ -169,6 +177,7 @@ class MemoryLedger:
         claim would exceed ``max_attempts``: the task becomes ``dead`` first), and
         :class:`~simlab.errors.UnknownTask`.
         """
+        check_name(worker, "worker")
         _check_ttl(ttl)
         task = self._task(task_id)
         now = float(self.clock())
@@ -185,11 +194,14 @@ class MemoryLedger:
         """Claim the oldest claimable task in submit order, or return None if there is none.
 
         A task whose next claim would exceed ``max_attempts`` goes to the dead letter on the way
-        and is passed over.
+        and is passed over. Health probes (tenant ``__health__``) are never handed out.
         """
+        check_name(worker, "worker")
         _check_ttl(ttl)
         now = float(self.clock())
         for task in self._tasks.values():
+            if task.tenant == PROBE_TENANT:
+                continue
             if task.status == QUEUED or (task.status == RUNNING and task.lease_until <= now):
                 if self._out_of_attempts(task):
                     self._bury(task, now)
@@ -204,6 +216,7 @@ class MemoryLedger:
         holds after ``lease_until`` passed if nobody claimed the task in between: the epoch, not
         the clock, decides who owns a task, and any newer claim would have bumped it.
         """
+        check_lease(lease)
         _check_ttl(ttl)
         task = self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING:
@@ -235,9 +248,10 @@ class MemoryLedger:
         construction. A negative (or non-integer) ``step`` or a non-JSON value raises
         ``ValueError``.
         """
-        _check_step(step)
-        result_json = _to_json(result, "result")
-        checkpoint_json = _to_json(checkpoint, "checkpoint")
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
         task = self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
             return False
@@ -256,6 +270,7 @@ class MemoryLedger:
         For a worker that stops on purpose between steps. Only a current lease may release; the
         epoch stays, and the next claim bumps it. False for a stale lease or a task not running.
         """
+        check_lease(lease)
         task = self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING:
             return False
@@ -307,8 +322,8 @@ class MemoryLedger:
         the lease is stale. Record first, then send: a crash in between loses one e-mail at
         worst, never sends two.
         """
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"effect key must be a non-empty string, got {key!r}")
+        check_lease(lease)
+        check_name(key, "effect key")
         task = self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING or key in task.effects:
             return False
@@ -328,11 +343,9 @@ class MemoryLedger:
 
     def tasks(self, status: str | None = None) -> list[TaskRecord]:
         """Snapshots of every task (or of those with ``status``), in submit order."""
-        return [
-            task.record()
-            for task in self._tasks.values()
-            if status is None or task.status == status
-        ]
+        if status is not None:
+            check_name(status, "status")
+        return [t.record() for t in self._tasks.values() if status is None or t.status == status]
 
     def counts(self) -> dict[str, int]:
         """Number of tasks per status, sorted by status (statuses with no task are left out)."""
@@ -356,6 +369,7 @@ class MemoryLedger:
     # -- helpers -------------------------------------------------------------------------------
 
     def _task(self, task_id: str) -> _Task:
+        check_name(task_id, "task_id")
         try:
             return self._tasks[task_id]
         except KeyError:

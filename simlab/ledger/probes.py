@@ -4,6 +4,7 @@
   ledger`` measures a claim+save cycle against.
 * :func:`probe_write_read` is the database check of ``simlab health``: a write and a read in one
   transaction on an existing file, leaving nothing behind.
+* :func:`remove_probe` deletes one of ``simlab health``'s probe tasks once the check is done.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from pathlib import Path
 from urllib.parse import quote
 
 from simlab.errors import LedgerError
+from simlab.ledger import files
 from simlab.ledger import statements as stmt
+from simlab.ledger.opening import schema_version
 from simlab.ledger.schema import SCHEMA_VERSION
 from simlab.ledger.sqlite import Ledger
+from simlab.records import PROBE_TENANT
 
-__all__ = ["bare_claim_save", "raw_update_transaction", "probe_write_read"]
+__all__ = ["bare_claim_save", "raw_update_transaction", "probe_write_read", "remove_probe"]
 
 
 def bare_claim_save(ledger: Ledger, task_id: str) -> bool:
@@ -41,36 +45,41 @@ def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0)
     """A write and a read in one transaction on an *existing* ledger file; True if the read
     saw the write. Nothing is left behind, and nothing is created or migrated.
 
-    Opens its own connection in ``mode=rw`` (SQLite refuses a missing file instead of
-    creating it), refuses a file whose schema is not exactly this code's (it never migrates),
+    Applies the opening rules of :mod:`simlab.ledger.files` first (so a read-only file or
+    folder is reported as read-only and nothing, not even a ``-wal``, is created, and a foreign
+    ``-wal`` is refused before SQLite could replay it), then opens its own connection in
+    ``mode=rw`` (SQLite refuses a missing file instead of creating it), refuses a file whose
+    schema is not exactly this code's (it never migrates),
     then ``BEGIN IMMEDIATE`` (waiting up to ``busy_timeout`` seconds for the write lock),
     inserts a probe task (tenant ``__health__``, status ``completed``, so never claimable),
     reads it back, deletes it and commits. No other connection can ever see the probe row.
     Raises :class:`LedgerError` with SQLite's reason (locked, read-only, not a database...).
     """
-    uri = "file:" + quote(str(Path(path).resolve())) + "?mode=rw"
-    task_id = f"__health__:{token}"
+    path = Path(path)
+    if not path.exists():
+        raise LedgerError(f"{str(path)!r} does not exist")
+    files.check_wal(path, files.check_path(path))
+    uri = "file:" + quote(str(path.resolve())) + "?mode=rw"
+    task_id = f"{PROBE_TENANT}:{token}"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
     except sqlite3.Error as exc:
         raise LedgerError(f"cannot open ledger {str(path)!r}: {exc}") from None
     try:
-        version = 0
-        if db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        ).fetchone():
-            version = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+        version = schema_version(db) or 0
         if version != SCHEMA_VERSION:
             raise LedgerError(
-                f"{str(path)!r} has schema version {version}, this simlab expects {SCHEMA_VERSION}"
+                f"{str(path)!r} has schema version {version}, this simlab expects "
+                f"{SCHEMA_VERSION}: not a simlab ledger"
             )
+        db.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints are the ledger's (files.py)
         db.execute("BEGIN IMMEDIATE")
         try:
             # Times are 0: the row never outlives this transaction.
             db.execute(
                 "INSERT INTO tasks (task_id, tenant, status, created_at, updated_at)"
-                " VALUES (?, '__health__', 'completed', 0, 0)",
-                (task_id,),
+                " VALUES (?, ?, 'completed', 0, 0)",
+                (task_id, PROBE_TENANT),
             )
             row = db.execute(
                 "SELECT tenant, status FROM tasks WHERE task_id = ?", (task_id,)
@@ -85,4 +94,31 @@ def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0)
         raise LedgerError(f"{str(path)!r}: {exc}") from None
     finally:
         db.close()
-    return row == ("__health__", "completed")
+    return row == (PROBE_TENANT, "completed")
+
+
+def remove_probe(ledger: Ledger, task_id: str) -> bool:
+    """Delete the probe task ``task_id`` and its effects; True if it was there.
+
+    Only a task of tenant ``__health__`` is ever deleted, in one transaction with its effects.
+    A worker that somehow still held its lease can commit nothing afterwards: there is no row.
+    """
+    try:
+        db = ledger._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "DELETE FROM effects WHERE task_id = ?"
+                " AND task_id IN (SELECT task_id FROM tasks WHERE tenant = ?)",
+                (task_id, PROBE_TENANT),
+            )
+            gone = db.execute(
+                "DELETE FROM tasks WHERE task_id = ? AND tenant = ?", (task_id, PROBE_TENANT)
+            ).rowcount
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as exc:
+        raise LedgerError(f"ledger {ledger.path!r}: cannot remove {task_id!r}: {exc}") from None
+    return gone == 1

@@ -1,9 +1,11 @@
-"""Real worker processes over a ledger file, for the demo, the race and the stress test.
+"""Real worker processes over a shared ledger, for the demo, the race and the stress test.
 
 Each entry point runs in its own OS process (``python -m simlab.cli.worker COMMAND ...``, whose
-arguments :mod:`simlab.cli.worker` parses) and
-talks to the ledger file only through :class:`simlab.ledger.Ledger`, exactly as a production worker
-would. Output is one JSON object per line on stdout, so a parent process can read what happened.
+arguments :mod:`simlab.cli.worker` parses) and talks to the ledger only through the contract, as
+a production worker would. ``PATH`` is anything :func:`simlab.ledger.connect` opens: a SQLite
+file, or a ``postgresql://`` URL (the same code then runs against a server, as on many
+machines). Output is one JSON object per line on stdout, so a parent process can read what
+happened.
 
 Commands
 --------
@@ -28,7 +30,9 @@ import time
 from pathlib import Path
 
 from simlab.errors import LeaseHeld, TerminalTask
-from simlab.ledger import ChapterLedger, Ledger
+from simlab.ledger.connect import connect
+from simlab.ledger.protocol import TaskLedger
+from simlab.records import TERMINAL_STATUSES
 
 __all__ = ["resume_one_step", "resume", "race", "fleet"]
 
@@ -37,7 +41,7 @@ def _emit(**fields) -> None:
     print(json.dumps(fields, sort_keys=True), flush=True)
 
 
-def resume_one_step(ledger: Ledger, task_id: str, worker: str, ttl: float = 30.0) -> dict:
+def resume_one_step(ledger: TaskLedger, task_id: str, worker: str, ttl: float = 30.0) -> dict:
     """Claim ``task_id`` and run exactly one step of the chapter's two-step task.
 
     Step 0 -> 1 persists retrieved evidence; step 1 -> 2 answers from that persisted evidence
@@ -71,7 +75,7 @@ def resume_one_step(ledger: Ledger, task_id: str, worker: str, ttl: float = 30.0
 
 def resume(path: str, task: str, worker: str | None = None) -> int:
     """The chapter's worker: one step of ``task``, then print what happened as JSON."""
-    with Ledger(path) as ledger:
+    with connect(path) as ledger:
         _emit(**resume_one_step(ledger, task, worker or f"pid-{os.getpid()}"))
     return 0
 
@@ -98,7 +102,7 @@ def race(
     """Claim ``task`` ``claims`` times, printing every epoch this process believes it owns."""
     worker = f"pid-{os.getpid()}"
     ttl = 1e-9  # expires at once, so every claim is allowed and only atomicity is on trial
-    with ChapterLedger(path) as ledger:
+    with connect(path, chapter=True) as ledger:
         if barrier:
             _wait_for_peers(barrier, parties, worker)
         for _ in range(claims):
@@ -128,11 +132,11 @@ def fleet(
 ) -> int:
     """A stress-test worker: claim, step with heartbeats, save fenced, log each accepted save."""
     rng = random.Random(seed)
-    with Ledger(path) as ledger, open(log, "a", buffering=1) as log:
+    with connect(path) as ledger, open(log, "a", buffering=1) as log:
         while True:
             lease = ledger.claim_next(name, ttl)
             if lease is None:
-                if all(t.terminal for t in ledger.tasks()):
+                if set(ledger.counts()) <= TERMINAL_STATUSES:
                     return 0
                 time.sleep(ttl / 4)  # leases of killed workers still have to run out
                 continue

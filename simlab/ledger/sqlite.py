@@ -39,6 +39,7 @@ nothing.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 import uuid
@@ -47,21 +48,35 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.ledger import files
 from simlab.ledger import statements as stmt
-from simlab.ledger.arguments import check_step as _check_step
-from simlab.ledger.arguments import check_ttl as _check_ttl
+from simlab.ledger.arguments import MAX_VALUE_BYTES, check_lease, check_name, check_step, check_ttl
+from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
+from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
+from simlab.ledger.arguments import check_seconds as _check_seconds
 from simlab.ledger.arguments import from_json as _from_json
 from simlab.ledger.arguments import to_json as _to_json
-from simlab.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+from simlab.ledger.opening import prepare, schema_version, stamp
 from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "CHECKPOINT_EVERY"]
+
+#: A file ledger checkpoints its write-ahead log after this many of its own writes, then writes
+#: its identity into the fresh log (see :mod:`simlab.ledger.files`). About as often as SQLite's
+#: default automatic checkpoint (1000 pages) for one process.
+CHECKPOINT_EVERY = 400
+_NEVER = 2**62
 
 
 class Ledger:
     """The durable task ledger over one SQLite database (``":memory:"`` or a file path).
 
     Many processes may open the same file at once. One ``Ledger`` object belongs to one thread.
+    Bad arguments raise ``ValueError``/``TypeError`` (:mod:`simlab.ledger.arguments`) and change
+    nothing; every failure of SQLite itself is a :class:`LedgerError` naming the path. Opening
+    follows :mod:`simlab.ledger.files` and :mod:`simlab.ledger.opening`: another program's
+    database, a dangling symlink, a read-only file or folder and a foreign ``-wal`` are refused
+    before anything is written.
     """
 
     def __init__(
@@ -71,89 +86,54 @@ class Ledger:
         clock: Callable[[], float] = time.time,
         max_attempts: int | None = None,
         busy_timeout: float = 60.0,
+        max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        if max_attempts is not None and max_attempts < 1:
-            raise ValueError(f"max_attempts must be at least 1 or None, got {max_attempts!r}")
+        _check_max_attempts(max_attempts)
+        _check_max_value_bytes(max_value_bytes)
+        _check_seconds(busy_timeout, "busy_timeout")
+        if not callable(clock):
+            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a file path or ':memory:', got {path!r}")
         self.path = str(path)
         self.clock = clock
         self.max_attempts = max_attempts
+        self.max_value_bytes = max_value_bytes
+        self._db, _ = files.connect(self.path, busy_timeout)
         try:
-            self._db = sqlite3.connect(
-                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=True
-            )
-        except sqlite3.Error as exc:
-            raise LedgerError(f"cannot open ledger {self.path!r}: {exc}") from None
-        try:
-            self._open()
+            self._identity = prepare(self._db, self.path, clock)
         except sqlite3.Error as exc:
             self._db.close()
-            raise LedgerError(f"{self.path!r} is not a usable simlab ledger: {exc}") from None
+            raise LedgerError(f"cannot open ledger {self.path!r}: {exc}") from None
         except LedgerError:
             self._db.close()
             raise
-
-    # -- opening and schema ------------------------------------------------------------------
-
-    def _open(self) -> None:
-        db = self._db
-        # Read first: a database from newer code is refused before anything is written to it.
-        version = self._schema_version()
-        if version > SCHEMA_VERSION:
-            raise LedgerError(
-                f"{self.path!r} has schema version {version}, newer than this simlab "
-                f"({SCHEMA_VERSION}); upgrade simlab to open it"
-            )
-        if self.path != ":memory:":
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise LedgerError(f"{self.path!r}: cannot switch to WAL mode (got {mode})")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA foreign_keys=ON")
-        if version < SCHEMA_VERSION:
-            self._migrate()
-
-    def _schema_version(self) -> int:
-        has_table = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        ).fetchone()
-        if not has_table:
-            return 0
-        row = self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-        return row.fetchone()[0]
-
-    def _migrate(self) -> None:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-            )
-            # Re-read inside the write lock: another process may have migrated meanwhile.
-            current = self._schema_version()
-            if current > SCHEMA_VERSION:
-                raise LedgerError(
-                    f"{self.path!r} has schema version {current}, newer than this simlab "
-                    f"({SCHEMA_VERSION})"
-                )
-            for number, (name, script) in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                for statement in script.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (number, name, float(self.clock())),
-                )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        self._writes_left = _NEVER if self.path == ":memory:" else CHECKPOINT_EVERY
 
     @property
     def schema_version(self) -> int:
-        return self._schema_version()
+        return schema_version(self._db) or 0
+
+    def _failed(self, exc: sqlite3.Error) -> LedgerError:
+        """SQLite's error as a :class:`LedgerError` naming the file."""
+        return LedgerError(f"ledger {self.path!r}: {exc}")
+
+    def _checkpoint(self) -> None:
+        """Checkpoint the log, then put page 1 (the identity) into the log that follows."""
+        self._writes_left = CHECKPOINT_EVERY
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            stamp(self._db, self._identity)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
+    def backup(self, dest: str | Path) -> Path:
+        """Copy this ledger to the new file ``dest``, consistently, while others write.
+
+        SQLite's online backup API (:func:`simlab.ledger.files.backup`). ``dest`` must not
+        exist. The copy is a complete ledger in one file, with its own identity.
+        """
+        return files.backup(self._db, self.path, dest)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -182,18 +162,20 @@ class Ledger:
         """
         if task_id is None:
             task_id = uuid.uuid4().hex
-        elif not isinstance(task_id, str) or not task_id:
-            raise ValueError(f"task_id must be a non-empty string, got {task_id!r}")
-        goal_json = _to_json(goal, "goal")
+        else:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
+        goal_json = _to_json(goal, "goal", self.max_value_bytes)
         now = float(self.clock())
         try:
-            self._db.execute(
-                "INSERT INTO tasks (task_id, tenant, goal, status, created_at, updated_at)"
-                " VALUES (?, ?, ?, 'queued', ?, ?)",
-                (task_id, tenant, goal_json, now, now),
-            )
-        except sqlite3.IntegrityError:
+            self._db.execute(stmt.SUBMIT, (task_id, tenant, goal_json, now, now))
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise self._failed(exc) from None
             raise LedgerError(f"task {task_id!r} already exists") from None
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+        self._wrote()
         return task_id
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
@@ -204,7 +186,9 @@ class Ledger:
         or :class:`UnknownTask`. With ``max_attempts``, the claim that would exceed it marks the
         task ``dead`` and raises :class:`TerminalTask`.
         """
-        _check_ttl(ttl)
+        check_name(task_id, "task_id")
+        check_name(worker, "worker")
+        check_ttl(ttl)
         while True:
             now = float(self.clock())
             if self.max_attempts is None:
@@ -214,8 +198,12 @@ class Ledger:
                 params = (worker, now + ttl, now, task_id, self.max_attempts)
                 query = stmt.CLAIM_ONE[1]
             # fetchall: the statement runs to completion, and so commits, before we return.
-            rows = self._db.execute(query, params).fetchall()
+            try:
+                rows = self._db.execute(query, params).fetchall()
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from None
             if rows:
+                self._wrote()
                 return self._lease(rows[0])
             # Refused. Say why; the reason is read after the fact, so if another process made
             # the task claimable in between (a release), simply try again.
@@ -228,19 +216,26 @@ class Ledger:
                 raise LeaseHeld(task_id, record.worker, record.lease_until)
 
     def claim_next(self, worker: str, ttl: float) -> Lease | None:
-        """Atomically claim the oldest claimable task (submit order), or return None."""
-        _check_ttl(ttl)
+        """Atomically claim the oldest claimable task (submit order), or return None.
+
+        Health probes (tenant ``__health__``) are never handed out: only the check claims them.
+        """
+        check_name(worker, "worker")
+        check_ttl(ttl)
         while True:
             now = float(self.clock())
             if self.max_attempts is None:
-                rows = self._db.execute(stmt.CLAIM_NEXT[0], (worker, now + ttl, now))
+                query, params = stmt.CLAIM_NEXT[0], (worker, now + ttl, now)
             else:
-                rows = self._db.execute(
-                    stmt.CLAIM_NEXT[1], (worker, now + ttl, now, None, self.max_attempts)
-                )
-            rows = rows.fetchall()
+                query = stmt.CLAIM_NEXT[1]
+                params = (worker, now + ttl, now, None, self.max_attempts)
+            try:
+                rows = self._db.execute(query, params).fetchall()
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from None
             if not rows:
                 return None
+            self._wrote()
             if rows[0][7] != DEAD:
                 return self._lease(rows[0])
             # That task just ran out of attempts and went to the dead letter: try the next one.
@@ -260,13 +255,11 @@ class Ledger:
         Also succeeds after ``lease_until`` passed if nobody claimed the task meanwhile: the
         epoch, not the clock, decides who owns a task.
         """
-        _check_ttl(ttl)
+        check_lease(lease)
+        check_ttl(ttl)
         now = float(self.clock())
         return self._write_one(
-            lease.task_id,
-            "UPDATE tasks SET lease_until = ?, updated_at = ?"
-            " WHERE task_id = ? AND epoch = ? AND status = 'running'",
-            (now + ttl, now, lease.task_id, lease.epoch),
+            lease.task_id, stmt.HEARTBEAT, (now + ttl, now, lease.task_id, lease.epoch)
         )
 
     def save(
@@ -285,11 +278,14 @@ class Ledger:
         changes nothing for a stale epoch, a task that is no longer running, or a step that does
         not advance. ``checkpoint=None`` stores None: pass the whole checkpoint each time.
         """
-        _check_step(step)
+        check_lease(lease)
+        check_step(step)
         params = (
             step,
-            None if result is None else _to_json(result, "result"),
-            None if checkpoint is None else _to_json(checkpoint, "checkpoint"),
+            None if result is None else _to_json(result, "result", self.max_value_bytes),
+            None
+            if checkpoint is None
+            else _to_json(checkpoint, "checkpoint", self.max_value_bytes),
             float(self.clock()),
             lease.task_id,
             lease.epoch,
@@ -302,12 +298,9 @@ class Ledger:
         For a worker that stops on purpose between steps. Only a current lease may release; the
         epoch stays, and the next claim bumps it. False for a stale lease or a task not running.
         """
-        return self._write_one(
-            lease.task_id,
-            "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = ?"
-            " WHERE task_id = ? AND epoch = ? AND status = 'running'",
-            (float(self.clock()), lease.task_id, lease.epoch),
-        )
+        check_lease(lease)
+        params = (float(self.clock()), lease.task_id, lease.epoch)
+        return self._write_one(lease.task_id, stmt.RELEASE, params)
 
     def cancel(self, task_id: str) -> bool:
         """Cancel a queued or running task and bump its epoch, so in-flight commits fail.
@@ -315,12 +308,8 @@ class Ledger:
         Returns False when the task is already terminal. Cancelling cannot unsend what a worker
         already sent: that is what the idempotency ledger (``record_effect``) is for.
         """
-        return self._write_one(
-            task_id,
-            "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, lease_until = NULL,"
-            " updated_at = ? WHERE task_id = ? AND (status = 'queued' OR status = 'running')",
-            (float(self.clock()), task_id),
-        )
+        check_name(task_id, "task_id")
+        return self._write_one(task_id, stmt.CANCEL, (float(self.clock()), task_id))
 
     def requeue(self, task_id: str) -> bool:
         """Bring a ``cancelled`` or ``dead`` task back to ``queued`` with a fresh attempt budget.
@@ -328,15 +317,12 @@ class Ledger:
         The epoch is kept, so the next claim gets a higher one than any lease handed out before.
         Returns False for tasks in any other status.
         """
-        return self._write_one(
-            task_id,
-            "UPDATE tasks SET status = 'queued', attempts = 0, lease_until = NULL,"
-            " updated_at = ? WHERE task_id = ? AND (status = 'cancelled' OR status = 'dead')",
-            (float(self.clock()), task_id),
-        )
+        check_name(task_id, "task_id")
+        return self._write_one(task_id, stmt.REQUEUE, (float(self.clock()), task_id))
 
     def get(self, task_id: str) -> TaskRecord:
         """The task as stored now. Raises :class:`UnknownTask`."""
+        check_name(task_id, "task_id")
         record = self._get_or_none(task_id)
         if record is None:
             raise UnknownTask(task_id)
@@ -345,17 +331,17 @@ class Ledger:
     def tasks(self, status: str | None = None) -> list[TaskRecord]:
         """Every task (or those with ``status``), in submit order."""
         if status is None:
-            rows = self._db.execute(f"SELECT {stmt.TASK_COLUMNS} FROM tasks ORDER BY seq")
+            rows = self._run(f"SELECT {stmt.TASK_COLUMNS} FROM tasks ORDER BY seq", ())
         else:
-            rows = self._db.execute(
+            check_name(status, "status")
+            rows = self._run(
                 f"SELECT {stmt.TASK_COLUMNS} FROM tasks WHERE status = ? ORDER BY seq", (status,)
             )
-        return [self._record(row) for row in rows.fetchall()]
+        return [self._record(row) for row in rows]
 
     def counts(self) -> dict[str, int]:
         """Number of tasks per status (statuses with no task are left out)."""
-        rows = self._db.execute("SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1")
-        return dict(rows.fetchall())
+        return dict(self._run("SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1", ()))
 
     def record_effect(self, lease: Lease, key: str) -> bool:
         """Record that ``lease`` is about to perform the side effect ``key``.
@@ -364,33 +350,35 @@ class Ledger:
         send. False when the key is already recorded (it was sent, or may have been: do not send
         again) or when the lease is stale. One statement, so the check and the insert are atomic.
         """
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"effect key must be a non-empty string, got {key!r}")
-        return self._write_one(
-            lease.task_id,
-            "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
-            " SELECT task_id, ?, epoch, ?, ? FROM tasks"
-            " WHERE task_id = ? AND epoch = ? AND status = 'running'",
-            (key, lease.worker, float(self.clock()), lease.task_id, lease.epoch),
-        )
+        check_lease(lease)
+        check_name(key, "effect key")
+        params = (key, lease.worker, float(self.clock()), lease.task_id, lease.epoch)
+        return self._write_one(lease.task_id, stmt.RECORD_EFFECT, params)
 
     def effects(self, task_id: str) -> list[Effect]:
         """The side effects recorded for ``task_id``, in the order they were recorded."""
+        check_name(task_id, "task_id")
         self._require(task_id)
-        rows = self._db.execute(
-            "SELECT task_id, key, epoch, worker, recorded_at FROM effects"
-            " WHERE task_id = ? ORDER BY rowid",
-            (task_id,),
-        ).fetchall()
-        return [Effect(*row) for row in rows]
+        return [Effect(*row) for row in self._run(stmt.EFFECTS, (task_id,))]
 
     # -- helpers -----------------------------------------------------------------------------
 
+    def _wrote(self) -> None:
+        """Count one write; every :data:`CHECKPOINT_EVERY` writes, checkpoint and stamp."""
+        self._writes_left -= 1
+        if self._writes_left <= 0:
+            self._checkpoint()
+
+    def _run(self, sql: str, params: tuple) -> list[tuple]:
+        """All rows of one statement; SQLite's errors as :class:`LedgerError`."""
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
     def _get_or_none(self, task_id: str) -> TaskRecord | None:
-        row = self._db.execute(
-            f"SELECT {stmt.TASK_COLUMNS} FROM tasks WHERE task_id = ?", (task_id,)
-        ).fetchone()
-        return None if row is None else self._record(row)
+        rows = self._run(f"SELECT {stmt.TASK_COLUMNS} FROM tasks WHERE task_id = ?", (task_id,))
+        return self._record(rows[0]) if rows else None
 
     def _write_one(self, task_id: str, sql: str, params: tuple) -> bool:
         """Run one conditional write on ``task_id``'s row: True if it changed the row.
@@ -398,44 +386,25 @@ class Ledger:
         False means its condition (current epoch, status...) did not hold and nothing changed;
         :class:`UnknownTask` if there is no such task at all.
         """
-        if self._db.execute(sql, params).rowcount == 1:
+        try:
+            changed = self._db.execute(sql, params).rowcount == 1
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+        if changed:
+            self._wrote()
             return True
         self._require(task_id)
         return False
 
     def _require(self, task_id: str) -> None:
-        if self._db.execute("SELECT 1 FROM tasks WHERE task_id = ?", (task_id,)).fetchone() is None:
+        if not self._run("SELECT 1 FROM tasks WHERE task_id = ?", (task_id,)):
             raise UnknownTask(task_id)
 
     @staticmethod
     def _record(row: tuple) -> TaskRecord:
-        (
-            task_id,
-            status,
-            step,
-            epoch,
-            result,
-            tenant,
-            attempts,
-            lease_until,
-            checkpoint,
-            worker,
-            goal,
-            created_at,
-            updated_at,
-        ) = row
+        (task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint,
+         worker, goal, created_at, updated_at) = row  # fmt: skip
         return TaskRecord(
-            task_id,
-            status,
-            step,
-            epoch,
-            _from_json(result),
-            tenant,
-            attempts,
-            lease_until,
-            _from_json(checkpoint),
-            worker,
-            _from_json(goal),
-            created_at,
-            updated_at,
-        )
+            task_id, status, step, epoch, _from_json(result), tenant, attempts, lease_until,
+            _from_json(checkpoint), worker, _from_json(goal), created_at, updated_at,
+        )  # fmt: skip

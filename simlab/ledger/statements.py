@@ -7,6 +7,13 @@ advancing step compared in the same ``UPDATE``).
 
 from __future__ import annotations
 
+from simlab.records import PROBE_TENANT
+
+SUBMIT = (
+    "INSERT INTO tasks (task_id, tenant, goal, status, created_at, updated_at)"
+    " VALUES (?, ?, ?, 'queued', ?, ?)"
+)
+
 TASK_COLUMNS = (
     "task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint, "
     "worker, goal, created_at, updated_at"
@@ -34,7 +41,7 @@ SET_CLAIM_OR_DEAD = """
 BY_ID = f"WHERE task_id = ?4 AND {CLAIMABLE} RETURNING {LEASE_COLUMNS}"
 OLDEST = f"""
     WHERE seq = (SELECT seq FROM tasks WHERE (status = 'queued' OR status = 'running')
-                 AND {CLAIMABLE}
+                 AND {CLAIMABLE} AND tenant <> '{PROBE_TENANT}'
                  ORDER BY seq LIMIT 1)
     RETURNING {LEASE_COLUMNS}
 """
@@ -49,4 +56,30 @@ SAVE = f"UPDATE tasks SET step = ?1, result = ?2, checkpoint = ?3, updated_at = 
 SAVE_DONE = (
     "UPDATE tasks SET step = ?1, result = ?2, checkpoint = ?3, updated_at = ?4,"
     f" status = 'completed', lease_until = NULL {FENCE}"
+)
+
+# Conditional writes on one row; each is one statement, so its check and its change are atomic.
+HEARTBEAT = (
+    "UPDATE tasks SET lease_until = ?, updated_at = ?"
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
+)
+RELEASE = (
+    "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = ?"
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
+)
+CANCEL = (
+    "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, lease_until = NULL,"
+    " updated_at = ? WHERE task_id = ? AND (status = 'queued' OR status = 'running')"
+)
+REQUEUE = (
+    "UPDATE tasks SET status = 'queued', attempts = 0, lease_until = NULL,"
+    " updated_at = ? WHERE task_id = ? AND (status = 'cancelled' OR status = 'dead')"
+)
+RECORD_EFFECT = (
+    "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
+    " SELECT task_id, ?, epoch, ?, ? FROM tasks"
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
+)
+EFFECTS = (
+    "SELECT task_id, key, epoch, worker, recorded_at FROM effects WHERE task_id = ? ORDER BY rowid"
 )

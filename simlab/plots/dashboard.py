@@ -6,14 +6,17 @@
 * :meth:`Dashboard.run` simulates ``Params`` and draws the timeline: ``(Result, Figure)``;
 * :meth:`Dashboard.sweep` runs a small sweep over one fault rate for every variant, reporting
   progress through a callback: ``(rows, Figure)``;
-* :meth:`Dashboard.verdict_text` is the checker's verdict as the dashboard prints it.
+* :meth:`Dashboard.verdict_text` is the checker's verdict as the dashboard prints it;
+* :meth:`Dashboard.shrink` shrinks the run of ``Params`` to its minimal failing story
+  (:func:`simlab.sim.shrink.shrink`) and draws its picture: ``(Shrunk, Figure)``.
 
 ipywidgets only wires controls to those methods (:meth:`Dashboard.refresh`,
-:meth:`Dashboard.refresh_sweep`), and nothing waits for a browser: a headless kernel (nbval,
-nbclient) can build the dashboard, call :meth:`Dashboard.show` and get one complete run with the
-default values. Sliders use ``continuous_update=False``, so a run starts when a slider is
-released, not on every pixel. Figures are plain :class:`matplotlib.figure.Figure` objects (not
-pyplot figures), so reruns do not pile up open figures.
+:meth:`Dashboard.refresh_sweep`, :meth:`Dashboard.refresh_shrink` behind the "Shrink" button),
+and nothing waits for a browser: a headless kernel (nbval, nbclient) can build the dashboard,
+call :meth:`Dashboard.show` and get one complete run with the default values. Sliders use
+``continuous_update=False``, so a run starts when a slider is released, not on every pixel.
+Figures are plain :class:`matplotlib.figure.Figure` objects (not pyplot figures), so reruns do
+not pile up open figures.
 
 Pictures reach the browser as PNG bytes in ``ipywidgets.Image`` widgets, never through an
 ``Output`` widget: nbclient answers an ``Output`` widget's updates on the kernel's shell channel
@@ -33,7 +36,9 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from simlab.plots import sweep_plot, timeline
+from simlab.plots.story import story_plot
 from simlab.sim.scenario import VARIANTS, Scenario
+from simlab.sim.shrink import Shrunk, shrink
 from simlab.sim.simulation import Result, simulate
 from simlab.sim.sweep import sweep as run_sweep
 
@@ -120,6 +125,9 @@ class Dashboard:
         self.figure: Figure | None = None
         self.rows: list[dict[str, Any]] = []
         self.sweep_figure: Figure | None = None
+        #: The last shrink (the "Shrink" button) and its story picture.
+        self.shrunk: Shrunk | None = None
+        self.story_figure: Figure | None = None
         self.seconds = 0.0  # wall-clock time of the last refresh, shown to the learner
         self._build()
 
@@ -189,6 +197,17 @@ class Dashboard:
         )
         return rows, fig
 
+    def shrink(self, params: Params | None = None) -> tuple[Shrunk, Figure]:
+        """Shrink the run of ``params`` (default: the controls) to its minimal failing story and
+        draw the story picture. A run that does not fail gives its own story ("nothing to
+        shrink") and its timeline."""
+        params = params or self.params_from_controls()
+        shrunk = shrink(params.scenario(self.base), seed=params.seed)
+        fig = Figure(figsize=(11, 2.3 + 0.55 * shrunk.schedule.scenario.workers))
+        story_plot(shrunk, ax=fig.add_subplot())
+        fig.subplots_adjust(left=0.055, right=0.985, top=0.9, bottom=0.3)
+        return shrunk, fig
+
     @staticmethod
     def verdict_text(result: Result) -> str:
         """The run's summary: outcome counts, then the checker's sentences and the replay line."""
@@ -223,6 +242,7 @@ class Dashboard:
         self.sweep_button = w.Button(
             description="Sweep", icon="line-chart", tooltip="every variant, several rates and seeds"
         )
+        self._build_shrink(w)
         self.fault = w.Dropdown(
             options=SWEEP_FAULTS,
             value=self.sweep_fault,
@@ -241,16 +261,21 @@ class Dashboard:
         self.status = w.Label(value="")
         self.verdict = w.HTML(value="")
         self.timeline_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
-        self.sweep_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        # Hidden until a sweep has drawn something (an empty image shows as a broken one).
+        self.sweep_image = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
 
         self.run_button.on_click(lambda _button: self.refresh())
         self.sweep_button.on_click(lambda _button: self.refresh_sweep())
         for control in self.controls.values():
             control.observe(self._changed, names="value")
 
+        self.box = self._layout(w)
+
+    def _layout(self, w):
+        """Three columns of controls (fault rates, system, actions), then the pictures."""
         rates = ["crash_rate", "pause_rate", "duplicate_rate", "cancel_rate"]
         system = ["ttl", "workers", "seed", "variant"]
-        self.box = w.VBox(
+        return w.VBox(
             [
                 w.HBox(
                     [
@@ -259,7 +284,7 @@ class Dashboard:
                         w.VBox(
                             [
                                 w.HTML("<b>actions</b>"),
-                                w.HBox([self.run_button, self.sweep_button]),
+                                w.HBox([self.run_button, self.sweep_button, self.shrink_button]),
                                 self.auto,
                                 self.fault,
                                 self.progress,
@@ -270,9 +295,20 @@ class Dashboard:
                 ),
                 self.verdict,
                 self.timeline_image,
+                self.story,
+                self.story_image,
                 self.sweep_image,
             ]
         )
+
+    def _build_shrink(self, w) -> None:
+        """The "Shrink" button and where its story and picture go."""
+        self.shrink_button = w.Button(
+            description="Shrink", icon="compress", tooltip="the fewest faults that still fail"
+        )
+        self.story = w.HTML(value="")
+        self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.shrink_button.on_click(lambda _button: self.refresh_shrink())
 
     def _changed(self, _change) -> None:
         if self.auto.value:
@@ -307,7 +343,20 @@ class Dashboard:
         finally:
             self.sweep_button.disabled = False
         self.sweep_image.value = png(self.sweep_figure)
+        self.sweep_image.layout.display = ""
         return self.rows
+
+    def refresh_shrink(self) -> Shrunk:
+        """Shrink the run the controls describe and show its story and picture."""
+        self.shrink_button.disabled = True
+        try:
+            self.shrunk, self.story_figure = self.shrink()
+        finally:
+            self.shrink_button.disabled = False
+        sentences = "".join(f"<li>{html.escape(s)}</li>" for s in self.shrunk.story)
+        self.story.value = f"<ol style='font-size:12px;line-height:1.35'>{sentences}</ol>"
+        self.story_image.value = png(self.story_figure)
+        return self.shrunk
 
     def show(self) -> None:
         """Display the dashboard and run it once with the current values (no click needed)."""

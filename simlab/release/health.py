@@ -1,26 +1,28 @@
 """A health check that proves the database and the queue work, not just that a process is alive.
 
-:func:`check_health` runs two checks against a ledger file and never creates, migrates or
-leaves anything claimable behind:
+:func:`check_health` runs two checks against a ledger (a SQLite file, or a ``postgresql://`` URL)
+and never creates, migrates or leaves anything claimable behind:
 
 1. **database** -- the file must exist (a missing file is unhealthy: a health check that created
    an empty ledger would report "healthy" for a service pointed at the wrong path), then
    :func:`simlab.ledger.probes.probe_write_read` takes the write lock, writes a probe row, reads
    it back, deletes it and commits, all in one transaction. A lock held by someone else for
    longer than ``timeout`` seconds, a read-only file or mount, a file that is not a ledger, or
-   a schema from other code makes it unhealthy, with the reason.
+   a schema from other code makes it unhealthy, with the reason. On PostgreSQL the same probe
+   runs in one transaction with ``lock_timeout`` set to ``timeout``
+   (:func:`simlab.ledger.pg_probes.probe_write_read`); an unreachable server is unhealthy.
 2. **queue** -- a probe task is submitted (tenant ``__health__``), claimed *by its ID* and
    completed through the ordinary ledger API, and read back as completed with its result.
 
-Why claim by ID: simlab's workers receive task IDs from the broker and claim them by ID; the
-probe's ID is never published, so they never see it. A worker that polls ``claim_next`` could
-still take the probe in the instant between ``submit`` and the probe's own claim. Then the
-probe's claim is refused (:class:`~simlab.errors.LeaseHeld`); the check cancels that probe (the
-epoch bump fences the worker, so it can commit nothing) and tries again with a new one, up to
-:data:`PROBE_TRIES` times. Whatever fails, a probe that is not completed is cancelled before the
-check returns, so no probe is ever left queued or running. Completed probes stay in the ledger
-like any completed task (retention is out of scope); their tenant and ID prefix
-(``__health__:``) make them easy to filter.
+Probes never disturb a working queue, and never stay. ``claim_next`` passes over every task of
+tenant ``__health__`` (in every ledger), and the probe's ID is never published, so no worker is
+handed one. Should a worker still claim a probe by its ID in the instant between ``submit`` and
+the probe's own claim, that claim is refused (:class:`~simlab.errors.LeaseHeld` or
+:class:`~simlab.errors.TerminalTask`); the check tries again with a new probe, up to
+:data:`PROBE_TRIES` times, and if every probe was taken by another worker the queue is still
+reported working (someone claimed from it). Whatever happens, each probe task is deleted
+(:func:`simlab.ledger.probes.remove_probe`) before the check returns, so repeated checks leave
+nothing behind.
 
 Exit status of ``simlab health``: 0 healthy, 1 unhealthy, 2 usage error.
 """
@@ -29,17 +31,18 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from simlab.errors import LeaseHeld, LedgerError
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask
 from simlab.ledger import Ledger
-from simlab.ledger.probes import probe_write_read
-from simlab.records import COMPLETED, TERMINAL_STATUSES
+from simlab.ledger.connect import is_postgres_url, redact
+from simlab.ledger.probes import probe_write_read, remove_probe
+from simlab.records import COMPLETED, PROBE_TENANT
 
 __all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES", "format_health"]
 
-PROBE_TENANT = "__health__"
 PROBE_TRIES = 3
 
 
@@ -74,30 +77,44 @@ class HealthReport:
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
-    """SQLite's terse errors as a sentence an operator can act on (the original kept)."""
+    """The engine's terse errors as a sentence an operator can act on (the original kept)."""
     text = str(exc)
     low = text.lower()
-    if "locked" in low or "busy" in low:
+    if "locked" in low or "busy" in low or "lock timeout" in low:
         return (
             f"locked: another connection held the write lock for more than {timeout:g} s ({text})"
         )
     if "readonly" in low or "read-only" in low:
         return f"read-only: this process cannot write the database ({text})"
-    if "not a database" in low or "schema version" in low:
+    if "belongs to another database" in low:
+        return f"foreign -wal: {text}"
+    if "not a database" in low or "schema version" in low or "not a simlab ledger" in low:
         return f"not a usable simlab ledger ({text})"
     return f"{type(exc).__name__}: {text}"
 
 
-def _database(path: Path, timeout: float) -> Check:
+def _database(path: Path | str, timeout: float) -> Check:
     start = time.perf_counter()
+    if is_postgres_url(path):
+        from simlab.ledger.pg_probes import probe_write_read as pg_probe
+
+        return _probed(
+            start, lambda: pg_probe(path, uuid.uuid4().hex, busy_timeout=timeout), timeout
+        )
     if not path.exists():
         return Check(
             "database", False, f"{path} does not exist (a health check never creates a database)"
         )
     if not path.is_file():
         return Check("database", False, f"{path} is not a regular file")
+    token = uuid.uuid4().hex
+    return _probed(start, lambda: probe_write_read(path, token, busy_timeout=timeout), timeout)
+
+
+def _probed(start: float, probe: Callable[[], bool], timeout: float) -> Check:
+    """The database check's verdict from ``probe()`` (True when the read saw the write)."""
     try:
-        seen = probe_write_read(path, uuid.uuid4().hex, busy_timeout=timeout)
+        seen = probe()
     except (LedgerError, OSError) as exc:
         return Check("database", False, _reason(exc, timeout))
     elapsed = time.perf_counter() - start
@@ -110,62 +127,66 @@ def _database(path: Path, timeout: float) -> Check:
     )
 
 
-def _queue(path: Path, timeout: float) -> Check:
+def _probe(ledger: Ledger, timeout: float, start: float) -> Check | None:
+    """One probe through the ordinary API; None when another worker claimed it first."""
+    token = uuid.uuid4().hex[:12]
+    task_id = f"{PROBE_TENANT}:{token}"
+    try:
+        ledger.submit(task_id, tenant=PROBE_TENANT, goal={"probe": token})
+        try:
+            lease = ledger.claim(task_id, "health-check", ttl=max(10.0, 2 * timeout))
+        except (LeaseHeld, TerminalTask):
+            return None
+        if not ledger.save(lease, 1, result={"probe": token}, done=True):
+            return Check("queue", False, f"the fenced save of probe {task_id} was refused")
+        record = ledger.get(task_id)
+        if record.status != COMPLETED or record.result != {"probe": token}:
+            return Check(
+                "queue",
+                False,
+                f"probe {task_id} reads back as {record.status} with {record.result!r}",
+            )
+        return Check(
+            "queue",
+            True,
+            f"probe task {task_id} submitted, claimed by ID (epoch {lease.epoch}), completed "
+            "and removed",
+            time.perf_counter() - start,
+        )
+    finally:
+        remove_probe(ledger, task_id)
+
+
+def _open(path: Path | str, timeout: float):
+    if is_postgres_url(path):
+        from simlab.ledger import PostgresLedger
+
+        return PostgresLedger(path, connect_timeout=timeout)
+    return Ledger(path, busy_timeout=timeout)
+
+
+def _queue(path: Path | str, timeout: float) -> Check:
     start = time.perf_counter()
     try:
-        ledger = Ledger(path, busy_timeout=timeout)
+        ledger = _open(path, timeout)
     except (LedgerError, OSError) as exc:
         return Check("queue", False, _reason(exc, timeout))
     try:
-        stolen = []
         for _ in range(PROBE_TRIES):
-            token = uuid.uuid4().hex[:12]
-            task_id = f"{PROBE_TENANT}:{token}"
-            try:
-                ledger.submit(task_id, tenant=PROBE_TENANT, goal={"probe": token})
-                try:
-                    lease = ledger.claim(task_id, "health-check", ttl=max(10.0, 2 * timeout))
-                except LeaseHeld as exc:
-                    stolen.append(exc.worker)
-                    continue
-                if not ledger.save(lease, 1, result={"probe": token}, done=True):
-                    return Check("queue", False, f"the fenced save of probe {task_id} was refused")
-                record = ledger.get(task_id)
-                if record.status != COMPLETED or record.result != {"probe": token}:
-                    return Check(
-                        "queue",
-                        False,
-                        f"probe {task_id} reads back as {record.status} with {record.result!r}",
-                    )
-                return Check(
-                    "queue",
-                    True,
-                    f"probe task {task_id} submitted, claimed by ID "
-                    f"(epoch {lease.epoch}) and completed",
-                    time.perf_counter() - start,
-                )
-            finally:
-                _cancel_unless_terminal(ledger, task_id)
+            check = _probe(ledger, timeout, start)
+            if check is not None:
+                return check
         return Check(
             "queue",
-            False,
-            f"{PROBE_TRIES} probes in a row were claimed by other "
-            f"workers ({', '.join(map(str, stolen))}) before the check "
-            f"could claim them; each was cancelled",
+            True,
+            f"{PROBE_TRIES} probes in a row were claimed by other workers before the check could "
+            "claim them: the queue hands out work; each probe was removed",
+            time.perf_counter() - start,
         )
     except Exception as exc:  # noqa: BLE001 -- every failure is a reason to report, not raise
         return Check("queue", False, _reason(exc, timeout))
     finally:
         ledger.close()
-
-
-def _cancel_unless_terminal(ledger: Ledger, task_id: str) -> None:
-    """Never leave a probe queued or running: a real worker could pick it up."""
-    try:
-        if ledger.get(task_id).status not in TERMINAL_STATUSES:
-            ledger.cancel(task_id)
-    except Exception:  # noqa: BLE001 -- the probe may never have been stored
-        pass
 
 
 def check_health(path: str | Path, *, timeout: float = 5.0) -> HealthReport:
@@ -175,13 +196,14 @@ def check_health(path: str | Path, *, timeout: float = 5.0) -> HealthReport:
     """
     if not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    path = Path(path)
+    path = path if is_postgres_url(path) else Path(path)
+    shown = redact(str(path))
     database = _database(path, timeout)
     if not database.ok:
         return HealthReport(
-            str(path), (database, Check("queue", None, "not checked: the database check failed"))
+            shown, (database, Check("queue", None, "not checked: the database check failed"))
         )
-    return HealthReport(str(path), (database, _queue(path, timeout)))
+    return HealthReport(shown, (database, _queue(path, timeout)))
 
 
 def format_health(report: HealthReport) -> str:

@@ -8,6 +8,10 @@ nemesis injects crashes, pauses, slow steps, duplicate deliveries and cancels;
 the broken variants learners compare. :func:`~simlab.sim.simulation.simulate` runs it all and
 returns the history and the checker's verdict. :mod:`~simlab.sim.sweep` runs many seeds and
 rates, :mod:`~simlab.sim.canary` a canary rollout, :mod:`~simlab.sim.bench` the speed benchmark.
+The faults of a run are a :mod:`~simlab.sim.schedule` (decided by the
+:mod:`~simlab.sim.nemesis`), replayable byte for byte; :mod:`~simlab.sim.shrink` shrinks a failing
+one to the few faults that still break the rule and :mod:`~simlab.sim.story` tells it
+(``simlab.shrink`` is exported from the top package).
 """
 
 from simlab.sim.scenario import Scenario

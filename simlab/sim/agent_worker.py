@@ -74,16 +74,18 @@ class AgentWorkload:
         return {"tenant": tenant}
 
     def editor(self, run):
-        """SimPy process: publish a new version of a random document at Poisson times, until
-        the fault horizon."""
+        """SimPy process: publish a new version of a document when the run's nemesis says (Poisson
+        times and random documents, or a schedule's edits), until the fault horizon."""
         env, rec, world = run.env, run.history.record, self.world
-        rng, rate = run.rng["doc_change"], run.scenario.doc_change_rate
+        nemesis = run.nemesis
         while True:
-            yield env.timeout(rng.expovariate(rate))
+            delay = nemesis.edit_delay(env.now)
+            if delay is None:
+                return
+            yield env.timeout(delay)
             if env.now >= run.horizon:
                 return
-            docs = world.documents()
-            doc = docs[rng.randrange(len(docs))]
+            doc = nemesis.edit_doc(world.documents())
             new = world.publish(doc.doc_id, revised(doc.text, doc.version + 1))
             self.edits += 1
             rec(env.now, "info", "nemesis", "publish", None, doc=new.doc_id, version=new.version)
@@ -176,7 +178,7 @@ class AgentWorker(Worker):
             rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)
-            if faults and sim.rng["effect_crash"].random() < sim.scenario.effect_crash_rate:
+            if faults and sim.nemesis.effect_crash(self, task, step):
                 rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
                 sim.crashes += 1
                 return True

@@ -9,7 +9,9 @@ stream. Its promises, and the ways it breaks them on purpose:
   ack, the message is delivered again to whoever asks next: a crashed or paused worker gets a
   successor about half a ``ttl`` after its lease expired.
 * With probability ``duplicate_rate`` (only while faults are on) an enqueued message is enqueued
-  twice, so two workers may receive the same task ID at the same moment.
+  twice, so two workers may receive the same task ID at the same moment. With ``duplicate``
+  given, that callable decides instead: it is asked ``(task, n)`` while faults are on, ``n``
+  counting the earlier enqueues of the task (the simulator passes its nemesis).
 
 Timers are plain SimPy timeouts with a callback (no process per message), so an idle broker
 schedules nothing and the simulation ends by itself once every task is acknowledged.
@@ -46,6 +48,7 @@ class Broker:
         duplicate_rate: float,
         rng: random.Random,
         faults_on: Callable[[], bool],
+        duplicate: Callable[[str, int], bool] | None = None,
     ):
         self.env = env
         self.visibility_timeout = visibility_timeout
@@ -57,6 +60,9 @@ class Broker:
         self._deadline: dict[str, float] = {}
         self._armed: set[str] = set()
         self._acked: set[str] = set()
+        #: with ``duplicate``, it decides (task, how many times the task was enqueued before)
+        self._decide = duplicate
+        self._enqueues: dict[str, int] = {}
         #: Counters: messages enqueued as duplicates, and redeliveries after a timeout.
         self.duplicates = 0
         self.redeliveries = 0
@@ -68,7 +74,14 @@ class Broker:
 
     def _enqueue(self, msg: Message, *, front: bool) -> None:
         self._put(msg, front)
-        if self.duplicate_rate and self._faults_on():
+        if self._decide is not None:
+            task = msg.task
+            n = self._enqueues.get(task, 0)
+            self._enqueues[task] = n + 1
+            if self._faults_on() and self._decide(task, n):
+                self.duplicates += 1
+                self._put(Message(task, True, msg.redelivery), front=False)
+        elif self.duplicate_rate and self._faults_on():
             if self._rng.random() < self.duplicate_rate:
                 self.duplicates += 1
                 self._put(Message(msg.task, True, msg.redelivery), front=False)

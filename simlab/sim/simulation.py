@@ -32,7 +32,9 @@ from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
 from simlab.sim.broker import Broker
 from simlab.sim.mailbox import Mailbox
+from simlab.sim.nemesis import RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
+from simlab.sim.schedule import Schedule, task_ids
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
 
@@ -71,6 +73,11 @@ class Result:
     With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
     cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
     ``doc_edits`` the document versions the editor published.
+
+    ``schedule`` is the :class:`~simlab.sim.schedule.Schedule` of the faults that struck, in order:
+    ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
+    ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
+    ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
     """
 
     scenario: Scenario
@@ -97,6 +104,8 @@ class Result:
     needs_review: int = 0
     review_codes: dict[str, int] = field(default_factory=dict)
     doc_edits: int = 0
+    schedule: Schedule | None = field(default=None, repr=False)
+    fault_positions: list[int] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -206,7 +215,14 @@ def _default_ledger(variant: str) -> LedgerFactory:
 class _Run:
     """The shared state of one simulation: everything a worker or the client touches."""
 
-    def __init__(self, env: simpy.Environment, scenario: Scenario, seed: int, ledger: TaskLedger):
+    def __init__(
+        self,
+        env: simpy.Environment,
+        scenario: Scenario,
+        seed: int,
+        ledger: TaskLedger,
+        schedule: Schedule | None = None,
+    ):
         self.scenario = scenario
         self.seed = seed
         self.env = env
@@ -215,12 +231,17 @@ class _Run:
         self.horizon = scenario.horizon
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
+        if schedule is None:
+            self.nemesis = RandomNemesis(self)
+        else:
+            self.nemesis = ScheduledNemesis(self, schedule)
         self.broker = Broker(
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
             rng=self.rng["duplicate"],
             faults_on=lambda: env.now < self.horizon,
+            duplicate=self.nemesis.duplicate,
         )
         self.mailbox = Mailbox()
         self.crashes = 0
@@ -232,15 +253,13 @@ class _Run:
 
             self.agent = AgentWorkload()
             self.worker_class = AgentWorker
-        width = max(4, len(str(scenario.tasks)))
-        self.task_ids = [f"t{i:0{width}d}" for i in range(1, scenario.tasks + 1)]
+        self.task_ids = task_ids(scenario.tasks)
 
     # -- the client: Poisson arrivals, and sometimes a user who cancels ------------------------
     def arrivals(self):
         env, sc, rec = self.env, self.scenario, self.history.record
-        arrival, cancel_rng = self.rng["arrival"], self.rng["cancel"]
+        arrival, nemesis = self.rng["arrival"], self.nemesis
         rate, steps = sc.arrival_rate, sc.steps
-        cancel_mean = sc.steps * sc.step_time
         agent = self.agent
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
@@ -251,9 +270,9 @@ class _Run:
                 extra = agent.submit(self.ledger, task, i)
                 rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
-            if sc.cancel_rate and env.now < self.horizon:
-                if cancel_rng.random() < sc.cancel_rate:
-                    delay = cancel_rng.expovariate(1.0 / cancel_mean)
+            if env.now < self.horizon:
+                delay = nemesis.cancel(task)
+                if delay is not None:
                     env.timeout(delay).callbacks.append(lambda _ev, t=task: self.cancel(t))
 
     def cancel(self, task: str) -> None:
@@ -261,6 +280,9 @@ class _Run:
         env = self.env
         if env.now >= self.horizon:
             return
+        again = self.nemesis.cancelled(task)
+        if again is not None:
+            env.timeout(again).callbacks.append(lambda _ev, t=task: self.cancel(t))
         rec = self.history.record
         rec(env.now, "invoke", "user", "cancel", task)
         if self.ledger.cancel(task):
@@ -275,7 +297,7 @@ class _Run:
         env, sc = self.env, self.scenario
         env.process(self.arrivals())
         env.timeout(self.horizon).callbacks.append(self.faults_off)
-        if self.agent is not None and sc.doc_change_rate:
+        if self.agent is not None and self.nemesis.has_edits:
             env.process(self.agent.editor(self))
         for i in range(1, sc.workers + 1):
             env.process(self.worker_class(f"w{i}", self).run())
@@ -287,6 +309,7 @@ def simulate(
     *,
     seed: int,
     ledger: LedgerFactory | None = None,
+    schedule: Schedule | list | tuple | None = None,
 ) -> Result:
     """Simulate ``scenario`` with ``seed`` and check the recorded history.
 
@@ -294,17 +317,25 @@ def simulate(
     contract; the default is ``lambda clock: Ledger(":memory:", clock=clock)``. The variants
     ``unfenced`` and ``racy-claim`` need the built-in :class:`simlab.ledger.ChapterLedger` (their
     default); any other ledger with them raises ``ValueError``. The ledger is closed at the end.
+
+    ``schedule`` replaces the fault streams by exactly its faults: a
+    :class:`~simlab.sim.schedule.Schedule` recorded for this scenario and seed (``Result.schedule``
+    of an earlier run, or :meth:`Schedule.load` of a file), or a list of fault dicts. Arrivals,
+    service times and restart delays still come from ``seed``. A schedule for another seed or
+    scenario, or an invalid fault, raises ``ValueError`` (see
+    :class:`~simlab.sim.schedule.ScheduleError`).
     """
     from simlab.check.checker import check
 
     scenario = (scenario or Scenario()).validate()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
+    schedule = _as_schedule(schedule, scenario, seed)
     factory = ledger or _default_ledger(scenario.variant)
     env = simpy.Environment()
     store = factory(lambda: env.now)
     try:
-        run = _Run(env, scenario, seed, store)
+        run = _Run(env, scenario, seed, store, schedule)
         run.run()
         final = store.tasks()
     finally:
@@ -339,10 +370,32 @@ def simulate(
         redeliveries=run.broker.redeliveries,
         duplicates=run.broker.duplicates,
         end_time=history[-1].time if len(history) else 0.0,
-        replay=replay_command(scenario, seed),
+        replay=replay_command(scenario, seed) if schedule is None else SCHEDULE_REPLAY,
         mailbox=dict(mailbox.received),
         **_agent_counts(run, final),
+        schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
+        fault_positions=list(run.nemesis.positions),
     )
+
+
+#: ``Result.replay`` of a run driven by a schedule (save ``Result.schedule`` there first).
+SCHEDULE_REPLAY = "simlab simulate --schedule schedule.json"
+
+
+def _as_schedule(schedule: Any, scenario: Scenario, seed: int) -> Schedule | None:
+    """A validated schedule for this scenario and seed, or None."""
+    if schedule is None:
+        return None
+    if isinstance(schedule, Schedule):
+        if schedule.seed != seed or schedule.scenario != scenario:
+            raise ValueError(
+                f"this schedule was recorded for seed {schedule.seed} and its own scenario: "
+                "replay it with simulate(schedule.scenario, seed=schedule.seed, schedule=...)"
+            )
+        return schedule
+    if isinstance(schedule, (list, tuple)):
+        return Schedule(seed, scenario).with_faults(schedule)
+    raise ValueError(f"schedule must be a Schedule or a list of faults, got {schedule!r}")
 
 
 def _agent_counts(run: _Run, final: list[TaskRecord]) -> dict[str, Any]:

@@ -12,9 +12,10 @@ Each variant is a thin wrapper over the real SQLite ledger, so the contrast fits
   a separate ``SELECT`` reads the lease back. Two workers that claim within one round trip both
   read the *same, latest* epoch and both believe they hold the lease.
 
-The broken primitives live in :class:`simlab.ledger.ChapterLedger` (SQL stays in one module);
-this module only chooses which ones a worker calls. ``unfenced`` and ``racy-claim`` therefore
-wrap the built-in ledger only. A wrapper with ``round_trip > 0`` exposes ``claim_update`` and
+The broken primitives live in :class:`simlab.ledger.ChapterLedger` and, on PostgreSQL,
+:class:`simlab.ledger.PostgresChapterLedger` (SQL stays in the ledger package); this module only
+chooses which ones a worker calls. ``unfenced`` and ``racy-claim`` therefore wrap those built-in
+ledgers only. A wrapper with ``round_trip > 0`` exposes ``claim_update`` and
 ``claim_read``: the worker calls the first, waits ``round_trip`` of simulated time, then the
 second (see :mod:`simlab.sim.worker`).
 """
@@ -22,6 +23,7 @@ second (see :mod:`simlab.sim.worker`).
 from __future__ import annotations
 
 from simlab.ledger.chapter import ChapterLedger
+from simlab.ledger.connect import is_chapter_ledger
 from simlab.ledger.protocol import TaskLedger
 
 __all__ = ["wrap", "Unfenced", "RacyClaim", "VARIANTS"]
@@ -84,17 +86,18 @@ def wrap(variant: str, ledger: TaskLedger, *, round_trip: float = 0.0) -> TaskLe
     """Return what the workers should call for ``variant`` over ``ledger``.
 
     ``fenced`` returns ``ledger`` unchanged. The other two need a
-    :class:`simlab.ledger.ChapterLedger` and raise ``ValueError`` for anything else.
+    :class:`simlab.ledger.ChapterLedger` (or its PostgreSQL twin) and raise ``ValueError`` for
+    anything else.
     """
     if variant == "fenced":
         return ledger
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
 
-    if not isinstance(ledger, ChapterLedger):
+    if not is_chapter_ledger(ledger):
         raise ValueError(
-            f"variant {variant!r} wraps the built-in ledger only "
-            f"(simlab.ledger.ChapterLedger), not {type(ledger).__name__}"
+            f"variant {variant!r} wraps the built-in ledgers only (simlab.ledger.ChapterLedger "
+            f"or PostgresChapterLedger), not {type(ledger).__name__}"
         )
     if variant == "unfenced":
         return Unfenced(ledger)

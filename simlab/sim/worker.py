@@ -12,7 +12,8 @@ One worker runs one task at a time. For each delivered task ID it:
 4. commits the step with the fenced ``save`` (``done=True`` on the last step). A refused save
    means a newer epoch exists or the task was cancelled: the worker abandons the task.
 
-Faults strike at fixed points, each drawn from its own random stream, and only for steps that
+Faults strike at fixed points, each decided by the run's nemesis (drawn from its own random
+stream, or read from a fault schedule: see :mod:`simlab.sim.nemesis`), and only for steps that
 start before the fault horizon: a *crash* during the work (the process dies, the lease is left
 to expire, the worker restarts after a delay); a *crash right after an e-mail was sent*, before
 its save; a *pause* after the work and the e-mail and before the save, with no heartbeat, so the
@@ -45,6 +46,8 @@ class Worker:
         self.sim = run  # the shared simulation state (see simlab.sim.simulation._Run)
         #: when this worker last renewed (or took) its lease: heartbeats are due every ttl / 3
         self.last_beat = 0.0
+        #: the attempt at the current step (set by the nemesis; see simlab.sim.nemesis)
+        self.attempt = 0
 
     def run(self):
         """Forever: get a message, handle it, and after a crash wait and restart."""
@@ -82,7 +85,7 @@ class Worker:
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
-        effect_crash_rng = sim.rng["effect_crash"]
+        nemesis = sim.nemesis
         horizon = sim.horizon
         work = self._work
         while step < steps:
@@ -96,7 +99,7 @@ class Worker:
                 # No idempotency ledger: every run of this step sends the same e-mail again.
                 sim.mailbox.send(f"{task}:email:{step}")
                 rec(env.now, "ok", name, "send", task, epoch, step, key=None)
-                if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                if faults and nemesis.effect_crash(self, task, step):
                     rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
                     sim.crashes += 1
                     return True
@@ -108,7 +111,7 @@ class Worker:
                     sim.mailbox.send(key)
                     rec(env.now, "ok", name, "send", task, epoch, step, key=key)
                     # The e-mail is out and the save is not in: the crash the ledger must absorb.
-                    if faults and effect_crash_rng.random() < sc.effect_crash_rate:
+                    if faults and nemesis.effect_crash(self, task, step):
                         rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
                         sim.crashes += 1
                         return True
@@ -199,17 +202,14 @@ class Worker:
         sim = self.sim
         env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
         sc = sim.scenario
-        rng = sim.rng
         name, epoch, ttl, every = self.name, lease.epoch, sc.ttl, sc.heartbeat_every
-        work = rng["service"].expovariate(1.0 / sc.step_time)
+        work = sim.rng["service"].expovariate(1.0 / sc.step_time)
         crash_at = None
         if faults:
-            if rng["slow"].random() < sc.slow_rate:
-                work *= sc.slow_factor
-                rec(env.now, "info", name, "slow", task, epoch, step, factor=sc.slow_factor)
-            crash_rng = rng["crash"]
-            if crash_rng.random() < sc.crash_rate:
-                crash_at = crash_rng.random() * work
+            factor, crash_at = sim.nemesis.work(self, task, step, work)
+            if factor is not None:
+                work *= factor
+                rec(env.now, "info", name, "slow", task, epoch, step, factor=factor)
 
         remaining = work if crash_at is None else crash_at
         last_beat = self.last_beat
@@ -250,14 +250,9 @@ class Worker:
         """Draw whether a stop-the-world pause strikes now (call only while faults are on);
         if so, record it and return its length, else None."""
         sim = self.sim
-        sc = sim.scenario
-        pause_rng = sim.rng["pause"]
-        if pause_rng.random() >= sc.pause_rate:
+        length = sim.nemesis.pause(self, task, step)
+        if length is None:
             return None
-        if sc.pause_mean is None:
-            length = sc.ttl * pause_rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
-        else:  # absolute pauses (see Scenario.pause_mean)
-            length = pause_rng.expovariate(1.0 / sc.pause_mean)
         now = sim.env.now
         sim.history.record(now, "info", self.name, "pause", task, epoch, step, until=now + length)
         return length

@@ -1,8 +1,8 @@
-"""The ledger contract, asked of both ledgers: the SQLite ``Ledger`` and the in-process model.
+"""The ledger contract, asked of every ledger: SQLite, PostgreSQL and the in-process model.
 
-Every test runs twice, once per implementation, with a fake clock that only moves when a test
-advances it. A test that checks "nothing changed" compares full ``tasks()`` and ``effects()``
-snapshots before and after the call.
+Every test runs once per implementation (PostgreSQL on the session's throwaway server), with a
+fake clock that only moves when a test advances it. A test that checks "nothing changed" compares
+full ``tasks()`` and ``effects()`` snapshots before and after the call.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from strategies import FakeClock, json_values, non_json_values
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger import dict_experiment as model
-from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING, Effect, Lease
+from simlab.ledger.arguments import MAX_JSON_DEPTH, MAX_TTL, MAX_VALUE_BYTES
+from simlab.records import CANCELLED, COMPLETED, DEAD, PROBE_TENANT, QUEUED, RUNNING, Effect, Lease
 
 TTL = 10.0
 # Fixture-scoped fakes are fine here: every example builds its own ledger through make_ledger.
@@ -592,6 +593,186 @@ def test_is_an_effect_key_that_is_not_a_non_empty_string_refused(ledger, clock, 
     with pytest.raises(ValueError):
         ledger.record_effect(lease, key)
     assert snapshot(ledger) == before
+
+
+# -- the bad-input table (issue 16): every ledger refuses the same input the same way --------
+
+NAMES_BAD = [
+    ("", ValueError),
+    ("x" * 201, ValueError),
+    ("x" * 10_000_000, ValueError),
+    ("\ud800", ValueError),  # a lone surrogate: no database can store it
+    (None, TypeError),
+    (123, TypeError),  # never finds the task "123"
+    (["j1"], TypeError),
+    (b"j1", TypeError),
+]
+TTLS_BAD = [
+    (float("inf"), ValueError),
+    (1e308, ValueError),
+    (float("nan"), ValueError),
+    (0, ValueError),
+    (True, TypeError),  # not one second
+    ("30", TypeError),
+    (None, TypeError),
+]
+
+
+def refused(call, name, kind):
+    """Run ``call``: it must raise ``kind`` with one sentence naming ``name``."""
+    with pytest.raises(kind) as caught:
+        call()
+    message = str(caught.value)
+    assert name in message and "\n" not in message, message
+    assert not isinstance(caught.value, LedgerError)
+
+
+NAME_CALLS = {
+    "submit task_id": ("task_id", lambda lg, v, lease: lg.submit(v)),
+    "submit tenant": ("tenant", lambda lg, v, lease: lg.submit("new", tenant=v)),
+    "claim task_id": ("task_id", lambda lg, v, lease: lg.claim(v, "w2", TTL)),
+    "claim worker": ("worker", lambda lg, v, lease: lg.claim("queued", v, TTL)),
+    "claim_next worker": ("worker", lambda lg, v, lease: lg.claim_next(v, TTL)),
+    "get task_id": ("task_id", lambda lg, v, lease: lg.get(v)),
+    "cancel task_id": ("task_id", lambda lg, v, lease: lg.cancel(v)),
+    "requeue task_id": ("task_id", lambda lg, v, lease: lg.requeue(v)),
+    "effects task_id": ("task_id", lambda lg, v, lease: lg.effects(v)),
+    "record_effect key": ("effect key", lambda lg, v, lease: lg.record_effect(lease, v)),
+    "save lease": ("task_id", lambda lg, v, lease: lg.save(Lease(v, "w1", 1, 0, 1e12), 9)),
+}
+
+
+@pytest.mark.parametrize(
+    "call, value, kind",
+    [
+        (call, value, kind)
+        for call in sorted(NAME_CALLS)
+        for value, kind in NAMES_BAD
+        if not (call == "submit task_id" and value is None)  # None: generate an ID
+    ],
+    ids=lambda v: repr(v)[:12],
+)
+def test_is_a_bad_task_id_tenant_worker_or_key_refused(ledger, clock, call, value, kind):
+    lease = populated(ledger, clock)
+    ledger.submit("123")
+    before = snapshot(ledger)
+    name, run = NAME_CALLS[call]
+    refused(lambda: run(ledger, value, lease), name, kind)
+    assert snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("ttl, kind", TTLS_BAD, ids=repr)
+@pytest.mark.parametrize("method", ["claim", "claim_next", "heartbeat"])
+def test_is_a_ttl_that_is_not_a_finite_positive_number_refused(ledger, clock, method, ttl, kind):
+    lease = populated(ledger, clock)
+    clock.advance(TTL * 2)
+    before = snapshot(ledger)
+    calls = {
+        "claim": lambda: ledger.claim("queued", "w2", ttl),
+        "claim_next": lambda: ledger.claim_next("w2", ttl),
+        "heartbeat": lambda: ledger.heartbeat(lease, ttl),
+    }
+    refused(calls[method], "ttl", kind)
+    assert snapshot(ledger) == before
+
+
+def test_is_the_longest_allowed_lease_still_finite(ledger, clock):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", MAX_TTL)
+    assert lease.lease_until == clock.now + MAX_TTL
+    clock.now = lease.lease_until
+    assert ledger.claim("j1", "w2", TTL).epoch == 2  # it does expire
+
+
+def nested(depth):
+    value = "leaf"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("where", ["goal", "result", "checkpoint"])
+@pytest.mark.parametrize(
+    "value",
+    [nested(MAX_JSON_DEPTH + 1), nested(100_000), "x" * MAX_VALUE_BYTES, ["x" * 600_000] * 2],
+    ids=["depth 101", "depth 100000", "1 MB string", "1.2 MB list"],
+)
+def test_is_a_json_value_too_deep_or_too_large_refused(ledger, clock, where, value):
+    lease = populated(ledger, clock)
+    before = snapshot(ledger)
+    if where == "goal":
+        refused(lambda: ledger.submit("new", goal=value), "goal", ValueError)
+    else:
+        refused(lambda: ledger.save(lease, 2, **{where: value}), where, ValueError)
+    assert snapshot(ledger) == before
+
+
+def test_is_a_100_mb_goal_refused_without_storing_it(ledger, clock):
+    populated(ledger, clock)
+    before = snapshot(ledger)
+    refused(lambda: ledger.submit("big", goal="x" * 100_000_000), "goal", ValueError)
+    assert snapshot(ledger) == before
+
+
+def test_are_values_at_the_limits_accepted(ledger):
+    deepest, largest = nested(MAX_JSON_DEPTH), "x" * (MAX_VALUE_BYTES - 2)  # quotes: 2 bytes
+    ledger.submit("j1", goal=deepest)
+    lease = ledger.claim("j1", "w1", TTL)
+    assert ledger.save(lease, 1, result=largest, checkpoint=deepest, done=True)
+    record = ledger.get("j1")
+    assert (record.goal, record.result, record.checkpoint) == (deepest, largest, deepest)
+
+
+def test_does_max_value_bytes_set_the_size_limit(make_ledger):
+    ledger = make_ledger(max_value_bytes=100)
+    ledger.submit("j1", goal="x" * 98)
+    refused(lambda: ledger.submit("j2", goal="x" * 99), "goal", ValueError)
+    assert [t.task_id for t in ledger.tasks()] == ["j1"]
+    roomy = make_ledger(max_value_bytes=5_000_000)
+    roomy.submit("big", goal="x" * 2_000_000)
+    assert len(roomy.get("big").goal) == 2_000_000
+
+
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ({"max_value_bytes": 0}, "max_value_bytes"),
+        ({"max_value_bytes": True}, "max_value_bytes"),
+        ({"max_value_bytes": "1"}, "max_value_bytes"),
+        ({"max_attempts": "3"}, "max_attempts"),
+        ({"max_attempts": 0}, "max_attempts"),
+        ({"clock": 5.0}, "clock"),
+    ],
+)
+def test_are_bad_constructor_arguments_refused(make_ledger, options, name):
+    refused(lambda: make_ledger(**options), name, (ValueError, TypeError))
+
+
+def test_is_a_lease_that_is_not_a_lease_refused(ledger, clock):
+    populated(ledger, clock)
+    before = snapshot(ledger)
+    refused(lambda: ledger.save({"task_id": "running"}, 2), "lease", TypeError)
+    refused(lambda: ledger.heartbeat(("running", 1), TTL), "lease", TypeError)
+    assert snapshot(ledger) == before
+
+
+def test_does_a_wrong_type_stay_catchable_as_value_error(ledger):
+    with pytest.raises(ValueError):
+        ledger.submit(7)
+    with pytest.raises(TypeError):
+        ledger.submit(7)
+
+
+# -- health probes are not work --------------------------------------------------------------
+
+
+def test_does_claim_next_pass_over_health_probes(ledger):
+    ledger.submit(f"{PROBE_TENANT}:1", tenant=PROBE_TENANT)
+    ledger.submit("real")
+    assert ledger.claim_next("w1", TTL).task_id == "real"
+    assert ledger.claim_next("w1", TTL) is None
+    assert ledger.get(f"{PROBE_TENANT}:1").status == QUEUED
+    assert ledger.claim(f"{PROBE_TENANT}:1", "health-check", TTL).epoch == 1  # by ID it can
 
 
 def test_does_every_time_come_from_the_clock_passed_in(ledger, clock):

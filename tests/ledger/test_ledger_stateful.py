@@ -1,7 +1,8 @@
 """Does the SQLite ledger behave exactly like the in-process model, whatever happens?
 
-A Hypothesis state machine sends the same random operations to ``Ledger(":memory:")`` and to
-``MemoryLedger`` on one shared fake clock, and after every step demands identical return values,
+A Hypothesis state machine sends the same random operations to ``Ledger(":memory:")`` (and, in a
+second run, to ``PostgresLedger`` on a real server) and to ``MemoryLedger`` on one shared fake
+clock, and after every step demands identical return values,
 identical exceptions (type and arguments) and identical ``tasks()``, ``counts()`` and
 ``effects()`` snapshots. When they disagree, Hypothesis shrinks the run to the shortest sequence
 of calls that shows it.
@@ -21,11 +22,12 @@ from hypothesis.stateful import (
     invariant,
     multiple,
     rule,
+    run_state_machine_as_test,
 )
 from strategies import FakeClock, json_values, non_json_values
 
 from simlab.errors import LedgerError
-from simlab.ledger import Ledger
+from simlab.ledger import Ledger, PostgresLedger
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import STATUSES, Lease
 
@@ -60,10 +62,15 @@ def outcome(call):
 class SameAsTheModel(RuleBasedStateMachine):
     leases = Bundle("leases")
 
+    @staticmethod
+    def open_real(**options):
+        """The ledger under test; a subclass compares another engine."""
+        return Ledger(":memory:", **options)
+
     def __init__(self):
         super().__init__()
         self.clock = FakeClock(100.0)
-        self.real: Ledger | None = None
+        self.real = None
         self.model: MemoryLedger | None = None
 
     @initialize(
@@ -71,7 +78,7 @@ class SameAsTheModel(RuleBasedStateMachine):
         task_ids=st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=3, unique=True),
     )
     def open_ledgers(self, max_attempts, task_ids):
-        self.real = Ledger(":memory:", clock=self.clock, max_attempts=max_attempts)
+        self.real = self.open_real(clock=self.clock, max_attempts=max_attempts)
         self.model = MemoryLedger(clock=self.clock, max_attempts=max_attempts)
         for task_id in task_ids:
             self.both(lambda ledger, task_id=task_id: ledger.submit(task_id))
@@ -173,5 +180,18 @@ class SameAsTheModel(RuleBasedStateMachine):
             self.real.close()
 
 
-SameAsTheModel.TestCase.settings = settings(max_examples=100, stateful_step_count=40, deadline=None)
+SETTINGS = settings(max_examples=100, stateful_step_count=40, deadline=None)
+SameAsTheModel.TestCase.settings = SETTINGS
 TestSameAsTheModel = SameAsTheModel.TestCase
+
+
+def test_does_the_postgres_ledger_behave_exactly_like_the_model(fresh_postgres):
+    """The same machine, with ``PostgresLedger`` on the session's server (a new schema for
+    every example) in place of the SQLite ledger."""
+
+    class OnPostgres(SameAsTheModel):
+        @staticmethod
+        def open_real(**options):
+            return PostgresLedger(fresh_postgres(), **options)
+
+    run_state_machine_as_test(OnPostgres, settings=SETTINGS)

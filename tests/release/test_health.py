@@ -22,8 +22,8 @@ from strategies import run_cli
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger
 from simlab.ledger.probes import probe_write_read
-from simlab.records import CANCELLED, QUEUED
-from simlab.release.health import PROBE_TENANT, PROBE_TRIES, check_health, format_health
+from simlab.records import QUEUED
+from simlab.release.health import PROBE_TRIES, check_health, format_health
 
 run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
@@ -37,15 +37,17 @@ def ledger_file(tmp_path) -> Path:
 
 
 def test_is_a_working_ledger_healthy_and_left_as_it_was(ledger_file, capsys):
-    code, out, _ = run(["health", "--db", str(ledger_file)], capsys)
-    assert code == 0
-    assert out.strip().endswith("healthy") and "unhealthy" not in out
-    assert "database ok" in out and "queue    ok" in out
+    for _ in range(3):  # repeated checks leave nothing behind
+        code, out, _ = run(["health", "--db", str(ledger_file)], capsys)
+        assert code == 0
+        assert out.strip().endswith("healthy") and "unhealthy" not in out
+        assert "database ok" in out and "queue    ok" in out
+    assert [p.name for p in ledger_file.parent.iterdir()] == [ledger_file.name]
     with Ledger(ledger_file) as ledger:
         real = ledger.get("real-1")
         assert (real.status, real.epoch) == (QUEUED, 0)  # untouched
-        probes = [t for t in ledger.tasks() if t.tenant == PROBE_TENANT]
-        assert len(probes) == 1 and probes[0].status == "completed"  # the queue probe only
+        assert [t.task_id for t in ledger.tasks()] == ["real-1"]  # no probe stays
+        assert ledger._db.execute("SELECT COUNT(*) FROM effects").fetchone()[0] == 0
         assert ledger.claim_next("w1", ttl=10).task_id == "real-1"  # nothing else claimable
 
 
@@ -128,6 +130,7 @@ def test_is_a_read_only_database_unhealthy_with_the_reason():
         assert not healthy
         assert "read-only" in text and text.strip().endswith("unhealthy")
         assert path.read_bytes() == before
+        assert [p.name for p in folder.iterdir()] == ["jobs.sqlite"]  # no -wal, no -shm
     finally:
         folder.chmod(0o755)
         for p in folder.iterdir():
@@ -150,30 +153,54 @@ def test_is_a_file_that_is_not_a_ledger_left_unchanged(tmp_path, capsys):
         assert path.read_bytes() == before  # not migrated into a ledger
 
 
-def test_can_a_claim_next_poller_leave_a_probe_behind(tmp_path, monkeypatch):
-    # An idle worker polling claim_next grabs every probe between its submit and its claim.
+def racing(monkeypatch, path: Path, steal) -> list:
+    """Make every probe raced: right after its submit, ``steal(thief, task_id)`` runs on another
+    connection, as a worker would in that instant. Returns what each steal returned."""
     import simlab.release.health as health
 
-    path = tmp_path / "idle.sqlite"
-    Ledger(path).close()  # an empty queue: the probe is the only claimable task
     thief = Ledger(path)
-    stolen = []
+    taken = []
 
     class Raced(Ledger):
         def submit(self, task_id=None, **kw):
             task_id = super().submit(task_id, **kw)
-            stolen.append(thief.claim_next("poller", ttl=60).task_id)
+            taken.append(steal(thief, task_id))
             return task_id
 
     monkeypatch.setattr(health, "Ledger", Raced)
-    report = check_health(path, timeout=0.5)
-    thief.close()
-    assert not report.healthy
+    return taken
+
+
+def test_does_a_claim_next_poller_never_take_a_probe(ledger_file, monkeypatch):
+    with Ledger(ledger_file) as ledger:
+        ledger.claim("real-1", "busy", ttl=600)  # nothing else is claimable
+    taken = racing(monkeypatch, ledger_file, lambda thief, _: thief.claim_next("poller", ttl=60))
+    report = check_health(ledger_file, timeout=0.5)
+    assert report.healthy and taken == [None]
+    with Ledger(ledger_file) as ledger:
+        assert [t.task_id for t in ledger.tasks()] == ["real-1"]
+
+
+def claim_and_complete(thief, task_id):
+    lease = thief.claim(task_id, "thief", ttl=60)
+    return thief.save(lease, 1, result="stolen", done=True)
+
+
+@pytest.mark.parametrize("steal", ["claim", "complete"])
+def test_does_a_probe_lost_in_a_race_keep_a_working_queue_healthy(ledger_file, monkeypatch, steal):
+    thief = (
+        claim_and_complete
+        if steal == "complete"
+        else (lambda t, task_id: t.claim(task_id, "thief", ttl=60).epoch)
+    )
+    taken = racing(monkeypatch, ledger_file, thief)
+    report = check_health(ledger_file, timeout=0.5)
+    assert report.healthy, format_health(report)
     assert "claimed by other workers" in report.checks[1].detail
-    with Ledger(path) as ledger:
-        probes = ledger.tasks()
-        assert [p.task_id for p in probes] == stolen and len(stolen) == PROBE_TRIES
-        assert all(p.tenant == PROBE_TENANT and p.status == CANCELLED for p in probes)
+    assert len(taken) == PROBE_TRIES
+    with Ledger(ledger_file) as ledger:
+        assert [t.task_id for t in ledger.tasks()] == ["real-1"]  # every probe removed
+        assert ledger.claim_next("w1", ttl=10).task_id == "real-1"
 
 
 def test_does_health_json_carry_each_check(ledger_file, capsys):

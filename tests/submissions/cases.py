@@ -12,11 +12,14 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from submissions.events import ADJACENT_DEDUPE, CASE_BLIND
+
 from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCING = "01_fencing_and_cancellation.ipynb"
 LEASES = "02_leases_effects_and_loop.ipynb"
+EVENTS = "06_events_and_permissions.ipynb"
 
 
 def answer_source(base: str, notebook: str, question: str) -> str:
@@ -251,5 +254,14 @@ def cases() -> list[Case]:
                 "idempotent-send": "stale lease",
                 "worker-loop": "heartbeat",
             },
+        ),
+        # Exercise 6: an absorber that drops only back-to-back copies, a case-blind narrowing.
+        Case(
+            "events-mistakes",
+            "solutions",
+            EVENTS,
+            {"absorber": ADJACENT_DEDUPE, "narrowing": CASE_BLIND},
+            {"absorber": 1, "narrowing": 4},
+            {"absorber": "the same seq of a task twice", "narrowing": "other capitals"},
         ),
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.grading.checks import checkpoints, fencing, histories, leases, release
+from simlab.grading.checks import checkpoints, events, fencing, histories, leases, release
 from simlab.grading.notebook import exercise_of
 from simlab.grading.questions import Exercise
 
@@ -27,6 +27,7 @@ EXERCISES: dict[str, Exercise] = {
         histories.EXERCISE,
         checkpoints.EXERCISE,
         release.EXERCISE,
+        events.EXERCISE,
     )
 }
 

@@ -1,0 +1,102 @@
+"""The picture of a shrunk run: the epoch-race timeline with each fault numbered and the
+violating commit marked.
+
+:func:`story_plot` draws :func:`simlab.plots.timeline` for the task of the first violation and
+the tasks its faults struck, then puts a numbered disc on each fault (the numbers of the story's
+sentences: ``fault 1``, ``fault 2``...) and a red ring with the rule's letter on the event that
+broke the rule. Artists carry gids: ``"fault"`` for the discs, ``"violation"`` for the ring.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from simlab.plots.style import FAIL_RED
+from simlab.plots.timeline import timeline
+from simlab.sim.story import fault_events, first_broken
+
+__all__ = ["story_plot", "save_story_png"]
+
+#: How many tasks the picture shows at most.
+MAX_TASKS = 4
+
+
+def story_plot(shrunk, *, ax=None, title: str | None = None):
+    """Draw the story of ``shrunk`` (a :class:`~simlab.sim.shrink.Shrunk` or a
+    :class:`~simlab.sim.simulation.Result`) on ``ax`` (a new figure when None); return the Axes."""
+    result = getattr(shrunk, "result", shrunk)
+    rules = getattr(shrunk, "rules", None) or None
+    broken = first_broken(result, rules) or first_broken(result)
+    events = fault_events(result)
+    tasks: list[str] = []
+    if broken is not None:
+        found = re.search(r"\bt\d+\b", broken[2])
+        tasks.append(found.group(0) if found else result.history[broken[0]].task)
+    tasks += [e.task for e in events if e is not None and e.task is not None]
+    tasks = [t for t in dict.fromkeys(tasks) if t is not None][:MAX_TASKS]
+    s = result.scenario
+    if title is None:
+        what = "no rule broken" if broken is None else f"rule ({broken[1]}) broken"
+        title = f"{s.variant}, seed {result.seed}: {len(events)} fault(s), {what}"
+    ax = timeline(result.history, ax=ax, tasks=tasks or None, title=title)
+    lanes = {t.get_text(): i for i, t in enumerate(ax.get_yticklabels())}
+    top = min(lanes.values(), default=0) - 0.5
+    for n, e in enumerate(events, start=1):
+        if e is None:
+            continue
+        y = lanes.get(e.process, top)
+        ax.annotate(
+            str(n),
+            (e.time, y - 0.3),
+            ha="center",
+            va="center",
+            fontsize=8,
+            weight="bold",
+            color="white",
+            gid="fault",
+            zorder=6,
+            annotation_clip=False,
+            bbox=dict(boxstyle="circle,pad=0.25", fc="black", ec="white"),
+        )
+    if broken is not None:
+        e = result.history[broken[0]]
+        y = lanes.get(e.process, top) + 0.08
+        ax.add_line(
+            Line2D(
+                [e.time],
+                [y],
+                ls="none",
+                marker="o",
+                ms=22,
+                mfc="none",
+                mec=FAIL_RED,
+                mew=2.5,
+                gid="violation",
+                zorder=5,
+            )
+        )
+        ax.annotate(
+            f"rule ({broken[1]}) broken",
+            (e.time, y),
+            xytext=(13, -9),
+            textcoords="offset points",
+            va="top",
+            bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85),
+            fontsize=9,
+            weight="bold",
+            color=FAIL_RED,
+            zorder=6,
+        )
+    return ax
+
+
+def save_story_png(shrunk, path: str | Path, dpi: int = 110) -> None:
+    """:func:`story_plot` on a fresh figure (not pyplot), saved to ``path``."""
+    result = getattr(shrunk, "result", shrunk)
+    fig = Figure(figsize=(11, 2.2 + 0.55 * result.scenario.workers), layout="constrained")
+    story_plot(shrunk, ax=fig.subplots())
+    fig.savefig(path, dpi=dpi)

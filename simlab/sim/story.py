@@ -1,0 +1,242 @@
+"""The story of a run in plain sentences: who claimed which epoch, who paused, who committed
+what, and which rule broke.
+
+:func:`tell` reads one (usually shrunk) run: its history, its fault schedule and the positions
+at which the faults struck. It follows the task of the first violation from its submission to
+the event that broke the rule, and adds every fault of the schedule, numbered in the order it
+struck (``fault 1``, ``fault 2``...), wherever it happened. Routine events (heartbeats that
+succeed, first deliveries, restarts) are left out. The last sentence names the broken rule and
+quotes the checker.
+
+:func:`fault_events` finds the history event that shows each fault (the ``pause`` event of a
+pause, the duplicate ``deliver`` of a duplicate...); the story picture numbers those events.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from simlab.check.checker import at
+from simlab.check.history import Event
+from simlab.check.rulebook import broken_rules, first_violation, rule_phrase
+from simlab.sim.schedule import describe_fault
+
+__all__ = ["tell", "fault_events", "first_broken"]
+
+
+def _shows(fault: dict[str, Any], e: Event) -> bool:
+    """Is ``e`` the event in which ``fault`` shows up in the history?"""
+    kind = fault["kind"]
+    if kind == "doc-change":
+        return e.op == "publish" and e.value.get("doc") == fault["doc"]
+    if e.task != fault["task"]:
+        return False
+    if kind == "duplicate":
+        return e.op == "deliver" and bool(e.value.get("duplicate"))
+    if kind == "cancel":
+        return e.op == "cancel" and e.process == "user" and e.type != "invoke"
+    if e.step != fault["step"]:
+        return False
+    if kind in ("crash", "effect-crash"):
+        return e.op == "crash" and bool(e.value.get("after_effect")) == (kind == "effect-crash")
+    return e.op == kind  # pause, slow
+
+
+def fault_events(result) -> list[Event | None]:
+    """For each fault of ``result.schedule``, the first event at or after the position where it
+    struck that shows it, or None (a crash planned for a step whose lease was lost first)."""
+    history = result.history
+    out: list[Event | None] = []
+    for fault, pos in zip(result.schedule.faults, result.fault_positions, strict=True):
+        out.append(next((e for e in history[pos:] if _shows(fault, e)), None))
+    return out
+
+
+def first_broken(result, rules=None) -> tuple[int, str, str] | None:
+    """``(event index, rule letter, the checker's sentence)`` of the first violation of one of
+    ``rules`` (default: every rule the run broke), or None for a clean run."""
+    broken = broken_rules(result.history, result.final, steps=result.scenario.steps)
+    letters = [r for r in broken if rules is None or r in rules]
+    found = first_violation(result.history, result.final, letters, steps=result.scenario.steps)
+    if found is None:
+        return None
+    index, letter = found
+    return index, letter, broken[letter][0]
+
+
+def _intro(result, original_faults: int | None) -> list[str]:
+    s = result.scenario
+    lines = [
+        f"Variant {s.variant}, seed {result.seed}: {s.tasks} task(s) of {s.steps} steps, "
+        f"{s.workers} worker(s), leases of ttl {s.ttl:g}."
+    ]
+    k = len(result.schedule)
+    if original_faults is not None and not result.ok:
+        lines.append(
+            f"The original run had {original_faults} faults; {k} of them "
+            f"{'is' if k == 1 else 'are'} enough to break the rule."
+        )
+    return lines
+
+
+def tell(
+    result,
+    *,
+    rules=None,
+    original_faults: int | None = None,
+    one_minimal: bool | None = None,
+) -> list[str]:
+    """The story of ``result`` as a list of sentences (see the module docstring).
+
+    ``rules`` limits which broken rules the story is about (default: all); ``original_faults``
+    and ``one_minimal`` (removing any one fault made every violation go away) add what the
+    shrinker knows.
+    """
+    if result.ok:
+        n = len(result.schedule)
+        return [
+            *_intro(result, None),
+            f"The run broke no invariant ({n} fault(s) struck): there is nothing to shrink.",
+        ]
+    index, letter, sentence = first_broken(result, rules) or first_broken(result)
+    found = re.search(r"\bt\d+\b", sentence)
+    focus = found.group(0) if found else result.history[index].task
+    numbered = {}
+    for n, e in enumerate(fault_events(result), start=1):
+        if e is not None:
+            numbered[e.index] = n
+    lines = _intro(result, original_faults)
+    ttl, racy = result.scenario.ttl, result.scenario.variant == "racy-claim"
+    newest: dict[str, int] = {}  # task -> highest epoch granted so far
+    sent: set[str] = set()  # e-mail keys sent so far
+    for e in result.history:
+        if e.index > index:
+            break
+        if e.task is not None and e.type == "ok" and e.op == "claim":
+            newest[e.task] = max(newest.get(e.task, 0), e.epoch or 0)
+        if e.index not in numbered and e.task != focus:
+            continue
+        said = _say(e, ttl, newest, racy, sent)
+        if said is None and e.index not in numbered:
+            continue
+        head = f"{at(e.time)}: "
+        if e.index in numbered:
+            head += f"fault {numbered[e.index]}: "
+        if said is None:
+            said = describe_fault(result.schedule.faults[numbered[e.index] - 1]) + "."
+        lines.append(head + said)
+        if e.task is not None and e.type == "ok" and e.op == "cancel" and e.epoch is not None:
+            newest[e.task] = max(newest.get(e.task, 0), e.epoch)
+    for n, e in enumerate(fault_events(result), start=1):
+        if e is None:
+            fault = result.schedule.faults[n - 1]
+            lines.append(f"Fault {n} ({describe_fault(fault)}) left no trace in the history.")
+    broken = broken_rules(result.history, result.final, steps=result.scenario.steps)
+    more = sum(len(v) for v in broken.values()) - 1
+    also = f" ({more} more violation(s) follow.)" if more > 0 else ""
+    phrase = rule_phrase(letter)
+    lines.append(f"This breaks {phrase[0].lower() + phrase[1:]}. {sentence}{also}")
+    if one_minimal:
+        lines.append(
+            "Take away any one of these faults and the replay breaks no rule at all: "
+            "each of them is needed."
+        )
+    return lines
+
+
+_WHY = {
+    "stale-epoch": "a newer epoch exists",
+    "step-not-advancing": "that step was already committed",
+    "completed": "the task is already completed",
+    "cancelled": "the task was cancelled",
+    "dead": "the task is dead",
+}
+
+
+def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) -> str | None:
+    """One sentence for one event, or None for a routine one."""
+    w, task, op, v = e.process, e.task, e.op, e.value
+    if op == "submit":
+        return f"the client submits {task}."
+    if op == "deliver":
+        if v.get("duplicate"):
+            return f"the broker delivers a second copy of {task} to {w}."
+        if v.get("redelivery"):
+            return (
+                f"the broker delivers {task} again, to {w}: nobody acknowledged it or "
+                "heartbeat within the visibility timeout."
+            )
+        return f"the broker delivers {task} to {w}."
+    if op == "claim":
+        return _say_claim(e, racy)
+    if op == "heartbeat" and e.type == "fail":
+        return f"{w}'s heartbeat on {task} is refused ({_why(v)}): {w} stops."
+    if op == "save" and e.type in ("ok", "fail"):
+        if e.type == "fail":
+            return (
+                f"the ledger refuses the save of step {e.step} of {task} by {w} "
+                f"(epoch {e.epoch}): {_why(v)}."
+            )
+        done = " and completes the task" if v.get("done") else ""
+        stale = newest.get(task, e.epoch) > e.epoch
+        tail = f", although epoch {newest[task]} exists: the ledger accepts it" if stale else ""
+        return f"{w} (epoch {e.epoch}) commits step {e.step} of {task}{done}{tail}."
+    if op == "send":
+        key = v.get("key") or f"{task}:email:{e.step}"
+        again = " again" if key in sent else ""
+        sent.add(key)
+        return f"{w} sends the e-mail {key!r} of {task}{again}."
+    if op == "crash":
+        if v.get("after_effect"):
+            return f"{w} crashes right after the e-mail, before saving step {e.step + 1} of {task}."
+        return f"{w} crashes in the middle of step {e.step + 1} of {task}."
+    if op == "pause":
+        length = float(v.get("until", e.time)) - e.time
+        return (
+            f"{w} (epoch {e.epoch}) pauses for {length:.3g} before saving step {e.step + 1} of "
+            f"{task}; its lease lasts {ttl:g} and nobody hears from it."
+        )
+    if op == "slow":
+        return f"step {e.step + 1} of {task} runs {v.get('factor', 1):g}x slower on {w}."
+    if op == "cancel" and e.type != "invoke":
+        return _say_cancel(e, newest)
+    if op == "publish":
+        return f"the editor publishes version {v.get('version')} of {v.get('doc')}."
+    if op == "plan" and e.type == "fail":
+        return f"{w} cannot read the checkpoint of {task} and writes nothing."
+    return None
+
+
+def _say_claim(e: Event, racy: bool) -> str | None:
+    w, task, v = e.process, e.task, e.value
+    if e.type == "invoke" and racy:
+        return (
+            f"{w} runs the chapter's claim on {task}: an UPDATE bumps the epoch, and a "
+            "SELECT reads the lease back one round trip later."
+        )
+    if e.type == "ok":
+        done = f" ({e.step} step(s) already committed)" if e.step else ""
+        return f"{w} claims {task} and gets epoch {e.epoch}{done}."
+    if e.type == "fail":
+        if v.get("reason") == "lease-held":
+            return f"{w} tries to claim {task}, but another worker holds a live lease."
+        return f"{w} tries to claim {task}, but it is {v.get('status', v.get('reason'))}."
+    return None
+
+
+def _say_cancel(e: Event, newest: dict[str, int]) -> str:
+    who = "a user" if e.process == "user" else e.process
+    if e.type == "fail":
+        return f"{who} tries to cancel {e.task}, but it is already {e.value.get('reason')}."
+    before = newest.get(e.task)
+    if before is not None and e.epoch is not None and e.epoch <= before:
+        return f"{who} cancels {e.task}, but its epoch stays {e.epoch}."
+    return f"{who} cancels {e.task}; the ledger bumps it to epoch {e.epoch}."
+
+
+def _why(v) -> str:
+    reason = v.get("reason", "refused")
+    if reason == "stale-epoch" and "current" in v:
+        return f"epoch {v['current']} is newer"
+    return _WHY.get(reason, reason)

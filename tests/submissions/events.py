@@ -1,0 +1,254 @@
+"""Answers to exercise ``events`` (``06_events_and_permissions.ipynb``): correct alternatives
+that must get every point, and classic mistakes with the points each must lose.
+
+Each entry is ``(name, question, source, points lost, words the feedback must contain)``; the
+source replaces the question's answer cell of the solution notebook.
+"""
+
+from __future__ import annotations
+
+# --- absorber: correct alternatives ---------------------------------------------------------
+
+HEAP_ABSORBER = """
+import heapq
+
+
+class Absorber:
+    def __init__(self):
+        self.state = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        st = self.state.setdefault(event["task_id"], {"next": 1, "heap": [], "keys": {}})
+        seq, key = event["seq"], event["idempotency_key"]
+        if seq < st["next"] or seq in st["keys"] or key in st["keys"].values():
+            return []
+        st["keys"][seq] = key
+        heapq.heappush(st["heap"], (seq, len(st["keys"]), event))
+        out = []
+        while st["heap"] and st["heap"][0][0] == st["next"]:
+            out.append(heapq.heappop(st["heap"])[2])
+            st["next"] += 1
+        return out
+"""
+
+KIT_WRAPPER = """
+from simlab.agent import AgentEvent, EventAbsorber
+
+
+class Absorber:
+    def __init__(self):
+        self.kit = EventAbsorber()
+
+    def offer(self, event):
+        return [e.to_dict() for e in self.kit.offer(AgentEvent.from_dict(event))]
+"""
+
+# --- absorber: classic mistakes -------------------------------------------------------------
+
+# Drops a delivery only when it repeats the one just before; releases everything else at once.
+ADJACENT_DEDUPE = """
+class Absorber:
+    def __init__(self):
+        self.last = None
+
+    def offer(self, event):
+        key = (event["task_id"], event["idempotency_key"])
+        if key == self.last:
+            return []
+        self.last = key
+        return [event]
+"""
+
+# Releases the next seq, drops anything else: an early arrival is lost for good.
+NO_BUFFER = """
+class Absorber:
+    def __init__(self):
+        self.next = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        nxt = self.next.get(event["task_id"], 1)
+        if event["seq"] != nxt:
+            return []
+        self.next[event["task_id"]] = nxt + 1
+        return [event]
+"""
+
+# Keeps order per task but skips gaps: anything newer than the last released goes out.
+NEWER_THAN_LAST = """
+class Absorber:
+    def __init__(self):
+        self.last = {}
+
+    def offer(self, event):
+        if event["version"] != 1 or event["seq"] <= self.last.get(event["task_id"], 0):
+            return []
+        self.last[event["task_id"]] = event["seq"]
+        return [event]
+"""
+
+# One counter for every task: a task's seq 1 waits for another task's seq 3.
+GLOBAL_COUNTER = """
+class Absorber:
+    def __init__(self):
+        self.next = 1
+        self.waiting = {}
+        self.keys = set()
+
+    def offer(self, event):
+        if event["version"] != 1 or event["idempotency_key"] in self.keys:
+            return []
+        self.keys.add(event["idempotency_key"])
+        self.waiting[(event["seq"], event["task_id"])] = event
+        out = []
+        while any(seq == self.next for seq, _ in self.waiting):
+            ready = sorted(k for k in self.waiting if k[0] == self.next)
+            out += [self.waiting.pop(k) for k in ready]
+            self.next += 1
+        return out
+"""
+
+# Right in every way but one: it never looks at the version.
+NO_VERSION_CHECK = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        task, seq = event["task_id"], event["seq"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next.setdefault(task, 1)
+        if seq in keys or seq < nxt or event["idempotency_key"] in keys.values():
+            return []
+        keys[seq] = event["idempotency_key"]
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Deduplicates by key only: a second event for a waiting seq replaces the first.
+KEYS_ONLY = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, set()
+
+    def offer(self, event):
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        if event["version"] != 1 or (task, key) in self.keys or seq < self.next.get(task, 1):
+            return []
+        self.keys.add((task, key))
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        nxt, out = self.next.get(task, 1), []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# --- narrowing: correct alternatives --------------------------------------------------------
+
+NARROW_WITH_THE_KIT = """
+from simlab.agent import Grant, PermissionDenied
+
+
+def is_narrowing(parent, child):
+    def grant(d):
+        return Grant(d["tenant"], d["version"], frozenset(d["collections"]),
+                     frozenset(d["tools"]), d["revoked"])
+    try:
+        return grant(parent).narrow(collections=child["collections"],
+                                    tools=child["tools"]) == grant(child)
+    except PermissionDenied:
+        return False
+"""
+
+NARROW_WITH_ALL = """
+def is_narrowing(parent, child):
+    same = all(parent[k] == child[k] for k in ("tenant", "version"))
+    alive = not parent["revoked"] and not child["revoked"]
+    held = all(c in parent["collections"] for c in child["collections"])
+    tools = all(t in parent["tools"] for t in child["tools"])
+    return bool(same and alive and held and tools)
+"""
+
+# --- narrowing: classic mistakes ------------------------------------------------------------
+
+# Counts instead of comparing members.
+BY_LENGTH = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    return (len(child["collections"]) <= len(parent["collections"])
+            and len(child["tools"]) <= len(parent["tools"]))
+"""
+
+# Checks collections and forgets tools.
+COLLECTIONS_ONLY = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    return set(child["collections"]) <= set(parent["collections"])
+"""
+
+# Subsets only: any tenant, any version.
+SUBSETS_ONLY = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# Forgets revocation.
+IGNORES_REVOKED = """
+def is_narrowing(parent, child):
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# Compares names without case: "Public" passes for "public".
+CASE_BLIND = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    low = lambda names: {n.lower() for n in names}
+    return (low(child["collections"]) <= low(parent["collections"])
+            and low(child["tools"]) <= low(parent["tools"]))
+"""
+
+#: (name, question, source, points lost, words the feedback must contain)
+ANSWERS = [
+    ("heap-absorber", "absorber", HEAP_ABSORBER, 0, "all 6 checks passed"),
+    ("kit-wrapper", "absorber", KIT_WRAPPER, 0, "all 6 checks passed"),
+    ("adjacent-dedupe", "absorber", ADJACENT_DEDUPE, 5, "the same seq of a task twice"),
+    ("no-buffer", "absorber", NO_BUFFER, 3, "never released"),
+    ("newer-than-last", "absorber", NEWER_THAN_LAST, 3, "released a seq of a task before"),
+    ("global-counter", "absorber", GLOBAL_COUNTER, 5, "never released"),
+    ("no-version-check", "absorber", NO_VERSION_CHECK, 1, "version is not 1"),
+    ("keys-only", "absorber", KEYS_ONLY, 1, "should have set aside"),
+    ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 0, "all 5 checks passed"),
+    ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 0, "all 5 checks passed"),
+    ("by-length", "narrowing", BY_LENGTH, 2, "a grant with an extra collection"),
+    ("collections-only", "narrowing", COLLECTIONS_ONLY, 1, "a grant with an extra tool"),
+    ("subsets-only", "narrowing", SUBSETS_ONLY, 1, "another tenant"),
+    ("ignores-revoked", "narrowing", IGNORES_REVOKED, 1, "a revoked grant"),
+    ("case-blind", "narrowing", CASE_BLIND, 1, "other capitals"),
+]
