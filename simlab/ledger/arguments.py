@@ -9,13 +9,14 @@ argument               accepted
 =====================  =============================================================
 ``ttl``                an ``int`` or ``float`` (not a bool), ``0 < ttl <= MAX_TTL``
 task ID, tenant,       a non-empty ``str`` of at most :data:`MAX_NAME_CHARS` characters,
-worker, effect key     valid Unicode (no lone surrogate, which no database can store)
+worker, effect key     valid Unicode (no lone surrogate, which no database can store), no NUL
+                       (PostgreSQL's ``text`` cannot hold it)
 ``step``               an ``int`` (not a bool), ``0 <= step < MAX_STEP``
 goal, result,          a JSON value (no NaN or infinity), nested at most
 checkpoint             :data:`MAX_JSON_DEPTH` deep, at most ``max_value_bytes`` as JSON
 ``max_value_bytes``    an ``int`` (not a bool) of at least 1; default :data:`MAX_VALUE_BYTES`
 ``max_attempts``       None, or an ``int`` (not a bool) of at least 1
-lease                  a :class:`~simlab.records.Lease` whose task ID is a valid name
+lease                  a :class:`~simlab.records.Lease` whose task ID and worker are valid names
 =====================  =============================================================
 
 A wrong *type* raises :class:`WrongType`, which is both a ``TypeError`` and a ``ValueError`` (so
@@ -95,8 +96,14 @@ def check_step(step: int) -> None:
 
 def check_name(value: str, what: str) -> None:
     """A task ID, tenant, worker name or effect key (``what`` names it in the error): a
-    non-empty ``str`` of at most :data:`MAX_NAME_CHARS` characters, valid Unicode."""
+    non-empty ``str`` of at most :data:`MAX_NAME_CHARS` characters, valid Unicode, without NUL.
+
+    NUL is refused by every ledger because PostgreSQL's ``text`` cannot hold it: a name one
+    engine stores must be one every engine stores.
+    """
     if isinstance(value, str) and 0 < len(value) <= MAX_NAME_CHARS:
+        if "\x00" in value:
+            raise ValueError(f"{what} must not contain NUL characters, got {value!r:.80}")
         if value.isascii():
             return
         try:
@@ -114,10 +121,12 @@ def check_name(value: str, what: str) -> None:
 
 
 def check_lease(lease: Lease) -> None:
-    """A :class:`~simlab.records.Lease` (as a claim returned it) with a valid task ID."""
+    """A :class:`~simlab.records.Lease` (as a claim returned it) with a valid task ID and
+    worker name (``record_effect`` stores the worker)."""
     if lease.__class__ is not Lease and not isinstance(lease, Lease):
         raise WrongType(f"lease must be a Lease from claim, got {type(lease).__name__}")
     check_name(lease.task_id, "lease.task_id")
+    check_name(lease.worker, "lease.worker")
 
 
 def check_max_attempts(max_attempts: int | None) -> None:

@@ -9,6 +9,10 @@
 
 The same worker code then runs on one machine or on many. The PostgreSQL driver is imported only
 when a PostgreSQL target is opened.
+
+:func:`remove_probe` is the one operation outside the task contract that a caller outside this
+package needs on an open ledger of either engine (``simlab health`` removes its probe tasks):
+it picks the engine's own function, so no SQL leaves :mod:`simlab.ledger`.
 """
 
 from __future__ import annotations
@@ -19,9 +23,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.ledger.arguments import MAX_VALUE_BYTES
 from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 
-__all__ = ["connect", "is_chapter_ledger", "is_postgres_url", "redact", "sqlite_path"]
+__all__ = [
+    "connect",
+    "is_chapter_ledger",
+    "is_postgres_url",
+    "redact",
+    "remove_probe",
+    "sqlite_path",
+]
 
 
 def connect(
@@ -30,11 +42,12 @@ def connect(
     clock: Callable[[], float] = time.time,
     max_attempts: int | None = None,
     chapter: bool = False,
+    max_value_bytes: int = MAX_VALUE_BYTES,
 ) -> Any:
     """Open the ledger ``target`` names: SQLite for a path, PostgreSQL for a URL.
 
-    ``clock`` and ``max_attempts`` mean what they mean for ``Ledger``. ``chapter=True`` returns
-    the teaching subclass that also has the chapter's broken primitives
+    ``clock``, ``max_attempts`` and ``max_value_bytes`` mean what they mean for ``Ledger``.
+    ``chapter=True`` returns the teaching subclass that also has the chapter's broken primitives
     (:class:`~simlab.ledger.ChapterLedger` or :class:`~simlab.ledger.PostgresChapterLedger`).
     Raises ``ValueError`` for a target that names neither engine, and
     :class:`~simlab.errors.LedgerError` for a ledger that cannot be opened.
@@ -46,13 +59,15 @@ def connect(
             from simlab.ledger.pg_chapter import PostgresChapterLedger as engine
         else:
             from simlab.ledger.postgres import PostgresLedger as engine
-        return engine(target, clock=clock, max_attempts=max_attempts)
+        return engine(
+            target, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes
+        )
     path = sqlite_path(target)
     if chapter:
         from simlab.ledger.chapter import ChapterLedger as engine
     else:
         from simlab.ledger.sqlite import Ledger as engine
-    return engine(path, clock=clock, max_attempts=max_attempts)
+    return engine(path, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes)
 
 
 def is_chapter_ledger(ledger: object) -> bool:
@@ -67,3 +82,24 @@ def is_chapter_ledger(ledger: object) -> bool:
         return True
     pg_chapter = sys.modules.get("simlab.ledger.pg_chapter")
     return pg_chapter is not None and isinstance(ledger, pg_chapter.PostgresChapterLedger)
+
+
+def remove_probe(ledger: object, task_id: str) -> bool:
+    """Delete health's probe task ``task_id`` (tenant ``__health__``) and its effects from
+    ``ledger``; True if it was there. Tasks of any other tenant are never touched.
+
+    Dispatches on the engine: :func:`simlab.ledger.probes.remove_probe` for a SQLite
+    :class:`~simlab.ledger.Ledger`, :func:`simlab.ledger.pg_probes.remove_probe` for a
+    :class:`~simlab.ledger.PostgresLedger` (without importing the driver for a SQLite ledger).
+    ``TypeError`` for any other object; :class:`~simlab.errors.LedgerError` if the engine fails.
+    """
+    from simlab.ledger.sqlite import Ledger
+
+    if isinstance(ledger, Ledger):
+        from simlab.ledger.probes import remove_probe as remove
+    else:
+        postgres = sys.modules.get("simlab.ledger.postgres")
+        if postgres is None or not isinstance(ledger, postgres.PostgresLedger):
+            raise TypeError(f"remove_probe needs a SQLite or PostgreSQL ledger, got {ledger!r}")
+        from simlab.ledger.pg_probes import remove_probe as remove
+    return remove(ledger, task_id)

@@ -4,6 +4,8 @@
   ledger --db postgresql://...`` measures a claim+save cycle against.
 * :func:`probe_write_read` is the database check of ``simlab health``: a write and a read in one
   transaction on an existing ledger, leaving nothing behind.
+* :func:`remove_probe` deletes one of ``simlab health``'s probe tasks once the check is done
+  (the PostgreSQL twin of :func:`simlab.ledger.probes.remove_probe`).
 * :func:`create_schema`, :func:`drop_schema` and :func:`scratch_schema` give a run its own empty
   ledger inside one database (tests, the simulator, the bench): a schema per ledger, picked by
   the URL's ``options=-csearch_path%3DNAME``.
@@ -24,11 +26,13 @@ from simlab.ledger import pg_schema as schema
 from simlab.ledger import pg_statements as q
 from simlab.ledger.postgres import PostgresLedger, reason
 from simlab.ledger.targets import redact
+from simlab.records import PROBE_TENANT
 
 __all__ = [
     "bare_claim_save",
     "raw_update_transaction",
     "probe_write_read",
+    "remove_probe",
     "with_schema",
     "create_schema",
     "drop_schema",
@@ -63,7 +67,7 @@ def probe_write_read(url: str, token: str, *, busy_timeout: float = 5.0) -> bool
     Raises :class:`LedgerError` with the server's reason.
     """
     shown = redact(url)
-    task_id = f"__health__:{token}"
+    task_id = f"{PROBE_TENANT}:{token}"
     try:
         db = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(busy_timeout)))
     except psycopg.Error as exc:
@@ -85,7 +89,24 @@ def probe_write_read(url: str, token: str, *, busy_timeout: float = 5.0) -> bool
         raise LedgerError(f"{shown}: {reason(exc)}") from None
     finally:
         db.close()
-    return row == ("__health__", "completed")
+    return row == (PROBE_TENANT, "completed")
+
+
+def remove_probe(ledger: PostgresLedger, task_id: str) -> bool:
+    """Delete the probe task ``task_id`` and its effects; True if it was there.
+
+    Only a task of tenant ``__health__`` is ever deleted, in one transaction with its effects.
+    A worker that somehow still held its lease can commit nothing afterwards: there is no row.
+    Raises :class:`LedgerError` naming the server when the server refuses or is gone.
+    """
+    params = {"task_id": task_id}
+    try:
+        with ledger._db.transaction():
+            ledger._cur.execute(q.PROBE_REMOVE_EFFECTS, params)
+            gone = ledger._cur.execute(q.PROBE_REMOVE_TASK, params).rowcount
+    except psycopg.Error as exc:
+        raise LedgerError(f"{ledger.url}: cannot remove {task_id!r}: {reason(exc)}") from None
+    return gone == 1
 
 
 def with_schema(url: str, name: str) -> str:

@@ -6,6 +6,8 @@ from the ledger's clock; no statement calls ``now()``. The schema is :mod:`pg_sc
 
 from __future__ import annotations
 
+from simlab.records import PROBE_TENANT
+
 TASK_COLUMNS = (
     "task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint, "
     "worker, goal, created_at, updated_at"
@@ -38,10 +40,11 @@ _SET_CLAIM_OR_DEAD = """
 _BY_ID = f"WHERE task_id = %(task_id)s AND {_CLAIMABLE} RETURNING {LEASE_COLUMNS}"
 # The next task: the oldest claimable row that no other transaction has locked. SKIP LOCKED
 # lets many workers claim at once without queueing behind one another on the same row; the
-# outer condition is checked again on the locked row.
+# outer condition is checked again on the locked row. Health probes (their tenant) are never
+# handed out: only the check claims them, by ID.
 _OLDEST = f"""
     WHERE task_id = (SELECT task_id FROM simlab_tasks
-                     WHERE open AND {_CLAIMABLE}
+                     WHERE open AND {_CLAIMABLE} AND tenant <> '{PROBE_TENANT}'
                      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND {_CLAIMABLE}
     RETURNING {LEASE_COLUMNS}
@@ -120,9 +123,18 @@ CHAPTER_SAVE_UNFENCED = """
 """
 
 # The health probe: a write and a read in one transaction, then the row is deleted.
-PROBE_INSERT = """
+PROBE_INSERT = f"""
     INSERT INTO simlab_tasks (task_id, tenant, status, created_at, updated_at)
-    VALUES (%(task_id)s, '__health__', 'completed', 0, 0)
+    VALUES (%(task_id)s, '{PROBE_TENANT}', 'completed', 0, 0)
 """
 PROBE_READ = "SELECT tenant, status FROM simlab_tasks WHERE task_id = %(task_id)s"
 PROBE_DELETE = "DELETE FROM simlab_tasks WHERE task_id = %(task_id)s"
+# Removing a health probe task once the check is done (one transaction, effects first: they
+# reference the task). Only a task of the probe tenant is ever deleted.
+PROBE_REMOVE_EFFECTS = f"""
+    DELETE FROM simlab_effects WHERE task_id = %(task_id)s
+      AND task_id IN (SELECT task_id FROM simlab_tasks WHERE tenant = '{PROBE_TENANT}')
+"""
+PROBE_REMOVE_TASK = (
+    f"DELETE FROM simlab_tasks WHERE task_id = %(task_id)s AND tenant = '{PROBE_TENANT}'"
+)

@@ -25,6 +25,13 @@ advisory lock, each recorded
 in ``simlab_migrations``. A schema newer than this code raises :class:`LedgerError` before
 anything is written. Errors from the driver never reach the caller raw: they become
 :class:`LedgerError` naming the server (the password left out).
+
+Arguments
+---------
+Checked by the same functions of :mod:`simlab.ledger.arguments`, at the same places, as in the
+SQLite ``Ledger`` and the ``MemoryLedger``: the same bad input raises the same ``ValueError`` or
+``TypeError`` with the same message on every engine, before anything reaches the server. (A NUL
+character, which PostgreSQL text cannot hold, is refused there for every engine.)
 """
 
 from __future__ import annotations
@@ -39,6 +46,15 @@ import psycopg
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger import pg_schema as schema
 from simlab.ledger import pg_statements as q
+from simlab.ledger.arguments import (
+    MAX_VALUE_BYTES,
+    WrongType,
+    check_lease,
+    check_max_attempts,
+    check_max_value_bytes,
+    check_name,
+    check_seconds,
+)
 from simlab.ledger.arguments import check_step as _check_step
 from simlab.ledger.arguments import check_ttl as _check_ttl
 from simlab.ledger.arguments import from_json as _from_json
@@ -50,17 +66,13 @@ from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
 __all__ = ["PostgresLedger", "redact", "reason"]
 
 
-def _no_nul(value: object, what: str) -> None:
-    # PostgreSQL text cannot hold NUL; refuse it as bad input instead of failing in the driver.
-    if isinstance(value, str) and "\x00" in value:
-        raise ValueError(f"{what} must not contain NUL characters, got {value!r}")
-
-
 class PostgresLedger:
     """The durable task ledger over one PostgreSQL database (a ``postgresql://`` URL).
 
     Many processes on many machines may open the same database at once. One object holds one
-    connection and belongs to one thread.
+    connection and belongs to one thread. Bad arguments raise ``ValueError``/``TypeError``
+    (:mod:`simlab.ledger.arguments`) and change nothing; every failure of the server or the
+    driver is a :class:`LedgerError` naming the server, its password replaced by ``***``.
     """
 
     def __init__(
@@ -70,14 +82,21 @@ class PostgresLedger:
         clock: Callable[[], float] = time.time,
         max_attempts: int | None = None,
         connect_timeout: float = 10.0,
+        max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        if max_attempts is not None and max_attempts < 1:
-            raise ValueError(f"max_attempts must be at least 1 or None, got {max_attempts!r}")
+        check_max_attempts(max_attempts)
+        check_max_value_bytes(max_value_bytes)
+        check_seconds(connect_timeout, "connect_timeout")
+        if not callable(clock):
+            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        if not isinstance(url, str):
+            raise WrongType(f"url must be a postgresql:// URL, got {type(url).__name__}")
         if not is_postgres_url(url):
-            raise ValueError(f"url must start with postgresql://, got {url!r}")
+            raise ValueError(f"url must start with postgresql://, got {redact(url)!r}")
         self.url = redact(url)
         self.clock = clock
         self.max_attempts = max_attempts
+        self.max_value_bytes = max_value_bytes
         try:
             self._db = psycopg.connect(
                 url, autocommit=True, connect_timeout=max(1, round(connect_timeout))
@@ -171,14 +190,13 @@ class PostgresLedger:
         """
         if task_id is None:
             task_id = uuid.uuid4().hex
-        elif not isinstance(task_id, str) or not task_id:
-            raise ValueError(f"task_id must be a non-empty string, got {task_id!r}")
-        _no_nul(task_id, "task_id")
-        _no_nul(tenant, "tenant")
+        else:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
         params = {
             "task_id": task_id,
             "tenant": tenant,
-            "goal": _to_json(goal, "goal"),
+            "goal": _to_json(goal, "goal", self.max_value_bytes),
             "now": float(self.clock()),
         }
         if self._run(q.SUBMIT, params).rowcount != 1:
@@ -193,8 +211,9 @@ class PostgresLedger:
         or :class:`UnknownTask`. With ``max_attempts``, the claim that would exceed it marks the
         task ``dead`` and raises :class:`TerminalTask`.
         """
+        check_name(task_id, "task_id")
+        check_name(worker, "worker")
         _check_ttl(ttl)
-        _no_nul(worker, "worker")
         sql = q.CLAIM_ONE[self.max_attempts is not None]
         while True:
             now = float(self.clock())
@@ -220,9 +239,12 @@ class PostgresLedger:
 
     def claim_next(self, worker: str, ttl: float) -> Lease | None:
         """Atomically claim the oldest claimable task (submit order) that no other transaction
-        holds locked at this instant, or return None."""
+        holds locked at this instant, or return None.
+
+        Health probes (tenant ``__health__``) are never handed out: only the check claims them.
+        """
+        check_name(worker, "worker")
         _check_ttl(ttl)
-        _no_nul(worker, "worker")
         sql = q.CLAIM_NEXT[self.max_attempts is not None]
         while True:
             now = float(self.clock())
@@ -247,6 +269,7 @@ class PostgresLedger:
         Also succeeds after ``lease_until`` passed if nobody claimed the task meanwhile: the
         epoch, not the clock, decides who owns a task.
         """
+        check_lease(lease)
         _check_ttl(ttl)
         now = float(self.clock())
         params = {"until": now + ttl, "now": now, "task_id": lease.task_id, "epoch": lease.epoch}
@@ -268,11 +291,13 @@ class PostgresLedger:
         changes nothing for a stale epoch, a task that is no longer running, or a step that does
         not advance. ``checkpoint=None`` stores None: pass the whole checkpoint each time.
         """
+        check_lease(lease)
         _check_step(step)
+        limit = self.max_value_bytes
         params = {
             "step": step,
-            "result": None if result is None else _to_json(result, "result"),
-            "checkpoint": None if checkpoint is None else _to_json(checkpoint, "checkpoint"),
+            "result": None if result is None else _to_json(result, "result", limit),
+            "checkpoint": None if checkpoint is None else _to_json(checkpoint, "checkpoint", limit),
             "now": float(self.clock()),
             "task_id": lease.task_id,
             "epoch": lease.epoch,
@@ -284,6 +309,7 @@ class PostgresLedger:
 
         Only a current lease may release; the epoch stays, and the next claim bumps it.
         """
+        check_lease(lease)
         params = {"now": float(self.clock()), "task_id": lease.task_id, "epoch": lease.epoch}
         return self._write_one(lease.task_id, q.RELEASE, params)
 
@@ -292,6 +318,7 @@ class PostgresLedger:
 
         Returns False when the task is already terminal.
         """
+        check_name(task_id, "task_id")
         params = {"now": float(self.clock()), "task_id": task_id}
         return self._write_one(task_id, q.CANCEL, params)
 
@@ -300,11 +327,13 @@ class PostgresLedger:
 
         The epoch is kept, so the next claim gets a higher one than any lease handed out before.
         """
+        check_name(task_id, "task_id")
         params = {"now": float(self.clock()), "task_id": task_id}
         return self._write_one(task_id, q.REQUEUE, params)
 
     def get(self, task_id: str) -> TaskRecord:
         """The task as stored now. Raises :class:`UnknownTask`."""
+        check_name(task_id, "task_id")
         record = self._get_or_none(task_id)
         if record is None:
             raise UnknownTask(task_id)
@@ -315,6 +344,7 @@ class PostgresLedger:
         if status is None:
             rows = self._run(q.TASKS, {}).fetchall()
         else:
+            check_name(status, "status")
             rows = self._run(q.TASKS_WITH, {"status": status}).fetchall()
         return [self._record(row) for row in rows]
 
@@ -328,9 +358,8 @@ class PostgresLedger:
         True the first time ``key`` is recorded for the task by a current lease: the caller may
         send. False when the key is already recorded or the lease is stale. One statement.
         """
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"effect key must be a non-empty string, got {key!r}")
-        _no_nul(key, "effect key")
+        check_lease(lease)
+        check_name(key, "effect key")
         params = {
             "key": key,
             "worker": lease.worker,
@@ -342,6 +371,7 @@ class PostgresLedger:
 
     def effects(self, task_id: str) -> list[Effect]:
         """The side effects recorded for ``task_id``, in the order they were recorded."""
+        check_name(task_id, "task_id")
         self._require(task_id)
         rows = self._run(q.EFFECTS, {"task_id": task_id}).fetchall()
         return [Effect(*row) for row in rows]

@@ -21,8 +21,8 @@ the probe's own claim, that claim is refused (:class:`~simlab.errors.LeaseHeld` 
 :class:`~simlab.errors.TerminalTask`); the check tries again with a new probe, up to
 :data:`PROBE_TRIES` times, and if every probe was taken by another worker the queue is still
 reported working (someone claimed from it). Whatever happens, each probe task is deleted
-(:func:`simlab.ledger.probes.remove_probe`) before the check returns, so repeated checks leave
-nothing behind.
+(:func:`simlab.ledger.connect.remove_probe`, which picks the engine's own deletion) before the
+check returns, so repeated checks leave nothing behind, on SQLite and on PostgreSQL alike.
 
 Exit status of ``simlab health``: 0 healthy, 1 unhealthy, 2 usage error.
 """
@@ -37,8 +37,8 @@ from pathlib import Path
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask
 from simlab.ledger import Ledger
-from simlab.ledger.connect import is_postgres_url, redact
-from simlab.ledger.probes import probe_write_read, remove_probe
+from simlab.ledger.connect import is_postgres_url, redact, remove_probe
+from simlab.ledger.probes import probe_write_read
 from simlab.records import COMPLETED, PROBE_TENANT
 
 __all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES", "format_health"]

@@ -602,6 +602,7 @@ NAMES_BAD = [
     ("x" * 201, ValueError),
     ("x" * 10_000_000, ValueError),
     ("\ud800", ValueError),  # a lone surrogate: no database can store it
+    ("a\x00b", ValueError),  # NUL: PostgreSQL text cannot hold it, so no engine takes it
     (None, TypeError),
     (123, TypeError),  # never finds the task "123"
     (["j1"], TypeError),
@@ -639,6 +640,10 @@ NAME_CALLS = {
     "effects task_id": ("task_id", lambda lg, v, lease: lg.effects(v)),
     "record_effect key": ("effect key", lambda lg, v, lease: lg.record_effect(lease, v)),
     "save lease": ("task_id", lambda lg, v, lease: lg.save(Lease(v, "w1", 1, 0, 1e12), 9)),
+    "record_effect lease worker": (
+        "lease.worker",
+        lambda lg, v, lease: lg.record_effect(Lease(lease.task_id, v, lease.epoch, 1, 1e12), "k"),
+    ),
 }
 
 

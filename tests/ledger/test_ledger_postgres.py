@@ -29,8 +29,10 @@ from simlab.ledger import (
     pg_statements,
     throwaway,
 )
-from simlab.ledger.connect import redact
+from simlab.ledger.connect import redact, remove_probe
+from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.pg_schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
+from simlab.records import PROBE_TENANT, Lease
 
 TTL = 10.0
 
@@ -57,11 +59,16 @@ def test_does_connect_pick_the_engine_from_the_target(tmp_path, fresh_postgres):
         assert type(a) is PostgresChapterLedger and type(b) is ChapterLedger
 
 
-def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres):
+def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres, tmp_path):
     with connect(fresh_postgres(), clock=lambda: 42.0, max_attempts=1) as ledger:
         ledger.submit("j1")
         assert ledger.claim("j1", "w1", TTL).lease_until == 52.0
         assert ledger.max_attempts == 1
+    for target in (fresh_postgres(), str(tmp_path / "jobs.sqlite")):
+        with connect(target, max_value_bytes=10) as ledger:
+            with pytest.raises(ValueError, match="goal"):
+                ledger.submit("j1", goal="x" * 9)
+            assert ledger.tasks() == []
 
 
 @pytest.mark.parametrize("target", ["mysql://db/jobs", "", "sqlite:///", 7])
@@ -239,6 +246,96 @@ def test_is_a_lost_connection_a_ledger_error(fresh_postgres):
     ledger.close()
     with pytest.raises(LedgerError):
         ledger.get("j1")
+
+
+GONE_LEASE = Lease("j1", "w1", 1, 0, 1e12)
+CALLS_ON_A_CLOSED_LEDGER = {
+    "submit": lambda lg: lg.submit("j2"),
+    "claim": lambda lg: lg.claim("j1", "w1", TTL),
+    "claim_next": lambda lg: lg.claim_next("w1", TTL),
+    "heartbeat": lambda lg: lg.heartbeat(GONE_LEASE, TTL),
+    "save": lambda lg: lg.save(GONE_LEASE, 1, result="x", done=True),
+    "release": lambda lg: lg.release(GONE_LEASE),
+    "cancel": lambda lg: lg.cancel("j1"),
+    "requeue": lambda lg: lg.requeue("j1"),
+    "get": lambda lg: lg.get("j1"),
+    "tasks": lambda lg: lg.tasks("queued"),
+    "counts": lambda lg: lg.counts(),
+    "record_effect": lambda lg: lg.record_effect(GONE_LEASE, "email:1"),
+    "effects": lambda lg: lg.effects("j1"),
+    "schema_version": lambda lg: lg.schema_version,
+    "remove_probe": lambda lg: remove_probe(lg, f"{PROBE_TENANT}:1"),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS_ON_A_CLOSED_LEDGER))
+def test_does_no_driver_exception_reach_the_caller_raw(fresh_postgres, call):
+    """Every method on a connection that is gone: a LedgerError naming the server, one line."""
+    url = fresh_postgres()
+    ledger = PostgresLedger(url)
+    ledger.submit("j1")
+    ledger.close()
+    with pytest.raises(LedgerError) as caught:
+        CALLS_ON_A_CLOSED_LEDGER[call](ledger)
+    message = str(caught.value)
+    assert type(caught.value).__module__.startswith("simlab")
+    assert redact(url) in message and "\n" not in message
+
+
+def test_is_a_bad_url_refused_with_one_sentence_and_no_password():
+    with pytest.raises(TypeError, match="url"):
+        PostgresLedger(Path("/tmp/x"))
+    with pytest.raises(ValueError, match="postgresql://") as caught:
+        PostgresLedger("mysql://app:s3cret@h/db")
+    assert "s3cret" not in str(caught.value)
+
+
+def nested(depth):
+    value = "leaf"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+BAD_CALLS = {
+    "submit list id": lambda lg, lease: lg.submit(["j1"]),
+    "submit NUL tenant": lambda lg, lease: lg.submit("new", tenant="a\x00b"),
+    "submit big goal": lambda lg, lease: lg.submit("new", goal="x" * 200),
+    "claim inf ttl": lambda lg, lease: lg.claim("j2", "w1", float("inf")),
+    "claim surrogate worker": lambda lg, lease: lg.claim("j2", "\ud800", TTL),
+    "claim_next bool ttl": lambda lg, lease: lg.claim_next("w1", True),
+    "heartbeat tuple lease": lambda lg, lease: lg.heartbeat(("j1", 1), TTL),
+    "save deep result": lambda lg, lease: lg.save(lease, 1, result=nested(101)),
+    "save bool step": lambda lg, lease: lg.save(lease, True),
+    "save NaN checkpoint": lambda lg, lease: lg.save(lease, 1, checkpoint=float("nan")),
+    "record_effect NUL key": lambda lg, lease: lg.record_effect(lease, "k\x00"),
+    "cancel long id": lambda lg, lease: lg.cancel("x" * 201),
+    "get int id": lambda lg, lease: lg.get(123),
+    "tasks int status": lambda lg, lease: lg.tasks(5),
+}
+
+
+def test_does_every_engine_refuse_bad_input_with_the_same_exception_and_message(
+    fresh_postgres, clock
+):
+    answers = {}
+    for name, make in [
+        ("memory", lambda: MemoryLedger(clock=clock, max_value_bytes=100)),
+        ("sqlite", lambda: Ledger(":memory:", clock=clock, max_value_bytes=100)),
+        ("postgres", lambda: PostgresLedger(fresh_postgres(), clock=clock, max_value_bytes=100)),
+    ]:
+        with make() as ledger:
+            ledger.submit("j1")
+            ledger.submit("j2")
+            lease = ledger.claim("j1", "w1", TTL)
+            before = ledger.tasks()
+            answers[name] = {}
+            for call, run in BAD_CALLS.items():
+                with pytest.raises(ValueError) as caught:
+                    run(ledger, lease)
+                answers[name][call] = (type(caught.value).__name__, str(caught.value))
+            assert ledger.tasks() == before and ledger.effects("j1") == []
+    assert answers["postgres"] == answers["sqlite"] == answers["memory"]
 
 
 @pytest.mark.parametrize("where", ["task_id", "tenant", "worker", "key"])

@@ -6,6 +6,10 @@ alone would test nothing. What a user meets is a process *without* write permiss
 becomes ``nobody`` first; as any other user, it runs after a ``chmod`` of the file and folder.
 Either way the file is readable and not writable by the checking process. (Opening the ledger
 with a ``mode=ro`` URI would only test SQLite's flag, not the user's situation.)
+
+The probe tests (repeated checks leave nothing behind, a ``claim_next`` poller never takes a
+probe, a probe lost in a race keeps a working queue healthy) run on both engines: a SQLite file
+and a PostgreSQL schema on the session's throwaway server.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ import pytest
 from strategies import run_cli
 
 from simlab.errors import LedgerError
-from simlab.ledger import Ledger
+from simlab.ledger import Ledger, connect
 from simlab.ledger.probes import probe_write_read
-from simlab.records import QUEUED
+from simlab.records import PROBE_TENANT, QUEUED
 from simlab.release.health import PROBE_TRIES, check_health, format_health
 
 run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
@@ -36,18 +40,47 @@ def ledger_file(tmp_path) -> Path:
     return path
 
 
-def test_is_a_working_ledger_healthy_and_left_as_it_was(ledger_file, capsys):
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request, tmp_path) -> str:
+    """A ledger holding one real task, on each engine: a file path or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        where = str(tmp_path / "jobs.sqlite")
+    else:
+        where = request.getfixturevalue("fresh_postgres")()
+    with connect(where) as ledger:
+        ledger.submit("real-1", tenant="acme")
+    return where
+
+
+def stored(target: str) -> tuple[list[str], int]:
+    """The task IDs in ``target`` (submit order) and how many effects it holds, read with the
+    engine's own driver, so nothing the ledger hides (a probe row, an effect) escapes."""
+    if target.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as db:
+            ids = db.execute("SELECT task_id FROM simlab_tasks ORDER BY seq").fetchall()
+            effects = db.execute("SELECT COUNT(*) FROM simlab_effects").fetchone()[0]
+    else:
+        with sqlite3.connect(target) as db:
+            ids = db.execute("SELECT task_id FROM tasks ORDER BY seq").fetchall()
+            effects = db.execute("SELECT COUNT(*) FROM effects").fetchone()[0]
+        db.close()
+    return [task_id for (task_id,) in ids], effects
+
+
+def test_is_a_working_ledger_healthy_and_left_as_it_was(target, capsys):
     for _ in range(3):  # repeated checks leave nothing behind
-        code, out, _ = run(["health", "--db", str(ledger_file)], capsys)
+        code, out, _ = run(["health", "--db", target], capsys)
         assert code == 0
         assert out.strip().endswith("healthy") and "unhealthy" not in out
         assert "database ok" in out and "queue    ok" in out
-    assert [p.name for p in ledger_file.parent.iterdir()] == [ledger_file.name]
-    with Ledger(ledger_file) as ledger:
+    if not target.startswith("postgresql://"):
+        assert [p.name for p in Path(target).parent.iterdir()] == [Path(target).name]
+    assert stored(target) == (["real-1"], 0)  # no probe row, no effect stays
+    with connect(target) as ledger:
         real = ledger.get("real-1")
         assert (real.status, real.epoch) == (QUEUED, 0)  # untouched
-        assert [t.task_id for t in ledger.tasks()] == ["real-1"]  # no probe stays
-        assert ledger._db.execute("SELECT COUNT(*) FROM effects").fetchone()[0] == 0
         assert ledger.claim_next("w1", ttl=10).task_id == "real-1"  # nothing else claimable
 
 
@@ -153,54 +186,88 @@ def test_is_a_file_that_is_not_a_ledger_left_unchanged(tmp_path, capsys):
         assert path.read_bytes() == before  # not migrated into a ledger
 
 
-def racing(monkeypatch, path: Path, steal) -> list:
-    """Make every probe raced: right after its submit, ``steal(thief, task_id)`` runs on another
-    connection, as a worker would in that instant. Returns what each steal returned."""
+@pytest.fixture
+def racing(monkeypatch):
+    """``racing(target, steal)`` makes every probe of a health check raced: right after its
+    submit, ``steal(thief, task_id)`` runs on another connection, as a worker would in that
+    instant. Returns the list of what each steal returned. The check's own ledger stays of the
+    engine's real class, so its probe removal is the engine's own."""
     import simlab.release.health as health
 
-    thief = Ledger(path)
-    taken = []
+    thieves = []
 
-    class Raced(Ledger):
-        def submit(self, task_id=None, **kw):
-            task_id = super().submit(task_id, **kw)
-            taken.append(steal(thief, task_id))
-            return task_id
+    def race(target: str, steal) -> list:
+        thief = connect(target)
+        thieves.append(thief)
+        taken = []
+        opened = health._open
 
-    monkeypatch.setattr(health, "Ledger", Raced)
-    return taken
+        def raced_open(path, timeout):
+            ledger = opened(path, timeout)
+            submit = ledger.submit
+
+            def raced_submit(task_id=None, **kw):
+                task_id = submit(task_id, **kw)
+                taken.append(steal(thief, task_id))
+                return task_id
+
+            ledger.submit = raced_submit
+            return ledger
+
+        monkeypatch.setattr(health, "_open", raced_open)
+        return taken
+
+    yield race
+    for thief in thieves:
+        thief.close()
 
 
-def test_does_a_claim_next_poller_never_take_a_probe(ledger_file, monkeypatch):
-    with Ledger(ledger_file) as ledger:
+def test_does_a_claim_next_poller_never_take_a_probe(target, racing):
+    with connect(target) as ledger:
         ledger.claim("real-1", "busy", ttl=600)  # nothing else is claimable
-    taken = racing(monkeypatch, ledger_file, lambda thief, _: thief.claim_next("poller", ttl=60))
-    report = check_health(ledger_file, timeout=0.5)
-    assert report.healthy and taken == [None]
-    with Ledger(ledger_file) as ledger:
-        assert [t.task_id for t in ledger.tasks()] == ["real-1"]
+    taken = racing(target, lambda thief, _: thief.claim_next("poller", ttl=60))
+    report = check_health(target, timeout=0.5)
+    assert report.healthy, format_health(report)
+    assert taken == [None]
+    assert stored(target) == (["real-1"], 0)
 
 
 def claim_and_complete(thief, task_id):
     lease = thief.claim(task_id, "thief", ttl=60)
+    assert thief.record_effect(lease, "email:1")  # the removal must take effects along
     return thief.save(lease, 1, result="stolen", done=True)
 
 
 @pytest.mark.parametrize("steal", ["claim", "complete"])
-def test_does_a_probe_lost_in_a_race_keep_a_working_queue_healthy(ledger_file, monkeypatch, steal):
+def test_does_a_probe_lost_in_a_race_keep_a_working_queue_healthy(target, racing, steal):
     thief = (
         claim_and_complete
         if steal == "complete"
         else (lambda t, task_id: t.claim(task_id, "thief", ttl=60).epoch)
     )
-    taken = racing(monkeypatch, ledger_file, thief)
-    report = check_health(ledger_file, timeout=0.5)
+    taken = racing(target, thief)
+    report = check_health(target, timeout=0.5)
     assert report.healthy, format_health(report)
     assert "claimed by other workers" in report.checks[1].detail
     assert len(taken) == PROBE_TRIES
-    with Ledger(ledger_file) as ledger:
-        assert [t.task_id for t in ledger.tasks()] == ["real-1"]  # every probe removed
+    assert stored(target) == (["real-1"], 0)  # every probe removed, with its effects
+    with connect(target) as ledger:
         assert ledger.claim_next("w1", ttl=10).task_id == "real-1"
+
+
+def test_does_remove_probe_delete_only_probes(target):
+    from simlab.ledger.connect import remove_probe
+
+    with connect(target) as ledger:
+        probe = f"{PROBE_TENANT}:x"
+        ledger.submit(probe, tenant=PROBE_TENANT)
+        assert ledger.record_effect(ledger.claim(probe, "health-check", ttl=10), "k")
+        assert remove_probe(ledger, probe) is True
+        assert remove_probe(ledger, probe) is False  # already gone
+        assert remove_probe(ledger, "real-1") is False  # another tenant: never deleted
+        assert [t.task_id for t in ledger.tasks()] == ["real-1"]
+    with pytest.raises(TypeError):
+        remove_probe(object(), probe)
 
 
 def test_does_health_json_carry_each_check(ledger_file, capsys):
