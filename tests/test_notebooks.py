@@ -50,6 +50,19 @@ LEARNING_PATH = (
 )
 
 
+#: Notebooks that follow the predict-then-reveal convention (issue 14): at least two cells with
+#: metadata ``{"simlab": {"role": "predict"}}``, each setting ``prediction = None`` in git and
+#: followed by the cell that runs the experiment and answers with ``reveal(``.
+NOTEBOOKS_WITH_PREDICTIONS = {
+    "05_tuning_dashboard",
+    "06_queueing_sanity",
+    "07_checkpoints_and_resume",
+    "08_release_regression",
+    "09_events_and_permissions",
+}
+PREDICT_ROLE = {"role": "predict"}
+
+
 def notebook_paths() -> list[Path]:
     return sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 
@@ -243,6 +256,63 @@ def test_do_notebooks_use_only_the_public_simlab_api(notebook):
                 name = node.attr
                 private = name.startswith("_") and not name.startswith("__")
                 assert not private, f"{path.name} reaches private attribute {name}"
+
+
+def is_predict(cell) -> bool:
+    return cell.cell_type == "code" and cell.metadata.get("simlab") == PREDICT_ROLE
+
+
+def test_is_every_notebook_with_predictions_in_the_learning_path():
+    assert NOTEBOOKS_WITH_PREDICTIONS <= set(LEARNING_PATH)
+
+
+def test_does_each_notebook_ask_for_predictions_and_reveal_them(notebook):
+    path, nb = notebook
+    if path.stem not in NOTEBOOKS_WITH_PREDICTIONS:
+        pytest.skip("not yet converted to predict-then-reveal")
+    cells = nb.cells
+    predicts = [i for i, cell in enumerate(cells) if is_predict(cell)]
+    assert len(predicts) >= 2, f"{path.name}: at least two predictions before reveals"
+    for i in predicts:
+        where = f"{path.name} cell {i}"
+        assert i + 1 < len(cells), f"{where}: a prediction needs a reveal after it"
+        after = cells[i + 1]
+        assert after.cell_type == "code" and "reveal(" in after.source, (
+            f"{where}: the next cell must run the experiment and call reveal("
+        )
+
+
+def test_is_every_prediction_left_blank_in_git(notebook):
+    # nbval runs the notebooks untouched: a blank prediction must get "make a prediction first"
+    path, nb = notebook
+    if path.stem not in NOTEBOOKS_WITH_PREDICTIONS:
+        pytest.skip("not yet converted to predict-then-reveal")
+    for i, cell in enumerate(nb.cells):
+        if not is_predict(cell):
+            continue
+        tree = ast.parse(code_sources(nbformat.v4.new_notebook(cells=[cell]))[0])
+        values = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "prediction" for t in node.targets)
+        ]
+        assert values, f"{path.name} cell {i}: a predict cell sets `prediction`"
+        assert all(isinstance(v, ast.Constant) and v.value is None for v in values), (
+            f"{path.name} cell {i}: `prediction` must be None in git"
+        )
+
+
+def test_does_the_check_yourself_cell_check_the_learner(notebook):
+    # what the learner answered or wrote, through self_check ("[not yet]" while untouched)
+    path, nb = notebook
+    if path.stem not in NOTEBOOKS_WITH_PREDICTIONS:
+        pytest.skip("not yet converted to predict-then-reveal")
+    last = nb.cells[-1].source
+    assert "with self_check(" in last, f"{path.name}: check the learner with self_check"
+    assert "NotImplementedError" in last or "NotImplementedError" in "".join(
+        c.source for c in nb.cells if c.cell_type == "code"
+    ), f"{path.name}: an unanswered check must say [not yet], not fail"
 
 
 # --- a maintainer's tool: refresh the stored text, strip everything else ----------------------
