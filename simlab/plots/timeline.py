@@ -4,8 +4,8 @@
 stale and claims that reused an epoch are marked from the checker's own findings
 (:func:`~simlab.check.checker.stale_commit_events` and
 :func:`~simlab.check.checker.reused_epoch_events`), never from a second copy of the rules. Artists
-carry a ``gid`` naming what they show
-(``"save-ok"``, ``"save-fail"``, ``"lease"``...), so tests and learners can find them again.
+carry a ``gid`` naming what they show (``"save-ok"``, ``"save-fail"``, ``"lease"``...), so tests and
+learners can find them again.
 """
 
 from __future__ import annotations
