@@ -167,3 +167,11 @@ def test_are_mistakes_one_line_and_exit_status_2(tree, capsys):
     store.write_text("{ not json")
     status, out = run(tree, "--check", LAB, capsys=capsys)
     assert status == 1 and "01_fencing_tokens.json: not valid JSON" in out.out
+
+
+def test_are_line_breaks_between_chinese_characters_joined_but_blocks_kept():
+    from simlab.i18n.build import unwrap_cjk
+
+    blocks = "- 第一项\n- 第二项\n\n```\n代码\n代码\n```\nEnglish\n中文"
+    text = "租约到期,\n另一个 worker 可以领取。\n" + blocks
+    assert unwrap_cjk(text) == "租约到期,另一个 worker 可以领取。\n" + blocks
