@@ -35,7 +35,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab --notebook-dir=.
 
 app: $(STAMP)
 	$(BIN)/voila app/dashboard.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT)

@@ -73,7 +73,7 @@ _PACKAGES = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
 
 
 def test_every_subpackage_of_the_layout_exists():
-    expected = {"ledger", "sim", "check", "plots", "agent", "release", "grading", "cli"}
+    expected = {"ledger", "sim", "check", "plots", "agent", "release", "grading", "cli", "i18n"}
     assert expected <= _PACKAGES
 
 

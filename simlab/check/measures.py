@@ -1,9 +1,8 @@
 """What a run reached and what it cost: the checker's coverage counters and metrics.
 
 Pure functions over a :class:`~simlab.check.history.HistoryView` and the final task records, used by
-:func:`simlab.check.checker.check`. Coverage counts the interesting cases that *sometimes* happen
-(a run
-that reached none of them proves little); metrics measure throughput, waste and latency.
+:func:`simlab.check.checker.check`. Coverage counts the interesting cases that *sometimes* happen (a
+run that reached none of them proves little); metrics measure throughput, waste and latency.
 
 =============================== ==================================================================
 coverage counter                counts

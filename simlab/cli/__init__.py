@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "simlab.cli.grade",
     "simlab.cli.release",
     "simlab.cli.ledger",
+    "simlab.cli.translate",
 )
 
 

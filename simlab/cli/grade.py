@@ -2,7 +2,8 @@
 
 ``simlab grade PATH...`` grades notebooks and folders of notebooks and prints one block per
 notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE`` also writes a
-class spreadsheet. Exit status 0 when every notebook was graded (whatever its score), 1 when a
+class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
+Exit status 0 when every notebook was graded (whatever its score), 1 when a
 notebook could not be graded at all (not a notebook, unknown exercise), 2 for a usage mistake.
 
 ``simlab build-exercises`` writes ``exercises/`` from ``solutions/``; ``--check`` writes nothing
@@ -43,9 +44,9 @@ def _grade(args: argparse.Namespace) -> int:
         progress=progress,
     )
     if args.json:
-        sys.stdout.write(json_lines(grades))
+        sys.stdout.write(json_lines(grades, args.lang))
     else:
-        print(format_text(grades))
+        print(format_text(grades, args.lang))
     if args.csv:
         write_csv(grades, args.csv, args.paths)
         if not args.json:
@@ -119,6 +120,12 @@ def register(subparsers) -> None:
         default=DEFAULT_MAX_OUTPUT,
         metavar="BYTES",
         help=f"output one cell may print [{DEFAULT_MAX_OUTPUT}]",
+    )
+    p.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default="en",
+        help="language of the feedback sentences: en (English) or zh (Chinese) [en]",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_grade)

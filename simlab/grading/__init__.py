@@ -1,6 +1,7 @@
 """Exercises, solutions and the automatic grader.
 
 For learners: ``from simlab.grading import self_check`` (the public checks in the notebooks),
+:func:`reveal` (the answer to a prediction made before an experiment),
 :class:`PiecesLedger` (plug your ledger pieces into the real ledger) and :func:`run_worker` (the
 chapter's worker in a separate process).
 
@@ -10,11 +11,8 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
 * :mod:`~simlab.grading.notebook`: cell conventions, building ``exercises/`` from
   ``solutions/``;
 * :mod:`~simlab.grading.execute`: the notebook run in a real kernel;
-* :mod:`~simlab.grading.sandbox.supervisor` (grader side), :mod:`~simlab.grading.sandbox.child`
-(sandbox side),
-  :mod:`~simlab.grading.sandbox.zygote` (forks sandboxes) and :mod:`~simlab.grading.sandbox.wire`
-  (JSON between
-  them): the student's code in a separate process;
+* :mod:`~simlab.grading.sandbox` (the supervisor on the grader's side, the child on the
+  sandbox's side, the wire between them): the student's code in a separate process;
 * :mod:`~simlab.grading.checks` (the hidden checks, written with
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
   :mod:`~simlab.grading.pieces`);
@@ -28,10 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from simlab.grading.predict import reveal
 from simlab.grading.public import CheckFailed, self_check
 
 __all__ = [
     "self_check",
+    "reveal",
     "CheckFailed",
     "PiecesLedger",
     "run_worker",

@@ -6,6 +6,9 @@
   ``error``).
 * :func:`write_csv`: one row per submitted notebook, with a ``student`` column and one column
   per question, for a spreadsheet or an LMS import.
+
+``lang="zh"`` gives the feedback sentences (and errors) in Chinese, translated here by
+:func:`simlab.grading.i18n.translate`; IDs, points and JSON keys never change with the language.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simlab.grading.grader import NotebookGrade
+from simlab.grading.i18n import translate
 
 __all__ = ["format_text", "json_lines", "write_csv", "student_of", "CSV_FIXED"]
 
@@ -23,8 +27,8 @@ __all__ = ["format_text", "json_lines", "write_csv", "student_of", "CSV_FIXED"]
 CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
 
 
-def format_text(grades: Sequence[NotebookGrade]) -> str:
-    """A readable report: one block per notebook."""
+def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
+    """A readable report: one block per notebook, feedback in ``lang``."""
     blocks = []
     for g in grades:
         head = f"{g.notebook}: {g.score}/{g.max_score}"
@@ -32,17 +36,28 @@ def format_text(grades: Sequence[NotebookGrade]) -> str:
             head += f"  ({g.exercise})"
         lines = [head]
         if g.error:
-            lines.append(f"  not graded: {g.error}")
+            label = "未评分" if lang == "zh" else "not graded"
+            lines.append(f"  {label}: {translate(g.error, lang)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
-            lines.append(f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {q.feedback}")
+            lines.append(
+                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {translate(q.feedback, lang)}"
+            )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def json_lines(grades: Sequence[NotebookGrade]) -> str:
-    """One JSON object per notebook, one per line."""
-    return "".join(json.dumps(g.to_dict(), ensure_ascii=False) + "\n" for g in grades)
+def json_lines(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
+    """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``."""
+    out = []
+    for g in grades:
+        data = g.to_dict()
+        if data["error"]:
+            data["error"] = translate(data["error"], lang)
+        for q in data["questions"]:
+            q["feedback"] = translate(q["feedback"], lang)
+        out.append(json.dumps(data, ensure_ascii=False) + "\n")
+    return "".join(out)
 
 
 def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:

@@ -2,11 +2,10 @@
 
 The data path of one task: the *client* submits it to the ledger and publishes its ID to the
 :class:`~simlab.sim.broker.Broker`; a :class:`~simlab.sim.worker.Worker` receives the ID, claims a
-lease
-and commits each step; a *user* may cancel it; the *nemesis* (the fault schedule) crashes, pauses
-and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off`` event
-is recorded. The run goes on until every message is acknowledged (so every task is terminal) or
-until the scenario's time cap, and then the checker judges the history.
+lease and commits each step; a *user* may cancel it; the *nemesis* (the fault schedule) crashes,
+pauses and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off``
+event is recorded. The run goes on until every message is acknowledged (so every task is terminal)
+or until the scenario's time cap, and then the checker judges the history.
 
 Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock), each random
 source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,

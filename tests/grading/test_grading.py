@@ -17,6 +17,7 @@ from submissions.cases import ROOT, cases
 from simlab.cli import main
 from simlab.grading import grade
 from simlab.grading.checks import EXERCISES
+from simlab.grading.i18n import translate, untranslated
 
 #: Short enough to keep the endless loop cheap, long enough for a slow CI machine.
 TIMEOUT = "10"
@@ -24,8 +25,12 @@ TIMEOUT = "10"
 
 @pytest.fixture(scope="module")
 def shipped():
-    """grade() of every solution and every exercise notebook, in one parallel batch."""
-    results = grade([ROOT / "solutions", ROOT / "exercises"], jobs=2)
+    """grade() of every English solution and exercise notebook, in one parallel batch (the
+    Chinese ones in solutions/zh and exercises/zh are graded by test_grading_zh.py)."""
+    english = sorted((ROOT / "solutions").glob("*.ipynb")) + sorted(
+        (ROOT / "exercises").glob("*.ipynb")
+    )
+    results = grade(english, jobs=2)
     return {(Path(g.notebook).parent.name, Path(g.notebook).name): g for g in results}
 
 
@@ -83,8 +88,14 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
             assert set(q) == {"id", "points", "max_points", "feedback"}
             assert "\n" not in q["feedback"] and "Traceback" not in q["feedback"]
             assert "require(" not in q["feedback"] and "def " not in q["feedback"]
+            # every sentence has a Chinese pattern (simlab/grading/i18n.py): add one for a new
+            # English message
+            assert untranslated(q["feedback"]) == [], (case.name, q["feedback"])
+            assert translate(q["feedback"], "zh") != q["feedback"]
     assert objects["garbage"]["error"] and objects["garbage"]["score"] == 0
     assert "which exercise" in objects["stranger"]["error"]
+    for name in ("garbage", "stranger"):
+        assert untranslated(objects[name]["error"]) == [], objects[name]["error"]
 
     rows = list(csv.DictReader(table.open()))
     assert len(rows) == len(cases()) + 2, "one row per submission"

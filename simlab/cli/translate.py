@@ -1,0 +1,123 @@
+"""``simlab translate``: the Chinese notebooks, generated from the English ones and ``i18n/zh/``.
+
+``simlab translate [NOTEBOOK...]`` regenerates ``notebooks/zh/``, ``solutions/zh/`` and
+``exercises/zh/`` for every translated notebook (or the ones named), and lists the cells that
+still need a translation. ``--check`` writes nothing and exits 1 with one line per problem
+(a missing, unfinished or outdated translation, naming notebook and cell; a notebook not
+translated yet; a generated notebook that is stale); 0 when all is in order. ``--todo`` prints
+the English text of each cell a translator has to do; ``--todo --write`` also adds those cells
+to the notebook's store file as ``todo`` entries (creating the file). A NOTEBOOK is a path
+(``notebooks/01_fencing_tokens.ipynb``), a file name or a stem. Exit status 2 for a usage
+mistake.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+
+from simlab.cli.args import UsageError
+
+__all__ = ["register"]
+
+
+def _chosen(args: argparse.Namespace):
+    from pathlib import Path
+
+    from simlab.i18n.build import PAIRS
+
+    root = Path(args.root)
+    if not any((root / pair.english).is_dir() for pair in PAIRS):
+        raise UsageError(
+            f"no notebooks/ or solutions/ in {args.root!r} (run from the repository root)"
+        )
+    return root
+
+
+def _todo(args: argparse.Namespace, root) -> int:
+    from simlab.i18n import StoreError, todo
+
+    try:
+        items, written = todo(root, args.notebooks, write=args.write)
+    except (LookupError, StoreError) as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+    for item in items:
+        print(f"== {item.notebook} cell {item.cell} ({item.reason})")
+        print(textwrap.indent(item.english, "   ") if item.english else "   (empty)")
+    for path in written:
+        print(f"wrote todo entries: {path}", file=sys.stderr)
+    if not items:
+        print("nothing to translate", file=sys.stderr)
+    return 0
+
+
+def _translate(args: argparse.Namespace) -> int:
+    from simlab.i18n import build, check
+
+    root = _chosen(args)
+    if args.write and not args.todo:
+        raise UsageError("--write goes with --todo")
+    if args.check and args.todo:
+        raise UsageError("choose --check or --todo, not both")
+    if args.todo:
+        return _todo(args, root)
+    run = check if args.check else build
+    try:
+        report = run(root, args.notebooks)
+    except LookupError as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+    if not args.check:
+        for path in report.written:
+            print(f"wrote: {path}")
+        for path in report.removed:
+            print(f"removed: {path}")
+    for problem in report.problems:
+        print(problem)
+    if report.problems:
+        what = "translation check failed" if args.check else "needs translating"
+        print(
+            f"{what}: {len(report.problems)} problem(s); "
+            "'simlab translate --todo NOTEBOOK' lists the text to translate",
+            file=sys.stderr,
+        )
+        return 1 if args.check else 0
+    done = len(report.unchanged) + len(report.written)
+    print(f"translations in order ({done} generated notebook(s))", file=sys.stderr)
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "translate",
+        help="generate the Chinese notebooks (notebooks/zh, solutions/zh, exercises/zh)",
+        description=(
+            "Generate the Chinese notebooks from the English ones and the translations in "
+            "i18n/zh/ (one JSON file per notebook: each markdown cell's Chinese beside the "
+            "sha256 of the English it translates). Code cells are copied unchanged."
+        ),
+    )
+    p.add_argument(
+        "notebooks",
+        nargs="*",
+        metavar="NOTEBOOK",
+        help="English notebooks (path, file name or stem) [all]",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 naming each notebook and cell whose translation is "
+        "missing or outdated, and each stale generated notebook",
+    )
+    p.add_argument(
+        "--todo",
+        action="store_true",
+        help="print the English text of every cell that needs translating",
+    )
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="with --todo: add those cells to the store files as 'todo' entries",
+    )
+    p.add_argument("--root", default=".", metavar="DIR", help="the repository root [.]")
+    p.set_defaults(func=_translate)

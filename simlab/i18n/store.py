@@ -1,0 +1,128 @@
+"""The translation store: one JSON file per English notebook, keyed by cell ID.
+
+``i18n/zh/notebooks/01_fencing_tokens.json`` translates ``notebooks/01_fencing_tokens.ipynb``;
+``i18n/zh/solutions/<name>.json`` translates ``solutions/<name>.ipynb`` (and therefore the
+exercise built from it). The file looks like::
+
+    {
+     "notebook": "notebooks/01_fencing_tokens.ipynb",
+     "cells": {
+      "c00": {"en_hash": "9f2c...", "zh": "# 01 · Fencing token ..."},
+      "c02": {"en_hash": "...", "zh": "...", "todo": "the English text to translate"}
+     }
+    }
+
+The hash rule: ``en_hash`` is ``sha256(source.encode("utf-8")).hexdigest()`` of the English
+cell's source as one string (nbformat joins the list of lines), taken when the cell was
+translated. A translation is *current* when its ``en_hash`` equals the hash of today's English
+source, its ``zh`` is not empty and it has no ``todo`` key. ``todo`` (the English text, written
+by ``simlab translate --todo --write``) marks an entry a translator still has to finish: fill
+``zh``, then delete ``todo``.
+
+Only prose is translated: markdown cells. Code cells are never in the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "StoreError",
+    "Entry",
+    "Store",
+    "en_hash",
+    "cell_source",
+    "is_prose",
+    "load_store",
+    "store_text",
+]
+
+
+class StoreError(ValueError):
+    """A store file that cannot be read (not JSON, wrong shape): one line naming the file."""
+
+
+def cell_source(cell: Any) -> str:
+    """A cell's source as one string (nbformat may hold it as a list of lines)."""
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def en_hash(source: str) -> str:
+    """The hash kept beside a translation: sha256 of the English source, UTF-8, hex."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def is_prose(cell: Any) -> bool:
+    """Is this a cell the store translates (a markdown cell)?"""
+    return cell.get("cell_type") == "markdown"
+
+
+@dataclass
+class Entry:
+    """The translation of one cell."""
+
+    en_hash: str
+    zh: str
+    todo: str | None = None
+
+    def current_for(self, source: str) -> bool:
+        """Does this entry translate exactly ``source`` (and is it finished)?"""
+        return self.todo is None and bool(self.zh.strip()) and self.en_hash == en_hash(source)
+
+    def to_json(self) -> dict[str, str]:
+        out = {"en_hash": self.en_hash, "zh": self.zh}
+        if self.todo is not None:
+            out["todo"] = self.todo
+        return out
+
+
+@dataclass
+class Store:
+    """The translations of one notebook: ``cells`` maps cell ID -> :class:`Entry`."""
+
+    notebook: str
+    cells: dict[str, Entry]
+
+
+def _entry(path: Path, key: str, value: Any) -> Entry:
+    if not isinstance(value, dict):
+        raise StoreError(f"{path}: cell {key!r} is not an object")
+    h, zh, todo = value.get("en_hash"), value.get("zh", ""), value.get("todo")
+    if not isinstance(h, str) or not isinstance(zh, str):
+        raise StoreError(f"{path}: cell {key!r} needs the strings 'en_hash' and 'zh'")
+    if todo is not None and not isinstance(todo, str):
+        raise StoreError(f"{path}: cell {key!r}: 'todo' must be a string")
+    unknown = set(value) - {"en_hash", "zh", "todo"}
+    if unknown:
+        raise StoreError(f"{path}: cell {key!r} has unknown keys: {', '.join(sorted(unknown))}")
+    return Entry(h, zh, todo)
+
+
+def load_store(path: str | Path) -> Store:
+    """Read a store file; :class:`StoreError` (one line) if it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read ({exc.strerror})") from None
+    except ValueError as exc:
+        raise StoreError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), dict):
+        raise StoreError(f"{path}: not a translation store (no 'cells' object)")
+    notebook = data.get("notebook", "")
+    cells = {str(k): _entry(path, str(k), v) for k, v in data["cells"].items()}
+    return Store(str(notebook), cells)
+
+
+def store_text(store: Store, order: list[str] | None = None) -> str:
+    """The canonical text of a store: entries in notebook order (``order``), then any others,
+    two-space indent, Chinese kept as is, trailing newline. Writing twice gives the same bytes."""
+    keys = [k for k in (order or []) if k in store.cells]
+    keys += [k for k in store.cells if k not in keys]
+    data = {"notebook": store.notebook, "cells": {k: store.cells[k].to_json() for k in keys}}
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

@@ -1,0 +1,64 @@
+"""Does the grader treat a Chinese exercise notebook exactly like the English one, and speak
+Chinese with ``--lang zh``?
+
+Two real gradings only (the solution and the blank of exercise 01 in Chinese): same exercise,
+same question IDs, full marks and 0. The feedback table itself is checked against the whole
+submissions corpus in test_grading.py (every sentence must have a Chinese pattern).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from simlab.cli import main
+from simlab.grading.checks import EXERCISES
+from simlab.grading.i18n import translate, untranslated
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "01_fencing_and_cancellation.ipynb"
+
+
+def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedback(capsys):
+    paths = [str(ROOT / "solutions/zh" / NAME), str(ROOT / "exercises/zh" / NAME)]
+    status = main(["grade", "--json", "--lang", "zh", "--jobs", "2", "--no-progress", *paths])
+    objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0
+    solution, blank = objects
+    exercise = EXERCISES["fencing"]
+    ids = [q.id for q in exercise.questions]
+    for got in (solution, blank):
+        assert got["exercise"] == "fencing" and got["max_score"] == exercise.max_score
+        assert [q["id"] for q in got["questions"]] == ids
+    assert solution["score"] == exercise.max_score, solution
+    assert all(q["feedback"].startswith("全部") for q in solution["questions"])
+    assert blank["score"] == 0
+    assert all(q["feedback"].startswith("未作答:") for q in blank["questions"]), blank
+
+
+def test_does_the_table_translate_nested_sentences_and_keep_values():
+    english = (
+        "2/6 checks passed; cancel must bump the epoch by one, so every lease issued before is "
+        "stale (and 3 more) (note: the notebook replaces x.y; the grader ignores that)"
+    )
+    assert translate(english, "zh") == (
+        "2/6 项检查通过;cancel 必须把 epoch 加一,这样之前发出的每个租约都会变成陈旧的"
+        "(另有 3 项未通过)(注意:这个 notebook 替换了 x.y;评分器不受影响)"
+    )
+    assert translate(english) == translate(english, "en") == english
+    assert untranslated(english) == []
+
+
+def test_does_a_sentence_without_a_pattern_stay_english_and_get_reported():
+    english = "1/2 checks passed; a brand-new message nobody translated"
+    assert translate(english, "zh") == "1/2 项检查通过;a brand-new message nobody translated"
+    assert untranslated(english) == ["a brand-new message nobody translated"]
+
+
+def test_does_format_text_speak_chinese():
+    from simlab.grading.grader import NotebookGrade, QuestionGrade
+    from simlab.grading.report import format_text
+
+    g = NotebookGrade("x.ipynb", "fencing", 6, 6, [QuestionGrade("q", 6, 6, "all 6 checks passed")])
+    assert "全部 6 项检查通过" in format_text([g], "zh")
+    assert "all 6 checks passed" in format_text([g])
