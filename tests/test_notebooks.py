@@ -6,10 +6,12 @@ compares for determinism store exactly the text they must print, that each noteb
 goal and ends by checking itself, and that notebooks reach ``simlab`` only through its public API.
 
 The determinism check. nbval with ``--nbval-lax`` executes every cell but compares outputs only
-for cells marked with a ``# NBVAL_CHECK_OUTPUT`` line, against the outputs stored in the
-notebook; it also refuses a stored output whose cell has no execution count ("unrun reference
-cell"). So those marked cells, and only those, keep in git their ``stdout`` text and the
-execution count a fresh top-to-bottom run gives them (their position among the code cells).
+for cells tagged ``nbval-check-output`` (cell metadata ``"tags": ["nbval-check-output"]``, which
+a learner does not see in the code, unlike nbval's ``# NBVAL_CHECK_OUTPUT`` comment), against
+the outputs stored in the notebook; it also refuses a stored output whose cell has no execution
+count ("unrun reference cell"). So those tagged cells, and only those, keep in git their
+``stdout`` text and the execution count a fresh top-to-bottom run gives them (their position
+among the code cells).
 Every other cell has no output and no execution count; images are never stored.
 After changing a notebook, refresh the stored text and strip the rest with::
 
@@ -32,7 +34,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 README = ROOT / "README.md"
-CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
 
 #: The learning path, in order. A new notebook must be added here and to the README.
 LEARNING_PATH = (
@@ -58,10 +60,8 @@ def zh_notebook_paths() -> list[Path]:
 
 
 def is_checked(cell) -> bool:
-    """Is this a code cell whose output nbval compares (a ``# NBVAL_CHECK_OUTPUT`` line)?"""
-    return cell.cell_type == "code" and any(
-        line.strip() == CHECK_MARK for line in cell.source.splitlines()
-    )
+    """Is this a code cell whose output nbval compares (tagged ``nbval-check-output``)?"""
+    return cell.cell_type == "code" and CHECK_TAG in cell.metadata.get("tags", [])
 
 
 def strip(nb):
@@ -185,7 +185,15 @@ def test_does_every_checked_cell_store_exactly_one_stdout_text(notebook):
 
 def test_does_every_notebook_compare_some_deterministic_text(notebook):
     path, nb = notebook
-    assert any(is_checked(c) for c in nb.cells), f"{path.name} has no # NBVAL_CHECK_OUTPUT cell"
+    assert any(is_checked(c) for c in nb.cells), f"{path.name} has no {CHECK_TAG} cell"
+
+
+def test_do_no_nbval_comments_clutter_the_code(notebook):
+    # nbval reads its markers from cell tags too; comments in the code are noise to a learner.
+    path, nb = notebook
+    for number, cell in enumerate(code_cells(nb), start=1):
+        marks = [line for line in cell.source.splitlines() if line.strip().startswith("# NBVAL_")]
+        assert not marks, f"{path.name} code cell {number}: use a cell tag, not {marks[0]!r}"
 
 
 def test_is_the_kernel_the_plain_python3_kernel(notebook):

@@ -85,6 +85,15 @@ def test_t_quantile_matches_known_table_values():
     assert t_quantile(0.975, 10) == pytest.approx(2.228, abs=2e-3)
 
 
+#: Each case its own seeds, so the two cases' replications are independent of each other.
+SEEDS = {1: range(1, REPLICATIONS + 1), 3: range(1001, 1001 + REPLICATIONS)}
+
+
+def test_do_the_two_cases_use_disjoint_seeds():
+    assert not set(SEEDS[1]) & set(SEEDS[3])
+    assert len(SEEDS[1]) == len(SEEDS[3]) == REPLICATIONS
+
+
 @pytest.mark.parametrize(("workers", "arrival_rate"), [(1, 0.7), (3, 2.1)])
 def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
     offered = arrival_rate / 1.0  # mu = 1
@@ -92,7 +101,7 @@ def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
     mean_wait = p_wait / (workers * 1.0 - arrival_rate)
 
     p_hats, w_hats = [], []
-    for seed in range(1, REPLICATIONS + 1):
+    for seed in SEEDS[workers]:
         result = simulate(
             queue_scenario(workers, arrival_rate),
             seed=seed,
