@@ -30,6 +30,7 @@ test: $(STAMP)
 	$(BIN)/ruff check simlab tests
 	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
+	$(BIN)/simlab translate --check
 	$(BIN)/python -m pytest
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/

@@ -1,10 +1,9 @@
 """Tasks stopped for review: list them, and let a human put one back to work.
 
 A stop (see :mod:`simlab.agent.resume`) leaves the task ``cancelled`` in the ledger with a
-checkpoint
-whose ``status`` is ``needs_review`` and whose ``review`` lists the reasons, each with a stable
-code. :func:`needs_review` is the query; :func:`reopen` is the human's decision. Only a person
-clears a review: a worker that finds ``needs_review`` stops again.
+checkpoint whose ``status`` is ``needs_review`` and whose ``review`` lists the reasons, each with a
+stable code. :func:`needs_review` is the query; :func:`reopen` is the human's decision. Only a
+person clears a review: a worker that finds ``needs_review`` stops again.
 """
 
 from __future__ import annotations

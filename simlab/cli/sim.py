@@ -262,7 +262,8 @@ def register(subparsers) -> None:
     s.add_argument(
         "--fault",
         default="pause",
-        help="which rate to vary: all, crash, effect-crash, pause, slow, duplicate, cancel [pause]",
+        help="which rate to vary: all, crash, effect-crash, record-crash, pause, slow, duplicate, "
+        "cancel [pause]",
     )
     s.add_argument(
         "--rates",

@@ -9,8 +9,8 @@ simulator's workers, faults and checker run against it unchanged.
 
 :data:`FACTORIES` are the objects the grader may ask a sandbox to build for a hidden check (see
 :meth:`simlab.grading.sandbox.supervisor.Sandbox.kit`); each takes the student's namespace first.
-Objects
-built here use the sandbox clock, which reads the time the grader sent with its latest request.
+Objects built here use the sandbox clock, which reads the time the grader sent with its latest
+request.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ to do.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,6 +169,41 @@ def cell_status(cell, store: Store) -> str:
     return "ok" if entry.current_for(cell_source(cell)) else "changed"
 
 
+# A line that starts a Markdown block of its own: it is never joined to the line before it.
+_BLOCK_START = re.compile(r"^\s*(?:[-*+] |\d+[.)] |#|>|\||```|\$\$|$)")
+_CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+# Ends in a Chinese character, or in the half-width punctuation the chapter uses right after one.
+_CJK_END = re.compile(rf"[{_CJK}][,.;:!?)]?$")
+_CJK_START = re.compile(rf"^\s*[({_CJK}]")
+
+
+def unwrap_cjk(text: str) -> str:
+    """Join the hard line breaks that fall between two Chinese characters inside a paragraph.
+
+    Markdown renders a soft line break as a space, and a space between two Chinese characters
+    reads as a gap; translators wrap lines for review, readers should not see it. Lists,
+    headings, tables, quotes and fenced code keep their lines.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        joinable = (
+            out
+            and not fenced
+            and not _BLOCK_START.match(line)
+            and _CJK_END.search(out[-1])
+            and _CJK_START.match(line)
+        )
+        if joinable:
+            out[-1] += line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.NotebookNode:
     """The Chinese notebook of ``nb`` (left unchanged): current translations replace the
     markdown; code cells stay as they are, outputs only where nbval compares them."""
@@ -175,7 +211,7 @@ def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.Note
     for cell in out.cells:
         if is_prose(cell):
             if cell_status(cell, store) == "ok":
-                cell.source = store.cells[cell.id].zh
+                cell.source = unwrap_cjk(store.cells[cell.id].zh)
         elif cell.get("cell_type") == "code":
             if not is_checked(cell):
                 cell.outputs = []

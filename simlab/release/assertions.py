@@ -1,12 +1,11 @@
 """Business assertions: what must and must not happen, judged on what a task did.
 
-An :class:`Assertion` is a rule written for people ("must send the customer exactly one e-mail,
-and nobody else any") and a predicate over an :class:`~simlab.release.observation.Observation`: the
-task's
-final status, the e-mails the mail server accepted, the answer and what it cites, the stop
-codes. Rules are about outcomes in the business, never about the wording of an answer, so a
-model may phrase things its own way and still pass, and a model that words things perfectly
-still fails if a second e-mail went out.
+An :class:`Assertion` is a rule written for people ("must send the customer exactly one e-mail, and
+nobody else any") and a predicate over an :class:`~simlab.release.observation.Observation`: the
+task's final status, the e-mails the mail server accepted, the answer and what it cites, the stop
+codes. Rules are about outcomes in the business, never about the wording of an answer, so a model
+may phrase things its own way and still pass, and a model that words things perfectly still fails if
+a second e-mail went out.
 
 The golden set (:mod:`simlab.release.golden_cases`) builds its cases from these; the canary
 (:mod:`simlab.release.traffic`) judges every simulated request by three of them.

@@ -1,8 +1,7 @@
 """The golden cases: seven short stories, each with the business rules it must keep.
 
-Each :class:`GoldenCase` is a script over a :class:`~simlab.release.metered_agent.Harness` (a
-world, a task
-and the faults that hit it, placed exactly where they hurt), the tools a correct agent calls,
+Each :class:`GoldenCase` is a script over a :class:`~simlab.release.metered_agent.Harness` (a world,
+a task and the faults that hit it, placed exactly where they hurt), the tools a correct agent calls,
 and its :class:`~simlab.release.assertions.Assertion` s:
 
 =================== ======================================================================

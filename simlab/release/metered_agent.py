@@ -1,10 +1,9 @@
 """One agent version at work on one world, with metered tools, scripted faults and a fake clock.
 
-The golden set (:mod:`simlab.release.golden`) and the canary (:mod:`simlab.release.canary`) both
-run the real
-agent (:mod:`simlab.agent` steps through :mod:`simlab.agent.resume`'s building blocks, over a real
-:class:`~simlab.ledger.Ledger`) through a :class:`Harness`. The harness adds what a release test
-needs to see:
+The golden set (:mod:`simlab.release.golden`) and the canary (:mod:`simlab.release.canary`) both run
+the real agent (:mod:`simlab.agent` steps through :mod:`simlab.agent.resume`'s building blocks, over
+a real :class:`~simlab.ledger.Ledger`) through a :class:`Harness`. The harness adds what a release
+test needs to see:
 
 * **Metered tools.** Every tool call (``search``, ``inventory``, ``model``, ``email``) is logged
   in :attr:`Harness.calls`, model tokens are summed, and each call advances the clock by a

@@ -1,9 +1,8 @@
 """What one task did, frozen as plain data: the record business assertions are written against.
 
-An :class:`Observation` holds outcomes, not internals: the ledger's final status and result,
-the answer and what it cites, the stop codes, every e-mail the mail server accepted, the tools
-called, the tokens spent and the simulated latency. :class:`~simlab.release.metered_agent.Harness`
-makes one
+An :class:`Observation` holds outcomes, not internals: the ledger's final status and result, the
+answer and what it cites, the stop codes, every e-mail the mail server accepted, the tools called,
+the tokens spent and the simulated latency. :class:`~simlab.release.metered_agent.Harness` makes one
 with ``observe(task_id)``; a learner can also build one by hand to test an assertion.
 """
 

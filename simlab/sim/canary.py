@@ -28,9 +28,8 @@ The story of one run (:func:`run_canary`):
    make the candidate look better than it is. Each (risk tier, kind) slice is compared only
    with baseline requests of the same tier and kind (:mod:`simlab.release.slices`).
 6. **The decision** (:mod:`simlab.release.slices`): ``roll back`` if a comparable slice got worse
-(errors
-   beyond ``error_margin`` and outside noise, or tokens beyond ``cost_margin``) or the breaker
-   latched open; ``hold`` if the breaker tripped and recovered, or the canary slices are too
+   (errors beyond ``error_margin`` and outside noise, or tokens beyond ``cost_margin``) or the
+   breaker latched open; ``hold`` if the breaker tripped and recovered, or the canary slices are too
    thin to judge; ``promote`` otherwise.
 
 Time is SimPy's ``env.now`` (simulated seconds); each random source is its own

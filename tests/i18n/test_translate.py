@@ -35,6 +35,13 @@ def tree(tmp_path):
     return tmp_path
 
 
+def untranslated(tree, stem="02_sqlite_ledger") -> str:
+    """Remove a lab notebook's translation from the copy, whichever notebooks the repo has done."""
+    (tree / f"i18n/zh/notebooks/{stem}.json").unlink(missing_ok=True)
+    (tree / f"notebooks/zh/{stem}.ipynb").unlink(missing_ok=True)
+    return stem
+
+
 def run(tree, *args, capsys=None):
     status = main(["translate", "--root", str(tree), *args])
     out = capsys.readouterr() if capsys else None
@@ -84,6 +91,7 @@ def test_does_a_missing_translation_fail_the_check(tree, capsys):
 
 
 def test_does_a_notebook_without_translations_fail_the_whole_check(tree, capsys):
+    untranslated(tree)
     status, out = run(tree, "--check", capsys=capsys)
     assert status == 1
     assert "notebooks/02_sqlite_ledger.ipynb: not translated yet" in out.out
@@ -137,6 +145,7 @@ def test_is_the_hash_the_sha256_of_the_english_source():
 
 
 def test_does_todo_write_a_skeleton_a_translator_fills(tree, capsys):
+    untranslated(tree)
     status, out = run(tree, "--todo", "02_sqlite_ledger", capsys=capsys)
     assert status == 0 and "== notebooks/02_sqlite_ledger.ipynb cell" in out.out
     assert not (tree / "i18n/zh/notebooks/02_sqlite_ledger.json").exists()
@@ -167,3 +176,11 @@ def test_are_mistakes_one_line_and_exit_status_2(tree, capsys):
     store.write_text("{ not json")
     status, out = run(tree, "--check", LAB, capsys=capsys)
     assert status == 1 and "01_fencing_tokens.json: not valid JSON" in out.out
+
+
+def test_are_line_breaks_between_chinese_characters_joined_but_blocks_kept():
+    from simlab.i18n.build import unwrap_cjk
+
+    blocks = "- 第一项\n- 第二项\n\n```\n代码\n代码\n```\nEnglish\n中文"
+    text = "租约到期,\n另一个 worker 可以领取。\n" + blocks
+    assert unwrap_cjk(text) == "租约到期,另一个 worker 可以领取。\n" + blocks

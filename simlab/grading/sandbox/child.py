@@ -1,9 +1,8 @@
 """The sandbox process's side: run the student's cells, answer the grader's requests.
 
 This module runs inside a sandbox (forked from :mod:`simlab.grading.sandbox.zygote`, or started as
-``python -m simlab.grading.sandbox.child IN OUT MEMORY FILESIZE``). It holds the student's
-namespace (a
-real ``__main__`` module, as in a kernel), executes cells in it (IPython magics become no-ops),
+``python -m simlab.grading.sandbox.child IN OUT MEMORY FILESIZE``). It holds the student's namespace
+(a real ``__main__`` module, as in a kernel), executes cells in it (IPython magics become no-ops),
 and serves requests that arrive as JSON on one pipe, answering on another: execute a cell, look
 names up, call a function or a method, read a value, build a kit object
 (:data:`simlab.grading.pieces.FACTORIES`), report tampering. It never decides a grade.

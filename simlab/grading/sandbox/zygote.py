@@ -1,13 +1,12 @@
 """A warm process that forks sandboxes, so a new sandbox costs a fork, not a Python start-up.
 
-Starting Python and importing simlab costs about a third of a CPU second; a batch of notebooks
-needs at least one sandbox each, and more when submissions crash theirs. The zygote pays that
-once: it is started on first use (``python -m simlab.grading.sandbox.zygote``), imports the modules
-a
-sandbox needs, and then waits on a Unix socket. For each request it receives the two pipe ends
-of a new sandbox (``SCM_RIGHTS``), forks, and answers with the child's process ID. The child
-becomes the leader of a new session and serves the grader exactly like a sandbox started from
-scratch (see :mod:`simlab.grading.sandbox.child`).
+Starting Python and importing simlab costs about a third of a CPU second; a batch of notebooks needs
+at least one sandbox each, and more when submissions crash theirs. The zygote pays that once: it is
+started on first use (``python -m simlab.grading.sandbox.zygote``), imports the modules a sandbox
+needs, and then waits on a Unix socket. For each request it receives the two pipe ends of a new
+sandbox (``SCM_RIGHTS``), forks, and answers with the child's process ID. The child becomes the
+leader of a new session and serves the grader exactly like a sandbox started from scratch (see
+:mod:`simlab.grading.sandbox.child`).
 
 The zygote itself is single-threaded (forking is safe), runs no student code, reaps its
 children as soon as they end, and exits when the grader goes away (its socket closes). Where
