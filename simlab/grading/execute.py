@@ -25,7 +25,7 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import nbformat
@@ -35,6 +35,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 from simlab.grading.notebook import cell_role
+from simlab.grading.sandbox.jail import cpu_limit
+from simlab.grading.sandbox.kernel import KERNEL_LIMITS, JailedKernelManager
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager"]
 
@@ -96,8 +98,46 @@ def _one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _client(
+    nb: nbformat.NotebookNode, timeout: int, startup_timeout: int, cwd: str, jailed: bool
+) -> tuple[_CountingClient, JailedKernelManager | None]:
+    """A client for one kernel start: a jailed kernel (which stops gracefully, so the jail
+    ends by itself, unless a cell hung) or this interpreter's kernel, stopped at once."""
+    options: dict[str, Any] = dict(
+        timeout=timeout,
+        startup_timeout=startup_timeout,
+        allow_errors=False,
+        interrupt_on_timeout=False,
+        record_timing=False,
+    )
+    if not jailed:
+        client = _CountingClient(
+            nb,
+            kernel_name="python3",
+            kernel_manager_class=CurrentEnvKernelManager,
+            shutdown_kernel="immediate",
+            resources={"metadata": {"path": cwd}},
+            **options,
+        )
+        return client, None
+    km = JailedKernelManager(limits=replace(KERNEL_LIMITS, cpu=cpu_limit(timeout)))
+    client = _CountingClient(
+        nb,
+        km=km,
+        shutdown_kernel="graceful",
+        resources={"metadata": {"path": km.folder}},
+        **options,
+    )
+    return client, km
+
+
 async def _run(
-    nb: nbformat.NotebookNode, timeout: int, max_output: int, cwd: str, startup_timeout: int
+    nb: nbformat.NotebookNode,
+    timeout: int,
+    max_output: int,
+    cwd: str,
+    startup_timeout: int,
+    jailed: bool,
 ) -> dict[int, CellRun]:
     code = [
         i
@@ -108,22 +148,14 @@ async def _run(
     results: dict[int, CellRun] = {}
     restarted = False
     while pending:
-        client = _CountingClient(
-            nb,
-            timeout=timeout,
-            startup_timeout=startup_timeout,
-            kernel_name="python3",
-            kernel_manager_class=CurrentEnvKernelManager,
-            allow_errors=False,
-            interrupt_on_timeout=False,
-            shutdown_kernel="immediate",
-            record_timing=False,
-            resources={"metadata": {"path": cwd}},
-        )
+        client, km = _client(nb, timeout, startup_timeout, cwd, jailed)
         try:
             # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
             async with client.async_setup_kernel(
-                env=_kernel_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                env=_kernel_env(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cleanup_kc=True,
             ):
                 if restarted:
                     for i in code:
@@ -139,6 +171,7 @@ async def _run(
                         results[i] = CellRun(i, "error", _one_line(detail))
                     except CellTimeoutError:
                         results[i] = CellRun(i, "timeout", f"ran past the {timeout} s limit")
+                        client.shutdown_kernel = "immediate"
                         break
                     except DeadKernelError:
                         results[i] = CellRun(
@@ -163,6 +196,9 @@ async def _run(
             for i in pending:
                 results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
             pending = []
+        finally:
+            if km is not None:
+                km.remove_folder()
         restarted = True
     return results
 
@@ -181,11 +217,16 @@ def run_notebook(
     max_output: int = 1_000_000,
     cwd: str | None = None,
     startup_timeout: int = 120,
+    jailed: bool = True,
 ) -> dict[int, CellRun]:
-    """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun."""
+    """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun.
+
+    ``jailed`` (the default) runs the kernel in a jail
+    (:mod:`simlab.grading.sandbox.kernel`), whose private ``/tmp`` is the working folder;
+    otherwise the kernel is this interpreter's, in ``cwd``."""
     nb = _copy(nb)
     return asyncio.run(
-        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout))
+        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout), jailed)
     )
 
 
