@@ -29,14 +29,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import nbformat
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+from traitlets import Type
 
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import cpu_limit
-from simlab.grading.sandbox.kernel import KERNEL_LIMITS, JailedKernelManager
+from simlab.grading.sandbox.kernel import KERNEL_LIMITS, BoundedKernelClient, JailedKernelManager
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager"]
 
@@ -67,6 +69,13 @@ class CurrentEnvKernelManager(AsyncKernelManager):
                 language="python",
             )
         return self._kernel_spec
+
+
+class _UnjailedKernelManager(CurrentEnvKernelManager):
+    """This interpreter's kernel, unjailed (``--no-sandbox``), with the jailed kernel's client
+    (no heartbeat thread, bounded messages)."""
+
+    client_factory = Type(BoundedKernelClient, klass=AsyncKernelClient)
 
 
 class _CountingClient(NotebookClient):
@@ -114,7 +123,7 @@ def _client(
         client = _CountingClient(
             nb,
             kernel_name="python3",
-            kernel_manager_class=CurrentEnvKernelManager,
+            kernel_manager_class=_UnjailedKernelManager,
             shutdown_kernel="immediate",
             resources={"metadata": {"path": cwd}},
             **options,
@@ -145,6 +154,7 @@ async def _run(
         if c.get("cell_type") == "code" and str(c.get("source", "")).strip()
     ]
     pending = list(code)
+    asyncio.get_running_loop().set_exception_handler(_quiet)
     results: dict[int, CellRun] = {}
     restarted = False
     while pending:
@@ -180,6 +190,10 @@ async def _run(
                             "the kernel died (os._exit, a crash or running out of memory)",
                         )
                         break
+                    except Exception as exc:  # garbage on the kernel's sockets
+                        results[i] = CellRun(i, "dead", _garbled(exc))
+                        client.shutdown_kernel = "immediate"
+                        break
                     else:
                         results[i] = CellRun(i, "ok")
                     finally:
@@ -201,6 +215,19 @@ async def _run(
                 km.remove_folder()
         restarted = True
     return results
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """Drop the complaint about nbclient's kernel-liveness task after a kernel that sent
+    garbage was abandoned mid-cell; report anything else as asyncio would."""
+    if "_async_poll_kernel_alive" not in repr(context.get("future")):
+        loop.default_exception_handler(context)
+
+
+def _garbled(exc: Exception) -> str:
+    return _one_line(
+        f"the kernel sent a message the grader cannot read ({type(exc).__name__}); it was stopped"
+    )
 
 
 def _kernel_env() -> dict[str, str]:

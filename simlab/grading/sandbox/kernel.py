@@ -45,12 +45,24 @@ def _bounded_context(kind: type[zmq.asyncio.Context]) -> zmq.asyncio.Context:
 
 
 class BoundedKernelClient(AsyncKernelClient):
-    """An nbclient-compatible kernel client whose sockets refuse oversized messages."""
+    """An nbclient-compatible kernel client whose sockets refuse oversized messages, and
+    without the heartbeat channel: its thread can block for ever on a kernel that sent garbage
+    (stopping the client then joins it), and liveness comes from the kernel's process anyway."""
 
     @default("context")
     def _context_default(self) -> zmq.asyncio.Context:
         self._created_context = True
         return _bounded_context(zmq.asyncio.Context)
+
+    def start_channels(
+        self,
+        shell: bool = True,
+        iopub: bool = True,
+        stdin: bool = True,
+        hb: bool = True,
+        control: bool = True,
+    ) -> None:
+        super().start_channels(shell, iopub, stdin, False, control)
 
 
 class JailedKernelManager(AsyncKernelManager):
