@@ -9,12 +9,9 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
 
 * :mod:`~simlab.grading.notebook`: cell conventions, building ``exercises/`` from
   ``solutions/``;
-* :mod:`~simlab.grading.execute`: the notebook run in a real kernel;
-* :mod:`~simlab.grading.sandbox.supervisor` (grader side), :mod:`~simlab.grading.sandbox.child`
-(sandbox side),
-  :mod:`~simlab.grading.sandbox.zygote` (forks sandboxes) and :mod:`~simlab.grading.sandbox.wire`
-  (JSON between
-  them): the student's code in a separate process;
+* :mod:`~simlab.grading.execute`: the notebook run in a real kernel, in a jail;
+* :mod:`~simlab.grading.sandbox` (the jail, the grader's and the sandbox's sides, the frames and
+  the JSON between them): the student's code in a separate, jailed process;
 * :mod:`~simlab.grading.checks` (the hidden checks, written with
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
   :mod:`~simlab.grading.pieces`);

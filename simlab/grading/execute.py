@@ -10,6 +10,10 @@ as "Restart & Run All" would. :func:`run_notebook` returns one :class:`CellRun` 
 * ``flood``: printed more than ``max_output`` bytes;
 * ``not run``: the kernel could not be started again.
 
+The kernel runs in a jail (:mod:`simlab.grading.sandbox.kernel`; ``jailed=False`` for
+``--no-sandbox``), with its private ``/tmp`` as the working folder; a kernel that sends messages
+the grader cannot read counts as ``dead`` for that cell.
+
 Nothing stops the run. After a timeout or a dead kernel the kernel is killed, a new one starts,
 the ``setup`` cells that had run are replayed (imports), and execution continues with the next
 cell, so one bad cell fails only what depends on it. Outputs are counted, never stored, so
