@@ -144,6 +144,53 @@ def _client(
     return client, km
 
 
+async def _run_cell(
+    client: _CountingClient, i: int, timeout: int, max_output: int
+) -> tuple[CellRun, bool]:
+    """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
+    cell = client.nb.cells[i]
+    try:
+        await client.async_execute_cell(cell, i)
+    except CellExecutionError as exc:
+        run = CellRun(
+            i, "error", _one_line(f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename)
+        )
+    except CellTimeoutError:
+        client.shutdown_kernel = "immediate"
+        return CellRun(i, "timeout", f"ran past the {timeout} s limit"), False
+    except DeadKernelError:
+        return CellRun(
+            i, "dead", "the kernel died (os._exit, a crash or running out of memory)"
+        ), False
+    except Exception as exc:  # garbage on the kernel's sockets
+        client.shutdown_kernel = "immediate"
+        return CellRun(i, "dead", _garbled(exc)), False
+    else:
+        run = CellRun(i, "ok")
+    finally:
+        cell.outputs = []
+    printed = client.output_bytes.get(i, 0)
+    if printed > max_output:
+        limit = _megabytes(max_output)
+        run = CellRun(i, "flood", f"printed {_megabytes(printed)}, over the {limit} limit")
+    return run, True
+
+
+async def _exit_from_inside(client: _CountingClient, km: JailedKernelManager) -> None:
+    """End a jailed kernel that ran to the end by ``os._exit`` in it: the jail then ends by
+    itself at once (a shutdown request takes most of a second, and a jail killed from outside
+    leaves its CPU time unaccounted). If the notebook's code prevents that, nbclient's graceful
+    shutdown, then a kill, follows as usual."""
+    try:
+        client.kc.execute("import os; os._exit(0)", silent=True, store_history=False)
+        for _ in range(40):
+            if not await km.is_alive():
+                return
+            await asyncio.sleep(0.025)
+    except Exception:  # the kernel is already gone or unreachable: the shutdown handles it
+        return
+
+
 async def _run(
     nb: nbformat.NotebookNode,
     timeout: int,
@@ -175,41 +222,12 @@ async def _run(
                     for i in code:
                         if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
                             await client.async_execute_cell(nb.cells[i], i)
-                while pending:
+                fit = True
+                while pending and fit:
                     i = pending.pop(0)
-                    cell = nb.cells[i]
-                    try:
-                        await client.async_execute_cell(cell, i)
-                    except CellExecutionError as exc:
-                        detail = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
-                        results[i] = CellRun(i, "error", _one_line(detail))
-                    except CellTimeoutError:
-                        results[i] = CellRun(i, "timeout", f"ran past the {timeout} s limit")
-                        client.shutdown_kernel = "immediate"
-                        break
-                    except DeadKernelError:
-                        results[i] = CellRun(
-                            i,
-                            "dead",
-                            "the kernel died (os._exit, a crash or running out of memory)",
-                        )
-                        break
-                    except Exception as exc:  # garbage on the kernel's sockets
-                        results[i] = CellRun(i, "dead", _garbled(exc))
-                        client.shutdown_kernel = "immediate"
-                        break
-                    else:
-                        results[i] = CellRun(i, "ok")
-                    finally:
-                        cell.outputs = []
-                    printed = client.output_bytes.get(i, 0)
-                    if printed > max_output and results[i].status in ("ok", "error"):
-                        results[i] = CellRun(
-                            i,
-                            "flood",
-                            f"printed {_megabytes(printed)}, over "
-                            f"the {_megabytes(max_output)} limit",
-                        )
+                    results[i], fit = await _run_cell(client, i, timeout, max_output)
+                if fit and km is not None:
+                    await _exit_from_inside(client, km)
         except Exception as exc:  # the kernel would not start, or died while starting
             for i in pending:
                 results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))

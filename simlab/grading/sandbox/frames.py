@@ -53,8 +53,9 @@ def _wait(fd: int, events: int, deadline: float | None) -> bool:
 
 
 def send_frame(fd: int, payload: bytes, deadline: float | None = None) -> None:
-    """Write one frame; with a deadline, raise ``FrameError("timeout")`` when the reader
-    does not take it in time. ``OSError`` (a closed pipe) propagates."""
+    """Write one frame; with a deadline (and ``fd`` non-blocking), raise
+    ``FrameError("timeout")`` when the reader does not take it in time. ``OSError`` (a closed
+    pipe) propagates."""
     view = memoryview(HEADER.pack(len(payload)) + payload)
     while view:
         if deadline is not None and not _wait(fd, select.POLLOUT, deadline):

@@ -135,6 +135,7 @@ class Sandbox:
         self.exchange = Exchange()
         to_child_r, self._to = os.pipe()
         self._from, from_child_w = os.pipe()
+        os.set_blocking(self._to, False)  # a child that stops reading cannot block a write
         self._proc: subprocess.Popen | None = None
         fds = (to_child_r, from_child_w)
         try:
