@@ -167,8 +167,10 @@ class Sandbox:
         """End the sandbox and every process in it, and remove its working directory.
 
         A jailed child sees its request pipe close and exits; whatever is still running after
-        ``wait`` seconds (0 after a timeout) is killed with the whole jail.
+        ``wait`` seconds (none after a failed request) is killed with the whole jail.
         """
+        if self._to < 0:
+            return  # already closed
         for fd in (self._to, self._from):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -176,13 +178,11 @@ class Sandbox:
         if self._proc is not None:
             try:
                 self._proc.wait(wait if self.alive else 0)
-            except subprocess.TimeoutExpired:
-                pass
-            with contextlib.suppress(OSError):
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            self._proc.kill()
-            self._proc.wait()
-        elif self.alive:
+            except subprocess.TimeoutExpired:  # still running: its process group is still ours
+                with contextlib.suppress(OSError):
+                    os.killpg(self._proc.pid, signal.SIGKILL)
+                self._proc.wait()
+        else:
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signal.SIGKILL)
         self.alive = False
