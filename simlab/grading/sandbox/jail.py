@@ -5,9 +5,10 @@ sandbox Flatpak uses):
 
 * **its own namespaces** (``--unshare-all``): PID (the grader's processes are invisible), network
   (none at all, not even the host's loopback), IPC, UTS, cgroup, mount and user;
-  ``--disable-userns`` forbids new user namespaces inside, ``--new-session`` detaches it from the
-  grader's terminal. The command is the jail's PID 1 (``--as-pid-1``): when it ends, the kernel
-  kills every other process of the jail. ``--die-with-parent`` ends it when the grader goes;
+  ``--disable-userns`` (bubblewrap 0.8+) forbids new user namespaces inside, ``--new-session``
+  detaches it from the grader's terminal. The command is the jail's PID 1 (``--as-pid-1``):
+  when it ends, the kernel kills every other process of the jail. ``--die-with-parent`` ends
+  it when the grader goes;
 * **an unprivileged user**: uid and gid :data:`SANDBOX_UID` (65534, ``nobody``) inside. When the
   grader runs as root, the jail is ``nobody`` on the host too: a first ``bwrap`` (root, a mount
   namespace only) publishes the read-only sources under ``/mnt`` (so a closed parent folder such
@@ -108,6 +109,18 @@ def _tool(name: str) -> str | None:
     return found
 
 
+@functools.lru_cache(maxsize=8)
+def _supports(bwrap: str | None, option: str) -> bool:
+    """Whether this bubblewrap knows ``option`` (``--disable-userns`` came with 0.8)."""
+    if bwrap is None:
+        return False
+    try:
+        text = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return option in text.stdout + text.stderr
+
+
 def _readonly_sources() -> list[str]:
     """Host folders the jail sees read-only (besides /usr): the interpreter's installation,
     the virtual environment and simlab's package folder, without duplicates."""
@@ -171,7 +184,7 @@ class Jail:
             self.bwrap or "bwrap",
             "--unshare-all",
             "--unshare-user",
-            "--disable-userns",
+            *(["--disable-userns"] if _supports(self.bwrap, "--disable-userns") else []),
             "--die-with-parent",
             "--new-session",
             "--as-pid-1",
