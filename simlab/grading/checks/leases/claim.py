@@ -4,7 +4,6 @@ hand clock, then the chapter's race replayed deterministically, then under every
 from __future__ import annotations
 
 import functools
-import tempfile
 from pathlib import Path
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
@@ -141,7 +140,7 @@ def _heartbeat_is_fenced(ledgers: Ledgers) -> None:
 def _the_chapter_race_cannot_happen(s: Student) -> None:
     """The kit replays the race: a second worker claims right after the first statement of the
     student's claim. Two leases of one epoch mean the claim is not one atomic statement."""
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         race = s.kit("interleaved-claims", str(Path(folder) / "race.sqlite"), claim="claim")
         outcome = race.attribute("value")
     require(isinstance(outcome, dict), "the race could not be run")
