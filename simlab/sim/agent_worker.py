@@ -180,20 +180,7 @@ class AgentWorker(Worker):
                 rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
                 continue
             rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
-            if faults and sim.nemesis.record_crash(self, task, step):
-                # Recorded, not sent: at most once means this e-mail is lost.
-                rec(
-                    env.now,
-                    "info",
-                    name,
-                    "crash",
-                    task,
-                    epoch,
-                    step,
-                    after_effect=False,
-                    after_record=True,
-                )
-                sim.crashes += 1
+            if faults and self._crashed_after_record(task, epoch, step):
                 return True
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)

@@ -130,6 +130,26 @@ class Worker:
         broker.ack(task)
         return False
 
+    def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
+        """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
+        recorded, the e-mail never leaves: at most once means it is lost. True if it struck."""
+        sim = self.sim
+        if not sim.nemesis.record_crash(self, task, step):
+            return False
+        sim.history.record(
+            sim.env.now,
+            "info",
+            self.name,
+            "crash",
+            task,
+            epoch,
+            step,
+            after_effect=False,
+            after_record=True,
+        )
+        sim.crashes += 1
+        return True
+
     def _email(self, task: str, lease, step: int, faults: bool) -> bool:
         """Step ``step``'s e-mail; return True if the worker crashed around it.
 
@@ -150,20 +170,7 @@ class Worker:
                 rec(env.now, "fail", name, "effect", task, epoch, step, key=key)
                 return False
             rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
-            if faults and nemesis.record_crash(self, task, step):
-                # Recorded, not sent: at most once means this e-mail is lost.
-                rec(
-                    env.now,
-                    "info",
-                    name,
-                    "crash",
-                    task,
-                    epoch,
-                    step,
-                    after_effect=False,
-                    after_record=True,
-                )
-                sim.crashes += 1
+            if faults and self._crashed_after_record(task, epoch, step):
                 return True
             sim.mailbox.send(key)
         rec(env.now, "ok", name, "send", task, epoch, step, key=key)
