@@ -207,14 +207,16 @@ class Jail:
         for path in _ETC:
             if os.path.exists(path):
                 args += ["--ro-bind", source_of.get(path, path), path]
+        # Scratch first, sources after: a checkout or venv under /tmp (a CI clone) must stay
+        # visible on top of the private /tmp, not be hidden by it.
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--size", str(self.limits.scratch), "--tmpfs", "/tmp"]
+        args += ["--size", str(self.limits.scratch // 4), "--tmpfs", "/dev/shm"]
         for path in self.sources:
             args += ["--ro-bind", source_of[path], path]
         for path in hidden_paths():
             if any(path.startswith(s + "/") for s in self.sources):
                 args += ["--tmpfs", path, "--remount-ro", path]
-        args += ["--proc", "/proc", "--dev", "/dev"]
-        args += ["--size", str(self.limits.scratch), "--tmpfs", "/tmp"]
-        args += ["--size", str(self.limits.scratch // 4), "--tmpfs", "/dev/shm"]
         for path in self.shared:
             args += ["--bind", source_of[path], path]
         args += ["--chdir", "/tmp", "--clearenv"]
