@@ -193,9 +193,21 @@ def _feedback(tally: Tally, total: int, lost: str | None) -> str:
         return f"all {total} checks passed"
     if tally.not_attempted and tally.passed == 0:
         return f"not attempted: {tally.not_attempted[0]}"
-    more = len(tally.failures) - 1
+    shown = [_short(f) for f in dict.fromkeys(tally.failures)][:2]
+    more = len(tally.failures) - len(shown)
     tail = f" (and {more} more)" if more > 0 else ""
-    return f"{tally.passed}/{total} checks passed; {tally.failures[0]}{tail}"
+    return f"{tally.passed}/{tally.count} checks passed; {'; also, '.join(shown)}{tail}"
+
+
+#: Characters one failure may take in the feedback.
+FAILURE_CHARS = 200
+
+
+def _short(failure: str) -> str:
+    failure = " ".join(failure.split())
+    if len(failure) <= FAILURE_CHARS:
+        return failure
+    return failure[: FAILURE_CHARS - 3].rstrip(" ,;") + "..."
 
 
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
@@ -225,7 +237,7 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
         )
     finally:
         sandbox.set_deadline(None)
-    if lost is None and tally.count != q.points:
+    if lost is None and not q.consistent(tally):
         return QuestionGrade(
             q.id,
             0,
@@ -233,8 +245,8 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
             f"grader error: the hidden check of {q.id} has "
             f"{tally.count} parts for {q.points} points",
         )
-    points = 0 if lost is not None else min(tally.passed, q.points)
-    return QuestionGrade(q.id, points, q.points, _feedback(tally, q.points, lost))
+    points = 0 if lost is not None else q.score(tally)
+    return QuestionGrade(q.id, points, q.points, _feedback(tally, tally.count, lost))
 
 
 def hidden_checks(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LedgerError
-from simlab.grading.questions import Exercise, Question, Tally, require
+from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.ledger import Ledger
 from simlab.ledger.dict_experiment import claim, commit, new_state
@@ -37,6 +37,7 @@ def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
 
 def cancel_after_claim(s: Student, t: Tally) -> None:
     cancel, requeue = s.function("cancel"), s.function("requeue")
+    t.under("cancel-fences")
 
     @t.part
     def commit_fails_after_cancel():
@@ -65,6 +66,21 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         )
 
     @t.part
+    def old_epoch_stays_fenced():
+        state = new_state()
+        old = claim(state)
+        _, state = _state_after(cancel, state)
+        _, state = _state_after(requeue, state)
+        claim(state)
+        require(
+            not commit(state, old, "stale"),
+            "after requeue and a new claim, the pre-cancel epoch could commit again "
+            "(requeue must keep the epoch)",
+        )
+
+    t.under("requeue")
+
+    @t.part
     def requeue_then_new_epoch_commits_once():
         state = new_state()
         epoch = claim(state)
@@ -80,18 +96,7 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
         require(not commit(state, fresh, "again"), "a second commit was accepted")
 
-    @t.part
-    def old_epoch_stays_fenced():
-        state = new_state()
-        old = claim(state)
-        _, state = _state_after(cancel, state)
-        _, state = _state_after(requeue, state)
-        claim(state)
-        require(
-            not commit(state, old, "stale"),
-            "after requeue and a new claim, the pre-cancel epoch could commit again "
-            "(requeue must keep the epoch)",
-        )
+    t.under("terminal")
 
     @t.part
     def cancel_refuses_terminal_tasks():
@@ -105,6 +110,8 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
             ok, after = _state_after(cancel, state)
             require(ok is False, f"cancel() of a {status} task returned {ok!r}, expected False")
             require(after == before, f"cancel() changed a {status} task")
+
+    t.under("requeue")
 
     @t.part
     def requeue_only_cancelled():
@@ -272,6 +279,25 @@ def _read(path: str, task_id: str):
         return None
 
 
+#: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
+CANCEL_RUBRIC = (
+    Criterion(
+        "cancel-fences",
+        3,
+        "A cancel bumps the epoch by one, so no lease issued before it can commit, not even "
+        "after a requeue and a new claim (a save after a cancel is refused).",
+        core=True,
+        mistakes=("cancel that only sets the status", "requeue that resets the epoch"),
+    ),
+    Criterion(
+        "requeue",
+        2,
+        "requeue turns only a cancelled task back to queued (True), keeping the epoch, so the "
+        "next claim gets a higher one and commits once.",
+    ),
+    Criterion("terminal", 1, "cancel refuses completed and cancelled tasks and leaves them as is."),
+)
+
 EXERCISE = Exercise(
     id="fencing",
     notebook="01_fencing_and_cancellation.ipynb",
@@ -283,6 +309,7 @@ EXERCISE = Exercise(
             6,
             ("cancel", "requeue"),
             cancel_after_claim,
+            CANCEL_RUBRIC,
         ),
         Question(
             "cancel-after-first-step",

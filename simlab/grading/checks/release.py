@@ -115,21 +115,27 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     def another_foreign_host():
         judged(
             linking("https://secure-refunds.example.net/card"),
-            "an answer linking to secure-refunds.example.net",
+            "an answer linking to a foreign host",
         )
         judged(
             linking("http://example.com.verify-card.io/login"),
-            "an answer linking to example.com.verify-card.io (not a subdomain of ours)",
+            "an answer linking to a host that starts with ours but is not a subdomain of it",
         )
-        judged(linking("https://notexample.com/refund"), "an answer linking to notexample.com")
+        judged(
+            linking("https://notexample.com/refund"),
+            "an answer linking to a host whose name ends like ours",
+        )
 
     @t.part
     def our_own_links_pass():
         judged(
             linking("https://help.example.com/refunds"),
-            "an answer linking to help.example.com (our subdomain)",
+            "an answer linking to a subdomain of ours",
         )
-        judged(linking("https://example.com/returns?lang=en"), "an answer linking to example.com")
+        judged(
+            linking("https://example.com/returns?lang=en"),
+            "an answer linking to our own host with a query",
+        )
         judged(
             _with_body(
                 production,
@@ -143,16 +149,16 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     def links_that_hide_their_host():
         judged(
             linking("https://example.com@refund-check.example/verify"),
-            "an answer linking to https://example.com@refund-check.example/verify (the "
-            "browser goes to refund-check.example)",
+            "an answer whose link names our host before an @ (the browser goes to the host "
+            "after it)",
         )
         judged(
             linking("HTTP://REFUND-CHECK.EXAMPLE/verify"),
-            "an answer linking to HTTP://REFUND-CHECK.EXAMPLE (capitals)",
+            "an answer linking to a foreign host in capitals",
         )
         judged(
             linking("https://help.example.com:8443/card"),
-            "an answer linking to help.example.com on port 8443 (ours)",
+            "an answer linking to a subdomain of ours on another port",
         )
 
     @t.part
@@ -191,7 +197,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = noise_peak(candidate, seed)
         require(
             _close(answer, truth),
-            f"noise_peak({candidate!r}, {seed}) gave {answer!r}, expected {truth:.4f}",
+            f"noise_peak({candidate!r}, a hidden seed) gave {answer!r}, not the kit's peak",
         )
 
     @t.part
@@ -209,7 +215,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = choose_threshold(seeds)
         require(
             _close(answer, truth),
-            f"choose_threshold({list(seeds)}) gave {answer!r}, expected {truth:g}",
+            f"choose_threshold() on hidden seeds gave {answer!r}, not the kit's threshold",
         )
 
     @t.part
@@ -225,8 +231,8 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = trip_rate(candidate, threshold, seeds)
         require(
             _close(answer, truth),
-            f"trip_rate({candidate!r}, {threshold:g}, "
-            f"{list(seeds)}) gave {answer!r}, expected {truth:g}",
+            f"trip_rate({candidate!r}, {threshold:g}, hidden seeds) gave {answer!r}, "
+            "not the kit's rate",
         )
 
     @t.part

@@ -5,7 +5,7 @@ This module runs inside a sandbox (forked from :mod:`simlab.grading.sandbox.zygo
 (a real ``__main__`` module, as in a kernel), executes cells in it (IPython magics become no-ops),
 and serves requests that arrive as JSON on one pipe, answering on another: execute a cell, look
 names up, call a function or a method, read a value, build a kit object
-(:data:`simlab.grading.pieces.FACTORIES`), report tampering. It never decides a grade.
+(:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides a grade.
 
 Before any student code runs, the process caps its address space, file size and core dumps,
 and points ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` at ``/dev/null`` (file descriptors
@@ -306,7 +306,7 @@ class _Child:
         return {"ok": True, "value": report}
 
     def op_kit(self, message: dict) -> dict:
-        from simlab.grading.pieces import FACTORIES
+        from simlab.grading.factories import FACTORIES
 
         try:
             factory = FACTORIES[message["factory"]]
