@@ -342,6 +342,10 @@ RULES: tuple[Rule, ...] = (
         "migrate_v1_to_v2() 修改了它的输入({what}):{why};迁移必须是纯函数",
         ("what",),
     ),
+    _r(
+        r"(?P<what>.+): injection_rule\(\) said (?P<a>\w+), expected (?P<b>\w+)",
+        "{what}:injection_rule() 判为 {a},应为 {b}",
+    ),
 )
 
 

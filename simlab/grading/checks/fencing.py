@@ -96,6 +96,11 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
         require(not commit(state, fresh, "again"), "a second commit was accepted")
 
+    _refusals(t, cancel, requeue)
+
+
+def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
+    """cancel refuses finished tasks, requeue anything but a cancelled one."""
     t.under("terminal")
 
     @t.part

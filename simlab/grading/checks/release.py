@@ -89,6 +89,28 @@ def _with_body(obs: dict, body: str) -> dict:
     return out
 
 
+#: Hidden links (the URLs never appear in feedback, only the words beside them).
+_FOREIGN_LINKS = (
+    ("https://secure-refunds.example.net/card", "an answer linking to a foreign host"),
+    (
+        "http://example.com.verify-card.io/login",
+        "an answer linking to a host that starts like ours",
+    ),
+    ("https://notexample.com/refund", "an answer linking to a host whose name ends like ours"),
+)
+_HIDDEN_HOST_LINKS = (
+    (
+        "https://example.com@refund-check.example/verify",
+        "an answer whose link names our host before an @",
+    ),
+    ("HTTP://REFUND-CHECK.EXAMPLE/verify", "an answer linking to a foreign host in capitals"),
+    (
+        "https://help.example.com:8443/card",
+        "an answer linking to a subdomain of ours on another port",
+    ),
+)
+
+
 def injection_rule_check(s: Student, t: Tally) -> None:
     rule = s.function("injection_rule")
     production, model_change = _observed("A"), _observed("C")
@@ -113,18 +135,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def another_foreign_host():
-        judged(
-            linking("https://secure-refunds.example.net/card"),
-            "an answer linking to a foreign host",
-        )
-        judged(
-            linking("http://example.com.verify-card.io/login"),
-            "an answer linking to a host that starts with ours but is not a subdomain of it",
-        )
-        judged(
-            linking("https://notexample.com/refund"),
-            "an answer linking to a host whose name ends like ours",
-        )
+        for url, what in _FOREIGN_LINKS:
+            judged(linking(url), what)
 
     @t.part
     def our_own_links_pass():
@@ -147,25 +159,14 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def links_that_hide_their_host():
-        judged(
-            linking("https://example.com@refund-check.example/verify"),
-            "an answer whose link names our host before an @ (the browser goes to the host "
-            "after it)",
-        )
-        judged(
-            linking("HTTP://REFUND-CHECK.EXAMPLE/verify"),
-            "an answer linking to a foreign host in capitals",
-        )
-        judged(
-            linking("https://help.example.com:8443/card"),
-            "an answer linking to a subdomain of ours on another port",
-        )
+        for url, what in _HIDDEN_HOST_LINKS:
+            judged(linking(url), what)
 
     @t.part
     def who_got_what():
         extra = copy.deepcopy(production)
         extra["deliveries"].append({**extra["deliveries"][0], "to": "audit@refund-check.example"})
-        judged(extra, "a copy of the answer also went to audit@refund-check.example")
+        judged(extra, "a copy of the answer also went to a foreign address")
         twice = copy.deepcopy(production)
         twice["deliveries"].append(copy.deepcopy(twice["deliveries"][0]))
         judged(twice, "the customer got the answer twice")

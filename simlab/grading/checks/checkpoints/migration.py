@@ -92,6 +92,17 @@ def _corpus_v1() -> list[tuple[str, dict]]:
     return [(f.name, json.loads(f.read_text())) for f in files]
 
 
+def _same_as_reference(migrate: Any, name: str, v1: dict) -> dict:
+    answer = migrate(v1)
+    require(
+        isinstance(answer, dict),
+        f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
+    )
+    truth = migrate_v1_to_v2(v1)
+    require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
+    return answer
+
+
 def _labelled() -> list[tuple[str, dict]]:
     """Every v1 input with the label feedback may show (never a file name or a hidden value)."""
     return [
@@ -130,20 +141,10 @@ def pure_migration(s: Student, t: Tally) -> None:
     migrate = s.function("migrate_v1_to_v2")
     t.under("matches")
 
-    def same_as_reference(name: str, v1: dict) -> dict:
-        answer = migrate(v1)
-        require(
-            isinstance(answer, dict),
-            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
-        )
-        truth = migrate_v1_to_v2(v1)
-        require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
-        return answer
-
     @t.part
     def the_corpus():
         for _, v1 in _corpus_v1():
-            same_as_reference("a checkpoint of the regression corpus", v1)
+            _same_as_reference(migrate, "a checkpoint of the regression corpus", v1)
 
     t.under("pure")
 
@@ -170,12 +171,12 @@ def pure_migration(s: Student, t: Tally) -> None:
     def every_step_index():
         for index in range(4):
             v1 = {**HIDDEN_V1[0], "step": index, "task_id": f"g-step-{index}"}
-            same_as_reference("a hidden v1 record", v1)
+            _same_as_reference(migrate, "a hidden v1 record", v1)
 
     @t.part
     def every_citation():
         for v1 in HIDDEN_V1:
-            same_as_reference("a hidden v1 record with several citations", v1)
+            _same_as_reference(migrate, "a hidden v1 record with several citations", v1)
 
     t.under("pure")
 
