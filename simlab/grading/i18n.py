@@ -52,6 +52,9 @@ TERMS = {
     "printed too much": "输出过多",
     "could not run": "无法运行",
     "raised an error": "抛出了错误",
+    "hits": "命中",
+    "misses": "未命中",
+    "entries thrown away by re-verification": "复核时丢弃的条目",
 }
 
 _PY_ERROR = r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Iteration|Warning)"
@@ -345,6 +348,54 @@ RULES: tuple[Rule, ...] = (
     _r(
         r"(?P<what>.+): injection_rule\(\) said (?P<a>\w+), expected (?P<b>\w+)",
         "{what}:injection_rule() 判为 {a},应为 {b}",
+    ),
+    _r(
+        r"your claim never returned a lease in the races the grader replays",
+        "在评分器重放的竞争中,你的领取一次也没有返回租约",
+    ),
+    _r(
+        r"released a seq of a task before the seq just below it \(the order broke\)",
+        "先放行了某个任务的一个 seq,而比它小一的 seq 还没放行(顺序乱了)",
+    ),
+    _r(
+        r"a search returned (?P<got>\d+) document\(s\) where a fresh search now finds "
+        r"(?P<want>\d+): (?P<why>.+)",
+        "一次搜索返回了 {got} 篇文档,而现在不经缓存的搜索能找到 {want} 篇:{why}",
+        ("why",),
+    ),
+    _r(
+        r"over a hidden series of searches and changes the cache counted (?P<got>\d+) "
+        r"(?P<name>hits|misses|entries thrown away by re-verification), not what the kit's key "
+        r"gives: (?P<why>.+)",
+        "在一串隐藏的搜索和变更之后,缓存统计到 {got} 次{name},与工具包的键不同:{why}",
+        ("why",),
+        ("name",),
+    ),
+    _r(
+        r"the same question \(up to case, spaces and punctuation\) must share one entry, another "
+        r"question must not; normalize the query",
+        "同一个问题(不计大小写、空格和标点)必须共用一个条目,不同的问题则不能;请规范化查询",
+    ),
+    _r(
+        r"two tenants must never share an entry, even with the same permissions",
+        "两个租户绝不能共用一个条目,即使权限相同",
+    ),
+    _r(
+        r"after a document changes, the index version changes, and so must the key",
+        "文档变化后索引版本会变,键也必须随之改变",
+    ),
+    _r(
+        r"a new document changes the answer: the key must include the index version",
+        "新文档会改变答案:键必须包含索引版本",
+    ),
+    _r(
+        r"a changed grant changes the answer: the key must include the permission version",
+        "授权变化会改变答案:键必须包含权限版本",
+    ),
+    _r(
+        r"a sub-agent with a narrower grant must not share the wider grant's entry: the key must "
+        r"include the permission version",
+        "授权更窄的子 agent 不能共用更宽授权的条目:键必须包含权限版本",
     ),
 )
 

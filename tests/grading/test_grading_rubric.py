@@ -105,3 +105,38 @@ def test_does_the_rubric_print_without_hidden_inputs(capsys):
         assert word not in out, word
     assert main(["grade", "--rubric", "nothing"]) == 2
     assert "no exercise" in capsys.readouterr().err
+
+
+def test_does_a_failing_fault_run_tell_its_shrunk_story():
+    """record_effect that always says True resends an e-mail under seeded faults: the feedback
+    is the shrunk run in a few sentences, with the broken rule and without the seed."""
+    from submissions.leases import ALWAYS_TRUE_EFFECT
+
+    from simlab.grading.checks.leases import EFFECT_SCENARIO, EFFECT_SEEDS
+    from simlab.grading.checks.leases.driving import simulated
+    from simlab.grading.questions import Fail
+    from simlab.grading.student import Student
+
+    exercise = EXERCISES["leases"]
+    nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+    for cell in nb.cells:
+        if cell_role(cell) == "answer" and cell_question(cell) == "idempotent-send":
+            cell.source = ALWAYS_TRUE_EFFECT
+    boxes = _Sandboxes(_plan(nb), 60)
+    try:
+        with pytest.raises(Fail) as failed:
+            simulated(
+                Student(boxes.get()),
+                EFFECT_SCENARIO,
+                EFFECT_SEEDS[0],
+                {"record_effect": "record_effect"},
+                "your record_effect",
+            )
+    finally:
+        boxes.close()
+    story = str(failed.value)
+    assert story.startswith("with faults on, your record_effect broke a rule: ")
+    assert "rule (f), resent e-mail" in story and "again" in story
+    assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
+    assert "seed" not in story and "t=" not in story
+    assert untranslated(story) == []

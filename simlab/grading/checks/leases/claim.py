@@ -91,8 +91,15 @@ def _no_two_winners_at_one_moment(runs: list) -> None:
         )
 
 
+def _some_lease(runs: list) -> None:
+    require(
+        any(isinstance(r.get("A"), Lease) for r in runs),
+        "your claim never returned a lease in the races the grader replays",
+    )
+
+
 def _the_lease_is_your_own(runs: list) -> None:
-    require(runs, "the race could not be run")
+    _some_lease(runs)
     for run in (r for r in runs if r.get("later") != 0):
         a = run.get("A")
         if isinstance(a, Lease):
@@ -104,7 +111,7 @@ def _the_lease_is_your_own(runs: list) -> None:
 
 
 def _no_lease_of_a_cancelled_epoch(runs: list) -> None:
-    require(runs, "the race could not be run")
+    _some_lease(runs)
     for run in (r for r in runs if r.get("rival") == "cancel"):
         a = run.get("A")
         require(

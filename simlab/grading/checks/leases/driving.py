@@ -85,7 +85,7 @@ def story_of(scenario: Scenario, seed: int, factory: Callable[..., Any]) -> str:
     story = shrink(scenario, seed=seed, ledger=factory).story
     events = [_plain(line) for line in story if re.match(r"t=[\d.]+: ", line)]
     rule = next((line for line in story if line.startswith("This breaks rule")), "")
-    rule = rule.split(":")[0] + "." if rule else ""
+    rule = rule.split(": ")[0] + "." if rule else ""
     told = events[-3:]
     while told and len(" ".join([*told, rule])) > STORY_CHARS:
         told = told[1:]
@@ -94,5 +94,4 @@ def story_of(scenario: Scenario, seed: int, factory: Callable[..., Any]) -> str:
 
 def _plain(line: str) -> str:
     line = re.sub(r"^t=[\d.]+: (fault \d+: )?", "", line)
-    line = line.split(":")[0].rstrip(".")
-    return line[:1].upper() + line[1:] + "."
+    return line.split(": ")[0].rstrip(".") + "."
