@@ -215,17 +215,18 @@ def _dump(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
 
 
-def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str]:
+def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
     """Run ``migrate(record)``, then change every list and dict of the input in place: the
     fields of the result that changed with it share objects with the input (JSON cannot show
-    that; here, where the objects live, it is plain). Returns those fields' names."""
+    that; here, where the objects live, it is plain). Returns those fields' names (None when
+    the migration raised)."""
     import copy
 
     original = copy.deepcopy(record)
     try:
         result = migrate(original)
     except Exception:  # a migration that raises is judged elsewhere
-        return []
+        return None
     if not isinstance(result, dict):
         return []
     snapshot = {k: _dump(v) for k, v in result.items()}

@@ -397,6 +397,10 @@ RULES: tuple[Rule, ...] = (
         r"include the permission version",
         "授权更窄的子 agent 不能共用更宽授权的条目:键必须包含权限版本",
     ),
+    _r(
+        r"migrate_v1_to_v2\(\) raised on every input, so nothing could be probed",
+        "migrate_v1_to_v2() 对每个输入都抛出了异常,无法检查",
+    ),
 )
 
 
