@@ -138,6 +138,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         seen: dict[str, Any] = {}
         stored: dict[str, Any] = {}
 
+        t.under("observations")
+
         @t.part
         def returns_the_observations():
             seen.update(_dict(experiment(path), "cancel_after_first_step()"))
@@ -148,6 +150,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 )
             require("result" in seen, "the answer needs a 'result' key")
 
+        t.under("from-the-ledger")
+
         @t.part
         def the_ledger_shows_the_experiment():
             record = _read(path, "j1")
@@ -156,13 +160,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 "the ledger file at `path` holds no task 'j1': run the "
                 "experiment on the path you are given",
             )
-            stored.update(
-                step=record.step,
-                status=record.status,
-                result=record.result,
-                epoch=record.epoch,
-                checkpoint=record.checkpoint,
-            )
+            fields = ("step", "status", "result", "epoch", "checkpoint")
+            stored.update({name: getattr(record, name) for name in fields})
             require(
                 record.checkpoint,
                 "task 'j1' has no checkpoint: the first worker process did not run its step",
@@ -183,6 +182,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 "the ledger's epoch shows a claim after the cancel (or a missing one before it)",
             )
 
+        t.under("observations")
+
         @t.part
         def step_stays_one():
             require(
@@ -196,6 +197,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
             require(seen and stored, "no experiment to look at")
             require(seen.get("result") is None, "a result was published for a cancelled task")
             require(stored.get("result") is None, "the ledger holds a result for j1")
+
+        t.under("from-the-ledger")
 
         @t.part
         def answer_matches_ledger():
@@ -224,6 +227,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
         path = str(Path(folder) / "cancel.sqlite")
         facts: dict[str, Any] = {}
         evidence: list[str] = []
+        t.under("fenced-after-cancel")
 
         @t.part
         def the_story_ran():
@@ -255,6 +259,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
 
         t.part(lambda: fact("later_save_refused"))
         t.part(lambda: fact("later_effect_refused", "new_claim_refused"))
+        t.under("what-stays")
         t.part(lambda: fact("email_recalled"))
         t.part(lambda: fact("step_rolled_back", "requeue_restarts_from_zero"))
 
@@ -303,6 +308,42 @@ CANCEL_RUBRIC = (
     Criterion("terminal", 1, "cancel refuses completed and cancelled tasks and leaves them as is."),
 )
 
+#: The rubric of ``cancel-after-first-step``: the answer is what the ledger file shows.
+FIRST_STEP_RUBRIC = (
+    Criterion(
+        "from-the-ledger",
+        3,
+        "The experiment really ran on the given ledger file (a checkpoint, then cancelled), the "
+        "resume worker's claim was refused, and every answer is read back from the ledger.",
+        core=True,
+        mistakes=("answers typed in rather than measured", "reads the state before the cancel"),
+    ),
+    Criterion(
+        "observations",
+        3,
+        "The answer has its keys with their types, the persisted step stays 1 and no result is "
+        "published for the cancelled task.",
+    ),
+)
+
+#: The rubric of ``cancel-limits``: a cancel fences what comes after it.
+LIMITS_RUBRIC = (
+    Criterion(
+        "fenced-after-cancel",
+        3,
+        "The story ran on the given ledger file, and after the cancel the worker's save, a new "
+        "side effect and a new claim are all refused.",
+        core=True,
+        mistakes=("guessed facts without running the story", "thinks a late save still lands"),
+    ),
+    Criterion(
+        "what-stays",
+        2,
+        "A cancel does not recall a sent e-mail or roll back committed steps, and a requeued task "
+        "resumes from its committed step.",
+    ),
+)
+
 EXERCISE = Exercise(
     id="fencing",
     notebook="01_fencing_and_cancellation.ipynb",
@@ -322,6 +363,7 @@ EXERCISE = Exercise(
             6,
             ("cancel_after_first_step",),
             cancel_after_first_step,
+            FIRST_STEP_RUBRIC,
         ),
         Question(
             "cancel-limits",
@@ -329,6 +371,7 @@ EXERCISE = Exercise(
             5,
             ("what_cancel_does",),
             cancel_limits,
+            LIMITS_RUBRIC,
         ),
     ),
 )
