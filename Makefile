@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lab app lint exercises bench clean
+.PHONY: demo test lab app lint exercises bench clean sandbox-tool
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
 APP_PORT ?= 8866
@@ -26,10 +26,26 @@ demo: $(STAMP)
 	$(BIN)/simlab simulate --seed 7 --variant unfenced --timeline out/demo-unfenced.png; \
 	  test $$? -eq 1
 
-test: $(STAMP)
+# The grader jails student code with bubblewrap (Debian package `bubblewrap`): as root, install
+# it when missing; otherwise stop with one line naming what to install. Then check it can jail.
+sandbox-tool: $(STAMP)
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap (the grader's sandbox)"; \
+	    apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null && apt-get install -y -qq bubblewrap >/dev/null; }; \
+	  else \
+	    echo "make test needs bubblewrap: install the package 'bubblewrap' (apt-get install bubblewrap)"; \
+	    exit 1; \
+	  fi; }
+	@$(BIN)/python -c "from simlab.grading.sandbox.jail import require; require()" 2>/dev/null || \
+	  { $(BIN)/python -c "from simlab.grading.sandbox.jail import require; require()" 2>&1 | tail -1; exit 1; }
+
+test: $(STAMP) sandbox-tool
 	$(BIN)/ruff check simlab tests
 	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
+	$(BIN)/simlab translate --check
 	$(BIN)/python -m pytest
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/

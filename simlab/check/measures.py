@@ -13,6 +13,11 @@ duplicate_deliveries_absorbed   duplicate or re-deliveries that led to no step c
 leases_expired                  claims granted while the task was still running under an older
                                 lease (the ledger allows that only once the lease expired)
 =============================== ==================================================================
+
+Two metrics count e-mails that went wrong without breaking an invariant:
+:func:`lost_emails` (a key recorded, the e-mail never sent: a crash between ``record_effect``
+and the send) and :func:`outdated_sends` (agent workload: an e-mail that left citing a document
+version the editor had already replaced).
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from typing import Any
 from simlab.check.history import Event, HistoryView
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
 
-__all__ = ["coverage", "metrics", "send_groups", "COVERAGE_KEYS"]
+__all__ = [
+    "coverage",
+    "metrics",
+    "send_groups",
+    "lost_emails",
+    "outdated_sends",
+    "COVERAGE_KEYS",
+]
 
 #: The coverage counters, in the order reports list them.
 COVERAGE_KEYS = (
@@ -52,6 +64,37 @@ def send_groups(view: HistoryView) -> tuple[dict[tuple, list[Event]], dict[tuple
             else:
                 keyed[(e.task, key)].append(e)
     return keyed, unkeyed
+
+
+def lost_emails(view: HistoryView) -> list[tuple[str, str]]:
+    """``(task, key)`` of every e-mail whose key was recorded (an ``effect`` ok: "you may send")
+    but that no ``send`` ever followed, in the order they were recorded."""
+    keyed, _ = send_groups(view)
+    recorded = dict.fromkeys((e.task, e.value.get("key")) for e in view if _ok(e, "effect"))
+    return [k for k in recorded if k not in keyed]
+
+
+def outdated_sends(view: HistoryView) -> list[Event]:
+    """Sends that cited a document version already replaced when they left.
+
+    A task cites what its latest accepted ``retrieve`` save names (``evidence``, e.g.
+    ``kb/returns@v3``); the editor's ``publish`` events say when each document got a newer
+    version. Opaque tasks cite nothing, so they never count."""
+    newest: dict[str, int] = {}
+    cited: dict[str, list[str]] = {}
+    out = []
+    for e in view:
+        if e.op == "publish":
+            newest[e.value["doc"]] = max(newest.get(e.value["doc"], 0), int(e.value["version"]))
+        elif _ok(e, "save") and e.value.get("agent_step") == "retrieve":
+            cited[e.task] = list(e.value.get("evidence") or ())
+        elif _ok(e, "send"):
+            for ref in cited.get(e.task, ()):
+                doc, _, version = ref.rpartition("@v")
+                if newest.get(doc, 0) > int(version):
+                    out.append(e)
+                    break
+    return out
 
 
 def _duplicate_deliveries_absorbed(view: HistoryView) -> int:
@@ -137,6 +180,8 @@ def metrics(view: HistoryView, final: Mapping[str, TaskRecord]) -> dict[str, flo
         ),
         "sends": sum(len(s) for s in keyed.values()) + sum(len(s) for s in unkeyed.values()),
         "duplicate_sends": sum(len(s) - 1 for s in [*keyed.values(), *unkeyed.values()]),
+        "lost_emails": len(lost_emails(view)),
+        "outdated_emails": len(outdated_sends(view)),
         "mean_latency": sum(latencies) / len(latencies) if latencies else 0.0,
         "p95_latency": _percentile(latencies, 0.95),
         "makespan": max(ends) - min(starts) if ends and starts else 0.0,

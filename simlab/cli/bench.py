@@ -168,24 +168,36 @@ def _handle_grade(args: argparse.Namespace) -> int:
         raise UsageError(f"no such notebook: {args.notebook}")
     if min(args.copies, args.rounds, args.batch_rounds, args.jobs or 1) < 1:
         raise UsageError("--copies, --rounds, --batch-rounds and --jobs must be positive")
-    rows = bench_grade(
-        args.notebook,
-        copies=args.copies,
-        jobs=args.jobs,
-        rounds=args.rounds,
-        batch_rounds=args.batch_rounds,
-    )
+    from simlab.grading.sandbox.jail import SandboxUnavailable
+
+    try:
+        rows = bench_grade(
+            args.notebook,
+            copies=args.copies,
+            jobs=args.jobs,
+            rounds=args.rounds,
+            batch_rounds=args.batch_rounds,
+        )
+    except SandboxUnavailable as exc:
+        raise UsageError(f"cannot measure jailed grading: {exc}") from None
     print(
         f"{'case':<14} {'jobs':>4} {'nbclient s':>10} {'grade s':>8} {'ratio':>6}   "
-        f"{'nbclient cpu':>12} {'grade cpu':>9} {'ratio':>6}  goal <= {GOAL}"
+        f"{'nbclient cpu':>12} {'grade cpu':>9} {'ratio':>6}  goal <= {GOAL}   "
+        f"{'unjailed s':>10} {'cpu':>6}   {'jail s/nb':>9} {'cpu':>6}"
     )
     for row in rows:
         verdict = "ok" if max(row["ratio"], row["cpu_ratio"]) <= GOAL else "ABOVE GOAL"
         print(
             f"{row['case']:<14} {row['jobs']:>4} {row['execute_s']:>10.2f} "
             f"{row['grade_s']:>8.2f} {row['ratio']:>6.2f}   {row['execute_cpu_s']:>12.2f} "
-            f"{row['grade_cpu_s']:>9.2f} {row['cpu_ratio']:>6.2f}  {verdict}"
+            f"{row['grade_cpu_s']:>9.2f} {row['cpu_ratio']:>6.2f}  {verdict:<10}   "
+            f"{row['unjailed_s']:>10.2f} {row['unjailed_cpu_s']:>6.2f}   "
+            f"{row['sandbox_s']:>+9.2f} {row['sandbox_cpu_s']:>+6.2f}"
         )
+    print(
+        "grade: jailed (the default); unjailed: grade --no-sandbox; jail s/nb: what the jail "
+        "adds per notebook (wall, CPU). CPU: this process and every process it waited for."
+    )
     return 0
 
 

@@ -31,6 +31,29 @@ def _rubric(exercise: str) -> int:
     return 0
 
 
+#: What ``--no-sandbox`` prints before grading.
+NO_SANDBOX_WARNING = (
+    "simlab grade: warning: --no-sandbox runs the notebooks' code as you, unjailed: "
+    "this grade is not safe for other people's code"
+)
+
+
+def _check_sandbox(args: argparse.Namespace) -> None:
+    """Refuse to grade without a working jail, unless ``--no-sandbox`` (then warn)."""
+    if args.no_sandbox:
+        print(NO_SANDBOX_WARNING, file=sys.stderr)
+        return
+    from simlab.grading.sandbox.jail import SandboxUnavailable, require
+
+    try:
+        require()
+    except SandboxUnavailable as exc:
+        raise UsageError(
+            f"refusing to grade without a sandbox: {exc} "
+            "(or grade your own work unjailed with --no-sandbox)"
+        ) from None
+
+
 def _grade(args: argparse.Namespace) -> int:
     from simlab.grading.grader import find_notebooks, grade
     from simlab.grading.report import format_text, json_lines, write_csv
@@ -51,6 +74,7 @@ def _grade(args: argparse.Namespace) -> int:
             open(args.csv, "a").close()
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
     grades = grade(
         notebooks,
@@ -58,6 +82,7 @@ def _grade(args: argparse.Namespace) -> int:
         max_output=args.max_output,
         jobs=args.jobs,
         progress=progress,
+        sandbox=not args.no_sandbox,
     )
     if args.json:
         sys.stdout.write(json_lines(grades, args.lang))
@@ -92,6 +117,29 @@ def _build(args: argparse.Namespace) -> int:
     return 1 if report.problems or (args.check and report.stale) else 0
 
 
+#: What ``simlab grade --help`` says about isolation (the README's "How it stays fair").
+ISOLATION = """\
+how it stays fair (isolation):
+  Every run of a student's code -- the notebook's kernel, and the process in which the
+  hidden checks call the student's functions -- runs in a bubblewrap jail:
+  - user nobody (uid/gid 65534) inside, and on the host too when you grade as root;
+  - its own PID, network (none at all), IPC, UTS, cgroup, mount and user namespaces; it
+    cannot see or signal your processes, and cannot make new user namespaces;
+  - read-only: /usr, the Python runtime, the virtual environment and simlab's code
+    without the hidden checks; nothing else exists in it (no solutions/, tests/, other
+    submissions, home folders, your files);
+  - a private /tmp (its working folder) that is thrown away; it may write only there,
+    in the kernel's socket folder and in the folder a hidden check hands it;
+  - hard limits it cannot raise (soft = hard): address space per process 4 GiB in the
+    kernel, 2 GiB where the checks call; CPU time per process 10 x --timeout; 64
+    processes and threads per jail; files of at most 256 MiB; 512 open files; a 256 MiB
+    /tmp; a wall-clock timeout per cell and per call (--timeout). When a notebook's
+    grading ends, every process it started is killed.
+  The hidden checks run only in the grader; only JSON crosses back, with a deadline, and
+  a partial, oversized, malformed or too deeply nested reply gives that question 0.
+  Results, JSON lines and the CSV are written by the grader alone. Without bubblewrap,
+  simlab grade refuses to run unless --no-sandbox (your own work only)."""
+
 #: The grader's defaults (simlab.grading.grader), repeated so that registering the command does
 #: not import the grader; a test keeps them equal.
 DEFAULT_TIMEOUT = 60
@@ -101,12 +149,15 @@ DEFAULT_MAX_OUTPUT = 1_000_000
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "grade",
-        help="grade exercise notebooks (files or folders) with hidden checks",
+        help="grade exercise notebooks (files or folders) with hidden checks, jailed",
         description=(
-            "Run each notebook headless, then the hidden checks against the student's code in a "
-            "separate process; print points and one line of feedback per question. Submissions "
-            "are graded in parallel; nothing a notebook does stops the batch."
+            "Run each notebook headless, then the hidden checks against the student's code in\n"
+            "a separate process; print points and one line of feedback per question.\n"
+            "Submissions are graded in parallel; nothing a notebook does stops the batch.\n"
+            "Student code runs jailed unless --no-sandbox (see below)."
         ),
+        epilog=ISOLATION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks, or folders to search")
     p.add_argument(
@@ -149,6 +200,12 @@ def register(subparsers) -> None:
         help="language of the feedback sentences: en (English) or zh (Chinese) [en]",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run the student's code unjailed, as you: only to grade your own work "
+        "(the grade is not safe for other people's code)",
+    )
     p.set_defaults(func=_grade)
 
     b = subparsers.add_parser(

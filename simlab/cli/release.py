@@ -60,6 +60,11 @@ _CANARY_FLAGS = {
     "--max-cost": ("max_cost", number, "breaker: trip above these mean tokens per request"),
     "--window": ("window", number, "breaker: sliding window, simulated seconds"),
     "--min-requests": ("min_requests", int, "breaker: judge only with this many in the window"),
+    "--probe-requests": (
+        "probe_requests",
+        int,
+        "breaker: candidate requests let through while half-open",
+    ),
 }
 
 

@@ -19,8 +19,8 @@ from simlab.cli.args import UsageError, integer, writable_file
 from simlab.cli.sim import (
     _db_ledger,
     add_scenario_arguments,
+    run_from_args,
     scenario_from_args,
-    schedule_from_args,
 )
 from simlab.errors import LedgerError
 from simlab.sim.schedule import describe_fault
@@ -31,11 +31,7 @@ __all__ = ["register"]
 def _handle_shrink(args: argparse.Namespace) -> int:
     from simlab.sim.shrink import shrink
 
-    schedule = schedule_from_args(args)
-    if schedule is None:
-        scenario, seed = scenario_from_args(args), 1 if args.seed is None else args.seed
-    else:
-        scenario, seed = schedule.scenario, schedule.seed
+    scenario, seed, schedule = run_from_args(args)
     factory = _db_ledger(args.db, scenario.variant) if args.db else None
     out = writable_file(args.out, "--out") if args.out else None
     story_png = writable_file(args.story, "--story") if args.story else None

@@ -77,6 +77,15 @@ def schedule_from_args(args: argparse.Namespace):
         raise UsageError(f"--schedule {exc}") from None
 
 
+def run_from_args(args: argparse.Namespace):
+    """``(scenario, seed, schedule)`` of a simulate-like command: from ``--schedule FILE`` when
+    given (the file holds scenario and seed), else from the scenario flags and ``--seed`` (1)."""
+    schedule = schedule_from_args(args)
+    if schedule is None:
+        return scenario_from_args(args), 1 if args.seed is None else args.seed, None
+    return schedule.scenario, schedule.seed, schedule
+
+
 def _db_ledger(db: str, variant: str):
     """The ledger factory for ``--db``: a new SQLite file (an existing one is refused), or a new
     schema in the PostgreSQL database a URL names (kept after the run, so it can be inspected;
@@ -107,11 +116,7 @@ def _db_ledger(db: str, variant: str):
 def _handle_simulate(args: argparse.Namespace) -> int:
     from simlab.sim.simulation import simulate
 
-    schedule = schedule_from_args(args)
-    if schedule is None:
-        scenario, seed = scenario_from_args(args), 1 if args.seed is None else args.seed
-    else:
-        scenario, seed = schedule.scenario, schedule.seed
+    scenario, seed, schedule = run_from_args(args)
     factory = _db_ledger(args.db, scenario.variant) if args.db else None
     timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
     history_out = writable_file(args.history, "--history") if args.history else None
@@ -262,7 +267,8 @@ def register(subparsers) -> None:
     s.add_argument(
         "--fault",
         default="pause",
-        help="which rate to vary: all, crash, effect-crash, pause, slow, duplicate, cancel [pause]",
+        help="which rate to vary: all, crash, effect-crash, record-crash, pause, slow, duplicate, "
+        "cancel [pause]",
     )
     s.add_argument(
         "--rates",

@@ -8,6 +8,10 @@ start, every cell). :func:`bench_grade` measures, side by side in one run:
 * a class: ``grade`` of a folder of ``copies`` copies, ``jobs`` at a time, against executing
   the same copies with nbclient, ``jobs`` at a time.
 
+A third side grades the same notebooks without the jail (``--no-sandbox``), so the jail's own
+cost per notebook is measured side by side too (``sandbox_s``, ``sandbox_cpu_s``: jailed minus
+unjailed grading, divided by the number of notebooks).
+
 Each side is measured in wall-clock seconds and in CPU seconds (this process, its kernels, the
 worker processes they start, and the sandboxes). On a shared machine the CPU figures are the
 steadier ones. The goal is a ratio of at most 1.5. Both sides stop their kernels at once.
@@ -41,7 +45,7 @@ def _cpu() -> float:
 def _measured(run, *args) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of ``run(*args)``; the zygote is stopped before and after,
     so each grading run pays for starting one, and its sandboxes' CPU time is counted."""
-    from simlab.grading import zygote
+    from simlab.grading.sandbox import zygote
 
     zygote.shutdown()
     cpu, wall = _cpu(), time.perf_counter()
@@ -61,10 +65,10 @@ def _plain(paths: list[Path], jobs: int, timeout: int) -> None:
         list(pool.map(one, paths))
 
 
-def _graded(paths: list[Path], jobs: int, timeout: int) -> None:
+def _graded(paths: list[Path], jobs: int, timeout: int, sandbox: bool = True) -> None:
     from simlab.grading.grader import grade
 
-    grades = grade(paths, jobs=jobs, timeout=timeout)
+    grades = grade(paths, jobs=jobs, timeout=timeout, sandbox=sandbox)
     short = [g.notebook for g in grades if g.score != g.max_score or g.error]
     if short:
         raise RuntimeError(f"a solution notebook did not get full marks: {short[0]}")
@@ -80,10 +84,10 @@ def bench_grade(
     timeout: int = 60,
 ) -> list[dict]:
     """One row per case, ``{"case", "notebooks", "jobs", "execute_s", "grade_s", "ratio",
-    "execute_cpu_s", "grade_cpu_s", "cpu_ratio"}``: one notebook (best of ``rounds``), then a
-    folder of ``copies`` copies graded ``jobs`` at a time (best of ``batch_rounds``). The two
-    sides alternate within a round, so noise hits both alike; CPU seconds do not depend on what
-    else the machine runs."""
+    "execute_cpu_s", "grade_cpu_s", "cpu_ratio", "unjailed_s", "unjailed_cpu_s", "sandbox_s",
+    "sandbox_cpu_s"}``: one notebook (best of ``rounds``), then a folder of ``copies`` copies
+    graded ``jobs`` at a time (best of ``batch_rounds``). The sides alternate within a round,
+    so noise hits them alike; CPU seconds do not depend on what else the machine runs."""
     from simlab.grading.grader import default_jobs
 
     jobs = jobs or default_jobs()
@@ -101,12 +105,13 @@ def bench_grade(
         )
         rows = []
         for case, batch, width, repeat in cases:
-            execute, graded = [], []
+            sides: tuple[list, list, list] = ([], [], [])
             for _ in range(repeat):
-                execute.append(_measured(_plain, batch, width, timeout))
-                graded.append(_measured(_graded, batch, width, timeout))
-            wall = (min(e[0] for e in execute), min(g[0] for g in graded))
-            cpu = (min(e[1] for e in execute), min(g[1] for g in graded))
+                sides[0].append(_measured(_plain, batch, width, timeout))
+                sides[1].append(_measured(_graded, batch, width, timeout, True))
+                sides[2].append(_measured(_graded, batch, width, timeout, False))
+            wall = [min(m[0] for m in side) for side in sides]
+            cpu = [min(m[1] for m in side) for side in sides]
             rows.append(
                 {
                     "case": case,
@@ -118,6 +123,10 @@ def bench_grade(
                     "execute_cpu_s": cpu[0],
                     "grade_cpu_s": cpu[1],
                     "cpu_ratio": cpu[1] / cpu[0],
+                    "unjailed_s": wall[2],
+                    "unjailed_cpu_s": cpu[2],
+                    "sandbox_s": (wall[1] - wall[2]) / len(batch),
+                    "sandbox_cpu_s": (cpu[1] - cpu[2]) / len(batch),
                 }
             )
     return rows

@@ -10,6 +10,10 @@ as "Restart & Run All" would. :func:`run_notebook` returns one :class:`CellRun` 
 * ``flood``: printed more than ``max_output`` bytes;
 * ``not run``: the kernel could not be started again.
 
+The kernel runs in a jail (:mod:`simlab.grading.sandbox.kernel`; ``jailed=False`` for
+``--no-sandbox``), with its private ``/tmp`` as the working folder; a kernel that sends messages
+the grader cannot read counts as ``dead`` for that cell.
+
 Nothing stops the run. After a timeout or a dead kernel the kernel is killed, a new one starts,
 the ``setup`` cells that had run are replayed (imports), and execution continues with the next
 cell, so one bad cell fails only what depends on it. Outputs are counted, never stored, so
@@ -25,16 +29,20 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import nbformat
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+from traitlets import Type
 
 from simlab.grading.notebook import cell_role
+from simlab.grading.sandbox.jail import cpu_limit
+from simlab.grading.sandbox.kernel import KERNEL_LIMITS, BoundedKernelClient, JailedKernelManager
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager"]
 
@@ -67,6 +75,13 @@ class CurrentEnvKernelManager(AsyncKernelManager):
         return self._kernel_spec
 
 
+class _UnjailedKernelManager(CurrentEnvKernelManager):
+    """This interpreter's kernel, unjailed (``--no-sandbox``), with the jailed kernel's client
+    (no heartbeat thread, bounded messages)."""
+
+    client_factory = Type(BoundedKernelClient, klass=AsyncKernelClient)
+
+
 class _CountingClient(NotebookClient):
     """A notebook client that counts output bytes per cell instead of keeping the outputs."""
 
@@ -96,8 +111,93 @@ def _one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _client(
+    nb: nbformat.NotebookNode, timeout: int, startup_timeout: int, cwd: str, jailed: bool
+) -> tuple[_CountingClient, JailedKernelManager | None]:
+    """A client for one kernel start: a jailed kernel (which stops gracefully, so the jail
+    ends by itself, unless a cell hung) or this interpreter's kernel, stopped at once."""
+    options: dict[str, Any] = dict(
+        timeout=timeout,
+        startup_timeout=startup_timeout,
+        allow_errors=False,
+        interrupt_on_timeout=False,
+        record_timing=False,
+    )
+    if not jailed:
+        client = _CountingClient(
+            nb,
+            kernel_name="python3",
+            kernel_manager_class=_UnjailedKernelManager,
+            shutdown_kernel="immediate",
+            resources={"metadata": {"path": cwd}},
+            **options,
+        )
+        return client, None
+    km = JailedKernelManager(limits=replace(KERNEL_LIMITS, cpu=cpu_limit(timeout)))
+    client = _CountingClient(
+        nb,
+        km=km,
+        shutdown_kernel="graceful",
+        resources={"metadata": {"path": km.folder}},
+        **options,
+    )
+    return client, km
+
+
+async def _run_cell(
+    client: _CountingClient, i: int, timeout: int, max_output: int
+) -> tuple[CellRun, bool]:
+    """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
+    cell = client.nb.cells[i]
+    try:
+        await client.async_execute_cell(cell, i)
+    except CellExecutionError as exc:
+        run = CellRun(
+            i, "error", _one_line(f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename)
+        )
+    except CellTimeoutError:
+        client.shutdown_kernel = "immediate"
+        return CellRun(i, "timeout", f"ran past the {timeout} s limit"), False
+    except DeadKernelError:
+        return CellRun(
+            i, "dead", "the kernel died (os._exit, a crash or running out of memory)"
+        ), False
+    except Exception as exc:  # garbage on the kernel's sockets
+        client.shutdown_kernel = "immediate"
+        return CellRun(i, "dead", _garbled(exc)), False
+    else:
+        run = CellRun(i, "ok")
+    finally:
+        cell.outputs = []
+    printed = client.output_bytes.get(i, 0)
+    if printed > max_output:
+        limit = _megabytes(max_output)
+        run = CellRun(i, "flood", f"printed {_megabytes(printed)}, over the {limit} limit")
+    return run, True
+
+
+async def _exit_from_inside(client: _CountingClient, km: JailedKernelManager) -> None:
+    """End a jailed kernel that ran to the end by ``os._exit`` in it: the jail then ends by
+    itself at once (a shutdown request takes most of a second, and a jail killed from outside
+    leaves its CPU time unaccounted). If the notebook's code prevents that, nbclient's graceful
+    shutdown, then a kill, follows as usual."""
+    try:
+        client.kc.execute("import os; os._exit(0)", silent=True, store_history=False)
+        for _ in range(40):
+            if not await km.is_alive():
+                return
+            await asyncio.sleep(0.025)
+    except Exception:  # the kernel is already gone or unreachable: the shutdown handles it
+        return
+
+
 async def _run(
-    nb: nbformat.NotebookNode, timeout: int, max_output: int, cwd: str, startup_timeout: int
+    nb: nbformat.NotebookNode,
+    timeout: int,
+    max_output: int,
+    cwd: str,
+    startup_timeout: int,
+    jailed: bool,
 ) -> dict[int, CellRun]:
     code = [
         i
@@ -105,66 +205,51 @@ async def _run(
         if c.get("cell_type") == "code" and str(c.get("source", "")).strip()
     ]
     pending = list(code)
+    asyncio.get_running_loop().set_exception_handler(_quiet)
     results: dict[int, CellRun] = {}
     restarted = False
     while pending:
-        client = _CountingClient(
-            nb,
-            timeout=timeout,
-            startup_timeout=startup_timeout,
-            kernel_name="python3",
-            kernel_manager_class=CurrentEnvKernelManager,
-            allow_errors=False,
-            interrupt_on_timeout=False,
-            shutdown_kernel="immediate",
-            record_timing=False,
-            resources={"metadata": {"path": cwd}},
-        )
+        client, km = _client(nb, timeout, startup_timeout, cwd, jailed)
         try:
             # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
             async with client.async_setup_kernel(
-                env=_kernel_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                env=_kernel_env(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cleanup_kc=True,
             ):
                 if restarted:
                     for i in code:
                         if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
                             await client.async_execute_cell(nb.cells[i], i)
-                while pending:
+                fit = True
+                while pending and fit:
                     i = pending.pop(0)
-                    cell = nb.cells[i]
-                    try:
-                        await client.async_execute_cell(cell, i)
-                    except CellExecutionError as exc:
-                        detail = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
-                        results[i] = CellRun(i, "error", _one_line(detail))
-                    except CellTimeoutError:
-                        results[i] = CellRun(i, "timeout", f"ran past the {timeout} s limit")
-                        break
-                    except DeadKernelError:
-                        results[i] = CellRun(
-                            i,
-                            "dead",
-                            "the kernel died (os._exit, a crash or running out of memory)",
-                        )
-                        break
-                    else:
-                        results[i] = CellRun(i, "ok")
-                    finally:
-                        cell.outputs = []
-                    printed = client.output_bytes.get(i, 0)
-                    if printed > max_output and results[i].status in ("ok", "error"):
-                        results[i] = CellRun(
-                            i,
-                            "flood",
-                            f"printed {_megabytes(printed)}, over "
-                            f"the {_megabytes(max_output)} limit",
-                        )
+                    results[i], fit = await _run_cell(client, i, timeout, max_output)
+                if fit and km is not None:
+                    await _exit_from_inside(client, km)
         except Exception as exc:  # the kernel would not start, or died while starting
             for i in pending:
                 results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
             pending = []
+        finally:
+            if km is not None:
+                km.remove_folder()
         restarted = True
     return results
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """Drop the complaint about nbclient's kernel-liveness task after a kernel that sent
+    garbage was abandoned mid-cell; report anything else as asyncio would."""
+    if "_async_poll_kernel_alive" not in repr(context.get("future")):
+        loop.default_exception_handler(context)
+
+
+def _garbled(exc: Exception) -> str:
+    return _one_line(
+        f"the kernel sent a message the grader cannot read ({type(exc).__name__}); it was stopped"
+    )
 
 
 def _kernel_env() -> dict[str, str]:
@@ -181,11 +266,16 @@ def run_notebook(
     max_output: int = 1_000_000,
     cwd: str | None = None,
     startup_timeout: int = 120,
+    jailed: bool = True,
 ) -> dict[int, CellRun]:
-    """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun."""
+    """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun.
+
+    ``jailed`` (the default) runs the kernel in a jail
+    (:mod:`simlab.grading.sandbox.kernel`), whose private ``/tmp`` is the working folder;
+    otherwise the kernel is this interpreter's, in ``cwd``."""
     nb = _copy(nb)
     return asyncio.run(
-        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout))
+        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout), jailed)
     )
 
 

@@ -14,9 +14,11 @@ Each notebook is graded in two independent passes that run at the same time:
    runs. A hang or crash during one question's check costs that question only: the next one
    gets a fresh sandbox.
 
-A question's points come from pass 2 unless pass 1 found one of its cells broken. Nothing a
-submission does stops the batch: a notebook that cannot even be read is reported with an
-``error`` and a score of 0.
+Both passes run the student's code in jails (:mod:`simlab.grading.sandbox.jail`): user
+``nobody``, no network, no view of the hidden checks, the solutions or other submissions, hard
+limits; pass 1 can only take points away, pass 2 awards them. A question's points come from
+pass 2 unless pass 1 found one of its cells broken. Nothing a submission does stops the batch:
+a notebook that cannot even be read is reported with an ``error`` and a score of 0.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ import nbformat
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
-from simlab.grading.questions import Exercise, Question, Tally
+from simlab.grading.questions import Exercise, Question, Tally, feedback
+from simlab.grading.sandbox.jail import Limits, cpu_limit
+from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
 
@@ -140,9 +144,10 @@ class _Sandboxes:
     """Fresh sandboxes holding the student's definitions; cells that hang or kill one are
     remembered and left out of the next."""
 
-    def __init__(self, plan: list[tuple[int, str]], timeout: float):
+    def __init__(self, plan: list[tuple[int, str]], timeout: float, jailed: bool = True):
         self.plan = plan
         self.timeout = timeout
+        self.jailed = jailed
         self.bad: dict[int, CellResult] = {}
         self.cells: dict[int, CellResult] = {}
         self.used = 0
@@ -156,7 +161,8 @@ class _Sandboxes:
             if self.used >= MAX_SANDBOXES:
                 raise SandboxLost(f"gave up after {MAX_SANDBOXES} sandboxes crashed or hung")
             self.used += 1
-            sandbox = Sandbox(timeout=self.timeout)
+            limits = Limits(cpu=cpu_limit(self.timeout))
+            sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
             for index, source in self.plan:
                 if index in self.bad:
                     continue
@@ -184,30 +190,6 @@ def _tampering(sandbox: Sandbox) -> list[str]:
         return []
     value = reply.get("value")
     return [str(v) for v in value] if isinstance(value, list) else []
-
-
-def _feedback(tally: Tally, total: int, lost: str | None) -> str:
-    if lost is not None:
-        return f"{lost}; a question whose code hangs or crashes gets 0"
-    if tally.passed >= total:
-        return f"all {total} checks passed"
-    if tally.not_attempted and tally.passed == 0:
-        return f"not attempted: {tally.not_attempted[0]}"
-    shown = [_short(f) for f in dict.fromkeys(tally.failures)][:2]
-    more = len(tally.failures) - len(shown)
-    tail = f" (and {more} more)" if more > 0 else ""
-    return f"{tally.passed}/{tally.count} checks passed; {'; also, '.join(shown)}{tail}"
-
-
-#: Characters one failure may take in the feedback.
-FAILURE_CHARS = 200
-
-
-def _short(failure: str) -> str:
-    failure = " ".join(failure.split())
-    if len(failure) <= FAILURE_CHARS:
-        return failure
-    return failure[: FAILURE_CHARS - 3].rstrip(" ,;") + "..."
 
 
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
@@ -246,14 +228,20 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
             f"{tally.count} parts for {q.points} points",
         )
     points = 0 if lost is not None else q.score(tally)
-    return QuestionGrade(q.id, points, q.points, _feedback(tally, tally.count, lost))
+    return QuestionGrade(q.id, points, q.points, feedback(tally, tally.count, lost))
 
 
 def hidden_checks(
-    nb: nbformat.NotebookNode, exercise: Exercise, *, timeout: float, budget: float | None = None
+    nb: nbformat.NotebookNode,
+    exercise: Exercise,
+    *,
+    timeout: float,
+    budget: float | None = None,
+    jailed: bool = True,
 ) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
-    """Pass 2: run the student's cells in a sandbox and every question's hidden check."""
-    boxes = _Sandboxes(_plan(nb), timeout)
+    """Pass 2: run the student's cells in a sandbox (jailed unless ``jailed=False``) and every
+    question's hidden check."""
+    boxes = _Sandboxes(_plan(nb), timeout, jailed)
     grades = {}
     try:
         for q in exercise.questions:
@@ -292,8 +280,10 @@ def grade_notebook(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
+    sandbox: bool = True,
 ) -> NotebookGrade:
-    """Grade one notebook (never raises for anything the notebook contains)."""
+    """Grade one notebook (never raises for anything the notebook contains). ``sandbox``
+    jails both passes (:func:`grade` checks first that jails work here)."""
     started = time.perf_counter()
     name = str(path)
     try:
@@ -318,14 +308,18 @@ def grade_notebook(
 
     def second_pass() -> None:
         try:
-            hidden["grades"], hidden["boxes"] = hidden_checks(nb, exercise, timeout=timeout)
+            hidden["grades"], hidden["boxes"] = hidden_checks(
+                nb, exercise, timeout=timeout, jailed=sandbox
+            )
         except Exception as exc:  # a grader bug must not stop the batch
             hidden["error"] = f"the hidden checks could not run: {type(exc).__name__}: {exc}"
 
     thread = threading.Thread(target=second_pass, name=f"hidden:{name}", daemon=True)
     thread.start()
     with _scratch() as cwd:
-        runs = run_notebook(nb, timeout=int(max(1, round(timeout))), max_output=max_output, cwd=cwd)
+        runs = run_notebook(
+            nb, timeout=int(max(1, round(timeout))), max_output=max_output, cwd=cwd, jailed=sandbox
+        )
     thread.join()
 
     questions = []
@@ -384,14 +378,20 @@ def grade(
     max_output: int = DEFAULT_MAX_OUTPUT,
     jobs: int | None = None,
     progress: bool = False,
+    sandbox: bool = True,
 ) -> list[NotebookGrade]:
     """Grade notebooks and folders of notebooks, ``jobs`` at a time; results in path order.
 
     ``progress=True`` shows a progress bar on stderr. Raises ``FileNotFoundError`` for a path
-    that does not exist (before grading anything); never for what a notebook contains.
+    that does not exist, and :class:`~simlab.grading.sandbox.jail.SandboxUnavailable` when
+    ``sandbox`` (the default) is asked for and bubblewrap cannot jail here (both before grading
+    anything); never for what a notebook contains. ``sandbox=False`` runs the student's code as
+    this user, unjailed: safe for one's own work only.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    if sandbox:
+        require_sandbox()
     notebooks = find_notebooks(paths)
     if not notebooks:
         return []
@@ -405,7 +405,7 @@ def grade(
     try:
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
             futures = {
-                pool.submit(_safe_grade, nb, timeout, max_output): i
+                pool.submit(_safe_grade, nb, timeout, max_output, sandbox): i
                 for i, nb in enumerate(notebooks)
             }
             from concurrent.futures import as_completed
@@ -420,9 +420,9 @@ def grade(
     return [r for r in results if r is not None]
 
 
-def _safe_grade(path: Path, timeout: float, max_output: int) -> NotebookGrade:
+def _safe_grade(path: Path, timeout: float, max_output: int, sandbox: bool) -> NotebookGrade:
     try:
-        return grade_notebook(path, timeout=timeout, max_output=max_output)
+        return grade_notebook(path, timeout=timeout, max_output=max_output, sandbox=sandbox)
     except Exception as exc:  # a grader bug must not stop the batch
         return NotebookGrade(
             str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}"

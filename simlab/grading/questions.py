@@ -35,6 +35,8 @@ __all__ = [
     "Fail",
     "require",
     "NotAttempted",
+    "feedback",
+    "FAILURE_CHARS",
 ]
 
 
@@ -195,3 +197,30 @@ def _message(message: str) -> str:
     if not message or any(c in message for c in "'\"@[{") or len(message) > 80:
         return ""
     return f": {message}"
+
+
+def feedback(tally: Tally, total: int, lost: str | None) -> str:
+    """The one line a learner reads for a question: all passed, not attempted, or how many
+    passed with up to two failures (each shortened to :data:`FAILURE_CHARS`) and a count of
+    the rest."""
+    if lost is not None:
+        return f"{lost}; a question whose code hangs or crashes gets 0"
+    if tally.passed >= total:
+        return f"all {total} checks passed"
+    if tally.not_attempted and tally.passed == 0:
+        return f"not attempted: {tally.not_attempted[0]}"
+    shown = [_short(f) for f in dict.fromkeys(tally.failures)][:2]
+    more = len(tally.failures) - len(shown)
+    tail = f" (and {more} more)" if more > 0 else ""
+    return f"{tally.passed}/{tally.count} checks passed; {'; also, '.join(shown)}{tail}"
+
+
+#: Characters one failure may take in the feedback.
+FAILURE_CHARS = 200
+
+
+def _short(failure: str) -> str:
+    failure = " ".join(failure.split())
+    if len(failure) <= FAILURE_CHARS:
+        return failure
+    return failure[: FAILURE_CHARS - 3].rstrip(" ,;") + "..."

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +23,15 @@ from simlab.grading.grader import NotebookGrade
 from simlab.grading.i18n import translate
 from simlab.grading.questions import Exercise
 
-__all__ = ["format_rubric", "format_text", "json_lines", "write_csv", "student_of", "CSV_FIXED"]
+__all__ = [
+    "format_rubric",
+    "format_text",
+    "json_lines",
+    "write_csv",
+    "student_of",
+    "students",
+    "CSV_FIXED",
+]
 
 #: The CSV columns before the per-question ones.
 CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
@@ -73,6 +82,31 @@ def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
     return path.stem
 
 
+def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) -> list[str]:
+    """The ``student`` value of each notebook (:func:`student_of`), except that notebooks
+    passed one by one (not found in a class folder) never share one: when their file names
+    clash, each is named by its path below the folder they all share, without ``.ipynb``
+    (``alice/ex1`` and ``bob/ex1``)."""
+    names = [student_of(n, roots) for n in notebooks]
+    folders = [Path(r).resolve() for r in roots if Path(r).is_dir()]
+    loose = [
+        i
+        for i, n in enumerate(notebooks)
+        if not any(f in Path(n).resolve().parents for f in folders)
+    ]
+    clashes: dict[str, list[int]] = {}
+    for i in loose:
+        clashes.setdefault(names[i], []).append(i)
+    for group in clashes.values():
+        if len(group) < 2:
+            continue
+        paths = [Path(notebooks[i]).resolve().with_suffix("") for i in group]
+        common = Path(os.path.commonpath([p.parent for p in paths]))
+        for i, path in zip(group, paths, strict=True):
+            names[i] = path.relative_to(common).as_posix()
+    return names
+
+
 def write_csv(
     grades: Sequence[NotebookGrade], path: str | Path, roots: Sequence[str | Path] = ()
 ) -> Path:
@@ -85,14 +119,15 @@ def write_csv(
             if name not in columns:
                 columns.append(name)
     path = Path(path)
+    names = students([g.notebook for g in grades], roots)
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow([*CSV_FIXED, *columns, "error"])
-        for g in grades:
+        for g, student in zip(grades, names, strict=True):
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
             writer.writerow(
                 [
-                    student_of(g.notebook, roots),
+                    student,
                     g.notebook,
                     g.exercise or "",
                     g.score,

@@ -14,6 +14,7 @@ simulator's workers handle them as usual; anything else is a
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -143,6 +144,20 @@ class Student:
 
     def __init__(self, sandbox: Sandbox):
         self.sandbox = sandbox
+
+    def folder(self) -> contextlib.AbstractContextManager[str]:
+        """A fresh folder the student's code may write (same path here and in the sandbox),
+        removed afterwards. Read files from it only with :meth:`copy_out`."""
+        return self.sandbox.exchange.folder()
+
+    def copy_out(self, path: str) -> contextlib.AbstractContextManager[str | None]:
+        """A private copy of a file the student's code wrote in :meth:`folder` (None when it
+        is missing, not a regular file, or too large); never the file itself."""
+        return self.sandbox.exchange.copy_out(path)
+
+    def copy_in(self, local: str, path: str) -> None:
+        """Place a file the check prepared privately at ``path`` in :meth:`folder`."""
+        self.sandbox.exchange.copy_in(local, path)
 
     def defined(self, *names: str) -> dict[str, str | None]:
         """What each name is in the student's namespace (``function``, ``class``, ...)."""

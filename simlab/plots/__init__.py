@@ -9,7 +9,9 @@ never change it.
 * :func:`throughput_latency` (:mod:`~simlab.plots.throughput`) -- completed tasks per time bin,
   task latency, fault periods shaded.
 * :func:`sweep_plot` (:mod:`~simlab.plots.sweep`) -- mean outcome per variant and fault rate.
-* :mod:`~simlab.plots.canary` -- a canary rollout; :mod:`~simlab.plots.dashboard` -- the widget.
+* :mod:`~simlab.plots.canary` -- a canary rollout; :mod:`~simlab.plots.dashboard` -- the tuning
+  widget; :mod:`~simlab.plots.stepper` -- a step-through of one race (a slider over the events
+  of one task, its ledger row and effects after each).
 """
 
 from simlab.plots.style import ENVELOPE

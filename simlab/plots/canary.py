@@ -1,18 +1,24 @@
-"""The picture of a canary run: traffic split, the breaker's error rate and cost, its trips.
+"""The picture of a canary run: the canary tenants' traffic, the breaker's error rate and cost.
 
 :func:`canary_plot` draws three panels sharing the time axis (simulated seconds):
 
-1. the traffic split per time bin: baseline, canary (candidate) and the read-only path;
-2. the candidate's error rate over the breaker's window, with the threshold;
+1. the **canary tenants' requests** per time bin, split by route: served by the candidate,
+   a half-open probe, or the read-only path. Baseline tenants never change route, so they are
+   left out (the y label says what share of all traffic the canary tenants carry): the story
+   is in the canary slice;
+2. the candidate's error rate over the breaker's window, with the threshold; each probe as a
+   dot at the bottom (green: served well; red: an error);
 3. the candidate's mean tokens per request over the same window, with the cost threshold.
 
-In panels 2 and 3 the line is faint while the window holds fewer than ``min_requests``
-candidate requests (the breaker cannot trip yet) and solid where it judges; a red dot marks
-the window that tripped it.
+In panels 2 and 3 the line is dashed while the window holds fewer than ``min_requests``
+candidate requests (the breaker cannot judge yet) and thick where it judges; a red dot marks
+the window that tripped it. Every trip is a red vertical line on all three panels; open periods
+are shaded orange, half-open ones green. When the breaker latches open the picture stops a
+little after the latch (nothing changes after it) and says so in a note.
 
-Every trip is a red vertical line on all three panels, and the time the breaker stayed open is
-shaded. Artists carry a ``gid`` (``"traffic-canary"``, ``"trip"``, ``"error-rate"``...) so tests
-and learners can find them. Reads a :class:`~simlab.release.canary.CanaryResult`; changes nothing.
+Artists carry a ``gid`` (``"traffic-canary"``, ``"trip"``, ``"error-rate"``, ``"probe-ok"``...)
+so tests and learners can find them. Reads a :class:`~simlab.release.canary.CanaryResult`;
+changes nothing.
 """
 
 from __future__ import annotations
@@ -21,37 +27,55 @@ from typing import Any
 
 from simlab.release.canary import CanaryResult
 
-__all__ = ["canary_plot", "ROUTE_COLORS"]
+__all__ = ["canary_plot", "ROUTE_COLORS", "breaker_periods", "shown_until"]
 
-ROUTE_COLORS = {"baseline": "#bdbdbd", "canary": "#2c7bb6", "fallback": "#fdae61"}
-_LABELS = {"baseline": "baseline", "canary": "canary (candidate)", "fallback": "read-only path"}
+ROUTE_COLORS = {"canary": "#2c7bb6", "probe": "#1a9641", "fallback": "#fdae61"}
+_LABELS = {"canary": "candidate", "probe": "half-open probe", "fallback": "read-only path"}
 TRIP_RED = "#d7191c"
+HALF_OPEN = "#a6d96a"
 
 
-def _open_periods(result: CanaryResult) -> list[tuple[float, float]]:
-    """When the breaker was open: from each trip to its half-open (or to the end if latched)."""
-    c = result.config
-    end = max([c.duration] + [r.done for r in result.requests])
+def _end(result: CanaryResult) -> float:
+    return max([result.config.duration] + [r.done for r in result.requests])
+
+
+def breaker_periods(result: CanaryResult) -> list[tuple[float, float, str]]:
+    """``(start, stop, state)`` for every stretch the breaker was not closed (``open`` or
+    ``half-open``), from its recorded changes of state; the last runs to the end of the run."""
     periods = []
-    for i, trip in enumerate(result.trips):
-        latched = i + 1 >= c.max_trips
-        periods.append((trip.t, end if latched else trip.t + c.cooldown))
+    changes = [*result.changes, (_end(result), "end")]
+    for (t, state), (stop, _) in zip(changes, changes[1:], strict=False):
+        if state in ("open", "half-open"):
+            periods.append((t, stop, state))
     return periods
 
 
+def shown_until(result: CanaryResult) -> float:
+    """The right edge of the picture: the run's duration, or, once the breaker latched, the
+    latch plus a tenth of the time before it (at least one cooldown), whichever is first."""
+    c = result.config
+    if len(result.trips) < c.max_trips:
+        return c.duration
+    latch = result.trips[-1].t
+    return min(c.duration, latch + max(0.1 * latch, c.cooldown))
+
+
 def _window_series(result: CanaryResult) -> dict[str, list[float]]:
-    """The breaker's window error rate and cost after each candidate request, with a gap (NaN)
-    after each trip; ``judged`` keeps only the points where the window held at least
-    ``min_requests`` requests (the breaker could trip), ``warming`` the others."""
+    """The breaker's closed-state window error rate and cost after each candidate request, with
+    a gap (NaN) at each change of state; ``judged_*`` keeps only the points where the window
+    held at least ``min_requests`` requests (the breaker could trip). Probes are left out
+    (panel 2 draws them as dots)."""
     nan = float("nan")
-    trips = sorted(t.t for t in result.trips)
+    breaks = sorted(t for t, _ in result.changes)
     out: dict[str, list[float]] = {
         k: [] for k in ("t", "rate", "cost", "judged_rate", "judged_cost")
     }
     for s in result.samples:
-        while trips and trips[0] < s.t:
+        while breaks and breaks[0] < s.t:
             for k in out:
-                out[k].append(trips.pop(0) if k == "t" else nan)
+                out[k].append(breaks.pop(0) if k == "t" else nan)
+        if s.state == "half-open":
+            continue
         judged = s.requests >= result.config.min_requests
         out["t"].append(s.t)
         out["rate"].append(s.error_rate)
@@ -64,74 +88,78 @@ def _window_series(result: CanaryResult) -> dict[str, list[float]]:
 def canary_plot(result: CanaryResult, *, bins: int = 60, axes: Any = None):
     """Draw the run; ``axes``: three Axes to draw on (default: a new figure). Returns them.
 
-    Panels are drawn in order (split, error rate, cost), then the breaker's marks over all of
+    Panels are drawn in order (traffic, error rate, cost), then the breaker's marks over all of
     them, so the artists stack the same way on every call.
     """
     import matplotlib.pyplot as plt
 
     if axes is None:
-        _, axes = plt.subplots(3, 1, figsize=(10, 7.5), sharex=True, layout="constrained")
+        _, axes = plt.subplots(3, 1, figsize=(12, 7.5), sharex=True, layout="constrained")
     ax_split, ax_err, ax_cost = axes
-    _split_panel(ax_split, result, bins)
+    right = shown_until(result)
+    _split_panel(ax_split, result, bins, right)
     w = _window_series(result)
     _error_panel(ax_err, result, w)
     _cost_panel(ax_cost, result, w)
-    _breaker_marks(axes, result)
+    _breaker_marks(axes, result, right)
     return axes
 
 
-def _split_panel(ax: Any, result: CanaryResult, bins: int) -> None:
-    """Panel 1: each route's share of the requests that arrived in each of ``bins`` time bins,
-    stacked (baseline, canary, read-only path); titled with the decision."""
+def _split_panel(ax: Any, result: CanaryResult, bins: int, right: float) -> None:
+    """Panel 1: the canary tenants' requests per time bin up to ``right``, stacked by route
+    (candidate, probe, read-only path); titled with the decision."""
     import numpy as np
 
     c = result.config
-    edges = np.linspace(0.0, c.duration, bins + 1)
-    centers = (edges[:-1] + edges[1:]) / 2
-    counts = {
-        route: np.histogram([r.arrived for r in result.requests if r.route == route], bins=edges)[
-            0
-        ].astype(float)
-        for route in ROUTE_COLORS
+    edges = np.linspace(0.0, right, bins + 1)
+    centers, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    routes = {
+        "canary": [r for r in result.requests if r.route == "canary" and not r.probe],
+        "probe": [r for r in result.requests if r.probe],
+        "fallback": [r for r in result.requests if r.route == "fallback"],
     }
-    total = sum(counts.values())
-    total[total == 0] = 1.0
     bottom = np.zeros(bins)
-    width = edges[1] - edges[0]
-    for route, color in ROUTE_COLORS.items():
-        share = counts[route] / total
+    for route, rs in routes.items():
+        if not rs:
+            continue  # a route nobody took has no place in the legend
+        counts = np.histogram([r.arrived for r in rs], bins=edges)[0].astype(float)
         ax.bar(
             centers,
-            share,
+            counts,
             width=width,
             bottom=bottom,
-            color=color,
+            color=ROUTE_COLORS[route],
             label=_LABELS[route],
             gid=f"traffic-{route}",
             linewidth=0,
         )
-        bottom += share
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("share of requests")
+        bottom += counts
+    ax.set_ylabel(f"canary tenants'\nrequests per {width:.0f} s")
     ax.set_title(
-        f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- decision: {result.decision}"
+        f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- decision: "
+        f"{result.decision}\n(canary tenants carry {result.canary_share:.1%} of the traffic; "
+        f"the baseline tenants are not drawn)",
+        fontsize="medium",
     )
-    ax.legend(loc="lower left", fontsize="small", ncols=3, framealpha=0.9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 
 
 def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> None:
-    """Panel 2: the window error rate (faint while warming, solid where judged), a dot at each
-    trip and the error threshold. ``w`` is :func:`_window_series` of ``result``."""
+    """Panel 2: the window error rate (dashed while warming, thick where judged), a dot at
+    each trip, the threshold, and the probes' outcomes at the bottom. ``w`` is
+    :func:`_window_series` of ``result``."""
     import matplotlib.pyplot as plt
 
     c = result.config
+    color = ROUTE_COLORS["canary"]
     ax.step(
         w["t"],
         w["rate"],
         where="post",
-        color=ROUTE_COLORS["canary"],
-        alpha=0.35,
-        linewidth=0.8,
+        color=color,
+        alpha=0.7,
+        linewidth=1.2,
+        linestyle=(0, (3, 2)),
         gid="error-rate-warming",
         label=f"fewer than {c.min_requests} requests in the window",
     )
@@ -139,7 +167,8 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         w["t"],
         w["judged_rate"],
         where="post",
-        color=ROUTE_COLORS["canary"],
+        color=color,
+        linewidth=2.4,
         gid="error-rate",
         label="candidate error rate (window)",
     )
@@ -148,67 +177,104 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         [t.error_rate for t in result.trips],
         "o",
         color=TRIP_RED,
+        ms=7,
         gid="trip-point",
     )
+    top = _fit_threshold(ax, w["rate"], c.max_error_rate)
     ax.axhline(
         c.max_error_rate,
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-error",
-        label=f"threshold {c.max_error_rate:.0%}",
+        label=f"threshold {c.max_error_rate:.0%}" + top,
     )
+    for gid, error, colour, label in (
+        ("probe-ok", False, ROUTE_COLORS["probe"], "probe served well"),
+        ("probe-error", True, TRIP_RED, "probe failed"),
+    ):
+        done = [r.done for r in result.requests if r.probe and r.error == error]
+        if done:
+            ax.plot(
+                done,
+                [0.0] * len(done),
+                "o",
+                ms=5,
+                color=colour,
+                mec="white",
+                gid=gid,
+                label=label,
+                clip_on=False,
+                zorder=5,
+            )
     ax.set_ylabel("error rate")
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+
+
+def _fit_threshold(ax: Any, values: list[float], threshold: float) -> str:
+    """Scale the y axis to the line and, when it is near, the threshold; a threshold more than
+    twice the highest value stays off the panel (a watch-only breaker would flatten the line),
+    and the returned label suffix says so."""
+    import math
+
+    high = max((v for v in values if not math.isnan(v)), default=0.0)
+    if threshold > 2 * high > 0:
+        ax.set_ylim(-0.03 * high, 1.15 * high)
+        return " (above the panel)"
+    ax.set_ylim(-0.03 * max(high, threshold), 1.1 * max(high, threshold))
+    return ""
 
 
 def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> None:
-    """Panel 3: the window's tokens per candidate request (faint while warming, solid where
+    """Panel 3: the window's tokens per candidate request (dashed while warming, thick where
     judged) and the cost threshold; carries the shared time label."""
     c = result.config
+    color = ROUTE_COLORS["canary"]
     ax.step(
         w["t"],
         w["cost"],
         where="post",
-        color=ROUTE_COLORS["canary"],
-        alpha=0.35,
-        linewidth=0.8,
+        color=color,
+        alpha=0.7,
+        linewidth=1.2,
+        linestyle=(0, (3, 2)),
         gid="cost-warming",
     )
     ax.step(
         w["t"],
         w["judged_cost"],
         where="post",
-        color=ROUTE_COLORS["canary"],
+        color=color,
+        linewidth=2.4,
         gid="cost",
         label="candidate tokens per request (window)",
     )
+    top = _fit_threshold(ax, w["cost"], c.max_cost)
     ax.axhline(
         c.max_cost,
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-cost",
-        label=f"threshold {c.max_cost:g}",
+        label=f"threshold {c.max_cost:g}" + top,
     )
     ax.set_ylabel("tokens / request")
     ax.set_xlabel("simulated time (s)")
-    ax.set_ylim(bottom=0)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 
 
-def _breaker_marks(axes: Any, result: CanaryResult) -> None:
-    """Over the panels: the open periods shaded on panels 2 and 3, a red line per trip on all
-    three (each x axis set to the run's duration), and "trip N" labels on panel 2."""
+def _breaker_marks(axes: Any, result: CanaryResult, right: float) -> None:
+    """Over the panels: open (orange) and half-open (green) periods shaded on panels 2 and 3,
+    a red line per trip on all three, "trip N" labels on panel 2, the x axis up to ``right``,
+    and a note when the picture stops before the end of the run."""
     c = result.config
+    colors = {"open": ROUTE_COLORS["fallback"], "half-open": HALF_OPEN}
     for ax in axes[1:]:
-        for start, stop in _open_periods(result):
-            ax.axvspan(
-                start, stop, color=ROUTE_COLORS["fallback"], alpha=0.15, gid="open", linewidth=0
-            )
+        for start, stop, state in breaker_periods(result):
+            ax.axvspan(start, stop, color=colors[state], alpha=0.18, gid=state, linewidth=0)
     for ax in axes:
         for trip in result.trips:
             ax.axvline(trip.t, color=TRIP_RED, linewidth=1.5, gid="trip")
-        ax.set_xlim(0, c.duration)
+        ax.set_xlim(0, right)
     for i, trip in enumerate(result.trips, start=1):
         axes[1].annotate(
             f"trip {i}",
@@ -218,4 +284,10 @@ def _breaker_marks(axes: Any, result: CanaryResult) -> None:
             textcoords="offset points",
             color=TRIP_RED,
             fontsize="small",
+        )
+    if right < c.duration:
+        axes[-1].set_xlabel(
+            f"simulated time (s)\nthe breaker latched open at t={result.trips[-1].t:.0f} s; from "
+            f"then on every canary request goes to the read-only path,\nuntil the end of the run "
+            f"({c.duration:g} s), not drawn"
         )

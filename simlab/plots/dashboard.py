@@ -188,7 +188,7 @@ class Dashboard:
             rows += run_sweep(base, fault=fault, rates=[rate], seeds=[seed], variants=[variant])
             if progress is not None:
                 progress(done, len(runs))
-        fig = Figure(figsize=(14, 3.6), layout="constrained")
+        fig = Figure(figsize=(14, 4.2), layout="constrained")
         sweep_plot(rows, x="rate", ax=fig.subplots(1, 4))
         fig.suptitle(
             f"{fault} rate swept, {len(seeds)} seeds each (band: min to max); "

@@ -43,7 +43,7 @@ def save_timeline_png(result: Any, path: str | Path) -> None:
 
 def save_sweep_png(rows: Iterable[Mapping[str, Any]], path: str | Path) -> None:
     """The four panels of :func:`~simlab.plots.sweep.sweep_plot`."""
-    fig = Figure(figsize=(14, 3.6), layout="constrained")
+    fig = Figure(figsize=(14, 4.2), layout="constrained")
     sweep_plot(rows, ax=fig.subplots(1, 4))
     fig.savefig(path, dpi=DPI)
 

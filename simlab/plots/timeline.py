@@ -3,9 +3,17 @@
 :func:`timeline` draws what :mod:`simlab.check.checker` judges: accepted saves that were already
 stale and claims that reused an epoch are marked from the checker's own findings
 (:func:`~simlab.check.checker.stale_commit_events` and
-:func:`~simlab.check.checker.reused_epoch_events`), never from a second copy of the rules. Artists
-carry a ``gid`` naming what they show (``"save-ok"``, ``"save-fail"``, ``"lease"``...), so tests and
-learners can find them again.
+:func:`~simlab.check.checker.reused_epoch_events`), never from a second copy of the rules. A
+refused save shows why it was refused, from :func:`simlab.check.rows.refusal_reasons`: a stale
+epoch, a cancelled task, a task already completed, or another reason, each its own marker.
+Artists carry a ``gid`` naming what they show (``"save-ok"``, ``"save-fail-stale-epoch"``,
+``"save-fail-cancelled"``, ``"save-fail-completed"``, ``"save-fail-other"``, ``"lease"``...),
+so tests and learners can find them again.
+
+The x axis spans the events drawn, plus the leases and pauses that end within a quarter of that
+span after the last event, plus a small margin: a lease or a pause that runs on further (a
+lease with a ``lease_until`` far ahead) is cut at the right edge, and a label there says until
+when it ran (gid ``"clipped"``).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from matplotlib.lines import Line2D
 
 from simlab.check.checker import reused_epoch_events, stale_commit_events
 from simlab.check.history import Event, HistoryView
+from simlab.check.rows import refusal_reasons
 from simlab.plots.style import (
     DUP_ORANGE,
     ENVELOPE,
@@ -113,8 +122,10 @@ def timeline(
     """Draw the epoch race: one lane per worker, time on x. Returns the Axes.
 
     Boxes are lease windows (colour = task, label = task and epoch); hatched boxes are pauses;
-    ``x`` is a crash; green dots are accepted saves (a star completes the task), red crosses are
-    refused saves labelled with the epoch they carried; a red ring marks an accepted save whose
+    ``x`` is a crash; green dots are accepted saves (a star completes the task); red marks are
+    refused saves labelled with the epoch they carried, shaped by why they were refused (a
+    cross: stale epoch; a square: task cancelled; a diamond: task already completed; a
+    triangle: another reason); a red ring marks an accepted save whose
     epoch was already stale (a fencing failure); envelopes are e-mails that reached the mailbox
     (orange: a duplicate); a dotted line is a cancel; a small triangle is a duplicate delivery.
     ``tasks`` limits the picture to some tasks; by default a long history shows the tasks of
@@ -148,19 +159,52 @@ def timeline(
 
     t0 = min(e.time for e in events)
     windows = _lease_windows(events)
-    t1 = max(
-        [e.time for e in events]
-        + [w[4] for w in windows]
-        + [float(e.value.get("until", e.time)) for e in events if e.op == "pause"]
-    )
+    t1 = max(e.time for e in events)
+    # Leases and pauses may run a quarter of the events' span past the last event; further out
+    # they are cut at the edge (a late lease_until does not stretch the axis).
+    reach = t1 + 0.25 * (t1 - t0)
+    ends = [w[4] for w in windows] + [
+        float(e.value.get("until", e.time)) for e in events if e.op == "pause"
+    ]
+    t1 = max([t1] + [end for end in ends if end <= reach])
     span = max(t1 - t0, 1e-9)
     pad = 0.03 * span
     c = _Canvas(ax, lane, color, span)
     _draw_leases(c, events, windows, chosen)
     _draw_pauses(c, events)
     _draw_markers(c, _event_points(c, events))
+    _note_clipped(c, windows, events, t1 + pad)
     _finish(c, lanes, t0 - pad, t1 + pad)
     return ax
+
+
+def _note_clipped(c: _Canvas, windows: list, events: list[Event], right: float) -> None:
+    """An arrow label at the right edge for each lease or pause that runs on past it."""
+    ends: dict[str, float] = {}
+    for worker, _, _, _, end in windows:
+        if end > right:
+            ends[worker] = max(ends.get(worker, end), end)
+    for e in events:
+        until = float(e.value.get("until", e.time)) if e.op == "pause" else e.time
+        if until > right and e.process in c.lane:
+            ends[e.process] = max(ends.get(e.process, until), until)
+    for worker, end in ends.items():
+        c.ax.annotate(
+            "until t=inf" if math.isinf(end) else f"until t={end:.4g}",
+            (right, c.lane[worker]),
+            xytext=(-2, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=7,
+            color="dimgray",
+            bbox=LABEL_BOX,
+            gid="clipped",
+            annotation_clip=False,
+        )
+        c.legend["runs on past the edge"] = Line2D(
+            [], [], ls="none", marker=r"$\rightarrow$", ms=9, color="dimgray"
+        )
 
 
 # --- lease windows and pauses, behind everything else ----------------------------------------
@@ -232,6 +276,7 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
     """Where each kind of mark goes (by gid); labels and cancel lines are drawn on the way."""
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
     stale = {id(e) for e, _ in stale_commit_events(events)}
+    why = refusal_reasons(events)
     sent: set[tuple] = set()
     for e in events:
         if e.process not in c.lane and e.op != "cancel":
@@ -254,7 +299,9 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
                     bbox=LABEL_BOX,
                 )
         elif e.op == "save" and e.type == "fail":
-            points["save-fail"].append((e.time, y + 0.08))
+            reason = why.get(e.index, "other")
+            shown = reason if f"save-fail-{reason}" in _REFUSED else "other"
+            points[f"save-fail-{shown}"].append((e.time, y + 0.08))
             c.ax.annotate(
                 f"e{e.epoch}",
                 (e.time, y + 0.08),
@@ -292,6 +339,27 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
     return points
 
 
+#: Refused saves, one marker per reason (see :func:`simlab.check.rows.refusal_reasons`).
+_REFUSED = {
+    "save-fail-stale-epoch": (
+        "refused: stale epoch",
+        dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
+    ),
+    "save-fail-cancelled": (
+        "refused: task cancelled",
+        dict(marker="s", ms=7, color=FAIL_RED, mec="white"),
+    ),
+    "save-fail-completed": (
+        "refused: task already completed",
+        dict(marker="D", ms=7, color=FAIL_RED, mec="white"),
+    ),
+    "save-fail-other": (
+        "refused: other reason",
+        dict(marker="^", ms=7, color=FAIL_RED, mec="white"),
+    ),
+}
+
+
 def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> None:
     styles = {
         "save-ok": ("accepted save", dict(marker="o", ms=7, color=OK_GREEN, mec="white")),
@@ -299,10 +367,7 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
             "accepted save, task done",
             dict(marker="*", ms=13, color=OK_GREEN, mec="white"),
         ),
-        "save-fail": (
-            "refused save (its epoch)",
-            dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
-        ),
+        **_REFUSED,
         "save-stale": (
             "accepted although stale!",
             dict(marker="o", ms=15, mfc="none", mec=FAIL_RED, mew=2),

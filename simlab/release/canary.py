@@ -64,6 +64,8 @@ class CanaryConfig:
     min_requests: int = 40
     cooldown: float = 300.0
     max_trips: int = 3
+    #: candidate requests admitted while half-open; their outcome closes or re-opens it
+    probe_requests: int = 5
     human_delay: float = 900.0
     #: the decision
     min_slice: int = 30
@@ -85,6 +87,7 @@ class CanaryConfig:
             ("min_requests", self.min_requests >= 1, "at least 1"),
             ("cooldown", self.cooldown > 0, "positive"),
             ("max_trips", self.max_trips >= 1, "at least 1"),
+            ("probe_requests", self.probe_requests >= 1, "at least 1"),
             ("human_delay", self.human_delay >= 0, "zero or more"),
             ("min_slice", self.min_slice >= 1, "at least 1"),
             ("error_margin", 0 <= self.error_margin < 1, "in [0, 1)"),
@@ -118,7 +121,8 @@ class Tenant:
 @dataclass
 class CanaryResult:
     """What a canary run produced. ``raw`` holds the misleading totals (all baseline traffic
-    against all canary traffic), kept to show why slices are compared instead."""
+    against all canary traffic), kept to show why slices are compared instead; ``changes``
+    the breaker's changes of state, ``(t, state)`` in time order."""
 
     config: CanaryConfig
     seed: int
@@ -130,6 +134,7 @@ class CanaryResult:
     decision: str
     evidence: list[str]
     raw: dict[str, float] = field(default_factory=dict)
+    changes: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def replay(self) -> str:
@@ -173,6 +178,7 @@ _FLAGS = (
     "max_cost",
     "window",
     "min_requests",
+    "probe_requests",
 )
 
 
@@ -225,15 +231,21 @@ def format_canary(result: CanaryResult) -> str:
             if result.trips
             else "never tripped"
         ),
-        f"  {'slice':<16}{'baseline':>17}{'canary':>17}{'diff':>9}{'tokens':>13}",
+        f"  {'slice':<16}{'baseline':>17}{'canary':>17}{'diff':>9}{'p':>8}{'tokens':>13}",
     ]
     for s in result.slices:
         mark = "  REGRESSED" if s.regressed else ("" if s.comparable else "  (too few)")
         lines.append(
             f"  {s.name:<16}{s.baseline_rate:>9.1%} ({s.baseline_n:>4}){s.candidate_rate:>9.1%}"
-            f" ({s.candidate_n:>4}){100 * s.error_diff:>+7.1f}pt"
+            f" ({s.candidate_n:>4}){100 * s.error_diff:>+7.1f}pt{s.p_value:>8.2g}"
             f"{s.baseline_tokens:>6.0f}>{s.candidate_tokens:<6.0f}{mark}"
         )
+        if s.note:
+            lines.append(f"  {'':<16}weak evidence: {s.note}")
+    lines.append(
+        "  (p: one-sided Fisher exact test of 'the canary errs more'; REGRESSED needs p < 0.01 "
+        f"and a rise above {c.error_margin:.0%})"
+    )
     lines.append(f"decision: {result.decision.upper()}")
     lines += [f"  - {e}" for e in result.evidence]
     lines.append(f"replay: {result.replay}")

@@ -14,6 +14,12 @@ from luck. It measures, per case and overall:
 
 :func:`compare` lines two reports up, names the cases that regressed and the metric that did,
 and says which layer (framework or model) the difference can be traced to.
+
+A drop in success is a regression however small: every failed run broke a business rule, a bug
+to read, and the runs share their seeds, so the difference comes from the versions. What the
+counts alone would prove is said beside it: the one-sided Fisher exact test of the failed runs
+(:mod:`simlab.release.stats`), its p-value, and a note when it is weak ("1 failed run in 5: too
+few to tell").
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Any
 
 from simlab.release.golden_cases import CASE_NAMES, CASES, GoldenCase, observe_case
 from simlab.release.observation import Observation
+from simlab.release.stats import ErrorTest, error_test
 from simlab.release.versions import AgentVersion, layers_changed, parse_version
 
 __all__ = [
@@ -183,12 +190,14 @@ def run_golden(
 @dataclass(frozen=True)
 class Comparison:
     """``new`` against ``old``: per case, the metrics that got worse (``regressions``: case ->
-    list of sentences), and the layers that changed."""
+    list of sentences), the layers that changed, and for each case whose success dropped the
+    test of its failed runs (``tests``: case -> :class:`~simlab.release.stats.ErrorTest`)."""
 
     old: GoldenReport
     new: GoldenReport
     regressions: dict[str, tuple[str, ...]]
     layers: tuple[str, ...]
+    tests: dict[str, ErrorTest] = field(default_factory=dict)
 
     @property
     def regressed(self) -> tuple[str, ...]:
@@ -208,6 +217,10 @@ class Comparison:
             "traced_to": self.traced_to,
             "regressed": list(self.regressed),
             "regressions": {k: list(v) for k, v in self.regressions.items()},
+            "tests": {
+                k: {"test": t.test, "p_value": t.p_value, "weak": t.weak, "note": t.note}
+                for k, t in self.tests.items()
+            },
         }
 
 
@@ -243,7 +256,7 @@ def compare(old: GoldenReport, new: GoldenReport) -> Comparison:
     Quality metrics regress on any drop (success, tool selection, citations) or any rise
     (repeated side effects); tokens and p95 latency beyond :data:`TOLERANCE`.
     """
-    regressions = {}
+    regressions, tests = {}, {}
     for new_case in new.cases:
         old_case = old.case(new_case.case)
         found = [
@@ -251,9 +264,20 @@ def compare(old: GoldenReport, new: GoldenReport) -> Comparison:
             for m in _METRICS
             if (s := _worse(m, getattr(old_case, m), getattr(new_case, m))) is not None
         ]
+        if new_case.success < old_case.success - 1e-9:
+            tests[new_case.case] = _success_test(old_case, new_case)
         if found:
             regressions[new_case.case] = tuple(found)
-    return Comparison(old, new, regressions, layers_changed(old.version, new.version))
+    return Comparison(old, new, regressions, layers_changed(old.version, new.version), tests)
+
+
+def _failed_runs(m: CaseMetrics) -> int:
+    return round((1 - m.success) * m.runs)
+
+
+def _success_test(old: CaseMetrics, new: CaseMetrics) -> ErrorTest:
+    """The one-sided Fisher exact test of ``new``'s failed runs against ``old``'s."""
+    return error_test(_failed_runs(old), old.runs, _failed_runs(new), new.runs, unit="failed run")
 
 
 # -- text ------------------------------------------------------------------------------------
@@ -346,6 +370,13 @@ def format_comparison(cmp: Comparison) -> str:
     lines.append("(old>new where they differ; < marks a case that regressed)")
     for name in cmp.regressed:
         lines.append(f"  regressed {name}: {'; '.join(cmp.regressions[name])}")
+        if name in cmp.tests:
+            t = cmp.tests[name]
+            o, n = _failed_runs(old.case(name)), _failed_runs(new.case(name))
+            lines.append(
+                f"    failed runs {o}/{old.runs} -> {n}/{new.runs}: one-sided Fisher exact "
+                f"p = {t.p_value:.2g}" + (f"; weak evidence: {t.note}" if t.weak else "")
+            )
         for sentence, count in new.case(name).failures:
             lines.append(f"    FAILED in {count}/{new.runs} runs: {sentence}")
     if cmp.regressed:

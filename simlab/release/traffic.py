@@ -51,7 +51,8 @@ REQUEST_ASSERTIONS = (completed(), one_email_to_customer(), no_foreign_links())
 @dataclass(frozen=True)
 class RequestRecord:
     """One request: when it arrived and finished, who sent it, the route it took, the version
-    that served it (``read-only`` on the fallback path) and its outcome."""
+    that served it (``read-only`` on the fallback path) and its outcome; ``probe`` when the
+    breaker admitted it while half-open."""
 
     arrived: float
     done: float
@@ -65,6 +66,7 @@ class RequestRecord:
     reasons: tuple[str, ...]
     tokens: int
     latency: float
+    probe: bool = False
 
 
 class Served(NamedTuple):

@@ -135,6 +135,10 @@ class AgentWorker(Worker):
         reasons = recheck(plan, agent.world).reasons
         if reasons:
             return self._stop(plan, reasons), None
+        gap = sim.scenario.recheck_gap
+        if gap and plan.intents:
+            # The check-then-send window: an edit landing here is not seen before the send.
+            yield env.timeout(gap)
 
         statuses = self._effects(task, lease, plan, faults)
         if isinstance(statuses, bool):
@@ -176,6 +180,8 @@ class AgentWorker(Worker):
                 rec(env.now, "fail", name, "effect", task, epoch, step, key=key, status=status)
                 continue
             rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
+            if faults and self._crashed_after_record(task, epoch, step):
+                return True
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)
             if faults and sim.nemesis.effect_crash(self, task, step):

@@ -20,8 +20,9 @@ The story of one run (:func:`run_canary`):
    ``window`` of simulated seconds. With at least ``min_requests`` in the window, an error rate
    above ``max_error_rate`` or mean tokens above ``max_cost`` **trips** it: canary tenants go to
    a read-only path (no model call, no e-mail; a human answers within ``human_delay``). After
-   ``cooldown`` it half-opens and lets the canary through again; it closes after a clean
-   window, or trips again. After ``max_trips`` trips it stays open.
+   ``cooldown`` it half-opens: only ``probe_requests`` canary requests go to the candidate
+   (the probes; the rest stay on the read-only path), and the probes' outcome closes it or
+   trips it again. After ``max_trips`` trips it stays open.
 5. **Like-for-like slices.** Canary tenants are low risk, so their raw error rate says little
    about the candidate: compare it with all baseline traffic and the riskier tenants' failures
    make the candidate look better than it is. Each (risk tier, kind) slice is compared only
@@ -43,7 +44,8 @@ import simpy
 
 from simlab.release.breaker import Breaker
 from simlab.release.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
-from simlab.release.slices import compare_slices, decide
+from simlab.release.slices import compare_slices, decide, slice_counts
+from simlab.release.stats import simpson_paradox
 from simlab.release.traffic import KINDS, TIERS, RequestRecord, serve
 from simlab.release.versions import parse_version
 
@@ -83,6 +85,9 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
             f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
             f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
         )
+    paradox = simpson_paradox(slice_counts(records), min_n=config.min_slice)
+    if paradox is not None:
+        evidence.append(paradox.sentence)
     return CanaryResult(
         config,
         seed,
@@ -94,6 +99,7 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
         decision,
         evidence,
         raw,
+        list(breaker.changes),
     )
 
 
@@ -117,6 +123,7 @@ class _Rollout:
             window=config.window,
             min_requests=config.min_requests,
             max_trips=config.max_trips,
+            probe_requests=config.probe_requests,
         )
         self.env = simpy.Environment()
         self.records: list[RequestRecord] = []
@@ -148,21 +155,23 @@ class _Rollout:
             jitter = rngs["latency"].lognormvariate(0.0, 0.25)
             env.process(self.request(tenant, kind, tuple(sorted(faults)), jitter))
 
-    def route(self, tenant: Tenant) -> tuple[str, str]:
-        """(route, version) of a request arriving now: baseline tenants stay on the baseline;
-        canary tenants go to the read-only path while the breaker is open."""
+    def route(self, tenant: Tenant) -> tuple[str, str, bool]:
+        """(route, version, probe) of a request arriving now: baseline tenants stay on the
+        baseline; canary tenants go to the candidate when the breaker admits them (``probe``
+        when it is half-open) and to the read-only path otherwise."""
         if not tenant.canary:
-            return "baseline", self.base_v
-        if self.breaker.state == "open":
-            return "fallback", "read-only"
-        return "canary", self.cand_v
+            return "baseline", self.base_v, False
+        probing = self.breaker.state == "half-open"
+        if not self.breaker.admit():
+            return "fallback", "read-only", False
+        return "canary", self.cand_v, probing
 
     def request(self, tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float):
         """One request: route it, wait its latency, record it; a canary request feeds the
         breaker, and a trip that does not latch starts the cooldown."""
         env, config, breaker = self.env, self.config, self.breaker
         arrived = env.now
-        route, version = self.route(tenant)
+        route, version, probe = self.route(tenant)
         if route == "fallback":
             error, reasons, tokens, latency = False, (), 0, config.human_delay
         else:
@@ -183,11 +192,12 @@ class _Rollout:
                 reasons,
                 tokens,
                 latency,
+                probe,
             )
         )
         if (
             route == "canary"
-            and breaker.observe(env.now, error, tokens) is not None
+            and breaker.observe(env.now, error, tokens, probe=probe) is not None
             and not breaker.latched
         ):
             env.process(self.cooldown())
@@ -195,7 +205,7 @@ class _Rollout:
     def cooldown(self):
         """After ``cooldown`` seconds the breaker half-opens."""
         yield self.env.timeout(self.config.cooldown)
-        self.breaker.half_open()
+        self.breaker.half_open(self.env.now)
 
 
 def _raw(records: list[RequestRecord]) -> dict[str, float]:

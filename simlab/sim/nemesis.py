@@ -7,6 +7,8 @@ and only while faults are on (before the fault horizon). Two nemeses answer the 
 * :class:`RandomNemesis` draws from the seed's fault streams (``crash``, ``effect_crash``,
   ``pause``, ``slow``, ``duplicate``, ``cancel``, ``doc_change``), in exactly the order and
   number the simulator always drew them, so a run without a schedule is unchanged byte for byte;
+  ``record_crash`` is drawn only when ``record_crash_rate > 0``, so at its default of 0 it
+  changes nothing either;
 * :class:`ScheduledNemesis` answers from a :class:`~simlab.sim.schedule.Schedule` and draws nothing.
 
 Both record every fault that strikes, in order, as a schedule entry (:attr:`Nemesis.faults`) and
@@ -81,6 +83,7 @@ class RandomNemesis(Nemesis):
         self._pause, self._slow = rng["pause"], rng["slow"]
         self._duplicate, self._cancel = rng["duplicate"], rng["cancel"]
         self._doc_change = rng["doc_change"]
+        self._record_crash = rng["record_crash"]
 
     def work(self, worker, task: str, step: int, work: float):
         """A step attempt starts (faults on): return ``(slow factor or None, crash time into
@@ -108,6 +111,16 @@ class RandomNemesis(Nemesis):
         if self._effect_crash.random() < self.scenario.effect_crash_rate:
             n = worker.attempt
             self._struck({"kind": "effect-crash", "task": task, "step": step, "attempt": n})
+            return True
+        return False
+
+    def record_crash(self, worker, task: str, step: int) -> bool:
+        """The step's e-mail key was just recorded: does the worker crash before sending it?
+        Nothing is drawn while ``record_crash_rate`` is 0."""
+        rate = self.scenario.record_crash_rate
+        if rate and self._record_crash.random() < rate:
+            n = worker.attempt
+            self._struck({"kind": "record-crash", "task": task, "step": step, "attempt": n})
             return True
         return False
 
@@ -202,6 +215,9 @@ class ScheduledNemesis(Nemesis):
 
     def effect_crash(self, worker, task: str, step: int) -> bool:
         return self._get("effect-crash", task, step, worker.attempt) is not None
+
+    def record_crash(self, worker, task: str, step: int) -> bool:
+        return self._get("record-crash", task, step, worker.attempt) is not None
 
     def pause(self, worker, task: str, step: int) -> float | None:
         f = self._get("pause", task, step, worker.attempt)

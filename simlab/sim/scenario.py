@@ -8,11 +8,15 @@ Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
 
 * ``crash_rate``, ``pause_rate``, ``slow_rate``: per step attempt;
 * ``effect_crash_rate``: per e-mail sent (the worker crashes after sending, before the save);
+* ``record_crash_rate``: per e-mail whose key was just recorded (the worker crashes after
+  ``record_effect`` and before the send: the key says "sent" and no e-mail left; default 0);
 * ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
 * ``cancel_rate``: per task (a user cancels it once, at a random time).
 
 ``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
 ``workload="agent"`` an editor publishes new document versions under running and paused tasks.
+``recheck_gap`` (agent workload, default 0) is the time between the resume guard's last re-check
+and the send: at 0 they happen at the same simulated instant, and no edit can fall between them.
 
 :meth:`Scenario.validate` raises ``ValueError`` with a one-line message naming the bad field; the
 simulator and the command line call it before running anything.
@@ -39,6 +43,7 @@ AGENT_STEPS = 3
 RATE_FIELDS = (
     "crash_rate",
     "effect_crash_rate",
+    "record_crash_rate",
     "pause_rate",
     "slow_rate",
     "duplicate_rate",
@@ -69,6 +74,11 @@ class Scenario:
     crash_rate: float = _f(0.02, "P(worker crashes during a step)")
     effect_crash_rate: float = _f(
         0.1, "P(worker crashes right after sending an e-mail, before the step's save)"
+    )
+    record_crash_rate: float = _f(
+        0.0,
+        "P(worker crashes right after record_effect recorded an e-mail's key, before sending "
+        "it): the e-mail is lost (at most once)",
     )
     pause_rate: float = _f(
         0.05, "P(stop-the-world pause after a step's work and e-mail, before its save)"
@@ -116,6 +126,11 @@ class Scenario:
         0.0,
         "agent workload: document edits per time unit (Poisson, until the fault horizon); "
         "each publishes a new version of a random document",
+    )
+    recheck_gap: float = _f(
+        0.0,
+        "agent workload: time between the resume guard's re-check and the send (a document "
+        "edited in between is cited outdated)",
     )
 
     # ------------------------------------------------------------------ derived values
@@ -216,6 +231,15 @@ class Scenario:
         elif self.doc_change_rate:
             raise ValueError(
                 "doc_change_rate needs workload 'agent' (opaque tasks cite no documents)"
+            )
+        if not _number(self, "recheck_gap") >= 0:
+            raise ValueError(f"recheck_gap must be >= 0, got {self.recheck_gap}")
+        if self.recheck_gap and self.workload != "agent":
+            raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
+        if self.record_crash_rate and not self.idempotency_keys:
+            raise ValueError(
+                "record_crash_rate needs idempotency keys: without them nothing is recorded "
+                "before the send"
             )
         return self
 

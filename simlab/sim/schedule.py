@@ -10,6 +10,10 @@ kind             fields                                what happens
                                                        through the work of that step attempt
 ``effect-crash`` task, step, attempt                   the worker dies right after that step's
                                                        e-mail left, before its save
+``record-crash`` task, step, attempt                   the worker dies right after
+                                                       ``record_effect`` recorded that step's
+                                                       e-mail key, before sending it (the
+                                                       e-mail is lost)
 ``pause``        task, step, attempt, length           a stop-the-world pause of ``length`` time
                                                        units before the step's save
 ``slow``         task, step, attempt, factor           the step's work takes ``factor`` x longer
@@ -61,6 +65,7 @@ __all__ = [
 FAULT_KINDS: dict[str, tuple[str, ...]] = {
     "crash": ("task", "step", "attempt", "fraction"),
     "effect-crash": ("task", "step", "attempt"),
+    "record-crash": ("task", "step", "attempt"),
     "pause": ("task", "step", "attempt", "length"),
     "slow": ("task", "step", "attempt", "factor"),
     "duplicate": ("task", "enqueue"),
@@ -68,7 +73,7 @@ FAULT_KINDS: dict[str, tuple[str, ...]] = {
     "doc-change": ("at", "doc"),
 }
 #: Kinds that strike one attempt at one step of one task.
-STEP_FAULTS = ("crash", "effect-crash", "pause", "slow")
+STEP_FAULTS = ("crash", "effect-crash", "record-crash", "pause", "slow")
 
 
 class ScheduleError(ValueError):
@@ -104,6 +109,8 @@ def describe_fault(fault: dict[str, Any]) -> str:
         return f"crash {round(100 * fault['fraction'])}% into the work of {where}"
     if kind == "effect-crash":
         return f"crash right after the e-mail of {where}, before its save"
+    if kind == "record-crash":
+        return f"crash right after recording the e-mail key of {where}, before sending it"
     if kind == "pause":
         return f"pause of {_num(fault['length'])} before saving {where}"
     if kind == "slow":
@@ -266,8 +273,10 @@ def _fault(fault: Any, i: int, scenario: Scenario, ids: set[str]) -> dict[str, A
     out: dict[str, Any] = {"kind": kind}
     for name in wanted:
         out[name] = _field(where, name, fault[name], scenario, ids)
-    if kind == "effect-crash" and not scenario.sends_email(out["step"]):
+    if kind in ("effect-crash", "record-crash") and not scenario.sends_email(out["step"]):
         raise ScheduleError(f"{where}: step {out['step']} sends no e-mail in this scenario")
+    if kind == "record-crash" and not scenario.idempotency_keys:
+        raise ScheduleError(f"{where}: without idempotency keys no e-mail key is recorded")
     if kind == "doc-change" and scenario.workload != "agent":
         raise ScheduleError(f"{where}: document edits need workload 'agent'")
     return out

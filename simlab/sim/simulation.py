@@ -51,6 +51,7 @@ STREAMS = (
     "cancel",
     "restart",
     "doc_change",
+    "record_crash",
 )
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
@@ -72,6 +73,14 @@ class Result:
     With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
     cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
     ``doc_edits`` the document versions the editor published.
+
+    ``lost_emails`` counts e-mails whose key was recorded (``record_effect`` said "send") but
+    that never reached the mailbox: a crash between the record and the send
+    (``record_crash_rate``). Recording first makes e-mails *at most once*: never two, but one
+    may be lost; sending without keys (``idempotency_keys=False``) is *at least once*: never
+    lost, but sometimes two. ``outdated_emails`` counts e-mails that left citing a document
+    version that was no longer current (the agent workload, with a ``recheck_gap``). Both come
+    from the history (:func:`simlab.check.measures.metrics`).
 
     ``schedule`` is the :class:`~simlab.sim.schedule.Schedule` of the faults that struck, in order:
     ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
@@ -103,6 +112,8 @@ class Result:
     needs_review: int = 0
     review_codes: dict[str, int] = field(default_factory=dict)
     doc_edits: int = 0
+    lost_emails: int = 0
+    outdated_emails: int = 0
     schedule: Schedule | None = field(default=None, repr=False)
     fault_positions: list[int] = field(default_factory=list, repr=False)
 
@@ -129,6 +140,7 @@ class Result:
             "stale_rejected": self.stale_rejected,
             "sent": self.sent,
             "duplicate_sends": self.duplicate_sends,
+            "lost_emails": self.lost_emails,
             "crashes": self.crashes,
             "redeliveries": self.redeliveries,
             "duplicate_deliveries": self.duplicates,
@@ -150,6 +162,7 @@ class Result:
             "needs_review": self.needs_review,
             "review_codes": dict(self.review_codes),
             "doc_edits": self.doc_edits,
+            "outdated_emails": self.outdated_emails,
         }
 
     def summary(self, limit: int = 5) -> str:
@@ -165,13 +178,19 @@ class Result:
             f"e-mail), {self.duplicates} duplicate deliveries, {self.redeliveries} redeliveries",
             f"  fence: {self.stale_rejected} saves refused, "
             f"{cov.get('leases_expired', 0)} leases taken over after expiry",
-            f"  mailbox: {self.sent} e-mails sent, {self.duplicate_sends} duplicates",
+            f"  mailbox: {self.sent} e-mails sent, {self.duplicate_sends} duplicates"
+            + (f", {self.lost_emails} lost" if self.lost_emails or s.record_crash_rate else ""),
         ]
         if s.workload == "agent":
             codes = ", ".join(f"{c} {n}" for c, n in self.review_codes.items()) or "none"
             lines.append(
                 f"  agent: {self.needs_review} stopped for review ({codes}), "
                 f"{self.doc_edits} document edits"
+                + (
+                    f", {self.outdated_emails} e-mails citing an outdated version"
+                    if self.outdated_emails or s.recheck_gap
+                    else ""
+                )
             )
         if self.ok:
             lines.append("verdict: OK, every invariant held.")
@@ -371,6 +390,8 @@ def simulate(
         end_time=history[-1].time if len(history) else 0.0,
         replay=replay_command(scenario, seed) if schedule is None else SCHEDULE_REPLAY,
         mailbox=dict(mailbox.received),
+        lost_emails=int(verdict.metrics.get("lost_emails", 0)),
+        outdated_emails=int(verdict.metrics.get("outdated_emails", 0)),
         **_agent_counts(run, final),
         schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
         fault_positions=list(run.nemesis.positions),

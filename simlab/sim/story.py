@@ -38,8 +38,12 @@ def _shows(fault: dict[str, Any], e: Event) -> bool:
         return e.op == "cancel" and e.process == "user" and e.type != "invoke"
     if e.step != fault["step"]:
         return False
-    if kind in ("crash", "effect-crash"):
-        return e.op == "crash" and bool(e.value.get("after_effect")) == (kind == "effect-crash")
+    if kind in ("crash", "effect-crash", "record-crash"):
+        if e.op != "crash":
+            return False
+        if e.value.get("after_record"):
+            return kind == "record-crash"
+        return bool(e.value.get("after_effect")) == (kind == "effect-crash")
     return e.op == kind  # pause, slow
 
 
@@ -188,6 +192,11 @@ def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) ->
         sent.add(key)
         return f"{w} sends the e-mail {key!r} of {task}{again}."
     if op == "crash":
+        if v.get("after_record"):
+            return (
+                f"{w} crashes right after recording the e-mail key of step {e.step + 1} of "
+                f"{task}, before sending it: the key says sent, and no e-mail left."
+            )
         if v.get("after_effect"):
             return f"{w} crashes right after the e-mail, before saving step {e.step + 1} of {task}."
         return f"{w} crashes in the middle of step {e.step + 1} of {task}."

@@ -35,15 +35,18 @@ ROW_FIELDS = (
     "stale_rejected",
     "sends",
     "duplicate_sends",
+    "lost_emails",
     "violations",
     "events",
     "replay",
 )
 
 
-def _rates_for(fault: str, rate: float) -> dict[str, float]:
+def _rates_for(fault: str, rate: float, base: Scenario) -> dict[str, float]:
     if fault == "all":
-        return dict.fromkeys(RATE_FIELDS, rate)
+        # Without idempotency keys nothing is recorded before a send: no record-crash then.
+        keys = base.idempotency_keys
+        return {name: rate for name in RATE_FIELDS if keys or name != "record_crash_rate"}
     name = fault.replace("-", "_") + "_rate"
     if name not in RATE_FIELDS:
         raise ValueError(f"unknown fault {fault!r}; choose one of {', '.join(FAULTS)}")
@@ -69,7 +72,7 @@ def sweep(
         if v not in VARIANTS:
             raise ValueError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
     scenarios = [
-        (v, r, replace(base, variant=v, **_rates_for(fault, r)).validate())
+        (v, r, replace(base, variant=v, **_rates_for(fault, r, base)).validate())
         for v in variants
         for r in rates
     ]
@@ -97,6 +100,7 @@ def sweep(
                         "stale_rejected": res.stale_rejected,
                         "sends": res.sent,
                         "duplicate_sends": res.duplicate_sends,
+                        "lost_emails": res.lost_emails,
                         "violations": len(res.violations),
                         "events": len(res.history),
                         "replay": res.replay,

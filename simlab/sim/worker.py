@@ -85,7 +85,6 @@ class Worker:
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
-        nemesis = sim.nemesis
         horizon = sim.horizon
         work = self._work
         while step < steps:
@@ -95,28 +94,8 @@ class Worker:
                 return worked is CRASHED
 
             # -- the side effect: ask the idempotency ledger first, send only when told -----
-            if sc.sends_email(step) and not sc.idempotency_keys:
-                # No idempotency ledger: every run of this step sends the same e-mail again.
-                sim.mailbox.send(f"{task}:email:{step}")
-                rec(env.now, "ok", name, "send", task, epoch, step, key=None)
-                if faults and nemesis.effect_crash(self, task, step):
-                    rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
-                    sim.crashes += 1
-                    return True
-            elif sc.sends_email(step):
-                key = f"{task}:email:{step}"
-                rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
-                if ledger.record_effect(lease, key):
-                    rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
-                    sim.mailbox.send(key)
-                    rec(env.now, "ok", name, "send", task, epoch, step, key=key)
-                    # The e-mail is out and the save is not in: the crash the ledger must absorb.
-                    if faults and nemesis.effect_crash(self, task, step):
-                        rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
-                        sim.crashes += 1
-                        return True
-                else:
-                    rec(env.now, "fail", name, "effect", task, epoch, step, key=key)
+            if sc.sends_email(step) and self._email(task, lease, step, faults):
+                return True  # crashed around the e-mail
 
             # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
             if faults:
@@ -149,6 +128,57 @@ class Worker:
             rec(env.now, "ok", name, "save", task, epoch, step + 1, done=done)
             step += 1
         broker.ack(task)
+        return False
+
+    def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
+        """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
+        recorded, the e-mail never leaves: at most once means it is lost. True if it struck."""
+        sim = self.sim
+        if not sim.nemesis.record_crash(self, task, step):
+            return False
+        sim.history.record(
+            sim.env.now,
+            "info",
+            self.name,
+            "crash",
+            task,
+            epoch,
+            step,
+            after_effect=False,
+            after_record=True,
+        )
+        sim.crashes += 1
+        return True
+
+    def _email(self, task: str, lease, step: int, faults: bool) -> bool:
+        """Step ``step``'s e-mail; return True if the worker crashed around it.
+
+        With idempotency keys: ``record_effect`` first, send only when it says so (a
+        ``record-crash`` between the two loses the e-mail: at most once). Without: just send
+        (a redelivered step sends again: at least once). An ``effect-crash`` strikes after the
+        send, before the save."""
+        sim = self.sim
+        env, rec, name, epoch = sim.env, sim.history.record, self.name, lease.epoch
+        nemesis = sim.nemesis
+        if not sim.scenario.idempotency_keys:
+            key = None
+            sim.mailbox.send(f"{task}:email:{step}")
+        else:
+            key = f"{task}:email:{step}"
+            rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
+            if not sim.ledger.record_effect(lease, key):
+                rec(env.now, "fail", name, "effect", task, epoch, step, key=key)
+                return False
+            rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
+            if faults and self._crashed_after_record(task, epoch, step):
+                return True
+            sim.mailbox.send(key)
+        rec(env.now, "ok", name, "send", task, epoch, step, key=key)
+        # The e-mail is out and the save is not in: the crash the ledger must absorb.
+        if faults and nemesis.effect_crash(self, task, step):
+            rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
+            sim.crashes += 1
+            return True
         return False
 
     # ------------------------------------------------------------------ reusable pieces

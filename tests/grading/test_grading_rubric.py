@@ -23,9 +23,10 @@ from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.events import BUS_STREAMS
 from simlab.grading.checks.histories import TTL_SEEDS, UNFENCED_SEEDS
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
-from simlab.grading.grader import FAILURE_CHARS, _grade_question, _plan, _Sandboxes
+from simlab.grading.grader import _grade_question, _plan, _Sandboxes
 from simlab.grading.i18n import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.questions import FAILURE_CHARS
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWERS = LEASES + RUBRIC

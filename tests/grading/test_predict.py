@@ -37,3 +37,15 @@ def test_does_a_custom_rule_replace_the_comparison():
 
 def test_is_true_not_taken_for_one():
     assert _said(True, 1, why=".")[0] is False
+
+
+def test_does_a_lab_notebook_check_leave_out_the_grader(capsys):
+    from simlab.grading import self_check
+
+    with self_check("q", graded=False):
+        pass
+    with self_check("q"):
+        pass
+    lab, exercise = capsys.readouterr().out.splitlines()
+    assert lab == "[pass] q: the public checks pass."
+    assert exercise == "[pass] q: the public checks pass (the grader runs more)."

@@ -61,6 +61,12 @@ def marker_count(ax, gid) -> int:
     return sum(len(line.get_xdata()) for line in artists(ax, gid))
 
 
+def refused_count(ax) -> int:
+    """Refused saves, whatever their reason (``save-fail-<reason>``)."""
+    lines = [a for a in ax.lines if str(a.get_gid()).startswith("save-fail-")]
+    return sum(len(line.get_xdata()) for line in lines)
+
+
 # --- timeline ---------------------------------------------------------------------------------
 
 
@@ -75,9 +81,45 @@ def test_is_there_one_red_marker_per_refused_save_and_one_green_per_accepted_sav
     ax = timeline(h)
     refused = sum(1 for e in h if e.op == "save" and e.type == "fail")
     accepted = sum(1 for e in h if e.op == "save" and e.type == "ok")
-    assert marker_count(ax, "save-fail") == refused == 2
+    assert refused_count(ax) == refused == 2
     assert marker_count(ax, "save-ok") + marker_count(ax, "save-done") == accepted == 3
     assert marker_count(ax, "save-stale") == 0
+
+
+def test_does_a_refused_save_show_why_it_was_refused():
+    # race(): w4's save on t3 comes after the cancel; w1's late save on t1 after w2 completed.
+    ax = timeline(race())
+    assert marker_count(ax, "save-fail-cancelled") == 1
+    assert marker_count(ax, "save-fail-completed") == 1
+    assert marker_count(ax, "save-fail-stale-epoch") == 0
+    labels = ax.get_legend().texts
+    assert {"refused: task cancelled", "refused: task already completed"} <= {
+        t.get_text() for t in labels
+    }
+    h = History()
+    h.record(0, "ok", "client", "submit", "t1", steps=1)
+    h.record(1, "ok", "w1", "claim", "t1", 1, 0, lease_until=3.0)
+    h.record(4, "ok", "w2", "claim", "t1", 2, 0, lease_until=7.0)
+    h.record(5, "fail", "w1", "save", "t1", 1, 1, done=True)
+    h.record(6, "fail", "w2", "save", "t1", 2, 1, done=True, reason="dead")
+    ax = timeline(h)
+    assert marker_count(ax, "save-fail-stale-epoch") == 1
+    assert marker_count(ax, "save-fail-other") == 1  # the ledger said dead
+    markers = {a.get_gid(): a.get_marker() for a in ax.lines}
+    assert markers["save-fail-stale-epoch"] != markers["save-fail-other"]
+
+
+def test_is_the_x_axis_not_stretched_by_a_late_lease_until():
+    h = History()
+    h.record(0, "ok", "client", "submit", "t1", steps=2)
+    h.record(1, "ok", "w1", "claim", "t1", 1, 0, lease_until=1000.0)  # a huge ttl
+    h.record(2, "ok", "w1", "save", "t1", 1, 1, done=False)
+    h.record(10, "ok", "w2", "claim", "t2", 1, 0, lease_until=12.0)  # within a quarter span
+    ax = timeline(h)
+    left, right = ax.get_xlim()
+    assert 12 < right < 13 and left < 0  # 0 to 12 and a margin of 3%
+    notes = [t for t in ax.texts if t.get_gid() == "clipped"]
+    assert [t.get_text() for t in notes] == ["until t=1000"]
 
 
 def test_are_refused_saves_labelled_with_the_epoch_they_carried():
@@ -224,6 +266,42 @@ def test_does_sweep_plot_draw_on_the_axes_it_is_given():
         sweep_plot(sweep_rows(), ax=given[0])
 
 
+def test_does_an_all_zero_panel_say_so_instead_of_a_flat_line():
+    rows = [dict(r, duplicate_sends=0) for r in sweep_rows()]
+    axes = sweep_plot(rows)
+    assert len(axes[2].lines) == 0 and len(axes[1].lines) == 2
+    (note,) = [t for t in axes[2].texts if t.get_gid() == "all-zero"]
+    assert note.get_text().replace("\n", " ").startswith("0 in every run: with idempotency keys")
+
+
+def test_are_the_wasted_steps_and_racy_claim_panels_explained():
+    axes = sweep_plot(sweep_rows())  # fenced and unfenced, no fault named
+    assert "stale work is accepted" in axes[1].get_xlabel().replace("\n", " ")
+    assert axes[3].get_xlabel() == "rate"
+    racy = [dict(r, variant="racy-claim", fault="pause") for r in sweep_rows()]
+    axes = sweep_plot([dict(r, fault="pause") for r in sweep_rows()] + racy)
+    assert "paused workers are busy" in axes[3].get_xlabel().replace("\n", " ")
+    axes = sweep_plot([dict(r, fault="crash") for r in racy])  # not a pause sweep: no claim
+    assert axes[3].get_xlabel() == "rate"
+
+
+def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
+    # The two sentences, on a small pause sweep: unfenced refuses fewer saves but accepts stale
+    # ones; racy-claim's violations fall as pauses rise.
+    from simlab.sim.scenario import Scenario
+    from simlab.sim.sweep import sweep
+
+    rows = sweep(Scenario(tasks=60), fault="pause", rates=(0.0, 0.2), seeds=range(1, 7))
+
+    def mean(variant, rate, key):
+        vals = [r[key] for r in rows if (r["variant"], r["rate"]) == (variant, rate)]
+        return sum(vals) / len(vals)
+
+    assert mean("unfenced", 0.2, "wasted_steps") < mean("fenced", 0.2, "wasted_steps")
+    assert mean("unfenced", 0.2, "violations") > 0 == mean("fenced", 0.2, "violations")
+    assert mean("racy-claim", 0.2, "violations") < mean("racy-claim", 0.0, "violations")
+
+
 def test_can_sweep_plot_draw_no_rows():
     axes = sweep_plot([])
     axes[0].figure.canvas.draw()
@@ -244,7 +322,7 @@ def test_do_the_pictures_draw_a_simulated_run():
     ax.figure.canvas.draw()
     mine = [e for e in h if e.task in tasks]
     assert len(artists(ax, "lease")) == sum(e.op == "claim" and e.type == "ok" for e in mine)
-    assert marker_count(ax, "save-fail") == sum(e.op == "save" and e.type == "fail" for e in mine)
+    assert refused_count(ax) == sum(e.op == "save" and e.type == "fail" for e in mine)
     ax = throughput_latency(h)
     ax.figure.canvas.draw()
     assert sum(b.get_height() for b in artists(ax, "throughput")) == result.completed

@@ -20,6 +20,7 @@ from simlab.release.golden import (
     CASE_NAMES,
     CASES,
     compare,
+    format_comparison,
     observe_case,
     p95,
     run_golden,
@@ -112,6 +113,13 @@ def test_does_the_set_catch_the_subtly_worse_framework_and_trace_it(reports):
     # Subtle: it is no more expensive, and it is faster where it is wrong.
     assert reports["B"].overall.tokens == reports["A"].overall.tokens
     assert b.p95_latency < reports["A"].case("tool-timeout").p95_latency
+    # Named test: both runs failed against none, 1 in C(4, 2) = 6 by chance: too few to tell.
+    test = cmp.tests["tool-timeout"]
+    assert list(cmp.tests) == ["tool-timeout"] and test.p_value == pytest.approx(1 / 6)
+    assert test.weak and test.note == (
+        "2 failed runs in 2: too few to tell; even 2 of 2 would not be at 0.01"
+    )
+    assert "one-sided Fisher exact p = 0.17; weak evidence" in format_comparison(cmp)
 
 
 def test_does_the_set_catch_the_model_change_on_injection_tools_and_citations(reports):

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +132,7 @@ _FIRST_STEP_KEYS = {"resume_claim_refused": bool, "step": int, "status": str}
 
 def cancel_after_first_step(s: Student, t: Tally) -> None:
     experiment = s.function("cancel_after_first_step")
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         path = str(Path(folder) / "jobs.sqlite")
         seen: dict[str, Any] = {}
         stored: dict[str, Any] = {}
@@ -154,7 +153,7 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
 
         @t.part
         def the_ledger_shows_the_experiment():
-            record = _read(path, "j1")
+            record = _read(s, path, "j1")
             require(
                 record is not None,
                 "the ledger file at `path` holds no task 'j1': run the "
@@ -223,7 +222,7 @@ _LIMIT_FACTS = {
 
 def cancel_limits(s: Student, t: Tally) -> None:
     explore = s.function("what_cancel_does")
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         path = str(Path(folder) / "cancel.sqlite")
         facts: dict[str, Any] = {}
         evidence: list[str] = []
@@ -232,14 +231,13 @@ def cancel_limits(s: Student, t: Tally) -> None:
         @t.part
         def the_story_ran():
             facts.update(_dict(explore(path), "what_cancel_does()"))
-            record = _read(path, "t1")
+            record = _read(s, path, "t1")
             require(
                 record is not None,
                 "the ledger file at `path` holds no task 't1': run the "
                 "story on the path you are given",
             )
-            with Ledger(path) as ledger:
-                keys = [e.key for e in ledger.effects("t1")]
+            keys = [e.key for e in _read(s, path, "t1", effects=True) or []]
             require("t1:email" in keys, "no side effect 't1:email' was recorded in the ledger")
             require(record.step >= 1, "step 1 of t1 was never committed")
             require(record.epoch >= 2, "t1 was never cancelled (its epoch never moved past 1)")
@@ -279,14 +277,17 @@ def _dict(value: Any, who: str) -> dict:
     return value
 
 
-def _read(path: str, task_id: str):
-    if not Path(path).exists():
-        return None
-    try:
-        with Ledger(path) as ledger:
-            return ledger.get(task_id)
-    except LedgerError:
-        return None
+def _read(s: Student, path: str, task_id: str, *, effects: bool = False) -> Any:
+    """The task (or its effects) as stored in the ledger file the student's code wrote at
+    ``path``, read from a private copy; None when there is no such file or task."""
+    with s.copy_out(path) as local:
+        if local is None:
+            return None
+        try:
+            with Ledger(local) as ledger:
+                return ledger.effects(task_id) if effects else ledger.get(task_id)
+        except LedgerError:
+            return None
 
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).

@@ -1,11 +1,20 @@
 """Where student code runs during grading: a separate process, and only JSON crosses.
 
+* :mod:`~simlab.grading.sandbox.jail` -- the bubblewrap jail every run of student code goes
+  into (user nobody, own namespaces, read-only runtime, hard limits).
+* :mod:`~simlab.grading.sandbox.kernel` -- the notebook's Jupyter kernel in a jail, reached over
+  IPC sockets.
 * :mod:`~simlab.grading.sandbox.supervisor` -- the grader's side: :class:`Sandbox` starts a
-  sandbox process, runs cells and calls functions in it, with deadlines.
+  jailed sandbox process, runs cells and calls functions in it, with deadlines.
 * :mod:`~simlab.grading.sandbox.child` -- the sandbox's side: holds the student's namespace and
   answers requests; it never decides a grade.
-* :mod:`~simlab.grading.sandbox.zygote` -- a warm process that forks sandboxes.
-* :mod:`~simlab.grading.sandbox.wire` -- the JSON values and handles that cross the pipe.
+* :mod:`~simlab.grading.sandbox.zygote` -- a warm process that forks unjailed sandboxes
+  (``--no-sandbox`` only).
+* :mod:`~simlab.grading.sandbox.wire` -- the JSON values and handles that cross the pipe;
+  :mod:`~simlab.grading.sandbox.frames` -- how they cross: length-prefixed frames read against
+  a deadline, refused when partial, oversized, malformed or too deep.
+* :mod:`~simlab.grading.sandbox.exchange` -- the one host folder a sandbox may write, and safe
+  copies in and out of it for the hidden checks.
 * :mod:`~simlab.grading.sandbox.state` -- the state a sandbox shares with the learner's pieces.
 
 Nothing is imported here, so a sandbox process loads only the modules it needs.

@@ -1,16 +1,19 @@
 """The sandbox process's side: run the student's cells, answer the grader's requests.
 
-This module runs inside a sandbox (forked from :mod:`simlab.grading.sandbox.zygote`, or started as
-``python -m simlab.grading.sandbox.child IN OUT MEMORY FILESIZE``). It holds the student's namespace
-(a real ``__main__`` module, as in a kernel), executes cells in it (IPython magics become no-ops),
-and serves requests that arrive as JSON on one pipe, answering on another: execute a cell, look
-names up, call a function or a method, read a value, build a kit object
-(:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides a grade.
+This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT [LIMITS...]``
+started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, forked from
+:mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real ``__main__``
+module, as in a kernel), executes cells in it (IPython magics become no-ops), and serves
+requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
+answering on another: execute a cell, look names up, call a function or a method, read a value,
+build a kit object (:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides
+a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
-Before any student code runs, the process caps its address space, file size and core dumps,
-and points ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` at ``/dev/null`` (file descriptors
-0 to 2 already are). Time for kit objects comes from :func:`clock`: the time the grader sent
-with its latest request.
+Before any student code runs, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at
+``/dev/null`` (file descriptors 0 to 2 already do). In a jail, ``prlimit`` has already set its
+hard limits; outside one, the process sets them itself, soft = hard, so student code cannot
+raise them again. Time for kit objects comes from
+:func:`simlab.grading.sandbox.state.clock`: the time the grader sent with its latest request.
 """
 
 from __future__ import annotations
@@ -23,23 +26,16 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Sequence
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from typing import Any
 
-from simlab.grading.sandbox import wire
+from simlab.grading.sandbox import frames, wire
+from simlab.grading.sandbox.jail import Limits
 from simlab.grading.sandbox.state import SANDBOX
 
-__all__ = ["serve_fds", "Limits", "WATCHED_MODULES", "WATCHED_NAMES"]
+__all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
 
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource caps of a sandbox process (bytes); None leaves a cap alone."""
-
-    memory: int | None = 2 * 1024**3
-    file_size: int | None = 256 * 1024**2
+#: The largest request the child reads (the grader is trusted; this only bounds a bug).
+MAX_REQUEST = 1024**3
 
 
 class _NullShell:
@@ -132,22 +128,22 @@ def _error_info(exc: BaseException, cell_prefix: str = "<cell ") -> dict:
     return info
 
 
-def _limit(limits: Limits) -> None:
+def limit_self(limits: Limits) -> None:
+    """Set this process's limits, soft = hard (a hard limit cannot be raised again), except
+    the process count: outside a jail it would count every process of the grader's user."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Windows
         return
-    caps = [(resource.RLIMIT_CORE, 0)]
-    if limits.memory is not None:
-        caps.append((resource.RLIMIT_AS, limits.memory))
-    if limits.file_size is not None:
-        caps.append((resource.RLIMIT_FSIZE, limits.file_size))
-    for what, value in caps:
+    for name, value in limits.rlimits().items():
+        if name == "RLIMIT_NPROC":
+            continue
+        what = getattr(resource, name)
         try:
-            soft, hard = resource.getrlimit(what)
+            _, hard = resource.getrlimit(what)
             if hard != resource.RLIM_INFINITY:
                 value = min(value, hard)
-            resource.setrlimit(what, (value, hard))
+            resource.setrlimit(what, (value, value))
         except (ValueError, OSError):  # pragma: no cover
             pass
 
@@ -178,9 +174,10 @@ def _snapshot() -> dict[str, dict[str, int]]:
 class _Child:
     """The request loop of a sandbox process."""
 
-    def __init__(self, conn: Any):
+    def __init__(self, fd_in: int, fd_out: int):
         self.snapshot = _snapshot()
-        self.conn = conn
+        self.fd_in = fd_in
+        self.fd_out = fd_out
         # The student's namespace is a real __main__ module, as in a kernel (pickle, doctest
         # and multiprocessing look functions up there).
         main = types.ModuleType("__main__")
@@ -198,7 +195,7 @@ class _Child:
             data = wire.dumps(
                 {"ok": False, "error": {"type": "ProtocolError", "message": "reply is not JSON"}}
             )
-        self.conn.send_bytes(data)
+        frames.send_frame(self.fd_out, data)
 
     def resolve(self, handle: wire.Handle) -> Any:
         return self.objects[handle.id]
@@ -212,8 +209,8 @@ class _Child:
     def serve(self) -> None:
         while True:
             try:
-                message = wire.loads(self.conn.recv_bytes())
-            except (EOFError, OSError):
+                message = wire.loads(frames.read_frame(self.fd_in, None, MAX_REQUEST))
+            except (frames.FrameError, OSError, ValueError):
                 return
             op = message.get("op")
             if message.get("now") is not None:
@@ -321,32 +318,31 @@ class _Child:
 _MISSING = object()
 
 
-def serve_fds(fd_in: int, fd_out: int, limits: Sequence[str]) -> None:
-    """Serve the grader on two pipe ends (the current directory is the sandbox's)."""
-    memory, file_size = (int(x) for x in limits)
+def serve_fds(fd_in: int, fd_out: int, limits: Limits | None) -> None:
+    """Serve the grader on two pipe ends (the current directory is the sandbox's). ``limits``
+    are set here first, unless a jail has already set them (None)."""
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
-    _limit(Limits(memory or None, file_size or None))
+    if limits is not None:
+        limit_self(limits)
     sys.path.insert(0, os.getcwd())
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
-    conn = _Duplex(Connection(fd_in, writable=False), Connection(fd_out, readable=False))
-    _Child(conn).serve()
+    child = _Child(fd_in, fd_out)
+    child.reply({"ok": True, "ready": True})  # before any student code: start-up is done
+    child.serve()
 
 
 def _child_main(argv: list[str]) -> None:
-    """Entry point of a sandbox started as a subprocess: ``... IN OUT MEM FSIZE``."""
+    """Entry point of a sandbox started as a subprocess: ``... IN OUT [MEMORY FILESIZE CPU]``
+    (no limits: a jail has set them)."""
     try:
-        serve_fds(int(argv[0]), int(argv[1]), argv[2:4])
+        limits = None
+        if len(argv) > 2:
+            memory, file_size, cpu = (int(x) for x in argv[2:5])
+            limits = Limits(memory=memory, file_size=file_size, cpu=cpu)
+        serve_fds(int(argv[0]), int(argv[1]), limits)
     finally:
         os._exit(0)
-
-
-class _Duplex:
-    """Two one-way pipes seen as one connection."""
-
-    def __init__(self, inbound: Connection, outbound: Connection):
-        self.recv_bytes = inbound.recv_bytes
-        self.send_bytes = outbound.send_bytes
 
 
 if __name__ == "__main__":

@@ -1,29 +1,35 @@
-"""A separate process that holds a student's definitions and answers the grader's calls.
+"""A separate, jailed process that holds a student's definitions and answers the grader's calls.
 
 The grader never runs student code in its own process. A :class:`Sandbox` starts a child
 process, sends it the student's code cells to execute, and then *calls* the student's functions
 there: arguments and results cross a pipe as JSON (see :mod:`simlab.grading.sandbox.wire`), so the
 student's code can influence nothing but the values its own functions return. Everything that
-judges those values (the simulator, the checker, the expected answers) runs in the grader, out
-of reach of anything the student's code prints, patches or redefines.
+judges those values (the simulator, the checker, the expected answers, the hidden checks) runs
+in the grader, out of reach of anything the student's code prints, patches or redefines.
 
-The child process (its side is :mod:`simlab.grading.sandbox.child`, forked from a warm
-:mod:`simlab.grading.sandbox.zygote`):
+The child process (its side is :mod:`simlab.grading.sandbox.child`):
 
-* runs in its own session and process group, so a kill takes its children too, in a fresh
-  temporary working directory;
+* runs in a jail (:mod:`simlab.grading.sandbox.jail`): user ``nobody``, its own PID, network,
+  IPC and mount namespaces, a read-only view of the runtime and simlab without the hidden
+  checks, a private ``/tmp``, hard limits; the ``shared`` folders (the hidden checks' exchange
+  folder) are the only host folders it may write. Closing the sandbox ends the jail, and with
+  it every process the student's code started;
+* with ``jailed=False`` (``simlab grade --no-sandbox``) it is forked from a warm
+  :mod:`simlab.grading.sandbox.zygote` instead, as the grader's own user, with the same hard
+  limits set by itself and its own session;
 * has stdin, stdout and stderr on ``/dev/null``: printing costs nothing and proves nothing, and
-  no amount of output can reach the grader, which talks to it over two private pipes;
-* caps its address space, file size and core dumps with ``setrlimit`` where available.
+  no amount of output can reach the grader, which talks to it over two private pipes.
 
-The grader bounds every request with a timeout. A child that hangs, exits (``os._exit``),
-crashes, or sends a reply larger than :data:`MAX_REPLY` is killed, and the request raises
-:class:`SandboxLost` with a plain reason; the grader then starts a new one for the questions
-that are left. A new sandbox costs a fork and the imports of the student's cells.
+Every request has a deadline, for writing it and for reading the *whole* reply
+(:mod:`simlab.grading.sandbox.frames`). A child that hangs, exits (``os._exit``), crashes, or
+sends a reply that is partial, larger than :data:`MAX_REPLY`, not JSON or nested too deeply is
+killed, and the request raises :class:`SandboxLost` with a plain reason; the grader then starts
+a new one for the questions that are left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -32,11 +38,11 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from typing import Any
 
-from simlab.grading.sandbox import wire, zygote
-from simlab.grading.sandbox.child import Limits
+from simlab.grading.sandbox import frames, wire, zygote
+from simlab.grading.sandbox.exchange import Exchange
+from simlab.grading.sandbox.jail import Jail, Limits
 
 __all__ = [
     "Sandbox",
@@ -49,6 +55,9 @@ __all__ = [
 
 #: The largest reply the grader accepts from a sandbox, in bytes.
 MAX_REPLY = 32 * 1024 * 1024
+#: Seconds a sandbox may take to start (a jail, Python, simlab's imports) before its first
+#: request; not charged to the student's code.
+STARTUP_TIMEOUT = 120.0
 
 
 @dataclass(frozen=True)
@@ -96,81 +105,90 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def _limits_args(limits: Limits) -> list[str]:
-    return [str(limits.memory or 0), str(limits.file_size or 0)]
+_CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
 
 
 class Sandbox:
     """One sandbox process seen from the grader: execute cells, call functions, get values.
 
-    The process starts at construction (forked from the warm
-    :mod:`~simlab.grading.sandbox.zygote`, or ``python -m simlab.grading.sandbox.child`` where
-    file descriptors cannot be passed), so its start-up overlaps with whatever the grader does
-    next. Every request waits at most ``timeout`` seconds
-    (or less, when a deadline set with :meth:`set_deadline` comes first). When a request fails
-    because the process is gone, the sandbox is dead for good: make a new one.
+    The process starts at construction (a fresh jail, or a fork of the warm zygote with
+    ``jailed=False``), so its start-up overlaps with whatever the grader does next. Every
+    request waits at most ``timeout`` seconds (or less, when a deadline set with
+    :meth:`set_deadline` comes first). When a request fails because the process is gone, the
+    sandbox is dead for good: make a new one.
     """
 
-    def __init__(self, *, timeout: float = 30.0, limits: Limits | None = None):
+    def __init__(
+        self,
+        *,
+        timeout: float = 30.0,
+        limits: Limits | None = None,
+        jailed: bool = True,
+        shared: Sequence[str] = (),
+    ):
         self.timeout = timeout
         self.limits = limits or Limits()
+        self.jailed = jailed
         self.deadline: float | None = None
         self.deadline_reason = ""
-        self._tmp = tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
-        self.workdir = self._tmp.name
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
+        self._tmp = None if jailed else tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
+        self.exchange = Exchange()
+        to_child_r, self._to = os.pipe()
+        self._from, from_child_w = os.pipe()
+        os.set_blocking(self._to, False)  # a child that stops reading cannot block a write
         self._proc: subprocess.Popen | None = None
+        fds = (to_child_r, from_child_w)
         try:
-            if zygote.available():
-                self.pid = zygote.fork_sandbox(
-                    to_child_r, from_child_w, self.workdir, _limits_args(self.limits)
-                )
+            if jailed:
+                jail = Jail(limits=self.limits, shared=[self.exchange.path, *shared])
+                argv = jail.command([*_CHILD, *map(str, fds)])
+                self._proc = _start(argv, fds, "/")
+            elif zygote.available():
+                self.pid = zygote.fork_sandbox(*fds, self._tmp.name, _no_jail(self.limits))
             else:  # pragma: no cover - no fd passing (Windows)
-                self._proc = subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "simlab.grading.sandbox.child",
-                        str(to_child_r),
-                        str(from_child_w),
-                        *_limits_args(self.limits),
-                    ],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    pass_fds=(to_child_r, from_child_w),
-                    cwd=self.workdir,
-                    close_fds=True,
-                    start_new_session=True,
-                    env=_child_env(),
-                )
+                numbers = _no_jail(self.limits).values()
+                self._proc = _start([*_CHILD, *map(str, fds), *map(str, numbers)], fds, None)
+            if self._proc is not None:
                 self.pid = self._proc.pid
+        except BaseException:
+            for fd in (self._to, self._from):
+                os.close(fd)
+            self.exchange.close()
+            raise
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
-        self._send = Connection(to_child_w, readable=False)
-        self._recv = Connection(from_child_r, writable=False)
+        self.workdir = "/tmp" if jailed else self._tmp.name
         self.alive = True
+        self._ready = False
 
     # -- life cycle ---------------------------------------------------------------------------
-    def close(self) -> None:
-        """Kill the process (and its process group) and remove its working directory."""
-        if self.alive or self._proc is not None:
+    def close(self, *, wait: float = 1.0) -> None:
+        """End the sandbox and every process in it, and remove its working directory.
+
+        A jailed child sees its request pipe close and exits; whatever is still running after
+        ``wait`` seconds (none after a failed request) is killed with the whole jail.
+        """
+        if self._to < 0:
+            return  # already closed
+        for fd in (self._to, self._from):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._to = self._from = -1
+        if self._proc is not None:
             try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except OSError:  # already gone
-                pass
-            if self._proc is not None:
-                self._proc.kill()
+                self._proc.wait(wait if self.alive else 0)
+            except subprocess.TimeoutExpired:  # still running: its process group is still ours
+                with contextlib.suppress(OSError):
+                    os.killpg(self._proc.pid, signal.SIGKILL)
                 self._proc.wait()
+        else:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
         self.alive = False
-        for conn in (self._send, self._recv):
-            try:
-                conn.close()
-            except OSError:
-                pass
-        self._tmp.cleanup()
+        self.exchange.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
 
     def __enter__(self) -> Sandbox:
         return self
@@ -184,6 +202,7 @@ class Sandbox:
         self.deadline_reason = reason
 
     def _lose(self, reason: str) -> SandboxLost:
+        self.alive = False
         self.close()
         return SandboxLost(reason)
 
@@ -192,34 +211,50 @@ class Sandbox:
         """Send one request and wait for its reply; raise :class:`SandboxLost` on trouble."""
         if not self.alive:
             raise SandboxLost("the sandbox had already stopped")
+        if not self._ready:
+            self._await_start()
         limit = self.timeout if timeout is None else timeout
         reason = f"{what} did not finish within {limit:g} s (an endless loop?)"
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
             if left < limit:
                 limit, reason = max(left, 0.0), self.deadline_reason or reason
+        deadline = time.monotonic() + limit
         try:
-            self._send.send_bytes(wire.dumps(message))
-            ready = self._recv.poll(limit)
-        except (OSError, EOFError, BrokenPipeError):
-            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
-        if not ready:
-            raise self._lose(reason)
-        try:
-            raw = self._recv.recv_bytes(MAX_REPLY)
-        except (EOFError, ConnectionResetError, BrokenPipeError):
+            frames.send_frame(self._to, wire.dumps(message), deadline)
+            reply = frames.parse_frame(frames.read_frame(self._from, deadline, MAX_REPLY))
+        except frames.FrameError as exc:
+            if exc.kind == "timeout":
+                raise self._lose(reason) from None
+            if exc.kind != "closed":
+                raise self._lose(f"{what} {exc.reason}") from None
             raise self._lose(
                 f"the process running {what} stopped (os._exit, a crash, or running out of memory?)"
             ) from None
         except OSError:
-            raise self._lose(f"{what} sent back more than {_size(MAX_REPLY)}") from None
-        try:
-            reply = wire.loads(raw)
-        except ValueError:
-            raise self._lose(f"{what} sent back a malformed reply") from None
+            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
         if not isinstance(reply, dict) or "ok" not in reply:
             raise self._lose(f"{what} sent back a malformed reply")
         return reply
+
+    def _await_start(self) -> None:
+        """Wait for the child's "ready" frame (sent before any student code runs)."""
+        try:
+            frame = frames.read_frame(self._from, time.monotonic() + STARTUP_TIMEOUT, 1024)
+            ready = frames.parse_frame(frame)
+        except (frames.FrameError, OSError):
+            raise self._lose("the sandbox could not start") from None
+        if not (isinstance(ready, dict) and ready.get("ready") is True):
+            raise self._lose("the sandbox could not start")
+        self._ready = True
+
+    def _decode(self, data: Any, what: str) -> Any:
+        """Rebuild a value from a reply; a value :func:`wire.decode` cannot rebuild (only a
+        tampered sandbox sends one) loses the sandbox."""
+        try:
+            return wire.decode(data)
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+            raise self._lose(f"{what} sent back a malformed value") from None
 
     def exec_cell(self, index: int, source: str, *, timeout: float | None = None) -> CellResult:
         """Execute one code cell in the student's namespace."""
@@ -277,9 +312,9 @@ class Sandbox:
         reply = self.request(message, what=label)
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, label)
-        value = wire.decode(reply.get("value"))
+        value = self._decode(reply.get("value"), label)
         if echo:
-            return value, wire.decode(reply.get("args") or [])
+            return value, self._decode(reply.get("args") or [], label)
         return value
 
     def get(self, target: str | wire.Handle, name: str | None = None) -> Any:
@@ -292,7 +327,7 @@ class Sandbox:
         reply = self.request(message, what=f"reading {name or target}")
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, f"reading {name or target}")
-        return wire.decode(reply.get("value"))
+        return self._decode(reply.get("value"), f"reading {name or target}")
 
     def kit(self, factory: str, *args: Any, now: float | None = None, **kwargs: Any) -> wire.Handle:
         """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`)."""
@@ -306,11 +341,27 @@ class Sandbox:
         reply = self.request(message, what=f"building {factory}")
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, f"building {factory}")
-        return wire.decode(reply["value"])
+        return self._decode(reply.get("value"), f"building {factory}")
 
 
-def _size(n: int) -> str:
-    return f"{n / 2**20:g} MB" if n >= 2**20 else f"{n:,} bytes"
+def _start(argv: list[str], fds: tuple[int, int], cwd: str | None) -> subprocess.Popen:
+    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2."""
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=fds,
+        cwd=cwd,
+        close_fds=True,
+        start_new_session=True,
+        env=_child_env(),
+    )
+
+
+def _no_jail(limits: Limits) -> dict[str, int]:
+    """The limits a child outside a jail sets itself (see :func:`child.limit_self`)."""
+    return {"memory": limits.memory, "file_size": limits.file_size, "cpu": limits.cpu}
 
 
 def _label(target: Any, method: str | None) -> str:

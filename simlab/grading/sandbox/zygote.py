@@ -1,5 +1,9 @@
 """A warm process that forks sandboxes, so a new sandbox costs a fork, not a Python start-up.
 
+Only for grading without the jail (``simlab grade --no-sandbox``, a learner grading their own
+work): a jail (:mod:`simlab.grading.sandbox.jail`) cannot be forked from a warm process, so
+jailed sandboxes start fresh.
+
 Starting Python and importing simlab costs about a third of a CPU second; a batch of notebooks needs
 at least one sandbox each, and more when submissions crash theirs. The zygote pays that once: it is
 started on first use (``python -m simlab.grading.sandbox.zygote``), imports the modules a sandbox
@@ -78,7 +82,7 @@ def shutdown() -> None:
             _ZYGOTE = None
 
 
-def fork_sandbox(fd_in: int, fd_out: int, workdir: str, limits: list[str]) -> int:
+def fork_sandbox(fd_in: int, fd_out: int, workdir: str, limits: dict[str, int]) -> int:
     """Fork a sandbox that reads requests from ``fd_in`` and answers on ``fd_out``; return its
     process ID. Raises ``OSError`` if the zygote cannot be reached even after a restart."""
     global _ZYGOTE
@@ -119,6 +123,7 @@ def _serve(sock: socket.socket) -> None:
     for name in PRELOAD:
         importlib.import_module(name)
     from simlab.grading.sandbox import child
+    from simlab.grading.sandbox.jail import Limits
 
     # Reap every finished sandbox at once (no zombies), so its CPU time is accounted to us
     # and, once the grader waits for the zygote, to the grader.
@@ -147,7 +152,7 @@ def _serve(sock: socket.socket) -> None:
 
                 random.seed()
                 os.chdir(request["workdir"])
-                child.serve_fds(fds[0], fds[1], request["limits"])
+                child.serve_fds(fds[0], fds[1], Limits(**request["limits"]))
             finally:
                 os._exit(0)
         for fd in fds:

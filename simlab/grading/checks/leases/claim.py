@@ -4,7 +4,6 @@ hand clock, then the chapter's race replayed deterministically, then under every
 from __future__ import annotations
 
 import functools
-import tempfile
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
@@ -33,7 +32,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
     t.under("one-owner")
     for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
         t.part(functools.partial(part, ledgers))
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         race = s.kit("contended-claims", folder, claim="claim")
         runs = race.attribute("value")
     runs = runs if isinstance(runs, list) else []

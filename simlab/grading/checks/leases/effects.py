@@ -5,7 +5,6 @@ crash after the e-mail left."""
 from __future__ import annotations
 
 import functools
-import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -80,7 +79,7 @@ EFFECT_RUBRIC = (
 
 
 def _twice_within_one_round_trip(s: Student) -> None:
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         runs = s.kit("contended-effects", folder, record_effect="record_effect").attribute("value")
     require(isinstance(runs, list) and runs, "the duplicate delivery could not be run")
     for run in runs:
@@ -205,7 +204,7 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
 def _a_crash_between_record_and_send(sends: _Sends) -> None:
     sends.clock.now = 0.0
     sends.s.sandbox.set_time(0.0)
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with sends.s.folder() as folder:
         ledger = sends.s.kit("crash-ledger", f"{folder}/crash.sqlite", clock=sends.clock)
         mailbox = sends.s.kit("crash-mailbox", ledger.handle)
         ledger.submit("t1")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
 
@@ -24,7 +24,7 @@ Case = Callable[..., tuple[Any, list, Any]]
 def worker_loop(s: Student, t: Tally) -> None:
     """Six cases, each on a new ledger file in one temporary folder."""
     run_task = s.function("run_task")
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as folder:
+    with s.folder() as folder:
         case = functools.partial(_case, s, run_task, folder)
         t.under("runs-and-resumes")
         t.part(functools.partial(_runs_a_task_to_the_end, case))
@@ -75,18 +75,34 @@ def _case(
     """Run the student's loop on task t1 of a new ledger file; return (answer, the steps
     work was called for, the task as stored at the end)."""
     path = str(Path(folder) / f"{name}.sqlite")
-    with Ledger(path, clock=lambda: 0.0) as ledger:
-        ledger.submit("t1")
-        if setup is not None:
-            setup(ledger)
+    _put_ledger(s, path, setup)
     s.sandbox.set_time(1.0)
     ledger_h = s.kit("scripted-ledger", path, after_save or {})
     work = s.kit("scripted-work", path, "t1", work_script or {})
     answer = run_task(ledger_h.handle, "t1", "w1", work.handle, steps)
     calls = work.attribute("calls")
-    with Ledger(path) as ledger:
-        record = ledger.get("t1")
-    return answer, calls, record
+    return answer, calls, _stored_t1(s, path, name)
+
+
+def _put_ledger(s: Student, path: str, setup: Callable[[Ledger], None] | None) -> None:
+    """Write a ledger file holding task t1 (after ``setup``) privately, then place it at
+    ``path`` in the folder the student's code may write."""
+    with tempfile.TemporaryDirectory(prefix="simlab-check-") as private:
+        local = str(Path(private) / "ledger.sqlite")
+        with Ledger(local, clock=lambda: 0.0) as ledger:
+            ledger.submit("t1")
+            if setup is not None:
+                setup(ledger)
+        s.copy_in(local, path)
+
+
+def _stored_t1(s: Student, path: str, name: str) -> Any:
+    """Task t1 as stored in the ledger file at ``path``, read from a private copy."""
+    with s.copy_out(path) as copy:
+        if copy is None:
+            raise Fail(f"the ledger file of the {name!r} case was replaced or removed")
+        with Ledger(copy) as ledger:
+            return ledger.get("t1")
 
 
 # -- how the ledger looks before the loop starts --------------------------------------------------

@@ -1,0 +1,135 @@
+"""The one host folder a sandbox may write, and how the grader touches files in it safely.
+
+Hidden checks give the student's code a path to write a ledger file at, and then read that file
+themselves. The folder holding it is shared: the grader and the jailed sandbox see it at the
+same path (the jail binds it read-write). Everything in it is therefore hostile: a name may be
+a symbolic link to one of the grader's files, a FIFO that blocks whoever opens it, a huge file,
+or a folder swapped for a link. So the grader never opens a path in it directly:
+
+* :meth:`Exchange.folder` makes a fresh folder for one check, owned by the sandbox's user;
+* :meth:`Exchange.copy_out` copies a regular file (and its SQLite ``-wal`` companion) into a
+  folder only the grader can reach, walking the path one folder at a time without following
+  links, refusing anything that is not a regular file or is larger than :data:`MAX_FILE`;
+* :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
+  not exist yet (never through a link), owned by the sandbox's user.
+
+The folder and everything in it are removed when the sandbox closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+
+from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, make_shared
+
+__all__ = ["Exchange", "MAX_FILE"]
+
+#: The largest file the grader copies out of the exchange folder.
+MAX_FILE = 64 * 1024**2
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class Exchange:
+    """A fresh shared folder (``path``) and a private one only the grader uses."""
+
+    def __init__(self) -> None:
+        self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
+        os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
+        self._private = tempfile.mkdtemp(prefix="simlab-private-")
+
+    def close(self) -> None:
+        """Remove both folders (links inside are removed, never followed)."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        shutil.rmtree(self._private, ignore_errors=True)
+
+    @contextlib.contextmanager
+    def folder(self) -> Iterator[str]:
+        """A fresh folder the sandbox may write, removed afterwards."""
+        path = make_shared(tempfile.mkdtemp(prefix="check-", dir=self.path))
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def _parent_fd(self, path: str) -> tuple[int, str]:
+        """An open descriptor of the folder holding ``path`` (reached without following any
+        link below :attr:`path`) and the file's name in it."""
+        rel = os.path.relpath(os.path.abspath(path), self.path)
+        parts = rel.split(os.sep)
+        if rel.startswith("..") or os.path.isabs(rel) or not parts[-1] or parts[-1] == ".":
+            raise ValueError(f"{path} is not inside the exchange folder")
+        fd = os.open(self.path, _DIR)
+        try:
+            for part in parts[:-1]:
+                inner = os.open(part, _DIR, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, parts[-1]
+
+    def _copy_file(self, path: str, target: str) -> bool:
+        """Copy ``path`` to ``target`` if it is a regular file of at most MAX_FILE bytes."""
+        try:
+            parent, name = self._parent_fd(path)
+        except OSError:
+            return False
+        try:
+            src = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=parent)
+        except OSError:
+            return False
+        finally:
+            os.close(parent)
+        try:
+            info = os.fstat(src)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE:
+                return False
+            data = os.read(src, MAX_FILE + 1)
+            chunks = [data]
+            while data and sum(map(len, chunks)) <= MAX_FILE:
+                data = os.read(src, MAX_FILE + 1)
+                chunks.append(data)
+            if sum(map(len, chunks)) > MAX_FILE:
+                return False
+        finally:
+            os.close(src)
+        with open(target, "xb") as out:
+            out.write(b"".join(chunks))
+        return True
+
+    @contextlib.contextmanager
+    def copy_out(self, path: str) -> Iterator[str | None]:
+        """A private copy of the file at ``path`` (with ``path-wal`` when there is one, so an
+        SQLite file reads as its writer left it); None when it is missing, not a regular file
+        or too large. The copy is removed afterwards."""
+        holder = tempfile.mkdtemp(dir=self._private)
+        try:
+            local = os.path.join(holder, os.path.basename(path))
+            if not self._copy_file(path, local):
+                yield None
+                return
+            self._copy_file(path + "-wal", local + "-wal")
+            yield local
+        finally:
+            shutil.rmtree(holder, ignore_errors=True)
+
+    def copy_in(self, local: str, path: str) -> None:
+        """Place the grader's file ``local`` at ``path`` in the exchange folder. Raises
+        ``OSError`` when ``path`` already exists (whatever it is)."""
+        parent, name = self._parent_fd(path)
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(name, flags, 0o600, dir_fd=parent)
+        finally:
+            os.close(parent)
+        with open(fd, "wb") as out, open(local, "rb") as source:
+            shutil.copyfileobj(source, out)
+            if os.geteuid() == 0:
+                os.fchown(out.fileno(), SANDBOX_UID, SANDBOX_GID)

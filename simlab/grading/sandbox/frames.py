@@ -1,0 +1,127 @@
+"""Frames between the grader and a sandbox: a length, then that many bytes of JSON.
+
+The grader never trusts what comes up the pipe. :func:`read_frame` waits at most until a
+deadline for the *whole* frame (half a frame written by the student's code is a timeout, not a
+hang), refuses a length over its limit before reading a byte of it, and :func:`parse_frame`
+refuses bytes that are not UTF-8 JSON or that nest deeper than :data:`MAX_FRAME_DEPTH`. Each
+failure is a :class:`FrameError` with one line saying what went wrong. Writes have a deadline
+too: a sandbox that stops reading cannot block the grader.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import struct
+import time
+from typing import Any
+
+__all__ = ["FrameError", "send_frame", "read_frame", "parse_frame", "depth", "MAX_FRAME_DEPTH"]
+
+HEADER = struct.Struct(">I")
+#: Deepest JSON nesting accepted from a sandbox (a value nested MAX_DEPTH deep encodes to
+#: at most three JSON levels per level, plus the envelope).
+MAX_FRAME_DEPTH = 160
+
+
+class FrameError(Exception):
+    """A frame could not be read or parsed. ``kind`` is ``timeout``, ``partial``, ``closed``,
+    ``oversized``, ``malformed`` or ``deep``; ``reason`` is one line for the feedback."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+def _wait(fd: int, events: int, deadline: float | None) -> bool:
+    """Wait until ``fd`` is ready for ``events`` (or closed) or the deadline passes (False);
+    no deadline waits for ever."""
+    poller = select.poll()
+    poller.register(fd, events)
+    while True:
+        if deadline is None:
+            wait = -1
+        else:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            wait = max(1, int(left * 1000))
+        if poller.poll(wait):
+            return True
+
+
+def send_frame(fd: int, payload: bytes, deadline: float | None = None) -> None:
+    """Write one frame; with a deadline (and ``fd`` non-blocking), raise
+    ``FrameError("timeout")`` when the reader does not take it in time. ``OSError`` (a closed
+    pipe) propagates."""
+    view = memoryview(HEADER.pack(len(payload)) + payload)
+    while view:
+        if deadline is not None and not _wait(fd, select.POLLOUT, deadline):
+            raise FrameError("timeout", "stopped reading its requests")
+        try:
+            n = os.write(fd, view[: 1 << 16])
+        except BlockingIOError:
+            continue
+        view = view[n:]
+
+
+def _read_exact(fd: int, n: int, deadline: float | None, started: bool) -> bytes:
+    data = bytearray()
+    while len(data) < n:
+        if not _wait(fd, select.POLLIN, deadline):
+            if started or data:
+                raise FrameError("partial", "sent an incomplete reply and then nothing")
+            raise FrameError("timeout", "did not answer in time")
+        try:
+            chunk = os.read(fd, min(n - len(data), 1 << 20))
+        except BlockingIOError:
+            continue
+        except OSError:  # the other end is gone
+            chunk = b""
+        if not chunk:
+            if started or data:
+                raise FrameError("partial", "stopped in the middle of a reply")
+            raise FrameError("closed", "stopped")
+        data += chunk
+    return bytes(data)
+
+
+def read_frame(fd: int, deadline: float | None, max_size: int) -> bytes:
+    """Read one whole frame before ``deadline`` (``time.monotonic()``; None: no deadline) and
+    return its payload."""
+    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline, False))
+    if size > max_size:
+        raise FrameError("oversized", f"sent back {size:,} bytes, more than {max_size:,}")
+    return _read_exact(fd, size, deadline, True)
+
+
+def depth(value: Any, limit: int) -> int:
+    """How deep lists and dicts nest in ``value``, counting at most to ``limit + 1``."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if deepest > limit:
+                return deepest
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def parse_frame(payload: bytes) -> Any:
+    """The JSON value of a frame's payload; ``FrameError`` when it is not UTF-8 JSON or
+    nests deeper than :data:`MAX_FRAME_DEPTH`."""
+    try:
+        text = payload.decode("utf-8")
+        value = json.loads(text)
+    except RecursionError:
+        raise FrameError("deep", "sent back a reply nested too deeply") from None
+    except (UnicodeDecodeError, ValueError):
+        raise FrameError("malformed", "sent back a malformed reply (not JSON)") from None
+    if depth(value, MAX_FRAME_DEPTH) > MAX_FRAME_DEPTH:
+        raise FrameError("deep", "sent back a reply nested too deeply")
+    return value

@@ -1,0 +1,296 @@
+"""The jail every run of a student's code goes into: bubblewrap, an unprivileged user, hard limits.
+
+A :class:`Jail` turns a command line into one that runs it inside ``bwrap`` (bubblewrap, the
+sandbox Flatpak uses):
+
+* **its own namespaces** (``--unshare-all``): PID (the grader's processes are invisible), network
+  (none at all, not even the host's loopback), IPC, UTS, cgroup, mount and user;
+  ``--disable-userns`` (bubblewrap 0.8+) forbids new user namespaces inside, ``--new-session``
+  detaches it from the grader's terminal. The command is the jail's PID 1 (``--as-pid-1``):
+  when it ends, the kernel kills every other process of the jail. ``--die-with-parent`` ends
+  it when the grader goes;
+* **an unprivileged user**: uid and gid :data:`SANDBOX_UID` (65534, ``nobody``) inside. When the
+  grader runs as root, the jail is ``nobody`` on the host too: a first ``bwrap`` (root, a mount
+  namespace only) publishes the read-only sources under ``/mnt`` (so a closed parent folder such
+  as ``/root`` does not matter), a shell that keeps ``CAP_KILL`` waits for ``setpriv``, which
+  drops to 65534 for good and runs the real jail, a second ``bwrap`` run by ``nobody``. Each
+  layer dies with its parent, and killing the first one's process group kills them all;
+* **a read-only view of only what it needs**: ``/usr`` (with the ``/bin``, ``/lib*`` links), a
+  few files of ``/etc`` (``ld.so.cache``, fonts, time zone), the Python runtime, the virtual
+  environment and simlab's package folder with the hidden checks' folder replaced by an empty
+  one. Nothing else of the host exists inside: no ``solutions/``, no ``tests/``, no other
+  submission, no home folder;
+* **private scratch space**: ``/tmp`` (the working folder and ``HOME``) and ``/dev/shm`` are
+  size-capped tmpfs that vanish with the jail; ``shared`` folders (the kernel's socket folder,
+  the hidden checks' exchange folder) are the only host folders it may write;
+* **hard limits** (``prlimit``, soft = hard, before the command starts, so nothing inside can
+  raise them): address space, CPU seconds, processes (counted per jail, which has its own user
+  namespace, so one jail's fork bomb cannot starve another), file size, open files, no core
+  dumps;
+* **a clean environment** (``--clearenv``): nothing of the grader's environment gets in.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "Jail",
+    "Limits",
+    "SandboxUnavailable",
+    "SANDBOX_UID",
+    "SANDBOX_GID",
+    "INSTALL_HINT",
+    "require",
+    "make_shared",
+    "cpu_limit",
+]
+
+SANDBOX_UID = 65534
+SANDBOX_GID = 65534
+INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+
+_ETC = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot build a jail on this machine (one line says why)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Hard resource limits of one sandbox, soft = hard. Memory (address space) and CPU
+    seconds are per process; in a jail, ``processes`` counts every process and thread of that
+    jail together (each jail has its own user namespace). ``scratch`` is the size of the
+    jail's private ``/tmp`` (``/dev/shm`` gets a quarter of it)."""
+
+    memory: int = 2 * 1024**3
+    cpu: int = 600
+    processes: int = 64
+    file_size: int = 256 * 1024**2
+    open_files: int = 512
+    scratch: int = 256 * 1024**2
+
+    def rlimits(self) -> dict[str, int]:
+        """``resource`` constant name -> value, core dumps off."""
+        return {
+            "RLIMIT_AS": self.memory,
+            "RLIMIT_CPU": self.cpu,
+            "RLIMIT_NPROC": self.processes,
+            "RLIMIT_FSIZE": self.file_size,
+            "RLIMIT_NOFILE": self.open_files,
+            "RLIMIT_CORE": 0,
+        }
+
+    def prlimit(self) -> list[str]:
+        """The same limits as ``prlimit`` options (soft:hard)."""
+        return [f"--{name[7:].lower()}={value}:{value}" for name, value in self.rlimits().items()]
+
+
+def cpu_limit(timeout: float) -> int:
+    """CPU seconds one process of a sandbox may use: ten times the wall-clock timeout of one
+    cell or call (it bounds what processes left running in the background can burn)."""
+    return max(10, int(10 * timeout))
+
+
+def _tool(name: str) -> str | None:
+    found = shutil.which(name)
+    if found is None:
+        for folder in ("/usr/bin", "/bin", "/usr/sbin"):
+            if os.access(f"{folder}/{name}", os.X_OK):
+                return f"{folder}/{name}"
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _supports(bwrap: str | None, option: str) -> bool:
+    """Whether this bubblewrap knows ``option`` (``--disable-userns`` came with 0.8)."""
+    if bwrap is None:
+        return False
+    try:
+        text = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return option in text.stdout + text.stderr
+
+
+def _readonly_sources() -> list[str]:
+    """Host folders the jail sees read-only (besides /usr): the interpreter's installation,
+    the virtual environment and simlab's package folder, without duplicates."""
+    import simlab
+
+    paths = [
+        os.path.realpath(sys.base_prefix),
+        os.path.realpath(sys.prefix),
+        str(Path(simlab.__file__).resolve().parent),
+    ]
+    out: list[str] = []
+    for p in sorted(set(paths), key=len):
+        if p == "/usr" or p.startswith("/usr/"):
+            continue
+        if not any(p == q or p.startswith(q + "/") for q in out):
+            out.append(p)
+    return out
+
+
+def hidden_paths() -> list[str]:
+    """Folders inside the read-only sources that the jail sees empty: the hidden checks."""
+    import simlab
+
+    return [str(Path(simlab.__file__).resolve().parent / "grading" / "checks")]
+
+
+class Jail:
+    """How to run a command jailed; one object can start many jails (one per command)."""
+
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        shared: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+    ):
+        self.limits = limits or Limits()
+        self.shared = [os.path.realpath(p) for p in shared]
+        self.extra_env = dict(env or {})
+        self.bwrap = _tool("bwrap")
+        self.sources = _readonly_sources()
+
+    def env(self) -> dict[str, str]:
+        venv_bin = os.path.join(sys.prefix, "bin")
+        env = {
+            "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
+            "HOME": "/tmp",
+            "TMPDIR": "/tmp",
+            "LANG": "C.UTF-8",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": "/tmp/.matplotlib",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONNOUSERSITE": "1",
+            "MALLOC_ARENA_MAX": "2",
+        }
+        env.update(self.extra_env)
+        return env
+
+    def _inner(self, argv: Sequence[str], source_of: dict[str, str]) -> list[str]:
+        args = [
+            self.bwrap or "bwrap",
+            "--unshare-all",
+            "--unshare-user",
+            *(["--disable-userns"] if _supports(self.bwrap, "--disable-userns") else []),
+            "--die-with-parent",
+            "--new-session",
+            "--as-pid-1",
+            "--uid",
+            str(SANDBOX_UID),
+            "--gid",
+            str(SANDBOX_GID),
+            "--hostname",
+            "sandbox",
+            "--ro-bind",
+            "/usr",
+            "/usr",
+        ]
+        for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+            path = f"/{name}"
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                args += ["--ro-bind", source_of.get(path, path), path]
+        for path in _ETC:
+            if os.path.exists(path):
+                args += ["--ro-bind", source_of.get(path, path), path]
+        for path in self.sources:
+            args += ["--ro-bind", source_of[path], path]
+        for path in hidden_paths():
+            if any(path.startswith(s + "/") for s in self.sources):
+                args += ["--tmpfs", path, "--remount-ro", path]
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--size", str(self.limits.scratch), "--tmpfs", "/tmp"]
+        args += ["--size", str(self.limits.scratch // 4), "--tmpfs", "/dev/shm"]
+        for path in self.shared:
+            args += ["--bind", source_of[path], path]
+        args += ["--chdir", "/tmp", "--clearenv"]
+        for key, value in self.env().items():
+            args += ["--setenv", key, value]
+        prlimit = _tool("prlimit") or "prlimit"
+        return [*args, "--", prlimit, *self.limits.prlimit(), "--", *argv]
+
+    def command(self, argv: Sequence[str]) -> list[str]:
+        """The command line that runs ``argv`` in a fresh jail."""
+        if os.geteuid() != 0:
+            identity = {p: p for p in [*self.sources, *self.shared]}
+            return self._inner(argv, identity)
+        # Root: a first bwrap (a mount namespace, as root) publishes each source under /mnt,
+        # where nobody can reach it even if a parent folder (such as /root) is closed; a shell
+        # that keeps CAP_KILL waits for setpriv, which becomes nobody for good (the shell's
+        # death kills it: a parent death signal needs that capability to reach another user)
+        # and runs the real jail.
+        outer = [self.bwrap or "bwrap", "--dev-bind", "/", "/", "--tmpfs", "/mnt"]
+        source_of: dict[str, str] = {}
+        staged = [*self.sources, *self.shared, *(p for p in _ETC if os.path.exists(p))]
+        for i, path in enumerate(staged):
+            source_of[path] = f"/mnt/{i}"
+            outer += ["--bind" if path in self.shared else "--ro-bind", path, f"/mnt/{i}"]
+        outer += ["--die-with-parent"]
+        for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID"):
+            outer += ["--cap-add", cap]
+        outer += ["--", "/bin/sh", "-c", '"$@"; exit "$?"', "sh"]
+        outer += [
+            _tool("setpriv") or "setpriv",
+            "--pdeathsig=SIGKILL",
+            f"--reuid={SANDBOX_UID}",
+            f"--regid={SANDBOX_GID}",
+            "--clear-groups",
+            "--",
+        ]
+        return outer + self._inner(argv, source_of)
+
+
+def make_shared(path: str | os.PathLike) -> str:
+    """Make a fresh grader-made folder writable for the jail (``nobody`` owns it when the
+    grader is root); return its real path."""
+    real = os.path.realpath(path)
+    if os.geteuid() == 0:
+        os.chown(real, SANDBOX_UID, SANDBOX_GID)
+    os.chmod(real, 0o700)
+    return real
+
+
+@functools.lru_cache(maxsize=1)
+def _probe(bwrap: str) -> str | None:
+    """None if a jail can run ``/bin/true`` here, else one line saying why not."""
+    try:
+        done = subprocess.run(
+            Jail().command(["/bin/true"]),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not run ({exc})"
+    if done.returncode != 0:
+        why = " ".join((done.stderr or "").split())[:200] or f"exit status {done.returncode}"
+        return f"bubblewrap cannot build a sandbox on this machine: {why}"
+    return None
+
+
+def require() -> None:
+    """Raise :class:`SandboxUnavailable` unless jails work here (checked once per process)."""
+    bwrap = _tool("bwrap")
+    if bwrap is None:
+        raise SandboxUnavailable(f"no sandbox tool: {INSTALL_HINT}")
+    for tool in ("prlimit", "setpriv") if os.geteuid() == 0 else ("prlimit",):
+        if _tool(tool) is None:
+            raise SandboxUnavailable(f"{tool} is missing: install util-linux")
+    problem = _probe(bwrap)
+    if problem is not None:
+        raise SandboxUnavailable(problem)

@@ -1,0 +1,112 @@
+"""The notebook's Jupyter kernel in a jail, reached over IPC sockets in a shared folder.
+
+The jail (:mod:`simlab.grading.sandbox.jail`) has no network at all, not even the host's
+loopback, so the kernel and nbclient cannot meet over TCP. They meet in a folder instead: a
+fresh one per kernel start, made by the grader and bound read-write into the jail at the same
+path, holding the connection file and jupyter_client's ``ipc`` transport sockets (Unix sockets,
+``<folder>/kernel-ipc-<n>``). It is the only host folder the kernel may write.
+
+:class:`JailedKernelManager` starts ``python -m ipykernel_launcher`` through the jail, with the
+kernel's hard limits (:data:`KERNEL_LIMITS`, memory included). The grader's side refuses any
+message over :data:`MAX_MESSAGE` bytes (ZeroMQ drops the connection that sent it), so a kernel
+cannot flood the grader's memory through its sockets. Stopping the kernel ends the jail and
+every process the notebook started.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from typing import Any
+
+import zmq
+import zmq.asyncio
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Type, default
+
+from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, Jail, Limits, make_shared
+
+__all__ = ["JailedKernelManager", "BoundedKernelClient", "KERNEL_LIMITS", "MAX_MESSAGE"]
+
+#: The kernel's hard limits: more memory than a sandbox (numpy, matplotlib, IPython).
+KERNEL_LIMITS = Limits(memory=4 * 1024**3)
+#: The largest message the grader accepts from a kernel, in bytes.
+MAX_MESSAGE = 64 * 1024**2
+
+
+def _bounded_context(kind: type[zmq.asyncio.Context]) -> zmq.asyncio.Context:
+    context = kind()
+    context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # default for every socket made from it
+    return context
+
+
+class BoundedKernelClient(AsyncKernelClient):
+    """An nbclient-compatible kernel client whose sockets refuse oversized messages, and
+    without the heartbeat channel: its thread can block for ever on a kernel that sent garbage
+    (stopping the client then joins it), and liveness comes from the kernel's process anyway."""
+
+    @default("context")
+    def _context_default(self) -> zmq.asyncio.Context:
+        self._created_context = True
+        return _bounded_context(zmq.asyncio.Context)
+
+    def start_channels(
+        self,
+        shell: bool = True,
+        iopub: bool = True,
+        stdin: bool = True,
+        hb: bool = True,
+        control: bool = True,
+    ) -> None:
+        super().start_channels(shell, iopub, stdin, False, control)
+
+
+class JailedKernelManager(AsyncKernelManager):
+    """A kernel manager that starts this interpreter's ipykernel in a jail (never a
+    kernelspec installed elsewhere), talking over IPC sockets in :attr:`folder`."""
+
+    client_factory = Type(BoundedKernelClient, klass=AsyncKernelClient)
+
+    def __init__(self, *, limits: Limits | None = None, **kwargs: Any):
+        folder = make_shared(tempfile.mkdtemp(prefix="simlab-kernel-"))
+        super().__init__(
+            transport="ipc",
+            connection_file=os.path.join(folder, "kernel.json"),
+            shutdown_wait_time=2.0,
+            **kwargs,
+        )
+        self.folder = folder
+        self.jail = Jail(limits=limits or KERNEL_LIMITS, shared=[folder])
+
+    @default("context")
+    def _context_default(self) -> zmq.asyncio.Context:
+        self._created_context = True
+        return _bounded_context(zmq.asyncio.Context)
+
+    @property
+    def kernel_spec(self) -> KernelSpec:
+        if self._kernel_spec is None:
+            argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+            self._kernel_spec = KernelSpec(
+                argv=self.jail.command(argv),
+                display_name="Python 3 (simlab, jailed)",
+                language="python",
+                # A SIGINT to the process group would kill the jail's outer layers before the
+                # kernel could exit by itself (jupyter_client interrupts before a shutdown).
+                interrupt_mode="message",
+            )
+        return self._kernel_spec
+
+    def write_connection_file(self, **kwargs: Any) -> None:
+        """Write the connection file (before the jail exists) readable by the jail's user."""
+        super().write_connection_file(**kwargs)
+        if os.geteuid() == 0:
+            os.chown(self.connection_file, SANDBOX_UID, SANDBOX_GID)
+
+    def remove_folder(self) -> None:
+        """Remove the socket folder (call once the kernel is stopped)."""
+        shutil.rmtree(self.folder, ignore_errors=True)

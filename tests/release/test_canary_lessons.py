@@ -1,0 +1,41 @@
+"""The figures notebook 08 teaches with, held by the kit (seed 1, the default config)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab.release.canary import CanaryConfig
+from simlab.release.stats import fisher_one_sided
+from simlab.sim.canary import run_canary
+
+
+@pytest.fixture(scope="module")
+def b_canary():
+    return run_canary(CanaryConfig(candidate="B"), seed=1)
+
+
+def test_do_five_clean_probes_close_the_breaker_and_the_window_trip_it_again(b_canary):
+    # "Each round of probes closed the breaker, and the window tripped it again."
+    states = [state for _, state in b_canary.changes]
+    assert states == ["open", "half-open", "closed"] * 2 + ["open"]
+    probes = [r for r in b_canary.requests if r.probe]
+    assert len(probes) == 2 * b_canary.config.probe_requests == 10
+    assert not any(r.error for r in probes)
+
+
+def test_is_a_round_of_five_probes_usually_blind_to_a_seven_percent_error_rate(b_canary):
+    canary = [r for r in b_canary.requests if r.route == "canary"]
+    rate = sum(r.error for r in canary) / len(canary)
+    assert 0.06 <= rate <= 0.08  # "B errs in 7% of its requests"
+    assert (1 - rate) ** 5 > 0.65  # most rounds of 5 probes hold no error
+
+
+def test_does_one_error_fewer_flip_the_low_policy_verdict(b_canary):
+    policy = next(s for s in b_canary.slices if s.name == "low/policy")
+    assert (policy.baseline_n, policy.candidate_errors, policy.candidate_n) == (1811, 3, 68)
+    base_errors = round(policy.baseline_rate * policy.baseline_n)
+    assert (
+        fisher_one_sided(base_errors, 1811, 3, 68)
+        < 0.01
+        <= fisher_one_sided(base_errors, 1811, 2, 68)
+    )
