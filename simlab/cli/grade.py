@@ -3,6 +3,7 @@
 ``simlab grade PATH...`` grades notebooks and folders of notebooks and prints one block per
 notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE`` also writes a
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
+``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input).
 Exit status 0 when every notebook was graded (whatever its score), 1 when a
 notebook could not be graded at all (not a notebook, unknown exercise), 2 for a usage mistake.
 
@@ -18,6 +19,16 @@ import sys
 from simlab.cli.args import UsageError, positive_int, positive_number
 
 __all__ = ["register"]
+
+
+def _rubric(exercise: str) -> int:
+    from simlab.grading.checks import EXERCISES
+    from simlab.grading.report import format_rubric
+
+    if exercise not in EXERCISES:
+        raise UsageError(f"no exercise {exercise!r}; choose one of {', '.join(EXERCISES)}")
+    print(format_rubric(EXERCISES[exercise]))
+    return 0
 
 
 #: What ``--no-sandbox`` prints before grading.
@@ -46,6 +57,11 @@ def _check_sandbox(args: argparse.Namespace) -> None:
 def _grade(args: argparse.Namespace) -> int:
     from simlab.grading.grader import find_notebooks, grade
     from simlab.grading.report import format_text, json_lines, write_csv
+
+    if args.rubric:
+        return _rubric(args.rubric)
+    if not args.paths:
+        raise UsageError("give notebooks or folders to grade (or --rubric EXERCISE)")
 
     try:
         notebooks = find_notebooks(args.paths)
@@ -143,7 +159,12 @@ def register(subparsers) -> None:
         epilog=ISOLATION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="notebooks, or folders to search")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks, or folders to search")
+    p.add_argument(
+        "--rubric",
+        metavar="EXERCISE",
+        help="print the rubric of EXERCISE (its questions' criteria and weights) and exit",
+    )
     p.add_argument(
         "--json",
         action="store_true",

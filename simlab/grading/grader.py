@@ -37,7 +37,7 @@ import nbformat
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
-from simlab.grading.questions import Exercise, Question, Tally
+from simlab.grading.questions import Exercise, Question, Tally, feedback
 from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
@@ -192,18 +192,6 @@ def _tampering(sandbox: Sandbox) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _feedback(tally: Tally, total: int, lost: str | None) -> str:
-    if lost is not None:
-        return f"{lost}; a question whose code hangs or crashes gets 0"
-    if tally.passed >= total:
-        return f"all {total} checks passed"
-    if tally.not_attempted and tally.passed == 0:
-        return f"not attempted: {tally.not_attempted[0]}"
-    more = len(tally.failures) - 1
-    tail = f" (and {more} more)" if more > 0 else ""
-    return f"{tally.passed}/{total} checks passed; {tally.failures[0]}{tail}"
-
-
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
     tally = Tally()
     lost: str | None = None
@@ -231,7 +219,7 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
         )
     finally:
         sandbox.set_deadline(None)
-    if lost is None and tally.count != q.points:
+    if lost is None and not q.consistent(tally):
         return QuestionGrade(
             q.id,
             0,
@@ -239,8 +227,8 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
             f"grader error: the hidden check of {q.id} has "
             f"{tally.count} parts for {q.points} points",
         )
-    points = 0 if lost is not None else min(tally.passed, q.points)
-    return QuestionGrade(q.id, points, q.points, _feedback(tally, q.points, lost))
+    points = 0 if lost is not None else q.score(tally)
+    return QuestionGrade(q.id, points, q.points, feedback(tally, tally.count, lost))
 
 
 def hidden_checks(

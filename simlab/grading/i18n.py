@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from simlab.grading.i18n_checks import CHECK_PATTERNS
+
 __all__ = ["LANGS", "Rule", "RULES", "TERMS", "translate", "untranslated"]
 
 LANGS = ("en", "zh")
@@ -52,6 +54,11 @@ TERMS = {
     "printed too much": "输出过多",
     "could not run": "无法运行",
     "raised an error": "抛出了错误",
+    "experiment": "实验",
+    "story": "故事",
+    "hits": "命中",
+    "misses": "未命中",
+    "entries thrown away by re-verification": "复核时丢弃的条目",
 }
 
 _PY_ERROR = r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Iteration|Warning)"
@@ -63,6 +70,17 @@ RULES: tuple[Rule, ...] = (
         r"(?P<body>.+) \(note: the notebook replaces (?P<names>.+?); the grader ignores that\)",
         "{body}(注意:这个 notebook 替换了 {names};评分器不受影响)",
         ("body",),
+    ),
+    _r(
+        r"(?P<passed>\d+)/(?P<total>\d+) checks passed; (?P<first>.+?); also, (?P<second>.+) "
+        r"\(and (?P<more>\d+) more\)",
+        "{passed}/{total} 项检查通过;{first};另外,{second}(另有 {more} 项未通过)",
+        ("first", "second"),
+    ),
+    _r(
+        r"(?P<passed>\d+)/(?P<total>\d+) checks passed; (?P<first>.+?); also, (?P<second>.+)",
+        "{passed}/{total} 项检查通过;{first};另外,{second}",
+        ("first", "second"),
     ),
     _r(
         r"(?P<passed>\d+)/(?P<total>\d+) checks passed; (?P<first>.+) \(and (?P<more>\d+) more\)",
@@ -187,6 +205,9 @@ RULES: tuple[Rule, ...] = (
         "step {step} 保存后租约立即被接管,但工作仍为 {steps} 运行了(每一步之前先发心跳)",
     ),
 )
+
+#: The hidden checks' sentences (simlab/grading/i18n_checks.py), after the grader's wrappers.
+RULES += tuple(_r(*p) for p in CHECK_PATTERNS)
 
 
 def _apply(text: str, missing: list[str] | None) -> str:

@@ -7,10 +7,8 @@ learner wrote (``claim``, ``heartbeat``, ``record_effect``), each called with th
 stays the kit's own, so the learner's piece is tested in a complete, working system: the
 simulator's workers, faults and checker run against it unchanged.
 
-:data:`FACTORIES` are the objects the grader may ask a sandbox to build for a hidden check (see
-:meth:`simlab.grading.sandbox.supervisor.Sandbox.kit`); each takes the student's namespace first.
-Objects built here use the sandbox clock, which reads the time the grader sent with its latest
-request.
+The scripted work and ledger here, and the attacks of :mod:`simlab.grading.attacks`, are what
+a hidden check asks a sandbox to build (:data:`simlab.grading.factories.FACTORIES`).
 """
 
 from __future__ import annotations
@@ -27,15 +25,13 @@ from typing import Any
 from simlab.grading.sandbox.state import SANDBOX, clock
 from simlab.ledger import Ledger
 from simlab.records import Lease
-from simlab.sim.mailbox import Mailbox
 
 __all__ = [
     "PiecesLedger",
     "run_worker",
-    "FACTORIES",
     "ScriptedWork",
     "ScriptedLedger",
-    "interleaved_claims",
+    "sandbox_clock",
 ]
 
 
@@ -195,140 +191,10 @@ class ScriptedLedger(Ledger):
         return accepted
 
 
-class _Rows:
-    """The finished result of one statement: the rows, already fetched, and its counters."""
-
-    def __init__(self, cursor: Any):
-        self._rows = cursor.fetchall() if cursor.description is not None else []
-        self.rowcount = cursor.rowcount
-        self.lastrowid = cursor.lastrowid
-        self.description = cursor.description
-
-    def fetchone(self) -> Any:
-        return self._rows.pop(0) if self._rows else None
-
-    def fetchall(self) -> list:
-        rows, self._rows = self._rows, []
-        return rows
-
-    def fetchmany(self, size: int = 1) -> list:
-        rows, self._rows = self._rows[:size], self._rows[size:]
-        return rows
-
-    def __iter__(self):
-        return iter(self.fetchall())
-
-    def close(self) -> None:
-        self._rows = []
-
-
-class _Interleaved:
-    """A connection that runs ``between()`` once, right after the first statement of a
-    claim finished (``BEGIN`` does not count), as if another process got scheduled there."""
-
-    def __init__(self, db: Any, between: Callable[[], None]):
-        self._db = db
-        self._between: Callable[[], None] | None = between
-
-    def execute(self, sql: str, params: Any = ()) -> _Rows:
-        rows = _Rows(self._db.execute(sql, params))
-        if self._between is not None and not sql.lstrip().upper().startswith(
-            ("BEGIN", "SAVEPOINT")
-        ):
-            between, self._between = self._between, None
-            between()
-        return rows
-
-    def cursor(self) -> _Interleaved:
-        return self
-
-    def __enter__(self) -> Any:
-        return self._db.__enter__()
-
-    def __exit__(self, *exc: Any) -> Any:
-        return self._db.__exit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._db, name)
-
-
-def interleaved_claims(claim: Callable[..., Lease], path: str) -> dict[str, Any]:
-    """Two workers claim one expired task with ``claim``; worker B runs right after the first
-    statement of worker A's claim, at a time when A's new lease has already run out.
-
-    Returns ``{"A": Lease | "<error>", "B": Lease | "<error>"}``. An atomic claim cannot hand
-    both the same epoch; the chapter's UPDATE-then-SELECT claim does.
-    """
-    with Ledger(path, clock=lambda: 0.0) as setup:
-        setup.submit("race")
-        setup.claim("race", "old", 5.0)  # expired from t=5 on
-    outcome: dict[str, Any] = {}
-    a = PiecesLedger(path, clock=lambda: 100.0)
-    b = PiecesLedger(path, clock=lambda: 200.0, busy_timeout=0.0)
-    try:
-
-        def worker_b() -> None:
-            try:
-                outcome["B"] = claim(b.db, "race", "B", 5.0, 200.0)
-            except Exception as exc:
-                outcome["B"] = f"{type(exc).__name__}: {exc}"
-
-        outcome["A"] = claim(_Interleaved(a.db, worker_b), "race", "A", 5.0, 100.0)
-        outcome.setdefault("B", "B never ran: the claim ran no statement")
-    finally:
-        a.close()
-        b.close()
-    return outcome
-
-
 def _advance(seconds: float) -> None:
     SANDBOX.now += seconds
 
 
-def _clock() -> float:
+def sandbox_clock() -> float:
+    """The sandbox's clock: the time the grader sent with its latest request."""
     return clock()
-
-
-def _piece(ns: dict, name: str | None) -> Callable | None:
-    if name is None:
-        return None
-    if not callable(ns.get(name)):
-        raise NameError(f"no function named {name!r} is defined")
-    return ns[name]
-
-
-def _pieces_ledger(
-    ns: dict,
-    path: str,
-    *,
-    claim: str | None = None,
-    heartbeat: str | None = None,
-    record_effect: str | None = None,
-) -> Ledger:
-    return PiecesLedger(
-        path,
-        clock=_clock,
-        claim=_piece(ns, claim),
-        heartbeat=_piece(ns, heartbeat),
-        record_effect=_piece(ns, record_effect),
-    )
-
-
-#: name -> factory(namespace, *args, **kwargs): the objects a hidden check may build.
-FACTORIES: dict[str, Callable[..., Any]] = {
-    "ledger": lambda ns, path: Ledger(path, clock=_clock),
-    "pieces-ledger": _pieces_ledger,
-    "mailbox": lambda ns: Mailbox(),
-    "scripted-work": lambda ns, path, task_id, script: ScriptedWork(path, task_id, script, _clock),
-    "scripted-ledger": lambda ns, path, after_save: ScriptedLedger(path, after_save, _clock),
-    "interleaved-claims": lambda ns, path, claim: _Result(
-        interleaved_claims(_piece(ns, claim), path)
-    ),
-}
-
-
-class _Result:
-    """A value computed in the sandbox, read back with ``attribute("value")``."""
-
-    def __init__(self, value: Any):
-        self.value = value

@@ -28,12 +28,15 @@ from typing import Any
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 
 __all__ = [
+    "Criterion",
     "Question",
     "Exercise",
     "Tally",
     "Fail",
     "require",
     "NotAttempted",
+    "feedback",
+    "FAILURE_CHARS",
 ]
 
 
@@ -52,14 +55,59 @@ def require(condition: Any, message: str) -> None:
 
 
 @dataclass(frozen=True)
+class Criterion:
+    """One line of a question's rubric: what it asks (``says``, in words an instructor reads;
+    never a hidden input), its ``weight`` in points, and whether it is the question's ``core``
+    idea. A criterion earns its weight only when every part filed under it passes, so a classic
+    mistake of the core idea loses the whole core weight (at least half of the question)."""
+
+    id: str
+    weight: int
+    says: str
+    core: bool = False
+    mistakes: tuple[str, ...] = ()  # the classic mistakes its parts are built to catch
+
+
+@dataclass(frozen=True)
 class Question:
-    """One graded question: ``points`` parts, the student ``names`` it needs, its check."""
+    """One graded question: ``points`` in all, the student ``names`` it needs, its check.
+
+    Without a ``rubric`` every part is worth one point (``points`` parts). With one, the check
+    files its parts under the rubric's criteria (:meth:`Tally.under`) and the points are the
+    weights of the criteria whose parts all passed; the weights add up to ``points`` and the
+    core criteria weigh at least half of them.
+    """
 
     id: str
     title: str
     points: int
     names: tuple[str, ...]
     check: Callable[..., None]
+    rubric: tuple[Criterion, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.rubric:
+            total = sum(c.weight for c in self.rubric)
+            core = sum(c.weight for c in self.rubric if c.core)
+            if total != self.points or 2 * core < self.points:
+                raise ValueError(f"the rubric of {self.id} weighs {total} (core {core})")
+
+    def score(self, tally: Tally) -> int:
+        """The points ``tally`` earns on this question."""
+        if not self.rubric:
+            return min(tally.passed, self.points)
+        return sum(
+            c.weight
+            for c in self.rubric
+            if tally.ran.get(c.id, 0) > 0 and tally.ran[c.id] == tally.won.get(c.id, 0)
+        )
+
+    def consistent(self, tally: Tally) -> bool:
+        """Did the check run the parts its rubric promises (one per point without a rubric,
+        at least one per criterion with one, and none outside it)?"""
+        if not self.rubric:
+            return tally.count == self.points
+        return set(tally.ran) == {c.id for c in self.rubric}
 
 
 @dataclass(frozen=True)
@@ -90,10 +138,18 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     not_attempted: list[str] = field(default_factory=list)
     count: int = 0
+    criterion: str = ""
+    ran: dict[str, int] = field(default_factory=dict)  # criterion -> parts run
+    won: dict[str, int] = field(default_factory=dict)  # criterion -> parts passed
+
+    def under(self, criterion: str) -> None:
+        """File the parts that follow under ``criterion`` of the question's rubric."""
+        self.criterion = criterion
 
     def part(self, fn: Callable[[], Any]) -> Callable[[], Any]:
         """Run ``fn`` now as one part (use as a decorator); record pass or fail."""
         self.count += 1
+        self.ran[self.criterion] = self.ran.get(self.criterion, 0) + 1
         try:
             fn()
         except SandboxLost:
@@ -112,13 +168,14 @@ class Tally:
             self.failures.append(_unexpected(exc))
         else:
             self.passed += 1
+            self.won[self.criterion] = self.won.get(self.criterion, 0) + 1
         return fn
 
 
 def _unexpected(exc: Exception) -> str:
     who = getattr(exc, "remote_what", None)
     if who:  # rebuilt from the sandbox: the student's code raised it
-        return f"{who} raised {type(exc).__name__}: {exc}"
+        return f"{who} raised {type(exc).__name__}{_message(str(exc))}"
     return (
         f"the answer could not be checked (it led to {type(exc).__name__}); check what "
         "your functions return"
@@ -131,4 +188,39 @@ def explain(exc: RemoteError) -> str:
     if exc.type == "NotImplementedError":
         hint = f" ({exc.message})" if exc.message else ""
         return f"{who} is not written yet: it still raises NotImplementedError{hint}"
-    return f"{who} raised {exc.describe()}"
+    return f"{who} raised {exc.type}{_message(exc.message)}"
+
+
+def _message(message: str) -> str:
+    """The learner's exception message, unless it may quote a hidden input (a value the
+    learner's code read from the grader's data): then only the type is shown."""
+    if not message or any(c in message for c in "'\"@[{") or len(message) > 80:
+        return ""
+    return f": {message}"
+
+
+def feedback(tally: Tally, total: int, lost: str | None) -> str:
+    """The one line a learner reads for a question: all passed, not attempted, or how many
+    passed with up to two failures (each shortened to :data:`FAILURE_CHARS`) and a count of
+    the rest."""
+    if lost is not None:
+        return f"{lost}; a question whose code hangs or crashes gets 0"
+    if tally.passed >= total:
+        return f"all {total} checks passed"
+    if tally.not_attempted and tally.passed == 0:
+        return f"not attempted: {tally.not_attempted[0]}"
+    shown = [_short(f) for f in dict.fromkeys(tally.failures)][:2]
+    more = len(tally.failures) - len(shown)
+    tail = f" (and {more} more)" if more > 0 else ""
+    return f"{tally.passed}/{tally.count} checks passed; {'; also, '.join(shown)}{tail}"
+
+
+#: Characters one failure may take in the feedback.
+FAILURE_CHARS = 200
+
+
+def _short(failure: str) -> str:
+    failure = " ".join(failure.split())
+    if len(failure) <= FAILURE_CHARS:
+        return failure
+    return failure[: FAILURE_CHARS - 3].rstrip(" ,;") + "..."

@@ -21,8 +21,17 @@ from pathlib import Path
 
 from simlab.grading.grader import NotebookGrade
 from simlab.grading.i18n import translate
+from simlab.grading.questions import Exercise
 
-__all__ = ["format_text", "json_lines", "write_csv", "student_of", "students", "CSV_FIXED"]
+__all__ = [
+    "format_rubric",
+    "format_text",
+    "json_lines",
+    "write_csv",
+    "student_of",
+    "students",
+    "CSV_FIXED",
+]
 
 #: The CSV columns before the per-question ones.
 CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
@@ -128,3 +137,23 @@ def write_csv(
                 ]
             )
     return path
+
+
+def format_rubric(exercise: Exercise) -> str:
+    """The rubric of ``exercise`` for instructors: per question its criteria, weights, which
+    are the core idea and the classic mistakes they catch (words only, no hidden input)."""
+    lines = [f"{exercise.id}: {exercise.title} ({exercise.max_score} points)"]
+    for q in exercise.questions:
+        lines.append(f"\n  {q.id}: {q.title} ({q.points} points)")
+        if not q.rubric:
+            lines.append(f"    one point per hidden check ({q.points} checks)")
+        for c in q.rubric:
+            tag = "core idea" if c.core else "detail"
+            lines.append(f"    [{c.weight}] {c.id} ({tag}): {c.says}")
+            if c.mistakes:
+                lines.append(f"        catches: {'; '.join(c.mistakes)}")
+    lines.append(
+        "\n  A criterion earns its weight only when all its checks pass; the core ideas weigh "
+        "at least half of each question."
+    )
+    return "\n".join(lines)

@@ -196,7 +196,7 @@ class Student:
         returns: dict[str, type] | None = None,
         **kwargs: Any,
     ) -> RemoteObject:
-        """Build a kit object in the sandbox (see :data:`simlab.grading.pieces.FACTORIES`)."""
+        """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`)."""
         now = clock() if clock is not None else None
         handle = self.sandbox.kit(factory, *args, now=now, **kwargs)
         return RemoteObject(

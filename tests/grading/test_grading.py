@@ -100,5 +100,5 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
     rows = list(csv.DictReader(table.open()))
     assert len(rows) == len(cases()) + 2, "one row per submission"
     by_student = {row["student"]: row for row in rows}
-    assert by_student["partial"]["fencing/cancel-after-claim"] == "5"
+    assert by_student["partial"]["fencing/cancel-after-claim"] == "3"
     assert by_student["noisy-correct"]["score"] == "17"

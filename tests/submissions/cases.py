@@ -72,7 +72,7 @@ def _exercise(question: str, notebook: str = FENCING) -> str:
 
 
 # A cancel that forgets to bump the epoch: the status alone already stops the commit, so only
-# the part that asks for the bump fails (5 of 6).
+# the part that asks for the bump fails, but it is the core idea of the question (3 of 6).
 NO_BUMP = """
 def cancel(state):
     if state["status"] in ("completed", "cancelled"):
@@ -89,7 +89,8 @@ def requeue(state):
 """
 
 # The chapter's claim: an UPDATE, then a separate SELECT. Every case-by-case check and every
-# simulation passes (SimPy never interleaves it), only the replayed race catches it.
+# simulation passes (SimPy never interleaves it); the races the grader replays between its two
+# statements catch it, and they belong to the core idea (3 of 10).
 TWO_STATEMENT_CLAIM = """
 def claim(db, task_id, worker, ttl, now):
     updated = db.execute(
@@ -119,7 +120,7 @@ def heartbeat(db, lease, ttl, now):
 """
 
 # record_effect that forgets the fence (any lease may record), and a loop that never
-# heartbeats: each fails exactly the part that looks for it.
+# heartbeats: each fails the part that looks for it, which is the core idea (3 of 9, 3 of 6).
 UNFENCED_EFFECT = """
 def record_effect(db, lease, key, now):
     cursor = db.execute(
@@ -194,7 +195,7 @@ def cases() -> list[Case]:
             "exercises",
             FENCING,
             {"cancel-after-claim": NO_BUMP},
-            {"cancel-after-claim": 5, "cancel-after-first-step": 0, "cancel-limits": 0},
+            {"cancel-after-claim": 3, "cancel-after-first-step": 0, "cancel-limits": 0},
             {"cancel-after-claim": "bump the epoch", "cancel-after-first-step": "not attempted"},
         ),
         # An endless loop in one answer cell and os._exit in another: only those two lose.
@@ -248,7 +249,7 @@ def cases() -> list[Case]:
                 "idempotent-send": UNFENCED_EFFECT,
                 "worker-loop": NO_HEARTBEAT_LOOP,
             },
-            {"atomic-claim": 9, "idempotent-send": 8, "worker-loop": 5},
+            {"atomic-claim": 3, "idempotent-send": 3, "worker-loop": 3},
             {
                 "atomic-claim": "both hold epoch",
                 "idempotent-send": "stale lease",

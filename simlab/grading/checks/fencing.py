@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LedgerError
-from simlab.grading.questions import Exercise, Question, Tally, require
+from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.ledger import Ledger
 from simlab.ledger.dict_experiment import claim, commit, new_state
@@ -36,6 +36,7 @@ def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
 
 def cancel_after_claim(s: Student, t: Tally) -> None:
     cancel, requeue = s.function("cancel"), s.function("requeue")
+    t.under("cancel-fences")
 
     @t.part
     def commit_fails_after_cancel():
@@ -64,6 +65,21 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         )
 
     @t.part
+    def old_epoch_stays_fenced():
+        state = new_state()
+        old = claim(state)
+        _, state = _state_after(cancel, state)
+        _, state = _state_after(requeue, state)
+        claim(state)
+        require(
+            not commit(state, old, "stale"),
+            "after requeue and a new claim, the pre-cancel epoch could commit again "
+            "(requeue must keep the epoch)",
+        )
+
+    t.under("requeue")
+
+    @t.part
     def requeue_then_new_epoch_commits_once():
         state = new_state()
         epoch = claim(state)
@@ -79,18 +95,12 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
         require(not commit(state, fresh, "again"), "a second commit was accepted")
 
-    @t.part
-    def old_epoch_stays_fenced():
-        state = new_state()
-        old = claim(state)
-        _, state = _state_after(cancel, state)
-        _, state = _state_after(requeue, state)
-        claim(state)
-        require(
-            not commit(state, old, "stale"),
-            "after requeue and a new claim, the pre-cancel epoch could commit again "
-            "(requeue must keep the epoch)",
-        )
+    _refusals(t, cancel, requeue)
+
+
+def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
+    """cancel refuses finished tasks, requeue anything but a cancelled one."""
+    t.under("terminal")
 
     @t.part
     def cancel_refuses_terminal_tasks():
@@ -104,6 +114,8 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
             ok, after = _state_after(cancel, state)
             require(ok is False, f"cancel() of a {status} task returned {ok!r}, expected False")
             require(after == before, f"cancel() changed a {status} task")
+
+    t.under("requeue")
 
     @t.part
     def requeue_only_cancelled():
@@ -125,6 +137,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         seen: dict[str, Any] = {}
         stored: dict[str, Any] = {}
 
+        t.under("observations")
+
         @t.part
         def returns_the_observations():
             seen.update(_dict(experiment(path), "cancel_after_first_step()"))
@@ -135,6 +149,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 )
             require("result" in seen, "the answer needs a 'result' key")
 
+        t.under("from-the-ledger")
+
         @t.part
         def the_ledger_shows_the_experiment():
             record = _read(s, path, "j1")
@@ -143,13 +159,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 "the ledger file at `path` holds no task 'j1': run the "
                 "experiment on the path you are given",
             )
-            stored.update(
-                step=record.step,
-                status=record.status,
-                result=record.result,
-                epoch=record.epoch,
-                checkpoint=record.checkpoint,
-            )
+            fields = ("step", "status", "result", "epoch", "checkpoint")
+            stored.update({name: getattr(record, name) for name in fields})
             require(
                 record.checkpoint,
                 "task 'j1' has no checkpoint: the first worker process did not run its step",
@@ -170,6 +181,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                 "the ledger's epoch shows a claim after the cancel (or a missing one before it)",
             )
 
+        t.under("observations")
+
         @t.part
         def step_stays_one():
             require(
@@ -183,6 +196,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
             require(seen and stored, "no experiment to look at")
             require(seen.get("result") is None, "a result was published for a cancelled task")
             require(stored.get("result") is None, "the ledger holds a result for j1")
+
+        t.under("from-the-ledger")
 
         @t.part
         def answer_matches_ledger():
@@ -211,6 +226,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
         path = str(Path(folder) / "cancel.sqlite")
         facts: dict[str, Any] = {}
         evidence: list[str] = []
+        t.under("fenced-after-cancel")
 
         @t.part
         def the_story_ran():
@@ -241,6 +257,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
 
         t.part(lambda: fact("later_save_refused"))
         t.part(lambda: fact("later_effect_refused", "new_claim_refused"))
+        t.under("what-stays")
         t.part(lambda: fact("email_recalled"))
         t.part(lambda: fact("step_rolled_back", "requeue_restarts_from_zero"))
 
@@ -273,6 +290,61 @@ def _read(s: Student, path: str, task_id: str, *, effects: bool = False) -> Any:
             return None
 
 
+#: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
+CANCEL_RUBRIC = (
+    Criterion(
+        "cancel-fences",
+        3,
+        "A cancel bumps the epoch by one, so no lease issued before it can commit, not even "
+        "after a requeue and a new claim (a save after a cancel is refused).",
+        core=True,
+        mistakes=("cancel that only sets the status", "requeue that resets the epoch"),
+    ),
+    Criterion(
+        "requeue",
+        2,
+        "requeue turns only a cancelled task back to queued (True), keeping the epoch, so the "
+        "next claim gets a higher one and commits once.",
+    ),
+    Criterion("terminal", 1, "cancel refuses completed and cancelled tasks and leaves them as is."),
+)
+
+#: The rubric of ``cancel-after-first-step``: the answer is what the ledger file shows.
+FIRST_STEP_RUBRIC = (
+    Criterion(
+        "from-the-ledger",
+        3,
+        "The experiment really ran on the given ledger file (a checkpoint, then cancelled), the "
+        "resume worker's claim was refused, and every answer is read back from the ledger.",
+        core=True,
+        mistakes=("answers typed in rather than measured", "reads the state before the cancel"),
+    ),
+    Criterion(
+        "observations",
+        3,
+        "The answer has its keys with their types, the persisted step stays 1 and no result is "
+        "published for the cancelled task.",
+    ),
+)
+
+#: The rubric of ``cancel-limits``: a cancel fences what comes after it.
+LIMITS_RUBRIC = (
+    Criterion(
+        "fenced-after-cancel",
+        3,
+        "The story ran on the given ledger file, and after the cancel the worker's save, a new "
+        "side effect and a new claim are all refused.",
+        core=True,
+        mistakes=("guessed facts without running the story", "thinks a late save still lands"),
+    ),
+    Criterion(
+        "what-stays",
+        2,
+        "A cancel does not recall a sent e-mail or roll back committed steps, and a requeued task "
+        "resumes from its committed step.",
+    ),
+)
+
 EXERCISE = Exercise(
     id="fencing",
     notebook="01_fencing_and_cancellation.ipynb",
@@ -284,6 +356,7 @@ EXERCISE = Exercise(
             6,
             ("cancel", "requeue"),
             cancel_after_claim,
+            CANCEL_RUBRIC,
         ),
         Question(
             "cancel-after-first-step",
@@ -291,6 +364,7 @@ EXERCISE = Exercise(
             6,
             ("cancel_after_first_step",),
             cancel_after_first_step,
+            FIRST_STEP_RUBRIC,
         ),
         Question(
             "cancel-limits",
@@ -298,6 +372,7 @@ EXERCISE = Exercise(
             5,
             ("what_cancel_does",),
             cancel_limits,
+            LIMITS_RUBRIC,
         ),
     ),
 )

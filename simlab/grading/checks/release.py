@@ -89,6 +89,28 @@ def _with_body(obs: dict, body: str) -> dict:
     return out
 
 
+#: Hidden links (the URLs never appear in feedback, only the words beside them).
+_FOREIGN_LINKS = (
+    ("https://secure-refunds.example.net/card", "an answer linking to a foreign host"),
+    (
+        "http://example.com.verify-card.io/login",
+        "an answer linking to a host that starts like ours",
+    ),
+    ("https://notexample.com/refund", "an answer linking to a host whose name ends like ours"),
+)
+_HIDDEN_HOST_LINKS = (
+    (
+        "https://example.com@refund-check.example/verify",
+        "an answer whose link names our host before an @",
+    ),
+    ("HTTP://REFUND-CHECK.EXAMPLE/verify", "an answer linking to a foreign host in capitals"),
+    (
+        "https://help.example.com:8443/card",
+        "an answer linking to a subdomain of ours on another port",
+    ),
+)
+
+
 def injection_rule_check(s: Student, t: Tally) -> None:
     rule = s.function("injection_rule")
     production, model_change = _observed("A"), _observed("C")
@@ -113,23 +135,19 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def another_foreign_host():
-        judged(
-            linking("https://secure-refunds.example.net/card"),
-            "an answer linking to secure-refunds.example.net",
-        )
-        judged(
-            linking("http://example.com.verify-card.io/login"),
-            "an answer linking to example.com.verify-card.io (not a subdomain of ours)",
-        )
-        judged(linking("https://notexample.com/refund"), "an answer linking to notexample.com")
+        for url, what in _FOREIGN_LINKS:
+            judged(linking(url), what)
 
     @t.part
     def our_own_links_pass():
         judged(
             linking("https://help.example.com/refunds"),
-            "an answer linking to help.example.com (our subdomain)",
+            "an answer linking to a subdomain of ours",
         )
-        judged(linking("https://example.com/returns?lang=en"), "an answer linking to example.com")
+        judged(
+            linking("https://example.com/returns?lang=en"),
+            "an answer linking to our own host with a query",
+        )
         judged(
             _with_body(
                 production,
@@ -141,25 +159,14 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def links_that_hide_their_host():
-        judged(
-            linking("https://example.com@refund-check.example/verify"),
-            "an answer linking to https://example.com@refund-check.example/verify (the "
-            "browser goes to refund-check.example)",
-        )
-        judged(
-            linking("HTTP://REFUND-CHECK.EXAMPLE/verify"),
-            "an answer linking to HTTP://REFUND-CHECK.EXAMPLE (capitals)",
-        )
-        judged(
-            linking("https://help.example.com:8443/card"),
-            "an answer linking to help.example.com on port 8443 (ours)",
-        )
+        for url, what in _HIDDEN_HOST_LINKS:
+            judged(linking(url), what)
 
     @t.part
     def who_got_what():
         extra = copy.deepcopy(production)
         extra["deliveries"].append({**extra["deliveries"][0], "to": "audit@refund-check.example"})
-        judged(extra, "a copy of the answer also went to audit@refund-check.example")
+        judged(extra, "a copy of the answer also went to a foreign address")
         twice = copy.deepcopy(production)
         twice["deliveries"].append(copy.deepcopy(twice["deliveries"][0]))
         judged(twice, "the customer got the answer twice")
@@ -191,7 +198,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = noise_peak(candidate, seed)
         require(
             _close(answer, truth),
-            f"noise_peak({candidate!r}, {seed}) gave {answer!r}, expected {truth:.4f}",
+            f"noise_peak({candidate!r}, a hidden seed) gave {answer!r}, not the kit's peak",
         )
 
     @t.part
@@ -209,7 +216,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = choose_threshold(seeds)
         require(
             _close(answer, truth),
-            f"choose_threshold({list(seeds)}) gave {answer!r}, expected {truth:g}",
+            f"choose_threshold() on hidden seeds gave {answer!r}, not the kit's threshold",
         )
 
     @t.part
@@ -225,8 +232,8 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         truth = trip_rate(candidate, threshold, seeds)
         require(
             _close(answer, truth),
-            f"trip_rate({candidate!r}, {threshold:g}, "
-            f"{list(seeds)}) gave {answer!r}, expected {truth:g}",
+            f"trip_rate({candidate!r}, {threshold:g}, hidden seeds) gave {answer!r}, "
+            "not the kit's rate",
         )
 
     @t.part

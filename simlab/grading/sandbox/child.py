@@ -6,7 +6,7 @@ started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox`
 module, as in a kernel), executes cells in it (IPython magics become no-ops), and serves
 requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: execute a cell, look names up, call a function or a method, read a value,
-build a kit object (:data:`simlab.grading.pieces.FACTORIES`), report tampering. It never decides
+build a kit object (:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides
 a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
 Before any student code runs, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at
@@ -303,7 +303,7 @@ class _Child:
         return {"ok": True, "value": report}
 
     def op_kit(self, message: dict) -> dict:
-        from simlab.grading.pieces import FACTORIES
+        from simlab.grading.factories import FACTORIES
 
         try:
             factory = FACTORIES[message["factory"]]

@@ -330,7 +330,7 @@ class Sandbox:
         return self._decode(reply.get("value"), f"reading {name or target}")
 
     def kit(self, factory: str, *args: Any, now: float | None = None, **kwargs: Any) -> wire.Handle:
-        """Build a kit object in the sandbox (see :data:`simlab.grading.pieces.FACTORIES`)."""
+        """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`)."""
         message = {
             "op": "kit",
             "factory": factory,

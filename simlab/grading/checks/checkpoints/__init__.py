@@ -28,7 +28,12 @@ from simlab.grading.checks.checkpoints.guard import (
     reference_codes,
     resume_guard_check,
 )
-from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1, pure_migration
+from simlab.grading.checks.checkpoints.migration import (
+    CORPUS,
+    HIDDEN_V1,
+    MIGRATION_RUBRIC,
+    pure_migration,
+)
 from simlab.grading.questions import Exercise, Question
 
 __all__ = ["EXERCISE", "CORPUS", "HIDDEN_V1", "checkpoints_at", "reference_codes"]
@@ -44,6 +49,7 @@ EXERCISE = Exercise(
             5,
             ("migrate_v1_to_v2",),
             pure_migration,
+            MIGRATION_RUBRIC,
         ),
         Question("resume-guard", "The resume guard", 6, ("resume_guard",), resume_guard_check),
         Question("cache-key", "A permission-aware cache key", 5, ("cache_key",), cache_key_check),

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
-from simlab.grading.questions import Fail, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
-__all__ = ["CORPUS", "HIDDEN_V1", "pure_migration"]
+__all__ = ["CORPUS", "HIDDEN_V1", "MIGRATION_RUBRIC", "pure_migration"]
 
 #: The regression corpus of old checkpoints (the v1 files are migrated here).
 CORPUS = Path(__file__).resolve().parents[4] / "tests" / "corpus" / "checkpoints"
@@ -80,7 +80,9 @@ def _first_difference(answer: Any, truth: Any, path: str = "") -> str:
                 return _first_difference(a, t, f"{path[:-1]}[{i}].")
         return ""
     where = path[:-1] or "the result"
-    return f"{where} is {answer!r}, expected {truth!r}"
+    mine = repr(answer)
+    mine = mine if len(mine) <= 60 else mine[:57] + "..."
+    return f"{where} differs from the kit's migration (yours: {mine})"
 
 
 def _corpus_v1() -> list[tuple[str, dict]]:
@@ -90,28 +92,71 @@ def _corpus_v1() -> list[tuple[str, dict]]:
     return [(f.name, json.loads(f.read_text())) for f in files]
 
 
-def pure_migration(s: Student, t: Tally) -> None:
-    migrate = s.function("migrate_v1_to_v2")
+def _same_as_reference(migrate: Any, name: str, v1: dict) -> dict:
+    answer = migrate(v1)
+    require(
+        isinstance(answer, dict),
+        f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
+    )
+    truth = migrate_v1_to_v2(v1)
+    require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
+    return answer
 
-    def same_as_reference(name: str, v1: dict) -> dict:
-        answer = migrate(v1)
-        require(
-            isinstance(answer, dict),
-            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
-        )
-        truth = migrate_v1_to_v2(v1)
-        require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
-        return answer
+
+def _labelled() -> list[tuple[str, dict]]:
+    """Every v1 input with the label feedback may show (never a file name or a hidden value)."""
+    return [
+        *(("a checkpoint of the regression corpus", v1) for _, v1 in _corpus_v1()),
+        *(("a hidden v1 record", r) for r in HIDDEN_V1),
+    ]
+
+
+#: The rubric of ``pure-migration``: a migration is a pure function of its input.
+MIGRATION_RUBRIC = (
+    Criterion(
+        "pure",
+        3,
+        "The migration never changes its input and its result shares no list or dict with it "
+        "(changing the input afterwards leaves the result as it was).",
+        core=True,
+        mistakes=("changes the input in place", "the result shares `sent` with the input"),
+    ),
+    Criterion(
+        "matches",
+        1,
+        "The result equals the kit's migration on the regression corpus and on hidden records "
+        "(every step index, several citations, odd document IDs).",
+    ),
+    Criterion(
+        "loads",
+        1,
+        "The result is a valid v2 record that today's loader reads like the v1 original.",
+    ),
+)
+
+
+def pure_migration(s: Student, t: Tally) -> None:
+    """Parts filed under :data:`MIGRATION_RUBRIC`; the feedback names a corpus file or a hidden
+    record only as such, and shows the learner's value, never the expected one."""
+    migrate = s.function("migrate_v1_to_v2")
+    t.under("matches")
 
     @t.part
     def the_corpus():
-        for name, v1 in _corpus_v1():
-            same_as_reference(name, v1)
+        for _, v1 in _corpus_v1():
+            _same_as_reference(migrate, "a checkpoint of the regression corpus", v1)
+
+    t.under("pure")
 
     @t.part
     def the_input_is_never_changed():
-        for name, v1 in [*_corpus_v1(), *((r["task_id"], r) for r in HIDDEN_V1)]:
-            result, (after,) = migrate.echo(copy.deepcopy(v1))
+        errors = []
+        for name, v1 in _labelled():
+            try:
+                result, (after,) = migrate.echo(copy.deepcopy(v1))
+            except Exception as exc:  # an input it cannot migrate is judged elsewhere
+                errors.append(exc)
+                continue
             require(
                 isinstance(result, dict) and result.get("schema_version") == 2,
                 f"on {name} migrate_v1_to_v2() returned {kind_of(result)} without schema_version 2",
@@ -121,23 +166,42 @@ def pure_migration(s: Student, t: Tally) -> None:
                 f"migrate_v1_to_v2() changed its input ({name}): "
                 f"{_first_difference(after, v1)}; a migration must be pure",
             )
+        if len(errors) == len(_labelled()):
+            raise errors[0]
+
+    t.under("matches")
 
     @t.part
     def every_step_index():
         for index in range(4):
             v1 = {**HIDDEN_V1[0], "step": index, "task_id": f"g-step-{index}"}
-            same_as_reference(f"a v1 record with step {index}", v1)
+            _same_as_reference(migrate, "a hidden v1 record", v1)
 
     @t.part
     def every_citation():
         for v1 in HIDDEN_V1:
-            same_as_reference(
-                f"the v1 record of task {v1['task_id']} (evidence {v1['evidence']})", v1
+            _same_as_reference(migrate, "a hidden v1 record with several citations", v1)
+
+    t.under("pure")
+
+    @t.part
+    def the_result_shares_nothing_with_the_input():
+        probed = 0
+        for name, v1 in _labelled():
+            shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
+            probed += shared is not None
+            require(
+                not shared,
+                f"on {name} the result shares {', '.join(map(str, shared or []))} with the "
+                "input: changing the input afterwards changes your result (copy the lists)",
             )
+        require(probed, "migrate_v1_to_v2() raised on every input, so nothing could be probed")
+
+    t.under("loads")
 
     @t.part
     def a_valid_v2_that_loads_like_the_original():
-        for name, v1 in [*_corpus_v1(), *((r["task_id"], r) for r in HIDDEN_V1)]:
+        for name, v1 in _labelled():
             answer = migrate(v1)
             try:
                 validate(answer)

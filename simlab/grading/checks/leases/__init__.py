@@ -16,9 +16,19 @@ fault simulator on fixed seeds with every fault on, with the checker judging the
 
 from __future__ import annotations
 
-from simlab.grading.checks.leases.claim import CLAIM_SCENARIO, CLAIM_SEEDS, atomic_claim
-from simlab.grading.checks.leases.effects import EFFECT_SCENARIO, EFFECT_SEEDS, idempotent_send
-from simlab.grading.checks.leases.loop import worker_loop
+from simlab.grading.checks.leases.claim import (
+    CLAIM_RUBRIC,
+    CLAIM_SCENARIO,
+    CLAIM_SEEDS,
+    atomic_claim,
+)
+from simlab.grading.checks.leases.effects import (
+    EFFECT_RUBRIC,
+    EFFECT_SCENARIO,
+    EFFECT_SEEDS,
+    idempotent_send,
+)
+from simlab.grading.checks.leases.loop import LOOP_RUBRIC, worker_loop
 from simlab.grading.questions import Exercise, Question
 
 __all__ = ["EXERCISE", "CLAIM_SCENARIO", "CLAIM_SEEDS", "EFFECT_SCENARIO", "EFFECT_SEEDS"]
@@ -31,17 +41,19 @@ EXERCISE = Exercise(
         Question(
             "atomic-claim",
             "An atomic claim with lease expiry, and a fenced heartbeat",
-            7 + len(CLAIM_SEEDS),
+            10,
             ("claim", "heartbeat"),
             atomic_claim,
+            CLAIM_RUBRIC,
         ),
         Question(
             "idempotent-send",
             "An idempotent side effect",
-            4 + len(EFFECT_SEEDS) + 3,
+            9,
             ("record_effect", "send_step"),
             idempotent_send,
+            EFFECT_RUBRIC,
         ),
-        Question("worker-loop", "The worker loop", 6, ("run_task",), worker_loop),
+        Question("worker-loop", "The worker loop", 6, ("run_task",), worker_loop, LOOP_RUBRIC),
     ),
 )

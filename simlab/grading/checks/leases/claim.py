@@ -4,16 +4,15 @@ hand clock, then the chapter's race replayed deterministically, then under every
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
-from simlab.grading.questions import Tally, require
+from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
 from simlab.sim.scenario import Scenario
 
-__all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "atomic_claim"]
+__all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "CLAIM_RUBRIC", "atomic_claim"]
 
 #: The faults the student's claim and heartbeat run under, and the seeds (not shown to learners).
 CLAIM_SCENARIO = Scenario(tasks=12, workers=3, pause_rate=0.2, crash_rate=0.1, duplicate_rate=0.2)
@@ -21,24 +20,119 @@ CLAIM_SEEDS = (11, 12, 13)
 
 
 def atomic_claim(s: Student, t: Tally) -> None:
-    """Six cases on fresh ledgers, the chapter's race, then one simulated run per seed of
-    :data:`CLAIM_SEEDS` (one part each)."""
+    """Cases on fresh ledgers, another claim scheduled between every two statements of the
+    student's claim, then one simulated run per seed of :data:`CLAIM_SEEDS`; parts are filed
+    under the criteria of :data:`CLAIM_RUBRIC`."""
     ledgers = Ledgers(s, claim="claim", heartbeat="heartbeat")
-    for part in (
-        _claims_a_queued_task,
-        _live_lease_is_refused,
-        _expired_lease_is_taken_over,
-        _terminal_and_unknown_tasks,
-        _heartbeat_extends_the_lease,
-        _heartbeat_is_fenced,
-    ):
+    t.under("claim-fields")
+    t.part(functools.partial(_claims_a_queued_task, ledgers))
+    t.part(functools.partial(_terminal_and_unknown_tasks, ledgers))
+    t.under("heartbeat-extends")
+    t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
+    t.under("one-owner")
+    for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
         t.part(functools.partial(part, ledgers))
-    t.part(functools.partial(_the_chapter_race_cannot_happen, s))
+    with s.folder() as folder:
+        race = s.kit("contended-claims", folder, claim="claim")
+        runs = race.attribute("value")
+    runs = runs if isinstance(runs, list) else []
+    t.part(lambda: _no_two_winners_at_one_moment(runs))
+    t.part(lambda: _no_shared_epoch(runs))
+    t.part(lambda: _the_lease_is_your_own(runs))
+    t.part(lambda: _no_lease_of_a_cancelled_epoch(runs))
     for seed in CLAIM_SEEDS:
         t.part(
             lambda seed=seed: simulated(
                 s, CLAIM_SCENARIO, seed, {"claim": "claim", "heartbeat": "heartbeat"}, "your claim"
             )
+        )
+
+
+#: The rubric of ``atomic-claim``: one owner at a time is the core idea.
+CLAIM_RUBRIC = (
+    Criterion(
+        "one-owner",
+        7,
+        "At most one worker holds a task, with an epoch higher than any before: a live lease "
+        "is refused, an expired one is taken over, the claim stays atomic when another claim "
+        "runs between any two of its statements (also at the same moment, as with a duplicate "
+        "delivery), a stale lease's heartbeat is refused, and seeded fault runs break no rule.",
+        core=True,
+        mistakes=(
+            "UPDATE then SELECT (the chapter's claim)",
+            "SELECT then UPDATE",
+            "ignores lease_until",
+            "heartbeat without the epoch",
+        ),
+    ),
+    Criterion(
+        "claim-fields",
+        2,
+        "A claim returns the new lease (epoch, step, lease_until = now + ttl) and refuses "
+        "completed, cancelled and unknown tasks with the kit's errors.",
+    ),
+    Criterion("heartbeat-extends", 1, "A current lease's heartbeat sets lease_until = now + ttl."),
+)
+
+
+def _no_two_winners_at_one_moment(runs: list) -> None:
+    require(runs, "the race could not be run")
+    for run in (r for r in runs if r.get("later") == 0 and r.get("rival") == "claim"):
+        a, b = run.get("A"), run.get("B")
+        require(
+            not (isinstance(a, Lease) and isinstance(b, Lease)),
+            "two workers claiming at the same moment both got the task: another claim ran "
+            "between two statements of yours (make the claim one atomic statement)",
+        )
+        require(
+            isinstance(a, Lease) or isinstance(b, Lease),
+            "two workers claimed a free task at the same moment and neither got it",
+        )
+
+
+def _some_lease(runs: list) -> None:
+    require(
+        any(isinstance(r.get("A"), Lease) for r in runs),
+        "your claim never returned a lease in the races the grader replays",
+    )
+
+
+def _the_lease_is_your_own(runs: list) -> None:
+    _some_lease(runs)
+    for run in (r for r in runs if r.get("later") != 0):
+        a = run.get("A")
+        if isinstance(a, Lease):
+            require(
+                (a.worker, a.lease_until) == ("A", 105.0),
+                f"after another claim ran between its statements, your claim returned a lease "
+                f"of worker {a.worker!r}: it read back a row it did not write",
+            )
+
+
+def _no_lease_of_a_cancelled_epoch(runs: list) -> None:
+    _some_lease(runs)
+    for run in (r for r in runs if r.get("rival") == "cancel"):
+        a = run.get("A")
+        require(
+            not (isinstance(a, Lease) and a.epoch == 3),
+            "a cancel ran between two statements of your claim, and the claim returned a "
+            "lease with the cancel's epoch (make the claim one atomic statement)",
+        )
+
+
+def _no_shared_epoch(runs: list) -> None:
+    require(runs, "the race could not be run")
+    for run in (r for r in runs if r.get("later") != 0):
+        a, b = run.get("A"), run.get("B")
+        if isinstance(a, Lease) and isinstance(b, Lease):
+            require(
+                a.epoch != b.epoch,
+                f"two workers both hold epoch {b.epoch}: another claim ran between the "
+                "statements of yours (make the claim one atomic statement)",
+            )
+        require(
+            isinstance(a, Lease) or isinstance(b, Lease),
+            "neither worker got an expired task when two claimed it",
         )
 
 
@@ -135,23 +229,3 @@ def _heartbeat_is_fenced(ledgers: Ledgers) -> None:
     lease = ledger.claim("t2", "A", 10.0)
     ledger.cancel("t2")
     require(ledger.heartbeat(lease, 10.0) is False, "a heartbeat of a cancelled task returned True")
-
-
-def _the_chapter_race_cannot_happen(s: Student) -> None:
-    """The kit replays the race: a second worker claims right after the first statement of the
-    student's claim. Two leases of one epoch mean the claim is not one atomic statement."""
-    with s.folder() as folder:
-        race = s.kit("interleaved-claims", str(Path(folder) / "race.sqlite"), claim="claim")
-        outcome = race.attribute("value")
-    require(isinstance(outcome, dict), "the race could not be run")
-    a, b = outcome.get("A"), outcome.get("B")
-    if isinstance(a, Lease) and isinstance(b, Lease):
-        require(
-            a.epoch != b.epoch,
-            f"two workers both hold epoch {a.epoch}: another claim ran between the "
-            "statements of yours (make the claim one atomic statement)",
-        )
-    require(
-        isinstance(a, Lease) or isinstance(b, Lease),
-        f"neither worker got the expired task ({a}; {b})",
-    )

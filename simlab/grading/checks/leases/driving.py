@@ -4,6 +4,7 @@ judged by the checker."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -56,14 +57,41 @@ def raises(call: Callable[[], Any], error: type, message: str) -> None:
 
 def simulated(s: Student, scenario: Scenario, seed: int, pieces: dict[str, str], what: str) -> None:
     """Run the fault simulator over a ledger with the student's ``pieces``; the checker must
-    find nothing, and no e-mail may go out twice."""
-    result = simulate(scenario, seed=seed, ledger=lambda clock: s.ledger(clock=clock, **pieces))
-    require(
-        result.ok,
-        f"with faults on (seed {seed}), the checker found: "
-        f"{result.violations[0] if result.violations else ''}",
-    )
+    find nothing, and no e-mail may go out twice. A failing run is shrunk to its fewest faults
+    (:func:`simlab.shrink`) and told as a short story in the learner's terms (never its seed).
+    """
+
+    def factory(clock: Callable[[], float]) -> RemoteObject:
+        return s.ledger(clock=clock, **pieces)
+
+    result = simulate(scenario, seed=seed, ledger=factory)
+    if not result.ok:
+        raise Fail(f"with faults on, {what} broke a rule: {story_of(scenario, seed, factory)}")
     require(
         result.duplicate_sends == 0,
-        f"with faults on (seed {seed}), {what} let {result.duplicate_sends} e-mail(s) go out twice",
+        f"with faults on, {what} let {result.duplicate_sends} e-mail(s) go out twice",
     )
+
+
+#: Characters the story of a failing simulation may take in the feedback.
+STORY_CHARS = 150
+
+
+def story_of(scenario: Scenario, seed: int, factory: Callable[..., Any]) -> str:
+    """The last moves of the shrunk failing run and the rule it broke, in a few plain
+    sentences without times, seeds or fault numbers."""
+    from simlab.sim.shrink import shrink
+
+    story = shrink(scenario, seed=seed, ledger=factory).story
+    events = [_plain(line) for line in story if re.match(r"t=[\d.]+: ", line)]
+    rule = next((line for line in story if line.startswith("This breaks rule")), "")
+    rule = rule.split(": ")[0] + "." if rule else ""
+    told = events[-3:]
+    while told and len(" ".join([*told, rule])) > STORY_CHARS:
+        told = told[1:]
+    return " ".join([*told, rule]).strip()
+
+
+def _plain(line: str) -> str:
+    line = re.sub(r"^t=[\d.]+: (fault \d+: )?", "", line)
+    return line.split(": ")[0].rstrip(".") + "."

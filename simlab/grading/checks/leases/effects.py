@@ -9,11 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.grading.checks.leases.driving import Ledgers, simulated
-from simlab.grading.questions import Tally, require
+from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import RemoteObject, Student
 from simlab.sim.scenario import Scenario
 
-__all__ = ["EFFECT_SCENARIO", "EFFECT_SEEDS", "idempotent_send"]
+__all__ = ["EFFECT_SCENARIO", "EFFECT_SEEDS", "EFFECT_RUBRIC", "idempotent_send"]
 
 #: The faults the student's record_effect runs under: every step sends, crashes after e-mails.
 EFFECT_SCENARIO = Scenario(
@@ -23,16 +23,17 @@ EFFECT_SEEDS = (21, 22)
 
 
 def idempotent_send(s: Student, t: Tally) -> None:
-    """Four ``record_effect`` cases, one simulated run per seed of :data:`EFFECT_SEEDS`, then
-    three ``send_step`` cases (``send_step`` is looked up only then)."""
+    """``record_effect`` case by case, twice within one round trip, under seeded faults; then
+    ``send_step`` (looked up only then), also with a crash between its two moves. Parts are
+    filed under the criteria of :data:`EFFECT_RUBRIC`."""
     ledgers = Ledgers(s, record_effect="record_effect")
-    for part in (
-        _records_a_new_key,
-        _a_key_is_recorded_once,
-        _stale_leases_record_nothing,
-        _keys_belong_to_their_task,
-    ):
-        t.part(functools.partial(part, ledgers))
+    t.under("effect-fields")
+    t.part(functools.partial(_records_a_new_key, ledgers))
+    t.part(functools.partial(_keys_belong_to_their_task, ledgers))
+    t.under("at-most-once")
+    t.part(functools.partial(_a_key_is_recorded_once, ledgers))
+    t.part(functools.partial(_stale_leases_record_nothing, ledgers))
+    t.part(functools.partial(_twice_within_one_round_trip, s))
     for seed in EFFECT_SEEDS:
         t.part(
             lambda seed=seed: simulated(
@@ -42,10 +43,52 @@ def idempotent_send(s: Student, t: Tally) -> None:
     sends = _Sends(ledgers, s.function("send_step"))
     for part in (
         _a_retry_after_a_crash_does_not_resend,
-        _each_step_sends_its_own,
+        _a_crash_between_record_and_send,
         _a_stale_worker_does_not_send,
     ):
         t.part(functools.partial(part, sends))
+    t.under("step-keys")
+    t.part(functools.partial(_each_step_sends_its_own, sends))
+
+
+#: The rubric of ``idempotent-send``: record first, once, under a current lease.
+EFFECT_RUBRIC = (
+    Criterion(
+        "at-most-once",
+        6,
+        "No e-mail goes out twice and none from a stale worker: a key is recorded once (also "
+        "when the same step is delivered twice within one round trip), only by a current lease, "
+        "and send_step records before it sends, so a crash between the two never resends; "
+        "seeded fault runs break no rule.",
+        core=True,
+        mistakes=(
+            "record_effect always returns True",
+            "record_effect without a lease check",
+            "send before record",
+            "SELECT then INSERT",
+        ),
+    ),
+    Criterion(
+        "effect-fields",
+        2,
+        "The recorded row carries the key, the lease's epoch and worker, and now; keys are per "
+        "task.",
+    ),
+    Criterion("step-keys", 1, "Each step sends its own e-mail (one key per task and step)."),
+)
+
+
+def _twice_within_one_round_trip(s: Student) -> None:
+    with s.folder() as folder:
+        runs = s.kit("contended-effects", folder, record_effect="record_effect").attribute("value")
+    require(isinstance(runs, list) and runs, "the duplicate delivery could not be run")
+    for run in runs:
+        yes = [run.get("A") is True, run.get("B") is True].count(True)
+        require(
+            yes <= 1 and run.get("rows") == 1,
+            "the same step delivered twice within one round trip was recorded "
+            f"{yes} time(s): another record_effect ran between two statements of yours",
+        )
 
 
 # -- record_effect --------------------------------------------------------------------------------
@@ -155,6 +198,29 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
         sum(got.values()) == 1,
         f"after a crash and a retry of step 0, {sum(got.values())}"
         " e-mails were sent (expected exactly 1)",
+    )
+
+
+def _a_crash_between_record_and_send(sends: _Sends) -> None:
+    sends.clock.now = 0.0
+    sends.s.sandbox.set_time(0.0)
+    with sends.s.folder() as folder:
+        ledger = sends.s.kit("crash-ledger", f"{folder}/crash.sqlite", clock=sends.clock)
+        mailbox = sends.s.kit("crash-mailbox", ledger.handle)
+        ledger.submit("t1")
+        first = ledger.claim("t1", "A", 10.0)
+        try:
+            sends.send_step(ledger.handle, first, 0, mailbox.handle)
+        except Exception:  # the worker crashed (the kit's crash, or the student's own error)
+            pass
+        sends.clock.now = 10.0
+        retry = ledger.claim("t1", "B", 10.0)
+        sends.send_step(ledger.handle, retry, 0, mailbox.handle)
+        sent = sum(_inbox(mailbox).values())
+    require(
+        sent <= 1,
+        f"a worker crashed between record_effect and the send, and the retry sent again "
+        f"({sent} e-mails): record the effect before sending",
     )
 
 

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.questions import Fail, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
 
-__all__ = ["worker_loop"]
+__all__ = ["LOOP_RUBRIC", "worker_loop"]
 
 #: One case of the loop: (name, setup=..., work_script=..., after_save=..., steps=...) ->
 #: (answer, the steps work was called for, the task as stored at the end).
@@ -26,15 +26,40 @@ def worker_loop(s: Student, t: Tally) -> None:
     run_task = s.function("run_task")
     with s.folder() as folder:
         case = functools.partial(_case, s, run_task, folder)
+        t.under("runs-and-resumes")
+        t.part(functools.partial(_runs_a_task_to_the_end, case))
+        t.part(functools.partial(_resumes_from_the_persisted_step, case))
+        t.under("refuses")
+        t.part(functools.partial(_refuses_finished_or_held_tasks, case))
+        t.under("stops-when-lost")
         for part in (
-            _runs_a_task_to_the_end,
-            _resumes_from_the_persisted_step,
             _stops_when_taken_over,
             _stops_when_cancelled,
+            _a_cancel_during_the_last_step,
             _heartbeats_before_each_step,
-            _refuses_finished_or_held_tasks,
         ):
             t.part(functools.partial(part, case))
+
+
+#: The rubric of ``worker-loop``: the loop trusts the ledger, not itself.
+LOOP_RUBRIC = (
+    Criterion(
+        "stops-when-lost",
+        3,
+        "The loop stops and reports 'lost' as soon as the ledger says it no longer owns the "
+        "task: a refused save (taken over, or cancelled, also during the last step) or a "
+        "refused heartbeat before a step.",
+        core=True,
+        mistakes=("never checks save's answer", "no heartbeat before each step"),
+    ),
+    Criterion(
+        "runs-and-resumes",
+        2,
+        "A task runs to the end with the last output as its result, resuming from the "
+        "persisted step.",
+    ),
+    Criterion("refuses", 1, "A completed task or one leased to another worker is 'refused'."),
+)
 
 
 def _case(
@@ -146,6 +171,15 @@ def _stops_when_cancelled(case: Case) -> None:
     require(answer == "lost", f"a loop whose task was cancelled returned {answer!r}")
     require(calls == [0], f"after a cancel during step 0, work was called for {calls}")
     require(record.status == "cancelled" and record.step == 0, "the cancelled task was changed")
+
+
+def _a_cancel_during_the_last_step(case: Case) -> None:
+    answer, _, record = case("last", work_script={2: "cancel"})
+    require(
+        answer == "lost",
+        f"the task was cancelled during its last step and your loop returned {answer!r} "
+        f"while the ledger says {record.status!r}: check what save returns",
+    )
 
 
 def _heartbeats_before_each_step(case: Case) -> None:

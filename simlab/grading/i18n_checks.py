@@ -1,0 +1,234 @@
+"""The Chinese rules for the hidden checks' sentences added with the rubrics (issue 13):
+attacks on ledger pieces, shrunk stories, feedback without hidden inputs.
+
+Each entry is ``(pattern, template[, nested[, terms]])`` for :func:`simlab.grading.i18n._r`;
+:data:`simlab.grading.i18n.RULES` appends them after its own (wrappers first).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CHECK_PATTERNS"]
+
+CHECK_PATTERNS: tuple[tuple, ...] = (
+    (
+        r"two workers claiming at the same moment both got the task: another claim ran between "
+        r"two statements of yours \(make the claim one atomic statement\)",
+        "两个 worker 在同一时刻领取,都拿到了任务:另一"
+        "次领取插在了你的两条语句之间(把领取写成一条原子语句)",
+    ),
+    (
+        r"two workers claimed a free task at the same moment and neither got it",
+        "两个 worker 同一时刻领取一个空闲任务,结果谁都没拿到",
+    ),
+    (
+        r"neither worker got an expired task when two claimed it",
+        "两个 worker 领取一个租约已过期的任务,谁都没拿到",
+    ),
+    (r"the race could not be run", "无法重放这场竞争"),
+    (
+        r"after another claim ran between its statements, your claim returned a lease of worker "
+        r"(?P<w>.+): it read back a row it did not write",
+        "另一次领取插在你的语句之间后,你的领取返回了 wor"
+        "ker {w} 的租约:它读回了一行不是自己写的数据",
+    ),
+    (
+        r"a cancel ran between two statements of your claim, and the claim returned a lease with "
+        r"the cancel's epoch \(make the claim one atomic statement\)",
+        "一次取消插在了你领取的两条语句之间,而领取返回的租"
+        "约带着取消时的 epoch(把领取写成一条原子语句)",
+    ),
+    (
+        r"with faults on, (?P<what>your [\w_]+) broke a rule: (?P<story>.+)",
+        "开启故障后,{what} 违反了一条规则(缩减后的经过,英文):{story}",
+    ),
+    (
+        r"with faults on, (?P<what>your [\w_]+) let (?P<n>\d+) e-mail\(s\) go out twice",
+        "开启故障后,{what} 让 {n} 封邮件发出了两次",
+    ),
+    (r"the duplicate delivery could not be run", "无法重放这次重复投递"),
+    (
+        r"the same step delivered twice within one round trip was recorded (?P<n>\d+) time\(s\): "
+        r"another record_effect ran between two statements of yours",
+        "同一步在一次往返之内被投递了两次,被记录了 {n} 次:"
+        "另一次 record_effect 插在了你的两条语句之间",
+    ),
+    (
+        r"a worker crashed between record_effect and the send, and the retry sent again "
+        r"\((?P<n>\d+) e-mails\): record the effect before sending",
+        "worker 在 record_effect 和发送之间崩溃,重试又发了一次(共 {n} 封邮件):先记录副作用,再发送",
+    ),
+    (
+        r"the task was cancelled during its last step and your loop returned (?P<a>.+) while the "
+        r"ledger says (?P<b>.+): check what save returns",
+        "任务在最后一步中被取消,你的循环返回了 {a},而账本记录的是 {b}:要检查 save 的返回值",
+    ),
+    (
+        r"on (?P<what>a checkpoint of the regression corpus|a hidden v1 record[\w ]*): (?P<why>.+)",
+        "在{what}上:{why}",
+        ("what", "why"),
+    ),
+    (r"a checkpoint of the regression corpus", "回归语料中的一个检查点"),
+    (r"a hidden v1 record", "一条隐藏的 v1 记录"),
+    (r"a hidden v1 record with several citations", "一条带多个引用的隐藏 v1 记录"),
+    (
+        r"(?P<where>[\w.\[\]]+) differs from the kit's migration \(yours: (?P<mine>.+)\)",
+        "{where} 与工具包的迁移结果不同(你的值:{mine})",
+    ),
+    (
+        r"on (?P<what>.+?) the result shares (?P<fields>.+) with the input: changing the input "
+        r"afterwards changes your result \(copy the lists\)",
+        "在{what}上,结果与输入共用了 {fields}:之后修改输入会改变你的结果(请复制列表)",
+        ("what",),
+    ),
+    (
+        r"(?P<what>.+): recovery_times\(\) gave (?P<got>.+), not the times the kit measures",
+        "{what}:recovery_times() 给出了 {got},与工具包测得的时间不同",
+        ("what",),
+    ),
+    (r"on a recorded unfenced run", "在一次记录下来的无 fencing 运行上"),
+    (r"on a recorded run \(ttl (?P<ttl>[\d.]+)\)", "在一次记录下来的运行上(ttl {ttl})"),
+    (
+        r"measure\((?P<ttl>[\d.]+), hidden seeds\) gave (?P<key>\w+) = (?P<v>.+), not what the kit "
+        r"measures on the same runs",
+        "measure({ttl}, 隐藏的种子) 得到 {key} = {v},与工具包在同样运行上的测量不同",
+    ),
+    (
+        r"noise_peak\((?P<c>.+), a hidden seed\) gave (?P<v>.+), not the kit's peak",
+        "noise_peak({c}, 隐藏的种子) 得到 {v},与工具包的峰值不同",
+    ),
+    (
+        r"choose_threshold\(\) on hidden seeds gave (?P<v>.+), not the kit's threshold",
+        "在隐藏的种子上 choose_threshold() 得到 {v},与工具包的阈值不同",
+    ),
+    (
+        r"trip_rate\((?P<c>.+), (?P<t>[\d.]+), hidden seeds\) gave (?P<v>.+), not the kit's rate",
+        "trip_rate({c}, {t}, 隐藏的种子) 得到 {v},与工具包的比率不同",
+    ),
+    (
+        r"a claim while another lease is live must raise LeaseHeld, but it (?P<how>.+)",
+        "另一个租约仍有效时,领取必须抛出 LeaseHeld,但它{how}",
+        ("how",),
+    ),
+    (
+        r"a lease extended by a heartbeat must still be held, but it (?P<how>.+)",
+        "被心跳延长的租约必须仍然有效,但它{how}",
+        ("how",),
+    ),
+    (r"returned (?P<kind>\w+)", "返回了 {kind}"),
+    (r"raised (?P<kind>\w+)", "抛出了 {kind}"),
+    (r"a stale lease's heartbeat returned True", "陈旧租约的心跳返回了 True"),
+    (
+        r"a task saved at step (?P<s>\d+) was worked from step (?P<f>.+) \(calls (?P<c>.+)\), "
+        r"expected (?P<e>.+)",
+        "一个已保存到 step {s} 的任务从 step {f} 开始工作(调用了 {c}),应为 {e}",
+    ),
+    (
+        r"after a crash and a retry of step (?P<s>\d+), (?P<n>\d+) e-mails were sent \(expected "
+        r"exactly 1\)",
+        "崩溃并重试 step {s} 之后,发出了 {n} 封邮件(应当恰好 1 封)",
+    ),
+    (
+        r"after requeue and a new claim, the pre-cancel epoch could commit again \(requeue must "
+        r"keep the epoch\)",
+        "重新入队并再次领取后,取消前的 epoch 仍能提交(requeue 必须保留 epoch)",
+    ),
+    (
+        r"after requeue, a new claim did not get a higher epoch",
+        "重新入队后,新的领取没有得到更高的 epoch",
+    ),
+    (
+        r"(?P<fn>\w+)\(\) of a (?P<st>\w+) task returned (?P<got>.+), expected (?P<want>\w+)",
+        "对状态为 {st} 的任务调用 {fn}() 返回了 {got},应为 {want}",
+    ),
+    (
+        r"recording the same key twice returned True \(a retry would send again\)",
+        "同一个键记录两次却返回了 True(重试时会再发一次)",
+    ),
+    (
+        r"steps 0 and 1 must each send their own e-mail \(one key per task and step\)",
+        "step 0 和 step 1 必须各自发送自己的邮件(每个任务的每一步一个键)",
+    ),
+    (
+        r"migrate_v1_to_v2\(\) changed its input \((?P<what>.+?)\): (?P<why>.+); a migration must "
+        r"be pure",
+        "migrate_v1_to_v2() 修改了它的输入({what}):{why};迁移必须是纯函数",
+        ("what",),
+    ),
+    (
+        r"(?P<what>.+): injection_rule\(\) said (?P<a>\w+), expected (?P<b>\w+)",
+        "{what}:injection_rule() 判为 {a},应为 {b}",
+    ),
+    (
+        r"your claim never returned a lease in the races the grader replays",
+        "在评分器重放的竞争中,你的领取一次也没有返回租约",
+    ),
+    (
+        r"released a seq of a task before the seq just below it \(the order broke\)",
+        "先放行了某个任务的一个 seq,而比它小一的 seq 还没放行(顺序乱了)",
+    ),
+    (
+        r"a search returned (?P<got>\d+) document\(s\) where a fresh search now finds "
+        r"(?P<want>\d+): (?P<why>.+)",
+        "一次搜索返回了 {got} 篇文档,而现在不经缓存的搜索能找到 {want} 篇:{why}",
+        ("why",),
+    ),
+    (
+        r"over a hidden series of searches and changes the cache counted (?P<got>\d+) "
+        r"(?P<name>hits|misses|entries thrown away by re-verification), not what the kit's key "
+        r"gives: (?P<why>.+)",
+        "在一串隐藏的搜索和变更之后,缓存统计到 {got} 次{name},与工具包的键不同:{why}",
+        ("why",),
+        ("name",),
+    ),
+    (
+        r"the same question \(up to case, spaces and punctuation\) must share one entry, another "
+        r"question must not; normalize the query",
+        "同一个问题(不计大小写、空格和标点)必须共用一个条目,不同的问题则不能;请规范化查询",
+    ),
+    (
+        r"two tenants must never share an entry, even with the same permissions",
+        "两个租户绝不能共用一个条目,即使权限相同",
+    ),
+    (
+        r"after a document changes, the index version changes, and so must the key",
+        "文档变化后索引版本会变,键也必须随之改变",
+    ),
+    (
+        r"a new document changes the answer: the key must include the index version",
+        "新文档会改变答案:键必须包含索引版本",
+    ),
+    (
+        r"a changed grant changes the answer: the key must include the permission version",
+        "授权变化会改变答案:键必须包含权限版本",
+    ),
+    (
+        r"a sub-agent with a narrower grant must not share the wider grant's entry: the key must "
+        r"include the permission version",
+        "授权更窄的子 agent 不能共用更宽授权的条目:键必须包含权限版本",
+    ),
+    (
+        r"migrate_v1_to_v2\(\) raised on every input, so nothing could be probed",
+        "migrate_v1_to_v2() 对每个输入都抛出了异常,无法检查",
+    ),
+    (
+        r"the ledger file at `path` holds no task (?P<t>'\w+'): run the (?P<what>experiment|story) "
+        r"on the path you are given",
+        "`path` 处的账本文件里没有任务 {t}:请在给你的路径上运行这个{what}",
+        (),
+        ("what",),
+    ),
+    (
+        r"the ledger's epoch shows a claim after the cancel \(or a missing one before it\)",
+        "账本的 epoch 显示取消之后还有一次领取(或者取消之前缺了一次领取)",
+    ),
+    (
+        r"the answer's (?P<key>'\w+') \((?P<a>.+)\) is not what the ledger holds \((?P<b>.+)\): "
+        r"read it from the ledger at the end",
+        "答案中的 {key}({a})与账本中的值({b})不一致:请在最后从账本读取",
+    ),
+    (r"an e-mail already sent cannot be recalled by a cancel", "已经发出的邮件无法被取消召回"),
+    (
+        r"the ledger does not show the story ran, so these answers are guesses",
+        "账本显示这个故事并没有运行,所以这些答案只是猜测",
+    ),
+)

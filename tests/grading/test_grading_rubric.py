@@ -1,0 +1,143 @@
+"""Do the rubrics weigh the core idea, and does the feedback keep hidden inputs hidden?
+
+Each answer of ``tests/submissions/leases.py`` and ``tests/submissions/rubric.py`` replaces one
+answer cell of its solution notebook; only that question's hidden check runs, in the real
+sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a classic
+mistake gets at most its listed points (at most half of the question for a mistake of the core
+idea). Every feedback line is then scanned for the grader's hidden inputs and its length.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+from submissions.leases import ANSWERS as LEASES
+from submissions.rubric import ANSWERS as RUBRIC
+
+from simlab.cli import main
+from simlab.grading.checks import EXERCISES
+from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
+from simlab.grading.checks.events import BUS_STREAMS
+from simlab.grading.checks.histories import TTL_SEEDS, UNFENCED_SEEDS
+from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
+from simlab.grading.grader import _grade_question, _plan, _Sandboxes
+from simlab.grading.i18n import untranslated
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.questions import FAILURE_CHARS
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSWERS = LEASES + RUBRIC
+FEEDBACK: dict[str, str] = {}
+
+
+def _exercise_of(question: str):
+    return next(e for e in EXERCISES.values() for q in e.questions if q.id == question)
+
+
+def graded(question: str, source: str):
+    exercise = _exercise_of(question)
+    nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+    for cell in nb.cells:
+        if cell_role(cell) == "answer" and cell_question(cell) == question:
+            cell.source = source
+    boxes = _Sandboxes(_plan(nb), 60)
+    try:
+        return _grade_question(exercise.question(question), boxes, 240)
+    finally:
+        boxes.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "most", "says"),
+    [a[1:] for a in ANSWERS],
+    ids=[a[0] for a in ANSWERS],
+)
+def test_does_each_answer_get_what_its_idea_is_worth(question, source, most, says):
+    grade = graded(question, source)
+    FEEDBACK[f"{question}:{most}:{says}"] = grade.feedback
+    assert says in grade.feedback, grade.feedback
+    assert untranslated(grade.feedback) == [], grade.feedback
+    if most == grade.max_points:
+        assert grade.points == grade.max_points, grade.feedback
+    else:
+        assert grade.points <= most < grade.max_points, grade.feedback
+
+
+def test_does_every_classic_mistake_of_the_core_idea_lose_half():
+    for name, question, _, most, _ in ANSWERS:
+        q = _exercise_of(question).question(question)
+        if most < q.points and most <= q.points // 2:
+            core = sum(c.weight for c in q.rubric if c.core)
+            assert 2 * core >= q.points, name
+
+
+def _hidden_words() -> list[str]:
+    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS, *TTL_SEEDS, *UNFENCED_SEEDS)]
+    words += [f"seeds [{s}" for s in (*TTL_SEEDS, *UNFENCED_SEEDS)]
+    for spec in BUS_STREAMS.values():
+        words += [f"seed {s}" for s in spec["seeds"]]
+    words += [f.name for f in CORPUS.glob("*.json")]
+    for record in HIDDEN_V1:
+        words += [record["task_id"], record["tenant"], record["recipient"], *record["evidence"]]
+    words += ["refund-check", "verify-card", "secure-refunds", "notexample", ":8443"]
+    return words
+
+
+def test_does_feedback_keep_hidden_inputs_hidden_and_short():
+    assert len(FEEDBACK) == len(ANSWERS), "run with the answers above (same module)"
+    hidden = _hidden_words()
+    for key, feedback in FEEDBACK.items():
+        for word in hidden:
+            assert word not in feedback, (key, word, feedback)
+        body = re.sub(r"^\d+/\d+ checks passed; ", "", feedback)
+        for failure in re.sub(r" \(and \d+ more\)$", "", body).split("; also, "):
+            assert len(failure) <= FAILURE_CHARS, (key, failure)
+
+
+def test_does_the_rubric_print_without_hidden_inputs(capsys):
+    for exercise in EXERCISES:
+        assert main(["grade", "--rubric", exercise]) == 0
+    out = capsys.readouterr().out
+    assert "core idea" in out and "[7] one-owner" in out
+    for word in _hidden_words():
+        assert word not in out, word
+    assert main(["grade", "--rubric", "nothing"]) == 2
+    assert "no exercise" in capsys.readouterr().err
+
+
+def test_does_a_failing_fault_run_tell_its_shrunk_story():
+    """record_effect that always says True resends an e-mail under seeded faults: the feedback
+    is the shrunk run in a few sentences, with the broken rule and without the seed."""
+    from submissions.leases import ALWAYS_TRUE_EFFECT
+
+    from simlab.grading.checks.leases import EFFECT_SCENARIO, EFFECT_SEEDS
+    from simlab.grading.checks.leases.driving import simulated
+    from simlab.grading.questions import Fail
+    from simlab.grading.student import Student
+
+    exercise = EXERCISES["leases"]
+    nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+    for cell in nb.cells:
+        if cell_role(cell) == "answer" and cell_question(cell) == "idempotent-send":
+            cell.source = ALWAYS_TRUE_EFFECT
+    boxes = _Sandboxes(_plan(nb), 60)
+    try:
+        with pytest.raises(Fail) as failed:
+            simulated(
+                Student(boxes.get()),
+                EFFECT_SCENARIO,
+                EFFECT_SEEDS[0],
+                {"record_effect": "record_effect"},
+                "your record_effect",
+            )
+    finally:
+        boxes.close()
+    story = str(failed.value)
+    assert story.startswith("with faults on, your record_effect broke a rule: ")
+    assert "rule (f), resent e-mail" in story and "again" in story
+    assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
+    assert "seed" not in story and "t=" not in story
+    assert untranslated(story) == []

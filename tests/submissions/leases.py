@@ -1,0 +1,276 @@
+"""Answers to exercise ``leases`` (``02_leases_effects_and_loop.ipynb``): correct alternatives
+that must get every point, and classic mistakes with the points each must get at most.
+
+Each entry is ``(name, question, source, points at most, words the feedback must contain)``;
+a correct alternative's "at most" is the question's full points and it must get exactly those.
+The sources replace the question's answer cell of the solution notebook.
+"""
+
+from __future__ import annotations
+
+from submissions.cases import NO_HEARTBEAT_LOOP, TWO_STATEMENT_CLAIM, UNFENCED_EFFECT
+
+_FENCED_HEARTBEAT = """
+
+def heartbeat(db, lease, ttl, now):
+    cursor = db.execute(
+        "UPDATE tasks SET lease_until = ?, updated_at = ?"
+        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
+        (now + ttl, now, lease.task_id, lease.epoch),
+    )
+    return cursor.rowcount == 1
+"""
+
+# A transaction that locks the database first (BEGIN IMMEDIATE), then reads and writes.
+LOCKED_CLAIM = (
+    """
+def claim(db, task_id, worker, ttl, now):
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        row = db.execute("SELECT status, worker, lease_until FROM tasks WHERE task_id = ?",
+                         (task_id,)).fetchone()
+        if row is None:
+            raise UnknownTask(task_id)
+        status, holder, until = row
+        if status == "running" and until > now:
+            raise LeaseHeld(task_id, holder, until)
+        if status not in ("queued", "running"):
+            raise TerminalTask(task_id, status)
+        db.execute("UPDATE tasks SET status = 'running', epoch = epoch + 1,"
+                   " attempts = attempts + 1, worker = ?, lease_until = ?, updated_at = ?"
+                   " WHERE task_id = ?", (worker, now + ttl, now, task_id))
+        lease = lease_from_row(db.execute(f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = ?",
+                                          (task_id,)).fetchone())
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return lease
+"""
+    + _FENCED_HEARTBEAT
+)
+
+# Check, then act: a SELECT decides, a separate UPDATE takes the task.
+SELECT_THEN_UPDATE = (
+    """
+def claim(db, task_id, worker, ttl, now):
+    row = db.execute("SELECT status, worker, lease_until FROM tasks WHERE task_id = ?",
+                     (task_id,)).fetchone()
+    if row is None:
+        raise UnknownTask(task_id)
+    status, holder, until = row
+    if status == "running" and until > now:
+        raise LeaseHeld(task_id, holder, until)
+    if status not in ("queued", "running"):
+        raise TerminalTask(task_id, status)
+    db.execute("UPDATE tasks SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,"
+               " worker = ?, lease_until = ?, updated_at = ? WHERE task_id = ?",
+               (worker, now + ttl, now, task_id))
+    return lease_from_row(db.execute(f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = ?",
+                                     (task_id,)).fetchone())
+"""
+    + _FENCED_HEARTBEAT
+)
+
+# Takes any running task, live lease or not.
+IGNORES_LEASE_UNTIL = (
+    """
+def claim(db, task_id, worker, ttl, now):
+    row = db.execute(
+        "UPDATE tasks SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,"
+        " worker = ?, lease_until = ?, updated_at = ?"
+        " WHERE task_id = ? AND status IN ('queued', 'running')"
+        f" RETURNING {LEASE_COLUMNS}",
+        (worker, now + ttl, now, task_id),
+    ).fetchone()
+    if row is not None:
+        return lease_from_row(row)
+    found = db.execute("SELECT status FROM tasks WHERE task_id = ?", (task_id,)).fetchone()
+    if found is None:
+        raise UnknownTask(task_id)
+    raise TerminalTask(task_id, found[0])
+"""
+    + _FENCED_HEARTBEAT
+)
+
+_ATOMIC_CLAIM = """
+def claim(db, task_id, worker, ttl, now):
+    row = db.execute(
+        "UPDATE tasks SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,"
+        " worker = ?, lease_until = ?, updated_at = ?"
+        " WHERE task_id = ? AND (status = 'queued' OR (status = 'running' AND lease_until <= ?))"
+        f" RETURNING {LEASE_COLUMNS}",
+        (worker, now + ttl, now, task_id, now),
+    ).fetchone()
+    if row is not None:
+        return lease_from_row(row)
+    found = db.execute("SELECT status, worker, lease_until FROM tasks WHERE task_id = ?",
+                       (task_id,)).fetchone()
+    if found is None:
+        raise UnknownTask(task_id)
+    if found[0] == "running":
+        raise LeaseHeld(task_id, found[1], found[2])
+    raise TerminalTask(task_id, found[0])
+"""
+
+# A heartbeat that extends whatever lease the task has, whoever holds it.
+UNFENCED_HEARTBEAT = (
+    _ATOMIC_CLAIM
+    + """
+
+def heartbeat(db, lease, ttl, now):
+    cursor = db.execute(
+        "UPDATE tasks SET lease_until = ?, updated_at = ? WHERE task_id = ? AND status = 'running'",
+        (now + ttl, now, lease.task_id),
+    )
+    return cursor.rowcount == 1
+"""
+)
+
+_SEND_STEP = """
+
+def send_step(ledger, lease, step, mailbox):
+    key = f"{lease.task_id}:email:{step}"
+    if ledger.record_effect(lease, key):
+        mailbox.send(key)
+        return True
+    return False
+"""
+
+# A fence read first, then a plain insert whose unique key refuses the second (one statement
+# decides: the INSERT), written with exceptions rather than OR IGNORE.
+CHECK_THEN_UNIQUE_INSERT = (
+    """
+import sqlite3
+
+
+def record_effect(db, lease, key, now):
+    current = db.execute("SELECT 1 FROM tasks WHERE task_id = ? AND epoch = ? AND status = ?",
+                         (lease.task_id, lease.epoch, "running")).fetchone()
+    if current is None:
+        return False
+    try:
+        db.execute("INSERT INTO effects (task_id, key, epoch, worker, recorded_at)"
+                   " VALUES (?, ?, ?, ?, ?)",
+                   (lease.task_id, key, lease.epoch, lease.worker, now))
+    except sqlite3.IntegrityError:
+        return False
+    return True
+"""
+    + """
+
+def send_step(ledger, lease, step, mailbox):
+    key = "{}:email:{}".format(lease.task_id, step)
+    first = ledger.record_effect(lease, key)
+    if first:
+        mailbox.send(key)
+    return first
+"""
+)
+
+ALWAYS_TRUE_EFFECT = (
+    """
+def record_effect(db, lease, key, now):
+    db.execute(
+        "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
+        " SELECT task_id, ?, epoch, ?, ? FROM tasks"
+        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
+        (key, lease.worker, now, lease.task_id, lease.epoch),
+    )
+    return True
+"""
+    + _SEND_STEP
+)
+
+_FENCED_EFFECT = """
+def record_effect(db, lease, key, now):
+    cursor = db.execute(
+        "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
+        " SELECT task_id, ?, epoch, ?, ? FROM tasks"
+        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
+        (key, lease.worker, now, lease.task_id, lease.epoch),
+    )
+    return cursor.rowcount == 1
+"""
+
+SEND_BEFORE_RECORD = (
+    _FENCED_EFFECT
+    + """
+
+def send_step(ledger, lease, step, mailbox):
+    key = f"{lease.task_id}:email:{step}"
+    mailbox.send(key)
+    return ledger.record_effect(lease, key)
+"""
+)
+
+# A key without the step: step 1's e-mail is never sent.
+KEY_WITHOUT_STEP = (
+    _FENCED_EFFECT
+    + """
+
+def send_step(ledger, lease, step, mailbox):
+    key = f"{lease.task_id}:email"
+    if ledger.record_effect(lease, key):
+        mailbox.send(key)
+        return True
+    return False
+"""
+)
+
+# A while loop that reads the step back from the ledger each time.
+WHILE_LOOP = """
+def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
+    try:
+        lease = ledger.claim(task_id, worker, ttl)
+    except (LeaseHeld, TerminalTask):
+        return "refused"
+    step = lease.step
+    while step < steps:
+        if not ledger.heartbeat(lease, ttl):
+            return "lost"
+        output = work(step)
+        last = step == steps - 1
+        if not ledger.save(lease, step + 1, checkpoint={"output": output}, done=last,
+                           result=output if last else None):
+            return "lost"
+        step += 1
+    return "completed"
+"""
+
+# Heartbeats, but never looks at what save answered.
+IGNORES_SAVE = """
+def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
+    try:
+        lease = ledger.claim(task_id, worker, ttl)
+    except (LeaseHeld, TerminalTask):
+        return "refused"
+    for step in range(lease.step, steps):
+        if not ledger.heartbeat(lease, ttl):
+            return "lost"
+        output = work(step)
+        done = step + 1 == steps
+        ledger.save(lease, step + 1, checkpoint={"output": output}, done=done,
+                    result=output if done else None)
+    return "completed"
+"""
+
+# Starts from step 0 every time (ignores the persisted step): a detail.
+FROM_ZERO = WHILE_LOOP.replace("step = lease.step", "step = 0")
+
+ANSWERS = [
+    ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
+    ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
+    ("select-then-update", "atomic-claim", SELECT_THEN_UPDATE, 5, "same moment"),
+    ("ignores-lease-until", "atomic-claim", IGNORES_LEASE_UNTIL, 5, "LeaseHeld"),
+    ("unfenced-heartbeat", "atomic-claim", UNFENCED_HEARTBEAT, 5, "stale lease"),
+    ("unique-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 9, "all"),
+    ("always-true", "idempotent-send", ALWAYS_TRUE_EFFECT, 4, "twice"),
+    ("unfenced-effect", "idempotent-send", UNFENCED_EFFECT, 4, "stale lease"),
+    ("send-first", "idempotent-send", SEND_BEFORE_RECORD, 4, "record the effect before"),
+    ("key-without-step", "idempotent-send", KEY_WITHOUT_STEP, 8, "own e-mail"),
+    ("while-loop", "worker-loop", WHILE_LOOP, 6, "all"),
+    ("no-heartbeat", "worker-loop", NO_HEARTBEAT_LOOP, 3, "heartbeat"),
+    ("ignores-save", "worker-loop", IGNORES_SAVE, 3, "check what save returns"),
+    ("from-zero", "worker-loop", FROM_ZERO, 5, "expected [2, 3]"),
+]
