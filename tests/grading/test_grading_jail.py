@@ -361,3 +361,23 @@ def test_does_the_exchange_refuse_links_fifos_and_huge_files(tmp_path):
     finally:
         exchange.close()
     assert not Path(exchange.path).exists() and secret.read_text() == "secret"
+
+
+def test_does_require_refuse_a_jail_that_cannot_import_simlab(monkeypatch):
+    """The probe runs this Python importing the sandbox's child module inside a jail. A jail that
+    hid the checkout (a private /tmp mounted over a clone under /tmp did, in CI) used to pass the
+    old ``/bin/true`` probe and then made every question of a batch wait for a sandbox that never
+    started; now ``require`` names the failed import in one line."""
+    from simlab.grading.sandbox import jail
+
+    require()
+    jail._probe.cache_clear()
+    assert jail._probe(jail._tool("bwrap")) is None  # the real probe passes here
+    monkeypatch.setattr(jail, "_PROBE", [sys.executable, "-c", "import simlab_hidden_by_the_jail"])
+    jail._probe.cache_clear()
+    try:
+        problem = jail._probe(jail._tool("bwrap"))
+    finally:
+        jail._probe.cache_clear()
+    assert problem is not None
+    assert "simlab_hidden_by_the_jail" in problem and "\n" not in problem

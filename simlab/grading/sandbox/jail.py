@@ -266,12 +266,19 @@ def make_shared(path: str | os.PathLike) -> str:
     return real
 
 
+#: What the probe runs inside a jail: this interpreter importing the sandbox's own child
+#: module, so a jail that hides the checkout or the venv (say, a private /tmp mounted over a
+#: clone under /tmp) fails here in one line instead of at every question of a batch.
+_PROBE = [sys.executable, "-c", "import simlab.grading.sandbox.child"]
+
+
 @functools.lru_cache(maxsize=1)
 def _probe(bwrap: str) -> str | None:
-    """None if a jail can run ``/bin/true`` here, else one line saying why not."""
+    """None if a jail can run this Python and import the sandbox's child module, else one line
+    saying why not."""
     try:
         done = subprocess.run(
-            Jail().command(["/bin/true"]),
+            Jail().command(_PROBE),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -280,8 +287,9 @@ def _probe(bwrap: str) -> str | None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap could not run ({exc})"
     if done.returncode != 0:
-        why = " ".join((done.stderr or "").split())[:200] or f"exit status {done.returncode}"
-        return f"bubblewrap cannot build a sandbox on this machine: {why}"
+        lines = [line.strip() for line in (done.stderr or "").splitlines() if line.strip()]
+        why = lines[-1][:200] if lines else f"exit status {done.returncode}"
+        return f"bubblewrap cannot run simlab in a sandbox on this machine: {why}"
     return None
 
 
