@@ -1,0 +1,65 @@
+"""Grade one answer the way ``simlab grade`` does, without a kernel: the answer replaces its
+question's answer cell in the solution notebook, and only that question's hidden check runs, in
+the real sandbox (one sandbox per answer). Shared by the rubric tests of every exercise.
+
+Each corpus module (``tests/submissions/<exercise>.py``) holds ``ANSWERS``, a list of
+``(name, question, source, points at most, words the feedback must contain)``: a correct
+alternative lists the question's full points; a classic mistake lists the most it may get
+(at most half of the question for a mistake of the core idea).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+from simlab.grading.checks import EXERCISES
+from simlab.grading.grader import _grade_question, _plan, _Sandboxes
+from simlab.grading.i18n import untranslated
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.questions import FAILURE_CHARS
+
+__all__ = ["ROOT", "exercise_of", "graded", "check_answer", "check_feedback"]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def exercise_of(question: str):
+    """The exercise holding ``question``."""
+    return next(e for e in EXERCISES.values() for q in e.questions if q.id == question)
+
+
+def graded(question: str, source: str):
+    """The grade of ``question`` when its answer cell holds ``source``."""
+    exercise = exercise_of(question)
+    nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+    for cell in nb.cells:
+        if cell_role(cell) == "answer" and cell_question(cell) == question:
+            cell.source = source
+    boxes = _Sandboxes(_plan(nb), 60)
+    try:
+        return _grade_question(exercise.question(question), boxes, 240)
+    finally:
+        boxes.close()
+
+
+def check_answer(question: str, source: str, most: int, says: str):
+    """Grade one corpus answer and assert what it must get; return the grade."""
+    grade = graded(question, source)
+    assert says in grade.feedback, grade.feedback
+    assert untranslated(grade.feedback) == [], grade.feedback
+    if most == grade.max_points:
+        assert grade.points == grade.max_points, grade.feedback
+    else:
+        assert grade.points <= most < grade.max_points, grade.feedback
+    return grade
+
+
+def check_feedback(key: str, feedback: str, hidden: list[str]) -> None:
+    """No hidden input in ``feedback``, and every failure in it short enough to read."""
+    for word in hidden:
+        assert word not in feedback, (key, word, feedback)
+    body = re.sub(r"^\d+/\d+ checks passed; ", "", feedback)
+    for failure in re.sub(r" \(and \d+ more\)$", "", body).split("; also, "):
+        assert len(failure) <= FAILURE_CHARS, (key, failure)
