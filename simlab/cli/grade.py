@@ -3,7 +3,8 @@
 ``simlab grade PATH...`` grades notebooks and folders of notebooks and prints one block per
 notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE`` also writes a
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
-``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input).
+``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
+EXERCISE is an exercise's name (``leases``) or its notebook's path.
 Exit status 0 when every notebook was graded (whatever its score), 1 when a
 notebook could not be graded at all (not a notebook, unknown exercise), 2 for a usage mistake.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import PurePath
 
 from simlab.cli.args import UsageError, positive_int, positive_number
 
@@ -25,6 +27,8 @@ def _rubric(exercise: str) -> int:
     from simlab.grading.checks import EXERCISES
     from simlab.grading.report import format_rubric
 
+    by_file = {e.notebook: name for name, e in EXERCISES.items()}
+    exercise = by_file.get(PurePath(exercise).name, exercise)  # a notebook's path works too
     if exercise not in EXERCISES:
         raise UsageError(f"no exercise {exercise!r}; choose one of {', '.join(EXERCISES)}")
     print(format_rubric(EXERCISES[exercise]))
@@ -163,7 +167,8 @@ def register(subparsers) -> None:
     p.add_argument(
         "--rubric",
         metavar="EXERCISE",
-        help="print the rubric of EXERCISE (its questions' criteria and weights) and exit",
+        help="print the rubric of EXERCISE (its name, such as leases, or its notebook's "
+        "path): its questions' criteria and weights, and exit",
     )
     p.add_argument(
         "--json",
