@@ -4,6 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+# Tests run on every core (at most 4 processes); a test module stays on one process (loadfile),
+# so module-scoped fixtures are built once. Tests marked `serial` look at the whole machine's
+# processes and files, so they run alone afterwards. `make test XDIST=` runs everything serially.
+XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
+
 .PHONY: demo test lab app lint exercises bench clean sandbox-tool
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
@@ -46,9 +51,10 @@ test: $(STAMP) sandbox-tool
 	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/simlab translate --check
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST) -m "not serial"
+	$(BIN)/python -m pytest -m serial
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
-	$(BIN)/python -m pytest --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
+	$(BIN)/python -m pytest $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.

@@ -8,6 +8,7 @@ a blank notebook the attacks go after. It runs as a separate ``simlab grade --js
 process, as an instructor would run it. Afterwards: every attack scored 0, the honest notebooks
 scored what they deserve (also in a later run), no file of the checkout or the venv changed, no
 file landed outside the jails' scratch space, no process is left, and the batch ended in time.
+Marked ``serial``: ``make test`` runs it alone, since another test's jail would count as left.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from submissions.cases import FENCING, ROOT, answer_source, with_answers
 
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
+
+# The checks look at every process and every file of the machine: no other test may run beside.
+pytestmark = pytest.mark.serial
 
 TIMEOUT = "10"
 #: The last argument of every process an attack leaves behind.
