@@ -177,8 +177,8 @@ RULES: tuple[Rule, ...] = (
     # --- the hidden checks (simlab/grading/checks/), alphabetical by module ------------------
     _r(
         r"on (?P<what>.+?): the absorber (?P<why>.+)",
-        "在 {what} 的情况下:吸收器{why}",
-        ("why",),
+        "在{what}的情况下:吸收器{why}",
+        ("what", "why"),
     ),
     _r(
         r"released the same seq of a task twice \(a duplicate or a conflicting event got "
@@ -186,8 +186,15 @@ RULES: tuple[Rule, ...] = (
         "把同一任务的同一个 seq 释放了两次(重复或冲突的事件漏了过去)",
     ),
     _r(
+        r"is_narrowing\(\) said (?P<got>\S+) when the child is (?P<kind>.+) \(of a revoked "
+        r"parent\)",
+        "当子授权是{kind}(而父授权已被撤销)时,is_narrowing() 返回了 {got}",
+        ("kind",),
+    ),
+    _r(
         r"is_narrowing\(\) said (?P<got>\S+) when the child is (?P<kind>.+)",
-        "当子授权是 {kind} 时,is_narrowing() 返回了 {got}",
+        "当子授权是{kind}时,is_narrowing() 返回了 {got}",
+        ("kind",),
     ),
     _r(
         r"cancel must bump the epoch by one, so every lease issued before is stale",

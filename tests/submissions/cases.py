@@ -262,7 +262,7 @@ def cases() -> list[Case]:
             "solutions",
             EVENTS,
             {"absorber": ADJACENT_DEDUPE, "narrowing": CASE_BLIND},
-            {"absorber": 1, "narrowing": 4},
+            {"absorber": 0, "narrowing": 2},
             {"absorber": "the same seq of a task twice", "narrowing": "other capitals"},
         ),
     ]

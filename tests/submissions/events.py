@@ -1,8 +1,9 @@
 """Answers to exercise ``events`` (``06_events_and_permissions.ipynb``): correct alternatives
-that must get every point, and classic mistakes with the points each must lose.
+written differently from the solution (every point) and classic mistakes, in the format of
+:mod:`submissions.grading` ``(name, question, source, points at most, words in the feedback)``.
 
-Each entry is ``(name, question, source, points lost, words the feedback must contain)``; the
-source replaces the question's answer cell of the solution notebook.
+A mistake of the core idea (each event once and in order per task; a subset on every dimension
+as sets of exact names) may get at most half of its question; a detail loses its criterion.
 """
 
 from __future__ import annotations
@@ -155,6 +156,47 @@ class Absorber:
         return out
 """
 
+# Releases each (task, seq) once, as it arrives: duplicates gone, order never restored.
+ARRIVAL_ORDER = """
+class Absorber:
+    def __init__(self):
+        self.seen = set()
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        key = (event["task_id"], event["seq"])
+        if key in self.seen:
+            return []
+        self.seen.add(key)
+        return [event]
+"""
+
+# Right until a task is done; then it forgets the task, so a late duplicate starts it over.
+FORGETS_WHEN_DONE = """
+class Absorber:
+    def __init__(self):
+        self.tasks = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task = event["task_id"]
+        st = self.tasks.setdefault(task, {"next": 1, "waiting": {}, "keys": {}})
+        seq, key = event["seq"], event["idempotency_key"]
+        if seq < st["next"] or seq in st["keys"] or key in st["keys"].values():
+            return []
+        st["keys"][seq] = key
+        st["waiting"][seq] = event
+        out = []
+        while st["next"] in st["waiting"]:
+            out.append(st["waiting"].pop(st["next"]))
+            st["next"] += 1
+        if out and out[-1]["kind"] == "done":
+            del self.tasks[task]  # the task is over: free its memory
+        return out
+"""
+
 # --- narrowing: correct alternatives --------------------------------------------------------
 
 NARROW_WITH_THE_KIT = """
@@ -234,21 +276,48 @@ def is_narrowing(parent, child):
             and low(child["tools"]) <= low(parent["tools"]))
 """
 
-#: (name, question, source, points lost, words the feedback must contain)
+# Checks tools and forgets collections.
+TOOLS_ONLY = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if parent["tenant"] != child["tenant"] or parent["version"] != child["version"]:
+        return False
+    return set(child["tools"]).issubset(parent["tools"])
+"""
+
+# Counts repeated names: a multiset where the chapter asks for a set (a detail).
+MULTISET = """
+from collections import Counter
+
+
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    return all(not Counter(child[k]) - Counter(parent[k]) for k in ("collections", "tools"))
+"""
+
+#: (name, question, source, points at most, words the feedback must contain)
 ANSWERS = [
-    ("heap-absorber", "absorber", HEAP_ABSORBER, 0, "all 6 checks passed"),
-    ("kit-wrapper", "absorber", KIT_WRAPPER, 0, "all 6 checks passed"),
-    ("adjacent-dedupe", "absorber", ADJACENT_DEDUPE, 5, "the same seq of a task twice"),
-    ("no-buffer", "absorber", NO_BUFFER, 3, "never released"),
-    ("newer-than-last", "absorber", NEWER_THAN_LAST, 3, "released a seq of a task before"),
-    ("global-counter", "absorber", GLOBAL_COUNTER, 5, "never released"),
-    ("no-version-check", "absorber", NO_VERSION_CHECK, 1, "version is not 1"),
-    ("keys-only", "absorber", KEYS_ONLY, 1, "should have set aside"),
-    ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 0, "all 5 checks passed"),
-    ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 0, "all 5 checks passed"),
+    ("heap-absorber", "absorber", HEAP_ABSORBER, 6, "all"),
+    ("kit-wrapper", "absorber", KIT_WRAPPER, 6, "all"),
+    ("adjacent-dedupe", "absorber", ADJACENT_DEDUPE, 2, "the same seq of a task twice"),
+    ("arrival-order", "absorber", ARRIVAL_ORDER, 2, "released a seq of a task before"),
+    ("no-buffer", "absorber", NO_BUFFER, 2, "never released"),
+    ("newer-than-last", "absorber", NEWER_THAN_LAST, 2, "released a seq of a task before"),
+    ("global-counter", "absorber", GLOBAL_COUNTER, 2, "never released"),
+    ("forgets-when-done", "absorber", FORGETS_WHEN_DONE, 2, "the same seq of a task twice"),
+    ("no-version-check", "absorber", NO_VERSION_CHECK, 5, "version is not 1"),
+    ("keys-only", "absorber", KEYS_ONLY, 5, "should have set aside"),
+    ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 5, "all"),
+    ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 5, "all"),
     ("by-length", "narrowing", BY_LENGTH, 2, "a grant with an extra collection"),
-    ("collections-only", "narrowing", COLLECTIONS_ONLY, 1, "a grant with an extra tool"),
-    ("subsets-only", "narrowing", SUBSETS_ONLY, 1, "another tenant"),
-    ("ignores-revoked", "narrowing", IGNORES_REVOKED, 1, "a revoked grant"),
-    ("case-blind", "narrowing", CASE_BLIND, 1, "other capitals"),
+    ("collections-only", "narrowing", COLLECTIONS_ONLY, 2, "a grant with an extra tool"),
+    ("tools-only", "narrowing", TOOLS_ONLY, 2, "a grant with an extra collection"),
+    ("subsets-only", "narrowing", SUBSETS_ONLY, 2, "another tenant"),
+    ("ignores-revoked", "narrowing", IGNORES_REVOKED, 2, "a revoked grant"),
+    ("case-blind", "narrowing", CASE_BLIND, 2, "other capitals"),
+    ("multiset", "narrowing", MULTISET, 3, "repeated names"),
 ]

@@ -1,0 +1,180 @@
+"""Question ``narrowing`` of exercise ``events``: ``is_narrowing(parent, child)`` (grants as
+dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``child`` is a
+narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
+grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
+collections, sets of the same size but other members, names differing only in case, repeated
+names (with and without a name the parent lacks).
+
+The parts are filed under :data:`NARROWING_RUBRIC`: the core idea (the child is a subset on
+every dimension, as sets of exact names) weighs 3 of 5 points; reading lists as sets 2. Feedback
+names the kind of child grant and the learner's verdict, never the grant itself.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from simlab.agent.world import Grant, PermissionDenied
+from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.student import Student, kind_of
+
+__all__ = ["CHILDREN", "NARROWING_RUBRIC", "PARENT", "narrowing_check", "reference_is_narrowing"]
+
+
+def _grant(d: dict) -> Grant:
+    return Grant(
+        d["tenant"], d["version"], frozenset(d["collections"]), frozenset(d["tools"]), d["revoked"]
+    )
+
+
+def reference_is_narrowing(parent: dict, child: dict) -> bool:
+    """The kit's definition: could ``Grant.narrow`` have made ``child`` from ``parent``?"""
+    p, c = _grant(parent), _grant(child)
+    try:
+        return p.narrow(collections=c.collections, tools=c.tools) == c
+    except PermissionDenied:
+        return False
+
+
+PARENT = {
+    "tenant": "initech",
+    "version": 4,
+    "collections": ["public", "initech-internal", "initech-finance"],
+    "tools": ["search", "inventory", "model", "email"],
+    "revoked": False,
+}
+
+
+def _child(**changes: Any) -> dict:
+    return {**copy.deepcopy(PARENT), **changes}
+
+
+#: Kinds of child grant, each with the children the grader tries (all against ``PARENT``).
+CHILDREN: dict[str, list[dict]] = {
+    "the same grant": [_child()],
+    "a grant with fewer collections": [
+        _child(collections=["public"]),
+        _child(collections=["initech-finance", "public"]),
+    ],
+    "a grant with fewer tools": [_child(tools=["search"]), _child(tools=["model", "search"])],
+    "an empty grant": [_child(collections=[], tools=[])],
+    "a grant with an extra collection": [_child(collections=["public", "globex-internal"])],
+    "a grant with an extra tool and fewer collections": [
+        _child(collections=["public"], tools=["admin"])
+    ],
+    "a grant with an extra tool": [
+        _child(tools=["search", "inventory", "model", "email", "shell"])
+    ],
+    "another tenant's grant with fewer rights": [_child(tenant="globex", collections=["public"])],
+    "a grant at another version": [_child(version=5), _child(version=3, tools=["search"])],
+    "a revoked grant": [_child(revoked=True, tools=["search"])],
+    "a grant with as many collections, but other ones": [
+        _child(collections=["public", "initech-internal", "initech-hr"])
+    ],
+    "a grant naming a collection with other capitals": [_child(collections=["Public"])],
+    "a grant with repeated names": [
+        _child(collections=["public", "public"], tools=["search", "search"])
+    ],
+    "a grant repeating names its parent lacks": [
+        _child(
+            collections=["public", "globex-internal", "globex-internal"],
+            tools=["search", "shell", "shell"],
+        )
+    ],
+}
+
+#: The rubric of ``narrowing``: a subset on every dimension, as sets of exact names, is the core.
+NARROWING_RUBRIC = (
+    Criterion(
+        "narrows",
+        3,
+        "The child narrows on every dimension: the same tenant, the same version, neither grant "
+        "revoked, and every collection and every tool of the child held by the parent, compared "
+        "as sets of exact names (the same grant, fewer rights and the empty grant pass; an extra "
+        "name, as many names but other ones, or other capitals fail).",
+        core=True,
+        mistakes=(
+            "compares sizes instead of members",
+            "checks only the tools (or only the collections)",
+            "compares names without case",
+            "ignores the tenant, the version or revocation",
+        ),
+    ),
+    Criterion(
+        "as-sets",
+        2,
+        "Lists are read as sets: repeated names do not matter, but names the parent lacks are "
+        "refused however often they are repeated.",
+        mistakes=("counts repeated names (a multiset instead of a set)",),
+    ),
+)
+
+
+def narrowing_check(s: Student, t: Tally) -> None:
+    """Judge ``is_narrowing`` on every kind of child in :data:`CHILDREN`; parts are filed under
+    the criteria of :data:`NARROWING_RUBRIC`."""
+    student = s.function("is_narrowing")
+
+    def judge(kinds: tuple[str, ...], parent: dict = PARENT) -> None:
+        for kind in kinds:
+            for child in CHILDREN[kind]:
+                answer = student(copy.deepcopy(parent), copy.deepcopy(child))
+                require(
+                    isinstance(answer, bool),
+                    f"is_narrowing() returned {kind_of(answer)}, expected True or False",
+                )
+                truth = reference_is_narrowing(parent, child)
+                require(
+                    answer == truth,
+                    f"is_narrowing() said {answer} when the child is {kind}"
+                    + ("" if parent is PARENT else " (of a revoked parent)"),
+                )
+
+    t.under("narrows")
+
+    @t.part
+    def true_narrowings():
+        judge(
+            (
+                "the same grant",
+                "a grant with fewer collections",
+                "a grant with fewer tools",
+                "an empty grant",
+            )
+        )
+
+    @t.part
+    def wider_grants():
+        judge(
+            (
+                "a grant with an extra collection",
+                "a grant with an extra tool",
+                "a grant with an extra tool and fewer collections",
+            )
+        )
+
+    @t.part
+    def another_tenant_or_version():
+        judge(("another tenant's grant with fewer rights", "a grant at another version"))
+
+    @t.part
+    def revoked_grants():
+        judge(("a revoked grant",))
+        revoked = {**PARENT, "revoked": True}
+        judge(("the same grant", "a grant with fewer tools"), parent=revoked)
+
+    @t.part
+    def exact_names():
+        judge(
+            (
+                "a grant with as many collections, but other ones",
+                "a grant naming a collection with other capitals",
+            )
+        )
+
+    t.under("as-sets")
+
+    @t.part
+    def repeated_names():
+        judge(("a grant with repeated names", "a grant repeating names its parent lacks"))

@@ -1,0 +1,73 @@
+"""Do the rubrics of exercise ``events`` weigh the core idea, and does the feedback keep the
+hidden streams and grants hidden?
+
+Each answer of ``tests/submissions/events.py`` replaces one answer cell of
+``solutions/06_events_and_permissions.ipynb``; only that question's hidden check runs, in the
+real sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a
+classic mistake gets at most its listed points (at most half of the question for a mistake of
+the core idea). Every feedback line is then scanned for the hidden inputs and its length.
+"""
+
+from __future__ import annotations
+
+import pytest
+from submissions.events import ANSWERS
+from submissions.grading import check_answer, check_feedback
+
+from simlab.cli import main
+from simlab.grading.checks import EXERCISES
+from simlab.grading.checks.events import BUS_STREAMS, CHILDREN, PARENT
+
+EXERCISE = EXERCISES["events"]
+FEEDBACK: dict[str, str] = {}
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
+)
+def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
+    FEEDBACK[name] = check_answer(question, source, most, says).feedback
+
+
+def test_does_the_corpus_hold_alternatives_and_classic_mistakes_of_the_core():
+    """Per question: a correct answer written otherwise than the solution, and at least two
+    classic mistakes held to half the question, which only a core criterion can do."""
+    from submissions.cases import answer_source
+
+    for q in EXERCISE.questions:
+        mine = [a for a in ANSWERS if a[1] == q.id]
+        solution = answer_source("solutions", EXERCISE.notebook, q.id)
+        alternatives = [a for a in mine if a[3] == q.points]
+        assert alternatives and all(a[2].strip() != solution.strip() for a in alternatives)
+        assert len([a for a in mine if a[3] <= q.points // 2]) >= 2, q.id
+        core = [c for c in q.rubric if c.core]
+        assert core and all(c.mistakes for c in q.rubric), q.id
+        assert 2 * max(c.weight for c in core) >= q.points, "one core criterion weighs half"
+
+
+def _hidden_words() -> list[str]:
+    """What the hidden checks feed the learner's code and must never show."""
+    words = [f"seed {s}" for spec in BUS_STREAMS.values() for s in spec["seeds"]]
+    words += ["seeds", "job-", "draft-a", "draft-b", ":other", ":v2", "tokens"]
+    for children in CHILDREN.values():
+        for child in children:
+            words += [child["tenant"], *child["collections"], *child["tools"]]
+    words += [PARENT["tenant"], "globex", "[", "{"]
+    return sorted(set(words) - {"public", "search", "model", "email", "inventory"})
+
+
+def test_does_feedback_keep_hidden_inputs_hidden_and_short():
+    assert len(FEEDBACK) == len(ANSWERS), "run with the answers above (same module)"
+    assert len({a[0] for a in ANSWERS}) == len(ANSWERS), "one name per answer"
+    hidden = _hidden_words()
+    assert "initech" in hidden and "shell" in hidden and "job-" in hidden
+    for key, feedback in FEEDBACK.items():
+        check_feedback(key, feedback, hidden)
+
+
+def test_does_the_rubric_print_without_hidden_inputs(capsys):
+    assert main(["grade", "--rubric", "events"]) == 0
+    out = capsys.readouterr().out
+    assert "[4] once-in-order (core idea)" in out and "[3] narrows (core idea)" in out
+    for word in set(_hidden_words()) - {"[", "{"}:  # the rubric prints weights as [4]
+        assert word not in out, word
