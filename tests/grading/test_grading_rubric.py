@@ -32,13 +32,13 @@ FEEDBACK: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
-    ("question", "source", "most", "says"),
-    [a[1:] for a in ANSWERS],
+    ("name", "question", "source", "most", "says"),
+    ANSWERS,
     ids=[a[0] for a in ANSWERS],
 )
-def test_does_each_answer_get_what_its_idea_is_worth(question, source, most, says):
+def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
-    FEEDBACK[f"{question}:{most}:{says}"] = grade.feedback
+    FEEDBACK[name] = grade.feedback
 
 
 def test_does_every_classic_mistake_of_the_core_idea_lose_half():
