@@ -1,0 +1,239 @@
+"""Question ``stale-commits``: the student's rule "no stale commit accepted" on hand-written
+histories (one property per case) and on histories the simulator recorded with and without the
+fence; its findings must match the kit's own rule (:func:`simlab.check.checker.stale_commits`).
+
+The core cases count findings only (any list will do); the sentences themselves are judged by
+one part of their own, so a rule that finds the right saves but words them badly loses a detail,
+not the idea.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from simlab.check.checker import stale_commits as reference_stale_commits
+from simlab.check.history import Event, History
+from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.student import Student, kind_of
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
+
+__all__ = [
+    "UNFENCED",
+    "UNFENCED_SEEDS",
+    "CASES",
+    "STALE_RUBRIC",
+    "events_of",
+    "stale_commits",
+]
+
+#: Recorded histories the student's rule must read like the kit's rule does.
+UNFENCED = Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3)
+UNFENCED_SEEDS = (4, 6)
+
+
+def events_of(*rows: tuple) -> list[Event]:
+    """A hand-written history: one :meth:`History.record` call per row, a trailing dict being
+    the event's ``value``."""
+    h = History()
+    for row in rows:
+        value: dict = {}
+        if isinstance(row[-1], dict):
+            row, value = row[:-1], row[-1]
+        h.record(*row, **value)
+    return h.events
+
+
+def stale_commits(s: Student, t: Tally) -> None:
+    """The student's rule on hand-written histories, then on recorded runs with and without
+    the fence; parts are filed under the criteria of :data:`STALE_RUBRIC`."""
+    rule = s.function("stale_commits")
+    t.under("newer-epoch")
+    for case in ("takeover", "same-worker", "refused", "two-tasks", "highest", "order"):
+        t.part(functools.partial(_hand_written, rule, case))
+    t.part(functools.partial(_recorded_unfenced_histories, rule))
+    t.part(functools.partial(_recorded_fenced_history, rule))
+    t.under("cancel")
+    t.part(functools.partial(_hand_written, rule, "cancel"))
+    t.under("sentences")
+    t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
+
+
+#: The rubric of ``stale-commits``: a save is judged by the epochs granted before it.
+STALE_RUBRIC = (
+    Criterion(
+        "newer-epoch",
+        4,
+        "An accepted save (save ok) is a stale commit when its task had already been granted a "
+        "higher epoch earlier in the history: epochs are per task, the highest one granted so "
+        "far counts (not the last claim, not the saving worker's own), refused saves are the "
+        "fence working, and neither worker names nor timestamps decide; on recorded runs the "
+        "rule finds what the kit's rule finds, and nothing when the fence is on.",
+        core=True,
+        mistakes=(
+            "compares worker names instead of epochs",
+            "flags refused saves too, or only the save that completes the task",
+            "remembers the last claim, or each worker's own claim, not the highest epoch",
+            "<= instead of <, or != against the last claim",
+            "judges by timestamps or lease expiry instead of the order of events",
+            "one epoch for all tasks",
+        ),
+    ),
+    Criterion(
+        "cancel", 1, "A cancel ok grants an epoch too: a save of an older epoch after it is stale."
+    ),
+    Criterion(
+        "sentences",
+        1,
+        "The rule returns a list of sentences (strings), one per stale commit in history order, "
+        "each naming its task.",
+    ),
+)
+
+
+def _count(rule: Any, history: list[Event]) -> int:
+    """How many stale commits the student's rule reports on ``history`` (any list counts)."""
+    answer = rule(history)
+    require(
+        isinstance(answer, (list, tuple)),
+        f"stale_commits() returned {kind_of(answer)}, expected a list of sentences",
+    )
+    return len(answer)
+
+
+#: Hand-written histories, one property each: ``id -> (what it shows, stale commits, rows)``.
+#: A row is one :meth:`History.record` call, a trailing dict its ``value``.
+CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
+    "takeover": (
+        "a save with epoch 1 after epoch 2 was granted to another worker",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (4.0, "ok", "w2", "claim", "t1", 2, 0),
+            (5.0, "ok", "w1", "save", "t1", 1, 1),
+        ),
+    ),
+    "same-worker": (
+        "a save with epoch 1 after the same worker was granted epoch 2",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (4.0, "ok", "w1", "claim", "t1", 2, 0),
+            (5.0, "ok", "w1", "save", "t1", 1, 1),
+            (6.0, "ok", "w1", "save", "t1", 2, 1),
+        ),
+    ),
+    "refused": (
+        "with a refused save, a refused claim and saves of the current epoch",
+        0,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (1.0, "ok", "w1", "save", "t1", 1, 1),
+            (4.0, "ok", "w2", "claim", "t1", 2, 1),
+            (5.0, "fail", "w1", "save", "t1", 1, 2),
+            (5.5, "invoke", "w1", "save", "t1", 1, 2),
+            (5.7, "invoke", "w3", "claim", "t1"),
+            (5.8, "fail", "w3", "claim", "t1", None, None, {"reason": "lease-held"}),
+            (6.0, "ok", "w2", "save", "t1", 2, 2),
+        ),
+    ),
+    "two-tasks": (
+        "with two tasks, each with its own epochs",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (0.5, "ok", "w2", "claim", "t2", 1, 0),
+            (1.0, "ok", "w3", "claim", "t2", 2, 0),
+            (2.0, "ok", "w1", "save", "t1", 1, 1),
+            (3.0, "ok", "w2", "save", "t2", 1, 1),
+        ),
+    ),
+    "highest": (
+        "a broken ledger granted epoch 1 again after epoch 2, then epoch 1 saved (the highest "
+        "epoch granted counts, not the last)",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (2.0, "ok", "w2", "claim", "t1", 2, 0),
+            (3.0, "ok", "w3", "claim", "t1", 1, 0),
+            (4.0, "ok", "w3", "save", "t1", 1, 1),
+        ),
+    ),
+    "order": (
+        "a save after its lease ran out but before a newer claim, then one right after that "
+        "claim at the same time (the order of events decides)",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0, {"lease_until": 2.0}),
+            (3.0, "ok", "w1", "save", "t1", 1, 1),
+            (3.0, "ok", "w2", "claim", "t1", 2, 1),
+            (3.0, "ok", "w1", "save", "t1", 1, 2),
+        ),
+    ),
+    "cancel": (
+        "a save after a cancel (the cancel granted epoch 2)",
+        1,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (2.0, "ok", "user", "cancel", "t1", 2, None),
+            (3.0, "ok", "w1", "save", "t1", 1, 1),
+        ),
+    ),
+}
+
+
+def _hand_written(rule: Any, case: str) -> None:
+    """The student's rule must find as many stale commits as the case holds."""
+    what, want, rows = CASES[case]
+    found = _count(rule, events_of(*rows))
+    require(found == want, f"{what}: found {found} stale commit(s), expected {want}")
+
+
+def _recorded_unfenced_histories(rule: Any) -> None:
+    for seed in UNFENCED_SEEDS:
+        history = simulate(UNFENCED, seed=seed).history.events
+        found, truth = _count(rule, history), len(reference_stale_commits(history))
+        require(
+            found == truth,
+            f"on a recorded unfenced run: found {found} stale commit(s), "
+            f"{'more' if found > truth else 'fewer'} than the kit's rule finds",
+        )
+
+
+def _recorded_fenced_history(rule: Any) -> None:
+    history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
+    found = _count(rule, history.events)
+    require(
+        found == 0,
+        f"on a recorded run with the fence on, {found} stale commit(s) were reported; there "
+        "are none",
+    )
+
+
+def _one_sentence_per_commit_in_order(rule: Any) -> None:
+    answer = rule(
+        events_of(
+            (0.0, "ok", "w1", "claim", "t3", 1, 0),
+            (0.5, "ok", "w2", "claim", "t7", 1, 0),
+            (1.0, "ok", "w3", "claim", "t7", 2, 0),
+            (2.0, "ok", "w4", "claim", "t3", 2, 0),
+            (3.0, "ok", "w2", "save", "t7", 1, 1),
+            (4.0, "ok", "w1", "save", "t3", 1, 1),
+        )
+    )
+    if not isinstance(answer, list):
+        raise Fail(
+            f"stale_commits() must return a list of sentences (strings), not {kind_of(answer)}"
+        )
+    odd = [x for x in answer if not isinstance(x, str)]
+    require(
+        not odd,
+        "stale_commits() must return a list of sentences (strings), not a list of "
+        + (kind_of(odd[0]) if odd else ""),
+    )
+    require(
+        len(answer) == 2 and "t7" in answer[0] and "t3" in answer[1],
+        "with stale commits of t7 then t3, the sentences should come in history order, each "
+        "naming its task",
+    )

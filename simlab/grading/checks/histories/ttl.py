@@ -1,0 +1,262 @@
+"""Question ``choose-ttl``: ``recovery_times``, ``measure`` and ``choose_ttl`` against the
+reference computed here, on seeds and tables the learner has not seen.
+
+The core idea is that the ttl comes out of the trade-off the simulator measures: recovery after
+crashes (timed from the crash to the task's next successful claim) against duplicate work
+(refused saves), averaged over several seeds, then weighed with the costs. Feedback shows the
+learner's own numbers (numbers only: a value that is not one is named by its type, so an answer
+cannot echo a hidden input back) and never the reference's values or the grader's seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from simlab.check.history import Event
+from simlab.grading.checks.histories.stale import events_of
+from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.student import Student, kind_of
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
+
+__all__ = [
+    "PAUSES",
+    "TTL_SEEDS",
+    "TTL_TABLE",
+    "TTL_COSTS",
+    "TTL_RUBRIC",
+    "recovery_times",
+    "measure",
+    "choose_ttl",
+    "choose_ttl_check",
+]
+
+#: The ttl scenario of the notebook (``PAUSES`` there) and the seeds the grader measures with.
+PAUSES = Scenario(
+    tasks=20,
+    workers=3,
+    pause_rate=0.3,
+    pause_mean=3.0,
+    crash_rate=0.1,
+    effect_crash_rate=0.0,
+    slow_rate=0.0,
+    duplicate_rate=0.0,
+    cancel_rate=0.0,
+    effects="none",
+)
+TTL_SEEDS = (31, 32)
+
+#: The cost table ``choose_ttl`` is judged on (not the notebook's), and the costs it is judged
+#: with: the cheapest ttl moves with them (4, then 1, then 8), so no fixed answer, nor always
+#: the smallest or the largest ttl, nor one cost alone gets them all.
+TTL_TABLE = {
+    1.0: {"duplicate_work": 6.0, "waiting": 12.0},
+    2.0: {"duplicate_work": 4.0, "waiting": 20.0},
+    4.0: {"duplicate_work": 1.5, "waiting": 33.0},
+    8.0: {"duplicate_work": 0.5, "waiting": 60.0},
+}
+TTL_COSTS = ((10, 1), (1, 1), (40, 1))
+
+
+# --------------------------------------------------------------------------- the reference ---
+
+
+def recovery_times(history: Any) -> list[float]:
+    """For each crash of a task, the time until its next successful claim (none: left out)."""
+    events = list(history)
+    next_claim: dict[str, float] = {}
+    times: list[float] = []
+    for e in reversed(events):
+        if e.op == "claim" and e.type == "ok" and e.task is not None:
+            next_claim[e.task] = e.time
+        elif e.op == "crash" and e.task is not None and e.task in next_claim:
+            times.append(next_claim[e.task] - e.time)
+    times.reverse()
+    return times
+
+
+def measure(ttl: float, seeds: Any) -> dict[str, float]:
+    """Mean refused saves and mean total recovery time per run of :data:`PAUSES`."""
+    duplicate, waiting = [], []
+    for seed in seeds:
+        result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
+        duplicate.append(result.stale_rejected)
+        waiting.append(sum(recovery_times(result.history)))
+    return {
+        "duplicate_work": sum(duplicate) / len(duplicate),
+        "waiting": sum(waiting) / len(waiting),
+    }
+
+
+def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
+    """The ttl with the lowest cost, the smaller one on a tie."""
+
+    def cost(ttl: float) -> float:
+        return table[ttl]["duplicate_work"] * step_cost + table[ttl]["waiting"] * wait_cost
+
+    return min(sorted(table), key=cost)
+
+
+# --------------------------------------------------------------------------- the check ------
+
+
+def choose_ttl_check(s: Student, t: Tally) -> None:
+    """``recovery_times`` on a small and a recorded history, ``measure`` on the grader's seeds,
+    then ``choose_ttl`` on a hidden table and on a tie, each against the reference here; parts
+    are filed under the criteria of :data:`TTL_RUBRIC`."""
+    recover, measured, choose = (
+        s.function("recovery_times"),
+        s.function("measure"),
+        s.function("choose_ttl"),
+    )
+    t.under("measured-trade-off")
+    t.part(lambda: _recovery_on_a_small_history(recover))
+    t.part(lambda: _recovery_on_a_recorded_run(recover))
+    t.part(lambda: _measure_matches(measured, 2.0, TTL_SEEDS))
+    t.part(lambda: _measure_matches(measured, 8.0, TTL_SEEDS[:1]))
+    t.part(lambda: _chooses_the_cheapest(choose))
+    t.under("left-out")
+    t.part(lambda: _a_crash_never_claimed_is_left_out(recover))
+    t.under("tie")
+    t.part(lambda: _ties_go_to_the_smaller_ttl(choose))
+
+
+#: The rubric of ``choose-ttl``: the ttl comes out of a measured trade-off, not a guess.
+TTL_RUBRIC = (
+    Criterion(
+        "measured-trade-off",
+        4,
+        "The ttl comes out of the trade-off the simulator measures: recovery_times runs from "
+        "each crash to its task's next successful claim, measure simulates the ttl on every seed "
+        "it is given and averages the refused saves and the total recovery time per run, and "
+        "choose_ttl takes the ttl of lowest cost, so its choice moves with the costs.",
+        core=True,
+        mistakes=(
+            "a ttl typed in rather than chosen from the table",
+            "measures on one seed (or a fixed one), not on every seed given",
+            "always the smallest or the largest ttl, or one cost alone",
+            "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
+        ),
+    ),
+    Criterion(
+        "left-out",
+        1,
+        "A crash that no later claim of its task follows is left out of the recovery times.",
+    ),
+    Criterion("tie", 1, "On a tie choose_ttl returns the smaller ttl, whatever the table's order."),
+)
+
+
+def _close(a: Any, b: float) -> bool:
+    return (
+        isinstance(a, (int, float))
+        and not isinstance(a, bool)
+        and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    )
+
+
+def _number(value: Any) -> str:
+    """The learner's value if it is a number (``2.5``), else only its type (``a list``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:.6g}"
+    return f"a {kind_of(value)}"
+
+
+def _times(answer: Any) -> str:
+    """The learner's own times, short: ``2 times (1.5, 3)``."""
+    if not isinstance(answer, (list, tuple)):
+        return _number(answer)
+    shown = ", ".join(_number(a) for a in answer[:3])
+    more = ", ..." if len(answer) > 3 else ""
+    return f"{len(answer)} time{'s' if len(answer) != 1 else ''} ({shown}{more})"
+
+
+def _times_match(recover: Any, history: list[Event], what: str) -> None:
+    """The student's recovery times on ``history`` equal :func:`recovery_times`'."""
+    answer = recover(history)
+    truth = recovery_times(history)
+    require(
+        isinstance(answer, (list, tuple)),
+        f"recovery_times() returned {kind_of(answer)}, expected a list",
+    )
+    same = len(answer) == len(truth) and all(
+        _close(a, b) for a, b in zip(answer, truth, strict=True)
+    )
+    require(
+        same,
+        f"{what}: recovery_times() gave {_times(answer)}, not the times the kit measures",
+    )
+
+
+def _recovery_on_a_small_history(recover: Any) -> None:
+    _times_match(
+        recover,
+        events_of(
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (0.5, "ok", "w2", "claim", "t2", 1, 0),
+            (1.0, "info", "w1", "crash", "t1", 1, 0),
+            (2.0, "info", "w2", "crash", "t2", 1, 0),
+            (3.0, "ok", "w1", "restart"),
+            (4.0, "invoke", "w1", "claim", "t1"),
+            (4.0, "fail", "w1", "claim", "t1", None, None, {"reason": "lease-held"}),
+            (6.0, "ok", "w3", "claim", "t2", 2, 0),
+            (7.5, "ok", "w1", "claim", "t1", 2, 0),
+        ),
+        "two crashed tasks, a restart and a refused claim before they are claimed again",
+    )
+
+
+def _recovery_on_a_recorded_run(recover: Any) -> None:
+    history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history.events
+    _times_match(recover, history, "on a recorded run (ttl 4)")
+
+
+def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
+    _times_match(
+        recover,
+        events_of(
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (1.0, "info", "w1", "crash", "t1", 1, 0),
+            (2.5, "ok", "w2", "claim", "t1", 2, 0),
+            (3.0, "info", "w2", "crash", "t1", 2, 0),
+            (4.0, "ok", "w2", "restart"),
+        ),
+        "a task crashed twice, claimed again only after the first crash",
+    )
+
+
+def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
+    """The student's ``measure(ttl, seeds)`` equals :func:`measure`'s, key by key."""
+    answer = measured(ttl, list(seeds))
+    truth = measure(ttl, seeds)
+    require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
+    for key in ("duplicate_work", "waiting"):
+        require(
+            _close(answer.get(key), truth[key]),
+            f"measure({ttl:g}, hidden seeds) gave {key} = {_number(answer.get(key))}, not what "
+            "the kit measures on the same runs",
+        )
+
+
+def _chooses_the_cheapest(choose: Any) -> None:
+    for step_cost, wait_cost in TTL_COSTS:
+        answer = choose(TTL_TABLE, step_cost, wait_cost)
+        require(
+            _close(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost)),
+            f"on a hidden table, choose_ttl() chose {_number(answer)}, not the ttl of lowest "
+            "cost (duplicate_work * step_cost + waiting * wait_cost)",
+        )
+
+
+def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
+    flat = {
+        8.0: {"duplicate_work": 1.0, "waiting": 1.0},
+        2.0: {"duplicate_work": 1.0, "waiting": 1.0},
+        4.0: {"duplicate_work": 1.0, "waiting": 1.0},
+    }
+    answer = choose(flat, 1, 1)
+    require(
+        _close(answer, 2.0),
+        f"on a tie choose_ttl() chose {_number(answer)}, expected the smaller ttl (2)",
+    )
