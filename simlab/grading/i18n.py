@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from simlab.grading.i18n_checks import CHECK_PATTERNS
+from simlab.grading.i18n_checks import CHECK_PATTERNS, CHECK_TERMS
 
 __all__ = ["LANGS", "Rule", "RULES", "TERMS", "translate", "untranslated"]
 
@@ -59,6 +59,7 @@ TERMS = {
     "hits": "命中",
     "misses": "未命中",
     "entries thrown away by re-verification": "复核时丢弃的条目",
+    **CHECK_TERMS,
 }
 
 _PY_ERROR = r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Iteration|Warning)"

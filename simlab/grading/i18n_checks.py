@@ -2,12 +2,47 @@
 attacks on ledger pieces, shrunk stories, feedback without hidden inputs.
 
 Each entry is ``(pattern, template[, nested[, terms]])`` for :func:`simlab.grading.i18n._r`;
-:data:`simlab.grading.i18n.RULES` appends them after its own (wrappers first).
+:data:`simlab.grading.i18n.RULES` appends them after its own (wrappers first). The words a
+sentence names from a small set (:data:`CHECK_TERMS`) join :data:`simlab.grading.i18n.TERMS`.
 """
 
 from __future__ import annotations
 
-__all__ = ["CHECK_PATTERNS"]
+import re
+
+__all__ = ["CHECK_PATTERNS", "CHECK_TERMS"]
+
+#: How the resume guard's hidden check names a change of the world (the labels of
+#: :data:`simlab.grading.checks.checkpoints.guard.CHANGES`, and the unchanged world).
+GUARD_CHANGES = {
+    "nothing changed": "世界没有变化",
+    "grant revoked": "授权被撤销",
+    "no grant left": "授权已不存在",
+    "cited document edited": "引用的文档被编辑",
+    "cited stock figure changed": "引用的库存数字变了",
+    "cited document withdrawn": "引用的文档被撤下",
+    "internal documents no longer granted": "不再授权读取内部文档",
+    "inventory tool no longer granted": "不再授权使用 inventory 工具",
+    "next tool removed": "下一步的工具已下线",
+    "next tool no longer granted": "不再授权使用下一步的工具",
+}
+#: What is wrong with a guard's stop codes.
+GUARD_VERDICTS = {
+    "a code is missing, one does not apply": "缺了一个停止码,还有一个不适用",
+    "a reason to stop is missing": "漏掉了一个停止的理由",
+    "a code does not apply": "有一个停止码不适用",
+    "list each code once": "每个停止码只列一次",
+}
+#: Single words of the hidden checks' sentences, merged into :data:`simlab.grading.i18n.TERMS`.
+CHECK_TERMS = {
+    **GUARD_CHANGES,
+    **GUARD_VERDICTS,
+    "more": "更多的文档",
+    "fewer": "更少的文档",
+    "other ones": "别的文档",
+}
+_CHANGE = "|".join(map(re.escape, GUARD_CHANGES))
+_VERDICT = "|".join(map(re.escape, GUARD_VERDICTS))
 
 CHECK_PATTERNS: tuple[tuple, ...] = (
     (
@@ -255,21 +290,28 @@ CHECK_PATTERNS: tuple[tuple, ...] = (
     ),
     (
         r"a search returned (?P<got>\d+) document\(s\) where a fresh search now finds "
-        r"(?P<want>\d+): (?P<why>.+)",
-        "一次搜索返回了 {got} 篇文档,而现在不经缓存的搜索能找到 {want} 篇:{why}",
+        r"(?P<cmp>more|fewer|other ones): (?P<why>.+)",
+        "一次搜索返回了 {got} 篇文档,而现在不经缓存的搜索找到的是{cmp}:{why}",
         ("why",),
+        ("cmp",),
     ),
     (
-        r"over a hidden series of searches and changes the cache counted (?P<got>\d+) "
-        r"(?P<name>hits|misses|entries thrown away by re-verification), not what the kit's key "
-        r"gives: (?P<why>.+)",
-        "在一串隐藏的搜索和变更之后,缓存统计到 {got} 次{name},与工具包的键不同:{why}",
+        r"the cache counted (?P<got>\d+) (?P<name>hits|misses|entries thrown away by "
+        r"re-verification) over hidden searches, not what the kit's key gives: (?P<why>.+)",
+        "在一串隐藏的搜索之后,缓存统计到 {got} 次{name},与工具包的键不同:{why}",
         ("why",),
         ("name",),
     ),
     (
-        r"the same question \(up to case, spaces and punctuation\) must share one entry, another "
-        r"question must not; normalize the query",
+        r"the cache counted (?P<got>\d+) (?P<name>hits|misses|entries thrown away by "
+        r"re-verification) over hidden searches, more than the kit's key gives: (?P<why>.+)",
+        "在一串隐藏的搜索之后,缓存统计到 {got} 次{name},比工具包的键多:{why}",
+        ("why",),
+        ("name",),
+    ),
+    (
+        r"equal questions \(up to case, spaces and punctuation\) must share one entry, others "
+        r"must not; normalize the query",
         "同一个问题(不计大小写、空格和标点)必须共用一个条目,不同的问题则不能;请规范化查询",
     ),
     (
@@ -289,9 +331,38 @@ CHECK_PATTERNS: tuple[tuple, ...] = (
         "授权变化会改变答案:键必须包含权限版本",
     ),
     (
-        r"a sub-agent with a narrower grant must not share the wider grant's entry: the key must "
-        r"include the permission version",
-        "授权更窄的子 agent 不能共用更宽授权的条目:键必须包含权限版本",
+        r"a sub-agent's narrower grant needs its own entry: include the permission version",
+        "授权更窄的子 agent 需要自己的条目:键里要有权限版本",
+    ),
+    (
+        r"cache_key\(\) returned (?P<kind>\w+), which cannot be a dict key; return a tuple",
+        "cache_key() 返回了 {kind},它不能作为 dict 的键;请返回元组",
+    ),
+    (
+        r"cache_key\(\) gave two different keys for the same arguments",
+        "cache_key() 对相同的参数给出了两个不同的键",
+    ),
+    (
+        r"resume_guard\(\) returned (?P<kind>\w+), expected a list of stop codes",
+        "resume_guard() 返回了 {kind},应当返回停止码的列表",
+    ),
+    (
+        r"resume_guard\(\) must return stop codes \(strings\)",
+        "resume_guard() 必须返回停止码(字符串)",
+    ),
+    (
+        rf"(?P<task>[\w-]+) at '(?P<pos>\w+)', (?P<c1>{_CHANGE}) and (?P<c2>{_CHANGE}): "
+        rf"resume_guard\(\) gave (?P<got>\[.*\]); (?P<v>{_VERDICT})",
+        "{task} 停在 '{pos}',{c1},且{c2}:resume_guard() 给出 {got};{v}",
+        (),
+        ("c1", "c2", "v"),
+    ),
+    (
+        rf"(?P<task>[\w-]+) at '(?P<pos>\w+)', (?P<c1>{_CHANGE}): "
+        rf"resume_guard\(\) gave (?P<got>\[.*\]); (?P<v>{_VERDICT})",
+        "{task} 停在 '{pos}',{c1}:resume_guard() 给出 {got};{v}",
+        (),
+        ("c1", "v"),
     ),
     (
         r"migrate_v1_to_v2\(\) raised on every input, so nothing could be probed",

@@ -2,7 +2,9 @@
 
 Each case replaces one answer cell of ``solutions/04_checkpoints_and_resume.ipynb`` with a
 mistake a learner could make, and runs the hidden checks in the real sandbox (no kernel): the
-mistake must cost points, and the feedback must say what was missed.
+mistake must cost points, and the feedback must say what was missed. The answers to
+``resume-guard`` and ``cache-key`` (right ones and classic mistakes, graded against their
+rubrics) are in ``tests/submissions/checkpoints.py``, run by ``test_grading_checkpoints_rubric``.
 """
 
 from __future__ import annotations
@@ -20,18 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXERCISE = EXERCISES["checkpoints"]
 SOLUTION = read_notebook(ROOT / "solutions" / EXERCISE.notebook)
 
-KEY_WITHOUT_PERMISSION = """
-def cache_key(tenant, permission_version, index_version, query):
-    return (tenant, index_version, normalize_query(query))
-"""
-KEY_WITHOUT_INDEX = """
-def cache_key(tenant, permission_version, index_version, query):
-    return (tenant, permission_version, normalize_query(query))
-"""
-KEY_WITHOUT_TENANT = """
-def cache_key(tenant, permission_version, index_version, query):
-    return (permission_version, index_version, normalize_query(query))
-"""
 MIGRATION_THAT_MUTATES = """
 def migrate_v1_to_v2(v1):
     evidence = [{"doc_id": r.rpartition("@")[0], "version": int(r.rpartition("@")[2])}
@@ -55,25 +45,6 @@ def migrate_v1_to_v2(v1):
         "sent": list(v1["sent"]),
     }
 """
-GUARD_WITHOUT_TOOLS_OR_STOCK = """
-def resume_guard(checkpoint, world):
-    if checkpoint["next_step"] == "done":
-        return []
-    grant = next((g for g in world["grants"] if g["tenant"] == checkpoint["tenant"]), None)
-    if grant is None or grant["revoked"]:
-        return ["permission-revoked"]
-    docs = {d["doc_id"]: d for d in world["documents"]}
-    codes = set()
-    for cited in checkpoint["evidence"]:
-        if cited["source"] != "retrieval":
-            continue
-        doc = docs.get(cited["doc_id"])
-        if doc is None:
-            codes.add("document-missing")
-        elif doc["version"] != cited["version"]:
-            codes.add("document-changed")
-    return sorted(codes)
-"""
 
 
 def graded(**answers: str) -> dict:
@@ -94,22 +65,14 @@ def test_does_the_solution_get_every_point():
 @pytest.mark.parametrize(
     ("question", "source", "lost", "says"),
     [
-        ("cache-key", KEY_WITHOUT_PERMISSION, 1, "permission version"),
-        ("cache-key", KEY_WITHOUT_INDEX, 2, "index version"),
-        ("cache-key", KEY_WITHOUT_TENANT, 1, "tenants must never share"),
         # changing the input is a mistake of the core idea (a migration is pure): 3 of 5 lost
         ("pure-migration", MIGRATION_THAT_MUTATES, 3, "must be pure"),
         # the feedback shows the learner's value, never the hidden record's document ID
         ("pure-migration", MIGRATION_SPLITTING_AT_THE_FIRST_AT, 2, "doc_id differs"),
-        ("resume-guard", GUARD_WITHOUT_TOOLS_OR_STOCK, 5, "expected"),
     ],
     ids=[
-        "key-without-permission-version",
-        "key-without-index-version",
-        "key-without-tenant",
         "migration-that-mutates",
         "migration-splitting-at-the-first-at",
-        "guard-without-tools-or-stock",
     ],
 )
 def test_does_a_plausible_mistake_cost_points_and_say_why(question, source, lost, says):

@@ -36,6 +36,15 @@ def test_do_values_survive_the_wire():
     assert back == value
 
 
+def test_does_a_frozenset_come_back_hashable():
+    """A frozenset is a valid dict key (a learner's cache key may be one); it must not come
+    back as a set, which the grader would call unhashable."""
+    value = (frozenset({"acme", 1}), {frozenset({2})})
+    back = wire.decode(wire.loads(wire.dumps(wire.encode(value))))
+    assert back == value and type(back[0]) is frozenset
+    assert hash(back[0]) == hash(value[0])
+
+
 def test_does_the_wire_refuse_to_build_unknown_types():
     data = {"$r": "os.system", "f": {"command": "true"}}
     assert isinstance(wire.decode(data), wire.Opaque)

@@ -9,7 +9,8 @@ Tagged forms (every other value is plain JSON; lists stay lists):
 
 ``{"$t": [...]}``                  a tuple
 ``{"$d": [[k, v], ...]}``          a dict (any encodable keys, insertion order kept)
-``{"$s": [...]}``                  a set or frozenset
+``{"$s": [...]}``                  a set
+``{"$f": [...]}``                  a frozenset (hashable: it can come back as a dict key)
 ``{"$r": "Lease", "f": {...}}``    a record: Lease, TaskRecord, Effect (simlab.records), Event
 ``{"$h": 3, "type": "Ledger"}``    a handle to an object that stays in the sandbox
 ``{"$x": "TypeName", "repr": ...}`` anything else, opaque (decoded as :class:`Opaque`)
@@ -116,7 +117,9 @@ def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) ->
         return {"$t": [encode(v, handles, d) for v in value]}
     if isinstance(value, dict):
         return {"$d": [[encode(k, handles, d), encode(v, handles, d)] for k, v in value.items()]}
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, frozenset):
+        return {"$f": [encode(v, handles, d) for v in value]}
+    if isinstance(value, set):
         return {"$s": [encode(v, handles, d) for v in value]}
     if isinstance(value, Handle):
         return {"$h": value.id, "type": value.type}
@@ -150,6 +153,8 @@ def decode(data: Any, resolve: Any = None) -> Any:
         return out
     if "$s" in data:
         return {_hashable(decode(v, resolve)) for v in data["$s"]}
+    if "$f" in data:
+        return frozenset(_hashable(decode(v, resolve)) for v in data["$f"])
     if "$r" in data:
         cls = RECORDS.get(data["$r"])
         fields = data.get("f") or {}

@@ -10,20 +10,22 @@ One module per question:
   latest checkpoint.
 * ``resume-guard`` (:mod:`~simlab.grading.checks.checkpoints.guard`): ``resume_guard(checkpoint,
   world)`` (plain dicts) against :func:`simlab.agent.guard.resume_guard`, for checkpoints of
-  every example task at every graph position, in worlds changed one way and several ways at once.
+  every example task at every graph position, in worlds changed one way and two ways at once.
+  The core idea (rubric ``GUARD_RUBRIC``): every reason to stop is found in the world as it is
+  now; exact codes and stock figures are details.
 * ``cache-key`` (:mod:`~simlab.grading.checks.checkpoints.cache`): the learner's key plugged into
   the kit's :class:`~simlab.agent.Retriever`, replaying scripted searches between document edits
-  and permission changes. Each search must return what an uncached search returns *now*, and the
-  cache's hits, misses and rejected entries must match the kit's key: a key without the
-  permission version or the index version serves an entry that no longer answers the question
-  (a new document or a newly granted one is missing) or looks up an entry that re-verification
-  must throw away.
+  and permission changes. The core idea (rubric ``CACHE_RUBRIC``): each search returns what an
+  uncached search returns *now*, and the cache never serves or looks up an entry the kit's key
+  keeps apart (another tenant's, an older grant's, an older index's); equal requests hitting
+  exactly as with the kit's key is a detail.
 """
 
 from __future__ import annotations
 
-from simlab.grading.checks.checkpoints.cache import cache_key_check
+from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, cache_key_check
 from simlab.grading.checks.checkpoints.guard import (
+    GUARD_RUBRIC,
     checkpoints_at,
     reference_codes,
     resume_guard_check,
@@ -51,7 +53,21 @@ EXERCISE = Exercise(
             pure_migration,
             MIGRATION_RUBRIC,
         ),
-        Question("resume-guard", "The resume guard", 6, ("resume_guard",), resume_guard_check),
-        Question("cache-key", "A permission-aware cache key", 5, ("cache_key",), cache_key_check),
+        Question(
+            "resume-guard",
+            "The resume guard",
+            6,
+            ("resume_guard",),
+            resume_guard_check,
+            GUARD_RUBRIC,
+        ),
+        Question(
+            "cache-key",
+            "A permission-aware cache key",
+            5,
+            ("cache_key",),
+            cache_key_check,
+            CACHE_RUBRIC,
+        ),
     ),
 )

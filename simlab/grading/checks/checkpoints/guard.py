@@ -1,6 +1,12 @@
 """Question ``resume-guard``: the learner's ``resume_guard(checkpoint, world)`` (plain dicts)
 against the kit's :func:`simlab.agent.guard.resume_guard`, for checkpoints of every example task
-at every graph position, in worlds changed one way (:data:`CHANGES`) and two ways at once."""
+at every graph position, in worlds changed one way (:data:`CHANGES`) and two ways at once.
+
+Rubric :data:`GUARD_RUBRIC`. The core idea is judged on one change at a time: the guard must find
+every reason to stop the kit finds in the world as it is now, and stop nothing the kit lets go
+on. Exact codes (none too many, each once, two changes at once, a finished task) and stock
+figures are details. The feedback shows the learner's codes and says whether one is missing or
+does not apply, never the kit's."""
 
 from __future__ import annotations
 
@@ -14,11 +20,19 @@ from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
-from simlab.grading.questions import Tally, require
+from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.ledger.memory import MemoryLedger
 
-__all__ = ["POSITIONS", "CHANGES", "checkpoints_at", "reference_codes", "resume_guard_check"]
+__all__ = [
+    "POSITIONS",
+    "CHANGES",
+    "UNCHANGED",
+    "GUARD_RUBRIC",
+    "checkpoints_at",
+    "reference_codes",
+    "resume_guard_check",
+]
 
 #: Graph positions of a checkpoint, in order.
 POSITIONS = ("retrieve", "draft", "send", "done")
@@ -94,49 +108,102 @@ def _always(cp: dict) -> bool:  # noqa: ARG001 - every checkpoint
     return True
 
 
-#: Ways the world changes under a paused task: name -> (applies to this checkpoint?, change).
-#: A change maps a world dict to a new world dict; changes compose one after the other.
+#: Ways the world changes under a paused task: label -> (applies to this checkpoint?, change).
+#: A change maps a world dict to a new world dict; changes compose one after the other. The
+#: labels are what the feedback says (short, so two fit in one sentence; each one has its
+#: Chinese in :data:`simlab.grading.i18n_checks.CHECK_TERMS`).
 CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
-    "the tenant's permission was revoked": (
-        _always,
-        _on_world(lambda w, cp: w.revoke(cp["tenant"])),
-    ),
-    "the tenant has no grant at all": (_always, _drop_grant),
-    "a cited document was edited": (
+    "grant revoked": (_always, _on_world(lambda w, cp: w.revoke(cp["tenant"]))),
+    "no grant left": (_always, _drop_grant),
+    "cited document edited": (
         lambda cp: _first_cited(cp) is not None,
         _on_world(lambda w, cp: w.publish(_first_cited(cp), "Edited.")),
     ),
-    "the cited stock figure changed": (
+    "cited stock figure changed": (
         lambda cp: _first_cited(cp, "inventory-api") is not None,
         _on_world(lambda w, cp: w.set_stock(_first_cited(cp, "inventory-api"), 3)),
     ),
-    "a cited document was withdrawn": (
+    "cited document withdrawn": (
         lambda cp: _first_cited(cp) is not None,
         _on_world(lambda w, cp: w.withdraw(_first_cited(cp))),
     ),
-    "the tenant may no longer read internal documents": (
-        _always,
-        _regrant(lose_collection="acme-internal"),
-    ),
-    "the tenant lost the inventory tool": (_always, _regrant(lose_tool=lambda cp: "inventory")),
-    "the next step's tool is no longer deployed": (
+    "internal documents no longer granted": (_always, _regrant(lose_collection="acme-internal")),
+    "inventory tool no longer granted": (_always, _regrant(lose_tool=lambda cp: "inventory")),
+    "next tool removed": (
         lambda cp: _needed(cp) is not None,
         _on_world(lambda w, cp: w.remove_tool(_needed(cp))),
     ),
-    "the next step's tool is no longer granted": (
+    "next tool no longer granted": (
         lambda cp: _needed(cp) is not None,
         _regrant(lose_tool=_needed),
     ),
 }
 
+#: What the feedback says of the unchanged world.
+UNCHANGED = "nothing changed"
 
-def resume_guard_check(s: Student, t: Tally) -> None:
-    guard = s.function("resume_guard")
-    checkpoints = checkpoints_at()
-    unchanged = example_world().to_dict()
+#: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
+GUARD_RUBRIC = (
+    Criterion(
+        "rechecks-now",
+        4,
+        "Before a task resumes, its permission, cited documents and tools are re-checked against "
+        "the world as it is now, not as the checkpoint saw it: a revoked or missing grant or a "
+        "next-step tool no longer granted stops it (permission-revoked); a cited document "
+        "withdrawn, edited or no longer readable under the current grant stops it "
+        "(document-missing, document-changed, document-forbidden); a next-step tool no longer "
+        "deployed stops it (tool-missing). An unchanged world lets it go on.",
+        core=True,
+        mistakes=(
+            "trusts that the grant the checkpoint was written under still holds",
+            "checks only one of permissions, documents and tools",
+            "checks that a cited document exists but not its version",
+            "checks a document's version but not whether the current grant may still read it",
+        ),
+    ),
+    Criterion(
+        "stock-figures",
+        1,
+        "Stock figures cited from the inventory API are re-checked too (version, and a grant "
+        "that still has the inventory tool), and so is the inventory tool a retrieve step with "
+        "a SKU needs.",
+        mistakes=("re-checks retrieved documents only",),
+    ),
+    Criterion(
+        "exact-codes",
+        1,
+        "The stop codes are exact, also when several things changed at once: every reason "
+        "once, none that does not apply (document-forbidden only while the grant stands and the "
+        "cited version is current); a finished task (next step done) passes whatever changed.",
+        mistakes=(
+            "reports a forbidden document under a revoked grant",
+            "stops at the first reason",
+            "checks a finished task",
+        ),
+    ),
+)
 
-    def agrees(cp: dict, world: dict, what: str) -> None:
-        answer = guard(copy.deepcopy(cp), copy.deepcopy(world))
+
+def _verdict(answer: list[str], truth: list[str]) -> str:
+    """What is wrong with ``answer``, without naming the expected codes."""
+    missing, extra = set(truth) - set(answer), set(answer) - set(truth)
+    if missing and extra:
+        return "a code is missing, one does not apply"
+    return "a reason to stop is missing" if missing else "a code does not apply"
+
+
+class _Judge:
+    """The learner's guard, judged against the kit's on the example checkpoints."""
+
+    def __init__(self, guard: Callable[[dict, dict], Any]):
+        self.guard = guard
+        self.checkpoints = checkpoints_at()
+        self.unchanged = example_world().to_dict()
+
+    def agrees(self, cp: dict, world: dict, where: str, exact: bool) -> None:
+        """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
+        when the kit finds none; ``exact``: the very same codes, each once."""
+        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world))
         require(
             isinstance(answer, list),
             f"resume_guard() returned {kind_of(answer)}, expected a list of stop codes",
@@ -145,53 +212,86 @@ def resume_guard_check(s: Student, t: Tally) -> None:
             all(isinstance(code, str) for code in answer),
             "resume_guard() must return stop codes (strings)",
         )
-        require(
-            len(answer) == len(set(answer)),
-            f"{what}: resume_guard() returned {answer}; list each code once",
-        )
         truth = reference_codes(cp, world)
+        said = f"{where}: resume_guard() gave {sorted(answer)}"
         require(
-            sorted(answer) == truth,
-            f"{what}: resume_guard() returned {sorted(answer)}, expected {truth}",
+            set(truth) <= set(answer) and bool(answer) == bool(truth),
+            f"{said}; {_verdict(answer, truth)}",
         )
+        if exact:
+            require(len(answer) == len(set(answer)), f"{said}; list each code once")
+            require(sorted(answer) == truth, f"{said}; {_verdict(answer, truth)}")
 
-    def under(*changes: str, positions: tuple[str, ...] = POSITIONS) -> None:
-        for (task, position), cp in checkpoints.items():
+    def under(
+        self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False
+    ) -> None:
+        """Every checkpoint at ``positions`` that ``changes`` apply to, in the world changed
+        by them one after the other (the unchanged world without changes)."""
+        for (task, position), cp in self.checkpoints.items():
             if position not in positions or not all(CHANGES[c][0](cp) for c in changes):
                 continue
-            world = unchanged
+            world = self.unchanged
             for change in changes:
                 world = CHANGES[change][1](world, cp)
-            agrees(cp, world, f"{' and '.join(changes)}, task {task} at {position!r}")
+            where = f"{task} at {position!r}, {' and '.join(changes) or UNCHANGED}"
+            self.agrees(cp, world, where, exact)
+
+
+def resume_guard_check(s: Student, t: Tally) -> None:
+    """Parts filed under :data:`GUARD_RUBRIC`. The feedback names the task, its position and
+    the change (never how the change was made) and shows the learner's codes, never the
+    expected ones."""
+    under = _Judge(s.function("resume_guard")).under
+
+    t.under("rechecks-now")
 
     @t.part
     def unchanged_passes_and_revoked_stops():
         under()
-        under("the tenant's permission was revoked")
+        under("grant revoked")
 
     @t.part
     def other_losses_of_permission():
-        under("the tenant has no grant at all")
-        under("the next step's tool is no longer granted")
+        under("no grant left")
+        under("next tool no longer granted")
 
     @t.part
-    def cited_versions_changed():
-        under("a cited document was edited")
-        under("the cited stock figure changed")
+    def cited_documents_changed():
+        under("cited document edited")
 
     @t.part
     def documents_missing_or_forbidden():
-        under("a cited document was withdrawn")
-        under("the tenant may no longer read internal documents")
-        under("the tenant lost the inventory tool")
+        under("cited document withdrawn")
+        under("internal documents no longer granted")
 
     @t.part
     def tools_no_longer_deployed():
-        under("the next step's tool is no longer deployed")
+        under("next tool removed")
+
+    t.under("stock-figures")
+
+    @t.part
+    def stock_figures():
+        under("cited stock figure changed", exact=True)
+        under("inventory tool no longer granted", exact=True)
+
+    t.under("exact-codes")
+
+    @t.part
+    def each_change_exactly():
+        under(exact=True)
+        for change in CHANGES:
+            under(change, exact=True)
 
     @t.part
     def several_changes_at_once():
         names = list(CHANGES)
         for i, first in enumerate(names):
             for second in names[i + 1 :]:
-                under(first, second, positions=("draft", "send"))
+                under(first, second, positions=("draft", "send"), exact=True)
+
+    @t.part
+    def a_finished_task_passes():
+        under(positions=("done",), exact=True)
+        for change in CHANGES:
+            under(change, positions=("done",), exact=True)
