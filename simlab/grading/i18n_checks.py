@@ -1,5 +1,4 @@
-"""The Chinese rules for the hidden checks' sentences added with the rubrics (issue 13):
-attacks on ledger pieces, shrunk stories, feedback without hidden inputs.
+"""Chinese rules for the hidden checks' sentences of the rubrics (issue 13): attacks, stories.
 
 Each entry is ``(pattern, template[, nested[, terms]])`` for :func:`simlab.grading.i18n._r`;
 :data:`simlab.grading.i18n.RULES` appends them after its own (wrappers first). The words a
