@@ -20,6 +20,10 @@ from simlab.grading.sandbox.exchange import MAX_FILE, Exchange
 from simlab.grading.sandbox.jail import SANDBOX_UID, Jail, Limits, make_shared, require
 from simlab.grading.sandbox.supervisor import Sandbox, SandboxLost
 
+# Process counts and leftovers are per user nobody across the machine: another test's jails
+# running beside these would be counted with them. make test runs this module alone.
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "simlab-jail-probe-marker"
 
