@@ -20,7 +20,7 @@ from simlab.grading.i18n import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 
-__all__ = ["ROOT", "exercise_of", "graded", "check_answer", "check_feedback"]
+__all__ = ["ROOT", "exercise_of", "graded", "check_answer", "check_corpus", "check_feedback"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +63,23 @@ def check_feedback(key: str, feedback: str, hidden: list[str]) -> None:
     body = re.sub(r"^\d+/\d+ checks passed; ", "", feedback)
     for failure in re.sub(r" \(and \d+ more\)$", "", body).split("; also, "):
         assert len(failure) <= FAILURE_CHARS, (key, failure)
+
+
+def check_corpus(answers: list[tuple], questions) -> None:
+    """Per question (ids): at least one correct answer written otherwise than the solution's,
+    at least two classic mistakes held to half the question, and a rubric whose core criteria
+    weigh at least half and name the mistakes they catch."""
+    from submissions.cases import answer_source
+
+    for question in questions:
+        exercise = exercise_of(question)
+        q = exercise.question(question)
+        mine = [a for a in answers if a[1] == question]
+        solution = answer_source("solutions", exercise.notebook, question).strip()
+        alternatives = [a for a in mine if a[3] == q.points]
+        assert alternatives, question
+        assert all(a[2].strip() != solution for a in alternatives), question
+        assert sum(a[3] <= q.points // 2 for a in mine) >= 2, question
+        core = [c for c in q.rubric if c.core]
+        assert core and all(c.mistakes for c in core), question
+        assert 2 * sum(c.weight for c in core) >= q.points, question
