@@ -11,13 +11,22 @@ stderr with exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from simlab.cli.args import OneLineErrorParser, UsageError
 
-__all__ = ["main", "UsageError", "COMMANDS", "OneLineErrorParser", "build_parser"]
+__all__ = [
+    "main",
+    "UsageError",
+    "COMMANDS",
+    "OneLineErrorParser",
+    "build_parser",
+    "SKIPPED_IMPORTS",
+    "skipped_imports",
+]
 
 #: Sub-command modules, in the order ``simlab --help`` lists them.
 COMMANDS: tuple[str, ...] = (
@@ -48,11 +57,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: A module no command needs that costs more than a second of CPU to import: ``jsonschema``
+#: (imported by ``nbformat``, so by every command that reads a notebook) loads it eagerly for the
+#: ``iri`` formats, and it compiles about 38 Lark grammars at import. No notebook schema uses
+#: those formats; without the module jsonschema simply has no ``iri`` checker.
+SKIPPED_IMPORTS = ("rfc3987_syntax",)
+
+
+@contextlib.contextmanager
+def skipped_imports(names: Sequence[str] = SKIPPED_IMPORTS) -> Iterator[None]:
+    """While inside, importing any of ``names`` (not imported yet) raises ``ImportError``, so
+    optional imports of them are skipped; afterwards they import normally again."""
+    blocked = [n for n in names if n not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "not found"
+    try:
+        yield
+    finally:
+        for name in blocked:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with skipped_imports():
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"simlab {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,47 @@
+"""The command line skips jsonschema's slow optional IRI checker (``rfc3987_syntax``, over a
+second of CPU at import) while a command runs, and leaves the import system as it found it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from simlab.cli import SKIPPED_IMPORTS, skipped_imports
+
+
+def test_is_a_skipped_module_unimportable_inside_and_importable_after():
+    name = "simlab_test_module_that_is_not_there"
+    with skipped_imports((name,)):
+        assert sys.modules[name] is None
+        with pytest.raises(ImportError):
+            __import__(name)
+    assert name not in sys.modules
+
+
+def test_does_skipping_leave_an_already_imported_module_alone():
+    with skipped_imports(("json",)):
+        import json
+
+        assert json.dumps([1]) == "[1]"
+    assert sys.modules["json"] is json
+
+
+def test_do_notebooks_read_and_validate_without_the_slow_checker():
+    """In a fresh Python: nbformat imports and validates a notebook with the module skipped,
+    the module was never loaded, and it imports normally once the command is over."""
+    code = (
+        "import sys\n"
+        "from simlab.cli import skipped_imports, SKIPPED_IMPORTS\n"
+        "with skipped_imports():\n"
+        "    import nbformat\n"
+        "    nbformat.validate(nbformat.v4.new_notebook())\n"
+        "assert not any(sys.modules.get(n) for n in SKIPPED_IMPORTS)\n"
+        "import rfc3987_syntax\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    assert SKIPPED_IMPORTS == ("rfc3987_syntax",)
