@@ -9,8 +9,11 @@ path, holding the connection file and jupyter_client's ``ipc`` transport sockets
 :class:`JailedKernelManager` starts ``python -m ipykernel_launcher`` through the jail, with the
 kernel's hard limits (:data:`KERNEL_LIMITS`, memory included). The grader's side refuses any
 message over :data:`MAX_MESSAGE` bytes (ZeroMQ drops the connection that sent it), so a kernel
-cannot flood the grader's memory through its sockets. Stopping the kernel ends the jail and
-every process the notebook started.
+cannot flood the grader's memory through its sockets, and no send to a kernel waits longer than
+:data:`SEND_TIMEOUT_MS`: a notebook that wrote garbage into its own sockets once left the
+grader's interrupt before shutdown blocked for ever, and the whole batch with it. A send that
+times out is given up; the shutdown goes on and kills the jail. Stopping the kernel ends the jail
+and every process the notebook started.
 """
 
 from __future__ import annotations
@@ -30,17 +33,28 @@ from traitlets import Type, default
 
 from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, Jail, Limits, make_shared
 
-__all__ = ["JailedKernelManager", "BoundedKernelClient", "KERNEL_LIMITS", "MAX_MESSAGE"]
+__all__ = [
+    "JailedKernelManager",
+    "BoundedKernelClient",
+    "KERNEL_LIMITS",
+    "MAX_MESSAGE",
+    "SEND_TIMEOUT_MS",
+]
 
 #: The kernel's hard limits: more memory than a sandbox (numpy, matplotlib, IPython).
 KERNEL_LIMITS = Limits(memory=4 * 1024**3)
 #: The largest message the grader accepts from a kernel, in bytes.
 MAX_MESSAGE = 64 * 1024**2
+#: The longest a send to a kernel may block, in milliseconds (then it raises ``zmq.Again``).
+#: jupyter_client sends through a blocking view of each socket.
+SEND_TIMEOUT_MS = 2000
 
 
 def _bounded_context(kind: type[zmq.asyncio.Context]) -> zmq.asyncio.Context:
     context = kind()
-    context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # default for every socket made from it
+    # defaults for every socket made from it
+    context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+    context.setsockopt(zmq.SNDTIMEO, SEND_TIMEOUT_MS)
     return context
 
 
@@ -100,6 +114,22 @@ class JailedKernelManager(AsyncKernelManager):
                 interrupt_mode="message",
             )
         return self._kernel_spec
+
+    async def _async_interrupt_kernel(self) -> None:
+        """Interrupt by a message; a kernel that cannot take it (its sockets broken, the send
+        timed out) is not waited for: the shutdown that follows kills it."""
+        try:
+            await super()._async_interrupt_kernel()
+        except zmq.Again:
+            pass
+
+    async def _async_request_shutdown(self, restart: bool = False) -> None:
+        """Ask for a shutdown by a message; when the send times out, the wait that follows
+        ends in a kill."""
+        try:
+            await super()._async_request_shutdown(restart=restart)
+        except zmq.Again:
+            pass
 
     def write_connection_file(self, **kwargs: Any) -> None:
         """Write the connection file (before the jail exists) readable by the jail's user."""
