@@ -21,6 +21,7 @@ counted as failed, and the feedback says what happened.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -186,17 +187,23 @@ def explain(exc: RemoteError) -> str:
     """One sentence for an exception the student's code raised."""
     who = exc.what or "your code"
     if exc.type == "NotImplementedError":
-        hint = f" ({exc.message})" if exc.message else ""
+        hint = f" ({exc.message})" if _message(exc.message) else ""
         return f"{who} is not written yet: it still raises NotImplementedError{hint}"
     return f"{who} raised {exc.type}{_message(exc.message)}"
 
 
 def _message(message: str) -> str:
     """The learner's exception message, unless it may quote a hidden input (a value the
-    learner's code read from the grader's data): then only the type is shown."""
-    if not message or any(c in message for c in "'\"@[{") or len(message) > 80:
+    learner's code read from the grader's data, such as a seed, a URL or a host): then only the
+    type is shown. Only plain words pass: letters, spaces and simple punctuation, at most 80
+    characters (no digit, quote, bracket, ``@``, slash or dotted name)."""
+    if not message or len(message) > 80 or not _PLAIN.fullmatch(message):
         return ""
     return f": {message}"
+
+
+#: A message made of plain words only (a final period allowed).
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z ,;:!?()_-]*\.?")
 
 
 def feedback(tally: Tally, total: int, lost: str | None) -> str:

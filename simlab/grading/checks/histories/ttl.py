@@ -160,7 +160,8 @@ def _number(value: Any) -> str:
     """The learner's value if it is a number (``2.5``), else only its type (``a list``)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{value:.6g}"
-    return f"a {kind_of(value)}"
+    kind = kind_of(value)
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
 def _times(answer: Any) -> str:
