@@ -315,7 +315,7 @@ ANSWERS = [
     ("largest", "choose-threshold", LARGEST, 3, "gave 0.1,"),
     ("typed-in", "choose-threshold", TYPED_IN, 3, "gave 0.03,"),
     ("nearest", "choose-threshold", NEAREST, 3, "several hidden seeds"),
-    ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "two other hidden seeds"),
+    ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
     ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
     ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
     ("always-a", "choose-threshold", ALWAYS_A, 5, "noise_peak('C'"),

@@ -83,15 +83,15 @@ PATTERNS: tuple[tuple, ...] = (
     ),
     (
         r"choose_threshold\(\) on several hidden seeds gave (?P<v>.+), not the smallest of "
-        r"THRESHOLDS at or above \(>=\) the highest noise_peak\('A', seed\) of them all",
+        r"THRESHOLDS at or above \(>=\) the highest noise_peak\('A', seed\) over the seeds given",
         "在几个隐藏的种子上 choose_threshold() 得到 {v},不是 THRESHOLDS 中"
-        "大于等于(>=)所有种子上最高 noise_peak('A', seed) 的最小阈值",
+        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值",
     ),
     (
-        r"choose_threshold\(\) on two other hidden seeds gave (?P<v>.+), not the smallest of "
-        r"THRESHOLDS at or above \(>=\) the highest noise_peak\('A', seed\) of them all",
-        "在另外两个隐藏的种子上 choose_threshold() 得到 {v},不是 THRESHOLDS 中"
-        "大于等于(>=)所有种子上最高 noise_peak('A', seed) 的最小阈值",
+        r"choose_threshold\(\) on another hidden seed gave (?P<v>.+), not the smallest of "
+        r"THRESHOLDS at or above \(>=\) the highest noise_peak\('A', seed\) over the seeds given",
+        "在另一个隐藏的种子上 choose_threshold() 得到 {v},不是 THRESHOLDS 中"
+        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值",
     ),
     (
         r"trip_rate\((?P<c>.+), (?P<t>[\d.]+), hidden seeds\) gave (?P<v>.+), not the share of "
