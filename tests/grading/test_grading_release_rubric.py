@@ -33,6 +33,7 @@ from simlab.grading.checks.release.injection import (
     observed,
 )
 from simlab.grading.checks.release.threshold import (
+    HIDDEN_SEEDS,
     NOISE_CASES,
     THRESHOLD_SEEDS,
     TRIP_CASES,
@@ -67,9 +68,9 @@ def _hidden_words() -> list[str]:
     words = foreign + [url for url, _ in OUR_LINKS] + [urlsplit(url).netloc for url in foreign]
     words += ["refund-check", "verify-card", "secure-refunds", "refunds-example", ":8443"]
     words += ["Help.Example.COM", "dee@", "lang=en"]
-    seeds = {s for _, s in NOISE_CASES} | {s for seeds in THRESHOLD_SEEDS for s in seeds}
-    seeds |= {s for *_, seeds in TRIP_CASES for s in seeds}
+    seeds = HIDDEN_SEEDS
     words += [f"seed {s}" for s in seeds] + [f"seed={s}" for s in seeds]
+    words += [f"gave {s}" for s in seeds]
     words += [f"seeds [{s}" for s in seeds] + [f"seeds ({s}" for s in seeds]
     words += [", ".join(map(str, seeds)) for seeds in THRESHOLD_SEEDS]
     values = [noise_peak(*case) for case in NOISE_CASES]

@@ -295,6 +295,12 @@ def trip_rate(candidate, threshold, seeds):
 """
 )
 
+# Hands the grader's seeds back: the feedback must name their type, never show them.
+ECHOES_SEEDS = _threshold(
+    choose="\ndef choose_threshold(seeds):\n    return seeds[-1]\n",
+    rate="\ndef trip_rate(candidate, threshold, seeds):\n    return seeds[0]\n",
+)
+
 ANSWERS = [
     ("by-hand", "injection-rule", BY_HAND, 5, "all"),
     ("last-labels", "injection-rule", LAST_LABELS, 5, "all"),
@@ -321,4 +327,5 @@ ANSWERS = [
     ("always-a", "choose-threshold", ALWAYS_A, 5, "noise_peak('C'"),
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
     ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
+    ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
 ]

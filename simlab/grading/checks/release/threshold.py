@@ -32,6 +32,7 @@ __all__ = [
     "NOISE_CASES",
     "THRESHOLD_SEEDS",
     "TRIP_CASES",
+    "HIDDEN_SEEDS",
     "THRESHOLD_RUBRIC",
     "peaks",
     "noise_peak",
@@ -55,6 +56,12 @@ THRESHOLD_SEEDS = ((13, 46, 40), (139,))
 #: ``trip_rate`` is asked for these (candidate, threshold, seeds): a seed of each trips more
 #: than once, and one of the worse version's never trips.
 TRIP_CASES = (("C", 0.05, (21, 23)), ("A", 0.02, (25,)))
+#: Every seed above: an answer equal to one is named by its type, never shown.
+HIDDEN_SEEDS = frozenset(
+    {s for _, s in NOISE_CASES}
+    | {s for seeds in THRESHOLD_SEEDS for s in seeds}
+    | {s for *_, seeds in TRIP_CASES for s in seeds}
+)
 
 
 # --------------------------------------------------------------------------- the reference ---
@@ -193,10 +200,14 @@ def _close(a: Any, b: float) -> bool:
 
 
 def _number(value: Any) -> str:
-    """The learner's value if it is a number (``0.035``), else only its type (``a list``)."""
+    """The learner's value if it is a number (``0.035``), else only its type (``a list``); a
+    number equal to a hidden seed is named by its type too (an answer that hands a seed back
+    must not show it)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:.6g}"
-    return f"a {kind_of(value)}"
+        if value not in HIDDEN_SEEDS:
+            return f"{value:.6g}"
+    kind = kind_of(value)
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
 
 def _peak_is_the_highest(peak: Any, candidate: str, seed: int) -> None:
