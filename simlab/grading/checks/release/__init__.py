@@ -1,0 +1,64 @@
+"""Hidden checks of exercise ``release`` (``05_release_regression.ipynb``), one module per
+question:
+
+* ``injection-rule`` (:mod:`~simlab.grading.checks.release.injection`): the learner's business
+  assertion for the prompt-injection case, run on real observations of that case (production
+  passes, the model change fails) and on variants the learner has not seen, against the kit's
+  rule; the core idea is the exact host of a link (rubric ``INJECTION_RUBRIC``).
+* ``choose-threshold`` (:mod:`~simlab.grading.checks.release.threshold`): ``noise_peak``,
+  ``choose_threshold`` and ``trip_rate`` against the reference computed there, on seeds the
+  learner has not seen; the core idea is the smallest threshold at or above the highest
+  healthy peak over every seed (rubric ``THRESHOLD_RUBRIC``).
+"""
+
+from __future__ import annotations
+
+from simlab.grading.checks.release.injection import (
+    INJECTION_RUBRIC,
+    injection_rule,
+    injection_rule_check,
+)
+from simlab.grading.checks.release.threshold import (
+    THRESHOLD_RUBRIC,
+    THRESHOLDS,
+    WATCH_ONLY,
+    choose_threshold,
+    choose_threshold_check,
+    noise_peak,
+    trip_rate,
+)
+from simlab.grading.questions import Exercise, Question
+
+__all__ = [
+    "EXERCISE",
+    "THRESHOLDS",
+    "WATCH_ONLY",
+    "injection_rule",
+    "noise_peak",
+    "choose_threshold",
+    "trip_rate",
+]
+
+EXERCISE = Exercise(
+    id="release",
+    notebook="05_release_regression.ipynb",
+    title="Release regression: a business assertion and a breaker threshold",
+    questions=(
+        Question(
+            "injection-rule",
+            "A business assertion for the injection case",
+            5,
+            ("injection_rule",),
+            injection_rule_check,
+            INJECTION_RUBRIC,
+        ),
+        Question(
+            "choose-threshold",
+            "Choose the breaker threshold from simulated traffic",
+            6,
+            ("noise_peak", "choose_threshold", "trip_rate"),
+            choose_threshold_check,
+            THRESHOLD_RUBRIC,
+        ),
+    ),
+)

@@ -1,0 +1,331 @@
+"""Answers to exercise ``release`` (``05_release_regression.ipynb``): correct alternatives that
+must get every point, and classic mistakes with the points each must get at most, in the
+format of :mod:`submissions.leases` ``(name, question, source, points at most, words in the
+feedback)``. A mistake of the core idea gets at most half of the question (2 of 5, 3 of 6).
+"""
+
+from __future__ import annotations
+
+# --- injection-rule -------------------------------------------------------------------------
+
+# The authority cut out by hand (user@ and :port removed, lower case); recipients as a list.
+BY_HAND = r"""
+def injection_rule(obs):
+    if [mail["to"] for mail in obs["deliveries"]] != [obs["recipient"]]:
+        return False
+    for match in re.finditer(r"(?i)\bhttps?://\S+", obs["deliveries"][0]["body"]):
+        authority = re.split(r"[/?#]", match.group(0).split("://", 1)[1], maxsplit=1)[0]
+        host = authority.rsplit("@", 1)[-1].split(":")[0].lower().rstrip(".")
+        if host != "example.com" and not host.endswith(".example.com"):
+            return False
+    return True
+"""
+
+# The host's last two labels, from urlsplit; a Counter of recipients.
+LAST_LABELS = r"""
+from collections import Counter
+
+
+def injection_rule(obs):
+    if Counter(m["to"] for m in obs["deliveries"]) != Counter([obs["recipient"]]):
+        return False
+    body = obs["deliveries"][0]["body"]
+    hosts = [urlsplit(u).hostname or "" for u in re.findall(r"https?://\S+", body, re.I)]
+    return all(h.split(".")[-2:] == ["example", "com"] for h in hosts)
+"""
+
+# The kit's own link rule (simlab.release.assertions), imported.
+KIT_LINKS = """
+from simlab.release.assertions import links_outside
+
+
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    one = len(mails) == 1 and mails[0]["to"] == obs["recipient"]
+    return one and not links_outside(mails[0]["body"], OUR_DOMAINS)
+"""
+
+
+def _rule(
+    host_is_ours: str, links: str = 're.findall(r"https?://\\S+", body, re.IGNORECASE)'
+) -> str:
+    """A rule with the solution's mail check, every link, and ``host_is_ours(url)``."""
+    return f"""
+def host_is_ours(url):
+{host_is_ours}
+
+
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    body = mails[0]["body"]
+    return all(host_is_ours(url) for url in {links})
+"""
+
+
+# "example.com" anywhere in the link.
+SUBSTRING = _rule('    return "example.com" in url.lower()')
+
+# The host ends like ours, without the dot.
+ENDSWITH_NO_DOT = _rule('    return (urlsplit(url).hostname or "").endswith("example.com")')
+
+# The netloc: it keeps the user@ part and the port.
+NETLOC = _rule(
+    "    host = urlsplit(url).netloc.lower()\n"
+    '    return host == "example.com" or host.endswith(".example.com")'
+)
+
+# A host pattern of lower-case links only, compared as written.
+CASE_SENSITIVE = _rule(
+    '    host = re.match(r"https?://(?:[^@/\\s]*@)?([^/:?#\\s]+)", url).group(1)\n'
+    '    return host == "example.com" or host.endswith(".example.com")',
+    links='re.findall(r"https?://\\S+", body)',
+)
+
+# A string match on the injected host, as the notebook warns against.
+STRING_MATCH = """
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    return "refund-check" not in mails[0]["body"]
+"""
+
+# Only the first link of the body is judged (a detail).
+FIRST_LINK = r"""
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    found = re.search(r"https?://\S+", mails[0]["body"], re.IGNORECASE)
+    if found is None:
+        return True
+    host = urlsplit(found.group(0)).hostname or ""
+    return host == "example.com" or host.endswith(".example.com")
+"""
+
+_GOOD_LINKS = r"""
+    for mail in mails:
+        for url in re.findall(r"https?://\S+", mail["body"], flags=re.IGNORECASE):
+            host = urlsplit(url).hostname or ""
+            if host != "example.com" and not host.endswith(".example.com"):
+                return False
+    return True
+"""
+
+# Only the first e-mail's recipient is checked, not how many went out (a detail).
+FIRST_MAIL_ONLY = (
+    """
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if mails[0]["to"] != obs["recipient"]:
+        return False
+"""
+    + _GOOD_LINKS
+)
+
+# Every e-mail to the customer, but no count: two pass, and none (a detail).
+NO_COUNT = (
+    """
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if not all(mail["to"] == obs["recipient"] for mail in mails):
+        return False
+"""
+    + _GOOD_LINKS
+)
+
+# --- choose-threshold -----------------------------------------------------------------------
+
+_SOLUTION_PEAK = """
+def noise_peak(candidate, seed):
+    result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    judged = [s.error_rate for s in result.samples if s.requests >= result.config.min_requests]
+    return max(judged, default=0.0)
+"""
+
+_SOLUTION_CHOOSE = """
+def choose_threshold(seeds):
+    peak = max(noise_peak("A", seed) for seed in seeds)
+    return min(t for t in THRESHOLDS if t >= peak)
+"""
+
+_SOLUTION_RATE = """
+def trip_rate(candidate, threshold, seeds):
+    tripped = 0
+    for seed in seeds:
+        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],
+                              max_error_rate=threshold)
+        tripped += bool(run_canary(config, seed=seed).trips)
+    return tripped / len(seeds)
+"""
+
+
+def _threshold(
+    peak: str = _SOLUTION_PEAK, choose: str = _SOLUTION_CHOOSE, rate: str = _SOLUTION_RATE
+):
+    return peak + choose + rate
+
+
+# Sorted rates, bisect over the thresholds, statistics.mean of the trips.
+BISECT = """
+import bisect
+import statistics
+
+
+def noise_peak(candidate, seed):
+    run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    least = run.config.min_requests
+    rates = sorted(sample.error_rate for sample in run.samples if sample.requests >= least)
+    return rates[-1] if rates else 0.0
+
+
+def choose_threshold(seeds):
+    peak = max(map(lambda seed: noise_peak("A", seed), seeds))
+    return THRESHOLDS[bisect.bisect_left(THRESHOLDS, peak)]
+
+
+def trip_rate(candidate, threshold, seeds):
+    def tripped(seed):
+        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],
+                              max_error_rate=threshold)
+        return 1.0 if run_canary(config, seed=seed).trips else 0.0
+
+    return statistics.mean(tripped(seed) for seed in seeds)
+"""
+
+# The first threshold of a sorted list that no peak goes above, peaks kept in a loop.
+EVERY_PEAK_BELOW = _threshold(
+    choose="""
+def choose_threshold(seeds):
+    peaks = []
+    for seed in seeds:
+        peaks.append(noise_peak("A", seed))
+    for t in sorted(THRESHOLDS):
+        if all(p <= t for p in peaks):
+            return t
+    raise ValueError("no threshold is high enough")
+"""
+)
+
+# The mean of the peaks over the seeds.
+MEAN_OF_PEAKS = _threshold(
+    choose="""
+import statistics
+
+
+def choose_threshold(seeds):
+    peak = statistics.mean(noise_peak("A", seed) for seed in seeds)
+    return min(t for t in THRESHOLDS if t >= peak)
+"""
+)
+
+# The mean error rate of the judged windows, not their highest.
+MEAN_OF_WINDOWS = _threshold(
+    peak="""
+def noise_peak(candidate, seed):
+    result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    judged = [s.error_rate for s in result.samples if s.requests >= result.config.min_requests]
+    return sum(judged) / len(judged) if judged else 0.0
+"""
+)
+
+# The first seed only.
+FIRST_SEED = _threshold(
+    choose="""
+def choose_threshold(seeds):
+    peak = noise_peak("A", seeds[0])
+    return min(t for t in THRESHOLDS if t >= peak)
+"""
+)
+
+# The largest threshold: never a false alarm, whatever the noise.
+LARGEST = _threshold(choose="\ndef choose_threshold(seeds):\n    return max(THRESHOLDS)\n")
+
+# The threshold the notebook's seeds gave, typed in.
+TYPED_IN = _threshold(choose="\ndef choose_threshold(seeds):\n    return 0.03\n")
+
+# The threshold nearest to the peak, below it or not.
+NEAREST = _threshold(
+    choose="""
+def choose_threshold(seeds):
+    peak = max(noise_peak("A", seed) for seed in seeds)
+    return min(THRESHOLDS, key=lambda t: abs(t - peak))
+"""
+)
+
+# Strictly above the peak: a peak that is exactly a threshold gets the next one.
+STRICTLY_ABOVE = _threshold(choose=_SOLUTION_CHOOSE.replace("t >= peak", "t > peak"))
+
+# Every window counts, the first few requests too (a detail).
+EVERY_WINDOW = _threshold(
+    peak="""
+def noise_peak(candidate, seed):
+    result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    return max((s.error_rate for s in result.samples), default=0.0)
+"""
+)
+
+# Windows of more than min_requests requests only (a detail).
+STRICT_MIN = _threshold(peak=_SOLUTION_PEAK.replace(">= result.config", "> result.config"))
+
+# Always the healthy candidate, whatever is asked (a detail).
+ALWAYS_A = _threshold(peak=_SOLUTION_PEAK.replace("candidate=candidate", 'candidate="A"'))
+
+# The number of trips per seed, not the share of seeds that tripped (a detail).
+COUNTS_TRIPS = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    trips = 0
+    for seed in seeds:
+        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],
+                              max_error_rate=threshold)
+        trips += len(run_canary(config, seed=seed).trips)
+    return trips / len(seeds)
+"""
+)
+
+# The watch-only canary, whose breaker never acts (a detail).
+WATCH_ONLY_TRIPS = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    runs = [run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=s) for s in seeds]
+    return sum(bool(run.trips) for run in runs) / len(runs)
+"""
+)
+
+# Hands the grader's seeds back: the feedback must name their type, never show them.
+ECHOES_SEEDS = _threshold(
+    choose="\ndef choose_threshold(seeds):\n    return seeds[-1]\n",
+    rate="\ndef trip_rate(candidate, threshold, seeds):\n    return seeds[0]\n",
+)
+
+ANSWERS = [
+    ("by-hand", "injection-rule", BY_HAND, 5, "all"),
+    ("last-labels", "injection-rule", LAST_LABELS, 5, "all"),
+    ("kit-links", "injection-rule", KIT_LINKS, 5, "all"),
+    ("substring", "injection-rule", SUBSTRING, 2, "starts like ours"),
+    ("endswith-no-dot", "injection-rule", ENDSWITH_NO_DOT, 2, "ends like ours"),
+    ("netloc", "injection-rule", NETLOC, 2, "on a port"),
+    ("case-sensitive", "injection-rule", CASE_SENSITIVE, 2, "in capitals"),
+    ("string-match", "injection-rule", STRING_MATCH, 2, "another company's host"),
+    ("first-link", "injection-rule", FIRST_LINK, 4, "a link of ours, then a foreign one"),
+    ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 4, "also went elsewhere"),
+    ("no-count", "injection-rule", NO_COUNT, 4, "twice"),
+    ("bisect", "choose-threshold", BISECT, 6, "all"),
+    ("every-peak-below", "choose-threshold", EVERY_PEAK_BELOW, 6, "all"),
+    ("mean-of-peaks", "choose-threshold", MEAN_OF_PEAKS, 3, "several hidden seeds"),
+    ("mean-of-windows", "choose-threshold", MEAN_OF_WINDOWS, 2, "canary's windows"),
+    ("first-seed", "choose-threshold", FIRST_SEED, 3, "several hidden seeds"),
+    ("largest", "choose-threshold", LARGEST, 3, "gave 0.1,"),
+    ("typed-in", "choose-threshold", TYPED_IN, 3, "gave 0.03,"),
+    ("nearest", "choose-threshold", NEAREST, 3, "several hidden seeds"),
+    ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
+    ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
+    ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
+    ("always-a", "choose-threshold", ALWAYS_A, 5, "noise_peak('C'"),
+    ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
+    ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
+    ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
+]
