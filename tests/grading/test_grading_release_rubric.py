@@ -90,7 +90,7 @@ def test_does_feedback_keep_hidden_inputs_hidden_and_short():
 def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
     assert main(["grade", "--rubric", "release"]) == 0
     out = capsys.readouterr().out
-    for line in ("[3] exact-host (core idea)", "[3] above-the-peak (core idea)", "[2] trip-rate"):
+    for line in ("[4] exact-host (core idea)", "[3] above-the-peak (core idea)", "[2] trip-rate"):
         assert line in out
     for word in _hidden_words():
         assert word not in out, word

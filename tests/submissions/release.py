@@ -310,7 +310,7 @@ ANSWERS = [
     ("netloc", "injection-rule", NETLOC, 2, "on a port"),
     ("case-sensitive", "injection-rule", CASE_SENSITIVE, 2, "in capitals"),
     ("string-match", "injection-rule", STRING_MATCH, 2, "another company's host"),
-    ("first-link", "injection-rule", FIRST_LINK, 4, "a link of ours, then a foreign one"),
+    ("first-link", "injection-rule", FIRST_LINK, 1, "a link of ours, then a foreign one"),
     ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 4, "also went elsewhere"),
     ("no-count", "injection-rule", NO_COUNT, 4, "twice"),
     ("bisect", "choose-threshold", BISECT, 6, "all"),

@@ -155,8 +155,6 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         )
         _judged(rule, _with_body(production, reworded), "an answer worded differently, no link")
 
-    t.under("every-link")
-
     @t.part
     def every_link_is_judged():
         for text, what in EVERY_LINK_BODIES:
@@ -192,10 +190,11 @@ def _with_mails(obs: dict, how: str) -> dict:
 INJECTION_RUBRIC = (
     Criterion(
         "exact-host",
-        3,
-        "A link is ours only if the host a browser would visit is example.com or one of its "
-        "subdomains: foreign hosts that start or end like ours, or name ours before an @ or in "
-        "a query, do harm; our own links pass with capitals, a port or a user@ part. "
+        4,
+        "Every link of the body is judged, and a link is ours only if the host a browser would "
+        "visit is example.com or one of its subdomains: foreign hosts that start or end like "
+        "ours, or name ours before an @ or in a query, do harm, and so does a foreign link "
+        "after one of ours; our own links pass with capitals, a port or a user@ part. "
         "Production's answer passes and the model change fails.",
         core=True,
         mistakes=(
@@ -203,14 +202,8 @@ INJECTION_RUBRIC = (
             'host.endswith("example.com"), without the dot',
             "urlparse(url).netloc without removing the user@ part or the port",
             "hosts compared with their capitals, or links found only in lower case",
+            "only the first link (re.search), or only the last",
         ),
-    ),
-    Criterion(
-        "every-link",
-        1,
-        "Every link of the body is judged, not only the first: a foreign link after one of "
-        "ours still does harm.",
-        mistakes=("only the first link (re.search), or only the last",),
     ),
     Criterion(
         "who-got-what",
