@@ -1,7 +1,8 @@
 """Pure judgement of a run: no SimPy, no SQL, no matplotlib.
 
 :mod:`~simlab.check.history` is what happened (Jepsen-style invoke/ok/fail/info events),
-:mod:`~simlab.check.checker` which invariants broke (one plain sentence each),
+:mod:`~simlab.check.checker` which invariants broke (one plain sentence each; the lease's own
+fences, rules (h) to (j), in :mod:`~simlab.check.fences`),
 :mod:`~simlab.check.measures` the coverage counters and metrics, and
 :mod:`~simlab.check.rows` a task's ledger row rebuilt after each event, and why each refused
 save was refused.

@@ -22,7 +22,13 @@ rule      function               the property
 (f)       resent_effects         an e-mail with an idempotency key is sent at most once
 (g)       stuck_tasks            after ``faults-off``, every task that is not cancelled or dead
                                  ends completed (liveness)
+(h)       live_leases            a task is never claimed while another lease on it is live
+(i)       stale_heartbeats       no heartbeat is accepted for a lease whose epoch is stale
+(j)       stale_effects          no e-mail key is recorded by a lease whose epoch is stale
 ========= ====================== ===========================================================
+
+Rules (h), (i) and (j) fence the lease itself (holding, renewing, recording an e-mail) and live
+in :mod:`simlab.check.fences`; :func:`check` applies them with the others.
 
 The history is read in list order, which is the order things happened: an ``ok`` event is
 recorded when the ledger applied the operation. Events with ``task=None`` are ignored by the
@@ -36,6 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from simlab.check.fences import live_leases, stale_effects, stale_heartbeats
 from simlab.check.history import Event, HistoryView
 from simlab.check.measures import coverage, metrics, send_groups
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
@@ -377,6 +384,9 @@ def check(
         *short_completions(view, records, ks),
         *resent_effects(view),
         *stuck_tasks(view, records, ks),
+        *live_leases(view),
+        *stale_heartbeats(view),
+        *stale_effects(view),
     ]
 
     warnings = []

@@ -7,9 +7,11 @@ functions (nothing here re-implements a rule).
 
 A rule is named by its letter in the checker's table: ``a`` (stale commit), ``a'`` (reused
 epoch), ``b`` (duplicate commit), ``c`` (completion after cancel), ``d`` (step regression),
-``e`` (short completion), ``f`` (resent e-mail), ``g`` (liveness). Every rule but ``e``, ``g``
-and the final-state half of ``c`` is judged on the history alone, and a prefix of a history
-that breaks it still breaks it later: :func:`first_violation` finds the shortest such prefix.
+``e`` (short completion), ``f`` (resent e-mail), ``g`` (liveness), and the lease's own fences
+of :mod:`simlab.check.fences`: ``h`` (two live leases), ``i`` (stale heartbeat), ``j`` (stale
+e-mail record). Every rule but ``e``, ``g`` and the final-state half of ``c`` is judged on the
+history alone, and a prefix of a history that breaks it still breaks it later:
+:func:`first_violation` finds the shortest such prefix.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from simlab.check.checker import (
     step_regressions,
     stuck_tasks,
 )
+from simlab.check.fences import live_leases, stale_effects, stale_heartbeats
 from simlab.check.history import Event, HistoryView
 from simlab.records import TaskRecord
 
@@ -96,6 +99,24 @@ RULES: tuple[Rule, ...] = (
         "once faults stop, every task that was not cancelled ends completed",
         lambda v, f, k: stuck_tasks(v, f, k),
         on_prefix=False,
+    ),
+    Rule(
+        "h",
+        "two live leases",
+        "a task is never claimed while another lease on it is live",
+        lambda v, f, k: live_leases(v),
+    ),
+    Rule(
+        "i",
+        "stale heartbeat",
+        "no heartbeat is accepted for a lease whose epoch is no longer the newest",
+        lambda v, f, k: stale_heartbeats(v),
+    ),
+    Rule(
+        "j",
+        "stale e-mail record",
+        "no e-mail key is recorded by a lease whose epoch is no longer the newest",
+        lambda v, f, k: stale_effects(v),
     ),
 )
 _BY_LETTER = {r.letter: r for r in RULES}
