@@ -7,8 +7,8 @@ and only while faults are on (before the fault horizon). Two nemeses answer the 
 * :class:`RandomNemesis` draws from the seed's fault streams (``crash``, ``effect_crash``,
   ``pause``, ``slow``, ``duplicate``, ``cancel``, ``doc_change``), in exactly the order and
   number the simulator always drew them, so a run without a schedule is unchanged byte for byte;
-  ``record_crash`` is drawn only when ``record_crash_rate > 0``, so at its default of 0 it
-  changes nothing either;
+  ``record_crash``, ``work_pause`` and ``effect_pause`` are drawn only when their rate is above
+  0, so at their default of 0 they change nothing either;
 * :class:`ScheduledNemesis` answers from a :class:`~simlab.sim.schedule.Schedule` and draws nothing.
 
 Both record every fault that strikes, in order, as a schedule entry (:attr:`Nemesis.faults`) and
@@ -84,6 +84,15 @@ class RandomNemesis(Nemesis):
         self._duplicate, self._cancel = rng["duplicate"], rng["cancel"]
         self._doc_change = rng["doc_change"]
         self._record_crash = rng["record_crash"]
+        self._work_pause, self._effect_pause = rng["work_pause"], rng["effect_pause"]
+
+    def _length(self, rng) -> float:
+        """A pause's length: ``ttl x U(0.5, 2 pause_time - 0.5)``, or exponential with mean
+        ``pause_mean`` when that is set."""
+        sc = self.scenario
+        if sc.pause_mean is None:
+            return sc.ttl * rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
+        return rng.expovariate(1.0 / sc.pause_mean)  # absolute pauses (see Scenario.pause_mean)
 
     def work(self, worker, task: str, step: int, work: float):
         """A step attempt starts (faults on): return ``(slow factor or None, crash time into
@@ -126,16 +135,30 @@ class RandomNemesis(Nemesis):
 
     def pause(self, worker, task: str, step: int) -> float | None:
         """Before the step's save: the length of a stop-the-world pause, or None."""
-        sc = self.scenario
-        rng = self._pause
-        if rng.random() >= sc.pause_rate:
+        if self._pause.random() >= self.scenario.pause_rate:
             return None
-        if sc.pause_mean is None:
-            length = sc.ttl * rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)
-        else:  # absolute pauses (see Scenario.pause_mean)
-            length = rng.expovariate(1.0 / sc.pause_mean)
+        return self._paused("pause", self._pause, worker, task, step)
+
+    def work_pause(self, worker, task: str, step: int) -> float | None:
+        """As the step's work begins: the length of a pause, or None (nothing is drawn while
+        ``work_pause_rate`` is 0)."""
+        rate = self.scenario.work_pause_rate
+        if rate and self._work_pause.random() < rate:
+            return self._paused("work-pause", self._work_pause, worker, task, step)
+        return None
+
+    def effect_pause(self, worker, task: str, step: int) -> float | None:
+        """Right before the step's e-mail: the length of a pause, or None (nothing is drawn
+        while ``effect_pause_rate`` is 0)."""
+        rate = self.scenario.effect_pause_rate
+        if rate and self._effect_pause.random() < rate:
+            return self._paused("effect-pause", self._effect_pause, worker, task, step)
+        return None
+
+    def _paused(self, kind: str, rng, worker, task: str, step: int) -> float:
+        length = self._length(rng)
         n = worker.attempt
-        self._struck({"kind": "pause", "task": task, "step": step, "attempt": n, "length": length})
+        self._struck({"kind": kind, "task": task, "step": step, "attempt": n, "length": length})
         return length
 
     def duplicate(self, task: str, enqueue: int) -> bool:
@@ -221,6 +244,14 @@ class ScheduledNemesis(Nemesis):
 
     def pause(self, worker, task: str, step: int) -> float | None:
         f = self._get("pause", task, step, worker.attempt)
+        return None if f is None else f["length"]
+
+    def work_pause(self, worker, task: str, step: int) -> float | None:
+        f = self._get("work-pause", task, step, worker.attempt)
+        return None if f is None else f["length"]
+
+    def effect_pause(self, worker, task: str, step: int) -> float | None:
+        f = self._get("effect-pause", task, step, worker.attempt)
         return None if f is None else f["length"]
 
     def duplicate(self, task: str, enqueue: int) -> bool:

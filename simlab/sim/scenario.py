@@ -10,6 +10,10 @@ Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
 * ``effect_crash_rate``: per e-mail sent (the worker crashes after sending, before the save);
 * ``record_crash_rate``: per e-mail whose key was just recorded (the worker crashes after
   ``record_effect`` and before the send: the key says "sent" and no e-mail left; default 0);
+* ``work_pause_rate``: per step attempt, a pause as the step's work begins: the worker wakes
+  and heartbeats with the epoch it had (default 0);
+* ``effect_pause_rate``: per e-mail, a pause right before it is recorded and sent: the worker
+  wakes and records it with the epoch it had (default 0);
 * ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
 * ``cancel_rate``: per task (a user cancels it once, at a random time).
 
@@ -45,6 +49,8 @@ RATE_FIELDS = (
     "effect_crash_rate",
     "record_crash_rate",
     "pause_rate",
+    "work_pause_rate",
+    "effect_pause_rate",
     "slow_rate",
     "duplicate_rate",
     "cancel_rate",
@@ -82,6 +88,16 @@ class Scenario:
     )
     pause_rate: float = _f(
         0.05, "P(stop-the-world pause after a step's work and e-mail, before its save)"
+    )
+    work_pause_rate: float = _f(
+        0.0,
+        "P(stop-the-world pause as a step's work begins, before its next heartbeat): the worker "
+        "wakes and heartbeats with the epoch it had",
+    )
+    effect_pause_rate: float = _f(
+        0.0,
+        "P(stop-the-world pause right before a step's e-mail is recorded and sent): the worker "
+        "wakes and records it with the epoch it had",
     )
     slow_rate: float = _f(0.05, "P(a step runs slow_factor times slower)")
     duplicate_rate: float = _f(0.05, "P(the broker enqueues a message twice)")
@@ -209,6 +225,11 @@ class Scenario:
         if not isinstance(self.idempotency_keys, bool):
             keys = self.idempotency_keys
             raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
+        self._validate_workload()
+        return self
+
+    def _validate_workload(self) -> None:
+        """The fields that only make sense with one workload (see :meth:`validate`)."""
         if self.workload == "agent" and not self.idempotency_keys:
             raise ValueError("workload 'agent' always sends through the idempotency ledger")
         if self.workload not in WORKLOADS:
@@ -236,12 +257,16 @@ class Scenario:
             raise ValueError(f"recheck_gap must be >= 0, got {self.recheck_gap}")
         if self.recheck_gap and self.workload != "agent":
             raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
+        if self.effect_pause_rate and self.workload == "agent":
+            raise ValueError(
+                "effect_pause_rate needs workload 'opaque' (the agent sends through its resume "
+                "guard)"
+            )
         if self.record_crash_rate and not self.idempotency_keys:
             raise ValueError(
                 "record_crash_rate needs idempotency keys: without them nothing is recorded "
                 "before the send"
             )
-        return self
 
     # ------------------------------------------------------------------ helpers
     def non_defaults(self) -> dict[str, Any]:

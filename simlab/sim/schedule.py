@@ -16,6 +16,10 @@ kind             fields                                what happens
                                                        e-mail is lost)
 ``pause``        task, step, attempt, length           a stop-the-world pause of ``length`` time
                                                        units before the step's save
+``work-pause``   task, step, attempt, length           a pause as the step's work begins (the
+                                                       worker wakes and heartbeats)
+``effect-pause`` task, step, attempt, length           a pause right before the step's e-mail
+                                                       is recorded and sent
 ``slow``         task, step, attempt, factor           the step's work takes ``factor`` x longer
 ``duplicate``    task, enqueue                         the broker enqueues a second copy the
                                                        ``enqueue``-th time it enqueues the task
@@ -56,6 +60,7 @@ __all__ = [
     "ScheduleError",
     "FAULT_KINDS",
     "STEP_FAULTS",
+    "PAUSES",
     "task_ids",
     "fault_key",
     "describe_fault",
@@ -67,13 +72,25 @@ FAULT_KINDS: dict[str, tuple[str, ...]] = {
     "effect-crash": ("task", "step", "attempt"),
     "record-crash": ("task", "step", "attempt"),
     "pause": ("task", "step", "attempt", "length"),
+    "work-pause": ("task", "step", "attempt", "length"),
+    "effect-pause": ("task", "step", "attempt", "length"),
     "slow": ("task", "step", "attempt", "factor"),
     "duplicate": ("task", "enqueue"),
     "cancel": ("task", "at"),
     "doc-change": ("at", "doc"),
 }
 #: Kinds that strike one attempt at one step of one task.
-STEP_FAULTS = ("crash", "effect-crash", "record-crash", "pause", "slow")
+STEP_FAULTS = (
+    "crash",
+    "effect-crash",
+    "record-crash",
+    "pause",
+    "work-pause",
+    "effect-pause",
+    "slow",
+)
+#: Kinds that stop a worker for a ``length`` of time.
+PAUSES = ("pause", "work-pause", "effect-pause")
 
 
 class ScheduleError(ValueError):
@@ -113,6 +130,10 @@ def describe_fault(fault: dict[str, Any]) -> str:
         return f"crash right after recording the e-mail key of {where}, before sending it"
     if kind == "pause":
         return f"pause of {_num(fault['length'])} before saving {where}"
+    if kind == "work-pause":
+        return f"pause of {_num(fault['length'])} as the work of {where} begins"
+    if kind == "effect-pause":
+        return f"pause of {_num(fault['length'])} right before the e-mail of {where}"
     if kind == "slow":
         return f"{where} runs {_num(fault['factor'])}x slower"
     if kind == "duplicate":
@@ -273,7 +294,9 @@ def _fault(fault: Any, i: int, scenario: Scenario, ids: set[str]) -> dict[str, A
     out: dict[str, Any] = {"kind": kind}
     for name in wanted:
         out[name] = _field(where, name, fault[name], scenario, ids)
-    if kind in ("effect-crash", "record-crash") and not scenario.sends_email(out["step"]):
+    if kind in ("effect-crash", "record-crash", "effect-pause") and not scenario.sends_email(
+        out["step"]
+    ):
         raise ScheduleError(f"{where}: step {out['step']} sends no e-mail in this scenario")
     if kind == "record-crash" and not scenario.idempotency_keys:
         raise ScheduleError(f"{where}: without idempotency keys no e-mail key is recorded")

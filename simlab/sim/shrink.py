@@ -14,9 +14,10 @@ taking away any single one of its faults does not. Every candidate is a replay o
 4. **Fewer workers, fewer tasks.** Two workers (then one) if that still fails, else three; then
    only the tasks up to the last one a fault or the violation names. After fewer workers, ddmin
    runs again.
-5. **Shorter pauses.** Each remaining pause is cut to the shortest of ``ttl/2, ttl, 3ttl/2...``
-   that still fails; then the single-fault removal is checked again, and whether every
-   violation (not only the target rules) goes away is recorded in ``Shrunk.one_minimal``.
+5. **Shorter pauses.** Each remaining pause (of any kind) is cut to the shortest of
+   ``ttl/2, ttl, 3ttl/2...`` that still fails; then the single-fault removal is checked again,
+   and whether every violation (not only the target rules) goes away is recorded in
+   ``Shrunk.one_minimal``.
 
 A run that does not fail is not an error: ``Shrunk.result.ok`` is True and the story says so.
 ``Shrunk.simulations`` counts every simulation (the first run included); candidates are cached,
@@ -30,7 +31,8 @@ from typing import Any
 
 from simlab.check.rulebook import breaks_any, broken_rules, first_violation
 from simlab.sim.scenario import Scenario
-from simlab.sim.schedule import Schedule, task_ids
+from simlab.sim.schedule import PAUSES, Schedule, task_ids
+from simlab.sim.sending import Sender
 from simlab.sim.simulation import LedgerFactory, Result, simulate
 from simlab.sim.story import tell
 
@@ -119,9 +121,12 @@ def ddmin(items: list, fails) -> list:
 class _Shrinker:
     """The state of one shrink: the seed, the target rules and the cache of runs."""
 
-    def __init__(self, seed: int, ledger: LedgerFactory | None, original: Result):
+    def __init__(
+        self, seed: int, ledger: LedgerFactory | None, original: Result, sender: Sender | None
+    ):
         self.seed = seed
         self.ledger = ledger
+        self.sender = sender
         self.original = original
         steps = original.scenario.steps
         self.target = set(broken_rules(original.history, original.final, steps=steps))
@@ -135,7 +140,7 @@ class _Shrinker:
             schedule = Schedule(self.seed, scenario).with_faults(faults)
             self.simulations += 1
             self.cache[key] = r = simulate(
-                scenario, seed=self.seed, ledger=self.ledger, schedule=schedule
+                scenario, seed=self.seed, ledger=self.ledger, schedule=schedule, sender=self.sender
             )
             self.events += len(r.history)
         return self.cache[key]
@@ -200,7 +205,7 @@ class _Shrinker:
         """Cut each pause to the shortest ``k * ttl / 2`` that still fails (binary search)."""
         faults = list(faults)
         for i, f in enumerate(faults):
-            if f["kind"] != "pause":
+            if f["kind"] not in PAUSES:
                 continue
             ladder = [k * sc.ttl / 2 for k in range(1, 64) if k * sc.ttl / 2 < f["length"]]
             lo, hi = 0, len(ladder)  # ladder[hi] is the shortest known to fail (hi: original)
@@ -243,21 +248,23 @@ def shrink(
     seed: int,
     ledger: LedgerFactory | None = None,
     schedule: Schedule | None = None,
+    sender: Sender | None = None,
 ) -> Shrunk:
     """Run ``scenario`` with ``seed`` (or replay ``schedule``) and, if it breaks a rule, shrink
     it to a 1-minimal schedule that still does (see the module docstring).
 
-    ``ledger`` is a ledger factory as for :func:`~simlab.sim.simulation.simulate`, used by every
-    replay. Raises ``ValueError`` for a bad scenario, seed or schedule, never for a clean run.
+    ``ledger`` is a ledger factory and ``sender`` a sender as for
+    :func:`~simlab.sim.simulation.simulate`, used by every replay. Raises ``ValueError`` for a
+    bad scenario, seed or schedule, never for a clean run.
     """
     if schedule is not None:
         scenario, seed = schedule.scenario, schedule.seed
     scenario = (scenario or Scenario()).validate()
-    original = simulate(scenario, seed=seed, ledger=ledger, schedule=schedule)
+    original = simulate(scenario, seed=seed, ledger=ledger, schedule=schedule, sender=sender)
     if original.ok:
         n = len(original.schedule)
         return Shrunk(original.schedule, original, tell(original), 1, n, original)
-    s = _Shrinker(seed, ledger, original)
+    s = _Shrinker(seed, ledger, original, sender)
     sc, faults = s.causal_cut()
     faults = s.focus(sc, faults)
     faults = ddmin(faults, lambda subset: s.fails(sc, subset))

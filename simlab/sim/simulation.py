@@ -34,6 +34,7 @@ from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, task_ids
+from simlab.sim.sending import Sender
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
 
@@ -52,6 +53,8 @@ STREAMS = (
     "restart",
     "doc_change",
     "record_crash",
+    "work_pause",
+    "effect_pause",
 )
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
@@ -240,6 +243,7 @@ class _Run:
         seed: int,
         ledger: TaskLedger,
         schedule: Schedule | None = None,
+        sender: Sender | None = None,
     ):
         self.scenario = scenario
         self.seed = seed
@@ -262,6 +266,8 @@ class _Run:
             duplicate=self.nemesis.duplicate,
         )
         self.mailbox = Mailbox()
+        #: who sends a step's e-mail: None (the worker itself) or send(lease, step) -> moves
+        self.send = None if sender is None else sender(self.ledger, lambda: env.now)
         self.crashes = 0
         #: the agent workload's shared world and retriever (None for opaque tasks)
         self.agent = None
@@ -328,6 +334,7 @@ def simulate(
     seed: int,
     ledger: LedgerFactory | None = None,
     schedule: Schedule | list | tuple | None = None,
+    sender: Sender | None = None,
 ) -> Result:
     """Simulate ``scenario`` with ``seed`` and check the recorded history.
 
@@ -341,7 +348,9 @@ def simulate(
     of an earlier run, or :meth:`Schedule.load` of a file), or a list of fault dicts. Arrivals,
     service times and restart delays still come from ``seed``. A schedule for another seed or
     scenario, or an invalid fault, raises ``ValueError`` (see
-    :class:`~simlab.sim.schedule.ScheduleError`).
+    :class:`~simlab.sim.schedule.ScheduleError`). ``sender`` hands each e-mail to other code than
+    the workers' own record-then-send, e.g. ``sender=watched(send_step)`` (see
+    :mod:`simlab.sim.sending`).
     """
     from simlab.check.checker import check
 
@@ -353,7 +362,7 @@ def simulate(
     env = simpy.Environment()
     store = factory(lambda: env.now)
     try:
-        run = _Run(env, scenario, seed, store, schedule)
+        run = _Run(env, scenario, seed, store, schedule, sender)
         run.run()
         final = store.tasks()
     finally:

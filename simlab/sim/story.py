@@ -15,9 +15,11 @@ pause, the duplicate ``deliver`` of a duplicate...); the story picture numbers t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.check.checker import at
+from simlab.check.fences import live_lease_events
 from simlab.check.history import Event
 from simlab.check.rulebook import broken_rules, first_violation, rule_phrase
 from simlab.sim.schedule import describe_fault
@@ -44,7 +46,13 @@ def _shows(fault: dict[str, Any], e: Event) -> bool:
         if e.value.get("after_record"):
             return kind == "record-crash"
         return bool(e.value.get("after_effect")) == (kind == "effect-crash")
-    return e.op == kind  # pause, slow
+    if kind in PAUSE_WHERE:
+        return e.op == "pause" and e.value.get("where", "save") == PAUSE_WHERE[kind]
+    return e.op == kind  # slow
+
+
+#: Where each kind of pause strikes, as its ``pause`` event's ``where`` says (none: ``save``).
+PAUSE_WHERE = {"pause": "save", "work-pause": "work", "effect-pause": "effect"}
 
 
 def fault_events(result) -> list[Event | None]:
@@ -112,16 +120,17 @@ def tell(
             numbered[e.index] = n
     lines = _intro(result, original_faults)
     ttl, racy = result.scenario.ttl, result.scenario.variant == "racy-claim"
-    newest: dict[str, int] = {}  # task -> highest epoch granted so far
-    sent: set[str] = set()  # e-mail keys sent so far
+    seen = _Seen({c.index: holder for c, holder, _ in live_lease_events(result.history)})
+    newest = seen.newest
     for e in result.history:
         if e.index > index:
             break
         if e.task is not None and e.type == "ok" and e.op == "claim":
             newest[e.task] = max(newest.get(e.task, 0), e.epoch or 0)
+            seen.cancelled.discard(e.task)
         if e.index not in numbered and e.task != focus:
             continue
-        said = _say(e, ttl, newest, racy, sent)
+        said = _say(e, ttl, racy, seen)
         if said is None and e.index not in numbered:
             continue
         head = f"{at(e.time)}: "
@@ -132,6 +141,7 @@ def tell(
         lines.append(head + said)
         if e.task is not None and e.type == "ok" and e.op == "cancel" and e.epoch is not None:
             newest[e.task] = max(newest.get(e.task, 0), e.epoch)
+            seen.cancelled.add(e.task)
     for n, e in enumerate(fault_events(result), start=1):
         if e is None:
             fault = result.schedule.faults[n - 1]
@@ -158,9 +168,24 @@ _WHY = {
 }
 
 
-def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) -> str | None:
+@dataclass
+class _Seen:
+    """What the story has seen so far, and the claims rule (h) names."""
+
+    #: the index of each claim ok granted over a live lease -> the claim ok of that lease
+    live: dict[int, Event]
+    #: task -> the highest epoch granted (or bumped by a cancel) so far
+    newest: dict[str, int] = field(default_factory=dict)
+    #: tasks whose newest epoch is a cancel's
+    cancelled: set[str] = field(default_factory=set)
+    #: e-mail keys sent so far
+    sent: set[str] = field(default_factory=set)
+
+
+def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
     """One sentence for one event, or None for a routine one."""
     w, task, op, v = e.process, e.task, e.op, e.value
+    newest, sent = seen.newest, seen.sent
     if op == "submit":
         return f"the client submits {task}."
     if op == "deliver":
@@ -173,9 +198,9 @@ def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) ->
             )
         return f"the broker delivers {task} to {w}."
     if op == "claim":
-        return _say_claim(e, racy)
-    if op == "heartbeat" and e.type == "fail":
-        return f"{w}'s heartbeat on {task} is refused ({_why(v)}): {w} stops."
+        return _say_claim(e, racy, seen.live.get(e.index))
+    if op in ("heartbeat", "effect"):
+        return _say_fenced(e, seen)
     if op == "save" and e.type in ("ok", "fail"):
         if e.type == "fail":
             return (
@@ -202,8 +227,9 @@ def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) ->
         return f"{w} crashes in the middle of step {e.step + 1} of {task}."
     if op == "pause":
         length = float(v.get("until", e.time)) - e.time
+        where = _PAUSED.get(v.get("where", "save"), "before saving")
         return (
-            f"{w} (epoch {e.epoch}) pauses for {length:.3g} before saving step {e.step + 1} of "
+            f"{w} (epoch {e.epoch}) pauses for {length:.3g} {where} step {e.step + 1} of "
             f"{task}; its lease lasts {ttl:g} and nobody hears from it."
         )
     if op == "slow":
@@ -217,7 +243,11 @@ def _say(e: Event, ttl: float, newest: dict[str, int], racy: bool, sent: set) ->
     return None
 
 
-def _say_claim(e: Event, racy: bool) -> str | None:
+#: How a pause event's ``where`` reads before "step N of tK".
+_PAUSED = {"save": "before saving", "work": "as it starts", "effect": "right before the e-mail of"}
+
+
+def _say_claim(e: Event, racy: bool, holder: Event | None) -> str | None:
     w, task, v = e.process, e.task, e.value
     if e.type == "invoke" and racy:
         return (
@@ -226,12 +256,34 @@ def _say_claim(e: Event, racy: bool) -> str | None:
         )
     if e.type == "ok":
         done = f" ({e.step} step(s) already committed)" if e.step else ""
+        if holder is not None:
+            return (
+                f"{w} claims {task} and gets epoch {e.epoch}{done} while {holder.process}'s "
+                "lease is live."
+            )
         return f"{w} claims {task} and gets epoch {e.epoch}{done}."
     if e.type == "fail":
         if v.get("reason") == "lease-held":
             return f"{w} tries to claim {task}, but another worker holds a live lease."
         return f"{w} tries to claim {task}, but it is {v.get('status', v.get('reason'))}."
     return None
+
+
+def _say_fenced(e: Event, seen: _Seen) -> str | None:
+    """A heartbeat or an e-mail record: told when refused, or when accepted from a stale
+    epoch (rules (i) and (j)); routine otherwise."""
+    w, task, newest = e.process, e.task, seen.newest
+    if e.type == "fail" and e.op == "heartbeat":
+        return f"{w}'s heartbeat on {task} is refused ({_why(e.value)}): {w} stops."
+    if e.type != "ok" or e.epoch is None or newest.get(task, e.epoch) <= e.epoch:
+        return None
+    if e.op == "heartbeat":
+        did = f"{w} (epoch {e.epoch}) renews its lease on {task}"
+    else:
+        did = f"{w} (epoch {e.epoch}) records the e-mail of step {e.step + 1} of {task}"
+    if task in seen.cancelled:
+        return f"{did} after the cancel: the ledger accepts it."
+    return f"{did}, although epoch {newest[task]} exists: the ledger accepts it."
 
 
 def _say_cancel(e: Event, newest: dict[str, int]) -> str:

@@ -17,8 +17,10 @@ stream, or read from a fault schedule: see :mod:`simlab.sim.nemesis`), and only 
 start before the fault horizon: a *crash* during the work (the process dies, the lease is left
 to expire, the worker restarts after a delay); a *crash right after an e-mail was sent*, before
 its save; a *pause* after the work and the e-mail and before the save, with no heartbeat, so the
-worker wakes and commits with the epoch it had; a *slow* step. Every action is recorded in the
-history as it happens.
+worker wakes and commits with the epoch it had; a *work pause* as a step's work begins (the
+worker wakes and heartbeats with the epoch it had); an *effect pause* right before a step's
+e-mail (it wakes and records the e-mail with the epoch it had); a *slow* step. Every action is
+recorded in the history as it happens.
 """
 
 from __future__ import annotations
@@ -94,8 +96,13 @@ class Worker:
                 return worked is CRASHED
 
             # -- the side effect: ask the idempotency ledger first, send only when told -----
-            if sc.sends_email(step) and self._email(task, lease, step, faults):
-                return True  # crashed around the e-mail
+            if sc.sends_email(step):
+                if faults:  # a pause right before the e-mail: it is recorded with the old epoch
+                    length = self._pause_length(task, epoch, step, "effect")
+                    if length is not None:
+                        yield env.timeout(length)
+                if self._email(task, lease, step, faults):
+                    return True  # crashed around the e-mail
 
             # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
             if faults:
@@ -155,14 +162,18 @@ class Worker:
 
         With idempotency keys: ``record_effect`` first, send only when it says so (a
         ``record-crash`` between the two loses the e-mail: at most once). Without: just send
-        (a redelivered step sends again: at least once). An ``effect-crash`` strikes after the
-        send, before the save."""
+        (a redelivered step sends again: at least once). With a sender (a learner's
+        ``send_step``, :mod:`simlab.sim.sending`) the sender does both, and no ``record-crash``
+        can strike between them. An ``effect-crash`` strikes after the send, before the save."""
         sim = self.sim
         env, rec, name, epoch = sim.env, sim.history.record, self.name, lease.epoch
         nemesis = sim.nemesis
-        if not sim.scenario.idempotency_keys:
-            key = None
+        if sim.send is not None:
+            if not self._sent_by_sender(task, lease, step):
+                return False
+        elif not sim.scenario.idempotency_keys:
             sim.mailbox.send(f"{task}:email:{step}")
+            rec(env.now, "ok", name, "send", task, epoch, step, key=None)
         else:
             key = f"{task}:email:{step}"
             rec(env.now, "invoke", name, "effect", task, epoch, step, key=key)
@@ -173,13 +184,31 @@ class Worker:
             if faults and self._crashed_after_record(task, epoch, step):
                 return True
             sim.mailbox.send(key)
-        rec(env.now, "ok", name, "send", task, epoch, step, key=key)
+            rec(env.now, "ok", name, "send", task, epoch, step, key=key)
         # The e-mail is out and the save is not in: the crash the ledger must absorb.
         if faults and nemesis.effect_crash(self, task, step):
             rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
             sim.crashes += 1
             return True
         return False
+
+    def _sent_by_sender(self, task: str, lease, step: int) -> bool:
+        """The run's sender (a learner's ``send_step``, see :mod:`simlab.sim.sending`) sends
+        step ``step``'s e-mail: record its moves in order, all at this instant, and put its
+        e-mails in the mailbox. True if at least one e-mail left."""
+        sim = self.sim
+        now, rec, name = sim.env.now, sim.history.record, self.name
+        sent = False
+        for move in sim.send(lease, step):
+            if move[0] == "effect":
+                _, key, accepted, epoch = move
+                rec(now, "invoke", name, "effect", task, epoch, step, key=key)
+                rec(now, "ok" if accepted else "fail", name, "effect", task, epoch, step, key=key)
+            else:
+                sim.mailbox.send(move[1])
+                rec(now, "ok", name, "send", task, lease.epoch, step, key=move[1])
+                sent = True
+        return sent
 
     # ------------------------------------------------------------------ reusable pieces
     def _claim(self, task: str):
@@ -240,6 +269,9 @@ class Worker:
             if factor is not None:
                 work *= factor
                 rec(env.now, "info", name, "slow", task, epoch, step, factor=factor)
+            pause = self._pause_length(task, epoch, step, "work")
+            if pause is not None:  # then the first heartbeat after waking is due at once
+                yield env.timeout(pause)
 
         remaining = work if crash_at is None else crash_at
         last_beat = self.last_beat
@@ -276,15 +308,23 @@ class Worker:
             return CRASHED
         return WORKED
 
-    def _pause_length(self, task: str, epoch: int, step: int) -> float | None:
+    def _pause_length(self, task: str, epoch: int, step: int, where: str = "save") -> float | None:
         """Draw whether a stop-the-world pause strikes now (call only while faults are on);
-        if so, record it and return its length, else None."""
+        if so, record it and return its length, else None. ``where``: ``save`` (after the
+        step's work and e-mail, before its save), ``work`` (as the step's work begins) or
+        ``effect`` (right before the step's e-mail); the pause event says ``where`` unless it
+        is ``save``."""
         sim = self.sim
-        length = sim.nemesis.pause(self, task, step)
+        nemesis = sim.nemesis
+        draw = {"save": nemesis.pause, "work": nemesis.work_pause, "effect": nemesis.effect_pause}
+        length = draw[where](self, task, step)
         if length is None:
             return None
         now = sim.env.now
-        sim.history.record(now, "info", self.name, "pause", task, epoch, step, until=now + length)
+        extra = {} if where == "save" else {"where": where}
+        sim.history.record(
+            now, "info", self.name, "pause", task, epoch, step, until=now + length, **extra
+        )
         return length
 
     def _why_lost(self, task: str, epoch: int, step: int) -> dict:
