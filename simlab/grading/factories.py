@@ -19,6 +19,7 @@ from simlab.grading.attacks import (
 from simlab.grading.pieces import PiecesLedger, ScriptedLedger, ScriptedWork, sandbox_clock
 from simlab.ledger import Ledger
 from simlab.sim.mailbox import Mailbox
+from simlab.sim.sending import WatchedLedger, WatchedMailbox
 
 __all__ = ["FACTORIES"]
 
@@ -66,6 +67,8 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     "contended-effects": lambda ns, folder, record_effect: _Result(
         contended_effects(_piece(ns, record_effect), folder)
     ),
+    "watched-mailbox": lambda ns: WatchedMailbox(),
+    "watched-ledger": lambda ns, ledger, mailbox: WatchedLedger(ledger, mailbox),
     "crash-ledger": lambda ns, path: CrashLedger(path, sandbox_clock),
     "crash-mailbox": lambda ns, ledger: ledger.mailbox,
     "shared-containers": lambda ns, name, record: _Result(

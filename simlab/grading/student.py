@@ -163,17 +163,22 @@ class Student:
         """What each name is in the student's namespace (``function``, ``class``, ...)."""
         return self.sandbox.names(names)
 
-    def function(self, name: str) -> Callable[..., Any]:
+    def function(
+        self, name: str, *, clock: Callable[[], float] | None = None
+    ) -> Callable[..., Any]:
         """A callable that runs the student's ``name`` in the sandbox.
 
         Kit exceptions come back as themselves; ``fn.echo(*args)`` returns
-        ``(result, args_after_the_call)`` for functions that change their arguments.
+        ``(result, args_after_the_call)`` for functions that change their arguments. With
+        ``clock``, every call carries ``clock()`` as the sandbox's time (kit objects the
+        function uses read it), as the calls of a :class:`RemoteObject` do.
         """
         sandbox = self.sandbox
 
         def call(*args: Any, **kwargs: Any) -> Any:
+            now = clock() if clock is not None else None
             try:
-                return sandbox.call(name, *args, what=f"{name}()", **kwargs)
+                return sandbox.call(name, *args, now=now, what=f"{name}()", **kwargs)
             except RemoteError as exc:
                 raise _rebuild(exc) from None
 

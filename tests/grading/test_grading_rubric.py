@@ -104,12 +104,13 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
                 EFFECT_SCENARIO,
                 EFFECT_SEEDS[0],
                 {"record_effect": "record_effect"},
-                "your record_effect",
+                "your e-mail code",
+                send_step="send_step",
             )
     finally:
         boxes.close()
     story = str(failed.value)
-    assert story.startswith("with faults on, your record_effect broke a rule: ")
+    assert story.startswith("with faults on, your e-mail code broke a rule: ")
     assert "rule (f), resent e-mail" in story and "again" in story
     assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
     assert "seed" not in story and "t=" not in story

@@ -30,18 +30,28 @@ PATTERNS: tuple[tuple, ...] = (
         "ker {w} 的租约:它读回了一行不是自己写的数据",
     ),
     (
-        r"a cancel ran between two statements of your claim, and the claim returned a lease with "
-        r"the cancel's epoch \(make the claim one atomic statement\)",
-        "一次取消插在了你领取的两条语句之间,而领取返回的租"
-        "约带着取消时的 epoch(把领取写成一条原子语句)",
+        r"a cancel ran between two statements of your claim, and the claim returned a lease the "
+        r"cancel should have ended \(make the claim one atomic statement\)",
+        "一次取消插在了你领取的两条语句之间,而领取返回了一个本应被"
+        "这次取消终结的租约(把领取写成一条原子语句)",
     ),
     (
-        r"with faults on, (?P<what>your [\w_]+) broke a rule: (?P<story>.+)",
+        r"a cancel ran between two statements of your claim, and the claim raised (?P<kind>\w+) "
+        r"\(make the claim one atomic statement\)",
+        "一次取消插在了你领取的两条语句之间,而领取抛出了 {kind}(把领取写成一条原子语句)",
+    ),
+    (
+        r"with faults on, (?P<what>your [\w-]+(?: and \w+| code)?) broke a rule: (?P<story>.+)",
         "开启故障后,{what} 违反了一条规则(缩减后的经过,英文):{story}",
+        (),
+        ("what",),
     ),
     (
-        r"with faults on, (?P<what>your [\w_]+) let (?P<n>\d+) e-mail\(s\) go out twice",
+        r"with faults on, (?P<what>your [\w-]+(?: and \w+| code)?) let (?P<n>\d+) e-mail\(s\) "
+        r"go out twice",
         "开启故障后,{what} 让 {n} 封邮件发出了两次",
+        (),
+        ("what",),
     ),
     (r"the duplicate delivery could not be run", "无法重放这次重复投递"),
     (

@@ -4,10 +4,11 @@ hand clock, then the chapter's race replayed deterministically, then under every
 from __future__ import annotations
 
 import functools
+import re
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
 from simlab.sim.scenario import Scenario
@@ -15,7 +16,19 @@ from simlab.sim.scenario import Scenario
 __all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "CLAIM_RUBRIC", "atomic_claim"]
 
 #: The faults the student's claim and heartbeat run under, and the seeds (not shown to learners).
-CLAIM_SCENARIO = Scenario(tasks=12, workers=3, pause_rate=0.2, crash_rate=0.1, duplicate_rate=0.2)
+#: Duplicate deliveries claim tasks whose lease is live (a claim that ignores lease_until breaks
+#: rule (h)); work pauses outlast the lease, the task is taken over, and the sleeper wakes and
+#: heartbeats (a heartbeat without the epoch breaks rule (i)). Each seed catches both mistakes
+#: (tests/grading/test_grading_faults.py).
+CLAIM_SCENARIO = Scenario(
+    tasks=12,
+    workers=4,
+    pause_rate=0.2,
+    crash_rate=0.1,
+    duplicate_rate=0.3,
+    work_pause_rate=0.3,
+    pause_time=1.5,
+)
 CLAIM_SEEDS = (11, 12, 13)
 
 
@@ -43,7 +56,11 @@ def atomic_claim(s: Student, t: Tally) -> None:
     for seed in CLAIM_SEEDS:
         t.part(
             lambda seed=seed: simulated(
-                s, CLAIM_SCENARIO, seed, {"claim": "claim", "heartbeat": "heartbeat"}, "your claim"
+                s,
+                CLAIM_SCENARIO,
+                seed,
+                {"claim": "claim", "heartbeat": "heartbeat"},
+                "your claim and heartbeat",
             )
         )
 
@@ -55,8 +72,9 @@ CLAIM_RUBRIC = (
         7,
         "At most one worker holds a task, with an epoch higher than any before: a live lease "
         "is refused, an expired one is taken over, the claim stays atomic when another claim "
-        "runs between any two of its statements (also at the same moment, as with a duplicate "
-        "delivery), a stale lease's heartbeat is refused, and seeded fault runs break no rule.",
+        "or a cancel runs between any two of its statements (also at the same moment, as with "
+        "a duplicate delivery), a stale lease's heartbeat is refused, and seeded fault runs "
+        "break no rule (no live lease taken over, no stale heartbeat accepted).",
         core=True,
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",
@@ -110,14 +128,24 @@ def _the_lease_is_your_own(runs: list) -> None:
 
 
 def _no_lease_of_a_cancelled_epoch(runs: list) -> None:
+    """A cancel between two statements of the claim (the task was at epoch 1): the claim may
+    have won before it (epoch 2; the cancel's is 3) or be refused after it. A lease of epoch 3
+    or more read the cancel's row back or revived the cancelled task; any other error means
+    the claim broke on the cancel's row."""
     _some_lease(runs)
     for run in (r for r in runs if r.get("rival") == "cancel"):
         a = run.get("A")
         require(
-            not (isinstance(a, Lease) and a.epoch == 3),
+            not (isinstance(a, Lease) and a.epoch >= 3),
             "a cancel ran between two statements of your claim, and the claim returned a "
-            "lease with the cancel's epoch (make the claim one atomic statement)",
+            "lease the cancel should have ended (make the claim one atomic statement)",
         )
+        if isinstance(a, str) and not a.startswith(("TerminalTask", "LeaseHeld")):
+            kind = re.match(r"\w*", a).group(0) or "an error"
+            raise Fail(
+                f"a cancel ran between two statements of your claim, and the claim raised "
+                f"{kind} (make the claim one atomic statement)"
+            )
 
 
 def _no_shared_epoch(runs: list) -> None:

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
-from simlab.grading.questions import Fail, require
+from simlab.grading.questions import FAILURE_CHARS, Fail, require
 from simlab.grading.student import RemoteObject, Student, kind_of
+from simlab.records import Lease
 from simlab.sim.scenario import Scenario
+from simlab.sim.sending import Sender
 from simlab.sim.simulation import simulate
 
 __all__ = ["Clock", "Ledgers", "raises", "simulated"]
@@ -55,43 +57,107 @@ def raises(call: Callable[[], Any], error: type, message: str) -> None:
     raise Fail(f"{message}, but it returned {kind_of(value)}")
 
 
-def simulated(s: Student, scenario: Scenario, seed: int, pieces: dict[str, str], what: str) -> None:
-    """Run the fault simulator over a ledger with the student's ``pieces``; the checker must
-    find nothing, and no e-mail may go out twice. A failing run is shrunk to its fewest faults
+def simulated(
+    s: Student,
+    scenario: Scenario,
+    seed: int,
+    pieces: dict[str, str],
+    what: str,
+    send_step: str | None = None,
+) -> None:
+    """Run the fault simulator over a ledger with the student's ``pieces``, and with their
+    ``send_step`` (a function name) sending each e-mail if one is given; the checker must find
+    nothing, and no e-mail may go out twice. A failing run is shrunk to its fewest faults
     (:func:`simlab.shrink`) and told as a short story in the learner's terms (never its seed).
     """
 
     def factory(clock: Callable[[], float]) -> RemoteObject:
         return s.ledger(clock=clock, **pieces)
 
-    result = simulate(scenario, seed=seed, ledger=factory)
+    sender = None if send_step is None else _sender(s, send_step)
+    result = simulate(scenario, seed=seed, ledger=factory, sender=sender)
     if not result.ok:
-        raise Fail(f"with faults on, {what} broke a rule: {story_of(scenario, seed, factory)}")
+        head = f"with faults on, {what} broke a rule: "
+        story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - len(head))
+        raise Fail(head + story)
     require(
         result.duplicate_sends == 0,
         f"with faults on, {what} let {result.duplicate_sends} e-mail(s) go out twice",
     )
 
 
-#: Characters the story of a failing simulation may take in the feedback.
+def _sender(s: Student, name: str) -> Sender:
+    """The student's ``name`` (a ``send_step``) as the simulator's sender: it runs in the
+    sandbox with a watched ledger and mailbox (:mod:`simlab.sim.sending`), on the run's clock,
+    and the moves it made come back here."""
+
+    def sender(ledger: RemoteObject, clock: Callable[[], float]) -> Callable[[Lease, int], list]:
+        mailbox = s.kit("watched-mailbox")
+        watched = s.kit("watched-ledger", ledger.handle, mailbox.handle)
+        send_step = s.function(name, clock=clock)
+
+        def send(lease: Lease, step: int) -> list:
+            send_step(watched.handle, lease, step, mailbox.handle)
+            return _moves(mailbox.take())
+
+        return send
+
+    return sender
+
+
+def _moves(moves: Any) -> list[tuple]:
+    """The moves the watched mailbox reports, as the simulator reads them; anything else (a
+    sandbox that was tampered with) raises ``ValueError``."""
+    if not isinstance(moves, list):
+        raise ValueError("unreadable moves")
+    out = []
+    for move in moves:
+        move = tuple(move) if isinstance(move, (list, tuple)) else ()
+        if move[:1] == ("send",) and len(move) == 2:
+            ok = isinstance(move[1], str)
+        elif move[:1] == ("effect",) and len(move) == 4:
+            ok = isinstance(move[1], str) and isinstance(move[2], bool)
+            ok = ok and (move[3] is None or type(move[3]) is int)
+        else:
+            ok = False
+        if not ok:
+            raise ValueError("unreadable moves")
+        out.append(move)
+    return out
+
+
+#: Characters the story of a failing simulation may take in the feedback, by default.
 STORY_CHARS = 150
 
 
-def story_of(scenario: Scenario, seed: int, factory: Callable[..., Any]) -> str:
+def story_of(
+    scenario: Scenario,
+    seed: int,
+    factory: Callable[..., Any],
+    sender: Sender | None = None,
+    chars: int = STORY_CHARS,
+) -> str:
     """The last moves of the shrunk failing run and the rule it broke, in a few plain
-    sentences without times, seeds or fault numbers."""
+    sentences without times, seeds or fault numbers, in at most ``chars`` characters (as many
+    of the last moves as fit, the rule always)."""
     from simlab.sim.shrink import shrink
 
-    story = shrink(scenario, seed=seed, ledger=factory).story
+    story = shrink(scenario, seed=seed, ledger=factory, sender=sender).story
     events = [_plain(line) for line in story if re.match(r"t=[\d.]+: ", line)]
     rule = next((line for line in story if line.startswith("This breaks rule")), "")
     rule = rule.split(": ")[0] + "." if rule else ""
     told = events[-3:]
-    while told and len(" ".join([*told, rule])) > STORY_CHARS:
+    while told and len(" ".join([*told, rule])) > chars:
         told = told[1:]
     return " ".join([*told, rule]).strip()
 
 
 def _plain(line: str) -> str:
+    """One sentence of the story without its time and fault number, cut before its first
+    colon or semicolon (what follows explains), and without " of t0001" (a shrunk story is
+    about one task, and a short story reads better)."""
     line = re.sub(r"^t=[\d.]+: (fault \d+: )?", "", line)
-    return line.split(": ")[0].rstrip(".") + "."
+    line = re.sub(r" of t\d+\b", "", re.split(r"[:;] ", line)[0].rstrip(".") + ".")
+    if re.match(r"[a-z]+ ", line):  # "the broker ...", "a user ...", not "w1 ..."
+        line = line[0].upper() + line[1:]
+    return line

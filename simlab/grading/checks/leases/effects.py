@@ -15,17 +15,30 @@ from simlab.sim.scenario import Scenario
 
 __all__ = ["EFFECT_SCENARIO", "EFFECT_SEEDS", "EFFECT_RUBRIC", "idempotent_send"]
 
-#: The faults the student's record_effect runs under: every step sends, crashes after e-mails.
+#: The faults the student's record_effect and send_step run under: every step sends, workers
+#: crash after e-mails (a retry resends unless the key was recorded first: rule (f)), and pause
+#: right before an e-mail while the task is cancelled or taken over (a record_effect without
+#: the lease check records it: rule (j)). Each seed catches the classic mistakes
+#: (tests/grading/test_grading_faults.py).
 EFFECT_SCENARIO = Scenario(
-    tasks=12, workers=3, effects="all", effect_crash_rate=0.3, pause_rate=0.1, duplicate_rate=0.2
+    tasks=12,
+    workers=4,
+    effects="all",
+    effect_crash_rate=0.3,
+    pause_rate=0.1,
+    duplicate_rate=0.2,
+    effect_pause_rate=0.5,
+    cancel_rate=0.5,
+    pause_time=1.0,
 )
 EFFECT_SEEDS = (21, 22)
 
 
 def idempotent_send(s: Student, t: Tally) -> None:
-    """``record_effect`` case by case, twice within one round trip, under seeded faults; then
-    ``send_step`` (looked up only then), also with a crash between its two moves. Parts are
-    filed under the criteria of :data:`EFFECT_RUBRIC`."""
+    """``record_effect`` case by case and twice within one round trip, then ``send_step`` case
+    by case (also with a crash between its two moves), then both under seeded faults
+    (``send_step`` sends every e-mail of the run): the hand-made cases first, as their failures
+    say more. Parts are filed under the criteria of :data:`EFFECT_RUBRIC`."""
     ledgers = Ledgers(s, record_effect="record_effect")
     t.under("effect-fields")
     t.part(functools.partial(_records_a_new_key, ledgers))
@@ -34,12 +47,6 @@ def idempotent_send(s: Student, t: Tally) -> None:
     t.part(functools.partial(_a_key_is_recorded_once, ledgers))
     t.part(functools.partial(_stale_leases_record_nothing, ledgers))
     t.part(functools.partial(_twice_within_one_round_trip, s))
-    for seed in EFFECT_SEEDS:
-        t.part(
-            lambda seed=seed: simulated(
-                s, EFFECT_SCENARIO, seed, {"record_effect": "record_effect"}, "your record_effect"
-            )
-        )
     sends = _Sends(ledgers, s.function("send_step"))
     for part in (
         _a_retry_after_a_crash_does_not_resend,
@@ -47,6 +54,17 @@ def idempotent_send(s: Student, t: Tally) -> None:
         _a_stale_worker_does_not_send,
     ):
         t.part(functools.partial(part, sends))
+    for seed in EFFECT_SEEDS:
+        t.part(
+            lambda seed=seed: simulated(
+                s,
+                EFFECT_SCENARIO,
+                seed,
+                {"record_effect": "record_effect"},
+                "your e-mail code",
+                send_step="send_step",
+            )
+        )
     t.under("step-keys")
     t.part(functools.partial(_each_step_sends_its_own, sends))
 

@@ -1,0 +1,125 @@
+"""Do the seeded fault runs of exercise ``leases`` catch the classic mistakes on every seed?
+
+The hidden checks run the learner's ledger pieces under the fault simulator on fixed seeds
+(:func:`simlab.grading.checks.leases.driving.simulated`) and the checker judges the history.
+Here each answer of the corpus (``tests/submissions``) is loaded into a real sandbox, as the
+grader does, and run on every grading seed: each classic mistake must break a rule on *every*
+seed (the rule it is meant to break among them), the reference and the correct alternatives on
+none. A failure must read as a short story: a few sentences, the broken rule, no seed, no time,
+within the feedback's length, in Chinese too.
+
+Two mistakes are beyond the simulator: the chapter's UPDATE-then-SELECT claim and a
+SELECT-then-UPDATE claim. The simulator calls a claim as one ledger operation at one simulated
+instant, so no other claim can run between its statements, and run one at a time both behave
+like the atomic claim: they pass every seeded run. The races the grader replays between every
+two of their statements catch them (``tests/grading/test_grading_rubric.py``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from submissions.cases import TWO_STATEMENT_CLAIM, UNFENCED_EFFECT
+from submissions.grading import ROOT, exercise_of
+from submissions.leases import (
+    ALWAYS_TRUE_EFFECT,
+    CHECK_THEN_UNIQUE_INSERT,
+    IGNORES_LEASE_UNTIL,
+    KEY_WITHOUT_STEP,
+    LOCKED_CLAIM,
+    SELECT_THEN_UPDATE,
+    SEND_BEFORE_RECORD,
+    UNFENCED_HEARTBEAT,
+)
+
+from simlab.grading.checks.leases import CLAIM_SCENARIO, CLAIM_SEEDS, EFFECT_SCENARIO, EFFECT_SEEDS
+from simlab.grading.checks.leases.driving import simulated
+from simlab.grading.grader import _plan, _Sandboxes
+from simlab.grading.i18n import untranslated
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.questions import FAILURE_CHARS, Fail
+from simlab.grading.student import Student
+
+CLAIM = ("atomic-claim", {"claim": "claim", "heartbeat": "heartbeat"}, "your claim and heartbeat")
+EFFECT = ("idempotent-send", {"record_effect": "record_effect"}, "your e-mail code")
+
+#: (name, question, answer source or None for the solution's, the rules it must break or ()).
+ANSWERS = [
+    ("solution-claim", CLAIM, None, ()),
+    ("locked-claim", CLAIM, LOCKED_CLAIM, ()),
+    ("ignores-lease-until", CLAIM, IGNORES_LEASE_UNTIL, ("h",)),
+    ("unfenced-heartbeat", CLAIM, UNFENCED_HEARTBEAT, ("i",)),
+    ("solution-effect", EFFECT, None, ()),
+    ("unique-insert", EFFECT, CHECK_THEN_UNIQUE_INSERT, ()),
+    ("key-without-step", EFFECT, KEY_WITHOUT_STEP, ()),  # a detail, caught case by case
+    ("unfenced-effect", EFFECT, UNFENCED_EFFECT, ("j",)),
+    ("always-true", EFFECT, ALWAYS_TRUE_EFFECT, ("f", "j")),
+    ("send-first", EFFECT, SEND_BEFORE_RECORD, ("f",)),
+]
+#: Classic mistakes seeded runs cannot see (see the module docstring): they pass every seed.
+SERIAL_ONLY = [("chapter-claim", TWO_STATEMENT_CLAIM), ("select-then-update", SELECT_THEN_UPDATE)]
+
+
+def _student(question: str, source: str | None) -> _Sandboxes:
+    exercise = exercise_of(question)
+    nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+    if source is not None:
+        for cell in nb.cells:
+            if cell_role(cell) == "answer" and cell_question(cell) == question:
+                cell.source = source
+    return _Sandboxes(_plan(nb), 60)
+
+
+def _runs(what: tuple, source: str | None) -> dict[int, str | None]:
+    """Seed -> the failure of the seeded run (None when it passed)."""
+    question, pieces, said = what
+    claim = question == "atomic-claim"
+    scenario, seeds = (CLAIM_SCENARIO, CLAIM_SEEDS) if claim else (EFFECT_SCENARIO, EFFECT_SEEDS)
+    send_step = None if claim else "send_step"
+    boxes = _student(question, source)
+    out: dict[int, str | None] = {}
+    try:
+        s = Student(boxes.get())
+        for seed in seeds:
+            try:
+                simulated(s, scenario, seed, pieces, said, send_step=send_step)
+                out[seed] = None
+            except Fail as failed:
+                out[seed] = str(failed)
+    finally:
+        boxes.close()
+    return out
+
+
+@pytest.mark.parametrize(("name", "what", "source", "rules"), ANSWERS, ids=[a[0] for a in ANSWERS])
+def test_does_every_seeded_run_catch_each_classic_mistake_and_pass_each_correct_answer(
+    name, what, source, rules
+):
+    runs = _runs(what, source)
+    if not rules:
+        assert runs == dict.fromkeys(runs), (name, runs)
+        return
+    for seed, failure in runs.items():
+        assert failure is not None, f"{name} passed seed {seed}"
+        assert failure.startswith(f"with faults on, {what[2]} broke a rule: "), failure
+        found = re.search(r"This breaks rule \((\w)\), [\w -]+\.$", failure)
+        assert found and found.group(1) in rules, (name, seed, failure)
+        _reads_well(failure)
+
+
+def _reads_well(failure: str) -> None:
+    """A short story in plain sentences: 2 to 4 of them with the rule, no seed, no time."""
+    story = failure.split(" broke a rule: ", 1)[1]
+    sentences = re.split(r"(?<=\.) (?=[A-Zwt])", story)
+    assert 2 <= len(sentences) <= 4, failure
+    assert len(failure) <= FAILURE_CHARS, failure
+    assert "seed" not in failure and "t=" not in failure and "fault 1" not in failure
+    assert untranslated(failure) == [], failure
+
+
+@pytest.mark.parametrize(("name", "source"), SERIAL_ONLY, ids=[a[0] for a in SERIAL_ONLY])
+def test_do_the_two_statement_claims_pass_the_seeded_runs(name, source):
+    """What the simulator cannot do: interleave two statements of one claim."""
+    assert set(_runs(CLAIM, source).values()) == {None}, name
