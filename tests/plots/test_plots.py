@@ -280,15 +280,20 @@ def test_are_the_wasted_steps_and_racy_claim_panels_explained():
     assert axes[3].get_xlabel() == "rate"
     racy = [dict(r, variant="racy-claim", fault="pause") for r in sweep_rows()]
     axes = sweep_plot([dict(r, fault="pause") for r in sweep_rows()] + racy)
-    assert "paused workers are busy" in axes[3].get_xlabel().replace("\n", " ")
+    assert "live leases are taken over" in axes[3].get_xlabel().replace("\n", " ")
     axes = sweep_plot([dict(r, fault="crash") for r in racy])  # not a pause sweep: no claim
     assert axes[3].get_xlabel() == "rate"
 
 
 def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
     # The two sentences, on a small pause sweep: unfenced refuses fewer saves but accepts stale
-    # ones; racy-claim's violations fall as pauses rise.
+    # ones; racy-claim breaks at every rate, handing out fewer epochs twice (rule a') and
+    # taking over more live leases (rule h) as pauses rise.
+    from simlab.check.checker import reused_epochs
+    from simlab.check.fences import live_leases
+    from simlab.check.history import HistoryView
     from simlab.sim.scenario import Scenario
+    from simlab.sim.simulation import simulate
     from simlab.sim.sweep import sweep
 
     rows = sweep(Scenario(tasks=60), fault="pause", rates=(0.0, 0.2), seeds=range(1, 7))
@@ -299,7 +304,18 @@ def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
 
     assert mean("unfenced", 0.2, "wasted_steps") < mean("fenced", 0.2, "wasted_steps")
     assert mean("unfenced", 0.2, "violations") > 0 == mean("fenced", 0.2, "violations")
-    assert mean("racy-claim", 0.2, "violations") < mean("racy-claim", 0.0, "violations")
+    assert mean("racy-claim", 0.2, "violations") > 0 < mean("racy-claim", 0.0, "violations")
+
+    def racy(rate):
+        runs = [
+            simulate(Scenario(tasks=60, variant="racy-claim", pause_rate=rate), seed=s)
+            for s in range(1, 7)
+        ]
+        twice = sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
+        return twice, sum(len(live_leases(r.history)) for r in runs)
+
+    (twice_0, taken_0), (twice_2, taken_2) = racy(0.0), racy(0.2)
+    assert twice_2 < twice_0 and taken_2 > taken_0
 
 
 def test_can_sweep_plot_draw_no_rows():

@@ -112,3 +112,31 @@ def test_does_the_simulated_claim_race_need_a_round_trip():
 
     assert reused(0.0) == 0
     assert reused(0.05) > 0
+
+
+def test_does_the_racy_claim_break_two_rules_on_every_seed():
+    """03 section 5: racy-claim "breaks two rules: it hands one epoch to two workers (rule a'),
+    and ... it takes over leases that are still live (rule h)" (5 of seeds 1-5 break); 05
+    section 1: "on most seeds an epoch granted to two workers"."""
+    from simlab.check.rulebook import broken_rules
+
+    runs = [simulate(Scenario(variant="racy-claim"), seed=s) for s in range(1, 6)]
+    broken = [set(broken_rules(r.history, r.final, steps=3)) for r in runs]
+    assert all(rules and rules <= {"a'", "h"} for rules in broken), broken
+    assert all("h" in rules for rules in broken)
+    assert sum("a'" in rules for rules in broken) >= 3
+
+
+def test_do_pauses_change_which_rule_the_racy_claim_breaks_not_whether():
+    """05 section 2: racy-claim "breaks even at pause rate 0 ... Pauses change which of the two
+    it breaks more often, not whether it breaks" (seeds 1-3, and the README's 20 seeds)."""
+    from simlab.check.fences import live_leases
+
+    def racy(rate):
+        runs = [simulate(Scenario(variant="racy-claim", pause_rate=rate), seed=s) for s in SEEDS]
+        twice = sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
+        return [len(r.violations) for r in runs], twice, sum(len(live_leases(r.history)) for r in runs)
+
+    (none, twice_0, taken_0), (many, twice_2, taken_2) = racy(0.0), racy(0.2)
+    assert all(none) and all(many)
+    assert twice_2 < twice_0 and taken_2 > taken_0
