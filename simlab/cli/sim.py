@@ -267,8 +267,8 @@ def register(subparsers) -> None:
     s.add_argument(
         "--fault",
         default="pause",
-        help="which rate to vary: all, crash, effect-crash, record-crash, pause, slow, duplicate, "
-        "cancel [pause]",
+        help="which rate to vary: all, crash, effect-crash, record-crash, pause, work-pause, "
+        "effect-pause, slow, duplicate, cancel [pause]",
     )
     s.add_argument(
         "--rates",

@@ -44,9 +44,12 @@ ROW_FIELDS = (
 
 def _rates_for(fault: str, rate: float, base: Scenario) -> dict[str, float]:
     if fault == "all":
-        # Without idempotency keys nothing is recorded before a send: no record-crash then.
-        keys = base.idempotency_keys
-        return {name: rate for name in RATE_FIELDS if keys or name != "record_crash_rate"}
+        # Without idempotency keys nothing is recorded before a send: no record-crash then; the
+        # agent workload sends through its resume guard: no effect pause then.
+        skip = set() if base.idempotency_keys else {"record_crash_rate"}
+        if base.workload == "agent":
+            skip.add("effect_pause_rate")
+        return {name: rate for name in RATE_FIELDS if name not in skip}
     name = fault.replace("-", "_") + "_rate"
     if name not in RATE_FIELDS:
         raise ValueError(f"unknown fault {fault!r}; choose one of {', '.join(FAULTS)}")

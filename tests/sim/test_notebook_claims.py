@@ -135,7 +135,8 @@ def test_do_pauses_change_which_rule_the_racy_claim_breaks_not_whether():
     def racy(rate):
         runs = [simulate(Scenario(variant="racy-claim", pause_rate=rate), seed=s) for s in SEEDS]
         twice = sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
-        return [len(r.violations) for r in runs], twice, sum(len(live_leases(r.history)) for r in runs)
+        taken = sum(len(live_leases(r.history)) for r in runs)
+        return [len(r.violations) for r in runs], twice, taken
 
     (none, twice_0, taken_0), (many, twice_2, taken_2) = racy(0.0), racy(0.2)
     assert all(none) and all(many)
