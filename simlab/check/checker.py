@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.check.fences import live_leases, stale_effects, stale_heartbeats
+from simlab.check.fences import live_leases, stale_effects, stale_events, stale_heartbeats
 from simlab.check.history import Event, HistoryView
 from simlab.check.measures import coverage, metrics, send_groups
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
@@ -135,17 +135,7 @@ def stale_commit_events(history: Iterable[Event]) -> list[tuple[Event, Event]]:
     already lost the task: the ledger should have refused it. Pictures mark these events
     (:mod:`simlab.plots`) instead of deriving the rule again.
     """
-    newest: dict[str, Event] = {}  # task -> the claim ok or cancel ok with its highest epoch
-    found = []
-    for e in history:
-        if e.type != "ok" or e.task is None or e.epoch is None:
-            continue
-        if e.op in ("claim", "cancel"):
-            if e.task not in newest or e.epoch > newest[e.task].epoch:
-                newest[e.task] = e
-        elif e.op == "save" and e.task in newest and newest[e.task].epoch > e.epoch:
-            found.append((e, newest[e.task]))
-    return found
+    return stale_events(history, "save")
 
 
 def stale_commits(history: Iterable[Event]) -> list[str]:

@@ -41,6 +41,7 @@ __all__ = [
     "stale_heartbeats",
     "stale_effect_events",
     "stale_effects",
+    "stale_events",
 ]
 
 #: Relative tolerance on times: a lease that runs out this close to a claim has run out.
@@ -102,7 +103,7 @@ def live_leases(history: Iterable[Event]) -> list[str]:
 # --- rules (i) and (j): a stale lease renews nothing and records nothing ------------------------
 
 
-def _stale(history: Iterable[Event], op: str) -> list[tuple[Event, Event]]:
+def stale_events(history: Iterable[Event], op: str) -> list[tuple[Event, Event]]:
     """``(event, winner)`` for every accepted ``op`` whose epoch was below its task's newest,
     ``winner`` being the claim ok or cancel ok that granted the newest epoch."""
     newest: dict[str, Event] = {}
@@ -127,7 +128,7 @@ def _why(winner: Event) -> str:
 def stale_heartbeat_events(history: Iterable[Event]) -> list[tuple[Event, Event]]:
     """The findings of rule (i): ``(heartbeat, winner)`` for every accepted heartbeat of a lease
     whose epoch was no longer its task's newest."""
-    return _stale(history, "heartbeat")
+    return stale_events(history, "heartbeat")
 
 
 def stale_heartbeats(history: Iterable[Event]) -> list[str]:
@@ -142,7 +143,7 @@ def stale_heartbeats(history: Iterable[Event]) -> list[str]:
 def stale_effect_events(history: Iterable[Event]) -> list[tuple[Event, Event]]:
     """The findings of rule (j): ``(effect, winner)`` for every e-mail key recorded (effect ok)
     by a lease whose epoch was no longer its task's newest."""
-    return _stale(history, "effect")
+    return stale_events(history, "effect")
 
 
 def stale_effects(history: Iterable[Event]) -> list[str]:
