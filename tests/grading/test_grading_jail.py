@@ -187,11 +187,13 @@ def test_does_every_process_of_a_jail_die_with_it(ending):
         "subprocess.Popen(sleeper, start_new_session=True)\n"
         "if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
         "        os.execv(sys.executable, sleeper)\n    os._exit(0)\n"
-        "time.sleep(0.5)\nprint('up', flush=True)\n"
-        + ("" if ending == "exits" else "time.sleep(300)\n")
+        "print('up', flush=True)\n"
+        # the jail's own process ends only when told (or killed): the sleepers are counted first
+        "sys.stdin.readline()\n"
     )
     proc = subprocess.Popen(
         Jail().command([sys.executable, "-c", spawn]),
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
@@ -202,6 +204,9 @@ def test_does_every_process_of_a_jail_die_with_it(ending):
     assert len(_with_marker(marker)) == 2
     if ending == "killed":
         os.killpg(proc.pid, 9)  # what the grader does when a sandbox hangs
+    else:
+        proc.stdin.write(b"exit\n")
+        proc.stdin.flush()
     proc.wait(30)
     deadline = time.monotonic() + 5
     while _with_marker(marker) and time.monotonic() < deadline:
