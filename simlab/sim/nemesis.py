@@ -142,17 +142,18 @@ class RandomNemesis(Nemesis):
     def work_pause(self, worker, task: str, step: int) -> float | None:
         """As the step's work begins: the length of a pause, or None (nothing is drawn while
         ``work_pause_rate`` is 0)."""
-        rate = self.scenario.work_pause_rate
-        if rate and self._work_pause.random() < rate:
-            return self._paused("work-pause", self._work_pause, worker, task, step)
-        return None
+        return self._rare_pause("work-pause", self.scenario.work_pause_rate, worker, task, step)
 
     def effect_pause(self, worker, task: str, step: int) -> float | None:
         """Right before the step's e-mail: the length of a pause, or None (nothing is drawn
         while ``effect_pause_rate`` is 0)."""
-        rate = self.scenario.effect_pause_rate
-        if rate and self._effect_pause.random() < rate:
-            return self._paused("effect-pause", self._effect_pause, worker, task, step)
+        return self._rare_pause("effect-pause", self.scenario.effect_pause_rate, worker, task, step)
+
+    def _rare_pause(self, kind: str, rate: float, worker, task: str, step: int) -> float | None:
+        """A pause of ``kind`` drawn from its own stream, which is not touched at rate 0."""
+        rng = self._work_pause if kind == "work-pause" else self._effect_pause
+        if rate and rng.random() < rate:
+            return self._paused(kind, rng, worker, task, step)
         return None
 
     def _paused(self, kind: str, rng, worker, task: str, step: int) -> float:
@@ -243,15 +244,17 @@ class ScheduledNemesis(Nemesis):
         return self._get("record-crash", task, step, worker.attempt) is not None
 
     def pause(self, worker, task: str, step: int) -> float | None:
-        f = self._get("pause", task, step, worker.attempt)
-        return None if f is None else f["length"]
+        return self._length_of("pause", worker, task, step)
 
     def work_pause(self, worker, task: str, step: int) -> float | None:
-        f = self._get("work-pause", task, step, worker.attempt)
-        return None if f is None else f["length"]
+        return self._length_of("work-pause", worker, task, step)
 
     def effect_pause(self, worker, task: str, step: int) -> float | None:
-        f = self._get("effect-pause", task, step, worker.attempt)
+        return self._length_of("effect-pause", worker, task, step)
+
+    def _length_of(self, kind: str, worker, task: str, step: int) -> float | None:
+        """The length of the scheduled pause of ``kind`` for this attempt, or None."""
+        f = self._get(kind, task, step, worker.attempt)
         return None if f is None else f["length"]
 
     def duplicate(self, task: str, enqueue: int) -> bool:
