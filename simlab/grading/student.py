@@ -15,6 +15,7 @@ simulator's workers handle them as usual; anything else is a
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.grading.sandbox.wire import Handle, Opaque
 from simlab.records import Lease, TaskRecord
 
-__all__ = ["Student", "RemoteObject", "WrongType", "kind_of"]
+__all__ = ["Student", "RemoteObject", "WrongType", "kind_of", "close_to", "shown_number"]
 
 
 class WrongType(Fail):
@@ -36,6 +37,24 @@ def kind_of(value: Any) -> str:
     if isinstance(value, Opaque):
         return value.type
     return type(value).__name__
+
+
+def close_to(answer: Any, truth: float, abs_tol: float = 1e-12) -> bool:
+    """Is the learner's ``answer`` a number (not a bool) within 1e-9 relative of ``truth``?"""
+    return (
+        isinstance(answer, (int, float))
+        and not isinstance(answer, bool)
+        and math.isclose(answer, truth, rel_tol=1e-9, abs_tol=abs_tol)
+    )
+
+
+def shown_number(value: Any, hidden: Any = ()) -> str:
+    """The learner's value for feedback: a number as ``0.035``; anything else, or a number in
+    ``hidden`` (a hidden seed handed back), only by its type (``a list``, ``an int``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value not in hidden:
+        return f"{value:.6g}"
+    kind = kind_of(value)
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
 def _rebuild(exc: RemoteError) -> Exception:

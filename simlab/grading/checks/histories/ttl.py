@@ -10,13 +10,12 @@ cannot echo a hidden input back) and never the reference's values or the grader'
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from simlab.check.history import Event
 from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, close_to, kind_of, shown_number
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
@@ -148,27 +147,11 @@ TTL_RUBRIC = (
 )
 
 
-def _close(a: Any, b: float) -> bool:
-    return (
-        isinstance(a, (int, float))
-        and not isinstance(a, bool)
-        and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
-    )
-
-
-def _number(value: Any) -> str:
-    """The learner's value if it is a number (``2.5``), else only its type (``a list``)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:.6g}"
-    kind = kind_of(value)
-    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
-
-
 def _times(answer: Any) -> str:
     """The learner's own times, short: ``2 times (1.5, 3)``."""
     if not isinstance(answer, (list, tuple)):
-        return _number(answer)
-    shown = ", ".join(_number(a) for a in answer[:3])
+        return shown_number(answer)
+    shown = ", ".join(shown_number(a) for a in answer[:3])
     more = ", ..." if len(answer) > 3 else ""
     return f"{len(answer)} time{'s' if len(answer) != 1 else ''} ({shown}{more})"
 
@@ -182,7 +165,7 @@ def _times_match(recover: Any, history: list[Event], what: str) -> None:
         f"recovery_times() returned {kind_of(answer)}, expected a list",
     )
     same = len(answer) == len(truth) and all(
-        _close(a, b) for a, b in zip(answer, truth, strict=True)
+        close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
     require(
         same,
@@ -234,9 +217,9 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
     require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
     for key in ("duplicate_work", "waiting"):
         require(
-            _close(answer.get(key), truth[key]),
-            f"measure({ttl:g}, hidden seeds) gave {key} = {_number(answer.get(key))}, not what "
-            "the kit measures on the same runs",
+            close_to(answer.get(key), truth[key], 1e-9),
+            f"measure({ttl:g}, hidden seeds) gave {key} = {shown_number(answer.get(key))}, "
+            "not what the kit measures on the same runs",
         )
 
 
@@ -244,8 +227,8 @@ def _chooses_the_cheapest(choose: Any) -> None:
     for step_cost, wait_cost in TTL_COSTS:
         answer = choose(TTL_TABLE, step_cost, wait_cost)
         require(
-            _close(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost)),
-            f"on a hidden table, choose_ttl() chose {_number(answer)}, not the ttl of lowest "
+            close_to(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost), 1e-9),
+            f"on a hidden table, choose_ttl() chose {shown_number(answer)}, not the ttl of lowest "
             "cost (duplicate_work * step_cost + waiting * wait_cost)",
         )
 
@@ -258,6 +241,6 @@ def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
     }
     answer = choose(flat, 1, 1)
     require(
-        _close(answer, 2.0),
-        f"on a tie choose_ttl() chose {_number(answer)}, expected the smaller ttl (2)",
+        close_to(answer, 2.0, 1e-9),
+        f"on a tie choose_ttl() chose {shown_number(answer)}, expected the smaller ttl (2)",
     )

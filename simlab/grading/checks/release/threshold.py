@@ -16,13 +16,12 @@ values are cached, so a class of notebooks pays for them once.
 
 from __future__ import annotations
 
-import math
 from functools import cache
 from typing import Any
 
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.sandbox.supervisor import SandboxLost
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, close_to, shown_number
 from simlab.release.canary import CanaryConfig
 from simlab.sim.canary import run_canary
 
@@ -191,23 +190,9 @@ def _once(fn: Any) -> Any:
     return call
 
 
-def _close(a: Any, b: float) -> bool:
-    return (
-        isinstance(a, (int, float))
-        and not isinstance(a, bool)
-        and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    )
-
-
-def _number(value: Any) -> str:
-    """The learner's value if it is a number (``0.035``), else only its type (``a list``); a
-    number equal to a hidden seed is named by its type too (an answer that hands a seed back
-    must not show it)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value not in HIDDEN_SEEDS:
-            return f"{value:.6g}"
-    kind = kind_of(value)
-    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+def _shown(value: Any) -> str:
+    """The learner's value, never a hidden seed handed back (see :func:`shown_number`)."""
+    return shown_number(value, HIDDEN_SEEDS)
 
 
 def _peak_is_the_highest(peak: Any, candidate: str, seed: int) -> None:
@@ -215,8 +200,8 @@ def _peak_is_the_highest(peak: Any, candidate: str, seed: int) -> None:
     the small windows is the detail :func:`_peak_is_judged` checks)."""
     answer = peak(candidate, seed)
     require(
-        any(_close(answer, v) for v in peaks(candidate, seed).values()),
-        f"noise_peak({candidate!r}, a hidden seed) gave {_number(answer)}, not the highest "
+        any(close_to(answer, v) for v in peaks(candidate, seed).values()),
+        f"noise_peak({candidate!r}, a hidden seed) gave {_shown(answer)}, not the highest "
         "error rate among the canary's windows",
     )
 
@@ -224,8 +209,8 @@ def _peak_is_the_highest(peak: Any, candidate: str, seed: int) -> None:
 def _peak_is_judged(peak: Any, candidate: str, seed: int) -> None:
     answer = peak(candidate, seed)
     require(
-        _close(answer, noise_peak(candidate, seed)),
-        f"noise_peak({candidate!r}, a hidden seed) gave {_number(answer)}, not the highest "
+        close_to(answer, noise_peak(candidate, seed)),
+        f"noise_peak({candidate!r}, a hidden seed) gave {_shown(answer)}, not the highest "
         "error rate among the windows the breaker could judge (requests >= min_requests)",
     )
 
@@ -233,8 +218,8 @@ def _peak_is_judged(peak: Any, candidate: str, seed: int) -> None:
 def _threshold_matches(choose: Any, seeds: tuple[int, ...], which: str) -> None:
     answer = choose(list(seeds))
     require(
-        _close(answer, choose_threshold(seeds)),
-        f"choose_threshold() on {which} gave {_number(answer)}, not the smallest of THRESHOLDS "
+        close_to(answer, choose_threshold(seeds)),
+        f"choose_threshold() on {which} gave {_shown(answer)}, not the smallest of THRESHOLDS "
         "at or above (>=) the highest noise_peak('A', seed) over the seeds given",
     )
 
@@ -242,7 +227,7 @@ def _threshold_matches(choose: Any, seeds: tuple[int, ...], which: str) -> None:
 def _rate_matches(rate: Any, candidate: str, threshold: float, seeds: tuple[int, ...]) -> None:
     answer = rate(candidate, threshold, list(seeds))
     require(
-        _close(answer, trip_rate(candidate, threshold, seeds)),
-        f"trip_rate({candidate!r}, {threshold:g}, hidden seeds) gave {_number(answer)}, not the "
+        close_to(answer, trip_rate(candidate, threshold, seeds)),
+        f"trip_rate({candidate!r}, {threshold:g}, hidden seeds) gave {_shown(answer)}, not the "
         "share of the seeds on which the breaker tripped",
     )
