@@ -33,8 +33,8 @@ NEVER = {
     "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent"),
 }
 MAX_FLAT_MODULES = 6
-MAX_MODULE_LINES = 450
-MAX_FUNCTION_LINES = 80
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 100
 
 
 def _modules() -> dict[str, Path]:
@@ -179,7 +179,7 @@ def test_at_most_six_modules_stay_flat_at_the_top():
     assert len(flat) <= MAX_FLAT_MODULES, flat
 
 
-def test_no_module_is_over_450_lines():
+def test_no_module_is_over_600_lines():
     long = {
         str(p.relative_to(ROOT)): n
         for p in MODULES.values()
@@ -188,7 +188,7 @@ def test_no_module_is_over_450_lines():
     assert not long, long
 
 
-def test_no_function_is_over_80_lines():
+def test_no_function_is_over_100_lines():
     long = []
     for path in MODULES.values():
         for node in ast.walk(ast.parse(path.read_text())):

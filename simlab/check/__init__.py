@@ -1,8 +1,9 @@
 """Pure judgement of a run: no SimPy, no SQL, no matplotlib.
 
 :mod:`~simlab.check.history` is what happened (Jepsen-style invoke/ok/fail/info events),
-:mod:`~simlab.check.checker` which invariants broke (one plain sentence each; the lease's own
-fences, rules (h) to (j), in :mod:`~simlab.check.fences`),
+:mod:`~simlab.check.model` the protocol as a reference state machine the history is replayed
+through, :mod:`~simlab.check.rules` the one registry of rules judged against it (one plain
+sentence each), :mod:`~simlab.check.checker` the verdict,
 :mod:`~simlab.check.measures` the coverage counters and metrics, and
 :mod:`~simlab.check.rows` a task's ledger row rebuilt after each event, and why each refused
 save was refused.

@@ -28,9 +28,13 @@ send        ok             the external mailbox really received an e-mail;
 crash       info           ``process`` died in ``task`` at ``step`` holding ``epoch``;
                            ``value={"after_effect": bool}``
 restart     ok             ``process`` is back after a crash
-pause       info           ``process`` stops the world until ``value={"until": t}``
+pause       info           ``process`` stops the world until ``value={"until": t}``; ``where``
+                           says where it struck (``work``, ``effect``, ``send``, ``claim``;
+                           none: before a save)
 slow        info           the step of ``process`` runs slow, ``value={"factor": f}``
 cancel      invoke/ok/fail a user cancels ``task``; ok carries the bumped ``epoch``
+requeue     invoke/ok/fail a user puts a cancelled ``task`` back in the queue; ok carries its
+                           ``epoch`` (kept); fail carries ``value={"reason": status}``
 faults-off  info           fault injection stops at this time (liveness is judged after it)
 publish     info           agent workload: the editor (``nemesis``) published a new document
                            version, ``value={"doc": id, "version": n}``
@@ -80,6 +84,7 @@ OPS = (
     "pause",
     "slow",
     "cancel",
+    "requeue",
     "faults-off",
     "publish",
     "plan",

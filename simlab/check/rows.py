@@ -20,6 +20,7 @@ heartbeat ok                 ``lease_until`` = now + the ttl of the claim
 save ok                      the committed step; ``done``: completed, no lease (``unfenced``
                              keeps the lease: its save does not clear it)
 cancel ok                    cancelled, the bumped epoch (the event carries it), no lease
+requeue ok                   queued, step and epoch kept, no lease
 effect ok                    a row in the effects table: key, epoch, worker, time
 ============================ ==============================================================
 
@@ -107,6 +108,8 @@ def _apply(row: Row | None, e: Event, ttl: float | None, variant: str) -> Row | 
         return replace(row, step=e.step)
     if e.op == "cancel" and e.type == "ok":
         return replace(row, status="cancelled", epoch=e.epoch, lease_until=None)
+    if e.op == "requeue" and e.type == "ok":
+        return replace(row, status="queued", lease_until=None)
     return row
 
 

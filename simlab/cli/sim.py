@@ -23,11 +23,21 @@ from simlab.sim.scenario import EFFECTS, VARIANTS, WORKLOADS, Scenario
 __all__ = ["register", "add_scenario_arguments", "scenario_from_args", "schedule_from_args"]
 
 _CHOICES = {"variant": VARIANTS, "effects": EFFECTS, "workload": WORKLOADS}
+#: ``--faults``: the scenario the other flags start from.
+FAULT_PRESETS = ("default", "all")
 
 
 def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, ...] = ()) -> None:
     """One flag per Scenario field; flags not given stay out of the namespace."""
     group = parser.add_argument_group("scenario (defaults in brackets)")
+    group.add_argument(
+        "--faults",
+        choices=FAULT_PRESETS,
+        default="default",
+        help="'all' starts from Scenario.adversarial(): every fault kind on (crashes, every "
+        "pause, duplicates, early redelivery, cancels and requeues), the run that checks a "
+        "ledger against every promise; the flags below change it further [default]",
+    )
     for f in fields(Scenario):
         if f.name in skip:
             continue
@@ -52,6 +62,8 @@ def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
     given = {f.name: getattr(args, f.name) for f in fields(Scenario) if hasattr(args, f.name)}
     given.update(overrides)
     try:
+        if getattr(args, "faults", "default") == "all":
+            return Scenario.adversarial(**given)
         return Scenario(**given).validate()
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -68,6 +80,8 @@ def schedule_from_args(args: argparse.Namespace):
     from simlab.sim.schedule import Schedule, ScheduleError
 
     given = [f.name for f in fields(Scenario) if hasattr(args, f.name)]
+    if getattr(args, "faults", "default") != "default":
+        given.insert(0, "faults")
     if given or args.seed is not None:
         flag = "--" + given[0].replace("_", "-") if given else "--seed"
         raise UsageError(f"--schedule takes the scenario and seed from the file; drop {flag}")

@@ -72,6 +72,11 @@ class Broker:
         """Enqueue a newly submitted task (possibly twice)."""
         self._enqueue(Message(task), front=False)
 
+    def republish(self, task: str) -> None:
+        """Enqueue a task again after it was acknowledged (a requeued task needs a worker)."""
+        self._acked.discard(task)
+        self.publish(task)
+
     def _enqueue(self, msg: Message, *, front: bool) -> None:
         self._put(msg, front)
         if self._decide is not None:

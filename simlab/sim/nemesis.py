@@ -7,8 +7,9 @@ and only while faults are on (before the fault horizon). Two nemeses answer the 
 * :class:`RandomNemesis` draws from the seed's fault streams (``crash``, ``effect_crash``,
   ``pause``, ``slow``, ``duplicate``, ``cancel``, ``doc_change``), in exactly the order and
   number the simulator always drew them, so a run without a schedule is unchanged byte for byte;
-  ``record_crash``, ``work_pause`` and ``effect_pause`` are drawn only when their rate is above
-  0, so at their default of 0 they change nothing either;
+  ``record_crash``, ``work_pause``, ``effect_pause``, ``send_pause``, ``claim_pause`` and
+  ``requeue`` are drawn only when their rate is above 0, so at their default of 0 they change
+  nothing either;
 * :class:`ScheduledNemesis` answers from a :class:`~simlab.sim.schedule.Schedule` and draws nothing.
 
 Both record every fault that strikes, in order, as a schedule entry (:attr:`Nemesis.faults`) and
@@ -55,6 +56,7 @@ class Nemesis:
         #: for each entry of ``faults``, the history index at which it struck
         self.positions: list[int] = []
         self._attempts: dict[tuple[str, int], int] = {}
+        self._claims: dict[str, int] = {}
 
     def _struck(self, fault: dict[str, Any]) -> None:
         self.faults.append(fault)
@@ -65,6 +67,12 @@ class Nemesis:
         n = self._attempts.get(key, 0)
         self._attempts[key] = n + 1
         worker.attempt = n
+        return n
+
+    def _claim_number(self, task: str) -> int:
+        """How many two-statement claims of ``task`` were made before this one."""
+        n = self._claims.get(task, 0)
+        self._claims[task] = n + 1
         return n
 
     @property
@@ -84,7 +92,13 @@ class RandomNemesis(Nemesis):
         self._duplicate, self._cancel = rng["duplicate"], rng["cancel"]
         self._doc_change = rng["doc_change"]
         self._record_crash = rng["record_crash"]
-        self._work_pause, self._effect_pause = rng["work_pause"], rng["effect_pause"]
+        self._rare = {
+            "work-pause": rng["work_pause"],
+            "effect-pause": rng["effect_pause"],
+            "send-pause": rng["send_pause"],
+            "claim-pause": rng["claim_pause"],
+        }
+        self._requeue = rng["requeue"]
 
     def _length(self, rng) -> float:
         """A pause's length: ``ttl x U(0.5, 2 pause_time - 0.5)``, or exponential with mean
@@ -149,9 +163,25 @@ class RandomNemesis(Nemesis):
         while ``effect_pause_rate`` is 0)."""
         return self._rare_pause("effect-pause", self.scenario.effect_pause_rate, worker, task, step)
 
+    def send_pause(self, worker, task: str, step: int) -> float | None:
+        """Between recording the step's e-mail key and sending it: the length of a pause, or
+        None (nothing is drawn while ``send_pause_rate`` is 0)."""
+        return self._rare_pause("send-pause", self.scenario.send_pause_rate, worker, task, step)
+
+    def claim_pause(self, worker, task: str) -> float | None:
+        """Between the two statements of a claim of ``task``: the length of a pause, or None
+        (nothing is drawn while ``claim_pause_rate`` is 0)."""
+        rate, rng = self.scenario.claim_pause_rate, self._rare["claim-pause"]
+        n = self._claim_number(task)
+        if rate and rng.random() < rate:
+            length = self._length(rng)
+            self._struck({"kind": "claim-pause", "task": task, "claim": n, "length": length})
+            return length
+        return None
+
     def _rare_pause(self, kind: str, rate: float, worker, task: str, step: int) -> float | None:
         """A pause of ``kind`` drawn from its own stream, which is not touched at rate 0."""
-        rng = self._work_pause if kind == "work-pause" else self._effect_pause
+        rng = self._rare[kind]
         if rate and rng.random() < rate:
             return self._paused(kind, rng, worker, task, step)
         return None
@@ -174,12 +204,25 @@ class RandomNemesis(Nemesis):
         """``task`` just arrived: the delay after which a user cancels it, or None."""
         sc = self.scenario
         if sc.cancel_rate and self._cancel.random() < sc.cancel_rate:
-            return self._cancel.expovariate(1.0 / (sc.steps * sc.step_time))
+            return self._cancel.expovariate(1.0 / sc.cancel_after)
         return None
 
     def cancelled(self, task: str) -> float | None:
         """The cancel of ``task`` strikes now (before the horizon); a user cancels only once."""
         self._struck({"kind": "cancel", "task": task, "at": self.run.env.now})
+        return None
+
+    def requeue(self, task: str) -> float | None:
+        """``task`` just arrived: the delay after which a user requeues it (mean twice the
+        cancel's), or None (nothing is drawn while ``requeue_rate`` is 0)."""
+        sc = self.scenario
+        if sc.requeue_rate and self._requeue.random() < sc.requeue_rate:
+            return self._requeue.expovariate(0.5 / sc.cancel_after)
+        return None
+
+    def requeued(self, task: str) -> float | None:
+        """The requeue of ``task`` strikes now (before the horizon); a user requeues once."""
+        self._struck({"kind": "requeue", "task": task, "at": self.run.env.now})
         return None
 
     @property
@@ -204,8 +247,10 @@ class ScheduledNemesis(Nemesis):
         super().__init__(run)
         self._step: dict[tuple, dict[str, Any]] = {}
         self._dups: dict[tuple[str, int], dict[str, Any]] = {}
-        self._cancels: dict[str, list[dict[str, Any]]] = {}
-        self._pending: dict[str, list[dict[str, Any]]] = {}
+        #: the user's actions: kind ("cancel", "requeue") -> task -> its entries by time
+        self._user: dict[str, dict[str, list[dict[str, Any]]]] = {"cancel": {}, "requeue": {}}
+        self._claim_pauses: dict[tuple[str, int], dict[str, Any]] = {}
+        self._pending: dict[tuple[str, str], list[dict[str, Any]]] = {}
         edits = []
         for f in schedule.faults:
             kind = f["kind"]
@@ -213,12 +258,15 @@ class ScheduledNemesis(Nemesis):
                 self._step[(kind, f["task"], f["step"], f["attempt"])] = f
             elif kind == "duplicate":
                 self._dups[(f["task"], f["enqueue"])] = f
-            elif kind == "cancel":
-                self._cancels.setdefault(f["task"], []).append(f)
+            elif kind in self._user:
+                self._user[kind].setdefault(f["task"], []).append(f)
+            elif kind == "claim-pause":
+                self._claim_pauses[(f["task"], f["claim"])] = f
             else:
                 edits.append(f)
-        for entries in self._cancels.values():
-            entries.sort(key=lambda f: f["at"])
+        for by_task in self._user.values():
+            for entries in by_task.values():
+                entries.sort(key=lambda f: f["at"])
         self._edits = sorted(edits, key=lambda f: f["at"])
 
     def _get(self, kind: str, task: str, step: int, attempt: int) -> dict[str, Any] | None:
@@ -252,6 +300,15 @@ class ScheduledNemesis(Nemesis):
     def effect_pause(self, worker, task: str, step: int) -> float | None:
         return self._length_of("effect-pause", worker, task, step)
 
+    def send_pause(self, worker, task: str, step: int) -> float | None:
+        return self._length_of("send-pause", worker, task, step)
+
+    def claim_pause(self, worker, task: str) -> float | None:
+        f = self._claim_pauses.get((task, self._claim_number(task)))
+        if f is not None:
+            self._struck(f)
+        return None if f is None else f["length"]
+
     def _length_of(self, kind: str, worker, task: str, step: int) -> float | None:
         """The length of the scheduled pause of ``kind`` for this attempt, or None."""
         f = self._get(kind, task, step, worker.attempt)
@@ -264,16 +321,30 @@ class ScheduledNemesis(Nemesis):
         return f is not None
 
     def cancel(self, task: str) -> float | None:
-        """At arrival: schedule the task's first cancel (the next one after it fires)."""
-        entries = self._cancels.get(task)
-        if not entries:
-            return None
-        self._pending[task] = list(entries)
-        return exact_delay(self.run.env.now, entries[0]["at"])
+        """At arrival: the delay to the task's first cancel (the next one after it fires)."""
+        return self._first("cancel", task)
 
     def cancelled(self, task: str) -> float | None:
         """The cancel strikes now; return the delay to the task's next cancel, if any."""
-        pending = self._pending[task]
+        return self._fired("cancel", task)
+
+    def requeue(self, task: str) -> float | None:
+        """At arrival: the delay to the task's first requeue."""
+        return self._first("requeue", task)
+
+    def requeued(self, task: str) -> float | None:
+        """The requeue strikes now; return the delay to the task's next requeue, if any."""
+        return self._fired("requeue", task)
+
+    def _first(self, kind: str, task: str) -> float | None:
+        entries = self._user[kind].get(task)
+        if not entries:
+            return None
+        self._pending[(kind, task)] = list(entries)
+        return exact_delay(self.run.env.now, entries[0]["at"])
+
+    def _fired(self, kind: str, task: str) -> float | None:
+        pending = self._pending[(kind, task)]
         self._struck(pending.pop(0))
         return exact_delay(self.run.env.now, pending[0]["at"]) if pending else None
 

@@ -14,8 +14,14 @@ Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
   and heartbeats with the epoch it had (default 0);
 * ``effect_pause_rate``: per e-mail, a pause right before it is recorded and sent: the worker
   wakes and records it with the epoch it had (default 0);
+* ``send_pause_rate``: per e-mail whose key was just recorded, a pause before the send: the
+  worker wakes and sends what its lease recorded, whoever holds the task now (default 0);
+* ``claim_pause_rate``: per claim made of two statements (``variant="racy-claim"``), a pause
+  between them (default 0; a one-statement claim has no gap to pause in);
 * ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
-* ``cancel_rate``: per task (a user cancels it once, at a random time).
+* ``cancel_rate``: per task (a user cancels it once, at a random time);
+* ``requeue_rate``: per task (a user requeues it once, at a random time: the ledger accepts it
+  only if the task was cancelled by then).
 
 ``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
 ``workload="agent"`` an editor publishes new document versions under running and paused tasks.
@@ -32,7 +38,15 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["Scenario", "VARIANTS", "EFFECTS", "WORKLOADS", "AGENT_STEPS", "RATE_FIELDS"]
+__all__ = [
+    "Scenario",
+    "VARIANTS",
+    "EFFECTS",
+    "WORKLOADS",
+    "AGENT_STEPS",
+    "RATE_FIELDS",
+    "ADVERSARIAL",
+]
 
 #: Teaching variants of the ledger the workers see (see :mod:`simlab.sim.variants`).
 VARIANTS = ("fenced", "unfenced", "racy-claim")
@@ -51,10 +65,38 @@ RATE_FIELDS = (
     "pause_rate",
     "work_pause_rate",
     "effect_pause_rate",
+    "send_pause_rate",
+    "claim_pause_rate",
     "slow_rate",
     "duplicate_rate",
     "cancel_rate",
+    "requeue_rate",
 )
+
+#: What :meth:`Scenario.adversarial` changes: every fault kind on, at rates that exercise each
+#: promise of the ledger in most runs, and a broker that redelivers before a silent lease ends.
+ADVERSARIAL: dict[str, Any] = {
+    "tasks": 60,
+    "workers": 6,
+    "effects": "all",
+    "crash_rate": 0.04,
+    "effect_crash_rate": 0.1,
+    "record_crash_rate": 0.05,
+    "pause_rate": 0.1,
+    "work_pause_rate": 0.1,
+    "effect_pause_rate": 0.2,
+    "send_pause_rate": 0.1,
+    "claim_pause_rate": 0.3,
+    "slow_rate": 0.1,
+    "duplicate_rate": 0.2,
+    "cancel_rate": 0.3,
+    "cancel_mean": 12.0,
+    "requeue_rate": 0.6,
+    "visibility_timeout": 2.5,
+    # A correct ledger is done within about 40 time units of the horizon; a ledger that never
+    # lets a task finish would otherwise keep redelivering it until the default, far later, cap.
+    "time_cap": 400.0,
+}
 
 
 def _f(default: Any, help: str) -> Any:
@@ -99,9 +141,28 @@ class Scenario:
         "P(stop-the-world pause right before a step's e-mail is recorded and sent): the worker "
         "wakes and records it with the epoch it had",
     )
+    send_pause_rate: float = _f(
+        0.0,
+        "P(stop-the-world pause between record_effect and the send of an e-mail): the worker "
+        "wakes and sends what its lease recorded",
+    )
+    claim_pause_rate: float = _f(
+        0.0,
+        "P(pause between the two statements of a two-statement claim, variant racy-claim)",
+    )
     slow_rate: float = _f(0.05, "P(a step runs slow_factor times slower)")
     duplicate_rate: float = _f(0.05, "P(the broker enqueues a message twice)")
     cancel_rate: float = _f(0.03, "P(a user cancels a task at a random time)")
+    requeue_rate: float = _f(
+        0.0,
+        "P(a user requeues a task at a random time before the fault horizon; the ledger "
+        "accepts it only once the task was cancelled)",
+    )
+    cancel_mean: float | None = _f(
+        None,
+        "mean time from a task's arrival to its cancel, exponential (default steps x "
+        "step_time); a requeue comes after twice that on average",
+    )
     variant: str = _f("fenced", "ledger variant: " + ", ".join(VARIANTS))
     effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))
     idempotency_keys: bool = _f(
@@ -156,6 +217,11 @@ class Scenario:
         return self.ttl / 3.0
 
     @property
+    def cancel_after(self) -> float:
+        """Mean time from a task's arrival to a user's cancel of it."""
+        return self.steps * self.step_time if self.cancel_mean is None else self.cancel_mean
+
+    @property
     def redelivery_after(self) -> float:
         """The broker's visibility timeout."""
         return 1.25 * self.ttl if self.visibility_timeout is None else self.visibility_timeout
@@ -174,6 +240,12 @@ class Scenario:
             return self.time_cap
         work = self.tasks * self.steps * self.step_time * self.slow_factor / self.workers
         return self.horizon + 10.0 * work + 100.0 * self.ttl + 1000.0 * self.step_time
+
+    @classmethod
+    def adversarial(cls, **changes: Any) -> Scenario:
+        """Every fault kind on (:data:`ADVERSARIAL`): the run that checks a ledger against every
+        promise of the protocol. ``changes`` override fields, as in :meth:`with_`."""
+        return cls(**{**ADVERSARIAL, **changes}).validate()
 
     def with_(self, **changes: Any) -> Scenario:
         """A copy with some fields changed (validated)."""
@@ -206,7 +278,13 @@ class Scenario:
         for name in ("restart_delay", "round_trip"):
             if not _number(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        for name in ("pause_mean", "visibility_timeout", "fault_horizon", "time_cap"):
+        for name in (
+            "pause_mean",
+            "cancel_mean",
+            "visibility_timeout",
+            "fault_horizon",
+            "time_cap",
+        ):
             if getattr(self, name) is not None and not _number(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
         if self.time_cap is not None and self.time_cap <= self.horizon:
@@ -257,16 +335,17 @@ class Scenario:
             raise ValueError(f"recheck_gap must be >= 0, got {self.recheck_gap}")
         if self.recheck_gap and self.workload != "agent":
             raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
-        if self.effect_pause_rate and self.workload == "agent":
-            raise ValueError(
-                "effect_pause_rate needs workload 'opaque' (the agent sends through its resume "
-                "guard)"
-            )
-        if self.record_crash_rate and not self.idempotency_keys:
-            raise ValueError(
-                "record_crash_rate needs idempotency keys: without them nothing is recorded "
-                "before the send"
-            )
+        for name in ("effect_pause_rate", "send_pause_rate"):
+            if getattr(self, name) and self.workload == "agent":
+                raise ValueError(
+                    f"{name} needs workload 'opaque' (the agent sends through its resume guard)"
+                )
+        for name in ("record_crash_rate", "send_pause_rate"):
+            if getattr(self, name) and not self.idempotency_keys:
+                raise ValueError(
+                    f"{name} needs idempotency keys: without them nothing is recorded before "
+                    "the send"
+                )
 
     # ------------------------------------------------------------------ helpers
     def non_defaults(self) -> dict[str, Any]:

@@ -20,12 +20,20 @@ kind             fields                                what happens
                                                        worker wakes and heartbeats)
 ``effect-pause`` task, step, attempt, length           a pause right before the step's e-mail
                                                        is recorded and sent
+``send-pause``   task, step, attempt, length           a pause between recording the step's
+                                                       e-mail key and sending it
+``claim-pause``  task, claim, length                   a pause between the two statements of
+                                                       the task's ``claim``-th claim (0: the
+                                                       first; two-statement claims only)
 ``slow``         task, step, attempt, factor           the step's work takes ``factor`` x longer
 ``duplicate``    task, enqueue                         the broker enqueues a second copy the
                                                        ``enqueue``-th time it enqueues the task
                                                        (0: when it is published, then each
                                                        redelivery)
 ``cancel``       task, at                              a user cancels the task at time ``at``
+``requeue``      task, at                              a user requeues the task at time ``at``
+                                                       (the ledger accepts it only for a
+                                                       cancelled task)
 ``doc-change``   at, doc                               agent workload: the editor publishes a
                                                        new version of document ``doc``
 ================ ===================================== =========================================
@@ -74,9 +82,12 @@ FAULT_KINDS: dict[str, tuple[str, ...]] = {
     "pause": ("task", "step", "attempt", "length"),
     "work-pause": ("task", "step", "attempt", "length"),
     "effect-pause": ("task", "step", "attempt", "length"),
+    "send-pause": ("task", "step", "attempt", "length"),
+    "claim-pause": ("task", "claim", "length"),
     "slow": ("task", "step", "attempt", "factor"),
     "duplicate": ("task", "enqueue"),
     "cancel": ("task", "at"),
+    "requeue": ("task", "at"),
     "doc-change": ("at", "doc"),
 }
 #: Kinds that strike one attempt at one step of one task.
@@ -87,10 +98,11 @@ STEP_FAULTS = (
     "pause",
     "work-pause",
     "effect-pause",
+    "send-pause",
     "slow",
 )
 #: Kinds that stop a worker for a ``length`` of time.
-PAUSES = ("pause", "work-pause", "effect-pause")
+PAUSES = ("pause", "work-pause", "effect-pause", "send-pause", "claim-pause")
 
 
 class ScheduleError(ValueError):
@@ -110,7 +122,9 @@ def fault_key(fault: dict[str, Any]) -> tuple:
         return (kind, fault["task"], fault["step"], fault["attempt"])
     if kind == "duplicate":
         return (kind, fault["task"], fault["enqueue"])
-    if kind == "cancel":
+    if kind == "claim-pause":
+        return (kind, fault["task"], fault["claim"])
+    if kind in ("cancel", "requeue"):
         return (kind, fault["task"], fault["at"])
     return (kind, fault["doc"], fault["at"])
 
@@ -134,6 +148,12 @@ def describe_fault(fault: dict[str, Any]) -> str:
         return f"pause of {_num(fault['length'])} as the work of {where} begins"
     if kind == "effect-pause":
         return f"pause of {_num(fault['length'])} right before the e-mail of {where}"
+    if kind == "send-pause":
+        length = _num(fault["length"])
+        return f"pause of {length} between recording and sending the e-mail of {where}"
+    if kind == "claim-pause":
+        which = "first claim" if fault["claim"] == 0 else f"claim {fault['claim'] + 1}"
+        return f"pause of {_num(fault['length'])} between the statements of the {which} of {task}"
     if kind == "slow":
         return f"{where} runs {_num(fault['factor'])}x slower"
     if kind == "duplicate":
@@ -141,6 +161,8 @@ def describe_fault(fault: dict[str, Any]) -> str:
         return f"duplicate delivery of {task} {which}"
     if kind == "cancel":
         return f"a user cancels {task} at t={_num(fault['at'])}"
+    if kind == "requeue":
+        return f"a user requeues {task} at t={_num(fault['at'])}"
     return f"the editor changes {fault['doc']} at t={_num(fault['at'])}"
 
 
@@ -294,11 +316,10 @@ def _fault(fault: Any, i: int, scenario: Scenario, ids: set[str]) -> dict[str, A
     out: dict[str, Any] = {"kind": kind}
     for name in wanted:
         out[name] = _field(where, name, fault[name], scenario, ids)
-    if kind in ("effect-crash", "record-crash", "effect-pause") and not scenario.sends_email(
-        out["step"]
-    ):
+    emails = ("effect-crash", "record-crash", "effect-pause", "send-pause")
+    if kind in emails and not scenario.sends_email(out["step"]):
         raise ScheduleError(f"{where}: step {out['step']} sends no e-mail in this scenario")
-    if kind == "record-crash" and not scenario.idempotency_keys:
+    if kind in ("record-crash", "send-pause") and not scenario.idempotency_keys:
         raise ScheduleError(f"{where}: without idempotency keys no e-mail key is recorded")
     if kind == "doc-change" and scenario.workload != "agent":
         raise ScheduleError(f"{where}: document edits need workload 'agent'")
@@ -323,7 +344,7 @@ def _field(where: str, name: str, value: Any, scenario: Scenario, ids: set[str])
         if value not in docs:
             raise ScheduleError(f"{where}: no document {value!r}; choose one of {', '.join(docs)}")
         return value
-    if name in ("step", "attempt", "enqueue"):
+    if name in ("step", "attempt", "enqueue", "claim"):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ScheduleError(f"{where}: {name} must be an integer >= 0, got {value!r}")
         if name == "step" and value >= scenario.steps:

@@ -26,10 +26,11 @@ so a schedule is never simulated twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.check.rulebook import breaks_any, broken_rules, first_violation
+from simlab.check.rules import RULES, first_violation
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import PAUSES, Schedule, task_ids
 from simlab.sim.sending import Sender
@@ -37,6 +38,8 @@ from simlab.sim.simulation import LedgerFactory, Result, simulate
 from simlab.sim.story import tell
 
 __all__ = ["shrink", "Shrunk", "ddmin"]
+
+_LETTERS = [r.letter for r in RULES]
 
 
 @dataclass
@@ -122,14 +125,19 @@ class _Shrinker:
     """The state of one shrink: the seed, the target rules and the cache of runs."""
 
     def __init__(
-        self, seed: int, ledger: LedgerFactory | None, original: Result, sender: Sender | None
+        self,
+        seed: int,
+        ledger: LedgerFactory | None,
+        original: Result,
+        sender: Sender | None,
+        rules: set[str] | None = None,
     ):
         self.seed = seed
         self.ledger = ledger
         self.sender = sender
         self.original = original
-        steps = original.scenario.steps
-        self.target = set(broken_rules(original.history, original.final, steps=steps))
+        broken = {f.letter for f in original.findings}
+        self.target = broken if rules is None else broken & rules
         self.simulations = 1
         self.events = len(original.history)
         self.cache: dict[tuple, Result] = {}
@@ -148,15 +156,15 @@ class _Shrinker:
     def fails(self, scenario: Scenario, faults: list[dict]) -> bool:
         """Does the replay still break one of the target rules?"""
         r = self.run(scenario, faults)
-        return not r.ok and breaks_any(r.history, r.final, self.target, steps=scenario.steps)
+        return any(f.letter in self.target for f in r.findings)
 
     # -- the steps --------------------------------------------------------------------------
     def causal_cut(self) -> tuple[Scenario, list[dict]]:
         """Faults and tasks up to the first violation (if that replay still fails)."""
         r = self.original
         sc, faults = r.scenario, list(r.schedule.faults)
-        first = first_violation(r.history, r.final, self.target, steps=sc.steps)
-        cut = first[0] if first is not None else len(r.history)
+        first = first_violation(r.findings, self.target)
+        cut = first.index if first is not None else len(r.history)
         kept = [f for f, p in zip(faults, r.fault_positions, strict=True) if p < cut]
         submitted = sum(1 for e in r.history[: cut + 1] if e.op == "submit" and e.type == "ok")
         for candidate in (_fewer_tasks(sc, submitted), sc):
@@ -167,8 +175,8 @@ class _Shrinker:
     def focus(self, sc: Scenario, faults: list[dict]) -> list[dict]:
         """Only the faults that struck the violating task, if that is enough."""
         r = self.run(sc, faults)
-        first = first_violation(r.history, r.final, self.target, steps=sc.steps)
-        task = r.history[first[0]].task if first is not None else None
+        first = first_violation(r.findings, self.target)
+        task = r.history[first.index].task if first is not None else None
         mine = [f for f in faults if f.get("task") == task]
         if task is not None and 0 < len(mine) < len(faults) and self.fails(sc, mine):
             return mine
@@ -190,10 +198,10 @@ class _Shrinker:
     def needed_tasks(self, sc: Scenario, faults: list[dict]) -> Scenario:
         """Only the tasks up to the last one the violation or a fault names, if that fails."""
         r = self.run(sc, faults)
-        first = first_violation(r.history, r.final, self.target, steps=sc.steps)
+        first = first_violation(r.findings, self.target)
         named = [f["task"] for f in faults if "task" in f]
-        if first is not None and r.history[first[0]].task is not None:
-            named.append(r.history[first[0]].task)
+        if first is not None and r.history[first.index].task is not None:
+            named.append(r.history[first.index].task)
         ids = task_ids(sc.tasks)
         n = max((ids.index(t) + 1 for t in named if t in ids), default=0)
         candidate = _fewer_tasks(sc, n)
@@ -249,22 +257,30 @@ def shrink(
     ledger: LedgerFactory | None = None,
     schedule: Schedule | None = None,
     sender: Sender | None = None,
+    rules: Iterable[str] | None = None,
 ) -> Shrunk:
     """Run ``scenario`` with ``seed`` (or replay ``schedule``) and, if it breaks a rule, shrink
     it to a 1-minimal schedule that still does (see the module docstring).
 
     ``ledger`` is a ledger factory and ``sender`` a sender as for
-    :func:`~simlab.sim.simulation.simulate`, used by every replay. Raises ``ValueError`` for a
-    bad scenario, seed or schedule, never for a clean run.
+    :func:`~simlab.sim.simulation.simulate`, used by every replay. ``rules`` (letters of
+    :data:`simlab.check.rules.RULES`) keeps only those of the broken rules as the target, so
+    the story is about them; a run that breaks none of them is not shrunk and its story says
+    which rules it broke. Raises ``ValueError`` for a bad scenario, seed or schedule or an
+    unknown rule letter, never for a clean run.
     """
+    wanted = None if rules is None else set(rules)
+    unknown = sorted((wanted or set()) - {r.letter for r in RULES})
+    if unknown:
+        raise ValueError(f"unknown rule {unknown[0]!r}; rules are {', '.join(_LETTERS)}")
     if schedule is not None:
         scenario, seed = schedule.scenario, schedule.seed
     scenario = (scenario or Scenario()).validate()
     original = simulate(scenario, seed=seed, ledger=ledger, schedule=schedule, sender=sender)
-    if original.ok:
+    s = _Shrinker(seed, ledger, original, sender, wanted)
+    if original.ok or not s.target:
         n = len(original.schedule)
         return Shrunk(original.schedule, original, tell(original), 1, n, original)
-    s = _Shrinker(seed, ledger, original, sender)
     sc, faults = s.causal_cut()
     faults = s.focus(sc, faults)
     faults = ddmin(faults, lambda subset: s.fails(sc, subset))
@@ -276,7 +292,7 @@ def shrink(
     faults = s.shorter_pauses(sc, faults)
     faults, clean = s.one_minimal(sc, faults)
     result = s.run(sc, faults)
-    rules = sorted(s.target & set(broken_rules(result.history, result.final, steps=sc.steps)))
+    rules = sorted(s.target & {f.letter for f in result.findings})
     story = tell(result, rules=rules, original_faults=len(original.schedule), one_minimal=clean)
     return Shrunk(
         result.schedule,

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import simpy
 
 from simlab.check.history import History
+from simlab.check.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
 from simlab.sim.broker import Broker
@@ -55,6 +56,9 @@ STREAMS = (
     "record_crash",
     "work_pause",
     "effect_pause",
+    "send_pause",
+    "claim_pause",
+    "requeue",
 )
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
@@ -89,6 +93,8 @@ class Result:
     ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
     ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
     ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
+    ``findings`` are the violations with the letter of the rule each breaks and the history
+    index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``.
     """
 
     scenario: Scenario
@@ -119,6 +125,7 @@ class Result:
     outdated_emails: int = 0
     schedule: Schedule | None = field(default=None, repr=False)
     fault_positions: list[int] = field(default_factory=list, repr=False)
+    findings: list[Finding] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -208,9 +215,21 @@ class Result:
 
 
 def replay_command(scenario: Scenario, seed: int) -> str:
-    """The one-line ``simlab simulate`` command that reproduces a run (non-default fields only)."""
+    """The one-line ``simlab simulate`` command that reproduces a run: the fields that differ
+    from the defaults, or ``--faults all`` and the fields that differ from
+    :meth:`Scenario.adversarial` when that is shorter."""
     parts = ["simlab", "simulate", "--seed", str(seed)]
-    for name, value in scenario.non_defaults().items():
+    changed = scenario.non_defaults()
+    preset = Scenario.adversarial()
+    from_preset = {
+        f.name: getattr(scenario, f.name)
+        for f in fields(Scenario)
+        if getattr(scenario, f.name) != getattr(preset, f.name)
+    }
+    if len(from_preset) + 1 < len(changed):
+        parts += ["--faults", "all"]
+        changed = from_preset
+    for name, value in changed.items():
         parts += ["--" + name.replace("_", "-"), _arg(value)]
     return " ".join(parts)
 
@@ -298,6 +317,9 @@ class _Run:
                 delay = nemesis.cancel(task)
                 if delay is not None:
                     env.timeout(delay).callbacks.append(lambda _ev, t=task: self.cancel(t))
+                delay = nemesis.requeue(task)
+                if delay is not None:
+                    env.timeout(delay).callbacks.append(lambda _ev, t=task: self.requeue(t))
 
     def cancel(self, task: str) -> None:
         """A user cancels ``task`` (only before the fault horizon)."""
@@ -309,10 +331,27 @@ class _Run:
             env.timeout(again).callbacks.append(lambda _ev, t=task: self.cancel(t))
         rec = self.history.record
         rec(env.now, "invoke", "user", "cancel", task)
-        if self.ledger.cancel(task):
-            rec(env.now, "ok", "user", "cancel", task, self.ledger.get(task).epoch)
-        else:
+        if not self.ledger.cancel(task):
             rec(env.now, "fail", "user", "cancel", task, reason=self.ledger.get(task).status)
+            return
+        rec(env.now, "ok", "user", "cancel", task, self.ledger.get(task).epoch)
+
+    def requeue(self, task: str) -> None:
+        """A user requeues ``task`` (only before the fault horizon): on success the broker
+        publishes it again."""
+        env = self.env
+        if env.now >= self.horizon:
+            return
+        again = self.nemesis.requeued(task)
+        if again is not None:
+            env.timeout(again).callbacks.append(lambda _ev, t=task: self.requeue(t))
+        rec = self.history.record
+        rec(env.now, "invoke", "user", "requeue", task)
+        if self.ledger.requeue(task):
+            rec(env.now, "ok", "user", "requeue", task, self.ledger.get(task).epoch)
+            self.broker.republish(task)
+        else:
+            rec(env.now, "fail", "user", "requeue", task, reason=self.ledger.get(task).status)
 
     def faults_off(self, _ev) -> None:
         self.history.record(self.env.now, "info", "nemesis", "faults-off")
@@ -365,13 +404,14 @@ def simulate(
         run = _Run(env, scenario, seed, store, schedule, sender)
         run.run()
         final = store.tasks()
+        effects = {r.task_id: store.effects(r.task_id) for r in final}
     finally:
         close = getattr(store, "close", None)
         if close is not None:
             close()
 
     history = run.history
-    verdict = check(history, final, steps=scenario.steps)
+    verdict = check(history, final, steps=scenario.steps, effects=effects, ttl=scenario.ttl)
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)
@@ -404,6 +444,7 @@ def simulate(
         **_agent_counts(run, final),
         schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
         fault_positions=list(run.nemesis.positions),
+        findings=list(verdict.findings),
     )
 
 

@@ -18,10 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.check.checker import at
-from simlab.check.fences import live_lease_events
 from simlab.check.history import Event
-from simlab.check.rulebook import broken_rules, first_violation, rule_phrase
+from simlab.check.rules import at, first_violation, rule_phrase
 from simlab.sim.schedule import describe_fault
 
 __all__ = ["tell", "fault_events", "first_broken"]
@@ -36,8 +34,10 @@ def _shows(fault: dict[str, Any], e: Event) -> bool:
         return False
     if kind == "duplicate":
         return e.op == "deliver" and bool(e.value.get("duplicate"))
-    if kind == "cancel":
-        return e.op == "cancel" and e.process == "user" and e.type != "invoke"
+    if kind in ("cancel", "requeue"):
+        return e.op == kind and e.process == "user" and e.type != "invoke"
+    if kind == "claim-pause":
+        return e.op == "pause" and e.value.get("where") == "claim"
     if e.step != fault["step"]:
         return False
     if kind in ("crash", "effect-crash", "record-crash"):
@@ -52,7 +52,13 @@ def _shows(fault: dict[str, Any], e: Event) -> bool:
 
 
 #: Where each kind of pause strikes, as its ``pause`` event's ``where`` says (none: ``save``).
-PAUSE_WHERE = {"pause": "save", "work-pause": "work", "effect-pause": "effect"}
+PAUSE_WHERE = {
+    "pause": "save",
+    "work-pause": "work",
+    "effect-pause": "effect",
+    "send-pause": "send",
+    "claim-pause": "claim",
+}
 
 
 def fault_events(result) -> list[Event | None]:
@@ -68,13 +74,10 @@ def fault_events(result) -> list[Event | None]:
 def first_broken(result, rules=None) -> tuple[int, str, str] | None:
     """``(event index, rule letter, the checker's sentence)`` of the first violation of one of
     ``rules`` (default: every rule the run broke), or None for a clean run."""
-    broken = broken_rules(result.history, result.final, steps=result.scenario.steps)
-    letters = [r for r in broken if rules is None or r in rules]
-    found = first_violation(result.history, result.final, letters, steps=result.scenario.steps)
+    found = first_violation(result.findings, rules)
     if found is None:
         return None
-    index, letter = found
-    return index, letter, broken[letter][0]
+    return found.index, found.letter, found.sentence
 
 
 def _intro(result, original_faults: int | None) -> list[str]:
@@ -120,7 +123,7 @@ def tell(
             numbered[e.index] = n
     lines = _intro(result, original_faults)
     ttl, racy = result.scenario.ttl, result.scenario.variant == "racy-claim"
-    seen = _Seen({c.index: holder for c, holder, _ in live_lease_events(result.history)})
+    seen = _Seen({f.index: f.other for f in result.findings if f.letter == "h"})
     newest = seen.newest
     for e in result.history:
         if e.index > index:
@@ -146,8 +149,7 @@ def tell(
         if e is None:
             fault = result.schedule.faults[n - 1]
             lines.append(f"Fault {n} ({describe_fault(fault)}) left no trace in the history.")
-    broken = broken_rules(result.history, result.final, steps=result.scenario.steps)
-    more = sum(len(v) for v in broken.values()) - 1
+    more = len(result.findings) - 1
     also = f" ({more} more violation(s) follow.)" if more > 0 else ""
     phrase = rule_phrase(letter)
     lines.append(f"This breaks {phrase[0].lower() + phrase[1:]}. {sentence}{also}")
@@ -225,6 +227,12 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
         if v.get("after_effect"):
             return f"{w} crashes right after the e-mail, before saving step {e.step + 1} of {task}."
         return f"{w} crashes in the middle of step {e.step + 1} of {task}."
+    if op == "pause" and v.get("where") == "claim":
+        length = float(v.get("until", e.time)) - e.time
+        return (
+            f"{w} pauses for {length:.3g} between the two statements of its claim on {task}: "
+            "the epoch is bumped, the lease not yet read back."
+        )
     if op == "pause":
         length = float(v.get("until", e.time)) - e.time
         where = _PAUSED.get(v.get("where", "save"), "before saving")
@@ -236,6 +244,10 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
         return f"step {e.step + 1} of {task} runs {v.get('factor', 1):g}x slower on {w}."
     if op == "cancel" and e.type != "invoke":
         return _say_cancel(e, newest)
+    if op == "requeue" and e.type != "invoke":
+        if e.type == "fail":
+            return f"a user tries to requeue {task}, but it is {v.get('reason')}."
+        return f"a user requeues {task}: it is queued again at epoch {e.epoch}."
     if op == "publish":
         return f"the editor publishes version {v.get('version')} of {v.get('doc')}."
     if op == "plan" and e.type == "fail":
@@ -244,7 +256,12 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
 
 
 #: How a pause event's ``where`` reads before "step N of tK".
-_PAUSED = {"save": "before saving", "work": "as it starts", "effect": "right before the e-mail of"}
+_PAUSED = {
+    "save": "before saving",
+    "work": "as it starts",
+    "effect": "right before the e-mail of",
+    "send": "between recording and sending the e-mail of",
+}
 
 
 def _say_claim(e: Event, racy: bool, holder: Event | None) -> str | None:
@@ -290,8 +307,8 @@ def _say_cancel(e: Event, newest: dict[str, int]) -> str:
     who = "a user" if e.process == "user" else e.process
     if e.type == "fail":
         return f"{who} tries to cancel {e.task}, but it is already {e.value.get('reason')}."
-    before = newest.get(e.task)
-    if before is not None and e.epoch is not None and e.epoch <= before:
+    before = newest.get(e.task, 0)
+    if e.epoch is not None and e.epoch <= before:
         return f"{who} cancels {e.task}, but its epoch stays {e.epoch}."
     return f"{who} cancels {e.task}; the ledger bumps it to epoch {e.epoch}."
 

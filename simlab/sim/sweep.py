@@ -44,11 +44,11 @@ ROW_FIELDS = (
 
 def _rates_for(fault: str, rate: float, base: Scenario) -> dict[str, float]:
     if fault == "all":
-        # Without idempotency keys nothing is recorded before a send: no record-crash then; the
-        # agent workload sends through its resume guard: no effect pause then.
-        skip = set() if base.idempotency_keys else {"record_crash_rate"}
+        # Without idempotency keys nothing is recorded before a send: no record-crash or send
+        # pause then; the agent workload sends through its resume guard: no effect or send pause.
+        skip = set() if base.idempotency_keys else {"record_crash_rate", "send_pause_rate"}
         if base.workload == "agent":
-            skip.add("effect_pause_rate")
+            skip |= {"effect_pause_rate", "send_pause_rate"}
         return {name: rate for name in RATE_FIELDS if name not in skip}
     name = fault.replace("-", "_") + "_rate"
     if name not in RATE_FIELDS:

@@ -101,7 +101,7 @@ class Worker:
                     length = self._pause_length(task, epoch, step, "effect")
                     if length is not None:
                         yield env.timeout(length)
-                if self._email(task, lease, step, faults):
+                if (yield from self._email(task, lease, step, faults)):
                     return True  # crashed around the e-mail
 
             # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
@@ -157,14 +157,15 @@ class Worker:
         sim.crashes += 1
         return True
 
-    def _email(self, task: str, lease, step: int, faults: bool) -> bool:
-        """Step ``step``'s e-mail; return True if the worker crashed around it.
+    def _email(self, task: str, lease, step: int, faults: bool):
+        """Step ``step``'s e-mail (a generator); return True if the worker crashed around it.
 
         With idempotency keys: ``record_effect`` first, send only when it says so (a
-        ``record-crash`` between the two loses the e-mail: at most once). Without: just send
-        (a redelivered step sends again: at least once). With a sender (a learner's
-        ``send_step``, :mod:`simlab.sim.sending`) the sender does both, and no ``record-crash``
-        can strike between them. An ``effect-crash`` strikes after the send, before the save."""
+        ``record-crash`` between the two loses the e-mail: at most once; a ``send-pause``
+        between them sends it late, from a lease that may have been taken over). Without: just
+        send (a redelivered step sends again: at least once). With a sender (a learner's
+        ``send_step``, :mod:`simlab.sim.sending`) the sender does both, and no fault can strike
+        between them. An ``effect-crash`` strikes after the send, before the save."""
         sim = self.sim
         env, rec, name, epoch = sim.env, sim.history.record, self.name, lease.epoch
         nemesis = sim.nemesis
@@ -183,6 +184,10 @@ class Worker:
             rec(env.now, "ok", name, "effect", task, epoch, step, key=key)
             if faults and self._crashed_after_record(task, epoch, step):
                 return True
+            if faults:
+                length = self._pause_length(task, epoch, step, "send")
+                if length is not None:
+                    yield env.timeout(length)
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)
         # The e-mail is out and the save is not in: the crash the ledger must absorb.
@@ -222,8 +227,11 @@ class Worker:
         try:
             if sim.two_statement_claim:
                 ledger.claim_update(task, name, ttl)
-                if ledger.round_trip:
-                    yield env.timeout(ledger.round_trip)
+                wait = ledger.round_trip
+                if env.now < sim.horizon:
+                    wait += self._claim_pause(task)
+                if wait:
+                    yield env.timeout(wait)
                 lease = ledger.claim_read(task, name)
             else:
                 lease = ledger.claim(task, name, ttl)
@@ -308,15 +316,31 @@ class Worker:
             return CRASHED
         return WORKED
 
+    def _claim_pause(self, task: str) -> float:
+        """The ``claim-pause`` fault: a pause between the two statements of a claim (call only
+        while faults are on); record it and return its length, 0 when none strikes."""
+        sim = self.sim
+        length = sim.nemesis.claim_pause(self, task)
+        if length is None:
+            return 0.0
+        now = sim.env.now
+        sim.history.record(now, "info", self.name, "pause", task, until=now + length, where="claim")
+        return length
+
     def _pause_length(self, task: str, epoch: int, step: int, where: str = "save") -> float | None:
         """Draw whether a stop-the-world pause strikes now (call only while faults are on);
         if so, record it and return its length, else None. ``where``: ``save`` (after the
         step's work and e-mail, before its save), ``work`` (as the step's work begins) or
-        ``effect`` (right before the step's e-mail); the pause event says ``where`` unless it
-        is ``save``."""
+        ``effect`` (right before the step's e-mail) or ``send`` (between recording the e-mail's
+        key and sending it); the pause event says ``where`` unless it is ``save``."""
         sim = self.sim
         nemesis = sim.nemesis
-        draw = {"save": nemesis.pause, "work": nemesis.work_pause, "effect": nemesis.effect_pause}
+        draw = {
+            "save": nemesis.pause,
+            "work": nemesis.work_pause,
+            "effect": nemesis.effect_pause,
+            "send": nemesis.send_pause,
+        }
         length = draw[where](self, task, step)
         if length is None:
             return None

@@ -3,20 +3,9 @@ on a correct one? Every violation must be one sentence naming worker, epoch, tim
 
 from __future__ import annotations
 
-from simlab.check.checker import (
-    NOTHING_EXERCISED,
-    Verdict,
-    cancelled_completions,
-    check,
-    duplicate_commits,
-    resent_effects,
-    reused_epochs,
-    short_completions,
-    stale_commits,
-    step_regressions,
-    stuck_tasks,
-)
-from simlab.check.history import History, HistoryView
+from simlab.check.checker import NOTHING_EXERCISED, Verdict, check, stale_commits
+from simlab.check.history import History
+from simlab.check.rules import sentences
 from simlab.records import CANCELLED, COMPLETED, QUEUED, RUNNING, TaskRecord
 
 
@@ -114,10 +103,11 @@ def test_a_may_a_requeued_task_commit_under_its_new_epoch():
     h = History()
     h.record(0, "ok", "w1", "claim", "t1", epoch=1, step=0)
     h.record(1, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(1.5, "ok", "user", "requeue", "t1", epoch=2)
     h.record(2, "ok", "w2", "claim", "t1", epoch=3, step=0)
     h.record(3, "ok", "w2", "save", "t1", epoch=3, step=1, done=True)
     assert stale_commits(h) == []
-    assert cancelled_completions(HistoryView(h), {"t1": rec(step=1, epoch=3)}) == []
+    assert check(h, {"t1": rec(step=1, epoch=3)}).ok
 
 
 # --- rule (a'): reused epochs -----------------------------------------------------------------
@@ -127,24 +117,24 @@ def test_a_prime_can_two_workers_be_granted_the_same_epoch():
     h = History()
     h.record(1, "ok", "w1", "claim", "t1", epoch=2, step=0)
     h.record(1.5, "ok", "w2", "claim", "t1", epoch=2, step=0)
-    (sentence,) = reused_epochs(HistoryView(h))
+    (sentence,) = sentences("a'", h)
     assert sentence == (
         "w2 was granted epoch 2 of t1 at t=1.5, but epoch 2 had already been granted to w1 at "
         "t=1.0."
     )
-    assert reused_epochs(HistoryView(epoch_race())) == []
+    assert sentences("a'", epoch_race()) == []
 
 
 # --- rule (b) ---------------------------------------------------------------------------------
 
 
 def test_b_can_one_step_be_committed_twice():
-    (sentence,) = duplicate_commits(HistoryView(epoch_race(True)))
+    (sentence,) = sentences("b", epoch_race(True))
     assert sentence == (
         "w1 (epoch 1) committed step 2 of t1 at t=12.0, but step 2 had already been committed "
         "by w2 (epoch 2) at t=8.0."
     )
-    assert duplicate_commits(HistoryView(epoch_race())) == []
+    assert sentences("b", epoch_race()) == []
 
 
 # --- rule (c) ---------------------------------------------------------------------------------
@@ -160,19 +150,22 @@ def cancelled_then_done() -> History:
 
 
 def test_c_can_a_cancelled_task_complete():
-    (sentence,) = cancelled_completions(HistoryView(cancelled_then_done()), {})
+    (sentence,) = sentences("c", cancelled_then_done())
     assert sentence == (
         "w1 (epoch 1) completed t1 at t=4.0, but it was cancelled at t=2.0 (epoch 2)."
     )
 
 
-def test_c_can_a_task_end_cancelled_after_a_completing_save():
+def test_p_can_a_task_end_cancelled_after_a_completing_save():
     h = History()
+    h.record(0, "ok", "client", "submit", "t1", steps=1)
     h.record(1, "ok", "w1", "claim", "t1", epoch=1, step=0)
     h.record(4, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
-    (sentence,) = cancelled_completions(HistoryView(h), {"t1": rec(status=CANCELLED, epoch=2)})
-    assert sentence.startswith("t1 ended cancelled (epoch 2)")
-    assert "w1 (epoch 1) completed it at t=4.0" in sentence
+    (sentence,) = sentences("p", h, {"t1": rec(status=CANCELLED, step=1, epoch=2)})
+    assert sentence == (
+        "t1: the ledger says cancelled at step 1 (epoch 2), but its accepted operations leave "
+        "it completed at step 1 (epoch 1)."
+    )
 
 
 def test_c_is_a_cancel_that_wins_fine():
@@ -193,12 +186,12 @@ def test_d_can_the_step_go_back():
     h.record(2, "ok", "w1", "save", "t1", epoch=1, step=1)
     h.record(3, "ok", "w1", "save", "t1", epoch=1, step=3)
     h.record(5, "ok", "w2", "save", "t1", epoch=2, step=2)
-    (sentence,) = step_regressions(HistoryView(h))
+    (sentence,) = sentences("d", h)
     assert sentence == (
         "w2 (epoch 2) committed step 2 of t1 at t=5.0, but step 3 had already been committed by "
         "w1 (epoch 1) at t=3.0: the task went back."
     )
-    assert step_regressions(HistoryView(epoch_race())) == []
+    assert sentences("d", epoch_race()) == []
 
 
 # --- rule (e) ---------------------------------------------------------------------------------
@@ -209,20 +202,21 @@ def test_e_can_a_task_complete_with_steps_missing():
     h.record(0, "ok", "client", "submit", "t1", steps=5)
     h.record(1, "ok", "w2", "claim", "t1", epoch=3, step=0)
     h.record(9, "ok", "w2", "save", "t1", epoch=3, step=3, done=True)
-    view = HistoryView(h)
     final = {"t1": rec(step=3, epoch=3)}
-    (sentence,) = short_completions(view, final, {"t1": 5})
+    (sentence,) = sentences("e", h, final, steps={"t1": 5})
     assert sentence == "t1 ended completed at step 3 of 5: w2 (epoch 3) marked it done at t=9.0."
-    assert short_completions(view, {"t1": rec(step=5)}, {"t1": 5}) == []
+    assert sentences("e", h, {"t1": rec(step=5)}, steps={"t1": 5}) == []
 
 
 def test_e_does_check_read_k_from_submit_unless_steps_is_given():
     h = History()
     h.record(0, "ok", "client", "submit", "t1", steps=5)
+    h.record(1, "ok", "w2", "claim", "t1", epoch=1, step=0)
     h.record(9, "ok", "w2", "save", "t1", epoch=1, step=3, done=True)
-    assert any("step 3 of 5" in s for s in check(h, [rec(step=3)]).violations)
-    assert check(h, [rec(step=3)], steps=3).ok
-    assert check(h, [rec(step=3)], steps={"t1": 3}).ok
+    done = rec(step=3, epoch=1)
+    assert any("step 3 of 5" in s for s in check(h, [done]).violations)
+    assert check(h, [done], steps=3).ok
+    assert check(h, [done], steps={"t1": 3}).ok
 
 
 def test_e_does_an_unknown_k_give_a_warning_instead_of_a_guess():
@@ -244,7 +238,7 @@ def sends(key_a, key_b) -> History:
 
 
 def test_f_can_an_e_mail_with_an_idempotency_key_be_sent_twice():
-    (sentence,) = resent_effects(HistoryView(sends("t1/1", "t1/1")))
+    (sentence,) = sentences("f", sends("t1/1", "t1/1"))
     assert sentence == (
         "w2 (epoch 2) sent the e-mail 't1/1' of t1 again at t=3.0, although w1 (epoch 1) had "
         "sent it at t=1.0 (2 copies in all)."
@@ -274,7 +268,7 @@ def test_g_must_every_task_finish_once_faults_stop():
     h.record(20, "info", "nemesis", "faults-off")
     h.record(50, "ok", "client", "submit", "t2", steps=4)
     final = {"t1": rec(), "t2": rec("t2", RUNNING, 1, 1)}
-    (sentence,) = stuck_tasks(HistoryView(h), final)
+    (sentence,) = sentences("g", h, final)
     assert sentence == (
         "t2 ended running at step 1 of 4 (epoch 1), although faults stopped at t=20.0 and the "
         "run went on until t=50.0."
@@ -283,7 +277,7 @@ def test_g_must_every_task_finish_once_faults_stop():
 
 def test_g_is_liveness_judged_only_after_faults_off():
     final = {"t1": rec(), "t2": rec("t2", QUEUED, 0, 0)}
-    assert stuck_tasks(HistoryView(epoch_race()), final) == []
+    assert sentences("g", epoch_race(), final) == []
 
 
 # --- coverage and warnings --------------------------------------------------------------------

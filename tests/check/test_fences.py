@@ -5,17 +5,33 @@ from __future__ import annotations
 
 from simlab import Scenario, simulate
 from simlab.check.checker import check
-from simlab.check.fences import (
-    live_lease_events,
-    live_leases,
-    stale_effect_events,
-    stale_effects,
-    stale_heartbeat_events,
-    stale_heartbeats,
-)
 from simlab.check.history import History
-from simlab.check.rulebook import RULES, broken_rules, first_violation, rule_phrase
+from simlab.check.rules import (
+    RULES,
+    broken_rules,
+    findings,
+    first_violation,
+    rule_phrase,
+    sentences,
+)
 from simlab.records import COMPLETED, TaskRecord
+
+
+def live_lease_events(h):
+    """Rule (h)'s findings as (claim, holder)."""
+    return [(f.event, f.other) for f in findings(h, rules=["h"])]
+
+
+def live_leases(h):
+    return sentences("h", h)
+
+
+def stale_heartbeats(h):
+    return sentences("i", h)
+
+
+def stale_effects(h):
+    return sentences("j", h)
 
 
 def rec(task="t1", status=COMPLETED, step=2, epoch=2) -> TaskRecord:
@@ -41,8 +57,8 @@ def takeover(*, second_claim_at: float = 7.0, heartbeat_at: float | None = 3.0) 
 
 def test_is_a_claim_over_a_live_lease_found():
     h = takeover(second_claim_at=5.0, heartbeat_at=None)  # w1's lease lives until t=6
-    [(claim, holder, until)] = live_lease_events(h)
-    assert (claim.process, holder.process, until) == ("w2", "w1", 6.0)
+    [(claim, holder)] = live_lease_events(h)
+    assert (claim.process, holder.process) == ("w2", "w1")
     assert live_leases(h) == [
         "w2 was granted epoch 2 of t1 at t=5.0, but the lease of w1 (epoch 1) was live until t=6.0."
     ]
@@ -109,7 +125,7 @@ def stale_worker(*, heartbeat: str, effect: str, cancel: bool = False) -> Histor
 
 def test_is_a_stale_heartbeat_found():
     h = stale_worker(heartbeat="ok", effect="fail")
-    [(beat, winner)] = stale_heartbeat_events(h)
+    [(beat, winner)] = [(f.event, f.other) for f in findings(h, rules=["i"])]
     assert (beat.time, winner.process) == (9.0, "w2")
     assert stale_heartbeats(h) == [
         "w1 (epoch 1) renewed its lease on t1 at t=9.0, but epoch 2 was granted to w2 at t=7.0."
@@ -119,7 +135,7 @@ def test_is_a_stale_heartbeat_found():
 
 def test_is_a_stale_effect_found_also_after_a_cancel():
     h = stale_worker(heartbeat="fail", effect="ok", cancel=True)
-    [(effect, winner)] = stale_effect_events(h)
+    [(effect, winner)] = [(f.event, f.other) for f in findings(h, rules=["j"])]
     assert (effect.value["key"], winner.op) == ("t1:email:1", "cancel")
     assert stale_effects(h) == [
         "w1 (epoch 1) recorded the e-mail 't1:email:1' of t1 at t=9.0, but it was cancelled at "
@@ -144,14 +160,15 @@ def test_does_the_verdict_report_the_new_rules():
     assert [v for v in verdict.violations if "live until" in v]
     assert [v for v in verdict.violations if "renewed its lease" in v]
     assert [v for v in verdict.violations if "recorded the e-mail" in v]
-    broken = broken_rules(h, [rec(status=COMPLETED, step=1, epoch=3)], steps=1)
+    broken = broken_rules(verdict.findings)
     assert {"h", "i", "j"} <= set(broken)
-    assert first_violation(h, {}, ["h", "i", "j"], steps=1) == (5, "i")  # the stale heartbeat
+    first = first_violation(verdict.findings, ["h", "i", "j"])
+    assert (first.index, first.letter) == (5, "i")  # the stale heartbeat
 
 
 def test_do_the_rulebook_entries_name_the_new_rules():
     letters = [r.letter for r in RULES]
-    assert letters[-3:] == ["h", "i", "j"]
+    assert letters[8:11] == ["h", "i", "j"]
     assert rule_phrase("h").startswith("rule (h), two live leases: ")
     assert rule_phrase("i").startswith("rule (i), stale heartbeat: ")
     assert rule_phrase("j").startswith("rule (j), stale e-mail record: ")
@@ -166,6 +183,6 @@ def test_are_the_fenced_ledgers_runs_silent_and_the_racy_claims_caught():
     )  # fmt: skip
     for seed in (1, 2, 3):
         r = simulate(busy, seed=seed)
-        assert broken_rules(r.history, r.final, steps=3) == {}, seed
+        assert broken_rules(r.findings) == {}, seed
     racy = [simulate(Scenario(variant="racy-claim"), seed=s) for s in (1, 2, 3)]
     assert all(live_leases(r.history) for r in racy)

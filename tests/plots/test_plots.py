@@ -289,9 +289,6 @@ def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
     # The two sentences, on a small pause sweep: unfenced refuses fewer saves but accepts stale
     # ones; racy-claim breaks at every rate, handing out fewer epochs twice (rule a') and
     # taking over more live leases (rule h) as pauses rise.
-    from simlab.check.checker import reused_epochs
-    from simlab.check.fences import live_leases
-    from simlab.check.history import HistoryView
     from simlab.sim.scenario import Scenario
     from simlab.sim.simulation import simulate
     from simlab.sim.sweep import sweep
@@ -311,8 +308,8 @@ def test_do_the_sweep_captions_hold_on_the_kits_own_runs():
             simulate(Scenario(tasks=60, variant="racy-claim", pause_rate=rate), seed=s)
             for s in range(1, 7)
         ]
-        twice = sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
-        return twice, sum(len(live_leases(r.history)) for r in runs)
+        twice = sum(sum(f.letter == "a'" for f in r.findings) for r in runs)
+        return twice, sum(f.letter == "h" for r in runs for f in r.findings)
 
     (twice_0, taken_0), (twice_2, taken_2) = racy(0.0), racy(0.2)
     assert twice_2 < twice_0 and taken_2 > taken_0

@@ -10,8 +10,6 @@ from __future__ import annotations
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.checker import reused_epochs
-from simlab.check.history import HistoryView
 
 SEEDS = (1, 2, 3)
 QUIET = dict(crash_rate=0, effect_crash_rate=0, slow_rate=0, duplicate_rate=0, cancel_rate=0)
@@ -108,7 +106,7 @@ def test_does_the_simulated_claim_race_need_a_round_trip():
     def reused(round_trip):
         scenario = Scenario(variant="racy-claim", round_trip=round_trip)
         runs = [simulate(scenario, seed=s) for s in range(1, 6)]
-        return sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
+        return sum(sum(f.letter == "a'" for f in r.findings) for r in runs)
 
     assert reused(0.0) == 0
     assert reused(0.05) > 0
@@ -118,10 +116,9 @@ def test_does_the_racy_claim_break_two_rules_on_every_seed():
     """03 section 5: racy-claim "breaks two rules: it hands one epoch to two workers (rule a'),
     and ... it takes over leases that are still live (rule h)" (5 of seeds 1-5 break); 05
     section 1: "on most seeds an epoch granted to two workers"."""
-    from simlab.check.rulebook import broken_rules
 
     runs = [simulate(Scenario(variant="racy-claim"), seed=s) for s in range(1, 6)]
-    broken = [set(broken_rules(r.history, r.final, steps=3)) for r in runs]
+    broken = [{f.letter for f in r.findings} for r in runs]
     assert all(rules and rules <= {"a'", "h"} for rules in broken), broken
     assert all("h" in rules for rules in broken)
     assert sum("a'" in rules for rules in broken) >= 3
@@ -130,12 +127,11 @@ def test_does_the_racy_claim_break_two_rules_on_every_seed():
 def test_do_pauses_change_which_rule_the_racy_claim_breaks_not_whether():
     """05 section 2: racy-claim "breaks even at pause rate 0 ... Pauses change which of the two
     it breaks more often, not whether it breaks" (seeds 1-3, and the README's 20 seeds)."""
-    from simlab.check.fences import live_leases
 
     def racy(rate):
         runs = [simulate(Scenario(variant="racy-claim", pause_rate=rate), seed=s) for s in SEEDS]
-        twice = sum(len(reused_epochs(HistoryView(r.history))) for r in runs)
-        taken = sum(len(live_leases(r.history)) for r in runs)
+        twice = sum(sum(f.letter == "a'" for f in r.findings) for r in runs)
+        taken = sum(f.letter == "h" for r in runs for f in r.findings)
         return [len(r.violations) for r in runs], twice, taken
 
     (none, twice_0, taken_0), (many, twice_2, taken_2) = racy(0.0), racy(0.2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from simlab import Scenario, history_digest, simulate
-from simlab.check.rulebook import broken_rules
+from simlab.check.rules import broken_rules
 from simlab.grading import PiecesLedger
 from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import Schedule, ScheduleError, describe_fault
@@ -130,7 +130,7 @@ def _quiet():
 
 
 def _broken(result):
-    return broken_rules(result.history, result.final, steps=result.scenario.steps)
+    return broken_rules(result.findings)
 
 
 # --- a learner's send_step as the sender --------------------------------------------------------
@@ -179,5 +179,6 @@ def test_does_sending_before_recording_resend_after_a_crash():
     scenario = Scenario(tasks=20, effects="all", effect_crash_rate=0.3)
     r = simulate(scenario, seed=1, sender=watched(_send_first))
     assert r.duplicate_sends > 0 and "f" in _broken(r)
-    shrunk = shrink(scenario, seed=1, sender=watched(_send_first))
+    assert "r" in _broken(r)  # a send before its record breaks rule (r) with no fault at all
+    shrunk = shrink(scenario, seed=1, sender=watched(_send_first), rules=["f"])
     assert "again" in "\n".join(shrunk.story) and shrunk.rules == ["f"]

@@ -1,0 +1,1346 @@
+"""Wrong ledgers: each breaks exactly one promise of the ledger contract, and nothing else.
+
+Every class here is a small subclass of :class:`simlab.ledger.MemoryLedger` that overrides one
+method (or one helper) with a copy of the original in which a line or two are wrong: the mistake
+a learner makes in good faith, or the one an attacker hides (a method that returns the right
+answer but writes the wrong thing, a refusal that still writes, an off-by-one on a time or a
+count). Everything else is the reference model, so a judge that flags one of them has found that
+very promise broken.
+
+The promises are those of :mod:`simlab.ledger.protocol` and of the README sections "The task
+ledger" and "The in-process model" (and, where marked, of the :class:`MemoryLedger` docstrings).
+
+``CORRECT_LEDGERS`` holds ledgers that keep every promise but are written differently from
+:class:`MemoryLedger`, so a judge can be checked for false alarms too.
+
+This is a data module, not a test module: import ``WRONG_LEDGERS``, ``PROMISE`` and
+``CORRECT_LEDGERS``. Every class is built as ``Cls(clock=clock)``.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.ledger import MemoryLedger
+from simlab.ledger.arguments import MAX_VALUE_BYTES, check_lease, check_name, check_step
+from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
+from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
+from simlab.ledger.arguments import check_ttl as _check_ttl
+from simlab.ledger.arguments import from_json as _from_json
+from simlab.ledger.arguments import to_json as _to_json
+from simlab.ledger.memory import _Task
+from simlab.records import (
+    CANCELLED,
+    COMPLETED,
+    DEAD,
+    PROBE_TENANT,
+    QUEUED,
+    RUNNING,
+    TERMINAL_STATUSES,
+    Effect,
+    Lease,
+    TaskRecord,
+)
+
+__all__ = ["WRONG_LEDGERS", "PROMISE", "CORRECT_LEDGERS"]
+
+
+# -- submit ---------------------------------------------------------------------------------------
+
+
+class SubmitDuplicateOverwrites(MemoryLedger):
+    """A duplicate ``submit`` silently replaces the stored task instead of raising LedgerError."""
+
+    def submit(
+        self, task_id: str | None = None, *, tenant: str = "default", goal: Any = None
+    ) -> str:
+        if task_id is None:
+            task_id = uuid.uuid4().hex
+        else:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
+        goal_json = _to_json(goal, "goal", self.max_value_bytes)
+        # wrong: no duplicate check, the retried request overwrites the persisted goal
+        self._tasks[task_id] = _Task(task_id, tenant, goal_json, float(self.clock()))
+        return task_id
+
+
+class SubmitDuplicateRaisesAfterWrite(MemoryLedger):
+    """A duplicate ``submit`` raises LedgerError, but only after it reset the stored task."""
+
+    def submit(
+        self, task_id: str | None = None, *, tenant: str = "default", goal: Any = None
+    ) -> str:
+        if task_id is None:
+            task_id = uuid.uuid4().hex
+        else:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
+        goal_json = _to_json(goal, "goal", self.max_value_bytes)
+        existed = task_id in self._tasks
+        self._tasks[task_id] = _Task(task_id, tenant, goal_json, float(self.clock()))
+        if existed:  # wrong: the error is right, but the write already happened
+            raise LedgerError(f"task {task_id!r} already exists")
+        return task_id
+
+
+# -- claim: the epoch -----------------------------------------------------------------------------
+
+
+class ClaimKeepsEpoch(MemoryLedger):
+    """A claim does not bump the epoch, so the old and the new holder share one fencing token."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        task.status = RUNNING
+        # wrong: task.epoch += 1 forgotten
+        task.attempts += 1
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            task.epoch,
+            task.step,
+            task.lease_until,
+            _from_json(task.checkpoint),
+            task.attempts,
+        )
+
+
+class TakeoverKeepsEpoch(MemoryLedger):
+    """Taking over an expired lease keeps the epoch (only a claim from queued bumps it)."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        if task.status == QUEUED:  # wrong: a takeover from running must bump the epoch too
+            task.epoch += 1
+        task.status = RUNNING
+        task.attempts += 1
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            task.epoch,
+            task.step,
+            task.lease_until,
+            _from_json(task.checkpoint),
+            task.attempts,
+        )
+
+
+class ClaimLeaseHasOldEpoch(MemoryLedger):
+    """A claim bumps the stored epoch but hands out the epoch from before the bump."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        epoch = task.epoch  # wrong: read before the bump, as in a separate SELECT
+        task.status = RUNNING
+        task.epoch += 1
+        task.attempts += 1
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            epoch,
+            task.step,
+            task.lease_until,
+            _from_json(task.checkpoint),
+            task.attempts,
+        )
+
+
+class ClaimEpochFromAttempts(MemoryLedger):
+    """A claim sets the epoch to the attempt count, so after a requeue an old epoch comes back."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        task.status = RUNNING
+        task.attempts += 1
+        task.epoch = task.attempts  # wrong: attempts restart at 0 on requeue, epochs must not
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            task.epoch,
+            task.step,
+            task.lease_until,
+            _from_json(task.checkpoint),
+            task.attempts,
+        )
+
+
+# -- claim: the lease check -----------------------------------------------------------------------
+
+
+class ClaimIgnoresLiveLease(MemoryLedger):
+    """A claim takes a task whose lease is still live instead of raising LeaseHeld."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = float(self.clock())
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        # wrong: the LeaseHeld check is gone
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+
+class ClaimTruncatesLeaseTime(MemoryLedger):
+    """A claim compares whole seconds, so it takes over a lease up to a second before it expires."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = float(self.clock())
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        if task.status == RUNNING and int(task.lease_until) > int(now):  # wrong: int()
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+
+class ClaimRefusedAtExpiry(MemoryLedger):
+    """A claim at exactly ``lease_until`` raises LeaseHeld, though the lease has expired then."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = float(self.clock())
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        if task.status == RUNNING and task.lease_until >= now:  # wrong: >= instead of >
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+
+class ClaimRevivesCompleted(MemoryLedger):
+    """A claim of a completed task runs it again instead of raising TerminalTask."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = float(self.clock())
+        if task.status in (CANCELLED, DEAD):  # wrong: completed is terminal too
+            raise TerminalTask(task_id, task.status)
+        if task.status == RUNNING and task.lease_until > now:
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+
+class ClaimUsesWallClock(MemoryLedger):
+    """A claim reads the wall clock instead of the ``clock`` the ledger was built with."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = time.time()  # wrong: self.clock() is the only time a ledger may use
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        if task.status == RUNNING and task.lease_until > now:
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+
+class MaxAttemptsOffByOne(MemoryLedger):
+    """With ``max_attempts`` set, a task gets one claim more than allowed before it goes dead."""
+
+    def _out_of_attempts(self, task: _Task) -> bool:
+        return self.max_attempts is not None and task.attempts > self.max_attempts  # wrong: >
+
+
+# -- claim: what the lease carries ----------------------------------------------------------------
+
+
+class ClaimResumesAtStepZero(MemoryLedger):
+    """A claim hands out step 0 instead of the stored step to resume from."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        task.status = RUNNING
+        task.epoch += 1
+        task.attempts += 1
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            task.epoch,
+            0,  # wrong: the lease must carry task.step
+            task.lease_until,
+            _from_json(task.checkpoint),
+            task.attempts,
+        )
+
+
+class ClaimDropsCheckpoint(MemoryLedger):
+    """A claim hands out no checkpoint, so a resumed worker loses the saved progress."""
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        task.status = RUNNING
+        task.epoch += 1
+        task.attempts += 1
+        task.worker = worker
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return Lease(
+            task.task_id,
+            worker,
+            task.epoch,
+            task.step,
+            task.lease_until,
+            None,  # wrong: the lease must carry the stored checkpoint
+            task.attempts,
+        )
+
+
+# -- claim_next -----------------------------------------------------------------------------------
+
+
+class ClaimNextHandsOutProbes(MemoryLedger):
+    """``claim_next`` hands a health probe (tenant ``__health__``) to a worker."""
+
+    def claim_next(self, worker: str, ttl: float) -> Lease | None:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        now = float(self.clock())
+        for task in self._tasks.values():
+            # wrong: the PROBE_TENANT skip is gone
+            if task.status == QUEUED or (task.status == RUNNING and task.lease_until <= now):
+                if self._out_of_attempts(task):
+                    self._bury(task, now)
+                    continue
+                return self._grant(task, worker, ttl, now)
+        return None
+
+
+class ClaimNextNewestFirst(MemoryLedger):
+    """``claim_next`` picks the newest claimable task instead of the oldest."""
+
+    def claim_next(self, worker: str, ttl: float) -> Lease | None:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        now = float(self.clock())
+        for task in reversed(list(self._tasks.values())):  # wrong: submit order reversed
+            if task.tenant == PROBE_TENANT:
+                continue
+            if task.status == QUEUED or (task.status == RUNNING and task.lease_until <= now):
+                if self._out_of_attempts(task):
+                    self._bury(task, now)
+                    continue
+                return self._grant(task, worker, ttl, now)
+        return None
+
+
+class ClaimNextSkipsExpired(MemoryLedger):
+    """``claim_next`` only takes queued tasks, so a task whose worker died is never taken over."""
+
+    def claim_next(self, worker: str, ttl: float) -> Lease | None:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        now = float(self.clock())
+        for task in self._tasks.values():
+            if task.tenant == PROBE_TENANT:
+                continue
+            if task.status == QUEUED:  # wrong: an expired running lease is claimable too
+                if self._out_of_attempts(task):
+                    self._bury(task, now)
+                    continue
+                return self._grant(task, worker, ttl, now)
+        return None
+
+
+# -- heartbeat ------------------------------------------------------------------------------------
+
+
+class HeartbeatIgnoresEpoch(MemoryLedger):
+    """A stale lease's heartbeat succeeds and extends the new holder's lease."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        if task.status != RUNNING:  # wrong: the epoch check is gone
+            return False
+        now = float(self.clock())
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return True
+
+
+class HeartbeatIgnoresStatus(MemoryLedger):
+    """A heartbeat on a task that is no longer running (completed, queued) still succeeds."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch:  # wrong: the task must also be running
+            return False
+        now = float(self.clock())
+        task.lease_until = now + ttl
+        task.updated_at = now
+        return True
+
+
+class HeartbeatDoesNotExtend(MemoryLedger):
+    """A heartbeat returns True but leaves ``lease_until`` where it was."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        now = float(self.clock())
+        task.updated_at = now  # wrong: task.lease_until = now + ttl forgotten
+        return True
+
+
+class HeartbeatExtendsFromLease(MemoryLedger):
+    """A heartbeat extends from the lease object's old deadline, not from now, so it can expire."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        now = float(self.clock())
+        task.lease_until = lease.lease_until + ttl  # wrong: must be now + ttl
+        task.updated_at = now
+        return True
+
+
+# -- save -----------------------------------------------------------------------------------------
+
+
+class SaveIgnoresEpoch(MemoryLedger):
+    """A stale lease's ``save`` is accepted: the fence is gone."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.status != RUNNING or step <= task.step:  # wrong: no epoch check
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        if done:
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveIgnoresStatus(MemoryLedger):
+    """A ``save`` with the current epoch is accepted on a task that is no longer running."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or step <= task.step:  # wrong: status must be running
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        if done:
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveAllowsSameStep(MemoryLedger):
+    """A ``save`` of the stored step again is accepted, so one step is committed twice."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING or step < task.step:  # wrong: <
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        if done:
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveIgnoresDone(MemoryLedger):
+    """A ``save`` with ``done=True`` stores the result but leaves the task running."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        # wrong: the done branch is gone
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveDoneKeepsLease(MemoryLedger):
+    """A ``save`` with ``done=True`` completes the task but does not end its lease."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        if done:
+            task.status = COMPLETED  # wrong: task.lease_until = None forgotten
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveCompletesOnResult(MemoryLedger):
+    """A ``save`` with a result completes the task even without ``done=True``."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
+            return False
+        task.step = step
+        task.result = result_json
+        task.checkpoint = checkpoint_json
+        if done or result is not None:  # wrong: only done=True completes a task
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveRefusedWritesCheckpoint(MemoryLedger):
+    """A refused ``save`` returns False but has already stored its checkpoint."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        task.checkpoint = checkpoint_json  # wrong: written before the fence is checked
+        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
+            return False
+        task.step = step
+        task.result = result_json
+        if done:
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class SaveNoneKeepsCheckpoint(MemoryLedger):
+    """A ``save`` with ``checkpoint=None`` keeps the old checkpoint instead of storing None."""
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
+            return False
+        task.step = step
+        task.result = result_json
+        if checkpoint_json is not None:  # wrong: the whole checkpoint is stored each time
+            task.checkpoint = checkpoint_json
+        if done:
+            task.status = COMPLETED
+            task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+# -- release --------------------------------------------------------------------------------------
+
+
+class ReleaseIgnoresEpoch(MemoryLedger):
+    """A stale lease's ``release`` hands the new holder's task back to the queue."""
+
+    def release(self, lease: Lease) -> bool:
+        check_lease(lease)
+        task = self._task(lease.task_id)
+        if task.status != RUNNING:  # wrong: only the current lease may release
+            return False
+        task.status = QUEUED
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+# -- cancel ---------------------------------------------------------------------------------------
+
+
+class CancelKeepsEpoch(MemoryLedger):
+    """``cancel`` sets ``cancelled`` but does not bump the epoch."""
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status in TERMINAL_STATUSES:
+            return False
+        task.status = CANCELLED  # wrong: task.epoch += 1 forgotten
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class CancelLeavesStatus(MemoryLedger):
+    """``cancel`` bumps the epoch and returns True but never sets ``cancelled``."""
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status in TERMINAL_STATUSES:
+            return False
+        task.epoch += 1  # wrong: "the epoch is enough", the status stays queued or running
+        task.updated_at = float(self.clock())
+        return True
+
+
+class CancelOverwritesTerminal(MemoryLedger):
+    """``cancel`` of a completed (or dead) task succeeds and turns it into ``cancelled``."""
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status == CANCELLED:  # wrong: every terminal status refuses a cancel
+            return False
+        task.status = CANCELLED
+        task.epoch += 1
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class CancelRefusedBumpsEpoch(MemoryLedger):
+    """``cancel`` of a terminal task returns False but has bumped its epoch anyway."""
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status in TERMINAL_STATUSES:
+            task.epoch += 1  # wrong: a refused cancel must change nothing
+            return False
+        return super().cancel(task_id)
+
+
+# -- requeue --------------------------------------------------------------------------------------
+
+
+class RequeueResetsEpoch(MemoryLedger):
+    """``requeue`` resets the epoch to 0, so the next claim reuses an epoch already handed out."""
+
+    def requeue(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status != CANCELLED and task.status != DEAD:
+            return False
+        task.status = QUEUED
+        task.attempts = 0
+        task.epoch = 0  # wrong: the epoch is kept
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class RequeueBumpsEpoch(MemoryLedger):
+    """``requeue`` bumps the epoch instead of keeping it."""
+
+    def requeue(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status != CANCELLED and task.status != DEAD:
+            return False
+        task.status = QUEUED
+        task.attempts = 0
+        task.epoch += 1  # wrong: only claims, cancels and the dead letter bump it
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class RequeueRevivesCompleted(MemoryLedger):
+    """``requeue`` puts a completed task back to ``queued``, not only cancelled or dead ones."""
+
+    def requeue(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status not in TERMINAL_STATUSES:  # wrong: completed is not requeued
+            return False
+        task.status = QUEUED
+        task.attempts = 0
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+class RequeueKeepsAttempts(MemoryLedger):
+    """``requeue`` keeps the attempt count, so a requeued dead task goes straight back to dead."""
+
+    def requeue(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status != CANCELLED and task.status != DEAD:
+            return False
+        task.status = QUEUED  # wrong: task.attempts = 0 forgotten (fresh attempts)
+        task.lease_until = None
+        task.updated_at = float(self.clock())
+        return True
+
+
+# -- record_effect --------------------------------------------------------------------------------
+
+
+class EffectIgnoresEpoch(MemoryLedger):
+    """A stale lease's ``record_effect`` returns True, so the old worker sends the e-mail too."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if task.status != RUNNING or key in task.effects:  # wrong: no epoch check
+            return False
+        now = float(self.clock())
+        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
+        return True
+
+
+class EffectIgnoresStatus(MemoryLedger):
+    """``record_effect`` succeeds for a task that is no longer running (completed, queued)."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or key in task.effects:  # wrong: must also be running
+            return False
+        now = float(self.clock())
+        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
+        return True
+
+
+class EffectOncePerEpoch(MemoryLedger):
+    """``record_effect`` allows a key once per epoch, so each new holder may send it again."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        seen = task.effects.get(key)
+        if seen is not None and seen.epoch == task.epoch:  # wrong: once per key, ever
+            return False
+        now = float(self.clock())
+        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
+        return True
+
+
+class EffectRefusedStillRecords(MemoryLedger):
+    """A stale lease's ``record_effect`` returns False but records the key anyway."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if key in task.effects:
+            return False
+        now = float(self.clock())
+        # wrong: recorded before the fence is checked
+        task.effects[key] = Effect(task.task_id, key, lease.epoch, lease.worker, now)
+        return task.epoch == lease.epoch and task.status == RUNNING
+
+
+class EffectDuplicateOverwrites(MemoryLedger):
+    """A duplicate ``record_effect`` returns False but overwrites who recorded the key, and when."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        first = key not in task.effects
+        now = float(self.clock())
+        # wrong: the first record must stay as it was
+        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
+        return first
+
+
+# -- correct ledgers written differently ----------------------------------------------------------
+
+
+class DictRowLedger:
+    """A correct ledger written from scratch: rows are plain dicts, effects a separate table.
+
+    Not a subclass of :class:`MemoryLedger`; it keeps every promise (and the same argument checks,
+    errors and clock readings) with a different shape: a row is a ``dict``, the idempotency
+    ledger is one dict keyed by ``(task_id, key)``, and a claim builds the new row first and
+    swaps it in.
+    """
+
+    def __init__(
+        self,
+        path: str = ":memory:",
+        *,
+        clock: Callable[[], float] = time.time,
+        max_attempts: int | None = None,
+        max_value_bytes: int = MAX_VALUE_BYTES,
+    ):
+        _check_max_attempts(max_attempts)
+        _check_max_value_bytes(max_value_bytes)
+        if not callable(clock):
+            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        self.path = str(path)
+        self.clock = clock
+        self.max_attempts = max_attempts
+        self.max_value_bytes = max_value_bytes
+        self._rows: list[dict[str, Any]] = []
+        self._index: dict[str, int] = {}
+        self._effects: dict[tuple[str, str], Effect] = {}
+
+    def submit(
+        self, task_id: str | None = None, *, tenant: str = "default", goal: Any = None
+    ) -> str:
+        if task_id is not None:
+            check_name(task_id, "task_id")
+        check_name(tenant, "tenant")
+        goal_json = _to_json(goal, "goal", self.max_value_bytes)
+        task_id = uuid.uuid4().hex if task_id is None else task_id
+        if task_id in self._index:
+            raise LedgerError(f"task {task_id!r} already exists")
+        now = float(self.clock())
+        row = dict(
+            task_id=task_id, status=QUEUED, step=0, epoch=0, result=None, tenant=tenant,
+            attempts=0, lease_until=None, checkpoint=None, worker=None, goal=goal_json,
+            created_at=now, updated_at=now,
+        )  # fmt: skip
+        self._index[task_id] = len(self._rows)
+        self._rows.append(row)
+        return task_id
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        row = self._row(task_id)
+        now = float(self.clock())
+        if row["status"] == RUNNING and not row["lease_until"] <= now:
+            raise LeaseHeld(task_id, row["worker"], row["lease_until"])
+        if row["status"] not in (QUEUED, RUNNING):
+            raise TerminalTask(task_id, row["status"])
+        if not self._may_try(row):
+            self._dead_letter(row, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._take(row, worker, ttl, now)
+
+    def claim_next(self, worker: str, ttl: float) -> Lease | None:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        now = float(self.clock())
+        for row in self._rows:
+            claimable = row["status"] == QUEUED or (
+                row["status"] == RUNNING and row["lease_until"] <= now
+            )
+            if not claimable or row["tenant"] == PROBE_TENANT:
+                continue
+            if self._may_try(row):
+                return self._take(row, worker, ttl, now)
+            self._dead_letter(row, now)
+        return None
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        row = self._row(lease.task_id)
+        if not self._current(row, lease):
+            return False
+        now = float(self.clock())
+        row.update(lease_until=now + ttl, updated_at=now)
+        return True
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        values = {
+            "result": _to_json(result, "result", self.max_value_bytes),
+            "checkpoint": _to_json(checkpoint, "checkpoint", self.max_value_bytes),
+        }
+        row = self._row(lease.task_id)
+        if step > row["step"] and self._current(row, lease):
+            values["step"] = step
+            if done:
+                values.update(status=COMPLETED, lease_until=None)
+            values["updated_at"] = float(self.clock())
+            row.update(values)
+            return True
+        return False
+
+    def release(self, lease: Lease) -> bool:
+        check_lease(lease)
+        row = self._row(lease.task_id)
+        if self._current(row, lease):
+            row.update(status=QUEUED, lease_until=None, updated_at=float(self.clock()))
+            return True
+        return False
+
+    def cancel(self, task_id: str) -> bool:
+        row = self._row(task_id)
+        if row["status"] in (QUEUED, RUNNING):
+            row.update(
+                status=CANCELLED,
+                epoch=row["epoch"] + 1,
+                lease_until=None,
+                updated_at=float(self.clock()),
+            )
+            return True
+        return False
+
+    def requeue(self, task_id: str) -> bool:
+        row = self._row(task_id)
+        if row["status"] in (CANCELLED, DEAD):
+            row.update(status=QUEUED, attempts=0, lease_until=None, updated_at=float(self.clock()))
+            return True
+        return False
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        row = self._row(lease.task_id)
+        slot = (lease.task_id, key)
+        if slot in self._effects or not self._current(row, lease):
+            return False
+        self._effects[slot] = Effect(
+            lease.task_id, key, row["epoch"], lease.worker, float(self.clock())
+        )
+        return True
+
+    def effects(self, task_id: str) -> list[Effect]:
+        self._row(task_id)
+        return [e for (tid, _), e in self._effects.items() if tid == task_id]
+
+    def get(self, task_id: str) -> TaskRecord:
+        return self._snapshot(self._row(task_id))
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        if status is not None:
+            check_name(status, "status")
+        return [self._snapshot(r) for r in self._rows if status in (None, r["status"])]
+
+    def counts(self) -> dict[str, int]:
+        statuses = sorted({r["status"] for r in self._rows})
+        return {s: sum(r["status"] == s for r in self._rows) for s in statuses}
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> DictRowLedger:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _row(self, task_id: str) -> dict[str, Any]:
+        check_name(task_id, "task_id")
+        if task_id not in self._index:
+            raise UnknownTask(task_id)
+        return self._rows[self._index[task_id]]
+
+    @staticmethod
+    def _current(row: dict[str, Any], lease: Lease) -> bool:
+        return row["status"] == RUNNING and row["epoch"] == lease.epoch
+
+    def _may_try(self, row: dict[str, Any]) -> bool:
+        return self.max_attempts is None or row["attempts"] < self.max_attempts
+
+    @staticmethod
+    def _dead_letter(row: dict[str, Any], now: float) -> None:
+        row.update(status=DEAD, epoch=row["epoch"] + 1, lease_until=None, updated_at=now)
+
+    @staticmethod
+    def _take(row: dict[str, Any], worker: str, ttl: float, now: float) -> Lease:
+        new = dict(row, status=RUNNING, epoch=row["epoch"] + 1, attempts=row["attempts"] + 1)
+        new.update(worker=worker, lease_until=now + ttl, updated_at=now)
+        row.update(new)
+        return Lease(
+            new["task_id"],
+            worker,
+            new["epoch"],
+            new["step"],
+            new["lease_until"],
+            _from_json(new["checkpoint"]),
+            new["attempts"],
+        )
+
+    @staticmethod
+    def _snapshot(row: dict[str, Any]) -> TaskRecord:
+        return TaskRecord(
+            row["task_id"],
+            row["status"],
+            row["step"],
+            row["epoch"],
+            _from_json(row["result"]),
+            row["tenant"],
+            row["attempts"],
+            row["lease_until"],
+            _from_json(row["checkpoint"]),
+            row["worker"],
+            _from_json(row["goal"]),
+            row["created_at"],
+            row["updated_at"],
+        )
+
+
+class ReorderedChecksLedger(MemoryLedger):
+    """A correct subclass of :class:`MemoryLedger` whose checks come in another order and form.
+
+    Negated and reordered conditions, guard clauses turned inside out, the epoch bump done by
+    ``super()`` and then read back: the same answers and the same writes as the model.
+    """
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        now = float(self.clock())
+        live = task.status == RUNNING and now < task.lease_until
+        if live:
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        if task.status not in (QUEUED, RUNNING):
+            raise TerminalTask(task_id, task.status)
+        if self._out_of_attempts(task):
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        return self._grant(task, worker, ttl, now)
+
+    def save(
+        self,
+        lease: Lease,
+        step: int,
+        *,
+        result: Any = None,
+        checkpoint: Any = None,
+        done: bool = False,
+    ) -> bool:
+        check_lease(lease)
+        check_step(step)
+        result_json = _to_json(result, "result", self.max_value_bytes)
+        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        task = self._task(lease.task_id)
+        fenced = not (step > task.step) or task.status != RUNNING or lease.epoch != task.epoch
+        if fenced:
+            return False
+        task.step, task.result, task.checkpoint = step, result_json, checkpoint_json
+        task.status = COMPLETED if done else task.status
+        task.lease_until = None if done else task.lease_until
+        task.updated_at = float(self.clock())
+        return True
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status == QUEUED or task.status == RUNNING:
+            task.epoch = task.epoch + 1
+            task.status = CANCELLED
+            task.lease_until = None
+            task.updated_at = float(self.clock())
+            return True
+        return False
+
+    def requeue(self, task_id: str) -> bool:
+        if self._task(task_id).status in (QUEUED, RUNNING, COMPLETED):
+            return False
+        return super().requeue(task_id)
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        task = self._task(lease.task_id)
+        if key not in task.effects and task.status == RUNNING and task.epoch == lease.epoch:
+            now = float(self.clock())
+            task.effects[key] = Effect(task.task_id, key, lease.epoch, lease.worker, now)
+            return True
+        return False
+
+    def _out_of_attempts(self, task: _Task) -> bool:
+        return not (self.max_attempts is None or task.attempts < self.max_attempts)
+
+
+class DelegatingLedger:
+    """A correct ledger by composition: it holds a :class:`MemoryLedger` and forwards each call.
+
+    No inheritance and no own state: it satisfies :class:`~simlab.ledger.TaskLedger` by having
+    the methods, the way a learner's wrapper (logging, metrics) would.
+    """
+
+    def __init__(self, path: str = ":memory:", *, clock: Callable[[], float] = time.time, **kw):
+        self._inner = MemoryLedger(path, clock=clock, **kw)
+        self.path, self.clock = self._inner.path, self._inner.clock
+        self.max_attempts = self._inner.max_attempts
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+    def submit(self, task_id=None, *, tenant="default", goal=None) -> str:
+        return self._inner.submit(task_id, tenant=tenant, goal=goal)
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        return self._inner.claim(task_id, worker, ttl)
+
+    def claim_next(self, worker: str, ttl: float) -> Lease | None:
+        return self._inner.claim_next(worker, ttl)
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        return self._inner.heartbeat(lease, ttl)
+
+    def save(self, lease, step, *, result=None, checkpoint=None, done=False) -> bool:
+        return self._inner.save(lease, step, result=result, checkpoint=checkpoint, done=done)
+
+    def release(self, lease: Lease) -> bool:
+        return self._inner.release(lease)
+
+    def cancel(self, task_id: str) -> bool:
+        return self._inner.cancel(task_id)
+
+    def requeue(self, task_id: str) -> bool:
+        return self._inner.requeue(task_id)
+
+    def get(self, task_id: str) -> TaskRecord:
+        return self._inner.get(task_id)
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        return self._inner.tasks(status)
+
+    def counts(self) -> dict[str, int]:
+        return self._inner.counts()
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        return self._inner.record_effect(lease, key)
+
+    def effects(self, task_id: str) -> list[Effect]:
+        return self._inner.effects(task_id)
+
+
+# -- the registry ---------------------------------------------------------------------------------
+
+WRONG_LEDGERS: dict[str, type] = {
+    "submit-duplicate-overwrites": SubmitDuplicateOverwrites,
+    "submit-duplicate-raises-after-write": SubmitDuplicateRaisesAfterWrite,
+    "claim-keeps-epoch": ClaimKeepsEpoch,
+    "takeover-keeps-epoch": TakeoverKeepsEpoch,
+    "claim-lease-has-old-epoch": ClaimLeaseHasOldEpoch,
+    "claim-epoch-from-attempts": ClaimEpochFromAttempts,
+    "claim-ignores-live-lease": ClaimIgnoresLiveLease,
+    "claim-truncates-lease-time": ClaimTruncatesLeaseTime,
+    "claim-refused-at-expiry": ClaimRefusedAtExpiry,
+    "claim-revives-completed": ClaimRevivesCompleted,
+    "claim-uses-wall-clock": ClaimUsesWallClock,
+    "max-attempts-off-by-one": MaxAttemptsOffByOne,
+    "claim-resumes-at-step-zero": ClaimResumesAtStepZero,
+    "claim-drops-checkpoint": ClaimDropsCheckpoint,
+    "claim-next-hands-out-probes": ClaimNextHandsOutProbes,
+    "claim-next-newest-first": ClaimNextNewestFirst,
+    "claim-next-skips-expired": ClaimNextSkipsExpired,
+    "heartbeat-ignores-epoch": HeartbeatIgnoresEpoch,
+    "heartbeat-ignores-status": HeartbeatIgnoresStatus,
+    "heartbeat-does-not-extend": HeartbeatDoesNotExtend,
+    "heartbeat-extends-from-lease": HeartbeatExtendsFromLease,
+    "save-ignores-epoch": SaveIgnoresEpoch,
+    "save-ignores-status": SaveIgnoresStatus,
+    "save-allows-same-step": SaveAllowsSameStep,
+    "save-ignores-done": SaveIgnoresDone,
+    "save-done-keeps-lease": SaveDoneKeepsLease,
+    "save-completes-on-result": SaveCompletesOnResult,
+    "save-refused-writes-checkpoint": SaveRefusedWritesCheckpoint,
+    "save-none-keeps-checkpoint": SaveNoneKeepsCheckpoint,
+    "release-ignores-epoch": ReleaseIgnoresEpoch,
+    "cancel-keeps-epoch": CancelKeepsEpoch,
+    "cancel-leaves-status": CancelLeavesStatus,
+    "cancel-overwrites-terminal": CancelOverwritesTerminal,
+    "cancel-refused-bumps-epoch": CancelRefusedBumpsEpoch,
+    "requeue-resets-epoch": RequeueResetsEpoch,
+    "requeue-bumps-epoch": RequeueBumpsEpoch,
+    "requeue-revives-completed": RequeueRevivesCompleted,
+    "requeue-keeps-attempts": RequeueKeepsAttempts,
+    "effect-ignores-epoch": EffectIgnoresEpoch,
+    "effect-ignores-status": EffectIgnoresStatus,
+    "effect-once-per-epoch": EffectOncePerEpoch,
+    "effect-refused-still-records": EffectRefusedStillRecords,
+    "effect-duplicate-overwrites": EffectDuplicateOverwrites,
+}
+
+PROMISE: dict[str, str] = {
+    "submit-duplicate-overwrites": "a duplicate submit raises LedgerError",
+    "submit-duplicate-raises-after-write": "a duplicate submit changes nothing",
+    "claim-keeps-epoch": "every claim bumps the epoch",
+    "takeover-keeps-epoch": "a takeover after lease_until bumps the epoch",
+    "claim-lease-has-old-epoch": "no two leases share an epoch (the lease carries the new one)",
+    "claim-epoch-from-attempts": "the epoch never decreases, no two leases share one",
+    "claim-ignores-live-lease": "a live lease held by another raises LeaseHeld",
+    "claim-truncates-lease-time": "takeover only once lease_until <= clock()",
+    "claim-refused-at-expiry": "takeover allowed once lease_until <= clock()",
+    "claim-revives-completed": "a terminal (completed) task raises TerminalTask",
+    "claim-uses-wall-clock": "time comes from the clock, never from the wall",
+    "max-attempts-off-by-one": "past max_attempts the task goes dead",
+    "claim-resumes-at-step-zero": "the lease carries the stored step to resume from",
+    "claim-drops-checkpoint": "the lease carries the stored checkpoint",
+    "claim-next-hands-out-probes": "claim_next never hands out a health probe",
+    "claim-next-newest-first": "claim_next claims the oldest claimable task",
+    "claim-next-skips-expired": "claim_next takes over running tasks whose lease expired",
+    "heartbeat-ignores-epoch": "heartbeat succeeds only for the current epoch",
+    "heartbeat-ignores-status": "heartbeat succeeds only while the task runs",
+    "heartbeat-does-not-extend": "heartbeat extends the lease to clock() + ttl",
+    "heartbeat-extends-from-lease": "heartbeat extends the lease to clock() + ttl",
+    "save-ignores-epoch": "save succeeds only for the current epoch (the fence)",
+    "save-ignores-status": "save succeeds only while the task runs",
+    "save-allows-same-step": "the step must advance: no (task, step) committed twice",
+    "save-ignores-done": "save(done=True) completes the task",
+    "save-done-keeps-lease": "save(done=True) ends the lease",
+    "save-completes-on-result": "nothing is completed unless a done=True save landed",
+    "save-refused-writes-checkpoint": "a refused save changes nothing",
+    "save-none-keeps-checkpoint": "save stores the checkpoint given, None included",
+    "release-ignores-epoch": "only the current lease may release",
+    "cancel-keeps-epoch": "cancel bumps the epoch",
+    "cancel-leaves-status": "cancel sets cancelled",
+    "cancel-overwrites-terminal": "cancel refuses (False) a terminal task",
+    "cancel-refused-bumps-epoch": "a refused cancel changes nothing",
+    "requeue-resets-epoch": "requeue keeps the epoch (no epoch reused)",
+    "requeue-bumps-epoch": "requeue keeps the epoch",
+    "requeue-revives-completed": "requeue only from cancelled or dead",
+    "requeue-keeps-attempts": "requeue gives fresh attempts",
+    "effect-ignores-epoch": "record_effect records for the current epoch only",
+    "effect-ignores-status": "record_effect records only while the task runs",
+    "effect-once-per-epoch": "record_effect records a key once (True to one caller)",
+    "effect-refused-still-records": "a refused record_effect records nothing",
+    "effect-duplicate-overwrites": "a duplicate record_effect changes nothing",
+}
+
+CORRECT_LEDGERS: dict[str, type] = {
+    "dict-rows": DictRowLedger,
+    "reordered-checks": ReorderedChecksLedger,
+    "delegating": DelegatingLedger,
+}
+
+assert WRONG_LEDGERS.keys() == PROMISE.keys()
