@@ -55,7 +55,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -194,7 +194,12 @@ class HistoryView:
         self.submits: dict[str, Event] = {}
         #: the first ``faults-off`` event, or None
         self.faults_off: Event | None = None
+        #: (op, type) -> its events, in history order (see :meth:`of`)
+        self._by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        #: what readers of this view computed once and share (see :meth:`memo`)
+        self._memo: dict[str, Any] = {}
         for e in self.events:
+            self._by_kind[(e.op, e.type)].append(e)
             if e.task is not None:
                 self.by_task[e.task].append(e)
                 if e.op == "submit" and e.type == "ok":
@@ -202,6 +207,17 @@ class HistoryView:
             elif e.op == "faults-off" and self.faults_off is None:
                 self.faults_off = e
         self.by_task = dict(self.by_task)
+
+    def of(self, op: str, type: str = "ok") -> list[Event]:
+        """The events of one operation and type, in history order (do not modify the list)."""
+        return self._by_kind.get((op, type), [])
+
+    def memo(self, name: str, make: Callable[[HistoryView], Any]) -> Any:
+        """``make(self)``, computed once per view: the view is read-only, so readers that need
+        the same derived value (the sends grouped by key, say) share it."""
+        if name not in self._memo:
+            self._memo[name] = make(self)
+        return self._memo[name]
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)

@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from simlab.check.history import Event, HistoryView
+from simlab.check.history import EVENT_TYPES, Event, HistoryView
 from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
 
 __all__ = [
@@ -53,16 +53,20 @@ def _ok(e: Event, op: str) -> bool:
 
 
 def send_groups(view: HistoryView) -> tuple[dict[tuple, list[Event]], dict[tuple, list[Event]]]:
-    """Sends grouped by (task, key) for keyed e-mails and by (task, step) for unkeyed ones."""
+    """Sends grouped by (task, key) for keyed e-mails and by (task, step) for unkeyed ones
+    (computed once per view)."""
+    return view.memo("send_groups", _send_groups)
+
+
+def _send_groups(view: HistoryView) -> tuple[dict[tuple, list[Event]], dict[tuple, list[Event]]]:
     keyed: dict[tuple, list[Event]] = defaultdict(list)
     unkeyed: dict[tuple, list[Event]] = defaultdict(list)
-    for e in view:
-        if _ok(e, "send"):
-            key = e.value.get("key")
-            if key is None:
-                unkeyed[(e.task, e.step)].append(e)
-            else:
-                keyed[(e.task, key)].append(e)
+    for e in view.of("send"):
+        key = e.value.get("key")
+        if key is None:
+            unkeyed[(e.task, e.step)].append(e)
+        else:
+            keyed[(e.task, key)].append(e)
     return keyed, unkeyed
 
 
@@ -70,7 +74,7 @@ def lost_emails(view: HistoryView) -> list[tuple[str, str]]:
     """``(task, key)`` of every e-mail whose key was recorded (an ``effect`` ok: "you may send")
     but that no ``send`` ever followed, in the order they were recorded."""
     keyed, _ = send_groups(view)
-    recorded = dict.fromkeys((e.task, e.value.get("key")) for e in view if _ok(e, "effect"))
+    recorded = dict.fromkeys((e.task, e.value.get("key")) for e in view.of("effect"))
     return [k for k in recorded if k not in keyed]
 
 
@@ -80,6 +84,8 @@ def outdated_sends(view: HistoryView) -> list[Event]:
     A task cites what its latest accepted ``retrieve`` save names (``evidence``, e.g.
     ``kb/returns@v3``); the editor's ``publish`` events say when each document got a newer
     version. Opaque tasks cite nothing, so they never count."""
+    if not view.of("publish", "info"):
+        return []  # no document ever changed: nothing sent can be outdated
     newest: dict[str, int] = {}
     cited: dict[str, list[str]] = {}
     out = []
@@ -105,13 +111,15 @@ def _duplicate_deliveries_absorbed(view: HistoryView) -> int:
         committed: set[Any] = set()
         latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
         for e in events:
-            if _ok(e, "deliver"):
+            if e.type != "ok":
+                continue
+            if e.op == "deliver":
                 worker = e.value.get("to") or e.value.get("worker") or e.process
                 dup = bool(e.value.get("duplicate") or e.value.get("redelivery"))
                 if worker in latest and latest[worker][0] and not latest[worker][1]:
                     absorbed += 1
                 latest[worker] = [dup, False]
-            elif _ok(e, "save"):
+            elif e.op == "save":
                 if e.step in committed and e.process in latest:
                     latest[e.process][1] = True
                 committed.add(e.step)
@@ -126,10 +134,13 @@ def _leases_expired(view: HistoryView) -> int:
     for events in view.by_task.values():
         running = False
         for e in events:
-            if _ok(e, "claim"):
+            if e.type != "ok":
+                continue
+            op = e.op
+            if op == "claim":
                 count += running
                 running = True
-            elif _ok(e, "cancel") or (_ok(e, "save") and e.value.get("done")):
+            elif op == "cancel" or (op == "save" and e.value.get("done")):
                 running = False
     return count
 
@@ -137,9 +148,9 @@ def _leases_expired(view: HistoryView) -> int:
 def coverage(view: HistoryView) -> dict[str, int]:
     """The "sometimes" counters: did this run reach the cases the checker exists for?"""
     return {
-        "stale_commits_rejected": sum(1 for e in view if e.op == "save" and e.type == "fail"),
+        "stale_commits_rejected": len(view.of("save", "fail")),
         "crashes_after_effect": sum(
-            1 for e in view if e.op == "crash" and e.type == "info" and e.value.get("after_effect")
+            1 for e in view.of("crash", "info") if e.value.get("after_effect")
         ),
         "duplicate_deliveries_absorbed": _duplicate_deliveries_absorbed(view),
         "leases_expired": _leases_expired(view),
@@ -159,25 +170,23 @@ def metrics(view: HistoryView, final: Mapping[str, TaskRecord]) -> dict[str, flo
     when no task finished."""
     statuses = Counter(r.status for r in final.values())
     keyed, unkeyed = send_groups(view)
-    latencies = []
-    for task, events in view.by_task.items():
-        done = next((e for e in (e for e in events if _ok(e, "save")) if e.value.get("done")), None)
-        if done is not None and task in view.submits:
-            latencies.append(done.time - view.submits[task].time)
-    latencies.sort()
-    ends = [e.time for e in view if (_ok(e, "save") and e.value.get("done")) or _ok(e, "cancel")]
+    saves = view.of("save")
+    done_at: dict[str, float] = {}
+    for e in saves:
+        if e.value.get("done") and e.task not in done_at:
+            done_at[e.task] = e.time
+    submits = view.submits
+    latencies = sorted(done_at[t] - submits[t].time for t in done_at if t in submits)
+    ends = [e.time for e in saves if e.value.get("done")] + [e.time for e in view.of("cancel")]
     starts = [e.time for e in view.submits.values()]
     return {
         "tasks": len(final) or len(view.submits),
         "completed": statuses[COMPLETED],
         "cancelled": statuses[CANCELLED],
         "dead": statuses[DEAD],
-        "steps_committed": sum(1 for e in view if _ok(e, "save")),
-        "wasted_steps": sum(
-            1
-            for e in view
-            if (e.op == "save" and e.type == "fail") or (e.op == "crash" and e.task is not None)
-        ),
+        "steps_committed": len(saves),
+        "wasted_steps": len(view.of("save", "fail"))
+        + sum(1 for t in EVENT_TYPES for e in view.of("crash", t) if e.task is not None),
         "sends": sum(len(s) for s in keyed.values()) + sum(len(s) for s in unkeyed.values()),
         "duplicate_sends": sum(len(s) - 1 for s in [*keyed.values(), *unkeyed.values()]),
         "lost_emails": len(lost_emails(view)),

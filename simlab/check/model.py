@@ -106,6 +106,15 @@ class Model:
         self.ttl = ttl
         self._submitted = submitted
         self._ttls: dict[str, float] = {}
+        #: op -> the transition of its accepted (ok) event
+        self.on_ok = {
+            "claim": self._claimed,
+            "heartbeat": self._beat,
+            "save": self._saved,
+            "effect": self._recorded,
+            "cancel": self._cancelled,
+            "requeue": self._requeued,
+        }
 
     def state(self, task: str) -> TaskState:
         """The state of ``task`` (a fresh queued one the first time it is asked for)."""
@@ -126,37 +135,37 @@ class Model:
 
     def apply(self, s: TaskState, e: Event) -> None:
         """Advance ``s`` by event ``e`` (the table in the module doc)."""
-        op = e.op
-        if e.type == "invoke":
-            if op == "claim":
+        if e.type == "ok":
+            step = self.on_ok.get(e.op)
+            if step is not None:
+                step(s, e)
+        elif e.op == "claim":
+            if e.type == "invoke":
                 s.claiming[e.process] = e.time
-            return
-        if e.type == "fail":
-            if op == "claim" and e.value.get("status") == DEAD and s.status != DEAD:
-                s.status, s.epoch, s.newest = DEAD, s.epoch + 1, e
-                s.ended, s.lease, s.until = e, None, None
-            return
-        if e.type != "ok":
-            return
-        if op == "submit":
-            return
-        if op == "claim":
-            self._claimed(s, e)
-        elif op == "heartbeat":
-            ttl = self.ttl_of(s.task)
-            if s.lease is not None and e.epoch == s.epoch and ttl is not None:
-                s.until = max(s.until or e.time, e.time + ttl)
-        elif op == "save":
-            self._saved(s, e)
-        elif op == "effect":
-            key = e.value.get("key")
-            if key is not None and key not in s.effects:
-                s.effects[key] = e
-        elif op == "cancel":
-            s.status, s.epoch, s.newest = CANCELLED, max(s.epoch + 1, e.epoch or 0), e
-            s.ended, s.cancel, s.lease, s.until = e, e, None, None
-        elif op == "requeue":
-            s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
+            elif e.type == "fail":
+                self._refused(s, e)
+
+    def _refused(self, s: TaskState, e: Event) -> None:
+        if e.value.get("status") == DEAD and s.status != DEAD:
+            s.status, s.epoch, s.newest = DEAD, s.epoch + 1, e
+            s.ended, s.lease, s.until = e, None, None
+
+    def _beat(self, s: TaskState, e: Event) -> None:
+        ttl = self.ttl_of(s.task)
+        if s.lease is not None and e.epoch == s.epoch and ttl is not None:
+            s.until = max(s.until or e.time, e.time + ttl)
+
+    def _recorded(self, s: TaskState, e: Event) -> None:
+        key = e.value.get("key")
+        if key is not None and key not in s.effects:
+            s.effects[key] = e
+
+    def _cancelled(self, s: TaskState, e: Event) -> None:
+        s.status, s.epoch, s.newest = CANCELLED, max(s.epoch + 1, e.epoch or 0), e
+        s.ended, s.cancel, s.lease, s.until = e, e, None, None
+
+    def _requeued(self, s: TaskState, e: Event) -> None:
+        s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
 
     def _claimed(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.done = RUNNING, None, None

@@ -245,7 +245,7 @@ def findings(
     rules: Iterable[str] | None = None,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
-    history order.
+    history order (a rule's findings at the same index keep the order the rule gave them).
 
     ``final`` is the ledger's last records; ``steps`` K (see :func:`steps_of`); ``effects``
     the ledger's recorded e-mail keys per task (``Ledger.effects``), compared with the
@@ -262,24 +262,33 @@ def findings(
             by_op.setdefault(op, []).append(r)
     model = Model(set(view.submits), ttl)
     found: list[Finding] = []
-    for e in view.events:
-        if e.task is None:
-            continue
-        s = model.state(e.task)
-        if e.type == "ok" and e.op in by_op:
-            if e.op in ops.FENCED_OPS:
-                model.open_lease(s, e)
-            for r in by_op[e.op]:
-                hit = r.judge(s, e, model)
-                if hit is not None:
-                    found.append(Finding(r.letter, e.index, hit[0], e, hit[1]))
-        model.apply(s, e)
+    fenced, on_ok, apply = ops.FENCED_OPS, model.on_ok, model.apply
+    # Every rule is about one task, so each task's events are replayed on their own.
+    for task, events in view.by_task.items():
+        s = model.state(task)
+        for e in events:
+            if e.type != "ok":
+                if e.op == "claim":
+                    apply(s, e)
+                continue
+            op = e.op
+            judges = by_op.get(op)
+            if judges:
+                if op in fenced:
+                    model.open_lease(s, e)
+                for r in judges:
+                    hit = r.judge(s, e, model)
+                    if hit is not None:
+                        found.append(Finding(r.letter, e.index, hit[0], e, hit[1]))
+            step = on_ok.get(op)
+            if step is not None:
+                step(s, e)
     if any(not r.ops for r in wanted):
         run = Run(view, model.tasks, records, steps_of(view, records, steps), effects)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))
-    found.sort(key=lambda f: _ORDER[f.letter])
+    found.sort(key=lambda f: (_ORDER[f.letter], f.index))
     return found
 
 

@@ -17,7 +17,7 @@ from simlab.cli.args import UsageError, integer
 from simlab.errors import LedgerError
 from simlab.grading.bench import DEFAULT_NOTEBOOK, GOAL, bench_grade
 from simlab.ledger.bench import bench_ledger
-from simlab.sim.bench import MEMORY_GOAL, WIDGET, bench_sim
+from simlab.sim.bench import CHECK_GOAL, MEMORY_GOAL, WIDGET, bench_sim
 
 __all__ = ["register"]
 
@@ -95,7 +95,9 @@ def _handle_sim(args: argparse.Namespace) -> int:
         f"(seed {args.seed}), best of {args.rounds} rounds"
     )
     out = bench_sim(scenario, seed=args.seed, rounds=args.rounds, bare=args.bare)
-    print(f"{'ledger':<20} {'wall s':>7} {'completed/s':>12} {'vs MemoryLedger':>16}")
+    print(
+        f"{'ledger':<20} {'wall s':>7} {'completed/s':>12} {'vs MemoryLedger':>16} {'checking':>9}"
+    )
     for row in out["rows"]:
         goal = ""
         if row["ledger"] == "Ledger(':memory:')":
@@ -103,8 +105,14 @@ def _handle_sim(args: argparse.Namespace) -> int:
             goal = f"  goal >= {MEMORY_GOAL}: {'ok' if ok else 'BELOW GOAL'}"
         print(
             f"{row['ledger']:<20} {row['seconds']:>7.3f} {row['per_s']:>12,.0f} "
-            f"{row['ratio']:>16.2f}{goal}"
+            f"{row['ratio']:>16.2f} {row['check_share']:>8.0%}{goal}"
         )
+    worst = max(row["check_share"] for row in out["rows"])
+    verdict = "ok" if worst <= CHECK_GOAL else "ABOVE GOAL"
+    print(
+        f"checking (the model replay and every rule) costs at most {worst:.0%} of a simulate "
+        f"call (goal <= {CHECK_GOAL:.0%}: {verdict})"
+    )
     if out["bare_s"] is not None:
         r = out["widget_vs_bare"]
         print(

@@ -9,7 +9,10 @@ against the cost of one million bare SimPy timeouts measured in the same process
 
 Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
 million bare timeouts (about 1 s on 2 cores). The histories of the three runs must be identical:
-the ledgers implement one contract, so the same seed tells the same story.
+the ledgers implement one contract, so the same seed tells the same story. Checking a run (the
+replay through the protocol's model and every rule, :func:`simlab.check.check`) is timed on its
+own, on the same history, and reported as a share of the ``simulate`` call that includes it
+(goal: at most :data:`CHECK_GOAL`).
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from simlab.check.history import history_digest
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
-__all__ = ["bench_sim", "bare_timeouts", "WIDGET", "MEMORY_GOAL"]
+__all__ = ["bench_sim", "bare_timeouts", "WIDGET", "MEMORY_GOAL", "CHECK_GOAL"]
 
 #: The widget-size scenario the notebooks run interactively (every fault on, at defaults).
 WIDGET = Scenario(tasks=1000, steps=3, workers=8)
 #: ``Ledger(":memory:")`` should reach this fraction of ``MemoryLedger``'s speed.
 MEMORY_GOAL = 0.6
+#: Checking a run should cost at most this share of the ``simulate`` call that includes it.
+CHECK_GOAL = 0.2
 
 
 def bare_timeouts(n: int = 1_000_000) -> float:
@@ -60,15 +65,27 @@ def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:
     ]
 
 
+def _check_seconds(result) -> float:
+    """Wall seconds :func:`simlab.check.check` takes on ``result``'s history, as simulate ran it."""
+    from simlab.check import check
+
+    sc = result.scenario
+    start = time.perf_counter()
+    check(result.history, result.final, steps=sc.steps, effects=result.effects, ttl=sc.ttl)
+    return time.perf_counter() - start
+
+
 def bench_sim(
     scenario: Scenario = WIDGET, *, seed: int = 1, rounds: int = 3, bare: int = 1_000_000
 ) -> dict[str, Any]:
     """Measure; return ``{"rows": [...], "bare_s": s, "widget_vs_bare": r, "same_history": b}``.
 
-    Each row has ``ledger``, ``seconds`` (best round), ``completed``, ``per_s`` and ``ratio``
-    (``per_s`` over ``MemoryLedger``'s).
+    Each row has ``ledger``, ``seconds`` (best round), ``completed``, ``per_s``, ``ratio``
+    (``per_s`` over ``MemoryLedger``'s), ``check_s`` (the best time of checking that run alone)
+    and ``check_share`` (``check_s`` over ``seconds``).
     """
     best: dict[str, float] = {}
+    checking: dict[str, float] = {}
     completed: dict[str, int] = {}
     digests: set[str] = set()
     best_bare = float("inf")
@@ -79,6 +96,7 @@ def bench_sim(
                 result = simulate(scenario, seed=seed, ledger=factory)
                 elapsed = time.perf_counter() - start
                 best[name] = min(best.get(name, float("inf")), elapsed)
+                checking[name] = min(checking.get(name, float("inf")), _check_seconds(result))
                 completed[name] = result.completed
                 digests.add(history_digest(result.history))
             if bare:
@@ -94,6 +112,8 @@ def bench_sim(
                 "completed": completed[name],
                 "per_s": per_s,
                 "ratio": per_s / base,
+                "check_s": checking[name],
+                "check_share": checking[name] / seconds,
             }
         )
     memory = best["Ledger(':memory:')"]

@@ -2,7 +2,8 @@
 
 The data path of one task: the *client* submits it to the ledger and publishes its ID to the
 :class:`~simlab.sim.broker.Broker`; a :class:`~simlab.sim.worker.Worker` receives the ID, claims a
-lease and commits each step; a *user* may cancel it; the *nemesis* (the fault schedule) crashes,
+lease and commits each step; a *user* may cancel it, and may requeue it (a requeued task is
+published again); the *nemesis* (the fault schedule) crashes,
 pauses and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off``
 event is recorded. The run goes on until every message is acknowledged (so every task is terminal)
 or until the scenario's time cap, and then the checker judges the history.
@@ -29,7 +30,7 @@ import simpy
 from simlab.check.history import History
 from simlab.check.rules import Finding
 from simlab.ledger.protocol import TaskLedger
-from simlab.records import CANCELLED, COMPLETED, DEAD, TaskRecord
+from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import RandomNemesis, ScheduledNemesis
@@ -94,7 +95,8 @@ class Result:
     ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
     ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
     ``findings`` are the violations with the letter of the rule each breaks and the history
-    index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``.
+    index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``;
+    ``effects`` the e-mail keys the ledger recorded, per task (``ledger.effects(task)``).
     """
 
     scenario: Scenario
@@ -126,6 +128,7 @@ class Result:
     schedule: Schedule | None = field(default=None, repr=False)
     fault_positions: list[int] = field(default_factory=list, repr=False)
     findings: list[Finding] = field(default_factory=list, repr=False)
+    effects: dict[str, list[Effect]] = field(default_factory=dict, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -445,6 +448,7 @@ def simulate(
         schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
         fault_positions=list(run.nemesis.positions),
         findings=list(verdict.findings),
+        effects=effects,
     )
 
 

@@ -19,8 +19,9 @@ to expire, the worker restarts after a delay); a *crash right after an e-mail wa
 its save; a *pause* after the work and the e-mail and before the save, with no heartbeat, so the
 worker wakes and commits with the epoch it had; a *work pause* as a step's work begins (the
 worker wakes and heartbeats with the epoch it had); an *effect pause* right before a step's
-e-mail (it wakes and records the e-mail with the epoch it had); a *slow* step. Every action is
-recorded in the history as it happens.
+e-mail (it wakes and records the e-mail with the epoch it had); a *send pause* between recording
+an e-mail's key and sending it; a *claim pause* between the two statements of a two-statement
+claim; a *slow* step. Every action is recorded in the history as it happens.
 """
 
 from __future__ import annotations

@@ -50,6 +50,9 @@ def test_does_unfenced_with_pauses_exit_1_and_say_why(capsys):
         ["--variant", "optimistic"],
         ["--tasks", "many"],
         ["--db", "/no/such/folder/ledger.sqlite"],
+        ["--faults", "most"],
+        ["--faults", "all", "--idempotency-keys", "no"],
+        ["--send-pause-rate", "0.1", "--workload", "agent"],
     ],
 )
 def test_is_bad_input_one_line_and_exit_2(argv, capsys):
@@ -128,6 +131,25 @@ def test_is_a_bad_sweep_refused(tmp_path, capsys):
     assert code == 2 and "unknown fault" in err
 
 
+def test_does_faults_all_run_the_preset_and_replay_as_such(capsys):
+    code, out, _ = run(["simulate", "--faults", "all", "--seed", "2"], capsys)
+    assert code == 0 and "verdict: OK" in out
+    assert "replay: simlab simulate --seed 2 --faults all\n" in out
+    code, out, _ = run(["simulate", "--faults", "all", "--crash-rate", "0", "--seed", "2"], capsys)
+    assert "replay: simlab simulate --seed 2 --faults all --crash-rate 0.0\n" in out
+    code, out, _ = run(
+        ["simulate", "--faults", "all", "--variant", "unfenced", "--seed", "2"], capsys
+    )
+    assert code == 1 and "VIOLATION" in out
+
+
+def test_is_faults_all_with_a_schedule_refused(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    run(["simulate", *SMALL, "--save-schedule", str(path)], capsys)
+    code, out, err = run(["simulate", "--schedule", str(path), "--faults", "all"], capsys)
+    assert code == 2 and "drop --faults" in err
+
+
 def test_does_bench_sim_compare_three_ledgers_on_one_story():
     out = bench_sim(Scenario(tasks=40, workers=8), rounds=1, bare=1000)
     assert [r["ledger"] for r in out["rows"]] == [
@@ -136,5 +158,6 @@ def test_does_bench_sim_compare_three_ledgers_on_one_story():
         "Ledger(WAL file)",
     ]
     assert out["rows"][0]["ratio"] == 1.0
+    assert all(0 < r["check_share"] < 1 for r in out["rows"])
     assert all(r["completed"] == out["rows"][0]["completed"] > 0 for r in out["rows"])
     assert out["same_history"]
