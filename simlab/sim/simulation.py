@@ -301,7 +301,7 @@ class _Run:
             self.worker_class = AgentWorker
         self.task_ids = task_ids(scenario.tasks)
 
-    # -- the client: Poisson arrivals, and sometimes a user who cancels ------------------------
+    # -- the client: Poisson arrivals, and sometimes a user who cancels or requeues ------------
     def arrivals(self):
         env, sc, rec = self.env, self.scenario, self.history.record
         arrival, nemesis = self.rng["arrival"], self.nemesis
@@ -317,44 +317,31 @@ class _Run:
                 rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
             if env.now < self.horizon:
-                delay = nemesis.cancel(task)
-                if delay is not None:
-                    env.timeout(delay).callbacks.append(lambda _ev, t=task: self.cancel(t))
-                delay = nemesis.requeue(task)
-                if delay is not None:
-                    env.timeout(delay).callbacks.append(lambda _ev, t=task: self.requeue(t))
+                for action, first in (("cancel", nemesis.cancel), ("requeue", nemesis.requeue)):
+                    self._later(first(task), action, task)
 
-    def cancel(self, task: str) -> None:
-        """A user cancels ``task`` (only before the fault horizon)."""
+    def _later(self, delay: float | None, action: str, task: str) -> None:
+        if delay is not None:
+            self.env.timeout(delay).callbacks.append(lambda _ev: self.user(action, task))
+
+    def user(self, action: str, task: str) -> bool:
+        """A user cancels or requeues ``task`` now (``action``: ``"cancel"`` or ``"requeue"``;
+        only before the fault horizon); True if the ledger accepted it. A requeued task is
+        published again."""
         env = self.env
         if env.now >= self.horizon:
-            return
-        again = self.nemesis.cancelled(task)
-        if again is not None:
-            env.timeout(again).callbacks.append(lambda _ev, t=task: self.cancel(t))
-        rec = self.history.record
-        rec(env.now, "invoke", "user", "cancel", task)
-        if not self.ledger.cancel(task):
-            rec(env.now, "fail", "user", "cancel", task, reason=self.ledger.get(task).status)
-            return
-        rec(env.now, "ok", "user", "cancel", task, self.ledger.get(task).epoch)
-
-    def requeue(self, task: str) -> None:
-        """A user requeues ``task`` (only before the fault horizon): on success the broker
-        publishes it again."""
-        env = self.env
-        if env.now >= self.horizon:
-            return
-        again = self.nemesis.requeued(task)
-        if again is not None:
-            env.timeout(again).callbacks.append(lambda _ev, t=task: self.requeue(t))
-        rec = self.history.record
-        rec(env.now, "invoke", "user", "requeue", task)
-        if self.ledger.requeue(task):
-            rec(env.now, "ok", "user", "requeue", task, self.ledger.get(task).epoch)
+            return False
+        fired = self.nemesis.cancelled if action == "cancel" else self.nemesis.requeued
+        self._later(fired(task), action, task)
+        rec, ledger = self.history.record, self.ledger
+        rec(env.now, "invoke", "user", action, task)
+        if not getattr(ledger, action)(task):
+            rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
+            return False
+        rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+        if action == "requeue":
             self.broker.republish(task)
-        else:
-            rec(env.now, "fail", "user", "requeue", task, reason=self.ledger.get(task).status)
+        return True
 
     def faults_off(self, _ev) -> None:
         self.history.record(self.env.now, "info", "nemesis", "faults-off")
