@@ -43,7 +43,12 @@ class TerminalTask(LedgerError):
 
 
 class LeaseHeld(LedgerError):
-    """Another worker holds a live lease on the task (``lease_until`` is still in the future)."""
+    """Another worker holds a live lease on the task (``lease_until`` is still in the future).
+
+    ``worker`` is the worker that *holds* the live lease, as the task's row names it, never the
+    worker whose claim was refused; ``lease_until`` is when the holder's lease runs out. So the
+    message reads "task 't1' is leased to 'worker-1' until t=30.0" to the worker that asked.
+    """
 
     def __init__(self, task_id: str, worker: str | None, lease_until: float | None):
         super().__init__(task_id, worker, lease_until)

@@ -35,3 +35,152 @@ def test_does_the_postgres_example_in_the_readme_run(capsys):
         "Ledger completed 2",
         "PostgresLedger completed 2",
     ]
+
+
+# --- the way in, and the words -------------------------------------------------------------
+
+ROOT = README.parent
+README_ZH = ROOT / "README.zh.md"
+#: The notebooks a learner reads first, in order; their Words boxes define the kit's terms.
+FIRST_NOTEBOOKS = (
+    "01_fencing_tokens",
+    "02_sqlite_ledger",
+    "03_epoch_races",
+    "04_crashes_and_side_effects",
+)
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """(heading, body) of each ``## `` section."""
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return list(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_does_a_short_start_for_learners_follow_the_first_paragraph():
+    heading, body = _sections(README.read_text())[0]
+    assert heading.startswith("Start here"), "the first section after the intro is for learners"
+    assert len(body.splitlines()) <= 40, "keep it short"
+    for words in (
+        "make lab",
+        "notebooks/01_fencing_tokens.ipynb",
+        "prediction",
+        "reveal",
+        "self_check",
+        "simlab grade exercises/",
+        "--rubric",
+        "#glossary",
+    ):
+        assert words in body, words
+    exercises = list(dict.fromkeys(re.findall(r"exercises/(\d\d_\w+\.ipynb)", body)))
+    assert exercises == sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
+    table = "\n".join(line for line in body.splitlines() if line.lstrip().startswith("| `"))
+    notebooks = re.findall(r"(\d\d)_\.\.\.", table)
+    assert notebooks == [f"{n:02d}" for n in range(1, 10)], "every notebook, in order"
+    assert re.findall(r"exercises/(\d\d_\w+\.ipynb)", table) == exercises
+    zh_heading, zh_body = _sections(README_ZH.read_text())[0]
+    assert zh_heading.startswith("从这里开始")
+    zh_exercises = re.findall(r"exercises/zh/(\d\d_\w+\.ipynb)", zh_body)
+    assert list(dict.fromkeys(zh_exercises)) == exercises
+
+
+def _code(path: Path) -> str:
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+def test_does_the_start_name_exactly_the_notebooks_whose_cells_need_widgets():
+    """A cell that shows a widget (``.show()`` of a stepper or the dashboard) needs a live
+    JupyterLab; the start section names those notebooks, and no other."""
+    body = _sections(README.read_text())[0][1]
+    sentence = re.split(r"\.\s", body[body.index("need a live JupyterLab") :])[0]
+    named = set(re.findall(r"notebooks/(\d\d_\w+)\.ipynb", sentence))
+    widgets = {
+        p.stem
+        for p in (ROOT / "notebooks").glob("*.ipynb")
+        if re.search(r"(?<!plt)\.show\(\)", _code(p))
+    }
+    assert named == widgets
+
+
+def _markdown(name: str) -> list[str]:
+    import nbformat
+
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "markdown"]
+
+
+def _boxes(source: str) -> list[str]:
+    """The Words boxes of one markdown cell: blockquotes that start with ``> **Words``."""
+    boxes, current = [], None
+    for line in source.splitlines():
+        if line.startswith("> **Words"):
+            current = [line]
+            boxes.append(current)
+        elif current is not None and line.startswith(">"):
+            current.append(line)
+        else:
+            current = None
+    return [" ".join(line.lstrip("> ") for line in box) for box in boxes]
+
+
+def _box_terms() -> set[str]:
+    terms = set()
+    for name in FIRST_NOTEBOOKS:
+        for source in _markdown(name):
+            for box in _boxes(source):
+                found = re.findall(r"\*\*([^*]+)\*\*", box)
+                terms |= {t.lower() for t in found if not t.startswith("Words")}
+    return terms
+
+
+def _glossary(path: Path, heading: str) -> list[set[str]]:
+    """The English terms of each glossary row (``ledger (task ledger)`` is ``ledger``)."""
+    body = dict(_sections(path.read_text()))[heading]
+    rows = [line.split("|")[1].strip() for line in body.splitlines() if line.startswith("| ")]
+    return [
+        {re.sub(r"\s*\(.*\)", "", t).strip().lower() for t in row.split(",")} for row in rows[1:]
+    ]
+
+
+def test_is_every_term_of_the_words_boxes_in_both_glossaries():
+    terms = _box_terms()
+    assert len(terms) >= 20
+    for path, heading in ((README, "Glossary"), (README_ZH, "术语表")):
+        known = set().union(*_glossary(path, heading))
+        assert terms <= known, (path.name, sorted(terms - known))
+
+
+def test_is_every_glossary_term_up_to_the_idempotency_ledger_defined_in_a_words_box():
+    rows = _glossary(README, "Glossary")
+    assert rows == _glossary(README_ZH, "术语表"), "the two glossaries list the same terms"
+    last = next(i for i, row in enumerate(rows) if "idempotency ledger" in row)
+    terms = _box_terms()
+    missing = [sorted(row) for row in rows[: last + 1] if not row & terms]
+    assert not missing, missing
+
+
+def test_is_each_word_a_newcomer_tripped_on_defined_where_it_first_appears():
+    for word in ("nemesis", "Jepsen", "visibility timeout", "at least once", "idempotency key"):
+        first = next(
+            source
+            for name in FIRST_NOTEBOOKS
+            for source in _markdown(name)
+            if word.lower() in source.lower()
+        )
+        assert any(word.lower() in box.lower() for box in _boxes(first)), word
+
+
+def test_do_the_notebooks_glossary_links_reach_a_glossary_heading():
+    import nbformat
+
+    assert "## Glossary" in README.read_text() and "## 术语表" in README_ZH.read_text()
+    for folder, link in (
+        ("notebooks", "../README.md#glossary"),
+        ("notebooks/zh", "../../README.zh.md#术语表"),
+    ):
+        for name in FIRST_NOTEBOOKS:
+            nb = nbformat.read(ROOT / folder / f"{name}.ipynb", as_version=4)
+            text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+            assert f"]({link})" in text, (folder, name)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,14 +32,27 @@ __all__ = [
     "student_of",
     "students",
     "CSV_FIXED",
+    "WEIGHTED",
 ]
 
 #: The CSV columns before the per-question ones.
 CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
 
 
+#: The line under a notebook's questions when one of them got some checks but not all its
+#: points: points come from weighted criteria, so "10/12 checks passed" may earn 3 of 10.
+WEIGHTED = {
+    "en": "  points weigh ideas, not checks: `simlab grade --rubric {exercise}` shows each "
+    "question's criteria and their weights",
+    "zh": "  分数按考查的思路加权,而不是按通过的检查项计数:`simlab grade --rubric {exercise}` "
+    "列出每道题的评分标准及其权重",
+}
+_PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
+
+
 def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
-    """A readable report: one block per notebook, feedback in ``lang``."""
+    """A readable report: one block per notebook, feedback in ``lang``; under a notebook where
+    a question passed some checks without full points, one line pointing to its rubric."""
     blocks = []
     for g in grades:
         head = f"{g.notebook}: {g.score}/{g.max_score}"
@@ -53,6 +67,9 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             lines.append(
                 f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {translate(q.feedback, lang)}"
             )
+        partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
+        if g.exercise and partial:
+            lines.append(WEIGHTED.get(lang, WEIGHTED["en"]).format(exercise=g.exercise))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

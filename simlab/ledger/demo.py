@@ -110,17 +110,30 @@ def chapter_story(path: str | Path, *, say: Callable[[str], None] = print) -> li
 
 @dataclass(frozen=True)
 class RaceOutcome:
-    """What a claim race produced: how many claims, and how many epochs had two owners."""
+    """What a claim race produced: claims tried (``attempts``), claims granted (``claims``:
+    the epochs the processes printed), and how many epochs had more than one owner.
+
+    The chapter's claim never refuses (its ``UPDATE`` checks no lease), so every attempt is
+    granted. The atomic claim refuses a few with ``LeaseHeld``: each lease lasts 1e-9 s, and a
+    process whose clock reading was taken just before another process's claim committed sees
+    that new lease as still live.
+    """
 
     chapter: bool
     claims: int
     shared_epochs: int
+    attempts: int
+
+    @property
+    def refused(self) -> int:
+        """Attempts that got no lease (``LeaseHeld``)."""
+        return self.attempts - self.claims
 
     def __str__(self) -> str:
         kind = "chapter's two-statement claim" if self.chapter else "atomic UPDATE ... RETURNING"
         return (
-            f"{kind}: {self.claims} claims, {self.shared_epochs} epochs believed owned by "
-            f"more than one process"
+            f"{kind}: {self.claims} of {self.attempts} claims granted, {self.shared_epochs} "
+            f"epochs believed owned by more than one process"
         )
 
 
@@ -174,4 +187,4 @@ def claim_race(
         owners.update(seen)
     shutil.rmtree(barrier, ignore_errors=True)
     shared = sum(1 for n in owners.values() if n > 1)
-    return RaceOutcome(chapter, total, shared)
+    return RaceOutcome(chapter, total, shared, processes * claims)

@@ -1,20 +1,20 @@
-"""The chapter's dict experiment: fencing explained with one dict and four functions.
+"""The chapter's dict experiment: fencing explained with one dict and two functions.
 
-The chapter first explains fencing with one dict and two functions. It is kept apart from the
-ledger because it is the smallest thing that shows the idea: :func:`claim` hands out a new epoch,
-and :func:`commit` accepts only the newest one, once (:func:`cancel` and :func:`requeue` serve the
-chapter's second exercise). The state is passed in instead of living in a global, so each
-experiment starts clean. Like :class:`~simlab.ledger.MemoryLedger` it is a model inside one
-process, never a distributed lock.
+It is kept apart from the ledger because it is the smallest thing that shows the idea:
+:func:`claim` hands out a new epoch, and :func:`commit` accepts only the newest one, once. The
+chapter's exercise adds ``cancel`` and ``requeue`` on the same dict; the learner writes them
+(``exercises/01_fencing_and_cancellation.ipynb``), so the kit holds no finished copy. The state
+is passed in instead of living in a global, so each experiment starts clean. Like
+:class:`~simlab.ledger.MemoryLedger` it is a model inside one process, never a distributed lock.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simlab.records import CANCELLED, COMPLETED, QUEUED, RUNNING, TERMINAL_STATUSES
+from simlab.records import COMPLETED, QUEUED, RUNNING
 
-__all__ = ["new_state", "claim", "commit", "cancel", "requeue"]
+__all__ = ["new_state", "claim", "commit"]
 
 
 def new_state() -> dict[str, Any]:
@@ -34,21 +34,4 @@ def commit(state: dict[str, Any], epoch: int, value: Any) -> bool:
     if epoch != state["epoch"] or state["status"] != RUNNING:
         return False
     state.update(status=COMPLETED, result=value)
-    return True
-
-
-def cancel(state: dict[str, Any]) -> bool:
-    """Cancel and bump the epoch, so even the newest holder can no longer commit."""
-    if state["status"] in TERMINAL_STATUSES:
-        return False
-    state["status"] = CANCELLED
-    state["epoch"] += 1
-    return True
-
-
-def requeue(state: dict[str, Any]) -> bool:
-    """Put a cancelled task back in the queue; the next :func:`claim` gets a higher epoch."""
-    if state["status"] != CANCELLED:
-        return False
-    state["status"] = QUEUED
     return True

@@ -7,6 +7,8 @@ full ``tasks()`` and ``effects()`` snapshots before and after the call.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -841,14 +843,13 @@ def test_does_the_chapters_dict_experiment_fence_the_old_claim():
     assert state == {"epoch": new, "status": COMPLETED, "result": "fresh"}
 
 
-def test_exercise_2_in_the_dict_experiment():
-    state = model.new_state()
-    epoch = model.claim(state)
-    assert model.cancel(state)
-    assert not model.commit(state, epoch, "too late")
-    assert state["result"] is None
-    assert model.requeue(state)
-    new = model.claim(state)
-    assert new > epoch
-    assert model.commit(state, new, "fresh")
-    assert state["result"] == "fresh"
+def test_does_the_dict_experiment_leave_cancel_and_requeue_to_the_learner():
+    """Exercise 01 asks for ``cancel`` and ``requeue`` on this dict: the kit holds no finished
+    copy of them, and nothing in simlab imports one (the solution is graded by the grader's
+    tests: every solution gets full marks)."""
+    assert not hasattr(model, "cancel") and not hasattr(model, "requeue")
+    package = Path(model.__file__).resolve().parents[1]
+    for path in package.rglob("*.py"):
+        text = path.read_text()
+        assert "dict_experiment import cancel" not in text, path
+        assert "dict_experiment.cancel" not in text and "dict_experiment.requeue" not in text

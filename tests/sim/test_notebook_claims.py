@@ -137,3 +137,152 @@ def test_do_pauses_change_which_rule_the_racy_claim_breaks_not_whether():
     (none, twice_0, taken_0), (many, twice_2, taken_2) = racy(0.0), racy(0.2)
     assert all(none) and all(many)
     assert twice_2 < twice_0 and taken_2 > taken_0
+
+
+def _notebook_02_race():
+    """Notebook 02, section 4: the first racy-claim seed that grants an epoch twice, and the
+    task of the checker's first sentence about it."""
+
+    def reused(result):
+        return reused_epochs(HistoryView(result.history))
+
+    racy = Scenario(variant="racy-claim")
+    seed = next(s for s in range(1, 100) if reused(simulate(racy, seed=s)))
+    result = simulate(racy, seed=seed)
+    return result, reused(result)[0].split(" of ")[1].split()[0]
+
+
+def test_does_the_raced_task_of_notebook_02_end_as_its_text_says():
+    """02 section 4: two workers claim one epoch from "one message delivered twice at the same
+    moment"; "one of the twins saved step 1 first. The other's save of step 1 ... is the red
+    triangle ... its epoch was the current one, but the step did not advance
+    (step-not-advancing) ... It stopped there and never sent a heartbeat; the first twin went
+    on heartbeating ... and completed the task"; the second grant is outlined in red."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from simlab.plots import timeline
+
+    result, task = _notebook_02_race()
+    events = [e for e in result.history if e.task == task and e.type in ("ok", "fail")]
+    claims = [e for e in events if e.op == "claim"]
+    epoch = claims[-1].epoch
+    twins = [e.process for e in claims if e.epoch == epoch]
+    assert len(twins) == 2
+    delivered = [e for e in result.history if e.task == task and e.op == "deliver"]
+    again = [e for e in delivered if e.process in twins and e.time == delivered[-1].time]
+    assert len(again) == 2 and all(e.value["duplicate"] or e.value["redelivery"] for e in again)
+    (refused,) = [e for e in events if e.op == "save" and e.type == "fail"]
+    assert refused.process in twins and refused.epoch == epoch
+    assert refused.value["reason"] == "step-not-advancing"
+    (first,) = [w for w in twins if w != refused.process]
+    earlier = [e for e in events if e.op == "save" and e.type == "ok" and e.time <= refused.time]
+    assert [(e.process, e.step) for e in earlier] == [(first, refused.step)]
+    beats = {w: sum(1 for e in events if e.op == "heartbeat" and e.process == w) for w in twins}
+    assert beats[refused.process] == 0 and beats[first] > 0
+    done = [e for e in events if e.op == "save" and e.type == "ok" and e.value.get("done")]
+    assert [(e.process, e.epoch) for e in done] == [(first, epoch)]
+    ax = timeline(result.history, tasks=[task])
+    gids = {a.get_gid() for a in ax.get_children() + ax.lines + ax.patches}
+    assert {"save-fail-other", "lease-reused"} <= gids
+    assert "save-fail-completed" not in gids and "save-fail-stale-epoch" not in gids
+
+
+def test_would_either_twin_of_a_shared_epoch_commit_first():
+    """02 section 4: "Had the second twin been first, its save would have been accepted and the
+    other's refused: the fencing token cannot tell the two apart"."""
+    from simlab.ledger import ChapterLedger
+
+    for first_saver in (0, 1):
+        ledger = ChapterLedger(":memory:", clock=lambda: 0.0)
+        ledger.submit("t1")
+        ledger.claim_update_only("t1", "w1", 10)
+        ledger.claim_update_only("t1", "w2", 10)
+        twins = [ledger.read_claim("t1", "w1"), ledger.read_claim("t1", "w2")]
+        assert twins[0].epoch == twins[1].epoch
+        assert ledger.save(twins[first_saver], 1)
+        assert not ledger.save(twins[1 - first_saver], 1)
+
+
+def _task_saves(result, task: str):
+    return [e for e in result.history if e.task == task and e.op == "save" and e.type != "invoke"]
+
+
+def test_is_each_paused_worker_of_the_fenced_picture_refused_for_a_stale_epoch():
+    """03 section 3: "each paused worker is refused when it wakes, with a cross (stale epoch).
+    First the worker with epoch 1, after the task was claimed with epoch 2; then the worker
+    with epoch 2 ... after the first worker, awake again, claimed the task once more with
+    epoch 3. The epoch-3 lease finishes the task from the last accepted step"; unfenced, the
+    current worker's save is refused with a diamond (task already completed)."""
+    fenced = simulate(SMALL, seed=4)
+    saves = _task_saves(fenced, "t0005")
+    refused = [
+        (e.process, e.epoch, e.value["reason"], e.value["current"])
+        for e in saves
+        if e.type == "fail"
+    ]
+    assert refused == [("w2", 1, "stale-epoch", 2), ("w3", 2, "stale-epoch", 3)]
+    claims = [e for e in fenced.history if e.task == "t0005" and e.op == "claim" and e.type == "ok"]
+    last = claims[-1]
+    assert (last.process, last.epoch) == ("w2", 3), "the first worker, awake again, claims e3"
+    accepted_before = max(e.step for e in saves if e.type == "ok" and e.time <= last.time)
+    assert last.step == accepted_before, "resumed from the last accepted step"
+    (done,) = [e for e in saves if e.type == "ok" and e.value.get("done")]
+    assert done.epoch == 3
+    unfenced = simulate(SMALL.with_(variant="unfenced"), seed=4)
+    (lost,) = [e for e in _task_saves(unfenced, "t0005") if e.type == "fail"]
+    assert (lost.process, lost.epoch, lost.value["reason"]) == ("w3", 2, "completed")
+
+
+def test_does_the_unfenced_save_check_only_the_status():
+    """03 section 3: "the unfenced save checks only that the task is running: not the epoch,
+    not even that the step advances" (notebook 05's shrink story shows a step going back)."""
+    from simlab.ledger import ChapterLedger
+
+    now = [0.0]
+    ledger = ChapterLedger(":memory:", clock=lambda: now[0])
+    ledger.submit("t1")
+    old = ledger.claim("t1", "w1", ttl=1)
+    now[0] = 2
+    new = ledger.claim("t1", "w2", ttl=10)
+    assert ledger.save(new, 2)
+    assert ledger.save_unfenced(old, 1) and ledger.get("t1").step == 1, "epoch and step ignored"
+    assert ledger.save_unfenced(old, 1), "the same step again"
+    ledger.cancel("t1")
+    assert not ledger.save_unfenced(new, 3), "only a running task takes the save"
+
+
+def test_does_the_stepper_show_the_stale_save_and_the_refused_effect():
+    """03 section 3: after the stale save "the row becomes completed at step 3 although its
+    epoch is 2"; before it, "the second worker's effect fail: the effects table already holds
+    the e-mail's key, recorded by the first worker"."""
+    from simlab.plots.stepper import RaceStepper
+
+    unfenced = simulate(SMALL.with_(variant="unfenced"), seed=4)
+    stepper = RaceStepper(unfenced.history, "t0005", variant="unfenced")
+    events = [s.event for s in stepper.snapshots]
+    stale = next(
+        i
+        for i, e in enumerate(events)
+        if e.op == "save" and e.type == "ok" and e.epoch == 1 and e.step == 3
+    )
+    row = stepper.snapshots[stale].row
+    assert (row.status, row.step, row.epoch) == ("completed", 3, 2)
+    effect = next(i for i, e in enumerate(events) if e.op == "effect" and e.type == "fail")
+    assert effect < stale and events[effect].process == "w3"
+    assert [(x.key, x.worker) for x in stepper.snapshots[effect].effects] == [
+        ("t0005:email:2", "w2")
+    ]
+
+
+def test_do_pauses_with_pause_time_3_last_between_half_and_five_and_a_half_ttl():
+    """03 section 7: the check of pause_range simulates pause_time=3 (seed 4) and expects
+    (0.5, 5.5) ttl, the rule of section 1 ("ttl * U(0.5, 2 * pause_time - 0.5)")."""
+    lengths = [
+        x
+        for s in (4, *SEEDS)
+        for x in pause_lengths_in_ttl(simulate(SMALL.with_(pause_time=3.0), seed=s))
+    ]
+    assert len(lengths) >= 10
+    assert all(0.5 <= x <= 5.5 for x in lengths), (min(lengths), max(lengths))
+    assert max(lengths) > 3.5, "longer than the default's longest pause"

@@ -8,7 +8,12 @@ The sources replace the question's answer cell of the solution notebook.
 
 from __future__ import annotations
 
-from submissions.cases import NO_HEARTBEAT_LOOP, TWO_STATEMENT_CLAIM, UNFENCED_EFFECT
+from submissions.cases import (
+    NO_HEARTBEAT_LOOP,
+    TWO_STATEMENT_CLAIM,
+    UNFENCED_EFFECT,
+    answer_source,
+)
 
 _FENCED_HEARTBEAT = """
 
@@ -258,12 +263,21 @@ def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
 # Starts from step 0 every time (ignores the persisted step): a detail.
 FROM_ZERO = WHILE_LOOP.replace("step = lease.step", "step = 0")
 
+# Names the worker whose claim was refused in LeaseHeld, not the holder of the live lease: a
+# detail (the exercise and LeaseHeld's docstring say it names the holder).
+_SOLUTION_CLAIM = answer_source("solutions", "02_leases_effects_and_loop.ipynb", "atomic-claim")
+NAMES_THE_ASKER = _SOLUTION_CLAIM.replace(
+    "raise LeaseHeld(task_id, holder, lease_until)", "raise LeaseHeld(task_id, worker, lease_until)"
+)
+assert NAMES_THE_ASKER != _SOLUTION_CLAIM
+
 ANSWERS = [
     ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
     ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
     ("select-then-update", "atomic-claim", SELECT_THEN_UPDATE, 5, "same moment"),
     ("ignores-lease-until", "atomic-claim", IGNORES_LEASE_UNTIL, 5, "LeaseHeld"),
     ("unfenced-heartbeat", "atomic-claim", UNFENCED_HEARTBEAT, 5, "stale lease"),
+    ("names-the-asker", "atomic-claim", NAMES_THE_ASKER, 8, "worker holding the live lease"),
     ("unique-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 9, "all"),
     ("always-true", "idempotent-send", ALWAYS_TRUE_EFFECT, 4, "twice"),
     ("unfenced-effect", "idempotent-send", UNFENCED_EFFECT, 4, "stale lease"),

@@ -76,6 +76,12 @@ PATTERNS: tuple[tuple, ...] = (
         ("how",),
     ),
     (
+        r"LeaseHeld must name the worker holding the live lease, not the worker whose claim was "
+        r"refused",
+        "LeaseHeld 必须指明持有有效租约的 worker,而不是领取被拒绝的那个 worker",
+    ),
+    (r"LeaseHeld must carry the holder's lease_until", "LeaseHeld 必须带上持有者的 lease_until"),
+    (
         r"a lease extended by a heartbeat must still be held, but it (?P<how>.+)",
         "被心跳延长的租约必须仍然有效,但它{how}",
         ("how",),

@@ -40,6 +40,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
     t.under("claim-fields")
     t.part(functools.partial(_claims_a_queued_task, ledgers))
     t.part(functools.partial(_terminal_and_unknown_tasks, ledgers))
+    t.part(functools.partial(_lease_held_names_the_holder, ledgers))
     t.under("heartbeat-extends")
     t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
     t.under("one-owner")
@@ -87,7 +88,8 @@ CLAIM_RUBRIC = (
         "claim-fields",
         2,
         "A claim returns the new lease (epoch, step, lease_until = now + ttl) and refuses "
-        "completed, cancelled and unknown tasks with the kit's errors.",
+        "completed, cancelled and unknown tasks with the kit's errors; a LeaseHeld names the "
+        "worker holding the live lease and its lease_until.",
     ),
     Criterion("heartbeat-extends", 1, "A current lease's heartbeat sets lease_until = now + ttl."),
 )
@@ -193,6 +195,25 @@ def _live_lease_is_refused(ledgers: Ledgers) -> None:
     )
     stored = ledger.get("t1")
     require((stored.epoch, stored.worker) == (1, "A"), "a refused claim changed the task")
+
+
+def _lease_held_names_the_holder(ledgers: Ledgers) -> None:
+    """A LeaseHeld names the holder of the live lease and its lease_until, not the worker
+    that asked. A claim that raises no LeaseHeld passes here (one-owner judges that)."""
+    ledger = ledgers.fresh()
+    ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 4.0
+    try:
+        ledger.claim("t1", "B", 10.0)
+    except LeaseHeld as held:
+        require(
+            held.worker == "A",
+            "LeaseHeld must name the worker holding the live lease, not the worker whose "
+            "claim was refused",
+        )
+        require(held.lease_until == 10.0, "LeaseHeld must carry the holder's lease_until")
+    except (TerminalTask, UnknownTask):
+        pass
 
 
 def _expired_lease_is_taken_over(ledgers: Ledgers) -> None:
