@@ -36,6 +36,7 @@ __all__ = [
     "NOTHING_EXERCISED",
     "stale_commits",
     "stale_commit_events",
+    "reused_epochs",
     "reused_epoch_events",
 ]
 
@@ -116,6 +117,11 @@ def stale_commits(history: Iterable[Event]) -> list[str]:
             f"{at(e.time)}, but {why}."
         )
     return sentences
+
+
+def reused_epochs(history: Iterable[Event]) -> list[str]:
+    """Rule (a')'s sentences: every claim ok whose epoch was not higher than the task had."""
+    return [f.sentence for f in findings(history, rules=["a'"])]
 
 
 def reused_epoch_events(history: Iterable[Event]) -> list[tuple[Event, Event | None]]:

@@ -56,7 +56,7 @@ ANSWERS = [
     ("key-without-step", EFFECT, KEY_WITHOUT_STEP, ()),  # a detail, caught case by case
     ("unfenced-effect", EFFECT, UNFENCED_EFFECT, ("j",)),
     ("always-true", EFFECT, ALWAYS_TRUE_EFFECT, ("f", "j")),
-    ("send-first", EFFECT, SEND_BEFORE_RECORD, ("f",)),
+    ("send-first", EFFECT, SEND_BEFORE_RECORD, ("f", "r")),
 ]
 #: Classic mistakes seeded runs cannot see (see the module docstring): they pass every seed.
 SERIAL_ONLY = [("chapter-claim", TWO_STATEMENT_CLAIM), ("select-then-update", SELECT_THEN_UPDATE)]
