@@ -92,6 +92,31 @@ def test_does_each_fault_kind_strike_where_its_entry_says():
     assert struck == sorted(map(json.dumps, faults))  # every entry struck, exactly as written
 
 
+def test_do_the_send_pause_claim_pause_and_requeue_strike_where_their_entries_say():
+    scenario = Scenario(tasks=3, workers=2, fault_horizon=100.0, **QUIET)
+    faults = [
+        {"kind": "send-pause", "task": "t0001", "step": 2, "attempt": 0, "length": 6.5},
+        {"kind": "cancel", "task": "t0002", "at": 3.0},
+        {"kind": "requeue", "task": "t0002", "at": 20.0},
+    ]
+    r = simulate(scenario, seed=1, schedule=faults)
+    (pause,) = [e for e in r.history if e.op == "pause"]
+    assert (pause.task, pause.step, pause.value["where"]) == ("t0001", 2, "send")
+    record = next(e for e in r.history if e.op == "effect" and e.type == "ok" and e.step == 2)
+    send = next(e for e in r.history if e.op == "send" and e.task == "t0001" and e.step == 2)
+    assert record.time == pause.time and send.time == pytest.approx(pause.time + 6.5)
+    (requeue,) = [e for e in r.history if e.op == "requeue" and e.type == "ok"]
+    assert requeue.time == 20.0 and r.ok
+    assert {t.task_id: t.status for t in r.final}["t0002"] == "completed"  # delivered again
+    assert sorted(map(json.dumps, r.schedule.faults)) == sorted(map(json.dumps, faults))
+    racy = Scenario(tasks=1, workers=1, variant="racy-claim", fault_horizon=100.0, **QUIET)
+    r = simulate(
+        racy, seed=1, schedule=[{"kind": "claim-pause", "task": "t0001", "claim": 0, "length": 2.0}]
+    )
+    invoke, ok = [e for e in r.history if e.op == "claim" and e.type in ("invoke", "ok")][:2]
+    assert ok.time == pytest.approx(invoke.time + racy.round_trip + 2.0)
+
+
 def test_does_an_empty_schedule_switch_every_fault_off():
     r = simulate(Scenario(tasks=30), seed=3, schedule=[])
     fault_ops = {"crash", "pause", "slow"}
@@ -137,6 +162,18 @@ BAD = [
     (
         lambda d: d["faults"].append({"kind": "effect-crash", "task": "t0001", "step": 0}),
         "missing field 'attempt'",
+    ),
+    (
+        lambda d: d["faults"].append(
+            {"kind": "send-pause", "task": "t0001", "step": 0, "attempt": 0, "length": 1}
+        ),
+        "sends no e-mail",
+    ),
+    (
+        lambda d: d["faults"].append(
+            {"kind": "claim-pause", "task": "t0001", "claim": -1, "length": 1}
+        ),
+        "claim must be an integer",
     ),
     (lambda d: d["faults"].append(d["faults"][0]), "repeats"),
     (lambda d: d["scenario"].update(tasks=-1), "tasks"),
