@@ -18,7 +18,7 @@ from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
 from simlab.errors import LedgerError
-from simlab.sim.scenario import EFFECTS, VARIANTS, WORKLOADS, Scenario
+from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
 
 __all__ = ["register", "add_scenario_arguments", "scenario_from_args", "schedule_from_args"]
 
@@ -281,8 +281,7 @@ def register(subparsers) -> None:
     s.add_argument(
         "--fault",
         default="pause",
-        help="which rate to vary: all, crash, effect-crash, record-crash, pause, work-pause, "
-        "effect-pause, slow, duplicate, cancel [pause]",
+        help=f"which rate to vary: all, {', '.join(RATE_FAULTS)} [pause]",
     )
     s.add_argument(
         "--rates",

@@ -45,6 +45,7 @@ __all__ = [
     "WORKLOADS",
     "AGENT_STEPS",
     "RATE_FIELDS",
+    "RATE_FAULTS",
     "ADVERSARIAL",
 ]
 
@@ -72,6 +73,8 @@ RATE_FIELDS = (
     "cancel_rate",
     "requeue_rate",
 )
+#: The fault each rate draws, as flags and sweeps name it (``work_pause_rate`` -> ``work-pause``).
+RATE_FAULTS = tuple(name.removesuffix("_rate").replace("_", "-") for name in RATE_FIELDS)
 
 #: What :meth:`Scenario.adversarial` changes: every fault kind on, at rates that exercise each
 #: promise of the ledger in most runs, and a broker that redelivers before a silent lease ends.

@@ -14,13 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simlab.sim.scenario import RATE_FIELDS, VARIANTS, Scenario
+from simlab.sim.scenario import RATE_FAULTS, RATE_FIELDS, VARIANTS, Scenario
 from simlab.sim.simulation import simulate
 
 __all__ = ["sweep", "write_csv", "FAULTS", "ROW_FIELDS"]
 
 #: What ``--fault`` may name: one rate (without ``_rate``) or ``all`` of them at once.
-FAULTS = ("all", *(name.removesuffix("_rate").replace("_", "-") for name in RATE_FIELDS))
+FAULTS = ("all", *RATE_FAULTS)
 
 #: Columns of a sweep row, in CSV order.
 ROW_FIELDS = (
