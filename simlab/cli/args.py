@@ -84,6 +84,11 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_ints(text: str) -> list[int]:
+    """A comma-separated list of whole numbers of at least 1 (``1000,10000``)."""
+    return [positive_int(part.strip()) for part in text.split(",")]
+
+
 def _folder(p: Path) -> Path:
     return p.parent if str(p.parent) else Path(".")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simlab.cli.args import UsageError, integer
+from simlab.cli.args import UsageError, integer, positive_ints
 from simlab.errors import LedgerError
 from simlab.grading.bench import DEFAULT_NOTEBOOK, GOAL, bench_grade
 from simlab.ledger.bench import bench_ledger
@@ -86,9 +86,14 @@ def register(subparsers) -> None:
 
 
 def _handle_sim(args: argparse.Namespace) -> int:
-    if args.rounds < 1 or args.tasks < 1 or args.bare < 0:
-        raise UsageError("--rounds and --tasks must be positive, --bare not negative")
-    scenario = WIDGET if args.tasks == WIDGET.tasks else WIDGET.with_(tasks=args.tasks)
+    if args.rounds < 1 or args.bare < 0:
+        raise UsageError("--rounds must be positive, --bare not negative")
+    if args.mmc:
+        return _print_mmc(args)
+    if len(args.tasks) > 1:
+        return _print_scale(args)
+    (tasks,) = args.tasks
+    scenario = WIDGET if tasks == WIDGET.tasks else WIDGET.with_(tasks=tasks)
     s = scenario
     print(
         f"simlab bench sim: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, faults on "
@@ -123,6 +128,52 @@ def _handle_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_mmc(args: argparse.Namespace) -> int:
+    from simlab.sim.bench_mmc import CIW_GOALS, MMC, bench_mmc, ciw_available
+
+    customers = args.tasks[0] if args.tasks != [WIDGET.tasks] else 5000
+    c, load = MMC["workers"], MMC["arrival_rate"] / MMC["workers"]
+    print(
+        f"simlab bench sim --mmc: M/M/{c} at load {load:g}, faults off, {customers} customers, "
+        f"best CPU time of {args.rounds} rounds"
+    )
+    if not ciw_available():
+        print("Ciw is not installed (pip install -e '.[bench]'): simlab rows only")
+    out = bench_mmc(customers, rounds=args.rounds)
+    print(f"{'engine':<20} {'CPU s':>7} {'customers/CPU s':>16} {'vs Ciw':>7}  mean wait [99% CI]")
+    for row in out["rows"]:
+        ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        goal = CIW_GOALS.get(row["engine"])
+        verdict = ""
+        if goal is not None and row["ratio"] is not None:
+            verdict = f"  goal >= {goal}: {'ok' if row['ratio'] >= goal else 'BELOW GOAL'}"
+        lo, hi = row["ci"]
+        inside = "inside" if lo <= out["erlang_wait"] <= hi else "OUTSIDE"
+        print(
+            f"{row['engine']:<20} {row['cpu_s']:>7.3f} {row['per_cpu_s']:>16,.0f} {ratio:>7}  "
+            f"{row['wait']:.3f} [{lo:.3f}, {hi:.3f}] ({inside}){verdict}"
+        )
+    print(f"Erlang C mean wait: {out['erlang_wait']:.3f}")
+    return 0
+
+
+def _print_scale(args: argparse.Namespace) -> int:
+    from simlab.sim.bench_mmc import SCALE_GOAL, bench_scale
+
+    print(
+        f"simlab bench sim --tasks {','.join(map(str, args.tasks))}: the widget's scenario "
+        f"(faults on) over MemoryLedger, seed {args.seed}, CPU time"
+    )
+    print(f"{'tasks':>8} {'CPU s':>8} {'ms/task':>8} {'x10 cost':>9}")
+    for row in bench_scale(args.tasks, seed=args.seed):
+        growth = ""
+        if row["growth"] is not None:
+            ok = row["growth"] <= SCALE_GOAL
+            growth = f"{row['growth']:>9.2f}  goal <= {SCALE_GOAL:g}: {'ok' if ok else 'ABOVE'}"
+        print(f"{row['tasks']:>8} {row['cpu_s']:>8.2f} {1000 * row['per_task_s']:>8.3f} {growth}")
+    return 0
+
+
 def _add_sim(bench_subparsers) -> argparse.ArgumentParser:
     """Add ``sim`` to the sub-commands of ``simlab bench``."""
     p = bench_subparsers.add_parser(
@@ -136,7 +187,21 @@ def _add_sim(bench_subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=1, help="random seed [1]")
     p.add_argument("--rounds", type=int, default=3, help="rounds; the best counts [3]")
-    p.add_argument("--tasks", type=int, default=WIDGET.tasks, help="tasks [1000]")
+    p.add_argument(
+        "--tasks",
+        type=positive_ints,
+        default=[WIDGET.tasks],
+        metavar="N[,N...]",
+        help="tasks [1000]; several sizes (1000,10000,100000) print the CPU time per task of "
+        "each and how a tenfold size grows the cost; with --mmc, the customers [5000]",
+    )
+    p.add_argument(
+        "--mmc",
+        action="store_true",
+        help="with faults off and one step per task the simulator is an M/M/c queue: compare "
+        "customers per CPU-second with Ciw (pip install -e '.[bench]') and the mean wait "
+        "with Erlang C",
+    )
     p.add_argument(
         "--bare",
         type=int,

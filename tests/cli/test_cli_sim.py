@@ -161,3 +161,24 @@ def test_does_bench_sim_compare_three_ledgers_on_one_story():
     assert all(0 < r["check_share"] < 1 for r in out["rows"])
     assert all(r["completed"] == out["rows"][0]["completed"] > 0 for r in out["rows"])
     assert out["same_history"]
+
+
+def test_does_the_mmc_bench_agree_with_erlang_c_and_name_its_engines():
+    from simlab.sim.bench_mmc import bench_mmc, ciw_available
+
+    out = bench_mmc(400, rounds=1, replications=4, warm_up=50)
+    engines = [r["engine"] for r in out["rows"]]
+    assert engines[-2:] == ["MemoryLedger", "Ledger(':memory:')"]
+    assert ("Ciw" in engines) == ciw_available()
+    memory, sqlite = out["rows"][-2:]
+    assert memory["wait"] == sqlite["wait"] > 0  # one seed, one story, whatever the ledger
+    assert all((r["ratio"] is None) != ciw_available() for r in out["rows"])
+
+
+def test_does_the_scale_bench_report_each_size_and_its_growth(capsys):
+    code, out, _ = run(["bench", "sim", "--tasks", "20,40"], capsys)
+    assert code == 0
+    lines = [line.split() for line in out.splitlines()[2:]]
+    assert [line[0] for line in lines] == ["20", "40"] and "goal" in out
+    code, _, err = run(["bench", "sim", "--tasks", "20,zero"], capsys)
+    assert code == 2 and "not a whole number" in err

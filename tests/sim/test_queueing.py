@@ -8,76 +8,28 @@ exact bookkeeping on the recorded history.
 
 from __future__ import annotations
 
-import math
 import statistics
-from statistics import NormalDist
 
 import pytest
 
 from simlab import Scenario, simulate
 from simlab.ledger.memory import MemoryLedger
-
-FAULTS_OFF = dict(
-    crash_rate=0.0,
-    effect_crash_rate=0.0,
-    pause_rate=0.0,
-    slow_rate=0.0,
-    duplicate_rate=0.0,
-    cancel_rate=0.0,
+from simlab.sim.queueing import (
+    confidence_interval,
+    erlang_c,
+    mean_wait,
+    mmc_scenario,
+    t_quantile,
+    waits,
 )
+
 REPLICATIONS = 20
 TASKS = 1000
 WARM_UP = 100  # tasks discarded at the start of each replication (the queue starts empty)
 
 
-def erlang_c(c: int, offered: float) -> float:
-    """P(an arriving customer waits) in M/M/c with offered load a = lambda / mu."""
-    rho = offered / c
-    below = sum(offered**k / math.factorial(k) for k in range(c))
-    top = offered**c / math.factorial(c) / (1.0 - rho)
-    return top / (below + top)
-
-
-def t_quantile(p: float, dof: int) -> float:
-    """Student t quantile by the Cornish-Fisher expansion around the normal quantile
-    (accurate to about 1e-4 for dof >= 10, enough for a confidence interval)."""
-    z = NormalDist().inv_cdf(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    return z + g1 / dof + g2 / dof**2 + g3 / dof**3
-
-
-def confidence_interval(values: list[float], level: float = 0.99) -> tuple[float, float]:
-    n = len(values)
-    mean = statistics.fmean(values)
-    half = t_quantile(0.5 + level / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return mean - half, mean + half
-
-
 def queue_scenario(workers: int, arrival_rate: float) -> Scenario:
-    return Scenario(
-        tasks=TASKS,
-        steps=1,
-        workers=workers,
-        arrival_rate=arrival_rate,
-        step_time=1.0,
-        effects="none",
-        **FAULTS_OFF,
-    )
-
-
-def waits(result) -> list[float]:
-    """Per task in submit order: time from submit to its (only) granted claim."""
-    submitted, claimed = {}, {}
-    for e in result.history:
-        if e.op == "submit":
-            submitted[e.task] = e.time
-        elif e.op == "claim" and e.type == "ok":
-            assert e.task not in claimed, "with faults off every task is claimed exactly once"
-            claimed[e.task] = e.time
-    assert claimed.keys() == submitted.keys()
-    return [claimed[t] - submitted[t] for t in submitted]
+    return mmc_scenario(workers, arrival_rate, TASKS)
 
 
 def test_t_quantile_matches_known_table_values():
@@ -98,7 +50,7 @@ def test_do_the_two_cases_use_disjoint_seeds():
 def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
     offered = arrival_rate / 1.0  # mu = 1
     p_wait = erlang_c(workers, offered)
-    mean_wait = p_wait / (workers * 1.0 - arrival_rate)
+    expected_wait = mean_wait(workers, arrival_rate)
 
     p_hats, w_hats = [], []
     for seed in SEEDS[workers]:
@@ -108,6 +60,8 @@ def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
             ledger=lambda clock: MemoryLedger(clock=clock),
         )
         assert result.ok and result.completed == TASKS
+        granted = [e for e in result.history if e.op == "claim" and e.type == "ok"]
+        assert len(granted) == TASKS, "with faults off every task is claimed exactly once"
         w = waits(result)[WARM_UP:]
         p_hats.append(sum(1 for x in w if x > 0) / len(w))
         w_hats.append(statistics.fmean(w))
@@ -116,8 +70,10 @@ def test_do_waits_match_erlang_c_across_replications(workers, arrival_rate):
     assert lo <= p_wait <= hi, f"Erlang C P(wait)={p_wait:.4f} outside 99% CI [{lo:.4f}, {hi:.4f}]"
     assert hi - lo < 0.15 * p_wait, "the interval is too wide to tell anything"
     lo, hi = confidence_interval(w_hats)
-    assert lo <= mean_wait <= hi, f"mean wait {mean_wait:.4f} outside 99% CI [{lo:.4f}, {hi:.4f}]"
-    assert hi - lo < 0.5 * mean_wait, "the interval is too wide to tell anything"
+    assert lo <= expected_wait <= hi, (
+        f"mean wait {expected_wait:.4f} outside 99% CI [{lo:.4f}, {hi:.4f}]"
+    )
+    assert hi - lo < 0.5 * expected_wait, "the interval is too wide to tell anything"
 
 
 def _area(points: list[tuple[float, int]], end: float) -> float:
