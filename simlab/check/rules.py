@@ -227,11 +227,13 @@ def steps_of(
     view: HistoryView, records: Mapping[str, TaskRecord], steps: int | Mapping[str, int] | None
 ) -> dict[str, int | None]:
     """K per task: ``steps`` (one int for all, or a mapping), else each submit's ``steps``."""
-    ks: dict[str, int | None] = {t: view.steps_of(t) for t in [*view.by_task, *records]}
+    tasks = [*view.by_task, *records]
     if isinstance(steps, int):
-        return dict.fromkeys(ks, steps)
-    if steps is not None:
-        ks.update(steps)
+        return dict.fromkeys(tasks, steps)
+    ks: dict[str, int | None] = dict(steps) if steps is not None else {}
+    for task in tasks:
+        if task not in ks:
+            ks[task] = view.steps_of(task)
     return ks
 
 

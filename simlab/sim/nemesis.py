@@ -6,7 +6,8 @@ and only while faults are on (before the fault horizon). Two nemeses answer the 
 
 * :class:`RandomNemesis` draws from the seed's fault streams (``crash``, ``effect_crash``,
   ``pause``, ``slow``, ``duplicate``, ``cancel``, ``doc_change``), in exactly the order and
-  number the simulator always drew them, so a run without a schedule is unchanged byte for byte;
+  number the simulator always drew them, so a run without a schedule is unchanged byte for byte
+  (a stream whose rate is 0 is not drawn from at all: no fault of it can strike either way);
   ``record_crash``, ``work_pause``, ``effect_pause``, ``send_pause``, ``claim_pause`` and
   ``requeue`` are drawn only when their rate is above 0, so at their default of 0 they change
   nothing either;
@@ -114,14 +115,14 @@ class RandomNemesis(Nemesis):
         sc = self.scenario
         n = self._attempt(worker, task, step)
         factor = None
-        if self._slow.random() < sc.slow_rate:
+        if sc.slow_rate and self._slow.random() < sc.slow_rate:
             factor = sc.slow_factor
             work *= factor
             self._struck(
                 {"kind": "slow", "task": task, "step": step, "attempt": n, "factor": factor}
             )
         crash_at = None
-        if self._crash.random() < sc.crash_rate:
+        if sc.crash_rate and self._crash.random() < sc.crash_rate:
             fraction = self._crash.random()
             crash_at = fraction * work
             self._struck(
@@ -131,7 +132,8 @@ class RandomNemesis(Nemesis):
 
     def effect_crash(self, worker, task: str, step: int) -> bool:
         """The step's e-mail just left: does the worker crash before its save?"""
-        if self._effect_crash.random() < self.scenario.effect_crash_rate:
+        rate = self.scenario.effect_crash_rate
+        if rate and self._effect_crash.random() < rate:
             n = worker.attempt
             self._struck({"kind": "effect-crash", "task": task, "step": step, "attempt": n})
             return True
@@ -149,7 +151,8 @@ class RandomNemesis(Nemesis):
 
     def pause(self, worker, task: str, step: int) -> float | None:
         """Before the step's save: the length of a stop-the-world pause, or None."""
-        if self._pause.random() >= self.scenario.pause_rate:
+        rate = self.scenario.pause_rate
+        if not rate or self._pause.random() >= rate:
             return None
         return self._paused("pause", self._pause, worker, task, step)
 
