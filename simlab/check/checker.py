@@ -154,6 +154,7 @@ def check(
     steps: int | Mapping[str, int] | None = None,
     effects: Mapping[str, Sequence[Effect]] | None = None,
     ttl: float | None = None,
+    named_results: bool = False,
 ) -> Verdict:
     """Check a run: ``history`` (events in order) against ``final`` (the ledger's last records,
     as an iterable of :class:`TaskRecord` or a mapping task_id -> record).
@@ -162,12 +163,14 @@ def check(
     task_id -> K, or None to read ``value["steps"]`` of each task's ``submit`` event.
     ``effects`` (task_id -> the ledger's :meth:`effects`) and ``ttl`` (the lease length the
     workers asked for) let rules (p) and (q) judge the recorded keys and the leases' length;
-    the simulator passes both.
+    ``named_results`` (every completing save stored ``{"worker", "epoch"}``) lets rule (p)
+    judge each completed task's result. The simulator passes all three (the last for opaque
+    tasks).
     """
     view = HistoryView(history)
     records = as_records(final)
     ks = steps_of(view, records, steps)
-    found = findings(view, records, steps=ks, effects=effects, ttl=ttl)
+    found = findings(view, records, steps=ks, effects=effects, ttl=ttl, named_results=named_results)
 
     warnings = []
     unknown_k = [t for t, r in records.items() if r.status == COMPLETED and ks.get(t) is None]

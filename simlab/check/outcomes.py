@@ -36,13 +36,15 @@ class Finding:
 @dataclass
 class Run:
     """What a run rule reads: the history, the model's final states, the ledger's final
-    records, K per task, and the ledger's recorded e-mail keys per task (None: not given)."""
+    records, K per task, the ledger's recorded e-mail keys per task (None: not given), and
+    whether every completing save stored a result naming its worker and epoch."""
 
     view: HistoryView
     states: dict[str, TaskState]
     final: dict[str, TaskRecord]
     steps: dict[str, int | None]
     effects: Mapping[str, Sequence[Effect]] | None
+    named_results: bool = False
 
     @property
     def last(self) -> int:
@@ -113,10 +115,14 @@ def final_state(run: Run) -> list[Finding]:
                 f"(epoch {s.epoch})"
             )
         writer = _writer(record.result)
-        if writer is not None and s.done is not None and writer != (s.done.process, s.done.epoch):
-            wrong.append(
-                f"its result names {writer[0]} (epoch {writer[1]}), but {who(s.done)} completed it"
-            )
+        if s.done is not None and (writer is not None or run.named_results):
+            if writer is None:
+                wrong.append(f"it holds no result, but {who(s.done)} completed it with one")
+            elif writer != (s.done.process, s.done.epoch):
+                wrong.append(
+                    f"its result names {writer[0]} (epoch {writer[1]}), but {who(s.done)} "
+                    "completed it"
+                )
         if run.effects is not None:
             stored = {f.key: f.epoch for f in run.effects.get(task, ())}
             accepted = {k: e.epoch for k, e in s.effects.items()}

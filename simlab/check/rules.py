@@ -245,6 +245,7 @@ def findings(
     effects: Mapping[str, Sequence[Effect]] | None = None,
     ttl: float | None = None,
     rules: Iterable[str] | None = None,
+    named_results: bool = False,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
     history order (a rule's findings at the same index keep the order the rule gave them).
@@ -253,6 +254,9 @@ def findings(
     the ledger's recorded e-mail keys per task (``Ledger.effects``), compared with the
     accepted records when given; ``ttl`` the lease length the workers asked for, which times
     the leases and is checked when given. ``rules`` limits the judging to those letters.
+    ``named_results``: every completing save stored a result that names its worker and epoch
+    (``{"worker": ..., "epoch": ...}``, as the simulator's opaque workers do), so a completed
+    task must hold exactly that result.
     One pass over the events, plus one over the final records.
     """
     view = history if isinstance(history, HistoryView) else HistoryView(history)
@@ -286,7 +290,8 @@ def findings(
             if step is not None:
                 step(s, e)
     if any(not r.ops for r in wanted):
-        run = Run(view, model.tasks, records, steps_of(view, records, steps), effects)
+        ks = steps_of(view, records, steps)
+        run = Run(view, model.tasks, records, ks, effects, named_results)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))

@@ -401,7 +401,14 @@ def simulate(
             close()
 
     history = run.history
-    verdict = check(history, final, steps=scenario.steps, effects=effects, ttl=scenario.ttl)
+    verdict = check(
+        history,
+        final,
+        steps=scenario.steps,
+        effects=effects,
+        ttl=scenario.ttl,
+        named_results=scenario.workload == "opaque",
+    )
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)

@@ -53,6 +53,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-once-per-epoch": {"f", "r"},
     "effect-refused-still-records": {"p"},
     "effect-duplicate-overwrites": {"p"},
+    "save-drops-result": {"p"},
 }
 
 #: mutant -> why no simulated run can show it.

@@ -805,6 +805,13 @@ class RequeueKeepsAttempts(MemoryLedger):
 # -- record_effect --------------------------------------------------------------------------------
 
 
+class SaveDropsResult(MemoryLedger):
+    """``save`` accepts the completing save's result and stores None instead."""
+
+    def save(self, lease, step, *, result=None, checkpoint=None, done=False):
+        return super().save(lease, step, result=None, checkpoint=checkpoint, done=done)
+
+
 class EffectIgnoresEpoch(MemoryLedger):
     """A stale lease's ``record_effect`` returns True, so the old worker sends the e-mail too."""
 
@@ -1289,6 +1296,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "effect-once-per-epoch": EffectOncePerEpoch,
     "effect-refused-still-records": EffectRefusedStillRecords,
     "effect-duplicate-overwrites": EffectDuplicateOverwrites,
+    "save-drops-result": SaveDropsResult,
 }
 
 PROMISE: dict[str, str] = {
@@ -1335,6 +1343,7 @@ PROMISE: dict[str, str] = {
     "effect-once-per-epoch": "record_effect records a key once (True to one caller)",
     "effect-refused-still-records": "a refused record_effect records nothing",
     "effect-duplicate-overwrites": "a duplicate record_effect changes nothing",
+    "save-drops-result": "the completing save stores the result it was given",
 }
 
 CORRECT_LEDGERS: dict[str, type] = {
