@@ -288,3 +288,24 @@ def test_do_pauses_with_pause_time_3_last_between_half_and_five_and_a_half_ttl()
     assert len(lengths) >= 10
     assert all(0.5 <= x <= 5.5 for x in lengths), (min(lengths), max(lengths))
     assert max(lengths) > 3.5, "longer than the default's longest pause"
+
+
+def test_does_notebook_04s_picture_show_a_task_that_really_sends_twice():
+    """Notebook 04, section 2: the task drawn is the first whose e-mail left before its worker
+    crashed; without keys it sends that e-mail twice, with keys once."""
+    crashy = Scenario(effect_crash_rate=0.2)
+    keyed = simulate(crashy, seed=1)
+    unkeyed = simulate(crashy.with_(idempotency_keys=False), seed=1)
+    crashed, twice = set(), None
+    for e in unkeyed.history:
+        if e.op == "crash" and e.value.get("after_effect"):
+            crashed.add((e.task, e.step))
+        elif e.op == "send" and (e.task, e.step) in crashed:
+            twice = (e.task, e.step)
+            break
+    assert twice is not None
+
+    def sends(run):
+        return sum(1 for e in run.history if e.op == "send" and (e.task, e.step) == twice)
+
+    assert sends(unkeyed) == 2 and sends(keyed) == 1
