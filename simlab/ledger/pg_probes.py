@@ -24,6 +24,7 @@ import psycopg
 from simlab.errors import LedgerError
 from simlab.ledger import pg_schema as schema
 from simlab.ledger import pg_statements as q
+from simlab.ledger.core import bare_claim_save
 from simlab.ledger.postgres import PostgresLedger, reason
 from simlab.ledger.targets import redact
 from simlab.records import PROBE_TENANT
@@ -40,16 +41,6 @@ __all__ = [
 ]
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-
-
-def bare_claim_save(ledger: PostgresLedger, task_id: str) -> bool:
-    """The floor of one claim+save cycle: the same two statements (the atomic claim and the
-    fenced, completing save) with none of the ``PostgresLedger`` class's Python around them."""
-    cur = ledger._cur
-    claim = {"worker": "bench", "until": 1e300, "now": 0.0, "task_id": task_id, "max": None}
-    epoch = cur.execute(q.CLAIM_ONE[0], claim).fetchone()[2]
-    save = {"step": 1, "result": None, "checkpoint": None, "now": 0.0}
-    return cur.execute(q.SAVE_DONE, {**save, "task_id": task_id, "epoch": epoch}).rowcount == 1
 
 
 def raw_update_transaction(ledger: PostgresLedger, task_id: str) -> None:

@@ -15,21 +15,13 @@ from urllib.parse import quote
 
 from simlab.errors import LedgerError
 from simlab.ledger import files
-from simlab.ledger import statements as stmt
+from simlab.ledger.core import bare_claim_save
 from simlab.ledger.opening import schema_version
 from simlab.ledger.schema import SCHEMA_VERSION
 from simlab.ledger.sqlite import Ledger
 from simlab.records import PROBE_TENANT
 
 __all__ = ["bare_claim_save", "raw_update_transaction", "probe_write_read", "remove_probe"]
-
-
-def bare_claim_save(ledger: Ledger, task_id: str) -> bool:
-    """The floor of one claim+save cycle: the same two statements (the atomic claim and the
-    fenced, completing save) with none of the ``Ledger`` class's Python around them."""
-    db = ledger._db
-    rows = db.execute(stmt.CLAIM_ONE[0], ("bench", 1e300, 0.0, task_id)).fetchall()
-    return db.execute(stmt.SAVE_DONE, (1, None, None, 0.0, task_id, rows[0][2])).rowcount == 1
 
 
 def raw_update_transaction(ledger: Ledger, task_id: str) -> None:

@@ -2,7 +2,10 @@
 
 Every write the ledger makes that must be atomic is one statement here: the claim (lease check,
 epoch bump and read of the new epoch together) and the fenced commit (task, epoch, status and an
-advancing step compared in the same ``UPDATE``).
+advancing step compared in the same ``UPDATE``). Parameters are named (``:task_id``, ``:now``...)
+with the same names and meanings as the PostgreSQL statements of
+:mod:`simlab.ledger.pg_statements`, so :class:`simlab.ledger.core.SqlLedger` runs either with
+the same arguments.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from simlab.records import PROBE_TENANT
 
 SUBMIT = (
     "INSERT INTO tasks (task_id, tenant, goal, status, created_at, updated_at)"
-    " VALUES (?, ?, ?, 'queued', ?, ?)"
+    " VALUES (:task_id, :tenant, :goal, 'queued', :now, :now)"
+    " ON CONFLICT (task_id) DO NOTHING"
 )
 
 TASK_COLUMNS = (
@@ -21,24 +25,24 @@ TASK_COLUMNS = (
 LEASE_COLUMNS = "task_id, worker, epoch, step, lease_until, checkpoint, attempts, status"
 
 # The claim is one statement, so the lease check, the epoch bump and the read of the new epoch
-# cannot be separated. Parameters: ?1 worker, ?2 lease_until, ?3 now, ?4 task_id, ?5 max_attempts.
-# A task is claimable when queued, or running with a lease that ran out (lease_until <= now).
-CLAIMABLE = "(status = 'queued' OR (status = 'running' AND lease_until <= ?3))"
+# cannot be separated. A task is claimable when queued, or running with a lease that ran out
+# (lease_until <= now).
+CLAIMABLE = "(status = 'queued' OR (status = 'running' AND lease_until <= :now))"
 SET_CLAIM = """
     SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,
-        worker = ?1, lease_until = ?2, updated_at = ?3
+        worker = :worker, lease_until = :until, updated_at = :now
 """
 # With max_attempts, the claim that would exceed it turns the task dead instead (bumping the
 # epoch, which fences any straggler); the caller then raises TerminalTask.
 SET_CLAIM_OR_DEAD = """
-    SET status      = CASE WHEN attempts >= ?5 THEN 'dead' ELSE 'running' END,
+    SET status      = CASE WHEN attempts >= :max THEN 'dead' ELSE 'running' END,
         epoch       = epoch + 1,
-        attempts    = CASE WHEN attempts >= ?5 THEN attempts ELSE attempts + 1 END,
-        worker      = CASE WHEN attempts >= ?5 THEN worker ELSE ?1 END,
-        lease_until = CASE WHEN attempts >= ?5 THEN NULL ELSE ?2 END,
-        updated_at  = ?3
+        attempts    = CASE WHEN attempts >= :max THEN attempts ELSE attempts + 1 END,
+        worker      = CASE WHEN attempts >= :max THEN worker ELSE :worker END,
+        lease_until = CASE WHEN attempts >= :max THEN NULL ELSE :until END,
+        updated_at  = :now
 """
-BY_ID = f"WHERE task_id = ?4 AND {CLAIMABLE} RETURNING {LEASE_COLUMNS}"
+BY_ID = f"WHERE task_id = :task_id AND {CLAIMABLE} RETURNING {LEASE_COLUMNS}"
 OLDEST = f"""
     WHERE seq = (SELECT seq FROM tasks WHERE (status = 'queued' OR status = 'running')
                  AND {CLAIMABLE} AND tenant <> '{PROBE_TENANT}'
@@ -50,36 +54,51 @@ CLAIM_NEXT = (
     f"UPDATE tasks {SET_CLAIM} {OLDEST}",
     f"UPDATE tasks {SET_CLAIM_OR_DEAD} {OLDEST}",
 )
-# The fenced commit. ?1 step, ?2 result, ?3 checkpoint, ?4 now, ?5 task_id, ?6 epoch.
-FENCE = "WHERE task_id = ?5 AND epoch = ?6 AND status = 'running' AND step < ?1"
-SAVE = f"UPDATE tasks SET step = ?1, result = ?2, checkpoint = ?3, updated_at = ?4 {FENCE}"
+# The fenced commit: task, epoch, running, and a step that advances, in one UPDATE.
+FENCE = "WHERE task_id = :task_id AND epoch = :epoch AND status = 'running' AND step < :step"
+SAVE = (
+    "UPDATE tasks SET step = :step, result = :result, checkpoint = :checkpoint,"
+    f" updated_at = :now {FENCE}"
+)
 SAVE_DONE = (
-    "UPDATE tasks SET step = ?1, result = ?2, checkpoint = ?3, updated_at = ?4,"
-    f" status = 'completed', lease_until = NULL {FENCE}"
+    "UPDATE tasks SET step = :step, result = :result, checkpoint = :checkpoint,"
+    f" updated_at = :now, status = 'completed', lease_until = NULL {FENCE}"
 )
 
 # Conditional writes on one row; each is one statement, so its check and its change are atomic.
-HEARTBEAT = (
-    "UPDATE tasks SET lease_until = ?, updated_at = ?"
-    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
-)
-RELEASE = (
-    "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = ?"
-    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
-)
+CURRENT = "WHERE task_id = :task_id AND epoch = :epoch AND status = 'running'"
+HEARTBEAT = f"UPDATE tasks SET lease_until = :until, updated_at = :now {CURRENT}"
+RELEASE = f"UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now {CURRENT}"
 CANCEL = (
     "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, lease_until = NULL,"
-    " updated_at = ? WHERE task_id = ? AND (status = 'queued' OR status = 'running')"
+    " updated_at = :now WHERE task_id = :task_id AND (status = 'queued' OR status = 'running')"
 )
 REQUEUE = (
     "UPDATE tasks SET status = 'queued', attempts = 0, lease_until = NULL,"
-    " updated_at = ? WHERE task_id = ? AND (status = 'cancelled' OR status = 'dead')"
+    " updated_at = :now WHERE task_id = :task_id AND (status = 'cancelled' OR status = 'dead')"
 )
 RECORD_EFFECT = (
     "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
-    " SELECT task_id, ?, epoch, ?, ? FROM tasks"
-    " WHERE task_id = ? AND epoch = ? AND status = 'running'"
+    f" SELECT task_id, :key, epoch, :worker, :now FROM tasks {CURRENT}"
 )
 EFFECTS = (
-    "SELECT task_id, key, epoch, worker, recorded_at FROM effects WHERE task_id = ? ORDER BY rowid"
+    "SELECT task_id, key, epoch, worker, recorded_at FROM effects WHERE task_id = :task_id"
+    " ORDER BY rowid"
+)
+GET = f"SELECT {TASK_COLUMNS} FROM tasks WHERE task_id = :task_id"
+EXISTS = "SELECT 1 FROM tasks WHERE task_id = :task_id"
+TASKS = f"SELECT {TASK_COLUMNS} FROM tasks ORDER BY seq"
+TASKS_WITH = f"SELECT {TASK_COLUMNS} FROM tasks WHERE status = :status ORDER BY seq"
+COUNTS = "SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1"
+
+# The chapter's broken primitives (ChapterLedger), for teaching only.
+CHAPTER_CLAIM_UPDATE = (
+    "UPDATE tasks SET epoch = epoch + 1, status = 'running', attempts = attempts + 1,"
+    " worker = :worker, lease_until = :until, updated_at = :now"
+    " WHERE task_id = :task_id AND (status = 'queued' OR status = 'running')"
+)
+CHAPTER_READ = f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = :task_id"
+CHAPTER_SAVE_UNFENCED = (
+    "UPDATE tasks SET step = :step, result = :result, checkpoint = :checkpoint,"
+    " status = :status, updated_at = :now WHERE task_id = :task_id AND status = 'running'"
 )
