@@ -96,7 +96,7 @@ def prepare(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> in
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode.lower() != "wal":
             raise LedgerError(f"{path!r}: cannot switch to WAL mode (got {mode})")
-        # The ledger runs its own checkpoints, each followed by a stamp (Ledger._checkpoint).
+        # The ledger runs its own checkpoints, each followed by a stamp (Ledger._wal_checkpoint).
         db.execute("PRAGMA wal_autocheckpoint = 0")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA foreign_keys=ON")

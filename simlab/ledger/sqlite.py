@@ -117,7 +117,7 @@ class Ledger(SqlLedger):
         """SQLite's error as a :class:`LedgerError` naming the file."""
         return LedgerError(f"ledger {self.path!r}: {exc}")
 
-    def _checkpoint(self) -> None:
+    def _wal_checkpoint(self) -> None:
         """Checkpoint the log, then put page 1 (the identity) into the log that follows."""
         self._writes_left = CHECKPOINT_EVERY
         try:
@@ -158,4 +158,4 @@ class Ledger(SqlLedger):
         """Count one write; every :data:`CHECKPOINT_EVERY` writes, checkpoint and stamp."""
         self._writes_left -= 1
         if self._writes_left <= 0:
-            self._checkpoint()
+            self._wal_checkpoint()
