@@ -34,7 +34,11 @@ from simlab.grading.sandbox.remote import METHODS, Crash
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.ledger import untrusted
 
-__all__ = ["SqlGate", "Lent", "error_info"]
+__all__ = ["SqlGate", "Lent", "error_info", "MAX_SENDS", "MAX_KEY_CHARS"]
+
+#: The most e-mails one call may send to a lent mailbox, and the longest key it keeps.
+MAX_SENDS = 10_000
+MAX_KEY_CHARS = 1000
 
 _KIT_FIELDS = ("task_id", "status", "worker", "lease_until")
 _PLAIN = (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
@@ -83,12 +87,26 @@ class Lent:
         self.obj = obj
         self.kind = kind
         self.methods = frozenset(METHODS[kind])
+        self.sends = 0
 
     def __call__(self, method: str, args: list, kwargs: dict) -> tuple[str, Any]:
         if method not in self.methods:
             return "raise", {"type": "AttributeError", "message": method}
         target = self.obj if method == "__call__" else getattr(self.obj, method)
+        if self.kind == "Mailbox":
+            return _answer(lambda: self._send(target, *args, **kwargs))
         return _answer(lambda: target(*args, **kwargs))
+
+    def _send(self, send: Callable[[Any], None], key: Any) -> None:
+        """A mailbox keeps every key it got: only short ones, and not without end."""
+        self.sends += 1
+        if self.sends > MAX_SENDS:
+            raise ValueError(f"one call may send at most {MAX_SENDS} e-mails")
+        if isinstance(key, str) and len(key) > MAX_KEY_CHARS:
+            raise ValueError(f"an e-mail's key may be at most {MAX_KEY_CHARS} characters")
+        if not isinstance(key, str) and len(repr(key)) > MAX_KEY_CHARS:
+            raise ValueError(f"an e-mail's key may be at most {MAX_KEY_CHARS} characters")
+        send(key)
 
 
 def _counts(sql: str) -> bool:

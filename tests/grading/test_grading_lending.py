@@ -14,6 +14,7 @@ import time
 import pytest
 
 from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.scripted import MAX_CALLS, ScriptedWork
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
 from simlab.grading.student import Student, WrongType
@@ -232,3 +233,35 @@ def ask_unlent():
     with pytest.raises(RemoteError):
         box.call("no_such_function")
     assert sqlite3.sqlite_version  # the grader's own SQLite still works as before
+
+
+def test_does_the_grader_keep_only_bounded_traces_of_what_a_learner_sends(box):
+    s = _define(
+        box,
+        """
+def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
+    try:
+        for _ in range(2000):
+            work(list(range(100)))
+    except ValueError as exc:
+        return str(exc)
+
+def send_step(ledger, lease, step, mailbox):
+    try:
+        mailbox.send("k" * 100_000)
+    except ValueError as exc:
+        return str(exc)
+""",
+    )
+    work = ScriptedWork("unused.sqlite", "t1", {}, Clock())
+    answer = s.call(
+        "run_task", Lent(Ledger(":memory:"), "Ledger"), "t1", "w", Lent(work, "Work"), 1
+    )
+    assert "more than" in answer
+    assert len(work.calls) == MAX_CALLS and set(work.calls) == {"<list>"}
+    mailbox = Mailbox()
+    lease = Lease("t1", "A", 1, 0, 10.0, None, 1)
+    said = s.call(
+        "send_step", Lent(Ledger(":memory:"), "Ledger"), lease, 0, Lent(mailbox, "Mailbox")
+    )
+    assert "at most" in said and mailbox.received == {}
