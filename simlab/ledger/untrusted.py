@@ -7,9 +7,9 @@ statements this way; :class:`simlab.grading.lending.SqlGate`).
   the main database, transactions, savepoints and functions (not ``load_extension``): no
   ``ATTACH`` (nor ``VACUUM INTO``), no ``PRAGMA``, no table, index, view or trigger made or
   dropped, so the connection's owner keeps its schema and its files;
-* a budget of :data:`MAX_STEPS` steps of SQLite's engine per statement, and a deadline: past
-  the deadline the statement stops and :class:`Late` is raised, past the budget an
-  ``OperationalError``;
+* a budget of :data:`MAX_STEPS` steps of SQLite's engine and :data:`MAX_SECONDS` per
+  statement, values of at most ``LIMITS`` characters, and a deadline: past the deadline the
+  statement stops and :class:`Late` is raised, past the budget an ``OperationalError``;
 * at most :data:`MAX_ROWS` rows and :data:`MAX_RESULT_CHARS` characters of text come back.
 
 The result is plain data: ``{"rows": [[...], ...], "rowcount", "lastrowid", "description"}``
@@ -32,15 +32,21 @@ __all__ = [
     "MAX_ROWS",
     "MAX_RESULT_CHARS",
     "MAX_STEPS",
+    "MAX_SECONDS",
+    "LIMITS",
 ]
 
 #: The most rows one statement may return.
 MAX_ROWS = 10_000
 #: The most characters (of text and blob values) one statement may return.
 MAX_RESULT_CHARS = 4_000_000
-#: The most steps of SQLite's engine one statement may take.
-MAX_STEPS = 20_000_000
+#: The most steps of SQLite's engine one statement may take, and the most seconds.
+MAX_STEPS = 5_000_000
+MAX_SECONDS = 1.0
 _CHECK_EVERY = 1000  # steps between two looks at the budget
+#: SQLite's own limits while someone else's statement runs: the longest text or blob one value
+#: may grow to (one allocation, whatever the step budget), and the longest SQL text.
+LIMITS = {sqlite3.SQLITE_LIMIT_LENGTH: 200_000, sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000}
 
 _TABLES = frozenset({"tasks", "effects"})
 _ON_TABLE = frozenset(
@@ -134,15 +140,19 @@ def _batches(cursor: sqlite3.Cursor) -> Iterable[tuple]:
 
 
 def _guarded(db: sqlite3.Connection, deadline: float, call: Callable[[], Any]) -> Any:
-    state = {"steps": 0, "late": False}
+    own = time.monotonic() + MAX_SECONDS
+    state = {"steps": 0, "late": False, "over": False}
 
     def progress() -> int:
         state["steps"] += _CHECK_EVERY
-        if time.monotonic() > deadline:
+        now = time.monotonic()
+        if now > deadline:
             state["late"] = True
             return 1
-        return 1 if state["steps"] > MAX_STEPS else 0
+        state["over"] = state["steps"] > MAX_STEPS or now > own
+        return 1 if state["over"] else 0
 
+    before = {limit: db.setlimit(limit, value) for limit, value in LIMITS.items()}
     db.set_authorizer(_authorize)
     db.set_progress_handler(progress, _CHECK_EVERY)
     try:
@@ -150,14 +160,16 @@ def _guarded(db: sqlite3.Connection, deadline: float, call: Callable[[], Any]) -
     except sqlite3.OperationalError:
         if state["late"]:
             raise Late() from None
-        if state["steps"] > MAX_STEPS:
+        if state["over"]:
             raise sqlite3.OperationalError(
-                f"the statement ran past {MAX_STEPS} steps of SQLite's engine"
+                f"the statement ran past {MAX_STEPS} steps of SQLite's engine or {MAX_SECONDS:g} s"
             ) from None
         raise
     finally:
         db.set_authorizer(None)
         db.set_progress_handler(None, 0)
+        for limit, value in before.items():
+            db.setlimit(limit, value)
 
 
 def error_name(exc: BaseException) -> str | None:

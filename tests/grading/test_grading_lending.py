@@ -61,7 +61,8 @@ def claim(db, task_id, worker, ttl, now):
                 "PRAGMA writable_schema = ON", "SELECT sql FROM sqlite_master",
                 "CREATE TRIGGER t AFTER UPDATE ON tasks BEGIN DELETE FROM effects; END",
                 "CREATE TEMP TABLE mine (x)", "DROP TABLE effects",
-                "SELECT * FROM pragma_table_info('tasks')", "SELECT load_extension('x')"):
+                "SELECT * FROM pragma_table_info('tasks')", "SELECT load_extension('x')",
+                "SELECT zeroblob(1000000000)"):
         try:
             db.execute(sql)
         except sqlite3.DatabaseError as exc:
@@ -76,7 +77,7 @@ def count():
     ledger.submit("t1")
     with pytest.raises(WrongType):  # the claim answered how many statements were refused
         ledger.claim("t1", "A", 10.0)
-    assert len(s.call("count")) == 9
+    assert len(s.call("count")) == 10
     assert not copy.exists()
     tables = ledger.raw._db.execute("SELECT name FROM sqlite_master ORDER BY name").fetchall()
     assert ("effects",) in tables and not any("t" == name for (name,) in tables)
