@@ -266,3 +266,29 @@ def send_step(ledger, lease, step, mailbox):
         "send_step", Lent(Ledger(":memory:"), "Ledger"), lease, 0, Lent(mailbox, "Mailbox")
     )
     assert "at most" in said and mailbox.received == {}
+
+
+def test_does_a_call_asked_while_answering_another_end_with_it(box):
+    """The grader may call the learner's code while it answers a callback (a second worker's
+    claim in a race); that call ends by the first one's deadline, not a fresh one."""
+    s = _define(
+        box,
+        """
+import time
+
+def send_step(ledger, lease, step, mailbox):
+    time.sleep(4.0)
+    return ledger.record_effect(lease, f"k{step}")
+
+def record_effect(db, lease, key, now):
+    time.sleep(20.0)
+    return False
+""",
+    )
+    ledger = s.ledger(clock=Clock(), record_effect="record_effect")
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "A", 10.0)
+    started = time.monotonic()
+    with pytest.raises(SandboxLost, match="send_step"):
+        s.call("send_step", Lent(ledger.raw, "Ledger"), lease, 0, Lent(Mailbox(), "Mailbox"))
+    assert time.monotonic() - started < 6.5

@@ -303,6 +303,8 @@ class Sandbox:
             if left < limit:
                 limit, reason = max(left, 0.0), self.deadline_reason or reason
         deadline = time.monotonic() + limit
+        if self._calls and self._calls[-1][1] < deadline:  # asked while answering a callback
+            _, deadline, reason = self._calls[-1]
         self._calls.append((services, deadline, reason))
         try:
             self._send(message, deadline, what, reason)
