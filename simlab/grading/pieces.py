@@ -1,4 +1,4 @@
-"""Where a learner's pieces plug into the kit, in the notebook and in the grader's sandbox.
+"""Where a learner's pieces plug into the kit, in the notebook and in the grader.
 
 :func:`run_worker` runs the chapter's worker in a separate process (exercise 1).
 :class:`PiecesLedger` is the real SQLite ledger with some of its methods replaced by functions a
@@ -7,8 +7,8 @@ learner wrote (``claim``, ``heartbeat``, ``record_effect``), each called with th
 stays the kit's own, so the learner's piece is tested in a complete, working system: the
 simulator's workers, faults and checker run against it unchanged.
 
-The scripted work and ledger here, and the attacks of :mod:`simlab.grading.attacks`, are what
-a hidden check asks a sandbox to build (:data:`simlab.grading.factories.FACTORIES`).
+The grader builds the same ledger in its own process, with pieces that call the learner's
+functions in the sandbox (:meth:`simlab.grading.student.Student.ledger`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.sandbox.state import SANDBOX, clock
+from simlab.grading.sandbox.state import SANDBOX
 from simlab.ledger import Ledger
 from simlab.records import Lease
 
-__all__ = [
-    "PiecesLedger",
-    "run_worker",
-    "ScriptedWork",
-    "ScriptedLedger",
-    "sandbox_clock",
-]
+__all__ = ["PiecesLedger", "run_worker"]
 
 
 def _positive(ttl: float) -> None:
@@ -135,66 +129,3 @@ def _forked_worker(path: str, task_id: str) -> dict:
     if not data:
         raise RuntimeError(f"the worker process for {task_id!r} failed")
     return json.loads(data)
-
-
-class ScriptedWork:
-    """The ``work(step)`` callback of a worker loop under test, with trouble on cue.
-
-    Records every step it is asked to do in ``calls`` and returns ``"output-<step>"``. When it
-    is called for a step listed in ``script``, it first does that to the task through its own
-    connection to the ledger file, as another process would: ``"cancel"`` cancels the task,
-    ``"steal"`` lets the lease run out and has a worker named ``thief`` claim the task.
-    """
-
-    def __init__(self, path: str, task_id: str, script: dict[int, str], clock: Callable):
-        self.path = path
-        self.task_id = task_id
-        self.script = {int(k): v for k, v in script.items()}
-        self.clock = clock
-        self.calls: list[int] = []
-
-    def __call__(self, step: int) -> str:
-        self.calls.append(step)
-        action = self.script.get(step)
-        if action is not None:
-            with Ledger(self.path, clock=self.clock) as other:
-                if action == "cancel":
-                    other.cancel(self.task_id)
-                elif action == "steal":
-                    _advance(10_000.0)
-                    other.claim(self.task_id, "thief", 30.0)
-        return f"output-{step}"
-
-
-class ScriptedLedger(Ledger):
-    """A file ledger that lets trouble happen right after an accepted save.
-
-    ``after_save`` maps a saved step to an action done by "another process" (its own
-    connection) once the save of that step was accepted: ``"steal"`` (the lease runs out and a
-    worker named ``thief`` claims the task) or ``"cancel"``.
-    """
-
-    def __init__(self, path: str, after_save: dict[int, str], clock: Callable):
-        super().__init__(path, clock=clock)
-        self.after_save = {int(k): v for k, v in after_save.items()}
-
-    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
-        accepted = super().save(lease, step, **kwargs)
-        action = self.after_save.get(step) if accepted else None
-        if action is not None:
-            with Ledger(self.path, clock=self.clock) as other:
-                if action == "cancel":
-                    other.cancel(lease.task_id)
-                elif action == "steal":
-                    _advance(10_000.0)
-                    other.claim(lease.task_id, "thief", 30.0)
-        return accepted
-
-
-def _advance(seconds: float) -> None:
-    SANDBOX.now += seconds
-
-
-def sandbox_clock() -> float:
-    """The sandbox's clock: the time the grader sent with its latest request."""
-    return clock()

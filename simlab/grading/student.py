@@ -1,10 +1,12 @@
 """The student's code as hidden checks see it: proxies whose calls run in the sandbox.
 
 ``student.function("cancel")`` is a callable; calling it sends the arguments to the sandbox,
-runs the student's ``cancel`` there and returns the decoded result. ``student.ledger(...)``
-builds a ledger in the sandbox (the kit's, or one with the student's pieces plugged in) and
-returns a :class:`RemoteObject` that honours the ledger contract, so the simulator and the
-checker, running *here*, can drive it like any other ledger.
+runs the student's ``cancel`` there and returns the decoded result. ``student.call(name, ...)``
+does the same and lends the grader's own objects passed to it (a ledger, a mailbox, a
+``work`` callback: :mod:`simlab.grading.lending`) for that call. ``student.ledger(...)`` builds
+the kit's ledger *here*, with the student's pieces plugged in (each runs in the sandbox, its SQL
+on the grader's connection), so the simulator and the checker drive it like any other ledger
+and what it holds is the grader's own record.
 
 Errors the student's code raises come back as the kit's own exception types where they are one
 (``LeaseHeld``, ``TerminalTask``, ``UnknownTask``, ``LedgerError``, ``ValueError``), so the
@@ -25,7 +27,15 @@ from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.grading.sandbox.wire import Handle, Opaque
 from simlab.records import Lease, TaskRecord
 
-__all__ = ["Student", "RemoteObject", "WrongType", "kind_of", "close_to", "shown_number"]
+__all__ = [
+    "Student",
+    "RemoteObject",
+    "CheckedLedger",
+    "WrongType",
+    "kind_of",
+    "close_to",
+    "shown_number",
+]
 
 
 class WrongType(Fail):
@@ -227,10 +237,75 @@ class Student:
             self.sandbox, handle, clock=clock, name=name or factory, returns=returns
         )
 
+    def call(self, name: str, *args: Any) -> Any:
+        """Call the student's ``name`` with ``args``; an argument that is one of the grader's
+        objects (a :class:`~simlab.grading.lending.Lent` or a
+        :class:`~simlab.grading.lending.SqlGate`) is lent to this call only: the student's code
+        gets a stand-in that asks the grader for every use. Kit exceptions come back as
+        themselves."""
+        from simlab.grading.lending import Lent, SqlGate
+
+        lent, sent = [], []
+        for arg in args:
+            if isinstance(arg, (Lent, SqlGate)):
+                handle = self.sandbox.offer(arg, arg.kind)
+                lent.append(handle)
+                sent.append(handle)
+            else:
+                sent.append(arg)
+        try:
+            return self.sandbox.call(name, *sent, services=lent, what=f"{name}()")
+        except RemoteError as exc:
+            raise _rebuild(exc) from None
+        finally:
+            for handle in lent:
+                self.sandbox.withdraw(handle)
+
     def ledger(
         self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
-    ) -> RemoteObject:
-        """A ledger in the sandbox with the student's ``pieces`` (e.g. ``claim="claim"``)
-        plugged in; every call carries ``clock()`` as the time."""
-        factory = "pieces-ledger" if pieces else "ledger"
-        return self.kit(factory, path, clock=clock, name="ledger", returns=LEDGER_RETURNS, **pieces)
+    ) -> CheckedLedger:
+        """A ledger the grader keeps, with the student's ``pieces`` (e.g. ``claim="claim"``)
+        plugged in: the kit's SQLite ledger (:class:`~simlab.grading.pieces.PiecesLedger`) on
+        ``clock``, here, whose ``claim``, ``heartbeat`` or ``record_effect`` call the student's
+        function in the sandbox with a stand-in of its connection
+        (:class:`~simlab.grading.lending.SqlGate`). What the ledger holds afterwards is what
+        the grader's own connection holds; what each method returns is type-checked."""
+        from simlab.grading.lending import SqlGate
+        from simlab.grading.pieces import PiecesLedger
+
+        def piece(name: str) -> Callable[..., Any]:
+            def run(db: Any, *args: Any) -> Any:
+                return self.call(name, SqlGate(db, self.sandbox), *args)
+
+            run.__name__ = name
+            return run
+
+        plugged = {role: piece(name) for role, name in pieces.items()}
+        return CheckedLedger(PiecesLedger(path, clock=clock, **plugged))
+
+
+class CheckedLedger:
+    """A ledger whose contract methods must return the type they promise
+    (:data:`LEDGER_RETURNS`; a student's piece may not); ``raw`` is the ledger itself."""
+
+    def __init__(self, ledger: Any, name: str = "ledger"):
+        self.raw = ledger
+        self._name = name
+
+    def __getattr__(self, method: str) -> Any:
+        target = getattr(self.raw, method)
+        expected = LEDGER_RETURNS.get(method)
+        if expected is None:
+            return target
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            result = target(*args, **kwargs)
+            if not isinstance(result, expected):
+                raise WrongType(
+                    f"{self._name}.{method}() returned {kind_of(result)}, "
+                    f"expected {expected.__name__}"
+                )
+            return result
+
+        call.__name__ = method
+        return call

@@ -9,6 +9,10 @@ process, as an instructor would run it. Afterwards: every attack scored 0, the h
 scored what they deserve (also in a later run), no file of the checkout or the venv changed, no
 file landed outside the jails' scratch space, no process is left, and the batch ended in time.
 Marked ``serial``: ``make test`` runs it alone, since another test's jail would count as left.
+
+A second batch grades exercise 02 with evidence forged inside the jail: stubs that still raise,
+in a notebook that replaces the kit's ledger and races in its sandbox, and a loop that reads the
+hidden check's script off the ledger it is handed; neither may gain a point.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from submissions.cases import FENCING, ROOT, answer_source, with_answers
+from submissions.cases import FENCING, LEASES, NO_HEARTBEAT_LOOP, ROOT, answer_source, with_answers
 
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
@@ -359,4 +363,79 @@ def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, tmp_p
         f"zz-honest/{Path(FENCING).stem}",
         f"zz-victim/{Path(FENCING).stem}",
     ]
+    assert _leftovers() == []
+
+
+# -- evidence made inside the jail (notebook 02) ---------------------------------------------------
+
+#: Replaces, in the sandbox only, every kit object that judges a ledger piece there: the ledger
+#: the pieces are plugged into answers with the kit's own claim, heartbeat and record_effect, and
+#: the replayed races report what atomic pieces would. The learner's stubs still raise.
+FORGED_EVIDENCE = """
+import sys as _sys
+if "simlab.grading.sandbox.child" in _sys.modules:
+    from simlab.ledger import Ledger as _Kit
+    from simlab.records import Lease as _Lease
+    import simlab.grading.pieces as _pieces
+    import simlab.grading.factories as _factories
+    for _name in ("claim", "heartbeat", "record_effect"):
+        setattr(_pieces.PiecesLedger, _name, getattr(_Kit, _name))
+    _A = _Lease("race", "A", 2, 0, 105.0, None, 2)
+    _B = _Lease("race", "B", 3, 0, 205.0, None, 3)
+    _RUNS = [
+        {"A": _A, "B": "LeaseHeld: race", "gap": 1, "later": 0.0, "rival": "claim"},
+        {"A": _A, "B": _B, "gap": 1, "later": 100.0, "rival": "claim"},
+        {"A": _A, "B": True, "gap": 1, "later": 0.0, "rival": "cancel"},
+    ]
+    _EFFECTS = [{"gap": 1, "A": True, "B": False, "rows": 1, "statements": 1}]
+    _factories.FACTORIES["contended-claims"] = lambda ns, *a, **k: _factories._Result(_RUNS)
+    _factories.FACTORIES["contended-effects"] = lambda ns, *a, **k: _factories._Result(_EFFECTS)
+"""
+
+#: A loop without a heartbeat (worth 3 of 6) that reads the hidden check's script off the ledger
+#: object it is handed and stops where the script steals the task.
+PEEKING_LOOP = NO_HEARTBEAT_LOOP.replace(
+    "    for step in range(lease.step, steps):",
+    "    trouble = getattr(ledger, 'after_save', None) or {}\n"
+    "    for step in range(lease.step, steps):",
+).replace(
+    '            return "lost"\n    return "completed"',
+    '            return "lost"\n        if trouble.get(step + 1) == "steal":\n'
+    '            return "lost"\n    return "completed"',
+)
+assert PEEKING_LOOP.count("trouble") == 2
+
+
+@pytest.fixture(scope="module")
+def evidence_batch(tmp_path_factory):
+    """Notebook 02 with stubs and forged evidence, one with a peeking loop, and the solution,
+    graded in one batch."""
+    require()
+    folder = tmp_path_factory.mktemp("evidence")
+    exercise = read_notebook(ROOT / "exercises" / LEASES)
+    solution = read_notebook(ROOT / "solutions" / LEASES)
+    stub = answer_source("exercises", LEASES, "atomic-claim")
+    notebooks = {
+        "forged-evidence": with_answers(exercise, {"atomic-claim": stub + FORGED_EVIDENCE}),
+        "peeking-loop": with_answers(solution, {"worker-loop": PEEKING_LOOP}),
+        "zz-honest": solution,
+    }
+    for name, nb in notebooks.items():
+        (folder / name).mkdir()
+        (folder / name / LEASES).write_text(notebook_text(nb))
+    done = _grade("--jobs", "2", str(folder), timeout=600)
+    yield _objects(done), done
+
+
+def test_does_evidence_forged_in_the_jail_gain_nothing(evidence_batch):
+    got, done = evidence_batch
+    assert done.returncode == 0, done.stderr[-2000:]
+    points = {name: {q["id"]: q["points"] for q in o["questions"]} for name, o in got.items()}
+    assert points["forged-evidence"] == {
+        "atomic-claim": 0,
+        "idempotent-send": 0,
+        "worker-loop": 0,
+    }, [q["feedback"] for q in got["forged-evidence"]["questions"]]
+    assert points["peeking-loop"]["worker-loop"] == 3, got["peeking-loop"]["questions"]
+    assert got["zz-honest"]["score"] == got["zz-honest"]["max_score"] == 25
     assert _leftovers() == []

@@ -28,7 +28,7 @@ import sys
 import types
 from typing import Any
 
-from simlab.grading.sandbox import frames, wire
+from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.jail import Limits
 from simlab.grading.sandbox.state import SANDBOX
 
@@ -171,7 +171,7 @@ def _snapshot() -> dict[str, dict[str, int]]:
     return snap
 
 
-class _Child:
+class _Child(remote.Channel):
     """The request loop of a sandbox process."""
 
     def __init__(self, fd_in: int, fd_out: int):
@@ -198,6 +198,10 @@ class _Child:
         frames.send_frame(self.fd_out, data)
 
     def resolve(self, handle: wire.Handle) -> Any:
+        """The object a handle names: one kept here, or (a negative id) a stand-in for one of
+        the grader's objects (:mod:`simlab.grading.sandbox.remote`)."""
+        if handle.id < 0:
+            return remote.stand_in(-handle.id, handle.type)
         return self.objects[handle.id]
 
     def keep(self, obj: Any) -> dict:
@@ -212,18 +216,34 @@ class _Child:
                 message = wire.loads(frames.read_frame(self.fd_in, None, MAX_REQUEST))
             except (frames.FrameError, OSError, ValueError):
                 return
-            op = message.get("op")
-            if message.get("now") is not None:
-                SANDBOX.now = float(message["now"])
-            handler = getattr(self, f"op_{op}", None)
-            if handler is None:
-                self.reply({"ok": False, "error": {"type": "ProtocolError", "message": op}})
-                continue
+            self.reply(self.handle(message))
+
+    def handle(self, message: dict) -> dict:
+        """The reply to one request."""
+        op = message.get("op")
+        if message.get("now") is not None:
+            SANDBOX.now = float(message["now"])
+        handler = getattr(self, f"op_{op}", None)
+        if handler is None:
+            return {"ok": False, "error": {"type": "ProtocolError", "message": op}}
+        try:
+            return handler(message)
+        except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
+            return {"ok": False, "error": _error_info(exc)}
+
+    def ask(self, message: dict) -> dict:
+        """Send a callback to the grader and wait for its answer, serving the requests the
+        grader sends meanwhile (:class:`simlab.grading.sandbox.remote.Channel`)."""
+        self.reply(message)
+        while True:
             try:
-                answer = handler(message)
-            except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
-                answer = {"ok": False, "error": _error_info(exc)}
-            self.reply(answer)
+                frame = wire.loads(frames.read_frame(self.fd_in, None, MAX_REQUEST))
+            except (frames.FrameError, OSError, ValueError):
+                os._exit(0)  # the grader is gone: nothing is left to answer to
+            if isinstance(frame, dict) and "op" in frame:
+                self.reply(self.handle(frame))
+                continue
+            return frame if isinstance(frame, dict) else {}
 
     # -- requests ------------------------------------------------------------------------------
     def op_exec(self, message: dict) -> dict:
@@ -328,6 +348,7 @@ def serve_fds(fd_in: int, fd_out: int, limits: Limits | None) -> None:
     sys.path.insert(0, os.getcwd())
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
     child = _Child(fd_in, fd_out)
+    remote.install(child)
     child.reply({"ok": True, "ready": True})  # before any student code: start-up is done
     child.serve()
 

@@ -20,6 +20,12 @@ The child process (its side is :mod:`simlab.grading.sandbox.child`):
 * has stdin, stdout and stderr on ``/dev/null``: printing costs nothing and proves nothing, and
   no amount of output can reach the grader, which talks to it over two private pipes.
 
+A call may be lent some of the grader's own objects (:meth:`Sandbox.offer`): in the sandbox they
+are stand-ins (:mod:`simlab.grading.sandbox.remote`) whose every use is a *callback* frame on the
+same pipe, answered here by the real object before the call's reply comes; the grader may send
+requests of its own while answering one (another worker's claim in a race). A callback for an
+object that was not lent to the call under way is refused.
+
 Every request has a deadline, for writing it and for reading the *whole* reply
 (:mod:`simlab.grading.sandbox.frames`). A child that hangs, exits (``os._exit``), crashes, or
 sends a reply that is partial, larger than :data:`MAX_REPLY`, not JSON or nested too deeply is
@@ -36,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +64,11 @@ MAX_REPLY = 32 * 1024 * 1024
 #: Seconds a sandbox may take to start (a jail, Python, simlab's imports) before its first
 #: request; not charged to the student's code.
 STARTUP_TIMEOUT = 120.0
+
+
+#: One of the grader's objects lent to the sandbox: ``service(method, args, kwargs)`` ->
+#: ``("value", result)`` or ``("raise", error_info)`` (see :meth:`Sandbox.offer`).
+Service = Callable[[str, list, dict], tuple[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -161,6 +172,11 @@ class Sandbox:
         self.workdir = "/tmp" if jailed else self._tmp.name
         self.alive = True
         self._ready = False
+        self._services: dict[int, Service] = {}
+        self._next_service = 1
+        # (the services a request may call back, its deadline, why it would run out) per
+        # request under way, innermost last
+        self._calls: list[tuple[frozenset[int], float, str]] = []
 
     # -- life cycle ---------------------------------------------------------------------------
     def close(self, *, wait: float = 1.0) -> None:
@@ -206,9 +222,76 @@ class Sandbox:
         self.close()
         return SandboxLost(reason)
 
+    # -- the grader's objects, lent for one call ----------------------------------------------
+    def offer(self, service: Service, kind: str) -> wire.Handle:
+        """Lend one of the grader's objects to the calls that list the returned handle in
+        ``services`` (see :meth:`call`). In the sandbox the handle becomes a stand-in of
+        ``kind`` (:mod:`simlab.grading.sandbox.remote`) whose every use is a callback:
+        ``service(method, args, kwargs)`` runs here and returns ``("value", v)`` or
+        ``("raise", error_info)``. Withdraw it with :meth:`withdraw`."""
+        sid = self._next_service
+        self._next_service += 1
+        self._services[sid] = service
+        return wire.Handle(-sid, kind)
+
+    def withdraw(self, handle: wire.Handle) -> None:
+        """The grader's object behind ``handle`` answers no callback any more."""
+        self._services.pop(-handle.id, None)
+
+    def time_left(self) -> tuple[float, str]:
+        """The deadline of the innermost request under way (``time.monotonic()`` time), and why
+        it would run out; for the grader's work on that request's callbacks."""
+        if not self._calls:
+            return time.monotonic() + self.timeout, "a call ran past its time limit"
+        _, deadline, reason = self._calls[-1]
+        return deadline, reason
+
+    def lose(self, reason: str) -> SandboxLost:
+        """End the sandbox for good (the learner's code caused ``reason``); raise the result."""
+        return self._lose(reason)
+
+    def _serve(self, message: dict, services: frozenset[int], what: str) -> dict:
+        """The answer to one callback of a request's stand-ins (a refusal when the object was
+        not lent to that request)."""
+        sid, method = message.get("cb"), message.get("method")
+        service = self._services.get(sid) if type(sid) is int and sid in services else None
+        if service is None or not isinstance(method, str):
+            return {
+                "raise": {
+                    "type": "ProgrammingError",
+                    "module": "sqlite3",
+                    "message": "the grader's object can be used only during the call it was "
+                    "passed to",
+                }
+            }
+        args = self._decode(message.get("args") or [], what)
+        kwargs = self._decode(message.get("kwargs") or {"$d": []}, what)
+        if not isinstance(args, list) or not (
+            isinstance(kwargs, dict) and all(isinstance(k, str) for k in kwargs)
+        ):
+            raise self._lose(f"{what} sent back a malformed value")
+        try:
+            kind, value = service(method, args, kwargs)
+        except SandboxLost:
+            raise
+        except BaseException:  # a bug of the grader's: nothing may stay half answered
+            self._lose("the grader failed while answering the sandbox")
+            raise
+        if kind == "raise":
+            return {"raise": value}
+        return {"value": wire.encode(value)}
+
     # -- the protocol -------------------------------------------------------------------------
-    def request(self, message: dict, *, what: str, timeout: float | None = None) -> dict:
-        """Send one request and wait for its reply; raise :class:`SandboxLost` on trouble."""
+    def request(
+        self,
+        message: dict,
+        *,
+        what: str,
+        timeout: float | None = None,
+        services: frozenset[int] = frozenset(),
+    ) -> dict:
+        """Send one request and wait for its reply, answering the callbacks of the grader's
+        objects in ``services`` meanwhile; raise :class:`SandboxLost` on trouble."""
         if not self.alive:
             raise SandboxLost("the sandbox had already stopped")
         if not self._ready:
@@ -220,22 +303,46 @@ class Sandbox:
             if left < limit:
                 limit, reason = max(left, 0.0), self.deadline_reason or reason
         deadline = time.monotonic() + limit
+        if self._calls and self._calls[-1][1] < deadline:  # asked while answering a callback
+            _, deadline, reason = self._calls[-1]
+        self._calls.append((services, deadline, reason))
         try:
-            frames.send_frame(self._to, wire.dumps(message), deadline)
-            reply = frames.parse_frame(frames.read_frame(self._from, deadline, MAX_REPLY))
-        except frames.FrameError as exc:
-            if exc.kind == "timeout":
-                raise self._lose(reason) from None
-            if exc.kind != "closed":
-                raise self._lose(f"{what} {exc.reason}") from None
-            raise self._lose(
-                f"the process running {what} stopped (os._exit, a crash, or running out of memory?)"
-            ) from None
-        except OSError:
-            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
+            self._send(message, deadline, what, reason)
+            while True:
+                reply = self._receive(deadline, what, reason)
+                if not (isinstance(reply, dict) and "cb" in reply and "ok" not in reply):
+                    break
+                self._send(self._serve(reply, services, what), deadline, what, reason)
+        finally:
+            self._calls.pop()
         if not isinstance(reply, dict) or "ok" not in reply:
             raise self._lose(f"{what} sent back a malformed reply")
         return reply
+
+    def _send(self, message: dict, deadline: float, what: str, reason: str) -> None:
+        try:
+            frames.send_frame(self._to, wire.dumps(message), deadline)
+        except frames.FrameError as exc:
+            raise self._frame_lost(exc, what, reason) from None
+        except OSError:
+            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
+
+    def _receive(self, deadline: float, what: str, reason: str) -> Any:
+        try:
+            return frames.parse_frame(frames.read_frame(self._from, deadline, MAX_REPLY))
+        except frames.FrameError as exc:
+            raise self._frame_lost(exc, what, reason) from None
+        except OSError:
+            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
+
+    def _frame_lost(self, exc: frames.FrameError, what: str, reason: str) -> SandboxLost:
+        if exc.kind == "timeout":
+            return self._lose(reason)
+        if exc.kind != "closed":
+            return self._lose(f"{what} {exc.reason}")
+        return self._lose(
+            f"the process running {what} stopped (os._exit, a crash, or running out of memory?)"
+        )
 
     def _await_start(self) -> None:
         """Wait for the child's "ready" frame (sent before any student code runs)."""
@@ -290,13 +397,15 @@ class Sandbox:
         keep: bool = False,
         echo: bool = False,
         what: str | None = None,
+        services: Sequence[wire.Handle] = (),
         **kwargs: Any,
     ) -> Any:
         """Call a student's function (by name) or a method of a sandbox object (by handle).
 
         Returns the decoded result (a :class:`~simlab.grading.sandbox.wire.Handle` with ``keep``);
         with ``echo`` returns ``(result, args_after_the_call)``. Raises :class:`RemoteError`
-        when the call raised, :class:`SandboxLost` when the process is gone.
+        when the call raised, :class:`SandboxLost` when the process is gone. ``services``: the
+        grader's objects (from :meth:`offer`) the call may use; pass their handles as arguments.
         """
         label = what or _label(target, method)
         message = {
@@ -309,7 +418,8 @@ class Sandbox:
             "keep": keep,
             "echo": echo,
         }
-        reply = self.request(message, what=label)
+        lent = frozenset(-h.id for h in services)
+        reply = self.request(message, what=label, services=lent)
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, label)
         value = self._decode(reply.get("value"), label)

@@ -1,15 +1,17 @@
 """Hidden checks of exercise ``leases`` (``02_leases_effects_and_loop.ipynb``).
 
-Ledger pieces are graded the way they will be used: plugged into the kit's SQLite ledger (in the
-sandbox) and driven from here, first case by case on a clock the check controls, then by the
-fault simulator on fixed seeds, with faults aimed at the classic mistakes and the checker judging
-the history (:mod:`~simlab.grading.checks.leases.driving`); every classic mistake the simulator
-can see breaks a rule on every seed (``tests/grading/test_grading_faults.py``). One module per
-question:
+Ledger pieces are graded the way they will be used: plugged into the kit's SQLite ledger, which
+the grader keeps (the pieces run in the sandbox, their statements on the grader's connection:
+:mod:`simlab.grading.lending`), and driven from here, first case by case on a clock the check
+controls, then by the fault simulator on fixed seeds, with faults aimed at the classic mistakes
+and the checker judging the history (:mod:`~simlab.grading.checks.leases.driving`); every
+classic mistake the simulator can see breaks a rule on every seed
+(``tests/grading/test_grading_faults.py``). One module per question:
 
 * ``atomic-claim`` (:mod:`~simlab.grading.checks.leases.claim`): ``claim`` and ``heartbeat``
-  (SQL), including the chapter's race replayed deterministically: a second worker claims right
-  after the first statement of a claim.
+  (SQL), including the chapter's race replayed deterministically by the grader
+  (:mod:`~simlab.grading.checks.leases.race`): a second worker claims right after the first
+  statement of a claim.
 * ``idempotent-send`` (:mod:`~simlab.grading.checks.leases.effects`): ``record_effect`` (SQL) and
   ``send_step`` (the worker's side of idempotency), including a crash after the e-mail left; in
   the seeded runs ``send_step`` sends every e-mail.

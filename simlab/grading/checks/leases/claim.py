@@ -8,6 +8,7 @@ import re
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
+from simlab.grading.checks.leases.race import contended_claims
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
@@ -46,10 +47,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
     t.under("one-owner")
     for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
         t.part(functools.partial(part, ledgers))
-    with s.folder() as folder:
-        race = s.kit("contended-claims", folder, claim="claim")
-        runs = race.attribute("value")
-    runs = runs if isinstance(runs, list) else []
+    runs = contended_claims(s)
     t.part(lambda: _no_two_winners_at_one_moment(runs))
     t.part(lambda: _no_shared_epoch(runs))
     t.part(lambda: _the_lease_is_your_own(runs))

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.grading.lending import Lent
 from simlab.grading.questions import FAILURE_CHARS, Fail, require
-from simlab.grading.student import RemoteObject, Student, kind_of
+from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
 from simlab.sim.scenario import Scenario
-from simlab.sim.sending import Sender
+from simlab.sim.sending import Sender, watched
 from simlab.sim.simulation import simulate
 
 __all__ = ["Clock", "Ledgers", "raises", "simulated"]
@@ -38,8 +39,8 @@ class Ledgers:
         self.pieces = pieces
         self.clock = Clock()
 
-    def fresh(self) -> RemoteObject:
-        """A new ledger at time 0 holding one queued task, ``t1``."""
+    def fresh(self) -> CheckedLedger:
+        """A new ledger at time 0 holding one queued task, ``t1`` (kept by the grader)."""
         self.clock.now = 0.0
         ledger = self.s.ledger(clock=self.clock, **self.pieces)
         ledger.submit("t1")
@@ -71,7 +72,7 @@ def simulated(
     (:func:`simlab.shrink`) and told as a short story in the learner's terms (never its seed).
     """
 
-    def factory(clock: Callable[[], float]) -> RemoteObject:
+    def factory(clock: Callable[[], float]) -> CheckedLedger:
         return s.ledger(clock=clock, **pieces)
 
     sender = None if send_step is None else _sender(s, send_step)
@@ -88,42 +89,18 @@ def simulated(
 
 def _sender(s: Student, name: str) -> Sender:
     """The student's ``name`` (a ``send_step``) as the simulator's sender: it runs in the
-    sandbox with a watched ledger and mailbox (:mod:`simlab.sim.sending`), on the run's clock,
-    and the moves it made come back here."""
+    sandbox with stand-ins of a watched ledger and mailbox that stay here
+    (:func:`simlab.sim.sending.watched`), so the moves it made are the ones the grader saw."""
 
-    def sender(ledger: RemoteObject, clock: Callable[[], float]) -> Callable[[Lease, int], list]:
-        mailbox = s.kit("watched-mailbox")
-        watched = s.kit("watched-ledger", ledger.handle, mailbox.handle)
-        send_step = s.function(name, clock=clock)
+    def send_step(ledger: Any, lease: Lease, step: int, mailbox: Any) -> Any:
+        return s.call(name, Lent(ledger, "Ledger"), lease, step, Lent(mailbox, "Mailbox"))
 
-        def send(lease: Lease, step: int) -> list:
-            send_step(watched.handle, lease, step, mailbox.handle)
-            return _moves(mailbox.take())
+    watching = watched(send_step)
 
-        return send
+    def sender(ledger: Any, clock: Callable[[], float]) -> Callable[[Lease, int], list]:
+        return watching(getattr(ledger, "raw", ledger), clock)
 
     return sender
-
-
-def _moves(moves: Any) -> list[tuple]:
-    """The moves the watched mailbox reports, as the simulator reads them; anything else (a
-    sandbox that was tampered with) raises ``ValueError``."""
-    if not isinstance(moves, list):
-        raise ValueError("unreadable moves")
-    out = []
-    for move in moves:
-        move = tuple(move) if isinstance(move, (list, tuple)) else ()
-        if move[:1] == ("send",) and len(move) == 2:
-            ok = isinstance(move[1], str)
-        elif move[:1] == ("effect",) and len(move) == 4:
-            ok = isinstance(move[1], str) and isinstance(move[2], bool)
-            ok = ok and (move[3] is None or type(move[3]) is int)
-        else:
-            ok = False
-        if not ok:
-            raise ValueError("unreadable moves")
-        out.append(move)
-    return out
 
 
 #: Characters the story of a failing simulation may take in the feedback, by default.

@@ -5,12 +5,16 @@ crash after the e-mail left."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 from simlab.grading.checks.leases.driving import Ledgers, simulated
+from simlab.grading.checks.leases.race import contended_effects
+from simlab.grading.checks.leases.scripted import CrashLedger
+from simlab.grading.lending import Lent
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import RemoteObject, Student
+from simlab.grading.student import Student
+from simlab.ledger import Ledger
+from simlab.sim.mailbox import Mailbox
 from simlab.sim.scenario import Scenario
 
 __all__ = ["EFFECT_SCENARIO", "EFFECT_SEEDS", "EFFECT_RUBRIC", "idempotent_send"]
@@ -47,7 +51,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
     t.part(functools.partial(_a_key_is_recorded_once, ledgers))
     t.part(functools.partial(_stale_leases_record_nothing, ledgers))
     t.part(functools.partial(_twice_within_one_round_trip, s))
-    sends = _Sends(ledgers, s.function("send_step"))
+    sends = _Sends(ledgers)
     for part in (
         _a_retry_after_a_crash_does_not_resend,
         _a_crash_between_record_and_send,
@@ -97,9 +101,8 @@ EFFECT_RUBRIC = (
 
 
 def _twice_within_one_round_trip(s: Student) -> None:
-    with s.folder() as folder:
-        runs = s.kit("contended-effects", folder, record_effect="record_effect").attribute("value")
-    require(isinstance(runs, list) and runs, "the duplicate delivery could not be run")
+    runs = contended_effects(s)
+    require(runs, "the duplicate delivery could not be run")
     for run in runs:
         yes = [run.get("A") is True, run.get("B") is True].count(True)
         require(
@@ -178,39 +181,41 @@ def _keys_belong_to_their_task(ledgers: Ledgers) -> None:
 
 
 class _Sends:
-    """The student's ``send_step`` with a kit ledger and a kit mailbox, on the question's clock."""
+    """The student's ``send_step`` with a kit ledger and a kit mailbox that the grader keeps
+    (the student's code gets stand-ins of both), on the question's clock."""
 
-    def __init__(self, ledgers: Ledgers, send_step: Callable[..., Any]):
+    def __init__(self, ledgers: Ledgers):
         self.s = ledgers.s
         self.clock = ledgers.clock
-        self.send_step = send_step
 
-    def world(self) -> tuple[RemoteObject, RemoteObject]:
-        """A kit ledger at time 0 holding task ``t1`` (sandbox time 0 too), and a new mailbox."""
+    def send_step(self, ledger: Any, lease: Any, step: int, mailbox: Mailbox) -> Any:
+        return self.s.call(
+            "send_step", Lent(ledger, "Ledger"), lease, step, Lent(mailbox, "Mailbox")
+        )
+
+    def world(self) -> tuple[Ledger, Mailbox]:
+        """A kit ledger at time 0 holding task ``t1``, and a new mailbox."""
         self.clock.now = 0.0
-        self.s.sandbox.set_time(0.0)
-        ledger = self.s.ledger(clock=self.clock)
+        ledger = Ledger(":memory:", clock=self.clock)
         ledger.submit("t1")
-        return ledger, self.s.kit("mailbox")
+        return ledger, Mailbox()
 
 
-def _inbox(mailbox: RemoteObject) -> dict:
+def _inbox(mailbox: Mailbox) -> dict:
     """What the kit mailbox received: idempotency key -> how many times it was sent."""
-    received = mailbox.attribute("received")
-    require(isinstance(received, dict), "the mailbox could not be read")
-    return received
+    return dict(mailbox.received)
 
 
 def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
     ledger, mailbox = sends.world()
     first = ledger.claim("t1", "A", 10.0)
     require(
-        sends.send_step(ledger.handle, first, 0, mailbox.handle) is True,
+        sends.send_step(ledger, first, 0, mailbox) is True,
         "send_step() of a fresh step returned something other than True",
     )
     sends.clock.now = 10.0  # A crashed after the e-mail, before its save; the lease ran out
     retry = ledger.claim("t1", "B", 10.0)
-    sends.send_step(ledger.handle, retry, 0, mailbox.handle)
+    sends.send_step(ledger, retry, 0, mailbox)
     got = _inbox(mailbox)
     require(
         sum(got.values()) == 1,
@@ -221,19 +226,17 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
 
 def _a_crash_between_record_and_send(sends: _Sends) -> None:
     sends.clock.now = 0.0
-    sends.s.sandbox.set_time(0.0)
-    with sends.s.folder() as folder:
-        ledger = sends.s.kit("crash-ledger", f"{folder}/crash.sqlite", clock=sends.clock)
-        mailbox = sends.s.kit("crash-mailbox", ledger.handle)
+    with CrashLedger(":memory:", clock=sends.clock) as ledger:
+        mailbox = ledger.mailbox
         ledger.submit("t1")
         first = ledger.claim("t1", "A", 10.0)
         try:
-            sends.send_step(ledger.handle, first, 0, mailbox.handle)
+            sends.send_step(ledger, first, 0, mailbox)
         except Exception:  # the worker crashed (the kit's crash, or the student's own error)
             pass
         sends.clock.now = 10.0
         retry = ledger.claim("t1", "B", 10.0)
-        sends.send_step(ledger.handle, retry, 0, mailbox.handle)
+        sends.send_step(ledger, retry, 0, mailbox)
         sent = sum(_inbox(mailbox).values())
     require(
         sent <= 1,
@@ -245,9 +248,9 @@ def _a_crash_between_record_and_send(sends: _Sends) -> None:
 def _each_step_sends_its_own(sends: _Sends) -> None:
     ledger, mailbox = sends.world()
     lease = ledger.claim("t1", "A", 10.0)
-    sends.send_step(ledger.handle, lease, 0, mailbox.handle)
+    sends.send_step(ledger, lease, 0, mailbox)
     ledger.save(lease, 1)
-    sends.send_step(ledger.handle, lease, 1, mailbox.handle)
+    sends.send_step(ledger, lease, 1, mailbox)
     got = _inbox(mailbox)
     require(
         len(got) == 2 and sum(got.values()) == 2,
@@ -260,5 +263,5 @@ def _a_stale_worker_does_not_send(sends: _Sends) -> None:
     old = ledger.claim("t1", "A", 10.0)
     sends.clock.now = 10.0
     ledger.claim("t1", "B", 10.0)
-    sends.send_step(ledger.handle, old, 0, mailbox.handle)
+    sends.send_step(ledger, old, 0, mailbox)
     require(sum(_inbox(mailbox).values()) == 0, "a worker that lost its lease sent an e-mail")

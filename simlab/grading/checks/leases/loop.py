@@ -1,6 +1,7 @@
 """Question ``worker-loop``: the student's ``run_task`` against a ledger file on which another
-process (the kit's scripted work and scripted ledger) cancels or takes over the task at chosen
-moments."""
+process (the grader's scripted work and scripted ledger) cancels or takes over the task at
+chosen moments. The ledger, the work and the trouble stay in the grader; the loop gets
+stand-ins of them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.lending import Lent
+from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
 
@@ -22,10 +26,9 @@ Case = Callable[..., tuple[Any, list, Any]]
 
 
 def worker_loop(s: Student, t: Tally) -> None:
-    """Six cases, each on a new ledger file in one temporary folder."""
-    run_task = s.function("run_task")
-    with s.folder() as folder:
-        case = functools.partial(_case, s, run_task, folder)
+    """Six cases, each on a new ledger file of the grader's in one private folder."""
+    with tempfile.TemporaryDirectory(prefix="simlab-loop-") as folder:
+        case = functools.partial(_case, s, folder)
         t.under("runs-and-resumes")
         t.part(functools.partial(_runs_a_task_to_the_end, case))
         t.part(functools.partial(_resumes_from_the_persisted_step, case))
@@ -64,7 +67,6 @@ LOOP_RUBRIC = (
 
 def _case(
     s: Student,
-    run_task: Callable[..., Any],
     folder: str,
     name: str,
     setup: Callable[[Ledger], None] | None = None,
@@ -72,37 +74,20 @@ def _case(
     after_save: dict | None = None,
     steps: int = 3,
 ) -> tuple[Any, list, Any]:
-    """Run the student's loop on task t1 of a new ledger file; return (answer, the steps
-    work was called for, the task as stored at the end)."""
+    """Run the student's loop on task t1 of a new ledger file the grader keeps, with stand-ins
+    of the grader's scripted ledger and work; return (answer, the steps work was called for,
+    the task as stored at the end, read by the grader)."""
     path = str(Path(folder) / f"{name}.sqlite")
-    _put_ledger(s, path, setup)
-    s.sandbox.set_time(1.0)
-    ledger_h = s.kit("scripted-ledger", path, after_save or {})
-    work = s.kit("scripted-work", path, "t1", work_script or {})
-    answer = run_task(ledger_h.handle, "t1", "w1", work.handle, steps)
-    calls = work.attribute("calls")
-    return answer, calls, _stored_t1(s, path, name)
-
-
-def _put_ledger(s: Student, path: str, setup: Callable[[Ledger], None] | None) -> None:
-    """Write a ledger file holding task t1 (after ``setup``) privately, then place it at
-    ``path`` in the folder the student's code may write."""
-    with tempfile.TemporaryDirectory(prefix="simlab-check-") as private:
-        local = str(Path(private) / "ledger.sqlite")
-        with Ledger(local, clock=lambda: 0.0) as ledger:
-            ledger.submit("t1")
-            if setup is not None:
-                setup(ledger)
-        s.copy_in(local, path)
-
-
-def _stored_t1(s: Student, path: str, name: str) -> Any:
-    """Task t1 as stored in the ledger file at ``path``, read from a private copy."""
-    with s.copy_out(path) as copy:
-        if copy is None:
-            raise Fail(f"the ledger file of the {name!r} case was replaced or removed")
-        with Ledger(copy) as ledger:
-            return ledger.get("t1")
+    with Ledger(path, clock=lambda: 0.0) as ledger:
+        ledger.submit("t1")
+        if setup is not None:
+            setup(ledger)
+    clock = Clock(1.0)
+    work = ScriptedWork(path, "t1", work_script or {}, clock)
+    with ScriptedLedger(path, after_save or {}, clock) as ledger:
+        answer = s.call("run_task", Lent(ledger, "Ledger"), "t1", "w1", Lent(work, "Work"), steps)
+    with Ledger(path, clock=clock) as ledger:
+        return answer, list(work.calls), ledger.get("t1")
 
 
 # -- how the ledger looks before the loop starts --------------------------------------------------

@@ -1,0 +1,104 @@
+"""The grader's ledgers and callbacks with trouble on cue, lent to a learner's worker loop and
+``send_step``: they live here, so the trouble happens and is seen in the grader.
+
+* :class:`ScriptedWork` is the ``work(step)`` of a loop under test: it writes down each step it
+  is asked for and, on chosen steps, cancels the task or lets another worker take it over.
+* :class:`ScriptedLedger` does the same right after an accepted save.
+* :class:`CrashLedger` and its ``mailbox`` share one fuse: the worker crashes right after the
+  first of an accepted ``record_effect`` and a ``send`` (a :class:`Crash` raised into the
+  learner's ``send_step``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.sandbox.remote import Crash
+from simlab.ledger import Ledger
+from simlab.records import Lease
+from simlab.sim.mailbox import Mailbox
+
+__all__ = ["ScriptedWork", "ScriptedLedger", "CrashLedger", "Crash", "MAX_CALLS"]
+
+#: The most calls of one scripted ``work`` (a loop has a few steps; the grader keeps each call).
+MAX_CALLS = 1000
+
+
+def _trouble(path: str, task_id: str, action: str, clock: Clock) -> None:
+    """Do ``action`` to the task through another connection, as another process would:
+    ``"cancel"``, or ``"steal"`` (the lease runs out and a worker named ``thief`` claims)."""
+    with Ledger(path, clock=clock, busy_timeout=0.0) as other:
+        if action == "cancel":
+            other.cancel(task_id)
+        elif action == "steal":
+            clock.now += 10_000.0
+            other.claim(task_id, "thief", 30.0)
+
+
+class ScriptedWork:
+    """Records every step it is asked to do in ``calls`` and returns ``"output-<step>"``; for a
+    step listed in ``script`` it first does that to the task (see :func:`_trouble`)."""
+
+    def __init__(self, path: str, task_id: str, script: dict[int, str], clock: Clock):
+        self.path = path
+        self.task_id = task_id
+        self.script = dict(script)
+        self.clock = clock
+        self.calls: list[Any] = []
+
+    def __call__(self, step: Any) -> str:
+        if len(self.calls) >= MAX_CALLS:
+            raise ValueError(f"work was called more than {MAX_CALLS} times")
+        # Only what the checks compare is kept: a step number, or the name of what came instead.
+        plain = type(step) is int
+        self.calls.append(step if plain else f"<{type(step).__name__}>")
+        action = self.script.get(step) if plain else None
+        if action is not None:
+            _trouble(self.path, self.task_id, action, self.clock)
+        return f"output-{step}"
+
+
+class ScriptedLedger(Ledger):
+    """A file ledger that lets trouble happen right after an accepted save: ``after_save`` maps
+    a saved step to an action (see :func:`_trouble`)."""
+
+    def __init__(self, path: str, after_save: dict[int, str], clock: Clock):
+        super().__init__(path, clock=clock, busy_timeout=0.0)
+        self.after_save = dict(after_save)
+
+    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
+        accepted = super().save(lease, step, **kwargs)
+        action = self.after_save.get(step) if accepted else None
+        if action is not None:
+            _trouble(self.path, lease.task_id, action, self.clock)
+        return accepted
+
+
+class CrashLedger(Ledger):
+    """A ledger and a mailbox (``.mailbox``) that share one fuse: the worker crashes right
+    after the first of an accepted ``record_effect`` and a ``send``, whichever comes first."""
+
+    def __init__(self, path: str, clock: Clock):
+        super().__init__(path, clock=clock)
+        self.mailbox = _CrashMailbox(self)
+        self.fuse = True
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        accepted = super().record_effect(lease, key)
+        if accepted and self.fuse:
+            self.fuse = False
+            raise Crash("the worker crashed")
+        return accepted
+
+
+class _CrashMailbox(Mailbox):
+    def __init__(self, ledger: CrashLedger):
+        super().__init__()
+        self._ledger = ledger
+
+    def send(self, key: str) -> None:
+        super().send(key)
+        if self._ledger.fuse:
+            self._ledger.fuse = False
+            raise Crash("the worker crashed")
