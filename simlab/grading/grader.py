@@ -23,7 +23,10 @@ a notebook that cannot even be read is reported with an ``error`` and a score of
 
 from __future__ import annotations
 
+import importlib
 import os
+import stat
+import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -37,11 +40,12 @@ import nbformat
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
-from simlab.grading.questions import Exercise, Question, Tally, feedback
+from simlab.grading.questions import Exercise, Question, Tally, feedback, learners_fault
 from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
+from simlab.grading.text import for_people, shown_path
 
 __all__ = [
     "QuestionGrade",
@@ -99,29 +103,90 @@ class NotebookGrade:
 
 
 def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand files and folders into notebook paths (folders recursively, sorted, checkpoint
-    copies skipped). A path that does not exist raises ``FileNotFoundError``."""
+    """Expand files and folders into the submissions to grade, in order: folders recursively
+    (sorted, checkpoint copies skipped), never following a symbolic link. A link met on the
+    way (to a file or a folder, as a path given or inside a folder), and a non-regular file
+    named ``*.ipynb``, is listed too, so that :func:`grade_notebook` refuses it with one line;
+    a path given twice is listed once. A path that does not exist raises
+    ``FileNotFoundError``."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*.ipynb"))
-                if ".ipynb_checkpoints" not in p.parts and p.is_file()
-            )
-        elif path.is_file():
-            found.append(path)
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            raise FileNotFoundError(str(path)) from None
+        if stat.S_ISDIR(info.st_mode):
+            found.extend(_walk(path))
         else:
-            raise FileNotFoundError(str(path))
-    seen: set[Path] = set()
+            found.append(path)
+    seen: set[str] = set()
     unique = []
     for p in found:
-        key = p.resolve()
+        key = _where(p)
         if key not in seen:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Every ``*.ipynb`` entry below ``folder`` and every link to a folder, sorted, without
+    following links or entering ``.ipynb_checkpoints``."""
+    out = []
+    for base, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+        here = Path(base)
+        for name in list(dirs):
+            if os.path.islink(here / name):  # a link to a folder: listed, never entered
+                dirs.remove(name)
+                out.append(here / name)
+        out.extend(here / name for name in files if name.endswith(".ipynb"))
+    return sorted(out)
+
+
+def _where(path: Path) -> str:
+    """The path without following its last component (so a link stays itself)."""
+    return os.path.join(os.path.realpath(path.parent), path.name)
+
+
+def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = None) -> str | None:
+    """Why ``path`` is not a submission to grade (one line), or None: a symbolic link (never
+    followed: it could point at the solutions or at a classmate's notebook), anything but a
+    regular file, or a file that is the very same file as another submission of the batch
+    (``others``: (device, inode) -> paths; a hard link)."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if stat.S_ISLNK(info.st_mode):
+        return (
+            "a symbolic link, not followed: submissions must be regular files inside the "
+            "folders given (the link is not graded)"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file: submissions must be regular files (not graded)"
+    twins = [p for p in (others or {}).get((info.st_dev, info.st_ino), []) if p != str(path)]
+    if twins:
+        return (
+            f"the very same file as {shown_path(twins[0])} (a hard link): neither is graded "
+            "under the other's name"
+        )
+    return None
+
+
+def _same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:
+    """(device, inode) -> the regular files of ``paths`` that are that file, where more than
+    one path is."""
+    files: dict[tuple[int, int], list[str]] = {}
+    for p in paths:
+        try:
+            info = os.lstat(p)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            files.setdefault((info.st_dev, info.st_ino), []).append(str(p))
+    return {k: v for k, v in files.items() if len(v) > 1}
 
 
 # ------------------------------------------------------------------------ pass 2: hidden ------
@@ -184,16 +249,33 @@ class _Sandboxes:
 
 
 def _tampering(sandbox: Sandbox) -> list[str]:
+    """What the sandbox reports the notebook replaced, kept only where the report names a
+    watched name that exists (:func:`_watched`): the report comes from the learner's process."""
     try:
         reply = sandbox.request({"op": "tampered"}, what="a helper check")
     except SandboxLost:
         return []
     value = reply.get("value")
-    return [str(v) for v in value] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    return sorted({v for v in value[:1000] if isinstance(v, str) and _watched(v)})
+
+
+def _watched(name: str) -> bool:
+    """Is ``name`` one the sandbox may report as replaced: a check helper, or an existing
+    attribute of a watched kit module (``simlab.ledger.Ledger``)?"""
+    from simlab.grading.sandbox.child import WATCHED_MODULES, WATCHED_NAMES
+
+    if name in WATCHED_NAMES:
+        return True
+    module, _, attr = name.rpartition(".")
+    if module not in WATCHED_MODULES or not attr.isidentifier() or attr.startswith("__"):
+        return False
+    return hasattr(sys.modules.get(module) or importlib.import_module(module), attr)
 
 
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
-    tally = Tally()
+    tally = Tally(hidden=q.hidden)
     lost: str | None = None
     try:
         sandbox = boxes.get()
@@ -209,8 +291,11 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
         q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.reason
-    except Exception as exc:  # a bug in a hidden check: this question only, and say so
-        return QuestionGrade(
+    except Exception as exc:
+        said = learners_fault(exc)
+        if said is not None:  # the learner's code raised, or its answer was refused
+            return QuestionGrade(q.id, 0, q.points, f"{tally.said(said)}; the question gets 0")
+        return QuestionGrade(  # a bug in a hidden check: this question only, and say so
             q.id,
             0,
             q.points,
@@ -283,9 +368,31 @@ def grade_notebook(
     sandbox: bool = True,
 ) -> NotebookGrade:
     """Grade one notebook (never raises for anything the notebook contains). ``sandbox``
-    jails both passes (:func:`grade` checks first that jails work here)."""
+    jails both passes (:func:`grade` checks first that jails work here). A link or anything
+    but a regular file is refused (:func:`refusal`). Feedback and errors are text for people
+    (:func:`_for_people`): escaped, one line each, at most
+    :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""
+    return _for_people(_grade_notebook(path, timeout, max_output, sandbox))
+
+
+def _for_people(grade: NotebookGrade) -> NotebookGrade:
+    """``grade`` with its feedback and error escaped and capped: nothing a notebook wrote can
+    start a line, move the cursor or fill the report."""
+    for q in grade.questions:
+        q.feedback = for_people(q.feedback)
+    if grade.error is not None:
+        grade.error = for_people(grade.error)
+    return grade
+
+
+def _grade_notebook(
+    path: str | Path, timeout: float, max_output: int, sandbox: bool
+) -> NotebookGrade:
     started = time.perf_counter()
     name = str(path)
+    refused = refusal(path)
+    if refused is not None:
+        return NotebookGrade(name, None, 0, 0, error=f"{shown_path(path)}: {refused}")
     try:
         nb = read_notebook(path)
     except NotebookError as exc:
@@ -324,11 +431,10 @@ def grade_notebook(
 
     questions = []
     tampered = (hidden["boxes"].tampered or []) if "boxes" in hidden else []
-    note = (
-        f" (note: the notebook replaces {', '.join(tampered)}; the grader ignores that)"
-        if tampered
-        else ""
+    shown = ", ".join(tampered[:5]) + (
+        f" and {len(tampered) - 5} more" if len(tampered) > 5 else ""
     )
+    note = f" (note: the notebook replaces {shown}; the grader ignores that)" if tampered else ""
     for q in exercise.questions:
         broken = _cell_failure(nb, runs, q.id)
         if broken is not None:
@@ -402,12 +508,20 @@ def grade(
         from tqdm import tqdm
 
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
+    twins = _same_files(notebooks)
     try:
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
-            futures = {
-                pool.submit(_safe_grade, nb, timeout, max_output, sandbox): i
-                for i, nb in enumerate(notebooks)
-            }
+            futures = {}
+            for i, nb in enumerate(notebooks):
+                refused = refusal(nb, twins)
+                if refused is not None:  # never opened, never graded
+                    results[i] = NotebookGrade(
+                        str(nb), None, 0, 0, error=f"{shown_path(nb)}: {refused}"
+                    )
+                    if bar is not None:
+                        bar.update(1)
+                    continue
+                futures[pool.submit(_safe_grade, nb, timeout, max_output, sandbox)] = i
             from concurrent.futures import as_completed
 
             for future in as_completed(futures):
@@ -424,6 +538,6 @@ def _safe_grade(path: Path, timeout: float, max_output: int, sandbox: bool) -> N
     try:
         return grade_notebook(path, timeout=timeout, max_output=max_output, sandbox=sandbox)
     except Exception as exc:  # a grader bug must not stop the batch
-        return NotebookGrade(
-            str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}"
+        return _for_people(
+            NotebookGrade(str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}")
         )
