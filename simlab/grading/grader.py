@@ -45,7 +45,7 @@ from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
-from simlab.grading.text import for_people, shown_path
+from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 
 __all__ = [
     "QuestionGrade",
@@ -116,6 +116,9 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
             info = path.lstat()
         except FileNotFoundError:
             raise FileNotFoundError(str(path)) from None
+        except OSError:  # unreadable: listed, and refused with the reason
+            found.append(path)
+            continue
         if stat.S_ISDIR(info.st_mode):
             found.extend(_walk(path))
         else:
@@ -438,13 +441,13 @@ def _grade_notebook(
     for q in exercise.questions:
         broken = _cell_failure(nb, runs, q.id)
         if broken is not None:
-            questions.append(QuestionGrade(q.id, 0, q.points, broken + note))
+            questions.append(QuestionGrade(q.id, 0, q.points, _with_note(broken, note)))
         elif "error" in hidden:
             questions.append(QuestionGrade(q.id, 0, q.points, hidden["error"]))
         else:
             g = hidden["grades"][q.id]
             if g.points < g.max_points:
-                g.feedback += note
+                g.feedback = _with_note(g.feedback, note)
             questions.append(g)
     return NotebookGrade(
         name,
@@ -454,6 +457,11 @@ def _grade_notebook(
         questions,
         seconds=time.perf_counter() - started,
     )
+
+
+def _with_note(said: str, note: str) -> str:
+    """``said`` cut short enough that ``note`` still fits in one question's feedback."""
+    return for_people(said, FEEDBACK_CHARS - len(note)) + note if note else said
 
 
 class _scratch:

@@ -50,8 +50,11 @@ def test_does_a_report_with_full_or_unattempted_questions_say_nothing_more():
 
 # --------------------------------------------------------------- text a notebook can write ---
 
-#: A folder name that, printed raw, ends the line and draws a full score for someone else.
-FORGED_NAME = "x\n\x1b[2K\rzz-honest/01_fencing_and_cancellation.ipynb: 17/17  (fencing)\x1b[1A"
+#: A folder name that, printed raw, ends the line and draws a full score for someone else (and
+#: ends in a byte that is not UTF-8, which a raw print cannot even encode).
+FORGED_NAME = (
+    "x\n\x1b[2K\rzz-honest/01_fencing_and_cancellation.ipynb: 17/17  (fencing)\x1b[1A\udcff"
+)
 #: Feedback and errors as a hostile notebook makes them: lines, escapes, a megabyte of text.
 FORGED_TEXT = (
     "cancel() raised \x1b[31mError\n"
