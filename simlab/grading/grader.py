@@ -523,9 +523,8 @@ def grade(
             for i, nb in enumerate(notebooks):
                 refused = refusal(nb, twins)
                 if refused is not None:  # never opened, never graded
-                    results[i] = NotebookGrade(
-                        str(nb), None, 0, 0, error=f"{shown_path(nb)}: {refused}"
-                    )
+                    error = f"{shown_path(nb)}: {refused}"
+                    results[i] = _for_people(NotebookGrade(str(nb), None, 0, 0, error=error))
                     if bar is not None:
                         bar.update(1)
                     continue
