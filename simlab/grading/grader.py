@@ -126,11 +126,17 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
     seen: set[str] = set()
     unique = []
     for p in found:
-        key = _where(p)
+        key = os.path.abspath(p) if _through_link(p) else os.path.realpath(p)
         if key not in seen:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def _through_link(path: Path) -> bool:
+    """Is ``path``, or the folder holding it, a symbolic link (so :func:`refusal` refuses it,
+    and it is never taken for the file it points at)?"""
+    return os.path.islink(path) or os.path.islink(path.parent)
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -148,14 +154,10 @@ def _walk(folder: Path) -> list[Path]:
     return sorted(out)
 
 
-def _where(path: Path) -> str:
-    """The path without following its last component (so a link stays itself)."""
-    return os.path.join(os.path.realpath(path.parent), path.name)
-
-
 def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = None) -> str | None:
     """Why ``path`` is not a submission to grade (one line), or None: a symbolic link (never
-    followed: it could point at the solutions or at a classmate's notebook), anything but a
+    followed: it could point at the solutions or at a classmate's notebook), a file whose
+    folder is one (``class/*/ex.ipynb`` expands through a student's link), anything but a
     regular file, or a file that is the very same file as another submission of the batch
     (``others``: (device, inode) -> paths; a hard link)."""
     try:
@@ -166,6 +168,11 @@ def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = 
         return (
             "a symbolic link, not followed: submissions must be regular files inside the "
             "folders given (the link is not graded)"
+        )
+    if os.path.islink(Path(path).parent):  # a file given by a path through a student's link
+        return (
+            "in a folder that is a symbolic link, not followed: submissions must be regular "
+            "files inside the folders given (not graded)"
         )
     if not stat.S_ISREG(info.st_mode):
         return "not a regular file: submissions must be regular files (not graded)"
@@ -179,10 +186,13 @@ def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = 
 
 
 def _same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:
-    """(device, inode) -> the regular files of ``paths`` that are that file, where more than
-    one path is."""
+    """(device, inode) -> the regular files of ``paths`` (not reached through a link) that are
+    that file, where more than one path is: hard links, as :func:`find_notebooks` already
+    listed each file once."""
     files: dict[tuple[int, int], list[str]] = {}
     for p in paths:
+        if _through_link(Path(p)):  # refused anyway: never anyone's twin
+            continue
         try:
             info = os.lstat(p)
         except OSError:

@@ -149,6 +149,11 @@ RULES: tuple[Rule, ...] = (
         "{path}:是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)",
     ),
     _r(
+        r"(?P<path>.+): in a folder that is a symbolic link, not followed: submissions must be "
+        r"regular files inside the folders given \(not graded\)",
+        "{path}:所在的文件夹是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(不评分)",
+    ),
+    _r(
         r"(?P<path>.+): not a regular file: submissions must be regular files \(not graded\)",
         "{path}:不是普通文件:提交的作业必须是普通文件(不评分)",
     ),

@@ -14,6 +14,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading.grader import find_notebooks, grade, grade_notebook
+from simlab.grading.i18n import translate
 from simlab.grading.report import students
 from simlab.grading.sandbox import jail
 
@@ -78,6 +79,20 @@ def test_is_a_link_given_by_name_refused_too(klass):
         graded = grade_notebook(path, sandbox=False)
         assert graded.score == graded.max_score == 0
         assert "a symbolic link, not followed" in graded.error
+
+
+def test_is_a_file_given_through_a_linked_folder_refused(klass, monkeypatch, capsys):
+    """``simlab grade class/*/ex.ipynb``: the shell expands ``dan/ex.ipynb`` through the link."""
+    monkeypatch.setattr(jail, "_tool", lambda name: None)
+    given = [str(p) for p in sorted(klass.glob(f"*/{FENCING}"))]
+    assert f"{klass}/dan/{FENCING}" in given
+    assert main(["grade", "--no-sandbox", "--no-progress", *given]) == 1
+    blocks = capsys.readouterr().out.split("\n\n")
+    dan = blocks_of(blocks, f"dan/{FENCING}")
+    assert "in a folder that is a symbolic link, not followed" in dan[1], dan
+    assert "所在的文件夹是符号链接" in translate(dan[1].split("not graded: ", 1)[1], "zh")
+    alice = blocks_of(blocks, f"alice/{FENCING}")
+    assert "not a readable notebook" in alice[1], "alice is still graded under her own name"
 
 
 def test_is_a_hard_link_to_a_classmates_file_graded_under_neither_name(tmp_path):
