@@ -18,7 +18,10 @@ Both passes run the student's code in jails (:mod:`simlab.grading.sandbox.jail`)
 ``nobody``, no network, no view of the hidden checks, the solutions or other submissions, hard
 limits; pass 1 can only take points away, pass 2 awards them. A question's points come from
 pass 2 unless pass 1 found one of its cells broken. Nothing a submission does stops the batch:
-a notebook that cannot even be read is reported with an ``error`` and a score of 0.
+a notebook that cannot even be read is reported with an ``error`` and a score of 0, and so is a
+submission that is not a regular file inside the folders given (a link is never followed).
+What the learner's code causes is the learner's (0 for the question, one line); only a bug of
+a hidden check itself says "grader error".
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@
 
 ``lang="zh"`` gives the feedback sentences (and errors) in Chinese, translated here by
 :func:`simlab.grading.i18n.translate`; IDs, points and JSON keys never change with the language.
+
+Every text a notebook can influence is shown through :mod:`simlab.grading.text`: file names
+escaped (and quoted when unusual), feedback and errors escaped and capped, JSON lines with
+control and formatting characters as escapes, CSV cells that never start like a formula. So
+each line of a report is one line, and only the grader writes the start of one.
 """
 
 from __future__ import annotations
