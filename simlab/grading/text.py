@@ -87,12 +87,24 @@ def for_people(text: str, limit: int = FEEDBACK_CHARS) -> str:
 _BARE_PUNCTUATION = frozenset(" ._-+/,~@()[]#=")
 
 
+#: Categories of the non-ASCII characters a bare name may hold: letters and digits of any
+#: script with their marks, not modifier letters or symbols (``ː``, ``꞉`` look like a colon).
+_BARE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Mn", "Mc"})
+
+
+def _bare(ch: str) -> bool:
+    if ch.isascii():
+        return ch.isalnum() or ch in _BARE_PUNCTUATION
+    return unicodedata.category(ch) in _BARE_CATEGORIES
+
+
 def shown_path(path: str | PurePath) -> str:
     """A file name for a report: escaped (a backslash doubled, so two names never look alike),
-    and in double quotes when it holds anything but letters, digits, spaces and ``._-+/,~@()[]#=``
-    (a colon, a quote, an escape): a quoted name cannot be mistaken for a score line."""
+    and in double quotes when it holds anything but letters and digits (of any script), spaces
+    and ``._-+/,~@()[]#=`` (a colon or a look-alike, a quote, an escape): a quoted name cannot be
+    mistaken for a score line."""
     text = str(path)
-    if text and all(ch.isalnum() or ch in _BARE_PUNCTUATION for ch in text):
+    if text and all(_bare(ch) for ch in text):
         return text
     inner = escape(text.replace("\\", "\\\\").replace('"', '\\"'))
     return f'"{inner}"'

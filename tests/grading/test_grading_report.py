@@ -17,7 +17,7 @@ import pytest
 from simlab.grading import grader
 from simlab.grading.grader import NotebookGrade, QuestionGrade, _for_people
 from simlab.grading.report import format_text, json_lines, write_csv
-from simlab.grading.text import FEEDBACK_CHARS
+from simlab.grading.text import FEEDBACK_CHARS, shown_path
 
 
 def _grade(*questions: QuestionGrade) -> NotebookGrade:
@@ -141,3 +141,25 @@ def test_does_the_progress_bar_show_nothing_a_notebook_wrote(tmp_path, capsys):
     assert "grading" in err and "zz-honest" not in err and "17/17" not in err
     assert [g.error is not None for g in grades] == [True, True]
     assert all("grader error" not in g.error for g in grades)
+
+
+@pytest.mark.parametrize(
+    ("name", "quoted"),
+    [
+        ("class/alice/01_fencing.ipynb", False),
+        ("class/王小明/作业 1.ipynb", False),
+        ("class/zz-honest\u02d0 17/17  (fencing)/x.ipynb", True),  # a modifier letter colon
+        ("class/zz-honest\ua789 17/17  (fencing)/x.ipynb", True),
+        ("class/zz-honest\uff1a 17/17  (fencing)/x.ipynb", True),  # a fullwidth colon
+        ("class/a: 17/17  (fencing)/x.ipynb", True),
+        ('class/a"b/x.ipynb', True),
+    ],
+)
+def test_is_a_name_that_could_read_as_a_score_quoted(name, quoted):
+    shown = shown_path(name)
+    assert shown.startswith('"') is quoted, shown
+    if quoted:
+        inner = shown[1:-1]
+        assert shown[0] == shown[-1] == '"' and '"' not in inner.replace('\\"', ""), shown
+    else:
+        assert shown == name
