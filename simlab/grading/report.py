@@ -110,7 +110,7 @@ def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
     (``class/alice/ex1.ipynb`` -> ``alice``), or the file's stem when it sits directly in it."""
     path = _unfollowed(notebook)
     for root in roots:
-        root = Path(root).resolve()
+        root = _unfollowed(root)
         if root.is_dir() and root in path.parents:
             rel = path.relative_to(root)
             return rel.parts[0] if len(rel.parts) > 1 else path.stem
@@ -118,10 +118,9 @@ def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
 
 
 def _unfollowed(path: str | Path) -> Path:
-    """``path`` made absolute without following its last component: a refused link keeps the
-    name it was handed in under, never its target's."""
-    path = Path(path)
-    return path.parent.resolve() / path.name
+    """``path`` made absolute without following any link: a refused link (or a file in a
+    linked folder) keeps the name it was handed in under, never its target's."""
+    return Path(os.path.abspath(path))
 
 
 def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) -> list[str]:
@@ -130,7 +129,7 @@ def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) 
     clash, each is named by its path below the folder they all share, without ``.ipynb``
     (``alice/ex1`` and ``bob/ex1``)."""
     names = [student_of(n, roots) for n in notebooks]
-    folders = [Path(r).resolve() for r in roots if Path(r).is_dir()]
+    folders = [_unfollowed(r) for r in roots if Path(r).is_dir()]
     loose = [
         i for i, n in enumerate(notebooks) if not any(f in _unfollowed(n).parents for f in folders)
     ]

@@ -47,6 +47,11 @@ def test_are_links_and_fifos_listed_to_be_refused_and_the_classmate_kept(klass):
         f"erin/{FENCING}",
     ]
     assert students(find_notebooks([klass]), [klass]) == ["alice", "bob", "carol", "dan", "erin"]
+    given = sorted(klass.glob(f"*/{FENCING}"))  # dan/ex.ipynb reached through dan's link
+    assert students(given, given) == [
+        f"{n}/{FENCING[:-6]}" for n in ("alice", "bob", "carol", "dan", "erin")
+    ]
+    assert students(given, [klass]) == ["alice", "bob", "carol", "dan", "erin"], "dan is not alice"
 
 
 def test_is_each_link_refused_in_one_line_with_the_exit_of_a_malformed_notebook(
