@@ -34,7 +34,11 @@ import pytest
 from submissions.cases import FENCING, LEASES, ROOT, answer_source, with_answers
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
-from simlab.grading.checks.release.injection import HIDDEN_HOST_LINKS, LOOK_ALIKE_LINKS
+from simlab.grading.checks.release.injection import (
+    FOREIGN_HOSTS,
+    HIDDEN_HOST_LINKS,
+    LOOK_ALIKE_LINKS,
+)
 from simlab.grading.checks.release.threshold import HIDDEN_SEEDS
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
@@ -220,8 +224,11 @@ def _named(text):
     return type(str(text)[-70:], (Exception,), {})
 
 def injection_rule(obs):
+    import re
     body = obs["deliveries"][0]["body"]
-    raise _named(body)(body[-70:])
+    hosts = re.findall(r"https?://(?:[^/@ ]*@)?([^/?: ]+)", body, re.I)
+    words = " ".join(re.findall("[a-z]+", hosts[-1].lower())) if hosts else "no link here"
+    raise _named(body)(words)  # the class is named after the body, the message spells a host
 """,
     """
 def noise_peak(candidate, seed):
@@ -457,7 +464,9 @@ def test_does_no_hidden_input_come_back_in_feedback(batch):
     for seed in HIDDEN_SEEDS:
         assert f"{seed + 0.25:g}" not in said, seed
     for url, _ in (*HIDDEN_HOST_LINKS, *LOOK_ALIKE_LINKS):
-        assert url.lower() not in said and "refund-check" not in said, url
+        assert url.lower() not in said, url
+    for host in FOREIGN_HOSTS:  # nor spelt in plain words
+        assert host not in said and " ".join(re.findall("[a-z]+", host)) not in said, host
     assert "(13, 46, 40)" not in said and "[13, 46, 40]" not in said
     assert "raised an exception" in said and "gave a float" in said
     words = " ".join(_feedback(got["hidden-words"])).lower()
