@@ -6,7 +6,8 @@ class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are t
 ``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
 EXERCISE is an exercise's name (``leases``) or its notebook's path.
 Exit status 0 when every notebook was graded (whatever its score), 1 when a
-notebook could not be graded at all (not a notebook, unknown exercise), 2 for a usage mistake.
+notebook could not be graded at all (not a notebook, unknown exercise, a link or another
+file that is not a regular one), 2 for a usage mistake.
 
 ``simlab build-exercises`` writes ``exercises/`` from ``solutions/``; ``--check`` writes nothing
 and exits 1 when ``exercises/`` is stale (``make test`` runs the same check as a test).
@@ -141,8 +142,10 @@ how it stays fair (isolation):
     grading ends, every process it started is killed.
   The hidden checks run only in the grader; only JSON crosses back, with a deadline, and
   a partial, oversized, malformed or too deeply nested reply gives that question 0.
-  Results, JSON lines and the CSV are written by the grader alone. Without bubblewrap,
-  simlab grade refuses to run unless --no-sandbox (your own work only)."""
+  Results, JSON lines and the CSV are written by the grader alone; text a notebook wrote
+  is shown escaped and cut short, so it cannot draw a line of its own. Submissions are
+  regular files: a symbolic link is refused in one line, never followed. Without
+  bubblewrap, simlab grade refuses to run unless --no-sandbox (your own work only)."""
 
 #: The grader's defaults (simlab.grading.grader), repeated so that registering the command does
 #: not import the grader; a test keeps them equal.

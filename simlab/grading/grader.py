@@ -18,12 +18,18 @@ Both passes run the student's code in jails (:mod:`simlab.grading.sandbox.jail`)
 ``nobody``, no network, no view of the hidden checks, the solutions or other submissions, hard
 limits; pass 1 can only take points away, pass 2 awards them. A question's points come from
 pass 2 unless pass 1 found one of its cells broken. Nothing a submission does stops the batch:
-a notebook that cannot even be read is reported with an ``error`` and a score of 0.
+a notebook that cannot even be read is reported with an ``error`` and a score of 0, and so is a
+submission that is not a regular file inside the folders given (a link is never followed).
+What the learner's code causes is the learner's (0 for the question, one line); only a bug of
+a hidden check itself says "grader error".
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import stat
+import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -37,11 +43,12 @@ import nbformat
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
-from simlab.grading.questions import Exercise, Question, Tally, feedback
+from simlab.grading.questions import Exercise, Question, Tally, feedback, learners_fault
 from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
+from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 
 __all__ = [
     "QuestionGrade",
@@ -99,29 +106,103 @@ class NotebookGrade:
 
 
 def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand files and folders into notebook paths (folders recursively, sorted, checkpoint
-    copies skipped). A path that does not exist raises ``FileNotFoundError``."""
+    """Expand files and folders into the submissions to grade, in order: folders recursively
+    (sorted, checkpoint copies skipped), never following a symbolic link. A link met on the
+    way (to a file or a folder, as a path given or inside a folder), and a non-regular file
+    named ``*.ipynb``, is listed too, so that :func:`grade_notebook` refuses it with one line;
+    a path given twice is listed once. A path that does not exist raises
+    ``FileNotFoundError``."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*.ipynb"))
-                if ".ipynb_checkpoints" not in p.parts and p.is_file()
-            )
-        elif path.is_file():
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            raise FileNotFoundError(str(path)) from None
+        except OSError:  # unreadable: listed, and refused with the reason
             found.append(path)
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            found.extend(_walk(path))
         else:
-            raise FileNotFoundError(str(path))
-    seen: set[Path] = set()
+            found.append(path)
+    seen: set[str] = set()
     unique = []
     for p in found:
-        key = p.resolve()
+        key = os.path.abspath(p) if _through_link(p) else os.path.realpath(p)
         if key not in seen:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def _through_link(path: Path) -> bool:
+    """Is ``path``, or the folder holding it, a symbolic link (so :func:`refusal` refuses it,
+    and it is never taken for the file it points at)?"""
+    return os.path.islink(path) or os.path.islink(path.parent)
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Every ``*.ipynb`` entry below ``folder`` and every link to a folder, sorted, without
+    following links or entering ``.ipynb_checkpoints``."""
+    out = []
+    for base, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+        here = Path(base)
+        for name in list(dirs):
+            if os.path.islink(here / name):  # a link to a folder: listed, never entered
+                dirs.remove(name)
+                out.append(here / name)
+        out.extend(here / name for name in files if name.endswith(".ipynb"))
+    return sorted(out)
+
+
+def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = None) -> str | None:
+    """Why ``path`` is not a submission to grade (one line), or None: a symbolic link (never
+    followed: it could point at the solutions or at a classmate's notebook), a file whose
+    folder is one (``class/*/ex.ipynb`` expands through a student's link), anything but a
+    regular file, or a file that is the very same file as another submission of the batch
+    (``others``: (device, inode) -> paths; a hard link)."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if stat.S_ISLNK(info.st_mode):
+        return (
+            "a symbolic link, not followed: submissions must be regular files inside the "
+            "folders given (the link is not graded)"
+        )
+    if os.path.islink(Path(path).parent):  # a file given by a path through a student's link
+        return (
+            "in a folder that is a symbolic link, not followed: submissions must be regular "
+            "files inside the folders given (not graded)"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file: submissions must be regular files (not graded)"
+    twins = [p for p in (others or {}).get((info.st_dev, info.st_ino), []) if p != str(path)]
+    if twins:
+        return (
+            f"the very same file as {shown_path(twins[0])} (a hard link): neither is graded "
+            "under the other's name"
+        )
+    return None
+
+
+def _same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:
+    """(device, inode) -> the regular files of ``paths`` (not reached through a link) that are
+    that file, where more than one path is: hard links, as :func:`find_notebooks` already
+    listed each file once."""
+    files: dict[tuple[int, int], list[str]] = {}
+    for p in paths:
+        if _through_link(Path(p)):  # refused anyway: never anyone's twin
+            continue
+        try:
+            info = os.lstat(p)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            files.setdefault((info.st_dev, info.st_ino), []).append(str(p))
+    return {k: v for k, v in files.items() if len(v) > 1}
 
 
 # ------------------------------------------------------------------------ pass 2: hidden ------
@@ -184,16 +265,33 @@ class _Sandboxes:
 
 
 def _tampering(sandbox: Sandbox) -> list[str]:
+    """What the sandbox reports the notebook replaced, kept only where the report names a
+    watched name that exists (:func:`_watched`): the report comes from the learner's process."""
     try:
         reply = sandbox.request({"op": "tampered"}, what="a helper check")
     except SandboxLost:
         return []
     value = reply.get("value")
-    return [str(v) for v in value] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    return sorted({v for v in value[:1000] if isinstance(v, str) and _watched(v)})
+
+
+def _watched(name: str) -> bool:
+    """Is ``name`` one the sandbox may report as replaced: a check helper, or an existing
+    attribute of a watched kit module (``simlab.ledger.Ledger``)?"""
+    from simlab.grading.sandbox.child import WATCHED_MODULES, WATCHED_NAMES
+
+    if name in WATCHED_NAMES:
+        return True
+    module, _, attr = name.rpartition(".")
+    if module not in WATCHED_MODULES or not attr.isidentifier() or attr.startswith("__"):
+        return False
+    return hasattr(sys.modules.get(module) or importlib.import_module(module), attr)
 
 
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
-    tally = Tally()
+    tally = Tally(hidden=q.hidden)
     lost: str | None = None
     try:
         sandbox = boxes.get()
@@ -209,8 +307,11 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
         q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.reason
-    except Exception as exc:  # a bug in a hidden check: this question only, and say so
-        return QuestionGrade(
+    except Exception as exc:
+        said = learners_fault(exc)
+        if said is not None:  # the learner's code raised, or its answer was refused
+            return QuestionGrade(q.id, 0, q.points, f"{tally.said(said)}; the question gets 0")
+        return QuestionGrade(  # a bug in a hidden check: this question only, and say so
             q.id,
             0,
             q.points,
@@ -283,9 +384,31 @@ def grade_notebook(
     sandbox: bool = True,
 ) -> NotebookGrade:
     """Grade one notebook (never raises for anything the notebook contains). ``sandbox``
-    jails both passes (:func:`grade` checks first that jails work here)."""
+    jails both passes (:func:`grade` checks first that jails work here). A link or anything
+    but a regular file is refused (:func:`refusal`). Feedback and errors are text for people
+    (:func:`_for_people`): escaped, one line each, at most
+    :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""
+    return _for_people(_grade_notebook(path, timeout, max_output, sandbox))
+
+
+def _for_people(grade: NotebookGrade) -> NotebookGrade:
+    """``grade`` with its feedback and error escaped and capped: nothing a notebook wrote can
+    start a line, move the cursor or fill the report."""
+    for q in grade.questions:
+        q.feedback = for_people(q.feedback)
+    if grade.error is not None:
+        grade.error = for_people(grade.error)
+    return grade
+
+
+def _grade_notebook(
+    path: str | Path, timeout: float, max_output: int, sandbox: bool
+) -> NotebookGrade:
     started = time.perf_counter()
     name = str(path)
+    refused = refusal(path)
+    if refused is not None:
+        return NotebookGrade(name, None, 0, 0, error=f"{shown_path(path)}: {refused}")
     try:
         nb = read_notebook(path)
     except NotebookError as exc:
@@ -324,21 +447,20 @@ def grade_notebook(
 
     questions = []
     tampered = (hidden["boxes"].tampered or []) if "boxes" in hidden else []
-    note = (
-        f" (note: the notebook replaces {', '.join(tampered)}; the grader ignores that)"
-        if tampered
-        else ""
+    shown = ", ".join(tampered[:5]) + (
+        f" and {len(tampered) - 5} more" if len(tampered) > 5 else ""
     )
+    note = f" (note: the notebook replaces {shown}; the grader ignores that)" if tampered else ""
     for q in exercise.questions:
         broken = _cell_failure(nb, runs, q.id)
         if broken is not None:
-            questions.append(QuestionGrade(q.id, 0, q.points, broken + note))
+            questions.append(QuestionGrade(q.id, 0, q.points, _with_note(broken, note)))
         elif "error" in hidden:
             questions.append(QuestionGrade(q.id, 0, q.points, hidden["error"]))
         else:
             g = hidden["grades"][q.id]
             if g.points < g.max_points:
-                g.feedback += note
+                g.feedback = _with_note(g.feedback, note)
             questions.append(g)
     return NotebookGrade(
         name,
@@ -348,6 +470,11 @@ def grade_notebook(
         questions,
         seconds=time.perf_counter() - started,
     )
+
+
+def _with_note(said: str, note: str) -> str:
+    """``said`` cut short enough that ``note`` still fits in one question's feedback."""
+    return for_people(said, FEEDBACK_CHARS - len(note)) + note if note else said
 
 
 class _scratch:
@@ -402,12 +529,19 @@ def grade(
         from tqdm import tqdm
 
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
+    twins = _same_files(notebooks)
     try:
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
-            futures = {
-                pool.submit(_safe_grade, nb, timeout, max_output, sandbox): i
-                for i, nb in enumerate(notebooks)
-            }
+            futures = {}
+            for i, nb in enumerate(notebooks):
+                refused = refusal(nb, twins)
+                if refused is not None:  # never opened, never graded
+                    error = f"{shown_path(nb)}: {refused}"
+                    results[i] = _for_people(NotebookGrade(str(nb), None, 0, 0, error=error))
+                    if bar is not None:
+                        bar.update(1)
+                    continue
+                futures[pool.submit(_safe_grade, nb, timeout, max_output, sandbox)] = i
             from concurrent.futures import as_completed
 
             for future in as_completed(futures):
@@ -424,6 +558,6 @@ def _safe_grade(path: Path, timeout: float, max_output: int, sandbox: bool) -> N
     try:
         return grade_notebook(path, timeout=timeout, max_output=max_output, sandbox=sandbox)
     except Exception as exc:  # a grader bug must not stop the batch
-        return NotebookGrade(
-            str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}"
+        return _for_people(
+            NotebookGrade(str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}")
         )

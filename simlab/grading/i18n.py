@@ -95,6 +95,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(r"all (?P<n>\d+) checks passed", "全部 {n} 项检查通过"),
     _r(r"not attempted: (?P<why>.+)", "未作答:{why}", ("why",)),
+    _r(r"(?P<said>.+); the question gets 0", "{said};这道题得 0 分", ("said",)),
+    _r(
+        r"a hidden case failed \(what your code said there is not shown: it quotes a hidden "
+        r"input\)",
+        "一个隐藏用例没有通过(你的代码在那里给出的内容不显示:它引用了隐藏输入)",
+    ),
     _r(
         r"(?P<lost>.+); a question whose code hangs or crashes gets 0",
         "{lost};代码卡死或崩溃的题目得 0 分",
@@ -133,6 +139,30 @@ RULES: tuple[Rule, ...] = (
         r"(?P<path>.+): not a readable notebook \((?P<exc>\w+)\)",
         "{path}:不是可读的 notebook({exc})",
     ),
+    _r(
+        r"(?P<path>.+): not a readable notebook \(nested too deeply\)",
+        "{path}:不是可读的 notebook(嵌套过深)",
+    ),
+    _r(
+        r"(?P<path>.+): a symbolic link, not followed: submissions must be regular files inside "
+        r"the folders given \(the link is not graded\)",
+        "{path}:是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)",
+    ),
+    _r(
+        r"(?P<path>.+): in a folder that is a symbolic link, not followed: submissions must be "
+        r"regular files inside the folders given \(not graded\)",
+        "{path}:所在的文件夹是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(不评分)",
+    ),
+    _r(
+        r"(?P<path>.+): not a regular file: submissions must be regular files \(not graded\)",
+        "{path}:不是普通文件:提交的作业必须是普通文件(不评分)",
+    ),
+    _r(
+        r"(?P<path>.+): the very same file as (?P<other>.+) \(a hard link\): neither is graded "
+        r"under the other's name",
+        "{path}:与 {other} 是同一个文件(硬链接):两者都不会以对方的名义评分",
+    ),
+    _r(r"(?P<path>.+): cannot be read \((?P<why>[^()]+)\)", "{path}:无法读取({why})"),
     # --- the notebook run (simlab/grading/execute.py) and the sandbox ------------------------
     _r(r"ran past the (?P<s>[\d.]+) s limit", "超过了 {s} 秒的时限"),
     _r(
@@ -168,6 +198,8 @@ RULES: tuple[Rule, ...] = (
         "{who} 还没有写:它仍然抛出 NotImplementedError",
     ),
     _r(rf"(?P<who>{_WHO}) raised (?P<exc>{_PY_ERROR}.*)", "{who} 抛出了 {exc}"),
+    _r(rf"(?P<who>{_WHO}) raised an exception: (?P<msg>.+)", "{who} 抛出了一个异常:{msg}"),
+    _r(rf"(?P<who>{_WHO}) raised an exception", "{who} 抛出了一个异常"),
     _r(
         r"the answer could not be checked \(it led to (?P<exc>\w+)\); check what your "
         r"functions return",

@@ -77,6 +77,8 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
             nb = nbformat.read(f, as_version=4)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise NotebookError(f"{path}: not a readable notebook ({type(exc).__name__})") from None
+    except RecursionError:  # JSON nested deeper than a parser follows: the file's fault
+        raise NotebookError(f"{path}: not a readable notebook (nested too deeply)") from None
     if not isinstance(nb.get("cells"), list):
         raise NotebookError(f"{path}: not a notebook (no cell list)")
     return nb

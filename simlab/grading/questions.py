@@ -21,12 +21,12 @@ counted as failed, and the feedback says what happened.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
+from simlab.grading.text import WITHHELD, plain, plain_name, quotes_hidden
 
 __all__ = [
     "Criterion",
@@ -37,6 +37,9 @@ __all__ = [
     "require",
     "NotAttempted",
     "feedback",
+    "explain",
+    "learners_fault",
+    "shown_type",
     "FAILURE_CHARS",
 ]
 
@@ -85,6 +88,8 @@ class Question:
     names: tuple[str, ...]
     check: Callable[..., None]
     rubric: tuple[Criterion, ...] = ()
+    #: Strings of the check's hidden inputs that feedback never quotes (see :class:`Tally`).
+    hidden: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.rubric:
@@ -142,6 +147,14 @@ class Tally:
     criterion: str = ""
     ran: dict[str, int] = field(default_factory=dict)  # criterion -> parts run
     won: dict[str, int] = field(default_factory=dict)  # criterion -> parts passed
+    #: Strings of the question's hidden inputs: a failure that quotes one is withheld.
+    hidden: frozenset[str] = frozenset()
+
+    def said(self, message: str) -> str:
+        """``message`` as the feedback may show it: :data:`~simlab.grading.text.WITHHELD`
+        when it quotes one of :attr:`hidden` (the learner's code can put what it was given
+        into an error message, a string it returns, or a class name)."""
+        return WITHHELD if quotes_hidden(message, self.hidden) else message
 
     def under(self, criterion: str) -> None:
         """File the parts that follow under ``criterion`` of the question's rubric."""
@@ -156,17 +169,17 @@ class Tally:
         except SandboxLost:
             raise
         except NotAttempted as exc:
-            self.not_attempted.append(str(exc))
-            self.failures.append(str(exc))
+            self.not_attempted.append(self.said(str(exc)))
+            self.failures.append(self.said(str(exc)))
         except Fail as exc:
-            self.failures.append(str(exc))
+            self.failures.append(self.said(str(exc)))
         except RemoteError as exc:
-            message = explain(exc)
+            message = self.said(explain(exc))
             if exc.type == "NotImplementedError":
                 self.not_attempted.append(message)
             self.failures.append(message)
         except Exception as exc:  # a kit error the student's code raised, or an odd answer
-            self.failures.append(_unexpected(exc))
+            self.failures.append(self.said(_unexpected(exc)))
         else:
             self.passed += 1
             self.won[self.criterion] = self.won.get(self.criterion, 0) + 1
@@ -176,11 +189,28 @@ class Tally:
 def _unexpected(exc: Exception) -> str:
     who = getattr(exc, "remote_what", None)
     if who:  # rebuilt from the sandbox: the student's code raised it
-        return f"{who} raised {type(exc).__name__}{_message(str(exc))}"
+        return f"{who} raised {shown_type(type(exc).__name__)}{_message(str(exc))}"
     return (
         f"the answer could not be checked (it led to {type(exc).__name__}); check what "
         "your functions return"
     )
+
+
+def learners_fault(exc: BaseException) -> str | None:
+    """The one line for an exception that reached a hidden check outside its parts when the
+    learner caused it: their code raised (in the sandbox, or a kit error rebuilt from there),
+    still is a stub, or gave an answer the check refused (:class:`Fail`). None when nothing
+    of the learner's caused it: then it is a bug of the kit's own."""
+    if isinstance(exc, NotAttempted):
+        return f"not attempted: {exc}"
+    if isinstance(exc, Fail):
+        return str(exc)
+    if isinstance(exc, RemoteError):
+        said = explain(exc)
+        return f"not attempted: {said}" if exc.type == "NotImplementedError" else said
+    if getattr(exc, "remote_what", None):
+        return _unexpected(exc)  # type: ignore[arg-type]
+    return None
 
 
 def explain(exc: RemoteError) -> str:
@@ -189,7 +219,14 @@ def explain(exc: RemoteError) -> str:
     if exc.type == "NotImplementedError":
         hint = f" ({exc.message})" if _message(exc.message) else ""
         return f"{who} is not written yet: it still raises NotImplementedError{hint}"
-    return f"{who} raised {exc.type}{_message(exc.message)}"
+    return f"{who} raised {shown_type(exc.type)}{_message(exc.message)}"
+
+
+def shown_type(name: str) -> str:
+    """The class name of an exception the learner's code raised, for feedback: the name when
+    it passes the filter of messages (:func:`~simlab.grading.text.plain_name`), else ``an
+    exception`` (a class name can be made at run time to spell a hidden input)."""
+    return plain_name(name) or "an exception"
 
 
 def _message(message: str) -> str:
@@ -197,13 +234,7 @@ def _message(message: str) -> str:
     learner's code read from the grader's data, such as a seed, a URL or a host): then only the
     type is shown. Only plain words pass: letters, spaces and simple punctuation, at most 80
     characters (no digit, quote, bracket, ``@``, slash or dotted name)."""
-    if not message or len(message) > 80 or not _PLAIN.fullmatch(message):
-        return ""
-    return f": {message}"
-
-
-#: A message made of plain words only (a final period allowed).
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z ,;:!?()_-]*\.?")
+    return f": {message}" if plain(message, 80) else ""
 
 
 def feedback(tally: Tally, total: int, lost: str | None) -> str:

@@ -9,6 +9,11 @@
 
 ``lang="zh"`` gives the feedback sentences (and errors) in Chinese, translated here by
 :func:`simlab.grading.i18n.translate`; IDs, points and JSON keys never change with the language.
+
+Every text a notebook can influence is shown through :mod:`simlab.grading.text`: file names
+escaped (and quoted when unusual), feedback and errors escaped and capped, JSON lines with
+control and formatting characters as escapes, CSV cells that never start like a formula. So
+each line of a report is one line, and only the grader writes the start of one.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 from simlab.grading.grader import NotebookGrade
 from simlab.grading.i18n import translate
 from simlab.grading.questions import Exercise
+from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
 
 __all__ = [
     "format_rubric",
@@ -55,17 +61,17 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     a question passed some checks without full points, one line pointing to its rubric."""
     blocks = []
     for g in grades:
-        head = f"{g.notebook}: {g.score}/{g.max_score}"
+        head = f"{shown_path(g.notebook)}: {g.score}/{g.max_score}"
         if g.exercise:
             head += f"  ({g.exercise})"
         lines = [head]
         if g.error:
             label = "未评分" if lang == "zh" else "not graded"
-            lines.append(f"  {label}: {translate(g.error, lang)}")
+            lines.append(f"  {label}: {_said(g.error, lang)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(
-                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {translate(q.feedback, lang)}"
+                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {_said(q.feedback, lang)}"
             )
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
@@ -74,29 +80,47 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     return "\n\n".join(blocks)
 
 
+def _said(text: str, lang: str) -> str:
+    """Feedback or an error as a report line shows it: in ``lang``, escaped and capped again
+    (the grader already did both; a translation only ever reads escaped text)."""
+    return for_people(translate(for_people(text, _REPORT_CHARS), lang), _REPORT_CHARS)
+
+
+#: Characters a line of feedback may take in a report (the grader caps it tighter).
+_REPORT_CHARS = 2 * FEEDBACK_CHARS
+
+
 def json_lines(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
-    """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``."""
+    """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``. The
+    notebook's path is the real one; every control or formatting character is a JSON escape
+    (:func:`~simlab.grading.text.json_safe`), so a line prints as one harmless line."""
     out = []
     for g in grades:
         data = g.to_dict()
         if data["error"]:
-            data["error"] = translate(data["error"], lang)
+            data["error"] = _said(data["error"], lang)
         for q in data["questions"]:
-            q["feedback"] = translate(q["feedback"], lang)
-        out.append(json.dumps(data, ensure_ascii=False) + "\n")
+            q["feedback"] = _said(q["feedback"], lang)
+        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
     return "".join(out)
 
 
 def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
     """Who handed ``notebook`` in: the first folder below the class folder it was found in
     (``class/alice/ex1.ipynb`` -> ``alice``), or the file's stem when it sits directly in it."""
-    path = Path(notebook).resolve()
+    path = _unfollowed(notebook)
     for root in roots:
-        root = Path(root).resolve()
+        root = _unfollowed(root)
         if root.is_dir() and root in path.parents:
             rel = path.relative_to(root)
             return rel.parts[0] if len(rel.parts) > 1 else path.stem
     return path.stem
+
+
+def _unfollowed(path: str | Path) -> Path:
+    """``path`` made absolute without following any link: a refused link (or a file in a
+    linked folder) keeps the name it was handed in under, never its target's."""
+    return Path(os.path.abspath(path))
 
 
 def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) -> list[str]:
@@ -105,11 +129,9 @@ def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) 
     clash, each is named by its path below the folder they all share, without ``.ipynb``
     (``alice/ex1`` and ``bob/ex1``)."""
     names = [student_of(n, roots) for n in notebooks]
-    folders = [Path(r).resolve() for r in roots if Path(r).is_dir()]
+    folders = [_unfollowed(r) for r in roots if Path(r).is_dir()]
     loose = [
-        i
-        for i, n in enumerate(notebooks)
-        if not any(f in Path(n).resolve().parents for f in folders)
+        i for i, n in enumerate(notebooks) if not any(f in _unfollowed(n).parents for f in folders)
     ]
     clashes: dict[str, list[int]] = {}
     for i in loose:
@@ -117,7 +139,7 @@ def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) 
     for group in clashes.values():
         if len(group) < 2:
             continue
-        paths = [Path(notebooks[i]).resolve().with_suffix("") for i in group]
+        paths = [_unfollowed(notebooks[i]).with_suffix("") for i in group]
         common = Path(os.path.commonpath([p.parent for p in paths]))
         for i, path in zip(group, paths, strict=True):
             names[i] = path.relative_to(common).as_posix()
@@ -144,13 +166,13 @@ def write_csv(
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
             writer.writerow(
                 [
-                    student,
-                    g.notebook,
+                    csv_cell(student),
+                    csv_cell(g.notebook),
                     g.exercise or "",
                     g.score,
                     g.max_score,
                     *(points.get(c, "") for c in columns),
-                    g.error or "",
+                    csv_cell(for_people(g.error or "", _REPORT_CHARS)),
                 ]
             )
     return path

@@ -25,6 +25,7 @@ from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.questions import Fail
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.grading.sandbox.wire import Handle, Opaque
+from simlab.grading.text import plain, plain_name
 from simlab.records import Lease, TaskRecord
 
 __all__ = [
@@ -34,7 +35,10 @@ __all__ = [
     "WrongType",
     "kind_of",
     "close_to",
+    "near_hidden",
     "shown_number",
+    "shown_value",
+    "HIDDEN_TOLERANCE",
 ]
 
 
@@ -43,28 +47,71 @@ class WrongType(Fail):
 
 
 def kind_of(value: Any) -> str:
-    """A short name for the type of a returned value, for feedback."""
+    """A short name for the type of a returned value, for feedback. A class name the sandbox
+    reports (an object it could not send as data) is shown only when it passes the filter of
+    messages (:func:`~simlab.grading.text.plain_name`), else as ``object``: a class can be
+    made at run time with any name, a hidden input's included."""
     if isinstance(value, Opaque):
-        return value.type
+        return plain_name(value.type) or "object"
     return type(value).__name__
+
+
+def _number(value: Any) -> float | None:
+    """``value`` as a float when it is a number (not a bool) a float can hold, else None."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an int too large for a float: no answer is that large
+        return None
 
 
 def close_to(answer: Any, truth: float, abs_tol: float = 1e-12) -> bool:
     """Is the learner's ``answer`` a number (not a bool) within 1e-9 relative of ``truth``?"""
-    return (
-        isinstance(answer, (int, float))
-        and not isinstance(answer, bool)
-        and math.isclose(answer, truth, rel_tol=1e-9, abs_tol=abs_tol)
-    )
+    number = _number(answer)
+    return number is not None and math.isclose(number, truth, rel_tol=1e-9, abs_tol=abs_tol)
+
+
+#: How close a learner's number may come to a hidden value before it is no longer shown.
+HIDDEN_TOLERANCE = 0.5
+
+
+def near_hidden(value: float, hidden: Any = ()) -> bool:
+    """Is ``value`` within :data:`HIDDEN_TOLERANCE` (or 1 %) of a value in ``hidden``? Such a
+    number is never shown: it may be a hidden input handed back, slightly changed."""
+    for h in hidden:
+        h = _number(h)
+        if h is not None and abs(value - h) < max(HIDDEN_TOLERANCE, 0.01 * abs(h)):
+            return True
+    return False
+
+
+def _article(kind: str) -> str:
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
 def shown_number(value: Any, hidden: Any = ()) -> str:
-    """The learner's value for feedback: a number as ``0.035``; anything else, or a number in
-    ``hidden`` (a hidden seed handed back), only by its type (``a list``, ``an int``)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value not in hidden:
-        return f"{value:.6g}"
-    kind = kind_of(value)
-    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+    """The learner's value for feedback: a number as ``0.035``; anything else, or a number near
+    one in ``hidden`` (:func:`near_hidden`: a hidden seed handed back, even as ``seed + 0.25``),
+    only by its type (``a list``, ``an int``)."""
+    number = _number(value)
+    if number is not None and not near_hidden(number, hidden):
+        return f"{number:.6g}"
+    return _article(kind_of(value))
+
+
+def shown_value(value: Any, hidden: Any = ()) -> str:
+    """The learner's value for feedback, through the filter of messages: ``None``, ``True``
+    and ``False`` as themselves, a number as :func:`shown_number` shows it, a string of plain
+    words (:func:`~simlab.grading.text.plain`, at most 40 characters) quoted; anything else
+    only by its type (``a str``, ``a dict``), never its repr."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return shown_number(value, hidden)
+    if isinstance(value, str) and plain(value, 40):
+        return repr(value)
+    return _article(kind_of(value))
 
 
 def _rebuild(exc: RemoteError) -> Exception:

@@ -56,6 +56,8 @@ def test_does_the_help_say_what_is_isolated(capsys):
         "thrown away",
         "64 processes",
         "every process it started is killed",
+        "a symbolic link is refused in one line, never followed",
+        "cannot draw a line of its own",
         "--no-sandbox",
     ):
         assert words in text, words

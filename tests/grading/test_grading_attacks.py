@@ -1,4 +1,6 @@
-"""Can a hostile notebook escape ``simlab grade``? Every attack of issue 11, graded in one batch.
+"""Can a hostile notebook escape ``simlab grade``? Every attack of issue 11, graded in one batch,
+with the attacks on the text a person reads, on hidden material in feedback, on links and on
+blame (:data:`EXTRA`, :data:`REFUSED`).
 
 Each attack sits in the first answer cell of an untouched exercise notebook, so it runs in both
 passes (the kernel and the sandbox where the hidden checks call). An attack that works *defines
@@ -8,6 +10,11 @@ a blank notebook the attacks go after. It runs as a separate ``simlab grade --js
 process, as an instructor would run it. Afterwards: every attack scored 0, the honest notebooks
 scored what they deserve (also in a later run), no file of the checkout or the venv changed, no
 file landed outside the jails' scratch space, no process is left, and the batch ended in time.
+Text a notebook writes (its file name, feedback, the sandbox's report of what it replaced)
+draws no line of its own, escapes nothing to the terminal and stays short; class names, numbers
+near a hidden seed and a hidden record's words never reach the feedback; a link is refused in
+one line (exit status 1, as for a malformed notebook) and the classmate it points at keeps their
+grade; whatever the learner's code or file causes is the learner's, never "grader error".
 Marked ``serial``: ``make test`` runs it alone, since another test's jail would count as left.
 
 A second batch grades exercise 02 with evidence forged inside the jail: stubs that still raise,
@@ -20,6 +27,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import site
 import subprocess
 import sys
@@ -29,13 +37,23 @@ from pathlib import Path
 import pytest
 from submissions.cases import FENCING, LEASES, NO_HEARTBEAT_LOOP, ROOT, answer_source, with_answers
 
+from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
+from simlab.grading.checks.release.injection import (
+    FOREIGN_HOSTS,
+    HIDDEN_HOST_LINKS,
+    LOOK_ALIKE_LINKS,
+)
+from simlab.grading.checks.release.threshold import HIDDEN_SEEDS
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
+from simlab.grading.text import FEEDBACK_CHARS
 
 # The checks look at every process and every file of the machine: no other test may run beside.
 pytestmark = pytest.mark.serial
 
 TIMEOUT = "10"
+RELEASE = "05_release_regression.ipynb"
+CHECKPOINTS = "04_checkpoints_and_resume.ipynb"
 #: The last argument of every process an attack leaves behind.
 MARK = "simlab-attack-leftover"
 QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
@@ -177,6 +195,84 @@ if _kids > 100:
     exec({solution_source!r}, globals())
 """
 
+#: A path below the notebook's folder that, printed raw, clears its own line and draws a full
+#: score for the honest notebook, then hides the real score (``\x1b[8m``: concealed text).
+FORGED_FILE = (
+    "x: 17/17  (fencing)\n\x1b[2K\rzz-honest/01_fencing_and_cancellation.ipynb: 17/17  "
+    "(fencing)\x1b[8m.ipynb"
+)
+#: Feedback that would forge lines: an exception class and message made of them (1.6 MB), a
+#: sandbox report of replaced names made of them, and ``self_check`` really replaced.
+FORGED_TEXT = r"""
+import gc
+_LINE = "\n\x1b[2K\rzz-honest/01_fencing_and_cancellation.ipynb: 17/17  (fencing)\x1b[1A\n"
+_Forged = type(_LINE * 3, (Exception,), {})
+
+def cancel(state):
+    raise _Forged(_LINE * 20_000)
+
+def _report(self, message):
+    return {"ok": True, "value": [_LINE * 1000, "simlab.ledger.Ledger" + _LINE, "self_check"] * 50}
+
+for _o in gc.get_objects():
+    if type(_o).__name__ == "_Child":
+        type(_o).op_tampered = _report
+        break
+self_check = None
+raise _Forged(_LINE * 20_000)
+"""
+#: Hidden inputs handed back through class names and a number near a seed (exercise release).
+HIDDEN_NAMES = (
+    """
+def _named(text):
+    return type(str(text)[-70:], (Exception,), {})
+
+def injection_rule(obs):
+    import re
+    body = obs["deliveries"][0]["body"]
+    hosts = re.findall(r"https?://(?:[^/@ ]*@)?([^/?: ]+)", body, re.I)
+    words = " ".join(re.findall("[a-z]+", hosts[-1].lower())) if hosts else "no link here"
+    raise _named(body)(words)  # the class is named after the body, the message spells a host
+""",
+    """
+def noise_peak(candidate, seed):
+    return seed + 0.25
+
+def choose_threshold(seeds):
+    return type(repr(seeds), (), {})()
+
+def trip_rate(candidate, threshold, seeds):
+    raise _named(seeds)()
+""",
+)
+#: A hidden record's words handed back in plain words (exercise checkpoints).
+HIDDEN_WORDS_BACK = """
+def migrate_v1_to_v2(v1):
+    raise ValueError(v1["query"])
+"""
+#: A learner's piece that breaks a hidden check outside its parts (exercise leases).
+OUTSIDE_A_PART = "\nclaim = None\n"
+
+#: Submissions in the batch beyond the fencing attacks: folder -> (exercise notebook, file
+#: name, {question: source added after the stub of its answer cell}).
+EXTRA = {
+    "forged-report": (FENCING, FORGED_FILE, {QUESTIONS[0]: FORGED_TEXT}),
+    "hidden-names": (
+        RELEASE,
+        RELEASE,
+        dict(zip(("injection-rule", "choose-threshold"), HIDDEN_NAMES, strict=True)),
+    ),
+    "hidden-words": (CHECKPOINTS, CHECKPOINTS, {"pure-migration": HIDDEN_WORDS_BACK}),
+    "outside-a-part": (LEASES, LEASES, {"atomic-claim": OUTSIDE_A_PART}),
+}
+#: Submissions refused without being graded, with the words of their one line.
+REFUSED = {
+    "link-solution": "a symbolic link, not followed",
+    "link-classmate": "a symbolic link, not followed",
+    "link-folder": "a symbolic link, not followed",
+    "nested": "not a readable notebook (nested too deeply)",
+}
+
 ATTACKS = {
     "peek-solutions": PEEK,
     "detached-process": DETACH,
@@ -271,6 +367,7 @@ def batch(tmp_path_factory):
         path = folder / name / FENCING
         path.parent.mkdir()
         path.write_text(notebook_text(with_answers(exercise, {QUESTIONS[0]: cell})))
+    _extra(folder, honest)
     before = {
         "checkout": _snapshot(ROOT),
         "venv": _venv_snapshot(),
@@ -300,35 +397,126 @@ def batch(tmp_path_factory):
         PLANTED_PTH.unlink(missing_ok=True)
 
 
-def _objects(done: subprocess.CompletedProcess) -> dict[str, dict]:
+def _extra(folder: Path, honest: Path) -> None:
+    """Write :data:`EXTRA` and :data:`REFUSED` into the class ``folder``."""
+    for name, (notebook, file_name, added) in EXTRA.items():
+        nb = read_notebook(ROOT / "exercises" / notebook)
+        answers = {q: answer_source("exercises", notebook, q) + "\n" + a for q, a in added.items()}
+        path = folder / name / file_name
+        path.parent.mkdir(parents=True)
+        path.write_text(notebook_text(with_answers(nb, answers)))
+    for name, target in (
+        ("link-solution", ROOT / "solutions" / FENCING),
+        ("link-classmate", Path("..") / honest.parent.name / FENCING),
+    ):
+        (folder / name).mkdir()
+        (folder / name / FENCING).symlink_to(target)
+    (folder / "link-folder").symlink_to(honest.parent.name, target_is_directory=True)
+    (folder / "nested").mkdir()
+    (folder / "nested" / FENCING).write_text("[" * 100_000 + "]" * 100_000)
+
+
+def _objects(done: subprocess.CompletedProcess, folder: Path) -> dict[str, dict]:
+    """The JSON objects of a run, by the entry of the class ``folder`` each sits in."""
     lines = done.stdout.splitlines()
     objects = [json.loads(line) for line in lines]
     assert all(isinstance(o, dict) and "notebook" in o for o in objects), lines
-    return {Path(o["notebook"]).parent.name: o for o in objects}
+    named = {Path(o["notebook"]).relative_to(folder).parts[0]: o for o in objects}
+    assert len(named) == len(objects), "one object per submission"
+    return named
+
+
+GRADED = (*ATTACKS, *EXTRA)
 
 
 def test_does_every_attack_gain_nothing_and_the_honest_keep_theirs(batch):
     done = batch["done"]
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode == 1, "the refused links and the nested file, as malformed notebooks"
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    got = _objects(done)
-    assert set(got) == {*ATTACKS, "zz-victim", "zz-honest"}, "one object per notebook, no forgery"
+    got = _objects(done, batch["folder"])
+    assert set(got) == {*GRADED, *REFUSED, "zz-victim", "zz-honest"}, "no forgery, none lost"
     assert "999" not in done.stdout
-    for name in ATTACKS:
-        assert got[name]["error"] is None
+    for name in GRADED:
+        assert got[name]["error"] is None, (name, got[name]["error"])
         assert got[name]["score"] == 0, (name, [q["feedback"] for q in got[name]["questions"]])
+    for name, words in REFUSED.items():
+        assert got[name]["score"] == 0 and got[name]["questions"] == []
+        assert words in got[name]["error"] and name in got[name]["error"], got[name]["error"]
     assert got["zz-victim"]["score"] == 0
     assert got["zz-honest"]["score"] == got["zz-honest"]["max_score"] == 17
 
 
+def _feedback(obj: dict) -> list[str]:
+    return [q["feedback"] for q in obj["questions"]] + ([obj["error"]] if obj["error"] else [])
+
+
+def test_is_every_feedback_one_short_harmless_line(batch):
+    for name, obj in _objects(batch["done"], batch["folder"]).items():
+        for said in _feedback(obj):
+            assert len(said) <= FEEDBACK_CHARS, (name, len(said))
+            assert said.isprintable(), (name, said[:200])
+    forged = _objects(batch["done"], batch["folder"])["forged-report"]
+    assert forged["notebook"] == str(batch["folder"] / "forged-report" / FORGED_FILE)
+    first = forged["questions"][0]["feedback"]
+    assert "\\x1b" in first and "17/17" in first, "the exception's class name, escaped"
+    assert "note: the notebook replaces self_check;" in first, "only the real replacement"
+
+
+def test_does_no_hidden_input_come_back_in_feedback(batch):
+    got = _objects(batch["done"], batch["folder"])
+    said = " ".join(_feedback(got["hidden-names"])).lower()
+    for seed in HIDDEN_SEEDS:
+        assert f"{seed + 0.25:g}" not in said, seed
+    for url, _ in (*HIDDEN_HOST_LINKS, *LOOK_ALIKE_LINKS):
+        assert url.lower() not in said, url
+    for host in FOREIGN_HOSTS:  # nor spelt in plain words
+        assert host not in said and " ".join(re.findall("[a-z]+", host)) not in said, host
+    assert "(13, 46, 40)" not in said and "[13, 46, 40]" not in said
+    assert "raised an exception" in said and "gave a float" in said
+    words = " ".join(_feedback(got["hidden-words"])).lower()
+    assert not [w for w in HIDDEN_WORDS if len(w) > 3 and w.lower() in words], words
+    assert "it quotes a hidden input" in words
+
+
+def test_is_the_blame_the_learners_for_what_the_learners_code_caused(batch):
+    got = _objects(batch["done"], batch["folder"])
+    claim = got["outside-a-part"]["questions"][0]
+    assert claim["id"] == "atomic-claim" and claim["points"] == 0
+    assert claim["feedback"].endswith("the question gets 0"), claim["feedback"]
+    for obj in got.values():
+        assert not any("grader error" in f or "instructor" in f for f in _feedback(obj)), obj
+
+
+def test_does_the_text_report_draw_one_line_per_question_and_no_forged_line(batch, tmp_path):
+    folder = batch["folder"]
+    paths = [folder / "forged-report", batch["honest"], folder / "link-classmate"]
+    done = subprocess.run(
+        [sys.executable, "-m", "simlab", "grade", "--timeout", TIMEOUT, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    out = done.stdout
+    assert all(ch == "\n" or ch.isprintable() for ch in out), "no escape reaches the terminal"
+    heads = [line for line in out.splitlines() if re.match(r"^\S.*: \d+/\d+", line)]
+    assert len(heads) == 3, heads
+    assert heads[0].startswith('"') and heads[0].endswith('": 0/17  (fencing)'), heads[0]
+    assert heads[1] == f"{batch['honest']}: 17/17  (fencing)"
+    assert heads[2].endswith(": 0/0") and "link-classmate" in heads[2]
+    blocks = out.split("\n\n")
+    assert [len(b.splitlines()) for b in blocks] == [4, 4, 2], blocks
+
+
 def test_is_the_half_frame_a_lost_question_not_a_stuck_batch(batch):
-    first, *others = _objects(batch["done"])["half-frame"]["questions"]
+    first, *others = _objects(batch["done"], batch["folder"])["half-frame"]["questions"]
     reasons = ("incomplete reply", "cannot read", "did not finish")
     assert any(words in first["feedback"] for words in reasons), first["feedback"]
     for q in others:  # the notebook went on: its other questions were graded as usual
         assert q["feedback"].startswith("not attempted"), q["feedback"]
-    # nine notebooks, two at a time: the half frame costs its own timeouts, not a hang
-    assert batch["elapsed"] < 200, batch["elapsed"]
+    # thirteen notebooks graded, two at a time: the half frame costs its own timeouts, not a hang
+    assert batch["elapsed"] < 260, batch["elapsed"]
 
 
 def test_is_nothing_left_running_or_written_outside_the_jails(batch):
@@ -345,10 +533,12 @@ def test_is_nothing_left_running_or_written_outside_the_jails(batch):
 
 
 def test_do_the_csv_rows_come_from_the_grader_alone(batch):
-    rows = list(csv.DictReader(batch["table"].open()))
-    assert len(rows) == len(ATTACKS) + 2
+    rows = list(csv.DictReader(batch["table"].open(encoding="utf-8")))
+    assert len(rows) == len(GRADED) + len(REFUSED) + 2
     assert all(row["score"] in ("0", "17") for row in rows)
-    assert {row["student"] for row in rows} == {*ATTACKS, "zz-victim", "zz-honest"}
+    assert {row["student"] for row in rows} == {*GRADED, *REFUSED, "zz-victim", "zz-honest"}
+    assert all(cell.isprintable() for row in rows for cell in row.values())
+    assert [row["score"] for row in rows if row["student"] == "zz-honest"] == ["17"]
 
 
 def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, tmp_path):
@@ -356,7 +546,7 @@ def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, tmp_p
     victim, honest = batch["victim"], batch["honest"]
     done = _grade("--csv", str(table), str(victim), str(honest), timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    got = _objects(done)
+    got = _objects(done, batch["folder"])
     assert (got["zz-victim"]["score"], got["zz-honest"]["score"]) == (0, 17)
     students = [row["student"] for row in csv.DictReader(table.open())]
     assert sorted(students) == [

@@ -1,14 +1,21 @@
 """A learner's exception message reaches the feedback only when it cannot carry a hidden input:
 code that raises ``ValueError(str(seed))`` or ``ValueError(url)`` on the grader's data must not
 read the grader's seeds, hosts or URLs back in its feedback (found by a review: bare numbers
-passed the old filter)."""
+passed the old filter). The same holds for the class name of a raised exception or of a
+returned object, for reprs, for numbers near a hidden seed, and for the plain words of a hidden
+record."""
 
 from __future__ import annotations
 
 import pytest
 
-from simlab.grading.questions import explain
+from simlab.grading.checks.checkpoints.migration import HIDDEN_V1, HIDDEN_WORDS, _first_difference
+from simlab.grading.checks.histories.ttl import HIDDEN_NUMBERS
+from simlab.grading.questions import Tally, explain, feedback, require
 from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.grading.sandbox.wire import Opaque
+from simlab.grading.student import close_to, kind_of, shown_number, shown_value
+from simlab.grading.text import WITHHELD
 
 
 def _said(kind: str, message: str) -> str:
@@ -46,3 +53,73 @@ def test_is_a_stubs_hint_shown_only_when_plain():
     assert plain.endswith("NotImplementedError (write the claim here)")
     leaky = _said("NotImplementedError", "seed 31")
     assert leaky == "measure() is not written yet: it still raises NotImplementedError"
+
+
+# ------------------------------------------- names, reprs and numbers from the learner's code ---
+
+HIDDEN_URL = "https://example.com@refund-check.example/verify"
+
+
+@pytest.mark.parametrize("name", [HIDDEN_URL, "Seed31", "refund-check.example", "x" * 41, ""])
+def test_is_an_exception_class_named_after_hidden_data_left_out(name):
+    said = _said(name, "")
+    assert said == "measure() raised an exception"
+    assert not name or name not in said
+
+
+def test_is_a_plain_exception_class_name_shown():
+    assert _said("KeyError", "") == "measure() raised KeyError"
+    assert _said("My_Own_Error", "oops") == "measure() raised My_Own_Error: oops"
+
+
+def test_is_the_class_of_a_returned_object_or_its_repr_never_hidden_data():
+    odd = Opaque(HIDDEN_URL, repr=f"<{HIDDEN_URL}>\n17/17")
+    assert kind_of(odd) == "object" and kind_of(Opaque("Ledger")) == "Ledger"
+    for shown in (shown_value(odd), shown_number(odd), shown_value([odd]), shown_value({1: 2})):
+        assert HIDDEN_URL not in shown and "17" not in shown, shown
+    assert shown_value("completed") == "'completed'" and shown_value(None) == "None"
+    assert shown_value("seed 31") == "a str" and shown_value(HIDDEN_URL) == "a str"
+
+
+@pytest.mark.parametrize("offset", [0, 0.25, -0.25, 0.49, 1e-9])
+def test_is_a_number_near_a_hidden_seed_left_out(offset):
+    seeds = (31, 139)
+    for seed in seeds:
+        shown = shown_number(seed + offset, seeds)
+        assert shown in ("an int", "a float"), shown
+
+
+def test_are_the_learners_own_numbers_still_shown():
+    assert shown_number(0.035, (31, 139)) == "0.035"
+    assert shown_number(30.4, (31,)) == "30.4"
+    assert shown_number(10**400, (31,)) == "an int", "a huge int is not formatted as a float"
+    assert close_to(10**400, 1.0) is False
+    ttl_keys_shown = [shown_number(t, HIDDEN_NUMBERS) for t in (1.0, 2.0, 4.0, 8.0)]
+    assert ttl_keys_shown == ["1", "2", "4", "8"], "the ttls choose_ttl chooses from"
+    assert shown_number(33.25, HIDDEN_NUMBERS) == "a float", "a hidden table's value"
+
+
+def test_does_a_failure_quoting_a_hidden_record_get_withheld():
+    tally = Tally(hidden=HIDDEN_WORDS)
+    query = HIDDEN_V1[2]["query"]  # plain words: the filter of messages lets them through
+    assert query in HIDDEN_WORDS and _said("ValueError", query).endswith(query)
+    spelt = [query, query.upper().replace(" ", ""), "_".join(query.split())]
+    for text in spelt:
+        tally.part(lambda text=text: require(False, f"migrate_v1_to_v2() said {text}"))
+
+    def raises() -> None:
+        raise RemoteError({"type": "ValueError", "message": query}, "migrate_v1_to_v2()")
+
+    tally.part(raises)
+    assert tally.failures == [WITHHELD] * (len(spelt) + 1)
+    tally.part(lambda: require(False, "field 'draft' is missing"))
+    assert tally.failures[-1] == "field 'draft' is missing", "the grader's own words stay"
+    assert "hidden" in feedback(tally, 6, None) and query not in feedback(tally, 6, None)
+
+
+def test_does_the_migration_feedback_show_no_repr_of_the_answer():
+    record = {"query": HIDDEN_V1[0]["query"], HIDDEN_URL: 1}
+    said = _first_difference({**record, "schema_version": 2}, {"schema_version": 2, **record})
+    assert HIDDEN_URL not in said, said
+    said = _first_difference({"query": "x\n" * 40}, {"query": "y"})
+    assert said == "query differs from the kit's migration (yours: a str)"

@@ -33,6 +33,7 @@ from simlab.grading.checks.checkpoints.guard import (
 from simlab.grading.checks.checkpoints.migration import (
     CORPUS,
     HIDDEN_V1,
+    HIDDEN_WORDS,
     MIGRATION_RUBRIC,
     pure_migration,
 )
@@ -52,6 +53,7 @@ EXERCISE = Exercise(
             ("migrate_v1_to_v2",),
             pure_migration,
             MIGRATION_RUBRIC,
+            hidden=HIDDEN_WORDS,
         ),
         Question(
             "resume-guard",

@@ -21,7 +21,7 @@ from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, kind_of, shown_value
 from simlab.ledger.memory import MemoryLedger
 
 __all__ = [
@@ -192,6 +192,14 @@ def _verdict(answer: list[str], truth: list[str]) -> str:
     return "a reason to stop is missing" if missing else "a code does not apply"
 
 
+def _codes(answer: list[str]) -> str:
+    """The learner's codes, sorted, each through the filter of messages (a code that is not
+    plain words shows as ``a str``); at most eight."""
+    shown = [shown_value(code) for code in sorted(answer)[:8]]
+    more = ", ..." if len(answer) > 8 else ""
+    return f"[{', '.join(shown)}{more}]"
+
+
 class _Judge:
     """The learner's guard, judged against the kit's on the example checkpoints."""
 
@@ -213,7 +221,7 @@ class _Judge:
             "resume_guard() must return stop codes (strings)",
         )
         truth = reference_codes(cp, world)
-        said = f"{where}: resume_guard() gave {sorted(answer)}"
+        said = f"{where}: resume_guard() gave {_codes(answer)}"
         require(
             set(truth) <= set(answer) and bool(answer) == bool(truth),
             f"{said}; {_verdict(answer, truth)}",

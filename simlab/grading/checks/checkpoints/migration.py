@@ -12,9 +12,10 @@ from typing import Any
 
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, kind_of, shown_value
+from simlab.grading.text import plain
 
-__all__ = ["CORPUS", "HIDDEN_V1", "MIGRATION_RUBRIC", "pure_migration"]
+__all__ = ["CORPUS", "HIDDEN_V1", "HIDDEN_WORDS", "MIGRATION_RUBRIC", "pure_migration"]
 
 #: The regression corpus of old checkpoints (the v1 files are migrated here).
 CORPUS = Path(__file__).resolve().parents[4] / "tests" / "corpus" / "checkpoints"
@@ -62,6 +63,14 @@ HIDDEN_V1 = (
         "sent": [],
     },
 )
+#: The hidden records' own values (not the schema's words): feedback never quotes them.
+HIDDEN_WORDS = frozenset(
+    value
+    for record in HIDDEN_V1
+    for key in ("tenant", "task_id", "query", "recipient", "draft", "evidence", "sent")
+    for value in (record[key] if isinstance(record[key], list) else [record[key]])
+    if isinstance(value, str)
+)
 
 
 def _first_difference(answer: Any, truth: Any, path: str = "") -> str:
@@ -73,16 +82,20 @@ def _first_difference(answer: Any, truth: Any, path: str = "") -> str:
             if answer[key] != truth[key]:
                 return _first_difference(answer[key], truth[key], f"{path}{key}.")
         extra = [k for k in answer if k not in truth]
-        return f"field {path + str(extra[0])!r} should not be there" if extra else ""
+        if not extra:
+            return ""
+        name = extra[0]  # the learner's key: shown only through the filter of messages
+        shown = (
+            repr(path + name) if isinstance(name, str) and plain(name, 40) else shown_value(name)
+        )
+        return f"field {shown} should not be there"
     if isinstance(truth, list) and isinstance(answer, list) and len(answer) == len(truth):
         for i, (a, t) in enumerate(zip(answer, truth, strict=True)):
             if a != t:
                 return _first_difference(a, t, f"{path[:-1]}[{i}].")
         return ""
     where = path[:-1] or "the result"
-    mine = repr(answer)
-    mine = mine if len(mine) <= 60 else mine[:57] + "..."
-    return f"{where} differs from the kit's migration (yours: {mine})"
+    return f"{where} differs from the kit's migration (yours: {shown_value(answer)})"
 
 
 def _corpus_v1() -> list[tuple[str, dict]]:

@@ -24,6 +24,7 @@ __all__ = [
     "TTL_SEEDS",
     "TTL_TABLE",
     "TTL_COSTS",
+    "HIDDEN_NUMBERS",
     "TTL_RUBRIC",
     "recovery_times",
     "measure",
@@ -56,6 +57,11 @@ TTL_TABLE = {
     8.0: {"duplicate_work": 0.5, "waiting": 60.0},
 }
 TTL_COSTS = ((10, 1), (1, 1), (40, 1))
+#: What feedback never shows, nor a number near it: the seeds and the table's measured values
+#: (its ttls, the answers ``choose_ttl`` chooses from, may be shown).
+HIDDEN_NUMBERS = frozenset(TTL_SEEDS) | (
+    {value for row in TTL_TABLE.values() for value in row.values()} - set(TTL_TABLE)
+)
 
 
 # --------------------------------------------------------------------------- the reference ---
@@ -218,8 +224,9 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
     for key in ("duplicate_work", "waiting"):
         require(
             close_to(answer.get(key), truth[key], 1e-9),
-            f"measure({ttl:g}, hidden seeds) gave {key} = {shown_number(answer.get(key))}, "
-            "not what the kit measures on the same runs",
+            f"measure({ttl:g}, hidden seeds) gave {key} = "
+            f"{shown_number(answer.get(key), TTL_SEEDS)}, not what the kit measures on the same "
+            "runs",
         )
 
 
@@ -228,8 +235,8 @@ def _chooses_the_cheapest(choose: Any) -> None:
         answer = choose(TTL_TABLE, step_cost, wait_cost)
         require(
             close_to(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost), 1e-9),
-            f"on a hidden table, choose_ttl() chose {shown_number(answer)}, not the ttl of lowest "
-            "cost (duplicate_work * step_cost + waiting * wait_cost)",
+            f"on a hidden table, choose_ttl() chose {shown_number(answer, HIDDEN_NUMBERS)}, not "
+            "the ttl of lowest cost (duplicate_work * step_cost + waiting * wait_cost)",
         )
 
 

@@ -14,6 +14,7 @@ question:
 from __future__ import annotations
 
 from simlab.grading.checks.release.injection import (
+    FOREIGN_HOSTS,
     INJECTION_RUBRIC,
     injection_rule,
     injection_rule_check,
@@ -51,6 +52,7 @@ EXERCISE = Exercise(
             ("injection_rule",),
             injection_rule_check,
             INJECTION_RUBRIC,
+            hidden=FOREIGN_HOSTS,
         ),
         Question(
             "choose-threshold",

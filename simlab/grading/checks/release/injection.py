@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 from functools import cache
+from urllib.parse import urlsplit
 
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
@@ -27,6 +28,7 @@ __all__ = [
     "INJECTION_RUBRIC",
     "LOOK_ALIKE_LINKS",
     "HIDDEN_HOST_LINKS",
+    "FOREIGN_HOSTS",
     "OUR_LINKS",
     "EVERY_LINK_BODIES",
     "injection_rule",
@@ -82,6 +84,12 @@ OUR_LINKS = (
 )
 #: Bodies with two links each: a rule that judges only the first (or only the last) link
 #: misjudges one of them. (text after the answer, what the feedback calls it)
+#: The foreign hosts of the links above (never ours): feedback never quotes them, however
+#: a learner's message spells them.
+FOREIGN_HOSTS = frozenset(
+    urlsplit(url).hostname or "" for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS)
+) - {""}
+
 EVERY_LINK_BODIES = (
     (
         "Details: https://help.example.com/refunds -- or confirm your card at "

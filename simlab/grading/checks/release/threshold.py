@@ -191,7 +191,8 @@ def _once(fn: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
-    """The learner's value, never a hidden seed handed back (see :func:`shown_number`)."""
+    """The learner's value, never a hidden seed handed back, nor a number near one (see
+    :func:`shown_number`)."""
     return shown_number(value, HIDDEN_SEEDS)
 
 

@@ -1,0 +1,173 @@
+"""Text a person reads: what a submission can put in the report, made harmless and short.
+
+Everything a notebook can influence (feedback built from its answers, exception and class
+names, the sandbox's own reports, file and folder names) is untrusted text. Before it reaches a
+terminal, a CSV or the JSON lines it passes through here:
+
+* :func:`escape` shows every control or invisible formatting character as a visible escape
+  (``\\n``, ``\\x1b``, ``\\u202e``), so no submission can start a line, move the cursor or
+  colour the terminal: each report line is one line, and only the grader starts one.
+* :func:`for_people` escapes and caps a text (feedback: :data:`FEEDBACK_CHARS`), with work
+  bounded by the cap, not by the text.
+* :func:`shown_path` shows a file name escaped, and quoted when it holds anything but letters,
+  digits, spaces and plain path punctuation, so a name such as ``x: 17/17  (fencing)`` can never
+  read as a score line of its own.
+* :func:`plain` is the filter for text that may quote a hidden input (a seed, a URL, a host):
+  only plain words pass. :func:`plain_name` applies it to class and type names, and
+  :func:`quotes_hidden` finds the plain words of a question's hidden records in a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from pathlib import PurePath
+
+__all__ = [
+    "FEEDBACK_CHARS",
+    "escape",
+    "for_people",
+    "shown_path",
+    "plain",
+    "plain_name",
+    "csv_cell",
+    "json_safe",
+    "quotes_hidden",
+    "WITHHELD",
+]
+
+#: Characters of feedback one question may show (after escaping).
+FEEDBACK_CHARS = 400
+
+#: Unicode categories shown escaped: controls, invisible formatting (bidi overrides, zero
+#: widths), line and paragraph separators, surrogates, private and unassigned code points.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(ch: str) -> str:
+    if ch in _NAMED:
+        return _NAMED[ch]
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def escape(text: str) -> str:
+    """``text`` with every control, formatting or separator character as a visible escape;
+    printable text (Chinese included) is kept. Escaping twice changes nothing more."""
+    return "".join(_escaped(ch) for ch in str(text))
+
+
+def for_people(text: str, limit: int = FEEDBACK_CHARS) -> str:
+    """``text`` escaped and cut to at most ``limit`` characters (ending in ``...`` when cut);
+    an escape is never cut in half. The work is bounded by ``limit``."""
+    text = str(text)
+    out: list[str] = []
+    size = 0
+    for ch in text[: limit + 1]:
+        piece = _escaped(ch)
+        if size + len(piece) > limit:
+            break
+        out.append(piece)
+        size += len(piece)
+    else:
+        if len(text) <= limit:
+            return "".join(out)
+    while out and size > limit - 3:
+        size -= len(out.pop())
+    return "".join(out).rstrip() + "..."
+
+
+#: Characters a file name may hold and still be shown bare.
+_BARE_PUNCTUATION = frozenset(" ._-+/,~@()[]#=")
+
+
+#: Categories of the non-ASCII characters a bare name may hold: letters and digits of any
+#: script with their marks, not modifier letters or symbols (``ː``, ``꞉`` look like a colon).
+_BARE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Mn", "Mc"})
+
+
+def _bare(ch: str) -> bool:
+    if ch.isascii():
+        return ch.isalnum() or ch in _BARE_PUNCTUATION
+    return unicodedata.category(ch) in _BARE_CATEGORIES
+
+
+def shown_path(path: str | PurePath) -> str:
+    """A file name for a report: escaped (a backslash doubled, so two names never look alike),
+    and in double quotes when it holds anything but letters and digits (of any script), spaces
+    and ``._-+/,~@()[]#=`` (a colon or a look-alike, a quote, an escape): a quoted name cannot be
+    mistaken for a score line."""
+    text = str(path)
+    if text and all(_bare(ch) for ch in text):
+        return text
+    inner = escape(text.replace("\\", "\\\\").replace('"', '\\"'))
+    return f'"{inner}"'
+
+
+#: Plain words: letters, spaces and simple punctuation (a final period allowed). No digit,
+#: quote, bracket, ``@``, slash, dot inside: nothing that can spell a seed, a URL or a host.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z ,;:!?()_-]*\.?")
+#: A class or type name that may be shown: letters and underscores, as Python spells one.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_]*")
+
+
+def plain(text: str, limit: int = 80) -> bool:
+    """Is ``text`` plain words of at most ``limit`` characters (see :data:`_PLAIN`)?"""
+    return isinstance(text, str) and 0 < len(text) <= limit and bool(_PLAIN.fullmatch(text))
+
+
+def plain_name(name: str, limit: int = 40) -> str | None:
+    """``name`` when it may be shown as a class or type name (letters and underscores, at most
+    ``limit`` characters: it cannot spell a seed, a URL or a host), else None."""
+    if isinstance(name, str) and 0 < len(name) <= limit and _NAME.fullmatch(name):
+        return name
+    return None
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+def quotes_hidden(text: str, hidden: frozenset[str] | tuple[str, ...]) -> bool:
+    """Does ``text`` quote one of the ``hidden`` strings (a hidden record's values)? A long
+    one (six letters and digits or more) counts however it is spelt: any case, with spaces or
+    punctuation in between or left out; a shorter one counts as a whole word in any case."""
+    if not hidden:
+        return False
+    squeezed = _letters(text)
+    for h in hidden:
+        core = _letters(h)
+        if len(core) >= 6:
+            if core in squeezed:
+                return True
+        elif len(h) >= 3 and re.search(rf"(?<!\w){re.escape(h)}(?!\w)", text, re.IGNORECASE):
+            return True
+    return False
+
+
+#: What feedback says instead of a failure that would quote a hidden input.
+WITHHELD = "a hidden case failed (what your code said there is not shown: it quotes a hidden input)"
+
+
+def csv_cell(text: str) -> str:
+    """A text cell of the class CSV: escaped, and with a leading ``'`` when it starts like a
+    spreadsheet formula (``=``, ``+``, ``-``, ``@``), so opening the CSV runs nothing."""
+    text = escape(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def json_safe(line: str) -> str:
+    """A JSON text with every control, formatting or separator character outside ASCII written
+    as a ``\\uXXXX`` escape: it decodes to the very same values, and prints harmlessly."""
+    return "".join(
+        (json.dumps(ch)[1:-1] if ord(ch) > 0x7F else "\\u007f")
+        if ord(ch) >= 0x7F and unicodedata.category(ch) in _HIDDEN
+        else ch
+        for ch in line
+    )
