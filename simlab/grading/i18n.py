@@ -11,6 +11,11 @@ translated by the same table (``2/5 checks passed; <a check's sentence>``); grou
 ``terms`` are one word from :data:`TERMS`; every other group is copied as is (values, names,
 Python reprs, a learner's hint). The first rule that matches wins, so wrappers come first.
 
+Python's ``re`` has no timeout, and the rules' groups (``.+?`` inside ``.+``, translated again
+when nested) backtrack over long text: text longer than :data:`MAX_TRANSLATED` characters is
+shown as it is, untranslated, so the work per sentence stays bounded whatever a notebook made
+its code say.
+
 A sentence no rule matches stays English (a learner is never shown nothing);
 :func:`untranslated` lists such sentences, and a test grades the submissions corpus and fails
 on any: a new English message needs a rule here.
@@ -23,9 +28,11 @@ from dataclasses import dataclass
 
 from simlab.grading.i18n_checks import CHECK_PATTERNS, CHECK_TERMS
 
-__all__ = ["LANGS", "Rule", "RULES", "TERMS", "translate", "untranslated"]
+__all__ = ["LANGS", "Rule", "RULES", "TERMS", "MAX_TRANSLATED", "translate", "untranslated"]
 
 LANGS = ("en", "zh")
+#: The longest text the rules are applied to (longer text stays English).
+MAX_TRANSLATED = 600
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,15 @@ RULES: tuple[Rule, ...] = (
         r"cannot tell which exercise this notebook answers \(metadata simlab\.exercise is "
         r"missing and the file name matches none of: (?P<known>.+)\)",
         "无法判断这个 notebook 回答的是哪个练习(缺少元数据 simlab.exercise,文件名也不匹配:{known})",
+    ),
+    _r(
+        r"(?P<path>.+): not a readable notebook \(larger than (?P<mb>\d+) MB\)",
+        "{path}:不是可读的 notebook(大于 {mb} MB)",
+    ),
+    _r(
+        r"(?P<path>.+): not a readable notebook \(nested deeper than (?P<n>\d+) levels or more "
+        r"than (?P<v>[\d,]+) values\)",
+        "{path}:不是可读的 notebook(嵌套超过 {n} 层或多于 {v} 个值)",
     ),
     _r(
         r"(?P<path>.+): not a readable notebook \((?P<exc>\w+)\)",
@@ -244,11 +260,15 @@ def translate(text: str, lang: str = "en") -> str:
         return text
     if lang != "zh":
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    if len(text) > MAX_TRANSLATED:
+        return text
     return _apply(text, None)
 
 
 def untranslated(text: str) -> list[str]:
     """The sentences inside ``text`` that no rule translates (empty when all have one)."""
+    if len(text) > MAX_TRANSLATED:
+        return [text]
     missing: list[str] = []
     _apply(text, missing)
     return missing
