@@ -103,6 +103,11 @@ RULES: tuple[Rule, ...] = (
     _r(r"all (?P<n>\d+) checks passed", "全部 {n} 项检查通过"),
     _r(r"not attempted: (?P<why>.+)", "未作答:{why}", ("why",)),
     _r(
+        r"not graded: the notebook ran past its (?P<s>[\d.]+) s budget for all its cells and "
+        r"checks \(--notebook-timeout\)",
+        "未评分:这个 notebook 的全部单元格和检查超过了 {s} 秒的总预算(--notebook-timeout)",
+    ),
+    _r(
         r"(?P<lost>.+); a question whose code hangs or crashes gets 0",
         "{lost};代码卡死或崩溃的题目得 0 分",
         ("lost",),

@@ -18,7 +18,9 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
 * :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
   not exist yet (never through a link), owned by the sandbox's user.
 
-The folder and everything in it are removed when the sandbox closes.
+The folder and everything in it are removed when the sandbox closes. When the grader is root,
+the folder is a tmpfs of its own, capped at :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES`
+entries.
 """
 
 from __future__ import annotations
@@ -31,13 +33,22 @@ import tempfile
 from collections.abc import Iterator
 
 from simlab.errors import LedgerError
-from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, make_shared
+from simlab.grading.sandbox.jail import (
+    SANDBOX_GID,
+    SANDBOX_UID,
+    cap_folder,
+    make_shared,
+    release_folder,
+)
 from simlab.ledger.untrusted import UntrustedLedger, check_untrusted
 
 __all__ = ["Exchange", "MAX_FILE"]
 
 #: The largest file the grader copies out of the exchange folder.
 MAX_FILE = 64 * 1024**2
+#: What the sandbox may write in the exchange folder in all (a tmpfs when the grader is root).
+FOLDER_BYTES = 2 * MAX_FILE + 16 * 1024**2
+FOLDER_FILES = 4096
 
 _SQLITE = b"SQLite format 3\x00"
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -49,10 +60,12 @@ class Exchange:
     def __init__(self) -> None:
         self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
         os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
+        cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
         self._private = tempfile.mkdtemp(prefix="simlab-private-")
 
     def close(self) -> None:
         """Remove both folders (links inside are removed, never followed)."""
+        release_folder(self.path)
         shutil.rmtree(self.path, ignore_errors=True)
         shutil.rmtree(self._private, ignore_errors=True)
 

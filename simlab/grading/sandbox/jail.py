@@ -22,11 +22,15 @@ sandbox Flatpak uses):
   submission, no home folder;
 * **private scratch space**: ``/tmp`` (the working folder and ``HOME``) and ``/dev/shm`` are
   size-capped tmpfs that vanish with the jail; ``shared`` folders (the kernel's socket folder,
-  the hidden checks' exchange folder) are the only host folders it may write;
+  the hidden checks' exchange folder) are the only host folders it may write, and when the
+  grader is root each is a size- and inode-capped tmpfs of its own (:func:`cap_folder`);
 * **hard limits** (``prlimit``, soft = hard, before the command starts, so nothing inside can
   raise them): address space, CPU seconds, processes (counted per jail, which has its own user
   namespace, so one jail's fork bomb cannot starve another), file size, open files, no core
   dumps;
+* **a fair share of the host** (``own_group``, as root): the whole jail runs in control groups
+  of its own (:mod:`simlab.grading.sandbox.cgroup`), one CPU weight however many processes and
+  sessions it starts, its processes and its memory capped together;
 * **a clean environment** (``--clearenv``): nothing of the grader's environment gets in.
 """
 
@@ -41,6 +45,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from simlab.grading.sandbox.cgroup import Group
+
 __all__ = [
     "Jail",
     "Limits",
@@ -50,6 +56,8 @@ __all__ = [
     "INSTALL_HINT",
     "require",
     "make_shared",
+    "cap_folder",
+    "release_folder",
     "cpu_limit",
 ]
 
@@ -156,12 +164,15 @@ class Jail:
         limits: Limits | None = None,
         shared: Sequence[str] = (),
         env: dict[str, str] | None = None,
+        own_group: bool = False,
     ):
         self.limits = limits or Limits()
         self.shared = [os.path.realpath(p) for p in shared]
         self.extra_env = dict(env or {})
         self.bwrap = _tool("bwrap")
         self.sources = _readonly_sources()
+        self.own_group = own_group
+        self._groups: list[Group] = []
 
     def env(self) -> dict[str, str]:
         venv_bin = os.path.join(sys.prefix, "bin")
@@ -226,7 +237,25 @@ class Jail:
         return [*args, "--", prlimit, *self.limits.prlimit(), "--", *argv]
 
     def command(self, argv: Sequence[str]) -> list[str]:
-        """The command line that runs ``argv`` in a fresh jail."""
+        """The command line that runs ``argv`` in a fresh jail (in control groups of its own
+        with ``own_group``, where they can be made: call :meth:`release` once it has ended)."""
+        line = self._command(argv)
+        if self.own_group:
+            lim = self.limits
+            group = Group.make(
+                processes=lim.processes + 16,  # and the jail's own layers
+                memory=lim.memory + lim.scratch + lim.scratch // 4,
+            )
+            if group is not None:
+                self._groups.append(group)
+                return group.wrap(line)
+        return line
+
+    def release(self) -> None:
+        """Remove the control groups of the jails this object started (they have ended)."""
+        self._groups = [g for g in self._groups if not g.remove()]
+
+    def _command(self, argv: Sequence[str]) -> list[str]:
         if os.geteuid() != 0:
             identity = {p: p for p in [*self.sources, *self.shared]}
             return self._inner(argv, identity)
@@ -264,6 +293,41 @@ def make_shared(path: str | os.PathLike) -> str:
         os.chown(real, SANDBOX_UID, SANDBOX_GID)
     os.chmod(real, 0o700)
     return real
+
+
+_MNT_DETACH = 2
+
+
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def cap_folder(path: str, size: int, files: int) -> bool:
+    """Mount a fresh tmpfs of at most ``size`` bytes and ``files`` entries on the empty,
+    grader-made folder ``path``, with the folder's owner and mode, so that a jail bound to it
+    can fill neither the host's disk nor its inodes. Only root can; False when it cannot (the
+    folder then stays a plain folder, capped per file by the jail's file-size limit)."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return False
+    info = os.stat(path)
+    options = (
+        f"size={int(size)},nr_inodes={int(files)},mode={info.st_mode & 0o7777:o},"
+        f"uid={info.st_uid},gid={info.st_gid}"
+    )
+    try:
+        libc = _libc()
+        done = libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", 0, options.encode())
+    except (OSError, AttributeError):
+        return False
+    return done == 0
+
+
+def release_folder(path: str) -> None:
+    """Unmount what :func:`cap_folder` mounted on ``path`` (lazily: nothing can hold it up)."""
+    if os.path.ismount(path):
+        _libc().umount2(os.fsencode(path), _MNT_DETACH)
 
 
 #: What the probe runs inside a jail: this interpreter importing the sandbox's own child
