@@ -558,3 +558,13 @@ def test_do_comm_messages_count_as_output_and_cost_the_grader_no_memory(batch):
 def test_does_no_jail_fill_a_host_folder_it_may_write(batch):
     # the folder flood tried 300 MiB and 5,000 files in the kernel's socket folder
     assert batch["watch"].shared_bytes < 16 * 2**20, batch["watch"].shared_bytes
+
+
+def test_does_no_classmate_run_past_its_timeout_beside_a_spinning_jail(batch):
+    # Every jail gets one CPU weight, however many sessions it starts: the spinner's neighbours
+    # (whichever notebooks were graded beside it) finish their cells in time.
+    for name, graded in _objects(batch["done"]).items():
+        if name == "zy-spin-and-wait":
+            continue
+        late = [q["feedback"] for q in graded["questions"] if "ran past the" in q["feedback"]]
+        assert not late, (name, late)
