@@ -141,8 +141,12 @@ how it stays fair (isolation):
     /tmp; a wall-clock timeout per cell and per call (--timeout), and one budget for
     all a notebook causes (--notebook-timeout). When a notebook's grading ends, every
     process it started is killed.
-  The hidden checks run only in the grader; only JSON crosses back, with a deadline, and
-  a partial, oversized, malformed or too deeply nested reply gives that question 0.
+  As root, each jail also runs in cgroups of its own (one CPU weight however many
+  processes it starts; processes and memory capped together), and the folders it may
+  write are capped tmpfs. The hidden checks run only in the grader; only JSON crosses
+  back, with a deadline, and a partial, oversized, malformed, too deeply nested or
+  hash-flooded reply gives that question 0; ledger files the code wrote are read
+  read-only, with a deadline, views and triggers refused.
   Results, JSON lines and the CSV are written by the grader alone. Without bubblewrap,
   simlab grade refuses to run unless --no-sandbox (your own work only)."""
 
