@@ -191,3 +191,25 @@ def test_are_triggers_generated_columns_and_virtual_tables_refused(tmp_path, sch
     db.close()
     with pytest.raises(LedgerError, match="refusing to read"):
         UntrustedLedger(path)
+
+
+# -- a jail's control groups -----------------------------------------------------------------
+
+
+def test_does_everything_a_wrapped_command_starts_run_in_its_groups_and_leave_none():
+    import os
+    import subprocess
+
+    from simlab.grading.sandbox.cgroup import Group
+
+    group = Group.make(processes=32, memory=256 * 2**20)
+    if group is None:
+        pytest.skip("no writable cgroup v1 hierarchy here (root only)")
+    # a grandchild in a session of its own is still inside
+    script = "setsid sh -c 'cat /proc/self/cgroup' < /dev/null"
+    shown = subprocess.run(group.wrap(["/bin/sh", "-c", script]), capture_output=True, text=True)
+    name = os.path.basename(group.paths["cpu"])
+    lines = [line for line in shown.stdout.splitlines() if ":cpu:" in line or ":cpu," in line]
+    assert lines and all(line.endswith("/" + name) for line in lines), shown.stdout
+    paths = list(group.paths.values())
+    assert group.remove() and not any(os.path.exists(p) for p in paths)

@@ -10,15 +10,19 @@ CPU. The same group caps the jail's processes together (``pids.max``) and its me
 
 :class:`Group` makes the groups (``simlab-<grader pid>-<n>`` under each controller), and
 :meth:`Group.wrap` turns a command into one that enters them before it starts (a shell writes
-its own process ID into each ``cgroup.procs``, then ``exec``\\ s the command), so nothing the
-jail starts is ever outside. Where groups cannot be made (not root, no writable cgroup v1
-hierarchy) :func:`Group.make` returns None and the jail runs as before, its limits per process.
+its own process ID into each ``cgroup.procs``, then becomes the command), so nothing the
+jail starts is ever outside. The first group a grader makes also removes the empty groups of
+graders that were killed before they could remove theirs. Where groups cannot be made (not
+root, no writable cgroup v1 hierarchy) :func:`Group.make` returns None and the jail runs as
+before, its limits per process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import re
 import shlex
 import threading
 import time
@@ -31,6 +35,28 @@ ROOT = "/sys/fs/cgroup"
 SHARES = 1024
 _COUNTER = itertools.count(1)
 _LOCK = threading.Lock()
+_NAME = re.compile(r"simlab-(\d+)-\d+")
+_swept = False
+
+
+def _sweep() -> None:
+    """Remove the empty groups of graders that are gone (killed before they could)."""
+    for controller in ("cpu", "pids", "memory"):
+        try:
+            names = os.listdir(os.path.join(ROOT, controller))
+        except OSError:
+            continue
+        for name in names:
+            match = _NAME.fullmatch(name)
+            if match is None or int(match.group(1)) == os.getpid():
+                continue
+            try:
+                os.kill(int(match.group(1)), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):  # not empty: something still runs there
+                    os.rmdir(os.path.join(ROOT, controller, name))
+            except OSError:
+                pass
 
 
 def _writable(controller: str) -> bool:
@@ -49,7 +75,11 @@ class Group:
         """New groups for one jail, with its caps; None where none can be made here."""
         if os.geteuid() != 0 or not _writable("cpu"):
             return None
+        global _swept
         with _LOCK:
+            if not _swept:
+                _swept = True
+                _sweep()
             name = f"simlab-{os.getpid()}-{next(_COUNTER)}"
         settings = {
             "cpu": {"cpu.shares": SHARES},
