@@ -20,6 +20,12 @@ sandbox Flatpak uses):
   environment and simlab's package folder with the hidden checks' folder replaced by an empty
   one. Nothing else of the host exists inside: no ``solutions/``, no ``tests/``, no other
   submission, no home folder;
+* **inodes of its own** (as root): locks (``fcntl`` byte ranges, ``flock``) belong to the inode
+  and cross every namespace, so two jails that see the same read-only file could pass bits
+  through locks on it. The first, root layer mounts a read-only overlay over each source folder
+  and over ``/dev`` (the same files, new inodes), copies the single ``/etc`` files, and the
+  jail's standard streams that are devices (the grader's ``/dev/null``) are replaced by its own
+  ``/dev/null``: nothing lockable is shared between two jails;
 * **private scratch space**: ``/tmp`` (the working folder and ``HOME``) and ``/dev/shm`` are
   size-capped tmpfs that vanish with the jail; ``shared`` folders (the kernel's socket folder,
   the hidden checks' exchange folder) are the only host folders it may write, and when the
@@ -66,6 +72,9 @@ SANDBOX_GID = 65534
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 
 _ETC = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
+_LIB_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: The device nodes a jail gets of its own (root only; otherwise bubblewrap's, the host's).
+_DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -206,11 +215,10 @@ class Jail:
             "--hostname",
             "sandbox",
             "--ro-bind",
-            "/usr",
+            source_of.get("/usr", "/usr"),
             "/usr",
         ]
-        for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-            path = f"/{name}"
+        for path in _LIB_DIRS:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
@@ -221,6 +229,8 @@ class Jail:
         # Scratch first, sources after: a checkout or venv under /tmp (a CI clone) must stay
         # visible on top of the private /tmp, not be hidden by it.
         args += ["--proc", "/proc", "--dev", "/dev"]
+        for name in _DEVICES if "/dev" in source_of else ():
+            args += ["--dev-bind", f"{source_of['/dev']}/{name}", f"/dev/{name}"]
         args += ["--size", str(self.limits.scratch), "--tmpfs", "/tmp"]
         args += ["--size", str(self.limits.scratch // 4), "--tmpfs", "/dev/shm"]
         for path in self.sources:
@@ -234,7 +244,12 @@ class Jail:
         for key, value in self.env().items():
             args += ["--setenv", key, value]
         prlimit = _tool("prlimit") or "prlimit"
-        return [*args, "--", prlimit, *self.limits.prlimit(), "--", *argv]
+        # A standard stream that is a device (the host's /dev/null, a terminal) is an inode
+        # other jails share: the jail's own /dev/null takes its place (pipes stay).
+        redirect = "; ".join(f"[ -c /proc/self/fd/{n} ] && exec {n}<>/dev/null" for n in (0, 1, 2))
+        own_streams = ["/bin/sh", "-c", redirect + '; exec "$@"', "sh"]
+        streams = own_streams if "/dev" in source_of else []
+        return [*args, "--", *streams, prlimit, *self.limits.prlimit(), "--", *argv]
 
     def command(self, argv: Sequence[str]) -> list[str]:
         """The command line that runs ``argv`` in a fresh jail (in control groups of its own
@@ -263,17 +278,36 @@ class Jail:
         # where nobody can reach it even if a parent folder (such as /root) is closed; a shell
         # that keeps CAP_KILL waits for setpriv, which becomes nobody for good (the shell's
         # death kills it: a parent death signal needs that capability to reach another user)
-        # and runs the real jail.
+        # and runs the real jail. Before that, the shell gives this jail inodes of its own for
+        # everything read-only (module doc: locks belong to the inode).
         outer = [self.bwrap or "bwrap", "--dev-bind", "/", "/", "--tmpfs", "/mnt"]
         source_of: dict[str, str] = {}
-        staged = [*self.sources, *self.shared, *(p for p in _ETC if os.path.exists(p))]
+        system = [p for p in ("/usr", *_LIB_DIRS) if os.path.isdir(p) and not os.path.islink(p)]
+        etc = [p for p in _ETC if os.path.exists(p)]
+        staged = [*system, *self.sources, *self.shared, *etc]
+        private = ["mkdir /mnt/empty"]
         for i, path in enumerate(staged):
             source_of[path] = f"/mnt/{i}"
             outer += ["--bind" if path in self.shared else "--ro-bind", path, f"/mnt/{i}"]
+            if path in self.shared:
+                continue
+            if os.path.isdir(path):  # a read-only overlay: the same files, new inodes
+                private.append(
+                    f"mount -t overlay overlay -o ro,lowerdir=/mnt/{i}:/mnt/empty /mnt/{i}"
+                )
+            else:  # a small file: a copy of its own
+                private.append(f"cp -p /mnt/{i} /mnt/{i}.own")
+                source_of[path] = f"/mnt/{i}.own"
+        # The device nodes too, through an overlay of the host's /dev (only a few are bound).
+        private.append(
+            "mkdir /mnt/dev && mount -t overlay overlay -o ro,lowerdir=/dev:/mnt/empty /mnt/dev"
+        )
+        source_of["/dev"] = "/mnt/dev"
         outer += ["--die-with-parent"]
-        for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID"):
+        for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN"):
             outer += ["--cap-add", cap]
-        outer += ["--", "/bin/sh", "-c", '"$@"; exit "$?"', "sh"]
+        script = " && ".join(private) + ' || exit 125; "$@"; exit "$?"'
+        outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
             _tool("setpriv") or "setpriv",
             "--pdeathsig=SIGKILL",
