@@ -142,13 +142,13 @@ how it stays fair (isolation):
     all a notebook causes (--notebook-timeout). When a notebook's grading ends, every
     process it started is killed.
   As root, each jail also runs in cgroups of its own (one CPU weight however many
-  processes it starts; processes and memory capped together), and the folders it may
-  write are capped tmpfs, and it sees its sources and devices through inodes of its own
-  (overlays), so no lock one jail takes is visible to another. The hidden checks run
-  only in the grader; only JSON crosses
-  back, with a deadline, and a partial, oversized, malformed, too deeply nested or
-  hash-flooded reply gives that question 0; ledger files the code wrote are read
-  read-only, with a deadline, views and triggers refused.
+  processes it starts; processes and memory capped together), the folders it may
+  write are capped tmpfs, and it sees its sources and devices through inodes of its
+  own (overlays), so no lock one jail takes is visible to another. The hidden checks
+  run only in the grader; only JSON crosses back, with a deadline, and a partial,
+  oversized, malformed, too deeply nested or hash-flooded reply gives that question 0;
+  ledger files the code wrote are read read-only, with a deadline, views and triggers
+  refused.
   Results, JSON lines and the CSV are written by the grader alone. Without bubblewrap,
   simlab grade refuses to run unless --no-sandbox (your own work only)."""
 
