@@ -75,6 +75,7 @@ _ETC = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
 _LIB_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The device nodes a jail gets of its own (root only; otherwise bubblewrap's, the host's).
 _DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+_OVERLAY = "mount -t overlay overlay -o ro,lowerdir="
 
 
 class SandboxUnavailable(RuntimeError):
@@ -285,28 +286,27 @@ class Jail:
         system = [p for p in ("/usr", *_LIB_DIRS) if os.path.isdir(p) and not os.path.islink(p)]
         etc = [p for p in _ETC if os.path.exists(p)]
         staged = [*system, *self.sources, *self.shared, *etc]
-        private = ["mkdir /mnt/empty"]
+        # Where overlays cannot be mounted (no overlayfs) the jail still runs, on the shared
+        # inodes: a mount that fails falls back to the plain bind.
+        private = ["mkdir /mnt/empty /mnt/dev"]
         for i, path in enumerate(staged):
             source_of[path] = f"/mnt/{i}"
             outer += ["--bind" if path in self.shared else "--ro-bind", path, f"/mnt/{i}"]
             if path in self.shared:
                 continue
             if os.path.isdir(path):  # a read-only overlay: the same files, new inodes
-                private.append(
-                    f"mount -t overlay overlay -o ro,lowerdir=/mnt/{i}:/mnt/empty /mnt/{i}"
-                )
+                private.append(f"{_OVERLAY}/mnt/{i}:/mnt/empty /mnt/{i} 2>/dev/null || true")
             else:  # a small file: a copy of its own
                 private.append(f"cp -p /mnt/{i} /mnt/{i}.own")
                 source_of[path] = f"/mnt/{i}.own"
         # The device nodes too, through an overlay of the host's /dev (only a few are bound).
-        private.append(
-            "mkdir /mnt/dev && mount -t overlay overlay -o ro,lowerdir=/dev:/mnt/empty /mnt/dev"
-        )
+        devices = f"{_OVERLAY}/dev:/mnt/empty /mnt/dev 2>/dev/null"
+        private.append(f"{{ {devices} || mount --bind /dev /mnt/dev; }}")
         source_of["/dev"] = "/mnt/dev"
         outer += ["--die-with-parent"]
         for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN"):
             outer += ["--cap-add", cap]
-        script = " && ".join(private) + ' || exit 125; "$@"; exit "$?"'
+        script = "set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
         outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
             _tool("setpriv") or "setpriv",
