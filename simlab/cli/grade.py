@@ -84,6 +84,7 @@ def _grade(args: argparse.Namespace) -> int:
     grades = grade(
         notebooks,
         timeout=args.timeout,
+        notebook_timeout=args.notebook_timeout,
         max_output=args.max_output,
         jobs=args.jobs,
         progress=progress,
@@ -138,10 +139,17 @@ how it stays fair (isolation):
   - hard limits it cannot raise (soft = hard): address space per process 4 GiB in the
     kernel, 2 GiB where the checks call; CPU time per process 10 x --timeout; 64
     processes and threads per jail; files of at most 256 MiB; 512 open files; a 256 MiB
-    /tmp; a wall-clock timeout per cell and per call (--timeout). When a notebook's
-    grading ends, every process it started is killed.
-  The hidden checks run only in the grader; only JSON crosses back, with a deadline, and
-  a partial, oversized, malformed or too deeply nested reply gives that question 0.
+    /tmp; a wall-clock timeout per cell and per call (--timeout), and one budget for
+    all a notebook causes (--notebook-timeout). When a notebook's grading ends, every
+    process it started is killed.
+  As root, each jail also runs in cgroups of its own (one CPU weight however many
+  processes it starts; processes and memory capped together), the folders it may
+  write are capped tmpfs, and it sees its sources and devices through inodes of its
+  own (overlays), so no lock one jail takes is visible to another. The hidden checks
+  run only in the grader; only JSON crosses back, with a deadline, and a partial,
+  oversized, malformed, too deeply nested or hash-flooded reply gives that question 0;
+  ledger files the code wrote are read read-only, with a deadline, views and triggers
+  refused.
   Results, JSON lines and the CSV are written by the grader alone; text a notebook wrote
   is shown escaped and cut short, so it cannot draw a line of its own. Submissions are
   regular files: a symbolic link is refused in one line, never followed. Without
@@ -151,6 +159,7 @@ how it stays fair (isolation):
 #: not import the grader; a test keeps them equal.
 DEFAULT_TIMEOUT = 60
 DEFAULT_MAX_OUTPUT = 1_000_000
+BUDGET_FACTOR = 10
 
 
 def register(subparsers) -> None:
@@ -185,6 +194,15 @@ def register(subparsers) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds one cell or one call of the student's code may run [{DEFAULT_TIMEOUT}]",
+    )
+    p.add_argument(
+        "--notebook-timeout",
+        type=positive_number,
+        default=None,
+        metavar="SECONDS",
+        help="seconds everything one notebook causes may take together (its cells, the "
+        "hidden checks' calls, the re-runs of its cells in fresh sandboxes); past it, the "
+        f"questions left get 0 [{BUDGET_FACTOR} x --timeout]",
     )
     p.add_argument(
         "--jobs",

@@ -8,7 +8,8 @@ as "Restart & Run All" would. :func:`run_notebook` returns one :class:`CellRun` 
 * ``timeout``: ran past the per-cell timeout (an endless loop, a widget waiting for a click);
 * ``dead``: the kernel died while running it (``os._exit``, a segfault, the OOM killer);
 * ``flood``: printed more than ``max_output`` bytes;
-* ``not run``: the kernel could not be started again.
+* ``not run``: the kernel could not be started again;
+* ``budget``: not run, or stopped, because the notebook's whole budget (``deadline``) ran out.
 
 The kernel runs in a jail (:mod:`simlab.grading.sandbox.kernel`; ``jailed=False`` for
 ``--no-sandbox``), with its private ``/tmp`` as the working folder; a kernel that sends messages
@@ -16,9 +17,11 @@ the grader cannot read counts as ``dead`` for that cell.
 
 Nothing stops the run. After a timeout or a dead kernel the kernel is killed, a new one starts,
 the ``setup`` cells that had run are replayed (imports), and execution continues with the next
-cell, so one bad cell fails only what depends on it. Outputs are counted, never stored, so
-megabytes of printing cost no memory. The kernel cannot read stdin (``input()`` raises at once)
-and widgets need no front end.
+cell, so one bad cell fails only what depends on it. With a ``deadline`` (the notebook's budget,
+shared with the hidden checks), no cell, replay or kernel start runs past it: a cell's timeout
+shrinks to the time that is left, and cells after it get ``budget``. Outputs are counted, never
+stored, so megabytes of printing cost no memory. The kernel cannot read stdin (``input()`` raises
+at once) and widgets need no front end.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,7 +48,10 @@ from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import cpu_limit
 from simlab.grading.sandbox.kernel import KERNEL_LIMITS, BoundedKernelClient, JailedKernelManager
 
-__all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager"]
+__all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager", "BUDGET_DETAIL"]
+
+#: The detail of a cell the notebook's budget cut off.
+BUDGET_DETAIL = "the notebook's time budget ran out"
 
 
 @dataclass(frozen=True)
@@ -82,19 +89,41 @@ class _UnjailedKernelManager(CurrentEnvKernelManager):
     client_factory = Type(BoundedKernelClient, klass=AsyncKernelClient)
 
 
+def _message_bytes(msg: dict) -> int:
+    """About how many bytes a kernel message carries (its data and its binary buffers)."""
+    content = msg.get("content") or {}
+    size = len(str(content.get("text", "")))
+    data = content.get("data")
+    if isinstance(data, dict):
+        size += sum(len(str(value)) for value in data.values())
+    elif data is not None:
+        size += len(str(data))
+    return size + sum(len(b) for b in msg.get("buffers") or ())
+
+
 class _CountingClient(NotebookClient):
-    """A notebook client that counts output bytes per cell instead of keeping the outputs."""
+    """A notebook client that counts output bytes per cell instead of keeping the outputs.
+
+    Comm (widget) messages and display updates count as output too, and are never kept:
+    nbclient would store every widget's state for the whole run, and create objects for some
+    widgets, whatever their size; here a widget needs no front end and costs no memory."""
 
     def __init__(self, nb: nbformat.NotebookNode, **kw: Any):
-        super().__init__(nb, **kw)
+        super().__init__(nb, store_widget_state=False, **kw)
         self.output_bytes: dict[int, int] = {}
 
+    def _count(self, cell_index: int, msg: dict) -> None:
+        self.output_bytes[cell_index] = self.output_bytes.get(cell_index, 0) + _message_bytes(msg)
+
+    def process_message(self, msg, cell, cell_index):  # noqa: D102 - nbclient hook
+        kind = msg.get("msg_type", "")
+        if kind.startswith("comm") or kind == "update_display_data":
+            self._count(cell_index, msg)
+            return None
+        return super().process_message(msg, cell, cell_index)
+
     def output(self, outs, msg, display_id, cell_index):  # noqa: D102 - nbclient hook
-        content = msg.get("content") or {}
-        size = len(str(content.get("text", "")))
-        for value in (content.get("data") or {}).values():
-            size += len(str(value))
-        self.output_bytes[cell_index] = self.output_bytes.get(cell_index, 0) + size
+        self._count(cell_index, msg)
         return None
 
 
@@ -144,11 +173,24 @@ def _client(
     return client, km
 
 
+def _left(deadline: float | None, timeout: int) -> int:
+    """Whole seconds the next cell may run: ``timeout``, or less when the deadline is nearer
+    (0 once it has passed)."""
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    return 0 if left < 1 else min(timeout, int(left))
+
+
 async def _run_cell(
-    client: _CountingClient, i: int, timeout: int, max_output: int
+    client: _CountingClient, i: int, timeout: int, max_output: int, deadline: float | None
 ) -> tuple[CellRun, bool]:
     """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
     cell = client.nb.cells[i]
+    allowed = _left(deadline, timeout)
+    if allowed <= 0:
+        return CellRun(i, "budget", BUDGET_DETAIL), True
+    client.timeout = allowed
     try:
         await client.async_execute_cell(cell, i)
     except CellExecutionError as exc:
@@ -157,6 +199,8 @@ async def _run_cell(
         )
     except CellTimeoutError:
         client.shutdown_kernel = "immediate"
+        if allowed < timeout:  # cut short by the notebook's budget, not by its own limit
+            return CellRun(i, "budget", BUDGET_DETAIL), False
         return CellRun(i, "timeout", f"ran past the {timeout} s limit"), False
     except DeadKernelError:
         return CellRun(
@@ -198,6 +242,7 @@ async def _run(
     cwd: str,
     startup_timeout: int,
     jailed: bool,
+    deadline: float | None = None,
 ) -> dict[int, CellRun]:
     code = [
         i
@@ -209,6 +254,9 @@ async def _run(
     results: dict[int, CellRun] = {}
     restarted = False
     while pending:
+        if _left(deadline, timeout) <= 0:
+            results.update((i, CellRun(i, "budget", BUDGET_DETAIL)) for i in pending)
+            break
         client, km = _client(nb, timeout, startup_timeout, cwd, jailed)
         try:
             # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
@@ -221,11 +269,12 @@ async def _run(
                 if restarted:
                     for i in code:
                         if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
+                            client.timeout = max(1, _left(deadline, timeout))
                             await client.async_execute_cell(nb.cells[i], i)
                 fit = True
                 while pending and fit:
                     i = pending.pop(0)
-                    results[i], fit = await _run_cell(client, i, timeout, max_output)
+                    results[i], fit = await _run_cell(client, i, timeout, max_output, deadline)
                 if fit and km is not None:
                     await _exit_from_inside(client, km)
         except Exception as exc:  # the kernel would not start, or died while starting
@@ -267,15 +316,18 @@ def run_notebook(
     cwd: str | None = None,
     startup_timeout: int = 120,
     jailed: bool = True,
+    deadline: float | None = None,
 ) -> dict[int, CellRun]:
     """Execute every code cell of ``nb`` (a copy is run) and return cell index -> CellRun.
 
     ``jailed`` (the default) runs the kernel in a jail
     (:mod:`simlab.grading.sandbox.kernel`), whose private ``/tmp`` is the working folder;
-    otherwise the kernel is this interpreter's, in ``cwd``."""
+    otherwise the kernel is this interpreter's, in ``cwd``. ``deadline`` (``time.monotonic()``)
+    bounds the whole run (cells past it are ``budget``)."""
     nb = _copy(nb)
+    folder = cwd or os.getcwd()
     return asyncio.run(
-        _run(nb, int(timeout), int(max_output), cwd or os.getcwd(), int(startup_timeout), jailed)
+        _run(nb, int(timeout), int(max_output), folder, int(startup_timeout), jailed, deadline)
     )
 
 

@@ -22,6 +22,11 @@ a notebook that cannot even be read is reported with an ``error`` and a score of
 submission that is not a regular file inside the folders given (a link is never followed).
 What the learner's code causes is the learner's (0 for the question, one line); only a bug of
 a hidden check itself says "grader error".
+
+Everything one notebook causes fits in one budget (``notebook_timeout``, by default
+:data:`BUDGET_FACTOR` times ``timeout``): both passes share one deadline, which bounds every cell,
+every call, every replay of the cells in a fresh sandbox and every kernel restart; once it has
+passed, each question not graded yet gets 0 with one line saying so.
 """
 
 from __future__ import annotations
@@ -66,6 +71,16 @@ DEFAULT_TIMEOUT = 60
 DEFAULT_MAX_OUTPUT = 1_000_000
 #: Sandboxes one notebook may use up before the questions left get 0.
 MAX_SANDBOXES = 8
+#: The default budget of one notebook, in multiples of the timeout of one cell or call.
+BUDGET_FACTOR = 10
+
+
+def budget_line(seconds: float) -> str:
+    """The feedback of a question left ungraded when the notebook's budget ran out."""
+    return (
+        f"not graded: the notebook ran past its {seconds:g} s budget for all its cells and "
+        "checks (--notebook-timeout)"
+    )
 
 
 @dataclass
@@ -225,25 +240,41 @@ class _Sandboxes:
     """Fresh sandboxes holding the student's definitions; cells that hang or kill one are
     remembered and left out of the next."""
 
-    def __init__(self, plan: list[tuple[int, str]], timeout: float, jailed: bool = True):
+    def __init__(
+        self,
+        plan: list[tuple[int, str]],
+        timeout: float,
+        jailed: bool = True,
+        deadline: float | None = None,
+        out_of_budget: str = "",
+    ):
         self.plan = plan
         self.timeout = timeout
         self.jailed = jailed
+        self.deadline = deadline
+        self.out_of_budget = out_of_budget
         self.bad: dict[int, CellResult] = {}
         self.cells: dict[int, CellResult] = {}
         self.used = 0
         self.current: Sandbox | None = None
         self.tampered: list[str] | None = None
 
+    def spent(self) -> bool:
+        """Whether the notebook's budget has run out."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
     def get(self) -> Sandbox:
         if self.current is not None and self.current.alive:
             return self.current
         while True:
+            if self.spent():
+                raise SandboxLost(self.out_of_budget)
             if self.used >= MAX_SANDBOXES:
                 raise SandboxLost(f"gave up after {MAX_SANDBOXES} sandboxes crashed or hung")
             self.used += 1
             limits = Limits(cpu=cpu_limit(self.timeout))
             sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
+            sandbox.set_budget(self.deadline, self.out_of_budget)
             for index, source in self.plan:
                 if index in self.bad:
                     continue
@@ -293,6 +324,8 @@ def _watched(name: str) -> bool:
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
     tally = Tally(hidden=q.hidden)
     lost: str | None = None
+    if boxes.spent():
+        return QuestionGrade(q.id, 0, q.points, boxes.out_of_budget)
     try:
         sandbox = boxes.get()
     except SandboxLost as exc:
@@ -328,6 +361,8 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
             f"grader error: the hidden check of {q.id} has "
             f"{tally.count} parts for {q.points} points",
         )
+    if lost is not None and lost == boxes.out_of_budget:
+        return QuestionGrade(q.id, 0, q.points, lost)
     points = 0 if lost is not None else q.score(tally)
     return QuestionGrade(q.id, points, q.points, feedback(tally, tally.count, lost))
 
@@ -339,10 +374,13 @@ def hidden_checks(
     timeout: float,
     budget: float | None = None,
     jailed: bool = True,
+    deadline: float | None = None,
+    out_of_budget: str = "",
 ) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
     """Pass 2: run the student's cells in a sandbox (jailed unless ``jailed=False``) and every
-    question's hidden check."""
-    boxes = _Sandboxes(_plan(nb), timeout, jailed)
+    question's hidden check; ``budget`` bounds one question's checks, ``deadline``
+    (``time.monotonic()``) all of it (questions after it get ``out_of_budget``)."""
+    boxes = _Sandboxes(_plan(nb), timeout, jailed, deadline, out_of_budget)
     grades = {}
     try:
         for q in exercise.questions:
@@ -357,13 +395,18 @@ def hidden_checks(
 _BROKEN = {"timeout", "dead", "flood", "not run"}
 
 
-def _cell_failure(nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str) -> str | None:
+def _cell_failure(
+    nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str, out_of_budget: str
+) -> str | None:
     """Why pass 1 fails question ``qid``: its answer cell raised, or one of its cells hung,
-    died or flooded. None if its cells ran."""
+    died or flooded, or the notebook's budget ran out before its cells ran. None if its cells
+    ran."""
     for i, cell in enumerate(nb.cells):
         if cell_question(cell) != qid or i not in runs:
             continue
         run, role = runs[i], cell_role(cell) or "code"
+        if run.status == "budget":
+            return out_of_budget
         if run.status in _BROKEN or (run.status == "error" and role == "answer"):
             what = {
                 "timeout": "did not finish",
@@ -382,13 +425,15 @@ def grade_notebook(
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
     sandbox: bool = True,
+    notebook_timeout: float | None = None,
 ) -> NotebookGrade:
     """Grade one notebook (never raises for anything the notebook contains). ``sandbox``
-    jails both passes (:func:`grade` checks first that jails work here). A link or anything
-    but a regular file is refused (:func:`refusal`). Feedback and errors are text for people
-    (:func:`_for_people`): escaped, one line each, at most
+    jails both passes (:func:`grade` checks first that jails work here);
+    ``notebook_timeout`` (default :data:`BUDGET_FACTOR` times ``timeout``) bounds both passes
+    together. A link or anything but a regular file is refused (:func:`refusal`). Feedback and
+    errors are text for people (:func:`_for_people`): escaped, one line each, at most
     :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""
-    return _for_people(_grade_notebook(path, timeout, max_output, sandbox))
+    return _for_people(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
 
 
 def _for_people(grade: NotebookGrade) -> NotebookGrade:
@@ -402,9 +447,16 @@ def _for_people(grade: NotebookGrade) -> NotebookGrade:
 
 
 def _grade_notebook(
-    path: str | Path, timeout: float, max_output: int, sandbox: bool
+    path: str | Path,
+    timeout: float,
+    max_output: int,
+    sandbox: bool,
+    notebook_timeout: float | None,
 ) -> NotebookGrade:
     started = time.perf_counter()
+    seconds = notebook_timeout or BUDGET_FACTOR * timeout
+    deadline = time.monotonic() + seconds
+    out_of_budget = budget_line(seconds)
     name = str(path)
     refused = refusal(path)
     if refused is not None:
@@ -432,7 +484,12 @@ def _grade_notebook(
     def second_pass() -> None:
         try:
             hidden["grades"], hidden["boxes"] = hidden_checks(
-                nb, exercise, timeout=timeout, jailed=sandbox
+                nb,
+                exercise,
+                timeout=timeout,
+                jailed=sandbox,
+                deadline=deadline,
+                out_of_budget=out_of_budget,
             )
         except Exception as exc:  # a grader bug must not stop the batch
             hidden["error"] = f"the hidden checks could not run: {type(exc).__name__}: {exc}"
@@ -441,7 +498,12 @@ def _grade_notebook(
     thread.start()
     with _scratch() as cwd:
         runs = run_notebook(
-            nb, timeout=int(max(1, round(timeout))), max_output=max_output, cwd=cwd, jailed=sandbox
+            nb,
+            timeout=int(max(1, round(timeout))),
+            max_output=max_output,
+            cwd=cwd,
+            jailed=sandbox,
+            deadline=deadline,
         )
     thread.join()
 
@@ -452,14 +514,16 @@ def _grade_notebook(
     )
     note = f" (note: the notebook replaces {shown}; the grader ignores that)" if tampered else ""
     for q in exercise.questions:
-        broken = _cell_failure(nb, runs, q.id)
-        if broken is not None:
+        broken = _cell_failure(nb, runs, q.id, out_of_budget)
+        if broken == out_of_budget:
+            questions.append(QuestionGrade(q.id, 0, q.points, broken))
+        elif broken is not None:
             questions.append(QuestionGrade(q.id, 0, q.points, _with_note(broken, note)))
         elif "error" in hidden:
             questions.append(QuestionGrade(q.id, 0, q.points, hidden["error"]))
         else:
             g = hidden["grades"][q.id]
-            if g.points < g.max_points:
+            if g.points < g.max_points and g.feedback != out_of_budget:
                 g.feedback = _with_note(g.feedback, note)
             questions.append(g)
     return NotebookGrade(
@@ -506,6 +570,7 @@ def grade(
     jobs: int | None = None,
     progress: bool = False,
     sandbox: bool = True,
+    notebook_timeout: float | None = None,
 ) -> list[NotebookGrade]:
     """Grade notebooks and folders of notebooks, ``jobs`` at a time; results in path order.
 
@@ -513,7 +578,8 @@ def grade(
     that does not exist, and :class:`~simlab.grading.sandbox.jail.SandboxUnavailable` when
     ``sandbox`` (the default) is asked for and bubblewrap cannot jail here (both before grading
     anything); never for what a notebook contains. ``sandbox=False`` runs the student's code as
-    this user, unjailed: safe for one's own work only.
+    this user, unjailed: safe for one's own work only. ``notebook_timeout`` bounds all the work
+    of one notebook (default :data:`BUDGET_FACTOR` times ``timeout``).
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
@@ -541,7 +607,8 @@ def grade(
                     if bar is not None:
                         bar.update(1)
                     continue
-                futures[pool.submit(_safe_grade, nb, timeout, max_output, sandbox)] = i
+                job = pool.submit(_safe_grade, nb, timeout, max_output, sandbox, notebook_timeout)
+                futures[job] = i
             from concurrent.futures import as_completed
 
             for future in as_completed(futures):
@@ -554,9 +621,17 @@ def grade(
     return [r for r in results if r is not None]
 
 
-def _safe_grade(path: Path, timeout: float, max_output: int, sandbox: bool) -> NotebookGrade:
+def _safe_grade(
+    path: Path, timeout: float, max_output: int, sandbox: bool, notebook_timeout: float | None
+) -> NotebookGrade:
     try:
-        return grade_notebook(path, timeout=timeout, max_output=max_output, sandbox=sandbox)
+        return grade_notebook(
+            path,
+            timeout=timeout,
+            max_output=max_output,
+            sandbox=sandbox,
+            notebook_timeout=notebook_timeout,
+        )
     except Exception as exc:  # a grader bug must not stop the batch
         return _for_people(
             NotebookGrade(str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}")

@@ -11,6 +11,11 @@ translated by the same table (``2/5 checks passed; <a check's sentence>``); grou
 ``terms`` are one word from :data:`TERMS`; every other group is copied as is (values, names,
 Python reprs, a learner's hint). The first rule that matches wins, so wrappers come first.
 
+Python's ``re`` has no timeout, and the rules' groups (``.+?`` inside ``.+``, translated again
+when nested) backtrack over long text: text longer than :data:`MAX_TRANSLATED` characters is
+shown as it is, untranslated, so the work per sentence stays bounded whatever a notebook made
+its code say.
+
 A sentence no rule matches stays English (a learner is never shown nothing);
 :func:`untranslated` lists such sentences, and a test grades the submissions corpus and fails
 on any: a new English message needs a rule here.
@@ -23,9 +28,11 @@ from dataclasses import dataclass
 
 from simlab.grading.i18n_checks import CHECK_PATTERNS, CHECK_TERMS
 
-__all__ = ["LANGS", "Rule", "RULES", "TERMS", "translate", "untranslated"]
+__all__ = ["LANGS", "Rule", "RULES", "TERMS", "MAX_TRANSLATED", "translate", "untranslated"]
 
 LANGS = ("en", "zh")
+#: The longest text the rules are applied to (longer text stays English).
+MAX_TRANSLATED = 600
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,11 @@ RULES: tuple[Rule, ...] = (
         "一个隐藏用例没有通过(你的代码在那里给出的内容不显示:它引用了隐藏输入)",
     ),
     _r(
+        r"not graded: the notebook ran past its (?P<s>[\d.]+) s budget for all its cells and "
+        r"checks \(--notebook-timeout\)",
+        "未评分:这个 notebook 的全部单元格和检查超过了 {s} 秒的总预算(--notebook-timeout)",
+    ),
+    _r(
         r"(?P<lost>.+); a question whose code hangs or crashes gets 0",
         "{lost};代码卡死或崩溃的题目得 0 分",
         ("lost",),
@@ -134,6 +146,15 @@ RULES: tuple[Rule, ...] = (
         r"cannot tell which exercise this notebook answers \(metadata simlab\.exercise is "
         r"missing and the file name matches none of: (?P<known>.+)\)",
         "无法判断这个 notebook 回答的是哪个练习(缺少元数据 simlab.exercise,文件名也不匹配:{known})",
+    ),
+    _r(
+        r"(?P<path>.+): not a readable notebook \(larger than (?P<mb>\d+) MB\)",
+        "{path}:不是可读的 notebook(大于 {mb} MB)",
+    ),
+    _r(
+        r"(?P<path>.+): not a readable notebook \(nested deeper than (?P<n>\d+) levels or more "
+        r"than (?P<v>[\d,]+) values\)",
+        "{path}:不是可读的 notebook(嵌套超过 {n} 层或多于 {v} 个值)",
     ),
     _r(
         r"(?P<path>.+): not a readable notebook \((?P<exc>\w+)\)",
@@ -276,11 +297,15 @@ def translate(text: str, lang: str = "en") -> str:
         return text
     if lang != "zh":
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    if len(text) > MAX_TRANSLATED:
+        return text
     return _apply(text, None)
 
 
 def untranslated(text: str) -> list[str]:
     """The sentences inside ``text`` that no rule translates (empty when all have one)."""
+    if len(text) > MAX_TRANSLATED:
+        return [text]
     missing: list[str] = []
     _apply(text, missing)
     return missing

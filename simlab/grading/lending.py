@@ -11,7 +11,7 @@ grader itself did or saw, and a notebook that replaces kit objects in its sandbo
 what its own code asks for.
 
 * :class:`SqlGate` runs the learner's SQL on one of the grader's SQLite connections, one
-  statement at a time, within the bounds of :mod:`simlab.ledger.untrusted` (only reads and
+  statement at a time, within the bounds of :mod:`simlab.ledger.untrusted_sql` (only reads and
   writes of ``tasks`` and ``effects`` and transactions; a step budget; a bounded result) and
   within the call's deadline (past it the sandbox is lost, as for code that runs too long).
   ``after`` (optional) runs once a given statement has finished: another worker's move,
@@ -32,7 +32,7 @@ from simlab.grading.questions import Fail
 from simlab.grading.sandbox import wire
 from simlab.grading.sandbox.remote import METHODS, Crash
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
-from simlab.ledger import untrusted
+from simlab.ledger import untrusted_sql as untrusted
 
 __all__ = ["SqlGate", "Lent", "error_info", "MAX_SENDS", "MAX_KEY_CHARS"]
 

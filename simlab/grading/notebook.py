@@ -30,6 +30,7 @@ newline), so building twice gives the same bytes.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+
+from simlab.grading.sandbox.frames import measure
 
 __all__ = [
     "META",
@@ -63,6 +66,13 @@ END = "### END SOLUTION"
 HINT = "### HINT:"
 DEFAULT_HINT = "write this part, then run the check cell below"
 
+#: The largest notebook file the grader reads, in bytes (outputs and pictures included).
+MAX_NOTEBOOK_BYTES = 20 * 1024**2
+#: The deepest JSON nesting a notebook file may have (nbformat itself needs about 6 levels).
+MAX_NOTEBOOK_DEPTH = 100
+#: The most JSON values a notebook file may hold.
+MAX_NOTEBOOK_VALUES = 2_000_000
+
 _MARKER = re.compile(r"^(\s*)(### (?:BEGIN|END) SOLUTION|### HINT:)(.*)$")
 
 
@@ -71,11 +81,29 @@ class NotebookError(ValueError):
 
 
 def read_notebook(path: str | Path) -> nbformat.NotebookNode:
-    """Read a notebook as nbformat 4; ``NotebookError`` (one line) if it is not one."""
+    """Read a notebook as nbformat 4; ``NotebookError`` (one line) if it is not one.
+
+    The work is bounded before nbformat sees the file: at most :data:`MAX_NOTEBOOK_BYTES` are
+    read, and JSON nested deeper than :data:`MAX_NOTEBOOK_DEPTH` or holding more than
+    :data:`MAX_NOTEBOOK_VALUES` values is refused (all the file's fault, never the grader's)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            nb = nbformat.read(f, as_version=4)
+        with open(path, "rb") as f:
+            raw = f.read(MAX_NOTEBOOK_BYTES + 1)
+        if len(raw) > MAX_NOTEBOOK_BYTES:
+            raise NotebookError(
+                f"{path}: not a readable notebook (larger than {MAX_NOTEBOOK_BYTES >> 20} MB)"
+            )
+        text = raw.decode("utf-8")
+        deepest, count = measure(json.loads(text), MAX_NOTEBOOK_DEPTH, MAX_NOTEBOOK_VALUES)
+        if deepest > MAX_NOTEBOOK_DEPTH or count > MAX_NOTEBOOK_VALUES:
+            raise NotebookError(
+                f"{path}: not a readable notebook (nested deeper than {MAX_NOTEBOOK_DEPTH} "
+                f"levels or more than {MAX_NOTEBOOK_VALUES:,} values)"
+            )
+        nb = nbformat.reads(text, as_version=4)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        if isinstance(exc, NotebookError):
+            raise
         raise NotebookError(f"{path}: not a readable notebook ({type(exc).__name__})") from None
     except RecursionError:  # JSON nested deeper than a parser follows: the file's fault
         raise NotebookError(f"{path}: not a readable notebook (nested too deeply)") from None

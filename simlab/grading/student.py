@@ -231,6 +231,12 @@ class Student:
         is missing, not a regular file, or too large); never the file itself."""
         return self.sandbox.exchange.copy_out(path)
 
+    def read_ledger(self, path: str) -> contextlib.AbstractContextManager[Any]:
+        """The ledger file the student's code wrote at ``path``, opened read-only from a
+        private copy with bounded work (:meth:`Exchange.read_ledger`); None when there is no
+        such file or it cannot be read safely."""
+        return self.sandbox.exchange.read_ledger(path)
+
     def copy_in(self, local: str, path: str) -> None:
         """Place a file the check prepared privately at ``path`` in :meth:`folder`."""
         self.sandbox.exchange.copy_in(local, path)

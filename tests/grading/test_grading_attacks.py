@@ -2,6 +2,12 @@
 with the attacks on the text a person reads, on hidden material in feedback, on links and on
 blame (:data:`EXTRA`, :data:`REFUSED`).
 
+Beside them, attacks on the grader's own process and on what jails share with the host: a reply
+that floods a set with integers that all hash alike, a ledger file whose ``tasks`` is an endless
+view, comm (widget) messages by the hundred megabytes, a jail filling the host folder it may
+write, and a notebook whose cells each stay just under the timeout while it starts spinning
+processes in sessions of their own (its classmate, graded beside it, must keep every point).
+
 Each attack sits in the first answer cell of an untouched exercise notebook, so it runs in both
 passes (the kernel and the sandbox where the hidden checks call). An attack that works *defines
 the solution's answers* (it reads them, or carries them and uses them only when it got past a
@@ -31,10 +37,12 @@ import re
 import site
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from nbformat.v4 import new_code_cell
 from submissions.cases import FENCING, LEASES, NO_HEARTBEAT_LOOP, ROOT, answer_source, with_answers
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
@@ -54,6 +62,8 @@ pytestmark = pytest.mark.serial
 TIMEOUT = "10"
 RELEASE = "05_release_regression.ipynb"
 CHECKPOINTS = "04_checkpoints_and_resume.ipynb"
+#: The whole budget of one notebook in the batch (honest ones need a few seconds).
+NOTEBOOK_TIMEOUT = "60"
 #: The last argument of every process an attack leaves behind.
 MARK = "simlab-attack-leftover"
 QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
@@ -273,6 +283,85 @@ REFUSED = {
     "nested": "not a readable notebook (nested too deeply)",
 }
 
+HASH_FLOOD = """
+import json as _json, os as _os, struct as _struct, sys as _sys
+def cancel(state):
+    if "simlab.grading.sandbox.child" in _sys.modules:  # only where the hidden checks call
+        _m = 2**61 - 1  # hash(n * _m) == 0 for every n: a set of them takes quadratic time
+        _same = [_m * _n for _n in range(1, 600_001)]
+        _body = _json.dumps({{"ok": True, "value": {{"$s": _same}}}})
+        _frame = _struct.pack(">I", len(_body)) + _body.encode()
+        for _fd in range(3, 64):
+            try:
+                _os.write(_fd, _frame)
+            except OSError:
+                pass
+        _os._exit(0)
+    raise NotImplementedError
+"""
+
+SQLITE_VIEW = """
+import sqlite3 as _sqlite3
+_honest = dict(globals())
+exec({first_step_source!r}, _honest)
+def cancel_after_first_step(path):
+    answers = _honest["cancel_after_first_step"](path)
+    db = _sqlite3.connect(path)  # the ledger's tasks become a view over an endless query
+    db.execute("ALTER TABLE tasks RENAME TO stored")
+    db.execute("CREATE VIEW tasks AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL "
+               "SELECT n + 1 FROM r) SELECT stored.* FROM stored, r")
+    db.commit()
+    db.close()
+    return answers
+"""
+
+COMM_FLOOD = """
+try:
+    from ipykernel.comm import Comm as _Comm
+    _comm = _Comm(target_name="jupyter.widget",
+                  data={{"state": {{"_model_module": "x", "_model_name": "y"}}}})
+    for _i in range(60):  # 480 MiB of widget state, which nbclient would keep
+        _comm.send({{"state": {{f"k{{_i}}": "x" * (8 * 2**20)}}}})
+except Exception:
+    pass
+"""
+
+FOLDER_FLOOD = """
+import os as _os
+for _line in open("/proc/self/mountinfo"):
+    _point = _line.split()[4]
+    if "/simlab-" not in _point:
+        continue
+    for _k in range(3):  # 300 MiB into each host folder bound read-write
+        try:
+            with open(_os.path.join(_point, f"fill{{_k}}"), "wb") as _f:
+                for _ in range(100):
+                    _f.write(bytes(2**20))
+        except OSError:
+            pass
+    for _k in range(5000):
+        try:
+            open(_os.path.join(_point, f"n{{_k}}"), "w").close()
+        except OSError:
+            break
+"""
+
+SPIN = """
+import os as _os, time as _time
+for _ in range(40):  # spinning processes, each in a session of its own
+    try:
+        if _os.fork() == 0:
+            _os.setsid()
+            _end = _time.time() + 90
+            while _time.time() < _end:
+                pass
+            _os._exit(0)
+    except OSError:
+        break
+"""
+#: Cells after the notebook's own: each stays just under the timeout; then the answers.
+SLOW_CELLS = [*["import time\ntime.sleep(9)"] * 8, "exec({solution_source!r}, globals())"]
+
 ATTACKS = {
     "peek-solutions": PEEK,
     "detached-process": DETACH,
@@ -281,7 +370,16 @@ ATTACKS = {
     "half-frame": HALF_FRAME,
     "limits-and-memory": LIMITS_AND_MEMORY,
     "fork-bomb": FORK_BOMB,
+    "hash-flood": HASH_FLOOD,
+    "sqlite-view": ("cancel-after-first-step", SQLITE_VIEW),
+    "comm-flood": COMM_FLOOD,
+    "folder-flood": FOLDER_FLOOD,
+    "zy-spin-and-wait": SPIN,
 }
+#: Attacks whose notebook also gets these cells at its end.
+EXTRA_CELLS = {"zy-spin-and-wait": SLOW_CELLS}
+#: Attacks that define one honest answer: that question may keep some points, no others.
+PARTIAL = {"sqlite-view": "cancel-after-first-step"}
 
 
 def _leftovers() -> list[str]:
@@ -327,14 +425,62 @@ def _tmp_owned_by_jail() -> list[str]:
     return sorted(p.name for p in tmp.iterdir() if p.lstat().st_uid == SANDBOX_UID)
 
 
-def _grade(*args: str, timeout: float) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "simlab", "grade", "--json", "--timeout", TIMEOUT, *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=ROOT,
-    )
+def _shared_bytes(tmp: Path) -> int:
+    """Bytes of every file in the host folders jails may write: the kernels' socket folders
+    and the hidden checks' exchange folders."""
+    total = 0
+    for folder in [*tmp.glob("simlab-kernel-*"), *tmp.glob("simlab-exchange-*")]:
+        for base, _, files in os.walk(folder):
+            for name in files:
+                try:
+                    total += os.lstat(os.path.join(base, name)).st_size
+                except OSError:
+                    pass
+    return total
+
+
+class _Watch:
+    """While a grading process runs: its peak resident memory (``VmHWM``) and the most bytes
+    the host folders jails may write held at once."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.peak_memory = 0
+        self.shared_bytes = 0
+        self._tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.1):
+            self.shared_bytes = max(self.shared_bytes, _shared_bytes(self._tmp))
+            try:
+                for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        self.peak_memory = max(self.peak_memory, int(line.split()[1]) * 1024)
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _grade(*args: str, timeout: float, watch: list | None = None) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "simlab", "grade", "--json", "--timeout", TIMEOUT, *args]
+    with subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    ) as proc:
+        watcher = _Watch(proc.pid)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        finally:
+            proc.kill()
+            watcher.stop()
+    if watch is not None:
+        watch.append(watcher)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 @pytest.fixture(scope="module")
@@ -360,13 +506,16 @@ def batch(tmp_path_factory):
         "public": str(PUBLIC),
         "pth": str(PLANTED_PTH),
         "solution_source": SOLUTION,
+        "first_step_source": answer_source("solutions", FENCING, QUESTIONS[1]),
     }
-    stub = answer_source("exercises", FENCING, QUESTIONS[0])
     for name, attack in ATTACKS.items():
-        cell = stub + "\n" + attack.format(**values)
+        question, attack = attack if isinstance(attack, tuple) else (QUESTIONS[0], attack)
+        cell = answer_source("exercises", FENCING, question) + "\n" + attack.format(**values)
+        nb = with_answers(exercise, {question: cell})
+        nb.cells.extend(new_code_cell(c.format(**values)) for c in EXTRA_CELLS.get(name, ()))
         path = folder / name / FENCING
         path.parent.mkdir()
-        path.write_text(notebook_text(with_answers(exercise, {QUESTIONS[0]: cell})))
+        path.write_text(notebook_text(nb))
     _extra(folder, honest)
     before = {
         "checkout": _snapshot(ROOT),
@@ -376,9 +525,18 @@ def batch(tmp_path_factory):
         "tmp": _tmp_owned_by_jail(),
     }
     started = time.monotonic()
+    watch: list[_Watch] = []
     try:
-        done = _grade("--jobs", "2", "--csv", str(table), str(folder), timeout=600)
+        budget = ("--notebook-timeout", NOTEBOOK_TIMEOUT)
+        done = _grade(
+            "--jobs", "2", *budget, "--csv", str(table), str(folder), timeout=900, watch=watch
+        )
         elapsed = time.monotonic() - started
+        seen = watch[0]
+        print(  # the budget figures, shown with pytest -s
+            f"attack batch: {elapsed:.0f} s, grader peak memory {seen.peak_memory / 2**20:.0f} "
+            f"MiB, shared folders at most {seen.shared_bytes / 2**20:.1f} MiB"
+        )
         csv_text = table.read_text()
         time.sleep(1.0)  # anything still alive would write again now
         yield {
@@ -390,6 +548,7 @@ def batch(tmp_path_factory):
             "victim": victim,
             "honest": honest,
             "before": before,
+            "watch": watch[0],
         }
     finally:  # a failed jail must not leave the checkout or the venv changed
         if PUBLIC.read_bytes() != before["public"]:
@@ -438,7 +597,13 @@ def test_does_every_attack_gain_nothing_and_the_honest_keep_theirs(batch):
     assert "999" not in done.stdout
     for name in GRADED:
         assert got[name]["error"] is None, (name, got[name]["error"])
-        assert got[name]["score"] == 0, (name, [q["feedback"] for q in got[name]["questions"]])
+        kept = {
+            q["id"]: q["points"] for q in got[name]["questions"] if q["id"] == PARTIAL.get(name)
+        }
+        assert got[name]["score"] == sum(kept.values()), (
+            name,
+            [q["feedback"] for q in got[name]["questions"]],
+        )
     for name, words in REFUSED.items():
         assert got[name]["score"] == 0 and got[name]["questions"] == []
         assert words in got[name]["error"] and name in got[name]["error"], got[name]["error"]
@@ -518,8 +683,8 @@ def test_is_the_half_frame_a_lost_question_not_a_stuck_batch(batch):
     assert any(words in first["feedback"] for words in reasons), first["feedback"]
     for q in others:  # the notebook went on: its other questions were graded as usual
         assert q["feedback"].startswith("not attempted"), q["feedback"]
-    # thirteen notebooks graded, two at a time: the half frame costs its own timeouts, not a hang
-    assert batch["elapsed"] < 260, batch["elapsed"]
+    # every notebook of the batch, two at a time: the half frame costs its own timeouts, not a hang
+    assert batch["elapsed"] < 360, batch["elapsed"]
 
 
 def test_is_nothing_left_running_or_written_outside_the_jails(batch):
@@ -557,6 +722,48 @@ def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, tmp_p
         f"zz-victim/{Path(FENCING).stem}",
     ]
     assert _leftovers() == []
+
+
+def _questions(batch, name: str) -> dict[str, dict]:
+    return {q["id"]: q for q in _objects(batch["done"], batch["folder"])[name]["questions"]}
+
+
+def test_do_a_hash_flood_and_an_endless_view_cost_their_question_not_the_batch(batch):
+    flood = _questions(batch, "hash-flood")[QUESTIONS[0]]
+    assert flood["points"] == 0 and "malformed" in flood["feedback"], flood
+    view = _questions(batch, "sqlite-view")[QUESTIONS[1]]
+    assert view["points"] < view["max_points"], view
+    assert "holds no task" in view["feedback"], view
+    assert batch["elapsed"] < 300, batch["elapsed"]
+
+
+def test_does_one_budget_bound_everything_a_notebook_causes(batch):
+    # Without a budget: 8 cells of 9 s in the kernel and again in the sandbox, then 17/17.
+    for q in _questions(batch, "zy-spin-and-wait").values():
+        assert q["points"] == 0 and "budget" in q["feedback"], q
+    assert f"its {NOTEBOOK_TIMEOUT} s budget" in q["feedback"], q
+
+
+def test_do_comm_messages_count_as_output_and_cost_the_grader_no_memory(batch):
+    comm = _questions(batch, "comm-flood")[QUESTIONS[0]]
+    assert comm["points"] == 0 and "printed too much" in comm["feedback"], comm
+    # nbclient would have kept 480 MiB of widget state
+    assert batch["watch"].peak_memory < 400 * 2**20, batch["watch"].peak_memory
+
+
+def test_does_no_jail_fill_a_host_folder_it_may_write(batch):
+    # the folder flood tried 300 MiB and 5,000 files in the kernel's socket folder
+    assert batch["watch"].shared_bytes < 16 * 2**20, batch["watch"].shared_bytes
+
+
+def test_does_no_classmate_run_past_its_timeout_beside_a_spinning_jail(batch):
+    # Every jail gets one CPU weight, however many sessions it starts: the spinner's neighbours
+    # (whichever notebooks were graded beside it) finish their cells in time.
+    for name, graded in _objects(batch["done"], batch["folder"]).items():
+        if name == "zy-spin-and-wait":
+            continue
+        late = [q["feedback"] for q in graded["questions"] if "ran past the" in q["feedback"]]
+        assert not late, (name, late)
 
 
 # -- evidence made inside the jail (notebook 02) ---------------------------------------------------

@@ -178,6 +178,7 @@ def test_does_grade_refuse_a_missing_path_with_exit_status_2(tmp_path, capsys):
 def test_do_the_cli_defaults_match_the_graders():
     assert commands.DEFAULT_TIMEOUT == grader.DEFAULT_TIMEOUT
     assert commands.DEFAULT_MAX_OUTPUT == grader.DEFAULT_MAX_OUTPUT
+    assert commands.BUDGET_FACTOR == grader.BUDGET_FACTOR
 
 
 def test_do_the_graders_fixed_seeds_reach_the_cases_they_are_meant_to_test():

@@ -393,3 +393,83 @@ def test_does_require_refuse_a_jail_that_cannot_import_simlab(monkeypatch):
         jail._probe.cache_clear()
     assert problem is not None
     assert "simlab_hidden_by_the_jail" in problem and "\n" not in problem
+
+
+#: Files every jail sees: simlab's source, the runtime, /usr, /etc, a device and its own stdout.
+LOCKED = ["{simlab}", "{os_py}", "/usr/bin/env", "/etc/ld.so.cache", "/dev/null", "/dev/urandom"]
+
+HOLD = textwrap.dedent(
+    """
+    import fcntl, os, sys, time
+    held = []
+    for path in sys.argv[1:]:
+        f = open(path, "rb")
+        fcntl.lockf(f, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, 7)  # a read lock on a read-only file
+        held.append(f)
+    out = open("/dev/null", "wb")
+    fcntl.lockf(out, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 9)
+    fcntl.lockf(1, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 9)
+    fcntl.flock(held[0], fcntl.LOCK_SH | fcntl.LOCK_NB)
+    os.write(int(os.environ["READY"]), b"held")
+    time.sleep(30)
+    """
+)
+
+PROBE_LOCKS = textwrap.dedent(
+    """
+    import fcntl, json, os, struct, sys
+    def seen(f, start):
+        asked = struct.pack("hhqqi", fcntl.F_WRLCK, 0, start, 1, 0)
+        return struct.unpack("hhqqi", fcntl.fcntl(f, fcntl.F_GETLK, asked))[0] != fcntl.F_UNLCK
+    found = {p: seen(open(p, "rb"), 7) for p in sys.argv[1:]}
+    found["/dev/null (write)"] = seen(open("/dev/null", "rb"), 9)
+    found["stdout"] = seen(1, 9)  # both jails' stdout is the grader's /dev/null
+    try:
+        fcntl.flock(open(sys.argv[1], "rb"), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        found["flock"] = True
+    os.write(int(os.environ["REPORT"]), json.dumps(found).encode())
+    """
+)
+
+
+def test_can_two_jails_pass_nothing_through_locks_on_what_both_see():
+    require()
+    if os.geteuid() != 0:
+        pytest.skip("jails get inodes of their own only when the grader is root")
+    import simlab
+
+    paths = [p.format(simlab=simlab.__file__, os_py=os.__file__) for p in LOCKED]
+    ready_r, ready_w = os.pipe()
+    holder = subprocess.Popen(
+        Jail(env={"READY": str(ready_w)}).command([sys.executable, "-c", HOLD, *paths]),
+        pass_fds=(ready_w,),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    os.close(ready_w)
+    try:
+        assert os.read(ready_r, 4) == b"held", "the holder could not take its locks"
+        report_r, report_w = os.pipe()
+        probe = subprocess.run(
+            Jail(env={"REPORT": str(report_w)}).command(
+                [sys.executable, "-c", PROBE_LOCKS, *paths]
+            ),
+            pass_fds=(report_w,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+        os.close(report_w)
+        with os.fdopen(report_r) as report:
+            text = report.read()
+        assert probe.returncode == 0 and text, probe.returncode
+        found = json.loads(text)
+        assert not any(found.values()), found
+    finally:
+        os.close(ready_r)
+        os.killpg(holder.pid, 9)
+        holder.wait()

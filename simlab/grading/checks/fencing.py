@@ -17,7 +17,6 @@ from typing import Any
 from simlab.errors import LedgerError
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
-from simlab.ledger import Ledger
 from simlab.ledger.dict_experiment import claim, commit, new_state
 
 __all__ = ["EXERCISE"]
@@ -280,12 +279,11 @@ def _dict(value: Any, who: str) -> dict:
 def _read(s: Student, path: str, task_id: str, *, effects: bool = False) -> Any:
     """The task (or its effects) as stored in the ledger file the student's code wrote at
     ``path``, read from a private copy; None when there is no such file or task."""
-    with s.copy_out(path) as local:
-        if local is None:
+    with s.read_ledger(path) as ledger:
+        if ledger is None:
             return None
         try:
-            with Ledger(local) as ledger:
-                return ledger.effects(task_id) if effects else ledger.get(task_id)
+            return ledger.effects(task_id) if effects else ledger.get(task_id)
         except LedgerError:
             return None
 

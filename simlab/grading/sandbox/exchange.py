@@ -10,10 +10,17 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
 * :meth:`Exchange.copy_out` copies a regular file (and its SQLite ``-wal`` companion) into a
   folder only the grader can reach, walking the path one folder at a time without following
   links, refusing anything that is not a regular file or is larger than :data:`MAX_FILE`;
+* a copy that is an SQLite database is only handed out after
+  :func:`~simlab.ledger.untrusted_file.check_untrusted` passed (no views, triggers, virtual
+  tables or generated columns, read within a deadline), and :meth:`Exchange.read_ledger` reads one
+  through a read-only :class:`~simlab.ledger.untrusted_file.UntrustedLedger`, so a file the
+  student's code wrote cannot make the grader run its queries;
 * :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
   not exist yet (never through a link), owned by the sandbox's user.
 
-The folder and everything in it are removed when the sandbox closes.
+The folder and everything in it are removed when the sandbox closes. When the grader is root,
+the folder is a tmpfs of its own, capped at :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES`
+entries.
 """
 
 from __future__ import annotations
@@ -25,13 +32,25 @@ import stat
 import tempfile
 from collections.abc import Iterator
 
-from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, make_shared
+from simlab.errors import LedgerError
+from simlab.grading.sandbox.jail import (
+    SANDBOX_GID,
+    SANDBOX_UID,
+    cap_folder,
+    make_shared,
+    release_folder,
+)
+from simlab.ledger.untrusted_file import UntrustedLedger, check_untrusted
 
 __all__ = ["Exchange", "MAX_FILE"]
 
 #: The largest file the grader copies out of the exchange folder.
 MAX_FILE = 64 * 1024**2
+#: What the sandbox may write in the exchange folder in all (a tmpfs when the grader is root).
+FOLDER_BYTES = 2 * MAX_FILE + 16 * 1024**2
+FOLDER_FILES = 4096
 
+_SQLITE = b"SQLite format 3\x00"
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -41,10 +60,12 @@ class Exchange:
     def __init__(self) -> None:
         self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
         os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
+        cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
         self._private = tempfile.mkdtemp(prefix="simlab-private-")
 
     def close(self) -> None:
         """Remove both folders (links inside are removed, never followed)."""
+        release_folder(self.path)
         shutil.rmtree(self.path, ignore_errors=True)
         shutil.rmtree(self._private, ignore_errors=True)
 
@@ -107,8 +128,9 @@ class Exchange:
     @contextlib.contextmanager
     def copy_out(self, path: str) -> Iterator[str | None]:
         """A private copy of the file at ``path`` (with ``path-wal`` when there is one, so an
-        SQLite file reads as its writer left it); None when it is missing, not a regular file
-        or too large. The copy is removed afterwards."""
+        SQLite file reads as its writer left it); None when it is missing, not a regular file,
+        too large, or an SQLite database that :func:`check_untrusted` refuses. The copy is
+        removed afterwards."""
         holder = tempfile.mkdtemp(dir=self._private)
         try:
             local = os.path.join(holder, os.path.basename(path))
@@ -116,9 +138,26 @@ class Exchange:
                 yield None
                 return
             self._copy_file(path + "-wal", local + "-wal")
-            yield local
+            yield local if _safe_to_read(local) else None
         finally:
             shutil.rmtree(holder, ignore_errors=True)
+
+    @contextlib.contextmanager
+    def read_ledger(self, path: str) -> Iterator[UntrustedLedger | None]:
+        """The ledger file at ``path`` opened read-only from a private copy (see
+        :mod:`simlab.ledger.untrusted_file`); None when :meth:`copy_out` gives no copy or the file
+        is not a ledger that can be read safely."""
+        with self.copy_out(path) as local:
+            if local is None:
+                yield None
+                return
+            try:
+                ledger = UntrustedLedger(local)
+            except LedgerError:
+                yield None
+                return
+            with ledger:
+                yield ledger
 
     def copy_in(self, local: str, path: str) -> None:
         """Place the grader's file ``local`` at ``path`` in the exchange folder. Raises
@@ -133,3 +172,16 @@ class Exchange:
             shutil.copyfileobj(source, out)
             if os.geteuid() == 0:
                 os.fchown(out.fileno(), SANDBOX_UID, SANDBOX_GID)
+
+
+def _safe_to_read(local: str) -> bool:
+    """False for an SQLite database whose schema could make a reader run code (any other file
+    is data, and passes)."""
+    with open(local, "rb") as f:
+        if f.read(len(_SQLITE)) != _SQLITE:
+            return True
+    try:
+        check_untrusted(local, max_bytes=2 * MAX_FILE)
+    except LedgerError:
+        return False
+    return True

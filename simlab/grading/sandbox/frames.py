@@ -3,7 +3,8 @@
 The grader never trusts what comes up the pipe. :func:`read_frame` waits at most until a
 deadline for the *whole* frame (half a frame written by the student's code is a timeout, not a
 hang), refuses a length over its limit before reading a byte of it, and :func:`parse_frame`
-refuses bytes that are not UTF-8 JSON or that nest deeper than :data:`MAX_FRAME_DEPTH`. Each
+refuses bytes that are not UTF-8 JSON, that nest deeper than :data:`MAX_FRAME_DEPTH` or that hold
+more than :data:`MAX_FRAME_VALUES` values (so the work of decoding a reply is bounded). Each
 failure is a :class:`FrameError` with one line saying what went wrong. Writes have a deadline
 too: a sandbox that stops reading cannot block the grader.
 """
@@ -17,17 +18,28 @@ import struct
 import time
 from typing import Any
 
-__all__ = ["FrameError", "send_frame", "read_frame", "parse_frame", "depth", "MAX_FRAME_DEPTH"]
+__all__ = [
+    "FrameError",
+    "send_frame",
+    "read_frame",
+    "parse_frame",
+    "depth",
+    "measure",
+    "MAX_FRAME_DEPTH",
+    "MAX_FRAME_VALUES",
+]
 
 HEADER = struct.Struct(">I")
 #: Deepest JSON nesting accepted from a sandbox (a value nested MAX_DEPTH deep encodes to
 #: at most three JSON levels per level, plus the envelope).
 MAX_FRAME_DEPTH = 160
+#: Most JSON values (lists, objects, scalars, keys not counted) one reply may hold.
+MAX_FRAME_VALUES = 1_000_000
 
 
 class FrameError(Exception):
     """A frame could not be read or parsed. ``kind`` is ``timeout``, ``partial``, ``closed``,
-    ``oversized``, ``malformed`` or ``deep``; ``reason`` is one line for the feedback."""
+    ``oversized``, ``malformed``, ``deep`` or ``large``; ``reason`` is one line for the feedback."""
 
     def __init__(self, kind: str, reason: str):
         super().__init__(reason)
@@ -97,24 +109,34 @@ def read_frame(fd: int, deadline: float | None, max_size: int) -> bytes:
     return _read_exact(fd, size, deadline, True)
 
 
-def depth(value: Any, limit: int) -> int:
-    """How deep lists and dicts nest in ``value``, counting at most to ``limit + 1``."""
-    deepest = 0
+def measure(value: Any, max_depth: int, max_values: int) -> tuple[int, int]:
+    """``(depth, values)``: how deep lists and dicts nest in ``value`` and how many values it
+    holds; the walk stops as soon as either passes its limit, so it costs at most
+    ``max_values + 1`` steps whatever ``value`` is."""
+    deepest = count = 0
     stack = [(value, 1)]
     while stack:
         item, level = stack.pop()
+        count += 1
+        if count > max_values:
+            break
         if isinstance(item, (list, dict)):
             deepest = max(deepest, level)
-            if deepest > limit:
-                return deepest
+            if deepest > max_depth:
+                break
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, level + 1) for child in children)
-    return deepest
+    return deepest, count
+
+
+def depth(value: Any, limit: int) -> int:
+    """How deep lists and dicts nest in ``value``, counting at most to ``limit + 1``."""
+    return measure(value, limit, 1 << 62)[0]
 
 
 def parse_frame(payload: bytes) -> Any:
-    """The JSON value of a frame's payload; ``FrameError`` when it is not UTF-8 JSON or
-    nests deeper than :data:`MAX_FRAME_DEPTH`."""
+    """The JSON value of a frame's payload; ``FrameError`` when it is not UTF-8 JSON, nests
+    deeper than :data:`MAX_FRAME_DEPTH` or holds more than :data:`MAX_FRAME_VALUES` values."""
     try:
         text = payload.decode("utf-8")
         value = json.loads(text)
@@ -122,6 +144,9 @@ def parse_frame(payload: bytes) -> Any:
         raise FrameError("deep", "sent back a reply nested too deeply") from None
     except (UnicodeDecodeError, ValueError):
         raise FrameError("malformed", "sent back a malformed reply (not JSON)") from None
-    if depth(value, MAX_FRAME_DEPTH) > MAX_FRAME_DEPTH:
+    deepest, count = measure(value, MAX_FRAME_DEPTH, MAX_FRAME_VALUES)
+    if deepest > MAX_FRAME_DEPTH:
         raise FrameError("deep", "sent back a reply nested too deeply")
+    if count > MAX_FRAME_VALUES:
+        raise FrameError("large", f"sent back a reply of more than {MAX_FRAME_VALUES:,} values")
     return value

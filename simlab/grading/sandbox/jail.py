@@ -20,13 +20,23 @@ sandbox Flatpak uses):
   environment and simlab's package folder with the hidden checks' folder replaced by an empty
   one. Nothing else of the host exists inside: no ``solutions/``, no ``tests/``, no other
   submission, no home folder;
+* **inodes of its own** (as root): locks (``fcntl`` byte ranges, ``flock``) belong to the inode
+  and cross every namespace, so two jails that see the same read-only file could pass bits
+  through locks on it. The first, root layer mounts a read-only overlay over each source folder
+  and over ``/dev`` (the same files, new inodes), copies the single ``/etc`` files, and the
+  jail's standard streams that are devices (the grader's ``/dev/null``) are replaced by its own
+  ``/dev/null``: nothing lockable is shared between two jails;
 * **private scratch space**: ``/tmp`` (the working folder and ``HOME``) and ``/dev/shm`` are
   size-capped tmpfs that vanish with the jail; ``shared`` folders (the kernel's socket folder,
-  the hidden checks' exchange folder) are the only host folders it may write;
+  the hidden checks' exchange folder) are the only host folders it may write, and when the
+  grader is root each is a size- and inode-capped tmpfs of its own (:func:`cap_folder`);
 * **hard limits** (``prlimit``, soft = hard, before the command starts, so nothing inside can
   raise them): address space, CPU seconds, processes (counted per jail, which has its own user
   namespace, so one jail's fork bomb cannot starve another), file size, open files, no core
   dumps;
+* **a fair share of the host** (``own_group``, as root): the whole jail runs in control groups
+  of its own (:mod:`simlab.grading.sandbox.cgroup`), one CPU weight however many processes and
+  sessions it starts, its processes and its memory capped together;
 * **a clean environment** (``--clearenv``): nothing of the grader's environment gets in.
 """
 
@@ -41,6 +51,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from simlab.grading.sandbox.cgroup import Group
+
 __all__ = [
     "Jail",
     "Limits",
@@ -50,6 +62,8 @@ __all__ = [
     "INSTALL_HINT",
     "require",
     "make_shared",
+    "cap_folder",
+    "release_folder",
     "cpu_limit",
 ]
 
@@ -58,6 +72,10 @@ SANDBOX_GID = 65534
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 
 _ETC = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
+_LIB_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: The device nodes a jail gets of its own (root only; otherwise bubblewrap's, the host's).
+_DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+_OVERLAY = "mount -t overlay overlay -o ro,lowerdir="
 
 
 class SandboxUnavailable(RuntimeError):
@@ -156,12 +174,15 @@ class Jail:
         limits: Limits | None = None,
         shared: Sequence[str] = (),
         env: dict[str, str] | None = None,
+        own_group: bool = False,
     ):
         self.limits = limits or Limits()
         self.shared = [os.path.realpath(p) for p in shared]
         self.extra_env = dict(env or {})
         self.bwrap = _tool("bwrap")
         self.sources = _readonly_sources()
+        self.own_group = own_group
+        self._groups: list[Group] = []
 
     def env(self) -> dict[str, str]:
         venv_bin = os.path.join(sys.prefix, "bin")
@@ -195,11 +216,10 @@ class Jail:
             "--hostname",
             "sandbox",
             "--ro-bind",
-            "/usr",
+            source_of.get("/usr", "/usr"),
             "/usr",
         ]
-        for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-            path = f"/{name}"
+        for path in _LIB_DIRS:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
@@ -210,6 +230,8 @@ class Jail:
         # Scratch first, sources after: a checkout or venv under /tmp (a CI clone) must stay
         # visible on top of the private /tmp, not be hidden by it.
         args += ["--proc", "/proc", "--dev", "/dev"]
+        for name in _DEVICES if "/dev" in source_of else ():
+            args += ["--dev-bind", f"{source_of['/dev']}/{name}", f"/dev/{name}"]
         args += ["--size", str(self.limits.scratch), "--tmpfs", "/tmp"]
         args += ["--size", str(self.limits.scratch // 4), "--tmpfs", "/dev/shm"]
         for path in self.sources:
@@ -223,10 +245,33 @@ class Jail:
         for key, value in self.env().items():
             args += ["--setenv", key, value]
         prlimit = _tool("prlimit") or "prlimit"
-        return [*args, "--", prlimit, *self.limits.prlimit(), "--", *argv]
+        # A standard stream that is a device (the host's /dev/null, a terminal) is an inode
+        # other jails share: the jail's own /dev/null takes its place (pipes stay).
+        redirect = "; ".join(f"[ -c /proc/self/fd/{n} ] && exec {n}<>/dev/null" for n in (0, 1, 2))
+        own_streams = ["/bin/sh", "-c", redirect + '; exec "$@"', "sh"]
+        streams = own_streams if "/dev" in source_of else []
+        return [*args, "--", *streams, prlimit, *self.limits.prlimit(), "--", *argv]
 
     def command(self, argv: Sequence[str]) -> list[str]:
-        """The command line that runs ``argv`` in a fresh jail."""
+        """The command line that runs ``argv`` in a fresh jail (in control groups of its own
+        with ``own_group``, where they can be made: call :meth:`release` once it has ended)."""
+        line = self._command(argv)
+        if self.own_group:
+            lim = self.limits
+            group = Group.make(
+                processes=lim.processes + 16,  # and the jail's own layers
+                memory=lim.memory + lim.scratch + lim.scratch // 4,
+            )
+            if group is not None:
+                self._groups.append(group)
+                return group.wrap(line)
+        return line
+
+    def release(self) -> None:
+        """Remove the control groups of the jails this object started (they have ended)."""
+        self._groups = [g for g in self._groups if not g.remove()]
+
+    def _command(self, argv: Sequence[str]) -> list[str]:
         if os.geteuid() != 0:
             identity = {p: p for p in [*self.sources, *self.shared]}
             return self._inner(argv, identity)
@@ -234,17 +279,35 @@ class Jail:
         # where nobody can reach it even if a parent folder (such as /root) is closed; a shell
         # that keeps CAP_KILL waits for setpriv, which becomes nobody for good (the shell's
         # death kills it: a parent death signal needs that capability to reach another user)
-        # and runs the real jail.
+        # and runs the real jail. Before that, the shell gives this jail inodes of its own for
+        # everything read-only (module doc: locks belong to the inode).
         outer = [self.bwrap or "bwrap", "--dev-bind", "/", "/", "--tmpfs", "/mnt"]
         source_of: dict[str, str] = {}
-        staged = [*self.sources, *self.shared, *(p for p in _ETC if os.path.exists(p))]
+        system = [p for p in ("/usr", *_LIB_DIRS) if os.path.isdir(p) and not os.path.islink(p)]
+        etc = [p for p in _ETC if os.path.exists(p)]
+        staged = [*system, *self.sources, *self.shared, *etc]
+        # Where overlays cannot be mounted (no overlayfs) the jail still runs, on the shared
+        # inodes: a mount that fails falls back to the plain bind.
+        private = ["mkdir /mnt/empty /mnt/dev"]
         for i, path in enumerate(staged):
             source_of[path] = f"/mnt/{i}"
             outer += ["--bind" if path in self.shared else "--ro-bind", path, f"/mnt/{i}"]
+            if path in self.shared:
+                continue
+            if os.path.isdir(path):  # a read-only overlay: the same files, new inodes
+                private.append(f"{_OVERLAY}/mnt/{i}:/mnt/empty /mnt/{i} 2>/dev/null || true")
+            else:  # a small file: a copy of its own
+                private.append(f"cp -p /mnt/{i} /mnt/{i}.own")
+                source_of[path] = f"/mnt/{i}.own"
+        # The device nodes too, through an overlay of the host's /dev (only a few are bound).
+        devices = f"{_OVERLAY}/dev:/mnt/empty /mnt/dev 2>/dev/null"
+        private.append(f"{{ {devices} || mount --bind /dev /mnt/dev; }}")
+        source_of["/dev"] = "/mnt/dev"
         outer += ["--die-with-parent"]
-        for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID"):
+        for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN"):
             outer += ["--cap-add", cap]
-        outer += ["--", "/bin/sh", "-c", '"$@"; exit "$?"', "sh"]
+        script = "set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
+        outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
             _tool("setpriv") or "setpriv",
             "--pdeathsig=SIGKILL",
@@ -264,6 +327,41 @@ def make_shared(path: str | os.PathLike) -> str:
         os.chown(real, SANDBOX_UID, SANDBOX_GID)
     os.chmod(real, 0o700)
     return real
+
+
+_MNT_DETACH = 2
+
+
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def cap_folder(path: str, size: int, files: int) -> bool:
+    """Mount a fresh tmpfs of at most ``size`` bytes and ``files`` entries on the empty,
+    grader-made folder ``path``, with the folder's owner and mode, so that a jail bound to it
+    can fill neither the host's disk nor its inodes. Only root can; False when it cannot (the
+    folder then stays a plain folder, capped per file by the jail's file-size limit)."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return False
+    info = os.stat(path)
+    options = (
+        f"size={int(size)},nr_inodes={int(files)},mode={info.st_mode & 0o7777:o},"
+        f"uid={info.st_uid},gid={info.st_gid}"
+    )
+    try:
+        libc = _libc()
+        done = libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", 0, options.encode())
+    except (OSError, AttributeError):
+        return False
+    return done == 0
+
+
+def release_folder(path: str) -> None:
+    """Unmount what :func:`cap_folder` mounted on ``path`` (lazily: nothing can hold it up)."""
+    if os.path.ismount(path):
+        _libc().umount2(os.fsencode(path), _MNT_DETACH)
 
 
 #: What the probe runs inside a jail: this interpreter importing the sandbox's own child

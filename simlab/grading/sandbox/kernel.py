@@ -4,12 +4,14 @@ The jail (:mod:`simlab.grading.sandbox.jail`) has no network at all, not even th
 loopback, so the kernel and nbclient cannot meet over TCP. They meet in a folder instead: a
 fresh one per kernel start, made by the grader and bound read-write into the jail at the same
 path, holding the connection file and jupyter_client's ``ipc`` transport sockets (Unix sockets,
-``<folder>/kernel-ipc-<n>``). It is the only host folder the kernel may write.
+``<folder>/kernel-ipc-<n>``). It is the only host folder the kernel may write; when the grader is
+root it is a tmpfs of :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES` entries.
 
 :class:`JailedKernelManager` starts ``python -m ipykernel_launcher`` through the jail, with the
 kernel's hard limits (:data:`KERNEL_LIMITS`, memory included). The grader's side refuses any
-message over :data:`MAX_MESSAGE` bytes (ZeroMQ drops the connection that sent it), so a kernel
-cannot flood the grader's memory through its sockets, and no send to a kernel waits longer than
+message over :data:`MAX_MESSAGE` bytes (ZeroMQ drops the connection that sent it) and queues at
+most :data:`RECEIVE_QUEUE` messages per socket, so a kernel cannot flood the grader's memory
+through its sockets, and no send to a kernel waits longer than
 :data:`SEND_TIMEOUT_MS`: a notebook that wrote garbage into its own sockets once left the
 grader's interrupt before shutdown blocked for ever, and the whole batch with it. A send that
 times out is given up; the shutdown goes on and kills the jail. Stopping the kernel ends the jail
@@ -31,20 +33,36 @@ from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Type, default
 
-from simlab.grading.sandbox.jail import SANDBOX_GID, SANDBOX_UID, Jail, Limits, make_shared
+from simlab.grading.sandbox.jail import (
+    SANDBOX_GID,
+    SANDBOX_UID,
+    Jail,
+    Limits,
+    cap_folder,
+    make_shared,
+    release_folder,
+)
 
 __all__ = [
     "JailedKernelManager",
     "BoundedKernelClient",
     "KERNEL_LIMITS",
     "MAX_MESSAGE",
+    "RECEIVE_QUEUE",
     "SEND_TIMEOUT_MS",
 ]
 
 #: The kernel's hard limits: more memory than a sandbox (numpy, matplotlib, IPython).
 KERNEL_LIMITS = Limits(memory=4 * 1024**3)
 #: The largest message the grader accepts from a kernel, in bytes.
-MAX_MESSAGE = 64 * 1024**2
+MAX_MESSAGE = 16 * 1024**2
+#: Messages a socket of the grader queues from a kernel before ZeroMQ stops taking more (it
+#: drops or holds back the rest): with :data:`MAX_MESSAGE`, what one kernel can make the grader
+#: hold. ZeroMQ's default is 1000 per socket.
+RECEIVE_QUEUE = 16
+#: What the kernel may write in its socket folder (the connection file and a few sockets).
+FOLDER_BYTES = 1024**2
+FOLDER_FILES = 64
 #: The longest a send to a kernel may block, in milliseconds (then it raises ``zmq.Again``).
 #: jupyter_client sends through a blocking view of each socket.
 SEND_TIMEOUT_MS = 2000
@@ -55,6 +73,7 @@ def _bounded_context(kind: type[zmq.asyncio.Context]) -> zmq.asyncio.Context:
     # defaults for every socket made from it
     context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
     context.setsockopt(zmq.SNDTIMEO, SEND_TIMEOUT_MS)
+    context.setsockopt(zmq.RCVHWM, RECEIVE_QUEUE)
     return context
 
 
@@ -87,6 +106,7 @@ class JailedKernelManager(AsyncKernelManager):
 
     def __init__(self, *, limits: Limits | None = None, **kwargs: Any):
         folder = make_shared(tempfile.mkdtemp(prefix="simlab-kernel-"))
+        cap_folder(folder, FOLDER_BYTES, FOLDER_FILES)
         super().__init__(
             transport="ipc",
             connection_file=os.path.join(folder, "kernel.json"),
@@ -94,7 +114,7 @@ class JailedKernelManager(AsyncKernelManager):
             **kwargs,
         )
         self.folder = folder
-        self.jail = Jail(limits=limits or KERNEL_LIMITS, shared=[folder])
+        self.jail = Jail(limits=limits or KERNEL_LIMITS, shared=[folder], own_group=True)
 
     @default("context")
     def _context_default(self) -> zmq.asyncio.Context:
@@ -138,5 +158,8 @@ class JailedKernelManager(AsyncKernelManager):
             os.chown(self.connection_file, SANDBOX_UID, SANDBOX_GID)
 
     def remove_folder(self) -> None:
-        """Remove the socket folder (call once the kernel is stopped)."""
+        """Remove the socket folder and the jail's control groups (call once the kernel is
+        stopped)."""
+        release_folder(self.folder)
         shutil.rmtree(self.folder, ignore_errors=True)
+        self.jail.release()

@@ -142,16 +142,22 @@ class Sandbox:
         self.jailed = jailed
         self.deadline: float | None = None
         self.deadline_reason = ""
+        self.budget_end: float | None = None
+        self.budget_reason = ""
         self._tmp = None if jailed else tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
         self.exchange = Exchange()
         to_child_r, self._to = os.pipe()
         self._from, from_child_w = os.pipe()
         os.set_blocking(self._to, False)  # a child that stops reading cannot block a write
         self._proc: subprocess.Popen | None = None
+        self._jail: Jail | None = None
         fds = (to_child_r, from_child_w)
         try:
             if jailed:
-                jail = Jail(limits=self.limits, shared=[self.exchange.path, *shared])
+                jail = Jail(
+                    limits=self.limits, shared=[self.exchange.path, *shared], own_group=True
+                )
+                self._jail = jail
                 argv = jail.command([*_CHILD, *map(str, fds)])
                 self._proc = _start(argv, fds, "/")
             elif zygote.available():
@@ -165,6 +171,8 @@ class Sandbox:
             for fd in (self._to, self._from):
                 os.close(fd)
             self.exchange.close()
+            if self._jail is not None:
+                self._jail.release()
             raise
         finally:
             os.close(to_child_r)
@@ -203,6 +211,8 @@ class Sandbox:
                 os.killpg(self.pid, signal.SIGKILL)
         self.alive = False
         self.exchange.close()
+        if self._jail is not None:
+            self._jail.release()
         if self._tmp is not None:
             self._tmp.cleanup()
 
@@ -216,6 +226,13 @@ class Sandbox:
         """Bound all following requests together to ``seconds`` from now (None: no bound)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.deadline_reason = reason
+
+    def set_budget(self, end: float | None, reason: str = "") -> None:
+        """Bound every request for the rest of this sandbox's life to the time ``end``
+        (``time.monotonic()``; the notebook's whole budget), whatever :meth:`set_deadline`
+        says; a request cut off by it raises :class:`SandboxLost` with ``reason``."""
+        self.budget_end = end
+        self.budget_reason = reason
 
     def _lose(self, reason: str) -> SandboxLost:
         self.alive = False
@@ -298,10 +315,14 @@ class Sandbox:
             self._await_start()
         limit = self.timeout if timeout is None else timeout
         reason = f"{what} did not finish within {limit:g} s (an endless loop?)"
-        if self.deadline is not None:
-            left = self.deadline - time.monotonic()
-            if left < limit:
-                limit, reason = max(left, 0.0), self.deadline_reason or reason
+        for end, why in (
+            (self.deadline, self.deadline_reason),
+            (self.budget_end, self.budget_reason),
+        ):
+            if end is not None:
+                left = end - time.monotonic()
+                if left < limit:
+                    limit, reason = max(left, 0.0), why or reason
         deadline = time.monotonic() + limit
         if self._calls and self._calls[-1][1] < deadline:  # asked while answering a callback
             _, deadline, reason = self._calls[-1]

@@ -17,6 +17,12 @@ Tagged forms (every other value is plain JSON; lists stay lists):
 
 Floats keep NaN and infinities (JSON as Python writes it). Nesting deeper than
 :data:`MAX_DEPTH` is cut off as opaque.
+
+Decoding does bounded work per element. The hash of an int, a float or a tuple of them is not
+randomized (``hash(n)`` is ``n mod (2**61 - 1)``), so a set or dict of many distinct values that
+all hash alike would take quadratic time to build; :func:`decode` groups the keys by hash first
+and refuses (``ValueError``) a collection with more than :data:`MAX_SAME_HASH` distinct keys of
+one hash, before building it.
 """
 
 from __future__ import annotations
@@ -30,9 +36,21 @@ from typing import Any
 from simlab.check.history import Event
 from simlab.records import Effect, Lease, TaskRecord
 
-__all__ = ["encode", "decode", "dumps", "loads", "Handle", "Opaque", "RECORDS", "MAX_DEPTH"]
+__all__ = [
+    "encode",
+    "decode",
+    "dumps",
+    "loads",
+    "Handle",
+    "Opaque",
+    "RECORDS",
+    "MAX_DEPTH",
+    "MAX_SAME_HASH",
+]
 
 MAX_DEPTH = 40
+#: Most distinct keys of one set or dict that may share a hash (honest data has a few at most).
+MAX_SAME_HASH = 32
 RECORDS: dict[str, type] = {
     "Lease": Lease,
     "TaskRecord": TaskRecord,
@@ -134,6 +152,19 @@ def _hashable(value: Any) -> Any:
     return value
 
 
+def _unflooded(keys: list) -> list:
+    """``keys`` as they are, after checking in linear time that no more than
+    :data:`MAX_SAME_HASH` distinct ones share a hash; ``ValueError`` otherwise."""
+    groups: dict[int, list] = {}
+    for key in keys:
+        group = groups.setdefault(hash(key), [])
+        if not any(key is other or key == other for other in group):
+            if len(group) == MAX_SAME_HASH:
+                raise ValueError(f"more than {MAX_SAME_HASH} distinct keys with one hash")
+            group.append(key)
+    return keys
+
+
 def decode(data: Any, resolve: Any = None) -> Any:
     """Rebuild a value from :func:`encode` data. ``resolve(handle)`` maps handles to objects
     (the sandbox side); without it, handles stay :class:`Handle`."""
@@ -146,15 +177,13 @@ def decode(data: Any, resolve: Any = None) -> Any:
     if "$t" in data:
         return tuple(decode(v, resolve) for v in data["$t"])
     if "$d" in data:
-        out = {}
-        for pair in data["$d"]:
-            key, value = pair
-            out[_hashable(decode(key, resolve))] = decode(value, resolve)
-        return out
+        pairs = [(_hashable(decode(k, resolve)), decode(v, resolve)) for k, v in data["$d"]]
+        _unflooded([k for k, _ in pairs])
+        return dict(pairs)
     if "$s" in data:
-        return {_hashable(decode(v, resolve)) for v in data["$s"]}
+        return set(_unflooded([_hashable(decode(v, resolve)) for v in data["$s"]]))
     if "$f" in data:
-        return frozenset(_hashable(decode(v, resolve)) for v in data["$f"])
+        return frozenset(_unflooded([_hashable(decode(v, resolve)) for v in data["$f"]]))
     if "$r" in data:
         cls = RECORDS.get(data["$r"])
         fields = data.get("f") or {}

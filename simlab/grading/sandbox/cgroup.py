@@ -1,0 +1,129 @@
+"""A control group of its own for every jail (cgroup v1, when the grader is root).
+
+The scheduler shares the CPU per session (``kernel.sched_autogroup_enabled``), so a jail that
+starts many processes, each in a session of its own, would take the CPU from a classmate graded
+beside it, and make the classmate's correct cells run past their timeout. In a group of its own,
+everything one jail starts shares one weight (``cpu.shares``, the same for every jail): however
+many processes or sessions it makes, a jail gets at most its fair share while others want the
+CPU. The same group caps the jail's processes together (``pids.max``) and its memory
+(``memory.limit_in_bytes``: processes, and the pages of its private tmpfs).
+
+:class:`Group` makes the groups (``simlab-<grader pid>-<n>`` under each controller), and
+:meth:`Group.wrap` turns a command into one that enters them before it starts (a shell writes
+its own process ID into each ``cgroup.procs``, then becomes the command), so nothing the
+jail starts is ever outside. The first group a grader makes also removes the empty groups of
+graders that were killed before they could remove theirs. Where groups cannot be made (not
+root, no writable cgroup v1 hierarchy) :func:`Group.make` returns None and the jail runs as
+before, its limits per process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import shlex
+import threading
+import time
+from collections.abc import Sequence
+
+__all__ = ["Group", "ROOT", "SHARES"]
+
+ROOT = "/sys/fs/cgroup"
+#: The CPU weight of every jail (the kernel's default for a group).
+SHARES = 1024
+_COUNTER = itertools.count(1)
+_LOCK = threading.Lock()
+_NAME = re.compile(r"simlab-(\d+)-\d+")
+_swept = False
+
+
+def _sweep() -> None:
+    """Remove the empty groups of graders that are gone (killed before they could)."""
+    for controller in ("cpu", "pids", "memory"):
+        try:
+            names = os.listdir(os.path.join(ROOT, controller))
+        except OSError:
+            continue
+        for name in names:
+            match = _NAME.fullmatch(name)
+            if match is None or int(match.group(1)) == os.getpid():
+                continue
+            try:
+                os.kill(int(match.group(1)), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):  # not empty: something still runs there
+                    os.rmdir(os.path.join(ROOT, controller, name))
+            except OSError:
+                pass
+
+
+def _writable(controller: str) -> bool:
+    path = os.path.join(ROOT, controller)
+    return os.path.isfile(os.path.join(path, "cgroup.procs")) and os.access(path, os.W_OK)
+
+
+class Group:
+    """One jail's groups, one per controller; :meth:`remove` once the jail has ended."""
+
+    def __init__(self, paths: dict[str, str]):
+        self.paths = paths
+
+    @classmethod
+    def make(cls, *, processes: int, memory: int) -> Group | None:
+        """New groups for one jail, with its caps; None where none can be made here."""
+        if os.geteuid() != 0 or not _writable("cpu"):
+            return None
+        global _swept
+        with _LOCK:
+            if not _swept:
+                _swept = True
+                _sweep()
+            name = f"simlab-{os.getpid()}-{next(_COUNTER)}"
+        settings = {
+            "cpu": {"cpu.shares": SHARES},
+            "pids": {"pids.max": processes},
+            "memory": {"memory.limit_in_bytes": memory},
+        }
+        paths: dict[str, str] = {}
+        group = cls(paths)
+        try:
+            for controller, values in settings.items():
+                if controller != "cpu" and not _writable(controller):
+                    continue
+                path = os.path.join(ROOT, controller, name)
+                os.mkdir(path, 0o755)
+                paths[controller] = path
+                for key, value in values.items():
+                    with open(os.path.join(path, key), "w") as f:
+                        f.write(str(value))
+        except OSError:
+            group.remove()
+            return None
+        return group
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """``argv`` run by a shell that first moves itself into every group."""
+        enter = " && ".join(
+            f"echo $$ > {shlex.quote(os.path.join(p, 'cgroup.procs'))}" for p in self.paths.values()
+        )
+        return ["/bin/sh", "-c", f'{enter} && exec "$@"', "sh", *argv]
+
+    def remove(self, wait: float = 2.0) -> bool:
+        """Remove the groups (each must be empty: its processes gone); True when all are."""
+        end = time.monotonic() + wait
+        for controller, path in list(self.paths.items()):
+            while True:
+                try:
+                    os.rmdir(path)
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    if time.monotonic() < end:
+                        time.sleep(0.02)
+                        continue
+                    break
+                del self.paths[controller]
+                break
+        return not self.paths
