@@ -189,16 +189,19 @@ class RemoteObject:
                 )
             except RemoteError as exc:
                 raise _rebuild(exc) from None
-            expected = self._returns.get(method)
-            if expected is not None and not isinstance(result, expected):
-                raise WrongType(
-                    f"{self._name}.{method}() returned {kind_of(result)}, "
-                    f"expected {expected.__name__}"
-                )
-            return result
+            return _as_expected(self._name, method, result, self._returns.get(method))
 
         call.__name__ = method
         return call
+
+
+def _as_expected(name: str, method: str, result: Any, expected: type | None) -> Any:
+    """``result`` of ``name.method()``, or :class:`WrongType` when it is not an ``expected``."""
+    if expected is not None and not isinstance(result, expected):
+        raise WrongType(
+            f"{name}.{method}() returned {kind_of(result)}, expected {expected.__name__}"
+        )
+    return result
 
 
 #: What the ledger contract's methods return; checked on every call to a student's ledger.
@@ -352,13 +355,7 @@ class CheckedLedger:
             return target
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            result = target(*args, **kwargs)
-            if not isinstance(result, expected):
-                raise WrongType(
-                    f"{self._name}.{method}() returned {kind_of(result)}, "
-                    f"expected {expected.__name__}"
-                )
-            return result
+            return _as_expected(self._name, method, target(*args, **kwargs), expected)
 
         call.__name__ = method
         return call
