@@ -95,11 +95,18 @@ def _ending(s: TaskState) -> str:
 
 # --- event rules -------------------------------------------------------------------------------
 
-stale_save = _fence(lambda e: f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}")
-stale_heartbeat = _fence(lambda e: f"{who(e)} renewed its lease on {e.task} at {at(e.time)}")
-stale_effect = _fence(
-    lambda e: f"{who(e)} recorded the e-mail {e.value.get('key')!r} of {e.task} at {at(e.time)}"
-)
+#: The fenced operations other than claims, and how a sentence tells each.
+FENCED_OPS = {
+    "save": lambda e: f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}",
+    "heartbeat": lambda e: f"{who(e)} renewed its lease on {e.task} at {at(e.time)}",
+    "effect": lambda e: (
+        f"{who(e)} recorded the e-mail {e.value.get('key')!r} of {e.task} at {at(e.time)}"
+    ),
+}
+
+stale_save = _fence(FENCED_OPS["save"])
+stale_heartbeat = _fence(FENCED_OPS["heartbeat"])
+stale_effect = _fence(FENCED_OPS["effect"])
 
 
 def reused_epoch(s: TaskState, e: Event, m: Model):
@@ -169,16 +176,6 @@ def ended_claimed(s: TaskState, e: Event, m: Model):
         f"ended: {_ending(s)}.",
         s.ended,
     )
-
-
-#: The fenced operations other than claims, and how a sentence tells each.
-FENCED_OPS = {
-    "save": lambda e: f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}",
-    "heartbeat": lambda e: f"{who(e)} renewed its lease on {e.task} at {at(e.time)}",
-    "effect": lambda e: (
-        f"{who(e)} recorded the e-mail {e.value.get('key')!r} of {e.task} at {at(e.time)}"
-    ),
-}
 
 
 def no_lease(s: TaskState, e: Event, m: Model):
