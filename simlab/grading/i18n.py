@@ -43,10 +43,12 @@ class Rule:
     template: str
     nested: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
+    #: Groups holding sentences joined with ", " (a story's moves), each translated.
+    lists: tuple[str, ...] = ()
 
 
-def _r(pattern: str, template: str, nested: tuple[str, ...] = (), terms=()) -> Rule:
-    return Rule(re.compile(pattern, re.S), template, tuple(nested), tuple(terms))
+def _r(pattern: str, template: str, nested: tuple[str, ...] = (), terms=(), lists=()) -> Rule:
+    return Rule(re.compile(pattern, re.S), template, tuple(nested), tuple(terms), tuple(lists))
 
 
 #: Single words that a sentence names from a small set.
@@ -270,6 +272,13 @@ RULES: tuple[Rule, ...] = (
 #: The hidden checks' sentences (simlab/grading/i18n_checks.py), after the grader's wrappers.
 RULES += tuple(_r(*p) for p in CHECK_PATTERNS)
 
+#: Last: a counterexample's story (:mod:`simlab.grading.properties`), its moves joined with
+#: ", " before the first ": ", then what went wrong. Each move is a sentence of the tables.
+RULES += (
+    _r(r"\.\.\. (?P<moves>[^:]+?): (?P<said>.+)", "……{moves}:{said}", ("said",), (), ("moves",)),
+    _r(r"(?P<moves>[^:]+?): (?P<said>.+)", "{moves}:{said}", ("said",), (), ("moves",)),
+)
+
 
 def _apply(text: str, missing: list[str] | None) -> str:
     for rule in RULES:
@@ -279,7 +288,9 @@ def _apply(text: str, missing: list[str] | None) -> str:
         values = {}
         for name, value in m.groupdict().items():
             value = value or ""
-            if name in rule.nested:
+            if name in rule.lists:
+                value = ",".join(_apply(move, missing) for move in value.split(", "))
+            elif name in rule.nested:
                 value = _apply(value, missing)
             elif name in rule.terms:
                 value = TERMS.get(value, value)

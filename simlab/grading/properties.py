@@ -1,0 +1,145 @@
+"""Properties against the reference: generated inputs, the learner's answer beside the kit's,
+and the shortest counterexample told as a story.
+
+A hidden check states a "must" of the exercise as a property: a function ``holds(value,
+story)`` that plays one generated input (a sequence of ledger operations, a history, an event
+stream, a checkpoint) on the learner's code and on the kit's reference, compares them here in
+the grader's process, and raises :class:`~simlab.grading.questions.Fail` when they disagree.
+While it plays it writes each move down in ``story`` (plain sentences a learner can follow,
+never a hidden input). :func:`falsify` draws the inputs with Hypothesis and shrinks a failing
+one to its smallest, then fails the part with that smallest input's story and what went wrong.
+
+Grades must not move between two runs of the same notebook, so every run is derandomized (the
+inputs depend only on the strategy), keeps no example database, and has a fixed budget of
+examples and of shrinking calls. The learner's code is called through the sandbox as
+everywhere else: a lost sandbox stops the search at once and is raised as it is, so the
+question ends as any other question with a hanging or crashing answer does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from simlab.grading.questions import Fail, NotAttempted, learners_fault
+from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
+
+__all__ = ["Story", "falsify", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
+
+T = TypeVar("T")
+
+#: Generated inputs per property, unless a check asks for another number.
+EXAMPLES = 40
+#: The most calls of ``holds`` while shrinking a failing input (the smallest found so far is
+#: kept when it runs out).
+SHRINKS = 200
+#: Characters the story of a counterexample may take (its last moves, as many as fit).
+STORY_CHARS = 150
+
+
+@dataclass
+class Story:
+    """The moves of one played input, in the order they happened, as short sentences."""
+
+    moves: list[str] = field(default_factory=list)
+
+    def add(self, move: str) -> None:
+        self.moves.append(move)
+
+    def told(self, chars: int = STORY_CHARS) -> str:
+        """The last moves that fit in ``chars`` characters, joined with commas; ``...`` in
+        front when earlier ones were left out."""
+        shown = list(self.moves)
+        while len(shown) > 1 and len(", ".join(shown)) > chars:
+            shown = shown[1:]
+        text = ", ".join(shown)
+        return f"... {text}" if len(shown) < len(self.moves) else text
+
+
+@dataclass
+class _Search:
+    """What one search saw: the latest failure (each one found while shrinking is smaller
+    than the one before), the lost sandbox, and how many calls it made."""
+
+    calls: int = 0
+    budget: int = 0
+    failure: tuple[Story, BaseException] | None = None
+    lost: SandboxLost | None = None
+
+
+def falsify(
+    strategy: st.SearchStrategy[T],
+    holds: Callable[[T, Story], Any],
+    *,
+    examples: int = EXAMPLES,
+    shrinks: int = SHRINKS,
+    first: Iterable[T] = (),
+) -> None:
+    """Check ``holds`` on the inputs in ``first`` (hand-picked stories, played first) and then
+    on ``examples`` inputs drawn from ``strategy``. When one fails, shrink it (at most
+    ``shrinks`` more calls) and raise :class:`Fail` with the smallest one's story and what
+    went wrong: the property's own sentence, or what the learner's code raised. A lost sandbox
+    is raised as :class:`SandboxLost`; an exception of the kit's own (a bug) as itself."""
+    first = list(first)
+    search = _Search(budget=len(first) + examples + shrinks)
+
+    def run(value: T) -> None:
+        if search.lost is not None or search.calls >= search.budget:
+            return  # a pass: the search winds down and the smallest failure stays the last one
+        search.calls += 1
+        story = Story()
+        try:
+            holds(value, story)
+        except SandboxLost as lost:
+            search.lost = lost
+        except Exception as exc:
+            search.failure = (story, exc)
+            raise
+
+    test = run
+    for value in reversed(first):
+        test = _example(value)(test)
+    test = settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        print_blob=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+    )(given(strategy)(test))
+    try:
+        test()
+    except (Exception, HypothesisException):
+        pass  # the failure it saw last is in ``search`` (the final replay may have been cut off)
+    if search.lost is not None:
+        raise search.lost
+    if search.failure is not None:
+        story, exc = search.failure
+        raise _told(story, exc)
+
+
+def _example(value: Any) -> Callable:
+    from hypothesis import example
+
+    return example(value)
+
+
+def _told(story: Story, exc: BaseException) -> BaseException:
+    """The failure to report: the story, then what went wrong; the kit's own bug as itself."""
+    if isinstance(exc, NotAttempted) or (
+        isinstance(exc, RemoteError) and exc.type == "NotImplementedError"
+    ):
+        return exc  # a stub: the question says "not attempted", as for any other check
+    said = learners_fault(exc)
+    if said is None:
+        return exc
+    told = story.told()
+    return Fail(f"{told}: {said}" if told else said)

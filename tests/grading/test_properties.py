@@ -1,0 +1,115 @@
+"""The property harness: derandomized, shrunk counterexamples told as stories, budgets kept,
+and a lost sandbox or a kit bug never turned into a learner's failure."""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab.grading.properties import Story, falsify, st
+from simlab.grading.questions import Fail, NotAttempted
+from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
+
+
+def _no_big_number(values, story):
+    for v in values:
+        story.add(f"add {v}")
+        if v > 10:
+            raise Fail(f"{v} is too big")
+
+
+def _failure(strategy, holds, **kw) -> str:
+    with pytest.raises(Fail) as info:
+        falsify(strategy, holds, **kw)
+    return str(info.value)
+
+
+def test_does_a_failing_property_shrink_to_its_smallest_story():
+    said = _failure(st.lists(st.integers(0, 1000)), _no_big_number)
+    assert said == "add 11: 11 is too big"
+
+
+def test_does_the_same_property_fail_the_same_way_every_time():
+    strategy = st.lists(st.integers(0, 1000), min_size=1)
+
+    def holds(values, story):
+        story.add(f"sum {sum(values)}")
+        if sum(values) % 7 == 3 and len(values) > 2:
+            raise Fail("odd sum")
+
+    assert _failure(strategy, holds) == _failure(strategy, holds)
+
+
+def test_does_a_property_that_holds_pass_within_its_budget():
+    calls = []
+    falsify(st.integers(), lambda v, story: calls.append(v), examples=25)
+    assert 0 < len(calls) <= 25
+
+
+def test_are_the_hand_picked_inputs_played_first():
+    seen = []
+    falsify(st.integers(0, 5), lambda v, story: seen.append(v), first=[100, 200], examples=5)
+    assert seen[:2] == [100, 200]
+
+
+def test_is_shrinking_bounded_and_the_smallest_failure_so_far_kept():
+    calls = []
+
+    def holds(values, story):
+        calls.append(values)
+        story.add(f"{len(values)} values")
+        if len(values) >= 3:
+            raise Fail("too many")
+
+    said = _failure(st.lists(st.integers(), min_size=40, max_size=60), holds, shrinks=5)
+    assert len(calls) <= 40 + 5
+    assert said.endswith(": too many")
+
+
+def test_does_a_long_story_keep_its_last_moves():
+    story = Story([f"move number {i}" for i in range(40)])
+    told = story.told(60)
+    assert told.startswith("... ") and told.endswith("move number 39") and len(told) <= 64
+
+
+def test_is_a_lost_sandbox_raised_as_it_is():
+    def holds(v, story):
+        raise SandboxLost("cell 3 did not finish within 2 s")
+
+    with pytest.raises(SandboxLost, match="did not finish"):
+        falsify(st.integers(), holds)
+
+
+def test_is_a_bug_of_the_kit_raised_as_itself_not_blamed_on_the_learner():
+    def holds(v, story):
+        raise KeyError("the check's own bug")
+
+    with pytest.raises(KeyError):
+        falsify(st.integers(), holds)
+
+
+def test_does_what_the_learners_code_raised_come_with_the_story():
+    def holds(v, story):
+        story.add("claim")
+        raise RemoteError({"type": "ValueError", "message": "bad lease"}, "your claim")
+
+    said = _failure(st.integers(), holds)
+    assert said == "claim: your claim raised ValueError: bad lease"
+
+
+def test_does_a_stub_stay_not_attempted():
+    def holds(v, story):
+        raise NotAttempted("your claim is not written yet")
+
+    with pytest.raises(NotAttempted):
+        falsify(st.integers(), holds)
+
+
+def test_is_a_story_translated_move_by_move():
+    from simlab.grading.i18n import translate, untranslated
+
+    move = "a stale lease could record a side effect"
+    said = "cancel must bump the epoch by one, so every lease issued before is stale"
+    text = f"... {move}, {move}: {said}"
+    assert untranslated(text) == []
+    zh = translate(text, "zh")
+    assert zh.startswith("……陈旧的租约仍能记录副作用,陈旧的租约仍能记录副作用:cancel 必须")
