@@ -164,6 +164,7 @@ class Tally:
         """Run ``fn`` now as one part (use as a decorator); record pass or fail."""
         self.count += 1
         self.ran[self.criterion] = self.ran.get(self.criterion, 0) + 1
+        quiet = bool(self.hidden)
         try:
             fn()
         except SandboxLost:
@@ -174,22 +175,30 @@ class Tally:
         except Fail as exc:
             self.failures.append(self.said(str(exc)))
         except RemoteError as exc:
-            message = self.said(explain(exc))
+            message = self.said(_with_story(exc, explain(exc, quiet=quiet)))
             if exc.type == "NotImplementedError":
                 self.not_attempted.append(message)
             self.failures.append(message)
         except Exception as exc:  # a kit error the student's code raised, or an odd answer
-            self.failures.append(self.said(_unexpected(exc)))
+            self.failures.append(self.said(_with_story(exc, _unexpected(exc, quiet=quiet))))
         else:
             self.passed += 1
             self.won[self.criterion] = self.won.get(self.criterion, 0) + 1
         return fn
 
 
-def _unexpected(exc: Exception) -> str:
+def _with_story(exc: BaseException, said: str) -> str:
+    """``said`` after the story of the counterexample that led to ``exc``, when a property
+    (:mod:`simlab.grading.properties`) found it."""
+    story = getattr(exc, "simlab_story", "")
+    return f"{story}: {said}" if story else said
+
+
+def _unexpected(exc: Exception, *, quiet: bool = False) -> str:
     who = getattr(exc, "remote_what", None)
     if who:  # rebuilt from the sandbox: the student's code raised it
-        return f"{who} raised {shown_type(type(exc).__name__)}{_message(str(exc))}"
+        said = "" if quiet else _message(str(exc))
+        return f"{who} raised {shown_type(type(exc).__name__, quiet=quiet)}{said}"
     return (
         f"the answer could not be checked (it led to {type(exc).__name__}); check what "
         "your functions return"
@@ -213,20 +222,43 @@ def learners_fault(exc: BaseException) -> str | None:
     return None
 
 
-def explain(exc: RemoteError) -> str:
-    """One sentence for an exception the student's code raised."""
+def explain(exc: RemoteError, *, quiet: bool = False) -> str:
+    """One sentence for an exception the student's code raised. ``quiet`` (a question whose
+    hidden inputs reach the learner's code) shows no message and only a class name of Python's
+    or the kit's: any free text, however filtered, could spell a hidden input in code words."""
     who = exc.what or "your code"
     if exc.type == "NotImplementedError":
-        hint = f" ({exc.message})" if _message(exc.message) else ""
+        hint = f" ({exc.message})" if not quiet and _message(exc.message) else ""
         return f"{who} is not written yet: it still raises NotImplementedError{hint}"
-    return f"{who} raised {shown_type(exc.type)}{_message(exc.message)}"
+    said = "" if quiet else _message(exc.message)
+    return f"{who} raised {shown_type(exc.type, quiet=quiet)}{said}"
 
 
-def shown_type(name: str) -> str:
+def shown_type(name: str, *, quiet: bool = False) -> str:
     """The class name of an exception the learner's code raised, for feedback: the name when
     it passes the filter of messages (:func:`~simlab.grading.text.plain_name`), else ``an
-    exception`` (a class name can be made at run time to spell a hidden input)."""
+    exception`` (a class name can be made at run time to spell a hidden input). ``quiet``
+    shows only the names of Python's built-in exceptions and of :mod:`simlab.errors`."""
+    if quiet and name not in _KNOWN_ERRORS:
+        return "an exception"
     return plain_name(name) or "an exception"
+
+
+def _known_errors() -> frozenset[str]:
+    import builtins
+
+    from simlab import errors
+
+    names = {
+        n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
+    }
+    names |= {
+        n for n, v in vars(errors).items() if isinstance(v, type) and issubclass(v, BaseException)
+    }
+    return frozenset(names)
+
+
+_KNOWN_ERRORS = _known_errors()
 
 
 def _message(message: str) -> str:

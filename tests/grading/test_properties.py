@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from simlab.grading.properties import Story, falsify, st
-from simlab.grading.questions import Fail, NotAttempted
+from simlab.grading.questions import Fail, NotAttempted, Tally
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 
 
@@ -87,13 +87,30 @@ def test_is_a_bug_of_the_kit_raised_as_itself_not_blamed_on_the_learner():
         falsify(st.integers(), holds)
 
 
-def test_does_what_the_learners_code_raised_come_with_the_story():
+def _raising(kind: str, message: str):
     def holds(v, story):
         story.add("claim")
-        raise RemoteError({"type": "ValueError", "message": "bad lease"}, "your claim")
+        raise RemoteError({"type": kind, "message": message}, "your claim")
 
-    said = _failure(st.integers(), holds)
-    assert said == "claim: your claim raised ValueError: bad lease"
+    return holds
+
+
+def test_does_what_the_learners_code_raised_come_with_the_story():
+    tally = Tally()
+    tally.part(lambda: falsify(st.integers(), _raising("ValueError", "bad lease")))
+    assert tally.failures == ["claim: your claim raised ValueError: bad lease"]
+
+
+def test_does_a_question_with_hidden_inputs_show_no_free_text_of_the_learners():
+    # Words pass the message filter, and a class of the learner's own can be named anything:
+    # where hidden inputs reach the learner's code, either could spell one in code words.
+    tally = Tally(hidden=frozenset({"intranet.example"}))
+    tally.part(lambda: falsify(st.integers(), _raising("Host_is_intranet", "seven three one")))
+    tally.part(lambda: falsify(st.integers(), _raising("KeyError", "seven three one")))
+    assert tally.failures == [
+        "claim: your claim raised an exception",
+        "claim: your claim raised KeyError",
+    ]
 
 
 def test_does_a_stub_stay_not_attempted():
