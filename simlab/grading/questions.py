@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
-from simlab.grading.text import WITHHELD, plain, plain_name, quotes_hidden
+from simlab.grading.text import WITHHELD, is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
 
 __all__ = [
     "Criterion",
@@ -166,7 +166,8 @@ class Tally:
         self.ran[self.criterion] = self.ran.get(self.criterion, 0) + 1
         quiet = bool(self.hidden)
         try:
-            fn()
+            with quiet_feedback(quiet):
+                fn()
         except SandboxLost:
             raise
         except NotAttempted as exc:
@@ -230,7 +231,7 @@ def explain(exc: RemoteError, *, quiet: bool = False) -> str:
     if exc.type == "NotImplementedError":
         hint = f" ({exc.message})" if not quiet and _message(exc.message) else ""
         return f"{who} is not written yet: it still raises NotImplementedError{hint}"
-    said = "" if quiet else _message(exc.message)
+    said = "" if quiet or is_quiet() else _message(exc.message)
     return f"{who} raised {shown_type(exc.type, quiet=quiet)}{said}"
 
 
@@ -239,7 +240,7 @@ def shown_type(name: str, *, quiet: bool = False) -> str:
     it passes the filter of messages (:func:`~simlab.grading.text.plain_name`), else ``an
     exception`` (a class name can be made at run time to spell a hidden input). ``quiet``
     shows only the names of Python's built-in exceptions and of :mod:`simlab.errors`."""
-    if quiet and name not in _KNOWN_ERRORS:
+    if (quiet or is_quiet()) and name not in _KNOWN_ERRORS:
         return "an exception"
     return plain_name(name) or "an exception"
 

@@ -25,7 +25,7 @@ from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.questions import Fail
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.grading.sandbox.wire import Handle, Opaque
-from simlab.grading.text import plain, plain_name
+from simlab.grading.text import is_quiet, plain, plain_name
 from simlab.records import Lease, TaskRecord
 
 __all__ = [
@@ -52,7 +52,7 @@ def kind_of(value: Any) -> str:
     messages (:func:`~simlab.grading.text.plain_name`), else as ``object``: a class can be
     made at run time with any name, a hidden input's included."""
     if isinstance(value, Opaque):
-        return plain_name(value.type) or "object"
+        return "object" if is_quiet() else plain_name(value.type) or "object"
     return type(value).__name__
 
 
@@ -104,12 +104,13 @@ def shown_value(value: Any, hidden: Any = ()) -> str:
     """The learner's value for feedback, through the filter of messages: ``None``, ``True``
     and ``False`` as themselves, a number as :func:`shown_number` shows it, a string of plain
     words (:func:`~simlab.grading.text.plain`, at most 40 characters) quoted; anything else
-    only by its type (``a str``, ``a dict``), never its repr."""
+    only by its type (``a str``, ``a dict``), never its repr. Where feedback is quiet
+    (:func:`~simlab.grading.text.quiet_feedback`) a string too is shown only as ``a str``."""
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, (int, float)):
         return shown_number(value, hidden)
-    if isinstance(value, str) and plain(value, 40):
+    if isinstance(value, str) and plain(value, 40) and not is_quiet():
         return repr(value)
     return _article(kind_of(value))
 

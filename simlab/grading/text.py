@@ -19,9 +19,12 @@ terminal, a CSV or the JSON lines it passes through here:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
 from pathlib import PurePath
 
 __all__ = [
@@ -171,3 +174,23 @@ def json_safe(line: str) -> str:
         else ch
         for ch in line
     )
+
+
+_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("simlab_quiet", default=False)
+
+
+@contextlib.contextmanager
+def quiet_feedback(on: bool = True) -> Iterator[None]:
+    """While it lasts (in this thread), feedback quotes no free text of the learner's: no
+    string it returned, no name of a class of its own. For the parts of a question whose hidden
+    inputs reach the learner's code, where any free text could spell one in code words."""
+    token = _QUIET.set(on or _QUIET.get())
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+def is_quiet() -> bool:
+    """Is feedback quiet here (see :func:`quiet_feedback`)?"""
+    return _QUIET.get()

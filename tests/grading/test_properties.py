@@ -130,3 +130,19 @@ def test_is_a_story_translated_move_by_move():
     assert untranslated(text) == []
     zh = translate(text, "zh")
     assert zh.startswith("……陈旧的租约仍能记录副作用,陈旧的租约仍能记录副作用:cancel 必须")
+
+
+def test_do_the_parts_of_a_hidden_question_quote_no_returned_text():
+    from simlab.grading.questions import require
+    from simlab.grading.sandbox.wire import Opaque
+    from simlab.grading.student import kind_of, shown_value
+
+    def fails_with_what_it_got():
+        got = [shown_value("plain words here"), kind_of(Opaque("Host_intranet"))]
+        require(False, f"got {got[0]} and {got[1]}")
+
+    quiet, loud = Tally(hidden=frozenset({"intranet.example"})), Tally()
+    quiet.part(fails_with_what_it_got)
+    loud.part(fails_with_what_it_got)
+    assert quiet.failures == ["got a str and object"]
+    assert loud.failures == ["got 'plain words here' and Host_intranet"]
