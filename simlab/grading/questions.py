@@ -70,6 +70,9 @@ class Criterion:
     says: str
     core: bool = False
     mistakes: tuple[str, ...] = ()  # the classic mistakes its parts are built to catch
+    #: The properties its parts check on generated inputs against the kit's reference
+    #: (:mod:`simlab.grading.properties`), each in one sentence an instructor reads.
+    properties: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

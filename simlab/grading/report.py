@@ -180,7 +180,8 @@ def write_csv(
 
 def format_rubric(exercise: Exercise) -> str:
     """The rubric of ``exercise`` for instructors: per question its criteria, weights, which
-    are the core idea and the classic mistakes they catch (words only, no hidden input)."""
+    are the core idea, the properties checked on generated inputs and the classic mistakes
+    they catch (words only, no hidden input)."""
     lines = [f"{exercise.id}: {exercise.title} ({exercise.max_score} points)"]
     for q in exercise.questions:
         lines.append(f"\n  {q.id}: {q.title} ({q.points} points)")
@@ -189,6 +190,8 @@ def format_rubric(exercise: Exercise) -> str:
         for c in q.rubric:
             tag = "core idea" if c.core else "detail"
             lines.append(f"    [{c.weight}] {c.id} ({tag}): {c.says}")
+            for sentence in c.properties:
+                lines.append(f"        property: {sentence}")
             if c.mistakes:
                 lines.append(f"        catches: {'; '.join(c.mistakes)}")
     lines.append(
