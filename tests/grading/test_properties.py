@@ -146,3 +146,15 @@ def test_do_the_parts_of_a_hidden_question_quote_no_returned_text():
     loud.part(fails_with_what_it_got)
     assert quiet.failures == ["got a str and object"]
     assert loud.failures == ["got 'plain words here' and Host_intranet"]
+
+
+def test_do_two_grading_threads_get_what_one_gets_alone():
+    # simlab grade --jobs N grades notebooks in threads: the search of one must not move the
+    # other's examples or its shrunk story.
+    from concurrent.futures import ThreadPoolExecutor
+
+    strategy = st.lists(st.integers(0, 1000), max_size=30)
+    alone = _failure(strategy, _no_big_number)
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda _: _failure(strategy, _no_big_number), range(8)))
+    assert together == [alone] * 8
