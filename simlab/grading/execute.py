@@ -8,6 +8,8 @@ as "Restart & Run All" would. :func:`run_notebook` returns one :class:`CellRun` 
 * ``timeout``: ran past the per-cell timeout (an endless loop, a widget waiting for a click);
 * ``dead``: the kernel died while running it (``os._exit``, a segfault, the OOM killer);
 * ``flood``: printed more than ``max_output`` bytes;
+* ``filled``: stopped for writing more than the kernel's socket folder may hold (without root,
+  where no tmpfs caps it, the grader measures it while each cell runs);
 * ``not run``: the kernel could not be started again;
 * ``budget``: not run, or stopped, because the notebook's whole budget (``deadline``) ran out.
 
@@ -46,7 +48,14 @@ from traitlets import Type
 
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import cpu_limit
-from simlab.grading.sandbox.kernel import KERNEL_LIMITS, BoundedKernelClient, JailedKernelManager
+from simlab.grading.sandbox.kernel import (
+    FOLDER_BYTES,
+    FOLDER_FILES,
+    KERNEL_LIMITS,
+    BoundedKernelClient,
+    JailedKernelManager,
+)
+from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager", "BUDGET_DETAIL"]
 
@@ -182,8 +191,33 @@ def _left(deadline: float | None, timeout: int) -> int:
     return 0 if left < 1 else min(timeout, int(left))
 
 
+async def _execute(client: _CountingClient, i: int, cap: FolderCap | None) -> str | None:
+    """Execute code cell ``i``; with ``cap``, look at the kernel's folder every
+    :data:`WATCH_EVERY` seconds meanwhile and once after it: past its cap, the cell is cancelled
+    and the line saying so returned (the caller kills the kernel and removes the folder)."""
+    run = asyncio.ensure_future(client.async_execute_cell(client.nb.cells[i], i))
+    if cap is None:
+        await run
+        return None
+    while True:
+        done, _ = await asyncio.wait({run}, timeout=WATCH_EVERY)
+        why = cap.over()
+        if why is not None:
+            run.cancel()
+            await asyncio.gather(run, return_exceptions=True)
+            return why
+        if done:
+            run.result()  # raises as the cell did
+            return None
+
+
 async def _run_cell(
-    client: _CountingClient, i: int, timeout: int, max_output: int, deadline: float | None
+    client: _CountingClient,
+    i: int,
+    timeout: int,
+    max_output: int,
+    deadline: float | None,
+    cap: FolderCap | None = None,
 ) -> tuple[CellRun, bool]:
     """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
     cell = client.nb.cells[i]
@@ -192,7 +226,10 @@ async def _run_cell(
         return CellRun(i, "budget", BUDGET_DETAIL), True
     client.timeout = allowed
     try:
-        await client.async_execute_cell(cell, i)
+        filled = await _execute(client, i, cap)
+        if filled is not None:
+            client.shutdown_kernel = "immediate"
+            return CellRun(i, "filled", filled), False
     except CellExecutionError as exc:
         run = CellRun(
             i, "error", _one_line(f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename)
@@ -272,9 +309,11 @@ async def _run(
                             client.timeout = max(1, _left(deadline, timeout))
                             await client.async_execute_cell(nb.cells[i], i)
                 fit = True
+                uncapped = km is not None and not km.capped
+                cap = FolderCap([km.folder], FOLDER_BYTES, FOLDER_FILES) if uncapped else None
                 while pending and fit:
                     i = pending.pop(0)
-                    results[i], fit = await _run_cell(client, i, timeout, max_output, deadline)
+                    results[i], fit = await _run_cell(client, i, timeout, max_output, deadline, cap)
                 if fit and km is not None:
                     await _exit_from_inside(client, km)
         except Exception as exc:  # the kernel would not start, or died while starting

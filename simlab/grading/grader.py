@@ -286,7 +286,7 @@ def hidden_checks(
 
 # ------------------------------------------------------------------------ merging -------------
 
-_BROKEN = {"timeout", "dead", "flood", "not run"}
+_BROKEN = {"timeout", "dead", "flood", "filled", "not run"}
 
 
 def _cell_failure(
@@ -306,6 +306,7 @@ def _cell_failure(
                 "timeout": "did not finish",
                 "dead": "crashed the kernel",
                 "flood": "printed too much",
+                "filled": "was stopped",
                 "not run": "could not run",
                 "error": "raised an error",
             }[run.status]

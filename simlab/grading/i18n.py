@@ -61,6 +61,7 @@ TERMS = {
     "did not finish": "没有结束",
     "crashed the kernel": "让内核崩溃了",
     "printed too much": "输出过多",
+    "was stopped": "被停止了",
     "could not run": "无法运行",
     "raised an error": "抛出了错误",
     "experiment": "实验",
@@ -135,7 +136,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         r"the (?P<role>\w+) cell (?P<what>did not finish|crashed the kernel|printed too much|"
-        r"could not run|raised an error) when the notebook ran: (?P<detail>.+)",
+        r"was stopped|could not run|raised an error) when the notebook ran: (?P<detail>.+)",
         "运行 notebook 时,{role}单元格{what}:{detail}",
         ("detail",),
         ("role", "what"),
@@ -200,6 +201,23 @@ RULES: tuple[Rule, ...] = (
     _r(
         r"(?P<what>.+) did not finish within (?P<s>[\d.]+) s \(an endless loop\?\)",
         "{what} 没有在 {s} 秒内结束(死循环?)",
+    ),
+    _r(
+        r"(?P<what>.+) did not finish within (?P<s>[\d.]+) s of CPU time \(an endless loop\?\)",
+        "{what} 用了 {s} 秒 CPU 时间仍没有结束(死循环?)",
+    ),
+    _r(
+        r"(?P<what>.+) did not finish within (?P<s>[\d.]+) s of wall-clock time \(waiting for "
+        r"something that never comes\?\)",
+        "{what} 没有在 {s} 秒(实际时间)内结束(在等一件永远不会发生的事?)",
+    ),
+    _r(
+        r"wrote more than (?P<n>[\d.]+) MiB into a shared folder",
+        "向共享文件夹写入了超过 {n} MiB",
+    ),
+    _r(
+        r"made more than (?P<n>[\d,]+) files in a shared folder",
+        "在共享文件夹里创建了超过 {n} 个文件",
     ),
     _r(
         r"the checks of (?P<q>\S+) ran past (?P<s>[\d.]+) s in your code",

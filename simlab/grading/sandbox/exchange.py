@@ -20,7 +20,8 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
 
 The folder and everything in it are removed when the sandbox closes. When the grader is root,
 the folder is a tmpfs of its own, capped at :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES`
-entries.
+entries; otherwise the sandbox measures it against the same caps
+(:class:`~simlab.grading.sandbox.meter.Watchdog`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ class Exchange:
     def __init__(self) -> None:
         self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
         os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
-        cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
+        #: Whether a tmpfs caps the folder (root only); otherwise the grader watches it.
+        self.capped = cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
         self._private = tempfile.mkdtemp(prefix="simlab-private-")
 
     def close(self) -> None:

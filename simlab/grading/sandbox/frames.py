@@ -22,6 +22,7 @@ __all__ = [
     "FrameError",
     "send_frame",
     "read_frame",
+    "wait_readable",
     "parse_frame",
     "depth",
     "measure",
@@ -62,6 +63,19 @@ def _wait(fd: int, events: int, deadline: float | None) -> bool:
             wait = max(1, int(left * 1000))
         if poller.poll(wait):
             return True
+
+
+def wait_readable(fd: int, deadline: float) -> bool:
+    """Whether ``fd`` has a byte to read (or is closed) by ``deadline``; it looks once even
+    when the deadline has passed, and reads nothing."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    while True:
+        left = deadline - time.monotonic()
+        if poller.poll(max(0, int(left * 1000) + 1) if left > 0 else 0):
+            return True
+        if time.monotonic() >= deadline:
+            return False
 
 
 def send_frame(fd: int, payload: bytes, deadline: float | None = None) -> None:

@@ -36,7 +36,9 @@ sandbox Flatpak uses):
   dumps;
 * **a fair share of the host** (``own_group``, as root): the whole jail runs in control groups
   of its own (:mod:`simlab.grading.sandbox.cgroup`), one CPU weight however many processes and
-  sessions it starts, its processes and its memory capped together;
+  sessions it starts, its processes and its memory capped together (:attr:`Jail.grouped` says
+  whether the latest jail got them; without, :mod:`simlab.grading.sandbox.meter` judges its
+  time by its CPU use);
 * **a clean environment** (``--clearenv``): nothing of the grader's environment gets in.
 """
 
@@ -182,6 +184,8 @@ class Jail:
         self.bwrap = _tool("bwrap")
         self.sources = _readonly_sources()
         self.own_group = own_group
+        #: Whether the latest :meth:`command` runs in control groups of its own.
+        self.grouped = False
         self._groups: list[Group] = []
 
     def env(self) -> dict[str, str]:
@@ -256,6 +260,7 @@ class Jail:
         """The command line that runs ``argv`` in a fresh jail (in control groups of its own
         with ``own_group``, where they can be made: call :meth:`release` once it has ended)."""
         line = self._command(argv)
+        self.grouped = False
         if self.own_group:
             lim = self.limits
             group = Group.make(
@@ -264,6 +269,7 @@ class Jail:
             )
             if group is not None:
                 self._groups.append(group)
+                self.grouped = True
                 return group.wrap(line)
         return line
 

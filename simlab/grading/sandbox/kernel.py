@@ -5,7 +5,8 @@ loopback, so the kernel and nbclient cannot meet over TCP. They meet in a folder
 fresh one per kernel start, made by the grader and bound read-write into the jail at the same
 path, holding the connection file and jupyter_client's ``ipc`` transport sockets (Unix sockets,
 ``<folder>/kernel-ipc-<n>``). It is the only host folder the kernel may write; when the grader is
-root it is a tmpfs of :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES` entries.
+root it is a tmpfs of :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES` entries, otherwise the
+grader measures it while each cell runs and stops a kernel that went past either.
 
 :class:`JailedKernelManager` starts ``python -m ipykernel_launcher`` through the jail, with the
 kernel's hard limits (:data:`KERNEL_LIMITS`, memory included). The grader's side refuses any
@@ -106,7 +107,7 @@ class JailedKernelManager(AsyncKernelManager):
 
     def __init__(self, *, limits: Limits | None = None, **kwargs: Any):
         folder = make_shared(tempfile.mkdtemp(prefix="simlab-kernel-"))
-        cap_folder(folder, FOLDER_BYTES, FOLDER_FILES)
+        capped = cap_folder(folder, FOLDER_BYTES, FOLDER_FILES)
         super().__init__(
             transport="ipc",
             connection_file=os.path.join(folder, "kernel.json"),
@@ -114,6 +115,9 @@ class JailedKernelManager(AsyncKernelManager):
             **kwargs,
         )
         self.folder = folder
+        #: Whether a tmpfs caps :attr:`folder` (root only); otherwise the grader watches it
+        #: while each cell runs (:func:`simlab.grading.execute.run_notebook`).
+        self.capped = capped
         self.jail = Jail(limits=limits or KERNEL_LIMITS, shared=[folder], own_group=True)
 
     @default("context")

@@ -27,7 +27,10 @@ requests of its own while answering one (another worker's claim in a race). A ca
 object that was not lent to the call under way is refused.
 
 Every request has a deadline, for writing it and for reading the *whole* reply
-(:mod:`simlab.grading.sandbox.frames`). A child that hangs, exits (``os._exit``), crashes, or
+(:mod:`simlab.grading.sandbox.frames`). Where the jail has no CPU share of its own (not root),
+a request past its wall-clock deadline goes on until its jail used the limit in CPU time, or
+until a wall-clock backstop, and a watchdog kills a jail whose shared folders go past their
+caps (:mod:`simlab.grading.sandbox.meter`). A child that hangs, exits (``os._exit``), crashes, or
 sends a reply that is partial, larger than :data:`MAX_REPLY`, not JSON or nested too deeply is
 killed, and the request raises :class:`SandboxLost` with a plain reason; the grader then starts
 a new one for the questions that are left.
@@ -47,8 +50,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.grading.sandbox import frames, wire, zygote
-from simlab.grading.sandbox.exchange import Exchange
+from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
+from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
 
 __all__ = [
     "Sandbox",
@@ -178,13 +182,22 @@ class Sandbox:
             os.close(to_child_r)
             os.close(from_child_w)
         self.workdir = "/tmp" if jailed else self._tmp.name
+        # Without a CPU share of its own (not root, no cgroup v1), the jail's requests are
+        # judged by the CPU time it used, and its uncapped folders are watched.
+        self.metered = self._jail is None or not self._jail.grouped
+        self._meter = Meter(self.pid) if self.metered else None
+        uncapped = [*([] if self.exchange.capped else [self.exchange.path]), *shared]
+        self._watchdog: Watchdog | None = None
+        if uncapped:
+            cap = FolderCap(uncapped, FOLDER_BYTES, FOLDER_FILES)
+            self._watchdog = Watchdog(cap, self._kill)
+            self._watchdog.start()
         self.alive = True
         self._ready = False
         self._services: dict[int, Service] = {}
         self._next_service = 1
-        # (the services a request may call back, its deadline, why it would run out) per
-        # request under way, innermost last
-        self._calls: list[tuple[frozenset[int], float, str]] = []
+        # (the services a request may call back, its time) per request under way, innermost last
+        self._calls: list[tuple[frozenset[int], Timer]] = []
 
     # -- life cycle ---------------------------------------------------------------------------
     def close(self, *, wait: float = 1.0) -> None:
@@ -195,6 +208,8 @@ class Sandbox:
         """
         if self._to < 0:
             return  # already closed
+        if self._watchdog is not None:
+            self._watchdog.stop()
         for fd in (self._to, self._from):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -210,6 +225,8 @@ class Sandbox:
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signal.SIGKILL)
         self.alive = False
+        if self._watchdog is not None and self._watchdog.reason is not None:
+            self._watchdog.cap.empty()  # again: a dying writer may have added a file
         self.exchange.close()
         if self._jail is not None:
             self._jail.release()
@@ -234,7 +251,14 @@ class Sandbox:
         self.budget_end = end
         self.budget_reason = reason
 
+    def _kill(self) -> None:
+        """Kill the whole jail now (from the watchdog's thread); requests then fail."""
+        with contextlib.suppress(OSError):
+            os.killpg(self._proc.pid if self._proc is not None else self.pid, signal.SIGKILL)
+
     def _lose(self, reason: str) -> SandboxLost:
+        if self._watchdog is not None and self._watchdog.reason is not None:
+            reason = self._watchdog.reason  # the jail was killed for filling a folder
         self.alive = False
         self.close()
         return SandboxLost(reason)
@@ -260,8 +284,7 @@ class Sandbox:
         it would run out; for the grader's work on that request's callbacks."""
         if not self._calls:
             return time.monotonic() + self.timeout, "a call ran past its time limit"
-        _, deadline, reason = self._calls[-1]
-        return deadline, reason
+        return self._calls[-1][1].hold_until()
 
     def lose(self, reason: str) -> SandboxLost:
         """End the sandbox for good (the learner's code caused ``reason``); raise the result."""
@@ -313,8 +336,31 @@ class Sandbox:
             raise SandboxLost("the sandbox had already stopped")
         if not self._ready:
             self._await_start()
+        timer = self._timer(what, timeout)
+        self._calls.append((services, timer))
+        try:
+            self._send(message, timer.end, what, timer.hold_until()[1])
+            while True:
+                reply = self._receive(timer, what)
+                if not (isinstance(reply, dict) and "cb" in reply and "ok" not in reply):
+                    break
+                answer = self._serve(reply, services, what)
+                self._send(answer, timer.end, what, timer.hold_until()[1])
+        finally:
+            self._calls.pop()
+        self._watch()
+        if not isinstance(reply, dict) or "ok" not in reply:
+            raise self._lose(f"{what} sent back a malformed reply")
+        return reply
+
+    def _timer(self, what: str, timeout: float | None) -> Timer:
+        """The time a request may take: its timeout, or less when the deadline or the budget is
+        nearer; a request asked while answering a callback shares the outer one's when it ends
+        sooner. Judged by CPU time where the jail has no CPU share of its own (see
+        :class:`~simlab.grading.sandbox.meter.Timer`)."""
         limit = self.timeout if timeout is None else timeout
         reason = f"{what} did not finish within {limit:g} s (an endless loop?)"
+        own = True
         for end, why in (
             (self.deadline, self.deadline_reason),
             (self.budget_end, self.budget_reason),
@@ -322,23 +368,24 @@ class Sandbox:
             if end is not None:
                 left = end - time.monotonic()
                 if left < limit:
-                    limit, reason = max(left, 0.0), why or reason
-        deadline = time.monotonic() + limit
-        if self._calls and self._calls[-1][1] < deadline:  # asked while answering a callback
-            _, deadline, reason = self._calls[-1]
-        self._calls.append((services, deadline, reason))
-        try:
-            self._send(message, deadline, what, reason)
-            while True:
-                reply = self._receive(deadline, what, reason)
-                if not (isinstance(reply, dict) and "cb" in reply and "ok" not in reply):
-                    break
-                self._send(self._serve(reply, services, what), deadline, what, reason)
-        finally:
-            self._calls.pop()
-        if not isinstance(reply, dict) or "ok" not in reply:
-            raise self._lose(f"{what} sent back a malformed reply")
-        return reply
+                    limit, reason, own = max(left, 0.0), why or reason, own and not why
+        if self._calls and self._calls[-1][1].deadline < time.monotonic() + limit:
+            return self._calls[-1][1]
+        return Timer.start(
+            limit,
+            reason,
+            meter=self._meter,
+            what=what,
+            hard=self.budget_end,
+            hard_reason=self.budget_reason,
+            own_reason=own,
+        )
+
+    def _watch(self) -> None:
+        """Lose the sandbox (its folders emptied) when one went past its cap: checked after
+        every request, so a reply is never used once its jail wrote too much."""
+        if self._watchdog is not None and self._watchdog.check():
+            raise self._lose("")
 
     def _send(self, message: dict, deadline: float, what: str, reason: str) -> None:
         try:
@@ -348,11 +395,22 @@ class Sandbox:
         except OSError:
             raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
 
-    def _receive(self, deadline: float, what: str, reason: str) -> Any:
+    def _receive(self, timer: Timer, what: str) -> Any:
+        """The next frame of a request: wait for its first byte until the timer runs out, then
+        read the whole of it by :meth:`Timer.read_by`."""
+        while True:
+            try:
+                if frames.wait_readable(self._from, timer.wake_at()):
+                    break
+            except OSError:
+                raise self._lose(f"the process running {what} stopped") from None
+            why = timer.expired()
+            if why is not None:
+                raise self._lose(why)
         try:
-            return frames.parse_frame(frames.read_frame(self._from, deadline, MAX_REPLY))
+            return frames.parse_frame(frames.read_frame(self._from, timer.read_by(), MAX_REPLY))
         except frames.FrameError as exc:
-            raise self._frame_lost(exc, what, reason) from None
+            raise self._frame_lost(exc, what, timer.reason) from None
         except OSError:
             raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
 

@@ -1,0 +1,351 @@
+"""What a sandbox's jail uses where the grader could not cap it: its CPU time and its folders.
+
+As root, every jail runs in control groups of its own (one CPU weight however many processes
+it starts; :mod:`simlab.grading.sandbox.cgroup`) and every host folder it may write is a capped
+tmpfs (:func:`simlab.grading.sandbox.jail.cap_folder`). Without root (or without a writable
+cgroup v1 hierarchy) neither exists, and the grader measures instead:
+
+* :class:`Meter` -- the CPU seconds (user and system, plus what reaped children used) of the
+  whole process tree rooted at the sandbox's process, read from ``/proc``. The jail's command is
+  its PID 1 and orphans reparent to it, so the tree holds every process of the jail. Finding
+  the tree reads every process's ``/proc/<pid>/stat``; a reading that may be rough reads only
+  the processes the latest full one found, if it is recent.
+* :class:`Timer` -- how long one request may take. Its wall-clock deadline is judged as today
+  when the jail has a CPU share of its own. Without one, a neighbour's load can slow a correct
+  cell, so once the deadline passes the request times out only when the jail used the request's
+  limit in CPU time since the request began, or at the backstop (:data:`BACKSTOP` times the
+  limit, never past the notebook's budget): a cell that waits or sleeps ends there.
+* :class:`FolderCap` -- the total bytes and entries of each shared folder, counted with
+  ``os.scandir`` (never following a link, stopping once a cap is passed, so a check costs at
+  most the cap in entries), and emptying a folder that went past its cap; a
+  :class:`Watchdog` thread checks every :data:`WATCH_EVERY` seconds for as long as the jail
+  lives, and kills the jail at the first folder past its cap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "tree_cpu",
+    "Meter",
+    "Timer",
+    "FolderCap",
+    "Watchdog",
+    "BACKSTOP",
+    "WATCH_EVERY",
+    "FRESH",
+]
+
+#: The wall-clock backstop of a request judged by CPU time, in multiples of its limit.
+BACKSTOP = 3.0
+#: Seconds between two checks of the shared folders while a request waits.
+WATCH_EVERY = 0.1
+#: The shortest pause between two CPU readings after the wall-clock deadline passed.
+_CPU_EVERY = 0.05
+#: Seconds a full reading of the tree stays good enough for the reading at a request's start.
+FRESH = 1.0
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _read_stat(pid: int | str) -> tuple[int, int, int] | None:
+    """``(parent pid, CPU ticks, start time)`` of one process; the ticks are utime + stime +
+    cutime + cstime."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    # The name (field 2) may hold spaces and parentheses: the fields after it follow its last ")".
+    fields = data[data.rfind(b")") + 2 :].split()
+    try:
+        return int(fields[1]), sum(int(v) for v in fields[11:15]), int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def _scan(root: int) -> tuple[float, dict[int, int]] | None:
+    """CPU seconds of the tree of ``root`` and its processes (pid -> start time)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    children: dict[int, list[int]] = {}
+    found: dict[int, tuple[int, int]] = {}
+    for name in names:
+        if not name.isdigit():
+            continue
+        read = _read_stat(name)
+        if read is not None:
+            pid = int(name)
+            found[pid] = read[1:]
+            children.setdefault(read[0], []).append(pid)
+    if root not in found:
+        return None
+    total, stack, tree = 0, [root], {}
+    while stack:
+        pid = stack.pop()
+        total += found[pid][0]
+        tree[pid] = found[pid][1]
+        stack.extend(child for child in children.get(pid, ()) if child not in tree)
+    return total / _TICK, tree
+
+
+def tree_cpu(root: int) -> float | None:
+    """CPU seconds used so far by ``root`` and every process below it (their reaped children
+    included); None when ``root`` is gone or ``/proc`` cannot be read."""
+    scanned = _scan(root)
+    return None if scanned is None else scanned[0]
+
+
+class Meter:
+    """The CPU seconds used by the process tree of ``root`` (see :func:`tree_cpu`)."""
+
+    def __init__(self, root: int):
+        self.root = root
+        self._tree: dict[int, int] = {}
+        self._when = float("-inf")
+
+    def used(self, fresh: float = 0.0) -> float | None:
+        """CPU seconds used so far; None once ``root`` is gone. Within ``fresh`` seconds of
+        the latest full reading, only the processes it found are read: one born since is not
+        counted yet (a later full reading counts all it used, so the difference between the
+        two readings can exceed what the tree used between them by what such a process used
+        before the first one)."""
+        if time.monotonic() - self._when > fresh or self.root not in self._tree:
+            scanned = _scan(self.root)
+            if scanned is None:
+                return None
+            self._when = time.monotonic()
+            self._tree = scanned[1]
+            return scanned[0]
+        total = 0
+        for pid, started in self._tree.items():
+            read = _read_stat(pid)
+            if read is not None and read[2] == started:
+                total += read[1]
+            elif pid == self.root:
+                return None
+        return total / _TICK
+
+
+@dataclass
+class Timer:
+    """The time one request may take: ``limit`` seconds, by the wall-clock ``deadline``
+    (``time.monotonic()``), which runs out with ``reason``.
+
+    With ``meter`` (the sandbox's process tree; its jail has no CPU share of its own), passing
+    the deadline is not enough: the request runs out when the tree used ``limit`` CPU seconds
+    since :meth:`start` (``cpu_reason``), or at ``end`` (``end_reason``), whichever comes
+    first. Without ``meter`` the deadline is final (``end`` is the deadline)."""
+
+    limit: float
+    deadline: float
+    reason: str
+    meter: Meter | None = None
+    end: float = 0.0
+    cpu_reason: str = ""
+    end_reason: str = ""
+    cpu_start: float = 0.0
+    _next_cpu: float = 0.0
+
+    @classmethod
+    def start(
+        cls,
+        limit: float,
+        reason: str,
+        *,
+        meter: Meter | None = None,
+        what: str = "",
+        hard: float | None = None,
+        hard_reason: str = "",
+        own_reason: bool = True,
+    ) -> Timer:
+        """A timer that starts now. ``hard``: a time no backstop passes (the notebook's
+        budget, with ``hard_reason``); ``own_reason``: ``reason`` is the request's own timeout
+        (not a deadline of the question or the budget), so the CPU limit says "of CPU time"."""
+        now = time.monotonic()
+        timer = cls(limit, now + limit, reason)
+        timer.end = timer.deadline
+        cpu = meter.used(FRESH) if meter is not None and limit > 0 else None
+        if cpu is None:
+            return timer
+        timer.meter, timer.cpu_start = meter, cpu
+        timer.end, timer.end_reason = (
+            now + BACKSTOP * limit,
+            (
+                f"{what} did not finish within {BACKSTOP * limit:g} s of wall-clock time "
+                "(waiting for something that never comes?)"
+            ),
+        )
+        if hard is not None and hard <= timer.end:
+            timer.end, timer.end_reason = max(hard, timer.deadline), hard_reason or reason
+        timer.cpu_reason = (
+            f"{what} did not finish within {limit:g} s of CPU time (an endless loop?)"
+            if own_reason
+            else reason
+        )
+        return timer
+
+    @property
+    def metered(self) -> bool:
+        """Whether the request is judged by its CPU time (its jail has no share of its own)."""
+        return self.meter is not None
+
+    def wake_at(self) -> float:
+        """When the waiter should look again (the deadline, then the next CPU reading)."""
+        now = time.monotonic()
+        if now < self.deadline or not self.metered:
+            return self.deadline
+        return min(self.end, max(now, self._next_cpu))
+
+    def read_by(self) -> float:
+        """The deadline for the rest of a reply whose first byte came: the wall-clock deadline,
+        or the backstop for a request judged by CPU time (bytes are coming, so it does not
+        hang, and a neighbour's load may slow the writer)."""
+        return self.end
+
+    def hold_until(self) -> tuple[float, str]:
+        """The latest time the grader's own work on this request may last, and why it ends."""
+        if self.metered:
+            return self.end, self.end_reason
+        return self.deadline, self.reason
+
+    def expired(self) -> str | None:
+        """Why the request has run out now, or None while it may go on."""
+        now = time.monotonic()
+        if now < self.deadline:
+            return None
+        if not self.metered:
+            return self.reason
+        if now >= self.end:
+            return self.end_reason
+        if now < self._next_cpu:
+            return None
+        used = self._used()
+        # A reading races with processes being reaped (their time moves into the parent's):
+        # a second reading must agree before the learner is stopped.
+        if used is not None and used >= self.limit:
+            used = self._used()
+            if used is not None and used >= self.limit:
+                return self.cpu_reason
+        left = self.limit - (used or 0.0)
+        # Until then the jail cannot reach the limit, even with every CPU of the host.
+        self._next_cpu = time.monotonic() + max(_CPU_EVERY, left / (os.cpu_count() or 1))
+        return None
+
+    def _used(self) -> float | None:
+        cpu = self.meter.used() if self.meter is not None else None
+        return None if cpu is None else cpu - self.cpu_start
+
+
+def _size(info: os.stat_result) -> int:
+    """What one entry costs: its size or the disk blocks it holds, the larger."""
+    return max(info.st_size, getattr(info, "st_blocks", 0) * 512)
+
+
+def usage(path: str, max_bytes: int, max_entries: int) -> tuple[int, int]:
+    """``(bytes, entries)`` below ``path`` (every folder, never through a link); the count
+    stops as soon as either passes its cap, so it costs at most ``max_entries + 1`` entries."""
+    total = entries = 0
+    stack = [path]
+    while stack:
+        folder = stack.pop()
+        try:
+            listing = os.scandir(folder)
+        except OSError:
+            continue
+        with listing:
+            for entry in listing:
+                entries += 1
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                total += _size(info)
+                if total > max_bytes or entries > max_entries:
+                    return total, entries
+                if stat.S_ISDIR(info.st_mode):
+                    stack.append(entry.path)
+    return total, entries
+
+
+def empty(path: str) -> None:
+    """Remove everything inside ``path`` (links are removed, never followed); keep ``path``."""
+    with contextlib.suppress(OSError), os.scandir(path) as listing:
+        for entry in list(listing):
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+
+
+class FolderCap:
+    """A cap on the total bytes and entries of each of ``folders`` (host folders a jail may
+    write that no tmpfs caps); :meth:`over` says when one went past it."""
+
+    def __init__(self, folders: Sequence[str], max_bytes: int, max_entries: int):
+        self.folders = list(folders)
+        self.max_bytes = max_bytes
+        self.max_entries = max_entries
+
+    def over(self) -> str | None:
+        """One line saying which cap a folder went past, or None."""
+        for folder in self.folders:
+            used, entries = usage(folder, self.max_bytes, self.max_entries)
+            if used > self.max_bytes:
+                return f"wrote more than {self.max_bytes / 2**20:g} MiB into a shared folder"
+            if entries > self.max_entries:
+                return f"made more than {self.max_entries:,} files in a shared folder"
+        return None
+
+    def empty(self) -> None:
+        """Empty every folder (its jail must be gone, or it writes on)."""
+        for folder in self.folders:
+            empty(folder)
+
+
+class Watchdog(threading.Thread):
+    """Checks ``cap`` every :data:`WATCH_EVERY` seconds until :meth:`stop`; at the first folder
+    past its cap it keeps the line saying so in :attr:`reason`, calls ``kill`` (which ends the
+    jail) and empties the folders. A daemon thread: it never holds the grader up."""
+
+    def __init__(self, cap: FolderCap, kill: Callable[[], None]):
+        super().__init__(name="simlab-folder-watch", daemon=True)
+        self.cap = cap
+        self.kill = kill
+        self.reason: str | None = None
+        self._stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self._stopped.wait(WATCH_EVERY):
+            if self.check():
+                return
+
+    def check(self) -> bool:
+        """Check once (from any thread); True when a folder is past its cap (and the jail was
+        killed)."""
+        if self.reason is not None:
+            return True
+        why = self.cap.over()
+        if why is None:
+            return False
+        self.reason = why
+        self.kill()
+        self.cap.empty()
+        return True
+
+    def stop(self) -> None:
+        """Stop checking (before the jail's process is reaped, so ``kill`` never reaches a
+        process that reused its ID)."""
+        self._stopped.set()
+        if self.is_alive() and self is not threading.current_thread():
+            self.join()
