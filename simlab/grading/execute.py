@@ -55,7 +55,7 @@ from simlab.grading.sandbox.kernel import (
     BoundedKernelClient,
     JailedKernelManager,
 )
-from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap
+from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap, Meter, Timer
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager", "BUDGET_DETAIL"]
 
@@ -191,21 +191,36 @@ def _left(deadline: float | None, timeout: int) -> int:
     return 0 if left < 1 else min(timeout, int(left))
 
 
-async def _execute(client: _CountingClient, i: int, cap: FolderCap | None) -> str | None:
-    """Execute code cell ``i``; with ``cap``, look at the kernel's folder every
-    :data:`WATCH_EVERY` seconds meanwhile and once after it: past its cap, the cell is cancelled
-    and the line saying so returned (the caller kills the kernel and removes the folder)."""
+def _meter(km: JailedKernelManager | None) -> Meter | None:
+    """The CPU meter of a jailed kernel whose jail has no CPU share of its own (no control
+    group could be made), else None: such a kernel's cells are judged by the CPU they used."""
+    if km is None or km.jail.grouped:
+        return None
+    pid = getattr(km.provisioner, "pid", None)
+    return Meter(pid) if isinstance(pid, int) else None
+
+
+async def _execute(
+    client: _CountingClient, i: int, cap: FolderCap | None, timer: Timer | None
+) -> tuple[str, str] | None:
+    """Execute code cell ``i``. With ``cap``, look at the kernel's folder every
+    :data:`WATCH_EVERY` seconds meanwhile and once after it; with ``timer`` (a metered kernel),
+    judge the cell's time by the CPU its jail used, with the timer's wall-clock backstop. When
+    either runs out the cell is cancelled and ``(status, line)`` returned (the caller kills the
+    kernel and removes the folder)."""
     run = asyncio.ensure_future(client.async_execute_cell(client.nb.cells[i], i))
-    if cap is None:
+    if cap is None and timer is None:
         await run
         return None
     while True:
         done, _ = await asyncio.wait({run}, timeout=WATCH_EVERY)
-        why = cap.over()
-        if why is not None:
+        why = ("filled", cap.over()) if cap is not None else None
+        if (why is None or why[1] is None) and timer is not None and not done:
+            why = ("timeout", timer.expired())
+        if why is not None and why[1] is not None:
             run.cancel()
             await asyncio.gather(run, return_exceptions=True)
-            return why
+            return why[0], why[1]
         if done:
             run.result()  # raises as the cell did
             return None
@@ -218,6 +233,7 @@ async def _run_cell(
     max_output: int,
     deadline: float | None,
     cap: FolderCap | None = None,
+    meter: Meter | None = None,
 ) -> tuple[CellRun, bool]:
     """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
     cell = client.nb.cells[i]
@@ -225,11 +241,32 @@ async def _run_cell(
     if allowed <= 0:
         return CellRun(i, "budget", BUDGET_DETAIL), True
     client.timeout = allowed
+    timer = None
+    if meter is not None:
+        timer = Timer.start(
+            allowed,
+            f"ran past the {timeout} s limit",
+            meter=meter,
+            what="the cell",
+            hard=deadline,
+            hard_reason=BUDGET_DETAIL,
+            own_reason=allowed == timeout,
+        )
+        if timer.metered:  # nbclient's own limit only backs up the timer's backstop
+            if allowed == timeout:
+                timer.cpu_reason = f"ran past the {timeout} s limit of CPU time"
+            if timer.end_reason != BUDGET_DETAIL:
+                backstop = timer.end - timer.deadline + allowed
+                timer.end_reason = f"ran past the {backstop:.0f} s limit of wall-clock time"
+            client.timeout = int(timer.end - time.monotonic()) + 2
     try:
-        filled = await _execute(client, i, cap)
-        if filled is not None:
+        stopped = await _execute(client, i, cap, timer)
+        if stopped is not None:
             client.shutdown_kernel = "immediate"
-            return CellRun(i, "filled", filled), False
+            status, line = stopped
+            if status == "timeout" and line == BUDGET_DETAIL:
+                status = "budget"
+            return CellRun(i, status, line), False
     except CellExecutionError as exc:
         run = CellRun(
             i, "error", _one_line(f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename)
@@ -313,7 +350,9 @@ async def _run(
                 cap = FolderCap([km.folder], FOLDER_BYTES, FOLDER_FILES) if uncapped else None
                 while pending and fit:
                     i = pending.pop(0)
-                    results[i], fit = await _run_cell(client, i, timeout, max_output, deadline, cap)
+                    results[i], fit = await _run_cell(
+                        client, i, timeout, max_output, deadline, cap, _meter(km)
+                    )
                 if fit and km is not None:
                     await _exit_from_inside(client, km)
         except Exception as exc:  # the kernel would not start, or died while starting

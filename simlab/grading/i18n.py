@@ -189,6 +189,8 @@ RULES: tuple[Rule, ...] = (
     _r(r"(?P<path>.+): cannot be read \((?P<why>[^()]+)\)", "{path}:无法读取({why})"),
     # --- the notebook run (simlab/grading/execute.py) and the sandbox ------------------------
     _r(r"ran past the (?P<s>[\d.]+) s limit", "超过了 {s} 秒的时限"),
+    _r(r"ran past the (?P<s>[\d.]+) s limit of CPU time", "用完了 {s} 秒的 CPU 时间限额"),
+    _r(r"ran past the (?P<s>[\d.]+) s limit of wall-clock time", "超过了 {s} 秒(实际时间)的时限"),
     _r(
         r"the kernel died \(os\._exit, a crash or running out of memory\)",
         "内核退出了(os._exit、崩溃或内存耗尽)",

@@ -201,3 +201,34 @@ def test_does_the_grader_blame_the_filler_and_keep_the_honest_grade(no_root_caps
     assert "into a shared folder" in first.feedback and "grader error" not in first.feedback
     assert not any("grader error" in q.feedback for q in filled.questions)
     assert _simlab_folders() - before == set(), "a shared folder was left behind"
+
+
+def _kernel_run(sources: list[str], timeout: int):
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from simlab.grading.execute import run_notebook
+
+    nb = new_notebook(cells=[new_code_cell(source) for source in sources])
+    return run_notebook(nb, timeout=timeout, startup_timeout=60)
+
+
+def test_does_a_correct_kernel_cell_pass_while_a_neighbour_saturates_the_host(no_root_caps):
+    # The notebook's own run (pass 1, in a jailed kernel) is judged by CPU time too.
+    spinners = _spinners(3 * (os.cpu_count() or 1))
+    try:
+        started = time.monotonic()
+        runs = _kernel_run([BURN + "\nburn(1.2)"], timeout=2)
+        elapsed = time.monotonic() - started
+    finally:
+        _stop(spinners)
+    assert runs[0].status == "ok", runs[0]
+    assert elapsed > 2, elapsed
+
+
+def test_do_spinning_and_sleeping_kernel_cells_stop_by_cpu_and_by_the_backstop(no_root_caps):
+    started = time.monotonic()
+    runs = _kernel_run(["while True: pass", "import time; time.sleep(120)"], timeout=2)
+    assert (runs[0].status, runs[0].detail) == ("timeout", "ran past the 2 s limit of CPU time")
+    assert runs[1].status == "timeout", runs[1]
+    assert runs[1].detail == f"ran past the {2 * BACKSTOP:.0f} s limit of wall-clock time"
+    assert time.monotonic() - started < 60
