@@ -214,6 +214,10 @@ RULES: tuple[Rule, ...] = (
         "{what} 没有在 {s} 秒(实际时间)内结束(在等一件永远不会发生的事?)",
     ),
     _r(
+        r"(?P<what>.+) sent the grader more than (?P<n>\d+) MiB or (?P<v>[\d,]+) values in all",
+        "{what} 一共向评分器发送了超过 {n} MiB 或 {v} 个值",
+    ),
+    _r(
         r"wrote more than (?P<n>[\d.]+) MiB into a shared folder",
         "向共享文件夹写入了超过 {n} MiB",
     ),

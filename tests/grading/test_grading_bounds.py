@@ -213,3 +213,52 @@ def test_does_everything_a_wrapped_command_starts_run_in_its_groups_and_leave_no
     assert lines and all(line.endswith("/" + name) for line in lines), shown.stdout
     paths = list(group.paths.values())
     assert group.remove() and not any(os.path.exists(p) for p in paths)
+
+
+def test_is_a_frame_of_millions_of_small_values_refused_before_it_is_parsed():
+    # A frame under the byte cap can hold ten times the values the grader accepts: refused
+    # from its bytes, before json builds a single object.
+    import tracemalloc
+
+    payload = b"[" + b",".join([b"{}"] * (10 * frames.MAX_FRAME_VALUES)) + b"]"
+    tracemalloc.start()
+    try:
+        got, seconds = _timed(frames.parse_frame, payload)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert isinstance(got, frames.FrameError) and got.kind == "large", got
+    assert peak < 3 * len(payload), peak  # the bytes scanned, never their objects
+    assert seconds < 5, seconds
+
+
+def test_do_commas_inside_a_string_not_count_as_values():
+    text = "a, [b], {c}" * (frames.MAX_FRAME_VALUES // 2)
+    payload = json.dumps({"note": text, "escaped": 'say "x, y"'}).encode()
+    assert frames.values_bound(payload) > frames.MAX_FRAME_VALUES
+    assert frames.parse_frame(payload)["note"] == text
+
+
+#: Sends the grader frame after frame that are each within the limits, as callbacks.
+CALLBACK_FLOOD = """
+from simlab.grading.sandbox import remote
+
+def flood():
+    channel = remote._CHANNEL[0]
+    for _ in range(10_000):
+        channel.ask({"cb": 999, "method": "x", "args": [[0] * 900_000], "kwargs": {"$d": []}})
+    return "done"
+"""
+
+
+def test_does_a_stream_of_frames_within_the_limits_still_end():
+    from simlab.grading.sandbox.supervisor import MAX_INTAKE_VALUES, Sandbox, SandboxLost
+
+    with Sandbox(timeout=60) as box:
+        assert box.exec_cell(0, CALLBACK_FLOOD).status == "ok"
+        started = time.monotonic()
+        with pytest.raises(SandboxLost, match="sent the grader more than"):
+            box.call("flood")
+    # Cut at MAX_INTAKE_VALUES: a few seconds of the grader's work, not the whole budget.
+    assert time.monotonic() - started < 30
+    assert MAX_INTAKE_VALUES < 10 * 900_000

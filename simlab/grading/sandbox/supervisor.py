@@ -65,6 +65,12 @@ __all__ = [
 
 #: The largest reply the grader accepts from a sandbox, in bytes.
 MAX_REPLY = 32 * 1024 * 1024
+#: What one sandbox may send the grader in all its life (replies and callbacks): bytes, and
+#: JSON values (as :func:`frames.values_bound` counts them). The grader parses every frame in
+#: its own process, outside any jail's CPU share, so a stream of frames each within the limits
+#: must still end.
+MAX_INTAKE_BYTES = 256 * 1024 * 1024
+MAX_INTAKE_VALUES = 8_000_000
 #: Seconds a sandbox may take to start (a jail, Python, simlab's imports) before its first
 #: request; not charged to the student's code.
 STARTUP_TIMEOUT = 120.0
@@ -194,6 +200,7 @@ class Sandbox:
             self._watchdog.start()
         self.alive = True
         self._ready = False
+        self._intake = [0, 0]  # bytes and values received so far
         self._services: dict[int, Service] = {}
         self._next_service = 1
         # (the services a request may call back, its time) per request under way, innermost last
@@ -408,7 +415,15 @@ class Sandbox:
             if why is not None:
                 raise self._lose(why)
         try:
-            return frames.parse_frame(frames.read_frame(self._from, timer.read_by(), MAX_REPLY))
+            payload = frames.read_frame(self._from, timer.read_by(), MAX_REPLY)
+            self._intake[0] += len(payload)
+            self._intake[1] += frames.values_bound(payload)
+            if self._intake[0] > MAX_INTAKE_BYTES or self._intake[1] > MAX_INTAKE_VALUES:
+                raise self._lose(
+                    f"{what} sent the grader more than {MAX_INTAKE_BYTES >> 20} MiB "
+                    f"or {MAX_INTAKE_VALUES:,} values in all"
+                )
+            return frames.parse_frame(payload)
         except frames.FrameError as exc:
             raise self._frame_lost(exc, what, timer.reason) from None
         except OSError:
