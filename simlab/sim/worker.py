@@ -34,6 +34,8 @@ __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
 #: What :meth:`Worker._work` reports: the step's work is done, the worker crashed, or its lease
 #: was lost (a refused heartbeat).
 WORKED, CRASHED, LOST = "worked", "crashed", "lost"
+#: The nemesis's question for a pause at each place a pause may strike.
+_DRAW = {"save": "pause", "work": "work_pause", "effect": "effect_pause", "send": "send_pause"}
 
 
 class Worker:
@@ -88,7 +90,7 @@ class Worker:
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
-        horizon = sim.horizon
+        horizon = sim.faults_until
         work = self._work
         while step < steps:
             faults = env.now < horizon
@@ -229,7 +231,7 @@ class Worker:
             if sim.two_statement_claim:
                 ledger.claim_update(task, name, ttl)
                 wait = ledger.round_trip
-                if env.now < sim.horizon:
+                if env.now < sim.faults_until:
                     wait += self._claim_pause(task)
                 if wait:
                     yield env.timeout(wait)
@@ -336,13 +338,7 @@ class Worker:
         key and sending it); the pause event says ``where`` unless it is ``save``."""
         sim = self.sim
         nemesis = sim.nemesis
-        draw = {
-            "save": nemesis.pause,
-            "work": nemesis.work_pause,
-            "effect": nemesis.effect_pause,
-            "send": nemesis.send_pause,
-        }
-        length = draw[where](self, task, step)
+        length = getattr(nemesis, _DRAW[where])(self, task, step)
         if length is None:
             return None
         now = sim.env.now
