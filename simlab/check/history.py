@@ -71,6 +71,8 @@ __all__ = [
 ]
 
 EVENT_TYPES = ("invoke", "ok", "fail", "info")
+#: ``Event(...)`` without a value: a fresh empty dict.
+_NO_VALUE: Any = object()
 OPS = (
     "submit",
     "deliver",
@@ -91,7 +93,7 @@ OPS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One line of history. ``process`` is a worker name, ``"client"``, ``"broker"``, ``"user"`` or
     ``"nemesis"``; ``task``, ``epoch`` and ``step`` are None where they do not apply."""
@@ -105,6 +107,30 @@ class Event:
     epoch: int | None = None
     step: int | None = None
     value: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        index: int,
+        time: float,
+        type: str,
+        process: str,
+        op: str,
+        task: str | None = None,
+        epoch: int | None = None,
+        step: int | None = None,
+        value: Mapping[str, Any] = _NO_VALUE,
+    ) -> None:
+        # The frozen dataclass's own __init__ sets each field through object.__setattr__; the
+        # slots' descriptors set them directly, and a run records hundreds of thousands.
+        _set_index(self, index)
+        _set_time(self, time)
+        _set_type(self, type)
+        _set_process(self, process)
+        _set_op(self, op)
+        _set_task(self, task)
+        _set_epoch(self, epoch)
+        _set_step(self, step)
+        _set_value(self, {} if value is _NO_VALUE else value)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -124,6 +150,10 @@ class Event:
             step=d.get("step"),
             value=dict(d.get("value") or {}),
         )
+
+
+(_set_index, _set_time, _set_type, _set_process, _set_op, _set_task, _set_epoch, _set_step,
+ _set_value) = (getattr(Event, f).__set__ for f in Event.__slots__)  # fmt: skip
 
 
 class History:
