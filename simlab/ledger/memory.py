@@ -335,6 +335,11 @@ class MemoryLedger:
         """The side effects recorded for the task, in the order they were recorded."""
         return list(self._task(task_id).effects.values())
 
+    def all_effects(self) -> dict[str, list[Effect]]:
+        """:meth:`effects` of every task that has any: task ID -> its effects in the order
+        recorded (a task with none is left out)."""
+        return {tid: list(t.effects.values()) for tid, t in self._tasks.items() if t.effects}
+
     # -- reading ------------------------------------------------------------------------------
 
     def get(self, task_id: str) -> TaskRecord:
@@ -369,11 +374,12 @@ class MemoryLedger:
     # -- helpers -------------------------------------------------------------------------------
 
     def _task(self, task_id: str) -> _Task:
+        # Every key was checked by submit, so a str found here is a valid name already.
+        task = self._tasks.get(task_id) if task_id.__class__ is str else None
+        if task is not None:
+            return task
         check_name(task_id, "task_id")
-        try:
-            return self._tasks[task_id]
-        except KeyError:
-            raise UnknownTask(task_id) from None
+        raise UnknownTask(task_id)
 
     def _out_of_attempts(self, task: _Task) -> bool:
         return self.max_attempts is not None and task.attempts >= self.max_attempts

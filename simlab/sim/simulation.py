@@ -401,7 +401,7 @@ def simulate(
             run = _Run(env, scenario, seed, store, schedule, sender)
             run.run()
             final = store.tasks()
-            effects = {r.task_id: store.effects(r.task_id) for r in final}
+            effects = _effects(store, final)
         finally:
             close = getattr(store, "close", None)
             if close is not None:
@@ -451,6 +451,16 @@ def simulate(
         findings=list(verdict.findings),
         effects=effects,
     )
+
+
+def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
+    """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
+    offers it (``all_effects``), instead of a round trip per task."""
+    every = getattr(store, "all_effects", None)
+    if every is None:
+        return {r.task_id: store.effects(r.task_id) for r in final}
+    recorded = every()
+    return {r.task_id: recorded.get(r.task_id, []) for r in final}
 
 
 @contextlib.contextmanager
