@@ -173,8 +173,13 @@ class SqlLedger:
         check_lease(lease)
         check_ttl(ttl)
         now = float(self.clock())
-        params = {"until": now + ttl, "now": now, "task_id": lease.task_id, "epoch": lease.epoch}
-        return self._write_one(lease.task_id, self.q.HEARTBEAT, params)
+        task_id = lease.task_id
+        params = {"until": now + ttl, "now": now, "task_id": task_id, "epoch": lease.epoch}
+        if self._count(self.q.HEARTBEAT, params) == 1:  # _write_one inline: every few seconds
+            self._wrote()
+            return True
+        self._require(task_id)
+        return False
 
     def save(
         self,
@@ -320,8 +325,9 @@ class SqlLedger:
         (task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint,
          worker, goal, created_at, updated_at) = row  # fmt: skip
         return TaskRecord(
-            task_id, status, step, epoch, from_json(result), tenant, attempts, lease_until,
-            from_json(checkpoint), worker, from_json(goal), created_at, updated_at,
+            task_id, status, step, epoch, None if result is None else from_json(result), tenant,
+            attempts, lease_until, None if checkpoint is None else from_json(checkpoint), worker,
+            None if goal is None else from_json(goal), created_at, updated_at,
         )  # fmt: skip
 
 
