@@ -226,28 +226,33 @@ class HistoryView:
     def __init__(self, history: Iterable[Event] | HistoryView):
         if isinstance(history, HistoryView):
             history = history.events
-        self.events: list[Event] = [
-            e if isinstance(e, Event) else Event.from_dict(e) for e in history
-        ]
+        if isinstance(history, History):
+            self.events: list[Event] = history.events  # a recorder holds only Events
+        else:
+            self.events = [e if isinstance(e, Event) else Event.from_dict(e) for e in history]
+        by_task: dict[str, list[Event]] = defaultdict(list)
+        by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        submits: dict[str, Event] = {}
+        faults_off = None
+        for e in self.events:
+            op, task = e.op, e.task
+            by_kind[op, e.type].append(e)
+            if task is not None:
+                by_task[task].append(e)
+                if op == "submit" and e.type == "ok" and task not in submits:
+                    submits[task] = e
+            elif op == "faults-off" and faults_off is None:
+                faults_off = e
         #: task -> its events, in history order
-        self.by_task: dict[str, list[Event]] = defaultdict(list)
+        self.by_task: dict[str, list[Event]] = dict(by_task)
         #: task -> its (first) submit event
-        self.submits: dict[str, Event] = {}
+        self.submits = submits
         #: the first ``faults-off`` event, or None
-        self.faults_off: Event | None = None
+        self.faults_off: Event | None = faults_off
         #: (op, type) -> its events, in history order (see :meth:`of`)
-        self._by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        self._by_kind = by_kind
         #: what readers of this view computed once and share (see :meth:`memo`)
         self._memo: dict[str, Any] = {}
-        for e in self.events:
-            self._by_kind[(e.op, e.type)].append(e)
-            if e.task is not None:
-                self.by_task[e.task].append(e)
-                if e.op == "submit" and e.type == "ok":
-                    self.submits.setdefault(e.task, e)
-            elif e.op == "faults-off" and self.faults_off is None:
-                self.faults_off = e
-        self.by_task = dict(self.by_task)
 
     def of(self, op: str, type: str = "ok") -> list[Event]:
         """The events of one operation and type, in history order (do not modify the list)."""

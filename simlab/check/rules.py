@@ -262,10 +262,10 @@ def findings(
     view = history if isinstance(history, HistoryView) else HistoryView(history)
     records = as_records(final)
     wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
-    by_op: dict[str, list[Rule]] = {}
+    by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            by_op.setdefault(op, []).append(r)
+            by_op.setdefault(op, []).append((r.letter, r.judge))
     model = Model(set(view.submits), ttl)
     found: list[Finding] = []
     fenced, on_ok, apply = ops.FENCED_OPS, model.on_ok, model.apply
@@ -282,10 +282,10 @@ def findings(
             if judges:
                 if op in fenced:
                     model.open_lease(s, e)
-                for r in judges:
-                    hit = r.judge(s, e, model)
+                for letter, judge in judges:
+                    hit = judge(s, e, model)
                     if hit is not None:
-                        found.append(Finding(r.letter, e.index, hit[0], e, hit[1]))
+                        found.append(Finding(letter, e.index, hit[0], e, hit[1]))
             step = on_ok.get(op)
             if step is not None:
                 step(s, e)
