@@ -115,7 +115,8 @@ class Worker:
 
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
-            rec(env.now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            now = env.now  # no simulated time passes until the next yield
+            rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
             if done:
                 ok = ledger.save(
                     lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
@@ -124,7 +125,7 @@ class Worker:
                 ok = ledger.save(lease, step + 1)
             if not ok:
                 rec(
-                    env.now,
+                    now,
                     "fail",
                     name,
                     "save",
@@ -135,7 +136,7 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            rec(env.now, "ok", name, "save", task, epoch, step + 1, done=done)
+            rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
             step += 1
         broker.ack(task)
         return False
@@ -249,17 +250,9 @@ class Worker:
             rec(env.now, "fail", name, "claim", task, reason="unknown")
             broker.ack(task)
             return None
-        rec(
-            env.now,
-            "ok",
-            name,
-            "claim",
-            task,
-            lease.epoch,
-            lease.step,
-            lease_until=lease.lease_until,
-        )
-        self.last_beat = env.now
+        now = env.now
+        rec(now, "ok", name, "claim", task, lease.epoch, lease.step, lease_until=lease.lease_until)
+        self.last_beat = now
         return lease
 
     def _work(self, task: str, lease, step: int, faults: bool):
