@@ -123,7 +123,7 @@ def final_state(run: Run) -> list[Finding]:
                     f"its result names {writer[0]} (epoch {writer[1]}), but {who(s.done)} "
                     "completed it"
                 )
-        if run.effects is not None:
+        if run.effects is not None and (s.effects or run.effects.get(task)):
             stored = {f.key: f.epoch for f in run.effects.get(task, ())}
             accepted = {k: e.epoch for k, e in s.effects.items()}
             if stored != accepted:

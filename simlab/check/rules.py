@@ -268,7 +268,10 @@ def findings(
             by_op.setdefault(op, []).append((r.letter, r.judge))
     model = Model(set(view.submits), ttl)
     found: list[Finding] = []
-    fenced, on_ok, apply = ops.FENCED_OPS, model.on_ok, model.apply
+    fenced, apply = ops.FENCED_OPS, model.apply
+    # One lookup per accepted event: op -> (its judges, its transition of the model).
+    table = {op: (by_op.get(op), step) for op, step in model.on_ok.items()}
+    table.update((op, (judges, None)) for op, judges in by_op.items() if op not in table)
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
@@ -277,16 +280,17 @@ def findings(
                 if e.op == "claim":
                     apply(s, e)
                 continue
-            op = e.op
-            judges = by_op.get(op)
+            entry = table.get(e.op)
+            if entry is None:
+                continue
+            judges, step = entry
             if judges:
-                if op in fenced:
+                if e.op in fenced:
                     model.open_lease(s, e)
                 for letter, judge in judges:
                     hit = judge(s, e, model)
                     if hit is not None:
                         found.append(Finding(letter, e.index, hit[0], e, hit[1]))
-            step = on_ok.get(op)
             if step is not None:
                 step(s, e)
     if any(not r.ops for r in wanted):
