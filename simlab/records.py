@@ -40,8 +40,8 @@ PROBE_TENANT = "__health__"
 def _slots_set_directly(cls: type) -> type:
     """Give the frozen slots dataclass ``cls`` an ``__init__`` with the same parameters that sets
     each slot through its descriptor. (The dataclass's own ``__init__`` calls
-    ``object.__setattr__`` once per field, at about twice the cost, and a ledger makes one of
-    these records on every claim.) The instances stay frozen: assignment still raises."""
+    ``object.__setattr__`` once per field, which costs more, and a ledger makes one of these
+    records on every claim.) The instances stay frozen: assignment still raises."""
     env: dict[str, Any] = {}
     params, body = [], []
     for f in fields(cls):
