@@ -6,7 +6,7 @@ not the lease, is the truth: a lease whose epoch is no longer current commits no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 __all__ = [
@@ -37,6 +37,29 @@ TERMINAL_STATUSES = frozenset({COMPLETED, CANCELLED, DEAD})
 PROBE_TENANT = "__health__"
 
 
+def _slots_set_directly(cls: type) -> type:
+    """Give the frozen slots dataclass ``cls`` an ``__init__`` with the same parameters that sets
+    each slot through its descriptor. (The dataclass's own ``__init__`` calls
+    ``object.__setattr__`` once per field, which costs more, and a ledger makes one of these
+    records on every claim.) The instances stay frozen: assignment still raises."""
+    env: dict[str, Any] = {}
+    params, body = [], []
+    for f in fields(cls):
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+    return cls
+
+
+@_slots_set_directly
 @dataclass(frozen=True, slots=True)
 class Lease:
     """A granted claim: ``worker`` may run the task from ``step`` while ``epoch`` is current.
@@ -55,6 +78,7 @@ class Lease:
     attempts: int = 1
 
 
+@_slots_set_directly
 @dataclass(frozen=True, slots=True)
 class TaskRecord:
     """A snapshot of one task as the ledger stores it."""
@@ -79,6 +103,7 @@ class TaskRecord:
         return self.status in TERMINAL_STATUSES
 
 
+@_slots_set_directly
 @dataclass(frozen=True, slots=True)
 class Effect:
     """An external side effect recorded in the idempotency ledger before it was sent."""

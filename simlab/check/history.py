@@ -71,6 +71,8 @@ __all__ = [
 ]
 
 EVENT_TYPES = ("invoke", "ok", "fail", "info")
+#: ``Event(...)`` without a value: a fresh empty dict.
+_NO_VALUE: Any = object()
 OPS = (
     "submit",
     "deliver",
@@ -91,7 +93,7 @@ OPS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One line of history. ``process`` is a worker name, ``"client"``, ``"broker"``, ``"user"`` or
     ``"nemesis"``; ``task``, ``epoch`` and ``step`` are None where they do not apply."""
@@ -105,6 +107,30 @@ class Event:
     epoch: int | None = None
     step: int | None = None
     value: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        index: int,
+        time: float,
+        type: str,
+        process: str,
+        op: str,
+        task: str | None = None,
+        epoch: int | None = None,
+        step: int | None = None,
+        value: Mapping[str, Any] = _NO_VALUE,
+    ) -> None:
+        # The frozen dataclass's own __init__ sets each field through object.__setattr__; the
+        # slots' descriptors set them directly, and a run records hundreds of thousands.
+        _set_index(self, index)
+        _set_time(self, time)
+        _set_type(self, type)
+        _set_process(self, process)
+        _set_op(self, op)
+        _set_task(self, task)
+        _set_epoch(self, epoch)
+        _set_step(self, step)
+        _set_value(self, {} if value is _NO_VALUE else value)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -124,6 +150,11 @@ class Event:
             step=d.get("step"),
             value=dict(d.get("value") or {}),
         )
+
+
+(_set_index, _set_time, _set_type, _set_process, _set_op, _set_task, _set_epoch, _set_step,
+ _set_value) = (getattr(Event, f).__set__ for f in Event.__slots__)  # fmt: skip
+_new = object.__new__
 
 
 class History:
@@ -152,8 +183,18 @@ class History:
         **value: Any,
     ) -> Event:
         """Append one event and return it."""
-        e = Event(len(self._events), float(time), type, process, op, task, epoch, step, value)
-        self._events.append(e)
+        events = self._events
+        e = _new(Event)  # Event.__init__'s work inline: the simulator's hottest call
+        _set_index(e, len(events))
+        _set_time(e, float(time))
+        _set_type(e, type)
+        _set_process(e, process)
+        _set_op(e, op)
+        _set_task(e, task)
+        _set_epoch(e, epoch)
+        _set_step(e, step)
+        _set_value(e, value)
+        events.append(e)
         return e
 
     def __len__(self) -> int:
@@ -185,28 +226,33 @@ class HistoryView:
     def __init__(self, history: Iterable[Event] | HistoryView):
         if isinstance(history, HistoryView):
             history = history.events
-        self.events: list[Event] = [
-            e if isinstance(e, Event) else Event.from_dict(e) for e in history
-        ]
+        if isinstance(history, History):
+            self.events: list[Event] = history.events  # a recorder holds only Events
+        else:
+            self.events = [e if isinstance(e, Event) else Event.from_dict(e) for e in history]
+        by_task: dict[str, list[Event]] = defaultdict(list)
+        by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        submits: dict[str, Event] = {}
+        faults_off = None
+        for e in self.events:
+            op, task = e.op, e.task
+            by_kind[op, e.type].append(e)
+            if task is not None:
+                by_task[task].append(e)
+                if op == "submit" and e.type == "ok" and task not in submits:
+                    submits[task] = e
+            elif op == "faults-off" and faults_off is None:
+                faults_off = e
         #: task -> its events, in history order
-        self.by_task: dict[str, list[Event]] = defaultdict(list)
+        self.by_task: dict[str, list[Event]] = dict(by_task)
         #: task -> its (first) submit event
-        self.submits: dict[str, Event] = {}
+        self.submits = submits
         #: the first ``faults-off`` event, or None
-        self.faults_off: Event | None = None
+        self.faults_off: Event | None = faults_off
         #: (op, type) -> its events, in history order (see :meth:`of`)
-        self._by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        self._by_kind = by_kind
         #: what readers of this view computed once and share (see :meth:`memo`)
         self._memo: dict[str, Any] = {}
-        for e in self.events:
-            self._by_kind[(e.op, e.type)].append(e)
-            if e.task is not None:
-                self.by_task[e.task].append(e)
-                if e.op == "submit" and e.type == "ok":
-                    self.submits.setdefault(e.task, e)
-            elif e.op == "faults-off" and self.faults_off is None:
-                self.faults_off = e
-        self.by_task = dict(self.by_task)
 
     def of(self, op: str, type: str = "ok") -> list[Event]:
         """The events of one operation and type, in history order (do not modify the list)."""

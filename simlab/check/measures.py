@@ -103,57 +103,54 @@ def outdated_sends(view: HistoryView) -> list[Event]:
     return out
 
 
-def _duplicate_deliveries_absorbed(view: HistoryView) -> int:
-    """Duplicate or re-deliveries after which the receiving worker committed no step that had
-    already been committed (its saves are attributed to its latest delivery of the task)."""
-    absorbed = 0
+def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
+    """Two counts in one pass over each task's events.
+
+    *Absorbed*: duplicate or re-deliveries after which the receiving worker committed no step
+    that had already been committed (its saves are attributed to its latest delivery of the
+    task). *Expired*: claims granted while the history says the task was still running under an
+    older lease (the ledger only allows that once the lease expired)."""
+    absorbed = expired = 0
     for events in view.by_task.values():
         committed: set[Any] = set()
         latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
-        for e in events:
-            if e.type != "ok":
-                continue
-            if e.op == "deliver":
-                worker = e.value.get("to") or e.value.get("worker") or e.process
-                dup = bool(e.value.get("duplicate") or e.value.get("redelivery"))
-                if worker in latest and latest[worker][0] and not latest[worker][1]:
-                    absorbed += 1
-                latest[worker] = [dup, False]
-            elif e.op == "save":
-                if e.step in committed and e.process in latest:
-                    latest[e.process][1] = True
-                committed.add(e.step)
-        absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
-    return absorbed
-
-
-def _leases_expired(view: HistoryView) -> int:
-    """Claims granted while the history says the task was still running under an older lease
-    (the ledger only allows that once the lease expired)."""
-    count = 0
-    for events in view.by_task.values():
         running = False
         for e in events:
             if e.type != "ok":
                 continue
             op = e.op
-            if op == "claim":
-                count += running
+            if op == "deliver":
+                value = e.value
+                worker = value.get("to") or value.get("worker") or e.process
+                dup = bool(value.get("duplicate") or value.get("redelivery"))
+                if worker in latest and latest[worker][0] and not latest[worker][1]:
+                    absorbed += 1
+                latest[worker] = [dup, False]
+            elif op == "claim":
+                expired += running
                 running = True
-            elif op == "cancel" or (op == "save" and e.value.get("done")):
+            elif op == "save":
+                if e.step in committed and e.process in latest:
+                    latest[e.process][1] = True
+                committed.add(e.step)
+                if e.value.get("done"):
+                    running = False
+            elif op == "cancel":
                 running = False
-    return count
+        absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
+    return absorbed, expired
 
 
 def coverage(view: HistoryView) -> dict[str, int]:
     """The "sometimes" counters: did this run reach the cases the checker exists for?"""
+    absorbed, expired = _deliveries_and_expiries(view)
     return {
         "stale_commits_rejected": len(view.of("save", "fail")),
         "crashes_after_effect": sum(
             1 for e in view.of("crash", "info") if e.value.get("after_effect")
         ),
-        "duplicate_deliveries_absorbed": _duplicate_deliveries_absorbed(view),
-        "leases_expired": _leases_expired(view),
+        "duplicate_deliveries_absorbed": absorbed,
+        "leases_expired": expired,
     }
 
 

@@ -123,7 +123,7 @@ def final_state(run: Run) -> list[Finding]:
                     f"its result names {writer[0]} (epoch {writer[1]}), but {who(s.done)} "
                     "completed it"
                 )
-        if run.effects is not None:
+        if run.effects is not None and (s.effects or run.effects.get(task)):
             stored = {f.key: f.epoch for f in run.effects.get(task, ())}
             accepted = {k: e.epoch for k, e in s.effects.items()}
             if stored != accepted:
@@ -138,7 +138,12 @@ def final_state(run: Run) -> list[Finding]:
 
 def _writer(result: Any) -> tuple[Any, Any] | None:
     """The (worker, epoch) a result names, for results that name their writer."""
-    if isinstance(result, Mapping) and "worker" in result and "epoch" in result:
+    # dict first: isinstance against the Mapping ABC is slow, and results are JSON (dicts).
+    if (
+        (result.__class__ is dict or isinstance(result, Mapping))
+        and "worker" in result
+        and "epoch" in result
+    ):
         return result["worker"], result["epoch"]
     return None
 

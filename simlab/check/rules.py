@@ -262,13 +262,16 @@ def findings(
     view = history if isinstance(history, HistoryView) else HistoryView(history)
     records = as_records(final)
     wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
-    by_op: dict[str, list[Rule]] = {}
+    by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            by_op.setdefault(op, []).append(r)
+            by_op.setdefault(op, []).append((r.letter, r.judge))
     model = Model(set(view.submits), ttl)
     found: list[Finding] = []
-    fenced, on_ok, apply = ops.FENCED_OPS, model.on_ok, model.apply
+    fenced, apply = ops.FENCED_OPS, model.apply
+    # One lookup per accepted event: op -> (its judges, its transition of the model).
+    table = {op: (by_op.get(op), step) for op, step in model.on_ok.items()}
+    table.update((op, (judges, None)) for op, judges in by_op.items() if op not in table)
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
@@ -277,16 +280,17 @@ def findings(
                 if e.op == "claim":
                     apply(s, e)
                 continue
-            op = e.op
-            judges = by_op.get(op)
+            entry = table.get(e.op)
+            if entry is None:
+                continue
+            judges, step = entry
             if judges:
-                if op in fenced:
+                if e.op in fenced:
                     model.open_lease(s, e)
-                for r in judges:
-                    hit = r.judge(s, e, model)
+                for letter, judge in judges:
+                    hit = judge(s, e, model)
                     if hit is not None:
-                        found.append(Finding(r.letter, e.index, hit[0], e, hit[1]))
-            step = on_ok.get(op)
+                        found.append(Finding(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(s, e)
     if any(not r.ops for r in wanted):

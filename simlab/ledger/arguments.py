@@ -44,6 +44,8 @@ __all__ = [
     "check_step",
     "check_name",
     "check_lease",
+    "check_claim",
+    "check_save",
     "check_max_attempts",
     "check_max_value_bytes",
     "check_seconds",
@@ -61,6 +63,10 @@ MAX_NAME_CHARS = 200
 MAX_JSON_DEPTH = 100
 #: The default largest goal, result or checkpoint, in bytes of JSON text (1 MB).
 MAX_VALUE_BYTES = 1_000_000
+
+
+#: ``json.dumps(value, allow_nan=False)`` without building a new encoder on every call.
+_ENCODE = json.JSONEncoder(allow_nan=False).encode
 
 
 class WrongType(TypeError, ValueError):
@@ -120,13 +126,54 @@ def check_name(value: str, what: str) -> None:
     )
 
 
+def check_claim(task_id: str, worker: str, ttl: float) -> None:
+    """A claim's arguments: ``check_name(task_id, "task_id")``, ``check_name(worker,
+    "worker")`` and ``check_ttl(ttl)``, in that order, as one call (every claim runs it)."""
+    if (
+        task_id.__class__ is str
+        and worker.__class__ is str
+        and 0 < len(task_id) <= MAX_NAME_CHARS
+        and 0 < len(worker) <= MAX_NAME_CHARS
+        and task_id.isascii()
+        and worker.isascii()
+        and "\x00" not in task_id
+        and "\x00" not in worker
+        and (ttl.__class__ is float or ttl.__class__ is int)
+        and 0 < ttl <= MAX_TTL
+    ):
+        return
+    check_name(task_id, "task_id")
+    check_name(worker, "worker")
+    check_ttl(ttl)
+
+
+def check_save(lease: Lease, step: int) -> None:
+    """A save's arguments: ``check_lease(lease)`` then ``check_step(step)``, as one call."""
+    check_lease(lease)
+    if step.__class__ is not int or not 0 <= step < MAX_STEP:
+        check_step(step)
+
+
 def check_lease(lease: Lease) -> None:
     """A :class:`~simlab.records.Lease` (as a claim returned it) with a valid task ID and
     worker name (``record_effect`` stores the worker)."""
     if lease.__class__ is not Lease and not isinstance(lease, Lease):
         raise WrongType(f"lease must be a Lease from claim, got {type(lease).__name__}")
-    check_name(lease.task_id, "lease.task_id")
-    check_name(lease.worker, "lease.worker")
+    task_id, worker = lease.task_id, lease.worker
+    # check_name's accepting path for both names inline (every heartbeat and save runs this).
+    if (
+        task_id.__class__ is str
+        and worker.__class__ is str
+        and 0 < len(task_id) <= MAX_NAME_CHARS
+        and 0 < len(worker) <= MAX_NAME_CHARS
+        and task_id.isascii()
+        and worker.isascii()
+        and "\x00" not in task_id
+        and "\x00" not in worker
+    ):
+        return
+    check_name(task_id, "lease.task_id")
+    check_name(worker, "lease.worker")
 
 
 def check_max_attempts(max_attempts: int | None) -> None:
@@ -183,7 +230,7 @@ def to_json(value: Any, what: str, max_bytes: int = MAX_VALUE_BYTES) -> str | No
     if isinstance(value, str) and len(value) > max_bytes:
         raise ValueError(f"{what} is larger than {max_bytes} bytes as JSON")
     try:
-        text = json.dumps(value, allow_nan=False)
+        text = _ENCODE(value)
     except RecursionError:
         raise ValueError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep") from None
     except (TypeError, ValueError) as exc:

@@ -40,7 +40,13 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.ledger.arguments import MAX_VALUE_BYTES, check_lease, check_name, check_step
+from simlab.ledger.arguments import (
+    MAX_VALUE_BYTES,
+    check_claim,
+    check_lease,
+    check_name,
+    check_save,
+)
 from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
 from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
 from simlab.ledger.arguments import check_ttl as _check_ttl
@@ -88,18 +94,19 @@ class _Task:
         self.effects: dict[str, Effect] = {}
 
     def record(self) -> TaskRecord:
+        result, checkpoint, goal = self.result, self.checkpoint, self.goal
         return TaskRecord(
             self.task_id,
             self.status,
             self.step,
             self.epoch,
-            _from_json(self.result),
+            None if result is None else _from_json(result),
             self.tenant,
             self.attempts,
             self.lease_until,
-            _from_json(self.checkpoint),
+            None if checkpoint is None else _from_json(checkpoint),
             self.worker,
-            _from_json(self.goal),
+            None if goal is None else _from_json(goal),
             self.created_at,
             self.updated_at,
         )
@@ -157,7 +164,7 @@ class MemoryLedger:
         else:
             check_name(task_id, "task_id")
         check_name(tenant, "tenant")
-        goal_json = _to_json(goal, "goal", self.max_value_bytes)
+        goal_json = None if goal is None else _to_json(goal, "goal", self.max_value_bytes)
         if task_id in self._tasks:
             raise LedgerError(f"task {task_id!r} already exists")
         self._tasks[task_id] = _Task(task_id, tenant, goal_json, float(self.clock()))
@@ -177,15 +184,14 @@ class MemoryLedger:
         claim would exceed ``max_attempts``: the task becomes ``dead`` first), and
         :class:`~simlab.errors.UnknownTask`.
         """
-        check_name(worker, "worker")
-        _check_ttl(ttl)
+        check_claim(task_id, worker, ttl)
         task = self._task(task_id)
         now = float(self.clock())
         if task.status in TERMINAL_STATUSES:
             raise TerminalTask(task_id, task.status)
         if task.status == RUNNING and task.lease_until > now:
             raise LeaseHeld(task_id, task.worker, task.lease_until)
-        if self._out_of_attempts(task):
+        if self.max_attempts is not None and self._out_of_attempts(task):
             self._bury(task, now)
             raise TerminalTask(task_id, DEAD)
         return self._grant(task, worker, ttl, now)
@@ -248,10 +254,10 @@ class MemoryLedger:
         construction. A negative (or non-integer) ``step`` or a non-JSON value raises
         ``ValueError``.
         """
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
+        check_save(lease, step)
+        limit = self.max_value_bytes
+        result_json = None if result is None else _to_json(result, "result", limit)
+        checkpoint_json = None if checkpoint is None else _to_json(checkpoint, "checkpoint", limit)
         task = self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
             return False
@@ -335,6 +341,11 @@ class MemoryLedger:
         """The side effects recorded for the task, in the order they were recorded."""
         return list(self._task(task_id).effects.values())
 
+    def all_effects(self) -> dict[str, list[Effect]]:
+        """:meth:`effects` of every task that has any: task ID -> its effects in the order
+        recorded (a task with none is left out)."""
+        return {tid: list(t.effects.values()) for tid, t in self._tasks.items() if t.effects}
+
     # -- reading ------------------------------------------------------------------------------
 
     def get(self, task_id: str) -> TaskRecord:
@@ -369,11 +380,12 @@ class MemoryLedger:
     # -- helpers -------------------------------------------------------------------------------
 
     def _task(self, task_id: str) -> _Task:
+        # Every key was checked by submit, so a str found here is a valid name already.
+        task = self._tasks.get(task_id) if task_id.__class__ is str else None
+        if task is not None:
+            return task
         check_name(task_id, "task_id")
-        try:
-            return self._tasks[task_id]
-        except KeyError:
-            raise UnknownTask(task_id) from None
+        raise UnknownTask(task_id)
 
     def _out_of_attempts(self, task: _Task) -> bool:
         return self.max_attempts is not None and task.attempts >= self.max_attempts
@@ -396,12 +408,13 @@ class MemoryLedger:
         task.worker = worker
         task.lease_until = now + ttl
         task.updated_at = now
+        checkpoint = task.checkpoint
         return Lease(
             task.task_id,
             worker,
             task.epoch,
             task.step,
             task.lease_until,
-            _from_json(task.checkpoint),
+            None if checkpoint is None else _from_json(checkpoint),
             task.attempts,
         )

@@ -100,6 +100,7 @@ EFFECTS = """
     SELECT task_id, key, epoch, worker, recorded_at FROM simlab_effects
     WHERE task_id = %(task_id)s ORDER BY seq
 """
+ALL_EFFECTS = "SELECT task_id, key, epoch, worker, recorded_at FROM simlab_effects ORDER BY seq"
 GET = f"SELECT {TASK_COLUMNS} FROM simlab_tasks WHERE task_id = %(task_id)s"
 EXISTS = "SELECT 1 FROM simlab_tasks WHERE task_id = %(task_id)s"
 TASKS = f"SELECT {TASK_COLUMNS} FROM simlab_tasks ORDER BY seq"

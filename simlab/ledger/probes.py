@@ -26,11 +26,13 @@ __all__ = ["bare_claim_save", "raw_update_transaction", "probe_write_read", "rem
 
 def raw_update_transaction(ledger: Ledger, task_id: str) -> None:
     """The floor a cycle is measured against: ``BEGIN IMMEDIATE``, one single-row
-    ``UPDATE``, ``COMMIT``. Touches only ``updated_at``."""
+    ``UPDATE``, ``COMMIT``. Touches only ``updated_at``. Its write counts toward the
+    ledger's checkpoints, as every measured write does (see :func:`bare_claim_save`)."""
     db = ledger._db
     db.execute("BEGIN IMMEDIATE")
     db.execute("UPDATE tasks SET updated_at = ? WHERE task_id = ?", (0.0, task_id))
     db.execute("COMMIT")
+    ledger._wrote()
 
 
 def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0) -> bool:

@@ -85,6 +85,7 @@ EFFECTS = (
     "SELECT task_id, key, epoch, worker, recorded_at FROM effects WHERE task_id = :task_id"
     " ORDER BY rowid"
 )
+ALL_EFFECTS = "SELECT task_id, key, epoch, worker, recorded_at FROM effects ORDER BY rowid"
 GET = f"SELECT {TASK_COLUMNS} FROM tasks WHERE task_id = :task_id"
 EXISTS = "SELECT 1 FROM tasks WHERE task_id = :task_id"
 TASKS = f"SELECT {TASK_COLUMNS} FROM tasks ORDER BY seq"

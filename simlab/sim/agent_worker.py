@@ -127,7 +127,7 @@ class AgentWorker(Worker):
         if plan.stop:
             return self._stop(plan, plan.stop), None
 
-        faults = env.now < sim.horizon
+        faults = env.now < sim.faults_until
         worked = yield from self._work(task, lease, lease.step, faults)
         if worked is not WORKED:
             return worked is CRASHED, None

@@ -5,7 +5,8 @@ and how its cost grows with the number of tasks.
 (:mod:`simlab.sim.queueing`). The same queue is simulated by Ciw, a discrete-event library for
 queueing networks (an optional dependency: ``pip install -e '.[bench]'``), and by simlab over
 :class:`~simlab.ledger.memory.MemoryLedger` and over ``Ledger(":memory:")``, each for the same
-number of customers, alternating in every round; the best CPU time of each counts. Reported:
+number of customers, alternating in every round; the best CPU time of each counts. Each timed
+run starts after a full collection, so none pays for the garbage another left. Reported:
 customers served per CPU-second, each simlab row's ratio to Ciw, and each one's mean wait with a
 99% confidence interval across independent replications, beside Erlang C's exact value (all
 three models must agree with it; simlab checks its whole history as well, Ciw checks nothing).
@@ -17,6 +18,7 @@ part in the broker, the history or the checker).
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from typing import Any
@@ -46,6 +48,7 @@ def ciw_available() -> bool:
 
 def _simlab(factory, customers: int, seed: int) -> tuple[float, list[float]]:
     scenario = mmc_scenario(MMC["workers"], MMC["arrival_rate"], customers)
+    gc.collect()  # no engine pays for the garbage another one left
     start = time.process_time()
     result = simulate(scenario, seed=seed, ledger=factory)
     return time.process_time() - start, waits(result)
@@ -54,6 +57,7 @@ def _simlab(factory, customers: int, seed: int) -> tuple[float, list[float]]:
 def _ciw(customers: int, seed: int) -> tuple[float, list[float]]:
     import ciw
 
+    gc.collect()
     start = time.process_time()
     ciw.seed(seed)
     network = ciw.create_network(
@@ -121,6 +125,7 @@ def bench_scale(sizes: list[int], *, seed: int = 1) -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = []
     for tasks in sizes:
+        gc.collect()
         start = time.process_time()
         simulate(WIDGET.with_(tasks=tasks), seed=seed, ledger=lambda c: MemoryLedger(clock=c))
         cpu = time.process_time() - start

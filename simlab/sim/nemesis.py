@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import STEP_FAULTS, Schedule
 
 __all__ = ["Nemesis", "RandomNemesis", "ScheduledNemesis", "exact_delay"]
@@ -48,6 +49,9 @@ class Nemesis:
     ``worker.attempt`` is set by :meth:`work` and read by :meth:`effect_crash` and :meth:`pause`
     of the same step: one worker runs one step at a time, so it names the attempt in progress.
     """
+
+    #: True when no fault can strike at all, so nobody needs to ask (see :class:`RandomNemesis`)
+    idle = False
 
     def __init__(self, run) -> None:
         self.run = run
@@ -87,6 +91,8 @@ class RandomNemesis(Nemesis):
 
     def __init__(self, run) -> None:
         super().__init__(run)
+        # Every rate 0: no question would draw or strike anything, so none need be asked.
+        self.idle = not any(getattr(run.scenario, name) for name in RATE_FIELDS)
         rng = run.rng
         self._crash, self._effect_crash = rng["crash"], rng["effect_crash"]
         self._pause, self._slow = rng["pause"], rng["slow"]

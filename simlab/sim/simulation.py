@@ -20,8 +20,11 @@ change documents under running and paused tasks: see :mod:`simlab.sim.agent_work
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -279,13 +282,16 @@ class _Run:
             self.nemesis = RandomNemesis(self)
         else:
             self.nemesis = ScheduledNemesis(self, schedule)
+        #: workers, broker and client ask the nemesis before this time: the horizon, or never
+        #: when it has no fault to give (the history still records ``faults-off`` at the horizon)
+        self.faults_until = -math.inf if self.nemesis.idle else self.horizon
         self.broker = Broker(
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
             rng=self.rng["duplicate"],
-            faults_on=lambda: env.now < self.horizon,
-            duplicate=self.nemesis.duplicate,
+            faults_on=lambda: env.now < self.faults_until,
+            duplicate=None if self.nemesis.idle else self.nemesis.duplicate,
         )
         self.mailbox = Mailbox()
         #: who sends a step's e-mail: None (the worker itself) or send(lease, step) -> moves
@@ -316,7 +322,7 @@ class _Run:
                 extra = agent.submit(self.ledger, task, i)
                 rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
-            if env.now < self.horizon:
+            if env.now < self.faults_until:
                 for action, first in (("cancel", nemesis.cancel), ("requeue", nemesis.requeue)):
                     self._later(first(task), action, task)
 
@@ -388,27 +394,28 @@ def simulate(
         raise ValueError(f"seed must be an integer, got {seed!r}")
     schedule = _as_schedule(schedule, scenario, seed)
     factory = ledger or _default_ledger(scenario.variant)
-    env = simpy.Environment()
-    store = factory(lambda: env.now)
-    try:
-        run = _Run(env, scenario, seed, store, schedule, sender)
-        run.run()
-        final = store.tasks()
-        effects = {r.task_id: store.effects(r.task_id) for r in final}
-    finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
+    with _collector_paused():
+        env = simpy.Environment()
+        store = factory(lambda: env.now)
+        try:
+            run = _Run(env, scenario, seed, store, schedule, sender)
+            run.run()
+            final = store.tasks()
+            effects = _effects(store, final)
+        finally:
+            close = getattr(store, "close", None)
+            if close is not None:
+                close()
 
-    history = run.history
-    verdict = check(
-        history,
-        final,
-        steps=scenario.steps,
-        effects=effects,
-        ttl=scenario.ttl,
-        named_results=scenario.workload == "opaque",
-    )
+        history = run.history
+        verdict = check(
+            history,
+            final,
+            steps=scenario.steps,
+            effects=effects,
+            ttl=scenario.ttl,
+            named_results=scenario.workload == "opaque",
+        )
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)
@@ -444,6 +451,34 @@ def simulate(
         findings=list(verdict.findings),
         effects=effects,
     )
+
+
+def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
+    """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
+    offers it (``all_effects``), instead of a round trip per task."""
+    every = getattr(store, "all_effects", None)
+    if every is None:
+        return {r.task_id: store.effects(r.task_id) for r in final}
+    recorded = every()
+    return {r.task_id: recorded.get(r.task_id, []) for r in final}
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a run builds its history, then resume it.
+
+    A run allocates objects by the hundred thousand and keeps most of them (the history, the
+    records); every collection of the oldest generation walks all that are alive, so the
+    collector's cost grows faster than the run. Refcounting still frees every acyclic object at
+    once; the few cycles a run leaves behind are collected after it.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 #: ``Result.replay`` of a run driven by a schedule (save ``Result.schedule`` there first).

@@ -34,6 +34,8 @@ __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
 #: What :meth:`Worker._work` reports: the step's work is done, the worker crashed, or its lease
 #: was lost (a refused heartbeat).
 WORKED, CRASHED, LOST = "worked", "crashed", "lost"
+#: The nemesis's question for a pause at each place a pause may strike.
+_DRAW = {"save": "pause", "work": "work_pause", "effect": "effect_pause", "send": "send_pause"}
 
 
 class Worker:
@@ -88,7 +90,7 @@ class Worker:
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
-        horizon = sim.horizon
+        horizon = sim.faults_until
         work = self._work
         while step < steps:
             faults = env.now < horizon
@@ -113,7 +115,8 @@ class Worker:
 
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
-            rec(env.now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            now = env.now  # no simulated time passes until the next yield
+            rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
             if done:
                 ok = ledger.save(
                     lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
@@ -122,7 +125,7 @@ class Worker:
                 ok = ledger.save(lease, step + 1)
             if not ok:
                 rec(
-                    env.now,
+                    now,
                     "fail",
                     name,
                     "save",
@@ -133,7 +136,7 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            rec(env.now, "ok", name, "save", task, epoch, step + 1, done=done)
+            rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
             step += 1
         broker.ack(task)
         return False
@@ -229,7 +232,7 @@ class Worker:
             if sim.two_statement_claim:
                 ledger.claim_update(task, name, ttl)
                 wait = ledger.round_trip
-                if env.now < sim.horizon:
+                if env.now < sim.faults_until:
                     wait += self._claim_pause(task)
                 if wait:
                     yield env.timeout(wait)
@@ -247,17 +250,9 @@ class Worker:
             rec(env.now, "fail", name, "claim", task, reason="unknown")
             broker.ack(task)
             return None
-        rec(
-            env.now,
-            "ok",
-            name,
-            "claim",
-            task,
-            lease.epoch,
-            lease.step,
-            lease_until=lease.lease_until,
-        )
-        self.last_beat = env.now
+        now = env.now
+        rec(now, "ok", name, "claim", task, lease.epoch, lease.step, lease_until=lease.lease_until)
+        self.last_beat = now
         return lease
 
     def _work(self, task: str, lease, step: int, faults: bool):
@@ -336,13 +331,7 @@ class Worker:
         key and sending it); the pause event says ``where`` unless it is ``save``."""
         sim = self.sim
         nemesis = sim.nemesis
-        draw = {
-            "save": nemesis.pause,
-            "work": nemesis.work_pause,
-            "effect": nemesis.effect_pause,
-            "send": nemesis.send_pause,
-        }
-        length = draw[where](self, task, step)
+        length = getattr(nemesis, _DRAW[where])(self, task, step)
         if length is None:
             return None
         now = sim.env.now

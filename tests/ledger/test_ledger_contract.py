@@ -457,6 +457,20 @@ def test_are_effects_kept_per_task(ledger):
     assert [e.task_id for e in ledger.effects("b")] == ["b"]
 
 
+def test_does_all_effects_give_what_effects_gives_per_task(ledger, clock):
+    for task_id in ["a", "b", "c"]:
+        ledger.submit(task_id)
+    lease_a = ledger.claim("a", "w1", TTL)
+    lease_c = ledger.claim("c", "w2", TTL)
+    for lease, key in [(lease_c, "k2"), (lease_a, "k1"), (lease_c, "k1"), (lease_a, "k0")]:
+        clock.now += 1.0
+        assert ledger.record_effect(lease, key)
+    every = ledger.all_effects()
+    assert every == {"a": ledger.effects("a"), "c": ledger.effects("c")}
+    assert [e.key for e in every["c"]] == ["k2", "k1"]  # in the order recorded
+    assert "b" not in every  # a task with no effect is left out
+
+
 # -- JSON values ----------------------------------------------------------------------------------
 
 

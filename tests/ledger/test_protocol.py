@@ -39,3 +39,25 @@ def test_do_the_signatures_match_the_protocol(cls):
             continue
         expected = list(inspect.signature(member).parameters)
         assert list(inspect.signature(getattr(cls, name)).parameters) == expected, name
+
+
+def test_are_the_records_still_frozen_dataclasses_built_by_position_or_keyword():
+    import dataclasses
+
+    from simlab.check.history import Event
+    from simlab.records import Effect, Lease, TaskRecord
+
+    lease = Lease("t1", "w1", 2, 1, 9.0)
+    assert (lease.checkpoint, lease.attempts) == (None, 1)  # the defaults
+    keywords = Lease(task_id="t1", worker="w1", epoch=2, step=1, lease_until=9.0)
+    assert keywords == lease and dataclasses.replace(lease, step=2).step == 2
+    record = TaskRecord("t1", "queued", 0, 0, None, "default", 0, None, None)
+    assert record.worker is None and record.updated_at is None
+    event = Event(0, 1.0, "ok", "client", "submit", "t1")
+    assert event.value == {} and event.value is not Event(0, 1.0, "ok", "c", "submit").value
+    effect = Effect("t1", "k", 1, "w1", 2.0)
+    for frozen, name in [(lease, "epoch"), (record, "step"), (effect, "key"), (event, "task")]:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(frozen, name, 7)
+    with pytest.raises(TypeError):
+        Lease("t1", "w1")

@@ -64,3 +64,28 @@ def test_does_the_replay_command_reproduce_the_run(tmp_path, capsys):
     capsys.readouterr()
     assert code == (1 if original.violations else 0)
     assert out.read_text() == original.history.to_jsonl()
+
+
+def test_does_a_run_with_every_fault_rate_at_zero_tell_the_same_story_unasked():
+    # Every rate 0: the random nemesis is idle and nobody asks it anything. An empty schedule's
+    # nemesis is asked at every fault point and answers "no fault": the stories must match.
+    from simlab.sim.queueing import mmc_scenario
+
+    scenario = mmc_scenario(3, 2.1, 300)
+    idle = simulate(scenario, seed=7)
+    asked = simulate(scenario, seed=7, schedule=[])
+    assert history_digest(idle.history) == history_digest(asked.history)
+    assert any(e.op == "faults-off" for e in idle.history)  # still recorded at the horizon
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_does_a_run_leave_the_cycle_collector_as_it_found_it(enabled):
+    import gc
+
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        simulate(Scenario(tasks=5), seed=1)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
