@@ -5,7 +5,8 @@ The notebook asks for six facts about a cancel, measured on a ledger and a mailb
 kit's ledger they never change, so an answer could play the story and type the facts in. The
 check therefore also plays the learner's function in a *world* (:data:`WORLDS`) where the names
 ``Ledger`` and ``Mailbox`` are classes that behave otherwise: one whose cancel fences nothing
-(and whose mailbox loses its mail), one whose cancel rolls the step back. Every fact differs
+(and whose mailbox loses its mail), one whose cancel rolls the step back (the ledgers are
+:mod:`simlab.ledger.broken`). Every fact differs
 from the kit's in at least one world, and none depends on the order in which the learner tries
 the things the story lists.
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import TerminalTask
+from simlab.ledger.broken import RollbackCancelLedger, UnfencedCancelLedger
 from simlab.ledger.sqlite import Ledger as KitLedger
 from simlab.sim.mailbox import Mailbox as KitMailbox
 
@@ -41,66 +43,6 @@ FACTS = (
 )
 
 
-class _UnfencedLedger(KitLedger):
-    """A cancel that fences nothing: saves and side effects of any lease land, a cancelled task
-    can be claimed again, and requeue takes a running task back too."""
-
-    def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
-        if KitLedger.save(self, lease, step, result=result, checkpoint=checkpoint, done=done):
-            return True
-        params = {"step": step, "now": float(self.clock()), "task_id": lease.task_id}
-        sql = (
-            "UPDATE tasks SET step = :step, updated_at = :now"
-            " WHERE task_id = :task_id AND step < :step"
-        )
-        return self._count(sql, params) == 1
-
-    def record_effect(self, lease: Any, key: str) -> bool:
-        if KitLedger.record_effect(self, lease, key):
-            return True
-        params = {
-            "key": key,
-            "worker": lease.worker,
-            "now": float(self.clock()),
-            "task_id": lease.task_id,
-            "epoch": lease.epoch,
-        }
-        sql = (
-            "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
-            " VALUES (:task_id, :key, :epoch, :worker, :now)"
-        )
-        return self._count(sql, params) == 1
-
-    def claim(self, task_id: str, worker: str, ttl: float) -> Any:
-        self._back_to_queue(task_id, "'cancelled'")
-        return KitLedger.claim(self, task_id, worker, ttl)
-
-    def requeue(self, task_id: str) -> bool:
-        return KitLedger.requeue(self, task_id) or self._back_to_queue(task_id, "'running'")
-
-    def _back_to_queue(self, task_id: str, statuses: str) -> bool:
-        sql = (
-            "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now"
-            f" WHERE task_id = :task_id AND status IN ({statuses})"
-        )
-        return self._count(sql, {"now": float(self.clock()), "task_id": task_id}) == 1
-
-
-class _RollbackLedger(KitLedger):
-    """A cancel that rolls the task's steps back to 0 (and a requeue that starts over)."""
-
-    def cancel(self, task_id: str) -> bool:
-        return KitLedger.cancel(self, task_id) and self._from_zero(task_id)
-
-    def requeue(self, task_id: str) -> bool:
-        return KitLedger.requeue(self, task_id) and self._from_zero(task_id)
-
-    def _from_zero(self, task_id: str) -> bool:
-        sql = "UPDATE tasks SET step = 0, checkpoint = NULL WHERE task_id = :task_id"
-        self._count(sql, {"task_id": task_id})
-        return True
-
-
 class _LostMail(KitMailbox):
     """A mailbox that loses every e-mail (a key never received reads as 0)."""
 
@@ -114,14 +56,12 @@ class _LostMail(KitMailbox):
         pass
 
 
-for _cls in (_UnfencedLedger, _RollbackLedger):
-    _cls.__name__ = _cls.__qualname__ = "Ledger"
 _LostMail.__name__ = _LostMail.__qualname__ = "Mailbox"
 
 #: world -> (its Ledger, its Mailbox).
 WORLDS: dict[str, tuple[type, type]] = {
-    "unfenced": (_UnfencedLedger, _LostMail),
-    "rollback": (_RollbackLedger, KitMailbox),
+    "unfenced": (UnfencedCancelLedger, _LostMail),
+    "rollback": (RollbackCancelLedger, KitMailbox),
 }
 
 

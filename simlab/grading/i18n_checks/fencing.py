@@ -1,4 +1,4 @@
-"""Chinese for the hidden checks' sentences of simlab/grading/checks/fencing.py.
+"""Chinese for the hidden checks' sentences of simlab/grading/checks/fencing/__init__.py.
 
 Exercise 01's stories run on a ledger file.
 """

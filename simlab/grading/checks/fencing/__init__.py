@@ -123,6 +123,11 @@ CANCEL_RUBRIC = (
             "requeue that resets the epoch",
             "requeue that lowers the epoch again",
         ),
+        properties=(
+            "In generated sequences of claim, commit, cancel and requeue, a cancel of a queued "
+            "or running task bumps the epoch by one, every claim gets an epoch never used "
+            "before, and no epoch from before a cancel commits after it.",
+        ),
     ),
     Criterion(
         "requeue",
@@ -130,8 +135,20 @@ CANCEL_RUBRIC = (
         "requeue turns only a cancelled task back to queued (True), keeping the epoch exactly "
         "(not lowered, not raised), so the next claim gets a higher one and commits once; any "
         "other status: False, nothing changed.",
+        properties=(
+            "In the same sequences, every requeue returns and leaves what the reference requeue "
+            "does on the state it is given.",
+        ),
     ),
-    Criterion("terminal", 1, "cancel refuses completed and cancelled tasks and leaves them as is."),
+    Criterion(
+        "terminal",
+        1,
+        "cancel refuses completed and cancelled tasks and leaves them as is.",
+        properties=(
+            "In the same sequences, a cancel of a completed or cancelled task returns False "
+            "and changes nothing.",
+        ),
+    ),
 )
 
 #: The rubric of ``cancel-after-first-step``: the answer is what the ledger file shows.
@@ -166,12 +183,20 @@ LIMITS_RUBRIC = (
             "plays the story but types the facts in",
             "thinks a late save still lands",
         ),
+        properties=(
+            "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
+            "cancel rolls the steps back, each refusal is what the story gives there.",
+        ),
     ),
     Criterion(
         "what-stays",
         2,
         "A cancel does not recall a sent e-mail or roll back committed steps, and a requeued task "
         "resumes from its committed step; measured too, not typed in.",
+        properties=(
+            "On the same two ledgers, the e-mail, the stored step and the requeued claim's step "
+            "are what the story gives there.",
+        ),
     ),
 )
 

@@ -85,15 +85,27 @@ STALE_RUBRIC = (
             "one epoch for all tasks",
             "reports only the first stale commit of each task",
         ),
+        properties=(
+            "On generated histories of two tasks (claims granted, refused or granting an old "
+            "epoch again, saves accepted or refused, several stale commits in one task), the "
+            "rule finds as many stale commits as the kit's rule.",
+        ),
     ),
     Criterion(
-        "cancel", 1, "A cancel ok grants an epoch too: a save of an older epoch after it is stale."
+        "cancel",
+        1,
+        "A cancel ok grants an epoch too: a save of an older epoch after it is stale.",
+        properties=("On generated histories with cancels too, the count is the kit's rule's.",),
     ),
     Criterion(
         "sentences",
         1,
         "The rule returns a list of sentences (strings), one per stale commit in history order, "
         "each naming its task.",
+        properties=(
+            "On generated histories where the count is right, sentence i names the task of the "
+            "i-th stale commit.",
+        ),
     ),
 )
 

@@ -147,14 +147,30 @@ TTL_RUBRIC = (
             "measures on one seed (or a fixed one), not on every seed given",
             "always the smallest or the largest ttl, or one cost alone",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
+            "the grader's costs known by heart rather than the cheapest ttl computed",
+        ),
+        properties=(
+            "On generated histories of crashes, claims, refused claims and restarts (every "
+            "crash claimed again later), recovery_times equals the reference's.",
+            "On generated tables with one cheapest ttl and generated costs, choose_ttl "
+            "returns the reference's choice.",
         ),
     ),
     Criterion(
         "left-out",
         1,
         "A crash that no later claim of its task follows is left out of the recovery times.",
+        properties=(
+            "On generated histories where some crashes are never claimed again, recovery_times "
+            "equals the reference's.",
+        ),
     ),
-    Criterion("tie", 1, "On a tie choose_ttl returns the smaller ttl, whatever the table's order."),
+    Criterion(
+        "tie",
+        1,
+        "On a tie choose_ttl returns the smaller ttl, whatever the table's order.",
+        properties=("On generated tables with a tie, in any order, the smaller ttl.",),
+    ),
 )
 
 
