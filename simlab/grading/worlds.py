@@ -65,6 +65,10 @@ WORLDS: dict[str, tuple[type, type]] = {
 }
 
 
+#: Modules whose names stay the kit's: they build the worlds.
+_OWN = (__name__, RollbackCancelLedger.__module__)
+
+
 def play_in_world(ns: dict, name: str, path: str, world: str) -> Any:
     """Call the learner's ``name(path)`` with the world's classes wherever the kit's are
     bound (the notebook's names, the kit's modules), then bind the kit's back."""
@@ -73,7 +77,7 @@ def play_in_world(ns: dict, name: str, path: str, world: str) -> Any:
     places = [ns] + [
         vars(module)
         for module_name, module in list(sys.modules.items())
-        if module_name.split(".")[0] == "simlab" and module is not None and module_name != __name__
+        if module_name.split(".")[0] == "simlab" and module is not None and module_name not in _OWN
     ]
     undo = []
     for place in places:

@@ -44,13 +44,13 @@ class UnfencedCancelLedger(Ledger):
     can be claimed again, and requeue takes a running task back too."""
 
     def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
-        if Ledger.save(self, lease, step, result=result, checkpoint=checkpoint, done=done):
+        if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
             return True
         params = {"step": step, "now": float(self.clock()), "task_id": lease.task_id}
         return self._count(SAVE_ANY_EPOCH, params) == 1
 
     def record_effect(self, lease: Any, key: str) -> bool:
-        if Ledger.record_effect(self, lease, key):
+        if super().record_effect(lease, key):
             return True
         params = {
             "key": key,
@@ -63,10 +63,10 @@ class UnfencedCancelLedger(Ledger):
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         self._back_to_queue(task_id, CANCELLED)
-        return Ledger.claim(self, task_id, worker, ttl)
+        return super().claim(task_id, worker, ttl)
 
     def requeue(self, task_id: str) -> bool:
-        return Ledger.requeue(self, task_id) or self._back_to_queue(task_id, RUNNING)
+        return super().requeue(task_id) or self._back_to_queue(task_id, RUNNING)
 
     def _back_to_queue(self, task_id: str, status: str) -> bool:
         params = {"now": float(self.clock()), "task_id": task_id, "status": status}
@@ -77,10 +77,10 @@ class RollbackCancelLedger(Ledger):
     """A cancel that rolls the task's steps back to 0 (and a requeue that starts over)."""
 
     def cancel(self, task_id: str) -> bool:
-        return Ledger.cancel(self, task_id) and self._from_zero(task_id)
+        return super().cancel(task_id) and self._from_zero(task_id)
 
     def requeue(self, task_id: str) -> bool:
-        return Ledger.requeue(self, task_id) and self._from_zero(task_id)
+        return super().requeue(task_id) and self._from_zero(task_id)
 
     def _from_zero(self, task_id: str) -> bool:
         self._count(FROM_ZERO, {"task_id": task_id})

@@ -10,6 +10,7 @@ checked against the kit without a sandbox.
 from __future__ import annotations
 
 import pytest
+from submissions.cases import FENCING
 from submissions.fencing import ANSWERS
 from submissions.grading import check_answer, check_corpus, check_feedback
 from submissions.rubric import ANSWERS as FIRST_ANSWERS
@@ -68,6 +69,19 @@ def test_does_playing_in_a_world_put_the_kit_back_even_when_the_answer_raises():
     assert seen == [(world_ledger, world_ledger, world_ledger, world_mailbox)]
     assert ns["L"] is Ledger and ns["Mailbox"] is Mailbox
     assert simlab.ledger.Ledger is Ledger and simlab.ledger.sqlite.Ledger is Ledger
+
+
+@pytest.mark.parametrize("world", sorted(WORLDS))
+def test_does_the_solution_played_in_a_world_measure_what_the_story_gives_there(world, tmp_path):
+    from submissions.cases import answer_source
+
+    from simlab.errors import TerminalTask
+
+    ns = {"Ledger": Ledger, "Mailbox": Mailbox, "TerminalTask": TerminalTask}
+    exec(answer_source("solutions", FENCING, "cancel-limits"), ns)
+    path = str(tmp_path / "story.sqlite")
+    assert play_in_world(ns, "what_cancel_does", path, world) == reference_facts(world)
+    assert ns["Ledger"] is Ledger and ns["Mailbox"] is Mailbox
 
 
 def test_is_the_reference_state_machine_the_exercise_text():
