@@ -1,9 +1,10 @@
 """Ledgers whose cancel is broken on purpose, for the grader's question on what a cancel can
 and cannot undo (``cancel-limits`` of exercise ``fencing``). Never use them.
 
-* :class:`UnfencedCancelLedger`: a cancel that fences nothing. Saves and side effects of any
-  lease land (a save still only moves the step forward), a cancelled task can be claimed
-  again, and requeue takes a running task back too.
+* :class:`UnfencedCancelLedger`: a cancel that fences nothing. A save of any lease is
+  acknowledged (True; a stale one is acknowledged and lost, so the stored step reads the same
+  whenever it is read), side effects of any lease land, a cancelled task can be claimed again,
+  and requeue takes a running task back too.
 * :class:`RollbackCancelLedger`: a cancel that rolls the task's steps back to 0, and a requeue
   that starts over.
 
@@ -21,10 +22,6 @@ from simlab.records import CANCELLED, RUNNING
 
 __all__ = ["UnfencedCancelLedger", "RollbackCancelLedger"]
 
-#: A save of any lease, as long as the step moves forward.
-SAVE_ANY_EPOCH = (
-    "UPDATE tasks SET step = :step, updated_at = :now WHERE task_id = :task_id AND step < :step"
-)
 #: A side effect of any lease, once per key.
 RECORD_ANY_EPOCH = (
     "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
@@ -40,14 +37,14 @@ FROM_ZERO = "UPDATE tasks SET step = 0, checkpoint = NULL WHERE task_id = :task_
 
 
 class UnfencedCancelLedger(Ledger):
-    """A cancel that fences nothing: saves and side effects of any lease land, a cancelled task
-    can be claimed again, and requeue takes a running task back too."""
+    """A cancel that fences nothing: every save that moves the step forward is acknowledged
+    (a stale one is lost), side effects of any lease land, a cancelled task can be claimed
+    again, and requeue takes a running task back too."""
 
     def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
         if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
             return True
-        params = {"step": step, "now": float(self.clock()), "task_id": lease.task_id}
-        return self._count(SAVE_ANY_EPOCH, params) == 1
+        return self.get(lease.task_id).step < step
 
     def record_effect(self, lease: Any, key: str) -> bool:
         if super().record_effect(lease, key):
