@@ -56,13 +56,21 @@ def stale_commits(s: Student, t: Tally) -> None:
         t.part(functools.partial(_hand_written, rule, case))
     t.part(functools.partial(_recorded_unfenced_histories, rule))
     t.part(functools.partial(_recorded_fenced_history, rule))
-    t.part(lambda: falsify(_histories(cancels=False), rule_counts(rule), first=_SEVERAL))
+    t.part(
+        lambda: falsify(
+            _histories(cancels=False), rule_counts(rule), examples=_EXAMPLES, first=_SEVERAL
+        )
+    )
     t.under("cancel")
     t.part(functools.partial(_hand_written, rule, "cancel"))
     t.part(lambda: falsify(_histories(cancels=True), rule_counts(rule), examples=_EXAMPLES))
     t.under("sentences")
     t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
-    t.part(lambda: falsify(_histories(cancels=False), rule_names(rule), first=_SEVERAL))
+    t.part(
+        lambda: falsify(
+            _histories(cancels=False), rule_names(rule), examples=_EXAMPLES // 2, first=_SEVERAL
+        )
+    )
 
 
 #: The rubric of ``stale-commits``: a save is judged by the epochs granted before it.
@@ -259,8 +267,9 @@ def _one_sentence_per_commit_in_order(rule: Any) -> None:
 
 # ------------------------------------------------------------------ generated histories ---
 
-#: Generated histories per property (each is one call of the learner's rule).
-_EXAMPLES = 30
+#: Generated histories per property (each is one call of the learner's rule, one round trip
+#: into the sandbox with the whole history).
+_EXAMPLES = 16
 _TASKS = ("t3", "t7")
 _WORKERS = ("w1", "w2", "w3")
 
