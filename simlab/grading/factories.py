@@ -28,7 +28,15 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     "shared-containers": lambda ns, name, record: _Result(
         shared_containers(_piece(ns, name), record)
     ),
+    "cancel-world": lambda ns, name, path, world: _Result(_cancel_world(ns, name, path, world)),
 }
+
+
+def _cancel_world(ns: dict, name: str, path: str, world: str) -> Any:
+    """The learner's ``name(path)`` played on another ledger (:mod:`simlab.grading.worlds`)."""
+    from simlab.grading.worlds import play_in_world
+
+    return play_in_world(ns, name, path, world)
 
 
 class _Result:

@@ -498,7 +498,7 @@ def batch(tmp_path_factory):
         path.write_text(notebook_text(nb))
     values = {
         "solution": str(ROOT / "solutions" / FENCING),
-        "checks": str(ROOT / "simlab" / "grading" / "checks" / "fencing.py"),
+        "checks": str(ROOT / "simlab" / "grading" / "checks" / "fencing" / "__init__.py"),
         "victim": str(victim),
         "table": str(table),
         "folder": str(folder),

@@ -78,7 +78,8 @@ def test_is_a_bug_of_the_kit_still_a_grader_error():
 
 def test_does_the_unchanged_check_still_give_the_solution_full_points():
     points, feedback = _graded("solutions", lambda s: None)
-    assert (points, feedback) == (QUESTION.points, "all 6 checks passed")
+    assert points == QUESTION.points
+    assert feedback.startswith("all ") and feedback.endswith(" checks passed"), feedback
 
 
 @pytest.mark.parametrize("depth", [100_000, 5_000])

@@ -339,7 +339,36 @@ def measure(ttl, seeds):
     choose="\ndef choose_ttl(table, step_cost, wait_cost):\n    return table\n",
 )
 
+# Reports only the first stale commit of each task: every hand-written history and recorded run
+# has at most one per task, so only a history with two in one task shows it (the core idea).
+FIRST_PER_TASK = """
+def stale_commits(history):
+    newest, reported, found = {}, set(), []
+    for e in history:
+        if e.task is None or e.type != "ok":
+            continue
+        if e.op in ("claim", "cancel") and e.epoch is not None:
+            newest[e.task] = max(newest.get(e.task, 0), e.epoch)
+        elif e.op == "save" and e.task not in reported and (e.epoch or 0) < newest.get(e.task, 0):
+            reported.add(e.task)
+            found.append(f"{e.process} saved {e.task} with stale epoch {e.epoch}")
+    return found
+"""
+
+# choose_ttl that knows the grader's costs by heart (and the flat table of the tie): the
+# answers typed in, found out only on tables the grader generates.
+COSTS_BY_HEART = _ttl(
+    choose="""
+def choose_ttl(table, step_cost, wait_cost):
+    if all(row == {"duplicate_work": 1.0, "waiting": 1.0} for row in table.values()):
+        return min(table)
+    return {10: 4.0, 1: 1.0, 40: 8.0}.get(step_cost, min(table))
+"""
+)
+
 ANSWERS = [
+    ("first-per-task", "stale-commits", FIRST_PER_TASK, 2, "the kit's rule finds 2"),
+    ("costs-by-heart", "choose-ttl", COSTS_BY_HEART, 3, "the ttl of lowest cost"),
     ("defaultdict-rule", "stale-commits", DEFAULTDICT_RULE, 6, "all"),
     ("look-back-rule", "stale-commits", LOOK_BACK_RULE, 6, "all"),
     ("worker-names", "stale-commits", WORKER_NAMES, 3, "same worker"),

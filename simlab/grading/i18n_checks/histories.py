@@ -106,4 +106,57 @@ PATTERNS: tuple[tuple, ...] = (
         r"measures on the same runs",
         "measure({ttl}, 隐藏的种子) 得到 {key} = {v},与工具包在同样运行上的测量不同",
     ),
+    # Generated histories of stale-commits: moves, then what went wrong.
+    (
+        r"(?P<w>\w+) saves (?P<t>\w+) with epoch (?P<e>\d+) \(ok\)",
+        "{w} 用 epoch {e} 保存 {t}(被接受)",
+    ),
+    (
+        r"(?P<w>\w+) saves (?P<t>\w+) with epoch (?P<e>\d+) \(refused\)",
+        "{w} 用 epoch {e} 保存 {t}(被拒绝)",
+    ),
+    (r"(?P<w>\w+)'s claim of (?P<t>\w+) is refused", "{w} 对 {t} 的领取被拒绝"),
+    (r"(?P<w>\w+) claims (?P<t>\w+) \(epoch (?P<e>\d+)\)", "{w} 领取 {t}(epoch {e})"),
+    (r"(?P<t>\w+) is cancelled \(epoch (?P<e>\d+)\)", "{t} 被取消(epoch {e})"),
+    (
+        r"your rule found (?P<n>\d+) stale commit\(s\), the kit's rule finds (?P<m>\d+)",
+        "你的规则找到 {n} 个陈旧提交,工具包的规则找到 {m} 个",
+    ),
+    (
+        r"sentence (?P<i>\d+) \((?P<v>.+)\) does not name (?P<t>\w+), the task of stale commit "
+        r"(?P<j>\d+)",
+        "第 {i} 句({v})没有写出 {t},即第 {j} 个陈旧提交的任务",
+    ),
+    # Generated inputs of choose-ttl.
+    (r"(?P<w>\w+) claims (?P<t>\w+) at (?P<at>[\d.]+)", "{w} 在 {at} 领取 {t}"),
+    (
+        r"(?P<w>\w+)'s claim of (?P<t>\w+) is refused at (?P<at>[\d.]+)",
+        "{w} 在 {at} 对 {t} 的领取被拒绝",
+    ),
+    (r"(?P<w>\w+) crashes with (?P<t>\w+) at (?P<at>[\d.]+)", "{w} 在 {at} 带着 {t} 崩溃"),
+    (r"(?P<w>\w+) restarts at (?P<at>[\d.]+)", "{w} 在 {at} 重启"),
+    (
+        r"ttl (?P<ttl>[\d.]+) has duplicate_work (?P<d>\d+) and waiting (?P<w>\d+)",
+        "ttl {ttl} 的 duplicate_work 为 {d},waiting 为 {w}",
+    ),
+    (
+        r"step_cost (?P<s>\d+) and wait_cost (?P<w>\d+)",
+        "step_cost 为 {s},wait_cost 为 {w}",
+    ),
+    (
+        r"recovery_times\(\) gave (?P<got>.+), expected none",
+        "recovery_times() 给出了 {got},应当一个也没有",
+    ),
+    (
+        r"recovery_times\(\) gave (?P<got>.+), expected (?P<want>.+)",
+        "recovery_times() 给出了 {got},应为 {want}",
+    ),
+    (
+        r"choose_ttl\(\) chose (?P<v>.+), expected (?P<t>[\d.]+) \(on a tie, the smaller ttl\)",
+        "choose_ttl() 选了 {v},应为 {t}(平局时选较小的 ttl)",
+    ),
+    (
+        r"choose_ttl\(\) chose (?P<v>.+), expected (?P<t>[\d.]+) \(the ttl of lowest cost\)",
+        "choose_ttl() 选了 {v},应为 {t}(代价最低的 ttl)",
+    ),
 )

@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from simlab.check.checker import stale_commit_events
 from simlab.check.checker import stale_commits as reference_stale_commits
 from simlab.check.history import Event, History
+from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, kind_of, shown_value
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
@@ -54,10 +56,21 @@ def stale_commits(s: Student, t: Tally) -> None:
         t.part(functools.partial(_hand_written, rule, case))
     t.part(functools.partial(_recorded_unfenced_histories, rule))
     t.part(functools.partial(_recorded_fenced_history, rule))
+    t.part(
+        lambda: falsify(
+            _histories(cancels=False), rule_counts(rule), examples=_EXAMPLES, first=_SEVERAL
+        )
+    )
     t.under("cancel")
     t.part(functools.partial(_hand_written, rule, "cancel"))
+    t.part(lambda: falsify(_histories(cancels=True), rule_counts(rule), examples=_EXAMPLES))
     t.under("sentences")
     t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
+    t.part(
+        lambda: falsify(
+            _histories(cancels=False), rule_names(rule), examples=_EXAMPLES // 2, first=_SEVERAL
+        )
+    )
 
 
 #: The rubric of ``stale-commits``: a save is judged by the epochs granted before it.
@@ -78,16 +91,29 @@ STALE_RUBRIC = (
             "<= instead of <, or != against the last claim",
             "judges by timestamps or lease expiry instead of the order of events",
             "one epoch for all tasks",
+            "reports only the first stale commit of each task",
+        ),
+        properties=(
+            "On generated histories of two tasks (claims granted, refused or granting an old "
+            "epoch again, saves accepted or refused, several stale commits in one task), the "
+            "rule finds as many stale commits as the kit's rule.",
         ),
     ),
     Criterion(
-        "cancel", 1, "A cancel ok grants an epoch too: a save of an older epoch after it is stale."
+        "cancel",
+        1,
+        "A cancel ok grants an epoch too: a save of an older epoch after it is stale.",
+        properties=("On generated histories with cancels too, the count is the kit's rule's.",),
     ),
     Criterion(
         "sentences",
         1,
         "The rule returns a list of sentences (strings), one per stale commit in history order, "
         "each naming its task.",
+        properties=(
+            "On generated histories where the count is right, sentence i names the task of the "
+            "i-th stale commit.",
+        ),
     ),
 )
 
@@ -237,3 +263,107 @@ def _one_sentence_per_commit_in_order(rule: Any) -> None:
         "with stale commits of t7 then t3, the sentences should come in history order, each "
         "naming its task",
     )
+
+
+# ------------------------------------------------------------------ generated histories ---
+
+#: Generated histories per property (each is one call of the learner's rule, one round trip
+#: into the sandbox with the whole history).
+_EXAMPLES = 16
+_TASKS = ("t3", "t7")
+_WORKERS = ("w1", "w2", "w3")
+
+#: A move: ``(op, task, worker, pick, ok)``. A claim grants the next epoch of its task (pick 3:
+#: a broken ledger grants the first one again), or is refused (not ok); a save uses the
+#: ``pick``-th epoch granted to its task, oldest first, accepted or refused; a cancel grants
+#: the next epoch.
+_MOVE = st.tuples(
+    st.sampled_from(("save", "claim")),
+    st.sampled_from(_TASKS),
+    st.sampled_from(_WORKERS),
+    st.integers(0, 3),
+    st.booleans(),
+)
+_CANCEL = st.tuples(
+    st.just("cancel"), st.sampled_from(_TASKS), st.just("user"), st.just(0), st.just(True)
+)
+
+#: Played first: two stale commits in one task.
+_SEVERAL = [
+    [
+        ("claim", "t3", "w1", 0, True),
+        ("claim", "t3", "w2", 0, True),
+        ("save", "t3", "w1", 0, True),
+        ("save", "t3", "w1", 0, True),
+    ]
+]
+
+
+def _histories(*, cancels: bool) -> Any:
+    moves = st.one_of(_MOVE, _CANCEL) if cancels else _MOVE
+    return st.lists(moves, min_size=1, max_size=10)
+
+
+def generated(moves: list[tuple], story: Story) -> list[Event]:
+    """The history of ``moves`` (two moves per time unit, so some share a time), each move
+    told in ``story``."""
+    granted: dict[str, list[int]] = {task: [] for task in _TASKS}
+    steps = dict.fromkeys(_TASKS, 0)
+    rows: list[tuple] = []
+    for i, (op, task, worker, pick, ok) in enumerate(moves):
+        time, epochs = float(i // 2), granted[task]
+        if op == "save":
+            epoch = epochs[pick % len(epochs)] if epochs else 1
+            rows.append(
+                (time, "ok" if ok else "fail", worker, "save", task, epoch, steps[task] + 1)
+            )
+            steps[task] += ok
+            story.add(f"{worker} saves {task} with epoch {epoch} ({'ok' if ok else 'refused'})")
+        elif op == "claim" and not ok:
+            rows.append((time, "fail", worker, "claim", task, None, None, {"reason": "lease-held"}))
+            story.add(f"{worker}'s claim of {task} is refused")
+        else:
+            epoch = (
+                epochs[0] if op == "claim" and pick == 3 and epochs else max(epochs, default=0) + 1
+            )
+            epochs.append(epoch)
+            rows.append((time, "ok", worker, op, task, epoch, steps[task]))
+            story.add(
+                f"{worker} claims {task} (epoch {epoch})"
+                if op == "claim"
+                else f"{task} is cancelled (epoch {epoch})"
+            )
+    return events_of(*rows)
+
+
+def rule_counts(rule: Any) -> Any:
+    """The property: on a generated history the rule finds as many stale commits as the kit's."""
+
+    def holds(moves: list[tuple], story: Story) -> None:
+        history = generated(moves, story)
+        found, truth = _count(rule, history), len(stale_commit_events(history))
+        require(
+            found == truth,
+            f"your rule found {found} stale commit(s), the kit's rule finds {truth}",
+        )
+
+    return holds
+
+
+def rule_names(rule: Any) -> Any:
+    """The property: when the count is right, sentence i names the task of stale commit i."""
+
+    def holds(moves: list[tuple], story: Story) -> None:
+        history = generated(moves, story)
+        answer = rule(history)
+        truth = [e.task for e, _ in stale_commit_events(history)]
+        if not isinstance(answer, (list, tuple)) or len(answer) != len(truth):
+            return  # the count is judged by the properties of the core idea
+        for i, (sentence, task) in enumerate(zip(answer, truth, strict=True)):
+            require(
+                isinstance(sentence, str) and task in sentence,
+                f"sentence {i + 1} ({shown_value(sentence)}) does not name {task}, the task "
+                f"of stale commit {i + 1}",
+            )
+
+    return holds

@@ -14,6 +14,7 @@ from typing import Any
 
 from simlab.check.history import Event
 from simlab.grading.checks.histories.stale import events_of
+from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, close_to, kind_of, shown_number
 from simlab.sim.scenario import Scenario
@@ -121,10 +122,16 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _measure_matches(measured, 2.0, TTL_SEEDS))
     t.part(lambda: _measure_matches(measured, 8.0, TTL_SEEDS[:1]))
     t.part(lambda: _chooses_the_cheapest(choose))
+    t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
+    t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
     t.part(lambda: _a_crash_never_claimed_is_left_out(recover))
+    t.part(
+        lambda: falsify(_CRASHES, _recovery_property(recover, claimed=False), examples=_EXAMPLES)
+    )
     t.under("tie")
     t.part(lambda: _ties_go_to_the_smaller_ttl(choose))
+    t.part(lambda: falsify(_TIES, _choice_property(choose, ties=True), examples=_EXAMPLES))
 
 
 #: The rubric of ``choose-ttl``: the ttl comes out of a measured trade-off, not a guess.
@@ -142,14 +149,30 @@ TTL_RUBRIC = (
             "measures on one seed (or a fixed one), not on every seed given",
             "always the smallest or the largest ttl, or one cost alone",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
+            "the grader's costs known by heart rather than the cheapest ttl computed",
+        ),
+        properties=(
+            "On generated histories of crashes, claims, refused claims and restarts (every "
+            "crash claimed again later), recovery_times equals the reference's.",
+            "On generated tables with one cheapest ttl and generated costs, choose_ttl "
+            "returns the reference's choice.",
         ),
     ),
     Criterion(
         "left-out",
         1,
         "A crash that no later claim of its task follows is left out of the recovery times.",
+        properties=(
+            "On generated histories where some crashes are never claimed again, recovery_times "
+            "equals the reference's.",
+        ),
     ),
-    Criterion("tie", 1, "On a tie choose_ttl returns the smaller ttl, whatever the table's order."),
+    Criterion(
+        "tie",
+        1,
+        "On a tie choose_ttl returns the smaller ttl, whatever the table's order.",
+        properties=("On generated tables with a tie, in any order, the smaller ttl.",),
+    ),
 )
 
 
@@ -251,3 +274,124 @@ def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
         close_to(answer, 2.0, 1e-9),
         f"on a tie choose_ttl() chose {shown_number(answer)}, expected the smaller ttl (2)",
     )
+
+
+# ------------------------------------------------------------------ generated inputs ---
+
+_TTLS = (1.0, 2.0, 4.0, 8.0, 16.0)
+#: Generated inputs per property (a table that does not count for its property costs no call).
+_EXAMPLES = 10
+
+#: A generated history: moves ``(op, task, worker)`` one time unit apart; ops are a claim ok,
+#: a refused claim, a crash of the worker's task, and a restart.
+_CRASHES = st.lists(
+    st.tuples(
+        st.sampled_from(("crash", "claim", "refused", "restart")),
+        st.sampled_from(("t3", "t7")),
+        st.sampled_from(("w1", "w2")),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+#: A generated table: per ttl (in the order drawn) two costs, and the step and wait costs.
+_TABLES = st.tuples(
+    st.lists(
+        st.tuples(st.sampled_from(_TTLS), st.integers(0, 12), st.integers(0, 12)),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda row: row[0],
+    ),
+    st.integers(1, 5),
+    st.integers(1, 5),
+)
+#: Tables where ties are common (and only those with one count for their property).
+_TIES = st.tuples(
+    st.lists(
+        st.tuples(st.sampled_from(_TTLS), st.integers(0, 1), st.integers(0, 1)),
+        min_size=2,
+        max_size=4,
+        unique_by=lambda row: row[0],
+    ),
+    st.just(1),
+    st.just(1),
+)
+
+
+def _history(moves: list[tuple], story: Story, *, claimed: bool) -> list[Event]:
+    """The history of ``moves``; with ``claimed``, each task crashed last is claimed at the end
+    (so every crash has a later claim)."""
+    rows: list[tuple] = []
+    epochs = {"t3": 0, "t7": 0}
+    pending: set[str] = set()
+    for i, (op, task, worker) in enumerate(moves):
+        time = float(i)
+        if op == "claim":
+            epochs[task] += 1
+            rows.append((time, "ok", worker, "claim", task, epochs[task], 0))
+            pending.discard(task)
+            story.add(f"{worker} claims {task} at {time:g}")
+        elif op == "refused":
+            rows.append((time, "fail", worker, "claim", task, None, None, {"reason": "lease-held"}))
+            story.add(f"{worker}'s claim of {task} is refused at {time:g}")
+        elif op == "crash":
+            rows.append((time, "info", worker, "crash", task, epochs[task], 0))
+            pending.add(task)
+            story.add(f"{worker} crashes with {task} at {time:g}")
+        else:
+            rows.append((time, "ok", worker, "restart"))
+            story.add(f"{worker} restarts at {time:g}")
+    if claimed:
+        for task in sorted(pending):
+            time = float(len(rows))
+            epochs[task] += 1
+            rows.append((time, "ok", "w3", "claim", task, epochs[task], 0))
+            story.add(f"w3 claims {task} at {time:g}")
+    return events_of(*rows)
+
+
+def _recovery_property(recover: Any, *, claimed: bool) -> Any:
+    """recovery_times on a generated history equals :func:`recovery_times`' (``claimed``: each
+    crash is claimed again later, so a crash left out is judged by the other property)."""
+
+    def holds(moves: list[tuple], story: Story) -> None:
+        history = _history(moves, story, claimed=claimed)
+        answer, truth = recover(history), recovery_times(history)
+        require(
+            isinstance(answer, (list, tuple)),
+            f"recovery_times() returned {kind_of(answer)}, expected a list",
+        )
+        same = len(answer) == len(truth) and all(
+            close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
+        )
+        require(
+            same,
+            f"recovery_times() gave {_times(answer)}, expected "
+            f"{_times(truth) if truth else 'none'}",
+        )
+
+    return holds
+
+
+def _choice_property(choose: Any, *, ties: bool) -> Any:
+    """choose_ttl on a generated table equals :func:`choose_ttl`'s. Without ``ties`` only
+    tables with one cheapest ttl count (a tie is the other property's); with ``ties`` only
+    tables with a tie."""
+
+    def holds(drawn: tuple, story: Story) -> None:
+        rows, step_cost, wait_cost = drawn
+        table = {ttl: {"duplicate_work": float(d), "waiting": float(w)} for ttl, d, w in rows}
+        costs = sorted(d * step_cost + w * wait_cost for _, d, w in rows)
+        if (len(costs) > 1 and costs[0] == costs[1]) is not ties:
+            return
+        for ttl, d, w in rows:
+            story.add(f"ttl {ttl:g} has duplicate_work {d} and waiting {w}")
+        story.add(f"step_cost {step_cost} and wait_cost {wait_cost}")
+        answer, truth = choose(table, step_cost, wait_cost), choose_ttl(table, step_cost, wait_cost)
+        require(
+            close_to(answer, truth, 1e-9),
+            f"choose_ttl() chose {shown_number(answer)}, expected {truth:g}"
+            + (" (on a tie, the smaller ttl)" if ties else " (the ttl of lowest cost)"),
+        )
+
+    return holds

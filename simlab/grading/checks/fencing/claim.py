@@ -1,0 +1,330 @@
+"""Question ``cancel-after-claim``: the learner's ``cancel`` and ``requeue`` on the chapter's
+dict, with the kit's ``claim`` and ``commit`` run here on the state they return.
+
+The hand-picked stories come first (the experiment of the chapter and its edge cases). Beside
+them, one property per criterion plays generated sequences of claim, commit, cancel and
+requeue, the learner's two functions beside the reference state machine of this module
+(:func:`reference_cancel`, :func:`reference_requeue`):
+
+* the fence (core): a cancel of a live task bumps the epoch by one, every claim after it gets
+  an epoch no lease or cancel had before, and no epoch issued before a cancel commits after it;
+* requeue: only a cancelled task goes back to ``queued`` (True), with its epoch and result as
+  they were; any other status: False and nothing changed;
+* terminal: a completed or cancelled task is not cancelled again (False, nothing changed).
+
+A claim here is the ledger's: a completed or cancelled task is never claimed (the move is told
+as a refused claim), so a sequence stays a schedule a real ledger could run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simlab.grading.properties import Story, falsify, st
+from simlab.grading.questions import Fail, Tally, require
+from simlab.grading.student import Student, kind_of, shown_value
+from simlab.ledger.dict_experiment import claim, commit, new_state
+
+__all__ = ["cancel_after_claim", "reference_cancel", "reference_requeue", "MOVES"]
+
+#: Generated inputs per property: each move of a sequence is one call into the sandbox at most.
+EXAMPLES = 25
+
+_LIVE = ("queued", "running")
+_TERMINAL = ("completed", "cancelled")
+
+
+def reference_cancel(state: dict) -> bool:
+    """The exercise's ``cancel``: a queued or running task becomes cancelled with its epoch
+    bumped; anything else is left alone (False)."""
+    if state["status"] not in _LIVE:
+        return False
+    state.update(status="cancelled", epoch=state["epoch"] + 1)
+    return True
+
+
+def reference_requeue(state: dict) -> bool:
+    """The exercise's ``requeue``: a cancelled task goes back to queued, keeping its epoch."""
+    if state["status"] != "cancelled":
+        return False
+    state["status"] = "queued"
+    return True
+
+
+def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
+    """Call a state-changing student function; return (its result, the state after it)."""
+    result, args = fn.echo(state)
+    after = args[0] if args else None
+    require(
+        isinstance(after, dict),
+        f"{fn.__name__}() replaced the state with {kind_of(after)}; change the dict in place",
+    )
+    return result, after
+
+
+def cancel_after_claim(s: Student, t: Tally) -> None:
+    cancel, requeue = s.function("cancel"), s.function("requeue")
+    plays = _Plays(cancel, requeue)
+    t.under("cancel-fences")
+
+    @t.part
+    def commit_fails_after_cancel():
+        state = new_state()
+        epoch = claim(state)
+        ok, state = _state_after(cancel, state)
+        require(ok is True, f"cancel() of a running task returned {shown_value(ok)}, expected True")
+        require(
+            not commit(state, epoch, "answer"),
+            "after cancel, a commit with the current epoch was accepted",
+        )
+        require(state.get("result") is None, "after cancel, the result is no longer None")
+
+    @t.part
+    def cancel_bumps_epoch():
+        state = new_state()
+        epoch = claim(state)
+        _, state = _state_after(cancel, state)
+        require(
+            state.get("status") == "cancelled",
+            f"after cancel, the status is {shown_value(state.get('status'))}, expected 'cancelled'",
+        )
+        require(
+            state.get("epoch") == epoch + 1,
+            "cancel must bump the epoch by one, so every lease issued before is stale",
+        )
+
+    @t.part
+    def old_epoch_stays_fenced():
+        state = new_state()
+        old = claim(state)
+        _, state = _state_after(cancel, state)
+        _, state = _state_after(requeue, state)
+        claim(state)
+        require(
+            not commit(state, old, "stale"),
+            "after requeue and a new claim, the pre-cancel epoch could commit again "
+            "(requeue must keep the epoch)",
+        )
+
+    t.part(lambda: falsify(MOVES, plays.fenced, examples=EXAMPLES, first=_FIRST))
+
+    t.under("requeue")
+
+    @t.part
+    def requeue_then_new_epoch_commits_once():
+        state = new_state()
+        epoch = claim(state)
+        _, state = _state_after(cancel, state)
+        ok, state = _state_after(requeue, state)
+        require(
+            ok is True, f"requeue() of a cancelled task returned {shown_value(ok)}, expected True"
+        )
+        require(
+            state.get("status") == "queued",
+            f"after requeue, the status is {shown_value(state.get('status'))}, expected 'queued'",
+        )
+        fresh = claim(state)
+        require(fresh > epoch, "after requeue, a new claim did not get a higher epoch")
+        require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
+        require(not commit(state, fresh, "again"), "a second commit was accepted")
+
+    _refusals(t, cancel, requeue)
+    t.under("requeue")
+    t.part(lambda: falsify(MOVES, plays.requeues, examples=EXAMPLES, first=_FIRST))
+    t.under("terminal")
+    t.part(lambda: falsify(MOVES, plays.terminal, examples=EXAMPLES, first=_FIRST))
+
+
+def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
+    """cancel refuses finished tasks, requeue anything but a cancelled one."""
+    t.under("terminal")
+
+    @t.part
+    def cancel_refuses_terminal_tasks():
+        for status in _TERMINAL:
+            state = {
+                "epoch": 3,
+                "status": status,
+                "result": "done" if status == "completed" else None,
+            }
+            before = dict(state)
+            ok, after = _state_after(cancel, state)
+            require(
+                ok is False,
+                f"cancel() of a {status} task returned {shown_value(ok)}, expected False",
+            )
+            require(after == before, f"cancel() changed a {status} task")
+
+    t.under("requeue")
+
+    @t.part
+    def requeue_only_cancelled():
+        for status in ("queued", "running", "completed"):
+            state = {"epoch": 2, "status": status, "result": None}
+            before = dict(state)
+            ok, after = _state_after(requeue, state)
+            require(
+                ok is False,
+                f"requeue() of a {status} task returned {shown_value(ok)}, expected False",
+            )
+            require(after == before, f"requeue() changed a {status} task")
+
+
+# ------------------------------------------------------------------ the generated sequences ---
+
+#: One sequence: moves ``("claim",)``, ``("commit", k)`` (the k-th epoch handed out so far,
+#: from the newest back), ``("cancel",)`` and ``("requeue",)``.
+MOVES = st.lists(
+    st.one_of(
+        st.just(("claim",)),
+        st.tuples(st.just("commit"), st.integers(0, 3)),
+        st.just(("cancel",)),
+        st.just(("requeue",)),
+    ),
+    min_size=1,
+    max_size=9,
+)
+
+#: Played before the generated ones: the chapter's story with a second round after it.
+_FIRST = [
+    [("claim",), ("cancel",), ("requeue",), ("claim",), ("commit", 1), ("commit", 0)],
+    [("claim",), ("commit", 0), ("cancel",), ("requeue",), ("claim",), ("cancel",)],
+]
+
+
+@dataclass
+class _Step:
+    """One move as played: what the learner's function returned and the states around it."""
+
+    move: str
+    before: dict
+    after: dict
+    returned: Any = None
+    epoch: Any = None  # the epoch a claim got, or a commit used
+    accepted: bool = False  # a commit that published
+
+
+@dataclass
+class _Plays:
+    """Plays sequences on the learner's functions (one call per cancel or requeue), each once:
+    the three properties judge the same plays."""
+
+    cancel: Any
+    requeue: Any
+    seen: dict[tuple, list[_Step]] = field(default_factory=dict)
+
+    def play(self, moves: list[tuple]) -> list[_Step]:
+        key = tuple(moves)
+        if key not in self.seen:
+            self.seen[key] = self._play(moves)
+        return self.seen[key]
+
+    def _play(self, moves: list[tuple]) -> list[_Step]:
+        state, handed, steps = new_state(), [], []
+        for move in moves:
+            before = dict(state)
+            if move[0] in ("cancel", "requeue"):
+                fn = self.cancel if move[0] == "cancel" else self.requeue
+                returned, state = _state_after(fn, state)
+                steps.append(_Step(move[0], before, dict(state), returned))
+            elif move[0] == "claim":
+                if state.get("status") in _TERMINAL or not isinstance(state.get("epoch"), int):
+                    steps.append(_Step("claim refused", before, dict(state)))
+                    continue
+                epoch = claim(state)
+                handed.append(epoch)
+                steps.append(_Step("claim", before, dict(state), epoch=epoch))
+            elif handed:
+                epoch = handed[-1 - move[1] % len(handed)]
+                accepted = _commit(state, epoch)
+                steps.append(_Step("commit", before, dict(state), epoch=epoch, accepted=accepted))
+        return steps
+
+    def fenced(self, moves: list[tuple], story: Story) -> None:
+        """The fence: a cancel bumps the epoch by one, a claim after it gets an epoch never
+        seen before, and no epoch from before a cancel commits after it."""
+        highest, fenced_up_to = 0, 0
+        for step in self.play(moves):
+            story.add(_told(step))
+            if step.move == "cancel" and step.before.get("status") in _LIVE:
+                require(
+                    step.after.get("epoch") == step.before["epoch"] + 1
+                    and step.after.get("status") == "cancelled",
+                    f"cancel of a {step.before['status']} task must set 'cancelled' and bump "
+                    "the epoch by one",
+                )
+                fenced_up_to = step.after["epoch"]
+            elif step.move == "claim":
+                require(
+                    step.epoch > highest,
+                    f"the claim got epoch {shown_value(step.epoch)}, which "
+                    f"{'the cancel' if step.epoch <= fenced_up_to else 'a lease before it'} "
+                    "had already used (requeue must keep the epoch)",
+                )
+            elif step.move == "commit":
+                require(
+                    not (step.accepted and step.epoch <= fenced_up_to),
+                    f"a commit with epoch {shown_value(step.epoch)}, from before the cancel, "
+                    "was accepted",
+                )
+            highest = max(highest, _epoch(step.after), step.epoch or 0)
+
+    def requeues(self, moves: list[tuple], story: Story) -> None:
+        """requeue beside :func:`reference_requeue` on the state it was given."""
+        for step in self.play(moves):
+            story.add(_told(step))
+            if step.move == "requeue":
+                _as_reference("requeue", step, reference_requeue)
+
+    def terminal(self, moves: list[tuple], story: Story) -> None:
+        """cancel of a completed or cancelled task beside :func:`reference_cancel`."""
+        for step in self.play(moves):
+            story.add(_told(step))
+            if step.move == "cancel" and step.before.get("status") in _TERMINAL:
+                _as_reference("cancel", step, reference_cancel)
+
+
+def _commit(state: dict, epoch: int) -> bool:
+    try:
+        return commit(state, epoch, "answer")
+    except (KeyError, TypeError):  # the learner's functions left a state commit cannot read
+        raise Fail("the state lost its 'epoch' or 'status' key") from None
+
+
+def _epoch(state: dict) -> int:
+    epoch = state.get("epoch")
+    return epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else 0
+
+
+def _as_reference(name: str, step: _Step, reference: Any) -> None:
+    """The learner's ``name`` returned and left what ``reference`` does on the same state."""
+    want = dict(step.before)
+    ok = reference(want)
+    status = step.before.get("status")
+    if status not in (*_LIVE, *_TERMINAL):
+        status = "odd"  # a status the learner's own function set: never quoted
+    require(
+        step.returned is ok,
+        f"{name}() of a {status} task returned {shown_value(step.returned)}, expected {ok}",
+    )
+    if ok:
+        for key in ("epoch", "status", "result"):
+            require(
+                step.after.get(key) == want[key],
+                f"{name}() of a {status} task left the {key} at "
+                f"{shown_value(step.after.get(key))}, expected {shown_value(want[key])}"
+                + (" (requeue must keep the epoch)" if (name, key) == ("requeue", "epoch") else ""),
+            )
+    else:
+        require(step.after == step.before, f"{name}() changed a {status} task")
+
+
+def _told(step: _Step) -> str:
+    """One move of the story, as a learner reads it."""
+    if step.move == "claim":
+        return f"claim (epoch {shown_value(step.epoch)})"
+    if step.move == "commit":
+        verdict = "accepted" if step.accepted else "refused"
+        return f"commit with epoch {shown_value(step.epoch)} {verdict}"
+    return step.move

@@ -1,0 +1,144 @@
+"""Question ``cancel-limits``: what a cancel can and cannot undo, measured on a ledger file.
+
+The facts count only if the file shows the story really ran. Since the kit's ledger always
+gives the same six facts, the learner's function is also played on ledgers built otherwise
+(:mod:`simlab.grading.worlds`: one whose cancel fences nothing and whose mailbox loses its
+mail, one whose cancel rolls the steps back); there each fact must be what the notebook's story
+gives on the same classes (:func:`~simlab.grading.worlds.reference_facts`, played here). So a
+fact typed in rather than measured fails in the world where it comes out otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from simlab.errors import LedgerError
+from simlab.grading.questions import Fail, Tally, require
+from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.grading.student import Student, kind_of, shown_value
+from simlab.grading.worlds import WORLDS, reference_facts
+
+__all__ = ["cancel_limits", "LIMIT_FACTS", "dict_of", "read"]
+
+LIMIT_FACTS = {
+    "later_save_refused": True,
+    "later_effect_refused": True,
+    "new_claim_refused": True,
+    "email_recalled": False,
+    "step_rolled_back": False,
+    "requeue_restarts_from_zero": False,
+}
+
+_WHY = {
+    "later_save_refused": "after a cancel the worker's save should be refused",
+    "later_effect_refused": "after a cancel, record_effect should refuse new side effects",
+    "new_claim_refused": "after a cancel, a new claim should be refused (TerminalTask)",
+    "email_recalled": "an e-mail already sent cannot be recalled by a cancel",
+    "step_rolled_back": "a cancel does not roll back committed steps",
+    "requeue_restarts_from_zero": "a requeued task resumes from its committed step, not 0",
+}
+
+#: What each world is, as feedback names it.
+_WORLD_WORDS = {
+    "unfenced": "a ledger whose cancel fences nothing (its mailbox loses mail)",
+    "rollback": "a ledger whose cancel rolls the steps back",
+}
+
+
+def cancel_limits(s: Student, t: Tally) -> None:
+    explore = s.function("what_cancel_does")
+    with s.folder() as folder:
+        path = str(Path(folder) / "cancel.sqlite")
+        facts: dict[str, Any] = {}
+        evidence: list[str] = []
+        worlds = _Worlds(s, folder)
+        t.under("fenced-after-cancel")
+
+        @t.part
+        def the_story_ran():
+            facts.update(dict_of(explore(path), "what_cancel_does()"))
+            record = read(s, path, "t1")
+            require(
+                record is not None,
+                "the ledger file at `path` holds no task 't1': run the "
+                "story on the path you are given",
+            )
+            keys = [e.key for e in read(s, path, "t1", effects=True) or []]
+            require("t1:email" in keys, "no side effect 't1:email' was recorded in the ledger")
+            require(record.step >= 1, "step 1 of t1 was never committed")
+            require(record.epoch >= 2, "t1 was never cancelled (its epoch never moved past 1)")
+            evidence.append("ok")
+
+        def fact(*names: str) -> None:
+            require(
+                evidence, "the ledger does not show the story ran, so these answers are guesses"
+            )
+            for name in names:
+                value = facts.get(name)
+                require(
+                    isinstance(value, bool),
+                    f"{name!r} should be True or False, got {kind_of(value)}",
+                )
+                require(value is LIMIT_FACTS[name], _WHY[name])
+            for world in WORLDS:
+                worlds.agree(world, names)
+
+        t.part(lambda: fact("later_save_refused"))
+        t.part(lambda: fact("later_effect_refused", "new_claim_refused"))
+        t.under("what-stays")
+        t.part(lambda: fact("email_recalled"))
+        t.part(lambda: fact("step_rolled_back", "requeue_restarts_from_zero"))
+
+
+class _Worlds:
+    """The learner's facts in each world, each played once (on its own file in ``folder``),
+    and the facts the story gives there."""
+
+    def __init__(self, s: Student, folder: str):
+        self.s = s
+        self.folder = folder
+        self.played: dict[str, Any] = {}
+        self.wanted: dict[str, dict[str, bool]] = {}
+
+    def agree(self, world: str, names: tuple[str, ...]) -> None:
+        if world not in self.played:
+            self.played[world] = self._play(world)
+        answer = self.played[world]
+        if isinstance(answer, BaseException):
+            raise answer
+        want = self.wanted.setdefault(world, reference_facts(world))
+        for name in names:
+            value = answer.get(name)
+            require(
+                value is want[name],
+                f"on {_WORLD_WORDS[world]}, your {name!r} came out {shown_value(value)}, but "
+                f"the story there gives {want[name]}: measure each one, do not type it in",
+            )
+
+    def _play(self, world: str) -> Any:
+        path = str(Path(self.folder) / f"{world}.sqlite")
+        try:
+            result = self.s.kit("cancel-world", "what_cancel_does", path, world)
+            return dict_of(result.attribute("value"), "what_cancel_does()")
+        except RemoteError as exc:
+            return RemoteError(exc.info, "what_cancel_does()")
+        except Fail as exc:  # not a dict: told in every part that needs it
+            return exc
+
+
+def dict_of(value: Any, who: str) -> dict:
+    require(isinstance(value, dict), f"{who} returned {kind_of(value)}, expected a dict")
+    return value
+
+
+def read(s: Student, path: str, task_id: str, *, effects: bool = False) -> Any:
+    """The task (or its effects) as stored in the ledger file the student's code wrote at
+    ``path``, read from a private copy; None when there is no such file or task."""
+    with s.read_ledger(path) as ledger:
+        if ledger is None:
+            return None
+        try:
+            return ledger.effects(task_id) if effects else ledger.get(task_id)
+        except LedgerError:
+            return None
