@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from simlab.grading.questions import Fail, NotAttempted, learners_fault
+from simlab.grading.questions import FAILURE_CHARS, Fail, NotAttempted, learners_fault
 from simlab.grading.sandbox.supervisor import SandboxLost
 
 __all__ = ["Story", "falsify", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
@@ -136,7 +136,9 @@ def _told(story: Story, exc: BaseException) -> BaseException:
     """The failure to report: the story, then what went wrong; the kit's own bug as itself."""
     if isinstance(exc, NotAttempted) or learners_fault(exc) is None:
         return exc  # a stub ("not attempted", as for any other check), or the kit's own bug
-    told = story.told()
+    # The story gives way to what went wrong: the whole failure fits in one feedback line.
+    said = str(learners_fault(exc))
+    told = story.told(min(STORY_CHARS, max(40, FAILURE_CHARS - len(said) - 6)))
     if isinstance(exc, Fail):
         return Fail(f"{told}: {exc}" if told else str(exc))
     # The learner's code raised: the question's tally words it (quietly, where hidden inputs

@@ -158,3 +158,21 @@ def test_do_two_grading_threads_get_what_one_gets_alone():
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda _: _failure(strategy, _no_big_number), range(8)))
     assert together == [alone] * 8
+
+
+def test_does_a_long_failure_keep_its_sentence_whole_and_its_last_moves():
+    """The story gives way to what went wrong: the whole failure fits one feedback line, so
+    the line is never cut at its end (where the sentence saying what went wrong is)."""
+    from simlab.grading.questions import FAILURE_CHARS
+
+    said = "your answer " + "went wrong in a long and winding way, " * 3 + "at the end"
+
+    def holds(values, story):
+        for i in range(30):
+            story.add(f"move number {i}")
+        if values:
+            raise Fail(said)
+
+    failure = _failure(st.lists(st.integers(), min_size=1), holds)
+    assert len(failure) <= FAILURE_CHARS and failure.endswith(f"move number 29: {said}")
+    assert failure.startswith("... ")
