@@ -15,7 +15,7 @@ from typing import Any
 
 from simlab.agent.example import example_world
 from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
-from simlab.grading.properties import Story, falsify, st
+from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
@@ -100,7 +100,8 @@ def cache_key_check(s: Student, t: Tally) -> None:
     t.under("equal-requests-hit")
     t.part(functools.partial(_the_same_question_hits, keys))
     t.part(
-        lambda: falsify(
+        lambda: screened(
+            "checkpoints/keys-unequal",
             st.one_of(_requests(), _shifted()),
             keys.apart_only_when_unequal,
             examples=EXAMPLES,
@@ -116,14 +117,18 @@ def cache_key_check(s: Student, t: Tally) -> None:
     ):
         t.part(functools.partial(part, keys))
     t.part(
-        lambda: falsify(
-            _requests(), keys.apart_when_the_answer_may_differ, examples=EXAMPLES, first=_ONE_FIELD
+        lambda: screened(
+            "checkpoints/keys-apart",
+            _requests(),
+            keys.apart_when_the_answer_may_differ,
+            examples=EXAMPLES,
+            first=_ONE_FIELD,
         )
     )
 
 
 #: Generated request lists per property (each request one call into the sandbox).
-EXAMPLES = 20
+EXAMPLES = 15
 
 #: What a request may hold (realistic values; two questions with the same words in
 #: another order).

@@ -20,7 +20,7 @@ from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
-from simlab.grading.properties import Story, falsify, st
+from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
 from simlab.ledger.memory import MemoryLedger
@@ -241,7 +241,14 @@ STOCK_CHANGES = (
 )
 EVERY_CHANGE = (*CORE_CHANGES, *STOCK_CHANGES[:3])
 #: Generated worlds per property (each one call into the sandbox).
-EXAMPLES = 30
+EXAMPLES = 20
+#: Played first: each change that the scenario checks above never make, where it matters.
+CORE_FIRST = [
+    (("ask-warranty", "draft"), ["cited document withdrawn and published again"]),
+    (("ask-returns", "draft"), ["another step's tool removed"]),
+    (("ask-shipping", "send"), ["grant renewed with the same scope", "an uncited document edited"]),
+]
+STOCK_FIRST = [(("ask-returns", "draft"), ["inventory tool removed"])]
 
 
 def _situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
@@ -431,7 +438,13 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_changes_stop_it_exactly_when_the_kit_does():
-        falsify(_situations(CORE_CHANGES, POSITIONS[:-1]), judge.decides, examples=EXAMPLES)
+        screened(
+            "checkpoints/guard-core",
+            _situations(CORE_CHANGES, POSITIONS[:-1]),
+            judge.decides,
+            examples=EXAMPLES,
+            first=CORE_FIRST,
+        )
 
     t.under("stock-figures")
 
@@ -442,7 +455,13 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_stock_changes():
-        falsify(_situations(STOCK_CHANGES, POSITIONS[:-1]), judge.decides, examples=EXAMPLES)
+        screened(
+            "checkpoints/guard-stock",
+            _situations(STOCK_CHANGES, POSITIONS[:-1]),
+            judge.decides,
+            examples=EXAMPLES,
+            first=STOCK_FIRST,
+        )
 
     t.under("exact-codes")
 
@@ -461,7 +480,12 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_changes_exactly():
-        falsify(_situations(EVERY_CHANGE, POSITIONS), judge.exactly, examples=EXAMPLES)
+        screened(
+            "checkpoints/guard-exact",
+            _situations(EVERY_CHANGE, POSITIONS),
+            judge.exactly,
+            examples=EXAMPLES,
+        )
 
     @t.part
     def a_finished_task_passes():

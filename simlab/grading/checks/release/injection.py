@@ -29,7 +29,7 @@ from simlab.grading.checks.release.links import (
     observations,
     our_links_with_a_trailing_dot,
 )
-from simlab.grading.properties import Story, falsify
+from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.release.assertions import links_outside
@@ -205,13 +205,18 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_links():
-        falsify(observations(production), _agrees(rule), examples=EXAMPLES)
+        screened("release/links", observations(production), _agrees(rule), examples=EXAMPLES)
 
     t.under("trailing-dot")
 
     @t.part
     def our_hosts_written_with_a_trailing_dot():
-        falsify(our_links_with_a_trailing_dot(production), _agrees(rule), examples=10)
+        screened(
+            "release/links-dot",
+            our_links_with_a_trailing_dot(production),
+            _agrees(rule),
+            examples=10,
+        )
 
     t.under("who-got-what")
 
@@ -224,7 +229,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_deliveries():
-        falsify(
+        screened(
+            "release/deliveries",
             deliveries(production),
             _agrees(rule),
             examples=20,
