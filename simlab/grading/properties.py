@@ -26,10 +26,10 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from simlab.grading.questions import Fail, NotAttempted, learners_fault
+from simlab.grading.questions import FAILURE_CHARS, Fail, NotAttempted, learners_fault
 from simlab.grading.sandbox.supervisor import SandboxLost
 
-__all__ = ["Story", "falsify", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
+__all__ = ["Story", "falsify", "screened", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
 
 T = TypeVar("T")
 
@@ -126,6 +126,40 @@ def falsify(
         raise _told(story, exc)
 
 
+#: The inputs each screened property draws, by the key its check names it with.
+_DRAWN: dict[str, list] = {}
+
+
+def screened(
+    key: str,
+    strategy: st.SearchStrategy[T],
+    holds: Callable[[T, Story], Any],
+    *,
+    examples: int = EXAMPLES,
+    first: Iterable[T] = (),
+) -> None:
+    """:func:`falsify`, cheaper when the property holds: the inputs it would play are drawn
+    once per process (under ``key``, one per strategy) and played in the same order without
+    Hypothesis; only when one fails does :func:`falsify` search and shrink as usual. Same
+    verdicts and the same story as :func:`falsify` (the draws are derandomized), but a class of
+    notebooks pays for generating them once."""
+    first = list(first)
+    if key not in _DRAWN:
+        seen: list = []
+        falsify(strategy, lambda value, story: seen.append(value), examples=examples, first=first)
+        _DRAWN[key] = seen
+    for value in _DRAWN[key]:
+        try:
+            holds(value, Story())
+        except SandboxLost:
+            raise
+        except Exception:  # a failure: search and shrink it as falsify does
+            break
+    else:
+        return
+    falsify(strategy, holds, examples=examples, first=first)
+
+
 def _example(value: Any) -> Callable:
     from hypothesis import example
 
@@ -136,7 +170,9 @@ def _told(story: Story, exc: BaseException) -> BaseException:
     """The failure to report: the story, then what went wrong; the kit's own bug as itself."""
     if isinstance(exc, NotAttempted) or learners_fault(exc) is None:
         return exc  # a stub ("not attempted", as for any other check), or the kit's own bug
-    told = story.told()
+    # The story gives way to what went wrong: the whole failure fits in one feedback line.
+    said = str(learners_fault(exc))
+    told = story.told(min(STORY_CHARS, max(40, FAILURE_CHARS - len(said) - 6)))
     if isinstance(exc, Fail):
         return Fail(f"{told}: {exc}" if told else str(exc))
     # The learner's code raised: the question's tally words it (quietly, where hidden inputs

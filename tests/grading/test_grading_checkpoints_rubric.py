@@ -1,12 +1,12 @@
-"""Do the rubrics of ``resume-guard`` and ``cache-key`` weigh the core idea, and does their
-feedback keep hidden inputs hidden?
+"""Do the rubrics of ``pure-migration``, ``resume-guard`` and ``cache-key`` weigh the core idea,
+and does their feedback keep hidden inputs hidden?
 
 Each answer of ``tests/submissions/checkpoints.py`` replaces one answer cell of
 ``solutions/04_checkpoints_and_resume.ipynb``; only that question's hidden check runs, in the real
 sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a classic
 mistake gets at most its listed points (at most half of the question for a mistake of the core
-idea). Every feedback line is then scanned for the hidden inputs of the two checks (how the
-world was changed under a paused task, the hidden tenants, documents and queries of the cache
+idea). Every feedback line is then scanned for the hidden inputs of the checks (how the world
+was changed under a paused task, the hidden tenants, documents and queries of the cache
 scripts), and must be short enough to be shown whole.
 """
 
@@ -29,7 +29,7 @@ from simlab.grading.i18n import untranslated
 from simlab.grading.i18n_checks import GUARD_VERDICTS
 from simlab.grading.questions import FAILURE_CHARS
 
-QUESTIONS = ("resume-guard", "cache-key")
+QUESTIONS = ("pure-migration", "resume-guard", "cache-key")
 FEEDBACK: dict[str, str] = {}
 
 #: What the two checks use and the learner never sees: the text an edit writes, the cache
@@ -105,3 +105,68 @@ def test_does_the_rubric_name_the_core_idea_without_hidden_inputs(capsys):
     assert "one point per hidden check" not in out  # every question has a rubric
     for word in HIDDEN:
         assert word not in out, word
+
+
+def test_are_the_generated_records_valid_and_the_kits_migration_pure_on_them():
+    """Every generated v1 record is valid by the kit's own v1 layout, the kit's migration
+    leaves it unchanged and loads like it, and the odd contents the properties are built on
+    (an @ in a document ID, leading zeros, repeats, unsorted keys, an empty draft, either
+    status at every step) are all drawn."""
+    import copy
+
+    from simlab.agent.checkpoint import load, migrate_v1_to_v2
+    from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
+    from simlab.grading.properties import falsify
+
+    moves: set[str] = set()
+
+    def holds(v1, story):
+        before = copy.deepcopy(v1)
+        v2 = migrate_v1_to_v2(v1)
+        assert v1 == before
+        assert load(v2).checkpoint.to_dict() | {"original": None} == load(
+            v1
+        ).checkpoint.to_dict() | {"original": None}
+        tell_v1(v1, story)
+        moves.update(story.moves)
+
+    falsify(v1_checkpoints(), holds, examples=300)
+    for step in range(4):
+        for status in ("running", "completed"):
+            assert f"a v1 checkpoint at step {step} ({status})" in moves
+    for odd in ("an @", "leading zero", "citation repeated", "empty draft", "key repeated"):
+        assert any(odd in move for move in moves), odd
+    assert "sent keys out of order" in moves
+
+
+def test_does_every_generated_story_translate_and_fit():
+    """The stories of the generated properties (guard situations, request lists), with the
+    longest sentence each property says, have their Chinese and fit one feedback line."""
+    from simlab.grading.checks.checkpoints import cache, guard
+    from simlab.grading.properties import falsify
+
+    judge = guard._Judge(lambda cp, world: reference_codes(cp, world))
+    guard_said = (
+        "resume_guard() gave ['document-changed', 'permission-revoked']; "
+        "a code is missing, one does not apply"
+    )
+    cache_said = "searches 1 and 2 differ in the permission version but got the same key"
+
+    def told(play, said):
+        def holds(value, story):
+            play(value, story)
+            from simlab.grading.properties import _told
+            from simlab.grading.questions import Fail
+
+            sentence = str(_told(story, Fail(said)))
+            assert untranslated(sentence) == [], sentence
+            assert len(sentence) <= FAILURE_CHARS, sentence
+
+        return holds
+
+    falsify(
+        guard._situations(guard.EVERY_CHANGE, POSITIONS),
+        told(lambda s, story: judge.played(s, story), guard_said),
+        examples=300,
+    )
+    falsify(cache._requests(), told(cache._told, cache_said), examples=200)

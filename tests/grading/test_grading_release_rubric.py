@@ -90,7 +90,8 @@ def test_does_feedback_keep_hidden_inputs_hidden_and_short():
 def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
     assert main(["grade", "--rubric", "release"]) == 0
     out = capsys.readouterr().out
-    for line in ("[4] exact-host (core idea)", "[3] above-the-peak (core idea)", "[2] trip-rate"):
+    lines = ("[3] exact-host (core idea)", "[1] trailing-dot", "[3] above-the-peak (core idea)")
+    for line in (*lines, "[2] trip-rate"):
         assert line in out
     for word in _hidden_words():
         assert word not in out, word
@@ -178,3 +179,72 @@ def test_do_the_hidden_seeds_reach_what_the_check_is_built_on():
         assert max(trips) > 1, (candidate, trips)
         rates.append(trip_rate(candidate, threshold, seeds))
     assert 0 < rates[0] < 1 and len(set(rates)) == len(rates)
+
+
+def _notebooks_rule(obs: dict) -> bool:
+    """The rule as the notebook's text and solution write it: every ``https?://\\S+`` link,
+    ``urlsplit(url).hostname`` without its trailing dot, exactly one e-mail to the customer."""
+    import re
+
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    for url in re.findall(r"https?://\S+", mails[0]["body"], flags=re.IGNORECASE):
+        host = (urlsplit(url).hostname or "").rstrip(".")
+        if host != "example.com" and not host.endswith(".example.com"):
+            return False
+    return True
+
+
+def test_does_the_notebooks_own_rule_agree_with_the_kit_on_every_generated_observation():
+    """The generated links are judged by the kit's rule; the rule the notebook teaches must
+    give the same verdict on each (else a correct answer would lose points), and every kind of
+    host and every way of writing one is drawn, for our hosts and for foreign ones."""
+    from simlab.grading.checks.release.links import (
+        HOSTS,
+        deliveries,
+        observations,
+        our_links_with_a_trailing_dot,
+    )
+    from simlab.grading.properties import falsify
+
+    production = observed("A")
+    seen: set[str] = set()
+    verdicts: set[bool] = set()
+
+    def holds(case, story):
+        obs, moves = case
+        seen.update(moves)
+        verdicts.add(injection_rule(obs))
+        assert _notebooks_rule(obs) == injection_rule(obs), moves
+
+    for strategy in (
+        observations(production),
+        our_links_with_a_trailing_dot(production),
+        deliveries(production),
+    ):
+        falsify(strategy, holds, examples=300)
+    told = " ".join(seen)
+    for kind in HOSTS:
+        assert f"a link to {kind}" in told, kind
+    for form in ("user part", "password", "an @ inside", "port", "capitals", "trailing dot"):
+        assert form in told, form
+    assert "another customer of ours" in told and verdicts == {True, False}
+
+
+def test_does_every_generated_story_translate():
+    """Each move of a generated observation's story, and each of the property's sentences,
+    has its Chinese."""
+    from simlab.grading.checks.release.links import observations
+    from simlab.grading.i18n import untranslated
+    from simlab.grading.properties import falsify
+
+    production = observed("A")
+
+    def holds(case, story):
+        for move in case[1]:
+            for said in ("did harm", "did no harm"):
+                sentence = f"{move}: injection_rule() gave True, but that run {said}"
+                assert untranslated(sentence) == [], sentence
+
+    falsify(observations(production), holds, examples=200)

@@ -158,3 +158,42 @@ def test_do_two_grading_threads_get_what_one_gets_alone():
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda _: _failure(strategy, _no_big_number), range(8)))
     assert together == [alone] * 8
+
+
+def test_does_a_long_failure_keep_its_sentence_whole_and_its_last_moves():
+    """The story gives way to what went wrong: the whole failure fits one feedback line, so
+    the line is never cut at its end (where the sentence saying what went wrong is)."""
+    from simlab.grading.questions import FAILURE_CHARS
+
+    said = "your answer " + "went wrong in a long and winding way, " * 3 + "at the end"
+
+    def holds(values, story):
+        for i in range(30):
+            story.add(f"move number {i}")
+        if values:
+            raise Fail(said)
+
+    failure = _failure(st.lists(st.integers(), min_size=1), holds)
+    assert len(failure) <= FAILURE_CHARS and failure.endswith(f"move number 29: {said}")
+    assert failure.startswith("... ")
+
+
+def test_does_a_screened_property_fail_as_falsify_does_and_draw_its_inputs_once():
+    from simlab.grading.properties import screened
+
+    strategy = st.lists(st.integers(0, 1000))
+    with pytest.raises(Fail) as info:
+        screened("test/no-big-number", strategy, _no_big_number)
+    assert str(info.value) == _failure(strategy, _no_big_number)
+
+    drawn = []
+    counted = st.integers(0, 10).map(lambda v: drawn.append(v) or v)
+    played = []
+    screened("test/counted", counted, lambda v, story: played.append(v), examples=10, first=[99])
+    once = len(drawn)
+    screened("test/counted", counted, lambda v, story: played.append(v), examples=10, first=[99])
+    assert (
+        len(drawn) == once
+        and played[0] == 99
+        and played[: len(played) // 2] == played[len(played) // 2 :]
+    )

@@ -1,10 +1,12 @@
-"""Answers to the questions ``resume-guard`` and ``cache-key`` of exercise ``checkpoints``
+"""Answers to the questions of exercise ``checkpoints``
 (``04_checkpoints_and_resume.ipynb``): correct alternatives that must get every point, and
 classic mistakes with the points each may get at most (at most half of the question for a
 mistake of the core idea). Format of :mod:`submissions.leases`: ``(name, question, source,
 points at most, words the feedback must contain)``; the sources replace the question's answer
-cell of the solution notebook (``TOOLS_NEEDED`` and ``normalize_query`` come from its setup).
-The answers of ``pure-migration`` are in :mod:`submissions.rubric`.
+cell of the solution notebook (``TOOLS_NEEDED``, ``V1_STEPS`` and ``normalize_query`` come from
+its setup). The first answers of ``pure-migration`` are in :mod:`submissions.rubric`; those
+here break one "must" each on odd but valid records only (repeated or unsorted keys, an empty
+draft, a completed task before its last step).
 """
 
 from __future__ import annotations
@@ -255,4 +257,162 @@ ANSWERS += [
     ("key-without-index", "cache-key", KEY_WITHOUT_INDEX, 2, "index version"),
     ("timestamp-key", "cache-key", TIMESTAMP_KEY, 3, "two different keys"),
     ("raw-query-key", "cache-key", RAW_QUERY_KEY, 3, "normalize the query"),
+]
+
+# --- pure-migration (more answers: tests/submissions/rubric.py) -----------------------------
+
+# Written differently from the solution: a regular expression for each citation (the greedy
+# ``.*`` ends at the last @), the kept fields copied in a loop, ``sent`` unpacked afresh.
+REGEX_MIGRATION = r"""
+import re
+
+CITED = re.compile(r"(.*)@([0-9]+)")
+
+
+def migrate_v1_to_v2(v1):
+    out = {key: v1[key] for key in ("graph_version", "tenant", "task_id", "status", "draft")}
+    out["schema_version"] = 2
+    out["next_step"] = V1_STEPS[v1["step"]]
+    out["goal"] = dict(query=v1["query"], recipient=v1["recipient"])
+    out["evidence"] = []
+    for ref in v1["evidence"]:
+        doc_id, version = CITED.fullmatch(ref).groups()
+        out["evidence"].append({"doc_id": doc_id, "version": int(version)})
+    out["approval"] = {"required": False, "approved": False, "by": None}
+    out["sent"] = [*v1["sent"]]
+    return out
+"""
+
+_SOLUTION_MIGRATION = """
+def migrate_v1_to_v2(v1):
+    evidence = []
+    for ref in v1["evidence"]:
+        doc_id, _, version = ref.rpartition("@")
+        evidence.append({"doc_id": doc_id, "version": int(version)})
+    return {
+        "schema_version": 2,
+        "graph_version": v1["graph_version"],
+        "tenant": v1["tenant"],
+        "task_id": v1["task_id"],
+        "status": v1["status"],
+        "next_step": V1_STEPS[v1["step"]],
+        "goal": {"query": v1["query"], "recipient": v1["recipient"]},
+        "evidence": evidence,
+        "draft": v1["draft"],
+        "approval": {"required": False, "approved": False, "by": None},
+        "sent": list(v1["sent"]),
+    }
+"""
+
+# Tidies the stored record while reading it: sorts its `sent` list in place (pure only while
+# the keys happen to be sorted already; the result is sorted too).
+SORTS_SENT_IN_PLACE = _SOLUTION_MIGRATION.replace(
+    "    evidence = []\n", '    v1["sent"].sort()\n    evidence = []\n', 1
+)
+
+# Drops repeated citations in place, while reading them (pure only without repeats).
+DEDUPS_CITATIONS_IN_PLACE = _SOLUTION_MIGRATION.replace(
+    "    evidence = []\n",
+    '    v1["evidence"][:] = list(dict.fromkeys(v1["evidence"]))\n    evidence = []\n',
+    1,
+)
+
+# An empty draft becomes None (a v1 draft may be the empty string).
+EMPTY_DRAFT_TO_NONE = _SOLUTION_MIGRATION.replace('v1["draft"],', 'v1["draft"] or None,')
+
+# `sent` as a sorted set: repeated keys and their order are lost.
+SENT_AS_SORTED_SET = _SOLUTION_MIGRATION.replace('list(v1["sent"])', 'sorted(set(v1["sent"]))')
+
+# The next step guessed from the status: a completed v1 task counts as done whatever its step.
+STEP_FROM_STATUS = _SOLUTION_MIGRATION.replace(
+    'V1_STEPS[v1["step"]]',
+    '"done" if v1["status"] == "completed" else V1_STEPS[v1["step"]]',
+)
+
+# Query and recipient left at the top level beside `goal`.
+GOAL_KEEPS_TOP = _SOLUTION_MIGRATION.replace(
+    '"goal": {"query": v1["query"], "recipient": v1["recipient"]},',
+    '"goal": {"query": v1["query"], "recipient": v1["recipient"]}, "query": v1["query"],',
+)
+
+# The version as the text after the @ (a string, not an int).
+VERSION_AS_TEXT = _SOLUTION_MIGRATION.replace('"version": int(version)', '"version": version')
+
+# A v1 task that sent its e-mail counts as approved.
+APPROVED_WHEN_SENT = _SOLUTION_MIGRATION.replace(
+    '"approved": False, "by": None}', '"approved": bool(v1["sent"]), "by": None}'
+)
+
+ANSWERS += [
+    ("regex-migration", "pure-migration", REGEX_MIGRATION, 5, "all"),
+    ("sorts-sent-in-place", "pure-migration", SORTS_SENT_IN_PLACE, 2, "must be pure"),
+    ("dedups-citations-in-place", "pure-migration", DEDUPS_CITATIONS_IN_PLACE, 2, "must be pure"),
+    ("empty-draft-to-none", "pure-migration", EMPTY_DRAFT_TO_NONE, 3, "draft"),
+    ("sent-as-sorted-set", "pure-migration", SENT_AS_SORTED_SET, 4, "sent"),
+    ("step-from-status", "pure-migration", STEP_FROM_STATUS, 3, "next_step"),
+    ("goal-keeps-top", "pure-migration", GOAL_KEEPS_TOP, 3, "should not be there"),
+    ("version-as-text", "pure-migration", VERSION_AS_TEXT, 3, "version"),
+    ("approved-when-sent", "pure-migration", APPROVED_WHEN_SENT, 3, "approval"),
+]
+
+# --- resume-guard (more) --------------------------------------------------------------------
+
+# Stops only on a *newer* version: a document withdrawn and published again (version 1 once
+# more, below the cited one) goes unnoticed.
+NEWER_ONLY = SETS_GUARD.replace('elif version != ref["version"]:', 'elif version > ref["version"]:')
+
+# Needs the tools of every step, not only the next one: a tool another step uses, once
+# removed, stops a task that will never call it.
+EVERY_STEPS_TOOLS = SETS_GUARD.replace(
+    "tools = set(TOOLS_NEEDED[step])", "tools = set().union(*TOOLS_NEEDED.values())"
+)
+
+# A goal with a SKU needs the inventory tool at every step, not only to retrieve (a detail:
+# stock figures).
+INVENTORY_AT_EVERY_STEP = SETS_GUARD.replace(
+    'if step == "retrieve" and checkpoint["goal"].get("sku"):',
+    'if checkpoint["goal"].get("sku"):',
+)
+
+ANSWERS += [
+    ("newer-only", "resume-guard", NEWER_ONLY, 3, "a reason to stop is missing"),
+    ("every-steps-tools", "resume-guard", EVERY_STEPS_TOOLS, 3, "a code does not apply"),
+    ("inventory-at-every-step", "resume-guard", INVENTORY_AT_EVERY_STEP, 5, "inventory"),
+]
+
+# --- cache-key (more) -----------------------------------------------------------------------
+
+# Only the scope of the permission version: a new grant version with the same collections
+# (say, one tool fewer) shares the old grant's entries.
+SCOPE_ONLY_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version.partition(":")[2], index_version, normalize_query(query))
+"""
+
+# Only the grant's version number: a sub-agent's narrower grant shares the wider one's entries.
+GRANT_NUMBER_ONLY_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version.split(":")[0], index_version, normalize_query(query))
+"""
+
+# One string joined with a separator: fields that hold the separator run into each other
+# (a detail).
+JOINED_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return "|".join([tenant, permission_version, str(index_version), normalize_query(query)])
+"""
+
+# The words of the question sorted: two different questions with the same words share one
+# entry (a detail).
+SORTED_WORDS_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    words = " ".join(sorted(normalize_query(query).split()))
+    return (tenant, permission_version, index_version, words)
+"""
+
+ANSWERS += [
+    ("scope-only-key", "cache-key", SCOPE_ONLY_KEY, 2, "permission version"),
+    ("grant-number-only-key", "cache-key", GRANT_NUMBER_ONLY_KEY, 2, "permission version"),
+    ("joined-key", "cache-key", JOINED_KEY, 3, "same key"),
+    ("sorted-words-key", "cache-key", SORTED_WORDS_KEY, 3, "same key"),
 ]

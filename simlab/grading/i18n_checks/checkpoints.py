@@ -119,4 +119,98 @@ PATTERNS: tuple[tuple, ...] = (
         r"migrate_v1_to_v2\(\) raised on every input, so nothing could be probed",
         "migrate_v1_to_v2() 对每个输入都抛出了异常,无法检查",
     ),
+    # --- the generated properties' stories (simlab/grading/checks/checkpoints/) --------------
+    (
+        r"a v1 checkpoint at step (?P<n>\d+) \((?P<s>running|completed)\)",
+        "一个停在 step {n} 的 v1 检查点({s})",
+    ),
+    (r"a document ID holding an @", "一个含有 @ 的文档 ID"),
+    (r"a version with a leading zero", "一个带前导零的版本号"),
+    (r"a citation repeated", "一条重复的引用"),
+    (r"an empty draft", "一份空草稿"),
+    (r"a sent key repeated", "一个重复的 sent 键"),
+    (r"sent keys out of order", "sent 键的顺序是乱的"),
+    (
+        r"migrate_v1_to_v2\(\) changed the field (?P<f>'\w+'|a field) of its input; a migration "
+        r"must be pure",
+        "migrate_v1_to_v2() 修改了输入的字段 {f};迁移必须是纯函数",
+    ),
+    (
+        r"migrate_v1_to_v2\(\) removed the field (?P<f>'\w+'|a field) from its input; a migration "
+        r"must be pure",
+        "migrate_v1_to_v2() 从输入中删除了字段 {f};迁移必须是纯函数",
+    ),
+    (
+        r"migrate_v1_to_v2\(\) added a field to its input; a migration must be pure",
+        "migrate_v1_to_v2() 给输入加了一个字段;迁移必须是纯函数",
+    ),
+    (
+        r"migrate_v1_to_v2\(\) replaced the input; a migration must be pure",
+        "migrate_v1_to_v2() 替换了输入;迁移必须是纯函数",
+    ),
+    (
+        r"your result shares (?P<fields>.+) with the input: changing the input afterwards "
+        r"changes your result \(copy the lists\)",
+        "你的结果与输入共用了 {fields}:之后修改输入会改变你的结果(请复制列表)",
+    ),
+    (
+        r"your result is not a valid v2 checkpoint \(field (?P<f>'[^']*')\)",
+        "你的结果不是有效的 v2 检查点(字段 {f})",
+    ),
+    (r"your result is not a valid v2 checkpoint", "你的结果不是有效的 v2 检查点"),
+    (
+        r"today's loader reads your v2 record differently from the v1 one",
+        "今天的加载器读你的 v2 记录,与读 v1 原件的结果不同",
+    ),
+    (r"(?P<task>[\w-]+) at '(?P<pos>\w+)'", "{task} 停在 '{pos}'"),
+    (rf"(?P<c>{_CHANGE})", "{c}", (), ("c",)),
+    (r"an uncited document edited", "一篇未被引用的文档被编辑"),
+    (r"a new document published", "发布了一篇新文档"),
+    (r"grant renewed with the same scope", "授权以相同的范围续期"),
+    (r"another step's tool removed", "另一步的工具已下线"),
+    (r"cited document withdrawn and published again", "引用的文档被撤下后又重新发布"),
+    (r"inventory tool removed", "inventory 工具已下线"),
+    (
+        rf"resume_guard\(\) gave (?P<got>\[.*\]); (?P<v>{_VERDICT})",
+        "resume_guard() 给出 {got};{v}",
+        (),
+        ("v",),
+    ),
+    (r"a search", "一次搜索"),
+    (r"then the same search", "然后是同样的搜索"),
+    (r"then a search with (?P<rest>.+)", "然后是一次{rest}的搜索", ("rest",)),
+    (
+        r"(?P<a>another (?:tenant|permission version|index version|wording of the question)) "
+        r"with (?P<b>.+)",
+        "{a}、{b}",
+        ("a", "b"),
+    ),
+    (r"another tenant", "换了租户"),
+    (r"another permission version", "换了权限版本"),
+    (r"another index version", "换了索引版本"),
+    (r"another wording of the question", "换了问题的措辞"),
+    (
+        r"searches (?P<i>\d+) and (?P<j>\d+) differ in the tenant but got the same key",
+        "第 {i} 和第 {j} 次搜索的租户不同,却得到了同一个键",
+    ),
+    (
+        r"searches (?P<i>\d+) and (?P<j>\d+) differ in the permission version but got the same key",
+        "第 {i} 和第 {j} 次搜索的权限版本不同,却得到了同一个键",
+    ),
+    (
+        r"searches (?P<i>\d+) and (?P<j>\d+) differ in the index version but got the same key",
+        "第 {i} 和第 {j} 次搜索的索引版本不同,却得到了同一个键",
+    ),
+    (r"field (?P<f>'[^']*') is missing", "缺少字段 {f}"),
+    (r"field (?P<f>.+) should not be there", "不应有字段 {f}"),
+    (
+        r"searches (?P<i>\d+) and (?P<j>\d+) are equal but got different keys: normalize the "
+        r"query",
+        "第 {i} 和第 {j} 次搜索相同,却得到了不同的键:请规范化查询",
+    ),
+    (
+        r"searches (?P<i>\d+) and (?P<j>\d+) differ but got the same key: keep the fields apart "
+        r"\(a tuple\)",
+        "第 {i} 和第 {j} 次搜索不同,却得到了同一个键:让各字段彼此分开(用元组)",
+    ),
 )

@@ -5,7 +5,35 @@ Exercise 05: the injection rule and the breaker threshold.
 
 from __future__ import annotations
 
-__all__ = ["PATTERNS"]
+import re
+
+__all__ = ["PATTERNS", "LINK_KINDS", "LINK_FORMS"]
+
+#: The kinds of host a generated link goes to, and how it was written
+#: (:mod:`simlab.grading.checks.release.links`).
+LINK_KINDS = {
+    "our own host": "我们自己的主机",
+    "a subdomain of ours": "我们的子域名",
+    "a foreign host": "外部主机",
+    "a host that starts like ours": "开头和我们一样的主机",
+    "a host that ends like ours": "结尾和我们一样的主机",
+    "a host that holds our name": "含有我们名字的主机",
+    "an IP address": "IP 地址",
+    "a punycode or non-ASCII host": "punycode 或非 ASCII 的主机",
+}
+LINK_FORMS = {
+    "with our host and a password as its user part": "user 部分是我们的主机加密码",
+    "with our host as its user part": "user 部分是我们的主机",
+    "with an @ inside its user part": "user 部分里还有一个 @",
+    "with a user part": "带 user 部分",
+    "in capitals": "用大写字母",
+    "with a trailing dot": "末尾带点",
+    "on a port": "带端口",
+    "with our host in its query": "查询参数里有我们的主机",
+    "with our host in its path": "路径里有我们的主机",
+}
+_KINDS = "|".join(map(re.escape, LINK_KINDS))
+_FORMS = "|".join(map(re.escape, LINK_FORMS))
 
 PATTERNS: tuple[tuple, ...] = (
     (
@@ -97,5 +125,27 @@ PATTERNS: tuple[tuple, ...] = (
         r"trip_rate\((?P<c>.+), (?P<t>[\d.]+), hidden seeds\) gave (?P<v>.+), not the share of "
         r"the seeds on which the breaker tripped",
         "trip_rate({c}, {t}, 隐藏的种子) 得到 {v},不是熔断器跳闸的种子所占的比例",
+    ),
+    # --- the generated properties' stories (simlab/grading/checks/release/links.py) ---------
+    (r"one e-mail to the customer", "一封发给客户的邮件"),
+    (r"an e-mail to the customer", "一封发给客户的邮件"),
+    (r"an e-mail to another customer of ours", "一封发给我们另一位客户的邮件"),
+    (r"an e-mail to a foreign address", "一封发给外部地址的邮件"),
+    (r"no e-mail at all", "一封邮件也没有"),
+    (
+        rf"a link to (?P<k>{_KINDS}) written (?P<f>.+)",
+        "一个指向{k}的链接(写法:{f})",
+        ("k", "f"),
+    ),
+    (rf"a link to (?P<k>{_KINDS})", "一个指向{k}的链接", ("k",)),
+    (rf"(?P<a>{_FORMS}) and (?P<b>.+)", "{a},{b}", ("a", "b")),
+    *((re.escape(en), zh) for en, zh in (*LINK_KINDS.items(), *LINK_FORMS.items())),
+    (
+        r"injection_rule\(\) gave (?P<a>\w+), but that run did no harm",
+        "injection_rule() 给出 {a},但那次运行没有造成危害",
+    ),
+    (
+        r"injection_rule\(\) gave (?P<a>\w+), but that run did harm",
+        "injection_rule() 给出 {a},但那次运行造成了危害",
     ),
 )

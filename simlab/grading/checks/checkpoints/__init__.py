@@ -7,18 +7,24 @@ One module per question:
   on every v1 file of the regression corpus (``tests/corpus/checkpoints``) and on hidden v1
   records, against :func:`simlab.agent.checkpoint.migrate_v1_to_v2`; the input must come back
   unchanged, and the result must be a valid v2 record that today's loader turns into the same
-  latest checkpoint.
+  latest checkpoint; the same three properties hold on generated v1 records with odd but valid
+  contents (:mod:`~simlab.grading.checks.checkpoints.generated`), the input compared with the
+  grader's own deep copy. Purity is the core idea.
 * ``resume-guard`` (:mod:`~simlab.grading.checks.checkpoints.guard`): ``resume_guard(checkpoint,
   world)`` (plain dicts) against :func:`simlab.agent.guard.resume_guard`, for checkpoints of
-  every example task at every graph position, in worlds changed one way and two ways at once.
+  every example task at every graph position, in worlds changed one way and two ways at once,
+  and in generated worlds (up to two changes drawn from more kinds, several of which change
+  nothing the guard should stop for): the guard stops exactly when the kit's does.
   The core idea (rubric ``GUARD_RUBRIC``): every reason to stop is found in the world as it is
   now; exact codes and stock figures are details.
 * ``cache-key`` (:mod:`~simlab.grading.checks.checkpoints.cache`): the learner's key plugged into
   the kit's :class:`~simlab.agent.Retriever`, replaying scripted searches between document edits
   and permission changes. The core idea (rubric ``CACHE_RUBRIC``): each search returns what an
   uncached search returns *now*, and the cache never serves or looks up an entry the kit's key
-  keeps apart (another tenant's, an older grant's, an older index's); equal requests hitting
-  exactly as with the kit's key is a detail.
+  keeps apart (another tenant's, an older grant's, an older index's), and on generated request
+  lists two requests that differ in the tenant, the permission version or the index version
+  never share a key; equal requests hitting exactly as with the kit's key, and keys equal only
+  for equal requests whatever characters the fields hold, are a detail.
 """
 
 from __future__ import annotations

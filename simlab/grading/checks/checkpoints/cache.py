@@ -15,6 +15,7 @@ from typing import Any
 
 from simlab.agent.example import example_world
 from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
+from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
@@ -80,10 +81,13 @@ CACHE_RUBRIC = (
         2,
         "Equal requests get equal, hashable keys (nothing unstable such as a timestamp or a "
         "counter), and the same question up to case, spaces and punctuation shares one entry "
-        "while another question does not.",
+        "while another question does not; two requests share a key only when they are equal, "
+        "whatever characters their fields hold (no separator that a field may contain).",
         mistakes=(
             "puts a timestamp or a request counter in the key",
             "keys on the raw query, so a question asked in other capitals misses",
+            "one string joined with a separator that a field may hold",
+            "the words of the question sorted, so two questions share an entry",
         ),
     ),
 )
@@ -95,6 +99,15 @@ def cache_key_check(s: Student, t: Tally) -> None:
     keys = _Keys(s.function("cache_key"))
     t.under("equal-requests-hit")
     t.part(functools.partial(_the_same_question_hits, keys))
+    t.part(
+        lambda: screened(
+            "checkpoints/keys-unequal",
+            st.one_of(_requests(), _shifted()),
+            keys.apart_only_when_unequal,
+            examples=EXAMPLES,
+            first=_ODD_FIRST,
+        )
+    )
     t.under("changes-the-answer")
     for part in (
         _tenants_never_share,
@@ -103,6 +116,109 @@ def cache_key_check(s: Student, t: Tally) -> None:
         _a_permission_change_is_seen,
     ):
         t.part(functools.partial(part, keys))
+    t.part(
+        lambda: screened(
+            "checkpoints/keys-apart",
+            _requests(),
+            keys.apart_when_the_answer_may_differ,
+            examples=EXAMPLES,
+            first=_ONE_FIELD,
+        )
+    )
+
+
+#: Generated request lists per property (each request one call into the sandbox).
+EXAMPLES = 15
+
+#: What a request may hold (realistic values; two questions with the same words in
+#: another order).
+VALUES = {
+    "tenant": ("acme", "globex", "initech"),
+    "permission_version": ("v1:public", "v2:public", "v1:acme-internal,public", "v2:"),
+    "index_version": (1, 2, 17),
+    "query": ("How fast do orders ship?", "how fast   do ORDERS ship", "ship orders how fast do"),
+}
+#: The characters a key joined into one string could use to separate its fields.
+_SEPARATORS = (":", "|", ",", " ", "/", "-", "_", "", ";", "\t")
+#: How two requests of a list differ, as the story tells it (a field's name, never its value).
+_FIELD_WORDS = {
+    "tenant": "another tenant",
+    "permission_version": "another permission version",
+    "index_version": "another index version",
+    "query": "another wording of the question",
+}
+
+
+@st.composite
+def _requests(draw: Any) -> list[dict]:
+    """Two to five requests: the first drawn whole, each later one the one before with one or
+    two fields drawn anew."""
+    first = {name: draw(st.sampled_from(options)) for name, options in VALUES.items()}
+    out = [first]
+    for _ in range(draw(st.integers(1, 4))):
+        fields = draw(st.lists(st.sampled_from(sorted(VALUES)), min_size=1, max_size=2))
+        out.append({**out[-1], **{f: draw(st.sampled_from(VALUES[f])) for f in fields}})
+    return out
+
+
+@st.composite
+def _shifted(draw: Any) -> list[dict]:
+    """Two requests whose tenant and permission version, written one after the other with a
+    separator between them, read the same: ``a<sep>b`` + ``c`` against ``a`` + ``b<sep>c``."""
+    sep = draw(st.sampled_from(_SEPARATORS))
+    a, b, c = (draw(st.sampled_from(("acme", "v1", "public", "x"))) for _ in range(3))
+    query = "How fast do orders ship?"
+    return [
+        {"tenant": f"{a}{sep}{b}", "permission_version": c, "index_version": 1, "query": query},
+        {"tenant": a, "permission_version": f"{b}{sep}{c}", "index_version": 1, "query": query},
+    ]
+
+
+#: Hand-picked first: requests that differ in one field only (each field once), the same
+#: question in other words order, and fields shifted across the usual separators.
+_BASE = {
+    "tenant": "acme",
+    "permission_version": "v1:public",
+    "index_version": 1,
+    "query": "How fast do orders ship?",
+}
+_ONE_FIELD = [
+    [_BASE, {**_BASE, "tenant": "globex"}],
+    [_BASE, {**_BASE, "permission_version": "v2:public"}],
+    [_BASE, {**_BASE, "permission_version": "v1:acme-internal,public"}],
+    [_BASE, {**_BASE, "index_version": 2}],
+]
+_ODD_FIRST = [
+    [_BASE, {**_BASE, "query": "how fast   do ORDERS ship"}],
+    [_BASE, {**_BASE, "query": "ship orders how fast do"}],
+    *(
+        [
+            {**_BASE, "tenant": f"acme{sep}v1", "permission_version": "public"},
+            {**_BASE, "permission_version": f"v1{sep}public"},
+        ]
+        for sep in ("|", ":", ",", " ", "/")
+    ),
+]
+
+
+#: Where each field sits in the kit's key, and how a sentence names it.
+_ORDER = {"tenant": 0, "permission_version": 1, "index_version": 2, "query": 3}
+_FIELD_NAMES = {
+    "tenant": "tenant",
+    "permission_version": "permission version",
+    "index_version": "index version",
+}
+
+
+def _told(requests: list[dict], story: Story) -> None:
+    story.add("a search")
+    for before, after in zip(requests, requests[1:], strict=False):
+        changed = [f for f in _FIELD_WORDS if before[f] != after[f]]
+        story.add(
+            " with ".join(["then a search", *(_FIELD_WORDS[f] for f in changed)])
+            if changed
+            else "then the same search"
+        )
 
 
 def _compared(got: list[str], want: list[str]) -> str:
@@ -128,6 +244,34 @@ class _Keys:
                 f"cache_key() returned {kind_of(value)}, which cannot be a dict key; return a tuple"
             ) from None
         return value
+
+    def _pairs(self, requests: list[dict], story: Story) -> Any:
+        """Each pair of requests (numbered from 1), the fields of the kit's key in which they
+        differ, and whether the learner's keys and the kit's are equal."""
+        _told(requests, story)
+        mine = [self.key(**r) for r in requests]
+        kits = [cache_key(**r) for r in requests]
+        for i in range(len(requests)):
+            for j in range(i + 1, len(requests)):
+                differ = [f for f in _FIELD_WORDS if kits[i][_ORDER[f]] != kits[j][_ORDER[f]]]
+                yield f"searches {i + 1} and {j + 1}", differ, mine[i] == mine[j]
+
+    def apart_when_the_answer_may_differ(self, requests: list[dict], story: Story) -> None:
+        """Requests of another tenant, permission version or index version never share a key."""
+        for which, differ, same in self._pairs(requests, story):
+            core = [f for f in differ if f != "query"]
+            if same and core:
+                raise Fail(f"{which} differ in the {_FIELD_NAMES[core[0]]} but got the same key")
+
+    def apart_only_when_unequal(self, requests: list[dict], story: Story) -> None:
+        """Equal requests (up to the query's case, spaces and punctuation) share a key; two
+        that differ only in the question, or in two or more other fields, do not (a key that
+        leaves one field out still tells those apart: that is the core's own property)."""
+        for which, differ, same in self._pairs(requests, story):
+            if not differ and not same:
+                raise Fail(f"{which} are equal but got different keys: normalize the query")
+            if same and (differ == ["query"] or len(differ) >= 2):
+                raise Fail(f"{which} differ but got the same key: keep the fields apart (a tuple)")
 
     def replay(self, script: Script, why: str, *, exact: bool = False) -> None:
         """Replay ``script`` with the learner's key: each search must find what an uncached

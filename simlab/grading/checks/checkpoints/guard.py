@@ -20,6 +20,7 @@ from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
+from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
 from simlab.ledger.memory import MemoryLedger
@@ -139,6 +140,123 @@ CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] 
     ),
 }
 
+
+def _other_tool(cp: dict) -> str | None:
+    """A tool of another step that the next step does not need (never ``inventory``)."""
+    needed = _needed(cp)
+    return next((t for t in ("email", "model", "search") if t != needed), None)
+
+
+def _uncited(cp: dict, world: World) -> str | None:
+    cited = {e["doc_id"] for e in cp["evidence"]}
+    return next((d.doc_id for d in world.documents() if d.doc_id not in cited), None)
+
+
+def _live(world: World, cp: dict) -> Any:
+    grant = world.grant_for(cp["tenant"])
+    return None if grant is None or grant.revoked else grant
+
+
+def _republish(world: World, cp: dict) -> None:
+    doc = world.document(_first_cited(cp) or "")
+    world.withdraw(doc.doc_id)
+    world.publish(doc.doc_id, "Published again.", doc.collection)
+
+
+#: More ways the world changes, for the generated properties: label -> (may it happen in
+#: this world for this checkpoint?, the change, made on a World). Several of them change
+#: nothing the guard should stop for.
+MORE_CHANGES: dict[str, tuple[Callable[[World, dict], bool], Callable[[World, dict], Any]]] = {
+    "an uncited document edited": (
+        lambda w, cp: _uncited(cp, w) is not None,
+        lambda w, cp: w.publish(_uncited(cp, w), "Edited."),
+    ),
+    "a new document published": (
+        lambda w, cp: w.document("kb/new-policy") is None,
+        lambda w, cp: w.publish("kb/new-policy", "A new policy.", "public"),
+    ),
+    "grant renewed with the same scope": (
+        lambda w, cp: _live(w, cp) is not None,
+        lambda w, cp: w.grant(cp["tenant"], _live(w, cp).collections, _live(w, cp).tools),
+    ),
+    "another step's tool removed": (
+        lambda w, cp: _other_tool(cp) in w.tools,
+        lambda w, cp: w.remove_tool(_other_tool(cp)),
+    ),
+    "cited document withdrawn and published again": (
+        lambda w, cp: w.document(_first_cited(cp) or "") is not None,
+        _republish,
+    ),
+    "inventory tool removed": (
+        lambda w, cp: "inventory" in w.tools,
+        lambda w, cp: w.remove_tool("inventory"),
+    ),
+}
+
+
+def _applies(label: str, world: World, cp: dict) -> bool:
+    """Can the change ``label`` still be made (a cited document may be gone already)?"""
+    if label in MORE_CHANGES:
+        return MORE_CHANGES[label][0](world, cp)
+    if not CHANGES[label][0](cp):
+        return False
+    if label.startswith("cited document"):
+        return world.document(_first_cited(cp) or "") is not None
+    if label == "grant revoked" or label.endswith("no longer granted"):
+        return _live(world, cp) is not None
+    if label == "next tool removed":
+        return _needed(cp) in world.tools
+    return True
+
+
+def _change(label: str, world: World, cp: dict) -> World:
+    if label in MORE_CHANGES:
+        MORE_CHANGES[label][1](world, cp)
+        return world
+    return World.from_dict(CHANGES[label][1](world.to_dict(), cp))
+
+
+#: The changes each generated property draws from. The core's leave stock figures and the
+#: inventory tool alone (their own detail), and a finished task out (a detail too).
+CORE_CHANGES = (
+    "grant revoked",
+    "no grant left",
+    "cited document edited",
+    "cited document withdrawn",
+    "internal documents no longer granted",
+    "next tool removed",
+    "next tool no longer granted",
+    "an uncited document edited",
+    "a new document published",
+    "grant renewed with the same scope",
+    "another step's tool removed",
+    "cited document withdrawn and published again",
+)
+STOCK_CHANGES = (
+    "cited stock figure changed",
+    "inventory tool no longer granted",
+    "inventory tool removed",
+    "an uncited document edited",
+    "grant renewed with the same scope",
+)
+EVERY_CHANGE = (*CORE_CHANGES, *STOCK_CHANGES[:3])
+#: Generated worlds per property (each one call into the sandbox).
+EXAMPLES = 20
+#: Played first: each change that the scenario checks above never make, where it matters.
+CORE_FIRST = [
+    (("ask-warranty", "draft"), ["cited document withdrawn and published again"]),
+    (("ask-returns", "draft"), ["another step's tool removed"]),
+    (("ask-shipping", "send"), ["grant renewed with the same scope", "an uncited document edited"]),
+]
+STOCK_FIRST = [(("ask-returns", "draft"), ["inventory tool removed"])]
+
+
+def _situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
+    """(task, position, change labels): at most two changes, so a story stays short."""
+    keys = sorted(k for k in checkpoints_at() if k[1] in positions)
+    return st.tuples(st.sampled_from(keys), st.lists(st.sampled_from(changes), max_size=2))
+
+
 #: What the feedback says of the unchanged world.
 UNCHANGED = "nothing changed"
 
@@ -208,6 +326,47 @@ class _Judge:
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
 
+    def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
+        """The learner's codes and the kit's for a generated situation, and how many changes
+        were made (a change that can no longer be made is left out of the story)."""
+        (task, position), labels = situation
+        cp = self.checkpoints[(task, position)]
+        story.add(f"{task} at {position!r}")
+        world, made = World.from_dict(self.unchanged), 0
+        for label in labels:
+            if _applies(label, world, cp):
+                world = _change(label, world, cp)
+                story.add(label)
+                made += 1
+        if not made:
+            story.add(UNCHANGED)
+        world_dict = world.to_dict()
+        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world_dict))
+        require(
+            isinstance(answer, list),
+            f"resume_guard() returned {kind_of(answer)}, expected a list of stop codes",
+        )
+        require(
+            all(isinstance(code, str) for code in answer),
+            "resume_guard() must return stop codes (strings)",
+        )
+        return answer, reference_codes(cp, world_dict), made
+
+    def decides(self, situation: tuple, story: Story) -> None:
+        """Stops exactly when the kit stops; after one change, with every code the kit finds."""
+        answer, truth, made = self.played(situation, story)
+        said = f"resume_guard() gave {_codes(answer)}"
+        require(bool(answer) == bool(truth), f"{said}; {_verdict(answer, truth)}")
+        if made == 1:
+            require(set(truth) <= set(answer), f"{said}; {_verdict(answer, truth)}")
+
+    def exactly(self, situation: tuple, story: Story) -> None:
+        """The very same codes as the kit, each once."""
+        answer, truth, _ = self.played(situation, story)
+        said = f"resume_guard() gave {_codes(answer)}"
+        require(len(answer) == len(set(answer)), f"{said}; list each code once")
+        require(sorted(answer) == truth, f"{said}; {_verdict(answer, truth)}")
+
     def agrees(self, cp: dict, world: dict, where: str, exact: bool) -> None:
         """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
         when the kit finds none; ``exact``: the very same codes, each once."""
@@ -249,7 +408,8 @@ def resume_guard_check(s: Student, t: Tally) -> None:
     """Parts filed under :data:`GUARD_RUBRIC`. The feedback names the task, its position and
     the change (never how the change was made) and shows the learner's codes, never the
     expected ones."""
-    under = _Judge(s.function("resume_guard")).under
+    judge = _Judge(s.function("resume_guard"))
+    under = judge.under
 
     t.under("rechecks-now")
 
@@ -276,12 +436,32 @@ def resume_guard_check(s: Student, t: Tally) -> None:
     def tools_no_longer_deployed():
         under("next tool removed")
 
+    @t.part
+    def generated_changes_stop_it_exactly_when_the_kit_does():
+        screened(
+            "checkpoints/guard-core",
+            _situations(CORE_CHANGES, POSITIONS[:-1]),
+            judge.decides,
+            examples=EXAMPLES,
+            first=CORE_FIRST,
+        )
+
     t.under("stock-figures")
 
     @t.part
     def stock_figures():
         under("cited stock figure changed", exact=True)
         under("inventory tool no longer granted", exact=True)
+
+    @t.part
+    def generated_stock_changes():
+        screened(
+            "checkpoints/guard-stock",
+            _situations(STOCK_CHANGES, POSITIONS[:-1]),
+            judge.decides,
+            examples=EXAMPLES,
+            first=STOCK_FIRST,
+        )
 
     t.under("exact-codes")
 
@@ -297,6 +477,15 @@ def resume_guard_check(s: Student, t: Tally) -> None:
         for i, first in enumerate(names):
             for second in names[i + 1 :]:
                 under(first, second, positions=("draft", "send"), exact=True)
+
+    @t.part
+    def generated_changes_exactly():
+        screened(
+            "checkpoints/guard-exact",
+            _situations(EVERY_CHANGE, POSITIONS),
+            judge.exactly,
+            examples=EXAMPLES,
+        )
 
     @t.part
     def a_finished_task_passes():

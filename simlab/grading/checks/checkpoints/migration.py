@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
+from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
+from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, kind_of, shown_value
 from simlab.grading.text import plain
 
@@ -124,21 +127,125 @@ def _labelled() -> list[tuple[str, dict]]:
     ]
 
 
+#: Generated v1 records per property (each costs one call into the sandbox, and the purity
+#: property one more; the three properties share the learner's answers).
+EXAMPLES = 20
+#: The fields of a v1 and a v2 record: feedback names a field only when it is one of these.
+_FIELDS = frozenset(migrate_v1_to_v2(HIDDEN_V1[0])) | frozenset(HIDDEN_V1[0])
+
+
+def _field(name: Any) -> str:
+    return repr(name) if name in _FIELDS else "a field"
+
+
+def _changed(after: Any, before: dict) -> str:
+    """Which field of the input the learner's call changed (``before`` is the grader's own
+    deep copy, taken before the call)."""
+    if not isinstance(after, dict):
+        return "replaced the input"
+    for key in before:
+        if key not in after:
+            return f"removed the field {_field(key)} from its input"
+        if after[key] != before[key]:
+            return f"changed the field {_field(key)} of its input"
+    return "added a field to its input"
+
+
+class _Answers:
+    """The learner's migration on generated records, one call each (``echo``: the result and
+    the input as the call left it), shared by the properties of one grading."""
+
+    def __init__(self, migrate: Any):
+        self.migrate = migrate
+        self.seen: dict[str, tuple[bool, Any]] = {}
+
+    def __call__(self, v1: dict) -> tuple[Any, Any]:
+        key = json.dumps(v1, sort_keys=True)
+        if key not in self.seen:
+            try:
+                self.seen[key] = (True, self.migrate.echo(copy.deepcopy(v1)))
+            except SandboxLost:
+                raise
+            except Exception as exc:  # the learner's error, raised again for each property
+                self.seen[key] = (False, exc)
+        ok, value = self.seen[key]
+        if not ok:
+            raise value
+        result, (after,) = value
+        return result, after
+
+
+def _stays_pure(answers: _Answers, s: Student) -> Any:
+    def holds(v1: dict, story: Story) -> None:
+        tell_v1(v1, story)
+        try:
+            _, after = answers(v1)
+        except SandboxLost:
+            raise
+        except Exception:  # a record it cannot migrate is judged by the other properties
+            return
+        require(after == v1, f"migrate_v1_to_v2() {_changed(after, v1)}; a migration must be pure")
+        shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
+        if shared:
+            names = ", ".join(sorted({_field(name) for name in shared}))
+            raise Fail(
+                f"your result shares {names} with the input: changing the input afterwards "
+                "changes your result (copy the lists)"
+            )
+
+    return holds
+
+
+def _matches(answers: _Answers) -> Any:
+    def holds(v1: dict, story: Story) -> None:
+        tell_v1(v1, story)
+        answer, _ = answers(v1)
+        require(
+            isinstance(answer, dict),
+            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
+        )
+        truth = migrate_v1_to_v2(v1)
+        require(answer == truth, _first_difference(answer, truth))
+
+    return holds
+
+
+def _loads_alike(answers: _Answers) -> Any:
+    def holds(v1: dict, story: Story) -> None:
+        tell_v1(v1, story)
+        answer, _ = answers(v1)
+        try:
+            loaded = load(answer).checkpoint
+        except CheckpointError as exc:
+            where = f" (field {exc.field!r})" if exc.field and plain(exc.field, 40) else ""
+            raise Fail(f"your result is not a valid v2 checkpoint{where}") from None
+        expected = load(v1).checkpoint
+        require(
+            loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
+            "today's loader reads your v2 record differently from the v1 one",
+        )
+
+    return holds
+
+
 #: The rubric of ``pure-migration``: a migration is a pure function of its input.
 MIGRATION_RUBRIC = (
     Criterion(
         "pure",
         3,
         "The migration never changes its input and its result shares no list or dict with it "
-        "(changing the input afterwards leaves the result as it was).",
+        "(changing the input afterwards leaves the result as it was), on every v1 record: the "
+        "corpus, hidden records and generated ones with odd but valid contents (repeated or "
+        "unsorted keys, repeated citations).",
         core=True,
         mistakes=("changes the input in place", "the result shares `sent` with the input"),
     ),
     Criterion(
         "matches",
         1,
-        "The result equals the kit's migration on the regression corpus and on hidden records "
-        "(every step index, several citations, odd document IDs).",
+        "The result equals the kit's migration on the regression corpus, on hidden records and "
+        "on generated ones (every step index with either status, several citations, document "
+        "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
     ),
     Criterion(
         "loads",
@@ -152,6 +259,8 @@ def pure_migration(s: Student, t: Tally) -> None:
     """Parts filed under :data:`MIGRATION_RUBRIC`; the feedback names a corpus file or a hidden
     record only as such, and shows the learner's value, never the expected one."""
     migrate = s.function("migrate_v1_to_v2")
+    answers = _Answers(migrate)
+    generated = v1_checkpoints()
     t.under("matches")
 
     @t.part
@@ -182,6 +291,10 @@ def pure_migration(s: Student, t: Tally) -> None:
         if len(errors) == len(_labelled()):
             raise errors[0]
 
+    @t.part
+    def generated_records_stay_unchanged():
+        screened("checkpoints/v1", generated, _stays_pure(answers, s), examples=EXAMPLES)
+
     t.under("matches")
 
     @t.part
@@ -194,6 +307,10 @@ def pure_migration(s: Student, t: Tally) -> None:
     def every_citation():
         for v1 in HIDDEN_V1:
             _same_as_reference(migrate, "a hidden v1 record with several citations", v1)
+
+    @t.part
+    def generated_records_match():
+        screened("checkpoints/v1", generated, _matches(answers), examples=EXAMPLES)
 
     t.under("pure")
 
@@ -227,3 +344,7 @@ def pure_migration(s: Student, t: Tally) -> None:
                 loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
                 f"on {name} today's loader reads your v2 record differently from the v1 one",
             )
+
+    @t.part
+    def generated_records_load_alike():
+        screened("checkpoints/v1", generated, _loads_alike(answers), examples=EXAMPLES)

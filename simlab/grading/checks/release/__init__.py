@@ -4,7 +4,11 @@ question:
 * ``injection-rule`` (:mod:`~simlab.grading.checks.release.injection`): the learner's business
   assertion for the prompt-injection case, run on real observations of that case (production
   passes, the model change fails) and on variants the learner has not seen, against the kit's
-  rule; the core idea is the exact host of a link (rubric ``INJECTION_RUBRIC``).
+  rule, and on generated bodies whose links have tricky hosts (look-alikes, our name in a user
+  part, ports, capitals, IDNA and punycode, IP addresses; see
+  :mod:`~simlab.grading.checks.release.links`). The core idea is the exact host of a link
+  (rubric ``INJECTION_RUBRIC``); our own host with a trailing dot and who got the e-mails are
+  details.
 * ``choose-threshold`` (:mod:`~simlab.grading.checks.release.threshold`): ``noise_peak``,
   ``choose_threshold`` and ``trip_rate`` against the reference computed there, on seeds the
   learner has not seen; the core idea is the smallest threshold at or above the highest

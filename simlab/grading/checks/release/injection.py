@@ -6,8 +6,10 @@ The core idea is the exact host: a link is ours only if the host a browser would
 ``example.com`` or one of its subdomains. The variants are built so that each classic way of
 judging a host gets one of them wrong: a substring test or an ``endswith`` without the dot
 (look-alike hosts), ``netloc`` without removing a ``user@`` part or a port (our own links
-written that way), a case-sensitive host or link pattern (capitals). Judging every link of the
-body, not only the first, and who got the e-mails are details.
+written that way), a case-sensitive host or link pattern (capitals), and judging every link of
+the body, not only the first. Beside them, properties compare the learner's verdict with the
+kit's on generated observations (:mod:`~simlab.grading.checks.release.links`). Our own host
+written with a trailing dot, and who got the e-mails, are details.
 
 Feedback names the kind of answer that was misjudged and the learner's verdict, never a hidden
 link: the URLs below never appear in a feedback sentence.
@@ -17,8 +19,17 @@ from __future__ import annotations
 
 import copy
 from functools import cache
+from typing import Any
 from urllib.parse import urlsplit
 
+from simlab.grading.checks.release.links import (
+    GENERATED_HOSTS,
+    delivered,
+    deliveries,
+    observations,
+    our_links_with_a_trailing_dot,
+)
+from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
 from simlab.release.assertions import links_outside
@@ -86,9 +97,10 @@ OUR_LINKS = (
 #: misjudges one of them. (text after the answer, what the feedback calls it)
 #: The foreign hosts of the links above (never ours): feedback never quotes them, however
 #: a learner's message spells them.
-FOREIGN_HOSTS = frozenset(
-    urlsplit(url).hostname or "" for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS)
-) - {""}
+FOREIGN_HOSTS = (
+    frozenset(urlsplit(url).hostname or "" for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS))
+    - {""}
+) | GENERATED_HOSTS
 
 EVERY_LINK_BODIES = (
     (
@@ -124,6 +136,29 @@ def _judged(rule, obs: dict, what: str) -> None:
     )
     harm = "did no harm" if truth else "did harm"
     require(answer == truth, f"{what}: injection_rule() said {answer}, but that run {harm}")
+
+
+#: Generated observations per property (each one call into the sandbox).
+EXAMPLES = 40
+
+
+def _agrees(rule: Any) -> Any:
+    """The property: the learner's verdict on a generated observation is the kit's."""
+
+    def holds(case: tuple[dict, list[str]], story: Story) -> None:
+        obs, moves = case
+        for move in moves:
+            story.add(move)
+        truth = injection_rule(obs)
+        answer = rule(copy.deepcopy(obs))
+        require(
+            isinstance(answer, bool),
+            f"injection_rule() returned {kind_of(answer)}, expected True or False",
+        )
+        harm = "did no harm" if truth else "did harm"
+        require(answer == truth, f"injection_rule() gave {answer}, but that run {harm}")
+
+    return holds
 
 
 def injection_rule_check(s: Student, t: Tally) -> None:
@@ -168,6 +203,21 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for text, what in EVERY_LINK_BODIES:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), what)
 
+    @t.part
+    def generated_links():
+        screened("release/links", observations(production), _agrees(rule), examples=EXAMPLES)
+
+    t.under("trailing-dot")
+
+    @t.part
+    def our_hosts_written_with_a_trailing_dot():
+        screened(
+            "release/links-dot",
+            our_links_with_a_trailing_dot(production),
+            _agrees(rule),
+            examples=10,
+        )
+
     t.under("who-got-what")
 
     @t.part
@@ -176,6 +226,16 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         _judged(rule, _with_mails(production, "twice"), "the customer got the answer twice")
         _judged(rule, _with_mails(production, "other"), "the only e-mail went to someone else")
         _judged(rule, _with_mails(production, "none"), "no e-mail went out at all")
+
+    @t.part
+    def generated_deliveries():
+        screened(
+            "release/deliveries",
+            deliveries(production),
+            _agrees(rule),
+            examples=20,
+            first=[delivered(production, ["another customer of ours"])],
+        )
 
 
 def _with_mails(obs: dict, how: str) -> dict:
@@ -198,12 +258,14 @@ def _with_mails(obs: dict, how: str) -> dict:
 INJECTION_RUBRIC = (
     Criterion(
         "exact-host",
-        4,
+        3,
         "Every link of the body is judged, and a link is ours only if the host a browser would "
         "visit is example.com or one of its subdomains: foreign hosts that start or end like "
         "ours, or name ours before an @ or in a query, do harm, and so does a foreign link "
         "after one of ours; our own links pass with capitals, a port or a user@ part. "
-        "Production's answer passes and the model change fails.",
+        "Production's answer passes and the model change fails. Also on generated bodies with "
+        "several links: look-alike hosts, our name in a user part (with a password, or an @ "
+        "of its own), ports, capitals, IDNA and punycode hosts, IP addresses.",
         core=True,
         mistakes=(
             'a substring test ("example.com" in url)',
@@ -211,16 +273,25 @@ INJECTION_RUBRIC = (
             "urlparse(url).netloc without removing the user@ part or the port",
             "hosts compared with their capitals, or links found only in lower case",
             "only the first link (re.search), or only the last",
+            "the user part cut at its first @, or the port cut before the user part",
         ),
+    ),
+    Criterion(
+        "trailing-dot",
+        1,
+        "Our own host written fully qualified, with a trailing dot (help.example.com.), is "
+        "still ours: a browser visits the same host.",
+        mistakes=("urlsplit(url).hostname compared without removing the trailing dot",),
     ),
     Criterion(
         "who-got-what",
         1,
         "Exactly one e-mail went out, to the customer: a copy to anyone else, a second e-mail, "
-        "an e-mail to someone else or none at all is harm.",
+        "an e-mail to someone else (another customer of ours too) or none at all is harm.",
         mistakes=(
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
+            "any address of our domains passes, not only the customer's",
         ),
     ),
 )
