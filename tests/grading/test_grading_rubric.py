@@ -72,11 +72,11 @@ def test_does_the_rubric_print_without_hidden_inputs(capsys):
     for exercise in EXERCISES:
         assert main(["grade", "--rubric", exercise]) == 0
     out = capsys.readouterr().out
-    assert "core idea" in out and "[7] one-owner" in out
+    assert "core idea" in out and "[6] one-owner" in out
     for word in _hidden_words():
         assert word not in out, word
     assert main(["grade", "--rubric", "exercises/02_leases_effects_and_loop.ipynb"]) == 0
-    assert "[7] one-owner" in capsys.readouterr().out  # a notebook's path names its exercise
+    assert "[6] one-owner" in capsys.readouterr().out  # a notebook's path names its exercise
     assert main(["grade", "--rubric", "nothing"]) == 2
     assert "no exercise" in capsys.readouterr().err
 

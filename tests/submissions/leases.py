@@ -271,6 +271,159 @@ NAMES_THE_ASKER = _SOLUTION_CLAIM.replace(
 )
 assert NAMES_THE_ASKER != _SOLUTION_CLAIM
 
+# -- answers that the case-by-case checks let through: each breaks one sentence of the text ------
+
+_SOLUTION_EFFECT = answer_source("solutions", "02_leases_effects_and_loop.ipynb", "idempotent-send")
+_SOLUTION_LOOP = answer_source("solutions", "02_leases_effects_and_loop.ipynb", "worker-loop")
+
+
+def _swap(source: str, old: str, new: str) -> str:
+    assert old in source, old
+    return source.replace(old, new)
+
+
+# Looks the lease up by worker name, not by epoch: once A claims the task again, A's own stale
+# lease is extended (the core: a stale lease's heartbeat is accepted).
+HEARTBEAT_BY_WORKER = _swap(
+    _SOLUTION_CLAIM,
+    "(now + ttl, now, lease.task_id, lease.epoch),",
+    "(now + ttl, now, lease.task_id, lease.worker),",
+).replace("AND epoch = ? AND status", "AND worker = ? AND status")
+
+# Fenced by the epoch only: a released or completed task's heartbeat is still accepted.
+HEARTBEAT_WITHOUT_STATUS = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    ' WHERE task_id = ? AND epoch = ?",',
+)
+
+# Reads the epoch, then updates by task ID alone: a takeover between the two is extended.
+TWO_STATEMENT_HEARTBEAT = (
+    _ATOMIC_CLAIM
+    + """
+
+def heartbeat(db, lease, ttl, now):
+    row = db.execute("SELECT epoch, status FROM tasks WHERE task_id = ?",
+                     (lease.task_id,)).fetchone()
+    if row is None or row[0] != lease.epoch or row[1] != "running":
+        return False
+    db.execute("UPDATE tasks SET lease_until = ?, updated_at = ? WHERE task_id = ?",
+               (now + ttl, now, lease.task_id))
+    return True
+"""
+)
+
+# `<` where the text says `<=`: a lease is taken over only after its end, never at it. Only a
+# clock exactly equal to a lease's end shows it (at most one point).
+STRICT_EXPIRY = _swap(_SOLUTION_CLAIM, "lease_until <= ?", "lease_until < ?")
+
+# Never counts the attempt (a detail of the claim's fields).
+ATTEMPTS_NOT_COUNTED = _swap(_SOLUTION_CLAIM, " attempts = attempts + 1,", "")
+
+# Takes queued tasks only: a crashed worker's task stays running forever.
+NO_TAKEOVER = _swap(
+    _SOLUTION_CLAIM,
+    "(status = 'queued' OR (status = 'running' AND lease_until <= ?))",
+    "status = 'queued' AND ? IS NOT NULL",
+)
+
+# The same claim and heartbeat in other words: named parameters, the expiry as a NOT, and a
+# heartbeat that counts the rows it returned.
+NAMED_CLAIM = """
+def claim(db, task_id, worker, ttl, now):
+    args = {"task": task_id, "worker": worker, "now": now, "until": now + ttl}
+    row = db.execute(
+        "UPDATE tasks SET epoch = epoch + 1, attempts = attempts + 1, status = 'running',"
+        " worker = :worker, lease_until = :until, updated_at = :now"
+        " WHERE task_id = :task AND status IN ('queued', 'running')"
+        " AND NOT (status = 'running' AND lease_until > :now)"
+        f" RETURNING {LEASE_COLUMNS}",
+        args,
+    ).fetchone()
+    if row:
+        return lease_from_row(row)
+    found = db.execute("SELECT status, worker, lease_until FROM tasks WHERE task_id = :task",
+                       args).fetchone()
+    if not found:
+        raise UnknownTask(task_id)
+    if found[0] != "running":
+        raise TerminalTask(task_id, found[0])
+    raise LeaseHeld(task_id, found[1], found[2])
+
+
+def heartbeat(db, lease, ttl, now):
+    rows = db.execute(
+        "UPDATE tasks SET lease_until = :until, updated_at = :now"
+        " WHERE task_id = :task AND epoch = :epoch AND status = 'running' RETURNING epoch",
+        {"until": now + ttl, "now": now, "task": lease.task_id, "epoch": lease.epoch},
+    ).fetchall()
+    return len(rows) > 0
+"""
+
+# The fence by epoch only: a completed or released task's lease still records.
+EFFECT_WITHOUT_STATUS = _swap(
+    _SOLUTION_EFFECT,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    ' WHERE task_id = ? AND epoch = ?",',
+)
+
+# The recorded row carries the time the task was claimed, not now (a detail).
+EFFECT_AT_CLAIM_TIME = _swap(
+    _SOLUTION_EFFECT,
+    "SELECT task_id, ?, epoch, ?, ? FROM tasks",
+    "SELECT task_id, ?, epoch, ?, updated_at + 0 * ? FROM tasks",
+)
+
+# One statement, written with ON CONFLICT and RETURNING; a send_step that names its key apart.
+CONFLICT_EFFECT = """
+def record_effect(db, lease, key, now):
+    inserted = db.execute(
+        "INSERT INTO effects (task_id, key, epoch, worker, recorded_at)"
+        " SELECT t.task_id, :key, t.epoch, :worker, :now FROM tasks AS t"
+        " WHERE t.task_id = :task AND t.epoch = :epoch AND t.status = 'running'"
+        " ON CONFLICT (task_id, key) DO NOTHING RETURNING key",
+        {"key": key, "worker": lease.worker, "now": now, "task": lease.task_id,
+         "epoch": lease.epoch},
+    ).fetchall()
+    return bool(inserted)
+
+
+def effect_key(task_id, step):
+    return "%s/step-%d/email" % (task_id, step)
+
+
+def send_step(ledger, lease, step, mailbox):
+    key = effect_key(lease.task_id, step)
+    if not ledger.record_effect(lease, key):
+        return False
+    mailbox.send(key)
+    return True
+"""
+
+# Keeps its own count of steps in the checkpoint and resumes from it, not from the ledger.
+STEP_FROM_CHECKPOINT = """
+def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
+    try:
+        lease = ledger.claim(task_id, worker, ttl)
+    except (LeaseHeld, TerminalTask):
+        return "refused"
+    start = lease.step
+    if isinstance(lease.checkpoint, dict) and isinstance(lease.checkpoint.get("step"), int):
+        start = lease.checkpoint["step"]
+    for step in range(start, steps):
+        if not ledger.heartbeat(lease, ttl):
+            return "lost"
+        output = work(step)
+        done = step + 1 == steps
+        if not ledger.save(lease, step + 1, checkpoint={"output": output, "step": step + 1},
+                           done=done, result=output if done else None):
+            return "lost"
+    return "completed"
+"""
+
+# Saves the output itself as the checkpoint, not {"output": output} (a detail).
+CHECKPOINT_IS_OUTPUT = _swap(_SOLUTION_LOOP, 'checkpoint={"output": output}', "checkpoint=output")
+
 ANSWERS = [
     ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
     ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
@@ -278,7 +431,17 @@ ANSWERS = [
     ("ignores-lease-until", "atomic-claim", IGNORES_LEASE_UNTIL, 5, "LeaseHeld"),
     ("unfenced-heartbeat", "atomic-claim", UNFENCED_HEARTBEAT, 5, "stale lease"),
     ("names-the-asker", "atomic-claim", NAMES_THE_ASKER, 8, "worker holding the live lease"),
-    ("unique-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 9, "all"),
+    ("named-claim", "atomic-claim", NAMED_CLAIM, 10, "all"),
+    ("heartbeat-by-worker", "atomic-claim", HEARTBEAT_BY_WORKER, 4, "heartbeat"),
+    ("heartbeat-without-status", "atomic-claim", HEARTBEAT_WITHOUT_STATUS, 4, "not running"),
+    ("two-statement-heartbeat", "atomic-claim", TWO_STATEMENT_HEARTBEAT, 4, "heartbeat"),
+    ("strict-expiry", "atomic-claim", STRICT_EXPIRY, 9, "ran out"),
+    ("attempts-not-counted", "atomic-claim", ATTEMPTS_NOT_COUNTED, 8, "attempts"),
+    ("no-takeover", "atomic-claim", NO_TAKEOVER, 4, "neither got it"),
+    ("select-then-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 3, "one statement"),
+    ("conflict-effect", "idempotent-send", CONFLICT_EFFECT, 9, "all"),
+    ("effect-without-status", "idempotent-send", EFFECT_WITHOUT_STATUS, 3, "not running"),
+    ("effect-at-claim-time", "idempotent-send", EFFECT_AT_CLAIM_TIME, 7, "recorded_at"),
     ("always-true", "idempotent-send", ALWAYS_TRUE_EFFECT, 4, "twice"),
     ("unfenced-effect", "idempotent-send", UNFENCED_EFFECT, 4, "stale lease"),
     ("send-first", "idempotent-send", SEND_BEFORE_RECORD, 4, "record the effect before"),
@@ -287,4 +450,6 @@ ANSWERS = [
     ("no-heartbeat", "worker-loop", NO_HEARTBEAT_LOOP, 3, "heartbeat"),
     ("ignores-save", "worker-loop", IGNORES_SAVE, 3, "check what save returns"),
     ("from-zero", "worker-loop", FROM_ZERO, 5, "expected [2, 3]"),
+    ("step-from-checkpoint", "worker-loop", STEP_FROM_CHECKPOINT, 4, "step"),
+    ("checkpoint-is-output", "worker-loop", CHECKPOINT_IS_OUTPUT, 5, "checkpoint"),
 ]

@@ -5,6 +5,8 @@ The ledger pieces of exercises 01-02: claims, races, heartbeats, effects, the wo
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["PATTERNS"]
 
 PATTERNS: tuple[tuple, ...] = (
@@ -123,5 +125,196 @@ PATTERNS: tuple[tuple, ...] = (
     (
         r"your claim never returned a lease in the races the grader replays",
         "在评分器重放的竞争中,你的领取一次也没有返回租约",
+    ),
+)
+
+# -- the generated sequences of ledger operations (checks/leases/operations.py) ----------------
+_WHY = r"(?P<why>a newer lease holds the task|the task is not running|the key was already recorded)"
+_WHY_ZH = "{why}"
+#: Phrases the sentences below name, each translated on its own (a nested group).
+_PHRASES = {
+    "a newer lease holds the task": "已有更新的租约持有该任务",
+    "the task is not running": "任务已不在运行",
+    "the key was already recorded": "这个键已经记录过了",
+    "cancel": "取消",
+    "takeover": "接管",
+    "changed the task": "修改了任务",
+    "recorded the key": "记录了这个键",
+    "no checkpoint": "没有检查点",
+    "a checkpoint of its output": "检查点是它的输出",
+    "released it": "释放了它",
+    "its lease ran out": "它的租约到期了",
+    "a user cancels t1": "用户取消了 t1",
+    "another worker takes t1 over": "另一个 worker 接管了 t1",
+}
+PATTERNS += tuple((re.escape(en), zh) for en, zh in _PHRASES.items())
+PATTERNS += (
+    (r"a checkpoint that says step (?P<s>\d+)", "检查点写着 step {s}"),
+    (r"the clock moves (?P<n>\d+) s on", "时钟前进 {n} 秒"),
+    (r"the clock reaches the end of the lease on (?P<t>\w+)", "时钟恰好走到 {t} 租约的到期时刻"),
+    (r"a user cancels (?P<t>\w+)", "用户取消了 {t}"),
+    (r"a user requeues (?P<t>\w+)", "用户把 {t} 重新入队"),
+    (r"lease (?P<n>\d+) saves step (?P<s>\d+) as done", "租约 {n} 保存 step {s} 并标记完成"),
+    (r"lease (?P<n>\d+) saves step (?P<s>\d+)", "租约 {n} 保存 step {s}"),
+    (r"lease (?P<n>\d+) releases (?P<t>\w+)", "租约 {n} 释放了 {t}"),
+    (r"lease (?P<n>\d+) heartbeats", "租约 {n} 发送心跳"),
+    (r"lease (?P<n>\d+) records (?P<k>\w+)", "租约 {n} 记录 {k}"),
+    (
+        r"(?P<w>\w+) claims (?P<t>\w+) for (?P<ttl>[\d.]+) s \(lease (?P<n>\d+)\)",
+        "{w} 领取 {t},时长 {ttl} 秒(租约 {n})",
+    ),
+    (
+        r"(?P<w>\w+) claims (?P<t>\w+) for (?P<ttl>[\d.]+) s \(refused\)",
+        "{w} 领取 {t},时长 {ttl} 秒(被拒绝)",
+    ),
+    (
+        r"your claim took (?P<t>\w+) although its lease was still live",
+        "你的领取拿走了 {t},而它的租约仍然有效",
+    ),
+    (r"your claim took (?P<t>\w+) although it was (?P<st>\w+)", "你的领取拿走了 {t},而它已是 {st}"),
+    (r"your claim gave (?P<x>.+), expected (?P<k>\w+)", "你的领取给出了 {x},应为 {k}"),
+    (
+        r"your LeaseHeld did not name the holder and its lease_until",
+        "你的 LeaseHeld 没有指明持有者及其 lease_until",
+    ),
+    (
+        r"your claim refused a lease that ran out at this very moment \(it may be taken once "
+        r"lease_until <= now\)",
+        "你的领取拒绝了一个恰好此刻到期的租约(lease_until <= now 时就可以被接管)",
+    ),
+    (
+        r"your claim refused (?P<t>\w+) although it was free to claim",
+        "你的领取拒绝了 {t},而它本可以被领取",
+    ),
+    (
+        r"your claim gave epoch (?P<x>.+) while the task was at epoch (?P<e>\d+) \(a claim "
+        r"raises it by one\)",
+        "你的领取给出了 epoch {x},而任务当时的 epoch 是 {e}(领取要把它加一)",
+    ),
+    (
+        r"after your claim the task is not running under the new lease",
+        "你的领取之后,任务并没有在新租约下运行",
+    ),
+    (
+        r"your claim returned a lease whose (?P<f>\w+) is (?P<x>.+), expected (?P<y>.+)",
+        "你的领取返回的租约中 {f} 为 {x},应为 {y}",
+    ),
+    (
+        r"after your (?P<who>claim|heartbeat) the task's (?P<f>\w+) is (?P<x>.+), expected "
+        r"(?P<y>.+)",
+        "你的 {who} 之后,任务的 {f} 为 {x},应为 {y}",
+    ),
+    (
+        r"after your claim the task's (?P<f>\w+) is (?P<x>.+)",
+        "你的领取之后,任务的 {f} 为 {x}",
+    ),
+    (
+        r"your heartbeat of lease (?P<n>\d+) returned True but " + _WHY,
+        "租约 {n} 的心跳返回了 True,但" + _WHY_ZH,
+        ("why",),
+    ),
+    (
+        r"your heartbeat of lease (?P<n>\d+) changed the task but " + _WHY,
+        "租约 {n} 的心跳修改了任务,但" + _WHY_ZH,
+        ("why",),
+    ),
+    (r"your heartbeat changed the task's (?P<f>\w+)", "你的心跳修改了任务的 {f}"),
+    (
+        r"your heartbeat of lease (?P<n>\d+) gave (?P<x>.+) though it holds the task",
+        "租约 {n} 仍持有任务,你的心跳却给出了 {x}",
+    ),
+    (r"your record_effect changed the task", "你的 record_effect 修改了任务"),
+    (
+        r"your record_effect changed or removed a key already recorded",
+        "你的 record_effect 修改或删除了一个已记录的键",
+    ),
+    (
+        r"your record_effect of lease (?P<n>\d+) recorded (?P<k>\w+) but " + _WHY,
+        "租约 {n} 的 record_effect 记录了 {k},但" + _WHY_ZH,
+        ("why",),
+    ),
+    (
+        r"your record_effect of lease (?P<n>\d+) recorded another key than (?P<k>\w+)",
+        "租约 {n} 的 record_effect 记录了 {k} 以外的键",
+    ),
+    (
+        r"your record_effect of lease (?P<n>\d+) gave (?P<x>.+) for a new key of a live lease",
+        "对于有效租约 {n} 的新键,你的 record_effect 给出了 {x}",
+    ),
+    (
+        r"the row your record_effect stored has (?P<c>\w+) (?P<x>.+), expected (?P<y>.+)",
+        "你的 record_effect 存下的行中 {c} 为 {x},应为 {y}",
+    ),
+    (
+        r"a (?P<rival>cancel|takeover) ran between two statements of your "
+        r"(?P<piece>heartbeat|record_effect) and it then (?P<did>changed the task|recorded the "
+        r"key) \(make it one statement\)",
+        "一次{rival}插在了你的 {piece} 的两条语句之间,之后它仍然{did}(把它写成一条语句)",
+        ("rival", "did"),
+    ),
+    (
+        r"a claim after lease_until must succeed with epoch 2 and a new lease_until",
+        "lease_until 之后的领取必须成功,得到 epoch 2 和新的 lease_until",
+    ),
+)
+
+# -- the generated starts and trouble of the worker loop (checks/leases/loops.py) ---------------
+PATTERNS += (
+    (r"t1 has (?P<n>\d+) steps?", "t1 共有 {n} 步"),
+    (
+        r"w0 saved step (?P<s>\d+) with (?P<cp>no checkpoint|a checkpoint of its output|a "
+        r"checkpoint that says step \d+) and (?P<how>released it|its lease ran out)",
+        "w0 保存了 step {s}({cp}),然后{how}",
+        ("cp", "how"),
+    ),
+    (r"t1 is completed", "t1 已完成"),
+    (r"t1 is cancelled", "t1 已取消"),
+    (r"w0 holds a live lease on t1", "w0 持有 t1 的有效租约"),
+    (
+        r"(?P<who>a user cancels t1|another worker takes t1 over) during step (?P<s>\d+)",
+        "{who}(在 step {s} 进行中)",
+        ("who",),
+    ),
+    (
+        r"(?P<who>a user cancels t1|another worker takes t1 over) right after step (?P<s>\d+) is "
+        r"saved",
+        "{who}(就在 step {s} 保存之后)",
+        ("who",),
+    ),
+    (r"your loop runs", "你的循环开始运行"),
+    (
+        r"your loop worked another step after it lost the task",
+        "你的循环在失去任务之后又做了一步",
+    ),
+    (
+        r"your loop returned (?P<x>.+) after it lost the task",
+        "你的循环在失去任务之后返回了 {x}",
+    ),
+    (
+        r"your loop returned (?P<x>.+) for a task it may not claim",
+        "对一个不能领取的任务,你的循环返回了 {x}",
+    ),
+    (r"your loop worked a task it may not claim", "你的循环处理了一个不能领取的任务"),
+    (
+        r"your loop worked steps (?P<a>.+), expected (?P<b>.+)",
+        "你的循环做了 {a} 这些步,应为 {b}",
+    ),
+    (r"your loop returned (?P<x>.+), expected (?P<y>.+)", "你的循环返回了 {x},应为 {y}"),
+    (
+        r"after your loop the task's (?P<f>\w+) is (?P<x>.+), expected (?P<y>.+)",
+        "你的循环之后,任务的 {f} 为 {x},应为 {y}",
+    ),
+)
+
+# -- sentences of the case-by-case checks that a generated corpus answer reaches ----------------
+PATTERNS += (
+    (r"(?P<fn>\w+)\(\) raised (?P<k>\w+)", "{fn}() 抛出了 {k}"),
+    (
+        r"the recorded effect must carry the key, the lease's epoch and worker, and now",
+        "记录下的副作用必须带上键、租约的 epoch 和 worker,以及当前时间",
+    ),
+    (
+        r"after a claim the task must be running, epoch 1, worker set, attempts 1",
+        "领取之后任务必须是 running、epoch 为 1、设置了 worker、attempts 为 1",
     ),
 )

@@ -1,14 +1,18 @@
 """Question ``atomic-claim``: the student's ``claim`` and ``heartbeat`` (SQL), case by case on a
-hand clock, then the chapter's race replayed deterministically, then under every fault."""
+hand clock, on generated sequences of operations beside the kit's reference
+(:mod:`~simlab.grading.checks.leases.operations`), raced at every statement boundary
+(:mod:`~simlab.grading.checks.leases.race`), then under every fault."""
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.grading.checks.leases import operations as ops
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
-from simlab.grading.checks.leases.race import contended_claims
+from simlab.grading.checks.leases.race import contended_claims, require_one_statement, rivalled
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
@@ -33,11 +37,49 @@ CLAIM_SCENARIO = Scenario(
 CLAIM_SEEDS = (11, 12)
 
 
+#: What the generated sequences of this question do (the claim and heartbeat are the student's).
+CLAIM_MOVES = ("claim", "wait", "expire", "heartbeat", "save", "release", "cancel", "requeue")
+
+#: Sequences played before the generated ones: the classic slips, each in its shortest story.
+CLAIM_STORIES = (
+    # a claim exactly when the lease runs out
+    (("claim", "t1", "A", 10.0), ("expire", "t1"), ("claim", "t1", "B", 10.0)),
+    # A's own stale lease, once A holds the task again
+    (
+        ("claim", "t1", "A", 10.0),
+        ("wait", 15),
+        ("claim", "t1", "B", 10.0),
+        ("wait", 15),
+        ("claim", "t1", "A", 10.0),
+        ("heartbeat", 2, 10.0),
+    ),
+    # the lease of a task released, or completed
+    (("claim", "t1", "A", 10.0), ("release", 0), ("heartbeat", 0, 10.0)),
+    (("claim", "t1", "A", 10.0), ("save", 0, True), ("heartbeat", 0, 10.0)),
+    # cancel, requeue, a new claim, and the lease from before the cancel
+    (
+        ("claim", "t1", "A", 10.0),
+        ("cancel", "t1"),
+        ("requeue", "t1"),
+        ("claim", "t1", "B", 10.0),
+        ("heartbeat", 1, 10.0),
+        ("claim", "t1", "C", 10.0),
+    ),
+)
+
+
 def atomic_claim(s: Student, t: Tally) -> None:
-    """Cases on fresh ledgers, another claim scheduled between every two statements of the
-    student's claim, then one simulated run per seed of :data:`CLAIM_SEEDS`; parts are filed
-    under the criteria of :data:`CLAIM_RUBRIC`."""
+    """Cases on fresh ledgers, generated sequences against the kit's ledger, another claim or
+    a cancel scheduled between every two statements of the student's claim and heartbeat, then
+    one simulated run per seed of :data:`CLAIM_SEEDS`; parts are filed under the criteria of
+    :data:`CLAIM_RUBRIC`."""
     ledgers = Ledgers(s, claim="claim", heartbeat="heartbeat")
+    plays = ops.Plays(s, claim="claim", heartbeat="heartbeat")
+    moves = ops.sequences(CLAIM_MOVES)
+
+    def judged(what: str) -> Callable[[], None]:
+        return lambda: ops.check(plays, moves, what, first=CLAIM_STORIES)
+
     t.under("claim-fields")
     t.part(functools.partial(_claims_a_queued_task, ledgers))
     t.part(functools.partial(_terminal_and_unknown_tasks, ledgers))
@@ -52,6 +94,12 @@ def atomic_claim(s: Student, t: Tally) -> None:
     t.part(lambda: _no_shared_epoch(runs))
     t.part(lambda: _the_lease_is_your_own(runs))
     t.part(lambda: _no_lease_of_a_cancelled_epoch(runs))
+    t.part(
+        lambda: require_one_statement(
+            rivalled(s, "heartbeat", (30.0,)), "heartbeat", "changed the task"
+        )
+    )
+    t.part(judged(ops.CORE))
     for seed in CLAIM_SEEDS:
         t.part(
             lambda seed=seed: simulated(
@@ -62,34 +110,51 @@ def atomic_claim(s: Student, t: Tally) -> None:
                 "your claim and heartbeat",
             )
         )
+    t.under("claim-fields")
+    t.part(judged(ops.DETAIL))
+    t.under("heartbeat-extends")
+    t.part(judged(ops.HEARTBEAT))
+    t.under("lease-end")
+    t.part(judged(ops.BOUNDARY))
 
 
 #: The rubric of ``atomic-claim``: one owner at a time is the core idea.
 CLAIM_RUBRIC = (
     Criterion(
         "one-owner",
-        7,
+        6,
         "At most one worker holds a task, with an epoch higher than any before: a live lease "
-        "is refused, an expired one is taken over, the claim stays atomic when another claim "
-        "or a cancel runs between any two of its statements (also at the same moment, as with "
-        "a duplicate delivery), a stale lease's heartbeat is refused, and seeded fault runs "
-        "break no rule (no live lease taken over, no stale heartbeat accepted).",
+        "is refused, an expired one is taken over, the claim and the heartbeat stay atomic when "
+        "another claim or a cancel runs between any two of their statements (also at the same "
+        "moment, as with a duplicate delivery), a heartbeat is accepted only for the task's "
+        "current epoch while it runs (not by worker name, not once released or completed), on "
+        "generated sequences of claims, heartbeats, saves, releases, cancels and requeues with "
+        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule.",
         core=True,
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",
             "SELECT then UPDATE",
             "ignores lease_until",
             "heartbeat without the epoch",
+            "heartbeat by worker name",
+            "heartbeat without status = 'running'",
+            "heartbeat as SELECT then UPDATE",
         ),
     ),
     Criterion(
         "claim-fields",
         2,
-        "A claim returns the new lease (epoch, step, lease_until = now + ttl) and refuses "
-        "completed, cancelled and unknown tasks with the kit's errors; a LeaseHeld names the "
-        "worker holding the live lease and its lease_until.",
+        "A claim returns the new lease (epoch, step, lease_until = now + ttl, attempts) and "
+        "stores it, and refuses completed, cancelled and unknown tasks with the kit's errors; a "
+        "LeaseHeld names the worker holding the live lease and its lease_until.",
     ),
     Criterion("heartbeat-extends", 1, "A current lease's heartbeat sets lease_until = now + ttl."),
+    Criterion(
+        "lease-end",
+        1,
+        "A lease whose lease_until equals now has run out: a claim at that very moment takes "
+        "it over (lease_until <= now).",
+    ),
 )
 
 
@@ -217,11 +282,11 @@ def _lease_held_names_the_holder(ledgers: Ledgers) -> None:
 def _expired_lease_is_taken_over(ledgers: Ledgers) -> None:
     ledger = ledgers.fresh()
     first = ledger.claim("t1", "A", 10.0)
-    ledgers.clock.now = 10.0
+    ledgers.clock.now = 10.5  # after the lease's end (the very moment is judged under lease-end)
     second = ledger.claim("t1", "B", 10.0)
     require(
-        second.epoch == 2 and second.lease_until == 20.0,
-        "a claim at lease_until must succeed with epoch 2 and a new lease_until",
+        second.epoch == 2 and second.lease_until == 20.5,
+        "a claim after lease_until must succeed with epoch 2 and a new lease_until",
     )
     require(not ledger.save(first, 1), "the old lease could still save after the takeover")
 

@@ -1,4 +1,6 @@
-"""Question ``idempotent-send``: the student's ``record_effect`` (SQL) case by case and under
+"""Question ``idempotent-send``: the student's ``record_effect`` (SQL) case by case, on generated
+sequences of operations beside the kit's reference
+(:mod:`~simlab.grading.checks.leases.operations`), raced at every statement boundary and under
 faults, then ``send_step`` (the worker's side of idempotency) with a kit mailbox, including a
 crash after the e-mail left."""
 
@@ -7,8 +9,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from simlab.grading.checks.leases import operations as ops
 from simlab.grading.checks.leases.driving import Ledgers, simulated
-from simlab.grading.checks.leases.race import contended_effects
+from simlab.grading.checks.leases.race import (
+    contended_effects,
+    require_one_statement,
+    rivalled,
+)
 from simlab.grading.checks.leases.scripted import CrashLedger
 from simlab.grading.lending import Lent
 from simlab.grading.questions import Criterion, Tally, require
@@ -38,12 +45,55 @@ EFFECT_SCENARIO = Scenario(
 EFFECT_SEEDS = (21, 22)
 
 
+#: What the generated sequences of this question do (record_effect is the student's).
+EFFECT_MOVES = (
+    "claim",
+    "wait",
+    "expire",
+    "record",
+    "save",
+    "release",
+    "cancel",
+    "requeue",
+    "heartbeat",
+)
+
+#: Sequences played before the generated ones: the classic slips, each in its shortest story.
+EFFECT_STORIES = (
+    # a lease whose task it released, or completed
+    (("claim", "t1", "A", 10.0), ("release", 0), ("record", 0, "k1")),
+    (("claim", "t1", "A", 10.0), ("save", 0, True), ("record", 0, "k1")),
+    # the same key by the new owner after a takeover, and the old owner after it
+    (
+        ("claim", "t1", "A", 10.0),
+        ("record", 0, "k1"),
+        ("wait", 15),
+        ("claim", "t1", "B", 10.0),
+        ("record", 0, "k1"),
+        ("record", 1, "k2"),
+        ("record", 0, "k2"),
+    ),
+    # A's own stale lease, once A holds the task again; the same key in another task
+    (
+        ("claim", "t1", "A", 10.0),
+        ("cancel", "t1"),
+        ("requeue", "t1"),
+        ("claim", "t1", "A", 10.0),
+        ("record", 1, "k1"),
+        ("claim", "t2", "B", 10.0),
+        ("record", 0, "k1"),
+    ),
+)
+
+
 def idempotent_send(s: Student, t: Tally) -> None:
     """``record_effect`` case by case and twice within one round trip, then ``send_step`` case
     by case (also with a crash between its two moves), then both under seeded faults
     (``send_step`` sends every e-mail of the run): the hand-made cases first, as their failures
     say more. Parts are filed under the criteria of :data:`EFFECT_RUBRIC`."""
     ledgers = Ledgers(s, record_effect="record_effect")
+    plays = ops.Plays(s, record_effect="record_effect")
+    moves = ops.sequences(EFFECT_MOVES)
     t.under("effect-fields")
     t.part(functools.partial(_records_a_new_key, ledgers))
     t.part(functools.partial(_keys_belong_to_their_task, ledgers))
@@ -51,6 +101,12 @@ def idempotent_send(s: Student, t: Tally) -> None:
     t.part(functools.partial(_a_key_is_recorded_once, ledgers))
     t.part(functools.partial(_stale_leases_record_nothing, ledgers))
     t.part(functools.partial(_twice_within_one_round_trip, s))
+    t.part(
+        lambda: require_one_statement(
+            rivalled(s, "record_effect", ("race:email:0",)), "record_effect", "recorded the key"
+        )
+    )
+    t.part(lambda: ops.check(plays, moves, ops.CORE, first=EFFECT_STORIES))
     sends = _Sends(ledgers)
     for part in (
         _a_retry_after_a_crash_does_not_resend,
@@ -69,6 +125,8 @@ def idempotent_send(s: Student, t: Tally) -> None:
                 send_step="send_step",
             )
         )
+    t.under("effect-fields")
+    t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
     t.under("step-keys")
     t.part(functools.partial(_each_step_sends_its_own, sends))
 
@@ -79,8 +137,11 @@ EFFECT_RUBRIC = (
         "at-most-once",
         6,
         "No e-mail goes out twice and none from a stale worker: a key is recorded once (also "
-        "when the same step is delivered twice within one round trip), only by a current lease, "
-        "and send_step records before it sends, so a crash between the two never resends; "
+        "when the same step is delivered twice within one round trip), only by a current lease "
+        "of a running task, in one statement (a cancel or a takeover between two statements of "
+        "record_effect never lets the old lease record), as the kit's ledger does on generated "
+        "sequences of claims, records, saves, releases, cancels and requeues with the clock "
+        "moving; send_step records before it sends, so a crash between the two never resends; "
         "seeded fault runs break no rule.",
         core=True,
         mistakes=(
@@ -88,13 +149,14 @@ EFFECT_RUBRIC = (
             "record_effect without a lease check",
             "send before record",
             "SELECT then INSERT",
+            "record_effect without status = 'running'",
         ),
     ),
     Criterion(
         "effect-fields",
         2,
         "The recorded row carries the key, the lease's epoch and worker, and now; keys are per "
-        "task.",
+        "task, and a current lease's new key is recorded.",
     ),
     Criterion("step-keys", 1, "Each step sends its own e-mail (one key per task and step)."),
 )

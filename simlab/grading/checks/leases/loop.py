@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
 from simlab.grading.lending import Lent
@@ -26,9 +27,12 @@ Case = Callable[..., tuple[Any, list, Any]]
 
 
 def worker_loop(s: Student, t: Tally) -> None:
-    """Six cases, each on a new ledger file of the grader's in one private folder."""
+    """Six cases, then generated starts and trouble beside the exercise's loop
+    (:mod:`~simlab.grading.checks.leases.loops`), each on a new ledger file of the grader's in
+    one private folder."""
     with tempfile.TemporaryDirectory(prefix="simlab-loop-") as folder:
         case = functools.partial(_case, s, folder)
+        plays = loops.LoopPlays(s, folder)
         t.under("runs-and-resumes")
         t.part(functools.partial(_runs_a_task_to_the_end, case))
         t.part(functools.partial(_resumes_from_the_persisted_step, case))
@@ -42,6 +46,11 @@ def worker_loop(s: Student, t: Tally) -> None:
             _heartbeats_before_each_step,
         ):
             t.part(functools.partial(part, case))
+        t.part(lambda: loops.check(plays, loops.LOST))
+        t.under("refuses")
+        t.part(lambda: loops.check(plays, loops.REFUSED))
+        t.under("runs-and-resumes")
+        t.part(lambda: loops.check(plays, loops.RUNS))
 
 
 #: The rubric of ``worker-loop``: the loop trusts the ledger, not itself.
@@ -58,8 +67,9 @@ LOOP_RUBRIC = (
     Criterion(
         "runs-and-resumes",
         2,
-        "A task runs to the end with the last output as its result, resuming from the "
-        "persisted step.",
+        "A task runs to the end with the last output as its result and each step's "
+        "{'output': output} as the checkpoint, resuming from the step the ledger persisted "
+        "(whatever the checkpoint holds).",
     ),
     Criterion("refuses", 1, "A completed task or one leased to another worker is 'refused'."),
 )

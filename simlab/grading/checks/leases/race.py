@@ -1,5 +1,5 @@
 """The races of exercise ``leases``, run by the grader: another worker's move scheduled between
-two statements of a learner's claim or ``record_effect``.
+two statements of a learner's claim, heartbeat or ``record_effect``.
 
 Random fault seeds rarely hit the one moment a non-atomic piece breaks; these races hit it every
 time. The ledger file is the grader's own (in a private folder the sandbox cannot see), the
@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from simlab.grading.lending import SqlGate
+from simlab.grading.questions import Fail, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
+from simlab.records import Lease
 
-__all__ = ["interleaved_claims", "contended_claims", "contended_effects"]
+__all__ = ["interleaved_claims", "contended_claims", "contended_effects", "rivalled", "RIVALS"]
 
 
 def _outcome(call: Callable[[], Any]) -> Any:
@@ -132,3 +134,77 @@ def contended_effects(s: Student) -> list[dict[str, Any]]:
             if gap >= out["statements"]:
                 break
     return runs
+
+
+#: The moves run between two statements of a learner's heartbeat or record_effect: a user's
+#: cancel, and another worker taking over the lease that ran out.
+RIVALS = ("cancel", "takeover")
+#: The most statement boundaries raced in one piece (a piece of more statements is raced at its
+#: first ones).
+MOST_GAPS = 6
+
+
+def _snapshot(ledger: Ledger) -> tuple:
+    """The task ``race`` and its effects, as the kit reads them."""
+    return ledger.get("race"), ledger.effects("race")
+
+
+def _rivalled_once(
+    s: Student, path: str, piece: str, args: tuple, gap: int, rival: str
+) -> dict[str, Any]:
+    with Ledger(path, clock=lambda: 0.0) as setup:
+        setup.submit("race")
+        lease = setup.claim("race", "A", 5.0)  # ran out at 5; nobody has taken it over yet
+    out: dict[str, Any] = {"gap": gap, "rival": rival}
+    a = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
+    b = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
+    try:
+
+        def move() -> None:
+            if rival == "cancel":
+                out["rivalled"] = _outcome(lambda: b.cancel("race")) is True
+            else:
+                out["rivalled"] = isinstance(_outcome(lambda: b.claim("race", "B", 30.0)), Lease)
+            out["after"] = _snapshot(b)
+            b.close()
+
+        gate = SqlGate(a._db, s.sandbox, after=(gap, move))
+        out["A"] = _outcome(lambda: s.call(piece, gate, lease, *args, 100.0))
+        out["statements"] = gate.statements
+        out["end"] = _snapshot(a)
+    finally:
+        a.close()
+        b.close()
+    return out
+
+
+def rivalled(s: Student, piece: str, args: tuple) -> list[dict[str, Any]]:
+    """The student's ``piece`` (``heartbeat`` or ``record_effect``, called with a lease of
+    worker A that ran out but was not taken over, then ``args``, then the time) with each move
+    of :data:`RIVALS` run right after each of its statements but the last (after its only one).
+    Returns one run per gap and rival: whether the rival's move succeeded (``rivalled``), the
+    task and its effects right after it (``after``) and at the end (``end``). A piece that is
+    one statement, or that holds the database locked meanwhile, changes nothing once the rival
+    has moved."""
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="simlab-race-") as folder:
+        count = _rivalled_once(s, f"{folder}/count.sqlite", piece, args, 10**6, "cancel")
+        last = min(MOST_GAPS, max(2, int(count.get("statements", 1))))
+        for gap in range(1, last):
+            for rival in RIVALS:
+                path = f"{folder}/{piece}-{gap}-{rival}.sqlite"
+                runs.append(_rivalled_once(s, path, piece, args, gap, rival))
+    return runs
+
+
+def require_one_statement(runs: list[dict[str, Any]], piece: str, did: str) -> None:
+    """Fail when the student's ``piece`` changed the task or its effects after a rival's move
+    that succeeded between two of its statements (``did`` says what changed)."""
+    require(runs, "the race could not be run")
+    for run in runs:
+        if run.get("rivalled") and run.get("end") != run.get("after"):
+            rival = "cancel" if run["rival"] == "cancel" else "takeover"
+            raise Fail(
+                f"a {rival} ran between two statements of your {piece} and it then {did} "
+                "(make it one statement)"
+            )

@@ -1,0 +1,275 @@
+"""Properties of the worker loop: generated starts (fresh, saved halfway by another worker with
+any checkpoint then released or left to run out, completed, cancelled, held), numbers of steps
+and trouble (a cancel or a takeover during a step, or right after a save), the student's
+``run_task`` beside the exercise's loop run by the grader on the same ledger and trouble.
+
+Three properties, one per criterion of the question: once the loop lost the task it works no
+further step and says ``"lost"`` (:data:`LOST`); a task it may not claim is ``"refused"``
+untouched (:data:`REFUSED`); otherwise it answers, works and leaves the ledger as the
+exercise's loop does (:data:`RUNS`). Playing one input is remembered, so the three share their
+calls into the sandbox.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from simlab.errors import LeaseHeld, TerminalTask
+from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.lending import Lent
+from simlab.grading.properties import Story, falsify, st
+from simlab.grading.questions import Fail
+from simlab.grading.student import Student, shown_value
+from simlab.ledger import Ledger
+from simlab.records import Lease
+
+__all__ = ["LOST", "REFUSED", "RUNS", "LoopPlays", "inputs", "check", "LOOP_STORIES"]
+
+LOST, REFUSED, RUNS = "lost", "refused", "runs"
+#: Generated inputs per property.
+EXAMPLES = 20
+
+_CHECKPOINTS = {
+    "none": None,
+    "output": {"output": "output-0"},
+    "step 0": {"output": "output-0", "step": 0},
+    "step 3": {"step": 3},
+}
+#: How a story names each checkpoint.
+_SAID = {
+    "none": "no checkpoint",
+    "output": "a checkpoint of its output",
+    "step 0": "a checkpoint that says step 0",
+    "step 3": "a checkpoint that says step 3",
+}
+
+
+def inputs() -> st.SearchStrategy[tuple]:
+    """(steps, start, trouble): ``start`` is ``("fresh",)``, ``("released" | "expired", saved
+    step, checkpoint name)`` or ``("completed" | "cancelled" | "held",)``; ``trouble`` is
+    ``None`` or ``("work" | "save", step, "cancel" | "steal")``. Steps are folded into range
+    when played."""
+    saved = st.tuples(
+        st.sampled_from(("released", "expired")),
+        st.integers(1, 3),
+        st.sampled_from(tuple(_CHECKPOINTS)),
+    )
+    start = st.one_of(
+        st.just(("fresh",)), saved, st.sampled_from((("completed",), ("cancelled",), ("held",)))
+    )
+    trouble = st.one_of(
+        st.none(),
+        st.tuples(
+            st.sampled_from(("work", "save")),
+            st.integers(0, 3),
+            st.sampled_from(("cancel", "steal")),
+        ),
+    )
+    return st.tuples(st.integers(1, 4), start, trouble)
+
+
+#: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step.
+LOOP_STORIES = ((3, ("released", 2, "step 0"), None), (4, ("expired", 1, "step 3"), None))
+
+
+def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tuple | None]:
+    if start[0] in ("released", "expired"):
+        start = (start[0], 1 + (start[1] - 1) % (steps - 1), start[2]) if steps > 1 else ("fresh",)
+    if trouble is not None:
+        where, step, action = trouble
+        if where == "work":
+            trouble = (where, step % steps, action)
+        elif steps > 1:  # after the save of a step that is not the last
+            trouble = (where, 1 + step % (steps - 1), action)
+        else:
+            trouble = None
+    return start, trouble
+
+
+def _setup(start: tuple) -> Callable[[Ledger], None]:
+    def setup(ledger: Ledger) -> None:
+        kind = start[0]
+        if kind == "fresh":
+            return
+        if kind == "cancelled":
+            ledger.cancel("t1")
+            return
+        lease = ledger.claim("t1", "w0", 30.0)
+        if kind == "completed":
+            ledger.save(lease, 1, done=True, result="done")
+        elif kind in ("released", "expired"):
+            ledger.save(lease, start[1], checkpoint=_CHECKPOINTS[start[2]])
+            if kind == "released":
+                ledger.release(lease)
+        # "held": w0's lease is live; "expired": it runs out before the loop starts
+
+    return setup
+
+
+def _told(steps: int, start: tuple, trouble: tuple | None) -> list[str]:
+    moves = [f"t1 has {steps} step{'s' if steps > 1 else ''}"]
+    kind = start[0]
+    if kind in ("released", "expired"):
+        how = "released it" if kind == "released" else "its lease ran out"
+        moves.append(f"w0 saved step {start[1]} with {_SAID[start[2]]} and {how}")
+    elif kind != "fresh":
+        moves.append(
+            {"completed": "t1 is completed", "cancelled": "t1 is cancelled"}.get(
+                kind, "w0 holds a live lease on t1"
+            )
+        )
+    if trouble is not None:
+        where, step, action = trouble
+        who = "a user cancels t1" if action == "cancel" else "another worker takes t1 over"
+        when = f"during step {step}" if where == "work" else f"right after step {step} is saved"
+        moves.append(f"{who} {when}")
+    moves.append("your loop runs")
+    return moves
+
+
+class _LoggedWork(ScriptedWork):
+    def __init__(self, *args: Any, log: list):
+        super().__init__(*args)
+        self.log = log
+
+    def __call__(self, step: Any) -> str:
+        self.log.append("work")
+        scripted = type(step) is int and step in self.script
+        try:
+            return super().__call__(step)
+        finally:
+            if scripted:
+                self.log.append("trouble")
+
+
+class _LoggedLedger(ScriptedLedger):
+    def __init__(self, *args: Any, log: list):
+        super().__init__(*args)
+        self.log = log
+
+    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
+        accepted = super().save(lease, step, **kwargs)
+        if accepted and step in self.after_save:
+            self.log.append("trouble")
+        return accepted
+
+
+def _reference(ledger: Any, task_id: str, worker: str, work: Any, steps: int) -> str:
+    """The loop the exercise describes."""
+    try:
+        lease = ledger.claim(task_id, worker, 30.0)
+    except (LeaseHeld, TerminalTask):
+        return "refused"
+    for step in range(lease.step, steps):
+        if not ledger.heartbeat(lease, 30.0):
+            return "lost"
+        output = work(step)
+        done = step + 1 == steps
+        saved = ledger.save(
+            lease,
+            step + 1,
+            checkpoint={"output": output},
+            done=done,
+            result=output if done else None,
+        )
+        if not saved:
+            return "lost"
+    return "completed"
+
+
+class LoopPlays:
+    """Plays inputs with the student's ``run_task`` and the reference, each on a new ledger
+    file of the grader's in ``folder``; remembers what each input gave."""
+
+    def __init__(self, s: Student, folder: str):
+        self.s = s
+        self.folder = folder
+        self.seen: dict[tuple, tuple] = {}
+        self._names = itertools.count()
+
+    def _run(self, loop: Callable[..., Any], steps: int, start: tuple, trouble: tuple | None):
+        path = str(Path(self.folder) / f"loop-{next(self._names)}.sqlite")
+        with Ledger(path, clock=lambda: 0.0) as ledger:
+            ledger.submit("t1")
+            _setup(start)(ledger)
+        clock = Clock(100.0 if start[0] == "expired" else 1.0)
+        script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
+        after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
+        log: list = []
+        work = _LoggedWork(path, "t1", script, clock, log=log)
+        with _LoggedLedger(path, after, clock, log=log) as ledger:
+            answer = loop(ledger, work)
+        with Ledger(path, clock=clock) as ledger:
+            record = ledger.get("t1")
+        return answer, list(work.calls), record, log
+
+    def play(self, value: tuple) -> tuple:
+        if value not in self.seen:
+            steps, start, trouble = value
+            start, trouble = _folded(steps, start, trouble)
+
+            def mine(ledger: Any, work: Any) -> Any:
+                return self.s.call(
+                    "run_task", Lent(ledger, "Ledger"), "t1", "w1", Lent(work, "Work"), steps
+                )
+
+            got = self._run(mine, steps, start, trouble)
+            want = self._run(lambda ledger, work: _reference(ledger, "t1", "w1", work, steps),
+                             steps, start, trouble)  # fmt: skip
+            self.seen[value] = (_told(steps, start, trouble), got, want)
+        return self.seen[value]
+
+
+def _steps(calls: list) -> str:
+    return "[" + ", ".join(shown_value(c) for c in calls) + "]"
+
+
+def _verdict(what: str, got: tuple, want: tuple) -> str | None:
+    answer, calls, record, log = got
+    if what == LOST:
+        if "trouble" in log:
+            after = log[log.index("trouble") + 1 :]
+            if "work" in after:
+                return "your loop worked another step after it lost the task"
+            if answer != "lost":
+                return f"your loop returned {shown_value(answer)} after it lost the task"
+        return None
+    if what == REFUSED:
+        if want[0] == "refused":
+            if answer != "refused":
+                return f"your loop returned {shown_value(answer)} for a task it may not claim"
+            if calls:
+                return "your loop worked a task it may not claim"
+        return None
+    if want[0] == "refused" or "trouble" in want[3]:
+        return None  # judged by the other two
+    if calls != want[1]:
+        return f"your loop worked steps {_steps(calls)}, expected {_steps(want[1])}"
+    if answer != want[0]:
+        return f"your loop returned {shown_value(answer)}, expected {shown_value(want[0])}"
+    for name in ("status", "step", "result", "checkpoint"):
+        if getattr(record, name) != getattr(want[2], name):
+            return (
+                f"after your loop the task's {name} is {shown_value(getattr(record, name))}, "
+                f"expected {shown_value(getattr(want[2], name))}"
+            )
+    return None
+
+
+def check(plays: LoopPlays, what: str, examples: int = EXAMPLES) -> None:
+    """The property ``what`` (:data:`LOST`, :data:`REFUSED` or :data:`RUNS`) on generated
+    inputs: fails with the story of the smallest input that breaks it."""
+
+    def holds(value: tuple, story: Story) -> None:
+        told, got, want = plays.play(value)
+        said = _verdict(what, got, want)
+        if said is not None:
+            for move in told:
+                story.add(move)
+            raise Fail(said)
+
+    falsify(inputs(), holds, examples=examples, first=LOOP_STORIES)
