@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from simlab.grading.questions import Fail, NotAttempted, learners_fault
+from simlab.grading.questions import FAILURE_CHARS, Fail, NotAttempted, learners_fault
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 
 __all__ = ["Story", "falsify", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
@@ -38,7 +38,8 @@ EXAMPLES = 40
 #: The most calls of ``holds`` while shrinking a failing input (the smallest found so far is
 #: kept when it runs out).
 SHRINKS = 200
-#: Characters the story of a counterexample may take (its last moves, as many as fit).
+#: Characters the story of a counterexample may take (its last moves, as many as fit), and
+#: fewer when what went wrong is long: the whole failure fits in ``FAILURE_CHARS``.
 STORY_CHARS = 150
 
 
@@ -141,5 +142,5 @@ def _told(story: Story, exc: BaseException) -> BaseException:
     said = learners_fault(exc)
     if said is None:
         return exc
-    told = story.told()
+    told = story.told(min(STORY_CHARS, FAILURE_CHARS - len(said) - len("... : ")))
     return Fail(f"{told}: {said}" if told else said)
