@@ -210,9 +210,9 @@ ABSORBER_RUBRIC = (
 #: Generated streams per property, and calls of it while shrinking a failing one (each
 #: delivery is one call into the sandbox).
 BUDGETS = {
-    "plain": {"examples": 40, "shrinks": 150},
-    "conflicts": {"examples": 25, "shrinks": 100},
-    "versions": {"examples": 20, "shrinks": 100},
+    "plain": {"examples": 20, "shrinks": 120},
+    "conflicts": {"examples": 12, "shrinks": 80},
+    "versions": {"examples": 10, "shrinks": 80},
 }
 
 

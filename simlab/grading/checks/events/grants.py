@@ -91,6 +91,8 @@ def _subset(draw: Any, names: list[str] | tuple[str, ...], most: int | None = No
 def _held(draw: Any, parent: list[str], repeats: bool) -> list[str]:
     """Some of the parent's names, in any order; with ``repeats``, each maybe twice."""
     names = nth_ordering(_subset(draw, parent), draw(st.integers(0, 5)))  # 3! orderings
+    if draw(st.booleans()):  # as often as not, against the parent's order
+        names.reverse()
     if repeats:
         names += _subset(draw, names)
     return names
