@@ -210,9 +210,9 @@ ABSORBER_RUBRIC = (
 #: Generated streams per property, and calls of it while shrinking a failing one (each
 #: delivery is one call into the sandbox).
 BUDGETS = {
-    "plain": {"examples": 20, "shrinks": 120},
-    "conflicts": {"examples": 12, "shrinks": 80},
-    "versions": {"examples": 10, "shrinks": 80},
+    "plain": {"examples": 15, "shrinks": 120},
+    "conflicts": {"examples": 8, "shrinks": 80},
+    "versions": {"examples": 6, "shrinks": 80},
 }
 
 

@@ -117,7 +117,7 @@ NARROWING_RUBRIC = (
 
 #: Generated pairs of grants of the core property (each one call into the sandbox); half as
 #: many with repeated names.
-EXAMPLES = 30
+EXAMPLES = 24
 
 
 def narrowing_check(s: Student, t: Tally) -> None:

@@ -49,7 +49,7 @@ TASKS = ("A", "B", "C")
 #: Events per task at most, and the size of the pool of keys the tasks share.
 EVENTS_PER_TASK = 4
 #: Deliveries per stream, at least and at most.
-MIN_DELIVERIES, DELIVERIES = 3, 12
+MIN_DELIVERIES, DELIVERIES = 3, 10
 #: An unknown version (the absorber understands :data:`EVENT_VERSION` only).
 UNKNOWN_VERSION = EVENT_VERSION + 1
 
