@@ -10,18 +10,31 @@ and false, and every sentence the checks can say is translated and short.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from submissions import events as events_corpus
 
-from simlab.agent.events import EventAbsorber
+from simlab.agent.events import AgentEvent, EventAbsorber
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.events import CHILDREN, PARENT, bus_streams, reference_is_narrowing
-from simlab.grading.checks.events.absorber import DIAGNOSES, STREAMS
+from simlab.grading.checks.events.absorber import BUDGETS, DIAGNOSES, STREAMS
+from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrows_like_the_kit
+from simlab.grading.checks.events.grants import told as grant_story
+from simlab.grading.checks.events.narrowing import EXAMPLES as NARROWING_EXAMPLES
+from simlab.grading.checks.events.streams import (
+    FIRST_STREAMS,
+    _shown,
+    absorbs_like_the_kit,
+    streams,
+    told,
+)
 from simlab.grading.grader import hidden_checks
 from simlab.grading.i18n import translate, untranslated
 from simlab.grading.notebook import read_notebook
-from simlab.grading.questions import FAILURE_CHARS
+from simlab.grading.properties import falsify, st
+from simlab.grading.questions import FAILURE_CHARS, Fail
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISE = EXERCISES["events"]
@@ -83,3 +96,229 @@ def test_is_every_sentence_the_checks_can_say_translated_and_short():
         assert len(sentence) <= FAILURE_CHARS, sentence
         zh = translate(sentence, "zh")
         assert not any(words in zh for words in (*STREAMS.values(), *CHILDREN)), zh
+
+
+# --- the properties: generated streams and grants, judged here without a sandbox -------------
+
+
+def _samples(strategy, n: int = 300) -> list:
+    """``n`` inputs the strategy draws (derandomized, as the grader draws them)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    seen = []
+
+    @settings(
+        max_examples=n,
+        derandomize=True,
+        database=None,
+        phases=(Phase.generate,),
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def draw(value):
+        seen.append(value)
+
+    draw()
+    return seen
+
+
+def _keys(stream) -> set[tuple]:
+    return {(d["task_id"], d["seq"], d["idempotency_key"], d["version"]) for d in stream}
+
+
+def test_do_the_generated_streams_reuse_keys_and_seqs_within_and_across_tasks():
+    """The plain streams hold what the exercise's sentences are about: one key in two tasks,
+    one seq in two tasks, duplicates, a later seq before an earlier one, a key redelivered
+    under another seq of its task; the others conflicts and unknown versions."""
+    found = Counter()
+    for stream in _samples(streams()):
+        seen, tasks_of_key, tasks_of_seq = [], {}, {}
+        for d in stream:
+            t, s, k = d["task_id"], d["seq"], d["idempotency_key"]
+            tasks_of_key.setdefault(k, set()).add(t)
+            tasks_of_seq.setdefault(s, set()).add(t)
+            found["duplicate"] += (t, s, k) in seen
+            found["renumbered"] += any(k == k2 and t == t2 and s != s2 for t2, s2, k2 in seen)
+            found["overtakes"] += any(t == t2 and s < s2 for t2, s2, _ in seen)
+            seen.append((t, s, k))
+        found["key in two tasks"] += any(len(v) > 1 for v in tasks_of_key.values())
+        found["seq in two tasks"] += any(len(v) > 1 for v in tasks_of_seq.values())
+        found["conflict"] += any(d["idempotency_key"].startswith("c") for d in stream)
+        found["unknown version"] += any(d["version"] != 1 for d in stream)
+    for what in ("duplicate", "renumbered", "overtakes", "key in two tasks", "seq in two tasks"):
+        assert found[what] >= 30, (what, found)
+    assert found["conflict"] == found["unknown version"] == 0, found
+    conflicts = _samples(streams(conflicts=True), 100)
+    assert sum(any(d["idempotency_key"].startswith("c") for d in s) for s in conflicts) >= 30
+    versions = _samples(streams(versions=True), 100)
+    assert sum(any(d["version"] != 1 for d in s) for s in versions) >= 30
+
+
+def test_does_no_generated_stream_hold_a_case_the_text_leaves_open():
+    """A conflict's key is never offered under another seq; a key is offered under another
+    seq of its task only once the kit took its own event (so every reading of "a key already
+    seen" calls it a duplicate); every seq is 1 or more."""
+    for kind in ({}, {"conflicts": True}, {"versions": True}):
+        for stream in _samples(streams(**kind), 150):
+            kit, seq_of = EventAbsorber(), {}
+            for d in stream:
+                event = AgentEvent.from_dict(d)
+                t, s, k = event.task_id, event.seq, event.idempotency_key
+                assert s >= 1
+                if event.version == 1 and seq_of.setdefault((t, k), s) != s:
+                    assert not k.startswith("c"), stream
+                    assert (t, k) in kit._seen, stream  # the kit keeps the keys it took
+                kit.offer(event)
+
+
+def _local(source: str, name: str):
+    namespace = {}
+    exec(source, namespace)  # a corpus answer, run here: these tests judge the properties
+    return namespace[name]
+
+
+@pytest.mark.parametrize(
+    ("source", "kinds"),
+    [
+        (events_corpus.SEQ_ONLY, ("plain",)),
+        (events_corpus.SHARED_KEYS, ("plain",)),
+        (events_corpus.FORGETS_WHEN_DONE, ("plain",)),
+        (events_corpus.ONE_PER_OFFER, ("plain",)),
+        (events_corpus.KEYS_ONLY, ("conflicts",)),
+        (events_corpus.NO_VERSION_CHECK, ("versions",)),
+        (events_corpus.VERSION_TAKES_THE_SEQ, ("versions",)),
+    ],
+    ids=[
+        "seq-only",
+        "shared-keys",
+        "forgets",
+        "one-per-offer",
+        "keys-only",
+        "no-version",
+        "version-takes",
+    ],
+)
+def test_do_generated_streams_catch_each_mistake_of_their_criterion(source, kinds):
+    """As graded (the hand-picked streams first), and generated alone at a few times the
+    budget (each kind of fault is drawn often enough); a mistake of a detail passes the core's
+    streams."""
+    absorber = _local(source, "Absorber")
+    for kind in ("plain", "conflicts", "versions"):
+        holds = absorbs_like_the_kit(absorber)
+        strategy = streams(conflicts=kind == "conflicts", versions=kind == "versions")
+        budget = BUDGETS[kind]
+        if kind in kinds:
+            with pytest.raises(Fail, match="EventAbsorber releases"):
+                falsify(strategy, holds, **budget, first=FIRST_STREAMS[kind])
+            with pytest.raises(Fail, match="EventAbsorber releases"):
+                falsify(strategy, holds, examples=4 * budget["examples"])
+        elif kind == "plain":
+            falsify(strategy, holds, **budget, first=FIRST_STREAMS[kind])
+
+
+@pytest.mark.parametrize(
+    ("source", "repeats"),
+    [
+        (events_corpus.TOOLS_CASE_BLIND, False),
+        (events_corpus.TENANT_CASE_BLIND, False),
+        (events_corpus.PARENT_REVOKED_ONLY, False),
+        (events_corpus.TOOLS_ONLY, False),
+        (events_corpus.IN_ORDER, False),
+        (events_corpus.MULTISET, True),
+    ],
+    ids=["tools-case", "tenant-case", "parent-revoked", "tools-only", "in-order", "multiset"],
+)
+def test_do_generated_grants_catch_each_mistake_of_their_criterion(source, repeats):
+    """As graded: the hand-picked pairs (each twist once) first, then the generated ones; a
+    mistake of a detail passes the core's pairs."""
+    student = _local(source, "is_narrowing")
+    holds = narrows_like_the_kit(student, reference_is_narrowing)
+    first = FIRST_PAIRS["repeats" if repeats else "core"]
+    with pytest.raises(Fail, match="said"):
+        falsify(grant_pairs(repeats=repeats), holds, examples=NARROWING_EXAMPLES, first=first)
+    if repeats:
+        falsify(grant_pairs(), holds, examples=NARROWING_EXAMPLES, first=FIRST_PAIRS["core"])
+
+
+def test_does_every_twist_of_a_child_grant_come_up():
+    """Each way a child can be more than a narrowing is a hand-picked pair, and the generated
+    pairs draw narrowings and twists alike."""
+    twisted = {m for pair in FIRST_PAIRS["core"] for m in grant_story(*pair)}
+    for move in (
+        "the tenant's name in other capitals",
+        "another tenant",
+        "a newer version",
+        "an older version",
+        "the parent revoked",
+        "the child revoked",
+        "a collection the parent lacks",
+        "a collection the parent has in other capitals",
+        "a tool the parent lacks",
+        "a tool the parent has in other capitals",
+        "the collections in another order",
+    ):
+        assert move in twisted, move
+    verdicts = Counter(reference_is_narrowing(*pair) for pair in _samples(grant_pairs(), 200))
+    assert verdicts[True] >= 30 and verdicts[False] >= 30, verdicts
+
+
+CORRECT = {
+    q: [a for a in events_corpus.ANSWERS if a[1] == q and a[3] == 6 - (q != "absorber")]
+    for q in ("absorber", "narrowing")
+}
+
+
+@pytest.mark.parametrize(
+    "source", [a[2] for a in CORRECT["absorber"]], ids=[a[0] for a in CORRECT["absorber"]]
+)
+def test_do_correct_absorbers_pass_every_generated_stream(source):
+    """At five times the grader's budget: no stream where a correct reading of the text and
+    the kit's EventAbsorber disagree."""
+    absorber = _local(source, "Absorber")
+    for kind in ("plain", "conflicts", "versions"):
+        strategy = streams(conflicts=kind == "conflicts", versions=kind == "versions")
+        falsify(strategy, absorbs_like_the_kit(absorber), examples=5 * BUDGETS[kind]["examples"])
+
+
+@pytest.mark.parametrize(
+    "source", [a[2] for a in CORRECT["narrowing"]], ids=[a[0] for a in CORRECT["narrowing"]]
+)
+def test_do_correct_narrowings_pass_every_generated_grant(source):
+    holds = narrows_like_the_kit(_local(source, "is_narrowing"), reference_is_narrowing)
+    for repeats in (False, True):
+        falsify(grant_pairs(repeats=repeats), holds, examples=5 * NARROWING_EXAMPLES)
+
+
+def test_is_every_sentence_of_a_generated_story_translated_and_short():
+    """Each move of a stream's or a grant pair's story, and each sentence of what went wrong,
+    has a Chinese rule; a failure with the longest story and the longest sentence fits in
+    FAILURE_CHARS, translated."""
+    kinds = ({}, {"versions": True}, {"conflicts": True})
+    moves = {told(d) for kind in kinds for s in _samples(streams(**kind), 60) for d in s}
+    for repeats in (False, True):
+        moves |= {
+            m for pair in _samples(grant_pairs(repeats=repeats), 300) for m in grant_story(*pair)
+        }
+    assert len(moves) > 40
+    for move in moves:
+        assert untranslated(move) == [], move
+    many = [("A", s, f"k{s}", 2) for s in range(1, 6)]
+    said = [
+        "your absorber released an event it was not given",
+        f"your absorber released {_shown(many)} where the kit's EventAbsorber releases nothing",
+        f"your absorber released nothing where the kit's EventAbsorber releases {_shown(many)}",
+        f"your absorber released {_shown(many)} where the kit's EventAbsorber releases "
+        f"{_shown(many)}",
+        "is_narrowing() said True of that child",
+    ]
+    for sentence in said:
+
+        def holds(value, story, sentence=sentence):
+            for move in sorted(moves):  # far more than fit: the last ones are told
+                story.add(move)
+            raise Fail(sentence)
+
+        with pytest.raises(Fail) as failure:
+            falsify(st.just(0), holds)
+        assert len(str(failure.value)) <= FAILURE_CHARS, str(failure.value)
+        assert untranslated(str(failure.value)) == [], str(failure.value)

@@ -71,6 +71,19 @@ def test_does_a_long_story_keep_its_last_moves():
     assert told.startswith("... ") and told.endswith("move number 39") and len(told) <= 64
 
 
+def test_does_a_long_failure_shorten_its_story_to_fit():
+    from simlab.grading.questions import FAILURE_CHARS
+
+    def holds(values, story):
+        for v in values:
+            story.add(f"move {v}")
+        if len(values) >= 30:
+            raise Fail("what went wrong, said at length " * 4)
+
+    said = _failure(st.lists(st.integers(0, 9), min_size=30, max_size=30), holds)
+    assert len(said) <= FAILURE_CHARS and said.startswith("... move ")
+
+
 def test_is_a_lost_sandbox_raised_as_it_is():
     def holds(v, story):
         raise SandboxLost("cell 3 did not finish within 2 s")

@@ -46,6 +46,60 @@ class Absorber:
         return [e.to_dict() for e in self.kit.offer(AgentEvent.from_dict(event))]
 """
 
+# Reads "a key already seen for its task" literally: a conflicting event's key counts as seen
+# too. The text leaves that case open, so the grader never reuses a conflict's key elsewhere.
+SEEN_EVERY_KEY = """
+class Absorber:
+    def __init__(self):
+        self.tasks = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        fresh = {"next": 1, "held": {}, "by_seq": {}, "seen": set()}
+        t = self.tasks.setdefault(event["task_id"], fresh)
+        seq, key = event["seq"], event["idempotency_key"]
+        if key in t["seen"] or seq < t["next"]:
+            return []
+        t["seen"].add(key)
+        if seq in t["by_seq"]:
+            return []  # a conflict: the first one stays
+        t["by_seq"][seq] = key
+        t["held"][seq] = event
+        out = []
+        while t["next"] in t["held"]:
+            out.append(t["held"].pop(t["next"]))
+            t["next"] += 1
+        return out
+"""
+
+# Sorts what it holds on every offer and releases the run at its front.
+SORTED_PENDING = """
+class Absorber:
+    def __init__(self):
+        self.done = {}      # task -> highest seq released
+        self.pending = {}   # task -> list of events held
+        self.taken = {}     # task -> {seq: key} released or held
+
+    def offer(self, event):
+        if event.get("version") != 1:
+            return []
+        task = event["task_id"]
+        taken = self.taken.setdefault(task, {})
+        if event["seq"] in taken or event["idempotency_key"] in set(taken.values()):
+            return []
+        if event["seq"] <= self.done.get(task, 0):
+            return []
+        taken[event["seq"]] = event["idempotency_key"]
+        pending = sorted(self.pending.get(task, []) + [event], key=lambda e: e["seq"])
+        out = []
+        while pending and pending[0]["seq"] == self.done.get(task, 0) + 1:
+            out.append(pending.pop(0))
+            self.done[task] = out[-1]["seq"]
+        self.pending[task] = pending
+        return out
+"""
+
 # --- absorber: classic mistakes -------------------------------------------------------------
 
 # Drops a delivery only when it repeats the one just before; releases everything else at once.
@@ -197,6 +251,133 @@ class Absorber:
         return out
 """
 
+# Deduplicates by seq only (per task, held or released): a redelivery under a new seq, with a
+# key already seen for its task, is released a second time.
+SEQ_ONLY = """
+class Absorber:
+    def __init__(self):
+        self.next = {}
+        self.waiting = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq = event["task_id"], event["seq"]
+        nxt = self.next.get(task, 1)
+        waiting = self.waiting.setdefault(task, {})
+        if seq < nxt or seq in waiting:
+            return []
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Right per task, except that the keys it has seen are one set for all tasks: another task's
+# event with the same key is taken for a duplicate and never released.
+SHARED_KEYS = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.by_seq = {}, {}, {}
+        self.seen = set()
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        by_seq = self.by_seq.setdefault(task, {})
+        nxt = self.next.get(task, 1)
+        if key in self.seen or seq in by_seq or seq < nxt:
+            return []
+        self.seen.add(key)
+        by_seq[seq] = key
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Starts each task at the first seq it sees instead of at 1.
+STARTS_WHERE_IT_SEES = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next.setdefault(task, seq)
+        if seq in keys or seq < nxt or key in keys.values():
+            return []
+        keys[seq] = key
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Releases at most one event per offer: the run behind a filled gap comes out one by one,
+# on later offers, instead of in the offer that fills the gap.
+ONE_PER_OFFER = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next.setdefault(task, 1)
+        if seq in keys or seq < nxt or key in keys.values():
+            return []
+        keys[seq] = key
+        self.waiting.setdefault(task, {})[seq] = event
+        waiting = self.waiting[task]
+        if nxt in waiting:
+            self.next[task] = nxt + 1
+            return [waiting.pop(nxt)]
+        return []
+"""
+
+# Takes the seq before it looks at the version: an unknown version blocks the known one.
+VERSION_TAKES_THE_SEQ = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next.setdefault(task, 1)
+        if seq in keys or seq < nxt or key in keys.values():
+            return []
+        keys[seq] = key
+        if event["version"] != 1:
+            return []
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
 # --- narrowing: correct alternatives --------------------------------------------------------
 
 NARROW_WITH_THE_KIT = """
@@ -221,6 +402,19 @@ def is_narrowing(parent, child):
     held = all(c in parent["collections"] for c in child["collections"])
     tools = all(t in parent["tools"] for t in child["tools"])
     return bool(same and alive and held and tools)
+"""
+
+# Set differences, and the first mismatch of tenant, version or revocation returns early.
+NARROW_BY_DIFFERENCE = """
+def is_narrowing(parent, child):
+    for field in ("tenant", "version"):
+        if child[field] != parent[field]:
+            return False
+    if True in (parent["revoked"], child["revoked"]):
+        return False
+    extra = (set(child["collections"]) - set(parent["collections"])) | (
+        set(child["tools"]) - set(parent["tools"]))
+    return not extra
 """
 
 # --- narrowing: classic mistakes ------------------------------------------------------------
@@ -299,6 +493,70 @@ def is_narrowing(parent, child):
     return all(not Counter(child[k]) - Counter(parent[k]) for k in ("collections", "tools"))
 """
 
+# Exact collections, but tools compared without case: "Search" passes for "search".
+TOOLS_CASE_BLIND = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    tools = {t.lower() for t in parent["tools"]}
+    return (set(child["collections"]) <= set(parent["collections"])
+            and all(t.lower() in tools for t in child["tools"]))
+"""
+
+# The tenant compared without case: another tenant whose name differs only in capitals passes.
+TENANT_CASE_BLIND = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if parent["tenant"].lower() != child["tenant"].lower():
+        return False
+    if parent["version"] != child["version"]:
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# Checks that the parent is not revoked and forgets the child.
+PARENT_REVOKED_ONLY = """
+def is_narrowing(parent, child):
+    if parent["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# A strict subset: the same grant is refused, although it is a narrowing.
+STRICT_SUBSET = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    c, p = set(child["collections"]), set(parent["collections"])
+    t, q = set(child["tools"]), set(parent["tools"])
+    return c <= p and t <= q and (c, t) != (p, q)
+"""
+
+# Reads the child's names in the parent's order: a subset listed in another order is refused.
+IN_ORDER = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+
+    def in_order(small, big):
+        it = iter(big)
+        return all(name in it for name in small)
+
+    return (in_order(child["collections"], parent["collections"])
+            and in_order(child["tools"], parent["tools"]))
+"""
+
 #: (name, question, source, points at most, words the feedback must contain)
 ANSWERS = [
     ("heap-absorber", "absorber", HEAP_ABSORBER, 6, "all"),
@@ -311,6 +569,13 @@ ANSWERS = [
     ("forgets-when-done", "absorber", FORGETS_WHEN_DONE, 2, "the same seq of a task twice"),
     ("no-version-check", "absorber", NO_VERSION_CHECK, 5, "version is not 1"),
     ("keys-only", "absorber", KEYS_ONLY, 5, "should have set aside"),
+    ("seen-every-key", "absorber", SEEN_EVERY_KEY, 6, "all"),
+    ("sorted-pending", "absorber", SORTED_PENDING, 6, "all"),
+    ("seq-only", "absorber", SEQ_ONLY, 2, "EventAbsorber releases nothing"),
+    ("shared-keys", "absorber", SHARED_KEYS, 2, "EventAbsorber releases"),
+    ("starts-where-it-sees", "absorber", STARTS_WHERE_IT_SEES, 2, "before the seq just below"),
+    ("one-per-offer", "absorber", ONE_PER_OFFER, 2, "never released"),
+    ("version-takes-the-seq", "absorber", VERSION_TAKES_THE_SEQ, 5, "version"),
     ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 5, "all"),
     ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 5, "all"),
     ("by-length", "narrowing", BY_LENGTH, 2, "a grant with an extra collection"),
@@ -320,4 +585,10 @@ ANSWERS = [
     ("ignores-revoked", "narrowing", IGNORES_REVOKED, 2, "a revoked grant"),
     ("case-blind", "narrowing", CASE_BLIND, 2, "other capitals"),
     ("multiset", "narrowing", MULTISET, 3, "repeated names"),
+    ("narrow-by-difference", "narrowing", NARROW_BY_DIFFERENCE, 5, "all"),
+    ("tools-case-blind", "narrowing", TOOLS_CASE_BLIND, 2, "other capitals"),
+    ("tenant-case-blind", "narrowing", TENANT_CASE_BLIND, 2, "tenant"),
+    ("parent-revoked-only", "narrowing", PARENT_REVOKED_ONLY, 2, "revoked"),
+    ("strict-subset", "narrowing", STRICT_SUBSET, 2, "the same grant"),
+    ("in-order", "narrowing", IN_ORDER, 2, "order"),
 ]

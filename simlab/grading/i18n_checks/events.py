@@ -1,6 +1,7 @@
 """Chinese for the hidden checks' sentences of simlab/grading/checks/events/.
 
-Exercise 06: the absorber's diagnoses, the kinds of stream and grant.
+Exercise 06: the absorber's diagnoses, the kinds of stream and grant, and the stories of
+generated counterexamples (simlab/grading/checks/events/streams.py and grants.py).
 """
 
 from __future__ import annotations
@@ -70,4 +71,48 @@ PATTERNS: tuple[tuple, ...] = (
     (r"a grant naming a collection with other capitals", "集合名称大小写不同的授权"),
     (r"a grant with repeated names", "名称有重复的授权"),
     (r"a grant repeating names its parent lacks", "重复了父授权没有的名称的授权"),
+    # --- generated streams: deliveries told as A2/k1 (task, seq, key), kept as they are ---
+    (r"(?P<e>[A-Z]\d+/[a-z]\d+(?: v\d+)?)", "{e}"),
+    (
+        r"your absorber released nothing where the kit's EventAbsorber releases (?P<want>.+)",
+        "你的吸收器什么也没有释放,而工具包的 EventAbsorber 释放了 {want}",
+    ),
+    (
+        r"your absorber released (?P<got>.+) where the kit's EventAbsorber releases nothing",
+        "你的吸收器释放了 {got},而工具包的 EventAbsorber 什么也不释放",
+    ),
+    (
+        r"your absorber released (?P<got>.+) where the kit's EventAbsorber releases (?P<want>.+)",
+        "你的吸收器释放了 {got},而工具包的 EventAbsorber 释放的是 {want}",
+    ),
+    (r"your absorber released an event it was not given", "你的吸收器释放了一个它从未收到过的事件"),
+    # --- generated grants: how the child differs from its parent ---
+    (
+        r"is_narrowing\(\) said (?P<got>\S+) of that child",
+        "对这个子授权,is_narrowing() 返回了 {got}",
+    ),
+    (r"no collections on either side", "父子授权都没有集合"),
+    (r"no tools on either side", "父子授权都没有工具"),
+    (r"no collections", "子授权没有集合"),
+    (r"no tools", "子授权没有工具"),
+    (r"all the parent's collections", "父授权的全部集合"),
+    (r"all the parent's tools", "父授权的全部工具"),
+    (r"some of the parent's collections", "父授权的部分集合"),
+    (r"some of the parent's tools", "父授权的部分工具"),
+    (r"a collection the parent lacks", "一个父授权没有的集合"),
+    (r"a tool the parent lacks", "一个父授权没有的工具"),
+    (r"a collection the parent has in other capitals", "一个父授权中大小写不同的集合"),
+    (r"a tool the parent has in other capitals", "一个父授权中大小写不同的工具"),
+    (r"a collection named twice", "一个集合出现了两次"),
+    (r"a tool named twice", "一个工具出现了两次"),
+    (r"the collections in another order", "集合的顺序不同"),
+    (r"the tools in another order", "工具的顺序不同"),
+    (r"the same tenant and version", "同一个租户、同一个版本"),
+    (r"the same tenant", "同一个租户"),
+    (r"the tenant's name in other capitals", "租户名称的大小写不同"),
+    (r"another tenant", "另一个租户"),
+    (r"a newer version", "更新的版本"),
+    (r"an older version", "更旧的版本"),
+    (r"the parent revoked", "父授权已撤销"),
+    (r"the child revoked", "子授权已撤销"),
 )

@@ -4,11 +4,14 @@ seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events.at_
 several interleaved tasks, plus hostile ones: an event delivered many times, a task's events in
 reverse order, one task's gap while another task flows, duplicates long after their task
 finished, two different events claiming one ``seq``, an unknown version. After every delivery
-the released events must be exactly those :class:`~simlab.agent.EventAbsorber` releases.
+the released events must be exactly those :class:`~simlab.agent.EventAbsorber` releases. Beside
+these stories, each criterion has a property on generated streams that reuse keys and sequence
+numbers within and across tasks (:mod:`~simlab.grading.checks.events.streams`), whose shortest
+counterexample is the feedback.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 4 of 6 points; conflicts and unknown versions one point each. Feedback
-names the kind of stream and what went wrong, never the stream itself.
+names the kind of stream and what went wrong, never the hidden stream itself.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
+from simlab.grading.checks.events.streams import falsify_absorber
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import RemoteObject, Student, kind_of
 
@@ -171,31 +175,45 @@ ABSORBER_RUBRIC = (
         4,
         "Each event of a task is released exactly once and in seq order under at-least-once, "
         "reordered delivery: duplicates are dropped by key and seq across the whole stream (also "
-        "long after their event was released), an event beyond a gap waits, the run behind it is "
-        "released in the offer that fills the gap, and one task's gap never holds back another.",
+        "long after their event was released, also a key seen for its task under another seq), "
+        "an event beyond a gap waits, the run behind it is released in the offer that fills the "
+        "gap, and tasks are independent (one task's gap or keys never hold back another). Also "
+        "checked on generated streams against the kit's EventAbsorber.",
         core=True,
         mistakes=(
             "dedupes only adjacent duplicates",
             "releases in arrival order (no holding back)",
             "one order for all tasks instead of one per task",
             "forgets released keys, so a late duplicate is released again",
+            "dedupes by seq only (a key redelivered under another seq gets through)",
+            "shares seen keys across tasks",
         ),
     ),
     Criterion(
         "conflicts",
         1,
         "A different event (another key) for a seq already waiting or released is a conflict: "
-        "the first one is kept, the second never released.",
+        "the first one is kept, the second never released. Also checked on generated streams.",
         mistakes=("a second event for a seq replaces the first",),
     ),
     Criterion(
         "versions",
         1,
         "An event of an unknown version is never released and does not take its seq: the "
-        "known version of that seq is still released when it comes.",
-        mistakes=("accepts unknown versions",),
+        "known version of that seq is still released when it comes. Also checked on generated "
+        "streams.",
+        mistakes=("accepts unknown versions", "an unknown version takes its seq"),
     ),
 )
+
+
+#: Generated streams per property, and calls of it while shrinking a failing one (each
+#: delivery is one call into the sandbox).
+BUDGETS = {
+    "plain": {"examples": 15, "shrinks": 120},
+    "conflicts": {"examples": 8, "shrinks": 80},
+    "versions": {"examples": 6, "shrinks": 80},
+}
 
 
 def absorber_check(s: Student, t: Tally) -> None:
@@ -221,6 +239,10 @@ def absorber_check(s: Student, t: Tally) -> None:
         ]
         _replay(new_absorber, stream, STREAMS["conflict"])
 
+    @t.part
+    def generated_streams_with_conflicts():
+        falsify_absorber(new_absorber, "conflicts", **BUDGETS["conflicts"])
+
     t.under("versions")
 
     @t.part
@@ -234,6 +256,10 @@ def absorber_check(s: Student, t: Tally) -> None:
             _event("job-2", 3),
         ]
         _replay(new_absorber, stream, STREAMS["version-then-known"])
+
+    @t.part
+    def generated_streams_with_unknown_versions():
+        falsify_absorber(new_absorber, "versions", **BUDGETS["versions"])
 
 
 def _once_in_order(t: Tally, new_absorber: Callable[[], RemoteObject]) -> None:
@@ -277,3 +303,7 @@ def _once_in_order(t: Tally, new_absorber: Callable[[], RemoteObject]) -> None:
         events = [_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)]
         stream = events + [events[0], events[3], events[5], events[1]]
         _replay(new_absorber, stream, STREAMS["late"])
+
+    @t.part
+    def generated_streams():
+        falsify_absorber(new_absorber, "plain", **BUDGETS["plain"])

@@ -3,7 +3,9 @@ dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``ch
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
 grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
 collections, sets of the same size but other members, names differing only in case, repeated
-names (with and without a name the parent lacks).
+names (with and without a name the parent lacks). Beside them, each criterion has a property on
+generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
+counterexample is the feedback.
 
 The parts are filed under :data:`NARROWING_RUBRIC`: the core idea (the child is a subset on
 every dimension, as sets of exact names) weighs 3 of 5 points; reading lists as sets 2. Feedback
@@ -16,6 +18,7 @@ import copy
 from typing import Any
 
 from simlab.agent.world import Grant, PermissionDenied
+from simlab.grading.checks.events.grants import falsify_narrowing
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
 
@@ -92,12 +95,13 @@ NARROWING_RUBRIC = (
         "The child narrows on every dimension: the same tenant, the same version, neither grant "
         "revoked, and every collection and every tool of the child held by the parent, compared "
         "as sets of exact names (the same grant, fewer rights and the empty grant pass; an extra "
-        "name, as many names but other ones, or other capitals fail).",
+        "name, as many names but other ones, or other capitals, in a name or the tenant, fail). "
+        "Also checked on generated grants against Grant.narrow.",
         core=True,
         mistakes=(
             "compares sizes instead of members",
             "checks only the tools (or only the collections)",
-            "compares names without case",
+            "compares names (or the tenant) without case",
             "ignores the tenant, the version or revocation",
         ),
     ),
@@ -105,10 +109,15 @@ NARROWING_RUBRIC = (
         "as-sets",
         2,
         "Lists are read as sets: repeated names do not matter, but names the parent lacks are "
-        "refused however often they are repeated.",
+        "refused however often they are repeated. Also checked on generated grants.",
         mistakes=("counts repeated names (a multiset instead of a set)",),
     ),
 )
+
+
+#: Generated pairs of grants of the core property (each one call into the sandbox); half as
+#: many with repeated names.
+EXAMPLES = 24
 
 
 def narrowing_check(s: Student, t: Tally) -> None:
@@ -173,8 +182,16 @@ def narrowing_check(s: Student, t: Tally) -> None:
             )
         )
 
+    @t.part
+    def generated_grants():
+        falsify_narrowing(student, reference_is_narrowing, repeats=False, examples=EXAMPLES)
+
     t.under("as-sets")
 
     @t.part
     def repeated_names():
         judge(("a grant with repeated names", "a grant repeating names its parent lacks"))
+
+    @t.part
+    def generated_grants_with_repeated_names():
+        falsify_narrowing(student, reference_is_narrowing, repeats=True, examples=EXAMPLES // 2)
