@@ -40,6 +40,7 @@ import simlab
 from simlab.grading.submissions import find_notebooks, refusal, same_files
 from simlab.grading.text import for_people, shown_path
 from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
+from simlab.records import Lease
 
 __all__ = [
     "DEFAULT_LEASE",
@@ -243,10 +244,12 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             shared.stop.set()
             return
         shared.inflight[name] = job.lease
+        if shared.stop.is_set():
+            return  # stopped while claiming: work() hands back what this process holds
         result, outcome = grade_job(job)
         with shared.commit:
-            if shared.stop.is_set() and name not in shared.inflight:
-                return  # released on Ctrl-C meanwhile: the queue has it back
+            if shared.stop.is_set():
+                return  # stopped meanwhile: its submission went back to the queue
             shared.inflight.pop(name, None)
             if queue.finish(job.lease, result, outcome):
                 shared.summary.graded += 1
@@ -291,15 +294,26 @@ def work(
             _supervise(main, threads, lease, shared, progress)
         except KeyboardInterrupt:
             shared.stop.set()
+            for t in threads:  # a thread in the middle of a claim finishes it first
+                t.join(timeout=0.2)
             with shared.commit:
-                for held in list(shared.inflight.values()):
-                    if main.release(held):
-                        shared.summary.released += 1
-                shared.inflight.clear()
+                shared.summary.released = _hand_back(main, base)
             shared.summary.interrupted = True
     if shared.errors:
         raise shared.errors[0]
     return shared.summary
+
+
+def _hand_back(main: GradingQueue, base: str) -> int:
+    """Release every submission this worker process holds (also one claimed a moment ago,
+    before its thread could say so) and return how many."""
+    released = 0
+    for task_id, status, worker, _ in main.states():
+        if status == "running" and worker and worker.startswith(base + "/"):
+            record = main.ledger.get(task_id)
+            lease = Lease(task_id, record.worker, record.epoch, record.step, 0.0, None, 0)
+            released += main.release(lease)
+    return released
 
 
 def _supervise(main: GradingQueue, threads, ttl: float, shared: _Shared, progress) -> None:
