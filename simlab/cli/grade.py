@@ -65,7 +65,7 @@ def _grade(args: argparse.Namespace) -> int:
     from simlab.grading.report import format_text, json_lines, write_csv
 
     if grade_queue.uses_queue(args):
-        return grade_queue.run(args)
+        return grade_queue.run(args, _check_sandbox)
     if args.rubric:
         return _rubric(args.rubric)
     if not args.paths:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 
 from simlab.cli.args import UsageError, positive_int, positive_number
@@ -104,22 +105,17 @@ def _open(target: str, create: bool = False, max_attempts: int | None = None):
         raise UsageError(str(exc)) from None
 
 
-def run(args: argparse.Namespace) -> int:
-    """``simlab grade`` with ``--queue`` (module doc)."""
+def run(args: argparse.Namespace, check_sandbox: Callable[[argparse.Namespace], None]) -> int:
+    """``simlab grade`` with ``--queue`` (module doc); ``check_sandbox`` refuses to grade
+    without a jail unless ``--no-sandbox`` (as ``simlab grade`` does)."""
     _check(args)
     if args.report:
         from simlab.cli.grade_report import report
 
         return report(args, _open(args.queue))
     if args.worker:
-        return _worker(args)
-    return _grade_class(args)
-
-
-def _sandbox(args: argparse.Namespace) -> None:
-    from simlab.cli.grade import _check_sandbox
-
-    _check_sandbox(args)
+        return _worker(args, check_sandbox)
+    return _grade_class(args, check_sandbox)
 
 
 def _left(queue) -> tuple[int, int, int]:
@@ -129,7 +125,7 @@ def _left(queue) -> tuple[int, int, int]:
     return open_, states.count("completed"), states.count("dead")
 
 
-def _worker(args: argparse.Namespace) -> int:
+def _worker(args: argparse.Namespace, check_sandbox) -> int:
     with _open(args.queue) as queue:
         left, graded, dead = _left(queue)
     if not left:
@@ -138,7 +134,7 @@ def _worker(args: argparse.Namespace) -> int:
             f"({graded} graded, {dead} dead)"
         )
         return 0
-    _sandbox(args)
+    check_sandbox(args)
     return _work(args)
 
 
@@ -194,7 +190,7 @@ def _work(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grade_class(args: argparse.Namespace) -> int:
+def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
     from simlab.grading.queue import enqueue, grader_version, settings_for
     from simlab.grading.submissions import find_notebooks
 
@@ -211,7 +207,7 @@ def _grade_class(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     if not args.enqueue_only:
-        _sandbox(args)
+        check_sandbox(args)
     settings = settings_for(
         args.timeout, args.notebook_timeout, args.max_output, not args.no_sandbox
     )
