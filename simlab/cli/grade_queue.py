@@ -164,6 +164,7 @@ def _term_as_interrupt():
 
 def _work(args: argparse.Namespace) -> int:
     from simlab.cli.grade_report import QueueBar
+    from simlab.grading.grader import default_jobs
     from simlab.grading.queue import Incompatible, work
 
     bar = QueueBar(enabled=not args.no_progress and sys.stderr.isatty())
@@ -171,7 +172,7 @@ def _work(args: argparse.Namespace) -> int:
         with _term_as_interrupt(), bar:
             summary = work(
                 args.queue,
-                jobs=args.jobs or 1,
+                jobs=args.jobs or default_jobs(),
                 lease=args.lease,
                 max_attempts=args.max_attempts,
                 sandbox=not args.no_sandbox,

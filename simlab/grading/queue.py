@@ -194,6 +194,7 @@ class _Shared:
         self.inflight: dict[str, Any] = {}  # thread name -> lease
         self.summary = WorkSummary()
         self.errors: list[BaseException] = []
+        self.names: set[str] = set()  # this process's worker names
 
 
 def _job_loop(target, name: str, ttl: float, max_attempts, version, sandbox, shared, say):
@@ -227,16 +228,21 @@ def _dead_lines(queue: GradingQueue, max_attempts: int) -> list[str]:
 
 
 def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -> None:
+    """Claim, grade and commit until nothing is left or ``shared.stop``."""
     poll = min(1.0, ttl / 4)
+    mine = shared.names
     while not shared.stop.is_set():
         job = queue.claim(name, ttl)
         for line in _dead_lines(queue, max_attempts):
             shared.summary.lines.append(line)
             say(line)
         if job is None:
-            if not any(status == "running" for _, status, _, _ in queue.states()):
-                return  # nothing queued, nothing that a lease still holds
-            shared.stop.wait(poll)  # another worker's lease may still run out
+            others = [
+                w for _, status, w, _ in queue.states() if status == "running" and w not in mine
+            ]
+            if not others:
+                return  # nothing queued; what is running, this process's threads will commit
+            shared.stop.wait(poll)  # another process's lease may still run out
             continue
         if job.version != version or bool(job.settings.get("sandbox", True)) != sandbox:
             queue.release(job.lease)
@@ -277,6 +283,7 @@ def work(
     version = grader_version()
     base = worker or f"{socket.gethostname()}:{os.getpid()}"
     shared = _Shared()
+    shared.names = {f"{base}/{n}" for n in range(1, jobs + 1)}
     with open_queue(target, max_attempts=max_attempts) as main:
         check_compatible(main, version, sandbox)
         threads = [

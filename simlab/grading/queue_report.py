@@ -58,10 +58,9 @@ def latest(submissions: Sequence[Submission]) -> list[Submission]:
 
 
 def _not_graded(s: Submission) -> str | None:
+    """The one line of a dead submission (None for any other)."""
     if s.status == "dead":
         return f"not graded: dead after {s.claims} attempt(s) without a result"
-    if s.status == "pending":
-        return None
     return None
 
 
