@@ -29,6 +29,15 @@ ROOT = Path(__file__).resolve().parents[2]
 FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]
 #: Seconds the slow submission's first cell sleeps: long enough to be caught mid-grading.
 SLEEP = 4
+_TMP = ""
+
+
+@pytest.fixture(autouse=True)
+def _worker_tmp(tmp_path, monkeypatch):
+    """Each test's workers keep their temporary files in its own folder."""
+    folder = tmp_path / "workers-tmp"
+    folder.mkdir()
+    monkeypatch.setattr(sys.modules[__name__], "_TMP", str(folder))
 
 
 def _class(folder: Path, slow: bool = True, names=FAST) -> Path:
@@ -46,10 +55,12 @@ def _class(folder: Path, slow: bool = True, names=FAST) -> Path:
 
 
 def _simlab(*args: str) -> subprocess.Popen:
-    """``simlab grade ...`` in a session of its own (so it can be killed with its kernels)."""
+    """``simlab grade ...`` in a session of its own (so it can be killed with its kernels),
+    its temporary files in this test's folder (a killed worker cannot remove them)."""
     cmd = [sys.executable, "-m", "simlab", "grade", "--no-sandbox", "--no-progress", *args]
     return subprocess.Popen(
         cmd,
+        env={**os.environ, "TMPDIR": _TMP},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
