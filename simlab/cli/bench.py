@@ -257,6 +257,12 @@ def _add_grade_arguments(parser: argparse.ArgumentParser) -> None:
         "--rounds", type=int, default=3, help="rounds for the single notebook; the best is kept [3]"
     )
     parser.add_argument(
+        "--queue",
+        action="store_true",
+        help="instead: grading through the grading queue against plain grading, with 1 and "
+        "2 workers (submissions per minute; --copies, --rounds)",
+    )
+    parser.add_argument(
         "--batch-rounds",
         type=int,
         default=1,
@@ -272,6 +278,8 @@ def _handle_grade(args: argparse.Namespace) -> int:
         raise UsageError("--copies, --rounds, --batch-rounds and --jobs must be positive")
     from simlab.grading.sandbox.jail import SandboxUnavailable
 
+    if args.queue:
+        return _handle_queue(args)
     try:
         rows = bench_grade(
             args.notebook,
@@ -299,6 +307,36 @@ def _handle_grade(args: argparse.Namespace) -> int:
     print(
         "grade: jailed (the default); unjailed: grade --no-sandbox; jail s/nb: what the jail "
         "adds per notebook (wall, CPU). CPU: this process and every process it waited for."
+    )
+    return 0
+
+
+def _handle_queue(args: argparse.Namespace) -> int:
+    """Print the table of :func:`simlab.grading.queue_bench.bench_queue`."""
+    from simlab.grading.queue_bench import GOAL as QUEUE_GOAL
+    from simlab.grading.queue_bench import bench_queue
+    from simlab.grading.sandbox.jail import SandboxUnavailable, require
+
+    try:
+        require()
+    except SandboxUnavailable as exc:
+        raise UsageError(f"cannot measure jailed grading: {exc}") from None
+    rows = bench_queue(args.notebook, copies=args.copies, rounds=args.rounds)
+    print(
+        f"{'workers':>7} {'copies':>6} {'plain s':>8} {'queue s':>8} {'plain /min':>10} "
+        f"{'queue /min':>10} {'ratio':>6}  goal <= {QUEUE_GOAL}"
+    )
+    for row in rows:
+        verdict = "ok" if row["ratio"] <= QUEUE_GOAL else "ABOVE GOAL"
+        print(
+            f"{row['jobs']:>7} {row['copies']:>6} {row['plain_s']:>8.2f} {row['queue_s']:>8.2f} "
+            f"{row['plain_per_min']:>10.1f} {row['queue_per_min']:>10.1f} {row['ratio']:>6.3f}"
+            f"  {verdict}"
+        )
+    print(
+        "plain: simlab grade of the folder; queue: the same folder enqueued in a new ledger "
+        "file and graded by one worker with that many grading threads (claim, heartbeat, "
+        "fenced save). Wall time, best of --rounds, jailed."
     )
     return 0
 

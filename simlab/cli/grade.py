@@ -60,9 +60,12 @@ def _check_sandbox(args: argparse.Namespace) -> None:
 
 
 def _grade(args: argparse.Namespace) -> int:
+    from simlab.cli import grade_queue
     from simlab.grading.grader import find_notebooks, grade
     from simlab.grading.report import format_text, json_lines, write_csv
 
+    if grade_queue.uses_queue(args):
+        return grade_queue.run(args, _check_sandbox)
     if args.rubric:
         return _rubric(args.rubric)
     if not args.paths:
@@ -232,6 +235,9 @@ def register(subparsers) -> None:
         help="run the student's code unjailed, as you: only to grade your own work "
         "(the grade is not safe for other people's code)",
     )
+    from simlab.cli.grade_queue import add_arguments as add_queue_arguments
+
+    add_queue_arguments(p)
     p.set_defaults(func=_grade)
 
     b = subparsers.add_parser(

@@ -28,6 +28,7 @@ import os
 import secrets
 import sqlite3
 import struct
+import threading
 from pathlib import Path
 from urllib.parse import quote
 
@@ -41,6 +42,7 @@ __all__ = [
     "check_path",
     "check_wal",
     "connect",
+    "release",
     "backup",
 ]
 
@@ -142,22 +144,65 @@ def check_wal(path: Path, header: bytes) -> None:
         )
 
 
-def connect(path: str, timeout: float) -> tuple[sqlite3.Connection, bytes]:
+#: Ledger files this process holds open: (device, inode) -> connections. Closing *any*
+#: descriptor of a file drops every POSIX lock this process holds on it, SQLite's included;
+#: reading the header of a file that another connection of this process has open would make
+#: the other processes think nobody has it open (the next one to close deletes the -wal that
+#: this process still writes to, and its commits vanish from their view).
+_OPEN: dict[tuple[int, int], int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def release(key: tuple[int, int] | None) -> None:
+    """A connection :func:`connect` returned with ``key`` was closed."""
+    if key is None:
+        return
+    with _OPEN_LOCK:
+        left = _OPEN.get(key, 0) - 1
+        if left > 0:
+            _OPEN[key] = left
+        else:
+            _OPEN.pop(key, None)
+
+
+def connect(path: str, timeout: float) -> tuple[sqlite3.Connection, bytes, tuple | None]:
     """An autocommit connection to the ledger file at ``path`` after every opening rule held,
-    and the file's header as it was on disk (b"" for a new file); ``:memory:`` as is."""
+    the file's header as it was on disk (b"" for a new file) and the key to :func:`release`
+    when the connection is closed; ``:memory:`` as is.
+
+    A file this process already holds open was checked when it was first opened and is not
+    read again (reading it would drop this process's locks on it: see ``_OPEN``)."""
     if path == ":memory:":
-        header = b""
+        header, key = b"", None
         uri, is_uri = path, False
     else:
         p = Path(path)
-        header = check_path(p)
-        check_wal(p, header)
+        key = _inode(p)
+        with _OPEN_LOCK:
+            held = key is not None and _OPEN.get(key, 0) > 0
+        header = b""
+        if not held:
+            header = check_path(p)
+            check_wal(p, header)
         uri, is_uri = _uri(p, "rwc"), True
     try:
         db = sqlite3.connect(uri, uri=is_uri, timeout=timeout, isolation_level=None)
     except sqlite3.Error as exc:
         raise LedgerError(f"cannot open ledger {path!r}: {exc}") from None
-    return db, header
+    if path != ":memory:":
+        key = _inode(Path(path))
+        if key is not None:
+            with _OPEN_LOCK:
+                _OPEN[key] = _OPEN.get(key, 0) + 1
+    return db, header, key
 
 
 def backup(db: sqlite3.Connection, source: str, dest: str | Path) -> Path:

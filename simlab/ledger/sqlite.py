@@ -98,16 +98,24 @@ class Ledger(SqlLedger):
         self.clock = clock
         self.max_attempts = max_attempts
         self.max_value_bytes = max_value_bytes
-        self._db, _ = files.connect(self.path, busy_timeout)
+        self._db, _, self._file = files.connect(self.path, busy_timeout)
         try:
             self._identity = prepare(self._db, self.path, clock)
         except sqlite3.Error as exc:
-            self._db.close()
+            self.close()
             raise LedgerError(f"cannot open ledger {self.path!r}: {exc}") from None
         except LedgerError:
-            self._db.close()
+            self.close()
             raise
         self._writes_left = _NEVER if self.path == ":memory:" else CHECKPOINT_EVERY
+
+    def close(self) -> None:
+        """Close the connection (committed work is durable); the file is no longer held."""
+        try:
+            self._db.close()
+        finally:
+            files.release(self._file)
+            self._file = None
 
     @property
     def schema_version(self) -> int:

@@ -309,3 +309,38 @@ def test_is_a_backup_mistake_one_line_and_exit_2(tmp_path, capsys, mistake):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
     assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_does_a_second_ledger_on_a_file_in_one_process_keep_its_commits_visible(tmp_path):
+    """Reading a file's header through a descriptor of its own drops every lock the process
+    holds on the file (POSIX): another process would then delete the -wal this one writes."""
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "shared.sqlite")
+    with Ledger(path) as ledger:
+        ledger.submit("t1")
+    child = f"""
+import sys
+from simlab.ledger import Ledger
+a, b = Ledger({path!r}), Ledger({path!r})  # the second open must not cost the first its locks
+print("open", flush=True)
+sys.stdin.readline()
+a.save(a.claim_next("w", 60), 1, done=True)
+print("saved", flush=True)
+sys.stdin.readline()
+"""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", child], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline().strip() == "open"
+        with Ledger(path) as reader:  # closing it, it must not think it was the last one out
+            assert reader.get("t1").status == "queued"
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "saved"
+        with Ledger(path) as reader:
+            assert reader.get("t1").status == "completed"
+    finally:
+        proc.communicate("\n", timeout=30)

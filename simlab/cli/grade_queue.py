@@ -1,0 +1,229 @@
+"""``simlab grade --queue DB``: grading a class on the kit's own fenced ledger.
+
+* ``simlab grade PATH... --queue DB [--jobs N]`` enqueues every submission (key, bytes, grader
+  version), works the queue with N grading threads, then prints the results as ``simlab grade``
+  does (``--json``: with ``status`` and ``attempts``). Run again after a crash or Ctrl-C, it
+  resumes: what is graded at this grader version is not graded again.
+* ``--enqueue-only`` persists the tasks and exits.
+* ``--worker [--jobs N] [--lease S] [--max-attempts N]`` only works the queue (any machine that
+  reaches DB) and exits when nothing is left to claim.
+* ``--report [--json] [--csv FILE] [--feedback DIR] [--canvas FILE --roster FILE]
+  [--changed]`` prints from the queue without grading.
+
+A DB that is not a grading queue, a DB that does not exist given to ``--worker`` or
+``--report`` (never created), a roster that does not match: one line, exit status 2. Ctrl-C
+hands the submissions in flight back to the queue, exit status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+
+from simlab.cli.args import UsageError, positive_int, positive_number
+
+__all__ = ["add_arguments", "uses_queue", "run"]
+
+_QUEUE_ONLY = ("enqueue_only", "worker", "report", "feedback", "canvas", "roster", "changed")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The queue's options of ``simlab grade``."""
+    g = p.add_argument_group("grading a class on a queue (the kit's fenced ledger)")
+    g.add_argument(
+        "--queue",
+        metavar="DB",
+        help="grade through the grading queue DB (a ledger file or a postgresql:// URL): "
+        "crash-safe, resumable, shared by workers on many machines",
+    )
+    g.add_argument(
+        "--enqueue-only", action="store_true", help="only put the submissions in the queue"
+    )
+    g.add_argument(
+        "--worker", action="store_true", help="only work the queue, until nothing is left"
+    )
+    g.add_argument(
+        "--lease",
+        type=positive_number,
+        default=30.0,
+        metavar="S",
+        help="seconds a worker's lease lasts, renewed by heartbeats [30]",
+    )
+    g.add_argument(
+        "--max-attempts",
+        type=positive_int,
+        default=3,
+        metavar="N",
+        help="claims of one submission before it is dead [3]",
+    )
+    g.add_argument("--report", action="store_true", help="print from the queue; grade nothing")
+    g.add_argument("--feedback", metavar="DIR", help="--report: one HTML page per submission")
+    g.add_argument("--canvas", metavar="FILE", help="--report: a Canvas gradebook CSV")
+    g.add_argument("--roster", metavar="FILE", help="--canvas: CSV of notebook, Student, ID")
+    g.add_argument(
+        "--changed",
+        action="store_true",
+        help="--report: points that changed between the last two grader versions",
+    )
+
+
+def uses_queue(args: argparse.Namespace) -> bool:
+    """Does this ``simlab grade`` ask for the queue (or for one of its options)?"""
+    return bool(args.queue) or any(getattr(args, name) for name in _QUEUE_ONLY)
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not args.queue:
+        given = next(n for n in _QUEUE_ONLY if getattr(args, n))
+        raise UsageError(f"--{given.replace('_', '-')} needs --queue DB")
+    if args.rubric:
+        raise UsageError("--rubric prints a rubric; it does not take --queue")
+    modes = [n for n in ("enqueue_only", "worker", "report") if getattr(args, n)]
+    if len(modes) > 1:
+        raise UsageError(
+            " and ".join(f"--{m.replace('_', '-')}" for m in modes) + " exclude each other"
+        )
+    if (args.worker or args.report) and args.paths:
+        raise UsageError(f"--{modes[0]} takes no PATH: the queue holds the submissions")
+    if not args.report:
+        for name in ("feedback", "canvas", "roster", "changed"):
+            if getattr(args, name):
+                raise UsageError(f"--{name} is an option of --report")
+    if bool(args.canvas) != bool(args.roster):
+        raise UsageError("--canvas FILE and --roster FILE go together")
+
+
+def _open(target: str, create: bool = False, max_attempts: int | None = None):
+    from simlab.ledger.grading_queue import NotAQueue, open_queue
+
+    try:
+        return open_queue(target, create=create, max_attempts=max_attempts)
+    except NotAQueue as exc:
+        raise UsageError(str(exc)) from None
+
+
+def run(args: argparse.Namespace, check_sandbox: Callable[[argparse.Namespace], None]) -> int:
+    """``simlab grade`` with ``--queue`` (module doc); ``check_sandbox`` refuses to grade
+    without a jail unless ``--no-sandbox`` (as ``simlab grade`` does)."""
+    _check(args)
+    if args.report:
+        from simlab.cli.grade_report import report
+
+        return report(args, _open(args.queue))
+    if args.worker:
+        return _worker(args, check_sandbox)
+    return _grade_class(args, check_sandbox)
+
+
+def _left(queue) -> tuple[int, int, int]:
+    """(queued or running, graded, dead) over the whole queue."""
+    states = [status for _, status, _, _ in queue.states()]
+    open_ = sum(s in ("queued", "running") for s in states)
+    return open_, states.count("completed"), states.count("dead")
+
+
+def _worker(args: argparse.Namespace, check_sandbox) -> int:
+    with _open(args.queue) as queue:
+        left, graded, dead = _left(queue)
+    if not left:
+        print(
+            f"simlab grade: nothing left to grade in {_name(args.queue)} "
+            f"({graded} graded, {dead} dead)"
+        )
+        return 0
+    check_sandbox(args)
+    return _work(args)
+
+
+def _name(target: str) -> str:
+    from simlab.ledger.targets import redact
+
+    return redact(target)
+
+
+@contextmanager
+def _term_as_interrupt():
+    """SIGTERM stops a worker as Ctrl-C does (its submissions go back to the queue)."""
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _work(args: argparse.Namespace) -> int:
+    from simlab.cli.grade_report import QueueBar
+    from simlab.grading.grader import default_jobs
+    from simlab.grading.queue import Incompatible, work
+
+    bar = QueueBar(enabled=not args.no_progress and sys.stderr.isatty())
+    try:
+        with _term_as_interrupt(), bar:
+            summary = work(
+                args.queue,
+                jobs=args.jobs or default_jobs(),
+                lease=args.lease,
+                max_attempts=args.max_attempts,
+                sandbox=not args.no_sandbox,
+                progress=bar.update,
+                say=bar.say,
+            )
+    except Incompatible as exc:
+        raise UsageError(str(exc)) from None
+    if summary.interrupted:
+        print(
+            f"simlab grade: interrupted: {summary.released} submission(s) handed back to the "
+            "queue; run the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
+    from simlab.grading.queue import enqueue, grader_version, settings_for
+    from simlab.grading.submissions import find_notebooks
+
+    if not args.paths:
+        raise UsageError("give notebooks or folders to grade (or --worker, --report)")
+    try:
+        if not find_notebooks(args.paths):
+            raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(args.paths))
+    except FileNotFoundError as exc:
+        raise UsageError(f"no such file or folder: {exc}") from None
+    if args.csv:
+        try:
+            open(args.csv, "a").close()
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    if not args.enqueue_only:
+        check_sandbox(args)
+    settings = settings_for(
+        args.timeout, args.notebook_timeout, args.max_output, not args.no_sandbox
+    )
+    version = grader_version()
+    with _open(args.queue, create=True) as queue:
+        ids = enqueue(queue, args.paths, version, settings)
+    if args.enqueue_only:
+        print(
+            f"enqueued {len(ids)} submission(s) in {_name(args.queue)} (grader version {version})"
+        )
+        return 0
+    status = _work(args)
+    if status:
+        return status
+    from simlab.cli.grade_report import print_results
+
+    with _open(args.queue) as queue:
+        return print_results(args, queue, ids)

@@ -1,0 +1,341 @@
+"""Grading a class on the kit's own fenced ledger: ``simlab grade --queue``.
+
+Each submission becomes one grading task of a ledger (:mod:`simlab.ledger.grading_queue`),
+keyed by its ``notebook`` value of ``--json``, the SHA-256 of its bytes (stored with it, so a
+worker on another machine needs no files) and the grader version, :func:`grader_version`.
+Workers claim tasks with leases, grade each with the ordinary grader
+(:func:`~simlab.grading.grader.grade_notebook`, unchanged), heartbeat while it runs, and commit
+the result with the fenced save. Hence:
+
+* a submission already graded at this grader version is never graded again; a changed file (new
+  bytes) or a new grader version is;
+* a worker killed mid-submission loses nothing but its attempt: its lease runs out and another
+  claim grades the submission (``lost``, then ``graded``), at most ``max_attempts`` claims, then
+  the submission is ``dead``;
+* a worker that stopped past its lease and comes back finds its epoch taken: its late result is
+  refused by the fence and kept only as history (``stale``);
+* Ctrl-C hands the submissions being graded back to the queue (``released``).
+
+:func:`work` runs one worker process: ``jobs`` grading threads, each with its own connection,
+and the calling thread, which heartbeats every lease in flight, draws the progress bar and
+handles Ctrl-C. A worker grades only submissions enqueued at its own grader version and with
+its own choice of jail (:func:`check_compatible`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import simlab
+from simlab.grading.submissions import find_notebooks, refusal, same_files
+from simlab.grading.text import for_people, shown_path
+from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
+from simlab.records import Lease
+
+__all__ = [
+    "DEFAULT_LEASE",
+    "DEFAULT_MAX_ATTEMPTS",
+    "Incompatible",
+    "WorkSummary",
+    "check_compatible",
+    "enqueue",
+    "grade_job",
+    "grader_version",
+    "settings_for",
+    "work",
+]
+
+#: Seconds a worker's lease lasts between heartbeats (three heartbeats per lease).
+DEFAULT_LEASE = 30.0
+#: Claims of one submission before it is dead (``--max-attempts``).
+DEFAULT_MAX_ATTEMPTS = 3
+
+
+class Incompatible(Exception):
+    """This worker cannot grade the queue's pending submissions (one line saying why)."""
+
+
+@lru_cache(maxsize=1)
+def grader_version() -> str:
+    """A digest of the grading code, the hidden checks and the reference solutions: the files
+    under ``simlab/grading/`` and ``solutions/``. Any change to them is a new version, and a
+    queue grades every submission again at a new version."""
+    package = Path(simlab.__file__).resolve().parent
+    roots = [package / "grading", package.parent / "solutions"]
+    digest = hashlib.sha256()
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
+                continue
+            if path.is_file() and not path.is_symlink():
+                digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def settings_for(
+    timeout: float, notebook_timeout: float | None, max_output: int, sandbox: bool
+) -> dict[str, Any]:
+    """The grading options a submission is enqueued with; every worker grades with them."""
+    return {
+        "timeout": timeout,
+        "notebook_timeout": notebook_timeout,
+        "max_output": max_output,
+        "sandbox": sandbox,
+    }
+
+
+def enqueue(
+    queue: GradingQueue, paths: Sequence[str | Path], version: str, settings: dict[str, Any]
+) -> list[str]:
+    """Persist one grading task per submission found in ``paths`` (as
+    :func:`~simlab.grading.submissions.find_notebooks` finds them) and return their task IDs
+    in that order. A file that is not a submission (a link, a hard-linked twin, not a regular
+    file, unreadable) is enqueued with its one-line refusal and no bytes: it is never read."""
+    notebooks = find_notebooks(paths)
+    twins = same_files(notebooks)
+    ids = []
+    for nb in notebooks:
+        refused = refusal(nb, twins)
+        content = None
+        if refused is None:
+            try:
+                content = nb.read_bytes()
+            except OSError as exc:
+                refused = f"cannot be read ({exc.strerror or type(exc).__name__})"
+        if refused is not None:
+            refused = f"{shown_path(nb)}: {refused}"
+        ids.append(queue.enqueue(str(nb), content, version, settings, refused))
+    return ids
+
+
+def grade_job(job: Job) -> tuple[dict[str, Any], str]:
+    """Grade one claimed submission from its stored bytes with the ordinary grader; return its
+    ``--json`` object and the attempt's outcome (``timeout`` when the notebook used its whole
+    budget, else ``graded``). The bytes are written to a private folder under the submission's
+    file name, and that folder's path never reaches the result."""
+    from simlab.grading.grader import BUDGET_FACTOR, NotebookGrade, budget_line, grade_notebook
+
+    s = job.settings
+    if job.refused is not None or job.content is None:
+        error = for_people(job.refused or "no bytes stored")
+        return NotebookGrade(job.notebook, None, 0, 0, error=error).to_dict(), "graded"
+    with tempfile.TemporaryDirectory(prefix="simlab-queue-") as folder:
+        path = Path(folder) / (Path(job.notebook).name or "submission.ipynb")
+        path.write_bytes(job.content)
+        try:
+            g = grade_notebook(
+                path,
+                timeout=s["timeout"],
+                max_output=s["max_output"],
+                sandbox=s["sandbox"],
+                notebook_timeout=s["notebook_timeout"],
+            )
+        except Exception as exc:  # a grader bug must not stop the batch
+            error = for_people(f"grader error: {type(exc).__name__}: {exc}")
+            g = NotebookGrade(str(path), None, 0, 0, error=error)
+    result = g.to_dict()
+    shown = for_people(job.notebook)
+    result["notebook"] = job.notebook
+    if result["error"]:
+        result["error"] = result["error"].replace(str(path), shown)
+    for q in result["questions"]:
+        q["feedback"] = q["feedback"].replace(str(path), shown)
+    budget = budget_line(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"])
+    timed_out = any(q["feedback"] == budget for q in result["questions"])
+    return result, "timeout" if timed_out else "graded"
+
+
+def check_compatible(queue: GradingQueue, version: str, sandbox: bool) -> None:
+    """Raise :class:`Incompatible` unless every pending submission was enqueued at this grader
+    version and with this worker's choice of jail (an unjailed worker never takes jailed work,
+    and a jailed one never silently grades work enqueued ``--no-sandbox``)."""
+    for theirs, settings in queue.open_settings():
+        if theirs != version:
+            raise Incompatible(
+                f"the queue holds submissions for grader version {theirs}, this machine's "
+                f"grader is {version}: run the same simlab code here"
+            )
+        if bool(settings.get("sandbox", True)) != sandbox:
+            how = "jailed" if settings.get("sandbox", True) else "with --no-sandbox"
+            raise Incompatible(f"the queue's submissions are to be graded {how}: say the same")
+
+
+@dataclass
+class WorkSummary:
+    """What one worker process did."""
+
+    graded: int = 0
+    stale: int = 0
+    released: int = 0
+    lines: list[str] = field(default_factory=list)  # dead submissions, problems
+    interrupted: bool = False
+
+
+class _Shared:
+    """The state a worker process's threads share: leases in flight, the stop flag and the
+    lock that orders a commit against a release on Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.commit = threading.Lock()
+        self.inflight: dict[str, Any] = {}  # thread name -> lease
+        self.summary = WorkSummary()
+        self.errors: list[BaseException] = []
+        self.names: set[str] = set()  # this process's worker names
+
+
+def _job_loop(target, name: str, ttl: float, max_attempts, version, sandbox, shared, say):
+    """One grading thread: claim, grade, commit, until nothing is left or it is stopped."""
+    try:
+        queue = open_queue(target, max_attempts=max_attempts)
+    except BaseException as exc:
+        shared.errors.append(exc)
+        shared.stop.set()
+        return
+    try:
+        with queue:
+            _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say)
+    except BaseException as exc:  # ends this thread; work() raises it
+        shared.errors.append(exc)
+        shared.stop.set()
+
+
+def _dead_lines(queue: GradingQueue, max_attempts: int) -> list[str]:
+    """One line per submission that the last claim sent to the dead letter."""
+    lines = []
+    for task_id, _worker, _epoch in queue.mark_lost():
+        record = queue.ledger.get(task_id)
+        if record.status == "dead":
+            key = (record.goal or {}).get("notebook", task_id)
+            lines.append(
+                f"{key}: dead: {max_attempts} attempts and no result "
+                f"(--max-attempts {max_attempts}); not graded"
+            )
+    return lines
+
+
+def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -> None:
+    """Claim, grade and commit until nothing is left or ``shared.stop``."""
+    poll = min(1.0, ttl / 4)
+    mine = shared.names
+    while not shared.stop.is_set():
+        job = queue.claim(name, ttl)
+        for line in _dead_lines(queue, max_attempts):
+            shared.summary.lines.append(line)
+            say(line)
+        if job is None:
+            others = [
+                w for _, status, w, _ in queue.states() if status == "running" and w not in mine
+            ]
+            if not others:
+                return  # nothing queued; what is running, this process's threads will commit
+            shared.stop.wait(poll)  # another process's lease may still run out
+            continue
+        if job.version != version or bool(job.settings.get("sandbox", True)) != sandbox:
+            queue.release(job.lease)
+            shared.errors.append(Incompatible(f"{job.notebook}: enqueued for another grader"))
+            shared.stop.set()
+            return
+        shared.inflight[name] = job.lease
+        if shared.stop.is_set():
+            return  # stopped while claiming: work() hands back what this process holds
+        result, outcome = grade_job(job)
+        with shared.commit:
+            if shared.stop.is_set():
+                return  # stopped meanwhile: its submission went back to the queue
+            shared.inflight.pop(name, None)
+            if queue.finish(job.lease, result, outcome):
+                shared.summary.graded += 1
+            else:
+                shared.summary.stale += 1
+                say(f"{job.notebook}: a late result, refused by the fence (stale)")
+
+
+def work(
+    target: str | Path,
+    *,
+    jobs: int = 1,
+    lease: float = DEFAULT_LEASE,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    sandbox: bool = True,
+    progress: Callable[[list[tuple]], None] | None = None,
+    say: Callable[[str], None] = lambda line: None,
+    worker: str | None = None,
+) -> WorkSummary:
+    """Work the queue ``target`` with ``jobs`` grading threads until nothing is left to claim
+    (no submission queued, none held by a live lease), or until Ctrl-C, which releases the
+    submissions in flight (``interrupted`` is then set). The calling thread heartbeats every
+    ``lease / 3`` seconds and calls ``progress`` with the queue's states. Raises
+    :class:`Incompatible` before grading anything if this worker cannot grade the queue."""
+    version = grader_version()
+    base = worker or f"{socket.gethostname()}:{os.getpid()}"
+    shared = _Shared()
+    shared.names = {f"{base}/{n}" for n in range(1, jobs + 1)}
+    with open_queue(target, max_attempts=max_attempts) as main:
+        check_compatible(main, version, sandbox)
+        threads = [
+            threading.Thread(
+                target=_job_loop,
+                args=(target, f"{base}/{n}", lease, max_attempts, version, sandbox, shared, say),
+                name=f"queue-{n}",
+                daemon=True,  # Ctrl-C: the queue has the work back; nothing waits for it
+            )
+            for n in range(1, jobs + 1)
+        ]
+        for t in threads:
+            t.start()
+        try:
+            _supervise(main, threads, lease, shared, progress)
+        except KeyboardInterrupt:
+            shared.stop.set()
+            for t in threads:  # a thread in the middle of a claim finishes it first
+                t.join(timeout=0.2)
+            with shared.commit:
+                shared.summary.released = _hand_back(main, base)
+            shared.summary.interrupted = True
+    if shared.errors:
+        raise shared.errors[0]
+    return shared.summary
+
+
+def _hand_back(main: GradingQueue, base: str) -> int:
+    """Release every submission this worker process holds (also one claimed a moment ago,
+    before its thread could say so) and return how many."""
+    released = 0
+    for task_id, status, worker, _ in main.states():
+        if status == "running" and worker and worker.startswith(base + "/"):
+            record = main.ledger.get(task_id)
+            lease = Lease(task_id, record.worker, record.epoch, record.step, 0.0, None, 0)
+            released += main.release(lease)
+    return released
+
+
+def _supervise(main: GradingQueue, threads, ttl: float, shared: _Shared, progress) -> None:
+    """Heartbeat the leases in flight and show progress until every grading thread ended."""
+    beat = ttl / 3
+    last = 0.0
+    while any(t.is_alive() for t in threads):
+        now = time.monotonic()
+        if now - last >= beat:
+            last = now
+            for held in list(shared.inflight.values()):
+                main.heartbeat(held, ttl)  # False: taken over; its commit will be refused
+        if progress is not None:
+            progress(main.states())
+        for t in threads:
+            t.join(timeout=min(0.5, beat) / len(threads))
+    if progress is not None:
+        progress(main.states())

@@ -1,0 +1,95 @@
+"""What grading through the queue costs over a plain ``simlab grade`` of the same files.
+
+:func:`bench_queue` grades a class of ``copies`` copies of one notebook, side by side in one
+run, ``jobs`` at a time for each ``jobs`` asked (1 and 2 by default):
+
+* plain: :func:`~simlab.grading.grader.grade` of the folder;
+* queue: the same folder enqueued into a new ledger file and worked by one worker with ``jobs``
+  grading threads (:func:`simlab.grading.queue.work`): claim, heartbeat, fenced save, attempts.
+
+Each round runs both sides one after the other, alternating which goes first, and the best of
+``rounds`` is kept, so machine noise hits both alike. Reported: submissions per minute of each
+side and their ratio (queue wall time over plain wall time). The goal is a ratio of at most
+:data:`GOAL`. The sandboxes' zygote is stopped before and after each side, so each pays for
+starting its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["bench_queue", "GOAL"]
+
+GOAL = 1.05
+
+
+def _plain(folder: Path, jobs: int, sandbox: bool) -> None:
+    from simlab.grading.grader import grade
+
+    grades = grade(folder, jobs=jobs, sandbox=sandbox)
+    if any(g.error for g in grades):
+        raise RuntimeError(f"a notebook could not be graded: {grades[0].error}")
+
+
+def _queued(folder: Path, jobs: int, sandbox: bool, db: Path) -> None:
+    from simlab.grading.grader import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT
+    from simlab.grading.queue import enqueue, grader_version, settings_for, work
+    from simlab.ledger.grading_queue import open_queue
+
+    settings = settings_for(DEFAULT_TIMEOUT, None, DEFAULT_MAX_OUTPUT, sandbox)
+    with open_queue(db, create=True) as queue:
+        enqueue(queue, [folder], grader_version(), settings)
+    summary = work(db, jobs=jobs, sandbox=sandbox)
+    with open_queue(db) as queue:
+        if any(s.status != "graded" for s in queue.submissions()) or summary.stale:
+            raise RuntimeError("the queue did not grade every submission exactly once")
+
+
+def bench_queue(
+    notebook: str | Path,
+    *,
+    copies: int = 8,
+    jobs: Sequence[int] = (1, 2),
+    rounds: int = 2,
+    sandbox: bool = True,
+) -> list[dict]:
+    """One row per ``jobs``: ``plain_s``, ``queue_s`` (best wall seconds), ``plain_per_min``,
+    ``queue_per_min`` (submissions per minute) and ``ratio`` (queue / plain)."""
+    from simlab.grading.sandbox import zygote
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-queue-") as tmp:
+        folder = Path(tmp) / "class"
+        for i in range(copies):
+            (folder / f"s{i:03d}").mkdir(parents=True)
+            shutil.copy(notebook, folder / f"s{i:03d}" / Path(notebook).name)
+        for n in jobs:
+            best = {"plain": float("inf"), "queue": float("inf")}
+            for r in range(rounds):
+                order = ["plain", "queue"] if r % 2 == 0 else ["queue", "plain"]
+                for side in order:
+                    db = Path(tmp) / f"q-{n}-{r}.sqlite"
+                    zygote.shutdown()  # each side pays for starting its sandboxes' zygote
+                    started = time.perf_counter()
+                    if side == "plain":
+                        _plain(folder, n, sandbox)
+                    else:
+                        _queued(folder, n, sandbox, db)
+                    best[side] = min(best[side], time.perf_counter() - started)
+                    zygote.shutdown()
+            rows.append(
+                {
+                    "jobs": n,
+                    "copies": copies,
+                    "plain_s": best["plain"],
+                    "queue_s": best["queue"],
+                    "plain_per_min": 60 * copies / best["plain"],
+                    "queue_per_min": 60 * copies / best["queue"],
+                    "ratio": best["queue"] / best["plain"],
+                }
+            )
+    return rows

@@ -1,0 +1,80 @@
+"""The SQL statements of the grading queue over SQLite (``simlab grade --queue``).
+
+The same names, with the same named parameters and the same columns in the same order, as the
+PostgreSQL statements of :mod:`simlab.ledger.pg_grading_statements`, so
+:class:`simlab.ledger.grading_queue.GradingQueue` runs either. The grading tasks themselves are
+the ledger's own ``tasks`` (claimed, heartbeated and committed by
+:class:`~simlab.ledger.core.SqlLedger`); these statements keep what a task grades (the
+submission's bytes and key) and what happened to each attempt.
+"""
+
+from __future__ import annotations
+
+from simlab.records import PROBE_TENANT
+
+#: The tenant of every grading task.
+TENANT = "grading"
+
+HAS_QUEUE = (
+    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'grading_migrations'"
+)
+MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS grading_migrations ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+)
+MAX_VERSION = "SELECT COALESCE(MAX(version), 0) FROM grading_migrations"
+RECORD_MIGRATION = (
+    "INSERT INTO grading_migrations (version, name, applied_at) VALUES (:version, :name, :now)"
+)
+# Tasks that are not grading tasks (health probes aside): such a ledger is not a grading queue.
+OTHER_TASKS = (
+    f"SELECT COUNT(*) FROM tasks WHERE tenant <> '{TENANT}' AND tenant <> '{PROBE_TENANT}'"
+)
+
+# Enqueue: the submission first, then its task (both idempotent), so a task always has its bytes.
+# Enqueued again, a submission only moves to the front of its key's history.
+ADD = """
+    INSERT INTO grading_submissions
+        (task_id, notebook, sha256, version, settings, content, refused, enqueued_at)
+    VALUES (:task_id, :notebook, :sha256, :version, :settings, :content, :refused, :now)
+    ON CONFLICT (task_id) DO UPDATE SET enqueued_at = :now
+"""
+SUBMISSION = (
+    "SELECT notebook, sha256, version, settings, content, refused FROM grading_submissions"
+    " WHERE task_id = :task_id"
+)
+
+# Attempts: opened when a lease is taken, closed with an outcome. An open attempt whose epoch is
+# older than its task's was taken over after its lease ran out: its worker is lost.
+START = """
+    INSERT INTO grading_attempts (task_id, epoch, worker, started)
+    VALUES (:task_id, :epoch, :worker, :now) ON CONFLICT (task_id, epoch) DO NOTHING
+"""
+END = """
+    UPDATE grading_attempts SET ended = :now, outcome = :outcome, result = :result
+    WHERE task_id = :task_id AND epoch = :epoch
+"""
+LOST = """
+    UPDATE grading_attempts SET outcome = 'lost'
+    WHERE outcome IS NULL
+      AND epoch < (SELECT t.epoch FROM tasks t WHERE t.task_id = grading_attempts.task_id)
+    RETURNING task_id, worker, epoch
+"""
+
+# Reading the queue.
+_JOINED = "FROM grading_submissions s JOIN tasks t ON t.task_id = s.task_id"
+SUBMISSIONS = f"""
+    SELECT s.task_id, s.notebook, s.sha256, s.version, t.status, t.epoch, t.result, t.attempts,
+           s.refused
+    {_JOINED} ORDER BY s.enqueued_at, s.seq
+"""
+ATTEMPTS = (
+    "SELECT task_id, worker, epoch, started, ended, outcome FROM grading_attempts"
+    " ORDER BY task_id, epoch"
+)
+STATES = f"SELECT s.task_id, t.status, t.worker, t.lease_until {_JOINED} ORDER BY s.seq"
+OPEN_VERSIONS = f"""
+    SELECT DISTINCT s.version, s.settings {_JOINED}
+    WHERE t.status = 'queued' OR t.status = 'running'
+"""
+VERSIONS = "SELECT version FROM grading_submissions GROUP BY version ORDER BY MIN(seq)"

@@ -1,0 +1,78 @@
+"""The SQL statements of the grading queue over PostgreSQL (``simlab grade --queue``).
+
+The same names, parameters (psycopg's ``%(name)s``) and columns as the SQLite statements of
+:mod:`simlab.ledger.grading_statements`; tables carry the ``simlab_`` prefix of
+:mod:`simlab.ledger.pg_schema`. No statement calls ``now()``: times are parameters.
+"""
+
+from __future__ import annotations
+
+from simlab.records import PROBE_TENANT
+
+#: The tenant of every grading task.
+TENANT = "grading"
+
+HAS_QUEUE = "SELECT (to_regclass('simlab_grading_migrations') IS NOT NULL)::int"
+MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS simlab_grading_migrations ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+)
+MAX_VERSION = "SELECT COALESCE(MAX(version), 0) FROM simlab_grading_migrations"
+RECORD_MIGRATION = (
+    "INSERT INTO simlab_grading_migrations (version, name, applied_at)"
+    " VALUES (%(version)s, %(name)s, %(now)s)"
+)
+# Tasks that are not grading tasks (health probes aside): such a ledger is not a grading queue.
+OTHER_TASKS = (
+    f"SELECT COUNT(*) FROM simlab_tasks WHERE tenant <> '{TENANT}' AND tenant <> '{PROBE_TENANT}'"
+)
+
+# Enqueue: the submission first, then its task (both idempotent), so a task always has its bytes.
+# Enqueued again, a submission only moves to the front of its key's history.
+ADD = """
+    INSERT INTO simlab_grading_submissions
+        (task_id, notebook, sha256, version, settings, content, refused, enqueued_at)
+    VALUES (%(task_id)s, %(notebook)s, %(sha256)s, %(version)s, %(settings)s, %(content)s,
+            %(refused)s, %(now)s)
+    ON CONFLICT (task_id) DO UPDATE SET enqueued_at = %(now)s
+"""
+SUBMISSION = (
+    "SELECT notebook, sha256, version, settings, content, refused FROM simlab_grading_submissions"
+    " WHERE task_id = %(task_id)s"
+)
+
+# Attempts: opened when a lease is taken, closed with an outcome. An open attempt whose epoch is
+# older than its task's was taken over after its lease ran out: its worker is lost.
+START = """
+    INSERT INTO simlab_grading_attempts (task_id, epoch, worker, started)
+    VALUES (%(task_id)s, %(epoch)s, %(worker)s, %(now)s) ON CONFLICT (task_id, epoch) DO NOTHING
+"""
+END = """
+    UPDATE simlab_grading_attempts SET ended = %(now)s, outcome = %(outcome)s, result = %(result)s
+    WHERE task_id = %(task_id)s AND epoch = %(epoch)s
+"""
+LOST = """
+    UPDATE simlab_grading_attempts SET outcome = 'lost'
+    WHERE outcome IS NULL
+      AND epoch < (SELECT t.epoch FROM simlab_tasks t
+                   WHERE t.task_id = simlab_grading_attempts.task_id)
+    RETURNING task_id, worker, epoch
+"""
+
+# Reading the queue.
+_JOINED = "FROM simlab_grading_submissions s JOIN simlab_tasks t ON t.task_id = s.task_id"
+SUBMISSIONS = f"""
+    SELECT s.task_id, s.notebook, s.sha256, s.version, t.status, t.epoch, t.result, t.attempts,
+           s.refused
+    {_JOINED} ORDER BY s.enqueued_at, s.seq
+"""
+ATTEMPTS = (
+    "SELECT task_id, worker, epoch, started, ended, outcome FROM simlab_grading_attempts"
+    " ORDER BY task_id, epoch"
+)
+STATES = f"SELECT s.task_id, t.status, t.worker, t.lease_until {_JOINED} ORDER BY s.seq"
+OPEN_VERSIONS = f"""
+    SELECT DISTINCT s.version, s.settings {_JOINED}
+    WHERE t.status = 'queued' OR t.status = 'running'
+"""
+VERSIONS = "SELECT version FROM simlab_grading_submissions GROUP BY version ORDER BY MIN(seq)"

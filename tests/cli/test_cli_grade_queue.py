@@ -1,0 +1,188 @@
+"""Does ``simlab grade --queue`` report, export and refuse as it says, without grading?
+
+The queue is filled through its own API with results as a worker commits them (claim, fenced
+save), so these tests need no kernel and no jail; the fault tests that grade for real are in
+``tests/grading/test_grading_queue_faults.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from simlab.cli import main
+from simlab.ledger import Ledger
+from simlab.ledger.grading_queue import open_queue
+
+SETTINGS = {"timeout": 60, "notebook_timeout": None, "max_output": 10, "sandbox": True}
+
+
+def _result(notebook: str, points: list[int], feedback: str = "ok") -> dict:
+    questions = [
+        {"id": f"q{i}", "points": p, "max_points": 5, "feedback": feedback}
+        for i, p in enumerate(points, start=1)
+    ]
+    return {
+        "notebook": notebook,
+        "exercise": "fencing",
+        "score": sum(points),
+        "max_score": 5 * len(points),
+        "questions": questions,
+        "error": None,
+    }
+
+
+def _graded(db, notebook: str, points: list[int], version: str = "v1", **kw) -> None:
+    with open_queue(db, create=True) as q:
+        q.enqueue(notebook, notebook.encode(), version, SETTINGS)
+        job = q.claim("w", 30)
+        assert q.finish(job.lease, _result(notebook, points, **kw))
+
+
+def _report(capsys, db, *extra) -> tuple[int, str, str]:
+    status = main(["grade", "--queue", str(db), "--report", *extra])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_does_the_json_report_hold_every_submission_with_status_and_attempts(tmp_path, capsys):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2])
+    with open_queue(db) as q:
+        q.enqueue("class/bob/ex.ipynb", b"bob", "v1", SETTINGS)
+    status, out, _ = _report(capsys, db, "--json")
+    alice, bob = (json.loads(line) for line in out.splitlines())
+    assert status == 0
+    assert alice["status"] == "graded" and alice["score"] == 7 and alice["max_score"] == 10
+    assert [a["outcome"] for a in alice["attempts"]] == ["graded"]
+    assert set(alice["attempts"][0]) == {"worker", "epoch", "started", "ended", "outcome"}
+    assert bob["status"] == "pending" and bob["score"] is None and bob["attempts"] == []
+    keys = {"notebook", "exercise", "score", "max_score", "questions", "error"}
+    assert set(alice) == set(bob) == keys | {"status", "attempts"}
+
+
+def test_does_changed_list_the_points_a_regrade_moved(tmp_path, capsys):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2], "v1")
+    _graded(db, "class/bob/ex.ipynb", [1, 1], "v1")
+    _graded(db, "class/alice/ex.ipynb", [5, 4], "v2")  # the fixed check gives alice 2 more
+    _graded(db, "class/bob/ex.ipynb", [1, 1], "v2")
+    status, out, _ = _report(capsys, db, "--changed")
+    assert status == 0
+    assert out.splitlines() == [
+        "points changed from grader version v1 to v2:",
+        "class/alice/ex.ipynb",
+        "  q2: 2 -> 4",
+    ]
+    _, out, _ = _report(capsys, db, "--changed", "--json")
+    (moved,) = map(json.loads, out.splitlines())
+    assert moved["questions"] == [{"id": "q2", "before": 2, "after": 4}]
+
+
+def test_is_the_feedback_page_the_learners_own_and_escaped(tmp_path, capsys):
+    db, pages = tmp_path / "q.sqlite", tmp_path / "pages"
+    _graded(db, "class/alice/ex.ipynb", [5, 0], feedback="<script>alert(1)</script> failed")
+    _graded(db, "class/bob/ex.ipynb", [1, 1])
+    status, _, _ = _report(capsys, db, "--feedback", str(pages))
+    page = (pages / "class/alice/ex.html").read_text()
+    assert status == 0 and (pages / "class/bob/ex.html").is_file()
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert "5 / 10 points" in page and "bob" not in page
+
+
+def _roster(path, rows) -> str:
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["Student", "ID", "notebook"])
+        writer.writerows(rows)
+    return str(path)
+
+
+def test_does_the_canvas_export_give_each_student_their_points(tmp_path, capsys):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2])
+    _graded(db, "class/bob/ex.ipynb", [1, 1])
+    roster = _roster(
+        tmp_path / "roster.csv",
+        [["Alice A", "101", "class/alice/ex.ipynb"], ["Bob B", "102", "class/bob/ex.ipynb"]],
+    )
+    out_csv = tmp_path / "canvas.csv"
+    status, _, _ = _report(capsys, db, "--canvas", str(out_csv), "--roster", roster)
+    rows = list(csv.reader(out_csv.open()))
+    assert status == 0
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "fencing"]
+    assert rows[1][0] == "Points Possible" and rows[1][-1] == "10"
+    assert rows[2] == ["Alice A", "101", "", "", "", "7"] and rows[3][-1] == "2"
+
+
+@pytest.mark.parametrize("which", ["missing student", "unknown notebook"])
+def test_is_a_roster_that_does_not_match_refused_in_one_line(tmp_path, capsys, which):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2])
+    rows = [["Alice A", "101", "class/alice/ex.ipynb"]]
+    if which == "missing student":
+        _graded(db, "class/bob/ex.ipynb", [1, 1])
+    else:
+        rows.append(["Carol C", "103", "class/carol/ex.ipynb"])
+    out_csv = tmp_path / "canvas.csv"
+    status, _, err = _report(
+        capsys, db, "--canvas", str(out_csv), "--roster", _roster(tmp_path / "r.csv", rows)
+    )
+    assert status == 2 and len(err.splitlines()) == 1 and not out_csv.exists()
+
+
+@pytest.mark.parametrize("mode", ["--worker", "--report"])
+def test_is_a_queue_that_does_not_exist_refused_and_never_created(tmp_path, capsys, mode):
+    db = tmp_path / "nothing.sqlite"
+    status = main(["grade", "--queue", str(db), mode])
+    _, err = capsys.readouterr()
+    assert status == 2 and len(err.splitlines()) == 1 and "does not exist" in err
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("kind", ["text file", "ledger with tasks"])
+def test_is_a_db_that_is_not_a_grading_ledger_refused_in_one_line(tmp_path, capsys, kind):
+    db = tmp_path / "db.sqlite"
+    if kind == "text file":
+        db.write_text("not a database")
+    else:
+        with Ledger(db) as ledger:
+            ledger.submit("job-1")
+    before = db.read_bytes()
+    for argv in (["--report"], ["--worker"], ["--enqueue-only", str(tmp_path)]):
+        status = main(["grade", "--queue", str(db), *argv])
+        _, err = capsys.readouterr()
+        assert status == 2 and len(err.splitlines()) == 1, err
+    if kind == "text file":
+        assert db.read_bytes() == before
+
+
+def test_is_a_worker_with_nothing_left_one_line_and_exit_0(tmp_path, capsys):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2])
+    status = main(["grade", "--queue", str(db), "--worker"])
+    out, err = capsys.readouterr()
+    assert status == 0 and out.splitlines() == [
+        f"simlab grade: nothing left to grade in {db} (1 graded, 0 dead)"
+    ]
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--worker"],
+        ["--queue", "q.sqlite", "--worker", "--report"],
+        ["--queue", "q.sqlite", "--report", "class"],
+        ["--queue", "q.sqlite", "--canvas", "c.csv"],
+        ["--queue", "q.sqlite", "--report", "--canvas", "c.csv"],
+    ],
+)
+def test_are_contradictory_queue_options_one_line_and_exit_2(tmp_path, capsys, argv, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status = main(["grade", *argv])
+    _, err = capsys.readouterr()
+    assert status == 2 and len(err.splitlines()) == 1
+    assert not (tmp_path / "q.sqlite").exists()
