@@ -18,6 +18,8 @@ question ends as any other question with a hanging or crashing answer does.
 
 from __future__ import annotations
 
+import copy
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -84,8 +86,44 @@ def falsify(
     on ``examples`` inputs drawn from ``strategy``. When one fails, shrink it (at most
     ``shrinks`` more calls) and raise :class:`Fail` with the smallest one's story and what
     went wrong: the property's own sentence, or what the learner's code raised. A lost sandbox
-    is raised as :class:`SandboxLost`; an exception of the kit's own (a bug) as itself."""
+    is raised as :class:`SandboxLost`; an exception of the kit's own (a bug) as itself.
+
+    The inputs are drawn once per process for each call site and strategy (the draws are
+    derandomized, and they depend on what ``holds`` does only from its first failure on): a
+    class of notebooks replays them without Hypothesis, and only an answer that fails one
+    pays for the search and the shrinking. Same verdicts, same stories."""
     first = list(first)
+    caller = sys._getframe(1)
+    key = (caller.f_code.co_filename, caller.f_lineno, repr(strategy), examples, repr(first))
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        drawn = []
+        _search(strategy, lambda value, story: drawn.append(value), examples, 0, first)
+        _DRAWN[key] = drawn
+    for value in drawn:
+        try:
+            holds(copy.deepcopy(value), Story())
+        except SandboxLost:
+            raise
+        except Exception:  # a failure: search and shrink from the start, as if never screened
+            break
+    else:
+        return
+    _search(strategy, holds, examples, shrinks, first)
+
+
+#: The inputs each call site of :func:`falsify` drew, by call site, strategy and budget.
+_DRAWN: dict[tuple, list] = {}
+
+
+def _search(
+    strategy: st.SearchStrategy[T],
+    holds: Callable[[T, Story], Any],
+    examples: int,
+    shrinks: int,
+    first: list[T],
+) -> None:
+    """The search of :func:`falsify`: Hypothesis draws, plays, and shrinks a failure."""
     search = _Search(budget=len(first) + examples + shrinks)
 
     def run(value: T) -> None:
@@ -126,10 +164,6 @@ def falsify(
         raise _told(story, exc)
 
 
-#: The inputs each screened property draws, by the key its check names it with.
-_DRAWN: dict[str, list] = {}
-
-
 def screened(
     key: str,
     strategy: st.SearchStrategy[T],
@@ -138,25 +172,8 @@ def screened(
     examples: int = EXAMPLES,
     first: Iterable[T] = (),
 ) -> None:
-    """:func:`falsify`, cheaper when the property holds: the inputs it would play are drawn
-    once per process (under ``key``, one per strategy) and played in the same order without
-    Hypothesis; only when one fails does :func:`falsify` search and shrink as usual. Same
-    verdicts and the same story as :func:`falsify` (the draws are derandomized), but a class of
-    notebooks pays for generating them once."""
-    first = list(first)
-    if key not in _DRAWN:
-        seen: list = []
-        falsify(strategy, lambda value, story: seen.append(value), examples=examples, first=first)
-        _DRAWN[key] = seen
-    for value in _DRAWN[key]:
-        try:
-            holds(value, Story())
-        except SandboxLost:
-            raise
-        except Exception:  # a failure: search and shrink it as falsify does
-            break
-    else:
-        return
+    """:func:`falsify` (which screens every property); ``key`` names the inputs in a check's
+    own words and is kept for the checks that give one."""
     falsify(strategy, holds, examples=examples, first=first)
 
 
