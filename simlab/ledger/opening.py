@@ -16,6 +16,7 @@ rules come first, in :mod:`simlab.ledger.files`):
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 
 from simlab.errors import LedgerError
@@ -79,6 +80,25 @@ def _migrate(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> N
         raise
 
 
+#: One in-memory ledger migrated once per process, copied into every new in-memory ledger.
+_TEMPLATE: list[sqlite3.Connection] = []
+_TEMPLATE_LOCK = threading.Lock()
+
+
+def _copy_new_memory_ledger(db: sqlite3.Connection, clock: Callable[[], float]) -> None:
+    """Make the empty in-memory ``db`` a new ledger: a page copy of a ledger migrated once per
+    process (the schema's statements cost far more than the copy, and simulations and graders
+    open many), then an identity and migration times of its own, on ``clock``."""
+    with _TEMPLATE_LOCK:
+        if not _TEMPLATE:
+            template = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            _migrate(template, ":memory:", clock)
+            _TEMPLATE.append(template)
+        _TEMPLATE[0].backup(db)
+    db.execute(f"PRAGMA user_version = {new_identity()}")
+    db.execute("UPDATE schema_migrations SET applied_at = ?", (float(clock()),))
+
+
 def prepare(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> int:
     """Make ``db`` a ready ledger connection (module doc) and return the ledger's identity."""
     version = schema_version(db)
@@ -88,7 +108,10 @@ def prepare(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> in
                 f"{path!r} is a SQLite database but not a simlab ledger (it has no "
                 "schema_migrations table); it was left untouched"
             )
-        _migrate(db, path, clock)  # a new ledger: written in rollback mode, straight to the file
+        if path == ":memory:":
+            _copy_new_memory_ledger(db, clock)
+        else:  # a new ledger: written in rollback mode, straight to the file
+            _migrate(db, path, clock)
         version = SCHEMA_VERSION
     if version > SCHEMA_VERSION:
         raise _too_new(path, version)

@@ -344,3 +344,22 @@ sys.stdin.readline()
             assert reader.get("t1").status == "completed"
     finally:
         proc.communicate("\n", timeout=30)
+
+
+def test_is_every_new_memory_ledger_its_own_with_its_own_clock():
+    # New in-memory ledgers are copies of one migrated once per process: each must still be
+    # empty, have an identity of its own and migration times from its own clock.
+    from simlab.ledger import Ledger
+
+    first = Ledger(":memory:", clock=lambda: 5.0)
+    first.submit("a")
+    second = Ledger(":memory:", clock=lambda: 9.0)
+    try:
+        assert second.tasks() == [] and [t.task_id for t in first.tasks()] == ["a"]
+        times = second._db.execute("SELECT DISTINCT applied_at FROM schema_migrations").fetchall()
+        assert times == [(9.0,)]
+        ids = [db._db.execute("PRAGMA user_version").fetchone()[0] for db in (first, second)]
+        assert ids[0] != ids[1]
+    finally:
+        first.close()
+        second.close()
