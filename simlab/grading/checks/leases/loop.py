@@ -6,7 +6,6 @@ stand-ins of them."""
 from __future__ import annotations
 
 import functools
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
-from simlab.grading.lending import Lent
+from simlab.grading.lending import Lent, grader_folder
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
@@ -30,7 +29,7 @@ def worker_loop(s: Student, t: Tally) -> None:
     """Six cases, then generated starts and trouble beside the exercise's loop
     (:mod:`~simlab.grading.checks.leases.loops`), each on a new ledger file of the grader's in
     one private folder."""
-    with tempfile.TemporaryDirectory(prefix="simlab-loop-") as folder:
+    with grader_folder(prefix="simlab-loop-") as folder:
         case = functools.partial(_case, s, folder)
         plays = loops.LoopPlays(s, folder)
         t.under("runs-and-resumes")

@@ -12,12 +12,11 @@ all seen here.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.lending import SqlGate
+from simlab.grading.lending import SqlGate, grader_folder
 from simlab.grading.questions import Fail, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.student import Student
@@ -84,7 +83,7 @@ def contended_claims(s: Student) -> list[dict[str, Any]]:
     """:func:`interleaved_claims` with B at every gap between two statements of A's claim (and
     after its only one): a claim at the same moment, one after A's lease ran out, and a
     cancel."""
-    with tempfile.TemporaryDirectory(prefix="simlab-race-") as folder:
+    with grader_folder(prefix="simlab-race-") as folder:
         first = interleaved_claims(s, f"{folder}/count.sqlite", gap=10**6)
         gaps = range(1, max(2, int(first.get("statements", 1))))
         runs = []
@@ -101,7 +100,7 @@ def contended_effects(s: Student) -> list[dict[str, Any]]:
     same key by the same lease runs between every two statements of the first. Returns, per
     gap, both answers and how many rows the key has."""
     runs = []
-    with tempfile.TemporaryDirectory(prefix="simlab-race-") as folder:
+    with grader_folder(prefix="simlab-race-") as folder:
         for gap in range(1, 4):
             path = str(Path(folder) / f"effect-{gap}.sqlite")
             with Ledger(path, clock=lambda: 0.0) as setup:
@@ -187,7 +186,7 @@ def rivalled(s: Student, piece: str, args: tuple) -> list[dict[str, Any]]:
     one statement, or that holds the database locked meanwhile, changes nothing once the rival
     has moved."""
     runs = []
-    with tempfile.TemporaryDirectory(prefix="simlab-race-") as folder:
+    with grader_folder(prefix="simlab-race-") as folder:
         count = _rivalled_once(s, f"{folder}/count.sqlite", piece, args, 10**6, "cancel")
         last = min(MOST_GAPS, max(2, int(count.get("statements", 1))))
         for gap in range(1, last):
