@@ -130,6 +130,7 @@ class UntrustedLedger(Ledger):
         self.max_attempts = None
         self.max_value_bytes = MAX_VALUE_BYTES
         self._db = _open(Path(path), seconds, max_bytes)
+        self._file = None  # no hold on the file (see simlab.ledger.files.connect): never written
         self._identity = 0
         self._writes_left = 1 << 62
 

@@ -14,7 +14,7 @@ from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, val
 from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.sandbox.supervisor import SandboxLost
+from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.student import Student, kind_of, shown_value
 from simlab.grading.text import plain
 
@@ -182,7 +182,11 @@ def _stays_pure(answers: _Answers, s: Student) -> Any:
             _, after = answers(v1)
         except SandboxLost:
             raise
-        except Exception:  # a record it cannot migrate is judged by the other properties
+        except RemoteError as exc:
+            if exc.type == "NotImplementedError":
+                raise  # a stub is not attempted, never pure
+            return  # a record it cannot migrate is judged by the other properties
+        except Exception:
             return
         require(after == v1, f"migrate_v1_to_v2() {_changed(after, v1)}; a migration must be pure")
         shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")

@@ -26,12 +26,37 @@ from simlab.records import Lease
 __all__ = ["interleaved_claims", "contended_claims", "contended_effects", "rivalled", "RIVALS"]
 
 
+def _written(call: Callable[[], Any]) -> Callable[[], Any]:
+    """``call``, but a piece that still raises ``NotImplementedError`` (a stub) is raised as it
+    is, not taken for an outcome: a stub's race has no winner to judge, and it passes nothing."""
+
+    def attempted() -> Any:
+        try:
+            return call()
+        except RemoteError as exc:
+            if exc.type == "NotImplementedError":
+                raise _Stub(exc) from None
+            raise
+
+    return attempted
+
+
+class _Stub(Exception):
+    """Carries a stub's ``RemoteError`` past :func:`_outcome`."""
+
+    def __init__(self, exc: RemoteError):
+        super().__init__(exc.message)
+        self.exc = exc
+
+
 def _outcome(call: Callable[[], Any]) -> Any:
     """What a worker got: the value, or ``"<ErrorType>: <message>"``."""
     try:
         return call()
     except SandboxLost:
         raise
+    except _Stub as stub:
+        raise stub.exc from None
     except RemoteError as exc:
         return f"{exc.type}: {exc.message}"
     except Exception as exc:
@@ -168,7 +193,7 @@ def _rivalled_once(
             b.close()
 
         gate = SqlGate(a._db, s.sandbox, after=(gap, move))
-        out["A"] = _outcome(lambda: s.call(piece, gate, lease, *args, 100.0))
+        out["A"] = _outcome(_written(lambda: s.call(piece, gate, lease, *args, 100.0)))
         out["statements"] = gate.statements
         out["end"] = _snapshot(a)
     finally:
