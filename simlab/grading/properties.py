@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -97,9 +98,9 @@ def falsify(
     key = (caller.f_code.co_filename, caller.f_lineno, repr(strategy), examples, repr(first))
     drawn = _DRAWN.get(key)
     if drawn is None:
-        drawn = []
-        _search(strategy, lambda value, story: drawn.append(value), examples, 0, first)
-        _DRAWN[key] = drawn
+        seen: list = []
+        _search(strategy, lambda value, story: seen.append(value), examples, 0, first)
+        _DRAWN[key] = drawn = seen  # a draw that broke raised above: a cut one is never kept
     for value in drawn:
         try:
             holds(copy.deepcopy(value), Story())
@@ -123,7 +124,10 @@ def _search(
     shrinks: int,
     first: list[T],
 ) -> None:
-    """The search of :func:`falsify`: Hypothesis draws, plays, and shrinks a failure."""
+    """The search of :func:`falsify`: Hypothesis draws, plays, and shrinks a failure; raises
+    the failure, or what broke the search when no input failed (a strategy's bug: a property
+    that cannot run never passes). One search at a time in the process: grading threads share
+    Hypothesis, whose engine is not made to run twice at once."""
     search = _Search(budget=len(first) + examples + shrinks)
 
     def run(value: T) -> None:
@@ -153,15 +157,22 @@ def _search(
         phases=(Phase.explicit, Phase.generate, Phase.shrink),
         suppress_health_check=list(HealthCheck),
     )(given(strategy)(test))
-    try:
-        test()
-    except (Exception, HypothesisException):
-        pass  # the failure it saw last is in ``search`` (the final replay may have been cut off)
+    broke: BaseException | None = None
+    with _ONE_SEARCH:
+        try:
+            test()
+        except (Exception, HypothesisException) as exc:
+            broke = exc  # the failure it saw last is in ``search`` (its replay may be cut off)
     if search.lost is not None:
         raise search.lost
     if search.failure is not None:
         story, exc = search.failure
         raise _told(story, exc)
+    if broke is not None:  # no input failed, yet the search broke: the kit's own bug
+        raise broke
+
+
+_ONE_SEARCH = threading.RLock()
 
 
 def screened(

@@ -210,3 +210,16 @@ def test_does_a_screened_property_fail_as_falsify_does_and_draw_its_inputs_once(
         and played[0] == 99
         and played[: len(played) // 2] == played[len(played) // 2 :]
     )
+
+
+def test_does_a_property_whose_inputs_cannot_be_drawn_never_pass():
+    # A strategy that breaks (a bug of the check) must not read as "every input held".
+    def broken(n):
+        if n > 3:
+            raise RuntimeError("the check's strategy is broken")
+        return n
+
+    with pytest.raises(RuntimeError):
+        falsify(st.integers(0, 10).map(broken), lambda v, story: None)
+    with pytest.raises(RuntimeError):  # and no cut draw was kept for the next answer
+        falsify(st.integers(0, 10).map(broken), lambda v, story: None)
