@@ -126,10 +126,10 @@ def check_name(value: str, what: str) -> None:
     )
 
 
-def check_claim(task_id: str, worker: str, ttl: float) -> None:
-    """A claim's arguments: ``check_name(task_id, "task_id")``, ``check_name(worker,
-    "worker")`` and ``check_ttl(ttl)``, in that order, as one call (every claim runs it)."""
-    if (
+def _plain_names(task_id: object, worker: object) -> bool:
+    """Would :func:`check_name` accept both? Its accepting path in one expression, for the
+    calls every claim, heartbeat and save makes; anything else goes through it for its error."""
+    return (
         task_id.__class__ is str
         and worker.__class__ is str
         and 0 < len(task_id) <= MAX_NAME_CHARS
@@ -138,6 +138,14 @@ def check_claim(task_id: str, worker: str, ttl: float) -> None:
         and worker.isascii()
         and "\x00" not in task_id
         and "\x00" not in worker
+    )
+
+
+def check_claim(task_id: str, worker: str, ttl: float) -> None:
+    """A claim's arguments: ``check_name(task_id, "task_id")``, ``check_name(worker,
+    "worker")`` and ``check_ttl(ttl)``, in that order, as one call (every claim runs it)."""
+    if (
+        _plain_names(task_id, worker)
         and (ttl.__class__ is float or ttl.__class__ is int)
         and 0 < ttl <= MAX_TTL
     ):
@@ -160,17 +168,7 @@ def check_lease(lease: Lease) -> None:
     if lease.__class__ is not Lease and not isinstance(lease, Lease):
         raise WrongType(f"lease must be a Lease from claim, got {type(lease).__name__}")
     task_id, worker = lease.task_id, lease.worker
-    # check_name's accepting path for both names inline (every heartbeat and save runs this).
-    if (
-        task_id.__class__ is str
-        and worker.__class__ is str
-        and 0 < len(task_id) <= MAX_NAME_CHARS
-        and 0 < len(worker) <= MAX_NAME_CHARS
-        and task_id.isascii()
-        and worker.isascii()
-        and "\x00" not in task_id
-        and "\x00" not in worker
-    ):
+    if _plain_names(task_id, worker):
         return
     check_name(task_id, "lease.task_id")
     check_name(worker, "lease.worker")

@@ -49,14 +49,7 @@ class UnfencedCancelLedger(Ledger):
     def record_effect(self, lease: Any, key: str) -> bool:
         if super().record_effect(lease, key):
             return True
-        params = {
-            "key": key,
-            "worker": lease.worker,
-            "now": float(self.clock()),
-            "task_id": lease.task_id,
-            "epoch": lease.epoch,
-        }
-        return self._count(RECORD_ANY_EPOCH, params) == 1
+        return self._count(RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         self._back_to_queue(task_id, CANCELLED)

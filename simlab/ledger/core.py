@@ -275,14 +275,7 @@ class SqlLedger:
         """
         check_lease(lease)
         check_name(key, "effect key")
-        params = {
-            "key": key,
-            "worker": lease.worker,
-            "now": float(self.clock()),
-            "task_id": lease.task_id,
-            "epoch": lease.epoch,
-        }
-        return self._write_one(lease.task_id, self.q.RECORD_EFFECT, params)
+        return self._write_one(lease.task_id, self.q.RECORD_EFFECT, self._effect_params(lease, key))
 
     def effects(self, task_id: str) -> list[Effect]:
         """The side effects recorded for ``task_id``, in the order they were recorded."""
@@ -299,6 +292,16 @@ class SqlLedger:
         return out
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _effect_params(self, lease: Lease, key: str) -> dict:
+        """The parameters of an effect record: ``key`` for ``lease``, stamped with the clock."""
+        return {
+            "key": key,
+            "worker": lease.worker,
+            "now": float(self.clock()),
+            "task_id": lease.task_id,
+            "epoch": lease.epoch,
+        }
 
     def _get_or_none(self, task_id: str) -> TaskRecord | None:
         rows = self._rows(self.q.GET, {"task_id": task_id})

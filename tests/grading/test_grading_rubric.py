@@ -10,6 +10,7 @@ idea). Every feedback line is then scanned for the grader's hidden inputs and it
 from __future__ import annotations
 
 import copy
+import functools
 
 import pytest
 from submissions.grading import ROOT, check_answer, check_feedback, exercise_of
@@ -28,7 +29,6 @@ from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 
 ANSWERS = LEASES + RUBRIC
-FEEDBACK: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
@@ -38,7 +38,7 @@ FEEDBACK: dict[str, str] = {}
 )
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
-    FEEDBACK[name] = grade.feedback
+    check_feedback(name, grade.feedback, _hidden_words())
 
 
 def test_does_every_classic_mistake_of_the_core_idea_lose_half():
@@ -49,6 +49,7 @@ def test_does_every_classic_mistake_of_the_core_idea_lose_half():
             assert 2 * core >= q.points, name
 
 
+@functools.cache
 def _hidden_words() -> list[str]:
     words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS, *TTL_SEEDS, *UNFENCED_SEEDS)]
     words += [f"seeds [{s}" for s in (*TTL_SEEDS, *UNFENCED_SEEDS)]
@@ -59,13 +60,6 @@ def _hidden_words() -> list[str]:
         words += [record["task_id"], record["tenant"], record["recipient"], *record["evidence"]]
     words += ["refund-check", "verify-card", "secure-refunds", "notexample", ":8443"]
     return words
-
-
-def test_does_feedback_keep_hidden_inputs_hidden_and_short():
-    assert len(FEEDBACK) == len(ANSWERS), "run with the answers above (same module)"
-    hidden = _hidden_words()
-    for key, feedback in FEEDBACK.items():
-        check_feedback(key, feedback, hidden)
 
 
 def test_does_the_rubric_print_without_hidden_inputs(capsys):

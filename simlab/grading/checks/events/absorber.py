@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
-from simlab.grading.checks.events.streams import falsify_absorber
-from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.student import RemoteObject, Student, kind_of
+from simlab.grading.checks.events.streams import falsify_absorber, released
+from simlab.grading.questions import Criterion, Fail, Tally
+from simlab.grading.student import RemoteObject, Student
 
 __all__ = [
     "ABSORBER_RUBRIC",
@@ -83,18 +83,8 @@ def _as_dicts(events: list[AgentEvent]) -> list[dict]:
 
 
 def _released(value: Any) -> list[tuple[str, int, str]]:
-    require(
-        isinstance(value, list | tuple),
-        f"offer() returned {kind_of(value)}, expected a list of the events it releases",
-    )
-    out = []
-    for item in value:
-        require(
-            isinstance(item, dict) and {"task_id", "seq", "idempotency_key"} <= set(item),
-            f"offer() released {kind_of(item)}, expected the event dicts it was given",
-        )
-        out.append((item["task_id"], item["seq"], item["idempotency_key"]))
-    return out
+    """What one ``offer()`` released, as ``(task, seq, key)``."""
+    return [event[:3] for event in released(value)]
 
 
 #: What an absorber got wrong, as the feedback says it (after "the absorber").

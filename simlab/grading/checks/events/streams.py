@@ -40,6 +40,7 @@ __all__ = [
     "nth_ordering",
     "absorbs_like_the_kit",
     "falsify_absorber",
+    "released",
     "streams",
     "told",
 ]
@@ -146,7 +147,7 @@ def _ident(event: dict) -> tuple:
     return (event["task_id"], event["seq"], event["idempotency_key"], event["version"])
 
 
-def _released(value: Any) -> list[tuple]:
+def released(value: Any) -> list[tuple]:
     """The events one ``offer()`` released, each as ``(task, seq, key, version)``."""
     require(
         isinstance(value, list | tuple),
@@ -196,7 +197,7 @@ def absorbs_like_the_kit(
             story.add(told(delivery))
             given.add(_ident(delivery))
             want = [_ident(e.to_dict()) for e in kit.offer(AgentEvent.from_dict(delivery))]
-            got = _released(absorber.offer(copy.deepcopy(delivery)))
+            got = released(absorber.offer(copy.deepcopy(delivery)))
             if got == want:
                 continue
             require(
