@@ -473,3 +473,42 @@ def test_can_two_jails_pass_nothing_through_locks_on_what_both_see():
         os.close(ready_r)
         os.killpg(holder.pid, 9)
         holder.wait()
+
+
+_LEAVE = textwrap.dedent(
+    """
+    import os, signal, sys
+    from simlab.grading.sandbox.cgroup import Group
+    from simlab.grading.sandbox.exchange import Exchange
+    exchange, group = Exchange(), Group.make(processes=8, memory=2**28)
+    print(exchange.path, *(group.paths.values() if group else ()), flush=True)
+    if sys.argv[1] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    # "exit": the process ends with its exchange still open, as when a grading thread is
+    # abandoned by Ctrl-C
+    """
+)
+
+
+def _mounted(path: str) -> bool:
+    with open("/proc/self/mounts") as f:
+        return any(line.split()[1] == path for line in f)
+
+
+def _leave(how: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _LEAVE, how], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root mounts tmpfs and makes control groups")
+def test_does_a_grader_that_ends_or_is_killed_leave_no_mount_or_group_behind():
+    folder, *_ = _leave("exit")
+    assert not _mounted(folder) and not os.path.exists(folder)
+    folder, *groups = _leave("kill")
+    assert _mounted(folder) and all(map(os.path.isdir, groups))
+    _leave("exit")  # the next grader removes what a killed one left
+    assert not _mounted(folder) and not os.path.exists(folder)
+    assert not any(map(os.path.exists, groups))

@@ -54,6 +54,12 @@ def _class(folder: Path, slow: bool = True, names=FAST) -> Path:
     return folder
 
 
+def _mounts_under(folder: Path) -> list[str]:
+    """What is mounted below ``folder`` (a grader running as root caps its folders with tmpfs)."""
+    with open("/proc/self/mounts") as f:
+        return [p for p in (line.split()[1] for line in f) if p.startswith(f"{folder}/")]
+
+
 def _simlab(*args: str) -> subprocess.Popen:
     """``simlab grade ...`` in a session of its own (so it can be killed with its kernels),
     its temporary files in this test's folder (a killed worker cannot remove them)."""
@@ -181,6 +187,7 @@ def test_does_a_killed_batch_resumed_grade_nothing_twice(tmp_path):
     assert sorted(before) == ["s0", "s1"]
     status, out, err = _finish(_simlab(*batch[3:], "--jobs", "2", "--lease", "2"))
     assert status == 0, err
+    assert _mounts_under(tmp_path) == [], "the killed grader's folders are still mounted"
     after = _subs(db)
     assert all(s.status == "graded" and len(_committed(s)) == 1 for s in after.values())
     for name, s in before.items():
@@ -223,6 +230,7 @@ def test_does_ctrl_c_hand_the_submission_back_and_leave_nothing_running(tmp_path
     while time.monotonic() < end and _alive(worker.pid):
         time.sleep(0.2)
     assert not _alive(worker.pid), "a process of the worker outlived it"
+    assert _mounts_under(tmp_path) == [], "an interrupted grader left a folder mounted"
     status, _, err = _finish(_simlab("--queue", db, "--worker"))
     assert status == 0 and _subs(db)["slow"].status == "graded"
 

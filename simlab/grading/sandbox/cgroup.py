@@ -22,11 +22,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import shlex
 import threading
 import time
 from collections.abc import Sequence
+
+from simlab.grading.sandbox.owner import left_by_a_gone_grader, tag
 
 __all__ = ["Group", "ROOT", "SHARES"]
 
@@ -35,7 +36,6 @@ ROOT = "/sys/fs/cgroup"
 SHARES = 1024
 _COUNTER = itertools.count(1)
 _LOCK = threading.Lock()
-_NAME = re.compile(r"simlab-(\d+)-\d+")
 _swept = False
 
 
@@ -46,17 +46,9 @@ def _sweep() -> None:
             names = os.listdir(os.path.join(ROOT, controller))
         except OSError:
             continue
-        for name in names:
-            match = _NAME.fullmatch(name)
-            if match is None or int(match.group(1)) == os.getpid():
-                continue
-            try:
-                os.kill(int(match.group(1)), 0)
-            except ProcessLookupError:
-                with contextlib.suppress(OSError):  # not empty: something still runs there
-                    os.rmdir(os.path.join(ROOT, controller, name))
-            except OSError:
-                pass
+        for name in filter(left_by_a_gone_grader, names):
+            with contextlib.suppress(OSError):  # not empty: something still runs there
+                os.rmdir(os.path.join(ROOT, controller, name))
 
 
 def _writable(controller: str) -> bool:
@@ -80,7 +72,7 @@ class Group:
             if not _swept:
                 _swept = True
                 _sweep()
-            name = f"simlab-{os.getpid()}-{next(_COUNTER)}"
+            name = f"{tag()}-{next(_COUNTER)}"
         settings = {
             "cpu": {"cpu.shares": SHARES},
             "pids": {"pids.max": processes},
