@@ -29,9 +29,11 @@ at once) and widgets need no front end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -55,7 +57,7 @@ from simlab.grading.sandbox.kernel import (
     BoundedKernelClient,
     JailedKernelManager,
 )
-from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap, Meter, Timer
+from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap, Meter, Timer, Watchdog
 
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager", "BUDGET_DETAIL"]
 
@@ -200,21 +202,40 @@ def _meter(km: JailedKernelManager | None) -> Meter | None:
     return Meter(pid) if isinstance(pid, int) else None
 
 
+def _watch(km: JailedKernelManager | None) -> Watchdog | None:
+    """A watchdog of the kernel's socket folder for the kernel's whole life (between cells too:
+    a process the notebook left running keeps writing), when no tmpfs caps the folder; it kills
+    the whole jail at the first byte or entry past the cap."""
+    if km is None or km.capped:
+        return None
+    pid = getattr(km.provisioner, "pid", None)
+    if not isinstance(pid, int):
+        return None
+
+    def kill() -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+
+    dog = Watchdog(FolderCap([km.folder], FOLDER_BYTES, FOLDER_FILES), kill)
+    dog.start()
+    return dog
+
+
 async def _execute(
-    client: _CountingClient, i: int, cap: FolderCap | None, timer: Timer | None
+    client: _CountingClient, i: int, dog: Watchdog | None, timer: Timer | None
 ) -> tuple[str, str] | None:
-    """Execute code cell ``i``. With ``cap``, look at the kernel's folder every
-    :data:`WATCH_EVERY` seconds meanwhile and once after it; with ``timer`` (a metered kernel),
-    judge the cell's time by the CPU its jail used, with the timer's wall-clock backstop. When
-    either runs out the cell is cancelled and ``(status, line)`` returned (the caller kills the
-    kernel and removes the folder)."""
+    """Execute code cell ``i``. With ``dog`` (the watchdog of the kernel's folder), ask it
+    every :data:`WATCH_EVERY` seconds meanwhile and once after it; with ``timer`` (a metered
+    kernel), judge the cell's time by the CPU its jail used, with the timer's wall-clock
+    backstop. When either runs out the cell is cancelled and ``(status, line)`` returned (the
+    caller kills the kernel and removes the folder)."""
     run = asyncio.ensure_future(client.async_execute_cell(client.nb.cells[i], i))
-    if cap is None and timer is None:
+    if dog is None and timer is None:
         await run
         return None
     while True:
         done, _ = await asyncio.wait({run}, timeout=WATCH_EVERY)
-        why = ("filled", cap.over()) if cap is not None else None
+        why = ("filled", dog.reason if dog.check() else None) if dog is not None else None
         if (why is None or why[1] is None) and timer is not None and not done:
             why = ("timeout", timer.expired())
         if why is not None and why[1] is not None:
@@ -232,7 +253,7 @@ async def _run_cell(
     timeout: int,
     max_output: int,
     deadline: float | None,
-    cap: FolderCap | None = None,
+    dog: Watchdog | None = None,
     meter: Meter | None = None,
 ) -> tuple[CellRun, bool]:
     """Run code cell ``i``; its CellRun, and whether the kernel is still fit for the next."""
@@ -260,7 +281,7 @@ async def _run_cell(
                 timer.end_reason = f"ran past the {backstop:.0f} s limit of wall-clock time"
             client.timeout = int(timer.end - time.monotonic()) + 2
     try:
-        stopped = await _execute(client, i, cap, timer)
+        stopped = await _execute(client, i, dog, timer)
         if stopped is not None:
             client.shutdown_kernel = "immediate"
             status, line = stopped
@@ -277,6 +298,8 @@ async def _run_cell(
             return CellRun(i, "budget", BUDGET_DETAIL), False
         return CellRun(i, "timeout", f"ran past the {timeout} s limit"), False
     except DeadKernelError:
+        if dog is not None and dog.reason is not None:  # killed for filling its folder
+            return CellRun(i, "filled", dog.reason), False
         return CellRun(
             i, "dead", "the kernel died (os._exit, a crash or running out of memory)"
         ), False
@@ -309,6 +332,20 @@ async def _exit_from_inside(client: _CountingClient, km: JailedKernelManager) ->
         return
 
 
+async def _replay_setup(
+    client: _CountingClient,
+    code: list[int],
+    results: dict[int, CellRun],
+    timeout: int,
+    deadline: float | None,
+) -> None:
+    """Run again, in a fresh kernel, the setup cells that ran well in the one before."""
+    for i in code:
+        if cell_role(client.nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
+            client.timeout = max(1, _left(deadline, timeout))
+            await client.async_execute_cell(client.nb.cells[i], i)
+
+
 async def _run(
     nb: nbformat.NotebookNode,
     timeout: int,
@@ -332,6 +369,7 @@ async def _run(
             results.update((i, CellRun(i, "budget", BUDGET_DETAIL)) for i in pending)
             break
         client, km = _client(nb, timeout, startup_timeout, cwd, jailed)
+        dog = None
         try:
             # The kernel's own stdout/stderr (C-level writes, warnings) never reach our terminal.
             async with client.async_setup_kernel(
@@ -340,24 +378,27 @@ async def _run(
                 stderr=subprocess.DEVNULL,
                 cleanup_kc=True,
             ):
-                if restarted:
-                    for i in code:
-                        if cell_role(nb.cells[i]) == "setup" and results.get(i, CellRun(i, "")).ok:
-                            client.timeout = max(1, _left(deadline, timeout))
-                            await client.async_execute_cell(nb.cells[i], i)
-                fit = True
-                uncapped = km is not None and not km.capped
-                cap = FolderCap([km.folder], FOLDER_BYTES, FOLDER_FILES) if uncapped else None
-                while pending and fit:
-                    i = pending.pop(0)
-                    results[i], fit = await _run_cell(
-                        client, i, timeout, max_output, deadline, cap, _meter(km)
-                    )
-                if fit and km is not None:
-                    await _exit_from_inside(client, km)
+                dog = _watch(km)
+                try:
+                    if restarted:
+                        await _replay_setup(client, code, results, timeout, deadline)
+                    fit = True
+                    while pending and fit:
+                        i = pending.pop(0)
+                        results[i], fit = await _run_cell(
+                            client, i, timeout, max_output, deadline, dog, _meter(km)
+                        )
+                    if fit and km is not None:
+                        await _exit_from_inside(client, km)
+                finally:  # before the kernel is reaped: the watchdog kills by process ID
+                    if dog is not None:
+                        dog.stop()
         except Exception as exc:  # the kernel would not start, or died while starting
             for i in pending:
-                results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
+                if dog is not None and dog.reason is not None:  # a setup cell filled its folder
+                    results[i] = CellRun(i, "filled", dog.reason)
+                else:
+                    results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
             pending = []
         finally:
             if km is not None:

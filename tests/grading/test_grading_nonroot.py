@@ -232,3 +232,33 @@ def test_do_spinning_and_sleeping_kernel_cells_stop_by_cpu_and_by_the_backstop(n
     assert runs[1].status == "timeout", runs[1]
     assert runs[1].detail == f"ran past the {2 * BACKSTOP:.0f} s limit of wall-clock time"
     assert time.monotonic() - started < 60
+
+
+#: A setup cell that writes into the kernel's socket folder, slowly and far past its cap, only
+#: after the time ``{at}`` (so only when it is run again in a fresh kernel).
+SLOW_FILL = """
+import os, sys, time
+if time.time() > {at}:
+    _folder = os.path.dirname(sys.argv[sys.argv.index("-f") + 1])
+    for _k in range(400):
+        with open(os.path.join(_folder, f"fill{{_k}}"), "wb") as _f:
+            _f.write(bytes(4 * 2**20))
+        time.sleep(0.02)
+"""
+
+
+def test_is_the_kernel_folder_watched_while_setup_cells_run_again(no_root_caps):
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from simlab.grading.execute import run_notebook
+
+    at = time.time() + 6  # after the kernel has started and run the setup cell once
+    setup = new_code_cell(SLOW_FILL.format(at=at), metadata={"simlab": {"role": "setup"}})
+    crash = f"import os, time\ntime.sleep(max(0, {at} - time.time()) + 0.5)\nos._exit(1)"
+    nb = new_notebook(cells=[setup, new_code_cell(crash), new_code_cell("pass")])
+    started = time.monotonic()
+    runs = run_notebook(nb, timeout=30, startup_timeout=60)
+    elapsed = time.monotonic() - started
+    assert runs[0].status == "ok" and runs[1].status == "dead", runs
+    assert runs[2].status == "filled" and "into a shared folder" in runs[2].detail, runs[2]
+    assert elapsed < 18, elapsed  # stopped as it filled, not after writing it all
