@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simlab.cli import main
@@ -73,3 +75,26 @@ def test_do_loose_files_get_distinct_students(tmp_path):
     roots = [*paths[:3], tmp_path / "class"]
     assert students(paths, roots) == ["alice/ex1", "bob/ex1", "carol", "dan"]
     assert students(paths[:1], paths[:1]) == ["ex1"], "a lone file keeps its plain name"
+
+
+_SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_fencing_and_cancellation.ipynb"
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["solutions/no_such.ipynb"], "no such notebook"),
+        (["--copies", "-1"], "--copies >= 0"),
+        (["--rounds", "0"], "must be positive"),
+        (
+            [str(_SOLUTION), "--copies", "0", "--queue"],
+            "--queue measures one notebook and at least one copy",
+        ),
+    ],
+)
+def test_is_bad_bench_grade_input_one_line_and_exit_2(argv, words, capsys):
+    from strategies import run_cli
+
+    code, out, err = run_cli(["bench", "grade", *argv], capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err
