@@ -31,6 +31,8 @@ ONLY_IN = {
 NEVER = {
     "check": ("ledger", "sim", "plots", "cli", "grading", "release", "agent"),
     "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent"),
+    # what a learner's notebook imports holds no grading: the grader uses it, not the reverse
+    "learn": ("grading", "cli", "plots"),
 }
 MAX_FLAT_MODULES = 6
 MAX_MODULE_LINES = 600
@@ -73,7 +75,18 @@ _PACKAGES = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
 
 
 def test_every_subpackage_of_the_layout_exists():
-    expected = {"ledger", "sim", "check", "plots", "agent", "release", "grading", "cli", "i18n"}
+    expected = {
+        "ledger",
+        "sim",
+        "check",
+        "plots",
+        "agent",
+        "release",
+        "grading",
+        "learn",
+        "cli",
+        "i18n",
+    }
     assert expected <= _PACKAGES
 
 

@@ -1,9 +1,9 @@
 """Exercises, solutions and the automatic grader.
 
-For learners: ``from simlab.grading import self_check`` (the public checks in the notebooks),
-:func:`reveal` (the answer to a prediction made before an experiment),
-:class:`PiecesLedger` (plug your ledger pieces into the real ledger) and :func:`run_worker` (the
-chapter's worker in a separate process).
+For learners, the names of :mod:`simlab.learn` (also importable from here): ``self_check``
+(the public checks in the notebooks), :func:`reveal` (the answer to a prediction made before an
+experiment), :class:`PiecesLedger` (plug your ledger pieces into the real ledger) and
+:func:`run_worker` (the chapter's worker in a separate process).
 
 For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exercises` (what
 ``simlab build-exercises`` runs). The grader's parts, in the order a submission meets them:
@@ -15,7 +15,7 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
   the JSON between them): the student's code in a separate, jailed process;
 * :mod:`~simlab.grading.checks` (the hidden checks, written with
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
-  :mod:`~simlab.grading.pieces`);
+  :mod:`~simlab.learn.pieces`);
 * :mod:`~simlab.grading.grader` (points, feedback, batches), :mod:`~simlab.grading.report`,
   :mod:`~simlab.cli.grade` (the CLI) and :mod:`~simlab.grading.bench`.
 
@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.grading.predict import reveal
-from simlab.grading.public import CheckFailed, self_check
+from simlab.learn import CheckFailed, reveal, self_check
 
 __all__ = [
     "self_check",
@@ -44,8 +43,8 @@ __all__ = [
 ]
 
 _LAZY = {
-    "PiecesLedger": "simlab.grading.pieces",
-    "run_worker": "simlab.grading.pieces",
+    "PiecesLedger": "simlab.learn.pieces",
+    "run_worker": "simlab.learn.pieces",
     "grade": "simlab.grading.grader",
     "grade_notebook": "simlab.grading.grader",
     "NotebookGrade": "simlab.grading.grader",

@@ -322,13 +322,13 @@ class Student:
         self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
     ) -> CheckedLedger:
         """A ledger the grader keeps, with the student's ``pieces`` (e.g. ``claim="claim"``)
-        plugged in: the kit's SQLite ledger (:class:`~simlab.grading.pieces.PiecesLedger`) on
+        plugged in: the kit's SQLite ledger (:class:`~simlab.learn.pieces.PiecesLedger`) on
         ``clock``, here, whose ``claim``, ``heartbeat`` or ``record_effect`` call the student's
         function in the sandbox with a stand-in of its connection
         (:class:`~simlab.grading.lending.SqlGate`). What the ledger holds afterwards is what
         the grader's own connection holds; what each method returns is type-checked."""
         from simlab.grading.lending import SqlGate
-        from simlab.grading.pieces import PiecesLedger
+        from simlab.learn.pieces import PiecesLedger
 
         def piece(name: str) -> Callable[..., Any]:
             def run(db: Any, *args: Any) -> Any:

@@ -68,7 +68,7 @@ NOTEBOOK_TIMEOUT = "60"
 MARK = "simlab-attack-leftover"
 QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
 SOLUTION = "\n\n".join(answer_source("solutions", FENCING, q) for q in QUESTIONS)
-PUBLIC = ROOT / "simlab" / "grading" / "public.py"
+PUBLIC = ROOT / "simlab" / "learn" / "self_check.py"
 PLANTED_PTH = Path(site.getsitepackages()[0]) / "zz_simlab_attack.pth"
 
 PEEK = """
@@ -778,7 +778,7 @@ import sys as _sys
 if "simlab.grading.sandbox.child" in _sys.modules:
     from simlab.ledger import Ledger as _Kit
     from simlab.records import Lease as _Lease
-    import simlab.grading.pieces as _pieces
+    import simlab.learn.pieces as _pieces
     import simlab.grading.factories as _factories
     for _name in ("claim", "heartbeat", "record_effect"):
         setattr(_pieces.PiecesLedger, _name, getattr(_Kit, _name))

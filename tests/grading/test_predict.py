@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simlab.grading import reveal
-from simlab.grading.predict import MAKE_A_PREDICTION
+from simlab.learn.predict import MAKE_A_PREDICTION
 
 
 def _said(*args, **kwargs):

@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from simlab.grading.pieces import PiecesLedger
+from simlab.learn.pieces import PiecesLedger
 from simlab.ledger import ChapterLedger, Ledger, MemoryLedger, TaskLedger
 
 

@@ -15,7 +15,7 @@
   a deadline, refused when partial, oversized, malformed or too deep.
 * :mod:`~simlab.grading.sandbox.exchange` -- the one host folder a sandbox may write, and safe
   copies in and out of it for the hidden checks.
-* :mod:`~simlab.grading.sandbox.state` -- the state a sandbox shares with the learner's pieces.
+* :mod:`~simlab.learn.state` -- the state a sandbox shares with the learner's pieces.
 * :mod:`~simlab.grading.sandbox.meter` -- where the grader cannot cap a jail (not root): its CPU
   time judges a request, and its shared folders are measured against their caps.
 

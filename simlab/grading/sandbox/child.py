@@ -13,7 +13,7 @@ Before any student code runs, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` p
 ``/dev/null`` (file descriptors 0 to 2 already do). In a jail, ``prlimit`` has already set its
 hard limits; outside one, the process sets them itself, soft = hard, so student code cannot
 raise them again. Time for kit objects comes from
-:func:`simlab.grading.sandbox.state.clock`: the time the grader sent with its latest request.
+:func:`simlab.learn.state.clock`: the time the grader sent with its latest request.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.jail import Limits
-from simlab.grading.sandbox.state import SANDBOX
+from simlab.learn.state import SANDBOX
 
 __all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
 
@@ -151,14 +151,14 @@ def limit_self(limits: Limits) -> None:
 #: Modules whose attributes a notebook has no business replacing; the grader notes it if one
 #: does (it gains nothing: the grader's copies live in another process).
 WATCHED_MODULES = (
-    "simlab.grading.public",
-    "simlab.grading.pieces",
+    "simlab.learn.self_check",
+    "simlab.learn.pieces",
     "simlab.check.checker",
     "simlab.sim.simulation",
     "simlab.ledger",
 )
 #: Names the notebooks import as check helpers.
-WATCHED_NAMES = {"self_check": "simlab.grading.public"}
+WATCHED_NAMES = {"self_check": "simlab.learn.self_check"}
 
 
 def _snapshot() -> dict[str, dict[str, int]]:

@@ -32,8 +32,8 @@ __all__ = ["fork_sandbox", "shutdown", "available", "PRELOAD"]
 #: Imported by the zygote before it forks anything.
 PRELOAD = (
     "simlab.grading.sandbox.child",
-    "simlab.grading.pieces",
-    "simlab.grading.public",
+    "simlab.learn.pieces",
+    "simlab.learn.self_check",
     "simlab.check.checker",
     "simlab.sim.simulation",
     "simlab.ledger.processes",

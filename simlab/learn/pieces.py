@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simlab.grading.sandbox.state import SANDBOX
+from simlab.learn.state import SANDBOX
 from simlab.ledger import Ledger
 from simlab.records import Lease
 

@@ -1,7 +1,7 @@
 """The state one sandbox process shares between its server and the learner's pieces.
 
 The sandbox child (:mod:`simlab.grading.sandbox.child`) writes it; the pieces that run the
-learner's code (:mod:`simlab.grading.pieces`) read it. Both import this module and neither
+learner's code (:mod:`simlab.learn.pieces`) read it. Both import this module and neither
 imports the other for it, so there is no import circle. Outside a sandbox (in a notebook) the
 values stay at their defaults.
 """

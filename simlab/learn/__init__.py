@@ -1,0 +1,32 @@
+"""What a learner's notebook imports: the public checks and the pieces it plugs its code into.
+
+* :func:`self_check` (:mod:`~simlab.learn.self_check`): ``with self_check("question-id"):`` runs
+  a notebook's plain asserts and prints one line (pass, not yet, fail);
+* :func:`reveal` (:mod:`~simlab.learn.predict`): the answer to a prediction the learner wrote
+  down before an experiment;
+* :class:`PiecesLedger` and :func:`run_worker` (:mod:`~simlab.learn.pieces`): the real ledger
+  with the learner's pieces plugged in, and the chapter's worker in a process of its own.
+
+This package holds no grading: the hidden checks, the sandbox and the report live in
+:mod:`simlab.grading`, which uses these pieces to run a learner's code and never the other way
+round. :mod:`~simlab.learn.state` is the one value a grading sandbox shares with the pieces
+(the clock it sent, how workers start there).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.learn.predict import reveal
+from simlab.learn.self_check import CheckFailed, self_check
+
+__all__ = ["self_check", "reveal", "CheckFailed", "PiecesLedger", "run_worker"]
+
+
+def __getattr__(name: str) -> Any:
+    # The pieces import the ledger; a notebook that only checks itself stays light.
+    if name in ("PiecesLedger", "run_worker"):
+        from simlab.learn import pieces
+
+        return getattr(pieces, name)
+    raise AttributeError(f"module 'simlab.learn' has no attribute {name!r}")
