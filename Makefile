@@ -14,11 +14,14 @@ XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
 APP_PORT ?= 8866
 
+# The first use installs quietly (-qq: errors only), so that the first thing a newcomer reads is
+# the kit's own output, not pip's notes about the machine's package index.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "first use: installing simlab and its dependencies into $(VENV) (a few minutes)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -qq --upgrade pip
+	@$(BIN)/python -m pip install -qq -e '.[dev]'
+	@touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/simlab demo
