@@ -109,3 +109,29 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
     assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
     assert "seed" not in story and "t=" not in story
     assert untranslated(story) == []
+
+
+#: The criteria checked on hand-made cases only, and why no generated input is played there.
+WITHOUT_PROPERTIES = {
+    # the learner runs one story with real worker processes; its ledger file is the evidence
+    ("cancel-after-first-step", "from-the-ledger"),
+    ("cancel-after-first-step", "observations"),
+    # one key per step: the seeded fault runs and the hand-made steps play every step
+    ("idempotent-send", "step-keys"),
+    # each input is a seeded canary simulation, too costly to generate by the dozen
+    ("choose-threshold", "above-the-peak"),
+    ("choose-threshold", "judged-windows"),
+    ("choose-threshold", "trip-rate"),
+}
+
+
+def test_does_every_criterion_state_its_generated_property_or_say_why_not():
+    exercises = EXERCISES.values() if isinstance(EXERCISES, dict) else EXERCISES
+    bare = {
+        (q.id, c.id)
+        for ex in exercises
+        for q in ex.questions
+        for c in q.rubric or ()
+        if not c.properties
+    }
+    assert bare == WITHOUT_PROPERTIES

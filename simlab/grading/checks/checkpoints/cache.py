@@ -75,6 +75,10 @@ CACHE_RUBRIC = (
             "leaves the permission version out",
             "leaves the index version out",
         ),
+        properties=(
+            "On generated pairs of requests that differ in one field that can change the "
+            "answer (tenant, either version, the normalized question), your keys differ.",
+        ),
     ),
     Criterion(
         "equal-requests-hit",
@@ -88,6 +92,10 @@ CACHE_RUBRIC = (
             "keys on the raw query, so a question asked in other capitals misses",
             "one string joined with a separator that a field may hold",
             "the words of the question sorted, so two questions share an entry",
+        ),
+        properties=(
+            "On generated requests, also with characters moved from one field into the next, "
+            "your keys are equal exactly when the requests are equal.",
         ),
     ),
 )

@@ -278,6 +278,11 @@ GUARD_RUBRIC = (
             "checks that a cited document exists but not its version",
             "checks a document's version but not whether the current grant may still read it",
         ),
+        properties=(
+            "On generated checkpoints of every task at every step before the last, in a world "
+            "with up to two changes to grants, documents and tools, your guard stops the task "
+            "exactly when the kit's guard does.",
+        ),
     ),
     Criterion(
         "stock-figures",
@@ -286,6 +291,10 @@ GUARD_RUBRIC = (
         "that still has the inventory tool), and so is the inventory tool a retrieve step with "
         "a SKU needs.",
         mistakes=("re-checks retrieved documents only",),
+        properties=(
+            "On the same generated checkpoints, with up to two changes to stock figures and "
+            "the inventory tool's grant, your guard stops the task exactly when the kit's does.",
+        ),
     ),
     Criterion(
         "exact-codes",
@@ -297,6 +306,10 @@ GUARD_RUBRIC = (
             "reports a forbidden document under a revoked grant",
             "stops at the first reason",
             "checks a finished task",
+        ),
+        properties=(
+            "On generated checkpoints at every step (the finished one too) with up to two "
+            "changes of any kind, your guard returns exactly the kit's stop codes.",
         ),
     ),
 )

@@ -254,6 +254,11 @@ MIGRATION_RUBRIC = (
         "unsorted keys, repeated citations).",
         core=True,
         mistakes=("changes the input in place", "the result shares `sent` with the input"),
+        properties=(
+            "On generated v1 records of every step index and status (a repeated citation and "
+            "unsorted sent keys first), the input is as it was after your call, and your result "
+            "shares no list or dict with it.",
+        ),
     ),
     Criterion(
         "matches",
@@ -261,11 +266,16 @@ MIGRATION_RUBRIC = (
         "The result equals the kit's migration on the regression corpus, on hidden records and "
         "on generated ones (every step index with either status, several citations, document "
         "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
+        properties=("On the same generated v1 records, your result equals the kit's migration.",),
     ),
     Criterion(
         "loads",
         1,
         "The result is a valid v2 record that today's loader reads like the v1 original.",
+        properties=(
+            "On the same generated v1 records, today's loader reads your result as the same "
+            "checkpoint as the v1 original.",
+        ),
     ),
 )
 

@@ -178,6 +178,11 @@ ABSORBER_RUBRIC = (
             "dedupes by seq only (a key redelivered under another seq gets through)",
             "shares seen keys across tasks",
         ),
+        properties=(
+            "On generated streams of up to three tasks whose keys and seqs repeat within and "
+            "across tasks, delivered at least once and out of order in chunks, your absorber "
+            "releases at each offer exactly what the kit's EventAbsorber releases.",
+        ),
     ),
     Criterion(
         "conflicts",
@@ -185,6 +190,10 @@ ABSORBER_RUBRIC = (
         "A different event (another key) for a seq already waiting or released is a conflict: "
         "the first one is kept, the second never released. Also checked on generated streams.",
         mistakes=("a second event for a seq replaces the first",),
+        properties=(
+            "On generated streams holding a second event (another key) for a seq, your "
+            "absorber releases what the kit's does.",
+        ),
     ),
     Criterion(
         "versions",
@@ -193,6 +202,10 @@ ABSORBER_RUBRIC = (
         "known version of that seq is still released when it comes. Also checked on generated "
         "streams.",
         mistakes=("accepts unknown versions", "an unknown version takes its seq"),
+        properties=(
+            "On generated streams holding events of unknown versions, your absorber releases "
+            "what the kit's does.",
+        ),
     ),
 )
 

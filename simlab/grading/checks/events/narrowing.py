@@ -104,6 +104,11 @@ NARROWING_RUBRIC = (
             "compares names (or the tenant) without case",
             "ignores the tenant, the version or revocation",
         ),
+        properties=(
+            "On generated parent and child grants, each child differing in at most one way "
+            "(an extra name, a name in other capitals, another tenant, version or a revoked "
+            "grant), your answer is Grant.narrow's.",
+        ),
     ),
     Criterion(
         "as-sets",
@@ -111,6 +116,10 @@ NARROWING_RUBRIC = (
         "Lists are read as sets: repeated names do not matter, but names the parent lacks are "
         "refused however often they are repeated. Also checked on generated grants.",
         mistakes=("counts repeated names (a multiset instead of a set)",),
+        properties=(
+            "On the same generated grants with names repeated in either list, your answer is "
+            "Grant.narrow's.",
+        ),
     ),
 )
 

@@ -134,6 +134,12 @@ CLAIM_RUBRIC = (
         "generated sequences of claims, heartbeats, saves, releases, cancels and requeues with "
         "the clock moving, as the kit's ledger does; and seeded fault runs break no rule.",
         core=True,
+        properties=(
+            "On generated sequences of claims, heartbeats, saves, releases, cancels and requeues "
+            "on two tasks with the clock moving, each claim and heartbeat of yours has the "
+            "outcome the kit's ledger has from the same state (a lease or the same error, "
+            "refused or accepted alike) and leaves the same owner and epoch.",
+        ),
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",
             "SELECT then UPDATE",
@@ -150,13 +156,30 @@ CLAIM_RUBRIC = (
         "A claim returns the new lease (epoch, step, lease_until = now + ttl, attempts) and "
         "stores it, and refuses completed, cancelled and unknown tasks with the kit's errors; a "
         "LeaseHeld names the worker holding the live lease and its lease_until.",
+        properties=(
+            "On the same generated sequences, each claim returns the lease the kit's ledger "
+            "returns (every field) and leaves the same task row, and its errors carry the same "
+            "fields.",
+        ),
     ),
-    Criterion("heartbeat-extends", 1, "A current lease's heartbeat sets lease_until = now + ttl."),
+    Criterion(
+        "heartbeat-extends",
+        1,
+        "A current lease's heartbeat sets lease_until = now + ttl.",
+        properties=(
+            "On the same generated sequences, an accepted heartbeat leaves the lease_until the "
+            "kit's ledger leaves.",
+        ),
+    ),
     Criterion(
         "lease-end",
         1,
         "A lease whose lease_until equals now has run out: a claim at that very moment takes "
         "it over (lease_until <= now).",
+        properties=(
+            "On the same generated sequences, with the clock sometimes moved exactly to the end "
+            "of a lease, a claim at that moment takes the task over as the kit's ledger does.",
+        ),
     ),
 )
 

@@ -144,6 +144,12 @@ EFFECT_RUBRIC = (
         "moving; send_step records before it sends, so a crash between the two never resends; "
         "seeded fault runs break no rule.",
         core=True,
+        properties=(
+            "On generated sequences of claims, recorded effects, saves, releases, cancels and "
+            "requeues on two tasks with the clock moving, each record_effect of yours answers "
+            "as the kit's ledger does from the same state (recorded, refused or an error) and "
+            "leaves the same effects.",
+        ),
         mistakes=(
             "record_effect always returns True",
             "record_effect without a lease check",
@@ -157,6 +163,10 @@ EFFECT_RUBRIC = (
         2,
         "The recorded row carries the key, the lease's epoch and worker, and now; keys are per "
         "task, and a current lease's new key is recorded.",
+        properties=(
+            "On the same generated sequences, each recorded row has the fields of the kit's "
+            "ledger's row (key, epoch, worker, time).",
+        ),
     ),
     Criterion("step-keys", 1, "Each step sends its own e-mail (one key per task and step)."),
 )

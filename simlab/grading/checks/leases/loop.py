@@ -62,6 +62,12 @@ LOOP_RUBRIC = (
         "refused heartbeat before a step.",
         core=True,
         mistakes=("never checks save's answer", "no heartbeat before each step"),
+        properties=(
+            "On generated starts (fresh, saved halfway by another worker with any checkpoint, "
+            "then released or left to run out) and trouble (a cancel or a takeover during a "
+            "step or right after a save), once the ledger refuses your loop it works no further "
+            "step and answers 'lost'.",
+        ),
     ),
     Criterion(
         "runs-and-resumes",
@@ -69,8 +75,20 @@ LOOP_RUBRIC = (
         "A task runs to the end with the last output as its result and each step's "
         "{'output': output} as the checkpoint, resuming from the step the ledger persisted "
         "(whatever the checkpoint holds).",
+        properties=(
+            "On the same generated starts and numbers of steps, without trouble, your loop "
+            "answers, works the same steps and leaves the same task row as the exercise's loop.",
+        ),
     ),
-    Criterion("refuses", 1, "A completed task or one leased to another worker is 'refused'."),
+    Criterion(
+        "refuses",
+        1,
+        "A completed task or one leased to another worker is 'refused'.",
+        properties=(
+            "On generated completed, cancelled and held tasks, your loop answers 'refused' and "
+            "leaves the task untouched.",
+        ),
+    ),
 )
 
 

@@ -275,6 +275,11 @@ INJECTION_RUBRIC = (
             "only the first link (re.search), or only the last",
             "the user part cut at its first @, or the port cut before the user part",
         ),
+        properties=(
+            "On generated answer bodies with several links (look-alike hosts, our name in a "
+            "user part, ports, capitals, IDNA, punycode and IP hosts), your rule says harm "
+            "exactly when the kit's reference rule does.",
+        ),
     ),
     Criterion(
         "trailing-dot",
@@ -282,6 +287,10 @@ INJECTION_RUBRIC = (
         "Our own host written fully qualified, with a trailing dot (help.example.com.), is "
         "still ours: a browser visits the same host.",
         mistakes=("urlsplit(url).hostname compared without removing the trailing dot",),
+        properties=(
+            "On generated links to our own hosts written with a trailing dot, your rule agrees "
+            "with the kit's.",
+        ),
     ),
     Criterion(
         "who-got-what",
@@ -292,6 +301,10 @@ INJECTION_RUBRIC = (
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
             "any address of our domains passes, not only the customer's",
+        ),
+        properties=(
+            "On generated lists of deliveries (copies, repeats, other recipients, none), your "
+            "rule agrees with the kit's.",
         ),
     ),
 )
