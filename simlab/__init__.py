@@ -16,7 +16,7 @@ from simlab.agent.review import needs_review, reopen
 from simlab.check.checker import Verdict, check
 from simlab.check.history import Event, History, dumps_jsonl, history_digest, loads_jsonl
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.ledger import ChapterLedger, Ledger, MemoryLedger, TaskLedger
+from simlab.ledger import ChapterLedger, Ledger, MemoryLedger, RacyClaimLedger, TaskLedger
 from simlab.records import (
     CANCELLED,
     COMPLETED,
@@ -60,6 +60,7 @@ __all__ = [
     "throughput_latency",
     "sweep_plot",
     "Ledger",
+    "RacyClaimLedger",
     "ChapterLedger",
     "MemoryLedger",
     "TaskLedger",

@@ -50,7 +50,7 @@ def postgres_server():
 def fresh_postgres(postgres_server):
     """A function returning the URL of a new, empty schema on the session's server; every
     schema it made is dropped at teardown."""
-    from simlab.ledger.pg_probes import create_schema, drop_schema
+    from simlab.ledger.postgres.probes import create_schema, drop_schema
 
     made = []
 

@@ -26,7 +26,7 @@ def _targets(db: str | None, stack: contextlib.ExitStack):
         return lambda name: str(folder / f"{name}.sqlite")
     if not is_postgres_url(db):
         raise UsageError(f"--db must be a postgresql:// URL, got {db!r}")
-    from simlab.ledger.pg_probes import scratch_schema
+    from simlab.ledger.postgres.probes import scratch_schema
 
     return lambda name: stack.enter_context(scratch_schema(db, f"simlab_demo_{name}"))
 

@@ -108,7 +108,7 @@ def _db_ledger(db: str, variant: str):
 
     chapter = variant != "fenced"
     if is_postgres_url(db):
-        from simlab.ledger.pg_probes import create_schema
+        from simlab.ledger.postgres.probes import create_schema
 
         name = f"simlab_sim_{uuid.uuid4().hex[:12]}"
         try:

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from simlab.ledger.connect import is_postgres_url, sqlite_path
-from simlab.ledger.probes import bare_claim_save, raw_update_transaction
-from simlab.ledger.sqlite import Ledger
+from simlab.ledger.sqlite.ledger import Ledger
+from simlab.ledger.sqlite.probes import bare_claim_save, raw_update_transaction
 
 __all__ = ["bench_ledger", "BARE_GOAL"]
 
@@ -121,8 +121,8 @@ def bench_ledger(
     with _wal_file(wal_db, folder) as path, Ledger(path) as ledger:
         rows.append(_measure(ledger, "WAL file", n, rounds, sqlite_probes, time.process_time))
     if db is not None and is_postgres_url(db):
-        from simlab.ledger import pg_probes
-        from simlab.ledger.postgres import PostgresLedger
+        from simlab.ledger.postgres import probes as pg_probes
+        from simlab.ledger.postgres.ledger import PostgresLedger
 
         pg = (pg_probes.raw_update_transaction, pg_probes.bare_claim_save)
         with pg_probes.scratch_schema(db, "simlab_bench") as url, PostgresLedger(url) as ledger:

@@ -1,7 +1,7 @@
 """What the SQLite schema costs: the ledger's own claim+save statements on variants of its table.
 
 ``simlab bench ledger`` also runs :func:`bench_schema`: the same two statements the ledger runs
-(the atomic claim by ID and the fenced, completing save of :mod:`simlab.ledger.statements`),
+(the atomic claim by ID and the fenced, completing save of :mod:`simlab.ledger.sqlite.statements`),
 bare, on tables that differ from the ledger's in one thing each, and on a minimal table:
 
 * ``ledger``: the table of the first migration, as every ledger has it;
@@ -27,8 +27,8 @@ import sqlite3
 import time
 from typing import Any
 
-from simlab.ledger import statements as q
-from simlab.ledger.schema import MIGRATIONS
+from simlab.ledger.sqlite import statements as q
+from simlab.ledger.sqlite.schema import MIGRATIONS
 
 __all__ = ["bench_schema", "variants", "MINIMAL"]
 

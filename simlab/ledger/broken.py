@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.ledger.sqlite import Ledger
+from simlab.ledger.sqlite.ledger import Ledger
 from simlab.records import CANCELLED, RUNNING
 
 __all__ = ["UnfencedCancelLedger", "RollbackCancelLedger"]

@@ -30,6 +30,7 @@ __all__ = [
     "connect",
     "is_chapter_ledger",
     "is_postgres_url",
+    "is_racy_claim_ledger",
     "redact",
     "remove_probe",
     "sqlite_path",
@@ -48,7 +49,7 @@ def connect(
 
     ``clock``, ``max_attempts`` and ``max_value_bytes`` mean what they mean for ``Ledger``.
     ``chapter=True`` returns the teaching subclass that also has the chapter's broken primitives
-    (:class:`~simlab.ledger.ChapterLedger` or :class:`~simlab.ledger.PostgresChapterLedger`).
+    (:class:`~simlab.ledger.RacyClaimLedger` or :class:`~simlab.ledger.PostgresRacyClaimLedger`).
     Raises ``ValueError`` for a target that names neither engine, and
     :class:`~simlab.errors.LedgerError` for a ledger that cannot be opened.
     """
@@ -56,50 +57,52 @@ def connect(
         raise ValueError(f"target must be a path or a URL, got {target!r}")
     if is_postgres_url(target):
         if chapter:
-            from simlab.ledger.pg_chapter import PostgresChapterLedger as engine
+            from simlab.ledger.postgres.racy import PostgresRacyClaimLedger as engine
         else:
-            from simlab.ledger.postgres import PostgresLedger as engine
+            from simlab.ledger.postgres.ledger import PostgresLedger as engine
         return engine(
             target, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes
         )
     path = sqlite_path(target)
     if chapter:
-        from simlab.ledger.chapter import ChapterLedger as engine
+        from simlab.ledger.sqlite.racy import RacyClaimLedger as engine
     else:
-        from simlab.ledger.sqlite import Ledger as engine
+        from simlab.ledger.sqlite.ledger import Ledger as engine
     return engine(path, clock=clock, max_attempts=max_attempts, max_value_bytes=max_value_bytes)
 
 
-def is_chapter_ledger(ledger: object) -> bool:
+def is_racy_claim_ledger(ledger: object) -> bool:
     """True for a ledger with the chapter's broken primitives, on either engine.
 
-    Never imports the PostgreSQL driver: an object cannot be a ``PostgresChapterLedger`` unless
-    its module is already loaded.
+    Never imports the PostgreSQL driver: an object cannot be a ``PostgresRacyClaimLedger``
+    unless its module is already loaded.
     """
-    from simlab.ledger.chapter import ChapterLedger
+    from simlab.ledger.sqlite.racy import RacyClaimLedger
 
-    if isinstance(ledger, ChapterLedger):
+    if isinstance(ledger, RacyClaimLedger):
         return True
-    pg_chapter = sys.modules.get("simlab.ledger.pg_chapter")
-    return pg_chapter is not None and isinstance(ledger, pg_chapter.PostgresChapterLedger)
+    pg_racy = sys.modules.get("simlab.ledger.postgres.racy")
+    return pg_racy is not None and isinstance(ledger, pg_racy.PostgresRacyClaimLedger)
+
+
+#: The name it had when the racy ledger was called ``ChapterLedger``.
+is_chapter_ledger = is_racy_claim_ledger
 
 
 def remove_probe(ledger: object, task_id: str) -> bool:
     """Delete health's probe task ``task_id`` (tenant ``__health__``) and its effects from
     ``ledger``; True if it was there. Tasks of any other tenant are never touched.
 
-    Dispatches on the engine: :func:`simlab.ledger.probes.remove_probe` for a SQLite
-    :class:`~simlab.ledger.Ledger`, :func:`simlab.ledger.pg_probes.remove_probe` for a
-    :class:`~simlab.ledger.PostgresLedger` (without importing the driver for a SQLite ledger).
-    ``TypeError`` for any other object; :class:`~simlab.errors.LedgerError` if the engine fails.
+    For a SQLite :class:`~simlab.ledger.Ledger` or a :class:`~simlab.ledger.PostgresLedger`
+    (checked without importing the driver for a SQLite ledger), it runs
+    :func:`simlab.ledger.probing.remove_probe` on the engine's own statements. ``TypeError`` for
+    any other object; :class:`~simlab.errors.LedgerError` if the engine fails.
     """
-    from simlab.ledger.sqlite import Ledger
+    from simlab.ledger import probing
+    from simlab.ledger.sqlite.ledger import Ledger
 
-    if isinstance(ledger, Ledger):
-        from simlab.ledger.probes import remove_probe as remove
-    else:
-        postgres = sys.modules.get("simlab.ledger.postgres")
+    if not isinstance(ledger, Ledger):
+        postgres = sys.modules.get("simlab.ledger.postgres.ledger")
         if postgres is None or not isinstance(ledger, postgres.PostgresLedger):
             raise TypeError(f"remove_probe needs a SQLite or PostgreSQL ledger, got {ledger!r}")
-        from simlab.ledger.pg_probes import remove_probe as remove
-    return remove(ledger, task_id)
+    return probing.remove_probe(ledger, task_id)

@@ -1,9 +1,9 @@
-"""The ledger contract over SQL, written once: :class:`SqlLedger` and the chapter's primitives.
+"""The ledger contract over SQL, written once: :class:`SqlLedger`.
 
 Both engines run the same flow. The SQLite :class:`~simlab.ledger.Ledger` and the PostgreSQL
 :class:`~simlab.ledger.PostgresLedger` are *dialects* of it. Each gives its statements (a module
-with the names below and the same named parameters: :mod:`simlab.ledger.statements` and
-:mod:`simlab.ledger.pg_statements`), its connection and schema, and two ways to run one
+with the names below and the same named parameters: :mod:`simlab.ledger.sqlite.statements` and
+:mod:`simlab.ledger.postgres.statements`), its connection and schema, and two ways to run one
 statement: :meth:`SqlLedger._rows` (all rows) and :meth:`SqlLedger._count` (rows changed). Each
 turns the driver's errors into :class:`~simlab.errors.LedgerError`. So a fix to the contract
 lands once, here, for both.
@@ -11,8 +11,9 @@ lands once, here, for both.
 Every method that must be atomic is one statement of the dialect (the claim with its lease
 check, the fenced save, the conditional writes, the idempotent record): the flow around it only
 validates arguments, computes times from ``clock`` and says why a statement changed nothing.
-:class:`ChapterPrimitives` adds the chapter's deliberately broken two-statement claim and
-unfenced save to either dialect, for teaching.
+:class:`~simlab.ledger.racy.RacyClaimPrimitives` adds the chapter's deliberately broken
+two-statement claim and unfenced save to either dialect, for teaching, and
+:mod:`simlab.ledger.probing` the probes outside the contract (bench floor, health probe).
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ from simlab.ledger.arguments import (
     check_lease,
     check_name,
     check_save,
-    check_step,
     check_ttl,
     from_json,
 )
 from simlab.ledger.arguments import to_json as _to_json
-from simlab.records import COMPLETED, DEAD, RUNNING, Effect, Lease, TaskRecord
+from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
 
-__all__ = ["SqlLedger", "ChapterPrimitives", "bare_claim_save"]
+__all__ = ["SqlLedger"]
 
 
 class SqlLedger:
@@ -52,6 +52,14 @@ class SqlLedger:
 
     def _count(self, sql: str, params: dict) -> int:
         """Run one statement (its own transaction) and return how many rows it changed."""
+        raise NotImplementedError
+
+    def _in_transaction(self, steps: list[tuple[str, dict]], what: str) -> list[int]:
+        """Run ``steps`` (statement, parameters) in one write transaction; the rows each changed.
+
+        All or nothing: committed when every step ran, rolled back when one fails. The driver's
+        errors become :class:`~simlab.errors.LedgerError` naming the ledger and ``what``.
+        """
         raise NotImplementedError
 
     def _wrote(self) -> None:
@@ -332,75 +340,3 @@ class SqlLedger:
             attempts, lease_until, None if checkpoint is None else from_json(checkpoint), worker,
             None if goal is None else from_json(goal), created_at, updated_at,
         )  # fmt: skip
-
-
-class ChapterPrimitives:
-    """The chapter's ledger primitives, kept deliberately broken for teaching. Never use them.
-
-    * :meth:`claim_update_only` + :meth:`read_claim` are the chapter's two-statement claim: the
-      epoch bump and the read of the epoch are separate statements. Between them another worker
-      can bump again, and then both read the same, latest epoch: two owners of one lease.
-      It also re-claims a running task without looking at ``lease_until``.
-    * :meth:`save_unfenced` commits without comparing the epoch: a stale worker overwrites the
-      work of its successor.
-
-    Mixed into a dialect of :class:`SqlLedger` (``ChapterLedger``, ``PostgresChapterLedger``).
-    """
-
-    def claim_update_only(self, task_id: str, worker: str, ttl: float) -> None:
-        """The chapter's UPDATE: bump the epoch, set running; no lease check, no RETURNING."""
-        check_ttl(ttl)
-        now = float(self.clock())
-        params = {"worker": worker, "until": now + ttl, "now": now, "task_id": task_id}
-        self._count(self.q.CHAPTER_CLAIM_UPDATE, params)
-
-    def read_claim(self, task_id: str, worker: str) -> Lease:
-        """The chapter's separate SELECT after the UPDATE: reads whatever epoch is there *now*."""
-        rows = self._rows(self.q.CHAPTER_READ, {"task_id": task_id})
-        if not rows:
-            raise UnknownTask(task_id)
-        tid, _, epoch, step, lease_until, checkpoint, attempts, status = rows[0]
-        if status != RUNNING:
-            raise TerminalTask(task_id, status)
-        return Lease(tid, worker, epoch, step, float(lease_until), from_json(checkpoint), attempts)
-
-    def save_unfenced(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        """A commit that ignores the epoch: any worker that thinks it owns the task may write."""
-        check_step(step)
-        params = {
-            "step": step,
-            "result": _to_json(result, "result"),
-            "checkpoint": _to_json(checkpoint, "checkpoint"),
-            "status": COMPLETED if done else RUNNING,
-            "now": float(self.clock()),
-            "task_id": lease.task_id,
-        }
-        return self._write_one(lease.task_id, self.q.CHAPTER_SAVE_UNFENCED, params)
-
-
-def bare_claim_save(ledger: SqlLedger, task_id: str) -> bool:
-    """The floor of one claim+save cycle that ``simlab bench ledger`` measures: the dialect's
-    own two statements (the atomic claim and the fenced, completing save) on its connection,
-    with none of the flow's Python around them. True if the save was accepted.
-
-    Its two writes count toward the dialect's own upkeep (:meth:`SqlLedger._wrote`: a file
-    ledger checkpoints its log every so many writes), as a cycle's do: each measure pays for
-    the log it writes, not for the other's."""
-    conn = getattr(ledger, "_cur", None) or ledger._db  # psycopg: a cursor; sqlite3: the db
-    claim = {"worker": "bench", "until": 1e300, "now": 0.0, "task_id": task_id, "max": None}
-    epoch = conn.execute(ledger.q.CLAIM_ONE[0], claim).fetchall()[0][2]
-    save = {"step": 1, "result": None, "checkpoint": None, "now": 0.0}
-    saved = (
-        conn.execute(ledger.q.SAVE_DONE, {**save, "task_id": task_id, "epoch": epoch}).rowcount == 1
-    )
-    ledger._wrote()
-    ledger._wrote()
-    return saved

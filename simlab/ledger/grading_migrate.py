@@ -1,7 +1,7 @@
 """Creating and upgrading a grading queue's tables on an open ledger, on either engine.
 
-The migrations are :data:`~simlab.ledger.schema.GRADING_MIGRATIONS` (SQLite, in one ``BEGIN
-IMMEDIATE`` transaction) and :data:`~simlab.ledger.pg_schema.PG_GRADING_MIGRATIONS`
+The migrations are :data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS` (SQLite, in one ``BEGIN
+IMMEDIATE`` transaction) and :data:`~simlab.ledger.postgres.schema.PG_GRADING_MIGRATIONS`
 (PostgreSQL, in one transaction under the ledger's migration advisory lock); each applied one
 is recorded in the queue's migrations table. A queue whose recorded version is newer than this
 code is refused before anything is written.
@@ -27,11 +27,11 @@ def grading_tables(ledger: Any, postgres: bool, where: str, exists: bool) -> Non
     """Make sure ``ledger`` holds the grading tables of this code's version (``exists``: the
     queue's migrations table is already there)."""
     if postgres:
-        from simlab.ledger import pg_grading_statements as g
-        from simlab.ledger.pg_schema import PG_GRADING_MIGRATIONS as migrations
+        from simlab.ledger.postgres import grading_statements as g
+        from simlab.ledger.postgres.schema import PG_GRADING_MIGRATIONS as migrations
     else:
-        from simlab.ledger import grading_statements as g
-        from simlab.ledger.schema import GRADING_MIGRATIONS as migrations
+        from simlab.ledger.sqlite import grading_statements as g
+        from simlab.ledger.sqlite.schema import GRADING_MIGRATIONS as migrations
     if exists:
         current = ledger._rows(g.MAX_VERSION, {})[0][0]
         if current > len(migrations):
@@ -77,8 +77,8 @@ def _sqlite(ledger: Any, g: Any, migrations, where: str) -> None:
 def _postgres(ledger: Any, g: Any, migrations, where: str) -> None:
     import psycopg
 
-    from simlab.ledger.pg_schema import MIGRATION_LOCK
-    from simlab.ledger.postgres import reason
+    from simlab.ledger.postgres.ledger import reason
+    from simlab.ledger.postgres.schema import MIGRATION_LOCK
 
     db = ledger._db
 

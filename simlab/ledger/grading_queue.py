@@ -17,9 +17,10 @@ primitives, written once in :class:`~simlab.ledger.core.SqlLedger`:
 
 A submission's ``status`` is its task's: ``pending`` (queued or running), ``graded``
 (completed) or ``dead``. The flow is written once over both dialects: the statements are
-:mod:`simlab.ledger.grading_statements` (SQLite) and :mod:`simlab.ledger.pg_grading_statements`
-(PostgreSQL), the tables :data:`~simlab.ledger.schema.GRADING_MIGRATIONS` and
-:data:`~simlab.ledger.pg_schema.PG_GRADING_MIGRATIONS`.
+:mod:`simlab.ledger.sqlite.grading_statements` (SQLite) and
+:mod:`simlab.ledger.postgres.grading_statements` (PostgreSQL), the tables
+:data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS` and
+:data:`~simlab.ledger.postgres.schema.PG_GRADING_MIGRATIONS`.
 
 Opening never creates silently: :func:`open_queue` makes a new queue only with ``create=True``,
 refuses a path that does not exist, a ledger holding tasks of its own, and anything that is not
@@ -38,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LedgerError
-from simlab.ledger import grading_statements
 from simlab.ledger.arguments import from_json
 from simlab.ledger.connect import connect
+from simlab.ledger.sqlite import grading_statements
 from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 from simlab.records import COMPLETED, DEAD, Lease
 
@@ -171,8 +172,8 @@ def _pg_has_queue(url: str) -> bool:
     """Does the PostgreSQL database hold a grading queue? Reads only (never migrates)."""
     import psycopg
 
-    from simlab.ledger import pg_grading_statements as pg
-    from simlab.ledger.postgres import reason
+    from simlab.ledger.postgres import grading_statements as pg
+    from simlab.ledger.postgres.ledger import reason
 
     try:
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as db:
@@ -189,7 +190,7 @@ class GradingQueue:
         self.g = grading_statements
         postgres = hasattr(ledger, "_cur")
         if postgres:
-            from simlab.ledger import pg_grading_statements
+            from simlab.ledger.postgres import grading_statements as pg_grading_statements
 
             self.g = pg_grading_statements
         where = getattr(ledger, "url", None) or getattr(ledger, "path", "?")

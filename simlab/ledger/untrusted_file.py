@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 from simlab.errors import LedgerError
 from simlab.ledger.arguments import MAX_VALUE_BYTES
-from simlab.ledger.sqlite import Ledger
+from simlab.ledger.sqlite.ledger import Ledger
 
 __all__ = ["UntrustedLedger", "check_untrusted", "MAX_UNTRUSTED_BYTES", "UNTRUSTED_SECONDS"]
 
@@ -130,7 +130,8 @@ class UntrustedLedger(Ledger):
         self.max_attempts = None
         self.max_value_bytes = MAX_VALUE_BYTES
         self._db = _open(Path(path), seconds, max_bytes)
-        self._file = None  # no hold on the file (see simlab.ledger.files.connect): never written
+        # No hold on the file (see simlab.ledger.sqlite.files.connect): it is never written.
+        self._file = None
         self._identity = 0
         self._writes_left = 1 << 62
 

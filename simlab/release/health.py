@@ -5,12 +5,12 @@ and never creates, migrates or leaves anything claimable behind:
 
 1. **database** -- the file must exist (a missing file is unhealthy: a health check that created
    an empty ledger would report "healthy" for a service pointed at the wrong path), then
-   :func:`simlab.ledger.probes.probe_write_read` takes the write lock, writes a probe row, reads
-   it back, deletes it and commits, all in one transaction. A lock held by someone else for
-   longer than ``timeout`` seconds, a read-only file or mount, a file that is not a ledger, or
-   a schema from other code makes it unhealthy, with the reason. On PostgreSQL the same probe
-   runs in one transaction with ``lock_timeout`` set to ``timeout``
-   (:func:`simlab.ledger.pg_probes.probe_write_read`); an unreachable server is unhealthy.
+   :func:`simlab.ledger.sqlite.probes.probe_write_read` takes the write lock, writes a probe
+   row, reads it back, deletes it and commits, all in one transaction. A lock held by someone
+   else for longer than ``timeout`` seconds, a read-only file or mount, a file that is not a
+   ledger, or a schema from other code makes it unhealthy, with the reason. On PostgreSQL the
+   same probe runs in one transaction with ``lock_timeout`` set to ``timeout``
+   (:func:`simlab.ledger.postgres.probes.probe_write_read`); an unreachable server is unhealthy.
 2. **queue** -- a probe task is submitted (tenant ``__health__``), claimed *by its ID* and
    completed through the ordinary ledger API, and read back as completed with its result.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask
 from simlab.ledger import Ledger
 from simlab.ledger.connect import is_postgres_url, redact, remove_probe
-from simlab.ledger.probes import probe_write_read
+from simlab.ledger.sqlite.probes import probe_write_read
 from simlab.records import COMPLETED, PROBE_TENANT
 
 __all__ = ["Check", "HealthReport", "check_health", "PROBE_TENANT", "PROBE_TRIES", "format_health"]
@@ -96,7 +96,7 @@ def _reason(exc: BaseException, timeout: float) -> str:
 def _database(path: Path | str, timeout: float) -> Check:
     start = time.perf_counter()
     if is_postgres_url(path):
-        from simlab.ledger.pg_probes import probe_write_read as pg_probe
+        from simlab.ledger.postgres.probes import probe_write_read as pg_probe
 
         return _probed(
             start, lambda: pg_probe(path, uuid.uuid4().hex, busy_timeout=timeout), timeout

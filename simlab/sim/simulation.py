@@ -253,9 +253,9 @@ def _default_ledger(variant: str) -> LedgerFactory:
         from simlab.ledger import Ledger
 
         return lambda clock: Ledger(":memory:", clock=clock)
-    from simlab.ledger import ChapterLedger
+    from simlab.ledger import RacyClaimLedger
 
-    return lambda clock: ChapterLedger(":memory:", clock=clock)
+    return lambda clock: RacyClaimLedger(":memory:", clock=clock)
 
 
 class _Run:
@@ -375,7 +375,7 @@ def simulate(
 
     ``ledger`` is a factory called as ``ledger(clock)`` that returns an object with the ledger
     contract; the default is ``lambda clock: Ledger(":memory:", clock=clock)``. The variants
-    ``unfenced`` and ``racy-claim`` need the built-in :class:`simlab.ledger.ChapterLedger` (their
+    ``unfenced`` and ``racy-claim`` need the built-in :class:`simlab.ledger.RacyClaimLedger` (their
     default); any other ledger with them raises ``ValueError``. The ledger is closed at the end.
 
     ``schedule`` replaces the fault streams by exactly its faults: a

@@ -12,8 +12,8 @@ Each variant is a thin wrapper over the real SQLite ledger, so the contrast fits
   a separate ``SELECT`` reads the lease back. Two workers that claim within one round trip both
   read the *same, latest* epoch and both believe they hold the lease.
 
-The broken primitives live in :class:`simlab.ledger.ChapterLedger` and, on PostgreSQL,
-:class:`simlab.ledger.PostgresChapterLedger` (SQL stays in the ledger package); this module only
+The broken primitives live in :class:`simlab.ledger.RacyClaimLedger` and, on PostgreSQL,
+:class:`simlab.ledger.PostgresRacyClaimLedger` (SQL stays in the ledger package); this module only
 chooses which ones a worker calls. ``unfenced`` and ``racy-claim`` therefore wrap those built-in
 ledgers only. A wrapper with ``round_trip > 0`` exposes ``claim_update`` and
 ``claim_read``: the worker calls the first, waits ``round_trip`` of simulated time, then the
@@ -22,9 +22,9 @@ second (see :mod:`simlab.sim.worker`).
 
 from __future__ import annotations
 
-from simlab.ledger.chapter import ChapterLedger
-from simlab.ledger.connect import is_chapter_ledger
+from simlab.ledger.connect import is_racy_claim_ledger
 from simlab.ledger.protocol import TaskLedger
+from simlab.ledger.sqlite.racy import RacyClaimLedger
 
 __all__ = ["wrap", "Unfenced", "RacyClaim", "VARIANTS"]
 
@@ -65,7 +65,7 @@ class Unfenced(_Wrapper):
 
     variant = "unfenced"
 
-    def __init__(self, ledger: ChapterLedger):
+    def __init__(self, ledger: RacyClaimLedger):
         super().__init__(ledger)
         self.save = ledger.save_unfenced  # the only difference
 
@@ -75,7 +75,7 @@ class RacyClaim(_Wrapper):
 
     variant = "racy-claim"
 
-    def __init__(self, ledger: ChapterLedger, round_trip: float):
+    def __init__(self, ledger: RacyClaimLedger, round_trip: float):
         super().__init__(ledger)
         self.round_trip = round_trip
         self.claim_update = ledger.claim_update_only  # epoch+1, running; no lease check
@@ -86,7 +86,7 @@ def wrap(variant: str, ledger: TaskLedger, *, round_trip: float = 0.0) -> TaskLe
     """Return what the workers should call for ``variant`` over ``ledger``.
 
     ``fenced`` returns ``ledger`` unchanged. The other two need a
-    :class:`simlab.ledger.ChapterLedger` (or its PostgreSQL twin) and raise ``ValueError`` for
+    :class:`simlab.ledger.RacyClaimLedger` (or its PostgreSQL twin) and raise ``ValueError`` for
     anything else.
     """
     if variant == "fenced":
@@ -94,10 +94,10 @@ def wrap(variant: str, ledger: TaskLedger, *, round_trip: float = 0.0) -> TaskLe
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
 
-    if not is_chapter_ledger(ledger):
+    if not is_racy_claim_ledger(ledger):
         raise ValueError(
-            f"variant {variant!r} wraps the built-in ledgers only (simlab.ledger.ChapterLedger "
-            f"or PostgresChapterLedger), not {type(ledger).__name__}"
+            f"variant {variant!r} wraps the built-in ledgers only (simlab.ledger.RacyClaimLedger "
+            f"or PostgresRacyClaimLedger), not {type(ledger).__name__}"
         )
     if variant == "unfenced":
         return Unfenced(ledger)

@@ -22,7 +22,7 @@ def test_does_simulate_run_over_a_new_schema_and_keep_it(fresh_postgres, capsys)
     code, out, err = run_cli(["simulate", "--seed", "3", "--tasks", "20", "--db", url], capsys)
     assert code == 0 and "verdict: OK" in out
     schema = err.split("ledger: schema ")[1].split()[0]
-    from simlab.ledger.pg_probes import with_schema
+    from simlab.ledger.postgres.probes import with_schema
 
     with connect(with_schema(url, schema)) as ledger:
         assert len(ledger.tasks()) == 20

@@ -22,8 +22,8 @@ from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger
-from simlab.ledger.files import APPLICATION_ID, header_identity, read_header
 from simlab.ledger.sqlite import CHECKPOINT_EVERY
+from simlab.ledger.sqlite.files import APPLICATION_ID, header_identity, read_header
 from simlab.release.health import check_health, format_health
 
 

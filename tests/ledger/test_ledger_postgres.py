@@ -26,12 +26,12 @@ from simlab.ledger import (
     PostgresChapterLedger,
     PostgresLedger,
     connect,
-    pg_statements,
     throwaway,
 )
 from simlab.ledger.connect import redact, remove_probe
 from simlab.ledger.memory import MemoryLedger
-from simlab.ledger.pg_schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
+from simlab.ledger.postgres import statements as pg_statements
+from simlab.ledger.postgres.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from simlab.records import PROBE_TENANT, Lease
 
 TTL = 10.0
@@ -135,7 +135,7 @@ def test_is_a_foreign_table_with_our_name_reported_as_a_ledger_error(fresh_postg
 
 
 def test_is_a_search_path_naming_no_schema_refused(postgres_server):
-    from simlab.ledger.pg_probes import with_schema
+    from simlab.ledger.postgres.probes import with_schema
 
     with pytest.raises(LedgerError, match="no schema of the search_path exists"):
         PostgresLedger(with_schema(postgres_server, "no_such_schema"))

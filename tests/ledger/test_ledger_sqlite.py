@@ -8,7 +8,7 @@ import pytest
 
 from simlab.errors import LedgerError, TerminalTask
 from simlab.ledger import SCHEMA_VERSION, ChapterLedger, Ledger
-from simlab.ledger.probes import bare_claim_save
+from simlab.ledger.sqlite.probes import bare_claim_save
 
 
 class Clock:
@@ -170,7 +170,7 @@ def test_does_the_ledger_benchmark_report_both_modes_side_by_side(tmp_path):
 
 
 def test_do_the_bare_measures_count_their_writes_toward_the_checkpoints(tmp_path):
-    from simlab.ledger.probes import raw_update_transaction
+    from simlab.ledger.sqlite.probes import raw_update_transaction
 
     ledger = Ledger(str(tmp_path / "b.sqlite"), clock=Clock())
     for task_id in ["t1", "t2"]:
@@ -195,7 +195,7 @@ def test_does_each_schema_variant_differ_from_the_ledger_in_what_it_says():
     assert "tasks_claimable" not in tables["no claimable index"]
     minimal = tables["minimal"]
     assert "CHECK" not in minimal and "INDEX" not in minimal and "seq" not in minimal
-    from simlab.ledger import statements as q
+    from simlab.ledger.sqlite import statements as q
 
     for ddl in tables.values():  # each runs the ledger's claim and save
         db = _database(ddl, ["t1"])

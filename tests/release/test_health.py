@@ -25,7 +25,7 @@ from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger, connect
-from simlab.ledger.probes import probe_write_read
+from simlab.ledger.sqlite.probes import probe_write_read
 from simlab.records import PROBE_TENANT, QUEUED
 from simlab.release.health import PROBE_TRIES, check_health, format_health
 

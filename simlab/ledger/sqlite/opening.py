@@ -1,7 +1,7 @@
 """Preparing a connection to be a ledger: create, refuse or migrate, then WAL and identity.
 
 :func:`prepare` is what :class:`~simlab.ledger.Ledger` runs on every new connection (the file
-rules come first, in :mod:`simlab.ledger.files`):
+rules come first, in :mod:`simlab.ledger.sqlite.files`):
 
 * an empty database (a missing or zero-byte file, or ``:memory:``) is created as a ledger: the
   schema and the file's identity are written *before* the switch to WAL mode, straight into the
@@ -10,7 +10,7 @@ rules come first, in :mod:`simlab.ledger.files`):
   was written to it (no table added, not switched to WAL);
 * a schema newer than this code is refused the same way; an older one is migrated;
 * the identity (``PRAGMA user_version``) is written once more, which puts page 1 in the
-  current write-ahead log: see :mod:`simlab.ledger.files` for why.
+  current write-ahead log: see :mod:`simlab.ledger.sqlite.files` for why.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import threading
 from collections.abc import Callable
 
 from simlab.errors import LedgerError
-from simlab.ledger.files import APPLICATION_ID, new_identity
-from simlab.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+from simlab.ledger.sqlite.files import APPLICATION_ID, new_identity
+from simlab.ledger.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["prepare", "schema_version", "stamp"]
 

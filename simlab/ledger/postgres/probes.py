@@ -4,11 +4,13 @@
   ledger --db postgresql://...`` measures a claim+save cycle against.
 * :func:`probe_write_read` is the database check of ``simlab health``: a write and a read in one
   transaction on an existing ledger, leaving nothing behind.
-* :func:`remove_probe` deletes one of ``simlab health``'s probe tasks once the check is done
-  (the PostgreSQL twin of :func:`simlab.ledger.probes.remove_probe`).
+* :func:`remove_probe` deletes one of ``simlab health``'s probe tasks once the check is done.
 * :func:`create_schema`, :func:`drop_schema` and :func:`scratch_schema` give a run its own empty
   ledger inside one database (tests, the simulator, the bench): a schema per ledger, picked by
   the URL's ``options=-csearch_path%3DNAME``.
+
+:func:`bare_claim_save` and :func:`remove_probe` are written once for every dialect
+(:mod:`simlab.ledger.probing`); the statements are :mod:`simlab.ledger.postgres.statements`.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from simlab.errors import LedgerError
-from simlab.ledger import pg_schema as schema
-from simlab.ledger import pg_statements as q
-from simlab.ledger.core import bare_claim_save
-from simlab.ledger.postgres import PostgresLedger, reason
+from simlab.ledger.postgres import schema
+from simlab.ledger.postgres import statements as q
+from simlab.ledger.postgres.ledger import PostgresLedger, reason
+from simlab.ledger.probing import bare_claim_save, remove_probe
 from simlab.ledger.targets import redact
 from simlab.records import PROBE_TENANT
 
@@ -81,23 +83,6 @@ def probe_write_read(url: str, token: str, *, busy_timeout: float = 5.0) -> bool
     finally:
         db.close()
     return row == (PROBE_TENANT, "completed")
-
-
-def remove_probe(ledger: PostgresLedger, task_id: str) -> bool:
-    """Delete the probe task ``task_id`` and its effects; True if it was there.
-
-    Only a task of tenant ``__health__`` is ever deleted, in one transaction with its effects.
-    A worker that somehow still held its lease can commit nothing afterwards: there is no row.
-    Raises :class:`LedgerError` naming the server when the server refuses or is gone.
-    """
-    params = {"task_id": task_id}
-    try:
-        with ledger._db.transaction():
-            ledger._cur.execute(q.PROBE_REMOVE_EFFECTS, params)
-            gone = ledger._cur.execute(q.PROBE_REMOVE_TASK, params).rowcount
-    except psycopg.Error as exc:
-        raise LedgerError(f"{ledger.url}: cannot remove {task_id!r}: {reason(exc)}") from None
-    return gone == 1
 
 
 def with_schema(url: str, name: str) -> str:

@@ -1,7 +1,7 @@
 """The task ledger on PostgreSQL: the same contract as the SQLite ``Ledger``, for many machines.
 
-Guarantees (the same as the SQLite ledger's; the statements are in :mod:`pg_statements`)
----------------------------------------------------------------------------------------
+Guarantees (the same as the SQLite ledger's; the statements are in :mod:`.statements`)
+-------------------------------------------------------------------------------------
 * **Atomic claim.** A claim is one ``UPDATE ... RETURNING``. ``claim_next`` picks the oldest
   claimable task with ``FOR UPDATE SKIP LOCKED`` inside that same statement, so workers on many
   machines claim different tasks at once instead of queueing on one row.
@@ -20,7 +20,7 @@ save or a cancel always decides on the current epoch, as in SQLite where writers
 
 Schema
 ------
-Created and upgraded by the numbered :data:`~simlab.ledger.pg_schema.PG_MIGRATIONS` under an
+Created and upgraded by the numbered :data:`~simlab.ledger.postgres.schema.PG_MIGRATIONS` under an
 advisory lock, each recorded
 in ``simlab_migrations``. A schema newer than this code raises :class:`LedgerError` before
 anything is written. Errors from the driver never reach the caller raw: they become
@@ -42,8 +42,6 @@ from collections.abc import Callable
 import psycopg
 
 from simlab.errors import LedgerError
-from simlab.ledger import pg_schema as schema
-from simlab.ledger import pg_statements
 from simlab.ledger.arguments import (
     MAX_VALUE_BYTES,
     WrongType,
@@ -52,7 +50,8 @@ from simlab.ledger.arguments import (
     check_seconds,
 )
 from simlab.ledger.core import SqlLedger
-from simlab.ledger.pg_schema import PG_SCHEMA_VERSION
+from simlab.ledger.postgres import schema, statements
+from simlab.ledger.postgres.schema import PG_SCHEMA_VERSION
 from simlab.ledger.targets import is_postgres_url, redact
 
 __all__ = ["PostgresLedger", "redact", "reason"]
@@ -69,7 +68,7 @@ class PostgresLedger(SqlLedger):
     PostgreSQL dialect (statements, connection, schema, errors).
     """
 
-    q = pg_statements
+    q = statements
 
     def __init__(
         self,
@@ -172,6 +171,15 @@ class PostgresLedger(SqlLedger):
     def _count(self, sql: str, params: dict) -> int:
         """Rows changed by one statement (its own transaction)."""
         return self._execute(sql, params).rowcount
+
+    def _in_transaction(self, steps: list[tuple[str, dict]], what: str) -> list[int]:
+        """The steps in one transaction (committed when all ran, rolled back when one fails);
+        driver errors become :class:`LedgerError` naming the server and ``what``."""
+        try:
+            with self._db.transaction():
+                return [self._cur.execute(sql, params).rowcount for sql, params in steps]
+        except psycopg.Error as exc:
+            raise LedgerError(f"{self.url}: {what}: {reason(exc)}") from None
 
     def _execute(self, sql: str, params: dict) -> psycopg.Cursor:
         try:

@@ -4,7 +4,7 @@ Every write the ledger makes that must be atomic is one statement here: the clai
 epoch bump and read of the new epoch together) and the fenced commit (task, epoch, status and an
 advancing step compared in the same ``UPDATE``). Parameters are named (``:task_id``, ``:now``...)
 with the same names and meanings as the PostgreSQL statements of
-:mod:`simlab.ledger.pg_statements`, so :class:`simlab.ledger.core.SqlLedger` runs either with
+:mod:`simlab.ledger.postgres.statements`, so :class:`simlab.ledger.core.SqlLedger` runs either with
 the same arguments.
 """
 
@@ -92,14 +92,33 @@ TASKS = f"SELECT {TASK_COLUMNS} FROM tasks ORDER BY seq"
 TASKS_WITH = f"SELECT {TASK_COLUMNS} FROM tasks WHERE status = :status ORDER BY seq"
 COUNTS = "SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1"
 
-# The chapter's broken primitives (ChapterLedger), for teaching only.
-CHAPTER_CLAIM_UPDATE = (
+# The chapter's racy claim and unfenced save (simlab.ledger.racy), for teaching only.
+RACY_CLAIM_UPDATE = (
     "UPDATE tasks SET epoch = epoch + 1, status = 'running', attempts = attempts + 1,"
     " worker = :worker, lease_until = :until, updated_at = :now"
     " WHERE task_id = :task_id AND (status = 'queued' OR status = 'running')"
 )
-CHAPTER_READ = f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = :task_id"
-CHAPTER_SAVE_UNFENCED = (
+RACY_READ = f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = :task_id"
+RACY_SAVE_UNFENCED = (
     "UPDATE tasks SET step = :step, result = :result, checkpoint = :checkpoint,"
     " status = :status, updated_at = :now WHERE task_id = :task_id AND status = 'running'"
 )
+
+# The floor of ``simlab bench ledger``: one single-row UPDATE (in its own BEGIN IMMEDIATE).
+RAW_UPDATE = "UPDATE tasks SET updated_at = :now WHERE task_id = :task_id"
+
+# The health probe: a write and a read in one transaction, then the row is deleted. Times are
+# 0: the row never outlives that transaction.
+PROBE_INSERT = (
+    "INSERT INTO tasks (task_id, tenant, status, created_at, updated_at)"
+    f" VALUES (:task_id, '{PROBE_TENANT}', 'completed', 0, 0)"
+)
+PROBE_READ = "SELECT tenant, status FROM tasks WHERE task_id = :task_id"
+PROBE_DELETE = "DELETE FROM tasks WHERE task_id = :task_id"
+# Removing a health probe task once the check is done (one transaction, effects first: they
+# reference the task). Only a task of the probe tenant is ever deleted.
+PROBE_REMOVE_EFFECTS = (
+    "DELETE FROM effects WHERE task_id = :task_id"
+    f" AND task_id IN (SELECT task_id FROM tasks WHERE tenant = '{PROBE_TENANT}')"
+)
+PROBE_REMOVE_TASK = f"DELETE FROM tasks WHERE task_id = :task_id AND tenant = '{PROBE_TENANT}'"

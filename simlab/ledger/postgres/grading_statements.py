@@ -1,8 +1,8 @@
 """The SQL statements of the grading queue over PostgreSQL (``simlab grade --queue``).
 
 The same names, parameters (psycopg's ``%(name)s``) and columns as the SQLite statements of
-:mod:`simlab.ledger.grading_statements`; tables carry the ``simlab_`` prefix of
-:mod:`simlab.ledger.pg_schema`. No statement calls ``now()``: times are parameters.
+:mod:`simlab.ledger.sqlite.grading_statements`; tables carry the ``simlab_`` prefix of
+:mod:`simlab.ledger.postgres.schema`. No statement calls ``now()``: times are parameters.
 """
 
 from __future__ import annotations

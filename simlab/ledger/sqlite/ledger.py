@@ -31,8 +31,8 @@ corrupt the file. ``FULL`` would fsync on every commit and cost an order of magn
 
 Schema
 ------
-Created and upgraded by the numbered :data:`~simlab.ledger.schema.MIGRATIONS`, each recorded in
-``schema_migrations``.
+Created and upgraded by the numbered :data:`~simlab.ledger.sqlite.schema.MIGRATIONS`, each
+recorded in ``schema_migrations``.
 Opening a database whose schema is newer than this code raises :class:`LedgerError` and changes
 nothing.
 """
@@ -46,20 +46,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from simlab.errors import LedgerError
-from simlab.ledger import files
-from simlab.ledger import statements as stmt
 from simlab.ledger.arguments import MAX_VALUE_BYTES
 from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
 from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
 from simlab.ledger.arguments import check_seconds as _check_seconds
 from simlab.ledger.core import SqlLedger
-from simlab.ledger.opening import prepare, schema_version, stamp
+from simlab.ledger.sqlite import files
+from simlab.ledger.sqlite import statements as stmt
+from simlab.ledger.sqlite.opening import prepare, schema_version, stamp
 
 __all__ = ["Ledger", "CHECKPOINT_EVERY"]
 
 #: A file ledger checkpoints its write-ahead log after this many of its own writes, then writes
-#: its identity into the fresh log (see :mod:`simlab.ledger.files`). About as often as SQLite's
-#: default automatic checkpoint (1000 pages) for one process.
+#: its identity into the fresh log (see :mod:`simlab.ledger.sqlite.files`). About as often as
+#: SQLite's default automatic checkpoint (1000 pages) for one process.
 CHECKPOINT_EVERY = 400
 _NEVER = 2**62
 
@@ -70,10 +70,11 @@ class Ledger(SqlLedger):
     Many processes may open the same file at once. One ``Ledger`` object belongs to one thread.
     Bad arguments raise ``ValueError``/``TypeError`` (:mod:`simlab.ledger.arguments`) and change
     nothing; every failure of SQLite itself is a :class:`LedgerError` naming the path. Opening
-    follows :mod:`simlab.ledger.files` and :mod:`simlab.ledger.opening`: another program's
-    database, a dangling symlink, a read-only file or folder and a foreign ``-wal`` are refused
-    before anything is written. The contract's flow is :class:`~simlab.ledger.core.SqlLedger`;
-    this class is its SQLite dialect (statements, connection, schema, errors).
+    follows :mod:`simlab.ledger.sqlite.files` and :mod:`simlab.ledger.sqlite.opening`: another
+    program's database, a dangling symlink, a read-only file or folder and a foreign ``-wal``
+    are refused before anything is written. The contract's flow is
+    :class:`~simlab.ledger.core.SqlLedger`; this class is its SQLite dialect (statements,
+    connection, schema, errors).
     """
 
     q = stmt
@@ -137,7 +138,7 @@ class Ledger(SqlLedger):
     def backup(self, dest: str | Path) -> Path:
         """Copy this ledger to the new file ``dest``, consistently, while others write.
 
-        SQLite's online backup API (:func:`simlab.ledger.files.backup`). ``dest`` must not
+        SQLite's online backup API (:func:`simlab.ledger.sqlite.files.backup`). ``dest`` must not
         exist. The copy is a complete ledger in one file, with its own identity.
         """
         return files.backup(self._db, self.path, dest)
@@ -161,6 +162,22 @@ class Ledger(SqlLedger):
             return self._db.execute(sql, params).rowcount
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
+
+    def _in_transaction(self, steps: list[tuple[str, dict]], what: str) -> list[int]:
+        """``BEGIN IMMEDIATE`` (the write lock up front), the steps, ``COMMIT``; any failure
+        rolls back. SQLite's errors as :class:`LedgerError` naming the file and ``what``."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                counts = [db.execute(sql, params).rowcount for sql, params in steps]
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise LedgerError(f"ledger {self.path!r}: {what}: {exc}") from None
+        return counts
 
     def _wrote(self) -> None:
         """Count one write; every :data:`CHECKPOINT_EVERY` writes, checkpoint and stamp."""

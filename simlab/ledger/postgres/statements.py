@@ -1,7 +1,8 @@
 """The SQL statements of the PostgreSQL ledger, apart from the class that runs them.
 
 Every statement takes named parameters (psycopg's ``%(name)s``). Times are parameters computed
-from the ledger's clock; no statement calls ``now()``. The schema is :mod:`pg_schema`.
+from the ledger's clock; no statement calls ``now()``. The schema is
+:mod:`simlab.ledger.postgres.schema`.
 """
 
 from __future__ import annotations
@@ -110,14 +111,14 @@ COUNTS = 'SELECT status, COUNT(*) FROM simlab_tasks GROUP BY status ORDER BY sta
 # The floor of ``simlab bench ledger``: one single-row UPDATE, committed on its own.
 RAW_UPDATE = "UPDATE simlab_tasks SET updated_at = %(now)s WHERE task_id = %(task_id)s"
 
-# The chapter's broken primitives (ChapterLedger), for teaching only.
-CHAPTER_CLAIM_UPDATE = """
+# The chapter's racy claim and unfenced save (simlab.ledger.racy), for teaching only.
+RACY_CLAIM_UPDATE = """
     UPDATE simlab_tasks SET epoch = epoch + 1, status = 'running', attempts = attempts + 1,
         worker = %(worker)s, lease_until = %(until)s, updated_at = %(now)s
     WHERE task_id = %(task_id)s AND status IN ('queued', 'running')
 """
-CHAPTER_READ = f"SELECT {LEASE_COLUMNS} FROM simlab_tasks WHERE task_id = %(task_id)s"
-CHAPTER_SAVE_UNFENCED = """
+RACY_READ = f"SELECT {LEASE_COLUMNS} FROM simlab_tasks WHERE task_id = %(task_id)s"
+RACY_SAVE_UNFENCED = """
     UPDATE simlab_tasks SET step = %(step)s, result = %(result)s, checkpoint = %(checkpoint)s,
         status = %(status)s, updated_at = %(now)s
     WHERE task_id = %(task_id)s AND status = 'running'

@@ -5,6 +5,9 @@
 * :func:`probe_write_read` is the database check of ``simlab health``: a write and a read in one
   transaction on an existing file, leaving nothing behind.
 * :func:`remove_probe` deletes one of ``simlab health``'s probe tasks once the check is done.
+
+:func:`bare_claim_save` and :func:`remove_probe` are written once for every dialect
+(:mod:`simlab.ledger.probing`); the statements are :mod:`simlab.ledger.sqlite.statements`.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from simlab.errors import LedgerError
-from simlab.ledger import files
-from simlab.ledger.core import bare_claim_save
-from simlab.ledger.opening import schema_version
-from simlab.ledger.schema import SCHEMA_VERSION
-from simlab.ledger.sqlite import Ledger
+from simlab.ledger.probing import bare_claim_save, remove_probe
+from simlab.ledger.sqlite import files
+from simlab.ledger.sqlite import statements as q
+from simlab.ledger.sqlite.ledger import Ledger
+from simlab.ledger.sqlite.opening import schema_version
+from simlab.ledger.sqlite.schema import SCHEMA_VERSION
 from simlab.records import PROBE_TENANT
 
 __all__ = ["bare_claim_save", "raw_update_transaction", "probe_write_read", "remove_probe"]
@@ -30,7 +34,7 @@ def raw_update_transaction(ledger: Ledger, task_id: str) -> None:
     ledger's checkpoints, as every measured write does (see :func:`bare_claim_save`)."""
     db = ledger._db
     db.execute("BEGIN IMMEDIATE")
-    db.execute("UPDATE tasks SET updated_at = ? WHERE task_id = ?", (0.0, task_id))
+    db.execute(q.RAW_UPDATE, {"now": 0.0, "task_id": task_id})
     db.execute("COMMIT")
     ledger._wrote()
 
@@ -39,7 +43,7 @@ def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0)
     """A write and a read in one transaction on an *existing* ledger file; True if the read
     saw the write. Nothing is left behind, and nothing is created or migrated.
 
-    Applies the opening rules of :mod:`simlab.ledger.files` first (so a read-only file or
+    Applies the opening rules of :mod:`simlab.ledger.sqlite.files` first (so a read-only file or
     folder is reported as read-only and nothing, not even a ``-wal``, is created, and a foreign
     ``-wal`` is refused before SQLite could replay it), then opens its own connection in
     ``mode=rw`` (SQLite refuses a missing file instead of creating it), refuses a file whose
@@ -69,16 +73,10 @@ def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0)
         db.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints are the ledger's (files.py)
         db.execute("BEGIN IMMEDIATE")
         try:
-            # Times are 0: the row never outlives this transaction.
-            db.execute(
-                "INSERT INTO tasks (task_id, tenant, status, created_at, updated_at)"
-                " VALUES (?, ?, 'completed', 0, 0)",
-                (task_id, PROBE_TENANT),
-            )
-            row = db.execute(
-                "SELECT tenant, status FROM tasks WHERE task_id = ?", (task_id,)
-            ).fetchone()
-            db.execute("DELETE FROM tasks WHERE task_id = ?", (task_id,))
+            params = {"task_id": task_id}
+            db.execute(q.PROBE_INSERT, params)
+            row = db.execute(q.PROBE_READ, params).fetchone()
+            db.execute(q.PROBE_DELETE, params)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -89,30 +87,3 @@ def probe_write_read(path: str | Path, token: str, *, busy_timeout: float = 5.0)
     finally:
         db.close()
     return row == (PROBE_TENANT, "completed")
-
-
-def remove_probe(ledger: Ledger, task_id: str) -> bool:
-    """Delete the probe task ``task_id`` and its effects; True if it was there.
-
-    Only a task of tenant ``__health__`` is ever deleted, in one transaction with its effects.
-    A worker that somehow still held its lease can commit nothing afterwards: there is no row.
-    """
-    try:
-        db = ledger._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(
-                "DELETE FROM effects WHERE task_id = ?"
-                " AND task_id IN (SELECT task_id FROM tasks WHERE tenant = ?)",
-                (task_id, PROBE_TENANT),
-            )
-            gone = db.execute(
-                "DELETE FROM tasks WHERE task_id = ? AND tenant = ?", (task_id, PROBE_TENANT)
-            ).rowcount
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        raise LedgerError(f"ledger {ledger.path!r}: cannot remove {task_id!r}: {exc}") from None
-    return gone == 1

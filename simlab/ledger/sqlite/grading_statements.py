@@ -1,7 +1,7 @@
 """The SQL statements of the grading queue over SQLite (``simlab grade --queue``).
 
 The same names, with the same named parameters and the same columns in the same order, as the
-PostgreSQL statements of :mod:`simlab.ledger.pg_grading_statements`, so
+PostgreSQL statements of :mod:`simlab.ledger.postgres.grading_statements`, so
 :class:`simlab.ledger.grading_queue.GradingQueue` runs either. The grading tasks themselves are
 the ledger's own ``tasks`` (claimed, heartbeated and committed by
 :class:`~simlab.ledger.core.SqlLedger`); these statements keep what a task grades (the

@@ -88,7 +88,8 @@ RECORD_MIGRATION = (
 )
 
 #: The grading queue's tables on top of a ledger (``simlab grade --queue``), as in the SQLite
-#: :data:`~simlab.ledger.schema.GRADING_MIGRATIONS`; recorded in ``simlab_grading_migrations``.
+#: :data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS`; recorded in
+#: ``simlab_grading_migrations``.
 PG_GRADING_MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
         "submissions and attempts",
