@@ -262,6 +262,42 @@ def test_do_notebooks_use_only_the_public_simlab_api(notebook):
                 assert not private, f"{path.name} reaches private attribute {name}"
 
 
+#: The module paths a notebook may import simlab from: the top package and its public
+#: subpackages (each one's ``__all__`` is its public list).
+PUBLIC_PATHS = {
+    "simlab",
+    "simlab.ledger",
+    "simlab.sim",
+    "simlab.check",
+    "simlab.agent",
+    "simlab.release",
+    "simlab.plots",
+    "simlab.learn",
+}
+
+
+def _simlab_imports(path: Path) -> set[str]:
+    return {
+        node.module
+        for source in code_sources(nbformat.read(path, as_version=4))
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "simlab"
+    }
+
+
+def test_do_all_notebooks_import_simlab_from_at_most_eight_public_paths():
+    folders = ("notebooks", "notebooks/zh", "exercises", "exercises/zh", "solutions", "app")
+    found: dict[str, set[str]] = {}
+    for folder in folders:
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            for module in _simlab_imports(path):
+                found.setdefault(module, set()).add(f"{folder}/{path.name}")
+    assert len(PUBLIC_PATHS) <= 8
+    outside = {m: sorted(where)[:3] for m, where in found.items() if m not in PUBLIC_PATHS}
+    assert not outside, f"imports from internal module paths: {outside}"
+    assert {"simlab", "simlab.learn", "simlab.ledger"} <= set(found)
+
+
 # --- predict, then observe (issue 14) ---------------------------------------------------------
 
 

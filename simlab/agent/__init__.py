@@ -7,6 +7,11 @@ answers and token counts) -> ``graph`` and ``steps`` (retrieve -> draft -> send,
 function of checkpoint and world) -> ``events`` (numbered, versioned, keyed; duplicates and
 reordering absorbed). :mod:`simlab.agent.resume` runs these steps against a ledger, after the
 resume guard (:mod:`simlab.agent.guard`) re-checks each checkpoint against the world.
+
+The checkpoint's versions and migrations (:mod:`~simlab.agent.checkpoint`; its ``load`` is
+served here as ``load_checkpoint``), the resume loop, the review queue and the notebooks'
+example world are served from here on first use, so that a notebook imports the agent from one
+path.
 """
 
 from simlab.agent.business import Fact, InventoryAPI
@@ -26,6 +31,7 @@ from simlab.agent.world import (
     PermissionDenied,
     World,
 )
+from simlab.lazy import served
 
 __all__ = [
     "World",
@@ -60,3 +66,20 @@ __all__ = [
     "EventAbsorber",
     "EVENT_VERSION",
 ]
+
+#: Served on first use: these modules import the ledger's side of a step, or the agent back.
+_SERVED = {
+    **dict.fromkeys(
+        ("Checkpoint", "CheckpointError", "migrate_v1_to_v2", "migrate_v2_to_v3"),
+        "simlab.agent.checkpoint",
+    ),
+    "load_checkpoint": "simlab.agent.checkpoint:load",
+    "at_least_once": "simlab.agent.events",
+    "check_live": "simlab.agent.retrieval",
+    **dict.fromkeys(("example_world", "example_goals"), "simlab.agent.example"),
+    **dict.fromkeys(("plan_step", "commit_plan", "run_step", "run_task"), "simlab.agent.resume"),
+    "resume_guard": "simlab.agent.guard",
+    **dict.fromkeys(("needs_review", "reopen"), "simlab.agent.review"),
+}
+__all__ += list(_SERVED)
+__getattr__, __dir__ = served("simlab.agent", _SERVED)

@@ -9,7 +9,26 @@ sentence each), :mod:`~simlab.check.checker` the verdict,
 save was refused.
 """
 
-from simlab.check.checker import Verdict, check
-from simlab.check.history import Event, History, dumps_jsonl, history_digest, loads_jsonl
+from simlab.check.checker import Verdict, check, reused_epoch_events, reused_epochs, stale_commits
+from simlab.check.history import (
+    Event,
+    History,
+    HistoryView,
+    dumps_jsonl,
+    history_digest,
+    loads_jsonl,
+)
 
-__all__ = ["check", "Verdict", "Event", "History", "dumps_jsonl", "loads_jsonl", "history_digest"]
+__all__ = [
+    "check",
+    "Verdict",
+    "stale_commits",
+    "reused_epochs",
+    "reused_epoch_events",
+    "Event",
+    "History",
+    "HistoryView",
+    "dumps_jsonl",
+    "loads_jsonl",
+    "history_digest",
+]

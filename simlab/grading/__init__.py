@@ -24,8 +24,7 @@ The grader's modules are imported on first use, so a notebook's ``import`` stays
 
 from __future__ import annotations
 
-from typing import Any
-
+from simlab.lazy import served
 from simlab.learn import CheckFailed, reveal, self_check
 
 __all__ = [
@@ -54,10 +53,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'simlab.grading' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__, __dir__ = served("simlab.grading", _LAZY)

@@ -13,20 +13,13 @@ round. :mod:`~simlab.learn.state` is the one value a grading sandbox shares with
 (the clock it sent, how workers start there).
 """
 
-from __future__ import annotations
-
-from typing import Any
-
+from simlab.lazy import served
 from simlab.learn.predict import reveal
 from simlab.learn.self_check import CheckFailed, self_check
 
 __all__ = ["self_check", "reveal", "CheckFailed", "PiecesLedger", "run_worker"]
 
-
-def __getattr__(name: str) -> Any:
-    # The pieces import the ledger; a notebook that only checks itself stays light.
-    if name in ("PiecesLedger", "run_worker"):
-        from simlab.learn import pieces
-
-        return getattr(pieces, name)
-    raise AttributeError(f"module 'simlab.learn' has no attribute {name!r}")
+# The pieces import the ledger; a notebook that only checks itself stays light.
+__getattr__, __dir__ = served(
+    "simlab.learn", dict.fromkeys(("PiecesLedger", "run_worker"), "simlab.learn.pieces")
+)

@@ -27,15 +27,20 @@
 """
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.lazy import served
 from simlab.ledger.connect import connect
 from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.protocol import TaskLedger
 from simlab.ledger.sqlite.ledger import Ledger
 from simlab.ledger.sqlite.racy import ChapterLedger, RacyClaimLedger
 from simlab.ledger.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
+from simlab.records import Effect, Lease, TaskRecord
 
 __all__ = [
     "Ledger",
+    "Lease",
+    "TaskRecord",
+    "Effect",
     "RacyClaimLedger",
     "ChapterLedger",
     "MemoryLedger",
@@ -54,19 +59,21 @@ __all__ = [
     "PostgresUnavailable",
 ]
 
-#: Names whose modules import the PostgreSQL driver (or start servers): loaded on first use.
+#: Served on first use: the PostgreSQL names import its driver (or start servers); the rest are
+#: the chapter's experiments and stories, which notebooks import from here.
 _LAZY = {
     "PostgresLedger": "simlab.ledger.postgres",
     "PostgresRacyClaimLedger": "simlab.ledger.postgres.racy",
     "PostgresChapterLedger": "simlab.ledger.postgres.racy",
     "throwaway_postgres": "simlab.ledger.throwaway",
     "PostgresUnavailable": "simlab.ledger.throwaway",
+    "scratch_schema": "simlab.ledger.postgres.probes",
+    "dict_claim": "simlab.ledger.dict_experiment:claim",
+    "dict_commit": "simlab.ledger.dict_experiment:commit",
+    "new_dict_state": "simlab.ledger.dict_experiment:new_state",
+    "cancel_story": "simlab.ledger.fenced_store",
+    "claim_race": "simlab.ledger.demo",
+    "resume_one_step": "simlab.ledger.processes",
 }
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'simlab.ledger' has no attribute {name!r}")
+__all__ += [name for name in _LAZY if name not in __all__]
+__getattr__, __dir__ = served("simlab.ledger", _LAZY)

@@ -9,14 +9,25 @@ never change it.
 * :func:`throughput_latency` (:mod:`~simlab.plots.throughput`) -- completed tasks per time bin,
   task latency, fault periods shaded.
 * :func:`sweep_plot` (:mod:`~simlab.plots.sweep`) -- mean outcome per variant and fault rate.
-* :mod:`~simlab.plots.canary` -- a canary rollout; :mod:`~simlab.plots.dashboard` -- the tuning
-  widget; :mod:`~simlab.plots.stepper` -- a step-through of one race (a slider over the events
-  of one task, its ledger row and effects after each).
+* :func:`canary_plot` (:mod:`~simlab.plots.canary`) -- a canary rollout; :func:`absorb_plot`
+  (:mod:`~simlab.plots.events`) -- agent events delivered and absorbed; :class:`Dashboard`
+  (:mod:`~simlab.plots.dashboard`) -- the tuning widget; :class:`RaceStepper`
+  (:mod:`~simlab.plots.stepper`) -- a step-through of one race (a slider over the events of one
+  task, its ledger row and effects after each).
 """
 
+from simlab.lazy import served
 from simlab.plots.style import ENVELOPE
 from simlab.plots.sweep import sweep_plot
 from simlab.plots.throughput import throughput_latency
 from simlab.plots.timeline import timeline
 
-__all__ = ["timeline", "throughput_latency", "sweep_plot", "ENVELOPE"]
+#: Served on first use: the widgets import ipywidgets, the others the packages they draw.
+_SERVED = {
+    "canary_plot": "simlab.plots.canary",
+    "absorb_plot": "simlab.plots.events",
+    "Dashboard": "simlab.plots.dashboard",
+    "RaceStepper": "simlab.plots.stepper",
+}
+__all__ = ["timeline", "throughput_latency", "sweep_plot", "ENVELOPE", *_SERVED]
+__getattr__, __dir__ = served("simlab.plots", _SERVED)

@@ -9,6 +9,23 @@
   and :mod:`~simlab.release.canary` -- a canary's requests, like-for-like slices, the breaker and
   the decision (the rollout's SimPy loop is :mod:`simlab.sim.canary`).
 * :mod:`~simlab.release.health` -- a health check of the database and the queue.
+
+The names a notebook uses are served from here on first use (so that importing one of these
+modules, as the simulator's canary does, never loads the others).
 """
 
-__all__: list[str] = []
+from simlab.lazy import served
+
+_SERVED = {
+    "VERSIONS": "simlab.release.versions",
+    **dict.fromkeys(
+        ("CASES", "run_golden", "observe_case", "compare", "format_report", "format_comparison"),
+        "simlab.release.golden",
+    ),
+    "links_outside": "simlab.release.assertions",
+    **dict.fromkeys(("CanaryConfig", "format_canary"), "simlab.release.canary"),
+    **dict.fromkeys(("error_test", "fisher_one_sided"), "simlab.release.stats"),
+    "check_health": "simlab.release.health",
+}
+__all__ = list(_SERVED)
+__getattr__, __dir__ = served("simlab.release", _SERVED)

@@ -14,7 +14,12 @@ one to the few faults that still break the rule and :mod:`~simlab.sim.story` tel
 (``simlab.shrink`` is exported from the top package).
 """
 
+from simlab.lazy import served
+from simlab.sim.mailbox import Mailbox
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import Result, simulate
 
-__all__ = ["Scenario", "Result", "simulate"]
+__all__ = ["Scenario", "Result", "simulate", "Mailbox", "run_canary"]
+
+#: The canary rollout imports the release package, which may import the simulator back.
+__getattr__, __dir__ = served("simlab.sim", {"run_canary": "simlab.sim.canary"})
