@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # processes and files, so they run alone afterwards. `make test XDIST=` runs everything serially.
 XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
-.PHONY: demo test lab app lint exercises bench clean sandbox-tool
+.PHONY: demo test lab app lint exercises bench clean sandbox-tool docs
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
 APP_PORT ?= 8866
@@ -69,6 +69,13 @@ bench: $(STAMP)
 	$(BIN)/simlab bench ledger
 	$(BIN)/simlab bench sim
 
+# `make docs`: the course site in docs/_build/html/, offline (docs/conf.py says what it reads):
+# every notebook executed in its own folder (results cached in docs/_build/.jupyter_cache, so a
+# second build runs only what changed), the exercises as handed out, the API reference.
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -q -c docs . docs/_build/html
+	@echo "the course site: docs/_build/html/index.html"
+
 exercises: $(STAMP)
 	$(BIN)/simlab build-exercises
 
@@ -76,4 +83,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check simlab tests
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info docs/_build docs/api

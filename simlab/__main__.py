@@ -1,3 +1,5 @@
+"""``python -m simlab``: the same command line as ``simlab``."""
+
 import sys
 
 from simlab.cli import main

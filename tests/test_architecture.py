@@ -1,9 +1,10 @@
 """Does the tree still read as the path of a task? The architecture, checked on every run.
 
-Each rule is what the package layout promises (README, "Where things live"): SQL only in
-``simlab/ledger``, SimPy only in ``simlab/sim``, argparse only in ``simlab/cli``, pictures only in
-``simlab/plots``, a pure ``simlab/check``, no import circle (imports inside functions included),
-small modules and functions. Imports are read with :mod:`ast`, so a lazy import counts too.
+Each rule is what the package layout promises (docs/development.md, "Where things live"): SQL
+only in ``simlab/ledger``, SimPy only in ``simlab/sim``, argparse only in ``simlab/cli``, pictures
+only in ``simlab/plots``, a pure ``simlab/check``, no import circle (imports inside functions
+included), small modules and functions. Imports are read with :mod:`ast`, so a lazy import
+counts too.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def _piece(ns: dict, name: str | None) -> Callable | None:
     return ns[name]
 
 
-#: name -> factory(namespace, *args, **kwargs): the objects a hidden check may build.
+#: name -> ``factory(namespace, *args, **kwargs)``: the objects a hidden check may build.
 FACTORIES: dict[str, Callable[..., Any]] = {
     "shared-containers": lambda ns, name, record: _Result(
         shared_containers(_piece(ns, name), record)

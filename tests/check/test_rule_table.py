@@ -1,4 +1,4 @@
-"""The README's table of the checker's rules is generated from the one registry.
+"""The site's table of the checker's rules (docs/simulator.md) is generated from the one registry.
 
 ``python tests/check/test_rule_table.py`` rewrites the table between its markers.
 """
@@ -12,16 +12,16 @@ from pathlib import Path
 
 from simlab.check.rules import RULES, rule_phrase, rules_table
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "simulator.md"
 BLOCK = re.compile(
     r"(<!-- rules: generated from simlab.check.rules.RULES -->\n)(.*?)(<!-- rules: end -->)",
     re.S,
 )
 
 
-def test_is_the_readme_table_the_registry():
-    found = BLOCK.search(README.read_text())
-    assert found, "README.md lost its rules markers"
+def test_is_the_table_of_rules_the_registry():
+    found = BLOCK.search(PAGE.read_text())
+    assert found, "docs/simulator.md lost its rules markers"
     assert found.group(2) == rules_table(), "run: python tests/check/test_rule_table.py"
 
 
@@ -40,6 +40,6 @@ def test_does_the_rules_module_docstring_list_every_rule():
 
 
 if __name__ == "__main__":
-    text = README.read_text()
-    README.write_text(BLOCK.sub(lambda m: m.group(1) + rules_table() + m.group(3), text))
+    text = PAGE.read_text()
+    PAGE.write_text(BLOCK.sub(lambda m: m.group(1) + rules_table() + m.group(3), text))
     sys.exit(0)
