@@ -1,7 +1,9 @@
 """The task ledger on PostgreSQL: the same contract as the SQLite ``Ledger``, for many machines.
 
-Guarantees (the same as the SQLite ledger's; the statements are in :mod:`.statements`)
---------------------------------------------------------------------------------------
+Guarantees (the same as the SQLite ledger's)
+--------------------------------------------
+The statements are in :mod:`simlab.ledger.postgres.statements`.
+
 * **Atomic claim.** A claim is one ``UPDATE ... RETURNING``. ``claim_next`` picks the oldest
   claimable task with ``FOR UPDATE SKIP LOCKED`` inside that same statement, so workers on many
   machines claim different tasks at once instead of queueing on one row.
