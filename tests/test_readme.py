@@ -201,3 +201,17 @@ def test_do_the_notebooks_glossary_links_reach_a_glossary_heading():
             nb = nbformat.read(ROOT / folder / f"{name}.ipynb", as_version=4)
             text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
             assert f"]({link})" in text, (folder, name)
+
+
+@pytest.mark.parametrize("name", ["README.md", "README.zh.md"])
+def test_is_the_readme_a_front_page_that_starts_a_learner_and_links_into_the_site(name):
+    """At most 300 lines; `make lab` and the first notebook within its first 40 lines; the
+    instructors' start and a link to every guide and reference page of the site."""
+    lines = (README.parent / name).read_text().splitlines()
+    assert len(lines) <= 300, len(lines)
+    start = "\n".join(lines[:40])
+    assert "make lab" in start and "01_fencing_tokens.ipynb" in start
+    text = "\n".join(lines)
+    assert "make demo" in text and "make test" in text
+    for page in ("learners", "instructors", "ledger", "simulator", "benchmarks", "api"):
+        assert f"](docs/{page}.md" in text, page
