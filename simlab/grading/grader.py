@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,9 @@ import nbformat
 
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
+from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
-from simlab.grading.questions import Exercise, Question, Tally, feedback, learners_fault
+from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
 from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
@@ -85,12 +86,33 @@ def budget_line(seconds: float) -> str:
 
 @dataclass
 class QuestionGrade:
-    """Points for one question, and one line that says what failed (never the test code)."""
+    """Points for one question, and one line that says what failed (never the test code):
+    ``feedback`` in English, ``said`` the same line as a message, rendered in the report's
+    language (None for a grade made without one: the report then translates ``feedback``)."""
 
     id: str
     points: int
     max_points: int
     feedback: str
+    said: Message | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self, messages: bool = False) -> dict[str, Any]:
+        """The ``--json`` object of the question (with its message when ``messages``)."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "points": self.points,
+            "max_points": self.max_points,
+            "feedback": self.feedback,
+        }
+        if messages and self.said is not None:
+            data["message"] = self.said.to_data()
+        return data
+
+
+def _graded(q: Question, points: int, said: Message | str) -> QuestionGrade:
+    """The grade of ``q``: ``points`` and the line ``said``."""
+    said = sentence(said)
+    return QuestionGrade(q.id, points, q.points, str(said), said)
 
 
 @dataclass
@@ -105,14 +127,16 @@ class NotebookGrade:
     error: str | None = None
     seconds: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object: notebook, score, max_score, questions (and exercise, error)."""
+    def to_dict(self, messages: bool = False) -> dict[str, Any]:
+        """The ``--json`` object: notebook, score, max_score, questions (and exercise, error);
+        with ``messages``, each question's feedback also as a message (``message``), so a
+        report made later renders it in its own language."""
         return {
             "notebook": self.notebook,
             "exercise": self.exercise,
             "score": self.score,
             "max_score": self.max_score,
-            "questions": [asdict(q) for q in self.questions],
+            "questions": [q.to_dict(messages) for q in self.questions],
             "error": self.error,
         }
 
@@ -219,46 +243,44 @@ def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGr
     tally = Tally(hidden=q.hidden)
     lost: str | None = None
     if boxes.spent():
-        return QuestionGrade(q.id, 0, q.points, boxes.out_of_budget)
+        return _graded(q, 0, boxes.out_of_budget)
     try:
         sandbox = boxes.get()
     except SandboxLost as exc:
-        return QuestionGrade(q.id, 0, q.points, exc.reason)
+        return _graded(q, 0, exc.reason)
     sandbox.set_deadline(budget, f"the checks of {q.id} ran past {budget:g} s in your code")
     try:
         missing = [n for n, kind in Student(sandbox).defined(*q.names).items() if kind is None]
         if missing:
             names = ", ".join(f"`{n}`" for n in missing)
             hint = " (was its cell skipped because it hung or crashed?)" if boxes.bad else ""
-            return QuestionGrade(q.id, 0, q.points, f"not defined: {names}{hint}")
+            return _graded(q, 0, f"not defined: {names}{hint}")
         q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.reason
     except Exception as exc:
-        said = learners_fault(exc)
+        said = fault_message(exc)
         if said is not None:  # the learner's code raised, or its answer was refused
-            return QuestionGrade(q.id, 0, q.points, f"{tally.said(said)}; the question gets 0")
-        return QuestionGrade(  # a bug in a hidden check: this question only, and say so
-            q.id,
+            return _graded(q, 0, message("grader.gets_zero", said=tally.said(said)))
+        return _graded(  # a bug in a hidden check: this question only, and say so
+            q,
             0,
-            q.points,
             f"grader error in the hidden check of {q.id} "
             f"({type(exc).__name__}); tell your instructor",
         )
     finally:
         sandbox.set_deadline(None)
     if lost is None and not q.consistent(tally):
-        return QuestionGrade(
-            q.id,
+        return _graded(
+            q,
             0,
-            q.points,
             f"grader error: the hidden check of {q.id} has "
             f"{tally.count} parts for {q.points} points",
         )
     if lost is not None and lost == boxes.out_of_budget:
-        return QuestionGrade(q.id, 0, q.points, lost)
+        return _graded(q, 0, lost)
     points = 0 if lost is not None else q.score(tally)
-    return QuestionGrade(q.id, points, q.points, feedback(tally, tally.count, lost))
+    return _graded(q, points, feedback_message(tally, tally.count, lost))
 
 
 def hidden_checks(
@@ -337,6 +359,8 @@ def _for_people(grade: NotebookGrade) -> NotebookGrade:
     start a line, move the cursor or fill the report."""
     for q in grade.questions:
         q.feedback = for_people(q.feedback)
+        if q.said is not None:
+            q.said = capped(q.said, FEEDBACK_CHARS)
     if grade.error is not None:
         grade.error = for_people(grade.error)
     return grade
@@ -408,19 +432,19 @@ def _grade_notebook(
     shown = ", ".join(tampered[:5]) + (
         f" and {len(tampered) - 5} more" if len(tampered) > 5 else ""
     )
-    note = f" (note: the notebook replaces {shown}; the grader ignores that)" if tampered else ""
+    note = shown if tampered else ""
     for q in exercise.questions:
         broken = _cell_failure(nb, runs, q.id, out_of_budget)
         if broken == out_of_budget:
-            questions.append(QuestionGrade(q.id, 0, q.points, broken))
+            questions.append(_graded(q, 0, broken))
         elif broken is not None:
-            questions.append(QuestionGrade(q.id, 0, q.points, _with_note(broken, note)))
+            questions.append(_graded(q, 0, _with_note(sentence(broken), note)))
         elif "error" in hidden:
-            questions.append(QuestionGrade(q.id, 0, q.points, hidden["error"]))
+            questions.append(_graded(q, 0, hidden["error"]))
         else:
             g = hidden["grades"][q.id]
             if g.points < g.max_points and g.feedback != out_of_budget:
-                g.feedback = _with_note(g.feedback, note)
+                g = _graded(q, g.points, _with_note(g.said or sentence(g.feedback), note))
             questions.append(g)
     return NotebookGrade(
         name,
@@ -432,9 +456,13 @@ def _grade_notebook(
     )
 
 
-def _with_note(said: str, note: str) -> str:
-    """``said`` cut short enough that ``note`` still fits in one question's feedback."""
-    return for_people(said, FEEDBACK_CHARS - len(note)) + note if note else said
+def _with_note(said: Message, replaced: str) -> Message:
+    """``said`` with the note that the notebook replaces ``replaced`` (when it replaces
+    anything), cut short enough that the note still fits in one question's feedback."""
+    if not replaced:
+        return said
+    room = FEEDBACK_CHARS - len(str(message("grader.note", body="", names=replaced)))
+    return message("grader.note", body=capped(said, room), names=replaced)
 
 
 class _scratch:

@@ -277,10 +277,6 @@ RULES: tuple[Rule, ...] = (
         ("kind",),
     ),
     _r(
-        r"cancel must bump the epoch by one, so every lease issued before is stale",
-        "cancel 必须把 epoch 加一,这样之前发出的每个租约都会变成陈旧的",
-    ),
-    _r(
         r"two workers both hold epoch (?P<e>\d+): another claim ran between the statements of "
         r"yours \(make the claim one atomic statement\)",
         "两个 worker 同时持有 epoch {e}:另一次领取插在了你的两条语句之间(把领取写成一条原子语句)",

@@ -29,7 +29,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from simlab.grading.questions import FAILURE_CHARS, Fail, NotAttempted, learners_fault
+from simlab.grading.messages import Message, message, sentence
+from simlab.grading.questions import FAILURE_CHARS, Fail, NotAttempted, fault_message
 from simlab.grading.sandbox.supervisor import SandboxLost
 
 __all__ = ["Story", "falsify", "screened", "EXAMPLES", "SHRINKS", "STORY_CHARS", "st"]
@@ -49,19 +50,27 @@ STORY_CHARS = 150
 class Story:
     """The moves of one played input, in the order they happened, as short sentences."""
 
-    moves: list[str] = field(default_factory=list)
+    moves: list[Message | str] = field(default_factory=list)
 
-    def add(self, move: str) -> None:
+    def add(self, move: Message | str) -> None:
         self.moves.append(move)
 
     def told(self, chars: int = STORY_CHARS) -> str:
-        """The last moves that fit in ``chars`` characters, joined with commas; ``...`` in
-        front when earlier ones were left out."""
-        shown = list(self.moves)
-        while len(shown) > 1 and len(", ".join(shown)) > chars:
-            shown = shown[1:]
-        text = ", ".join(shown)
-        return f"... {text}" if len(shown) < len(self.moves) else text
+        """:meth:`told_message` in English (empty for no moves)."""
+        told = self.told_message(chars)
+        return "" if told is None else str(told)
+
+    def told_message(self, chars: int = STORY_CHARS) -> Message | None:
+        """The last moves that fit in ``chars`` characters (in English), joined with commas;
+        ``...`` in front when earlier ones were left out. None for no moves."""
+        texts = [str(m) for m in self.moves]
+        first = 0
+        while first < len(texts) - 1 and len(", ".join(texts[first:])) > chars:
+            first += 1
+        if not texts:
+            return None
+        key = "grader.moves_cut" if first else "grader.moves"
+        return message(key, moves=tuple(sentence(m) for m in self.moves[first:]))
 
 
 @dataclass
@@ -196,13 +205,13 @@ def _example(value: Any) -> Callable:
 
 def _told(story: Story, exc: BaseException) -> BaseException:
     """The failure to report: the story, then what went wrong; the kit's own bug as itself."""
-    if isinstance(exc, NotAttempted) or learners_fault(exc) is None:
+    fault = fault_message(exc)
+    if isinstance(exc, NotAttempted) or fault is None:
         return exc  # a stub ("not attempted", as for any other check), or the kit's own bug
     # The story gives way to what went wrong: the whole failure fits in one feedback line.
-    said = str(learners_fault(exc))
-    told = story.told(min(STORY_CHARS, max(40, FAILURE_CHARS - len(said) - 6)))
+    told = story.told_message(min(STORY_CHARS, max(40, FAILURE_CHARS - len(str(fault)) - 6)))
     if isinstance(exc, Fail):
-        return Fail(f"{told}: {exc}" if told else str(exc))
+        return Fail(message("grader.story", story=told, said=exc.said) if told else exc.said)
     # The learner's code raised: the question's tally words it (quietly, where hidden inputs
     # reach the learner's code), after the story.
     exc.simlab_story = told  # type: ignore[attr-defined]

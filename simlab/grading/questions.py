@@ -11,8 +11,10 @@ here, in the grader's process. Each judgement is a *part* worth one point::
                 "after cancel, a commit with the current epoch was accepted")
 
 A part passes when its function returns. It fails with the message of :func:`require` (or of
-:class:`Fail`); when the student's code raised, the message names the function and the
-exception. The feedback a learner sees is built from these messages only: never the check's
+:class:`Fail`): a :class:`~simlab.grading.messages.Message` (an ID of the exercise's catalog and
+its values, rendered in the report's language) or, for a check not moved to IDs yet, an English
+sentence; when the student's code raised, the message names the function and the exception.
+The feedback a learner sees is built from these messages only: never the check's
 code, its inputs' construction or a traceback.
 
 Only a lost sandbox (a hang, a crash, ``os._exit``) stops a question early; the parts left are
@@ -25,8 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from simlab.grading.messages import LANGS, Message, message, render, sentence, shortened
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
-from simlab.grading.text import WITHHELD, is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
+from simlab.grading.text import is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
 
 __all__ = [
     "Criterion",
@@ -37,22 +40,33 @@ __all__ = [
     "require",
     "NotAttempted",
     "feedback",
+    "feedback_message",
     "explain",
     "learners_fault",
+    "fault_message",
     "shown_type",
     "FAILURE_CHARS",
 ]
 
 
 class Fail(Exception):
-    """A part failed; the message is the feedback sentence."""
+    """A part failed; the message (a :class:`~simlab.grading.messages.Message` or an English
+    sentence) is the feedback sentence; ``str()`` gives it in English."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def said(self) -> Message:
+        """The feedback sentence as a message."""
+        return sentence(self.args[0] if self.args else "")
 
 
 class NotAttempted(Fail):
     """The student's code still raises ``NotImplementedError`` (an untouched stub)."""
 
 
-def require(condition: Any, message: str) -> None:
+def require(condition: Any, message: Message | str) -> None:
     """Fail the current part with ``message`` unless ``condition`` holds."""
     if not condition:
         raise Fail(message)
@@ -144,8 +158,9 @@ class Tally:
     """The outcome of the parts of one question, in the order they ran."""
 
     passed: int = 0
-    failures: list[str] = field(default_factory=list)
-    not_attempted: list[str] = field(default_factory=list)
+    #: The failures' sentences, and those of the failures that are untouched stubs.
+    faults: list[Message] = field(default_factory=list)
+    stubs: list[Message] = field(default_factory=list)
     count: int = 0
     criterion: str = ""
     ran: dict[str, int] = field(default_factory=dict)  # criterion -> parts run
@@ -153,11 +168,25 @@ class Tally:
     #: Strings of the question's hidden inputs: a failure that quotes one is withheld.
     hidden: frozenset[str] = frozenset()
 
-    def said(self, message: str) -> str:
-        """``message`` as the feedback may show it: :data:`~simlab.grading.text.WITHHELD`
-        when it quotes one of :attr:`hidden` (the learner's code can put what it was given
-        into an error message, a string it returns, or a class name)."""
-        return WITHHELD if quotes_hidden(message, self.hidden) else message
+    @property
+    def failures(self) -> list[str]:
+        """The failures in English."""
+        return [str(m) for m in self.faults]
+
+    @property
+    def not_attempted(self) -> list[str]:
+        """The failures that are untouched stubs, in English."""
+        return [str(m) for m in self.stubs]
+
+    def said(self, said: Message | str) -> Message:
+        """``said`` as the feedback may show it: the withheld message
+        (:data:`~simlab.grading.text.WITHHELD`) when it quotes one of :attr:`hidden` in any
+        language (the learner's code can put what it was given into an error message, a string
+        it returns, or a class name)."""
+        said = sentence(said)
+        if self.hidden and any(quotes_hidden(render(said, lang), self.hidden) for lang in LANGS):
+            return message("grader.withheld")
+        return said
 
     def under(self, criterion: str) -> None:
         """File the parts that follow under ``criterion`` of the question's rubric."""
@@ -174,28 +203,30 @@ class Tally:
         except SandboxLost:
             raise
         except NotAttempted as exc:
-            self.not_attempted.append(self.said(str(exc)))
-            self.failures.append(self.said(str(exc)))
+            self.stubs.append(self.said(exc.said))
+            self.faults.append(self.said(exc.said))
         except Fail as exc:
-            self.failures.append(self.said(str(exc)))
+            self.faults.append(self.said(exc.said))
         except RemoteError as exc:
-            message = self.said(_with_story(exc, explain(exc, quiet=quiet)))
+            said = self.said(_with_story(exc, explain(exc, quiet=quiet)))
             if exc.type == "NotImplementedError":
-                self.not_attempted.append(message)
-            self.failures.append(message)
+                self.stubs.append(said)
+            self.faults.append(said)
         except Exception as exc:  # a kit error the student's code raised, or an odd answer
-            self.failures.append(self.said(_with_story(exc, _unexpected(exc, quiet=quiet))))
+            self.faults.append(self.said(_with_story(exc, _unexpected(exc, quiet=quiet))))
         else:
             self.passed += 1
             self.won[self.criterion] = self.won.get(self.criterion, 0) + 1
         return fn
 
 
-def _with_story(exc: BaseException, said: str) -> str:
+def _with_story(exc: BaseException, said: Message | str) -> Message:
     """``said`` after the story of the counterexample that led to ``exc``, when a property
     (:mod:`simlab.grading.properties`) found it."""
-    story = getattr(exc, "simlab_story", "")
-    return f"{story}: {said}" if story else said
+    story = getattr(exc, "simlab_story", None)
+    if not story:
+        return sentence(said)
+    return message("grader.story", story=sentence(story), said=sentence(said))
 
 
 def _unexpected(exc: Exception, *, quiet: bool = False) -> str:
@@ -210,19 +241,27 @@ def _unexpected(exc: Exception, *, quiet: bool = False) -> str:
 
 
 def learners_fault(exc: BaseException) -> str | None:
+    """:func:`fault_message` in English."""
+    said = fault_message(exc)
+    return None if said is None else str(said)
+
+
+def fault_message(exc: BaseException) -> Message | None:
     """The one line for an exception that reached a hidden check outside its parts when the
     learner caused it: their code raised (in the sandbox, or a kit error rebuilt from there),
     still is a stub, or gave an answer the check refused (:class:`Fail`). None when nothing
     of the learner's caused it: then it is a bug of the kit's own."""
     if isinstance(exc, NotAttempted):
-        return f"not attempted: {exc}"
+        return message("grader.not_attempted", why=exc.said)
     if isinstance(exc, Fail):
-        return str(exc)
+        return exc.said
     if isinstance(exc, RemoteError):
-        said = explain(exc)
-        return f"not attempted: {said}" if exc.type == "NotImplementedError" else said
+        said = sentence(explain(exc))
+        if exc.type == "NotImplementedError":
+            return message("grader.not_attempted", why=said)
+        return said
     if getattr(exc, "remote_what", None):
-        return _unexpected(exc)  # type: ignore[arg-type]
+        return sentence(_unexpected(exc))  # type: ignore[arg-type]
     return None
 
 
@@ -274,27 +313,34 @@ def _message(message: str) -> str:
 
 
 def feedback(tally: Tally, total: int, lost: str | None) -> str:
+    """:func:`feedback_message` in English."""
+    return str(feedback_message(tally, total, lost))
+
+
+def feedback_message(tally: Tally, total: int, lost: Message | str | None) -> Message:
     """The one line a learner reads for a question: all passed, not attempted, or how many
     passed with up to two failures (each shortened to :data:`FAILURE_CHARS`) and a count of
     the rest."""
     if lost is not None:
-        return f"{lost}; a question whose code hangs or crashes gets 0"
+        return message("grader.lost", lost=sentence(lost))
     if tally.passed >= total:
-        return f"all {total} checks passed"
-    if tally.not_attempted and tally.passed == 0:
-        return f"not attempted: {tally.not_attempted[0]}"
-    shown = [_short(f) for f in dict.fromkeys(tally.failures)][:2]
-    more = len(tally.failures) - len(shown)
-    tail = f" (and {more} more)" if more > 0 else ""
-    return f"{tally.passed}/{tally.count} checks passed; {'; also, '.join(shown)}{tail}"
+        return message("grader.all_passed", n=total)
+    if tally.stubs and tally.passed == 0:
+        return message("grader.not_attempted", why=tally.stubs[0])
+    # Two failures are the same when they read the same in English.
+    firsts = {str(f): f for f in reversed(tally.faults)}
+    shown = [shortened(firsts[text], FAILURE_CHARS) for text in dict.fromkeys(tally.failures)][:2]
+    if not shown:  # fewer parts ran than the question has points
+        return message("grader.partial", passed=tally.passed, count=tally.count, first="")
+    more = len(tally.faults) - len(shown)
+    head = {"passed": tally.passed, "count": tally.count, "first": shown[0]}
+    if len(shown) > 1:
+        head["second"] = shown[1]
+    key = "partial_two" if len(shown) > 1 else "partial"
+    if more > 0:
+        return message(f"grader.{key}_more", **head, more=more)
+    return message(f"grader.{key}", **head)
 
 
 #: Characters one failure may take in the feedback.
 FAILURE_CHARS = 200
-
-
-def _short(failure: str) -> str:
-    failure = " ".join(failure.split())
-    if len(failure) <= FAILURE_CHARS:
-        return failure
-    return failure[: FAILURE_CHARS - 3].rstrip(" ,;") + "..."

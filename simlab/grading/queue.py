@@ -121,6 +121,19 @@ def enqueue(
     return ids
 
 
+def replaced(data: Any, old: str, new: str) -> Any:
+    """A stored message (:meth:`~simlab.grading.messages.Message.to_data`) with ``old``
+    written ``new`` in every text value."""
+    if isinstance(data, dict):  # a message: its ID and its values
+        values = {k: replaced(v, old, new) for k, v in data["values"].items()}
+        return {**data, "values": values}
+    if isinstance(data, list):
+        return [replaced(v, old, new) for v in data]
+    if isinstance(data, str):
+        return data.replace(old, new)
+    return data
+
+
 def grade_job(job: Job) -> tuple[dict[str, Any], str]:
     """Grade one claimed submission from its stored bytes with the ordinary grader; return its
     ``--json`` object and the attempt's outcome (``timeout`` when the notebook used its whole
@@ -146,13 +159,15 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
         except Exception as exc:  # a grader bug must not stop the batch
             error = for_people(f"grader error: {type(exc).__name__}: {exc}")
             g = NotebookGrade(str(path), None, 0, 0, error=error)
-    result = g.to_dict()
+    result = g.to_dict(messages=True)  # a report renders each message in its own language
     shown = for_people(job.notebook)
     result["notebook"] = job.notebook
     if result["error"]:
         result["error"] = result["error"].replace(str(path), shown)
     for q in result["questions"]:
         q["feedback"] = q["feedback"].replace(str(path), shown)
+        if "message" in q:
+            q["message"] = replaced(q["message"], str(path), shown)
     budget = budget_line(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"])
     timed_out = any(q["feedback"] == budget for q in result["questions"])
     return result, "timeout" if timed_out else "graded"

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
+from simlab.grading.messages import Message, render
 from simlab.grading.report import format_text, json_lines
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
 from simlab.ledger.grading_queue import Submission
@@ -69,10 +70,25 @@ def as_grade(s: Submission) -> NotebookGrade:
     r = s.result
     if s.status != "graded" or r is None:
         return NotebookGrade(s.notebook, None, 0, 0, error=_not_graded(s))
-    questions = [QuestionGrade(**q) for q in r["questions"]]
+    questions = [_question(q) for q in r["questions"]]
     return NotebookGrade(
         s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
     )
+
+
+def _question(data: dict) -> QuestionGrade:
+    """A stored question's grade, with its message when it was stored with one (a message
+    that cannot be read leaves the English feedback, translated as before)."""
+    data = dict(data)
+    stored = data.pop("message", None)
+    q = QuestionGrade(**data)
+    if isinstance(stored, dict):
+        try:
+            q.said = Message.from_data(stored)
+            render(q.said, "en")
+        except (KeyError, TypeError, ValueError, IndexError):
+            q.said = None
+    return q
 
 
 def report_lines(subs: Sequence[Submission], lang: str = "en") -> str:
@@ -126,7 +142,7 @@ def _page_name(notebook: str) -> PurePosixPath:
 def feedback_page(s: Submission, lang: str = "en") -> str:
     """One learner's page: each question's points and feedback (the sentences the grader
     wrote, stories of failing runs included); no hidden input, no other submission."""
-    from simlab.grading.report import _said
+    from simlab.grading.report import _said, feedback_of
 
     g = as_grade(s)
     title = html.escape(f"{Path(s.notebook).name}: {g.exercise or 'not graded'}")
@@ -140,7 +156,7 @@ def feedback_page(s: Submission, lang: str = "en") -> str:
     for q in g.questions:
         rows.append(
             f"<tr><td>{html.escape(q.id)}</td><td>{q.points}/{q.max_points}</td>"
-            f"<td>{html.escape(_said(q.feedback, lang))}</td></tr>"
+            f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
         )
     rows.append("</table>")
     return _PAGE.format(lang=lang, title=title, summary=summary, table="\n".join(rows))

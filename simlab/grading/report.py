@@ -7,8 +7,10 @@
 * :func:`write_csv`: one row per submitted notebook, with a ``student`` column and one column
   per question, for a spreadsheet or an LMS import.
 
-``lang="zh"`` gives the feedback sentences (and errors) in Chinese, translated here by
-:func:`simlab.grading.i18n.translate`; IDs, points and JSON keys never change with the language.
+``lang="zh"`` gives the feedback sentences (and errors) in Chinese: a question's feedback is
+rendered here from its message (:mod:`simlab.grading.messages`, the catalogs of each exercise and
+of the grader); a sentence that has none yet is translated by
+:func:`simlab.grading.i18n.translate`. IDs, points and JSON keys never change with the language.
 
 Every text a notebook can influence is shown through :mod:`simlab.grading.text`: file names
 escaped (and quoted when unusual), feedback and errors escaped and capped, JSON lines with
@@ -25,8 +27,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from simlab.grading.grader import NotebookGrade
+from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.i18n import translate
+from simlab.grading.messages import render
 from simlab.grading.questions import Exercise
 from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
 
@@ -71,7 +74,7 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(
-                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {_said(q.feedback, lang)}"
+                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {feedback_of(q, lang)}"
             )
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
@@ -84,6 +87,14 @@ def _said(text: str, lang: str) -> str:
     """Feedback or an error as a report line shows it: in ``lang``, escaped and capped again
     (the grader already did both; a translation only ever reads escaped text)."""
     return for_people(translate(for_people(text, _REPORT_CHARS), lang), _REPORT_CHARS)
+
+
+def feedback_of(q: QuestionGrade, lang: str) -> str:
+    """A question's feedback as a report line shows it: rendered from its message in ``lang``
+    (else its English translated), escaped and capped again."""
+    if q.said is None:
+        return _said(q.feedback, lang)
+    return for_people(render(q.said, lang), _REPORT_CHARS)
 
 
 #: Characters a line of feedback may take in a report (the grader caps it tighter).
@@ -99,8 +110,8 @@ def json_lines(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
         data = g.to_dict()
         if data["error"]:
             data["error"] = _said(data["error"], lang)
-        for q in data["questions"]:
-            q["feedback"] = _said(q["feedback"], lang)
+        for q, grade in zip(data["questions"], g.questions, strict=True):
+            q["feedback"] = feedback_of(grade, lang)
         out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
     return "".join(out)
 

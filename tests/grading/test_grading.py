@@ -15,9 +15,9 @@ import pytest
 from submissions.cases import ROOT, cases
 
 from simlab.cli import main
-from simlab.grading import grade
+from simlab.grading import grade, report
 from simlab.grading.checks import EXERCISES
-from simlab.grading.i18n import translate, untranslated
+from simlab.grading.messages import render, untranslated
 
 #: Short enough to keep the endless loop cheap, long enough for a slow CI machine.
 TIMEOUT = "10"
@@ -68,8 +68,16 @@ def hostile(tmp_path_factory):
     return folder, table
 
 
-def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
+def test_does_every_submission_score_exactly_what_it_should(hostile, capsys, monkeypatch):
     folder, table = hostile
+    graded = {}  # the grades the JSON lines are made from: their feedback as messages
+    json_lines = report.json_lines
+
+    def recorded(grades, lang="en"):
+        graded.update({Path(g.notebook).parent.name: g for g in grades})
+        return json_lines(grades, lang)
+
+    monkeypatch.setattr(report, "json_lines", recorded)
     status = main(
         ["grade", "--json", "--csv", str(table), "--timeout", TIMEOUT, "--jobs", "2", str(folder)]
     )
@@ -84,14 +92,15 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys):
         assert points == case.expected, (case.name, feedback)
         for qid, words in case.feedback.items():
             assert words in feedback[qid], (case.name, qid, feedback[qid])
+        said = {q.id: q.said for q in graded[case.name].questions}
         for q in got["questions"]:
             assert set(q) == {"id", "points", "max_points", "feedback"}
             assert "\n" not in q["feedback"] and "Traceback" not in q["feedback"]
             assert "require(" not in q["feedback"] and "def " not in q["feedback"]
-            # every sentence has a Chinese pattern (simlab/grading/i18n.py): add one for a new
-            # English message
-            assert untranslated(q["feedback"]) == [], (case.name, q["feedback"])
-            assert translate(q["feedback"], "zh") != q["feedback"]
+            # every sentence has Chinese: add a new message to its exercise's catalog
+            assert said[q["id"]] is not None and str(said[q["id"]]) == q["feedback"]
+            assert untranslated(said[q["id"]]) == [], (case.name, q["feedback"])
+            assert render(said[q["id"]], "zh") != q["feedback"]
     assert objects["garbage"]["error"] and objects["garbage"]["score"] == 0
     assert "which exercise" in objects["stranger"]["error"]
     for name in ("garbage", "stranger"):

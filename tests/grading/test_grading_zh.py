@@ -13,7 +13,9 @@ from pathlib import Path
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
+from simlab.grading.checks.fencing.messages import say
 from simlab.grading.i18n import translate, untranslated
+from simlab.grading.messages import message, render
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "01_fencing_and_cancellation.ipynb"
@@ -36,17 +38,22 @@ def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedba
     assert all(q["feedback"].startswith("未作答:") for q in blank["questions"]), blank
 
 
-def test_does_the_table_translate_nested_sentences_and_keep_values():
-    english = (
+def test_do_nested_messages_render_in_chinese_and_keep_values():
+    said = message(
+        "grader.note",
+        body=message("grader.partial_more", passed=2, count=6, first=say("cancel_bumps"), more=3),
+        names="x.y",
+    )
+    english = render(said, "en")
+    assert str(said) == english
+    assert english == (
         "2/6 checks passed; cancel must bump the epoch by one, so every lease issued before is "
         "stale (and 3 more) (note: the notebook replaces x.y; the grader ignores that)"
     )
-    assert translate(english, "zh") == (
+    assert render(said, "zh") == (
         "2/6 项检查通过;cancel 必须把 epoch 加一,这样之前发出的每个租约都会变成陈旧的"
         "(另有 3 项未通过)(注意:这个 notebook 替换了 x.y;评分器不受影响)"
     )
-    assert translate(english) == translate(english, "en") == english
-    assert untranslated(english) == []
 
 
 def test_does_a_sentence_without_a_pattern_stay_english_and_get_reported():

@@ -135,13 +135,19 @@ def test_does_a_stub_stay_not_attempted():
 
 
 def test_is_a_story_translated_move_by_move():
-    from simlab.grading.i18n import translate, untranslated
+    from simlab.grading.checks.fencing.messages import say
+    from simlab.grading.messages import message, render, untranslated
+    from simlab.grading.properties import Story
 
     move = "a stale lease could record a side effect"
-    said = "cancel must bump the epoch by one, so every lease issued before is stale"
-    text = f"... {move}, {move}: {said}"
-    assert untranslated(text) == []
-    zh = translate(text, "zh")
+    told = Story([move, say("move_cancel"), move, move]).told_message(len(move) * 2 + 2)
+    said = message("grader.story", story=told, said=say("cancel_bumps"))
+    assert (
+        str(said) == f"... {move}, {move}: cancel must bump the epoch by one, so every lease "
+        "issued before is stale"
+    )
+    assert untranslated(said) == []
+    zh = render(said, "zh")
     assert zh.startswith("……陈旧的租约仍能记录副作用,陈旧的租约仍能记录副作用:cancel 必须")
 
 

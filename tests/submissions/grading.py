@@ -16,7 +16,7 @@ from pathlib import Path
 
 from simlab.grading.checks import EXERCISES
 from simlab.grading.grader import _grade_question, _plan, _Sandboxes
-from simlab.grading.i18n import untranslated
+from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 
@@ -48,7 +48,7 @@ def check_answer(question: str, source: str, most: int, says: str):
     """Grade one corpus answer and assert what it must get; return the grade."""
     grade = graded(question, source)
     assert says in grade.feedback, grade.feedback
-    assert untranslated(grade.feedback) == [], grade.feedback
+    assert untranslated(grade.said or grade.feedback) == [], grade.feedback
     if most == grade.max_points:
         assert grade.points == grade.max_points, grade.feedback
     else:

@@ -102,19 +102,6 @@ PATTERNS: tuple[tuple, ...] = (
         "崩溃并重试 step {s} 之后,发出了 {n} 封邮件(应当恰好 1 封)",
     ),
     (
-        r"after requeue and a new claim, the pre-cancel epoch could commit again \(requeue must "
-        r"keep the epoch\)",
-        "重新入队并再次领取后,取消前的 epoch 仍能提交(requeue 必须保留 epoch)",
-    ),
-    (
-        r"after requeue, a new claim did not get a higher epoch",
-        "重新入队后,新的领取没有得到更高的 epoch",
-    ),
-    (
-        r"(?P<fn>\w+)\(\) of a (?P<st>\w+) task returned (?P<got>.+), expected (?P<want>\w+)",
-        "对状态为 {st} 的任务调用 {fn}() 返回了 {got},应为 {want}",
-    ),
-    (
         r"recording the same key twice returned True \(a retry would send again\)",
         "同一个键记录两次却返回了 True(重试时会再发一次)",
     ),

@@ -19,6 +19,7 @@ from typing import Any
 
 from simlab.grading.checks.fencing.claim import cancel_after_claim
 from simlab.grading.checks.fencing.limits import cancel_limits, dict_of, read
+from simlab.grading.checks.fencing.messages import say
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.student import Student, kind_of
 
@@ -43,9 +44,14 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
             for key, kind in _FIRST_STEP_KEYS.items():
                 require(
                     isinstance(seen.get(key), kind),
-                    f"the answer needs {key!r} as {kind.__name__}, got {kind_of(seen.get(key))}",
+                    say(
+                        "answer_needs",
+                        key=repr(key),
+                        kind=kind.__name__,
+                        got=kind_of(seen.get(key)),
+                    ),
                 )
-            require("result" in seen, "the answer needs a 'result' key")
+            require("result" in seen, say("answer_needs_result"))
 
         t.under("from-the-ledger")
 
@@ -54,29 +60,28 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
             record = read(s, path, "j1")
             require(
                 record is not None,
-                "the ledger file at `path` holds no task 'j1': run the "
-                "experiment on the path you are given",
+                say("no_task_experiment", task="'j1'"),
             )
             fields = ("step", "status", "result", "epoch", "checkpoint")
             stored.update({name: getattr(record, name) for name in fields})
             require(
                 record.checkpoint,
-                "task 'j1' has no checkpoint: the first worker process did not run its step",
+                say("no_checkpoint"),
             )
             require(
                 record.status == "cancelled",
-                f"task 'j1' ended {record.status!r} in the ledger, not cancelled",
+                say("ended", status=repr(record.status)),
             )
 
         @t.part
         def resume_claim_refused():
             require(
                 seen.get("resume_claim_refused") is True,
-                "the resume worker's claim must be refused after the cancel",
+                say("resume_refused"),
             )
             require(
                 stored.get("epoch") == 2,
-                "the ledger's epoch shows a claim after the cancel (or a missing one before it)",
+                say("epoch_after_cancel"),
             )
 
         t.under("observations")
@@ -85,26 +90,30 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         def step_stays_one():
             require(
                 seen.get("step") == 1,
-                f"the persisted step should stay 1, the answer says {seen.get('step')!r}",
+                say("step_stays", got=repr(seen.get("step"))),
             )
-            require(stored.get("step") == 1, "the ledger's step is not 1")
+            require(stored.get("step") == 1, say("ledger_step"))
 
         @t.part
         def no_final_result():
-            require(seen and stored, "no experiment to look at")
-            require(seen.get("result") is None, "a result was published for a cancelled task")
-            require(stored.get("result") is None, "the ledger holds a result for j1")
+            require(seen and stored, say("no_experiment"))
+            require(seen.get("result") is None, say("result_published"))
+            require(stored.get("result") is None, say("ledger_result"))
 
         t.under("from-the-ledger")
 
         @t.part
         def answer_matches_ledger():
-            require(stored, "nothing in the ledger to compare with")
+            require(stored, say("nothing_to_compare"))
             for key in ("step", "status", "result"):
                 require(
                     seen.get(key) == stored.get(key),
-                    f"the answer's {key!r} ({seen.get(key)!r}) is not what the ledger holds "
-                    f"({stored.get(key)!r}): read it from the ledger at the end",
+                    say(
+                        "not_from_ledger",
+                        key=repr(key),
+                        got=repr(seen.get(key)),
+                        want=repr(stored.get(key)),
+                    ),
                 )
 
 

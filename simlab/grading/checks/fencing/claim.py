@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from simlab.grading.checks.fencing.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
@@ -58,7 +60,7 @@ def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
     after = args[0] if args else None
     require(
         isinstance(after, dict),
-        f"{fn.__name__}() replaced the state with {kind_of(after)}; change the dict in place",
+        say("replaced_state", fn=fn.__name__, kind=kind_of(after)),
     )
     return result, after
 
@@ -73,12 +75,15 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         state = new_state()
         epoch = claim(state)
         ok, state = _state_after(cancel, state)
-        require(ok is True, f"cancel() of a running task returned {shown_value(ok)}, expected True")
+        require(
+            ok is True,
+            say("returned", fn="cancel", status="running", got=shown_value(ok), want="True"),
+        )
         require(
             not commit(state, epoch, "answer"),
-            "after cancel, a commit with the current epoch was accepted",
+            say("commit_after_cancel"),
         )
-        require(state.get("result") is None, "after cancel, the result is no longer None")
+        require(state.get("result") is None, say("result_not_none"))
 
     @t.part
     def cancel_bumps_epoch():
@@ -87,11 +92,11 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         _, state = _state_after(cancel, state)
         require(
             state.get("status") == "cancelled",
-            f"after cancel, the status is {shown_value(state.get('status'))}, expected 'cancelled'",
+            say("cancel_status", got=shown_value(state.get("status"))),
         )
         require(
             state.get("epoch") == epoch + 1,
-            "cancel must bump the epoch by one, so every lease issued before is stale",
+            say("cancel_bumps"),
         )
 
     @t.part
@@ -103,8 +108,7 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         claim(state)
         require(
             not commit(state, old, "stale"),
-            "after requeue and a new claim, the pre-cancel epoch could commit again "
-            "(requeue must keep the epoch)",
+            say("stale_commits_again"),
         )
 
     t.part(lambda: falsify(MOVES, plays.fenced, examples=EXAMPLES, first=_FIRST))
@@ -118,16 +122,17 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         _, state = _state_after(cancel, state)
         ok, state = _state_after(requeue, state)
         require(
-            ok is True, f"requeue() of a cancelled task returned {shown_value(ok)}, expected True"
+            ok is True,
+            say("returned", fn="requeue", status="cancelled", got=shown_value(ok), want="True"),
         )
         require(
             state.get("status") == "queued",
-            f"after requeue, the status is {shown_value(state.get('status'))}, expected 'queued'",
+            say("requeue_status", got=shown_value(state.get("status"))),
         )
         fresh = claim(state)
-        require(fresh > epoch, "after requeue, a new claim did not get a higher epoch")
-        require(commit(state, fresh, "answer"), "the commit of the new epoch was refused")
-        require(not commit(state, fresh, "again"), "a second commit was accepted")
+        require(fresh > epoch, say("no_higher_epoch"))
+        require(commit(state, fresh, "answer"), say("new_commit_refused"))
+        require(not commit(state, fresh, "again"), say("second_commit"))
 
     _refusals(t, cancel, requeue)
     t.under("requeue")
@@ -152,9 +157,9 @@ def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
             ok, after = _state_after(cancel, state)
             require(
                 ok is False,
-                f"cancel() of a {status} task returned {shown_value(ok)}, expected False",
+                say("returned", fn="cancel", status=status, got=shown_value(ok), want="False"),
             )
-            require(after == before, f"cancel() changed a {status} task")
+            require(after == before, say("changed", fn="cancel", status=status))
 
     t.under("requeue")
 
@@ -166,9 +171,9 @@ def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
             ok, after = _state_after(requeue, state)
             require(
                 ok is False,
-                f"requeue() of a {status} task returned {shown_value(ok)}, expected False",
+                say("returned", fn="requeue", status=status, got=shown_value(ok), want="False"),
             )
-            require(after == before, f"requeue() changed a {status} task")
+            require(after == before, say("changed", fn="requeue", status=status))
 
 
 # ------------------------------------------------------------------ the generated sequences ---
@@ -251,22 +256,23 @@ class _Plays:
                 require(
                     step.after.get("epoch") == step.before["epoch"] + 1
                     and step.after.get("status") == "cancelled",
-                    f"cancel of a {step.before['status']} task must set 'cancelled' and bump "
-                    "the epoch by one",
+                    say("cancel_must_bump", status=step.before["status"]),
                 )
                 fenced_up_to = step.after["epoch"]
             elif step.move == "claim":
                 require(
                     step.epoch > highest,
-                    f"the claim got epoch {shown_value(step.epoch)}, which "
-                    f"{'the cancel' if step.epoch <= fenced_up_to else 'a lease before it'} "
-                    "had already used (requeue must keep the epoch)",
+                    say(
+                        "claim_reused_cancel"
+                        if step.epoch <= fenced_up_to
+                        else "claim_reused_lease",
+                        epoch=shown_value(step.epoch),
+                    ),
                 )
             elif step.move == "commit":
                 require(
                     not (step.accepted and step.epoch <= fenced_up_to),
-                    f"a commit with epoch {shown_value(step.epoch)}, from before the cancel, "
-                    "was accepted",
+                    say("stale_accepted", epoch=shown_value(step.epoch)),
                 )
             highest = max(highest, _epoch(step.after), step.epoch or 0)
 
@@ -289,7 +295,7 @@ def _commit(state: dict, epoch: int) -> bool:
     try:
         return commit(state, epoch, "answer")
     except (KeyError, TypeError):  # the learner's functions left a state commit cannot read
-        raise Fail("the state lost its 'epoch' or 'status' key") from None
+        raise Fail(say("state_lost")) from None
 
 
 def _epoch(state: dict) -> int:
@@ -306,25 +312,30 @@ def _as_reference(name: str, step: _Step, reference: Any) -> None:
         status = "odd"  # a status the learner's own function set: never quoted
     require(
         step.returned is ok,
-        f"{name}() of a {status} task returned {shown_value(step.returned)}, expected {ok}",
+        say("returned", fn=name, status=status, got=shown_value(step.returned), want=str(ok)),
     )
     if ok:
         for key in ("epoch", "status", "result"):
             require(
                 step.after.get(key) == want[key],
-                f"{name}() of a {status} task left the {key} at "
-                f"{shown_value(step.after.get(key))}, expected {shown_value(want[key])}"
-                + (" (requeue must keep the epoch)" if (name, key) == ("requeue", "epoch") else ""),
+                say(
+                    "left_epoch" if (name, key) == ("requeue", "epoch") else "left_at",
+                    fn=name,
+                    status=status,
+                    key=key,
+                    got=shown_value(step.after.get(key)),
+                    want=shown_value(want[key]),
+                ),
             )
     else:
-        require(step.after == step.before, f"{name}() changed a {status} task")
+        require(step.after == step.before, say("changed", fn=name, status=status))
 
 
-def _told(step: _Step) -> str:
+def _told(step: _Step) -> Message:
     """One move of the story, as a learner reads it."""
     if step.move == "claim":
-        return f"claim (epoch {shown_value(step.epoch)})"
+        return say("move_claim", epoch=shown_value(step.epoch))
     if step.move == "commit":
         verdict = "accepted" if step.accepted else "refused"
-        return f"commit with epoch {shown_value(step.epoch)} {verdict}"
-    return step.move
+        return say(f"move_commit_{verdict}", epoch=shown_value(step.epoch))
+    return say({"claim refused": "move_claim_refused"}.get(step.move, f"move_{step.move}"))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LedgerError
+from simlab.grading.checks.fencing.messages import say
 from simlab.grading.questions import Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import Student, kind_of, shown_value
@@ -28,21 +29,6 @@ LIMIT_FACTS = {
     "email_recalled": False,
     "step_rolled_back": False,
     "requeue_restarts_from_zero": False,
-}
-
-_WHY = {
-    "later_save_refused": "after a cancel the worker's save should be refused",
-    "later_effect_refused": "after a cancel, record_effect should refuse new side effects",
-    "new_claim_refused": "after a cancel, a new claim should be refused (TerminalTask)",
-    "email_recalled": "an e-mail already sent cannot be recalled by a cancel",
-    "step_rolled_back": "a cancel does not roll back committed steps",
-    "requeue_restarts_from_zero": "a requeued task resumes from its committed step, not 0",
-}
-
-#: What each world is, as feedback names it.
-_WORLD_WORDS = {
-    "unfenced": "a ledger whose cancel fences nothing (its mailbox loses mail)",
-    "rollback": "a ledger whose cancel rolls the steps back",
 }
 
 
@@ -61,26 +47,23 @@ def cancel_limits(s: Student, t: Tally) -> None:
             record = read(s, path, "t1")
             require(
                 record is not None,
-                "the ledger file at `path` holds no task 't1': run the "
-                "story on the path you are given",
+                say("no_task_story", task="'t1'"),
             )
             keys = [e.key for e in read(s, path, "t1", effects=True) or []]
-            require("t1:email" in keys, "no side effect 't1:email' was recorded in the ledger")
-            require(record.step >= 1, "step 1 of t1 was never committed")
-            require(record.epoch >= 2, "t1 was never cancelled (its epoch never moved past 1)")
+            require("t1:email" in keys, say("no_email_effect"))
+            require(record.step >= 1, say("step_never_committed"))
+            require(record.epoch >= 2, say("never_cancelled"))
             evidence.append("ok")
 
         def fact(*names: str) -> None:
-            require(
-                evidence, "the ledger does not show the story ran, so these answers are guesses"
-            )
+            require(evidence, say("guesses"))
             for name in names:
                 value = facts.get(name)
                 require(
                     isinstance(value, bool),
-                    f"{name!r} should be True or False, got {kind_of(value)}",
+                    say("fact_kind", name=repr(name), kind=kind_of(value)),
                 )
-                require(value is LIMIT_FACTS[name], _WHY[name])
+                require(value is LIMIT_FACTS[name], say(name))
             for world in WORLDS:
                 worlds.agree(world, names)
 
@@ -112,8 +95,9 @@ class _Worlds:
             value = answer.get(name)
             require(
                 value is want[name],
-                f"on {_WORLD_WORDS[world]}, your {name!r} came out {shown_value(value)}, but "
-                f"the story there gives {want[name]}: measure each one, do not type it in",
+                say(
+                    f"world_{world}", name=repr(name), got=shown_value(value), want=str(want[name])
+                ),
             )
 
     def _play(self, world: str) -> Any:
@@ -128,7 +112,7 @@ class _Worlds:
 
 
 def dict_of(value: Any, who: str) -> dict:
-    require(isinstance(value, dict), f"{who} returned {kind_of(value)}, expected a dict")
+    require(isinstance(value, dict), say("not_a_dict", who=who, kind=kind_of(value)))
     return value
 
 
