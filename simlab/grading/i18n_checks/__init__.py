@@ -1,4 +1,4 @@
-"""Chinese rules for the hidden checks' sentences of the rubrics (issue 13): attacks, stories.
+"""Chinese rules for the hidden checks' sentences of the rubrics: attacks, stories.
 
 Each entry is ``(pattern, template[, nested[, terms]])`` for :func:`simlab.grading.i18n._r`;
 :data:`simlab.grading.i18n.RULES` appends them after its own (wrappers first). Patterns are
