@@ -21,11 +21,16 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(ROOT))
-# The kernels that execute the notebooks read docs/_kernel/ too: it quiets ipykernel's startup
-# warning about loopback TCP, printed once per notebook otherwise.
-os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
-    p for p in (str(HERE / "_kernel"), os.environ.get("JUPYTER_CONFIG_PATH")) if p
+# The kernels that execute the notebooks get an IPython profile of their own, in the build folder:
+# docs/_kernel/'s config quiets ipykernel's startup warning about loopback TCP (printed once per
+# notebook otherwise), and neither the learner's ~/.ipython startup files nor its history are
+# touched. IPython reads a kernel's config from its profile, not from JUPYTER_CONFIG_PATH.
+_PROFILE = HERE / "_build" / "ipython" / "profile_default"
+_PROFILE.mkdir(parents=True, exist_ok=True)
+(_PROFILE / "ipython_kernel_config.json").write_text(
+    (HERE / "_kernel" / "ipython_kernel_config.json").read_text(encoding="utf-8"), encoding="utf-8"
 )
+os.environ["IPYTHONDIR"] = str(_PROFILE.parent)
 
 project = "simlab"
 author = "simlab"

@@ -118,3 +118,37 @@ def test_does_the_api_reference_follow_the_package_tree(site):
         if not page.is_file() or f'id="module-{name}"' not in page.read_text():
             missing.append(name)
     assert not missing, missing
+
+
+def test_does_a_kernel_the_site_starts_print_no_startup_warning():
+    """The notebooks run in kernels under the site's own IPython profile (``docs/conf.py``):
+    ipykernel's loopback-TCP warning would be printed once per notebook otherwise."""
+    pytest.importorskip("sphinx")
+    import os
+
+    env = dict(os.environ)
+    namespace: dict = {"__file__": str(ROOT / "docs" / "conf.py")}
+    saved = dict(os.environ)
+    try:
+        exec(compile((ROOT / "docs" / "conf.py").read_text(), "conf.py", "exec"), namespace)
+        env["IPYTHONDIR"] = os.environ["IPYTHONDIR"]
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+        sys.path[:] = [p for p in sys.path if not p.startswith(str(ROOT / "docs"))]
+    start = (
+        "from jupyter_client.manager import start_new_kernel\n"
+        "km, kc = start_new_kernel()\n"
+        "kc.execute_interactive('1 + 1', timeout=60)\n"
+        "kc.stop_channels(); km.shutdown_kernel()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", start], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "WARNING" not in done.stderr, done.stderr[-2000:]
+    plain = {k: v for k, v in env.items() if k != "IPYTHONDIR"}
+    loud = subprocess.run(
+        [sys.executable, "-c", start], env=plain, capture_output=True, text=True, timeout=120
+    )
+    assert "without encryption" in loud.stderr, "the warning this profile quiets is gone upstream"
