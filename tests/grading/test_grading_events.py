@@ -22,6 +22,7 @@ from simlab.grading.checks.events import CHILDREN, PARENT, bus_streams, referenc
 from simlab.grading.checks.events.absorber import BUDGETS, DIAGNOSES, STREAMS
 from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrows_like_the_kit
 from simlab.grading.checks.events.grants import told as grant_story
+from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.narrowing import EXAMPLES as NARROWING_EXAMPLES
 from simlab.grading.checks.events.streams import (
     FIRST_STREAMS,
@@ -31,7 +32,7 @@ from simlab.grading.checks.events.streams import (
     told,
 )
 from simlab.grading.grader import hidden_checks
-from simlab.grading.i18n import translate, untranslated
+from simlab.grading.messages import render, untranslated
 from simlab.grading.notebook import read_notebook
 from simlab.grading.properties import falsify, st
 from simlab.grading.questions import FAILURE_CHARS, Fail
@@ -75,27 +76,31 @@ def test_are_the_hostile_grants_really_split_between_true_and_false():
     verdicts = {
         kind: {reference_is_narrowing(PARENT, c) for c in cs} for kind, cs in CHILDREN.items()
     }
-    assert verdicts["the same grant"] == verdicts["a grant with repeated names"] == {True}
-    assert verdicts["a grant with an extra tool"] == verdicts["a revoked grant"] == {False}
-    assert verdicts["a grant naming a collection with other capitals"] == {False}
-    assert verdicts["a grant repeating names its parent lacks"] == {False}
+    assert verdicts["same"] == verdicts["repeated"] == {True}
+    assert verdicts["extra_tool"] == verdicts["revoked"] == {False}
+    assert verdicts["capitals"] == {False}
+    assert verdicts["repeated_lacking"] == {False}
 
 
 def test_is_every_sentence_the_checks_can_say_translated_and_short():
-    """Each kind of stream with each diagnosis, each kind of grant with each verdict: a Chinese
-    rule for the whole sentence (its parts included), and no longer than FAILURE_CHARS."""
+    """Each kind of stream with each diagnosis, each kind of grant with each verdict: Chinese
+    for the whole sentence (its parts included), and no longer than FAILURE_CHARS."""
     sentences = [
-        f"on {what}: the absorber {why}" for what in STREAMS.values() for why in DIAGNOSES.values()
+        say("absorber_on", what=what, why=why)
+        for what in STREAMS.values()
+        for why in DIAGNOSES.values()
     ]
-    for kind in CHILDREN:
-        for verdict in (True, False):
-            said = f"is_narrowing() said {verdict} when the child is {kind}"
-            sentences += [said, said + " (of a revoked parent)"]
+    kinds = [say(f"child_{kind}") for kind in CHILDREN]
+    for kind in kinds:
+        for verdict in ("True", "False"):
+            sentences += [
+                say(key, got=verdict, kind=kind) for key in ("said_when", "said_when_revoked")
+            ]
     for sentence in sentences:
         assert untranslated(sentence) == [], sentence
-        assert len(sentence) <= FAILURE_CHARS, sentence
-        zh = translate(sentence, "zh")
-        assert not any(words in zh for words in (*STREAMS.values(), *CHILDREN)), zh
+        assert len(str(sentence)) <= FAILURE_CHARS, sentence
+        zh = render(sentence, "zh")
+        assert not any(str(words) in zh for words in (*STREAMS.values(), *kinds)), zh
 
 
 # --- the properties: generated streams and grants, judged here without a sandbox -------------
@@ -243,7 +248,7 @@ def test_do_generated_grants_catch_each_mistake_of_their_criterion(source, repea
 def test_does_every_twist_of_a_child_grant_come_up():
     """Each way a child can be more than a narrowing is a hand-picked pair, and the generated
     pairs draw narrowings and twists alike."""
-    twisted = {m for pair in FIRST_PAIRS["core"] for m in grant_story(*pair)}
+    twisted = {str(m) for pair in FIRST_PAIRS["core"] for m in grant_story(*pair)}
     for move in (
         "the tenant's name in other capitals",
         "another tenant",
@@ -291,10 +296,15 @@ def test_do_correct_narrowings_pass_every_generated_grant(source):
 
 def test_is_every_sentence_of_a_generated_story_translated_and_short():
     """Each move of a stream's or a grant pair's story, and each sentence of what went wrong,
-    has a Chinese rule; a failure with the longest story and the longest sentence fits in
+    has Chinese; a failure with the longest story and the longest sentence fits in
     FAILURE_CHARS, translated."""
     kinds = ({}, {"versions": True}, {"conflicts": True})
-    moves = {told(d) for kind in kinds for s in _samples(streams(**kind), 60) for d in s}
+    moves = {
+        say("delivery", event=told(d))
+        for kind in kinds
+        for s in _samples(streams(**kind), 60)
+        for d in s
+    }
     for repeats in (False, True):
         moves |= {
             m for pair in _samples(grant_pairs(repeats=repeats), 300) for m in grant_story(*pair)
@@ -304,21 +314,20 @@ def test_is_every_sentence_of_a_generated_story_translated_and_short():
         assert untranslated(move) == [], move
     many = [("A", s, f"k{s}", 2) for s in range(1, 6)]
     said = [
-        "your absorber released an event it was not given",
-        f"your absorber released {_shown(many)} where the kit's EventAbsorber releases nothing",
-        f"your absorber released nothing where the kit's EventAbsorber releases {_shown(many)}",
-        f"your absorber released {_shown(many)} where the kit's EventAbsorber releases "
-        f"{_shown(many)}",
-        "is_narrowing() said True of that child",
+        say("not_given"),
+        say("released_extra", got=_shown(many)),
+        say("released_nothing", want=_shown(many)),
+        say("released_instead", got=_shown(many), want=_shown(many)),
+        say("said_of_child", got="True"),
     ]
     for sentence in said:
 
         def holds(value, story, sentence=sentence):
-            for move in sorted(moves):  # far more than fit: the last ones are told
+            for move in sorted(moves, key=str):  # far more than fit: the last ones are told
                 story.add(move)
             raise Fail(sentence)
 
         with pytest.raises(Fail) as failure:
             falsify(st.just(0), holds)
         assert len(str(failure.value)) <= FAILURE_CHARS, str(failure.value)
-        assert untranslated(str(failure.value)) == [], str(failure.value)
+        assert untranslated(failure.value.said) == [], str(failure.value)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.fencing.messages import say
-from simlab.grading.i18n import translate, untranslated
-from simlab.grading.messages import message, render
+from simlab.grading.i18n import translate
+from simlab.grading.messages import LEGACY, Message, message, render, untranslated
+from simlab.grading.questions import Tally, feedback_message
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "01_fencing_and_cancellation.ipynb"
@@ -69,3 +71,64 @@ def test_does_format_text_speak_chinese():
     g = NotebookGrade("x.ipynb", "fencing", 6, 6, [QuestionGrade("q", 6, 6, "all 6 checks passed")])
     assert "全部 6 项检查通过" in format_text([g], "zh")
     assert "all 6 checks passed" in format_text([g])
+
+
+def _english(said: Message) -> list[str]:
+    """The sentences inside ``said`` still written in English (rendered from no catalog)."""
+    if said.id == LEGACY:
+        return [str(said)]
+    found = []
+    for _, value in said.values:
+        for v in value if isinstance(value, tuple) else (value,):
+            found += _english(v) if isinstance(v, Message) else []
+    return found
+
+
+def _failing(check, functions: dict) -> Message:
+    """The feedback of ``check`` (a question's hidden check) on a learner whose functions are
+    the local ``functions``, as a message."""
+    tally = Tally()
+    check(SimpleNamespace(function=functions.__getitem__), tally)
+    assert tally.faults and tally.passed < tally.count
+    return feedback_message(tally, tally.count, None)
+
+
+def test_does_a_failing_check_of_histories_speak_chinese_only():
+    from simlab.grading.checks.histories.stale import stale_commits
+    from simlab.grading.checks.histories.ttl import choose_ttl_check
+
+    said = _failing(stale_commits, {"stale_commits": lambda history: []})
+    assert _english(said) == [] and untranslated(said) == []
+    zh = render(said, "zh")
+    assert zh.startswith("3/13 项检查通过;epoch 2 已授予另一个 worker 之后"), zh
+    functions = {
+        "recovery_times": lambda history: [1.0],
+        "measure": lambda ttl, seeds: {"duplicate_work": 0.5, "waiting": 2},
+        "choose_ttl": lambda table, step_cost, wait_cost: 8.0,
+    }
+    said = _failing(choose_ttl_check, functions)
+    assert _english(said) == [] and untranslated(said) == []
+    assert "recovery_times() 给出了 1 个时间(1),与工具包测得的时间不同" in render(said, "zh")
+
+
+def test_does_a_failing_check_of_events_speak_chinese_only():
+    from simlab.grading.checks.events.absorber import STREAMS, _replay, task_events
+    from simlab.grading.checks.events.narrowing import narrowing_check
+
+    said = _failing(narrowing_check, {"is_narrowing": lambda parent, child: True})
+    assert _english(said) == [] and untranslated(said) == []
+    assert "当子授权是多一个集合的授权时,is_narrowing() 返回了 True" in render(said, "zh")
+
+    class InArrival:
+        def offer(self, event):
+            return [event]
+
+    stream = [e.to_dict() for e in reversed(task_events(1, 3))]
+    tally = Tally()
+    tally.part(lambda: _replay(InArrival, stream, STREAMS["backwards"]))
+    said = feedback_message(tally, 1, None)
+    assert _english(said) == [] and untranslated(said) == []
+    assert render(said, "zh") == (
+        "0/1 项检查通过;在一个任务的事件倒序到达的情况下:吸收器先放行了某个任务的一个 seq,"
+        "而比它小一的 seq 还没放行(顺序乱了)"
+    )

@@ -21,7 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
+from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.streams import falsify_absorber, released
+from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally
 from simlab.grading.student import RemoteObject, Student
 
@@ -89,34 +91,33 @@ def _released(value: Any) -> list[tuple[str, int, str]]:
 
 #: What an absorber got wrong, as the feedback says it (after "the absorber").
 DIAGNOSES = {
-    "twice": "released the same seq of a task twice (a duplicate or a conflicting event got "
-    "through)",
-    "version": f"released an event whose version is not {EVENT_VERSION}",
-    "set-aside": "released an event it should have set aside",
-    "order": "released a seq of a task before the seq just below it (the order broke)",
-    "lost": "never released an event although every earlier seq of its task had arrived",
-    "late": "held an event back after the gap before it was filled: release it in that offer()",
+    "twice": say("why_twice"),
+    "version": say("why_version", version=EVENT_VERSION),
+    "set-aside": say("why_set_aside"),
+    "order": say("why_order"),
+    "lost": say("why_lost"),
+    "late": say("why_late"),
 }
 
 #: The kinds of stream the parts replay, as the feedback names them (never the stream itself).
 STREAMS = {
-    "clean": "a stream with no fault at all",
-    "duplicates": "a stream with duplicates (in order otherwise)",
-    "many": "one event delivered many times",
-    "interleaved": "duplicates arriving after other tasks' events",
-    "reordering": "a reordered stream (no duplicates)",
-    "backwards": "one task's events in reverse order",
-    "both": "a stream with duplicates and reordering, several tasks",
-    "gap": "one task's gap while another flows",
-    "late-start": "a task that starts after another one is well along",
-    "late": "duplicates arriving long after their event was released (the task is done)",
-    "conflict": "two different events claiming one seq",
-    "version": "an event of an unknown version",
-    "version-then-known": "an unknown version, then the known one of its seq",
+    "clean": say("stream_clean"),
+    "duplicates": say("stream_duplicates"),
+    "many": say("stream_many"),
+    "interleaved": say("stream_interleaved"),
+    "reordering": say("stream_reordering"),
+    "backwards": say("stream_backwards"),
+    "both": say("stream_both"),
+    "gap": say("stream_gap"),
+    "late-start": say("stream_late_start"),
+    "late": say("stream_late"),
+    "conflict": say("stream_conflict"),
+    "version": say("stream_version"),
+    "version-then-known": say("stream_version_then_known"),
 }
 
 
-def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[dict]) -> str:
+def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[dict]) -> Message:
     """What went wrong, in words that do not give the stream away."""
     got = [e for batch in answer for e in batch]
     want = [e for batch in truth for e in batch]
@@ -137,7 +138,7 @@ def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[
     return DIAGNOSES["late"]
 
 
-def _replay(new_absorber: Callable[[], RemoteObject], stream: list[dict], what: str) -> None:
+def _replay(new_absorber: Callable[[], RemoteObject], stream: list[dict], what: Message) -> None:
     absorber = new_absorber()
     truth = reference_releases(stream)
     answer = []
@@ -148,7 +149,7 @@ def _replay(new_absorber: Callable[[], RemoteObject], stream: list[dict], what: 
             # Feed the rest so the diagnosis sees the whole story (errors end it here).
             for rest in stream[len(answer) :]:
                 answer.append(_released(absorber.offer(copy.deepcopy(rest))))
-            raise Fail(f"on {what}: the absorber {_diagnose(answer, truth, stream)}")
+            raise Fail(say("absorber_on", what=what, why=_diagnose(answer, truth, stream)))
 
 
 def _event(

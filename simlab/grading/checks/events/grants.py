@@ -20,12 +20,21 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.streams import nth_ordering
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import require
 from simlab.grading.student import kind_of
 
-__all__ = ["grant_pairs", "told", "narrows_like_the_kit", "falsify_narrowing", "FIRST_PAIRS"]
+__all__ = [
+    "grant_pairs",
+    "told",
+    "not_bool",
+    "narrows_like_the_kit",
+    "falsify_narrowing",
+    "FIRST_PAIRS",
+]
 
 #: The names a generated grant draws from: two of them differ from another only in capitals.
 COLLECTIONS = ("docs", "wiki", "hr", "Docs")
@@ -123,51 +132,54 @@ def grant_pairs(draw: Any, *, repeats: bool = False) -> tuple[dict, dict]:
     return parent, child
 
 
-def _told_names(parent: list[str], child: list[str], plural: str) -> list[str]:
+def _told_names(parent: list[str], child: list[str], plural: str) -> list[Message]:
     """How the child's list of ``plural`` (``collections``, ``tools``) differs from its
     parent's, in a few short sentences."""
-    one = plural[:-1]
     held = [n for n in child if n in parent]
     lacking = [n for n in child if n not in parent]
     lower = {n.lower() for n in parent}
     out = []
     if not child:
-        out.append(f"no {plural}" if parent else f"no {plural} on either side")
+        out.append(say(f"told_no_{plural}" if parent else f"told_no_{plural}_either"))
     elif set(held) == set(parent):
-        out.append(f"all the parent's {plural}")
+        out.append(say(f"told_all_{plural}"))
     elif held:
-        out.append(f"some of the parent's {plural}")
+        out.append(say(f"told_some_{plural}"))
     if any(n.lower() not in lower for n in lacking):
-        out.append(f"a {one} the parent lacks")
+        out.append(say(f"told_lacking_{plural}"))
     if any(n.lower() in lower for n in lacking):
-        out.append(f"a {one} the parent has in other capitals")
+        out.append(say(f"told_capitals_{plural}"))
     if len(set(child)) < len(child):
-        out.append(f"a {one} named twice")
+        out.append(say(f"told_twice_{plural}"))
     order = [n for n in parent if n in set(held)]
     if list(dict.fromkeys(held)) != order:
-        out.append(f"the {plural} in another order")
+        out.append(say(f"told_order_{plural}"))
     return out
 
 
-def told(parent: dict, child: dict) -> list[str]:
+def told(parent: dict, child: dict) -> list[Message]:
     """The moves of a story: how ``child`` differs from ``parent`` (its names first)."""
     out = _told_names(parent["collections"], child["collections"], "collections")
     out += _told_names(parent["tools"], child["tools"], "tools")
     if child["tenant"] == parent["tenant"] and child["version"] == parent["version"]:
-        out.append("the same tenant and version")
+        out.append(say("told_same_tenant_version"))
     elif child["tenant"] == parent["tenant"]:
-        out.append("the same tenant")
+        out.append(say("told_same_tenant"))
     elif child["tenant"].lower() == parent["tenant"].lower():
-        out.append("the tenant's name in other capitals")
+        out.append(say("told_tenant_capitals"))
     else:
-        out.append("another tenant")
+        out.append(say("told_other_tenant"))
     if child["version"] != parent["version"]:
-        out.append(
-            "a newer version" if child["version"] > parent["version"] else "an older version"
-        )
-    out += ["the parent revoked"] if parent["revoked"] else []
-    out += ["the child revoked"] if child["revoked"] else []
+        newer = child["version"] > parent["version"]
+        out.append(say("told_newer_version" if newer else "told_older_version"))
+    out += [say("told_parent_revoked")] if parent["revoked"] else []
+    out += [say("told_child_revoked")] if child["revoked"] else []
     return out
+
+
+def not_bool(answer: Any) -> None:
+    """Fail unless the learner's ``is_narrowing`` answered True or False."""
+    require(isinstance(answer, bool), say("not_bool", kind=kind_of(answer)))
 
 
 def narrows_like_the_kit(
@@ -181,11 +193,8 @@ def narrows_like_the_kit(
         for move in told(parent, child):
             story.add(move)
         answer = student(copy.deepcopy(parent), copy.deepcopy(child))
-        require(
-            isinstance(answer, bool),
-            f"is_narrowing() returned {kind_of(answer)}, expected True or False",
-        )
-        require(answer == reference(parent, child), f"is_narrowing() said {answer} of that child")
+        not_bool(answer)
+        require(answer == reference(parent, child), say("said_of_child", got=str(answer)))
 
     return holds
 

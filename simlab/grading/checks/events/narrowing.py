@@ -18,9 +18,10 @@ import copy
 from typing import Any
 
 from simlab.agent.world import Grant, PermissionDenied
-from simlab.grading.checks.events.grants import falsify_narrowing
+from simlab.grading.checks.events.grants import falsify_narrowing, not_bool
+from simlab.grading.checks.events.messages import say
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student
 
 __all__ = ["CHILDREN", "NARROWING_RUBRIC", "PARENT", "narrowing_check", "reference_is_narrowing"]
 
@@ -53,33 +54,26 @@ def _child(**changes: Any) -> dict:
     return {**copy.deepcopy(PARENT), **changes}
 
 
-#: Kinds of child grant, each with the children the grader tries (all against ``PARENT``).
+#: Kinds of child grant, each with the children the grader tries (all against ``PARENT``); the
+#: feedback names kind ``k`` by message ``child_k``.
 CHILDREN: dict[str, list[dict]] = {
-    "the same grant": [_child()],
-    "a grant with fewer collections": [
+    "same": [_child()],
+    "fewer_collections": [
         _child(collections=["public"]),
         _child(collections=["initech-finance", "public"]),
     ],
-    "a grant with fewer tools": [_child(tools=["search"]), _child(tools=["model", "search"])],
-    "an empty grant": [_child(collections=[], tools=[])],
-    "a grant with an extra collection": [_child(collections=["public", "globex-internal"])],
-    "a grant with an extra tool and fewer collections": [
-        _child(collections=["public"], tools=["admin"])
-    ],
-    "a grant with an extra tool": [
-        _child(tools=["search", "inventory", "model", "email", "shell"])
-    ],
-    "another tenant's grant with fewer rights": [_child(tenant="globex", collections=["public"])],
-    "a grant at another version": [_child(version=5), _child(version=3, tools=["search"])],
-    "a revoked grant": [_child(revoked=True, tools=["search"])],
-    "a grant with as many collections, but other ones": [
-        _child(collections=["public", "initech-internal", "initech-hr"])
-    ],
-    "a grant naming a collection with other capitals": [_child(collections=["Public"])],
-    "a grant with repeated names": [
-        _child(collections=["public", "public"], tools=["search", "search"])
-    ],
-    "a grant repeating names its parent lacks": [
+    "fewer_tools": [_child(tools=["search"]), _child(tools=["model", "search"])],
+    "empty": [_child(collections=[], tools=[])],
+    "extra_collection": [_child(collections=["public", "globex-internal"])],
+    "extra_tool_fewer_collections": [_child(collections=["public"], tools=["admin"])],
+    "extra_tool": [_child(tools=["search", "inventory", "model", "email", "shell"])],
+    "other_tenant": [_child(tenant="globex", collections=["public"])],
+    "other_version": [_child(version=5), _child(version=3, tools=["search"])],
+    "revoked": [_child(revoked=True, tools=["search"])],
+    "other_collections": [_child(collections=["public", "initech-internal", "initech-hr"])],
+    "capitals": [_child(collections=["Public"])],
+    "repeated": [_child(collections=["public", "public"], tools=["search", "search"])],
+    "repeated_lacking": [
         _child(
             collections=["public", "globex-internal", "globex-internal"],
             tools=["search", "shell", "shell"],
@@ -138,58 +132,40 @@ def narrowing_check(s: Student, t: Tally) -> None:
         for kind in kinds:
             for child in CHILDREN[kind]:
                 answer = student(copy.deepcopy(parent), copy.deepcopy(child))
-                require(
-                    isinstance(answer, bool),
-                    f"is_narrowing() returned {kind_of(answer)}, expected True or False",
-                )
+                not_bool(answer)
                 truth = reference_is_narrowing(parent, child)
                 require(
                     answer == truth,
-                    f"is_narrowing() said {answer} when the child is {kind}"
-                    + ("" if parent is PARENT else " (of a revoked parent)"),
+                    say(
+                        "said_when" if parent is PARENT else "said_when_revoked",
+                        got=str(answer),
+                        kind=say(f"child_{kind}"),
+                    ),
                 )
 
     t.under("narrows")
 
     @t.part
     def true_narrowings():
-        judge(
-            (
-                "the same grant",
-                "a grant with fewer collections",
-                "a grant with fewer tools",
-                "an empty grant",
-            )
-        )
+        judge(("same", "fewer_collections", "fewer_tools", "empty"))
 
     @t.part
     def wider_grants():
-        judge(
-            (
-                "a grant with an extra collection",
-                "a grant with an extra tool",
-                "a grant with an extra tool and fewer collections",
-            )
-        )
+        judge(("extra_collection", "extra_tool", "extra_tool_fewer_collections"))
 
     @t.part
     def another_tenant_or_version():
-        judge(("another tenant's grant with fewer rights", "a grant at another version"))
+        judge(("other_tenant", "other_version"))
 
     @t.part
     def revoked_grants():
-        judge(("a revoked grant",))
+        judge(("revoked",))
         revoked = {**PARENT, "revoked": True}
-        judge(("the same grant", "a grant with fewer tools"), parent=revoked)
+        judge(("same", "fewer_tools"), parent=revoked)
 
     @t.part
     def exact_names():
-        judge(
-            (
-                "a grant with as many collections, but other ones",
-                "a grant naming a collection with other capitals",
-            )
-        )
+        judge(("other_collections", "capitals"))
 
     @t.part
     def generated_grants():
@@ -199,7 +175,7 @@ def narrowing_check(s: Student, t: Tally) -> None:
 
     @t.part
     def repeated_names():
-        judge(("a grant with repeated names", "a grant repeating names its parent lacks"))
+        judge(("repeated", "repeated_lacking"))
 
     @t.part
     def generated_grants_with_repeated_names():

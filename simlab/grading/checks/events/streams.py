@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber
+from simlab.grading.checks.events.messages import say
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, require
 from simlab.grading.student import RemoteObject, kind_of
@@ -151,13 +152,13 @@ def released(value: Any) -> list[tuple]:
     """The events one ``offer()`` released, each as ``(task, seq, key, version)``."""
     require(
         isinstance(value, list | tuple),
-        f"offer() returned {kind_of(value)}, expected a list of the events it releases",
+        say("offer_not_a_list", kind=kind_of(value)),
     )
     out = []
     for item in value:
         require(
             isinstance(item, dict) and {"task_id", "seq", "idempotency_key"} <= set(item),
-            f"offer() released {kind_of(item)}, expected the event dicts it was given",
+            say("offer_not_events", kind=kind_of(item)),
         )
         out.append((item["task_id"], item["seq"], item["idempotency_key"], item.get("version")))
     return out
@@ -168,9 +169,7 @@ SHOWN_EVENTS = 3
 
 
 def _shown(events: list[tuple]) -> str:
-    """Released events named as the story names deliveries."""
-    if not events:
-        return "nothing"
+    """Released events (one or more) named as the story names deliveries."""
     names = " ".join(told(e) for e in events[:SHOWN_EVENTS])
     more = len(events) - SHOWN_EVENTS
     return names + (f" +{more}" if more > 0 else "")
@@ -194,7 +193,7 @@ def absorbs_like_the_kit(
         absorber, kit = new_absorber(), EventAbsorber()
         given: set[tuple] = set()
         for delivery in stream:
-            story.add(told(delivery))
+            story.add(say("delivery", event=told(delivery)))
             given.add(_ident(delivery))
             want = [_ident(e.to_dict()) for e in kit.offer(AgentEvent.from_dict(delivery))]
             got = released(absorber.offer(copy.deepcopy(delivery)))
@@ -202,12 +201,13 @@ def absorbs_like_the_kit(
                 continue
             require(
                 all(_given(e, given) for e in got),
-                "your absorber released an event it was not given",
+                say("not_given"),
             )
-            raise Fail(
-                f"your absorber released {_shown(got)} where the kit's EventAbsorber "
-                f"releases {_shown(want)}"
-            )
+            if not got:
+                raise Fail(say("released_nothing", want=_shown(want)))
+            if not want:
+                raise Fail(say("released_extra", got=_shown(got)))
+            raise Fail(say("released_instead", got=_shown(got), want=_shown(want)))
 
     return holds
 

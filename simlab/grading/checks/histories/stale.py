@@ -15,6 +15,8 @@ from typing import Any
 from simlab.check.checker import stale_commit_events
 from simlab.check.checker import stale_commits as reference_stale_commits
 from simlab.check.history import Event, History
+from simlab.grading.checks.histories.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
@@ -123,16 +125,16 @@ def _count(rule: Any, history: list[Event]) -> int:
     answer = rule(history)
     require(
         isinstance(answer, (list, tuple)),
-        f"stale_commits() returned {kind_of(answer)}, expected a list of sentences",
+        say("not_a_list_of_sentences", kind=kind_of(answer)),
     )
     return len(answer)
 
 
 #: Hand-written histories, one property each: ``id -> (what it shows, stale commits, rows)``.
 #: A row is one :meth:`History.record` call, a trailing dict its ``value``.
-CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
+CASES: dict[str, tuple[Message, int, tuple[tuple, ...]]] = {
     "takeover": (
-        "a save with epoch 1 after epoch 2 was granted to another worker",
+        say("case_takeover"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -141,7 +143,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "same-worker": (
-        "a save with epoch 1 after the same worker was granted epoch 2",
+        say("case_same_worker"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -151,7 +153,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "refused": (
-        "with a refused save, a refused claim and saves of the current epoch",
+        say("case_refused"),
         0,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -165,7 +167,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "two-tasks": (
-        "with two tasks, each with its own epochs",
+        say("case_two_tasks"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -176,8 +178,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "highest": (
-        "a broken ledger granted epoch 1 again after epoch 2, then epoch 1 saved (the highest "
-        "epoch granted counts, not the last)",
+        say("case_highest"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -187,8 +188,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "order": (
-        "a save after its lease ran out but before a newer claim, then one right after that "
-        "claim at the same time (the order of events decides)",
+        say("case_order"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0, {"lease_until": 2.0}),
@@ -198,7 +198,7 @@ CASES: dict[str, tuple[str, int, tuple[tuple, ...]]] = {
         ),
     ),
     "cancel": (
-        "a save after a cancel (the cancel granted epoch 2)",
+        say("case_cancel"),
         1,
         (
             (0.0, "ok", "w1", "claim", "t1", 1, 0),
@@ -213,7 +213,7 @@ def _hand_written(rule: Any, case: str) -> None:
     """The student's rule must find as many stale commits as the case holds."""
     what, want, rows = CASES[case]
     found = _count(rule, events_of(*rows))
-    require(found == want, f"{what}: found {found} stale commit(s), expected {want}")
+    require(found == want, say("found_expected", what=what, found=found, want=want))
 
 
 def _recorded_unfenced_histories(rule: Any) -> None:
@@ -222,19 +222,14 @@ def _recorded_unfenced_histories(rule: Any) -> None:
         found, truth = _count(rule, history), len(reference_stale_commits(history))
         require(
             found == truth,
-            f"on a recorded unfenced run: found {found} stale commit(s), "
-            f"{'more' if found > truth else 'fewer'} than the kit's rule finds",
+            say("unfenced_more" if found > truth else "unfenced_fewer", found=found),
         )
 
 
 def _recorded_fenced_history(rule: Any) -> None:
     history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
     found = _count(rule, history.events)
-    require(
-        found == 0,
-        f"on a recorded run with the fence on, {found} stale commit(s) were reported; there "
-        "are none",
-    )
+    require(found == 0, say("fenced_reported", found=found))
 
 
 def _one_sentence_per_commit_in_order(rule: Any) -> None:
@@ -249,19 +244,12 @@ def _one_sentence_per_commit_in_order(rule: Any) -> None:
         )
     )
     if not isinstance(answer, list):
-        raise Fail(
-            f"stale_commits() must return a list of sentences (strings), not {kind_of(answer)}"
-        )
+        raise Fail(say("sentences_not", kind=kind_of(answer)))
     odd = [x for x in answer if not isinstance(x, str)]
-    require(
-        not odd,
-        "stale_commits() must return a list of sentences (strings), not a list of "
-        + (kind_of(odd[0]) if odd else ""),
-    )
+    require(not odd, say("sentences_not_list_of", kind=kind_of(odd[0]) if odd else ""))
     require(
         len(answer) == 2 and "t7" in answer[0] and "t3" in answer[1],
-        "with stale commits of t7 then t3, the sentences should come in history order, each "
-        "naming its task",
+        say("sentences_in_order"),
     )
 
 
@@ -318,10 +306,11 @@ def generated(moves: list[tuple], story: Story) -> list[Event]:
                 (time, "ok" if ok else "fail", worker, "save", task, epoch, steps[task] + 1)
             )
             steps[task] += ok
-            story.add(f"{worker} saves {task} with epoch {epoch} ({'ok' if ok else 'refused'})")
+            verdict = "ok" if ok else "refused"
+            story.add(say(f"move_save_{verdict}", worker=worker, task=task, epoch=epoch))
         elif op == "claim" and not ok:
             rows.append((time, "fail", worker, "claim", task, None, None, {"reason": "lease-held"}))
-            story.add(f"{worker}'s claim of {task} is refused")
+            story.add(say("move_claim_refused", worker=worker, task=task))
         else:
             epoch = (
                 epochs[0] if op == "claim" and pick == 3 and epochs else max(epochs, default=0) + 1
@@ -329,9 +318,9 @@ def generated(moves: list[tuple], story: Story) -> list[Event]:
             epochs.append(epoch)
             rows.append((time, "ok", worker, op, task, epoch, steps[task]))
             story.add(
-                f"{worker} claims {task} (epoch {epoch})"
+                say("move_claim", worker=worker, task=task, epoch=epoch)
                 if op == "claim"
-                else f"{task} is cancelled (epoch {epoch})"
+                else say("move_cancel", task=task, epoch=epoch)
             )
     return events_of(*rows)
 
@@ -344,7 +333,7 @@ def rule_counts(rule: Any) -> Any:
         found, truth = _count(rule, history), len(stale_commit_events(history))
         require(
             found == truth,
-            f"your rule found {found} stale commit(s), the kit's rule finds {truth}",
+            say("rule_found", found=found, truth=truth),
         )
 
     return holds
@@ -362,8 +351,7 @@ def rule_names(rule: Any) -> Any:
         for i, (sentence, task) in enumerate(zip(answer, truth, strict=True)):
             require(
                 isinstance(sentence, str) and task in sentence,
-                f"sentence {i + 1} ({shown_value(sentence)}) does not name {task}, the task "
-                f"of stale commit {i + 1}",
+                say("sentence_names", i=i + 1, got=shown_value(sentence), task=task),
             )
 
     return holds

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.check.history import Event
+from simlab.grading.checks.histories.messages import say
 from simlab.grading.checks.histories.stale import events_of
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, close_to, kind_of, shown_number
@@ -176,30 +178,25 @@ TTL_RUBRIC = (
 )
 
 
-def _times(answer: Any) -> str:
+def _times(answer: Any) -> Message | str:
     """The learner's own times, short: ``2 times (1.5, 3)``."""
     if not isinstance(answer, (list, tuple)):
         return shown_number(answer)
     shown = ", ".join(shown_number(a) for a in answer[:3])
-    more = ", ..." if len(answer) > 3 else ""
-    return f"{len(answer)} time{'s' if len(answer) != 1 else ''} ({shown}{more})"
+    if len(answer) == 1:
+        return say("time", shown=shown)
+    return say("times_cut" if len(answer) > 3 else "times", n=len(answer), shown=shown)
 
 
-def _times_match(recover: Any, history: list[Event], what: str) -> None:
+def _times_match(recover: Any, history: list[Event], what: Message) -> None:
     """The student's recovery times on ``history`` equal :func:`recovery_times`'."""
     answer = recover(history)
     truth = recovery_times(history)
-    require(
-        isinstance(answer, (list, tuple)),
-        f"recovery_times() returned {kind_of(answer)}, expected a list",
-    )
+    require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
     same = len(answer) == len(truth) and all(
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
-    require(
-        same,
-        f"{what}: recovery_times() gave {_times(answer)}, not the times the kit measures",
-    )
+    require(same, say("times_differ", what=what, got=_times(answer)))
 
 
 def _recovery_on_a_small_history(recover: Any) -> None:
@@ -216,13 +213,14 @@ def _recovery_on_a_small_history(recover: Any) -> None:
             (6.0, "ok", "w3", "claim", "t2", 2, 0),
             (7.5, "ok", "w1", "claim", "t1", 2, 0),
         ),
-        "two crashed tasks, a restart and a refused claim before they are claimed again",
+        say("history_small"),
     )
 
 
 def _recovery_on_a_recorded_run(recover: Any) -> None:
-    history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history.events
-    _times_match(recover, history, "on a recorded run (ttl 4)")
+    ttl = 4.0
+    history = simulate(PAUSES.with_(ttl=ttl), seed=TTL_SEEDS[0]).history.events
+    _times_match(recover, history, say("history_recorded", ttl=f"{ttl:g}"))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
@@ -235,7 +233,7 @@ def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
             (3.0, "info", "w2", "crash", "t1", 2, 0),
             (4.0, "ok", "w2", "restart"),
         ),
-        "a task crashed twice, claimed again only after the first crash",
+        say("history_left_out"),
     )
 
 
@@ -243,13 +241,16 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
     """The student's ``measure(ttl, seeds)`` equals :func:`measure`'s, key by key."""
     answer = measured(ttl, list(seeds))
     truth = measure(ttl, seeds)
-    require(isinstance(answer, dict), f"measure() returned {kind_of(answer)}, expected a dict")
+    require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
     for key in ("duplicate_work", "waiting"):
         require(
             close_to(answer.get(key), truth[key], 1e-9),
-            f"measure({ttl:g}, hidden seeds) gave {key} = "
-            f"{shown_number(answer.get(key), TTL_SEEDS)}, not what the kit measures on the same "
-            "runs",
+            say(
+                "measure_differs",
+                ttl=f"{ttl:g}",
+                key=key,
+                got=shown_number(answer.get(key), TTL_SEEDS),
+            ),
         )
 
 
@@ -258,8 +259,7 @@ def _chooses_the_cheapest(choose: Any) -> None:
         answer = choose(TTL_TABLE, step_cost, wait_cost)
         require(
             close_to(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost), 1e-9),
-            f"on a hidden table, choose_ttl() chose {shown_number(answer, HIDDEN_NUMBERS)}, not "
-            "the ttl of lowest cost (duplicate_work * step_cost + waiting * wait_cost)",
+            say("not_cheapest", got=shown_number(answer, HIDDEN_NUMBERS)),
         )
 
 
@@ -272,7 +272,7 @@ def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
     answer = choose(flat, 1, 1)
     require(
         close_to(answer, 2.0, 1e-9),
-        f"on a tie choose_ttl() chose {shown_number(answer)}, expected the smaller ttl (2)",
+        say("not_smaller", got=shown_number(answer)),
     )
 
 
@@ -330,23 +330,23 @@ def _history(moves: list[tuple], story: Story, *, claimed: bool) -> list[Event]:
             epochs[task] += 1
             rows.append((time, "ok", worker, "claim", task, epochs[task], 0))
             pending.discard(task)
-            story.add(f"{worker} claims {task} at {time:g}")
+            story.add(say("move_claims_at", worker=worker, task=task, at=f"{time:g}"))
         elif op == "refused":
             rows.append((time, "fail", worker, "claim", task, None, None, {"reason": "lease-held"}))
-            story.add(f"{worker}'s claim of {task} is refused at {time:g}")
+            story.add(say("move_refused_at", worker=worker, task=task, at=f"{time:g}"))
         elif op == "crash":
             rows.append((time, "info", worker, "crash", task, epochs[task], 0))
             pending.add(task)
-            story.add(f"{worker} crashes with {task} at {time:g}")
+            story.add(say("move_crashes_at", worker=worker, task=task, at=f"{time:g}"))
         else:
             rows.append((time, "ok", worker, "restart"))
-            story.add(f"{worker} restarts at {time:g}")
+            story.add(say("move_restarts_at", worker=worker, at=f"{time:g}"))
     if claimed:
         for task in sorted(pending):
             time = float(len(rows))
             epochs[task] += 1
             rows.append((time, "ok", "w3", "claim", task, epochs[task], 0))
-            story.add(f"w3 claims {task} at {time:g}")
+            story.add(say("move_claims_at", worker="w3", task=task, at=f"{time:g}"))
     return events_of(*rows)
 
 
@@ -357,17 +357,16 @@ def _recovery_property(recover: Any, *, claimed: bool) -> Any:
     def holds(moves: list[tuple], story: Story) -> None:
         history = _history(moves, story, claimed=claimed)
         answer, truth = recover(history), recovery_times(history)
-        require(
-            isinstance(answer, (list, tuple)),
-            f"recovery_times() returned {kind_of(answer)}, expected a list",
-        )
+        require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
         same = len(answer) == len(truth) and all(
             close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
         )
+        got = _times(answer)
         require(
             same,
-            f"recovery_times() gave {_times(answer)}, expected "
-            f"{_times(truth) if truth else 'none'}",
+            say("gave_expected", got=got, want=_times(truth))
+            if truth
+            else say("gave_expected_none", got=got),
         )
 
     return holds
@@ -385,13 +384,16 @@ def _choice_property(choose: Any, *, ties: bool) -> Any:
         if (len(costs) > 1 and costs[0] == costs[1]) is not ties:
             return
         for ttl, d, w in rows:
-            story.add(f"ttl {ttl:g} has duplicate_work {d} and waiting {w}")
-        story.add(f"step_cost {step_cost} and wait_cost {wait_cost}")
+            story.add(say("move_row", ttl=f"{ttl:g}", duplicate=d, waiting=w))
+        story.add(say("move_costs", step=step_cost, wait=wait_cost))
         answer, truth = choose(table, step_cost, wait_cost), choose_ttl(table, step_cost, wait_cost)
         require(
             close_to(answer, truth, 1e-9),
-            f"choose_ttl() chose {shown_number(answer)}, expected {truth:g}"
-            + (" (on a tie, the smaller ttl)" if ties else " (the ttl of lowest cost)"),
+            say(
+                "chose_tie" if ties else "chose_cheapest",
+                got=shown_number(answer),
+                want=f"{truth:g}",
+            ),
         )
 
     return holds

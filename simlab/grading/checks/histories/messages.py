@@ -1,0 +1,152 @@
+"""The feedback of exercise ``histories``' hidden checks, by ID (``histories.<key>``), in English
+(``EN``) and Chinese (``ZH``); the checks speak them with :data:`say`. Keys are grouped by the
+question that says them. See :mod:`simlab.grading.messages`."""
+
+from __future__ import annotations
+
+from simlab.grading.messages import speaker
+
+__all__ = ["EN", "ZH", "say"]
+
+#: A message of this exercise: ``say(key, **values)``.
+say = speaker("histories")
+
+EN = {
+    # stale-commits: what the rule returned, and the hand-written histories
+    "not_a_list_of_sentences": "stale_commits() returned {kind}, expected a list of sentences",
+    "found_expected": "{what}: found {found} stale commit(s), expected {want}",
+    "case_takeover": "a save with epoch 1 after epoch 2 was granted to another worker",
+    "case_same_worker": "a save with epoch 1 after the same worker was granted epoch 2",
+    "case_refused": "with a refused save, a refused claim and saves of the current epoch",
+    "case_two_tasks": "with two tasks, each with its own epochs",
+    "case_highest": (
+        "a broken ledger granted epoch 1 again after epoch 2, then epoch 1 saved (the highest "
+        "epoch granted counts, not the last)"
+    ),
+    "case_order": (
+        "a save after its lease ran out but before a newer claim, then one right after that "
+        "claim at the same time (the order of events decides)"
+    ),
+    "case_cancel": "a save after a cancel (the cancel granted epoch 2)",
+    "unfenced_more": (
+        "on a recorded unfenced run: found {found} stale commit(s), more than the kit's rule finds"
+    ),
+    "unfenced_fewer": (
+        "on a recorded unfenced run: found {found} stale commit(s), fewer than the kit's rule finds"
+    ),
+    "fenced_reported": (
+        "on a recorded run with the fence on, {found} stale commit(s) were reported; there are none"
+    ),
+    "sentences_not": "stale_commits() must return a list of sentences (strings), not {kind}",
+    "sentences_not_list_of": (
+        "stale_commits() must return a list of sentences (strings), not a list of {kind}"
+    ),
+    "sentences_in_order": (
+        "with stale commits of t7 then t3, the sentences should come in history order, each "
+        "naming its task"
+    ),
+    # stale-commits: generated histories, then what went wrong
+    "move_save_ok": "{worker} saves {task} with epoch {epoch} (ok)",
+    "move_save_refused": "{worker} saves {task} with epoch {epoch} (refused)",
+    "move_claim_refused": "{worker}'s claim of {task} is refused",
+    "move_claim": "{worker} claims {task} (epoch {epoch})",
+    "move_cancel": "{task} is cancelled (epoch {epoch})",
+    "rule_found": "your rule found {found} stale commit(s), the kit's rule finds {truth}",
+    "sentence_names": ("sentence {i} ({got}) does not name {task}, the task of stale commit {i}"),
+    # choose-ttl: the learner's times, and what the functions returned
+    "time": "1 time ({shown})",
+    "times": "{n} times ({shown})",
+    "times_cut": "{n} times ({shown}, ...)",
+    "not_a_list": "recovery_times() returned {kind}, expected a list",
+    "times_differ": "{what}: recovery_times() gave {got}, not the times the kit measures",
+    "history_small": (
+        "two crashed tasks, a restart and a refused claim before they are claimed again"
+    ),
+    "history_recorded": "on a recorded run (ttl {ttl})",
+    "history_left_out": "a task crashed twice, claimed again only after the first crash",
+    "not_a_dict": "measure() returned {kind}, expected a dict",
+    "measure_differs": (
+        "measure({ttl}, hidden seeds) gave {key} = {got}, not what the kit measures on the same "
+        "runs"
+    ),
+    "not_cheapest": (
+        "on a hidden table, choose_ttl() chose {got}, not the ttl of lowest cost "
+        "(duplicate_work * step_cost + waiting * wait_cost)"
+    ),
+    "not_smaller": "on a tie choose_ttl() chose {got}, expected the smaller ttl (2)",
+    # choose-ttl: generated histories and tables, then what went wrong
+    "move_claims_at": "{worker} claims {task} at {at}",
+    "move_refused_at": "{worker}'s claim of {task} is refused at {at}",
+    "move_crashes_at": "{worker} crashes with {task} at {at}",
+    "move_restarts_at": "{worker} restarts at {at}",
+    "move_row": "ttl {ttl} has duplicate_work {duplicate} and waiting {waiting}",
+    "move_costs": "step_cost {step} and wait_cost {wait}",
+    "gave_expected_none": "recovery_times() gave {got}, expected none",
+    "gave_expected": "recovery_times() gave {got}, expected {want}",
+    "chose_tie": "choose_ttl() chose {got}, expected {want} (on a tie, the smaller ttl)",
+    "chose_cheapest": "choose_ttl() chose {got}, expected {want} (the ttl of lowest cost)",
+}
+
+ZH = {
+    "not_a_list_of_sentences": "stale_commits() 返回了 {kind},应返回由句子组成的列表",
+    "found_expected": "{what}:找到 {found} 个陈旧提交,应为 {want} 个",
+    "case_takeover": "epoch 2 已授予另一个 worker 之后,一次 epoch 1 的保存",
+    "case_same_worker": "同一个 worker 已获得 epoch 2 之后,一次 epoch 1 的保存",
+    "case_refused": "有一次被拒绝的保存、一次被拒绝的领取和当前 epoch 的保存时",
+    "case_two_tasks": "有两个任务、各有自己的 epoch 时",
+    "case_highest": (
+        "一个有缺陷的账本在 epoch 2 之后又授予了 epoch 1,随后 epoch 1 保存了"
+        "(算数的是已授予的最高 epoch,而不是最后一个)"
+    ),
+    "case_order": (
+        "一次保存在租约过期之后、更新的领取之前,另一次在同一时刻紧跟在那次领取之后"
+        "(由事件的顺序决定)"
+    ),
+    "case_cancel": "取消之后的一次保存(取消授予了 epoch 2)",
+    "unfenced_more": (
+        "在一次记录下来的无 fencing 运行上:找到 {found} 个陈旧提交,比工具包的规则找到的多"
+    ),
+    "unfenced_fewer": (
+        "在一次记录下来的无 fencing 运行上:找到 {found} 个陈旧提交,比工具包的规则找到的少"
+    ),
+    "fenced_reported": "在一次开启 fencing 的记录运行上,报告了 {found} 个陈旧提交;实际一个也没有",
+    "sentences_not": "stale_commits() 必须返回由句子(字符串)组成的列表,而不是 {kind}",
+    "sentences_not_list_of": (
+        "stale_commits() 必须返回由句子(字符串)组成的列表,而不是由 {kind} 组成的列表"
+    ),
+    "sentences_in_order": "t7 的陈旧提交在前、t3 的在后时,句子应按历史顺序排列,每句都写出它的任务",
+    "move_save_ok": "{worker} 用 epoch {epoch} 保存 {task}(被接受)",
+    "move_save_refused": "{worker} 用 epoch {epoch} 保存 {task}(被拒绝)",
+    "move_claim_refused": "{worker} 对 {task} 的领取被拒绝",
+    "move_claim": "{worker} 领取 {task}(epoch {epoch})",
+    "move_cancel": "{task} 被取消(epoch {epoch})",
+    "rule_found": "你的规则找到 {found} 个陈旧提交,工具包的规则找到 {truth} 个",
+    "sentence_names": "第 {i} 句({got})没有写出 {task},即第 {i} 个陈旧提交的任务",
+    "time": "1 个时间({shown})",
+    "times": "{n} 个时间({shown})",
+    "times_cut": "{n} 个时间({shown}……)",
+    "not_a_list": "recovery_times() 返回了 {kind},应返回列表",
+    "times_differ": "{what}:recovery_times() 给出了 {got},与工具包测得的时间不同",
+    "history_small": "两个崩溃的任务,在被再次领取之前有一次重启和一次被拒绝的领取",
+    "history_recorded": "在一次记录下来的运行上(ttl {ttl})",
+    "history_left_out": "一个任务崩溃了两次,只在第一次崩溃后被再次领取",
+    "not_a_dict": "measure() 返回了 {kind},应返回字典",
+    "measure_differs": (
+        "measure({ttl}, 隐藏的种子) 得到 {key} = {got},与工具包在同样运行上的测量不同"
+    ),
+    "not_cheapest": (
+        "在一张隐藏的表上,choose_ttl() 选了 {got},不是代价"
+        "(duplicate_work * step_cost + waiting * wait_cost)最低的 ttl"
+    ),
+    "not_smaller": "平局时 choose_ttl() 选了 {got},应选较小的 ttl(2)",
+    "move_claims_at": "{worker} 在 {at} 领取 {task}",
+    "move_refused_at": "{worker} 在 {at} 对 {task} 的领取被拒绝",
+    "move_crashes_at": "{worker} 在 {at} 带着 {task} 崩溃",
+    "move_restarts_at": "{worker} 在 {at} 重启",
+    "move_row": "ttl {ttl} 的 duplicate_work 为 {duplicate},waiting 为 {waiting}",
+    "move_costs": "step_cost 为 {step},wait_cost 为 {wait}",
+    "gave_expected_none": "recovery_times() 给出了 {got},应当一个也没有",
+    "gave_expected": "recovery_times() 给出了 {got},应为 {want}",
+    "chose_tie": "choose_ttl() 选了 {got},应为 {want}(平局时选较小的 ttl)",
+    "chose_cheapest": "choose_ttl() 选了 {got},应为 {want}(代价最低的 ttl)",
+}
