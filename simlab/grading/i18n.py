@@ -66,9 +66,6 @@ TERMS = {
     "raised an error": "抛出了错误",
     "experiment": "实验",
     "story": "故事",
-    "hits": "命中",
-    "misses": "未命中",
-    "entries thrown away by re-verification": "复核时丢弃的条目",
     **CHECK_TERMS,
 }
 

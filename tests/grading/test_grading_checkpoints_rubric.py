@@ -21,12 +21,14 @@ from simlab.cli import main
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
-    UNCHANGED,
+    VERDICTS,
     checkpoints_at,
+    gave,
     reference_codes,
+    where,
 )
-from simlab.grading.i18n import untranslated
-from simlab.grading.i18n_checks import GUARD_VERDICTS
+from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.messages import LANGS, render, untranslated
 from simlab.grading.questions import FAILURE_CHARS
 
 QUESTIONS = ("pure-migration", "resume-guard", "cache-key")
@@ -81,11 +83,12 @@ def test_does_every_guard_sentence_translate_and_fit():
             world = unchanged
             for change in changes:
                 world = CHANGES[change][1](world, cp)
-            where = f"{task} at {position!r}, {' and '.join(changes) or UNCHANGED}"
-            for verdict in GUARD_VERDICTS:
-                sentence = f"{where}: resume_guard() gave {reference_codes(cp, world)}; {verdict}"
-                assert untranslated(sentence) == [], sentence
-                assert len(sentence) <= FAILURE_CHARS, sentence
+            at = where(task, position, changes)
+            for verdict in VERDICTS:
+                said = gave(reference_codes(cp, world), verdict, at)
+                assert untranslated(said) == [], said
+                for lang in LANGS:
+                    assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
                 seen += 1
     assert seen > len(cases) * len(POSITIONS)
 
@@ -121,7 +124,7 @@ def test_are_the_generated_records_valid_and_the_kits_migration_pure_on_them():
             v1
         ).checkpoint.to_dict() | {"original": None}
         tell_v1(v1, story)
-        moves.update(story.moves)
+        moves.update(map(str, story.moves))
 
     falsify(v1_checkpoints(), holds, examples=300)
     for step in range(4):
@@ -139,11 +142,8 @@ def test_does_every_generated_story_translate_and_fit():
     from simlab.grading.properties import falsify
 
     judge = guard._Judge(lambda cp, world: reference_codes(cp, world))
-    guard_said = (
-        "resume_guard() gave ['document-changed', 'permission-revoked']; "
-        "a code is missing, one does not apply"
-    )
-    cache_said = "searches 1 and 2 differ in the permission version but got the same key"
+    guard_said = gave(["document-changed", "permission-revoked"], "missing_and_extra")
+    cache_said = say("same_apart", i=1, j=2, field=say("permission_version"))
 
     def told(play, said):
         def holds(value, story):
@@ -151,9 +151,10 @@ def test_does_every_generated_story_translate_and_fit():
             from simlab.grading.properties import _told
             from simlab.grading.questions import Fail
 
-            sentence = str(_told(story, Fail(said)))
-            assert untranslated(sentence) == [], sentence
-            assert len(sentence) <= FAILURE_CHARS, sentence
+            told = _told(story, Fail(said)).said
+            assert untranslated(told) == [], told
+            for lang in LANGS:
+                assert len(render(told, lang)) <= FAILURE_CHARS, render(told, lang)
 
         return holds
 

@@ -199,6 +199,7 @@ def test_does_the_notebooks_own_rule_agree_with_the_kit_on_every_generated_obser
         observations,
         our_links_with_a_trailing_dot,
     )
+    from simlab.grading.checks.release.messages import say
     from simlab.grading.properties import falsify
 
     production = observed("A")
@@ -207,7 +208,7 @@ def test_does_the_notebooks_own_rule_agree_with_the_kit_on_every_generated_obser
 
     def holds(case, story):
         obs, moves = case
-        seen.update(moves)
+        seen.update(map(str, moves))
         verdicts.add(injection_rule(obs))
         assert _notebooks_rule(obs) == injection_rule(obs), moves
 
@@ -219,7 +220,7 @@ def test_does_the_notebooks_own_rule_agree_with_the_kit_on_every_generated_obser
         falsify(strategy, holds, examples=300)
     told = " ".join(seen)
     for kind in HOSTS:
-        assert f"a link to {kind}" in told, kind
+        assert str(say("link", kind=say(kind))) in told, kind
     for form in ("user part", "password", "an @ inside", "port", "capitals", "trailing dot"):
         assert form in told, form
     assert "another customer of ours" in told and verdicts == {True, False}
@@ -229,15 +230,16 @@ def test_does_every_generated_story_translate():
     """Each move of a generated observation's story, and each of the property's sentences,
     has its Chinese."""
     from simlab.grading.checks.release.links import observations
-    from simlab.grading.i18n import untranslated
+    from simlab.grading.checks.release.messages import say
+    from simlab.grading.messages import message, untranslated
     from simlab.grading.properties import falsify
 
     production = observed("A")
 
     def holds(case, story):
         for move in case[1]:
-            for said in ("did harm", "did no harm"):
-                sentence = f"{move}: injection_rule() gave True, but that run {said}"
-                assert untranslated(sentence) == [], sentence
+            for harm in ("gave_harm", "gave_no_harm"):
+                said = message("grader.story", story=move, said=say(harm, got="True"))
+                assert untranslated(said) == [], said
 
     falsify(observations(production), holds, examples=200)

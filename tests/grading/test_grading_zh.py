@@ -9,6 +9,7 @@ submissions corpus in test_grading.py (every sentence must have a Chinese patter
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -132,3 +133,42 @@ def test_does_a_failing_check_of_events_speak_chinese_only():
         "0/1 项检查通过;在一个任务的事件倒序到达的情况下:吸收器先放行了某个任务的一个 seq,"
         "而比它小一的 seq 还没放行(顺序乱了)"
     )
+
+
+def _fails_in_chinese(check, answers: dict) -> str:
+    """The feedback line of ``check`` run on ``answers`` (plain functions in the grader's own
+    process, by name), in Chinese; every sentence must come from a catalog or a rule."""
+    from types import SimpleNamespace
+
+    from simlab.grading.messages import untranslated
+    from simlab.grading.questions import Tally, feedback_message
+
+    student = SimpleNamespace(function=lambda name, **_: answers[name])
+    tally = Tally()
+    check(student, tally)
+    said = feedback_message(tally, tally.count, None)
+    assert tally.passed < tally.count and untranslated(said) == [], said
+    return render(said, "zh")
+
+
+#: Four English words in a row: an English sentence (names, codes and values are shorter).
+_ENGLISH = re.compile(r"[A-Za-z]+(?:[ ,']+[A-Za-z]+){3,}")
+
+
+def test_do_the_checks_of_checkpoints_fail_in_chinese_with_no_english_sentence_left():
+    from simlab.grading.checks.checkpoints.cache import cache_key_check
+    from simlab.grading.checks.checkpoints.guard import resume_guard_check
+
+    guard = _fails_in_chinese(resume_guard_check, {"resume_guard": lambda cp, world: []})
+    key = _fails_in_chinese(cache_key_check, {"cache_key": lambda tenant, pv, iv, query: query})
+    for zh in (guard, key):
+        assert zh.count("项检查通过") == 1 and _ENGLISH.search(zh) is None, zh
+    assert "resume_guard() 给出 []" in guard and "搜索" in key
+
+
+def test_do_the_checks_of_release_fail_in_chinese_with_no_english_sentence_left():
+    from simlab.grading.checks.release.injection import injection_rule_check
+
+    zh = _fails_in_chinese(injection_rule_check, {"injection_rule": lambda obs: True})
+    assert zh.count("项检查通过") == 1 and _ENGLISH.search(zh) is None, zh
+    assert "injection_rule() 判为 True" in zh

@@ -15,6 +15,8 @@ from typing import Any
 
 from simlab.agent.example import example_world
 from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
+from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
@@ -148,12 +150,13 @@ VALUES = {
 }
 #: The characters a key joined into one string could use to separate its fields.
 _SEPARATORS = (":", "|", ",", " ", "/", "-", "_", "", ";", "\t")
-#: How two requests of a list differ, as the story tells it (a field's name, never its value).
+#: How two requests of a list differ, as the story tells it (a field's name, never its value):
+#: keys of the exercise's catalog.
 _FIELD_WORDS = {
-    "tenant": "another tenant",
-    "permission_version": "another permission version",
-    "index_version": "another index version",
-    "query": "another wording of the question",
+    "tenant": "another_tenant",
+    "permission_version": "another_permission_version",
+    "index_version": "another_index_version",
+    "query": "another_query",
 }
 
 
@@ -209,31 +212,32 @@ _ODD_FIRST = [
 ]
 
 
-#: Where each field sits in the kit's key, and how a sentence names it.
+#: Where each field sits in the kit's key (a sentence names a field by its catalog key).
 _ORDER = {"tenant": 0, "permission_version": 1, "index_version": 2, "query": 3}
-_FIELD_NAMES = {
-    "tenant": "tenant",
-    "permission_version": "permission version",
-    "index_version": "index version",
-}
 
 
 def _told(requests: list[dict], story: Story) -> None:
-    story.add("a search")
+    story.add(say("a_search"))
     for before, after in zip(requests, requests[1:], strict=False):
-        changed = [f for f in _FIELD_WORDS if before[f] != after[f]]
-        story.add(
-            " with ".join(["then a search", *(_FIELD_WORDS[f] for f in changed)])
-            if changed
-            else "then the same search"
-        )
+        changed = [say(_FIELD_WORDS[f]) for f in _FIELD_WORDS if before[f] != after[f]]
+        story.add(_then(changed))
 
 
-def _compared(got: list[str], want: list[str]) -> str:
+def _then(changed: list[Message]) -> Message:
+    """The next search, with the fields it changed (one request draws at most two anew)."""
+    if not changed:
+        return say("same_search")
+    if len(changed) == 1:
+        return say("search_with", first=changed[0])
+    first, second = changed
+    return say("search_with_two", first=first, second=second)
+
+
+def _compared(got: list[str], want: list[str]) -> Message:
     """How ``got`` differs from ``want`` (what a fresh search finds), without ``want``."""
     if len(got) < len(want):
-        return "more"
-    return "fewer" if len(got) > len(want) else "other ones"
+        return say("more")
+    return say("fewer" if len(got) > len(want) else "other_ones")
 
 
 class _Keys:
@@ -248,9 +252,7 @@ class _Keys:
         try:
             hash(value)
         except TypeError:
-            raise Fail(
-                f"cache_key() returned {kind_of(value)}, which cannot be a dict key; return a tuple"
-            ) from None
+            raise Fail(say("not_hashable", kind=kind_of(value))) from None
         return value
 
     def _pairs(self, requests: list[dict], story: Story) -> Any:
@@ -262,14 +264,14 @@ class _Keys:
         for i in range(len(requests)):
             for j in range(i + 1, len(requests)):
                 differ = [f for f in _FIELD_WORDS if kits[i][_ORDER[f]] != kits[j][_ORDER[f]]]
-                yield f"searches {i + 1} and {j + 1}", differ, mine[i] == mine[j]
+                yield {"i": i + 1, "j": j + 1}, differ, mine[i] == mine[j]
 
     def apart_when_the_answer_may_differ(self, requests: list[dict], story: Story) -> None:
         """Requests of another tenant, permission version or index version never share a key."""
         for which, differ, same in self._pairs(requests, story):
             core = [f for f in differ if f != "query"]
             if same and core:
-                raise Fail(f"{which} differ in the {_FIELD_NAMES[core[0]]} but got the same key")
+                raise Fail(say("same_apart", field=say(core[0]), **which))
 
     def apart_only_when_unequal(self, requests: list[dict], story: Story) -> None:
         """Equal requests (up to the query's case, spaces and punctuation) share a key; two
@@ -277,38 +279,30 @@ class _Keys:
         leaves one field out still tells those apart: that is the core's own property)."""
         for which, differ, same in self._pairs(requests, story):
             if not differ and not same:
-                raise Fail(f"{which} are equal but got different keys: normalize the query")
+                raise Fail(say("equal_apart", **which))
             if same and (differ == ["query"] or len(differ) >= 2):
-                raise Fail(f"{which} differ but got the same key: keep the fields apart (a tuple)")
+                raise Fail(say("differ_same", **which))
 
     def replay(self, script: Script, why: str, *, exact: bool = False) -> None:
         """Replay ``script`` with the learner's key: each search must find what an uncached
         search finds now, and the cache must count no more hits and no more entries thrown
         away by re-verification than with the kit's key (a key that merges what must stay
-        apart); ``exact``: the very same hits, misses and entries thrown away."""
+        apart); ``exact``: the very same hits, misses and entries thrown away. ``why`` is the
+        key of the reason the feedback gives."""
         answer, counters = _run(script, self.key)
         truth = _truth(script)
         for got, want in zip(answer, truth, strict=True):
             require(
                 got == want,
-                f"a search returned {len(got)} document(s) where a fresh search now finds "
-                f"{_compared(got, want)}: {why}",
+                say("search_returned", got=len(got), compared=_compared(got, want), why=say(why)),
             )
         _, expected = _run(script, cache_key)
-        names = ("hits", "misses", "entries thrown away by re-verification")
+        names = ("hits", "misses", "rejected")
         for name, got, want in zip(names, counters, expected, strict=True):
             if exact:
-                require(
-                    got == want,
-                    f"the cache counted {got} {name} over hidden searches, not what the kit's "
-                    f"key gives: {why}",
-                )
+                require(got == want, say("counted_not", got=got, name=say(name), why=say(why)))
             elif name != "misses":
-                require(
-                    got <= want,
-                    f"the cache counted {got} {name} over hidden searches, more than the kit's "
-                    f"key gives: {why}",
-                )
+                require(got <= want, say("counted_more", got=got, name=say(name), why=say(why)))
 
 
 _SHIP = "How fast do orders ship?"
@@ -318,7 +312,7 @@ def _the_same_question_hits(keys: _Keys) -> None:
     first = keys.key("acme", "v1:public", 1, _SHIP)
     require(
         first == keys.key("acme", "v1:public", 1, _SHIP),
-        "cache_key() gave two different keys for the same arguments",
+        say("two_keys"),
     )
     keys.replay(
         [
@@ -327,8 +321,7 @@ def _the_same_question_hits(keys: _Keys) -> None:
             ("search", "acme", "how fast   do ORDERS ship"),
             ("search", "acme", "Is there a warranty on the blender?"),
         ],
-        "equal questions (up to case, spaces and punctuation) must share one entry, others "
-        "must not; normalize the query",
+        "why_normalize",
         exact=True,
     )
 
@@ -341,7 +334,7 @@ def _tenants_never_share(keys: _Keys) -> None:
             ("search", "initech", _SHIP),
             ("search", "globex", _SHIP),
         ],
-        "two tenants must never share an entry, even with the same permissions",
+        "why_tenants",
     )
 
 
@@ -353,7 +346,7 @@ def _an_edited_document_is_not_looked_up_in_an_old_entry(keys: _Keys) -> None:
             ("search", "acme", _SHIP),
             ("search", "acme", _SHIP),
         ],
-        "after a document changes, the index version changes, and so must the key",
+        "why_edited",
     )
 
 
@@ -364,7 +357,7 @@ def _a_new_document_is_found(keys: _Keys) -> None:
             ("publish", "kb/express", "Express orders ship the same day.", "public"),
             ("search", "globex", _SHIP),
         ],
-        "a new document changes the answer: the key must include the index version",
+        "why_new_document",
     )
 
 
@@ -381,12 +374,12 @@ def _a_permission_change_is_seen(keys: _Keys) -> None:
             ("grant", "globex", ["public", "globex-internal"]),
             ("search", "globex", "Is there a warranty on the blender?"),
         ],
-        "a changed grant changes the answer: the key must include the permission version",
+        "why_grant",
     )
     keys.replay(
         [
             ("search", "acme", "return a blender within days"),
             ("search", "acme", "return a blender within days", ["public"]),
         ],
-        "a sub-agent's narrower grant needs its own entry: include the permission version",
+        "why_narrower",
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.agent.checkpoint import validate
+from simlab.grading.checks.checkpoints.messages import say
 from simlab.grading.properties import Story, st
 
 __all__ = ["v1_checkpoints", "tell_v1"]
@@ -66,18 +67,18 @@ def v1_checkpoints(draw: Any) -> dict:
 def tell_v1(v1: dict, story: Story) -> None:
     """The features of ``v1`` that a migration can get wrong, as short moves (no value of
     it): its step and status, then only what is odd about it."""
-    story.add(f"a v1 checkpoint at step {v1['step']} ({v1['status']})")
+    story.add(say("v1_at", step=v1["step"], status=v1["status"]))
     refs = v1["evidence"]
     if any(ref.rpartition("@")[0].count("@") for ref in refs):
-        story.add("a document ID holding an @")
+        story.add(say("odd_at"))
     if any(ref.rpartition("@")[2].startswith("0") for ref in refs):
-        story.add("a version with a leading zero")
+        story.add(say("odd_zero"))
     if len(set(refs)) < len(refs):
-        story.add("a citation repeated")
+        story.add(say("odd_citation"))
     if v1["draft"] == "":
-        story.add("an empty draft")
+        story.add(say("odd_draft"))
     sent = v1["sent"]
     if len(set(sent)) < len(sent):
-        story.add("a sent key repeated")
+        story.add(say("odd_sent"))
     if sent != sorted(sent):
-        story.add("sent keys out of order")
+        story.add(say("odd_order"))

@@ -20,6 +20,8 @@ from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
 from simlab.agent.world import World
+from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
@@ -29,7 +31,11 @@ __all__ = [
     "POSITIONS",
     "CHANGES",
     "UNCHANGED",
+    "VERDICTS",
     "GUARD_RUBRIC",
+    "said_change",
+    "where",
+    "gave",
     "checkpoints_at",
     "reference_codes",
     "resume_guard_check",
@@ -111,8 +117,8 @@ def _always(cp: dict) -> bool:  # noqa: ARG001 - every checkpoint
 
 #: Ways the world changes under a paused task: label -> (applies to this checkpoint?, change).
 #: A change maps a world dict to a new world dict; changes compose one after the other. The
-#: labels are what the feedback says (short, so two fit in one sentence; each one has its
-#: Chinese in :data:`simlab.grading.i18n_checks.CHECK_TERMS`).
+#: labels are what the feedback says (short, so two fit in one sentence; each one is a message
+#: of the exercise's catalog, see :func:`said_change`).
 CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
     "grant revoked": (_always, _on_world(lambda w, cp: w.revoke(cp["tenant"]))),
     "no grant left": (_always, _drop_grant),
@@ -194,6 +200,21 @@ MORE_CHANGES: dict[str, tuple[Callable[[World, dict], bool], Callable[[World, di
 }
 
 
+def said_change(label: str) -> Message:
+    """The change ``label`` (of :data:`CHANGES`, :data:`MORE_CHANGES` or :data:`UNCHANGED`) as
+    feedback says it: its words are the key of its message."""
+    return say(label.replace("'", "").replace(" ", "_"))
+
+
+def where(task: str, position: str, changes: tuple[str, ...]) -> Message:
+    """The task, its position and up to two changes of the world (none: :data:`UNCHANGED`)."""
+    if len(changes) == 2:
+        first, second = map(said_change, changes)
+        return say("at_two", task=task, position=repr(position), first=first, second=second)
+    (change,) = changes or (UNCHANGED,)
+    return say("at_one", task=task, position=repr(position), change=said_change(change))
+
+
 def _applies(label: str, world: World, cp: dict) -> bool:
     """Can the change ``label`` still be made (a cited document may be gone already)?"""
     if label in MORE_CHANGES:
@@ -257,7 +278,7 @@ def _situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
     return st.tuples(st.sampled_from(keys), st.lists(st.sampled_from(changes), max_size=2))
 
 
-#: What the feedback says of the unchanged world.
+#: The unchanged world, as :func:`said_change` names it.
 UNCHANGED = "nothing changed"
 
 #: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
@@ -315,12 +336,25 @@ GUARD_RUBRIC = (
 )
 
 
+#: What can be wrong with a guard's codes, as keys of the exercise's catalog.
+VERDICTS = ("missing_and_extra", "missing", "extra", "once")
+
+
 def _verdict(answer: list[str], truth: list[str]) -> str:
-    """What is wrong with ``answer``, without naming the expected codes."""
+    """What is wrong with ``answer`` (one of :data:`VERDICTS`), without naming the expected
+    codes."""
     missing, extra = set(truth) - set(answer), set(answer) - set(truth)
     if missing and extra:
-        return "a code is missing, one does not apply"
-    return "a reason to stop is missing" if missing else "a code does not apply"
+        return "missing_and_extra"
+    return "missing" if missing else "extra"
+
+
+def gave(answer: list[str], verdict: str, at: Message | None = None) -> Message:
+    """The learner's codes and what is wrong with them (a key of :data:`VERDICTS`), after
+    where they were given when ``at`` says it."""
+    if at is None:
+        return say("gave", codes=_codes(answer), verdict=say(verdict))
+    return say("gave_at", where=at, codes=_codes(answer), verdict=say(verdict))
 
 
 def _codes(answer: list[str]) -> str:
@@ -344,63 +378,48 @@ class _Judge:
         were made (a change that can no longer be made is left out of the story)."""
         (task, position), labels = situation
         cp = self.checkpoints[(task, position)]
-        story.add(f"{task} at {position!r}")
+        story.add(say("at", task=task, position=repr(position)))
         world, made = World.from_dict(self.unchanged), 0
         for label in labels:
             if _applies(label, world, cp):
                 world = _change(label, world, cp)
-                story.add(label)
+                story.add(said_change(label))
                 made += 1
         if not made:
-            story.add(UNCHANGED)
+            story.add(said_change(UNCHANGED))
         world_dict = world.to_dict()
         answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world_dict))
-        require(
-            isinstance(answer, list),
-            f"resume_guard() returned {kind_of(answer)}, expected a list of stop codes",
-        )
-        require(
-            all(isinstance(code, str) for code in answer),
-            "resume_guard() must return stop codes (strings)",
-        )
+        require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
+        require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         return answer, reference_codes(cp, world_dict), made
 
     def decides(self, situation: tuple, story: Story) -> None:
         """Stops exactly when the kit stops; after one change, with every code the kit finds."""
         answer, truth, made = self.played(situation, story)
-        said = f"resume_guard() gave {_codes(answer)}"
-        require(bool(answer) == bool(truth), f"{said}; {_verdict(answer, truth)}")
+        require(bool(answer) == bool(truth), gave(answer, _verdict(answer, truth)))
         if made == 1:
-            require(set(truth) <= set(answer), f"{said}; {_verdict(answer, truth)}")
+            require(set(truth) <= set(answer), gave(answer, _verdict(answer, truth)))
 
     def exactly(self, situation: tuple, story: Story) -> None:
         """The very same codes as the kit, each once."""
         answer, truth, _ = self.played(situation, story)
-        said = f"resume_guard() gave {_codes(answer)}"
-        require(len(answer) == len(set(answer)), f"{said}; list each code once")
-        require(sorted(answer) == truth, f"{said}; {_verdict(answer, truth)}")
+        require(len(answer) == len(set(answer)), gave(answer, "once"))
+        require(sorted(answer) == truth, gave(answer, _verdict(answer, truth)))
 
-    def agrees(self, cp: dict, world: dict, where: str, exact: bool) -> None:
+    def agrees(self, cp: dict, world: dict, at: Message, exact: bool) -> None:
         """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
         when the kit finds none; ``exact``: the very same codes, each once."""
         answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world))
-        require(
-            isinstance(answer, list),
-            f"resume_guard() returned {kind_of(answer)}, expected a list of stop codes",
-        )
-        require(
-            all(isinstance(code, str) for code in answer),
-            "resume_guard() must return stop codes (strings)",
-        )
+        require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
+        require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         truth = reference_codes(cp, world)
-        said = f"{where}: resume_guard() gave {_codes(answer)}"
         require(
             set(truth) <= set(answer) and bool(answer) == bool(truth),
-            f"{said}; {_verdict(answer, truth)}",
+            gave(answer, _verdict(answer, truth), at),
         )
         if exact:
-            require(len(answer) == len(set(answer)), f"{said}; list each code once")
-            require(sorted(answer) == truth, f"{said}; {_verdict(answer, truth)}")
+            require(len(answer) == len(set(answer)), gave(answer, "once", at))
+            require(sorted(answer) == truth, gave(answer, _verdict(answer, truth), at))
 
     def under(
         self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False
@@ -413,8 +432,7 @@ class _Judge:
             world = self.unchanged
             for change in changes:
                 world = CHANGES[change][1](world, cp)
-            where = f"{task} at {position!r}, {' and '.join(changes) or UNCHANGED}"
-            self.agrees(cp, world, where, exact)
+            self.agrees(cp, world, where(task, position, changes), exact)
 
 
 def resume_guard_check(s: Student, t: Tally) -> None:

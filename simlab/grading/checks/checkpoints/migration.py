@@ -12,6 +12,8 @@ from typing import Any
 
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
+from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
@@ -87,29 +89,36 @@ HIDDEN_WORDS = frozenset(
 )
 
 
-def _first_difference(answer: Any, truth: Any, path: str = "") -> str:
-    """Where two JSON values first differ, as a readable path (``evidence[1].version``)."""
+def _first_difference(answer: Any, truth: Any, path: str = "") -> Message | None:
+    """Where two JSON values first differ, as a readable path (``evidence[1].version``); None
+    where they do not."""
     if isinstance(truth, dict) and isinstance(answer, dict):
         for key in truth:
             if key not in answer:
-                return f"field {path + key!r} is missing"
+                return say("field_missing", field=repr(path + key))
             if answer[key] != truth[key]:
                 return _first_difference(answer[key], truth[key], f"{path}{key}.")
         extra = [k for k in answer if k not in truth]
         if not extra:
-            return ""
+            return None
         name = extra[0]  # the learner's key: shown only through the filter of messages
         shown = (
             repr(path + name) if isinstance(name, str) and plain(name, 40) else shown_value(name)
         )
-        return f"field {shown} should not be there"
+        return say("field_extra", field=shown)
     if isinstance(truth, list) and isinstance(answer, list) and len(answer) == len(truth):
         for i, (a, t) in enumerate(zip(answer, truth, strict=True)):
             if a != t:
                 return _first_difference(a, t, f"{path[:-1]}[{i}].")
-        return ""
-    where = path[:-1] or "the result"
-    return f"{where} differs from the kit's migration (yours: {shown_value(answer)})"
+        return None
+    if not path:
+        return say("result_differs", got=shown_value(answer))
+    return say("differs", where=path[:-1], got=shown_value(answer))
+
+
+def _difference(answer: Any, truth: Any) -> Message:
+    """Where ``answer`` first differs from ``truth`` (the whole result when no field does)."""
+    return _first_difference(answer, truth) or say("result_differs", got=shown_value(answer))
 
 
 def _corpus_v1() -> list[tuple[str, dict]]:
@@ -119,22 +128,19 @@ def _corpus_v1() -> list[tuple[str, dict]]:
     return [(f.name, json.loads(f.read_text())) for f in files]
 
 
-def _same_as_reference(migrate: Any, name: str, v1: dict) -> dict:
+def _same_as_reference(migrate: Any, name: Message, v1: dict) -> dict:
     answer = migrate(v1)
-    require(
-        isinstance(answer, dict),
-        f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
-    )
+    require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
     truth = migrate_v1_to_v2(v1)
-    require(answer == truth, f"on {name}: {_first_difference(answer, truth)}")
+    require(answer == truth, say("on", what=name, why=_difference(answer, truth)))
     return answer
 
 
-def _labelled() -> list[tuple[str, dict]]:
+def _labelled() -> list[tuple[Message, dict]]:
     """Every v1 input with the label feedback may show (never a file name or a hidden value)."""
     return [
-        *(("a checkpoint of the regression corpus", v1) for _, v1 in _corpus_v1()),
-        *(("a hidden v1 record", r) for r in HIDDEN_V1),
+        *((say("corpus_record"), v1) for _, v1 in _corpus_v1()),
+        *((say("hidden_record"), r) for r in HIDDEN_V1),
     ]
 
 
@@ -145,21 +151,21 @@ EXAMPLES = 20
 _FIELDS = frozenset(migrate_v1_to_v2(HIDDEN_V1[0])) | frozenset(HIDDEN_V1[0])
 
 
-def _field(name: Any) -> str:
-    return repr(name) if name in _FIELDS else "a field"
+def _field(name: Any) -> str | Message:
+    return repr(name) if name in _FIELDS else say("a_field")
 
 
-def _changed(after: Any, before: dict) -> str:
+def _changed(after: Any, before: dict) -> Message:
     """Which field of the input the learner's call changed (``before`` is the grader's own
     deep copy, taken before the call)."""
     if not isinstance(after, dict):
-        return "replaced the input"
+        return say("replaced_input")
     for key in before:
         if key not in after:
-            return f"removed the field {_field(key)} from its input"
+            return say("removed_field", field=_field(key))
         if after[key] != before[key]:
-            return f"changed the field {_field(key)} of its input"
-    return "added a field to its input"
+            return say("changed_field", field=_field(key))
+    return say("added_field")
 
 
 class _Answers:
@@ -199,14 +205,12 @@ def _stays_pure(answers: _Answers, s: Student) -> Any:
             return  # a record it cannot migrate is judged by the other properties
         except Exception:
             return
-        require(after == v1, f"migrate_v1_to_v2() {_changed(after, v1)}; a migration must be pure")
+        require(after == v1, _changed(after, v1))
         shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
         if shared:
-            names = ", ".join(sorted({_field(name) for name in shared}))
-            raise Fail(
-                f"your result shares {names} with the input: changing the input afterwards "
-                "changes your result (copy the lists)"
-            )
+            named = {_field(name) for name in shared}
+            names = tuple(sorted(named, key=str))
+            raise Fail(say("shares", fields=names))
 
     return holds
 
@@ -215,12 +219,9 @@ def _matches(answers: _Answers) -> Any:
     def holds(v1: dict, story: Story) -> None:
         tell_v1(v1, story)
         answer, _ = answers(v1)
-        require(
-            isinstance(answer, dict),
-            f"migrate_v1_to_v2() returned {kind_of(answer)}, expected a dict",
-        )
+        require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
         truth = migrate_v1_to_v2(v1)
-        require(answer == truth, _first_difference(answer, truth))
+        require(answer == truth, _difference(answer, truth))
 
     return holds
 
@@ -232,12 +233,13 @@ def _loads_alike(answers: _Answers) -> Any:
         try:
             loaded = load(answer).checkpoint
         except CheckpointError as exc:
-            where = f" (field {exc.field!r})" if exc.field and plain(exc.field, 40) else ""
-            raise Fail(f"your result is not a valid v2 checkpoint{where}") from None
+            if exc.field and plain(exc.field, 40):
+                raise Fail(say("invalid_field", field=repr(exc.field))) from None
+            raise Fail(say("invalid")) from None
         expected = load(v1).checkpoint
         require(
             loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
-            "today's loader reads your v2 record differently from the v1 one",
+            say("loads_otherwise"),
         )
 
     return holds
@@ -291,7 +293,7 @@ def pure_migration(s: Student, t: Tally) -> None:
     @t.part
     def the_corpus():
         for _, v1 in _corpus_v1():
-            _same_as_reference(migrate, "a checkpoint of the regression corpus", v1)
+            _same_as_reference(migrate, say("corpus_record"), v1)
 
     t.under("pure")
 
@@ -306,12 +308,11 @@ def pure_migration(s: Student, t: Tally) -> None:
                 continue
             require(
                 isinstance(result, dict) and result.get("schema_version") == 2,
-                f"on {name} migrate_v1_to_v2() returned {kind_of(result)} without schema_version 2",
+                say("no_schema_2", what=name, kind=kind_of(result)),
             )
             require(
                 after == v1,
-                f"migrate_v1_to_v2() changed its input ({name}): "
-                f"{_first_difference(after, v1)}; a migration must be pure",
+                say("changed_input", what=name, why=_difference(after, v1)),
             )
         if len(errors) == len(_labelled()):
             raise errors[0]
@@ -328,12 +329,12 @@ def pure_migration(s: Student, t: Tally) -> None:
     def every_step_index():
         for index in range(4):
             v1 = {**HIDDEN_V1[0], "step": index, "task_id": f"g-step-{index}"}
-            _same_as_reference(migrate, "a hidden v1 record", v1)
+            _same_as_reference(migrate, say("hidden_record"), v1)
 
     @t.part
     def every_citation():
         for v1 in HIDDEN_V1:
-            _same_as_reference(migrate, "a hidden v1 record with several citations", v1)
+            _same_as_reference(migrate, say("hidden_citations"), v1)
 
     @t.part
     def generated_records_match():
@@ -349,10 +350,9 @@ def pure_migration(s: Student, t: Tally) -> None:
             probed += shared is not None
             require(
                 not shared,
-                f"on {name} the result shares {', '.join(map(str, shared or []))} with the "
-                "input: changing the input afterwards changes your result (copy the lists)",
+                say("shares_on", what=name, fields=", ".join(map(str, shared or []))),
             )
-        require(probed, "migrate_v1_to_v2() raised on every input, so nothing could be probed")
+        require(probed, say("never_probed"))
 
     t.under("loads")
 
@@ -364,12 +364,12 @@ def pure_migration(s: Student, t: Tally) -> None:
                 validate(answer)
                 loaded = load(answer).checkpoint
             except CheckpointError as exc:
-                raise Fail(f"on {name} the result is not a valid v2 checkpoint: {exc}") from None
-            require(answer.get("schema_version") == 2, f"on {name} schema_version must be 2")
+                raise Fail(say("invalid_on", what=name, why=str(exc))) from None
+            require(answer.get("schema_version") == 2, say("schema_on", what=name))
             expected = load(v1).checkpoint
             require(
                 loaded.to_dict() | {"original": None} == expected.to_dict() | {"original": None},
-                f"on {name} today's loader reads your v2 record differently from the v1 one",
+                say("loads_otherwise_on", what=name),
             )
 
     @t.part

@@ -19,6 +19,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from simlab.grading.checks.release.messages import say
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, close_to, shown_number
@@ -118,8 +119,8 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     healthy, worse = NOISE_CASES
     t.under("above-the-peak")
     t.part(lambda: _peak_is_the_highest(peak, *healthy))
-    t.part(lambda: _threshold_matches(choose, THRESHOLD_SEEDS[0], "several hidden seeds"))
-    t.part(lambda: _threshold_matches(choose, THRESHOLD_SEEDS[1], "another hidden seed"))
+    t.part(lambda: _threshold_matches(choose, THRESHOLD_SEEDS[0], "threshold_several"))
+    t.part(lambda: _threshold_matches(choose, THRESHOLD_SEEDS[1], "threshold_another"))
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *healthy))
     t.part(lambda: _peak_is_judged(peak, *worse))
@@ -202,8 +203,7 @@ def _peak_is_the_highest(peak: Any, candidate: str, seed: int) -> None:
     answer = peak(candidate, seed)
     require(
         any(close_to(answer, v) for v in peaks(candidate, seed).values()),
-        f"noise_peak({candidate!r}, a hidden seed) gave {_shown(answer)}, not the highest "
-        "error rate among the canary's windows",
+        say("peak_not_highest", candidate=repr(candidate), got=_shown(answer)),
     )
 
 
@@ -211,24 +211,19 @@ def _peak_is_judged(peak: Any, candidate: str, seed: int) -> None:
     answer = peak(candidate, seed)
     require(
         close_to(answer, noise_peak(candidate, seed)),
-        f"noise_peak({candidate!r}, a hidden seed) gave {_shown(answer)}, not the highest "
-        "error rate among the windows the breaker could judge (requests >= min_requests)",
+        say("peak_not_judged", candidate=repr(candidate), got=_shown(answer)),
     )
 
 
 def _threshold_matches(choose: Any, seeds: tuple[int, ...], which: str) -> None:
+    """``which``: the key of the sentence that names the seeds (several, or another one)."""
     answer = choose(list(seeds))
-    require(
-        close_to(answer, choose_threshold(seeds)),
-        f"choose_threshold() on {which} gave {_shown(answer)}, not the smallest of THRESHOLDS "
-        "at or above (>=) the highest noise_peak('A', seed) over the seeds given",
-    )
+    require(close_to(answer, choose_threshold(seeds)), say(which, got=_shown(answer)))
 
 
 def _rate_matches(rate: Any, candidate: str, threshold: float, seeds: tuple[int, ...]) -> None:
     answer = rate(candidate, threshold, list(seeds))
     require(
         close_to(answer, trip_rate(candidate, threshold, seeds)),
-        f"trip_rate({candidate!r}, {threshold:g}, hidden seeds) gave {_shown(answer)}, not the "
-        "share of the seeds on which the breaker tripped",
+        say("rate", candidate=repr(candidate), threshold=f"{threshold:g}", got=_shown(answer)),
     )

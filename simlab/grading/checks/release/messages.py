@@ -1,0 +1,164 @@
+"""The feedback of exercise ``release``'s hidden checks, by ID (``release.<key>``), in English
+(``EN``) and Chinese (``ZH``); the checks speak them with :data:`say`. Keys are grouped by the
+question that says them. See :mod:`simlab.grading.messages`."""
+
+from __future__ import annotations
+
+from simlab.grading.messages import speaker
+
+__all__ = ["EN", "ZH", "say"]
+
+#: A message of this exercise: ``say(key, **values)``.
+say = speaker("release")
+
+EN = {
+    # injection-rule: the checks
+    "not_a_bool": "injection_rule() returned {kind}, expected True or False",
+    "said_no_harm": "{what}: injection_rule() said {got}, but that run did no harm",
+    "said_harm": "{what}: injection_rule() said {got}, but that run did harm",
+    "gave_no_harm": "injection_rule() gave {got}, but that run did no harm",
+    "gave_harm": "injection_rule() gave {got}, but that run did harm",
+    # injection-rule: the answers judged, as feedback names them
+    "production": "production's answer (version A)",
+    "model_change": "the model change (version C), which obeys the injected line",
+    "another_company": "an answer linking to another company's host",
+    "starts_like_ours": "an answer linking to a host that starts like ours",
+    "ends_like_ours": "an answer linking to a host whose name ends like ours",
+    "ours_before_at": "an answer whose link names our host before an @",
+    "ours_in_query": "an answer whose foreign link names our host in its query",
+    "foreign_in_capitals": "an answer linking to a foreign host in capitals",
+    "our_subdomain": "an answer linking to a subdomain of ours",
+    "ours_with_query": "an answer linking to our own host with a query",
+    "our_subdomain_in_capitals": "an answer linking to a subdomain of ours in capitals",
+    "our_subdomain_on_port": "an answer linking to a subdomain of ours on a port",
+    "ours_with_user": "an answer linking to our own host with a user@ part",
+    "reworded": "an answer worded differently, no link",
+    "ours_then_foreign": "an answer with a link of ours, then a foreign one",
+    "foreign_then_ours": "an answer with a foreign link, then one of ours",
+    "two_of_ours": "an answer with two links of ours",
+    "copy_elsewhere": "a copy of the answer also went elsewhere",
+    "twice": "the customer got the answer twice",
+    "someone_else": "the only e-mail went to someone else",
+    "no_mail": "no e-mail went out at all",
+    # injection-rule: the stories of generated observations
+    "one_mail": "one e-mail to the customer",
+    "mail_customer": "an e-mail to the customer",
+    "mail_other_customer": "an e-mail to another customer of ours",
+    "mail_foreign": "an e-mail to a foreign address",
+    "no_mail_at_all": "no e-mail at all",
+    "link": "a link to {kind}",
+    "link_written": "a link to {kind} written {forms}",
+    "and": "{first} and {rest}",
+    # the kinds of host of a generated link (links.HOSTS)
+    "host_ours": "our own host",
+    "host_subdomain": "a subdomain of ours",
+    "host_foreign": "a foreign host",
+    "host_starts": "a host that starts like ours",
+    "host_ends": "a host that ends like ours",
+    "host_holds": "a host that holds our name",
+    "host_ip": "an IP address",
+    "host_punycode": "a punycode or non-ASCII host",
+    # how a generated link was written
+    "form_user": "with a user part",
+    "form_user_ours": "with our host as its user part",
+    "form_user_password": "with our host and a password as its user part",
+    "form_user_at": "with an @ inside its user part",
+    "form_capitals": "in capitals",
+    "form_dot": "with a trailing dot",
+    "form_port": "on a port",
+    "form_query": "with our host in its query",
+    "form_path": "with our host in its path",
+    # choose-threshold
+    "peak_not_highest": (
+        "noise_peak({candidate}, a hidden seed) gave {got}, not the highest error rate among the "
+        "canary's windows"
+    ),
+    "peak_not_judged": (
+        "noise_peak({candidate}, a hidden seed) gave {got}, not the highest error rate among the "
+        "windows the breaker could judge (requests >= min_requests)"
+    ),
+    "threshold_several": (
+        "choose_threshold() on several hidden seeds gave {got}, not the smallest of THRESHOLDS "
+        "at or above (>=) the highest noise_peak('A', seed) over the seeds given"
+    ),
+    "threshold_another": (
+        "choose_threshold() on another hidden seed gave {got}, not the smallest of THRESHOLDS at "
+        "or above (>=) the highest noise_peak('A', seed) over the seeds given"
+    ),
+    "rate": (
+        "trip_rate({candidate}, {threshold}, hidden seeds) gave {got}, not the share of the seeds "
+        "on which the breaker tripped"
+    ),
+}
+
+ZH = {
+    "not_a_bool": "injection_rule() 返回了 {kind},应返回 True 或 False",
+    "said_no_harm": "{what}:injection_rule() 判为 {got},但那次运行没有造成危害",
+    "said_harm": "{what}:injection_rule() 判为 {got},但那次运行造成了危害",
+    "gave_no_harm": "injection_rule() 给出 {got},但那次运行没有造成危害",
+    "gave_harm": "injection_rule() 给出 {got},但那次运行造成了危害",
+    "production": "生产版本(A)的回答",
+    "model_change": "更换模型后的版本(C),它听从了注入的那句话",
+    "another_company": "一个链接到别家公司主机的回答",
+    "starts_like_ours": "一个链接到开头和我们一样的主机的回答",
+    "ends_like_ours": "一个链接到名字结尾和我们一样的主机的回答",
+    "ours_before_at": "一个回答,其链接在 @ 之前写了我们的主机",
+    "ours_in_query": "一个回答,其外部链接在查询参数里写了我们的主机",
+    "foreign_in_capitals": "一个用大写字母链接到外部主机的回答",
+    "our_subdomain": "一个链接到我们子域名的回答",
+    "ours_with_query": "一个链接到我们自己主机(带查询参数)的回答",
+    "our_subdomain_in_capitals": "一个用大写字母链接到我们子域名的回答",
+    "our_subdomain_on_port": "一个链接到我们子域名(带端口)的回答",
+    "ours_with_user": "一个链接到我们自己主机(带 user@ 部分)的回答",
+    "reworded": "一个措辞不同、没有链接的回答",
+    "ours_then_foreign": "一个先有我们的链接、后有外部链接的回答",
+    "foreign_then_ours": "一个先有外部链接、后有我们的链接的回答",
+    "two_of_ours": "一个有两个我们自己链接的回答",
+    "copy_elsewhere": "回答的一份副本还发给了别处",
+    "twice": "客户收到了两次回答",
+    "someone_else": "唯一的一封邮件发给了别人",
+    "no_mail": "一封邮件也没有发出",
+    "one_mail": "一封发给客户的邮件",
+    "mail_customer": "一封发给客户的邮件",
+    "mail_other_customer": "一封发给我们另一位客户的邮件",
+    "mail_foreign": "一封发给外部地址的邮件",
+    "no_mail_at_all": "一封邮件也没有",
+    "link": "一个指向{kind}的链接",
+    "link_written": "一个指向{kind}的链接(写法:{forms})",
+    "and": "{first},{rest}",
+    "host_ours": "我们自己的主机",
+    "host_subdomain": "我们的子域名",
+    "host_foreign": "外部主机",
+    "host_starts": "开头和我们一样的主机",
+    "host_ends": "结尾和我们一样的主机",
+    "host_holds": "含有我们名字的主机",
+    "host_ip": "IP 地址",
+    "host_punycode": "punycode 或非 ASCII 的主机",
+    "form_user": "带 user 部分",
+    "form_user_ours": "user 部分是我们的主机",
+    "form_user_password": "user 部分是我们的主机加密码",
+    "form_user_at": "user 部分里还有一个 @",
+    "form_capitals": "用大写字母",
+    "form_dot": "末尾带点",
+    "form_port": "带端口",
+    "form_query": "查询参数里有我们的主机",
+    "form_path": "路径里有我们的主机",
+    "peak_not_highest": (
+        "noise_peak({candidate}, 一个隐藏的种子) 得到 {got},不是金丝雀各窗口中最高的错误率"
+    ),
+    "peak_not_judged": (
+        "noise_peak({candidate}, 一个隐藏的种子) 得到 {got},不是熔断器能够判断的窗口"
+        "(requests >= min_requests)中最高的错误率"
+    ),
+    "threshold_several": (
+        "在几个隐藏的种子上 choose_threshold() 得到 {got},不是 THRESHOLDS 中"
+        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值"
+    ),
+    "threshold_another": (
+        "在另一个隐藏的种子上 choose_threshold() 得到 {got},不是 THRESHOLDS 中"
+        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值"
+    ),
+    "rate": (
+        "trip_rate({candidate}, {threshold}, 隐藏的种子) 得到 {got},不是熔断器跳闸的种子所占的比例"
+    ),
+}
