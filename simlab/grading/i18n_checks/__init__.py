@@ -8,23 +8,11 @@ small set (:data:`CHECK_TERMS`) join :data:`simlab.grading.i18n.TERMS`.
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-from simlab.grading.i18n_checks import checkpoints, ledger, release
-from simlab.grading.i18n_checks.terms import CHECK_TERMS, GUARD_CHANGES, GUARD_VERDICTS
-=======
-from simlab.grading.i18n_checks import events, histories, ledger
+from simlab.grading.i18n_checks import ledger
 from simlab.grading.i18n_checks.terms import CHECK_TERMS
->>>>>>> issue24d
 
 __all__ = ["CHECK_PATTERNS", "CHECK_TERMS"]
 
 CHECK_PATTERNS: tuple[tuple, ...] = (
     *ledger.PATTERNS,
-<<<<<<< HEAD
-    *checkpoints.PATTERNS,
-    *release.PATTERNS,
-=======
-    *histories.PATTERNS,
-    *events.PATTERNS,
->>>>>>> issue24d
 )
