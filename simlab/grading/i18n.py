@@ -247,6 +247,7 @@ RULES: tuple[Rule, ...] = (
     _r(rf"(?P<who>{_WHO}) raised (?P<exc>{_PY_ERROR}.*)", "{who} 抛出了 {exc}"),
     _r(rf"(?P<who>{_WHO}) raised an exception: (?P<msg>.+)", "{who} 抛出了一个异常:{msg}"),
     _r(rf"(?P<who>{_WHO}) raised an exception", "{who} 抛出了一个异常"),
+    _r(r"(?P<fn>\w+)\(\) raised (?P<k>\w+)", "{fn}() 抛出了 {k}"),
     _r(
         r"the answer could not be checked \(it led to (?P<exc>\w+)\); check what your "
         r"functions return",
@@ -275,17 +276,6 @@ RULES: tuple[Rule, ...] = (
         r"is_narrowing\(\) said (?P<got>\S+) when the child is (?P<kind>.+)",
         "当子授权是{kind}时,is_narrowing() 返回了 {got}",
         ("kind",),
-    ),
-    _r(
-        r"two workers both hold epoch (?P<e>\d+): another claim ran between the statements of "
-        r"yours \(make the claim one atomic statement\)",
-        "两个 worker 同时持有 epoch {e}:另一次领取插在了你的两条语句之间(把领取写成一条原子语句)",
-    ),
-    _r(r"a stale lease could record a side effect", "陈旧的租约仍能记录副作用"),
-    _r(
-        r"the lease was taken over right after step (?P<step>\d+) was saved, but work still ran "
-        r"for (?P<steps>.+) \(heartbeat before each step\)",
-        "step {step} 保存后租约立即被接管,但工作仍为 {steps} 运行了(每一步之前先发心跳)",
     ),
 )
 

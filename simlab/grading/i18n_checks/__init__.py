@@ -8,13 +8,12 @@ small set (:data:`CHECK_TERMS`) join :data:`simlab.grading.i18n.TERMS`.
 
 from __future__ import annotations
 
-from simlab.grading.i18n_checks import checkpoints, events, histories, ledger, release
+from simlab.grading.i18n_checks import checkpoints, events, histories, release
 from simlab.grading.i18n_checks.terms import CHECK_TERMS, GUARD_CHANGES, GUARD_VERDICTS
 
 __all__ = ["CHECK_PATTERNS", "CHECK_TERMS", "GUARD_CHANGES", "GUARD_VERDICTS"]
 
 CHECK_PATTERNS: tuple[tuple, ...] = (
-    *ledger.PATTERNS,
     *histories.PATTERNS,
     *checkpoints.PATTERNS,
     *release.PATTERNS,

@@ -32,9 +32,4 @@ CHECK_TERMS = {
     "more": "更多的文档",
     "fewer": "更少的文档",
     "other ones": "别的文档",
-    # who broke a rule under faults (simlab/grading/checks/leases/driving.py)
-    "your claim": "你的 claim",
-    "your claim and heartbeat": "你的 claim 和 heartbeat",
-    "your record_effect": "你的 record_effect",
-    "your e-mail code": "你发送邮件的代码(record_effect 和 send_step)",
 }
