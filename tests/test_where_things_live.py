@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "development.md"
 PACKAGE = ROOT / "simlab"
 #: Folders whose modules are not listed, only their subpackages.
-BY_PACKAGE_ONLY = (PACKAGE / "grading" / "checks", PACKAGE / "grading" / "i18n_checks")
+BY_PACKAGE_ONLY = (PACKAGE / "grading" / "checks",)
 BLOCK = re.compile(
     r"(<!-- layout: generated from the docstrings of simlab/ -->\n)(.*?)(<!-- layout: end -->)",
     re.S,

@@ -36,14 +36,15 @@ from submissions.leases import (
 
 from simlab.grading.checks.leases import CLAIM_SCENARIO, CLAIM_SEEDS, EFFECT_SCENARIO, EFFECT_SEEDS
 from simlab.grading.checks.leases.driving import simulated
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.grader import _plan, _Sandboxes
-from simlab.grading.i18n import untranslated
+from simlab.grading.messages import Message, untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS, Fail
 from simlab.grading.student import Student
 
-CLAIM = ("atomic-claim", {"claim": "claim", "heartbeat": "heartbeat"}, "your claim and heartbeat")
-EFFECT = ("idempotent-send", {"record_effect": "record_effect"}, "your e-mail code")
+CLAIM = ("atomic-claim", {"claim": "claim", "heartbeat": "heartbeat"}, say("by_claim_heartbeat"))
+EFFECT = ("idempotent-send", {"record_effect": "record_effect"}, say("by_email_code"))
 
 #: (name, question, answer source or None for the solution's, the rules it must break or ()).
 ANSWERS = [
@@ -72,7 +73,7 @@ def _student(question: str, source: str | None) -> _Sandboxes:
     return _Sandboxes(_plan(nb), 60)
 
 
-def _runs(what: tuple, source: str | None) -> dict[int, str | None]:
+def _runs(what: tuple, source: str | None) -> dict[int, Message | None]:
     """Seed -> the failure of the seeded run (None when it passed)."""
     question, pieces, said = what
     claim = question == "atomic-claim"
@@ -87,7 +88,7 @@ def _runs(what: tuple, source: str | None) -> dict[int, str | None]:
                 simulated(s, scenario, seed, pieces, said, send_step=send_step)
                 out[seed] = None
             except Fail as failed:
-                out[seed] = str(failed)
+                out[seed] = failed.said
     finally:
         boxes.close()
     return out
@@ -101,22 +102,24 @@ def test_does_every_seeded_run_catch_each_classic_mistake_and_pass_each_correct_
     if not rules:
         assert runs == dict.fromkeys(runs), (name, runs)
         return
-    for seed, failure in runs.items():
-        assert failure is not None, f"{name} passed seed {seed}"
+    for seed, said in runs.items():
+        assert said is not None, f"{name} passed seed {seed}"
+        failure = str(said)
         assert failure.startswith(f"with faults on, {what[2]} broke a rule: "), failure
         found = re.search(r"This breaks rule \((\w)\), [\w -]+\.$", failure)
         assert found and found.group(1) in rules, (name, seed, failure)
-        _reads_well(failure)
+        _reads_well(said)
 
 
-def _reads_well(failure: str) -> None:
+def _reads_well(said: Message) -> None:
     """A short story in plain sentences: 2 to 4 of them with the rule, no seed, no time."""
+    failure = str(said)
     story = failure.split(" broke a rule: ", 1)[1]
     sentences = re.split(r"(?<=\.) (?=[A-Zwt])", story)
     assert 2 <= len(sentences) <= 4, failure
     assert len(failure) <= FAILURE_CHARS, failure
     assert "seed" not in failure and "t=" not in failure and "fault 1" not in failure
-    assert untranslated(failure) == [], failure
+    assert untranslated(said) == [], failure
 
 
 @pytest.mark.parametrize(("name", "source"), SERIAL_ONLY, ids=[a[0] for a in SERIAL_ONLY])

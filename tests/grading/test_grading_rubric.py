@@ -24,7 +24,7 @@ from simlab.grading.checks.events import BUS_STREAMS
 from simlab.grading.checks.histories import TTL_SEEDS, UNFENCED_SEEDS
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.grader import _plan, _Sandboxes
-from simlab.grading.i18n import untranslated
+from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 
@@ -82,6 +82,7 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
 
     from simlab.grading.checks.leases import EFFECT_SCENARIO, EFFECT_SEEDS
     from simlab.grading.checks.leases.driving import simulated
+    from simlab.grading.checks.leases.messages import say
     from simlab.grading.questions import Fail
     from simlab.grading.student import Student
 
@@ -98,7 +99,7 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
                 EFFECT_SCENARIO,
                 EFFECT_SEEDS[0],
                 {"record_effect": "record_effect"},
-                "your e-mail code",
+                say("by_email_code"),
                 send_step="send_step",
             )
     finally:
@@ -108,7 +109,7 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
     assert "rule (f), resent e-mail" in story and "again" in story
     assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
     assert "seed" not in story and "t=" not in story
-    assert untranslated(story) == []
+    assert untranslated(failed.value.said) == []
 
 
 #: The criteria checked on hand-made cases only, and why no generated input is played there.

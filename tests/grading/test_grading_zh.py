@@ -172,3 +172,55 @@ def test_do_the_checks_of_release_fail_in_chinese_with_no_english_sentence_left(
     zh = _fails_in_chinese(injection_rule_check, {"injection_rule": lambda obs: True})
     assert zh.count("项检查通过") == 1 and _ENGLISH.search(zh) is None, zh
     assert "injection_rule() 判为 True" in zh
+
+
+class _LocalStudent:
+    """A student whose ledger pieces are plain functions of this process (no sandbox)."""
+
+    def __init__(self, **functions):
+        self.functions = functions
+
+    def ledger(self, path=":memory:", *, clock, **pieces):
+        from simlab.grading.student import CheckedLedger
+        from simlab.learn.pieces import PiecesLedger
+
+        plugged = {role: self.functions[name] for role, name in pieces.items()}
+        return CheckedLedger(PiecesLedger(path, clock=clock, **plugged))
+
+
+def _unfenced_heartbeat(db, lease, ttl, now):
+    cursor = db.execute(
+        "UPDATE tasks SET lease_until = ?, updated_at = ? WHERE task_id = ?",
+        (now + ttl, now, lease.task_id),
+    )
+    return cursor.rowcount == 1
+
+
+def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left():
+    import re
+
+    from simlab.grading.checks.leases import claim
+    from simlab.grading.checks.leases import operations as ops
+    from simlab.grading.checks.leases.driving import Ledgers
+    from simlab.grading.messages import untranslated as no_catalog
+    from simlab.grading.questions import Tally, feedback_message
+
+    s = _LocalStudent(heartbeat=_unfenced_heartbeat)
+    tally = Tally()
+    tally.part(lambda: claim._heartbeat_is_fenced(Ledgers(s, heartbeat="heartbeat")))
+    plays = ops.Plays(s, heartbeat="heartbeat")
+    moves = ops.sequences(claim.CLAIM_MOVES)
+    tally.part(lambda: ops.check(plays, moves, ops.CORE, first=claim.CLAIM_STORIES))
+    said = feedback_message(tally, 3, None)
+    english = str(said)
+    assert english.startswith("0/2 checks passed; a stale lease's heartbeat returned True; also, ")
+    assert "claims t1 for 10 s (lease 2), the clock moves" in english
+    assert english.endswith(
+        "your heartbeat of lease 1 returned True but a newer lease holds the task"
+    )
+    assert no_catalog(said) == []
+    zh = render(said, "zh")
+    assert zh.startswith("0/2 项检查通过;陈旧租约的心跳返回了 True;另外,……")
+    assert "领取 t1,时长 10 秒(租约 2),时钟前进" in zh
+    assert zh.endswith("租约 1 发送心跳:租约 1 的心跳返回了 True,但已有更新的租约持有该任务")
+    assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", zh), zh  # no English sentence left

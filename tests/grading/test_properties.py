@@ -136,11 +136,13 @@ def test_does_a_stub_stay_not_attempted():
 
 def test_is_a_story_translated_move_by_move():
     from simlab.grading.checks.fencing.messages import say
+    from simlab.grading.checks.leases.messages import say as leases_say
     from simlab.grading.messages import message, render, untranslated
     from simlab.grading.properties import Story
 
     move = "a stale lease could record a side effect"
-    told = Story([move, say("move_cancel"), move, move]).told_message(len(move) * 2 + 2)
+    stale = leases_say("stale_record")
+    told = Story([stale, say("move_cancel"), stale, stale]).told_message(len(move) * 2 + 2)
     said = message("grader.story", story=told, said=say("cancel_bumps"))
     assert (
         str(said) == f"... {move}, {move}: cancel must bump the epoch by one, so every lease "

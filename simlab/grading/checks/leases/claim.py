@@ -12,6 +12,7 @@ from collections.abc import Callable
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases import operations as ops
 from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import contended_claims, require_one_statement, rivalled
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
@@ -96,7 +97,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
     t.part(lambda: _no_lease_of_a_cancelled_epoch(runs))
     t.part(
         lambda: require_one_statement(
-            rivalled(s, "heartbeat", (30.0,)), "heartbeat", "changed the task"
+            rivalled(s, "heartbeat", (30.0,)), "heartbeat", say("did_change_task")
         )
     )
     t.part(judged(ops.CORE))
@@ -107,7 +108,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
                 CLAIM_SCENARIO,
                 seed,
                 {"claim": "claim", "heartbeat": "heartbeat"},
-                "your claim and heartbeat",
+                say("by_claim_heartbeat"),
             )
         )
     t.under("claim-fields")
@@ -185,24 +186,23 @@ CLAIM_RUBRIC = (
 
 
 def _no_two_winners_at_one_moment(runs: list) -> None:
-    require(runs, "the race could not be run")
+    require(runs, say("race_not_run"))
     for run in (r for r in runs if r.get("later") == 0 and r.get("rival") == "claim"):
         a, b = run.get("A"), run.get("B")
         require(
             not (isinstance(a, Lease) and isinstance(b, Lease)),
-            "two workers claiming at the same moment both got the task: another claim ran "
-            "between two statements of yours (make the claim one atomic statement)",
+            say("both_won"),
         )
         require(
             isinstance(a, Lease) or isinstance(b, Lease),
-            "two workers claimed a free task at the same moment and neither got it",
+            say("neither_won"),
         )
 
 
 def _some_lease(runs: list) -> None:
     require(
         any(isinstance(r.get("A"), Lease) for r in runs),
-        "your claim never returned a lease in the races the grader replays",
+        say("never_a_lease"),
     )
 
 
@@ -213,8 +213,7 @@ def _the_lease_is_your_own(runs: list) -> None:
         if isinstance(a, Lease):
             require(
                 (a.worker, a.lease_until) == ("A", 105.0),
-                f"after another claim ran between its statements, your claim returned a lease "
-                f"of worker {a.worker!r}: it read back a row it did not write",
+                say("read_back", worker=repr(a.worker)),
             )
 
 
@@ -228,30 +227,25 @@ def _no_lease_of_a_cancelled_epoch(runs: list) -> None:
         a = run.get("A")
         require(
             not (isinstance(a, Lease) and a.epoch >= 3),
-            "a cancel ran between two statements of your claim, and the claim returned a "
-            "lease the cancel should have ended (make the claim one atomic statement)",
+            say("cancel_lease"),
         )
         if isinstance(a, str) and not a.startswith(("TerminalTask", "LeaseHeld")):
-            kind = re.match(r"\w*", a).group(0) or "an error"
-            raise Fail(
-                f"a cancel ran between two statements of your claim, and the claim raised "
-                f"{kind} (make the claim one atomic statement)"
-            )
+            kind = re.match(r"\w*", a).group(0) or say("an_error")
+            raise Fail(say("cancel_raised", kind=kind))
 
 
 def _no_shared_epoch(runs: list) -> None:
-    require(runs, "the race could not be run")
+    require(runs, say("race_not_run"))
     for run in (r for r in runs if r.get("later") != 0):
         a, b = run.get("A"), run.get("B")
         if isinstance(a, Lease) and isinstance(b, Lease):
             require(
                 a.epoch != b.epoch,
-                f"two workers both hold epoch {b.epoch}: another claim ran between the "
-                "statements of yours (make the claim one atomic statement)",
+                say("shared_epoch", epoch=str(b.epoch)),
             )
         require(
             isinstance(a, Lease) or isinstance(b, Lease),
-            "neither worker got an expired task when two claimed it",
+            say("neither_expired"),
         )
 
 
@@ -259,17 +253,16 @@ def _claims_a_queued_task(ledgers: Ledgers) -> None:
     ledger = ledgers.fresh()
     ledgers.clock.now = 5.0
     lease = ledger.claim("t1", "A", 10.0)
-    require(isinstance(lease, Lease), "claim must return a Lease")
+    require(isinstance(lease, Lease), say("claim_returns_lease"))
     require(
         (lease.task_id, lease.worker, lease.epoch, lease.step) == ("t1", "A", 1, 0),
-        f"the first claim returned epoch {lease.epoch}, step {lease.step} (expected "
-        "epoch 1, step 0)",
+        say("first_claim", epoch=str(lease.epoch), step=str(lease.step)),
     )
-    require(lease.lease_until == 15.0, "lease_until must be now + ttl")
+    require(lease.lease_until == 15.0, say("lease_until_ttl"))
     stored = ledger.get("t1")
     require(
         (stored.status, stored.epoch, stored.worker, stored.attempts) == ("running", 1, "A", 1),
-        "after a claim the task must be running, epoch 1, worker set, attempts 1",
+        say("after_claim"),
     )
 
 
@@ -280,10 +273,10 @@ def _live_lease_is_refused(ledgers: Ledgers) -> None:
     raises(
         lambda: ledger.claim("t1", "B", 10.0),
         LeaseHeld,
-        "a claim while another lease is live must raise LeaseHeld",
+        say("live_raises"),
     )
     stored = ledger.get("t1")
-    require((stored.epoch, stored.worker) == (1, "A"), "a refused claim changed the task")
+    require((stored.epoch, stored.worker) == (1, "A"), say("refused_changed"))
 
 
 def _lease_held_names_the_holder(ledgers: Ledgers) -> None:
@@ -297,10 +290,9 @@ def _lease_held_names_the_holder(ledgers: Ledgers) -> None:
     except LeaseHeld as held:
         require(
             held.worker == "A",
-            "LeaseHeld must name the worker holding the live lease, not the worker whose "
-            "claim was refused",
+            say("held_names_holder"),
         )
-        require(held.lease_until == 10.0, "LeaseHeld must carry the holder's lease_until")
+        require(held.lease_until == 10.0, say("held_until"))
     except (TerminalTask, UnknownTask):
         pass
 
@@ -312,9 +304,9 @@ def _expired_lease_is_taken_over(ledgers: Ledgers) -> None:
     second = ledger.claim("t1", "B", 10.0)
     require(
         second.epoch == 2 and second.lease_until == 20.5,
-        "a claim after lease_until must succeed with epoch 2 and a new lease_until",
+        say("taken_over"),
     )
-    require(not ledger.save(first, 1), "the old lease could still save after the takeover")
+    require(not ledger.save(first, 1), say("old_lease_saved"))
 
 
 def _terminal_and_unknown_tasks(ledgers: Ledgers) -> None:
@@ -324,19 +316,19 @@ def _terminal_and_unknown_tasks(ledgers: Ledgers) -> None:
     raises(
         lambda: ledger.claim("t1", "B", 10.0),
         TerminalTask,
-        "claiming a completed task must raise TerminalTask",
+        say("completed_raises"),
     )
     ledger.submit("t2")
     ledger.cancel("t2")
     raises(
         lambda: ledger.claim("t2", "B", 10.0),
         TerminalTask,
-        "claiming a cancelled task must raise TerminalTask",
+        say("cancelled_raises"),
     )
     raises(
         lambda: ledger.claim("nope", "B", 10.0),
         UnknownTask,
-        "claiming a task that does not exist must raise UnknownTask",
+        say("unknown_raises"),
     )
 
 
@@ -344,15 +336,13 @@ def _heartbeat_extends_the_lease(ledgers: Ledgers) -> None:
     ledger = ledgers.fresh()
     lease = ledger.claim("t1", "A", 10.0)
     ledgers.clock.now = 8.0
-    require(
-        ledger.heartbeat(lease, 10.0) is True, "a heartbeat of a current lease must return True"
-    )
-    require(ledger.get("t1").lease_until == 18.0, "a heartbeat must set lease_until to now + ttl")
+    require(ledger.heartbeat(lease, 10.0) is True, say("heartbeat_true"))
+    require(ledger.get("t1").lease_until == 18.0, say("heartbeat_sets"))
     ledgers.clock.now = 12.0
     raises(
         lambda: ledger.claim("t1", "B", 10.0),
         LeaseHeld,
-        "a lease extended by a heartbeat must still be held",
+        say("extended_held"),
     )
 
 
@@ -361,9 +351,9 @@ def _heartbeat_is_fenced(ledgers: Ledgers) -> None:
     old = ledger.claim("t1", "A", 10.0)
     ledgers.clock.now = 11.0
     ledger.claim("t1", "B", 10.0)
-    require(ledger.heartbeat(old, 10.0) is False, "a stale lease's heartbeat returned True")
-    require(ledger.get("t1").lease_until == 21.0, "a stale lease's heartbeat moved lease_until")
+    require(ledger.heartbeat(old, 10.0) is False, say("stale_heartbeat"))
+    require(ledger.get("t1").lease_until == 21.0, say("stale_heartbeat_moved"))
     ledger.submit("t2")
     lease = ledger.claim("t2", "A", 10.0)
     ledger.cancel("t2")
-    require(ledger.heartbeat(lease, 10.0) is False, "a heartbeat of a cancelled task returned True")
+    require(ledger.heartbeat(lease, 10.0) is False, say("cancelled_heartbeat"))

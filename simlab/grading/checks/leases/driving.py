@@ -9,7 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import Lent
+from simlab.grading.messages import Message
 from simlab.grading.questions import FAILURE_CHARS, Fail, require
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
@@ -47,15 +49,15 @@ class Ledgers:
         return ledger
 
 
-def raises(call: Callable[[], Any], error: type, message: str) -> None:
-    """``call()`` must raise ``error``; otherwise fail with ``message`` and what happened."""
+def raises(call: Callable[[], Any], error: type, said: Message) -> None:
+    """``call()`` must raise ``error``; otherwise fail with ``said`` and what happened."""
     try:
         value = call()
     except error:
         return
     except (LeaseHeld, TerminalTask, UnknownTask) as other:
-        raise Fail(f"{message}, but it raised {type(other).__name__}") from None
-    raise Fail(f"{message}, but it returned {kind_of(value)}")
+        raise Fail(say("but_raised", said=said, kind=type(other).__name__)) from None
+    raise Fail(say("but_returned", said=said, kind=kind_of(value)))
 
 
 def simulated(
@@ -63,13 +65,14 @@ def simulated(
     scenario: Scenario,
     seed: int,
     pieces: dict[str, str],
-    what: str,
+    what: Message,
     send_step: str | None = None,
 ) -> None:
     """Run the fault simulator over a ledger with the student's ``pieces``, and with their
     ``send_step`` (a function name) sending each e-mail if one is given; the checker must find
-    nothing, and no e-mail may go out twice. A failing run is shrunk to its fewest faults
-    (:func:`simlab.shrink`) and told as a short story in the learner's terms (never its seed).
+    nothing, and no e-mail may go out twice; ``what`` names the pieces in the feedback. A
+    failing run is shrunk to its fewest faults (:func:`simlab.shrink`) and told as a short story
+    in the learner's terms (never its seed).
     """
 
     def factory(clock: Callable[[], float]) -> CheckedLedger:
@@ -78,12 +81,12 @@ def simulated(
     sender = None if send_step is None else _sender(s, send_step)
     result = simulate(scenario, seed=seed, ledger=factory, sender=sender)
     if not result.ok:
-        head = f"with faults on, {what} broke a rule: "
-        story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - len(head))
-        raise Fail(head + story)
+        head = len(str(say("broke_rule", what=what, story="")))
+        story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - head)
+        raise Fail(say("broke_rule", what=what, story=story))
     require(
         result.duplicate_sends == 0,
-        f"with faults on, {what} let {result.duplicate_sends} e-mail(s) go out twice",
+        say("sent_twice", what=what, n=result.duplicate_sends),
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from simlab.grading.checks.leases import operations as ops
 from simlab.grading.checks.leases.driving import Ledgers, simulated
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import (
     contended_effects,
     require_one_statement,
@@ -103,7 +104,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
     t.part(functools.partial(_twice_within_one_round_trip, s))
     t.part(
         lambda: require_one_statement(
-            rivalled(s, "record_effect", ("race:email:0",)), "record_effect", "recorded the key"
+            rivalled(s, "record_effect", ("race:email:0",)), "record_effect", say("did_record_key")
         )
     )
     t.part(lambda: ops.check(plays, moves, ops.CORE, first=EFFECT_STORIES))
@@ -121,7 +122,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
                 EFFECT_SCENARIO,
                 seed,
                 {"record_effect": "record_effect"},
-                "your e-mail code",
+                say("by_email_code"),
                 send_step="send_step",
             )
         )
@@ -174,13 +175,12 @@ EFFECT_RUBRIC = (
 
 def _twice_within_one_round_trip(s: Student) -> None:
     runs = contended_effects(s)
-    require(runs, "the duplicate delivery could not be run")
+    require(runs, say("delivery_not_run"))
     for run in runs:
         yes = [run.get("A") is True, run.get("B") is True].count(True)
         require(
             yes <= 1 and run.get("rows") == 1,
-            "the same step delivered twice within one round trip was recorded "
-            f"{yes} time(s): another record_effect ran between two statements of yours",
+            say("recorded_twice", n=yes),
         )
 
 
@@ -193,14 +193,14 @@ def _records_a_new_key(ledgers: Ledgers) -> None:
     ledgers.clock.now = 3.0
     require(
         ledger.record_effect(lease, "t1:email:0") is True,
-        "the first record of a key by a current lease must return True",
+        say("first_record"),
     )
     effects = ledger.effects("t1")
-    require(len(effects) == 1, f"expected one recorded effect, found {len(effects)}")
+    require(len(effects) == 1, say("one_effect", n=len(effects)))
     e = effects[0]
     require(
         (e.key, e.epoch, e.worker, e.recorded_at) == ("t1:email:0", 1, "A", 3.0),
-        "the recorded effect must carry the key, the lease's epoch and worker, and now",
+        say("effect_fields"),
     )
 
 
@@ -210,11 +210,11 @@ def _a_key_is_recorded_once(ledgers: Ledgers) -> None:
     ledger.record_effect(lease, "t1:email:0")
     require(
         ledger.record_effect(lease, "t1:email:0") is False,
-        "recording the same key twice returned True (a retry would send again)",
+        say("same_key_twice"),
     )
     require(
         ledger.record_effect(lease, "t1:email:1") is True,
-        "a different key of the same task was refused",
+        say("other_key_refused"),
     )
 
 
@@ -225,15 +225,15 @@ def _stale_leases_record_nothing(ledgers: Ledgers) -> None:
     ledger.claim("t1", "B", 10.0)
     require(
         ledger.record_effect(old, "t1:email:0") is False,
-        "a stale lease could record a side effect",
+        say("stale_record"),
     )
-    require(not ledger.effects("t1"), "a stale lease's record_effect stored a row")
+    require(not ledger.effects("t1"), say("stale_row"))
     ledger.submit("t2")
     lease = ledger.claim("t2", "A", 10.0)
     ledger.cancel("t2")
     require(
         ledger.record_effect(lease, "t2:email:0") is False,
-        "a cancelled task could still record a side effect",
+        say("cancelled_record"),
     )
 
 
@@ -245,7 +245,7 @@ def _keys_belong_to_their_task(ledgers: Ledgers) -> None:
     ledger.record_effect(a, "welcome")
     require(
         ledger.record_effect(b, "welcome") is True,
-        "the same key for another task was refused (keys are per task)",
+        say("per_task"),
     )
 
 
@@ -283,7 +283,7 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
     first = ledger.claim("t1", "A", 10.0)
     require(
         sends.send_step(ledger, first, 0, mailbox) is True,
-        "send_step() of a fresh step returned something other than True",
+        say("fresh_send"),
     )
     sends.clock.now = 10.0  # A crashed after the e-mail, before its save; the lease ran out
     retry = ledger.claim("t1", "B", 10.0)
@@ -291,8 +291,7 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
     got = _inbox(mailbox)
     require(
         sum(got.values()) == 1,
-        f"after a crash and a retry of step 0, {sum(got.values())}"
-        " e-mails were sent (expected exactly 1)",
+        say("retry_sent", step=0, n=sum(got.values())),
     )
 
 
@@ -312,8 +311,7 @@ def _a_crash_between_record_and_send(sends: _Sends) -> None:
         sent = sum(_inbox(mailbox).values())
     require(
         sent <= 1,
-        f"a worker crashed between record_effect and the send, and the retry sent again "
-        f"({sent} e-mails): record the effect before sending",
+        say("crash_between", n=sent),
     )
 
 
@@ -326,7 +324,7 @@ def _each_step_sends_its_own(sends: _Sends) -> None:
     got = _inbox(mailbox)
     require(
         len(got) == 2 and sum(got.values()) == 2,
-        "steps 0 and 1 must each send their own e-mail (one key per task and step)",
+        say("own_email"),
     )
 
 
@@ -336,4 +334,4 @@ def _a_stale_worker_does_not_send(sends: _Sends) -> None:
     sends.clock.now = 10.0
     ledger.claim("t1", "B", 10.0)
     sends.send_step(ledger, old, 0, mailbox)
-    require(sum(_inbox(mailbox).values()) == 0, "a worker that lost its lease sent an e-mail")
+    require(sum(_inbox(mailbox).values()) == 0, say("stale_sent"))

@@ -12,6 +12,7 @@ from typing import Any
 
 from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
 from simlab.grading.lending import Lent, grader_folder
 from simlab.grading.questions import Criterion, Tally, require
@@ -140,11 +141,11 @@ def _held(ledger: Ledger) -> None:
 
 def _runs_a_task_to_the_end(case: Case) -> None:
     answer, calls, record = case("fresh")
-    require(answer == "completed", f"a task with no trouble returned {answer!r}")
-    require(calls == [0, 1, 2], f"work was called for steps {calls}, expected [0, 1, 2]")
+    require(answer == "completed", say("no_trouble", got=repr(answer)))
+    require(calls == [0, 1, 2], say("work_steps", calls=str(calls)))
     require(
         (record.status, record.step, record.result) == ("completed", 3, "output-2"),
-        "the ledger must end completed at step 3 with the last step's output as the result",
+        say("ends_completed"),
     )
 
 
@@ -152,13 +153,11 @@ def _resumes_from_the_persisted_step(case: Case) -> None:
     answer, calls, record = case("resume", setup=_halfway, steps=4)
     require(
         calls == [2, 3],
-        f"a task saved at step 2 was worked from step "
-        f"{calls[0] if calls else '?'} (calls {calls}), expected "
-        "[2, 3]",
+        say("resumed_from", first=str(calls[0] if calls else "?"), calls=str(calls)),
     )
     require(
         answer == "completed" and record.status == "completed",
-        "the resumed task did not complete",
+        say("resumed_incomplete"),
     )
 
 
@@ -166,31 +165,30 @@ def _stops_when_taken_over(case: Case) -> None:
     answer, calls, record = case("stolen", work_script={1: "steal"})
     require(
         answer == "lost",
-        f"a loop whose save was refused returned {answer!r}, expected 'lost'",
+        say("refused_save", got=repr(answer)),
     )
     require(
         calls == [0, 1],
-        f"after losing the lease during step 1, work was called for {calls} (expected [0, 1])",
+        say("work_after_loss", calls=str(calls)),
     )
     require(
         record.step == 1 and record.worker == "thief",
-        "the ledger changed after the takeover",
+        say("changed_after_takeover"),
     )
 
 
 def _stops_when_cancelled(case: Case) -> None:
     answer, calls, record = case("cancelled", work_script={0: "cancel"})
-    require(answer == "lost", f"a loop whose task was cancelled returned {answer!r}")
-    require(calls == [0], f"after a cancel during step 0, work was called for {calls}")
-    require(record.status == "cancelled" and record.step == 0, "the cancelled task was changed")
+    require(answer == "lost", say("cancelled_loop", got=repr(answer)))
+    require(calls == [0], say("work_after_cancel", calls=str(calls)))
+    require(record.status == "cancelled" and record.step == 0, say("cancelled_changed"))
 
 
 def _a_cancel_during_the_last_step(case: Case) -> None:
     answer, _, record = case("last", work_script={2: "cancel"})
     require(
         answer == "lost",
-        f"the task was cancelled during its last step and your loop returned {answer!r} "
-        f"while the ledger says {record.status!r}: check what save returns",
+        say("last_step_cancel", got=repr(answer), status=repr(record.status)),
     )
 
 
@@ -198,14 +196,16 @@ def _heartbeats_before_each_step(case: Case) -> None:
     answer, calls, record = case("between", after_save={1: "steal"})
     require(
         calls == [0],
-        f"the lease was taken over right after step 1 was saved, but "
-        f"work still ran for {calls[1:]} (heartbeat before each step)",
+        say("no_heartbeat", steps=str(calls[1:])),
     )
-    require(answer == "lost", f"a loop that lost its lease returned {answer!r}")
+    require(answer == "lost", say("lost_loop", got=repr(answer)))
 
 
 def _refuses_finished_or_held_tasks(case: Case) -> None:
-    for setup, what in ((_completed, "completed"), (_held, "leased to another worker")):
-        answer, calls, _ = case(f"refused-{what[:4]}", setup=setup)
-        require(answer == "refused", f"a task {what} returned {answer!r}, expected 'refused'")
-        require(calls == [], f"work ran for a task {what}")
+    for setup, name, what in (
+        (_completed, "refused-comp", say("state_completed")),
+        (_held, "refused-leas", say("state_held")),
+    ):
+        answer, calls, _ = case(name, setup=setup)
+        require(answer == "refused", say("refused_task", what=what, got=repr(answer)))
+        require(calls == [], say("refused_worked", what=what))

@@ -19,8 +19,10 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
 from simlab.grading.lending import Lent
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail
 from simlab.grading.student import Student, shown_value
@@ -41,10 +43,10 @@ _CHECKPOINTS = {
 }
 #: How a story names each checkpoint.
 _SAID = {
-    "none": "no checkpoint",
-    "output": "a checkpoint of its output",
-    "step 0": "a checkpoint that says step 0",
-    "step 3": "a checkpoint that says step 3",
+    "none": say("checkpoint_none"),
+    "output": say("checkpoint_output"),
+    "step 0": say("checkpoint_step", step=0),
+    "step 3": say("checkpoint_step", step=3),
 }
 
 
@@ -110,24 +112,21 @@ def _setup(start: tuple) -> Callable[[Ledger], None]:
     return setup
 
 
-def _told(steps: int, start: tuple, trouble: tuple | None) -> list[str]:
-    moves = [f"t1 has {steps} step{'s' if steps > 1 else ''}"]
+def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
+    moves = [say("has_steps" if steps > 1 else "has_step", n=steps)]
     kind = start[0]
     if kind in ("released", "expired"):
-        how = "released it" if kind == "released" else "its lease ran out"
-        moves.append(f"w0 saved step {start[1]} with {_SAID[start[2]]} and {how}")
+        key = "saved_released" if kind == "released" else "saved_expired"
+        moves.append(say(key, step=start[1], checkpoint=_SAID[start[2]]))
     elif kind != "fresh":
         moves.append(
-            {"completed": "t1 is completed", "cancelled": "t1 is cancelled"}.get(
-                kind, "w0 holds a live lease on t1"
-            )
+            say({"completed": "t1_completed", "cancelled": "t1_cancelled"}.get(kind, "w0_holds"))
         )
     if trouble is not None:
         where, step, action = trouble
-        who = "a user cancels t1" if action == "cancel" else "another worker takes t1 over"
-        when = f"during step {step}" if where == "work" else f"right after step {step} is saved"
-        moves.append(f"{who} {when}")
-    moves.append("your loop runs")
+        who = say("user_cancels" if action == "cancel" else "takes_over", task="t1")
+        moves.append(say("during_step" if where == "work" else "after_save", who=who, step=step))
+    moves.append(say("loop_runs"))
     return moves
 
 
@@ -228,34 +227,36 @@ def _steps(calls: list) -> str:
     return "[" + ", ".join(shown_value(c) for c in calls) + "]"
 
 
-def _verdict(what: str, got: tuple, want: tuple) -> str | None:
+def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
     answer, calls, record, log = got
     if what == LOST:
         if "trouble" in log:
             after = log[log.index("trouble") + 1 :]
             if "work" in after:
-                return "your loop worked another step after it lost the task"
+                return say("worked_after_lost")
             if answer != "lost":
-                return f"your loop returned {shown_value(answer)} after it lost the task"
+                return say("returned_after_lost", got=shown_value(answer))
         return None
     if what == REFUSED:
         if want[0] == "refused":
             if answer != "refused":
-                return f"your loop returned {shown_value(answer)} for a task it may not claim"
+                return say("returned_may_not", got=shown_value(answer))
             if calls:
-                return "your loop worked a task it may not claim"
+                return say("worked_may_not")
         return None
     if want[0] == "refused" or "trouble" in want[3]:
         return None  # judged by the other two
     if calls != want[1]:
-        return f"your loop worked steps {_steps(calls)}, expected {_steps(want[1])}"
+        return say("loop_worked", got=_steps(calls), want=_steps(want[1]))
     if answer != want[0]:
-        return f"your loop returned {shown_value(answer)}, expected {shown_value(want[0])}"
+        return say("loop_returned", got=shown_value(answer), want=shown_value(want[0]))
     for name in ("status", "step", "result", "checkpoint"):
         if getattr(record, name) != getattr(want[2], name):
-            return (
-                f"after your loop the task's {name} is {shown_value(getattr(record, name))}, "
-                f"expected {shown_value(getattr(want[2], name))}"
+            return say(
+                "loop_left",
+                field=name,
+                got=shown_value(getattr(record, name)),
+                want=shown_value(getattr(want[2], name)),
             )
     return None
 

@@ -26,6 +26,8 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, NotAttempted, shown_type
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
@@ -48,6 +50,8 @@ EXAMPLES = 30
 LONGEST = 14
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(TaskRecord))
+#: The error of an outcome whose value the grader refused by its type.
+_WRONG_TYPE = "a value of the wrong type"
 
 
 def _lease_ref() -> st.SearchStrategy[int]:
@@ -83,7 +87,9 @@ class Outcome:
     exc: BaseException | None = None
 
     @property
-    def shown(self) -> str:
+    def shown(self) -> Message | str:
+        if self.error == _WRONG_TYPE:
+            return say("wrong_type")
         return self.error if self.error is not None else shown_value(self.value)
 
 
@@ -97,7 +103,7 @@ def _outcome(call: Callable[[], Any]) -> Outcome:
             raise
         return Outcome(error=shown_type(exc.type), exc=exc)
     except WrongType as exc:
-        return Outcome(error="a value of the wrong type", exc=exc)
+        return Outcome(error=_WRONG_TYPE, exc=exc)
     except (LeaseHeld, TerminalTask, UnknownTask, LedgerError, ValueError, TypeError) as exc:
         return Outcome(error=type(exc).__name__, exc=exc)
 
@@ -108,14 +114,14 @@ class Verdict:
 
     at: int
     what: str
-    said: str
+    said: Message
 
 
 @dataclass
 class Played:
     """The moves of one sequence as told, and every difference found, in order."""
 
-    moves: list[str] = field(default_factory=list)
+    moves: list[Message] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
 
 
@@ -181,13 +187,14 @@ class _Run:
             self.ledger.close()
         return self.played
 
-    def _lease(self, ref: int) -> tuple[Lease, str] | None:
+    def _lease(self, ref: int) -> tuple[Lease, int] | None:
+        """The lease ``ref`` names (0 the newest) and its number in the story (1 the first)."""
         if not self.leases:
             return None
         n = len(self.leases) - 1 - ref % len(self.leases)
-        return self.leases[n], f"lease {n + 1}"
+        return self.leases[n], n + 1
 
-    def _judge(self, said: Callable[..., tuple[str, str] | None], *args: Any) -> None:
+    def _judge(self, said: Callable[..., tuple[str, Message] | None], *args: Any) -> None:
         found = said(*args)
         if found is not None:
             self.played.verdicts.append(Verdict(len(self.played.moves), *found))
@@ -203,42 +210,42 @@ class _Run:
 
     # -- the moves -------------------------------------------------------------------------------
 
-    def _wait(self, seconds: int) -> str:
+    def _wait(self, seconds: int) -> Message:
         self.clock.now += float(seconds)
-        return f"the clock moves {seconds} s on"
+        return say("wait", seconds=seconds)
 
-    def _expire(self, task: str) -> str | None:
+    def _expire(self, task: str) -> Message | None:
         until = _state(self.raw)[0][task]["lease_until"]
         if not isinstance(until, (int, float)) or until <= self.clock.now:
             return None
         self.clock.now = float(until)
-        return f"the clock reaches the end of the lease on {task}"
+        return say("expire", task=task)
 
-    def _cancel(self, task: str) -> str:
+    def _cancel(self, task: str) -> Message:
         self.ledger.raw.cancel(task)
-        return f"a user cancels {task}"
+        return say("user_cancels", task=task)
 
-    def _requeue(self, task: str) -> str:
+    def _requeue(self, task: str) -> Message:
         self.ledger.raw.requeue(task)
-        return f"a user requeues {task}"
+        return say("user_requeues", task=task)
 
-    def _save(self, ref: int, done: bool) -> str | None:
+    def _save(self, ref: int, done: bool) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
         step = _state(self.raw)[0][lease[0].task_id]["step"]
         step = step + 1 if type(step) is int else 1
         self.ledger.raw.save(lease[0], step, done=done, result="out" if done else None)
-        return f"{lease[1]} saves step {step}{' as done' if done else ''}"
+        return say("saves_done" if done else "saves", n=lease[1], step=step)
 
-    def _release(self, ref: int) -> str | None:
+    def _release(self, ref: int) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
         self.ledger.raw.release(lease[0])
-        return f"{lease[1]} releases {lease[0].task_id}"
+        return say("releases", n=lease[1], task=lease[0].task_id)
 
-    def _claim(self, task: str, worker: str, ttl: float) -> str:
+    def _claim(self, task: str, worker: str, ttl: float) -> Message:
         if "claim" not in self.pieces:
             got = _outcome(lambda: self.ledger.raw.claim(task, worker, ttl))
             if isinstance(got.value, Lease):
@@ -251,43 +258,43 @@ class _Run:
             self.leases.append(lease)
         return _claimed(task, worker, ttl, got, len(self.leases))
 
-    def _heartbeat(self, ref: int, ttl: float) -> str | None:
+    def _heartbeat(self, ref: int, ttl: float) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
         if "heartbeat" not in self.pieces:
             self.ledger.raw.heartbeat(lease[0], ttl)
-            return f"{lease[1]} heartbeats"
+            return say("heartbeats", n=lease[1])
         before, expected, got = self._both("heartbeat", lease[0], ttl)
         self._judge(_heartbeat_verdict, lease, before, _state(self.ref), expected, got, self)
-        return f"{lease[1]} heartbeats"
+        return say("heartbeats", n=lease[1])
 
-    def _record(self, ref: int, key: str) -> str | None:
+    def _record(self, ref: int, key: str) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
         if "record_effect" not in self.pieces:
             self.ledger.raw.record_effect(lease[0], key)
-            return f"{lease[1]} records {key}"
+            return say("records", n=lease[1], key=key)
         before, expected, got = self._both("record_effect", lease[0], key)
         self._judge(_effect_verdict, lease, key, before, _state(self.ref), expected, got, self)
-        return f"{lease[1]} records {key}"
+        return say("records", n=lease[1], key=key)
 
 
-def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> str:
+def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> Message:
     if isinstance(got.value, Lease):
-        return f"{worker} claims {task} for {ttl:g} s (lease {leases})"
-    return f"{worker} claims {task} for {ttl:g} s (refused)"
+        return say("claims", worker=worker, task=task, ttl=f"{ttl:g}", n=leases)
+    return say("claims_refused", worker=worker, task=task, ttl=f"{ttl:g}")
 
 
 # -- judging one operation ---------------------------------------------------------------------
 
 
-def _why_not(row: dict, lease: Lease, now: float) -> str:
+def _why_not(row: dict, lease: Lease, now: float) -> Message:
     """Why the kit refuses ``lease`` on ``row``."""
     if row["epoch"] != lease.epoch:
-        return "a newer lease holds the task"
-    return "the task is not running"
+        return say("why_newer")
+    return say("why_not_running")
 
 
 def _changed(before: dict, after: dict, fields: Iterable[str]) -> str | None:
@@ -299,118 +306,111 @@ _OWNER = ("status", "epoch", "worker")
 
 def _claim_verdict(
     task: str, before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
-) -> tuple[str, str] | None:
+) -> tuple[str, Message] | None:
     row, want, mine = before[0][task], ref[0][task], _state(run.raw)[0][task]
     took = isinstance(expected.value, Lease)
     if not took:
         if isinstance(got.value, Lease) or _changed(row, mine, _OWNER + ("lease_until",)):
-            reason = (
-                "its lease was still live"
-                if row["status"] == "running"
-                else f"it was {row['status']}"
-            )
-            return CORE, f"your claim took {task} although {reason}"
+            if row["status"] == "running":
+                return CORE, say("took_live", task=task)
+            return CORE, say("took_status", task=task, status=str(row["status"]))
         if got.error != expected.error:
-            return DETAIL, f"your claim gave {got.shown}, expected {expected.error}"
+            return DETAIL, say("claim_gave", got=got.shown, want=expected.error)
         if isinstance(expected.exc, LeaseHeld) and isinstance(got.exc, LeaseHeld):
             if (got.exc.worker, got.exc.lease_until) != (row["worker"], row["lease_until"]):
-                return DETAIL, "your LeaseHeld did not name the holder and its lease_until"
+                return DETAIL, say("held_fields")
         return None
     if not isinstance(got.value, Lease):
         if row["status"] == "running" and row["lease_until"] == run.clock.now:
-            return BOUNDARY, (
-                "your claim refused a lease that ran out at this very moment "
-                "(it may be taken once lease_until <= now)"
-            )
-        return CORE, f"your claim refused {task} although it was free to claim"
+            return BOUNDARY, say("refused_boundary")
+        return CORE, say("refused_free", task=task)
     lease = got.value
     if mine["epoch"] != want["epoch"] or lease.epoch != want["epoch"]:
-        return CORE, (
-            f"your claim gave epoch {shown_value(lease.epoch)} while the task was at "
-            f"epoch {row['epoch']} (a claim raises it by one)"
-        )
+        return CORE, say("claim_epoch", got=shown_value(lease.epoch), epoch=str(row["epoch"]))
     wrong = _changed(want, mine, _OWNER)
     if wrong is not None or (lease.task_id, lease.worker) != (task, want["worker"]):
-        return CORE, "after your claim the task is not running under the new lease"
+        return CORE, say("not_under_lease")
     for name in ("step", "lease_until", "attempts"):
         if getattr(lease, name) != getattr(expected.value, name):
-            return DETAIL, (
-                f"your claim returned a lease whose {name} is "
-                f"{shown_value(getattr(lease, name))}, expected {getattr(expected.value, name):g}"
+            return DETAIL, say(
+                "lease_field",
+                field=name,
+                got=shown_value(getattr(lease, name)),
+                want=f"{getattr(expected.value, name):g}",
             )
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:
-        return DETAIL, f"after your claim the task's {wrong} is {shown_value(mine[wrong])}" + (
-            "" if want[wrong] is None else f", expected {shown_value(want[wrong])}"
-        )
+        got = shown_value(mine[wrong])
+        if want[wrong] is None:
+            return DETAIL, say("claim_left_none", field=wrong, got=got)
+        return DETAIL, say("claim_left", field=wrong, got=got, want=shown_value(want[wrong]))
     return None
 
 
 def _heartbeat_verdict(
-    lease: tuple[Lease, str], before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
-) -> tuple[str, str] | None:
+    lease: tuple[Lease, int], before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
+) -> tuple[str, Message] | None:
     (lease, name), task = lease, lease[0].task_id
     row, want, mine = before[0][task], ref[0][task], _state(run.raw)[0][task]
     if expected.value is not True:
         why = _why_not(row, lease, run.clock.now)
         if got.value is True:
-            return CORE, f"your heartbeat of {name} returned True but {why}"
+            return CORE, say("heartbeat_true_but", n=name, why=why)
         if _changed(row, mine, _FIELDS):
-            return CORE, f"your heartbeat of {name} changed the task but {why}"
+            return CORE, say("heartbeat_changed_but", n=name, why=why)
         return None
     if _changed(want, mine, _OWNER + ("step",)):
-        return CORE, f"your heartbeat changed the task's {_changed(want, mine, _OWNER + ('step',))}"
+        return CORE, say("heartbeat_changed", field=_changed(want, mine, _OWNER + ("step",)))
     if got.value is not True:
-        return HEARTBEAT, f"your heartbeat of {name} gave {got.shown} though it holds the task"
+        return HEARTBEAT, say("heartbeat_gave", n=name, got=got.shown)
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:
-        return HEARTBEAT, (
-            f"after your heartbeat the task's {wrong} is {shown_value(mine[wrong])}, "
-            f"expected {shown_value(want[wrong])}"
+        return HEARTBEAT, say(
+            "heartbeat_left",
+            field=wrong,
+            got=shown_value(mine[wrong]),
+            want=shown_value(want[wrong]),
         )
     return None
 
 
 def _effect_verdict(
-    lease: tuple[Lease, str],
+    lease: tuple[Lease, int],
     key: str,
     before: tuple,
     ref: tuple,
     expected: Outcome,
     got: Outcome,
     run: _Run,
-) -> tuple[str, str] | None:
+) -> tuple[str, Message] | None:
     (lease, name), task = lease, lease[0].task_id
     row = before[0][task]
     tasks, effects = _state(run.raw)
     if tasks != before[0]:
-        return CORE, "your record_effect changed the task"
+        return CORE, say("record_changed_task")
     old = {k: v for k, v in effects.items() if k in before[1]}
     if old != before[1]:
-        return CORE, "your record_effect changed or removed a key already recorded"
+        return CORE, say("record_changed_key")
     new = set(effects) - set(before[1])
     if expected.value is not True:
         why = (
-            "the key was already recorded"
-            if (task, key) in before[1]
-            else _why_not(row, lease, run.clock.now)
+            say("why_recorded") if (task, key) in before[1] else _why_not(row, lease, run.clock.now)
         )
         if got.value is True or new:
-            return CORE, f"your record_effect of {name} recorded {key} but {why}"
+            return CORE, say("record_but", n=name, key=key, why=why)
         return None
     if new - {(task, key)}:
-        return CORE, f"your record_effect of {name} recorded another key than {key}"
+        return CORE, say("record_other_key", n=name, key=key)
     if got.value is not True or not new:
-        return (
-            DETAIL,
-            f"your record_effect of {name} gave {got.shown} for a new key of a live lease",
-        )
+        return DETAIL, say("record_gave", n=name, got=got.shown)
     stored, wanted = effects[(task, key)], ref[1][(task, key)]
     for i, col in enumerate(("task_id", "key", "epoch", "worker", "recorded_at")):
         if stored[i] != wanted[i]:
-            return DETAIL, (
-                f"the row your record_effect stored has {col} {shown_value(stored[i])}, "
-                f"expected {shown_value(wanted[i])}"
+            return DETAIL, say(
+                "record_row",
+                column=col,
+                got=shown_value(stored[i]),
+                want=shown_value(wanted[i]),
             )
     return None
 

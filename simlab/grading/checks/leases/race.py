@@ -16,7 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import SqlGate, grader_folder
+from simlab.grading.messages import Message
 from simlab.grading.questions import Fail, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.student import Student
@@ -221,14 +223,11 @@ def rivalled(s: Student, piece: str, args: tuple) -> list[dict[str, Any]]:
     return runs
 
 
-def require_one_statement(runs: list[dict[str, Any]], piece: str, did: str) -> None:
+def require_one_statement(runs: list[dict[str, Any]], piece: str, did: Message) -> None:
     """Fail when the student's ``piece`` changed the task or its effects after a rival's move
     that succeeded between two of its statements (``did`` says what changed)."""
-    require(runs, "the race could not be run")
+    require(runs, say("race_not_run"))
     for run in runs:
         if run.get("rivalled") and run.get("end") != run.get("after"):
-            rival = "cancel" if run["rival"] == "cancel" else "takeover"
-            raise Fail(
-                f"a {rival} ran between two statements of your {piece} and it then {did} "
-                "(make it one statement)"
-            )
+            rival = say("rival_cancel" if run["rival"] == "cancel" else "rival_takeover")
+            raise Fail(say("one_statement", rival=rival, piece=piece, did=did))
