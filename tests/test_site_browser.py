@@ -15,12 +15,11 @@ import os
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, MISSING, launched
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "docs" / "_build" / "html"
 SHOTS = ROOT / "out" / "browser"
-CHROMIUM = Path(os.environ.get("SIMLAB_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"]
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("SIMLAB_SITE"), reason="needs `make docs` first: bash .ci/run runs it"
@@ -34,17 +33,11 @@ IMAGES = """() => Array.from(document.images).map(i => ({
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.is_file():
-        pytest.fail(f"no browser at {CHROMIUM} (bash .ci/run installs Debian's chromium as root)")
+        pytest.fail(MISSING)
     assert (SITE / "index.html").is_file(), "run make docs first"
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as chromium:
+        yield chromium
 
 
 def open_page(browser, path: str, lands_on: str | None = None):

@@ -28,19 +28,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, MISSING, launched
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "browser"
-CHROMIUM = Path(os.environ.get("SIMLAB_CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: Seconds a server or a page may take under a loaded CI machine (the test itself takes less).
 SLOW = 120
 
@@ -194,18 +185,11 @@ def use_the_dashboard(page, name: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def chromium():
     if not CHROMIUM.is_file():
-        message = f"no browser at {CHROMIUM} (bash .ci/run installs Debian's chromium as root)"
         if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+            pytest.fail(MISSING)
+        pytest.skip(MISSING)
+    with launched() as browser:
+        yield browser
 
 
 def test_does_the_dashboard_work_in_jupyterlab_and_in_the_app(chromium, tmp_path):
