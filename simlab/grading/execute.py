@@ -37,7 +37,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import nbformat
@@ -48,6 +48,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 from traitlets import Type
 
+from simlab.grading.messages import Message, message, sentence
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import cpu_limit
 from simlab.grading.sandbox.kernel import (
@@ -62,16 +63,22 @@ from simlab.grading.sandbox.meter import WATCH_EVERY, FolderCap, Meter, Timer, W
 __all__ = ["CellRun", "run_notebook", "execute_plain", "CurrentEnvKernelManager", "BUDGET_DETAIL"]
 
 #: The detail of a cell the notebook's budget cut off.
-BUDGET_DETAIL = "the notebook's time budget ran out"
+BUDGET_DETAIL = message("grader.budget_out")
 
 
 @dataclass(frozen=True)
 class CellRun:
-    """How one code cell went in the kernel."""
+    """How one code cell went in the kernel: ``detail`` in English, ``said`` the same as a
+    message (``detail`` may be given as one; a string is shown as it is, Python's words)."""
 
     index: int
     status: str
     detail: str = ""
+    said: Message = field(default=sentence(""), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "said", sentence(self.detail))
+        object.__setattr__(self, "detail", str(self.detail))
 
     @property
     def ok(self) -> bool:
@@ -223,7 +230,7 @@ def _watch(km: JailedKernelManager | None) -> Watchdog | None:
 
 async def _execute(
     client: _CountingClient, i: int, dog: Watchdog | None, timer: Timer | None
-) -> tuple[str, str] | None:
+) -> tuple[str, Message | None] | None:
     """Execute code cell ``i``. With ``dog`` (the watchdog of the kernel's folder), ask it
     every :data:`WATCH_EVERY` seconds meanwhile and once after it; with ``timer`` (a metered
     kernel), judge the cell's time by the CPU its jail used, with the timer's wall-clock
@@ -266,7 +273,7 @@ async def _run_cell(
     if meter is not None:
         timer = Timer.start(
             allowed,
-            f"ran past the {timeout} s limit",
+            message("grader.past_limit", s=timeout),
             meter=meter,
             what="the cell",
             hard=deadline,
@@ -275,10 +282,10 @@ async def _run_cell(
         )
         if timer.metered:  # nbclient's own limit only backs up the timer's backstop
             if allowed == timeout:
-                timer.cpu_reason = f"ran past the {timeout} s limit of CPU time"
+                timer.cpu_reason = message("grader.past_cpu", s=timeout)
             if timer.end_reason != BUDGET_DETAIL:
                 backstop = timer.end - timer.deadline + allowed
-                timer.end_reason = f"ran past the {backstop:.0f} s limit of wall-clock time"
+                timer.end_reason = message("grader.past_wall", s=f"{backstop:.0f}")
             client.timeout = int(timer.end - time.monotonic()) + 2
     try:
         stopped = await _execute(client, i, dog, timer)
@@ -296,13 +303,11 @@ async def _run_cell(
         client.shutdown_kernel = "immediate"
         if allowed < timeout:  # cut short by the notebook's budget, not by its own limit
             return CellRun(i, "budget", BUDGET_DETAIL), False
-        return CellRun(i, "timeout", f"ran past the {timeout} s limit"), False
+        return CellRun(i, "timeout", message("grader.past_limit", s=timeout)), False
     except DeadKernelError:
         if dog is not None and dog.reason is not None:  # killed for filling its folder
             return CellRun(i, "filled", dog.reason), False
-        return CellRun(
-            i, "dead", "the kernel died (os._exit, a crash or running out of memory)"
-        ), False
+        return CellRun(i, "dead", message("grader.kernel_died")), False
     except Exception as exc:  # garbage on the kernel's sockets
         client.shutdown_kernel = "immediate"
         return CellRun(i, "dead", _garbled(exc)), False
@@ -313,7 +318,8 @@ async def _run_cell(
     printed = client.output_bytes.get(i, 0)
     if printed > max_output:
         limit = _megabytes(max_output)
-        run = CellRun(i, "flood", f"printed {_megabytes(printed)}, over the {limit} limit")
+        said = message("grader.printed", got=_megabytes(printed), limit=limit)
+        run = CellRun(i, "flood", said)
     return run, True
 
 
@@ -398,7 +404,8 @@ async def _run(
                 if dog is not None and dog.reason is not None:  # a setup cell filled its folder
                     results[i] = CellRun(i, "filled", dog.reason)
                 else:
-                    results[i] = CellRun(i, "not run", _one_line(f"no kernel: {exc}"))
+                    why = _one_line(str(exc), 300 - len("no kernel: "))  # Python's words
+                    results[i] = CellRun(i, "not run", message("grader.no_kernel", why=why))
             pending = []
         finally:
             if km is not None:
@@ -414,10 +421,8 @@ def _quiet(loop: asyncio.AbstractEventLoop, context: dict) -> None:
         loop.default_exception_handler(context)
 
 
-def _garbled(exc: Exception) -> str:
-    return _one_line(
-        f"the kernel sent a message the grader cannot read ({type(exc).__name__}); it was stopped"
-    )
+def _garbled(exc: Exception) -> Message:
+    return message("grader.garbled", exc=type(exc).__name__)
 
 
 def _kernel_env() -> dict[str, str]:

@@ -1,13 +1,15 @@
-"""The grader's own sentences, by ID (``grader.<key>``): the lines around a check's sentence
-(how many checks passed, a story's moves, the note on replaced helpers), in English (``EN``)
-and Chinese (``ZH``). See :mod:`simlab.grading.messages` for how they are rendered."""
+"""The grader's own sentences, by ID (``grader.<key>``), in English (``EN``) and Chinese
+(``ZH``): the lines around a check's sentence (how many checks passed, a story's moves, the note
+on replaced helpers), the grader's wrappers, the submissions' file checks, the notebook run, the
+sandbox and the learner's code raising. See :mod:`simlab.grading.messages` for how they are
+rendered; ``verbatim`` is text shown as it is in every language."""
 
 from __future__ import annotations
 
 __all__ = ["EN", "ZH"]
 
 EN = {
-    "legacy": "{text}",
+    "verbatim": "{text}",
     "same": "{text}",
     "sep": ", ",
     "all_passed": "all {n} checks passed",
@@ -24,10 +26,87 @@ EN = {
     "story": "{story}: {said}",
     "moves": "{moves}",
     "moves_cut": "... {moves}",
+    # the grader's wrappers (simlab/grading/grader.py)
+    "budget": "not graded: the notebook ran past its {s} s budget for all its cells and checks "
+    "(--notebook-timeout)",
+    "not_defined": "not defined: {names}",
+    "not_defined_skipped": "not defined: {names} (was its cell skipped because it hung or "
+    "crashed?)",
+    "check_bug": "grader error in the hidden check of {q} ({exc}); tell your instructor",
+    "check_parts": "grader error: the hidden check of {q} has {n} parts for {p} points",
+    "grader_error": "grader error: {error}",
+    "cell_failed": "the {role} cell {what} when the notebook ran: {detail}",
+    "role_answer": "answer",
+    "role_check": "check",
+    "role_setup": "setup",
+    "role_demo": "demo",
+    "role_code": "code",
+    "cell_timeout": "did not finish",
+    "cell_dead": "crashed the kernel",
+    "cell_flood": "printed too much",
+    "cell_filled": "was stopped",
+    "cell_not_run": "could not run",
+    "cell_error": "raised an error",
+    "checks_broke": "the hidden checks could not run: {error}",
+    "no_exercise": "cannot tell which exercise this notebook answers (metadata simlab.exercise "
+    "is missing and the file name matches none of: {known})",
+    "gave_up": "gave up after {n} sandboxes crashed or hung",
+    "question_time": "the checks of {q} ran past {s} s in your code",
+    # the submissions' files (simlab/grading/submissions.py, simlab/grading/notebook.py)
+    "refused": "{path}: {why}",
+    "too_large": "{path}: not a readable notebook (larger than {mb} MB)",
+    "too_deep": "{path}: not a readable notebook (nested deeper than {n} levels or more than {v} "
+    "values)",
+    "unreadable": "{path}: not a readable notebook ({exc})",
+    "nested": "{path}: not a readable notebook (nested too deeply)",
+    "no_cells": "{path}: not a notebook (no cell list)",
+    "link": "a symbolic link, not followed: submissions must be regular files inside the "
+    "folders given (the link is not graded)",
+    "linked_folder": "in a folder that is a symbolic link, not followed: submissions must be "
+    "regular files inside the folders given (not graded)",
+    "not_regular": "not a regular file: submissions must be regular files (not graded)",
+    "hard_link": "the very same file as {other} (a hard link): neither is graded under the "
+    "other's name",
+    "cannot_read": "cannot be read ({why})",
+    # the notebook run (simlab/grading/execute.py) and the sandbox
+    "past_limit": "ran past the {s} s limit",
+    "past_cpu": "ran past the {s} s limit of CPU time",
+    "past_wall": "ran past the {s} s limit of wall-clock time",
+    "budget_out": "the notebook's time budget ran out",
+    "kernel_died": "the kernel died (os._exit, a crash or running out of memory)",
+    "printed": "printed {got}, over the {limit} limit",
+    "no_kernel": "no kernel: {why}",
+    "garbled": "the kernel sent a message the grader cannot read ({exc}); it was stopped",
+    "endless": "{what} did not finish within {s} s (an endless loop?)",
+    "endless_cpu": "{what} did not finish within {s} s of CPU time (an endless loop?)",
+    "waiting": "{what} did not finish within {s} s of wall-clock time (waiting for something "
+    "that never comes?)",
+    "intake": "{what} sent the grader more than {n} MiB or {v} values in all",
+    "folder_bytes": "wrote more than {n} MiB into a shared folder",
+    "folder_files": "made more than {n} files in a shared folder",
+    "stopped_already": "the sandbox had already stopped",
+    "call_time": "a call ran past its time limit",
+    "malformed_value": "{what} sent back a malformed value",
+    "malformed_reply": "{what} sent back a malformed reply",
+    "process_stopped": "the process running {what} stopped",
+    "process_crashed": "the process running {what} stopped (os._exit or a crash?)",
+    "process_died": "the process running {what} stopped (os._exit, a crash, or running out of "
+    "memory?)",
+    "no_start": "the sandbox could not start",
+    # the learner's code raised (simlab/grading/questions.py)
+    "your_code": "your code",
+    "not_written": "{who} is not written yet: it still raises NotImplementedError",
+    "not_written_hint": "{who} is not written yet: it still raises NotImplementedError ({hint})",
+    "raised": "{who} raised {name}",
+    "raised_saying": "{who} raised {name}: {text}",
+    "raised_unknown": "{who} raised an exception",
+    "raised_unknown_saying": "{who} raised an exception: {text}",
+    "unchecked": "the answer could not be checked (it led to {exc}); check what your functions "
+    "return",
 }
 
 ZH = {
-    "legacy": "{text}",
+    "verbatim": "{text}",
     "same": "{text}",
     "sep": ",",
     "all_passed": "全部 {n} 项检查通过",
@@ -43,4 +122,69 @@ ZH = {
     "story": "{story}:{said}",
     "moves": "{moves}",
     "moves_cut": "……{moves}",
+    "budget": "未评分:这个 notebook 的全部单元格和检查超过了 {s} 秒的总预算(--notebook-timeout)",
+    "not_defined": "未定义:{names}",
+    "not_defined_skipped": "未定义:{names}(它所在的单元格是否因卡死或崩溃而被跳过?)",
+    "check_bug": "评分器在 {q} 的隐藏检查中出错({exc});请告诉你的老师",
+    "check_parts": "评分器错误:{q} 的隐藏检查有 {n} 个部分,却对应 {p} 分",
+    "grader_error": "评分器错误:{error}",
+    "cell_failed": "运行 notebook 时,{role}单元格{what}:{detail}",
+    "role_answer": "答案",
+    "role_check": "检查",
+    "role_setup": "准备",
+    "role_demo": "演示",
+    "role_code": "代码",
+    "cell_timeout": "没有结束",
+    "cell_dead": "让内核崩溃了",
+    "cell_flood": "输出过多",
+    "cell_filled": "被停止了",
+    "cell_not_run": "无法运行",
+    "cell_error": "抛出了错误",
+    "checks_broke": "隐藏检查无法运行:{error}",
+    "no_exercise": "无法判断这个 notebook 回答的是哪个练习"
+    "(缺少元数据 simlab.exercise,文件名也不匹配:{known})",
+    "gave_up": "{n} 个沙箱崩溃或卡死后放弃",
+    "question_time": "{q} 的检查在你的代码里运行超过了 {s} 秒",
+    "refused": "{path}:{why}",
+    "too_large": "{path}:不是可读的 notebook(大于 {mb} MB)",
+    "too_deep": "{path}:不是可读的 notebook(嵌套超过 {n} 层或多于 {v} 个值)",
+    "unreadable": "{path}:不是可读的 notebook({exc})",
+    "nested": "{path}:不是可读的 notebook(嵌套过深)",
+    "no_cells": "{path}:不是 notebook(没有单元格列表)",
+    "link": "是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)",
+    "linked_folder": "所在的文件夹是符号链接,不会跟随:"
+    "提交的作业必须是所给文件夹里的普通文件(不评分)",
+    "not_regular": "不是普通文件:提交的作业必须是普通文件(不评分)",
+    "hard_link": "与 {other} 是同一个文件(硬链接):两者都不会以对方的名义评分",
+    "cannot_read": "无法读取({why})",
+    "past_limit": "超过了 {s} 秒的时限",
+    "past_cpu": "用完了 {s} 秒的 CPU 时间限额",
+    "past_wall": "超过了 {s} 秒(实际时间)的时限",
+    "budget_out": "这个 notebook 的时间预算用完了",
+    "kernel_died": "内核退出了(os._exit、崩溃或内存耗尽)",
+    "printed": "输出了 {got},超过 {limit} 的上限",
+    "no_kernel": "没有内核:{why}",
+    "garbled": "内核发来了评分器无法读取的消息({exc});它已被停止",
+    "endless": "{what} 没有在 {s} 秒内结束(死循环?)",
+    "endless_cpu": "{what} 用了 {s} 秒 CPU 时间仍没有结束(死循环?)",
+    "waiting": "{what} 没有在 {s} 秒(实际时间)内结束(在等一件永远不会发生的事?)",
+    "intake": "{what} 一共向评分器发送了超过 {n} MiB 或 {v} 个值",
+    "folder_bytes": "向共享文件夹写入了超过 {n} MiB",
+    "folder_files": "在共享文件夹里创建了超过 {n} 个文件",
+    "stopped_already": "沙箱已经停止",
+    "call_time": "一次调用超过了它的时限",
+    "malformed_value": "{what} 发回了一个格式错误的值",
+    "malformed_reply": "{what} 发回了一个格式错误的回复",
+    "process_stopped": "运行 {what} 的进程停止了",
+    "process_crashed": "运行 {what} 的进程停止了(os._exit 或崩溃?)",
+    "process_died": "运行 {what} 的进程停止了(os._exit、崩溃或内存耗尽?)",
+    "no_start": "沙箱无法启动",
+    "your_code": "你的代码",
+    "not_written": "{who} 还没有写:它仍然抛出 NotImplementedError",
+    "not_written_hint": "{who} 还没有写:它仍然抛出 NotImplementedError({hint})",
+    "raised": "{who} 抛出了 {name}",
+    "raised_saying": "{who} 抛出了 {name}: {text}",
+    "raised_unknown": "{who} 抛出了一个异常",
+    "raised_unknown_saying": "{who} 抛出了一个异常:{text}",
+    "unchecked": "无法检查答案(它导致了 {exc});请检查你的函数返回了什么",
 }

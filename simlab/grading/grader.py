@@ -53,7 +53,7 @@ from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
-from simlab.grading.submissions import find_notebooks, refusal, same_files
+from simlab.grading.submissions import find_notebooks, refusal_message, same_files
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 
 __all__ = [
@@ -76,19 +76,21 @@ MAX_SANDBOXES = 8
 BUDGET_FACTOR = 10
 
 
-def budget_line(seconds: float) -> str:
+def budget_message(seconds: float) -> Message:
     """The feedback of a question left ungraded when the notebook's budget ran out."""
-    return (
-        f"not graded: the notebook ran past its {seconds:g} s budget for all its cells and "
-        "checks (--notebook-timeout)"
-    )
+    return message("grader.budget", s=f"{seconds:g}")
+
+
+def budget_line(seconds: float) -> str:
+    """:func:`budget_message` in English."""
+    return str(budget_message(seconds))
 
 
 @dataclass
 class QuestionGrade:
     """Points for one question, and one line that says what failed (never the test code):
     ``feedback`` in English, ``said`` the same line as a message, rendered in the report's
-    language (None for a grade made without one: the report then translates ``feedback``)."""
+    language (None for a grade made without one: the report then shows ``feedback``)."""
 
     id: str
     points: int
@@ -117,7 +119,9 @@ def _graded(q: Question, points: int, said: Message | str) -> QuestionGrade:
 
 @dataclass
 class NotebookGrade:
-    """The grade of one notebook. ``error`` is set when it could not be graded at all."""
+    """The grade of one notebook. ``error`` is set when it could not be graded at all: in
+    English, and as a message in ``error_said`` (rendered in the report's language; None for
+    a grade made without one: the report then shows ``error``)."""
 
     notebook: str
     exercise: str | None
@@ -126,12 +130,19 @@ class NotebookGrade:
     questions: list[QuestionGrade] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    error_said: Message | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def failed(cls, notebook: str, said: Message) -> NotebookGrade:
+        """The grade of a notebook that could not be graded at all, for the reason ``said``."""
+        return cls(notebook, None, 0, 0, error=str(said), error_said=said)
 
     def to_dict(self, messages: bool = False) -> dict[str, Any]:
         """The ``--json`` object: notebook, score, max_score, questions (and exercise, error);
         with ``messages``, each question's feedback also as a message (``message``), so a
-        report made later renders it in its own language."""
-        return {
+        report made later renders it in its own language; so is ``error``
+        (``error_message``)."""
+        data: dict[str, Any] = {
             "notebook": self.notebook,
             "exercise": self.exercise,
             "score": self.score,
@@ -139,6 +150,9 @@ class NotebookGrade:
             "questions": [q.to_dict(messages) for q in self.questions],
             "error": self.error,
         }
+        if messages and self.error_said is not None:
+            data["error_message"] = self.error_said.to_data()
+        return data
 
 
 def _plan(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
@@ -164,7 +178,7 @@ class _Sandboxes:
         timeout: float,
         jailed: bool = True,
         deadline: float | None = None,
-        out_of_budget: str = "",
+        out_of_budget: Message | None = None,
     ):
         self.plan = plan
         self.timeout = timeout
@@ -186,9 +200,9 @@ class _Sandboxes:
             return self.current
         while True:
             if self.spent():
-                raise SandboxLost(self.out_of_budget)
+                raise SandboxLost(self.out_of_budget or "")
             if self.used >= MAX_SANDBOXES:
-                raise SandboxLost(f"gave up after {MAX_SANDBOXES} sandboxes crashed or hung")
+                raise SandboxLost(message("grader.gave_up", n=MAX_SANDBOXES))
             self.used += 1
             limits = Limits(cpu=cpu_limit(self.timeout))
             sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
@@ -241,42 +255,34 @@ def _watched(name: str) -> bool:
 
 def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
     tally = Tally(hidden=q.hidden)
-    lost: str | None = None
+    lost: Message | None = None
     if boxes.spent():
-        return _graded(q, 0, boxes.out_of_budget)
+        return _graded(q, 0, boxes.out_of_budget or "")
     try:
         sandbox = boxes.get()
     except SandboxLost as exc:
-        return _graded(q, 0, exc.reason)
-    sandbox.set_deadline(budget, f"the checks of {q.id} ran past {budget:g} s in your code")
+        return _graded(q, 0, exc.said)
+    sandbox.set_deadline(budget, message("grader.question_time", q=q.id, s=f"{budget:g}"))
     try:
         missing = [n for n, kind in Student(sandbox).defined(*q.names).items() if kind is None]
         if missing:
             names = ", ".join(f"`{n}`" for n in missing)
-            hint = " (was its cell skipped because it hung or crashed?)" if boxes.bad else ""
-            return _graded(q, 0, f"not defined: {names}{hint}")
+            key = "grader.not_defined_skipped" if boxes.bad else "grader.not_defined"
+            return _graded(q, 0, message(key, names=names))
         q.check(Student(sandbox), tally)
     except SandboxLost as exc:
-        lost = exc.reason
+        lost = exc.said
     except Exception as exc:
         said = fault_message(exc)
         if said is not None:  # the learner's code raised, or its answer was refused
             return _graded(q, 0, message("grader.gets_zero", said=tally.said(said)))
-        return _graded(  # a bug in a hidden check: this question only, and say so
-            q,
-            0,
-            f"grader error in the hidden check of {q.id} "
-            f"({type(exc).__name__}); tell your instructor",
-        )
+        bug = message("grader.check_bug", q=q.id, exc=type(exc).__name__)
+        return _graded(q, 0, bug)  # a bug in a hidden check: this question only, and say so
     finally:
         sandbox.set_deadline(None)
     if lost is None and not q.consistent(tally):
-        return _graded(
-            q,
-            0,
-            f"grader error: the hidden check of {q.id} has "
-            f"{tally.count} parts for {q.points} points",
-        )
+        parts = message("grader.check_parts", q=q.id, n=tally.count, p=q.points)
+        return _graded(q, 0, parts)
     if lost is not None and lost == boxes.out_of_budget:
         return _graded(q, 0, lost)
     points = 0 if lost is not None else q.score(tally)
@@ -291,7 +297,7 @@ def hidden_checks(
     budget: float | None = None,
     jailed: bool = True,
     deadline: float | None = None,
-    out_of_budget: str = "",
+    out_of_budget: Message | None = None,
 ) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
     """Pass 2: run the student's cells in a sandbox (jailed unless ``jailed=False``) and every
     question's hidden check; ``budget`` bounds one question's checks, ``deadline``
@@ -312,8 +318,8 @@ _BROKEN = {"timeout", "dead", "flood", "filled", "not run"}
 
 
 def _cell_failure(
-    nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str, out_of_budget: str
-) -> str | None:
+    nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str, out_of_budget: Message
+) -> Message | None:
     """Why pass 1 fails question ``qid``: its answer cell raised, or one of its cells hung,
     died or flooded, or the notebook's budget ran out before its cells ran. None if its cells
     ran."""
@@ -324,15 +330,9 @@ def _cell_failure(
         if run.status == "budget":
             return out_of_budget
         if run.status in _BROKEN or (run.status == "error" and role == "answer"):
-            what = {
-                "timeout": "did not finish",
-                "dead": "crashed the kernel",
-                "flood": "printed too much",
-                "filled": "was stopped",
-                "not run": "could not run",
-                "error": "raised an error",
-            }[run.status]
-            return f"the {role} cell {what} when the notebook ran: {run.detail}"
+            what = message("grader.cell_" + run.status.replace(" ", "_"))
+            role = message(f"grader.role_{role}")  # one of ROLES, or "code"
+            return message("grader.cell_failed", role=role, what=what, detail=run.said)
     return None
 
 
@@ -363,6 +363,8 @@ def _for_people(grade: NotebookGrade) -> NotebookGrade:
             q.said = capped(q.said, FEEDBACK_CHARS)
     if grade.error is not None:
         grade.error = for_people(grade.error)
+        if grade.error_said is not None:
+            grade.error_said = capped(grade.error_said, FEEDBACK_CHARS)
     return grade
 
 
@@ -376,28 +378,21 @@ def _grade_notebook(
     started = time.perf_counter()
     seconds = notebook_timeout or BUDGET_FACTOR * timeout
     deadline = time.monotonic() + seconds
-    out_of_budget = budget_line(seconds)
+    out_of_budget = budget_message(seconds)
     name = str(path)
-    refused = refusal(path)
+    refused = refusal_message(path)
     if refused is not None:
-        return NotebookGrade(name, None, 0, 0, error=f"{shown_path(path)}: {refused}")
+        return NotebookGrade.failed(
+            name, message("grader.refused", path=shown_path(path), why=refused)
+        )
     try:
         nb = read_notebook(path)
     except NotebookError as exc:
-        return NotebookGrade(name, None, 0, 0, error=str(exc))
+        return NotebookGrade.failed(name, exc.said)
     exercise = exercise_for(nb, Path(path).name)
     if exercise is None:
         known = ", ".join(sorted(EXERCISES))
-        return NotebookGrade(
-            name,
-            None,
-            0,
-            0,
-            error=(
-                f"cannot tell which exercise this notebook answers (metadata simlab.exercise is "
-                f"missing and the file name matches none of: {known})"
-            ),
-        )
+        return NotebookGrade.failed(name, message("grader.no_exercise", known=known))
 
     hidden: dict[str, Any] = {}
 
@@ -412,7 +407,8 @@ def _grade_notebook(
                 out_of_budget=out_of_budget,
             )
         except Exception as exc:  # a grader bug must not stop the batch
-            hidden["error"] = f"the hidden checks could not run: {type(exc).__name__}: {exc}"
+            error = sentence(f"{type(exc).__name__}: {exc}")  # Python's words, as they are
+            hidden["error"] = message("grader.checks_broke", error=error)
 
     thread = threading.Thread(target=second_pass, name=f"hidden:{name}", daemon=True)
     thread.start()
@@ -438,12 +434,12 @@ def _grade_notebook(
         if broken == out_of_budget:
             questions.append(_graded(q, 0, broken))
         elif broken is not None:
-            questions.append(_graded(q, 0, _with_note(sentence(broken), note)))
+            questions.append(_graded(q, 0, _with_note(broken, note)))
         elif "error" in hidden:
             questions.append(_graded(q, 0, hidden["error"]))
         else:
             g = hidden["grades"][q.id]
-            if g.points < g.max_points and g.feedback != out_of_budget:
+            if g.points < g.max_points and g.said != out_of_budget:
                 g = _graded(q, g.points, _with_note(g.said or sentence(g.feedback), note))
             questions.append(g)
     return NotebookGrade(
@@ -524,10 +520,10 @@ def grade(
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
             futures = {}
             for i, nb in enumerate(notebooks):
-                refused = refusal(nb, twins)
+                refused = refusal_message(nb, twins)
                 if refused is not None:  # never opened, never graded
-                    error = f"{shown_path(nb)}: {refused}"
-                    results[i] = _for_people(NotebookGrade(str(nb), None, 0, 0, error=error))
+                    error = message("grader.refused", path=shown_path(nb), why=refused)
+                    results[i] = _for_people(NotebookGrade.failed(str(nb), error))
                     if bar is not None:
                         bar.update(1)
                     continue
@@ -557,6 +553,9 @@ def _safe_grade(
             notebook_timeout=notebook_timeout,
         )
     except Exception as exc:  # a grader bug must not stop the batch
-        return _for_people(
-            NotebookGrade(str(path), None, 0, 0, error=f"grader error: {type(exc).__name__}: {exc}")
-        )
+        return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
+
+
+def crash_message(exc: Exception) -> Message:
+    """The error of a notebook the grader itself failed on (Python's words, as they are)."""
+    return message("grader.grader_error", error=sentence(f"{type(exc).__name__}: {exc}"))

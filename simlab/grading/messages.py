@@ -21,9 +21,8 @@ characters (one failure in a feedback line), ``cap`` escapes control characters 
 (:func:`simlab.grading.text.for_people`); :func:`shortened` and :func:`capped` wrap a message in
 such a node, so a cap applies to the rendered text of the language shown.
 
-While the checks move to IDs, a sentence still written as an English string is a *legacy*
-message (:func:`sentence`): English as it is, Chinese from the old rules of
-:mod:`simlab.grading.i18n`.
+Text that is not the kit's own, such as a Python exception's text or a name a notebook chose,
+is a *verbatim* message (:func:`sentence`): the same characters in every language.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simlab.grading.text import escape, for_people
+from simlab.grading.text import for_people
 
 __all__ = [
     "LANGS",
@@ -52,13 +51,13 @@ __all__ = [
     "catalog_names",
     "problems",
     "untranslated",
-    "LEGACY",
+    "VERBATIM",
     "SAME",
 ]
 
 LANGS = ("en", "zh")
-#: The ID of a sentence still written in English (see :func:`sentence`).
-LEGACY = "grader.legacy"
+#: The ID of text shown as it is in every language (see :func:`sentence`).
+VERBATIM = "grader.verbatim"
 #: The ID of a node that only cuts its text (see :func:`shortened`, :func:`capped`).
 SAME = "grader.same"
 #: Where the catalogs that are not an exercise's live.
@@ -149,10 +148,12 @@ def speaker(name: str) -> Callable[..., Message]:
 
 
 def sentence(said: Message | str) -> Message:
-    """``said`` as a message: a legacy one when it is still an English string."""
+    """``said`` as a message: a string (text from the learner's side, such as a Python
+    exception's text) becomes a verbatim one, shown as it is in every language, never
+    translated."""
     if isinstance(said, Message):
         return said
-    return Message(LEGACY, (("text", str(said)),))
+    return Message(VERBATIM, (("text", str(said)),))
 
 
 def shortened(said: Message | str, chars: int) -> Message:
@@ -172,15 +173,8 @@ def render(said: Message | str, lang: str = "en") -> str:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
     said = sentence(said)
-    if said.id == LEGACY:
-        text = str(said.value("text"))
-        if lang != "en":
-            from simlab.grading.i18n import translate
-
-            text = translate(escape(text), lang)
-    else:
-        values = {k: _rendered(v, lang) for k, v in said.values}
-        text = template(said.id, lang).format(**values)
+    values = {k: _rendered(v, lang) for k, v in said.values}
+    text = template(said.id, lang).format(**values)
     if said.short:
         text = _short(text, said.short)
     if said.cap:
@@ -189,15 +183,18 @@ def render(said: Message | str, lang: str = "en") -> str:
 
 
 def untranslated(said: Message | str) -> list[str]:
-    """The English sentences inside ``said`` that are rendered from no catalog and that no old
-    rule translates (empty when every sentence has Chinese)."""
-    from simlab.grading.i18n import untranslated as no_rule
-
+    """What inside ``said`` no catalog renders in every language: a plain string (a sentence
+    written outside any catalog), or the ID of a message that lacks a language's template
+    (empty when every sentence has its Chinese; verbatim text counts, being shown as it is)."""
     if isinstance(said, str):
-        return no_rule(said)
-    if said.id == LEGACY:
-        return no_rule(escape(str(said.value("text"))))
+        return [said] if said else []
     found: list[str] = []
+    for lang in LANGS:
+        try:
+            template(said.id, lang)
+        except ValueError:
+            found.append(said.id)
+            break
     for _, value in said.values:
         for v in value if isinstance(value, tuple) else (value,):
             if isinstance(v, Message):

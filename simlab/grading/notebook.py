@@ -39,6 +39,7 @@ from typing import Any
 
 import nbformat
 
+from simlab.grading.messages import Message, message, sentence
 from simlab.grading.sandbox.frames import measure
 
 __all__ = [
@@ -77,7 +78,16 @@ _MARKER = re.compile(r"^(\s*)(### (?:BEGIN|END) SOLUTION|### HINT:)(.*)$")
 
 
 class NotebookError(ValueError):
-    """A notebook that breaks the conventions (unpaired markers, a region at top level...)."""
+    """A notebook that breaks the conventions (unpaired markers, a region at top level...);
+    its one line a :class:`~simlab.grading.messages.Message` or a string (shown as it is)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def said(self) -> Message:
+        """The line as a message."""
+        return sentence(self.args[0] if self.args else "")
 
 
 def read_notebook(path: str | Path) -> nbformat.NotebookNode:
@@ -91,24 +101,29 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
             raw = f.read(MAX_NOTEBOOK_BYTES + 1)
         if len(raw) > MAX_NOTEBOOK_BYTES:
             raise NotebookError(
-                f"{path}: not a readable notebook (larger than {MAX_NOTEBOOK_BYTES >> 20} MB)"
+                message("grader.too_large", path=str(path), mb=MAX_NOTEBOOK_BYTES >> 20)
             )
         text = raw.decode("utf-8")
         deepest, count = measure(json.loads(text), MAX_NOTEBOOK_DEPTH, MAX_NOTEBOOK_VALUES)
         if deepest > MAX_NOTEBOOK_DEPTH or count > MAX_NOTEBOOK_VALUES:
             raise NotebookError(
-                f"{path}: not a readable notebook (nested deeper than {MAX_NOTEBOOK_DEPTH} "
-                f"levels or more than {MAX_NOTEBOOK_VALUES:,} values)"
+                message(
+                    "grader.too_deep",
+                    path=str(path),
+                    n=MAX_NOTEBOOK_DEPTH,
+                    v=f"{MAX_NOTEBOOK_VALUES:,}",
+                )
             )
         nb = nbformat.reads(text, as_version=4)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         if isinstance(exc, NotebookError):
             raise
-        raise NotebookError(f"{path}: not a readable notebook ({type(exc).__name__})") from None
+        said = message("grader.unreadable", path=str(path), exc=type(exc).__name__)
+        raise NotebookError(said) from None
     except RecursionError:  # JSON nested deeper than a parser follows: the file's fault
-        raise NotebookError(f"{path}: not a readable notebook (nested too deeply)") from None
+        raise NotebookError(message("grader.nested", path=str(path))) from None
     if not isinstance(nb.get("cells"), list):
-        raise NotebookError(f"{path}: not a notebook (no cell list)")
+        raise NotebookError(message("grader.no_cells", path=str(path)))
     return nb
 
 

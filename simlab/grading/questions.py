@@ -12,8 +12,8 @@ here, in the grader's process. Each judgement is a *part* worth one point::
 
 A part passes when its function returns. It fails with the message of :func:`require` (or of
 :class:`Fail`): a :class:`~simlab.grading.messages.Message` (an ID of the exercise's catalog and
-its values, rendered in the report's language) or, for a check not moved to IDs yet, an English
-sentence; when the student's code raised, the message names the function and the exception.
+its values, rendered in the report's language); when the student's code raised, the message
+names the function and the exception (the learner's own words in it shown as they are).
 The feedback a learner sees is built from these messages only: never the check's
 code, its inputs' construction or a traceback.
 
@@ -42,6 +42,7 @@ __all__ = [
     "feedback",
     "feedback_message",
     "explain",
+    "explain_message",
     "learners_fault",
     "fault_message",
     "shown_type",
@@ -50,8 +51,9 @@ __all__ = [
 
 
 class Fail(Exception):
-    """A part failed; the message (a :class:`~simlab.grading.messages.Message` or an English
-    sentence) is the feedback sentence; ``str()`` gives it in English."""
+    """A part failed; the message (a :class:`~simlab.grading.messages.Message`; a string is
+    shown as it is in every language) is the feedback sentence; ``str()`` gives it in
+    English."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
@@ -208,7 +210,7 @@ class Tally:
         except Fail as exc:
             self.faults.append(self.said(exc.said))
         except RemoteError as exc:
-            said = self.said(_with_story(exc, explain(exc, quiet=quiet)))
+            said = self.said(_with_story(exc, explain_message(exc, quiet=quiet)))
             if exc.type == "NotImplementedError":
                 self.stubs.append(said)
             self.faults.append(said)
@@ -229,15 +231,23 @@ def _with_story(exc: BaseException, said: Message | str) -> Message:
     return message("grader.story", story=sentence(story), said=sentence(said))
 
 
-def _unexpected(exc: Exception, *, quiet: bool = False) -> str:
+def _unexpected(exc: Exception, *, quiet: bool = False) -> Message:
     who = getattr(exc, "remote_what", None)
     if who:  # rebuilt from the sandbox: the student's code raised it
-        said = "" if quiet else _message(str(exc))
-        return f"{who} raised {shown_type(type(exc).__name__, quiet=quiet)}{said}"
-    return (
-        f"the answer could not be checked (it led to {type(exc).__name__}); check what "
-        "your functions return"
+        return _raised(who, type(exc).__name__, "" if quiet else str(exc), quiet=quiet)
+    return message("grader.unchecked", exc=type(exc).__name__)
+
+
+def _raised(who: Message | str, name: str, text: str, *, quiet: bool) -> Message:
+    """``who raised <name>: <text>``: the class name as :func:`shown_type` shows it, the
+    learner's message (verbatim) only when it passes the filter of :func:`_message`."""
+    shown = shown_type(name, quiet=quiet)
+    key, values = (
+        ("grader.raised_unknown", {}) if shown == _UNNAMED else ("grader.raised", {"name": shown})
     )
+    if _message(text):
+        return message(f"{key}_saying", who=who, text=text, **values)
+    return message(key, who=who, **values)
 
 
 def learners_fault(exc: BaseException) -> str | None:
@@ -256,25 +266,31 @@ def fault_message(exc: BaseException) -> Message | None:
     if isinstance(exc, Fail):
         return exc.said
     if isinstance(exc, RemoteError):
-        said = sentence(explain(exc))
+        said = explain_message(exc)
         if exc.type == "NotImplementedError":
             return message("grader.not_attempted", why=said)
         return said
     if getattr(exc, "remote_what", None):
-        return sentence(_unexpected(exc))  # type: ignore[arg-type]
+        return _unexpected(exc)  # type: ignore[arg-type]
     return None
 
 
 def explain(exc: RemoteError, *, quiet: bool = False) -> str:
+    """:func:`explain_message` in English."""
+    return str(explain_message(exc, quiet=quiet))
+
+
+def explain_message(exc: RemoteError, *, quiet: bool = False) -> Message:
     """One sentence for an exception the student's code raised. ``quiet`` (a question whose
     hidden inputs reach the learner's code) shows no message and only a class name of Python's
-    or the kit's: any free text, however filtered, could spell a hidden input in code words."""
-    who = exc.what or "your code"
+    or the kit's: any free text, however filtered, could spell a hidden input in code words.
+    The learner's own words (their message, a hint) are shown verbatim in every language."""
+    who: Message | str = exc.what or message("grader.your_code")
     if exc.type == "NotImplementedError":
-        hint = f" ({exc.message})" if not quiet and _message(exc.message) else ""
-        return f"{who} is not written yet: it still raises NotImplementedError{hint}"
-    said = "" if quiet or is_quiet() else _message(exc.message)
-    return f"{who} raised {shown_type(exc.type, quiet=quiet)}{said}"
+        if not quiet and _message(exc.message):
+            return message("grader.not_written_hint", who=who, hint=exc.message)
+        return message("grader.not_written", who=who)
+    return _raised(who, exc.type, "" if quiet or is_quiet() else exc.message, quiet=quiet)
 
 
 def shown_type(name: str, *, quiet: bool = False) -> str:
@@ -283,8 +299,12 @@ def shown_type(name: str, *, quiet: bool = False) -> str:
     exception`` (a class name can be made at run time to spell a hidden input). ``quiet``
     shows only the names of Python's built-in exceptions and of :mod:`simlab.errors`."""
     if (quiet or is_quiet()) and name not in _KNOWN_ERRORS:
-        return "an exception"
-    return plain_name(name) or "an exception"
+        return _UNNAMED
+    return plain_name(name) or _UNNAMED
+
+
+#: What :func:`shown_type` shows for a class name it does not show.
+_UNNAMED = "an exception"
 
 
 def _known_errors() -> frozenset[str]:

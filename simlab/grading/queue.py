@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 import simlab
-from simlab.grading.submissions import find_notebooks, refusal, same_files
-from simlab.grading.text import for_people, shown_path
+from simlab.grading.messages import capped
+from simlab.grading.submissions import find_notebooks, refusal, same_files, unreadable
+from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
 from simlab.records import Lease
 
@@ -114,7 +115,7 @@ def enqueue(
             try:
                 content = nb.read_bytes()
             except OSError as exc:
-                refused = f"cannot be read ({exc.strerror or type(exc).__name__})"
+                refused = str(unreadable(exc))
         if refused is not None:
             refused = f"{shown_path(nb)}: {refused}"
         ids.append(queue.enqueue(str(nb), content, version, settings, refused))
@@ -139,7 +140,13 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
     ``--json`` object and the attempt's outcome (``timeout`` when the notebook used its whole
     budget, else ``graded``). The bytes are written to a private folder under the submission's
     file name, and that folder's path never reaches the result."""
-    from simlab.grading.grader import BUDGET_FACTOR, NotebookGrade, budget_line, grade_notebook
+    from simlab.grading.grader import (
+        BUDGET_FACTOR,
+        NotebookGrade,
+        budget_line,
+        crash_message,
+        grade_notebook,
+    )
 
     s = job.settings
     if job.refused is not None or job.content is None:
@@ -157,13 +164,14 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
                 notebook_timeout=s["notebook_timeout"],
             )
         except Exception as exc:  # a grader bug must not stop the batch
-            error = for_people(f"grader error: {type(exc).__name__}: {exc}")
-            g = NotebookGrade(str(path), None, 0, 0, error=error)
+            g = NotebookGrade.failed(str(path), capped(crash_message(exc), FEEDBACK_CHARS))
     result = g.to_dict(messages=True)  # a report renders each message in its own language
     shown = for_people(job.notebook)
     result["notebook"] = job.notebook
     if result["error"]:
         result["error"] = result["error"].replace(str(path), shown)
+    if "error_message" in result:
+        result["error_message"] = replaced(result["error_message"], str(path), shown)
     for q in result["questions"]:
         q["feedback"] = q["feedback"].replace(str(path), shown)
         if "message" in q:

@@ -71,24 +71,33 @@ def as_grade(s: Submission) -> NotebookGrade:
     if s.status != "graded" or r is None:
         return NotebookGrade(s.notebook, None, 0, 0, error=_not_graded(s))
     questions = [_question(q) for q in r["questions"]]
-    return NotebookGrade(
+    g = NotebookGrade(
         s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
     )
+    g.error_said = _stored(r.get("error_message"))
+    return g
 
 
 def _question(data: dict) -> QuestionGrade:
-    """A stored question's grade, with its message when it was stored with one (a message
-    that cannot be read leaves the English feedback, translated as before)."""
+    """A stored question's grade, with its message when it was stored with one."""
     data = dict(data)
     stored = data.pop("message", None)
     q = QuestionGrade(**data)
-    if isinstance(stored, dict):
-        try:
-            q.said = Message.from_data(stored)
-            render(q.said, "en")
-        except (KeyError, TypeError, ValueError, IndexError):
-            q.said = None
+    q.said = _stored(stored)
     return q
+
+
+def _stored(data: Any) -> Message | None:
+    """The message stored as ``data``; None when there is none or it cannot be read (the
+    report then shows the stored English)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        said = Message.from_data(data)
+        render(said, "en")
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return said
 
 
 def report_lines(subs: Sequence[Submission], lang: str = "en") -> str:

@@ -7,10 +7,10 @@
 * :func:`write_csv`: one row per submitted notebook, with a ``student`` column and one column
   per question, for a spreadsheet or an LMS import.
 
-``lang="zh"`` gives the feedback sentences (and errors) in Chinese: a question's feedback is
-rendered here from its message (:mod:`simlab.grading.messages`, the catalogs of each exercise and
-of the grader); a sentence that has none yet is translated by
-:func:`simlab.grading.i18n.translate`. IDs, points and JSON keys never change with the language.
+``lang="zh"`` gives the feedback sentences (and errors) in Chinese: a question's feedback and a
+notebook's error are rendered here from their messages (:mod:`simlab.grading.messages`, the
+catalogs of each exercise and of the grader); a grade made without one shows its English. IDs,
+points and JSON keys never change with the language.
 
 Every text a notebook can influence is shown through :mod:`simlab.grading.text`: file names
 escaped (and quoted when unusual), feedback and errors escaped and capped, JSON lines with
@@ -28,8 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
-from simlab.grading.i18n import translate
-from simlab.grading.messages import render
+from simlab.grading.messages import Message, render
 from simlab.grading.questions import Exercise
 from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
 
@@ -70,7 +69,7 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
         lines = [head]
         if g.error:
             label = "未评分" if lang == "zh" else "not graded"
-            lines.append(f"  {label}: {_said(g.error, lang)}")
+            lines.append(f"  {label}: {error_of(g, lang)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(
@@ -83,18 +82,20 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     return "\n\n".join(blocks)
 
 
-def _said(text: str, lang: str) -> str:
-    """Feedback or an error as a report line shows it: in ``lang``, escaped and capped again
-    (the grader already did both; a translation only ever reads escaped text)."""
-    return for_people(translate(for_people(text, _REPORT_CHARS), lang), _REPORT_CHARS)
+def _said(said: Message | None, english: str, lang: str) -> str:
+    """Feedback or an error as a report line shows it: rendered from its message in ``lang``
+    (else its English), escaped and capped again (the grader already did both)."""
+    return for_people(english if said is None else render(said, lang), _REPORT_CHARS)
 
 
 def feedback_of(q: QuestionGrade, lang: str) -> str:
-    """A question's feedback as a report line shows it: rendered from its message in ``lang``
-    (else its English translated), escaped and capped again."""
-    if q.said is None:
-        return _said(q.feedback, lang)
-    return for_people(render(q.said, lang), _REPORT_CHARS)
+    """A question's feedback as a report line shows it (see :func:`_said`)."""
+    return _said(q.said, q.feedback, lang)
+
+
+def error_of(g: NotebookGrade, lang: str) -> str:
+    """A notebook's error as a report line shows it (see :func:`_said`)."""
+    return _said(g.error_said, g.error or "", lang)
 
 
 #: Characters a line of feedback may take in a report (the grader caps it tighter).
@@ -109,7 +110,7 @@ def json_lines(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     for g in grades:
         data = g.to_dict()
         if data["error"]:
-            data["error"] = _said(data["error"], lang)
+            data["error"] = error_of(g, lang)
         for q, grade in zip(data["questions"], g.questions, strict=True):
             q["feedback"] = feedback_of(grade, lang)
         out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")

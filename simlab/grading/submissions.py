@@ -13,6 +13,7 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from simlab.grading.messages import Message, message, sentence
 from simlab.grading.text import shown_path
 
 __all__ = ["find_notebooks", "refusal", "same_files"]
@@ -71,6 +72,14 @@ def _walk(folder: Path) -> list[Path]:
 
 
 def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = None) -> str | None:
+    """:func:`refusal_message` in English."""
+    said = refusal_message(path, others)
+    return None if said is None else str(said)
+
+
+def refusal_message(
+    path: str | Path, others: dict[tuple[int, int], list[str]] | None = None
+) -> Message | None:
     """Why ``path`` is not a submission to grade (one line), or None: a symbolic link (never
     followed: it could point at the solutions or at a classmate's notebook), a file whose
     folder is one (``class/*/ex.ipynb`` expands through a student's link), anything but a
@@ -79,26 +88,22 @@ def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = 
     try:
         info = os.lstat(path)
     except OSError as exc:
-        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+        return unreadable(exc)
     if stat.S_ISLNK(info.st_mode):
-        return (
-            "a symbolic link, not followed: submissions must be regular files inside the "
-            "folders given (the link is not graded)"
-        )
+        return message("grader.link")
     if os.path.islink(Path(path).parent):  # a file given by a path through a student's link
-        return (
-            "in a folder that is a symbolic link, not followed: submissions must be regular "
-            "files inside the folders given (not graded)"
-        )
+        return message("grader.linked_folder")
     if not stat.S_ISREG(info.st_mode):
-        return "not a regular file: submissions must be regular files (not graded)"
+        return message("grader.not_regular")
     twins = [p for p in (others or {}).get((info.st_dev, info.st_ino), []) if p != str(path)]
     if twins:
-        return (
-            f"the very same file as {shown_path(twins[0])} (a hard link): neither is graded "
-            "under the other's name"
-        )
+        return message("grader.hard_link", other=shown_path(twins[0]))
     return None
+
+
+def unreadable(exc: OSError) -> Message:
+    """A file that cannot be read, as the system says why (its words, as they are)."""
+    return message("grader.cannot_read", why=sentence(exc.strerror or type(exc).__name__))
 
 
 def same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:

@@ -5,7 +5,8 @@
 :mod:`simlab.i18n.build` generates ``notebooks/zh/``, ``solutions/zh/`` and ``exercises/zh/``
 from the English notebooks and the store, checks that every translation is current, and lists
 the cells a translator still has to do. ``simlab translate`` is the command line
-(:mod:`simlab.cli.translate`); the grader's Chinese feedback is :mod:`simlab.grading.i18n`.
+(:mod:`simlab.cli.translate`); the grader's Chinese feedback comes from
+its message catalogs (:mod:`simlab.grading.messages`).
 """
 
 from __future__ import annotations

@@ -104,7 +104,9 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys, mon
     assert objects["garbage"]["error"] and objects["garbage"]["score"] == 0
     assert "which exercise" in objects["stranger"]["error"]
     for name in ("garbage", "stranger"):
-        assert untranslated(objects[name]["error"]) == [], objects[name]["error"]
+        error = graded[name].error_said
+        assert error is not None and str(error) == objects[name]["error"]
+        assert untranslated(error) == [] and render(error, "zh") != str(error), str(error)
 
     rows = list(csv.DictReader(table.open()))
     assert len(rows) == len(cases()) + 2, "one row per submission"

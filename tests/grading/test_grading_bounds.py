@@ -1,9 +1,9 @@
 """Does the grader's own process do bounded work on everything a submission produces?
 
-Replies from a sandbox, notebook files, feedback text before the translation's regular
-expressions, and ledger files the learner's code wrote: each is attacked here with the input
-that used to cost the grader quadratic time, a recursion error or an endless query, and judged
-by the outcome (a refusal in time, honest input still read as before). No jail is started.
+Replies from a sandbox, notebook files, long feedback text rendered in Chinese, and ledger
+files the learner's code wrote: each is attacked here with the input that used to cost the
+grader quadratic time, a recursion error or an endless query, and judged by the outcome (a
+refusal in time, honest input still read as before). No jail is started.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from simlab.errors import LedgerError
-from simlab.grading import i18n
 from simlab.grading.grader import grade_notebook
+from simlab.grading.messages import message, render, sentence
 from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, NotebookError, read_notebook
 from simlab.grading.sandbox import frames, wire
 from simlab.grading.sandbox.exchange import Exchange
@@ -87,15 +87,16 @@ def test_is_an_oversized_notebook_refused_without_reading_it_all(tmp_path):
         read_notebook(path)
 
 
-# -- text before the translation -------------------------------------------------------------
+# -- long feedback in Chinese ----------------------------------------------------------------
 
 
-def test_does_a_long_nested_note_translate_in_bounded_time():
-    # Each wrapper's groups are translated again: cubic backtracking, hours at 1.6 MB.
+def test_does_long_nested_feedback_render_in_chinese_in_bounded_time():
+    # Text that reads like the grader's own sentences is the learner's: shown as it is.
     note = ("1/2 checks passed; " + "1/2 checks passed; x; also, " * 2000)[:20_000]
-    got, seconds = _timed(i18n.translate, note, "zh")
-    assert got == note and seconds < 1.0, seconds
-    assert i18n.translate("all 3 checks passed", "zh") == "全部 3 项检查通过"
+    said = message("grader.note", body=message("grader.lost", lost=sentence(note)), names="x")
+    got, seconds = _timed(render, said, "zh")
+    assert got.startswith(note + ";代码卡死或崩溃的题目得 0 分") and seconds < 1.0, seconds
+    assert render(message("grader.all_passed", n=3), "zh") == "全部 3 项检查通过"
 
 
 # -- ledger files the learner's code wrote ---------------------------------------------------

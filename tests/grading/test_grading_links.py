@@ -14,7 +14,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading.grader import find_notebooks, grade, grade_notebook
-from simlab.grading.i18n import translate
+from simlab.grading.messages import render
 from simlab.grading.report import students
 from simlab.grading.sandbox import jail
 
@@ -95,7 +95,8 @@ def test_is_a_file_given_through_a_linked_folder_refused(klass, monkeypatch, cap
     blocks = capsys.readouterr().out.split("\n\n")
     dan = blocks_of(blocks, f"dan/{FENCING}")
     assert "in a folder that is a symbolic link, not followed" in dan[1], dan
-    assert "所在的文件夹是符号链接" in translate(dan[1].split("not graded: ", 1)[1], "zh")
+    refused = grade_notebook(klass / "dan" / FENCING, sandbox=False)
+    assert "所在的文件夹是符号链接" in render(refused.error_said, "zh")
     alice = blocks_of(blocks, f"alice/{FENCING}")
     assert "not a readable notebook" in alice[1], "alice is still graded under her own name"
 

@@ -3,7 +3,7 @@ Chinese with ``--lang zh``?
 
 Two real gradings only (the solution and the blank of exercise 01 in Chinese): same exercise,
 same question IDs, full marks and 0. The feedback table itself is checked against the whole
-submissions corpus in test_grading.py (every sentence must have a Chinese pattern).
+submissions corpus in test_grading.py (every sentence must come from a catalog).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from types import SimpleNamespace
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.fencing.messages import say
-from simlab.grading.i18n import translate
-from simlab.grading.messages import LEGACY, Message, message, render, untranslated
+from simlab.grading.messages import VERBATIM, Message, message, render, sentence, untranslated
 from simlab.grading.questions import Tally, feedback_message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,24 +58,67 @@ def test_do_nested_messages_render_in_chinese_and_keep_values():
     )
 
 
-def test_does_a_sentence_without_a_pattern_stay_english_and_get_reported():
-    english = "1/2 checks passed; a brand-new message nobody translated"
-    assert translate(english, "zh") == "1/2 项检查通过;a brand-new message nobody translated"
-    assert untranslated(english) == ["a brand-new message nobody translated"]
+def test_is_a_sentence_from_no_catalog_reported_and_verbatim_text_kept_as_it_is():
+    english = "a brand-new message nobody translated"
+    assert untranslated(english) == [english]
+    said = message("grader.partial", passed=1, count=2, first=sentence("ValueError: bad x"))
+    assert untranslated(said) == []
+    assert render(said, "zh") == "1/2 项检查通过;ValueError: bad x"
+    assert untranslated(Message("grader.no_such_sentence")) == ["grader.no_such_sentence"]
 
 
 def test_does_format_text_speak_chinese():
     from simlab.grading.grader import NotebookGrade, QuestionGrade
     from simlab.grading.report import format_text
 
-    g = NotebookGrade("x.ipynb", "fencing", 6, 6, [QuestionGrade("q", 6, 6, "all 6 checks passed")])
+    said = message("grader.all_passed", n=6)
+    g = NotebookGrade("x.ipynb", "fencing", 6, 6, [QuestionGrade("q", 6, 6, str(said), said)])
     assert "全部 6 项检查通过" in format_text([g], "zh")
     assert "all 6 checks passed" in format_text([g])
 
 
+def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read_in_chinese(
+    tmp_path,
+):
+    import nbformat
+
+    from simlab.grading.execute import CellRun
+    from simlab.grading.grader import _cell_failure, budget_message, grade_notebook
+    from simlab.grading.report import format_text, json_lines
+    from simlab.grading.sandbox.supervisor import SandboxLost
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("while True: pass")
+    cell.metadata["simlab"] = {"question": "q1", "role": "answer"}
+    nb.cells.append(cell)
+    runs = {0: CellRun(0, "timeout", message("grader.past_cpu", s=2))}
+    said = _cell_failure(nb, runs, "q1", budget_message(20))
+    assert str(said) == (
+        "the answer cell did not finish when the notebook ran: ran past the 2 s limit of CPU time"
+    )
+    assert runs[0].detail == "ran past the 2 s limit of CPU time"
+    assert render(said, "zh") == "运行 notebook 时,答案单元格没有结束:用完了 2 秒的 CPU 时间限额"
+
+    lost = SandboxLost(message("grader.endless", what="cancel()", s="2"))
+    assert lost.reason == "cancel() did not finish within 2 s (an endless loop?)"
+    said = feedback_message(Tally(), 3, lost.said)
+    assert _english(said) == [] and untranslated(said) == []
+    assert render(said, "zh") == "cancel() 没有在 2 秒内结束(死循环?);代码卡死或崩溃的题目得 0 分"
+
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{ this is not json")
+    graded = grade_notebook(path, sandbox=False)
+    assert graded.error == f"{path}: not a readable notebook (JSONDecodeError)"
+    assert untranslated(graded.error_said) == []
+    zh = format_text([graded], "zh")
+    assert f"未评分: {path}:不是可读的 notebook(JSONDecodeError)" in zh
+    assert _ENGLISH.search(zh.replace(str(path), "")) is None, zh
+    assert json.loads(json_lines([graded], "zh"))["error"] == render(graded.error_said, "zh")
+
+
 def _english(said: Message) -> list[str]:
-    """The sentences inside ``said`` still written in English (rendered from no catalog)."""
-    if said.id == LEGACY:
+    """The text inside ``said`` rendered from no catalog (shown as it is in every language)."""
+    if said.id == VERBATIM:
         return [str(said)]
     found = []
     for _, value in said.values:
@@ -137,7 +179,7 @@ def test_does_a_failing_check_of_events_speak_chinese_only():
 
 def _fails_in_chinese(check, answers: dict) -> str:
     """The feedback line of ``check`` run on ``answers`` (plain functions in the grader's own
-    process, by name), in Chinese; every sentence must come from a catalog or a rule."""
+    process, by name), in Chinese; every sentence must come from a catalog."""
     from types import SimpleNamespace
 
     from simlab.grading.messages import untranslated
@@ -224,3 +266,21 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
     assert "领取 t1,时长 10 秒(租约 2),时钟前进" in zh
     assert zh.endswith("租约 1 发送心跳:租约 1 的心跳返回了 True,但已有更新的租约持有该任务")
     assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", zh), zh  # no English sentence left
+
+
+def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_report(tmp_path):
+    from simlab.grading.grader import grade_notebook
+    from simlab.grading.queue_report import format_report, report_lines
+    from simlab.ledger.grading_queue import Submission
+
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{ this is not json")
+    stored = json.loads(json.dumps(grade_notebook(path, sandbox=False).to_dict(messages=True)))
+    assert stored["error"] == f"{path}: not a readable notebook (JSONDecodeError)"
+    sub = Submission("t1", "alice/broken.ipynb", "0" * 64, "v", "graded", stored, (), 1)
+    assert f"{path}:不是可读的 notebook(JSONDecodeError)" in format_report([sub], "zh")
+    assert json.loads(report_lines([sub], "zh"))["error"].endswith(
+        "不是可读的 notebook(JSONDecodeError)"
+    )
+    assert json.loads(report_lines([sub]))["error"] == stored["error"]
+    assert "error_message" not in grade_notebook(path, sandbox=False).to_dict()

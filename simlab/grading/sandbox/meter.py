@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from simlab.grading.messages import Message, message
+
 __all__ = [
     "tree_cpu",
     "Meter",
@@ -148,11 +150,11 @@ class Timer:
 
     limit: float
     deadline: float
-    reason: str
+    reason: Message
     meter: Meter | None = None
     end: float = 0.0
-    cpu_reason: str = ""
-    end_reason: str = ""
+    cpu_reason: Message | None = None
+    end_reason: Message | None = None
     cpu_start: float = 0.0
     _next_cpu: float = 0.0
 
@@ -160,12 +162,12 @@ class Timer:
     def start(
         cls,
         limit: float,
-        reason: str,
+        reason: Message,
         *,
         meter: Meter | None = None,
         what: str = "",
         hard: float | None = None,
-        hard_reason: str = "",
+        hard_reason: Message | None = None,
         own_reason: bool = True,
     ) -> Timer:
         """A timer that starts now. ``hard``: a time no backstop passes (the notebook's
@@ -180,17 +182,12 @@ class Timer:
         timer.meter, timer.cpu_start = meter, cpu
         timer.end, timer.end_reason = (
             now + BACKSTOP * limit,
-            (
-                f"{what} did not finish within {BACKSTOP * limit:g} s of wall-clock time "
-                "(waiting for something that never comes?)"
-            ),
+            message("grader.waiting", what=what, s=f"{BACKSTOP * limit:g}"),
         )
         if hard is not None and hard <= timer.end:
             timer.end, timer.end_reason = max(hard, timer.deadline), hard_reason or reason
         timer.cpu_reason = (
-            f"{what} did not finish within {limit:g} s of CPU time (an endless loop?)"
-            if own_reason
-            else reason
+            message("grader.endless_cpu", what=what, s=f"{limit:g}") if own_reason else reason
         )
         return timer
 
@@ -212,13 +209,13 @@ class Timer:
         hang, and a neighbour's load may slow the writer)."""
         return self.end
 
-    def hold_until(self) -> tuple[float, str]:
+    def hold_until(self) -> tuple[float, Message | None]:
         """The latest time the grader's own work on this request may last, and why it ends."""
         if self.metered:
             return self.end, self.end_reason
         return self.deadline, self.reason
 
-    def expired(self) -> str | None:
+    def expired(self) -> Message | None:
         """Why the request has run out now, or None while it may go on."""
         now = time.monotonic()
         if now < self.deadline:
@@ -297,14 +294,14 @@ class FolderCap:
         self.max_bytes = max_bytes
         self.max_entries = max_entries
 
-    def over(self) -> str | None:
+    def over(self) -> Message | None:
         """One line saying which cap a folder went past, or None."""
         for folder in self.folders:
             used, entries = usage(folder, self.max_bytes, self.max_entries)
             if used > self.max_bytes:
-                return f"wrote more than {self.max_bytes / 2**20:g} MiB into a shared folder"
+                return message("grader.folder_bytes", n=f"{self.max_bytes / 2**20:g}")
             if entries > self.max_entries:
-                return f"made more than {self.max_entries:,} files in a shared folder"
+                return message("grader.folder_files", n=f"{self.max_entries:,}")
         return None
 
     def empty(self) -> None:
@@ -322,7 +319,7 @@ class Watchdog(threading.Thread):
         super().__init__(name="simlab-folder-watch", daemon=True)
         self.cap = cap
         self.kill = kill
-        self.reason: str | None = None
+        self.reason: Message | None = None
         self._stopped = threading.Event()
 
     def run(self) -> None:

@@ -46,9 +46,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from simlab.grading.messages import Message, sentence
+from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
@@ -83,19 +85,27 @@ Service = Callable[[str, list, dict], tuple[str, Any]]
 
 @dataclass(frozen=True)
 class CellResult:
-    """How one code cell went in the sandbox: ``ok``, ``error``, ``timeout`` or ``lost``."""
+    """How one code cell went in the sandbox: ``ok``, ``error``, ``timeout`` or ``lost``;
+    ``detail`` in English, ``said`` the same as a message (``detail`` may be given as one)."""
 
     index: int
     status: str
     detail: str = ""
+    said: Message = field(default=sentence(""), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "said", sentence(self.detail))
+        object.__setattr__(self, "detail", str(self.detail))
 
 
 class SandboxLost(Exception):
-    """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage)."""
+    """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
+    ``reason`` in English, ``said`` the same as a message (given as either)."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: Message | str):
+        super().__init__(str(reason))
+        self.said = sentence(reason)
+        self.reason = str(reason)
 
 
 class RemoteError(Exception):
@@ -151,9 +161,9 @@ class Sandbox:
         self.limits = limits or Limits()
         self.jailed = jailed
         self.deadline: float | None = None
-        self.deadline_reason = ""
+        self.deadline_reason: Message | None = None
         self.budget_end: float | None = None
-        self.budget_reason = ""
+        self.budget_reason: Message | None = None
         self._tmp = None if jailed else tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
         self.exchange = Exchange()
         to_child_r, self._to = os.pipe()
@@ -246,12 +256,12 @@ class Sandbox:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def set_deadline(self, seconds: float | None, reason: str = "") -> None:
+    def set_deadline(self, seconds: float | None, reason: Message | None = None) -> None:
         """Bound all following requests together to ``seconds`` from now (None: no bound)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.deadline_reason = reason
 
-    def set_budget(self, end: float | None, reason: str = "") -> None:
+    def set_budget(self, end: float | None, reason: Message | None = None) -> None:
         """Bound every request for the rest of this sandbox's life to the time ``end``
         (``time.monotonic()``; the notebook's whole budget), whatever :meth:`set_deadline`
         says; a request cut off by it raises :class:`SandboxLost` with ``reason``."""
@@ -263,7 +273,7 @@ class Sandbox:
         with contextlib.suppress(OSError):
             os.killpg(self._proc.pid if self._proc is not None else self.pid, signal.SIGKILL)
 
-    def _lose(self, reason: str) -> SandboxLost:
+    def _lose(self, reason: Message | str) -> SandboxLost:
         if self._watchdog is not None and self._watchdog.reason is not None:
             reason = self._watchdog.reason  # the jail was killed for filling a folder
         self.alive = False
@@ -286,14 +296,14 @@ class Sandbox:
         """The grader's object behind ``handle`` answers no callback any more."""
         self._services.pop(-handle.id, None)
 
-    def time_left(self) -> tuple[float, str]:
+    def time_left(self) -> tuple[float, Message | None]:
         """The deadline of the innermost request under way (``time.monotonic()`` time), and why
         it would run out; for the grader's work on that request's callbacks."""
         if not self._calls:
-            return time.monotonic() + self.timeout, "a call ran past its time limit"
+            return time.monotonic() + self.timeout, _said("grader.call_time")
         return self._calls[-1][1].hold_until()
 
-    def lose(self, reason: str) -> SandboxLost:
+    def lose(self, reason: Message | str) -> SandboxLost:
         """End the sandbox for good (the learner's code caused ``reason``); raise the result."""
         return self._lose(reason)
 
@@ -316,7 +326,7 @@ class Sandbox:
         if not isinstance(args, list) or not (
             isinstance(kwargs, dict) and all(isinstance(k, str) for k in kwargs)
         ):
-            raise self._lose(f"{what} sent back a malformed value")
+            raise self._lose(_said("grader.malformed_value", what=what))
         try:
             kind, value = service(method, args, kwargs)
         except SandboxLost:
@@ -340,7 +350,7 @@ class Sandbox:
         """Send one request and wait for its reply, answering the callbacks of the grader's
         objects in ``services`` meanwhile; raise :class:`SandboxLost` on trouble."""
         if not self.alive:
-            raise SandboxLost("the sandbox had already stopped")
+            raise SandboxLost(_said("grader.stopped_already"))
         if not self._ready:
             self._await_start()
         timer = self._timer(what, timeout)
@@ -357,7 +367,7 @@ class Sandbox:
             self._calls.pop()
         self._watch()
         if not isinstance(reply, dict) or "ok" not in reply:
-            raise self._lose(f"{what} sent back a malformed reply")
+            raise self._lose(_said("grader.malformed_reply", what=what))
         return reply
 
     def _timer(self, what: str, timeout: float | None) -> Timer:
@@ -366,7 +376,7 @@ class Sandbox:
         sooner. Judged by CPU time where the jail has no CPU share of its own (see
         :class:`~simlab.grading.sandbox.meter.Timer`)."""
         limit = self.timeout if timeout is None else timeout
-        reason = f"{what} did not finish within {limit:g} s (an endless loop?)"
+        reason = _said("grader.endless", what=what, s=f"{limit:g}")
         own = True
         for end, why in (
             (self.deadline, self.deadline_reason),
@@ -394,13 +404,13 @@ class Sandbox:
         if self._watchdog is not None and self._watchdog.check():
             raise self._lose("")
 
-    def _send(self, message: dict, deadline: float, what: str, reason: str) -> None:
+    def _send(self, message: dict, deadline: float, what: str, reason: Message | None) -> None:
         try:
             frames.send_frame(self._to, wire.dumps(message), deadline)
         except frames.FrameError as exc:
             raise self._frame_lost(exc, what, reason) from None
         except OSError:
-            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
+            raise self._lose(_said("grader.process_crashed", what=what)) from None
 
     def _receive(self, timer: Timer, what: str) -> Any:
         """The next frame of a request: wait for its first byte until the timer runs out, then
@@ -410,7 +420,7 @@ class Sandbox:
                 if frames.wait_readable(self._from, timer.wake_at()):
                     break
             except OSError:
-                raise self._lose(f"the process running {what} stopped") from None
+                raise self._lose(_said("grader.process_stopped", what=what)) from None
             why = timer.expired()
             if why is not None:
                 raise self._lose(why)
@@ -420,23 +430,25 @@ class Sandbox:
             self._intake[1] += frames.values_bound(payload)
             if self._intake[0] > MAX_INTAKE_BYTES or self._intake[1] > MAX_INTAKE_VALUES:
                 raise self._lose(
-                    f"{what} sent the grader more than {MAX_INTAKE_BYTES >> 20} MiB "
-                    f"or {MAX_INTAKE_VALUES:,} values in all"
+                    _said(
+                        "grader.intake",
+                        what=what,
+                        n=MAX_INTAKE_BYTES >> 20,
+                        v=f"{MAX_INTAKE_VALUES:,}",
+                    )
                 )
             return frames.parse_frame(payload)
         except frames.FrameError as exc:
             raise self._frame_lost(exc, what, timer.reason) from None
         except OSError:
-            raise self._lose(f"the process running {what} stopped (os._exit or a crash?)") from None
+            raise self._lose(_said("grader.process_crashed", what=what)) from None
 
-    def _frame_lost(self, exc: frames.FrameError, what: str, reason: str) -> SandboxLost:
+    def _frame_lost(self, exc: frames.FrameError, what: str, reason: Message | None) -> SandboxLost:
         if exc.kind == "timeout":
-            return self._lose(reason)
+            return self._lose(reason or "")
         if exc.kind != "closed":
             return self._lose(f"{what} {exc.reason}")
-        return self._lose(
-            f"the process running {what} stopped (os._exit, a crash, or running out of memory?)"
-        )
+        return self._lose(_said("grader.process_died", what=what))
 
     def _await_start(self) -> None:
         """Wait for the child's "ready" frame (sent before any student code runs)."""
@@ -444,9 +456,9 @@ class Sandbox:
             frame = frames.read_frame(self._from, time.monotonic() + STARTUP_TIMEOUT, 1024)
             ready = frames.parse_frame(frame)
         except (frames.FrameError, OSError):
-            raise self._lose("the sandbox could not start") from None
+            raise self._lose(_said("grader.no_start")) from None
         if not (isinstance(ready, dict) and ready.get("ready") is True):
-            raise self._lose("the sandbox could not start")
+            raise self._lose(_said("grader.no_start"))
         self._ready = True
 
     def _decode(self, data: Any, what: str) -> Any:
@@ -455,7 +467,7 @@ class Sandbox:
         try:
             return wire.decode(data)
         except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-            raise self._lose(f"{what} sent back a malformed value") from None
+            raise self._lose(_said("grader.malformed_value", what=what)) from None
 
     def exec_cell(self, index: int, source: str, *, timeout: float | None = None) -> CellResult:
         """Execute one code cell in the student's namespace."""
