@@ -348,7 +348,7 @@ def grade_notebook(
     jails both passes (:func:`grade` checks first that jails work here);
     ``notebook_timeout`` (default :data:`BUDGET_FACTOR` times ``timeout``) bounds both passes
     together. A link or anything but a regular file is refused
-    (:func:`~simlab.grading.submissions.refusal`). Feedback and errors are text for people
+    (:func:`~simlab.grading.submissions.refusal_message`). Feedback and errors are text for people
     (:func:`_for_people`): escaped, one line each, at most
     :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""
     return _for_people(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))

@@ -28,6 +28,7 @@ is a *verbatim* message (:func:`sentence`): the same characters in every languag
 from __future__ import annotations
 
 import importlib
+import json
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ __all__ = [
     "message",
     "speaker",
     "sentence",
+    "stored",
     "render",
     "shortened",
     "capped",
@@ -145,6 +147,24 @@ def speaker(name: str) -> Callable[..., Message]:
 
     say.__doc__ = f"A message of the catalog {name!r} (see :func:`message`)."
     return say
+
+
+def stored(data: Any) -> Message | None:
+    """The message :meth:`Message.to_data` stored as ``data`` (a JSON object, or its text);
+    None when there is none or it is not one this kit can render."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        said = Message.from_data(data)
+        render(said, "en")
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return said
 
 
 def sentence(said: Message | str) -> Message:

@@ -25,6 +25,7 @@ its own choice of jail (:func:`check_compatible`).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import socket
 import tempfile
@@ -37,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import simlab
-from simlab.grading.messages import capped
-from simlab.grading.submissions import find_notebooks, refusal, same_files, unreadable
+from simlab.grading.messages import capped, message, sentence, stored
+from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
 from simlab.records import Lease
@@ -109,15 +110,17 @@ def enqueue(
     twins = same_files(notebooks)
     ids = []
     for nb in notebooks:
-        refused = refusal(nb, twins)
+        why = refusal_message(nb, twins)
         content = None
-        if refused is None:
+        if why is None:
             try:
                 content = nb.read_bytes()
             except OSError as exc:
-                refused = str(unreadable(exc))
-        if refused is not None:
-            refused = f"{shown_path(nb)}: {refused}"
+                why = unreadable(exc)
+        refused = None
+        if why is not None:  # stored as a message, so a report renders it in its own language
+            said = message("grader.refused", path=shown_path(nb), why=why)
+            refused = json.dumps(said.to_data(), ensure_ascii=False)
         ids.append(queue.enqueue(str(nb), content, version, settings, refused))
     return ids
 
@@ -150,8 +153,12 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
 
     s = job.settings
     if job.refused is not None or job.content is None:
-        error = for_people(job.refused or "no bytes stored")
-        return NotebookGrade(job.notebook, None, 0, 0, error=error).to_dict(), "graded"
+        # A refusal is stored as a message; a queue made before that stored its English line.
+        said = message("grader.no_bytes") if job.refused is None else stored(job.refused)
+        if said is None:
+            said = sentence(for_people(job.refused or ""))
+        failed = NotebookGrade.failed(job.notebook, capped(said, FEEDBACK_CHARS))
+        return failed.to_dict(messages=True), "graded"
     with tempfile.TemporaryDirectory(prefix="simlab-queue-") as folder:
         path = Path(folder) / (Path(job.notebook).name or "submission.ipynb")
         path.write_bytes(job.content)

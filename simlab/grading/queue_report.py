@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
-from simlab.grading.messages import Message, render
+from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.report import format_text, json_lines
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
 from simlab.ledger.grading_queue import Submission
@@ -58,10 +58,10 @@ def latest(submissions: Sequence[Submission]) -> list[Submission]:
     return [by_key[k] for k in sorted(by_key)]
 
 
-def _not_graded(s: Submission) -> str | None:
+def _not_graded(s: Submission) -> Message | None:
     """The one line of a dead submission (None for any other)."""
     if s.status == "dead":
-        return f"not graded: dead after {s.claims} attempt(s) without a result"
+        return message("grader.dead", claims=s.claims)
     return None
 
 
@@ -69,12 +69,15 @@ def as_grade(s: Submission) -> NotebookGrade:
     """The submission as a :class:`NotebookGrade` (a pending or dead one scores 0 of 0)."""
     r = s.result
     if s.status != "graded" or r is None:
-        return NotebookGrade(s.notebook, None, 0, 0, error=_not_graded(s))
+        dead = _not_graded(s)
+        if dead is not None:
+            return NotebookGrade.failed(s.notebook, dead)
+        return NotebookGrade(s.notebook, None, 0, 0)
     questions = [_question(q) for q in r["questions"]]
     g = NotebookGrade(
         s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
     )
-    g.error_said = _stored(r.get("error_message"))
+    g.error_said = stored(r.get("error_message"))
     return g
 
 
@@ -83,21 +86,8 @@ def _question(data: dict) -> QuestionGrade:
     data = dict(data)
     stored = data.pop("message", None)
     q = QuestionGrade(**data)
-    q.said = _stored(stored)
+    q.said = stored(stored)
     return q
-
-
-def _stored(data: Any) -> Message | None:
-    """The message stored as ``data``; None when there is none or it cannot be read (the
-    report then shows the stored English)."""
-    if not isinstance(data, dict):
-        return None
-    try:
-        said = Message.from_data(data)
-        render(said, "en")
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    return said
 
 
 def report_lines(subs: Sequence[Submission], lang: str = "en") -> str:
@@ -122,7 +112,7 @@ def format_report(subs: Sequence[Submission], lang: str = "en") -> str:
         if s.status == "graded":
             blocks.append(format_text([as_grade(s)], lang))
         elif s.status == "dead":
-            blocks.append(f"{shown_path(s.notebook)}: dead\n  {_not_graded(s)}")
+            blocks.append(f"{shown_path(s.notebook)}: dead\n  {render(_not_graded(s), lang)}")
         else:
             blocks.append(f"{shown_path(s.notebook)}: pending ({len(s.attempts)} attempt(s))")
     return "\n\n".join(blocks)

@@ -1,7 +1,7 @@
 """Which files are submissions: the regular files inside the folders given, links never followed.
 
 :func:`find_notebooks` expands the paths an instructor gives into the notebooks to grade;
-:func:`refusal` says why one of them is not graded at all (a symbolic link, a file reached
+:func:`refusal_message` says why one of them is not graded at all (a symbolic link, a file reached
 through one, anything but a regular file, or the same file as another submission). Nothing here
 opens a submission.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from simlab.grading.messages import Message, message, sentence
 from simlab.grading.text import shown_path
 
-__all__ = ["find_notebooks", "refusal", "same_files"]
+__all__ = ["find_notebooks", "refusal_message", "same_files", "unreadable"]
 
 
 def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
@@ -51,8 +51,8 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _through_link(path: Path) -> bool:
-    """Is ``path``, or the folder holding it, a symbolic link (so :func:`refusal` refuses it,
-    and it is never taken for the file it points at)?"""
+    """Is ``path``, or the folder holding it, a symbolic link (so :func:`refusal_message`
+    refuses it, and it is never taken for the file it points at)?"""
     return os.path.islink(path) or os.path.islink(path.parent)
 
 
@@ -69,12 +69,6 @@ def _walk(folder: Path) -> list[Path]:
                 out.append(here / name)
         out.extend(here / name for name in files if name.endswith(".ipynb"))
     return sorted(out)
-
-
-def refusal(path: str | Path, others: dict[tuple[int, int], list[str]] | None = None) -> str | None:
-    """:func:`refusal_message` in English."""
-    said = refusal_message(path, others)
-    return None if said is None else str(said)
 
 
 def refusal_message(

@@ -186,3 +186,40 @@ def test_are_contradictory_queue_options_one_line_and_exit_2(tmp_path, capsys, a
     _, err = capsys.readouterr()
     assert status == 2 and len(err.splitlines()) == 1
     assert not (tmp_path / "q.sqlite").exists()
+
+
+def test_is_a_refused_submission_reported_in_the_reports_language(tmp_path, capsys):
+    """A refusal is stored with the submission as a message, so a Chinese report renders it in
+    Chinese and an English one in English, whichever language the batch was enqueued in."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    target = tmp_path / "elsewhere.ipynb"
+    target.write_text("{}")
+    (folder / "linked.ipynb").symlink_to(target)
+    db = tmp_path / "q.sqlite"
+    assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", str(folder)]) == 0
+    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    capsys.readouterr()
+    zh = _report(capsys, db, "--json", "--lang", "zh")[1]
+    en = _report(capsys, db, "--json")[1]
+    (said_zh,) = [json.loads(line)["error"] for line in zh.splitlines()]
+    (said_en,) = [json.loads(line)["error"] for line in en.splitlines()]
+    assert said_en.endswith(
+        "linked.ipynb: a symbolic link, not followed: submissions must be "
+        "regular files inside the folders given (the link is not graded)"
+    )
+    assert said_zh.endswith(
+        "linked.ipynb:是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)"
+    )
+
+
+def test_is_a_refusal_stored_by_an_older_queue_shown_as_it_was_stored(tmp_path):
+    from simlab.grading.queue import grade_job
+    from simlab.ledger.grading_queue import Job
+    from simlab.records import Lease
+
+    lease = Lease("t1", "w", 1, 0, 30.0)
+    job = Job(lease, "alice/ex.ipynb", "0" * 64, "v", {}, None, "alice/ex.ipynb: refused\x1b[2J")
+    result, outcome = grade_job(job)
+    assert outcome == "graded" and result["score"] == 0
+    assert result["error"] == "alice/ex.ipynb: refused\\x1b[2J"
