@@ -325,14 +325,15 @@ def work(
             )
             for n in range(1, jobs + 1)
         ]
-        for t in threads:
-            t.start()
-        try:
+        try:  # a Ctrl-C while the threads start may come after one has claimed already
+            for t in threads:
+                t.start()
             _supervise(main, threads, lease, shared, progress)
         except KeyboardInterrupt:
             shared.stop.set()
             for t in threads:  # a thread in the middle of a claim finishes it first
-                t.join(timeout=0.2)
+                if t.is_alive():
+                    t.join(timeout=0.2)
             with shared.commit:
                 shared.summary.released = _hand_back(main, base)
             shared.summary.interrupted = True

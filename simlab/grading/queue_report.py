@@ -84,9 +84,9 @@ def as_grade(s: Submission) -> NotebookGrade:
 def _question(data: dict) -> QuestionGrade:
     """A stored question's grade, with its message when it was stored with one."""
     data = dict(data)
-    stored = data.pop("message", None)
+    kept = data.pop("message", None)
     q = QuestionGrade(**data)
-    q.said = stored(stored)
+    q.said = stored(kept)
     return q
 
 

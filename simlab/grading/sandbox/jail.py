@@ -346,6 +346,8 @@ _MOUNTS = "/proc/self/mounts"
 _CAPPED: set[str] = set()
 _CAPPED_LOCK = threading.Lock()
 _swept = False
+#: Set by the exit's release: no folder is capped after it.
+_closing = False
 
 
 def _libc():
@@ -397,13 +399,16 @@ def cap_folder(path: str, size: int, files: int) -> bool:
         f"size={int(size)},nr_inodes={int(files)},mode={info.st_mode & 0o7777:o},"
         f"uid={info.st_uid},gid={info.st_gid}"
     )
-    try:
-        libc = _libc()
-        done = libc.mount(tag().encode(), os.fsencode(path), b"tmpfs", 0, options.encode())
-    except (OSError, AttributeError):
-        return False
-    if done == 0:
-        with _CAPPED_LOCK:
+    # Mounted and recorded under the lock the exit's release takes, so a thread still starting
+    # a jail while the process exits can never mount after the release has run.
+    with _CAPPED_LOCK:
+        if _closing:
+            return False
+        try:
+            done = _libc().mount(tag().encode(), os.fsencode(path), b"tmpfs", 0, options.encode())
+        except (OSError, AttributeError):
+            return False
+        if done == 0:
             _CAPPED.add(path)
     return done == 0
 
@@ -417,7 +422,9 @@ def release_folder(path: str) -> None:
 
 
 def _release_all() -> None:
+    global _closing
     with _CAPPED_LOCK:
+        _closing = True
         left = sorted(_CAPPED)
         _CAPPED.clear()
     for path in left:
