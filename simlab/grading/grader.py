@@ -46,6 +46,7 @@ import nbformat
 
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.execute import CellRun, run_notebook
+from simlab.grading.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
@@ -55,6 +56,7 @@ from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 from simlab.grading.student import Student
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
+from simlab.grading.version import grader_version
 
 __all__ = [
     "QuestionGrade",
@@ -131,6 +133,9 @@ class NotebookGrade:
     error: str | None = None
     seconds: float = 0.0
     error_said: Message | None = field(default=None, compare=False, repr=False)
+    #: The hidden world it was judged in (:mod:`~simlab.grading.hidden_world`), for the
+    #: instructor: never shown to the learner.
+    world: str | None = field(default=None, compare=False)
 
     @classmethod
     def failed(cls, notebook: str, said: Message) -> NotebookGrade:
@@ -150,6 +155,8 @@ class NotebookGrade:
             "questions": [q.to_dict(messages) for q in self.questions],
             "error": self.error,
         }
+        if self.world is not None:
+            data["world"] = self.world
         if messages and self.error_said is not None:
             data["error_message"] = self.error_said.to_data()
         return data
@@ -387,8 +394,13 @@ def _grade_notebook(
         )
     try:
         nb = read_notebook(path)
+        seed = seed_for(Path(path).read_bytes(), grader_version())
     except NotebookError as exc:
         return NotebookGrade.failed(name, exc.said)
+    except OSError as exc:  # removed or made unreadable between the read and this one
+        return NotebookGrade.failed(
+            name, message("grader.unreadable", path=shown_path(path), exc=type(exc).__name__)
+        )
     exercise = exercise_for(nb, Path(path).name)
     if exercise is None:
         known = ", ".join(sorted(EXERCISES))
@@ -398,14 +410,15 @@ def _grade_notebook(
 
     def second_pass() -> None:
         try:
-            hidden["grades"], hidden["boxes"] = hidden_checks(
-                nb,
-                exercise,
-                timeout=timeout,
-                jailed=sandbox,
-                deadline=deadline,
-                out_of_budget=out_of_budget,
-            )
+            with judged_in(seed):
+                hidden["grades"], hidden["boxes"] = hidden_checks(
+                    nb,
+                    exercise,
+                    timeout=timeout,
+                    jailed=sandbox,
+                    deadline=deadline,
+                    out_of_budget=out_of_budget,
+                )
         except Exception as exc:  # a grader bug must not stop the batch
             error = sentence(f"{type(exc).__name__}: {exc}")  # Python's words, as they are
             hidden["error"] = message("grader.checks_broke", error=error)
@@ -449,6 +462,7 @@ def _grade_notebook(
         exercise.max_score,
         questions,
         seconds=time.perf_counter() - started,
+        world=f"{seed:016x}",
     )
 
 

@@ -89,6 +89,14 @@ class Criterion:
     #: The properties its parts check on generated inputs against the kit's reference
     #: (:mod:`simlab.grading.properties`), each in one sentence an instructor reads.
     properties: tuple[str, ...] = ()
+    #: The sentences of the exercise text (quoted as they stand in the exercise notebook's
+    #: markdown) whose "must" this criterion checks: no point is given for a rule the text
+    #: does not state.
+    text: tuple[str, ...] = ()
+    #: The hidden world the check judges it in (:mod:`simlab.grading.hidden_world`), in one
+    #: sentence an instructor reads: what is drawn at grading time so that a typed-in result,
+    #: a value from the wrong source or an ignored argument gives a wrong answer.
+    world: str = ""
 
 
 @dataclass(frozen=True)

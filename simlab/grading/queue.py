@@ -24,7 +24,6 @@ its own choice of jail (:func:`check_compatible`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
@@ -33,14 +32,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import simlab
 from simlab.grading.messages import capped, message, sentence, stored
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
+from simlab.grading.version import grader_version
 from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
 from simlab.records import Lease
 
@@ -65,26 +63,6 @@ DEFAULT_MAX_ATTEMPTS = 3
 
 class Incompatible(Exception):
     """This worker cannot grade the queue's pending submissions (one line saying why)."""
-
-
-@lru_cache(maxsize=1)
-def grader_version() -> str:
-    """A digest of the grading code, the hidden checks and the reference solutions: the files
-    under ``simlab/grading/`` and ``solutions/``. Any change to them is a new version, and a
-    queue grades every submission again at a new version."""
-    package = Path(simlab.__file__).resolve().parent
-    roots = [package / "grading", package.parent / "solutions"]
-    digest = hashlib.sha256()
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
-                continue
-            if path.is_file() and not path.is_symlink():
-                digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()[:16]
 
 
 def settings_for(

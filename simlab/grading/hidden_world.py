@@ -1,0 +1,67 @@
+"""The hidden world a submission is judged in: values no answer can foresee.
+
+An answer that types in the numbers the exercise's story gives, reads a value from the wrong
+source or ignores an argument agrees with the reference wherever the reference's inputs are
+the ones the notebook shows. So every question is also judged in a *world* drawn at grading
+time: ledgers, clocks, tenants, lease lengths, inputs and seeds chosen by a check from
+:func:`rng`.
+
+The world's seed is derived from the submission's bytes and the grader version
+(:func:`seed_for`): the same notebook gets the same world, hence the same grade, in a plain run
+and on the queue; an edited notebook or a new grader draws another. The seed and the code that
+turns it into a world live in the grader's process only (the jail sees neither), so an answer
+that tries to detect its world has nothing to read.
+
+Outside a grading run (a check called directly, a test) the world is the one of seed 0.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import random
+from collections.abc import Iterator
+from contextvars import ContextVar
+
+__all__ = ["seed_for", "judged_in", "current_seed", "rng", "choice_besides"]
+
+_SEED: ContextVar[int] = ContextVar("simlab_world_seed", default=0)
+
+
+def seed_for(content: bytes, version: str) -> int:
+    """The world seed of a submission with these bytes, graded at grader ``version``."""
+    digest = hashlib.sha256(hashlib.sha256(content).digest() + b"\0" + version.encode())
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+@contextlib.contextmanager
+def judged_in(seed: int) -> Iterator[int]:
+    """Judge in the world of ``seed`` inside the block (per thread: each grading thread sets
+    its own)."""
+    token = _SEED.set(seed)
+    try:
+        yield seed
+    finally:
+        _SEED.reset(token)
+
+
+def current_seed() -> int:
+    """The seed of the world being judged in (0 outside a grading run)."""
+    return _SEED.get()
+
+
+def rng(name: str) -> random.Random:
+    """A random source of its own for ``name`` (a check's own label, e.g.
+    ``"fencing/cancel-limits"``), derived from the current world: the same name in the same
+    world always draws the same values, and two names never share a stream."""
+    digest = hashlib.sha256(f"{current_seed()}:{name}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def choice_besides(source: random.Random, options: list, avoid: object) -> object:
+    """One of ``options`` other than ``avoid`` (the value the notebook's own example shows), so
+    a hidden world never happens to be the example an answer could have typed in."""
+    left = [o for o in options if o != avoid]
+    if not left:
+        raise ValueError("no option besides the shown one")
+    return source.choice(left)
