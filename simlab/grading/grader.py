@@ -45,8 +45,8 @@ from typing import Any
 import nbformat
 
 from simlab.grading.checks import EXERCISES, exercise_for
+from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.execute import CellRun, run_notebook
-from simlab.grading.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
@@ -133,7 +133,7 @@ class NotebookGrade:
     error: str | None = None
     seconds: float = 0.0
     error_said: Message | None = field(default=None, compare=False, repr=False)
-    #: The hidden world it was judged in (:mod:`~simlab.grading.hidden_world`), for the
+    #: The hidden world it was judged in (:mod:`~simlab.grading.checks.hidden_world`), for the
     #: instructor: never shown to the learner.
     world: str | None = field(default=None, compare=False)
 

@@ -93,7 +93,7 @@ class Criterion:
     #: markdown) whose "must" this criterion checks: no point is given for a rule the text
     #: does not state.
     text: tuple[str, ...] = ()
-    #: The hidden world the check judges it in (:mod:`simlab.grading.hidden_world`), in one
+    #: The hidden world the check judges it in (:mod:`simlab.grading.checks.hidden_world`), in one
     #: sentence an instructor reads: what is drawn at grading time so that a typed-in result,
     #: a value from the wrong source or an ignored argument gives a wrong answer.
     world: str = ""

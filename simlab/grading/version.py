@@ -1,8 +1,8 @@
 """The grader version: a digest of what decides a grade, as installed.
 
-A queue grades every submission again at a new version, and the hidden world a submission is
-judged in (:mod:`simlab.grading.hidden_world`) is drawn from it, so anything that can change a
-grade must be part of it.
+A queue grades every submission again at a new version, and the hidden world a submission
+is judged in (:mod:`simlab.grading.checks.hidden_world`) is drawn from it, so anything that
+can change a grade must be part of it.
 """
 
 from __future__ import annotations

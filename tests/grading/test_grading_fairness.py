@@ -5,8 +5,8 @@ A criterion quotes the sentences of its exercise's text that state its "must" (`
 quote must stand in the exercise notebook's markdown (white space folded), so a rubric cannot
 give or take a point for a rule the learner was never told. Every question names at least one
 criterion judged in a hidden world (``world``): values drawn from the submission's seed
-(:mod:`simlab.grading.hidden_world`), so a typed-in result, a value read from the wrong source
-or an ignored argument gives a wrong answer there.
+(:mod:`simlab.grading.checks.hidden_world`), so a typed-in result, a value read from the wrong
+source or an ignored argument gives a wrong answer there.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from simlab.grading.checks import EXERCISES
-from simlab.grading.hidden_world import judged_in, rng, seed_for
+from simlab.grading.checks.hidden_world import judged_in, rng, seed_for
 from simlab.grading.notebook import read_notebook
 
 ROOT = Path(__file__).resolve().parents[2]

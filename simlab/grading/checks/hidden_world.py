@@ -9,8 +9,9 @@ time: ledgers, clocks, tenants, lease lengths, inputs and seeds chosen by a chec
 The world's seed is derived from the submission's bytes and the grader version
 (:func:`seed_for`): the same notebook gets the same world, hence the same grade, in a plain run
 and on the queue; an edited notebook or a new grader draws another. The seed and the code that
-turns it into a world live in the grader's process only (the jail sees neither), so an answer
-that tries to detect its world has nothing to read.
+turns it into a world live in the grader's process only (this module sits with the hidden
+checks, which the jail sees as an empty folder), so an answer that tries to detect its world
+has nothing to read.
 
 Outside a grading run (a check called directly, a test) the world is the one of seed 0.
 """
