@@ -155,6 +155,7 @@ def check(
     effects: Mapping[str, Sequence[Effect]] | None = None,
     ttl: float | None = None,
     named_results: bool = False,
+    listing: bool | None = None,
 ) -> Verdict:
     """Check a run: ``history`` (events in order) against ``final`` (the ledger's last records,
     as an iterable of :class:`TaskRecord` or a mapping task_id -> record).
@@ -165,12 +166,23 @@ def check(
     workers asked for) let rules (p) and (q) judge the recorded keys and the leases' length;
     ``named_results`` (every completing save stored ``{"worker", "epoch"}``) lets rule (p)
     judge each completed task's result. The simulator passes all three (the last for opaque
-    tasks).
+    tasks). ``listing``: ``final`` is the ledger's whole listing (``tasks()``), so every
+    submitted task must be in it (rule (p)); by default a non-empty ``final`` is taken as the
+    whole listing, and an empty one as no listing at all (a history checked on its own).
     """
     view = HistoryView(history)
     records = as_records(final)
     ks = steps_of(view, records, steps)
-    found = findings(view, records, steps=ks, effects=effects, ttl=ttl, named_results=named_results)
+    whole = bool(records) if listing is None else listing
+    found = findings(
+        view,
+        records,
+        steps=ks,
+        effects=effects,
+        ttl=ttl,
+        named_results=named_results,
+        listing=whole,
+    )
 
     warnings = []
     unknown_k = [t for t, r in records.items() if r.status == COMPLETED and ks.get(t) is None]
@@ -180,7 +192,7 @@ def check(
             f"{unknown_k[0]}): pass steps= or record it in submit, or rule (e) cannot judge them."
         )
     missing = [t for t in view.submits if t not in records]
-    if missing:
+    if missing and not whole:
         warnings.append(
             f"{len(missing)} submitted task(s) are missing from the final ledger state (first "
             f"{missing[0]}): rules (e), (g) and (p) did not judge them."

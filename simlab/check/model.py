@@ -12,6 +12,7 @@ submit ok         queued, step 0, epoch 0, no lease
 claim ok          running under this lease: the granted epoch (never below the model's), the
                   step it resumes from, ``lease_until`` (``time + ttl`` when the ttl is known)
 claim fail, dead  dead (the dead letter), epoch + 1, no lease
+claim fail        nothing (see :func:`simlab.check.operations.refused` for what it must be)
 heartbeat ok      the lease runs until ``time + ttl``
 save ok           the committed step; ``done``: completed, no lease
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
@@ -72,6 +73,7 @@ class TaskState:
         "effects",
         "submitted",
         "claiming",
+        "inflight",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -92,6 +94,9 @@ class TaskState:
         self.submitted = submitted
         #: worker -> time of its last claim invoke (a claim's statements run in between)
         self.claiming: dict[str, float] = {}
+        #: the workers whose claim was invoked and has not completed yet: until it does, the
+        #: ledger may already have bumped the epoch that the model learns of only at its ok
+        self.inflight: set[str] = set()
 
 
 class Model:
@@ -139,11 +144,16 @@ class Model:
             step = self.on_ok.get(e.op)
             if step is not None:
                 step(s, e)
-        elif e.op == "claim":
+        if e.op == "claim":
             if e.type == "invoke":
                 s.claiming[e.process] = e.time
-            elif e.type == "fail":
-                self._refused(s, e)
+                s.inflight.add(e.process)
+            else:
+                s.inflight.discard(e.process)
+                if e.type == "fail":
+                    self._refused(s, e)
+        elif e.op in ("crash", "restart"):
+            s.inflight.discard(e.process)
 
     def _refused(self, s: TaskState, e: Event) -> None:
         if e.value.get("status") == DEAD and s.status != DEAD:

@@ -34,6 +34,8 @@ __all__ = [
     "requeue",
     "lease_length",
     "record_first",
+    "refused",
+    "REFUSABLE_OPS",
     "FENCED_OPS",
 ]
 
@@ -257,3 +259,96 @@ def record_first(s: TaskState, e: Event, m: Model):
     else:
         why = f"{who(rec)} had recorded its key at {at(rec.time)}, so only it may send"
     return f"{who(e)} sent the e-mail {key!r} of {e.task} at {at(e.time)}, but {why}.", rec
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+#: The operations a ledger may refuse, and how a sentence tells the refused one.
+REFUSABLE_OPS = {
+    "claim": lambda e: f"{e.process}'s claim of {e.task} at {at(e.time)}",
+    "save": lambda e: (
+        f"{e.process}'s save of {e.task} at step {e.step} with epoch {e.epoch} at {at(e.time)}"
+    ),
+    "heartbeat": lambda e: (
+        f"{e.process}'s heartbeat on {e.task} with epoch {e.epoch} at {at(e.time)}"
+    ),
+    "effect": lambda e: (
+        f"{e.process}'s record of the e-mail {e.value.get('key')!r} of {e.task} with epoch "
+        f"{e.epoch} at {at(e.time)}"
+    ),
+    "cancel": lambda e: f"{_by(e)}'s cancel of {e.task} at {at(e.time)}",
+    "requeue": lambda e: f"{_by(e)}'s requeue of {e.task} at {at(e.time)}",
+}
+
+
+def refused(s: TaskState, e: Event, m: Model):
+    """A refused operation (``fail``) that a correct ledger must answer otherwise: the model
+    predicts the answer of every operation, so a ledger that refuses what the contract grants
+    (or refuses a claim for the wrong reason) is caught like one that grants what it refuses.
+
+    Left alone, because the model cannot know the answer: a task whose submit the history does
+    not show; any refusal while another worker's claim of the task is in flight (its
+    statements may already have bumped the epoch the model learns of only at its ok); a claim
+    at the very instant its lease ends (within :data:`~simlab.check.model.TOLERANCE`: the
+    contract lets a ledger grant or refuse it); a claim refused for the dead letter (the
+    model does not know the limit on attempts)."""
+    if not s.submitted or any(p != e.process for p in s.inflight):
+        return None
+    told = REFUSABLE_OPS[e.op](e)
+    if e.op == "claim":
+        return _refused_claim(s, e, told)
+    if e.op in FENCED_OPS:
+        if e.epoch != s.epoch or s.status != RUNNING or e.epoch is None:
+            return None
+        if e.op == "save" and (e.step is None or e.step <= s.step):
+            return None
+        if e.op == "effect" and e.value.get("key") in s.effects:
+            return None
+        granted = s.newest
+        why = f"epoch {e.epoch} was current" + (
+            f" (granted to {granted.process} at {at(granted.time)})"
+            if granted is not None and granted.op == "claim"
+            else ""
+        )
+        if e.op == "save":
+            why += f" and step {e.step} above the committed step {s.step}"
+        elif e.op == "effect":
+            why += " and the key had not been recorded"
+        return f"{told} was refused, but {why}: a correct ledger accepts it.", granted
+    if e.op == "cancel" and s.status in (QUEUED, RUNNING):
+        return f"{told} was refused, but it was {s.status}: a correct ledger cancels it.", None
+    if e.op == "requeue" and s.status in (CANCELLED, DEAD):
+        return f"{told} was refused, but it was {s.status}: a correct ledger requeues it.", s.ended
+    return None
+
+
+def _refused_claim(s: TaskState, e: Event, told: str):
+    reason = e.value.get("reason")
+    if reason == "terminal" and e.value.get("status") == DEAD:
+        return None  # the dead letter: the model does not know the limit on attempts
+    as_reason = f"{told} was refused ({reason})"
+    if s.status in ENDED:
+        if reason == "terminal":
+            return None
+        return f"{as_reason}, but {_ending(s)}: a correct ledger refuses it as terminal.", s.ended
+    if s.status == QUEUED:
+        return f"{as_reason}, but the task was queued: a correct ledger grants it.", s.ended
+    # running: a live lease refuses the claim as lease-held, an ended one grants it
+    h, until = s.lease, s.until
+    if until is None:
+        return None  # a hand-made claim without lease_until: the lease is not timed
+    slack = TOLERANCE * max(1.0, abs(e.time))
+    if e.time - until > slack:
+        holder = f"the lease of {who(h)}" if h is not None else "the lease"
+        return (
+            f"{as_reason}, but {holder} had ended at {at(until)}: a correct ledger grants it.",
+            h,
+        )
+    if until - e.time > slack and reason != "lease-held":
+        holder = f"{who(h)}'s lease" if h is not None else "a lease"
+        return (
+            f"{as_reason}, but {holder} was live until {at(until)}: a correct ledger refuses "
+            "it as lease-held.",
+            h,
+        )
+    return None

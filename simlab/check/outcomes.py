@@ -36,8 +36,9 @@ class Finding:
 @dataclass
 class Run:
     """What a run rule reads: the history, the model's final states, the ledger's final
-    records, K per task, the ledger's recorded e-mail keys per task (None: not given), and
-    whether every completing save stored a result naming its worker and epoch."""
+    records, K per task, the ledger's recorded e-mail keys per task (None: not given),
+    whether every completing save stored a result naming its worker and epoch, and whether the
+    final records are the ledger's whole listing."""
 
     view: HistoryView
     states: dict[str, TaskState]
@@ -45,6 +46,8 @@ class Run:
     steps: dict[str, int | None]
     effects: Mapping[str, Sequence[Effect]] | None
     named_results: bool = False
+    #: ``final`` is the ledger's whole listing (``tasks()``): every submitted task must be in it
+    listing: bool = False
 
     @property
     def last(self) -> int:
@@ -103,6 +106,14 @@ def stuck_tasks(run: Run) -> list[Finding]:
 
 def final_state(run: Run) -> list[Finding]:
     out = []
+    if run.listing:
+        for task, submit in run.view.submits.items():
+            if task not in run.final:
+                sentence = (
+                    f"{task} was submitted at {at(submit.time)}, but the ledger's listing of "
+                    "its tasks leaves it out."
+                )
+                out.append(Finding("p", run.last, sentence, None, submit))
     for task, record in run.final.items():
         s = run.states.get(task)
         if s is None or not s.submitted:

@@ -58,6 +58,8 @@ class Rule:
     #: an event rule's judge(state, event, model), or a run rule's judge(run)
     judge: Callable[..., Any]
     ops: tuple[str, ...] = ()
+    #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones
+    on: str = "ok"
 
 
 # --- the registry ------------------------------------------------------------------------------
@@ -192,8 +194,22 @@ RULES: tuple[Rule, ...] = (
         ops.record_first,
         ("send",),
     ),
+    Rule(
+        "s",
+        "wrongful refusal",
+        "a ledger refuses only what the contract refuses: a claim of a queued task or of one "
+        "whose lease has ended, a save of a higher step, a heartbeat or a new e-mail key with "
+        "the current epoch of a running task, a cancel of a queued or running task and a "
+        "requeue of a cancelled or dead one are accepted, and a claim is refused for its true "
+        "reason",
+        ops.refused,
+        tuple(ops.REFUSABLE_OPS),
+        on="fail",
+    ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
+#: The operations whose invoke, refusal or fault the model follows besides the accepted ones.
+_TRACKED = frozenset({"claim", "crash", "restart"})
 _BY_LETTER = {r.letter: r for r in RULES}
 
 
@@ -246,6 +262,7 @@ def findings(
     ttl: float | None = None,
     rules: Iterable[str] | None = None,
     named_results: bool = False,
+    listing: bool = False,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
     history order (a rule's findings at the same index keep the order the rule gave them).
@@ -263,9 +280,10 @@ def findings(
     records = as_records(final)
     wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
     by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+    on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            by_op.setdefault(op, []).append((r.letter, r.judge))
+            (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
     model = Model(set(view.submits), ttl)
     found: list[Finding] = []
     fenced, apply = ops.FENCED_OPS, model.apply
@@ -277,9 +295,16 @@ def findings(
         s = model.state(task)
         for e in events:
             if e.type != "ok":
-                if e.op == "claim":
+                if e.type == "fail" and e.op in on_fail:
+                    for letter, judge in on_fail[e.op]:
+                        hit = judge(s, e, model)
+                        if hit is not None:
+                            found.append(Finding(letter, e.index, hit[0], e, hit[1]))
+                if e.op in _TRACKED:
                     apply(s, e)
                 continue
+            if e.op == "claim":
+                s.inflight.discard(e.process)
             entry = table.get(e.op)
             if entry is None:
                 continue
@@ -295,7 +320,7 @@ def findings(
                 step(s, e)
     if any(not r.ops for r in wanted):
         ks = steps_of(view, records, steps)
-        run = Run(view, model.tasks, records, ks, effects, named_results)
+        run = Run(view, model.tasks, records, ks, effects, named_results, listing)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))

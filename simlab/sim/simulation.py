@@ -415,6 +415,7 @@ def simulate(
             effects=effects,
             ttl=scenario.ttl,
             named_results=scenario.workload == "opaque",
+            listing=True,
         )
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)

@@ -197,3 +197,100 @@ def test_is_a_fragment_without_its_submit_judged_from_its_first_event():
     h.record(2, "ok", "w1", "send", "t1", epoch=4, step=2, key="k")
     h.record(3, "ok", "w1", "save", "t1", epoch=4, step=3, done=True)
     assert check(h, [rec(step=3, epoch=9)]).ok
+
+
+# --- (s) wrongful refusal: the model predicts every answer, refusals too ----------------------
+
+
+def test_is_a_save_refused_with_the_current_epoch_and_a_higher_step_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(12, "invoke", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1, done=True)
+    (sentence,) = sentences("s", h)
+    assert sentence == (
+        "w1's save of t1 at step 1 with epoch 1 at t=12.0 was refused, but epoch 1 was current "
+        "(granted to w1 at t=1.0) and step 1 above the committed step 0: a correct ledger "
+        "accepts it."
+    )
+
+
+def test_is_a_save_refused_after_a_newer_claim_or_of_an_old_step_left_alone():
+    h = claimed(ttl_until=10.0)
+    h.record(11, "invoke", "w2", "claim", "t1")
+    h.record(11, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=21.0)
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(13, "ok", "w2", "save", "t1", epoch=2, step=1)
+    h.record(14, "fail", "w2", "save", "t1", epoch=2, step=1)
+    assert sentences("s", h) == []
+
+
+def test_is_an_e_mail_key_refused_only_when_it_was_already_recorded():
+    h = claimed()
+    h.record(2, "fail", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    assert len(sentences("s", h)) == 1
+    twin = claimed()
+    twin.record(2, "ok", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    twin.record(3, "fail", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    assert sentences("s", twin) == []
+
+
+def test_is_a_heartbeat_of_the_current_lease_refused_after_its_end_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(15, "fail", "w1", "heartbeat", "t1", epoch=1, step=0)
+    assert "a correct ledger accepts it" in sentences("s", h)[0]
+
+
+def test_is_a_claim_refused_as_held_judged_by_the_lease_end_with_the_instant_left_open():
+    def refused_at(t: float) -> list[str]:
+        h = claimed(ttl_until=10.0)
+        h.record(t, "invoke", "w2", "claim", "t1")
+        h.record(t, "fail", "w2", "claim", "t1", reason="lease-held")
+        return sentences("s", h)
+
+    assert refused_at(9.0) == []  # the lease is live: refused as held
+    assert refused_at(10.0) == []  # the very instant it ends: the contract allows either answer
+    (late,) = refused_at(10.5)
+    assert late == (
+        "w2's claim of t1 at t=10.5 was refused (lease-held), but the lease of w1 (epoch 1) "
+        "had ended at t=10.0: a correct ledger grants it."
+    )
+
+
+def test_is_a_claim_refused_for_the_wrong_reason_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(5, "fail", "w2", "claim", "t1", reason="terminal", status="running")
+    assert "refuses it as lease-held" in sentences("s", h)[0]
+    done = claimed(ttl_until=10.0)
+    done.record(2, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    done.record(3, "fail", "w2", "claim", "t1", reason="lease-held")
+    assert "refuses it as terminal" in sentences("s", done)[0]
+
+
+def test_is_a_refusal_while_another_claim_is_in_flight_left_alone():
+    # w2's claim has run its statements (the epoch moved) but its ok is not recorded yet
+    h = claimed(ttl_until=10.0)
+    h.record(11, "invoke", "w2", "claim", "t1")
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1)
+    h.record(13, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=23.0)
+    assert sentences("s", h) == []
+
+
+def test_are_cancel_and_requeue_refusals_judged_by_the_status():
+    h = claimed()
+    h.record(2, "fail", "user", "cancel", "t1")
+    assert "a correct ledger cancels it" in sentences("s", h)[0]
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "fail", "user", "requeue", "t1", reason="cancelled")
+    assert "a correct ledger requeues it" in sentences("s", h)[0]
+    h = claimed()
+    h.record(2, "fail", "user", "requeue", "t1", reason="running")
+    assert sentences("s", h) == []
+
+
+def test_must_the_whole_listing_hold_every_submitted_task():
+    h = claimed()
+    h.record(2, "ok", "client", "submit", "t2", steps=1)
+    only_t1 = [rec(status="running", step=0, epoch=1)]
+    assert any("listing" in s for s in check(h, only_t1).violations)
+    assert not any("listing" in s for s in check(h, only_t1, listing=False).violations)

@@ -54,6 +54,12 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-refused-still-records": {"p"},
     "effect-duplicate-overwrites": {"p"},
     "save-drops-result": {"p"},
+    "claim-refuses-everything": {"s"},
+    "save-refused-after-lease-end": {"s"},
+    "heartbeat-refused-after-lease-end": {"s"},
+    "effect-refuses-new-keys": {"s"},
+    "cancel-refuses-running": {"s"},
+    "listing-drops-tasks": {"p"},
 }
 
 #: mutant -> why no simulated run can show it.

@@ -1250,6 +1250,72 @@ class DelegatingLedger:
         return self._inner.effects(task_id)
 
 
+# -- refusals: a ledger that refuses what the contract grants ------------------------------------
+
+
+class ClaimRefusesEverything(MemoryLedger):
+    """Every claim is refused as if a live lease held the task: safe, and useless."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        check_name(worker, "worker")
+        _check_ttl(ttl)
+        task = self._task(task_id)
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        raise LeaseHeld(task_id, task.worker, task.lease_until)  # wrong: a free task is granted
+
+
+class SaveRefusedAfterLeaseEnd(MemoryLedger):
+    """A save with the current epoch is refused once ``lease_until`` passed, though nobody
+    claimed the task since: the epoch, not the clock, decides who owns a task."""
+
+    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
+        task = self._task(lease.task_id)
+        if task.lease_until is not None and float(self.clock()) > task.lease_until:
+            return False  # wrong: the lease is still the current one
+        return super().save(lease, step, **kwargs)
+
+
+class HeartbeatRefusedAfterLeaseEnd(MemoryLedger):
+    """A heartbeat with the current epoch is refused once ``lease_until`` passed, though nobody
+    claimed the task since."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        task = self._task(lease.task_id)
+        if task.lease_until is not None and float(self.clock()) > task.lease_until:
+            return False  # wrong: the lease is still the current one
+        return super().heartbeat(lease, ttl)
+
+
+class EffectRefusesNewKeys(MemoryLedger):
+    """``record_effect`` refuses two keys of three it must record (by the key's last
+    character), recording nothing: the e-mails are never sent, and nothing else looks wrong."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        check_lease(lease)
+        check_name(key, "effect key")
+        if ord(key[-1]) % 3:
+            return False  # wrong: a new key of the current lease is recorded
+        return super().record_effect(lease, key)
+
+
+class CancelRefusesRunning(MemoryLedger):
+    """A cancel of a running task is refused: only queued tasks can be cancelled."""
+
+    def cancel(self, task_id: str) -> bool:
+        if self._task(task_id).status == RUNNING:
+            return False  # wrong: a running task is cancelled (and its epoch bumped)
+        return super().cancel(task_id)
+
+
+class ListingDropsTasks(MemoryLedger):
+    """``tasks()`` leaves out every task whose ID ends in an odd digit."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        listed = super().tasks(status)
+        return [r for r in listed if not (r.task_id[-1:].isdigit() and int(r.task_id[-1]) % 2)]
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1297,6 +1363,12 @@ WRONG_LEDGERS: dict[str, type] = {
     "effect-refused-still-records": EffectRefusedStillRecords,
     "effect-duplicate-overwrites": EffectDuplicateOverwrites,
     "save-drops-result": SaveDropsResult,
+    "claim-refuses-everything": ClaimRefusesEverything,
+    "save-refused-after-lease-end": SaveRefusedAfterLeaseEnd,
+    "heartbeat-refused-after-lease-end": HeartbeatRefusedAfterLeaseEnd,
+    "effect-refuses-new-keys": EffectRefusesNewKeys,
+    "cancel-refuses-running": CancelRefusesRunning,
+    "listing-drops-tasks": ListingDropsTasks,
 }
 
 PROMISE: dict[str, str] = {
@@ -1344,6 +1416,13 @@ PROMISE: dict[str, str] = {
     "effect-refused-still-records": "a refused record_effect records nothing",
     "effect-duplicate-overwrites": "a duplicate record_effect changes nothing",
     "save-drops-result": "the completing save stores the result it was given",
+    "claim-refuses-everything": "a claim of a free task is granted",
+    "save-refused-after-lease-end": "save succeeds for the current epoch of a running task",
+    "heartbeat-refused-after-lease-end": "heartbeat succeeds for the current epoch of a running "
+    "task",
+    "effect-refuses-new-keys": "record_effect records a new key of the current epoch (True)",
+    "cancel-refuses-running": "cancel of a queued or running task succeeds",
+    "listing-drops-tasks": "tasks() lists every task",
 }
 
 CORRECT_LEDGERS: dict[str, type] = {
