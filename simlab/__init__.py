@@ -23,6 +23,7 @@ from simlab.check.history import Event, History
 from simlab.lazy import served
 from simlab.ledger import Ledger, MemoryLedger
 from simlab.records import Lease, TaskRecord
+from simlab.sim.explore import explore
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.shrink import shrink
@@ -36,6 +37,7 @@ __all__ = [
     "Result",
     "Schedule",
     "shrink",
+    "explore",
     "check",
     "Verdict",
     "History",

@@ -33,6 +33,7 @@ COMMANDS: tuple[str, ...] = (
     "simlab.cli.demo",
     "simlab.cli.sim",
     "simlab.cli.shrink",
+    "simlab.cli.explore",
     "simlab.cli.bench",
     "simlab.cli.grade",
     "simlab.cli.release",

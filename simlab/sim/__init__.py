@@ -11,15 +11,18 @@ rates, :mod:`~simlab.sim.canary` a canary rollout, :mod:`~simlab.sim.bench` the 
 The faults of a run are a :mod:`~simlab.sim.schedule` (decided by the
 :mod:`~simlab.sim.nemesis`), replayable byte for byte; :mod:`~simlab.sim.shrink` shrinks a failing
 one to the few faults that still break the rule and :mod:`~simlab.sim.story` tells it
-(``simlab.shrink`` is exported from the top package).
+(``simlab.shrink`` is exported from the top package); :mod:`~simlab.sim.explore` searches every
+schedule of a small scope, breadth first, and certifies a ledger or finds its shortest failing
+run.
 """
 
 from simlab.lazy import served
+from simlab.sim.explore import Exploration, explore
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import Result, simulate
 
-__all__ = ["Scenario", "Result", "simulate", "Mailbox", "run_canary"]
+__all__ = ["Scenario", "Result", "simulate", "explore", "Exploration", "Mailbox", "run_canary"]
 
 #: The canary rollout imports the release package, which may import the simulator back.
 __getattr__, __dir__ = served("simlab.sim", {"run_canary": "simlab.sim.canary"})

@@ -36,7 +36,7 @@ from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
 from simlab.sim.mailbox import Mailbox
-from simlab.sim.nemesis import RandomNemesis, ScheduledNemesis
+from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, task_ids
 from simlab.sim.sending import Sender
@@ -269,6 +269,7 @@ class _Run:
         ledger: TaskLedger,
         schedule: Schedule | None = None,
         sender: Sender | None = None,
+        nemesis: Callable[[_Run, Schedule], Nemesis] | None = None,
     ):
         self.scenario = scenario
         self.seed = seed
@@ -279,9 +280,9 @@ class _Run:
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
         if schedule is None:
-            self.nemesis = RandomNemesis(self)
+            self.nemesis: Nemesis = RandomNemesis(self)
         else:
-            self.nemesis = ScheduledNemesis(self, schedule)
+            self.nemesis = (nemesis or ScheduledNemesis)(self, schedule)
         #: workers, broker and client ask the nemesis before this time: the horizon, or never
         #: when it has no fault to give (the history still records ``faults-off`` at the horizon)
         self.faults_until = -math.inf if self.nemesis.idle else self.horizon
@@ -358,8 +359,10 @@ class _Run:
         env.timeout(self.horizon).callbacks.append(self.faults_off)
         if self.agent is not None and self.nemesis.has_edits:
             env.process(self.agent.editor(self))
-        for i in range(1, sc.workers + 1):
-            env.process(self.worker_class(f"w{i}", self).run())
+        #: the workers, in the order they start
+        self.workers = [self.worker_class(f"w{i}", self) for i in range(1, sc.workers + 1)]
+        for worker in self.workers:
+            env.process(worker.run())
         env.run(until=sc.cap)
 
 

@@ -1,0 +1,316 @@
+"""``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
+
+``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--variant
+fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup] [--json]`` searches every fault
+schedule of the scope breadth first (:mod:`simlab.sim.explore`). Exit status 0 when certified,
+1 with a counterexample (saved to ``--out``; its story printed, its picture drawn with
+``--story``/``--timeline``), 2 for a usage mistake, 3 when ``--time-limit`` stopped it and 130
+after Ctrl-C (neither is ever a certificate). ``--lang zh`` prints the verdict in Chinese.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from pathlib import Path
+
+from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
+from simlab.errors import LedgerError
+from simlab.sim.schedule import describe_fault
+from simlab.sim.variants import VARIANTS
+
+__all__ = ["register", "certificate_line", "stopped_line"]
+
+#: Exit statuses besides 0 (certified), 1 (counterexample) and 2 (usage mistake).
+TIME_LIMIT, INTERRUPTED = 3, 130
+
+_WORDS = {
+    "en": {
+        "certified": "certified: no schedule of at most {k} fault(s) over {scope} breaks a rule: "
+        "{n} schedules, {m} distinct states, {s} s",
+        "timing": "covers the arrivals and step times of seed(s) {seeds}, pauses of {lengths} "
+        "time units, faults before t={horizon}{dedup}",
+        "dedup": "; ledgers whose behaviour depends only on the observable state "
+        "(--no-dedup: every schedule)",
+        "found": "counterexample with {f} fault(s) over {scope} (every schedule of at most {c} "
+        "fault(s) passed): {n} schedules, {m} distinct states, {s} s",
+        "time-limit": "stopped by --time-limit, not certified: every schedule of at most {c} "
+        "fault(s) passed; {n} schedules, {m} distinct states, {s} s",
+        "interrupted": "interrupted, not certified: every schedule of at most {c} fault(s) "
+        "passed; {n} schedules, {m} distinct states, {s} s",
+        "none": "no fault count was covered whole",
+        "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
+    },
+    "zh": {
+        "certified": "已证明：在 {scope} 的范围内，至多 {k} 个故障的调度都不违反任何规则"
+        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "timing": "覆盖种子 {seeds} 的到达时间与步骤时长、{lengths} 个时间单位的暂停、"
+        "t={horizon} 之前的故障{dedup}",
+        "dedup": "；仅对行为只取决于可观察状态的账本成立（--no-dedup：搜索每一个调度）",
+        "found": "反例：{scope} 中 {f} 个故障（至多 {c} 个故障的调度都通过了）"
+        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "time-limit": "被 --time-limit 停止，未证明：至多 {c} 个故障的调度都通过了"
+        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "interrupted": "已中断，未证明：至多 {c} 个故障的调度都通过了"
+        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "none": "没有完整覆盖任何故障数",
+        "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
+    },
+}
+
+
+def _scope_words(scope: dict, lang: str) -> str:
+    words = _WORDS[lang]["scope"]
+    return words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
+
+
+def _figures(x) -> dict:
+    return {"n": f"{x.schedules:,}", "m": f"{x.states:,}", "s": f"{x.seconds:.1f}"}
+
+
+def certificate_line(x, lang: str = "en") -> str:
+    """The verdict's first line, in ``lang``: a certificate, a counterexample or a stop."""
+    w = _WORDS[lang]
+    scope = _scope_words(x.scope, lang)
+    if x.certified:
+        return w["certified"].format(k=x.scope["max_faults"], scope=scope, **_figures(x))
+    if x.faults is not None:
+        return w["found"].format(f=x.faults, scope=scope, c=x.covered, **_figures(x))
+    return stopped_line(x, lang)
+
+
+def stopped_line(x, lang: str = "en") -> str:
+    """What a stopped search covered."""
+    w = _WORDS[lang]
+    line = w[x.stopped or "interrupted"].format(c=x.covered, **_figures(x))
+    return line if x.covered >= 0 else line.split(":")[0] + ": " + w["none"]
+
+
+def _timing_line(x, lang: str) -> str:
+    w = _WORDS[lang]
+    sep = "、" if lang == "zh" else ", "
+    horizon = sep.join(f"{h:g}" for h in x.scope["horizon"].values()) or "-"
+    return w["timing"].format(
+        seeds=sep.join(str(s) for s in x.scope["seeds"]),
+        lengths=sep.join(f"{n:g}" for n in x.lengths),
+        horizon=horizon,
+        dedup=w["dedup"] if x.scope["dedup"] else "",
+    )
+
+
+def _db_factory(db: str, variant: str, made: list[str]):
+    """A fresh ledger per run over ``--db``: the SQLite file at PATH made anew each run (the
+    last run's stays for inspection; an existing file is refused at the start), or a new schema
+    per run in the PostgreSQL database a URL names (each dropped when the search ends)."""
+    from simlab.cli.args import new_file
+    from simlab.ledger.connect import connect, is_postgres_url, sqlite_path
+
+    chapter = variant != "fenced"
+    if is_postgres_url(db):
+        from simlab.ledger.postgres.probes import create_schema
+
+        base = f"simlab_explore_{uuid.uuid4().hex[:8]}"
+
+        def pg(clock):
+            name = f"{base}_{len(made)}"
+            target = create_schema(db, name)
+            made.append(name)
+            return connect(target, clock=clock, chapter=chapter)
+
+        return pg
+    try:
+        path = new_file(sqlite_path(db), "--db")
+    except ValueError as exc:
+        raise UsageError(f"--db: {exc}") from None
+
+    def fresh(clock):
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        return connect(str(path), clock=clock, chapter=chapter)
+
+    return fresh
+
+
+def _handle_explore(args: argparse.Namespace) -> int:
+    from simlab.sim.explore import explore
+
+    if args.variant not in VARIANTS:
+        raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}")
+    out = writable_file(args.out, "--out")
+    story_png = writable_file(args.story, "--story") if args.story else None
+    timeline_png = writable_file(args.timeline, "--timeline") if args.timeline else None
+    made: list[str] = []
+    factory = _db_factory(args.db, args.variant, made) if args.db else None
+    bar = _Bar(quiet=args.quiet or args.json)
+    try:
+        x = explore(
+            factory,
+            tasks=args.tasks,
+            workers=args.workers,
+            steps=args.steps,
+            max_faults=args.max_faults,
+            variant=args.variant,
+            dedup=not args.no_dedup,
+            seeds=args.seeds,
+            first_seed=args.seed,
+            lengths=args.lengths,
+            time_limit=args.time_limit,
+            progress=bar.update,
+        )
+    except LedgerError as exc:
+        raise UsageError(f"--db: {exc}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        bar.close()
+        if made:
+            _drop(args.db, made)
+    if x.faults is not None:
+        x.result.schedule.save(out)
+        x.schedule_file = str(out)
+        x.replay = f"simlab simulate --schedule {out}"
+        if story_png is not None:
+            from simlab.plots.story import save_story_png
+
+            save_story_png(x.result, story_png)
+        if timeline_png is not None:
+            from simlab.plots.files import save_timeline_png
+
+            save_timeline_png(x.result, timeline_png)
+    if args.json:
+        print(json.dumps(x.to_dict()))
+    else:
+        _print_text(x, args.lang, story_png, timeline_png)
+    if x.certified:
+        return 0
+    if x.faults is not None:
+        return 1
+    return TIME_LIMIT if x.stopped == "time-limit" else INTERRUPTED
+
+
+def _drop(db: str, names: list[str]) -> None:
+    from simlab.ledger.postgres.probes import drop_schema
+
+    for name in names:
+        try:
+            drop_schema(db, name)
+        except LedgerError:
+            pass  # the server went away: nothing more can be cleaned
+
+
+def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None) -> None:
+    print(certificate_line(x, lang))
+    print("  " + _timing_line(x, lang))
+    if x.faults is None:
+        return
+    for n, fault in enumerate(x.result.schedule.faults, start=1):
+        print(f"  fault {n}: {describe_fault(fault)}")
+    print("story:")
+    for sentence in x.story or []:
+        print(f"  {sentence}")
+    print(f"schedule: {x.schedule_file}")
+    for what, path in (("story picture", story_png), ("timeline", timeline_png)):
+        if path is not None:
+            print(f"{what}: {path}")
+    print(f"replay: {x.replay}")
+
+
+class _Bar:
+    """A progress bar on stderr, one per number of faults (tqdm), unless quiet."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet or not sys.stderr.isatty()
+        self.level = -1
+        self.bar = None
+
+    def update(self, level: int, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        if level != self.level:
+            self.close()
+            from tqdm import tqdm
+
+            self.level = level
+            self.bar = tqdm(total=total, desc=f"{level} fault(s)", unit="run", leave=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _lengths(text: str) -> list[float]:
+    return [positive_number(part.strip()) for part in text.split(",")]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "explore",
+        help="certify a ledger within a small scope, or find its shortest failing run",
+        description=(
+            "Search every fault schedule of at most --max-faults faults over --tasks x "
+            "--workers x --steps, breadth first, replaying the simulator over the ledger and "
+            "checking each run. Either every schedule passes (a certificate, exit 0) or the "
+            "first failing one has the fewest faults (its story, a saved schedule and a replay "
+            "command, exit 1). --time-limit stops it with exit 3, Ctrl-C with 130; neither "
+            "certifies. The same scope always gives the same answer."
+        ),
+        epilog=(
+            "What a certificate covers: the arrivals and step times of the seeds searched, the "
+            "pause lengths listed, faults before the scope's horizon, and (without --no-dedup) "
+            "ledgers whose behaviour depends only on the observable state. See "
+            "docs/simulator.md."
+        ),
+    )
+    p.add_argument("--tasks", type=positive_int, default=2, help="tasks submitted [2]")
+    p.add_argument("--workers", type=positive_int, default=2, help="worker processes [2]")
+    p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
+    p.add_argument(
+        "--max-faults", type=integer, default=2, metavar="K", help="faults per schedule [2]"
+    )
+    p.add_argument(
+        "--variant",
+        default="fenced",
+        help=f"ledger variant: {', '.join(VARIANTS)} [fenced]",
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="explore over a SQLite file at PATH (made anew for each run; an existing file is "
+        "refused) or over new schemas in the PostgreSQL database at postgresql://URL [an "
+        "in-memory SQLite ledger]",
+    )
+    p.add_argument(
+        "--no-dedup",
+        action="store_true",
+        help="search every schedule, even past a state already explored",
+    )
+    p.add_argument("--seed", type=integer, default=1, help="the seed whose timing is used [1]")
+    p.add_argument(
+        "--seeds", type=positive_int, default=1, help="search this many seeds from --seed [1]"
+    )
+    p.add_argument(
+        "--lengths",
+        type=_lengths,
+        default=[0.5, 1.5, 4.0],
+        metavar="A,B,...",
+        help="pause lengths, in units of the ttl [0.5,1.5,4]",
+    )
+    p.add_argument(
+        "--time-limit", type=positive_number, default=None, metavar="S", help="stop after S s"
+    )
+    p.add_argument(
+        "--out",
+        default="explore-schedule.json",
+        metavar="FILE.json",
+        help="where a counterexample's schedule is saved [explore-schedule.json]",
+    )
+    p.add_argument("--story", metavar="FILE.png", help="draw a counterexample's story picture")
+    p.add_argument("--timeline", metavar="FILE.png", help="draw a counterexample's timeline")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language [en]")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_handle_explore)

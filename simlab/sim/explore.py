@@ -1,0 +1,523 @@
+"""Bounded exhaustive exploration: certify a ledger within a small scope, or find the run with
+the fewest faults that breaks it.
+
+A *scope* is tasks x workers x steps and at most ``max_faults`` faults. Within it the explorer
+replays the simulator over the ledger once per *schedule* (:mod:`simlab.sim.schedule`) and checks
+every run with the checker; nothing is drawn at random but the timing, which is fixed:
+
+* **Timing.** Arrivals, step times and restart delays come from one seed's streams (``seeds``
+  widens it to several seeds, each searched in turn), exactly as ``simulate`` draws them, so a
+  counterexample replays with ``simlab simulate --schedule``. All fault rates are 0: faults come
+  only from the schedule. Faults strike before the scope's horizon, the end of the seed's
+  fault-free run plus room for every fault's delay; the checker judges liveness after it.
+* **Where faults strike.** Every fault kind at every point of a run where the simulator asks
+  whether it strikes (:class:`StrikePoints`): crash (half-way into the step's work), slow,
+  every pause (``lengths``, in units of the ttl: a few lengths around it), the crashes around an
+  e-mail, a duplicate delivery at every enqueue, a pause between the two statements of a racy
+  claim, and a user's cancel or requeue between any two events of the task (between two events
+  the task is in one state, so one instant stands for the whole interval).
+* **Breadth first.** Schedules are searched in order of their number of faults, so the first
+  counterexample has the fewest. Each set of faults runs once: a schedule is extended only by a
+  fault that strikes after its last one (a fault cannot change what came before it, so the
+  extended run is the same up to the new fault and its strike points are read from the run being
+  extended).
+* **Distinct states.** With ``dedup`` a schedule is not extended when the state its run reached
+  just after its last fault struck equals one already explored: every task's row and e-mail
+  keys as the ledger reports them, the mailbox, the broker's queue and timers, each worker's
+  heartbeat time and attempt, the clock, the simulator's pending timers, the position of its
+  random streams, and that last fault itself (what it does next). A certificate with ``dedup``
+  therefore covers ledgers whose behaviour depends only on that state (any ledger that keeps
+  its promises does); ``dedup=False`` searches every schedule.
+
+The answer (:class:`Exploration`) is a certificate ("no schedule of at most 2 faults over 2
+tasks x 2 workers x 2 steps breaks a rule: N schedules, M distinct states"), or the shortest
+counterexample with its story and a replay command. It never certifies when the search was
+stopped (a time limit, Ctrl-C). The same scope always gives the same answer.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import simpy
+
+from simlab.check.checker import check
+from simlab.sim.nemesis import ScheduledNemesis
+from simlab.sim.scenario import RATE_FIELDS, Scenario
+from simlab.sim.schedule import Schedule
+from simlab.sim.simulation import (
+    LedgerFactory,
+    Result,
+    _collector_paused,
+    _default_ledger,
+    _effects,
+    _Run,
+    simulate,
+)
+
+__all__ = [
+    "explore",
+    "Exploration",
+    "StrikePoints",
+    "scope_scenario",
+    "DEFAULT_LENGTHS",
+    "CRASH_FRACTION",
+]
+
+#: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
+#: redelivery (1.25 ttl), and long enough for another worker to finish the task.
+DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
+#: Where a crash strikes in a step's work (a fraction of it).
+CRASH_FRACTION = 0.5
+#: A strike point's place in a run: (time, the number of the simulator's question); a cancel or
+#: requeue between two events has number -1 (no question is asked at that instant).
+Key = tuple[float, int]
+
+
+# --- the scope -----------------------------------------------------------------------------------
+
+
+def scope_scenario(
+    tasks: int, workers: int, steps: int, variant: str = "fenced", horizon: float | None = None
+) -> Scenario:
+    """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
+    from schedules) and faults on until ``horizon``."""
+    zero = dict.fromkeys(RATE_FIELDS, 0.0)
+    return Scenario(
+        tasks=tasks,
+        workers=workers,
+        steps=steps,
+        variant=variant,
+        fault_horizon=horizon,
+        **zero,
+    ).validate()
+
+
+def _horizon(
+    tasks: int,
+    workers: int,
+    steps: int,
+    variant: str,
+    seed: int,
+    factory: LedgerFactory,
+    lengths: tuple[float, ...],
+    max_faults: int,
+) -> float:
+    """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
+    the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
+    probe = scope_scenario(tasks, workers, steps, variant, horizon=1e-9)
+    result = simulate(probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe))
+    end = max((e.time for e in result.history if e.op != "faults-off"), default=0.0)
+    ttl = probe.ttl
+    room = max(max(lengths, default=1.0) * ttl, probe.restart_delay * 3 + 2 * ttl)
+    return float(math.ceil(end + 2 * ttl + max_faults * room))
+
+
+# --- strike points -------------------------------------------------------------------------------
+
+
+class StrikePoints(ScheduledNemesis):
+    """A scheduled nemesis that also lists where each fault kind could strike.
+
+    Every question the simulator asks (a step's work begins, a pause may strike before the save,
+    an e-mail is about to be recorded...) is numbered in the order it is asked; each fault the
+    question could answer with is kept in :attr:`candidates` with its :data:`Key`, when that key
+    comes after ``after``. :attr:`signature` is the state just after the schedule's last fault
+    struck (see the module docstring), when ``snapshot`` is set.
+    """
+
+    def __init__(self, run, schedule: Schedule, after: Key, lengths: Iterable[float]) -> None:
+        super().__init__(run, schedule)
+        self.after = after
+        self.lengths = tuple(lengths)
+        self.expected = len(schedule.faults)
+        self.candidates: list[tuple[Key, dict[str, Any]]] = []
+        self.signature: tuple | None = None
+        self.snapshot: Callable[[], tuple] | None = None
+        self._seq = 0
+        if self.expected == 0:
+            self.signature = ()
+
+    # -- what the questions record --------------------------------------------------------------
+    def _asked(self, *faults: dict[str, Any]) -> None:
+        self._seq += 1
+        key = (self.run.env.now, self._seq)
+        if key > self.after:
+            self.candidates.extend((key, f) for f in faults)
+
+    def _pauses(self, kind: str, **where: Any) -> list[dict[str, Any]]:
+        return [{"kind": kind, **where, "length": length} for length in self.lengths]
+
+    def _struck(self, fault: dict[str, Any]) -> None:
+        super()._struck(fault)
+        if len(self.faults) == self.expected and self.snapshot is not None:
+            # The fault itself is part of the state: a pause's length, say, acts only after
+            # the question that struck it has been answered.
+            self.signature = (self.snapshot(), tuple(sorted(fault.items())))
+
+    def work(self, worker, task: str, step: int, work: float):
+        out = super().work(worker, task, step, work)
+        where = {"task": task, "step": step, "attempt": worker.attempt}
+        self._asked(
+            {"kind": "crash", **where, "fraction": CRASH_FRACTION},
+            {"kind": "slow", **where, "factor": self.scenario.slow_factor},
+        )
+        return out
+
+    def _step_pause(self, kind: str, worker, task: str, step: int) -> None:
+        self._asked(*self._pauses(kind, task=task, step=step, attempt=worker.attempt))
+
+    def pause(self, worker, task: str, step: int) -> float | None:
+        out = super().pause(worker, task, step)
+        self._step_pause("pause", worker, task, step)
+        return out
+
+    def work_pause(self, worker, task: str, step: int) -> float | None:
+        out = super().work_pause(worker, task, step)
+        self._step_pause("work-pause", worker, task, step)
+        return out
+
+    def effect_pause(self, worker, task: str, step: int) -> float | None:
+        out = super().effect_pause(worker, task, step)
+        self._step_pause("effect-pause", worker, task, step)
+        return out
+
+    def send_pause(self, worker, task: str, step: int) -> float | None:
+        out = super().send_pause(worker, task, step)
+        self._step_pause("send-pause", worker, task, step)
+        return out
+
+    def effect_crash(self, worker, task: str, step: int) -> bool:
+        out = super().effect_crash(worker, task, step)
+        self._asked({"kind": "effect-crash", "task": task, "step": step, "attempt": worker.attempt})
+        return out
+
+    def record_crash(self, worker, task: str, step: int) -> bool:
+        out = super().record_crash(worker, task, step)
+        self._asked({"kind": "record-crash", "task": task, "step": step, "attempt": worker.attempt})
+        return out
+
+    def claim_pause(self, worker, task: str) -> float | None:
+        out = super().claim_pause(worker, task)
+        self._asked(*self._pauses("claim-pause", task=task, claim=self._claims[task] - 1))
+        return out
+
+    def duplicate(self, task: str, enqueue: int) -> bool:
+        out = super().duplicate(task, enqueue)
+        self._asked({"kind": "duplicate", "task": task, "enqueue": enqueue})
+        return out
+
+    # -- a user's actions: between any two events of the task -----------------------------------
+    def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
+        """Add a cancel and a requeue of each task (one of each kind per task and schedule)
+        between each two of its events and half a ttl after its last one, before the
+        horizon: a requeue after a cancel brings the task back, any other the ledger must
+        refuse."""
+        kinds = {(f["kind"], f.get("task")) for f in scheduled}
+        by_task: dict[str, list[float]] = {}
+        for e in self.run.history:
+            if e.task is not None and e.op != "faults-off":
+                by_task.setdefault(e.task, []).append(e.time)
+        horizon, half = self.run.horizon, self.scenario.ttl / 2
+        for task, times in by_task.items():
+            if ("cancel", task) not in kinds:
+                self._between("cancel", task, times, horizon, half)
+            if ("requeue", task) not in kinds:
+                # after a cancel, where a requeue brings the task back; before one (or with
+                # none), where the ledger must refuse it
+                self._between("requeue", task, times, horizon, half)
+        self.candidates.sort(key=lambda c: c[0])
+
+    def _between(self, kind: str, task: str, times: list[float], horizon: float, half: float):
+        distinct = sorted(set(times))
+        instants = [(a + b) / 2 for a, b in zip(distinct, distinct[1:], strict=False)]
+        if distinct:
+            instants.append(distinct[-1] + half)
+        for at in instants:
+            key = (at, -1)
+            if at < horizon and key > self.after:
+                self.candidates.append((key, {"kind": kind, "task": task, "at": at}))
+
+
+# --- one run -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome:
+    ok: bool
+    signature: tuple | None
+    candidates: list[tuple[Key, dict[str, Any]]]
+
+
+def _state(run: _Run, store: Any) -> tuple:
+    """The observable state of a run now (the module docstring lists what it holds)."""
+    rows = tuple(
+        (r.task_id, r.status, r.step, r.epoch, r.lease_until, r.worker, r.attempts)
+        for r in store.tasks()
+    )
+    effects = tuple(
+        (r[0], tuple((f.key, f.epoch, f.worker) for f in store.effects(r[0]))) for r in rows
+    )
+    broker = run.broker
+    env = run.env
+    return (
+        env.now,
+        rows,
+        effects,
+        tuple(sorted(run.mailbox.received.items())),
+        tuple(broker._ready),
+        tuple(sorted(broker._deadline.items())),
+        tuple((w.name, w.last_beat, w.attempt) for w in run.workers),
+        tuple(sorted(item[0] for item in env._queue)),
+        tuple(hash(run.rng[name].getstate()) for name in ("arrival", "service", "restart")),
+    )
+
+
+def _run_schedule(
+    scenario: Scenario,
+    seed: int,
+    factory: LedgerFactory,
+    faults: tuple[dict[str, Any], ...],
+    after: Key,
+    lengths: tuple[float, ...],
+) -> _Outcome:
+    """Replay ``faults`` over a fresh ledger; the verdict, the state after the last fault and
+    the strike points after ``after``."""
+    env = simpy.Environment()
+    store = factory(lambda: env.now)
+    schedule = Schedule(seed, scenario, faults)
+    holder: dict[str, StrikePoints] = {}
+
+    def nemesis(run: _Run, sched: Schedule) -> StrikePoints:
+        probe = holder["probe"] = StrikePoints(run, sched, after, lengths)
+        probe.snapshot = lambda: _state(run, store)
+        return probe
+
+    try:
+        with _collector_paused():
+            run = _Run(env, scenario, seed, store, schedule, nemesis=nemesis)
+            run.run()
+            final = store.tasks()
+            effects = _effects(store, final)
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    probe = holder["probe"]
+    if len(probe.faults) != len(faults):
+        # A fault is only ever added where the run being extended asked for it, and the
+        # extended run is the same up to there: one that never struck is the kit's own bug.
+        raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
+    verdict = check(
+        run.history,
+        final,
+        steps=scenario.steps,
+        effects=effects,
+        ttl=scenario.ttl,
+        named_results=scenario.workload == "opaque",
+        listing=True,
+    )
+    probe.user_points(faults)
+    return _Outcome(verdict.ok, probe.signature, probe.candidates)
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Exploration:
+    """What :func:`explore` found: a certificate (``certified``) or the shortest counterexample
+    (``faults`` of them, its ``story``, the ``replay`` command and the ``schedule_file`` it was
+    saved to, when saved), with the work done (``schedules`` run, distinct ``states`` reached,
+    ``seconds``), the ``scope`` and the pause ``lengths`` explored. ``stopped`` says why a
+    search ended early (``"time-limit"`` or ``"interrupted"``): such a search never certifies,
+    and ``covered`` is the number of faults up to which every schedule was run."""
+
+    certified: bool
+    schedules: int
+    states: int
+    seconds: float
+    scope: dict[str, Any]
+    lengths: list[float]
+    covered: int
+    faults: int | None = None
+    story: list[str] | None = None
+    replay: str | None = None
+    schedule_file: str | None = None
+    stopped: str | None = None
+    findings: list[str] = field(default_factory=list)
+    result: Result | None = field(default=None, repr=False)
+
+    @property
+    def schedule(self) -> Schedule | None:
+        """The counterexample's schedule (None with a certificate)."""
+        return None if self.result is None else self.result.schedule
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        data: dict[str, Any] = {
+            "certified": self.certified,
+            "schedules": self.schedules,
+            "states": self.states,
+            "seconds": round(self.seconds, 3),
+            "scope": dict(self.scope),
+            "lengths": list(self.lengths),
+            "covered": self.covered,
+            "stopped": self.stopped,
+        }
+        if self.faults is not None:
+            data.update(
+                faults=self.faults,
+                story=list(self.story or []),
+                replay=self.replay,
+                schedule_file=self.schedule_file,
+                findings=list(self.findings),
+            )
+        return data
+
+
+def explore(
+    ledger: LedgerFactory | None = None,
+    *,
+    tasks: int = 2,
+    workers: int = 2,
+    steps: int = 2,
+    max_faults: int = 2,
+    variant: str = "fenced",
+    dedup: bool = True,
+    seeds: int = 1,
+    first_seed: int = 1,
+    lengths: Iterable[float] = DEFAULT_LENGTHS,
+    time_limit: float | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Exploration:
+    """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
+    ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
+    ``ledger(clock)``, as :func:`~simlab.sim.simulation.simulate` takes it; default: the
+    kit's SQLite ledger in memory, or the racy one for the ``unfenced`` and ``racy-claim``
+    variants), breadth first, for ``seeds`` seeds from ``first_seed``.
+
+    ``lengths`` are the pause lengths in units of the ttl. ``time_limit`` (seconds of
+    ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C stops it too
+    (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
+    called after each run. Raises ``ValueError`` for a scope that makes no sense.
+    """
+    for name, value, least in (
+        ("tasks", tasks, 1),
+        ("workers", workers, 1),
+        ("steps", steps, 1),
+        ("max_faults", max_faults, 0),
+        ("seeds", seeds, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+    lengths = tuple(float(x) for x in lengths)
+    if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
+        raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
+    factory = ledger or _default_ledger(variant)
+    started = clock()
+    scope: dict[str, Any] = {
+        "tasks": tasks,
+        "workers": workers,
+        "steps": steps,
+        "max_faults": max_faults,
+        "variant": variant,
+        "dedup": dedup,
+        "seeds": list(range(first_seed, first_seed + seeds)),
+    }
+    search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
+    horizons = {}
+    try:
+        for seed in scope["seeds"]:
+            horizon = _horizon(tasks, workers, steps, variant, seed, factory, lengths, max_faults)
+            horizons[seed] = horizon
+            scenario = scope_scenario(tasks, workers, steps, variant, horizon)
+            found = search.run(scenario, seed)
+            if found is not None:
+                return search.answer(scope, horizons, found)
+    except KeyboardInterrupt:
+        search.stopped = "interrupted"
+    return search.answer(scope, horizons, None)
+
+
+class _Search:
+    """The breadth-first search of :func:`explore` over one seed at a time."""
+
+    def __init__(self, factory, lengths, max_faults, dedup, progress, clock, started, limit):
+        self.factory, self.lengths, self.max_faults = factory, lengths, max_faults
+        self.dedup, self.progress, self.clock = dedup, progress, clock
+        self.started, self.limit = started, limit
+        self.schedules = 0
+        self.seen: set = set()
+        self.stopped: str | None = None
+        self.covered = -1
+        self.scenario: Scenario | None = None
+        self.ttl = 1.0
+
+    def run(self, scenario: Scenario, seed: int) -> tuple[Scenario, int, tuple] | None:
+        """The first failing schedule of the fewest faults for ``seed`` (None: none fails, or
+        the search stopped)."""
+        self.ttl = scenario.ttl
+        lengths = tuple(x * scenario.ttl for x in self.lengths)
+        level: list[tuple[tuple[dict[str, Any], ...], Key]] = [((), (-math.inf, 0))]
+        seen: set = set()
+        for k in range(self.max_faults + 1):
+            following: list[tuple[tuple[dict[str, Any], ...], Key]] = []
+            for done, (faults, after) in enumerate(level, start=1):
+                if self.limit is not None and self.clock() - self.started >= self.limit:
+                    self.stopped = "time-limit"
+                    return None
+                out = _run_schedule(scenario, seed, self.factory, faults, after, lengths)
+                self.schedules += 1
+                if self.progress is not None:
+                    self.progress(k, done, len(level))
+                if not out.ok:
+                    return scenario, seed, faults
+                state = (seed, out.signature)
+                if state in seen and self.dedup:
+                    continue
+                seen.add(state)
+                self.seen.add(state)
+                if k < self.max_faults:
+                    following.extend((faults + (f,), key) for key, f in out.candidates)
+            self.covered = k if self.covered < 0 or k > self.covered else self.covered
+            level = following
+            if not level:
+                break
+        return None
+
+    def answer(self, scope, horizons, found) -> Exploration:
+        scope = {**scope, "horizon": {str(s): h for s, h in horizons.items()}}
+        lengths = [round(x * self.ttl, 6) for x in self.lengths]
+        seconds = self.clock() - self.started
+        if found is None:
+            certified = self.stopped is None
+            if self.stopped is not None:
+                self.covered = max(-1, self.covered)
+            return Exploration(
+                certified, self.schedules, len(self.seen), seconds, scope, lengths,
+                self.covered, stopped=self.stopped,
+            )  # fmt: skip
+        from simlab.sim.story import tell
+
+        scenario, seed, faults = found
+        schedule = Schedule(seed, scenario).with_faults([dict(f) for f in faults])
+        result = simulate(scenario, seed=seed, ledger=self.factory, schedule=schedule)
+        return Exploration(
+            False,
+            self.schedules,
+            len(self.seen),
+            seconds,
+            scope,
+            lengths,
+            len(faults) - 1,
+            faults=len(faults),
+            story=tell(result),
+            findings=list(result.violations),
+            result=result,
+        )

@@ -1,0 +1,101 @@
+"""Does ``simlab explore`` keep its contract: exit 0 with a certificate, 1 with the shortest
+counterexample (saved, told, replayable), 2 for a usage mistake, 3 when ``--time-limit`` stops
+it; ``--json`` with the documented keys; the verdict in Chinese with ``--lang zh``; and the
+same search over a SQLite file and over PostgreSQL?"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from strategies import run_cli
+
+from simlab.sim.schedule import Schedule
+
+KEYS = ("certified", "schedules", "states", "seconds", "scope", "lengths")
+
+
+def test_is_the_kits_ledger_certified_with_exit_0(capsys):
+    code, out, _ = run_cli(["explore", "--max-faults", "1", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert all(k in data for k in KEYS) and data["certified"] is True
+    assert data["scope"] == {**data["scope"], "tasks": 2, "workers": 2, "steps": 2}
+    assert data["scope"]["max_faults"] == 1 and data["scope"]["variant"] == "fenced"
+    assert "faults" not in data and data["states"] <= data["schedules"]
+
+
+def test_does_a_counterexample_exit_1_saved_told_and_replayable(tmp_path, capsys):
+    saved = tmp_path / "cx.json"
+    argv = ["explore", "--variant", "unfenced", "--out", str(saved), "--json"]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 1
+    data = json.loads(out)
+    assert data["certified"] is False and data["faults"] == 2
+    assert data["schedule_file"] == str(saved) and data["replay"].endswith(str(saved))
+    assert any("rule (a)" in s for s in data["story"])
+    assert len(Schedule.load(saved).faults) == 2
+    code, out, _ = run_cli(["simulate", "--schedule", str(saved)], capsys)
+    assert code == 1  # the replay breaks the same rule
+
+
+def test_does_the_text_say_the_certificate_and_what_it_covers(capsys):
+    code, out, _ = run_cli(["explore", "--max-faults", "1"], capsys)
+    assert code == 0
+    first, second = out.splitlines()[:2]
+    assert first.startswith("certified: no schedule of at most 1 fault(s) over 2 task(s)")
+    assert "seed(s) 1" in second and "pauses of 1.5, 4.5, 12 time units" in second
+    code, out, _ = run_cli(["explore", "--max-faults", "1", "--lang", "zh"], capsys)
+    assert code == 0 and out.startswith("已证明：") and "，" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--tasks", "0"],
+        ["--max-faults", "-1"],
+        ["--variant", "nope"],
+        ["--lengths", "1,-2"],
+        ["--time-limit", "0"],
+        ["--lang", "fr"],
+    ],
+)
+def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):
+    code, out, err = run_cli(["explore", *argv], capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) <= 2 and "Traceback" not in err
+
+
+def test_does_a_time_limit_stop_without_a_certificate_and_exit_3(capsys):
+    code, out, _ = run_cli(
+        ["explore", "--max-faults", "3", "--time-limit", "0.5", "--json"], capsys
+    )
+    assert code == 3
+    data = json.loads(out)
+    assert data["certified"] is False and data["stopped"] == "time-limit"
+
+
+def test_does_a_sqlite_file_ledger_give_the_same_answer(tmp_path, capsys):
+    db = tmp_path / "explore.sqlite"
+    code, out, _ = run_cli(["explore", "--max-faults", "1", "--db", str(db), "--json"], capsys)
+    assert code == 0 and db.exists()
+    memory = run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1]
+    assert json.loads(out)["schedules"] == json.loads(memory)["schedules"]
+    code, _, err = run_cli(["explore", "--db", str(db)], capsys)
+    assert code == 2 and "exists" in err  # runs never mix
+
+
+def test_does_postgres_give_the_same_answer_and_leave_no_schema(fresh_postgres, capsys):
+    url = fresh_postgres()
+    code, out, err = run_cli(["explore", "--max-faults", "1", "--db", url, "--json"], capsys)
+    assert code == 0, err
+    memory = run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1]
+    assert json.loads(out)["schedules"] == json.loads(memory)["schedules"]
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        left = conn.execute(
+            "SELECT count(*) FROM information_schema.schemata "
+            "WHERE schema_name LIKE 'simlab_explore_%'"
+        ).fetchone()[0]
+    assert left == 0

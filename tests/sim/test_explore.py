@@ -1,0 +1,158 @@
+"""Does ``explore`` search every schedule of a scope breadth first, certify what keeps its
+promises and return the shortest counterexample of what does not, the same answer every time?
+
+The wrong ledgers of ``tests/check/wrong_ledgers.py`` are each caught within the smallest scope
+that shows them (``SMALLEST``); the correct ones, written differently from the kit's, are
+certified. Exhaustive scopes are kept to 2 tasks x 2 workers x 2 steps here; the bench
+(``simlab bench explore``) measures the larger ones.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "check"))
+
+from wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS  # noqa: E402
+
+from simlab import explore, simulate  # noqa: E402
+from simlab.ledger import MemoryLedger  # noqa: E402
+from simlab.sim.schedule import Schedule  # noqa: E402
+
+#: wrong ledger -> (the fewest faults that break it in the default scope, the rules it breaks
+#: there, any one of which names its promise). Ledgers the simulator cannot reach at all are
+#: listed in tests/check/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` needs a
+#: claim in the last fraction of a time unit of a live lease, which no schedule of 2 faults
+#: over 2 x 2 x 2 times (it is caught on random runs of 100 tasks).
+SMALLEST: dict[str, tuple[int, set[str]]] = {
+    "claim-refuses-everything": (0, {"s"}),
+    "effect-refuses-new-keys": (0, {"s"}),
+    "listing-drops-tasks": (0, {"p"}),
+    "save-drops-result": (0, {"p"}),
+    "save-ignores-done": (0, {"p"}),
+    "claim-uses-wall-clock": (0, {"q"}),
+    "claim-lease-has-old-epoch": (0, {"s", "p"}),
+    "cancel-keeps-epoch": (1, {"n"}),
+    "cancel-leaves-status": (1, {"c", "k"}),
+    "cancel-overwrites-terminal": (1, {"n"}),
+    "cancel-refused-bumps-epoch": (1, {"p"}),
+    "cancel-refuses-running": (1, {"s"}),
+    "claim-ignores-live-lease": (1, {"h"}),
+    "claim-keeps-epoch": (1, {"a'"}),
+    "takeover-keeps-epoch": (1, {"a'"}),
+    "claim-resumes-at-step-zero": (1, {"m"}),
+    "claim-revives-completed": (1, {"k"}),
+    "effect-duplicate-overwrites": (1, {"p"}),
+    "effect-once-per-epoch": (1, {"r", "p"}),
+    "effect-refused-still-records": (1, {"p"}),
+    "heartbeat-extends-from-lease": (1, {"s", "h"}),
+    "heartbeat-refused-after-lease-end": (1, {"s"}),
+    "save-refused-after-lease-end": (1, {"s"}),
+    "requeue-revives-completed": (1, {"o"}),
+    "claim-epoch-from-attempts": (2, {"a'"}),
+    "effect-ignores-epoch": (2, {"j"}),
+    "heartbeat-does-not-extend": (2, {"h"}),
+    "heartbeat-ignores-epoch": (2, {"i"}),
+    "requeue-resets-epoch": (2, {"o", "a'"}),
+    "save-ignores-epoch": (2, {"a"}),
+}
+
+
+def _factory(cls):
+    return lambda clock: cls(clock=clock)
+
+
+def _memory(clock):
+    return MemoryLedger(clock=clock)
+
+
+@pytest.mark.parametrize("name", sorted(SMALLEST))
+def test_is_each_wrong_ledger_caught_with_the_fewest_faults_that_show_it(name):
+    fewest, rules = SMALLEST[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest)
+    assert not x.certified and x.faults == fewest, (name, x.faults)
+    assert x.covered == fewest - 1
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    if fewest:  # breadth first: one fault fewer is certified
+        assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1).certified
+
+
+def test_does_the_counterexample_replay_as_a_saved_schedule():
+    x = explore(_factory(WRONG_LEDGERS["save-ignores-epoch"]), max_faults=2)
+    s = Schedule.loads(x.result.schedule.to_json())
+    again = simulate(s.scenario, seed=s.seed, ledger=_factory(WRONG_LEDGERS["save-ignores-epoch"]),
+                     schedule=s)  # fmt: skip
+    assert again.violations == x.findings and len(s.faults) == x.faults == 2
+    assert any("rule (a)" in sentence for sentence in x.story)
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_is_a_correct_ledger_written_differently_certified(name):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2)
+    assert x.certified and x.faults is None and x.stopped is None
+    assert x.covered == 2 and x.schedules > 1000 and 0 < x.states <= x.schedules
+
+
+def test_are_the_kits_ledgers_certified_and_the_broken_variants_not():
+    assert explore(_memory, max_faults=2).certified
+    sqlite = explore(max_faults=1)  # the default: the kit's SQLite ledger in memory
+    assert sqlite.certified and sqlite.schedules == explore(_memory, max_faults=1).schedules
+    racy = explore(variant="racy-claim", max_faults=2)
+    assert (racy.certified, racy.faults) == (False, 1)  # one duplicate delivery
+    unfenced = explore(variant="unfenced", max_faults=2)
+    assert (unfenced.certified, unfenced.faults) == (False, 2)
+    assert any("rule (a)" in sentence for sentence in unfenced.story)
+
+
+def test_is_the_answer_the_same_every_time():
+    first = explore(variant="unfenced", max_faults=2).to_dict()
+    again = explore(variant="unfenced", max_faults=2).to_dict()
+    first.pop("seconds"), again.pop("seconds")
+    assert first == again
+
+
+def test_does_no_dedup_search_more_schedules_to_the_same_verdict():
+    deduped = explore(_memory, max_faults=2)
+    every = explore(_memory, max_faults=2, dedup=False)
+    assert every.certified and deduped.certified
+    assert every.schedules >= deduped.schedules
+    assert every.scope["dedup"] is False
+
+
+def test_does_a_stopped_search_never_certify():
+    ticks = iter(range(10**6))
+    x = explore(_memory, max_faults=2, time_limit=5, clock=lambda: float(next(ticks)))
+    assert (x.certified, x.stopped) == (False, "time-limit")
+    assert 0 < x.schedules < 10
+
+    def interrupt(level, done, total):
+        if level == 1 and done == 3:
+            raise KeyboardInterrupt
+
+    x = explore(_memory, max_faults=2, progress=interrupt)
+    assert (x.certified, x.stopped, x.covered) == (False, "interrupted", 0)
+
+
+def test_does_a_scope_that_makes_no_sense_raise():
+    for bad in (dict(tasks=0), dict(max_faults=-1), dict(steps=True), dict(lengths=())):
+        with pytest.raises(ValueError):
+            explore(_memory, **bad)
+
+
+def test_does_every_fault_kind_of_the_scope_get_explored():
+    # the fault kinds a single-fault search strikes, over a scenario that sends e-mails
+    from simlab.sim.explore import _run_schedule, scope_scenario
+    from simlab.sim.simulation import _default_ledger
+
+    scenario = scope_scenario(2, 2, 2, "racy-claim", horizon=30.0)
+    racy = _default_ledger("racy-claim")
+    out = _run_schedule(scenario, 1, racy, (), (float("-inf"), 0), (1.5,))
+    kinds = {f["kind"] for _, f in out.candidates}
+    assert kinds >= {
+        "crash", "slow", "pause", "work-pause", "effect-pause", "send-pause", "effect-crash",
+        "record-crash", "claim-pause", "duplicate", "cancel", "requeue",
+    }  # fmt: skip
+    assert out.ok and out.signature == ()
