@@ -4,7 +4,7 @@ Each answer is compared with the kit's own implementation on inputs the learner 
 One module per question:
 
 * ``pure-migration`` (:mod:`~simlab.grading.checks.checkpoints.migration`): ``migrate_v1_to_v2``
-  on every v1 file of the regression corpus (``tests/corpus/checkpoints``) and on hidden v1
+  on every v1 file of the regression corpus (``corpus/`` in this folder) and on hidden v1
   records, against :func:`simlab.agent.checkpoint.migrate_v1_to_v2`; the input must come back
   unchanged, and the result must be a valid v2 record that today's loader turns into the same
   latest checkpoint; the same three properties hold on generated v1 records with odd but valid

@@ -1,5 +1,5 @@
 """Question ``pure-migration``: the learner's ``migrate_v1_to_v2`` on every v1 file of the
-regression corpus (``tests/corpus/checkpoints``) and on hidden v1 records, against
+regression corpus (:data:`CORPUS`, package data of this folder) and on hidden v1 records, against
 :func:`simlab.agent.checkpoint.migrate_v1_to_v2`. The input must come back unchanged, and the
 result must be a valid v2 record that today's loader turns into the same latest checkpoint."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ from simlab.grading.text import plain
 
 __all__ = ["CORPUS", "HIDDEN_V1", "HIDDEN_WORDS", "MIGRATION_RUBRIC", "pure_migration"]
 
-#: The regression corpus of old checkpoints (the v1 files are migrated here).
-CORPUS = Path(__file__).resolve().parents[4] / "tests" / "corpus" / "checkpoints"
+#: The regression corpus of old checkpoints (the v1 files are migrated here): package data of
+#: this folder, so an installed kit grades with it as a checkout does (it ships in the wheel).
+CORPUS = Path(str(files(__package__) / "corpus"))
 
 #: v1 records the learner has not seen: every step index, several citations, a document ID
 #: with an ``@`` in it (the version follows the *last* one), two-digit versions.
