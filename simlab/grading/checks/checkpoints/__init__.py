@@ -29,9 +29,10 @@ One module per question:
 
 from __future__ import annotations
 
-from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, cache_key_check
+from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, WORLD_WORDS, cache_key_check
 from simlab.grading.checks.checkpoints.guard import (
     GUARD_RUBRIC,
+    WORLD_NAMES,
     checkpoints_at,
     reference_codes,
     resume_guard_check,
@@ -68,6 +69,7 @@ EXERCISE = Exercise(
             ("resume_guard",),
             resume_guard_check,
             GUARD_RUBRIC,
+            hidden=WORLD_NAMES,
         ),
         Question(
             "cache-key",
@@ -76,6 +78,7 @@ EXERCISE = Exercise(
             ("cache_key",),
             cache_key_check,
             CACHE_RUBRIC,
+            hidden=WORLD_WORDS,
         ),
     ),
 )
