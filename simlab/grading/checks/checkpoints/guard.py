@@ -16,6 +16,7 @@ from typing import Any
 
 from simlab.agent.checkpoint import Checkpoint
 from simlab.agent.example import example_goals, example_world
+from simlab.agent.guard import GUARD_CODES
 from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
@@ -369,6 +370,7 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     world.approvals.clear()
     return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}
 
+
 #: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
 GUARD_RUBRIC = (
     Criterion(
@@ -489,9 +491,12 @@ def gave(answer: list[str], verdict: str, at: Message | None = None) -> Message:
 
 
 def _codes(answer: list[str]) -> str:
-    """The learner's codes, sorted, each through the filter of messages (a code that is not
-    plain words shows as ``a str``); at most eight."""
-    shown = [shown_value(code) for code in sorted(answer)[:8]]
+    """The learner's codes, sorted, at most eight: a stop code of the kit's as itself, any
+    other string through the filter of messages (``a str`` where it is not plain words, or
+    where feedback is quiet: the question's hidden names reach the learner's code)."""
+    shown = [
+        repr(code) if code in GUARD_CODES else shown_value(code) for code in sorted(answer)[:8]
+    ]
     more = ", ..." if len(answer) > 8 else ""
     return f"[{', '.join(shown)}{more}]"
 
