@@ -25,12 +25,14 @@ from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
+    UNCHANGED,
     VERDICTS,
     WORLD_NAMES,
     checkpoints_at,
     drawn_world,
     gave,
     reference_codes,
+    said_change,
     where,
 )
 from simlab.grading.checks.checkpoints.messages import say
@@ -102,6 +104,18 @@ def test_does_every_guard_sentence_translate_and_fit():
                     assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
                 seen += 1
     assert seen > len(cases) * len(POSITIONS)
+    drawn, in_world = drawn_world()
+    for (n, position), cp in in_world.items():
+        for label in (UNCHANGED, *CHANGES):
+            if label != UNCHANGED and not CHANGES[label][0](cp):
+                continue
+            world = drawn if label == UNCHANGED else CHANGES[label][1](drawn, cp)
+            at = say("world_at", n=n, position=repr(position), change=said_change(label))
+            for verdict in VERDICTS:
+                said = gave(reference_codes(cp, world), verdict, at)
+                assert untranslated(said) == [], said
+                for lang in LANGS:
+                    assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
 
 
 def test_does_the_rubric_name_the_core_idea_without_hidden_inputs(capsys):

@@ -500,7 +500,7 @@ SPECIAL_CASED_MIGRATION = _SOLUTION_MIGRATION.replace(
 )
 
 ANSWERS += [
-    ("table-migration", "pure-migration", TABLE_MIGRATION, 0, "grader's own world"),
+    ("table-migration", "pure-migration", TABLE_MIGRATION, 0, "grader's world"),
     ("special-cased-migration", "pure-migration", SPECIAL_CASED_MIGRATION, 2, "must be pure"),
 ]
 
@@ -565,8 +565,8 @@ except ImportError:
 )
 
 ANSWERS += [
-    ("prefix-tenant-guard", "resume-guard", PREFIX_TENANT_GUARD, 2, "of the grader's own"),
-    ("substring-tenant-guard", "resume-guard", SUBSTRING_TENANT_GUARD, 2, "of the grader's own"),
+    ("prefix-tenant-guard", "resume-guard", PREFIX_TENANT_GUARD, 2, "the grader's world"),
+    ("substring-tenant-guard", "resume-guard", SUBSTRING_TENANT_GUARD, 2, "the grader's world"),
     (
         "substring-collection-guard",
         "resume-guard",
@@ -575,7 +575,7 @@ ANSWERS += [
         "internal documents no longer granted",
     ),
     ("prefix-tool-guard", "resume-guard", PREFIX_TOOL_GUARD, 2, "next tool removed"),
-    ("typed-versions-guard", "resume-guard", TYPED_VERSIONS_GUARD, 2, "of the grader's own"),
+    ("typed-versions-guard", "resume-guard", TYPED_VERSIONS_GUARD, 2, "the grader's world"),
     ("copied-world-guard", "resume-guard", COPIED_WORLD_GUARD, 2, "a reason to stop is missing"),
     ("world-reading-guard", "resume-guard", WORLD_READING_GUARD, 3, "grant revoked"),
 ]
@@ -630,6 +630,6 @@ ANSWERS += [
     ("stripped-query-key", "cache-key", STRIPPED_QUERY_KEY, 3, "normalize_query(query)"),
     ("punctuation-dropped-key", "cache-key", PUNCTUATION_DROPPED_KEY, 3, "normalize_query"),
     ("word-characters-key", "cache-key", WORD_CHARACTERS_KEY, 3, "normalize_query(query)"),
-    ("tenant-family-key", "cache-key", TENANT_FAMILY_KEY, 2, "of the grader's own"),
+    ("tenant-family-key", "cache-key", TENANT_FAMILY_KEY, 2, "the grader's world"),
     ("world-reading-key", "cache-key", WORLD_READING_KEY, 2, "got the same key"),
 ]

@@ -25,6 +25,16 @@ One module per question:
   lists two requests that differ in the tenant, the permission version or the index version
   never share a key; equal requests hitting exactly as with the kit's key, and keys equal only
   for equal requests whatever characters the fields hold, are a detail.
+
+Each question is also judged in a world drawn for its grading
+(:mod:`~simlab.grading.checks.hidden_world`), so no answer can foresee its inputs: v1 records
+with drawn names and versions (:func:`~simlab.grading.checks.checkpoints.migration.drawn_v1`);
+the example world with its tenants, task IDs, SKU and versions drawn anew beside tenants,
+collections and tools whose names hold the real ones
+(:func:`~simlab.grading.checks.checkpoints.guard.drawn_world`); questions the notebook never
+asks, reworded, and request pairs that differ by a value holding the other's
+(:func:`~simlab.grading.checks.checkpoints.cache.drawn_requests`). Feedback never names what
+was drawn (each question's ``hidden``).
 """
 
 from __future__ import annotations
