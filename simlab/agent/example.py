@@ -3,8 +3,8 @@
 Two tenants share a public knowledge base; ``acme`` also reads its internal collection, and
 ``globex`` mails only with a human approval. Documents start at different versions on purpose,
 so a citation such as ``kb/returns@v3`` is visibly a version, not a counter. The corpus of old
-checkpoints in ``tests/corpus/checkpoints`` cites exactly these versions: change them and the
-corpus stops describing this world.
+checkpoints in ``simlab/grading/checks/checkpoints/corpus`` cites exactly these versions: change
+them and the corpus stops describing this world.
 """
 
 from __future__ import annotations

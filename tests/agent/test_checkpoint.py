@@ -1,8 +1,8 @@
 """Checkpoints: the record, its JSON round trip, pure migrations and refusals that name the field.
 
-The regression corpus (``tests/corpus/checkpoints``) holds checkpoints as v1 and v2 writers
-stored them; these files are history and are never regenerated. Resuming them is tested in
-``test_resume.py``.
+The regression corpus (``simlab/grading/checks/checkpoints/corpus``) holds checkpoints as v1 and
+v2 writers stored them; these files are history and are never regenerated. Resuming them is
+tested in ``test_resume.py``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from simlab.agent.checkpoint import (
     migrate_v2_to_v3,
 )
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "checkpoints"
+CORPUS = Path(__file__).resolve().parents[2] / "simlab/grading/checks/checkpoints/corpus"
 CORPUS_FILES = sorted(CORPUS.glob("v*.json"))
 
 

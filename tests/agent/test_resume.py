@@ -38,7 +38,7 @@ from simlab.errors import TerminalTask
 from simlab.records import CANCELLED, COMPLETED, RUNNING
 
 TTL = 10.0
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "checkpoints"
+CORPUS = Path(__file__).resolve().parents[2] / "simlab/grading/checks/checkpoints/corpus"
 
 
 def submit(ledger, task="ask-returns"):

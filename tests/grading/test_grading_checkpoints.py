@@ -79,3 +79,55 @@ def test_does_a_plausible_mistake_cost_points_and_say_why(question, source, lost
     grade = graded(**{question: source})[question]
     assert grade.points == grade.max_points - lost, grade.feedback
     assert says in grade.feedback
+
+
+def test_does_the_check_find_its_corpus_through_the_package(tmp_path):
+    """The regression corpus the migration check reads is package data: it sits in the check's
+    own folder, every file of it matches a ``package-data`` glob of ``pyproject.toml`` (so it
+    ships in the wheel), and a copy of the package alone, with no checkout around it, finds
+    every v1 file."""
+    import fnmatch
+    import shutil
+    import subprocess
+    import sys
+    import tomllib
+    from importlib.resources import files
+
+    from simlab.grading.checks.checkpoints.migration import CORPUS
+
+    package = Path(str(files("simlab.grading.checks.checkpoints")))
+    assert CORPUS.parent == package and CORPUS.is_dir()
+    shipped = sorted(CORPUS.iterdir())
+    assert len([f for f in shipped if f.name.startswith("v1_")]) == 4, shipped
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]
+    for f in shipped:
+        assert any(
+            f.is_relative_to(ROOT.joinpath(*name.split(".")))
+            and any(
+                fnmatch.fnmatch(f.relative_to(ROOT.joinpath(*name.split("."))).as_posix(), g)
+                for g in patterns
+            )
+            for name, patterns in globs.items()
+        ), f"{f.name} would not ship in the wheel"
+
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "simlab", site / "simlab", ignore=shutil.ignore_patterns("__pycache__"))
+    probe = (
+        "import simlab\n"
+        "from simlab.grading.checks.checkpoints.migration import CORPUS, _corpus_v1\n"
+        "print(simlab.__file__, CORPUS, len(_corpus_v1()), sep='\\n')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.split("\n")
+    assert out[0].startswith(str(site)), out
+    assert out[1] == str(site / "simlab/grading/checks/checkpoints/corpus"), out
+    assert out[2] == "4", out

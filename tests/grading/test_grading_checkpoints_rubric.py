@@ -3,33 +3,43 @@ and does their feedback keep hidden inputs hidden?
 
 Each answer of ``tests/submissions/checkpoints.py`` replaces one answer cell of
 ``solutions/04_checkpoints_and_resume.ipynb``; only that question's hidden check runs, in the real
-sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a classic
-mistake gets at most its listed points (at most half of the question for a mistake of the core
-idea). Every feedback line is then scanned for the hidden inputs of the checks (how the world
-was changed under a paused task, the hidden tenants, documents and queries of the cache
-scripts), and must be short enough to be shown whole.
+sandbox (no kernel, one sandbox per answer), in the world its bytes draw (as a grading of a
+notebook does). A correct alternative gets every point, in several worlds too; a classic
+mistake, or an answer that foresees its world (typed-in results, prefix or substring
+identities, copies, own normalizers, reading the grader's world), gets at most its listed
+points (at most half of the question for a mistake of the core idea). Every feedback line is
+then scanned for the hidden inputs of the checks (how the world was changed under a paused task,
+the hidden tenants, documents and queries of the cache scripts, the names the grader's worlds
+draw from), and must be short enough to be shown whole.
 """
 
 from __future__ import annotations
 
 import pytest
 from submissions.checkpoints import ANSWERS
-from submissions.grading import check_answer, check_corpus, check_feedback, exercise_of
+from submissions.grading import check_answer, check_corpus, check_feedback, exercise_of, graded
 
 from simlab.agent.example import example_world
 from simlab.cli import main
+from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
+    UNCHANGED,
     VERDICTS,
+    WORLD_NAMES,
     checkpoints_at,
+    drawn_world,
     gave,
     reference_codes,
+    said_change,
     where,
 )
 from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import LANGS, render, untranslated
 from simlab.grading.questions import FAILURE_CHARS
+from simlab.grading.version import grader_version
 
 QUESTIONS = ("pure-migration", "resume-guard", "cache-key")
 
@@ -41,6 +51,8 @@ HIDDEN = [
     "warranty-plus",
     "three year warranty",
     "how fast   do ORDERS ship",
+    *sorted(WORLD_WORDS),
+    *sorted(WORLD_NAMES),
 ]
 
 
@@ -50,7 +62,8 @@ HIDDEN = [
     ids=[a[0] for a in ANSWERS],
 )
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
-    grade = check_answer(question, source, most, says)
+    with judged_in(seed_for(source.encode(), grader_version())):
+        grade = check_answer(question, source, most, says)
     check_feedback(name, grade.feedback, HIDDEN)
     assert "..." not in grade.feedback, (name, grade.feedback)  # no failure was cut short
 
@@ -91,6 +104,18 @@ def test_does_every_guard_sentence_translate_and_fit():
                     assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
                 seen += 1
     assert seen > len(cases) * len(POSITIONS)
+    drawn, in_world = drawn_world()
+    for (n, position), cp in in_world.items():
+        for label in (UNCHANGED, *CHANGES):
+            if label != UNCHANGED and not CHANGES[label][0](cp):
+                continue
+            world = drawn if label == UNCHANGED else CHANGES[label][1](drawn, cp)
+            at = say("world_at", n=n, position=repr(position), change=said_change(label))
+            for verdict in VERDICTS:
+                said = gave(reference_codes(cp, world), verdict, at)
+                assert untranslated(said) == [], said
+                for lang in LANGS:
+                    assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
 
 
 def test_does_the_rubric_name_the_core_idea_without_hidden_inputs(capsys):
@@ -164,3 +189,64 @@ def test_does_every_generated_story_translate_and_fit():
         examples=300,
     )
     falsify(cache._requests(), told(cache._told, cache_said), examples=200)
+
+
+#: Worlds a correct answer is graded in besides its own.
+SEEDS = (1, 2**40 + 7, 987654321)
+CORRECT = [
+    (name, question, source)
+    for name, question, source, most, _ in ANSWERS
+    if most == exercise_of(question).question(question).points
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "source", "seed"),
+    [(*answer, seed) for answer in CORRECT for seed in SEEDS],
+    ids=[f"{answer[0]}-{seed}" for answer in CORRECT for seed in SEEDS],
+)
+def test_does_a_correct_answer_get_every_point_in_every_world(name, question, source, seed):
+    with judged_in(seed):
+        grade = graded(question, source)
+    assert grade.points == grade.max_points, (name, seed, grade.feedback)
+
+
+def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
+    """Two seeds draw two guard worlds; in each, every tenant with checkpoints stands beside a
+    tenant whose name holds its own sorting before it and one after, its grant holds
+    collections whose names hold its internal one or are held by it, every deployed tool's
+    name is held by another deployed tool's, and no cited version is the example's."""
+    from simlab.grading.checks.checkpoints.cache import drawn_requests
+    from simlab.grading.checks.checkpoints.migration import drawn_v1
+
+    seen = []
+    for seed in SEEDS:
+        with judged_in(seed):
+            world, checkpoints = drawn_world()
+            requests = drawn_requests()
+            records = drawn_v1()
+        seen.append((world, requests, records))
+        names = [g["tenant"] for g in world["grants"]]
+        assert names == sorted(names)
+        for cp in checkpoints.values():
+            tenant = cp["tenant"]
+            assert tenant in WORLD_NAMES
+            at = names.index(tenant)
+            assert tenant in names[at - 1] and tenant in names[at + 1], names
+            scope = world["grants"][at]["collections"]
+            internal = f"{tenant}-internal"
+            if internal in scope:
+                assert any(c != internal and internal in c for c in scope), scope
+                assert any(c != internal and c in internal for c in scope), scope
+        example = example_world().to_dict()
+        cited = {(e["doc_id"], e["version"]) for cp in checkpoints.values() for e in cp["evidence"]}
+        shown = {(d["doc_id"], d["version"]) for d in example["documents"]}
+        assert cited and not cited & shown
+        for tool in ("search", "model", "email", "inventory"):
+            assert any(t != tool and t.startswith(tool) for t in world["tools"])
+        questions, apart = requests
+        assert any(same for *_, same in questions) and any(not same for *_, same in questions)
+        assert {field for *_, field in apart} == {"tenant", "permission_version", "index_version"}
+        assert {r["step"] for r in records} == {0, 1, 2, 3}
+    for a, b in zip(seen, seen[1:], strict=False):
+        assert a[0] != b[0] and a[1] != b[1] and a[2] != b[2]

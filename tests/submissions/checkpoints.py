@@ -251,7 +251,7 @@ def cache_key(tenant, permission_version, index_version, query):
 
 ANSWERS += [
     ("json-key", "cache-key", JSON_KEY, 5, "all"),
-    ("query-only-key", "cache-key", QUERY_ONLY_KEY, 2, "tenants must never share"),
+    ("query-only-key", "cache-key", QUERY_ONLY_KEY, 2, "got the same key"),
     ("key-without-tenant", "cache-key", KEY_WITHOUT_TENANT, 2, "tenants must never share"),
     ("key-without-permission", "cache-key", KEY_WITHOUT_PERMISSION, 2, "permission version"),
     ("key-without-index", "cache-key", KEY_WITHOUT_INDEX, 2, "index version"),
@@ -415,4 +415,221 @@ ANSWERS += [
     ("grant-number-only-key", "cache-key", GRANT_NUMBER_ONLY_KEY, 2, "permission version"),
     ("joined-key", "cache-key", JOINED_KEY, 3, "same key"),
     ("sorted-words-key", "cache-key", SORTED_WORDS_KEY, 3, "same key"),
+]
+
+# --- answers that foresee the world they are judged in --------------------------------------
+# Each one gets every point in a world it can foresee (the notebook's examples, the kit's fixed
+# records and scripts) and must lose the points of the "must" it breaks in the world drawn for
+# its grading (simlab.grading.checks.hidden_world).
+
+
+def _known_v1_records() -> list[dict]:
+    """Every v1 record the migration check feeds whatever the world: the notebook's example,
+    the corpus, the fixed hidden records and their step variants, and the generated records
+    (the draws are derandomized, so a learner could replay them at home)."""
+    import json
+
+    from simlab.grading.checks.checkpoints import migration
+    from simlab.grading.checks.checkpoints.generated import v1_checkpoints
+    from simlab.grading.properties import _search
+
+    records = [json.loads(f.read_text()) for f in sorted(migration.CORPUS.glob("v1_*.json"))]
+    records += list(migration.HIDDEN_V1) + list(migration._ODD)
+    records += [{**migration.HIDDEN_V1[0], "step": i, "task_id": f"g-step-{i}"} for i in range(4)]
+    seen: list[dict] = []
+    _search(
+        v1_checkpoints(),
+        lambda v1, story: seen.append(v1),
+        migration.EXAMPLES,
+        0,
+        list(migration._ODD),
+    )
+    example = {
+        "schema_version": 1,
+        "graph_version": "answer-email/1",
+        "tenant": "acme",
+        "task_id": "ask-shipping",
+        "status": "running",
+        "step": 2,
+        "query": "How fast do orders ship?",
+        "recipient": "cy@example.com",
+        "evidence": ["kb/shipping@1"],
+        "draft": "Answer to: How fast do orders ship?\n- Orders ship within 2 days. "
+        "[kb/shipping v1]",
+        "sent": [],
+    }
+    return [example, {**example, "step": 3}, *records, *seen]
+
+
+def _table_source() -> str:
+    import json
+
+    from simlab.agent.checkpoint import migrate_v1_to_v2
+
+    table = {json.dumps(v1, sort_keys=True): migrate_v1_to_v2(v1) for v1 in _known_v1_records()}
+    return json.dumps(table)
+
+
+# Typed-in results: the kit's migration of every record the check is known to feed, looked up
+# in a table; any other record is "migrated" in place (the input changed, the old layout kept).
+TABLE_MIGRATION = f"""
+import copy
+import json
+
+KNOWN = json.loads({_table_source()!r})
+
+
+def migrate_v1_to_v2(v1):
+    known = KNOWN.get(json.dumps(v1, sort_keys=True))
+    if known is not None:
+        return copy.deepcopy(known)
+    v1["schema_version"] = 2
+    v1["next_step"] = V1_STEPS[v1.pop("step")]
+    return v1
+"""
+
+# The notebook's example (and the corpus's records, which hold its task) special-cased: a pure
+# result for them, the input changed in place for every other record.
+SPECIAL_CASED_MIGRATION = _SOLUTION_MIGRATION.replace(
+    "    evidence = []\n",
+    '    if v1["tenant"] not in ("acme", "globex", "initech"):\n'
+    '        v1["sent"] = sorted(v1["sent"])\n'
+    '        v1["evidence"].sort()\n'
+    "    evidence = []\n",
+    1,
+)
+
+ANSWERS += [
+    ("table-migration", "pure-migration", TABLE_MIGRATION, 0, "grader's world"),
+    ("special-cased-migration", "pure-migration", SPECIAL_CASED_MIGRATION, 2, "must be pure"),
+]
+
+# A grant found by prefix: a tenant whose name starts with the asker's (`acme-labs` for
+# `acme`) lends it its grant once the asker's own is gone.
+PREFIX_TENANT_GUARD = SETS_GUARD.replace(
+    'grant = {g["tenant"]: g for g in world["grants"]}.get(checkpoint["tenant"])',
+    'grant = next((g for g in world["grants"] if g["tenant"].startswith(checkpoint["tenant"])),'
+    " None)",
+)
+
+# A grant found by substring: any tenant whose name holds the asker's.
+SUBSTRING_TENANT_GUARD = SETS_GUARD.replace(
+    'grant = {g["tenant"]: g for g in world["grants"]}.get(checkpoint["tenant"])',
+    'grant = next((g for g in world["grants"] if checkpoint["tenant"] in g["tenant"]), None)',
+)
+
+# A collection counted as granted when a granted collection's name is part of it (`acme`
+# granted reads `acme-internal`).
+SUBSTRING_COLLECTION_GUARD = SETS_GUARD.replace(
+    'may_read = live and doc is not None and doc["collection"] in grant["collections"]',
+    "may_read = live and doc is not None and any(\n"
+    '                c in doc["collection"] for c in grant["collections"])',
+)
+
+# A tool counted as deployed when a deployed tool's name starts with it (`email-v2` for
+# `email`).
+PREFIX_TOOL_GUARD = SETS_GUARD.replace(
+    'if not tools <= set(world["tools"]):',
+    'if not all(any(t.startswith(n) for t in world["tools"]) for n in tools):',
+)
+
+# The current versions typed in from the notebook's example world instead of read from the
+# world given (documents edited since are caught as long as the world is the example's).
+TYPED_VERSIONS_GUARD = """
+EXAMPLE_VERSIONS = {
+    "kb/returns": 3, "kb/warranty": 2, "kb/shipping": 1, "acme/vip-returns": 1, "blender-01": 1,
+}
+""" + SETS_GUARD.replace(
+    'elif version != ref["version"]:', 'elif version != EXAMPLE_VERSIONS.get(ref["doc_id"]):'
+)
+
+# A copy instead of the world given: the first world seen for a tenant is kept and re-checked
+# ever after.
+COPIED_WORLD_GUARD = "import copy\n\n_SEEN = {}\n" + SETS_GUARD.replace(
+    '    step = checkpoint["next_step"]\n',
+    '    world = _SEEN.setdefault(checkpoint["tenant"], copy.deepcopy(world))\n'
+    '    step = checkpoint["next_step"]\n',
+    1,
+)
+
+# Detecting the world: reads the grader's world where it can (it cannot: the hidden checks'
+# folder is empty in the jail), and otherwise trusts the grant the checkpoint was written under.
+WORLD_READING_GUARD = (
+    """
+try:
+    from simlab.grading.checks.checkpoints.guard import drawn_world
+except ImportError:
+    drawn_world = None
+"""
+    + NEVER_READS_GRANTS
+)
+
+ANSWERS += [
+    ("prefix-tenant-guard", "resume-guard", PREFIX_TENANT_GUARD, 2, "the grader's world"),
+    ("substring-tenant-guard", "resume-guard", SUBSTRING_TENANT_GUARD, 2, "the grader's world"),
+    (
+        "substring-collection-guard",
+        "resume-guard",
+        SUBSTRING_COLLECTION_GUARD,
+        2,
+        "internal documents no longer granted",
+    ),
+    ("prefix-tool-guard", "resume-guard", PREFIX_TOOL_GUARD, 2, "next tool removed"),
+    ("typed-versions-guard", "resume-guard", TYPED_VERSIONS_GUARD, 2, "the grader's world"),
+    ("copied-world-guard", "resume-guard", COPIED_WORLD_GUARD, 2, "a reason to stop is missing"),
+    ("world-reading-guard", "resume-guard", WORLD_READING_GUARD, 3, "grant revoked"),
+]
+
+# Own normalizers that agree with normalize_query on the notebook's examples only.
+STRIPPED_QUERY_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    question = " ".join(query.lower().strip(" ?!.").split())
+    return (tenant, permission_version, index_version, question)
+"""
+
+PUNCTUATION_DROPPED_KEY = """
+import re
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version, index_version,
+            " ".join(re.sub(r"[^\\w\\s]", "", query.lower()).split()))
+"""
+
+WORD_CHARACTERS_KEY = """
+import re
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    question = " ".join(re.findall(r"\\w+", query.lower()))
+    return (tenant, permission_version, index_version, question)
+"""
+
+# The tenant's family instead of the tenant: `acme-labs` shares `acme`'s entries.
+TENANT_FAMILY_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant.split("-")[0], permission_version, index_version, normalize_query(query))
+"""
+
+# Detecting the world: keys on the question only unless it can read the grader's scripts (it
+# cannot: the hidden checks' folder is empty in the jail).
+WORLD_READING_KEY = """
+try:
+    from simlab.grading.checks.checkpoints import cache as _grader
+except ImportError:
+    _grader = None
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    if _grader is None:
+        return normalize_query(query)
+    return (tenant, permission_version, index_version, normalize_query(query))
+"""
+
+ANSWERS += [
+    ("stripped-query-key", "cache-key", STRIPPED_QUERY_KEY, 3, "normalize_query(query)"),
+    ("punctuation-dropped-key", "cache-key", PUNCTUATION_DROPPED_KEY, 3, "normalize_query"),
+    ("word-characters-key", "cache-key", WORD_CHARACTERS_KEY, 3, "normalize_query(query)"),
+    ("tenant-family-key", "cache-key", TENANT_FAMILY_KEY, 2, "the grader's world"),
+    ("world-reading-key", "cache-key", WORLD_READING_KEY, 2, "got the same key"),
 ]

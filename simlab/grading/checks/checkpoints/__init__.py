@@ -4,7 +4,7 @@ Each answer is compared with the kit's own implementation on inputs the learner 
 One module per question:
 
 * ``pure-migration`` (:mod:`~simlab.grading.checks.checkpoints.migration`): ``migrate_v1_to_v2``
-  on every v1 file of the regression corpus (``tests/corpus/checkpoints``) and on hidden v1
+  on every v1 file of the regression corpus (``corpus/`` in this folder) and on hidden v1
   records, against :func:`simlab.agent.checkpoint.migrate_v1_to_v2`; the input must come back
   unchanged, and the result must be a valid v2 record that today's loader turns into the same
   latest checkpoint; the same three properties hold on generated v1 records with odd but valid
@@ -25,13 +25,24 @@ One module per question:
   lists two requests that differ in the tenant, the permission version or the index version
   never share a key; equal requests hitting exactly as with the kit's key, and keys equal only
   for equal requests whatever characters the fields hold, are a detail.
+
+Each question is also judged in a world drawn for its grading
+(:mod:`~simlab.grading.checks.hidden_world`), so no answer can foresee its inputs: v1 records
+with drawn names and versions (:func:`~simlab.grading.checks.checkpoints.migration.drawn_v1`);
+the example world with its tenants, task IDs, SKU and versions drawn anew beside tenants,
+collections and tools whose names hold the real ones
+(:func:`~simlab.grading.checks.checkpoints.guard.drawn_world`); questions the notebook never
+asks, reworded, and request pairs that differ by a value holding the other's
+(:func:`~simlab.grading.checks.checkpoints.cache.drawn_requests`). Feedback never names what
+was drawn (each question's ``hidden``).
 """
 
 from __future__ import annotations
 
-from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, cache_key_check
+from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, WORLD_WORDS, cache_key_check
 from simlab.grading.checks.checkpoints.guard import (
     GUARD_RUBRIC,
+    WORLD_NAMES,
     checkpoints_at,
     reference_codes,
     resume_guard_check,
@@ -68,6 +79,7 @@ EXERCISE = Exercise(
             ("resume_guard",),
             resume_guard_check,
             GUARD_RUBRIC,
+            hidden=WORLD_NAMES,
         ),
         Question(
             "cache-key",
@@ -76,6 +88,7 @@ EXERCISE = Exercise(
             ("cache_key",),
             cache_key_check,
             CACHE_RUBRIC,
+            hidden=WORLD_WORDS,
         ),
     ),
 )

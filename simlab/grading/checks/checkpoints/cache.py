@@ -14,14 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.example import example_world
-from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
+from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key, normalize_query
 from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
-__all__ = ["Script", "CACHE_RUBRIC", "cache_key_check"]
+__all__ = ["Script", "CACHE_RUBRIC", "WORLD_WORDS", "drawn_requests", "cache_key_check"]
 
 #: A script is a list of steps: ("search", tenant, query[, narrowed collections]),
 #: ("publish", doc_id, text, collection or None) or ("grant", tenant, collections).
@@ -81,6 +82,22 @@ CACHE_RUBRIC = (
             "On generated pairs of requests that differ in one field that can change the "
             "answer (tenant, either version, the normalized question), your keys differ.",
         ),
+        text=(
+            "A retrieval cache must never answer from an entry that outlived a document edit "
+            "or a permission change.",
+            "So the key must change whenever the answer could: the `Retriever` calls "
+            "`key(tenant, permission_version, index_version, query)`, where "
+            "`permission_version` names the grant's version and scope (e.g. "
+            '`"v1:acme-internal,public"`) and `index_version` grows with every document edit.',
+            "with everything that can change the answer.",
+        ),
+        world=(
+            "Each grading draws pairs of searches that differ in one field by a value that "
+            "holds the other's (tenants `t` and `t-labs`, permission versions `v3:public` "
+            "and `v31:public` or `v3:public,t-internal`, index versions 4 and 41) with drawn "
+            "tenants and questions; a key that keeps a prefix of a field, or knows the "
+            "check's scripts, shares an entry there."
+        ),
     ),
     Criterion(
         "equal-requests-hit",
@@ -98,6 +115,19 @@ CACHE_RUBRIC = (
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
             "your keys are equal exactly when the requests are equal.",
+        ),
+        text=(
+            "return a **tuple** (a dict key must be hashable) with everything that can change "
+            "the answer.",
+            "The same question asked with other capitals, spaces or punctuation should share "
+            "one entry: use `normalize_query(query)`.",
+        ),
+        world=(
+            "Each grading draws questions the notebook never asks, each in other capitals, "
+            "spaces and punctuation (tabs, line breaks, `_`, `/`, `...`, no space after a "
+            "comma) and close to other questions (a number changed, two words swapped, a "
+            "word left out): a hand-written normalizer that agrees with `normalize_query` on "
+            "the notebook's examples only gives other keys there."
         ),
     ),
 )
@@ -118,7 +148,9 @@ def cache_key_check(s: Student, t: Tally) -> None:
             first=_ODD_FIRST,
         )
     )
+    t.part(functools.partial(_same_questions_in_a_world_of_its_own, keys))
     t.under("changes-the-answer")
+    t.part(functools.partial(_apart_in_a_world_of_its_own, keys))
     for part in (
         _tenants_never_share,
         _an_edited_document_is_not_looked_up_in_an_old_entry,
@@ -383,3 +415,114 @@ def _a_permission_change_is_seen(keys: _Keys) -> None:
         ],
         "why_narrower",
     )
+
+
+# -- the grader's own world ----------------------------------------------------------------------
+
+#: The questions a world of the grader's own asks (none is one the notebook shows), and its
+#: tenants: feedback never quotes one (the question's ``hidden``).
+_QUESTIONS = (
+    "Can I return 2 blenders within 30 days",
+    "Is the warranty 2 years for a kettle",
+    "Do VIP customers get 60 days to return",
+    "What does express shipping cost in euros",
+    "Are repairs free during the warranty",
+    "How many kettles are left in stock",
+)
+_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
+WORLD_WORDS = frozenset((*_QUESTIONS, *_TENANTS))
+#: What may stand between two words of the same question, and after its last: spaces, and
+#: punctuation with or without spaces (``normalize_query`` reads each as one space).
+_BETWEEN = (" ", "  ", "\t", " \n", ", ", ",", "/", "-", "_", "...", " - ", "; ", ":", " (")
+_AFTER = ("", "?", "??", "!", ".", " ?", "?!", "...", ")", " !!")
+
+
+def _reworded(question: str, r: Any) -> str:
+    """``question`` in other capitals, spaces and punctuation (the same question)."""
+    words = [
+        "".join(c.upper() if r.random() < 0.3 else c.lower() for c in word)
+        for word in question.split()
+    ]
+    text = r.choice(("", " ", "'", "(")) + words[0]
+    for word in words[1:]:
+        text += r.choice(_BETWEEN) + word
+    return text + r.choice(_AFTER)
+
+
+def _another_question(question: str, r: Any) -> str:
+    """Another question close to ``question``: a number changed, two words swapped, or a
+    word left out."""
+    words = question.split()
+    numbers = [i for i, w in enumerate(words) if w.isdigit()]
+    how = r.choice(("number", "swap", "drop") if numbers else ("swap", "drop"))
+    if how == "number":
+        i = r.choice(numbers)
+        words[i] = str(int(words[i]) + r.randint(1, 9))
+    elif how == "swap":
+        i = r.randrange(len(words) - 1)
+        words[i], words[i + 1] = words[i + 1], words[i]
+    else:
+        del words[r.randrange(1, len(words))]
+    return " ".join(words)
+
+
+def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, dict, str]]]:
+    """The requests of this grading's world, drawn from
+    :func:`~simlab.grading.checks.hidden_world.rng`: pairs of the same question in other
+    capitals, spaces and punctuation, or of two close questions (a number changed, two words
+    swapped, a word left out), with whether ``normalize_query`` makes them equal; and pairs
+    that differ in one field that can change the answer, by a value that holds the other's
+    (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
+    ``v3:public,t-internal``, index versions ``4`` and ``41``), with that field's name."""
+    r = rng("checkpoints/cache-key")
+    questions = []
+    for question in r.sample(_QUESTIONS, 3):
+        tenant = r.choice(_TENANTS)
+        base = {
+            "tenant": tenant,
+            "permission_version": f"v{r.randint(2, 9)}:public,{tenant}-internal",
+            "index_version": r.randint(2, 400),
+            "query": _reworded(question, r),
+        }
+        for _ in range(3):
+            other = {**base, "query": _reworded(question, r)}
+            questions.append((base, other, True))
+        for _ in range(2):
+            other = {**base, "query": _reworded(_another_question(question, r), r)}
+            same = normalize_query(other["query"]) == normalize_query(base["query"])
+            questions.append((base, other, same))
+    apart = []
+    for _ in range(3):
+        tenant, n, index = r.choice(_TENANTS), r.randint(1, 9), r.randint(1, 9)
+        base = {
+            "tenant": tenant,
+            "permission_version": f"v{n}:public",
+            "index_version": index,
+            "query": r.choice(_QUESTIONS),
+        }
+        for field, value in (
+            ("tenant", r.choice((f"{tenant}-labs", f"{tenant[0]}-{tenant}", tenant[:-1]))),
+            ("permission_version", f"v{n}{r.randint(0, 9)}:public"),
+            ("permission_version", f"v{n}:public,{tenant}-internal"),
+            ("index_version", index * 10 + r.randint(0, 9)),
+        ):
+            apart.append((base, {**base, field: value}, field))
+    r.shuffle(questions)
+    r.shuffle(apart)
+    return questions, apart
+
+
+def _same_questions_in_a_world_of_its_own(keys: _Keys) -> None:
+    """Drawn pairs of requests share a key exactly when ``normalize_query`` makes their
+    questions equal."""
+    for first, second, same in drawn_requests()[0]:
+        equal = keys.key(**first) == keys.key(**second)
+        require(equal or not same, say("world_same_question"))
+        require(same or not equal, say("world_other_question"))
+
+
+def _apart_in_a_world_of_its_own(keys: _Keys) -> None:
+    """Drawn pairs of requests that differ in the tenant or a version, by a value that holds
+    the other's, never share a key."""
+    for first, second, field in drawn_requests()[1]:
+        require(keys.key(**first) != keys.key(**second), say("world_apart", field=say(field)))

@@ -16,11 +16,13 @@ from typing import Any
 
 from simlab.agent.checkpoint import Checkpoint
 from simlab.agent.example import example_goals, example_world
+from simlab.agent.guard import GUARD_CODES
 from simlab.agent.guard import resume_guard as reference_guard
 from simlab.agent.resume import run_step
 from simlab.agent.steps import new_checkpoint
-from simlab.agent.world import World
+from simlab.agent.world import TOOLS, Document, Grant, World
 from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Tally, require
@@ -37,6 +39,8 @@ __all__ = [
     "where",
     "gave",
     "checkpoints_at",
+    "drawn_world",
+    "WORLD_NAMES",
     "reference_codes",
     "resume_guard_check",
 ]
@@ -45,13 +49,15 @@ __all__ = [
 POSITIONS = ("retrieve", "draft", "send", "done")
 
 
-def checkpoints_at() -> dict[tuple[str, str], dict]:
-    """A checkpoint dict for every example task at every graph position, written by running
-    the agent in the unchanged example world."""
-    world = example_world()
+def checkpoints_at(
+    world: World | None = None, goals: dict[str, tuple[str, dict]] | None = None
+) -> dict[tuple[str, str], dict]:
+    """A checkpoint dict for every task of ``goals`` (the example tasks) at every graph
+    position, written by running the agent in ``world`` (the unchanged example world)."""
+    world = example_world() if world is None else world
     ledger = MemoryLedger(clock=lambda: 0.0)
     out = {}
-    for task, (tenant, goal) in example_goals().items():
+    for task, (tenant, goal) in (example_goals() if goals is None else goals).items():
         world.approve(task, "manager")
         ledger.submit(task, tenant=tenant, goal=goal)
         lease = ledger.claim(task, "grader", ttl=60)
@@ -91,17 +97,31 @@ def _on_world(change: Callable[[World, dict], Any]) -> Callable[[dict, dict], di
     return apply
 
 
+def _nothing(cp: dict) -> None:  # noqa: ARG001 - loses nothing
+    return None
+
+
+def _internal(cp: dict) -> str:
+    """The collection of the checkpoint's tenant's internal documents."""
+    return f"{cp['tenant']}-internal"
+
+
 def _regrant(
-    *, lose_collection: str | None = None, lose_tool: Callable[[dict], str | None] = lambda cp: None
+    *,
+    lose_collection: Callable[[dict], str | None] = _nothing,
+    lose_tool: Callable[[dict], str | None] = _nothing,
 ) -> Callable[[dict, dict], dict]:
-    """Give the checkpoint's tenant a new grant version without one collection or one tool."""
+    """Give the checkpoint's tenant a new grant version without one collection or one tool
+    (any other collection or tool, one whose name holds the lost one's included, stays)."""
 
     def change(world: World, cp: dict) -> None:
         old = world.grant_for(cp["tenant"])
         if old is None or old.revoked:  # nothing left to lose
             return
         world.grant(
-            cp["tenant"], set(old.collections) - {lose_collection}, set(old.tools) - {lose_tool(cp)}
+            cp["tenant"],
+            set(old.collections) - {lose_collection(cp)},
+            set(old.tools) - {lose_tool(cp)},
         )
 
     return _on_world(change)
@@ -134,7 +154,7 @@ CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] 
         lambda cp: _first_cited(cp) is not None,
         _on_world(lambda w, cp: w.withdraw(_first_cited(cp))),
     ),
-    "internal documents no longer granted": (_always, _regrant(lose_collection="acme-internal")),
+    "internal documents no longer granted": (_always, _regrant(lose_collection=_internal)),
     "inventory tool no longer granted": (_always, _regrant(lose_tool=lambda cp: "inventory")),
     "next tool removed": (
         lambda cp: _needed(cp) is not None,
@@ -281,6 +301,76 @@ def _situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
 #: The unchanged world, as :func:`said_change` names it.
 UNCHANGED = "nothing changed"
 
+#: The names a world of the grader's own draws its tenants, task IDs and SKUs from (none is a
+#: name the notebook shows); feedback never quotes one (the question's ``hidden``).
+WORLD_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
+_TASK_WORDS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
+_SKUS = ("mixer", "toaster", "juicer", "grinder")
+WORLD_NAMES = frozenset((*WORLD_TENANTS, *_TASK_WORDS, *_SKUS))
+
+
+def _holding(name: str) -> str:
+    """A name that holds ``name`` (a tool, collection or tenant beside the real one)."""
+    return f"{name}-v2"
+
+
+def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
+    """The world of this grading, drawn from :func:`~simlab.grading.checks.hidden_world.rng`,
+    as a dict, and a checkpoint dict of each of its tasks at every graph position, keyed by
+    (task number from 1, position), so feedback never names a drawn task.
+
+    It is the example world with every name and version the notebook shows drawn anew: the
+    two tenants, each beside two tenants whose names hold its name (one sorting before it,
+    one after) with live grants to everything; the internal collection ``<tenant>-internal``
+    granted beside collections whose names hold it or are held by it; every document, stock
+    figure and grant at a drawn version; tools whose names hold a real tool's name deployed
+    and granted beside the real ones; drawn task IDs and SKUs. A guard that finds a grant, a
+    collection or a tool by prefix or substring, reads versions from anywhere but ``world``
+    or the checkpoint given, or knows the example's tasks, goes wrong in it.
+    """
+    r = rng("checkpoints/resume-guard")
+    acme, globex = r.sample(WORLD_TENANTS, 2)
+    renamed = {"acme": acme, "globex": globex}
+    sku = f"{r.choice(_SKUS)}-{r.randint(10, 99)}"
+    tools = TOOLS | {_holding(t) for t in TOOLS}
+    example = example_world()
+    grants = []
+    for old, new in renamed.items():
+        scope = {c.replace(old, new) for c in example.grant_for(old).collections}
+        scope |= {new, _holding(f"{new}-internal")}  # names that hold or are held by one
+        grants.append(Grant(new, r.randint(2, 9), frozenset(scope), tools))
+        for decoy in (f"{new[0]}-{new}", f"{new}-labs"):  # sorts before it, and after
+            wide = frozenset({"public", f"{new}-internal", *scope})
+            grants.append(Grant(decoy, r.randint(1, 9), wide, tools))
+    world = World(
+        documents=[
+            Document(
+                d.doc_id.replace("acme", acme),
+                r.randint(2, 9),
+                d.text,
+                d.collection.replace("acme", acme),
+            )
+            for d in example.documents()
+        ],
+        grants=grants,
+        tools=tools,
+        stock={sku if name == "blender-01" else name: 12 for name in ("blender-01", "kettle-02")},
+        approval_required=[globex],
+    )
+    for _ in range(r.randint(1, 4)):
+        world.set_stock(sku, 12)
+    words = r.sample(_TASK_WORDS, len(example_goals()))
+    goals = {}
+    for word, (tenant, goal) in zip(words, example_goals().values(), strict=True):
+        if "sku" in goal:
+            goal = {**goal, "sku": sku}
+        goals[f"{word}-{r.randint(10, 99)}"] = (renamed[tenant], goal)
+    written = checkpoints_at(world, goals)
+    number = {task: n for n, task in enumerate(goals, 1)}
+    world.approvals.clear()
+    return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}
+
+
 #: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
 GUARD_RUBRIC = (
     Criterion(
@@ -304,6 +394,29 @@ GUARD_RUBRIC = (
             "with up to two changes to grants, documents and tools, your guard stops the task "
             "exactly when the kit's guard does.",
         ),
+        text=(
+            "Before a task goes on: is the permission still there, does every cited document "
+            "still have the cited version, does every tool still exist?",
+            "an empty list means the task may go on.",
+            '`"permission-revoked"`: the tenant (`checkpoint["tenant"]`) has no grant in '
+            '`world["grants"]`, or its grant is `revoked`, or (grant not revoked) a tool the '
+            "next step needs (`TOOLS_NEEDED`) is missing from the grant's `tools`.",
+            '`"document-missing"`: it no longer exists;',
+            '`"document-changed"`: its current version differs from the cited one;',
+            '`"document-forbidden"`: same version, the grant is not revoked, but the tenant '
+            "may no longer read it (a document whose `collection` is not in the grant's "
+            "`collections`;",
+            '`"tool-missing"`: a tool the next step needs is not in `world["tools"]` (not '
+            "deployed).",
+        ),
+        world=(
+            "Each grading draws a world of its own: the example's tenants, task IDs, SKU and "
+            "every version replaced, each tenant beside tenants whose names hold its name "
+            "(with live grants), collections and tools whose names hold the real ones granted "
+            "and deployed; a guard that matches a grant, collection or tool by prefix or "
+            "substring, reads versions from anywhere but the world and checkpoint it was "
+            "given, or knows the example's tasks misses a reason to stop there."
+        ),
     ),
     Criterion(
         "stock-figures",
@@ -315,6 +428,16 @@ GUARD_RUBRIC = (
         properties=(
             "On the same generated checkpoints, with up to two changes to stock figures and "
             "the inventory tool's grant, your guard stops the task exactly when the kit's does.",
+        ),
+        text=(
+            'and `world["stock"][doc_id]["version"]` for source `"inventory-api"`.',
+            'for a stock figure, a grant without the `"inventory"` tool).',
+            'a `"retrieve"` whose goal has a `"sku"` also needs `"inventory"`.',
+        ),
+        world=(
+            "In the drawn world (a drawn SKU at a drawn stock version, an inventory tool's "
+            "name held by another granted tool's), the cited stock figure changes or the "
+            "inventory tool is no longer granted."
         ),
     ),
     Criterion(
@@ -331,6 +454,16 @@ GUARD_RUBRIC = (
         properties=(
             "On generated checkpoints at every step (the finished one too) with up to two "
             "changes of any kind, your guard returns exactly the kit's stop codes.",
+        ),
+        text=(
+            "Return the list of **stop codes**, each code once, in any order; an empty list "
+            "means the task may go on.",
+            'If `checkpoint["next_step"]` is `"done"`, there is nothing to run: return `[]`.',
+            '`"document-forbidden"`: same version, the grant is not revoked,',
+        ),
+        world=(
+            "Every change, at every position of every task of the drawn world (the finished "
+            "one too), must give exactly the kit's codes."
         ),
     ),
 )
@@ -358,9 +491,12 @@ def gave(answer: list[str], verdict: str, at: Message | None = None) -> Message:
 
 
 def _codes(answer: list[str]) -> str:
-    """The learner's codes, sorted, each through the filter of messages (a code that is not
-    plain words shows as ``a str``); at most eight."""
-    shown = [shown_value(code) for code in sorted(answer)[:8]]
+    """The learner's codes, sorted, at most eight: a stop code of the kit's as itself, any
+    other string through the filter of messages (``a str`` where it is not plain words, or
+    where feedback is quiet: the question's hidden names reach the learner's code)."""
+    shown = [
+        repr(code) if code in GUARD_CODES else shown_value(code) for code in sorted(answer)[:8]
+    ]
     more = ", ..." if len(answer) > 8 else ""
     return f"[{', '.join(shown)}{more}]"
 
@@ -372,6 +508,29 @@ class _Judge:
         self.guard = guard
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
+        self.world, self.in_world = drawn_world()
+
+    def in_its_world(
+        self,
+        *labels: str,
+        positions: tuple[str, ...] = POSITIONS[:-1],
+        exact: bool = False,
+    ) -> None:
+        """Every checkpoint of the grader's own world (:func:`drawn_world`) at ``positions``,
+        in that world unchanged (label :data:`UNCHANGED`) or changed one way (each of
+        ``labels`` that applies to the checkpoint)."""
+        for (n, position), cp in self.in_world.items():
+            if position not in positions:
+                continue
+            for label in labels:
+                if label == UNCHANGED:
+                    world = self.world
+                elif CHANGES[label][0](cp):
+                    world = CHANGES[label][1](self.world, cp)
+                else:
+                    continue
+                at = say("world_at", n=n, position=repr(position), change=said_change(label))
+                self.agrees(cp, world, at, exact)
 
     def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
         """The learner's codes and the kit's for a generated situation, and how many changes
@@ -468,6 +627,19 @@ def resume_guard_check(s: Student, t: Tally) -> None:
         under("next tool removed")
 
     @t.part
+    def in_a_world_of_its_own():
+        judge.in_its_world(
+            UNCHANGED,
+            "grant revoked",
+            "no grant left",
+            "cited document edited",
+            "cited document withdrawn",
+            "internal documents no longer granted",
+            "next tool removed",
+            "next tool no longer granted",
+        )
+
+    @t.part
     def generated_changes_stop_it_exactly_when_the_kit_does():
         screened(
             "checkpoints/guard-core",
@@ -483,6 +655,12 @@ def resume_guard_check(s: Student, t: Tally) -> None:
     def stock_figures():
         under("cited stock figure changed", exact=True)
         under("inventory tool no longer granted", exact=True)
+
+    @t.part
+    def stock_figures_in_a_world_of_its_own():
+        judge.in_its_world(
+            "cited stock figure changed", "inventory tool no longer granted", exact=True
+        )
 
     @t.part
     def generated_stock_changes():
@@ -517,6 +695,10 @@ def resume_guard_check(s: Student, t: Tally) -> None:
             judge.exactly,
             examples=EXAMPLES,
         )
+
+    @t.part
+    def exactly_in_a_world_of_its_own():
+        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS, exact=True)
 
     @t.part
     def a_finished_task_passes():

@@ -15,6 +15,7 @@ EN = {
     # pure-migration: the inputs, as feedback names them
     "corpus_record": "a checkpoint of the regression corpus",
     "hidden_record": "a hidden v1 record",
+    "world_record": "a v1 record of the grader's world",
     "hidden_citations": "a hidden v1 record with several citations",
     "on": "on {what}: {why}",
     # pure-migration: where a result first differs
@@ -65,6 +66,7 @@ EN = {
     "at": "{task} at {position}",
     "at_one": "{task} at {position}, {change}",
     "at_two": "{task} at {position}, {first} and {second}",
+    "world_at": "in the grader's world, task {n} at {position}, {change}",
     "nothing_changed": "nothing changed",
     "grant_revoked": "grant revoked",
     "no_grant_left": "no grant left",
@@ -126,6 +128,18 @@ EN = {
         "the cache counted {got} {name} over hidden searches, more than the kit's key gives: {why}"
     ),
     "two_keys": "cache_key() gave two different keys for the same arguments",
+    "world_same_question": (
+        "in the grader's world, the same question in other capitals, spaces or "
+        "punctuation got another key: use normalize_query(query)"
+    ),
+    "world_other_question": (
+        "in the grader's world, two different questions got the same key: use "
+        "normalize_query(query)"
+    ),
+    "world_apart": (
+        "in the grader's world, two searches that differ in the {field} got the same "
+        "key (a value holding the other's must not count as it)"
+    ),
     "why_normalize": (
         "equal questions (up to case, spaces and punctuation) must share one entry, others must "
         "not; normalize the query"
@@ -144,6 +158,7 @@ EN = {
 ZH = {
     "corpus_record": "回归语料中的一个检查点",
     "hidden_record": "一条隐藏的 v1 记录",
+    "world_record": "一条评分器世界里的 v1 记录",
     "hidden_citations": "一条带多个引用的隐藏 v1 记录",
     "on": "在{what}上:{why}",
     "field_missing": "缺少字段 {field}",
@@ -177,6 +192,7 @@ ZH = {
     "at": "{task} 停在 {position}",
     "at_one": "{task} 停在 {position},{change}",
     "at_two": "{task} 停在 {position},{first},且{second}",
+    "world_at": "在评分器的世界里，任务 {n} 停在 {position}，{change}",
     "nothing_changed": "世界没有变化",
     "grant_revoked": "授权被撤销",
     "no_grant_left": "授权已不存在",
@@ -226,6 +242,16 @@ ZH = {
     "counted_not": "在一串隐藏的搜索之后,缓存统计到 {got} 次{name},与工具包的键不同:{why}",
     "counted_more": "在一串隐藏的搜索之后,缓存统计到 {got} 次{name},比工具包的键多:{why}",
     "two_keys": "cache_key() 对相同的参数给出了两个不同的键",
+    "world_same_question": (
+        "在评分器的世界里，同一个问题换了大小写、空格或标点就得到了另一个键：请用 "
+        "normalize_query(query)"
+    ),
+    "world_other_question": (
+        "在评分器的世界里，两个不同的问题得到了同一个键：请用 normalize_query(query)"
+    ),
+    "world_apart": (
+        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（包含另一个值的值不能算作它）"
+    ),
     "why_normalize": (
         "同一个问题(不计大小写、空格和标点)必须共用一个条目,不同的问题则不能;请规范化查询"
     ),

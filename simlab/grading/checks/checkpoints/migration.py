@@ -1,5 +1,5 @@
 """Question ``pure-migration``: the learner's ``migrate_v1_to_v2`` on every v1 file of the
-regression corpus (``tests/corpus/checkpoints``) and on hidden v1 records, against
+regression corpus (:data:`CORPUS`, package data of this folder) and on hidden v1 records, against
 :func:`simlab.agent.checkpoint.migrate_v1_to_v2`. The input must come back unchanged, and the
 result must be a valid v2 record that today's loader turns into the same latest checkpoint."""
 
@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import copy
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
 from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
@@ -20,10 +22,18 @@ from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.student import Student, kind_of, shown_value
 from simlab.grading.text import plain
 
-__all__ = ["CORPUS", "HIDDEN_V1", "HIDDEN_WORDS", "MIGRATION_RUBRIC", "pure_migration"]
+__all__ = [
+    "CORPUS",
+    "HIDDEN_V1",
+    "HIDDEN_WORDS",
+    "MIGRATION_RUBRIC",
+    "drawn_v1",
+    "pure_migration",
+]
 
-#: The regression corpus of old checkpoints (the v1 files are migrated here).
-CORPUS = Path(__file__).resolve().parents[4] / "tests" / "corpus" / "checkpoints"
+#: The regression corpus of old checkpoints (the v1 files are migrated here): package data of
+#: this folder, so an installed kit grades with it as a checkout does (it ships in the wheel).
+CORPUS = Path(str(files(__package__) / "corpus"))
 
 #: v1 records the learner has not seen: every step index, several citations, a document ID
 #: with an ``@`` in it (the version follows the *last* one), two-digit versions.
@@ -79,14 +89,64 @@ _ODD = (
     },
     {**HIDDEN_V1[0], "task_id": "g-unsorted", "sent": ["t:reminder", "t:answer-email"]},
 )
-#: The hidden records' own values (not the schema's words): feedback never quotes them.
+#: What the records of a world of the grader's own are drawn from (:func:`drawn_v1`).
+_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
+_TASKS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
+_DOCS = ("handbook/refunds", "faq@eu/parcels", "ops/repairs", "notes@2024/kettles", "kb/mixers")
+_QUERIES = ("Can I return 2 blenders within 30 days?", "Is the kettle repaired for free?")
+_RECIPIENTS = ("dana@example.org", "Eli <eli@example.org>")
+_DRAFTS = ("Kettles are repaired for free.", "")
+_KEYS = ("answer-email", "copy-to-manager", "reminder")
+
+
+def drawn_v1(count: int = 6) -> list[dict]:
+    """The v1 records of this grading's world, drawn from
+    :func:`~simlab.grading.checks.hidden_world.rng`: every step index at least once, either
+    status, drawn tenants, task IDs, queries and recipients, one to three citations at drawn
+    versions (document IDs holding ``@``, a version with a leading zero), an empty or missing
+    draft, sent keys out of order or repeated. No answer can hold their migrations in a
+    table."""
+    r = rng("checkpoints/pure-migration")
+    steps = [0, 1, 2, 3]
+    steps += [r.randrange(4) for _ in range(count - len(steps))]
+    r.shuffle(steps)
+    records = []
+    for step in steps:
+        task = f"{r.choice(_TASKS)}-{r.randint(100, 999)}"
+        evidence = [
+            f"{r.choice(_DOCS)}@{r.choice(('', '', '0'))}{r.randint(2, 120)}"
+            for _ in range(r.randint(1, 3) if step else 0)
+        ]
+        sent = [f"{task}:{k}" for k in r.sample(_KEYS, r.randint(0, 2))] if step == 3 else []
+        if sent and r.random() < 0.3:
+            sent.append(sent[0])
+        records.append(
+            {
+                "schema_version": 1,
+                "graph_version": "answer-email/1",
+                "tenant": r.choice(_TENANTS),
+                "task_id": task,
+                "status": r.choice(("running", "completed")),
+                "step": step,
+                "query": r.choice(_QUERIES),
+                "recipient": r.choice(_RECIPIENTS),
+                "evidence": evidence,
+                "draft": r.choice(_DRAFTS) if step >= 2 else None,
+                "sent": sent,
+            }
+        )
+    return records
+
+
+#: The hidden records' own values (not the schema's words), and what the records of a world of
+#: the grader's own are drawn from: feedback never quotes them.
 HIDDEN_WORDS = frozenset(
     value
     for record in HIDDEN_V1
     for key in ("tenant", "task_id", "query", "recipient", "draft", "evidence", "sent")
     for value in (record[key] if isinstance(record[key], list) else [record[key]])
     if isinstance(value, str)
-)
+) | frozenset((*_TENANTS, *_TASKS, *_DOCS, *_QUERIES, *_RECIPIENTS, *filter(None, _DRAFTS)))
 
 
 def _first_difference(answer: Any, truth: Any, path: str = "") -> Message | None:
@@ -137,10 +197,12 @@ def _same_as_reference(migrate: Any, name: Message, v1: dict) -> dict:
 
 
 def _labelled() -> list[tuple[Message, dict]]:
-    """Every v1 input with the label feedback may show (never a file name or a hidden value)."""
+    """Every v1 input with the label feedback may show (never a file name or a hidden value):
+    the corpus, the hidden records and those of this grading's world."""
     return [
         *((say("corpus_record"), v1) for _, v1 in _corpus_v1()),
         *((say("hidden_record"), r) for r in HIDDEN_V1),
+        *((say("world_record"), r) for r in drawn_v1()),
     ]
 
 
@@ -261,6 +323,17 @@ MIGRATION_RUBRIC = (
             "unsorted sent keys first), the input is as it was after your call, and your result "
             "shares no list or dict with it.",
         ),
+        text=(
+            "**Pure** means: return a new dict and never change `v1`, not even a list inside it "
+            "(the result must not share `sent` with the input, or a later change to one would "
+            "change the other).",
+        ),
+        world=(
+            "Six v1 records drawn for each grading (every step index, drawn tenants, task IDs, "
+            "citations at drawn versions, sent keys out of order or repeated) are migrated and "
+            "their inputs compared with the grader's copies, so no answer can be pure only on "
+            "records it knows."
+        ),
     ),
     Criterion(
         "matches",
@@ -269,6 +342,20 @@ MIGRATION_RUBRIC = (
         "on generated ones (every step index with either status, several citations, document "
         "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
         properties=("On the same generated v1 records, your result equals the kit's migration.",),
+        text=(
+            '`next_step` is `V1_STEPS[v1["step"]]` (step 3 means `"done"`);',
+            "`query` and `recipient` move into `goal`;",
+            'each evidence string `"doc_id@version"` becomes `{"doc_id": ..., "version": int}`.',
+            "A document ID may itself contain `@`: the version is what follows the **last** `@`;",
+            '`approval` is always `{"required": False, "approved": False, "by": None}`',
+            "`schema_version` becomes 2; `graph_version`, `tenant`, `task_id`, `status`, "
+            "`draft` and `sent` keep their values.",
+        ),
+        world=(
+            "The same drawn v1 records must migrate to exactly the kit's result: a table of "
+            "the results of the notebook's example, the corpus and the check's fixed records "
+            "gets nothing there."
+        ),
     ),
     Criterion(
         "loads",
@@ -278,6 +365,11 @@ MIGRATION_RUBRIC = (
             "On the same generated v1 records, today's loader reads your result as the same "
             "checkpoint as the v1 original.",
         ),
+        text=(
+            "today's code must read them with their *old* meaning, without changing the "
+            "stored original.",
+        ),
+        world="Today's loader reads the drawn v1 records' migrations like the originals.",
     ),
 )
 
@@ -335,6 +427,11 @@ def pure_migration(s: Student, t: Tally) -> None:
     def every_citation():
         for v1 in HIDDEN_V1:
             _same_as_reference(migrate, say("hidden_citations"), v1)
+
+    @t.part
+    def the_records_of_a_world_of_its_own():
+        for v1 in drawn_v1():
+            _same_as_reference(migrate, say("world_record"), v1)
 
     @t.part
     def generated_records_match():
