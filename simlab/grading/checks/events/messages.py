@@ -84,9 +84,11 @@ EN = {
     "child_other_collections": "a grant with as many collections, but other ones",
     "child_capitals": "a grant naming a collection with other capitals",
     "child_similar_tenant": (
-        "a grant for a tenant whose name begins with the parent's tenant, or the reverse"
+        "a grant for a tenant whose name begins with, or holds, the parent's tenant, or the reverse"
     ),
-    "child_longer_name": "a grant naming a collection that only begins with one of the parent's",
+    "child_longer_name": (
+        "a grant naming a collection that only begins with, or holds, one of the parent's"
+    ),
     "child_shorter_name": "a grant naming a tool that is only the start of one of the parent's",
     "child_repeated": "a grant with repeated names",
     "child_repeated_lacking": "a grant repeating names its parent lacks",
@@ -171,8 +173,8 @@ ZH = {
     "child_revoked": "已撤销的授权",
     "child_other_collections": "集合数目相同但集合不同的授权",
     "child_capitals": "集合名称大小写不同的授权",
-    "child_similar_tenant": "租户名称以父授权的租户名开头（或反过来）的授权",
-    "child_longer_name": "所含某个集合的名称只是以父授权的某个集合名开头的授权",
+    "child_similar_tenant": "租户名称以父授权的租户名开头或包含它（或反过来）的授权",
+    "child_longer_name": "所含某个集合的名称只是以父授权的某个集合名开头（或包含它）的授权",
     "child_shorter_name": "所含某个工具的名称只是父授权某个工具名的开头几个字母的授权",
     "child_repeated": "名称有重复的授权",
     "child_repeated_lacking": "重复了父授权没有的名称的授权",

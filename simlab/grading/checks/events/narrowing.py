@@ -69,8 +69,8 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
         "revoked": [child(revoked=True, tools=[tl[0]])],
         "other_collections": [child(collections=[c[0], c[1], other_c])],
         "capitals": [child(collections=[c[0].capitalize()])],
-        "similar_tenant": [child(tenant=world.twin_tenant, collections=[c[0]])],
-        "longer_name": [child(collections=[c[1], world.longer_collection])],
+        "similar_tenant": [child(tenant=t, collections=[c[0]]) for t in world.similar_tenants],
+        "longer_name": [child(collections=[c[1], n]) for n in world.longer_collections],
         "shorter_name": [child(tools=[tl[1], world.shorter_tool])],
         "repeated": [child(collections=[c[0], c[0]], tools=[tl[0], tl[0]])],
         "repeated_lacking": [

@@ -163,12 +163,15 @@ class GrantWorld:
     and tools, and names it lacks that begin with or are part of names it holds."""
 
     tenant: str
-    twin_tenant: str  # begins with the tenant's name, or the tenant's name begins with it
+    #: Other tenants: the drawn twin (it begins with the tenant's name, or the tenant's name
+    #: begins with it), one beginning with the tenant's name, one holding it.
+    similar_tenants: tuple[str, ...]
     other_tenant: str  # no relation to the tenant
     version: int
     collections: tuple[str, ...]  # the parent's (three)
     tools: tuple[str, ...]  # the parent's (four)
-    longer_collection: str  # a collection the parent lacks, beginning with one it holds
+    #: Collections the parent lacks: one beginning with a name it holds, one holding one.
+    longer_collections: tuple[str, ...]
     shorter_tool: str  # a tool the parent lacks, the first letters of one it holds
     other_collection: str
     other_tool: str
@@ -199,8 +202,8 @@ class GrantWorld:
 
     def strings(self) -> frozenset[str]:
         """Every drawn name (what feedback never quotes)."""
-        names = {self.tenant, self.twin_tenant, self.other_tenant, *self.collections}
-        names |= {*self.tools, self.longer_collection, self.shorter_tool}
+        names = {self.tenant, *self.similar_tenants, self.other_tenant, *self.collections}
+        names |= {*self.tools, *self.longer_collections, self.shorter_tool}
         names |= {self.other_collection, self.other_tool, *self.swap.values()}
         return frozenset(names)
 
@@ -216,7 +219,15 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
     stems = source.sample(COLLECTION_STEMS, 5)
     tool_stems = source.sample(TOOL_STEMS, 6)
     collections, tools = tuple(stems[:3]), tuple(tool_stems[:4])
-    longer = twin(source, source.choice(collections))
+    longer = (
+        source.choice(collections) + source.choice(SUFFIXES),
+        source.choice(PREFIXES) + source.choice(collections),
+    )
+    similar = (
+        twin_tenant,
+        tenant + source.choice(SUFFIXES),
+        source.choice(PREFIXES) + tenant,
+    )
     held = source.choice(tools)
     shorter = held[: source.randint(3, len(held) - 2)]
     # The generated grants: docs, wiki, hr; search, mail, shell; umbrella and cyberdyne.
@@ -235,12 +246,12 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
     }
     return GrantWorld(
         tenant=tenant,
-        twin_tenant=twin_tenant,
+        similar_tenants=tuple(dict.fromkeys(similar)),
         other_tenant=other_tenant,
         version=source.randint(2, 40),
         collections=collections,
         tools=tools,
-        longer_collection=longer,
+        longer_collections=longer,
         shorter_tool=shorter,
         other_collection=stems[4],
         other_tool=tool_stems[5],
