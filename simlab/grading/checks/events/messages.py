@@ -50,7 +50,7 @@ EN = {
         "dicts themselves"
     ),
     "released_changed": (
-        "offer() released an event rebuilt with another {fields} than the dict it was given: "
+        "offer() released a rebuilt event whose {fields} differ from the dict it was given: "
         "return the event dicts themselves"
     ),
     "released_unknown": "offer() released a dict that is none of the events it was given",

@@ -7,6 +7,10 @@ names (with and without a name the parent lacks). Beside them, each criterion ha
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
 counterexample is the feedback.
 
+The parent and every child are drawn from the submission's hidden world
+(:func:`~simlab.grading.checks.events.world.grant_world`): a tenant, version, collections and
+tools no answer can type in, with tenants and names that begin with or hold one another.
+
 The parts are filed under :data:`NARROWING_RUBRIC`: the core idea (the child is a subset on
 every dimension, as sets of exact names) weighs 3 of 5 points; reading lists as sets 2. Feedback
 names the kind of child grant and the learner's verdict, never the grant itself.
