@@ -10,9 +10,10 @@ numbers within and across tasks (:mod:`~simlab.grading.checks.events.streams`), 
 counterexample is the feedback.
 
 Every stream is offered in the submission's hidden world
-(:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix or a part of another, drawn payloads and drawn
-bus seeds; one story runs a task's name and a ``seq`` together into another task's. A part
-offers dicts made and kept in the sandbox, so only those very dicts count as handed back.
+(:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
+or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
+``seq`` together into another task's. A part offers dicts made and kept in the sandbox, so only
+those very dicts count as handed back.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown

@@ -21,8 +21,8 @@ offered again under another ``seq``, and every ``seq`` is 1 or more.
 The learner's absorber and the kit's are offered the stream with the world's names
 (:func:`generated_names`: drawn task names and keys, some a prefix or a part of another); the
 story tells the canonical ones. A stream is told as its deliveries, ``A2/k1`` for task ``A``,
-``seq`` 2, key ``k1`` (and ``v2`` after an unknown version). What the learner's absorber released is told by those names
-only, never by a value its code returned.
+``seq`` 2, key ``k1`` (and ``v2`` after an unknown version). What the learner's absorber
+released is told by those names only, never by a value its code returned.
 """
 
 from __future__ import annotations
