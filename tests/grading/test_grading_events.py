@@ -15,22 +15,27 @@ from pathlib import Path
 
 import pytest
 from submissions import events as events_corpus
+from submissions.grading import graded
 
 from simlab.agent.events import AgentEvent, EventAbsorber
 from simlab.grading.checks import EXERCISES
-from simlab.grading.checks.events import CHILDREN, PARENT, bus_streams, reference_is_narrowing
-from simlab.grading.checks.events.absorber import BUDGETS, DIAGNOSES, STREAMS
+from simlab.grading.checks.events import KINDS, bus_streams, children, reference_is_narrowing
+from simlab.grading.checks.events.absorber import BUDGETS, DIAGNOSES, STREAMS, similar_names
 from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrows_like_the_kit
 from simlab.grading.checks.events.grants import told as grant_story
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.narrowing import EXAMPLES as NARROWING_EXAMPLES
+from simlab.grading.checks.events.narrowing import narrowing_check
 from simlab.grading.checks.events.streams import (
     FIRST_STREAMS,
     _shown,
     absorbs_like_the_kit,
+    generated_names,
     streams,
     told,
 )
+from simlab.grading.checks.events.world import grant_world
+from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.grader import hidden_checks
 from simlab.grading.messages import render, untranslated
 from simlab.grading.notebook import read_notebook
@@ -57,13 +62,22 @@ def _copies_and_overtakes(stream) -> tuple[int, int]:
     return len(stream) - len(first), overtakes
 
 
+SEEDS = (0, 1, 2, 3, 4)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(
     ("name", "copies", "overtakes"),
     [("duplicates", True, False), ("reordering", False, True), ("both", True, True)],
 )
-def test_do_the_hidden_streams_duplicate_and_reorder(name, copies, overtakes):
-    """Every seeded stream a part replays has the faults the part's feedback names."""
-    for stream in bus_streams(name):
+def test_do_the_hidden_streams_duplicate_and_reorder(name, copies, overtakes, seed):
+    """Every bus stream a part replays, in every world, has the faults the part's feedback
+    names; the streams are the world's (another world, other streams)."""
+    with judged_in(seed):
+        drawn = bus_streams(name)
+    with judged_in(seed + 100):
+        assert bus_streams(name) != drawn
+    for stream in drawn:
         found = _copies_and_overtakes(stream)
         assert (found[0] > 0, found[1] > 0) == (copies, overtakes), (name, found)
         absorber = EventAbsorber()
@@ -72,14 +86,55 @@ def test_do_the_hidden_streams_duplicate_and_reorder(name, copies, overtakes):
         assert len(absorber.delivered) == len({(e.task_id, e.seq) for e in stream}), "each once"
 
 
-def test_are_the_hostile_grants_really_split_between_true_and_false():
-    verdicts = {
-        kind: {reference_is_narrowing(PARENT, c) for c in cs} for kind, cs in CHILDREN.items()
-    }
+@pytest.mark.parametrize("seed", SEEDS)
+def test_are_the_hostile_grants_really_split_between_true_and_false(seed):
+    with judged_in(seed):
+        world = grant_world()
+    parent, kinds = world.parent(), children(world)
+    verdicts = {kind: {reference_is_narrowing(parent, c) for c in cs} for kind, cs in kinds.items()}
     assert verdicts["same"] == verdicts["repeated"] == {True}
     assert verdicts["extra_tool"] == verdicts["revoked"] == {False}
     assert verdicts["capitals"] == {False}
     assert verdicts["repeated_lacking"] == {False}
+    for kind in ("similar_tenant", "longer_name", "shorter_name"):
+        assert verdicts[kind] == {False}, kind
+
+
+def _related(a: str, b: str) -> bool:
+    return a != b and (a in b or b in a)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_every_world_draw_names_that_begin_with_or_hold_one_another(seed):
+    """Tasks, keys, tenants and names of the world: one a prefix or a part of another, none
+    the notebook's, none derived from the task or the seq; the same seed, the same world."""
+    with judged_in(seed):
+        names, world = generated_names(), grant_world()
+        assert generated_names() == names and grant_world() == world
+        _, similar = similar_names()
+    tasks, keys = list(names.tasks.values()), list(names.keys.values())
+    assert len(set(tasks)) == len(tasks) and len(set(keys)) == len(keys)
+    assert any(_related(a, b) for a in tasks for b in tasks)
+    assert any(_related(a, b) for a in keys for b in keys)
+    assert not {"t1", "t2", "A", "B", "C"} & set(tasks)
+    assert all(":" not in k and not any(t in k for t in tasks) for k in keys)
+    assert similar.tasks["Q"] == similar.tasks["P"] + "1"
+    assert _related(similar.keys["r1"], similar.keys["r2"])
+    assert all(_related(world.tenant, t) for t in world.similar_tenants)
+    assert any(t.startswith(world.tenant) for t in world.similar_tenants)
+    assert any(t.endswith(world.tenant) and t != world.tenant for t in world.similar_tenants)
+    assert not _related(world.tenant, world.other_tenant)
+    assert "acme" not in (world.tenant, *world.similar_tenants)
+    for longer in world.longer_collections:
+        assert any(_related(longer, c) for c in world.collections)
+        assert longer not in world.collections
+    assert any(n.startswith(c) for n in world.longer_collections for c in world.collections)
+    assert any(n.endswith(c) for n in world.longer_collections for c in world.collections)
+    assert any(t.startswith(world.shorter_tool) for t in world.tools)
+    assert world.shorter_tool not in world.tools
+    assert not {"public", "search", "acme-internal"} & {*world.collections, *world.tools}
+    with judged_in(seed + 100):
+        assert (generated_names(), grant_world()) != (names, world)
 
 
 def test_is_every_sentence_the_checks_can_say_translated_and_short():
@@ -90,7 +145,7 @@ def test_is_every_sentence_the_checks_can_say_translated_and_short():
         for what in STREAMS.values()
         for why in DIAGNOSES.values()
     ]
-    kinds = [say(f"child_{kind}") for kind in CHILDREN]
+    kinds = [say(f"child_{kind}") for kind in KINDS]
     for kind in kinds:
         for verdict in ("True", "False"):
             sentences += [
@@ -331,3 +386,54 @@ def test_is_every_sentence_of_a_generated_story_translated_and_short():
             falsify(st.just(0), holds)
         assert len(str(failure.value)) <= FAILURE_CHARS, str(failure.value)
         assert untranslated(failure.value.said) == [], str(failure.value)
+
+
+# --- the hidden world: correct answers in every world, foreseeing ones in none --------------
+
+ALTERNATIVES = [a for a in events_corpus.ANSWERS if a[3] == EXERCISE.question(a[1]).points]
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+@pytest.mark.parametrize(
+    ("question", "source"), [a[1:3] for a in ALTERNATIVES], ids=[a[0] for a in ALTERNATIVES]
+)
+def test_does_a_correct_alternative_get_every_point_in_other_worlds(question, source, seed):
+    """Graded as the rubric tests grade (the real sandbox), in worlds other than seed 0's."""
+    with judged_in(seed):
+        grade = graded(question, source)
+    assert grade.points == grade.max_points, grade.feedback
+
+
+FORESEEING_NARROWINGS = ("tenant-by-prefix", "names-in-text", "names-by-prefix")
+FORESEEING_NARROWINGS += ("typed-in-parent", "self-check-answers")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", FORESEEING_NARROWINGS)
+def test_does_a_foreseeing_narrowing_lose_the_core_in_every_world(name, seed):
+    """Run here, without a sandbox: in every world the answer breaks the core's "must"."""
+    from types import SimpleNamespace
+
+    from simlab.grading.questions import Tally
+
+    source = next(a[2] for a in events_corpus.ANSWERS if a[0] == name)
+    answer = _local(source, "is_narrowing")
+    tally = Tally()
+    with judged_in(seed):
+        narrowing_check(SimpleNamespace(function=lambda _name, **_: answer), tally)
+    assert tally.won.get("narrows", 0) < tally.ran["narrows"], name
+    assert tally.hidden >= grant_world().strings() or seed != 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_a_correct_narrowing_pass_every_part_in_every_world(seed):
+    from types import SimpleNamespace
+
+    from simlab.grading.questions import Tally
+
+    for name, _, source, _, _ in (a for a in ALTERNATIVES if a[1] == "narrowing"):
+        answer = _local(source, "is_narrowing")
+        tally = Tally()
+        with judged_in(seed):
+            narrowing_check(SimpleNamespace(function=lambda _name, a=answer, **_: a), tally)
+        assert tally.passed == tally.count, (name, tally.failures)

@@ -34,7 +34,28 @@ class Absorber:
         return out
 """
 
+# The kit's absorber, handing back the dicts it was given (the kit's records are not them).
 KIT_WRAPPER = """
+from simlab.agent import AgentEvent, EventAbsorber
+
+
+class Absorber:
+    def __init__(self):
+        self.kit = EventAbsorber()
+        self.given = {}
+
+    def offer(self, event):
+        record = AgentEvent.from_dict(event)
+        self.given.setdefault(self.ident(record), event)
+        return [self.given.pop(self.ident(e)) for e in self.kit.offer(record)]
+
+    @staticmethod
+    def ident(e):
+        return e.task_id, e.seq, e.idempotency_key, e.version
+"""
+
+# The kit's absorber, handing back its records as new dicts: copies, not the dicts given.
+KIT_COPIES = """
 from simlab.agent import AgentEvent, EventAbsorber
 
 
@@ -557,24 +578,307 @@ def is_narrowing(parent, child):
             and in_order(child["tools"], parent["tools"]))
 """
 
+# --- absorber: answers that foresee their world ---------------------------------------------
+
+# Each event is one string, the task and the seq run together: task `t1`'s seq 12 and task
+# `t11`'s seq 2 are the same string.
+RUN_TOGETHER = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+        self.taken = set()
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next.setdefault(task, 1)
+        if f"{task}{seq}" in self.taken or seq < nxt or key in keys.values():
+            return []
+        self.taken.add(f"{task}{seq}")
+        keys[seq] = key
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# The keys seen for a task kept as one string: a key that is part of a seen one is "seen".
+KEYS_AS_TEXT = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.taken, self.seen = {}, {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        seen = self.seen.get(task, "")
+        taken = self.taken.setdefault(task, set())
+        nxt = self.next.setdefault(task, 1)
+        if key in seen or seq in taken or seq < nxt:
+            return []
+        self.seen[task] = seen + " " + key
+        taken.add(seq)
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# A task whose name begins with a known task's is taken for that task (a "retry" of it).
+TASK_BY_PREFIX = """
+class Absorber:
+    def __init__(self):
+        self.tasks = {}
+
+    def _task(self, name):
+        for known in self.tasks:
+            if name.startswith(known):  # job-1-retry is job-1 again
+                return self.tasks[known]
+        return self.tasks.setdefault(name, {"next": 1, "waiting": {}, "keys": {}})
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        t = self._task(event["task_id"])
+        seq, key = event["seq"], event["idempotency_key"]
+        if seq < t["next"] or seq in t["keys"] or key in t["keys"].values():
+            return []
+        t["keys"][seq] = key
+        t["waiting"][seq] = event
+        out = []
+        while t["next"] in t["waiting"]:
+            out.append(t["waiting"].pop(t["next"]))
+            t["next"] += 1
+        return out
+"""
+
+# Reads the task and the seq from the key, laid out as the notebook's keys are ("t1:2:step").
+READS_THE_KEY = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, _ = event["idempotency_key"].split(":")
+        seq, key = int(seq), event["idempotency_key"]
+        keys = self.keys.setdefault(task, set())
+        nxt = self.next.setdefault(task, 1)
+        if key in keys or seq < nxt:
+            return []
+        keys.add(key)
+        waiting = self.waiting.setdefault(task, {})
+        waiting.setdefault(seq, event)
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Right, but hands back copies of the events.
+RETURNS_COPIES = HEAP_ABSORBER.replace(
+    'out.append(heapq.heappop(st["heap"])[2])', 'out.append(dict(heapq.heappop(st["heap"])[2]))'
+)
+
+# Right, but hands back dicts rebuilt from the fields it thinks matter (no kind, no payload).
+REBUILDS_EVENTS = HEAP_ABSORBER.replace(
+    'out.append(heapq.heappop(st["heap"])[2])',
+    'e = heapq.heappop(st["heap"])[2]\n'
+    '            out.append({k: e[k] for k in ("task_id", "seq", "version", '
+    '"idempotency_key")})',
+)
+
+# Right for the tasks of the notebook's checks (t1, t2); any other task's events go out as
+# they come.
+SELF_CHECK_TASKS = """
+class Absorber:
+    def __init__(self):
+        self.next = {"t1": 1, "t2": 1}
+        self.waiting = {"t1": {}, "t2": {}}
+        self.keys = {"t1": {}, "t2": {}}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        if task not in self.next:
+            return [event]
+        keys, nxt = self.keys[task], self.next[task]
+        if seq in keys or seq < nxt or key in keys.values():
+            return []
+        keys[seq] = key
+        self.waiting[task][seq] = event
+        out = []
+        while nxt in self.waiting[task]:
+            out.append(self.waiting[task].pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+"""
+
+# Looks for its world: the grader's own modules, or the task names the notebook and the
+# grader's public source use; where it recognizes one it absorbs with the kit, anywhere else it
+# releases each event as it comes.
+DETECTS_THE_WORLD = """
+import importlib.util
+
+from simlab.agent import AgentEvent, EventAbsorber
+
+
+def _grader_visible():
+    for name in ("simlab.grading.checks.hidden_world", "simlab.grading.checks.events"):
+        try:
+            if importlib.util.find_spec(name) is not None:
+                return True
+        except Exception:
+            pass
+    return False
+
+
+GRADER = _grader_visible()
+KNOWN = ("t1", "t2", "A", "B", "C")
+
+
+class Absorber:
+    def __init__(self):
+        self.kit = EventAbsorber()
+
+    def offer(self, event):
+        task = event["task_id"]
+        if GRADER or task in KNOWN or task.startswith("job-"):
+            return [e.to_dict() for e in self.kit.offer(AgentEvent.from_dict(event))]
+        return [event] if event["version"] == 1 else []
+"""
+
+# --- narrowing: answers that foresee their world --------------------------------------------
+
+# The tenant compared by its beginning: a grant for `acme-labs` passes for `acme`.
+TENANT_BY_PREFIX = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"] or parent["version"] != child["version"]:
+        return False
+    if not child["tenant"].startswith(parent["tenant"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# Names looked up in the parent's names written out as one string: a part of a name passes.
+NAMES_IN_TEXT = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+    held = " ".join(parent["collections"]) + " " + " ".join(parent["tools"])
+    return all(name in held for name in child["collections"] + child["tools"])
+"""
+
+# A child's name passes when it begins with one of the parent's (a sub-collection).
+NAMES_BY_PREFIX = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (parent["tenant"], parent["version"]) != (child["tenant"], child["version"]):
+        return False
+
+    def held(name, names):
+        return any(name.startswith(n) for n in names)
+
+    return (all(held(c, parent["collections"]) for c in child["collections"])
+            and all(held(t, parent["tools"]) for t in child["tools"]))
+"""
+
+# Ignores the parent it is given: the child is compared with acme's grant, typed in from the
+# notebook's demo.
+TYPED_IN_PARENT = """
+ACME = {"tenant": "acme", "version": 1, "collections": {"public", "acme-internal"},
+        "tools": {"inventory", "search", "email", "model"}}
+
+
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (ACME["tenant"], ACME["version"]):
+        return False
+    return (set(child["collections"]) <= ACME["collections"]
+            and set(child["tools"]) <= ACME["tools"])
+"""
+
+# Refuses exactly what the notebook's checks refuse: its names, its tenant, a revoked parent.
+SELF_CHECK_ANSWERS = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if child["tenant"] != parent["tenant"]:
+        return False
+    return not {"globex-internal", "shell"} & set(child["collections"] + child["tools"])
+"""
+
+# Looks for its world: where it recognizes the grader (its modules, or the tenants of its
+# public source) it answers with the kit, anywhere else it compares sizes.
+NARROWING_DETECTS_THE_WORLD = """
+import importlib.util
+
+from simlab.agent import Grant, PermissionDenied
+
+
+def _grader_visible():
+    try:
+        return importlib.util.find_spec("simlab.grading.checks.events") is not None
+    except Exception:
+        return False
+
+
+GRADER = _grader_visible()
+
+
+def is_narrowing(parent, child):
+    if GRADER or parent["tenant"] in ("acme", "initech", "umbrella"):
+        def grant(d):
+            return Grant(d["tenant"], d["version"], frozenset(d["collections"]),
+                         frozenset(d["tools"]), d["revoked"])
+        try:
+            return grant(parent).narrow(collections=child["collections"],
+                                        tools=child["tools"]) == grant(child)
+        except PermissionDenied:
+            return False
+    return (len(child["collections"]) <= len(parent["collections"])
+            and len(child["tools"]) <= len(parent["tools"]))
+"""
+
 #: (name, question, source, points at most, words the feedback must contain)
 ANSWERS = [
     ("heap-absorber", "absorber", HEAP_ABSORBER, 6, "all"),
     ("kit-wrapper", "absorber", KIT_WRAPPER, 6, "all"),
-    ("adjacent-dedupe", "absorber", ADJACENT_DEDUPE, 2, "the same seq of a task twice"),
-    ("arrival-order", "absorber", ARRIVAL_ORDER, 2, "released a seq of a task before"),
-    ("no-buffer", "absorber", NO_BUFFER, 2, "never released"),
-    ("newer-than-last", "absorber", NEWER_THAN_LAST, 2, "released a seq of a task before"),
-    ("global-counter", "absorber", GLOBAL_COUNTER, 2, "never released"),
-    ("forgets-when-done", "absorber", FORGETS_WHEN_DONE, 2, "the same seq of a task twice"),
+    ("adjacent-dedupe", "absorber", ADJACENT_DEDUPE, 3, "the same seq of a task twice"),
+    ("arrival-order", "absorber", ARRIVAL_ORDER, 3, "released a seq of a task before"),
+    ("no-buffer", "absorber", NO_BUFFER, 3, "never released"),
+    ("newer-than-last", "absorber", NEWER_THAN_LAST, 3, "released a seq of a task before"),
+    ("global-counter", "absorber", GLOBAL_COUNTER, 3, "never released"),
+    ("forgets-when-done", "absorber", FORGETS_WHEN_DONE, 3, "the same seq of a task twice"),
     ("no-version-check", "absorber", NO_VERSION_CHECK, 5, "version is not 1"),
     ("keys-only", "absorber", KEYS_ONLY, 5, "should have set aside"),
     ("seen-every-key", "absorber", SEEN_EVERY_KEY, 6, "all"),
     ("sorted-pending", "absorber", SORTED_PENDING, 6, "all"),
-    ("seq-only", "absorber", SEQ_ONLY, 2, "EventAbsorber releases nothing"),
-    ("shared-keys", "absorber", SHARED_KEYS, 2, "EventAbsorber releases"),
-    ("starts-where-it-sees", "absorber", STARTS_WHERE_IT_SEES, 2, "before the seq just below"),
-    ("one-per-offer", "absorber", ONE_PER_OFFER, 2, "never released"),
+    ("seq-only", "absorber", SEQ_ONLY, 3, "EventAbsorber releases nothing"),
+    ("shared-keys", "absorber", SHARED_KEYS, 3, "EventAbsorber releases"),
+    ("starts-where-it-sees", "absorber", STARTS_WHERE_IT_SEES, 3, "before the seq just below"),
+    ("one-per-offer", "absorber", ONE_PER_OFFER, 3, "never released"),
     ("version-takes-the-seq", "absorber", VERSION_TAKES_THE_SEQ, 5, "version"),
     ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 5, "all"),
     ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 5, "all"),
@@ -591,4 +895,20 @@ ANSWERS = [
     ("parent-revoked-only", "narrowing", PARENT_REVOKED_ONLY, 2, "revoked"),
     ("strict-subset", "narrowing", STRICT_SUBSET, 2, "the same grant"),
     ("in-order", "narrowing", IN_ORDER, 2, "order"),
+    # foreseeing answers: each loses the points of the "must" it breaks
+    ("run-together", "absorber", RUN_TOGETHER, 3, "begin with, or hold, one another"),
+    ("keys-as-text", "absorber", KEYS_AS_TEXT, 3, "never released"),
+    ("task-by-prefix", "absorber", TASK_BY_PREFIX, 3, "never released"),
+    ("reads-the-key", "absorber", READS_THE_KEY, 0, "ValueError"),
+    ("returns-copies", "absorber", RETURNS_COPIES, 5, "a copy of an event"),
+    ("kit-copies", "absorber", KIT_COPIES, 5, "a copy of an event"),
+    ("rebuilds-events", "absorber", REBUILDS_EVENTS, 5, "whose kind, payload differ"),
+    ("self-check-tasks", "absorber", SELF_CHECK_TASKS, 3, "the same seq of a task twice"),
+    ("detects-the-world", "absorber", DETECTS_THE_WORLD, 3, "the same seq of a task twice"),
+    ("tenant-by-prefix", "narrowing", TENANT_BY_PREFIX, 2, "or holds, the parent's tenant"),
+    ("names-in-text", "narrowing", NAMES_IN_TEXT, 2, "only the start of one"),
+    ("names-by-prefix", "narrowing", NAMES_BY_PREFIX, 2, "only begins with, or holds, one"),
+    ("typed-in-parent", "narrowing", TYPED_IN_PARENT, 0, "the same grant"),
+    ("self-check-answers", "narrowing", SELF_CHECK_ANSWERS, 2, "extra collection"),
+    ("narrowing-detects-the-world", "narrowing", NARROWING_DETECTS_THE_WORLD, 2, "extra"),
 ]

@@ -20,9 +20,9 @@ from simlab.grading.checks.events.absorber import (
     task_events,
 )
 from simlab.grading.checks.events.narrowing import (
-    CHILDREN,
+    KINDS,
     NARROWING_RUBRIC,
-    PARENT,
+    children,
     narrowing_check,
     reference_is_narrowing,
 )
@@ -31,8 +31,8 @@ from simlab.grading.questions import Exercise, Question
 __all__ = [
     "EXERCISE",
     "BUS_STREAMS",
-    "CHILDREN",
-    "PARENT",
+    "KINDS",
+    "children",
     "bus_streams",
     "task_events",
     "reference_releases",

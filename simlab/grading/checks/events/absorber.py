@@ -9,9 +9,16 @@ these stories, each criterion has a property on generated streams that reuse key
 numbers within and across tasks (:mod:`~simlab.grading.checks.events.streams`), whose shortest
 counterexample is the feedback.
 
+Every stream is offered in the submission's hidden world
+(:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
+or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
+``seq`` together into another task's. A part offers dicts made and kept in the sandbox, so only
+those very dicts count as handed back.
+
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
-order, per task) weighs 4 of 6 points; conflicts and unknown versions one point each. Feedback
-names the kind of stream and what went wrong, never the hidden stream itself.
+order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
+versions one point each. Feedback names the kind of stream and what went wrong, never the
+hidden stream itself nor a drawn name (they are the tally's hidden strings).
 """
 
 from __future__ import annotations
@@ -22,10 +29,13 @@ from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
 from simlab.grading.checks.events.messages import say
-from simlab.grading.checks.events.streams import falsify_absorber, released
+from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
+from simlab.grading.checks.events.world import Names, key_names, stream_names
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
-from simlab.grading.questions import Criterion, Fail, Tally
-from simlab.grading.student import RemoteObject, Student
+from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.wire import Handle
+from simlab.grading.student import RemoteObject, Student, kind_of
 
 __all__ = [
     "ABSORBER_RUBRIC",
@@ -52,7 +62,8 @@ def task_events(tasks: int, steps: int, *, prefix: str = "job") -> list[AgentEve
     return out
 
 
-#: The seeded bus streams each part replays: name -> tasks, steps, seeds and the bus's faults.
+#: The bus streams each part replays: name -> tasks, steps, the streams' labels (``seeds``: one
+#: stream each, its bus seed drawn from the world) and the bus's faults.
 BUS_STREAMS: dict[str, dict[str, Any]] = {
     "duplicates": {"tasks": 3, "steps": 4, "seeds": (11, 12, 13), "rate": 0.6, "delay": 0},
     "reordering": {"tasks": 3, "steps": 5, "seeds": (21, 22, 23), "rate": 0.0, "delay": 6},
@@ -61,13 +72,35 @@ BUS_STREAMS: dict[str, dict[str, Any]] = {
 
 
 def bus_streams(name: str) -> list[list[AgentEvent]]:
-    """The deliveries of the bus streams called ``name`` in :data:`BUS_STREAMS`, one per seed."""
+    """The deliveries of the bus streams called ``name`` in :data:`BUS_STREAMS`, one per label
+    in its ``seeds``: each bus seed is drawn from the world (:func:`rng`), again until the
+    stream has the faults its name promises (copies when the bus duplicates, an event before
+    the one below it when it delays)."""
     spec = BUS_STREAMS[name]
     events = task_events(spec["tasks"], spec["steps"])
-    return [
-        at_least_once(events, seed=seed, duplicate_rate=spec["rate"], max_delay=spec["delay"])
-        for seed in spec["seeds"]
-    ]
+    out = []
+    for label in spec["seeds"]:
+        source = rng(f"events/absorber/bus/{name}/{label}")
+        while True:
+            stream = at_least_once(
+                events,
+                seed=source.randrange(2**32),
+                duplicate_rate=spec["rate"],
+                max_delay=spec["delay"],
+            )
+            if _faults(stream) == (spec["rate"] > 0, spec["delay"] > 0):
+                out.append(stream)
+                break
+    return out
+
+
+def _faults(stream: list[AgentEvent]) -> tuple[bool, bool]:
+    """Does ``stream`` hold a copy, and an event delivered before the seq below it?"""
+    first: dict[tuple[str, int], int] = {}
+    for i, e in enumerate(stream):
+        first.setdefault((e.task_id, e.seq), i)
+    overtakes = any(first[(t, s + 1)] < first[(t, s)] for t, s in first if (t, s + 1) in first)
+    return len(stream) > len(first), overtakes
 
 
 def reference_releases(stream: list[dict]) -> list[list[tuple[str, int, str]]]:
@@ -114,6 +147,7 @@ STREAMS = {
     "conflict": say("stream_conflict"),
     "version": say("stream_version"),
     "version-then-known": say("stream_version_then_known"),
+    "similar": say("stream_similar"),
 }
 
 
@@ -138,7 +172,22 @@ def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[
     return DIAGNOSES["late"]
 
 
-def _replay(new_absorber: Callable[[], RemoteObject], stream: list[dict], what: Message) -> None:
+def _replay(
+    new_absorber: Callable[[], Any],
+    stream: list[dict],
+    what: Message,
+    *,
+    label: str = "events/absorber/story",
+    names: Names | None = None,
+    hide: Callable[[Names], None] | None = None,
+) -> None:
+    """Offer ``stream`` (canonical names) with the world's names (``names``, or a swap drawn
+    from ``label``) to a fresh absorber; after every delivery it must release what the kit's
+    releases. ``hide`` is told the names before any is offered."""
+    names = names or stream_names(label, stream)
+    if hide is not None:
+        hide(names)
+    stream = [names.delivery(d) for d in stream]
     absorber = new_absorber()
     truth = reference_releases(stream)
     answer = []
@@ -159,17 +208,39 @@ def _event(
     return AgentEvent(task, seq, version, key, kind, {"tokens": seq}).to_dict()
 
 
+#: The sentences of the exercise text each criterion checks.
+ORDER_TEXT = (
+    "events of one task are released in `seq` order, starting at 1; an event whose `seq` is "
+    "beyond the next one expected waits, and is released (in the same `offer` call) as soon as "
+    "every `seq` before it has been released;",
+    "a delivery whose key was already seen for its task, or whose `seq` was already released, "
+    "is a duplicate: release nothing (a duplicate may come long after its event was released);",
+    "tasks are independent: one task's gap never holds back another task.",
+    "A task ID and a key are each compared whole (`t1` and `t12` are two tasks), and a key "
+    "tells neither the task nor the `seq`.",
+)
+GIVEN_TEXT = ("Return the event dicts you were given.",)
+CONFLICT_TEXT = (
+    "a *different* event (another key) for a `seq` that is already waiting or released is a "
+    "conflict: two writers disagree, so keep the first one and never release the second;",
+)
+VERSION_TEXT = (
+    "an event whose `version` is not 1 is never released and changes nothing (the version-1 "
+    "event of its `seq` is still released when it comes);",
+)
+
 #: The rubric of ``absorber``: each event once and in order, per task, is the core idea.
 ABSORBER_RUBRIC = (
     Criterion(
         "once-in-order",
-        4,
+        3,
         "Each event of a task is released exactly once and in seq order under at-least-once, "
         "reordered delivery: duplicates are dropped by key and seq across the whole stream (also "
         "long after their event was released, also a key seen for its task under another seq), "
         "an event beyond a gap waits, the run behind it is released in the offer that fills the "
-        "gap, and tasks are independent (one task's gap or keys never hold back another). Also "
-        "checked on generated streams against the kit's EventAbsorber.",
+        "gap, and tasks are independent (one task's gap or keys never hold back another); task "
+        "IDs and keys are compared whole. Also checked on generated streams against the kit's "
+        "EventAbsorber.",
         core=True,
         mistakes=(
             "dedupes only adjacent duplicates",
@@ -178,11 +249,32 @@ ABSORBER_RUBRIC = (
             "forgets released keys, so a late duplicate is released again",
             "dedupes by seq only (a key redelivered under another seq gets through)",
             "shares seen keys across tasks",
+            "tells tasks or keys apart by a prefix or a part, or by task and seq run together",
+            "reads the task or the seq from the key",
         ),
         properties=(
             "On generated streams of up to three tasks whose keys and seqs repeat within and "
             "across tasks, delivered at least once and out of order in chunks, your absorber "
             "releases at each offer exactly what the kit's EventAbsorber releases.",
+        ),
+        text=ORDER_TEXT,
+        world=(
+            "Every stream is offered with task names and opaque keys drawn from the world (some "
+            "a prefix or a part of another, one task's name the other's and a digit), drawn "
+            "payloads, and bus seeds drawn for the duplicated and reordered streams, so an "
+            "answer tuned to the notebook's t1 and t2, to the keys' layout or to one stream "
+            "fails."
+        ),
+    ),
+    Criterion(
+        "given",
+        1,
+        "offer() releases the very event dicts it was given, not copies or rebuilt dicts.",
+        mistakes=("releases copies (or dicts rebuilt from the fields)",),
+        text=GIVEN_TEXT,
+        world=(
+            "A duplicated, reordered stream with drawn names and payloads, each delivery a dict "
+            "made in the sandbox: only those very dicts count as released."
         ),
     ),
     Criterion(
@@ -195,6 +287,8 @@ ABSORBER_RUBRIC = (
             "On generated streams holding a second event (another key) for a seq, your "
             "absorber releases what the kit's does.",
         ),
+        text=CONFLICT_TEXT,
+        world="The conflicting events' keys and tasks are drawn from the world.",
     ),
     Criterion(
         "versions",
@@ -207,6 +301,8 @@ ABSORBER_RUBRIC = (
             "On generated streams holding events of unknown versions, your absorber releases "
             "what the kit's does.",
         ),
+        text=VERSION_TEXT,
+        world="The unknown versions' events come with keys and tasks drawn from the world.",
     ),
 )
 
@@ -222,14 +318,31 @@ BUDGETS = {
 
 def absorber_check(s: Student, t: Tally) -> None:
     """Replay the hidden streams into fresh ``Absorber`` instances; parts are filed under the
-    criteria of :data:`ABSORBER_RUBRIC`."""
+    criteria of :data:`ABSORBER_RUBRIC`. Every name the world drew is hidden from the
+    feedback (:attr:`Tally.hidden`), from the first part on."""
 
     def new_absorber() -> RemoteObject:
         handle = s.sandbox.call("Absorber", keep=True, what="Absorber()")
         return RemoteObject(s.sandbox, handle, name="Absorber")
 
+    def hide(names: Names) -> None:
+        t.hidden = t.hidden | names.strings()
+
+    generated = generated_names()
+    hide(generated)
     t.under("once-in-order")
-    _once_in_order(t, new_absorber)
+    _once_in_order(t, new_absorber, hide)
+
+    @t.part
+    def generated_streams():
+        falsify_absorber(new_absorber, "plain", names=generated, **BUDGETS["plain"])
+
+    t.under("given")
+
+    @t.part
+    def releases_the_dicts_it_was_given():
+        _hands_back_the_dicts(s, new_absorber, hide)
+
     t.under("conflicts")
 
     @t.part
@@ -241,73 +354,169 @@ def absorber_check(s: Student, t: Tally) -> None:
             _event("job-3", 3),
             _event("job-3", 3, key="job-3:3:other"),
         ]
-        _replay(new_absorber, stream, STREAMS["conflict"])
+        _replay(new_absorber, stream, STREAMS["conflict"], label=_label("conflict"), hide=hide)
 
     @t.part
     def generated_streams_with_conflicts():
-        falsify_absorber(new_absorber, "conflicts", **BUDGETS["conflicts"])
+        falsify_absorber(new_absorber, "conflicts", names=generated, **BUDGETS["conflicts"])
 
     t.under("versions")
 
     @t.part
     def unknown_versions():
         stream = [_event("job-4", 1), _event("job-4", 2, version=EVENT_VERSION + 1)]
-        _replay(new_absorber, stream, STREAMS["version"])
+        _replay(new_absorber, stream, STREAMS["version"], label=_label("version"), hide=hide)
         stream = [
             _event("job-2", 1),
             _event("job-2", 2, key="job-2:2:v2", version=EVENT_VERSION + 1),
             _event("job-2", 2),
             _event("job-2", 3),
         ]
-        _replay(new_absorber, stream, STREAMS["version-then-known"])
+        what = STREAMS["version-then-known"]
+        _replay(new_absorber, stream, what, label=_label("version-then-known"), hide=hide)
 
     @t.part
     def generated_streams_with_unknown_versions():
-        falsify_absorber(new_absorber, "versions", **BUDGETS["versions"])
+        falsify_absorber(new_absorber, "versions", names=generated, **BUDGETS["versions"])
 
 
-def _once_in_order(t: Tally, new_absorber: Callable[[], RemoteObject]) -> None:
-    """The parts of the core idea: each event once, in seq order, per task."""
+def _label(story: str) -> str:
+    """The world's source of the names of one story."""
+    return f"events/absorber/{story}"
+
+
+def _once_in_order(
+    t: Tally, new_absorber: Callable[[], RemoteObject], hide: Callable[[Names], None]
+) -> None:
+    """The parts of the core idea: each event once, in seq order, per task, told apart by
+    whole names."""
+
+    def replay(stream: list[dict], kind: str, names: Names | None = None) -> None:
+        _replay(new_absorber, stream, STREAMS[kind], label=_label(kind), names=names, hide=hide)
 
     @t.part
     def in_order_without_faults():
-        _replay(new_absorber, _as_dicts(task_events(3, 4)), STREAMS["clean"])
+        replay(_as_dicts(task_events(3, 4)), "clean")
 
     @t.part
     def duplicates():
         for stream in bus_streams("duplicates"):
-            _replay(new_absorber, _as_dicts(stream), STREAMS["duplicates"])
+            replay(_as_dicts(stream), "duplicates")
         one = _event("job-9", 1)
-        _replay(new_absorber, [one] * 5 + [_event("job-9", 2)], STREAMS["many"])
+        replay([one] * 5 + [_event("job-9", 2)], "many")
         a1, a2, b1, b2 = (_event(task, seq) for task in ("job-8", "job-6") for seq in (1, 2))
-        stream = [a1, b1, a1, a2, b2, b1, a2]
-        _replay(new_absorber, stream, STREAMS["interleaved"])
+        replay([a1, b1, a1, a2, b2, b1, a2], "interleaved")
 
     @t.part
     def reordering():
         for stream in bus_streams("reordering"):
-            _replay(new_absorber, _as_dicts(stream), STREAMS["reordering"])
-        backwards = [_event("job-7", seq) for seq in range(6, 0, -1)]
-        _replay(new_absorber, backwards, STREAMS["backwards"])
+            replay(_as_dicts(stream), "reordering")
+        replay([_event("job-7", seq) for seq in range(6, 0, -1)], "backwards")
 
     @t.part
     def duplicated_and_reordered():
         for stream in bus_streams("both"):
-            _replay(new_absorber, _as_dicts(stream), STREAMS["both"])
+            replay(_as_dicts(stream), "both")
 
     @t.part
     def tasks_are_independent():
         a = [_event("job-11", seq) for seq in (1, 2, 3)]
         b = [_event("job-12", seq) for seq in (1, 2)]
-        _replay(new_absorber, [a[1], b[0], b[1], a[2], a[0]], STREAMS["gap"])
-        _replay(new_absorber, [*a, *b], STREAMS["late-start"])
+        replay([a[1], b[0], b[1], a[2], a[0]], "gap")
+        replay([*a, *b], "late-start")
 
     @t.part
     def late_duplicates_of_released_events():
         events = [_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)]
-        stream = events + [events[0], events[3], events[5], events[1]]
-        _replay(new_absorber, stream, STREAMS["late"])
+        replay(events + [events[0], events[3], events[5], events[1]], "late")
 
     @t.part
-    def generated_streams():
-        falsify_absorber(new_absorber, "plain", **BUDGETS["plain"])
+    def names_compared_whole():
+        stream, names = similar_names()
+        replay(stream, "similar", names)
+
+
+def similar_names() -> tuple[list[dict], Names]:
+    """A story of names that begin with or hold one another, and its swap: task ``Q`` is
+    task ``P``'s name and a ``1``, so ``P``'s seq 11 and ``Q``'s seq 1 read alike run
+    together; in tasks ``R`` and ``S`` each key begins with, or holds, another key of its
+    task, offered the shorter first in one task and the longer first in the other."""
+    source = rng(_label("similar"))
+    long = [_event("P", seq) for seq in range(1, 13)]
+    short = [_event("Q", seq) for seq in (1, 2, 3)]
+    stream = [short[0], *long[:10], short[1], long[10], long[11], short[2]]
+    stream += [_event("R", 1, key="r1"), _event("R", 2, key="r2"), _event("R", 3, key="r3")]
+    stream += [_event("S", 1, key="s1"), _event("S", 2, key="s2"), _event("S", 3, key="s3")]
+    stream += [_event("R", 2, key="r2"), _event("S", 1, key="s1")]  # duplicates still go
+    names = stream_names(_label("similar"), stream)
+    names.tasks["Q"] = names.tasks["P"] + "1"
+    for task in ("R", "S"):
+        while names.tasks[task] in (names.tasks["P"], names.tasks["Q"]):
+            names.tasks[task] = "x" + names.tasks[task]
+    stems = key_names(source, 2)
+    tail = source.choice("abcdef0123456789")
+    letter = source.choice("ghjkmnpqrstuvwxyz")
+    # R: the longer key first (then a part of it); S: the shorter first (then one beginning
+    # with it); each task's third key holds the others.
+    r, s = stems
+    names.keys.update(r1=r + tail, r2=r, r3=letter + r + tail, s1=s, s2=s + tail, s3=letter + s)
+    return stream, names
+
+
+def _hands_back_the_dicts(
+    s: Student, new_absorber: Callable[[], RemoteObject], hide: Callable[[Names], None]
+) -> None:
+    """Offer a duplicated, reordered stream whose every delivery is a dict made in the
+    sandbox and kept there: a released item must come back as one of those very dicts (a
+    copy comes back as data, however equal)."""
+    stream = _as_dicts(bus_streams("both")[0])
+    names = stream_names(_label("given"), stream)
+    hide(names)
+    absorber = new_absorber()
+    offered: dict[int, dict] = {}
+    released_any = False
+    for delivery in stream:
+        world = names.delivery(delivery)
+        handle = s.sandbox.kit("given", world)
+        offered[handle.id] = world
+        result = absorber.offer(handle)
+        require(isinstance(result, list | tuple), say("offer_not_a_list", kind=kind_of(result)))
+        for item in result:
+            if isinstance(item, Handle) and item.id in offered:
+                released_any = True
+                continue
+            raise Fail(_not_given(item, list(offered.values())))
+    require(released_any, say("released_none_given"))
+
+
+_IDENT_FIELDS = ("task_id", "seq", "idempotency_key")
+
+
+def _not_given(item: Any, offered: list[dict]) -> Message:
+    """What is wrong with a released item that is not one of the dicts offered: a copy, a
+    dict rebuilt with other fields, or no event at all (never a value of it)."""
+    if not isinstance(item, dict):
+        return say("offer_not_events", kind=kind_of(item))
+    missing = [f for f in _IDENT_FIELDS if f not in item]
+    if missing:
+        return say("offer_missing_fields", fields=", ".join(missing))
+    same = [o for o in offered if all(_equal(item.get(f), o[f]) for f in _IDENT_FIELDS)]
+    if not same:
+        return say("released_unknown")
+    if any(_equal(item, o) for o in same):
+        return say("released_copy")
+    fields = sorted(
+        {str(f) for o in same for f in {*o, *item} if not _equal(item.get(f), o.get(f))}
+    )
+    return say("released_changed", fields=", ".join(f for f in fields if f in _EVENT_FIELDS))
+
+
+#: The fields of an event dict (the only field names feedback may name).
+_EVENT_FIELDS = ("task_id", "seq", "version", "idempotency_key", "kind", "payload")
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # an odd value compared: not equal
+        return False

@@ -22,6 +22,7 @@ from typing import Any
 
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.streams import nth_ordering
+from simlab.grading.checks.events.world import GrantWorld, grant_world
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import require
@@ -183,15 +184,19 @@ def not_bool(answer: Any) -> None:
 
 
 def narrows_like_the_kit(
-    student: Callable[..., Any], reference: Callable[[dict, dict], bool]
+    student: Callable[..., Any],
+    reference: Callable[[dict, dict], bool],
+    world: GrantWorld | None = None,
 ) -> Callable[[tuple[dict, dict], Story], None]:
-    """The property: ``is_narrowing(parent, child)`` is True or False, and what ``reference``
-    (the kit's decision) says."""
+    """The property: ``is_narrowing(parent, child)``, asked with the names of ``world`` (by
+    default :func:`grant_world`), is True or False, and what ``reference`` (the kit's
+    decision) says of the same grants. The story tells the canonical pair."""
+    world = world or grant_world()
 
     def holds(pair: tuple[dict, dict], story: Story) -> None:
-        parent, child = pair
-        for move in told(parent, child):
+        for move in told(*pair):
             story.add(move)
+        parent, child = (world.grant(g) for g in pair)
         answer = student(copy.deepcopy(parent), copy.deepcopy(child))
         not_bool(answer)
         require(answer == reference(parent, child), say("said_of_child", got=str(answer)))
@@ -236,12 +241,13 @@ def falsify_narrowing(
     *,
     repeats: bool,
     examples: int,
+    world: GrantWorld | None = None,
 ) -> None:
     """Check the property on ``examples`` generated pairs (with repeated names when
-    ``repeats``), the hand-picked ones first."""
+    ``repeats``), the hand-picked ones first, asked with ``world``'s names."""
     falsify(
         grant_pairs(repeats=repeats),
-        narrows_like_the_kit(student, reference),
+        narrows_like_the_kit(student, reference, world),
         examples=examples,
         first=FIRST_PAIRS["repeats" if repeats else "core"],
     )

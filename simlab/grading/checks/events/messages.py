@@ -27,6 +27,7 @@ EN = {
     "stream_conflict": "two different events claiming one seq",
     "stream_version": "an event of an unknown version",
     "stream_version_then_known": "an unknown version, then the known one of its seq",
+    "stream_similar": "tasks and keys whose names begin with, or hold, one another",
     "why_twice": (
         "released the same seq of a task twice (a duplicate or a conflicting event got through)"
     ),
@@ -40,6 +41,23 @@ EN = {
     # absorber: generated streams, then what went wrong
     "offer_not_a_list": "offer() returned {kind}, expected a list of the events it releases",
     "offer_not_events": "offer() released {kind}, expected the event dicts it was given",
+    "offer_missing_fields": (
+        "offer() released a dict without {fields}, expected the event dicts it was given"
+    ),
+    # absorber: the very dicts given, handed back
+    "released_copy": (
+        "offer() released a copy of an event it was given (an equal dict): return the event "
+        "dicts themselves"
+    ),
+    "released_changed": (
+        "offer() released a rebuilt event whose {fields} differ from the dict it was given: "
+        "return the event dicts themselves"
+    ),
+    "released_unknown": "offer() released a dict that is none of the events it was given",
+    "released_none_given": (
+        "offer() released none of the events it was given, on a stream where the kit's "
+        "EventAbsorber releases every one"
+    ),
     "delivery": "{event}",
     "not_given": "your absorber released an event it was not given",
     "released_instead": (
@@ -65,6 +83,13 @@ EN = {
     "child_revoked": "a revoked grant",
     "child_other_collections": "a grant with as many collections, but other ones",
     "child_capitals": "a grant naming a collection with other capitals",
+    "child_similar_tenant": (
+        "a grant for a tenant whose name begins with, or holds, the parent's tenant, or the reverse"
+    ),
+    "child_longer_name": (
+        "a grant naming a collection that only begins with, or holds, one of the parent's"
+    ),
+    "child_shorter_name": "a grant naming a tool that is only the start of one of the parent's",
     "child_repeated": "a grant with repeated names",
     "child_repeated_lacking": "a grant repeating names its parent lacks",
     # narrowing: generated grants, told by how the child differs from its parent
@@ -110,6 +135,7 @@ ZH = {
     "stream_conflict": "两个不同的事件声称同一个 seq",
     "stream_version": "一个未知版本的事件",
     "stream_version_then_known": "先来一个未知版本的事件,再来同一 seq 的已知版本",
+    "stream_similar": "名称互为前缀或互相包含的任务和键",
     "why_twice": "把同一任务的同一个 seq 释放了两次(重复或冲突的事件漏了过去)",
     "why_version": "释放了一个版本不是 {version} 的事件",
     "why_set_aside": "释放了一个本应搁置的事件",
@@ -118,6 +144,15 @@ ZH = {
     "why_late": "前面的缺口补上之后仍扣住了一个事件:应在那次 offer() 中释放它",
     "offer_not_a_list": "offer() 返回了 {kind},应返回它释放的事件列表",
     "offer_not_events": "offer() 释放了 {kind},应释放它收到的事件字典",
+    "offer_missing_fields": "offer() 释放了一个缺少 {fields} 的字典，应释放它收到的事件字典",
+    "released_copy": "offer() 释放了收到的某个事件的副本（一个相等的字典）；应返回事件字典本身",
+    "released_changed": (
+        "offer() 释放了一个重建的事件，其 {fields} 与收到的字典不同；应返回事件字典本身"
+    ),
+    "released_unknown": "offer() 释放了一个字典，它不是收到的任何一个事件",
+    "released_none_given": (
+        "offer() 没有释放收到的任何事件，而在这个流上工具包的 EventAbsorber 会全部释放"
+    ),
     "delivery": "{event}",
     "not_given": "你的吸收器释放了一个它从未收到过的事件",
     "released_instead": "你的吸收器释放了 {got},而工具包的 EventAbsorber 释放的是 {want}",
@@ -138,6 +173,9 @@ ZH = {
     "child_revoked": "已撤销的授权",
     "child_other_collections": "集合数目相同但集合不同的授权",
     "child_capitals": "集合名称大小写不同的授权",
+    "child_similar_tenant": "租户名称以父授权的租户名开头或包含它（或反过来）的授权",
+    "child_longer_name": "所含某个集合的名称只是以父授权的某个集合名开头（或包含它）的授权",
+    "child_shorter_name": "所含某个工具的名称只是父授权某个工具名的开头几个字母的授权",
     "child_repeated": "名称有重复的授权",
     "child_repeated_lacking": "重复了父授权没有的名称的授权",
     "said_of_child": "对这个子授权,is_narrowing() 返回了 {got}",

@@ -7,6 +7,10 @@ names (with and without a name the parent lacks). Beside them, each criterion ha
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
 counterexample is the feedback.
 
+The parent and every child are drawn from the submission's hidden world
+(:func:`~simlab.grading.checks.events.world.grant_world`): a tenant, version, collections and
+tools no answer can type in, with tenants and names that begin with or hold one another.
+
 The parts are filed under :data:`NARROWING_RUBRIC`: the core idea (the child is a subset on
 every dimension, as sets of exact names) weighs 3 of 5 points; reading lists as sets 2. Feedback
 names the kind of child grant and the learner's verdict, never the grant itself.
@@ -20,10 +24,11 @@ from typing import Any
 from simlab.agent.world import Grant, PermissionDenied
 from simlab.grading.checks.events.grants import falsify_narrowing, not_bool
 from simlab.grading.checks.events.messages import say
+from simlab.grading.checks.events.world import GrantWorld, grant_world
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 
-__all__ = ["CHILDREN", "NARROWING_RUBRIC", "PARENT", "narrowing_check", "reference_is_narrowing"]
+__all__ = ["KINDS", "NARROWING_RUBRIC", "children", "narrowing_check", "reference_is_narrowing"]
 
 
 def _grant(d: dict) -> Grant:
@@ -41,45 +46,55 @@ def reference_is_narrowing(parent: dict, child: dict) -> bool:
         return False
 
 
-PARENT = {
-    "tenant": "initech",
-    "version": 4,
-    "collections": ["public", "initech-internal", "initech-finance"],
-    "tools": ["search", "inventory", "model", "email"],
-    "revoked": False,
-}
+def children(world: GrantWorld) -> dict[str, list[dict]]:
+    """Kinds of child grant, each with the children the grader tries, all against
+    ``world``'s parent (:meth:`GrantWorld.parent`); the feedback names kind ``k`` by message
+    ``child_k``."""
+    parent = world.parent()
+    c, tl = world.collections, world.tools
+    other_c, other_t = world.other_collection, world.other_tool
+
+    def child(**changes: Any) -> dict:
+        return {**copy.deepcopy(parent), **changes}
+
+    return {
+        "same": [child()],
+        "fewer_collections": [child(collections=[c[0]]), child(collections=[c[2], c[0]])],
+        "fewer_tools": [child(tools=[tl[0]]), child(tools=[tl[2], tl[0]])],
+        "empty": [child(collections=[], tools=[])],
+        "extra_collection": [child(collections=[c[0], other_c])],
+        "extra_tool_fewer_collections": [child(collections=[c[0]], tools=[other_t])],
+        "extra_tool": [child(tools=[*tl, other_t])],
+        "other_tenant": [child(tenant=world.other_tenant, collections=[c[0]])],
+        "other_version": [
+            child(version=world.version + 1),
+            child(version=world.version - 1, tools=[tl[0]]),
+        ],
+        "revoked": [child(revoked=True, tools=[tl[0]])],
+        "other_collections": [child(collections=[c[0], c[1], other_c])],
+        "capitals": [child(collections=[c[0].capitalize()])],
+        "similar_tenant": [child(tenant=t, collections=[c[0]]) for t in world.similar_tenants],
+        "longer_name": [child(collections=[c[1], n]) for n in world.longer_collections],
+        "shorter_name": [child(tools=[tl[1], world.shorter_tool])],
+        "repeated": [child(collections=[c[0], c[0]], tools=[tl[0], tl[0]])],
+        "repeated_lacking": [
+            child(collections=[c[0], other_c, other_c], tools=[tl[0], other_t, other_t])
+        ],
+    }
 
 
-def _child(**changes: Any) -> dict:
-    return {**copy.deepcopy(PARENT), **changes}
+#: The kinds of child grant, in the order the feedback may name them.
+KINDS = tuple(children(grant_world()))
 
-
-#: Kinds of child grant, each with the children the grader tries (all against ``PARENT``); the
-#: feedback names kind ``k`` by message ``child_k``.
-CHILDREN: dict[str, list[dict]] = {
-    "same": [_child()],
-    "fewer_collections": [
-        _child(collections=["public"]),
-        _child(collections=["initech-finance", "public"]),
-    ],
-    "fewer_tools": [_child(tools=["search"]), _child(tools=["model", "search"])],
-    "empty": [_child(collections=[], tools=[])],
-    "extra_collection": [_child(collections=["public", "globex-internal"])],
-    "extra_tool_fewer_collections": [_child(collections=["public"], tools=["admin"])],
-    "extra_tool": [_child(tools=["search", "inventory", "model", "email", "shell"])],
-    "other_tenant": [_child(tenant="globex", collections=["public"])],
-    "other_version": [_child(version=5), _child(version=3, tools=["search"])],
-    "revoked": [_child(revoked=True, tools=["search"])],
-    "other_collections": [_child(collections=["public", "initech-internal", "initech-hr"])],
-    "capitals": [_child(collections=["Public"])],
-    "repeated": [_child(collections=["public", "public"], tools=["search", "search"])],
-    "repeated_lacking": [
-        _child(
-            collections=["public", "globex-internal", "globex-internal"],
-            tools=["search", "shell", "shell"],
-        )
-    ],
-}
+#: The sentences of the exercise text each criterion checks.
+SAME_TEXT = (
+    "Both grants must be for the same tenant, at the same version, and neither may be revoked."
+)
+HELD_TEXT = (
+    "Every collection and every tool of the child must be held by the parent (the same grant, "
+    "or an empty one, counts as a narrowing)."
+)
+NAMES_TEXT = "Names are exact (case matters); the order of a list and repeated names do not matter."
 
 #: The rubric of ``narrowing``: a subset on every dimension, as sets of exact names, is the core.
 NARROWING_RUBRIC = (
@@ -89,19 +104,29 @@ NARROWING_RUBRIC = (
         "The child narrows on every dimension: the same tenant, the same version, neither grant "
         "revoked, and every collection and every tool of the child held by the parent, compared "
         "as sets of exact names (the same grant, fewer rights and the empty grant pass; an extra "
-        "name, as many names but other ones, or other capitals, in a name or the tenant, fail). "
-        "Also checked on generated grants against Grant.narrow.",
+        "name, as many names but other ones, other capitals, or a name that begins with or is "
+        "part of a held one, in a name or the tenant, fail). Also checked on generated grants "
+        "against Grant.narrow.",
         core=True,
         mistakes=(
             "compares sizes instead of members",
             "checks only the tools (or only the collections)",
             "compares names (or the tenant) without case",
             "ignores the tenant, the version or revocation",
+            "compares names (or the tenant) by a prefix or a part",
+            "ignores the parent (a grant typed in from the notebook)",
         ),
         properties=(
             "On generated parent and child grants, each child differing in at most one way "
             "(an extra name, a name in other capitals, another tenant, version or a revoked "
             "grant), your answer is Grant.narrow's.",
+        ),
+        text=(SAME_TEXT, HELD_TEXT, NAMES_TEXT),
+        world=(
+            "The parent's tenant, version, collections and tools are drawn from the world "
+            "(never the notebook's acme grant), with another tenant whose name begins with the "
+            "parent's or the reverse, and names the parent lacks that begin with or are part of "
+            "names it holds; the generated grants are offered with drawn names too."
         ),
     ),
     Criterion(
@@ -114,6 +139,11 @@ NARROWING_RUBRIC = (
             "On the same generated grants with names repeated in either list, your answer is "
             "Grant.narrow's.",
         ),
+        text=(NAMES_TEXT,),
+        world=(
+            "The repeated names are those of the parent drawn from the world, and names it "
+            "lacks drawn likewise."
+        ),
     ),
 )
 
@@ -124,20 +154,24 @@ EXAMPLES = 24
 
 
 def narrowing_check(s: Student, t: Tally) -> None:
-    """Judge ``is_narrowing`` on every kind of child in :data:`CHILDREN`; parts are filed under
-    the criteria of :data:`NARROWING_RUBRIC`."""
+    """Judge ``is_narrowing`` on every kind of child of the world's parent
+    (:func:`children`); parts are filed under the criteria of :data:`NARROWING_RUBRIC`. Every
+    name the world drew is hidden from the feedback (:attr:`Tally.hidden`)."""
     student = s.function("is_narrowing")
+    world = grant_world()
+    t.hidden = t.hidden | world.strings()
+    parent, kinds = world.parent(), children(world)
+    revoked = {**parent, "revoked": True}
 
-    def judge(kinds: tuple[str, ...], parent: dict = PARENT) -> None:
-        for kind in kinds:
-            for child in CHILDREN[kind]:
-                answer = student(copy.deepcopy(parent), copy.deepcopy(child))
+    def judge(names: tuple[str, ...], of: dict = parent) -> None:
+        for kind in names:
+            for child in kinds[kind]:
+                answer = student(copy.deepcopy(of), copy.deepcopy(child))
                 not_bool(answer)
-                truth = reference_is_narrowing(parent, child)
                 require(
-                    answer == truth,
+                    answer == reference_is_narrowing(of, child),
                     say(
-                        "said_when" if parent is PARENT else "said_when_revoked",
+                        "said_when" if of is parent else "said_when_revoked",
                         got=str(answer),
                         kind=say(f"child_{kind}"),
                     ),
@@ -160,16 +194,21 @@ def narrowing_check(s: Student, t: Tally) -> None:
     @t.part
     def revoked_grants():
         judge(("revoked",))
-        revoked = {**PARENT, "revoked": True}
-        judge(("same", "fewer_tools"), parent=revoked)
+        judge(("same", "fewer_tools"), of=revoked)
 
     @t.part
     def exact_names():
         judge(("other_collections", "capitals"))
 
     @t.part
+    def whole_names():
+        judge(("similar_tenant", "longer_name", "shorter_name"))
+
+    @t.part
     def generated_grants():
-        falsify_narrowing(student, reference_is_narrowing, repeats=False, examples=EXAMPLES)
+        falsify_narrowing(
+            student, reference_is_narrowing, repeats=False, examples=EXAMPLES, world=world
+        )
 
     t.under("as-sets")
 
@@ -179,4 +218,6 @@ def narrowing_check(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_grants_with_repeated_names():
-        falsify_narrowing(student, reference_is_narrowing, repeats=True, examples=EXAMPLES // 2)
+        falsify_narrowing(
+            student, reference_is_narrowing, repeats=True, examples=EXAMPLES // 2, world=world
+        )

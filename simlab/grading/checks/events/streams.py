@@ -18,9 +18,11 @@ detail never fails the core:
 Cases the exercise text leaves open never occur: a key set aside as a conflict is never
 offered again under another ``seq``, and every ``seq`` is 1 or more.
 
-A stream is told as its deliveries, ``A2/k1`` for task ``A``, ``seq`` 2, key ``k1`` (and
-``v2`` after an unknown version). What the learner's absorber released is told by those names
-only, never by a value its code returned.
+The learner's absorber and the kit's are offered the stream with the world's names
+(:func:`generated_names`: drawn task names and keys, some a prefix or a part of another); the
+story tells the canonical ones. A stream is told as its deliveries, ``A2/k1`` for task ``A``,
+``seq`` 2, key ``k1`` (and ``v2`` after an unknown version). What the learner's absorber
+released is told by those names only, never by a value its code returned.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber
 from simlab.grading.checks.events.messages import say
+from simlab.grading.checks.events.world import Names, key_names, task_names
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, require
 from simlab.grading.student import RemoteObject, kind_of
@@ -38,6 +42,8 @@ from simlab.grading.student import RemoteObject, kind_of
 __all__ = [
     "TASKS",
     "FIRST_STREAMS",
+    "GENERATED_KEYS",
+    "generated_names",
     "nth_ordering",
     "absorbs_like_the_kit",
     "falsify_absorber",
@@ -54,6 +60,9 @@ EVENTS_PER_TASK = 4
 MIN_DELIVERIES, DELIVERIES = 3, 10
 #: An unknown version (the absorber understands :data:`EVENT_VERSION` only).
 UNKNOWN_VERSION = EVENT_VERSION + 1
+
+#: Every key a generated stream can hold: its tasks' own, conflicts' and unknown versions'.
+GENERATED_KEYS = tuple(f"{p}{i}" for p in "kcn" for i in range(1, EVENTS_PER_TASK + 1))
 
 # What one drawn delivery is.
 _PLAIN, _RENUMBERED, _CONFLICT, _NEWER, _NEWER_OWN_KEY = range(5)
@@ -156,10 +165,9 @@ def released(value: Any) -> list[tuple]:
     )
     out = []
     for item in value:
-        require(
-            isinstance(item, dict) and {"task_id", "seq", "idempotency_key"} <= set(item),
-            say("offer_not_events", kind=kind_of(item)),
-        )
+        require(isinstance(item, dict), say("offer_not_events", kind=kind_of(item)))
+        missing = [f for f in ("task_id", "seq", "idempotency_key") if f not in item]
+        require(not missing, say("offer_missing_fields", fields=", ".join(missing)))
         out.append((item["task_id"], item["seq"], item["idempotency_key"], item.get("version")))
     return out
 
@@ -183,26 +191,41 @@ def _given(event: tuple, given: set[tuple]) -> bool:
         return False
 
 
+def generated_names() -> Names:
+    """The swap of the world (:func:`rng`) for the names of generated streams: drawn task
+    names for ``A``, ``B``, ``C`` and drawn keys for :data:`GENERATED_KEYS`."""
+    source = rng("events/absorber/generated")
+    return Names(
+        dict(zip(TASKS, task_names(source, len(TASKS)), strict=True)),
+        dict(zip(GENERATED_KEYS, key_names(source, len(GENERATED_KEYS)), strict=True)),
+        source.randint(100, 999),
+    )
+
+
 def absorbs_like_the_kit(
-    new_absorber: Callable[[], RemoteObject],
+    new_absorber: Callable[[], Any], names: Names | None = None
 ) -> Callable[[list[dict], Story], None]:
-    """The property: a fresh ``Absorber`` fed ``stream`` releases, after every delivery, what
-    a fresh :class:`EventAbsorber` releases."""
+    """The property: a fresh ``Absorber`` fed ``stream`` with the world's names (``names``,
+    by default :func:`generated_names`) releases, after every delivery, what a fresh
+    :class:`EventAbsorber` releases. The story tells the canonical names."""
+    swap = names or generated_names()
 
     def holds(stream: list[dict], story: Story) -> None:
         absorber, kit = new_absorber(), EventAbsorber()
         given: set[tuple] = set()
         for delivery in stream:
             story.add(say("delivery", event=told(delivery)))
-            given.add(_ident(delivery))
-            want = [_ident(e.to_dict()) for e in kit.offer(AgentEvent.from_dict(delivery))]
-            got = released(absorber.offer(copy.deepcopy(delivery)))
+            world = swap.delivery(delivery)
+            given.add(_ident(world))
+            want = [_ident(e.to_dict()) for e in kit.offer(AgentEvent.from_dict(world))]
+            got = released(absorber.offer(copy.deepcopy(world)))
             if got == want:
                 continue
             require(
                 all(_given(e, given) for e in got),
                 say("not_given"),
             )
+            got, want = [swap.canonical(e) for e in got], [swap.canonical(e) for e in want]
             if not got:
                 raise Fail(say("released_nothing", want=_shown(want)))
             if not want:
@@ -228,14 +251,19 @@ FIRST_STREAMS = {
 
 
 def falsify_absorber(
-    new_absorber: Callable[[], RemoteObject], kind: str, examples: int, shrinks: int
+    new_absorber: Callable[[], RemoteObject],
+    kind: str,
+    examples: int,
+    shrinks: int,
+    names: Names | None = None,
 ) -> None:
     """Check the property on ``examples`` generated streams of ``kind`` (``plain``,
-    ``conflicts`` or ``versions``), the hand-picked ones first."""
+    ``conflicts`` or ``versions``), the hand-picked ones first, offered with the world's
+    ``names`` (by default :func:`generated_names`)."""
     strategy = streams(conflicts=kind == "conflicts", versions=kind == "versions")
     falsify(
         strategy,
-        absorbs_like_the_kit(new_absorber),
+        absorbs_like_the_kit(new_absorber, names),
         examples=examples,
         shrinks=shrinks,
         first=FIRST_STREAMS[kind],
