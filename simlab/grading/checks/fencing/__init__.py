@@ -158,7 +158,7 @@ _LIMITS_WORLD = (
     "The story is also played in two worlds drawn at grading time: each way a ledger or "
     "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
     "that rolls the steps back, a requeue that starts over, a mailbox that loses mail) goes to "
-    "one of them or both, so every fact differs from the kit's in one of them; the worlds live "
+    "one of them, so every fact differs from the kit's in one of them; the worlds live "
     "in the grader and the learner's code sees only stand-ins, so typed-in facts fail and "
     "telling a world from the kit's ledger gains nothing."
 )

@@ -8,7 +8,7 @@ learner's function in a :class:`World` drawn at grading time
 side effects or new claims of a cancelled task go through), rolls the steps back, or whose
 requeue starts over, a mailbox that loses its mail, and the evidence the chapter's worker
 retrieves. Each way a world differs is drawn on its own, so a world is one of many, and every
-fact of the story comes out otherwise in at least one of the worlds a submission is judged in.
+fact of the story comes out otherwise in one of the worlds a submission is judged in.
 
 The world lives here, in the grader, where the jail sees nothing. The learner's function gets
 stand-ins (:mod:`simlab.grading.factories`, ``"lent-world"``) bound wherever the notebook and the
@@ -98,12 +98,14 @@ def _evidence(source: random.Random) -> str:
 
 
 def limits_worlds(source: random.Random) -> list[World]:
-    """The two worlds ``cancel-limits`` is judged in: each way of :data:`WAYS` goes to the
-    first, the second or both (drawn), so every fact of the story differs from the kit's in at
-    least one of them, and neither is the kit's."""
+    """The two worlds ``cancel-limits`` is judged in: each way of :data:`WAYS` goes to one of
+    them (drawn), neither is the kit's. So every fact of the story differs from the kit's in
+    one of them and is the kit's in the other (``rollback`` aside: it starts a requeued task
+    over too): an answer that cannot tell the two apart without measuring gives a wrong fact in
+    one of them, or on the kit's ledger."""
     while True:
-        where = {way: source.choice((0, 1, 2)) for way in WAYS}
-        worlds = [World(**{way: where[way] in (n, 2) for way in WAYS}) for n in (0, 1)]
+        where = {way: source.randrange(2) for way in WAYS}
+        worlds = [World(**{way: where[way] == n for way in WAYS}) for n in (0, 1)]
         if KIT not in worlds:
             return [replace(w, evidence=_evidence(source)) for w in worlds]
 
