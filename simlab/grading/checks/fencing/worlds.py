@@ -35,6 +35,7 @@ from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.ledger.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.records import CANCELLED, RUNNING
 from simlab.sim.mailbox import Mailbox as KitMailbox
@@ -128,19 +129,6 @@ def first_step_worlds(source: random.Random) -> list[World]:
 
 # ------------------------------------------------------------------------ the world's ledger --
 
-#: A side effect of any lease, once per key.
-_RECORD_ANY_EPOCH = (
-    "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
-    " VALUES (:task_id, :key, :epoch, :worker, :now)"
-)
-#: A task of ``:status`` back to the queue.
-_BACK_TO_QUEUE = (
-    "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now"
-    " WHERE task_id = :task_id AND status = :status"
-)
-#: The steps of a task rolled back to 0.
-_FROM_ZERO = "UPDATE tasks SET step = 0, checkpoint = NULL WHERE task_id = :task_id"
-
 
 class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
@@ -161,7 +149,7 @@ class WorldLedger(KitLedger):
             return True
         if not self.world.unfenced_effect:
             return False
-        return self._count(_RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
+        return self._count(RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         if self.world.claimable:
@@ -184,10 +172,10 @@ class WorldLedger(KitLedger):
 
     def _back_to_queue(self, task_id: str, status: str) -> bool:
         params = {"now": float(self.clock()), "task_id": task_id, "status": status}
-        return self._count(_BACK_TO_QUEUE, params) == 1
+        return self._count(BACK_TO_QUEUE, params) == 1
 
     def _from_zero(self, task_id: str) -> None:
-        self._count(_FROM_ZERO, {"task_id": task_id})
+        self._count(FROM_ZERO, {"task_id": task_id})
 
 
 class WorldMailbox(KitMailbox):

@@ -1,0 +1,23 @@
+"""Statements that break a ledger's cancel on purpose, for the hidden worlds of the grader's
+exercise ``fencing`` (its checks build ledgers from them that differ from this kit's in ways
+drawn at grading time). Never use them in a ledger.
+
+Each is one statement of the SQLite ledger's schema, run with the ledger's own ``_count``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["RECORD_ANY_EPOCH", "BACK_TO_QUEUE", "FROM_ZERO"]
+
+#: A side effect of any lease, once per key.
+RECORD_ANY_EPOCH = (
+    "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
+    " VALUES (:task_id, :key, :epoch, :worker, :now)"
+)
+#: A task of ``:status`` back to the queue.
+BACK_TO_QUEUE = (
+    "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now"
+    " WHERE task_id = :task_id AND status = :status"
+)
+#: The steps of a task rolled back to 0.
+FROM_ZERO = "UPDATE tasks SET step = 0, checkpoint = NULL WHERE task_id = :task_id"
