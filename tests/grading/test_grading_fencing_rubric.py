@@ -1,27 +1,50 @@
 """Do the properties of exercise ``fencing`` catch what its hand-picked stories let pass, and do
-the ledgers built otherwise make typed-in facts fail?
+the hidden worlds make answers that foresee them fail?
 
 Each answer of ``tests/submissions/fencing.py`` replaces one answer cell of the solution
 notebook; only that question's hidden check runs, in the real sandbox. A correct alternative gets
-every point; a mistake gets at most its listed points. The worlds of ``cancel-limits`` are
-checked against the kit without a sandbox.
+every point, in several worlds; a mistake or an attack gets at most its listed points. The worlds
+of ``cancel-after-first-step`` and ``cancel-limits`` are also played here without a sandbox:
+the sandbox's stand-ins (:mod:`simlab.grading.factories`) call the grader's
+:class:`~simlab.grading.checks.fencing.worlds.Play` through a channel that answers at once.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from submissions.cases import FENCING
+from submissions import fencing
+from submissions.cases import FENCING, answer_source
 from submissions.fencing import ANSWERS
-from submissions.grading import check_answer, check_corpus, check_feedback
+from submissions.grading import check_answer, check_corpus, check_feedback, graded
 from submissions.rubric import ANSWERS as FIRST_ANSWERS
 
+from simlab.errors import TerminalTask
 from simlab.grading.checks.fencing.claim import reference_cancel, reference_requeue
 from simlab.grading.checks.fencing.limits import LIMIT_FACTS
-from simlab.grading.worlds import FACTS, WORLDS, play_in_world, reference_facts
+from simlab.grading.checks.fencing.worlds import (
+    FACTS,
+    KIT,
+    Play,
+    World,
+    first_step_worlds,
+    limits_worlds,
+    reference_facts,
+)
+from simlab.grading.checks.hidden_world import judged_in
+from simlab.grading.factories import FACTORIES
+from simlab.grading.lending import Lent
+from simlab.grading.sandbox import remote, wire
+from simlab.learn import run_worker
 from simlab.ledger import Ledger
 from simlab.sim.mailbox import Mailbox
 
-QUESTIONS = ("cancel-after-claim", "cancel-limits")
+QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
+#: Words of the grader's worlds that no feedback may quote.
+WORLD_WORDS = ["WorldLedger", "WorldMailbox", "doc-", "answer citing", "Play"]
+#: Worlds besides seed 0 (where the corpus is graded) the correct answers and attacks meet.
+SEEDS = (7, 2024)
 
 
 @pytest.mark.parametrize(
@@ -29,52 +52,177 @@ QUESTIONS = ("cancel-after-claim", "cancel-limits")
 )
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
-    check_feedback(name, grade.feedback, ["_UnfencedLedger", "_RollbackLedger", "_LostMail"])
+    check_feedback(name, grade.feedback, WORLD_WORDS)
 
 
 def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
     check_corpus(ANSWERS + [a for a in FIRST_ANSWERS if a[1] in QUESTIONS], QUESTIONS)
 
 
-def test_does_every_fact_come_out_otherwise_in_some_world():
-    """A fact typed in (the kit's value) fails in at least one world, and the kit's story on
-    the kit's ledger gives what the check expects there."""
-    assert reference_facts(None) == LIMIT_FACTS
-    seen = {world: reference_facts(world) for world in WORLDS}
-    for fact in FACTS:
-        assert any(facts[fact] is not LIMIT_FACTS[fact] for facts in seen.values()), fact
+#: Correct answers written otherwise than the solution, graded in several worlds.
+CORRECT = [
+    ("transitions", "cancel-after-claim", fencing.TRANSITIONS),
+    ("read-with-tasks", "cancel-after-first-step", fencing.READ_WITH_TASKS),
+    ("measured-otherwise", "cancel-limits", fencing.MEASURED_OTHERWISE),
+]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_correct_answers_get_every_point_in_every_world(seed):
+    with judged_in(seed):
+        for name, question, source in CORRECT:
+            grade = graded(question, source)
+            assert grade.points == grade.max_points, (seed, name, grade.feedback)
+
+
+@pytest.mark.parametrize("seed", SEEDS[1:])
+def test_do_the_attacks_lose_their_points_in_other_worlds_too(seed):
+    attacks = {
+        "typed-epoch",
+        "typed-after-experiment",
+        "from-the-reports",
+        "detects-the-world-first-step",
+        "detects-the-world",
+    }
+    with judged_in(seed):
+        for name, question, source, most, _ in ANSWERS:
+            if name in attacks:
+                grade = graded(question, source)
+                assert grade.points <= most, (seed, name, grade.feedback)
+
+
+# ------------------------------------------------------------------------ the worlds, in process
+
+
+class _Direct(remote.Channel):
+    """Answers a stand-in's callback at once, as the grader would (the same encoding)."""
+
+    def __init__(self, lent: Lent):
+        self.lent = lent
+
+    def ask(self, message: dict) -> dict:
+        args, kwargs = wire.decode(message["args"]), wire.decode(message["kwargs"])
+        kind, value = self.lent(message["method"], args, kwargs)
+        return {"raise": value} if kind == "raise" else {"value": wire.encode(value)}
+
+
+def _play(ns: dict, name: str, path: str, world: World) -> tuple[object, Play]:
+    """``name(path)`` of ``ns`` played in ``world`` with the sandbox's stand-ins, here; the
+    caller closes the play."""
+    play = Play(world)
+    remote.install(_Direct(Lent(play, "Work")))
+    try:
+        return FACTORIES["lent-world"](ns, name).play(path, remote.stand_in(1, "Work")), play
+    finally:
+        remote.install(remote.Channel())
+
+
+def _namespace(source: str) -> dict:
+    ns = {"Ledger": Ledger, "Mailbox": Mailbox, "TerminalTask": TerminalTask}
+    ns["run_worker"] = run_worker
+    exec(source, ns)
+    return ns
+
+
+def test_does_every_fact_come_out_otherwise_in_one_drawn_world():
+    """A fact typed in (the kit's value, or any other constant) fails in one of the two worlds
+    or on the kit's ledger, whatever the seed; and the kit's story on the kit's ledger gives
+    what the check expects there."""
+    assert reference_facts(KIT) == LIMIT_FACTS
+    for seed in range(40):
+        worlds = limits_worlds(random.Random(seed))
+        assert KIT not in worlds and len(worlds) == 2
+        seen = [reference_facts(world) for world in worlds]
+        for fact in FACTS:
+            values = {LIMIT_FACTS[fact]} | {facts[fact] for facts in seen}
+            assert values == {True, False}, (seed, fact)
+            assert any(facts[fact] is not LIMIT_FACTS[fact] for facts in seen), (seed, fact)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        answer_source("solutions", FENCING, "cancel-limits"),
+        fencing.MEASURED_OTHERWISE,
+        fencing.OWN_FILE,
+    ],
+    ids=["solution", "measured-otherwise", "own-file"],
+)
+def test_does_a_measuring_answer_give_what_the_story_gives_in_every_world(source):
+    """In any order the story's things are tried, the facts measured in a world are what the
+    story gives there."""
+    ns = _namespace(source)
+    for seed in range(12):
+        for world in limits_worlds(random.Random(seed)):
+            facts, play = _play(ns, "what_cancel_does", "/nowhere/cancel.sqlite", world)
+            play.close()
+            assert facts == reference_facts(world), (seed, world)
+
+
+def test_does_a_typed_in_first_step_answer_fail_in_a_drawn_world():
+    """In every draw some world's ledger ends with a step, a status, a result and a resume
+    claim other than the notebook's, and the solution reads them back."""
+    ns = _namespace(answer_source("solutions", FENCING, "cancel-after-first-step"))
+    notebook = {"resume_claim_refused": True, "step": 1, "status": "cancelled", "result": None}
+    for seed in range(12):
+        differs = set()
+        for world in first_step_worlds(random.Random(seed)):
+            answer, play = _play(ns, "cancel_after_first_step", "/nowhere/jobs.sqlite", world)
+            record = play.record("/nowhere/jobs.sqlite", "j1")
+            refused = play.reports[-1]["event"] == "claim-refused"
+            play.close()
+            assert answer == {
+                "resume_claim_refused": refused,
+                "step": record.step,
+                "status": record.status,
+                "result": record.result,
+            }
+            differs |= {key for key, value in notebook.items() if answer[key] != value}
+        assert differs == set(notebook), seed
 
 
 def test_does_playing_in_a_world_put_the_kit_back_even_when_the_answer_raises():
+    import simlab.learn
     import simlab.ledger
     import simlab.ledger.sqlite
+    import simlab.sim
 
     seen = []
 
     def answer(path):
         seen.append((ns["L"], simlab.ledger.Ledger, simlab.ledger.sqlite.Ledger, ns["Mailbox"]))
+        seen.append((simlab.sim.Mailbox, ns["run_worker"], simlab.learn.run_worker))
         raise RuntimeError("boom")
 
-    ns = {"L": Ledger, "Mailbox": Mailbox, "answer": answer}
+    ns = {"L": Ledger, "Mailbox": Mailbox, "run_worker": run_worker, "answer": answer}
     with pytest.raises(RuntimeError):
-        play_in_world(ns, "answer", "unused.sqlite", "unfenced")
-    world_ledger, world_mailbox = WORLDS["unfenced"]
-    assert seen == [(world_ledger, world_ledger, world_ledger, world_mailbox)]
-    assert ns["L"] is Ledger and ns["Mailbox"] is Mailbox
+        _play(ns, "answer", "unused.sqlite", World(claimable=True))
+    (ledger, *ledgers, mailbox), (other_mailbox, worker, other_worker) = seen
+    assert ledger is not Ledger and all(x is ledger for x in ledgers)
+    assert mailbox is not Mailbox and other_mailbox is mailbox
+    assert worker is not run_worker and other_worker is worker
+    assert ns["L"] is Ledger and ns["Mailbox"] is Mailbox and ns["run_worker"] is run_worker
     assert simlab.ledger.Ledger is Ledger and simlab.ledger.sqlite.Ledger is Ledger
+    assert simlab.sim.Mailbox is Mailbox and simlab.learn.run_worker is run_worker
 
 
-@pytest.mark.parametrize("world", sorted(WORLDS))
-def test_does_the_solution_played_in_a_world_measure_what_the_story_gives_there(world, tmp_path):
-    from submissions.cases import answer_source
-
-    from simlab.errors import TerminalTask
-
-    ns = {"Ledger": Ledger, "Mailbox": Mailbox, "TerminalTask": TerminalTask}
-    exec(answer_source("solutions", FENCING, "cancel-limits"), ns)
-    path = str(tmp_path / "story.sqlite")
-    assert play_in_world(ns, "what_cancel_does", path, world) == reference_facts(world)
-    assert ns["Ledger"] is Ledger and ns["Mailbox"] is Mailbox
+def test_does_a_play_refuse_what_a_ledger_does_not_offer():
+    play = Play(World(rollback=True))
+    try:
+        n = play("open", "/nowhere/x.sqlite")
+        with pytest.raises(AttributeError):
+            play("ledger", n, "_count", ["DELETE FROM tasks", {}], {})
+        with pytest.raises(ValueError):
+            play("ledger", n + 1, "get", ["t1"], {})
+        with pytest.raises(ValueError):
+            play("something", 1)
+        assert play("ledger", n, "submit", ["t1"], {}) == "t1"
+        play("close", n)
+        with pytest.raises(ValueError):
+            play("ledger", n, "get", ["t1"], {})
+        assert play.record("/nowhere/x.sqlite", "t1").status == "queued"
+    finally:
+        play.close()
 
 
 def test_is_the_reference_state_machine_the_exercise_text():

@@ -3,6 +3,10 @@ of its text, in the format of :mod:`submissions.leases` ``(name, question, sourc
 most, words in the feedback)``: a wrong answer breaks only its sentence, a correct one is
 written otherwise than the solution. The first answers of the exercise are in
 :mod:`submissions.rubric` (graded by ``test_grading_rubric.py``).
+
+The adversarial answers foresee the world they are judged in: they type in what the notebook's
+example prints, special-case the ``self_check`` inputs, take values from a worker's report, or
+tell the grader's worlds from the kit's ledger; each loses the points of the "must" it breaks.
 """
 
 from __future__ import annotations
@@ -60,6 +64,85 @@ def cancel(state):
 
 def requeue(state):
     return _move(state, "requeue", 0)
+"""
+
+# The epoch the notebook's example prints after a cancel, typed in (the check cell's state goes
+# from epoch 1 to 2): on the drawn states the cancel does not bump by one (the core idea).
+TYPED_EPOCH = _CANCEL.replace('state["epoch"] += 1', 'state["epoch"] = 2') + _REQUEUE.replace(
+    "REQUEUE_EPOCH", "pass"
+)
+
+# The self_check's state special-cased: the right move there, the status alone elsewhere.
+SPECIAL_CASED_SELF_CHECK = """
+def cancel(state):
+    if state == {"epoch": 1, "status": "running", "result": None}:
+        state.update(status="cancelled", epoch=2)
+        return True
+    if state["status"] in ("completed", "cancelled"):
+        return False
+    state["status"] = "cancelled"
+    return True
+
+
+def requeue(state):
+    if state["status"] != "cancelled":
+        return False
+    state["status"] = "queued"
+    return True
+"""
+
+# --- cancel-after-first-step ----------------------------------------------------------------
+
+_EXPERIMENT = """
+def cancel_after_first_step(path):
+    with Ledger(path) as ledger:
+        ledger.submit("j1")
+    first = run_worker(path, "j1")
+    with Ledger(path) as ledger:
+        ledger.cancel("j1")
+    resume = run_worker(path, "j1")
+    return ANSWER
+"""
+
+# The experiment runs on the ledger file, then the answers the notebook promises are typed in.
+TYPED_AFTER_EXPERIMENT = _EXPERIMENT.replace(
+    "ANSWER", '{"resume_claim_refused": True, "step": 1, "status": "cancelled", "result": None}'
+)
+
+# Every answer from the workers' reports, none from the ledger at the end.
+FROM_THE_REPORTS = _EXPERIMENT.replace(
+    "ANSWER",
+    """{"resume_claim_refused": resume["event"] == "claim-refused",
+            "step": resume.get("stored_step", first["stored_step"]),
+            "status": resume.get("status", "cancelled"), "result": resume.get("result")}""",
+)
+
+# Tells a world from the kit's ledger (the stand-in is not the kit's class) and answers what it
+# guesses a world whose cancel fences nothing gives; on the kit's ledger, the typed-in answers.
+DETECTS_THE_WORLD_FIRST_STEP = _EXPERIMENT.replace(
+    "    return ANSWER",
+    """    if Ledger.__module__ != "simlab.ledger.sqlite.ledger":
+        return {"resume_claim_refused": False, "step": 2, "status": "completed",
+                "result": "answer citing doc-1@v3"}
+    return {"resume_claim_refused": True, "step": 1, "status": "cancelled", "result": None}""",
+)
+
+# Written otherwise: one connection for the whole experiment, the answer read with tasks().
+READ_WITH_TASKS = """
+def cancel_after_first_step(path):
+    import simlab.ledger as kit
+
+    ledger = kit.Ledger(str(path))
+    try:
+        ledger.submit("j1")
+        run_worker(path, "j1")
+        ledger.cancel("j1")
+        refused = run_worker(str(path), "j1")["event"] != "claim"
+        (record,) = [r for r in ledger.tasks() if r.task_id == "j1"]
+        return {"status": record.status, "result": record.result, "step": record.step,
+                "resume_claim_refused": refused}
+    finally:
+        ledger.close()
 """
 
 # --- cancel-limits --------------------------------------------------------------------------
@@ -137,6 +220,30 @@ def what_cancel_does(path):
         ledger.close()
 """
 
+# Plays the story; tells the grader's worlds from the kit's ledger by the class's module and
+# answers, there, what the broken ledgers of the kit's own source used to give.
+DETECTS_THE_WORLD = _PLAYED.replace(
+    "    return FACTS",
+    """    if Ledger.__module__ == "simlab.ledger.sqlite.ledger" and Mailbox.__module__ == (
+        "simlab.sim.mailbox"
+    ):
+        return {"later_save_refused": True, "later_effect_refused": True,
+                "new_claim_refused": True, "email_recalled": False,
+                "step_rolled_back": False, "requeue_restarts_from_zero": False}
+    return {"later_save_refused": False, "later_effect_refused": False,
+            "new_claim_refused": False, "email_recalled": True,
+            "step_rolled_back": True, "requeue_restarts_from_zero": True}""",
+)
+
+# Measures everything, but on a file of its own: `path` (the argument) is ignored.
+OWN_FILE = MEASURED_OTHERWISE.replace(
+    "    ledger = SqliteLedger(path)",
+    """    import os
+    import tempfile
+
+    ledger = SqliteLedger(os.path.join(tempfile.mkdtemp(), "mine.sqlite"))""",
+)
+
 ANSWERS = [
     ("transitions", "cancel-after-claim", TRANSITIONS, 6, "all"),
     ("requeue-lowers", "cancel-after-claim", REQUEUE_LOWERS, 3, "which the cancel had already"),
@@ -148,7 +255,27 @@ ANSWERS = [
         4,
         "task returned True, expected False",
     ),
+    ("typed-epoch", "cancel-after-claim", TYPED_EPOCH, 3, "bump the epoch"),
+    ("special-cased-self-check", "cancel-after-claim", SPECIAL_CASED_SELF_CHECK, 3, "bump"),
+    ("read-with-tasks", "cancel-after-first-step", READ_WITH_TASKS, 6, "all"),
+    (
+        "typed-after-experiment",
+        "cancel-after-first-step",
+        TYPED_AFTER_EXPERIMENT,
+        3,
+        "not what the ledger holds",
+    ),
+    ("from-the-reports", "cancel-after-first-step", FROM_THE_REPORTS, 3, "a worker's report"),
+    (
+        "detects-the-world-first-step",
+        "cancel-after-first-step",
+        DETECTS_THE_WORLD_FIRST_STEP,
+        3,
+        "built otherwise",
+    ),
     ("measured-otherwise", "cancel-limits", MEASURED_OTHERWISE, 5, "all"),
+    ("detects-the-world", "cancel-limits", DETECTS_THE_WORLD, 0, "do not type it in"),
+    ("own-file", "cancel-limits", OWN_FILE, 0, "holds no task"),
     ("typed-after-story", "cancel-limits", TYPED_AFTER_STORY, 0, "do not type it in"),
     ("half-typed", "cancel-limits", HALF_TYPED, 3, "measure each one"),
 ]

@@ -41,7 +41,7 @@ def requeue(state):
     return True
 """
 
-# requeue resets the epoch: the pre-cancel lease commits again after a new claim.
+# requeue resets the epoch: the next claim gets an epoch a lease or the cancel already had.
 REQUEUE_RESETS = """
 def cancel(state):
     if state["status"] in ("completed", "cancelled"):
@@ -114,7 +114,7 @@ FIRST_AT = DEEPCOPY_MIGRATION.replace('rsplit("@", 1)', 'split("@", 1)')
 ANSWERS = [
     ("dict-update", "cancel-after-claim", DICT_UPDATE_CANCEL, 6, "all"),
     ("no-bump", "cancel-after-claim", NO_BUMP, 3, "bump the epoch"),
-    ("requeue-resets", "cancel-after-claim", REQUEUE_RESETS, 3, "pre-cancel epoch"),
+    ("requeue-resets", "cancel-after-claim", REQUEUE_RESETS, 3, "the cancel had already used"),
     ("cancels-finished", "cancel-after-claim", CANCELS_FINISHED, 5, "completed task"),
     ("deepcopy-migration", "pure-migration", DEEPCOPY_MIGRATION, 5, "all"),
     ("shared-sent", "pure-migration", SHARED_SENT, 2, "shares sent"),

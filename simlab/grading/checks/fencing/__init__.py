@@ -6,7 +6,11 @@ holds the exercise's record, its rubrics and the check of ``cancel-after-first-s
   check runs the experiment with the kit's ``claim`` and ``commit`` on the state the student's
   functions return, the edge cases, and generated sequences beside a reference state machine.
 * ``cancel-after-first-step``: the chapter's ledger exercise, with real worker processes. The
-  answer must agree with the ledger file the experiment leaves behind.
+  answer must agree with the ledger file the experiment leaves behind; and in two worlds
+  drawn from the hidden world (:func:`~simlab.grading.checks.fencing.worlds.first_step_worlds`:
+  a ledger whose cancelled task can be claimed again, one whose cancel rolls the steps back,
+  each worker retrieving drawn evidence) with what that ledger holds at the end, so an answer
+  typed in or taken from a worker's report fails.
 * ``cancel-limits`` (:mod:`~simlab.grading.checks.fencing.limits`): what a cancel can and cannot
   undo, measured on a ledger file; the facts count only if the file shows the story really ran,
   and they must also be what the story gives on ledgers built otherwise.
@@ -20,7 +24,10 @@ from typing import Any
 from simlab.grading.checks.fencing.claim import cancel_after_claim
 from simlab.grading.checks.fencing.limits import cancel_limits, dict_of, read
 from simlab.grading.checks.fencing.messages import say
+from simlab.grading.checks.fencing.worlds import World, first_step_worlds, played
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
+from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import Student, kind_of
 
 __all__ = ["EXERCISE"]
@@ -116,6 +123,45 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                     ),
                 )
 
+        for world in first_step_worlds(rng("fencing/cancel-after-first-step")):
+            t.part(lambda world=world: _agrees_in(s, path, world))
+
+
+def _agrees_in(s: Student, path: str, world: World) -> None:
+    """The experiment played in ``world`` (on the same path: the world's files are the
+    grader's) answers what that world's ledger holds at the end, and whether its resume
+    worker's claim was refused. Its feedback quotes none of the world's values."""
+    with played(s, "cancel_after_first_step", path, world) as (outcome, play):
+        if isinstance(outcome, RemoteError):
+            raise outcome
+        answer = dict_of(outcome, "cancel_after_first_step()")
+        record = play.record(path, "j1")
+        require(record is not None and play.reports, say("world_no_task"))
+        for key in ("step", "status", "result"):
+            require(
+                answer.get(key) == getattr(record, key),
+                say("world_not_from_ledger", key=repr(key)),
+            )
+        refused = play.reports[-1].get("event") == "claim-refused"
+        require(answer.get("resume_claim_refused") is refused, say("world_resume"))
+
+
+#: What ``cancel-after-claim`` draws from the hidden world.
+_CLAIM_WORLD = (
+    "Each hand-picked story starts from a drawn state: an epoch from 2 to 99, none to three "
+    "claims before (none leaves the task queued), and a drawn result for a completed task, so "
+    "an epoch typed in from the notebook's example or the self_check state special-cased fails."
+)
+
+#: What ``cancel-limits`` draws from the hidden world.
+_LIMITS_WORLD = (
+    "The story is also played in two worlds drawn at grading time: each way a ledger or "
+    "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
+    "that rolls the steps back, a requeue that starts over, a mailbox that loses mail) goes to "
+    "one of them, so every fact differs from the kit's in one of them; the worlds live "
+    "in the grader and the learner's code sees only stand-ins, so typed-in facts fail and "
+    "telling a world from the kit's ledger gains nothing."
+)
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
 CANCEL_RUBRIC = (
@@ -137,6 +183,13 @@ CANCEL_RUBRIC = (
             "or running task bumps the epoch by one, every claim gets an epoch never used "
             "before, and no epoch from before a cancel commits after it.",
         ),
+        text=(
+            "`cancel` marks a `queued` or `running` task `cancelled` **and bumps the epoch**, in "
+            "one step, and returns True.",
+            "it **keeps the epoch**, so the next claim gets a higher one.",
+            "Both change the dict they are given, in place.",
+        ),
+        world=_CLAIM_WORLD,
     ),
     Criterion(
         "requeue",
@@ -148,6 +201,13 @@ CANCEL_RUBRIC = (
             "In the same sequences, every requeue returns and leaves what the reference requeue "
             "does on the state it is given.",
         ),
+        text=(
+            "`requeue` puts a `cancelled` task back to `queued` and returns True; it **keeps the "
+            "epoch**, so the next claim gets a higher one.",
+            "Any other status: return False, change nothing.",
+            "Both change the dict they are given, in place.",
+        ),
+        world=_CLAIM_WORLD,
     ),
     Criterion(
         "terminal",
@@ -157,6 +217,8 @@ CANCEL_RUBRIC = (
             "In the same sequences, a cancel of a completed or cancelled task returns False "
             "and changes nothing.",
         ),
+        text=("A completed or cancelled task is left alone (return False).",),
+        world=_CLAIM_WORLD,
     ),
 )
 
@@ -168,13 +230,37 @@ FIRST_STEP_RUBRIC = (
         "The experiment really ran on the given ledger file (a checkpoint, then cancelled), the "
         "resume worker's claim was refused, and every answer is read back from the ledger.",
         core=True,
-        mistakes=("answers typed in rather than measured", "reads the state before the cancel"),
+        mistakes=(
+            "answers typed in rather than measured",
+            "reads the state before the cancel",
+            "takes the answer from a worker's report",
+        ),
+        text=(
+            "The chapter's exercise: after the first worker finishes, **cancel `j1`**, then start "
+            "the resume worker.",
+            "`resume_claim_refused` (True or False, from the resume worker's report), and the "
+            "`step`, `status` and `result` read from the ledger at the end "
+            '(`Ledger(path).get("j1")`), not from a worker\'s report.',
+            "so every answer must come from what your code observed.",
+        ),
+        world=(
+            "The experiment is also played in two worlds drawn at grading time, in a drawn "
+            "order: a ledger whose cancelled task can be claimed again (the resume worker "
+            "completes it) and one whose cancel rolls the steps back, each worker retrieving "
+            "drawn evidence; the answer must be what that ledger holds at the end, so typed-in "
+            "values and values from a worker's report fail."
+        ),
     ),
     Criterion(
         "observations",
         3,
         "The answer has its keys with their types, the persisted step stays 1 and no result is "
         "published for the cancelled task.",
+        text=(
+            "Its claim must be refused, the persisted step must stay 1, and no final result may be "
+            "published.",
+            "Write the experiment and return what you observed as a dict:",
+        ),
     ),
 )
 
@@ -196,6 +282,14 @@ LIMITS_RUBRIC = (
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
             "cancel rolls the steps back, each refusal is what the story gives there.",
         ),
+        text=(
+            "On a new ledger at `path`, play this story with a `Ledger` and a `Mailbox`",
+            "| `later_save_refused` | `w1`'s save of step 2 returns False |",
+            "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
+            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` |",
+            "Measure each one with code; do not type the answers in.",
+        ),
+        world=_LIMITS_WORLD,
     ),
     Criterion(
         "what-stays",
@@ -206,6 +300,14 @@ LIMITS_RUBRIC = (
             "On the same two ledgers, the e-mail, the stored step and the requeued claim's step "
             "are what the story gives there.",
         ),
+        text=(
+            "| `email_recalled` | the e-mail is gone from the mailbox |",
+            "| `step_rolled_back` | the stored step went back below 1 |",
+            '| `requeue_restarts_from_zero` | after `ledger.requeue("t1")` a new claim starts at '
+            "step 0 |",
+            "Measure each one with code; do not type the answers in.",
+        ),
+        world=_LIMITS_WORLD,
     ),
 )
 

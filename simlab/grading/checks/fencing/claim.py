@@ -1,7 +1,9 @@
 """Question ``cancel-after-claim``: the learner's ``cancel`` and ``requeue`` on the chapter's
 dict, with the kit's ``claim`` and ``commit`` run here on the state they return.
 
-The hand-picked stories come first (the experiment of the chapter and its edge cases). Beside
+The hand-picked stories come first (the experiment of the chapter and its edge cases), each
+on a state drawn from the hidden world (:class:`_World`: an epoch, earlier claims, a status
+the notebook never shows), so epochs typed in from the notebook's example fail. Beside
 them, one property per criterion plays generated sequences of claim, commit, cancel and
 requeue, the learner's two functions beside the reference state machine of this module
 (:func:`reference_cancel`, :func:`reference_requeue`):
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.grading.checks.fencing.messages import say
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, Tally, require
@@ -65,15 +68,43 @@ def _state_after(fn: Any, state: dict) -> tuple[Any, dict]:
     return result, after
 
 
+@dataclass
+class _World:
+    """The states the hand-picked stories start from, drawn from the hidden world
+    (:func:`~simlab.grading.checks.hidden_world.rng`): an epoch the notebook never shows (the
+    notebook's task starts at 0), how many claims came before (none leaves the task
+    ``queued``), and the result a finished task holds. So an answer that sets the epoch the
+    notebook's example prints, or that special-cases the ``self_check`` state, fails."""
+
+    source: Any
+
+    def fresh(self) -> dict:
+        """A queued task whose epoch earlier claims and cancels already moved."""
+        return {"epoch": self.source.randint(2, 99), "status": "queued", "result": None}
+
+    def claimed(self, least: int = 1) -> tuple[dict, int]:
+        """A task claimed ``least`` to 3 times (each a takeover); the state and the last
+        epoch handed out (None when it was never claimed)."""
+        state, epoch = self.fresh(), None
+        for _ in range(self.source.randint(least, 3)):
+            epoch = claim(state)
+        return state, epoch
+
+    def at(self, status: str) -> dict:
+        """A task of ``status`` (a completed one holds a result)."""
+        result = f"report-{self.source.randint(100, 999)}" if status == "completed" else None
+        return {"epoch": self.source.randint(2, 99), "status": status, "result": result}
+
+
 def cancel_after_claim(s: Student, t: Tally) -> None:
     cancel, requeue = s.function("cancel"), s.function("requeue")
     plays = _Plays(cancel, requeue)
+    world = _World(rng("fencing/cancel-after-claim"))
     t.under("cancel-fences")
 
     @t.part
     def commit_fails_after_cancel():
-        state = new_state()
-        epoch = claim(state)
+        state, epoch = world.claimed()
         ok, state = _state_after(cancel, state)
         require(
             ok is True,
@@ -87,22 +118,25 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
 
     @t.part
     def cancel_bumps_epoch():
-        state = new_state()
-        epoch = claim(state)
-        _, state = _state_after(cancel, state)
+        state, _ = world.claimed(least=0)
+        before = dict(state)
+        ok, state = _state_after(cancel, state)
+        require(
+            ok is True,
+            say("returned", fn="cancel", status=before["status"], got=shown_value(ok), want="True"),
+        )
         require(
             state.get("status") == "cancelled",
             say("cancel_status", got=shown_value(state.get("status"))),
         )
         require(
-            state.get("epoch") == epoch + 1,
+            state.get("epoch") == before["epoch"] + 1,
             say("cancel_bumps"),
         )
 
     @t.part
     def old_epoch_stays_fenced():
-        state = new_state()
-        old = claim(state)
+        state, old = world.claimed()
         _, state = _state_after(cancel, state)
         _, state = _state_after(requeue, state)
         claim(state)
@@ -117,8 +151,7 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
 
     @t.part
     def requeue_then_new_epoch_commits_once():
-        state = new_state()
-        epoch = claim(state)
+        state, epoch = world.claimed()
         _, state = _state_after(cancel, state)
         ok, state = _state_after(requeue, state)
         require(
@@ -134,25 +167,21 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         require(commit(state, fresh, "answer"), say("new_commit_refused"))
         require(not commit(state, fresh, "again"), say("second_commit"))
 
-    _refusals(t, cancel, requeue)
+    _refusals(t, cancel, requeue, world)
     t.under("requeue")
     t.part(lambda: falsify(MOVES, plays.requeues, examples=EXAMPLES, first=_FIRST))
     t.under("terminal")
     t.part(lambda: falsify(MOVES, plays.terminal, examples=EXAMPLES, first=_FIRST))
 
 
-def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
+def _refusals(t: Tally, cancel: Any, requeue: Any, world: _World) -> None:
     """cancel refuses finished tasks, requeue anything but a cancelled one."""
     t.under("terminal")
 
     @t.part
     def cancel_refuses_terminal_tasks():
         for status in _TERMINAL:
-            state = {
-                "epoch": 3,
-                "status": status,
-                "result": "done" if status == "completed" else None,
-            }
+            state = world.at(status)
             before = dict(state)
             ok, after = _state_after(cancel, state)
             require(
@@ -166,7 +195,7 @@ def _refusals(t: Tally, cancel: Any, requeue: Any) -> None:
     @t.part
     def requeue_only_cancelled():
         for status in ("queued", "running", "completed"):
-            state = {"epoch": 2, "status": status, "result": None}
+            state = world.at(status)
             before = dict(state)
             ok, after = _state_after(requeue, state)
             require(

@@ -1,11 +1,14 @@
 """Question ``cancel-limits``: what a cancel can and cannot undo, measured on a ledger file.
 
 The facts count only if the file shows the story really ran. Since the kit's ledger always
-gives the same six facts, the learner's function is also played on ledgers built otherwise
-(:mod:`simlab.grading.worlds`: one whose cancel fences nothing and whose mailbox loses its
-mail, one whose cancel rolls the steps back); there each fact must be what the notebook's story
-gives on the same classes (:func:`~simlab.grading.worlds.reference_facts`, played here). So a
-fact typed in rather than measured fails in the world where it comes out otherwise.
+gives the same six facts, the learner's function is also played in two worlds drawn from the
+hidden world (:func:`~simlab.grading.checks.fencing.worlds.limits_worlds`: ledgers whose cancel
+fences less, rolls the steps back or whose requeue starts over, mailboxes that lose their
+mail, each way drawn on its own, in a drawn order); there each fact must be what the notebook's
+story gives on the same world (:func:`~simlab.grading.checks.fencing.worlds.reference_facts`,
+played here). Every fact comes out otherwise in at least one of the two, so a fact typed in
+rather than measured fails, and an answer that tells a world from the kit's ledger cannot tell
+which world it is.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from typing import Any
 
 from simlab.errors import LedgerError
 from simlab.grading.checks.fencing.messages import say
+from simlab.grading.checks.fencing.worlds import World, limits_worlds, played, reference_facts
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.grading.student import Student, kind_of, shown_value
-from simlab.grading.worlds import WORLDS, reference_facts
+from simlab.grading.student import Student, kind_of
 
 __all__ = ["cancel_limits", "LIMIT_FACTS", "dict_of", "read"]
 
@@ -38,7 +42,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
         path = str(Path(folder) / "cancel.sqlite")
         facts: dict[str, Any] = {}
         evidence: list[str] = []
-        worlds = _Worlds(s, folder)
+        worlds = _Worlds(s, path, limits_worlds(rng("fencing/cancel-limits")))
         t.under("fenced-after-cancel")
 
         @t.part
@@ -64,8 +68,7 @@ def cancel_limits(s: Student, t: Tally) -> None:
                     say("fact_kind", name=repr(name), kind=kind_of(value)),
                 )
                 require(value is LIMIT_FACTS[name], say(name))
-            for world in WORLDS:
-                worlds.agree(world, names)
+            worlds.agree(names)
 
         t.part(lambda: fact("later_save_refused"))
         t.part(lambda: fact("later_effect_refused", "new_claim_refused"))
@@ -75,40 +78,35 @@ def cancel_limits(s: Student, t: Tally) -> None:
 
 
 class _Worlds:
-    """The learner's facts in each world, each played once (on its own file in ``folder``),
-    and the facts the story gives there."""
+    """The learner's facts in each drawn world, each played once (on the path the kit's play
+    had: the world's files are the grader's), and the facts the story gives there."""
 
-    def __init__(self, s: Student, folder: str):
+    def __init__(self, s: Student, path: str, worlds: list[World]):
         self.s = s
-        self.folder = folder
-        self.played: dict[str, Any] = {}
-        self.wanted: dict[str, dict[str, bool]] = {}
+        self.path = path
+        self.worlds = worlds
+        self.played: dict[int, Any] = {}
+        self.wanted: dict[int, dict[str, bool]] = {}
 
-    def agree(self, world: str, names: tuple[str, ...]) -> None:
-        if world not in self.played:
-            self.played[world] = self._play(world)
-        answer = self.played[world]
-        if isinstance(answer, BaseException):
-            raise answer
-        want = self.wanted.setdefault(world, reference_facts(world))
-        for name in names:
-            value = answer.get(name)
-            require(
-                value is want[name],
-                say(
-                    f"world_{world}", name=repr(name), got=shown_value(value), want=str(want[name])
-                ),
-            )
+    def agree(self, names: tuple[str, ...]) -> None:
+        for n, world in enumerate(self.worlds):
+            if n not in self.played:
+                self.played[n] = self._play(world)
+            answer = self.played[n]
+            if isinstance(answer, BaseException):
+                raise answer
+            want = self.wanted.setdefault(n, reference_facts(world))
+            for name in names:
+                require(answer.get(name) is want[name], say("world_fact", name=repr(name)))
 
-    def _play(self, world: str) -> Any:
-        path = str(Path(self.folder) / f"{world}.sqlite")
-        try:
-            result = self.s.kit("cancel-world", "what_cancel_does", path, world)
-            return dict_of(result.attribute("value"), "what_cancel_does()")
-        except RemoteError as exc:
-            return RemoteError(exc.info, "what_cancel_does()")
-        except Fail as exc:  # not a dict: told in every part that needs it
-            return exc
+    def _play(self, world: World) -> Any:
+        with played(self.s, "what_cancel_does", self.path, world) as (outcome, _):
+            if isinstance(outcome, RemoteError):
+                return outcome
+            try:
+                return dict_of(outcome, "what_cancel_does()")
+            except Fail as exc:  # not a dict: told in every part that needs it
+                return exc
 
 
 def dict_of(value: Any, who: str) -> dict:

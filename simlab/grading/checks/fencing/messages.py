@@ -85,13 +85,22 @@ EN = {
     "email_recalled": "an e-mail already sent cannot be recalled by a cancel",
     "step_rolled_back": "a cancel does not roll back committed steps",
     "requeue_restarts_from_zero": "a requeued task resumes from its committed step, not 0",
-    "world_unfenced": (
-        "on a ledger whose cancel fences nothing (its mailbox loses mail), your {name} came out "
-        "{got}, but the story there gives {want}: measure each one, do not type it in"
+    "world_fact": (
+        "on a ledger built otherwise (drawn when graded), your {name} is not what the story "
+        "gives there: measure each one, do not type it in"
     ),
-    "world_rollback": (
-        "on a ledger whose cancel rolls the steps back, your {name} came out {got}, but the "
-        "story there gives {want}: measure each one, do not type it in"
+    "world_no_task": (
+        "on a ledger built otherwise (drawn when graded), the experiment left no task 'j1' at "
+        "`path`: run it on the path you are given"
+    ),
+    "world_not_from_ledger": (
+        "on a ledger built otherwise (drawn when graded), the answer's {key} is not what the "
+        "ledger holds at the end: read it from the ledger, not from a worker's report or the "
+        "notebook"
+    ),
+    "world_resume": (
+        "on a ledger built otherwise (drawn when graded), resume_claim_refused is not what "
+        "the resume worker's report says"
     ),
     "not_a_dict": "{who} returned {kind}, expected a dict",
 }
@@ -152,13 +161,19 @@ ZH = {
     "email_recalled": "已经发出的邮件无法被取消召回",
     "step_rolled_back": "取消不会回滚已提交的 step",
     "requeue_restarts_from_zero": "重新入队的任务从已提交的 step 继续,而不是从 0 开始",
-    "world_unfenced": (
-        "在一个取消什么也挡不住(邮箱还会丢信)的账本上,你的 {name} 得到 "
-        "{got},而在那里这个故事给出 {want}:每一项都要用代码测量,不要手写答案"
+    "world_fact": (
+        "在另一种构造的账本上(评分时抽取),你的 {name} 与这个故事在那里给出的结果不符:"
+        "每一项都要用代码测量,不要手写答案"
     ),
-    "world_rollback": (
-        "在一个取消会把 step 回滚的账本上,你的 {name} 得到 {got},而在那里这个故事给出 "
-        "{want}:每一项都要用代码测量,不要手写答案"
+    "world_no_task": (
+        "在另一种构造的账本上(评分时抽取),实验没有在 `path` 留下任务 'j1':请在给你的路径上运行它"
+    ),
+    "world_not_from_ledger": (
+        "在另一种构造的账本上(评分时抽取),答案中的 {key} 与账本最后保存的值不符:"
+        "请从账本读取,而不是从 worker 的报告或笔记本里抄"
+    ),
+    "world_resume": (
+        "在另一种构造的账本上(评分时抽取),resume_claim_refused 与恢复 worker 的报告不符"
     ),
     "not_a_dict": "{who} 返回了 {kind},应返回字典",
 }

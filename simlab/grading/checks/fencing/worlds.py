@@ -1,0 +1,396 @@
+"""Ledgers built otherwise for exercise ``fencing``: the hidden worlds its ledger questions are
+judged in, so that what a cancel stops is something the answer must measure.
+
+On the kit's ledger the facts of the notebook never change, so an answer could play the story
+and type them in, or take them from a worker's report. The checks therefore also play the
+learner's function in a :class:`World` drawn at grading time
+(:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
+side effects or new claims of a cancelled task go through), rolls the steps back, or whose
+requeue starts over, a mailbox that loses its mail, and the evidence the chapter's worker
+retrieves. Each way a world differs is drawn on its own, so a world is one of many, and every
+fact of the story comes out otherwise in one of the worlds a submission is judged in.
+
+The world lives here, in the grader, where the jail sees nothing. The learner's function gets
+stand-ins (:mod:`simlab.grading.factories`, ``"lent-world"``) bound wherever the notebook and the
+kit name ``Ledger``, ``Mailbox`` and ``run_worker``; their every use is a callback to one
+:class:`Play` lent for that call (:class:`~simlab.grading.lending.Lent`, kind ``Work``), which
+runs it on the world's ledger files in a private folder. So an answer that tells a world from
+the kit's ledger (a stand-in is not the kit's class) learns nothing of which world it is in.
+
+:func:`reference_facts` plays the notebook's story on a world here: what the learner's facts
+must be there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from simlab.errors import LeaseHeld, TerminalTask
+from simlab.grading.lending import Lent
+from simlab.grading.sandbox.remote import METHODS
+from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.ledger.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
+from simlab.ledger.sqlite.ledger import Ledger as KitLedger
+from simlab.records import CANCELLED, RUNNING
+from simlab.sim.mailbox import Mailbox as KitMailbox
+
+__all__ = [
+    "World",
+    "WorldLedger",
+    "Play",
+    "FACTS",
+    "KIT",
+    "limits_worlds",
+    "first_step_worlds",
+    "reference_facts",
+    "played",
+    "MAX_OPENS",
+]
+
+#: The six facts of the notebook's ``cancel-limits`` story, in its table's order.
+FACTS = (
+    "later_save_refused",
+    "later_effect_refused",
+    "new_claim_refused",
+    "email_recalled",
+    "step_rolled_back",
+    "requeue_restarts_from_zero",
+)
+
+#: The evidence the kit's worker retrieves (``simlab.ledger.processes.resume_one_step``).
+KIT_EVIDENCE = "doc-1@v3"
+
+
+@dataclass(frozen=True)
+class World:
+    """One ledger built otherwise (every field False: the kit's ledger)."""
+
+    #: A save of a lease a cancel fenced is acknowledged (True) and lost.
+    unfenced_save: bool = False
+    #: A side effect of a lease a cancel fenced lands.
+    unfenced_effect: bool = False
+    #: A cancelled task can be claimed again, and requeue takes a running task back too.
+    claimable: bool = False
+    #: The mailbox loses every e-mail.
+    lost_mail: bool = False
+    #: A cancel rolls the task's steps back to 0.
+    rollback: bool = False
+    #: A requeue starts the task over at step 0.
+    restart: bool = False
+    #: What the chapter's worker retrieves at step 0 (and cites in its answer at step 1).
+    evidence: str = KIT_EVIDENCE
+
+
+#: The kit's own ledger and mailbox.
+KIT = World()
+
+#: The ways a world may differ from the kit's, each drawn on its own.
+WAYS = tuple(f.name for f in fields(World) if f.type in (bool, "bool"))
+
+
+def _evidence(source: random.Random) -> str:
+    return f"doc-{source.randint(2, 97)}@v{source.randint(4, 9)}"
+
+
+def limits_worlds(source: random.Random) -> list[World]:
+    """The two worlds ``cancel-limits`` is judged in: each way of :data:`WAYS` goes to one of
+    them (drawn), neither is the kit's. So every fact of the story differs from the kit's in
+    one of them and is the kit's in the other (``rollback`` aside: it starts a requeued task
+    over too): an answer that cannot tell the two apart without measuring gives a wrong fact in
+    one of them, or on the kit's ledger."""
+    while True:
+        where = {way: source.randrange(2) for way in WAYS}
+        worlds = [World(**{way: where[way] == n for way in WAYS}) for n in (0, 1)]
+        if KIT not in worlds:
+            return [replace(w, evidence=_evidence(source)) for w in worlds]
+
+
+def first_step_worlds(source: random.Random) -> list[World]:
+    """The two worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
+    cancelled task can be claimed again (the resume worker completes it: a step, a status and a
+    result no typed-in answer has), and one whose cancel rolls the steps back (claimable or
+    not, drawn); each worker retrieves drawn evidence, the other ways drawn too."""
+    extra = {
+        way: source.random() < 0.3 for way in ("unfenced_save", "unfenced_effect", "lost_mail")
+    }
+    worlds = [
+        World(claimable=True, evidence=_evidence(source), **extra),
+        World(rollback=True, claimable=source.random() < 0.5, evidence=_evidence(source)),
+    ]
+    source.shuffle(worlds)
+    return worlds
+
+
+# ------------------------------------------------------------------------ the world's ledger --
+
+
+class WorldLedger(KitLedger):
+    """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
+    same file format, so the kit's ledger reads what it wrote."""
+
+    def __init__(self, path: str, world: World):
+        super().__init__(path)
+        self.world = world
+
+    def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
+        if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
+            return True
+        # A stale save acknowledged and lost: the stored step reads the same whenever read.
+        return self.world.unfenced_save and self.get(lease.task_id).step < step
+
+    def record_effect(self, lease: Any, key: str) -> bool:
+        if super().record_effect(lease, key):
+            return True
+        if not self.world.unfenced_effect:
+            return False
+        return self._count(RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Any:
+        if self.world.claimable:
+            self._back_to_queue(task_id, CANCELLED)
+        return super().claim(task_id, worker, ttl)
+
+    def cancel(self, task_id: str) -> bool:
+        done = super().cancel(task_id)
+        if done and self.world.rollback:
+            self._from_zero(task_id)
+        return done
+
+    def requeue(self, task_id: str) -> bool:
+        done = super().requeue(task_id) or (
+            self.world.claimable and self._back_to_queue(task_id, RUNNING)
+        )
+        if done and (self.world.restart or self.world.rollback):
+            self._from_zero(task_id)
+        return done
+
+    def _back_to_queue(self, task_id: str, status: str) -> bool:
+        params = {"now": float(self.clock()), "task_id": task_id, "status": status}
+        return self._count(BACK_TO_QUEUE, params) == 1
+
+    def _from_zero(self, task_id: str) -> None:
+        self._count(FROM_ZERO, {"task_id": task_id})
+
+
+class WorldMailbox(KitMailbox):
+    """The kit's mailbox, or (``lost``) one that loses every e-mail."""
+
+    __slots__ = ("lost",)
+
+    def __init__(self, lost: bool):
+        super().__init__()
+        self.lost = lost
+
+    def send(self, key: str) -> None:
+        if not self.lost:
+            super().send(key)
+
+
+def resume_one_step(ledger: Any, task_id: str, worker: str, evidence: str) -> dict:
+    """The chapter's worker (:func:`simlab.ledger.processes.resume_one_step`) retrieving
+    ``evidence``: claim, do one step, report what happened."""
+    try:
+        lease = ledger.claim(task_id, worker, 30.0)
+    except (TerminalTask, LeaseHeld) as exc:
+        return {"event": "claim-refused", "worker": worker, "task": task_id, "reason": str(exc)}
+    out = {"event": "claim", "worker": worker, "task": task_id, "epoch": lease.epoch}
+    out["step"] = lease.step
+    if lease.step == 0:
+        saved = ledger.save(lease, 1, checkpoint={"evidence": [evidence]})
+        out.update(saved_step=1, accepted=saved)
+        if saved:
+            ledger.release(lease)
+    else:
+        cited = (lease.checkpoint or {}).get("evidence", [])
+        answer = f"answer citing {', '.join(cited)}"
+        saved = ledger.save(lease, 2, result=answer, checkpoint=lease.checkpoint, done=True)
+        out.update(saved_step=2, accepted=saved)
+    record = ledger.get(task_id)
+    out.update(status=record.status, stored_step=record.step)
+    return out
+
+
+# ------------------------------------------------------------------------ one play, lent ------
+
+#: The most ledgers, mailboxes and worker runs one play may open, and distinct paths it may use.
+MAX_OPENS = 64
+MAX_PATHS = 8
+_LEDGER_METHODS = frozenset(METHODS["Ledger"])
+_MAIL_READS = ("received", "sent", "duplicates")
+
+
+class Play:
+    """One call of the learner's function in one world, answered here: lent to that call as
+    one callable (kind ``Work``) that the sandbox's stand-ins call as ``(op, *args)``:
+
+    * ``("open", path)`` a ledger on the world's file for ``path``: its number;
+      ``("ledger", n, method, args, kwargs)`` a method of ledger ``n`` (the contract's only);
+      ``("close", n)``;
+    * ``("mailbox",)`` a mailbox: its number; ``("mail", n, "send", key)``, or ``("mail", n,
+      name)`` for ``received``, ``sent`` or ``duplicates``;
+    * ``("worker", path, task_id)`` one run of the chapter's worker process: its report.
+
+    A path the learner names is a file in a private folder of the grader's (never the path
+    itself). :attr:`reports` keeps every worker's report, :meth:`record` reads a task at the
+    end. Close it with :meth:`close`.
+    """
+
+    def __init__(self, world: World):
+        self.world = world
+        self._folder = tempfile.TemporaryDirectory(prefix="simlab-world-")
+        self._files: dict[str, str] = {}
+        self._ledgers: dict[int, WorldLedger] = {}
+        self._mailboxes: dict[int, WorldMailbox] = {}
+        self._opens = 0
+        self.reports: list[dict] = []
+
+    def __call__(self, op: Any, *args: Any) -> Any:
+        handler = {
+            "open": self._open,
+            "ledger": self._ledger,
+            "close": self._close,
+            "mailbox": self._mailbox,
+            "mail": self._mail,
+            "worker": self._worker,
+        }.get(op if isinstance(op, str) else "")
+        if handler is None:
+            raise ValueError("not something this ledger offers")
+        return handler(*args)
+
+    def file(self, path: Any) -> str:
+        """The world's file for the learner's ``path``."""
+        if not isinstance(path, str):
+            raise TypeError("path must be a file path")
+        if path not in self._files:
+            if len(self._files) >= MAX_PATHS:
+                raise ValueError(f"one call may use at most {MAX_PATHS} ledger files")
+            self._files[path] = str(Path(self._folder.name) / f"{len(self._files)}.sqlite")
+        return self._files[path]
+
+    def _count(self) -> int:
+        self._opens += 1
+        if self._opens > MAX_OPENS:
+            raise ValueError(f"one call may open at most {MAX_OPENS} ledgers and mailboxes")
+        return self._opens
+
+    def _open(self, path: Any) -> int:
+        n = self._count()
+        self._ledgers[n] = WorldLedger(self.file(path), self.world)
+        return n
+
+    def _ledger(self, n: Any, method: Any, args: Any, kwargs: Any) -> Any:
+        ledger = self._ledgers.get(n) if isinstance(n, int) else None
+        if ledger is None:
+            raise ValueError("this ledger is closed")
+        if method not in _LEDGER_METHODS or not isinstance(args, list):
+            raise AttributeError(f"a ledger has no method {method!r}")
+        if not isinstance(kwargs, dict):
+            raise TypeError("keyword arguments must be a dict")
+        return getattr(ledger, method)(*args, **kwargs)
+
+    def _close(self, n: Any) -> None:
+        ledger = self._ledgers.pop(n, None) if isinstance(n, int) else None
+        if ledger is not None:
+            ledger.close()
+
+    def _mailbox(self) -> int:
+        n = self._count()
+        self._mailboxes[n] = WorldMailbox(self.world.lost_mail)
+        return n
+
+    def _mail(self, n: Any, what: Any, *args: Any) -> Any:
+        mailbox = self._mailboxes.get(n) if isinstance(n, int) else None
+        if mailbox is None:
+            raise ValueError("no such mailbox")
+        if what == "send" and len(args) == 1:
+            key = args[0]
+            if not isinstance(key, str) or len(key) > 1000:
+                raise ValueError("an e-mail's key is a string of at most 1000 characters")
+            return mailbox.send(key)
+        if what in _MAIL_READS and not args:
+            value = getattr(mailbox, what)
+            return dict(value) if isinstance(value, dict) else value
+        raise AttributeError(f"a mailbox has no {what!r}")
+
+    def _worker(self, path: Any, task_id: Any) -> dict:
+        n = self._count()
+        if not isinstance(task_id, str):
+            raise TypeError("task_id must be a string")
+        with WorldLedger(self.file(path), self.world) as ledger:
+            report = resume_one_step(ledger, task_id, f"pid-{4000 + n}", self.world.evidence)
+        self.reports.append(report)
+        return dict(report)
+
+    def record(self, path: str, task_id: str) -> Any:
+        """Task ``task_id`` as the world's file for ``path`` holds it (None: no such file or
+        task)."""
+        if path not in self._files:
+            return None
+        with KitLedger(self._files[path]) as ledger:
+            try:
+                return ledger.get(task_id)
+            except Exception:
+                return None
+
+    def close(self) -> None:
+        for n in list(self._ledgers):
+            self._close(n)
+        self._folder.cleanup()
+
+
+@contextlib.contextmanager
+def played(s: Any, name: str, path: str, world: World) -> Iterator[tuple[Any, Play]]:
+    """The learner's ``name(path)`` played in ``world`` through the sandbox of ``s`` (a
+    :class:`~simlab.grading.student.Student`): ``(what it returned, or the RemoteError it
+    raised; the play)``, the play's files kept until the block ends."""
+    play = Play(world)
+    try:
+        player = s.kit("lent-world", name)
+        handle = s.sandbox.offer(Lent(play, "Work"), "Work")
+        try:
+            outcome = s.sandbox.call(
+                player.handle, path, handle, method="play", services=[handle], what=f"{name}()"
+            )
+        except RemoteError as exc:
+            outcome = exc
+        finally:
+            s.sandbox.withdraw(handle)
+        yield outcome, play
+    finally:
+        play.close()
+
+
+# ------------------------------------------------------------------------ the story's facts ---
+
+
+def reference_facts(world: World) -> dict[str, bool]:
+    """The notebook's ``cancel-limits`` story played on ``world``'s ledger and mailbox here."""
+    mailbox = WorldMailbox(world.lost_mail)
+    with tempfile.TemporaryDirectory() as folder:
+        with WorldLedger(str(Path(folder) / "story.sqlite"), world) as ledger:
+            ledger.submit("t1")
+            lease = ledger.claim("t1", "w1", 60)
+            ledger.save(lease, 1)
+            if ledger.record_effect(lease, "t1:email"):
+                mailbox.send("t1:email")
+            ledger.cancel("t1")
+            facts = {
+                "later_save_refused": ledger.save(lease, 2) is False,
+                "later_effect_refused": ledger.record_effect(lease, "t1:again") is False,
+            }
+            try:
+                ledger.claim("t1", "w2", 60)
+                facts["new_claim_refused"] = False
+            except TerminalTask:
+                facts["new_claim_refused"] = True
+            facts["email_recalled"] = mailbox.received.get("t1:email", 0) == 0
+            facts["step_rolled_back"] = ledger.get("t1").step < 1
+            ledger.requeue("t1")
+            facts["requeue_restarts_from_zero"] = ledger.claim("t1", "w3", 60).step == 0
+    return facts
