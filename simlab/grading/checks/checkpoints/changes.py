@@ -1,0 +1,294 @@
+"""How the world changes under a paused task, for question ``resume-guard``: the checkpoints of
+every example task at every graph position, the kit's codes for them, and the changes a hidden
+check makes to the world (:data:`CHANGES`, one at a time or two at once, and the generated ones
+the properties draw from)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from simlab.agent.checkpoint import Checkpoint
+from simlab.agent.example import example_goals, example_world
+from simlab.agent.guard import resume_guard as reference_guard
+from simlab.agent.resume import run_step
+from simlab.agent.steps import new_checkpoint
+from simlab.agent.world import World
+from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.messages import Message
+from simlab.grading.properties import st
+from simlab.ledger.memory import MemoryLedger
+
+__all__ = [
+    "POSITIONS",
+    "UNCHANGED",
+    "CHANGES",
+    "CORE_CHANGES",
+    "STOCK_CHANGES",
+    "EVERY_CHANGE",
+    "EXAMPLES",
+    "CORE_FIRST",
+    "STOCK_FIRST",
+    "checkpoints_at",
+    "reference_codes",
+    "said_change",
+    "where",
+    "applies",
+    "changed",
+    "situations",
+]
+
+
+#: The unchanged world, as :func:`said_change` names it.
+UNCHANGED = "nothing changed"
+#: Graph positions of a checkpoint, in order.
+POSITIONS = ("retrieve", "draft", "send", "done")
+
+
+def checkpoints_at(
+    world: World | None = None, goals: dict[str, tuple[str, dict]] | None = None
+) -> dict[tuple[str, str], dict]:
+    """A checkpoint dict for every task of ``goals`` (the example tasks) at every graph
+    position, written by running the agent in ``world`` (the unchanged example world)."""
+    world = example_world() if world is None else world
+    ledger = MemoryLedger(clock=lambda: 0.0)
+    out = {}
+    for task, (tenant, goal) in (example_goals() if goals is None else goals).items():
+        world.approve(task, "manager")
+        ledger.submit(task, tenant=tenant, goal=goal)
+        lease = ledger.claim(task, "grader", ttl=60)
+        out[(task, "retrieve")] = new_checkpoint(task, tenant, goal).to_dict()
+        for position in POSITIONS[1:]:
+            report = run_step(ledger, lease, world)
+            if report.action not in ("advanced", "completed"):
+                raise RuntimeError(f"{task}: {report.action} {report.reasons}")
+            out[(task, position)] = report.checkpoint.to_dict()
+            lease = report.lease
+    return out
+
+
+def reference_codes(checkpoint: dict, world: dict) -> list[str]:
+    """The kit's guard as distinct stop codes, sorted."""
+    verdict = reference_guard(Checkpoint.from_dict(checkpoint), World.from_dict(world))
+    return sorted(set(verdict.codes))
+
+
+def _first_cited(cp: dict, source: str = "retrieval") -> str | None:
+    return next((e["doc_id"] for e in cp["evidence"] if e["source"] == source), None)
+
+
+def _needed(cp: dict) -> str | None:
+    """A tool the checkpoint's next step needs (None when done)."""
+    return {"retrieve": "search", "draft": "model", "send": "email"}.get(cp["next_step"])
+
+
+def _on_world(change: Callable[[World, dict], Any]) -> Callable[[dict, dict], dict]:
+    """A change written against :class:`World`, applied to a world dict (a new dict)."""
+
+    def apply(world: dict, cp: dict) -> dict:
+        w = World.from_dict(world)
+        change(w, cp)
+        return w.to_dict()
+
+    return apply
+
+
+def _nothing(cp: dict) -> None:  # noqa: ARG001 - loses nothing
+    return None
+
+
+def _internal(cp: dict) -> str:
+    """The collection of the checkpoint's tenant's internal documents."""
+    return f"{cp['tenant']}-internal"
+
+
+def _regrant(
+    *,
+    lose_collection: Callable[[dict], str | None] = _nothing,
+    lose_tool: Callable[[dict], str | None] = _nothing,
+) -> Callable[[dict, dict], dict]:
+    """Give the checkpoint's tenant a new grant version without one collection or one tool
+    (any other collection or tool, one whose name holds the lost one's included, stays)."""
+
+    def change(world: World, cp: dict) -> None:
+        old = world.grant_for(cp["tenant"])
+        if old is None or old.revoked:  # nothing left to lose
+            return
+        world.grant(
+            cp["tenant"],
+            set(old.collections) - {lose_collection(cp)},
+            set(old.tools) - {lose_tool(cp)},
+        )
+
+    return _on_world(change)
+
+
+def _drop_grant(world: dict, cp: dict) -> dict:
+    return {**world, "grants": [g for g in world["grants"] if g["tenant"] != cp["tenant"]]}
+
+
+def _always(cp: dict) -> bool:  # noqa: ARG001 - every checkpoint
+    return True
+
+
+#: Ways the world changes under a paused task: label -> (applies to this checkpoint?, change).
+#: A change maps a world dict to a new world dict; changes compose one after the other. The
+#: labels are what the feedback says (short, so two fit in one sentence; each one is a message
+#: of the exercise's catalog, see :func:`said_change`).
+CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
+    "grant revoked": (_always, _on_world(lambda w, cp: w.revoke(cp["tenant"]))),
+    "no grant left": (_always, _drop_grant),
+    "cited document edited": (
+        lambda cp: _first_cited(cp) is not None,
+        _on_world(lambda w, cp: w.publish(_first_cited(cp), "Edited.")),
+    ),
+    "cited stock figure changed": (
+        lambda cp: _first_cited(cp, "inventory-api") is not None,
+        _on_world(lambda w, cp: w.set_stock(_first_cited(cp, "inventory-api"), 3)),
+    ),
+    "cited document withdrawn": (
+        lambda cp: _first_cited(cp) is not None,
+        _on_world(lambda w, cp: w.withdraw(_first_cited(cp))),
+    ),
+    "internal documents no longer granted": (_always, _regrant(lose_collection=_internal)),
+    "inventory tool no longer granted": (_always, _regrant(lose_tool=lambda cp: "inventory")),
+    "next tool removed": (
+        lambda cp: _needed(cp) is not None,
+        _on_world(lambda w, cp: w.remove_tool(_needed(cp))),
+    ),
+    "next tool no longer granted": (
+        lambda cp: _needed(cp) is not None,
+        _regrant(lose_tool=_needed),
+    ),
+}
+
+
+def _other_tool(cp: dict) -> str | None:
+    """A tool of another step that the next step does not need (never ``inventory``)."""
+    needed = _needed(cp)
+    return next((t for t in ("email", "model", "search") if t != needed), None)
+
+
+def _uncited(cp: dict, world: World) -> str | None:
+    cited = {e["doc_id"] for e in cp["evidence"]}
+    return next((d.doc_id for d in world.documents() if d.doc_id not in cited), None)
+
+
+def _live(world: World, cp: dict) -> Any:
+    grant = world.grant_for(cp["tenant"])
+    return None if grant is None or grant.revoked else grant
+
+
+def _republish(world: World, cp: dict) -> None:
+    doc = world.document(_first_cited(cp) or "")
+    world.withdraw(doc.doc_id)
+    world.publish(doc.doc_id, "Published again.", doc.collection)
+
+
+#: More ways the world changes, for the generated properties: label -> (may it happen in
+#: this world for this checkpoint?, the change, made on a World). Several of them change
+#: nothing the guard should stop for.
+MORE_CHANGES: dict[str, tuple[Callable[[World, dict], bool], Callable[[World, dict], Any]]] = {
+    "an uncited document edited": (
+        lambda w, cp: _uncited(cp, w) is not None,
+        lambda w, cp: w.publish(_uncited(cp, w), "Edited."),
+    ),
+    "a new document published": (
+        lambda w, cp: w.document("kb/new-policy") is None,
+        lambda w, cp: w.publish("kb/new-policy", "A new policy.", "public"),
+    ),
+    "grant renewed with the same scope": (
+        lambda w, cp: _live(w, cp) is not None,
+        lambda w, cp: w.grant(cp["tenant"], _live(w, cp).collections, _live(w, cp).tools),
+    ),
+    "another step's tool removed": (
+        lambda w, cp: _other_tool(cp) in w.tools,
+        lambda w, cp: w.remove_tool(_other_tool(cp)),
+    ),
+    "cited document withdrawn and published again": (
+        lambda w, cp: w.document(_first_cited(cp) or "") is not None,
+        _republish,
+    ),
+    "inventory tool removed": (
+        lambda w, cp: "inventory" in w.tools,
+        lambda w, cp: w.remove_tool("inventory"),
+    ),
+}
+
+
+def said_change(label: str) -> Message:
+    """The change ``label`` (of :data:`CHANGES`, :data:`MORE_CHANGES` or :data:`UNCHANGED`) as
+    feedback says it: its words are the key of its message."""
+    return say(label.replace("'", "").replace(" ", "_"))
+
+
+def where(task: str, position: str, changes: tuple[str, ...]) -> Message:
+    """The task, its position and up to two changes of the world (none: :data:`UNCHANGED`)."""
+    if len(changes) == 2:
+        first, second = map(said_change, changes)
+        return say("at_two", task=task, position=repr(position), first=first, second=second)
+    (change,) = changes or (UNCHANGED,)
+    return say("at_one", task=task, position=repr(position), change=said_change(change))
+
+
+def applies(label: str, world: World, cp: dict) -> bool:
+    """Can the change ``label`` still be made (a cited document may be gone already)?"""
+    if label in MORE_CHANGES:
+        return MORE_CHANGES[label][0](world, cp)
+    if not CHANGES[label][0](cp):
+        return False
+    if label.startswith("cited document"):
+        return world.document(_first_cited(cp) or "") is not None
+    if label == "grant revoked" or label.endswith("no longer granted"):
+        return _live(world, cp) is not None
+    if label == "next tool removed":
+        return _needed(cp) in world.tools
+    return True
+
+
+def changed(label: str, world: World, cp: dict) -> World:
+    if label in MORE_CHANGES:
+        MORE_CHANGES[label][1](world, cp)
+        return world
+    return World.from_dict(CHANGES[label][1](world.to_dict(), cp))
+
+
+#: The changes each generated property draws from. The core's leave stock figures and the
+#: inventory tool alone (their own detail), and a finished task out (a detail too).
+CORE_CHANGES = (
+    "grant revoked",
+    "no grant left",
+    "cited document edited",
+    "cited document withdrawn",
+    "internal documents no longer granted",
+    "next tool removed",
+    "next tool no longer granted",
+    "an uncited document edited",
+    "a new document published",
+    "grant renewed with the same scope",
+    "another step's tool removed",
+    "cited document withdrawn and published again",
+)
+STOCK_CHANGES = (
+    "cited stock figure changed",
+    "inventory tool no longer granted",
+    "inventory tool removed",
+    "an uncited document edited",
+    "grant renewed with the same scope",
+)
+EVERY_CHANGE = (*CORE_CHANGES, *STOCK_CHANGES[:3])
+#: Generated worlds per property (each one call into the sandbox).
+EXAMPLES = 20
+#: Played first: each change that the scenario checks above never make, where it matters.
+CORE_FIRST = [
+    (("ask-warranty", "draft"), ["cited document withdrawn and published again"]),
+    (("ask-returns", "draft"), ["another step's tool removed"]),
+    (("ask-shipping", "send"), ["grant renewed with the same scope", "an uncited document edited"]),
+]
+STOCK_FIRST = [(("ask-returns", "draft"), ["inventory tool removed"])]
+
+
+def situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
+    """(task, position, change labels): at most two changes, so a story stays short."""
+    keys = sorted(k for k in checkpoints_at() if k[1] in positions)
+    return st.tuples(st.sampled_from(keys), st.lists(st.sampled_from(changes), max_size=2))
