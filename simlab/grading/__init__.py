@@ -10,9 +10,9 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
 
 * :mod:`~simlab.grading.notebook`: cell conventions, building ``exercises/`` from
   ``solutions/``;
-* :mod:`~simlab.grading.execute`: the notebook run in a real kernel, in a jail;
 * :mod:`~simlab.grading.sandbox` (the jail, the grader's and the sandbox's sides, the frames and
-  the JSON between them): the student's code in a separate, jailed process;
+  the JSON between them): the notebook's run and the student's code in one separate, jailed
+  runtime;
 * :mod:`~simlab.grading.checks` (the hidden checks, written with
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
   :mod:`~simlab.learn.pieces`);

@@ -12,24 +12,30 @@ A third side grades the same notebooks without the jail (``--no-sandbox``), so t
 cost per notebook is measured side by side too (``sandbox_s``, ``sandbox_cpu_s``: jailed minus
 unjailed grading, divided by the number of notebooks).
 
-Each side is measured in wall-clock seconds and in CPU seconds (this process, its kernels, the
-worker processes they start, and the sandboxes). On a shared machine the CPU figures are the
-steadier ones. The goals are on wall-clock time, what an instructor waits for: grading one
-notebook costs at most :data:`GOAL` times its bare execution, a class at most
+Each side is measured in wall-clock seconds and in CPU seconds (this process, the kernels of the
+floor, the grader's sandboxes and the worker processes they start). On a shared machine the CPU
+figures are the steadier ones. The goals are on wall-clock time, what an instructor waits for:
+grading one notebook costs at most :data:`GOAL` times its bare execution, a class at most
 :data:`CLASS_GOAL` (with one job per core the CPU is the bottleneck there, so the class's wall
-time also shows what the sandboxes' CPU costs). Both sides stop their kernels at once.
+time also shows what the sandboxes' CPU costs). The floor stops its kernels at once.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-__all__ = ["bench_grade", "GOAL", "CLASS_GOAL", "DEFAULT_NOTEBOOK"]
+import nbformat
+
+__all__ = ["bench_grade", "execute_plain", "GOAL", "CLASS_GOAL", "DEFAULT_NOTEBOOK"]
 
 #: The most grading one notebook may cost, in wall time, against executing it with nbclient.
 GOAL = 1.2
@@ -60,8 +66,43 @@ def _measured(run, *args) -> tuple[float, float]:
     return time.perf_counter() - wall, _cpu() - cpu
 
 
+def execute_plain(
+    nb: nbformat.NotebookNode, *, timeout: int = 60, cwd: str | None = None
+) -> nbformat.NotebookNode:
+    """Just execute (a copy of) ``nb`` with nbclient, in a kernel of this interpreter's
+    ipykernel (never a kernelspec installed elsewhere), and return it with its outputs: what
+    every notebook grader has to pay at least, the benchmark's floor.
+
+    It stops the kernel at once when done (nbclient's default waits for a graceful shutdown,
+    which would make the floor look slower than it is).
+    """
+    from jupyter_client.kernelspec import KernelSpec
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+
+    class CurrentEnvKernelManager(AsyncKernelManager):
+        @property
+        def kernel_spec(self) -> KernelSpec:
+            if self._kernel_spec is None:
+                self._kernel_spec = KernelSpec(
+                    argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                    display_name="Python 3 (simlab)",
+                    language="python",
+                )
+            return self._kernel_spec
+
+    client = NotebookClient(
+        copy.deepcopy(nb),
+        timeout=timeout,
+        kernel_name="python3",
+        kernel_manager_class=CurrentEnvKernelManager,
+        shutdown_kernel="immediate",
+        resources={"metadata": {"path": cwd or os.getcwd()}},
+    )
+    return client.execute(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def _plain(paths: list[Path], jobs: int, timeout: int) -> None:
-    from simlab.grading.execute import execute_plain
     from simlab.grading.notebook import read_notebook
 
     def one(path: Path) -> None:

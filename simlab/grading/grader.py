@@ -1,32 +1,40 @@
 """``grade()``: points per question for a batch of notebooks, without the classic grader faults.
 
-Each notebook is graded in two independent passes that run at the same time:
+A submission's path, all of it in :func:`_grade_notebook`:
 
-1. **The notebook as the learner runs it** (:mod:`simlab.grading.execute`): a real kernel runs
-   every cell, top to bottom, with a per-cell timeout. A question whose answer cell raised, or
-   whose answer or check cell hung, killed the kernel or flooded the output, gets 0 with that
-   reason. Other questions are not affected: the kernel is restarted and the run goes on.
-2. **The hidden checks** (:mod:`simlab.grading.checks`): the student's code cells (not the public
-   checks, not the demos) run again in a sandbox process, and each question's hidden check calls
-   the student's functions there and judges the answers here. Output of the student's code is
-   discarded, stderr included, so printing or warnings never change a score; redefining a check
-   helper changes nothing either, because no helper the grader uses lives where student code
-   runs. A hang or crash during one question's check costs that question only: the next one
-   gets a fresh sandbox.
+1. **Intake.** Read the notebook, refuse a link or anything but a regular file inside the folders
+   given (never followed), name its exercise. A notebook that cannot be read, or names no known
+   exercise, is reported with an ``error`` and a score of 0.
+2. **Run.** One jailed runtime (:class:`_Sandboxes`, over
+   :class:`~simlab.grading.sandbox.supervisor.Sandbox`) runs every code cell in notebook order,
+   as "Restart & Run All" would: IPython's ``InteractiveShell`` with magics and display hooks,
+   no kernel. Each cell gets ``timeout`` seconds and a status: ``ok``, ``error``, ``timeout``,
+   ``dead``, ``flood``, ``filled``, ``not run`` or ``budget``. Output is counted, never kept.
+   The runtime has two lines: before the first public check or demo cell it splits in two
+   processes, the notebook's run (which goes on with every cell) and the hidden checks' line,
+   which runs only the learner's cells (every code cell but ``check`` and ``demo`` ones), in
+   the same order. A cell that hangs or kills the runtime loses it; a fresh one replays the
+   cells before (leaving out every cell that ever hung or killed one) and the run goes on.
+3. **Checks.** Once the last cell ran, the run's process ends and each question's hidden check
+   (:mod:`simlab.grading.checks`), in the exercise's order, calls the learner's functions on
+   the checks' line and judges the answers here: no helper the grader uses lives where the
+   learner's code runs, and the learner's output is discarded. A hang or crash during one
+   question's check costs that question only: the next one gets a fresh runtime that replays
+   the learner's cells.
+4. **Combine.** A question whose answer cell raised, or whose answer or check cell hung, died,
+   flooded or filled a folder in the run, gets 0 with that reason; otherwise it gets what its
+   hidden check gave. The run can only take points away; the checks award them.
+5. **Present** (:func:`grade_notebook`): feedback and errors escaped and capped, once, here.
 
-Both passes run the student's code in jails (:mod:`simlab.grading.sandbox.jail`): user
-``nobody``, no network, no view of the hidden checks, the solutions or other submissions, hard
-limits; pass 1 can only take points away, pass 2 awards them. A question's points come from
-pass 2 unless pass 1 found one of its cells broken. Nothing a submission does stops the batch:
-a notebook that cannot even be read is reported with an ``error`` and a score of 0, and so is a
-submission that is not a regular file inside the folders given (a link is never followed).
-What the learner's code causes is the learner's (0 for the question, one line); only a bug of
-a hidden check itself says "grader error".
+The runtime runs in a jail (:mod:`simlab.grading.sandbox.jail`): user ``nobody``, no network, no
+view of the hidden checks, the solutions or other submissions, hard limits. Nothing a
+submission does stops the batch. What the learner's code causes is the learner's (0 for the
+question, one line); only a bug of a hidden check itself says "grader error".
 
 Everything one notebook causes fits in one budget (``notebook_timeout``, by default
-:data:`BUDGET_FACTOR` times ``timeout``): both passes share one deadline, which bounds every cell,
-every call, every replay of the cells in a fresh sandbox and every kernel restart; once it has
-passed, each question not graded yet gets 0 with one line saying so.
+:data:`BUDGET_FACTOR` times ``timeout``): one deadline bounds every cell, every call and every
+replay in a fresh runtime; once it has passed, each question not graded yet gets 0 with one
+line saying so.
 """
 
 from __future__ import annotations
@@ -34,7 +42,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -46,7 +53,6 @@ import nbformat
 
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
-from simlab.grading.execute import CellRun, run_notebook
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
@@ -162,38 +168,62 @@ class NotebookGrade:
         return data
 
 
-def _plan(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
-    """The code cells the sandbox runs: everything but public checks and demos."""
+#: The roles of the cells the hidden checks skip: the notebook's public checks and demos.
+ISOLATED = ("check", "demo")
+#: A cell that ends in one of these loses its process (it is left out of every replay).
+_LOSING = {"timeout", "dead", "filled", "budget", "not run"}
+
+
+@dataclass(frozen=True)
+class _Cell:
+    index: int
+    source: str
+    #: A public check or a demo: part of the notebook's run, never seen by the hidden checks.
+    isolated: bool
+
+
+def _plan(nb: nbformat.NotebookNode) -> list[_Cell]:
+    """The code cells that run, in notebook order (empty ones never do)."""
     plan = []
     for i, cell in enumerate(nb.cells):
-        if cell.get("cell_type") != "code" or cell_role(cell) in ("check", "demo"):
+        if cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         if source.strip():
-            plan.append((i, source))
+            plan.append(_Cell(i, source, cell_role(cell) in ISOLATED))
     return plan
 
 
 class _Sandboxes:
-    """Fresh sandboxes holding the student's definitions; cells that hang or kill one are
-    remembered and left out of the next."""
+    """One submission's runtime: a jailed sandbox that runs the notebook, cell by cell, and
+    then answers the hidden checks; and, when a cell hangs or kills it, a fresh one that replays
+    the cells before (leaving out every cell that ever hung or killed one).
+
+    :meth:`run` is the notebook's own run (every code cell, in order, on the sandbox's ``run``
+    line); the learner's cells also run on its ``checks`` line, which is split off before the
+    first public check or demo cell (:meth:`~simlab.grading.sandbox.supervisor.Sandbox.split`),
+    so the hidden checks (:meth:`get`) see only the learner's cells."""
 
     def __init__(
         self,
-        plan: list[tuple[int, str]],
+        plan: list[_Cell],
         timeout: float,
         jailed: bool = True,
         deadline: float | None = None,
         out_of_budget: Message | None = None,
+        max_output: int | None = None,
     ):
         self.plan = plan
         self.timeout = timeout
         self.jailed = jailed
         self.deadline = deadline
         self.out_of_budget = out_of_budget
+        self.max_output = max_output
+        #: Cells that hung or killed a sandbox, by index: no replay runs them again.
         self.bad: dict[int, CellResult] = {}
-        self.cells: dict[int, CellResult] = {}
+        #: How each cell went in the notebook's run (the first time it ran).
+        self.runs: dict[int, CellResult] = {}
         self.used = 0
         self.current: Sandbox | None = None
         self.tampered: list[str] | None = None
@@ -202,32 +232,92 @@ class _Sandboxes:
         """Whether the notebook's budget has run out."""
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def get(self) -> Sandbox:
-        if self.current is not None and self.current.alive:
-            return self.current
+    def _fresh(self) -> Sandbox:
+        """A new sandbox (its start overlaps with what the caller sends it first)."""
+        if self.spent():
+            raise SandboxLost(self.out_of_budget or "", "budget")
+        if self.used >= MAX_SANDBOXES:
+            raise SandboxLost(message("grader.gave_up", n=MAX_SANDBOXES), "not run")
+        self.used += 1
+        limits = Limits(cpu=cpu_limit(self.timeout))
+        sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
+        sandbox.set_budget(self.deadline, self.out_of_budget)
+        self.current = sandbox
+        return sandbox
+
+    def _step(self, sandbox: Sandbox, cell: _Cell, run: bool) -> bool:
+        """Run ``cell`` (on both lines, or on the checks' line only unless ``run``); whether the
+        sandbox is still fit for the next. The first result of a cell in the run is its
+        verdict; a cell that hangs or kills the sandbox on either line is left out from now on."""
+        if run and cell.isolated and not sandbox.split_off:
+            try:
+                sandbox.split()
+            except SandboxLost:
+                return False
+        results = []
+        if run:
+            result = sandbox.exec_cell(
+                cell.index, cell.source, max_output=self.max_output, line="run"
+            )
+            self.runs.setdefault(cell.index, result)
+            results.append(result)
+        if (not run or sandbox.split_off) and not cell.isolated and sandbox.alive:
+            results.append(sandbox.exec_cell(cell.index, cell.source))
+        for result in results:
+            if result.status in _LOSING:
+                self.bad.setdefault(cell.index, result)
+                return False
+        return True
+
+    def _replayed(self, upto: int | None) -> Sandbox:
+        """A fresh sandbox that ran again the cells of the plan before position ``upto``
+        (the notebook's run, both lines), or, with None, the learner's cells on the checks'
+        line alone."""
         while True:
-            if self.spent():
-                raise SandboxLost(self.out_of_budget or "")
-            if self.used >= MAX_SANDBOXES:
-                raise SandboxLost(message("grader.gave_up", n=MAX_SANDBOXES))
-            self.used += 1
-            limits = Limits(cpu=cpu_limit(self.timeout))
-            sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
-            sandbox.set_budget(self.deadline, self.out_of_budget)
-            for index, source in self.plan:
-                if index in self.bad:
+            sandbox = self._fresh()
+            cells = self.plan if upto is None else self.plan[:upto]
+            for cell in cells:
+                if cell.index in self.bad or (upto is None and cell.isolated):
                     continue
-                result = sandbox.exec_cell(index, source)
-                self.cells.setdefault(index, result)
-                if result.status in ("timeout", "lost"):
-                    self.bad[index] = result
+                if not self._step(sandbox, cell, run=upto is not None):
                     break
             if sandbox.alive:
-                self.current = sandbox
-                if self.tampered is None:
-                    self.tampered = _tampering(sandbox)
                 return sandbox
             sandbox.close()
+
+    def run(self) -> dict[int, CellResult]:
+        """The notebook's run: every code cell in notebook order, each with ``timeout``
+        seconds; after a cell that hangs or kills the sandbox, the run goes on in a fresh one.
+        Cells the budget (or :data:`MAX_SANDBOXES`) leaves out get ``budget`` (``not run``)."""
+        for position, cell in enumerate(self.plan):
+            try:
+                sandbox = self.current
+                if sandbox is None or not sandbox.alive:
+                    sandbox = self._replayed(position)
+            except SandboxLost as lost:
+                for left in self.plan[position:]:
+                    self.runs.setdefault(left.index, CellResult(left.index, lost.kind, lost.said))
+                break
+            self._step(sandbox, cell, run=True)
+        if self.current is not None and self.current.alive:
+            try:
+                self.current.end_run()
+            except SandboxLost:
+                pass
+        return self.runs
+
+    def get(self) -> Sandbox:
+        """The sandbox the hidden checks call: the one the run left, or a fresh one that ran the
+        learner's cells again."""
+        if self.current is not None and self.current.alive and not self.current.split_off:
+            sandbox = self.current
+        else:
+            if self.current is not None:
+                self.current.close()
+            sandbox = self._replayed(None)
+        if self.tampered is None:
+            self.tampered = _tampering(sandbox)
+        return sandbox
 
     def close(self) -> None:
         if self.current is not None:
@@ -306,30 +396,33 @@ def hidden_checks(
     deadline: float | None = None,
     out_of_budget: Message | None = None,
 ) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
-    """Pass 2: run the student's cells in a sandbox (jailed unless ``jailed=False``) and every
-    question's hidden check; ``budget`` bounds one question's checks, ``deadline``
-    (``time.monotonic()``) all of it (questions after it get ``out_of_budget``)."""
+    """The hidden checks alone, without the notebook's run: the learner's cells in a sandbox
+    (jailed unless ``jailed=False``), then every question's hidden check; ``budget`` bounds one
+    question's checks, ``deadline`` (``time.monotonic()``) all of it (questions after it get
+    ``out_of_budget``)."""
     boxes = _Sandboxes(_plan(nb), timeout, jailed, deadline, out_of_budget)
-    grades = {}
     try:
-        for q in exercise.questions:
-            grades[q.id] = _grade_question(q, boxes, budget or 4 * timeout)
+        return _checks(exercise, boxes, budget or 4 * timeout), boxes
     finally:
         boxes.close()
-    return grades, boxes
 
 
-# ------------------------------------------------------------------------ merging -------------
+def _checks(exercise: Exercise, boxes: _Sandboxes, budget: float) -> dict[str, QuestionGrade]:
+    """Every question's hidden check, in the exercise's order, on ``boxes``."""
+    return {q.id: _grade_question(q, boxes, budget) for q in exercise.questions}
+
+
+# ------------------------------------------------------------------------ combining -----------
 
 _BROKEN = {"timeout", "dead", "flood", "filled", "not run"}
 
 
 def _cell_failure(
-    nb: nbformat.NotebookNode, runs: dict[int, CellRun], qid: str, out_of_budget: Message
+    nb: nbformat.NotebookNode, runs: dict[int, CellResult], qid: str, out_of_budget: Message
 ) -> Message | None:
-    """Why pass 1 fails question ``qid``: its answer cell raised, or one of its cells hung,
-    died or flooded, or the notebook's budget ran out before its cells ran. None if its cells
-    ran."""
+    """Why the notebook's run fails question ``qid``: its answer cell raised, or one of its
+    cells hung, died, flooded or filled a folder, or the notebook's budget ran out before its
+    cells ran. None if its cells ran."""
     for i, cell in enumerate(nb.cells):
         if cell_question(cell) != qid or i not in runs:
             continue
@@ -382,11 +475,13 @@ def _grade_notebook(
     sandbox: bool,
     notebook_timeout: float | None,
 ) -> NotebookGrade:
+    """Intake, run, checks, combine (:func:`grade_notebook` presents)."""
     started = time.perf_counter()
     seconds = notebook_timeout or BUDGET_FACTOR * timeout
     deadline = time.monotonic() + seconds
     out_of_budget = budget_message(seconds)
     name = str(path)
+    # intake: read, refuse, name the exercise
     refused = refusal_message(path)
     if refused is not None:
         return NotebookGrade.failed(
@@ -406,52 +501,37 @@ def _grade_notebook(
         known = ", ".join(sorted(EXERCISES))
         return NotebookGrade.failed(name, message("grader.no_exercise", known=known))
 
-    hidden: dict[str, Any] = {}
+    # run, then checks, in one runtime
+    boxes = _Sandboxes(_plan(nb), timeout, sandbox, deadline, out_of_budget, max_output)
+    grades: dict[str, QuestionGrade] = {}
+    broke: Message | None = None
+    try:
+        boxes.run()
+        with judged_in(seed):
+            grades = _checks(exercise, boxes, 4 * timeout)
+    except Exception as exc:  # a grader bug must not stop the batch
+        error = sentence(f"{type(exc).__name__}: {exc}")  # Python's words, as they are
+        broke = message("grader.checks_broke", error=error)
+    finally:
+        boxes.close()
 
-    def second_pass() -> None:
-        try:
-            with judged_in(seed):
-                hidden["grades"], hidden["boxes"] = hidden_checks(
-                    nb,
-                    exercise,
-                    timeout=timeout,
-                    jailed=sandbox,
-                    deadline=deadline,
-                    out_of_budget=out_of_budget,
-                )
-        except Exception as exc:  # a grader bug must not stop the batch
-            error = sentence(f"{type(exc).__name__}: {exc}")  # Python's words, as they are
-            hidden["error"] = message("grader.checks_broke", error=error)
-
-    thread = threading.Thread(target=second_pass, name=f"hidden:{name}", daemon=True)
-    thread.start()
-    with _scratch() as cwd:
-        runs = run_notebook(
-            nb,
-            timeout=int(max(1, round(timeout))),
-            max_output=max_output,
-            cwd=cwd,
-            jailed=sandbox,
-            deadline=deadline,
-        )
-    thread.join()
-
-    questions = []
-    tampered = (hidden["boxes"].tampered or []) if "boxes" in hidden else []
+    # combine: a broken cell of the run costs its question what the checks gave
+    tampered = boxes.tampered or []
     shown = ", ".join(tampered[:5]) + (
         f" and {len(tampered) - 5} more" if len(tampered) > 5 else ""
     )
     note = shown if tampered else ""
+    questions = []
     for q in exercise.questions:
-        broken = _cell_failure(nb, runs, q.id, out_of_budget)
-        if broken == out_of_budget:
-            questions.append(_graded(q, 0, broken))
-        elif broken is not None:
-            questions.append(_graded(q, 0, _with_note(broken, note)))
-        elif "error" in hidden:
-            questions.append(_graded(q, 0, hidden["error"]))
+        failed = _cell_failure(nb, boxes.runs, q.id, out_of_budget)
+        if failed == out_of_budget:
+            questions.append(_graded(q, 0, failed))
+        elif failed is not None:
+            questions.append(_graded(q, 0, _with_note(failed, note)))
+        elif broke is not None or q.id not in grades:
+            questions.append(_graded(q, 0, broke or out_of_budget))
         else:
-            g = hidden["grades"][q.id]
+            g = grades[q.id]
             if g.points < g.max_points and g.said != out_of_budget:
                 g = _graded(q, g.points, _with_note(g.said or sentence(g.feedback), note))
             questions.append(g)
@@ -475,24 +555,11 @@ def _with_note(said: Message, replaced: str) -> Message:
     return message("grader.note", body=capped(said, room), names=replaced)
 
 
-class _scratch:
-    """A temporary working directory for the kernel (files a notebook writes land there)."""
-
-    def __enter__(self) -> str:
-        import tempfile
-
-        self._tmp = tempfile.TemporaryDirectory(prefix="simlab-grade-")
-        return self._tmp.name
-
-    def __exit__(self, *exc: object) -> None:
-        self._tmp.cleanup()
-
-
 # ------------------------------------------------------------------------ batches -------------
 
 
 def default_jobs() -> int:
-    """Notebooks graded at once: one per CPU (each uses a kernel and a sandbox)."""
+    """Notebooks graded at once: one per CPU (each uses one sandbox at a time)."""
     return max(1, os.cpu_count() or 1)
 
 

@@ -8,8 +8,8 @@ view, comm (widget) messages by the hundred megabytes, a jail filling the host f
 write, and a notebook whose cells each stay just under the timeout while it starts spinning
 processes in sessions of their own (its classmate, graded beside it, must keep every point).
 
-Each attack sits in the first answer cell of an untouched exercise notebook, so it runs in both
-passes (the kernel and the sandbox where the hidden checks call). An attack that works *defines
+Each attack sits in the first answer cell of an untouched exercise notebook, so it runs in the
+notebook's run and on the line where the hidden checks call. An attack that works *defines
 the solution's answers* (it reads them, or carries them and uses them only when it got past a
 limit), so a sandbox that fails shows up as points. The batch also holds an honest solution and
 a blank notebook the attacks go after. It runs as a separate ``simlab grade --json --csv``
@@ -317,8 +317,8 @@ def cancel_after_first_step(path):
 
 COMM_FLOOD = """
 try:
-    from ipykernel.comm import Comm as _Comm
-    _comm = _Comm(target_name="jupyter.widget",
+    import comm as _comm_package  # how ipywidgets opens its comms
+    _comm = _comm_package.create_comm(target_name="jupyter.widget",
                   data={{"state": {{"_model_module": "x", "_model_name": "y"}}}})
     for _i in range(60):  # 480 MiB of widget state, which nbclient would keep
         _comm.send({{"state": {{f"k{{_i}}": "x" * (8 * 2**20)}}}})
@@ -426,10 +426,9 @@ def _tmp_owned_by_jail() -> list[str]:
 
 
 def _shared_bytes(tmp: Path) -> int:
-    """Bytes of every file in the host folders jails may write: the kernels' socket folders
-    and the hidden checks' exchange folders."""
+    """Bytes of every file in the host folders jails may write: the exchange folders."""
     total = 0
-    for folder in [*tmp.glob("simlab-kernel-*"), *tmp.glob("simlab-exchange-*")]:
+    for folder in tmp.glob("simlab-exchange-*"):
         for base, _, files in os.walk(folder):
             for name in files:
                 try:
@@ -740,7 +739,7 @@ def test_do_a_hash_flood_and_an_endless_view_cost_their_question_not_the_batch(b
 
 
 def test_does_one_budget_bound_everything_a_notebook_causes(batch):
-    # Without a budget: 8 cells of 9 s in the kernel and again in the sandbox, then 17/17.
+    # Without a budget: 8 cells of 9 s, then 17/17.
     for q in _questions(batch, "zy-spin-and-wait").values():
         assert q["points"] == 0 and "budget" in q["feedback"], q
     assert f"its {NOTEBOOK_TIMEOUT} s budget" in q["feedback"], q
@@ -754,7 +753,7 @@ def test_do_comm_messages_count_as_output_and_cost_the_grader_no_memory(batch):
 
 
 def test_does_no_jail_fill_a_host_folder_it_may_write(batch):
-    # the folder flood tried 300 MiB and 5,000 files in the kernel's socket folder
+    # the folder flood tried 300 MiB and 5,000 files in every host folder its jail may write
     assert batch["watch"].shared_bytes < 16 * 2**20, batch["watch"].shared_bytes
 
 

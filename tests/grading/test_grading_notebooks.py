@@ -12,7 +12,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from simlab.grading.execute import execute_plain
+from simlab.grading.bench import execute_plain
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 
 ROOT = Path(__file__).resolve().parents[2]

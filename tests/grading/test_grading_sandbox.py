@@ -85,9 +85,9 @@ def test_is_an_endless_call_stopped_and_reported():
         assert not box.alive
 
 
-def test_is_an_exit_in_a_cell_reported_as_a_lost_sandbox(box):
+def test_is_an_exit_in_a_cell_reported_as_a_dead_sandbox(box):
     result = box.exec_cell(3, "import os\nos._exit(7)\n")
-    assert result.status == "lost" and "stopped" in result.detail
+    assert result.status == "dead" and "died" in result.detail and not box.alive
     assert not box.alive
 
 

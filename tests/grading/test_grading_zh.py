@@ -82,16 +82,15 @@ def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read
 ):
     import nbformat
 
-    from simlab.grading.execute import CellRun
     from simlab.grading.grader import _cell_failure, budget_message, grade_notebook
     from simlab.grading.report import format_text, json_lines
-    from simlab.grading.sandbox.supervisor import SandboxLost
+    from simlab.grading.sandbox.supervisor import CellResult, SandboxLost
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("while True: pass")
     cell.metadata["simlab"] = {"question": "q1", "role": "answer"}
     nb.cells.append(cell)
-    runs = {0: CellRun(0, "timeout", message("grader.past_cpu", s=2))}
+    runs = {0: CellResult(0, "timeout", message("grader.past_cpu", s=2))}
     said = _cell_failure(nb, runs, "q1", budget_message(20))
     assert str(said) == (
         "the answer cell did not finish when the notebook ran: ran past the 2 s limit of CPU time"

@@ -2,12 +2,11 @@
 
 * :mod:`~simlab.grading.sandbox.jail` -- the bubblewrap jail every run of student code goes
   into (user nobody, own namespaces, read-only runtime, hard limits).
-* :mod:`~simlab.grading.sandbox.kernel` -- the notebook's Jupyter kernel in a jail, reached over
-  IPC sockets.
 * :mod:`~simlab.grading.sandbox.supervisor` -- the grader's side: :class:`Sandbox` starts a
-  jailed sandbox process, runs cells and calls functions in it, with deadlines.
-* :mod:`~simlab.grading.sandbox.child` -- the sandbox's side: holds the student's namespace and
-  answers requests; it never decides a grade.
+  jailed sandbox process, runs the notebook's cells and calls functions in it, with deadlines.
+* :mod:`~simlab.grading.sandbox.child` -- the sandbox's side: runs the cells through IPython's
+  ``InteractiveShell``, holds the student's namespace and answers requests; it never decides a
+  grade.
 * :mod:`~simlab.grading.sandbox.zygote` -- a warm process that forks unjailed sandboxes
   (``--no-sandbox`` only).
 * :mod:`~simlab.grading.sandbox.wire` -- the JSON values and handles that cross the pipe;

@@ -1,16 +1,32 @@
 """The sandbox process's side: run the student's cells, answer the grader's requests.
 
-This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT [LIMITS...]``
-started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, forked from
-:mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real ``__main__``
-module, as in a kernel), executes cells in it (IPython magics become no-ops), and serves
-requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
-answering on another: execute a cell, look names up, call a function or a method, read a value,
-build a kit object (:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides
-a grade, and it never imports the hidden checks (in a jail their folder is empty).
+This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT IN2 OUT2
+[LIMITS...]`` started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``,
+forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
+``__main__`` module, as in a kernel) and runs cells in it through IPython's ``InteractiveShell``
+(magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
+serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
+answering on another: run a cell, split off the notebook's own run, look names up, call a
+function or a method, read a value, build a kit object
+(:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides a grade, and it
+never imports the hidden checks (in a jail their folder is empty).
 
-Before any student code runs, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at
-``/dev/null`` (file descriptors 0 to 2 already do). In a jail, ``prlimit`` has already set its
+A cell's output (stdout, stderr, displayed values, figures, widget messages) is counted and
+thrown away, never kept: the reply says how many bytes it printed. ``input()`` raises at once
+(stdin is ``/dev/null``), widgets need no front end (their messages go nowhere), and matplotlib
+draws with the non-GUI ``Agg`` backend.
+
+**Two lines.** The grader's first pipe pair serves the notebook's own run, every code cell in
+notebook order. Before the first public check or demo cell, the ``split`` request forks: the
+fork goes on serving the run on the first pair, and this process (the jail's PID 1) serves the
+second pair, on which the grader runs only the learner's cells and, once the run is over, the
+hidden checks. So the hidden checks see the learner's definitions and nothing a public check or
+a demo left behind, and no cell is run twice but the learner's own ones after the split.
+``end_run`` ends the run's fork and every process the run left (in a jail: every process of it
+but this one).
+
+Outside cells, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at ``/dev/null`` (file
+descriptors 0 to 2 always do). In a jail, ``prlimit`` has already set its
 hard limits; outside one, the process sets them itself, soft = hard, so student code cannot
 raise them again. Time for kit objects comes from
 :func:`simlab.learn.state.clock`: the time the grader sent with its latest request.
@@ -18,12 +34,10 @@ raise them again. Time for kit objects comes from
 
 from __future__ import annotations
 
-import ast
-import asyncio
 import builtins
 import inspect
-import linecache
 import os
+import signal
 import sys
 import types
 from typing import Any
@@ -38,57 +52,87 @@ __all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
 MAX_REQUEST = 1024**3
 
 
-class _NullShell:
-    """What ``get_ipython()`` returns in the sandbox: magics do nothing, except that a cell
-    magic which only measures or captures (``%%time``, ``%%capture``...) still runs its body."""
+class _Sink:
+    """A text stream that counts what is written to it and keeps nothing."""
 
-    _RUN_BODY = ("time", "timeit", "capture", "prun")
+    encoding = "utf-8"
+    errors = "replace"
 
-    def __init__(self, ns: dict):
-        self._ns = ns
+    def __init__(self) -> None:
+        self.count = 0
 
-    def run_cell_magic(self, name: str, line: str, cell: str) -> None:
-        if name in self._RUN_BODY:
-            _exec_source(cell, self._ns, "<cell magic>")
+    def write(self, text: Any) -> int:
+        n = len(text) if isinstance(text, (str, bytes)) else len(str(text))
+        self.count += n
+        return n
 
-    def run_line_magic(self, *args: Any, **kwargs: Any) -> None:
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
         return None
 
-    def system(self, *args: Any, **kwargs: Any) -> None:
-        return None
+    def isatty(self) -> bool:
+        return False
 
-    def getoutput(self, *args: Any, **kwargs: Any) -> list:
-        return []
+    def writable(self) -> bool:
+        return True
 
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: None
-
-
-def _python_source(source: str) -> str:
-    """Turn IPython syntax (magics, ``!shell``) into plain Python calls on ``get_ipython()``.
-
-    IPython's own transformer is imported only for a cell that needs it (it is slow to import).
-    """
-    if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()) and (
-        "= !" not in source and "= %" not in source
-    ):
-        return source
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-    except ImportError:  # pragma: no cover - IPython ships with ipykernel
-        return "\n".join(
-            "pass" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
-        )
-    return TransformerManager().transform_cell(source)
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
 
 
-def _exec_source(source: str, ns: dict, filename: str) -> None:
-    source = _python_source(source)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    code = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    result = eval(code, ns)  # noqa: S307 - this process exists to run untrusted code
-    if inspect.iscoroutine(result):
-        asyncio.run(result)
+#: Where the output of the cell under way is counted (set to 0 as each cell starts).
+_SINK = _Sink()
+
+
+def _size(value: Any) -> int:
+    """About how many bytes ``value`` (a display bundle or a widget message) would send."""
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(len(str(k)) + _size(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(_size(v) for v in value)
+    return len(str(value))
+
+
+def _shell(main: types.ModuleType) -> Any:
+    """An ``InteractiveShell`` on ``main``'s namespace whose displays and widget messages are
+    counted in :data:`_SINK`, whose history stays in memory, and which prints no tracebacks
+    (the grader gets the exception itself)."""
+    import comm
+    from comm.base_comm import BaseComm
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    class CountingPublisher(DisplayPublisher):
+        def publish(self, data, metadata=None, *args: Any, **kwargs: Any) -> None:
+            _SINK.count += _size(data) + _size(metadata or {})
+
+        def clear_output(self, wait: bool = False) -> None:
+            return None
+
+    class CountingComm(BaseComm):
+        """A comm with no front end: what it would send is counted as output."""
+
+        def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):
+            _SINK.count += _size(data or {}) + _size(metadata or {})
+            _SINK.count += sum(len(memoryview(b).cast("B")) for b in buffers or ())
+
+    comm.create_comm = CountingComm
+    config = Config()
+    config.HistoryManager.enabled = False
+    config.InteractiveShell.colors = "nocolor"
+    shell = InteractiveShell.instance(config=config, user_module=main)
+    shell.display_pub = CountingPublisher(shell=shell)
+    shell.showtraceback = lambda *args, **kwargs: None
+    shell.showsyntaxerror = lambda *args, **kwargs: None
+    shell.showindentationerror = lambda *args, **kwargs: None
+    shell.enable_gui = lambda gui=None: None  # no event loop to hook: figures are displayed
+    return shell
 
 
 def _kit_error(exc: BaseException) -> str | None:
@@ -103,7 +147,7 @@ def _kit_error(exc: BaseException) -> str | None:
     return None
 
 
-def _error_info(exc: BaseException, cell_prefix: str = "<cell ") -> dict:
+def _error_info(exc: BaseException, cell_prefix: str = "<ipython-input-") -> dict:
     info: dict[str, Any] = {"type": type(exc).__name__, "kit": _kit_error(exc)}
     try:
         info["message"] = " ".join(str(exc).split())[:500]
@@ -174,17 +218,21 @@ def _snapshot() -> dict[str, dict[str, int]]:
 class _Child(remote.Channel):
     """The request loop of a sandbox process."""
 
-    def __init__(self, fd_in: int, fd_out: int):
+    def __init__(self, fd_in: int, fd_out: int, checks: tuple[int, int] | None = None):
         self.snapshot = _snapshot()
         self.fd_in = fd_in
         self.fd_out = fd_out
+        #: The second pipe pair (the hidden checks' line), until the run is split off.
+        self.checks = checks
+        #: The fork that serves the notebook's run after the split (in this process).
+        self.run_line: int | None = None
         # The student's namespace is a real __main__ module, as in a kernel (pickle, doctest
         # and multiprocessing look functions up there).
         main = types.ModuleType("__main__")
         sys.modules["__main__"] = main
         self.ns: dict[str, Any] = main.__dict__
         self.ns["__builtins__"] = builtins
-        self.ns["get_ipython"] = lambda: _NullShell(self.ns)
+        self.shell = _shell(main)
         self.objects: dict[int, Any] = {}
         self.next_id = 1
 
@@ -216,10 +264,12 @@ class _Child(remote.Channel):
                 message = wire.loads(frames.read_frame(self.fd_in, None, MAX_REQUEST))
             except (frames.FrameError, OSError, ValueError):
                 return
-            self.reply(self.handle(message))
+            answer = self.handle(message)
+            if answer is not None:
+                self.reply(answer)
 
-    def handle(self, message: dict) -> dict:
-        """The reply to one request."""
+    def handle(self, message: dict) -> dict | None:
+        """The reply to one request (None: none on this pipe)."""
         op = message.get("op")
         if message.get("now") is not None:
             SANDBOX.now = float(message["now"])
@@ -240,18 +290,82 @@ class _Child(remote.Channel):
                 frame = wire.loads(frames.read_frame(self.fd_in, None, MAX_REQUEST))
             except (frames.FrameError, OSError, ValueError):
                 os._exit(0)  # the grader is gone: nothing is left to answer to
-            if isinstance(frame, dict) and "op" in frame:
-                self.reply(self.handle(frame))
+            if isinstance(frame, dict) and "op" in frame and frame["op"] != "split":
+                self.reply(self.handle(frame) or {})
                 continue
             return frame if isinstance(frame, dict) else {}
 
     # -- requests ------------------------------------------------------------------------------
-    def op_exec(self, message: dict) -> dict:
-        filename = f"<cell {int(message['index'])}>"
+    def op_run(self, message: dict) -> dict:
+        """Run one cell through the shell, as a kernel would; the reply says whether it raised
+        (``error``) and how many bytes of output it made (``printed``)."""
+        _SINK.count = 0
+        sys.stdout = sys.stderr = _SINK
         try:
-            _exec_source(message["source"], self.ns, filename)
+            result = self.shell.run_cell(str(message["source"]), store_history=True)
+            error = result.error_before_exec or result.error_in_exec
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell failed
-            return {"ok": False, "error": _error_info(exc)}
+            error = exc
+        finally:
+            sys.stdout = sys.stderr = _NULL
+        printed = _SINK.count
+        if error is not None:
+            return {"ok": False, "error": _error_info(error), "printed": printed}
+        return {"ok": True, "printed": printed}
+
+    def op_split(self, message: dict) -> dict | None:
+        """Fork: the fork serves the notebook's run on the first pipe pair; this process goes
+        on with the second (the learner's cells and the hidden checks)."""
+        if self.checks is None:
+            return {"ok": False, "error": {"type": "ProtocolError", "message": "split twice"}}
+        pid = os.fork()
+        if pid == 0:  # the run's line: the first pair only
+            for fd in self.checks:
+                os.close(fd)
+            self.checks = None
+            return {"ok": True}
+        os.close(self.fd_in)
+        os.close(self.fd_out)
+        self.fd_in, self.fd_out = self.checks
+        self.checks = None
+        self.run_line = pid
+        # The jail's outer layers hold copies of the pipes, so the grader would see no end of
+        # file when the run's process dies: this process ends too, and the jail with it.
+        signal.signal(signal.SIGCHLD, self._run_line_ended)
+        return None  # the fork answers, on the first pair
+
+    def _run_line_ended(self, *args: Any) -> None:
+        pid = self.run_line
+        if pid is None:
+            return
+        try:
+            done = os.waitpid(pid, os.WNOHANG)[0]
+        except ChildProcessError:
+            done = pid
+        if done == pid:
+            os._exit(0)
+
+    def op_end_run(self, message: dict) -> dict:
+        """End the notebook's run: its fork, and in a jail every process but this one (what
+        the run, or the learner's cells here, left running)."""
+        self.run_line, run_line = None, self.run_line
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        if os.getpid() == 1:
+            try:
+                os.kill(-1, signal.SIGKILL)  # as PID 1: everyone else in the jail
+            except OSError:
+                pass
+        elif run_line is not None:
+            try:
+                os.kill(run_line, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
         return {"ok": True}
 
     def op_names(self, message: dict) -> dict:
@@ -338,30 +452,36 @@ class _Child(remote.Channel):
 _MISSING = object()
 
 
-def serve_fds(fd_in: int, fd_out: int, limits: Limits | None) -> None:
-    """Serve the grader on two pipe ends (the current directory is the sandbox's). ``limits``
+def serve_fds(fds: tuple[int, int, int, int], limits: Limits | None) -> None:
+    """Serve the grader on two pipe pairs (the current directory is the sandbox's). ``limits``
     are set here first, unless a jail has already set them (None)."""
+    global _NULL
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
-    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    _NULL = sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     if limits is not None:
         limit_self(limits)
     sys.path.insert(0, os.getcwd())
+    os.environ.setdefault("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython"))
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
-    child = _Child(fd_in, fd_out)
+    child = _Child(fds[0], fds[1], (fds[2], fds[3]))
     remote.install(child)
     child.reply({"ok": True, "ready": True})  # before any student code: start-up is done
     child.serve()
 
 
+_NULL: Any = None
+
+
 def _child_main(argv: list[str]) -> None:
-    """Entry point of a sandbox started as a subprocess: ``... IN OUT [MEMORY FILESIZE CPU]``
-    (no limits: a jail has set them)."""
+    """Entry point of a sandbox started as a subprocess: ``... IN OUT IN2 OUT2 [MEMORY
+    FILESIZE CPU]`` (no limits: a jail has set them)."""
     try:
         limits = None
-        if len(argv) > 2:
-            memory, file_size, cpu = (int(x) for x in argv[2:5])
+        if len(argv) > 4:
+            memory, file_size, cpu = (int(x) for x in argv[4:7])
             limits = Limits(memory=memory, file_size=file_size, cpu=cpu)
-        serve_fds(int(argv[0]), int(argv[1]), limits)
+        a, b, c, d = (int(x) for x in argv[:4])
+        serve_fds((a, b, c, d), limits)
     finally:
         os._exit(0)
 

@@ -1,11 +1,15 @@
 """A separate, jailed process that holds a student's definitions and answers the grader's calls.
 
 The grader never runs student code in its own process. A :class:`Sandbox` starts a child
-process, sends it the student's code cells to execute, and then *calls* the student's functions
-there: arguments and results cross a pipe as JSON (see :mod:`simlab.grading.sandbox.wire`), so the
-student's code can influence nothing but the values its own functions return. Everything that
-judges those values (the simulator, the checker, the expected answers, the hidden checks) runs
-in the grader, out of reach of anything the student's code prints, patches or redefines.
+process, sends it the notebook's code cells to run (:meth:`Sandbox.exec_cell`), and then *calls*
+the student's functions there. The child serves two lines on two pipe pairs: the notebook's own
+run, and the learner's definitions the hidden checks call; they are one process until
+:meth:`Sandbox.split` forks the run off (before the first public check or demo cell), and
+:meth:`Sandbox.end_run` ends the run. Arguments and results cross a pipe as JSON (see
+:mod:`simlab.grading.sandbox.wire`), so the student's code can influence nothing but the values
+its own functions return. Everything that judges those values (the simulator, the checker, the
+expected answers, the hidden checks) runs in the grader, out of reach of anything the student's
+code prints, patches or redefines.
 
 The child process (its side is :mod:`simlab.grading.sandbox.child`):
 
@@ -85,8 +89,12 @@ Service = Callable[[str, list, dict], tuple[str, Any]]
 
 @dataclass(frozen=True)
 class CellResult:
-    """How one code cell went in the sandbox: ``ok``, ``error``, ``timeout`` or ``lost``;
-    ``detail`` in English, ``said`` the same as a message (``detail`` may be given as one)."""
+    """How one code cell went: ``ok``; ``error`` (it raised: ``ename: evalue``, one line);
+    ``flood`` (it printed more than the limit); ``timeout`` (it ran past its time); ``dead``
+    (its process died: ``os._exit``, a crash, the memory limit, garbage on the pipe);
+    ``filled`` (its jail went past a shared folder's cap); ``budget`` (the notebook's budget ran
+    out before or while it ran); ``not run`` (no sandbox could be had for it). ``detail`` in
+    English, ``said`` the same as a message (``detail`` may be given as one)."""
 
     index: int
     status: str
@@ -97,15 +105,22 @@ class CellResult:
         object.__setattr__(self, "said", sentence(self.detail))
         object.__setattr__(self, "detail", str(self.detail))
 
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
 
 class SandboxLost(Exception):
     """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
-    ``reason`` in English, ``said`` the same as a message (given as either)."""
+    ``reason`` in English, ``said`` the same as a message (given as either); ``kind`` says
+    why: ``timeout`` (a request ran out of time), ``budget`` (the notebook's budget ran out),
+    ``filled`` (a shared folder went past its cap) or ``dead`` (anything else)."""
 
-    def __init__(self, reason: Message | str):
+    def __init__(self, reason: Message | str, kind: str = "dead"):
         super().__init__(str(reason))
         self.said = sentence(reason)
         self.reason = str(reason)
+        self.kind = kind
 
 
 class RemoteError(Exception):
@@ -166,12 +181,21 @@ class Sandbox:
         self.budget_reason: Message | None = None
         self._tmp = None if jailed else tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
         self.exchange = Exchange()
-        to_child_r, self._to = os.pipe()
-        self._from, from_child_w = os.pipe()
-        os.set_blocking(self._to, False)  # a child that stops reading cannot block a write
+        # Two pipe pairs: the notebook's run, and (once split off) the hidden checks' line.
+        theirs: list[int] = []
+        self._pairs: list[tuple[int, int]] = []
+        for _ in range(2):
+            to_child_r, to = os.pipe()
+            frm, from_child_w = os.pipe()
+            os.set_blocking(to, False)  # a child that stops reading cannot block a write
+            self._pairs.append((to, frm))
+            theirs += [to_child_r, from_child_w]
+        self._to, self._from = self._pairs[0]
+        #: Whether the run was split off from the checks' line (:meth:`split`).
+        self.split_off = False
         self._proc: subprocess.Popen | None = None
         self._jail: Jail | None = None
-        fds = (to_child_r, from_child_w)
+        fds = tuple(theirs)
         try:
             if jailed:
                 jail = Jail(
@@ -181,22 +205,23 @@ class Sandbox:
                 argv = jail.command([*_CHILD, *map(str, fds)])
                 self._proc = _start(argv, fds, "/")
             elif zygote.available():
-                self.pid = zygote.fork_sandbox(*fds, self._tmp.name, _no_jail(self.limits))
+                self.pid = zygote.fork_sandbox(fds, self._tmp.name, _no_jail(self.limits))
             else:  # pragma: no cover - no fd passing (Windows)
                 numbers = _no_jail(self.limits).values()
                 self._proc = _start([*_CHILD, *map(str, fds), *map(str, numbers)], fds, None)
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
-            for fd in (self._to, self._from):
-                os.close(fd)
+            for pair in self._pairs:
+                for fd in pair:
+                    os.close(fd)
             self.exchange.close()
             if self._jail is not None:
                 self._jail.release()
             raise
         finally:
-            os.close(to_child_r)
-            os.close(from_child_w)
+            for fd in fds:
+                os.close(fd)
         self.workdir = "/tmp" if jailed else self._tmp.name
         # Without a CPU share of its own (not root, no cgroup v1), the jail's requests are
         # judged by the CPU time it used, and its uncapped folders are watched.
@@ -227,10 +252,11 @@ class Sandbox:
             return  # already closed
         if self._watchdog is not None:
             self._watchdog.stop()
-        for fd in (self._to, self._from):
+        for fd in {fd for pair in self._pairs for fd in pair}:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._to = self._from = -1
+        self._pairs = []
         if self._proc is not None:
             try:
                 self._proc.wait(wait if self.alive else 0)
@@ -273,12 +299,14 @@ class Sandbox:
         with contextlib.suppress(OSError):
             os.killpg(self._proc.pid if self._proc is not None else self.pid, signal.SIGKILL)
 
-    def _lose(self, reason: Message | str) -> SandboxLost:
+    def _lose(self, reason: Message | str, kind: str = "dead") -> SandboxLost:
         if self._watchdog is not None and self._watchdog.reason is not None:
-            reason = self._watchdog.reason  # the jail was killed for filling a folder
+            reason, kind = self._watchdog.reason, "filled"  # killed for filling a folder
+        elif self.budget_reason is not None and reason == self.budget_reason:
+            kind = "budget"
         self.alive = False
         self.close()
-        return SandboxLost(reason)
+        return SandboxLost(reason, kind)
 
     # -- the grader's objects, lent for one call ----------------------------------------------
     def offer(self, service: Service, kind: str) -> wire.Handle:
@@ -346,13 +374,18 @@ class Sandbox:
         what: str,
         timeout: float | None = None,
         services: frozenset[int] = frozenset(),
+        line: str = "checks",
     ) -> dict:
-        """Send one request and wait for its reply, answering the callbacks of the grader's
-        objects in ``services`` meanwhile; raise :class:`SandboxLost` on trouble."""
+        """Send one request to ``line`` (``run``: the notebook's run; ``checks``: the learner's
+        definitions the hidden checks call, the same process until :meth:`split`) and wait for
+        its reply, answering the callbacks of the grader's objects in ``services`` meanwhile;
+        raise :class:`SandboxLost` on trouble."""
         if not self.alive:
             raise SandboxLost(_said("grader.stopped_already"))
         if not self._ready:
             self._await_start()
+        if not self._calls:  # a request made while answering a callback stays on its line
+            self._to, self._from = self._pairs[1 if line == "checks" and self.split_off else 0]
         timer = self._timer(what, timeout)
         self._calls.append((services, timer))
         try:
@@ -423,7 +456,7 @@ class Sandbox:
                 raise self._lose(_said("grader.process_stopped", what=what)) from None
             why = timer.expired()
             if why is not None:
-                raise self._lose(why)
+                raise self._lose(why, "timeout")
         try:
             payload = frames.read_frame(self._from, timer.read_by(), MAX_REPLY)
             self._intake[0] += len(payload)
@@ -445,7 +478,7 @@ class Sandbox:
 
     def _frame_lost(self, exc: frames.FrameError, what: str, reason: Message | None) -> SandboxLost:
         if exc.kind == "timeout":
-            return self._lose(reason or "")
+            return self._lose(reason or "", "timeout")
         if exc.kind != "closed":
             return self._lose(f"{what} {exc.reason}")
         return self._lose(_said("grader.process_died", what=what))
@@ -469,20 +502,54 @@ class Sandbox:
         except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
             raise self._lose(_said("grader.malformed_value", what=what)) from None
 
-    def exec_cell(self, index: int, source: str, *, timeout: float | None = None) -> CellResult:
-        """Execute one code cell in the student's namespace."""
+    def exec_cell(
+        self,
+        index: int,
+        source: str,
+        *,
+        timeout: float | None = None,
+        max_output: int | None = None,
+        line: str = "checks",
+    ) -> CellResult:
+        """Run one code cell in the learner's namespace of ``line`` (see :meth:`request`), as a
+        kernel would; a cell that printed more than ``max_output`` bytes is a ``flood``. A
+        failure of the process is a result too (the sandbox is then lost)."""
         try:
             reply = self.request(
-                {"op": "exec", "index": index, "source": source},
+                {"op": "run", "index": index, "source": source},
                 what=f"cell {index}",
                 timeout=timeout,
+                line=line,
             )
         except SandboxLost as lost:
-            status = "timeout" if "within" in lost.reason else "lost"
-            return CellResult(index, status, lost.reason)
+            return _cell_lost(index, lost)
+        printed = reply.get("printed")
+        printed = printed if type(printed) is int else 0
+        if max_output is not None and printed > max_output:
+            said = _said("grader.printed", got=_megabytes(printed), limit=_megabytes(max_output))
+            return CellResult(index, "flood", said)
         if reply["ok"]:
             return CellResult(index, "ok")
         return CellResult(index, "error", _describe_error(reply.get("error") or {}))
+
+    def split(self) -> None:
+        """Split the notebook's run off the checks' line: from now on the two are separate
+        processes (the run a fork of the checks' line), both holding what ran so far."""
+        if self.split_off:
+            return
+        self.request({"op": "split"}, what="starting the notebook's run", line="run")
+        self.split_off = True
+
+    def end_run(self) -> None:
+        """End the notebook's run (its process and everything it left running); the checks'
+        line goes on."""
+        self.request({"op": "end_run"}, what="ending the notebook's run")
+        if self.split_off:
+            for fd in self._pairs[0]:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._pairs = [self._pairs[1], self._pairs[1]]
+            self.split_off = False
 
     def set_time(self, now: float) -> None:
         """Set the sandbox clock (what kit objects built there read as the time)."""
@@ -584,6 +651,28 @@ def _label(target: Any, method: str | None) -> str:
     if isinstance(target, str):
         return f"{target}()" if method is None else f"{target}.{method}()"
     return f"{method}()" if method else "a call"
+
+
+#: The cell's own time limits, by the reason a request ran out with, as a cell's detail.
+_PAST = {"grader.endless": "grader.past_limit", "grader.endless_cpu": "grader.past_cpu"}
+
+
+def _cell_lost(index: int, lost: SandboxLost) -> CellResult:
+    """The result of a cell whose sandbox was lost while it ran."""
+    said = lost.said
+    if lost.kind == "timeout" and said.id in _PAST:
+        said = _said(_PAST[said.id], s=said.value("s"))
+    elif lost.kind == "timeout" and said.id == "grader.waiting":
+        said = _said("grader.past_wall", s=said.value("s"))
+    elif lost.kind == "dead" and said.id == "grader.no_start":
+        return CellResult(index, "not run", said)
+    elif lost.kind == "dead" and said.id.startswith("grader.process_"):
+        said = _said("grader.kernel_died")
+    return CellResult(index, lost.kind, said)
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
 
 
 def _describe_error(info: dict) -> str:

@@ -7,7 +7,7 @@ jailed sandboxes start fresh.
 Starting Python and importing simlab costs about a third of a CPU second; a batch of notebooks needs
 at least one sandbox each, and more when submissions crash theirs. The zygote pays that once: it is
 started on first use (``python -m simlab.grading.sandbox.zygote``), imports the modules a sandbox
-needs, and then waits on a Unix socket. For each request it receives the two pipe ends of a new
+needs, and then waits on a Unix socket. For each request it receives the four pipe ends of a new
 sandbox (``SCM_RIGHTS``), forks, and answers with the child's process ID. The child becomes the
 leader of a new session and serves the grader exactly like a sandbox started from scratch (see
 :mod:`simlab.grading.sandbox.child`).
@@ -37,6 +37,8 @@ PRELOAD = (
     "simlab.check.checker",
     "simlab.sim.simulation",
     "simlab.ledger.processes",
+    "IPython.core.interactiveshell",
+    "comm",
 )
 
 _LOCK = threading.Lock()
@@ -82,9 +84,10 @@ def shutdown() -> None:
             _ZYGOTE = None
 
 
-def fork_sandbox(fd_in: int, fd_out: int, workdir: str, limits: dict[str, int]) -> int:
-    """Fork a sandbox that reads requests from ``fd_in`` and answers on ``fd_out``; return its
-    process ID. Raises ``OSError`` if the zygote cannot be reached even after a restart."""
+def fork_sandbox(fds: tuple[int, int, int, int], workdir: str, limits: dict[str, int]) -> int:
+    """Fork a sandbox that serves the grader on two pipe pairs (``fds``: in, out, and the
+    second line's in, out; see :mod:`simlab.grading.sandbox.child`); return its process ID.
+    Raises ``OSError`` if the zygote cannot be reached even after a restart."""
     global _ZYGOTE
     request = json.dumps({"workdir": workdir, "limits": limits}).encode()
     with _LOCK:
@@ -93,7 +96,7 @@ def fork_sandbox(fd_in: int, fd_out: int, workdir: str, limits: dict[str, int]) 
                 _ZYGOTE = _start()
             proc, sock = _ZYGOTE
             try:
-                socket.send_fds(sock, [request], [fd_in, fd_out])
+                socket.send_fds(sock, [request], list(fds))
                 answer = b""
                 while not answer.endswith(b"\n"):
                     chunk = sock.recv(64)
@@ -130,13 +133,13 @@ def _serve(sock: socket.socket) -> None:
     signal.signal(signal.SIGCHLD, lambda *_: _reap())
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 65536, 2)
+            message, fds, _, _ = socket.recv_fds(sock, 65536, 4)
         except OSError:
             return
         if not message:
             _reap()
             return  # the grader went away
-        if len(fds) != 2:
+        if len(fds) != 4:
             for fd in fds:
                 os.close(fd)
             sock.sendall(b"-1\n")
@@ -152,7 +155,7 @@ def _serve(sock: socket.socket) -> None:
 
                 random.seed()
                 os.chdir(request["workdir"])
-                child.serve_fds(fds[0], fds[1], Limits(**request["limits"]))
+                child.serve_fds(tuple(fds), Limits(**request["limits"]))
             finally:
                 os._exit(0)
         for fd in fds:
