@@ -44,7 +44,7 @@ from simlab.sim.simulation import simulate
 #: holds what defeats the foreseeing answers).
 WORLDS = 3
 #: Seeds the world tests draw worlds from.
-SEEDS = (0, 1, 2, 3, 4, 5, 6, 7, 101, 2**63 - 1)
+SEEDS = (0, 1, 2, 3, 101, 2**63 - 1)
 
 
 def _worlds(source: str, most: int) -> list[int]:

@@ -65,8 +65,7 @@ class StaleWorld:
     tasks: tuple[str, str]
 
 
-#: How many draws :func:`stale_world` may make before it gives up (it never needs many: about
-#: half of the draws hold what a world must).
+#: How many draws :func:`stale_world` may make before it gives up (it never needs many).
 _DRAWS = 200
 
 
@@ -77,6 +76,7 @@ def stale_world() -> StaleWorld:
 
 @functools.lru_cache(maxsize=8)
 def _stale_world(seed: int) -> StaleWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
     source = rng("histories/stale-commits")
     short = f"t{source.randint(1, 9)}"
     tasks = (short + str(source.randint(0, 9)), short)
@@ -91,7 +91,8 @@ def _stale_world(seed: int) -> StaleWorld:
 
 
 def _scenario(source: Any) -> Scenario:
-    """An unfenced scenario other than the notebook's: tasks, workers and pauses drawn."""
+    """An unfenced scenario other than the notebook's (never its pause rate): tasks, workers
+    and pauses drawn."""
     return UNFENCED.with_(
         tasks=source.randint(10, 16),
         workers=source.randint(2, 4),

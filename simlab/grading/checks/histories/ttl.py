@@ -132,9 +132,10 @@ class TtlWorld:
     """What ``choose-ttl`` is judged on in one hidden world.
 
     ``measured``: the ``(ttl, seeds)`` of each ``measure`` call, seeds drawn besides the
-    notebook's, such that for each key of the result some call differs from what measure gives
-    with the ttl ignored, with the first seed only, with the notebook's seeds, and summed
-    rather than averaged; and the duplicate work differs from the workers' wasted steps.
+    notebook's and any an earlier grader fixed, such that for each key of the result some
+    call differs from what measure gives with the ttl ignored, with the first seed only, with
+    the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
+    the workers' wasted steps.
     ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
     more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
     ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
@@ -170,6 +171,7 @@ def ttl_world() -> TtlWorld:
 
 @functools.lru_cache(maxsize=8)
 def _ttl_world(seed: int) -> TtlWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
     source = rng("histories/choose-ttl")
     return TtlWorld(_measured(source), _recorded(source), *_table(source), _tie(source))
 
