@@ -21,7 +21,6 @@ from simlab.cli import main
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.events import BUS_STREAMS
-from simlab.grading.checks.histories import TTL_SEEDS, UNFENCED_SEEDS
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.grader import _plan, _Sandboxes
 from simlab.grading.messages import untranslated
@@ -51,8 +50,7 @@ def test_does_every_classic_mistake_of_the_core_idea_lose_half():
 
 @functools.cache
 def _hidden_words() -> list[str]:
-    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS, *TTL_SEEDS, *UNFENCED_SEEDS)]
-    words += [f"seeds [{s}" for s in (*TTL_SEEDS, *UNFENCED_SEEDS)]
+    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS)]
     for spec in BUS_STREAMS.values():
         words += [f"seed {s}" for s in spec["seeds"]]
     words += [f.name for f in CORPUS.glob("*.json")]
