@@ -159,8 +159,8 @@ EN = {
     "releases": "lease {n} releases {task}",
     "heartbeats": "lease {n} heartbeats",
     "records": "lease {n} records {key}",
-    "claims": "{worker} claims {task} (lease {n})",
-    "claims_refused": "{worker} claims {task} (refused)",
+    "claims": "{worker} claims {task} for {ttl} s (lease {n})",
+    "claims_refused": "{worker} claims {task} for {ttl} s (refused)",
     # operations.py: what differed
     "wrong_type": "a value of the wrong type",
     "why_newer": "a newer lease holds the task",
@@ -354,8 +354,8 @@ ZH = {
     "releases": "租约 {n} 释放了 {task}",
     "heartbeats": "租约 {n} 发送心跳",
     "records": "租约 {n} 记录 {key}",
-    "claims": "{worker} 领取 {task}（租约 {n}）",
-    "claims_refused": "{worker} 领取 {task}（被拒绝）",
+    "claims": "{worker} 领取 {task}，时长 {ttl} 秒（租约 {n}）",
+    "claims_refused": "{worker} 领取 {task}，时长 {ttl} 秒（被拒绝）",
     # operations.py: what differed
     "wrong_type": "类型不对的值",
     "why_newer": "已有更新的租约持有该任务",

@@ -19,8 +19,10 @@ one question share their calls into the sandbox.
 A sequence is written with labels (tasks ``t1``, ``t2``, workers ``A``, ``B``, ``C``, keys
 ``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
 question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
-world's IDs, names, keys, lease lengths and clock, while the story keeps the labels, so the
-draws of Hypothesis stay the same in every world and no drawn value reaches the feedback.
+world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
+lease lengths, so which lease is live when is the same in every world), while the story keeps
+the labels and its own seconds: the draws of Hypothesis stay the same in every world and no
+drawn value reaches the feedback.
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ class _Run:
     # -- the moves -------------------------------------------------------------------------------
 
     def _wait(self, seconds: int) -> Message:
-        self.clock.now += float(seconds)
+        self.clock.now += float(seconds) * self.world.scale
         return say("wait", seconds=seconds)
 
     def _expire(self, task: str) -> Message | None:
@@ -269,13 +271,13 @@ class _Run:
             got = _outcome(lambda: self.ledger.raw.claim(*args))
             if isinstance(got.value, Lease):
                 self.leases.append(got.value)
-            return _claimed(label, worker, got, len(self.leases))
+            return _claimed(label, worker, ttl, got, len(self.leases))
         before, expected, got = self._both("claim", *args)
         self._judge(_claim_verdict, task, before, _state(self.ref), expected, got, self)
         lease = got.value if _well_formed(got.value) else expected.value
         if isinstance(lease, Lease) and isinstance(got.value, Lease):
             self.leases.append(lease)
-        return _claimed(label, worker, got, len(self.leases))
+        return _claimed(label, worker, ttl, got, len(self.leases))
 
     def _heartbeat(self, ref: int, ttl: float) -> Message | None:
         lease = self._lease(ref)
@@ -302,10 +304,10 @@ class _Run:
         return say("records", n=lease[1], key=label)
 
 
-def _claimed(task: str, worker: str, got: Outcome, leases: int) -> Message:
+def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> Message:
     if isinstance(got.value, Lease):
-        return say("claims", worker=worker, task=task, n=leases)
-    return say("claims_refused", worker=worker, task=task)
+        return say("claims", worker=worker, task=task, ttl=f"{ttl:g}", n=leases)
+    return say("claims_refused", worker=worker, task=task, ttl=f"{ttl:g}")
 
 
 def _should(field: str) -> Message:

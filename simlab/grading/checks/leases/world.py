@@ -18,7 +18,6 @@ feedback never shows a hidden value anyway.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from simlab.grading.checks.hidden_world import rng
@@ -43,7 +42,10 @@ class World:
     workers: tuple[str, str, str]
     #: ``k1``, ``k2`` -> effect keys; the first is a prefix of the second.
     keys: tuple[str, str]
-    #: The two lease lengths (seconds, with a fraction; never one of :data:`SHOWN_TTLS`).
+    #: The two lease lengths for a story's ``10`` and ``20``: ``T`` and ``2T`` seconds, ``T`` a
+    #: multiple of 1.25 with a fraction, neither one of :data:`SHOWN_TTLS`. A story's times are
+    #: scaled by ``T / 10`` (:attr:`scale`, an exact binary fraction), so a story plays in every
+    #: world as it reads, a lease's exact end included.
     ttls: tuple[float, float]
     #: When the clock starts (far from 0, with a fraction).
     start: float
@@ -67,17 +69,20 @@ class World:
         """The world's lease length for a story's ``10`` or ``20``."""
         return self.ttls[0 if label <= 10.0 else 1]
 
+    @property
+    def scale(self) -> float:
+        """The world's seconds per second of a story."""
+        return self.ttls[0] / 10.0
+
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
         words = [*self.tasks, *self.workers, *self.keys, self.output, self.thief]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
 
 
-def _ttl(source: random.Random) -> float:
-    while True:
-        ttl = source.randint(3, 44) + source.choice((0.25, 0.5, 0.75))
-        if ttl not in SHOWN_TTLS:
-            return ttl
+#: The multiples of 1.25 s a world's shorter lease may last: with a fraction, and neither it nor
+#: twice it a length the notebook shows.
+_EIGHTHS = tuple(m for m in range(3, 36) if m % 4 and 2.5 * m not in SHOWN_TTLS)
 
 
 def world_of(question: str) -> World:
@@ -88,15 +93,12 @@ def world_of(question: str) -> World:
     worker = f"{source.choice(_WORKER_WORDS)}{source.randint(2, 9)}"
     others = [w for w in _WORKER_WORDS if not worker.startswith(w)]
     key = f"{source.choice(_KEY_WORDS)}:{source.randint(1, 9)}"
-    first = _ttl(source)
-    second = _ttl(source)
-    while second == first:
-        second = _ttl(source)
+    ttl = 1.25 * source.choice(_EIGHTHS)
     return World(
         tasks=(task, f"{task}{source.randint(0, 9)}"),
         workers=(worker, f"{worker}{source.randint(0, 9)}", f"{source.choice(others)}-x"),
         keys=(key, f"{key}{source.randint(0, 9)}"),
-        ttls=(min(first, second), max(first, second)),
+        ttls=(ttl, 2 * ttl),
         start=source.randint(1_000, 90_000) + 0.5,
         step=source.randint(2, 7),
         output=f"{source.choice(('out', 'res', 'val'))}{source.randint(10, 99)}",
