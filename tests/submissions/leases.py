@@ -503,7 +503,8 @@ def _lease_length(ttl):
 # LIKE): a task's second key that starts like its first is never recorded (effect-fields).
 PREFIX_KEY_EFFECT = _swap(
     _SOLUTION_EFFECT,
-    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n        (key, lease.worker, now, lease.task_id, lease.epoch),",
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n"
+    "        (key, lease.worker, now, lease.task_id, lease.epoch),",
     " WHERE task_id = ? AND epoch = ? AND status = 'running'\"\n"
     '        " AND NOT EXISTS (SELECT 1 FROM effects AS e WHERE e.task_id = tasks.task_id"\n'
     "        \" AND ? LIKE e.key || '%')\",\n"
