@@ -354,8 +354,8 @@ ZH = {
     "releases": "租约 {n} 释放了 {task}",
     "heartbeats": "租约 {n} 发送心跳",
     "records": "租约 {n} 记录 {key}",
-    "claims": "{worker} 领取 {task}，时长 {ttl} 秒（租约 {n}）",
-    "claims_refused": "{worker} 领取 {task}，时长 {ttl} 秒（被拒绝）",
+    "claims": "{worker} 领取 {task},时长 {ttl} 秒(租约 {n})",
+    "claims_refused": "{worker} 领取 {task},时长 {ttl} 秒(被拒绝)",
     # operations.py: what differed
     "wrong_type": "类型不对的值",
     "why_newer": "已有更新的租约持有该任务",
