@@ -97,7 +97,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _open(target: str, create: bool = False, max_attempts: int | None = None):
-    from simlab.ledger.grading_queue import NotAQueue, open_queue
+    from simlab.grading.queue_store.store import NotAQueue, open_queue
 
     try:
         return open_queue(target, create=create, max_attempts=max_attempts)

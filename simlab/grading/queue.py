@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from simlab.grading.messages import capped, message, sentence, stored
+from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 from simlab.grading.version import grader_version
-from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
 from simlab.records import Lease
 
 __all__ = [

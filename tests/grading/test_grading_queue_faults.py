@@ -23,7 +23,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading import grade
-from simlab.ledger.grading_queue import NotAQueue, open_queue
+from simlab.grading.queue_store.store import NotAQueue, open_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]

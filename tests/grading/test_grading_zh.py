@@ -272,7 +272,7 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
 def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_report(tmp_path):
     from simlab.grading.grader import grade_notebook
     from simlab.grading.queue_report import format_report, report_lines
-    from simlab.ledger.grading_queue import Submission
+    from simlab.grading.queue_store.store import Submission
 
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")

@@ -11,10 +11,10 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
   folder only the grader can reach, walking the path one folder at a time without following
   links, refusing anything that is not a regular file or is larger than :data:`MAX_FILE`;
 * a copy that is an SQLite database is only handed out after
-  :func:`~simlab.ledger.untrusted_file.check_untrusted` passed (no views, triggers, virtual
-  tables or generated columns, read within a deadline), and :meth:`Exchange.read_ledger` reads one
-  through a read-only :class:`~simlab.ledger.untrusted_file.UntrustedLedger`, so a file the
-  student's code wrote cannot make the grader run its queries;
+  :func:`~simlab.grading.untrusted.ledger_file.check_untrusted` passed (no views, triggers,
+  virtual tables or generated columns, read within a deadline), and :meth:`Exchange.read_ledger`
+  reads one through a read-only :class:`~simlab.grading.untrusted.ledger_file.UntrustedLedger`,
+  so a file the student's code wrote cannot make the grader run its queries;
 * :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
   not exist yet (never through a link), owned by the sandbox's user.
 
@@ -41,7 +41,7 @@ from simlab.grading.sandbox.jail import (
     make_shared,
     release_folder,
 )
-from simlab.ledger.untrusted_file import UntrustedLedger, check_untrusted
+from simlab.grading.untrusted.ledger_file import UntrustedLedger, check_untrusted
 
 __all__ = ["Exchange", "MAX_FILE"]
 
@@ -147,8 +147,8 @@ class Exchange:
     @contextlib.contextmanager
     def read_ledger(self, path: str) -> Iterator[UntrustedLedger | None]:
         """The ledger file at ``path`` opened read-only from a private copy (see
-        :mod:`simlab.ledger.untrusted_file`); None when :meth:`copy_out` gives no copy or the file
-        is not a ledger that can be read safely."""
+        :mod:`simlab.grading.untrusted.ledger_file`); None when :meth:`copy_out` gives no copy or
+        the file is not a ledger that can be read safely."""
         with self.copy_out(path) as local:
             if local is None:
                 yield None
