@@ -1,6 +1,6 @@
 """Grading a class on the kit's own fenced ledger: ``simlab grade --queue``.
 
-Each submission becomes one grading task of a ledger (:mod:`simlab.ledger.grading_queue`),
+Each submission becomes one grading task of a ledger (:mod:`simlab.grading.queue_store.store`),
 keyed by its ``notebook`` value of ``--json``, the SHA-256 of its bytes (stored with it, so a
 worker on another machine needs no files) and the grader version, :func:`grader_version`.
 Workers claim tasks with leases, grade each with the ordinary grader

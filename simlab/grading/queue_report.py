@@ -78,6 +78,7 @@ def as_grade(s: Submission) -> NotebookGrade:
         s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
     )
     g.error_said = stored(r.get("error_message"))
+    g.world = r.get("world")  # results stored before worlds were drawn have none
     return g
 
 
