@@ -45,7 +45,7 @@ from typing import Any
 
 import simpy
 
-from simlab.check.checker import check
+from simlab.check.rules import findings
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
@@ -312,7 +312,9 @@ def _run_schedule(
         # A fault is only ever added where the run being extended asked for it, and the
         # extended run is the same up to there: one that never struck is the kit's own bug.
         raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
-    verdict = check(
+    # The rules alone, as check() judges them: a search needs the verdict, not the coverage
+    # counters and metrics a report shows.
+    broken = findings(
         run.history,
         final,
         steps=scenario.steps,
@@ -322,7 +324,7 @@ def _run_schedule(
         listing=True,
     )
     probe.user_points(faults)
-    return _Outcome(verdict.ok, probe.signature, probe.candidates)
+    return _Outcome(not broken, probe.signature, probe.candidates)
 
 
 # --- the search ----------------------------------------------------------------------------------
