@@ -213,30 +213,41 @@ class StrikePoints(ScheduledNemesis):
 
     # -- a user's actions: between any two events of the task -----------------------------------
     def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
-        """Add a cancel and a requeue of each task (one of each kind per task and schedule)
-        between each two of its events and half a ttl after its last one, before the
-        horizon: a requeue after a cancel brings the task back, any other the ledger must
-        refuse."""
+        """Add a cancel of each task between each two of its events and half a ttl after its
+        last one, and a requeue between each two of its events after a cancel (it brings the
+        task back) or, with no cancel, once while it is live and once after its end (the
+        ledger must refuse both); one of each kind per task and schedule, before the
+        horizon."""
         kinds = {(f["kind"], f.get("task")) for f in scheduled}
         by_task: dict[str, list[float]] = {}
+        cancelled: dict[str, float] = {}
         for e in self.run.history:
             if e.task is not None and e.op != "faults-off":
                 by_task.setdefault(e.task, []).append(e.time)
+                if e.op == "cancel" and e.type == "ok":
+                    cancelled.setdefault(e.task, e.time)
         horizon, half = self.run.horizon, self.scenario.ttl / 2
         for task, times in by_task.items():
             if ("cancel", task) not in kinds:
                 self._between("cancel", task, times, horizon, half)
-            if ("requeue", task) not in kinds:
-                # after a cancel, where a requeue brings the task back; before one (or with
-                # none), where the ledger must refuse it
-                self._between("requeue", task, times, horizon, half)
+            if ("requeue", task) in kinds:
+                continue
+            if task in cancelled:  # between each two events after the cancel
+                self._between("requeue", task, [t for t in times if t >= cancelled[task]],
+                              horizon, half)  # fmt: skip
+            else:  # one while it is live and one after its end: the ledger must refuse both
+                self._between("requeue", task, times[:2], horizon, None)
+                self._between("requeue", task, times[-1:], horizon, half)
         self.candidates.sort(key=lambda c: c[0])
 
-    def _between(self, kind: str, task: str, times: list[float], horizon: float, half: float):
+    def _between(
+        self, kind: str, task: str, times: list[float], horizon: float, after: float | None
+    ) -> None:
+        """``kind`` of ``task`` between each two of ``times`` (and ``after`` the last one)."""
         distinct = sorted(set(times))
         instants = [(a + b) / 2 for a, b in zip(distinct, distinct[1:], strict=False)]
-        if distinct:
-            instants.append(distinct[-1] + half)
+        if distinct and after is not None:
+            instants.append(distinct[-1] + after)
         for at in instants:
             key = (at, -1)
             if at < horizon and key > self.after:
