@@ -49,6 +49,7 @@ from simlab.check.rules import findings
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
+from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
     LedgerFactory,
     Result,
@@ -106,11 +107,14 @@ def _horizon(
     factory: LedgerFactory,
     lengths: tuple[float, ...],
     max_faults: int,
+    sender: Sender | None = None,
 ) -> float:
     """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
     the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
     probe = scope_scenario(tasks, workers, steps, variant, horizon=1e-9)
-    result = simulate(probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe))
+    result = simulate(
+        probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe), sender=sender
+    )
     end = max((e.time for e in result.history if e.op != "faults-off"), default=0.0)
     ttl = probe.ttl
     room = max(max(lengths, default=1.0) * ttl, probe.restart_delay * 3 + 2 * ttl)
@@ -295,9 +299,11 @@ def _run_schedule(
     faults: tuple[dict[str, Any], ...],
     after: Key,
     lengths: tuple[float, ...],
+    sender: Sender | None = None,
 ) -> _Outcome:
-    """Replay ``faults`` over a fresh ledger; the verdict, the state after the last fault and
-    the strike points after ``after``."""
+    """Replay ``faults`` over a fresh ledger (``sender`` sends the e-mails, as ``simulate``
+    takes it); the verdict, the state after the last fault and the strike points after
+    ``after``."""
     env = simpy.Environment()
     store = factory(lambda: env.now)
     schedule = Schedule(seed, scenario, faults)
@@ -310,7 +316,7 @@ def _run_schedule(
 
     try:
         with _collector_paused():
-            run = _Run(env, scenario, seed, store, schedule, nemesis=nemesis)
+            run = _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis)
             run.run()
             final = store.tasks()
             effects = _effects(store, final)
@@ -408,6 +414,7 @@ def explore(
     time_limit: float | None = None,
     progress: Callable[[int, int, int], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    sender: Sender | None = None,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -415,7 +422,8 @@ def explore(
     kit's SQLite ledger in memory, or the racy one for the ``unfenced`` and ``racy-claim``
     variants), breadth first, for ``seeds`` seeds from ``first_seed``.
 
-    ``lengths`` are the pause lengths in units of the ttl. ``time_limit`` (seconds of
+    ``lengths`` are the pause lengths in units of the ttl; ``sender`` sends each step's
+    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it. ``time_limit`` (seconds of
     ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C stops it too
     (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -444,10 +452,13 @@ def explore(
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
+    search.sender = sender
     horizons = {}
     try:
         for seed in scope["seeds"]:
-            horizon = _horizon(tasks, workers, steps, variant, seed, factory, lengths, max_faults)
+            horizon = _horizon(
+                tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender
+            )
             horizons[seed] = horizon
             scenario = scope_scenario(tasks, workers, steps, variant, horizon)
             found = search.run(scenario, seed)
@@ -471,6 +482,7 @@ class _Search:
         self.covered = -1
         self.scenario: Scenario | None = None
         self.ttl = 1.0
+        self.sender: Sender | None = None
 
     def run(self, scenario: Scenario, seed: int) -> tuple[Scenario, int, tuple] | None:
         """The first failing schedule of the fewest faults for ``seed`` (None: none fails, or
@@ -485,7 +497,9 @@ class _Search:
                 if self.limit is not None and self.clock() - self.started >= self.limit:
                     self.stopped = "time-limit"
                     return None
-                out = _run_schedule(scenario, seed, self.factory, faults, after, lengths)
+                out = _run_schedule(
+                    scenario, seed, self.factory, faults, after, lengths, self.sender
+                )
                 self.schedules += 1
                 if self.progress is not None:
                     self.progress(k, done, len(level))
@@ -520,7 +534,9 @@ class _Search:
 
         scenario, seed, faults = found
         schedule = Schedule(seed, scenario).with_faults([dict(f) for f in faults])
-        result = simulate(scenario, seed=seed, ledger=self.factory, schedule=schedule)
+        result = simulate(
+            scenario, seed=seed, ledger=self.factory, schedule=schedule, sender=self.sender
+        )
         return Exploration(
             False,
             self.schedules,
