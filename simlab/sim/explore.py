@@ -423,9 +423,9 @@ def explore(
     variants), breadth first, for ``seeds`` seeds from ``first_seed``.
 
     ``lengths`` are the pause lengths in units of the ttl; ``sender`` sends each step's
-    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it. ``time_limit`` (seconds of
-    ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C stops it too
-    (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
+    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it.
+    ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
+    stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
     """
     for name, value, least in (
