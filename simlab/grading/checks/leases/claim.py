@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases import operations as ops
-from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
+from simlab.grading.checks.leases.driving import Ledgers, explored, raises, simulated
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import contended_claims, require_one_statement, rivalled
 from simlab.grading.checks.leases.world import world_of
@@ -119,6 +119,14 @@ def atomic_claim(s: Student, t: Tally) -> None:
                 say("by_claim_heartbeat"),
             )
         )
+    t.part(
+        lambda: explored(
+            s,
+            {"claim": "claim", "heartbeat": "heartbeat"},
+            say("by_claim_heartbeat"),
+            "leases/atomic-claim/explore",
+        )
+    )
     t.under("claim-fields")
     t.part(judged(ops.DETAIL))
     t.under("heartbeat-extends")
@@ -141,13 +149,17 @@ CLAIM_RUBRIC = (
         "moment, as with a duplicate delivery), a heartbeat is accepted only for the task's "
         "current epoch while it runs (not by worker name, not once released or completed), on "
         "generated sequences of claims, heartbeats, saves, releases, cancels and requeues with "
-        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule.",
+        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule, nor "
+        "does any run of at most one fault over a small scope.",
         core=True,
         properties=(
             "On generated sequences of claims, heartbeats, saves, releases, cancels and requeues "
             "on two tasks with the clock moving, each claim and heartbeat of yours has the "
             "outcome the kit's ledger has from the same state (a lease or the same error, "
             "refused or accepted alike) and leaves the same owner and epoch.",
+            "Every schedule of at most one fault (every fault kind at every point it can strike) "
+            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "at grading time, breaks no rule of the checker (refusals included).",
         ),
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",

@@ -11,7 +11,7 @@ import functools
 from typing import Any
 
 from simlab.grading.checks.leases import operations as ops
-from simlab.grading.checks.leases.driving import Ledgers, simulated
+from simlab.grading.checks.leases.driving import Ledgers, explored, simulated
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import (
     contended_effects,
@@ -149,6 +149,15 @@ def idempotent_send(s: Student, t: Tally) -> None:
                 send_step="send_step",
             )
         )
+    t.part(
+        lambda: explored(
+            s,
+            {"record_effect": "record_effect"},
+            say("by_email_code"),
+            "leases/idempotent-send/explore",
+            send_step="send_step",
+        )
+    )
     t.under("effect-fields")
     t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
     t.under("step-keys")
@@ -166,13 +175,18 @@ EFFECT_RUBRIC = (
         "record_effect never lets the old lease record), as the kit's ledger does on generated "
         "sequences of claims, records, saves, releases, cancels and requeues with the clock "
         "moving; send_step records before it sends, so a crash between the two never resends; "
-        "seeded fault runs break no rule.",
+        "seeded fault runs break no rule, nor does any run of at most one fault over "
+        "a small scope.",
         core=True,
         properties=(
             "On generated sequences of claims, recorded effects, saves, releases, cancels and "
             "requeues on two tasks with the clock moving, each record_effect of yours answers "
             "as the kit's ledger does from the same state (recorded, refused or an error) and "
             "leaves the same effects.",
+            "Every schedule of at most one fault (every fault kind at every point it can strike) "
+            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "at grading time and your send_step sending, breaks no rule of the checker "
+            "(refusals included).",
         ),
         mistakes=(
             "record_effect always returns True",
