@@ -165,7 +165,7 @@ def _interrupted(proc: subprocess.Popen, sig: str) -> tuple[str, str]:
     return out, err
 
 
-#: (point, its n-th arrival) x signal: every point with every signal somewhere below.
+#: (point, its n-th arrival), signal: together, every point and every signal in each mode.
 PLAIN = [
     ("folder:1", "SIGINT"),
     ("mount:2", "SIGTERM"),
