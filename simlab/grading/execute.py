@@ -29,6 +29,7 @@ at once) and widgets need no front end.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import copy
 import os
@@ -400,6 +401,9 @@ async def _run(
                     if dog is not None:
                         dog.stop()
         except Exception as exc:  # the kernel would not start, or died while starting
+            # nbclient leaves its exit hook registered when the kernel dies while starting
+            # (the grader's end kills it): the hook would fail at the exit, kernel gone.
+            atexit.unregister(client._cleanup_kernel)
             for i in pending:
                 if dog is not None and dog.reason is not None:  # a setup cell filled its folder
                     results[i] = CellRun(i, "filled", dog.reason)

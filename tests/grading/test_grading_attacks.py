@@ -429,7 +429,9 @@ def _shared_bytes(tmp: Path) -> int:
     """Bytes of every file in the host folders jails may write: the kernels' socket folders
     and the hidden checks' exchange folders."""
     total = 0
-    for folder in [*tmp.glob("simlab-kernel-*"), *tmp.glob("simlab-exchange-*")]:
+    # each in its grader's own temporary folder, simlab-<pid>
+    shared = [*tmp.glob("simlab-*/simlab-kernel-*"), *tmp.glob("simlab-*/simlab-exchange-*")]
+    for folder in shared:
         for base, _, files in os.walk(folder):
             for name in files:
                 try:

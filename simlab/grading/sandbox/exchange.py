@@ -18,7 +18,9 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
 * :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
   not exist yet (never through a link), owned by the sandbox's user.
 
-The folder and everything in it are removed when the sandbox closes. When the grader is root,
+The folder and everything in it are removed when the sandbox closes (both folders are made in the
+grader's own temporary folder, which its end removes: :mod:`simlab.grading.sandbox.host`). When
+the grader is root,
 the folder is a tmpfs of its own, capped at :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES`
 entries; otherwise the sandbox measures it against the same caps
 (:class:`~simlab.grading.sandbox.meter.Watchdog`).
@@ -34,6 +36,7 @@ import tempfile
 from collections.abc import Iterator
 
 from simlab.errors import LedgerError
+from simlab.grading.sandbox import host
 from simlab.grading.sandbox.jail import (
     SANDBOX_GID,
     SANDBOX_UID,
@@ -59,11 +62,11 @@ class Exchange:
     """A fresh shared folder (``path``) and a private one only the grader uses."""
 
     def __init__(self) -> None:
-        self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
+        self.path = host.mkdtemp("simlab-exchange-")
+        self._private = host.mkdtemp("simlab-private-")
         os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
         #: Whether a tmpfs caps the folder (root only); otherwise the grader watches it.
         self.capped = cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
-        self._private = tempfile.mkdtemp(prefix="simlab-private-")
 
     def close(self) -> None:
         """Remove both folders (links inside are removed, never followed)."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from typing import Any
 
 import zmq
@@ -34,6 +33,7 @@ from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Type, default
 
+from simlab.grading.sandbox import host
 from simlab.grading.sandbox.jail import (
     SANDBOX_GID,
     SANDBOX_UID,
@@ -106,7 +106,7 @@ class JailedKernelManager(AsyncKernelManager):
     client_factory = Type(BoundedKernelClient, klass=AsyncKernelClient)
 
     def __init__(self, *, limits: Limits | None = None, **kwargs: Any):
-        folder = make_shared(tempfile.mkdtemp(prefix="simlab-kernel-"))
+        folder = make_shared(host.mkdtemp("simlab-kernel-"))
         capped = cap_folder(folder, FOLDER_BYTES, FOLDER_FILES)
         super().__init__(
             transport="ipc",
