@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from simlab.cli import main
-from simlab.ledger.grading_queue import open_queue
+from simlab.grading.queue_store.store import open_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "03_histories_and_ttl.ipynb"
