@@ -39,11 +39,15 @@ def cjk_font() -> str | None:
 
 
 def use_cjk_fallback() -> str | None:
-    """Add the CJK font after the default sans-serif font (once); return its name or None."""
+    """Draw text in the default sans-serif font with the CJK font as its fallback (once);
+    return the CJK font's name or None. Matplotlib falls back glyph by glyph only between
+    the families ``font.family`` names, so both are named there."""
     font = cjk_font()
-    families = list(rcParams["font.sans-serif"])
-    if font is not None and font not in families:
-        rcParams["font.sans-serif"] = [families[0], font, *families[1:]]
+    if font is None or rcParams["font.family"] != ["sans-serif"]:
+        return font  # none installed, or the family was chosen by someone else: left alone
+    first = font_manager.findfont(font_manager.FontProperties(family=["sans-serif"]))
+    latin = font_manager.FontProperties(fname=first).get_name()
+    rcParams["font.family"] = [latin, font]
     return font
 
 

@@ -13,7 +13,10 @@ from simlab.plots.fonts import MISSING, cjk_font, require_cjk_font
 
 
 def _drawn(title: str) -> list[str]:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     fig = Figure(figsize=(3, 1))
+    FigureCanvasAgg(fig)  # a canvas that really draws (a bare Figure's draws nothing)
     ax = fig.subplots()
     ax.set_title(title)
     with warnings.catch_warnings(record=True) as caught:
@@ -34,5 +37,5 @@ def test_does_a_chinese_title_render_without_missing_glyphs():
 def test_does_latin_text_keep_the_default_font():
     from matplotlib import rcParams
 
-    assert rcParams["font.sans-serif"][0] == "DejaVu Sans"
+    assert rcParams["font.family"][0] == "DejaVu Sans"
     assert _drawn("stale commit after the lease ran out") == []
