@@ -1,6 +1,6 @@
 """simlab: see and break durable background tasks of LLM agents.
 
-The tree follows the path of a task: :mod:`simlab.ledger` (the task ledger, the only SQL) ->
+The tree follows the path of a task: :mod:`simlab.ledger` (the task ledger and its SQL) ->
 :mod:`simlab.sim` (SimPy workers with faults over it) -> :mod:`simlab.check` (the history and
 which invariants broke) -> :mod:`simlab.plots` (pictures and the dashboard). Beside it:
 :mod:`simlab.agent` (the deterministic agent, checkpoints and resume), :mod:`simlab.release`

@@ -1,10 +1,12 @@
 """Does the tree still read as the path of a task? The architecture, checked on every run.
 
 Each rule is what the package layout promises (docs/development.md, "Where things live"): SQL
-only in ``simlab/ledger``, SimPy only in ``simlab/sim``, argparse only in ``simlab/cli``, pictures
-only in ``simlab/plots``, a pure ``simlab/check``, no import circle (imports inside functions
-included), small modules and functions. Imports are read with :mod:`ast`, so a lazy import
-counts too.
+sits with its concept (the task ledger's in ``simlab/ledger``, the grader's own in the grading
+queue's store and the readers of what a learner's code wrote, named module by module), SimPy only
+in ``simlab/sim``, argparse only in ``simlab/cli``, pictures only in ``simlab/plots``, a pure
+``simlab/check``, arrows that point one way (the grader may use the ledger, never the reverse),
+no import circle (imports inside functions included), small modules and functions. Imports are
+read with :mod:`ast`, so a lazy import counts too.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "simlab"
 
-#: external module -> the only subpackages that may import it
+#: The grader's modules that speak SQL, each for its own concept: the grading queue's store (its
+#: flow over the ledger, its migrations, its statements per engine) and the readers of what a
+#: learner's code wrote or asks (a ledger file from a jail, statements on the grader's ledger).
+QUEUE_STORE = "simlab.grading.queue_store"
+UNTRUSTED = "simlab.grading.untrusted"
+#: external module -> the only subpackages (a name) or modules (a dotted path) that may import it
 ONLY_IN = {
-    "sqlite3": ("ledger",),
-    "psycopg": ("ledger",),
+    "sqlite3": ("ledger", f"{QUEUE_STORE}.migrate", f"{UNTRUSTED}.ledger_file", f"{UNTRUSTED}.sql"),
+    "psycopg": ("ledger", f"{QUEUE_STORE}.store", f"{QUEUE_STORE}.migrate"),
     "simpy": ("sim",),
     "argparse": ("cli",),
     "matplotlib": ("plots",),
@@ -35,6 +42,16 @@ NEVER = {
     # what a learner's notebook imports holds no grading: the grader uses it, not the reverse
     "learn": ("grading", "cli", "plots"),
 }
+#: the only subpackages (a name) or modules (a dotted path) whose strings may hold SQL text
+SQL_TEXT_IN = (
+    "ledger",
+    f"{QUEUE_STORE}.sqlite_statements",
+    f"{QUEUE_STORE}.postgres_statements",
+    f"{UNTRUSTED}.ledger_file",
+)
+#: the grader's SQL modules sit on the ledger, under the rest of the grader: they import only
+#: these (and one another), so the concept they store stays apart from how grading is done
+SQL_SIDE_IMPORTS = ("simlab.ledger", "simlab.errors", "simlab.records", QUEUE_STORE, UNTRUSTED)
 MAX_FLAT_MODULES = 6
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 100
@@ -91,6 +108,23 @@ def test_every_subpackage_of_the_layout_exists():
     assert expected <= _PACKAGES
 
 
+def _allowed(module: str, places: tuple[str, ...]) -> bool:
+    """Is ``module`` in one of ``places``: a subpackage's name, or a module's dotted path?"""
+    return _subpackage(module) in places or module in places
+
+
+def _imports_of(module: str, external: str) -> bool:
+    return any(name.split(".")[0] == external for name, _ in _imports(MODULES[module]))
+
+
+def _has_sql_text(path: Path) -> list[int]:
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
+    ]
+
+
 @pytest.mark.parametrize("external", sorted(ONLY_IN))
 def test_an_external_library_is_imported_only_where_it_belongs(external):
     allowed = ONLY_IN[external]
@@ -98,9 +132,46 @@ def test_an_external_library_is_imported_only_where_it_belongs(external):
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for module, path in MODULES.items()
         for name, line in _imports(path)
-        if name.split(".")[0] == external and _subpackage(module) not in allowed
+        if name.split(".")[0] == external and not _allowed(module, allowed)
     ]
-    assert not misplaced, f"{external} belongs in simlab/{'|'.join(allowed)}: {misplaced}"
+    assert not misplaced, f"{external} belongs in {' | '.join(allowed)}: {misplaced}"
+
+
+@pytest.mark.parametrize("external", sorted(ONLY_IN))
+def test_every_module_allowed_a_library_by_name_exists_and_uses_it(external):
+    """An allowance names a module precisely, and only one that needs it: a module moved or
+    renamed, or one that stopped using the library, leaves no stale door open."""
+    named = [place for place in ONLY_IN[external] if "." in place]
+    stale = [m for m in named if m not in MODULES or not _imports_of(m, external)]
+    assert not stale, f"allowed to import {external} but do not: {stale}"
+
+
+def test_every_module_allowed_sql_text_by_name_exists_and_holds_some():
+    named = [place for place in SQL_TEXT_IN if "." in place]
+    stale = [m for m in named if m not in MODULES or not _has_sql_text(MODULES[m])]
+    assert not stale, f"allowed SQL text but hold none: {stale}"
+
+
+def test_the_grader_sql_modules_sit_on_the_ledger_under_the_rest_of_the_grader():
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in MODULES.items()
+        if module.startswith((QUEUE_STORE, UNTRUSTED))
+        for name, line in _imports(path)
+        if name.startswith("simlab")
+        and not any(name == p or name.startswith(p + ".") for p in SQL_SIDE_IMPORTS)
+    ]
+    assert not bad, bad
+
+
+def test_the_allowance_rules_tell_a_module_from_a_subpackage():
+    """The rules above rest on this: a dotted path allows that module alone, a name its whole
+    subpackage; a sibling of an allowed module is not allowed."""
+    places = ("ledger", f"{QUEUE_STORE}.migrate")
+    assert _allowed("simlab.ledger.sqlite.ledger", places)
+    assert _allowed(f"{QUEUE_STORE}.migrate", places)
+    assert not _allowed(f"{QUEUE_STORE}.store", places)
+    assert not _allowed("simlab.grading.queue", places)
 
 
 @pytest.mark.parametrize("package", sorted(NEVER))
@@ -118,15 +189,14 @@ def test_lower_layers_never_import_higher_ones(package):
 SQL = re.compile(r"\b(SELECT\s.+\sFROM|UPDATE\s+\w+\s+SET|INSERT\s+INTO|CREATE\s+TABLE)\b", re.S)
 
 
-def test_sql_text_stays_in_the_ledger():
+def test_sql_text_sits_with_its_concept():
     bad = [
-        f"{path.relative_to(ROOT)}:{node.lineno}"
+        f"{path.relative_to(ROOT)}:{line}"
         for module, path in MODULES.items()
-        if _subpackage(module) != "ledger"
-        for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
+        if not _allowed(module, SQL_TEXT_IN)
+        for line in _has_sql_text(path)
     ]
-    assert not bad, f"SQL text outside simlab/ledger: {bad}"
+    assert not bad, f"SQL text outside {' | '.join(SQL_TEXT_IN)}: {bad}"
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """``simlab bench``: speed measured side by side in one run, reported as ratios.
 
 The measurements live with what they measure (:mod:`simlab.ledger.bench`,
-:mod:`simlab.sim.bench`, :mod:`simlab.grading.bench`); this module parses and prints.
+:mod:`simlab.sim.bench`, :mod:`simlab.sim.bench_explore`, :mod:`simlab.grading.bench`); this
+module parses and prints.
 
 ``simlab bench ledger`` times claim+save cycles against one raw single-row transaction on the
 same engine (SQLite ``:memory:`` and a WAL file; a PostgreSQL server with ``--db
@@ -71,16 +72,65 @@ def _print_schema(n: int, rounds: int) -> None:
         print(f"{row['variant']:<20} {row['submits_per_s']:>20,.0f}")
 
 
+def _handle_explore(args: argparse.Namespace) -> int:
+    from simlab.sim.bench_explore import bench_explore
+
+    if args.rounds < 1 or any(k < 0 for k in args.faults):
+        raise UsageError("--rounds must be positive and --faults at least 0")
+    print(
+        "simlab bench explore: 2 tasks x 2 workers x 2 steps, the kit's SQLite :memory: "
+        "ledger, every schedule of at most K faults (wall time, best round)"
+    )
+    out = bench_explore(tuple(args.faults), rounds=args.rounds)
+    bare = out["bare_seconds"]
+    print(f"yardstick: one million bare SimPy timeouts in {bare:.2f} s")
+    print(
+        f"{'K':>2} {'verdict':>10} {'schedules':>10} {'states':>8} {'s':>7} "
+        f"{'schedules/s':>12} {'states/s':>9} {'yardsticks':>11}  goal"
+    )
+    for row in out["rows"]:
+        verdict = "certified" if row["certified"] else "FAILED"
+        goal = row["goal"]
+        judged = (
+            ""
+            if goal is None
+            else f"<= {goal:g}: " + ("ok" if row["yardsticks"] <= goal else "ABOVE GOAL")
+        )
+        print(
+            f"{row['max_faults']:>2} {verdict:>10} {row['schedules']:>10,} {row['states']:>8,} "
+            f"{row['seconds']:>7.2f} {row['schedules_per_s']:>12,.0f} "
+            f"{row['states_per_s']:>9,.0f} {row['yardsticks']:>11.2f}  {judged}"
+        )
+    return 0
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "bench",
-        help="measure speed side by side (ledger, sim, shrink)",
+        help="measure speed side by side (ledger, sim, shrink, explore, grade)",
         description="Benchmarks that report ratios measured side by side in one run.",
     )
     sub = p.add_subparsers(dest="bench", metavar="WHAT")
     sub.required = True
     _add_sim(sub)
     _add_shrink(sub)
+    x = sub.add_parser(
+        "explore",
+        help="how fast simlab explore certifies the default scope",
+        description="Schedules and distinct states per second of 'simlab explore' over its "
+        "default scope (2 tasks x 2 workers x 2 steps, SQLite :memory:), and the search's time "
+        "in multiples of one million bare SimPy timeouts measured in the same process (goals: "
+        "at most 5 with 2 faults, at most 60 with 3).",
+    )
+    x.add_argument(
+        "--faults",
+        type=lambda t: [integer(p) for p in t.split(",")],
+        default=[2, 3],
+        metavar="K,K",
+        help="the numbers of faults to certify (default 2,3)",
+    )
+    x.add_argument("--rounds", type=integer, default=1, help="rounds; the best is kept [1]")
+    x.set_defaults(func=_handle_explore)
     g = sub.add_parser(
         "grade",
         help="grading against bare nbclient execution",

@@ -63,6 +63,7 @@ def _grade(args: argparse.Namespace) -> int:
     from simlab.cli import grade_queue
     from simlab.grading.grader import find_notebooks, grade
     from simlab.grading.report import format_text, json_lines, write_csv
+    from simlab.grading.sandbox import host
 
     if grade_queue.uses_queue(args):
         return grade_queue.run(args, _check_sandbox)
@@ -84,15 +85,18 @@ def _grade(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
-    grades = grade(
-        notebooks,
-        timeout=args.timeout,
-        notebook_timeout=args.notebook_timeout,
-        max_output=args.max_output,
-        jobs=args.jobs,
-        progress=progress,
-        sandbox=not args.no_sandbox,
-    )
+    # Ctrl-C or SIGTERM ends the grading at once (nothing is kept: no result is printed), and
+    # nothing the grading made on the host outlives it.
+    with host.session(kill_at_interrupt=True):
+        grades = grade(
+            notebooks,
+            timeout=args.timeout,
+            notebook_timeout=args.notebook_timeout,
+            max_output=args.max_output,
+            jobs=args.jobs,
+            progress=progress,
+            sandbox=not args.no_sandbox,
+        )
     if args.json:
         sys.stdout.write(json_lines(grades, args.lang))
     else:

@@ -18,10 +18,8 @@ hands the submissions in flight back to the queue, exit status 130.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from collections.abc import Callable
-from contextlib import contextmanager
 
 from simlab.cli.args import UsageError, positive_int, positive_number
 
@@ -97,7 +95,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _open(target: str, create: bool = False, max_attempts: int | None = None):
-    from simlab.ledger.grading_queue import NotAQueue, open_queue
+    from simlab.grading.queue_store.store import NotAQueue, open_queue
 
     try:
         return open_queue(target, create=create, max_attempts=max_attempts)
@@ -144,32 +142,17 @@ def _name(target: str) -> str:
     return redact(target)
 
 
-@contextmanager
-def _term_as_interrupt():
-    """SIGTERM stops a worker as Ctrl-C does (its submissions go back to the queue)."""
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _work(args: argparse.Namespace) -> int:
     from simlab.cli.grade_report import QueueBar
     from simlab.grading.grader import default_jobs
     from simlab.grading.queue import Incompatible, work
+    from simlab.grading.sandbox import host
 
     bar = QueueBar(enabled=not args.no_progress and sys.stderr.isatty())
     try:
-        with _term_as_interrupt(), bar:
+        # SIGTERM stops a worker as Ctrl-C does (its submissions go back to the queue), and
+        # nothing the grading made on the host outlives the worker.
+        with host.session(), bar:
             summary = work(
                 args.queue,
                 jobs=args.jobs or default_jobs(),

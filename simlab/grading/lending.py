@@ -11,7 +11,7 @@ grader itself did or saw, and a notebook that replaces kit objects in its sandbo
 what its own code asks for.
 
 * :class:`SqlGate` runs the learner's SQL on one of the grader's SQLite connections, one
-  statement at a time, within the bounds of :mod:`simlab.ledger.untrusted_sql` (only reads and
+  statement at a time, within the bounds of :mod:`simlab.grading.untrusted.sql` (only reads and
   writes of ``tasks`` and ``effects`` and transactions; a step budget; a bounded result) and
   within the call's deadline (past it the sandbox is lost, as for code that runs too long).
   ``after`` (optional) runs once a given statement has finished: another worker's move,
@@ -34,7 +34,7 @@ from simlab.grading.questions import Fail
 from simlab.grading.sandbox import wire
 from simlab.grading.sandbox.remote import METHODS, Crash
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
-from simlab.ledger import untrusted_sql as untrusted
+from simlab.grading.untrusted import sql as untrusted
 
 __all__ = ["SqlGate", "Lent", "error_info", "grader_folder", "MAX_SENDS", "MAX_KEY_CHARS"]
 

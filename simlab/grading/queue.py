@@ -1,6 +1,6 @@
 """Grading a class on the kit's own fenced ledger: ``simlab grade --queue``.
 
-Each submission becomes one grading task of a ledger (:mod:`simlab.ledger.grading_queue`),
+Each submission becomes one grading task of a ledger (:mod:`simlab.grading.queue_store.store`),
 keyed by its ``notebook`` value of ``--json``, the SHA-256 of its bytes (stored with it, so a
 worker on another machine needs no files) and the grader version, :func:`grader_version`.
 Workers claim tasks with leases, grade each with the ordinary grader
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from simlab.grading.messages import capped, message, sentence, stored
+from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 from simlab.grading.version import grader_version
-from simlab.ledger.grading_queue import GradingQueue, Job, open_queue
 from simlab.records import Lease
 
 __all__ = [
@@ -137,7 +137,10 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
             said = sentence(for_people(job.refused or ""))
         failed = NotebookGrade.failed(job.notebook, capped(said, FEEDBACK_CHARS))
         return failed.to_dict(messages=True), "graded"
-    with tempfile.TemporaryDirectory(prefix="simlab-queue-") as folder:
+    from simlab.grading.sandbox import host
+
+    folder = host.mkdtemp("simlab-queue-")
+    try:
         path = Path(folder) / (Path(job.notebook).name or "submission.ipynb")
         path.write_bytes(job.content)
         try:
@@ -150,6 +153,8 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
             )
         except Exception as exc:  # a grader bug must not stop the batch
             g = NotebookGrade.failed(str(path), capped(crash_message(exc), FEEDBACK_CHARS))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     result = g.to_dict(messages=True)  # a report renders each message in its own language
     shown = for_people(job.notebook)
     result["notebook"] = job.notebook
@@ -261,15 +266,23 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
         if shared.stop.is_set():
             return  # stopped while claiming: work() hands back what this process holds
         result, outcome = grade_job(job)
+        _interrupt_at("graded")
         with shared.commit:
             if shared.stop.is_set():
                 return  # stopped meanwhile: its submission went back to the queue
             shared.inflight.pop(name, None)
+            _interrupt_at("commit")
             if queue.finish(job.lease, result, outcome):
                 shared.summary.graded += 1
             else:
                 shared.summary.stale += 1
                 say(f"{job.notebook}: a late result, refused by the fence (stale)")
+
+
+def _interrupt_at(point: str) -> None:
+    from simlab.grading.sandbox.host import interrupt_at
+
+    interrupt_at(point)
 
 
 def work(

@@ -38,7 +38,7 @@ def _plain(folder: Path, jobs: int, sandbox: bool) -> None:
 def _queued(folder: Path, jobs: int, sandbox: bool, db: Path) -> None:
     from simlab.grading.grader import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT
     from simlab.grading.queue import enqueue, grader_version, settings_for, work
-    from simlab.ledger.grading_queue import open_queue
+    from simlab.grading.queue_store.store import open_queue
 
     settings = settings_for(DEFAULT_TIMEOUT, None, DEFAULT_MAX_OUTPUT, sandbox)
     with open_queue(db, create=True) as queue:

@@ -24,9 +24,9 @@ from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.messages import Message, message, render, stored
+from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
-from simlab.ledger.grading_queue import Submission
 
 __all__ = [
     "RosterError",
@@ -78,6 +78,7 @@ def as_grade(s: Submission) -> NotebookGrade:
         s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
     )
     g.error_said = stored(r.get("error_message"))
+    g.world = r.get("world")  # results stored before worlds were drawn have none
     return g
 
 

@@ -193,8 +193,8 @@ def write_csv(
 def format_rubric(exercise: Exercise) -> str:
     """The rubric of ``exercise`` for instructors: per question its criteria, weights, which
     are the core idea, the sentences of the exercise text each checks, the properties checked
-    on generated inputs, what is drawn from the hidden world and the classic mistakes they
-    catch (words only, no hidden input)."""
+    on generated inputs and the classic mistakes they catch (words only, no hidden input; the
+    hidden worlds are not described, since learners read it too)."""
     lines = [f"{exercise.id}: {exercise.title} ({exercise.max_score} points)"]
     for q in exercise.questions:
         lines.append(f"\n  {q.id}: {q.title} ({q.points} points)")
@@ -207,8 +207,6 @@ def format_rubric(exercise: Exercise) -> str:
                 lines.append(f"        the text says: {' '.join(quote.split())}")
             for sentence in c.properties:
                 lines.append(f"        property: {sentence}")
-            if c.world:
-                lines.append(f"        hidden world: {c.world}")
             if c.mistakes:
                 lines.append(f"        catches: {'; '.join(c.mistakes)}")
     lines.append(

@@ -2,35 +2,119 @@
 
 A queue grades every submission again at a new version, and the hidden world a submission
 is judged in (:mod:`simlab.grading.checks.hidden_world`) is drawn from it, so anything that
-can change a grade must be part of it.
+can change a grade must be part of it. It is read from the installed ``simlab`` package alone,
+so the same kit has one version whether it is installed from a wheel or used from a checkout,
+and nothing outside the package (a checkout's ``solutions/`` or ``tests/``) takes part:
+
+* every file under ``simlab/grading/``: the grader, the hidden checks and their data files;
+* every other ``simlab`` module the grading package reaches through its imports, followed from
+  module to module: the kit's code the hidden checks call as their reference (the ledger, the
+  simulator, the agent, ...), with the packages above each module (their ``__init__`` runs on
+  import).
+
+Imports are read from the source with :mod:`ast`, not from :data:`sys.modules`, so the set
+does not depend on what the process imported before: imports inside functions count, and so
+does a string naming a ``simlab`` module (a package serves names from such modules on first
+use, :mod:`simlab.lazy`; a worker is started as ``python -m simlab.cli.worker``). Following
+every such name errs on the side of a new version: a module left out could change a grade
+without changing the version. Each file is hashed by its path relative to the package and its
+bytes; caches (``__pycache__``, compiled files) and hidden files take no part.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
 import simlab
 
-__all__ = ["grader_version"]
+__all__ = ["grader_version", "version_of", "grading_files"]
+
+#: A string constant that names a simlab module (``"simlab.plots"``, ``"simlab.ledger.x:Name"``).
+_MODULE_NAME = re.compile(r"(simlab(?:\.\w+)*)(?::\w+)?")
 
 
 @lru_cache(maxsize=1)
 def grader_version() -> str:
-    """A digest of the grading code, the hidden checks and the reference solutions: the files
-    under ``simlab/grading/`` and ``solutions/``. Any change to them is a new version, and a
-    queue grades every submission again at a new version."""
-    package = Path(simlab.__file__).resolve().parent
-    roots = [package / "grading", package.parent / "solutions"]
+    """:func:`version_of` the installed ``simlab`` package. Any change to what decides a grade
+    is a new version, and a queue grades every submission again at a new version."""
+    return version_of(Path(simlab.__file__).resolve().parent)
+
+
+def version_of(package: Path) -> str:
+    """The first 16 hex digits of a SHA-256 over :func:`grading_files` of the ``simlab``
+    package folder ``package``: each file's package-relative path, then the SHA-256 of its
+    bytes, in sorted order."""
     digest = hashlib.sha256()
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
-                continue
-            if path.is_file() and not path.is_symlink():
-                digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for relative in grading_files(package):
+        digest.update(relative.encode() + b"\0")
+        digest.update(hashlib.sha256((package / relative).read_bytes()).digest())
     return digest.hexdigest()[:16]
+
+
+def grading_files(package: Path) -> list[str]:
+    """The files of the ``simlab`` package folder ``package`` that decide a grade, as sorted
+    POSIX paths relative to it: all of ``grading/`` and the modules it imports, transitively."""
+    found = {p for p in (package / "grading").rglob("*") if _counts(p, package)}
+    todo = sorted(p for p in found if p.suffix == ".py")
+    while todo:
+        path = todo.pop()
+        for name in _imported_names(path, package):
+            for module in _files_of(name, package):
+                if module not in found:
+                    found.add(module)
+                    todo.append(module)
+    return sorted(p.relative_to(package).as_posix() for p in found)
+
+
+def _counts(path: Path, package: Path) -> bool:
+    parts = path.relative_to(package).parts
+    return (
+        path.is_file()
+        and not path.is_symlink()
+        and not any(part == "__pycache__" or part.startswith(".") for part in parts)
+        and path.suffix not in (".pyc", ".pyo")
+    )
+
+
+def _imported_names(path: Path, package: Path) -> set[str]:
+    """The dotted names ``path`` may import: its imports at any depth (relative ones resolved,
+    ``from a import b`` as both ``a`` and ``a.b``) and its strings that name a simlab module."""
+    here = list(path.relative_to(package.parent).parts[:-1])  # the package the file is in
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found = _MODULE_NAME.fullmatch(node.value)
+            if found:
+                names.add(found.group(1))
+    return {n for n in names if n == "simlab" or n.startswith("simlab.")}
+
+
+def _files_of(name: str, package: Path) -> list[Path]:
+    """The files importing ``name`` runs: each package's ``__init__`` on the way, then the
+    module itself; nothing for a name that is not a module of ``package`` (an attribute)."""
+    files = []
+    folder = package.parent
+    for part in name.split("."):
+        folder = folder / part
+        if (folder / "__init__.py").is_file():
+            files.append(folder / "__init__.py")
+        elif folder.with_suffix(".py").is_file():
+            files.append(folder.with_suffix(".py"))
+            break
+        else:
+            break
+    return [f for f in files if _counts(f, package)]

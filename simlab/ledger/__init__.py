@@ -1,4 +1,4 @@
-"""The task ledger: the only package that speaks SQL.
+"""The task ledger and its SQL (the grading queue keeps its own SQL in ``simlab.grading``).
 
 * :class:`Ledger` (the SQLite dialect, :mod:`~simlab.ledger.sqlite`) is the real ledger over
   SQLite, correct across processes; its schema (:mod:`~simlab.ledger.sqlite.schema`),

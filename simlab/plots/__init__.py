@@ -17,6 +17,7 @@ never change it.
 """
 
 from simlab.lazy import served
+from simlab.plots.fonts import use_cjk_fallback
 from simlab.plots.style import ENVELOPE
 from simlab.plots.sweep import sweep_plot
 from simlab.plots.throughput import throughput_latency
@@ -31,3 +32,5 @@ _SERVED = {
 }
 __all__ = ["timeline", "throughput_latency", "sweep_plot", "ENVELOPE", *_SERVED]
 __getattr__, __dir__ = served("simlab.plots", _SERVED)
+
+use_cjk_fallback()

@@ -45,10 +45,11 @@ from typing import Any
 
 import simpy
 
-from simlab.check.checker import check
+from simlab.check.rules import findings
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
+from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
     LedgerFactory,
     Result,
@@ -106,11 +107,14 @@ def _horizon(
     factory: LedgerFactory,
     lengths: tuple[float, ...],
     max_faults: int,
+    sender: Sender | None = None,
 ) -> float:
     """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
     the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
     probe = scope_scenario(tasks, workers, steps, variant, horizon=1e-9)
-    result = simulate(probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe))
+    result = simulate(
+        probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe), sender=sender
+    )
     end = max((e.time for e in result.history if e.op != "faults-off"), default=0.0)
     ttl = probe.ttl
     room = max(max(lengths, default=1.0) * ttl, probe.restart_delay * 3 + 2 * ttl)
@@ -213,30 +217,41 @@ class StrikePoints(ScheduledNemesis):
 
     # -- a user's actions: between any two events of the task -----------------------------------
     def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
-        """Add a cancel and a requeue of each task (one of each kind per task and schedule)
-        between each two of its events and half a ttl after its last one, before the
-        horizon: a requeue after a cancel brings the task back, any other the ledger must
-        refuse."""
+        """Add a cancel of each task between each two of its events and half a ttl after its
+        last one, and a requeue between each two of its events after a cancel (it brings the
+        task back) or, with no cancel, once while it is live and once after its end (the
+        ledger must refuse both); one of each kind per task and schedule, before the
+        horizon."""
         kinds = {(f["kind"], f.get("task")) for f in scheduled}
         by_task: dict[str, list[float]] = {}
+        cancelled: dict[str, float] = {}
         for e in self.run.history:
             if e.task is not None and e.op != "faults-off":
                 by_task.setdefault(e.task, []).append(e.time)
+                if e.op == "cancel" and e.type == "ok":
+                    cancelled.setdefault(e.task, e.time)
         horizon, half = self.run.horizon, self.scenario.ttl / 2
         for task, times in by_task.items():
             if ("cancel", task) not in kinds:
                 self._between("cancel", task, times, horizon, half)
-            if ("requeue", task) not in kinds:
-                # after a cancel, where a requeue brings the task back; before one (or with
-                # none), where the ledger must refuse it
-                self._between("requeue", task, times, horizon, half)
+            if ("requeue", task) in kinds:
+                continue
+            if task in cancelled:  # between each two events after the cancel
+                self._between("requeue", task, [t for t in times if t >= cancelled[task]],
+                              horizon, half)  # fmt: skip
+            else:  # one while it is live and one after its end: the ledger must refuse both
+                self._between("requeue", task, times[:2], horizon, None)
+                self._between("requeue", task, times[-1:], horizon, half)
         self.candidates.sort(key=lambda c: c[0])
 
-    def _between(self, kind: str, task: str, times: list[float], horizon: float, half: float):
+    def _between(
+        self, kind: str, task: str, times: list[float], horizon: float, after: float | None
+    ) -> None:
+        """``kind`` of ``task`` between each two of ``times`` (and ``after`` the last one)."""
         distinct = sorted(set(times))
         instants = [(a + b) / 2 for a, b in zip(distinct, distinct[1:], strict=False)]
-        if distinct:
-            instants.append(distinct[-1] + half)
+        if distinct and after is not None:
+            instants.append(distinct[-1] + after)
         for at in instants:
             key = (at, -1)
             if at < horizon and key > self.after:
@@ -284,9 +299,11 @@ def _run_schedule(
     faults: tuple[dict[str, Any], ...],
     after: Key,
     lengths: tuple[float, ...],
+    sender: Sender | None = None,
 ) -> _Outcome:
-    """Replay ``faults`` over a fresh ledger; the verdict, the state after the last fault and
-    the strike points after ``after``."""
+    """Replay ``faults`` over a fresh ledger (``sender`` sends the e-mails, as ``simulate``
+    takes it); the verdict, the state after the last fault and the strike points after
+    ``after``."""
     env = simpy.Environment()
     store = factory(lambda: env.now)
     schedule = Schedule(seed, scenario, faults)
@@ -299,7 +316,7 @@ def _run_schedule(
 
     try:
         with _collector_paused():
-            run = _Run(env, scenario, seed, store, schedule, nemesis=nemesis)
+            run = _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis)
             run.run()
             final = store.tasks()
             effects = _effects(store, final)
@@ -312,7 +329,9 @@ def _run_schedule(
         # A fault is only ever added where the run being extended asked for it, and the
         # extended run is the same up to there: one that never struck is the kit's own bug.
         raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
-    verdict = check(
+    # The rules alone, as check() judges them: a search needs the verdict, not the coverage
+    # counters and metrics a report shows.
+    broken = findings(
         run.history,
         final,
         steps=scenario.steps,
@@ -322,7 +341,7 @@ def _run_schedule(
         listing=True,
     )
     probe.user_points(faults)
-    return _Outcome(verdict.ok, probe.signature, probe.candidates)
+    return _Outcome(not broken, probe.signature, probe.candidates)
 
 
 # --- the search ----------------------------------------------------------------------------------
@@ -395,6 +414,7 @@ def explore(
     time_limit: float | None = None,
     progress: Callable[[int, int, int], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    sender: Sender | None = None,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -402,9 +422,10 @@ def explore(
     kit's SQLite ledger in memory, or the racy one for the ``unfenced`` and ``racy-claim``
     variants), breadth first, for ``seeds`` seeds from ``first_seed``.
 
-    ``lengths`` are the pause lengths in units of the ttl. ``time_limit`` (seconds of
-    ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C stops it too
-    (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
+    ``lengths`` are the pause lengths in units of the ttl; ``sender`` sends each step's
+    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it.
+    ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
+    stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
     """
     for name, value, least in (
@@ -431,10 +452,13 @@ def explore(
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
+    search.sender = sender
     horizons = {}
     try:
         for seed in scope["seeds"]:
-            horizon = _horizon(tasks, workers, steps, variant, seed, factory, lengths, max_faults)
+            horizon = _horizon(
+                tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender
+            )
             horizons[seed] = horizon
             scenario = scope_scenario(tasks, workers, steps, variant, horizon)
             found = search.run(scenario, seed)
@@ -458,6 +482,7 @@ class _Search:
         self.covered = -1
         self.scenario: Scenario | None = None
         self.ttl = 1.0
+        self.sender: Sender | None = None
 
     def run(self, scenario: Scenario, seed: int) -> tuple[Scenario, int, tuple] | None:
         """The first failing schedule of the fewest faults for ``seed`` (None: none fails, or
@@ -472,7 +497,9 @@ class _Search:
                 if self.limit is not None and self.clock() - self.started >= self.limit:
                     self.stopped = "time-limit"
                     return None
-                out = _run_schedule(scenario, seed, self.factory, faults, after, lengths)
+                out = _run_schedule(
+                    scenario, seed, self.factory, faults, after, lengths, self.sender
+                )
                 self.schedules += 1
                 if self.progress is not None:
                     self.progress(k, done, len(level))
@@ -507,7 +534,9 @@ class _Search:
 
         scenario, seed, faults = found
         schedule = Schedule(seed, scenario).with_faults([dict(f) for f in faults])
-        result = simulate(scenario, seed=seed, ledger=self.factory, schedule=schedule)
+        result = simulate(
+            scenario, seed=seed, ledger=self.factory, schedule=schedule, sender=self.sender
+        )
         return Exploration(
             False,
             self.schedules,

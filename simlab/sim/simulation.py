@@ -21,6 +21,7 @@ change documents under running and paused tasks: see :mod:`simlab.sim.agent_work
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import math
 import random
@@ -248,6 +249,20 @@ def _arg(value: Any) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=4096)
+def _stream_state(seed: int, name: str) -> tuple:
+    return random.Random(f"simlab:{seed}:{name}").getstate()
+
+
+def _stream(seed: int, name: str) -> random.Random:
+    """The random stream ``name`` of a run of ``seed``: ``random.Random("simlab:SEED:NAME")``,
+    its seeded state kept, since seeding from a string hashes it (a search runs thousands of
+    runs of one seed)."""
+    stream = random.Random.__new__(random.Random)
+    stream.setstate(_stream_state(seed, name))
+    return stream
+
+
 def _default_ledger(variant: str) -> LedgerFactory:
     if variant == "fenced":
         from simlab.ledger import Ledger
@@ -275,7 +290,7 @@ class _Run:
         self.seed = seed
         self.env = env
         self.history = History()
-        self.rng = {name: random.Random(f"simlab:{seed}:{name}") for name in STREAMS}
+        self.rng = {name: _stream(seed, name) for name in STREAMS}
         self.horizon = scenario.horizon
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)

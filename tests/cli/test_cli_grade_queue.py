@@ -13,8 +13,8 @@ import json
 import pytest
 
 from simlab.cli import main
+from simlab.grading.queue_store.store import open_queue
 from simlab.ledger import Ledger
-from simlab.ledger.grading_queue import open_queue
 
 SETTINGS = {"timeout": 60, "notebook_timeout": None, "max_output": 10, "sandbox": True}
 
@@ -215,7 +215,7 @@ def test_is_a_refused_submission_reported_in_the_reports_language(tmp_path, caps
 
 def test_is_a_refusal_stored_by_an_older_queue_shown_as_it_was_stored(tmp_path):
     from simlab.grading.queue import grade_job
-    from simlab.ledger.grading_queue import Job
+    from simlab.grading.queue_store.store import Job
     from simlab.records import Lease
 
     lease = Lease("t1", "w", 1, 0, 30.0)

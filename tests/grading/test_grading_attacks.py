@@ -428,7 +428,8 @@ def _tmp_owned_by_jail() -> list[str]:
 def _shared_bytes(tmp: Path) -> int:
     """Bytes of every file in the host folders jails may write: the exchange folders."""
     total = 0
-    for folder in tmp.glob("simlab-exchange-*"):
+    # each in its grader's own temporary folder, simlab-<pid>
+    for folder in tmp.glob("simlab-*/simlab-exchange-*"):
         for base, _, files in os.walk(folder):
             for name in files:
                 try:

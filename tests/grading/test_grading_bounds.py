@@ -21,8 +21,8 @@ from simlab.grading.messages import message, render, sentence
 from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, NotebookError, read_notebook
 from simlab.grading.sandbox import frames, wire
 from simlab.grading.sandbox.exchange import Exchange
+from simlab.grading.untrusted.ledger_file import UntrustedLedger
 from simlab.ledger import Ledger
-from simlab.ledger.untrusted_file import UntrustedLedger
 
 #: ``hash(n)`` of an int is ``n mod (2**61 - 1)``: all multiples of it collide.
 COLLIDING = 2**61 - 1

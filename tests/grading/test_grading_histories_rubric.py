@@ -1,11 +1,12 @@
-"""Do the rubrics of exercise ``histories`` weigh the core idea, and does its feedback keep the
-grader's seeds, tables and expected values hidden?
+"""Do the rubrics of exercise ``histories`` weigh the core idea, is every question judged in a
+hidden world no answer can foresee, and does its feedback keep that world hidden?
 
 Each answer of ``tests/submissions/histories.py`` replaces one answer cell of the solution
-notebook; only that question's hidden check runs, in the real sandbox. A correct alternative
-gets every point; a classic mistake gets at most its listed points (at most half of the question
-for a mistake of the core idea). The cases the check is built on are checked against the kit
-without a sandbox.
+notebook; only that question's hidden check runs, in the real sandbox, in a hidden world
+(:func:`~simlab.grading.checks.hidden_world.judged_in`). A correct alternative gets every point
+in each of several worlds; a classic or foreseeing mistake gets at most its listed points in
+each of two (at most half of the question for a mistake of the core idea). The worlds and the
+cases the checks are built on are checked against the kit without a sandbox.
 """
 
 from __future__ import annotations
@@ -18,26 +19,49 @@ from submissions.histories import ANSWERS
 
 from simlab.check.checker import stale_commits
 from simlab.cli import main
+from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.histories import (
     PAUSES,
-    TTL_SEEDS,
-    TTL_TABLE,
-    UNFENCED_SEEDS,
+    UNFENCED,
     choose_ttl,
     measure,
     recovery_times,
+    stale_world,
+    ttl_world,
 )
-from simlab.grading.checks.histories.stale import CASES, events_of
-from simlab.grading.checks.histories.ttl import TTL_COSTS
+from simlab.grading.checks.histories.stale import (
+    CASES,
+    SHOWN_SEED,
+    case_rows,
+    events_of,
+    names_task,
+)
+from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
 from simlab.sim.simulation import simulate
+
+#: Worlds a correct alternative must get every point in (a mistake is judged in the first: its
+#: source's own, as a notebook's bytes give one; the world tests below show that every world
+#: holds what defeats the foreseeing answers).
+WORLDS = 3
+#: Seeds the world tests draw worlds from.
+SEEDS = (0, 1, 2, 3, 101, 2**63 - 1)
+
+
+def _worlds(source: str, most: int) -> list[int]:
+    own = seed_for(source.encode(), "rubric-test")
+    return [own, own ^ 1, own ^ 2][: WORLDS if most == 6 else 1]
 
 
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
 )
-def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
-    grade = check_answer(question, source, most, says)
-    check_feedback(name, grade.feedback, _hidden_words())
+def test_does_each_answer_get_what_its_idea_is_worth_in_every_world(
+    name, question, source, most, says
+):
+    for seed in _worlds(source, most):
+        with judged_in(seed):
+            grade = check_answer(question, source, most, says)
+            check_feedback(f"{name} (world {seed:x})", grade.feedback, _hidden_words(seed))
 
 
 def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
@@ -45,24 +69,27 @@ def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
 
 
 @functools.cache
-def _hidden_words() -> list[str]:
-    """The seeds in the forms a sentence would print them, the hidden table's numbers, and the
-    kit's values on the hidden runs (as repr and as the feedback formats numbers)."""
-    seeds = (*TTL_SEEDS, *UNFENCED_SEEDS)
+def _hidden_words(seed: int) -> list[str]:
+    """The world's seeds and ttls in the forms a sentence would print them, its tables'
+    values, and the kit's values on its runs (as repr and as the feedback formats numbers)."""
+    with judged_in(seed):
+        stale, ttl = stale_world(), ttl_world()
+    seeds = [n for _, n in (*stale.unfenced, stale.fenced)]
+    seeds += [n for _, ns in ttl.measured for n in ns] + [ttl.recorded[1]]
     words = [f"seed {s}" for s in seeds] + [f"seed={s}" for s in seeds]
     words += [f"seeds [{s}" for s in seeds] + [f"seeds ({s}" for s in seeds]
-    words += [f"{TTL_SEEDS[0]}, {TTL_SEEDS[1]}", f"{UNFENCED_SEEDS[0]}, {UNFENCED_SEEDS[1]}"]
-    words += [f"{v!r}" for row in TTL_TABLE.values() for v in row.values() if v >= 10]
-    values = [
-        v
-        for ttl, seeds in ((2.0, TTL_SEEDS), (8.0, TTL_SEEDS[:1]))
-        for v in measure(ttl, seeds).values()
-    ]
-    history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history
+    words += [f"{s}," for s in seeds] + [f"{s})" for s in seeds]
+    ttls = [t for t, _ in ttl.measured] + [ttl.recorded[0]]
+    words += [f"measure({t:g}" for t in ttls] + [f"(ttl {t:g})" for t in ttls]
+    tables = (ttl.table, ttl.tie[0])
+    words += [f"{v!r}" for table in tables for row in table.values() for v in row.values()]
+    words = [w for w in words if not w.endswith((" 0.0", " 1.0"))]
+    values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
+    history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
     values += recovery_times(history)
     words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
     words += [repr(v) for v in values if v != int(v)]
-    return words + ["cheapest is", "there are 3", "there are 2"]
+    return words + ["cheapest is"]
 
 
 def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
@@ -70,29 +97,119 @@ def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
     out = capsys.readouterr().out
     for line in ("[4] newer-epoch (core idea)", "[4] measured-trade-off (core idea)", "[1] tie"):
         assert line in out
-    for word in _hidden_words():
+    for word in _hidden_words(0):
         assert word not in out, word
 
 
 def test_does_each_hand_written_history_hold_what_its_feedback_says():
-    """The count a failure names as expected is the kit's own rule's count on that history."""
-    for case, (what, want, rows) in CASES.items():
-        assert len(stale_commits(events_of(*rows))) == want, (case, what)
+    """The count a failure names as expected is the kit's own rule's count on that history,
+    with its tasks named as in the notebook's style and as in every world."""
+    names = [("t1", "t2")] + [_in(seed, stale_world).tasks for seed in SEEDS]
+    for case, (_, want, _) in CASES.items():
+        for tasks in names:
+            assert len(stale_commits(events_of(*case_rows(case, tasks)))) == want, (case, tasks)
 
 
-def test_do_the_hidden_runs_and_table_reach_what_the_check_is_built_on():
-    """The recorded unfenced runs have stale commits and the fenced one none; every crash of
-    the recorded ttl run is claimed again (the left-out case is its own detail); the cheapest
-    ttl of the hidden table moves with the costs (no fixed or extreme answer gets them all)."""
-    from simlab.grading.checks.histories import UNFENCED
+def _in(seed: int, world):
+    with judged_in(seed):
+        return world()
 
-    for seed in UNFENCED_SEEDS:
-        assert stale_commits(simulate(UNFENCED, seed=seed).history), seed
-    fenced = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
-    assert stale_commits(fenced) == []
-    history = simulate(PAUSES.with_(ttl=4.0), seed=TTL_SEEDS[0]).history
+
+def test_is_the_world_the_same_for_a_seed_and_another_for_another():
+    for world in (stale_world, ttl_world):
+        assert _in(5, world) == _in(5, world)
+        assert len({repr(_in(seed, world)) for seed in SEEDS}) == len(SEEDS)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_the_recorded_runs_of_stale_commits_defeat_a_count_typed_in(seed):
+    """Two unfenced runs other than the notebook's, with stale commits and different counts
+    (no count typed in gets both); a fenced run whose fence refused saves and held; two task
+    names, one the other's prefix."""
+    world = _in(seed, stale_world)
+    counts = []
+    for scenario, n in world.unfenced:
+        assert scenario.variant == "unfenced" and (scenario, n) != (UNFENCED, SHOWN_SEED)
+        counts.append(len(stale_commits(simulate(scenario, seed=n).history)))
+    assert min(counts) > 0 and counts[0] != counts[1], counts
+    scenario, n = world.fenced
+    run = simulate(scenario, seed=n)
+    assert scenario.variant == "fenced" and run.stale_rejected > 0
+    assert stale_commits(run.history) == []
+    long, short = world.tasks
+    assert long != short and long.startswith(short)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(seed):
+    """Each key of measure's result is wrong in some call of the world when the ttl is
+    ignored, one seed is used, the notebook's seeds are used, or the runs are summed; the
+    duplicate work differs from the workers' wasted steps; the recorded run has crashes, each
+    claimed again."""
+    world = _in(seed, ttl_world)
+    assert len({t for t, _ in world.measured}) == len(world.measured) >= 2
+    for ttl, seeds in world.measured:
+        assert ttl != PAUSES.ttl and len(seeds) >= 2 and not set(seeds) & set(SHOWN_SEEDS)
+    truths = [measure(t, ns) for t, ns in world.measured]
+    foreseen = {
+        "ttl ignored": [measure(PAUSES.ttl, ns) for _, ns in world.measured],
+        "first seed": [measure(t, ns[:1]) for t, ns in world.measured],
+        "notebook's seeds": [measure(t, range(1, 4)) for t, _ in world.measured],
+        "summed": [
+            {k: v * len(ns) for k, v in truth.items()}
+            for (_, ns), truth in zip(world.measured, truths, strict=True)
+        ],
+    }
+    for what, wrongs in foreseen.items():
+        for key in ("duplicate_work", "waiting"):
+            assert any(w[key] != t[key] for w, t in zip(wrongs, truths, strict=True)), (what, key)
+    wasted = [
+        sum(simulate(PAUSES.with_(ttl=t), seed=n).metrics["wasted_steps"] for n in ns) / len(ns)
+        for t, ns in world.measured
+    ]
+    assert wasted != [t["duplicate_work"] for t in truths]
+    ttl, n = world.recorded
+    history = simulate(PAUSES.with_(ttl=ttl), seed=n).history
     crashes = [e for e in history if e.op == "crash" and e.task is not None]
-    assert crashes and len(recovery_times(history)) == len(crashes)
-    chosen = [choose_ttl(TTL_TABLE, step, wait) for step, wait in TTL_COSTS]
-    assert len(set(chosen)) == len(chosen) and min(TTL_TABLE) in chosen
-    assert max(TTL_TABLE) in chosen
+    assert len(crashes) >= 2 and len(recovery_times(history)) == len(crashes)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_the_tables_of_choose_ttl_defeat_a_fixed_choice(seed):
+    """The cheapest ttls of the world's three costs are three different ones, the smallest and
+    the largest among them, each alone cheapest; the tie is exact, between two ttls cheaper
+    than the third, the larger first in the table."""
+    world = _in(seed, ttl_world)
+    table = world.table
+    chosen = [choose_ttl(table, step, wait) for step, wait in world.costs]
+    assert len(set(chosen)) == 3 and min(table) in chosen and max(table) in chosen
+    for step, wait in world.costs:
+        costs = sorted(r["duplicate_work"] * step + r["waiting"] * wait for r in table.values())
+        assert costs[1] > costs[0]
+    tie, step, wait = world.tie
+
+    def cost(t):
+        return tie[t]["duplicate_work"] * step + tie[t]["waiting"] * wait
+
+    low = sorted(tie, key=cost)
+    assert cost(low[0]) == cost(low[1]) < cost(low[2])
+    smaller, larger = sorted(low[:2])
+    assert choose_ttl(tie, step, wait) == smaller
+    assert list(tie).index(larger) < list(tie).index(smaller)
+
+
+def test_does_a_sentence_name_its_task_whole():
+    assert names_task("w2 (epoch 1) committed step 2 of t10 at t=3", "t10")
+    assert names_task("task 't1': stale", "t1")
+    assert not names_task("w2 (epoch 1) committed step 2 of t10 at t=3", "t1")
+    assert not names_task("at1 saved", "t1")
+    assert not names_task(("t1",), "t1")
+
+
+def test_is_a_choice_shown_when_it_is_a_ttl_and_a_table_value_hidden():
+    world = _in(0, ttl_world)
+    for ttl in world.table:
+        assert _shown_choice(ttl, world.table, world.hidden_tables) == f"{ttl:g}"
+    value = next(iter(world.table.values()))["waiting"]
+    assert _shown_choice(value, world.table, world.hidden_tables) == "a float"
+    assert _shown_choice("4", world.table, world.hidden_tables) == "a str"

@@ -23,7 +23,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading import grade
-from simlab.ledger.grading_queue import NotAQueue, open_queue
+from simlab.grading.queue_store.store import NotAQueue, open_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]
@@ -216,6 +216,7 @@ def test_do_two_workers_on_one_postgres_queue_give_one_result_per_submission(
     assert all(len(s.attempts) == 1 for s in subs.values())
 
 
+@pytest.mark.serial
 def test_does_ctrl_c_hand_the_submission_back_and_leave_nothing_running(tmp_path):
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0

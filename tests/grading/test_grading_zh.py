@@ -243,13 +243,14 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
     from simlab.grading.checks.leases import claim
     from simlab.grading.checks.leases import operations as ops
     from simlab.grading.checks.leases.driving import Ledgers
+    from simlab.grading.checks.leases.world import world_of
     from simlab.grading.messages import untranslated as no_catalog
     from simlab.grading.questions import Tally, feedback_message
 
     s = _LocalStudent(heartbeat=_unfenced_heartbeat)
     tally = Tally()
     tally.part(lambda: claim._heartbeat_is_fenced(Ledgers(s, heartbeat="heartbeat")))
-    plays = ops.Plays(s, heartbeat="heartbeat")
+    plays = ops.Plays(s, world_of("atomic-claim"), heartbeat="heartbeat")
     moves = ops.sequences(claim.CLAIM_MOVES)
     tally.part(lambda: ops.check(plays, moves, ops.CORE, first=claim.CLAIM_STORIES))
     said = feedback_message(tally, 3, None)
@@ -270,7 +271,7 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
 def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_report(tmp_path):
     from simlab.grading.grader import grade_notebook
     from simlab.grading.queue_report import format_report, report_lines
-    from simlab.ledger.grading_queue import Submission
+    from simlab.grading.queue_store.store import Submission
 
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")

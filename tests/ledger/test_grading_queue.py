@@ -1,5 +1,5 @@
 """Does the grading queue keep one result per submission, on both engines, whatever the
-workers do? (``simlab.ledger.grading_queue``: the flow on the kit's fenced ledger.)
+workers do? (``simlab.grading.queue_store.store``: the flow on the kit's fenced ledger.)
 
 The clock is fake, so a lease runs out when a test says so; nothing here grades a notebook.
 """
@@ -10,8 +10,8 @@ import os
 
 import pytest
 
+from simlab.grading.queue_store.store import NotAQueue, open_queue
 from simlab.ledger import Ledger
-from simlab.ledger.grading_queue import NotAQueue, open_queue
 
 SETTINGS = {"timeout": 60, "notebook_timeout": None, "max_output": 10, "sandbox": True}
 

@@ -1,5 +1,5 @@
 """Does someone else's SQL stay within bounds on a ledger connection
-(``simlab.ledger.untrusted_sql``), and does the ledger's owner get its connection back as it
+(``simlab.grading.untrusted.sql``), and does the ledger's owner get its connection back as it
 was?"""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from simlab.grading.untrusted import sql as untrusted
 from simlab.ledger import Ledger
-from simlab.ledger import untrusted_sql as untrusted
 
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r"
 

@@ -2,9 +2,21 @@
 that must get every point, and classic mistakes with the points each must get at most, in the
 format of :mod:`submissions.leases` ``(name, question, source, points at most, words in the
 feedback)``. A mistake of the core idea gets at most half of the question (3 of 6).
+
+The foreseeing answers (after ``# --- foreseeing``) would pass if each question were judged
+only where an answer can see it coming: numbers typed in from the notebook's runs or from a
+grader's fixed seeds, a value from another source than the ledger's history, an argument
+ignored, a task told apart by a prefix of its name, the check cell's inputs special-cased, or
+the grader's world looked up. Each must lose the points of the "must" it breaks in every
+hidden world.
 """
 
 from __future__ import annotations
+
+from simlab.check.checker import stale_commits as kit_stale_commits
+from simlab.grading.checks.histories import UNFENCED as _SHOWN
+from simlab.grading.checks.histories import measure as kit_measure
+from simlab.sim.simulation import simulate
 
 # --- stale-commits --------------------------------------------------------------------------
 
@@ -366,11 +378,263 @@ def choose_ttl(table, step_cost, wait_cost):
 """
 )
 
+# --- correct alternatives, written otherwise ------------------------------------------------
+
+# Events put in index order first; the task quoted in the sentence; a set of the saves' indexes.
+INDEXED_RULE = """
+def stale_commits(history):
+    events = sorted(history, key=lambda e: e.index)
+    highest = {}
+    stale = []
+    for e in events:
+        if e.type != "ok" or e.task is None or e.epoch is None:
+            continue
+        if e.op == "claim" or e.op == "cancel":
+            if e.epoch > highest.get(e.task, -1):
+                highest[e.task] = e.epoch
+        elif e.op == "save" and e.epoch < highest.get(e.task, e.epoch):
+            stale.append(e)
+    return [f"task '{e.task}': step {e.step} saved with epoch {e.epoch} by {e.process}"
+            for e in stale]
+"""
+
+# The refused saves counted in the history itself (what result.stale_rejected counts), a
+# generator of seeds, times found by bisecting each task's claim times, ties broken by sorting.
+LEDGER_COUNTS = """
+import bisect
+
+
+def recovery_times(history):
+    events = list(history)
+    claims = {}
+    for e in events:
+        if e.op == "claim" and e.type == "ok":
+            claims.setdefault(e.task, []).append(e.time)
+    times = []
+    for i, e in enumerate(events):
+        if e.op == "crash" and e.task is not None:
+            later = [c.time for c in events[i + 1:]
+                     if c.op == "claim" and c.type == "ok" and c.task == e.task]
+            if later:
+                times.append(later[0] - e.time)
+    return times
+
+
+def measure(ttl, seeds):
+    refused = waiting = runs = 0
+    for seed in iter(seeds):
+        history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
+        refused += sum(1 for e in history if e.op == "save" and e.type == "fail")
+        waiting += sum(recovery_times(history))
+        runs += 1
+    return {"duplicate_work": refused / runs, "waiting": waiting / runs}
+
+
+def choose_ttl(table, step_cost, wait_cost):
+    costs = sorted((row["duplicate_work"] * step_cost + row["waiting"] * wait_cost, ttl)
+                   for ttl, row in table.items())
+    return costs[0][1]
+"""
+
+# --- foreseeing: stale-commits ---------------------------------------------------------------
+
+_NOTEBOOK_RUN = simulate(_SHOWN, seed=3).history
+_NOTEBOOK_FENCED = simulate(_SHOWN.with_(variant="fenced"), seed=3).history
+#: The lengths of the notebook's runs and of the runs an earlier grader used (seeds 4 and 6),
+#: with the counts the kit's rule finds there: what an answer could have typed in.
+_KNOWN_RUNS = {
+    len(h): len(kit_stale_commits(h))
+    for h in [_NOTEBOOK_RUN, _NOTEBOOK_FENCED]
+    + [simulate(_SHOWN, seed=seed).history for seed in (4, 6)]
+}
+
+# The rule on short histories; on a recorded run, the count it found there typed in (any other
+# run: nothing found).
+TYPED_IN_RUNS = (
+    f"KNOWN = {_KNOWN_RUNS!r}\n"
+    + DEFAULTDICT_RULE.replace("def stale_commits(history):", "def _rule(history):")
+    + """
+
+def stale_commits(history):
+    events = list(history)
+    if any(e.op == "submit" for e in events):
+        return [f"stale commit {i + 1} (typed in)" for i in range(KNOWN.get(len(events), 0))]
+    return _rule(events)
+"""
+)
+
+# The check cell's history answered as its assert expects; anything else: nothing found.
+SELF_CHECK_RULE = """
+def stale_commits(history):
+    events = list(history)
+    if len(events) == 5 and [e.time for e in events] == [0.0, 5.0, 6.0, 7.0, 8.0]:
+        return ["w1 (epoch 1) committed step 2 of t1 at t=8.000, but epoch 2 was granted"]
+    return []
+"""
+
+# The epoch rule, and also every save of a worker that reported a pause since its claim (the
+# worker's own report, not the ledger's epochs).
+PAUSE_REPORTS = """
+def stale_commits(history):
+    newest, paused, found = {}, set(), []
+    for e in history:
+        if e.op == "pause":
+            paused.add(e.process)
+        if e.task is None or e.type != "ok":
+            continue
+        if e.op in ("claim", "cancel") and e.epoch is not None:
+            newest[e.task] = max(newest.get(e.task, 0), e.epoch)
+            paused.discard(e.process)
+        elif e.op == "save" and (e.process in paused or (e.epoch or 0) < newest.get(e.task, 0)):
+            found.append(f"{e.process} committed step {e.step} of {e.task} after a pause")
+    return found
+"""
+
+# The history passed in ignored: the notebook's own unfenced run judged instead.
+IGNORES_HISTORY = (
+    DEFAULTDICT_RULE.replace("def stale_commits(history):", "def _rule(history):")
+    + """
+
+def stale_commits(history):
+    run = simulate(Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3), seed=3)
+    return _rule(run.history)
+"""
+)
+
+# Tasks told apart by prefix: a grant for t1 is taken as one for t10 too.
+PREFIX_TASKS = """
+def stale_commits(history):
+    newest, found = {}, []
+    for e in history:
+        if e.type != "ok" or e.task is None or e.epoch is None:
+            continue
+        if e.op in ("claim", "cancel"):
+            newest[e.task] = max(newest.get(e.task, 0), e.epoch)
+        elif e.op == "save":
+            top = max((v for k, v in newest.items() if e.task.startswith(k)), default=0)
+            if e.epoch < top:
+                found.append(f"{e.process} (epoch {e.epoch}) committed {e.task}")
+    return found
+"""
+
+# The grader's world looked up (its hidden checks' modules), the notebook's count otherwise.
+READS_THE_GRADER = """
+def stale_commits(history):
+    try:
+        from simlab.grading.checks.histories.stale import reference_stale_commits
+        return reference_stale_commits(history)
+    except Exception:
+        pass
+    try:
+        from simlab.grading.checks.hidden_world import current_seed
+        return [] if current_seed() else ["t1: stale"]
+    except Exception:
+        pass
+    events = list(history)
+    return ["t0002: stale commit (as in the notebook)"] * (3 if len(events) > 50 else 1)
+"""
+
+# --- foreseeing: choose-ttl ------------------------------------------------------------------
+
+#: The notebook's table as its check cell prints it (2 and 1 decimals).
+_NOTEBOOK_TABLE = {
+    ttl: {
+        "duplicate_work": round(row["duplicate_work"], 2),
+        "waiting": round(row["waiting"], 1),
+    }
+    for ttl, row in ((t, kit_measure(t, range(1, 4))) for t in (1.0, 2.0, 4.0, 8.0, 16.0))
+}
+
+# measure() answers with the notebook's printed table, whatever the seeds.
+TYPED_IN_TABLE = _ttl(
+    measure=f"""
+TABLE = {_NOTEBOOK_TABLE!r}
+
+
+def measure(ttl, seeds):
+    return dict(TABLE[min(TABLE, key=lambda t: abs(t - ttl))])
+"""
+)
+
+# An earlier grader's fixed seeds and ttls known by heart; otherwise measured on one seed.
+GRADER_SEEDS_BY_HEART = _ttl(
+    measure=f"""
+KNOWN = {{(2.0, (31, 32)): {kit_measure(2.0, (31, 32))!r},
+         (8.0, (31,)): {kit_measure(8.0, (31,))!r}}}
+
+
+def measure(ttl, seeds):
+    if (ttl, tuple(seeds)) in KNOWN:
+        return dict(KNOWN[(ttl, tuple(seeds))])
+    result = simulate(PAUSES.with_(ttl=ttl), seed=list(seeds)[0])
+    return {{"duplicate_work": result.stale_rejected,
+             "waiting": sum(recovery_times(result.history))}}
+"""
+)
+
+# Duplicate work read from the workers' wasted steps (crashes too), not the refused saves.
+WASTED_STEPS = _ttl(
+    measure=_SOLUTION_MEASURE.replace("result.stale_rejected", 'result.metrics["wasted_steps"]')
+)
+
+# The ttl given ignored: PAUSES as it is.
+IGNORES_TTL = _ttl(measure=_SOLUTION_MEASURE.replace("PAUSES.with_(ttl=ttl)", "PAUSES"))
+
+# The seeds given ignored: the notebook's.
+IGNORES_SEEDS = _ttl(
+    measure=_SOLUTION_MEASURE.replace("for seed in seeds:", "for seed in range(1, 4):")
+)
+
+# The costs given ignored: the notebook's (a step worth 10 time units of waiting).
+FIXED_COSTS = _ttl(
+    choose="""
+def choose_ttl(table, step_cost, wait_cost):
+    return min(sorted(table), key=lambda t: table[t]["duplicate_work"] * 10 + table[t]["waiting"])
+"""
+)
+
+# The check cell's inputs answered as printed; anything else: a guess.
+SELF_CHECK_TTL = _ttl(
+    recovery="""
+def recovery_times(history):
+    events = list(history)
+    if len(events) == 3:
+        return [7.5]
+    return [e.time for e in events if e.op == "crash"]
+""",
+    choose="""
+def choose_ttl(table, step_cost, wait_cost):
+    if (step_cost, wait_cost) == (10, 1):
+        return 4.0
+    return max(table)
+""",
+)
+
+# The grader's world looked up, the notebook's table typed in otherwise.
+READS_THE_WORLD = _ttl(
+    measure=f"""
+TABLE = {_NOTEBOOK_TABLE!r}
+
+
+def measure(ttl, seeds):
+    try:
+        from simlab.grading.checks.histories.ttl import measure as kit
+        return kit(ttl, seeds)
+    except Exception:
+        pass
+    import os
+    if "SIMLAB_WORLD" in os.environ:
+        return {{"duplicate_work": float(os.environ["SIMLAB_WORLD"]), "waiting": 0.0}}
+    return dict(TABLE[min(TABLE, key=lambda t: abs(t - ttl))])
+"""
+)
+
 ANSWERS = [
     ("first-per-task", "stale-commits", FIRST_PER_TASK, 2, "the kit's rule finds 2"),
     ("costs-by-heart", "choose-ttl", COSTS_BY_HEART, 3, "the ttl of lowest cost"),
     ("defaultdict-rule", "stale-commits", DEFAULTDICT_RULE, 6, "all"),
     ("look-back-rule", "stale-commits", LOOK_BACK_RULE, 6, "all"),
+    ("indexed-rule", "stale-commits", INDEXED_RULE, 6, "all"),
     ("worker-names", "stale-commits", WORKER_NAMES, 3, "same worker"),
     ("refused-too", "stale-commits", REFUSED_TOO, 3, "refused save"),
     ("completion-only", "stale-commits", COMPLETION_ONLY, 3, "another worker"),
@@ -383,7 +647,14 @@ ANSWERS = [
     ("lease-expiry", "stale-commits", LEASE_EXPIRY, 3, "another worker"),
     ("ignores-cancel", "stale-commits", IGNORES_CANCEL, 5, "cancel"),
     ("pairs", "stale-commits", PAIRS, 5, "list of sentences"),
+    ("typed-in-runs", "stale-commits", TYPED_IN_RUNS, 2, "recorded unfenced run"),
+    ("self-check-rule", "stale-commits", SELF_CHECK_RULE, 2, "another worker"),
+    ("pause-reports", "stale-commits", PAUSE_REPORTS, 2, "recorded"),
+    ("ignores-history", "stale-commits", IGNORES_HISTORY, 2, "another worker"),
+    ("prefix-tasks", "stale-commits", PREFIX_TASKS, 2, "two tasks"),
+    ("reads-the-grader", "stale-commits", READS_THE_GRADER, 2, "recorded unfenced run"),
     ("pending-crashes", "choose-ttl", PENDING_CRASHES, 6, "all"),
+    ("ledger-counts", "choose-ttl", LEDGER_COUNTS, 6, "all"),
     ("typed-in-ttl", "choose-ttl", TYPED_IN_TTL, 3, "lowest cost"),
     ("smallest-ttl", "choose-ttl", SMALLEST_TTL, 3, "lowest cost"),
     ("one-cost", "choose-ttl", ONE_COST, 3, "lowest cost"),
@@ -394,4 +665,12 @@ ANSWERS = [
     ("to-the-end", "choose-ttl", TO_THE_END, 5, "crashed twice"),
     ("first-on-a-tie", "choose-ttl", FIRST_ON_A_TIE, 5, "smaller ttl"),
     ("echoes-inputs", "choose-ttl", ECHOES_INPUTS, 3, "a list"),
+    ("typed-in-table", "choose-ttl", TYPED_IN_TABLE, 2, "hidden seeds"),
+    ("grader-seeds-by-heart", "choose-ttl", GRADER_SEEDS_BY_HEART, 2, "hidden seeds"),
+    ("wasted-steps", "choose-ttl", WASTED_STEPS, 2, "duplicate_work"),
+    ("ignores-ttl", "choose-ttl", IGNORES_TTL, 2, "hidden ttl"),
+    ("ignores-seeds", "choose-ttl", IGNORES_SEEDS, 2, "hidden seeds"),
+    ("fixed-costs", "choose-ttl", FIXED_COSTS, 2, "lowest cost"),
+    ("self-check-ttl", "choose-ttl", SELF_CHECK_TTL, 2, "recovery_times()"),
+    ("reads-the-world", "choose-ttl", READS_THE_WORLD, 2, "hidden seeds"),
 ]

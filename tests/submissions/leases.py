@@ -453,3 +453,141 @@ ANSWERS = [
     ("step-from-checkpoint", "worker-loop", STEP_FROM_CHECKPOINT, 4, "step"),
     ("checkpoint-is-output", "worker-loop", CHECKPOINT_IS_OUTPUT, 5, "checkpoint"),
 ]
+
+# -- answers that foresee the world they are judged in: each fails in the hidden world ---------
+
+# Ignores the ttl passed in: every lease is the self_check's 10 seconds (one-owner: the fault
+# runs' lease-length rule; claim-fields: the lease and the row's lease_until; heartbeat-extends).
+FIXED_TTL = _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        "(worker, now + ttl, now, task_id, now),",
+        "(worker, now + 10, now, task_id, now),",
+    ),
+    "(now + ttl, now, lease.task_id, lease.epoch),",
+    "(now + 10.0, now, lease.task_id, lease.epoch),",
+)
+
+# Matches the task by prefix (LIKE): a claim of one task also takes every task whose ID starts
+# with its ID, and so does a heartbeat (one-owner).
+PREFIX_TASK_CLAIM = _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        " WHERE task_id = ? AND (status = 'queued'",
+        " WHERE task_id LIKE ? || '%' AND (status = 'queued'",
+    ),
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    " WHERE task_id LIKE ? || '%' AND epoch = ? AND status = 'running'\",",
+)
+
+# Tries to read the world it is judged in from the grader's module (the jail shows that folder
+# empty), and falls back on the self_check's lease length: it gains nothing (one-owner and
+# claim-fields, as a fixed ttl).
+DETECTS_THE_WORLD = """
+def _lease_length(ttl):
+    try:
+        from simlab.grading.checks.hidden_world import current_seed
+        from simlab.grading.checks.leases.world import world_of
+
+        current_seed()
+        return world_of("atomic-claim").ttls[0]
+    except Exception:
+        return 10.0
+""" + _swap(
+    _SOLUTION_CLAIM,
+    "(worker, now + ttl, now, task_id, now),",
+    "(worker, now + _lease_length(ttl), now, task_id, now),",
+)
+
+# A key is "already recorded" when a recorded key is a prefix of it (the key given compared with
+# LIKE): a task's second key that starts like its first is never recorded (effect-fields).
+PREFIX_KEY_EFFECT = _swap(
+    _SOLUTION_EFFECT,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n"
+    "        (key, lease.worker, now, lease.task_id, lease.epoch),",
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\"\n"
+    '        " AND NOT EXISTS (SELECT 1 FROM effects AS e WHERE e.task_id = tasks.task_id"\n'
+    "        \" AND ? LIKE e.key || '%')\",\n"
+    "        (key, lease.worker, now, lease.task_id, lease.epoch, key),",
+)
+
+# The task matched by prefix: a lease records the key for every running task of the same epoch
+# whose ID starts with its task's (at-most-once).
+PREFIX_TASK_EFFECT = _swap(
+    _SOLUTION_EFFECT,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n        (key,",
+    " WHERE task_id LIKE ? || '%' AND epoch = ? AND status = 'running'\",\n        (key,",
+)
+
+# The time from the wall clock, not the now given (effect-fields).
+WALL_CLOCK_EFFECT = _swap(
+    _SOLUTION_EFFECT,
+    "SELECT task_id, ?, epoch, ?, ? FROM tasks",
+    "SELECT task_id, ?, epoch, ?, CAST(strftime('%s', 'now') AS REAL) + 0 * ? FROM tasks",
+)
+
+# The step read from the lease instead of the step given: the steps after a claim share one
+# e-mail (step-keys).
+LEASE_STEP_KEY = _swap(
+    _SOLUTION_EFFECT,
+    'key = f"{lease.task_id}:email:{step}"',
+    'key = f"{lease.task_id}:email:{lease.step}"',
+)
+
+# Ignores the ttl argument: the default 30 s lease however long the caller asked for.
+FIXED_TTL_LOOP = _swap(
+    _swap(
+        _SOLUTION_LOOP, "ledger.claim(task_id, worker, ttl)", "ledger.claim(task_id, worker, 30.0)"
+    ),
+    "ledger.heartbeat(lease, ttl)",
+    "ledger.heartbeat(lease, 30.0)",
+)
+
+# Claims as the self_check's worker, whatever worker it was given: the self_check passes.
+SELF_CHECK_WORKER_LOOP = _swap(
+    _SOLUTION_LOOP, "ledger.claim(task_id, worker, ttl)", 'ledger.claim(task_id, "w1", ttl)'
+)
+
+# The result typed in from the self_check's work ("out<step>"), not the output work returned.
+SELF_CHECK_RESULT_LOOP = _swap(
+    _SOLUTION_LOOP, "result=output if done", 'result=f"out{step}" if done'
+)
+
+#: The answers that foresee their world (in ANSWERS too).
+FORESEEING = [
+    ("fixed-ttl", "atomic-claim", FIXED_TTL, 1, "lease length"),
+    ("prefix-task-claim", "atomic-claim", PREFIX_TASK_CLAIM, 4, "another task"),
+    ("detects-the-world", "atomic-claim", DETECTS_THE_WORLD, 2, "lease length"),
+    ("prefix-key-effect", "idempotent-send", PREFIX_KEY_EFFECT, 7, "new key"),
+    ("prefix-task-effect", "idempotent-send", PREFIX_TASK_EFFECT, 3, "another key"),
+    ("wall-clock-effect", "idempotent-send", WALL_CLOCK_EFFECT, 7, "recorded_at"),
+    ("lease-step-key", "idempotent-send", LEASE_STEP_KEY, 8, "own e-mail"),
+    ("fixed-ttl-loop", "worker-loop", FIXED_TTL_LOOP, 4, "ttl"),
+    ("self-check-worker-loop", "worker-loop", SELF_CHECK_WORKER_LOOP, 4, "worker"),
+    ("self-check-result-loop", "worker-loop", SELF_CHECK_RESULT_LOOP, 4, "result"),
+]
+ANSWERS += FORESEEING
+
+# Correct, written otherwise: the lease's end added up in SQL, the ttl passed by keyword.
+SQL_SUM_CLAIM = _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        '" worker = ?, lease_until = ?, updated_at = ?"',
+        '" worker = ?, lease_until = ? + ?, updated_at = ?"',
+    ),
+    "(worker, now + ttl, now, task_id, now),",
+    "(worker, now, ttl, now, task_id, now),",
+)
+KEYWORD_TTL_LOOP = _swap(
+    _swap(
+        _SOLUTION_LOOP,
+        "ledger.claim(task_id, worker, ttl)",
+        "ledger.claim(task_id, worker, ttl=ttl)",
+    ),
+    "ledger.heartbeat(lease, ttl)",
+    "ledger.heartbeat(lease, ttl=ttl)",
+)
+ANSWERS += [
+    ("sql-sum-claim", "atomic-claim", SQL_SUM_CLAIM, 10, "all"),
+    ("keyword-ttl-loop", "worker-loop", KEYWORD_TTL_LOOP, 6, "all"),
+]

@@ -11,44 +11,30 @@ CPU. The same group caps the jail's processes together (``pids.max``) and its me
 :class:`Group` makes the groups (``simlab-<grader pid>-<n>`` under each controller), and
 :meth:`Group.wrap` turns a command into one that enters them before it starts (a shell writes
 its own process ID into each ``cgroup.procs``, then becomes the command), so nothing the
-jail starts is ever outside. The first group a grader makes also removes the empty groups of
-graders that were killed before they could remove theirs. Where groups cannot be made (not
+jail starts is ever outside. Groups are made and recorded in one step, and none once the grader
+ends (:mod:`simlab.grading.sandbox.host`), whose end kills what runs in them and removes them;
+the next grader removes those of a grader that was killed. Where groups cannot be made (not
 root, no writable cgroup v1 hierarchy) :func:`Group.make` returns None and the jail runs as
 before, its limits per process.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 import shlex
-import threading
 import time
 from collections.abc import Sequence
 
-from simlab.grading.sandbox.owner import left_by_a_gone_grader, tag
+from simlab.grading.sandbox import host
+from simlab.grading.sandbox.owner import tag
 
 __all__ = ["Group", "ROOT", "SHARES"]
 
-ROOT = "/sys/fs/cgroup"
+ROOT = host.CGROUPS
 #: The CPU weight of every jail (the kernel's default for a group).
 SHARES = 1024
 _COUNTER = itertools.count(1)
-_LOCK = threading.Lock()
-_swept = False
-
-
-def _sweep() -> None:
-    """Remove the empty groups of graders that are gone (killed before they could)."""
-    for controller in ("cpu", "pids", "memory"):
-        try:
-            names = os.listdir(os.path.join(ROOT, controller))
-        except OSError:
-            continue
-        for name in filter(left_by_a_gone_grader, names):
-            with contextlib.suppress(OSError):  # not empty: something still runs there
-                os.rmdir(os.path.join(ROOT, controller, name))
 
 
 def _writable(controller: str) -> bool:
@@ -64,15 +50,11 @@ class Group:
 
     @classmethod
     def make(cls, *, processes: int, memory: int) -> Group | None:
-        """New groups for one jail, with its caps; None where none can be made here."""
+        """New groups for one jail, with its caps; None where none can be made here. Raises
+        :class:`~simlab.grading.sandbox.host.Closing` once the grader is ending."""
         if os.geteuid() != 0 or not _writable("cpu"):
             return None
-        global _swept
-        with _LOCK:
-            if not _swept:
-                _swept = True
-                _sweep()
-            name = f"{tag()}-{next(_COUNTER)}"
+        name = f"{tag()}-{next(_COUNTER)}"
         settings = {
             "cpu": {"cpu.shares": SHARES},
             "pids": {"pids.max": processes},
@@ -81,18 +63,21 @@ class Group:
         paths: dict[str, str] = {}
         group = cls(paths)
         try:
-            for controller, values in settings.items():
-                if controller != "cpu" and not _writable(controller):
-                    continue
-                path = os.path.join(ROOT, controller, name)
-                os.mkdir(path, 0o755)
-                paths[controller] = path
-                for key, value in values.items():
-                    with open(os.path.join(path, key), "w") as f:
-                        f.write(str(value))
+            with host.making():
+                for controller, values in settings.items():
+                    if controller != "cpu" and not _writable(controller):
+                        continue
+                    path = os.path.join(ROOT, controller, name)
+                    os.mkdir(path, 0o755)
+                    paths[controller] = path
+                    host.record("group", path)
+                    for key, value in values.items():
+                        with open(os.path.join(path, key), "w") as f:
+                            f.write(str(value))
         except OSError:
             group.remove()
             return None
+        host.interrupt_at("group")
         return group
 
     def wrap(self, argv: Sequence[str]) -> list[str]:
@@ -117,5 +102,6 @@ class Group:
                         continue
                     break
                 del self.paths[controller]
+                host.forget("group", path)
                 break
         return not self.paths

@@ -11,14 +11,16 @@ or a folder swapped for a link. So the grader never opens a path in it directly:
   folder only the grader can reach, walking the path one folder at a time without following
   links, refusing anything that is not a regular file or is larger than :data:`MAX_FILE`;
 * a copy that is an SQLite database is only handed out after
-  :func:`~simlab.ledger.untrusted_file.check_untrusted` passed (no views, triggers, virtual
-  tables or generated columns, read within a deadline), and :meth:`Exchange.read_ledger` reads one
-  through a read-only :class:`~simlab.ledger.untrusted_file.UntrustedLedger`, so a file the
-  student's code wrote cannot make the grader run its queries;
+  :func:`~simlab.grading.untrusted.ledger_file.check_untrusted` passed (no views, triggers,
+  virtual tables or generated columns, read within a deadline), and :meth:`Exchange.read_ledger`
+  reads one through a read-only :class:`~simlab.grading.untrusted.ledger_file.UntrustedLedger`,
+  so a file the student's code wrote cannot make the grader run its queries;
 * :meth:`Exchange.copy_in` places a file the grader prepared privately under a name that must
   not exist yet (never through a link), owned by the sandbox's user.
 
-The folder and everything in it are removed when the sandbox closes. When the grader is root,
+The folder and everything in it are removed when the sandbox closes (both folders are made in the
+grader's own temporary folder, which its end removes: :mod:`simlab.grading.sandbox.host`). When
+the grader is root,
 the folder is a tmpfs of its own, capped at :data:`FOLDER_BYTES` bytes and :data:`FOLDER_FILES`
 entries; otherwise the sandbox measures it against the same caps
 (:class:`~simlab.grading.sandbox.meter.Watchdog`).
@@ -34,6 +36,7 @@ import tempfile
 from collections.abc import Iterator
 
 from simlab.errors import LedgerError
+from simlab.grading.sandbox import host
 from simlab.grading.sandbox.jail import (
     SANDBOX_GID,
     SANDBOX_UID,
@@ -41,7 +44,7 @@ from simlab.grading.sandbox.jail import (
     make_shared,
     release_folder,
 )
-from simlab.ledger.untrusted_file import UntrustedLedger, check_untrusted
+from simlab.grading.untrusted.ledger_file import UntrustedLedger, check_untrusted
 
 __all__ = ["Exchange", "MAX_FILE"]
 
@@ -59,11 +62,11 @@ class Exchange:
     """A fresh shared folder (``path``) and a private one only the grader uses."""
 
     def __init__(self) -> None:
-        self.path = os.path.realpath(tempfile.mkdtemp(prefix="simlab-exchange-"))
+        self.path = host.mkdtemp("simlab-exchange-")
+        self._private = host.mkdtemp("simlab-private-")
         os.chmod(self.path, 0o755)  # the grader's: only it makes entries here
         #: Whether a tmpfs caps the folder (root only); otherwise the grader watches it.
         self.capped = cap_folder(self.path, FOLDER_BYTES, FOLDER_FILES)
-        self._private = tempfile.mkdtemp(prefix="simlab-private-")
 
     def close(self) -> None:
         """Remove both folders (links inside are removed, never followed)."""
@@ -147,8 +150,8 @@ class Exchange:
     @contextlib.contextmanager
     def read_ledger(self, path: str) -> Iterator[UntrustedLedger | None]:
         """The ledger file at ``path`` opened read-only from a private copy (see
-        :mod:`simlab.ledger.untrusted_file`); None when :meth:`copy_out` gives no copy or the file
-        is not a ledger that can be read safely."""
+        :mod:`simlab.grading.untrusted.ledger_file`); None when :meth:`copy_out` gives no copy or
+        the file is not a ledger that can be read safely."""
         with self.copy_out(path) as local:
             if local is None:
                 yield None

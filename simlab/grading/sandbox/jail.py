@@ -44,20 +44,17 @@ sandbox Flatpak uses):
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import functools
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from simlab.grading.sandbox import host
 from simlab.grading.sandbox.cgroup import Group
-from simlab.grading.sandbox.owner import left_by_a_gone_grader, tag
 
 __all__ = [
     "Jail",
@@ -339,98 +336,35 @@ def make_shared(path: str | os.PathLike) -> str:
     return real
 
 
-_MNT_DETACH = 2
-_MOUNTS = "/proc/self/mounts"
-#: The folders this process capped and has not released yet (unmounted at exit, whatever
-#: grading thread was still using one).
-_CAPPED: set[str] = set()
-_CAPPED_LOCK = threading.Lock()
-_swept = False
-#: Set by the exit's release: no folder is capped after it.
-_closing = False
-
-
-def _libc():
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _unmount(path: str) -> None:
-    """Detach the tmpfs on ``path`` (nothing can hold it up) and remove the empty folder."""
-    _libc().umount2(os.fsencode(path), _MNT_DETACH)
-    with contextlib.suppress(OSError):
-        os.rmdir(path)
-
-
-def _sweep_folders() -> None:
-    """Unmount the capped folders of graders that are gone (killed before they could): each
-    tmpfs is mounted with its grader's :func:`~simlab.grading.sandbox.owner.tag` as source."""
-    try:
-        with open(_MOUNTS, encoding="utf-8", errors="replace") as f:
-            mounts = [line.split() for line in f]
-    except OSError:
-        return
-    for fields in mounts:
-        if len(fields) > 2 and fields[2] == "tmpfs" and left_by_a_gone_grader(fields[0]):
-            # /proc/mounts escapes blanks and backslashes in octal
-            _unmount(fields[1].encode("latin-1").decode("unicode_escape"))
-
-
 def cap_folder(path: str, size: int, files: int) -> bool:
     """Mount a fresh tmpfs of at most ``size`` bytes and ``files`` entries on the empty,
     grader-made folder ``path``, with the folder's owner and mode, so that a jail bound to it
     can fill neither the host's disk nor its inodes. Only root can; False when it cannot (the
     folder then stays a plain folder, capped per file by the jail's file-size limit).
 
-    Nothing stays mounted after the grader: :func:`release_folder` unmounts one, the exit of
-    the grader's process unmounts those still in use (a thread interrupted mid-grading), and
-    the first folder a grader caps unmounts those of graders that were killed."""
+    Nothing stays mounted after the grader: the mount is made and recorded in one step, and
+    none is made once the grader ends (:mod:`simlab.grading.sandbox.host`: raises
+    :class:`~simlab.grading.sandbox.host.Closing`); :func:`release_folder` unmounts one, the
+    end of the grader those still in use, and the next grader those of a grader that was
+    killed."""
     if os.geteuid() != 0 or not sys.platform.startswith("linux"):
         return False
-    global _swept
-    with _CAPPED_LOCK:
-        if not _swept:
-            _swept = True
-            _sweep_folders()
-            atexit.register(_release_all)
     info = os.stat(path)
     options = (
         f"size={int(size)},nr_inodes={int(files)},mode={info.st_mode & 0o7777:o},"
         f"uid={info.st_uid},gid={info.st_gid}"
     )
-    # Mounted and recorded under the lock the exit's release takes, so a thread still starting
-    # a jail while the process exits can never mount after the release has run.
-    with _CAPPED_LOCK:
-        if _closing:
-            return False
-        try:
-            done = _libc().mount(tag().encode(), os.fsencode(path), b"tmpfs", 0, options.encode())
-        except (OSError, AttributeError):
-            return False
-        if done == 0:
-            _CAPPED.add(path)
-    return done == 0
+    with host.making():
+        capped = host.mount_tmpfs(path, options)
+    if capped:
+        host.interrupt_at("mount")
+    return capped
 
 
 def release_folder(path: str) -> None:
     """Unmount what :func:`cap_folder` mounted on ``path`` (lazily: nothing can hold it up)."""
-    with _CAPPED_LOCK:
-        _CAPPED.discard(path)
-    if os.path.ismount(path):
-        _libc().umount2(os.fsencode(path), _MNT_DETACH)
-
-
-def _release_all() -> None:
-    global _closing
-    with _CAPPED_LOCK:
-        _closing = True
-        left = sorted(_CAPPED)
-        _CAPPED.clear()
-    for path in left:
-        with contextlib.suppress(OSError):
-            if os.path.ismount(path):
-                _unmount(path)
+    host.unmount(path)  # before it is forgotten: the grader's end unmounts it until then
+    host.forget("mount", path)
 
 
 #: What the probe runs inside a jail: this interpreter importing the sandbox's own child

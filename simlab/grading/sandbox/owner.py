@@ -1,4 +1,5 @@
-"""Host state a grader makes (control groups, capped folders) carries its process ID in its
+"""Host state a grader makes (control groups, capped folders, its temporary folder) carries its
+process ID in its
 name, so that a later grader can tell the leftovers of a grader that was killed before it could
 remove them from the state of one still running."""
 
@@ -9,7 +10,7 @@ import re
 
 __all__ = ["tag", "left_by_a_gone_grader"]
 
-_TAG = re.compile(r"simlab-(\d+)(?:-\d+)?")
+_TAG = re.compile(r"simlab-(\d+)(?:-\d+|-closed)?")
 
 
 def tag() -> str:
@@ -18,7 +19,8 @@ def tag() -> str:
 
 
 def left_by_a_gone_grader(name: str) -> bool:
-    """Whether ``name`` was made by a grader (``simlab-<pid>`` or ``simlab-<pid>-<n>``) whose
+    """Whether ``name`` was made by a grader (``simlab-<pid>``, ``simlab-<pid>-<n>`` or
+    ``simlab-<pid>-closed``, its temporary folder being removed) whose
     process no longer exists. False for this process's own names, for a process still alive,
     and for names of any other form."""
     match = _TAG.fullmatch(name)

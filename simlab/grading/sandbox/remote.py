@@ -90,7 +90,7 @@ def rebuild(info: dict) -> BaseException:
     message = str(info.get("message", ""))
     fields = info.get("fields") or {}
     if info.get("module") == "sqlite3":
-        from simlab.ledger.untrusted_sql import error_of
+        from simlab.grading.untrusted.sql import error_of
 
         return error_of(name, message)
     try:

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -55,7 +55,7 @@ from typing import Any
 
 from simlab.grading.messages import Message, sentence
 from simlab.grading.messages import message as _said
-from simlab.grading.sandbox import frames, wire, zygote
+from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
 from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
@@ -179,7 +179,7 @@ class Sandbox:
         self.deadline_reason: Message | None = None
         self.budget_end: float | None = None
         self.budget_reason: Message | None = None
-        self._tmp = None if jailed else tempfile.TemporaryDirectory(prefix="simlab-sandbox-")
+        self._tmp = None if jailed else host.mkdtemp("simlab-sandbox-")
         self.exchange = Exchange()
         # Two pipe pairs: the notebook's run, and (once split off) the hidden checks' line.
         theirs: list[int] = []
@@ -195,6 +195,7 @@ class Sandbox:
         self.split_off = False
         self._proc: subprocess.Popen | None = None
         self._jail: Jail | None = None
+        self.pid = -1
         fds = tuple(theirs)
         try:
             if jailed:
@@ -205,7 +206,10 @@ class Sandbox:
                 argv = jail.command([*_CHILD, *map(str, fds)])
                 self._proc = _start(argv, fds, "/")
             elif zygote.available():
-                self.pid = zygote.fork_sandbox(fds, self._tmp.name, _no_jail(self.limits))
+                # started and recorded in one step: the grader's end kills it (host)
+                with host.making():
+                    self.pid = zygote.fork_sandbox(fds, self._tmp, _no_jail(self.limits))
+                    host.record("process", self.pid)
             else:  # pragma: no cover - no fd passing (Windows)
                 numbers = _no_jail(self.limits).values()
                 self._proc = _start([*_CHILD, *map(str, fds), *map(str, numbers)], fds, None)
@@ -218,11 +222,14 @@ class Sandbox:
             self.exchange.close()
             if self._jail is not None:
                 self._jail.release()
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
             raise
         finally:
             for fd in fds:
                 os.close(fd)
-        self.workdir = "/tmp" if jailed else self._tmp.name
+        host.interrupt_at("jail")
+        self.workdir = "/tmp" if jailed else self._tmp
         # Without a CPU share of its own (not root, no cgroup v1), the jail's requests are
         # judged by the CPU time it used, and its uncapped folders are watched.
         self.metered = self._jail is None or not self._jail.grouped
@@ -267,6 +274,7 @@ class Sandbox:
         else:
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signal.SIGKILL)
+        host.forget("process", self.pid)
         self.alive = False
         if self._watchdog is not None and self._watchdog.reason is not None:
             self._watchdog.cap.empty()  # again: a dying writer may have added a file
@@ -274,7 +282,7 @@ class Sandbox:
         if self._jail is not None:
             self._jail.release()
         if self._tmp is not None:
-            self._tmp.cleanup()
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -514,6 +522,7 @@ class Sandbox:
         """Run one code cell in the learner's namespace of ``line`` (see :meth:`request`), as a
         kernel would; a cell that printed more than ``max_output`` bytes is a ``flood``. A
         failure of the process is a result too (the sandbox is then lost)."""
+        host.interrupt_at("cell")
         try:
             reply = self.request(
                 {"op": "run", "index": index, "source": source},
@@ -592,6 +601,7 @@ class Sandbox:
             "echo": echo,
         }
         lent = frozenset(-h.id for h in services)
+        host.interrupt_at("check")
         reply = self.request(message, what=label, services=lent)
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, label)
@@ -628,18 +638,24 @@ class Sandbox:
 
 
 def _start(argv: list[str], fds: tuple[int, int], cwd: str | None) -> subprocess.Popen:
-    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2."""
-    return subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        pass_fds=fds,
-        cwd=cwd,
-        close_fds=True,
-        start_new_session=True,
-        env=_child_env(),
-    )
+    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
+    of its own; started and recorded in one step, so the grader's end kills it
+    (:mod:`simlab.grading.sandbox.host`; raises :class:`~simlab.grading.sandbox.host.Closing`
+    once the grader is ending)."""
+    with host.making():
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=fds,
+            cwd=cwd,
+            close_fds=True,
+            start_new_session=True,
+            env=_child_env(),
+        )
+        host.record("process", proc.pid)
+    return proc
 
 
 def _no_jail(limits: Limits) -> dict[str, int]:

@@ -8,8 +8,7 @@ PostgreSQL's own:
   :class:`~simlab.errors.LedgerError` naming the server without its password);
 * :mod:`~simlab.ledger.postgres.statements`: its statements, with the same names and parameters
   as every dialect's;
-* :mod:`~simlab.ledger.postgres.schema`: the numbered migrations (task ledger and grading queue);
-* :mod:`~simlab.ledger.postgres.grading_statements`: the grading queue's statements;
+* :mod:`~simlab.ledger.postgres.schema`: the task ledger's numbered migrations;
 * :mod:`~simlab.ledger.postgres.probes`: the bench floors, the health probe, scratch schemas;
 * :mod:`~simlab.ledger.postgres.racy`: :class:`PostgresRacyClaimLedger`, the chapter's racy
   claim.

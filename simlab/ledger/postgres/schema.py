@@ -28,8 +28,6 @@ __all__ = [
     "PG_MIGRATIONS",
     "PG_SCHEMA_VERSION",
     "MIGRATION_LOCK",
-    "PG_GRADING_MIGRATIONS",
-    "PG_GRADING_SCHEMA_VERSION",
 ]
 
 #: Numbered schema migrations. Append only: never edit one that has shipped.
@@ -86,40 +84,3 @@ RECORD_MIGRATION = (
     "INSERT INTO simlab_migrations (version, name, applied_at) "
     "VALUES (%(version)s, %(name)s, %(now)s)"
 )
-
-#: The grading queue's tables on top of a ledger (``simlab grade --queue``), as in the SQLite
-#: :data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS`; recorded in
-#: ``simlab_grading_migrations``.
-PG_GRADING_MIGRATIONS: tuple[tuple[str, str], ...] = (
-    (
-        "submissions and attempts",
-        """
-        CREATE TABLE simlab_grading_submissions (
-            seq         BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- enqueue order
-            task_id     TEXT    NOT NULL UNIQUE,
-            notebook    TEXT    NOT NULL,
-            sha256      TEXT    NOT NULL,
-            version     TEXT    NOT NULL,
-            settings    TEXT    NOT NULL,
-            content     BYTEA,
-            refused     TEXT,
-            enqueued_at DOUBLE PRECISION NOT NULL
-        );
-        CREATE INDEX simlab_grading_submissions_notebook ON simlab_grading_submissions (notebook);
-        CREATE TABLE simlab_grading_attempts (
-            task_id     TEXT    NOT NULL,
-            epoch       BIGINT  NOT NULL,
-            worker      TEXT    NOT NULL,
-            started     DOUBLE PRECISION NOT NULL,
-            ended       DOUBLE PRECISION,
-            outcome     TEXT    CHECK (outcome IN
-                            ('graded', 'timeout', 'released', 'lost', 'stale')),
-            result      TEXT,
-            PRIMARY KEY (task_id, epoch)
-        );
-        CREATE INDEX simlab_grading_attempts_open ON simlab_grading_attempts (task_id)
-            WHERE outcome IS NULL;
-        """,
-    ),
-)
-PG_GRADING_SCHEMA_VERSION = len(PG_GRADING_MIGRATIONS)

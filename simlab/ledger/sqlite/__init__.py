@@ -7,10 +7,9 @@ SQLite's own:
   as :class:`~simlab.errors.LedgerError` naming the file, the write-ahead log's checkpoints);
 * :mod:`~simlab.ledger.sqlite.statements`: its statements, with the same names and parameters
   as every dialect's;
-* :mod:`~simlab.ledger.sqlite.schema`: the numbered migrations (task ledger and grading queue),
+* :mod:`~simlab.ledger.sqlite.schema`: the task ledger's numbered migrations,
   run by :mod:`~simlab.ledger.sqlite.opening` when a connection becomes a ledger;
 * :mod:`~simlab.ledger.sqlite.files`: what file may be opened, whose ``-wal`` it is, backups;
-* :mod:`~simlab.ledger.sqlite.grading_statements`: the grading queue's statements;
 * :mod:`~simlab.ledger.sqlite.probes`: the bench floors and the health probe;
 * :mod:`~simlab.ledger.sqlite.racy`: :class:`RacyClaimLedger`, the chapter's racy claim.
 """

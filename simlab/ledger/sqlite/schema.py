@@ -6,7 +6,7 @@ knows. A database whose recorded version is newer is refused by :class:`~simlab.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "GRADING_MIGRATIONS", "GRADING_SCHEMA_VERSION"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 
 #: Numbered schema migrations. Append only: never edit one that has shipped.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
@@ -47,40 +47,3 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-#: The grading queue's tables on top of a ledger (``simlab grade --queue``), numbered and append
-#: only like :data:`MIGRATIONS`, recorded in ``grading_migrations``. A ledger holds them only once
-#: it is made a grading queue, so a plain task ledger is never changed by them.
-GRADING_MIGRATIONS: tuple[tuple[str, str], ...] = (
-    (
-        "submissions and attempts",
-        """
-        CREATE TABLE grading_submissions (
-            seq         INTEGER PRIMARY KEY AUTOINCREMENT,  -- enqueue order
-            task_id     TEXT    NOT NULL UNIQUE,            -- its grading task in tasks
-            notebook    TEXT    NOT NULL,                   -- the key: --json's notebook
-            sha256      TEXT    NOT NULL,                   -- of its bytes ('' when refused)
-            version     TEXT    NOT NULL,                   -- the grader version
-            settings    TEXT    NOT NULL,                   -- JSON: the grading options
-            content     BLOB,                               -- the notebook's bytes
-            refused     TEXT,                               -- why it is not graded at all
-            enqueued_at REAL    NOT NULL                    -- the last time it was enqueued
-        );
-        CREATE INDEX grading_submissions_notebook ON grading_submissions (notebook);
-        CREATE TABLE grading_attempts (
-            task_id     TEXT    NOT NULL,
-            epoch       INTEGER NOT NULL,                   -- the lease's fencing token
-            worker      TEXT    NOT NULL,
-            started     REAL    NOT NULL,
-            ended       REAL,
-            outcome     TEXT    CHECK (outcome IS NULL OR outcome = 'graded'
-                            OR outcome = 'timeout' OR outcome = 'released' OR outcome = 'lost'
-                            OR outcome = 'stale'),
-            result      TEXT,                               -- a refused (stale) result: history
-            PRIMARY KEY (task_id, epoch)
-        );
-        CREATE INDEX grading_attempts_open ON grading_attempts (task_id) WHERE outcome IS NULL
-        """,
-    ),
-)
-GRADING_SCHEMA_VERSION = len(GRADING_MIGRATIONS)

@@ -3,11 +3,11 @@ question:
 
 * ``stale-commits`` (:mod:`~simlab.grading.checks.histories.stale`): the student's rule runs on
   hand-written histories (one property per case) and on histories the simulator recorded with
-  and without the fence; its findings must match the kit's own rule
+  and without the fence in the hidden world; its findings must match the kit's own rule
   (:func:`simlab.check.checker.stale_commits`).
 * ``choose-ttl`` (:mod:`~simlab.grading.checks.histories.ttl`): ``recovery_times``, ``measure``
-  and ``choose_ttl`` against the reference computed there, on seeds and tables the learner has
-  not seen.
+  and ``choose_ttl`` against the reference computed there, on the ttls, seeds, cost tables and
+  costs of the hidden world.
 """
 
 from __future__ import annotations
@@ -15,28 +15,30 @@ from __future__ import annotations
 from simlab.grading.checks.histories.stale import (
     STALE_RUBRIC,
     UNFENCED,
-    UNFENCED_SEEDS,
+    StaleWorld,
     stale_commits,
+    stale_world,
 )
 from simlab.grading.checks.histories.ttl import (
     PAUSES,
     TTL_RUBRIC,
-    TTL_SEEDS,
-    TTL_TABLE,
+    TtlWorld,
     choose_ttl,
     choose_ttl_check,
     measure,
     recovery_times,
+    ttl_world,
 )
 from simlab.grading.questions import Exercise, Question
 
 __all__ = [
     "EXERCISE",
     "UNFENCED",
-    "UNFENCED_SEEDS",
+    "StaleWorld",
+    "stale_world",
     "PAUSES",
-    "TTL_SEEDS",
-    "TTL_TABLE",
+    "TtlWorld",
+    "ttl_world",
     "recovery_times",
     "measure",
     "choose_ttl",

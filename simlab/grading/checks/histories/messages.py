@@ -55,6 +55,8 @@ EN = {
     "sentence_names": ("sentence {i} ({got}) does not name {task}, the task of stale commit {i}"),
     # choose-ttl: the learner's times, and what the functions returned
     "time": "1 time ({shown})",
+    "count_one": "1 time",
+    "count_many": "{n} times",
     "times": "{n} times ({shown})",
     "times_cut": "{n} times ({shown}, ...)",
     "not_a_list": "recovery_times() returned {kind}, expected a list",
@@ -62,18 +64,18 @@ EN = {
     "history_small": (
         "two crashed tasks, a restart and a refused claim before they are claimed again"
     ),
-    "history_recorded": "on a recorded run (ttl {ttl})",
+    "history_recorded": "on a recorded run",
     "history_left_out": "a task crashed twice, claimed again only after the first crash",
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "measure_differs": (
-        "measure({ttl}, hidden seeds) gave {key} = {got}, not what the kit measures on the same "
-        "runs"
+        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, not what the kit "
+        "measures on the same runs"
     ),
     "not_cheapest": (
         "on a hidden table, choose_ttl() chose {got}, not the ttl of lowest cost "
         "(duplicate_work * step_cost + waiting * wait_cost)"
     ),
-    "not_smaller": "on a tie choose_ttl() chose {got}, expected the smaller ttl (2)",
+    "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
     # choose-ttl: generated histories and tables, then what went wrong
     "move_claims_at": "{worker} claims {task} at {at}",
     "move_refused_at": "{worker}'s claim of {task} is refused at {at}",
@@ -123,22 +125,24 @@ ZH = {
     "rule_found": "你的规则找到 {found} 个陈旧提交,工具包的规则找到 {truth} 个",
     "sentence_names": "第 {i} 句({got})没有写出 {task},即第 {i} 个陈旧提交的任务",
     "time": "1 个时间({shown})",
+    "count_one": "1 个时间",
+    "count_many": "{n} 个时间",
     "times": "{n} 个时间({shown})",
     "times_cut": "{n} 个时间({shown}……)",
     "not_a_list": "recovery_times() 返回了 {kind},应返回列表",
     "times_differ": "{what}:recovery_times() 给出了 {got},与工具包测得的时间不同",
     "history_small": "两个崩溃的任务,在被再次领取之前有一次重启和一次被拒绝的领取",
-    "history_recorded": "在一次记录下来的运行上(ttl {ttl})",
+    "history_recorded": "在一次记录下来的运行上",
     "history_left_out": "一个任务崩溃了两次,只在第一次崩溃后被再次领取",
     "not_a_dict": "measure() 返回了 {kind},应返回字典",
     "measure_differs": (
-        "measure({ttl}, 隐藏的种子) 得到 {key} = {got},与工具包在同样运行上的测量不同"
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，与工具包在同样运行上的测量不同"
     ),
     "not_cheapest": (
         "在一张隐藏的表上,choose_ttl() 选了 {got},不是代价"
         "(duplicate_work * step_cost + waiting * wait_cost)最低的 ttl"
     ),
-    "not_smaller": "平局时 choose_ttl() 选了 {got},应选较小的 ttl(2)",
+    "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",
     "move_refused_at": "{worker} 在 {at} 对 {task} 的领取被拒绝",
     "move_crashes_at": "{worker} 在 {at} 带着 {task} 崩溃",

@@ -5,16 +5,23 @@ fence; its findings must match the kit's own rule (:func:`simlab.check.checker.s
 The core cases count findings only (any list will do); the sentences themselves are judged by
 one part of their own, so a rule that finds the right saves but words them badly loses a detail,
 not the idea.
+
+Everything the rule reads beyond the hand-written cases comes from the hidden world
+(:func:`stale_world`): the recorded runs (scenario and seed, never the notebook's), and the
+names of the two tasks of the two-task case and of the generated histories, one a prefix of the
+other. A count typed in from a run, or a rule that tells tasks apart by prefix, is wrong there.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from simlab.check.checker import stale_commit_events
 from simlab.check.checker import stale_commits as reference_stale_commits
 from simlab.check.history import Event, History
+from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import say
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
@@ -25,16 +32,72 @@ from simlab.sim.simulation import simulate
 
 __all__ = [
     "UNFENCED",
-    "UNFENCED_SEEDS",
+    "SHOWN_SEED",
+    "StaleWorld",
+    "stale_world",
     "CASES",
+    "case_rows",
     "STALE_RUBRIC",
     "events_of",
     "stale_commits",
 ]
 
-#: Recorded histories the student's rule must read like the kit's rule does.
+#: The notebook's unfenced run (its demo and its check cell): the scenario the hidden world's
+#: recorded runs vary, and the seed they never use.
 UNFENCED = Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3)
-UNFENCED_SEEDS = (4, 6)
+SHOWN_SEED = 3
+
+
+@dataclass(frozen=True)
+class StaleWorld:
+    """What ``stale-commits`` is judged on in one hidden world.
+
+    ``unfenced``: two recorded runs ``(scenario, seed)`` with the fence off, each with at least
+    one stale commit and not as many as the other (so no count typed in gets both right);
+    ``fenced``: a run with the fence on that refused saves (so a rule that counts refused saves
+    reports some) and, the fence holding, has no stale commit; ``tasks``: the names of the two
+    tasks of the generated histories and of the two-task case, the first the second with a
+    digit more (so a rule that matches tasks by prefix mixes them).
+    """
+
+    unfenced: tuple[tuple[Scenario, int], ...]
+    fenced: tuple[Scenario, int]
+    tasks: tuple[str, str]
+
+
+#: How many draws :func:`stale_world` may make before it gives up (it never needs many).
+_DRAWS = 200
+
+
+def stale_world() -> StaleWorld:
+    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
+    return _stale_world(current_seed())
+
+
+@functools.lru_cache(maxsize=8)
+def _stale_world(seed: int) -> StaleWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
+    source = rng("histories/stale-commits")
+    short = f"t{source.randint(1, 9)}"
+    tasks = (short + str(source.randint(0, 9)), short)
+    for _ in range(_DRAWS):
+        runs = tuple((_scenario(source), source.randrange(10, 10**6)) for _ in range(2))
+        counts = [len(reference_stale_commits(simulate(sc, seed=n).history)) for sc, n in runs]
+        fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
+        refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
+        if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
+            return StaleWorld(runs, fenced, tasks)
+    raise RuntimeError("no hidden world for stale-commits held what it must")
+
+
+def _scenario(source: Any) -> Scenario:
+    """An unfenced scenario other than the notebook's (never its pause rate): tasks, workers
+    and pauses drawn."""
+    return UNFENCED.with_(
+        tasks=source.randint(10, 16),
+        workers=source.randint(2, 4),
+        pause_rate=source.choice((0.2, 0.25, 0.35, 0.4)),
+    )
 
 
 def events_of(*rows: tuple) -> list[Event]:
@@ -51,26 +114,38 @@ def events_of(*rows: tuple) -> list[Event]:
 
 def stale_commits(s: Student, t: Tally) -> None:
     """The student's rule on hand-written histories, then on recorded runs with and without
-    the fence; parts are filed under the criteria of :data:`STALE_RUBRIC`."""
+    the fence; parts are filed under the criteria of :data:`STALE_RUBRIC`. The world
+    (:func:`stale_world`) is drawn before any part runs."""
     rule = s.function("stale_commits")
+    world = stale_world()
     t.under("newer-epoch")
     for case in ("takeover", "same-worker", "refused", "two-tasks", "highest", "order"):
-        t.part(functools.partial(_hand_written, rule, case))
-    t.part(functools.partial(_recorded_unfenced_histories, rule))
-    t.part(functools.partial(_recorded_fenced_history, rule))
+        t.part(functools.partial(_hand_written, rule, case, world.tasks))
+    t.part(functools.partial(_recorded_unfenced_histories, rule, world))
+    t.part(functools.partial(_recorded_fenced_history, rule, world))
     t.part(
         lambda: falsify(
-            _histories(cancels=False), rule_counts(rule), examples=_EXAMPLES, first=_SEVERAL
+            _histories(cancels=False),
+            rule_counts(rule, world.tasks),
+            examples=_EXAMPLES,
+            first=_SEVERAL,
         )
     )
     t.under("cancel")
-    t.part(functools.partial(_hand_written, rule, "cancel"))
-    t.part(lambda: falsify(_histories(cancels=True), rule_counts(rule), examples=_EXAMPLES))
+    t.part(functools.partial(_hand_written, rule, "cancel", world.tasks))
+    t.part(
+        lambda: falsify(
+            _histories(cancels=True), rule_counts(rule, world.tasks), examples=_EXAMPLES
+        )
+    )
     t.under("sentences")
     t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
     t.part(
         lambda: falsify(
-            _histories(cancels=False), rule_names(rule), examples=_EXAMPLES // 2, first=_SEVERAL
+            _histories(cancels=False),
+            rule_names(rule, world.tasks),
+            examples=_EXAMPLES // 2,
+            first=_SEVERAL,
         )
     )
 
@@ -92,13 +167,28 @@ STALE_RUBRIC = (
             "remembers the last claim, or each worker's own claim, not the highest epoch",
             "<= instead of <, or != against the last claim",
             "judges by timestamps or lease expiry instead of the order of events",
-            "one epoch for all tasks",
+            "one epoch for all tasks, or tasks told apart by a prefix of their names",
             "reports only the first stale commit of each task",
+            "counts typed in for the notebook's run (or any run known beforehand)",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
             "epoch again, saves accepted or refused, several stale commits in one task), the "
             "rule finds as many stale commits as the kit's rule.",
+        ),
+        text=(
+            '**Write the checker rule "no stale commit accepted"** and run it on recorded '
+            "histories.",
+            "Walk the events in order and remember, per task, the highest epoch granted so far.",
+            'A successful save (`op == "save"`, `type == "ok"`) whose epoch is **lower** than '
+            "that is a stale commit: the ledger should have refused it.",
+            'A refused save (`type == "fail"`) is the fence working, not a violation.',
+        ),
+        world=(
+            "Two recorded runs with the fence off and one with it on, each a scenario (tasks, "
+            "workers, pause rate) and seed drawn besides the notebook's, the unfenced ones "
+            "with different counts of stale commits; and the two tasks of the two-task case "
+            "and of the generated histories named so that one name is a prefix of the other."
         ),
     ),
     Criterion(
@@ -106,6 +196,12 @@ STALE_RUBRIC = (
         1,
         "A cancel ok grants an epoch too: a save of an older epoch after it is stale.",
         properties=("On generated histories with cancels too, the count is the kit's rule's.",),
+        text=(
+            'Two kinds of events grant an epoch: a successful claim (`op == "claim"`, '
+            '`type == "ok"`) and a successful cancel (`op == "cancel"`, `type == "ok"`: a '
+            "cancel bumps the epoch too).",
+        ),
+        world="The generated histories' two tasks are named as for the core idea.",
     ),
     Criterion(
         "sentences",
@@ -114,7 +210,15 @@ STALE_RUBRIC = (
         "each naming its task.",
         properties=(
             "On generated histories where the count is right, sentence i names the task of the "
-            "i-th stale commit.",
+            "i-th stale commit (the name whole, not as the start of a longer one).",
+        ),
+        text=(
+            "Return a list with one sentence per stale commit, in history order, and name the "
+            "task in it",
+        ),
+        world=(
+            "The generated histories' two tasks are named as for the core idea, so a sentence "
+            "must name its own task, not one whose name starts the same."
         ),
     ),
 )
@@ -209,16 +313,24 @@ CASES: dict[str, tuple[Message, int, tuple[tuple, ...]]] = {
 }
 
 
-def _hand_written(rule: Any, case: str) -> None:
+def case_rows(case: str, tasks: tuple[str, str]) -> tuple[tuple, ...]:
+    """The rows of hand-written ``case`` with its tasks ``t1`` and ``t2`` named ``tasks``."""
+    names = {"t1": tasks[0], "t2": tasks[1]}
+    return tuple(
+        tuple(names.get(v, v) if isinstance(v, str) else v for v in row) for row in CASES[case][2]
+    )
+
+
+def _hand_written(rule: Any, case: str, tasks: tuple[str, str]) -> None:
     """The student's rule must find as many stale commits as the case holds."""
-    what, want, rows = CASES[case]
-    found = _count(rule, events_of(*rows))
+    what, want, _ = CASES[case]
+    found = _count(rule, events_of(*case_rows(case, tasks)))
     require(found == want, say("found_expected", what=what, found=found, want=want))
 
 
-def _recorded_unfenced_histories(rule: Any) -> None:
-    for seed in UNFENCED_SEEDS:
-        history = simulate(UNFENCED, seed=seed).history.events
+def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
+    for scenario, seed in world.unfenced:
+        history = simulate(scenario, seed=seed).history.events
         found, truth = _count(rule, history), len(reference_stale_commits(history))
         require(
             found == truth,
@@ -226,9 +338,9 @@ def _recorded_unfenced_histories(rule: Any) -> None:
         )
 
 
-def _recorded_fenced_history(rule: Any) -> None:
-    history = simulate(UNFENCED.with_(variant="fenced"), seed=UNFENCED_SEEDS[0]).history
-    found = _count(rule, history.events)
+def _recorded_fenced_history(rule: Any, world: StaleWorld) -> None:
+    scenario, seed = world.fenced
+    found = _count(rule, simulate(scenario, seed=seed).history.events)
     require(found == 0, say("fenced_reported", found=found))
 
 
@@ -292,13 +404,15 @@ def _histories(*, cancels: bool) -> Any:
     return st.lists(moves, min_size=1, max_size=10)
 
 
-def generated(moves: list[tuple], story: Story) -> list[Event]:
+def generated(moves: list[tuple], story: Story, tasks: tuple[str, str] = _TASKS) -> list[Event]:
     """The history of ``moves`` (two moves per time unit, so some share a time), each move
-    told in ``story``."""
-    granted: dict[str, list[int]] = {task: [] for task in _TASKS}
-    steps = dict.fromkeys(_TASKS, 0)
+    told in ``story``; the moves' tasks (:data:`_TASKS`) are named ``tasks``."""
+    names = dict(zip(_TASKS, tasks, strict=True))
+    granted: dict[str, list[int]] = {task: [] for task in tasks}
+    steps = dict.fromkeys(tasks, 0)
     rows: list[tuple] = []
-    for i, (op, task, worker, pick, ok) in enumerate(moves):
+    for i, (op, drawn, worker, pick, ok) in enumerate(moves):
+        task = names[drawn]
         time, epochs = float(i // 2), granted[task]
         if op == "save":
             epoch = epochs[pick % len(epochs)] if epochs else 1
@@ -325,11 +439,12 @@ def generated(moves: list[tuple], story: Story) -> list[Event]:
     return events_of(*rows)
 
 
-def rule_counts(rule: Any) -> Any:
-    """The property: on a generated history the rule finds as many stale commits as the kit's."""
+def rule_counts(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
+    """The property: on a generated history (its tasks named ``tasks``) the rule finds as many
+    stale commits as the kit's."""
 
     def holds(moves: list[tuple], story: Story) -> None:
-        history = generated(moves, story)
+        history = generated(moves, story, tasks)
         found, truth = _count(rule, history), len(stale_commit_events(history))
         require(
             found == truth,
@@ -339,18 +454,35 @@ def rule_counts(rule: Any) -> Any:
     return holds
 
 
-def rule_names(rule: Any) -> Any:
-    """The property: when the count is right, sentence i names the task of stale commit i."""
+def names_task(sentence: Any, task: str) -> bool:
+    """Does ``sentence`` name ``task`` whole (not as the start or the end of a longer name)?"""
+    return isinstance(sentence, str) and any(
+        not (sentence[i - 1 : i].isalnum() or sentence[i + len(task) : i + len(task) + 1].isalnum())
+        for i in _found_at(sentence, task)
+    )
+
+
+def _found_at(text: str, part: str) -> list[int]:
+    at, found = text.find(part), []
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
+
+
+def rule_names(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
+    """The property: when the count is right, sentence i names the task of stale commit i (on
+    a generated history whose tasks are named ``tasks``)."""
 
     def holds(moves: list[tuple], story: Story) -> None:
-        history = generated(moves, story)
+        history = generated(moves, story, tasks)
         answer = rule(history)
         truth = [e.task for e, _ in stale_commit_events(history)]
         if not isinstance(answer, (list, tuple)) or len(answer) != len(truth):
             return  # the count is judged by the properties of the core idea
         for i, (sentence, task) in enumerate(zip(answer, truth, strict=True)):
             require(
-                isinstance(sentence, str) and task in sentence,
+                names_task(sentence, task),
                 say("sentence_names", i=i + 1, got=shown_value(sentence), task=task),
             )
 

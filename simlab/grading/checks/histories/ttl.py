@@ -1,18 +1,26 @@
 """Question ``choose-ttl``: ``recovery_times``, ``measure`` and ``choose_ttl`` against the
-reference computed here, on seeds and tables the learner has not seen.
+reference computed here, in a hidden world the learner has not seen.
 
 The core idea is that the ttl comes out of the trade-off the simulator measures: recovery after
 crashes (timed from the crash to the task's next successful claim) against duplicate work
-(refused saves), averaged over several seeds, then weighed with the costs. Feedback shows the
-learner's own numbers (numbers only: a value that is not one is named by its type, so an answer
-cannot echo a hidden input back) and never the reference's values or the grader's seeds.
+(refused saves), averaged over several seeds, then weighed with the costs. The world
+(:func:`ttl_world`) draws the ttls and seeds ``measure`` runs, the recorded run
+``recovery_times`` reads, the cost table and costs ``choose_ttl`` weighs and a table with a tie:
+numbers typed in from the notebook's table, an argument ignored (the ttl, the seeds, the costs)
+or a count read from another source than the ledger's refused saves give a wrong answer there.
+Feedback shows the learner's own numbers (numbers only: a value that is not one is named by its
+type, so an answer cannot echo a hidden input back) and never the reference's values, the
+world's seeds and ttls, or the numbers of its tables.
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from typing import Any
 
 from simlab.check.history import Event
+from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import say
 from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.messages import Message
@@ -24,10 +32,9 @@ from simlab.sim.simulation import simulate
 
 __all__ = [
     "PAUSES",
-    "TTL_SEEDS",
-    "TTL_TABLE",
-    "TTL_COSTS",
-    "HIDDEN_NUMBERS",
+    "SHOWN_SEEDS",
+    "TtlWorld",
+    "ttl_world",
     "TTL_RUBRIC",
     "recovery_times",
     "measure",
@@ -35,7 +42,7 @@ __all__ = [
     "choose_ttl_check",
 ]
 
-#: The ttl scenario of the notebook (``PAUSES`` there) and the seeds the grader measures with.
+#: The ttl scenario of the notebook (``PAUSES`` there).
 PAUSES = Scenario(
     tasks=20,
     workers=3,
@@ -48,23 +55,8 @@ PAUSES = Scenario(
     cancel_rate=0.0,
     effects="none",
 )
-TTL_SEEDS = (31, 32)
-
-#: The cost table ``choose_ttl`` is judged on (not the notebook's), and the costs it is judged
-#: with: the cheapest ttl moves with them (4, then 1, then 8), so no fixed answer, nor always
-#: the smallest or the largest ttl, nor one cost alone gets them all.
-TTL_TABLE = {
-    1.0: {"duplicate_work": 6.0, "waiting": 12.0},
-    2.0: {"duplicate_work": 4.0, "waiting": 20.0},
-    4.0: {"duplicate_work": 1.5, "waiting": 33.0},
-    8.0: {"duplicate_work": 0.5, "waiting": 60.0},
-}
-TTL_COSTS = ((10, 1), (1, 1), (40, 1))
-#: What feedback never shows, nor a number near it: the seeds and the table's measured values
-#: (its ttls, the answers ``choose_ttl`` chooses from, may be shown).
-HIDDEN_NUMBERS = frozenset(TTL_SEEDS) | (
-    {value for row in TTL_TABLE.values() for value in row.values()} - set(TTL_TABLE)
-)
+#: The seeds the notebook measures its table with (``range(1, 4)``).
+SHOWN_SEEDS = (1, 2, 3)
 
 
 # --------------------------------------------------------------------------- the reference ---
@@ -86,15 +78,32 @@ def recovery_times(history: Any) -> list[float]:
 
 def measure(ttl: float, seeds: Any) -> dict[str, float]:
     """Mean refused saves and mean total recovery time per run of :data:`PAUSES`."""
-    duplicate, waiting = [], []
-    for seed in seeds:
-        result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
-        duplicate.append(result.stale_rejected)
-        waiting.append(sum(recovery_times(result.history)))
+    runs = [_run(float(ttl), int(seed)) for seed in seeds]
     return {
-        "duplicate_work": sum(duplicate) / len(duplicate),
-        "waiting": sum(waiting) / len(waiting),
+        "duplicate_work": sum(run.refused for run in runs) / len(runs),
+        "waiting": sum(run.waiting for run in runs) / len(runs),
     }
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What one run of :data:`PAUSES` measures: the refused saves (``stale_rejected``), the
+    total recovery time, and the workers' wasted steps (refused saves and crashes)."""
+
+    refused: int
+    waiting: float
+    wasted: int
+
+
+@functools.lru_cache(maxsize=256)
+def _run(ttl: float, seed: int) -> _Run:
+    # Kept: the world's draws and the check measure the same runs, and a run is the costly part.
+    result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
+    return _Run(
+        result.stale_rejected,
+        sum(recovery_times(result.history)),
+        int(result.metrics["wasted_steps"]),
+    )
 
 
 def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
@@ -106,24 +115,182 @@ def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
     return min(sorted(table), key=cost)
 
 
+# --------------------------------------------------------------------------- the world ------
+
+_KEYS = ("duplicate_work", "waiting")
+#: The ttls ``measure`` and the recorded run may be given: never :data:`PAUSES`' own ttl, so a
+#: ``measure`` that ignores its ttl simulates another one.
+_RUN_TTLS = (1.0, 1.5, 2.0, 2.5, 4.0, 5.0, 6.0, 8.0)
+#: The ttls a table of the world holds (4 of them, or 3 for the tie).
+_TABLE_TTLS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
+#: How many draws a part of the world may take before it gives up (none needs many).
+_DRAWS = 500
+
+
+@dataclass(frozen=True)
+class TtlWorld:
+    """What ``choose-ttl`` is judged on in one hidden world.
+
+    ``measured``: the ``(ttl, seeds)`` of each ``measure`` call, seeds drawn besides the
+    notebook's and any an earlier grader fixed, such that for each key of the result some
+    call differs from what measure gives with the ttl ignored, with the first seed only, with
+    the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
+    the workers' wasted steps.
+    ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
+    more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
+    ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
+    the largest among them, never a tie. ``tie``: ``(table, step_cost, wait_cost)`` where two
+    ttls tie for the lowest cost, the larger one first in the table.
+    """
+
+    measured: tuple[tuple[float, tuple[int, ...]], ...]
+    recorded: tuple[float, int]
+    table: dict[float, dict[str, float]]
+    costs: tuple[tuple[int, int], ...]
+    tie: tuple[dict[float, dict[str, float]], int, int]
+
+    @property
+    def hidden_runs(self) -> frozenset[float]:
+        """Numbers the feedback on ``measure`` and ``recovery_times`` never shows, nor one near
+        them: the seeds and ttls of the world's runs."""
+        seeds = {n for _, seeds in self.measured for n in seeds} | {self.recorded[1]}
+        return frozenset(seeds | {ttl for ttl, _ in self.measured} | {self.recorded[0]})
+
+    @property
+    def hidden_tables(self) -> frozenset[float]:
+        """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
+        of the world's tables (not their ttls, the answers it chooses from)."""
+        tables = (self.table, self.tie[0])
+        return frozenset(v for table in tables for row in table.values() for v in row.values())
+
+
+def ttl_world() -> TtlWorld:
+    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
+    return _ttl_world(current_seed())
+
+
+@functools.lru_cache(maxsize=8)
+def _ttl_world(seed: int) -> TtlWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
+    source = rng("histories/choose-ttl")
+    return TtlWorld(_measured(source), _recorded(source), *_table(source), _tie(source))
+
+
+def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
+    for _ in range(_DRAWS):
+        ttls = source.sample(_RUN_TTLS, 2)
+        seeds = source.sample(range(100, 10**5), 5)
+        calls = ((ttls[0], tuple(seeds[:2])), (ttls[1], tuple(seeds[2:])))
+        if _foreseen_by_none(calls):
+            return calls
+    raise RuntimeError("no hidden world for measure() held what it must")
+
+
+def _foreseen_by_none(calls: tuple[tuple[float, tuple[int, ...]], ...]) -> bool:
+    """Does every answer that ignores an argument or reads another count get some call wrong,
+    for each key it gets from there? (The calls are tried in order and the first that differs
+    settles it, so a foreseeing answer costs no run beyond the first call's, mostly.)"""
+    foreseen = (
+        (_KEYS, lambda ttl, seeds: measure(PAUSES.ttl, seeds)),  # the ttl ignored
+        (_KEYS, lambda ttl, seeds: measure(ttl, seeds[:1])),  # the first seed only
+        (_KEYS, lambda ttl, seeds: measure(ttl, SHOWN_SEEDS)),  # the notebook's seeds
+        (_KEYS, lambda ttl, seeds: {k: v * len(seeds) for k, v in measure(ttl, seeds).items()}),
+        (  # duplicate work from the workers' wasted steps, not the ledger's refused saves
+            ("duplicate_work",),
+            lambda ttl, seeds: {
+                "duplicate_work": sum(_run(ttl, n).wasted for n in seeds) / len(seeds)
+            },
+        ),
+    )
+    return all(
+        any(
+            not close_to(wrong(ttl, seeds)[key], measure(ttl, seeds)[key], 1e-9)
+            for ttl, seeds in calls
+        )
+        for keys, wrong in foreseen
+        for key in keys
+    )
+
+
+def _recorded(source: Any) -> tuple[float, int]:
+    for _ in range(_DRAWS):
+        ttl, seed = source.choice(_RUN_TTLS), source.randrange(100, 10**5)
+        history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
+        crashes = [e for e in history if e.op == "crash" and e.task is not None]
+        if len(crashes) >= 2 and len(recovery_times(history)) == len(crashes):
+            return ttl, seed
+    raise RuntimeError("no hidden world for recovery_times() held what it must")
+
+
+def _value(source: Any, low: float, high: float, step: float) -> float:
+    """A table value in [low, high], a multiple of ``step``."""
+    return round(round(source.uniform(low, high) / step) * step, 2)
+
+
+def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int, int], ...]]:
+    for _ in range(_DRAWS):
+        ttls = sorted(source.sample(_TABLE_TTLS, 4))
+        duplicate = sorted((_value(source, 0.2, 9.0, 0.05) for _ in ttls), reverse=True)
+        waiting = sorted(_value(source, 5.0, 90.0, 0.1) for _ in ttls)
+        rows = {
+            t: {"duplicate_work": d, "waiting": w}
+            for t, d, w in zip(ttls, duplicate, waiting, strict=True)
+        }
+        costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
+        if not all(_one_cheapest(rows, *c) for c in costs):
+            continue
+        chosen = [choose_ttl(rows, *c) for c in costs]
+        if len(set(chosen)) == 3 and min(ttls) in chosen and max(ttls) in chosen:
+            order = source.sample(ttls, len(ttls))
+            return {t: rows[t] for t in order}, costs
+    raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _one_cheapest(table: dict, step_cost: float, wait_cost: float) -> bool:
+    costs = sorted(
+        r["duplicate_work"] * step_cost + r["waiting"] * wait_cost for r in table.values()
+    )
+    return costs[1] - costs[0] > 1e-6
+
+
+def _tie(source: Any) -> tuple[dict[float, dict[str, float]], int, int]:
+    """Three ttls, two of which (``a`` < ``b``) cost the same and less than the third; ``b``
+    comes before ``a`` in the table. Integers only, so the tie is exact."""
+    ttls = source.sample(_TABLE_TTLS, 3)
+    third, (a, b) = ttls[0], sorted(ttls[1:])
+    step, wait = source.randint(1, 5), source.randint(1, 5)
+    k = source.randint(1, 3)
+    dup_a, wait_a = wait * k + source.randint(0, 4), source.randint(1, 6)
+    rows = {
+        a: (dup_a, wait_a),
+        b: (dup_a - wait * k, wait_a + step * k),
+        third: (dup_a + source.randint(1, 3), wait_a + source.randint(0, 3)),
+    }
+    order = [b, third, a] if source.random() < 0.5 else [third, b, a]
+    table = {t: {"duplicate_work": float(rows[t][0]), "waiting": float(rows[t][1])} for t in order}
+    return table, step, wait
+
+
 # --------------------------------------------------------------------------- the check ------
 
 
 def choose_ttl_check(s: Student, t: Tally) -> None:
-    """``recovery_times`` on a small and a recorded history, ``measure`` on the grader's seeds,
-    then ``choose_ttl`` on a hidden table and on a tie, each against the reference here; parts
-    are filed under the criteria of :data:`TTL_RUBRIC`."""
+    """``recovery_times`` on a small and a recorded history, ``measure`` in the world's calls,
+    then ``choose_ttl`` on the world's table and tie, each against the reference here; parts
+    are filed under the criteria of :data:`TTL_RUBRIC`. The world (:func:`ttl_world`) is drawn
+    before any part runs."""
     recover, measured, choose = (
         s.function("recovery_times"),
         s.function("measure"),
         s.function("choose_ttl"),
     )
+    world = ttl_world()
     t.under("measured-trade-off")
     t.part(lambda: _recovery_on_a_small_history(recover))
-    t.part(lambda: _recovery_on_a_recorded_run(recover))
-    t.part(lambda: _measure_matches(measured, 2.0, TTL_SEEDS))
-    t.part(lambda: _measure_matches(measured, 8.0, TTL_SEEDS[:1]))
-    t.part(lambda: _chooses_the_cheapest(choose))
+    t.part(lambda: _recovery_on_a_recorded_run(recover, world))
+    for ttl, seeds in world.measured:
+        t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
+    t.part(lambda: _chooses_the_cheapest(choose, world))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
@@ -132,7 +299,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
         lambda: falsify(_CRASHES, _recovery_property(recover, claimed=False), examples=_EXAMPLES)
     )
     t.under("tie")
-    t.part(lambda: _ties_go_to_the_smaller_ttl(choose))
+    t.part(lambda: _ties_go_to_the_smaller_ttl(choose, world))
     t.part(lambda: falsify(_TIES, _choice_property(choose, ties=True), examples=_EXAMPLES))
 
 
@@ -149,15 +316,35 @@ TTL_RUBRIC = (
         mistakes=(
             "a ttl typed in rather than chosen from the table",
             "measures on one seed (or a fixed one), not on every seed given",
-            "always the smallest or the largest ttl, or one cost alone",
+            "measures the notebook's numbers typed in, or ignores the ttl it is given",
+            "duplicate work counted from the workers' wasted steps, not the refused saves",
+            "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
-            "the grader's costs known by heart rather than the cheapest ttl computed",
+            "the grader's costs or seeds known by heart rather than computed",
         ),
         properties=(
             "On generated histories of crashes, claims, refused claims and restarts (every "
             "crash claimed again later), recovery_times equals the reference's.",
             "On generated tables with one cheapest ttl and generated costs, choose_ttl "
             "returns the reference's choice.",
+        ),
+        text=(
+            "* `recovery_times(history)`: a list holding, for every `crash` event that has a "
+            'task (`op == "crash"`, `e.task is not None`), the time from the crash to the '
+            "**next** successful claim of that task (`claim`, `ok`), in the order of the "
+            "crashes;",
+            "* `measure(ttl, seeds)`: simulate `PAUSES.with_(ttl=ttl)` once per seed and return "
+            '`{"duplicate_work": ..., "waiting": ...}`: the mean over the seeds of the refused '
+            "saves per run, and of the total recovery time per run.",
+            "(count the refused saves: `result.stale_rejected`)",
+            "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
+            "cost `duplicate_work * step_cost + waiting * wait_cost`",
+        ),
+        world=(
+            "The ttls and seeds measure() is given (never PAUSES' own ttl nor the notebook's "
+            "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each "
+            "gives a wrong value), the ttl and seed of the run recovery_times() reads, and a "
+            "cost table with three pairs of costs whose cheapest ttls are three different ones."
         ),
     ),
     Criterion(
@@ -168,12 +355,18 @@ TTL_RUBRIC = (
             "On generated histories where some crashes are never claimed again, recovery_times "
             "equals the reference's.",
         ),
+        text=("a crash with no later claim is left out.",),
     ),
     Criterion(
         "tie",
         1,
         "On a tie choose_ttl returns the smaller ttl, whatever the table's order.",
         properties=("On generated tables with a tie, in any order, the smaller ttl.",),
+        text=("(on a tie, the smaller ttl)",),
+        world=(
+            "A table of three ttls and costs in which two ttls tie for the lowest cost, the "
+            "larger of them first in the table."
+        ),
     ),
 )
 
@@ -217,10 +410,18 @@ def _recovery_on_a_small_history(recover: Any) -> None:
     )
 
 
-def _recovery_on_a_recorded_run(recover: Any) -> None:
-    ttl = 4.0
-    history = simulate(PAUSES.with_(ttl=ttl), seed=TTL_SEEDS[0]).history.events
-    _times_match(recover, history, say("history_recorded", ttl=f"{ttl:g}"))
+def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
+    """The student's times on the world's recorded run; a failure names how many times the
+    answer gave, never the times themselves (they would be the run's, hidden)."""
+    ttl, seed = world.recorded
+    history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history.events
+    answer, truth = recover(history), recovery_times(history)
+    require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
+    same = len(answer) == len(truth) and all(
+        close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
+    )
+    count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
+    require(same, say("times_differ", what=say("history_recorded"), got=count))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
@@ -237,42 +438,41 @@ def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
     )
 
 
-def _measure_matches(measured: Any, ttl: float, seeds: tuple) -> None:
+def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -> None:
     """The student's ``measure(ttl, seeds)`` equals :func:`measure`'s, key by key."""
     answer = measured(ttl, list(seeds))
     truth = measure(ttl, seeds)
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
-    for key in ("duplicate_work", "waiting"):
+    for key in _KEYS:
         require(
             close_to(answer.get(key), truth[key], 1e-9),
-            say(
-                "measure_differs",
-                ttl=f"{ttl:g}",
-                key=key,
-                got=shown_number(answer.get(key), TTL_SEEDS),
-            ),
+            say("measure_differs", key=key, got=shown_number(answer.get(key), world.hidden_runs)),
         )
 
 
-def _chooses_the_cheapest(choose: Any) -> None:
-    for step_cost, wait_cost in TTL_COSTS:
-        answer = choose(TTL_TABLE, step_cost, wait_cost)
+def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:
+    """The learner's choice for feedback: one of the table's ttls as itself (they are the
+    answers to choose from), anything else as :func:`shown_number` shows it."""
+    if any(close_to(answer, ttl, 1e-9) for ttl in table):
+        return f"{float(answer):g}"
+    return shown_number(answer, hidden)
+
+
+def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
+    for step_cost, wait_cost in world.costs:
+        answer = choose(world.table, step_cost, wait_cost)
         require(
-            close_to(answer, choose_ttl(TTL_TABLE, step_cost, wait_cost), 1e-9),
-            say("not_cheapest", got=shown_number(answer, HIDDEN_NUMBERS)),
+            close_to(answer, choose_ttl(world.table, step_cost, wait_cost), 1e-9),
+            say("not_cheapest", got=_shown_choice(answer, world.table, world.hidden_tables)),
         )
 
 
-def _ties_go_to_the_smaller_ttl(choose: Any) -> None:
-    flat = {
-        8.0: {"duplicate_work": 1.0, "waiting": 1.0},
-        2.0: {"duplicate_work": 1.0, "waiting": 1.0},
-        4.0: {"duplicate_work": 1.0, "waiting": 1.0},
-    }
-    answer = choose(flat, 1, 1)
+def _ties_go_to_the_smaller_ttl(choose: Any, world: TtlWorld) -> None:
+    table, step_cost, wait_cost = world.tie
+    answer = choose(table, step_cost, wait_cost)
     require(
-        close_to(answer, 2.0, 1e-9),
-        say("not_smaller", got=shown_number(answer)),
+        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
+        say("not_smaller", got=_shown_choice(answer, table, world.hidden_tables)),
     )
 
 

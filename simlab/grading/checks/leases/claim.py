@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases import operations as ops
-from simlab.grading.checks.leases.driving import Ledgers, raises, simulated
+from simlab.grading.checks.leases.driving import Ledgers, explored, raises, simulated
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import contended_claims, require_one_statement, rivalled
+from simlab.grading.checks.leases.world import world_of
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
@@ -66,6 +67,9 @@ CLAIM_STORIES = (
         ("heartbeat", 1, 10.0),
         ("claim", "t1", "C", 10.0),
     ),
+    # two tasks whose IDs share a prefix (in the hidden world, t1's ID is a prefix of t2's)
+    (("claim", "t1", "A", 10.0), ("claim", "t2", "B", 20.0), ("heartbeat", 1, 20.0)),
+    (("claim", "t2", "A", 20.0), ("claim", "t1", "B", 10.0), ("heartbeat", 1, 10.0)),
 )
 
 
@@ -73,9 +77,13 @@ def atomic_claim(s: Student, t: Tally) -> None:
     """Cases on fresh ledgers, generated sequences against the kit's ledger, another claim or
     a cancel scheduled between every two statements of the student's claim and heartbeat, then
     one simulated run per seed of :data:`CLAIM_SEEDS`; parts are filed under the criteria of
-    :data:`CLAIM_RUBRIC`."""
+    :data:`CLAIM_RUBRIC`. The generated sequences are played in the question's hidden world
+    (:func:`~simlab.grading.checks.leases.world.world_of`), whose values the feedback never
+    quotes."""
+    world = world_of("atomic-claim")
+    t.hidden = t.hidden | frozenset(world.shown())
     ledgers = Ledgers(s, claim="claim", heartbeat="heartbeat")
-    plays = ops.Plays(s, claim="claim", heartbeat="heartbeat")
+    plays = ops.Plays(s, world, claim="claim", heartbeat="heartbeat")
     moves = ops.sequences(CLAIM_MOVES)
 
     def judged(what: str) -> Callable[[], None]:
@@ -111,6 +119,14 @@ def atomic_claim(s: Student, t: Tally) -> None:
                 say("by_claim_heartbeat"),
             )
         )
+    t.part(
+        lambda: explored(
+            s,
+            {"claim": "claim", "heartbeat": "heartbeat"},
+            say("by_claim_heartbeat"),
+            "leases/atomic-claim/explore",
+        )
+    )
     t.under("claim-fields")
     t.part(judged(ops.DETAIL))
     t.under("heartbeat-extends")
@@ -133,13 +149,17 @@ CLAIM_RUBRIC = (
         "moment, as with a duplicate delivery), a heartbeat is accepted only for the task's "
         "current epoch while it runs (not by worker name, not once released or completed), on "
         "generated sequences of claims, heartbeats, saves, releases, cancels and requeues with "
-        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule.",
+        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule, nor "
+        "does any run of at most one fault over a small scope.",
         core=True,
         properties=(
             "On generated sequences of claims, heartbeats, saves, releases, cancels and requeues "
             "on two tasks with the clock moving, each claim and heartbeat of yours has the "
             "outcome the kit's ledger has from the same state (a lease or the same error, "
             "refused or accepted alike) and leaves the same owner and epoch.",
+            "Every schedule of at most one fault (every fault kind at every point it can strike) "
+            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "at grading time, breaks no rule of the checker (refusals included).",
         ),
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",
@@ -149,6 +169,25 @@ CLAIM_RUBRIC = (
             "heartbeat by worker name",
             "heartbeat without status = 'running'",
             "heartbeat as SELECT then UPDATE",
+        ),
+        text=(
+            "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
+            # the seeded fault runs also judge each lease's length (the checker's rule (q))
+            "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
+            "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
+            "lease (`RETURNING {LEASE_COLUMNS}`, then `lease_from_row`);",
+            "a task may be claimed when it is `queued`, or `running` with a lease that ran out "
+            "(`lease_until <= now`);",
+            "extend `lease_until` to `now + ttl` **only while the lease's epoch is the task's "
+            "epoch and the task is running**; return True if it did.",
+        ),
+        world=(
+            "The generated sequences run on task IDs, worker names, lease lengths (with a "
+            "fraction of a second, never one the notebook shows) and a clock start drawn at "
+            "grading time, the first task's ID a prefix of the second's and the first worker's "
+            "name a prefix of the second's: a claim or heartbeat with a typed-in ttl, task or "
+            "worker, one that ignores now, or one that matches IDs by prefix differs from the "
+            "kit's there."
         ),
     ),
     Criterion(
@@ -162,6 +201,22 @@ CLAIM_RUBRIC = (
             "returns (every field) and leaves the same task row, and its errors carry the same "
             "fields.",
         ),
+        text=(
+            "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
+            "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
+            "lease (`RETURNING {LEASE_COLUMNS}`, then `lease_from_row`);",
+            "when nothing was updated, find out why: no such task -> `UnknownTask(task_id)`; a "
+            "live lease -> `LeaseHeld(task_id, holder, lease_until)`, where `holder` and "
+            "`lease_until` are the row's `worker` and `lease_until`: the error names the worker "
+            "that *holds* the live lease (not the `worker` whose claim you refuse) and when its "
+            "lease runs out; otherwise `TerminalTask(task_id, status)`.",
+        ),
+        world=(
+            "The generated sequences' claims ask for lease lengths drawn at grading time (never "
+            "10, 20, 30 or 60 s, and with a fraction) on a clock that starts far from 0, for "
+            "drawn tasks and workers: a claim that types in a ttl, ignores now or names another "
+            "task or worker returns another lease than the kit's."
+        ),
     ),
     Criterion(
         "heartbeat-extends",
@@ -170,6 +225,12 @@ CLAIM_RUBRIC = (
         properties=(
             "On the same generated sequences, an accepted heartbeat leaves the lease_until the "
             "kit's ledger leaves.",
+        ),
+        text=("And `heartbeat(db, lease, ttl, now)`: extend `lease_until` to `now + ttl`",),
+        world=(
+            "The generated sequences' heartbeats ask for lease lengths drawn at grading time on "
+            "a clock that starts far from 0: a heartbeat that types in its ttl or ignores now "
+            "leaves another lease_until than the kit's."
         ),
     ),
     Criterion(
@@ -180,6 +241,15 @@ CLAIM_RUBRIC = (
         properties=(
             "On the same generated sequences, with the clock sometimes moved exactly to the end "
             "of a lease, a claim at that moment takes the task over as the kit's ledger does.",
+        ),
+        text=(
+            "a task may be claimed when it is `queued`, or `running` with a lease that ran out "
+            "(`lease_until <= now`);",
+        ),
+        world=(
+            "The generated sequences move the clock exactly to the end of leases whose lengths "
+            "and start are drawn at grading time, so the very moment a lease runs out is one no "
+            "answer can type in."
         ),
     ),
 )
@@ -207,12 +277,14 @@ def _some_lease(runs: list) -> None:
 
 
 def _the_lease_is_your_own(runs: list) -> None:
+    """A's lease names A: one that names B read back the row B's claim wrote (its lease_until
+    is judged with the claim's fields, so a wrong lease length is never told as a read-back)."""
     _some_lease(runs)
     for run in (r for r in runs if r.get("later") != 0):
         a = run.get("A")
         if isinstance(a, Lease):
             require(
-                (a.worker, a.lease_until) == ("A", 105.0),
+                a.worker == "A",
                 say("read_back", worker=repr(a.worker)),
             )
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
@@ -19,7 +20,7 @@ from simlab.sim.scenario import Scenario
 from simlab.sim.sending import Sender, watched
 from simlab.sim.simulation import simulate
 
-__all__ = ["Clock", "Ledgers", "raises", "simulated"]
+__all__ = ["Clock", "Ledgers", "raises", "simulated", "explored", "EXPLORE_SCOPE"]
 
 
 class Clock:
@@ -90,6 +91,39 @@ def simulated(
     )
 
 
+#: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
+#: most one fault over 2 tasks x 2 workers x 2 steps, each fault kind at every point it can
+#: strike. About sixty runs, each crossing the jail for every call of a piece, fit one
+#: question's budget; two faults (about two thousand runs) would not.
+EXPLORE_SCOPE = {"tasks": 2, "workers": 2, "steps": 2, "max_faults": 1}
+
+
+def explored(
+    s: Student,
+    pieces: dict[str, str],
+    what: Message,
+    label: str,
+    send_step: str | None = None,
+) -> None:
+    """Explore every schedule of :data:`EXPLORE_SCOPE` over a ledger with the student's
+    ``pieces`` (and their ``send_step`` sending each e-mail, if given), with the arrivals and
+    step times of a seed drawn from the hidden world (``label``): the checker must find
+    nothing in any of them, refusals included. The shortest failing run is told as a short
+    story in the learner's terms (never its seed)."""
+    from simlab.sim.explore import explore
+
+    def factory(clock: Callable[[], float]) -> CheckedLedger:
+        return s.ledger(clock=clock, **pieces)
+
+    sender = None if send_step is None else _sender(s, send_step)
+    seed = rng(label).randrange(1, 1_000_000)
+    found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
+    if found.certified:
+        return
+    head = len(str(say("broke_rule", what=what, story="")))
+    raise Fail(say("broke_rule", what=what, story=_told(found.story or [], FAILURE_CHARS - head)))
+
+
 def _sender(s: Student, name: str) -> Sender:
     """The student's ``name`` (a ``send_step``) as the simulator's sender: it runs in the
     sandbox with stand-ins of a watched ledger and mailbox that stay here
@@ -122,7 +156,12 @@ def story_of(
     of the last moves as fit, the rule always)."""
     from simlab.sim.shrink import shrink
 
-    story = shrink(scenario, seed=seed, ledger=factory, sender=sender).story
+    return _told(shrink(scenario, seed=seed, ledger=factory, sender=sender).story, chars)
+
+
+def _told(story: list[str], chars: int) -> str:
+    """The last moves of ``story`` and the rule it broke, without times, seeds or fault
+    numbers, in at most ``chars`` characters."""
     events = [_plain(line) for line in story if re.match(r"t=[\d.]+: ", line)]
     rule = next((line for line in story if line.startswith("This breaks rule")), "")
     rule = rule.split(": ")[0] + "." if rule else ""

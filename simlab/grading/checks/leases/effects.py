@@ -6,11 +6,12 @@ crash after the e-mail left."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
 from simlab.grading.checks.leases import operations as ops
-from simlab.grading.checks.leases.driving import Ledgers, simulated
+from simlab.grading.checks.leases.driving import Ledgers, explored, simulated
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import (
     contended_effects,
@@ -18,6 +19,7 @@ from simlab.grading.checks.leases.race import (
     rivalled,
 )
 from simlab.grading.checks.leases.scripted import CrashLedger
+from simlab.grading.checks.leases.world import World, world_of
 from simlab.grading.lending import Lent
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
@@ -84,6 +86,22 @@ EFFECT_STORIES = (
         ("claim", "t2", "B", 10.0),
         ("record", 0, "k1"),
     ),
+    # keys that share a prefix (in the hidden world, k1 is a prefix of k2), either order
+    (("claim", "t1", "A", 10.0), ("record", 0, "k2"), ("record", 0, "k1")),
+    (("claim", "t1", "A", 10.0), ("record", 0, "k1"), ("record", 0, "k2")),
+    # one key in two tasks whose IDs share a prefix (t1's ID is a prefix of t2's), either order
+    (
+        ("claim", "t1", "A", 10.0),
+        ("claim", "t2", "B", 10.0),
+        ("record", 1, "k1"),
+        ("record", 0, "k1"),
+    ),
+    (
+        ("claim", "t1", "A", 10.0),
+        ("claim", "t2", "B", 10.0),
+        ("record", 0, "k1"),
+        ("record", 1, "k1"),
+    ),
 )
 
 
@@ -91,9 +109,14 @@ def idempotent_send(s: Student, t: Tally) -> None:
     """``record_effect`` case by case and twice within one round trip, then ``send_step`` case
     by case (also with a crash between its two moves), then both under seeded faults
     (``send_step`` sends every e-mail of the run): the hand-made cases first, as their failures
-    say more. Parts are filed under the criteria of :data:`EFFECT_RUBRIC`."""
+    say more. Parts are filed under the criteria of :data:`EFFECT_RUBRIC`. The generated
+    sequences and ``send_step`` are judged in the question's hidden world
+    (:func:`~simlab.grading.checks.leases.world.world_of`), whose values the feedback never
+    quotes."""
+    world = world_of("idempotent-send")
+    t.hidden = t.hidden | frozenset(world.shown())
     ledgers = Ledgers(s, record_effect="record_effect")
-    plays = ops.Plays(s, record_effect="record_effect")
+    plays = ops.Plays(s, world, record_effect="record_effect")
     moves = ops.sequences(EFFECT_MOVES)
     t.under("effect-fields")
     t.part(functools.partial(_records_a_new_key, ledgers))
@@ -108,7 +131,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
         )
     )
     t.part(lambda: ops.check(plays, moves, ops.CORE, first=EFFECT_STORIES))
-    sends = _Sends(ledgers)
+    sends = _Sends(ledgers, world)
     for part in (
         _a_retry_after_a_crash_does_not_resend,
         _a_crash_between_record_and_send,
@@ -126,6 +149,15 @@ def idempotent_send(s: Student, t: Tally) -> None:
                 send_step="send_step",
             )
         )
+    t.part(
+        lambda: explored(
+            s,
+            {"record_effect": "record_effect"},
+            say("by_email_code"),
+            "leases/idempotent-send/explore",
+            send_step="send_step",
+        )
+    )
     t.under("effect-fields")
     t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
     t.under("step-keys")
@@ -143,13 +175,18 @@ EFFECT_RUBRIC = (
         "record_effect never lets the old lease record), as the kit's ledger does on generated "
         "sequences of claims, records, saves, releases, cancels and requeues with the clock "
         "moving; send_step records before it sends, so a crash between the two never resends; "
-        "seeded fault runs break no rule.",
+        "seeded fault runs break no rule, nor does any run of at most one fault over "
+        "a small scope.",
         core=True,
         properties=(
             "On generated sequences of claims, recorded effects, saves, releases, cancels and "
             "requeues on two tasks with the clock moving, each record_effect of yours answers "
             "as the kit's ledger does from the same state (recorded, refused or an error) and "
             "leaves the same effects.",
+            "Every schedule of at most one fault (every fault kind at every point it can strike) "
+            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "at grading time and your send_step sending, breaks no rule of the checker "
+            "(refusals included).",
         ),
         mistakes=(
             "record_effect always returns True",
@@ -157,6 +194,25 @@ EFFECT_RUBRIC = (
             "send before record",
             "SELECT then INSERT",
             "record_effect without status = 'running'",
+        ),
+        text=(
+            "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
+            "lease.worker, now)` **only if** the lease is current (its epoch is the task's, and "
+            "the task is running) and the key is new for that task, in **one statement**; "
+            "return True if a row was inserted.",
+            "`send_step(ledger, lease, step, mailbox)`: the side-effecting step `step` of the "
+            "task: send one e-mail with `mailbox.send(key)`, at most once however often the "
+            "step is retried, by whichever worker.",
+            "before sending, the worker records the side effect's key in the `effects(task_id, "
+            "key, epoch, worker, recorded_at)` table (primary key `(task_id, key)`), and sends "
+            "only if it was the first to record it.",
+        ),
+        world=(
+            "The generated sequences run on task IDs, worker names, keys, lease lengths and a "
+            "clock start drawn at grading time (the first task's ID a prefix of the second's, "
+            "the first key a prefix of the second), and send_step sends at a drawn step of a "
+            "drawn task after drawn lease lengths: typed-in IDs, keys, steps or ttls, or keys "
+            "matched by prefix, record or send what the kit would not."
         ),
     ),
     Criterion(
@@ -168,8 +224,34 @@ EFFECT_RUBRIC = (
             "On the same generated sequences, each recorded row has the fields of the kit's "
             "ledger's row (key, epoch, worker, time).",
         ),
+        text=(
+            "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
+            "lease.worker, now)` **only if** the lease is current (its epoch is the task's, and "
+            "the task is running) and the key is new for that task, in **one statement**; "
+            "return True if a row was inserted.",
+        ),
+        world=(
+            "The generated sequences' records run on a clock that starts far from 0, for drawn "
+            "tasks, workers and keys (the first key a prefix of the second, the first task's ID "
+            "a prefix of the second's): a row with a typed-in time, worker or key, or a key "
+            "matched by prefix, differs from the kit's."
+        ),
     ),
-    Criterion("step-keys", 1, "Each step sends its own e-mail (one key per task and step)."),
+    Criterion(
+        "step-keys",
+        1,
+        "Each step sends its own e-mail (one key per task and step).",
+        text=(
+            "`send_step(ledger, lease, step, mailbox)`: the side-effecting step `step` of the "
+            "task: send one e-mail with `mailbox.send(key)`, at most once however often the "
+            "step is retried, by whichever worker.",
+        ),
+        world=(
+            "send_step is called for two steps in a row from a step drawn at grading time, of a "
+            "drawn task: a key with a typed-in step, or the lease's step read in place of the "
+            "step given, sends one e-mail for both."
+        ),
+    ),
 )
 
 
@@ -256,21 +338,39 @@ class _Sends:
     """The student's ``send_step`` with a kit ledger and a kit mailbox that the grader keeps
     (the student's code gets stand-ins of both), on the question's clock."""
 
-    def __init__(self, ledgers: Ledgers):
+    def __init__(self, ledgers: Ledgers, world: World):
         self.s = ledgers.s
         self.clock = ledgers.clock
+        self.world = world
+        self.task = world.tasks[0]
+        self.ttl = world.ttls[0]
+        self.step = world.step
 
     def send_step(self, ledger: Any, lease: Any, step: int, mailbox: Mailbox) -> Any:
         return self.s.call(
             "send_step", Lent(ledger, "Ledger"), lease, step, Lent(mailbox, "Mailbox")
         )
 
-    def world(self) -> tuple[Ledger, Mailbox]:
-        """A kit ledger at time 0 holding task ``t1``, and a new mailbox."""
-        self.clock.now = 0.0
+    def fresh(self) -> tuple[Ledger, Mailbox]:
+        """A kit ledger at the world's start holding the world's first task, and a new
+        mailbox."""
+        self.clock.now = self.world.start
         ledger = Ledger(":memory:", clock=self.clock)
-        ledger.submit("t1")
+        ledger.submit(self.task)
         return ledger, Mailbox()
+
+    def claim(self, ledger: Ledger, worker: str) -> Any:
+        """``worker``'s (a label) claim of the task, saved up to the world's step the first
+        time (the steps before it sent nothing)."""
+        lease = ledger.claim(self.task, self.world.worker(worker), self.ttl)
+        if lease.step < self.step:
+            ledger.save(lease, self.step)
+            lease = dataclasses.replace(lease, step=self.step)
+        return lease
+
+    def expire(self) -> None:
+        """The clock moves to the end of the latest lease."""
+        self.clock.now += self.ttl
 
 
 def _inbox(mailbox: Mailbox) -> dict:
@@ -279,35 +379,35 @@ def _inbox(mailbox: Mailbox) -> dict:
 
 
 def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
-    ledger, mailbox = sends.world()
-    first = ledger.claim("t1", "A", 10.0)
+    ledger, mailbox = sends.fresh()
+    first = sends.claim(ledger, "A")
     require(
-        sends.send_step(ledger, first, 0, mailbox) is True,
+        sends.send_step(ledger, first, sends.step, mailbox) is True,
         say("fresh_send"),
     )
-    sends.clock.now = 10.0  # A crashed after the e-mail, before its save; the lease ran out
-    retry = ledger.claim("t1", "B", 10.0)
-    sends.send_step(ledger, retry, 0, mailbox)
+    sends.expire()  # A crashed after the e-mail, before its save; the lease ran out
+    retry = sends.claim(ledger, "B")
+    sends.send_step(ledger, retry, sends.step, mailbox)
     got = _inbox(mailbox)
     require(
         sum(got.values()) == 1,
-        say("retry_sent", step=0, n=sum(got.values())),
+        say("retry_sent", n=sum(got.values())),
     )
 
 
 def _a_crash_between_record_and_send(sends: _Sends) -> None:
-    sends.clock.now = 0.0
+    sends.clock.now = sends.world.start
     with CrashLedger(":memory:", clock=sends.clock) as ledger:
         mailbox = ledger.mailbox
-        ledger.submit("t1")
-        first = ledger.claim("t1", "A", 10.0)
+        ledger.submit(sends.task)
+        first = sends.claim(ledger, "A")
         try:
-            sends.send_step(ledger, first, 0, mailbox)
+            sends.send_step(ledger, first, sends.step, mailbox)
         except Exception:  # the worker crashed (the kit's crash, or the student's own error)
             pass
-        sends.clock.now = 10.0
-        retry = ledger.claim("t1", "B", 10.0)
-        sends.send_step(ledger, retry, 0, mailbox)
+        sends.expire()
+        retry = sends.claim(ledger, "B")
+        sends.send_step(ledger, retry, sends.step, mailbox)
         sent = sum(_inbox(mailbox).values())
     require(
         sent <= 1,
@@ -316,11 +416,11 @@ def _a_crash_between_record_and_send(sends: _Sends) -> None:
 
 
 def _each_step_sends_its_own(sends: _Sends) -> None:
-    ledger, mailbox = sends.world()
-    lease = ledger.claim("t1", "A", 10.0)
-    sends.send_step(ledger, lease, 0, mailbox)
-    ledger.save(lease, 1)
-    sends.send_step(ledger, lease, 1, mailbox)
+    ledger, mailbox = sends.fresh()
+    lease = sends.claim(ledger, "A")
+    sends.send_step(ledger, lease, sends.step, mailbox)
+    ledger.save(lease, sends.step + 1)
+    sends.send_step(ledger, lease, sends.step + 1, mailbox)
     got = _inbox(mailbox)
     require(
         len(got) == 2 and sum(got.values()) == 2,
@@ -329,9 +429,9 @@ def _each_step_sends_its_own(sends: _Sends) -> None:
 
 
 def _a_stale_worker_does_not_send(sends: _Sends) -> None:
-    ledger, mailbox = sends.world()
-    old = ledger.claim("t1", "A", 10.0)
-    sends.clock.now = 10.0
-    ledger.claim("t1", "B", 10.0)
-    sends.send_step(ledger, old, 0, mailbox)
+    ledger, mailbox = sends.fresh()
+    old = sends.claim(ledger, "A")
+    sends.expire()
+    sends.claim(ledger, "B")
+    sends.send_step(ledger, old, sends.step, mailbox)
     require(sum(_inbox(mailbox).values()) == 0, say("stale_sent"))

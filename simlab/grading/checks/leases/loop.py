@@ -14,6 +14,7 @@ from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.checks.leases.world import World, world_of
 from simlab.grading.lending import Lent, grader_folder
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
@@ -22,25 +23,31 @@ from simlab.ledger import Ledger
 __all__ = ["LOOP_RUBRIC", "worker_loop"]
 
 #: One case of the loop: (name, setup=..., work_script=..., after_save=..., steps=...) ->
-#: (answer, the steps work was called for, the task as stored at the end).
-Case = Callable[..., tuple[Any, list, Any]]
+#: (answer, the steps work was called for, the task as stored at the end, the lease lengths
+#: asked for). ``case.world`` is the world it runs in.
+Case = Callable[..., tuple[Any, list, Any, list]]
 
 
 def worker_loop(s: Student, t: Tally) -> None:
     """Six cases, then generated starts and trouble beside the exercise's loop
     (:mod:`~simlab.grading.checks.leases.loops`), each on a new ledger file of the grader's in
-    one private folder."""
+    one private folder; all in the question's hidden world
+    (:func:`~simlab.grading.checks.leases.world.world_of`: the task ID, the worker, the ttl
+    passed, the clock, what the work returns and who takes the task over), whose values the
+    feedback never quotes."""
+    world = world_of("worker-loop")
+    t.hidden = t.hidden | frozenset(world.shown())
     with grader_folder(prefix="simlab-loop-") as folder:
-        case = functools.partial(_case, s, folder)
-        plays = loops.LoopPlays(s, folder)
+        case = functools.partial(_case, s, folder, world)
+        plays = loops.LoopPlays(s, folder, world)
         t.under("runs-and-resumes")
-        t.part(functools.partial(_runs_a_task_to_the_end, case))
+        t.part(functools.partial(_runs_a_task_to_the_end, world, case))
         t.part(functools.partial(_resumes_from_the_persisted_step, case))
         t.under("refuses")
         t.part(functools.partial(_refuses_finished_or_held_tasks, case))
         t.under("stops-when-lost")
+        t.part(functools.partial(_stops_when_taken_over, world, case))
         for part in (
-            _stops_when_taken_over,
             _stops_when_cancelled,
             _a_cancel_during_the_last_step,
             _heartbeats_before_each_step,
@@ -69,16 +76,47 @@ LOOP_RUBRIC = (
             "step or right after a save), once the ledger refuses your loop it works no further "
             "step and answers 'lost'.",
         ),
+        text=(
+            "before each step, heartbeat the lease for another `ttl` seconds; if the heartbeat "
+            'is refused, stop at once: return `"lost"`;',
+            'commit it fenced: `ledger.save(lease, step + 1, checkpoint={"output": output})`, '
+            "and for the last step `done=True, result=output`; if the save is refused, return "
+            '`"lost"`;',
+        ),
+        world=(
+            "The loop runs on a task ID, a worker name, a ttl, a clock start, work outputs and "
+            "a rival worker drawn at grading time, beside another task whose ID its own is a "
+            "prefix of: a loop that types in the notebook's task, worker or answers is judged "
+            "on a task it does not know."
+        ),
     ),
     Criterion(
         "runs-and-resumes",
         2,
         "A task runs to the end with the last output as its result and each step's "
         "{'output': output} as the checkpoint, resuming from the step the ledger persisted "
-        "(whatever the checkpoint holds).",
+        "(whatever the checkpoint holds), claimed for the worker given with leases of the ttl "
+        "given.",
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
-            "answers, works the same steps and leaves the same task row as the exercise's loop.",
+            "answers, works the same steps, asks for leases of the ttl given and leaves the same "
+            "task row as the exercise's loop.",
+        ),
+        text=(
+            "claim the task for `worker`, with a lease of `ttl` seconds;",
+            "resume **from the step the lease says** (`lease.step`), never from 0;",
+            "before each step, heartbeat the lease for another `ttl` seconds;",
+            "do the step: `output = work(step)`;",
+            'commit it fenced: `ledger.save(lease, step + 1, checkpoint={"output": output})`, '
+            "and for the last step `done=True, result=output`; if the save is refused, return "
+            '`"lost"`;',
+            'return `"completed"` only after the last save was accepted.',
+        ),
+        world=(
+            "The ttl passed to the loop, its worker, its task and what the work returns are "
+            "drawn at grading time (the ttl never 30 s, with a fraction): a loop that ignores "
+            "the ttl argument, types in a worker or result, or takes the notebook's outputs, "
+            "asks for other leases or leaves another row than the exercise's loop."
         ),
     ),
     Criterion(
@@ -89,6 +127,11 @@ LOOP_RUBRIC = (
             "On generated completed, cancelled and held tasks, your loop answers 'refused' and "
             "leaves the task untouched.",
         ),
+        text=('if the claim is refused (`LeaseHeld` or `TerminalTask`), return `"refused"`;',),
+        world=(
+            "The task is held, completed or cancelled under a task ID and holder drawn at "
+            "grading time: a loop that refuses by the notebook's names refuses nothing here."
+        ),
     ),
 )
 
@@ -96,61 +139,79 @@ LOOP_RUBRIC = (
 def _case(
     s: Student,
     folder: str,
+    world: World,
     name: str,
-    setup: Callable[[Ledger], None] | None = None,
+    setup: Callable[[Ledger, str, str], None] | None = None,
     work_script: dict | None = None,
     after_save: dict | None = None,
     steps: int = 3,
-) -> tuple[Any, list, Any]:
-    """Run the student's loop on task t1 of a new ledger file the grader keeps, with stand-ins
+) -> tuple[Any, list, Any, list]:
+    """Run the student's loop on the world's task of a new ledger file the grader keeps (the
+    world's other task beside it), as the world's worker with the world's ttl, with stand-ins
     of the grader's scripted ledger and work; return (answer, the steps work was called for,
-    the task as stored at the end, read by the grader)."""
+    the task as stored at the end, read by the grader, the lease lengths the loop asked
+    for)."""
+    task, other = world.tasks[0], world.workers[2]
     path = str(Path(folder) / f"{name}.sqlite")
-    with Ledger(path, clock=lambda: 0.0) as ledger:
-        ledger.submit("t1")
+    with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
+        ledger.submit(task)
+        ledger.submit(world.tasks[1])
         if setup is not None:
-            setup(ledger)
-    clock = Clock(1.0)
-    work = ScriptedWork(path, "t1", work_script or {}, clock)
-    with ScriptedLedger(path, after_save or {}, clock) as ledger:
-        answer = s.call("run_task", Lent(ledger, "Ledger"), "t1", "w1", Lent(work, "Work"), steps)
+            setup(ledger, task, other)
+    clock = Clock(world.start)
+    work = ScriptedWork(path, task, work_script or {}, clock, world.output, world.thief)
+    with ScriptedLedger(path, after_save or {}, clock, world.thief) as ledger:
+        answer = s.call(
+            "run_task",
+            Lent(ledger, "Ledger"),
+            task,
+            world.workers[0],
+            Lent(work, "Work"),
+            steps,
+            world.ttls[0],
+        )
+        ttls = list(ledger.ttls)
     with Ledger(path, clock=clock) as ledger:
-        return answer, list(work.calls), ledger.get("t1")
+        return answer, list(work.calls), ledger.get(task), ttls
 
 
 # -- how the ledger looks before the loop starts --------------------------------------------------
 
 
-def _halfway(ledger: Ledger) -> None:
-    lease = ledger.claim("t1", "w0", 30.0)
+def _halfway(ledger: Ledger, task: str, other: str) -> None:
+    lease = ledger.claim(task, other, 30.0)
     ledger.save(lease, 2)
     ledger.release(lease)
 
 
-def _completed(ledger: Ledger) -> None:
-    lease = ledger.claim("t1", "w0", 30.0)
+def _completed(ledger: Ledger, task: str, other: str) -> None:
+    lease = ledger.claim(task, other, 30.0)
     ledger.save(lease, 3, done=True, result="done")
 
 
-def _held(ledger: Ledger) -> None:
-    ledger.claim("t1", "w0", 30.0)
+def _held(ledger: Ledger, task: str, other: str) -> None:
+    ledger.claim(task, other, 30.0)
 
 
 # -- the cases ------------------------------------------------------------------------------------
 
 
-def _runs_a_task_to_the_end(case: Case) -> None:
-    answer, calls, record = case("fresh")
+def _runs_a_task_to_the_end(world: World, case: Case) -> None:
+    answer, calls, record, ttls = case("fresh")
     require(answer == "completed", say("no_trouble", got=repr(answer)))
     require(calls == [0, 1, 2], say("work_steps", calls=str(calls)))
     require(
-        (record.status, record.step, record.result) == ("completed", 3, "output-2"),
+        (record.status, record.step, record.result) == ("completed", 3, f"{world.output}-2"),
         say("ends_completed"),
+    )
+    require(
+        record.worker == world.workers[0] and ttls and set(ttls) == {world.ttls[0]},
+        say("loop_ttl") if record.worker == world.workers[0] else say("loop_worker"),
     )
 
 
 def _resumes_from_the_persisted_step(case: Case) -> None:
-    answer, calls, record = case("resume", setup=_halfway, steps=4)
+    answer, calls, record, _ = case("resume", setup=_halfway, steps=4)
     require(
         calls == [2, 3],
         say("resumed_from", first=str(calls[0] if calls else "?"), calls=str(calls)),
@@ -161,8 +222,8 @@ def _resumes_from_the_persisted_step(case: Case) -> None:
     )
 
 
-def _stops_when_taken_over(case: Case) -> None:
-    answer, calls, record = case("stolen", work_script={1: "steal"})
+def _stops_when_taken_over(world: World, case: Case) -> None:
+    answer, calls, record, _ = case("stolen", work_script={1: "steal"})
     require(
         answer == "lost",
         say("refused_save", got=repr(answer)),
@@ -172,20 +233,20 @@ def _stops_when_taken_over(case: Case) -> None:
         say("work_after_loss", calls=str(calls)),
     )
     require(
-        record.step == 1 and record.worker == "thief",
+        record.step == 1 and record.worker == world.thief,
         say("changed_after_takeover"),
     )
 
 
 def _stops_when_cancelled(case: Case) -> None:
-    answer, calls, record = case("cancelled", work_script={0: "cancel"})
+    answer, calls, record, _ = case("cancelled", work_script={0: "cancel"})
     require(answer == "lost", say("cancelled_loop", got=repr(answer)))
     require(calls == [0], say("work_after_cancel", calls=str(calls)))
     require(record.status == "cancelled" and record.step == 0, say("cancelled_changed"))
 
 
 def _a_cancel_during_the_last_step(case: Case) -> None:
-    answer, _, record = case("last", work_script={2: "cancel"})
+    answer, _, record, _ = case("last", work_script={2: "cancel"})
     require(
         answer == "lost",
         say("last_step_cancel", got=repr(answer), status=repr(record.status)),
@@ -193,7 +254,7 @@ def _a_cancel_during_the_last_step(case: Case) -> None:
 
 
 def _heartbeats_before_each_step(case: Case) -> None:
-    answer, calls, record = case("between", after_save={1: "steal"})
+    answer, calls, record, _ = case("between", after_save={1: "steal"})
     require(
         calls == [0],
         say("no_heartbeat", steps=str(calls[1:])),
@@ -206,6 +267,6 @@ def _refuses_finished_or_held_tasks(case: Case) -> None:
         (_completed, "refused-comp", say("state_completed")),
         (_held, "refused-leas", say("state_held")),
     ):
-        answer, calls, _ = case(name, setup=setup)
+        answer, calls, _, _ = case(name, setup=setup)
         require(answer == "refused", say("refused_task", what=what, got=repr(answer)))
         require(calls == [], say("refused_worked", what=what))

@@ -8,6 +8,12 @@ further step and says ``"lost"`` (:data:`LOST`); a task it may not claim is ``"r
 untouched (:data:`REFUSED`); otherwise it answers, works and leaves the ledger as the
 exercise's loop does (:data:`RUNS`). Playing one input is remembered, so the three share their
 calls into the sandbox.
+
+Each input is played in the question's hidden world
+(:mod:`~simlab.grading.checks.leases.world`): the loop runs the world's task (beside another
+whose ID its own is a prefix of) as the world's worker, with the world's ttl passed, on a clock
+that starts at the world's start, and the work returns the world's outputs. The story names
+them ``t1``, ``w0`` and ``w1``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.checks.leases.world import World
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
@@ -92,15 +99,15 @@ def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tup
     return start, trouble
 
 
-def _setup(start: tuple) -> Callable[[Ledger], None]:
+def _setup(start: tuple, task: str, other: str) -> Callable[[Ledger], None]:
     def setup(ledger: Ledger) -> None:
         kind = start[0]
         if kind == "fresh":
             return
         if kind == "cancelled":
-            ledger.cancel("t1")
+            ledger.cancel(task)
             return
-        lease = ledger.claim("t1", "w0", 30.0)
+        lease = ledger.claim(task, other, 30.0)
         if kind == "completed":
             ledger.save(lease, 1, done=True, result="done")
         elif kind in ("released", "expired"):
@@ -157,14 +164,16 @@ class _LoggedLedger(ScriptedLedger):
         return accepted
 
 
-def _reference(ledger: Any, task_id: str, worker: str, work: Any, steps: int) -> str:
+def _reference(
+    ledger: Any, task_id: str, worker: str, work: Any, steps: int, ttl: float = 30.0
+) -> str:
     """The loop the exercise describes."""
     try:
-        lease = ledger.claim(task_id, worker, 30.0)
+        lease = ledger.claim(task_id, worker, ttl)
     except (LeaseHeld, TerminalTask):
         return "refused"
     for step in range(lease.step, steps):
-        if not ledger.heartbeat(lease, 30.0):
+        if not ledger.heartbeat(lease, ttl):
             return "lost"
         output = work(step)
         done = step + 1 == steps
@@ -181,44 +190,52 @@ def _reference(ledger: Any, task_id: str, worker: str, work: Any, steps: int) ->
 
 
 class LoopPlays:
-    """Plays inputs with the student's ``run_task`` and the reference, each on a new ledger
-    file of the grader's in ``folder``; remembers what each input gave."""
+    """Plays inputs with the student's ``run_task`` and the reference in ``world``, each on a
+    new ledger file of the grader's in ``folder``; remembers what each input gave."""
 
-    def __init__(self, s: Student, folder: str):
+    def __init__(self, s: Student, folder: str, world: World):
         self.s = s
         self.folder = folder
+        self.world = world
         self.seen: dict[tuple, tuple] = {}
         self._names = itertools.count()
 
     def _run(self, loop: Callable[..., Any], steps: int, start: tuple, trouble: tuple | None):
+        world = self.world
+        task = world.tasks[0]
         path = str(Path(self.folder) / f"loop-{next(self._names)}.sqlite")
-        with Ledger(path, clock=lambda: 0.0) as ledger:
-            ledger.submit("t1")
-            _setup(start)(ledger)
-        clock = Clock(100.0 if start[0] == "expired" else 1.0)
+        with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
+            ledger.submit(task)
+            ledger.submit(world.tasks[1])
+            _setup(start, task, world.workers[2])(ledger)
+        clock = Clock(world.start + (100.0 if start[0] == "expired" else 0.0))
         script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
         after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
         log: list = []
-        work = _LoggedWork(path, "t1", script, clock, log=log)
-        with _LoggedLedger(path, after, clock, log=log) as ledger:
+        work = _LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
+        with _LoggedLedger(path, after, clock, world.thief, log=log) as ledger:
             answer = loop(ledger, work)
+            ttls = list(ledger.ttls)
         with Ledger(path, clock=clock) as ledger:
-            record = ledger.get("t1")
-        return answer, list(work.calls), record, log
+            record = ledger.get(task)
+        return answer, list(work.calls), record, log, ttls
 
     def play(self, value: tuple) -> tuple:
         if value not in self.seen:
             steps, start, trouble = value
             start, trouble = _folded(steps, start, trouble)
 
+            task, worker, ttl = self.world.tasks[0], self.world.workers[0], self.world.ttls[0]
+
             def mine(ledger: Any, work: Any) -> Any:
-                return self.s.call(
-                    "run_task", Lent(ledger, "Ledger"), "t1", "w1", Lent(work, "Work"), steps
-                )
+                lent = Lent(ledger, "Ledger"), task, worker, Lent(work, "Work"), steps, ttl
+                return self.s.call("run_task", *lent)
+
+            def reference(ledger: Any, work: Any) -> Any:
+                return _reference(ledger, task, worker, work, steps, ttl)
 
             got = self._run(mine, steps, start, trouble)
-            want = self._run(lambda ledger, work: _reference(ledger, "t1", "w1", work, steps),
-                             steps, start, trouble)  # fmt: skip
+            want = self._run(reference, steps, start, trouble)
             self.seen[value] = (_told(steps, start, trouble), got, want)
         return self.seen[value]
 
@@ -227,8 +244,13 @@ def _steps(calls: list) -> str:
     return "[" + ", ".join(shown_value(c) for c in calls) + "]"
 
 
+#: Fields of the task row whose values come from the hidden world: a difference there is told
+#: by what the value should be, never by the values themselves.
+_WORLDLY = ("worker", "result", "checkpoint", "lease_until", "updated_at")
+
+
 def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
-    answer, calls, record, log = got
+    answer, calls, record, log, ttls = got
     if what == LOST:
         if "trouble" in log:
             after = log[log.index("trouble") + 1 :]
@@ -250,8 +272,13 @@ def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
         return say("loop_worked", got=_steps(calls), want=_steps(want[1]))
     if answer != want[0]:
         return say("loop_returned", got=shown_value(answer), want=shown_value(want[0]))
-    for name in ("status", "step", "result", "checkpoint"):
+    if not ttls or set(ttls) != set(want[4]):
+        return say("loop_ttl")
+    for name in ("status", "step", "result", "checkpoint", "worker"):
         if getattr(record, name) != getattr(want[2], name):
+            if name in _WORLDLY:
+                should = "should_given_worker" if name == "worker" else f"should_{name}"
+                return say("loop_left_not", field=name, want=say(should))
             return say(
                 "loop_left",
                 field=name,

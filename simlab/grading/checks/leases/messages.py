@@ -88,13 +88,13 @@ EN = {
     "per_task": "the same key for another task was refused (keys are per task)",
     "fresh_send": "send_step() of a fresh step returned something other than True",
     "retry_sent": (
-        "after a crash and a retry of step {step}, {n} e-mails were sent (expected exactly 1)"
+        "after a crash and a retry of the step, {n} e-mails were sent (expected exactly 1)"
     ),
     "crash_between": (
         "a worker crashed between record_effect and the send, and the retry sent again ({n} "
         "e-mails): record the effect before sending"
     ),
-    "own_email": "steps 0 and 1 must each send their own e-mail (one key per task and step)",
+    "own_email": "two steps in a row must each send their own e-mail (one key per task and step)",
     "stale_sent": "a worker that lost its lease sent an e-mail",
     # loop.py
     "no_trouble": "a task with no trouble returned {got}",
@@ -193,6 +193,27 @@ EN = {
     "record_other_key": "your record_effect of lease {n} recorded another key than {key}",
     "record_gave": "your record_effect of lease {n} gave {got} for a new key of a live lease",
     "record_row": "the row your record_effect stored has {column} {got}, expected {want}",
+    # operations.py and loops.py: a difference in a value of the hidden world, told without it
+    "claim_other_task": "your claim of {task} changed another task",
+    "heartbeat_other_task": "your heartbeat of lease {n} changed another task",
+    "lease_field_not": "your claim returned a lease whose {field} is not {want}",
+    "claim_left_not": "after your claim the task's {field} is not {want}",
+    "heartbeat_left_not": "after your heartbeat the task's {field} is not {want}",
+    "record_row_not": "the row your record_effect stored has a {column} that is not {want}",
+    "loop_left_not": "after your loop the task's {field} is not {want}",
+    "loop_worker": "your loop claimed the task for another worker than the one given",
+    "loop_ttl": (
+        "your loop's claim or heartbeat asked for a lease of another length than the ttl given"
+    ),
+    "should_task_id": "the task's own ID",
+    "should_worker": "the name of the worker that claimed",
+    "should_given_worker": "the worker it was given",
+    "should_key": "the key it was given",
+    "should_lease_until": "now + ttl",
+    "should_updated_at": "now",
+    "should_recorded_at": "now",
+    "should_result": "the last step's output",
+    "should_checkpoint": "{{'output': output}} of the last step",
     # race.py
     "one_statement": (
         "a {rival} ran between two statements of your {piece} and it then {did} (make it one "
@@ -272,11 +293,11 @@ ZH = {
     "cancelled_record": "已取消的任务仍能记录副作用",
     "per_task": "另一个任务的同一个键被拒绝了(键按任务区分)",
     "fresh_send": "对一个新的 step 调用 send_step() 返回的不是 True",
-    "retry_sent": "崩溃并重试 step {step} 之后,发出了 {n} 封邮件(应当恰好 1 封)",
+    "retry_sent": "崩溃并重试这一步之后，发出了 {n} 封邮件（应当恰好 1 封）",
     "crash_between": (
         "worker 在 record_effect 和发送之间崩溃,重试又发了一次(共 {n} 封邮件):先记录副作用,再发送"
     ),
-    "own_email": "step 0 和 step 1 必须各自发送自己的邮件(每个任务的每一步一个键)",
+    "own_email": "相邻的两个 step 必须各自发送自己的邮件（每个任务的每一步一个键）",
     "stale_sent": "失去租约的 worker 发出了邮件",
     # loop.py
     "no_trouble": "一个没有任何干扰的任务返回了 {got}",
@@ -362,6 +383,25 @@ ZH = {
     "record_other_key": "租约 {n} 的 record_effect 记录了 {key} 以外的键",
     "record_gave": "对于有效租约 {n} 的新键,你的 record_effect 给出了 {got}",
     "record_row": "你的 record_effect 存下的行中 {column} 为 {got},应为 {want}",
+    # operations.py and loops.py: a difference in a value of the hidden world, told without it
+    "claim_other_task": "你对 {task} 的领取改动了另一个任务",
+    "heartbeat_other_task": "租约 {n} 的心跳改动了另一个任务",
+    "lease_field_not": "你的领取返回的租约中 {field} 不是{want}",
+    "claim_left_not": "你的领取之后，任务的 {field} 不是{want}",
+    "heartbeat_left_not": "你的心跳之后，任务的 {field} 不是{want}",
+    "record_row_not": "你的 record_effect 存下的行中 {column} 不是{want}",
+    "loop_left_not": "你的循环之后，任务的 {field} 不是{want}",
+    "loop_worker": "你的循环替另一个 worker 领取了任务，而不是传入的那个",
+    "loop_ttl": "你的循环在领取或心跳时请求的租约时长不是传入的 ttl",
+    "should_task_id": "任务自己的 ID",
+    "should_worker": "领取它的 worker 的名字",
+    "should_given_worker": "传入的 worker",
+    "should_key": "传入的键",
+    "should_lease_until": " now + ttl",
+    "should_updated_at": " now",
+    "should_recorded_at": " now",
+    "should_result": "最后一步的输出",
+    "should_checkpoint": "最后一步的 {{'output': output}}",
     # race.py
     "one_statement": (
         "一次{rival}插在了你的 {piece} 的两条语句之间,之后它仍然{did}(把它写成一条语句)"

@@ -15,6 +15,14 @@ Each difference is filed under what it breaks (:data:`CORE`, :data:`DETAIL`, :da
 and each criterion of a question is one property: its part fails on the shortest sequence that
 ends in such a difference (:func:`check`). Playing a sequence is remembered, so the parts of
 one question share their calls into the sandbox.
+
+A sequence is written with labels (tasks ``t1``, ``t2``, workers ``A``, ``B``, ``C``, keys
+``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
+question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
+world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
+lease lengths, so which lease is live when is the same in every world), while the story keeps
+the labels and its own seconds: the draws of Hypothesis stay the same in every world and no
+drawn value reaches the feedback.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
+from simlab.grading.checks.leases.world import World
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, NotAttempted, shown_type
@@ -52,6 +61,9 @@ LONGEST = 14
 _FIELDS = tuple(f.name for f in dataclasses.fields(TaskRecord))
 #: The error of an outcome whose value the grader refused by its type.
 _WRONG_TYPE = "a value of the wrong type"
+#: Fields and columns whose values come from the hidden world: a difference there is told by
+#: what the value should be (:func:`_should`), never by the values themselves.
+_WORLDLY = ("task_id", "worker", "key", "lease_until", "updated_at", "recorded_at")
 
 
 def _lease_ref() -> st.SearchStrategy[int]:
@@ -149,10 +161,12 @@ def _well_formed(lease: Any) -> bool:
 
 
 class Plays:
-    """Plays sequences on ledgers with the student's ``pieces`` and remembers what it found."""
+    """Plays sequences on ledgers with the student's ``pieces`` in ``world`` and remembers
+    what it found."""
 
-    def __init__(self, s: Student, **pieces: str):
+    def __init__(self, s: Student, world: World, **pieces: str):
         self.s = s
+        self.world = world
         self.pieces = pieces
         self.seen: dict[tuple, Played] = {}
 
@@ -166,7 +180,8 @@ class _Run:
     """One sequence on a fresh pair of ledgers (the student's and the reference)."""
 
     def __init__(self, plays: Plays):
-        self.clock = Clock(0.0)
+        self.world = plays.world
+        self.clock = Clock(plays.world.start)
         self.pieces = plays.pieces
         self.ledger = plays.s.ledger(clock=self.clock, **plays.pieces)
         self.raw = self.ledger.raw
@@ -177,7 +192,7 @@ class _Run:
     def run(self, moves: tuple) -> Played:
         try:
             for task in TASKS:
-                self.ledger.submit(task)
+                self.ledger.submit(self.world.task(task))
             for move in moves:
                 told = getattr(self, f"_{move[0]}")(*move[1:])
                 if told:
@@ -186,6 +201,10 @@ class _Run:
             self.ref.close()
             self.ledger.close()
         return self.played
+
+    def label(self, task_id: str) -> str:
+        """The story's label of the world's ``task_id``."""
+        return TASKS[self.world.tasks.index(task_id)]
 
     def _lease(self, ref: int) -> tuple[Lease, int] | None:
         """The lease ``ref`` names (0 the newest) and its number in the story (1 the first)."""
@@ -211,22 +230,22 @@ class _Run:
     # -- the moves -------------------------------------------------------------------------------
 
     def _wait(self, seconds: int) -> Message:
-        self.clock.now += float(seconds)
+        self.clock.now += float(seconds) * self.world.scale
         return say("wait", seconds=seconds)
 
     def _expire(self, task: str) -> Message | None:
-        until = _state(self.raw)[0][task]["lease_until"]
+        until = _state(self.raw)[0][self.world.task(task)]["lease_until"]
         if not isinstance(until, (int, float)) or until <= self.clock.now:
             return None
         self.clock.now = float(until)
         return say("expire", task=task)
 
     def _cancel(self, task: str) -> Message:
-        self.ledger.raw.cancel(task)
+        self.ledger.raw.cancel(self.world.task(task))
         return say("user_cancels", task=task)
 
     def _requeue(self, task: str) -> Message:
-        self.ledger.raw.requeue(task)
+        self.ledger.raw.requeue(self.world.task(task))
         return say("user_requeues", task=task)
 
     def _save(self, ref: int, done: bool) -> Message | None:
@@ -243,25 +262,28 @@ class _Run:
         if lease is None:
             return None
         self.ledger.raw.release(lease[0])
-        return say("releases", n=lease[1], task=lease[0].task_id)
+        return say("releases", n=lease[1], task=self.label(lease[0].task_id))
 
-    def _claim(self, task: str, worker: str, ttl: float) -> Message:
+    def _claim(self, label: str, worker: str, ttl: float) -> Message:
+        task = self.world.task(label)
+        args = (task, self.world.worker(worker), self.world.ttl(ttl))
         if "claim" not in self.pieces:
-            got = _outcome(lambda: self.ledger.raw.claim(task, worker, ttl))
+            got = _outcome(lambda: self.ledger.raw.claim(*args))
             if isinstance(got.value, Lease):
                 self.leases.append(got.value)
-            return _claimed(task, worker, ttl, got, len(self.leases))
-        before, expected, got = self._both("claim", task, worker, ttl)
+            return _claimed(label, worker, ttl, got, len(self.leases))
+        before, expected, got = self._both("claim", *args)
         self._judge(_claim_verdict, task, before, _state(self.ref), expected, got, self)
         lease = got.value if _well_formed(got.value) else expected.value
         if isinstance(lease, Lease) and isinstance(got.value, Lease):
             self.leases.append(lease)
-        return _claimed(task, worker, ttl, got, len(self.leases))
+        return _claimed(label, worker, ttl, got, len(self.leases))
 
     def _heartbeat(self, ref: int, ttl: float) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
+        ttl = self.world.ttl(ttl)
         if "heartbeat" not in self.pieces:
             self.ledger.raw.heartbeat(lease[0], ttl)
             return say("heartbeats", n=lease[1])
@@ -269,22 +291,32 @@ class _Run:
         self._judge(_heartbeat_verdict, lease, before, _state(self.ref), expected, got, self)
         return say("heartbeats", n=lease[1])
 
-    def _record(self, ref: int, key: str) -> Message | None:
+    def _record(self, ref: int, label: str) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
+        key = self.world.key(label)
         if "record_effect" not in self.pieces:
             self.ledger.raw.record_effect(lease[0], key)
-            return say("records", n=lease[1], key=key)
+            return say("records", n=lease[1], key=label)
         before, expected, got = self._both("record_effect", lease[0], key)
-        self._judge(_effect_verdict, lease, key, before, _state(self.ref), expected, got, self)
-        return say("records", n=lease[1], key=key)
+        self._judge(_effect_verdict, lease, label, before, _state(self.ref), expected, got, self)
+        return say("records", n=lease[1], key=label)
 
 
 def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> Message:
     if isinstance(got.value, Lease):
         return say("claims", worker=worker, task=task, ttl=f"{ttl:g}", n=leases)
     return say("claims_refused", worker=worker, task=task, ttl=f"{ttl:g}")
+
+
+def _should(field: str) -> Message:
+    """What a field of the hidden world should hold, in words."""
+    return say(f"should_{field}")
+
+
+def _others(state: dict, task: str) -> dict:
+    return {k: v for k, v in state.items() if k != task}
 
 
 # -- judging one operation ---------------------------------------------------------------------
@@ -307,13 +339,17 @@ _OWNER = ("status", "epoch", "worker")
 def _claim_verdict(
     task: str, before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
 ) -> tuple[str, Message] | None:
-    row, want, mine = before[0][task], ref[0][task], _state(run.raw)[0][task]
+    tasks = _state(run.raw)[0]
+    row, want, mine = before[0][task], ref[0][task], tasks[task]
+    label = run.label(task)
+    if _others(tasks, task) != _others(before[0], task):
+        return CORE, say("claim_other_task", task=label)
     took = isinstance(expected.value, Lease)
     if not took:
         if isinstance(got.value, Lease) or _changed(row, mine, _OWNER + ("lease_until",)):
             if row["status"] == "running":
-                return CORE, say("took_live", task=task)
-            return CORE, say("took_status", task=task, status=str(row["status"]))
+                return CORE, say("took_live", task=label)
+            return CORE, say("took_status", task=label, status=str(row["status"]))
         if got.error != expected.error:
             return DETAIL, say("claim_gave", got=got.shown, want=expected.error)
         if isinstance(expected.exc, LeaseHeld) and isinstance(got.exc, LeaseHeld):
@@ -323,7 +359,7 @@ def _claim_verdict(
     if not isinstance(got.value, Lease):
         if row["status"] == "running" and row["lease_until"] == run.clock.now:
             return BOUNDARY, say("refused_boundary")
-        return CORE, say("refused_free", task=task)
+        return CORE, say("refused_free", task=label)
     lease = got.value
     if mine["epoch"] != want["epoch"] or lease.epoch != want["epoch"]:
         return CORE, say("claim_epoch", got=shown_value(lease.epoch), epoch=str(row["epoch"]))
@@ -332,6 +368,8 @@ def _claim_verdict(
         return CORE, say("not_under_lease")
     for name in ("step", "lease_until", "attempts"):
         if getattr(lease, name) != getattr(expected.value, name):
+            if name in _WORLDLY:
+                return DETAIL, say("lease_field_not", field=name, want=_should(name))
             return DETAIL, say(
                 "lease_field",
                 field=name,
@@ -341,6 +379,8 @@ def _claim_verdict(
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:
         got = shown_value(mine[wrong])
+        if wrong in _WORLDLY:
+            return DETAIL, say("claim_left_not", field=wrong, want=_should(wrong))
         if want[wrong] is None:
             return DETAIL, say("claim_left_none", field=wrong, got=got)
         return DETAIL, say("claim_left", field=wrong, got=got, want=shown_value(want[wrong]))
@@ -351,7 +391,10 @@ def _heartbeat_verdict(
     lease: tuple[Lease, int], before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
 ) -> tuple[str, Message] | None:
     (lease, name), task = lease, lease[0].task_id
-    row, want, mine = before[0][task], ref[0][task], _state(run.raw)[0][task]
+    tasks = _state(run.raw)[0]
+    row, want, mine = before[0][task], ref[0][task], tasks[task]
+    if _others(tasks, task) != _others(before[0], task):
+        return CORE, say("heartbeat_other_task", n=name)
     if expected.value is not True:
         why = _why_not(row, lease, run.clock.now)
         if got.value is True:
@@ -364,6 +407,8 @@ def _heartbeat_verdict(
     if got.value is not True:
         return HEARTBEAT, say("heartbeat_gave", n=name, got=got.shown)
     wrong = _changed(want, mine, _FIELDS)
+    if wrong in _WORLDLY:
+        return HEARTBEAT, say("heartbeat_left_not", field=wrong, want=_should(wrong))
     if wrong is not None:
         return HEARTBEAT, say(
             "heartbeat_left",
@@ -384,6 +429,7 @@ def _effect_verdict(
     run: _Run,
 ) -> tuple[str, Message] | None:
     (lease, name), task = lease, lease[0].task_id
+    label, key = key, run.world.key(key)
     row = before[0][task]
     tasks, effects = _state(run.raw)
     if tasks != before[0]:
@@ -397,15 +443,17 @@ def _effect_verdict(
             say("why_recorded") if (task, key) in before[1] else _why_not(row, lease, run.clock.now)
         )
         if got.value is True or new:
-            return CORE, say("record_but", n=name, key=key, why=why)
+            return CORE, say("record_but", n=name, key=label, why=why)
         return None
     if new - {(task, key)}:
-        return CORE, say("record_other_key", n=name, key=key)
+        return CORE, say("record_other_key", n=name, key=label)
     if got.value is not True or not new:
         return DETAIL, say("record_gave", n=name, got=got.shown)
     stored, wanted = effects[(task, key)], ref[1][(task, key)]
     for i, col in enumerate(("task_id", "key", "epoch", "worker", "recorded_at")):
         if stored[i] != wanted[i]:
+            if col in _WORLDLY:
+                return DETAIL, say("record_row_not", column=col, want=_should(col))
             return DETAIL, say(
                 "record_row",
                 column=col,

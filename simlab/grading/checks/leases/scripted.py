@@ -25,26 +25,36 @@ __all__ = ["ScriptedWork", "ScriptedLedger", "CrashLedger", "Crash", "MAX_CALLS"
 MAX_CALLS = 1000
 
 
-def _trouble(path: str, task_id: str, action: str, clock: Clock) -> None:
+def _trouble(path: str, task_id: str, action: str, clock: Clock, thief: str = "thief") -> None:
     """Do ``action`` to the task through another connection, as another process would:
-    ``"cancel"``, or ``"steal"`` (the lease runs out and a worker named ``thief`` claims)."""
+    ``"cancel"``, or ``"steal"`` (the lease runs out and the worker ``thief`` claims)."""
     with Ledger(path, clock=clock, busy_timeout=0.0) as other:
         if action == "cancel":
             other.cancel(task_id)
         elif action == "steal":
             clock.now += 10_000.0
-            other.claim(task_id, "thief", 30.0)
+            other.claim(task_id, thief, 30.0)
 
 
 class ScriptedWork:
-    """Records every step it is asked to do in ``calls`` and returns ``"output-<step>"``; for a
-    step listed in ``script`` it first does that to the task (see :func:`_trouble`)."""
+    """Records every step it is asked to do in ``calls`` and returns ``"<output>-<step>"``; for
+    a step listed in ``script`` it first does that to the task (see :func:`_trouble`)."""
 
-    def __init__(self, path: str, task_id: str, script: dict[int, str], clock: Clock):
+    def __init__(
+        self,
+        path: str,
+        task_id: str,
+        script: dict[int, str],
+        clock: Clock,
+        output: str = "output",
+        thief: str = "thief",
+    ):
         self.path = path
         self.task_id = task_id
         self.script = dict(script)
         self.clock = clock
+        self.output = output
+        self.thief = thief
         self.calls: list[Any] = []
 
     def __call__(self, step: Any) -> str:
@@ -55,23 +65,34 @@ class ScriptedWork:
         self.calls.append(step if plain else f"<{type(step).__name__}>")
         action = self.script.get(step) if plain else None
         if action is not None:
-            _trouble(self.path, self.task_id, action, self.clock)
-        return f"output-{step}"
+            _trouble(self.path, self.task_id, action, self.clock, self.thief)
+        return f"{self.output}-{step}"
 
 
 class ScriptedLedger(Ledger):
     """A file ledger that lets trouble happen right after an accepted save: ``after_save`` maps
-    a saved step to an action (see :func:`_trouble`)."""
+    a saved step to an action (see :func:`_trouble`). ``ttls`` holds the lease length each
+    claim and heartbeat asked for, in order."""
 
-    def __init__(self, path: str, after_save: dict[int, str], clock: Clock):
+    def __init__(self, path: str, after_save: dict[int, str], clock: Clock, thief: str = "thief"):
         super().__init__(path, clock=clock, busy_timeout=0.0)
         self.after_save = dict(after_save)
+        self.thief = thief
+        self.ttls: list[Any] = []
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        self.ttls.append(ttl)
+        return super().claim(task_id, worker, ttl)
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        self.ttls.append(ttl)
+        return super().heartbeat(lease, ttl)
 
     def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
         accepted = super().save(lease, step, **kwargs)
         action = self.after_save.get(step) if accepted else None
         if action is not None:
-            _trouble(self.path, lease.task_id, action, self.clock)
+            _trouble(self.path, lease.task_id, action, self.clock, self.thief)
         return accepted
 
 

@@ -1,7 +1,7 @@
 """The SQL statements of the grading queue over PostgreSQL (``simlab grade --queue``).
 
 The same names, parameters (psycopg's ``%(name)s``) and columns as the SQLite statements of
-:mod:`simlab.ledger.sqlite.grading_statements`; tables carry the ``simlab_`` prefix of
+:mod:`simlab.grading.queue_store.sqlite_statements`; tables carry the ``simlab_`` prefix of
 :mod:`simlab.ledger.postgres.schema`. No statement calls ``now()``: times are parameters.
 """
 
@@ -11,6 +11,43 @@ from simlab.records import PROBE_TENANT
 
 #: The tenant of every grading task.
 TENANT = "grading"
+
+#: The grading queue's tables on top of a ledger (``simlab grade --queue``), as in the SQLite
+#: :data:`~simlab.grading.queue_store.sqlite_statements.MIGRATIONS`; recorded in
+#: ``simlab_grading_migrations``.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "submissions and attempts",
+        """
+        CREATE TABLE simlab_grading_submissions (
+            seq         BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- enqueue order
+            task_id     TEXT    NOT NULL UNIQUE,
+            notebook    TEXT    NOT NULL,
+            sha256      TEXT    NOT NULL,
+            version     TEXT    NOT NULL,
+            settings    TEXT    NOT NULL,
+            content     BYTEA,
+            refused     TEXT,
+            enqueued_at DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX simlab_grading_submissions_notebook ON simlab_grading_submissions (notebook);
+        CREATE TABLE simlab_grading_attempts (
+            task_id     TEXT    NOT NULL,
+            epoch       BIGINT  NOT NULL,
+            worker      TEXT    NOT NULL,
+            started     DOUBLE PRECISION NOT NULL,
+            ended       DOUBLE PRECISION,
+            outcome     TEXT    CHECK (outcome IN
+                            ('graded', 'timeout', 'released', 'lost', 'stale')),
+            result      TEXT,
+            PRIMARY KEY (task_id, epoch)
+        );
+        CREATE INDEX simlab_grading_attempts_open ON simlab_grading_attempts (task_id)
+            WHERE outcome IS NULL;
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
 
 HAS_QUEUE = "SELECT (to_regclass('simlab_grading_migrations') IS NOT NULL)::int"
 MIGRATIONS_TABLE = (

@@ -4,7 +4,8 @@ A grading queue is a ledger (SQLite file or PostgreSQL database) with two more t
 per submission enqueued (its key, the SHA-256 of its bytes, the bytes themselves, the grader
 version and the grading options) and one row per attempt to grade it. Each submission is one
 task of the ledger's ``tasks`` (tenant ``grading``), so grading runs on the ledger's own
-primitives, written once in :class:`~simlab.ledger.core.SqlLedger`:
+primitives, written once in :class:`~simlab.ledger.core.SqlLedger` (the arrow goes from the
+grader to the ledger only: the ledger knows nothing of grading):
 
 * a worker takes a submission with ``claim_next`` (a lease with a new epoch, one statement),
   heartbeats while it grades, and commits the result with the fenced ``save``: a worker whose
@@ -17,10 +18,9 @@ primitives, written once in :class:`~simlab.ledger.core.SqlLedger`:
 
 A submission's ``status`` is its task's: ``pending`` (queued or running), ``graded``
 (completed) or ``dead``. The flow is written once over both dialects: the statements are
-:mod:`simlab.ledger.sqlite.grading_statements` (SQLite) and
-:mod:`simlab.ledger.postgres.grading_statements` (PostgreSQL), the tables
-:data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS` and
-:data:`~simlab.ledger.postgres.schema.PG_GRADING_MIGRATIONS`.
+:mod:`simlab.grading.queue_store.sqlite_statements` (SQLite) and
+:mod:`simlab.grading.queue_store.postgres_statements` (PostgreSQL), each with its
+tables' migrations (``MIGRATIONS``), applied by :mod:`simlab.grading.queue_store.migrate`.
 
 Opening never creates silently: :func:`open_queue` makes a new queue only with ``create=True``,
 refuses a path that does not exist, a ledger holding tasks of its own, and anything that is not
@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LedgerError
+from simlab.grading.queue_store import sqlite_statements
 from simlab.ledger.arguments import from_json
 from simlab.ledger.connect import connect
-from simlab.ledger.sqlite import grading_statements
 from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 from simlab.records import COMPLETED, DEAD, Lease
 
@@ -172,7 +172,7 @@ def _pg_has_queue(url: str) -> bool:
     """Does the PostgreSQL database hold a grading queue? Reads only (never migrates)."""
     import psycopg
 
-    from simlab.ledger.postgres import grading_statements as pg
+    from simlab.grading.queue_store import postgres_statements as pg
     from simlab.ledger.postgres.ledger import reason
 
     try:
@@ -187,12 +187,12 @@ class GradingQueue:
 
     def __init__(self, ledger: Any, *, create: bool = False):
         self.ledger = ledger
-        self.g = grading_statements
+        self.g = sqlite_statements
         postgres = hasattr(ledger, "_cur")
         if postgres:
-            from simlab.ledger.postgres import grading_statements as pg_grading_statements
+            from simlab.grading.queue_store import postgres_statements
 
-            self.g = pg_grading_statements
+            self.g = postgres_statements
         where = getattr(ledger, "url", None) or getattr(ledger, "path", "?")
         has = self._one(self.g.HAS_QUEUE)
         if not has:
@@ -203,9 +203,9 @@ class GradingQueue:
                     f"{where!r} is a simlab ledger with tasks of its own, not a grading queue; "
                     "give a new file or an empty database"
                 )
-        from simlab.ledger import grading_migrate
+        from simlab.grading.queue_store import migrate
 
-        grading_migrate.grading_tables(ledger, postgres, where, has)
+        migrate.grading_tables(ledger, postgres, where, has)
 
     # -- the ledger's own connection -------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 """The SQL statements of the grading queue over SQLite (``simlab grade --queue``).
 
 The same names, with the same named parameters and the same columns in the same order, as the
-PostgreSQL statements of :mod:`simlab.ledger.postgres.grading_statements`, so
-:class:`simlab.ledger.grading_queue.GradingQueue` runs either. The grading tasks themselves are
-the ledger's own ``tasks`` (claimed, heartbeated and committed by
-:class:`~simlab.ledger.core.SqlLedger`); these statements keep what a task grades (the
-submission's bytes and key) and what happened to each attempt.
+PostgreSQL statements of :mod:`simlab.grading.queue_store.postgres_statements`, so
+:class:`simlab.grading.queue_store.store.GradingQueue` runs either, and the queue's tables
+(:data:`MIGRATIONS`). The grading tasks themselves are the ledger's own ``tasks`` (claimed,
+heartbeated and committed by :class:`~simlab.ledger.core.SqlLedger`); these statements keep what
+a task grades (the submission's bytes and key) and what happened to each attempt.
 """
 
 from __future__ import annotations
@@ -14,6 +14,44 @@ from simlab.records import PROBE_TENANT
 
 #: The tenant of every grading task.
 TENANT = "grading"
+
+#: The grading queue's tables on top of a ledger (``simlab grade --queue``), numbered and append
+#: only like the ledger's own :data:`~simlab.ledger.sqlite.schema.MIGRATIONS`, recorded in
+#: ``grading_migrations``. A ledger holds them only once it is made a grading queue, so a plain
+#: task ledger is never changed by them.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "submissions and attempts",
+        """
+        CREATE TABLE grading_submissions (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,  -- enqueue order
+            task_id     TEXT    NOT NULL UNIQUE,            -- its grading task in tasks
+            notebook    TEXT    NOT NULL,                   -- the key: --json's notebook
+            sha256      TEXT    NOT NULL,                   -- of its bytes ('' when refused)
+            version     TEXT    NOT NULL,                   -- the grader version
+            settings    TEXT    NOT NULL,                   -- JSON: the grading options
+            content     BLOB,                               -- the notebook's bytes
+            refused     TEXT,                               -- why it is not graded at all
+            enqueued_at REAL    NOT NULL                    -- the last time it was enqueued
+        );
+        CREATE INDEX grading_submissions_notebook ON grading_submissions (notebook);
+        CREATE TABLE grading_attempts (
+            task_id     TEXT    NOT NULL,
+            epoch       INTEGER NOT NULL,                   -- the lease's fencing token
+            worker      TEXT    NOT NULL,
+            started     REAL    NOT NULL,
+            ended       REAL,
+            outcome     TEXT    CHECK (outcome IS NULL OR outcome = 'graded'
+                            OR outcome = 'timeout' OR outcome = 'released' OR outcome = 'lost'
+                            OR outcome = 'stale'),
+            result      TEXT,                               -- a refused (stale) result: history
+            PRIMARY KEY (task_id, epoch)
+        );
+        CREATE INDEX grading_attempts_open ON grading_attempts (task_id) WHERE outcome IS NULL
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
 
 HAS_QUEUE = (
     "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'grading_migrations'"

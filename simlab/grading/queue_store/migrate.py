@@ -1,9 +1,10 @@
 """Creating and upgrading a grading queue's tables on an open ledger, on either engine.
 
-The migrations are :data:`~simlab.ledger.sqlite.schema.GRADING_MIGRATIONS` (SQLite, in one ``BEGIN
-IMMEDIATE`` transaction) and :data:`~simlab.ledger.postgres.schema.PG_GRADING_MIGRATIONS`
-(PostgreSQL, in one transaction under the ledger's migration advisory lock); each applied one
-is recorded in the queue's migrations table. A queue whose recorded version is newer than this
+The migrations are :data:`~simlab.grading.queue_store.sqlite_statements.MIGRATIONS` (SQLite, in
+one ``BEGIN IMMEDIATE`` transaction) and
+:data:`~simlab.grading.queue_store.postgres_statements.MIGRATIONS` (PostgreSQL, in one
+transaction under the ledger's migration advisory lock); each applied one is recorded in the
+queue's migrations table. A queue whose recorded version is newer than this
 code is refused before anything is written.
 """
 
@@ -27,11 +28,10 @@ def grading_tables(ledger: Any, postgres: bool, where: str, exists: bool) -> Non
     """Make sure ``ledger`` holds the grading tables of this code's version (``exists``: the
     queue's migrations table is already there)."""
     if postgres:
-        from simlab.ledger.postgres import grading_statements as g
-        from simlab.ledger.postgres.schema import PG_GRADING_MIGRATIONS as migrations
+        from simlab.grading.queue_store import postgres_statements as g
     else:
-        from simlab.ledger.sqlite import grading_statements as g
-        from simlab.ledger.sqlite.schema import GRADING_MIGRATIONS as migrations
+        from simlab.grading.queue_store import sqlite_statements as g
+    migrations = g.MIGRATIONS
     if exists:
         current = ledger._rows(g.MAX_VERSION, {})[0][0]
         if current > len(migrations):

@@ -1,0 +1,106 @@
+"""The hidden world each question of exercise ``leases`` is judged in.
+
+The notebook's examples use task ``t1``, workers ``A``, ``B``, ``w1``, leases of 10, 30 or 60
+seconds and a clock that starts at 0. An answer that types in one of them, ignores the ``ttl``
+or ``now`` it is given, or compares task IDs, worker names or effect keys by prefix agrees with
+the kit wherever the inputs are the notebook's. So the generated sequences, the e-mail steps and
+the worker loop are played in a world drawn from :func:`~simlab.grading.checks.hidden_world.rng`
+(``"leases/<question>"``): task IDs, worker names and keys the notebook never shows, where the
+first task's ID is a prefix of the second's, the first worker's name a prefix of the second's
+and the first key a prefix of the second; lease lengths with a fraction of a second, never one
+the notebook shows; a clock that starts far from 0; the step an e-mail is sent at and the
+outputs a loop's work returns.
+
+A story told to the learner names tasks, workers and keys by their labels (``t1``, ``A``,
+``k1``) and never shows a drawn value: the world changes with every edit of the notebook, and
+feedback never shows a hidden value anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simlab.grading.checks.hidden_world import rng
+
+__all__ = ["World", "world_of", "SHOWN_TTLS"]
+
+#: Lease lengths the notebook shows (a world's ttls are never one of them).
+SHOWN_TTLS = frozenset({5.0, 10.0, 20.0, 30.0, 60.0})
+
+_TASK_WORDS = ("job", "order", "invoice", "report", "mail", "export", "sync", "batch")
+_WORKER_WORDS = ("node", "pod", "host", "runner", "box", "proc")
+_KEY_WORDS = ("welcome", "receipt", "notice", "reminder", "digest", "alert")
+
+
+@dataclass(frozen=True)
+class World:
+    """The values one question is judged with (labels of the stories on the left)."""
+
+    #: ``t1``, ``t2`` -> task IDs; the first is a prefix of the second.
+    tasks: tuple[str, str]
+    #: ``A``, ``B``, ``C`` -> worker names; the first is a prefix of the second.
+    workers: tuple[str, str, str]
+    #: ``k1``, ``k2`` -> effect keys; the first is a prefix of the second.
+    keys: tuple[str, str]
+    #: The two lease lengths for a story's ``10`` and ``20``: ``T`` and ``2T`` seconds, ``T`` a
+    #: multiple of 1.25 with a fraction, neither one of :data:`SHOWN_TTLS`. A story's times are
+    #: scaled by ``T / 10`` (:attr:`scale`, an exact binary fraction), so a story plays in every
+    #: world as it reads, a lease's exact end included.
+    ttls: tuple[float, float]
+    #: When the clock starts (far from 0, with a fraction).
+    start: float
+    #: The first step an e-mail is sent at (the steps before it are saved).
+    step: int
+    #: What a loop's work returns for step ``n``: ``f"{output}-{n}"``.
+    output: str
+    #: The worker that takes a loop's task over.
+    thief: str
+
+    def task(self, label: str) -> str:
+        return self.tasks[("t1", "t2").index(label)]
+
+    def worker(self, label: str) -> str:
+        return self.workers[("A", "B", "C").index(label)]
+
+    def key(self, label: str) -> str:
+        return self.keys[("k1", "k2").index(label)]
+
+    def ttl(self, label: float) -> float:
+        """The world's lease length for a story's ``10`` or ``20``."""
+        return self.ttls[0 if label <= 10.0 else 1]
+
+    @property
+    def scale(self) -> float:
+        """The world's seconds per second of a story."""
+        return self.ttls[0] / 10.0
+
+    def shown(self) -> list[str]:
+        """The drawn values as they would appear in a sentence: none may reach the feedback."""
+        words = [*self.tasks, *self.workers, *self.keys, self.output, self.thief]
+        return words + [f"{x:g}" for x in (*self.ttls, self.start)]
+
+
+#: The multiples of 1.25 s a world's shorter lease may last: with a fraction, and neither it nor
+#: twice it a length the notebook shows.
+_EIGHTHS = tuple(m for m in range(3, 36) if m % 4 and 2.5 * m not in SHOWN_TTLS)
+
+
+def world_of(question: str) -> World:
+    """The world question ``question`` of exercise ``leases`` is judged in (drawn from the
+    current hidden world: the same values for the same submission and grader)."""
+    source = rng(f"leases/{question}")
+    task = f"{source.choice(_TASK_WORDS)}-{source.randint(100, 999)}"
+    worker = f"{source.choice(_WORKER_WORDS)}{source.randint(2, 9)}"
+    others = [w for w in _WORKER_WORDS if not worker.startswith(w)]
+    key = f"{source.choice(_KEY_WORDS)}:{source.randint(1, 9)}"
+    ttl = 1.25 * source.choice(_EIGHTHS)
+    return World(
+        tasks=(task, f"{task}{source.randint(0, 9)}"),
+        workers=(worker, f"{worker}{source.randint(0, 9)}", f"{source.choice(others)}-x"),
+        keys=(key, f"{key}{source.randint(0, 9)}"),
+        ttls=(ttl, 2 * ttl),
+        start=source.randint(1_000, 90_000) + 0.5,
+        step=source.randint(2, 7),
+        output=f"{source.choice(('out', 'res', 'val'))}{source.randint(10, 99)}",
+        thief=f"{source.choice(others)}-t{source.randint(1, 9)}",
+    )

@@ -1,0 +1,81 @@
+"""Full-width punctuation in Chinese sentences: the lint and the fix.
+
+A Chinese sentence takes full-width ``，：；（）``; the ASCII ``, : ; ( )`` reads as machine-made
+there. A mark *touches* Chinese when the character right before or after it is a CJK ideograph
+or full-width punctuation; a pair of parentheses counts as one mark (either parenthesis
+touching Chinese, outside or inside, makes both full-width, so a pair never mixes widths).
+
+Code is left alone: Markdown code spans and fenced blocks, and anything :func:`problems` and
+:func:`fixed` are not given (callers pass prose: a notebook's markdown, a catalog's Chinese
+strings, a README). A mark between two ASCII characters (``t=2.0 (epoch 2)``, a URL, a format
+placeholder's inside) never touches Chinese and stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FULL_WIDTH", "problems", "fixed", "is_chinese"]
+
+#: ASCII mark -> its full-width form.
+FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）"}
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+#: Markdown code: fenced blocks and inline code spans (left as they are).
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+
+
+def is_chinese(ch: str) -> bool:
+    """A CJK ideograph or a full-width mark."""
+    return bool(ch) and bool(_CJK.match(ch))
+
+
+def _touches(text: str, i: int) -> bool:
+    return (i > 0 and is_chinese(text[i - 1])) or (i + 1 < len(text) and is_chinese(text[i + 1]))
+
+
+def _pairs(text: str, masked: list[bool]) -> dict[int, int]:
+    """Matching parentheses outside code: index of each '(' <-> index of its ')'."""
+    stack: list[int] = []
+    pairs: dict[int, int] = {}
+    for i, ch in enumerate(text):
+        if masked[i]:
+            continue
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            j = stack.pop()
+            pairs[i], pairs[j] = j, i
+    return pairs
+
+
+def _marks(text: str) -> list[int]:
+    """Indexes of the ASCII marks that touch Chinese (outside code), pairs together."""
+    masked = [False] * len(text)
+    for m in _CODE.finditer(text):
+        for i in range(m.start(), m.end()):
+            masked[i] = True
+    pairs = _pairs(text, masked)
+    out: set[int] = set()
+    for i, ch in enumerate(text):
+        if masked[i] or ch not in FULL_WIDTH or not _touches(text, i):
+            continue
+        out.add(i)
+        if i in pairs:
+            out.add(pairs[i])
+    return sorted(out)
+
+
+def problems(text: str) -> list[str]:
+    """Each ASCII mark that touches Chinese in ``text``, shown with a few characters around
+    it (empty when there is none)."""
+    return [repr(text[max(0, i - 8) : i + 9]) for i in _marks(text)]
+
+
+def fixed(text: str) -> str:
+    """``text`` with every ASCII mark that touches Chinese made full-width (and a space right
+    after such a comma, colon or semicolon dropped: full-width marks carry their own)."""
+    chars = list(text)
+    for i in _marks(text):
+        chars[i] = FULL_WIDTH[text[i]]
+    out = "".join(chars)
+    return re.sub(r"([，：；]) (?=\S)", r"\1", out)

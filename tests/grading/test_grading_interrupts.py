@@ -1,0 +1,227 @@
+"""Does a grader interrupted at any instant leave nothing behind on the host?
+
+Real jailed graders (``simlab grade`` and ``simlab grade --queue``) are interrupted with SIGINT,
+SIGTERM or SIGKILL at named instants: while a folder is made, while a folder is capped, while
+a control group is made, while a jail starts, while a cell runs, while a check calls the
+learner's code, once a result is ready and while it is committed. The instant is driven by the
+kit's test hook (``SIMLAB_INTERRUPT_AT``, :func:`simlab.grading.sandbox.host.interrupt_at`): the
+grading thread that reaches it sends its process the signal and waits there until the
+interrupt is taken. After each run the host is checked for what carries the grader's process
+ID: no process of it (this test's process adopts the grader's orphans), no mount, no temporary
+folder, no control group; after SIGKILL, the next grader run removes them. On the queue, the
+submission held is handed back (or, interrupted while committing, graded once), and a next
+worker grades it exactly once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from simlab.cli import main
+from simlab.grading.queue_store.store import open_queue
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = "03_histories_and_ttl.ipynb"
+MAX_SCORE = 12
+_PR_SET_CHILD_SUBREAPER = 36
+
+pytestmark = pytest.mark.serial
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _jails_work():
+    from simlab.grading.sandbox.jail import SandboxUnavailable, require
+
+    try:
+        require()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def _adopt_orphans():
+    """This process adopts the orphans of the graders it starts, so that none can hide."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    try:
+        yield
+    finally:
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        for pid in _adopted():
+            _kill_and_reap(pid)
+
+
+def _adopted(known: frozenset[int] = frozenset()) -> list[int]:
+    """This process's children besides ``known`` (adopted orphans; zombies are reaped)."""
+    out = []
+    for entry in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.split("/")[2])
+        if int(fields[1]) != os.getpid() or pid in known:
+            continue
+        if fields[0] == "Z":
+            os.waitpid(pid, 0)
+            continue
+        out.append(pid)
+    return out
+
+
+def _kill_and_reap(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+
+
+def _left_by(pid: int) -> dict[str, list[str]]:
+    """What on the host carries the process ID ``pid`` as a grader's tag."""
+    name = f"simlab-{pid}"
+    with open("/proc/self/mounts") as f:
+        mounts = [
+            line.split()[1]
+            for line in f
+            if line.split()[0] == name or f"/{name}/" in line.split()[1] + "/"
+        ]
+    folders = [
+        p
+        for p in glob.glob(os.path.join(tempfile.gettempdir(), f"{name}*"))
+        if os.path.basename(p) == name or os.path.basename(p).startswith(name + "-")
+    ]
+    groups = [p for p in glob.glob(f"/sys/fs/cgroup/*/{name}-*") if p.rsplit("-", 1)[1].isdigit()]
+    return {"mounts": mounts, "folders": folders, "groups": groups}
+
+
+def _nothing_left(pid: int) -> dict[str, list]:  # noqa: ARG001 - reads as the check says
+    return {"mounts": [], "folders": [], "groups": []}
+
+
+def _grader(*args: str, point: str | None = None, sig: str = "") -> subprocess.Popen:
+    """``simlab grade ...`` (jailed) in a session of its own, Ctrl-C as in a terminal; with
+    ``point`` (``name`` or ``name:n``), interrupted by ``sig`` there."""
+    env = {k: v for k, v in os.environ.items() if k != "SIMLAB_INTERRUPT_AT"}
+    if point:
+        name, _, nth = point.partition(":")
+        env["SIMLAB_INTERRUPT_AT"] = f"{name}:{sig}:{nth or 1}"
+    return subprocess.Popen(
+        [sys.executable, "-m", "simlab", "grade", "--no-progress", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _run(proc: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, out, err
+
+
+def _no_process_left(grader: int) -> None:
+    """The grader's orphans (adopted here) end within moments: each jail dies with its parent."""
+    end = time.monotonic() + 10
+    left = _adopted()
+    while left and time.monotonic() < end:
+        time.sleep(0.05)
+        left = _adopted()
+    for pid in left:
+        _kill_and_reap(pid)
+    assert left == [], f"processes of grader {grader} outlived it"
+
+
+def _class(folder: Path) -> Path:
+    (folder / "s0").mkdir(parents=True)
+    shutil.copy(ROOT / "solutions" / NOTEBOOK, folder / "s0" / NOTEBOOK)
+    return folder
+
+
+def _interrupted(proc: subprocess.Popen, sig: str) -> tuple[str, str]:
+    """Wait for the interrupted grader; check how it ended and that nothing of it is left
+    (after SIGKILL: until the next grader has run; the caller checks that)."""
+    status, out, err = _run(proc)
+    _no_process_left(proc.pid)
+    if sig == "SIGKILL":
+        assert status == -signal.SIGKILL, err
+    else:
+        assert status == 130, err
+        assert _left_by(proc.pid) == _nothing_left(proc.pid), err
+    return out, err
+
+
+#: (point, its n-th arrival), signal: together, every point and every signal in each mode.
+PLAIN = [
+    ("folder:1", "SIGINT"),
+    ("mount:2", "SIGTERM"),
+    ("group:1", "SIGKILL"),
+    ("cell:2", "SIGINT"),
+    ("check:4", "SIGTERM"),
+]
+
+
+@pytest.mark.parametrize(("point", "sig"), PLAIN)
+def test_does_an_interrupted_grade_leave_nothing_behind(tmp_path, point, sig):
+    folder = _class(tmp_path / "class")
+    proc = _grader(str(folder), point=point, sig=sig)
+    out, err = _interrupted(proc, sig)
+    if sig != "SIGKILL":
+        assert out == "" and err.splitlines()[-1] == "simlab: interrupted"
+        return
+    status, out, err = _run(_grader(str(folder)))  # the next grader sweeps
+    assert status == 0, err
+    assert f"{MAX_SCORE}/{MAX_SCORE}" in out
+    assert _left_by(proc.pid) == _nothing_left(proc.pid)
+
+
+QUEUE = [
+    ("mount:1", "SIGINT"),
+    ("jail:1", "SIGKILL"),
+    ("check:2", "SIGTERM"),
+    ("graded", "SIGINT"),
+    ("commit", "SIGTERM"),
+    ("commit", "SIGKILL"),
+]
+
+
+@pytest.mark.parametrize(("point", "sig"), QUEUE)
+def test_does_an_interrupted_queue_worker_hand_back_and_leave_nothing_behind(tmp_path, point, sig):
+    folder, db = _class(tmp_path / "class"), str(tmp_path / "q.sqlite")
+    assert main(["grade", str(folder), "--queue", db, "--enqueue-only"]) == 0
+    proc = _grader("--queue", db, "--worker", "--lease", "1", point=point, sig=sig)
+    _, err = _interrupted(proc, sig)
+    (s,) = _submissions(db)
+    if sig != "SIGKILL":
+        if point == "commit":  # the result was being saved: it is kept, once
+            assert s.status == "graded" and [a.outcome for a in s.attempts] == ["graded"]
+            assert "0 submission(s) handed back" in err.splitlines()[-1]
+        else:
+            assert s.status == "pending" and [a.outcome for a in s.attempts] == ["released"]
+            assert "1 submission(s) handed back" in err.splitlines()[-1]
+    status, _, err = _run(_grader("--queue", db, "--worker", "--lease", "1"))
+    assert status == 0, err
+    assert _left_by(proc.pid) == _nothing_left(proc.pid)  # swept by the next worker
+    (s,) = _submissions(db)
+    committed = [a for a in s.attempts if a.outcome in ("graded", "timeout")]
+    assert s.status == "graded" and len(committed) == 1, s.attempts
+    assert s.result["score"] == s.result["max_score"] == MAX_SCORE
+
+
+def _submissions(db: str) -> list:
+    with open_queue(db) as q:
+        return list(q.submissions())

@@ -1,0 +1,80 @@
+"""Is exercise ``leases`` judged in worlds no answer can foresee, fairly in each of them?
+
+The worlds are drawn from the hidden world's seed (:mod:`simlab.grading.checks.leases.world`).
+Correct answers written otherwise than the solution get every point in several worlds; the
+answers that foresee their world (``FORESEEING`` in ``tests/submissions/leases.py``, graded in
+the world of seed 0 by ``test_grading_rubric.py``) lose the points of the "must" they break in
+another world too, and no feedback quotes a value the world drew.
+"""
+
+from __future__ import annotations
+
+import pytest
+from submissions.cases import answer_source
+from submissions.grading import check_answer
+from submissions.leases import ANSWERS, FORESEEING
+
+from simlab.grading.checks.hidden_world import judged_in
+from simlab.grading.checks.leases.world import SHOWN_TTLS, world_of
+
+QUESTIONS = ("atomic-claim", "idempotent-send", "worker-loop")
+NOTEBOOK = "02_leases_effects_and_loop.ipynb"
+
+#: Correct answers written otherwise than the solution, one or two per question.
+ALTERNATIVES = ("locked-claim", "sql-sum-claim", "conflict-effect", "keyword-ttl-loop")
+
+
+def test_is_every_world_one_the_notebook_never_shows():
+    seen = set()
+    for seed in range(200):
+        with judged_in(seed):
+            for question in QUESTIONS:
+                world = world_of(question)
+                assert world == world_of(question)  # the same world for the same seed
+                short, long = world.ttls
+                assert long == 2 * short and short % 1 and not {short, long} & SHOWN_TTLS
+                assert (short / 10).as_integer_ratio()[1] <= 8  # scaled stories stay exact
+                assert world.start >= 1000
+                assert world.tasks[1].startswith(world.tasks[0]) and len(set(world.tasks)) == 2
+                assert world.workers[1].startswith(world.workers[0])
+                assert len(set(world.workers) | {world.thief}) == 4
+                assert world.keys[1].startswith(world.keys[0]) and len(set(world.keys)) == 2
+                shown = {"t1", "t2", "race", "A", "B", "w0", "w1", "w2", "thief", "output"}
+                assert not shown & {*world.tasks, *world.workers, world.thief, world.output}
+                seen.add((question, world))
+    assert len(seen) > 500  # the seed decides the world
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_does_the_solution_get_every_point_in_other_worlds(question, seed):
+    from simlab.grading.checks import EXERCISES
+
+    points = EXERCISES["leases"].question(question).points
+    with judged_in(seed):
+        check_answer(question, answer_source("solutions", NOTEBOOK, question), points, "all")
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+@pytest.mark.parametrize("name", ALTERNATIVES)
+def test_does_a_correct_alternative_get_every_point_in_other_worlds(name, seed):
+    _, question, source, most, says = next(a for a in ANSWERS if a[0] == name)
+    with judged_in(seed):
+        check_answer(question, source, most, says)
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "source", "most", "says"), FORESEEING, ids=[a[0] for a in FORESEEING]
+)
+def test_does_a_foreseeing_answer_lose_in_another_world_without_seeing_it(
+    name, question, source, most, says
+):
+    seed = 9
+    with judged_in(seed):
+        grade = check_answer(question, source, most, says)
+        world = world_of(question)
+    for value in [*world.tasks, *world.workers, *world.keys, world.output, world.thief]:
+        assert value not in grade.feedback, (name, value)
+    for number in (f"{x:g}" for x in (*world.ttls, world.start)):
+        if "." in number:  # a whole number may be a story's own (its seconds, its steps)
+            assert number not in grade.feedback, (name, number)
