@@ -197,3 +197,12 @@ def test_does_an_unjailed_sandbox_work_without_the_zygote(monkeypatch):
     with Sandbox(timeout=20, jailed=False) as plain:
         assert plain.exec_cell(0, "import os\ndef pid():\n    return os.getpid()\n").status == "ok"
         assert plain.call("pid") == plain.pid != os.getpid()
+        # It works in its own folder, IPython's too: nothing lands where the grader was started.
+        cell = (
+            "import os\nfrom IPython.paths import get_ipython_dir\n"
+            "where = (os.getcwd(), get_ipython_dir())\n"
+        )
+        assert plain.exec_cell(1, cell).status == "ok"
+        cwd, ipython = plain.get("where")
+        assert cwd == plain.workdir != os.getcwd()
+        assert ipython.startswith(plain.workdir + os.sep)

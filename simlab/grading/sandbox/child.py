@@ -461,7 +461,9 @@ def serve_fds(fds: tuple[int, int, int, int], limits: Limits | None) -> None:
     if limits is not None:
         limit_self(limits)
     sys.path.insert(0, os.getcwd())
-    os.environ.setdefault("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython"))
+    # IPython's own folder is made in the sandbox's working folder (thrown away with it), never
+    # in the grader's user's: no profile, history or startup file of theirs reaches a run.
+    os.environ["IPYTHONDIR"] = os.path.join(os.getcwd(), ".ipython")
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
     child = _Child(fds[0], fds[1], (fds[2], fds[3]))
     remote.install(child)

@@ -212,7 +212,8 @@ class Sandbox:
                     host.record("process", self.pid)
             else:  # pragma: no cover - no fd passing (Windows)
                 numbers = _no_jail(self.limits).values()
-                self._proc = _start([*_CHILD, *map(str, fds), *map(str, numbers)], fds, None)
+                argv = [*_CHILD, *map(str, fds), *map(str, numbers)]
+                self._proc = _start(argv, fds, self._tmp)  # its working folder, as forked
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
