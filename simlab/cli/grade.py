@@ -133,22 +133,23 @@ def _build(args: argparse.Namespace) -> int:
 #: What ``simlab grade --help`` says about isolation (the README's "How it stays fair").
 ISOLATION = """\
 how it stays fair (isolation):
-  Every run of a student's code -- the notebook's kernel, and the process in which the
-  hidden checks call the student's functions -- runs in a bubblewrap jail:
+  Every run of a student's code -- the notebook's run, and the process in which the
+  hidden checks call the student's functions -- runs in one bubblewrap jail per
+  submission (a fresh one after a cell or a check hangs or crashes):
   - user nobody (uid/gid 65534) inside, and on the host too when you grade as root;
   - its own PID, network (none at all), IPC, UTS, cgroup, mount and user namespaces; it
     cannot see or signal your processes, and cannot make new user namespaces;
   - read-only: /usr, the Python runtime, the virtual environment and simlab's code
     without the hidden checks; nothing else exists in it (no solutions/, tests/, other
     submissions, home folders, your files);
-  - a private /tmp (its working folder) that is thrown away; it may write only there,
-    in the kernel's socket folder and in the folder a hidden check hands it;
-  - hard limits it cannot raise (soft = hard): address space per process 4 GiB in the
-    kernel, 2 GiB where the checks call; CPU time per process 10 x --timeout; 64
-    processes and threads per jail; files of at most 256 MiB; 512 open files; a 256 MiB
-    /tmp; a wall-clock timeout per cell and per call (--timeout), and one budget for
-    all a notebook causes (--notebook-timeout). When a notebook's grading ends, every
-    process it started is killed.
+  - a private /tmp (its working folder) that is thrown away; it may write only there
+    and in the folder a hidden check hands it;
+  - hard limits it cannot raise (soft = hard): address space per process 2 GiB; CPU
+    time per process 10 x --timeout; 64 processes and threads per jail; files of at
+    most 256 MiB; 512 open files; a 256 MiB /tmp; a wall-clock timeout per cell and
+    per call (--timeout), and one budget for all a notebook causes
+    (--notebook-timeout). When a notebook's grading ends, every process it started is
+    killed.
   As root, each jail also runs in cgroups of its own (one CPU weight however many
   processes it starts; processes and memory capped together), the folders it may
   write are capped tmpfs, and it sees its sources and devices through inodes of its

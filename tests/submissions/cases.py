@@ -209,7 +209,10 @@ def cases() -> list[Case]:
                 "cancel-limits": "import os\nos._exit(1)\n" + _solution("cancel-limits"),
             },
             {"cancel-after-claim": 0, "cancel-after-first-step": 6, "cancel-limits": 0},
-            {"cancel-after-claim": "did not finish", "cancel-limits": "crashed the kernel"},
+            {
+                "cancel-after-claim": "did not finish",
+                "cancel-limits": "crashed the notebook's process",
+            },
         ),
         # Megabytes of output, a syntax error, and an exception after a correct definition.
         Case(

@@ -1,9 +1,9 @@
 """The state a grader makes on the host, and how none of it outlives the grader.
 
-Besides its own process, a grader makes temporary folders (the exchange and kernel socket
-folders, scratch space), capped tmpfs mounts on some of them and control groups (as root), and
-jail processes in sessions of their own. Grading threads make them while the process may be
-ending (Ctrl-C, SIGTERM), so:
+Besides its own process, a grader makes temporary folders (the exchange folders, an unjailed
+sandbox's working folder, scratch space), capped tmpfs mounts on some of them and control
+groups (as root), and jail processes in sessions of their own. Grading threads make them while
+the process may be ending (Ctrl-C, SIGTERM), so:
 
 * every folder is made inside the process's own temporary folder, ``<tmp>/simlab-<pid>``
   (:func:`mkdtemp`; the command line also makes it :data:`tempfile.tempdir`, so every other

@@ -27,9 +27,9 @@ sandbox Flatpak uses):
   jail's standard streams that are devices (the grader's ``/dev/null``) are replaced by its own
   ``/dev/null``: nothing lockable is shared between two jails;
 * **private scratch space**: ``/tmp`` (the working folder and ``HOME``) and ``/dev/shm`` are
-  size-capped tmpfs that vanish with the jail; ``shared`` folders (the kernel's socket folder,
-  the hidden checks' exchange folder) are the only host folders it may write, and when the
-  grader is root each is a size- and inode-capped tmpfs of its own (:func:`cap_folder`);
+  size-capped tmpfs that vanish with the jail; ``shared`` folders (the hidden checks' exchange
+  folder) are the only host folders it may write, and when the grader is root each is a size-
+  and inode-capped tmpfs of its own (:func:`cap_folder`);
 * **hard limits** (``prlimit``, soft = hard, before the command starts, so nothing inside can
   raise them): address space, CPU seconds, processes (counted per jail, which has its own user
   namespace, so one jail's fork bomb cannot starve another), file size, open files, no core

@@ -684,7 +684,7 @@ def _cell_lost(index: int, lost: SandboxLost) -> CellResult:
     elif lost.kind == "dead" and said.id == "grader.no_start":
         return CellResult(index, "not run", said)
     elif lost.kind == "dead" and said.id.startswith("grader.process_"):
-        said = _said("grader.kernel_died")
+        said = _said("grader.run_died")
     return CellResult(index, lost.kind, said)
 
 
