@@ -445,9 +445,9 @@ def grade_notebook(
     notebook_timeout: float | None = None,
 ) -> NotebookGrade:
     """Grade one notebook (never raises for anything the notebook contains). ``sandbox``
-    jails both passes (:func:`grade` checks first that jails work here);
-    ``notebook_timeout`` (default :data:`BUDGET_FACTOR` times ``timeout``) bounds both passes
-    together. A link or anything but a regular file is refused
+    jails its runtime (:func:`grade` checks first that jails work here);
+    ``notebook_timeout`` (default :data:`BUDGET_FACTOR` times ``timeout``) bounds its run and
+    its checks together. A link or anything but a regular file is refused
     (:func:`~simlab.grading.submissions.refusal_message`). Feedback and errors are text for people
     (:func:`_for_people`): escaped, one line each, at most
     :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""

@@ -10,7 +10,7 @@ someone edited a solution and forgot to rebuild.
 Conventions (cell and notebook metadata live under the ``"simlab"`` key):
 
 * the notebook says which exercise it answers: ``{"simlab": {"exercise": "fencing"}}``;
-* a cell has a ``role``: ``setup`` (imports; replayed after a kernel restart), ``answer`` (holds
+* a cell has a ``role``: ``setup`` (imports), ``answer`` (holds
   solution regions; tagged with its ``question``), ``check`` (the public self-check of a
   ``question``) or ``demo`` (pictures and experiments the grader does not need); cells without a
   role are the learner's own and are treated like answers of no question;
