@@ -177,11 +177,12 @@ def test_is_a_cell_filling_a_shared_folder_stopped_and_the_folder_emptied(no_roo
 def _simlab_folders() -> set[str]:
     """The folders the grader shares with jails (and its private copies of their files)."""
     tmp = Path(tempfile.gettempdir())
-    kinds = ("exchange", "private")
-    return {p.name for kind in kinds for p in tmp.glob(f"simlab-{kind}-*")}
+    kinds = ("exchange", "private", "sandbox")
+    # each in its grader's own temporary folder, simlab-<pid>
+    return {str(p) for kind in kinds for p in tmp.glob(f"simlab-*/simlab-{kind}-*")}
 
 
-def test_does_a_filler_of_the_notebooks_run_find_no_host_folder_to_fill(no_root_caps, tmp_path):
+def test_does_a_filler_of_the_notebooks_run_cost_no_honest_grade(no_root_caps, tmp_path):
     solution = read_notebook(ROOT / "solutions" / FENCING)
     question = "cancel-after-claim"
     answer = answer_source("solutions", FENCING, question) + FILL
@@ -195,9 +196,18 @@ def test_does_a_filler_of_the_notebooks_run_find_no_host_folder_to_fill(no_root_
     before = _simlab_folders()
     filled, honest = grade(paths, jobs=2, timeout=20)
     assert honest.score == honest.max_score == 17, [q.feedback for q in honest.questions]
-    # The notebook's cells have no host folder to write (the exchange folder is the hidden
-    # checks', read-only to a cell): the filler wrote nothing and keeps what its answer is worth.
-    assert filled.score == 17, [q.feedback for q in filled.questions]
+    if os.geteuid() == 0:
+        # The only host folder the jail sees is the exchange folder, the grader's own (the jail's
+        # user may write only in a folder a check makes in it): the filler wrote nothing and keeps
+        # what its answer is worth.
+        assert filled.score == 17, [q.feedback for q in filled.questions]
+    else:
+        # Without root the jail's user maps to the grader's, the folder's owner: the flood is
+        # caught, its question gets 0, the others keep theirs.
+        first = filled.questions[0]
+        assert first.id == question and first.points == 0, first
+        assert "into a shared folder" in first.feedback
+        assert filled.score == 17 - first.max_points, [q.feedback for q in filled.questions]
     assert not any("grader error" in q.feedback for q in filled.questions)
     assert _simlab_folders() - before == set(), "a shared folder was left behind"
 
