@@ -5,7 +5,7 @@ A submission's path, all of it in :func:`_grade_notebook`:
 1. **Intake.** Read the notebook, refuse a link or anything but a regular file inside the folders
    given (never followed), name its exercise. A notebook that cannot be read, or names no known
    exercise, is reported with an ``error`` and a score of 0.
-2. **Run.** One jailed runtime (:class:`_Sandboxes`, over
+2. **Run.** One jailed runtime (:class:`~simlab.grading.runtime.Runtime`, over
    :class:`~simlab.grading.sandbox.supervisor.Sandbox`) runs every code cell in notebook order,
    as "Restart & Run All" would: IPython's ``InteractiveShell`` with magics and display hooks,
    no kernel. Each cell gets ``timeout`` seconds and a status: ``ok``, ``error``, ``timeout``,
@@ -39,9 +39,7 @@ line saying so.
 
 from __future__ import annotations
 
-import importlib
 import os
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -56,9 +54,9 @@ from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
-from simlab.grading.sandbox.jail import Limits, cpu_limit
+from simlab.grading.runtime import Runtime, plan
 from simlab.grading.sandbox.jail import require as require_sandbox
-from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
+from simlab.grading.sandbox.supervisor import CellResult, SandboxLost
 from simlab.grading.student import Student
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
@@ -78,8 +76,6 @@ __all__ = [
 DEFAULT_TIMEOUT = 60
 #: Bytes of output one cell may print before it counts as a flood.
 DEFAULT_MAX_OUTPUT = 1_000_000
-#: Sandboxes one notebook may use up before the questions left get 0.
-MAX_SANDBOXES = 8
 #: The default budget of one notebook, in multiples of the timeout of one cell or call.
 BUDGET_FACTOR = 10
 
@@ -168,189 +164,7 @@ class NotebookGrade:
         return data
 
 
-#: The roles of the cells the hidden checks skip: the notebook's public checks and demos.
-ISOLATED = ("check", "demo")
-#: A cell that ends in one of these loses its process (it is left out of every replay).
-_LOSING = {"timeout", "dead", "filled", "budget", "not run"}
-
-
-@dataclass(frozen=True)
-class _Cell:
-    index: int
-    source: str
-    #: A public check or a demo: part of the notebook's run, never seen by the hidden checks.
-    isolated: bool
-
-
-def _plan(nb: nbformat.NotebookNode) -> list[_Cell]:
-    """The code cells that run, in notebook order (empty ones never do)."""
-    plan = []
-    for i, cell in enumerate(nb.cells):
-        if cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-        if source.strip():
-            plan.append(_Cell(i, source, cell_role(cell) in ISOLATED))
-    return plan
-
-
-class _Sandboxes:
-    """One submission's runtime: a jailed sandbox that runs the notebook, cell by cell, and
-    then answers the hidden checks; and, when a cell hangs or kills it, a fresh one that replays
-    the cells before (leaving out every cell that ever hung or killed one).
-
-    :meth:`run` is the notebook's own run (every code cell, in order, on the sandbox's ``run``
-    line); the learner's cells also run on its ``checks`` line, which is split off before the
-    first public check or demo cell (:meth:`~simlab.grading.sandbox.supervisor.Sandbox.split`),
-    so the hidden checks (:meth:`get`) see only the learner's cells."""
-
-    def __init__(
-        self,
-        plan: list[_Cell],
-        timeout: float,
-        jailed: bool = True,
-        deadline: float | None = None,
-        out_of_budget: Message | None = None,
-        max_output: int | None = None,
-    ):
-        self.plan = plan
-        self.timeout = timeout
-        self.jailed = jailed
-        self.deadline = deadline
-        self.out_of_budget = out_of_budget
-        self.max_output = max_output
-        #: Cells that hung or killed a sandbox, by index: no replay runs them again.
-        self.bad: dict[int, CellResult] = {}
-        #: How each cell went in the notebook's run (the first time it ran).
-        self.runs: dict[int, CellResult] = {}
-        self.used = 0
-        self.current: Sandbox | None = None
-        self.tampered: list[str] | None = None
-
-    def spent(self) -> bool:
-        """Whether the notebook's budget has run out."""
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def _fresh(self) -> Sandbox:
-        """A new sandbox (its start overlaps with what the caller sends it first)."""
-        if self.spent():
-            raise SandboxLost(self.out_of_budget or "", "budget")
-        if self.used >= MAX_SANDBOXES:
-            raise SandboxLost(message("grader.gave_up", n=MAX_SANDBOXES), "not run")
-        self.used += 1
-        limits = Limits(cpu=cpu_limit(self.timeout))
-        sandbox = Sandbox(timeout=self.timeout, jailed=self.jailed, limits=limits)
-        sandbox.set_budget(self.deadline, self.out_of_budget)
-        self.current = sandbox
-        return sandbox
-
-    def _step(self, sandbox: Sandbox, cell: _Cell, run: bool) -> bool:
-        """Run ``cell`` (on both lines, or on the checks' line only unless ``run``); whether the
-        sandbox is still fit for the next. The first result of a cell in the run is its
-        verdict; a cell that hangs or kills the sandbox on either line is left out from now on."""
-        if run and cell.isolated and not sandbox.split_off:
-            try:
-                sandbox.split()
-            except SandboxLost:
-                return False
-        results = []
-        if run:
-            result = sandbox.exec_cell(
-                cell.index, cell.source, max_output=self.max_output, line="run"
-            )
-            self.runs.setdefault(cell.index, result)
-            results.append(result)
-        if (not run or sandbox.split_off) and not cell.isolated and sandbox.alive:
-            results.append(sandbox.exec_cell(cell.index, cell.source))
-        for result in results:
-            if result.status in _LOSING:
-                self.bad.setdefault(cell.index, result)
-                return False
-        return True
-
-    def _replayed(self, upto: int | None) -> Sandbox:
-        """A fresh sandbox that ran again the cells of the plan before position ``upto``
-        (the notebook's run, both lines), or, with None, the learner's cells on the checks'
-        line alone."""
-        while True:
-            sandbox = self._fresh()
-            cells = self.plan if upto is None else self.plan[:upto]
-            for cell in cells:
-                if cell.index in self.bad or (upto is None and cell.isolated):
-                    continue
-                if not self._step(sandbox, cell, run=upto is not None):
-                    break
-            if sandbox.alive:
-                return sandbox
-            sandbox.close()
-
-    def run(self) -> dict[int, CellResult]:
-        """The notebook's run: every code cell in notebook order, each with ``timeout``
-        seconds; after a cell that hangs or kills the sandbox, the run goes on in a fresh one.
-        Cells the budget (or :data:`MAX_SANDBOXES`) leaves out get ``budget`` (``not run``)."""
-        for position, cell in enumerate(self.plan):
-            try:
-                sandbox = self.current
-                if sandbox is None or not sandbox.alive:
-                    sandbox = self._replayed(position)
-            except SandboxLost as lost:
-                for left in self.plan[position:]:
-                    self.runs.setdefault(left.index, CellResult(left.index, lost.kind, lost.said))
-                break
-            self._step(sandbox, cell, run=True)
-        if self.current is not None and self.current.alive:
-            try:
-                self.current.end_run()
-            except SandboxLost:
-                pass
-        return self.runs
-
-    def get(self) -> Sandbox:
-        """The sandbox the hidden checks call: the one the run left, or a fresh one that ran the
-        learner's cells again."""
-        if self.current is not None and self.current.alive and not self.current.split_off:
-            sandbox = self.current
-        else:
-            if self.current is not None:
-                self.current.close()
-            sandbox = self._replayed(None)
-        if self.tampered is None:
-            self.tampered = _tampering(sandbox)
-        return sandbox
-
-    def close(self) -> None:
-        if self.current is not None:
-            self.current.close()
-
-
-def _tampering(sandbox: Sandbox) -> list[str]:
-    """What the sandbox reports the notebook replaced, kept only where the report names a
-    watched name that exists (:func:`_watched`): the report comes from the learner's process."""
-    try:
-        reply = sandbox.request({"op": "tampered"}, what="a helper check")
-    except SandboxLost:
-        return []
-    value = reply.get("value")
-    if not isinstance(value, list):
-        return []
-    return sorted({v for v in value[:1000] if isinstance(v, str) and _watched(v)})
-
-
-def _watched(name: str) -> bool:
-    """Is ``name`` one the sandbox may report as replaced: a check helper, or an existing
-    attribute of a watched kit module (``simlab.ledger.Ledger``)?"""
-    from simlab.grading.sandbox.child import WATCHED_MODULES, WATCHED_NAMES
-
-    if name in WATCHED_NAMES:
-        return True
-    module, _, attr = name.rpartition(".")
-    if module not in WATCHED_MODULES or not attr.isidentifier() or attr.startswith("__"):
-        return False
-    return hasattr(sys.modules.get(module) or importlib.import_module(module), attr)
-
-
-def _grade_question(q: Question, boxes: _Sandboxes, budget: float) -> QuestionGrade:
+def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade:
     tally = Tally(hidden=q.hidden)
     lost: Message | None = None
     if boxes.spent():
@@ -395,19 +209,19 @@ def hidden_checks(
     jailed: bool = True,
     deadline: float | None = None,
     out_of_budget: Message | None = None,
-) -> tuple[dict[str, QuestionGrade], _Sandboxes]:
+) -> tuple[dict[str, QuestionGrade], Runtime]:
     """The hidden checks alone, without the notebook's run: the learner's cells in a sandbox
     (jailed unless ``jailed=False``), then every question's hidden check; ``budget`` bounds one
     question's checks, ``deadline`` (``time.monotonic()``) all of it (questions after it get
     ``out_of_budget``)."""
-    boxes = _Sandboxes(_plan(nb), timeout, jailed, deadline, out_of_budget)
+    boxes = Runtime(plan(nb), timeout, jailed, deadline, out_of_budget)
     try:
         return _checks(exercise, boxes, budget or 4 * timeout), boxes
     finally:
         boxes.close()
 
 
-def _checks(exercise: Exercise, boxes: _Sandboxes, budget: float) -> dict[str, QuestionGrade]:
+def _checks(exercise: Exercise, boxes: Runtime, budget: float) -> dict[str, QuestionGrade]:
     """Every question's hidden check, in the exercise's order, on ``boxes``."""
     return {q.id: _grade_question(q, boxes, budget) for q in exercise.questions}
 
@@ -502,7 +316,7 @@ def _grade_notebook(
         return NotebookGrade.failed(name, message("grader.no_exercise", known=known))
 
     # run, then checks, in one runtime
-    boxes = _Sandboxes(_plan(nb), timeout, sandbox, deadline, out_of_budget, max_output)
+    boxes = Runtime(plan(nb), timeout, sandbox, deadline, out_of_budget, max_output)
     grades: dict[str, QuestionGrade] = {}
     broke: Message | None = None
     try:

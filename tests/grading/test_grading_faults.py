@@ -37,10 +37,10 @@ from submissions.leases import (
 from simlab.grading.checks.leases import CLAIM_SCENARIO, CLAIM_SEEDS, EFFECT_SCENARIO, EFFECT_SEEDS
 from simlab.grading.checks.leases.driving import simulated
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.grader import _plan, _Sandboxes
 from simlab.grading.messages import Message, untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS, Fail
+from simlab.grading.runtime import Runtime, plan
 from simlab.grading.student import Student
 
 CLAIM = ("atomic-claim", {"claim": "claim", "heartbeat": "heartbeat"}, say("by_claim_heartbeat"))
@@ -63,14 +63,14 @@ ANSWERS = [
 SERIAL_ONLY = [("chapter-claim", TWO_STATEMENT_CLAIM), ("select-then-update", SELECT_THEN_UPDATE)]
 
 
-def _student(question: str, source: str | None) -> _Sandboxes:
+def _student(question: str, source: str | None) -> Runtime:
     exercise = exercise_of(question)
     nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
     if source is not None:
         for cell in nb.cells:
             if cell_role(cell) == "answer" and cell_question(cell) == question:
                 cell.source = source
-    return _Sandboxes(_plan(nb), 60)
+    return Runtime(plan(nb), 60)
 
 
 def _runs(what: tuple, source: str | None) -> dict[int, Message | None]:

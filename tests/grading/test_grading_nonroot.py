@@ -216,10 +216,10 @@ def _run(cells: list, timeout: int):
     """The notebook's run of ``cells`` (sources or cells), and the runtime it ran in."""
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from simlab.grading.grader import _plan, _Sandboxes
+    from simlab.grading.runtime import Runtime, plan
 
     cells = [new_code_cell(c) if isinstance(c, str) else c for c in cells]
-    boxes = _Sandboxes(_plan(new_notebook(cells=cells)), timeout, max_output=10**6)
+    boxes = Runtime(plan(new_notebook(cells=cells)), timeout, max_output=10**6)
     try:
         return boxes.run(), boxes
     finally:

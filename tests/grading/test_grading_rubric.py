@@ -22,10 +22,10 @@ from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.events import BUS_STREAMS
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
-from simlab.grading.grader import _plan, _Sandboxes
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
+from simlab.grading.runtime import Runtime, plan
 
 ANSWERS = LEASES + RUBRIC
 
@@ -93,7 +93,7 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
     for cell in nb.cells:
         if cell_role(cell) == "answer" and cell_question(cell) == "idempotent-send":
             cell.source = ALWAYS_TRUE_EFFECT
-    boxes = _Sandboxes(_plan(nb), 60)
+    boxes = Runtime(plan(nb), 60)
     try:
         with pytest.raises(Fail) as failed:
             simulated(

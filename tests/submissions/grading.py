@@ -15,10 +15,11 @@ import re
 from pathlib import Path
 
 from simlab.grading.checks import EXERCISES
-from simlab.grading.grader import _grade_question, _plan, _Sandboxes
+from simlab.grading.grader import _grade_question
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
+from simlab.grading.runtime import Runtime, plan
 
 __all__ = ["ROOT", "exercise_of", "graded", "check_answer", "check_corpus", "check_feedback"]
 
@@ -37,7 +38,7 @@ def graded(question: str, source: str):
     for cell in nb.cells:
         if cell_role(cell) == "answer" and cell_question(cell) == question:
             cell.source = source
-    boxes = _Sandboxes(_plan(nb), 60)
+    boxes = Runtime(plan(nb), 60)
     try:
         return _grade_question(exercise.question(question), boxes, 240)
     finally:

@@ -47,18 +47,25 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.messages import Message, sentence
+from simlab.grading.messages import Message
 from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
+from simlab.grading.sandbox.launch import CHILD, no_jail, start
 from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
+from simlab.grading.sandbox.outcomes import (
+    CellResult,
+    RemoteError,
+    SandboxLost,
+    cell_lost,
+    describe_error,
+    megabytes,
+)
 
 __all__ = [
     "Sandbox",
@@ -85,73 +92,6 @@ STARTUP_TIMEOUT = 120.0
 #: One of the grader's objects lent to the sandbox: ``service(method, args, kwargs)`` ->
 #: ``("value", result)`` or ``("raise", error_info)`` (see :meth:`Sandbox.offer`).
 Service = Callable[[str, list, dict], tuple[str, Any]]
-
-
-@dataclass(frozen=True)
-class CellResult:
-    """How one code cell went: ``ok``; ``error`` (it raised: ``ename: evalue``, one line);
-    ``flood`` (it printed more than the limit); ``timeout`` (it ran past its time); ``dead``
-    (its process died: ``os._exit``, a crash, the memory limit, garbage on the pipe);
-    ``filled`` (its jail went past a shared folder's cap); ``budget`` (the notebook's budget ran
-    out before or while it ran); ``not run`` (no sandbox could be had for it). ``detail`` in
-    English, ``said`` the same as a message (``detail`` may be given as one)."""
-
-    index: int
-    status: str
-    detail: str = ""
-    said: Message = field(default=sentence(""), compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "said", sentence(self.detail))
-        object.__setattr__(self, "detail", str(self.detail))
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-
-class SandboxLost(Exception):
-    """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
-    ``reason`` in English, ``said`` the same as a message (given as either); ``kind`` says
-    why: ``timeout`` (a request ran out of time), ``budget`` (the notebook's budget ran out),
-    ``filled`` (a shared folder went past its cap) or ``dead`` (anything else)."""
-
-    def __init__(self, reason: Message | str, kind: str = "dead"):
-        super().__init__(str(reason))
-        self.said = sentence(reason)
-        self.reason = str(reason)
-        self.kind = kind
-
-
-class RemoteError(Exception):
-    """Student code raised an exception in the sandbox. ``type`` is its class name, ``kit`` the
-    name of the nearest simlab error class it derives from (or None)."""
-
-    def __init__(self, info: dict, what: str | None = None):
-        self.info = info
-        self.what = what
-        self.type = str(info.get("type", "Exception"))
-        self.kit = info.get("kit")
-        self.message = str(info.get("message", ""))
-        # The constructor's arguments as args, so copies (SimPy re-raises that way) stay intact.
-        super().__init__(info, what)
-
-    def __str__(self) -> str:
-        return self.describe()
-
-    def describe(self) -> str:
-        return f"{self.type}: {self.message}" if self.message else self.type
-
-
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["MPLBACKEND"] = "Agg"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env.pop("PYTHONSTARTUP", None)
-    return env
-
-
-_CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
 
 
 class Sandbox:
@@ -203,17 +143,17 @@ class Sandbox:
                     limits=self.limits, shared=[self.exchange.path, *shared], own_group=True
                 )
                 self._jail = jail
-                argv = jail.command([*_CHILD, *map(str, fds)])
-                self._proc = _start(argv, fds, "/")
+                argv = jail.command([*CHILD, *map(str, fds)])
+                self._proc = start(argv, fds, "/")
             elif zygote.available():
                 # started and recorded in one step: the grader's end kills it (host)
                 with host.making():
-                    self.pid = zygote.fork_sandbox(fds, self._tmp, _no_jail(self.limits))
+                    self.pid = zygote.fork_sandbox(fds, self._tmp, no_jail(self.limits))
                     host.record("process", self.pid)
             else:  # pragma: no cover - no fd passing (Windows)
-                numbers = _no_jail(self.limits).values()
-                argv = [*_CHILD, *map(str, fds), *map(str, numbers)]
-                self._proc = _start(argv, fds, self._tmp)  # its working folder, as forked
+                numbers = no_jail(self.limits).values()
+                argv = [*CHILD, *map(str, fds), *map(str, numbers)]
+                self._proc = start(argv, fds, self._tmp)  # its working folder, as forked
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
@@ -392,7 +332,7 @@ class Sandbox:
         if not self.alive:
             raise SandboxLost(_said("grader.stopped_already"))
         if not self._ready:
-            self._await_start()
+            self._awaitstart()
         if not self._calls:  # a request made while answering a callback stays on its line
             self._to, self._from = self._pairs[1 if line == "checks" and self.split_off else 0]
         timer = self._timer(what, timeout)
@@ -492,7 +432,7 @@ class Sandbox:
             return self._lose(f"{what} {exc.reason}")
         return self._lose(_said("grader.process_died", what=what))
 
-    def _await_start(self) -> None:
+    def _awaitstart(self) -> None:
         """Wait for the child's "ready" frame (sent before any student code runs)."""
         try:
             frame = frames.read_frame(self._from, time.monotonic() + STARTUP_TIMEOUT, 1024)
@@ -532,15 +472,15 @@ class Sandbox:
                 line=line,
             )
         except SandboxLost as lost:
-            return _cell_lost(index, lost)
+            return cell_lost(index, lost)
         printed = reply.get("printed")
         printed = printed if type(printed) is int else 0
         if max_output is not None and printed > max_output:
-            said = _said("grader.printed", got=_megabytes(printed), limit=_megabytes(max_output))
+            said = _said("grader.printed", got=megabytes(printed), limit=megabytes(max_output))
             return CellResult(index, "flood", said)
         if reply["ok"]:
             return CellResult(index, "ok")
-        return CellResult(index, "error", _describe_error(reply.get("error") or {}))
+        return CellResult(index, "error", describe_error(reply.get("error") or {}))
 
     def split(self) -> None:
         """Split the notebook's run off the checks' line: from now on the two are separate
@@ -638,62 +578,7 @@ class Sandbox:
         return self._decode(reply.get("value"), f"building {factory}")
 
 
-def _start(argv: list[str], fds: tuple[int, int], cwd: str | None) -> subprocess.Popen:
-    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
-    of its own; started and recorded in one step, so the grader's end kills it
-    (:mod:`simlab.grading.sandbox.host`; raises :class:`~simlab.grading.sandbox.host.Closing`
-    once the grader is ending)."""
-    with host.making():
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=fds,
-            cwd=cwd,
-            close_fds=True,
-            start_new_session=True,
-            env=_child_env(),
-        )
-        host.record("process", proc.pid)
-    return proc
-
-
-def _no_jail(limits: Limits) -> dict[str, int]:
-    """The limits a child outside a jail sets itself (see :func:`child.limit_self`)."""
-    return {"memory": limits.memory, "file_size": limits.file_size, "cpu": limits.cpu}
-
-
 def _label(target: Any, method: str | None) -> str:
     if isinstance(target, str):
         return f"{target}()" if method is None else f"{target}.{method}()"
     return f"{method}()" if method else "a call"
-
-
-#: The cell's own time limits, by the reason a request ran out with, as a cell's detail.
-_PAST = {"grader.endless": "grader.past_limit", "grader.endless_cpu": "grader.past_cpu"}
-
-
-def _cell_lost(index: int, lost: SandboxLost) -> CellResult:
-    """The result of a cell whose sandbox was lost while it ran."""
-    said = lost.said
-    if lost.kind == "timeout" and said.id in _PAST:
-        said = _said(_PAST[said.id], s=said.value("s"))
-    elif lost.kind == "timeout" and said.id == "grader.waiting":
-        said = _said("grader.past_wall", s=said.value("s"))
-    elif lost.kind == "dead" and said.id == "grader.no_start":
-        return CellResult(index, "not run", said)
-    elif lost.kind == "dead" and said.id.startswith("grader.process_"):
-        said = _said("grader.run_died")
-    return CellResult(index, lost.kind, said)
-
-
-def _megabytes(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
-
-
-def _describe_error(info: dict) -> str:
-    text = RemoteError(info).describe()
-    if info.get("line"):
-        text += f" (line {info['line']})"
-    return text
