@@ -382,6 +382,9 @@ EXTRA_CELLS = {"zy-spin-and-wait": SLOW_CELLS}
 PARTIAL = {"sqlite-view": "cancel-after-first-step"}
 
 
+_VENV = os.fsencode(os.path.realpath(sys.prefix))
+
+
 def _leftovers() -> list[str]:
     """Processes an attack or a jail left: MARK as last argument, or a jail of ours."""
     found = []
@@ -393,7 +396,9 @@ def _leftovers() -> list[str]:
         except OSError:
             continue
         text = b" ".join(argv)
-        if argv[-1] == MARK.encode() or (b"bwrap" in argv[0] and b"simlab-" in text):
+        # a jail of ours binds this virtual environment (others' graders may run beside)
+        ours = b"bwrap" in argv[0] and b"simlab-" in text and _VENV in text
+        if argv[-1] == MARK.encode() or ours:
             found.append(f"{entry}: {text[:120]!r}")
     return found
 
@@ -594,7 +599,8 @@ def test_does_every_attack_gain_nothing_and_the_honest_keep_theirs(batch):
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     got = _objects(done, batch["folder"])
     assert set(got) == {*GRADED, *REFUSED, "zz-victim", "zz-honest"}, "no forgery, none lost"
-    assert "999" not in done.stdout
+    # the forged rows' score (a world's hex seed may hold the digits: not a score)
+    assert "999" not in re.sub(r'"world": "[0-9a-f]+"', "", done.stdout)
     for name in GRADED:
         assert got[name]["error"] is None, (name, got[name]["error"])
         kept = {

@@ -168,7 +168,7 @@ def _interrupted(proc: subprocess.Popen, sig: str) -> tuple[str, str]:
 #: (point, its n-th arrival), signal: together, every point and every signal in each mode.
 PLAIN = [
     ("folder:1", "SIGINT"),
-    ("mount:2", "SIGTERM"),
+    ("mount:1", "SIGTERM"),  # one mount per runtime: its exchange folder
     ("group:1", "SIGKILL"),
     ("cell:2", "SIGINT"),
     ("check:4", "SIGTERM"),
