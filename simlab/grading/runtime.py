@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import nbformat
 
-from simlab.grading.messages import Message, message
+from simlab.grading import messages
+from simlab.grading.messages import message
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import Limits, cpu_limit
 from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
@@ -72,7 +73,7 @@ class Runtime:
         timeout: float,
         jailed: bool = True,
         deadline: float | None = None,
-        out_of_budget: Message | None = None,
+        out_of_budget: messages.Message | None = None,
         max_output: int | None = None,
     ):
         self.plan = plan
