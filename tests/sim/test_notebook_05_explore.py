@@ -129,14 +129,15 @@ def test_does_the_default_scope_try_three_pause_lengths():
 
 
 def test_is_unfenced_certified_for_one_fault_and_broken_with_two():
-    """ "`unfenced` is certified for 1 fault here, and broken with 2"."""
+    """Section text: "`unfenced` is certified for 1 fault here, and broken with 2"."""
     assert explore(variant="unfenced", max_faults=1).certified
     assert explore(variant="unfenced", max_faults=2).faults == 2
 
 
 def test_does_one_pause_break_unfenced_with_seed_2():
-    """ "With seed 2, one pause breaks `unfenced`: its timing lets the other worker take the task
-    over while the first one sleeps, and still be at work when it wakes"."""
+    """Section text: "With seed 2, one pause breaks `unfenced`: its timing lets the other
+    worker take the task over while the first one sleeps, and still be at work when it
+    wakes"."""
     x = explore(variant="unfenced", max_faults=1, seeds=2)
     assert (x.faults, x.result.seed) == (1, 2)
     assert [f["kind"] for f in x.result.schedule.faults] == ["pause"]
@@ -144,10 +145,10 @@ def test_does_one_pause_break_unfenced_with_seed_2():
 
 
 def test_does_the_strict_ledgers_pause_break_unfenced_with_three_tasks_and_workers(strict):
-    """ "with 3 tasks and 3 workers, the very pause that broke `StrictLedger` breaks `unfenced`:
-    a third worker takes the task over while the first one sleeps, and is still at work when it
-    wakes (with only 2 tasks the third worker finishes the task before the sleeper wakes, and a
-    completed task refuses the stale save even unfenced"."""
+    """Section text: "with 3 tasks and 3 workers, the very pause that broke `StrictLedger`
+    breaks `unfenced`: a third worker takes the task over while the first one sleeps, and is
+    still at work when it wakes (with only 2 tasks the third worker finishes the task before
+    the sleeper wakes, and a completed task refuses the stale save even unfenced"."""
     x = explore(variant="unfenced", max_faults=1, tasks=3, workers=3)
     assert x.faults == 1 and x.result.schedule.faults == strict.result.schedule.faults
     _taken_over_mid_task(x.result)
