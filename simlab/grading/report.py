@@ -52,7 +52,7 @@ CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
 WEIGHTED = {
     "en": "  points weigh ideas, not checks: `simlab grade --rubric {exercise}` shows each "
     "question's criteria and their weights",
-    "zh": "  分数按考查的思路加权,而不是按通过的检查项计数:`simlab grade --rubric {exercise}` "
+    "zh": "  分数按考查的思路加权，而不是按通过的检查项计数：`simlab grade --rubric {exercise}` "
     "列出每道题的评分标准及其权重",
 }
 _PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
@@ -68,8 +68,8 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             head += f"  ({g.exercise})"
         lines = [head]
         if g.error:
-            label = "未评分" if lang == "zh" else "not graded"
-            lines.append(f"  {label}: {error_of(g, lang)}")
+            label = "未评分：" if lang == "zh" else "not graded: "
+            lines.append(f"  {label}{error_of(g, lang)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(

@@ -209,7 +209,7 @@ def test_is_a_refused_submission_reported_in_the_reports_language(tmp_path, caps
         "regular files inside the folders given (the link is not graded)"
     )
     assert said_zh.endswith(
-        "linked.ipynb:是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)"
+        "linked.ipynb：是符号链接，不会跟随：提交的作业必须是所给文件夹里的普通文件（链接不评分）"
     )
 
 
