@@ -5,9 +5,10 @@ notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE``
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
 ``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
 EXERCISE is an exercise's name (``leases``) or its notebook's path.
-Exit status 0 when every notebook was graded (whatever its score), 1 when a
-notebook could not be graded at all (not a notebook, unknown exercise, a link or another
-file that is not a regular one), 2 for a usage mistake.
+Exit status 0 when every notebook was graded (whatever its score) and every export written, 1
+when a notebook could not be graded at all (not a notebook, unknown exercise, a link or another
+file that is not a regular one), 2 for a usage mistake or a missing sandbox, 3 when an export
+could not be written (3 wins over 1), 130 after Ctrl-C.
 
 ``simlab build-exercises`` writes ``exercises/`` from ``solutions/``; ``--check`` writes nothing
 and exits 1 when ``exercises/`` is stale (``make test`` runs the same check as a test).
@@ -102,7 +103,12 @@ def _grade(args: argparse.Namespace) -> int:
     else:
         print(format_text(grades, args.lang))
     if args.csv:
-        write_csv(grades, args.csv, args.paths)
+        try:
+            write_csv(grades, args.csv, args.paths)
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            return 3
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
     return 1 if any(g.error for g in grades) else 0

@@ -34,7 +34,12 @@ def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
     else:
         print(format_report(subs, args.lang))
     if args.csv:
-        _write_csv(args, subs, args.paths)
+        try:
+            _write_csv(args, subs, args.paths)
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            return 3
     return 1 if any(s.status != "graded" or as_grade(s).error for s in subs) else 0
 
 
@@ -51,7 +56,10 @@ def _roots(subs) -> list[str]:
 
 
 def report(args: argparse.Namespace, queue) -> int:
-    """``--report``: print (and write) from the queue; grade nothing."""
+    """``--report``: print (and write) from the queue; grade nothing. Exit status 0 when
+    every submission is graded and every export written, 1 when one could not be graded (an
+    error, or dead), 3 when an export could not be written (each export, and each page, is
+    written on its own: one that fails is one line on stderr and the others carry on)."""
     from simlab.grading import queue_report as qr
 
     with queue:
@@ -69,22 +77,43 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.canvas:
         try:
             roster = qr.read_roster(args.roster)
-            qr.write_canvas(subs, roster, args.canvas)
-        except (qr.RosterError, OSError) as exc:
+        except qr.RosterError as exc:
             raise UsageError(str(exc)) from None
+    problems: list[str] = []
     if args.json:
         sys.stdout.write(qr.report_lines(subs, args.lang))
     else:
         print(qr.format_report(subs, args.lang) if subs else "the queue is empty")
     if args.csv:
-        _write_csv(args, subs, _roots(subs))
+        try:
+            _write_csv(args, subs, _roots(subs))
+        except OSError as exc:
+            problems.append(f"cannot write {args.csv}: {exc.strerror or type(exc).__name__}")
     if args.feedback:
         pages = qr.write_feedback(subs, args.feedback, args.lang)
+        problems.extend(pages.problems)
         if not args.json:
-            print(f"wrote {len(pages)} feedback page(s) in {args.feedback}")
-    if roster is not None and not args.json:
-        print(f"wrote {args.canvas} for Canvas ({len(roster)} submission(s))")
-    return 0
+            print(f"wrote {len(pages.files)} feedback page(s) in {args.feedback}")
+    if roster is not None:
+        try:
+            qr.write_canvas(subs, roster, args.canvas)
+        except qr.RosterError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:
+            problems.append(f"cannot write {args.canvas}: {exc.strerror or type(exc).__name__}")
+        else:
+            if not args.json:
+                print(f"wrote {args.canvas} for Canvas ({len(roster)} submission(s))")
+    for line in problems:
+        print(f"simlab grade: {line}", file=sys.stderr)
+    if problems:
+        return 3
+    return 1 if any(_not_graded(s) for s in subs) else 0
+
+
+def _not_graded(s) -> bool:
+    """Could this submission not be graded (dead, or graded with an error)?"""
+    return s.status == "dead" or (s.status == "graded" and bool((s.result or {}).get("error")))
 
 
 class QueueBar:

@@ -8,7 +8,7 @@ left it (escaped, capped: :mod:`simlab.grading.text`); nothing here grades.
   (``pending``, ``graded``, ``dead``) and ``attempts`` (``worker``, ``epoch``, ``started``,
   ``ended``, ``outcome``);
 * :func:`format_report`: the text report, one block per submission;
-* :func:`write_feedback` (``--feedback DIR``): one HTML page per submission for its learner;
+* :func:`write_feedback` (``--feedback DIR``): one HTML page per student (:func:`page_name`);
 * :func:`write_canvas` (``--canvas FILE --roster FILE``): a CSV for Canvas's gradebook import;
 * :func:`changes` (``--changed``): points that moved between the last two grader versions.
 """
@@ -18,8 +18,10 @@ from __future__ import annotations
 import csv
 import html
 import json
-from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
@@ -39,6 +41,9 @@ __all__ = [
     "report_lines",
     "write_canvas",
     "write_feedback",
+    "page_name",
+    "feedback_page",
+    "Written",
     "CANVAS_FIXED",
 ]
 
@@ -126,52 +131,140 @@ _PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;max-width:46em;margin:2em auto}}
 td,th{{padding:.3em .6em;vertical-align:top;text-align:left}}
 tr:nth-child(even){{background:#f4f4f4}}</style></head>
-<body><h1>{title}</h1><p>{summary}</p>
-{table}</body></html>
+<body><h1>{title}</h1>
+{body}
+</body></html>
 """
 
 
-def _page_name(notebook: str) -> PurePosixPath:
-    """Where a submission's page goes below the folder: its key's path (no root, no ``..``),
-    ``.html`` for ``.ipynb``."""
-    parts = [p for p in PurePosixPath(notebook.replace("\\", "/")).parts if p not in ("/", "..")]
-    name = PurePosixPath(*parts) if parts else PurePosixPath("submission")
-    return name.with_suffix(".html")
+def page_name(student: str) -> str:
+    """The file name of a student's feedback page, one-to-one with student IDs: every
+    character of the ID but ``a``-``z``, ``0``-``9`` and ``-`` is written as ``_`` and the
+    two lowercase hex digits of each of its UTF-8 bytes (``Bob.A`` -> ``_42ob_2e_41``), then
+    ``.html``; the empty ID is ``_.html``. A name so made holds no ``/``, ``\\``, ``.`` (other
+    than its suffix), NUL or capital letter: it never leaves the folder, and no two names
+    differ only in case. An ID whose name would pass :data:`_PAGE_STEM` characters keeps that
+    many and ends with ``~`` and 32 hex digits of the ID's SHA-256 (``~`` appears nowhere
+    else)."""
+    import hashlib
+
+    out = []
+    for ch in student:
+        if ch in _PLAIN:
+            out.append(ch)
+        else:
+            out.extend(f"_{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
+    stem = "".join(out) or "_"
+    if len(stem) > _PAGE_STEM:
+        digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        stem = stem[: _PAGE_STEM - 33] + "~" + digest
+    return stem + ".html"
 
 
-def feedback_page(s: Submission, lang: str = "en") -> str:
-    """One learner's page: each question's points and feedback (the sentences the grader
-    wrote, stories of failing runs included); no hidden input, no other submission."""
-    from simlab.grading.report import _said, feedback_of
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+#: The longest page name before ``.html`` (file systems allow 255 bytes).
+_PAGE_STEM = 200
+
+
+def _said_in(said: Message, lang: str) -> str:
+    return html.escape(render(said, lang))
+
+
+def _submission_html(s: Submission, lang: str) -> str:
+    """One submission's part of a page: its file and exercise, its points or its one line,
+    each question's points and feedback, and why points are not the count of checks."""
+    from simlab.grading.report import _PARTIAL, error_of, feedback_of
 
     g = as_grade(s)
-    title = html.escape(f"{Path(s.notebook).name}: {g.exercise or 'not graded'}")
-    if s.status != "graded":
-        summary = html.escape(g.error or "not graded yet")
-        return _PAGE.format(lang=lang, title=title, summary=summary, table="")
-    summary = html.escape(f"{g.score} / {g.max_score} points")
+    head = f"{Path(s.notebook).name}: {g.exercise}" if g.exercise else Path(s.notebook).name
+    parts = [f"<h2>{html.escape(for_people(head))}</h2>"]
+    if s.status == "pending":
+        parts.append(f"<p>{_said_in(message('grader.page_pending'), lang)}</p>")
+        return "\n".join(parts)
+    if s.status == "dead":
+        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+        return "\n".join(parts)
+    if g.error and not g.questions:
+        label = _said_in(message("grader.page_not_graded"), lang)
+        parts.append(f"<p>{label}: {html.escape(error_of(g, lang))}</p>")
+        return "\n".join(parts)
+    points = message("grader.page_points", score=g.score, max=g.max_score)
+    parts.append(f"<p>{_said_in(points, lang)}</p>")
     if g.error:
-        summary += "<br>" + html.escape(_said(g.error, lang))
-    rows = ["<table><tr><th>question</th><th>points</th><th>feedback</th></tr>"]
+        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+    heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
+    parts.append("<table><tr>" + "".join(f"<th>{_said_in(h, lang)}</th>" for h in heads) + "</tr>")
     for q in g.questions:
-        rows.append(
-            f"<tr><td>{html.escape(q.id)}</td><td>{q.points}/{q.max_points}</td>"
+        parts.append(
+            f"<tr><td>{html.escape(for_people(q.id))}</td><td>{q.points}/{q.max_points}</td>"
             f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
         )
-    rows.append("</table>")
-    return _PAGE.format(lang=lang, title=title, summary=summary, table="\n".join(rows))
+    parts.append("</table>")
+    partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
+    if g.exercise and partial:
+        weighted = message("grader.page_weighted", exercise=g.exercise)
+        parts.append(f"<p>{_said_in(weighted, lang)}</p>")
+    return "\n".join(parts)
 
 
-def write_feedback(subs: Sequence[Submission], folder: str | Path, lang: str = "en") -> list[Path]:
-    """Write one HTML page per submission below ``folder`` (its key's path, ``.html``)."""
+def feedback_page(student: str, subs: Sequence[Submission], lang: str = "en") -> str:
+    """One learner's page: for each of their submissions its points, each question's points and
+    feedback (the sentences the grader wrote), or its one line when it was not graded; no
+    hidden input, no other student's submission. Every sentence is in ``lang``."""
+    title = _said_in(message("grader.page_title", student=for_people(student)), lang)
+    body = "\n".join(_submission_html(s, lang) for s in subs)
+    return _PAGE.format(lang=lang, title=title, body=body)
+
+
+@dataclass
+class Written:
+    """What an export wrote: the files (each one really written) and one line per file it
+    could not write."""
+
+    files: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def write_feedback(
+    subs: Sequence[Submission],
+    folder: str | Path,
+    lang: str = "en",
+    student_of: Callable[[Submission], str] = lambda s: s.notebook,
+) -> Written:
+    """Write one HTML page per student (``student_of``: a submission's student ID; by default
+    its key) in ``folder``, named by :func:`page_name`. Each page is made and written on its
+    own: a page that cannot be written (a folder or a link in its place, a full disk) is one
+    line of ``problems`` and the others are written; a link in a page's place is never
+    followed. ``files`` holds exactly the pages written."""
     folder = Path(folder)
-    written = []
+    out = Written()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        out.problems.append(f"cannot write feedback pages in {shown_path(folder)}: {_why(exc)}")
+        return out
+    by_student: dict[str, list[Submission]] = {}
     for s in subs:
-        path = folder / _page_name(s.notebook)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(feedback_page(s, lang), encoding="utf-8")
-        written.append(path)
-    return written
+        by_student.setdefault(student_of(s), []).append(s)
+    for student, theirs in by_student.items():
+        path = folder / page_name(student)
+        try:
+            text = feedback_page(student, theirs, lang).encode("utf-8")
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(path, flags, 0o644)
+            with os.fdopen(fd, "wb") as f:
+                f.write(text)
+        except OSError as exc:
+            out.problems.append(
+                f"cannot write the page of {for_people(student)} ({shown_path(path)}): {_why(exc)}"
+            )
+            continue
+        out.files.append(path)
+    return out
+
+
+def _why(exc: OSError) -> str:
+    return for_people(exc.strerror or type(exc).__name__)
 
 
 # -- Canvas ----------------------------------------------------------------------------------------

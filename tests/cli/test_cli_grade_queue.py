@@ -13,6 +13,7 @@ import json
 import pytest
 
 from simlab.cli import main
+from simlab.grading.queue_report import page_name
 from simlab.grading.queue_store.store import open_queue
 from simlab.ledger import Ledger
 
@@ -86,8 +87,8 @@ def test_is_the_feedback_page_the_learners_own_and_escaped(tmp_path, capsys):
     _graded(db, "class/alice/ex.ipynb", [5, 0], feedback="<script>alert(1)</script> failed")
     _graded(db, "class/bob/ex.ipynb", [1, 1])
     status, _, _ = _report(capsys, db, "--feedback", str(pages))
-    page = (pages / "class/alice/ex.html").read_text()
-    assert status == 0 and (pages / "class/bob/ex.html").is_file()
+    page = (pages / page_name("class/alice/ex.ipynb")).read_text()
+    assert status == 0 and (pages / page_name("class/bob/ex.ipynb")).is_file()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "5 / 10 points" in page and "bob" not in page
 
