@@ -178,3 +178,28 @@ def test_does_the_json_report_of_a_broken_file_have_its_one_line(tmp_path, capsy
     rows = [json.loads(line) for line in out.splitlines()]
     assert status == 1 and len(rows) == 4
     assert sum(bool(r["error"]) for r in rows) == 3
+
+
+OLD_MALFORMED = {  # nbformat 3, a code cell without its outputs: nbformat cannot convert it
+    "metadata": {"name": ""},
+    "nbformat": 3,
+    "nbformat_minor": 0,
+    "worksheets": [{"cells": [{"cell_type": "code", "input": "x = 1", "language": "python"}]}],
+}
+
+
+def test_is_a_malformed_old_notebook_the_files_fault_in_nbformats_words(tmp_path, capsys):
+    path = tmp_path / "old.ipynb"
+    path.write_text(json.dumps(OLD_MALFORMED))
+    status = main(["grade", "--no-sandbox", "--no-progress", "--json", str(path)])
+    out, _ = capsys.readouterr()
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert status == 1
+    assert "grader error" not in row["error"]
+    assert (
+        row["error"]
+        == f"{path}: not a valid notebook (The notebook is invalid and is missing an expected key: outputs)"
+    )
+    status = main(["grade", "--no-sandbox", "--no-progress", "--json", "--lang", "zh", str(path)])
+    out, _ = capsys.readouterr()
+    assert "不是有效的 notebook（The notebook is invalid" in json.loads(out)["error"]
