@@ -124,6 +124,7 @@ EN = {
     "(not counted for anyone)",
     "two_students": "in the roster twice: it matches {first} and {second} (not counted for anyone)",
     "no_submission": "no submission",
+    "class_head": "roster {path}: {n} of {total} student(s) handed in",
 }
 
 ZH = {
@@ -227,4 +228,5 @@ ZH = {
     "unknown_student": "不在名单里：没有哪个学生的 ID、文件夹或 notebook 与它对应（不计入任何人）",
     "two_students": "在名单里出现两次：它同时对应 {first} 和 {second}（不计入任何人）",
     "no_submission": "没有提交",
+    "class_head": "名单 {path}：{total} 名学生中有 {n} 名提交了作业",
 }

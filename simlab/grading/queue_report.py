@@ -52,7 +52,7 @@ CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
 
 class RosterError(ValueError):
-    """The roster is unreadable or does not match the queue's submissions (one line)."""
+    """The roster is unreadable or contradicts itself (one line)."""
 
 
 def latest(submissions: Sequence[Submission]) -> list[Submission]:
@@ -96,12 +96,13 @@ def _question(data: dict) -> QuestionGrade:
     return q
 
 
-def report_lines(subs: Sequence[Submission], lang: str = "en") -> str:
+def report_lines(subs: Sequence[Submission], lang: str = "en", who=None) -> str:
     """One JSON object per submission, one per line: ``simlab grade --json``'s keys (score and
-    max_score null while not graded) plus ``status`` and ``attempts``."""
+    max_score null while not graded; ``student`` with a roster's ``who``) plus ``status`` and
+    ``attempts``."""
     out = []
-    for s in subs:
-        data = json.loads(json_lines([as_grade(s)], lang))
+    for i, s in enumerate(subs):
+        data = json.loads(json_lines([as_grade(s)], lang, None if who is None else [who[i]]))
         if s.status != "graded":
             data["score"] = data["max_score"] = None
         data["status"] = s.status
@@ -270,66 +271,113 @@ def _why(exc: OSError) -> str:
 # -- Canvas ----------------------------------------------------------------------------------------
 
 
-def read_roster(path: str | Path) -> dict[str, dict[str, str]]:
-    """The roster: a CSV with a ``notebook`` column (a submission's key, as ``--json`` names
-    it), ``Student`` and Canvas's ``ID`` (optional: ``SIS User ID``, ``SIS Login ID``,
-    ``Section``). Returns notebook -> that row. Raises :class:`RosterError`."""
+def read_roster(path: str | Path):
+    """The roster (:func:`simlab.grading.roster.read_roster`; :class:`RosterError` if bad)."""
+    from simlab.grading import roster
+
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise RosterError(f"cannot read the roster {path}: {exc}") from None
-    if not rows or not {"notebook", "Student", "ID"} <= set(rows[0]):
-        raise RosterError(f"the roster {path} needs the columns notebook, Student and ID")
-    roster: dict[str, dict[str, str]] = {}
-    for row in rows:
-        key = (row.get("notebook") or "").strip()
-        if not key or key in roster:
-            raise RosterError(f"the roster {path} names {key or 'an empty notebook'!r} twice")
-        roster[key] = row
-    return roster
+        return roster.read_roster(path)
+    except roster.RosterError as exc:
+        raise RosterError(str(exc)) from None
+
+
+def _exercise_of(s: Submission) -> str | None:
+    """The exercise a submission answers: its grade's, else the one its file is named for."""
+    from simlab.grading.checks import EXERCISES
+
+    exercise = (s.result or {}).get("exercise")
+    if exercise:
+        return exercise
+    by_file = {e.notebook: name for name, e in EXERCISES.items()}
+    return by_file.get(Path(s.notebook.replace("\\", "/")).name)
 
 
 def write_canvas(
-    subs: Sequence[Submission], roster: dict[str, dict[str, str]], out: str | Path
-) -> int:
-    """Write the Canvas gradebook CSV: one row per student, one column per exercise (its
-    points; empty while not graded), a ``Points Possible`` row first. Every submission must be
-    in the roster and every roster row in the queue, else :class:`RosterError` and nothing is
-    written. Returns the number of students."""
-    keys = {s.notebook for s in subs}
-    missing = sorted(keys - set(roster))
-    if missing:
-        raise RosterError(f"the roster has no student for {shown_path(missing[0])}")
-    extra = sorted(set(roster) - keys)
-    if extra:
-        raise RosterError(f"the roster names {shown_path(extra[0])}, which the queue does not hold")
-    exercises: list[str] = []
-    possible: dict[str, int] = {}
-    students: dict[str, dict[str, Any]] = {}
+    subs: Sequence[Submission],
+    roster,
+    out: str | Path,
+    titles: dict[str, str] | None = None,
+    missing: str = "empty",
+    lang: str = "en",
+) -> tuple[int, list[str]]:
+    """Write the Canvas gradebook CSV: Canvas's five student columns, then one column per
+    exercise named ``titles[exercise]`` (``Title (id)``, as Canvas matches an assignment; the
+    bare exercise ID when not given), a ``Points Possible`` row, and one row per roster
+    student, in the roster's order. A graded submission gives its score; an ungradable one
+    (an error, or dead) gives 0 or an empty cell by ``missing`` (``zero`` or ``empty``); no
+    submission, or one not graded yet, an empty cell. Returns the number of student rows and
+    one line for each cell that is not a score, each submission that is no one's, each
+    exercise without a title, each student with two submissions for one exercise."""
+    from simlab.grading.checks import EXERCISES
+
+    titles = dict(titles or {})
+    lines: list[str] = []
+    exercises: list[str] = list(titles)
+    mine: dict[tuple[str, str], list[Submission]] = {}
     for s in subs:
-        g = as_grade(s)
-        row = roster[s.notebook]
-        student = students.setdefault(row["ID"], {c: row.get(c, "") for c in CANVAS_FIXED})
-        exercise = g.exercise or (s.result or {}).get("exercise")
-        if exercise is None:
-            continue
-        if exercise not in exercises:
+        student, why = roster.owner(s.notebook)
+        exercise = _exercise_of(s)
+        if exercise and exercise not in exercises:
             exercises.append(exercise)
-        possible[exercise] = max(possible.get(exercise, 0), g.max_score)
-        if exercise in student:
-            raise RosterError(f"student {row['ID']} has two submissions for {exercise}")
-        student[exercise] = g.score if s.status == "graded" else ""
+        if student is None:
+            lines.append(f"{shown_path(s.notebook)}: {render(why, lang)}")
+        elif exercise is None:
+            lines.append(f"{shown_path(s.notebook)} ({student}): not in any column: no exercise")
+        else:
+            mine.setdefault((student.id, exercise), []).append(s)
+    for e in exercises:
+        if e not in titles:
+            lines.append(
+                f'column {e}: no --canvas-assignment {e}="Title (id)": Canvas will make a new '
+                "assignment of it"
+            )
+    possible = {}
+    for e in exercises:
+        seen = [
+            (s.result or {}).get("max_score") or 0
+            for (_, x), ss in mine.items()
+            for s in ss
+            if x == e and (s.result or {}).get("max_score")
+        ]
+        # the grades' own maximum; the exercise's when nothing of it is graded yet
+        possible[e] = max(seen, default=EXERCISES[e].max_score if e in EXERCISES else 0)
     with open(out, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*CANVAS_FIXED, *exercises])
+        writer.writerow([*CANVAS_FIXED, *(csv_cell(titles.get(e, e)) for e in exercises)])
         writer.writerow(["Points Possible", "", "", "", "", *(possible[e] for e in exercises)])
-        for student in students.values():
-            writer.writerow(
-                [csv_cell(str(student[c])) for c in CANVAS_FIXED]
-                + [student.get(e, "") for e in exercises]
-            )
-    return len(students)
+        for student in roster.students:
+            cells = []
+            for e in exercises:
+                cell, line = _canvas_cell(mine.get((student.id, e), []), missing, lang)
+                if line:
+                    lines.append(f"{for_people(str(student))}, {e}: {line}")
+                cells.append(cell)
+            writer.writerow([csv_cell(c) for c in student.columns()] + cells)
+    return len(roster.students), lines
+
+
+def _canvas_cell(theirs: Sequence[Submission], missing: str, lang: str) -> tuple[Any, str]:
+    """A student's cell for one exercise and the line that says why it is not their score."""
+    if not theirs:
+        return "", f"{render(message('grader.no_submission'), lang)} (empty)"
+    if len(theirs) > 1:
+        names = " and ".join(shown_path(s.notebook) for s in theirs)
+        graded = [s for s in theirs if s.status == "graded" and not (s.result or {}).get("error")]
+        if graded:
+            best = max(graded, key=lambda s: s.result["score"])
+            return best.result["score"], f"two submissions ({names}): the best score counts"
+        theirs = theirs[:1]
+    (s,) = theirs
+    if s.status == "pending":
+        return "", "not graded yet (empty)"
+    g = as_grade(s)
+    if s.status == "dead" or g.error:
+        from simlab.grading.report import error_of
+
+        cell = 0 if missing == "zero" else ""
+        shown = "0" if cell == 0 else "empty"
+        return cell, f"not graded, {shown} (--missing {missing}): {error_of(g, lang)}"
+    return g.score, ""
 
 
 # -- regrades --------------------------------------------------------------------------------------

@@ -201,3 +201,138 @@ def test_is_a_malformed_old_notebook_the_files_fault_in_nbformats_words(tmp_path
     status = main(["grade", "--no-sandbox", "--no-progress", "--json", "--lang", "zh", str(path)])
     out, _ = capsys.readouterr()
     assert "不是有效的 notebook（The notebook is invalid" in json.loads(out)["error"]
+
+
+# -- students by ID --------------------------------------------------------------------------
+
+CANVAS_HEAD = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Fencing (7)"]
+CANVAS_ROWS = [
+    ["    Points Possible", "", "", "", "", "17"],
+    ["Oscar O", "201", "S201", "oscar", "section-a", ""],
+    ["Peggy P", "202", "S202", "peggy", "section-a", ""],
+    ["Quinn Q", "203", "S203", "quinn", "section-b", ""],
+]
+
+
+def _canvas_roster(path) -> str:
+    """A gradebook CSV as Canvas exports it (its points row, an assignment column)."""
+    with open(path, "w", newline="", encoding="utf-8-sig") as f:
+        writer = csv.writer(f)
+        writer.writerow(CANVAS_HEAD)
+        writer.writerows(CANVAS_ROWS)
+    return str(path)
+
+
+def _sections(tmp_path):
+    """oscar and peggy hand in under section-a/, zed (in no roster) under section-b/; quinn
+    hands in nothing. The notebooks are truncated: refused before any kernel runs."""
+    folder = tmp_path / "class"
+    for who in ("section-a/oscar", "section-a/peggy", "section-b/zed"):
+        (folder / who / "hw").mkdir(parents=True)
+        (folder / who / "hw" / "ex.ipynb").write_text('{"cells": [')
+    return folder
+
+
+def _grade_json(capsys, *argv) -> tuple[int, list[dict], str]:
+    status = main(["grade", "--no-sandbox", "--no-progress", "--json", *argv])
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_is_identity_the_rosters_not_the_folder_layouts(tmp_path, capsys):
+    folder = _sections(tmp_path)
+    roster = _canvas_roster(tmp_path / "canvas.csv")
+    _, by_folder, _ = _grade_json(capsys, "--roster", roster, str(folder))
+    given = sorted(str(p) for p in folder.glob("*/*/hw/ex.ipynb"))
+    _, by_glob, _ = _grade_json(capsys, "--roster", roster, *given)
+    for rows in (by_folder, by_glob):
+        owners = {r["notebook"]: r["student"] for r in rows}
+        assert owners == {
+            str(folder / "section-a/oscar/hw/ex.ipynb"): "201",
+            str(folder / "section-a/peggy/hw/ex.ipynb"): "202",
+            str(folder / "section-b/zed/hw/ex.ipynb"): None,
+            None: "203",  # quinn: no submission, one row saying so
+        }
+    (zed,) = [r for r in by_folder if r["student"] is None]
+    assert zed["unknown"].startswith("not in the roster")
+    (quinn,) = [r for r in by_folder if r["notebook"] is None]
+    assert quinn["error"] == "no submission" and quinn["score"] is None
+
+
+def test_does_the_text_report_account_for_the_class(tmp_path, capsys):
+    folder = _sections(tmp_path)
+    roster = _canvas_roster(tmp_path / "canvas.csv")
+    table = tmp_path / "class.csv"
+    status = main(
+        ["grade", "--no-sandbox", "--no-progress", "--roster", roster, "--csv", str(table)]
+        + [str(folder)]
+    )
+    out = capsys.readouterr().out
+    assert status == 1
+    assert f"roster {roster}: 2 of 3 student(s) handed in" in out
+    assert f"{folder}/section-b/zed/hw/ex.ipynb: not in the roster" in out
+    assert "203 (Quinn Q): no submission" in out
+    rows = list(csv.DictReader(table.open()))
+    assert [r["student"] for r in rows] == ["201", "202", "", "203"]
+    assert "not in the roster" in rows[2]["error"] and rows[3]["error"] == "no submission"
+
+
+def test_is_a_folder_linked_one_level_up_refused_and_the_classmate_graded_as_themself(
+    tmp_path, capsys
+):
+    """``simlab grade class/*/hw/*.ipynb`` where oscar's folder links to peggy's."""
+    folder = tmp_path / "class"
+    (folder / "peggy" / "hw").mkdir(parents=True)
+    (folder / "peggy" / "hw" / "ex.ipynb").write_text('{"cells": [')
+    (folder / "oscar").symlink_to("peggy", target_is_directory=True)
+    given = sorted(str(p) for p in folder.glob("*/hw/*.ipynb"))
+    assert len(given) == 2
+    status, rows, _ = _grade_json(capsys, *given)
+    by = {r["notebook"]: r["error"] for r in rows}
+    assert status == 1 and len(rows) == 2
+    assert "in a folder that is a symbolic link" in by[str(folder / "oscar/hw/ex.ipynb")]
+    assert "not a readable notebook" in by[str(folder / "peggy/hw/ex.ipynb")]
+    db = tmp_path / "q.sqlite"
+    assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", *given]) == 0
+    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    capsys.readouterr()
+    _, out, _ = _report(capsys, db, "--json")
+    queued = {json.loads(line)["notebook"]: json.loads(line)["error"] for line in out.splitlines()}
+    assert queued == by
+
+
+def test_is_every_path_accounted_for_with_one_line(tmp_path, capsys):
+    """Not a notebook, the same file spelled twice, a link deep in the path, unreadable."""
+    folder = tmp_path / "class"
+    (folder / "ann").mkdir(parents=True)
+    (folder / "ann" / "ex.ipynb").write_text('{"cells": [')
+    (folder / "ann" / "notes.txt").write_text("not a notebook")
+    (folder / "deep" / "a" / "b").mkdir(parents=True)
+    (folder / "deep" / "a" / "b" / "c").symlink_to(folder / "ann", target_is_directory=True)
+    again = folder / "ann" / ".." / "ann" / "ex.ipynb"
+    deep = folder / "deep" / "a" / "b" / "c" / "ex.ipynb"
+    status, rows, _ = _grade_json(capsys, str(folder), str(again), str(deep))
+    by = {r["notebook"]: r["error"] for r in rows}
+    assert status == 1 and len(rows) == 5
+    assert "not a readable notebook" in by[str(folder / "ann" / "ex.ipynb")]
+    assert by[str(folder / "ann" / "notes.txt")].endswith(
+        "not a notebook: only *.ipynb files are graded (not graded)"
+    )
+    assert f"the same file as {folder / 'ann' / 'ex.ipynb'}, given twice" in by[str(again)]
+    assert "a symbolic link, not followed" in by[str(folder / "deep" / "a" / "b" / "c")]
+    assert "in a folder that is a symbolic link" in by[str(deep)]
+
+
+def test_are_the_kits_roster_and_canvass_export_both_read(tmp_path):
+    from simlab.grading.roster import read_roster
+
+    canvas = read_roster(_canvas_roster(tmp_path / "canvas.csv"))
+    assert [s.id for s in canvas.students] == ["201", "202", "203"]
+    assert canvas.owner("submitted/peggy/ps1/ex.ipynb")[0].name == "Peggy P"
+    assert canvas.owner("class/peggy.ipynb")[0].id == "202"
+    assert canvas.owner("class/oscar/peggy/ex.ipynb")[0] is None, "two students: no one's"
+    kit = tmp_path / "kit.csv"
+    kit.write_text("notebook,Student,ID\na/ex1.ipynb,Al,1\na/ex2.ipynb,Al,1\nb/ex1.ipynb,Bo,2\n")
+    ours = read_roster(kit)
+    assert [s.id for s in ours.students] == ["1", "2"]
+    assert ours.owner("a/ex2.ipynb")[0].id == "1" and ours.owner("c/ex1.ipynb")[0] is None
