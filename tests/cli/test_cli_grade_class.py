@@ -336,3 +336,76 @@ def test_are_the_kits_roster_and_canvass_export_both_read(tmp_path):
     ours = read_roster(kit)
     assert [s.id for s in ours.students] == ["1", "2"]
     assert ours.owner("a/ex2.ipynb")[0].id == "1" and ours.owner("c/ex1.ipynb")[0] is None
+
+
+# -- Canvas ----------------------------------------------------------------------------------
+
+FENCING = "01_fencing_and_cancellation.ipynb"
+
+
+def _canvas_class(tmp_path, capsys):
+    """oscar graded 7/10 on fencing; peggy's fencing notebook is truncated; quinn hands in
+    nothing; the roster is Canvas's own export, with a formula-shaped name."""
+    db = tmp_path / "q.sqlite"
+    (tmp_path / "class" / "peggy").mkdir(parents=True)
+    (tmp_path / "class" / "peggy" / FENCING).write_text('{"cells": [')
+    given = str(tmp_path / "class" / "peggy" / FENCING)
+    assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", given]) == 0
+    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    _graded(db, f"class/oscar/{FENCING}", [5, 2])
+    rows = [r[:] for r in CANVAS_ROWS]
+    rows[3][0] = '=HYPERLINK("http://x")'
+    roster = tmp_path / "canvas.csv"
+    with open(roster, "w", newline="", encoding="utf-8-sig") as f:
+        csv.writer(f).writerows([CANVAS_HEAD, *rows])
+    capsys.readouterr()
+    return db, str(roster)
+
+
+@pytest.mark.parametrize("missing, cell", [("zero", "0"), ("empty", "")])
+def test_does_the_canvas_csv_read_back_with_every_roster_student(tmp_path, capsys, missing, cell):
+    db, roster = _canvas_class(tmp_path, capsys)
+    out_csv = tmp_path / "out.csv"
+    status, out, err = _report(
+        capsys,
+        db,
+        "--canvas",
+        str(out_csv),
+        "--roster",
+        roster,
+        "--canvas-assignment",
+        "fencing=Fencing and cancellation (4711)",
+        "--missing",
+        missing,
+    )
+    rows = list(csv.reader(out_csv.open(encoding="utf-8")))
+    assert status == 1, "peggy's notebook could not be graded"
+    assert rows[0] == [*CANVAS_HEAD[:5], "Fencing and cancellation (4711)"]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10"]
+    assert [r[1] for r in rows[2:]] == ["201", "202", "203"], "one row per roster student"
+    assert rows[2][5] == "7" and rows[3][5] == cell and rows[4][5] == ""
+    assert rows[4][0] == '\'=HYPERLINK("http://x")', "a formula-shaped name is not a formula"
+    assert f"202 (Peggy P), fencing: not graded, {cell or 'empty'} (--missing {missing})" in err
+    assert "203 (=HYPERLINK" in err and "fencing: no submission (empty)" in err
+    assert "Canvas will make a new assignment" not in err
+    assert "wrote" in out and "(3 student(s))" in out
+
+
+def test_does_a_bare_exercise_column_say_canvas_makes_a_new_assignment(tmp_path, capsys):
+    db, roster = _canvas_class(tmp_path, capsys)
+    out_csv = tmp_path / "out.csv"
+    status, _, err = _report(capsys, db, "--canvas", str(out_csv), "--roster", roster)
+    assert 'column fencing: no --canvas-assignment fencing="Title (id)"' in err
+    assert list(csv.reader(out_csv.open()))[0][5] == "fencing"
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["fencing=Fencing", "nosuch=Thing (12)", "fencing", "fencing=(12)"],
+)
+def test_is_a_bad_canvas_assignment_one_line_and_exit_2(tmp_path, capsys, given):
+    db, roster = _canvas_class(tmp_path, capsys)
+    out_csv = tmp_path / "out.csv"
+    argv = ["--canvas", str(out_csv), "--roster", roster, "--canvas-assignment", given]
+    status, _, err = _report(capsys, db, *argv)
+    assert status == 2 and len(err.splitlines()) == 1 and not out_csv.exists()
