@@ -125,6 +125,8 @@ EN = {
     "two_students": "in the roster twice: it matches {first} and {second} (not counted for anyone)",
     "no_submission": "no submission",
     "class_head": "roster {path}: {n} of {total} student(s) handed in",
+    "page_weights": "{q} earned {points} of {max}: its criteria weigh {weights}; each counts "
+    "only when all its checks pass",
 }
 
 ZH = {
@@ -229,4 +231,6 @@ ZH = {
     "two_students": "在名单里出现两次：它同时对应 {first} 和 {second}（不计入任何人）",
     "no_submission": "没有提交",
     "class_head": "名单 {path}：{total} 名学生中有 {n} 名提交了作业",
+    "page_weights": "{q} 得到 {points} 分（满分 {max}）：它的评分标准权重为 {weights}；"
+    "每条标准只有在它的检查全部通过时才计分",
 }

@@ -201,11 +201,36 @@ def _submission_html(s: Submission, lang: str) -> str:
             f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
         )
     parts.append("</table>")
-    partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
+    partial = [q for q in g.questions if q.points < q.max_points and _PARTIAL.match(q.feedback)]
     if g.exercise and partial:
         weighted = message("grader.page_weighted", exercise=g.exercise)
         parts.append(f"<p>{_said_in(weighted, lang)}</p>")
+        parts.extend(f"<p>{_said_in(w, lang)}</p>" for w in _weights(g.exercise, partial))
     return "\n".join(parts)
+
+
+def _weights(exercise: str, partial: Sequence[QuestionGrade]) -> list[Message]:
+    """For each question that passed some checks without full points, the weights of its
+    criteria (``cancel-fences 3, requeue 2``): the rubric's words, no hidden input."""
+    from simlab.grading.checks import EXERCISES
+
+    known = EXERCISES.get(exercise)
+    rubrics = {q.id: q.rubric for q in known.questions} if known else {}
+    out = []
+    for q in partial:
+        rubric = rubrics.get(q.id)
+        if rubric:
+            weights = ", ".join(f"{c.id} {c.weight}" for c in rubric)
+            out.append(
+                message(
+                    "grader.page_weights",
+                    q=q.id,
+                    points=q.points,
+                    max=q.max_points,
+                    weights=weights,
+                )  # fmt: skip
+            )
+    return out
 
 
 def feedback_page(student: str, subs: Sequence[Submission], lang: str = "en") -> str:

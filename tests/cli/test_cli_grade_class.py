@@ -409,3 +409,66 @@ def test_is_a_bad_canvas_assignment_one_line_and_exit_2(tmp_path, capsys, given)
     argv = ["--canvas", str(out_csv), "--roster", roster, "--canvas-assignment", given]
     status, _, err = _report(capsys, db, *argv)
     assert status == 2 and len(err.splitlines()) == 1 and not out_csv.exists()
+
+
+# -- the feedback page -----------------------------------------------------------------------
+
+
+def _partial_result(notebook: str) -> dict:
+    """fencing graded as a worker stores it: cancel-after-claim passed 7 of 9 checks and
+    earned 3 of 6 (its criteria weigh 3, 2, 1), every sentence with its message."""
+    from simlab.grading.messages import message
+
+    said = message("grader.partial", passed=7, count=9, first=message("grader.withheld"))
+    full = message("grader.all_passed", n=6)
+    questions = [
+        ("cancel-after-claim", 3, 6, said),
+        ("cancel-after-first-step", 6, 6, full),
+        ("cancel-limits", 5, 5, full),
+    ]
+    return {
+        "notebook": notebook,
+        "exercise": "fencing",
+        "score": 14,
+        "max_score": 17,
+        "questions": [
+            {"id": q, "points": p, "max_points": m, "feedback": str(s), "message": s.to_data()}
+            for q, p, m, s in questions
+        ],
+        "error": None,
+    }
+
+
+def _page(tmp_path, capsys, lang: str) -> str:
+    import re
+
+    db = tmp_path / f"q-{lang}.sqlite"
+    with open_queue(db, create=True) as q:
+        q.enqueue("class/oscar/ex.ipynb", b"x", "v1", SETTINGS)
+        job = q.claim("w", 30)
+        assert q.finish(job.lease, _partial_result("class/oscar/ex.ipynb"))
+    pages = tmp_path / f"pages-{lang}"
+    assert _report(capsys, db, "--feedback", str(pages), "--lang", lang)[0] == 0
+    page = (pages / page_name("class/oscar/ex.ipynb")).read_text(encoding="utf-8")
+    return re.sub(r"<[^>]+>", " ", page.split("<body>")[1])
+
+
+def test_does_the_feedback_page_say_why_7_of_9_checks_earned_3_of_6(tmp_path, capsys):
+    text = _page(tmp_path, capsys, "en")
+    assert "7/9 checks passed" in text and "3/6" in text
+    assert "simlab grade --rubric fencing" in text
+    assert (
+        "cancel-after-claim earned 3 of 6: its criteria weigh cancel-fences 3, requeue 2, "
+        "terminal 1; each counts only when all its checks pass"
+    ) in text
+
+
+def test_is_the_chinese_feedback_page_without_an_english_sentence(tmp_path, capsys):
+    import re
+
+    text = _page(tmp_path, capsys, "zh")
+    assert "7/9 项检查通过" in text and "它的评分标准权重为" in text
+    left = re.sub(r"simlab grade --rubric \S+", " ", text)
+    left = re.sub(r"[\w.-]+\.ipynb|[a-z]+(-[a-z]+)+", " ", left)  # file names, IDs
+    words = re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", left)
+    assert words == [], words
