@@ -105,6 +105,28 @@ EN = {
     "raised_unknown_saying": "{who} raised an exception: {text}",
     "unchecked": "the answer could not be checked (it led to {exc}); check what your functions "
     "return",
+    # the class's exports (simlab/grading/queue_report.py, simlab/cli/grade_report.py)
+    "page_title": "Feedback for {student}",
+    "page_points": "{score} / {max} points",
+    "page_not_graded": "not graded",
+    "page_pending": "not graded yet",
+    "page_question": "question",
+    "page_points_head": "points",
+    "page_feedback": "feedback",
+    "page_weighted": "Points weigh ideas, not checks: a question's criteria each earn their weight "
+    "only when all their checks pass, so passing most checks may earn few points. "
+    "`simlab grade --rubric {exercise}` shows each question's criteria and their weights.",
+    "page_criterion": "[{weight}] {says}",
+    "invalid": "{path}: not a valid notebook ({reason})",
+    "not_notebook": "not a notebook: only *.ipynb files are graded (not graded)",
+    "duplicate": "the same file as {other}, given twice: graded once, as {other}",
+    "unknown_student": "not in the roster: no student's ID, folder or notebook matches it "
+    "(not counted for anyone)",
+    "two_students": "in the roster twice: it matches {first} and {second} (not counted for anyone)",
+    "no_submission": "no submission",
+    "class_head": "roster {path}: {n} of {total} student(s) handed in",
+    "page_weights": "{q} earned {points} of {max}: its criteria weigh {weights}; each counts "
+    "only when all its checks pass",
 }
 
 ZH = {
@@ -193,4 +215,24 @@ ZH = {
     "raised_unknown": "{who} 抛出了一个异常",
     "raised_unknown_saying": "{who} 抛出了一个异常：{text}",
     "unchecked": "无法检查答案（它导致了 {exc}）；请检查你的函数返回了什么",
+    "page_title": "{student} 的反馈",
+    "page_points": "{score} / {max} 分",
+    "page_not_graded": "未评分",
+    "page_pending": "尚未评分",
+    "page_question": "题目",
+    "page_points_head": "得分",
+    "page_feedback": "反馈",
+    "page_weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
+    "一道题的每条评分标准只有在它的检查全部通过时才得到它的权重，所以通过了大部分检查也可能只得到少量分数。"
+    "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重。",
+    "page_criterion": "[{weight}] {says}",
+    "invalid": "{path}：不是有效的 notebook（{reason}）",
+    "not_notebook": "不是 notebook：只评 *.ipynb 文件（不评分）",
+    "duplicate": "与 {other} 是同一个文件，给了两次：只评一次，记在 {other} 名下",
+    "unknown_student": "不在名单里：没有哪个学生的 ID、文件夹或 notebook 与它对应（不计入任何人）",
+    "two_students": "在名单里出现两次：它同时对应 {first} 和 {second}（不计入任何人）",
+    "no_submission": "没有提交",
+    "class_head": "名单 {path}：{total} 名学生中有 {n} 名提交了作业",
+    "page_weights": "{q} 得到 {points} 分（满分 {max}）：它的评分标准权重为 {weights}；"
+    "每条标准只有在它的检查全部通过时才计分",
 }
