@@ -46,6 +46,7 @@ from typing import Any
 import simpy
 
 from simlab.check.checker import check
+from simlab.sim.faults import CRASH_FRACTION, kinds_at
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
@@ -71,8 +72,6 @@ __all__ = [
 #: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
-#: Where a crash strikes in a step's work (a fraction of it).
-CRASH_FRACTION = 0.5
 #: A strike point's place in a run: (time, the number of the simulator's question); a cancel or
 #: requeue between two events has number -1 (no question is asked at that instant).
 Key = tuple[float, int]
@@ -143,14 +142,15 @@ class StrikePoints(ScheduledNemesis):
             self.signature = ()
 
     # -- what the questions record --------------------------------------------------------------
-    def _asked(self, *faults: dict[str, Any]) -> None:
+    def asked(self, point: str, where: dict[str, Any]) -> None:
+        """Every kind the registry places at ``point``, with each value it tries there."""
         self._seq += 1
         key = (self.run.env.now, self._seq)
         if key > self.after:
-            self.candidates.extend((key, f) for f in faults)
-
-    def _pauses(self, kind: str, **where: Any) -> list[dict[str, Any]]:
-        return [{"kind": kind, **where, "length": length} for length in self.lengths]
+            for kind in kinds_at(point):
+                if kind.tries is not None:
+                    for values in kind.tries(self.scenario, self.lengths):
+                        self.candidates.append((key, {"kind": kind.name, **where, **values}))
 
     def _struck(self, fault: dict[str, Any]) -> None:
         super()._struck(fault)
@@ -159,58 +159,6 @@ class StrikePoints(ScheduledNemesis):
             # the question that struck it has been answered.
             self.signature = (self.snapshot(), tuple(sorted(fault.items())))
 
-    def work(self, worker, task: str, step: int, work: float):
-        out = super().work(worker, task, step, work)
-        where = {"task": task, "step": step, "attempt": worker.attempt}
-        self._asked(
-            {"kind": "crash", **where, "fraction": CRASH_FRACTION},
-            {"kind": "slow", **where, "factor": self.scenario.slow_factor},
-        )
-        return out
-
-    def _step_pause(self, kind: str, worker, task: str, step: int) -> None:
-        self._asked(*self._pauses(kind, task=task, step=step, attempt=worker.attempt))
-
-    def pause(self, worker, task: str, step: int) -> float | None:
-        out = super().pause(worker, task, step)
-        self._step_pause("pause", worker, task, step)
-        return out
-
-    def work_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().work_pause(worker, task, step)
-        self._step_pause("work-pause", worker, task, step)
-        return out
-
-    def effect_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().effect_pause(worker, task, step)
-        self._step_pause("effect-pause", worker, task, step)
-        return out
-
-    def send_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().send_pause(worker, task, step)
-        self._step_pause("send-pause", worker, task, step)
-        return out
-
-    def effect_crash(self, worker, task: str, step: int) -> bool:
-        out = super().effect_crash(worker, task, step)
-        self._asked({"kind": "effect-crash", "task": task, "step": step, "attempt": worker.attempt})
-        return out
-
-    def record_crash(self, worker, task: str, step: int) -> bool:
-        out = super().record_crash(worker, task, step)
-        self._asked({"kind": "record-crash", "task": task, "step": step, "attempt": worker.attempt})
-        return out
-
-    def claim_pause(self, worker, task: str) -> float | None:
-        out = super().claim_pause(worker, task)
-        self._asked(*self._pauses("claim-pause", task=task, claim=self._claims[task] - 1))
-        return out
-
-    def duplicate(self, task: str, enqueue: int) -> bool:
-        out = super().duplicate(task, enqueue)
-        self._asked({"kind": "duplicate", "task": task, "enqueue": enqueue})
-        return out
-
     # -- a user's actions: between any two events of the task -----------------------------------
     def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
         """Add a cancel and a requeue of each task (one of each kind per task and schedule)
@@ -218,18 +166,18 @@ class StrikePoints(ScheduledNemesis):
         horizon: a requeue after a cancel brings the task back, any other the ledger must
         refuse."""
         kinds = {(f["kind"], f.get("task")) for f in scheduled}
+        users = kinds_at("arrival")
         by_task: dict[str, list[float]] = {}
         for e in self.run.history:
             if e.task is not None and e.op != "faults-off":
                 by_task.setdefault(e.task, []).append(e.time)
         horizon, half = self.run.horizon, self.scenario.ttl / 2
         for task, times in by_task.items():
-            if ("cancel", task) not in kinds:
-                self._between("cancel", task, times, horizon, half)
-            if ("requeue", task) not in kinds:
-                # after a cancel, where a requeue brings the task back; before one (or with
-                # none), where the ledger must refuse it
-                self._between("requeue", task, times, horizon, half)
+            for kind in users:
+                # a requeue after a cancel brings the task back; before one (or with none)
+                # the ledger must refuse it: both are tried
+                if (kind.name, task) not in kinds:
+                    self._between(kind.name, task, times, horizon, half)
         self.candidates.sort(key=lambda c: c[0])
 
     def _between(self, kind: str, task: str, times: list[float], horizon: float, half: float):
