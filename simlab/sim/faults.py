@@ -64,7 +64,7 @@ POINTS: dict[str, str] = {
     "step": "a step attempt starts its work",
     "work": "as the step's work begins, after the step question",
     "effect": "right before the step's e-mail is recorded and sent",
-    "record": "right after record_effect recorded the step's e-mail key",
+    "record": "right after ``record_effect`` recorded the step's e-mail key",
     "send": "between recording the step's e-mail key and sending it",
     "sent": "right after the step's e-mail left, before its save",
     "save": "before the step's save",
@@ -332,7 +332,8 @@ CRASH = FaultKind(
     default_rate=0.02,
     per="per step attempt",
     help="P(worker crashes during a step)",
-    does="the worker dies ``fraction`` of the way through the work of that step attempt",
+    does="the worker dies ``fraction`` of the way through the work of that step attempt and "
+    "restarts after ``restart_delay``",
     tell=lambda f: f"crash {round(100 * f['fraction'])}% into the work of {_step(f)}",
     event=_crash_event(after_effect=False, after_record=False),
     mark="crash",
@@ -365,7 +366,7 @@ RECORD_CRASH = FaultKind(
     help="P(worker crashes right after record_effect recorded an e-mail's key, before sending "
     "it): the e-mail is lost (at most once)",
     does="the worker dies right after ``record_effect`` recorded that step's e-mail key, "
-    "before sending it (the e-mail is lost)",
+    "before sending it (the e-mail is lost: ``Result.lost_emails``)",
     tell=lambda f: f"crash right after recording the e-mail key of {_step(f)}, before sending it",
     event=_crash_event(after_effect=False, after_record=True),
     mark="crash",
@@ -380,7 +381,8 @@ PAUSE = _pause(
     default=0.05,
     per="per step attempt",
     help="P(stop-the-world pause after a step's work and e-mail, before its save)",
-    does="a stop-the-world pause of ``length`` time units before the step's save",
+    does="a stop-the-world pause of ``length`` time units (mostly longer than the ttl) after "
+    "the step's work and e-mail, before its save, with no heartbeat",
     tell="pause of {length} before saving {where}",
     paused="before saving",
     adversarial=0.1,
@@ -392,7 +394,8 @@ WORK_PAUSE = _pause(
     per="per step attempt",
     help="P(stop-the-world pause as a step's work begins, before its next heartbeat): the "
     "worker wakes and heartbeats with the epoch it had",
-    does="a pause as the step's work begins (the worker wakes and heartbeats)",
+    does="a pause as the step's work begins: the worker wakes and heartbeats with the epoch it "
+    "had (a heartbeat must check the epoch)",
     tell="pause of {length} as the work of {where} begins",
     paused="as it starts",
     adversarial=0.1,
@@ -404,7 +407,8 @@ EFFECT_PAUSE = _pause(
     per="per e-mail",
     help="P(stop-the-world pause right before a step's e-mail is recorded and sent): the "
     "worker wakes and records it with the epoch it had",
-    does="a pause right before the step's e-mail is recorded and sent",
+    does="a pause right before the step's e-mail is recorded and sent: the worker wakes and "
+    "records it with the epoch it had (``record_effect`` must check the lease)",
     tell="pause of {length} right before the e-mail of {where}",
     paused="right before the e-mail of",
     needs=("email", "opaque"),
@@ -417,7 +421,8 @@ SEND_PAUSE = _pause(
     per="per e-mail whose key was just recorded",
     help="P(stop-the-world pause between record_effect and the send of an e-mail): the worker "
     "wakes and sends what its lease recorded",
-    does="a pause between recording the step's e-mail key and sending it",
+    does="a pause between recording the step's e-mail key and sending it: the worker wakes and "
+    "sends what its lease recorded (a successor's record must be refused)",
     tell="pause of {length} between recording and sending the e-mail of {where}",
     paused="between recording and sending the e-mail of",
     needs=("email", "keys", "opaque"),
@@ -477,7 +482,8 @@ CANCEL = FaultKind(
     default_rate=0.03,
     per="per task",
     help="P(a user cancels a task at a random time)",
-    does="a user cancels the task at time ``at``",
+    does="a user cancels the task at time ``at`` (drawn: mean ``cancel_mean``, default ``steps "
+    "x step_time``, after its arrival)",
     tell=lambda f: f"a user cancels {f['task']} at t={_num(f['at'])}",
     event=_user_event("cancel"),
     mark="cancel",
@@ -492,8 +498,8 @@ REQUEUE = FaultKind(
     per="per task",
     help="P(a user requeues a task at a random time before the fault horizon; the ledger "
     "accepts it only once the task was cancelled)",
-    does="a user requeues the task at time ``at`` (the ledger accepts it only for a cancelled "
-    "task)",
+    does="a user requeues the task at time ``at`` (drawn: mean twice the cancel's); the ledger "
+    "accepts it only for a cancelled task, and the broker delivers it again",
     tell=lambda f: f"a user requeues {f['task']} at t={_num(f['at'])}",
     event=_user_event("requeue"),
     mark="requeue",
@@ -512,7 +518,7 @@ DOC_CHANGE = FaultKind(
     does="agent workload: the editor publishes a new version of document ``doc``",
     tell=lambda f: f"the editor changes {f['doc']} at t={_num(f['at'])}",
     event=lambda e: e.op == "publish",
-    mark="doc-change",
+    mark="doc-edit",
     needs=("agent",),
     poisson=True,
 )
@@ -574,9 +580,9 @@ def faults_table() -> str:
     ]
     for k in KINDS.values():
         rate = f"`{k.rate}` ({k.default_rate:g}) {k.per}"
-        does = k.does.replace("``", "`")
         fields = ", ".join(k.fields)
-        lines.append(f"| `{k.name}` | {fields} | {POINTS[k.point]} | {rate} | {does} |")
+        row = f"| `{k.name}` | {fields} | {POINTS[k.point]} | {rate} | {k.does} |"
+        lines.append(row.replace("``", "`"))
     return "\n".join(lines) + "\n"
 
 

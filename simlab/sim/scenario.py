@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from simlab.sim.faults import KINDS, RATE_NEEDS, FaultKind
+from simlab.sim.faults import DOC_CHANGE, KINDS, RATE_NEEDS, FaultKind
 
 __all__ = [
     "Scenario",
@@ -139,7 +139,7 @@ class Scenario:
         "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
         "send an e-mail through checkpoints and the resume guard; needs steps 3)",
     )
-    doc_change_rate: float = _f(KINDS["doc-change"].default_rate, KINDS["doc-change"].help)
+    doc_change_rate: float = _f(DOC_CHANGE.default_rate, DOC_CHANGE.help)
     recheck_gap: float = _f(
         0.0,
         "agent workload: time between the resume guard's re-check and the send (a document "
