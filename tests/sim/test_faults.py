@@ -78,10 +78,9 @@ def test_is_the_docs_table_of_kinds_the_registry():
 #: Files that may name a kind, and why.
 NAMING_ALLOWED = {
     "simlab/sim/faults.py": "the registry itself",
-    "simlab/plots/dashboard.py": "the widget offers a few sweep faults by name (not this task's)",
+    # its SWEEP_FAULTS picks, for a menu, a few of the sweep's RATE_FAULTS
+    "simlab/plots/dashboard.py": "the dashboard's menu of sweep faults",
 }
-#: Folders of other owners that set Scenario knobs by name, which is their public spelling.
-SKIPPED = ("simlab/grading/",)
 _MULTI = [k for k in KINDS if "-" in k]
 #: a kind of two words in either spelling, as a whole word (``claim_pause_rate``, the knob, and
 #: prose in docstrings are fine)
@@ -144,7 +143,7 @@ def test_is_no_kind_spelled_outside_the_registry():
     spelled = []
     for path in sorted((ROOT / "simlab").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel in NAMING_ALLOWED or rel.startswith(SKIPPED):
+        if rel in NAMING_ALLOWED:
             continue
         for line, what in _kind_spellings(ast.parse(path.read_text())):
             spelled.append(f"{rel}:{line}: {what}")
@@ -201,10 +200,9 @@ def test_does_each_kind_strike_show_in_the_history_and_get_told(name):
     (event,) = fault_events(result)
     assert event is not None, f"no event of the history shows {describe_fault(fault)}"
     phrase = describe_fault(fault)
-    assert phrase and name not in ("", None)
+    assert (fault.get("task") or fault["doc"]) in phrase, phrase
     story = tell(result)
-    if result.ok:
-        assert "1 fault(s) struck" in story[-1]
+    assert "1 fault(s) struck" in story[-1] if result.ok else any("fault 1" in s for s in story)
 
 
 @pytest.mark.parametrize("name", list(KINDS))
