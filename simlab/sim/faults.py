@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from simlab.check.history import Event
-    from simlab.sim.scenario import Scenario
+
+#: A :class:`simlab.sim.scenario.Scenario` (not imported: the scenario reads this registry).
+Scenario = Any
 
 __all__ = [
     "FaultKind",
