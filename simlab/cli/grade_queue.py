@@ -214,7 +214,7 @@ def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
             open(args.csv, "a").close()
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
-    from simlab.cli.grade import load_roster
+    from simlab.cli.grade_class import load_roster
 
     load_roster(args.roster)  # a roster that cannot be read stops before anything is graded
     if not args.enqueue_only:

@@ -53,7 +53,7 @@ def canvas_titles(given: list[str]) -> dict[str, str]:
 def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
     """Print the submissions of this run (``ids``, in path order) as ``simlab grade`` does; exit
     status 1 when one could not be graded (an error, or dead), else 0."""
-    from simlab.cli.grade import load_roster, missing_students, print_class
+    from simlab.cli.grade_class import load_roster, missing_students, print_class
     from simlab.grading.queue_report import as_grade, format_report, report_lines
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
@@ -111,7 +111,7 @@ def report(args: argparse.Namespace, queue) -> int:
         else:
             print(qr.format_changes(changed, versions))
         return 0
-    from simlab.cli.grade import load_roster, missing_students, print_class
+    from simlab.cli.grade_class import load_roster, missing_students, print_class
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 

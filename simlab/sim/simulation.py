@@ -36,6 +36,7 @@ from simlab.check.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
+from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
@@ -46,25 +47,9 @@ from simlab.sim.worker import Worker
 
 __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 
-#: The independent random streams of a run, one per source of randomness.
-STREAMS = (
-    "arrival",
-    "service",
-    "crash",
-    "effect_crash",
-    "pause",
-    "slow",
-    "duplicate",
-    "cancel",
-    "restart",
-    "doc_change",
-    "record_crash",
-    "work_pause",
-    "effect_pause",
-    "send_pause",
-    "claim_pause",
-    "requeue",
-)
+#: The independent random streams of a run, one per source of randomness: the timing's, then
+#: one per fault kind (:mod:`simlab.sim.faults`).
+STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
@@ -305,7 +290,7 @@ class _Run:
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
-            rng=self.rng["duplicate"],
+            rng=self.rng[DUPLICATE.stream],
             faults_on=lambda: env.now < self.faults_until,
             duplicate=None if self.nemesis.idle else self.nemesis.duplicate,
         )
@@ -339,8 +324,8 @@ class _Run:
                 rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
             if env.now < self.faults_until:
-                for action, first in (("cancel", nemesis.cancel), ("requeue", nemesis.requeue)):
-                    self._later(first(task), action, task)
+                for kind in kinds_at("arrival"):
+                    self._later(nemesis.first(kind, task), kind.name, task)
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:
@@ -353,8 +338,7 @@ class _Run:
         env = self.env
         if env.now >= self.horizon:
             return False
-        fired = self.nemesis.cancelled if action == "cancel" else self.nemesis.requeued
-        self._later(fired(task), action, task)
+        self._later(self.nemesis.fired(KINDS[action], task), action, task)
         rec, ledger = self.history.record, self.ledger
         rec(env.now, "invoke", "user", action, task)
         if not getattr(ledger, action)(task):

@@ -46,15 +46,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.messages import Message, sentence
+from simlab.grading.messages import Message
 from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
 from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
+from simlab.grading.sandbox.outcomes import CellResult, RemoteError, SandboxLost
 
 __all__ = [
     "Sandbox",
@@ -81,51 +81,6 @@ STARTUP_TIMEOUT = 120.0
 #: One of the grader's objects lent to the sandbox: ``service(method, args, kwargs)`` ->
 #: ``("value", result)`` or ``("raise", error_info)`` (see :meth:`Sandbox.offer`).
 Service = Callable[[str, list, dict], tuple[str, Any]]
-
-
-@dataclass(frozen=True)
-class CellResult:
-    """How one code cell went in the sandbox: ``ok``, ``error``, ``timeout`` or ``lost``;
-    ``detail`` in English, ``said`` the same as a message (``detail`` may be given as one)."""
-
-    index: int
-    status: str
-    detail: str = ""
-    said: Message = field(default=sentence(""), compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "said", sentence(self.detail))
-        object.__setattr__(self, "detail", str(self.detail))
-
-
-class SandboxLost(Exception):
-    """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
-    ``reason`` in English, ``said`` the same as a message (given as either)."""
-
-    def __init__(self, reason: Message | str):
-        super().__init__(str(reason))
-        self.said = sentence(reason)
-        self.reason = str(reason)
-
-
-class RemoteError(Exception):
-    """Student code raised an exception in the sandbox. ``type`` is its class name, ``kit`` the
-    name of the nearest simlab error class it derives from (or None)."""
-
-    def __init__(self, info: dict, what: str | None = None):
-        self.info = info
-        self.what = what
-        self.type = str(info.get("type", "Exception"))
-        self.kit = info.get("kit")
-        self.message = str(info.get("message", ""))
-        # The constructor's arguments as args, so copies (SimPy re-raises that way) stay intact.
-        super().__init__(info, what)
-
-    def __str__(self) -> str:
-        return self.describe()
-
-    def describe(self) -> str:
-        return f"{self.type}: {self.message}" if self.message else self.type
 
 
 def _child_env() -> dict[str, str]:
