@@ -62,7 +62,7 @@ VERSION = "corpus"
 
 QUESTIONS = ("injection-rule", "choose-threshold")
 SOLUTIONS = [
-    ("solution", q, answer_source("solutions", "05_release_regression.ipynb", q), None, "all")
+    (f"solution-{q}", q, answer_source("solutions", "05_release_regression.ipynb", q), None, "all")
     for q in QUESTIONS
 ]
 
@@ -79,6 +79,7 @@ def _judgements() -> list[tuple[str, str, str, int, int | None, str]]:
         worlds = (_own_world(source), *WORLDS) if full else (_own_world(source),)
         for world in worlds:
             out.append((f"{name}@{world:x}", question, source, world, None if full else most, says))
+    assert len({key for key, *_ in out}) == len(out)
     return out
 
 
@@ -139,7 +140,8 @@ def _hidden_words(world: int) -> list[str]:
     with judged_in(world):
         links, seeds = injection_world(), threshold_world()
     urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
-    words = urls + [urlsplit(u).netloc for u in urls] + [links.injected, ":8443", ":8080"]
+    netlocs = [urlsplit(u).netloc for u in urls]
+    words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
     words += [text for text, _ in links.every_link]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]

@@ -328,7 +328,7 @@ ANSWERS = [
     ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
     ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
     ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
-    ("always-a", "choose-threshold", ALWAYS_A, 5, "noise_peak('C'"),
+    ("always-a", "choose-threshold", ALWAYS_A, 5, "could judge"),
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
     ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
     ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
