@@ -39,6 +39,7 @@ from simlab.grading.checks.release.threshold import (
     EQUAL_SEEDS,
     HEALTHY_SEEDS,
     HEALTHY_TRIPS,
+    HIDDEN_SEEDS,
     HIGH_SEEDS,
     LOW_SEEDS,
     NOTEBOOK_SEEDS,
@@ -378,7 +379,7 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     trips more than once, and a healthy one that trips (so 0 for A, typed in, is wrong)."""
     with judged_in(world):
         w = threshold_world()
-    assert not w.seeds & set(NOTEBOOK_SEEDS)
+    assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
     top = [noise_peak("A", s) for s in w.several]
     assert top.index(max(top)) == 1 and max(top) not in THRESHOLDS
     right = choose_threshold(w.several)

@@ -45,6 +45,7 @@ __all__ = [
     "EQUAL_SEEDS",
     "WORSE_TRIPS",
     "HEALTHY_TRIPS",
+    "HIDDEN_SEEDS",
     "ThresholdWorld",
     "threshold_world",
     "peaks",
@@ -210,6 +211,14 @@ HEALTHY_TRIPS = (
     (0.01, 46457),
     (0.01, 805540),
     (0.01, 394774),
+)
+
+#: Every seed a world may ask for: feedback never shows a number near one.
+HIDDEN_SEEDS = frozenset(
+    {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS}
+    | {s for _, s in WORSE_SEEDS}
+    | {s for *_, a, b in WORSE_TRIPS for s in (a, b)}
+    | {s for _, s in HEALTHY_TRIPS}
 )
 
 
