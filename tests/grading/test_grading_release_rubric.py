@@ -401,3 +401,66 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert candidate in ("B", "C") and 0 < trip_rate(candidate, threshold, seeds) < 1
     assert max(trips(candidate, threshold, s) for s in seeds) > 1
     assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
+
+
+# ------------------------------------------------------------------ many worlds, no sandbox --
+
+
+def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple[int, str]]:
+    """The points and feedback of ``question`` with ``functions`` (plain functions of this
+    process, by name) in each of ``worlds``."""
+    from types import SimpleNamespace
+
+    from simlab.grading.questions import Tally, feedback
+
+    q = exercise_of(question).question(question)
+    student = SimpleNamespace(function=lambda name, **_: functions[name])
+    out = {}
+    for world in worlds:
+        tally = Tally(hidden=q.hidden)
+        with judged_in(world):
+            q.check(student, tally)
+        out[world] = (q.score(tally), feedback(tally, tally.count, None))
+    return out
+
+
+def _namespace(source: str) -> dict:
+    """The notebook's setup cells (imports, constants), then ``source``, in a fresh namespace."""
+    nb = read_notebook(ROOT / "solutions" / "05_release_regression.ipynb")
+    space: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell_role(cell) == "setup":
+            exec(cell.source, space)
+    exec(source, space)
+    return space
+
+
+def test_do_correct_rules_get_every_point_in_many_worlds():
+    """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
+    every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
+    from submissions.release import BY_HAND, KEEPS_TRAILING_DOT, KIT_LINKS, LAST_LABELS, PREFIX
+
+    worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
+    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):
+        rule = _namespace(source)["injection_rule"]
+        for world, (points, said) in _points_in_worlds(
+            "injection-rule", {"injection_rule": rule}, worlds
+        ).items():
+            assert points == 5, (world, said)
+    prefix = _namespace(PREFIX)["injection_rule"]
+    got = _points_in_worlds("injection-rule", {"injection_rule": prefix}, worlds)
+    assert all(points <= 2 for points, _ in got.values()), got
+
+
+def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():
+    """The solution's three functions get every point in five worlds; the threshold typed in
+    from the notebook (0.03) gets at most 3 in each."""
+    source = answer_source("solutions", "05_release_regression.ipynb", "choose-threshold")
+    space = _namespace(source)
+    names = ("noise_peak", "choose_threshold", "trip_rate")
+    worlds = [seed_for(str(n).encode(), "many") for n in range(5)]
+    got = _points_in_worlds("choose-threshold", {n: space[n] for n in names}, worlds)
+    assert all(points == 6 for points, _ in got.values()), got
+    typed = {**{n: space[n] for n in names}, "choose_threshold": lambda seeds: 0.03}
+    got = _points_in_worlds("choose-threshold", typed, worlds)
+    assert all(points <= 3 for points, _ in got.values()), got
