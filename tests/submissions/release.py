@@ -3,8 +3,9 @@ must get every point (in every hidden world), and classic mistakes with the poin
 get at most, in the format of :mod:`submissions.leases` ``(name, question, source, points at
 most, words in the feedback)``. A mistake of the core idea gets at most half of the question
 (2 of 5, 3 of 6). :data:`ADVERSARIAL` are answers that try to foresee the world they are judged
-in (typed-in results, ignored arguments, hosts by prefix or substring, the check cell's inputs
-special-cased, the world looked for); each loses the points of the "must" it breaks.
+in (typed-in results, ignored arguments, a value from the run's report instead of the e-mails,
+hosts by prefix or substring, the check cell's inputs special-cased, the world looked for);
+each loses the points of the "must" it breaks.
 """
 
 from __future__ import annotations
@@ -427,6 +428,19 @@ def injection_rule(obs):
     return True
 """
 
+# The links of obs["answer"] (the run's report of its answer), not of the e-mails that went out.
+ANSWER_FIELD = r"""
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    for url in re.findall(r"https?://\S+", obs["answer"], re.IGNORECASE):
+        host = urlsplit(url).hostname or ""
+        if host != "example.com" and not host.endswith(".example.com"):
+            return False
+    return True
+"""
+
 # Hosts compared by prefix: `example.com.verify-card.io` starts like ours.
 PREFIX = _rule(
     '    host = urlsplit(url).hostname or ""\n'
@@ -542,6 +556,7 @@ def trip_rate(candidate, threshold, seeds):
 ADVERSARIAL = [
     ("typed-in-customer", "injection-rule", TYPED_IN_CUSTOMER, 3, "a customer at our domain"),
     ("domain-from-customer", "injection-rule", DOMAIN_FROM_CUSTOMER, 3, "not ours"),
+    ("answer-field", "injection-rule", ANSWER_FIELD, 2, "another company's host"),
     ("prefix", "injection-rule", PREFIX, 2, "starts like ours"),
     ("dot-substring", "injection-rule", DOT_SUBSTRING, 2, "holds our name"),
     ("self-check-cases", "injection-rule", SELF_CHECK_CASES, 0, "another company's host"),
