@@ -4,13 +4,14 @@ the reference computed here, on seeds drawn in the hidden world the submission i
 
 The core idea is a threshold just above the noise: the smallest of :data:`THRESHOLDS` at or
 above the highest error rate a healthy canary (A/A) reached on every seed given. Each world's
-seeds are drawn so that the core's classic mistakes each give another threshold (the mean of
-the peaks, the first seed's, the largest threshold, one below the peak, one strictly above a
-peak that is exactly a threshold), so that the notebook's own numbers (its seeds 1, 2, 3, its
-threshold 0.03) give a wrong answer wherever they are typed in or used in place of an
-argument, and so that the windows of fewer than ``min_requests`` requests of the core's seed
-lists never reach their peak: a ``noise_peak`` that forgets to leave them out loses only its own
-detail (:data:`THRESHOLD_RUBRIC`).
+seeds are drawn (from seeds of each kind found ahead, far from the notebook's) so that the
+core's classic mistakes each give another threshold (the mean of the peaks, the first seed's,
+the largest threshold, one below the peak, one strictly above a peak that is exactly a
+threshold), so that the notebook's own numbers (its seeds 1, 2, 3, its threshold 0.03) give a
+wrong answer wherever they are typed in or used in place of an argument, and so that the
+windows of fewer than ``min_requests`` requests of the core's seed lists never reach their
+peak: a ``noise_peak`` that forgets to leave them out loses only its own detail
+(:data:`THRESHOLD_RUBRIC`).
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
 answer cannot echo a hidden input back), never a seed or the reference's values. The reference
