@@ -40,7 +40,7 @@ from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
-from simlab.sim.schedule import Schedule, task_ids
+from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
 from simlab.sim.sending import Sender
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
@@ -83,6 +83,9 @@ class Result:
     ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
     ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
     ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
+    ``unreached`` lists the faults of a given schedule that never struck (the run never came to
+    their point: a step past the fault horizon, a second attempt that never happened); each is
+    also one line of ``warnings``, so no scheduled fault vanishes without a word.
     ``findings`` are the violations with the letter of the rule each breaks and the history
     index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``;
     ``effects`` the e-mail keys the ledger recorded, per task (``ledger.effects(task)``).
@@ -116,6 +119,7 @@ class Result:
     outdated_emails: int = 0
     schedule: Schedule | None = field(default=None, repr=False)
     fault_positions: list[int] = field(default_factory=list, repr=False)
+    unreached: list[dict[str, Any]] = field(default_factory=list, repr=False)
     findings: list[Finding] = field(default_factory=list, repr=False)
     effects: dict[str, list[Effect]] = field(default_factory=dict, repr=False)
 
@@ -419,6 +423,14 @@ def simulate(
             named_results=scenario.workload == "opaque",
             listing=True,
         )
+    struck = {fault_key(f) for f in run.nemesis.faults}
+    unreached = (
+        [] if schedule is None else [dict(f) for f in schedule.faults if fault_key(f) not in struck]
+    )
+    warnings = list(verdict.warnings) + [
+        f"scheduled fault never struck (the run never came to its point): {describe_fault(f)}"
+        for f in unreached
+    ]
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)
@@ -429,7 +441,7 @@ def simulate(
         seed=seed,
         history=history,
         violations=list(verdict.violations),
-        warnings=list(verdict.warnings),
+        warnings=warnings,
         coverage=dict(verdict.coverage),
         metrics=dict(verdict.metrics),
         final=final,
@@ -451,6 +463,7 @@ def simulate(
         **_agent_counts(run, final),
         schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
         fault_positions=list(run.nemesis.positions),
+        unreached=unreached,
         findings=list(verdict.findings),
         effects=effects,
     )
