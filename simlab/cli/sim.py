@@ -50,7 +50,7 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
         elif isinstance(default, bool):
             kwargs.update(type=boolean, metavar="{yes,no}")
             default = "yes" if default else "no"
-        elif isinstance(default, int):
+        elif isinstance(default, int) or f.name == "max_attempts":
             kwargs.update(type=integer, metavar="N")
         else:
             kwargs.update(type=number, metavar="X")

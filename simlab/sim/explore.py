@@ -58,6 +58,7 @@ from simlab.sim.simulation import (
     _default_ledger,
     _effects,
     _Run,
+    ledger_for,
     simulate,
 )
 
@@ -255,7 +256,7 @@ def _run_schedule(
     takes it); the verdict, the state after the last fault and the strike points after
     ``after``."""
     env = simpy.Environment()
-    store = factory(lambda: env.now)
+    store = ledger_for(factory, lambda: env.now, scenario)
     schedule = Schedule(seed, scenario, faults)
     holder: dict[str, StrikePoints] = {}
 
@@ -289,6 +290,7 @@ def _run_schedule(
         ttl=scenario.ttl,
         named_results=scenario.workload == "opaque",
         listing=True,
+        max_attempts=scenario.max_attempts,
     )
     probe.user_points(faults)
     return _Outcome(not broken, probe.signature, probe.candidates)

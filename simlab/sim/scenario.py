@@ -145,6 +145,11 @@ class Scenario:
         "agent workload: time between the resume guard's re-check and the send (a document "
         "edited in between is cited outdated)",
     )
+    max_attempts: int | None = _f(
+        None,
+        "claims of one task before the ledger moves it to the dead letter instead of granting "
+        "another (default: no limit); a requeue gives it fresh attempts",
+    )
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -200,6 +205,9 @@ class Scenario:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
         if self.steps < 1:
             raise ValueError(f"steps must be >= 1, got {self.steps}")
+        m = self.max_attempts
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+            raise ValueError(f"max_attempts must be a whole number >= 1 or None, got {m!r}")
         for name in RATE_FIELDS:
             v = _number(self, name)
             if not 0.0 <= v <= 1.0:

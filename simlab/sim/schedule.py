@@ -177,8 +177,17 @@ class Schedule:
         return cls(seed, scenario, tuple(checked))
 
 
+#: Scenario fields added after the schedule format's first version: written only when set, so
+#: a schedule that does not use them reads and writes as it always did.
+LATER_FIELDS = {"max_attempts": None}
+
+
 def _scenario_dict(scenario: Scenario) -> dict[str, Any]:
-    return {f.name: getattr(scenario, f.name) for f in fields(Scenario)}
+    return {
+        f.name: getattr(scenario, f.name)
+        for f in fields(Scenario)
+        if f.name not in LATER_FIELDS or getattr(scenario, f.name) != LATER_FIELDS[f.name]
+    }
 
 
 def _ordered(fault: dict[str, Any]) -> dict[str, Any]:

@@ -238,6 +238,26 @@ def _arg(value: Any) -> str:
     return str(value)
 
 
+def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Scenario) -> Any:
+    """``factory(clock)``, with the scenario's ``max_attempts`` set on the ledger it made (a
+    factory takes only a clock; the kit's ledgers and any ledger with a ``max_attempts``
+    attribute take the limit that way). A ledger without one cannot run a scenario with a
+    limit: ``ValueError``."""
+    store = factory(clock)
+    if scenario.max_attempts is not None:
+        target = getattr(store, "raw", store)  # a variant wraps the kit's ledger
+        if not hasattr(target, "max_attempts"):
+            close = getattr(store, "close", None)
+            if close is not None:
+                close()
+            raise ValueError(
+                f"max_attempts={scenario.max_attempts}: this ledger ({type(store).__name__}) "
+                "has no max_attempts attribute to set"
+            )
+        target.max_attempts = scenario.max_attempts
+    return store
+
+
 @functools.lru_cache(maxsize=4096)
 def _stream_state(seed: int, name: str) -> tuple:
     return random.Random(f"simlab:{seed}:{name}").getstate()
@@ -402,7 +422,7 @@ def simulate(
     factory = ledger or _default_ledger(scenario.variant)
     with _collector_paused():
         env = simpy.Environment()
-        store = factory(lambda: env.now)
+        store = ledger_for(factory, lambda: env.now, scenario)
         try:
             run = _Run(env, scenario, seed, store, schedule, sender)
             run.run()
@@ -422,6 +442,7 @@ def simulate(
             ttl=scenario.ttl,
             named_results=scenario.workload == "opaque",
             listing=True,
+            max_attempts=scenario.max_attempts,
         )
     struck = {fault_key(f) for f in run.nemesis.faults}
     unreached = (
