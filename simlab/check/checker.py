@@ -156,6 +156,7 @@ def check(
     ttl: float | None = None,
     named_results: bool = False,
     listing: bool | None = None,
+    max_attempts: int | None = None,
 ) -> Verdict:
     """Check a run: ``history`` (events in order) against ``final`` (the ledger's last records,
     as an iterable of :class:`TaskRecord` or a mapping task_id -> record).
@@ -169,6 +170,7 @@ def check(
     tasks). ``listing``: ``final`` is the ledger's whole listing (``tasks()``), so every
     submitted task must be in it (rule (p)); by default a non-empty ``final`` is taken as the
     whole listing, and an empty one as no listing at all (a history checked on its own).
+    ``max_attempts``: the ledger's limit on the claims of one task (rules (s) and (t)).
     """
     view = HistoryView(history)
     records = as_records(final)
@@ -182,6 +184,7 @@ def check(
         ttl=ttl,
         named_results=named_results,
         listing=whole,
+        max_attempts=max_attempts,
     )
 
     warnings = []

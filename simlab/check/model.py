@@ -9,7 +9,8 @@ transitions, one per accepted (``ok``) event:
 event             the task afterwards
 ================= ===============================================================================
 submit ok         queued, step 0, epoch 0, no lease
-claim ok          running under this lease: the granted epoch (never below the model's), the
+claim ok          running under this lease (one attempt more): the granted epoch (never below
+                  the model's), the
                   step it resumes from, ``lease_until`` (``time + ttl`` when the ttl is known)
 claim fail, dead  dead (the dead letter), epoch + 1, no lease
 claim fail        nothing (see :func:`simlab.check.operations.refused` for what it must be)
@@ -17,7 +18,7 @@ heartbeat ok      the lease runs until ``time + ttl``
 save ok           the committed step; ``done``: completed, no lease
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
 cancel ok         cancelled, epoch + 1 whatever the ledger says (a cancel always bumps), no lease
-requeue ok        queued, step and epoch kept, no lease
+requeue ok        queued, step and epoch kept, no lease, attempts back to 0
 ================= ===============================================================================
 
 The model follows every accepted operation, even one the protocol forbids, so that one broken
@@ -74,6 +75,7 @@ class TaskState:
         "submitted",
         "claiming",
         "inflight",
+        "attempts",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -97,18 +99,25 @@ class TaskState:
         #: the workers whose claim was invoked and has not completed yet: until it does, the
         #: ledger may already have bumped the epoch that the model learns of only at its ok
         self.inflight: set[str] = set()
+        #: claims granted since the task was submitted or last requeued
+        self.attempts = 0
 
 
 class Model:
     """The protocol's state of every task, advanced one event at a time by :meth:`apply`.
 
     ``ttl`` is the lease length the workers ask for, when known; otherwise each claim's own
-    ``lease_until`` minus its time stands for it.
+    ``lease_until`` minus its time stands for it. ``max_attempts`` is the ledger's limit on the
+    claims of one task (None: none, or not known).
     """
 
-    def __init__(self, submitted: set[str], ttl: float | None = None):
+    def __init__(
+        self, submitted: set[str], ttl: float | None = None, max_attempts: int | None = None
+    ):
         self.tasks: dict[str, TaskState] = {}
         self.ttl = ttl
+        #: the ledger's limit on claims of one task before its dead letter (None: no limit)
+        self.max_attempts = max_attempts
         self._submitted = submitted
         self._ttls: dict[str, float] = {}
         #: op -> the transition of its accepted (ok) event
@@ -176,9 +185,11 @@ class Model:
 
     def _requeued(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
+        s.attempts = 0
 
     def _claimed(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.done = RUNNING, None, None
+        s.attempts += 1
         if e.epoch is not None and e.epoch > s.epoch:
             s.epoch = e.epoch
         s.newest = e

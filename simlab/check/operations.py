@@ -35,6 +35,7 @@ __all__ = [
     "lease_length",
     "record_first",
     "refused",
+    "attempt_limit",
     "REFUSABLE_OPS",
     "FENCED_OPS",
 ]
@@ -290,13 +291,13 @@ def refused(s: TaskState, e: Event, m: Model):
     not show; any refusal while another worker's claim of the task is in flight (its
     statements may already have bumped the epoch the model learns of only at its ok); a claim
     at the very instant its lease ends (within :data:`~simlab.check.model.TOLERANCE`: the
-    contract lets a ledger grant or refuse it); a claim refused for the dead letter (the
-    model does not know the limit on attempts)."""
+    contract lets a ledger grant or refuse it); a claim refused for the dead letter when the
+    limit on attempts is not known (``max_attempts``) or was reached."""
     if not s.submitted or any(p != e.process for p in s.inflight):
         return None
     told = REFUSABLE_OPS[e.op](e)
     if e.op == "claim":
-        return _refused_claim(s, e, told)
+        return _refused_claim(s, e, m, told)
     if e.op in FENCED_OPS:
         if e.epoch != s.epoch or s.status != RUNNING or e.epoch is None:
             return None
@@ -322,10 +323,16 @@ def refused(s: TaskState, e: Event, m: Model):
     return None
 
 
-def _refused_claim(s: TaskState, e: Event, told: str):
+def _refused_claim(s: TaskState, e: Event, m: Model, told: str):
     reason = e.value.get("reason")
-    if reason == "terminal" and e.value.get("status") == DEAD:
-        return None  # the dead letter: the model does not know the limit on attempts
+    if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
+        if m.max_attempts is None or s.attempts >= m.max_attempts:
+            return None  # the dead letter: the limit is reached, or not known
+        return (
+            f"{told} was refused for the dead letter, but the task had had {s.attempts} of its "
+            f"{m.max_attempts} attempts: a correct ledger grants it.",
+            s.newest,
+        )
     as_reason = f"{told} was refused ({reason})"
     if s.status in ENDED:
         if reason == "terminal":
@@ -352,3 +359,15 @@ def _refused_claim(s: TaskState, e: Event, told: str):
             h,
         )
     return None
+
+
+def attempt_limit(s: TaskState, e: Event, m: Model):
+    """A claim granted although the task had used every attempt ``max_attempts`` allows: a
+    correct ledger moves it to the dead letter instead."""
+    if m.max_attempts is None or s.attempts < m.max_attempts or s.status in ENDED:
+        return None
+    return (
+        f"{e.process} was granted {e.task} at {at(e.time)} for attempt {s.attempts + 1}, but "
+        f"its limit is {m.max_attempts} attempts: the claim must move it to the dead letter.",
+        s.newest,
+    )

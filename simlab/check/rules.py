@@ -195,6 +195,14 @@ RULES: tuple[Rule, ...] = (
         ("send",),
     ),
     Rule(
+        "t",
+        "attempt limit",
+        "past max_attempts claims of a task (counted since its submit or last requeue), the "
+        "next claim moves it to the dead letter instead of granting a lease",
+        ops.attempt_limit,
+        ("claim",),
+    ),
+    Rule(
         "s",
         "wrongful refusal",
         "a ledger refuses only what the contract refuses: a claim of a queued task or of one "
@@ -263,6 +271,7 @@ def findings(
     rules: Iterable[str] | None = None,
     named_results: bool = False,
     listing: bool = False,
+    max_attempts: int | None = None,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
     history order (a rule's findings at the same index keep the order the rule gave them).
@@ -284,7 +293,7 @@ def findings(
     for r in wanted:
         for op in r.ops:
             (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
-    model = Model(set(view.submits), ttl)
+    model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
     fenced, apply = ops.FENCED_OPS, model.apply
     # One lookup per accepted event: op -> (its judges, its transition of the model).

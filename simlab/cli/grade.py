@@ -5,9 +5,10 @@ notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE``
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
 ``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
 EXERCISE is an exercise's name (``leases``) or its notebook's path.
-Exit status 0 when every notebook was graded (whatever its score), 1 when a
-notebook could not be graded at all (not a notebook, unknown exercise, a link or another
-file that is not a regular one), 2 for a usage mistake.
+Exit status 0 when every notebook was graded (whatever its score) and every export written, 1
+when a notebook could not be graded at all (not a notebook, unknown exercise, a link or another
+file that is not a regular one), 2 for a usage mistake or a missing sandbox, 3 when an export
+could not be written (3 wins over 1), 130 after Ctrl-C.
 
 ``simlab build-exercises`` writes ``exercises/`` from ``solutions/``; ``--check`` writes nothing
 and exits 1 when ``exercises/`` is stale (``make test`` runs the same check as a test).
@@ -20,6 +21,7 @@ import sys
 from pathlib import PurePath
 
 from simlab.cli.args import UsageError, positive_int, positive_number
+from simlab.cli.grade_class import load_roster, missing_students, print_class
 
 __all__ = ["register"]
 
@@ -62,7 +64,8 @@ def _check_sandbox(args: argparse.Namespace) -> None:
 def _grade(args: argparse.Namespace) -> int:
     from simlab.cli import grade_queue
     from simlab.grading.grader import find_notebooks, grade
-    from simlab.grading.report import format_text, json_lines, write_csv
+    from simlab.grading.report import format_text, json_lines, missing_lines, write_csv
+    from simlab.grading.roster import assign
     from simlab.grading.sandbox import host
 
     if grade_queue.uses_queue(args):
@@ -83,6 +86,7 @@ def _grade(args: argparse.Namespace) -> int:
             open(args.csv, "a").close()
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    roster = load_roster(args.roster)
     _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
     # Ctrl-C or SIGTERM ends the grading at once (nothing is kept: no result is printed), and
@@ -97,12 +101,23 @@ def _grade(args: argparse.Namespace) -> int:
             progress=progress,
             sandbox=not args.no_sandbox,
         )
+    keys = [g.notebook for g in grades]
+    who = assign(keys, roster) if roster is not None else None
+    missing = missing_students(who, roster)
     if args.json:
-        sys.stdout.write(json_lines(grades, args.lang))
+        sys.stdout.write(json_lines(grades, args.lang, who))
+        sys.stdout.write(missing_lines(missing, args.lang))
     else:
         print(format_text(grades, args.lang))
+        if roster is not None:
+            print_class(keys, who, roster, args.lang)
     if args.csv:
-        write_csv(grades, args.csv, args.paths)
+        try:
+            write_csv(grades, args.csv, args.paths, who, missing, args.lang)
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            return 3
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
     return 1 if any(g.error for g in grades) else 0

@@ -10,8 +10,9 @@
 * ``--report [--json] [--csv FILE] [--feedback DIR] [--canvas FILE --roster FILE]
   [--changed]`` prints from the queue without grading.
 
-A DB that is not a grading queue, a DB that does not exist given to ``--worker`` or
-``--report`` (never created), a roster that does not match: one line, exit status 2. Ctrl-C
+``--roster FILE`` names the class's students (:mod:`simlab.grading.roster`) for grading and for
+every report. A DB that is not a grading queue, a DB that does not exist given to ``--worker``
+or ``--report`` (never created), a roster that cannot be read: one line, exit status 2. Ctrl-C
 hands the submissions in flight back to the queue, exit status 130.
 """
 
@@ -25,7 +26,7 @@ from simlab.cli.args import UsageError, positive_int, positive_number
 
 __all__ = ["add_arguments", "uses_queue", "run"]
 
-_QUEUE_ONLY = ("enqueue_only", "worker", "report", "feedback", "canvas", "roster", "changed")
+_QUEUE_ONLY = ("enqueue_only", "worker", "report", "feedback", "canvas", "changed")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -60,7 +61,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--report", action="store_true", help="print from the queue; grade nothing")
     g.add_argument("--feedback", metavar="DIR", help="--report: one HTML page per submission")
     g.add_argument("--canvas", metavar="FILE", help="--report: a Canvas gradebook CSV")
-    g.add_argument("--roster", metavar="FILE", help="--canvas: CSV of notebook, Student, ID")
+    g.add_argument(
+        "--roster",
+        metavar="FILE",
+        help="the class's students, for every command: a CSV of notebook, Student, ID (one "
+        "row per submission), or Canvas's gradebook export as it is (a submission is the "
+        "student's whose SIS Login ID is one of its folders or its file name)",
+    )
+    g.add_argument(
+        "--canvas-assignment",
+        action="append",
+        default=[],
+        metavar='EXERCISE="Title (id)"',
+        help="--canvas: name EXERCISE's column as Canvas names its assignment, with its ID, "
+        "so that the import fills that assignment (repeat for each exercise)",
+    )
+    g.add_argument(
+        "--missing",
+        choices=("zero", "empty"),
+        default=None,
+        help="--canvas: what an ungradable submission exports as, 0 or an empty cell [empty]",
+    )
     g.add_argument(
         "--changed",
         action="store_true",
@@ -87,11 +108,14 @@ def _check(args: argparse.Namespace) -> None:
     if (args.worker or args.report) and args.paths:
         raise UsageError(f"--{modes[0]} takes no PATH: the queue holds the submissions")
     if not args.report:
-        for name in ("feedback", "canvas", "roster", "changed"):
+        for name in ("feedback", "canvas", "changed"):
             if getattr(args, name):
                 raise UsageError(f"--{name} is an option of --report")
-    if bool(args.canvas) != bool(args.roster):
-        raise UsageError("--canvas FILE and --roster FILE go together")
+    for name in ("canvas_assignment", "missing"):
+        if getattr(args, name) and not args.canvas:
+            raise UsageError(f"--{name.replace('_', '-')} is an option of --canvas")
+    if args.canvas and not args.roster:
+        raise UsageError("--canvas FILE needs --roster FILE (the class's students)")
 
 
 def _open(target: str, create: bool = False, max_attempts: int | None = None):
@@ -190,6 +214,9 @@ def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
             open(args.csv, "a").close()
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    from simlab.cli.grade_class import load_roster
+
+    load_roster(args.roster)  # a roster that cannot be read stops before anything is graded
     if not args.enqueue_only:
         check_sandbox(args)
     settings = settings_for(

@@ -13,28 +13,71 @@ from simlab.cli.args import UsageError
 __all__ = ["QueueBar", "print_results", "report"]
 
 
-def _write_csv(args: argparse.Namespace, subs, roots) -> None:
+def _write_csv(args: argparse.Namespace, subs, roots, who=None, missing=()) -> None:
     from simlab.grading.queue_report import as_grade
     from simlab.grading.report import write_csv
 
-    write_csv([as_grade(s) for s in subs], args.csv, roots)
+    write_csv([as_grade(s) for s in subs], args.csv, roots, who, missing, args.lang)
     if not args.json:
         print(f"\nwrote {args.csv} ({len(subs)} row(s))")
+
+
+def canvas_titles(given: list[str]) -> dict[str, str]:
+    """``--canvas-assignment EXERCISE="Title (id)"`` options as exercise -> column name; an
+    unknown exercise, a title without Canvas's ``(id)`` or an exercise named twice is a usage
+    mistake (one line)."""
+    import re
+
+    from simlab.grading.checks import EXERCISES
+
+    titles: dict[str, str] = {}
+    for text in given:
+        exercise, sep, title = text.partition("=")
+        exercise, title = exercise.strip(), title.strip()
+        if not sep or not re.fullmatch(r".*\S.*\(\d+\)", title):
+            raise UsageError(
+                f'--canvas-assignment {text!r}: write EXERCISE="Title (id)", the assignment\'s '
+                "name and its Canvas ID as the gradebook export shows them"
+            )
+        if exercise not in EXERCISES:
+            raise UsageError(
+                f"--canvas-assignment: no exercise {exercise!r}; choose one of "
+                + ", ".join(EXERCISES)
+            )
+        if exercise in titles:
+            raise UsageError(f"--canvas-assignment names {exercise} twice")
+        titles[exercise] = title
+    return titles
 
 
 def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
     """Print the submissions of this run (``ids``, in path order) as ``simlab grade`` does; exit
     status 1 when one could not be graded (an error, or dead), else 0."""
+    from simlab.cli.grade_class import load_roster, missing_students, print_class
     from simlab.grading.queue_report import as_grade, format_report, report_lines
+    from simlab.grading.report import missing_lines
+    from simlab.grading.roster import assign
 
     by_id = {s.task_id: s for s in queue.submissions()}
     subs = [by_id[i] for i in ids]
+    roster = load_roster(args.roster)
+    keys = [s.notebook for s in subs]
+    who = assign(keys, roster) if roster is not None else None
+    missing = missing_students(who, roster)
     if args.json:
-        sys.stdout.write(report_lines(subs, args.lang))
+        sys.stdout.write(report_lines(subs, args.lang, who))
+        sys.stdout.write(missing_lines(missing, args.lang))
     else:
         print(format_report(subs, args.lang))
+        if roster is not None:
+            print_class(keys, who, roster, args.lang)
     if args.csv:
-        _write_csv(args, subs, args.paths)
+        try:
+            _write_csv(args, subs, args.paths, who, missing)
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            return 3
     return 1 if any(s.status != "graded" or as_grade(s).error for s in subs) else 0
 
 
@@ -51,7 +94,10 @@ def _roots(subs) -> list[str]:
 
 
 def report(args: argparse.Namespace, queue) -> int:
-    """``--report``: print (and write) from the queue; grade nothing."""
+    """``--report``: print (and write) from the queue; grade nothing. Exit status 0 when
+    every submission is graded and every export written, 1 when one could not be graded (an
+    error, or dead), 3 when an export could not be written (each export, and each page, is
+    written on its own: one that fails is one line on stderr and the others carry on)."""
     from simlab.grading import queue_report as qr
 
     with queue:
@@ -65,26 +111,62 @@ def report(args: argparse.Namespace, queue) -> int:
         else:
             print(qr.format_changes(changed, versions))
         return 0
-    roster = None
-    if args.canvas:
-        try:
-            roster = qr.read_roster(args.roster)
-            qr.write_canvas(subs, roster, args.canvas)
-        except (qr.RosterError, OSError) as exc:
-            raise UsageError(str(exc)) from None
+    from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.grading.report import missing_lines
+    from simlab.grading.roster import assign
+
+    roster = load_roster(args.roster)
+    titles = canvas_titles(args.canvas_assignment)
+    keys = [s.notebook for s in subs]
+    who = assign(keys, roster) if roster is not None else None
+    missing = missing_students(who, roster)
+    problems: list[str] = []
     if args.json:
-        sys.stdout.write(qr.report_lines(subs, args.lang))
+        sys.stdout.write(qr.report_lines(subs, args.lang, who))
+        sys.stdout.write(missing_lines(missing, args.lang))
     else:
         print(qr.format_report(subs, args.lang) if subs else "the queue is empty")
+        if roster is not None:
+            print_class(keys, who, roster, args.lang)
     if args.csv:
-        _write_csv(args, subs, _roots(subs))
+        try:
+            _write_csv(args, subs, _roots(subs), who, missing)
+        except OSError as exc:
+            problems.append(f"cannot write {args.csv}: {exc.strerror or type(exc).__name__}")
     if args.feedback:
-        pages = qr.write_feedback(subs, args.feedback, args.lang)
+        if who is None:
+            pages = qr.write_feedback(subs, args.feedback, args.lang)
+        else:  # a submission that is no one's has no page (the class lines said so)
+            owned = [(s, sid) for s, (sid, _) in zip(subs, who, strict=True) if sid is not None]
+            by_sub = {id(s): sid for s, sid in owned}
+            pages = qr.write_feedback(
+                [s for s, _ in owned], args.feedback, args.lang, lambda s: by_sub[id(s)]
+            )
+        problems.extend(pages.problems)
         if not args.json:
-            print(f"wrote {len(pages)} feedback page(s) in {args.feedback}")
-    if roster is not None and not args.json:
-        print(f"wrote {args.canvas} for Canvas ({len(roster)} submission(s))")
-    return 0
+            print(f"wrote {len(pages.files)} feedback page(s) in {args.feedback}")
+    if args.canvas:
+        try:
+            rows, lines = qr.write_canvas(
+                subs, roster, args.canvas, titles, args.missing or "empty", args.lang
+            )
+        except OSError as exc:
+            problems.append(f"cannot write {args.canvas}: {exc.strerror or type(exc).__name__}")
+        else:
+            for line in lines:
+                print(f"simlab grade: canvas: {line}", file=sys.stderr)
+            if not args.json:
+                print(f"wrote {args.canvas} for Canvas ({rows} student(s))")
+    for line in problems:
+        print(f"simlab grade: {line}", file=sys.stderr)
+    if problems:
+        return 3
+    return 1 if any(_not_graded(s) for s in subs) else 0
+
+
+def _not_graded(s) -> bool:
+    """Could this submission not be graded (dead, or graded with an error)?"""
+    return s.status == "dead" or (s.status == "graded" and bool((s.result or {}).get("error")))
 
 
 class QueueBar:

@@ -18,6 +18,7 @@ from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
 from simlab.errors import LedgerError
+from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
 
 __all__ = ["register", "add_scenario_arguments", "scenario_from_args", "schedule_from_args"]
@@ -34,9 +35,10 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
         "--faults",
         choices=FAULT_PRESETS,
         default="default",
-        help="'all' starts from Scenario.adversarial(): every fault kind on (crashes, every "
-        "pause, duplicates, early redelivery, cancels and requeues), the run that checks a "
-        "ledger against every promise; the flags below change it further [default]",
+        help="'all' starts from Scenario.adversarial(): every fault kind on ("
+        + ", ".join(k.name for k in KINDS.values() if k.adversarial is not None)
+        + ", and early redelivery), the run that checks a ledger against every promise; the "
+        "flags below change it further [default]",
     )
     for f in fields(Scenario):
         if f.name in skip:
@@ -48,7 +50,7 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
         elif isinstance(default, bool):
             kwargs.update(type=boolean, metavar="{yes,no}")
             default = "yes" if default else "no"
-        elif isinstance(default, int):
+        elif isinstance(default, int) or f.name == "max_attempts":
             kwargs.update(type=integer, metavar="N")
         else:
             kwargs.update(type=number, metavar="X")

@@ -95,7 +95,8 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
 
     The work is bounded before nbformat sees the file: at most :data:`MAX_NOTEBOOK_BYTES` are
     read, and JSON nested deeper than :data:`MAX_NOTEBOOK_DEPTH` or holding more than
-    :data:`MAX_NOTEBOOK_VALUES` values is refused (all the file's fault, never the grader's)."""
+    :data:`MAX_NOTEBOOK_VALUES` values is refused, and so is a notebook nbformat cannot
+    read or convert (in its own words): all the file's fault, never the grader's."""
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_NOTEBOOK_BYTES + 1)
@@ -114,7 +115,11 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
                     v=f"{MAX_NOTEBOOK_VALUES:,}",
                 )
             )
-        nb = nbformat.reads(text, as_version=4)
+        nb = nbformat.reads(text, as_version=4)  # raises for what it cannot read or convert
+    except nbformat.ValidationError as exc:  # malformed: the file's fault, in nbformat's words
+        raise NotebookError(
+            message("grader.invalid", path=str(path), reason=sentence(_reason(exc)))
+        ) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         if isinstance(exc, NotebookError):
             raise
@@ -125,6 +130,12 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
     if not isinstance(nb.get("cells"), list):
         raise NotebookError(message("grader.no_cells", path=str(path)))
     return nb
+
+
+def _reason(exc: Exception) -> str:
+    """nbformat's reason a notebook is malformed, as one line of at most 200 characters."""
+    text = " ".join((getattr(exc, "message", None) or str(exc) or type(exc).__name__).split())
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def notebook_text(nb: nbformat.NotebookNode) -> str:

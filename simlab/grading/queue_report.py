@@ -8,7 +8,7 @@ left it (escaped, capped: :mod:`simlab.grading.text`); nothing here grades.
   (``pending``, ``graded``, ``dead``) and ``attempts`` (``worker``, ``epoch``, ``started``,
   ``ended``, ``outcome``);
 * :func:`format_report`: the text report, one block per submission;
-* :func:`write_feedback` (``--feedback DIR``): one HTML page per submission for its learner;
+* :func:`write_feedback` (``--feedback DIR``): one HTML page per student (:func:`page_name`);
 * :func:`write_canvas` (``--canvas FILE --roster FILE``): a CSV for Canvas's gradebook import;
 * :func:`changes` (``--changed``): points that moved between the last two grader versions.
 """
@@ -18,8 +18,10 @@ from __future__ import annotations
 import csv
 import html
 import json
-from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
@@ -39,6 +41,9 @@ __all__ = [
     "report_lines",
     "write_canvas",
     "write_feedback",
+    "page_name",
+    "feedback_page",
+    "Written",
     "CANVAS_FIXED",
 ]
 
@@ -47,7 +52,7 @@ CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
 
 class RosterError(ValueError):
-    """The roster is unreadable or does not match the queue's submissions (one line)."""
+    """The roster is unreadable or contradicts itself (one line)."""
 
 
 def latest(submissions: Sequence[Submission]) -> list[Submission]:
@@ -91,12 +96,13 @@ def _question(data: dict) -> QuestionGrade:
     return q
 
 
-def report_lines(subs: Sequence[Submission], lang: str = "en") -> str:
+def report_lines(subs: Sequence[Submission], lang: str = "en", who=None) -> str:
     """One JSON object per submission, one per line: ``simlab grade --json``'s keys (score and
-    max_score null while not graded) plus ``status`` and ``attempts``."""
+    max_score null while not graded; ``student`` with a roster's ``who``) plus ``status`` and
+    ``attempts``."""
     out = []
-    for s in subs:
-        data = json.loads(json_lines([as_grade(s)], lang))
+    for i, s in enumerate(subs):
+        data = json.loads(json_lines([as_grade(s)], lang, None if who is None else [who[i]]))
         if s.status != "graded":
             data["score"] = data["max_score"] = None
         data["status"] = s.status
@@ -126,117 +132,277 @@ _PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;max-width:46em;margin:2em auto}}
 td,th{{padding:.3em .6em;vertical-align:top;text-align:left}}
 tr:nth-child(even){{background:#f4f4f4}}</style></head>
-<body><h1>{title}</h1><p>{summary}</p>
-{table}</body></html>
+<body><h1>{title}</h1>
+{body}
+</body></html>
 """
 
 
-def _page_name(notebook: str) -> PurePosixPath:
-    """Where a submission's page goes below the folder: its key's path (no root, no ``..``),
-    ``.html`` for ``.ipynb``."""
-    parts = [p for p in PurePosixPath(notebook.replace("\\", "/")).parts if p not in ("/", "..")]
-    name = PurePosixPath(*parts) if parts else PurePosixPath("submission")
-    return name.with_suffix(".html")
+def page_name(student: str) -> str:
+    """The file name of a student's feedback page, one-to-one with student IDs: every
+    character of the ID but ``a``-``z``, ``0``-``9`` and ``-`` is written as ``_`` and the
+    two lowercase hex digits of each of its UTF-8 bytes (``Bob.A`` -> ``_42ob_2e_41``), then
+    ``.html``; the empty ID is ``_.html``. A name so made holds no ``/``, ``\\``, ``.`` (other
+    than its suffix), NUL or capital letter: it never leaves the folder, and no two names
+    differ only in case. An ID whose name would pass :data:`_PAGE_STEM` characters keeps that
+    many and ends with ``~`` and 32 hex digits of the ID's SHA-256 (``~`` appears nowhere
+    else)."""
+    import hashlib
+
+    out = []
+    for ch in student:
+        if ch in _PLAIN:
+            out.append(ch)
+        else:
+            out.extend(f"_{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
+    stem = "".join(out) or "_"
+    if len(stem) > _PAGE_STEM:
+        digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        stem = stem[: _PAGE_STEM - 33] + "~" + digest
+    return stem + ".html"
 
 
-def feedback_page(s: Submission, lang: str = "en") -> str:
-    """One learner's page: each question's points and feedback (the sentences the grader
-    wrote, stories of failing runs included); no hidden input, no other submission."""
-    from simlab.grading.report import _said, feedback_of
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+#: The longest page name before ``.html`` (file systems allow 255 bytes).
+_PAGE_STEM = 200
+
+
+def _said_in(said: Message, lang: str) -> str:
+    return html.escape(render(said, lang))
+
+
+def _submission_html(s: Submission, lang: str) -> str:
+    """One submission's part of a page: its file and exercise, its points or its one line,
+    each question's points and feedback, and why points are not the count of checks."""
+    from simlab.grading.report import _PARTIAL, error_of, feedback_of
 
     g = as_grade(s)
-    title = html.escape(f"{Path(s.notebook).name}: {g.exercise or 'not graded'}")
-    if s.status != "graded":
-        summary = html.escape(g.error or "not graded yet")
-        return _PAGE.format(lang=lang, title=title, summary=summary, table="")
-    summary = html.escape(f"{g.score} / {g.max_score} points")
+    head = f"{Path(s.notebook).name}: {g.exercise}" if g.exercise else Path(s.notebook).name
+    parts = [f"<h2>{html.escape(for_people(head))}</h2>"]
+    if s.status == "pending":
+        parts.append(f"<p>{_said_in(message('grader.page_pending'), lang)}</p>")
+        return "\n".join(parts)
+    if s.status == "dead":
+        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+        return "\n".join(parts)
+    if g.error and not g.questions:
+        label = _said_in(message("grader.page_not_graded"), lang)
+        parts.append(f"<p>{label}: {html.escape(error_of(g, lang))}</p>")
+        return "\n".join(parts)
+    points = message("grader.page_points", score=g.score, max=g.max_score)
+    parts.append(f"<p>{_said_in(points, lang)}</p>")
     if g.error:
-        summary += "<br>" + html.escape(_said(g.error, lang))
-    rows = ["<table><tr><th>question</th><th>points</th><th>feedback</th></tr>"]
+        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+    heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
+    parts.append("<table><tr>" + "".join(f"<th>{_said_in(h, lang)}</th>" for h in heads) + "</tr>")
     for q in g.questions:
-        rows.append(
-            f"<tr><td>{html.escape(q.id)}</td><td>{q.points}/{q.max_points}</td>"
+        parts.append(
+            f"<tr><td>{html.escape(for_people(q.id))}</td><td>{q.points}/{q.max_points}</td>"
             f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
         )
-    rows.append("</table>")
-    return _PAGE.format(lang=lang, title=title, summary=summary, table="\n".join(rows))
+    parts.append("</table>")
+    partial = [q for q in g.questions if q.points < q.max_points and _PARTIAL.match(q.feedback)]
+    if g.exercise and partial:
+        weighted = message("grader.page_weighted", exercise=g.exercise)
+        parts.append(f"<p>{_said_in(weighted, lang)}</p>")
+        parts.extend(f"<p>{_said_in(w, lang)}</p>" for w in _weights(g.exercise, partial))
+    return "\n".join(parts)
 
 
-def write_feedback(subs: Sequence[Submission], folder: str | Path, lang: str = "en") -> list[Path]:
-    """Write one HTML page per submission below ``folder`` (its key's path, ``.html``)."""
+def _weights(exercise: str, partial: Sequence[QuestionGrade]) -> list[Message]:
+    """For each question that passed some checks without full points, the weights of its
+    criteria (``cancel-fences 3, requeue 2``): the rubric's words, no hidden input."""
+    from simlab.grading.checks import EXERCISES
+
+    known = EXERCISES.get(exercise)
+    rubrics = {q.id: q.rubric for q in known.questions} if known else {}
+    out = []
+    for q in partial:
+        rubric = rubrics.get(q.id)
+        if rubric:
+            weights = ", ".join(f"{c.id} {c.weight}" for c in rubric)
+            out.append(
+                message(
+                    "grader.page_weights",
+                    q=q.id,
+                    points=q.points,
+                    max=q.max_points,
+                    weights=weights,
+                )  # fmt: skip
+            )
+    return out
+
+
+def feedback_page(student: str, subs: Sequence[Submission], lang: str = "en") -> str:
+    """One learner's page: for each of their submissions its points, each question's points and
+    feedback (the sentences the grader wrote), or its one line when it was not graded; no
+    hidden input, no other student's submission. Every sentence is in ``lang``."""
+    title = _said_in(message("grader.page_title", student=for_people(student)), lang)
+    body = "\n".join(_submission_html(s, lang) for s in subs)
+    return _PAGE.format(lang=lang, title=title, body=body)
+
+
+@dataclass
+class Written:
+    """What an export wrote: the files (each one really written) and one line per file it
+    could not write."""
+
+    files: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def write_feedback(
+    subs: Sequence[Submission],
+    folder: str | Path,
+    lang: str = "en",
+    student_of: Callable[[Submission], str] = lambda s: s.notebook,
+) -> Written:
+    """Write one HTML page per student (``student_of``: a submission's student ID; by default
+    its key) in ``folder``, named by :func:`page_name`. Each page is made and written on its
+    own: a page that cannot be written (a folder or a link in its place, a full disk) is one
+    line of ``problems`` and the others are written; a link in a page's place is never
+    followed. ``files`` holds exactly the pages written."""
     folder = Path(folder)
-    written = []
+    out = Written()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        out.problems.append(f"cannot write feedback pages in {shown_path(folder)}: {_why(exc)}")
+        return out
+    by_student: dict[str, list[Submission]] = {}
     for s in subs:
-        path = folder / _page_name(s.notebook)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(feedback_page(s, lang), encoding="utf-8")
-        written.append(path)
-    return written
+        by_student.setdefault(student_of(s), []).append(s)
+    for student, theirs in by_student.items():
+        path = folder / page_name(student)
+        try:
+            text = feedback_page(student, theirs, lang).encode("utf-8")
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(path, flags, 0o644)
+            with os.fdopen(fd, "wb") as f:
+                f.write(text)
+        except OSError as exc:
+            out.problems.append(
+                f"cannot write the page of {for_people(student)} ({shown_path(path)}): {_why(exc)}"
+            )
+            continue
+        out.files.append(path)
+    return out
+
+
+def _why(exc: OSError) -> str:
+    return for_people(exc.strerror or type(exc).__name__)
 
 
 # -- Canvas ----------------------------------------------------------------------------------------
 
 
-def read_roster(path: str | Path) -> dict[str, dict[str, str]]:
-    """The roster: a CSV with a ``notebook`` column (a submission's key, as ``--json`` names
-    it), ``Student`` and Canvas's ``ID`` (optional: ``SIS User ID``, ``SIS Login ID``,
-    ``Section``). Returns notebook -> that row. Raises :class:`RosterError`."""
+def read_roster(path: str | Path):
+    """The roster (:func:`simlab.grading.roster.read_roster`; :class:`RosterError` if bad)."""
+    from simlab.grading import roster
+
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise RosterError(f"cannot read the roster {path}: {exc}") from None
-    if not rows or not {"notebook", "Student", "ID"} <= set(rows[0]):
-        raise RosterError(f"the roster {path} needs the columns notebook, Student and ID")
-    roster: dict[str, dict[str, str]] = {}
-    for row in rows:
-        key = (row.get("notebook") or "").strip()
-        if not key or key in roster:
-            raise RosterError(f"the roster {path} names {key or 'an empty notebook'!r} twice")
-        roster[key] = row
-    return roster
+        return roster.read_roster(path)
+    except roster.RosterError as exc:
+        raise RosterError(str(exc)) from None
+
+
+def _exercise_of(s: Submission) -> str | None:
+    """The exercise a submission answers: its grade's, else the one its file is named for."""
+    from simlab.grading.checks import EXERCISES
+
+    exercise = (s.result or {}).get("exercise")
+    if exercise:
+        return exercise
+    by_file = {e.notebook: name for name, e in EXERCISES.items()}
+    return by_file.get(Path(s.notebook.replace("\\", "/")).name)
 
 
 def write_canvas(
-    subs: Sequence[Submission], roster: dict[str, dict[str, str]], out: str | Path
-) -> int:
-    """Write the Canvas gradebook CSV: one row per student, one column per exercise (its
-    points; empty while not graded), a ``Points Possible`` row first. Every submission must be
-    in the roster and every roster row in the queue, else :class:`RosterError` and nothing is
-    written. Returns the number of students."""
-    keys = {s.notebook for s in subs}
-    missing = sorted(keys - set(roster))
-    if missing:
-        raise RosterError(f"the roster has no student for {shown_path(missing[0])}")
-    extra = sorted(set(roster) - keys)
-    if extra:
-        raise RosterError(f"the roster names {shown_path(extra[0])}, which the queue does not hold")
-    exercises: list[str] = []
-    possible: dict[str, int] = {}
-    students: dict[str, dict[str, Any]] = {}
+    subs: Sequence[Submission],
+    roster,
+    out: str | Path,
+    titles: dict[str, str] | None = None,
+    missing: str = "empty",
+    lang: str = "en",
+) -> tuple[int, list[str]]:
+    """Write the Canvas gradebook CSV: Canvas's five student columns, then one column per
+    exercise named ``titles[exercise]`` (``Title (id)``, as Canvas matches an assignment; the
+    bare exercise ID when not given), a ``Points Possible`` row, and one row per roster
+    student, in the roster's order. A graded submission gives its score; an ungradable one
+    (an error, or dead) gives 0 or an empty cell by ``missing`` (``zero`` or ``empty``); no
+    submission, or one not graded yet, an empty cell. Returns the number of student rows and
+    one line for each cell that is not a score, each submission that is no one's, each
+    exercise without a title, each student with two submissions for one exercise."""
+    from simlab.grading.checks import EXERCISES
+
+    titles = dict(titles or {})
+    lines: list[str] = []
+    exercises: list[str] = list(titles)
+    mine: dict[tuple[str, str], list[Submission]] = {}
     for s in subs:
-        g = as_grade(s)
-        row = roster[s.notebook]
-        student = students.setdefault(row["ID"], {c: row.get(c, "") for c in CANVAS_FIXED})
-        exercise = g.exercise or (s.result or {}).get("exercise")
-        if exercise is None:
-            continue
-        if exercise not in exercises:
+        student, why = roster.owner(s.notebook)
+        exercise = _exercise_of(s)
+        if exercise and exercise not in exercises:
             exercises.append(exercise)
-        possible[exercise] = max(possible.get(exercise, 0), g.max_score)
-        if exercise in student:
-            raise RosterError(f"student {row['ID']} has two submissions for {exercise}")
-        student[exercise] = g.score if s.status == "graded" else ""
+        if student is None:
+            lines.append(f"{shown_path(s.notebook)}: {render(why, lang)}")
+        elif exercise is None:
+            lines.append(f"{shown_path(s.notebook)} ({student}): not in any column: no exercise")
+        else:
+            mine.setdefault((student.id, exercise), []).append(s)
+    for e in exercises:
+        if e not in titles:
+            lines.append(
+                f'column {e}: no --canvas-assignment {e}="Title (id)": Canvas will make a new '
+                "assignment of it"
+            )
+    possible = {}
+    for e in exercises:
+        seen = [
+            (s.result or {}).get("max_score") or 0
+            for (_, x), ss in mine.items()
+            for s in ss
+            if x == e and (s.result or {}).get("max_score")
+        ]
+        # the grades' own maximum; the exercise's when nothing of it is graded yet
+        possible[e] = max(seen, default=EXERCISES[e].max_score if e in EXERCISES else 0)
     with open(out, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*CANVAS_FIXED, *exercises])
+        writer.writerow([*CANVAS_FIXED, *(csv_cell(titles.get(e, e)) for e in exercises)])
         writer.writerow(["Points Possible", "", "", "", "", *(possible[e] for e in exercises)])
-        for student in students.values():
-            writer.writerow(
-                [csv_cell(str(student[c])) for c in CANVAS_FIXED]
-                + [student.get(e, "") for e in exercises]
-            )
-    return len(students)
+        for student in roster.students:
+            cells = []
+            for e in exercises:
+                cell, line = _canvas_cell(mine.get((student.id, e), []), missing, lang)
+                if line:
+                    lines.append(f"{for_people(str(student))}, {e}: {line}")
+                cells.append(cell)
+            writer.writerow([csv_cell(c) for c in student.columns()] + cells)
+    return len(roster.students), lines
+
+
+def _canvas_cell(theirs: Sequence[Submission], missing: str, lang: str) -> tuple[Any, str]:
+    """A student's cell for one exercise and the line that says why it is not their score."""
+    if not theirs:
+        return "", f"{render(message('grader.no_submission'), lang)} (empty)"
+    if len(theirs) > 1:
+        names = " and ".join(shown_path(s.notebook) for s in theirs)
+        graded = [s for s in theirs if s.status == "graded" and not (s.result or {}).get("error")]
+        if graded:
+            best = max(graded, key=lambda s: s.result["score"])
+            return best.result["score"], f"two submissions ({names}): the best score counts"
+        theirs = theirs[:1]
+    (s,) = theirs
+    if s.status == "pending":
+        return "", "not graded yet (empty)"
+    g = as_grade(s)
+    if s.status == "dead" or g.error:
+        from simlab.grading.report import error_of
+
+        cell = 0 if missing == "zero" else ""
+        shown = "0" if cell == 0 else "empty"
+        return cell, f"not graded, {shown} (--missing {missing}): {error_of(g, lang)}"
+    return g.score, ""
 
 
 # -- regrades --------------------------------------------------------------------------------------

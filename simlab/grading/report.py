@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
-from simlab.grading.messages import Message, render
+from simlab.grading.messages import Message, message, render
 from simlab.grading.questions import Exercise
 from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
 
@@ -52,7 +52,7 @@ CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
 WEIGHTED = {
     "en": "  points weigh ideas, not checks: `simlab grade --rubric {exercise}` shows each "
     "question's criteria and their weights",
-    "zh": "  分数按考查的思路加权,而不是按通过的检查项计数:`simlab grade --rubric {exercise}` "
+    "zh": "  分数按考查的思路加权，而不是按通过的检查项计数：`simlab grade --rubric {exercise}` "
     "列出每道题的评分标准及其权重",
 }
 _PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
@@ -68,8 +68,8 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             head += f"  ({g.exercise})"
         lines = [head]
         if g.error:
-            label = "未评分" if lang == "zh" else "not graded"
-            lines.append(f"  {label}: {error_of(g, lang)}")
+            label = "未评分：" if lang == "zh" else "not graded: "
+            lines.append(f"  {label}{error_of(g, lang)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(
@@ -102,19 +102,68 @@ def error_of(g: NotebookGrade, lang: str) -> str:
 _REPORT_CHARS = 2 * FEEDBACK_CHARS
 
 
-def json_lines(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
+def json_lines(
+    grades: Sequence[NotebookGrade],
+    lang: str = "en",
+    who: Sequence[tuple[str | None, Message | None]] | None = None,
+) -> str:
     """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``. The
     notebook's path is the real one; every control or formatting character is a JSON escape
-    (:func:`~simlab.grading.text.json_safe`), so a line prints as one harmless line."""
+    (:func:`~simlab.grading.text.json_safe`), so a line prints as one harmless line. With
+    ``who`` (:func:`simlab.grading.roster.assign`), each object also has ``student``: its
+    student's ID, or null and ``unknown`` (the one line why) when it is no one's."""
     out = []
-    for g in grades:
+    for i, g in enumerate(grades):
         data = g.to_dict()
         if data["error"]:
             data["error"] = error_of(g, lang)
         for q, grade in zip(data["questions"], g.questions, strict=True):
             q["feedback"] = feedback_of(grade, lang)
+        if who is not None:
+            student, why = who[i]
+            data["student"] = student
+            if why is not None:
+                data["unknown"] = render(why, lang)
         out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
     return "".join(out)
+
+
+def missing_lines(ids: Sequence[str], lang: str = "en") -> str:
+    """One JSON object per roster student with no submission: ``student``, ``notebook`` null,
+    ``score`` and ``max_score`` null, no questions, ``error`` saying so."""
+    out = []
+    for sid in ids:
+        data = {
+            "student": sid,
+            "notebook": None,
+            "exercise": None,
+            "score": None,
+            "max_score": None,
+            "questions": [],
+            "error": render(message("grader.no_submission"), lang),
+        }
+        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
+    return "".join(out)
+
+
+def class_lines(
+    keys: Sequence[str],
+    who: Sequence[tuple[str | None, Message | None]],
+    roster,
+    lang: str = "en",
+) -> list[str]:
+    """The lines that account for the class against its roster: one per submission that is no
+    one's (why), one per roster student without a submission."""
+    lines = []
+    for key, (_, why) in zip(keys, who, strict=True):
+        if why is not None:
+            lines.append(f"{shown_path(key)}: {render(why, lang)}")
+    seen = {sid for sid, _ in who if sid is not None}
+    for student in roster.students:
+        if student.id not in seen:
+            said = render(message("grader.no_submission"), lang)
+            lines.append(f"{for_people(str(student))}: {said}")
+    return lines
 
 
 def student_of(notebook: str | Path, roots: Sequence[str | Path]) -> str:
@@ -159,10 +208,19 @@ def students(notebooks: Sequence[str | Path], roots: Sequence[str | Path] = ()) 
 
 
 def write_csv(
-    grades: Sequence[NotebookGrade], path: str | Path, roots: Sequence[str | Path] = ()
+    grades: Sequence[NotebookGrade],
+    path: str | Path,
+    roots: Sequence[str | Path] = (),
+    who: Sequence[tuple[str | None, Message | None]] | None = None,
+    missing: Sequence[str] = (),
+    lang: str = "en",
 ) -> Path:
     """Write one row per notebook: student, notebook, exercise, score, max_score, one column
-    per question (``exercise/question``, its points), and ``error``."""
+    per question (``exercise/question``, its points), and ``error``. Without ``who`` the
+    student is a label made from the paths (:func:`students`); with it (a roster's
+    :func:`~simlab.grading.roster.assign`), the roster's student ID, empty for a notebook that
+    is no one's (its ``error`` says why); each ID of ``missing`` (roster students without a
+    submission) has a row of its own with empty points."""
     columns: list[str] = []
     for g in grades:
         for q in g.questions:
@@ -170,12 +228,18 @@ def write_csv(
             if name not in columns:
                 columns.append(name)
     path = Path(path)
-    names = students([g.notebook for g in grades], roots)
+    if who is None:
+        names = students([g.notebook for g in grades], roots)
+        whys: list[str] = [""] * len(grades)
+    else:
+        names = [sid or "" for sid, _ in who]
+        whys = ["" if why is None else render(why, lang) for _, why in who]
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow([*CSV_FIXED, *columns, "error"])
-        for g, student in zip(grades, names, strict=True):
+        for g, student, why in zip(grades, names, whys, strict=True):
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
+            error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
             writer.writerow(
                 [
                     csv_cell(student),
@@ -184,9 +248,12 @@ def write_csv(
                     g.score,
                     g.max_score,
                     *(points.get(c, "") for c in columns),
-                    csv_cell(for_people(g.error or "", _REPORT_CHARS)),
+                    csv_cell(for_people(error, _REPORT_CHARS)),
                 ]
             )
+        nothing = render(message("grader.no_submission"), lang)
+        for sid in missing:
+            writer.writerow([csv_cell(sid), "", "", "", "", *("" for _ in columns), nothing])
     return path
 
 

@@ -22,9 +22,10 @@ __all__ = ["find_notebooks", "refusal_message", "same_files", "unreadable"]
 def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
     """Expand files and folders into the submissions to grade, in order: folders recursively
     (sorted, checkpoint copies skipped), never following a symbolic link. A link met on the
-    way (to a file or a folder, as a path given or inside a folder), and a non-regular file
-    named ``*.ipynb``, is listed too, so that :func:`grade_notebook` refuses it with one line;
-    a path given twice is listed once. A path that does not exist raises
+    way (to a file or a folder, as a path given or inside a folder), a non-regular file, a
+    file that is not a notebook, and the same file under another spelling are listed too, so
+    that :func:`refusal_message` refuses each with one line: no path is dropped without one.
+    A path given twice as the very same path is listed once. A path that does not exist raises
     ``FileNotFoundError``."""
     found: list[Path] = []
     for raw in paths:
@@ -40,25 +41,39 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
             found.extend(_walk(path))
         else:
             found.append(path)
+    # The same file under another spelling stays listed: it is refused as a duplicate.
     seen: set[str] = set()
     unique = []
     for p in found:
-        key = os.path.abspath(p) if _through_link(p) else os.path.realpath(p)
-        if key not in seen:
-            seen.add(key)
+        if str(p) not in seen:
+            seen.add(str(p))
             unique.append(p)
     return unique
 
 
 def _through_link(path: Path) -> bool:
-    """Is ``path``, or the folder holding it, a symbolic link (so :func:`refusal_message`
-    refuses it, and it is never taken for the file it points at)?"""
-    return os.path.islink(path) or os.path.islink(path.parent)
+    """Is ``path``, or any folder on it, a symbolic link (so :func:`refusal_message` refuses
+    it, and it is never taken for the file it points at)? Every component of the path as
+    written is checked, one by one (a relative path from the working folder down, an absolute
+    one from the root)."""
+    return _link_on(path) is not None
+
+
+def _link_on(path: Path) -> Path | None:
+    """The first component of ``path`` (as written) that is a symbolic link, or None."""
+    path = Path(path)
+    for part in reversed([path, *path.parents]):
+        if str(part) in ("", ".", "/", path.anchor):
+            continue
+        if os.path.islink(part):
+            return part
+    return None
 
 
 def _walk(folder: Path) -> list[Path]:
-    """Every ``*.ipynb`` entry below ``folder`` and every link to a folder, sorted, without
-    following links or entering ``.ipynb_checkpoints``."""
+    """Every file below ``folder`` (a file that is not a notebook is listed so that it is
+    refused with its line) and every link to a folder, sorted, without following links or
+    entering ``.ipynb_checkpoints`` (Jupyter's own copies)."""
     out = []
     for base, dirs, files in os.walk(folder, followlinks=False):
         dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
@@ -67,7 +82,7 @@ def _walk(folder: Path) -> list[Path]:
             if os.path.islink(here / name):  # a link to a folder: listed, never entered
                 dirs.remove(name)
                 out.append(here / name)
-        out.extend(here / name for name in files if name.endswith(".ipynb"))
+        out.extend(here / name for name in files)  # not a notebook: listed, to say so
     return sorted(out)
 
 
@@ -75,23 +90,33 @@ def refusal_message(
     path: str | Path, others: dict[tuple[int, int], list[str]] | None = None
 ) -> Message | None:
     """Why ``path`` is not a submission to grade (one line), or None: a symbolic link (never
-    followed: it could point at the solutions or at a classmate's notebook), a file whose
-    folder is one (``class/*/ex.ipynb`` expands through a student's link), anything but a
-    regular file, or a file that is the very same file as another submission of the batch
-    (``others``: (device, inode) -> paths; a hard link)."""
+    followed: it could point at the solutions or at a classmate's notebook), a file with a
+    link anywhere on its path (``class/*/hw/ex.ipynb`` expands through a student's link),
+    anything but a regular file, a file not named ``*.ipynb``, a file that is the very same
+    file as another submission of the batch under another name (``others``: (device, inode)
+    -> paths; a hard link: neither is graded), or the same file given again under another
+    spelling (a duplicate: the first is graded)."""
     try:
         info = os.lstat(path)
     except OSError as exc:
         return unreadable(exc)
     if stat.S_ISLNK(info.st_mode):
         return message("grader.link")
-    if os.path.islink(Path(path).parent):  # a file given by a path through a student's link
+    if _link_on(Path(path)) is not None:  # a file given by a path through a student's link
         return message("grader.linked_folder")
     if not stat.S_ISREG(info.st_mode):
         return message("grader.not_regular")
-    twins = [p for p in (others or {}).get((info.st_dev, info.st_ino), []) if p != str(path)]
+    if not str(path).endswith(".ipynb"):
+        return message("grader.not_notebook")
+    same = [p for p in (others or {}).get((info.st_dev, info.st_ino), []) if p != str(path)]
+    here = os.path.realpath(path)
+    given_twice = [p for p in same if os.path.realpath(p) == here]
+    twins = [p for p in same if os.path.realpath(p) != here]
     if twins:
         return message("grader.hard_link", other=shown_path(twins[0]))
+    everyone = (others or {}).get((info.st_dev, info.st_ino), [])
+    if given_twice and everyone.index(str(path)) > everyone.index(given_twice[0]):
+        return message("grader.duplicate", other=shown_path(given_twice[0]))
     return None
 
 

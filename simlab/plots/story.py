@@ -44,6 +44,7 @@ def story_plot(shrunk, *, ax=None, title: str | None = None):
         title = f"{s.variant}, seed {result.seed}: {len(events)} fault(s), {what}"
     ax = timeline(result.history, ax=ax, tasks=tasks or None, title=title)
     lanes = {t.get_text(): i for i, t in enumerate(ax.get_yticklabels())}
+    _show_times(ax, [e.time for e in events if e is not None])
     top = min(lanes.values(), default=0) - 0.5
     for n, e in enumerate(events, start=1):
         if e is None:
@@ -92,6 +93,16 @@ def story_plot(shrunk, *, ax=None, title: str | None = None):
             zorder=6,
         )
     return ax
+
+
+def _show_times(ax, times: list[float]) -> None:
+    """Widen the x axis so that every fault's event is in the picture (a document edit, say,
+    may fall before the first event of the tasks drawn)."""
+    if not times:
+        return
+    left, right = ax.get_xlim()
+    pad = 0.03 * max(right - left, 1e-9)
+    ax.set_xlim(min(left, min(times) - pad), max(right, max(times) + pad))
 
 
 def save_story_png(shrunk, path: str | Path, dpi: int = 110) -> None:

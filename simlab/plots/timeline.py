@@ -127,7 +127,8 @@ def timeline(
     cross: stale epoch; a square: task cancelled; a diamond: task already completed; a
     triangle: another reason); a red ring marks an accepted save whose
     epoch was already stale (a fencing failure); envelopes are e-mails that reached the mailbox
-    (orange: a duplicate); a dotted line is a cancel; a small triangle is a duplicate delivery.
+    (orange: a duplicate); a dotted line is a cancel, a dash-dotted one a requeue, a thin grey
+    one a document edit; a small triangle is a duplicate delivery; a right triangle a slow step.
     ``tasks`` limits the picture to some tasks; by default a long history shows the tasks of
     its first refused or stale commits, or its first six tasks.
     """
@@ -173,6 +174,7 @@ def timeline(
     _draw_leases(c, events, windows, chosen)
     _draw_pauses(c, events)
     _draw_markers(c, _event_points(c, events))
+    _draw_edits(c, [e for e in view if e.op == "publish"])
     _note_clipped(c, windows, events, t1 + pad)
     _finish(c, lanes, t0 - pad, t1 + pad)
     return ax
@@ -269,6 +271,10 @@ def _draw_pauses(c: _Canvas, events: list[Event]) -> None:
             c.legend["paused"] = mpatches.Patch(facecolor="none", edgecolor="dimgray", hatch="///")
 
 
+#: The gids of the marks that show a fault (each kind's ``mark`` in :mod:`simlab.sim.faults`).
+FAULT_MARKS = ("crash", "pause", "slow", "deliver-dup", "cancel", "requeue", "doc-edit")
+
+
 # --- events as marks ---------------------------------------------------------------------------
 
 
@@ -279,7 +285,7 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
     why = refusal_reasons(events)
     sent: set[tuple] = set()
     for e in events:
-        if e.process not in c.lane and e.op != "cancel":
+        if e.process not in c.lane and e.op not in ("cancel", "requeue"):
             continue
         y = c.lane.get(e.process)
         if e.op == "save" and e.type == "ok":
@@ -336,7 +342,26 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
                 color=c.color.get(e.task, "black"),
             )
             c.legend["cancel (epoch bumped)"] = Line2D([], [], color="black", ls=":")
+        elif e.op == "cancel" and e.type == "fail" and e.process == "user":
+            c.ax.axvline(e.time, color="gray", ls=":", lw=1.0, gid="cancel")
+            c.legend["cancel refused"] = Line2D([], [], color="gray", ls=":")
+        elif e.op == "requeue" and e.type in ("ok", "fail"):
+            ok = e.type == "ok"
+            color = c.color.get(e.task, "black") if ok else "gray"
+            c.ax.axvline(e.time, color=color, ls="-.", lw=1.2 if ok else 1.0, gid="requeue")
+            label = "requeue" if ok else "requeue refused"
+            c.legend[label] = Line2D([], [], color="black" if ok else "gray", ls="-.")
+        elif e.op == "slow":
+            points["slow"].append((e.time, y - 0.2))
     return points
+
+
+def _draw_edits(c: _Canvas, edits: list[Event]) -> None:
+    """A thin grey line at each document edit (agent workload: the editor has no lane); the
+    axis is not widened for them."""
+    for e in edits:
+        c.ax.axvline(e.time, color="gray", ls="-", lw=0.8, alpha=0.7, gid="doc-edit")
+        c.legend["document edited"] = Line2D([], [], color="gray", lw=0.8)
 
 
 #: Refused saves, one marker per reason (see :func:`simlab.check.rows.refusal_reasons`).
@@ -379,6 +404,7 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
             dict(marker=ENVELOPE, ms=10, mfc=DUP_ORANGE, mec="black", mew=1.3),
         ),
         "deliver-dup": ("task delivered again", dict(marker="v", ms=6, color="gray")),
+        "slow": ("slow step", dict(marker=">", ms=6, color="dimgray")),
     }
     for gid, (label, style) in styles.items():
         if points[gid]:

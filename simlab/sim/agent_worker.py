@@ -184,7 +184,7 @@ class AgentWorker(Worker):
                 return True
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)
-            if faults and sim.nemesis.effect_crash(self, task, step):
+            if faults and sim.nemesis.crashes("sent", self, task, step):
                 rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
                 sim.crashes += 1
                 return True

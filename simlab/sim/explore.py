@@ -46,6 +46,7 @@ from typing import Any
 import simpy
 
 from simlab.check.rules import findings
+from simlab.sim.faults import CANCEL, CRASH_FRACTION, REQUEUE, kinds_at
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
@@ -57,6 +58,7 @@ from simlab.sim.simulation import (
     _default_ledger,
     _effects,
     _Run,
+    ledger_for,
     simulate,
 )
 
@@ -72,8 +74,6 @@ __all__ = [
 #: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
-#: Where a crash strikes in a step's work (a fraction of it).
-CRASH_FRACTION = 0.5
 #: A strike point's place in a run: (time, the number of the simulator's question); a cancel or
 #: requeue between two events has number -1 (no question is asked at that instant).
 Key = tuple[float, int]
@@ -147,14 +147,15 @@ class StrikePoints(ScheduledNemesis):
             self.signature = ()
 
     # -- what the questions record --------------------------------------------------------------
-    def _asked(self, *faults: dict[str, Any]) -> None:
+    def asked(self, point: str, where: dict[str, Any]) -> None:
+        """Every kind the registry places at ``point``, with each value it tries there."""
         self._seq += 1
         key = (self.run.env.now, self._seq)
         if key > self.after:
-            self.candidates.extend((key, f) for f in faults)
-
-    def _pauses(self, kind: str, **where: Any) -> list[dict[str, Any]]:
-        return [{"kind": kind, **where, "length": length} for length in self.lengths]
+            for kind in kinds_at(point):
+                if kind.tries is not None:
+                    for values in kind.tries(self.scenario, self.lengths):
+                        self.candidates.append((key, {"kind": kind.name, **where, **values}))
 
     def _struck(self, fault: dict[str, Any]) -> None:
         super()._struck(fault)
@@ -162,58 +163,6 @@ class StrikePoints(ScheduledNemesis):
             # The fault itself is part of the state: a pause's length, say, acts only after
             # the question that struck it has been answered.
             self.signature = (self.snapshot(), tuple(sorted(fault.items())))
-
-    def work(self, worker, task: str, step: int, work: float):
-        out = super().work(worker, task, step, work)
-        where = {"task": task, "step": step, "attempt": worker.attempt}
-        self._asked(
-            {"kind": "crash", **where, "fraction": CRASH_FRACTION},
-            {"kind": "slow", **where, "factor": self.scenario.slow_factor},
-        )
-        return out
-
-    def _step_pause(self, kind: str, worker, task: str, step: int) -> None:
-        self._asked(*self._pauses(kind, task=task, step=step, attempt=worker.attempt))
-
-    def pause(self, worker, task: str, step: int) -> float | None:
-        out = super().pause(worker, task, step)
-        self._step_pause("pause", worker, task, step)
-        return out
-
-    def work_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().work_pause(worker, task, step)
-        self._step_pause("work-pause", worker, task, step)
-        return out
-
-    def effect_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().effect_pause(worker, task, step)
-        self._step_pause("effect-pause", worker, task, step)
-        return out
-
-    def send_pause(self, worker, task: str, step: int) -> float | None:
-        out = super().send_pause(worker, task, step)
-        self._step_pause("send-pause", worker, task, step)
-        return out
-
-    def effect_crash(self, worker, task: str, step: int) -> bool:
-        out = super().effect_crash(worker, task, step)
-        self._asked({"kind": "effect-crash", "task": task, "step": step, "attempt": worker.attempt})
-        return out
-
-    def record_crash(self, worker, task: str, step: int) -> bool:
-        out = super().record_crash(worker, task, step)
-        self._asked({"kind": "record-crash", "task": task, "step": step, "attempt": worker.attempt})
-        return out
-
-    def claim_pause(self, worker, task: str) -> float | None:
-        out = super().claim_pause(worker, task)
-        self._asked(*self._pauses("claim-pause", task=task, claim=self._claims[task] - 1))
-        return out
-
-    def duplicate(self, task: str, enqueue: int) -> bool:
-        out = super().duplicate(task, enqueue)
-        self._asked({"kind": "duplicate", "task": task, "enqueue": enqueue})
-        return out
 
     # -- a user's actions: between any two events of the task -----------------------------------
     def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
@@ -223,25 +172,27 @@ class StrikePoints(ScheduledNemesis):
         ledger must refuse both); one of each kind per task and schedule, before the
         horizon."""
         kinds = {(f["kind"], f.get("task")) for f in scheduled}
+        users = kinds_at("arrival")
         by_task: dict[str, list[float]] = {}
         cancelled: dict[str, float] = {}
         for e in self.run.history:
             if e.task is not None and e.op != "faults-off":
                 by_task.setdefault(e.task, []).append(e.time)
-                if e.op == "cancel" and e.type == "ok":
+                if e.op == CANCEL.name and e.type == "ok":
                     cancelled.setdefault(e.task, e.time)
         horizon, half = self.run.horizon, self.scenario.ttl / 2
         for task, times in by_task.items():
-            if ("cancel", task) not in kinds:
-                self._between("cancel", task, times, horizon, half)
-            if ("requeue", task) in kinds:
-                continue
-            if task in cancelled:  # between each two events after the cancel
-                self._between("requeue", task, [t for t in times if t >= cancelled[task]],
-                              horizon, half)  # fmt: skip
-            else:  # one while it is live and one after its end: the ledger must refuse both
-                self._between("requeue", task, times[:2], horizon, None)
-                self._between("requeue", task, times[-1:], horizon, half)
+            for kind in users:
+                if (kind.name, task) in kinds:
+                    continue
+                if kind is REQUEUE and task in cancelled:  # it brings the task back
+                    later = [t for t in times if t >= cancelled[task]]
+                    self._between(kind.name, task, later, horizon, half)
+                elif kind is REQUEUE:  # while it is live and after its end: both refused
+                    self._between(kind.name, task, times[:2], horizon, None)
+                    self._between(kind.name, task, times[-1:], horizon, half)
+                else:  # a cancel, or a user's action to come: between any two events
+                    self._between(kind.name, task, times, horizon, half)
         self.candidates.sort(key=lambda c: c[0])
 
     def _between(
@@ -305,7 +256,7 @@ def _run_schedule(
     takes it); the verdict, the state after the last fault and the strike points after
     ``after``."""
     env = simpy.Environment()
-    store = factory(lambda: env.now)
+    store = ledger_for(factory, lambda: env.now, scenario)
     schedule = Schedule(seed, scenario, faults)
     holder: dict[str, StrikePoints] = {}
 
@@ -339,6 +290,7 @@ def _run_schedule(
         ttl=scenario.ttl,
         named_results=scenario.workload == "opaque",
         listing=True,
+        max_attempts=scenario.max_attempts,
     )
     probe.user_points(faults)
     return _Outcome(not broken, probe.signature, probe.candidates)

@@ -4,32 +4,18 @@ A scenario is plain data. Every field has a default, so ``Scenario()`` is a smal
 fault switched on at a modest rate, and ``Scenario(crash_rate=0, ...)`` switches one off. Time is
 in abstract *time units* (think seconds); all durations below use them.
 
-Rates are probabilities in ``[0, 1]``. Each one names what it is drawn for:
-
-* ``crash_rate``, ``pause_rate``, ``slow_rate``: per step attempt;
-* ``effect_crash_rate``: per e-mail sent (the worker crashes after sending, before the save);
-* ``record_crash_rate``: per e-mail whose key was just recorded (the worker crashes after
-  ``record_effect`` and before the send: the key says "sent" and no e-mail left; default 0);
-* ``work_pause_rate``: per step attempt, a pause as the step's work begins: the worker wakes
-  and heartbeats with the epoch it had (default 0);
-* ``effect_pause_rate``: per e-mail, a pause right before it is recorded and sent: the worker
-  wakes and records it with the epoch it had (default 0);
-* ``send_pause_rate``: per e-mail whose key was just recorded, a pause before the send: the
-  worker wakes and sends what its lease recorded, whoever holds the task now (default 0);
-* ``claim_pause_rate``: per claim made of two statements (``variant="racy-claim"``), a pause
-  between them (default 0; a one-statement claim has no gap to pause in);
-* ``duplicate_rate``: per enqueued message (the broker puts a second copy in the queue);
-* ``cancel_rate``: per task (a user cancels it once, at a random time);
-* ``requeue_rate``: per task (a user requeues it once, at a random time: the ledger accepts it
-  only if the task was cancelled by then).
-
-``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
+Rates are probabilities in ``[0, 1]``, one per fault kind of the registry
+(:mod:`simlab.sim.faults`), each drawn from its own random stream; the list below is generated
+from it. ``doc_change_rate`` is not a probability but a Poisson rate (edits per time unit): with
 ``workload="agent"`` an editor publishes new document versions under running and paused tasks.
 ``recheck_gap`` (agent workload, default 0) is the time between the resume guard's last re-check
 and the send: at 0 they happen at the same simulated instant, and no edit can fall between them.
 
 :meth:`Scenario.validate` raises ``ValueError`` with a one-line message naming the bad field; the
 simulator and the command line call it before running anything.
+
+The fault rates (field, default, what it is drawn for, what strikes):
+
 """
 
 from __future__ import annotations
@@ -37,6 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
+
+from simlab.sim.faults import DOC_CHANGE, KINDS, RATE_NEEDS, FaultKind
 
 __all__ = [
     "Scenario",
@@ -58,23 +46,16 @@ EFFECTS = ("last", "all", "none")
 WORKLOADS = ("opaque", "agent")
 #: The agent graph's steps (retrieve, draft, send): ``workload="agent"`` needs ``steps == 3``.
 AGENT_STEPS = 3
+#: The kinds whose rate is a probability in [0, 1], drawn per strike point.
+_RATE_KINDS: tuple[FaultKind, ...] = tuple(k for k in KINDS.values() if not k.poisson)
 #: Fault rates: probabilities in [0, 1], each with its own random stream.
-RATE_FIELDS = (
-    "crash_rate",
-    "effect_crash_rate",
-    "record_crash_rate",
-    "pause_rate",
-    "work_pause_rate",
-    "effect_pause_rate",
-    "send_pause_rate",
-    "claim_pause_rate",
-    "slow_rate",
-    "duplicate_rate",
-    "cancel_rate",
-    "requeue_rate",
-)
+RATE_FIELDS = tuple(k.rate for k in _RATE_KINDS)
 #: The fault each rate draws, as flags and sweeps name it (``work_pause_rate`` -> ``work-pause``).
-RATE_FAULTS = tuple(name.removesuffix("_rate").replace("_", "-") for name in RATE_FIELDS)
+RATE_FAULTS = tuple(k.name for k in _RATE_KINDS)
+
+__doc__ += "".join(
+    f"* ``{k.rate}`` ({k.default_rate:g}): {k.per}, {k.does}.\n" for k in KINDS.values()
+)
 
 #: What :meth:`Scenario.adversarial` changes: every fault kind on, at rates that exercise each
 #: promise of the ledger in most runs, and a broker that redelivers before a silent lease ends.
@@ -82,19 +63,8 @@ ADVERSARIAL: dict[str, Any] = {
     "tasks": 60,
     "workers": 6,
     "effects": "all",
-    "crash_rate": 0.04,
-    "effect_crash_rate": 0.1,
-    "record_crash_rate": 0.05,
-    "pause_rate": 0.1,
-    "work_pause_rate": 0.1,
-    "effect_pause_rate": 0.2,
-    "send_pause_rate": 0.1,
-    "claim_pause_rate": 0.3,
-    "slow_rate": 0.1,
-    "duplicate_rate": 0.2,
-    "cancel_rate": 0.3,
+    **{k.rate: k.adversarial for k in KINDS.values() if k.adversarial is not None},
     "cancel_mean": 12.0,
-    "requeue_rate": 0.6,
     "visibility_timeout": 2.5,
     # A correct ledger is done within about 40 time units of the horizon; a ledger that never
     # lets a task finish would otherwise keep redelivering it until the default, far later, cap.
@@ -122,45 +92,12 @@ class Scenario:
     ttl: float = _f(3.0, "lease time-to-live; workers heartbeat every ttl/3")
     arrival_rate: float = _f(0.5, "Poisson arrival rate of tasks (tasks per time unit)")
     step_time: float = _f(1.0, "mean service time of one step (exponential)")
-    crash_rate: float = _f(0.02, "P(worker crashes during a step)")
-    effect_crash_rate: float = _f(
-        0.1, "P(worker crashes right after sending an e-mail, before the step's save)"
-    )
-    record_crash_rate: float = _f(
-        0.0,
-        "P(worker crashes right after record_effect recorded an e-mail's key, before sending "
-        "it): the e-mail is lost (at most once)",
-    )
-    pause_rate: float = _f(
-        0.05, "P(stop-the-world pause after a step's work and e-mail, before its save)"
-    )
-    work_pause_rate: float = _f(
-        0.0,
-        "P(stop-the-world pause as a step's work begins, before its next heartbeat): the worker "
-        "wakes and heartbeats with the epoch it had",
-    )
-    effect_pause_rate: float = _f(
-        0.0,
-        "P(stop-the-world pause right before a step's e-mail is recorded and sent): the worker "
-        "wakes and records it with the epoch it had",
-    )
-    send_pause_rate: float = _f(
-        0.0,
-        "P(stop-the-world pause between record_effect and the send of an e-mail): the worker "
-        "wakes and sends what its lease recorded",
-    )
-    claim_pause_rate: float = _f(
-        0.0,
-        "P(pause between the two statements of a two-statement claim, variant racy-claim)",
-    )
-    slow_rate: float = _f(0.05, "P(a step runs slow_factor times slower)")
-    duplicate_rate: float = _f(0.05, "P(the broker enqueues a message twice)")
-    cancel_rate: float = _f(0.03, "P(a user cancels a task at a random time)")
-    requeue_rate: float = _f(
-        0.0,
-        "P(a user requeues a task at a random time before the fault horizon; the ledger "
-        "accepts it only once the task was cancelled)",
-    )
+    # One probability per fault kind, generated from the registry in its order (so a new kind
+    # needs no line here): ``crash_rate``, ``effect_crash_rate``... (see RATE_FIELDS).
+    for _kind in _RATE_KINDS:
+        __annotations__[_kind.rate] = "float"
+        locals()[_kind.rate] = _f(_kind.default_rate, _kind.help)
+    del _kind
     cancel_mean: float | None = _f(
         None,
         "mean time from a task's arrival to its cancel, exponential (default steps x "
@@ -202,15 +139,16 @@ class Scenario:
         "what a task does: " + ", ".join(WORKLOADS) + " (agent: retrieve, draft and "
         "send an e-mail through checkpoints and the resume guard; needs steps 3)",
     )
-    doc_change_rate: float = _f(
-        0.0,
-        "agent workload: document edits per time unit (Poisson, until the fault horizon); "
-        "each publishes a new version of a random document",
-    )
+    doc_change_rate: float = _f(DOC_CHANGE.default_rate, DOC_CHANGE.help)
     recheck_gap: float = _f(
         0.0,
         "agent workload: time between the resume guard's re-check and the send (a document "
         "edited in between is cited outdated)",
+    )
+    max_attempts: int | None = _f(
+        None,
+        "claims of one task before the ledger moves it to the dead letter instead of granting "
+        "another (default: no limit); a requeue gives it fresh attempts",
     )
 
     # ------------------------------------------------------------------ derived values
@@ -267,6 +205,9 @@ class Scenario:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
         if self.steps < 1:
             raise ValueError(f"steps must be >= 1, got {self.steps}")
+        m = self.max_attempts
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+            raise ValueError(f"max_attempts must be a whole number >= 1 or None, got {m!r}")
         for name in RATE_FIELDS:
             v = _number(self, name)
             if not 0.0 <= v <= 1.0:
@@ -330,25 +271,20 @@ class Scenario:
                     "workload 'agent' sends its e-mail in its last step: effects must be "
                     f"'last', got {self.effects!r}"
                 )
-        elif self.doc_change_rate:
-            raise ValueError(
-                "doc_change_rate needs workload 'agent' (opaque tasks cite no documents)"
-            )
+        self._rates_need("agent")
         if not _number(self, "recheck_gap") >= 0:
             raise ValueError(f"recheck_gap must be >= 0, got {self.recheck_gap}")
         if self.recheck_gap and self.workload != "agent":
             raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
-        for name in ("effect_pause_rate", "send_pause_rate"):
-            if getattr(self, name) and self.workload == "agent":
-                raise ValueError(
-                    f"{name} needs workload 'opaque' (the agent sends through its resume guard)"
-                )
-        for name in ("record_crash_rate", "send_pause_rate"):
-            if getattr(self, name) and not self.idempotency_keys:
-                raise ValueError(
-                    f"{name} needs idempotency keys: without them nothing is recorded before "
-                    "the send"
-                )
+        self._rates_need("opaque")
+        self._rates_need("keys")
+
+    def _rates_need(self, need: str) -> None:
+        """Refuse a nonzero rate of a kind that needs ``need`` (:data:`RATE_NEEDS`) here."""
+        holds, message = RATE_NEEDS[need]
+        for kind in KINDS.values():
+            if need in kind.needs and getattr(self, kind.rate) and not holds(self):
+                raise ValueError(message.format(rate=kind.rate))
 
     # ------------------------------------------------------------------ helpers
     def non_defaults(self) -> dict[str, Any]:

@@ -1,42 +1,8 @@
 """Fault schedules: every fault of a run as plain data, saved as JSON and replayed byte for byte.
 
 A :class:`Schedule` is a seed, a :class:`~simlab.sim.scenario.Scenario` and a list of *faults*. Each
-fault is a small dict with a ``kind`` and the fields of that kind (:data:`FAULT_KINDS`):
-
-================ ===================================== =========================================
-kind             fields                                what happens
-================ ===================================== =========================================
-``crash``        task, step, attempt, fraction         the worker dies ``fraction`` of the way
-                                                       through the work of that step attempt
-``effect-crash`` task, step, attempt                   the worker dies right after that step's
-                                                       e-mail left, before its save
-``record-crash`` task, step, attempt                   the worker dies right after
-                                                       ``record_effect`` recorded that step's
-                                                       e-mail key, before sending it (the
-                                                       e-mail is lost)
-``pause``        task, step, attempt, length           a stop-the-world pause of ``length`` time
-                                                       units before the step's save
-``work-pause``   task, step, attempt, length           a pause as the step's work begins (the
-                                                       worker wakes and heartbeats)
-``effect-pause`` task, step, attempt, length           a pause right before the step's e-mail
-                                                       is recorded and sent
-``send-pause``   task, step, attempt, length           a pause between recording the step's
-                                                       e-mail key and sending it
-``claim-pause``  task, claim, length                   a pause between the two statements of
-                                                       the task's ``claim``-th claim (0: the
-                                                       first; two-statement claims only)
-``slow``         task, step, attempt, factor           the step's work takes ``factor`` x longer
-``duplicate``    task, enqueue                         the broker enqueues a second copy the
-                                                       ``enqueue``-th time it enqueues the task
-                                                       (0: when it is published, then each
-                                                       redelivery)
-``cancel``       task, at                              a user cancels the task at time ``at``
-``requeue``      task, at                              a user requeues the task at time ``at``
-                                                       (the ledger accepts it only for a
-                                                       cancelled task)
-``doc-change``   at, doc                               agent workload: the editor publishes a
-                                                       new version of document ``doc``
-================ ===================================== =========================================
+fault is a small dict with a ``kind`` and the fields of that kind (:data:`FAULT_KINDS`, read from
+the registry :mod:`simlab.sim.faults`; the list of kinds below is generated from it).
 
 ``step`` is the 0-based step being worked, as in the history's ``pause``/``crash``/``slow``
 events; ``attempt`` counts how many times workers had started that step of that task before
@@ -50,17 +16,19 @@ hand-edited file can get wrong (unknown kind, a task the scenario does not have,
 time...) and raises :class:`ScheduleError` with one line naming the entry.
 
 The JSON form is ``{"seed": N, "scenario": {...every Scenario field...}, "faults": [...]}``.
+
+The kinds, their fields and what happens:
+
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, fields
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from simlab.sim.faults import KINDS, NEEDS, check_field, describe, docstring_table
 from simlab.sim.scenario import Scenario
 
 __all__ = [
@@ -74,35 +42,14 @@ __all__ = [
     "describe_fault",
 ]
 
+__doc__ += docstring_table()
+
 #: Every fault kind and its fields, in the order they are written.
-FAULT_KINDS: dict[str, tuple[str, ...]] = {
-    "crash": ("task", "step", "attempt", "fraction"),
-    "effect-crash": ("task", "step", "attempt"),
-    "record-crash": ("task", "step", "attempt"),
-    "pause": ("task", "step", "attempt", "length"),
-    "work-pause": ("task", "step", "attempt", "length"),
-    "effect-pause": ("task", "step", "attempt", "length"),
-    "send-pause": ("task", "step", "attempt", "length"),
-    "claim-pause": ("task", "claim", "length"),
-    "slow": ("task", "step", "attempt", "factor"),
-    "duplicate": ("task", "enqueue"),
-    "cancel": ("task", "at"),
-    "requeue": ("task", "at"),
-    "doc-change": ("at", "doc"),
-}
+FAULT_KINDS: dict[str, tuple[str, ...]] = {k.name: k.fields for k in KINDS.values()}
 #: Kinds that strike one attempt at one step of one task.
-STEP_FAULTS = (
-    "crash",
-    "effect-crash",
-    "record-crash",
-    "pause",
-    "work-pause",
-    "effect-pause",
-    "send-pause",
-    "slow",
-)
+STEP_FAULTS = tuple(k.name for k in KINDS.values() if "step" in k.fields)
 #: Kinds that stop a worker for a ``length`` of time.
-PAUSES = ("pause", "work-pause", "effect-pause", "send-pause", "claim-pause")
+PAUSES = tuple(k.name for k in KINDS.values() if k.is_pause)
 
 
 class ScheduleError(ValueError):
@@ -118,56 +65,11 @@ def task_ids(tasks: int) -> list[str]:
 def fault_key(fault: dict[str, Any]) -> tuple:
     """What identifies where a fault strikes: two entries with one key cannot both apply."""
     kind = fault["kind"]
-    if kind in STEP_FAULTS:
-        return (kind, fault["task"], fault["step"], fault["attempt"])
-    if kind == "duplicate":
-        return (kind, fault["task"], fault["enqueue"])
-    if kind == "claim-pause":
-        return (kind, fault["task"], fault["claim"])
-    if kind in ("cancel", "requeue"):
-        return (kind, fault["task"], fault["at"])
-    return (kind, fault["doc"], fault["at"])
+    return (kind, *(fault[name] for name in KINDS[kind].where))
 
 
-def describe_fault(fault: dict[str, Any]) -> str:
-    """A short phrase for one fault, e.g. ``pause of 4.5 before saving step 2 of t0010``."""
-    kind, task = fault["kind"], fault.get("task")
-    where = ""
-    if kind in STEP_FAULTS:
-        again = f", attempt {fault['attempt'] + 1}" if fault["attempt"] else ""
-        where = f"step {fault['step'] + 1} of {task}{again}"
-    if kind == "crash":
-        return f"crash {round(100 * fault['fraction'])}% into the work of {where}"
-    if kind == "effect-crash":
-        return f"crash right after the e-mail of {where}, before its save"
-    if kind == "record-crash":
-        return f"crash right after recording the e-mail key of {where}, before sending it"
-    if kind == "pause":
-        return f"pause of {_num(fault['length'])} before saving {where}"
-    if kind == "work-pause":
-        return f"pause of {_num(fault['length'])} as the work of {where} begins"
-    if kind == "effect-pause":
-        return f"pause of {_num(fault['length'])} right before the e-mail of {where}"
-    if kind == "send-pause":
-        length = _num(fault["length"])
-        return f"pause of {length} between recording and sending the e-mail of {where}"
-    if kind == "claim-pause":
-        which = "first claim" if fault["claim"] == 0 else f"claim {fault['claim'] + 1}"
-        return f"pause of {_num(fault['length'])} between the statements of the {which} of {task}"
-    if kind == "slow":
-        return f"{where} runs {_num(fault['factor'])}x slower"
-    if kind == "duplicate":
-        which = "when published" if fault["enqueue"] == 0 else f"at redelivery {fault['enqueue']}"
-        return f"duplicate delivery of {task} {which}"
-    if kind == "cancel":
-        return f"a user cancels {task} at t={_num(fault['at'])}"
-    if kind == "requeue":
-        return f"a user requeues {task} at t={_num(fault['at'])}"
-    return f"the editor changes {fault['doc']} at t={_num(fault['at'])}"
-
-
-def _num(x: float) -> str:
-    return f"{round(float(x), 3):g}"
+#: A short phrase for one fault, e.g. ``pause of 4.5 before saving step 2 of t0010``.
+describe_fault = describe
 
 
 @dataclass(frozen=True)
@@ -275,8 +177,17 @@ class Schedule:
         return cls(seed, scenario, tuple(checked))
 
 
+#: Scenario fields added after the schedule format's first version: written only when set, so
+#: a schedule that does not use them reads and writes as it always did.
+LATER_FIELDS = {"max_attempts": None}
+
+
 def _scenario_dict(scenario: Scenario) -> dict[str, Any]:
-    return {f.name: getattr(scenario, f.name) for f in fields(Scenario)}
+    return {
+        f.name: getattr(scenario, f.name)
+        for f in fields(Scenario)
+        if f.name not in LATER_FIELDS or getattr(scenario, f.name) != LATER_FIELDS[f.name]
+    }
 
 
 def _ordered(fault: dict[str, Any]) -> dict[str, Any]:
@@ -315,50 +226,11 @@ def _fault(fault: Any, i: int, scenario: Scenario, ids: set[str]) -> dict[str, A
     where = f"fault {i} ({kind})"
     out: dict[str, Any] = {"kind": kind}
     for name in wanted:
-        out[name] = _field(where, name, fault[name], scenario, ids)
-    emails = ("effect-crash", "record-crash", "effect-pause", "send-pause")
-    if kind in emails and not scenario.sends_email(out["step"]):
-        raise ScheduleError(f"{where}: step {out['step']} sends no e-mail in this scenario")
-    if kind in ("record-crash", "send-pause") and not scenario.idempotency_keys:
-        raise ScheduleError(f"{where}: without idempotency keys no e-mail key is recorded")
-    if kind == "doc-change" and scenario.workload != "agent":
-        raise ScheduleError(f"{where}: document edits need workload 'agent'")
+        try:
+            out[name] = check_field(name, fault[name], scenario, ids)
+        except ValueError as exc:
+            raise ScheduleError(f"{where}: {exc}") from None
+    for need in KINDS[kind].needs:
+        if need in NEEDS and not NEEDS[need][0](scenario, out):
+            raise ScheduleError(f"{where}: " + NEEDS[need][1].format(**out))
     return out
-
-
-@cache
-def _documents() -> tuple[str, ...]:
-    from simlab.agent.example import example_world
-
-    return tuple(d.doc_id for d in example_world().documents())
-
-
-def _field(where: str, name: str, value: Any, scenario: Scenario, ids: set[str]) -> Any:
-    if name == "task":
-        if not isinstance(value, str) or value not in ids:
-            n = scenario.tasks
-            raise ScheduleError(f"{where}: no task {value!r} in a run of {n} tasks")
-        return value
-    if name == "doc":
-        docs = _documents()
-        if value not in docs:
-            raise ScheduleError(f"{where}: no document {value!r}; choose one of {', '.join(docs)}")
-        return value
-    if name in ("step", "attempt", "enqueue", "claim"):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ScheduleError(f"{where}: {name} must be an integer >= 0, got {value!r}")
-        if name == "step" and value >= scenario.steps:
-            raise ScheduleError(
-                f"{where}: step {value} does not exist (steps are 0 to {scenario.steps - 1})"
-            )
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ScheduleError(f"{where}: {name} must be a finite number, got {value!r}")
-    number = float(value)
-    if name == "fraction" and not 0.0 <= number < 1.0:
-        raise ScheduleError(f"{where}: fraction must be in [0, 1), got {value!r}")
-    if name == "factor" and number < 1.0:
-        raise ScheduleError(f"{where}: factor must be >= 1, got {value!r}")
-    if name in ("length", "at") and number < 0:
-        raise ScheduleError(f"{where}: {name} is a time and must be >= 0, got {value!r}")
-    return number

@@ -36,35 +36,20 @@ from simlab.check.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
+from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
 from simlab.sim.scenario import Scenario
-from simlab.sim.schedule import Schedule, task_ids
+from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
 from simlab.sim.sending import Sender
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
 
 __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 
-#: The independent random streams of a run, one per source of randomness.
-STREAMS = (
-    "arrival",
-    "service",
-    "crash",
-    "effect_crash",
-    "pause",
-    "slow",
-    "duplicate",
-    "cancel",
-    "restart",
-    "doc_change",
-    "record_crash",
-    "work_pause",
-    "effect_pause",
-    "send_pause",
-    "claim_pause",
-    "requeue",
-)
+#: The independent random streams of a run, one per source of randomness: the timing's, then
+#: one per fault kind (:mod:`simlab.sim.faults`).
+STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
@@ -98,6 +83,9 @@ class Result:
     ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
     ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
     ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
+    ``unreached`` lists the faults of a given schedule that never struck (the run never came to
+    their point: a step past the fault horizon, a second attempt that never happened); each is
+    also one line of ``warnings``, so no scheduled fault vanishes without a word.
     ``findings`` are the violations with the letter of the rule each breaks and the history
     index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``;
     ``effects`` the e-mail keys the ledger recorded, per task (``ledger.effects(task)``).
@@ -131,6 +119,7 @@ class Result:
     outdated_emails: int = 0
     schedule: Schedule | None = field(default=None, repr=False)
     fault_positions: list[int] = field(default_factory=list, repr=False)
+    unreached: list[dict[str, Any]] = field(default_factory=list, repr=False)
     findings: list[Finding] = field(default_factory=list, repr=False)
     effects: dict[str, list[Effect]] = field(default_factory=dict, repr=False)
 
@@ -249,6 +238,26 @@ def _arg(value: Any) -> str:
     return str(value)
 
 
+def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Scenario) -> Any:
+    """``factory(clock)``, with the scenario's ``max_attempts`` set on the ledger it made (a
+    factory takes only a clock; the kit's ledgers and any ledger with a ``max_attempts``
+    attribute take the limit that way). A ledger without one cannot run a scenario with a
+    limit: ``ValueError``."""
+    store = factory(clock)
+    if scenario.max_attempts is not None:
+        target = getattr(store, "raw", store)  # a variant wraps the kit's ledger
+        if not hasattr(target, "max_attempts"):
+            close = getattr(store, "close", None)
+            if close is not None:
+                close()
+            raise ValueError(
+                f"max_attempts={scenario.max_attempts}: this ledger ({type(store).__name__}) "
+                "has no max_attempts attribute to set"
+            )
+        target.max_attempts = scenario.max_attempts
+    return store
+
+
 @functools.lru_cache(maxsize=4096)
 def _stream_state(seed: int, name: str) -> tuple:
     return random.Random(f"simlab:{seed}:{name}").getstate()
@@ -305,7 +314,7 @@ class _Run:
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
-            rng=self.rng["duplicate"],
+            rng=self.rng[DUPLICATE.stream],
             faults_on=lambda: env.now < self.faults_until,
             duplicate=None if self.nemesis.idle else self.nemesis.duplicate,
         )
@@ -339,8 +348,8 @@ class _Run:
                 rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
             if env.now < self.faults_until:
-                for action, first in (("cancel", nemesis.cancel), ("requeue", nemesis.requeue)):
-                    self._later(first(task), action, task)
+                for kind in kinds_at("arrival"):
+                    self._later(nemesis.first(kind, task), kind.name, task)
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:
@@ -353,8 +362,7 @@ class _Run:
         env = self.env
         if env.now >= self.horizon:
             return False
-        fired = self.nemesis.cancelled if action == "cancel" else self.nemesis.requeued
-        self._later(fired(task), action, task)
+        self._later(self.nemesis.fired(KINDS[action], task), action, task)
         rec, ledger = self.history.record, self.ledger
         rec(env.now, "invoke", "user", action, task)
         if not getattr(ledger, action)(task):
@@ -414,7 +422,7 @@ def simulate(
     factory = ledger or _default_ledger(scenario.variant)
     with _collector_paused():
         env = simpy.Environment()
-        store = factory(lambda: env.now)
+        store = ledger_for(factory, lambda: env.now, scenario)
         try:
             run = _Run(env, scenario, seed, store, schedule, sender)
             run.run()
@@ -434,7 +442,16 @@ def simulate(
             ttl=scenario.ttl,
             named_results=scenario.workload == "opaque",
             listing=True,
+            max_attempts=scenario.max_attempts,
         )
+    struck = {fault_key(f) for f in run.nemesis.faults}
+    unreached = (
+        [] if schedule is None else [dict(f) for f in schedule.faults if fault_key(f) not in struck]
+    )
+    warnings = list(verdict.warnings) + [
+        f"scheduled fault never struck (the run never came to its point): {describe_fault(f)}"
+        for f in unreached
+    ]
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)
@@ -445,7 +462,7 @@ def simulate(
         seed=seed,
         history=history,
         violations=list(verdict.violations),
-        warnings=list(verdict.warnings),
+        warnings=warnings,
         coverage=dict(verdict.coverage),
         metrics=dict(verdict.metrics),
         final=final,
@@ -467,6 +484,7 @@ def simulate(
         **_agent_counts(run, final),
         schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
         fault_positions=list(run.nemesis.positions),
+        unreached=unreached,
         findings=list(verdict.findings),
         effects=effects,
     )

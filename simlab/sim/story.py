@@ -16,49 +16,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from simlab.check.history import Event
 from simlab.check.rules import at, first_violation, rule_phrase
+from simlab.sim.faults import KINDS, shows
 from simlab.sim.schedule import describe_fault
 
 __all__ = ["tell", "fault_events", "first_broken"]
 
 
-def _shows(fault: dict[str, Any], e: Event) -> bool:
-    """Is ``e`` the event in which ``fault`` shows up in the history?"""
-    kind = fault["kind"]
-    if kind == "doc-change":
-        return e.op == "publish" and e.value.get("doc") == fault["doc"]
-    if e.task != fault["task"]:
-        return False
-    if kind == "duplicate":
-        return e.op == "deliver" and bool(e.value.get("duplicate"))
-    if kind in ("cancel", "requeue"):
-        return e.op == kind and e.process == "user" and e.type != "invoke"
-    if kind == "claim-pause":
-        return e.op == "pause" and e.value.get("where") == "claim"
-    if e.step != fault["step"]:
-        return False
-    if kind in ("crash", "effect-crash", "record-crash"):
-        if e.op != "crash":
-            return False
-        if e.value.get("after_record"):
-            return kind == "record-crash"
-        return bool(e.value.get("after_effect")) == (kind == "effect-crash")
-    if kind in PAUSE_WHERE:
-        return e.op == "pause" and e.value.get("where", "save") == PAUSE_WHERE[kind]
-    return e.op == kind  # slow
-
-
 #: Where each kind of pause strikes, as its ``pause`` event's ``where`` says (none: ``save``).
-PAUSE_WHERE = {
-    "pause": "save",
-    "work-pause": "work",
-    "effect-pause": "effect",
-    "send-pause": "send",
-    "claim-pause": "claim",
-}
+PAUSE_WHERE = {k.name: k.point for k in KINDS.values() if k.is_pause}
 
 
 def fault_events(result) -> list[Event | None]:
@@ -67,7 +35,7 @@ def fault_events(result) -> list[Event | None]:
     history = result.history
     out: list[Event | None] = []
     for fault, pos in zip(result.schedule.faults, result.fault_positions, strict=True):
-        out.append(next((e for e in history[pos:] if _shows(fault, e)), None))
+        out.append(next((e for e in history[pos:] if shows(fault, e)), None))
     return out
 
 
@@ -256,12 +224,7 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
 
 
 #: How a pause event's ``where`` reads before "step N of tK".
-_PAUSED = {
-    "save": "before saving",
-    "work": "as it starts",
-    "effect": "right before the e-mail of",
-    "send": "between recording and sending the e-mail of",
-}
+_PAUSED = {k.point: k.paused for k in KINDS.values() if k.paused is not None}
 
 
 def _say_claim(e: Event, racy: bool, holder: Event | None) -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from simlab.sim.faults import KINDS, RATE_NEEDS
 from simlab.sim.scenario import RATE_FAULTS, RATE_FIELDS, VARIANTS, Scenario
 from simlab.sim.simulation import simulate
 
@@ -44,16 +45,19 @@ ROW_FIELDS = (
 
 def _rates_for(fault: str, rate: float, base: Scenario) -> dict[str, float]:
     if fault == "all":
-        # Without idempotency keys nothing is recorded before a send: no record-crash or send
-        # pause then; the agent workload sends through its resume guard: no effect or send pause.
-        skip = set() if base.idempotency_keys else {"record_crash_rate", "send_pause_rate"}
-        if base.workload == "agent":
-            skip |= {"effect_pause_rate", "send_pause_rate"}
-        return {name: rate for name in RATE_FIELDS if name not in skip}
+        # Only the kinds that can strike in this scenario (a kind that needs idempotency keys
+        # or the opaque workload is left out where the base has none).
+        return {name: rate for name in RATE_FIELDS if _applies(name, base)}
     name = fault.replace("-", "_") + "_rate"
     if name not in RATE_FIELDS:
         raise ValueError(f"unknown fault {fault!r}; choose one of {', '.join(FAULTS)}")
     return {name: rate}
+
+
+def _applies(rate: str, base: Scenario) -> bool:
+    """Can the kind of ``rate`` strike in ``base`` (what it needs holds there)?"""
+    kind = next(k for k in KINDS.values() if k.rate == rate)
+    return all(RATE_NEEDS[need][0](base) for need in kind.needs if need in RATE_NEEDS)
 
 
 def sweep(

@@ -34,8 +34,6 @@ __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
 #: What :meth:`Worker._work` reports: the step's work is done, the worker crashed, or its lease
 #: was lost (a refused heartbeat).
 WORKED, CRASHED, LOST = "worked", "crashed", "lost"
-#: The nemesis's question for a pause at each place a pause may strike.
-_DRAW = {"save": "pause", "work": "work_pause", "effect": "effect_pause", "send": "send_pause"}
 
 
 class Worker:
@@ -145,7 +143,7 @@ class Worker:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
         recorded, the e-mail never leaves: at most once means it is lost. True if it struck."""
         sim = self.sim
-        if not sim.nemesis.record_crash(self, task, step):
+        if not sim.nemesis.crashes("record", self, task, step):
             return False
         sim.history.record(
             sim.env.now,
@@ -195,7 +193,7 @@ class Worker:
             sim.mailbox.send(key)
             rec(env.now, "ok", name, "send", task, epoch, step, key=key)
         # The e-mail is out and the save is not in: the crash the ledger must absorb.
-        if faults and nemesis.effect_crash(self, task, step):
+        if faults and nemesis.crashes("sent", self, task, step):
             rec(env.now, "info", name, "crash", task, epoch, step, after_effect=True)
             sim.crashes += 1
             return True
@@ -233,7 +231,7 @@ class Worker:
                 ledger.claim_update(task, name, ttl)
                 wait = ledger.round_trip
                 if env.now < sim.faults_until:
-                    wait += self._claim_pause(task)
+                    wait += self._pause_in_claim(task)
                 if wait:
                     yield env.timeout(wait)
                 lease = ledger.claim_read(task, name)
@@ -312,11 +310,11 @@ class Worker:
             return CRASHED
         return WORKED
 
-    def _claim_pause(self, task: str) -> float:
+    def _pause_in_claim(self, task: str) -> float:
         """The ``claim-pause`` fault: a pause between the two statements of a claim (call only
         while faults are on); record it and return its length, 0 when none strikes."""
         sim = self.sim
-        length = sim.nemesis.claim_pause(self, task)
+        length = sim.nemesis.pauses("claim", self, task)
         if length is None:
             return 0.0
         now = sim.env.now
@@ -331,7 +329,7 @@ class Worker:
         key and sending it); the pause event says ``where`` unless it is ``save``."""
         sim = self.sim
         nemesis = sim.nemesis
-        length = getattr(nemesis, _DRAW[where])(self, task, step)
+        length = nemesis.pauses(where, self, task, step)
         if length is None:
             return None
         now = sim.env.now

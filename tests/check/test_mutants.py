@@ -60,6 +60,14 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-refuses-new-keys": {"s"},
     "cancel-refuses-running": {"s"},
     "listing-drops-tasks": {"p"},
+    "max-attempts-off-by-one": {"t"},
+    "requeue-keeps-attempts": {"s"},
+}
+
+#: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
+SCENARIO: dict[str, dict] = {
+    "max-attempts-off-by-one": {"max_attempts": 2},
+    "requeue-keeps-attempts": {"max_attempts": 2},
 }
 
 #: mutant -> why no simulated run can show it.
@@ -68,7 +76,6 @@ OUT_OF_REACH: dict[str, str] = {
     "submit-duplicate-raises-after-write": "the client submits each task once",
     "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
     "continuous times, and refusing it is safe",
-    "max-attempts-off-by-one": "the simulator's ledgers have no max_attempts",
     "claim-drops-checkpoint": "opaque tasks carry no checkpoint",
     "claim-next-hands-out-probes": "workers claim the task they were delivered, never claim_next",
     "claim-next-newest-first": "workers never call claim_next",
@@ -84,7 +91,6 @@ OUT_OF_REACH: dict[str, str] = {
     "save-none-keeps-checkpoint": "opaque tasks carry no checkpoint",
     "release-ignores-epoch": "workers never release",
     "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
-    "requeue-keeps-attempts": "the simulator's ledgers have no max_attempts",
     "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
     "every other end bumps the epoch",
 }
@@ -103,7 +109,7 @@ def test_is_every_wrong_ledger_either_judged_here_or_said_to_be_out_of_reach():
 @pytest.mark.parametrize("name", sorted(CAUGHT_BY))
 def test_is_the_wrong_ledger_caught_and_shrunk_to_a_story_naming_its_promise(name):
     factory, wanted = _factory(WRONG_LEDGERS[name]), CAUGHT_BY[name]
-    preset = Scenario.adversarial()
+    preset = Scenario.adversarial(**SCENARIO.get(name, {}))
     caught = []
     for seed in SEEDS:
         r = simulate(preset, seed=seed, ledger=factory)
@@ -119,5 +125,6 @@ def test_is_the_wrong_ledger_caught_and_shrunk_to_a_story_naming_its_promise(nam
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
     factory = _factory(CORRECT_LEDGERS[name])
-    failing = [s for s in SEEDS if not simulate(Scenario.adversarial(), seed=s, ledger=factory).ok]
-    assert failing == [], (name, failing)
+    for preset in (Scenario.adversarial(), Scenario.adversarial(max_attempts=2)):
+        failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
+        assert failing == [], (name, preset.max_attempts, failing)

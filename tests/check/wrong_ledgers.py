@@ -1203,7 +1203,15 @@ class DelegatingLedger:
     def __init__(self, path: str = ":memory:", *, clock: Callable[[], float] = time.time, **kw):
         self._inner = MemoryLedger(path, clock=clock, **kw)
         self.path, self.clock = self._inner.path, self._inner.clock
-        self.max_attempts = self._inner.max_attempts
+
+    @property
+    def max_attempts(self) -> int | None:
+        """The inner ledger's limit (read and set there, as a wrapper would)."""
+        return self._inner.max_attempts
+
+    @max_attempts.setter
+    def max_attempts(self, limit: int | None) -> None:
+        self._inner.max_attempts = limit
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

@@ -13,6 +13,7 @@ import json
 import pytest
 
 from simlab.cli import main
+from simlab.grading.queue_report import page_name
 from simlab.grading.queue_store.store import open_queue
 from simlab.ledger import Ledger
 
@@ -86,8 +87,8 @@ def test_is_the_feedback_page_the_learners_own_and_escaped(tmp_path, capsys):
     _graded(db, "class/alice/ex.ipynb", [5, 0], feedback="<script>alert(1)</script> failed")
     _graded(db, "class/bob/ex.ipynb", [1, 1])
     status, _, _ = _report(capsys, db, "--feedback", str(pages))
-    page = (pages / "class/alice/ex.html").read_text()
-    assert status == 0 and (pages / "class/bob/ex.html").is_file()
+    page = (pages / page_name("class/alice/ex.ipynb")).read_text()
+    assert status == 0 and (pages / page_name("class/bob/ex.ipynb")).is_file()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "5 / 10 points" in page and "bob" not in page
 
@@ -118,7 +119,9 @@ def test_does_the_canvas_export_give_each_student_their_points(tmp_path, capsys)
 
 
 @pytest.mark.parametrize("which", ["missing student", "unknown notebook"])
-def test_is_a_roster_that_does_not_match_refused_in_one_line(tmp_path, capsys, which):
+def test_is_a_roster_that_does_not_match_accounted_for_line_by_line(tmp_path, capsys, which):
+    """A submission no roster student owns, and a roster student without a submission, are
+    each one line; the export is written, every roster student with a row."""
     db = tmp_path / "q.sqlite"
     _graded(db, "class/alice/ex.ipynb", [5, 2])
     rows = [["Alice A", "101", "class/alice/ex.ipynb"]]
@@ -130,6 +133,22 @@ def test_is_a_roster_that_does_not_match_refused_in_one_line(tmp_path, capsys, w
     status, _, err = _report(
         capsys, db, "--canvas", str(out_csv), "--roster", _roster(tmp_path / "r.csv", rows)
     )
+    assert status == 0 and "Traceback" not in err
+    students = [r[1] for r in csv.reader(out_csv.open())][2:]
+    assert students == [r[1] for r in rows]
+    if which == "missing student":
+        assert "class/bob/ex.ipynb: not in the roster" in err
+    else:
+        assert "103 (Carol C), fencing: no submission (empty)" in err
+
+
+def test_is_a_roster_without_its_columns_one_line_and_exit_2(tmp_path, capsys):
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/alice/ex.ipynb", [5, 2])
+    bad = tmp_path / "r.csv"
+    bad.write_text("name,number\nAlice,101\n")
+    out_csv = tmp_path / "canvas.csv"
+    status, _, err = _report(capsys, db, "--canvas", str(out_csv), "--roster", str(bad))
     assert status == 2 and len(err.splitlines()) == 1 and not out_csv.exists()
 
 
@@ -209,7 +228,7 @@ def test_is_a_refused_submission_reported_in_the_reports_language(tmp_path, caps
         "regular files inside the folders given (the link is not graded)"
     )
     assert said_zh.endswith(
-        "linked.ipynb:是符号链接,不会跟随:提交的作业必须是所给文件夹里的普通文件(链接不评分)"
+        "linked.ipynb：是符号链接，不会跟随：提交的作业必须是所给文件夹里的普通文件（链接不评分）"
     )
 
 

@@ -46,11 +46,7 @@ from nbformat.v4 import new_code_cell
 from submissions.cases import FENCING, LEASES, NO_HEARTBEAT_LOOP, ROOT, answer_source, with_answers
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
-from simlab.grading.checks.release.injection import (
-    FOREIGN_HOSTS,
-    HIDDEN_HOST_LINKS,
-    LOOK_ALIKE_LINKS,
-)
+from simlab.grading.checks.release.injection import FOREIGN_HOSTS
 from simlab.grading.checks.release.threshold import HIDDEN_SEEDS
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
@@ -638,9 +634,7 @@ def test_does_no_hidden_input_come_back_in_feedback(batch):
     said = " ".join(_feedback(got["hidden-names"])).lower()
     for seed in HIDDEN_SEEDS:
         assert f"{seed + 0.25:g}" not in said, seed
-    for url, _ in (*HIDDEN_HOST_LINKS, *LOOK_ALIKE_LINKS):
-        assert url.lower() not in said, url
-    for host in FOREIGN_HOSTS:  # nor spelt in plain words (an IP address has no words)
+    for host in FOREIGN_HOSTS:  # every host a world may draw, nor spelt in plain words
         words = " ".join(re.findall("[a-z]+", host))
         assert host not in said and (not words or words not in said), host
     assert "(13, 46, 40)" not in said and "[13, 46, 40]" not in said

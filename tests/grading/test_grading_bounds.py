@@ -95,7 +95,7 @@ def test_does_long_nested_feedback_render_in_chinese_in_bounded_time():
     note = ("1/2 checks passed; " + "1/2 checks passed; x; also, " * 2000)[:20_000]
     said = message("grader.note", body=message("grader.lost", lost=sentence(note)), names="x")
     got, seconds = _timed(render, said, "zh")
-    assert got.startswith(note + ";代码卡死或崩溃的题目得 0 分") and seconds < 1.0, seconds
+    assert got.startswith(note + "；代码卡死或崩溃的题目得 0 分") and seconds < 1.0, seconds
     assert render(message("grader.all_passed", n=3), "zh") == "全部 3 项检查通过"
 
 

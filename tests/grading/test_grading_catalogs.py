@@ -89,7 +89,7 @@ def test_do_nested_messages_render_in_each_language():
     tally.part(lambda: None)
     said = feedback_message(tally, tally.count, None)
     assert str(said) == "1/2 checks passed; all 2 checks passed"
-    assert render(said, "zh") == "1/2 项检查通过;全部 2 项检查通过"
+    assert render(said, "zh") == "1/2 项检查通过；全部 2 项检查通过"
     assert Message.from_data(said.to_data()) == said
     with pytest.raises(ValueError):
         render(said, "fr")
@@ -111,5 +111,5 @@ def test_may_a_template_name_a_field_key_or_id():
     from simlab.grading.checks.fencing.messages import say
 
     said = say("not_from_ledger", key="'epoch'", got=3, want=2)
-    assert "'epoch' (3)" in str(said) and "'epoch'(3)" in render(said, "zh")
+    assert "'epoch' (3)" in str(said) and "'epoch'（3）" in render(said, "zh")
     assert message("grader.not_attempted", why="x").value("why") == "x"

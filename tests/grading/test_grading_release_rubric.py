@@ -1,223 +1,296 @@
-"""Do the rubrics of exercise ``release`` weigh the core idea, and does its feedback keep the
-grader's seeds, links and expected values hidden?
+"""Do the rubrics of exercise ``release`` weigh the core idea, is each question judged in a hidden
+world no answer can foresee, and does its feedback keep the world's links, addresses, seeds and
+expected values hidden?
 
 Each answer of ``tests/submissions/release.py`` replaces one answer cell of the solution
-notebook; only that question's hidden check runs, in the real sandbox. A correct alternative
-gets every point; a classic mistake gets at most its listed points (at most half of the question
-for a mistake of the core idea). The cases the check is built on are checked against the kit
-without a sandbox.
+notebook; only that question's hidden check runs, in the real sandbox. The whole corpus is
+graded in one batch (one sandbox, each answer's cell run in turn: every answer defines every
+name its question needs), each answer in the world of its own bytes as ``simlab grade`` draws
+it, and the correct ones (and the solution's) in several more worlds. A correct alternative gets
+every point in each; a classic mistake or an answer that tries to foresee its world gets at
+most its listed points (at most half of the question for a mistake of the core idea). The
+worlds the checks draw are checked against the kit without a sandbox.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import statistics
 from urllib.parse import urlsplit
 
 import pytest
-from submissions.grading import check_answer, check_corpus, check_feedback
+from submissions.cases import answer_source
+from submissions.grading import ROOT, check_corpus, check_feedback, exercise_of
 from submissions.release import ANSWERS
 
 from simlab.cli import main
-from simlab.grading.checks.release import (
-    THRESHOLDS,
-    choose_threshold,
-    injection_rule,
-    noise_peak,
-    trip_rate,
-)
+from simlab.grading.checks.hidden_world import judged_in, seed_for
+from simlab.grading.checks.release import THRESHOLDS, choose_threshold, injection_rule
 from simlab.grading.checks.release.injection import (
-    EVERY_LINK_BODIES,
-    HIDDEN_HOST_LINKS,
-    LOOK_ALIKE_LINKS,
-    OUR_LINKS,
+    FOREIGN_HOSTS,
+    NOTEBOOK_CUSTOMER,
+    NOTEBOOK_HOST,
+    injection_world,
     observed,
+    to_customer,
 )
 from simlab.grading.checks.release.threshold import (
+    EQUAL_SEEDS,
+    HEALTHY_SEEDS,
+    HEALTHY_TRIPS,
     HIDDEN_SEEDS,
-    NOISE_CASES,
-    THRESHOLD_SEEDS,
-    TRIP_CASES,
-    WATCH_ONLY,
+    HIGH_SEEDS,
+    LOW_SEEDS,
+    NOTEBOOK_SEEDS,
+    NOTEBOOK_THRESHOLD,
+    WORSE_SEEDS,
+    WORSE_TRIPS,
+    noise_peak,
     peaks,
+    threshold_world,
+    trip_rate,
+    trips,
 )
-from simlab.release.canary import CanaryConfig
+from simlab.grading.messages import untranslated
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.release.golden import observe_case
-from simlab.sim.canary import run_canary
+
+#: The worlds every correct answer is judged in, beside the one of its own bytes.
+WORLDS = (0, seed_for(b"release", "a"), seed_for(b"release", "b"))
+#: The grader version the corpus's own worlds are drawn with.
+VERSION = "corpus"
+
+QUESTIONS = ("injection-rule", "choose-threshold")
+SOLUTIONS = [
+    (f"solution-{q}", q, answer_source("solutions", "05_release_regression.ipynb", q), None, "all")
+    for q in QUESTIONS
+]
 
 
-@pytest.mark.parametrize(
-    ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
-)
-def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
-    grade = check_answer(question, source, most, says)
-    check_feedback(name, grade.feedback, _hidden_words())
+def _own_world(source: str) -> int:
+    return seed_for(source.encode(), VERSION)
 
 
-def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
-    check_corpus(ANSWERS, ("injection-rule", "choose-threshold"))
+def _judgements() -> list[tuple[str, str, str, int, int | None, str]]:
+    """(key, question, source, world, points at most or None for all, words) per grading."""
+    out = []
+    for name, question, source, most, says in [*ANSWERS, *SOLUTIONS]:
+        full = most is None or most == exercise_of(question).question(question).points
+        worlds = (_own_world(source), *WORLDS) if full else (_own_world(source),)
+        for world in worlds:
+            out.append((f"{name}@{world:x}", question, source, world, None if full else most, says))
+    assert len({key for key, *_ in out}) == len(out)
+    return out
+
+
+JUDGEMENTS = _judgements()
 
 
 @functools.cache
-def _hidden_words() -> list[str]:
-    """The hidden links and their hosts, the seeds in the forms a sentence would print them,
-    and the kit's values on the hidden runs (as repr and as the feedback formats numbers;
-    values that are themselves one of the public THRESHOLDS are left out). A mistake's own
-    value on a hidden run (the peak over every window, say) is the learner's, and may show."""
-    foreign = [url for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS)]
-    words = foreign + [url for url, _ in OUR_LINKS] + [urlsplit(url).netloc for url in foreign]
-    words += ["refund-check", "verify-card", "secure-refunds", "refunds-example", ":8443"]
-    words += ["Help.Example.COM", "dee@", "lang=en"]
-    seeds = HIDDEN_SEEDS
-    words += [f"seed {s}" for s in seeds] + [f"seed={s}" for s in seeds]
-    words += [f"gave {s}" for s in seeds]
-    words += [f"seeds [{s}" for s in seeds] + [f"seeds ({s}" for s in seeds]
-    words += [", ".join(map(str, seeds)) for seeds in THRESHOLD_SEEDS]
-    values = [noise_peak(*case) for case in NOISE_CASES]
-    values += [noise_peak("A", s) for seeds in THRESHOLD_SEEDS for s in seeds]
-    values += [trip_rate(*case) for case in TRIP_CASES]
+def _batch() -> dict:
+    """Every judgement graded in one sandbox: the solution notebook's cells run once, then
+    each answer's cell replaces its question's, and the question's check runs in its world."""
+    from simlab.grading.grader import _grade_question, _plan, _Sandboxes
+
+    exercise = exercise_of(QUESTIONS[0])
+    nb = read_notebook(ROOT / "solutions" / exercise.notebook)
+    cells = {cell_question(c): i for i, c in enumerate(nb.cells) if cell_role(c) == "answer"}
+    boxes = _Sandboxes(_plan(nb), 60)
+    grades = {}
+    try:
+        for key, question, source, world, _, _ in JUDGEMENTS:
+            ran = boxes.get().exec_cell(cells[question], source)
+            assert ran.status == "ok", (key, ran)
+            with judged_in(world):
+                grades[key] = _grade_question(exercise.question(question), boxes, 240)
+    finally:
+        boxes.close()
+    return grades
+
+
+@pytest.mark.parametrize(
+    ("key", "question", "source", "world", "most", "says"),
+    JUDGEMENTS,
+    ids=[j[0] for j in JUDGEMENTS],
+)
+def test_does_each_answer_get_what_its_idea_is_worth_in_its_world(
+    key, question, source, world, most, says
+):
+    grade = _batch()[key]
+    assert says in grade.feedback, grade.feedback
+    assert untranslated(grade.said or grade.feedback) == [], grade.feedback
+    if most is None:
+        assert grade.points == grade.max_points, grade.feedback
+    else:
+        assert grade.points <= most < grade.max_points, grade.feedback
+    check_feedback(key, grade.feedback, _hidden_words(world))
+
+
+def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
+    check_corpus(ANSWERS, QUESTIONS)
+
+
+@functools.cache
+def _hidden_words(world: int) -> list[str]:
+    """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
+    addresses; its seeds in the forms a sentence would print them, and the kit's values on its
+    runs (as repr and as the feedback formats numbers; values that are themselves one of the
+    public THRESHOLDS are left out). A mistake's own value on a hidden run (the peak over every
+    window, say) is the learner's, and may show."""
+    with judged_in(world):
+        links, seeds = injection_world(), threshold_world()
+    urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
+    netlocs = [urlsplit(u).netloc for u in urls]
+    words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
+    words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
+    words += [text for text, _ in links.every_link]
+    words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
+    words += ["refund-check", NOTEBOOK_CUSTOMER]
+    hidden = seeds.seeds
+    words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
+    words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]
+    words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
+    values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
+    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
+    values += [trip_rate(*case) for case in seeds.trip_cases]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
-    return words + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
+    return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
 
 
 def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
     assert main(["grade", "--rubric", "release"]) == 0
     out = capsys.readouterr().out
-    lines = ("[3] exact-host (core idea)", "[1] trailing-dot", "[3] above-the-peak (core idea)")
+    lines = ("[3] exact-host (core idea)", "[2] who-got-what", "[3] above-the-peak (core idea)")
     for line in (*lines, "[2] trip-rate"):
         assert line in out
-    for word in _hidden_words():
+    assert "trailing-dot" not in out
+    for word in _hidden_words(0):
         assert word not in out, word
 
 
-def test_do_the_hidden_links_hold_what_their_feedback_says():
-    """Foreign links do harm and ours do not, each under the kit's own rule; each classic host
-    mistake misjudges at least one link; every two-link body trips a rule that reads only its
-    first link or only its last."""
-    production = observed("A")
-    assert injection_rule(production) and not injection_rule(observed("C"))
-    assert observe_case("prompt-injection", "A").to_dict() == production
-
-    def with_text(text: str) -> dict:
-        obs = {**production, "deliveries": [dict(production["deliveries"][0])]}
-        obs["deliveries"][0]["body"] += "\n" + text
-        return obs
-
-    for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS):
-        assert not injection_rule(with_text(f"More: {url}")), url
-    for url, _ in OUR_LINKS:
-        assert injection_rule(with_text(f"More: {url}")), url
-    foreign = [url for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS)]
-    ours = [url for url, _ in OUR_LINKS]
-
-    def netloc(url):
-        host = urlsplit(url).netloc.lower()
-        return host == "example.com" or host.endswith(".example.com")
-
-    mistakes = {
-        "substring": lambda url: "example.com" in url.lower(),
-        "endswith": lambda url: (urlsplit(url).hostname or "").endswith("example.com"),
-        "netloc": netloc,
-        "case-sensitive": lambda url: url.split("/")[2] in ("example.com", "help.example.com"),
-    }
-    for name, is_ours in mistakes.items():
-        assert any(is_ours(u) for u in foreign) or not all(is_ours(u) for u in ours), name
-    verdicts = [injection_rule(with_text(text)) for text, _ in EVERY_LINK_BODIES]
-    assert verdicts == [False, False, True]
+# --------------------------------------------------------------------------- injection-rule --
 
 
-def test_do_the_hidden_seeds_reach_what_the_check_is_built_on():
-    """The noise cases' small windows reach above their judged peak (and windows of exactly
-    min_requests requests matter); the threshold seeds' do not, so forgetting them loses only
-    that detail. The first seed list's highest peak is in the middle, just above a threshold,
-    and its mean, first seed, nearest or lower threshold, the largest and the notebook's 0.03
-    each give another threshold; the second's peak is exactly a threshold, and the next one up
-    is not the first list's threshold either. Each trip case has a seed that trips more than
-    once (so counting trips is caught); the worse version's has one that never trips, and the
-    cases' rates differ."""
-    for case in NOISE_CASES:
-        p = peaks(*case)
-        assert p["every"] > p["judged"] and p["strict"] != p["judged"], case
-    for seeds in THRESHOLD_SEEDS:
-        for s in seeds:
-            p = peaks("A", s)
-            assert p["every"] == p["strict"] == p["judged"], s
-    several, equal = THRESHOLD_SEEDS
-    top = [noise_peak("A", s) for s in several]
-    assert top.index(max(top)) not in (0, len(top) - 1) and max(top) not in THRESHOLDS
-    right = choose_threshold(several)
-    mean = min(t for t in THRESHOLDS if t >= statistics.mean(top))
-    first = min(t for t in THRESHOLDS if t >= top[0])
-    nearest = min(THRESHOLDS, key=lambda t: abs(t - max(top)))
-    below = max(t for t in THRESHOLDS if t <= max(top))
-    assert right not in (mean, first, nearest, below, max(THRESHOLDS), 0.03)
-    (peak,) = [noise_peak("A", s) for s in equal]
-    assert peak in THRESHOLDS and choose_threshold(equal) == peak
-    assert peak < min(t for t in THRESHOLDS if t > peak) != right
-    rates = []
-    for candidate, threshold, seeds in TRIP_CASES:
-        trips = [
-            len(
-                run_canary(
-                    CanaryConfig(
-                        candidate=candidate,
-                        duration=WATCH_ONLY["duration"],
-                        max_error_rate=threshold,
-                    ),
-                    seed=s,
-                ).trips
-            )
-            for s in seeds
-        ]
-        assert max(trips) > 1, (candidate, trips)
-        rates.append(trip_rate(candidate, threshold, seeds))
-    assert 0 < rates[0] < 1 and len(set(rates)) == len(rates)
+def _with_text(production: dict, text: str) -> dict:
+    obs = {**production, "deliveries": [dict(production["deliveries"][0])]}
+    obs["deliveries"][0]["body"] += "\n" + text
+    return obs
 
 
-def _notebooks_rule(obs: dict) -> bool:
-    """The rule as the notebook's text and solution write it: every ``https?://\\S+`` link,
-    ``urlsplit(url).hostname`` without its trailing dot, exactly one e-mail to the customer."""
-    import re
-
+def _texts_rule(obs: dict, *, drop_dot: bool) -> bool:
+    """The rule as the notebook's text writes it: every ``https?://\\S+`` link (any capitals),
+    ``urlsplit(url).hostname`` as the host (its trailing dot kept, or dropped), exactly one
+    e-mail to the customer."""
     mails = obs["deliveries"]
     if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
         return False
     for url in re.findall(r"https?://\S+", mails[0]["body"], flags=re.IGNORECASE):
-        host = (urlsplit(url).hostname or "").rstrip(".")
+        host = urlsplit(url).hostname or ""
+        host = host.rstrip(".") if drop_dot else host
         if host != "example.com" and not host.endswith(".example.com"):
             return False
     return True
 
 
-def test_does_the_notebooks_own_rule_agree_with_the_kit_on_every_generated_observation():
-    """The generated links are judged by the kit's rule; the rule the notebook teaches must
-    give the same verdict on each (else a correct answer would lose points), and every kind of
-    host and every way of writing one is drawn, for our hosts and for foreign ones."""
-    from simlab.grading.checks.release.links import (
-        HOSTS,
-        deliveries,
-        observations,
-        our_links_with_a_trailing_dot,
+def _agree(obs: dict) -> bool:
+    """The kit's verdict on ``obs``, once the text's rule gives it with and without the dot."""
+    truth = injection_rule(obs)
+    assert _texts_rule(obs, drop_dot=True) == _texts_rule(obs, drop_dot=False) == truth, obs
+    return truth
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_do_the_worlds_links_hold_what_their_feedback_says(world):
+    """In each world: foreign links do harm and ours do not, under the kit's rule and under the
+    text's rule whether it drops a trailing dot or not; each classic host mistake misjudges at
+    least one link; every two-link body trips a rule that reads only its first link or only
+    its last; the injection names another host than the notebook's, and the customers are
+    not the notebook's (one outside our domains)."""
+    production = observed("A")
+    assert _agree(production) and not _agree(observed("C"))
+    assert observe_case("prompt-injection", "A").to_dict() == production
+    with judged_in(world):
+        w = injection_world()
+    foreign = [url for url, _ in (*w.look_alikes, *w.written_otherwise)]
+    ours = [url for url, _ in w.ours]
+    for url in foreign:
+        assert not _agree(_with_text(production, f"More: {url}")), url
+    for url in ours:
+        assert _agree(_with_text(production, f"More: {url}")), url
+    assert all(urlsplit(u).hostname in FOREIGN_HOSTS for u in foreign)
+    verdicts = [_agree(_with_text(production, text)) for text, _ in w.every_link]
+    assert verdicts == [False, False, True]
+    injected = observed("C")["deliveries"][0]["body"].replace(NOTEBOOK_HOST, w.injected)
+    assert w.injected != NOTEBOOK_HOST and w.injected in FOREIGN_HOSTS
+    assert not _agree(
+        {**observed("C"), "deliveries": [{**observed("C")["deliveries"][0], "body": injected}]}
     )
+
+    def netloc(url):
+        host = urlsplit(url).netloc.lower()
+        return host == "example.com" or host.endswith(".example.com")
+
+    def hostname(url):
+        return urlsplit(url).hostname or ""
+
+    mistakes = {
+        "substring": lambda url: "example.com" in url.lower(),
+        "endswith": lambda url: hostname(url).endswith("example.com"),
+        "prefix": lambda url: hostname(url).startswith("example.com"),
+        "dot-substring": lambda url: ".example.com" in hostname(url),
+        "netloc": netloc,
+        "case-sensitive": lambda url: (
+            re.match(r"https?://[^/]*example\.com(/|$)", url) is not None
+            and "@" not in url.split("/")[2]
+        ),
+    }
+    for name, is_ours in mistakes.items():
+        assert any(is_ours(u) for u in foreign) or not all(is_ours(u) for u in ours), name
+    assert NOTEBOOK_CUSTOMER not in (w.customer, w.customer_elsewhere, w.other_customer)
+    assert not w.customer_elsewhere.endswith("example.com") and w.customer.endswith("@example.com")
+    assert len({w.customer, w.other_customer, w.customer_elsewhere}) == 3
+    elsewhere = to_customer(production, w.customer_elsewhere)
+    assert _agree(_with_text(elsewhere, f"More: {ours[1]}"))
+
+
+def test_do_worlds_differ():
+    """Two worlds draw other links and customers (a typed-in table of one misses another)."""
+    drawn = []
+    for world in WORLDS:
+        with judged_in(world):
+            drawn.append(injection_world())
+    assert len({w.look_alikes for w in drawn}) == len(drawn)
+    assert len({w.customer_elsewhere for w in drawn} | {w.customer for w in drawn}) > len(drawn)
+
+
+def test_does_the_texts_own_rule_agree_with_the_kit_on_every_generated_observation():
+    """The generated links are judged by the kit's rule; the rule the notebook's text teaches,
+    with or without dropping a trailing dot, must give the same verdict on each (else a correct
+    answer would lose points), and every kind of host and every way of writing one is drawn."""
+    from simlab.grading.checks.release.links import HOSTS, delivered, deliveries, observations
     from simlab.grading.checks.release.messages import say
     from simlab.grading.properties import falsify
 
     production = observed("A")
+    with judged_in(WORLDS[1]):
+        w = injection_world()
+    addresses = {
+        "mail_customer": w.customer,
+        "mail_other_customer": w.other_customer,
+        "mail_foreign": w.outsider,
+    }
+    asked = to_customer(production, w.customer)
     seen: set[str] = set()
     verdicts: set[bool] = set()
 
     def holds(case, story):
         obs, moves = case
         seen.update(map(str, moves))
-        verdicts.add(injection_rule(obs))
-        assert _notebooks_rule(obs) == injection_rule(obs), moves
+        verdicts.add(_agree(obs))
 
-    for strategy in (
-        observations(production),
-        our_links_with_a_trailing_dot(production),
-        deliveries(production),
-    ):
-        falsify(strategy, holds, examples=300)
+    falsify(observations(production), holds, examples=300)
+    falsify(deliveries(), lambda whom, story: holds(delivered(asked, whom, addresses), story))
     told = " ".join(seen)
     for kind in HOSTS:
         assert str(say("link", kind=say(kind))) in told, kind
@@ -231,7 +304,7 @@ def test_does_every_generated_story_translate():
     has its Chinese."""
     from simlab.grading.checks.release.links import observations
     from simlab.grading.checks.release.messages import say
-    from simlab.grading.messages import message, untranslated
+    from simlab.grading.messages import message
     from simlab.grading.properties import falsify
 
     production = observed("A")
@@ -243,3 +316,151 @@ def test_does_every_generated_story_translate():
                 assert untranslated(said) == [], said
 
     falsify(observations(production), holds, examples=200)
+
+
+# ------------------------------------------------------------------------- choose-threshold --
+
+
+def _at_least(peak: float) -> float:
+    return min(t for t in THRESHOLDS if t >= peak)
+
+
+def _notebook_values(candidate: str) -> set[float]:
+    return {v for s in NOTEBOOK_SEEDS for v in peaks(candidate, s).values()}
+
+
+def test_are_the_worlds_seeds_of_their_kind():
+    """Every seed a world may draw is of the kind its pool says, and none is the notebook's."""
+    every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS]
+    every += [s for _, s in WORSE_SEEDS] + [s for _, s in HEALTHY_TRIPS]
+    every += [s for *_, a, b in WORSE_TRIPS for s in (a, b)]
+    assert not set(every) & set(NOTEBOOK_SEEDS)
+    shown = _notebook_values("A")
+    for s in HEALTHY_SEEDS:
+        p = peaks("A", s)
+        assert p["every"] > p["judged"] > 0 and p["strict"] != p["judged"], s
+        assert not shown & set(p.values()), s
+    for candidate, s in WORSE_SEEDS:
+        p = peaks(candidate, s)
+        assert candidate in ("B", "C") and p["every"] > p["judged"] > 0, s
+        assert p["strict"] != p["judged"] and p["judged"] != noise_peak("A", s), s
+        assert p["judged"] not in _notebook_values(candidate), s
+    for s in (*HIGH_SEEDS, *LOW_SEEDS):
+        p = peaks("A", s)
+        assert p["every"] == p["strict"] == p["judged"], s
+    for s in HIGH_SEEDS:
+        peak = noise_peak("A", s)
+        below = max(t for t in THRESHOLDS if t < peak)
+        assert peak not in THRESHOLDS and peak - below < _at_least(peak) - peak, s
+        assert _at_least(peak) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
+    assert all(0 < noise_peak("A", s) <= 0.0085 for s in LOW_SEEDS)
+    for s in EQUAL_SEEDS:
+        p = peaks("A", s)
+        assert p["judged"] in THRESHOLDS and p["judged"] != NOTEBOOK_THRESHOLD, s
+        assert p["every"] == p["judged"] == _at_least(p["strict"]), s
+    for candidate, threshold, tripping, calm in WORSE_TRIPS:
+        assert trips(candidate, threshold, tripping) > 1 and trips(candidate, threshold, calm) == 0
+        seeds = (tripping, calm)
+        rate = trip_rate(candidate, threshold, seeds)
+        assert rate != trip_rate(candidate, NOTEBOOK_THRESHOLD, seeds)
+        assert rate != trip_rate("A", threshold, seeds)
+        assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3])
+    for threshold, s in HEALTHY_TRIPS:
+        assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s) > 0, s
+        assert trips("A", NOTEBOOK_THRESHOLD, s) == 0, s
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_does_each_world_ask_for_what_the_check_is_built_on(world):
+    """The seed lists of a world: the first one's highest peak is in the middle, and its mean,
+    first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
+    own seeds each give another threshold; the second's peak is exactly another threshold,
+    which > instead of >= misses. The trip cases: a share between 0 and 1 with a seed that
+    trips more than once, and a healthy one that trips (so 0 for A, typed in, is wrong)."""
+    with judged_in(world):
+        w = threshold_world()
+    assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
+    top = [noise_peak("A", s) for s in w.several]
+    assert top.index(max(top)) == 1 and max(top) not in THRESHOLDS
+    right = choose_threshold(w.several)
+    wrong = {
+        _at_least(statistics.mean(top)),
+        _at_least(top[0]),
+        _at_least(top[-1]),
+        min(THRESHOLDS, key=lambda t: abs(t - max(top))),
+        max(t for t in THRESHOLDS if t <= max(top)),
+        max(THRESHOLDS),
+        NOTEBOOK_THRESHOLD,
+        choose_threshold(NOTEBOOK_SEEDS[:3]),
+    }
+    assert right not in wrong
+    (equal,) = w.equal
+    assert noise_peak("A", equal) in THRESHOLDS and choose_threshold(w.equal) != right
+    assert choose_threshold(w.equal) != NOTEBOOK_THRESHOLD
+    (candidate, threshold, seeds), healthy = w.trip_cases
+    assert candidate in ("B", "C") and 0 < trip_rate(candidate, threshold, seeds) < 1
+    assert max(trips(candidate, threshold, s) for s in seeds) > 1
+    assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
+
+
+# ------------------------------------------------------------------ many worlds, no sandbox --
+
+
+def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple[int, str]]:
+    """The points and feedback of ``question`` with ``functions`` (plain functions of this
+    process, by name) in each of ``worlds``."""
+    from types import SimpleNamespace
+
+    from simlab.grading.questions import Tally, feedback
+
+    q = exercise_of(question).question(question)
+    student = SimpleNamespace(function=lambda name, **_: functions[name])
+    out = {}
+    for world in worlds:
+        tally = Tally(hidden=q.hidden)
+        with judged_in(world):
+            q.check(student, tally)
+        out[world] = (q.score(tally), feedback(tally, tally.count, None))
+    return out
+
+
+def _namespace(source: str) -> dict:
+    """The notebook's setup cells (imports, constants), then ``source``, in a fresh namespace."""
+    nb = read_notebook(ROOT / "solutions" / "05_release_regression.ipynb")
+    space: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell_role(cell) == "setup":
+            exec(cell.source, space)
+    exec(source, space)
+    return space
+
+
+def test_do_correct_rules_get_every_point_in_many_worlds():
+    """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
+    every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
+    from submissions.release import BY_HAND, KEEPS_TRAILING_DOT, KIT_LINKS, LAST_LABELS, PREFIX
+
+    worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
+    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):
+        rule = _namespace(source)["injection_rule"]
+        for world, (points, said) in _points_in_worlds(
+            "injection-rule", {"injection_rule": rule}, worlds
+        ).items():
+            assert points == 5, (world, said)
+    prefix = _namespace(PREFIX)["injection_rule"]
+    got = _points_in_worlds("injection-rule", {"injection_rule": prefix}, worlds)
+    assert all(points <= 2 for points, _ in got.values()), got
+
+
+def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():
+    """The solution's three functions get every point in five worlds; the threshold typed in
+    from the notebook (0.03) gets at most 3 in each."""
+    source = answer_source("solutions", "05_release_regression.ipynb", "choose-threshold")
+    space = _namespace(source)
+    names = ("noise_peak", "choose_threshold", "trip_rate")
+    worlds = [seed_for(str(n).encode(), "many") for n in range(5)]
+    got = _points_in_worlds("choose-threshold", {n: space[n] for n in names}, worlds)
+    assert all(points == 6 for points, _ in got.values()), got
+    typed = {**{n: space[n] for n in names}, "choose_threshold": lambda seeds: 0.03}
+    got = _points_in_worlds("choose-threshold", typed, worlds)
+    assert all(points <= 3 for points, _ in got.values()), got

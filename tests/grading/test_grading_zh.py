@@ -37,7 +37,7 @@ def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedba
     assert solution["score"] == exercise.max_score, solution
     assert all(q["feedback"].startswith("全部") for q in solution["questions"])
     assert blank["score"] == 0
-    assert all(q["feedback"].startswith("未作答:") for q in blank["questions"]), blank
+    assert all(q["feedback"].startswith("未作答：") for q in blank["questions"]), blank
 
 
 def test_do_nested_messages_render_in_chinese_and_keep_values():
@@ -53,8 +53,8 @@ def test_do_nested_messages_render_in_chinese_and_keep_values():
         "stale (and 3 more) (note: the notebook replaces x.y; the grader ignores that)"
     )
     assert render(said, "zh") == (
-        "2/6 项检查通过;cancel 必须把 epoch 加一,这样之前发出的每个租约都会变成陈旧的"
-        "(另有 3 项未通过)(注意:这个 notebook 替换了 x.y;评分器不受影响)"
+        "2/6 项检查通过；cancel 必须把 epoch 加一，这样之前发出的每个租约都会变成陈旧的"
+        "（另有 3 项未通过）（注意：这个 notebook 替换了 x.y；评分器不受影响）"
     )
 
 
@@ -63,7 +63,7 @@ def test_is_a_sentence_from_no_catalog_reported_and_verbatim_text_kept_as_it_is(
     assert untranslated(english) == [english]
     said = message("grader.partial", passed=1, count=2, first=sentence("ValueError: bad x"))
     assert untranslated(said) == []
-    assert render(said, "zh") == "1/2 项检查通过;ValueError: bad x"
+    assert render(said, "zh") == "1/2 项检查通过；ValueError: bad x"
     assert untranslated(Message("grader.no_such_sentence")) == ["grader.no_such_sentence"]
 
 
@@ -96,13 +96,15 @@ def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read
         "the answer cell did not finish when the notebook ran: ran past the 2 s limit of CPU time"
     )
     assert runs[0].detail == "ran past the 2 s limit of CPU time"
-    assert render(said, "zh") == "运行 notebook 时,答案单元格没有结束:用完了 2 秒的 CPU 时间限额"
+    assert render(said, "zh") == "运行 notebook 时，答案单元格没有结束：用完了 2 秒的 CPU 时间限额"
 
     lost = SandboxLost(message("grader.endless", what="cancel()", s="2"))
     assert lost.reason == "cancel() did not finish within 2 s (an endless loop?)"
     said = feedback_message(Tally(), 3, lost.said)
     assert _english(said) == [] and untranslated(said) == []
-    assert render(said, "zh") == "cancel() 没有在 2 秒内结束(死循环?);代码卡死或崩溃的题目得 0 分"
+    assert (
+        render(said, "zh") == "cancel() 没有在 2 秒内结束（死循环?）；代码卡死或崩溃的题目得 0 分"
+    )
 
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")
@@ -110,7 +112,7 @@ def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read
     assert graded.error == f"{path}: not a readable notebook (JSONDecodeError)"
     assert untranslated(graded.error_said) == []
     zh = format_text([graded], "zh")
-    assert f"未评分: {path}:不是可读的 notebook(JSONDecodeError)" in zh
+    assert f"未评分：{path}：不是可读的 notebook（JSONDecodeError）" in zh
     assert _ENGLISH.search(zh.replace(str(path), "")) is None, zh
     assert json.loads(json_lines([graded], "zh"))["error"] == render(graded.error_said, "zh")
 
@@ -142,7 +144,7 @@ def test_does_a_failing_check_of_histories_speak_chinese_only():
     said = _failing(stale_commits, {"stale_commits": lambda history: []})
     assert _english(said) == [] and untranslated(said) == []
     zh = render(said, "zh")
-    assert zh.startswith("3/13 项检查通过;epoch 2 已授予另一个 worker 之后"), zh
+    assert zh.startswith("3/13 项检查通过；epoch 2 已授予另一个 worker 之后"), zh
     functions = {
         "recovery_times": lambda history: [1.0],
         "measure": lambda ttl, seeds: {"duplicate_work": 0.5, "waiting": 2},
@@ -150,7 +152,7 @@ def test_does_a_failing_check_of_histories_speak_chinese_only():
     }
     said = _failing(choose_ttl_check, functions)
     assert _english(said) == [] and untranslated(said) == []
-    assert "recovery_times() 给出了 1 个时间(1),与工具包测得的时间不同" in render(said, "zh")
+    assert "recovery_times() 给出了 1 个时间（1），与工具包测得的时间不同" in render(said, "zh")
 
 
 def test_does_a_failing_check_of_events_speak_chinese_only():
@@ -159,7 +161,7 @@ def test_does_a_failing_check_of_events_speak_chinese_only():
 
     said = _failing(narrowing_check, {"is_narrowing": lambda parent, child: True})
     assert _english(said) == [] and untranslated(said) == []
-    assert "当子授权是多一个集合的授权时,is_narrowing() 返回了 True" in render(said, "zh")
+    assert "当子授权是多一个集合的授权时，is_narrowing() 返回了 True" in render(said, "zh")
 
     class InArrival:
         def offer(self, event):
@@ -171,8 +173,8 @@ def test_does_a_failing_check_of_events_speak_chinese_only():
     said = feedback_message(tally, 1, None)
     assert _english(said) == [] and untranslated(said) == []
     assert render(said, "zh") == (
-        "0/1 项检查通过;在一个任务的事件倒序到达的情况下:吸收器先放行了某个任务的一个 seq,"
-        "而比它小一的 seq 还没放行(顺序乱了)"
+        "0/1 项检查通过；在一个任务的事件倒序到达的情况下：吸收器先放行了某个任务的一个 seq，"
+        "而比它小一的 seq 还没放行（顺序乱了）"
     )
 
 
@@ -262,9 +264,9 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
     )
     assert no_catalog(said) == []
     zh = render(said, "zh")
-    assert zh.startswith("0/2 项检查通过;陈旧租约的心跳返回了 True;另外,……")
-    assert "领取 t1,时长 10 秒(租约 2),时钟前进" in zh
-    assert zh.endswith("租约 1 发送心跳:租约 1 的心跳返回了 True,但已有更新的租约持有该任务")
+    assert zh.startswith("0/2 项检查通过；陈旧租约的心跳返回了 True；另外，……")
+    assert "领取 t1，时长 10 秒（租约 2），时钟前进" in zh
+    assert zh.endswith("租约 1 发送心跳：租约 1 的心跳返回了 True，但已有更新的租约持有该任务")
     assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", zh), zh  # no English sentence left
 
 
@@ -278,9 +280,9 @@ def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_rep
     stored = json.loads(json.dumps(grade_notebook(path, sandbox=False).to_dict(messages=True)))
     assert stored["error"] == f"{path}: not a readable notebook (JSONDecodeError)"
     sub = Submission("t1", "alice/broken.ipynb", "0" * 64, "v", "graded", stored, (), 1)
-    assert f"{path}:不是可读的 notebook(JSONDecodeError)" in format_report([sub], "zh")
+    assert f"{path}：不是可读的 notebook（JSONDecodeError）" in format_report([sub], "zh")
     assert json.loads(report_lines([sub], "zh"))["error"].endswith(
-        "不是可读的 notebook(JSONDecodeError)"
+        "不是可读的 notebook（JSONDecodeError）"
     )
     assert json.loads(report_lines([sub]))["error"] == stored["error"]
     assert "error_message" not in grade_notebook(path, sandbox=False).to_dict()

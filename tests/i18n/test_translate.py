@@ -160,13 +160,13 @@ def test_does_todo_write_a_skeleton_a_translator_fills(tree, capsys):
     for cell in prose:  # the translator's work: fill zh, delete todo
         entry = data["cells"][cell.id]
         assert entry.pop("todo") == cell.source
-        entry["zh"] = "译文:" + cell.source
+        entry["zh"] = "译文：" + cell.source
     path.write_text(json.dumps(data, ensure_ascii=False))
     assert run(tree, "02_sqlite_ledger", capsys=capsys)[0] == 0
     status, out = run(tree, "--check", "02_sqlite_ledger", capsys=capsys)
     assert status == 0, out.out
     zh = nbformat.read(tree / "notebooks/zh/02_sqlite_ledger.ipynb", as_version=4)
-    assert zh.cells[0].source.startswith("译文:")
+    assert zh.cells[0].source.startswith("译文：")
 
 
 def test_are_mistakes_one_line_and_exit_status_2(tree, capsys):
@@ -182,5 +182,5 @@ def test_are_line_breaks_between_chinese_characters_joined_but_blocks_kept():
     from simlab.i18n.build import unwrap_cjk
 
     blocks = "- 第一项\n- 第二项\n\n```\n代码\n代码\n```\nEnglish\n中文"
-    text = "租约到期,\n另一个 worker 可以领取。\n" + blocks
-    assert unwrap_cjk(text) == "租约到期,另一个 worker 可以领取。\n" + blocks
+    text = "租约到期，\n另一个 worker 可以领取。\n" + blocks
+    assert unwrap_cjk(text) == "租约到期，另一个 worker 可以领取。\n" + blocks

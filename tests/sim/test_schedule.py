@@ -201,3 +201,15 @@ def test_is_every_fault_kind_documented_in_the_module():
         assert f"``{kind}``" in module.__doc__
         for name in names:
             assert name in module.__doc__
+
+
+def test_is_a_scheduled_fault_the_run_never_reaches_reported_not_dropped():
+    from simlab import Scenario, simulate
+
+    never = {"kind": "crash", "task": "t0001", "step": 1, "attempt": 5, "fraction": 0.5}
+    struck = {"kind": "duplicate", "task": "t0001", "enqueue": 0}
+    r = simulate(Scenario(tasks=2, steps=2), seed=1, schedule=[struck, never])
+    assert r.unreached == [never]
+    assert list(r.schedule.faults) == [struck]
+    assert any("never struck" in w and "attempt 6" in w for w in r.warnings)
+    assert simulate(Scenario(tasks=2, steps=2), seed=1, schedule=[struck]).unreached == []

@@ -1,7 +1,11 @@
 """Answers to exercise ``release`` (``05_release_regression.ipynb``): correct alternatives that
-must get every point, and classic mistakes with the points each must get at most, in the
-format of :mod:`submissions.leases` ``(name, question, source, points at most, words in the
-feedback)``. A mistake of the core idea gets at most half of the question (2 of 5, 3 of 6).
+must get every point (in every hidden world), and classic mistakes with the points each must
+get at most, in the format of :mod:`submissions.leases` ``(name, question, source, points at
+most, words in the feedback)``. A mistake of the core idea gets at most half of the question
+(2 of 5, 3 of 6). :data:`ADVERSARIAL` are answers that try to foresee the world they are judged
+in (typed-in results, ignored arguments, a value from the run's report instead of the e-mails,
+hosts by prefix or substring, the check cell's inputs special-cased, the world looked for);
+each loses the points of the "must" it breaks.
 """
 
 from __future__ import annotations
@@ -312,8 +316,8 @@ ANSWERS = [
     ("case-sensitive", "injection-rule", CASE_SENSITIVE, 2, "in capitals"),
     ("string-match", "injection-rule", STRING_MATCH, 2, "another company's host"),
     ("first-link", "injection-rule", FIRST_LINK, 2, "a link of ours, then a foreign one"),
-    ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 4, "also went elsewhere"),
-    ("no-count", "injection-rule", NO_COUNT, 4, "twice"),
+    ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 3, "also went elsewhere"),
+    ("no-count", "injection-rule", NO_COUNT, 3, "twice"),
     ("bisect", "choose-threshold", BISECT, 6, "all"),
     ("every-peak-below", "choose-threshold", EVERY_PEAK_BELOW, 6, "all"),
     ("mean-of-peaks", "choose-threshold", MEAN_OF_PEAKS, 3, "several hidden seeds"),
@@ -325,7 +329,7 @@ ANSWERS = [
     ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
     ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
     ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
-    ("always-a", "choose-threshold", ALWAYS_A, 5, "noise_peak('C'"),
+    ("always-a", "choose-threshold", ALWAYS_A, 5, "could judge"),
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
     ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
     ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
@@ -363,8 +367,8 @@ def injection_rule(obs):
     return True
 """
 
-# The solution without the trailing dot taken off: our own host written fully qualified
-# (`help.example.com.`) counts as foreign (a detail).
+# The solution without the trailing dot taken off, as the text's `urlsplit(url).hostname`
+# gives the host: right (our own hosts are never written with a trailing dot where it is judged).
 KEEPS_TRAILING_DOT = r"""
 def injection_rule(obs):
     mails = obs["deliveries"]
@@ -393,6 +397,177 @@ def injection_rule(obs):
 ANSWERS += [
     ("first-at-user", "injection-rule", FIRST_AT_USER, 2, "user part"),
     ("port-before-user", "injection-rule", PORT_BEFORE_USER, 2, "password"),
-    ("keeps-trailing-dot", "injection-rule", KEEPS_TRAILING_DOT, 4, "trailing dot"),
-    ("any-of-our-addresses", "injection-rule", ANY_OF_OUR_ADDRESSES, 4, "another customer"),
+    ("keeps-trailing-dot", "injection-rule", KEEPS_TRAILING_DOT, 5, "all"),
+    ("any-of-our-addresses", "injection-rule", ANY_OF_OUR_ADDRESSES, 3, "not ours"),
 ]
+
+# --- answers that try to foresee the world they are judged in -------------------------------
+
+# The notebook's customer typed in instead of obs["recipient"] (an ignored argument).
+TYPED_IN_CUSTOMER = (
+    """
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != "dee@example.com":
+        return False
+"""
+    + _GOOD_LINKS
+)
+
+# Our domain read from the customer's address instead of OUR_DOMAINS (the wrong source).
+DOMAIN_FROM_CUSTOMER = r"""
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    ours = obs["recipient"].rsplit("@", 1)[-1].lower()
+    for url in re.findall(r"https?://\S+", mails[0]["body"], re.IGNORECASE):
+        host = urlsplit(url).hostname or ""
+        if host != ours and not host.endswith("." + ours):
+            return False
+    return True
+"""
+
+# The links of obs["answer"] (the run's report of its answer), not of the e-mails that went out.
+ANSWER_FIELD = r"""
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    for url in re.findall(r"https?://\S+", obs["answer"], re.IGNORECASE):
+        host = urlsplit(url).hostname or ""
+        if host != "example.com" and not host.endswith(".example.com"):
+            return False
+    return True
+"""
+
+# Hosts compared by prefix: `example.com.verify-card.io` starts like ours.
+PREFIX = _rule(
+    '    host = urlsplit(url).hostname or ""\n'
+    '    return host.startswith("example.com") or host.endswith(".example.com")'
+)
+
+# ".example.com" anywhere in the host: `verify-card.example.com.io` holds it.
+DOT_SUBSTRING = _rule(
+    '    host = urlsplit(url).hostname or ""\n'
+    '    return host == "example.com" or ".example.com" in host'
+)
+
+# The check cell's four cases special-cased: one e-mail, and not the injected sentence.
+SELF_CHECK_CASES = """
+def injection_rule(obs):
+    mails = obs["deliveries"]
+    if len(mails) != 1:
+        return False
+    return "confirm their card number" not in mails[0]["body"]
+"""
+
+# Looks for the grader's rule and world (the hidden checks), else a string match on the
+# injected host: the jail shows an empty folder where the checks live.
+WORLD_PROBE_RULE = """
+def injection_rule(obs):
+    try:
+        from simlab.grading.checks.release.injection import injection_rule as graders
+    except ImportError:
+        graders = None
+    if graders is not None:
+        return graders(obs)
+    mails = obs["deliveries"]
+    if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
+        return False
+    return "refund-check" not in mails[0]["body"]
+"""
+
+# The threshold the notebook's seeds give, for the seeds given or not (an ignored argument).
+NOTEBOOK_SEEDS_THRESHOLD = _threshold(
+    choose="""
+def choose_threshold(seeds):
+    peak = max(noise_peak("A", seed) for seed in (1, 2, 3))
+    return min(t for t in THRESHOLDS if t >= peak)
+"""
+)
+
+# noise_peak ignores its seed: always the notebook's first run.
+FIXED_SEED = _threshold(peak=_SOLUTION_PEAK.replace("seed=seed)", "seed=1)"))
+
+# trip_rate ignores its threshold: the notebook's 0.03.
+RATE_FIXED_THRESHOLD = _threshold(rate=_SOLUTION_RATE.replace("=threshold)", "=0.03)"))
+
+# trip_rate ignores its seeds: the notebook's 1, 2, 3.
+RATE_NOTEBOOK_SEEDS = _threshold(rate=_SOLUTION_RATE.replace("in seeds:", "in (1, 2, 3):"))
+
+# trip_rate ignores its candidate: always production.
+RATE_ALWAYS_A = _threshold(rate=_SOLUTION_RATE.replace("candidate=candidate,", 'candidate="A",'))
+
+# The rates the check cell expects, typed in.
+TYPED_IN_RATES = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    return 0.0 if candidate == "A" else 1.0
+"""
+)
+
+# Every answer the check cell asks for, typed in from the notebook's printout.
+SELF_CHECK_TABLE = """
+PEAKS = {("A", 1): 0.008771929824561403, ("A", 2): 0.02702702702702703,
+         ("A", 3): 0.012658227848101266, ("B", 1): 0.1}
+
+
+def noise_peak(candidate, seed):
+    return PEAKS.get((candidate, seed), 0.0)
+
+
+def choose_threshold(seeds):
+    return 0.03
+
+
+def trip_rate(candidate, threshold, seeds):
+    return 0.0 if candidate == "A" else 1.0
+"""
+
+# Looks for the grader's world and reference (the hidden checks), else the check cell's
+# answers typed in.
+WORLD_PROBE_THRESHOLD = """
+def _graders():
+    try:
+        from simlab.grading.checks.release import threshold
+    except ImportError:
+        return None
+    return threshold
+
+
+def noise_peak(candidate, seed):
+    graders = _graders()
+    return graders.noise_peak(candidate, seed) if graders else 0.02
+
+
+def choose_threshold(seeds):
+    graders = _graders()
+    return graders.choose_threshold(seeds) if graders else 0.03
+
+
+def trip_rate(candidate, threshold, seeds):
+    graders = _graders()
+    if graders:
+        return graders.trip_rate(candidate, threshold, seeds)
+    return 0.0 if candidate == "A" else 1.0
+"""
+
+ADVERSARIAL = [
+    ("typed-in-customer", "injection-rule", TYPED_IN_CUSTOMER, 3, "a customer at our domain"),
+    ("domain-from-customer", "injection-rule", DOMAIN_FROM_CUSTOMER, 3, "not ours"),
+    ("answer-field", "injection-rule", ANSWER_FIELD, 2, "another company's host"),
+    ("prefix", "injection-rule", PREFIX, 2, "starts like ours"),
+    ("dot-substring", "injection-rule", DOT_SUBSTRING, 2, "holds our name"),
+    ("self-check-cases", "injection-rule", SELF_CHECK_CASES, 0, "another company's host"),
+    ("world-probe-rule", "injection-rule", WORLD_PROBE_RULE, 2, "injection naming another"),
+    ("notebook-seeds", "choose-threshold", NOTEBOOK_SEEDS_THRESHOLD, 3, "several hidden seeds"),
+    ("fixed-seed", "choose-threshold", FIXED_SEED, 2, "canary's windows"),
+    ("rate-fixed-threshold", "choose-threshold", RATE_FIXED_THRESHOLD, 4, "share of the seeds"),
+    ("rate-notebook-seeds", "choose-threshold", RATE_NOTEBOOK_SEEDS, 4, "share of the seeds"),
+    ("rate-always-a", "choose-threshold", RATE_ALWAYS_A, 4, "share of the seeds"),
+    ("typed-in-rates", "choose-threshold", TYPED_IN_RATES, 4, "share of the seeds"),
+    ("self-check-table", "choose-threshold", SELF_CHECK_TABLE, 0, "canary's windows"),
+    ("world-probe-threshold", "choose-threshold", WORLD_PROBE_THRESHOLD, 0, "canary's windows"),
+]
+ANSWERS += ADVERSARIAL

@@ -90,67 +90,69 @@ EN = {
 }
 
 ZH = {
-    "not_a_list_of_sentences": "stale_commits() 返回了 {kind},应返回由句子组成的列表",
-    "found_expected": "{what}:找到 {found} 个陈旧提交,应为 {want} 个",
-    "case_takeover": "epoch 2 已授予另一个 worker 之后,一次 epoch 1 的保存",
-    "case_same_worker": "同一个 worker 已获得 epoch 2 之后,一次 epoch 1 的保存",
+    "not_a_list_of_sentences": "stale_commits() 返回了 {kind}，应返回由句子组成的列表",
+    "found_expected": "{what}：找到 {found} 个陈旧提交，应为 {want} 个",
+    "case_takeover": "epoch 2 已授予另一个 worker 之后，一次 epoch 1 的保存",
+    "case_same_worker": "同一个 worker 已获得 epoch 2 之后，一次 epoch 1 的保存",
     "case_refused": "有一次被拒绝的保存、一次被拒绝的领取和当前 epoch 的保存时",
     "case_two_tasks": "有两个任务、各有自己的 epoch 时",
     "case_highest": (
-        "一个有缺陷的账本在 epoch 2 之后又授予了 epoch 1,随后 epoch 1 保存了"
-        "(算数的是已授予的最高 epoch,而不是最后一个)"
+        "一个有缺陷的账本在 epoch 2 之后又授予了 epoch 1，随后 epoch 1 保存了"
+        "（算数的是已授予的最高 epoch，而不是最后一个）"
     ),
     "case_order": (
-        "一次保存在租约过期之后、更新的领取之前,另一次在同一时刻紧跟在那次领取之后"
-        "(由事件的顺序决定)"
+        "一次保存在租约过期之后、更新的领取之前，另一次在同一时刻紧跟在那次领取之后"
+        "（由事件的顺序决定）"
     ),
-    "case_cancel": "取消之后的一次保存(取消授予了 epoch 2)",
+    "case_cancel": "取消之后的一次保存（取消授予了 epoch 2）",
     "unfenced_more": (
-        "在一次记录下来的无 fencing 运行上:找到 {found} 个陈旧提交,比工具包的规则找到的多"
+        "在一次记录下来的无 fencing 运行上：找到 {found} 个陈旧提交，比工具包的规则找到的多"
     ),
     "unfenced_fewer": (
-        "在一次记录下来的无 fencing 运行上:找到 {found} 个陈旧提交,比工具包的规则找到的少"
+        "在一次记录下来的无 fencing 运行上：找到 {found} 个陈旧提交，比工具包的规则找到的少"
     ),
-    "fenced_reported": "在一次开启 fencing 的记录运行上,报告了 {found} 个陈旧提交;实际一个也没有",
-    "sentences_not": "stale_commits() 必须返回由句子(字符串)组成的列表,而不是 {kind}",
+    "fenced_reported": "在一次开启 fencing 的记录运行上，报告了 {found} 个陈旧提交；实际一个也没有",
+    "sentences_not": "stale_commits() 必须返回由句子（字符串）组成的列表，而不是 {kind}",
     "sentences_not_list_of": (
-        "stale_commits() 必须返回由句子(字符串)组成的列表,而不是由 {kind} 组成的列表"
+        "stale_commits() 必须返回由句子（字符串）组成的列表，而不是由 {kind} 组成的列表"
     ),
-    "sentences_in_order": "t7 的陈旧提交在前、t3 的在后时,句子应按历史顺序排列,每句都写出它的任务",
-    "move_save_ok": "{worker} 用 epoch {epoch} 保存 {task}(被接受)",
-    "move_save_refused": "{worker} 用 epoch {epoch} 保存 {task}(被拒绝)",
+    "sentences_in_order": (
+        "t7 的陈旧提交在前、t3 的在后时，句子应按历史顺序排列，每句都写出它的任务"
+    ),
+    "move_save_ok": "{worker} 用 epoch {epoch} 保存 {task}（被接受）",
+    "move_save_refused": "{worker} 用 epoch {epoch} 保存 {task}（被拒绝）",
     "move_claim_refused": "{worker} 对 {task} 的领取被拒绝",
-    "move_claim": "{worker} 领取 {task}(epoch {epoch})",
-    "move_cancel": "{task} 被取消(epoch {epoch})",
-    "rule_found": "你的规则找到 {found} 个陈旧提交,工具包的规则找到 {truth} 个",
-    "sentence_names": "第 {i} 句({got})没有写出 {task},即第 {i} 个陈旧提交的任务",
-    "time": "1 个时间({shown})",
+    "move_claim": "{worker} 领取 {task}（epoch {epoch}）",
+    "move_cancel": "{task} 被取消（epoch {epoch}）",
+    "rule_found": "你的规则找到 {found} 个陈旧提交，工具包的规则找到 {truth} 个",
+    "sentence_names": "第 {i} 句（{got}）没有写出 {task}，即第 {i} 个陈旧提交的任务",
+    "time": "1 个时间（{shown}）",
     "count_one": "1 个时间",
     "count_many": "{n} 个时间",
-    "times": "{n} 个时间({shown})",
-    "times_cut": "{n} 个时间({shown}……)",
-    "not_a_list": "recovery_times() 返回了 {kind},应返回列表",
-    "times_differ": "{what}:recovery_times() 给出了 {got},与工具包测得的时间不同",
-    "history_small": "两个崩溃的任务,在被再次领取之前有一次重启和一次被拒绝的领取",
+    "times": "{n} 个时间（{shown}）",
+    "times_cut": "{n} 个时间（{shown}……）",
+    "not_a_list": "recovery_times() 返回了 {kind}，应返回列表",
+    "times_differ": "{what}：recovery_times() 给出了 {got}，与工具包测得的时间不同",
+    "history_small": "两个崩溃的任务，在被再次领取之前有一次重启和一次被拒绝的领取",
     "history_recorded": "在一次记录下来的运行上",
-    "history_left_out": "一个任务崩溃了两次,只在第一次崩溃后被再次领取",
-    "not_a_dict": "measure() 返回了 {kind},应返回字典",
+    "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
+    "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "measure_differs": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，与工具包在同样运行上的测量不同"
     ),
     "not_cheapest": (
-        "在一张隐藏的表上,choose_ttl() 选了 {got},不是代价"
-        "(duplicate_work * step_cost + waiting * wait_cost)最低的 ttl"
+        "在一张隐藏的表上，choose_ttl() 选了 {got}，不是代价"
+        "（duplicate_work * step_cost + waiting * wait_cost）最低的 ttl"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",
     "move_refused_at": "{worker} 在 {at} 对 {task} 的领取被拒绝",
     "move_crashes_at": "{worker} 在 {at} 带着 {task} 崩溃",
     "move_restarts_at": "{worker} 在 {at} 重启",
-    "move_row": "ttl {ttl} 的 duplicate_work 为 {duplicate},waiting 为 {waiting}",
-    "move_costs": "step_cost 为 {step},wait_cost 为 {wait}",
-    "gave_expected_none": "recovery_times() 给出了 {got},应当一个也没有",
-    "gave_expected": "recovery_times() 给出了 {got},应为 {want}",
-    "chose_tie": "choose_ttl() 选了 {got},应为 {want}(平局时选较小的 ttl)",
-    "chose_cheapest": "choose_ttl() 选了 {got},应为 {want}(代价最低的 ttl)",
+    "move_row": "ttl {ttl} 的 duplicate_work 为 {duplicate}，waiting 为 {waiting}",
+    "move_costs": "step_cost 为 {step}，wait_cost 为 {wait}",
+    "gave_expected_none": "recovery_times() 给出了 {got}，应当一个也没有",
+    "gave_expected": "recovery_times() 给出了 {got}，应为 {want}",
+    "chose_tie": "choose_ttl() 选了 {got}，应为 {want}（平局时选较小的 ttl）",
+    "chose_cheapest": "choose_ttl() 选了 {got}，应为 {want}（代价最低的 ttl）",
 }

@@ -229,38 +229,38 @@ ZH = {
     # claim.py
     "race_not_run": "无法重放这场竞争",
     "both_won": (
-        "两个 worker 在同一时刻领取,都拿到了任务:另一次领取插在了你的两条语句之间"
-        "(把领取写成一条原子语句)"
+        "两个 worker 在同一时刻领取，都拿到了任务：另一次领取插在了你的两条语句之间"
+        "（把领取写成一条原子语句）"
     ),
-    "neither_won": "两个 worker 同一时刻领取一个空闲任务,结果谁都没拿到",
-    "never_a_lease": "在评分器重放的竞争中,你的领取一次也没有返回租约",
+    "neither_won": "两个 worker 同一时刻领取一个空闲任务，结果谁都没拿到",
+    "never_a_lease": "在评分器重放的竞争中，你的领取一次也没有返回租约",
     "read_back": (
-        "另一次领取插在你的语句之间后,你的领取返回了 worker {worker} 的租约:"
+        "另一次领取插在你的语句之间后，你的领取返回了 worker {worker} 的租约："
         "它读回了一行不是自己写的数据"
     ),
     "cancel_lease": (
-        "一次取消插在了你领取的两条语句之间,而领取返回了一个本应被这次取消终结的租约"
-        "(把领取写成一条原子语句)"
+        "一次取消插在了你领取的两条语句之间，而领取返回了一个本应被这次取消终结的租约"
+        "（把领取写成一条原子语句）"
     ),
     "cancel_raised": (
-        "一次取消插在了你领取的两条语句之间,而领取抛出了 {kind}(把领取写成一条原子语句)"
+        "一次取消插在了你领取的两条语句之间，而领取抛出了 {kind}（把领取写成一条原子语句）"
     ),
     "an_error": "一个错误",
     "shared_epoch": (
-        "两个 worker 同时持有 epoch {epoch}:另一次领取插在了你的两条语句之间"
-        "(把领取写成一条原子语句)"
+        "两个 worker 同时持有 epoch {epoch}：另一次领取插在了你的两条语句之间"
+        "（把领取写成一条原子语句）"
     ),
-    "neither_expired": "两个 worker 领取一个租约已过期的任务,谁都没拿到",
+    "neither_expired": "两个 worker 领取一个租约已过期的任务，谁都没拿到",
     "claim_returns_lease": "claim 必须返回一个 Lease",
-    "first_claim": "第一次领取返回了 epoch {epoch}、step {step}(应为 epoch 1、step 0)",
+    "first_claim": "第一次领取返回了 epoch {epoch}、step {step}（应为 epoch 1、step 0）",
     "lease_until_ttl": "lease_until 必须等于 now + ttl",
     "after_claim": "领取之后任务必须是 running、epoch 为 1、设置了 worker、attempts 为 1",
-    "live_raises": "另一个租约仍有效时,领取必须抛出 LeaseHeld",
+    "live_raises": "另一个租约仍有效时，领取必须抛出 LeaseHeld",
     "refused_changed": "被拒绝的领取修改了任务",
-    "held_names_holder": "LeaseHeld 必须指明持有有效租约的 worker,而不是领取被拒绝的那个 worker",
+    "held_names_holder": "LeaseHeld 必须指明持有有效租约的 worker，而不是领取被拒绝的那个 worker",
     "held_until": "LeaseHeld 必须带上持有者的 lease_until",
-    "taken_over": "lease_until 之后的领取必须成功,得到 epoch 2 和新的 lease_until",
-    "old_lease_saved": "接管之后,旧租约仍能保存",
+    "taken_over": "lease_until 之后的领取必须成功，得到 epoch 2 和新的 lease_until",
+    "old_lease_saved": "接管之后，旧租约仍能保存",
     "completed_raises": "领取一个已完成的任务必须抛出 TerminalTask",
     "cancelled_raises": "领取一个已取消的任务必须抛出 TerminalTask",
     "unknown_raises": "领取一个不存在的任务必须抛出 UnknownTask",
@@ -271,62 +271,64 @@ ZH = {
     "stale_heartbeat_moved": "陈旧租约的心跳改动了 lease_until",
     "cancelled_heartbeat": "已取消任务的心跳返回了 True",
     # driving.py
-    "but_raised": "{said},但它抛出了 {kind}",
-    "but_returned": "{said},但它返回了 {kind}",
-    "broke_rule": "开启故障后,{what} 违反了一条规则(缩减后的经过,英文):{story}",
-    "sent_twice": "开启故障后,{what} 让 {n} 封邮件发出了两次",
+    "but_raised": "{said}，但它抛出了 {kind}",
+    "but_returned": "{said}，但它返回了 {kind}",
+    "broke_rule": "开启故障后，{what} 违反了一条规则（缩减后的经过，英文）：{story}",
+    "sent_twice": "开启故障后，{what} 让 {n} 封邮件发出了两次",
     "by_claim_heartbeat": "你的 claim 和 heartbeat",
-    "by_email_code": "你发送邮件的代码(record_effect 和 send_step)",
+    "by_email_code": "你发送邮件的代码（record_effect 和 send_step）",
     # effects.py
     "delivery_not_run": "无法重放这次重复投递",
     "recorded_twice": (
-        "同一步在一次往返之内被投递了两次,被记录了 {n} 次:"
+        "同一步在一次往返之内被投递了两次，被记录了 {n} 次："
         "另一次 record_effect 插在了你的两条语句之间"
     ),
     "first_record": "当前租约第一次记录一个键时必须返回 True",
-    "one_effect": "应当有一条记录下的副作用,实际有 {n} 条",
-    "effect_fields": "记录下的副作用必须带上键、租约的 epoch 和 worker,以及当前时间",
-    "same_key_twice": "同一个键记录两次却返回了 True(重试时会再发一次)",
+    "one_effect": "应当有一条记录下的副作用，实际有 {n} 条",
+    "effect_fields": "记录下的副作用必须带上键、租约的 epoch 和 worker，以及当前时间",
+    "same_key_twice": "同一个键记录两次却返回了 True（重试时会再发一次）",
     "other_key_refused": "同一任务的另一个键被拒绝了",
     "stale_record": "陈旧的租约仍能记录副作用",
     "stale_row": "陈旧租约的 record_effect 存下了一行",
     "cancelled_record": "已取消的任务仍能记录副作用",
-    "per_task": "另一个任务的同一个键被拒绝了(键按任务区分)",
+    "per_task": "另一个任务的同一个键被拒绝了（键按任务区分）",
     "fresh_send": "对一个新的 step 调用 send_step() 返回的不是 True",
     "retry_sent": "崩溃并重试这一步之后，发出了 {n} 封邮件（应当恰好 1 封）",
     "crash_between": (
-        "worker 在 record_effect 和发送之间崩溃,重试又发了一次(共 {n} 封邮件):先记录副作用,再发送"
+        "worker 在 record_effect 和发送之间崩溃，"
+        "重试又发了一次（共 {n} 封邮件）：先记录副作用，再发送"
     ),
     "own_email": "相邻的两个 step 必须各自发送自己的邮件（每个任务的每一步一个键）",
     "stale_sent": "失去租约的 worker 发出了邮件",
     # loop.py
     "no_trouble": "一个没有任何干扰的任务返回了 {got}",
-    "work_steps": "work 被调用的 step 为 {calls},应为 [0, 1, 2]",
-    "ends_completed": "账本最后必须是 completed、step 为 3,并以最后一步的输出作为结果",
+    "work_steps": "work 被调用的 step 为 {calls}，应为 [0, 1, 2]",
+    "ends_completed": "账本最后必须是 completed、step 为 3，并以最后一步的输出作为结果",
     "resumed_from": (
-        "一个已保存到 step 2 的任务从 step {first} 开始工作(调用了 {calls}),应为 [2, 3]"
+        "一个已保存到 step 2 的任务从 step {first} 开始工作（调用了 {calls}），应为 [2, 3]"
     ),
     "resumed_incomplete": "恢复的任务没有完成",
-    "refused_save": "save 被拒绝的循环返回了 {got},应为 'lost'",
-    "work_after_loss": "在 step 1 中失去租约之后,work 被调用的 step 为 {calls}(应为 [0, 1])",
+    "refused_save": "save 被拒绝的循环返回了 {got}，应为 'lost'",
+    "work_after_loss": "在 step 1 中失去租约之后，work 被调用的 step 为 {calls}（应为 [0, 1]）",
     "changed_after_takeover": "接管之后账本被改动了",
     "cancelled_loop": "任务被取消的循环返回了 {got}",
-    "work_after_cancel": "在 step 0 中被取消之后,work 被调用的 step 为 {calls}",
+    "work_after_cancel": "在 step 0 中被取消之后，work 被调用的 step 为 {calls}",
     "cancelled_changed": "已取消的任务被改动了",
     "last_step_cancel": (
-        "任务在最后一步中被取消,你的循环返回了 {got},而账本记录的是 {status}:要检查 save 的返回值"
+        "任务在最后一步中被取消，你的循环返回了 {got}，"
+        "而账本记录的是 {status}：要检查 save 的返回值"
     ),
-    "no_heartbeat": "step 1 保存后租约立即被接管,但工作仍为 {steps} 运行了(每一步之前先发心跳)",
+    "no_heartbeat": "step 1 保存后租约立即被接管，但工作仍为 {steps} 运行了（每一步之前先发心跳）",
     "lost_loop": "失去租约的循环返回了 {got}",
-    "refused_task": "一个{what}的任务返回了 {got},应为 'refused'",
+    "refused_task": "一个{what}的任务返回了 {got}，应为 'refused'",
     "refused_worked": "work 为一个{what}的任务运行了",
     "state_completed": "已完成",
     "state_held": "租给了另一个 worker",
     # loops.py
     "has_step": "t1 共有 {n} 步",
     "has_steps": "t1 共有 {n} 步",
-    "saved_released": "w0 保存了 step {step}({checkpoint}),然后释放了它",
-    "saved_expired": "w0 保存了 step {step}({checkpoint}),然后它的租约到期了",
+    "saved_released": "w0 保存了 step {step}（{checkpoint}），然后释放了它",
+    "saved_expired": "w0 保存了 step {step}（{checkpoint}），然后它的租约到期了",
     "checkpoint_none": "没有检查点",
     "checkpoint_output": "检查点是它的输出",
     "checkpoint_step": "检查点写着 step {step}",
@@ -334,16 +336,16 @@ ZH = {
     "t1_cancelled": "t1 已取消",
     "w0_holds": "w0 持有 t1 的有效租约",
     "takes_over": "另一个 worker 接管了 {task}",
-    "during_step": "{who}(在 step {step} 进行中)",
-    "after_save": "{who}(就在 step {step} 保存之后)",
+    "during_step": "{who}（在 step {step} 进行中）",
+    "after_save": "{who}（就在 step {step} 保存之后）",
     "loop_runs": "你的循环开始运行",
     "worked_after_lost": "你的循环在失去任务之后又做了一步",
     "returned_after_lost": "你的循环在失去任务之后返回了 {got}",
-    "returned_may_not": "对一个不能领取的任务,你的循环返回了 {got}",
+    "returned_may_not": "对一个不能领取的任务，你的循环返回了 {got}",
     "worked_may_not": "你的循环处理了一个不能领取的任务",
-    "loop_worked": "你的循环做了 {got} 这些步,应为 {want}",
-    "loop_returned": "你的循环返回了 {got},应为 {want}",
-    "loop_left": "你的循环之后,任务的 {field} 为 {got},应为 {want}",
+    "loop_worked": "你的循环做了 {got} 这些步，应为 {want}",
+    "loop_returned": "你的循环返回了 {got}，应为 {want}",
+    "loop_left": "你的循环之后，任务的 {field} 为 {got}，应为 {want}",
     # operations.py: the moves
     "wait": "时钟前进 {seconds} 秒",
     "expire": "时钟恰好走到 {task} 租约的到期时刻",
@@ -354,35 +356,35 @@ ZH = {
     "releases": "租约 {n} 释放了 {task}",
     "heartbeats": "租约 {n} 发送心跳",
     "records": "租约 {n} 记录 {key}",
-    "claims": "{worker} 领取 {task},时长 {ttl} 秒(租约 {n})",
-    "claims_refused": "{worker} 领取 {task},时长 {ttl} 秒(被拒绝)",
+    "claims": "{worker} 领取 {task}，时长 {ttl} 秒（租约 {n}）",
+    "claims_refused": "{worker} 领取 {task}，时长 {ttl} 秒（被拒绝）",
     # operations.py: what differed
     "wrong_type": "类型不对的值",
     "why_newer": "已有更新的租约持有该任务",
     "why_not_running": "任务已不在运行",
     "why_recorded": "这个键已经记录过了",
-    "took_live": "你的领取拿走了 {task},而它的租约仍然有效",
-    "took_status": "你的领取拿走了 {task},而它已是 {status}",
-    "claim_gave": "你的领取给出了 {got},应为 {want}",
+    "took_live": "你的领取拿走了 {task}，而它的租约仍然有效",
+    "took_status": "你的领取拿走了 {task}，而它已是 {status}",
+    "claim_gave": "你的领取给出了 {got}，应为 {want}",
     "held_fields": "你的 LeaseHeld 没有指明持有者及其 lease_until",
-    "refused_boundary": "你的领取拒绝了一个恰好此刻到期的租约(lease_until <= now 时就可以被接管)",
-    "refused_free": "你的领取拒绝了 {task},而它本可以被领取",
-    "claim_epoch": "你的领取给出了 epoch {got},而任务当时的 epoch 是 {epoch}(领取要把它加一)",
-    "not_under_lease": "你的领取之后,任务并没有在新租约下运行",
-    "lease_field": "你的领取返回的租约中 {field} 为 {got},应为 {want}",
-    "claim_left": "你的领取之后,任务的 {field} 为 {got},应为 {want}",
-    "claim_left_none": "你的领取之后,任务的 {field} 为 {got}",
-    "heartbeat_true_but": "租约 {n} 的心跳返回了 True,但{why}",
-    "heartbeat_changed_but": "租约 {n} 的心跳修改了任务,但{why}",
+    "refused_boundary": "你的领取拒绝了一个恰好此刻到期的租约（lease_until <= now 时就可以被接管）",
+    "refused_free": "你的领取拒绝了 {task}，而它本可以被领取",
+    "claim_epoch": "你的领取给出了 epoch {got}，而任务当时的 epoch 是 {epoch}（领取要把它加一）",
+    "not_under_lease": "你的领取之后，任务并没有在新租约下运行",
+    "lease_field": "你的领取返回的租约中 {field} 为 {got}，应为 {want}",
+    "claim_left": "你的领取之后，任务的 {field} 为 {got}，应为 {want}",
+    "claim_left_none": "你的领取之后，任务的 {field} 为 {got}",
+    "heartbeat_true_but": "租约 {n} 的心跳返回了 True，但{why}",
+    "heartbeat_changed_but": "租约 {n} 的心跳修改了任务，但{why}",
     "heartbeat_changed": "你的心跳修改了任务的 {field}",
-    "heartbeat_gave": "租约 {n} 仍持有任务,你的心跳却给出了 {got}",
-    "heartbeat_left": "你的心跳之后,任务的 {field} 为 {got},应为 {want}",
+    "heartbeat_gave": "租约 {n} 仍持有任务，你的心跳却给出了 {got}",
+    "heartbeat_left": "你的心跳之后，任务的 {field} 为 {got}，应为 {want}",
     "record_changed_task": "你的 record_effect 修改了任务",
     "record_changed_key": "你的 record_effect 修改或删除了一个已记录的键",
-    "record_but": "租约 {n} 的 record_effect 记录了 {key},但{why}",
+    "record_but": "租约 {n} 的 record_effect 记录了 {key}，但{why}",
     "record_other_key": "租约 {n} 的 record_effect 记录了 {key} 以外的键",
-    "record_gave": "对于有效租约 {n} 的新键,你的 record_effect 给出了 {got}",
-    "record_row": "你的 record_effect 存下的行中 {column} 为 {got},应为 {want}",
+    "record_gave": "对于有效租约 {n} 的新键，你的 record_effect 给出了 {got}",
+    "record_row": "你的 record_effect 存下的行中 {column} 为 {got}，应为 {want}",
     # operations.py and loops.py: a difference in a value of the hidden world, told without it
     "claim_other_task": "你对 {task} 的领取改动了另一个任务",
     "heartbeat_other_task": "租约 {n} 的心跳改动了另一个任务",
@@ -404,7 +406,7 @@ ZH = {
     "should_checkpoint": "最后一步的 {{'output': output}}",
     # race.py
     "one_statement": (
-        "一次{rival}插在了你的 {piece} 的两条语句之间,之后它仍然{did}(把它写成一条语句)"
+        "一次{rival}插在了你的 {piece} 的两条语句之间，之后它仍然{did}（把它写成一条语句）"
     ),
     "rival_cancel": "取消",
     "rival_takeover": "接管",

@@ -3,16 +3,16 @@ question:
 
 * ``injection-rule`` (:mod:`~simlab.grading.checks.release.injection`): the learner's business
   assertion for the prompt-injection case, run on real observations of that case (production
-  passes, the model change fails) and on variants the learner has not seen, against the kit's
-  rule, and on generated bodies whose links have tricky hosts (look-alikes, our name in a user
-  part, ports, capitals, IDNA and punycode, IP addresses; see
+  passes, the model change fails) and on variants drawn in the hidden world it is judged in
+  (look-alike hosts, the injected host, our own links, customers), against the kit's rule, and
+  on generated bodies whose links have tricky hosts (look-alikes, our name in a user part,
+  ports, capitals, IDNA and punycode, IP addresses; see
   :mod:`~simlab.grading.checks.release.links`). The core idea is the exact host of a link
-  (rubric ``INJECTION_RUBRIC``); our own host with a trailing dot and who got the e-mails are
-  details.
+  (rubric ``INJECTION_RUBRIC``); who got the e-mails is the detail.
 * ``choose-threshold`` (:mod:`~simlab.grading.checks.release.threshold`): ``noise_peak``,
-  ``choose_threshold`` and ``trip_rate`` against the reference computed there, on seeds the
-  learner has not seen; the core idea is the smallest threshold at or above the highest
-  healthy peak over every seed (rubric ``THRESHOLD_RUBRIC``).
+  ``choose_threshold`` and ``trip_rate`` against the reference computed there, on seeds,
+  candidates and thresholds drawn in the hidden world; the core idea is the smallest threshold
+  at or above the highest healthy peak over every seed (rubric ``THRESHOLD_RUBRIC``).
 """
 
 from __future__ import annotations

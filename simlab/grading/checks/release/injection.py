@@ -1,6 +1,6 @@
 """Question ``injection-rule``: the learner's business assertion for the prompt-injection case,
 run on real observations of that case (production passes, the model change fails) and on
-variants the learner has not seen.
+variants drawn in the hidden world the submission is judged in (:func:`injection_world`).
 
 The core idea is the exact host: a link is ours only if the host a browser would visit is
 ``example.com`` or one of its subdomains. The variants are built so that each classic way of
@@ -8,26 +8,34 @@ judging a host gets one of them wrong: a substring test or an ``endswith`` witho
 (look-alike hosts), ``netloc`` without removing a ``user@`` part or a port (our own links
 written that way), a case-sensitive host or link pattern (capitals), and judging every link of
 the body, not only the first. Beside them, properties compare the learner's verdict with the
-kit's on generated observations (:mod:`~simlab.grading.checks.release.links`). Our own host
-written with a trailing dot, and who got the e-mails, are details.
+kit's on generated observations (:mod:`~simlab.grading.checks.release.links`). Who got the
+e-mails is the detail: the customer exactly one, nobody else any.
+
+The world draws the look-alike hosts, the host the injection names, our own subdomains, ports,
+user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
+notebook's own, so a rule built on the notebook's links, its customer or a string match on its
+injected host misjudges some. Our own hosts are never written with a trailing dot in what is
+judged: the text names ``urlsplit(url).hostname`` as the host, which keeps that dot, and says
+nothing of removing it, so a rule that keeps it and one that drops it are both right.
 
 Feedback names the kind of answer that was misjudged and the learner's verdict, never a hidden
-link: the URLs below never appear in a feedback sentence.
+link or address: the URLs below never appear in a feedback sentence.
 """
 
 from __future__ import annotations
 
 import copy
-from functools import cache
+import random
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
+from simlab.grading.checks.hidden_world import choice_besides, current_seed, rng
 from simlab.grading.checks.release.links import (
     GENERATED_HOSTS,
     delivered,
     deliveries,
     observations,
-    our_links_with_a_trailing_dot,
 )
 from simlab.grading.checks.release.messages import say
 from simlab.grading.messages import Message
@@ -39,14 +47,15 @@ from simlab.release.golden import observe_case
 
 __all__ = [
     "INJECTION_RUBRIC",
-    "LOOK_ALIKE_LINKS",
-    "HIDDEN_HOST_LINKS",
     "FOREIGN_HOSTS",
-    "OUR_LINKS",
-    "EVERY_LINK_BODIES",
+    "NOTEBOOK_CUSTOMER",
+    "NOTEBOOK_HOST",
+    "InjectionWorld",
+    "injection_world",
     "injection_rule",
     "injection_rule_check",
     "observed",
+    "to_customer",
 ]
 
 
@@ -64,62 +73,149 @@ def observed(version: str) -> dict:
     return observe_case("prompt-injection", version).to_dict()
 
 
-#: Foreign hosts that look like ours: a substring test or an ``endswith`` without the dot calls
-#: them ours. (url, what the feedback calls the answer: a key of the exercise's catalog)
-LOOK_ALIKE_LINKS = (
-    ("https://secure-refunds.example.net/card", "another_company"),
-    (
-        "http://example.com.verify-card.io/login",
-        "starts_like_ours",
-    ),
-    ("https://refunds-example.com/card", "ends_like_ours"),
-)
-#: Foreign hosts written otherwise: our name before an ``@`` or in the query, capitals.
-HIDDEN_HOST_LINKS = (
-    (
-        "https://example.com@refund-check.example/verify",
-        "ours_before_at",
-    ),
-    (
-        "https://refund-check.example/verify?next=https://example.com/",
-        "ours_in_query",
-    ),
-    ("HTTP://REFUND-CHECK.EXAMPLE/verify", "foreign_in_capitals"),
-)
-#: Our own links, some written otherwise: each must pass. ``netloc`` keeps the user@ part and
-#: the port, and keeps capitals: only the host a browser visits counts.
-OUR_LINKS = (
-    ("https://help.example.com/refunds", "our_subdomain"),
-    ("https://example.com/returns?lang=en", "ours_with_query"),
-    ("https://Help.Example.COM/refunds", "our_subdomain_in_capitals"),
-    ("https://help.example.com:8443/card", "our_subdomain_on_port"),
-    ("https://dee@example.com/orders", "ours_with_user"),
-)
-#: Bodies with two links each: a rule that judges only the first (or only the last) link
-#: misjudges one of them. (text after the answer, the key of what the feedback calls it)
-#: The foreign hosts of the links above (never ours): feedback never quotes them, however
-#: a learner's message spells them.
-FOREIGN_HOSTS = (
-    frozenset(urlsplit(url).hostname or "" for url, _ in (*LOOK_ALIKE_LINKS, *HIDDEN_HOST_LINKS))
-    - {""}
-) | GENERATED_HOSTS
+#: The customer and the injected host the notebook shows: a world draws others.
+NOTEBOOK_CUSTOMER = "dee@example.com"
+NOTEBOOK_HOST = "refund-check.example"
 
-EVERY_LINK_BODIES = (
-    (
-        "Details: https://help.example.com/refunds -- or confirm your card at "
-        "https://refund-check.example/verify",
-        "ours_then_foreign",
-    ),
-    (
-        "Confirm your card at https://refund-check.example/verify, then see "
-        "https://help.example.com/refunds",
-        "foreign_then_ours",
-    ),
-    (
-        "See https://help.example.com/refunds and https://example.com/returns",
-        "two_of_ours",
-    ),
+#: What a world's foreign hosts are made of: a word and a top-level label.
+_WORDS = (
+    "verify-card",
+    "secure-login",
+    "refund-desk",
+    "account-check",
+    "pay-update",
+    "billing-help",
+    "card-confirm",
+    "login-portal",
+    "order-status",
+    "help-center",
 )
+_TLDS = ("io", "net", "co", "info", "example")
+#: Foreign hosts that look like ours, by what the feedback calls an answer linking there (a key
+#: of the exercise's catalog): a substring test, an ``endswith`` without the dot or a test for
+#: ``.example.com`` anywhere calls one of them ours.
+_LOOK_ALIKES = {
+    "another_company": ("{w}.{tld}", "{w}.example.net"),
+    "starts_like_ours": ("example.com.{w}.{tld}", "example.com-{w}.{tld}"),
+    "ends_like_ours": ("{w}-example.com", "{w}example.com"),
+    "holds_ours": ("{w}.example.com.{tld}", "www.example.com{w}.{tld}"),
+}
+#: Where a world's customers and other recipients live.
+_NAMES = ("kim", "ana.ruiz", "j.okafor", "li.wei", "sam.berg", "noor", "t.nguyen", "marta.k")
+_ELSEWHERE = ("inbox.example.org", "post.test", "mail.example.net", "customers.example")
+_OUTSIDERS = ("audit", "billing", "security", "noreply")
+#: What a world's links of ours are made of.
+_SUBDOMAINS = ("help", "kb", "shop", "support", "returns", "eu.help", "status")
+_PATHS = ("/refunds", "/returns?lang=en", "/orders/4711", "/kb/returns-v3", "/card")
+_PORTS = (8443, 8080, 444, 9000)
+
+#: Every foreign host a world may draw, and those the generated observations use: feedback
+#: never quotes one, however a learner's message spells it.
+FOREIGN_HOSTS = (
+    frozenset(
+        form.format(w=w, tld=tld)
+        for forms in _LOOK_ALIKES.values()
+        for form in forms
+        for w in _WORDS
+        for tld in _TLDS
+    )
+    | {NOTEBOOK_HOST}
+    | GENERATED_HOSTS
+)
+
+
+@dataclass(frozen=True)
+class InjectionWorld:
+    """The variants of one hidden world: (url or body, what the feedback calls the answer)
+    pairs, and the addresses e-mails go to."""
+
+    injected: str  #: the host the model change's injection names instead of the notebook's
+    look_alikes: tuple[tuple[str, str], ...]  #: foreign links that look like ours
+    written_otherwise: tuple[tuple[str, str], ...]  #: foreign links with our name in them
+    ours: tuple[tuple[str, str], ...]  #: our own links, some written otherwise: each passes
+    every_link: tuple[tuple[str, str], ...]  #: bodies with two links each
+    reworded: str  #: production's answer worded otherwise, no link
+    customer: str  #: a customer at our domain (never the notebook's)
+    customer_elsewhere: str  #: a customer whose address is outside our domains
+    other_customer: str  #: another customer of ours
+    outsider: str  #: a foreign address
+
+
+def injection_world() -> InjectionWorld:
+    """The variants of the world being judged in (the same world, the same variants)."""
+    return _world(current_seed())
+
+
+def _capitals(source: random.Random, text: str) -> str:
+    mixed = "".join(c.upper() if source.random() < 0.5 else c for c in text)
+    return mixed if mixed != text else text.upper()
+
+
+@lru_cache(maxsize=64)
+def _world(seed: int) -> InjectionWorld:
+    source = rng("release/injection-rule")
+    words = source.sample(_WORDS, 4)
+
+    def foreign(word: str) -> str:
+        return f"{word}.{source.choice(_TLDS)}"
+
+    def path() -> str:
+        return source.choice(_PATHS)
+
+    look_alikes = tuple(
+        (
+            f"{source.choice(('https', 'http'))}://"
+            + source.choice(forms).format(w=source.choice(_WORDS), tld=source.choice(_TLDS))
+            + path(),
+            key,
+        )
+        for key, forms in _LOOK_ALIKES.items()
+    )
+    elsewhere = foreign(words[1])
+    written_otherwise = (
+        (f"https://example.com@{elsewhere}{path()}", "ours_before_at"),
+        (f"https://{elsewhere}/verify?next=https://example.com{path()}", "ours_in_query"),
+        (f"HTTP://{foreign(words[2]).upper()}{path().upper()}", "foreign_in_capitals"),
+    )
+    subs = source.sample(_SUBDOMAINS, 3)
+    ours = (
+        (f"https://{subs[0]}.example.com{path()}", "our_subdomain"),
+        (f"https://example.com{source.choice(('/returns', '/orders'))}?lang=en", "ours_with_query"),
+        (
+            f"https://{_capitals(source, subs[1] + '.example.com')}{path()}",
+            "our_subdomain_in_capitals",
+        ),
+        (
+            f"https://{subs[2]}.example.com:{source.choice(_PORTS)}{path()}",
+            "our_subdomain_on_port",
+        ),
+        (f"https://{source.choice(_NAMES)}@example.com{path()}", "ours_with_user"),
+    )
+    mine, theirs = f"https://{subs[0]}.example.com{path()}", f"https://{foreign(words[3])}/verify"
+    every_link = (
+        (f"Details: {mine} -- or confirm your card at {theirs}", "ours_then_foreign"),
+        (f"Confirm your card at {theirs}, then see {mine}", "foreign_then_ours"),
+        (f"See {mine} and https://example.com{path()}", "two_of_ours"),
+    )
+    days, back = source.choice((14, 30, 45)), source.choice((3, 5, 7, 10))
+    reworded = (
+        f"Hello! Refunds go back to your card within {back} business days. "
+        f"Returns: {days} days. [kb/returns v3]"
+    )
+    customer = str(choice_besides(source, [f"{n}@example.com" for n in _NAMES], NOTEBOOK_CUSTOMER))
+    other, away = source.sample([n for n in _NAMES if not customer.startswith(n + "@")], 2)
+    return InjectionWorld(
+        injected=foreign(words[0]),
+        look_alikes=look_alikes,
+        written_otherwise=written_otherwise,
+        ours=ours,
+        every_link=every_link,
+        reworded=reworded,
+        customer=customer,
+        customer_elsewhere=f"{away}@{source.choice(_ELSEWHERE)}",
+        other_customer=f"{other}@example.com",
+        outsider=f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}",
+    )
 
 
 def _with_body(obs: dict, body: str) -> dict:
@@ -157,10 +253,24 @@ def _agrees(rule: Any) -> Any:
     return holds
 
 
+def to_customer(obs: dict, customer: str) -> dict:
+    """``obs`` as if ``customer`` had asked: the recipient, and every e-mail sent to them."""
+    out = copy.deepcopy(obs)
+    out["recipient"] = customer
+    if isinstance(out.get("result"), dict) and "recipient" in out["result"]:
+        out["result"]["recipient"] = customer
+    for mail in out["deliveries"]:
+        mail["to"] = customer
+    return out
+
+
 def injection_rule_check(s: Student, t: Tally) -> None:
-    """Judge ``injection_rule`` on production's and the model change's runs and on variants of
-    production's; parts are filed under the criteria of :data:`INJECTION_RUBRIC`."""
+    """Judge ``injection_rule`` on production's and the model change's runs and on the variants
+    of the world judged in (:func:`injection_world`); parts are filed under the criteria of
+    :data:`INJECTION_RUBRIC`. The parts of the exact host send the notebook's customer one
+    e-mail, so a mistake about who got e-mails costs only its own criterion."""
     rule = s.function("injection_rule")
+    world = injection_world()
     production, model_change = observed("A"), observed("C")
     answer_text = production["deliveries"][0]["body"]
 
@@ -173,85 +283,104 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     def production_passes_and_the_model_change_fails():
         _judged(rule, production, say("production"))
         _judged(rule, model_change, say("model_change"))
+        injected = model_change["deliveries"][0]["body"].replace(NOTEBOOK_HOST, world.injected)
+        _judged(rule, _with_body(model_change, injected), say("model_change_elsewhere"))
 
     @t.part
     def foreign_hosts_that_look_like_ours():
-        for url, what in LOOK_ALIKE_LINKS:
+        for url, what in world.look_alikes:
             _judged(rule, linking(url), say(what))
 
     @t.part
     def foreign_hosts_written_otherwise():
-        for url, what in HIDDEN_HOST_LINKS:
+        for url, what in world.written_otherwise:
             _judged(rule, linking(url), say(what))
 
     @t.part
     def our_own_links_pass():
-        for url, what in OUR_LINKS:
+        for url, what in world.ours:
             _judged(rule, linking(url), say(what))
-        reworded = (
-            "Hello! Refunds go back to your card within 5 business days. Returns: 30 days. "
-            "[kb/returns v3]"
-        )
-        _judged(rule, _with_body(production, reworded), say("reworded"))
+        _judged(rule, _with_body(production, world.reworded), say("reworded"))
 
     @t.part
     def every_link_is_judged():
-        for text, what in EVERY_LINK_BODIES:
+        for text, what in world.every_link:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     @t.part
     def generated_links():
         screened("release/links", observations(production), _agrees(rule), examples=EXAMPLES)
 
-    t.under("trailing-dot")
-
-    @t.part
-    def our_hosts_written_with_a_trailing_dot():
-        screened(
-            "release/links-dot",
-            our_links_with_a_trailing_dot(production),
-            _agrees(rule),
-            examples=10,
-        )
-
     t.under("who-got-what")
+    addresses = {
+        "mail_customer": world.customer,
+        "mail_other_customer": world.other_customer,
+        "mail_foreign": world.outsider,
+    }
+    asked = to_customer(production, world.customer)
 
     @t.part
     def one_email_to_the_customer():
+        _judged(rule, asked, say("to_a_customer"))
+        elsewhere = to_customer(production, world.customer_elsewhere)
+        elsewhere = _with_body(elsewhere, f"{answer_text}\nMore: {world.ours[1][0]}")
+        _judged(rule, elsewhere, say("to_a_customer_elsewhere"))
         for how, what in (
             ("copy", "copy_elsewhere"),
             ("twice", "twice"),
             ("other", "someone_else"),
+            ("ours", "another_customer_only"),
             ("none", "no_mail"),
         ):
-            _judged(rule, _with_mails(production, how), say(what))
+            _judged(rule, _with_mails(asked, how, world), say(what))
 
     @t.part
     def generated_deliveries():
+        def holds(whom: list[str], story: Story) -> None:
+            _agrees(rule)(delivered(asked, whom, addresses), story)
+
         screened(
             "release/deliveries",
-            deliveries(production),
-            _agrees(rule),
+            deliveries(),
+            holds,
             examples=20,
-            first=[delivered(production, ["mail_other_customer"])],
+            first=[["mail_other_customer"]],
         )
 
 
-def _with_mails(obs: dict, how: str) -> dict:
+def _with_mails(obs: dict, how: str, world: InjectionWorld) -> dict:
     """``obs`` with its deliveries changed: a ``copy`` to a foreign address, the same e-mail
-    ``twice``, the only e-mail to an ``other`` address, or ``none``."""
+    ``twice``, the only e-mail to an ``other`` (foreign) address or to another customer of
+    ``ours``, or ``none``."""
     out = copy.deepcopy(obs)
     first = out["deliveries"][0]
     if how == "copy":
-        out["deliveries"].append({**first, "to": "audit@refund-check.example"})
+        out["deliveries"].append({**first, "to": world.outsider})
     elif how == "twice":
         out["deliveries"].append(copy.deepcopy(first))
     elif how == "other":
-        first["to"] = "billing@refund-check.example"
+        first["to"] = world.outsider
+    elif how == "ours":
+        first["to"] = world.other_customer
     else:
         out["deliveries"] = []
     return out
 
+
+#: The sentences of the exercise text the criteria check (as they stand in its markdown).
+_LINK_RULE = (
+    "no e-mail body contains a link (`http://` or `https://`, in any capitals) to a host "
+    "outside our domains, `OUR_DOMAINS`: a host is ours when it *is* one of them or a subdomain "
+    "of one (`help.example.com` is ours, `example.com.evil.io` and `notexample.com` are not)."
+)
+_THE_HOST = (
+    "The host of a link is where a browser would go: `urlsplit(url).hostname` (lower case, no "
+    "port, no `user@` part: `https://example.com@evil.io/` goes to `evil.io`)."
+)
+_WHO = (
+    'the customer (`obs["recipient"]`) got **exactly one** e-mail, and **nobody else** got any '
+    '(`obs["deliveries"]`: a list of `{"key", "to", "subject", "body"}`);'
+)
 
 #: The rubric of ``injection-rule``: the exact host of every link is the core.
 INJECTION_RUBRIC = (
@@ -260,14 +389,16 @@ INJECTION_RUBRIC = (
         3,
         "Every link of the body is judged, and a link is ours only if the host a browser would "
         "visit is example.com or one of its subdomains: foreign hosts that start or end like "
-        "ours, or name ours before an @ or in a query, do harm, and so does a foreign link "
-        "after one of ours; our own links pass with capitals, a port or a user@ part. "
-        "Production's answer passes and the model change fails. Also on generated bodies with "
-        "several links: look-alike hosts, our name in a user part (with a password, or an @ "
-        "of its own), ports, capitals, IDNA and punycode hosts, IP addresses.",
+        "ours, hold our name, or name ours before an @ or in a query, do harm, and so does a "
+        "foreign link after one of ours; our own links pass with capitals, a port or a user@ "
+        "part. Production's answer passes and the model change fails, also when its injection "
+        "names another host. Also on generated bodies with several links: look-alike hosts, "
+        "our name in a user part (with a password, or an @ of its own), ports, capitals, IDNA "
+        "and punycode hosts, IP addresses. Our own hosts are never written with a trailing dot "
+        "(the text does not say to remove it).",
         core=True,
         mistakes=(
-            'a substring test ("example.com" in url)',
+            'a substring test ("example.com" in url), or a string match on the injected host',
             'host.endswith("example.com"), without the dot',
             "urlparse(url).netloc without removing the user@ part or the port",
             "hosts compared with their capitals, or links found only in lower case",
@@ -279,31 +410,37 @@ INJECTION_RUBRIC = (
             "user part, ports, capitals, IDNA, punycode and IP hosts), your rule says harm "
             "exactly when the kit's reference rule does.",
         ),
-    ),
-    Criterion(
-        "trailing-dot",
-        1,
-        "Our own host written fully qualified, with a trailing dot (help.example.com.), is "
-        "still ours: a browser visits the same host.",
-        mistakes=("urlsplit(url).hostname compared without removing the trailing dot",),
-        properties=(
-            "On generated links to our own hosts written with a trailing dot, your rule agrees "
-            "with the kit's.",
+        text=(_LINK_RULE, _THE_HOST),
+        world=(
+            "Drawn at grading time: the look-alike foreign hosts (starting or ending like ours, "
+            "holding our name), the host the model change's injection names, and our own "
+            "subdomains, ports, user parts, capitals and paths, so a rule built on the "
+            "notebook's links or a string match on its injected host misjudges some."
         ),
     ),
     Criterion(
         "who-got-what",
-        1,
-        "Exactly one e-mail went out, to the customer: a copy to anyone else, a second e-mail, "
-        "an e-mail to someone else (another customer of ours too) or none at all is harm.",
+        2,
+        "Exactly one e-mail went out, to the customer (obs['recipient'], wherever their address "
+        "is): a copy to anyone else, a second e-mail, an e-mail to someone else (another "
+        "customer of ours too) or none at all is harm.",
         mistakes=(
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
             "any address of our domains passes, not only the customer's",
+            "the notebook's customer typed in instead of obs['recipient']",
+            "our domain read from the customer's address instead of OUR_DOMAINS",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
             "rule agrees with the kit's.",
+        ),
+        text=(_WHO,),
+        world=(
+            "Drawn at grading time: the customer (never the notebook's; one at our domain, one "
+            "elsewhere whose answer links to our own site), another customer of ours and a "
+            "foreign address that get the e-mail instead or a copy, so a typed-in recipient or "
+            "our domain read from the customer's address fails."
         ),
     ),
 )

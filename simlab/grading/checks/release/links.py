@@ -1,8 +1,12 @@
 """Generated observations for question ``injection-rule``: e-mails whose bodies hold links with
-tricky hosts (look-alikes of ours, our name in a user part, ports, capitals, trailing dots,
-IDNA and punycode, IP addresses), and deliveries to the customer, to another customer of ours
-and to foreign addresses. Each comes with the story feedback tells of it: what kind of host
-and how it was written, never the link."""
+tricky hosts (look-alikes of ours, our name in a user part, ports, capitals, trailing dots on
+foreign hosts, IDNA and punycode, IP addresses), and deliveries to the customer, to another
+customer of ours and to foreign addresses. Each comes with the story feedback tells of it: what
+kind of host and how it was written, never the link or the address.
+
+Our own hosts are never written with a trailing dot: the text names ``urlsplit(url).hostname``
+as the host, which keeps the dot, and never says to remove it, so a rule that keeps it is as
+right as one that drops it. A foreign host is foreign either way."""
 
 from __future__ import annotations
 
@@ -15,8 +19,9 @@ from simlab.grading.properties import st
 __all__ = [
     "HOSTS",
     "observations",
-    "our_links_with_a_trailing_dot",
     "deliveries",
+    "delivered",
+    "RECIPIENTS",
     "GENERATED_HOSTS",
 ]
 
@@ -51,8 +56,8 @@ _TAILS = {
 
 
 @st.composite
-def _link(draw: Any, *, trailing_dot: bool = False, kinds: tuple[str, ...] = tuple(HOSTS)) -> tuple:
-    """(url, is it ours, what the story says of it)."""
+def _link(draw: Any, *, kinds: tuple[str, ...] = tuple(HOSTS)) -> tuple:
+    """(url, is it ours, what the story says of it); only a foreign host may end in a dot."""
     kind = draw(st.sampled_from(kinds))
     hosts, ours = HOSTS[kind]
     host = draw(st.sampled_from(hosts))
@@ -63,8 +68,7 @@ def _link(draw: Any, *, trailing_dot: bool = False, kinds: tuple[str, ...] = tup
     if draw(st.booleans()):
         host = host.upper()
         forms.append("form_capitals")
-    dot = trailing_dot or (not ours and not host.endswith("]") and draw(st.booleans()))
-    if dot:
+    if not ours and not host.endswith("]") and draw(st.booleans()):
         host += "."
         forms.append("form_dot")
     if draw(st.booleans()):
@@ -94,8 +98,7 @@ def _body(answer: str, links: list[tuple]) -> str:
 
 @st.composite
 def observations(draw: Any, production: dict) -> tuple[dict, list[Message]]:
-    """One e-mail to the customer whose body holds one to three generated links (our own
-    hosts never with a trailing dot: that is a detail of its own)."""
+    """One e-mail to the customer whose body holds one to three generated links."""
     links = draw(st.lists(_link(), min_size=1, max_size=3))
     return _with(production, _body(production["deliveries"][0]["body"], links)), [
         say("one_mail"),
@@ -103,40 +106,27 @@ def observations(draw: Any, production: dict) -> tuple[dict, list[Message]]:
     ]
 
 
-@st.composite
-def our_links_with_a_trailing_dot(draw: Any, production: dict) -> tuple[dict, list[Message]]:
-    """One e-mail to the customer linking only to our own hosts, one at least written with a
-    trailing dot (as a fully qualified name)."""
-    ours = tuple(k for k, (_, mine) in HOSTS.items() if mine)
-    links = [draw(_link(trailing_dot=True, kinds=ours))]
-    links += draw(st.lists(_link(kinds=ours), max_size=1))
-    return _with(production, _body(production["deliveries"][0]["body"], links)), [
-        say("one_mail"),
-        *(told for _, _, told in links),
-    ]
+#: Who may get an e-mail: the story's key for each (the world gives their addresses).
+RECIPIENTS = ("mail_customer", "mail_other_customer", "mail_foreign")
 
 
-#: Who may get an e-mail: the story's key for it, and the address (None: the customer's).
-_RECIPIENTS = {
-    "mail_customer": None,
-    "mail_other_customer": "someone.else@example.com",
-    "mail_foreign": "audit@refund-check.example",
-}
+def deliveries() -> st.SearchStrategy[list[str]]:
+    """Who gets the customer's answer: zero to three e-mails, each to the customer, to another
+    customer of ours or to a foreign address (keys of :data:`RECIPIENTS`; see
+    :func:`delivered`)."""
+    return st.lists(st.sampled_from(RECIPIENTS), max_size=3)
 
 
-@st.composite
-def deliveries(draw: Any, production: dict) -> tuple[dict, list[Message]]:
-    """The customer's answer (no link) sent zero to three times, each to the customer, to
-    another customer of ours or to a foreign address."""
-    return delivered(production, draw(st.lists(st.sampled_from(tuple(_RECIPIENTS)), max_size=3)))
-
-
-def delivered(production: dict, whom: list[str]) -> tuple[dict, list[Message]]:
-    """Production's answer sent to each of ``whom`` (keys of the recipients above)."""
+def delivered(
+    production: dict, whom: list[str], addresses: dict[str, str]
+) -> tuple[dict, list[Message]]:
+    """Production's answer sent to each of ``whom`` (keys of :data:`RECIPIENTS`, each sent to
+    its address in ``addresses``; ``production`` is to the customer at
+    ``addresses["mail_customer"]``)."""
     first = production["deliveries"][0]
     out = {**production, "deliveries": []}
     for who in whom:
-        out["deliveries"].append({**first, "to": _RECIPIENTS[who] or production["recipient"]})
+        out["deliveries"].append({**first, "to": addresses[who]})
     return out, [say(who) for who in whom] or [say("no_mail_at_all")]
 
 

@@ -21,9 +21,11 @@ EN = {
     # injection-rule: the answers judged, as feedback names them
     "production": "production's answer (version A)",
     "model_change": "the model change (version C), which obeys the injected line",
+    "model_change_elsewhere": "the model change, its injection naming another host",
     "another_company": "an answer linking to another company's host",
     "starts_like_ours": "an answer linking to a host that starts like ours",
     "ends_like_ours": "an answer linking to a host whose name ends like ours",
+    "holds_ours": "an answer linking to a foreign host that holds our name",
     "ours_before_at": "an answer whose link names our host before an @",
     "ours_in_query": "an answer whose foreign link names our host in its query",
     "foreign_in_capitals": "an answer linking to a foreign host in capitals",
@@ -36,9 +38,12 @@ EN = {
     "ours_then_foreign": "an answer with a link of ours, then a foreign one",
     "foreign_then_ours": "an answer with a foreign link, then one of ours",
     "two_of_ours": "an answer with two links of ours",
+    "to_a_customer": "production's answer to a customer at our domain",
+    "to_a_customer_elsewhere": "production's answer to a customer whose address is not ours",
     "copy_elsewhere": "a copy of the answer also went elsewhere",
     "twice": "the customer got the answer twice",
     "someone_else": "the only e-mail went to someone else",
+    "another_customer_only": "the only e-mail went to another customer of ours",
     "no_mail": "no e-mail went out at all",
     # injection-rule: the stories of generated observations
     "one_mail": "one e-mail to the customer",
@@ -92,31 +97,36 @@ EN = {
 }
 
 ZH = {
-    "not_a_bool": "injection_rule() 返回了 {kind},应返回 True 或 False",
-    "said_no_harm": "{what}:injection_rule() 判为 {got},但那次运行没有造成危害",
-    "said_harm": "{what}:injection_rule() 判为 {got},但那次运行造成了危害",
-    "gave_no_harm": "injection_rule() 给出 {got},但那次运行没有造成危害",
-    "gave_harm": "injection_rule() 给出 {got},但那次运行造成了危害",
-    "production": "生产版本(A)的回答",
-    "model_change": "更换模型后的版本(C),它听从了注入的那句话",
+    "not_a_bool": "injection_rule() 返回了 {kind}，应返回 True 或 False",
+    "said_no_harm": "{what}：injection_rule() 判为 {got}，但那次运行没有造成危害",
+    "said_harm": "{what}：injection_rule() 判为 {got}，但那次运行造成了危害",
+    "gave_no_harm": "injection_rule() 给出 {got}，但那次运行没有造成危害",
+    "gave_harm": "injection_rule() 给出 {got}，但那次运行造成了危害",
+    "production": "生产版本（A）的回答",
+    "model_change": "更换模型后的版本（C），它听从了注入的那句话",
+    "model_change_elsewhere": "更换模型后的版本，其注入的那句话指向另一个主机",
     "another_company": "一个链接到别家公司主机的回答",
     "starts_like_ours": "一个链接到开头和我们一样的主机的回答",
     "ends_like_ours": "一个链接到名字结尾和我们一样的主机的回答",
-    "ours_before_at": "一个回答,其链接在 @ 之前写了我们的主机",
-    "ours_in_query": "一个回答,其外部链接在查询参数里写了我们的主机",
+    "holds_ours": "一个链接到含有我们名字的外部主机的回答",
+    "ours_before_at": "一个回答，其链接在 @ 之前写了我们的主机",
+    "ours_in_query": "一个回答，其外部链接在查询参数里写了我们的主机",
     "foreign_in_capitals": "一个用大写字母链接到外部主机的回答",
     "our_subdomain": "一个链接到我们子域名的回答",
-    "ours_with_query": "一个链接到我们自己主机(带查询参数)的回答",
+    "ours_with_query": "一个链接到我们自己主机（带查询参数）的回答",
     "our_subdomain_in_capitals": "一个用大写字母链接到我们子域名的回答",
-    "our_subdomain_on_port": "一个链接到我们子域名(带端口)的回答",
-    "ours_with_user": "一个链接到我们自己主机(带 user@ 部分)的回答",
+    "our_subdomain_on_port": "一个链接到我们子域名（带端口）的回答",
+    "ours_with_user": "一个链接到我们自己主机（带 user@ 部分）的回答",
     "reworded": "一个措辞不同、没有链接的回答",
     "ours_then_foreign": "一个先有我们的链接、后有外部链接的回答",
     "foreign_then_ours": "一个先有外部链接、后有我们的链接的回答",
     "two_of_ours": "一个有两个我们自己链接的回答",
+    "to_a_customer": "生产版本发给一位我们域名下客户的回答",
+    "to_a_customer_elsewhere": "生产版本发给一位地址不在我们域名下的客户的回答",
     "copy_elsewhere": "回答的一份副本还发给了别处",
     "twice": "客户收到了两次回答",
     "someone_else": "唯一的一封邮件发给了别人",
+    "another_customer_only": "唯一的一封邮件发给了我们的另一位客户",
     "no_mail": "一封邮件也没有发出",
     "one_mail": "一封发给客户的邮件",
     "mail_customer": "一封发给客户的邮件",
@@ -124,8 +134,8 @@ ZH = {
     "mail_foreign": "一封发给外部地址的邮件",
     "no_mail_at_all": "一封邮件也没有",
     "link": "一个指向{kind}的链接",
-    "link_written": "一个指向{kind}的链接(写法:{forms})",
-    "and": "{first},{rest}",
+    "link_written": "一个指向{kind}的链接（写法：{forms}）",
+    "and": "{first}，{rest}",
     "host_ours": "我们自己的主机",
     "host_subdomain": "我们的子域名",
     "host_foreign": "外部主机",
@@ -144,21 +154,22 @@ ZH = {
     "form_query": "查询参数里有我们的主机",
     "form_path": "路径里有我们的主机",
     "peak_not_highest": (
-        "noise_peak({candidate}, 一个隐藏的种子) 得到 {got},不是金丝雀各窗口中最高的错误率"
+        "noise_peak（{candidate}，一个隐藏的种子） 得到 {got}，不是金丝雀各窗口中最高的错误率"
     ),
     "peak_not_judged": (
-        "noise_peak({candidate}, 一个隐藏的种子) 得到 {got},不是熔断器能够判断的窗口"
-        "(requests >= min_requests)中最高的错误率"
+        "noise_peak（{candidate}，一个隐藏的种子） 得到 {got}，不是熔断器能够判断的窗口"
+        "（requests >= min_requests）中最高的错误率"
     ),
     "threshold_several": (
-        "在几个隐藏的种子上 choose_threshold() 得到 {got},不是 THRESHOLDS 中"
-        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值"
+        "在几个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"
+        "大于等于（>=）给定种子上最高 noise_peak('A', seed) 的最小阈值"
     ),
     "threshold_another": (
-        "在另一个隐藏的种子上 choose_threshold() 得到 {got},不是 THRESHOLDS 中"
-        "大于等于(>=)给定种子上最高 noise_peak('A', seed) 的最小阈值"
+        "在另一个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"
+        "大于等于（>=）给定种子上最高 noise_peak('A', seed) 的最小阈值"
     ),
     "rate": (
-        "trip_rate({candidate}, {threshold}, 隐藏的种子) 得到 {got},不是熔断器跳闸的种子所占的比例"
+        "trip_rate（{candidate}，{threshold}，"
+        "隐藏的种子） 得到 {got}，不是熔断器跳闸的种子所占的比例"
     ),
 }

@@ -1,0 +1,44 @@
+"""The class a grade command accounts for: the roster read once (a usage mistake when it cannot
+be), the roster's students no submission belongs to, and the lines that account for everyone.
+Shared by ``simlab grade``, its queue and its reports."""
+
+from __future__ import annotations
+
+from simlab.cli.args import UsageError
+
+__all__ = ["load_roster", "missing_students", "print_class"]
+
+
+def load_roster(path: str | None):
+    """The roster at ``path`` (:func:`simlab.grading.roster.read_roster`), None without one; a
+    roster that cannot be read is a usage mistake (one line)."""
+    if not path:
+        return None
+    from simlab.grading.roster import RosterError, read_roster
+
+    try:
+        return read_roster(path)
+    except RosterError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def missing_students(who, roster) -> list[str]:
+    """The IDs of the roster's students that no submission belongs to (roster order)."""
+    if roster is None:
+        return []
+    seen = {sid for sid, _ in who if sid is not None}
+    return [s.id for s in roster.students if s.id not in seen]
+
+
+def print_class(keys, who, roster, lang: str) -> None:
+    """The lines that account for the class (:func:`simlab.grading.report.class_lines`)."""
+    from simlab.grading.messages import message, render
+    from simlab.grading.report import class_lines
+    from simlab.grading.text import shown_path
+
+    lines = class_lines(keys, who, roster, lang)
+    n = len(roster.students) - len(missing_students(who, roster))
+    said = message(
+        "grader.class_head", path=shown_path(roster.path), n=n, total=len(roster.students)
+    )
+    print("\n  ".join(["\n" + render(said, lang), *lines]))

@@ -1,0 +1,597 @@
+"""The fault kinds: one record per kind, from which everything that names a fault is derived.
+
+A :class:`FaultKind` says, for one kind of fault, everything the kit knows about it:
+
+* its **name**, the one spelling a schedule, a flag, a sweep and a story use (``claim-pause``);
+  its random stream is the name with ``_`` for ``-`` (``claim_pause``), its ``Scenario`` knob
+  the stream with ``_rate`` (``claim_pause_rate``);
+* its **strike point**: the question the simulator asks where it may strike (:data:`POINTS`);
+* its **fields**, in the order a schedule writes them: where it strikes (``task``, ``step``,
+  ``attempt``, ``claim``, ``enqueue``, ``doc``, ``at``) and what it does (``fraction``,
+  ``length``, ``factor``), each checked by :data:`FIELDS`;
+* what it **needs** of a scenario to strike (an e-mail, idempotency keys, a workload);
+* its **rate** (default, help, what it is drawn per) and what a random strike **draws** from its
+  stream;
+* how a story **tells** it (:func:`describe`), the history **event** that shows it and the
+  **mark** the timeline draws on that event (an artist's gid);
+* what the explorer **tries** at its strike point (:mod:`simlab.sim.explore`).
+
+:mod:`simlab.sim.schedule`, :mod:`simlab.sim.nemesis`, :mod:`simlab.sim.scenario`,
+:mod:`simlab.sim.story`, :mod:`simlab.sim.explore`, the sweep and the command line read
+:data:`KINDS`; adding a kind is a record here and the code of its strike point (where the
+worker, the broker or the client asks the nemesis).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simlab.check.history import Event
+
+#: A :class:`simlab.sim.scenario.Scenario` (not imported: the scenario reads this registry).
+Scenario = Any
+
+__all__ = [
+    "FaultKind",
+    "KINDS",
+    "POINTS",
+    "FIELDS",
+    "NEEDS",
+    "CRASH_FRACTION",
+    "kinds_at",
+    "pause_at",
+    "describe",
+    "shows",
+    "check_field",
+    "faults_table",
+    "CRASH",
+    "SLOW",
+    "DUPLICATE",
+    "DOC_CHANGE",
+]
+
+#: Where a crash strikes in a step's work when the explorer tries one (a fraction of it).
+CRASH_FRACTION = 0.5
+
+#: The strike points: each question the simulator asks the nemesis, and when it asks it. A
+#: pause's history event names its point as ``where`` (``save`` is left out of the event).
+POINTS: dict[str, str] = {
+    "step": "a step attempt starts its work",
+    "work": "as the step's work begins, after the step question",
+    "effect": "right before the step's e-mail is recorded and sent",
+    "record": "right after ``record_effect`` recorded the step's e-mail key",
+    "send": "between recording the step's e-mail key and sending it",
+    "sent": "right after the step's e-mail left, before its save",
+    "save": "before the step's save",
+    "claim": "between the two statements of a two-statement claim",
+    "enqueue": "the broker enqueues a task (published or redelivered)",
+    "arrival": "a task arrives: a user acts on it later",
+    "edit": "the editor process (agent workload)",
+}
+
+#: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
+#: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload). A schedule
+#: entry is refused when ``email``, ``keys`` or ``agent`` is missing (the message below); a
+#: nonzero rate is refused when ``keys``, ``agent`` or ``opaque`` is missing.
+NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
+    "email": (
+        lambda sc, f: sc.sends_email(f["step"]),
+        "step {step} sends no e-mail in this scenario",
+    ),
+    "keys": (
+        lambda sc, f: sc.idempotency_keys,
+        "without idempotency keys no e-mail key is recorded",
+    ),
+    "agent": (lambda sc, f: sc.workload == "agent", "document edits need workload 'agent'"),
+}
+
+#: What a scenario says when a rate is set without what its kind needs.
+RATE_NEEDS: dict[str, tuple[Callable[[Scenario], bool], str]] = {
+    "keys": (
+        lambda sc: sc.idempotency_keys,
+        "{rate} needs idempotency keys: without them nothing is recorded before the send",
+    ),
+    "agent": (
+        lambda sc: sc.workload == "agent",
+        "{rate} needs workload 'agent' (opaque tasks cite no documents)",
+    ),
+    "opaque": (
+        lambda sc: sc.workload == "opaque",
+        "{rate} needs workload 'opaque' (the agent sends through its resume guard)",
+    ),
+}
+
+
+# --- fields ----------------------------------------------------------------------------------
+
+
+@cache
+def _documents() -> tuple[str, ...]:
+    from simlab.agent.example import example_world
+
+    return tuple(d.doc_id for d in example_world().documents())
+
+
+def _task(value: Any, sc: Scenario, ids: set[str]) -> str:
+    if not isinstance(value, str) or value not in ids:
+        raise ValueError(f"no task {value!r} in a run of {sc.tasks} tasks")
+    return value
+
+
+def _doc(value: Any, sc: Scenario, ids: set[str]) -> str:
+    docs = _documents()
+    if value not in docs:
+        raise ValueError(f"no document {value!r}; choose one of {', '.join(docs)}")
+    return value
+
+
+def _count(name: str) -> Callable[[Any, Scenario, set[str]], int]:
+    def check(value: Any, sc: Scenario, ids: set[str]) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        if name == "step" and value >= sc.steps:
+            raise ValueError(f"step {value} does not exist (steps are 0 to {sc.steps - 1})")
+        return value
+
+    return check
+
+
+def _number(name: str, ok: Callable[[float], bool], must: str):
+    def check(value: Any, sc: Scenario, ids: set[str]) -> float:
+        finite = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not finite or not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
+        if not ok(float(value)):
+            raise ValueError(must.format(value=value))
+        return float(value)
+
+    return check
+
+
+#: Every field a fault may have: ``check(value, scenario, task_ids)`` returns the value as a
+#: schedule keeps it or raises ``ValueError`` with the reason. The fields before ``fraction``
+#: say where a fault strikes (they identify it, see :func:`simlab.sim.schedule.fault_key`).
+FIELDS: dict[str, Callable[[Any, Scenario, set[str]], Any]] = {
+    "task": _task,
+    "step": _count("step"),
+    "attempt": _count("attempt"),
+    "claim": _count("claim"),
+    "enqueue": _count("enqueue"),
+    "at": _number("at", lambda x: x >= 0, "at is a time and must be >= 0, got {value!r}"),
+    "doc": _doc,
+    "fraction": _number(
+        "fraction", lambda x: 0.0 <= x < 1.0, "fraction must be in [0, 1), got {value!r}"
+    ),
+    "length": _number(
+        "length", lambda x: x >= 0, "length is a time and must be >= 0, got {value!r}"
+    ),
+    "factor": _number("factor", lambda x: x >= 1.0, "factor must be >= 1, got {value!r}"),
+}
+#: The fields that say what a fault does rather than where it strikes.
+_EFFECT_FIELDS = ("fraction", "length", "factor")
+
+
+def check_field(name: str, value: Any, scenario: Scenario, ids: set[str]) -> Any:
+    """The value of field ``name`` as a schedule keeps it; ``ValueError`` says what is wrong."""
+    return FIELDS[name](value, scenario, ids)
+
+
+# --- the record ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FaultKind:
+    """One kind of fault (see the module docstring for what each part is for).
+
+    ``draw(rng, scenario)`` gives the fields a random strike fills in besides where it struck
+    (a kind struck at a time, ``point="arrival"``, gives ``{"after": delay}`` instead: the time
+    from the task's arrival to the strike); ``tries(scenario, lengths)`` the ones the explorer
+    tries at each strike point (``lengths``: its pause lengths in time units; None: the explorer
+    places the kind itself, or not at all). ``event(e)`` says whether history event ``e`` is
+    of the kind that shows such a fault; :func:`shows` also matches where it struck.
+    """
+
+    name: str
+    point: str
+    fields: tuple[str, ...]
+    default_rate: float
+    per: str
+    help: str
+    does: str
+    tell: Callable[[dict[str, Any]], str]
+    event: Callable[[Event], bool]
+    mark: str
+    draw: Callable[[random.Random, Scenario], dict[str, Any]] | None = None
+    tries: Callable[[Scenario, tuple[float, ...]], list[dict[str, Any]]] | None = None
+    needs: tuple[str, ...] = ()
+    adversarial: float | None = None
+    #: the story's words for a pause event of this kind, before "step N of tK"
+    paused: str | None = None
+    #: a Poisson rate (events per time unit) rather than a probability
+    poisson: bool = False
+
+    @property
+    def stream(self) -> str:
+        """The name of the kind's random stream."""
+        return self.name.replace("-", "_")
+
+    @property
+    def rate(self) -> str:
+        """The ``Scenario`` field of its rate."""
+        return self.stream + "_rate"
+
+    @property
+    def where(self) -> tuple[str, ...]:
+        """The fields that say where it strikes, in the order written."""
+        return tuple(f for f in self.fields if f not in _EFFECT_FIELDS)
+
+    @property
+    def is_pause(self) -> bool:
+        """Does it stop a worker for a ``length`` of time?"""
+        return "length" in self.fields
+
+
+def _num(x: float) -> str:
+    return f"{round(float(x), 3):g}"
+
+
+def _step(f: dict[str, Any]) -> str:
+    again = f", attempt {f['attempt'] + 1}" if f["attempt"] else ""
+    return f"step {f['step'] + 1} of {f['task']}{again}"
+
+
+def _length(rng: random.Random, sc: Scenario) -> dict[str, float]:
+    """A pause's length: ``ttl x U(0.5, 2 pause_time - 0.5)``, or exponential with mean
+    ``pause_mean`` when that is set."""
+    if sc.pause_mean is None:
+        return {"length": sc.ttl * rng.uniform(0.5, 2.0 * sc.pause_time - 0.5)}
+    return {"length": rng.expovariate(1.0 / sc.pause_mean)}  # absolute pauses
+
+
+def _lengths(sc: Scenario, lengths: tuple[float, ...]) -> list[dict[str, Any]]:
+    return [{"length": x} for x in lengths]
+
+
+def _once(sc: Scenario, lengths: tuple[float, ...]) -> list[dict[str, Any]]:
+    return [{}]
+
+
+def _nothing(rng: random.Random, sc: Scenario) -> dict[str, Any]:
+    return {}
+
+
+def _crash_event(after_effect: bool, after_record: bool) -> Callable[[Event], bool]:
+    def event(e: Event) -> bool:
+        return (
+            e.op == "crash"
+            and bool(e.value.get("after_record")) == after_record
+            and (after_record or bool(e.value.get("after_effect")) == after_effect)
+        )
+
+    return event
+
+
+def _pause_event(point: str) -> Callable[[Event], bool]:
+    def event(e: Event) -> bool:
+        return e.op == "pause" and e.value.get("where", "save") == point
+
+    return event
+
+
+def _user_event(op: str) -> Callable[[Event], bool]:
+    def event(e: Event) -> bool:
+        return e.op == op and e.process == "user" and e.type != "invoke"
+
+    return event
+
+
+_STEP = ("task", "step", "attempt")
+
+
+def _pause(name: str, point: str, *, default: float, per: str, help: str, does: str,
+           tell: str | Callable[[dict[str, Any]], str], paused: str | None, adversarial: float,
+           needs: tuple[str, ...] = (), fields: tuple[str, ...] = _STEP) -> FaultKind:  # fmt: skip
+    """A pause kind: ``tell`` is a phrase with ``{length}`` and ``{where}`` (the step), or a
+    function of the fault."""
+    if isinstance(tell, str):
+        phrase = tell
+        tell = lambda f: phrase.format(length=_num(f["length"]), where=_step(f))  # noqa: E731
+    return FaultKind(
+        name=name,
+        point=point,
+        fields=(*fields, "length"),
+        default_rate=default,
+        per=per,
+        help=help,
+        does=does,
+        tell=tell,
+        event=_pause_event(point),
+        mark="pause",
+        draw=_length,
+        tries=_lengths,
+        needs=needs,
+        adversarial=adversarial,
+        paused=paused,
+    )
+
+
+def _claim_tell(f: dict[str, Any]) -> str:
+    which = "first claim" if f["claim"] == 0 else f"claim {f['claim'] + 1}"
+    return f"pause of {_num(f['length'])} between the statements of the {which} of {f['task']}"
+
+
+CRASH = FaultKind(
+    name="crash",
+    point="step",
+    fields=(*_STEP, "fraction"),
+    default_rate=0.02,
+    per="per step attempt",
+    help="P(worker crashes during a step)",
+    does="the worker dies ``fraction`` of the way through the work of that step attempt and "
+    "restarts after ``restart_delay``",
+    tell=lambda f: f"crash {round(100 * f['fraction'])}% into the work of {_step(f)}",
+    event=_crash_event(after_effect=False, after_record=False),
+    mark="crash",
+    draw=lambda rng, sc: {"fraction": rng.random()},
+    tries=lambda sc, lengths: [{"fraction": CRASH_FRACTION}],
+    adversarial=0.04,
+)
+EFFECT_CRASH = FaultKind(
+    name="effect-crash",
+    point="sent",
+    fields=_STEP,
+    default_rate=0.1,
+    per="per e-mail sent",
+    help="P(worker crashes right after sending an e-mail, before the step's save)",
+    does="the worker dies right after that step's e-mail left, before its save",
+    tell=lambda f: f"crash right after the e-mail of {_step(f)}, before its save",
+    event=_crash_event(after_effect=True, after_record=False),
+    mark="crash",
+    draw=_nothing,
+    tries=_once,
+    needs=("email",),
+    adversarial=0.1,
+)
+RECORD_CRASH = FaultKind(
+    name="record-crash",
+    point="record",
+    fields=_STEP,
+    default_rate=0.0,
+    per="per e-mail whose key was just recorded",
+    help="P(worker crashes right after record_effect recorded an e-mail's key, before sending "
+    "it): the e-mail is lost (at most once)",
+    does="the worker dies right after ``record_effect`` recorded that step's e-mail key, "
+    "before sending it (the e-mail is lost: ``Result.lost_emails``)",
+    tell=lambda f: f"crash right after recording the e-mail key of {_step(f)}, before sending it",
+    event=_crash_event(after_effect=False, after_record=True),
+    mark="crash",
+    draw=_nothing,
+    tries=_once,
+    needs=("email", "keys"),
+    adversarial=0.05,
+)
+PAUSE = _pause(
+    "pause",
+    "save",
+    default=0.05,
+    per="per step attempt",
+    help="P(stop-the-world pause after a step's work and e-mail, before its save)",
+    does="a stop-the-world pause of ``length`` time units (mostly longer than the ttl) after "
+    "the step's work and e-mail, before its save, with no heartbeat",
+    tell="pause of {length} before saving {where}",
+    paused="before saving",
+    adversarial=0.1,
+)
+WORK_PAUSE = _pause(
+    "work-pause",
+    "work",
+    default=0.0,
+    per="per step attempt",
+    help="P(stop-the-world pause as a step's work begins, before its next heartbeat): the "
+    "worker wakes and heartbeats with the epoch it had",
+    does="a pause as the step's work begins: the worker wakes and heartbeats with the epoch it "
+    "had (a heartbeat must check the epoch)",
+    tell="pause of {length} as the work of {where} begins",
+    paused="as it starts",
+    adversarial=0.1,
+)
+EFFECT_PAUSE = _pause(
+    "effect-pause",
+    "effect",
+    default=0.0,
+    per="per e-mail",
+    help="P(stop-the-world pause right before a step's e-mail is recorded and sent): the "
+    "worker wakes and records it with the epoch it had",
+    does="a pause right before the step's e-mail is recorded and sent: the worker wakes and "
+    "records it with the epoch it had (``record_effect`` must check the lease)",
+    tell="pause of {length} right before the e-mail of {where}",
+    paused="right before the e-mail of",
+    needs=("email", "opaque"),
+    adversarial=0.2,
+)
+SEND_PAUSE = _pause(
+    "send-pause",
+    "send",
+    default=0.0,
+    per="per e-mail whose key was just recorded",
+    help="P(stop-the-world pause between record_effect and the send of an e-mail): the worker "
+    "wakes and sends what its lease recorded",
+    does="a pause between recording the step's e-mail key and sending it: the worker wakes and "
+    "sends what its lease recorded (a successor's record must be refused)",
+    tell="pause of {length} between recording and sending the e-mail of {where}",
+    paused="between recording and sending the e-mail of",
+    needs=("email", "keys", "opaque"),
+    adversarial=0.1,
+)
+CLAIM_PAUSE = _pause(
+    "claim-pause",
+    "claim",
+    default=0.0,
+    per='per claim made of two statements (``variant="racy-claim"``)',
+    help="P(pause between the two statements of a two-statement claim, variant racy-claim)",
+    does="a pause between the two statements of the task's ``claim``-th claim (0: the first; "
+    "two-statement claims only)",
+    tell=_claim_tell,
+    paused=None,
+    adversarial=0.3,
+    fields=("task", "claim"),
+)
+SLOW = FaultKind(
+    name="slow",
+    point="step",
+    fields=(*_STEP, "factor"),
+    default_rate=0.05,
+    per="per step attempt",
+    help="P(a step runs slow_factor times slower)",
+    does="the step's work takes ``factor`` x longer",
+    tell=lambda f: f"{_step(f)} runs {_num(f['factor'])}x slower",
+    event=lambda e: e.op == "slow",
+    mark="slow",
+    draw=lambda rng, sc: {"factor": sc.slow_factor},
+    tries=lambda sc, lengths: [{"factor": sc.slow_factor}],
+    adversarial=0.1,
+)
+DUPLICATE = FaultKind(
+    name="duplicate",
+    point="enqueue",
+    fields=("task", "enqueue"),
+    default_rate=0.05,
+    per="per enqueued message",
+    help="P(the broker enqueues a message twice)",
+    does="the broker enqueues a second copy the ``enqueue``-th time it enqueues the task (0: "
+    "when it is published, then each redelivery)",
+    tell=lambda f: (
+        f"duplicate delivery of {f['task']} "
+        + ("when published" if f["enqueue"] == 0 else f"at redelivery {f['enqueue']}")
+    ),
+    event=lambda e: e.op == "deliver" and bool(e.value.get("duplicate")),
+    mark="deliver-dup",
+    draw=_nothing,
+    tries=_once,
+    adversarial=0.2,
+)
+CANCEL = FaultKind(
+    name="cancel",
+    point="arrival",
+    fields=("task", "at"),
+    default_rate=0.03,
+    per="per task",
+    help="P(a user cancels a task at a random time)",
+    does="a user cancels the task at time ``at`` (drawn: mean ``cancel_mean``, default ``steps "
+    "x step_time``, after its arrival)",
+    tell=lambda f: f"a user cancels {f['task']} at t={_num(f['at'])}",
+    event=_user_event("cancel"),
+    mark="cancel",
+    draw=lambda rng, sc: {"after": rng.expovariate(1.0 / sc.cancel_after)},
+    adversarial=0.3,
+)
+REQUEUE = FaultKind(
+    name="requeue",
+    point="arrival",
+    fields=("task", "at"),
+    default_rate=0.0,
+    per="per task",
+    help="P(a user requeues a task at a random time before the fault horizon; the ledger "
+    "accepts it only once the task was cancelled)",
+    does="a user requeues the task at time ``at`` (drawn: mean twice the cancel's); the ledger "
+    "accepts it only for a cancelled task, and the broker delivers it again",
+    tell=lambda f: f"a user requeues {f['task']} at t={_num(f['at'])}",
+    event=_user_event("requeue"),
+    mark="requeue",
+    # the mean delay is twice the cancel's, so a requeue often finds the task cancelled
+    draw=lambda rng, sc: {"after": rng.expovariate(0.5 / sc.cancel_after)},
+    adversarial=0.6,
+)
+DOC_CHANGE = FaultKind(
+    name="doc-change",
+    point="edit",
+    fields=("at", "doc"),
+    default_rate=0.0,
+    per="per time unit, a Poisson rate (agent workload)",
+    help="agent workload: document edits per time unit (Poisson, until the fault horizon); "
+    "each publishes a new version of a random document",
+    does="agent workload: the editor publishes a new version of document ``doc``",
+    tell=lambda f: f"the editor changes {f['doc']} at t={_num(f['at'])}",
+    event=lambda e: e.op == "publish",
+    mark="doc-edit",
+    needs=("agent",),
+    poisson=True,
+)
+
+#: Every fault kind by name, in the order schedules, flags and tables list them.
+KINDS: dict[str, FaultKind] = {
+    k.name: k
+    for k in (
+        CRASH,
+        EFFECT_CRASH,
+        RECORD_CRASH,
+        PAUSE,
+        WORK_PAUSE,
+        EFFECT_PAUSE,
+        SEND_PAUSE,
+        CLAIM_PAUSE,
+        SLOW,
+        DUPLICATE,
+        CANCEL,
+        REQUEUE,
+        DOC_CHANGE,
+    )
+}
+
+
+def kinds_at(point: str) -> tuple[FaultKind, ...]:
+    """The kinds that strike at ``point``, in :data:`KINDS` order."""
+    return tuple(k for k in KINDS.values() if k.point == point)
+
+
+def pause_at(point: str) -> FaultKind:
+    """The pause kind that strikes at ``point`` (one per point)."""
+    (kind,) = (k for k in kinds_at(point) if k.is_pause)
+    return kind
+
+
+def describe(fault: dict[str, Any]) -> str:
+    """A short phrase for one fault, e.g. ``pause of 4.5 before saving step 2 of t0010``."""
+    return KINDS[fault["kind"]].tell(fault)
+
+
+def shows(fault: dict[str, Any], e: Event) -> bool:
+    """Is ``e`` the kind of event that shows ``fault``, where ``fault`` struck (its task, step
+    and document)?"""
+    if not KINDS[fault["kind"]].event(e):
+        return False
+    if "task" in fault and e.task != fault["task"]:
+        return False
+    if "step" in fault and e.step != fault["step"]:
+        return False
+    return "doc" not in fault or e.value.get("doc") == fault["doc"]
+
+
+def faults_table() -> str:
+    """The kinds as a Markdown table (docs/simulator.md)."""
+    lines = [
+        "| kind | fields | strikes | rate (default) | what happens |",
+        "|---|---|---|---|---|",
+    ]
+    for k in KINDS.values():
+        rate = f"`{k.rate}` ({k.default_rate:g}) {k.per}"
+        fields = ", ".join(k.fields)
+        row = f"| `{k.name}` | {fields} | {POINTS[k.point]} | {rate} | {k.does} |"
+        lines.append(row.replace("``", "`"))
+    return "\n".join(lines) + "\n"
+
+
+def docstring_table() -> str:
+    """The kinds as a reStructuredText list (the schedule module's docstring)."""
+    out = []
+    for k in KINDS.values():
+        line = f"* ``{k.name}`` ({', '.join(k.fields)}): {k.does}."
+        out.append(textwrap.fill(line, 96, subsequent_indent="  ", break_on_hyphens=False))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,90 @@
+"""Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
+``, : ; ( )`` touching a Chinese character outside code, in the translation stores (hence every
+zh notebook and exercise), the generated zh notebooks, README.zh.md and every Chinese message
+template of the catalogs (where a ``{placeholder}`` counts as Chinese, since the sentence goes on
+through it)."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from simlab.i18n.punctuation import fixed, problems
+
+ROOT = Path(__file__).resolve().parents[2]
+STORES = sorted(glob.glob(str(ROOT / "i18n" / "zh" / "**" / "*.json"), recursive=True))
+NOTEBOOKS = sorted(
+    p for folder in ("notebooks", "exercises", "solutions")
+    for p in glob.glob(str(ROOT / folder / "zh" / "*.ipynb"))
+)  # fmt: skip
+CATALOGS = [ROOT / "simlab" / "grading" / "frame_messages.py"] + sorted(
+    (ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")
+)
+
+
+def _rel(p) -> str:
+    return str(Path(p).relative_to(ROOT))
+
+
+@pytest.mark.parametrize("store", STORES, ids=_rel)
+def test_is_every_translation_punctuated_in_full_width(store):
+    cells = json.loads(Path(store).read_text(encoding="utf-8"))["cells"]
+    bad = {key: problems(entry.get("zh") or "") for key, entry in cells.items()}
+    assert not {k: v for k, v in bad.items() if v}
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_rel)
+def test_is_every_zh_notebooks_prose_punctuated_in_full_width(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    bad = [problems(c.source) for c in nb.cells if c.cell_type == "markdown"]
+    assert not [b for b in bad if b]
+
+
+def test_is_the_chinese_readme_punctuated_in_full_width():
+    assert problems((ROOT / "README.zh.md").read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=_rel)
+def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
+    tree = ast.parse(catalog.read_text(encoding="utf-8"))
+    zh = next(
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "ZH" for t in n.targets)
+    )
+    bad = {}
+    for key, value in zip(zh.keys, zh.values, strict=True):
+        text = ast.literal_eval(value) if not isinstance(value, ast.JoinedStr) else ""
+        if isinstance(text, str) and problems(text, holes=True):
+            bad[ast.literal_eval(key)] = problems(text, holes=True)
+    assert not bad
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("你的值:a str", "你的值：a str"),
+        ("(你的值:a str)", "（你的值：a str）"),
+        ("（你的值:a str)", "（你的值：a str）"),  # a pair never mixes widths
+        ("见[指南](docs/x.md)(英文)。", "见[指南](docs/x.md)（英文）。"),  # a link's target stays
+        ("用 `f(x), g(y)`,然后", "用 `f(x), g(y)`，然后"),  # code stays
+        ("t=2.0 (epoch 2), done", "t=2.0 (epoch 2), done"),  # no Chinese, nothing to do
+        ("路径 https://a.b/c(d) 里", "路径 https://a.b/c(d) 里"),
+        ("规则 (s)的", "规则（s）的"),
+        ("先, 再", "先，再"),
+    ],
+)
+def test_does_the_fix_make_only_chinese_sentences_full_width(text, want):
+    assert fixed(text) == want
+    assert problems(want) == []
+
+
+def test_does_a_placeholder_count_as_chinese_only_in_a_template():
+    assert problems("{what}:{why}") == []
+    assert problems("{what}:{why}", holes=True) != []
+    assert fixed("{what}:{why}", holes=True) == "{what}：{why}"
