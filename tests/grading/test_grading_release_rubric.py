@@ -91,12 +91,13 @@ JUDGEMENTS = _judgements()
 def _batch() -> dict:
     """Every judgement graded in one sandbox: the solution notebook's cells run once, then
     each answer's cell replaces its question's, and the question's check runs in its world."""
-    from simlab.grading.grader import _grade_question, _plan, _Sandboxes
+    from simlab.grading.grader import _grade_question
+    from simlab.grading.runtime import Runtime, plan
 
     exercise = exercise_of(QUESTIONS[0])
     nb = read_notebook(ROOT / "solutions" / exercise.notebook)
     cells = {cell_question(c): i for i, c in enumerate(nb.cells) if cell_role(c) == "answer"}
-    boxes = _Sandboxes(_plan(nb), 60)
+    boxes = Runtime(plan(nb), 60)
     grades = {}
     try:
         for key, question, source, world, _, _ in JUDGEMENTS:
