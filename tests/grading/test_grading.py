@@ -73,9 +73,9 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys, mon
     graded = {}  # the grades the JSON lines are made from: their feedback as messages
     json_lines = report.json_lines
 
-    def recorded(grades, lang="en"):
+    def recorded(grades, lang="en", who=None):
         graded.update({Path(g.notebook).parent.name: g for g in grades})
-        return json_lines(grades, lang)
+        return json_lines(grades, lang, who)
 
     monkeypatch.setattr(report, "json_lines", recorded)
     status = main(

@@ -164,6 +164,7 @@ def test_does_every_generated_story_translate_and_fit():
     """The stories of the generated properties (guard situations, request lists), with the
     longest sentence each property says, have their Chinese and fit one feedback line."""
     from simlab.grading.checks.checkpoints import cache, guard
+    from simlab.grading.checks.checkpoints.changes import situations
     from simlab.grading.properties import falsify
 
     judge = guard._Judge(lambda cp, world: reference_codes(cp, world))
@@ -184,7 +185,7 @@ def test_does_every_generated_story_translate_and_fit():
         return holds
 
     falsify(
-        guard._situations(guard.EVERY_CHANGE, POSITIONS),
+        situations(guard.EVERY_CHANGE, POSITIONS),
         told(lambda s, story: judge.played(s, story), guard_said),
         examples=300,
     )
