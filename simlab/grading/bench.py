@@ -32,8 +32,10 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:  # every command's parser imports this module: nbformat only when used
+    import nbformat
 
 __all__ = ["bench_grade", "execute_plain", "GOAL", "CLASS_GOAL", "DEFAULT_NOTEBOOK"]
 

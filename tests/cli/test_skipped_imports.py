@@ -45,3 +45,17 @@ def test_do_notebooks_read_and_validate_without_the_slow_checker():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
     assert SKIPPED_IMPORTS == ("rfc3987_syntax",)
+
+
+def test_does_building_the_command_line_leave_the_slow_checker_unloaded():
+    """In a fresh Python: building every command's parser (outside the skip, before any
+    command runs) does not import the checker, so no command pays for it."""
+    code = (
+        "import sys\n"
+        "from simlab.cli import build_parser, SKIPPED_IMPORTS\n"
+        "build_parser()\n"
+        "print([n for n in SKIPPED_IMPORTS if n in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
