@@ -367,7 +367,7 @@ def _handle_grade(args: argparse.Namespace) -> int:
     print(
         "grade: jailed (the default); unjailed: grade --no-sandbox; jail s/nb: what the jail "
         "adds per notebook (wall, CPU). CPU: this process and every process it waited for; "
-        "the goals are on wall time (the sandboxes run beside the kernel)."
+        "the goals are on wall time, what an instructor waits for."
     )
     return 0
 
