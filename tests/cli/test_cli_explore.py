@@ -99,3 +99,18 @@ def test_does_postgres_give_the_same_answer_and_leave_no_schema(fresh_postgres, 
             "WHERE schema_name LIKE 'simlab_explore_%'"
         ).fetchone()[0]
     assert left == 0
+
+
+def test_does_the_simulator_pages_transcript_say_what_the_command_prints(capsys):
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "simulator.md").read_text()
+    shown = page.split("$ simlab explore --max-faults 1")[1].splitlines()[1:3]
+    code, out, _ = run_cli(["explore", "--max-faults", "1"], capsys)
+    printed = out.splitlines()[:2]
+    assert code == 0
+
+    def without_seconds(line: str) -> str:
+        return line.rsplit(", ", 1)[0] if line.endswith(" s") else line
+
+    assert [without_seconds(x) for x in shown] == [without_seconds(x) for x in printed]
