@@ -56,9 +56,9 @@ from simlab.sim.simulation import (
     Result,
     _collector_paused,
     _default_ledger,
-    _effects,
     _Run,
     ledger_for,
+    played,
     simulate,
 )
 
@@ -265,16 +265,10 @@ def _run_schedule(
         probe.snapshot = lambda: _state(run, store)
         return probe
 
-    try:
-        with _collector_paused():
-            run = _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis)
-            run.run()
-            final = store.tasks()
-            effects = _effects(store, final)
-    finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
+    with _collector_paused():
+        run, final, effects = played(
+            store, lambda: _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis)
+        )
     probe = holder["probe"]
     if len(probe.faults) != len(faults):
         # A fault is only ever added where the run being extended asked for it, and the

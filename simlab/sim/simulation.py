@@ -238,6 +238,20 @@ def _arg(value: Any) -> str:
     return str(value)
 
 
+def played(store: Any, make: Callable[[], _Run]) -> tuple[_Run, list[TaskRecord], dict]:
+    """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
+    final records and recorded e-mail keys; the ledger is closed however that ends."""
+    try:
+        run = make()
+        run.run()
+        final = store.tasks()
+        return run, final, _effects(store, final)
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+
+
 def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Scenario) -> Any:
     """``factory(clock)``, with the scenario's ``max_attempts`` set on the ledger it made (a
     factory takes only a clock; the kit's ledgers and any ledger with a ``max_attempts``
@@ -423,15 +437,9 @@ def simulate(
     with _collector_paused():
         env = simpy.Environment()
         store = ledger_for(factory, lambda: env.now, scenario)
-        try:
-            run = _Run(env, scenario, seed, store, schedule, sender)
-            run.run()
-            final = store.tasks()
-            effects = _effects(store, final)
-        finally:
-            close = getattr(store, "close", None)
-            if close is not None:
-                close()
+        run, final, effects = played(
+            store, lambda: _Run(env, scenario, seed, store, schedule, sender)
+        )
 
         history = run.history
         verdict = check(

@@ -24,6 +24,7 @@ __all__ = [
     "UNCHANGED",
     "CHANGES",
     "CORE_CHANGES",
+    "STOPPING",
     "STOCK_CHANGES",
     "EVERY_CHANGE",
     "EXAMPLES",
@@ -255,7 +256,8 @@ def changed(label: str, world: World, cp: dict) -> World:
 
 #: The changes each generated property draws from. The core's leave stock figures and the
 #: inventory tool alone (their own detail), and a finished task out (a detail too).
-CORE_CHANGES = (
+#: The changes that must stop a task (one at a time), as the core judges them.
+STOPPING = (
     "grant revoked",
     "no grant left",
     "cited document edited",
@@ -263,6 +265,9 @@ CORE_CHANGES = (
     "internal documents no longer granted",
     "next tool removed",
     "next tool no longer granted",
+)
+CORE_CHANGES = (
+    *STOPPING,
     "an uncited document edited",
     "a new document published",
     "grant renewed with the same scope",

@@ -26,6 +26,7 @@ from simlab.grading.checks.checkpoints.changes import (
     POSITIONS,
     STOCK_CHANGES,
     STOCK_FIRST,
+    STOPPING,
     UNCHANGED,
     applies,
     changed,
@@ -392,16 +393,7 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def in_a_world_of_its_own():
-        judge.in_its_world(
-            UNCHANGED,
-            "grant revoked",
-            "no grant left",
-            "cited document edited",
-            "cited document withdrawn",
-            "internal documents no longer granted",
-            "next tool removed",
-            "next tool no longer granted",
-        )
+        judge.in_its_world(UNCHANGED, *STOPPING)
 
     @t.part
     def generated_changes_stop_it_exactly_when_the_kit_does():
