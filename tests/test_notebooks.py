@@ -414,36 +414,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-
-
-def _notebooks_conftest():
-    spec = importlib.util.spec_from_file_location(
-        "notebooks_conftest", Path(__file__).resolve().parents[1] / "notebooks" / "conftest.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_is_a_kernel_that_fails_to_start_started_again_and_a_lasting_failure_kept(monkeypatch):
-    """nbval's kernel start is retried (a kernel sometimes dies while several start at once);
-    after TRIES failed starts the error stands, so a kernel that cannot start still fails."""
-    conf = _notebooks_conftest()
-    calls = []
-
-    def flaky(*args, **kwargs):
-        calls.append(kwargs)
-        if len(calls) < conf.TRIES:
-            raise RuntimeError("Kernel died before replying to kernel_info")
-        return "km", "kc"
-
-    monkeypatch.setattr(conf, "_start_new_kernel", flaky)
-    assert conf._start_with_retries(kernel_name="python3") == ("km", "kc")
-    assert len(calls) == conf.TRIES
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("Kernel didn't respond in 60 seconds")
-
-    monkeypatch.setattr(conf, "_start_new_kernel", broken)
-    with pytest.raises(RuntimeError):
-        conf._start_with_retries(kernel_name="python3")

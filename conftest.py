@@ -1,0 +1,36 @@
+"""The kernels nbval starts (for notebooks/, solutions/ and exercises/) talk over IPC sockets in a
+folder of this test process, not over TCP.
+
+jupyter_client picks a kernel's TCP ports by binding port 0 and letting it go before the kernel
+binds them. When several processes start kernels at once (the xdist workers, the nbval run of the
+grading tests, the site's build), another process can take such a port first, and the kernel dies
+before replying to ``kernel_info``. IPC sockets are files named for each kernel, so no two
+kernels can collide; the folder is removed when the test process ends.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+import uuid
+
+try:
+    import nbval.kernel
+    from jupyter_client.manager import KernelManager
+except ImportError:  # nbval is a test dependency: without it there is nothing to set up
+    nbval = None
+else:
+    _SOCKETS = tempfile.mkdtemp(prefix="simlab-test-kernels-")
+    atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+
+    class IpcKernelManager(KernelManager):
+        """A kernel manager whose kernel listens on IPC sockets of its own."""
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.transport = "ipc"
+            self.ip = os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+
+    nbval.kernel.KernelManager = IpcKernelManager
