@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import postgres_unavailable
 
 README = Path(__file__).resolve().parent.parent / "README.md"

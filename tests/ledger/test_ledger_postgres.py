@@ -17,8 +17,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from conftest import postgres_unavailable
 
+from conftest import postgres_unavailable
 from simlab.errors import LedgerError
 from simlab.ledger import (
     ChapterLedger,
