@@ -52,7 +52,7 @@ import nbformat
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
-from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_notebook
+from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_submission
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
 from simlab.grading.runtime import Runtime, plan
 from simlab.grading.sandbox.jail import require as require_sandbox
@@ -302,14 +302,10 @@ def _grade_notebook(
             name, message("grader.refused", path=shown_path(path), why=refused)
         )
     try:
-        nb = read_notebook(path)
-        seed = seed_for(Path(path).read_bytes(), grader_version())
+        nb, raw = read_submission(path)
     except NotebookError as exc:
         return NotebookGrade.failed(name, exc.said)
-    except OSError as exc:  # removed or made unreadable between the read and this one
-        return NotebookGrade.failed(
-            name, message("grader.unreadable", path=shown_path(path), exc=type(exc).__name__)
-        )
+    seed = seed_for(raw, grader_version())
     exercise = exercise_for(nb, Path(path).name)
     if exercise is None:
         known = ", ".join(sorted(EXERCISES))

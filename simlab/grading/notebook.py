@@ -50,6 +50,7 @@ __all__ = [
     "HINT",
     "NotebookError",
     "read_notebook",
+    "read_submission",
     "notebook_text",
     "exercise_of",
     "cell_role",
@@ -91,7 +92,15 @@ class NotebookError(ValueError):
 
 
 def read_notebook(path: str | Path) -> nbformat.NotebookNode:
-    """Read a notebook as nbformat 4; ``NotebookError`` (one line) if it is not one.
+    """Read a notebook as nbformat 4; ``NotebookError`` (one line) if it is not one (see
+    :func:`read_submission`)."""
+    return read_submission(path)[0]
+
+
+def read_submission(path: str | Path) -> tuple[nbformat.NotebookNode, bytes]:
+    """Read a notebook as nbformat 4, with the bytes it was read from (one read: what is
+    graded and what names the submission are the same bytes); ``NotebookError`` (one line)
+    if it is not one.
 
     The work is bounded before nbformat sees the file: at most :data:`MAX_NOTEBOOK_BYTES` are
     read, and JSON nested deeper than :data:`MAX_NOTEBOOK_DEPTH` or holding more than
@@ -129,7 +138,7 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
         raise NotebookError(message("grader.nested", path=str(path))) from None
     if not isinstance(nb.get("cells"), list):
         raise NotebookError(message("grader.no_cells", path=str(path)))
-    return nb
+    return nb, raw
 
 
 def _reason(exc: Exception) -> str:

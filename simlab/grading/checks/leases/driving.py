@@ -93,8 +93,8 @@ def simulated(
 
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
 #: most one fault over 2 tasks x 2 workers x 2 steps, each fault kind at every point it can
-#: strike. About sixty runs, each crossing the jail for every call of a piece, fit one
-#: question's budget; two faults (about two thousand runs) would not.
+#: strike. Each run crosses the jail for every call of a piece: the one-fault schedules fit a
+#: question's budget, the two-fault ones (their square) would not.
 EXPLORE_SCOPE = {"tasks": 2, "workers": 2, "steps": 2, "max_faults": 1}
 
 
