@@ -75,18 +75,22 @@ def _print_schema(n: int, rounds: int) -> None:
 def _handle_explore(args: argparse.Namespace) -> int:
     from simlab.sim.bench_explore import bench_explore
 
-    if args.rounds < 1 or any(k < 0 for k in args.faults):
-        raise UsageError("--rounds must be positive and --faults at least 0")
+    if args.rounds < 1 or args.jobs < 1 or any(k < 0 for k in args.faults):
+        raise UsageError("--rounds and --jobs must be positive and --faults at least 0")
     print(
         "simlab bench explore: 2 tasks x 2 workers x 2 steps, the kit's SQLite :memory: "
-        "ledger, every schedule of at most K faults (wall time, best round)"
+        f"ledger, every schedule of at most K faults (wall time, best round, {args.jobs} "
+        "process(es))"
     )
-    out = bench_explore(tuple(args.faults), rounds=args.rounds)
+    out = bench_explore(tuple(args.faults), rounds=args.rounds, jobs=args.jobs)
     bare = out["bare_seconds"]
-    print(f"yardstick: one million bare SimPy timeouts in {bare:.2f} s")
+    print(
+        f"yardstick: one million bare SimPy timeouts in {bare:.2f} s "
+        f"({out['bare_cpu_seconds']:.2f} s CPU)"
+    )
     print(
         f"{'K':>2} {'verdict':>10} {'schedules':>10} {'states':>8} {'s':>7} "
-        f"{'schedules/s':>12} {'states/s':>9} {'yardsticks':>11}  goal"
+        f"{'schedules/s':>12} {'states/s':>9} {'yardsticks':>11} {'CPU':>6}  goal"
     )
     for row in out["rows"]:
         verdict = "certified" if row["certified"] else "FAILED"
@@ -99,7 +103,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
         print(
             f"{row['max_faults']:>2} {verdict:>10} {row['schedules']:>10,} {row['states']:>8,} "
             f"{row['seconds']:>7.2f} {row['schedules_per_s']:>12,.0f} "
-            f"{row['states_per_s']:>9,.0f} {row['yardsticks']:>11.2f}  {judged}"
+            f"{row['states_per_s']:>9,.0f} {row['yardsticks']:>11.2f} "
+            f"{row['cpu_yardsticks']:>6.2f}  {judged}"
         )
     return 0
 
@@ -130,6 +135,9 @@ def register(subparsers) -> None:
         help="the numbers of faults to certify (default 2,3)",
     )
     x.add_argument("--rounds", type=integer, default=1, help="rounds; the best is kept [1]")
+    x.add_argument(
+        "--jobs", "-j", type=integer, default=1, help="processes per search (explore --jobs) [1]"
+    )
     x.set_defaults(func=_handle_explore)
     g = sub.add_parser(
         "grade",

@@ -141,6 +141,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
     out = writable_file(args.out, "--out")
     story_png = writable_file(args.story, "--story") if args.story else None
     timeline_png = writable_file(args.timeline, "--timeline") if args.timeline else None
+    if args.db and args.jobs > 1:
+        raise UsageError("--jobs: one process per ledger with --db (a run makes its ledger anew)")
     made: list[str] = []
     factory = _db_factory(args.db, args.variant, made) if args.db else None
     bar = _Bar(quiet=args.quiet or args.json)
@@ -158,6 +160,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             lengths=args.lengths,
             time_limit=args.time_limit,
             progress=bar.update,
+            jobs=args.jobs,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -301,6 +304,14 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--time-limit", type=positive_number, default=None, metavar="S", help="stop after S s"
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="share each number of faults among N processes; the answer is the same [1]",
     )
     p.add_argument(
         "--out",

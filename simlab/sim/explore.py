@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,7 @@ import simpy
 
 from simlab.check.rules import findings
 from simlab.sim.faults import CANCEL, CRASH_FRACTION, REQUEUE, kinds_at
+from simlab.sim.forked import Forked
 from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
@@ -56,6 +57,7 @@ from simlab.sim.simulation import (
     Result,
     _collector_paused,
     _default_ledger,
+    _effects,
     _Run,
     ledger_for,
     played,
@@ -131,12 +133,22 @@ class StrikePoints(ScheduledNemesis):
     an e-mail is about to be recorded...) is numbered in the order it is asked; each fault the
     question could answer with is kept in :attr:`candidates` with its :data:`Key`, when that key
     comes after ``after``. :attr:`signature` is the state just after the schedule's last fault
-    struck (see the module docstring), when ``snapshot`` is set.
+    struck (see the module docstring), when ``snapshot`` is set. With ``listing`` False
+    nothing is listed (the run will not be extended) and :meth:`user_points` adds nothing.
     """
 
-    def __init__(self, run, schedule: Schedule, after: Key, lengths: Iterable[float]) -> None:
+    def __init__(
+        self,
+        run,
+        schedule: Schedule,
+        after: Key,
+        lengths: Iterable[float],
+        listing: bool = True,
+    ) -> None:
         super().__init__(run, schedule)
         self.after = after
+        #: list the strike points (False: the run is not extended, only judged)
+        self.listing = listing
         self.lengths = tuple(lengths)
         self.expected = len(schedule.faults)
         self.candidates: list[tuple[Key, dict[str, Any]]] = []
@@ -149,6 +161,8 @@ class StrikePoints(ScheduledNemesis):
     # -- what the questions record --------------------------------------------------------------
     def asked(self, point: str, where: dict[str, Any]) -> None:
         """Every kind the registry places at ``point``, with each value it tries there."""
+        if not self.listing:
+            return
         self._seq += 1
         key = (self.run.env.now, self._seq)
         if key > self.after:
@@ -171,6 +185,8 @@ class StrikePoints(ScheduledNemesis):
         task back) or, with no cancel, once while it is live and once after its end (the
         ledger must refuse both); one of each kind per task and schedule, before the
         horizon."""
+        if not self.listing:
+            return
         kinds = {(f["kind"], f.get("task")) for f in scheduled}
         users = kinds_at("arrival")
         by_task: dict[str, list[float]] = {}
@@ -212,6 +228,36 @@ class StrikePoints(ScheduledNemesis):
 # --- one run -------------------------------------------------------------------------------------
 
 
+class _Ledgers:
+    """Where each run of a search gets its ledger: ``factory(clock)``, new for every run and
+    closed after it; or, with ``reuse``, one ledger of the kit's in memory for the whole search,
+    cleared (:meth:`simlab.ledger.Ledger.clear`) before each run. A cleared ledger answers as a
+    new one (no task, no effect, submit order from the start) while its connection keeps its
+    prepared statements, which a new connection would compile again for every short run."""
+
+    def __init__(self, factory: LedgerFactory, reuse: bool = False) -> None:
+        self.factory, self.reuse = factory, reuse
+        self.store: Any = None
+
+    def open(self, clock: Callable[[], float], scenario: Scenario) -> Any:
+        """A ledger for one run on ``clock``, with the scenario's ``max_attempts``."""
+        if not self.reuse:
+            return ledger_for(self.factory, clock, scenario)
+        if self.store is None:
+            self.store = self.factory(clock)
+        else:
+            self.store.clear()
+            self.store.clock = clock
+        self.store.max_attempts = scenario.max_attempts
+        return self.store
+
+    def close(self) -> None:
+        """Close the ledger kept for the search, if any."""
+        store, self.store = self.store, None
+        if store is not None:
+            store.close()
+
+
 @dataclass
 class _Outcome:
     ok: bool
@@ -221,13 +267,12 @@ class _Outcome:
 
 def _state(run: _Run, store: Any) -> tuple:
     """The observable state of a run now (the module docstring lists what it holds)."""
+    records = store.tasks()
     rows = tuple(
-        (r.task_id, r.status, r.step, r.epoch, r.lease_until, r.worker, r.attempts)
-        for r in store.tasks()
+        (r.task_id, r.status, r.step, r.epoch, r.lease_until, r.worker, r.attempts) for r in records
     )
-    effects = tuple(
-        (r[0], tuple((f.key, f.epoch, f.worker) for f in store.effects(r[0]))) for r in rows
-    )
+    recorded = _effects(store, records)  # one read where the ledger offers it
+    effects = tuple((r[0], tuple((f.key, f.epoch, f.worker) for f in recorded[r[0]])) for r in rows)
     broker = run.broker
     env = run.env
     return (
@@ -246,28 +291,32 @@ def _state(run: _Run, store: Any) -> tuple:
 def _run_schedule(
     scenario: Scenario,
     seed: int,
-    factory: LedgerFactory,
+    factory: LedgerFactory | _Ledgers,
     faults: tuple[dict[str, Any], ...],
     after: Key,
     lengths: tuple[float, ...],
     sender: Sender | None = None,
+    extend: bool = True,
 ) -> _Outcome:
-    """Replay ``faults`` over a fresh ledger (``sender`` sends the e-mails, as ``simulate``
-    takes it); the verdict, the state after the last fault and the strike points after
-    ``after``."""
+    """Replay ``faults`` over a new ledger (from a factory, or from :class:`_Ledgers`;
+    ``sender`` sends the e-mails, as ``simulate`` takes it); the verdict, the state after the
+    last fault and, when the run is to be ``extend``-ed, the strike points after ``after``."""
+    ledgers = factory if isinstance(factory, _Ledgers) else _Ledgers(factory)
     env = simpy.Environment()
-    store = ledger_for(factory, lambda: env.now, scenario)
+    store = ledgers.open(lambda: env.now, scenario)
     schedule = Schedule(seed, scenario, faults)
     holder: dict[str, StrikePoints] = {}
 
     def nemesis(run: _Run, sched: Schedule) -> StrikePoints:
-        probe = holder["probe"] = StrikePoints(run, sched, after, lengths)
+        probe = holder["probe"] = StrikePoints(run, sched, after, lengths, listing=extend)
         probe.snapshot = lambda: _state(run, store)
         return probe
 
     with _collector_paused():
         run, final, effects = played(
-            store, lambda: _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis)
+            store,
+            lambda: _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis),
+            close=not ledgers.reuse,
         )
     probe = holder["probe"]
     if len(probe.faults) != len(faults):
@@ -361,6 +410,7 @@ def explore(
     progress: Callable[[int, int, int], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
     sender: Sender | None = None,
+    jobs: int = 1,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -373,6 +423,11 @@ def explore(
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
+
+    ``jobs`` processes share each number of faults (forked from this one, so ``ledger`` and
+    ``sender`` must be safe to call in several processes at once; not where the platform
+    cannot fork): the runs are handed out in order and their verdicts and states read back in
+    that order, so the answer is the same, byte for byte, with any number of processes.
     """
     for name, value, least in (
         ("tasks", tasks, 1),
@@ -380,6 +435,7 @@ def explore(
         ("steps", steps, 1),
         ("max_faults", max_faults, 0),
         ("seeds", seeds, 1),
+        ("jobs", jobs, 1),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
@@ -387,6 +443,9 @@ def explore(
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     factory = ledger or _default_ledger(variant)
+    # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
+    # here is made anew for every run, since nothing says it can be emptied.
+    ledgers = _Ledgers(factory, reuse=ledger is None)
     started = clock()
     scope: dict[str, Any] = {
         "tasks": tasks,
@@ -398,9 +457,12 @@ def explore(
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
+    search.ledgers = ledgers
     search.sender = sender
     horizons = {}
     try:
+        if jobs > 1:
+            search.pool = Forked(jobs, search.forked_run)
         for seed in scope["seeds"]:
             horizon = _horizon(
                 tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender
@@ -412,6 +474,10 @@ def explore(
                 return search.answer(scope, horizons, found)
     except KeyboardInterrupt:
         search.stopped = "interrupted"
+    finally:
+        ledgers.close()
+        if search.pool is not None:
+            search.pool.close()
     return search.answer(scope, horizons, None)
 
 
@@ -429,6 +495,8 @@ class _Search:
         self.scenario: Scenario | None = None
         self.ttl = 1.0
         self.sender: Sender | None = None
+        self.ledgers = _Ledgers(factory)
+        self.pool: Forked | None = None
 
     def run(self, scenario: Scenario, seed: int) -> tuple[Scenario, int, tuple] | None:
         """The first failing schedule of the fewest faults for ``seed`` (None: none fails, or
@@ -439,13 +507,12 @@ class _Search:
         seen: set = set()
         for k in range(self.max_faults + 1):
             following: list[tuple[tuple[dict[str, Any], ...], Key]] = []
-            for done, (faults, after) in enumerate(level, start=1):
+            outcomes = self._outcomes(scenario, seed, level, lengths, k < self.max_faults)
+            for done, (faults, _after) in enumerate(level, start=1):
                 if self.limit is not None and self.clock() - self.started >= self.limit:
                     self.stopped = "time-limit"
                     return None
-                out = _run_schedule(
-                    scenario, seed, self.factory, faults, after, lengths, self.sender
-                )
+                out = next(outcomes)
                 self.schedules += 1
                 if self.progress is not None:
                     self.progress(k, done, len(level))
@@ -463,6 +530,31 @@ class _Search:
             if not level:
                 break
         return None
+
+    def _outcomes(
+        self,
+        scenario: Scenario,
+        seed: int,
+        level: list[tuple[tuple[dict[str, Any], ...], Key]],
+        lengths: tuple[float, ...],
+        extend: bool,
+    ) -> Iterator[_Outcome]:
+        """The outcome of each schedule of ``level``, in order: run here one at a time, when
+        asked for, or by the pool's processes (:mod:`simlab.sim.forked`), read back in order."""
+        if self.pool is None:
+            for faults, after in level:
+                yield _run_schedule(
+                    scenario, seed, self.ledgers, faults, after, lengths, self.sender, extend
+                )
+            return
+        yield from self.pool.map([(scenario, seed, f, a, lengths, extend) for f, a in level])
+
+    def forked_run(self, args: tuple) -> _Outcome:
+        """One schedule's outcome in a forked process, over that process's own ledgers."""
+        scenario, seed, faults, after, lengths, extend = args
+        return _run_schedule(
+            scenario, seed, self.ledgers, faults, after, lengths, self.sender, extend
+        )
 
     def answer(self, scope, horizons, found) -> Exploration:
         scope = {**scope, "horizon": {str(s): h for s, h in horizons.items()}}

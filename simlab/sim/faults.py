@@ -546,11 +546,13 @@ KINDS: dict[str, FaultKind] = {
 }
 
 
+@cache  # the registry never changes, and every question of a run asks
 def kinds_at(point: str) -> tuple[FaultKind, ...]:
     """The kinds that strike at ``point``, in :data:`KINDS` order."""
     return tuple(k for k in KINDS.values() if k.point == point)
 
 
+@cache
 def pause_at(point: str) -> FaultKind:
     """The pause kind that strikes at ``point`` (one per point)."""
     (kind,) = (k for k in kinds_at(point) if k.is_pause)

@@ -238,18 +238,21 @@ def _arg(value: Any) -> str:
     return str(value)
 
 
-def played(store: Any, make: Callable[[], _Run]) -> tuple[_Run, list[TaskRecord], dict]:
+def played(
+    store: Any, make: Callable[[], _Run], close: bool = True
+) -> tuple[_Run, list[TaskRecord], dict]:
     """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
-    final records and recorded e-mail keys; the ledger is closed however that ends."""
+    final records and recorded e-mail keys; the ledger is closed however that ends (unless
+    ``close`` is False: its owner closes it)."""
     try:
         run = make()
         run.run()
         final = store.tasks()
         return run, final, _effects(store, final)
     finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
+        closing = getattr(store, "close", None) if close else None
+        if closing is not None:
+            closing()
 
 
 def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Scenario) -> Any:
@@ -286,6 +289,22 @@ def _stream(seed: int, name: str) -> random.Random:
     return stream
 
 
+class _Streams(dict):
+    """The random streams of a run of ``seed`` by name (:data:`STREAMS`), each made when first
+    asked for: a stream's draws depend only on its seed and name, so when it is made changes
+    nothing, and a run whose faults come from a schedule never makes the fault kinds' ones."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+
+    def __missing__(self, name: str) -> random.Random:
+        if name not in STREAMS:
+            raise KeyError(name)
+        stream = self[name] = _stream(self.seed, name)
+        return stream
+
+
 def _default_ledger(variant: str) -> LedgerFactory:
     if variant == "fenced":
         from simlab.ledger import Ledger
@@ -313,7 +332,7 @@ class _Run:
         self.seed = seed
         self.env = env
         self.history = History()
-        self.rng = {name: _stream(seed, name) for name in STREAMS}
+        self.rng = _Streams(seed)
         self.horizon = scenario.horizon
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)

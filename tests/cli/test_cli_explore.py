@@ -58,6 +58,8 @@ def test_does_the_text_say_the_certificate_and_what_it_covers(capsys):
         ["--lengths", "1,-2"],
         ["--time-limit", "0"],
         ["--lang", "fr"],
+        ["--jobs", "0"],
+        ["--jobs", "2", "--db", "explore.sqlite"],
     ],
 )
 def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):

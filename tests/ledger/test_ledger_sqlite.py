@@ -222,3 +222,25 @@ def test_does_the_bare_cycle_really_claim_and_complete_the_task():
     assert bare_claim_save(ledger, "t1")
     record = ledger.get("t1")
     assert (record.status, record.step, record.epoch) == ("completed", 1, 1)
+
+
+def test_does_a_cleared_memory_ledger_answer_as_a_new_one(tmp_path):
+    clock = Clock(5.0)
+    ledger, new = Ledger(":memory:", clock=clock), Ledger(":memory:", clock=clock)
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "w1", ttl=10)
+    assert ledger.record_effect(lease, "mail-1") and ledger.save(lease, 1, done=True)
+    ledger.clear()
+    assert ledger.tasks() == [] and ledger.all_effects() == {}
+    for each in (ledger, new):  # the same answers, submit order and epochs from the start
+        each.submit("t2")
+        each.submit("t1")
+        lease = each.claim("t1", "w2", ttl=10)
+        assert each.record_effect(lease, "mail-1")
+    assert ledger.tasks() == new.tasks() and ledger.all_effects() == new.all_effects()
+    assert [r.task_id for r in ledger.tasks()] == ["t2", "t1"] and lease.epoch == 1
+    with Ledger(tmp_path / "l.sqlite", clock=clock) as durable:
+        durable.submit("t1")
+        with pytest.raises(ValueError, match="in-memory"):
+            durable.clear()
+        assert [r.task_id for r in durable.tasks()] == ["t1"]

@@ -114,6 +114,30 @@ def test_is_the_answer_the_same_every_time():
     assert first == again
 
 
+def _answer(x) -> dict:
+    data = x.to_dict()
+    data.pop("seconds")
+    return data
+
+
+def test_is_the_answer_the_same_with_two_processes():
+    # a certificate, and a counterexample found past the first chunk of its level
+    for kwargs in (dict(max_faults=1), dict(variant="unfenced", max_faults=2)):
+        one, two = explore(**kwargs), explore(jobs=2, **kwargs)
+        assert _answer(one) == _answer(two), kwargs
+    assert one.schedules > 100 and (one.certified, one.faults) == (False, 2)
+
+
+def test_is_the_kits_ledger_kept_between_runs_the_same_as_a_new_one_each_run():
+    from simlab.ledger import Ledger
+
+    kept = explore(max_faults=1)  # the default: one ledger, cleared before each run
+    fresh = explore(lambda clock: Ledger(":memory:", clock=clock), max_faults=1)
+    assert _answer(kept) == _answer(fresh) and kept.certified
+    broken = explore(_factory(WRONG_LEDGERS["claim-keeps-epoch"]), max_faults=1)
+    assert broken.faults == 1  # a ledger given is made anew: no clear() is needed
+
+
 def test_does_no_dedup_search_more_schedules_to_the_same_verdict():
     deduped = explore(_memory, max_faults=2)
     every = explore(_memory, max_faults=2, dedup=False)
@@ -137,7 +161,8 @@ def test_does_a_stopped_search_never_certify():
 
 
 def test_does_a_scope_that_makes_no_sense_raise():
-    for bad in (dict(tasks=0), dict(max_faults=-1), dict(steps=True), dict(lengths=())):
+    bad_scopes = (dict(tasks=0), dict(max_faults=-1), dict(steps=True), dict(lengths=()))
+    for bad in (*bad_scopes, dict(jobs=0)):
         with pytest.raises(ValueError):
             explore(_memory, **bad)
 
@@ -156,3 +181,13 @@ def test_does_every_fault_kind_of_the_scope_get_explored():
         "record-crash", "claim-pause", "duplicate", "cancel", "requeue",
     }  # fmt: skip
     assert out.ok and out.signature == ()
+
+
+def test_does_the_bench_time_a_search_beside_the_yardstick_by_wall_and_cpu():
+    from simlab.sim.bench_explore import bench_explore
+
+    out = bench_explore(faults=(1,), jobs=2)
+    (row,) = out["rows"]
+    assert row["certified"] and row["schedules"] == explore(_memory, max_faults=1).schedules
+    assert row["cpu_seconds"] > 0 and out["bare_cpu_seconds"] > 0  # the children's CPU counts
+    assert row["cpu_yardsticks"] == row["cpu_seconds"] / out["bare_cpu_seconds"]

@@ -122,3 +122,11 @@ PROBE_REMOVE_EFFECTS = (
     f" AND task_id IN (SELECT task_id FROM tasks WHERE tenant = '{PROBE_TENANT}')"
 )
 PROBE_REMOVE_TASK = f"DELETE FROM tasks WHERE task_id = :task_id AND tenant = '{PROBE_TENANT}'"
+
+# Emptying an in-memory ledger for its next run (Ledger.clear): effects first (they reference
+# tasks), then the tasks and their submit-order counter, as a new ledger has them.
+CLEAR = (
+    "DELETE FROM effects",
+    "DELETE FROM tasks",
+    "DELETE FROM sqlite_sequence WHERE name = 'tasks'",
+)

@@ -1,0 +1,68 @@
+"""Calls shared among processes forked from this one, their answers read back in order.
+
+:class:`Forked` runs one function over a list of arguments in ``jobs`` processes: the list is cut
+into chunks handed out in order, and the answers come back in the order of the arguments, so a
+caller that reads them one by one sees exactly what running them here one after another would
+give. The function is inherited when the processes fork, never pickled, so it may be a closure
+over anything (a ledger factory, a lambda); the arguments and answers are pickled. Ctrl-C is the
+parent's to handle: the children ignore it and :meth:`Forked.close` stops them.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+__all__ = ["Forked", "CHUNK"]
+
+#: The most arguments one process is handed at once (fewer when the list is short).
+CHUNK = 64
+#: The function the children run, set while a pool lives: they inherit it when they fork.
+_WORK: list[Callable[[Any], Any]] = []
+
+
+class Forked:
+    """``jobs`` processes forked from this one that run ``work``. Raises ``ValueError`` where the
+    platform cannot fork, and when another :class:`Forked` is still open in this process."""
+
+    def __init__(self, jobs: int, work: Callable[[Any], Any]) -> None:
+        import multiprocessing
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:
+            raise ValueError("several jobs need processes forked from this one: use 1") from None
+        if _WORK:
+            raise ValueError("one pool of forked processes at a time")
+        self.jobs = jobs
+        _WORK.append(work)
+        try:
+            self.pool = context.Pool(jobs, initializer=_ignore_interrupts)
+        except BaseException:
+            _WORK.clear()
+            raise
+
+    def map(self, args: Sequence[Any]) -> Iterator[Any]:
+        """``work(a)`` for each ``a`` of ``args``, in order, computed by the children."""
+        size = max(1, min(CHUNK, len(args) // (4 * self.jobs)))
+        chunks = (args[i : i + size] for i in range(0, len(args), size))
+        for answers in self.pool.imap(_run_chunk, chunks):
+            yield from answers
+
+    def close(self) -> None:
+        """Stop the children (whatever they were doing) and wait for them."""
+        try:
+            self.pool.terminate()
+            self.pool.join()
+        finally:
+            _WORK.clear()
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_chunk(chunk: Sequence[Any]) -> list[Any]:
+    (work,) = _WORK
+    return [work(a) for a in chunk]
