@@ -87,12 +87,18 @@ def test_does_a_sqlite_file_ledger_give_the_same_answer(tmp_path, capsys):
     assert code == 2 and "exists" in err  # runs never mix
 
 
-def test_does_postgres_give_the_same_answer_and_leave_no_schema(fresh_postgres, capsys):
+@pytest.mark.parametrize("variant", ["fenced", "racy-claim"])
+def test_does_postgres_give_the_same_answer_and_leave_no_schema(
+    fresh_postgres, capsys, tmp_path, variant
+):
     url = fresh_postgres()
-    code, out, err = run_cli(["explore", "--max-faults", "1", "--db", url, "--json"], capsys)
-    assert code == 0, err
-    memory = run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1]
-    assert json.loads(out)["schedules"] == json.loads(memory)["schedules"]
+    out_file = str(tmp_path / "cx.json")
+    argv = ["explore", "--max-faults", "1", "--variant", variant, "--json", "--out", out_file]
+    code, out, err = run_cli([*argv, "--db", url], capsys)
+    assert code == (0 if variant == "fenced" else 1), err  # the racy claim: one duplicate
+    memory = run_cli(argv, capsys)[1]
+    for key in ("certified", "schedules", "states", "faults", "findings"):
+        assert json.loads(out).get(key) == json.loads(memory).get(key), key
     import psycopg
 
     with psycopg.connect(url) as conn:

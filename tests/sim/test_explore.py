@@ -24,9 +24,8 @@ from simlab.sim.schedule import Schedule  # noqa: E402
 
 #: wrong ledger -> (the fewest faults that break it in the default scope, the rules it breaks
 #: there, any one of which names its promise). Ledgers the simulator cannot reach at all are
-#: listed in tests/check/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` needs a
-#: claim in the last fraction of a time unit of a live lease, which no schedule of 2 faults
-#: over 2 x 2 x 2 times (it is caught on random runs of 100 tasks).
+#: listed in tests/check/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` is in
+#: ``TIMING`` below.
 SMALLEST: dict[str, tuple[int, set[str]]] = {
     "claim-refuses-everything": (0, {"s"}),
     "effect-refuses-new-keys": (0, {"s"}),
@@ -78,6 +77,29 @@ def test_is_each_wrong_ledger_caught_with_the_fewest_faults_that_show_it(name):
     assert {f.letter for f in x.result.findings} & rules, x.findings
     if fewest:  # breadth first: one fault fewer is certified
         assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1).certified
+
+
+#: wrong ledger -> (faults, the seed whose timing shows it, rules): the smallest scope needs
+#: other timing than seed 1's. ``claim-truncates-lease-time`` compares whole time units, so it
+#: grants a claim only in the last fraction of a unit before a live lease ends. Such a claim
+#: needs a holder that stops renewing (a pause longer than the rest of its lease: any of the
+#: lengths) and a second copy of the message reaching another worker inside that fraction;
+#: when that worker comes free is set by the other task's arrival and step times, which no
+#: fault length moves. No schedule of 2 faults over 2 x 2 x 2 on seeds 1 to 5 does it (nor of
+#: 1 fault on seeds 1 to 10, nor 2 x 2 x 1 or 1 x 2 x 2 on seeds 1 to 12); seed 6 does, with a
+#: duplicate delivery and a pause of 4.5 as its step begins: ``simlab explore --seeds 6``.
+TIMING: dict[str, tuple[int, int, set[str]]] = {
+    "claim-truncates-lease-time": (2, 6, {"h"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIMING))
+def test_is_each_wrong_ledger_caught_with_the_timing_that_shows_it(name):
+    fewest, seed, rules = TIMING[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, first_seed=seed)
+    assert not x.certified and x.faults == fewest and x.scope["seeds"] == [seed]
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, first_seed=seed).certified
 
 
 def test_does_the_counterexample_replay_as_a_saved_schedule():
