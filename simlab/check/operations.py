@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from simlab.check.history import Event
 from simlab.check.model import ENDED, TOLERANCE, Model, TaskState, live
+from simlab.check.words import Said, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
 __all__ = [
@@ -36,13 +37,27 @@ __all__ = [
     "record_first",
     "refused",
     "attempt_limit",
+    "status",
     "REFUSABLE_OPS",
     "FENCED_OPS",
 ]
 
 #: An event rule: (the task's state before the event, the event, the model) -> (sentence,
-#: other) or None.
-EventJudge = Callable[[TaskState, Event, Model], "tuple[str, Event | None] | None"]
+#: other) or None; the sentence is a message (:mod:`simlab.check.words`).
+EventJudge = Callable[[TaskState, Event, Model], "tuple[Said, Event | None] | None"]
+
+
+def _s(name: str, /, **values) -> Said:
+    """The checker's message ``name`` (:data:`simlab.check.words.CHECK`)."""
+    return said("check." + name, **values)
+
+
+def status(name: str | None) -> Said | str:
+    """A task status as a sentence names it, in each language."""
+    return _s("status." + name) if name in _STATUSES else str(name)
+
+
+_STATUSES = frozenset({QUEUED, RUNNING, COMPLETED, CANCELLED, DEAD})
 
 # --- sentence helpers ------------------------------------------------------------------------
 
@@ -52,58 +67,58 @@ def at(time: float) -> str:
     return f"t={round(float(time), 3)!r}"
 
 
-def who(e: Event) -> str:
-    return f"{e.process} (epoch {e.epoch})"
+def who(e: Event) -> Said:
+    return _s("who", p=e.process, epoch=e.epoch)
 
 
-def _by(e: Event) -> str:
-    return "a user" if e.process == "user" else e.process
+def _by(e: Event) -> Said | str:
+    return _s("a_user") if e.process == "user" else e.process
 
 
-def _why_stale(s: TaskState) -> str:
+def _why_stale(s: TaskState) -> Said:
     """Why the model's epoch is newer than an operation's: what raised it."""
     w = s.newest
     if w is None:
-        return f"no lease of epoch {s.epoch} had been granted"
+        return _s("stale.none", epoch=s.epoch)
     if w.op == "cancel":
-        return f"it was cancelled at {at(w.time)} (epoch {s.epoch})"
+        return _s("stale.cancel", t=at(w.time), epoch=s.epoch)
     if w.op == "claim" and w.type == "fail":
-        return f"it went to the dead letter at {at(w.time)} (epoch {s.epoch})"
-    return f"epoch {s.epoch} was granted to {w.process} at {at(w.time)}"
+        return _s("stale.dead", t=at(w.time), epoch=s.epoch)
+    return _s("stale.granted", epoch=s.epoch, p=w.process, t=at(w.time))
 
 
-def _fence(did: Callable[[Event], str]) -> EventJudge:
+def _fence(did: Callable[[Event], Said]) -> EventJudge:
     """An event rule for a fenced operation: accepted only with the model's current epoch."""
 
     def judge(s: TaskState, e: Event, m: Model):
         if e.epoch is None or e.epoch == s.epoch:
             return None
         if e.epoch > s.epoch:
-            return f"{did(e)}, but no epoch above {s.epoch} had been granted.", s.newest
-        return f"{did(e)}, but {_why_stale(s)}.", s.newest
+            return _s("fence.above", did=did(e), epoch=s.epoch), s.newest
+        return _s("fence.stale", did=did(e), why=_why_stale(s)), s.newest
 
     return judge
 
 
-def _ending(s: TaskState) -> str:
+def _ending(s: TaskState) -> Said:
     e = s.ended
     if e is None:
-        return f"it was {s.status}"
+        return _s("ending.status", status=status(s.status))
     if s.status == COMPLETED:
-        return f"{who(e)} completed it at {at(e.time)}"
+        return _s("ending.completed", who=who(e), t=at(e.time))
     if s.status == CANCELLED:
-        return f"it was cancelled at {at(e.time)} and never requeued"
-    return f"it went to the dead letter at {at(e.time)}"
+        return _s("ending.cancelled", t=at(e.time))
+    return _s("ending.dead", t=at(e.time))
 
 
 # --- event rules -------------------------------------------------------------------------------
 
 #: The fenced operations other than claims, and how a sentence tells each.
 FENCED_OPS = {
-    "save": lambda e: f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}",
-    "heartbeat": lambda e: f"{who(e)} renewed its lease on {e.task} at {at(e.time)}",
-    "effect": lambda e: (
-        f"{who(e)} recorded the e-mail {e.value.get('key')!r} of {e.task} at {at(e.time)}"
+    "save": lambda e: _s("did.save", who=who(e), step=e.step, task=e.task, t=at(e.time)),
+    "heartbeat": lambda e: _s("did.heartbeat", who=who(e), task=e.task, t=at(e.time)),
+    "effect": lambda e: _s(
+        "did.effect", who=who(e), key=e.value.get("key"), task=e.task, t=at(e.time)
     ),
 }
 
@@ -116,15 +131,11 @@ def reused_epoch(s: TaskState, e: Event, m: Model):
     if e.epoch is None or e.epoch > s.epoch or s.newest is None:
         return None
     w = s.newest
-    granted = f"{e.process} was granted epoch {e.epoch} of {e.task} at {at(e.time)}"
+    granted = _s("granted", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time))
     if w.op == "claim" and w.type == "ok":
-        return (
-            f"{granted}, but epoch {s.epoch} had already been granted to {w.process} at "
-            f"{at(w.time)}.",
-            w,
-        )
-    raised = "the cancel" if w.op == "cancel" else "the dead letter"
-    return f"{granted}, but {raised} at {at(w.time)} had already raised it to {s.epoch}.", w
+        return _s("reused.claim", granted=granted, epoch=s.epoch, p=w.process, t=at(w.time)), w
+    raised = "reused.cancel" if w.op == "cancel" else "reused.dead"
+    return _s(raised, granted=granted, t=at(w.time), epoch=s.epoch), w
 
 
 def duplicate_commit(s: TaskState, e: Event, m: Model):
@@ -132,10 +143,10 @@ def duplicate_commit(s: TaskState, e: Event, m: Model):
     if first is None:
         return None
     return (
-        f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}, but step {e.step} had "
-        f"already been committed by {who(first)} at {at(first.time)}.",
+        _s("duplicate", who=who(e), step=e.step, task=e.task, t=at(e.time), first=who(first),
+           t0=at(first.time)),
         first,
-    )
+    )  # fmt: skip
 
 
 def completion_after_cancel(s: TaskState, e: Event, m: Model):
@@ -143,8 +154,7 @@ def completion_after_cancel(s: TaskState, e: Event, m: Model):
         return None
     c = s.cancel
     return (
-        f"{who(e)} completed {e.task} at {at(e.time)}, but it was cancelled at {at(c.time)} "
-        f"(epoch {s.epoch}).",
+        _s("after_cancel", who=who(e), task=e.task, t=at(e.time), t0=at(c.time), epoch=s.epoch),
         c,
     )
 
@@ -154,10 +164,10 @@ def step_regression(s: TaskState, e: Event, m: Model):
     if e.step is None or b is None or e.step >= b.step:
         return None
     return (
-        f"{who(e)} committed step {e.step} of {e.task} at {at(e.time)}, but step {b.step} had "
-        f"already been committed by {who(b)} at {at(b.time)}: the task went back.",
+        _s("regression", who=who(e), step=e.step, task=e.task, t=at(e.time), best=b.step,
+           by=who(b), t0=at(b.time)),
         b,
-    )
+    )  # fmt: skip
 
 
 def live_lease(s: TaskState, e: Event, m: Model):
@@ -165,68 +175,60 @@ def live_lease(s: TaskState, e: Event, m: Model):
         return None
     h = s.lease
     return (
-        f"{e.process} was granted epoch {e.epoch} of {e.task} at {at(e.time)}, but the lease of "
-        f"{who(h)} was live until {at(s.until)}.",
+        _s("live", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time), holder=who(h),
+           until=at(s.until)),
         h,
-    )
+    )  # fmt: skip
 
 
 def ended_claimed(s: TaskState, e: Event, m: Model):
     if s.status not in ENDED:
         return None
     return (
-        f"{e.process} was granted epoch {e.epoch} of {e.task} at {at(e.time)}, but the task had "
-        f"ended: {_ending(s)}.",
+        _s("ended_claimed", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time),
+           ending=_ending(s)),
         s.ended,
-    )
+    )  # fmt: skip
 
 
 def no_lease(s: TaskState, e: Event, m: Model):
     # A stale epoch is rules (a), (i) and (j); this rule judges the current epoch's operations.
     if s.status == RUNNING or e.epoch != s.epoch:
         return None
+    did = FENCED_OPS[e.op](e)
     if s.status == QUEUED:
-        why = "the task was back in the queue with no lease"
-    else:
-        why = f"the task had ended: {_ending(s)}"
-    return f"{FENCED_OPS[e.op](e)}, but {why}.", s.ended
+        return _s("no_lease.queued", did=did), s.ended
+    return _s("no_lease.ended", did=did, ending=_ending(s)), s.ended
 
 
 def resume_step(s: TaskState, e: Event, m: Model):
     if not s.submitted or e.step is None or e.step == s.step:
         return None
     b = s.best
-    by = f" (by {who(b)} at {at(b.time)})" if b is not None else ""
+    by = _s("resume.by", who=who(b), t=at(b.time)) if b is not None else _s("resume.none")
     return (
-        f"{e.process} was granted {e.task} at {at(e.time)} to resume from step {e.step}, but "
-        f"step {s.step} was the last one committed{by}.",
+        _s("resume", p=e.process, task=e.task, t=at(e.time), step=e.step, last=s.step, by=by),
         b,
     )
 
 
 def cancel(s: TaskState, e: Event, m: Model):
     if s.status in ENDED:
-        return f"{_by(e)} cancelled {e.task} at {at(e.time)}, but {_ending(s)}.", s.ended
+        return _s("cancel.ended", by=_by(e), task=e.task, t=at(e.time), ending=_ending(s)), s.ended
     if e.epoch is not None and e.epoch <= s.epoch:
-        return (
-            f"{_by(e)} cancelled {e.task} at {at(e.time)}, but its epoch stayed {e.epoch}: "
-            "every lease granted before the cancel still looks current.",
-            s.newest,
-        )
+        return _s("cancel.epoch", by=_by(e), task=e.task, t=at(e.time), epoch=e.epoch), s.newest
     return None
 
 
 def requeue(s: TaskState, e: Event, m: Model):
     if s.status not in (CANCELLED, DEAD):
         return (
-            f"{_by(e)} requeued {e.task} at {at(e.time)}, but it was {s.status}: only a "
-            "cancelled or dead task goes back to the queue.",
+            _s("requeue.status", by=_by(e), task=e.task, t=at(e.time), status=status(s.status)),
             s.ended,
         )
     if e.epoch is not None and e.epoch < s.epoch:
         return (
-            f"{_by(e)} requeued {e.task} at {at(e.time)}, and its epoch went back from "
-            f"{s.epoch} to {e.epoch}: old leases could match the next claims.",
+            _s("requeue.epoch", by=_by(e), task=e.task, t=at(e.time), old=s.epoch, new=e.epoch),
             s.newest,
         )
     return None
@@ -242,10 +244,10 @@ def lease_length(s: TaskState, e: Event, m: Model):
     if lo - slack <= float(until) <= hi + slack:
         return None
     return (
-        f"{e.process} was granted {e.task} at {at(e.time)} until {at(until)}, but a lease of "
-        f"ttl {ttl:g} runs until {at(hi)}.",
+        _s("lease_length", p=e.process, task=e.task, t=at(e.time), until=at(until), ttl=ttl,
+           hi=at(hi)),
         None,
-    )
+    )  # fmt: skip
 
 
 def record_first(s: TaskState, e: Event, m: Model):
@@ -256,29 +258,29 @@ def record_first(s: TaskState, e: Event, m: Model):
     if rec is not None and rec.process == e.process and rec.epoch == e.epoch:
         return None
     if rec is None:
-        why = "its key had not been recorded"
+        why = _s("record.none")
     else:
-        why = f"{who(rec)} had recorded its key at {at(rec.time)}, so only it may send"
-    return f"{who(e)} sent the e-mail {key!r} of {e.task} at {at(e.time)}, but {why}.", rec
+        why = _s("record.other", who=who(rec), t=at(rec.time))
+    return _s("record", who=who(e), key=key, task=e.task, t=at(e.time), why=why), rec
 
 
 # --- refusals ----------------------------------------------------------------------------------
 
 #: The operations a ledger may refuse, and how a sentence tells the refused one.
 REFUSABLE_OPS = {
-    "claim": lambda e: f"{e.process}'s claim of {e.task} at {at(e.time)}",
-    "save": lambda e: (
-        f"{e.process}'s save of {e.task} at step {e.step} with epoch {e.epoch} at {at(e.time)}"
+    "claim": lambda e: _s("told.claim", p=e.process, task=e.task, t=at(e.time)),
+    "save": lambda e: _s(
+        "told.save", p=e.process, task=e.task, step=e.step, epoch=e.epoch, t=at(e.time)
     ),
-    "heartbeat": lambda e: (
-        f"{e.process}'s heartbeat on {e.task} with epoch {e.epoch} at {at(e.time)}"
+    "heartbeat": lambda e: _s(
+        "told.heartbeat", p=e.process, task=e.task, epoch=e.epoch, t=at(e.time)
     ),
-    "effect": lambda e: (
-        f"{e.process}'s record of the e-mail {e.value.get('key')!r} of {e.task} with epoch "
-        f"{e.epoch} at {at(e.time)}"
-    ),
-    "cancel": lambda e: f"{_by(e)}'s cancel of {e.task} at {at(e.time)}",
-    "requeue": lambda e: f"{_by(e)}'s requeue of {e.task} at {at(e.time)}",
+    "effect": lambda e: _s(
+        "told.effect", p=e.process, key=e.value.get("key"), task=e.task, epoch=e.epoch,
+        t=at(e.time),
+    ),  # fmt: skip
+    "cancel": lambda e: _s("told.cancel", p=_by(e), task=e.task, t=at(e.time)),
+    "requeue": lambda e: _s("told.requeue", p=_by(e), task=e.task, t=at(e.time)),
 }
 
 
@@ -306,58 +308,46 @@ def refused(s: TaskState, e: Event, m: Model):
         if e.op == "effect" and e.value.get("key") in s.effects:
             return None
         granted = s.newest
-        why = f"epoch {e.epoch} was current" + (
-            f" (granted to {granted.process} at {at(granted.time)})"
-            if granted is not None and granted.op == "claim"
-            else ""
-        )
+        if granted is not None and granted.op == "claim":
+            why = _s("current.granted", epoch=e.epoch, p=granted.process, t=at(granted.time))
+        else:
+            why = _s("current", epoch=e.epoch)
         if e.op == "save":
-            why += f" and step {e.step} above the committed step {s.step}"
+            why = _s("current.save", current=why, step=e.step, committed=s.step)
         elif e.op == "effect":
-            why += " and the key had not been recorded"
-        return f"{told} was refused, but {why}: a correct ledger accepts it.", granted
+            why = _s("current.effect", current=why)
+        return _s("refused.fenced", told=told, why=why), granted
     if e.op == "cancel" and s.status in (QUEUED, RUNNING):
-        return f"{told} was refused, but it was {s.status}: a correct ledger cancels it.", None
+        return _s("refused.cancel", told=told, status=status(s.status)), None
     if e.op == "requeue" and s.status in (CANCELLED, DEAD):
-        return f"{told} was refused, but it was {s.status}: a correct ledger requeues it.", s.ended
+        return _s("refused.requeue", told=told, status=status(s.status)), s.ended
     return None
 
 
-def _refused_claim(s: TaskState, e: Event, m: Model, told: str):
+def _refused_claim(s: TaskState, e: Event, m: Model, told: Said):
     reason = e.value.get("reason")
     if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
         if m.max_attempts is None or s.attempts >= m.max_attempts:
             return None  # the dead letter: the limit is reached, or not known
-        return (
-            f"{told} was refused for the dead letter, but the task had had {s.attempts} of its "
-            f"{m.max_attempts} attempts: a correct ledger grants it.",
-            s.newest,
-        )
-    as_reason = f"{told} was refused ({reason})"
+        return _s("refused.dead", told=told, n=s.attempts, limit=m.max_attempts), s.newest
+    as_reason = _s("refused.as", told=told, reason=reason)
     if s.status in ENDED:
         if reason == "terminal":
             return None
-        return f"{as_reason}, but {_ending(s)}: a correct ledger refuses it as terminal.", s.ended
+        return _s("refused.terminal", as_reason=as_reason, ending=_ending(s)), s.ended
     if s.status == QUEUED:
-        return f"{as_reason}, but the task was queued: a correct ledger grants it.", s.ended
+        return _s("refused.queued", as_reason=as_reason), s.ended
     # running: a live lease refuses the claim as lease-held, an ended one grants it
     h, until = s.lease, s.until
     if until is None:
         return None  # a hand-made claim without lease_until: the lease is not timed
     slack = TOLERANCE * max(1.0, abs(e.time))
     if e.time - until > slack:
-        holder = f"the lease of {who(h)}" if h is not None else "the lease"
-        return (
-            f"{as_reason}, but {holder} had ended at {at(until)}: a correct ledger grants it.",
-            h,
-        )
+        holder = _s("holder.of", who=who(h)) if h is not None else _s("holder.the")
+        return _s("refused.ended", as_reason=as_reason, holder=holder, until=at(until)), h
     if until - e.time > slack and reason != "lease-held":
-        holder = f"{who(h)}'s lease" if h is not None else "a lease"
-        return (
-            f"{as_reason}, but {holder} was live until {at(until)}: a correct ledger refuses "
-            "it as lease-held.",
-            h,
-        )
+        holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
+        return _s("refused.live", as_reason=as_reason, holder=holder, until=at(until)), h
     return None
 
 
@@ -367,7 +357,7 @@ def attempt_limit(s: TaskState, e: Event, m: Model):
     if m.max_attempts is None or s.attempts < m.max_attempts or s.status in ENDED:
         return None
     return (
-        f"{e.process} was granted {e.task} at {at(e.time)} for attempt {s.attempts + 1}, but "
-        f"its limit is {m.max_attempts} attempts: the claim must move it to the dead letter.",
+        _s("attempt_limit", p=e.process, task=e.task, t=at(e.time), n=s.attempts + 1,
+           limit=m.max_attempts),
         s.newest,
-    )
+    )  # fmt: skip

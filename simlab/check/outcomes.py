@@ -8,13 +8,14 @@ Each function here is a *run rule* of :data:`simlab.check.rules.RULES`: it reads
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.check.history import Event, HistoryView
 from simlab.check.measures import send_groups
 from simlab.check.model import TaskState
-from simlab.check.operations import at, who
+from simlab.check.operations import at, status, who
+from simlab.check.words import Said, render, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 
 __all__ = ["Finding", "Run", "short_completions", "resent_effects", "stuck_tasks", "final_state"]
@@ -23,14 +24,25 @@ __all__ = ["Finding", "Run", "short_completions", "resent_effects", "stuck_tasks
 @dataclass(frozen=True)
 class Finding:
     """One broken promise: rule ``letter``, broken at history ``index`` by ``event`` (None for
-    a finding about the final state), told in ``sentence``; ``other`` is the event it
-    conflicts with, when there is one."""
+    a finding about the final state), told in ``sentence`` (English); ``other`` is the event it
+    conflicts with, when there is one. ``said`` is the sentence as a message, which
+    :meth:`text` renders in another language (:mod:`simlab.check.words`)."""
 
     letter: str
     index: int
     sentence: str
     event: Event | None = None
     other: Event | None = None
+    said: Said | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, letter: str, index: int, told: Said, event=None, other=None) -> Finding:
+        """A finding told by the message ``told``."""
+        return cls(letter, index, render(told), event, other, told)
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence in ``lang``."""
+        return self.sentence if self.said is None else render(self.said, lang)
 
 
 @dataclass
@@ -65,9 +77,9 @@ def short_completions(run: Run) -> list[Finding]:
             continue
         s = run.states.get(task)
         done = s.done if s is not None else None
-        by = f": {who(done)} marked it done at {at(done.time)}" if done else ""
-        sentence = f"{task} ended completed at step {record.step} of {k}{by}."
-        out.append(Finding("e", run.last, sentence, None, done))
+        by = _s("short.by", who=who(done), t=at(done.time)) if done else _s("resume.none")
+        sentence = _s("short", task=task, step=record.step, k=k, by=by)
+        out.append(Finding.of("e", run.last, sentence, None, done))
     return out
 
 
@@ -77,11 +89,11 @@ def resent_effects(run: Run) -> list[Finding]:
     for (task, key), sends in keyed.items():
         if len(sends) > 1:
             a, b = sends[0], sends[1]
-            sentence = (
-                f"{who(b)} sent the e-mail {key!r} of {task} again at {at(b.time)}, although "
-                f"{who(a)} had sent it at {at(a.time)} ({len(sends)} copies in all)."
-            )
-            out.append(Finding("f", b.index, sentence, b, a))
+            sentence = _s(
+                "resent", who=who(b), key=key, task=task, t=at(b.time), first=who(a),
+                t0=at(a.time), n=len(sends),
+            )  # fmt: skip
+            out.append(Finding.of("f", b.index, sentence, b, a))
     return out
 
 
@@ -95,12 +107,12 @@ def stuck_tasks(run: Run) -> list[Finding]:
         if record.status in (COMPLETED, CANCELLED, DEAD):
             continue
         k = run.steps.get(task)
-        of_k = f" of {k}" if k is not None else ""
-        sentence = (
-            f"{task} ended {record.status} at step {record.step}{of_k} (epoch {record.epoch}), "
-            f"although faults stopped at {at(off.time)} and the run went on until {at(end)}."
-        )
-        out.append(Finding("g", run.last, sentence))
+        of_k = _s("stuck.of", k=k) if k is not None else _s("resume.none")
+        sentence = _s(
+            "stuck", task=task, status=status(record.status), step=record.step, of_k=of_k,
+            epoch=record.epoch, off=at(off.time), end=at(end),
+        )  # fmt: skip
+        out.append(Finding.of("g", run.last, sentence))
     return out
 
 
@@ -109,11 +121,8 @@ def final_state(run: Run) -> list[Finding]:
     if run.listing:
         for task, submit in run.view.submits.items():
             if task not in run.final:
-                sentence = (
-                    f"{task} was submitted at {at(submit.time)}, but the ledger's listing of "
-                    "its tasks leaves it out."
-                )
-                out.append(Finding("p", run.last, sentence, None, submit))
+                sentence = _s("listing", task=task, t=at(submit.time))
+                out.append(Finding.of("p", run.last, sentence, None, submit))
     for task, record in run.final.items():
         s = run.states.get(task)
         if s is None or not s.submitted:
@@ -121,29 +130,25 @@ def final_state(run: Run) -> list[Finding]:
         wrong = []
         if (record.status, record.step, record.epoch) != (s.status, s.step, s.epoch):
             wrong.append(
-                f"the ledger says {record.status} at step {record.step} (epoch {record.epoch}), "
-                f"but its accepted operations leave it {s.status} at step {s.step} "
-                f"(epoch {s.epoch})"
-            )
+                _s("final.state", status=status(record.status), step=record.step,
+                   epoch=record.epoch, mstatus=status(s.status), mstep=s.step, mepoch=s.epoch)
+            )  # fmt: skip
         writer = _writer(record.result)
         if s.done is not None and (writer is not None or run.named_results):
             if writer is None:
-                wrong.append(f"it holds no result, but {who(s.done)} completed it with one")
+                wrong.append(_s("final.no_result", who=who(s.done)))
             elif writer != (s.done.process, s.done.epoch):
-                wrong.append(
-                    f"its result names {writer[0]} (epoch {writer[1]}), but {who(s.done)} "
-                    "completed it"
-                )
+                wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
         if run.effects is not None and (s.effects or run.effects.get(task)):
             stored = {f.key: f.epoch for f in run.effects.get(task, ())}
             accepted = {k: e.epoch for k, e in s.effects.items()}
             if stored != accepted:
-                wrong.append(
-                    f"the ledger holds the e-mail keys {_keys(stored)}, but the accepted "
-                    f"records were {_keys(accepted)}"
-                )
+                wrong.append(_s("final.keys", stored=_keys(stored), accepted=_keys(accepted)))
         if wrong:
-            out.append(Finding("p", run.last, f"{task}: " + "; ".join(wrong) + "."))
+            joined = wrong[0]
+            for more in wrong[1:]:
+                joined = _s("final.and", a=joined, b=more)
+            out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
     return out
 
 
@@ -159,7 +164,11 @@ def _writer(result: Any) -> tuple[Any, Any] | None:
     return None
 
 
-def _keys(keys: Mapping[str, int]) -> str:
+def _keys(keys: Mapping[str, int]) -> Said | list[Said]:
     if not keys:
-        return "none"
-    return ", ".join(f"{k!r} (epoch {v})" for k, v in sorted(keys.items()))
+        return _s("keys.none")
+    return [_s("key", key=k, epoch=v) for k, v in sorted(keys.items())]
+
+
+def _s(name: str, /, **values: Any) -> Said:
+    return said("check." + name, **values)

@@ -308,7 +308,7 @@ def findings(
                     for letter, judge in on_fail[e.op]:
                         hit = judge(s, e, model)
                         if hit is not None:
-                            found.append(Finding(letter, e.index, hit[0], e, hit[1]))
+                            found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
                 if e.op in _TRACKED:
                     apply(s, e)
                 continue
@@ -324,7 +324,7 @@ def findings(
                 for letter, judge in judges:
                     hit = judge(s, e, model)
                     if hit is not None:
-                        found.append(Finding(letter, e.index, hit[0], e, hit[1]))
+                        found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(s, e)
     if any(not r.ops for r in wanted):
