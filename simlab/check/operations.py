@@ -276,7 +276,11 @@ REFUSABLE_OPS = {
         "told.heartbeat", p=e.process, task=e.task, epoch=e.epoch, t=at(e.time)
     ),
     "effect": lambda e: _s(
-        "told.effect", p=e.process, key=e.value.get("key"), task=e.task, epoch=e.epoch,
+        "told.effect",
+        p=e.process,
+        key=e.value.get("key"),
+        task=e.task,
+        epoch=e.epoch,
         t=at(e.time),
     ),  # fmt: skip
     "cancel": lambda e: _s("told.cancel", p=_by(e), task=e.task, t=at(e.time)),

@@ -28,6 +28,7 @@ from simlab.check.history import Event, HistoryView
 from simlab.check.model import Model
 from simlab.check.operations import at
 from simlab.check.outcomes import Finding, Run
+from simlab.check.words import RULES_ZH, render, said
 from simlab.records import Effect, TaskRecord
 
 __all__ = [
@@ -221,10 +222,11 @@ _TRACKED = frozenset({"claim", "crash", "restart"})
 _BY_LETTER = {r.letter: r for r in RULES}
 
 
-def rule_phrase(letter: str) -> str:
-    """``rule (a), stale commit: a save is accepted only ...``"""
+def rule_phrase(letter: str, lang: str = "en") -> str:
+    """``rule (a), stale commit: a save is accepted only ...``, in ``lang``."""
     r = _BY_LETTER[letter]
-    return f"rule ({r.letter}), {r.name}: {r.says}"
+    name, says = (r.name, r.says) if lang == "en" else RULES_ZH[letter]
+    return render(said("check.rule", letter=r.letter, name=name, says=says), lang)
 
 
 def rules_table() -> str:

@@ -21,7 +21,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LANGS", "Said", "said", "render", "CATALOGS", "CHECK", "SEPARATORS", "placeholders"]
+__all__ = [
+    "LANGS",
+    "Said",
+    "said",
+    "render",
+    "CATALOGS",
+    "CHECK",
+    "SEPARATORS",
+    "placeholders",
+    "RULES_ZH",
+]
 
 LANGS = ("en", "zh")
 #: How a list of values is joined, per language.
@@ -99,8 +109,7 @@ _EN = {
     "reused.dead": "{granted}, but the dead letter at {t} had already raised it to {epoch}.",
     "duplicate": "{who} committed step {step} of {task} at {t}, but step {step} had already "
     "been committed by {first} at {t0}.",
-    "after_cancel": "{who} completed {task} at {t}, but it was cancelled at {t0} "
-    "(epoch {epoch}).",
+    "after_cancel": "{who} completed {task} at {t}, but it was cancelled at {t0} (epoch {epoch}).",
     "regression": "{who} committed step {step} of {task} at {t}, but step {best} had already "
     "been committed by {by} at {t0}: the task went back.",
     "live": "{p} was granted epoch {epoch} of {task} at {t}, but the lease of {holder} was "
@@ -179,7 +188,7 @@ _ZH = {
     "status.completed": "已完成",
     "status.cancelled": "已取消",
     "status.dead": "死信",
-    "rule": "规则 ({letter})「{name}」：{says}",
+    "rule": "规则（{letter}）「{name}」：{says}",
     "a_user": "一位用户",
     "who": "{p}（纪元 {epoch}）",
     "stale.none": "纪元 {epoch} 的租约从未发出",
@@ -204,8 +213,7 @@ _ZH = {
     "after_cancel": "{who} 在 {t} 完成了 {task}，但它已在 {t0} 被取消（纪元 {epoch}）。",
     "regression": "{who} 在 {t} 提交了 {task} 的第 {step} 步，但第 {best} 步早已由 {by} 在 "
     "{t0} 提交：任务倒退了。",
-    "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然"
-    "有效。",
+    "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然有效。",
     "ended_claimed": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但任务已经结束：{ending}。",
     "no_lease.queued": "{did}，但任务已回到队列，没有租约。",
     "no_lease.ended": "{did}，但任务已经结束：{ending}。",
@@ -219,8 +227,7 @@ _ZH = {
     "或死信的任务才能回到队列。",
     "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，它的纪元从 {old} 退回到 {new}：旧租约"
     "可能与之后的认领相符。",
-    "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 "
-    "{hi}。",
+    "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
     "record.none": "它的键尚未被记录",
     "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
     "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
@@ -274,3 +281,43 @@ _ZH = {
 CHECK: dict[str, dict[str, str]] = {"en": _EN, "zh": _ZH}
 #: Every catalog by the name its keys start with.
 CATALOGS: dict[str, Mapping[str, Mapping[str, str]]] = {"check": CHECK}
+
+#: Each rule of :data:`simlab.check.rules.RULES` in Chinese, by letter: (name, the promise).
+RULES_ZH: dict[str, tuple[str, str]] = {
+    "a": ("过期提交", "只有带着任务最新纪元的保存才会被接受（新的认领或取消会让所有旧租约过期）"),
+    "a'": ("重复纪元", "每次认领发出的纪元都高于任务曾有过的任何纪元，包括取消带来的提升"),
+    "b": ("重复提交", "任务的每一步至多有一次被接受的保存"),
+    "c": ("取消后完成", "已取消的任务不会完成，除非重新排队把它带回来"),
+    "d": ("步骤倒退", "任务已提交的步骤从不倒退"),
+    "e": ("提前完成", "已完成的任务包含它的全部步骤"),
+    "f": ("重发邮件", "带幂等键的邮件至多发送一次"),
+    "g": ("活性", "故障停止后，每个未被取消、未进入死信的任务最终都会完成"),
+    "h": ("两个有效租约", "任务在另一个租约仍有效时不会被认领"),
+    "i": ("过期心跳", "只有带着任务最新纪元的心跳才会被接受"),
+    "j": ("过期邮件记录", "只有带着任务最新纪元才能记录邮件键"),
+    "k": (
+        "认领已结束的任务",
+        "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",
+    ),
+    "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
+    "m": ("续做步骤", "认领从任务最后提交的步骤继续"),
+    "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
+    "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
+    "p": (
+        "最终状态",
+        "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的",
+    ),
+    "q": ("租约长度", "认领的租约持续 worker 请求的 ttl"),
+    "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),
+    "t": (
+        "尝试上限",
+        "任务的认领超过 max_attempts 次（从提交或上次重新排队算起）后，下一次认领会把它移入"
+        "死信，而不是发出租约",
+    ),
+    "s": (
+        "错误拒绝",
+        "账本只拒绝契约要求拒绝的操作：对排队中的任务或租约已结束的任务的认领、更高步骤的保存、"
+        "运行中任务以当前纪元进行的心跳或新邮件键记录、对排队中或运行中任务的取消，以及对已取消"
+        "或死信任务的重新排队，都会被接受；认领被拒绝时给出真实原因",
+    ),
+}

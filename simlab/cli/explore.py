@@ -18,7 +18,7 @@ from pathlib import Path
 
 from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
 from simlab.errors import LedgerError
-from simlab.sim.schedule import describe_fault
+from simlab.sim.story_words import describe_in
 from simlab.sim.variants import VARIANTS
 
 __all__ = ["register", "certificate_line", "stopped_line"]
@@ -42,6 +42,12 @@ _WORDS = {
         "passed; {n} schedules, {m} distinct states, {s} s",
         "none": "no fault count was covered whole",
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
+        "fault": "  fault {n}: {fault}",
+        "story": "story:",
+        "schedule": "schedule: {path}",
+        "story picture": "story picture: {path}",
+        "timeline": "timeline: {path}",
+        "replay": "replay: {command}",
     },
     "zh": {
         "certified": "已证明：在 {scope} 的范围内，至多 {k} 个故障的调度都不违反任何规则"
@@ -57,6 +63,12 @@ _WORDS = {
         "（{n} 个调度，{m} 个不同状态，{s} 秒）",
         "none": "没有完整覆盖任何故障数",
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
+        "fault": "  故障 {n}：{fault}",
+        "story": "经过：",
+        "schedule": "调度文件：{path}",
+        "story picture": "经过图：{path}",
+        "timeline": "时间线：{path}",
+        "replay": "重放：{command}",
     },
 }
 
@@ -182,8 +194,9 @@ def _handle_explore(args: argparse.Namespace) -> int:
             from simlab.plots.files import save_timeline_png
 
             save_timeline_png(x.result, timeline_png)
+    _in_language(x, args.lang)
     if args.json:
-        print(json.dumps(x.to_dict()))
+        print(json.dumps(x.to_dict(), ensure_ascii=False))
     else:
         _print_text(x, args.lang, story_png, timeline_png)
     if x.certified:
@@ -204,20 +217,31 @@ def _drop(db: str, names: list[str]) -> None:
 
 
 def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None) -> None:
+    w = _WORDS[lang]
     print(certificate_line(x, lang))
     print("  " + _timing_line(x, lang))
     if x.faults is None:
         return
     for n, fault in enumerate(x.result.schedule.faults, start=1):
-        print(f"  fault {n}: {describe_fault(fault)}")
-    print("story:")
+        print(w["fault"].format(n=n, fault=describe_in(fault, lang)))
+    print(w["story"])
     for sentence in x.story or []:
         print(f"  {sentence}")
-    print(f"schedule: {x.schedule_file}")
+    print(w["schedule"].format(path=x.schedule_file))
     for what, path in (("story picture", story_png), ("timeline", timeline_png)):
         if path is not None:
-            print(f"{what}: {path}")
-    print(f"replay: {x.replay}")
+            print(w[what].format(path=path))
+    print(w["replay"].format(command=x.replay))
+
+
+def _in_language(x, lang: str) -> None:
+    """The counterexample's story and findings in ``lang`` (the search tells them in English)."""
+    if lang == "en" or x.result is None:
+        return
+    from simlab.sim.story import tell
+
+    x.story = tell(x.result, lang=lang)
+    x.findings = [f.text(lang) for f in x.result.findings]
 
 
 class _Bar:

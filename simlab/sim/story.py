@@ -18,9 +18,11 @@ import re
 from dataclasses import dataclass, field
 
 from simlab.check.history import Event
+from simlab.check.operations import status
 from simlab.check.rules import at, first_violation, rule_phrase
+from simlab.check.words import Said, render
 from simlab.sim.faults import KINDS, shows
-from simlab.sim.schedule import describe_fault
+from simlab.sim.story_words import describe_in, s
 
 __all__ = ["tell", "fault_events", "first_broken"]
 
@@ -48,18 +50,15 @@ def first_broken(result, rules=None) -> tuple[int, str, str] | None:
     return found.index, found.letter, found.sentence
 
 
-def _intro(result, original_faults: int | None) -> list[str]:
-    s = result.scenario
+def _intro(result, original_faults: int | None) -> list[Said]:
+    sc = result.scenario
     lines = [
-        f"Variant {s.variant}, seed {result.seed}: {s.tasks} task(s) of {s.steps} steps, "
-        f"{s.workers} worker(s), leases of ttl {s.ttl:g}."
-    ]
+        s("intro", variant=sc.variant, seed=result.seed, tasks=sc.tasks, steps=sc.steps,
+          workers=sc.workers, ttl=sc.ttl)
+    ]  # fmt: skip
     k = len(result.schedule)
     if original_faults is not None and not result.ok:
-        lines.append(
-            f"The original run had {original_faults} faults; {k} of them "
-            f"{'is' if k == 1 else 'are'} enough to break the rule."
-        )
+        lines.append(s("original.one" if k == 1 else "original.many", n=original_faults, k=k))
     return lines
 
 
@@ -69,20 +68,25 @@ def tell(
     rules=None,
     original_faults: int | None = None,
     one_minimal: bool | None = None,
+    lang: str = "en",
 ) -> list[str]:
-    """The story of ``result`` as a list of sentences (see the module docstring).
+    """The story of ``result`` as a list of sentences in ``lang`` (``"en"`` or ``"zh"``; see
+    the module docstring).
 
     ``rules`` limits which broken rules the story is about (default: all); ``original_faults``
     and ``one_minimal`` (removing any one fault made every violation go away) add what the
     shrinker knows.
     """
+    return [
+        render(line, lang) for line in _story(result, rules, original_faults, one_minimal, lang)
+    ]
+
+
+def _story(result, rules, original_faults, one_minimal, lang: str) -> list[Said]:
     if result.ok:
-        n = len(result.schedule)
-        return [
-            *_intro(result, None),
-            f"The run broke no invariant ({n} fault(s) struck): there is nothing to shrink.",
-        ]
-    index, letter, sentence = first_broken(result, rules) or first_broken(result)
+        return [*_intro(result, None), s("ok", n=len(result.schedule))]
+    finding = first_violation(result.findings, rules) or first_violation(result.findings)
+    index, letter, sentence = finding.index, finding.letter, finding.sentence
     found = re.search(r"\bt\d+\b", sentence)
     focus = found.group(0) if found else result.history[index].task
     numbered = {}
@@ -101,41 +105,35 @@ def tell(
             seen.cancelled.discard(e.task)
         if e.index not in numbered and e.task != focus:
             continue
-        said = _say(e, ttl, racy, seen)
-        if said is None and e.index not in numbered:
+        told = _say(e, ttl, racy, seen)
+        if told is None and e.index not in numbered:
             continue
-        head = f"{at(e.time)}: "
+        if told is None:
+            fault = result.schedule.faults[numbered[e.index] - 1]
+            told = s("fault", fault=describe_in(fault, lang))
         if e.index in numbered:
-            head += f"fault {numbered[e.index]}: "
-        if said is None:
-            said = describe_fault(result.schedule.faults[numbered[e.index] - 1]) + "."
-        lines.append(head + said)
+            lines.append(s("line.fault", t=at(e.time), n=numbered[e.index], said=told))
+        else:
+            lines.append(s("line", t=at(e.time), said=told))
         if e.task is not None and e.type == "ok" and e.op == "cancel" and e.epoch is not None:
             newest[e.task] = max(newest.get(e.task, 0), e.epoch)
             seen.cancelled.add(e.task)
     for n, e in enumerate(fault_events(result), start=1):
         if e is None:
             fault = result.schedule.faults[n - 1]
-            lines.append(f"Fault {n} ({describe_fault(fault)}) left no trace in the history.")
+            lines.append(s("no_trace", n=n, fault=describe_in(fault, lang)))
     more = len(result.findings) - 1
-    also = f" ({more} more violation(s) follow.)" if more > 0 else ""
-    phrase = rule_phrase(letter)
-    lines.append(f"This breaks {phrase[0].lower() + phrase[1:]}. {sentence}{also}")
+    phrase = rule_phrase(letter, lang)
+    if lang == "en":
+        phrase = phrase[0].lower() + phrase[1:]
+    told = finding.text(lang)
+    if more > 0:
+        lines.append(s("breaks.more", phrase=phrase, sentence=told, more=more))
+    else:
+        lines.append(s("breaks", phrase=phrase, sentence=told))
     if one_minimal:
-        lines.append(
-            "Take away any one of these faults and the replay breaks no rule at all: "
-            "each of them is needed."
-        )
+        lines.append(s("minimal"))
     return lines
-
-
-_WHY = {
-    "stale-epoch": "a newer epoch exists",
-    "step-not-advancing": "that step was already committed",
-    "completed": "the task is already completed",
-    "cancelled": "the task was cancelled",
-    "dead": "the task is dead",
-}
 
 
 @dataclass
@@ -152,132 +150,119 @@ class _Seen:
     sent: set[str] = field(default_factory=set)
 
 
-def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> str | None:
+def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     """One sentence for one event, or None for a routine one."""
     w, task, op, v = e.process, e.task, e.op, e.value
     newest, sent = seen.newest, seen.sent
     if op == "submit":
-        return f"the client submits {task}."
+        return s("submit", task=task)
     if op == "deliver":
         if v.get("duplicate"):
-            return f"the broker delivers a second copy of {task} to {w}."
+            return s("deliver.duplicate", task=task, w=w)
         if v.get("redelivery"):
-            return (
-                f"the broker delivers {task} again, to {w}: nobody acknowledged it or "
-                "heartbeat within the visibility timeout."
-            )
-        return f"the broker delivers {task} to {w}."
+            return s("deliver.again", task=task, w=w)
+        return s("deliver", task=task, w=w)
     if op == "claim":
         return _say_claim(e, racy, seen.live.get(e.index))
     if op in ("heartbeat", "effect"):
         return _say_fenced(e, seen)
     if op == "save" and e.type in ("ok", "fail"):
         if e.type == "fail":
-            return (
-                f"the ledger refuses the save of step {e.step} of {task} by {w} "
-                f"(epoch {e.epoch}): {_why(v)}."
-            )
-        done = " and completes the task" if v.get("done") else ""
+            return s("save.refused", step=e.step, task=task, w=w, epoch=e.epoch, why=_why(v))
         stale = newest.get(task, e.epoch) > e.epoch
-        tail = f", although epoch {newest[task]} exists: the ledger accepts it" if stale else ""
-        return f"{w} (epoch {e.epoch}) commits step {e.step} of {task}{done}{tail}."
+        name = (
+            ("save.done" if v.get("done") else "save")
+            if not stale
+            else ("save.done_stale" if v.get("done") else "save.stale")
+        )
+        return s(name, w=w, epoch=e.epoch, step=e.step, task=task, newest=newest.get(task))
     if op == "send":
         key = v.get("key") or f"{task}:email:{e.step}"
-        again = " again" if key in sent else ""
+        again = key in sent
         sent.add(key)
-        return f"{w} sends the e-mail {key!r} of {task}{again}."
+        return s("send.again" if again else "send", w=w, key=key, task=task)
     if op == "crash":
         if v.get("after_record"):
-            return (
-                f"{w} crashes right after recording the e-mail key of step {e.step + 1} of "
-                f"{task}, before sending it: the key says sent, and no e-mail left."
-            )
+            return s("crash.record", w=w, n=e.step + 1, task=task)
         if v.get("after_effect"):
-            return f"{w} crashes right after the e-mail, before saving step {e.step + 1} of {task}."
-        return f"{w} crashes in the middle of step {e.step + 1} of {task}."
+            return s("crash.effect", w=w, n=e.step + 1, task=task)
+        return s("crash", w=w, n=e.step + 1, task=task)
     if op == "pause" and v.get("where") == "claim":
         length = float(v.get("until", e.time)) - e.time
-        return (
-            f"{w} pauses for {length:.3g} between the two statements of its claim on {task}: "
-            "the epoch is bumped, the lease not yet read back."
-        )
+        return s("pause.claim", w=w, length=length, task=task)
     if op == "pause":
         length = float(v.get("until", e.time)) - e.time
-        where = _PAUSED.get(v.get("where", "save"), "before saving")
-        return (
-            f"{w} (epoch {e.epoch}) pauses for {length:.3g} {where} step {e.step + 1} of "
-            f"{task}; its lease lasts {ttl:g} and nobody hears from it."
-        )
+        point = v.get("where", "save")
+        phrase = s(f"paused.{point}" if point in _PAUSED else "paused.save")
+        where = s("where", phrase=phrase, n=e.step + 1, task=task)
+        return s("pause", w=w, epoch=e.epoch, length=length, where=where, ttl=ttl)
     if op == "slow":
-        return f"step {e.step + 1} of {task} runs {v.get('factor', 1):g}x slower on {w}."
+        return s("slow", n=e.step + 1, task=task, factor=v.get("factor", 1), w=w)
     if op == "cancel" and e.type != "invoke":
         return _say_cancel(e, newest)
     if op == "requeue" and e.type != "invoke":
         if e.type == "fail":
-            return f"a user tries to requeue {task}, but it is {v.get('reason')}."
-        return f"a user requeues {task}: it is queued again at epoch {e.epoch}."
+            return s("requeue.refused", task=task, reason=status(v.get("reason")))
+        return s("requeue", task=task, epoch=e.epoch)
     if op == "publish":
-        return f"the editor publishes version {v.get('version')} of {v.get('doc')}."
+        return s("publish", version=v.get("version"), doc=v.get("doc"))
     if op == "plan" and e.type == "fail":
-        return f"{w} cannot read the checkpoint of {task} and writes nothing."
+        return s("plan", w=w, task=task)
     return None
 
 
-#: How a pause event's ``where`` reads before "step N of tK".
-_PAUSED = {k.point: k.paused for k in KINDS.values() if k.paused is not None}
+#: The points where a pause strikes (each has its words in the story's catalog).
+_PAUSED = {k.point for k in KINDS.values() if k.paused is not None}
 
 
-def _say_claim(e: Event, racy: bool, holder: Event | None) -> str | None:
+def _say_claim(e: Event, racy: bool, holder: Event | None) -> Said | None:
     w, task, v = e.process, e.task, e.value
     if e.type == "invoke" and racy:
-        return (
-            f"{w} runs the chapter's claim on {task}: an UPDATE bumps the epoch, and a "
-            "SELECT reads the lease back one round trip later."
-        )
+        return s("claim.racy", w=w, task=task)
     if e.type == "ok":
-        done = f" ({e.step} step(s) already committed)" if e.step else ""
+        done = s("claim.done", n=e.step) if e.step else s("claim.none")
         if holder is not None:
-            return (
-                f"{w} claims {task} and gets epoch {e.epoch}{done} while {holder.process}'s "
-                "lease is live."
-            )
-        return f"{w} claims {task} and gets epoch {e.epoch}{done}."
+            return s("claim.over", w=w, task=task, epoch=e.epoch, done=done, holder=holder.process)
+        return s("claim", w=w, task=task, epoch=e.epoch, done=done)
     if e.type == "fail":
         if v.get("reason") == "lease-held":
-            return f"{w} tries to claim {task}, but another worker holds a live lease."
-        return f"{w} tries to claim {task}, but it is {v.get('status', v.get('reason'))}."
+            return s("claim.held", w=w, task=task)
+        return s("claim.refused", w=w, task=task, status=status(v.get("status", v.get("reason"))))
     return None
 
 
-def _say_fenced(e: Event, seen: _Seen) -> str | None:
+def _say_fenced(e: Event, seen: _Seen) -> Said | None:
     """A heartbeat or an e-mail record: told when refused, or when accepted from a stale
     epoch (rules (i) and (j)); routine otherwise."""
     w, task, newest = e.process, e.task, seen.newest
     if e.type == "fail" and e.op == "heartbeat":
-        return f"{w}'s heartbeat on {task} is refused ({_why(e.value)}): {w} stops."
+        return s("heartbeat.refused", w=w, task=task, why=_why(e.value))
     if e.type != "ok" or e.epoch is None or newest.get(task, e.epoch) <= e.epoch:
         return None
     if e.op == "heartbeat":
-        did = f"{w} (epoch {e.epoch}) renews its lease on {task}"
+        did = s("did.heartbeat", w=w, epoch=e.epoch, task=task)
     else:
-        did = f"{w} (epoch {e.epoch}) records the e-mail of step {e.step + 1} of {task}"
+        did = s("did.effect", w=w, epoch=e.epoch, n=e.step + 1, task=task)
     if task in seen.cancelled:
-        return f"{did} after the cancel: the ledger accepts it."
-    return f"{did}, although epoch {newest[task]} exists: the ledger accepts it."
+        return s("fenced.cancelled", did=did)
+    return s("fenced.stale", did=did, newest=newest[task])
 
 
-def _say_cancel(e: Event, newest: dict[str, int]) -> str:
-    who = "a user" if e.process == "user" else e.process
+def _say_cancel(e: Event, newest: dict[str, int]) -> Said:
+    who = s("a_user") if e.process == "user" else e.process
     if e.type == "fail":
-        return f"{who} tries to cancel {e.task}, but it is already {e.value.get('reason')}."
+        return s("cancel.refused", who=who, task=e.task, reason=status(e.value.get("reason")))
     before = newest.get(e.task, 0)
     if e.epoch is not None and e.epoch <= before:
-        return f"{who} cancels {e.task}, but its epoch stays {e.epoch}."
-    return f"{who} cancels {e.task}; the ledger bumps it to epoch {e.epoch}."
+        return s("cancel.kept", who=who, task=e.task, epoch=e.epoch)
+    return s("cancel", who=who, task=e.task, epoch=e.epoch)
 
 
-def _why(v) -> str:
+_WHY = frozenset({"stale-epoch", "step-not-advancing", "completed", "cancelled", "dead"})
+
+
+def _why(v) -> Said | str:
     reason = v.get("reason", "refused")
     if reason == "stale-epoch" and "current" in v:
-        return f"epoch {v['current']} is newer"
-    return _WHY.get(reason, reason)
+        return s("why.newer", epoch=v["current"])
+    return s(f"why.{reason}") if reason in _WHY else reason

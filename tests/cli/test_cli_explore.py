@@ -122,3 +122,25 @@ def test_does_the_simulator_pages_transcript_say_what_the_command_prints(capsys)
         return line.rsplit(", ", 1)[0] if line.endswith(" s") else line
 
     assert [without_seconds(x) for x in shown] == [without_seconds(x) for x in printed]
+
+
+@pytest.mark.parametrize("variant", ["unfenced", "racy-claim"])
+def test_does_a_counterexample_speak_chinese_with_lang_zh(tmp_path, capsys, variant):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "check"))
+    from test_words import english_prose
+
+    from simlab.i18n.punctuation import problems
+
+    saved = str(tmp_path / "cx.json")
+    argv = ["explore", "--variant", variant, "--lang", "zh", "--out", saved]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 1 and out.startswith("反例：") and "经过：" in out
+    for line in out.splitlines():
+        assert not english_prose(line), (line, english_prose(line))
+        assert not problems(line), line
+    code, out, _ = run_cli([*argv, "--json"], capsys)
+    data = json.loads(out)
+    assert all(not english_prose(s) for s in data["story"] + data["findings"]), data["story"]
