@@ -8,7 +8,7 @@ import pytest
 
 from simlab.grading.messages import render
 from simlab.grading.nbgrader import CourseError, read_course
-from simlab.grading.queue_store import sqlite_statements
+from simlab.grading.queue_store import postgres_statements, sqlite_statements
 from simlab.grading.queue_store.store import open_queue
 
 
@@ -50,18 +50,26 @@ def test_is_an_assignment_that_is_not_a_folder_name_refused(tmp_path, assignment
         read_course(tmp_path, assignment)
 
 
-def test_does_a_queue_made_before_submission_times_open_and_keep_them(tmp_path, monkeypatch):
-    db = tmp_path / "old.sqlite"
-    first = sqlite_statements.MIGRATIONS[:1]
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+def test_does_a_queue_made_before_submission_times_open_and_keep_them(
+    tmp_path, monkeypatch, request, engine
+):
+    if engine == "sqlite":
+        db, statements, table = str(tmp_path / "old.sqlite"), sqlite_statements, "grading"
+    else:
+        db = request.getfixturevalue("fresh_postgres")()
+        statements, table = postgres_statements, "simlab_grading"
+    first = statements.MIGRATIONS[:1]
     with monkeypatch.context() as m:
-        m.setattr(sqlite_statements, "MIGRATIONS", first)
+        m.setattr(statements, "MIGRATIONS", first)
         with open_queue(db, create=True) as q:
             task = q.enqueue("class/ann/ex.ipynb", b"{}", "v1", {})
     with open_queue(db) as q:  # not create: an existing queue is upgraded on opening
         q.hand_in(task, "ann", "2026-12-01T23:59:59+00:00", None)
+        q.hand_in(task, "ann", "2026-12-02T00:00:00+00:00", None)  # the last record wins
         q.set_terms({"deadline": "2026-12-01T23:59:59+00:00"})
-        assert q.handed_in() == {task: ("ann", "2026-12-01T23:59:59+00:00", None)}
+        assert q.handed_in() == {task: ("ann", "2026-12-02T00:00:00+00:00", None)}
         assert q.terms() == {"deadline": "2026-12-01T23:59:59+00:00"}
         assert [s.task_id for s in q.submissions()] == [task]
-        versions = q.ledger._rows("SELECT version FROM grading_migrations ORDER BY version", {})
-    assert [v for (v,) in versions] == list(range(1, len(sqlite_statements.MIGRATIONS) + 1))
+        versions = q.ledger._rows(f"SELECT version FROM {table}_migrations ORDER BY version", {})
+    assert [v for (v,) in versions] == list(range(1, len(statements.MIGRATIONS) + 1))
