@@ -5,8 +5,9 @@ Order: a submission's question points, their sum (its ``score``), then the late 
 (:func:`simlab.grading.lateness.assess`): ``score`` is the score after it. Each graded
 submission gets a ``late`` record: the ``--json`` keys ``late_days``, ``late_penalty``,
 ``submitted_at``, ``deadline``, ``excused`` and the one line that says it (``said``, a stored
-message, rendered in the report's language). A submission that was not graded is left as it
-is. A student's deadline is their ``--extension``, else their roster ``deadline`` column, else
+message, rendered in the report's language). A submission not graded yet, or dead, is left
+as it is (a submission graded with an error scores 0, so its lateness costs nothing, but is
+said). A student's deadline is their ``--extension``, else their roster ``deadline`` column, else
 the class's ``--deadline``.
 """
 
@@ -87,15 +88,13 @@ def _in_force(terms: Terms, roster_deadlines: dict) -> bool:
 
 
 def apply_to_grades(grades, who, handed: Sequence[Handed], terms: Terms, roster=None) -> None:
-    """Set each graded notebook's ``late`` record and its score after the penalty (in place;
+    """Set each notebook's ``late`` record and its score after the penalty (in place;
     ``who`` as :func:`simlab.grading.roster.assign` gives it, None: each is known by its key).
     Nothing changes when no deadline is in force (none given, none in the roster)."""
     deadlines = _roster_deadlines(roster)
     if not _in_force(terms, deadlines):
         return
     for i, g in enumerate(grades):
-        if g.error and not g.questions:
-            continue
         student = g.notebook if who is None else who[i][0]
         g.late, g.score = _late(g.score, student, handed[i], terms, deadlines)
 
@@ -109,7 +108,7 @@ def apply_to_submissions(subs, who, handed: Sequence[Handed], terms: Terms, rost
     out = []
     for i, s in enumerate(subs):
         r = s.result
-        if s.status != "graded" or r is None or (r.get("error") and not r.get("questions")):
+        if s.status != "graded" or r is None:
             out.append(s)
             continue
         student = s.notebook if who is None else who[i][0]
