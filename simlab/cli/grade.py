@@ -5,6 +5,9 @@ notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE``
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
 ``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
 EXERCISE is an exercise's name (``leases``) or its notebook's path.
+``simlab grade --nbgrader COURSE_DIR --assignment NAME`` grades an nbgrader course's collected
+submissions, and ``--deadline``/``--late-policy``/``--extension``/``--excuse`` apply late
+penalties (:mod:`simlab.cli.grade_deadline`).
 Exit status 0 when every notebook was graded (whatever its score) and every export written, 1
 when a notebook could not be graded at all (not a notebook, unknown exercise, a link or another
 file that is not a regular one), 2 for a usage mistake or a missing sandbox, 3 when an export
