@@ -71,10 +71,12 @@ _NUMERIC = re.compile(r"([+-])(\d{2}):?(\d{2})")
 
 def parse_timestamp(text: str) -> datetime:
     """A ``timestamp.txt`` as nbgrader's ``parse_utc`` reads it, as an aware datetime: three
-    words (date, time, zone) take the zone from the third, an offset (``+0800``) or a zone
-    name (``UTC``, ``GMT``, an IANA name such as ``Asia/Shanghai``); anything else is read as
-    ISO 8601; a time without a zone is UTC, as nbgrader takes it. Raises ``ValueError`` for a
-    zone it cannot tell (an abbreviation such as ``CST`` names several) or a malformed time."""
+    words (date, time, zone) take the zone from the third, a zone name (``UTC``, ``GMT``, an
+    IANA name such as ``Asia/Shanghai`` or one of its fixed zones such as ``EST``) or an offset
+    (``+0800``, read as hours and minutes, where nbgrader would read seconds); anything else is
+    read as ISO 8601; a time without a zone is UTC, as nbgrader takes it. Raises ``ValueError``
+    for a zone it cannot tell (``CST`` names several zones, and nbgrader would take it as UTC)
+    or a malformed time."""
     words = text.split()
     if len(words) == 3:
         zone = _zone(words[2])
@@ -95,13 +97,12 @@ def _zone(name: str):
     if m:
         sign = -1 if m.group(1) == "-" else 1
         return timezone(sign * timedelta(hours=int(m.group(2)), minutes=int(m.group(3))))
-    if "/" in name:
-        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-        try:
-            return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
+    try:
+        return ZoneInfo(name)  # an IANA name, or one of its fixed zones (EST, CET, HST)
+    except (ZoneInfoNotFoundError, ValueError):
+        pass
     raise ValueError(f"time zone {name!r} is not UTC, an offset or a zone name")
 
 

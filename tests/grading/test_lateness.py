@@ -148,6 +148,7 @@ def test_is_nbgraders_timestamp_read_as_nbgrader_writes_it():
     assert parse_timestamp(text) == when
     assert parse_timestamp("2026-12-02 07:59:59.000000 +0800") == DEADLINE
     assert parse_timestamp("2026-12-02 07:59:59.000000 Asia/Shanghai") == DEADLINE
+    assert parse_timestamp("2026-12-01 18:59:59.000000 EST") == DEADLINE
     assert parse_timestamp("2026-12-01 23:59:59.000000") == DEADLINE, "no zone: UTC, as nbgrader"
     assert parse_timestamp("2026-12-01T23:59:59+00:00") == DEADLINE
 
