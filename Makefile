@@ -21,7 +21,14 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -qq --upgrade pip
 	@$(BIN)/python -m pip install -qq -e '.[dev]'
+	@# nbgrader is only a test dependency (a test fills a course with its own commands): its menus
+	@# and server extensions are kept out of this environment's JupyterLab (notebook 05, make lab)
+	@$(BIN)/jupyter server extension disable --sys-prefix $(NBGRADER_SERVER) >/dev/null 2>&1
+	@$(BIN)/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
 	@touch $(STAMP)
+
+NBGRADER_SERVER := $(addprefix nbgrader.server_extensions.,formgrader validate_assignment \
+	assignment_list course_list)
 
 demo: $(STAMP)
 	$(BIN)/simlab demo

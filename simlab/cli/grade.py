@@ -5,6 +5,9 @@ notebook; ``--json`` prints one JSON object per notebook instead, ``--csv FILE``
 class spreadsheet; ``--lang zh`` gives the feedback in Chinese (the grades are the same).
 ``simlab grade --rubric EXERCISE`` prints what each question's points are for (no hidden input);
 EXERCISE is an exercise's name (``leases``) or its notebook's path.
+``simlab grade --nbgrader COURSE_DIR --assignment NAME`` grades an nbgrader course's collected
+submissions, and ``--deadline``/``--late-policy``/``--extension``/``--excuse`` apply late
+penalties (:mod:`simlab.cli.grade_deadline`).
 Exit status 0 when every notebook was graded (whatever its score) and every export written, 1
 when a notebook could not be graded at all (not a notebook, unknown exercise, a link or another
 file that is not a regular one), 2 for a usage mistake or a missing sandbox, 3 when an export
@@ -62,31 +65,46 @@ def _check_sandbox(args: argparse.Namespace) -> None:
 
 
 def _grade(args: argparse.Namespace) -> int:
+    from simlab.cli import grade_deadline as deadlines
     from simlab.cli import grade_queue
     from simlab.grading.grader import find_notebooks, grade
+    from simlab.grading.late_grades import apply_to_grades
     from simlab.grading.report import format_text, json_lines, missing_lines, write_csv
     from simlab.grading.roster import assign
     from simlab.grading.sandbox import host
 
+    deadlines.check(args)
     if grade_queue.uses_queue(args):
         return grade_queue.run(args, _check_sandbox)
     if args.rubric:
         return _rubric(args.rubric)
-    if not args.paths:
+    found = deadlines.course(args)
+    paths = found.paths if found else args.paths
+    if not paths:
         raise UsageError("give notebooks or folders to grade (or --rubric EXERCISE)")
+    terms, given = deadlines.given_terms(args)
 
     try:
-        notebooks = find_notebooks(args.paths)
+        notebooks = find_notebooks(paths)
     except FileNotFoundError as exc:
         raise UsageError(f"no such file or folder: {exc}") from None
     if not notebooks:
-        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(args.paths))
+        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
     if args.csv:
         try:
             open(args.csv, "a").close()
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     roster = load_roster(args.roster)
+    if roster is None and found is not None:
+        roster = deadlines.layout_roster(found)
+    known = [s.id for s in roster.students] if roster else [str(nb) for nb in notebooks]
+    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
+    if "policy" in given and not (terms or any(s.deadline for s in _students(roster))):
+        raise UsageError(
+            "--late-policy needs --deadline TIME (or --extension, or a roster's deadline column)"
+        )
+    deadlines.warn_untimed(args, terms)
     _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
     # Ctrl-C or SIGTERM ends the grading at once (nothing is kept: no result is printed), and
@@ -104,6 +122,8 @@ def _grade(args: argparse.Namespace) -> int:
     keys = [g.notebook for g in grades]
     who = assign(keys, roster) if roster is not None else None
     missing = missing_students(who, roster)
+    handed = deadlines.handed_in(args, keys, found)
+    apply_to_grades(grades, who, handed, terms, roster)
     if args.json:
         sys.stdout.write(json_lines(grades, args.lang, who))
         sys.stdout.write(missing_lines(missing, args.lang))
@@ -113,7 +133,7 @@ def _grade(args: argparse.Namespace) -> int:
             print_class(keys, who, roster, args.lang)
     if args.csv:
         try:
-            write_csv(grades, args.csv, args.paths, who, missing, args.lang)
+            write_csv(grades, args.csv, paths, who, missing, args.lang)
         except OSError as exc:
             why = exc.strerror or type(exc).__name__
             print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
@@ -121,6 +141,10 @@ def _grade(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
     return 1 if any(g.error for g in grades) else 0
+
+
+def _students(roster) -> list:
+    return roster.students if roster is not None else []
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -258,6 +282,9 @@ def register(subparsers) -> None:
     from simlab.cli.grade_queue import add_arguments as add_queue_arguments
 
     add_queue_arguments(p)
+    from simlab.cli.grade_deadline import add_arguments as add_deadline_arguments
+
+    add_deadline_arguments(p)
     p.set_defaults(func=_grade)
 
     b = subparsers.add_parser(

@@ -199,14 +199,19 @@ def _work(args: argparse.Namespace) -> int:
 
 
 def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
+    from simlab.cli import grade_deadline as deadlines
     from simlab.grading.queue import enqueue, grader_version, settings_for
     from simlab.grading.submissions import find_notebooks
 
-    if not args.paths:
+    found = deadlines.course(args)
+    paths = found.paths if found else args.paths
+    if not paths:
         raise UsageError("give notebooks or folders to grade (or --worker, --report)")
+    terms, given = deadlines.given_terms(args)
     try:
-        if not find_notebooks(args.paths):
-            raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(args.paths))
+        keys = [str(nb) for nb in find_notebooks(paths)]
+        if not keys:
+            raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
     except FileNotFoundError as exc:
         raise UsageError(f"no such file or folder: {exc}") from None
     if args.csv:
@@ -216,7 +221,13 @@ def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     from simlab.cli.grade_class import load_roster
 
-    load_roster(args.roster)  # a roster that cannot be read stops before anything is graded
+    # a roster that cannot be read, or a deadline for no student, stops before anything is graded
+    roster = load_roster(args.roster)
+    if roster is None and found is not None:
+        roster = deadlines.layout_roster(found)
+    known = [s.id for s in roster.students] if roster else keys
+    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
+    deadlines.warn_untimed(args, terms)
     if not args.enqueue_only:
         check_sandbox(args)
     settings = settings_for(
@@ -224,7 +235,9 @@ def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
     )
     version = grader_version()
     with _open(args.queue, create=True) as queue:
-        ids = enqueue(queue, args.paths, version, settings)
+        ids = enqueue(queue, paths, version, settings)
+        deadlines.record(queue, ids, keys, args, found)
+        deadlines.store_terms(queue, terms, given)
     if args.enqueue_only:
         print(
             f"enqueued {len(ids)} submission(s) in {_name(args.queue)} (grader version {version})"
@@ -236,4 +249,4 @@ def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
     from simlab.cli.grade_report import print_results
 
     with _open(args.queue) as queue:
-        return print_results(args, queue, ids)
+        return print_results(args, queue, ids, found)

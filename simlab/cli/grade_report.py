@@ -50,10 +50,13 @@ def canvas_titles(given: list[str]) -> dict[str, str]:
     return titles
 
 
-def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
+def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) -> int:
     """Print the submissions of this run (``ids``, in path order) as ``simlab grade`` does; exit
-    status 1 when one could not be graded (an error, or dead), else 0."""
+    status 1 when one could not be graded (an error, or dead), else 0. ``course``: the nbgrader
+    course they came from (its students are the class when no roster is given)."""
+    from simlab.cli import grade_deadline as deadlines
     from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.queue_report import as_grade, format_report, report_lines
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
@@ -61,9 +64,13 @@ def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
     by_id = {s.task_id: s for s in queue.submissions()}
     subs = [by_id[i] for i in ids]
     roster = load_roster(args.roster)
+    if roster is None and course is not None:
+        roster = deadlines.layout_roster(course)
+    roster, handed, terms = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
     missing = missing_students(who, roster)
+    subs = apply_to_submissions(subs, who, handed, terms, roster)
     if args.json:
         sys.stdout.write(report_lines(subs, args.lang, who))
         sys.stdout.write(missing_lines(missing, args.lang))
@@ -98,11 +105,13 @@ def report(args: argparse.Namespace, queue) -> int:
     every submission is graded and every export written, 1 when one could not be graded (an
     error, or dead), 3 when an export could not be written (each export, and each page, is
     written on its own: one that fails is one line on stderr and the others carry on)."""
+    from simlab.cli import grade_deadline as deadlines
     from simlab.grading import queue_report as qr
 
     with queue:
         everything = queue.submissions()
         versions = queue.versions()
+        kept = deadlines.kept(queue)
     subs = qr.latest(everything)
     if args.changed:
         changed = qr.changes(everything, versions)
@@ -112,21 +121,27 @@ def report(args: argparse.Namespace, queue) -> int:
             print(qr.format_changes(changed, versions))
         return 0
     from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 
     roster = load_roster(args.roster)
     titles = canvas_titles(args.canvas_assignment)
+    roster, handed, terms = deadlines.queue_class(args, kept, subs, roster)
     keys = [s.notebook for s in subs]
+    _, given = deadlines.given_terms(args)
+    known = [s.id for s in roster.students] if roster is not None else keys
+    deadlines.check_students(terms, given, known, roster.path if roster else "the queue")
     who = assign(keys, roster) if roster is not None else None
     missing = missing_students(who, roster)
+    subs = apply_to_submissions(subs, who, handed, terms, roster)
     problems: list[str] = []
     if args.json:
         sys.stdout.write(qr.report_lines(subs, args.lang, who))
         sys.stdout.write(missing_lines(missing, args.lang))
     else:
         print(qr.format_report(subs, args.lang) if subs else "the queue is empty")
-        if roster is not None:
+        if args.roster:
             print_class(keys, who, roster, args.lang)
     if args.csv:
         try:
@@ -148,8 +163,9 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.canvas:
         try:
             rows, lines = qr.write_canvas(
-                subs, roster, args.canvas, titles, args.missing or "empty", args.lang
-            )
+                subs, roster, args.canvas, titles, args.missing or "empty", args.lang,
+                terms.excused,
+            )  # fmt: skip
         except OSError as exc:
             problems.append(f"cannot write {args.canvas}: {exc.strerror or type(exc).__name__}")
         else:

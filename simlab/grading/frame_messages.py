@@ -102,6 +102,21 @@ EN = {
     "raised_unknown_saying": "{who} raised an exception: {text}",
     "unchecked": "the answer could not be checked (it led to {exc}); check what your functions "
     "return",
+    # deadlines (simlab/grading/lateness.py) and nbgrader's timestamp.txt (grading/nbgrader.py)
+    "late_on_time": "handed in {submitted}, deadline {deadline}: on time",
+    "late_late": "handed in {submitted}, {days} day(s) after the deadline {deadline}: "
+    "{percent}% of the points earned taken, -{penalty} points",
+    "late_unpenalized": "handed in {submitted}, {days} day(s) after the deadline {deadline}: "
+    "no late policy, no points taken",
+    "late_cutoff": "handed in {submitted}, {days} day(s) after the deadline {deadline}, more "
+    "than {cutoff} day(s) late: 0 points",
+    "late_no_time": "no submission time: not penalized (deadline {deadline})",
+    "late_no_time_why": "no submission time ({why}): not penalized (deadline {deadline})",
+    "late_no_deadline": "no deadline: not penalized",
+    "late_excused": "excused: no lateness counted",
+    "no_timestamp": "no {file} beside it",
+    "bad_timestamp": "its {file} cannot be read: {why}",
+    "no_mtime": "its modification time cannot be read: {why}",
     # the class's exports (simlab/grading/queue_report.py, simlab/cli/grade_report.py)
     "page_title": "Feedback for {student}",
     "page_points": "{score} / {max} points",
@@ -209,6 +224,20 @@ ZH = {
     "raised_unknown": "{who} 抛出了一个异常",
     "raised_unknown_saying": "{who} 抛出了一个异常：{text}",
     "unchecked": "无法检查答案（它导致了 {exc}）；请检查你的函数返回了什么",
+    "late_on_time": "提交于 {submitted}，截止时间 {deadline}：按时提交",
+    "late_late": "提交于 {submitted}，比截止时间 {deadline} 晚了 {days} 天："
+    "扣除所得分数的 {percent}%，扣 {penalty} 分",
+    "late_unpenalized": "提交于 {submitted}，比截止时间 {deadline} 晚了 {days} 天："
+    "没有迟交规则，不扣分",
+    "late_cutoff": "提交于 {submitted}，比截止时间 {deadline} 晚了 {days} 天，"
+    "超过 {cutoff} 天：记 0 分",
+    "late_no_time": "没有提交时间：不扣分（截止时间 {deadline}）",
+    "late_no_time_why": "没有提交时间（{why}）：不扣分（截止时间 {deadline}）",
+    "late_no_deadline": "没有截止时间：不扣分",
+    "late_excused": "已免交：不计迟交",
+    "no_timestamp": "旁边没有 {file}",
+    "bad_timestamp": "它的 {file} 无法读取：{why}",
+    "no_mtime": "无法读取它的修改时间：{why}",
     "page_title": "{student} 的反馈",
     "page_points": "{score} / {max} 分",
     "page_not_graded": "未评分",

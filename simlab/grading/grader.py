@@ -138,6 +138,9 @@ class NotebookGrade:
     #: The hidden world it was judged in (:mod:`~simlab.grading.checks.hidden_world`), for the
     #: instructor: never shown to the learner.
     world: str | None = field(default=None, compare=False)
+    #: Its lateness when a deadline is in force (:mod:`simlab.grading.late_grades`): made at
+    #: report time, never stored with the grade; ``score`` is then the score after it.
+    late: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def failed(cls, notebook: str, said: Message) -> NotebookGrade:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
+from simlab.grading.late_grades import late_line
 from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines
@@ -84,6 +85,7 @@ def as_grade(s: Submission) -> NotebookGrade:
     )
     g.error_said = stored(r.get("error_message"))
     g.world = r.get("world")  # results stored before worlds were drawn have none
+    g.late = r.get("late")  # set at report time by simlab.grading.late_grades, never stored
     return g
 
 
@@ -191,6 +193,9 @@ def _submission_html(s: Submission, lang: str) -> str:
         return "\n".join(parts)
     points = message("grader.page_points", score=g.score, max=g.max_score)
     parts.append(f"<p>{_said_in(points, lang)}</p>")
+    late = late_line(g.late, lang)
+    if late:
+        parts.append(f"<p>{html.escape(for_people(late))}</p>")
     if g.error:
         parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
     heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
@@ -324,6 +329,7 @@ def write_canvas(
     titles: dict[str, str] | None = None,
     missing: str = "empty",
     lang: str = "en",
+    excused: frozenset[str] = frozenset(),
 ) -> tuple[int, list[str]]:
     """Write the Canvas gradebook CSV: Canvas's five student columns, then one column per
     exercise named ``titles[exercise]`` (``Title (id)``, as Canvas matches an assignment; the
@@ -332,7 +338,8 @@ def write_canvas(
     (an error, or dead) gives 0 or an empty cell by ``missing`` (``zero`` or ``empty``); no
     submission, or one not graded yet, an empty cell. Returns the number of student rows and
     one line for each cell that is not a score, each submission that is no one's, each
-    exercise without a title, each student with two submissions for one exercise."""
+    exercise without a title, each student with two submissions for one exercise. A student
+    whose ID is in ``excused`` gets ``EX`` (Canvas's excused) in every column."""
     from simlab.grading.checks import EXERCISES
 
     titles = dict(titles or {})
@@ -373,7 +380,10 @@ def write_canvas(
         for student in roster.students:
             cells = []
             for e in exercises:
-                cell, line = _canvas_cell(mine.get((student.id, e), []), missing, lang)
+                if student.id in excused:
+                    cell, line = "EX", "excused (EX)"
+                else:
+                    cell, line = _canvas_cell(mine.get((student.id, e), []), missing, lang)
                 if line:
                     lines.append(f"{for_people(str(student))}, {e}: {line}")
                 cells.append(cell)

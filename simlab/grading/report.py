@@ -3,7 +3,8 @@
 * :func:`format_text`: per notebook, the score and one line per question (points, feedback).
 * :func:`json_lines`: one JSON object per notebook (``notebook``, ``score``, ``max_score``,
   ``questions`` with ``id``, ``points``, ``max_points``, ``feedback``; plus ``exercise`` and
-  ``error``).
+  ``error``; with a deadline, ``late_days``, ``late_penalty``, ``submitted_at``, ``deadline``
+  and ``excused``, ``score`` after the penalty).
 * :func:`write_csv`: one row per submitted notebook, with a ``student`` column and one column
   per question, for a spreadsheet or an LMS import.
 
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade
+from simlab.grading.late_grades import JSON_KEYS, late_line
 from simlab.grading.messages import Message, message, render
 from simlab.grading.questions import Exercise
 from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
@@ -78,6 +80,9 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
             lines.append(WEIGHTED.get(lang, WEIGHTED["en"]).format(exercise=g.exercise))
+        late = late_line(g.late, lang)
+        if late:
+            lines.append(f"  {late}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -119,6 +124,8 @@ def json_lines(
             data["error"] = error_of(g, lang)
         for q, grade in zip(data["questions"], g.questions, strict=True):
             q["feedback"] = feedback_of(grade, lang)
+        if g.late is not None:
+            data.update({k: g.late[k] for k in JSON_KEYS})
         if who is not None:
             student, why = who[i]
             data["student"] = student
@@ -220,13 +227,16 @@ def write_csv(
     student is a label made from the paths (:func:`students`); with it (a roster's
     :func:`~simlab.grading.roster.assign`), the roster's student ID, empty for a notebook that
     is no one's (its ``error`` says why); each ID of ``missing`` (roster students without a
-    submission) has a row of its own with empty points."""
+    submission) has a row of its own with empty points. When a deadline is in force, the
+    columns ``late_days`` and ``late_penalty`` come before ``error``, and ``score`` is the score
+    after the penalty (:mod:`simlab.grading.late_grades`)."""
     columns: list[str] = []
     for g in grades:
         for q in g.questions:
             name = f"{g.exercise}/{q.id}"
             if name not in columns:
                 columns.append(name)
+    late = [c for c in ("late_days", "late_penalty") if any(g.late for g in grades)]
     path = Path(path)
     if who is None:
         names = students([g.notebook for g in grades], roots)
@@ -236,7 +246,7 @@ def write_csv(
         whys = ["" if why is None else render(why, lang) for _, why in who]
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*CSV_FIXED, *columns, "error"])
+        writer.writerow([*CSV_FIXED, *columns, *late, "error"])
         for g, student, why in zip(grades, names, whys, strict=True):
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
             error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
@@ -248,13 +258,21 @@ def write_csv(
                     g.score,
                     g.max_score,
                     *(points.get(c, "") for c in columns),
+                    *(_late_cell(g, c) for c in late),
                     csv_cell(for_people(error, _REPORT_CHARS)),
                 ]
             )
         nothing = render(message("grader.no_submission"), lang)
         for sid in missing:
-            writer.writerow([csv_cell(sid), "", "", "", "", *("" for _ in columns), nothing])
+            blank = ["" for _ in (*columns, *late)]
+            writer.writerow([csv_cell(sid), "", "", "", "", *blank, nothing])
     return path
+
+
+def _late_cell(g: NotebookGrade, column: str):
+    """A notebook's ``late_days`` or ``late_penalty`` cell (empty when it has none)."""
+    value = (g.late or {}).get(column)
+    return "" if value is None else value
 
 
 def format_rubric(exercise: Exercise) -> str:

@@ -13,6 +13,9 @@ A roster is a CSV file in one of two forms, told apart by their columns:
 
 :meth:`Roster.owner` says whose a submission is: one student, or a one-line reason that it is
 no one's (no student matches it, or two do). The roster's students keep the file's order.
+
+Either form may have a ``deadline`` column: a student's own deadline (an extension), ISO 8601
+with its zone (:func:`simlab.grading.lateness.parse_time`); an empty cell keeps the class's.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from simlab.grading.messages import Message, message
@@ -44,6 +48,8 @@ class Student:
     sis_login_id: str = ""
     section: str = ""
     notebooks: list[str] = field(default_factory=list)
+    #: The student's own deadline (the roster's optional ``deadline`` column), or None.
+    deadline: datetime | None = None
 
     def columns(self) -> list[str]:
         """The student's cells of a Canvas CSV, in :data:`FIXED`'s order."""
@@ -122,6 +128,7 @@ def read_roster(path: str | Path) -> Roster:
         login = student.sis_login_id
         if login and roster.by_login.setdefault(login, student) is not student:
             raise RosterError(f"the roster {path} gives the SIS login ID {login!r} twice")
+        _deadline(student, (row.get("deadline") or "").strip(), path, n)
         key = (row.get("notebook") or "").strip()
         if "notebook" in columns:
             if not key or key in roster.by_notebook:
@@ -130,6 +137,22 @@ def read_roster(path: str | Path) -> Roster:
             roster.by_notebook.setdefault(_normal(key), student)
             student.notebooks.append(key)
     return roster
+
+
+def _deadline(student: Student, text: str, path, line: int) -> None:
+    """Give ``student`` the deadline of a ``deadline`` cell (ISO 8601 with its zone); a cell
+    that is not one, or that contradicts another row of the same student, is a RosterError."""
+    if not text:
+        return
+    from simlab.grading.lateness import LateError, parse_time
+
+    try:
+        when = parse_time(text)
+    except LateError as exc:
+        raise RosterError(f"the roster {path}, line {line}: deadline {exc}") from None
+    if student.deadline is not None and student.deadline != when:
+        raise RosterError(f"the roster {path}, line {line}: {student.id!r} has two deadlines")
+    student.deadline = when
 
 
 def assign(keys: Sequence[str], roster: Roster | None) -> list[tuple[str | None, Message | None]]:

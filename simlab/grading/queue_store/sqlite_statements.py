@@ -50,6 +50,22 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX grading_attempts_open ON grading_attempts (task_id) WHERE outcome IS NULL
         """,
     ),
+    (
+        "submission times and the class's deadlines",
+        """
+        CREATE TABLE grading_handed_in (
+            task_id      TEXT    PRIMARY KEY,   -- the submission's grading task
+            student      TEXT,                  -- the student its course layout names, or NULL
+            submitted_at TEXT,                  -- ISO 8601 with its zone, NULL when unknown
+            note         TEXT                   -- JSON message: why it has no time, or NULL
+        );
+        CREATE TABLE grading_terms (
+            name         TEXT    PRIMARY KEY,   -- deadline, late_policy, extensions, excused
+            value        TEXT    NOT NULL,      -- JSON
+            set_at       REAL NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -116,3 +132,17 @@ OPEN_VERSIONS = f"""
     WHERE t.status = 'queued' OR t.status = 'running'
 """
 VERSIONS = "SELECT version FROM grading_submissions GROUP BY version ORDER BY MIN(seq)"
+
+# Submission times and the class's deadlines: lateness is computed from them at report time.
+HAND_IN = """
+    INSERT INTO grading_handed_in (task_id, student, submitted_at, note)
+    VALUES (:task_id, :student, :submitted_at, :note)
+    ON CONFLICT (task_id) DO UPDATE SET student = excluded.student,
+        submitted_at = excluded.submitted_at, note = excluded.note
+"""
+HANDED_IN = "SELECT task_id, student, submitted_at, note FROM grading_handed_in"
+SET_TERM = """
+    INSERT INTO grading_terms (name, value, set_at) VALUES (:name, :value, :now)
+    ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = excluded.set_at
+"""
+TERMS = "SELECT name, value FROM grading_terms ORDER BY name"

@@ -355,3 +355,37 @@ class GradingQueue:
                 )  # fmt: skip
             )
         return out
+
+    # -- submission times and the class's deadlines ----------------------------------------------
+
+    def hand_in(
+        self, task_id: str, student: str | None, submitted_at: str | None, note: str | None
+    ) -> None:
+        """Record who handed submission ``task_id`` in (the student its course layout names)
+        and when (ISO 8601, or None and ``note``: a stored message saying why not); the last
+        record of a task wins."""
+        params = {
+            "task_id": task_id,
+            "student": student,
+            "submitted_at": submitted_at,
+            "note": note,
+        }
+        self.ledger._count(self.g.HAND_IN, params)
+        self.ledger._wrote()
+
+    def handed_in(self) -> dict[str, tuple[str | None, str | None, str | None]]:
+        """Task ID -> (student, submitted_at, note) of every submission with a record."""
+        return {r[0]: (r[1], r[2], r[3]) for r in self.ledger._rows(self.g.HANDED_IN, {})}
+
+    def set_terms(self, values: dict[str, Any]) -> None:
+        """Store the class's deadline terms (``deadline``, ``late_policy``, ``extensions``,
+        ``excused``: JSON values), each replacing the one stored under its name."""
+        now = self._now()
+        for name, value in values.items():
+            params = {"name": name, "value": json.dumps(value, sort_keys=True), "now": now}
+            self.ledger._count(self.g.SET_TERM, params)
+        self.ledger._wrote()
+
+    def terms(self) -> dict[str, Any]:
+        """The class's stored deadline terms, by name (:meth:`set_terms`)."""
+        return {name: json.loads(value) for name, value in self.ledger._rows(self.g.TERMS, {})}
