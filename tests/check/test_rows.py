@@ -5,7 +5,6 @@ the ledger itself gave, over several seeds and every variant."""
 from __future__ import annotations
 
 import pytest
-from test_checker import epoch_race
 
 from simlab import Scenario, simulate
 from simlab.check.history import History
@@ -17,6 +16,7 @@ from simlab.check.rows import (
     task_rows,
 )
 from simlab.ledger import ChapterLedger
+from tests.check.test_checker import epoch_race
 
 
 class KeepingLedger(ChapterLedger):

@@ -18,13 +18,13 @@ import time
 from pathlib import Path
 
 import pytest
-from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger
 from simlab.ledger.sqlite import CHECKPOINT_EVERY
 from simlab.ledger.sqlite.files import APPLICATION_ID, header_identity, read_header
 from simlab.release.health import check_health, format_health
+from tests.strategies import run_cli
 
 
 def other_program_db(path: Path, wal: bool = False) -> bytes:

@@ -18,7 +18,6 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from conftest import postgres_unavailable
 from simlab.errors import LedgerError
 from simlab.ledger import (
     ChapterLedger,
@@ -33,6 +32,7 @@ from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.postgres import statements as pg_statements
 from simlab.ledger.postgres.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from simlab.records import PROBE_TENANT, Lease
+from tests.conftest import postgres_unavailable
 
 TTL = 10.0
 
@@ -358,6 +358,7 @@ def test_is_a_nul_character_refused_as_bad_input(fresh_postgres, where):
 # -- the throwaway server ------------------------------------------------------------------------
 
 
+@pytest.mark.server
 def test_does_the_throwaway_server_clean_up_after_an_error():
     before = set(glob.glob("/tmp/simlab-pg-*"))
     with pytest.raises(RuntimeError, match="boom"):

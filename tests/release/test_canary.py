@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import matplotlib
 import pytest
-from strategies import run_cli
 
 from simlab.release.canary import (
     TIERS,
@@ -19,6 +18,7 @@ from simlab.release.canary import (
 )
 from simlab.release.stats import fisher_one_sided
 from simlab.sim.canary import run_canary
+from tests.strategies import run_cli
 
 matplotlib.use("Agg")
 

@@ -11,7 +11,6 @@ import re
 from dataclasses import replace
 
 import pytest
-from strategies import run_cli
 
 from simlab.agent.fakemodel import Completion, FakeModel, count_tokens
 from simlab.records import CANCELLED, COMPLETED
@@ -34,6 +33,7 @@ from simlab.release.versions import (
     layers_changed,
     parse_version,
 )
+from tests.strategies import run_cli
 
 RUNS = 2
 

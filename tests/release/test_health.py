@@ -21,13 +21,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger, connect
 from simlab.ledger.sqlite.probes import probe_write_read
 from simlab.records import PROBE_TENANT, QUEUED
 from simlab.release.health import PROBE_TRIES, check_health, format_health
+from tests.strategies import run_cli
 
 run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
@@ -40,7 +40,7 @@ def ledger_file(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.server)])
 def target(request, tmp_path) -> str:
     """A ledger holding one real task, on each engine: a file path or a PostgreSQL URL."""
     if request.param == "sqlite":
