@@ -71,6 +71,7 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.
 
 app: $(STAMP)
+	@$(BIN)/python -m simlab.extras app
 	$(BIN)/voila app/dashboard.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT)
 
 bench: $(STAMP)
