@@ -20,10 +20,10 @@ import pytest
 
 from simlab.errors import LedgerError
 from simlab.ledger import (
-    ChapterLedger,
     Ledger,
-    PostgresChapterLedger,
     PostgresLedger,
+    PostgresRacyClaimLedger,
+    RacyClaimLedger,
     connect,
     throwaway,
 )
@@ -56,7 +56,7 @@ def test_does_connect_pick_the_engine_from_the_target(tmp_path, fresh_postgres):
     with connect(f"sqlite:///{tmp_path}/b.sqlite") as absolute:
         assert absolute.path == f"{tmp_path}/b.sqlite"
     with connect(url, chapter=True) as a, connect(":memory:", chapter=True) as b:
-        assert type(a) is PostgresChapterLedger and type(b) is ChapterLedger
+        assert type(a) is PostgresRacyClaimLedger and type(b) is RacyClaimLedger
 
 
 def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres, tmp_path):
