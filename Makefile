@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # processes and files, so they run alone afterwards. `make test XDIST=` runs everything serially.
 XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
-.PHONY: demo test lab app lint exercises bench clean sandbox-tool docs
+.PHONY: demo test test-fast lab app lint exercises bench clean sandbox-tool docs
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
 APP_PORT ?= 8866
@@ -66,10 +66,19 @@ test: $(STAMP) sandbox-tool
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
+# `make test-fast`: every test that needs no jail, kernel, server or browser (tests/lanes.py: a
+# test that starts one without its marker fails), for the loop of editing; no lint, no notebooks.
+# `make test` stays the whole suite and what CI runs.
+FAST := not jail and not kernel and not server and not browser
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -q -p no:cacheprovider -m "$(FAST) and not serial"
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST) and serial"
+
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.
 
 app: $(STAMP)
+	@$(BIN)/python -m simlab.extras app
 	$(BIN)/voila app/dashboard.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT)
 
 bench: $(STAMP)

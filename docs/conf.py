@@ -35,7 +35,7 @@ os.environ["IPYTHONDIR"] = str(_PROFILE.parent)
 project = "simlab"
 author = "simlab"
 copyright = "simlab contributors"
-release = version = "0.1.0"
+release = version = "0.2.0"
 
 extensions = [
     "myst_nb",

@@ -12,8 +12,7 @@ which invariants broke) -> :mod:`simlab.plots` (pictures and the dashboard). Bes
 other public name lives in its subpackage's ``__all__`` (``simlab.ledger``, ``simlab.sim``,
 ``simlab.check``, ``simlab.agent``, ``simlab.release``, ``simlab.plots``, ``simlab.learn``), the
 module paths the notebooks import from; a module or name outside those lists is internal and
-may change. The names this package exported before its list was narrowed are still served
-(:data:`_MOVED`), for code written against them.
+may change.
 """
 
 from simlab.agent import World
@@ -29,7 +28,7 @@ from simlab.sim.schedule import Schedule
 from simlab.sim.shrink import shrink
 from simlab.sim.simulation import Result, simulate
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "simulate",
@@ -57,24 +56,4 @@ __all__ = [
 #: command line) pays for it only when a picture is drawn.
 _PLOTS = {name: "simlab.plots" for name in ("timeline", "throughput_latency", "sweep_plot")}
 
-#: Names once exported here and now only in their subpackage's list, still served.
-_MOVED = {
-    **dict.fromkeys(
-        ("RacyClaimLedger", "ChapterLedger", "TaskLedger", "LedgerError", "UnknownTask")
-        + ("TerminalTask", "LeaseHeld"),
-        "simlab.ledger",
-    ),
-    **dict.fromkeys(
-        ("Effect", "QUEUED", "RUNNING", "COMPLETED", "CANCELLED", "DEAD", "STATUSES")
-        + ("TERMINAL_STATUSES",),
-        "simlab.records",
-    ),
-    **dict.fromkeys(("dumps_jsonl", "loads_jsonl", "history_digest"), "simlab.check.history"),
-    "Shrunk": "simlab.sim.shrink",
-    **dict.fromkeys(
-        ("Checkpoint", "CheckpointError", "resume_guard", "run_step", "needs_review", "reopen"),
-        "simlab.agent",
-    ),
-}
-
-__getattr__, __dir__ = served("simlab", {**_PLOTS, **_MOVED})
+__getattr__, __dir__ = served("simlab", _PLOTS)

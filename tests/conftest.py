@@ -5,6 +5,9 @@ The server is a throwaway one (:func:`simlab.ledger.throwaway_postgres`), starte
 and stopped when the session ends; each test gets its own empty schema in it. When the server
 binaries are missing, the PostgreSQL tests skip with one line saying so, except under CI
 (``CI=true``), where they fail: CI must run them.
+
+The hooks below keep the lanes honest (:mod:`tests.lanes`): a test that needs a jail, a kernel,
+a server or a browser carries its marker, or fails.
 """
 
 from __future__ import annotations
@@ -14,16 +17,45 @@ import itertools
 import os
 
 import pytest
-from strategies import FakeClock
 
 from simlab.ledger import Ledger
 from simlab.ledger.memory import MemoryLedger
+from tests import lanes
+from tests.strategies import FakeClock
 
 #: Every implementation of the ledger contract; tests using ``ledger`` run once per entry.
-IMPLEMENTATIONS = ("memory", "sqlite", "postgres")
+IMPLEMENTATIONS = ("memory", "sqlite", pytest.param("postgres", marks=pytest.mark.server))
 #: The engines that persist across processes; tests using ``ledger_target`` run once per entry.
-ENGINES = ("sqlite", "postgres")
+ENGINES = ("sqlite", pytest.param("postgres", marks=pytest.mark.server))
 _schemas = itertools.count(1)
+
+
+def pytest_configure(config):
+    lanes.configure(config)
+
+
+def pytest_collection_modifyitems(items):
+    lanes.mark_by_fixture(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    lanes.running(item)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    lanes.running(item)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    lanes.running(None)  # what a test's teardown stops or starts is not its own need
+    result = yield
+    lanes.check(item)
+    return result
 
 
 def postgres_unavailable(reason: str) -> None:
@@ -47,9 +79,10 @@ def postgres_server():
 
 
 @pytest.fixture
-def fresh_postgres(postgres_server):
+def fresh_postgres(request, postgres_server):
     """A function returning the URL of a new, empty schema on the session's server; every
     schema it made is dropped at teardown."""
+    lanes.need(request.node, "server")
     from simlab.ledger.postgres.probes import create_schema, drop_schema
 
     made = []

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import strategies as st
 
-__all__ = ["FakeClock", "json_values", "non_json_values", "run_cli"]
+__all__ = ["FakeClock", "as_nobody", "json_values", "non_json_values", "run_cli", "usage_error"]
 
 
 class FakeClock:
@@ -50,3 +52,38 @@ def run_cli(argv, capsys):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def usage_error(argv, capsys) -> str:
+    """The stderr of ``simlab ARGV`` refused as a user mistake: exit status 2, nothing on stdout,
+    one line and no traceback."""
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2 and out == "", (code, out)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def as_nobody(fn) -> str:
+    """``fn()`` in a forked child that became ``nobody`` (root only): ``"ok "`` and what it
+    returned, or the error. Fork, not exec: the interpreter may live where ``nobody`` cannot
+    read (``/root``), and everything ``fn`` needs is already imported here."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            try:
+                text = f"ok {fn()}"
+            except Exception as exc:  # noqa: BLE001 -- reported to the parent
+                text = f"{type(exc).__name__}: {exc}"
+            os.write(write, text.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    return text

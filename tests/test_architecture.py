@@ -51,7 +51,14 @@ SQL_TEXT_IN = (
 )
 #: the grader's SQL modules sit on the ledger, under the rest of the grader: they import only
 #: these (and one another), so the concept they store stays apart from how grading is done
-SQL_SIDE_IMPORTS = ("simlab.ledger", "simlab.errors", "simlab.records", QUEUE_STORE, UNTRUSTED)
+SQL_SIDE_IMPORTS = (
+    "simlab.ledger",
+    "simlab.errors",
+    "simlab.extras",
+    "simlab.records",
+    QUEUE_STORE,
+    UNTRUSTED,
+)
 MAX_FLAT_MODULES = 6
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 100

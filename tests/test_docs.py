@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernel
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("index", "learners", "instructors", "ledger", "simulator", "agent", "benchmarks", "api")
 

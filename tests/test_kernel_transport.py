@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from nbval.kernel import start_new_kernel
+
+pytestmark = pytest.mark.kernel
 
 
 def test_does_an_nbval_kernel_listen_on_ipc_sockets():

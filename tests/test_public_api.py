@@ -1,13 +1,15 @@
 """Is the public surface small and true? ``simlab.__all__`` is the front door (what a learner
 or instructor reaches for first), each public subpackage's ``__all__`` the rest; every name
 listed resolves, a name served lazily is the module's own object, and the names the top package
-exported before its list was narrowed are still served."""
+served only for compatibility are gone, each one import away where the changelog says."""
 
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,18 +38,53 @@ def test_does_every_listed_name_resolve_to_its_modules_object(package):
             assert getattr(importlib.import_module(home), value.__name__) is value, name
 
 
-def test_are_the_names_that_left_the_front_door_still_served():
-    from simlab.check.history import history_digest
-    from simlab.errors import LeaseHeld
-    from simlab.records import COMPLETED
+#: Where each name the front door no longer serves lives now (what CHANGELOG.md says).
+HOMES = {
+    **dict.fromkeys(("RacyClaimLedger", "TaskLedger", "LedgerError"), "simlab.ledger"),
+    **dict.fromkeys(("UnknownTask", "TerminalTask", "LeaseHeld"), "simlab.ledger"),
+    **dict.fromkeys(("Effect", "QUEUED", "RUNNING", "COMPLETED", "CANCELLED"), "simlab.records"),
+    **dict.fromkeys(("DEAD", "STATUSES", "TERMINAL_STATUSES"), "simlab.records"),
+    **dict.fromkeys(("dumps_jsonl", "loads_jsonl", "history_digest"), "simlab.check.history"),
+    "Shrunk": "simlab.sim.shrink",
+    **dict.fromkeys(("Checkpoint", "CheckpointError", "resume_guard", "run_step"), "simlab.agent"),
+    **dict.fromkeys(("needs_review", "reopen"), "simlab.agent"),
+}
 
-    assert simlab.LeaseHeld is LeaseHeld
-    assert simlab.history_digest is history_digest
-    assert simlab.COMPLETED == COMPLETED
-    for name in ("LeaseHeld", "history_digest", "COMPLETED", "run_step"):
-        assert name not in simlab.__all__
+
+#: Names 0.1.0 served only for compatibility, retired in 0.2.0 (CHANGELOG.md says where each
+#: lives now): package -> names.
+RETIRED = {
+    "simlab": (*HOMES, "ChapterLedger"),  # ChapterLedger is RacyClaimLedger
+    "simlab.ledger": ("ChapterLedger", "PostgresChapterLedger"),
+    "simlab.ledger.sqlite.racy": ("ChapterLedger",),
+    "simlab.ledger.racy": ("ChapterPrimitives",),
+    "simlab.ledger.connect": ("is_chapter_ledger",),
+}
+
+
+@pytest.mark.parametrize("package", sorted(RETIRED))
+def test_are_the_retired_names_gone(package):
+    module = importlib.import_module(package)
+    for name in RETIRED[package]:
+        assert not hasattr(module, name), f"{package}.{name}"
+        assert name not in dir(module) and name not in getattr(module, "__all__", ()), name
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         simlab.nothing_here  # noqa: B018
+
+
+def test_does_every_retired_name_of_the_front_door_live_one_import_away():
+    for name, home in HOMES.items():
+        assert hasattr(importlib.import_module(home), name), (name, home)
+
+
+def test_does_the_changelog_say_what_became_what():
+    log = (Path(__file__).resolve().parents[1] / "CHANGELOG.md").read_text()
+    entry = log.split(f"## {simlab.__version__}\n")[1].split("\n## ")[0]
+    for package, names in RETIRED.items():
+        for name in names:
+            assert re.search(rf"`{re.escape(package)}\.{name}`", entry), f"{package}.{name}"
+    for name, home in HOMES.items():
+        assert f"`{home}" in entry, (name, home)
 
 
 def test_does_a_renamed_export_serve_the_original():

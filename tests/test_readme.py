@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import postgres_unavailable
+from tests.conftest import postgres_unavailable
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 PAGES = sorted((README.parent / "docs").glob("*.md"))
@@ -39,6 +39,7 @@ def test_do_the_site_pages_hold_the_readmes_former_examples():
     assert sum(len(python_blocks(page)) for page in PAGES) >= 9
 
 
+@pytest.mark.server
 def test_does_the_postgres_example_in_the_readme_run(capsys):
     """The "Beyond one machine" example (docs/ledger.md) starts a real server, so it needs the
     binaries."""

@@ -15,15 +15,19 @@ import os
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, MISSING, launched
+
+from tests.browser import CHROMIUM, MISSING, launched
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "docs" / "_build" / "html"
 SHOTS = ROOT / "out" / "browser"
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("SIMLAB_SITE"), reason="needs `make docs` first: bash .ci/run runs it"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not os.environ.get("SIMLAB_SITE"), reason="needs `make docs` first: bash .ci/run runs it"
+    ),
+]
 
 #: Every <img> of the page, as the browser loaded it (``complete`` and its decoded width).
 IMAGES = """() => Array.from(document.images).map(i => ({

@@ -1,9 +1,10 @@
 """Resuming a claimed task safely: re-check first, then step, then side effects, then commit.
 
 Before a claimed task resumes, the resume guard (:func:`~simlab.agent.guard.resume_guard`,
-in :mod:`simlab.agent.guard`; its names are re-exported here) re-checks the checkpoint against
-the world: permission, cited documents, graph and tools. Every failure is a stop with a stable
-code (:data:`GUARD_CODES`). There is no silent continue and no side effect after a failed check.
+in :mod:`simlab.agent.guard`) re-checks the checkpoint against the world: permission, cited
+documents, graph and tools. Every failure is a stop with a stable code
+(:data:`~simlab.agent.guard.GUARD_CODES`). There is no silent continue and no side effect after
+a failed check.
 
 **The needs_review state.** The ledger's statuses are fixed (queued, running, completed,
 cancelled, dead), so a stop is recorded in two fenced moves: the checkpoint is saved with
@@ -39,13 +40,6 @@ from simlab.agent.checkpoint import (
 from simlab.agent.events import EVENT_VERSION, AgentEvent
 from simlab.agent.fakemodel import FakeModel
 from simlab.agent.guard import (
-    DOCUMENT_CHANGED,
-    DOCUMENT_FORBIDDEN,
-    DOCUMENT_MISSING,
-    GRAPH_UNKNOWN,
-    GUARD_CODES,
-    PERMISSION_REVOKED,
-    TOOL_MISSING,
     GuardVerdict,
     resume_guard,
 )
@@ -55,15 +49,6 @@ from simlab.agent.world import Delivery, World
 from simlab.records import COMPLETED, Lease
 
 __all__ = [
-    "PERMISSION_REVOKED",
-    "DOCUMENT_CHANGED",
-    "DOCUMENT_MISSING",
-    "DOCUMENT_FORBIDDEN",
-    "TOOL_MISSING",
-    "GRAPH_UNKNOWN",
-    "GUARD_CODES",
-    "GuardVerdict",
-    "resume_guard",
     "Plan",
     "StepReport",
     "plan_step",

@@ -5,7 +5,8 @@ errors, argument types, path checks) is :mod:`simlab.cli.args`. Every module lis
 :data:`COMMANDS` exposes ``register(subparsers)``, which adds its
 sub-parser and sets ``func=handler``; a handler takes the parsed namespace and returns an exit
 status. User mistakes raise :class:`UsageError` (or ``argparse`` errors) and end as one line on
-stderr with exit status 2, never a traceback.
+stderr with exit status 2, never a traceback; so does an optional part that is not installed
+(:class:`~simlab.extras.MissingExtra`, naming the extra to install).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from simlab.cli.args import OneLineErrorParser, UsageError
+from simlab.extras import MissingExtra
 
 __all__ = [
     "main",
@@ -86,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with skipped_imports():
             return int(args.func(args) or 0)
-    except UsageError as exc:
+    except (UsageError, MissingExtra) as exc:
         print(f"simlab {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simlab.grading.attacks import shared_containers
+from simlab.grading.aliasing import shared_containers
 
 __all__ = ["FACTORIES"]
 

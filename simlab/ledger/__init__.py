@@ -7,9 +7,8 @@
   runs is :class:`~simlab.ledger.core.SqlLedger`.
 * :class:`MemoryLedger` (:mod:`~simlab.ledger.memory`) is the same contract in plain Python, and
   :mod:`~simlab.ledger.dict_experiment` the chapter's smallest model of fencing.
-* :class:`RacyClaimLedger` (:mod:`~simlab.ledger.sqlite.racy`, also importable as
-  ``ChapterLedger``) keeps the chapter's racy two-statement claim and unfenced save
-  (:mod:`~simlab.ledger.racy`) for teaching.
+* :class:`RacyClaimLedger` (:mod:`~simlab.ledger.sqlite.racy`) keeps the chapter's racy
+  two-statement claim and unfenced save (:mod:`~simlab.ledger.racy`) for teaching.
 * :class:`PostgresLedger` (the PostgreSQL dialect, :mod:`~simlab.ledger.postgres`) is the same
   contract on PostgreSQL, for workers on many machines (schema
   :mod:`~simlab.ledger.postgres.schema`, statements :mod:`~simlab.ledger.postgres.statements`,
@@ -18,7 +17,6 @@
   :func:`connect` opens either engine from a path or URL; :func:`throwaway_postgres`
   (:mod:`~simlab.ledger.throwaway`) runs a disposable server for tests and notebooks. The
   PostgreSQL names are imported on first use, so ``import simlab.ledger`` never loads the driver.
-  ``ChapterLedger`` and ``PostgresChapterLedger`` are the racy ledgers' former names, kept.
 * :class:`TaskLedger` (:mod:`~simlab.ledger.protocol`) is the contract as a type.
 * :mod:`~simlab.ledger.processes` runs real worker processes over a ledger file,
   :mod:`~simlab.ledger.demo` the chapter's story across them, :mod:`~simlab.ledger.probing`
@@ -32,7 +30,7 @@ from simlab.ledger.connect import connect
 from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.protocol import TaskLedger
 from simlab.ledger.sqlite.ledger import Ledger
-from simlab.ledger.sqlite.racy import ChapterLedger, RacyClaimLedger
+from simlab.ledger.sqlite.racy import RacyClaimLedger
 from simlab.ledger.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
 from simlab.records import Effect, Lease, TaskRecord
 
@@ -42,7 +40,6 @@ __all__ = [
     "TaskRecord",
     "Effect",
     "RacyClaimLedger",
-    "ChapterLedger",
     "MemoryLedger",
     "TaskLedger",
     "LedgerError",
@@ -54,7 +51,6 @@ __all__ = [
     "connect",
     "PostgresLedger",
     "PostgresRacyClaimLedger",
-    "PostgresChapterLedger",
     "throwaway_postgres",
     "PostgresUnavailable",
 ]
@@ -64,7 +60,6 @@ __all__ = [
 _LAZY = {
     "PostgresLedger": "simlab.ledger.postgres",
     "PostgresRacyClaimLedger": "simlab.ledger.postgres.racy",
-    "PostgresChapterLedger": "simlab.ledger.postgres.racy",
     "throwaway_postgres": "simlab.ledger.throwaway",
     "PostgresUnavailable": "simlab.ledger.throwaway",
     "scratch_schema": "simlab.ledger.postgres.probes",

@@ -28,7 +28,6 @@ from simlab.ledger.targets import is_postgres_url, redact, sqlite_path
 
 __all__ = [
     "connect",
-    "is_chapter_ledger",
     "is_postgres_url",
     "is_racy_claim_ledger",
     "redact",
@@ -83,10 +82,6 @@ def is_racy_claim_ledger(ledger: object) -> bool:
         return True
     pg_racy = sys.modules.get("simlab.ledger.postgres.racy")
     return pg_racy is not None and isinstance(ledger, pg_racy.PostgresRacyClaimLedger)
-
-
-#: The name it had when the racy ledger was called ``ChapterLedger``.
-is_chapter_ledger = is_racy_claim_ledger
 
 
 def remove_probe(ledger: object, task_id: str) -> bool:

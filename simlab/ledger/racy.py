@@ -15,7 +15,7 @@ from simlab.ledger.arguments import check_step, check_ttl, from_json
 from simlab.ledger.arguments import to_json as _to_json
 from simlab.records import COMPLETED, RUNNING, Lease
 
-__all__ = ["RacyClaimPrimitives", "ChapterPrimitives"]
+__all__ = ["RacyClaimPrimitives"]
 
 
 class RacyClaimPrimitives:
@@ -71,7 +71,3 @@ class RacyClaimPrimitives:
             "task_id": lease.task_id,
         }
         return self._write_one(lease.task_id, self.q.RACY_SAVE_UNFENCED, params)
-
-
-#: The name these primitives had when they lived in :mod:`simlab.ledger.core`.
-ChapterPrimitives = RacyClaimPrimitives

@@ -11,17 +11,11 @@ placed in one of the two. The correct ledgers pass every seed (tests/sim/test_ad
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS  # noqa: E402
-
-from simlab import Scenario, shrink, simulate  # noqa: E402
-from simlab.check.rules import rule_phrase  # noqa: E402
+from simlab import Scenario, shrink, simulate
+from simlab.check.rules import rule_phrase
+from tests.check.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 SEEDS = range(1, 21)
 #: The fewest of the 20 seeds on which a mutant must be caught by its promise's rule.

@@ -5,7 +5,6 @@ the ledger itself gave, over several seeds and every variant."""
 from __future__ import annotations
 
 import pytest
-from test_checker import epoch_race
 
 from simlab import Scenario, simulate
 from simlab.check.history import History
@@ -16,10 +15,11 @@ from simlab.check.rows import (
     refusal_reasons,
     task_rows,
 )
-from simlab.ledger import ChapterLedger
+from simlab.ledger import RacyClaimLedger
+from tests.check.test_checker import epoch_race
 
 
-class KeepingLedger(ChapterLedger):
+class KeepingLedger(RacyClaimLedger):
     """The real ledger, which keeps its final rows and effects when the simulator closes it."""
 
     kept: dict = {}

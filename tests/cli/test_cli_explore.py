@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from strategies import run_cli
 
 from simlab.sim.schedule import Schedule
+from tests.strategies import run_cli
 
 KEYS = ("certified", "schedules", "states", "seconds", "scope", "lengths")
 

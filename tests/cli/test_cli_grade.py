@@ -93,7 +93,7 @@ _SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_fencing_and_
     ],
 )
 def test_is_bad_bench_grade_input_one_line_and_exit_2(argv, words, capsys):
-    from strategies import run_cli
+    from tests.strategies import run_cli
 
     code, out, err = run_cli(["bench", "grade", *argv], capsys)
     assert code == 2 and out == ""

@@ -4,9 +4,9 @@ session's throwaway server, and one-line errors for targets that name no engine.
 from __future__ import annotations
 
 import pytest
-from strategies import run_cli
 
 from simlab.ledger import connect
+from tests.strategies import run_cli
 
 
 def test_does_the_demo_run_the_chapters_story_and_race_on_postgres(postgres_server, capsys):

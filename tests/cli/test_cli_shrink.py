@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from strategies import run_cli
 
 from simlab.sim.schedule import Schedule
+from tests.strategies import run_cli
 
 run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 

@@ -6,10 +6,10 @@ import csv
 import json
 
 import pytest
-from strategies import run_cli
 
 from simlab.sim.bench import bench_sim
 from simlab.sim.scenario import Scenario
+from tests.strategies import run_cli
 
 SMALL = ["--tasks", "30"]
 

@@ -12,12 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
-from submissions.cases import ROOT, cases
 
 from simlab.cli import main
 from simlab.grading import grade, report
 from simlab.grading.checks import EXERCISES
 from simlab.grading.messages import render, untranslated
+from tests.submissions.cases import ROOT, cases
+
+pytestmark = pytest.mark.jail
 
 #: Short enough to keep the endless loop cheap, long enough for a slow CI machine.
 TIMEOUT = "10"

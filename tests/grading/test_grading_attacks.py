@@ -43,7 +43,6 @@ from pathlib import Path
 
 import pytest
 from nbformat.v4 import new_code_cell
-from submissions.cases import FENCING, LEASES, NO_HEARTBEAT_LOOP, ROOT, answer_source, with_answers
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
 from simlab.grading.checks.release.injection import FOREIGN_HOSTS
@@ -51,9 +50,17 @@ from simlab.grading.checks.release.threshold import HIDDEN_SEEDS
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
 from simlab.grading.text import FEEDBACK_CHARS
+from tests.submissions.cases import (
+    FENCING,
+    LEASES,
+    NO_HEARTBEAT_LOOP,
+    ROOT,
+    answer_source,
+    with_answers,
+)
 
 # The checks look at every process and every file of the machine: no other test may run beside.
-pytestmark = pytest.mark.serial
+pytestmark = [pytest.mark.serial, pytest.mark.jail]
 
 TIMEOUT = "10"
 RELEASE = "05_release_regression.ipynb"

@@ -9,12 +9,12 @@ import dataclasses
 import json
 
 import pytest
-from submissions.cases import FENCING, ROOT
 
 from simlab.grading.checks.fencing import EXERCISE
 from simlab.grading.grader import grade_notebook, hidden_checks
 from simlab.grading.notebook import read_notebook
 from simlab.grading.questions import require
+from tests.submissions.cases import FENCING, ROOT
 
 QUESTION = EXERCISE.questions[0]  # cancel-after-claim
 

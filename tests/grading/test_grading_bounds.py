@@ -252,6 +252,7 @@ def flood():
 """
 
 
+@pytest.mark.jail
 def test_does_a_stream_of_frames_within_the_limits_still_end():
     from simlab.grading.sandbox.supervisor import MAX_INTAKE_VALUES, Sandbox, SandboxLost
 

@@ -57,11 +57,13 @@ def graded(**answers: str) -> dict:
     return grades
 
 
+@pytest.mark.jail
 def test_does_the_solution_get_every_point():
     grades = graded()
     assert {q: g.points for q, g in grades.items()} == {q.id: q.points for q in EXERCISE.questions}
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("question", "source", "lost", "says"),
     [

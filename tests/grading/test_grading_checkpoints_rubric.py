@@ -16,8 +16,6 @@ draw from), and must be short enough to be shown whole.
 from __future__ import annotations
 
 import pytest
-from submissions.checkpoints import ANSWERS
-from submissions.grading import check_answer, check_corpus, check_feedback, exercise_of, graded
 
 from simlab.agent.example import example_world
 from simlab.cli import main
@@ -40,6 +38,14 @@ from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import LANGS, render, untranslated
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.version import grader_version
+from tests.submissions.checkpoints import ANSWERS
+from tests.submissions.grading import (
+    check_answer,
+    check_corpus,
+    check_feedback,
+    exercise_of,
+    graded,
+)
 
 QUESTIONS = ("pure-migration", "resume-guard", "cache-key")
 
@@ -56,6 +62,7 @@ HIDDEN = [
 ]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"),
     ANSWERS,
@@ -201,6 +208,7 @@ CORRECT = [
 ]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "seed"),
     [(*answer, seed) for answer in CORRECT for seed in SEEDS],

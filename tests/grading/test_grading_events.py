@@ -14,8 +14,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from submissions import events as events_corpus
-from submissions.grading import graded
 
 from simlab.agent.events import AgentEvent, EventAbsorber
 from simlab.grading.checks import EXERCISES
@@ -41,12 +39,15 @@ from simlab.grading.messages import render, untranslated
 from simlab.grading.notebook import read_notebook
 from simlab.grading.properties import falsify, st
 from simlab.grading.questions import FAILURE_CHARS, Fail
+from tests.submissions import events as events_corpus
+from tests.submissions.grading import graded
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISE = EXERCISES["events"]
 SOLUTION = read_notebook(ROOT / "solutions" / EXERCISE.notebook)
 
 
+@pytest.mark.jail
 def test_does_the_solution_get_every_point():
     grades, _ = hidden_checks(copy.deepcopy(SOLUTION), EXERCISE, timeout=60)
     assert {q: g.points for q, g in grades.items()} == {q.id: q.points for q in EXERCISE.questions}
@@ -393,6 +394,7 @@ def test_is_every_sentence_of_a_generated_story_translated_and_short():
 ALTERNATIVES = [a for a in events_corpus.ANSWERS if a[3] == EXERCISE.question(a[1]).points]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("seed", (1, 2))
 @pytest.mark.parametrize(
     ("question", "source"), [a[1:3] for a in ALTERNATIVES], ids=[a[0] for a in ALTERNATIVES]

@@ -13,8 +13,6 @@ from __future__ import annotations
 import functools
 
 import pytest
-from submissions.events import ANSWERS
-from submissions.grading import check_answer, check_corpus, check_feedback
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
@@ -22,10 +20,13 @@ from simlab.grading.checks.events import children
 from simlab.grading.checks.events.absorber import similar_names
 from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
+from tests.submissions.events import ANSWERS
+from tests.submissions.grading import check_answer, check_corpus, check_feedback
 
 EXERCISE = EXERCISES["events"]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
 )

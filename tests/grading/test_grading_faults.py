@@ -21,9 +21,18 @@ import copy
 import re
 
 import pytest
-from submissions.cases import TWO_STATEMENT_CLAIM, UNFENCED_EFFECT
-from submissions.grading import ROOT, exercise_of
-from submissions.leases import (
+
+from simlab.grading.checks.leases import CLAIM_SCENARIO, CLAIM_SEEDS, EFFECT_SCENARIO, EFFECT_SEEDS
+from simlab.grading.checks.leases.driving import simulated
+from simlab.grading.checks.leases.messages import say
+from simlab.grading.messages import Message, untranslated
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.questions import FAILURE_CHARS, Fail
+from simlab.grading.runtime import Runtime, plan
+from simlab.grading.student import Student
+from tests.submissions.cases import TWO_STATEMENT_CLAIM, UNFENCED_EFFECT
+from tests.submissions.grading import ROOT, exercise_of
+from tests.submissions.leases import (
     ALWAYS_TRUE_EFFECT,
     CHECK_THEN_UNIQUE_INSERT,
     IGNORES_LEASE_UNTIL,
@@ -34,14 +43,7 @@ from submissions.leases import (
     UNFENCED_HEARTBEAT,
 )
 
-from simlab.grading.checks.leases import CLAIM_SCENARIO, CLAIM_SEEDS, EFFECT_SCENARIO, EFFECT_SEEDS
-from simlab.grading.checks.leases.driving import simulated
-from simlab.grading.checks.leases.messages import say
-from simlab.grading.messages import Message, untranslated
-from simlab.grading.notebook import cell_question, cell_role, read_notebook
-from simlab.grading.questions import FAILURE_CHARS, Fail
-from simlab.grading.runtime import Runtime, plan
-from simlab.grading.student import Student
+pytestmark = pytest.mark.jail
 
 CLAIM = ("atomic-claim", {"claim": "claim", "heartbeat": "heartbeat"}, say("by_claim_heartbeat"))
 EFFECT = ("idempotent-send", {"record_effect": "record_effect"}, say("by_email_code"))

@@ -14,11 +14,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from submissions import fencing
-from submissions.cases import FENCING, answer_source
-from submissions.fencing import ANSWERS
-from submissions.grading import check_answer, check_corpus, check_feedback, graded
-from submissions.rubric import ANSWERS as FIRST_ANSWERS
 
 from simlab.errors import TerminalTask
 from simlab.grading.checks.fencing.claim import reference_cancel, reference_requeue
@@ -39,6 +34,11 @@ from simlab.grading.sandbox import remote, wire
 from simlab.learn import run_worker
 from simlab.ledger import Ledger
 from simlab.sim.mailbox import Mailbox
+from tests.submissions import fencing
+from tests.submissions.cases import FENCING, answer_source
+from tests.submissions.fencing import ANSWERS
+from tests.submissions.grading import check_answer, check_corpus, check_feedback, graded
+from tests.submissions.rubric import ANSWERS as FIRST_ANSWERS
 
 QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
 #: Words of the grader's worlds that no feedback may quote.
@@ -47,6 +47,7 @@ WORLD_WORDS = ["WorldLedger", "WorldMailbox", "doc-", "answer citing", "Play"]
 SEEDS = (7, 2024)
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
 )
@@ -67,6 +68,7 @@ CORRECT = [
 ]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("seed", SEEDS)
 def test_do_correct_answers_get_every_point_in_every_world(seed):
     with judged_in(seed):
@@ -75,6 +77,7 @@ def test_do_correct_answers_get_every_point_in_every_world(seed):
             assert grade.points == grade.max_points, (seed, name, grade.feedback)
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("seed", SEEDS[1:])
 def test_do_the_attacks_lose_their_points_in_other_worlds_too(seed):
     attacks = {

@@ -14,8 +14,6 @@ from __future__ import annotations
 import functools
 
 import pytest
-from submissions.grading import check_answer, check_corpus, check_feedback
-from submissions.histories import ANSWERS
 
 from simlab.check.checker import stale_commits
 from simlab.cli import main
@@ -38,6 +36,8 @@ from simlab.grading.checks.histories.stale import (
 )
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
 from simlab.sim.simulation import simulate
+from tests.submissions.grading import check_answer, check_corpus, check_feedback
+from tests.submissions.histories import ANSWERS
 
 #: Worlds a correct alternative must get every point in (a mistake is judged in the first: its
 #: source's own, as a notebook's bytes give one; the world tests below show that every world
@@ -52,6 +52,7 @@ def _worlds(source: str, most: int) -> list[int]:
     return [own, own ^ 1, own ^ 2][: WORLDS if most == 6 else 1]
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
 )

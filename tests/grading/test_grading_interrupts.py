@@ -36,7 +36,7 @@ NOTEBOOK = "03_histories_and_ttl.ipynb"
 MAX_SCORE = 12
 _PR_SET_CHILD_SUBREAPER = 36
 
-pytestmark = pytest.mark.serial
+pytestmark = [pytest.mark.serial, pytest.mark.jail]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -125,6 +125,7 @@ def probe(tmp_path_factory):
         listener.close()
 
 
+@pytest.mark.jail
 def test_is_the_jail_user_nobody_inside_and_on_the_host(probe):
     facts, host, _ = probe
     assert (facts["uid"], facts["gid"]) == (SANDBOX_UID, SANDBOX_UID)
@@ -133,6 +134,7 @@ def test_is_the_jail_user_nobody_inside_and_on_the_host(probe):
     assert {uid for _, uid in host} == {expected}
 
 
+@pytest.mark.jail
 def test_does_the_jail_see_only_the_runtime_and_simlab(probe):
     facts, _, shared = probe
     system = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "proc", "dev", "tmp"}
@@ -148,6 +150,7 @@ def test_does_the_jail_see_only_the_runtime_and_simlab(probe):
     assert set(home_inside) <= allowed, home_inside
 
 
+@pytest.mark.jail
 def test_are_the_graders_processes_and_network_out_of_reach(probe):
     facts, _, _ = probe
     assert facts["procs"] == [1] == [facts["pid"]], "only the jail's own process is visible"
@@ -155,6 +158,7 @@ def test_are_the_graders_processes_and_network_out_of_reach(probe):
     assert facts["host_loopback"] != "connected"
 
 
+@pytest.mark.jail
 def test_are_the_limits_hard_and_the_sources_read_only(probe):
     facts, _, shared = probe
     limits = Limits()
@@ -178,6 +182,7 @@ def test_are_the_limits_hard_and_the_sources_read_only(probe):
     assert facts["userns"] != 0, "a new user namespace inside the jail must be refused"
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("ending", ["exits", "killed"])
 def test_does_every_process_of_a_jail_die_with_it(ending):
     marker = f"{MARKER}-{ending}"
@@ -214,6 +219,7 @@ def test_does_every_process_of_a_jail_die_with_it(ending):
     assert _with_marker(marker) == []
 
 
+@pytest.mark.jail
 def test_one_jails_fork_bomb_does_not_starve_another():
     bomb = (
         "import os, sys, time\nn = 0\nwhile n < 200:\n    try:\n        pid = os.fork()\n"
@@ -243,6 +249,7 @@ def test_one_jails_fork_bomb_does_not_starve_another():
         bomb_jail.wait(30)
 
 
+@pytest.mark.jail
 def test_is_a_cpu_hog_killed_at_its_cpu_limit():
     started = time.monotonic()
     done = subprocess.run(
@@ -309,6 +316,7 @@ def test_do_frames_round_trip_and_writes_have_a_deadline():
     os.close(w)
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("source", "words"),
     [
@@ -375,6 +383,7 @@ def test_does_the_exchange_refuse_links_fifos_and_huge_files(tmp_path):
     assert not Path(exchange.path).exists() and secret.read_text() == "secret"
 
 
+@pytest.mark.jail
 def test_does_require_refuse_a_jail_that_cannot_import_simlab(monkeypatch):
     """The probe runs this Python importing the sandbox's child module inside a jail. A jail that
     hid the checkout (a private /tmp mounted over a clone under /tmp did, in CI) used to pass the
@@ -433,6 +442,7 @@ PROBE_LOCKS = textwrap.dedent(
 )
 
 
+@pytest.mark.jail
 def test_can_two_jails_pass_nothing_through_locks_on_what_both_see():
     require()
     if os.geteuid() != 0:

@@ -10,12 +10,12 @@ another world too, and no feedback quotes a value the world drew.
 from __future__ import annotations
 
 import pytest
-from submissions.cases import answer_source
-from submissions.grading import check_answer
-from submissions.leases import ANSWERS, FORESEEING
 
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.leases.world import SHOWN_TTLS, world_of
+from tests.submissions.cases import answer_source
+from tests.submissions.grading import check_answer
+from tests.submissions.leases import ANSWERS, FORESEEING
 
 QUESTIONS = ("atomic-claim", "idempotent-send", "worker-loop")
 NOTEBOOK = "02_leases_effects_and_loop.ipynb"
@@ -45,6 +45,7 @@ def test_is_every_world_one_the_notebook_never_shows():
     assert len(seen) > 500  # the seed decides the world
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("seed", [3, 11])
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_does_the_solution_get_every_point_in_other_worlds(question, seed):
@@ -55,6 +56,7 @@ def test_does_the_solution_get_every_point_in_other_worlds(question, seed):
         check_answer(question, answer_source("solutions", NOTEBOOK, question), points, "all")
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize("seed", [5, 8])
 @pytest.mark.parametrize("name", ALTERNATIVES)
 def test_does_a_correct_alternative_get_every_point_in_other_worlds(name, seed):
@@ -63,6 +65,7 @@ def test_does_a_correct_alternative_get_every_point_in_other_worlds(name, seed):
         check_answer(question, source, most, says)
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"), FORESEEING, ids=[a[0] for a in FORESEEING]
 )

@@ -22,6 +22,8 @@ from simlab.ledger import Ledger
 from simlab.records import Lease
 from simlab.sim.mailbox import Mailbox
 
+pytestmark = pytest.mark.jail
+
 SETUP = """
 import json, sqlite3
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask

@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 
 import pytest
-from submissions.cases import FENCING, ROOT, answer_source, with_answers
 
 from simlab.grading import grade
 from simlab.grading.notebook import notebook_text, read_notebook
@@ -33,8 +32,9 @@ from simlab.grading.sandbox import cgroup, exchange
 from simlab.grading.sandbox.jail import make_shared
 from simlab.grading.sandbox.meter import BACKSTOP
 from simlab.grading.sandbox.supervisor import Sandbox, SandboxLost
+from tests.submissions.cases import FENCING, ROOT, answer_source, with_answers
 
-pytestmark = pytest.mark.serial
+pytestmark = [pytest.mark.serial, pytest.mark.jail]
 
 #: Burns ``seconds`` of its own CPU time, however slowly the host lets it.
 BURN = """

@@ -12,8 +12,12 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from simlab.grading.bench import execute_plain
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
+
+pytestmark = pytest.mark.kernel
 
 ROOT = Path(__file__).resolve().parents[2]
 

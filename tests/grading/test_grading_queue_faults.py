@@ -236,6 +236,7 @@ def test_does_ctrl_c_hand_the_submission_back_and_leave_nothing_running(tmp_path
     assert status == 0 and _subs(db)["slow"].status == "graded"
 
 
+@pytest.mark.jail
 @pytest.mark.serial
 def test_are_jailed_queue_results_those_of_a_plain_jailed_grade(tmp_path):
     folder, db = _class(tmp_path / "class", slow=False), str(tmp_path / "q.sqlite")

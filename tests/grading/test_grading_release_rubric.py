@@ -20,9 +20,6 @@ import statistics
 from urllib.parse import urlsplit
 
 import pytest
-from submissions.cases import answer_source
-from submissions.grading import ROOT, check_corpus, check_feedback, exercise_of
-from submissions.release import ANSWERS
 
 from simlab.cli import main
 from simlab.grading.checks.hidden_world import judged_in, seed_for
@@ -55,6 +52,9 @@ from simlab.grading.checks.release.threshold import (
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.release.golden import observe_case
+from tests.submissions.cases import answer_source
+from tests.submissions.grading import ROOT, check_corpus, check_feedback, exercise_of
+from tests.submissions.release import ANSWERS
 
 #: The worlds every correct answer is judged in, beside the one of its own bytes.
 WORLDS = (0, seed_for(b"release", "a"), seed_for(b"release", "b"))
@@ -110,6 +110,7 @@ def _batch() -> dict:
     return grades
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("key", "question", "source", "world", "most", "says"),
     JUDGEMENTS,
@@ -439,7 +440,13 @@ def _namespace(source: str) -> dict:
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
     every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
-    from submissions.release import BY_HAND, KEEPS_TRAILING_DOT, KIT_LINKS, LAST_LABELS, PREFIX
+    from tests.submissions.release import (
+        BY_HAND,
+        KEEPS_TRAILING_DOT,
+        KIT_LINKS,
+        LAST_LABELS,
+        PREFIX,
+    )
 
     worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
     for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):

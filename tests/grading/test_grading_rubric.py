@@ -13,9 +13,6 @@ import copy
 import functools
 
 import pytest
-from submissions.grading import ROOT, check_answer, check_feedback, exercise_of
-from submissions.leases import ANSWERS as LEASES
-from submissions.rubric import ANSWERS as RUBRIC
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
@@ -26,10 +23,14 @@ from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.runtime import Runtime, plan
+from tests.submissions.grading import ROOT, check_answer, check_feedback, exercise_of
+from tests.submissions.leases import ANSWERS as LEASES
+from tests.submissions.rubric import ANSWERS as RUBRIC
 
 ANSWERS = LEASES + RUBRIC
 
 
+@pytest.mark.jail
 @pytest.mark.parametrize(
     ("name", "question", "source", "most", "says"),
     ANSWERS,
@@ -77,16 +78,16 @@ def test_does_the_rubric_print_without_hidden_inputs(capsys):
     assert "no exercise" in capsys.readouterr().err
 
 
+@pytest.mark.jail
 def test_does_a_failing_fault_run_tell_its_shrunk_story():
     """record_effect that always says True resends an e-mail under seeded faults: the feedback
     is the shrunk run in a few sentences, with the broken rule and without the seed."""
-    from submissions.leases import ALWAYS_TRUE_EFFECT
-
     from simlab.grading.checks.leases import EFFECT_SCENARIO, EFFECT_SEEDS
     from simlab.grading.checks.leases.driving import simulated
     from simlab.grading.checks.leases.messages import say
     from simlab.grading.questions import Fail
     from simlab.grading.student import Student
+    from tests.submissions.leases import ALWAYS_TRUE_EFFECT
 
     exercise = EXERCISES["leases"]
     nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))

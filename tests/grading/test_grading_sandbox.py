@@ -7,7 +7,6 @@ import math
 import os
 
 import pytest
-from submissions.cases import FENCING, NO_BUMP, ROOT, with_answers
 
 from simlab.check.history import Event
 from simlab.errors import LeaseHeld
@@ -19,6 +18,7 @@ from simlab.grading.sandbox import wire
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
 from simlab.grading.student import Student
 from simlab.records import Lease, TaskRecord
+from tests.submissions.cases import FENCING, NO_BUMP, ROOT, with_answers
 
 
 @pytest.fixture
@@ -52,11 +52,13 @@ def test_does_the_wire_refuse_to_build_unknown_types():
     assert isinstance(wire.decode(wire.encode(object())), wire.Opaque)
 
 
+@pytest.mark.jail
 def test_does_student_code_run_in_another_process(box):
     assert box.exec_cell(0, "import os\ndef pid():\n    return os.getpid()\n").status == "ok"
     assert box.call("pid") != os.getpid()
 
 
+@pytest.mark.jail
 def test_do_kit_errors_come_back_as_themselves_and_others_by_name(box):
     box.exec_cell(
         0,
@@ -77,6 +79,7 @@ def test_do_kit_errors_come_back_as_themselves_and_others_by_name(box):
     assert other.value.type == "ZeroDivisionError" and "broken()" in str(other.value.what)
 
 
+@pytest.mark.jail
 def test_is_an_endless_call_stopped_and_reported():
     with Sandbox(timeout=1) as box:
         box.exec_cell(0, "def spin():\n    while True:\n        pass\n")
@@ -85,17 +88,20 @@ def test_is_an_endless_call_stopped_and_reported():
         assert not box.alive
 
 
+@pytest.mark.jail
 def test_is_an_exit_in_a_cell_reported_as_a_dead_sandbox(box):
     result = box.exec_cell(3, "import os\nos._exit(7)\n")
     assert result.status == "dead" and "died" in result.detail and not box.alive
     assert not box.alive
 
 
+@pytest.mark.jail
 def test_is_a_syntax_error_reported_with_its_line(box):
     result = box.exec_cell(0, "x = 1\ndef f(:\n    pass\n")
     assert result.status == "error" and "SyntaxError" in result.detail and "line 2" in result.detail
 
 
+@pytest.mark.jail
 def test_is_an_oversized_reply_refused(box, monkeypatch):
     monkeypatch.setattr(sandbox_module, "MAX_REPLY", 10_000)
     box.exec_cell(0, "def big():\n    return 'x' * 50_000\n")
@@ -103,6 +109,7 @@ def test_is_an_oversized_reply_refused(box, monkeypatch):
         box.call("big")
 
 
+@pytest.mark.jail
 def test_does_student_output_never_reach_the_graders_terminal(box, capfd):
     source = (
         "import os, sys\nprint('x' * 5_000_000)\nsys.stderr.write('y' * 1000)\n"
@@ -113,6 +120,7 @@ def test_does_student_output_never_reach_the_graders_terminal(box, capfd):
     assert "x" * 10 not in out and "raw" not in out + err and "y" * 10 not in err
 
 
+@pytest.mark.jail
 def test_can_a_monkeypatch_in_the_sandbox_reach_the_grader(box):
     from simlab.check import checker
 
@@ -131,6 +139,7 @@ def _fencing(answers: dict) -> object:
     return with_answers(read_notebook(ROOT / "solutions" / FENCING), answers)
 
 
+@pytest.mark.jail
 def test_does_a_call_that_hangs_fail_only_its_own_question():
     hang = NO_BUMP.replace(
         '    if state["status"] != "cancelled":',
@@ -146,6 +155,7 @@ def test_does_a_call_that_hangs_fail_only_its_own_question():
     assert boxes.used == 2, "a fresh sandbox for the questions after the hang"
 
 
+@pytest.mark.jail
 def test_does_a_cell_that_hangs_cost_only_its_definitions():
     cell = "import time\ntime.sleep(60)\n" + NO_BUMP
     nb = _fencing({"cancel-after-claim": cell})
@@ -178,6 +188,7 @@ def what_cancel_does(path):
 """
 
 
+@pytest.mark.jail
 def test_do_odd_answers_cost_their_question_and_never_the_grader():
     nb = _fencing({"cancel-after-claim": ODD, "cancel-after-first-step": "", "cancel-limits": ""})
     grades, _ = hidden_checks(nb, EXERCISES["fencing"], timeout=5, budget=60)

@@ -232,6 +232,7 @@ def _run(python: Path, cwd: Path, *args: str, timeout: float = 120) -> str:
     return done.stdout
 
 
+@pytest.mark.jail
 @pytest.mark.timeout(1500)  # a wheel built, an environment made, then twelve notebooks graded
 def test_does_the_installed_kit_grade_solutions_full_and_exercises_zero(installed, tmp_path):
     python, site = installed

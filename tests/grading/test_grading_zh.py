@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.fencing.messages import say
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAME = "01_fencing_and_cancellation.ipynb"
 
 
+@pytest.mark.jail
 def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedback(capsys):
     paths = [str(ROOT / "solutions/zh" / NAME), str(ROOT / "exercises/zh" / NAME)]
     status = main(["grade", "--json", "--lang", "zh", "--jobs", "2", "--no-progress", *paths])

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import FakeClock, json_values, non_json_values
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger import dict_experiment as model
 from simlab.ledger.arguments import MAX_JSON_DEPTH, MAX_TTL, MAX_VALUE_BYTES
 from simlab.records import CANCELLED, COMPLETED, DEAD, PROBE_TENANT, QUEUED, RUNNING, Effect, Lease
+from tests.strategies import FakeClock, json_values, non_json_values
 
 TTL = 10.0
 # Fixture-scoped fakes are fine here: every example builds its own ledger through make_ledger.
@@ -33,6 +33,15 @@ def snapshot(ledger):
 def expire(clock: FakeClock, lease: Lease) -> None:
     """Move the clock to the exact instant the lease expires (``lease_until <= clock()``)."""
     clock.now = lease.lease_until
+
+
+def taken_over(ledger, clock: FakeClock) -> tuple[Lease, Lease]:
+    """Task ``j1`` submitted, claimed by ``w1``, and claimed again by ``w2`` the instant that
+    lease expired: (the stale lease, the current one)."""
+    ledger.submit("j1")
+    old = ledger.claim("j1", "w1", TTL)
+    expire(clock, old)
+    return old, ledger.claim("j1", "w2", TTL)
 
 
 # -- submit ------------------------------------------------------------------------------------
@@ -114,8 +123,9 @@ def test_does_a_claim_after_expiry_take_over_with_a_higher_epoch(ledger, clock):
     assert ledger.get("j1").worker == "w2"
 
 
-@pytest.mark.parametrize("status", [COMPLETED, CANCELLED, DEAD])
-def test_is_a_terminal_task_refused_by_claim(make_ledger, clock, status):
+def terminal(make_ledger, clock, status: str):
+    """A ledger whose task ``j1`` reached ``status`` (completed, cancelled or dead) the way a
+    task does: saved done, cancelled, or claimed past its single attempt."""
     ledger = make_ledger(max_attempts=1)
     ledger.submit("j1")
     lease = ledger.claim("j1", "w1", TTL)
@@ -128,6 +138,12 @@ def test_is_a_terminal_task_refused_by_claim(make_ledger, clock, status):
         with pytest.raises(TerminalTask):
             ledger.claim("j1", "w2", TTL)
     assert ledger.get("j1").status == status
+    return ledger
+
+
+@pytest.mark.parametrize("status", [COMPLETED, CANCELLED, DEAD])
+def test_is_a_terminal_task_refused_by_claim(make_ledger, clock, status):
+    ledger = terminal(make_ledger, clock, status)
     before = snapshot(ledger)
     with pytest.raises(TerminalTask) as caught:
         ledger.claim("j1", "w3", TTL)
@@ -150,10 +166,7 @@ def test_does_a_heartbeat_extend_the_lease(ledger, clock):
 
 
 def test_can_a_worker_heartbeat_after_another_worker_reclaimed(ledger, clock):
-    ledger.submit("j1")
-    old = ledger.claim("j1", "w1", TTL)
-    expire(clock, old)
-    new = ledger.claim("j1", "w2", TTL)
+    old, new = taken_over(ledger, clock)
     before = snapshot(ledger)
     assert not ledger.heartbeat(old, TTL * 5)
     assert snapshot(ledger) == before
@@ -199,10 +212,7 @@ def test_can_a_worker_whose_lease_expired_still_commit(ledger, clock):
 
 
 def test_is_a_commit_with_an_old_epoch_refused_after_a_takeover(ledger, clock):
-    ledger.submit("j1")
-    old = ledger.claim("j1", "w1", TTL)
-    expire(clock, old)
-    new = ledger.claim("j1", "w2", TTL)
+    old, new = taken_over(ledger, clock)
     assert not ledger.save(old, 1, result="stale", done=True)
     assert ledger.save(new, 1, result="fresh", done=True)
     record = ledger.get("j1")
@@ -268,10 +278,7 @@ def test_does_release_hand_a_task_back_to_the_queue(ledger):
 
 
 def test_can_a_stale_lease_release_the_task(ledger, clock):
-    ledger.submit("j1")
-    old = ledger.claim("j1", "w1", TTL)
-    expire(clock, old)
-    ledger.claim("j1", "w2", TTL)
+    old, _ = taken_over(ledger, clock)
     before = snapshot(ledger)
     assert not ledger.release(old)
     assert snapshot(ledger) == before
@@ -302,18 +309,7 @@ def test_can_a_queued_task_be_cancelled(ledger):
 
 @pytest.mark.parametrize("status", [COMPLETED, CANCELLED, DEAD])
 def test_does_cancel_leave_a_terminal_task_alone(make_ledger, clock, status):
-    ledger = make_ledger(max_attempts=1)
-    ledger.submit("j1")
-    lease = ledger.claim("j1", "w1", TTL)
-    if status == COMPLETED:
-        ledger.save(lease, 1, result="answer", done=True)
-    elif status == CANCELLED:
-        ledger.cancel("j1")
-    else:
-        expire(clock, lease)
-        with pytest.raises(TerminalTask):
-            ledger.claim("j1", "w2", TTL)
-    assert ledger.get("j1").status == status
+    ledger = terminal(make_ledger, clock, status)
     before = snapshot(ledger)
     assert not ledger.cancel("j1")
     assert snapshot(ledger) == before
@@ -436,10 +432,7 @@ def test_may_a_side_effect_be_sent_only_once(ledger, clock):
 
 
 def test_can_a_stale_lease_record_a_side_effect(ledger, clock):
-    ledger.submit("j1")
-    old = ledger.claim("j1", "w1", TTL)
-    expire(clock, old)
-    ledger.claim("j1", "w2", TTL)
+    old, _ = taken_over(ledger, clock)
     before = snapshot(ledger)
     assert not ledger.record_effect(old, "email:42")
     assert snapshot(ledger) == before

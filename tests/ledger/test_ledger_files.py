@@ -18,13 +18,13 @@ import time
 from pathlib import Path
 
 import pytest
-from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger
 from simlab.ledger.sqlite import CHECKPOINT_EVERY
 from simlab.ledger.sqlite.files import APPLICATION_ID, header_identity, read_header
 from simlab.release.health import check_health, format_health
+from tests.strategies import as_nobody, run_cli
 
 
 def other_program_db(path: Path, wal: bool = False) -> bytes:
@@ -75,30 +75,6 @@ def test_is_a_dangling_symlink_refused_without_creating_its_target(tmp_path):
         Ledger(link)
     assert not (tmp_path / "elsewhere").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["jobs.sqlite"]
-
-
-def as_nobody(fn) -> str:
-    """``fn()`` in a forked child that became ``nobody``: what it returned, or the error."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            try:
-                text = f"ok {fn()}"
-            except Exception as exc:  # noqa: BLE001 -- reported to the parent
-                text = f"{type(exc).__name__}: {exc}"
-            os.write(write, text.encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        text = pipe.read()
-    os.waitpid(pid, 0)
-    return text
 
 
 @pytest.fixture

@@ -18,13 +18,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from conftest import postgres_unavailable
 from simlab.errors import LedgerError
 from simlab.ledger import (
-    ChapterLedger,
     Ledger,
-    PostgresChapterLedger,
     PostgresLedger,
+    PostgresRacyClaimLedger,
+    RacyClaimLedger,
     connect,
     throwaway,
 )
@@ -33,6 +32,7 @@ from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.postgres import statements as pg_statements
 from simlab.ledger.postgres.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from simlab.records import PROBE_TENANT, Lease
+from tests.conftest import postgres_unavailable
 
 TTL = 10.0
 
@@ -56,7 +56,7 @@ def test_does_connect_pick_the_engine_from_the_target(tmp_path, fresh_postgres):
     with connect(f"sqlite:///{tmp_path}/b.sqlite") as absolute:
         assert absolute.path == f"{tmp_path}/b.sqlite"
     with connect(url, chapter=True) as a, connect(":memory:", chapter=True) as b:
-        assert type(a) is PostgresChapterLedger and type(b) is ChapterLedger
+        assert type(a) is PostgresRacyClaimLedger and type(b) is RacyClaimLedger
 
 
 def test_does_connect_pass_the_clock_and_max_attempts_through(fresh_postgres, tmp_path):
@@ -358,6 +358,7 @@ def test_is_a_nul_character_refused_as_bad_input(fresh_postgres, where):
 # -- the throwaway server ------------------------------------------------------------------------
 
 
+@pytest.mark.server
 def test_does_the_throwaway_server_clean_up_after_an_error():
     before = set(glob.glob("/tmp/simlab-pg-*"))
     with pytest.raises(RuntimeError, match="boom"):

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from simlab.errors import LedgerError, TerminalTask
-from simlab.ledger import SCHEMA_VERSION, ChapterLedger, Ledger
+from simlab.ledger import SCHEMA_VERSION, Ledger, RacyClaimLedger
 from simlab.ledger.sqlite.probes import bare_claim_save
 
 
@@ -102,7 +102,7 @@ def test_does_a_dead_letter_survive_reopening(tmp_path):
 
 def test_does_the_chapter_two_statement_claim_hand_one_epoch_to_two_workers():
     """The flaw the chapter leaves open, reproduced in one process by interleaving by hand."""
-    ledger = ChapterLedger(":memory:", clock=Clock())
+    ledger = RacyClaimLedger(":memory:", clock=Clock())
     ledger.submit("j1")
     ledger.claim_update_only("j1", "w1", ttl=10)  # w1's UPDATE: epoch 1
     ledger.claim_update_only("j1", "w2", ttl=10)  # w2's UPDATE lands before w1's SELECT: epoch 2
@@ -115,7 +115,7 @@ def test_does_the_chapter_two_statement_claim_hand_one_epoch_to_two_workers():
 
 def test_does_the_unfenced_save_let_a_stale_worker_overwrite_its_successor():
     clock = Clock()
-    ledger = ChapterLedger(":memory:", clock=clock)
+    ledger = RacyClaimLedger(":memory:", clock=clock)
     ledger.submit("j1")
     old = ledger.claim("j1", "w1", ttl=1)
     clock.now = 2

@@ -24,12 +24,12 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from strategies import FakeClock, json_values, non_json_values
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger, PostgresLedger
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import STATUSES, Lease
+from tests.strategies import FakeClock, json_values, non_json_values
 
 #: Mostly tasks that exist (``open_ledgers`` submits some of them), sometimes one that never does.
 TASK_IDS = st.sampled_from(["a", "b", "c", "a", "b", "c", "ghost"])

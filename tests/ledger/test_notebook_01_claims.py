@@ -7,7 +7,7 @@ compared by nbval as well.
 
 from __future__ import annotations
 
-from simlab.ledger import ChapterLedger
+from simlab.ledger import RacyClaimLedger
 from simlab.ledger.dict_experiment import claim, commit, new_state
 from simlab.ledger.fenced_store import WITHDRAWN, FencedStore, cancel_story
 
@@ -67,7 +67,7 @@ def test_would_worker_1s_save_land_without_the_fence():
     """01 section 2: after worker-1's save at t=57 the checkpoint holds doc-1@v3; "without the
     fence it would hold doc-1@v2 until worker-2's last save at t=60" (which hides it)."""
     now = [0.0]
-    ledger = ChapterLedger(":memory:", clock=lambda: now[0])
+    ledger = RacyClaimLedger(":memory:", clock=lambda: now[0])
     ledger.submit("t1")
     w1 = ledger.claim("t1", "worker-1", ttl=30)
     now[0] = 31

@@ -7,18 +7,18 @@ import inspect
 import pytest
 
 from simlab.learn.pieces import PiecesLedger
-from simlab.ledger import ChapterLedger, Ledger, MemoryLedger, TaskLedger
+from simlab.ledger import Ledger, MemoryLedger, RacyClaimLedger, TaskLedger
 
 
 @pytest.mark.parametrize(
     "make",
     [
         lambda: Ledger(":memory:"),
-        lambda: ChapterLedger(":memory:"),
+        lambda: RacyClaimLedger(":memory:"),
         lambda: MemoryLedger(),
         lambda: PiecesLedger(":memory:"),
     ],
-    ids=["Ledger", "ChapterLedger", "MemoryLedger", "PiecesLedger"],
+    ids=["Ledger", "RacyClaimLedger", "MemoryLedger", "PiecesLedger"],
 )
 def test_does_each_ledger_satisfy_the_protocol(make):
     assert isinstance(make(), TaskLedger)

@@ -28,7 +28,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, MISSING, launched
+
+from tests.browser import CHROMIUM, MISSING, launched
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.kernel]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "browser"

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import matplotlib
 import pytest
-from strategies import run_cli
 
 from simlab.release.canary import (
     TIERS,
@@ -19,6 +18,7 @@ from simlab.release.canary import (
 )
 from simlab.release.stats import fisher_one_sided
 from simlab.sim.canary import run_canary
+from tests.strategies import run_cli, usage_error
 
 matplotlib.use("Agg")
 
@@ -343,6 +343,4 @@ def test_does_the_replay_line_replay_the_run(capsys):
     ],
 )
 def test_is_bad_canary_input_one_line_and_exit_2(argv, capsys):
-    code, out, err = run(argv, capsys)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    usage_error(argv, capsys)

@@ -11,7 +11,6 @@ import re
 from dataclasses import replace
 
 import pytest
-from strategies import run_cli
 
 from simlab.agent.fakemodel import Completion, FakeModel, count_tokens
 from simlab.records import CANCELLED, COMPLETED
@@ -34,6 +33,7 @@ from simlab.release.versions import (
     layers_changed,
     parse_version,
 )
+from tests.strategies import run_cli, usage_error
 
 RUNS = 2
 
@@ -277,6 +277,4 @@ def test_does_simlab_golden_json_carry_the_metrics(capsys):
     ],
 )
 def test_is_bad_golden_input_one_line_and_exit_2(argv, capsys):
-    code, out, err = run(argv, capsys)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    usage_error(argv, capsys)

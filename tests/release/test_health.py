@@ -21,13 +21,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from strategies import run_cli
 
 from simlab.errors import LedgerError
 from simlab.ledger import Ledger, connect
 from simlab.ledger.sqlite.probes import probe_write_read
 from simlab.records import PROBE_TENANT, QUEUED
 from simlab.release.health import PROBE_TRIES, check_health, format_health
+from tests.strategies import as_nobody, run_cli, usage_error
 
 run = run_cli  # (exit status, stdout, stderr) of simlab ARGV
 
@@ -40,7 +40,7 @@ def ledger_file(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.server)])
 def target(request, tmp_path) -> str:
     """A ledger holding one real task, on each engine: a file path or a PostgreSQL URL."""
     if request.param == "sqlite":
@@ -120,29 +120,15 @@ def test_is_a_locked_database_unhealthy_with_the_reason(ledger_file, capsys):
 
 
 def check_as_nobody(path: Path) -> tuple[bool, str]:
-    """``check_health(path)`` in a forked child that became ``nobody`` first: (healthy, text).
+    """``check_health(path)`` in a forked child that became ``nobody`` first: (healthy, text)."""
 
-    Fork, not exec: the interpreter may live where ``nobody`` cannot read (``/root``), and
-    everything the check needs is already imported here.
-    """
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: drop root, check, report through the pipe, never return
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            report = check_health(path, timeout=0.5)
-            os.write(write, (("1" if report.healthy else "0") + format_health(report)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        text = pipe.read()
-    os.waitpid(pid, 0)
-    assert text, "the child reported nothing"
-    return text[0] == "1", text[1:]
+    def check() -> str:
+        report = check_health(path, timeout=0.5)
+        return ("1" if report.healthy else "0") + format_health(report)
+
+    text = as_nobody(check)
+    assert text.startswith("ok "), text
+    return text[3] == "1", text[4:]
 
 
 def test_is_a_read_only_database_unhealthy_with_the_reason():
@@ -289,6 +275,4 @@ def test_does_health_json_carry_each_check(ledger_file, capsys):
     ],
 )
 def test_is_bad_health_input_a_usage_error(argv, capsys):
-    code, out, err = run(argv, capsys)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    usage_error(argv, capsys)

@@ -16,8 +16,9 @@ from dataclasses import replace
 
 import pytest
 
-from simlab import Ledger, Scenario, history_digest, simulate
+from simlab import Ledger, Scenario, simulate
 from simlab.agent.example import example_world
+from simlab.check.history import history_digest
 from simlab.cli import main
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED
@@ -180,7 +181,8 @@ def test_does_a_document_changing_under_a_paused_task_stop_it(runs):
 # -- determinism, replay and ledgers ----------------------------------------------------------
 
 DIGEST_SCRIPT = """
-from simlab import Scenario, history_digest, simulate
+from simlab import Scenario, simulate
+from simlab.check.history import history_digest
 r = simulate(Scenario(tasks=40, workload="agent", doc_change_rate=0.2), seed=6)
 print(history_digest(r.history))
 """

@@ -9,18 +9,12 @@ certified. Exhaustive scopes are kept to 2 tasks x 2 workers x 2 steps here; the
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "check"))
-
-from wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS  # noqa: E402
-
-from simlab import explore, simulate  # noqa: E402
-from simlab.ledger import MemoryLedger  # noqa: E402
-from simlab.sim.schedule import Schedule  # noqa: E402
+from simlab import explore, simulate
+from simlab.ledger import MemoryLedger
+from simlab.sim.schedule import Schedule
+from tests.check.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 #: wrong ledger -> (the fewest faults that break it in the default scope, the rules it breaks
 #: there, any one of which names its promise). Ledgers the simulator cannot reach at all are

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from strategies import run_cli
 
 from simlab import Scenario, simulate
 from simlab.check.history import History, HistoryView
@@ -16,6 +15,7 @@ from simlab.check.measures import lost_emails, outdated_sends
 from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import Schedule, ScheduleError, describe_fault
 from simlab.sim.story import fault_events
+from tests.strategies import run_cli
 
 QUIET = dict.fromkeys(RATE_FIELDS, 0.0)
 

@@ -193,10 +193,10 @@ def test_does_the_raced_task_of_notebook_02_end_as_its_text_says():
 def test_would_either_twin_of_a_shared_epoch_commit_first():
     """02 section 4: "Had the second twin been first, its save would have been accepted and the
     other's refused: the fencing token cannot tell the two apart"."""
-    from simlab.ledger import ChapterLedger
+    from simlab.ledger import RacyClaimLedger
 
     for first_saver in (0, 1):
-        ledger = ChapterLedger(":memory:", clock=lambda: 0.0)
+        ledger = RacyClaimLedger(":memory:", clock=lambda: 0.0)
         ledger.submit("t1")
         ledger.claim_update_only("t1", "w1", 10)
         ledger.claim_update_only("t1", "w2", 10)
@@ -239,10 +239,10 @@ def test_is_each_paused_worker_of_the_fenced_picture_refused_for_a_stale_epoch()
 def test_does_the_unfenced_save_check_only_the_status():
     """03 section 3: "the unfenced save checks only that the task is running: not the epoch,
     not even that the step advances" (notebook 05's shrink story shows a step going back)."""
-    from simlab.ledger import ChapterLedger
+    from simlab.ledger import RacyClaimLedger
 
     now = [0.0]
-    ledger = ChapterLedger(":memory:", clock=lambda: now[0])
+    ledger = RacyClaimLedger(":memory:", clock=lambda: now[0])
     ledger.submit("t1")
     old = ledger.claim("t1", "w1", ttl=1)
     now[0] = 2

@@ -12,9 +12,8 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from submissions.events import ADJACENT_DEDUPE, CASE_BLIND
-
 from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
+from tests.submissions.events import ADJACENT_DEDUPE, CASE_BLIND
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCING = "01_fencing_and_cancellation.ipynb"

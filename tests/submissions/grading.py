@@ -70,7 +70,7 @@ def check_corpus(answers: list[tuple], questions) -> None:
     """Per question (ids): at least one correct answer written otherwise than the solution's,
     at least two classic mistakes held to half the question, and a rubric whose core criteria
     weigh at least half and name the mistakes they catch."""
-    from submissions.cases import answer_source
+    from tests.submissions.cases import answer_source
 
     for question in questions:
         exercise = exercise_of(question)

@@ -8,7 +8,7 @@ The sources replace the question's answer cell of the solution notebook.
 
 from __future__ import annotations
 
-from submissions.cases import (
+from tests.submissions.cases import (
     NO_HEARTBEAT_LOOP,
     TWO_STATEMENT_CLAIM,
     UNFENCED_EFFECT,

@@ -170,6 +170,9 @@ def _nonempty(path: str) -> bool:
 
 def _pg_has_queue(url: str) -> bool:
     """Does the PostgreSQL database hold a grading queue? Reads only (never migrates)."""
+    from simlab.extras import require
+
+    require("postgres")
     import psycopg
 
     from simlab.grading.queue_store import postgres_statements as pg

@@ -13,10 +13,15 @@ PostgreSQL's own:
 * :mod:`~simlab.ledger.postgres.racy`: :class:`PostgresRacyClaimLedger`, the chapter's racy
   claim.
 
-Importing this package imports the driver (``psycopg``); :mod:`simlab.ledger` imports it only
+Importing this package imports the driver (``psycopg``, the optional part ``postgres``: without
+it, :class:`~simlab.extras.MissingExtra` names the extra); :mod:`simlab.ledger` imports it only
 when a PostgreSQL name is first used.
 """
 
-from simlab.ledger.postgres.ledger import PostgresLedger, reason, redact
+from simlab.extras import require
+
+require("postgres")
+
+from simlab.ledger.postgres.ledger import PostgresLedger, reason, redact  # noqa: E402
 
 __all__ = ["PostgresLedger", "redact", "reason"]

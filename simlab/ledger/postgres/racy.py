@@ -12,13 +12,9 @@ from __future__ import annotations
 from simlab.ledger.postgres.ledger import PostgresLedger
 from simlab.ledger.racy import RacyClaimPrimitives
 
-__all__ = ["PostgresRacyClaimLedger", "PostgresChapterLedger"]
+__all__ = ["PostgresRacyClaimLedger"]
 
 
 class PostgresRacyClaimLedger(RacyClaimPrimitives, PostgresLedger):
     """:class:`PostgresLedger` plus the chapter's two-statement claim and unfenced save
     (:class:`~simlab.ledger.racy.RacyClaimPrimitives`)."""
-
-
-#: The name it had before it was named for what it is.
-PostgresChapterLedger = PostgresRacyClaimLedger

@@ -9,14 +9,10 @@ from __future__ import annotations
 from simlab.ledger.racy import RacyClaimPrimitives
 from simlab.ledger.sqlite.ledger import Ledger
 
-__all__ = ["RacyClaimLedger", "ChapterLedger"]
+__all__ = ["RacyClaimLedger"]
 
 
 class RacyClaimLedger(RacyClaimPrimitives, Ledger):
     """:class:`~simlab.ledger.Ledger` plus the chapter's two-statement claim and unfenced save
     (:class:`~simlab.ledger.racy.RacyClaimPrimitives`). Never use them. The simulator's
     ``racy-claim`` and ``unfenced`` variants run on it."""
-
-
-#: The name the chapter's notebooks know it by.
-ChapterLedger = RacyClaimLedger

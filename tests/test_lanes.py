@@ -1,0 +1,116 @@
+"""Is the suite laid out so that a contributor can run part of it? Every folder of tests is a
+package (so a test module imports helpers as ``tests.x``, never by a path put on ``sys.path``),
+and every test that needs a jail, a kernel, a server or a browser carries its marker
+(:mod:`tests.lanes`), so ``make test-fast`` leaves it out."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import lanes
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+
+
+def test_is_every_folder_of_tests_a_package():
+    folders = {p.parent for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts}
+    bare = sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file())
+    assert not bare, f"add an empty __init__.py to: {bare}"
+
+
+def test_does_no_test_put_a_folder_on_the_import_path():
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in TESTS.rglob("*.py")
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if re.match(r"\s*sys\.path\.(insert|append)\(", line)
+    ]
+    assert not found, found
+
+
+@pytest.mark.parametrize(
+    ("argv", "marker"),
+    [
+        (["/usr/bin/bwrap", "--ro-bind", "/usr", "/usr", "python"], "jail"),
+        ([sys.executable, "-m", "ipykernel_launcher", "-f", "k.json"], "kernel"),
+        ([sys.executable, "-m", "pytest", "--nbval-lax", "notebooks/"], "kernel"),
+        ([sys.executable, "-m", "sphinx", "-c", "docs", ".", "out"], "kernel"),
+        (["/usr/lib/postgresql/15/bin/initdb", "-D", "data"], "server"),
+        ([".venv/bin/voila", "app/dashboard.ipynb"], "server"),
+        ([".venv/bin/jupyter", "lab", "--no-browser"], "server"),
+        ([sys.executable, "-m", "http.server", "8000"], "server"),
+        (["/usr/bin/chromium", "--headless"], "browser"),
+        (["/p/playwright/driver/node", "/p/playwright/driver/cli.js", "run-driver"], "browser"),
+        ([sys.executable, "-m", "simlab", "grade", "class/"], "jail"),
+        (".venv/bin/simlab grade class/ --json", "jail"),
+        ([sys.executable, "-m", "simlab", "grade", "--no-sandbox", "class/"], None),
+        ([sys.executable, "-m", "simlab", "simulate", "--seed", "7"], None),
+        (["git", "status"], None),
+    ],
+)
+def test_does_a_command_line_name_what_it_needs(argv, marker):
+    assert lanes.needed_by(argv) == marker
+
+
+class _Item:
+    """A stand-in for a test item carrying ``marks``."""
+
+    nodeid = "tests/test_lanes.py::stand-in"
+
+    def __init__(self, marks: set[str]):
+        self.marks = marks
+
+    def get_closest_marker(self, name):
+        return name if name in self.marks else None
+
+
+def test_is_a_jail_an_unmarked_test_starts_refused_and_the_test_failed(request):
+    item = _Item(set())
+    lanes.running(item)
+    try:
+        with pytest.raises(lanes.Unmarked, match="without @pytest.mark.jail"):
+            subprocess.Popen(["/nonexistent/bwrap", "true"])
+    finally:
+        lanes.running(request.node)
+    with pytest.raises(pytest.fail.Exception, match=r"mark it @pytest\.mark\.jail"):
+        lanes.check(item)
+    lanes.check(item)  # reported once
+
+
+def test_is_a_jail_a_marked_test_starts_started(request):
+    lanes.running(_Item({"jail"}))
+    try:
+        with pytest.raises(FileNotFoundError):  # started, so the missing program is found out
+            subprocess.Popen(["/nonexistent/bwrap", "true"])
+    finally:
+        lanes.running(request.node)
+    lanes.check(_Item({"jail"}))
+
+
+def test_does_every_test_on_the_postgresql_server_carry_the_server_marker(request):
+    on_server = [
+        item
+        for item in request.session.items
+        if "postgres_server" in item.fixturenames
+        or "postgres" in getattr(getattr(item, "callspec", None), "params", {}).values()
+    ]
+    if not on_server:
+        pytest.skip("this session collected no PostgreSQL test (run it with the suite)")
+    unmarked = [i.nodeid for i in on_server if i.get_closest_marker("server") is None]
+    assert not unmarked, unmarked
+
+
+def test_does_make_test_fast_leave_out_exactly_the_lanes_markers():
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"FAST := {lanes.FAST}\n" in makefile
+    fast = makefile.split("\ntest-fast:")[1].split("\n\n")[0]
+    assert fast.count('-m "$(FAST)') == 2, fast  # the parallel part, then the serial one
+    whole = makefile.split("\ntest:")[1].split("\n\n")[0]
+    assert "$(FAST)" not in whole and "-m" in whole, "make test runs every lane"
+    assert set(lanes.NEEDS) == {"jail", "kernel", "server", "browser"}
