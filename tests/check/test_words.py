@@ -5,22 +5,17 @@ named, and no English prose in a Chinese story or finding of a run that breaks a
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from wrong_ledgers import WRONG_LEDGERS  # noqa: E402
-
-from simlab.check.rules import RULES, rule_phrase  # noqa: E402
-from simlab.check.words import CATALOGS, LANGS, RULES_ZH, placeholders  # noqa: E402
-from simlab.i18n.punctuation import problems  # noqa: E402
-from simlab.sim.explore import explore  # noqa: E402
+from simlab.check.rules import RULES, rule_phrase
+from simlab.check.words import CATALOGS, LANGS, RULES_ZH, placeholders
+from simlab.i18n.punctuation import problems
+from simlab.sim.explore import explore
 from simlab.sim.faults import KINDS  # noqa: E402
 from simlab.sim.story import tell  # noqa: E402
 from simlab.sim.story_words import FAULTS_ZH, describe_in  # noqa: E402
+from tests.check.wrong_ledgers import WRONG_LEDGERS
 
 #: Words a Chinese sentence may keep in Latin letters: identifiers, SQL, variant names and the
 #: contract's refusal reasons (they are what a learner types or reads in code).
