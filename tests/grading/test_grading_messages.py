@@ -168,23 +168,18 @@ def test_does_the_migration_feedback_name_what_is_wrong_not_only_a_type():
 def test_does_the_measure_feedback_say_how_a_value_is_wrong_and_what_it_measures(got, truth, says):
     """ "gave waiting = 2.5" alone names a value; the feedback also says whether it is above
     or below the kit's, or summed over the (two) seeds, and what waiting is."""
-    from simlab.grading.checks.histories.messages import say
-    from simlab.grading.checks.histories.ttl import _measure_mistake
+    from simlab.grading.checks.histories.messages import measure_wrong
 
-    said = say(
-        _measure_mistake(got, truth, 2),
-        key="waiting",
-        got=shown_number(got),
-        meaning=say("meaning_waiting"),
-    )
-    en, zh = _rendered(said)
+    en, zh = _rendered(measure_wrong("waiting", got, truth, 2, shown_number(got)))
     assert says in en and "hidden seeds" in en and "sum of recovery_times(history)" in en, en
     assert "recovery_times(history)" in zh, zh
 
 
 def test_does_the_recovery_feedback_say_whether_there_are_too_many_times_or_other_times():
-    from simlab.grading.checks.histories.ttl import _times_mistake
+    from simlab.grading.checks.histories.messages import times_wrong
 
-    assert _times_mistake([1.0, 2.0, 3.0], [1.0, 2.0]) == "times_more"
-    assert _times_mistake([1.0], [1.0, 2.0]) == "times_fewer"
-    assert _times_mistake([1.0, 2.5], [1.0, 2.0]) == "times_values"
+    for answer, says in (([1, 2, 3], "more than the kit"), ([1], "fewer than the kit")):
+        en, _ = _rendered(times_wrong(answer, [1.0, 2.0], "on a run", "some times"))
+        assert en.startswith(f"on a run: recovery_times() gave some times, {says}: "), en
+    en, _ = _rendered(times_wrong([1.0, 2.5], [1.0, 2.0], "on a run", "2 times"))
+    assert "as many as the kit but other times" in en, en

@@ -1,12 +1,16 @@
 """The feedback of exercise ``histories``' hidden checks, by ID (``histories.<key>``), in English
 (``EN``) and Chinese (``ZH``); the checks speak them with :data:`say`. Keys are grouped by the
-question that says them. See :mod:`simlab.grading.messages`."""
+question that says them. See :mod:`simlab.grading.messages`. :func:`times_wrong` and
+:func:`measure_wrong` pick the message that says what is wrong with a value, not only the value."""
 
 from __future__ import annotations
 
-from simlab.grading.messages import speaker
+import math
+from typing import Any
 
-__all__ = ["EN", "ZH", "say"]
+from simlab.grading.messages import Message, speaker
+
+__all__ = ["EN", "ZH", "say", "times_wrong", "measure_wrong"]
 
 #: A message of this exercise: ``say(key, **values)``.
 say = speaker("histories")
@@ -204,3 +208,26 @@ ZH = {
     "chose_tie": "choose_ttl() 选了 {got}，应为 {want}（平局时选较小的 ttl）",
     "chose_cheapest": "choose_ttl() 选了 {got}，应为 {want}（代价最低的 ttl）",
 }
+
+
+def times_wrong(answer: Any, truth: list, what: Message | str, got: Message | str) -> Message:
+    """What is wrong with the learner's recovery times against the kit's ``truth``: too many,
+    too few, or as many but not the same (``what``: the history; ``got``: the times shown)."""
+    if len(answer) != len(truth):
+        key = "times_more" if len(answer) > len(truth) else "times_fewer"
+    else:
+        key = "times_values"
+    return say(key, what=what, got=got)
+
+
+def measure_wrong(key: str, got: Any, truth: float, seeds: int, shown: str) -> Message:
+    """What is wrong with the value ``got`` that measure() gave for ``key`` over ``seeds``
+    seeds: not a number, the sum over the seeds instead of their mean, or above or below the
+    kit's ``truth``; with what the key measures. ``shown`` is the value as feedback may show it."""
+    if isinstance(got, bool) or not isinstance(got, (int, float)):
+        wrong = "measure_not_number"
+    elif seeds > 1 and math.isclose(got, truth * seeds, rel_tol=1e-9):
+        wrong = "measure_summed"
+    else:
+        wrong = "measure_more" if got > truth else "measure_less"
+    return say(wrong, key=key, got=shown, meaning=say(f"meaning_{key}"))
