@@ -217,3 +217,35 @@ def test_is_the_readme_a_front_page_that_starts_a_learner_and_links_into_the_sit
     assert "make demo" in text and "make test" in text
     for page in ("learners", "instructors", "ledger", "simulator", "benchmarks", "api"):
         assert f"](docs/{page}.md" in text, page
+
+
+#: Words of notebooks 07 and 08 a newcomer met undefined, and their Chinese terms.
+LATER_WORDS = {
+    "tenant": "租户",
+    "graph step": "图步骤",
+    "liveness rule": "活性规则",
+    "p95": "p95",
+    "slice": "切片",
+}
+
+
+@pytest.mark.parametrize("word", sorted(LATER_WORDS))
+def test_is_each_later_word_defined_where_it_first_appears_and_in_both_glossaries(word):
+    """The first markdown cell of the learning path that uses the word (in English, and the same
+    cell in Chinese) writes it in bold, the way a definition does; both glossaries list it."""
+    import nbformat
+    from test_notebooks import LEARNING_PATH
+
+    first = next(
+        (name, i)
+        for name in LEARNING_PATH
+        for i, cell in enumerate(nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", 4).cells)
+        if cell.cell_type == "markdown" and re.search(rf"\b{word}", cell.source, re.I)
+    )
+    name, i = first
+    english = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", 4).cells[i].source
+    chinese = nbformat.read(ROOT / "notebooks" / "zh" / f"{name}.ipynb", 4).cells[i].source
+    assert re.search(rf"\*\*{word}s?\*\*", english, re.I), (name, i)
+    assert re.search(rf"\*\*\s?{LATER_WORDS[word]}\s?\*\*", chinese), (name, i)
+    for path, heading in ((README, "Glossary"), (README_ZH, "术语表")):
+        assert any(word in row for row in _glossary(path, heading)), (path.name, word)

@@ -70,7 +70,7 @@ def test_does_the_solution_get_every_point():
         # changing the input is a mistake of the core idea (a migration is pure): 3 of 5 lost
         ("pure-migration", MIGRATION_THAT_MUTATES, 3, "must be pure"),
         # the feedback shows the learner's value, never the hidden record's document ID
-        ("pure-migration", MIGRATION_SPLITTING_AT_THE_FIRST_AT, 2, "doc_id differs"),
+        ("pure-migration", MIGRATION_SPLITTING_AT_THE_FIRST_AT, 2, "doc_id is cut at an @"),
     ],
     ids=[
         "migration-that-mutates",

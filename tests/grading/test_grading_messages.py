@@ -124,3 +124,62 @@ def test_does_the_migration_feedback_show_no_repr_of_the_answer():
     assert HIDDEN_URL not in str(said), said
     said = _first_difference({"query": "x\n" * 40}, {"query": "y"})
     assert str(said) == "query differs from the kit's migration (yours: a str)"
+
+
+def _rendered(said) -> list[str]:
+    from simlab.grading.messages import render
+    from simlab.grading.questions import FAILURE_CHARS
+
+    texts = [render(said, lang) for lang in ("en", "zh")]
+    assert all(len(text) <= FAILURE_CHARS for text in texts), texts
+    return texts
+
+
+def test_does_the_migration_feedback_name_what_is_wrong_not_only_a_type():
+    """A document ID cut at an @ it holds, a version of the wrong kind, a list too short: each
+    said as such, in both languages, with no hidden value and no bare "(yours: a str)"."""
+    record = next(r for r in HIDDEN_V1 if any(ref.count("@") > 1 for ref in r["evidence"]))
+    ref = next(ref for ref in record["evidence"] if ref.count("@") > 1)
+    doc_id, _, version = ref.rpartition("@")
+    truth = {"evidence": [{"doc_id": doc_id, "version": int(version)}], "sent": ["a", "a"]}
+    cut = {"evidence": [{"doc_id": doc_id.split("@")[0], "version": int(version)}]}
+    en, zh = _rendered(_first_difference({**truth, **cut}, truth))
+    assert en.startswith("evidence[0].doc_id is cut at an @") and "last @" in en, en
+    assert "@" in zh and "截断" in zh, zh
+    typed = {"evidence": [{"doc_id": doc_id, "version": version}]}
+    en, zh = _rendered(_first_difference({**truth, **typed}, truth))
+    assert en == "evidence[0].version should be a whole number (yours: a str)", en
+    assert "整数" in zh, zh
+    en, _ = _rendered(_first_difference({**truth, "sent": ["a"]}, truth))
+    assert en == "sent holds fewer items than the kit's migration gives (yours: 1)", en
+    for text in (en, zh):
+        assert not any(word in text for word in HIDDEN_WORDS if len(word) > 3), text
+
+
+@pytest.mark.parametrize(
+    ("got", "truth", "says"),
+    [
+        (2.5, 7.5, "below the kit's"),
+        (9.0, 7.5, "above the kit's"),
+        (15.0, 7.5, "the sum over the seeds, not their mean"),
+        ("7.5", 7.5, "not a number"),
+    ],
+)
+def test_does_the_measure_feedback_say_how_a_value_is_wrong_and_what_it_measures(got, truth, says):
+    """ "gave waiting = 2.5" alone names a value; the feedback also says whether it is above
+    or below the kit's, or summed over the (two) seeds, and what waiting is."""
+    from simlab.grading.checks.histories.messages import measure_wrong
+
+    en, zh = _rendered(measure_wrong("waiting", got, truth, 2, shown_number(got)))
+    assert says in en and "hidden seeds" in en and "sum of recovery_times(history)" in en, en
+    assert "recovery_times(history)" in zh, zh
+
+
+def test_does_the_recovery_feedback_say_whether_there_are_too_many_times_or_other_times():
+    from simlab.grading.checks.histories.messages import times_wrong
+
+    for answer, says in (([1, 2, 3], "more than the kit"), ([1], "fewer than the kit")):
+        en, _ = _rendered(times_wrong(answer, [1.0, 2.0], "on a run", "some times"))
+        assert en.startswith(f"on a run: recovery_times() gave some times, {says}: "), en
+    en, _ = _rendered(times_wrong([1.0, 2.5], [1.0, 2.0], "on a run", "2 times"))
+    assert "as many as the kit but other times" in en, en

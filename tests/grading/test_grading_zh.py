@@ -155,7 +155,7 @@ def test_does_a_failing_check_of_histories_speak_chinese_only():
     }
     said = _failing(choose_ttl_check, functions)
     assert _english(said) == [] and untranslated(said) == []
-    assert "recovery_times() 给出了 1 个时间（1），与工具包测得的时间不同" in render(said, "zh")
+    assert "recovery_times() 给出了 1 个时间（1），比工具包的少" in render(said, "zh")
 
 
 def test_does_a_failing_check_of_events_speak_chinese_only():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simlab.release.canary import CanaryConfig
@@ -39,3 +41,27 @@ def test_does_one_error_fewer_flip_the_low_policy_verdict(b_canary):
         < 0.01
         <= fisher_one_sided(base_errors, 1811, 2, 68)
     )
+
+
+def test_does_each_trip_land_where_a_dashed_stretch_of_the_window_ends(b_canary):
+    """Notebook 08's caption of the canary picture: "Look where the red dots sit: at the end of a
+    dashed stretch, where the thick line has hardly begun. The window counts only requests since
+    the breaker last closed, so after each closing it needs a few minutes to hold 40 requests
+    again ...: the breaker trips at (or right after) the first moment it may judge."
+    """
+    import nbformat
+
+    root = Path(__file__).resolve().parents[2]
+    nb = nbformat.read(root / "notebooks" / "08_release_regression.ipynb", as_version=4)
+    caption = " ".join(next(c.source for c in nb.cells if "Look where the" in c.source).split())
+    assert "at the end of a dashed stretch" in caption
+    least = b_canary.config.min_requests
+    assert f"hold {least} requests" in caption
+    starts = [0.0] + [t for t, state in b_canary.changes if state == "closed"]
+    assert len(b_canary.trips) == len(starts) == 3
+    for start, trip in zip(starts, b_canary.trips, strict=True):
+        closed = [s for s in b_canary.samples if start <= s.t <= trip.t and s.state == "closed"]
+        judged = next(s.t for s in closed if s.requests >= least)
+        dashed, thick = judged - start, trip.t - judged
+        assert dashed >= 120, "a few minutes to fill the window"
+        assert thick <= 20, "the thick line has hardly begun when the breaker trips"

@@ -162,3 +162,43 @@ def test_does_littles_law_hold_when_measured_independently_over_a_busy_window():
     lost = set(sorted(submitted)[::100])  # 1% of the completions missing from the history
     lossy = [e for e in result.history if not (e.task in lost and e.op == "save")]
     assert in_system_average(lossy, start, end) > 1.5 * lam_w(lost)
+
+
+def _precision_rows(arrival_rate: float) -> tuple[dict, dict, dict]:
+    """Notebook 06, section 4, at one load: per run size, the mean wait over seeds 1-8 (the
+    first tenth of each run dropped), its spread, and the tasks needed for +-5% at 95%."""
+    target = 0.05 * mean_wait(3, arrival_rate)
+    means, spread, needed = {}, {}, {}
+    for n in (200, 800, 3200):
+        estimates = [
+            statistics.fmean(
+                waits(
+                    simulate(
+                        queue_scenario(3, arrival_rate).with_(tasks=n),
+                        seed=seed,
+                        ledger=lambda clock: MemoryLedger(clock=clock),
+                    )
+                )[n // 10 :]
+            )
+            for seed in range(1, 9)
+        ]
+        means[n], spread[n] = statistics.fmean(estimates), statistics.stdev(estimates)
+        needed[n] = n * (1.96 * spread[n] / target) ** 2
+    return means, spread, needed
+
+
+def test_do_the_precision_rows_agree_at_utilisation_07_and_not_at_09():
+    """Notebook 06, section 4: at utilisation 0.7 "the three rows give similar answers" and the
+    spread falls like 1/sqrt(n); at lam = 2.7 "the rows stop agreeing: the longer the runs, the
+    more tasks they ask for (about ten times more in the last row than in the first), and the
+    first row asks for fewer than at utilisation 0.7", a run of 200 tasks "comes out below
+    Erlang C", and "the spread no longer falls like 1/sqrt(n)"."""
+    _, spread, needed = _precision_rows(2.1)
+    assert max(needed.values()) < 2 * min(needed.values())
+    assert spread[200] / spread[3200] == pytest.approx(4, rel=0.25)
+    means, spread_09, needed_09 = _precision_rows(2.7)
+    assert needed_09[200] < needed_09[800] < needed_09[3200]
+    assert needed_09[3200] > 5 * needed_09[200]
+    assert needed_09[200] < min(needed.values())
+    assert means[200] < mean_wait(3, 2.7)
+    assert spread_09[200] / spread_09[3200] < 2, "far from the factor 4 of 1/sqrt(16)"

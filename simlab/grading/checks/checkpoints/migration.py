@@ -173,7 +173,41 @@ def _first_difference(answer: Any, truth: Any, path: str = "") -> Message | None
         return None
     if not path:
         return say("result_differs", got=shown_value(answer))
-    return say("differs", where=path[:-1], got=shown_value(answer))
+    return _leaf_difference(answer, truth, path[:-1])
+
+
+#: The JSON kinds a migrated field may hold, by the catalog key that names them.
+_KINDS = {str: "kind_str", int: "kind_int", list: "kind_list", dict: "kind_dict"}
+
+
+def _kind(value: Any) -> str | None:
+    if value is None:
+        return "kind_null"
+    if isinstance(value, bool):
+        return "kind_bool"
+    return _KINDS.get(type(value))
+
+
+def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
+    """What is wrong with the learner's value at ``where``, by a property of it: its kind, a
+    document ID cut at an @ it holds, too many or too few items. Never the kit's value (it comes
+    from a hidden record), and nothing a learner could narrow a hidden value down with over
+    several gradings (no prefix, no higher or lower)."""
+    want, got = _kind(truth), _kind(answer)
+    if want is not None and want != got:
+        return say("differs_kind", where=where, want=say(want), got=shown_value(answer))
+    if (
+        where.endswith("doc_id")
+        and isinstance(truth, str)
+        and isinstance(answer, str)
+        and truth.startswith(answer + "@")
+    ):
+        return say("cut_at_at", where=where)
+    if want == "kind_list" and got == "kind_list" and len(answer) != len(truth):
+        return say(
+            "more_items" if len(answer) > len(truth) else "fewer_items", where=where, n=len(answer)
+        )
+    return say("differs", where=where, got=shown_value(answer))
 
 
 def _difference(answer: Any, truth: Any) -> Message:

@@ -1,12 +1,16 @@
 """The feedback of exercise ``histories``' hidden checks, by ID (``histories.<key>``), in English
 (``EN``) and Chinese (``ZH``); the checks speak them with :data:`say`. Keys are grouped by the
-question that says them. See :mod:`simlab.grading.messages`."""
+question that says them. See :mod:`simlab.grading.messages`. :func:`times_wrong` and
+:func:`measure_wrong` pick the message that says what is wrong with a value, not only the value."""
 
 from __future__ import annotations
 
-from simlab.grading.messages import speaker
+import math
+from typing import Any
 
-__all__ = ["EN", "ZH", "say"]
+from simlab.grading.messages import Message, speaker
+
+__all__ = ["EN", "ZH", "say", "times_wrong", "measure_wrong"]
 
 #: A message of this exercise: ``say(key, **values)``.
 say = speaker("histories")
@@ -60,16 +64,42 @@ EN = {
     "times": "{n} times ({shown})",
     "times_cut": "{n} times ({shown}, ...)",
     "not_a_list": "recovery_times() returned {kind}, expected a list",
-    "times_differ": "{what}: recovery_times() gave {got}, not the times the kit measures",
+    "times_more": (
+        "{what}: recovery_times() gave {got}, more than the kit: only a crash of a task "
+        "claimed again later counts, once"
+    ),
+    "times_fewer": (
+        "{what}: recovery_times() gave {got}, fewer than the kit: every crash of a task "
+        "claimed again later counts"
+    ),
+    "times_values": (
+        "{what}: recovery_times() gave {got}, as many as the kit but other times: each runs "
+        "from a crash to the next claim (ok) of its task"
+    ),
     "history_small": (
         "two crashed tasks, a restart and a refused claim before they are claimed again"
     ),
     "history_recorded": "on a recorded run",
     "history_left_out": "a task crashed twice, claimed again only after the first crash",
     "not_a_dict": "measure() returned {kind}, expected a dict",
-    "measure_differs": (
-        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, not what the kit "
-        "measures on the same runs"
+    "measure_more": (
+        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
+        "above the kit's: {meaning}"
+    ),
+    "measure_less": (
+        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
+        "below the kit's: {meaning}"
+    ),
+    "measure_summed": (
+        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
+        "the sum over the seeds, not their mean: {meaning}"
+    ),
+    "measure_not_number": (
+        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, not a number: {meaning}"
+    ),
+    "meaning_duplicate_work": "duplicate_work is result.stale_rejected averaged over the seeds",
+    "meaning_waiting": (
+        "waiting is each run's sum of recovery_times(history), averaged over the seeds"
     ),
     "not_cheapest": (
         "on a hidden table, choose_ttl() chose {got}, not the ttl of lowest cost "
@@ -132,14 +162,36 @@ ZH = {
     "times": "{n} 个时间（{shown}）",
     "times_cut": "{n} 个时间（{shown}……）",
     "not_a_list": "recovery_times() 返回了 {kind}，应返回列表",
-    "times_differ": "{what}：recovery_times() 给出了 {got}，与工具包测得的时间不同",
+    "times_more": (
+        "{what}：recovery_times() 给出了 {got}，比工具包的多："
+        "只有之后被再次领取的任务的崩溃才算，而且只算一次"
+    ),
+    "times_fewer": (
+        "{what}：recovery_times() 给出了 {got}，比工具包的少：每一次之后被再次领取的任务的崩溃都算"
+    ),
+    "times_values": (
+        "{what}：recovery_times() 给出了 {got}，个数与工具包的相同，但时间不同："
+        "每个时间从崩溃算到该任务下一次成功领取"
+    ),
     "history_small": "两个崩溃的任务，在被再次领取之前有一次重启和一次被拒绝的领取",
     "history_recorded": "在一次记录下来的运行上",
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
-    "measure_differs": (
-        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，与工具包在同样运行上的测量不同"
+    "measure_more": (
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的多：{meaning}"
     ),
+    "measure_less": (
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的少：{meaning}"
+    ),
+    "measure_summed": (
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，"
+        "这是各种子上的总和，而不是平均值：{meaning}"
+    ),
+    "measure_not_number": (
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，这不是一个数：{meaning}"
+    ),
+    "meaning_duplicate_work": "duplicate_work 是 result.stale_rejected 在各种子上的平均值",
+    "meaning_waiting": "waiting 是每次运行的 recovery_times(history) 之和，再对各种子取平均",
     "not_cheapest": (
         "在一张隐藏的表上，choose_ttl() 选了 {got}，不是代价"
         "（duplicate_work * step_cost + waiting * wait_cost）最低的 ttl"
@@ -156,3 +208,26 @@ ZH = {
     "chose_tie": "choose_ttl() 选了 {got}，应为 {want}（平局时选较小的 ttl）",
     "chose_cheapest": "choose_ttl() 选了 {got}，应为 {want}（代价最低的 ttl）",
 }
+
+
+def times_wrong(answer: Any, truth: list, what: Message | str, got: Message | str) -> Message:
+    """What is wrong with the learner's recovery times against the kit's ``truth``: too many,
+    too few, or as many but not the same (``what``: the history; ``got``: the times shown)."""
+    if len(answer) != len(truth):
+        key = "times_more" if len(answer) > len(truth) else "times_fewer"
+    else:
+        key = "times_values"
+    return say(key, what=what, got=got)
+
+
+def measure_wrong(key: str, got: Any, truth: float, seeds: int, shown: str) -> Message:
+    """What is wrong with the value ``got`` that measure() gave for ``key`` over ``seeds``
+    seeds: not a number, the sum over the seeds instead of their mean, or above or below the
+    kit's ``truth``; with what the key measures. ``shown`` is the value as feedback may show it."""
+    if isinstance(got, bool) or not isinstance(got, (int, float)):
+        wrong = "measure_not_number"
+    elif seeds > 1 and math.isclose(got, truth * seeds, rel_tol=1e-9):
+        wrong = "measure_summed"
+    else:
+        wrong = "measure_more" if got > truth else "measure_less"
+    return say(wrong, key=key, got=shown, meaning=say(f"meaning_{key}"))

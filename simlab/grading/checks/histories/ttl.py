@@ -21,7 +21,7 @@ from typing import Any
 
 from simlab.check.history import Event
 from simlab.grading.checks.hidden_world import current_seed, rng
-from simlab.grading.checks.histories.messages import say
+from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
@@ -389,7 +389,7 @@ def _times_match(recover: Any, history: list[Event], what: Message) -> None:
     same = len(answer) == len(truth) and all(
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
-    require(same, say("times_differ", what=what, got=_times(answer)))
+    require(same, times_wrong(answer, truth, what, _times(answer)))
 
 
 def _recovery_on_a_small_history(recover: Any) -> None:
@@ -421,7 +421,7 @@ def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
     count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
-    require(same, say("times_differ", what=say("history_recorded"), got=count))
+    require(same, times_wrong(answer, truth, say("history_recorded"), count))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
@@ -444,10 +444,9 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
     truth = measure(ttl, seeds)
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
     for key in _KEYS:
-        require(
-            close_to(answer.get(key), truth[key], 1e-9),
-            say("measure_differs", key=key, got=shown_number(answer.get(key), world.hidden_runs)),
-        )
+        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_runs)
+        wrong = measure_wrong(key, got, truth[key], len(seeds), shown)
+        require(close_to(got, truth[key], 1e-9), wrong)
 
 
 def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:

@@ -97,7 +97,7 @@ EN = {
     "own_email": "two steps in a row must each send their own e-mail (one key per task and step)",
     "stale_sent": "a worker that lost its lease sent an e-mail",
     # loop.py
-    "no_trouble": "a task with no trouble returned {got}",
+    "no_trouble": "a task with no trouble returned {got}, expected 'completed'",
     "work_steps": "work was called for steps {calls}, expected [0, 1, 2]",
     "ends_completed": (
         "the ledger must end completed at step 3 with the last step's output as the result"
@@ -111,7 +111,10 @@ EN = {
         "after losing the lease during step 1, work was called for {calls} (expected [0, 1])"
     ),
     "changed_after_takeover": "the ledger changed after the takeover",
-    "cancelled_loop": "a loop whose task was cancelled returned {got}",
+    "cancelled_loop": (
+        "a loop whose task was cancelled returned {got}, expected 'lost' (the cancel refuses "
+        "its next heartbeat or save)"
+    ),
     "work_after_cancel": "after a cancel during step 0, work was called for {calls}",
     "cancelled_changed": "the cancelled task was changed",
     "last_step_cancel": (
@@ -122,7 +125,7 @@ EN = {
         "the lease was taken over right after step 1 was saved, but work still ran for {steps} "
         "(heartbeat before each step)"
     ),
-    "lost_loop": "a loop that lost its lease returned {got}",
+    "lost_loop": "a loop that lost its lease returned {got}, expected 'lost'",
     "refused_task": "a task {what} returned {got}, expected 'refused'",
     "refused_worked": "work ran for a task {what}",
     "state_completed": "completed",
@@ -143,8 +146,10 @@ EN = {
     "after_save": "{who} right after step {step} is saved",
     "loop_runs": "your loop runs",
     "worked_after_lost": "your loop worked another step after it lost the task",
-    "returned_after_lost": "your loop returned {got} after it lost the task",
-    "returned_may_not": "your loop returned {got} for a task it may not claim",
+    "returned_after_lost": "your loop returned {got} after it lost the task, expected 'lost'",
+    "returned_may_not": (
+        "your loop returned {got} for a task it may not claim, expected 'refused'"
+    ),
     "worked_may_not": "your loop worked a task it may not claim",
     "loop_worked": "your loop worked steps {got}, expected {want}",
     "loop_returned": "your loop returned {got}, expected {want}",
@@ -301,7 +306,7 @@ ZH = {
     "own_email": "相邻的两个 step 必须各自发送自己的邮件（每个任务的每一步一个键）",
     "stale_sent": "失去租约的 worker 发出了邮件",
     # loop.py
-    "no_trouble": "一个没有任何干扰的任务返回了 {got}",
+    "no_trouble": "一个没有任何干扰的任务返回了 {got}，应为 'completed'",
     "work_steps": "work 被调用的 step 为 {calls}，应为 [0, 1, 2]",
     "ends_completed": "账本最后必须是 completed、step 为 3，并以最后一步的输出作为结果",
     "resumed_from": (
@@ -311,7 +316,7 @@ ZH = {
     "refused_save": "save 被拒绝的循环返回了 {got}，应为 'lost'",
     "work_after_loss": "在 step 1 中失去租约之后，work 被调用的 step 为 {calls}（应为 [0, 1]）",
     "changed_after_takeover": "接管之后账本被改动了",
-    "cancelled_loop": "任务被取消的循环返回了 {got}",
+    "cancelled_loop": "任务被取消的循环返回了 {got}，应为 'lost'（取消会拒绝它的下一次心跳或保存）",
     "work_after_cancel": "在 step 0 中被取消之后，work 被调用的 step 为 {calls}",
     "cancelled_changed": "已取消的任务被改动了",
     "last_step_cancel": (
@@ -319,7 +324,7 @@ ZH = {
         "而账本记录的是 {status}：要检查 save 的返回值"
     ),
     "no_heartbeat": "step 1 保存后租约立即被接管，但工作仍为 {steps} 运行了（每一步之前先发心跳）",
-    "lost_loop": "失去租约的循环返回了 {got}",
+    "lost_loop": "失去租约的循环返回了 {got}，应为 'lost'",
     "refused_task": "一个{what}的任务返回了 {got}，应为 'refused'",
     "refused_worked": "work 为一个{what}的任务运行了",
     "state_completed": "已完成",
@@ -340,8 +345,8 @@ ZH = {
     "after_save": "{who}（就在 step {step} 保存之后）",
     "loop_runs": "你的循环开始运行",
     "worked_after_lost": "你的循环在失去任务之后又做了一步",
-    "returned_after_lost": "你的循环在失去任务之后返回了 {got}",
-    "returned_may_not": "对一个不能领取的任务，你的循环返回了 {got}",
+    "returned_after_lost": "你的循环在失去任务之后返回了 {got}，应为 'lost'",
+    "returned_may_not": "对一个不能领取的任务，你的循环返回了 {got}，应为 'refused'",
     "worked_may_not": "你的循环处理了一个不能领取的任务",
     "loop_worked": "你的循环做了 {got} 这些步，应为 {want}",
     "loop_returned": "你的循环返回了 {got}，应为 {want}",
