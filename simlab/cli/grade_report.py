@@ -63,6 +63,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str]) -> int:
     roster = load_roster(args.roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
+    subs = _overridden(subs, keys, who, queue.overrides())
     missing = missing_students(who, roster)
     if args.json:
         sys.stdout.write(report_lines(subs, args.lang, who))
@@ -98,27 +99,27 @@ def report(args: argparse.Namespace, queue) -> int:
     every submission is graded and every export written, 1 when one could not be graded (an
     error, or dead), 3 when an export could not be written (each export, and each page, is
     written on its own: one that fails is one line on stderr and the others carry on)."""
-    from simlab.grading import queue_report as qr
-
-    with queue:
-        everything = queue.submissions()
-        versions = queue.versions()
-    subs = qr.latest(everything)
-    if args.changed:
-        changed = qr.changes(everything, versions)
-        if args.json:
-            sys.stdout.write("".join(json.dumps(c) + "\n" for c in changed))
-        else:
-            print(qr.format_changes(changed, versions))
-        return 0
     from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.grading import queue_report as qr
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 
+    with queue:
+        everything = queue.submissions()
+        history = queue.history()
+        overrides = queue.overrides()
     roster = load_roster(args.roster)
-    titles = canvas_titles(args.canvas_assignment)
+    subs = qr.latest(everything)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
+    if args.student:
+        from simlab.cli.grade_override import print_history
+
+        return print_history(args, everything, history, overrides, keys, who or assign(keys, None))
+    if args.changed:
+        return _print_changes(args, history, everything, keys, who)
+    titles = canvas_titles(args.canvas_assignment)
+    subs = _overridden(subs, keys, who, overrides)
     missing = missing_students(who, roster)
     problems: list[str] = []
     if args.json:
@@ -162,6 +163,30 @@ def report(args: argparse.Namespace, queue) -> int:
     if problems:
         return 3
     return 1 if any(_not_graded(s) for s in subs) else 0
+
+
+def _overridden(subs, keys, who, overrides):
+    """``subs`` with the instructor's overrides laid over their grades (a submission's student
+    is its roster ID with ``who``, its key without)."""
+    from simlab.grading.overrides import overridden
+
+    students = keys if who is None else [sid for sid, _ in who]
+    return overridden(subs, students, overrides)
+
+
+def _print_changes(args: argparse.Namespace, history, everything, keys, who) -> int:
+    """``--changed``: what moved between the last two grades of each submission."""
+    from simlab.grading.history import changes, format_changes
+    from simlab.grading.text import json_safe
+
+    students = None if who is None else {k: sid for k, (sid, _) in zip(keys, who, strict=True)}
+    changed, still = changes(history, everything, students)
+    if args.json:
+        lines = (json_safe(json.dumps(c, ensure_ascii=False)) + "\n" for c in changed)
+        sys.stdout.write("".join(lines))
+    else:
+        print(format_changes(changed, still))
+    return 0
 
 
 def _not_graded(s) -> bool:

@@ -75,11 +75,20 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             lines.append(
                 f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {feedback_of(q, lang)}"
             )
+        lines.extend(f"  {for_people(render(said, lang))}" for said in override_lines(g))
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
             lines.append(WEIGHTED.get(lang, WEIGHTED["en"]).format(exercise=g.exercise))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def override_lines(g: NotebookGrade) -> list[Message]:
+    """One line per question of ``g`` whose points the instructor overrode, with the reason
+    (:func:`simlab.grading.overrides.override_line`)."""
+    from simlab.grading.overrides import override_line
+
+    return [override_line(q.id, q.override) for q in g.questions if q.override is not None]
 
 
 def _said(said: Message | None, english: str, lang: str) -> str:
@@ -216,7 +225,8 @@ def write_csv(
     lang: str = "en",
 ) -> Path:
     """Write one row per notebook: student, notebook, exercise, score, max_score, one column
-    per question (``exercise/question``, its points), and ``error``. Without ``who`` the
+    per question (``exercise/question``, its points), ``error``, and ``overrides`` (the
+    instructor's overrides of its points, each with its reason). Without ``who`` the
     student is a label made from the paths (:func:`students`); with it (a roster's
     :func:`~simlab.grading.roster.assign`), the roster's student ID, empty for a notebook that
     is no one's (its ``error`` says why); each ID of ``missing`` (roster students without a
@@ -236,7 +246,7 @@ def write_csv(
         whys = ["" if why is None else render(why, lang) for _, why in who]
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*CSV_FIXED, *columns, "error"])
+        writer.writerow([*CSV_FIXED, *columns, "error", "overrides"])
         for g, student, why in zip(grades, names, whys, strict=True):
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
             error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
@@ -249,11 +259,12 @@ def write_csv(
                     g.max_score,
                     *(points.get(c, "") for c in columns),
                     csv_cell(for_people(error, _REPORT_CHARS)),
+                    csv_cell("; ".join(render(o, lang) for o in override_lines(g))),
                 ]
             )
         nothing = render(message("grader.no_submission"), lang)
         for sid in missing:
-            writer.writerow([csv_cell(sid), "", "", "", "", *("" for _ in columns), nothing])
+            writer.writerow([csv_cell(sid), "", "", "", "", *("" for _ in columns), nothing, ""])
     return path
 
 
