@@ -116,6 +116,17 @@ def student_history(
     return {"student": student, "submissions": submissions, "overrides": given}
 
 
+#: How the text history says what changed since the step before.
+_CHANGES = {
+    "first": "handed in",
+    "file": "new file",
+    "grader": "new grader version",
+    "file and grader": "new file and grader",
+    "options": "new grading options",
+    "back": "back to an earlier",
+}
+
+
 def format_history(h: dict[str, Any]) -> str:
     """The text of :func:`student_history`: a block per submission, a line per step."""
     lines = [f"history of {for_people(h['student'])}:"]
@@ -128,8 +139,9 @@ def format_history(h: dict[str, Any]) -> str:
                 grade = f"{step['score']}/{step['max_score']}"
             else:
                 grade = step["status"]
+            change = _CHANGES.get(step["change"], step["change"])
             lines.append(
-                f"  {step['at']}  {step['change']:<15} file {step['sha256'][:12] or '-':<12}  "
+                f"  {step['at']}  {change:<20} file {step['sha256'][:12] or '-':<12}  "
                 f"grader {step['version'][:12]}  {grade}"
             )
     if h["overrides"]:
