@@ -33,16 +33,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--override",
         nargs=3,
         metavar=("STUDENT", "EXERCISE/QUESTION", "POINTS"),
-        help="set STUDENT's points for one question (as --json prints them: "
-        "fencing/cancel-limits), with --why; kept in the queue, laid over every regrade, "
-        "shown with its reason in every report",
+        help="set STUDENT's points for one question, with --why; STUDENT and the question "
+        "as --json prints them (the roster's ID with --roster, else the submission's path; "
+        "fencing/cancel-limits); POINTS from 0 to the question's maximum. Kept in the queue "
+        "with its time, laid over every regrade, shown with its reason in every report",
     )
     g.add_argument("--why", metavar="TEXT", help="--override: the reason, shown with the points")
     g.add_argument(
         "--clear-override",
         nargs=2,
         metavar=("STUDENT", "EXERCISE/QUESTION"),
-        help="give that question's points back to the grader",
+        help="give that question's points back to the grader (the override stays in the "
+        "student's history)",
     )
     g.add_argument(
         "--student",

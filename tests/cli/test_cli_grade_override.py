@@ -267,3 +267,16 @@ def test_does_a_queue_made_before_overrides_open_migrate_and_keep_its_history(tm
     with sqlite3.connect(db) as raw:
         (version,) = raw.execute("SELECT MAX(version) FROM grading_migrations").fetchone()
     assert version == len(sqlite_statements.MIGRATIONS)
+
+
+def test_does_an_override_survive_a_regrade_on_postgres(fresh_postgres, capsys):
+    url = fresh_postgres()
+    _graded(url, ALICE, [6, 3, 1], content=b"first try")
+    status, _, _ = _run(
+        capsys, url, "--override", ALICE, "fencing/cancel-limits", "5", "--why", "w"
+    )
+    assert status == 0
+    _graded(url, ALICE, [6, 6, 0], content=b"second try")  # resubmitted
+    limits = _question(_json(capsys, url)[ALICE], "cancel-limits")
+    assert limits["points"] == 5 and limits["override"]["grader_points"] == 0
+    assert [s["change"] for s in _history(capsys, url)] == ["first", "file"]
