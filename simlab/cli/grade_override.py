@@ -92,9 +92,9 @@ def run(args: argparse.Namespace, queue) -> int:
     )
     from simlab.grading.text import for_people
 
-    roster = load_roster(args.roster)
     student, question = (args.override or args.clear_override)[:2]
     with queue:
+        roster = load_roster(args.roster)
         subs = queue.submissions()
         keys = sorted({s.notebook for s in subs})
         try:

@@ -33,6 +33,7 @@ __all__ = [
     "in_force",
     "iso",
     "known_questions",
+    "number",
     "override_line",
     "overridden",
     "parse_points",
@@ -57,6 +58,7 @@ def number(x: float) -> int | float:
 
 
 def points_text(x: float) -> str:
+    """Points as a report writes them (:func:`number`)."""
     return str(number(x))
 
 
