@@ -3,10 +3,8 @@ export and on the feedback page: catalog ``override`` of :mod:`simlab.grading.me
 
 EN = {
     "line": "{q}: {points} points set by your instructor on {at} (the grader gave {grader}): {why}",
-    "head": "changed by your instructor",
 }
 
 ZH = {
     "line": "{q}：教师于 {at} 将分数改为 {points} 分（评分程序给了 {grader} 分）：{why}",
-    "head": "教师修改的分数",
 }
