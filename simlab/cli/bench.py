@@ -325,6 +325,12 @@ def _add_grade_arguments(parser: argparse.ArgumentParser) -> None:
         "2 workers (submissions per minute; --copies, --rounds)",
     )
     parser.add_argument(
+        "--worker-processes",
+        action="store_true",
+        help="--queue: the queue worked by 1, then 2 worker processes (simlab grade --queue DB "
+        "--worker --jobs 1) instead of one worker with 1, then 2 grading threads",
+    )
+    parser.add_argument(
         "--batch-rounds",
         type=int,
         default=1,
@@ -341,6 +347,8 @@ def _handle_grade(args: argparse.Namespace) -> int:
         raise UsageError("--rounds, --batch-rounds and --jobs must be positive, --copies >= 0")
     from simlab.grading.sandbox.jail import SandboxUnavailable
 
+    if args.worker_processes and not args.queue:
+        raise UsageError("--worker-processes is an option of --queue")
     if args.queue:
         if len(args.notebook) > 1 or args.copies < 1:
             raise UsageError("--queue measures one notebook and at least one copy")
@@ -390,7 +398,9 @@ def _handle_queue(args: argparse.Namespace) -> int:
         require()
     except SandboxUnavailable as exc:
         raise UsageError(f"cannot measure jailed grading: {exc}") from None
-    rows = bench_queue(args.notebook, copies=args.copies, rounds=args.rounds)
+    rows = bench_queue(
+        args.notebook, copies=args.copies, rounds=args.rounds, processes=args.worker_processes
+    )
     print(
         f"{'workers':>7} {'copies':>6} {'plain s':>8} {'queue s':>8} {'plain /min':>10} "
         f"{'queue /min':>10} {'ratio':>6}  goal <= {QUEUE_GOAL}"
@@ -402,10 +412,15 @@ def _handle_queue(args: argparse.Namespace) -> int:
             f"{row['plain_per_min']:>10.1f} {row['queue_per_min']:>10.1f} {row['ratio']:>6.3f}"
             f"  {verdict}"
         )
+    how = (
+        "that many worker processes of one grading thread each"
+        if args.worker_processes
+        else "one worker with that many grading threads"
+    )
     print(
-        "plain: simlab grade of the folder; queue: the same folder enqueued in a new ledger "
-        "file and graded by one worker with that many grading threads (claim, heartbeat, "
-        "fenced save). Wall time, best of --rounds, jailed."
+        "plain: simlab grade of the folder with --jobs workers; queue: the same folder "
+        f"enqueued in a new ledger file and graded by {how} (claim, heartbeat, fenced save). "
+        "Wall time, best of --rounds, jailed."
     )
     return 0
 

@@ -8,7 +8,11 @@
 * ``--worker [--jobs N] [--lease S] [--max-attempts N]`` only works the queue (any machine that
   reaches DB) and exits when nothing is left to claim.
 * ``--report [--json] [--csv FILE] [--feedback DIR] [--canvas FILE --roster FILE]
-  [--changed]`` prints from the queue without grading.
+  [--changed] [--student ID]`` prints from the queue without grading, with the instructor's
+  overrides laid over the grades.
+* ``--override STUDENT EXERCISE/QUESTION POINTS --why TEXT`` and ``--clear-override STUDENT
+  EXERCISE/QUESTION`` change one student's points for one question
+  (:mod:`simlab.cli.grade_override`).
 
 ``--roster FILE`` names the class's students (:mod:`simlab.grading.roster`) for grading and for
 every report. A DB that is not a grading queue, a DB that does not exist given to ``--worker``
@@ -23,10 +27,11 @@ import sys
 from collections.abc import Callable
 
 from simlab.cli.args import UsageError, positive_int, positive_number
+from simlab.cli.grade_override import MODES
 
 __all__ = ["add_arguments", "uses_queue", "run"]
 
-_QUEUE_ONLY = ("enqueue_only", "worker", "report", "feedback", "canvas", "changed")
+_QUEUE_ONLY = ("enqueue_only", "worker", "report", "feedback", "canvas", "changed", *MODES)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -85,8 +90,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--changed",
         action="store_true",
-        help="--report: points that changed between the last two grader versions",
+        help="--report: the points that moved between the last two grades of each "
+        "submission, and whether the file or the grader changed",
     )
+    from simlab.cli.grade_override import add_arguments as add_override_arguments
+
+    add_override_arguments(p)
 
 
 def uses_queue(args: argparse.Namespace) -> bool:
@@ -100,6 +109,9 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--{given.replace('_', '-')} needs --queue DB")
     if args.rubric:
         raise UsageError("--rubric prints a rubric; it does not take --queue")
+    from simlab.cli import grade_override
+
+    grade_override.check(args)
     modes = [n for n in ("enqueue_only", "worker", "report") if getattr(args, n)]
     if len(modes) > 1:
         raise UsageError(
@@ -131,6 +143,10 @@ def run(args: argparse.Namespace, check_sandbox: Callable[[argparse.Namespace], 
     """``simlab grade`` with ``--queue`` (module doc); ``check_sandbox`` refuses to grade
     without a jail unless ``--no-sandbox`` (as ``simlab grade`` does)."""
     _check(args)
+    if args.override or args.clear_override:
+        from simlab.cli import grade_override
+
+        return grade_override.run(args, _open(args.queue))
     if args.report:
         from simlab.cli.grade_report import report
 

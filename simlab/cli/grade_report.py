@@ -69,6 +69,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     roster, handed, terms = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
+    subs = _overridden(subs, keys, who, queue.overrides())
     missing = missing_students(who, roster)
     subs = apply_to_submissions(subs, who, handed, terms, roster)
     if args.json:
@@ -106,33 +107,33 @@ def report(args: argparse.Namespace, queue) -> int:
     error, or dead), 3 when an export could not be written (each export, and each page, is
     written on its own: one that fails is one line on stderr and the others carry on)."""
     from simlab.cli import grade_deadline as deadlines
-    from simlab.grading import queue_report as qr
-
-    with queue:
-        everything = queue.submissions()
-        versions = queue.versions()
-        kept = deadlines.kept(queue)
-    subs = qr.latest(everything)
-    if args.changed:
-        changed = qr.changes(everything, versions)
-        if args.json:
-            sys.stdout.write("".join(json.dumps(c) + "\n" for c in changed))
-        else:
-            print(qr.format_changes(changed, versions))
-        return 0
     from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.grading import queue_report as qr
     from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 
+    with queue:
+        everything = queue.submissions()
+        history = queue.history()
+        overrides = queue.overrides()
+        kept = deadlines.kept(queue)
     roster = load_roster(args.roster)
-    titles = canvas_titles(args.canvas_assignment)
+    subs = qr.latest(everything)
     roster, handed, terms = deadlines.queue_class(args, kept, subs, roster)
     keys = [s.notebook for s in subs]
     _, given = deadlines.given_terms(args)
     known = [s.id for s in roster.students] if roster is not None else keys
     deadlines.check_students(terms, given, known, roster.path if roster else "the queue")
     who = assign(keys, roster) if roster is not None else None
+    if args.student:
+        from simlab.cli.grade_override import print_history
+
+        return print_history(args, everything, history, overrides, keys, who or assign(keys, None))
+    if args.changed:
+        return _print_changes(args, history, everything, keys, who)
+    titles = canvas_titles(args.canvas_assignment)
+    subs = _overridden(subs, keys, who, overrides)
     missing = missing_students(who, roster)
     subs = apply_to_submissions(subs, who, handed, terms, roster)
     problems: list[str] = []
@@ -178,6 +179,30 @@ def report(args: argparse.Namespace, queue) -> int:
     if problems:
         return 3
     return 1 if any(_not_graded(s) for s in subs) else 0
+
+
+def _overridden(subs, keys, who, overrides):
+    """``subs`` with the instructor's overrides laid over their grades (a submission's student
+    is its roster ID with ``who``, its key without)."""
+    from simlab.grading.overrides import overridden
+
+    students = keys if who is None else [sid for sid, _ in who]
+    return overridden(subs, students, overrides)
+
+
+def _print_changes(args: argparse.Namespace, history, everything, keys, who) -> int:
+    """``--changed``: what moved between the last two grades of each submission."""
+    from simlab.grading.history import changes, format_changes
+    from simlab.grading.text import json_safe
+
+    students = None if who is None else {k: sid for k, (sid, _) in zip(keys, who, strict=True)}
+    changed, still = changes(history, everything, students)
+    if args.json:
+        lines = (json_safe(json.dumps(c, ensure_ascii=False)) + "\n" for c in changed)
+        sys.stdout.write("".join(lines))
+    else:
+        print(format_changes(changed, still))
+    return 0
 
 
 def _not_graded(s) -> bool:

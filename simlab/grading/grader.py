@@ -101,9 +101,13 @@ class QuestionGrade:
     max_points: int
     feedback: str
     said: Message | None = field(default=None, compare=False, repr=False)
+    #: The instructor's override laid over the grader's points (:mod:`simlab.grading.overrides`),
+    #: None for points the grader gave.
+    override: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self, messages: bool = False) -> dict[str, Any]:
-        """The ``--json`` object of the question (with its message when ``messages``)."""
+        """The ``--json`` object of the question (with its message when ``messages``, its
+        override when it has one)."""
         data: dict[str, Any] = {
             "id": self.id,
             "points": self.points,
@@ -112,6 +116,8 @@ class QuestionGrade:
         }
         if messages and self.said is not None:
             data["message"] = self.said.to_data()
+        if self.override is not None:
+            data["override"] = self.override
         return data
 
 

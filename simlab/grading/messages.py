@@ -63,7 +63,10 @@ VERBATIM = "grader.verbatim"
 #: The ID of a node that only cuts its text (see :func:`shortened`, :func:`capped`).
 SAME = "grader.same"
 #: Where the catalogs that are not an exercise's live.
-_FRAME = {"grader": "simlab.grading.frame_messages"}
+_FRAME = {
+    "grader": "simlab.grading.frame_messages",
+    "override": "simlab.grading.override_messages",
+}
 
 
 @dataclass(frozen=True)

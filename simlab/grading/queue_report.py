@@ -9,8 +9,11 @@ left it (escaped, capped: :mod:`simlab.grading.text`); nothing here grades.
   ``ended``, ``outcome``);
 * :func:`format_report`: the text report, one block per submission;
 * :func:`write_feedback` (``--feedback DIR``): one HTML page per student (:func:`page_name`);
-* :func:`write_canvas` (``--canvas FILE --roster FILE``): a CSV for Canvas's gradebook import;
-* :func:`changes` (``--changed``): points that moved between the last two grader versions.
+* :func:`write_canvas` (``--canvas FILE --roster FILE``): a CSV for Canvas's gradebook import.
+
+What moved between resubmissions and regrades (``--changed``, ``--student``) is
+:mod:`simlab.grading.history`; the instructor's overrides, laid over the grades before any of
+these is made, :mod:`simlab.grading.overrides`.
 """
 
 from __future__ import annotations
@@ -28,14 +31,12 @@ from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.late_grades import late_line
 from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
-from simlab.grading.report import format_text, json_lines
+from simlab.grading.report import format_text, json_lines, override_lines
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
 
 __all__ = [
     "RosterError",
     "as_grade",
-    "changes",
-    "format_changes",
     "format_report",
     "latest",
     "read_roster",
@@ -93,8 +94,10 @@ def _question(data: dict) -> QuestionGrade:
     """A stored question's grade, with its message when it was stored with one."""
     data = dict(data)
     kept = data.pop("message", None)
+    override = data.pop("override", None)
     q = QuestionGrade(**data)
     q.said = stored(kept)
+    q.override = override
     return q
 
 
@@ -206,6 +209,7 @@ def _submission_html(s: Submission, lang: str) -> str:
             f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
         )
     parts.append("</table>")
+    parts.extend(f"<p>{_said_in(said, lang)}</p>" for said in override_lines(g))
     partial = [q for q in g.questions if q.points < q.max_points and _PARTIAL.match(q.feedback)]
     if g.exercise and partial:
         weighted = message("grader.page_weighted", exercise=g.exercise)
@@ -338,8 +342,9 @@ def write_canvas(
     (an error, or dead) gives 0 or an empty cell by ``missing`` (``zero`` or ``empty``); no
     submission, or one not graded yet, an empty cell. Returns the number of student rows and
     one line for each cell that is not a score, each submission that is no one's, each
-    exercise without a title, each student with two submissions for one exercise. A student
-    whose ID is in ``excused`` gets ``EX`` (Canvas's excused) in every column."""
+    exercise without a title, each student with two submissions for one exercise, and each
+    question whose points the instructor overrode (with the reason). A student whose ID is in
+    ``excused`` gets ``EX`` (Canvas's excused) in every column."""
     from simlab.grading.checks import EXERCISES
 
     titles = dict(titles or {})
@@ -380,12 +385,19 @@ def write_canvas(
         for student in roster.students:
             cells = []
             for e in exercises:
+                theirs = mine.get((student.id, e), [])
                 if student.id in excused:
                     cell, line = "EX", "excused (EX)"
                 else:
-                    cell, line = _canvas_cell(mine.get((student.id, e), []), missing, lang)
+                    cell, line = _canvas_cell(theirs, missing, lang)
                 if line:
                     lines.append(f"{for_people(str(student))}, {e}: {line}")
+                lines.extend(
+                    f"{for_people(str(student))}, {e}: {for_people(render(said, lang))}"
+                    for s in theirs
+                    if s.status == "graded"
+                    for said in override_lines(as_grade(s))
+                )
                 cells.append(cell)
             writer.writerow([csv_cell(c) for c in student.columns()] + cells)
     return len(roster.students), lines
@@ -413,50 +425,3 @@ def _canvas_cell(theirs: Sequence[Submission], missing: str, lang: str) -> tuple
         shown = "0" if cell == 0 else "empty"
         return cell, f"not graded, {shown} (--missing {missing}): {error_of(g, lang)}"
     return g.score, ""
-
-
-# -- regrades --------------------------------------------------------------------------------------
-
-
-def changes(submissions: Sequence[Submission], versions: Sequence[str]) -> list[dict[str, Any]]:
-    """The submissions whose points changed between the last two grader versions of the queue
-    (the same bytes graded at both), question by question: ``notebook``, ``before`` and
-    ``after`` (versions) and ``questions`` (``id``, ``before``, ``after``: points)."""
-    if len(versions) < 2:
-        return []
-    before, after = versions[-2], versions[-1]
-    graded: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for s in submissions:
-        if s.status == "graded" and s.result is not None:
-            graded[(s.notebook, s.sha256, s.version)] = s.result
-    out = []
-    for notebook, sha, version in sorted(graded):
-        if version != after or (notebook, sha, before) not in graded:
-            continue
-        old = {q["id"]: q["points"] for q in graded[(notebook, sha, before)]["questions"]}
-        new = {q["id"]: q["points"] for q in graded[(notebook, sha, after)]["questions"]}
-        moved = [
-            {"id": q, "before": old.get(q), "after": new.get(q)}
-            for q in [*old, *(q for q in new if q not in old)]
-            if old.get(q) != new.get(q)
-        ]
-        if moved:
-            out.append({"notebook": notebook, "before": before, "after": after, "questions": moved})
-    return out
-
-
-def format_changes(changed: Sequence[dict[str, Any]], versions: Sequence[str]) -> str:
-    """The ``--changed`` text: one block per submission, one line per question that moved."""
-    if len(versions) < 2:
-        return "one grader version in the queue: nothing to compare"
-    head = f"points changed from grader version {versions[-2]} to {versions[-1]}:"
-    if not changed:
-        return head + " none"
-    lines = [head]
-    for c in changed:
-        lines.append(f"{shown_path(c['notebook'])}")
-        for q in c["questions"]:
-            was = "-" if q["before"] is None else q["before"]
-            now = "-" if q["after"] is None else q["after"]
-            lines.append(f"  {for_people(q['id'])}: {was} -> {now}")
-    return "\n".join(lines)

@@ -77,6 +77,7 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             lines.append(
                 f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {feedback_of(q, lang)}"
             )
+        lines.extend(f"  {for_people(render(said, lang))}" for said in override_lines(g))
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
             lines.append(WEIGHTED.get(lang, WEIGHTED["en"]).format(exercise=g.exercise))
@@ -85,6 +86,14 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             lines.append(f"  {late}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def override_lines(g: NotebookGrade) -> list[Message]:
+    """One line per question of ``g`` whose points the instructor overrode, with the reason
+    (:func:`simlab.grading.overrides.override_line`)."""
+    from simlab.grading.overrides import override_line
+
+    return [override_line(q.id, q.override) for q in g.questions if q.override is not None]
 
 
 def _said(said: Message | None, english: str, lang: str) -> str:
@@ -223,7 +232,8 @@ def write_csv(
     lang: str = "en",
 ) -> Path:
     """Write one row per notebook: student, notebook, exercise, score, max_score, one column
-    per question (``exercise/question``, its points), and ``error``. Without ``who`` the
+    per question (``exercise/question``, its points), ``error``, and ``overrides`` (the
+    instructor's overrides of its points, each with its reason). Without ``who`` the
     student is a label made from the paths (:func:`students`); with it (a roster's
     :func:`~simlab.grading.roster.assign`), the roster's student ID, empty for a notebook that
     is no one's (its ``error`` says why); each ID of ``missing`` (roster students without a
@@ -246,7 +256,7 @@ def write_csv(
         whys = ["" if why is None else render(why, lang) for _, why in who]
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow([*CSV_FIXED, *columns, *late, "error"])
+        writer.writerow([*CSV_FIXED, *columns, *late, "error", "overrides"])
         for g, student, why in zip(grades, names, whys, strict=True):
             points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
             error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
@@ -260,12 +270,13 @@ def write_csv(
                     *(points.get(c, "") for c in columns),
                     *(_late_cell(g, c) for c in late),
                     csv_cell(for_people(error, _REPORT_CHARS)),
+                    csv_cell("; ".join(render(o, lang) for o in override_lines(g))),
                 ]
             )
         nothing = render(message("grader.no_submission"), lang)
         for sid in missing:
             blank = ["" for _ in (*columns, *late)]
-            writer.writerow([csv_cell(sid), "", "", "", "", *blank, nothing])
+            writer.writerow([csv_cell(sid), "", "", "", "", *blank, nothing, ""])
     return path
 
 

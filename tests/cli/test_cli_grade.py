@@ -90,6 +90,7 @@ _SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_fencing_and_
             [str(_SOLUTION), "--copies", "0", "--queue"],
             "--queue measures one notebook and at least one copy",
         ),
+        ([str(_SOLUTION), "--worker-processes"], "--worker-processes is an option of --queue"),
     ],
 )
 def test_is_bad_bench_grade_input_one_line_and_exit_2(argv, words, capsys):

@@ -72,14 +72,16 @@ def test_does_changed_list_the_points_a_regrade_moved(tmp_path, capsys):
     _graded(db, "class/bob/ex.ipynb", [1, 1], "v2")
     status, out, _ = _report(capsys, db, "--changed")
     assert status == 0
-    assert out.splitlines() == [
-        "points changed from grader version v1 to v2:",
-        "class/alice/ex.ipynb",
-        "  q2: 2 -> 4",
-    ]
+    lines = out.splitlines()
+    assert lines[0] == "points that moved between the last two grades of each submission:"
+    assert lines[1].startswith("class/alice/ex.ipynb: grader changed: 7 -> 9 (")
+    assert lines[2:] == ["  q2: 2 -> 4", "1 other submission(s) got the same points in their "
+                         "last two grades"]  # fmt: skip
     _, out, _ = _report(capsys, db, "--changed", "--json")
     (moved,) = map(json.loads, out.splitlines())
     assert moved["questions"] == [{"id": "q2", "before": 2, "after": 4}]
+    assert moved["cause"] == "grader"
+    assert (moved["before"]["version"], moved["after"]["version"]) == ("v1", "v2")
 
 
 def test_is_the_feedback_page_the_learners_own_and_escaped(tmp_path, capsys):

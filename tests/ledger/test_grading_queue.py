@@ -142,3 +142,106 @@ def test_does_a_second_process_see_the_queue(ledger_target):
     with open_queue(ledger_target) as q:
         (s,) = q.submissions()
     assert s.status == "graded" and [a.worker for a in s.attempts] == ["child"]
+
+
+def test_does_the_queue_note_each_resubmission_and_regrade_once_in_order(queue, clock):
+    a1 = queue.enqueue("class/a.ipynb", b"one", "v1", SETTINGS)
+    clock.advance(1)
+    assert queue.enqueue("class/a.ipynb", b"one", "v1", SETTINGS) == a1  # the same: not noted
+    a2 = queue.enqueue("class/a.ipynb", b"two", "v1", SETTINGS)
+    b1 = queue.enqueue("class/b.ipynb", b"one", "v1", SETTINGS)
+    clock.advance(1)
+    a3 = queue.enqueue("class/a.ipynb", b"two", "v2", SETTINGS)
+    assert queue.enqueue("class/a.ipynb", b"one", "v1", SETTINGS) == a1  # a step back: noted
+    assert [(k, t) for k, t, _ in queue.history()] == [
+        ("class/a.ipynb", a1),
+        ("class/a.ipynb", a2),
+        ("class/b.ipynb", b1),
+        ("class/a.ipynb", a3),
+        ("class/a.ipynb", a1),
+    ]
+    assert [at for _, _, at in queue.history()] == [1000.0, 1001.0, 1001.0, 1002.0, 1002.0]
+
+
+def test_are_overrides_kept_in_order_with_when_and_why_clears_included(queue, clock):
+    queue.override("101", "fencing", "cancel-limits", 4.5, "misread")
+    clock.advance(5)
+    queue.override("101", "fencing", "cancel-limits", None, "")
+    rows = queue.overrides()
+    assert [(o.student, o.question, o.points, o.why, o.at) for o in rows] == [
+        ("101", "cancel-limits", 4.5, "misread", 1000.0),
+        ("101", "cancel-limits", None, "", 1005.0),
+    ]
+
+
+def test_does_a_queue_of_the_first_migration_migrate_with_its_history(
+    ledger_target, clock, monkeypatch
+):
+    """A queue made with the first migration only (as the kit made them before overrides and
+    history), filled by that kit's statements, opens with every later migration applied: its
+    submissions kept, each key's history taken from them, overrides possible."""
+    from simlab.grading.queue_store import postgres_statements, sqlite_statements
+
+    for g in (sqlite_statements, postgres_statements):
+        monkeypatch.setattr(g, "MIGRATIONS", g.MIGRATIONS[:1])
+    old = open_queue(ledger_target, create=True, clock=clock)
+    for key, content in (
+        ("class/a.ipynb", b"one"),
+        ("class/b.ipynb", b"b"),
+        ("class/a.ipynb", b"two"),
+    ):
+        clock.advance(1)
+        _enqueue_as_before(old, key, content)
+    old.close()
+    monkeypatch.undo()
+    with open_queue(ledger_target, clock=clock) as q:
+        subs = q.submissions()
+        assert [s.notebook for s in subs] == ["class/a.ipynb", "class/b.ipynb", "class/a.ipynb"]
+        assert [(k, t, at) for k, t, at in q.history()] == [
+            (s.notebook, s.task_id, 1001.0 + i) for i, s in enumerate(subs)
+        ]
+        q.override("s", "fencing", "q", 1.0, "w")
+        assert len(q.overrides()) == 1
+
+
+#: How the kit enqueued a submission before it kept a history (its statement, per engine).
+_ADD_BEFORE = {
+    "sqlite": """
+        INSERT INTO grading_submissions
+            (task_id, notebook, sha256, version, settings, content, refused, enqueued_at)
+        VALUES (:task_id, :notebook, :sha256, :version, :settings, :content, :refused, :now)
+        ON CONFLICT (task_id) DO UPDATE SET enqueued_at = :now
+    """,
+    "postgres": """
+        INSERT INTO simlab_grading_submissions
+            (task_id, notebook, sha256, version, settings, content, refused, enqueued_at)
+        VALUES (%(task_id)s, %(notebook)s, %(sha256)s, %(version)s, %(settings)s, %(content)s,
+                %(refused)s, %(now)s)
+        ON CONFLICT (task_id) DO UPDATE SET enqueued_at = %(now)s
+    """,
+}
+
+
+def _enqueue_as_before(queue, notebook: str, content: bytes) -> None:
+    """Enqueue as the kit did before it kept a history: the submission's row, then its task."""
+    import hashlib
+    import json
+
+    from simlab.grading.queue_store import sqlite_statements
+    from simlab.grading.queue_store.store import task_key
+
+    sha = hashlib.sha256(content).hexdigest()
+    task_id = task_key(notebook, sha, "v1", SETTINGS)
+    now = queue._now()
+    engine = "sqlite" if queue.g is sqlite_statements else "postgres"
+    queue.ledger._count(
+        _ADD_BEFORE[engine],
+        {
+            "task_id": task_id, "notebook": notebook, "sha256": sha, "version": "v1",
+            "settings": json.dumps(SETTINGS, sort_keys=True), "content": content,
+            "refused": None, "now": now,
+        },
+    )  # fmt: skip
+    goal = json.dumps({"notebook": notebook, "sha256": sha, "version": "v1"})
+    task = {"task_id": task_id, "tenant": queue.g.TENANT, "goal": goal, "now": now}
+    queue.ledger._count(queue.ledger.q.SUBMIT, task)

@@ -62,6 +62,31 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         )
         """,
     ),
+    (
+        "overrides and submission history",
+        """
+        CREATE TABLE simlab_grading_overrides (
+            seq      BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            student  TEXT    NOT NULL,
+            exercise TEXT    NOT NULL,
+            question TEXT    NOT NULL,
+            points   DOUBLE PRECISION,
+            why      TEXT    NOT NULL,
+            at       DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX simlab_grading_overrides_student ON simlab_grading_overrides (student);
+        CREATE TABLE simlab_grading_history (
+            seq      BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            notebook TEXT    NOT NULL,
+            task_id  TEXT    NOT NULL,
+            at       DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX simlab_grading_history_notebook ON simlab_grading_history (notebook, seq);
+        INSERT INTO simlab_grading_history (notebook, task_id, at)
+            SELECT notebook, task_id, enqueued_at FROM simlab_grading_submissions
+            ORDER BY enqueued_at, seq;
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -89,6 +114,24 @@ ADD = """
             %(refused)s, %(now)s)
     ON CONFLICT (task_id) DO UPDATE SET enqueued_at = %(now)s
 """
+# A key's history (as in the SQLite statements).
+LAST_SEEN = (
+    "SELECT task_id FROM simlab_grading_history WHERE notebook = %(notebook)s"
+    " ORDER BY seq DESC LIMIT 1"
+)
+SEEN = (
+    "INSERT INTO simlab_grading_history (notebook, task_id, at)"
+    " VALUES (%(notebook)s, %(task_id)s, %(now)s)"
+)
+HISTORY = "SELECT notebook, task_id, at FROM simlab_grading_history ORDER BY seq"
+# Overrides (as in the SQLite statements).
+OVERRIDE = """
+    INSERT INTO simlab_grading_overrides (student, exercise, question, points, why, at)
+    VALUES (%(student)s, %(exercise)s, %(question)s, %(points)s, %(why)s, %(now)s)
+"""
+OVERRIDES = (
+    "SELECT student, exercise, question, points, why, at FROM simlab_grading_overrides ORDER BY seq"
+)
 SUBMISSION = (
     "SELECT notebook, sha256, version, settings, content, refused FROM simlab_grading_submissions"
     " WHERE task_id = %(task_id)s"

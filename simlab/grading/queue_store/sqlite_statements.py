@@ -66,6 +66,31 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         )
         """,
     ),
+    (
+        "overrides and submission history",
+        """
+        CREATE TABLE grading_overrides (
+            seq      INTEGER PRIMARY KEY AUTOINCREMENT,  -- the order they were given in
+            student  TEXT    NOT NULL,                   -- the student ID of --json
+            exercise TEXT    NOT NULL,
+            question TEXT    NOT NULL,
+            points   REAL,                               -- NULL: the override was cleared
+            why      TEXT    NOT NULL,
+            at       REAL    NOT NULL
+        );
+        CREATE INDEX grading_overrides_student ON grading_overrides (student);
+        CREATE TABLE grading_history (
+            seq      INTEGER PRIMARY KEY AUTOINCREMENT,  -- the order the queue saw them in
+            notebook TEXT    NOT NULL,                   -- the key
+            task_id  TEXT    NOT NULL,                   -- what the key was then
+            at       REAL    NOT NULL
+        );
+        CREATE INDEX grading_history_notebook ON grading_history (notebook, seq);
+        INSERT INTO grading_history (notebook, task_id, at)
+            SELECT notebook, task_id, enqueued_at FROM grading_submissions
+            ORDER BY enqueued_at, seq
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -93,6 +118,21 @@ ADD = """
     VALUES (:task_id, :notebook, :sha256, :version, :settings, :content, :refused, :now)
     ON CONFLICT (task_id) DO UPDATE SET enqueued_at = :now
 """
+# A key's history: one row each time it was enqueued as other bytes, grader version or options
+# than the last time (its first enqueue too).
+LAST_SEEN = (
+    "SELECT task_id FROM grading_history WHERE notebook = :notebook ORDER BY seq DESC LIMIT 1"
+)
+SEEN = "INSERT INTO grading_history (notebook, task_id, at) VALUES (:notebook, :task_id, :now)"
+HISTORY = "SELECT notebook, task_id, at FROM grading_history ORDER BY seq"
+# Overrides: never updated nor deleted; the last row of a student's question is in force.
+OVERRIDE = """
+    INSERT INTO grading_overrides (student, exercise, question, points, why, at)
+    VALUES (:student, :exercise, :question, :points, :why, :now)
+"""
+OVERRIDES = (
+    "SELECT student, exercise, question, points, why, at FROM grading_overrides ORDER BY seq"
+)
 SUBMISSION = (
     "SELECT notebook, sha256, version, settings, content, refused FROM grading_submissions"
     " WHERE task_id = :task_id"

@@ -16,6 +16,12 @@ grader to the ledger only: the ledger knows nothing of grading):
   refused it), or is found ``lost`` (still open when a later epoch exists: its worker vanished);
 * ``max_attempts`` claims at most, then the task is ``dead`` (the ledger's dead letter).
 
+Beside them the queue keeps each key's history (one row each time it was enqueued as other
+bytes, grader version or options than the time before: resubmissions and regrades, in order,
+with their time; :meth:`GradingQueue.history`) and the instructor's overrides of a student's
+points for one question (:meth:`GradingQueue.override`; never updated nor deleted: a cleared
+override is a row without points, and the last row of a question is in force).
+
 A submission's ``status`` is its task's: ``pending`` (queued or running), ``graded``
 (completed) or ``dead``. The flow is written once over both dialects: the statements are
 :mod:`simlab.grading.queue_store.sqlite_statements` (SQLite) and
@@ -48,6 +54,7 @@ from simlab.records import COMPLETED, DEAD, Lease
 __all__ = [
     "Attempt",
     "GradingQueue",
+    "Override",
     "Job",
     "NotAQueue",
     "Submission",
@@ -85,6 +92,19 @@ class Attempt:
             "ended": self.ended,
             "outcome": self.outcome,
         }
+
+
+@dataclass(frozen=True)
+class Override:
+    """The instructor's points for one student's question, why and when (``at``, seconds since
+    the epoch); ``points`` None when this row cleared the override before it."""
+
+    student: str
+    exercise: str
+    question: str
+    points: float | None
+    why: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -256,12 +276,48 @@ class GradingQueue:
             "refused": refused,
             "now": now,
         }
+        last = self.ledger._rows(self.g.LAST_SEEN, {"notebook": notebook})
+        if not last or last[0][0] != task_id:  # new bytes, grader version or options
+            self.ledger._count(self.g.SEEN, params)
         self.ledger._count(self.g.ADD, params)
         goal = json.dumps({"notebook": notebook, "sha256": sha, "version": version})
         task = {"task_id": task_id, "tenant": self.g.TENANT, "goal": goal, "now": now}
         self.ledger._count(self.ledger.q.SUBMIT, task)  # 0 rows: it was enqueued before
         self.ledger._wrote()
         return task_id
+
+    # -- overrides ------------------------------------------------------------------------------
+
+    def override(
+        self, student: str, exercise: str, question: str, points: float | None, why: str
+    ) -> Override:
+        """Record the instructor's ``points`` for ``student``'s ``exercise``/``question`` (None:
+        clear the override in force) with the reason ``why``, at the queue's clock; the
+        question's earlier overrides stay as history."""
+        row = Override(student, exercise, question, points, why, self._now())
+        params = {
+            "student": student,
+            "exercise": exercise,
+            "question": question,
+            "points": points,
+            "why": why,
+            "now": row.at,
+        }
+        self.ledger._count(self.g.OVERRIDE, params)
+        self.ledger._wrote()
+        return row
+
+    def overrides(self) -> list[Override]:
+        """Every override row ever given, in the order given (clears included)."""
+        return [
+            Override(str(st), str(ex), str(q), None if p is None else float(p), str(why), float(at))
+            for st, ex, q, p, why, at in self.ledger._rows(self.g.OVERRIDES, {})
+        ]
+
+    def history(self) -> list[tuple[str, str, float]]:
+        """(key, task ID, time) each time a key was enqueued as other bytes, grader version or
+        options than the time before, oldest first."""
+        return [(str(k), str(t), float(at)) for k, t, at in self.ledger._rows(self.g.HISTORY, {})]
 
     # -- a worker's calls ------------------------------------------------------------------------
 
