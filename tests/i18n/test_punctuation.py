@@ -22,9 +22,13 @@ NOTEBOOKS = sorted(
     p for folder in ("notebooks", "exercises", "solutions")
     for p in glob.glob(str(ROOT / folder / "zh" / "*.ipynb"))
 )  # fmt: skip
-CATALOGS = [ROOT / "simlab" / "grading" / "frame_messages.py"] + sorted(
-    (ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")
-)
+CATALOGS = [
+    ROOT / "simlab" / "grading" / "frame_messages.py",
+    ROOT / "simlab" / "learn" / "messages.py",
+    ROOT / "simlab" / "plots" / "messages.py",
+    *sorted((ROOT / "simlab" / "i18n" / "sentences").glob("[!_]*.py")),
+    *sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")),
+]
 
 
 def _rel(p) -> str:

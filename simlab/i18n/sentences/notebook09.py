@@ -1,0 +1,9 @@
+"""The sentences of notebook 09's code (see :mod:`simlab.i18n.sentences`)."""
+
+from __future__ import annotations
+
+__all__ = ["EN", "ZH"]
+
+EN = {}
+
+ZH = {}
