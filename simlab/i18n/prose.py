@@ -1,17 +1,27 @@
 """Is a line a Chinese reader sees English prose? The test the Chinese notebooks' output passes.
 
 A line holds English prose when three English words follow one another (letters only, two or
-more each, an apostrophe allowed: ``not yet made``), outside what is code or data rather than
-prose: quoted strings (a value's ``repr``), backquoted code, and any token holding a digit,
-``_``, ``.``, ``@``, ``=``, ``/`` or ``-`` (``worker-1``, ``lease_until``, ``t=57``). One English
-word among Chinese is a term the glossary keeps (``epoch``, ``worker``); a sentence is not.
+more each, an apostrophe allowed: ``not yet made``) and one of them is a word English sentences
+are built with (``the``, ``of``, ``is``, ``for``...: :data:`GLUE`), outside what is code or data
+rather than prose: quoted strings (a value's ``repr``), backquoted code, and any token holding a
+digit, ``_``, ``.``, ``@``, ``=``, ``/`` or ``-`` (``worker-1``, ``lease_until``, ``t=57``). One
+English word among Chinese is a term the glossary keeps (``epoch``, ``worker``), and a row of
+names (``claim ok epoch``, the history's operations) is data; a sentence is neither.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["english_prose"]
+__all__ = ["english_prose", "GLUE"]
+
+#: Words no English sentence does without for long, and no row of names holds.
+GLUE = frozenset(
+    "a an the of to in on at by for from with without into after before between is are was "
+    "were be been has have had not no and or but if so as than that this these those which "
+    "who what when where why how it its you your we our they their there here only still "
+    "per each every any some all more less".split()
+)
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 _CODE_TOKEN = re.compile(r"\S*[0-9_.@=/\\<>\[\]{}-]\S*")
@@ -23,6 +33,7 @@ def english_prose(text: str) -> list[str]:
     found = []
     for line in text.splitlines():
         bare = _CODE_TOKEN.sub(" ", _QUOTED.sub(" ", line))
-        if _RUN.search(bare):
+        runs = (m.group().replace(",", " ").lower().split() for m in _RUN.finditer(bare))
+        if any(GLUE.intersection(words) for words in runs):
             found.append(line)
     return found
