@@ -53,6 +53,20 @@ EN = {
     "released": "released",
     "duplicate_dropped": "duplicate dropped",
     "waited": "waited for a gap",
+    # throughput
+    "throughput_title": "Throughput and latency",
+    "completed_per_bin": "tasks completed per bin",
+    "latency_axis": "latency (submit to completion)",
+    "completed_bar": "completed per bin",
+    "latency_dot": "latency of a task",
+    "latency_mean": "mean latency per bin",
+    "faults_on": "faults on",
+    "faults_off": "faults off",
+    "worker_paused": "a worker paused",
+    # story
+    "no_rule_broken": "no rule broken",
+    "rule_broken": "rule ({rule}) broken",
+    "story_title": "{variant}, seed {seed}: {faults} fault(s), {what}",
 }
 
 ZH = {
@@ -95,6 +109,18 @@ ZH = {
     "released": "已释放",
     "duplicate_dropped": "丢弃的重复",
     "waited": "等待缺口补上",
+    "throughput_title": "吞吐量与延迟",
+    "completed_per_bin": "每个时间段完成的任务",
+    "latency_axis": "延迟（从提交到完成）",
+    "completed_bar": "每个时间段完成的任务",
+    "latency_dot": "一个任务的延迟",
+    "latency_mean": "每个时间段的平均延迟",
+    "faults_on": "故障开启",
+    "faults_off": "故障关闭",
+    "worker_paused": "有 worker 暂停",
+    "no_rule_broken": "没有规则被破坏",
+    "rule_broken": "规则（{rule}）被破坏",
+    "story_title": "{variant}，种子 {seed}：{faults} 个故障，{what}",
 }
 
 

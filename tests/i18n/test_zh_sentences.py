@@ -73,3 +73,19 @@ def test_has_every_sentence_its_chinese(path):
         if english_prose(sentence(said, "zh"))
     ]
     assert not english, f"no Chinese for: {english}"
+
+
+@pytest.mark.parametrize(
+    ("line", "prose"),
+    [
+        ("Not quite: you predicted 2, but the run gave 3.", True),
+        ("[未完成]「tasks needed at 0.9」：把 None 换成你的回答", False),  # an ID, not a sentence
+        ("最终状态：{'result': \"B's answer\"}", False),  # a value's repr
+        ("t=  5.9 w3      claim   ok   epoch 1", False),  # a row of names
+        ("24 completed, 14 stopped for review", True),
+        ("A 持有 epoch 1，B 持有 epoch 2", False),  # one term the glossary keeps
+        ("结论：epoch 2 was granted to w2", True),  # English left inside Chinese
+    ],
+)
+def test_does_the_reading_test_tell_english_prose_from_names_and_values(line, prose):
+    assert bool(english_prose(line)) is prose

@@ -78,9 +78,9 @@ def test_does_a_self_check_speak_chinese_hints_and_asserts_included(zh, capsys):
         pass
     out = capsys.readouterr().out
     assert out == (
-        "[未完成] q：在上面的单元格里设置 timeout_means\n"
-        "[失败] s：任务在 epoch 2、状态 queued、你的 epoch 1：commit 的结果是 False\n"
-        "[通过] t：公开检查全部通过（评分器还会运行更多检查）。\n"
+        "[未完成]「q」：在上面的单元格里设置 timeout_means\n"
+        "[失败]「s」：任务在 epoch 2、状态 queued、你的 epoch 1：commit 的结果是 False\n"
+        "[通过]「t」：公开检查全部通过（评分器还会运行更多检查）。\n"
     )
 
 
@@ -109,4 +109,4 @@ def test_is_a_value_inside_a_line_translated_too():
 def test_does_an_unknown_language_fail_in_one_line():
     with pytest.raises(ValueError, match="unknown language 'fr'; choose one of en, zh"):
         set_language("fr")
-    assert say("learn.pass", "zh", question="q") == "[通过] q：公开检查全部通过。"
+    assert say("learn.pass", "zh", question="q") == "[通过]「q」：公开检查全部通过。"

@@ -10,6 +10,8 @@ __all__ = ["EN", "ZH"]
 
 EN = {
     "tally": "Your predictions: {right} right out of {made} made ({left} not made yet).",
+    "tally_of": "your predictions: {right} of {made} right, {left} not made yet",
+    "answer_hint": "replace None with your answer to {name}",
     # a simulation's summary (simlab.sim.simulation.SimulationResult.summary)
     "summary": "simlab: {tasks} tasks x {steps} steps, {workers} workers, ttl {ttl}, variant "
     "{variant}, seed {seed}",
@@ -39,6 +41,8 @@ EN = {
 
 ZH = {
     "tally": "你的预测：做了 {made} 个，对了 {right} 个（还有 {left} 个没做）。",
+    "tally_of": "你的预测：{made} 个中对了 {right} 个，还有 {left} 个没做",
+    "answer_hint": "把 None 换成你对 {name} 的回答",
     "summary": "simlab：{tasks} 个任务 x {steps} 步，{workers} 个 worker，ttl {ttl}，变体 "
     "{variant}，种子 {seed}",
     "ended": "  {completed} 个完成，{cancelled} 个取消，{dead} 个失败，{unfinished} 个未完成，"

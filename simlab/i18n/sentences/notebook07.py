@@ -42,8 +42,6 @@ EN = {
     "deleted": "deleted is outdated",
     "graph_step": "v1's step is the graph step's index",
     "lazy": "an edit keeps the number of cited documents: the lazy guard lets the e-mail leave",
-    "answer_hint": "replace None with your answer to {name}",
-    "tally": "your predictions: {right} of {made} right, {left} not made yet",
 }
 
 ZH = {
@@ -85,6 +83,4 @@ ZH = {
     "deleted": "被删除的文档算过时",
     "graph_step": "v1 的 step 是图中步骤的序号",
     "lazy": "一次修改不改变引用文档的数量：偷懒的守卫会让邮件发出去",
-    "answer_hint": "把 None 换成你对 {name} 的回答",
-    "tally": "你的预测：{made} 个中对了 {right} 个，还有 {left} 个没做",
 }
