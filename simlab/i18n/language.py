@@ -106,10 +106,19 @@ def _exact(lang: str) -> dict[str, str]:
     return out
 
 
+#: What a field whose name ends in ``_n`` matches: a number as a report prints it.
+_NUMBER = r"[-+]?[0-9][0-9.,e%+-]*"
+
+
 def _pattern(english: str) -> re.Pattern[str]:
+    """The regex of an English template: a field matches any text (the shortest that lets the
+    whole line match), one named ``..._n`` only a number."""
     parts = re.split(r"\{(\w+)\}", english)
     regex = "".join(
-        re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        re.escape(part)
+        if i % 2 == 0
+        else f"(?P<{part}>{_NUMBER if part.endswith('_n') else '.+?'})"
+        for i, part in enumerate(parts)
     )
     return re.compile(regex, re.S)
 

@@ -67,6 +67,25 @@ EN = {
     "no_rule_broken": "no rule broken",
     "rule_broken": "rule ({rule}) broken",
     "story_title": "{variant}, seed {seed}: {faults} fault(s), {what}",
+    # canary
+    "route_canary": "candidate",
+    "route_probe": "half-open probe",
+    "route_fallback": "read-only path",
+    "canary_requests": "canary tenants'\nrequests per {width} s",
+    "canary_title": "canary: {candidate} vs {baseline}, seed {seed} -- decision: {decision}\n"
+    "(canary tenants carry {share} of the traffic; the baseline tenants are not drawn)",
+    "warming": "fewer than {n} requests in the window",
+    "error_window": "candidate error rate (window)",
+    "threshold": "threshold {value}{above}",
+    "above_panel": " (above the panel)",
+    "probe_ok": "probe served well",
+    "probe_failed": "probe failed",
+    "error_rate": "error rate",
+    "tokens_window": "candidate tokens per request (window)",
+    "tokens_axis": "tokens / request",
+    "trip": "trip {n}",
+    "latched": "simulated time (s)\nthe breaker latched open at t={t} s; from then on every "
+    "canary request goes to the read-only path,\nuntil the end of the run ({end} s), not drawn",
 }
 
 ZH = {
@@ -121,6 +140,24 @@ ZH = {
     "no_rule_broken": "没有规则被破坏",
     "rule_broken": "规则（{rule}）被破坏",
     "story_title": "{variant}，种子 {seed}：{faults} 个故障，{what}",
+    "route_canary": "候选版本",
+    "route_probe": "半开探测",
+    "route_fallback": "只读路径",
+    "canary_requests": "灰度租户\n每 {width} 秒的请求数",
+    "canary_title": "灰度：{candidate} 对比 {baseline}，种子 {seed} —— 决定：{decision}\n"
+    "（灰度租户承载 {share} 的流量；基线租户没有画出）",
+    "warming": "窗口内的请求少于 {n} 个",
+    "error_window": "候选版本错误率（窗口）",
+    "threshold": "阈值 {value}{above}",
+    "above_panel": "（在面板上方）",
+    "probe_ok": "探测成功",
+    "probe_failed": "探测失败",
+    "error_rate": "错误率",
+    "tokens_window": "候选版本每个请求的 token（窗口）",
+    "tokens_axis": "token / 请求",
+    "trip": "熔断 {n}",
+    "latched": "模拟时间（秒）\n熔断器在 t={t} 秒锁定在打开状态；此后每个灰度请求都走只读路径，"
+    "\n直到运行结束（{end} 秒），没有画出",
 }
 
 
