@@ -86,6 +86,30 @@ EN = {
     "trip": "trip {n}",
     "latched": "simulated time (s)\nthe breaker latched open at t={t} s; from then on every "
     "canary request goes to the read-only path,\nuntil the end of the run ({end} s), not drawn",
+    # the tuning dashboard
+    "control_crash_rate": "crash",
+    "control_pause_rate": "pause",
+    "control_duplicate_rate": "duplicate",
+    "control_cancel_rate": "cancel",
+    "control_ttl": "ttl",
+    "control_workers": "workers",
+    "control_seed": "seed",
+    "control_variant": "variant",
+    "rerun": "rerun when a control changes",
+    "run": "Run",
+    "sweep": "Sweep",
+    "sweep_tip": "every variant, several rates and seeds",
+    "sweep_fault": "sweep fault",
+    "progress": "progress",
+    "fault_rates": "fault rates",
+    "system": "system",
+    "actions": "actions",
+    "shrink": "Shrink",
+    "shrink_tip": "the fewest faults that still fail",
+    "last_run": "last run: {seconds} s",
+    "run_title": "{variant}, seed {seed}: {verdict}",
+    "violations": "{n} violation(s)",
+    "swept": "{fault} rate swept, {seeds} seeds each (band: min to max); other rates as set above",
 }
 
 ZH = {
@@ -158,6 +182,30 @@ ZH = {
     "trip": "熔断 {n}",
     "latched": "模拟时间（秒）\n熔断器在 t={t} 秒锁定在打开状态；此后每个灰度请求都走只读路径，"
     "\n直到运行结束（{end} 秒），没有画出",
+    "control_crash_rate": "崩溃",
+    "control_pause_rate": "暂停",
+    "control_duplicate_rate": "重复投递",
+    "control_cancel_rate": "取消",
+    "control_ttl": "ttl",
+    "control_workers": "worker 数",
+    "control_seed": "种子",
+    "control_variant": "变体",
+    "rerun": "控件改变时重新运行",
+    "run": "运行",
+    "sweep": "扫描",
+    "sweep_tip": "每个变体，若干个故障率和种子",
+    "sweep_fault": "扫描的故障",
+    "progress": "进度",
+    "fault_rates": "故障率",
+    "system": "系统",
+    "actions": "操作",
+    "shrink": "缩减",
+    "shrink_tip": "仍然出错的最少故障",
+    "last_run": "上次运行：{seconds} 秒",
+    "run_title": "{variant}，种子 {seed}：{verdict}",
+    "violations": "{n} 个违规",
+    "swept": "扫描 {fault} 的故障率，每个 {seeds} 个种子（色带：最小到最大）；其他故障率按上面的"
+    "设置",
 }
 
 
