@@ -110,6 +110,21 @@ EN = {
     "run_title": "{variant}, seed {seed}: {verdict}",
     "violations": "{n} violation(s)",
     "swept": "{fault} rate swept, {seeds} seeds each (band: min to max); other rates as set above",
+    # the sweep
+    "sweep_completed": "tasks completed",
+    "sweep_wasted_steps": "wasted steps",
+    "sweep_duplicate_sends": "duplicate e-mails",
+    "sweep_violations": "invariant violations",
+    "zero_duplicate_sends": "0 in every run: with idempotency keys each e-mail leaves once (try "
+    "--idempotency-keys no)",
+    "zero": "0 in every run",
+    "no_rows": "no rows",
+    "caption_wasted": "refused saves + crashed steps. Unfenced is lower: its save never refuses a "
+    "stale epoch, so stale work is accepted (a violation), not counted as waste.",
+    "caption_racy": "racy-claim: as paused workers get busy, fewer epochs go to two workers at "
+    "once, and more live leases are taken over (its claim has no lease check).",
+    "variant": "variant",
+    "mean_over_seeds": "Mean over seeds (bars: min to max) by {x}",
 }
 
 ZH = {
@@ -206,6 +221,20 @@ ZH = {
     "violations": "{n} 个违规",
     "swept": "扫描 {fault} 的故障率，每个 {seeds} 个种子（色带：最小到最大）；其他故障率按上面的"
     "设置",
+    "sweep_completed": "完成的任务",
+    "sweep_wasted_steps": "浪费的步骤",
+    "sweep_duplicate_sends": "重复的邮件",
+    "sweep_violations": "不变量违规",
+    "zero_duplicate_sends": "每次运行都是 0：有幂等键时每封邮件只发出一次（试试 --idempotency-key"
+    "s no）",
+    "zero": "每次运行都是 0",
+    "no_rows": "没有数据行",
+    "caption_wasted": "被拒绝的保存 + 崩溃的步骤。unfenced 更低：它的保存从不拒绝陈旧的 epoch，"
+    "所以陈旧的工作被接受了（一次违规），而不是算作浪费。",
+    "caption_racy": "racy-claim：暂停的 worker 变得忙碌之后，同时发给两个 worker 的 epoch 变少，"
+    "被接管的有效租约变多（它的认领不检查租约）。",
+    "variant": "变体",
+    "mean_over_seeds": "按 {x} 列出各种子的均值（竖条：最小到最大）",
 }
 
 

@@ -349,3 +349,10 @@ def test_does_each_dashboard_control_say_its_label_in_english():
     assert {name: EN[f"control_{name}"] for name in CONTROLS} == {
         name: label for name, (_, _, _, label) in CONTROLS.items()
     }
+
+
+def test_does_each_sweep_panel_say_its_title_in_english():
+    from simlab.plots.messages import EN
+    from simlab.plots.sweep import SWEEP_TITLES
+
+    assert {m: EN[f"sweep_{m}"] for m in SWEEP_TITLES} == SWEEP_TITLES
