@@ -125,14 +125,17 @@ def _pattern(english: str) -> re.Pattern[str]:
 
 @cache
 def _templates(lang: str) -> list[tuple[re.Pattern[str], str]]:
-    """(English pattern, translation) for the templates with fields, longest English first."""
+    """(English pattern, translation) for the templates with fields, in the order they are
+    tried."""
     found = []
     for name in SENTENCES:
         module = catalog_module(name)
         for key, english in module.EN.items():
             if "{" in english:
                 found.append((english, getattr(module, lang.upper())[key]))
-    found.sort(key=lambda pair: -len(pair[0]))
+    # A template that starts with literal text is tried before one that starts with a field
+    # (which could swallow that text), the longer first within each.
+    found.sort(key=lambda pair: (pair[0].startswith("{"), -len(pair[0])))
     return [(_pattern(english), zh) for english, zh in found]
 
 

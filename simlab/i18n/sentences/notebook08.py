@@ -111,6 +111,13 @@ EN = {
     "few to be sure",
     "failed_in_runs": "    FAILED in {runs} runs: {case}: {assertion} -- seen: {seen}",
     "weak_line": "{indent}weak evidence: {note}",
+    "must_end": "must end {status}",
+    "seen": "status {status}; e-mails to: {to}",
+    "seen_links": "status {status}; e-mails to: {to}; links to {links}",
+    "tools": "{who}: tools {tools}",
+    "result_says": "   e-mails: {mails}; result says {says}",
+    "regressed_case3": "  regressed {case}: {what}; {more}; {most}",
+    "breaker_states": "breaker: {states}",
 }
 
 ZH = {
@@ -204,4 +211,11 @@ ZH = {
     "one_run_fewer": "{n_n} 次运行中 {count_n} 次失败：少一次失败 p 就是 {p_n}；太少，无法确定",
     "failed_in_runs": "    在 {runs} 次运行中 FAILED：{case}：{assertion} —— 看到的是：{seen}",
     "weak_line": "{indent}证据薄弱：{note}",
+    "must_end": "必须以 {status} 结束",
+    "seen": "状态 {status}；邮件发给：{to}",
+    "seen_links": "状态 {status}；邮件发给：{to}；链接指向 {links}",
+    "tools": "{who}：工具 {tools}",
+    "result_says": "   邮件：{mails}；结果说 {says}",
+    "regressed_case3": "  回归的 {case}：{what}；{more}；{most}",
+    "breaker_states": "熔断器：{states}",
 }
