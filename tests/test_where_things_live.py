@@ -17,8 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "development.md"
 PACKAGE = ROOT / "simlab"
-#: Folders whose modules are not listed, only their subpackages.
-BY_PACKAGE_ONLY = (PACKAGE / "grading" / "checks",)
+#: Folders whose modules are not listed, only their subpackages (the hidden checks; the
+#: notebooks' sentence catalogs, one per notebook).
+BY_PACKAGE_ONLY = (PACKAGE / "grading" / "checks", PACKAGE / "i18n" / "sentences")
 BLOCK = re.compile(
     r"(<!-- layout: generated from the docstrings of simlab/ -->\n)(.*?)(<!-- layout: end -->)",
     re.S,

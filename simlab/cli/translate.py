@@ -36,7 +36,8 @@ def _chosen(args: argparse.Namespace):
 
 
 def _todo(args: argparse.Namespace, root) -> int:
-    from simlab.i18n import StoreError, todo
+    from simlab.i18n.build import todo
+    from simlab.i18n.store import StoreError
 
     try:
         items, written = todo(root, args.notebooks, write=args.write)
@@ -53,7 +54,7 @@ def _todo(args: argparse.Namespace, root) -> int:
 
 
 def _translate(args: argparse.Namespace) -> int:
-    from simlab.i18n import build, check
+    from simlab.i18n.build import build, check
 
     root = _chosen(args)
     if args.write and not args.todo:

@@ -159,7 +159,7 @@ ZH = {
     "note": "{body}（注意：这个 notebook 替换了 {names}；评分器不受影响）",
     "story": "{story}：{said}",
     "moves": "{moves}",
-    "moves_cut": "……{moves}",
+    "moves_cut": "（前略）{moves}",
     "budget": "未评分：这个 notebook 的全部单元格和检查超过了 {s} 秒的总预算（--notebook-timeout）",
     "not_defined": "未定义：{names}",
     "not_defined_skipped": "未定义：{names}（它所在的单元格是否因卡死或崩溃而被跳过?）",

@@ -4,7 +4,10 @@ A :class:`Message` is an ID (``"fencing.cancel_bumps"``: the catalog's name, a d
 and its named values. The catalogs are plain dicts, one per language (``EN`` and ``ZH``), of
 ``str.format`` templates with named fields: each exercise's in the ``messages`` module of its
 folder (``simlab/grading/checks/<exercise>/messages.py``), the grader's own frame (the lines
-around a check's sentence, the notebook run, the sandbox) in :mod:`simlab.grading.frame_messages`.
+around a check's sentence, the notebook run, the sandbox) in :mod:`simlab.grading.frame_messages`;
+the rest of the kit's (a notebook's reveals and self-checks, the pictures, the notebooks' own
+sentences) in the catalogs :mod:`simlab.i18n.language` names, which a notebook renders in the
+language it set.
 Plain dicts rather than gettext: the kit has two languages, the catalogs are Python the
 architecture test and ruff already read, a missing key or a stray placeholder is found by
 :func:`problems` in a plain test, and there is no compiled ``.mo`` file to keep in step.
@@ -38,6 +41,7 @@ from types import ModuleType
 from typing import Any
 
 from simlab.grading.text import for_people
+from simlab.i18n.language import KIT, SENTENCES
 
 __all__ = [
     "LANGS",
@@ -62,10 +66,13 @@ LANGS = ("en", "zh")
 VERBATIM = "grader.verbatim"
 #: The ID of a node that only cuts its text (see :func:`shortened`, :func:`capped`).
 SAME = "grader.same"
-#: Where the catalogs that are not an exercise's live.
+#: Where the catalogs that are not an exercise's live: the grader's frame, the instructor's
+#: overrides, then the rest of the kit's (see :mod:`simlab.i18n.language`).
 _FRAME = {
     "grader": "simlab.grading.frame_messages",
     "override": "simlab.grading.override_messages",
+    **KIT,
+    **SENTENCES,
 }
 
 
@@ -244,7 +251,8 @@ def _short(text: str, chars: int) -> str:
 
 
 def catalog_names() -> list[str]:
-    """Every catalog: the frame's, then each exercise folder's that has a ``messages`` module."""
+    """Every catalog: the frame's and the rest of the kit's, then each exercise folder's that
+    has a ``messages`` module."""
     folders = sorted(p.parent for p in (Path(__file__).parent / "checks").glob("*/messages.py"))
     return [*_FRAME, *(f.name for f in folders)]
 

@@ -30,6 +30,7 @@ from pathlib import Path
 import nbformat
 
 from simlab.grading.notebook import NotebookError, make_exercise, notebook_text, read_notebook
+from simlab.i18n.code import comments, set_language_in, translate_comments, translated_outputs
 from simlab.i18n.store import (
     Entry,
     Store,
@@ -206,13 +207,25 @@ def unwrap_cjk(text: str) -> str:
 
 def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.NotebookNode:
     """The Chinese notebook of ``nb`` (left unchanged): current translations replace the
-    markdown; code cells stay as they are, outputs only where nbval compares them."""
+    markdown; code cells keep their code, with the store's comments in Chinese and outputs
+    only where nbval compares them. A notebook whose comments are translated (the store has
+    ``comments``) speaks Chinese: its first code cell sets the language, and the outputs nbval
+    compares are the lines the Chinese kernel prints (see :mod:`simlab.i18n.code`)."""
     out = copy.deepcopy(nb)
+    speaks = store.comments is not None
+    first = True
     for cell in out.cells:
         if is_prose(cell):
             if cell_status(cell, store) == "ok":
                 cell.source = unwrap_cjk(store.cells[cell.id].zh)
         elif cell.get("cell_type") == "code":
+            if speaks:
+                cell.source = translate_comments(cell_source(cell), store.comments)
+                if first:
+                    cell.source = set_language_in(cell.source)
+                if is_checked(cell):
+                    translated_outputs(cell.outputs)
+            first = False
             if not is_checked(cell):
                 cell.outputs = []
                 cell.execution_count = None
@@ -273,11 +286,31 @@ def _cell_problems(src: Source, nb, store: Store) -> list[str]:
             if status != "ok":
                 say = _SAYS[status].format(store=src.store)
                 out.append(f"{src.english} cell {cell.id}: {say}")
+    if store.comments is not None:
+        out += _comment_problems(src, nb, store.comments)
     for cid in store.cells:
         if cid not in ids:
             out.append(f"{src.store}: cell {cid} is not a markdown cell of {src.english} any more")
         elif not is_prose(next(c for c in nb.cells if c.id == cid)):
             out.append(f"{src.store}: cell {cid} of {src.english} is not a markdown cell")
+    return out
+
+
+def _comment_problems(src: Source, nb, table: dict[str, str]) -> list[str]:
+    """A comment of the code without its Chinese, and a translated comment the code lost."""
+    out, seen = [], set()
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        for comment in comments(cell_source(cell)):
+            seen.add(comment.key)
+            if not table.get(comment.key, "").strip():
+                out.append(f"{src.english} cell {cell.id}: comment not translated: {comment.key!r}")
+    out += [
+        f"{src.store}: comment {key!r} is in no code cell of {src.english} any more"
+        for key in table
+        if key not in seen
+    ]
     return out
 
 

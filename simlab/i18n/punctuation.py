@@ -9,7 +9,8 @@ a pair never mixes widths).
 Code is left alone: Markdown code spans and fenced blocks, and anything :func:`problems` and
 :func:`fixed` are not given (callers pass prose: a notebook's markdown, a catalog's Chinese
 strings, a README). A mark between two ASCII characters (``t=2.0 (epoch 2)``, a URL, a format
-placeholder's inside) never touches Chinese and stays.
+placeholder's inside) never touches Chinese and stays, and so does the empty pair of a call
+(``{fn}()``, ``claim()``: a name right before ``()``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ __all__ = ["FULL_WIDTH", "problems", "fixed", "is_chinese"]
 FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）"}
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 #: Left as they are: Markdown fenced blocks and inline code spans, a link's or image's target
-#: (``](target)``), a URL, and a format placeholder (``{name}``).
-_CODE = re.compile(r"```.*?```|`[^`\n]*`|\]\([^)\s]*\)|https?://[^\s)）]+|\{[^{}\s]*\}", re.S)
+#: (``](target)``), a URL, a format placeholder (``{name}``) and a call's empty pair.
+_CODE = re.compile(
+    r"```.*?```|`[^`\n]*`|\]\([^)\s]*\)|https?://[^\s)）]+|\{[^{}\s]*\}(?:\(\))?|(?<=\w)\(\)", re.S
+)
 
 
 def is_chinese(ch: str) -> bool:

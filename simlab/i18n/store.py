@@ -12,6 +12,12 @@ exercise built from it). The file looks like::
      }
     }
 
+A store may also hold ``"comments"``: the Chinese of the comments in the notebook's code cells,
+keyed by their English (see :mod:`simlab.i18n.code`: a comment running over several lines is
+one key, its lines joined by a space). A store with a ``comments`` object is held to it: every
+comment of the notebook's code has its Chinese there, and it holds no comment the notebook no
+longer has. A store without one leaves the code cells' comments in English.
+
 The hash rule: ``en_hash`` is ``sha256(source.encode("utf-8")).hexdigest()`` of the English
 cell's source as one string (nbformat joins the list of lines), taken when the cell was
 translated. A translation is *current* when its ``en_hash`` equals the hash of today's English
@@ -19,7 +25,8 @@ source, its ``zh`` is not empty and it has no ``todo`` key. ``todo`` (the Englis
 by ``simlab translate --todo --write``) marks an entry a translator still has to finish: fill
 ``zh``, then delete ``todo``.
 
-Only prose is translated: markdown cells. Code cells are never in the store.
+Markdown cells are translated whole; code cells never are (their code is the English code), only
+their comments, through ``comments``.
 """
 
 from __future__ import annotations
@@ -83,10 +90,12 @@ class Entry:
 
 @dataclass
 class Store:
-    """The translations of one notebook: ``cells`` maps cell ID -> :class:`Entry`."""
+    """The translations of one notebook: ``cells`` maps cell ID -> :class:`Entry`;
+    ``comments`` the English of each code comment -> its Chinese (None: not translated)."""
 
     notebook: str
     cells: dict[str, Entry]
+    comments: dict[str, str] | None = None
 
 
 def _entry(path: Path, key: str, value: Any) -> Entry:
@@ -116,7 +125,12 @@ def load_store(path: str | Path) -> Store:
         raise StoreError(f"{path}: not a translation store (no 'cells' object)")
     notebook = data.get("notebook", "")
     cells = {str(k): _entry(path, str(k), v) for k, v in data["cells"].items()}
-    return Store(str(notebook), cells)
+    comments = data.get("comments")
+    if comments is not None and not (
+        isinstance(comments, dict) and all(isinstance(v, str) for v in comments.values())
+    ):
+        raise StoreError(f"{path}: 'comments' must map each English comment to its Chinese")
+    return Store(str(notebook), cells, comments)
 
 
 def store_text(store: Store, order: list[str] | None = None) -> str:
@@ -124,5 +138,10 @@ def store_text(store: Store, order: list[str] | None = None) -> str:
     two-space indent, Chinese kept as is, trailing newline. Writing twice gives the same bytes."""
     keys = [k for k in (order or []) if k in store.cells]
     keys += [k for k in store.cells if k not in keys]
-    data = {"notebook": store.notebook, "cells": {k: store.cells[k].to_json() for k in keys}}
+    data: dict[str, Any] = {
+        "notebook": store.notebook,
+        "cells": {k: store.cells[k].to_json() for k in keys},
+    }
+    if store.comments is not None:
+        data["comments"] = store.comments
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

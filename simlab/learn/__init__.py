@@ -4,6 +4,8 @@
   a notebook's plain asserts and prints one line (pass, not yet, fail);
 * :func:`reveal` (:mod:`~simlab.learn.predict`): the answer to a prediction the learner wrote
   down before an experiment;
+* :func:`set_language` (:mod:`simlab.i18n.language`): the language the notebook reads in,
+  set once in its first code cell (English by default);
 * :class:`PiecesLedger` and :func:`run_worker` (:mod:`~simlab.learn.pieces`): the real ledger
   with the learner's pieces plugged in, and the chapter's worker in a process of its own.
 
@@ -13,11 +15,12 @@ round. :mod:`~simlab.learn.state` is the one value a grading sandbox shares with
 (the clock it sent, how workers start there).
 """
 
+from simlab.i18n.language import set_language
 from simlab.lazy import served
 from simlab.learn.predict import reveal
 from simlab.learn.self_check import CheckFailed, self_check
 
-__all__ = ["self_check", "reveal", "CheckFailed", "PiecesLedger", "run_worker"]
+__all__ = ["self_check", "reveal", "set_language", "CheckFailed", "PiecesLedger", "run_worker"]
 
 # The pieces import the ledger; a notebook that only checks itself stays light.
 __getattr__, __dir__ = served(

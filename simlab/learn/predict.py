@@ -5,6 +5,10 @@ A *predict* cell (cell metadata ``{"simlab": {"role": "predict"}}``) asks the le
 cell runs the experiment and calls :func:`reveal`, which answers in one sentence: right, or wrong
 and why. A prediction left as ``None`` gets "make a prediction first" and the notebook carries
 on, so a notebook run top to bottom (nbval, CI) never stops at a prediction.
+
+The sentence is in the notebook's language (:func:`simlab.i18n.language.set_language`): the
+frame by ID from :mod:`simlab.learn.messages`, the ``why`` through the notebooks' sentence
+catalogs (:func:`simlab.i18n.language.sentence`).
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from simlab.i18n.language import say as _say
+from simlab.i18n.language import sentence
+from simlab.learn.messages import EN
+
 __all__ = ["reveal", "MAKE_A_PREDICTION"]
 
-MAKE_A_PREDICTION = (
-    "Make a prediction first: set `prediction` in the cell above, run it, then run this cell."
-)
+#: What a blank prediction gets, in English.
+MAKE_A_PREDICTION = EN["make_a_prediction"]
 
 
 def _matches(prediction: Any, actual: Any, tolerance: float) -> bool:
@@ -43,15 +50,18 @@ def reveal(
 
     ``why`` is the reason, said either way (it is what the learner should take away).
     ``tolerance`` (relative and absolute) is how close a number must be; ``right(prediction,
-    actual)`` replaces the comparison entirely (e.g. "any number above 0"). Returns True or
-    False, or None for a prediction left as None (nothing is judged, nothing raises).
+    actual)`` replaces the comparison entirely (e.g. "any number above 0"); a prediction it
+    cannot compare (it raises TypeError or ValueError, a word where a number was asked) is
+    wrong. Returns True or False, or None for a prediction left as None (nothing is judged,
+    nothing raises).
     """
     if prediction is None:
-        say(MAKE_A_PREDICTION)
+        say(_say("learn.make_a_prediction"))
         return None
-    ok = right(prediction, actual) if right is not None else _matches(prediction, actual, tolerance)
-    if ok:
-        say(f"Right: you predicted {prediction!r} and the run gave {actual!r}. {why}")
-    else:
-        say(f"Not quite: you predicted {prediction!r}, but the run gave {actual!r}. {why}")
+    try:
+        ok = right(prediction, actual) if right else _matches(prediction, actual, tolerance)
+    except (TypeError, ValueError):
+        ok = False
+    key = "learn.right" if ok else "learn.wrong"
+    say(_say(key, prediction=repr(prediction), actual=repr(actual), why=sentence(why)))
     return bool(ok)

@@ -10,6 +10,10 @@ their outcome into one line:
 * ``[fail] question: <what failed>`` when an assert failed or the code raised: the cell then
   raises :class:`CheckFailed`, so a broken *solution* fails nbval and a learner sees the failure.
 
+Each line is in the notebook's language (:func:`simlab.i18n.language.set_language`): the frame
+by ID from :mod:`simlab.learn.messages`, the hint and the assert's message through the notebooks'
+sentence catalogs (:func:`simlab.i18n.language.sentence`).
+
 Public checks are for learning. The grader never reads their output; it runs its own hidden
 checks in a separate process (see :mod:`simlab.grading.grader`).
 """
@@ -20,6 +24,8 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from simlab.i18n.language import say, sentence
+
 __all__ = ["self_check", "CheckFailed", "describe_exception"]
 
 
@@ -28,13 +34,14 @@ class CheckFailed(AssertionError):
 
 
 def describe_exception(exc: BaseException, limit: int = 300) -> str:
-    """One line: ``TypeError: message`` (an empty assert names the line that failed)."""
+    """One line: ``TypeError: message`` (an empty assert names the line that failed), in the
+    notebook's language."""
     if isinstance(exc, AssertionError) and not str(exc):
         frames = traceback.extract_tb(exc.__traceback__)
         line = frames[-1].line if frames else ""
-        text = f"this check failed: {line}" if line else "an assert failed"
+        text = say("learn.failed_line", line=line) if line else say("learn.assert_failed")
     elif isinstance(exc, AssertionError):
-        text = str(exc)
+        text = sentence(str(exc))
     else:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     text = " ".join(text.split())
@@ -50,12 +57,11 @@ def self_check(question: str, *, graded: bool = True) -> Iterator[None]:
     try:
         yield
     except NotImplementedError as exc:
-        hint = str(exc) or "this part still raises NotImplementedError"
-        print(f"[not yet] {question}: {hint}")
+        hint = sentence(str(exc)) if str(exc) else say("learn.not_yet_hint")
+        print(say("learn.not_yet", question=question, hint=hint))
     except Exception as exc:
         message = describe_exception(exc)
-        print(f"[fail] {question}: {message}")
+        print(say("learn.fail", question=question, message=message))
         raise CheckFailed(f"{question}: {message}") from None
     else:
-        more = " (the grader runs more)" if graded else ""
-        print(f"[pass] {question}: the public checks pass{more}.")
+        print(say("learn.pass_graded" if graded else "learn.pass", question=question))

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from simlab.plots.messages import say, words
 from simlab.release.canary import CanaryResult
 
 __all__ = ["canary_plot", "ROUTE_COLORS", "breaker_periods", "shown_until"]
 
 ROUTE_COLORS = {"canary": "#2c7bb6", "probe": "#1a9641", "fallback": "#fdae61"}
-_LABELS = {"canary": "candidate", "probe": "half-open probe", "fallback": "read-only path"}
 TRIP_RED = "#d7191c"
 HALF_OPEN = "#a6d96a"
 
@@ -129,16 +129,21 @@ def _split_panel(ax: Any, result: CanaryResult, bins: int, right: float) -> None
             width=width,
             bottom=bottom,
             color=ROUTE_COLORS[route],
-            label=_LABELS[route],
+            label=say(f"route_{route}"),
             gid=f"traffic-{route}",
             linewidth=0,
         )
         bottom += counts
-    ax.set_ylabel(f"canary tenants'\nrequests per {width:.0f} s")
+    ax.set_ylabel(say("canary_requests", width=f"{width:.0f}"))
     ax.set_title(
-        f"canary: {c.candidate} vs {c.baseline}, seed {result.seed} -- decision: "
-        f"{result.decision}\n(canary tenants carry {result.canary_share:.1%} of the traffic; "
-        f"the baseline tenants are not drawn)",
+        say(
+            "canary_title",
+            candidate=c.candidate,
+            baseline=c.baseline,
+            seed=result.seed,
+            decision=words(result.decision),
+            share=f"{result.canary_share:.1%}",
+        ),
         fontsize="medium",
     )
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
@@ -161,7 +166,7 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         linewidth=1.2,
         linestyle=(0, (3, 2)),
         gid="error-rate-warming",
-        label=f"fewer than {c.min_requests} requests in the window",
+        label=say("warming", n=c.min_requests),
     )
     ax.step(
         w["t"],
@@ -170,7 +175,7 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         color=color,
         linewidth=2.4,
         gid="error-rate",
-        label="candidate error rate (window)",
+        label=say("error_window"),
     )
     ax.plot(
         [t.t for t in result.trips],
@@ -186,11 +191,11 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-error",
-        label=f"threshold {c.max_error_rate:.0%}" + top,
+        label=say("threshold", value=f"{c.max_error_rate:.0%}", above=top),
     )
     for gid, error, colour, label in (
-        ("probe-ok", False, ROUTE_COLORS["probe"], "probe served well"),
-        ("probe-error", True, TRIP_RED, "probe failed"),
+        ("probe-ok", False, ROUTE_COLORS["probe"], say("probe_ok")),
+        ("probe-error", True, TRIP_RED, say("probe_failed")),
     ):
         done = [r.done for r in result.requests if r.probe and r.error == error]
         if done:
@@ -206,7 +211,7 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
                 clip_on=False,
                 zorder=5,
             )
-    ax.set_ylabel("error rate")
+    ax.set_ylabel(say("error_rate"))
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 
@@ -220,7 +225,7 @@ def _fit_threshold(ax: Any, values: list[float], threshold: float) -> str:
     high = max((v for v in values if not math.isnan(v)), default=0.0)
     if threshold > 2 * high > 0:
         ax.set_ylim(-0.03 * high, 1.15 * high)
-        return " (above the panel)"
+        return say("above_panel")
     ax.set_ylim(-0.03 * max(high, threshold), 1.1 * max(high, threshold))
     return ""
 
@@ -247,7 +252,7 @@ def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> Non
         color=color,
         linewidth=2.4,
         gid="cost",
-        label="candidate tokens per request (window)",
+        label=say("tokens_window"),
     )
     top = _fit_threshold(ax, w["cost"], c.max_cost)
     ax.axhline(
@@ -255,10 +260,10 @@ def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> Non
         color=TRIP_RED,
         linestyle="--",
         gid="threshold-cost",
-        label=f"threshold {c.max_cost:g}" + top,
+        label=say("threshold", value=f"{c.max_cost:g}", above=top),
     )
-    ax.set_ylabel("tokens / request")
-    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel(say("tokens_axis"))
+    ax.set_xlabel(say("simulated_time_s"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 
 
@@ -277,7 +282,7 @@ def _breaker_marks(axes: Any, result: CanaryResult, right: float) -> None:
         ax.set_xlim(0, right)
     for i, trip in enumerate(result.trips, start=1):
         axes[1].annotate(
-            f"trip {i}",
+            say("trip", n=i),
             (trip.t, 1),
             xycoords=("data", "axes fraction"),
             xytext=(3, -12),
@@ -286,8 +291,4 @@ def _breaker_marks(axes: Any, result: CanaryResult, right: float) -> None:
             fontsize="small",
         )
     if right < c.duration:
-        axes[-1].set_xlabel(
-            f"simulated time (s)\nthe breaker latched open at t={result.trips[-1].t:.0f} s; from "
-            f"then on every canary request goes to the read-only path,\nuntil the end of the run "
-            f"({c.duration:g} s), not drawn"
-        )
+        axes[-1].set_xlabel(say("latched", t=f"{result.trips[-1].t:.0f}", end=f"{c.duration:g}"))

@@ -35,7 +35,9 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
+from simlab.i18n.language import lines, sentence
 from simlab.plots import sweep_plot, timeline
+from simlab.plots.messages import say
 from simlab.plots.story import story_plot
 from simlab.sim.scenario import VARIANTS, Scenario
 from simlab.sim.shrink import Shrunk, shrink
@@ -47,7 +49,8 @@ __all__ = ["Dashboard", "Params", "CONTROLS", "SWEEP_FAULTS", "png"]
 #: The faults the sweep panel can vary (``all``: every rate at once).
 SWEEP_FAULTS = ("pause", "crash", "effect-crash", "duplicate", "cancel", "all")
 
-#: The controls: name -> (minimum, maximum, step, label). Integers get integer sliders.
+#: The controls: name -> (minimum, maximum, step, label). Integers get integer sliders. The label
+#: shown is ``plots.control_<name>`` in the notebook's language (its English is this label).
 CONTROLS: dict[str, tuple[Any, Any, Any, str]] = {
     "crash_rate": (0.0, 0.5, 0.01, "crash"),
     "pause_rate": (0.0, 0.5, 0.01, "pause"),
@@ -152,8 +155,9 @@ class Dashboard:
         result = simulate(params.scenario(self.base), seed=params.seed)
         fig = Figure(figsize=(11, 4))
         ax = fig.add_subplot()
-        verdict = "OK" if result.ok else f"{len(result.violations)} violation(s)"
-        timeline(result.history, ax=ax, title=f"{params.variant}, seed {params.seed}: {verdict}")
+        verdict = "OK" if result.ok else say("violations", n=len(result.violations))
+        title = say("run_title", variant=params.variant, seed=params.seed, verdict=verdict)
+        timeline(result.history, ax=ax, title=title)
         # Fixed margins instead of a layout engine: measuring every label to lay the figure
         # out costs more than the simulation itself. The bottom inches hold the legend.
         height = 2.3 + 0.55 * max(len(ax.get_yticks()), 1)
@@ -190,11 +194,7 @@ class Dashboard:
                 progress(done, len(runs))
         fig = Figure(figsize=(14, 4.2), layout="constrained")
         sweep_plot(rows, x="rate", ax=fig.subplots(1, 4))
-        fig.suptitle(
-            f"{fault} rate swept, {len(seeds)} seeds each (band: min to max); "
-            f"other rates as set above",
-            fontsize=11,
-        )
+        fig.suptitle(say("swept", fault=fault, seeds=len(seeds)), fontsize=11)
         return rows, fig
 
     def shrink(self, params: Params | None = None) -> tuple[Shrunk, Figure]:
@@ -211,7 +211,7 @@ class Dashboard:
     @staticmethod
     def verdict_text(result: Result) -> str:
         """The run's summary: outcome counts, then the checker's sentences and the replay line."""
-        return result.summary(limit=5)
+        return lines(result.summary(limit=5))
 
     # -- the wiring: ipywidgets -------------------------------------------------------------
 
@@ -222,31 +222,35 @@ class Dashboard:
         style = {"description_width": "80px"}
         layout = w.Layout(width="300px")
         self.controls: dict[str, Any] = {}
-        for name, (lo, hi, step, label) in CONTROLS.items():
+        for name, (lo, hi, step, _label) in CONTROLS.items():
             kind = w.IntSlider if isinstance(step, int) else w.FloatSlider
             self.controls[name] = kind(
                 value=getattr(d, name),
                 min=lo,
                 max=hi,
                 step=step,
-                description=label,
+                description=say(f"control_{name}"),
                 continuous_update=False,
                 style=style,
                 layout=layout,
             )
         self.controls["variant"] = w.Dropdown(
-            options=VARIANTS, value=d.variant, description="variant", style=style, layout=layout
+            options=VARIANTS,
+            value=d.variant,
+            description=say("control_variant"),
+            style=style,
+            layout=layout,
         )
-        self.auto = w.Checkbox(value=True, description="rerun when a control changes", indent=False)
-        self.run_button = w.Button(description="Run", button_style="primary", icon="play")
+        self.auto = w.Checkbox(value=True, description=say("rerun"), indent=False)
+        self.run_button = w.Button(description=say("run"), button_style="primary", icon="play")
         self.sweep_button = w.Button(
-            description="Sweep", icon="line-chart", tooltip="every variant, several rates and seeds"
+            description=say("sweep"), icon="line-chart", tooltip=say("sweep_tip")
         )
         self._build_shrink(w)
         self.fault = w.Dropdown(
             options=SWEEP_FAULTS,
             value=self.sweep_fault,
-            description="sweep fault",
+            description=say("sweep_fault"),
             style=style,
             layout=layout,
         )
@@ -254,7 +258,7 @@ class Dashboard:
             value=0,
             min=0,
             max=1,
-            description="progress",
+            description=say("progress"),
             style=style,
             layout=w.Layout(width="300px"),
         )
@@ -279,11 +283,18 @@ class Dashboard:
             [
                 w.HBox(
                     [
-                        w.VBox([w.HTML("<b>fault rates</b>"), *(self.controls[n] for n in rates)]),
-                        w.VBox([w.HTML("<b>system</b>"), *(self.controls[n] for n in system)]),
                         w.VBox(
                             [
-                                w.HTML("<b>actions</b>"),
+                                w.HTML(f"<b>{say('fault_rates')}</b>"),
+                                *(self.controls[n] for n in rates),
+                            ]
+                        ),
+                        w.VBox(
+                            [w.HTML(f"<b>{say('system')}</b>"), *(self.controls[n] for n in system)]
+                        ),
+                        w.VBox(
+                            [
+                                w.HTML(f"<b>{say('actions')}</b>"),
                                 w.HBox([self.run_button, self.sweep_button, self.shrink_button]),
                                 self.auto,
                                 self.fault,
@@ -304,7 +315,7 @@ class Dashboard:
     def _build_shrink(self, w) -> None:
         """The "Shrink" button and where its story and picture go."""
         self.shrink_button = w.Button(
-            description="Shrink", icon="compress", tooltip="the fewest faults that still fail"
+            description=say("shrink"), icon="compress", tooltip=say("shrink_tip")
         )
         self.story = w.HTML(value="")
         self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
@@ -325,7 +336,7 @@ class Dashboard:
         )
         self.timeline_image.value = png(self.figure)
         self.seconds = time.perf_counter() - started
-        self.status.value = f"last run: {self.seconds:.2f} s"
+        self.status.value = say("last_run", seconds=f"{self.seconds:.2f}")
         return self.result
 
     def refresh_sweep(self) -> list[dict[str, Any]]:
@@ -353,7 +364,7 @@ class Dashboard:
             self.shrunk, self.story_figure = self.shrink()
         finally:
             self.shrink_button.disabled = False
-        sentences = "".join(f"<li>{html.escape(s)}</li>" for s in self.shrunk.story)
+        sentences = "".join(f"<li>{html.escape(sentence(s))}</li>" for s in self.shrunk.story)
         self.story.value = f"<ol style='font-size:12px;line-height:1.35'>{sentences}</ol>"
         self.story_image.value = png(self.story_figure)
         return self.shrunk

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simlab.agent.events import AgentEvent, EventAbsorber
+from simlab.plots.messages import say
 from simlab.plots.style import DUP_ORANGE, FAIL_RED, OK_GREEN
 
 __all__ = ["absorb_plot"]
@@ -81,19 +82,19 @@ def absorb_plot(deliveries: Sequence[AgentEvent], *, axes: Sequence[Any] | None 
     lanes = _lanes(deliveries)
     _draw_raw(raw, deliveries, lanes)
     _draw_absorbed(absorbed, deliveries, lanes)
-    raw.set_title("without an absorber: every delivery is applied", fontsize=10)
-    absorbed.set_title("with EventAbsorber: each event once, in order", fontsize=10)
+    raw.set_title(say("raw"), fontsize=10)
+    absorbed.set_title(say("absorbed"), fontsize=10)
     for ax in axes:
         ax.set_yticks(range(len(lanes)), list(lanes))
         ax.set_ylim(len(lanes) - 0.5, -0.5)
         ax.set_xlim(-0.8, max(len(deliveries) + 0.2, 1))
-        ax.set_xlabel("position in the delivered stream")
+        ax.set_xlabel(say("stream_position"))
         ax.grid(axis="x", alpha=0.3)
-    raw.scatter([], [], marker="o", color=FAIL_RED, edgecolors="black", label="duplicate")
-    raw.scatter([], [], marker="o", color=DUP_ORANGE, edgecolors="black", label="after a later seq")
-    absorbed.scatter([], [], marker="o", color=OK_GREEN, edgecolors="black", label="released")
-    absorbed.scatter([], [], marker="x", color="grey", label="duplicate dropped")
-    absorbed.plot([], [], color="lightgrey", lw=6, label="waited for a gap")
+    raw.scatter([], [], marker="o", color=FAIL_RED, edgecolors="black", label=say("duplicate"))
+    raw.scatter([], [], marker="o", color=DUP_ORANGE, edgecolors="black", label=say("after_later"))
+    absorbed.scatter([], [], marker="o", color=OK_GREEN, edgecolors="black", label=say("released"))
+    absorbed.scatter([], [], marker="x", color="grey", label=say("duplicate_dropped"))
+    absorbed.plot([], [], color="lightgrey", lw=6, label=say("waited"))
     for ax in axes:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3, fontsize=8)
     return axes

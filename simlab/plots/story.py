@@ -15,6 +15,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from simlab.plots.messages import say
 from simlab.plots.style import FAIL_RED
 from simlab.plots.timeline import timeline
 from simlab.sim.story import fault_events, first_broken
@@ -40,8 +41,10 @@ def story_plot(shrunk, *, ax=None, title: str | None = None):
     tasks = [t for t in dict.fromkeys(tasks) if t is not None][:MAX_TASKS]
     s = result.scenario
     if title is None:
-        what = "no rule broken" if broken is None else f"rule ({broken[1]}) broken"
-        title = f"{s.variant}, seed {result.seed}: {len(events)} fault(s), {what}"
+        what = say("no_rule_broken") if broken is None else say("rule_broken", rule=broken[1])
+        title = say(
+            "story_title", variant=s.variant, seed=result.seed, faults=len(events), what=what
+        )
     ax = timeline(result.history, ax=ax, tasks=tasks or None, title=title)
     lanes = {t.get_text(): i for i, t in enumerate(ax.get_yticklabels())}
     _show_times(ax, [e.time for e in events if e is not None])

@@ -29,12 +29,15 @@ from typing import Any
 
 import numpy as np
 
+from simlab.plots.messages import say
 from simlab.plots.style import VARIANT_COLORS
 
 __all__ = ["sweep_plot", "sweep_captions", "SWEEP_METRICS", "SWEEP_TITLES"]
 
 
 SWEEP_METRICS = ("completed", "wasted_steps", "duplicate_sends", "violations")
+#: Each outcome's panel title in English (drawn as ``plots.sweep_<metric>`` in the notebook's
+#: language).
 SWEEP_TITLES = {
     "completed": "tasks completed",
     "wasted_steps": "wasted steps",
@@ -43,10 +46,9 @@ SWEEP_TITLES = {
 }
 
 
-_ZERO = {
-    "duplicate_sends": "0 in every run: with idempotency keys each e-mail leaves once "
-    "(try --idempotency-keys no)",
-}
+#: What a panel whose outcome is zero in every row says instead (a key of
+#: :mod:`simlab.plots.messages`; ``zero`` for the others).
+_ZERO = {"duplicate_sends": "zero_duplicate_sends"}
 
 
 def sweep_captions(rows: Iterable[Mapping[str, Any]], *, x: str = "rate") -> dict[str, str]:
@@ -57,15 +59,9 @@ def sweep_captions(rows: Iterable[Mapping[str, Any]], *, x: str = "rate") -> dic
     faults = {str(r.get("fault", "")) for r in rows}
     out = {}
     if "unfenced" in variants:
-        out["wasted_steps"] = (
-            "refused saves + crashed steps. Unfenced is lower: its save never refuses a stale "
-            "epoch, so stale work is accepted (a violation), not counted as waste."
-        )
+        out["wasted_steps"] = say("caption_wasted")
     if "racy-claim" in variants and x == "rate" and faults == {"pause"}:
-        out["violations"] = (
-            "racy-claim: as paused workers get busy, fewer epochs go to two workers at once, "
-            "and more live leases are taken over (its claim has no lease check)."
-        )
+        out["violations"] = say("caption_racy")
     return out
 
 
@@ -100,12 +96,12 @@ def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
     captions = sweep_captions(rows, x=x)
     zero = {m for m in SWEEP_METRICS if rows and all(float(r[m]) == 0 for r in rows)}
     for metric, a in zip(SWEEP_METRICS, axes, strict=True):
-        a.set_title(SWEEP_TITLES[metric], fontsize=10)
+        a.set_title(say(f"sweep_{metric}"), fontsize=10)
         caption = captions.get(metric)
         a.set_xlabel(x + ("\n" + textwrap.fill(caption, 48) if caption else ""), fontsize=9)
         a.grid(alpha=0.3)
         if not rows or metric in zero:
-            text = "no rows" if not rows else _ZERO.get(metric, "0 in every run")
+            text = say("no_rows" if not rows else _ZERO.get(metric, "zero"))
             a.text(0.5, 0.5, textwrap.fill(text, 30), ha="center", va="center",
                    transform=a.transAxes, color="gray", gid="all-zero")  # fmt: skip
             a.set_yticks([])
@@ -141,6 +137,8 @@ def sweep_plot(rows: Iterable[Mapping[str, Any]], *, x: str = "rate", ax=None):
                     alpha=0.45,
                 )
     if groups:
-        axes[0].legend(fontsize=8, title="variant", title_fontsize=8, loc="best", framealpha=0.8)
-        axes[0].figure.suptitle(f"Mean over seeds (bars: min to max) by {x}", fontsize=11)
+        axes[0].legend(
+            fontsize=8, title=say("variant"), title_fontsize=8, loc="best", framealpha=0.8
+        )
+        axes[0].figure.suptitle(say("mean_over_seeds", x=x), fontsize=11)
     return axes

@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from simlab.check.history import Event, HistoryView
+from simlab.plots.messages import say
 from simlab.plots.style import below, new_axes
 
 __all__ = ["throughput_latency"]
@@ -45,10 +46,10 @@ def throughput_latency(history: Iterable[Event], *, ax=None, bin_width: float | 
     ax = new_axes(ax, (11, 4))
     right = ax.twinx()
     ax.right_ax = right
-    ax.set_title("Throughput and latency")
-    ax.set_xlabel("simulated time")
-    ax.set_ylabel("tasks completed per bin")
-    right.set_ylabel("latency (submit to completion)")
+    ax.set_title(say("throughput_title"))
+    ax.set_xlabel(say("simulated_time"))
+    ax.set_ylabel(say("completed_per_bin"))
+    right.set_ylabel(say("latency_axis"))
     done = _completions(view)
     if not view.events:
         ax.text(
@@ -96,7 +97,7 @@ def _throughput_bars(ax, done: dict[str, Event], edges, width: float) -> None:
         color="tab:blue",
         alpha=0.55,
         edgecolor="white",
-        label="completed per bin",
+        label=say("completed_bar"),
         gid="throughput",
     )
 
@@ -117,7 +118,7 @@ def _latency(right, view: HistoryView, done: dict[str, Event], edges, width: flo
         ms=3 if many else 5,
         color="tab:orange",
         alpha=0.35 if many else 0.7,
-        label="latency of a task",
+        label=say("latency_dot"),
         gid="latency",
     )
     which = np.digitize(xs, edges) - 1
@@ -129,7 +130,7 @@ def _latency(right, view: HistoryView, done: dict[str, Event], edges, width: flo
         sums[filled] / counts_per_bin[filled],
         color="#b35806",
         lw=2,
-        label="mean latency per bin",
+        label=say("latency_mean"),
         gid="latency-mean",
     )
     right.set_ylim(bottom=0)
@@ -147,13 +148,13 @@ def _faults_off(ax, view: HistoryView, t0: float, t1: float) -> None:
         alpha=0.08,
         lw=0,
         zorder=0,
-        label="faults on",
+        label=say("faults_on"),
         gid="faults",
     )
     ax.axvline(view.faults_off.time, color="tab:red", ls="--", lw=1)
     late = view.faults_off.time > (t0 + t1) / 2
     ax.annotate(
-        "faults off",
+        say("faults_off"),
         (view.faults_off.time, 1.0),
         xycoords=("data", "axes fraction"),
         xytext=(-3 if late else 3, -3),
@@ -179,7 +180,7 @@ def _pauses_and_crashes(ax, view: HistoryView) -> None:
             lw=0,
             zorder=0,
             gid="paused",
-            label="a worker paused" if i == 0 else None,
+            label=say("worker_paused") if i == 0 else None,
         )
     crashes = [e.time for e in view if e.op == "crash"]
     if crashes:
@@ -191,7 +192,7 @@ def _pauses_and_crashes(ax, view: HistoryView) -> None:
             color="black",
             ms=6,
             clip_on=False,
-            label="crash",
+            label=say("crash"),
             gid="crash",
         )
 

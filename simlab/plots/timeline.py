@@ -31,6 +31,7 @@ from matplotlib.lines import Line2D
 from simlab.check.checker import reused_epoch_events, stale_commit_events
 from simlab.check.history import Event, HistoryView
 from simlab.check.rows import refusal_reasons
+from simlab.plots.messages import say, words
 from simlab.plots.style import (
     DUP_ORANGE,
     ENVELOPE,
@@ -143,13 +144,13 @@ def timeline(
     lane = {w: i for i, w in enumerate(lanes)}
     color = {t: TASK_COLORS[i % len(TASK_COLORS)] for i, t in enumerate(chosen)}
     ax = new_axes(ax, (11, 1.6 + 0.55 * max(len(lanes), 1)))
-    ax.set_title(title or "Epoch race: who held which lease, and which commits counted")
-    ax.set_xlabel("simulated time")
+    ax.set_title(words(title) if title else say("timeline_title"))
+    ax.set_xlabel(say("simulated_time"))
     if not events:
         ax.text(
             0.5,
             0.5,
-            "empty history: nothing to draw",
+            say("empty_history"),
             ha="center",
             va="center",
             transform=ax.transAxes,
@@ -192,7 +193,7 @@ def _note_clipped(c: _Canvas, windows: list, events: list[Event], right: float) 
             ends[e.process] = max(ends.get(e.process, until), until)
     for worker, end in ends.items():
         c.ax.annotate(
-            "until t=inf" if math.isinf(end) else f"until t={end:.4g}",
+            say("until", t="inf" if math.isinf(end) else f"{end:.4g}"),
             (right, c.lane[worker]),
             xytext=(-2, 0),
             textcoords="offset points",
@@ -204,7 +205,7 @@ def _note_clipped(c: _Canvas, windows: list, events: list[Event], right: float) 
             gid="clipped",
             annotation_clip=False,
         )
-        c.legend["runs on past the edge"] = Line2D(
+        c.legend[say("runs_on")] = Line2D(
             [], [], ls="none", marker=r"$\rightarrow$", ms=9, color="dimgray"
         )
 
@@ -218,7 +219,7 @@ def _draw_leases(c: _Canvas, events: list[Event], windows: list, chosen: list[st
     reused = {id(e) for e, _ in reused_epoch_events(events)}
     claims = {(e.process, e.task, e.epoch, e.time): id(e) for e in events if e.op == "claim"}
     for task in chosen:
-        c.legend[f"lease on {task}"] = mpatches.Patch(
+        c.legend[say("lease_on", task=task)] = mpatches.Patch(
             facecolor=to_rgba(c.color[task], 0.28), edgecolor=c.color[task]
         )
     for worker, task, epoch, start, end in windows:
@@ -238,7 +239,7 @@ def _draw_leases(c: _Canvas, events: list[Event], windows: list, chosen: list[st
         c.ax.text(
             start + 0.004 * c.span,
             y - 0.17,
-            label + (" again!" if again else ""),
+            label + (say("again") if again else ""),
             va="center",
             ha="left",
             fontsize=7.5,
@@ -247,7 +248,7 @@ def _draw_leases(c: _Canvas, events: list[Event], windows: list, chosen: list[st
             clip_on=True,
         )
         if again:
-            c.legend["lease with an epoch granted twice!"] = mpatches.Patch(
+            c.legend[say("granted_twice")] = mpatches.Patch(
                 facecolor="none", edgecolor=FAIL_RED, lw=2.5
             )
 
@@ -268,7 +269,9 @@ def _draw_pauses(c: _Canvas, events: list[Event]) -> None:
                     gid="pause",
                 )
             )
-            c.legend["paused"] = mpatches.Patch(facecolor="none", edgecolor="dimgray", hatch="///")
+            c.legend[say("paused")] = mpatches.Patch(
+                facecolor="none", edgecolor="dimgray", hatch="///"
+            )
 
 
 #: The gids of the marks that show a fault (each kind's ``mark`` in :mod:`simlab.sim.faults`).
@@ -293,7 +296,7 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
             if id(e) in stale:
                 points["save-stale"].append((e.time, y + 0.08))
                 c.ax.annotate(
-                    f"e{e.epoch} stale!",
+                    say("stale_mark", epoch=e.epoch),
                     (e.time, y + 0.08),
                     xytext=(-10, 0),
                     textcoords="offset points",
@@ -332,7 +335,7 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
         elif e.op == "cancel" and e.type == "ok":
             c.ax.axvline(e.time, color=c.color.get(e.task, "black"), ls=":", lw=1.5, gid="cancel")
             c.ax.annotate(
-                f"cancel {e.task}",
+                say("cancel_task", task=e.task),
                 (e.time, 1.0),
                 xycoords=("data", "axes fraction"),
                 xytext=(2, -2),
@@ -341,15 +344,15 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
                 fontsize=8,
                 color=c.color.get(e.task, "black"),
             )
-            c.legend["cancel (epoch bumped)"] = Line2D([], [], color="black", ls=":")
+            c.legend[say("cancel_bumped")] = Line2D([], [], color="black", ls=":")
         elif e.op == "cancel" and e.type == "fail" and e.process == "user":
             c.ax.axvline(e.time, color="gray", ls=":", lw=1.0, gid="cancel")
-            c.legend["cancel refused"] = Line2D([], [], color="gray", ls=":")
+            c.legend[say("cancel_refused")] = Line2D([], [], color="gray", ls=":")
         elif e.op == "requeue" and e.type in ("ok", "fail"):
             ok = e.type == "ok"
             color = c.color.get(e.task, "black") if ok else "gray"
             c.ax.axvline(e.time, color=color, ls="-.", lw=1.2 if ok else 1.0, gid="requeue")
-            label = "requeue" if ok else "requeue refused"
+            label = say("requeue" if ok else "requeue_refused")
             c.legend[label] = Line2D([], [], color="black" if ok else "gray", ls="-.")
         elif e.op == "slow":
             points["slow"].append((e.time, y - 0.2))
@@ -361,25 +364,26 @@ def _draw_edits(c: _Canvas, edits: list[Event]) -> None:
     axis is not widened for them."""
     for e in edits:
         c.ax.axvline(e.time, color="gray", ls="-", lw=0.8, alpha=0.7, gid="doc-edit")
-        c.legend["document edited"] = Line2D([], [], color="gray", lw=0.8)
+        c.legend[say("document_edited")] = Line2D([], [], color="gray", lw=0.8)
 
 
-#: Refused saves, one marker per reason (see :func:`simlab.check.rows.refusal_reasons`).
+#: Refused saves, one marker per reason (see :func:`simlab.check.rows.refusal_reasons`); the
+#: legend's text is a key of :mod:`simlab.plots.messages`.
 _REFUSED = {
     "save-fail-stale-epoch": (
-        "refused: stale epoch",
+        "refused_stale",
         dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
     ),
     "save-fail-cancelled": (
-        "refused: task cancelled",
+        "refused_cancelled",
         dict(marker="s", ms=7, color=FAIL_RED, mec="white"),
     ),
     "save-fail-completed": (
-        "refused: task already completed",
+        "refused_completed",
         dict(marker="D", ms=7, color=FAIL_RED, mec="white"),
     ),
     "save-fail-other": (
-        "refused: other reason",
+        "refused_other",
         dict(marker="^", ms=7, color=FAIL_RED, mec="white"),
     ),
 }
@@ -387,37 +391,37 @@ _REFUSED = {
 
 def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> None:
     styles = {
-        "save-ok": ("accepted save", dict(marker="o", ms=7, color=OK_GREEN, mec="white")),
+        "save-ok": ("accepted", dict(marker="o", ms=7, color=OK_GREEN, mec="white")),
         "save-done": (
-            "accepted save, task done",
+            "accepted_done",
             dict(marker="*", ms=13, color=OK_GREEN, mec="white"),
         ),
         **_REFUSED,
         "save-stale": (
-            "accepted although stale!",
+            "accepted_stale",
             dict(marker="o", ms=15, mfc="none", mec=FAIL_RED, mew=2),
         ),
         "crash": ("crash", dict(marker="x", ms=10, mew=2.5, color="black")),
-        "send": ("e-mail sent", dict(marker=ENVELOPE, ms=10, mfc="white", mec=SEND_BLUE, mew=1.3)),
+        "send": ("sent", dict(marker=ENVELOPE, ms=10, mfc="white", mec=SEND_BLUE, mew=1.3)),
         "send-dup": (
-            "e-mail sent again",
+            "sent_again",
             dict(marker=ENVELOPE, ms=10, mfc=DUP_ORANGE, mec="black", mew=1.3),
         ),
-        "deliver-dup": ("task delivered again", dict(marker="v", ms=6, color="gray")),
-        "slow": ("slow step", dict(marker=">", ms=6, color="dimgray")),
+        "deliver-dup": ("delivered_again", dict(marker="v", ms=6, color="gray")),
+        "slow": ("slow_step", dict(marker=">", ms=6, color="dimgray")),
     }
     for gid, (label, style) in styles.items():
         if points[gid]:
             xs, ys = zip(*points[gid], strict=True)
             c.ax.add_line(Line2D(xs, ys, ls="none", gid=gid, zorder=4, **style))
-            c.legend[label] = Line2D([], [], ls="none", **style)
+            c.legend[say(label)] = Line2D([], [], ls="none", **style)
 
 
 def _finish(c: _Canvas, lanes: list[str], left: float, right: float) -> None:
     c.ax.set_xlim(left, right)
     c.ax.set_ylim(len(lanes) - 0.35, -0.65)
     c.ax.set_yticks(range(len(lanes)), lanes)
-    c.ax.set_ylabel("worker")
+    c.ax.set_ylabel(say("worker"))
     c.ax.grid(axis="x", alpha=0.3)
     for y in range(len(lanes)):
         c.ax.axhline(y, color="lightgray", lw=0.6, zorder=0)
@@ -431,6 +435,5 @@ def _finish(c: _Canvas, lanes: list[str], left: float, right: float) -> None:
         title_fontsize=8,
         bbox_to_anchor=(0.5, 0),
         bbox_transform=below(c.ax),
-        title="boxes: leases, labelled task and epoch "
-        "(e2 = epoch 2); red labels: the epoch a save carried",
+        title=say("legend_title"),
     )

@@ -267,7 +267,7 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
     )
     assert no_catalog(said) == []
     zh = render(said, "zh")
-    assert zh.startswith("0/2 项检查通过；陈旧租约的心跳返回了 True；另外，……")
+    assert zh.startswith("0/2 项检查通过；陈旧租约的心跳返回了 True；另外，（前略）")
     assert "领取 t1，时长 10 秒（租约 2），时钟前进" in zh
     assert zh.endswith("租约 1 发送心跳：租约 1 的心跳返回了 True，但已有更新的租约持有该任务")
     assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", zh), zh  # no English sentence left

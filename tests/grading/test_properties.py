@@ -150,7 +150,7 @@ def test_is_a_story_translated_move_by_move():
     )
     assert untranslated(said) == []
     zh = render(said, "zh")
-    assert zh.startswith("……陈旧的租约仍能记录副作用，陈旧的租约仍能记录副作用：cancel 必须")
+    assert zh.startswith("（前略）陈旧的租约仍能记录副作用，陈旧的租约仍能记录副作用：cancel 必须")
 
 
 def test_do_the_parts_of_a_hidden_question_quote_no_returned_text():

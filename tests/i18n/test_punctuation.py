@@ -25,7 +25,11 @@ NOTEBOOKS = sorted(
 CATALOGS = [
     ROOT / "simlab" / "grading" / "frame_messages.py",
     ROOT / "simlab" / "grading" / "override_messages.py",
-] + sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py"))
+    ROOT / "simlab" / "learn" / "messages.py",
+    ROOT / "simlab" / "plots" / "messages.py",
+    *sorted((ROOT / "simlab" / "i18n" / "sentences").glob("[!_]*.py")),
+    *sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")),
+]
 
 
 def _rel(p) -> str:
@@ -89,3 +93,9 @@ def test_does_a_placeholder_count_as_chinese_only_in_a_template():
     assert problems("{what}:{why}") == []
     assert problems("{what}:{why}", holes=True) != []
     assert fixed("{what}:{why}", holes=True) == "{what}：{why}"
+
+
+def test_is_a_calls_empty_pair_code_not_punctuation():
+    assert problems("对任务调用 {fn}() 返回了 {got}", holes=True) == []
+    assert fixed("调用 claim()后", holes=True) == "调用 claim()后"
+    assert fixed("调用 claim(x)后") == "调用 claim（x）后"  # a pair with words inside is prose

@@ -108,15 +108,49 @@ def test_does_a_hand_edited_generated_notebook_fail_the_check(tree, capsys):
 
 
 def test_is_a_code_change_carried_over_by_regenerating_without_translating(tree, capsys):
-    edit_cell(tree / LAB, "c03", lambda s: s + "\n# one more comment")
+    edit_cell(tree / LAB, "c03", lambda s: s + "\nextra = 1")
     assert run(tree, "--check", LAB, capsys=capsys)[0] == 1  # the zh notebook is stale
     assert run(tree, LAB, capsys=capsys)[0] == 0
     assert run(tree, "--check", LAB, capsys=capsys)[0] == 0
     zh = nbformat.read(tree / "notebooks/zh/01_fencing_tokens.ipynb", as_version=4)
-    assert next(c for c in zh.cells if c.id == "c03").source.endswith("# one more comment")
+    assert next(c for c in zh.cells if c.id == "c03").source.endswith("\nextra = 1")
 
 
-def test_are_code_cells_identical_and_prose_chinese(tree):
+def test_is_a_new_comment_in_a_speaking_notebook_named_until_translated(tree, capsys):
+    edit_cell(tree / LAB, "c03", lambda s: s + "\n# one more comment")
+    status, out = run(tree, "--check", LAB, capsys=capsys)
+    assert status == 1
+    assert "cell c03: comment not translated: 'one more comment'" in out.out
+    store = tree / "i18n/zh/notebooks/01_fencing_tokens.json"
+    data = json.loads(store.read_text())
+    data["comments"]["one more comment"] = "再多一条注释"
+    store.write_text(json.dumps(data, ensure_ascii=False))
+    assert run(tree, LAB, capsys=capsys)[0] == 0
+    zh = nbformat.read(tree / "notebooks/zh/01_fencing_tokens.ipynb", as_version=4)
+    assert next(c for c in zh.cells if c.id == "c03").source.endswith("\n# 再多一条注释")
+    edit_cell(tree / LAB, "c03", lambda s: s.replace("\n# one more comment", ""))
+    status, out = run(tree, "--check", LAB, capsys=capsys)
+    assert status == 1 and "comment 'one more comment' is in no code cell" in out.out
+
+
+def _code(source: str) -> list[tuple[int, str]]:
+    """A cell's tokens without its comments (and without the lines tokenize cannot read)."""
+    import io
+    import tokenize
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    python = TransformerManager().transform_cell(source)
+    return [
+        (t.type, t.string)
+        for t in tokenize.generate_tokens(io.StringIO(python).readline)
+        if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)
+    ]
+
+
+def test_are_code_cells_identical_but_comments_and_prose_chinese(tree):
+    from simlab.i18n.code import LANGUAGE_LINES
+
     for english, chinese in [
         (LAB, "notebooks/zh/01_fencing_tokens.ipynb"),
         (SOLUTION, "solutions/zh/01_fencing_and_cancellation.ipynb"),
@@ -125,10 +159,22 @@ def test_are_code_cells_identical_and_prose_chinese(tree):
         zh = nbformat.read(ROOT / chinese, as_version=4)
         assert [c.id for c in zh.cells] == [c.id for c in en.cells]
         assert zh.metadata == en.metadata
+        speaks = (
+            'set_language("zh")' in zh.cells[[c.cell_type for c in zh.cells].index("code")].source
+        )
+        first = True
         for a, b in zip(en.cells, zh.cells, strict=True):
             if a.cell_type == "code":
-                assert b.source.encode() == a.source.encode(), a.id
-                assert b.outputs == a.outputs and b.execution_count == a.execution_count
+                source = b.source
+                if first and speaks:
+                    assert source.endswith(LANGUAGE_LINES.rstrip("\n")), a.id
+                    source = source[: -len(LANGUAGE_LINES.rstrip("\n"))]
+                first = False
+                assert _code(source) == _code(a.source), a.id
+                if not speaks:
+                    assert b.source.encode() == a.source.encode(), a.id
+                    assert b.outputs == a.outputs
+                assert b.execution_count == a.execution_count
             else:
                 assert b.source != a.source and any("\u4e00" <= ch <= "\u9fff" for ch in b.source)
     solution = nbformat.read(ROOT / "solutions/zh/01_fencing_and_cancellation.ipynb", 4)

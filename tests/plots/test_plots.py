@@ -339,3 +339,20 @@ def test_do_the_pictures_draw_a_simulated_run():
     ax = throughput_latency(h)
     ax.figure.canvas.draw()
     assert sum(b.get_height() for b in artists(ax, "throughput")) == result.completed
+
+
+def test_does_each_dashboard_control_say_its_label_in_english():
+    """A control's label is said from the catalog: in English it is the label CONTROLS gives."""
+    from simlab.plots.dashboard import CONTROLS
+    from simlab.plots.messages import EN
+
+    assert {name: EN[f"control_{name}"] for name in CONTROLS} == {
+        name: label for name, (_, _, _, label) in CONTROLS.items()
+    }
+
+
+def test_does_each_sweep_panel_say_its_title_in_english():
+    from simlab.plots.messages import EN
+    from simlab.plots.sweep import SWEEP_TITLES
+
+    assert {m: EN[f"sweep_{m}"] for m in SWEEP_TITLES} == SWEEP_TITLES

@@ -121,8 +121,8 @@ ZH = {
     "ledger_result": "账本中 j1 有结果",
     "nothing_to_compare": "账本中没有可比较的内容",
     "not_from_ledger": "答案中的 {key}（{got}）与账本中的值（{want}）不一致：请在最后从账本读取",
-    "replaced_state": "{fn}（） 用 {kind} 替换了状态：请原地修改这个字典",
-    "returned": "对状态为 {status} 的任务调用 {fn}（） 返回了 {got}，应为 {want}",
+    "replaced_state": "{fn}() 用 {kind} 替换了状态：请原地修改这个字典",
+    "returned": "对状态为 {status} 的任务调用 {fn}() 返回了 {got}，应为 {want}",
     "commit_after_cancel": "取消之后，用当前 epoch 的提交被接受了",
     "result_not_none": "取消之后，result 不再是 None",
     "cancel_status": "取消之后，状态为 {got}，应为 'cancelled'",
@@ -134,7 +134,7 @@ ZH = {
     "no_higher_epoch": "重新入队后，新的领取没有得到更高的 epoch",
     "new_commit_refused": "新 epoch 的提交被拒绝了",
     "second_commit": "第二次提交被接受了",
-    "changed": "{fn}（） 改动了状态为 {status} 的任务",
+    "changed": "{fn}() 改动了状态为 {status} 的任务",
     "cancel_must_bump": "取消状态为 {status} 的任务时，必须把状态设为 'cancelled' 并把 epoch 加一",
     "claim_reused_cancel": (
         "这次领取得到了 epoch {epoch}，而取消已经用过它（requeue 必须保留 epoch）"
@@ -144,9 +144,9 @@ ZH = {
     ),
     "stale_accepted": "取消之前的 epoch {epoch} 的提交被接受了",
     "state_lost": "状态字典丢失了 'epoch' 或 'status' 键",
-    "left_at": "对状态为 {status} 的任务调用 {fn}（） 后，{key} 为 {got}，应为 {want}",
+    "left_at": "对状态为 {status} 的任务调用 {fn}() 后，{key} 为 {got}，应为 {want}",
     "left_epoch": (
-        "对状态为 {status} 的任务调用 {fn}（） 后，"
+        "对状态为 {status} 的任务调用 {fn}() 后，"
         "{key} 为 {got}，应为 {want}（requeue 必须保留 epoch）"
     ),
     "move_claim": "领取（epoch {epoch}）",
