@@ -234,6 +234,8 @@ class _Child(remote.Channel):
         self.ns["__builtins__"] = builtins
         self.shell = _shell(main)
         self.objects: dict[int, Any] = {}
+        #: ``id(obj)`` -> handle id of every object in :attr:`objects` (they stay alive there).
+        self.handle_ids: dict[int, int] = {}
         self.next_id = 1
 
     def reply(self, message: dict) -> None:
@@ -256,6 +258,7 @@ class _Child(remote.Channel):
         hid = self.next_id
         self.next_id += 1
         self.objects[hid] = obj
+        self.handle_ids.setdefault(id(obj), hid)
         return {"$h": hid, "type": type(obj).__name__}
 
     def serve(self) -> None:
@@ -399,14 +402,13 @@ class _Child(remote.Channel):
             result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
-        handles = dict(self.objects)
         out: dict[str, Any] = {"ok": True}
+        if message.get("echo"):
+            out["args"] = wire.encode(list(args), self.handle_ids)
         if message.get("keep"):
             out["value"] = self.keep(result)
         else:
-            out["value"] = wire.encode(result, handles)
-        if message.get("echo"):
-            out["args"] = wire.encode(list(args), handles)
+            out["value"] = wire.encode(result, self.handle_ids)
         return out
 
     def op_get(self, message: dict) -> dict:
@@ -419,7 +421,7 @@ class _Child(remote.Channel):
             value = getattr(obj, message["name"]) if message.get("name") else obj
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
-        return {"ok": True, "value": wire.encode(value, dict(self.objects))}
+        return {"ok": True, "value": wire.encode(value, self.handle_ids)}
 
     def op_tampered(self, message: dict) -> dict:
         """Which watched kit attributes or check helpers the student's cells replaced."""

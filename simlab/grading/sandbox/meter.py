@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from simlab.grading.messages import Message, message
 
 __all__ = [
-    "tree_cpu",
     "Meter",
     "Timer",
     "FolderCap",
@@ -100,15 +99,9 @@ def _scan(root: int) -> tuple[float, dict[int, int]] | None:
     return total / _TICK, tree
 
 
-def tree_cpu(root: int) -> float | None:
-    """CPU seconds used so far by ``root`` and every process below it (their reaped children
-    included); None when ``root`` is gone or ``/proc`` cannot be read."""
-    scanned = _scan(root)
-    return None if scanned is None else scanned[0]
-
-
 class Meter:
-    """The CPU seconds used by the process tree of ``root`` (see :func:`tree_cpu`)."""
+    """The CPU seconds used by ``root`` and every process below it (their reaped children
+    included), read from ``/proc``."""
 
     def __init__(self, root: int):
         self.root = root
