@@ -505,6 +505,13 @@ class Sandbox:
             return CellResult(index, "ok")
         return CellResult(index, "error", describe_error(reply.get("error") or {}))
 
+    def prepare(self, sources: Sequence[str]) -> None:
+        """Tell the sandbox which cells will run, so it sets up what they need before the
+        first one (:mod:`~simlab.grading.sandbox.child`: the shell on demand); like the
+        start-up, not charged to the learner's code."""
+        message = {"op": "prepare", "sources": list(sources)}
+        self.request(message, what="starting the notebook's shell", timeout=STARTUP_TIMEOUT)
+
     def split(self) -> None:
         """Split the notebook's run off the checks' line: from now on the two are separate
         processes (the run a fork of the checks' line), both holding what ran so far."""
