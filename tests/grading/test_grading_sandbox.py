@@ -125,6 +125,12 @@ def test_does_a_plain_notebook_run_without_the_shell_and_show_what_it_would(box)
     assert box.exec_cell(2, "'x' * 1000;  # quiet", max_output=500).status == "ok"
     assert box.exec_cell(3, "'x' * 1000", max_output=500).status == "flood"  # displayed
     assert box.exec_cell(4, "None", max_output=0).status == "ok"  # None shows nothing
+    # the sandbox's own future features stay its own: annotations are evaluated, as in IPython
+    assert box.exec_cell(5, "def f(x: int) -> None:\n    pass\n").status == "ok"
+    kinds = "kinds = [type(v).__name__ for v in f.__annotations__.values()]"
+    assert box.exec_cell(6, kinds).status == "ok"
+    assert box.get("kinds") == ["type", "NoneType"]
+    assert box.call("loaded") is True  # the value shown above started the shell
 
 
 def test_does_a_notebook_that_needs_the_shell_get_it_before_its_first_cell(box):

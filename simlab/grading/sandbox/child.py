@@ -173,7 +173,9 @@ def _plain(source: str, n: int) -> tuple[Any, Any] | None:
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             last = ast.Expression(tree.body.pop().value)
         where = f"<ipython-input-{n}-plain>"
-        return compile(tree, where, "exec"), last and compile(last, where, "eval")
+        # Never the future features of this module (its annotations are postponed).
+        body = compile(tree, where, "exec", dont_inherit=True)
+        return body, last and compile(last, where, "eval", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return None
 
