@@ -46,6 +46,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import io
 import os
 import re
 import signal
@@ -63,35 +64,21 @@ __all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
 MAX_REQUEST = 1024**3
 
 
-class _Sink:
-    """A text stream that counts what is written to it and keeps nothing."""
+class _Sink(io.TextIOBase):
+    """A text stream that counts what is written to it and keeps nothing (no file
+    descriptor, not a terminal)."""
 
     encoding = "utf-8"
     errors = "replace"
-
-    def __init__(self) -> None:
-        self.count = 0
+    count = 0
 
     def write(self, text: Any) -> int:
         n = len(text) if isinstance(text, (str, bytes)) else len(str(text))
         self.count += n
         return n
 
-    def writelines(self, lines: Any) -> None:
-        for line in lines:
-            self.write(line)
-
-    def flush(self) -> None:
-        return None
-
-    def isatty(self) -> bool:
-        return False
-
     def writable(self) -> bool:
         return True
-
-    def fileno(self) -> int:
-        raise OSError("no file descriptor")
 
 
 #: Where the output of the cell under way is counted (set to 0 as each cell starts).

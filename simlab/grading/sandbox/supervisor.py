@@ -47,7 +47,7 @@ from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
-from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
+from simlab.grading.sandbox.meter import Meter, Timer, Watchdog
 from simlab.grading.sandbox.outcomes import (
     CellResult,
     RemoteError,
@@ -201,8 +201,7 @@ class Sandbox:
         uncapped = [*([] if self.exchange.capped else [self.exchange.path]), *shared]
         self._watchdog: Watchdog | None = None
         if uncapped:
-            cap = FolderCap(uncapped, FOLDER_BYTES, FOLDER_FILES)
-            self._watchdog = Watchdog(cap, self._kill)
+            self._watchdog = Watchdog(uncapped, FOLDER_BYTES, FOLDER_FILES, self._kill)
             self._watchdog.start()
         self.alive = True
         self._ready = False
@@ -241,7 +240,7 @@ class Sandbox:
         host.forget("process", self.pid)
         self.alive = False
         if self._watchdog is not None and self._watchdog.reason is not None:
-            self._watchdog.cap.empty()  # again: a dying writer may have added a file
+            self._watchdog.empty()  # again: a dying writer may have added a file
         self.exchange.close()
         if self._jail is not None:
             self._jail.release()
