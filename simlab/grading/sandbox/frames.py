@@ -23,7 +23,7 @@ __all__ = [
     "FrameError",
     "send_frame",
     "read_frame",
-    "wait_readable",
+    "wait_ready",
     "parse_frame",
     "measure",
     "values_bound",
@@ -49,23 +49,11 @@ class FrameError(Exception):
         self.reason = reason
 
 
-def _wait(fd: int, events: int, deadline: float) -> bool:
-    """Wait until ``fd`` is ready for ``events`` (or closed) or the deadline passes (False)."""
+def wait_ready(fd: int, deadline: float, events: int = select.POLLIN) -> bool:
+    """Whether ``fd`` is ready for ``events`` (by default: has a byte to read, or is closed) by
+    ``deadline``; it looks once even when the deadline has passed, and reads nothing."""
     poller = select.poll()
     poller.register(fd, events)
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        if poller.poll(max(1, int(left * 1000))):
-            return True
-
-
-def wait_readable(fd: int, deadline: float) -> bool:
-    """Whether ``fd`` has a byte to read (or is closed) by ``deadline``; it looks once even
-    when the deadline has passed, and reads nothing."""
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
     while True:
         left = deadline - time.monotonic()
         if poller.poll(max(0, int(left * 1000) + 1) if left > 0 else 0):
@@ -83,7 +71,7 @@ def send_frame(fd: int, payload: bytes, deadline: float | None = None) -> None:
         try:
             view = view[os.write(fd, view[: 1 << 16]) :]
         except BlockingIOError:  # the pipe is full: wait until the reader takes some
-            if deadline is not None and not _wait(fd, select.POLLOUT, deadline):
+            if deadline is not None and not wait_ready(fd, deadline, select.POLLOUT):
                 raise FrameError("timeout", "stopped reading its requests") from None
 
 
@@ -92,7 +80,7 @@ def _read_exact(fd: int, n: int, deadline: float | None, started: bool) -> bytes
     blocks past it), without one it reads at once (and blocks until bytes come)."""
     data = bytearray()
     while len(data) < n:
-        if deadline is not None and not _wait(fd, select.POLLIN, deadline):
+        if deadline is not None and not wait_ready(fd, deadline):
             if started or data:
                 raise FrameError("partial", "sent an incomplete reply and then nothing")
             raise FrameError("timeout", "did not answer in time")

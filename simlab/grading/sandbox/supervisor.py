@@ -421,7 +421,7 @@ class Sandbox:
         read the whole of it by :meth:`Timer.read_by`."""
         while True:
             try:
-                if frames.wait_readable(self._from, timer.wake_at()):
+                if frames.wait_ready(self._from, timer.wake_at()):
                     break
             except OSError:
                 raise self._lose(_said("grader.process_stopped", what=what)) from None
