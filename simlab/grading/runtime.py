@@ -138,6 +138,10 @@ class Runtime:
         while True:
             sandbox = self._fresh()
             cells = self.plan if upto is None else self.plan[:upto]
+            try:
+                sandbox.prepare([c.source for c in self.plan if c.index not in self.bad])
+            except SandboxLost:
+                continue
             for cell in cells:
                 if cell.index in self.bad or (upto is None and cell.isolated):
                     continue

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,10 +38,20 @@ __all__ = ["grader_version", "version_of", "grading_files"]
 _MODULE_NAME = re.compile(r"(simlab(?:\.\w+)*)(?::\w+)?")
 
 
-@lru_cache(maxsize=1)
 def grader_version() -> str:
     """:func:`version_of` the installed ``simlab`` package. Any change to what decides a grade
-    is a new version, and a queue grades every submission again at a new version."""
+    is a new version, and a queue grades every submission again at a new version. Computed
+    once, by one thread: grading threads ask for it at once, and CPython 3.11's ``ast.parse``
+    may fail with a ``SystemError`` when threads run it side by side."""
+    with _VERSION_LOCK:
+        return _installed_version()
+
+
+_VERSION_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _installed_version() -> str:
     return version_of(Path(simlab.__file__).resolve().parent)
 
 

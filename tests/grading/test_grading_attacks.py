@@ -433,11 +433,27 @@ def _tmp_owned_by_jail() -> list[str]:
     return sorted(p.name for p in tmp.iterdir() if p.lstat().st_uid == SANDBOX_UID)
 
 
+def _listing(folder: Path) -> list[os.DirEntry]:
+    """The entries of ``folder``; none when it is gone (a grader renames its own as it ends)."""
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:
+        return []
+
+
 def _shared_bytes(tmp: Path) -> int:
     """Bytes of every file in the host folders jails may write: the exchange folders."""
     total = 0
-    # each in its grader's own temporary folder, simlab-<pid>
-    for folder in tmp.glob("simlab-*/simlab-exchange-*"):
+    # each in its grader's own temporary folder, simlab-<pid> (renamed while a grader closes)
+    folders = [
+        Path(grader.path, name)
+        for grader in _listing(tmp)
+        if grader.name.startswith("simlab-")
+        for name in (e.name for e in _listing(Path(grader.path)))
+        if name.startswith("simlab-exchange-")
+    ]
+    for folder in folders:
         for base, _, files in os.walk(folder):
             for name in files:
                 try:

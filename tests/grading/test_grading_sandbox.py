@@ -120,6 +120,44 @@ def test_does_student_output_never_reach_the_graders_terminal(box, capfd):
     assert "x" * 10 not in out and "raw" not in out + err and "y" * 10 not in err
 
 
+_LOADED = "def loaded():\n    import sys\n    return 'IPython' in sys.modules\n"
+
+
+@pytest.mark.jail
+def test_does_a_plain_notebook_run_without_the_shell_and_show_what_it_would(box):
+    box.prepare([_LOADED, "x = 1\nraise ValueError('v')\n", "'x' * 1000"])
+    assert box.exec_cell(0, _LOADED).status == "ok"
+    assert box.call("loaded") is False  # plain Python: no IPython started
+    failed = box.exec_cell(1, "x = 1\nraise ValueError('v')\n")
+    assert failed.status == "error" and failed.detail == "ValueError: v (line 2)"
+    assert box.exec_cell(2, "'x' * 1000;  # quiet", max_output=500).status == "ok"
+    assert box.exec_cell(3, "'x' * 1000", max_output=500).status == "flood"  # displayed
+    assert box.exec_cell(4, "None", max_output=0).status == "ok"  # None shows nothing
+    # the sandbox's own future features stay its own: annotations are evaluated, as in IPython
+    assert box.exec_cell(5, "def f(x: int) -> None:\n    pass\n").status == "ok"
+    kinds = "kinds = [type(v).__name__ for v in f.__annotations__.values()]"
+    assert box.exec_cell(6, kinds).status == "ok"
+    assert box.get("kinds") == ["type", "NoneType"]
+    assert box.call("loaded") is True  # the value shown above started the shell
+
+
+@pytest.mark.jail
+def test_does_a_notebook_that_needs_the_shell_get_it_before_its_first_cell(box):
+    cells = [_LOADED, "%time y = 2\n", "z = len(In)\n"]
+    box.prepare(cells)
+    assert box.exec_cell(0, cells[0]).status == "ok"
+    assert box.call("loaded") is True
+    assert [box.exec_cell(i, c).status for i, c in enumerate(cells)] == ["ok"] * 3
+    assert box.get("y") == 2 and box.get("z") > 0
+
+
+@pytest.mark.jail
+def test_does_a_cell_reading_a_name_of_the_shell_start_it(box):
+    cell = "def hidden():\n    return [get_ipython is not None, _i1]\n"
+    assert box.exec_cell(0, cell).status == "ok"  # no prepare: the shell starts at this cell
+    assert box.call("hidden") == [True, cell.rstrip()]
+
+
 @pytest.mark.jail
 def test_can_a_monkeypatch_in_the_sandbox_reach_the_grader(box):
     from simlab.check import checker

@@ -4,7 +4,6 @@
   into (user nobody, own namespaces, read-only runtime, hard limits).
 * :mod:`~simlab.grading.sandbox.supervisor` -- the grader's side: :class:`Sandbox` starts a
   jailed sandbox process, runs the notebook's cells and calls functions in it, with deadlines;
-  :mod:`~simlab.grading.sandbox.launch` starts its process, and
   :mod:`~simlab.grading.sandbox.outcomes` holds what a request ends in.
 * :mod:`~simlab.grading.sandbox.child` -- the sandbox's side: runs the cells through IPython's
   ``InteractiveShell``, holds the student's namespace and answers requests; it never decides a

@@ -27,7 +27,6 @@ import time
 from collections.abc import Sequence
 
 from simlab.grading.sandbox import host
-from simlab.grading.sandbox.owner import tag
 
 __all__ = ["Group", "ROOT", "SHARES"]
 
@@ -54,7 +53,7 @@ class Group:
         :class:`~simlab.grading.sandbox.host.Closing` once the grader is ending."""
         if os.geteuid() != 0 or not _writable("cpu"):
             return None
-        name = f"{tag()}-{next(_COUNTER)}"
+        name = f"{host.tag()}-{next(_COUNTER)}"
         settings = {
             "cpu": {"cpu.shares": SHARES},
             "pids": {"pids.max": processes},

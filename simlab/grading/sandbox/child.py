@@ -3,7 +3,7 @@
 This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT IN2 OUT2
 [LIMITS...]`` started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``,
 forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
-``__main__`` module, as in a kernel) and runs cells in it through IPython's ``InteractiveShell``
+``__main__`` module, as in a kernel) and runs cells in it as IPython's ``InteractiveShell`` does
 (magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
@@ -25,6 +25,15 @@ a demo left behind, and no cell is run twice but the learner's own ones after th
 ``end_run`` ends the run's fork and every process the run left (in a jail: every process of it
 but this one).
 
+**The shell on demand.** Starting IPython costs more than most cells, so the shell starts only
+for a notebook that may need it, before its first cell (``prepare``, not charged to a cell):
+one with a cell that is not plain Python (magics, ``!``, ``?``, top-level ``await``, a
+``__future__`` import) or that names something IPython puts in the namespace or the builtins
+(:data:`IPYTHON_NAMES`: ``display``, ``get_ipython``, ``In``, ``Out``, ``_``, ``open``...);
+it then runs every cell. Otherwise a cell is compiled and run here, as the shell would run it:
+its last expression's value, when not None, goes to the shell's display hook (started then; a
+cell that ends with ``;`` shows nothing), and an error's line is the cell's own.
+
 Outside cells, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at ``/dev/null`` (file
 descriptors 0 to 2 always do). In a jail, ``prlimit`` has already set its
 hard limits; outside one, the process sets them itself, soft = hard, so student code cannot
@@ -34,9 +43,12 @@ raise them again. Time for kit objects comes from
 
 from __future__ import annotations
 
+import ast
 import builtins
 import inspect
+import io
 import os
+import re
 import signal
 import sys
 import types
@@ -52,35 +64,21 @@ __all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
 MAX_REQUEST = 1024**3
 
 
-class _Sink:
-    """A text stream that counts what is written to it and keeps nothing."""
+class _Sink(io.TextIOBase):
+    """A text stream that counts what is written to it and keeps nothing (no file
+    descriptor, not a terminal)."""
 
     encoding = "utf-8"
     errors = "replace"
-
-    def __init__(self) -> None:
-        self.count = 0
+    count = 0
 
     def write(self, text: Any) -> int:
         n = len(text) if isinstance(text, (str, bytes)) else len(str(text))
         self.count += n
         return n
 
-    def writelines(self, lines: Any) -> None:
-        for line in lines:
-            self.write(line)
-
-    def flush(self) -> None:
-        return None
-
-    def isatty(self) -> bool:
-        return False
-
     def writable(self) -> bool:
         return True
-
-    def fileno(self) -> int:
-        raise OSError("no file descriptor")
 
 
 #: Where the output of the cell under way is counted (set to 0 as each cell starts).
@@ -133,6 +131,40 @@ def _shell(main: types.ModuleType) -> Any:
     shell.showindentationerror = lambda *args, **kwargs: None
     shell.enable_gui = lambda gui=None: None  # no event loop to hook: figures are displayed
     return shell
+
+
+#: Names IPython's shell puts in the learner's namespace or the builtins: a cell that reads one
+#: needs the shell (so do ``_1``, ``_i1``, ``_ii``...).
+IPYTHON_NAMES = frozenset(
+    {"In", "Out", "_", "__", "___", "__builtin__", "_dh", "_ih", "_oh", "exit", "quit", "open"}
+    | {"get_ipython", "display", "__IPYTHON__"}
+)
+_HISTORY_NAME = re.compile(r"_i*\d*")
+
+
+def _plain(source: str, n: int) -> tuple[Any, Any] | None:
+    """``source`` compiled as the shell would run it, as ``(body, last expression or None)``;
+    None when the cell needs the shell (module doc)."""
+    try:
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Name)
+                and not isinstance(node.ctx, ast.Store)  # a name a cell only sets reads nothing
+                and (node.id in IPYTHON_NAMES or _HISTORY_NAME.fullmatch(node.id))
+            ):
+                return None
+            if isinstance(node, ast.ImportFrom) and node.module in ("__future__", "IPython"):
+                return None
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        where = f"<ipython-input-{n}-plain>"
+        # Never the future features of this module (its annotations are postponed).
+        body = compile(tree, where, "exec", dont_inherit=True)
+        return body, last and compile(last, where, "eval", dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+        return None
 
 
 def _kit_error(exc: BaseException) -> str | None:
@@ -232,8 +264,12 @@ class _Child(remote.Channel):
         sys.modules["__main__"] = main
         self.ns: dict[str, Any] = main.__dict__
         self.ns["__builtins__"] = builtins
-        self.shell = _shell(main)
+        self.main = main
+        self.shell: Any = None  # started on demand (module doc)
+        self.cells = 0
         self.objects: dict[int, Any] = {}
+        #: ``id(obj)`` -> handle id of every object in :attr:`objects` (they stay alive there).
+        self.handle_ids: dict[int, int] = {}
         self.next_id = 1
 
     def reply(self, message: dict) -> None:
@@ -256,6 +292,7 @@ class _Child(remote.Channel):
         hid = self.next_id
         self.next_id += 1
         self.objects[hid] = obj
+        self.handle_ids.setdefault(id(obj), hid)
         return {"$h": hid, "type": type(obj).__name__}
 
     def serve(self) -> None:
@@ -302,8 +339,7 @@ class _Child(remote.Channel):
         _SINK.count = 0
         sys.stdout = sys.stderr = _SINK
         try:
-            result = self.shell.run_cell(str(message["source"]), store_history=True)
-            error = result.error_before_exec or result.error_in_exec
+            error = self._run(str(message["source"]))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell failed
             error = exc
         finally:
@@ -312,6 +348,33 @@ class _Child(remote.Channel):
         if error is not None:
             return {"ok": False, "error": _error_info(error), "printed": printed}
         return {"ok": True, "printed": printed}
+
+    def _run(self, source: str) -> BaseException | None:
+        """Run one cell: here while it is plain Python and the shell has not started, else
+        through the shell (module doc); the exception it raised, if any."""
+        self.cells += 1
+        plain = _plain(source, self.cells) if self.shell is None else None
+        if plain is None:
+            if self.shell is None:
+                self.shell = _shell(self.main)
+            result = self.shell.run_cell(source, store_history=True)
+            return result.error_before_exec or result.error_in_exec
+        body, last = plain
+        exec(body, self.ns)
+        value = None if last is None else eval(last, self.ns)
+        if value is not None:
+            if self.shell is None:
+                self.shell = _shell(self.main)
+            self.shell.history_manager.input_hist_parsed.append(source)  # for a final ";"
+            self.shell.displayhook(value)
+        return None
+
+    def op_prepare(self, message: dict) -> dict:
+        """Start the shell now if one of the cells to come may need it (module doc)."""
+        sources = message.get("sources") or []
+        if self.shell is None and any(_plain(str(s), 0) is None for s in sources):
+            self.shell = _shell(self.main)
+        return {"ok": True}
 
     def op_split(self, message: dict) -> dict | None:
         """Fork: the fork serves the notebook's run on the first pipe pair; this process goes
@@ -399,14 +462,13 @@ class _Child(remote.Channel):
             result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
-        handles = dict(self.objects)
         out: dict[str, Any] = {"ok": True}
+        if message.get("echo"):
+            out["args"] = wire.encode(list(args), self.handle_ids)
         if message.get("keep"):
             out["value"] = self.keep(result)
         else:
-            out["value"] = wire.encode(result, handles)
-        if message.get("echo"):
-            out["args"] = wire.encode(list(args), handles)
+            out["value"] = wire.encode(result, self.handle_ids)
         return out
 
     def op_get(self, message: dict) -> dict:
@@ -419,7 +481,7 @@ class _Child(remote.Channel):
             value = getattr(obj, message["name"]) if message.get("name") else obj
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
-        return {"ok": True, "value": wire.encode(value, dict(self.objects))}
+        return {"ok": True, "value": wire.encode(value, self.handle_ids)}
 
     def op_tampered(self, message: dict) -> dict:
         """Which watched kit attributes or check helpers the student's cells replaced."""

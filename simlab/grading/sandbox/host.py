@@ -19,9 +19,9 @@ the process may be ending (Ctrl-C, SIGTERM), so:
   every process in their control groups), unmounts, removes the groups, and removes the
   temporary folder, renamed first so that no thread still running can make anything inside it;
 * a grader killed before it could (SIGKILL) leaves all of it named by its process ID (the
-  folder, each group, the ``source`` of each mount: :mod:`~simlab.grading.sandbox.owner`), and
-  the next grader removes it (:func:`sweep`, at its start) once that process is gone; its jails
-  died with it (each dies with its parent).
+  folder, each group, the ``source`` of each mount: :func:`tag`), and the next grader removes
+  it (:func:`sweep`, at its start) once that process is gone (:func:`left_by_a_gone_grader`);
+  its jails died with it (each dies with its parent).
 
 :func:`interrupt_at` is a test hook: ``SIMLAB_INTERRUPT_AT=<point>:<signal>[:<n>]`` makes the
 process send itself ``signal`` the ``n``-th time a grading thread reaches ``point`` (the points
@@ -34,14 +34,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import re
 import shutil
 import signal
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-
-from simlab.grading.sandbox.owner import left_by_a_gone_grader, tag
 
 __all__ = [
     "Closing",
@@ -54,6 +53,8 @@ __all__ = [
     "sweep",
     "session",
     "interrupt_at",
+    "tag",
+    "left_by_a_gone_grader",
 ]
 
 #: Where control groups live (cgroup v1), one folder per controller.
@@ -63,6 +64,31 @@ _MOUNTS = "/proc/self/mounts"
 _MNT_DETACH = 2
 #: The longest :func:`close` waits for a killed jail's processes to leave its groups.
 _GROUP_WAIT = 5.0
+
+
+_TAG = re.compile(r"simlab-(\d+)(?:-\d+|-closed)?")
+
+
+def tag() -> str:
+    """The name prefix of what this process makes: ``simlab-<pid>``."""
+    return f"simlab-{os.getpid()}"
+
+
+def left_by_a_gone_grader(name: str) -> bool:
+    """Whether ``name`` was made by a grader (``simlab-<pid>``, ``simlab-<pid>-<n>`` or
+    ``simlab-<pid>-closed``, its temporary folder being removed) whose process no longer
+    exists. False for this process's own names, for a process still alive, and for names of
+    any other form."""
+    match = _TAG.fullmatch(name)
+    if match is None or int(match.group(1)) == os.getpid():
+        return False
+    try:
+        os.kill(int(match.group(1)), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
 
 
 class Closing(RuntimeError):
@@ -106,11 +132,6 @@ def forget(kind: str, item: object) -> None:
         _MADE[kind].discard(item)
 
 
-def closing() -> bool:
-    """Whether :func:`close` has begun."""
-    return _closing
-
-
 def _make_root() -> str:
     global _root
     if _root is None or not os.path.isdir(_root):
@@ -129,12 +150,6 @@ def mkdtemp(prefix: str) -> str:
         path = tempfile.mkdtemp(prefix=prefix, dir=_make_root())
     interrupt_at("folder")
     return os.path.realpath(path)
-
-
-def root() -> str:
-    """This process's temporary folder, ``<tmp>/simlab-<pid>`` (made when first asked for)."""
-    with making():
-        return _make_root()
 
 
 # ------------------------------------------------------------------------- the end -----------

@@ -15,11 +15,10 @@ cgroup v1 hierarchy) neither exists, and the grader measures instead:
   cell, so once the deadline passes the request times out only when the jail used the request's
   limit in CPU time since the request began, or at the backstop (:data:`BACKSTOP` times the
   limit, never past the notebook's budget): a cell that waits or sleeps ends there.
-* :class:`FolderCap` -- the total bytes and entries of each shared folder, counted with
+* :class:`Watchdog` -- the total bytes and entries of each shared folder, counted with
   ``os.scandir`` (never following a link, stopping once a cap is passed, so a check costs at
-  most the cap in entries), and emptying a folder that went past its cap; a
-  :class:`Watchdog` thread checks every :data:`WATCH_EVERY` seconds for as long as the jail
-  lives, and kills the jail at the first folder past its cap.
+  most the cap in entries), checked every :data:`WATCH_EVERY` seconds for as long as the jail
+  lives: the first folder past its cap kills the jail and is emptied.
 """
 
 from __future__ import annotations
@@ -36,10 +35,8 @@ from dataclasses import dataclass
 from simlab.grading.messages import Message, message
 
 __all__ = [
-    "tree_cpu",
     "Meter",
     "Timer",
-    "FolderCap",
     "Watchdog",
     "BACKSTOP",
     "WATCH_EVERY",
@@ -100,15 +97,9 @@ def _scan(root: int) -> tuple[float, dict[int, int]] | None:
     return total / _TICK, tree
 
 
-def tree_cpu(root: int) -> float | None:
-    """CPU seconds used so far by ``root`` and every process below it (their reaped children
-    included); None when ``root`` is gone or ``/proc`` cannot be read."""
-    scanned = _scan(root)
-    return None if scanned is None else scanned[0]
-
-
 class Meter:
-    """The CPU seconds used by the process tree of ``root`` (see :func:`tree_cpu`)."""
+    """The CPU seconds used by ``root`` and every process below it (their reaped children
+    included), read from ``/proc``."""
 
     def __init__(self, root: int):
         self.root = root
@@ -285,14 +276,23 @@ def empty(path: str) -> None:
                     os.unlink(entry.path)
 
 
-class FolderCap:
+class Watchdog(threading.Thread):
     """A cap on the total bytes and entries of each of ``folders`` (host folders a jail may
-    write that no tmpfs caps); :meth:`over` says when one went past it."""
+    write that no tmpfs caps), checked every :data:`WATCH_EVERY` seconds until :meth:`stop`;
+    at the first folder past its cap it keeps the line saying so in :attr:`reason`, calls
+    ``kill`` (which ends the jail) and empties the folders. A daemon thread: it never holds
+    the grader up."""
 
-    def __init__(self, folders: Sequence[str], max_bytes: int, max_entries: int):
+    def __init__(
+        self, folders: Sequence[str], max_bytes: int, max_entries: int, kill: Callable[[], None]
+    ):
+        super().__init__(name="simlab-folder-watch", daemon=True)
         self.folders = list(folders)
         self.max_bytes = max_bytes
         self.max_entries = max_entries
+        self.kill = kill
+        self.reason: Message | None = None
+        self._stopped = threading.Event()
 
     def over(self) -> Message | None:
         """One line saying which cap a folder went past, or None."""
@@ -309,19 +309,6 @@ class FolderCap:
         for folder in self.folders:
             empty(folder)
 
-
-class Watchdog(threading.Thread):
-    """Checks ``cap`` every :data:`WATCH_EVERY` seconds until :meth:`stop`; at the first folder
-    past its cap it keeps the line saying so in :attr:`reason`, calls ``kill`` (which ends the
-    jail) and empties the folders. A daemon thread: it never holds the grader up."""
-
-    def __init__(self, cap: FolderCap, kill: Callable[[], None]):
-        super().__init__(name="simlab-folder-watch", daemon=True)
-        self.cap = cap
-        self.kill = kill
-        self.reason: Message | None = None
-        self._stopped = threading.Event()
-
     def run(self) -> None:
         while not self._stopped.wait(WATCH_EVERY):
             if self.check():
@@ -332,12 +319,12 @@ class Watchdog(threading.Thread):
         killed)."""
         if self.reason is not None:
             return True
-        why = self.cap.over()
+        why = self.over()
         if why is None:
             return False
         self.reason = why
         self.kill()
-        self.cap.empty()
+        self.empty()
         return True
 
     def stop(self) -> None:

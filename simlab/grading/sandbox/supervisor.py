@@ -1,43 +1,33 @@
 """A separate, jailed process that holds a student's definitions and answers the grader's calls.
 
 The grader never runs student code in its own process. A :class:`Sandbox` starts a child
-process, sends it the notebook's code cells to run (:meth:`Sandbox.exec_cell`), and then *calls*
-the student's functions there. The child serves two lines on two pipe pairs: the notebook's own
-run, and the learner's definitions the hidden checks call; they are one process until
-:meth:`Sandbox.split` forks the run off (before the first public check or demo cell), and
-:meth:`Sandbox.end_run` ends the run. Arguments and results cross a pipe as JSON (see
-:mod:`simlab.grading.sandbox.wire`), so the student's code can influence nothing but the values
-its own functions return. Everything that judges those values (the simulator, the checker, the
-expected answers, the hidden checks) runs in the grader, out of reach of anything the student's
-code prints, patches or redefines.
+process (:mod:`simlab.grading.sandbox.child`), sends it the notebook's code cells to run
+(:meth:`Sandbox.exec_cell`), and then *calls* the student's functions there. The child serves
+two lines on two pipe pairs, the notebook's own run and the learner's definitions the hidden
+checks call: one process until :meth:`Sandbox.split` forks the run off (before the first public
+check or demo cell), until :meth:`Sandbox.end_run` ends the run. Only JSON crosses
+(:mod:`simlab.grading.sandbox.wire`), so the student's code influences nothing but the values
+its own functions return; everything that judges them runs in the grader.
 
-The child process (its side is :mod:`simlab.grading.sandbox.child`):
+The child runs in a jail (:mod:`simlab.grading.sandbox.jail`; closing the sandbox ends it and
+every process the student's code started) or, with ``jailed=False`` (``simlab grade
+--no-sandbox``), is forked from a warm :mod:`simlab.grading.sandbox.zygote` as the grader's own
+user, with the same hard limits and a session of its own. Its stdin, stdout and stderr are
+``/dev/null``: no output reaches the grader, which talks to it over private pipes.
 
-* runs in a jail (:mod:`simlab.grading.sandbox.jail`): user ``nobody``, its own PID, network,
-  IPC and mount namespaces, a read-only view of the runtime and simlab without the hidden
-  checks, a private ``/tmp``, hard limits; the ``shared`` folders (the hidden checks' exchange
-  folder) are the only host folders it may write. Closing the sandbox ends the jail, and with
-  it every process the student's code started;
-* with ``jailed=False`` (``simlab grade --no-sandbox``) it is forked from a warm
-  :mod:`simlab.grading.sandbox.zygote` instead, as the grader's own user, with the same hard
-  limits set by itself and its own session;
-* has stdin, stdout and stderr on ``/dev/null``: printing costs nothing and proves nothing, and
-  no amount of output can reach the grader, which talks to it over two private pipes.
-
-A call may be lent some of the grader's own objects (:meth:`Sandbox.offer`): in the sandbox they
-are stand-ins (:mod:`simlab.grading.sandbox.remote`) whose every use is a *callback* frame on the
-same pipe, answered here by the real object before the call's reply comes; the grader may send
-requests of its own while answering one (another worker's claim in a race). A callback for an
-object that was not lent to the call under way is refused.
+A call may be lent some of the grader's own objects (:meth:`Sandbox.offer`): in the sandbox
+they are stand-ins (:mod:`simlab.grading.sandbox.remote`) whose every use is a *callback* frame
+on the same pipe, answered here by the real object before the call's reply comes (the grader
+may send requests of its own meanwhile: another worker's claim in a race). A callback for an
+object not lent to the call under way is refused.
 
 Every request has a deadline, for writing it and for reading the *whole* reply
-(:mod:`simlab.grading.sandbox.frames`). Where the jail has no CPU share of its own (not root),
-a request past its wall-clock deadline goes on until its jail used the limit in CPU time, or
-until a wall-clock backstop, and a watchdog kills a jail whose shared folders go past their
-caps (:mod:`simlab.grading.sandbox.meter`). A child that hangs, exits (``os._exit``), crashes, or
-sends a reply that is partial, larger than :data:`MAX_REPLY`, not JSON or nested too deeply is
-killed, and the request raises :class:`SandboxLost` with a plain reason; the grader then starts
-a new one for the questions that are left.
+(:mod:`simlab.grading.sandbox.frames`). Where the jail has no CPU share of its own (not root), a
+request past its wall-clock deadline goes on until its jail used the limit in CPU time, or until
+a wall-clock backstop, and a watchdog kills a jail whose shared folders go past their caps
+(:mod:`simlab.grading.sandbox.meter`). A child that hangs, exits, crashes, or sends a reply that
+is partial, larger than :data:`MAX_REPLY`, not JSON or nested too deeply is killed, and the
+request raises :class:`SandboxLost` with a plain reason.
 """
 
 from __future__ import annotations
@@ -47,6 +37,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -56,8 +47,7 @@ from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import Jail, Limits
-from simlab.grading.sandbox.launch import CHILD, no_jail, start
-from simlab.grading.sandbox.meter import FolderCap, Meter, Timer, Watchdog
+from simlab.grading.sandbox.meter import Meter, Timer, Watchdog
 from simlab.grading.sandbox.outcomes import (
     CellResult,
     RemoteError,
@@ -92,6 +82,39 @@ STARTUP_TIMEOUT = 120.0
 #: One of the grader's objects lent to the sandbox: ``service(method, args, kwargs)`` ->
 #: ``("value", result)`` or ``("raise", error_info)`` (see :meth:`Sandbox.offer`).
 Service = Callable[[str, list, dict], tuple[str, Any]]
+
+
+#: The command line of a sandbox process (its pipes' descriptors follow).
+CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
+
+
+def _start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:
+    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
+    of its own, with the grader's environment but matplotlib's ``Agg`` backend, no bytecode
+    written and no startup file (a jail clears it and sets its own); started and recorded in
+    one step, so the grader's end kills it (:mod:`simlab.grading.sandbox.host`; raises
+    :class:`~simlab.grading.sandbox.host.Closing` once the grader is ending)."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONSTARTUP", None)
+    with host.making():
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=fds,
+            cwd=cwd,
+            close_fds=True,
+            start_new_session=True,
+            env=env,
+        )
+        host.record("process", proc.pid)
+    return proc
+
+
+def _no_jail(limits: Limits) -> dict[str, int]:
+    """The limits a child outside a jail sets itself (see :func:`child.limit_self`)."""
+    return {"memory": limits.memory, "file_size": limits.file_size, "cpu": limits.cpu}
 
 
 class Sandbox:
@@ -144,16 +167,16 @@ class Sandbox:
                 )
                 self._jail = jail
                 argv = jail.command([*CHILD, *map(str, fds)])
-                self._proc = start(argv, fds, "/")
+                self._proc = _start(argv, fds, "/")
             elif zygote.available():
                 # started and recorded in one step: the grader's end kills it (host)
                 with host.making():
-                    self.pid = zygote.fork_sandbox(fds, self._tmp, no_jail(self.limits))
+                    self.pid = zygote.fork_sandbox(fds, self._tmp, _no_jail(self.limits))
                     host.record("process", self.pid)
             else:  # pragma: no cover - no fd passing (Windows)
-                numbers = no_jail(self.limits).values()
+                numbers = _no_jail(self.limits).values()
                 argv = [*CHILD, *map(str, fds), *map(str, numbers)]
-                self._proc = start(argv, fds, self._tmp)  # its working folder, as forked
+                self._proc = _start(argv, fds, self._tmp)  # its working folder, as forked
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
@@ -178,8 +201,7 @@ class Sandbox:
         uncapped = [*([] if self.exchange.capped else [self.exchange.path]), *shared]
         self._watchdog: Watchdog | None = None
         if uncapped:
-            cap = FolderCap(uncapped, FOLDER_BYTES, FOLDER_FILES)
-            self._watchdog = Watchdog(cap, self._kill)
+            self._watchdog = Watchdog(uncapped, FOLDER_BYTES, FOLDER_FILES, self._kill)
             self._watchdog.start()
         self.alive = True
         self._ready = False
@@ -218,7 +240,7 @@ class Sandbox:
         host.forget("process", self.pid)
         self.alive = False
         if self._watchdog is not None and self._watchdog.reason is not None:
-            self._watchdog.cap.empty()  # again: a dying writer may have added a file
+            self._watchdog.empty()  # again: a dying writer may have added a file
         self.exchange.close()
         if self._jail is not None:
             self._jail.release()
@@ -399,7 +421,7 @@ class Sandbox:
         read the whole of it by :meth:`Timer.read_by`."""
         while True:
             try:
-                if frames.wait_readable(self._from, timer.wake_at()):
+                if frames.wait_ready(self._from, timer.wake_at()):
                     break
             except OSError:
                 raise self._lose(_said("grader.process_stopped", what=what)) from None
@@ -482,6 +504,13 @@ class Sandbox:
             return CellResult(index, "ok")
         return CellResult(index, "error", describe_error(reply.get("error") or {}))
 
+    def prepare(self, sources: Sequence[str]) -> None:
+        """Tell the sandbox which cells will run, so it sets up what they need before the
+        first one (:mod:`~simlab.grading.sandbox.child`: the shell on demand); like the
+        start-up, not charged to the learner's code."""
+        message = {"op": "prepare", "sources": list(sources)}
+        self.request(message, what="starting the notebook's shell", timeout=STARTUP_TIMEOUT)
+
     def split(self) -> None:
         """Split the notebook's run off the checks' line: from now on the two are separate
         processes (the run a fork of the checks' line), both holding what ran so far."""
@@ -500,10 +529,6 @@ class Sandbox:
                     os.close(fd)
             self._pairs = [self._pairs[1], self._pairs[1]]
             self.split_off = False
-
-    def set_time(self, now: float) -> None:
-        """Set the sandbox clock (what kit objects built there read as the time)."""
-        self.request({"op": "names", "names": [], "now": now}, what="setting the clock")
 
     def names(self, names: Sequence[str]) -> dict[str, str | None]:
         """For each name: ``function``, ``class``, ``value`` or None (not defined)."""
@@ -531,51 +556,37 @@ class Sandbox:
         grader's objects (from :meth:`offer`) the call may use; pass their handles as arguments.
         """
         label = what or _label(target, method)
-        message = {
-            "op": "call",
-            "target": target if isinstance(target, str) else {"$h": target.id},
-            "method": method,
-            "args": wire.encode(list(args)),
-            "kwargs": wire.encode(dict(kwargs)),
-            "now": now,
-            "keep": keep,
-            "echo": echo,
-        }
-        lent = frozenset(-h.id for h in services)
+        message = {"op": "call", "target": _target(target), "method": method, "now": now}
+        message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs), keep=keep)
         host.interrupt_at("check")
-        reply = self.request(message, what=label, services=lent)
-        if not reply["ok"]:
-            raise RemoteError(reply.get("error") or {}, label)
+        lent = frozenset(-h.id for h in services)
+        reply = self._answer({**message, "echo": echo}, label, lent)
         value = self._decode(reply.get("value"), label)
-        if echo:
-            return value, self._decode(reply.get("args") or [], label)
-        return value
+        return (value, self._decode(reply.get("args") or [], label)) if echo else value
 
     def get(self, target: str | wire.Handle, name: str | None = None) -> Any:
         """A value from the student's namespace, or an attribute of a sandbox object."""
-        message = {
-            "op": "get",
-            "target": target if isinstance(target, str) else {"$h": target.id},
-            "name": name,
-        }
-        reply = self.request(message, what=f"reading {name or target}")
-        if not reply["ok"]:
-            raise RemoteError(reply.get("error") or {}, f"reading {name or target}")
-        return self._decode(reply.get("value"), f"reading {name or target}")
+        what = f"reading {name or target}"
+        reply = self._answer({"op": "get", "target": _target(target), "name": name}, what)
+        return self._decode(reply.get("value"), what)
 
     def kit(self, factory: str, *args: Any, now: float | None = None, **kwargs: Any) -> wire.Handle:
         """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`)."""
-        message = {
-            "op": "kit",
-            "factory": factory,
-            "args": wire.encode(list(args)),
-            "kwargs": wire.encode(dict(kwargs)),
-            "now": now,
-        }
-        reply = self.request(message, what=f"building {factory}")
-        if not reply["ok"]:
-            raise RemoteError(reply.get("error") or {}, f"building {factory}")
+        message = {"op": "kit", "factory": factory, "now": now}
+        message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs))
+        reply = self._answer(message, f"building {factory}")
         return self._decode(reply.get("value"), f"building {factory}")
+
+    def _answer(self, message: dict, what: str, services: frozenset[int] = frozenset()) -> dict:
+        """The reply to ``message``; :class:`RemoteError` when the learner's code raised."""
+        reply = self.request(message, what=what, services=services)
+        if not reply["ok"]:
+            raise RemoteError(reply.get("error") or {}, what)
+        return reply
+
+
+def _target(target: str | wire.Handle) -> Any:
+    return target if isinstance(target, str) else {"$h": target.id}
 
 
 def _label(target: Any, method: str | None) -> str:

@@ -94,41 +94,31 @@ _SCALARS = frozenset({type(None), bool, int, float, str})
 _RECORD_NAMES = {cls: name for name, cls in RECORDS.items()}
 
 
-def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) -> Any:
-    """JSON-ready data for ``value``; objects registered in ``handles`` (id -> obj) become
-    handles to themselves."""
+def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) -> Any:
+    """JSON-ready data for ``value``; an object whose ``id()`` is in ``handles`` (``id(obj)``
+    -> handle id, objects the caller keeps alive) becomes a handle to itself."""
     kind = type(value)
-    if kind in _SCALARS:  # the common case, without the ABC checks below
+    if kind in _SCALARS:  # the common cases first, by exact type, without the ABC checks below
         return value
     name = _RECORD_NAMES.get(kind)
-    if name is not None and depth <= MAX_DEPTH:
-        return {
-            "$r": name,
-            "f": {k: encode(getattr(value, k), handles, depth + 1) for k in _FIELDS[name]},
-        }
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, str):
-        return str.__str__(value)
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return float(value)
+    plain = kind is list or kind is dict
+    if name is None and not plain and isinstance(value, (bool, str, numbers.Real)):
+        return _scalar(value)
     if depth > MAX_DEPTH:
-        return {"$x": type(value).__name__, "repr": "(nested too deeply)"}
-    if handles:
-        for hid, obj in handles.items():
-            if obj is value:
-                return {"$h": hid, "type": type(value).__name__}
+        return {"$x": kind.__name__, "repr": "(nested too deeply)"}
     d = depth + 1
-    for name, cls in RECORDS.items():
-        if isinstance(value, cls):
+    if name is None:
+        if handles and id(value) in handles:
+            return {"$h": handles[id(value)], "type": kind.__name__}
+        if kind is list:
+            return [encode(v, handles, d) for v in value]
+        if kind is dict:
             return {
-                "$r": name,
-                "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]},
+                "$d": [[encode(k, handles, d), encode(v, handles, d)] for k, v in value.items()]
             }
+        name = next((n for n, cls in RECORDS.items() if isinstance(value, cls)), None)
+    if name is not None:
+        return {"$r": name, "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]}}
     if isinstance(value, list):
         return [encode(v, handles, d) for v in value]
     if isinstance(value, tuple):
@@ -141,7 +131,18 @@ def encode(value: Any, handles: dict[int, Any] | None = None, depth: int = 0) ->
         return {"$s": [encode(v, handles, d) for v in value]}
     if isinstance(value, Handle):
         return {"$h": value.id, "type": value.type}
-    return {"$x": type(value).__name__, "repr": _short_repr(value)}
+    return {"$x": kind.__name__, "repr": _short_repr(value)}
+
+
+def _scalar(value: Any) -> Any:
+    """A subclass of a JSON scalar (or a number type) as the plain value it stands for."""
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value)
 
 
 def _hashable(value: Any) -> Any:
