@@ -271,9 +271,17 @@ def queue_class(args: argparse.Namespace, kept_: tuple[dict, dict], subs, roster
     for s in subs:
         student, when, note = records.get(s.task_id, (None, None, None))
         handed.append((None if when is None else parse_time(when), stored(note)))
-    if roster is None and any(r[0] for r in records.values()):
-        roster = _layout_roster([(s.notebook, records.get(s.task_id, (None,))[0]) for s in subs])
+    if roster is None:
+        roster = stored_roster(records, subs)
     return roster, handed, terms
+
+
+def stored_roster(records: dict, subs):
+    """The roster of the students the course layout named when ``subs`` were enqueued
+    (``records``: the queue's hand-in records, :func:`kept`), or None when none did."""
+    if not any(r[0] for r in records.values()):
+        return None
+    return _layout_roster([(s.notebook, records.get(s.task_id, (None,))[0]) for s in subs])
 
 
 def _layout_roster(owners: list[tuple[str, str | None]]):

@@ -349,3 +349,30 @@ def test_is_a_bad_course_one_line_and_exit_2(stand_in, tmp_path, capsys, argv, s
     course = _course(tmp_path)
     status, out, err = _plain(capsys, *(a.format(course=course) for a in argv))
     assert status == 2 and len(err.splitlines()) == 1 and said in err and out == ""
+
+
+def test_is_an_override_applied_before_the_late_penalty(tmp_path, capsys):
+    """The order the guide states: question points (overrides applied), then their sum, then the
+    late penalty on that sum."""
+    db = tmp_path / "q.sqlite"
+    course = _course(tmp_path, {"onesec": timedelta(seconds=1), "twodays": HANDED["twodays"]})
+    _enqueue_and_grade(db, course, "--deadline", DEADLINE, "--late-policy", POLICY)
+    given = ["--override", "onesec", "fencing/q1", "10", "--why", "the check misread q1"]
+    status, _, err = _report_like(capsys, db, *given)
+    assert status == 0, err
+    status, out, err = _report(capsys, db, "--json")
+    assert status == 0 and err == ""
+    rows = _by_student(out)
+    onesec = rows["onesec"]
+    assert onesec["questions"][0]["points"] == 10
+    assert onesec["questions"][0]["override"]["grader_points"] == 8
+    # one started day late at 10%/day: 10% of the overridden 10, not of the grader's 8
+    assert (onesec["late_days"], onesec["late_penalty"], onesec["score"]) == (1, 1, 9)
+    assert (rows["twodays"]["late_penalty"], rows["twodays"]["score"]) == (1.6, 6.4)
+
+
+def _report_like(capsys, db, *argv) -> tuple[int, str, str]:
+    capsys.readouterr()
+    status = main(["grade", "--queue", str(db), *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
