@@ -128,7 +128,9 @@ def run(args: argparse.Namespace, queue) -> int:
     return 0
 
 
-def print_history(args: argparse.Namespace, everything, history, overrides, keys, who) -> int:
+def print_history(
+    args: argparse.Namespace, everything, history, overrides, keys, who, handed=None
+) -> int:
     """``--report --student ID``: that student's history (text, or one JSON object)."""
     from simlab.grading.history import format_history, student_history
 
@@ -139,7 +141,7 @@ def print_history(args: argparse.Namespace, everything, history, overrides, keys
             f"no student {args.student!r} in the queue: give the ID as --json prints it"
             + ("" if args.roster else " (with --roster FILE, the roster's ID)")
         )
-    h = student_history(args.student, mine, history, everything, overrides)
+    h = student_history(args.student, mine, history, everything, overrides, handed)
     if args.json:
         from simlab.grading.text import json_safe
 

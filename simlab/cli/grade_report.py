@@ -129,7 +129,9 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.student:
         from simlab.cli.grade_override import print_history
 
-        return print_history(args, everything, history, overrides, keys, who or assign(keys, None))
+        return print_history(
+            args, everything, history, overrides, keys, who or assign(keys, None), kept[0]
+        )
     if args.changed:
         return _print_changes(args, history, everything, keys, who)
     titles = canvas_titles(args.canvas_assignment)

@@ -17,7 +17,7 @@ Times are seconds since the epoch in the queue and ISO 8601 (UTC) in what is pri
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simlab.grading.overrides import iso, number
@@ -81,11 +81,15 @@ def student_history(
     history: Sequence[tuple[str, str, float]],
     subs: Sequence[Submission],
     overrides: Sequence[Override],
+    handed: Mapping[str, tuple] | None = None,
 ) -> dict[str, Any]:
     """The history of ``student``, whose submissions are ``keys`` (module doc): ``student``,
-    ``submissions`` (``notebook``, ``history``: ``at``, ``sha256``, ``version``, ``change``,
-    ``status``, ``score``, ``max_score``, ``error``, ``graded_at``) and ``overrides``
-    (``question``, ``points``, null when cleared, ``why``, ``at``)."""
+    ``submissions`` (``notebook``, ``history``: ``at``, ``submitted_at``, ``sha256``,
+    ``version``, ``change``, ``status``, ``score``, ``max_score``, ``error``, ``graded_at``)
+    and ``overrides`` (``question``, ``points``, null when cleared, ``why``, ``at``).
+    ``submitted_at`` is when the file was handed in, as its course layout or modification time
+    said when it was enqueued (``handed``: the queue's hand-in records by task), else null."""
+    handed = handed or {}
     steps = key_history(history, subs)
     submissions = []
     for key in keys:
@@ -98,7 +102,13 @@ def student_history(
                 change = "back"  # a file and version graded before: not graded again
             seen.add(s.task_id)
             shown.append(
-                {"at": iso(at), "sha256": s.sha256, "version": s.version, "change": change}
+                {
+                    "at": iso(at),
+                    "submitted_at": handed.get(s.task_id, (None, None, None))[1],
+                    "sha256": s.sha256,
+                    "version": s.version,
+                    "change": change,
+                }
                 | _grade(s)
             )
             before = s
@@ -140,6 +150,8 @@ def format_history(h: dict[str, Any]) -> str:
             else:
                 grade = step["status"]
             change = _CHANGES.get(step["change"], step["change"])
+            if step.get("submitted_at"):
+                change = f"{change} (handed in {step['submitted_at']})"
             lines.append(
                 f"  {step['at']}  {change:<20} file {step['sha256'][:12] or '-':<12}  "
                 f"grader {step['version'][:12]}  {grade}"

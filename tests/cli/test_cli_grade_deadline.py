@@ -376,3 +376,14 @@ def _report_like(capsys, db, *argv) -> tuple[int, str, str]:
     status = main(["grade", "--queue", str(db), *argv])
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def test_does_a_students_history_say_when_each_file_was_handed_in(graded, capsys):
+    status, out, err = _report(capsys, graded, "--student", "onesec", "--json")
+    assert status == 0 and err == ""
+    (sub,) = json.loads(out)["submissions"]
+    assert [s["submitted_at"] for s in sub["history"]] == ["2026-12-02T00:00:00+00:00"]
+    status, out, _ = _report(capsys, graded, "--student", "untimed", "--json")
+    assert [s["submitted_at"] for s in json.loads(out)["submissions"][0]["history"]] == [None]
+    status, text, _ = _report(capsys, graded, "--student", "onesec")
+    assert status == 0 and "handed in 2026-12-02T00:00:00+00:00" in text
