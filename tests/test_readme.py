@@ -234,7 +234,8 @@ def test_is_each_later_word_defined_where_it_first_appears_and_in_both_glossarie
     """The first markdown cell of the learning path that uses the word (in English, and the same
     cell in Chinese) writes it in bold, the way a definition does; both glossaries list it."""
     import nbformat
-    from test_notebooks import LEARNING_PATH
+
+    from tests.test_notebooks import LEARNING_PATH
 
     first = next(
         (name, i)

@@ -18,8 +18,8 @@ EN = {
     "leaves the system in the event walk, so the two independent measures disagree, and the "
     "check catches the loss.",
     "lost": "{n} completions lost: L = {l}, lambda * W = {lw} ({gap})",
-    "spread_why": "The spread of a mean shrinks like 1/sqrt(n): 16 times the tasks, sqrt(16) = "
-    "4 times less spread.",
+    "spread_why": "Not 16: the spread of a mean shrinks like 1/sqrt(n), so 16 times the tasks give "
+    "sqrt(16) = 4 times less spread. Halving the error costs four times the tasks.",
     "header": "tasks per run | std of the mean wait over 8 seeds | tasks needed for +-5% at 95%",
     "walk_hint": "walk the events like in_system_average; a claim ok leaves",
     "lq": "Lq = {lq} but lambda * Wq = {little} over the same window",
@@ -40,7 +40,8 @@ ZH = {
     "lost_why": "L = {l}，而 lambda * W = {lw}：完成记录缺失的任务在事件遍历中永远不会离开系统，"
     "所以两个独立的度量对不上，检查就发现了丢失。",
     "lost": "丢失了 {n} 个完成记录：L = {l}，lambda * W = {lw}（{gap}）",
-    "spread_why": "均值的离散程度按 1/sqrt(n) 缩小：任务多 16 倍，离散程度小 sqrt(16) = 4 倍。",
+    "spread_why": "不是 16：均值的离散程度按 1/sqrt(n) 缩小，所以任务多 16 倍，离散程度只小 "
+    "sqrt(16) = 4 倍。误差减半要花四倍的任务。",
     "header": "每次运行的任务数 | 8 个种子上平均等待的标准差 | 95% 置信度下 +-5% 所需的任务数",
     "walk_hint": "像 in_system_average 那样遍历事件；一次成功的 claim 表示离开等待",
     "lq": "Lq = {lq}，但在同一个窗口上 lambda * Wq = {little}",

@@ -13,8 +13,9 @@ EN = {
     "{latest}); refusing to read it with old field meanings",
     "must_look": "checkpoint field {field} must look like 'doc_id@version', got {got}",
     "ledger_cites": "ledger: {status}, result cites {evidence}",
-    "stop_why": "The stop ends with a cancel, which bumps the epoch: every lease handed out "
-    "before it, w1's included, is fenced, so nothing it does can commit or send.",
+    "stop_why": "The stop ends with a cancel, which bumps the epoch. w1's lease has not run out, "
+    "but its epoch is no longer current: every lease handed out before the cancel is fenced, so "
+    "nothing w1 does can commit or send.",
     "late_save": "ledger: {status}, epoch {epoch}; checkpoint status {checkpoint}; a late save "
     "with the old lease: {late}",
     "waiting": "waiting for review: {tasks}",
@@ -53,8 +54,8 @@ ZH = {
     "拒绝按旧的字段含义读取它",
     "must_look": "检查点字段 {field} 必须形如 'doc_id@version'，得到的是 {got}",
     "ledger_cites": "账本：{status}，结果引用 {evidence}",
-    "stop_why": "停止以一次取消结束，而取消会让 epoch 加一：在它之前发出的每一个租约，包括 w1 的，"
-    "都被栅栏挡住，所以 w1 做什么都无法提交或发送。",
+    "stop_why": "停止以一次取消结束，而取消会让 epoch 加一。w1 的租约还没有到期，但它的 epoch "
+    "已经不是当前值：取消之前发出的每一个租约都被栅栏挡住，所以 w1 做什么都无法提交或发送。",
     "late_save": "账本：{status}，epoch {epoch}；检查点状态 {checkpoint}；用旧租约的迟到保存："
     "{late}",
     "waiting": "等待复核：{tasks}",

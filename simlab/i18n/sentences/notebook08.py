@@ -76,8 +76,10 @@ EN = {
     "probe_why": "5 probes usually hold none of B's errors (at 7% errors, 0.93^5 = 70% of probe "
     "rounds are clean). Probes catch a candidate that is down, not a subtle regression; the "
     "sliding window catches that, later.",
-    "two_why": "With 2 errors p = {p}: a single request decides the verdict. The breaker and the "
-    "rollback rest on little evidence here; more canary traffic would settle it.",
+    "fisher_why": "p = {p_n} with 6 errors in 136, {times_n} times smaller than {now_n}: the same "
+    "rate on twice the requests is much stronger evidence. p measures how surprising the errors "
+    "are if nothing changed, not how large the rise is; with few requests one error decides the "
+    "verdict, which is why the report says 'weak evidence'.",
     "mix_why": "The canary serves only low-risk tenants, whose error rate is low whatever the "
     "version; the raw totals compare different mixes of traffic.",
     "raw": "raw totals: canary {cand_n} errors vs baseline {base_n}",
@@ -180,8 +182,9 @@ ZH = {
     "probes": "{probes_n} 个探测请求，其中 {errors_n} 个出错",
     "probe_why": "5 个探测请求通常一个 B 的错误也碰不上（错误率 7% 时，0.93^5 = 70% 的探测轮次"
     "是干净的）。探测能发现宕机的候选版本，发现不了细微的回归；那要靠滑动窗口，而且更晚。",
-    "two_why": "只有 2 个错误时 p = {p}：单单一个请求就决定了结论。这里熔断和回滚所依据的证据"
-    "很少；更多的灰度流量才能下定论。",
+    "fisher_why": "136 个请求里有 6 个错误时 p = {p_n}，比 {now_n} 小 {times_n} 倍：同样的错误率、"
+    "两倍的请求，证据要强得多。p 衡量的是假如什么都没变，这些错误有多出人意料，而不是上升有多大；"
+    "请求很少时，一个错误就决定了结论，所以报告里写着“证据薄弱”。",
     "mix_why": "灰度只服务低风险租户，无论哪个版本，它们的错误率都很低；原始总数比较的是不同的"
     "流量组合。",
     "raw": "原始总数：灰度错误率 {cand_n}，基线 {base_n}",

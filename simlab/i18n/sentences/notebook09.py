@@ -31,8 +31,9 @@ EN = {
     "after_edit": "after an edit: {refs}; index version {version}; hits {hits}, misses {misses}, "
     "entries {entries}, thrown away {rejected}",
     "retrieved": "retrieved: {text} ({ref})",
-    "stock_why": "The passage's 40 was true once, when someone wrote it; a similar sentence is "
-    "not a stock count. Exact figures come from the system of record.",
+    "stock_why": "The API reports {quantity_n}. Re-verification checks the document (still "
+    "there, same version, readable), not whether a sentence in it is still true: the 40 was true "
+    "once, when someone wrote it. Exact figures come from the system of record.",
     "api": "API: {text} ({ref})",
     "in_stock": "{n} units of {item} in stock.",
     "later": "an hour later the figure is at version {version} so an answer citing {ref} is out "
@@ -69,8 +70,8 @@ ZH = {
     "after_edit": "一次修改之后：{refs}；索引版本 {version}；命中 {hits} 次，未命中 {misses} 次，"
     "条目 {entries} 个，丢弃 {rejected} 个",
     "retrieved": "检索到：{text}（{ref}）",
-    "stock_why": "段落里的 40 曾经是对的，在有人写下它的时候；一句相似的话不是库存数。确切的数字"
-    "来自记录系统。",
+    "stock_why": "API 报告的是 {quantity_n}。复验检查的是文档（还在、版本未变、可以读取），而不是"
+    "其中某句话是否仍然为真：40 曾经是对的，在有人写下它的时候。确切的数字来自记录系统。",
     "api": "API：{text}（{ref}）",
     "in_stock": "{item} 有 {n} 件库存。",
     "later": "一小时后这个数字已经是版本 {version}，所以引用 {ref} 的回答已经过时",
