@@ -222,8 +222,9 @@ _ADD_BEFORE = {
 }
 
 
-def _enqueue_as_before(queue, notebook: str, content: bytes) -> None:
-    """Enqueue as the kit did before it kept a history: the submission's row, then its task."""
+def _enqueue_as_before(queue, notebook: str, content: bytes) -> str:
+    """Enqueue as the kit did before it kept a history: the submission's row, then its task
+    (whose ID is returned)."""
     import hashlib
     import json
 
@@ -245,3 +246,4 @@ def _enqueue_as_before(queue, notebook: str, content: bytes) -> None:
     goal = json.dumps({"notebook": notebook, "sha256": sha, "version": "v1"})
     task = {"task_id": task_id, "tenant": queue.g.TENANT, "goal": goal, "now": now}
     queue.ledger._count(queue.ledger.q.SUBMIT, task)
+    return task_id
