@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.grading.checks import EXERCISES
+from simlab.grading.checks import EXERCISES, worlds_table
 from simlab.grading.checks.hidden_world import judged_in, rng, seed_for
 from simlab.grading.notebook import read_notebook
 
@@ -65,3 +65,24 @@ def test_is_the_world_the_submissions_and_the_graders():
         assert rng("y").random() != first[0]
     with judged_in(seed_for(b"b", "v")):
         assert rng("x").random() != first[0]
+
+
+GUIDE = ROOT / "docs" / "instructors.md"
+WORLDS = re.compile(
+    r"(<!-- worlds: generated from simlab.grading.checks.EXERCISES -->\n)(.*?)"
+    r"(<!-- worlds: end -->)",
+    re.S,
+)
+
+
+def test_is_the_guides_table_of_worlds_the_registrys():
+    found = WORLDS.search(GUIDE.read_text())
+    assert found, "docs/instructors.md lost its worlds markers"
+    assert found.group(2) == worlds_table(), "run: python tests/grading/test_grading_fairness.py"
+    for _, question in QUESTIONS:  # every question has its row
+        assert f"/{question.id}` |" in found.group(2), question.id
+
+
+if __name__ == "__main__":
+    text = GUIDE.read_text()
+    GUIDE.write_text(WORLDS.sub(lambda m: m.group(1) + worlds_table() + m.group(3), text))
