@@ -31,22 +31,31 @@ def _folded(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _markdown(notebook: str) -> str:
-    nb = read_notebook(ROOT / "solutions" / notebook)
+def _markdown(folder: str, notebook: str) -> str:
+    nb = read_notebook(ROOT / folder / notebook)
     return _folded(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+
+
+def test_does_every_exercise_have_its_rubrics_checked():
+    assert {e.id for e, _ in QUESTIONS} == set(EXERCISES)
+    for exercise in EXERCISES.values():
+        assert exercise.questions, exercise.id
+        assert (ROOT / "exercises" / exercise.notebook).is_file(), exercise.notebook
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
 def test_does_every_criterion_quote_the_sentence_it_checks(exercise, question):
-    text = _markdown(exercise.notebook)
+    # the learner reads the exercise notebook; the solution's text is the same
+    texts = [_markdown(folder, exercise.notebook) for folder in ("exercises", "solutions")]
     assert question.rubric, f"{question.id} has no rubric"
     for criterion in question.rubric:
         assert criterion.text, f"{question.id}/{criterion.id} names no sentence of the text"
         for quote in criterion.text:
-            assert _folded(quote) in text, (
-                f"{question.id}/{criterion.id} quotes a sentence the exercise text does not "
-                f"hold: {quote!r}"
-            )
+            for text in texts:
+                assert _folded(quote) in text, (
+                    f"{question.id}/{criterion.id} quotes a sentence the exercise text does "
+                    f"not hold: {quote!r}"
+                )
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
