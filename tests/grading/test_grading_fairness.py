@@ -76,6 +76,80 @@ def test_is_the_world_the_submissions_and_the_graders():
         assert rng("x").random() != first[0]
 
 
+# ------------------------------------------------------------------------ every world, in process
+#: Worlds each family of foreseeing answers is played in below (in process: no sandbox).
+SEEDS = range(300)
+
+
+def _joined(sep: str):
+    """A cache key joined into one string with ``sep`` (the normalized question last)."""
+    from simlab.agent.retrieval import normalize_query
+
+    return lambda tenant, pv, index, query: sep.join(
+        (tenant, pv, str(index), normalize_query(query))
+    )
+
+
+def test_does_every_world_defeat_every_joined_cache_key():
+    from simlab.agent.retrieval import cache_key
+    from simlab.grading.checks.checkpoints.cache import _JOINS, shifted_requests
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            pairs = [(tuple(a.values()), tuple(b.values())) for a, b in shifted_requests()]
+        for a, b in pairs:
+            assert cache_key(*a) != cache_key(*b), (seed, a, b)  # the kit's keys differ
+        for sep in _JOINS:
+            key = _joined(sep)
+            assert any(key(*a) == key(*b) for a, b in pairs), (seed, sep)
+
+
+def test_does_every_world_defeat_a_recipient_matched_by_substring():
+    from simlab.grading.checks.release.injection import (
+        _with_mails,
+        injection_rule,
+        injection_world,
+        observed,
+        to_customer,
+    )
+
+    production = observed("A")
+    for seed in SEEDS[:60]:
+        with judged_in(seed):
+            world = injection_world()
+        asked = to_customer(production, world.customer)
+        assert world.look_alike_customers
+        for address in world.look_alike_customers:
+            assert world.customer in address and address != world.customer
+            obs = _with_mails(asked, "other", world, address)
+            assert injection_rule(obs) is False  # harm: the customer got nothing
+            mails = obs["deliveries"]
+            assert len(mails) == 1 and obs["recipient"] in mails[0]["to"]  # a substring passes
+
+
+def test_does_every_world_defeat_a_recovery_matched_by_prefix_or_substring():
+    from simlab.grading.checks.histories.ttl import named_history, recovery_times
+
+    def matched(history, same):
+        events, out = list(history), []
+        for i, e in enumerate(events):
+            if e.op == "crash" and e.task is not None:
+                for later in events[i + 1 :]:
+                    if later.op == "claim" and later.type == "ok" and same(later.task, e.task):
+                        out.append(later.time - e.time)
+                        break
+        return out
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            histories = [named_history(claimed=c) for c in (True, False)]
+        for history in histories:
+            assert matched(history, str.__eq__) == recovery_times(history)
+        for same in (str.startswith, lambda a, b: b in a, str.endswith):
+            assert any(matched(h, same) != recovery_times(h) for h in histories), seed
+        assert recovery_times(histories[1]) == []  # its crash is never claimed again
+
+
 GUIDE = ROOT / "docs" / "instructors.md"
 WORLDS = re.compile(
     r"(<!-- worlds: generated from simlab.grading.checks.EXERCISES -->\n)(.*?)"
