@@ -11,6 +11,7 @@ source or an ignored argument gives a wrong answer there.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -148,6 +149,47 @@ def test_does_every_world_defeat_a_recovery_matched_by_prefix_or_substring():
         for same in (str.startswith, lambda a, b: b in a, str.endswith):
             assert any(matched(h, same) != recovery_times(h) for h in histories), seed
         assert recovery_times(histories[1]) == []  # its crash is never claimed again
+
+
+# ------------------------------------------------------------------------ the corpus, many worlds
+#: ``SIMLAB_WORLDS=N`` grades every answer of the corpus (``tests/submissions``) in N worlds
+#: besides seed 0 (minutes per exercise, so not in ``make test``): no wrong answer may earn the
+#: points of the "must" it breaks in any of them, and no correct one may lose a point.
+SWEEP_WORLDS = int(os.environ.get("SIMLAB_WORLDS", "0") or 0)
+CORPORA = ("fencing", "rubric", "leases", "histories", "checkpoints", "release", "events")
+
+
+@pytest.mark.skipif(not SWEEP_WORLDS, reason="set SIMLAB_WORLDS=N to grade the corpus in N worlds")
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_does_every_corpus_answer_get_what_it_is_worth_in_many_worlds(corpus):
+    import copy
+    import importlib
+
+    from submissions.grading import exercise_of
+
+    from simlab.grading.grader import _grade_question
+    from simlab.grading.notebook import cell_question, cell_role
+    from simlab.grading.runtime import Runtime, plan
+
+    seeds = [seed_for(f"sweep-{n}".encode(), "worlds") for n in range(SWEEP_WORLDS)]
+    wrong = []
+    for name, question, source, most, _ in importlib.import_module(f"submissions.{corpus}").ANSWERS:
+        exercise = exercise_of(question)
+        q = exercise.question(question)
+        nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+        for cell in nb.cells:
+            if cell_role(cell) == "answer" and cell_question(cell) == question:
+                cell.source = source
+        boxes = Runtime(plan(nb), 60)  # the notebook runs once; each world judges its answer
+        try:
+            for seed in seeds:
+                with judged_in(seed):
+                    points = _grade_question(q, boxes, 240).points
+                if points > most or (most == q.points and points < most):
+                    wrong.append((name, f"{seed:016x}", points, most))
+        finally:
+            boxes.close()
+    assert wrong == []
 
 
 GUIDE = ROOT / "docs" / "instructors.md"
