@@ -151,6 +151,20 @@ def test_does_every_world_defeat_a_recovery_matched_by_prefix_or_substring():
         assert recovery_times(histories[1]) == []  # its crash is never claimed again
 
 
+def test_does_every_world_defeat_an_absorber_that_sets_aside_only_newer_versions():
+    from simlab.agent.events import EVENT_VERSION
+    from simlab.grading.checks.events.absorber import unknown_versions_drawn
+
+    orders = set()
+    for seed in SEEDS:
+        with judged_in(seed):
+            first, second = unknown_versions_drawn()
+        assert EVENT_VERSION not in (first, second)
+        assert min(first, second) < EVENT_VERSION < max(first, second), seed
+        orders.add(first < second)
+    assert orders == {True, False}  # which story gets the older version is drawn
+
+
 # ------------------------------------------------------------------------ the corpus, many worlds
 #: ``SIMLAB_WORLDS=N`` grades every answer of the corpus (``tests/submissions``) in N worlds
 #: besides seed 0 (minutes per exercise, so not in ``make test``): no wrong answer may earn the
