@@ -11,12 +11,13 @@ source or an ignored argument gives a wrong answer there.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from simlab.grading.checks import EXERCISES
+from simlab.grading.checks import EXERCISES, worlds_table
 from simlab.grading.checks.hidden_world import judged_in, rng, seed_for
 from simlab.grading.notebook import read_notebook
 
@@ -31,22 +32,31 @@ def _folded(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _markdown(notebook: str) -> str:
-    nb = read_notebook(ROOT / "solutions" / notebook)
+def _markdown(folder: str, notebook: str) -> str:
+    nb = read_notebook(ROOT / folder / notebook)
     return _folded(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+
+
+def test_does_every_exercise_have_its_rubrics_checked():
+    assert {e.id for e, _ in QUESTIONS} == set(EXERCISES)
+    for exercise in EXERCISES.values():
+        assert exercise.questions, exercise.id
+        assert (ROOT / "exercises" / exercise.notebook).is_file(), exercise.notebook
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
 def test_does_every_criterion_quote_the_sentence_it_checks(exercise, question):
-    text = _markdown(exercise.notebook)
+    # the learner reads the exercise notebook; the solution's text is the same
+    texts = [_markdown(folder, exercise.notebook) for folder in ("exercises", "solutions")]
     assert question.rubric, f"{question.id} has no rubric"
     for criterion in question.rubric:
         assert criterion.text, f"{question.id}/{criterion.id} names no sentence of the text"
         for quote in criterion.text:
-            assert _folded(quote) in text, (
-                f"{question.id}/{criterion.id} quotes a sentence the exercise text does not "
-                f"hold: {quote!r}"
-            )
+            for text in texts:
+                assert _folded(quote) in text, (
+                    f"{question.id}/{criterion.id} quotes a sentence the exercise text does "
+                    f"not hold: {quote!r}"
+                )
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
@@ -65,3 +75,153 @@ def test_is_the_world_the_submissions_and_the_graders():
         assert rng("y").random() != first[0]
     with judged_in(seed_for(b"b", "v")):
         assert rng("x").random() != first[0]
+
+
+# ------------------------------------------------------------------------ every world, in process
+#: Worlds each family of foreseeing answers is played in below (in process: no sandbox).
+SEEDS = range(300)
+
+
+def _joined(sep: str):
+    """A cache key joined into one string with ``sep`` (the normalized question last)."""
+    from simlab.agent.retrieval import normalize_query
+
+    return lambda tenant, pv, index, query: sep.join(
+        (tenant, pv, str(index), normalize_query(query))
+    )
+
+
+def test_does_every_world_defeat_every_joined_cache_key():
+    from simlab.agent.retrieval import cache_key
+    from simlab.grading.checks.checkpoints.cache import _JOINS, shifted_requests
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            pairs = [(tuple(a.values()), tuple(b.values())) for a, b in shifted_requests()]
+        for a, b in pairs:
+            assert cache_key(*a) != cache_key(*b), (seed, a, b)  # the kit's keys differ
+        for sep in _JOINS:
+            key = _joined(sep)
+            assert any(key(*a) == key(*b) for a, b in pairs), (seed, sep)
+
+
+def test_does_every_world_defeat_a_recipient_matched_by_substring():
+    from simlab.grading.checks.release.injection import (
+        _with_mails,
+        injection_rule,
+        injection_world,
+        observed,
+        to_customer,
+    )
+
+    production = observed("A")
+    for seed in SEEDS[:60]:
+        with judged_in(seed):
+            world = injection_world()
+        asked = to_customer(production, world.customer)
+        assert world.look_alike_customers
+        for address in world.look_alike_customers:
+            assert world.customer in address and address != world.customer
+            obs = _with_mails(asked, "other", world, address)
+            assert injection_rule(obs) is False  # harm: the customer got nothing
+            mails = obs["deliveries"]
+            assert len(mails) == 1 and obs["recipient"] in mails[0]["to"]  # a substring passes
+
+
+def test_does_every_world_defeat_a_recovery_matched_by_prefix_or_substring():
+    from simlab.grading.checks.histories.ttl import named_history, recovery_times
+
+    def matched(history, same):
+        events, out = list(history), []
+        for i, e in enumerate(events):
+            if e.op == "crash" and e.task is not None:
+                for later in events[i + 1 :]:
+                    if later.op == "claim" and later.type == "ok" and same(later.task, e.task):
+                        out.append(later.time - e.time)
+                        break
+        return out
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            histories = [named_history(claimed=c) for c in (True, False)]
+        for history in histories:
+            assert matched(history, str.__eq__) == recovery_times(history)
+        for same in (str.startswith, lambda a, b: b in a, str.endswith):
+            assert any(matched(h, same) != recovery_times(h) for h in histories), seed
+        assert recovery_times(histories[1]) == []  # its crash is never claimed again
+
+
+def test_does_every_world_defeat_an_absorber_that_sets_aside_only_newer_versions():
+    from simlab.agent.events import EVENT_VERSION
+    from simlab.grading.checks.events.absorber import unknown_versions_drawn
+
+    orders = set()
+    for seed in SEEDS:
+        with judged_in(seed):
+            first, second = unknown_versions_drawn()
+        assert EVENT_VERSION not in (first, second)
+        assert min(first, second) < EVENT_VERSION < max(first, second), seed
+        orders.add(first < second)
+    assert orders == {True, False}  # which story gets the older version is drawn
+
+
+# ------------------------------------------------------------------------ the corpus, many worlds
+#: ``SIMLAB_WORLDS=N`` grades every answer of the corpus (``tests/submissions``) in N worlds
+#: besides seed 0 (minutes per exercise, so not in ``make test``): no wrong answer may earn the
+#: points of the "must" it breaks in any of them, and no correct one may lose a point.
+SWEEP_WORLDS = int(os.environ.get("SIMLAB_WORLDS", "0") or 0)
+CORPORA = ("fencing", "rubric", "leases", "histories", "checkpoints", "release", "events")
+
+
+@pytest.mark.skipif(not SWEEP_WORLDS, reason="set SIMLAB_WORLDS=N to grade the corpus in N worlds")
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_does_every_corpus_answer_get_what_it_is_worth_in_many_worlds(corpus):
+    import copy
+    import importlib
+
+    from submissions.grading import exercise_of
+
+    from simlab.grading.grader import _grade_question
+    from simlab.grading.notebook import cell_question, cell_role
+    from simlab.grading.runtime import Runtime, plan
+
+    seeds = [seed_for(f"sweep-{n}".encode(), "worlds") for n in range(SWEEP_WORLDS)]
+    wrong = []
+    for name, question, source, most, _ in importlib.import_module(f"submissions.{corpus}").ANSWERS:
+        exercise = exercise_of(question)
+        q = exercise.question(question)
+        nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
+        for cell in nb.cells:
+            if cell_role(cell) == "answer" and cell_question(cell) == question:
+                cell.source = source
+        boxes = Runtime(plan(nb), 60)  # the notebook runs once; each world judges its answer
+        try:
+            for seed in seeds:
+                with judged_in(seed):
+                    points = _grade_question(q, boxes, 240).points
+                if points > most or (most == q.points and points < most):
+                    wrong.append((name, f"{seed:016x}", points, most))
+        finally:
+            boxes.close()
+    assert wrong == []
+
+
+GUIDE = ROOT / "docs" / "instructors.md"
+WORLDS = re.compile(
+    r"(<!-- worlds: generated from simlab.grading.checks.EXERCISES -->\n)(.*?)"
+    r"(<!-- worlds: end -->)",
+    re.S,
+)
+
+
+def test_is_the_guides_table_of_worlds_the_registrys():
+    found = WORLDS.search(GUIDE.read_text())
+    assert found, "docs/instructors.md lost its worlds markers"
+    assert found.group(2) == worlds_table(), "run: python tests/grading/test_grading_fairness.py"
+    for _, question in QUESTIONS:  # every question has its row
+        assert f"/{question.id}` |" in found.group(2), question.id
+
+
+if __name__ == "__main__":
+    text = GUIDE.read_text()
+    GUIDE.write_text(WORLDS.sub(lambda m: m.group(1) + worlds_table() + m.group(3), text))

@@ -148,6 +148,7 @@ def _hidden_words(world: int) -> list[str]:
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
     words += [text for text, _ in links.every_link]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
+    words += list(links.look_alike_customers)
     words += ["refund-check", NOTEBOOK_CUSTOMER]
     hidden = seeds.seeds
     words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]

@@ -626,7 +626,15 @@ def cache_key(tenant, permission_version, index_version, query):
     return (tenant, permission_version, index_version, normalize_query(query))
 """
 
+# The fields run together with nothing between them (hashed): `kim` + `v1public` and
+# `kimv1` + `public`, or index version 41 and 4 with a question that starts with 1, share a key.
+RUN_TOGETHER_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (hash(f"{tenant}{permission_version}{index_version}"), normalize_query(query))
+"""
+
 ANSWERS += [
+    ("run-together-key", "cache-key", RUN_TOGETHER_KEY, 3, "written one after the other"),
     ("stripped-query-key", "cache-key", STRIPPED_QUERY_KEY, 3, "normalize_query(query)"),
     ("punctuation-dropped-key", "cache-key", PUNCTUATION_DROPPED_KEY, 3, "normalize_query"),
     ("word-characters-key", "cache-key", WORD_CHARACTERS_KEY, 3, "normalize_query(query)"),

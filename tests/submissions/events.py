@@ -374,6 +374,10 @@ class Absorber:
         return []
 """
 
+# Sets aside only the versions above 1 ("not 1" read as "newer"): a version-0 event of a seq is
+# released in place of the version-1 one.
+VERSION_ABOVE_ONE = HEAP_ABSORBER.replace('event["version"] != 1', 'event["version"] > 1')
+
 # Takes the seq before it looks at the version: an unknown version blocks the known one.
 VERSION_TAKES_THE_SEQ = """
 class Absorber:
@@ -880,6 +884,7 @@ ANSWERS = [
     ("starts-where-it-sees", "absorber", STARTS_WHERE_IT_SEES, 3, "before the seq just below"),
     ("one-per-offer", "absorber", ONE_PER_OFFER, 3, "never released"),
     ("version-takes-the-seq", "absorber", VERSION_TAKES_THE_SEQ, 5, "version"),
+    ("version-above-one", "absorber", VERSION_ABOVE_ONE, 5, "version"),
     ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 5, "all"),
     ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 5, "all"),
     ("by-length", "narrowing", BY_LENGTH, 2, "a grant with an extra collection"),

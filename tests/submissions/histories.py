@@ -316,6 +316,16 @@ ANY_CLAIM_EVENT = _ttl(
 # Recovery timed to the next successful claim of any task.
 ANY_TASK = _ttl(recovery=_SOLUTION_RECOVERY.replace(" and later.task == e.task", ""))
 
+# The next claim's task matched by prefix: `job42`'s crash is timed to `job421`'s claim.
+PREFIX_RECOVERY = _ttl(
+    recovery=_SOLUTION_RECOVERY.replace("later.task == e.task", "later.task.startswith(e.task)")
+)
+
+# ... or by substring: `qjob42`'s claim counts as `job42`'s.
+SUBSTRING_RECOVERY = _ttl(
+    recovery=_SOLUTION_RECOVERY.replace("later.task == e.task", "e.task in later.task")
+)
+
 # A crash nobody claimed again is timed to the end of the history (a detail).
 TO_THE_END = _ttl(
     recovery="""
@@ -662,6 +672,8 @@ ANSWERS = [
     ("from-restart", "choose-ttl", FROM_RESTART, 3, "a restart"),
     ("any-claim-event", "choose-ttl", ANY_CLAIM_EVENT, 3, "refused claim"),
     ("any-task", "choose-ttl", ANY_TASK, 3, "two crashed tasks"),
+    ("prefix-recovery", "choose-ttl", PREFIX_RECOVERY, 3, "names hold one another's"),
+    ("substring-recovery", "choose-ttl", SUBSTRING_RECOVERY, 3, "names hold one another's"),
     ("to-the-end", "choose-ttl", TO_THE_END, 5, "crashed twice"),
     ("first-on-a-tie", "choose-ttl", FIRST_ON_A_TIE, 5, "smaller ttl"),
     ("echoes-inputs", "choose-ttl", ECHOES_INPUTS, 3, "a list"),

@@ -16,7 +16,7 @@ from simlab.grading.checks import checkpoints, events, fencing, histories, lease
 from simlab.grading.notebook import exercise_of
 from simlab.grading.questions import Exercise
 
-__all__ = ["EXERCISES", "exercise_for"]
+__all__ = ["EXERCISES", "exercise_for", "worlds_table"]
 
 #: exercise ID -> Exercise, in the order of the learning path.
 EXERCISES: dict[str, Exercise] = {
@@ -41,3 +41,25 @@ def exercise_for(nb: Any, filename: str = "") -> Exercise | None:
         if filename == exercise.notebook:
             return exercise
     return None
+
+
+def worlds_table() -> str:
+    """The instructor guide's table of hidden worlds, generated from :data:`EXERCISES`: for
+    each question, what its criteria's worlds draw at grading time (the criteria's ``world``;
+    criteria judged in one world share a row), so that a typed-in result, a value from the
+    wrong source or an ignored argument fails there. It says what varies, never a value
+    drawn."""
+    rows = [
+        "| Question | Criterion | Drawn at grading time |",
+        "|---|---|---|",
+    ]
+    for exercise in EXERCISES.values():
+        for q in exercise.questions:
+            worlds: dict[str, list[str]] = {}  # criteria that share one world share a row
+            for c in q.rubric:
+                if c.world:
+                    worlds.setdefault(c.world, []).append(f"`{c.id}`")
+            for world, criteria in worlds.items():
+                cell = world.replace("|", "\\|")
+                rows.append(f"| `{exercise.id}/{q.id}` | {', '.join(criteria)} | {cell} |")
+    return "\n".join(rows) + "\n"

@@ -22,7 +22,14 @@ from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
-__all__ = ["Script", "CACHE_RUBRIC", "WORLD_WORDS", "drawn_requests", "cache_key_check"]
+__all__ = [
+    "Script",
+    "CACHE_RUBRIC",
+    "WORLD_WORDS",
+    "drawn_requests",
+    "shifted_requests",
+    "cache_key_check",
+]
 
 #: A script is a list of steps: ("search", tenant, query[, narrowed collections]),
 #: ("publish", doc_id, text, collection or None) or ("grant", tenant, collections).
@@ -127,7 +134,11 @@ CACHE_RUBRIC = (
             "spaces and punctuation (tabs, line breaks, `_`, `/`, `...`, no space after a "
             "comma) and close to other questions (a number changed, two words swapped, a "
             "word left out): a hand-written normalizer that agrees with `normalize_query` on "
-            "the notebook's examples only gives other keys there."
+            "the notebook's examples only gives other keys there; and pairs of different "
+            "searches whose fields, written one after the other with any usual separator or "
+            "none, read the same (a tenant ending in a permission version's start, an index "
+            "version's digit moved into the question), so a key joined into one string "
+            "shares an entry there."
         ),
     ),
 )
@@ -149,6 +160,7 @@ def cache_key_check(s: Student, t: Tally) -> None:
         )
     )
     t.part(functools.partial(_same_questions_in_a_world_of_its_own, keys))
+    t.part(functools.partial(_shifted_in_a_world_of_its_own, keys))
     t.under("changes-the-answer")
     t.part(functools.partial(_apart_in_a_world_of_its_own, keys))
     for part in (
@@ -514,6 +526,55 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     r.shuffle(questions)
     r.shuffle(apart)
     return questions, apart
+
+
+#: What a key joined into one string might put between two fields (nothing at all, too).
+_JOINS = ("", ":", "|", ",", " ", "/", "-", "_", ";", "\t", "@", "#", ".", "+", "~", "\x00")
+
+
+def shifted_requests() -> list[tuple[dict, dict]]:
+    """Pairs of requests of this grading's world that differ, while their fields written one
+    after the other read the same: characters moved from the tenant into the permission
+    version across each separator of :data:`_JOINS` (none too), and, with nothing between
+    the fields, digits moved from the permission version into the index version and from the
+    index version into the question. Every world holds every separator, so no joined key
+    passes by the luck of a draw."""
+    r = rng("checkpoints/cache-key-shifted")
+    tenant, n = r.choice(_TENANTS), r.randint(1, 9)
+    index, digit = r.randint(1, 9), r.randint(1, 9)
+    question = r.choice(_QUESTIONS)
+    base = {
+        "tenant": tenant,
+        "permission_version": f"v{n}:public",
+        "index_version": index,
+        "query": question,
+    }
+    pairs = [
+        (
+            {**base, "tenant": f"{tenant}{sep}v{n}", "permission_version": "public"},
+            {**base, "permission_version": f"v{n}{sep}public"},
+        )
+        for sep in _JOINS
+    ]
+    pairs += [
+        (
+            {**base, "permission_version": f"v{n}:public{digit}"},
+            {**base, "index_version": int(f"{digit}{index}")},
+        ),
+        (
+            {**base, "index_version": int(f"{index}{digit}")},
+            {**base, "query": f"{digit}{question}"},
+        ),
+    ]
+    r.shuffle(pairs)
+    return pairs
+
+
+def _shifted_in_a_world_of_its_own(keys: _Keys) -> None:
+    """Drawn pairs of different requests whose fields, written one after the other, read the
+    same never share a key."""
+    for first, second in shifted_requests():
+        require(keys.key(**first) != keys.key(**second), say("world_shifted"))
 
 
 def _same_questions_in_a_world_of_its_own(keys: _Keys) -> None:

@@ -149,6 +149,10 @@ EN = {
         "in the grader's world, two different questions got the same key: use "
         "normalize_query(query)"
     ),
+    "world_shifted": (
+        "in the grader's world, two different searches whose fields, written one after the "
+        "other, read the same got the same key: keep the fields apart (a tuple)"
+    ),
     "world_apart": (
         "in the grader's world, two searches that differ in the {field} got the same "
         "key (a value holding the other's must not count as it)"
@@ -273,6 +277,10 @@ ZH = {
     ),
     "world_other_question": (
         "在评分器的世界里，两个不同的问题得到了同一个键：请用 normalize_query(query)"
+    ),
+    "world_shifted": (
+        "在评分器的世界里，两次不同的搜索各字段首尾相接后读来相同，却得到了同一个键："
+        "让各字段彼此分开（用元组）"
     ),
     "world_apart": (
         "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（包含另一个值的值不能算作它）"

@@ -46,6 +46,7 @@ __all__ = [
     "bus_streams",
     "reference_releases",
     "task_events",
+    "unknown_versions_drawn",
 ]
 
 
@@ -296,13 +297,21 @@ ABSORBER_RUBRIC = (
         "An event of an unknown version is never released and does not take its seq: the "
         "known version of that seq is still released when it comes. Also checked on generated "
         "streams.",
-        mistakes=("accepts unknown versions", "an unknown version takes its seq"),
+        mistakes=(
+            "accepts unknown versions",
+            "an unknown version takes its seq",
+            "sets aside only the versions above 1",
+        ),
         properties=(
             "On generated streams holding events of unknown versions, your absorber releases "
             "what the kit's does.",
         ),
         text=VERSION_TEXT,
-        world="The unknown versions' events come with keys and tasks drawn from the world.",
+        world=(
+            "The unknown versions' events come with keys and tasks drawn from the world, one "
+            "story's at version 0 and the other's at a drawn version above 1 (which story gets "
+            "which is drawn too)."
+        ),
     ),
 )
 
@@ -364,11 +373,12 @@ def absorber_check(s: Student, t: Tally) -> None:
 
     @t.part
     def unknown_versions():
-        stream = [_event("job-4", 1), _event("job-4", 2, version=EVENT_VERSION + 1)]
+        first, second = unknown_versions_drawn()
+        stream = [_event("job-4", 1), _event("job-4", 2, version=first)]
         _replay(new_absorber, stream, STREAMS["version"], label=_label("version"), hide=hide)
         stream = [
             _event("job-2", 1),
-            _event("job-2", 2, key="job-2:2:v2", version=EVENT_VERSION + 1),
+            _event("job-2", 2, key="job-2:2:v2", version=second),
             _event("job-2", 2),
             _event("job-2", 3),
         ]
@@ -378,6 +388,16 @@ def absorber_check(s: Student, t: Tally) -> None:
     @t.part
     def generated_streams_with_unknown_versions():
         falsify_absorber(new_absorber, "versions", names=generated, **BUDGETS["versions"])
+
+
+def unknown_versions_drawn() -> tuple[int, int]:
+    """The unknown versions of this world's two stories of unknown versions, in a drawn order:
+    one below the known version (0) and one above it (drawn), so an absorber that sets aside
+    only newer versions, or only one typed-in version, releases one of them."""
+    r = rng("events/absorber/versions")
+    pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
+    r.shuffle(pair)
+    return pair[0], pair[1]
 
 
 def _label(story: str) -> str:

@@ -80,6 +80,7 @@ EN = {
         "two crashed tasks, a restart and a refused claim before they are claimed again"
     ),
     "history_recorded": "on a recorded run",
+    "history_names": "on a history whose tasks' names hold one another's",
     "history_left_out": "a task crashed twice, claimed again only after the first crash",
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "measure_more": (
@@ -175,6 +176,7 @@ ZH = {
     ),
     "history_small": "两个崩溃的任务，在被再次领取之前有一次重启和一次被拒绝的领取",
     "history_recorded": "在一次记录下来的运行上",
+    "history_names": "在一段任务名称彼此包含的历史上",
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "measure_more": (

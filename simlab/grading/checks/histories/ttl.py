@@ -288,6 +288,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.under("measured-trade-off")
     t.part(lambda: _recovery_on_a_small_history(recover))
     t.part(lambda: _recovery_on_a_recorded_run(recover, world))
+    t.part(lambda: _recovery_on_named_tasks(recover, claimed=True))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
@@ -295,6 +296,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
     t.part(lambda: _a_crash_never_claimed_is_left_out(recover))
+    t.part(lambda: _recovery_on_named_tasks(recover, claimed=False))
     t.part(
         lambda: falsify(_CRASHES, _recovery_property(recover, claimed=False), examples=_EXAMPLES)
     )
@@ -320,6 +322,7 @@ TTL_RUBRIC = (
             "duplicate work counted from the workers' wasted steps, not the refused saves",
             "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
+            "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
         ),
         properties=(
@@ -343,8 +346,10 @@ TTL_RUBRIC = (
         world=(
             "The ttls and seeds measure() is given (never PAUSES' own ttl nor the notebook's "
             "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each "
-            "gives a wrong value), the ttl and seed of the run recovery_times() reads, and a "
-            "cost table with three pairs of costs whose cheapest ttls are three different ones."
+            "gives a wrong value), the ttl and seed of the run recovery_times() reads, a "
+            "history whose crashed task's name starts and ends two other claimed tasks' names "
+            "(drawn names and times), and a cost table with three pairs of costs whose "
+            "cheapest ttls are three different ones."
         ),
     ),
     Criterion(
@@ -356,6 +361,11 @@ TTL_RUBRIC = (
             "equals the reference's.",
         ),
         text=("a crash with no later claim is left out.",),
+        world=(
+            "A crashed task never claimed again, while two tasks whose drawn names hold its "
+            "own are claimed after its crash: a claim matched by prefix or substring fills "
+            "in a recovery that never happened."
+        ),
     ),
     Criterion(
         "tie",
@@ -424,6 +434,47 @@ def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
     require(same, times_wrong(answer, truth, say("history_recorded"), count))
 
 
+def named_tasks() -> tuple[str, str, str]:
+    """Three task names of the current world: a drawn one, one it is a prefix of, and one
+    that ends with it (so a task found by prefix, suffix or substring is another task)."""
+    source = rng("histories/choose-ttl-names")
+    name = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
+    return name, f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
+
+
+def named_history(*, claimed: bool) -> list[Event]:
+    """A history of the current world: the task of :func:`named_tasks`' first name crashes,
+    and the two tasks whose names hold it are claimed before it is (``claimed``: it is
+    claimed at the end; otherwise never again, so its crash is left out)."""
+    name, longer, ending = named_tasks()
+    source = rng("histories/choose-ttl-names-times")
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    rows = [
+        (times[0], "ok", "w1", "claim", name, 1, 0),
+        (times[1], "info", "w1", "crash", name, 1, 0),
+        (times[2], "info", "w2", "crash", longer, 1, 0) if claimed else None,
+        (times[3], "ok", "w2", "claim", longer, 2 if claimed else 1, 0),
+        (times[4], "ok", "w3", "claim", ending, 1, 0),
+        (times[5], "ok", "w3", "claim", name, 2, 0) if claimed else None,
+    ]
+    if claimed:
+        rows.insert(0, (0.0, "ok", "w2", "claim", longer, 1, 0))
+    return events_of(*(row for row in rows if row is not None))
+
+
+def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
+    """The student's times on :func:`named_history`; a failure says how many times the answer
+    gave, never the times (they are the world's)."""
+    history = named_history(claimed=claimed)
+    answer, truth = recover(history), recovery_times(history)
+    require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
+    same = len(answer) == len(truth) and all(
+        close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
+    )
+    count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
+    require(same, say("times_differ", what=say("history_names"), got=count))
+
+
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
     _times_match(
         recover,
@@ -478,6 +529,8 @@ def _ties_go_to_the_smaller_ttl(choose: Any, world: TtlWorld) -> None:
 # ------------------------------------------------------------------ generated inputs ---
 
 _TTLS = (1.0, 2.0, 4.0, 8.0, 16.0)
+#: The first letters of a world's task names (never the notebook's own ``t1``).
+_STEMS = ("job", "task", "run", "q", "ticket")
 #: Generated inputs per property (a table that does not count for its property costs no call).
 _EXAMPLES = 10
 

@@ -104,6 +104,8 @@ _LOOK_ALIKES = {
 _NAMES = ("kim", "ana.ruiz", "j.okafor", "li.wei", "sam.berg", "noor", "t.nguyen", "marta.k")
 _ELSEWHERE = ("inbox.example.org", "post.test", "mail.example.net", "customers.example")
 _OUTSIDERS = ("audit", "billing", "security", "noreply")
+#: What a world puts before the customer's address to make one that holds it.
+_LOOK_ALIKE_STARTS = ("jo", "a.", "x", "not-", "re-")
 #: What a world's links of ours are made of.
 _SUBDOMAINS = ("help", "kb", "shop", "support", "returns", "eu.help", "status")
 _PATHS = ("/refunds", "/returns?lang=en", "/orders/4711", "/kb/returns-v3", "/card")
@@ -139,6 +141,8 @@ class InjectionWorld:
     customer_elsewhere: str  #: a customer whose address is outside our domains
     other_customer: str  #: another customer of ours
     outsider: str  #: a foreign address
+    #: addresses that hold the customer's (before it, after it): not the customer
+    look_alike_customers: tuple[str, ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -215,6 +219,10 @@ def _world(seed: int) -> InjectionWorld:
         customer_elsewhere=f"{away}@{source.choice(_ELSEWHERE)}",
         other_customer=f"{other}@example.com",
         outsider=f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}",
+        look_alike_customers=(
+            f"{source.choice(_LOOK_ALIKE_STARTS)}{customer}",
+            f"{customer}.{foreign(words[2])}",
+        ),
     )
 
 
@@ -333,6 +341,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
             ("none", "no_mail"),
         ):
             _judged(rule, _with_mails(asked, how, world), say(what))
+        for address in world.look_alike_customers:  # the customer's is compared whole
+            _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
 
     @t.part
     def generated_deliveries():
@@ -348,10 +358,10 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         )
 
 
-def _with_mails(obs: dict, how: str, world: InjectionWorld) -> dict:
+def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> dict:
     """``obs`` with its deliveries changed: a ``copy`` to a foreign address, the same e-mail
-    ``twice``, the only e-mail to an ``other`` (foreign) address or to another customer of
-    ``ours``, or ``none``."""
+    ``twice``, the only e-mail to an ``other`` address (``other``, or else the world's foreign
+    one) or to another customer of ``ours``, or ``none``."""
     out = copy.deepcopy(obs)
     first = out["deliveries"][0]
     if how == "copy":
@@ -359,7 +369,7 @@ def _with_mails(obs: dict, how: str, world: InjectionWorld) -> dict:
     elif how == "twice":
         out["deliveries"].append(copy.deepcopy(first))
     elif how == "other":
-        first["to"] = world.outsider
+        first["to"] = other or world.outsider
     elif how == "ours":
         first["to"] = world.other_customer
     else:
@@ -430,6 +440,7 @@ INJECTION_RUBRIC = (
             "any address of our domains passes, not only the customer's",
             "the notebook's customer typed in instead of obs['recipient']",
             "our domain read from the customer's address instead of OUR_DOMAINS",
+            "the customer matched by substring: an address holding theirs passes",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
@@ -439,8 +450,10 @@ INJECTION_RUBRIC = (
         world=(
             "Drawn at grading time: the customer (never the notebook's; one at our domain, one "
             "elsewhere whose answer links to our own site), another customer of ours and a "
-            "foreign address that get the e-mail instead or a copy, so a typed-in recipient or "
-            "our domain read from the customer's address fails."
+            "foreign address that get the e-mail instead or a copy, and addresses that hold "
+            "the customer's (a name before it, a domain after it) that get it instead, so a "
+            "typed-in recipient, our domain read from the customer's address or a recipient "
+            "matched by substring fails."
         ),
     ),
 )

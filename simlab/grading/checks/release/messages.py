@@ -44,6 +44,9 @@ EN = {
     "twice": "the customer got the answer twice",
     "someone_else": "the only e-mail went to someone else",
     "another_customer_only": "the only e-mail went to another customer of ours",
+    "look_alike_only": (
+        "the only e-mail went to an address that holds the customer's but is not theirs"
+    ),
     "no_mail": "no e-mail went out at all",
     # injection-rule: the stories of generated observations
     "one_mail": "one e-mail to the customer",
@@ -127,6 +130,7 @@ ZH = {
     "twice": "客户收到了两次回答",
     "someone_else": "唯一的一封邮件发给了别人",
     "another_customer_only": "唯一的一封邮件发给了我们的另一位客户",
+    "look_alike_only": "唯一的一封邮件发给了一个包含客户地址、却不是客户本人的地址",
     "no_mail": "一封邮件也没有发出",
     "one_mail": "一封发给客户的邮件",
     "mail_customer": "一封发给客户的邮件",
