@@ -23,11 +23,18 @@ from simlab.check.history import Event
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
+from simlab.grading.checks.histories.ttl_reference import (
+    PAUSES,
+    SHOWN_SEEDS,
+    _run,
+    choose_ttl,
+    measure,
+    recovery_times,
+)
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, close_to, kind_of, shown_number
-from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
 __all__ = [
@@ -41,79 +48,6 @@ __all__ = [
     "choose_ttl",
     "choose_ttl_check",
 ]
-
-#: The ttl scenario of the notebook (``PAUSES`` there).
-PAUSES = Scenario(
-    tasks=20,
-    workers=3,
-    pause_rate=0.3,
-    pause_mean=3.0,
-    crash_rate=0.1,
-    effect_crash_rate=0.0,
-    slow_rate=0.0,
-    duplicate_rate=0.0,
-    cancel_rate=0.0,
-    effects="none",
-)
-#: The seeds the notebook measures its table with (``range(1, 4)``).
-SHOWN_SEEDS = (1, 2, 3)
-
-
-# --------------------------------------------------------------------------- the reference ---
-
-
-def recovery_times(history: Any) -> list[float]:
-    """For each crash of a task, the time until its next successful claim (none: left out)."""
-    events = list(history)
-    next_claim: dict[str, float] = {}
-    times: list[float] = []
-    for e in reversed(events):
-        if e.op == "claim" and e.type == "ok" and e.task is not None:
-            next_claim[e.task] = e.time
-        elif e.op == "crash" and e.task is not None and e.task in next_claim:
-            times.append(next_claim[e.task] - e.time)
-    times.reverse()
-    return times
-
-
-def measure(ttl: float, seeds: Any) -> dict[str, float]:
-    """Mean refused saves and mean total recovery time per run of :data:`PAUSES`."""
-    runs = [_run(float(ttl), int(seed)) for seed in seeds]
-    return {
-        "duplicate_work": sum(run.refused for run in runs) / len(runs),
-        "waiting": sum(run.waiting for run in runs) / len(runs),
-    }
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What one run of :data:`PAUSES` measures: the refused saves (``stale_rejected``), the
-    total recovery time, and the workers' wasted steps (refused saves and crashes)."""
-
-    refused: int
-    waiting: float
-    wasted: int
-
-
-@functools.lru_cache(maxsize=256)
-def _run(ttl: float, seed: int) -> _Run:
-    # Kept: the world's draws and the check measure the same runs, and a run is the costly part.
-    result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
-    return _Run(
-        result.stale_rejected,
-        sum(recovery_times(result.history)),
-        int(result.metrics["wasted_steps"]),
-    )
-
-
-def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
-    """The ttl with the lowest cost, the smaller one on a tie."""
-
-    def cost(ttl: float) -> float:
-        return table[ttl]["duplicate_work"] * step_cost + table[ttl]["waiting"] * wait_cost
-
-    return min(sorted(table), key=cost)
-
 
 # --------------------------------------------------------------------------- the world ------
 
@@ -472,7 +406,7 @@ def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
     count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
-    require(same, say("times_differ", what=say("history_names"), got=count))
+    require(same, times_wrong(answer, truth, say("history_names"), count))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
