@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.grading.messages import Message, message
 from simlab.grading.questions import Fail
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
 from simlab.grading.sandbox.wire import Handle, Opaque
@@ -86,11 +87,18 @@ def near_hidden(value: float, hidden: Any = ()) -> bool:
     return False
 
 
-def _article(kind: str) -> str:
-    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+def _article(kind: str) -> Message:
+    """A value named by its type, in the reader's language (``a str``, ``an int``)."""
+    return message("grader.kind_an" if kind[:1].lower() in "aeiou" else "grader.kind_a", kind=kind)
 
 
-def shown_number(value: Any, hidden: Any = ()) -> str:
+def shown_values(shown: Any, more: bool = False) -> Message:
+    """Values already shown (:func:`shown_value`, :func:`shown_number` or quoted) as a list,
+    ``[a, b]``, with ``...`` after them when ``more`` were left out."""
+    return message("grader.values_more" if more else "grader.values", items=tuple(shown))
+
+
+def shown_number(value: Any, hidden: Any = ()) -> Message | str:
     """The learner's value for feedback: a number as ``0.035``; anything else, or a number near
     one in ``hidden`` (:func:`near_hidden`: a hidden seed handed back, even as ``seed + 0.25``),
     only by its type (``a list``, ``an int``)."""
@@ -100,7 +108,7 @@ def shown_number(value: Any, hidden: Any = ()) -> str:
     return _article(kind_of(value))
 
 
-def shown_value(value: Any, hidden: Any = ()) -> str:
+def shown_value(value: Any, hidden: Any = ()) -> Message | str:
     """The learner's value for feedback, through the filter of messages: ``None``, ``True``
     and ``False`` as themselves, a number as :func:`shown_number` shows it, a string of plain
     words (:func:`~simlab.grading.text.plain`, at most 40 characters) quoted; anything else

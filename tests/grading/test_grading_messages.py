@@ -11,10 +11,11 @@ import pytest
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_V1, HIDDEN_WORDS, _first_difference
 from simlab.grading.checks.histories.ttl import ttl_world
+from simlab.grading.messages import LANGS, render
 from simlab.grading.questions import Tally, explain, feedback, require
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.sandbox.wire import Opaque
-from simlab.grading.student import close_to, kind_of, shown_number, shown_value
+from simlab.grading.student import close_to, kind_of, shown_number, shown_value, shown_values
 from simlab.grading.text import WITHHELD
 
 
@@ -75,28 +76,41 @@ def test_is_a_plain_exception_class_name_shown():
 def test_is_the_class_of_a_returned_object_or_its_repr_never_hidden_data():
     odd = Opaque(HIDDEN_URL, repr=f"<{HIDDEN_URL}>\n17/17")
     assert kind_of(odd) == "object" and kind_of(Opaque("Ledger")) == "Ledger"
-    for shown in (shown_value(odd), shown_number(odd), shown_value([odd]), shown_value({1: 2})):
-        assert HIDDEN_URL not in shown and "17" not in shown, shown
+    for said in (shown_value(odd), shown_number(odd), shown_value([odd]), shown_value({1: 2})):
+        for lang in LANGS:
+            shown = render(said, lang)
+            assert HIDDEN_URL not in shown and "17" not in shown, shown
     assert shown_value("completed") == "'completed'" and shown_value(None) == "None"
-    assert shown_value("seed 31") == "a str" and shown_value(HIDDEN_URL) == "a str"
+    assert render(shown_value("seed 31")) == "a str" == render(shown_value(HIDDEN_URL))
+
+
+def test_is_a_value_named_by_its_type_in_the_readers_language():
+    named = [render(shown_value(v)) for v in ("a@b c", 10**400, [1])]
+    assert named == ["a str", "an int", "a list"]
+    assert render(shown_value("a@b c"), "zh") == "str 类型的值"
+    listed = shown_values([shown_value("x@y z"), "'ok'"], more=True)
+    assert render(listed) == "[a str, 'ok', ...]"
+    assert render(listed, "zh") == "[str 类型的值，'ok'……]"
 
 
 @pytest.mark.parametrize("offset", [0, 0.25, -0.25, 0.49, 1e-9])
 def test_is_a_number_near_a_hidden_seed_left_out(offset):
     seeds = (31, 139)
     for seed in seeds:
-        shown = shown_number(seed + offset, seeds)
+        shown = render(shown_number(seed + offset, seeds))
         assert shown in ("an int", "a float"), shown
 
 
 def test_are_the_learners_own_numbers_still_shown():
     assert shown_number(0.035, (31, 139)) == "0.035"
     assert shown_number(30.4, (31,)) == "30.4"
-    assert shown_number(10**400, (31,)) == "an int", "a huge int is not formatted as a float"
+    huge = render(shown_number(10**400, (31,)))
+    assert huge == "an int", "a huge int is not formatted as a float"
     assert close_to(10**400, 1.0) is False
     world = ttl_world()
     value = next(iter(world.table.values()))["waiting"]
-    assert shown_number(value + 0.25, world.hidden_tables) == "a float", "a hidden table's value"
+    hidden = world.hidden_tables
+    assert render(shown_number(value + 0.25, hidden)) == "a float", "a hidden table's value"
 
 
 def test_does_a_failure_quoting_a_hidden_record_get_withheld():

@@ -289,3 +289,22 @@ def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_rep
     )
     assert json.loads(report_lines([sub]))["error"] == stored["error"]
     assert "error_message" not in grade_notebook(path, sandbox=False).to_dict()
+
+
+def test_does_a_value_named_by_its_type_speak_chinese():
+    """A migration that keeps a document ID as its whole citation (a str where the kit's gives
+    a dict) is named by its type, in the reader's language: no English fragment in Chinese."""
+    import copy
+
+    from simlab.agent.migrations import migrate_v1_to_v2
+    from simlab.grading.checks.checkpoints.migration import pure_migration
+
+    def migrate(record):
+        out = migrate_v1_to_v2(copy.deepcopy(record))
+        out["evidence"] = [f"{e['doc_id']} @ {e['version']}" for e in out["evidence"]]
+        return out
+
+    said = _failing(pure_migration, {"migrate_v1_to_v2": migrate})
+    assert _english(said) == [] and untranslated(said) == []
+    zh = render(said, "zh")
+    assert "类型的值" in zh and "a str" not in zh and "a dict" not in zh, zh

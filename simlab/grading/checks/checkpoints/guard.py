@@ -41,7 +41,7 @@ from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import Student, kind_of, shown_value
+from simlab.grading.student import Student, kind_of, shown_value, shown_values
 
 __all__ = [
     "POSITIONS",
@@ -249,15 +249,14 @@ def gave(answer: list[str], verdict: str, at: Message | None = None) -> Message:
     return say("gave_at", where=at, codes=_codes(answer), verdict=say(verdict))
 
 
-def _codes(answer: list[str]) -> str:
+def _codes(answer: list[str]) -> Message:
     """The learner's codes, sorted, at most eight: a stop code of the kit's as itself, any
     other string through the filter of messages (``a str`` where it is not plain words, or
     where feedback is quiet: the question's hidden names reach the learner's code)."""
     shown = [
         repr(code) if code in GUARD_CODES else shown_value(code) for code in sorted(answer)[:8]
     ]
-    more = ", ..." if len(answer) > 8 else ""
-    return f"[{', '.join(shown)}{more}]"
+    return shown_values(shown, more=len(answer) > 8)
 
 
 class _Judge:

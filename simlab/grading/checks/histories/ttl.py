@@ -319,7 +319,7 @@ def _times(answer: Any) -> Message | str:
     """The learner's own times, short: ``2 times (1.5, 3)``."""
     if not isinstance(answer, (list, tuple)):
         return shown_number(answer)
-    shown = ", ".join(shown_number(a) for a in answer[:3])
+    shown = tuple(shown_number(a) for a in answer[:3])
     if len(answer) == 1:
         return say("time", shown=shown)
     return say("times_cut" if len(answer) > 3 else "times", n=len(answer), shown=shown)

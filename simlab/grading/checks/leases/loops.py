@@ -32,7 +32,7 @@ from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail
-from simlab.grading.student import Student, shown_value
+from simlab.grading.student import Student, shown_value, shown_values
 from simlab.ledger import Ledger
 from simlab.records import Lease
 
@@ -240,8 +240,8 @@ class LoopPlays:
         return self.seen[value]
 
 
-def _steps(calls: list) -> str:
-    return "[" + ", ".join(shown_value(c) for c in calls) + "]"
+def _steps(calls: list) -> Message:
+    return shown_values(shown_value(c) for c in calls)
 
 
 #: Fields of the task row whose values come from the hidden world: a difference there is told

@@ -27,6 +27,7 @@ from typing import Any
 
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.release.messages import say
+from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, close_to, shown_number
@@ -416,7 +417,7 @@ def _once(fn: Any) -> Any:
     return call
 
 
-def _shown(value: Any, hidden: frozenset[int]) -> str:
+def _shown(value: Any, hidden: frozenset[int]) -> Message | str:
     """The learner's value, never a hidden seed handed back, nor a number near one (see
     :func:`shown_number`)."""
     return shown_number(value, hidden)
