@@ -122,3 +122,19 @@ def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
     for preset in (Scenario.adversarial(), Scenario.adversarial(max_attempts=2)):
         failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
         assert failing == [], (name, preset.max_attempts, failing)
+
+
+def test_does_a_one_line_mistake_name_exactly_one_line_of_the_reference_body():
+    """A mistake written as an edit of the reference fails at import when the reference no
+    longer holds its line once (missing, repeated, only in the docstring) or the edit is none."""
+    from simlab.ledger import MemoryLedger
+    from tests.check.wrong_ledgers import edited
+
+    for old, new in [
+        ("no such line", "x"),
+        ("task.", "x"),  # many lines
+        ("Raises", "x"),  # the docstring only
+        ("task.epoch += 1", "task.epoch += 1"),  # no change
+    ]:
+        with pytest.raises(AssertionError):
+            edited(MemoryLedger.claim if old == "Raises" else MemoryLedger.cancel, old, new, why="")

@@ -7,6 +7,11 @@ answer but writes the wrong thing, a refusal that still writes, an off-by-one on
 count). Everything else is the reference model, so a judge that flags one of them has found that
 very promise broken.
 
+Where the mistake is one line of the reference method, the class says only that line:
+:func:`edited` takes the reference's own source and changes it there (the docstring names the
+mistake, ``why`` says what the right line does). Where the mistake moves or adds statements,
+the method is written out whole.
+
 The promises are those of :mod:`simlab.ledger.protocol` and of the README sections "The task
 ledger" and "The in-process model" (and, where marked, of the :class:`MemoryLedger` docstrings).
 
@@ -19,6 +24,11 @@ This is a data module, not a test module: import ``WRONG_LEDGERS``, ``PROMISE`` 
 
 from __future__ import annotations
 
+import ast
+import inspect
+import linecache
+import sys
+import textwrap
 import time
 import uuid
 from collections.abc import Callable
@@ -47,6 +57,35 @@ from simlab.records import (
 )
 
 __all__ = ["WRONG_LEDGERS", "PROMISE", "CORRECT_LEDGERS"]
+
+
+def edited(method: Callable, old: str, new: str, *, why: str) -> Callable:
+    """``method`` of the reference with one line changed: the one line of its body that holds
+    ``old`` holds ``new`` in its place (each line of a longer ``new`` indented as that line; an
+    empty one drops the statement) and ends in ``# wrong: why``. The changed method runs among
+    the names of the reference's module.
+
+    Raises AssertionError when no line or more than one holds ``old``, or the change changes
+    nothing: the reference was rewritten, so the mistake must be written anew.
+    """
+    source = textwrap.dedent(inspect.getsource(method))
+    lines = source.splitlines()
+    body = ast.parse(source).body[0].body
+    start = body[0].end_lineno if isinstance(body[0], ast.Expr) else body[0].lineno - 1
+    at = [i for i in range(start, len(lines)) if old in lines[i]]
+    assert len(at) == 1, (method.__qualname__, old, at)
+    line = lines[at[0]]
+    indent = line[: len(line) - len(line.lstrip())]
+    changed = line.replace(old, new.replace("\n", "\n" + indent)).rstrip()
+    assert changed != line.rstrip(), (method.__qualname__, old)
+    lines[at[0]] = f"{changed or indent}{'  ' if changed.strip() else ''}# wrong: {why}"
+    space = dict(vars(sys.modules[method.__module__]))
+    # annotations stay text, as in the reference's module
+    text = "\n".join(["from __future__ import annotations", *lines])
+    name = f"<{method.__qualname__}, wrong: {why}>"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # for tracebacks
+    exec(compile(text, name, "exec"), space)
+    return space[method.__name__]
 
 
 # -- submit ---------------------------------------------------------------------------------------
@@ -94,22 +133,7 @@ class SubmitDuplicateRaisesAfterWrite(MemoryLedger):
 class ClaimKeepsEpoch(MemoryLedger):
     """A claim does not bump the epoch, so the old and the new holder share one fencing token."""
 
-    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
-        task.status = RUNNING
-        # wrong: task.epoch += 1 forgotten
-        task.attempts += 1
-        task.worker = worker
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return Lease(
-            task.task_id,
-            worker,
-            task.epoch,
-            task.step,
-            task.lease_until,
-            _from_json(task.checkpoint),
-            task.attempts,
-        )
+    _grant = edited(MemoryLedger._grant, "task.epoch += 1", "", why="task.epoch += 1 forgotten")
 
 
 class TakeoverKeepsEpoch(MemoryLedger):
@@ -137,44 +161,23 @@ class TakeoverKeepsEpoch(MemoryLedger):
 class ClaimLeaseHasOldEpoch(MemoryLedger):
     """A claim bumps the stored epoch but hands out the epoch from before the bump."""
 
-    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
-        epoch = task.epoch  # wrong: read before the bump, as in a separate SELECT
-        task.status = RUNNING
-        task.epoch += 1
-        task.attempts += 1
-        task.worker = worker
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return Lease(
-            task.task_id,
-            worker,
-            epoch,
-            task.step,
-            task.lease_until,
-            _from_json(task.checkpoint),
-            task.attempts,
-        )
+    _grant = edited(
+        MemoryLedger._grant,
+        "task.epoch,",
+        "task.epoch - 1,",
+        why="the epoch read before the bump, as in a separate SELECT",
+    )
 
 
 class ClaimEpochFromAttempts(MemoryLedger):
     """A claim sets the epoch to the attempt count, so after a requeue an old epoch comes back."""
 
-    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
-        task.status = RUNNING
-        task.attempts += 1
-        task.epoch = task.attempts  # wrong: attempts restart at 0 on requeue, epochs must not
-        task.worker = worker
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return Lease(
-            task.task_id,
-            worker,
-            task.epoch,
-            task.step,
-            task.lease_until,
-            _from_json(task.checkpoint),
-            task.attempts,
-        )
+    _grant = edited(
+        MemoryLedger._grant,
+        "task.epoch += 1",
+        "task.epoch = task.attempts + 1",
+        why="attempts restart at 0 on requeue, epochs must not",
+    )
 
 
 # -- claim: the lease check -----------------------------------------------------------------------
@@ -200,80 +203,56 @@ class ClaimIgnoresLiveLease(MemoryLedger):
 class ClaimTruncatesLeaseTime(MemoryLedger):
     """A claim compares whole seconds, so it takes over a lease up to a second before it expires."""
 
-    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        task = self._task(task_id)
-        now = float(self.clock())
-        if task.status in TERMINAL_STATUSES:
-            raise TerminalTask(task_id, task.status)
-        if task.status == RUNNING and int(task.lease_until) > int(now):  # wrong: int()
-            raise LeaseHeld(task_id, task.worker, task.lease_until)
-        if self._out_of_attempts(task):
-            self._bury(task, now)
-            raise TerminalTask(task_id, DEAD)
-        return self._grant(task, worker, ttl, now)
+    claim = edited(
+        MemoryLedger.claim,
+        "task.lease_until > now",
+        "int(task.lease_until) > int(now)",
+        why="int()",
+    )
 
 
 class ClaimRefusedAtExpiry(MemoryLedger):
     """A claim at exactly ``lease_until`` raises LeaseHeld, though the lease has expired then."""
 
-    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        task = self._task(task_id)
-        now = float(self.clock())
-        if task.status in TERMINAL_STATUSES:
-            raise TerminalTask(task_id, task.status)
-        if task.status == RUNNING and task.lease_until >= now:  # wrong: >= instead of >
-            raise LeaseHeld(task_id, task.worker, task.lease_until)
-        if self._out_of_attempts(task):
-            self._bury(task, now)
-            raise TerminalTask(task_id, DEAD)
-        return self._grant(task, worker, ttl, now)
+    claim = edited(
+        MemoryLedger.claim,
+        "task.lease_until > now",
+        "task.lease_until >= now",
+        why=">= instead of >",
+    )
 
 
 class ClaimRevivesCompleted(MemoryLedger):
     """A claim of a completed task runs it again instead of raising TerminalTask."""
 
-    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        task = self._task(task_id)
-        now = float(self.clock())
-        if task.status in (CANCELLED, DEAD):  # wrong: completed is terminal too
-            raise TerminalTask(task_id, task.status)
-        if task.status == RUNNING and task.lease_until > now:
-            raise LeaseHeld(task_id, task.worker, task.lease_until)
-        if self._out_of_attempts(task):
-            self._bury(task, now)
-            raise TerminalTask(task_id, DEAD)
-        return self._grant(task, worker, ttl, now)
+    claim = edited(
+        MemoryLedger.claim,
+        "if task.status in TERMINAL_STATUSES:",
+        "if task.status in (CANCELLED, DEAD):",
+        why="completed is terminal too",
+    )
 
 
 class ClaimUsesWallClock(MemoryLedger):
     """A claim reads the wall clock instead of the ``clock`` the ledger was built with."""
 
-    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        task = self._task(task_id)
-        now = time.time()  # wrong: self.clock() is the only time a ledger may use
-        if task.status in TERMINAL_STATUSES:
-            raise TerminalTask(task_id, task.status)
-        if task.status == RUNNING and task.lease_until > now:
-            raise LeaseHeld(task_id, task.worker, task.lease_until)
-        if self._out_of_attempts(task):
-            self._bury(task, now)
-            raise TerminalTask(task_id, DEAD)
-        return self._grant(task, worker, ttl, now)
+    claim = edited(
+        MemoryLedger.claim,
+        "now = float(self.clock())",
+        "now = time.time()",
+        why="self.clock() is the only time a ledger may use",
+    )
 
 
 class MaxAttemptsOffByOne(MemoryLedger):
     """With ``max_attempts`` set, a task gets one claim more than allowed before it goes dead."""
 
-    def _out_of_attempts(self, task: _Task) -> bool:
-        return self.max_attempts is not None and task.attempts > self.max_attempts  # wrong: >
+    _out_of_attempts = edited(
+        MemoryLedger._out_of_attempts,
+        "task.attempts >= self.max_attempts",
+        "task.attempts > self.max_attempts",
+        why=">",
+    )
 
 
 # -- claim: what the lease carries ----------------------------------------------------------------
@@ -282,43 +261,18 @@ class MaxAttemptsOffByOne(MemoryLedger):
 class ClaimResumesAtStepZero(MemoryLedger):
     """A claim hands out step 0 instead of the stored step to resume from."""
 
-    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
-        task.status = RUNNING
-        task.epoch += 1
-        task.attempts += 1
-        task.worker = worker
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return Lease(
-            task.task_id,
-            worker,
-            task.epoch,
-            0,  # wrong: the lease must carry task.step
-            task.lease_until,
-            _from_json(task.checkpoint),
-            task.attempts,
-        )
+    _grant = edited(MemoryLedger._grant, "task.step,", "0,", why="the lease must carry task.step")
 
 
 class ClaimDropsCheckpoint(MemoryLedger):
     """A claim hands out no checkpoint, so a resumed worker loses the saved progress."""
 
-    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
-        task.status = RUNNING
-        task.epoch += 1
-        task.attempts += 1
-        task.worker = worker
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return Lease(
-            task.task_id,
-            worker,
-            task.epoch,
-            task.step,
-            task.lease_until,
-            None,  # wrong: the lease must carry the stored checkpoint
-            task.attempts,
-        )
+    _grant = edited(
+        MemoryLedger._grant,
+        "None if checkpoint is None else _from_json(checkpoint),",
+        "None,",
+        why="the lease must carry the stored checkpoint",
+    )
 
 
 # -- claim_next -----------------------------------------------------------------------------------
@@ -344,37 +298,23 @@ class ClaimNextHandsOutProbes(MemoryLedger):
 class ClaimNextNewestFirst(MemoryLedger):
     """``claim_next`` picks the newest claimable task instead of the oldest."""
 
-    def claim_next(self, worker: str, ttl: float) -> Lease | None:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        now = float(self.clock())
-        for task in reversed(list(self._tasks.values())):  # wrong: submit order reversed
-            if task.tenant == PROBE_TENANT:
-                continue
-            if task.status == QUEUED or (task.status == RUNNING and task.lease_until <= now):
-                if self._out_of_attempts(task):
-                    self._bury(task, now)
-                    continue
-                return self._grant(task, worker, ttl, now)
-        return None
+    claim_next = edited(
+        MemoryLedger.claim_next,
+        "for task in self._tasks.values():",
+        "for task in reversed(list(self._tasks.values())):",
+        why="submit order reversed",
+    )
 
 
 class ClaimNextSkipsExpired(MemoryLedger):
     """``claim_next`` only takes queued tasks, so a task whose worker died is never taken over."""
 
-    def claim_next(self, worker: str, ttl: float) -> Lease | None:
-        check_name(worker, "worker")
-        _check_ttl(ttl)
-        now = float(self.clock())
-        for task in self._tasks.values():
-            if task.tenant == PROBE_TENANT:
-                continue
-            if task.status == QUEUED:  # wrong: an expired running lease is claimable too
-                if self._out_of_attempts(task):
-                    self._bury(task, now)
-                    continue
-                return self._grant(task, worker, ttl, now)
-        return None
+    claim_next = edited(
+        MemoryLedger.claim_next,
+        "if task.status == QUEUED or (task.status == RUNNING and task.lease_until <= now):",
+        "if task.status == QUEUED:",
+        why="an expired running lease is claimable too",
+    )
 
 
 # -- heartbeat ------------------------------------------------------------------------------------
@@ -383,60 +323,42 @@ class ClaimNextSkipsExpired(MemoryLedger):
 class HeartbeatIgnoresEpoch(MemoryLedger):
     """A stale lease's heartbeat succeeds and extends the new holder's lease."""
 
-    def heartbeat(self, lease: Lease, ttl: float) -> bool:
-        check_lease(lease)
-        _check_ttl(ttl)
-        task = self._task(lease.task_id)
-        if task.status != RUNNING:  # wrong: the epoch check is gone
-            return False
-        now = float(self.clock())
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return True
+    heartbeat = edited(
+        MemoryLedger.heartbeat,
+        "task.epoch != lease.epoch or task.status != RUNNING",
+        "task.status != RUNNING",
+        why="the epoch check is gone",
+    )
 
 
 class HeartbeatIgnoresStatus(MemoryLedger):
     """A heartbeat on a task that is no longer running (completed, queued) still succeeds."""
 
-    def heartbeat(self, lease: Lease, ttl: float) -> bool:
-        check_lease(lease)
-        _check_ttl(ttl)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch:  # wrong: the task must also be running
-            return False
-        now = float(self.clock())
-        task.lease_until = now + ttl
-        task.updated_at = now
-        return True
+    heartbeat = edited(
+        MemoryLedger.heartbeat,
+        "task.epoch != lease.epoch or task.status != RUNNING",
+        "task.epoch != lease.epoch",
+        why="the task must also be running",
+    )
 
 
 class HeartbeatDoesNotExtend(MemoryLedger):
     """A heartbeat returns True but leaves ``lease_until`` where it was."""
 
-    def heartbeat(self, lease: Lease, ttl: float) -> bool:
-        check_lease(lease)
-        _check_ttl(ttl)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING:
-            return False
-        now = float(self.clock())
-        task.updated_at = now  # wrong: task.lease_until = now + ttl forgotten
-        return True
+    heartbeat = edited(
+        MemoryLedger.heartbeat,
+        "task.lease_until = now + ttl",
+        "",
+        why="task.lease_until = now + ttl forgotten",
+    )
 
 
 class HeartbeatExtendsFromLease(MemoryLedger):
     """A heartbeat extends from the lease object's old deadline, not from now, so it can expire."""
 
-    def heartbeat(self, lease: Lease, ttl: float) -> bool:
-        check_lease(lease)
-        _check_ttl(ttl)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING:
-            return False
-        now = float(self.clock())
-        task.lease_until = lease.lease_until + ttl  # wrong: must be now + ttl
-        task.updated_at = now
-        return True
+    heartbeat = edited(
+        MemoryLedger.heartbeat, "now + ttl", "lease.lease_until + ttl", why="must be now + ttl"
+    )
 
 
 # -- save -----------------------------------------------------------------------------------------
@@ -445,88 +367,29 @@ class HeartbeatExtendsFromLease(MemoryLedger):
 class SaveIgnoresEpoch(MemoryLedger):
     """A stale lease's ``save`` is accepted: the fence is gone."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.status != RUNNING or step <= task.step:  # wrong: no epoch check
-            return False
-        task.step = step
-        task.result = result_json
-        task.checkpoint = checkpoint_json
-        if done:
-            task.status = COMPLETED
-            task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(
+        MemoryLedger.save,
+        "task.epoch != lease.epoch or task.status != RUNNING or step <= task.step",
+        "task.status != RUNNING or step <= task.step",
+        why="no epoch check",
+    )
 
 
 class SaveIgnoresStatus(MemoryLedger):
     """A ``save`` with the current epoch is accepted on a task that is no longer running."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or step <= task.step:  # wrong: status must be running
-            return False
-        task.step = step
-        task.result = result_json
-        task.checkpoint = checkpoint_json
-        if done:
-            task.status = COMPLETED
-            task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(
+        MemoryLedger.save,
+        "task.epoch != lease.epoch or task.status != RUNNING or step <= task.step",
+        "task.epoch != lease.epoch or step <= task.step",
+        why="status must be running",
+    )
 
 
 class SaveAllowsSameStep(MemoryLedger):
     """A ``save`` of the stored step again is accepted, so one step is committed twice."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING or step < task.step:  # wrong: <
-            return False
-        task.step = step
-        task.result = result_json
-        task.checkpoint = checkpoint_json
-        if done:
-            task.status = COMPLETED
-            task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(MemoryLedger.save, "step <= task.step", "step < task.step", why="<")
 
 
 class SaveIgnoresDone(MemoryLedger):
@@ -559,58 +422,20 @@ class SaveIgnoresDone(MemoryLedger):
 class SaveDoneKeepsLease(MemoryLedger):
     """A ``save`` with ``done=True`` completes the task but does not end its lease."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
-            return False
-        task.step = step
-        task.result = result_json
-        task.checkpoint = checkpoint_json
-        if done:
-            task.status = COMPLETED  # wrong: task.lease_until = None forgotten
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(
+        MemoryLedger.save, "task.lease_until = None", "", why="task.lease_until = None forgotten"
+    )
 
 
 class SaveCompletesOnResult(MemoryLedger):
     """A ``save`` with a result completes the task even without ``done=True``."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
-            return False
-        task.step = step
-        task.result = result_json
-        task.checkpoint = checkpoint_json
-        if done or result is not None:  # wrong: only done=True completes a task
-            task.status = COMPLETED
-            task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(
+        MemoryLedger.save,
+        "if done:",
+        "if done or result is not None:",
+        why="only done=True completes a task",
+    )
 
 
 class SaveRefusedWritesCheckpoint(MemoryLedger):
@@ -645,31 +470,12 @@ class SaveRefusedWritesCheckpoint(MemoryLedger):
 class SaveNoneKeepsCheckpoint(MemoryLedger):
     """A ``save`` with ``checkpoint=None`` keeps the old checkpoint instead of storing None."""
 
-    def save(
-        self,
-        lease: Lease,
-        step: int,
-        *,
-        result: Any = None,
-        checkpoint: Any = None,
-        done: bool = False,
-    ) -> bool:
-        check_lease(lease)
-        check_step(step)
-        result_json = _to_json(result, "result", self.max_value_bytes)
-        checkpoint_json = _to_json(checkpoint, "checkpoint", self.max_value_bytes)
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
-            return False
-        task.step = step
-        task.result = result_json
-        if checkpoint_json is not None:  # wrong: the whole checkpoint is stored each time
-            task.checkpoint = checkpoint_json
-        if done:
-            task.status = COMPLETED
-            task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    save = edited(
+        MemoryLedger.save,
+        "task.checkpoint = checkpoint_json",
+        "task.checkpoint = checkpoint_json or task.checkpoint",
+        why="the whole checkpoint is stored each time",
+    )
 
 
 # -- release --------------------------------------------------------------------------------------
@@ -678,15 +484,12 @@ class SaveNoneKeepsCheckpoint(MemoryLedger):
 class ReleaseIgnoresEpoch(MemoryLedger):
     """A stale lease's ``release`` hands the new holder's task back to the queue."""
 
-    def release(self, lease: Lease) -> bool:
-        check_lease(lease)
-        task = self._task(lease.task_id)
-        if task.status != RUNNING:  # wrong: only the current lease may release
-            return False
-        task.status = QUEUED
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    release = edited(
+        MemoryLedger.release,
+        "task.epoch != lease.epoch or task.status != RUNNING",
+        "task.status != RUNNING",
+        why="only the current lease may release",
+    )
 
 
 # -- cancel ---------------------------------------------------------------------------------------
@@ -695,14 +498,7 @@ class ReleaseIgnoresEpoch(MemoryLedger):
 class CancelKeepsEpoch(MemoryLedger):
     """``cancel`` sets ``cancelled`` but does not bump the epoch."""
 
-    def cancel(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status in TERMINAL_STATUSES:
-            return False
-        task.status = CANCELLED  # wrong: task.epoch += 1 forgotten
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    cancel = edited(MemoryLedger.cancel, "task.epoch += 1", "", why="task.epoch += 1 forgotten")
 
 
 class CancelLeavesStatus(MemoryLedger):
@@ -720,15 +516,12 @@ class CancelLeavesStatus(MemoryLedger):
 class CancelOverwritesTerminal(MemoryLedger):
     """``cancel`` of a completed (or dead) task succeeds and turns it into ``cancelled``."""
 
-    def cancel(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status == CANCELLED:  # wrong: every terminal status refuses a cancel
-            return False
-        task.status = CANCELLED
-        task.epoch += 1
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    cancel = edited(
+        MemoryLedger.cancel,
+        "if task.status in TERMINAL_STATUSES:",
+        "if task.status == CANCELLED:",
+        why="every terminal status refuses a cancel",
+    )
 
 
 class CancelRefusedBumpsEpoch(MemoryLedger):
@@ -748,58 +541,45 @@ class CancelRefusedBumpsEpoch(MemoryLedger):
 class RequeueResetsEpoch(MemoryLedger):
     """``requeue`` resets the epoch to 0, so the next claim reuses an epoch already handed out."""
 
-    def requeue(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status != CANCELLED and task.status != DEAD:
-            return False
-        task.status = QUEUED
-        task.attempts = 0
-        task.epoch = 0  # wrong: the epoch is kept
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    requeue = edited(
+        MemoryLedger.requeue,
+        "task.attempts = 0",
+        "task.attempts = task.epoch = 0",
+        why="the epoch is kept",
+    )
 
 
 class RequeueBumpsEpoch(MemoryLedger):
     """``requeue`` bumps the epoch instead of keeping it."""
 
-    def requeue(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status != CANCELLED and task.status != DEAD:
-            return False
-        task.status = QUEUED
-        task.attempts = 0
-        task.epoch += 1  # wrong: only claims, cancels and the dead letter bump it
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    requeue = edited(
+        MemoryLedger.requeue,
+        "task.attempts = 0",
+        "task.attempts = 0\ntask.epoch += 1",
+        why="only claims, cancels and the dead letter bump it",
+    )
 
 
 class RequeueRevivesCompleted(MemoryLedger):
     """``requeue`` puts a completed task back to ``queued``, not only cancelled or dead ones."""
 
-    def requeue(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status not in TERMINAL_STATUSES:  # wrong: completed is not requeued
-            return False
-        task.status = QUEUED
-        task.attempts = 0
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    requeue = edited(
+        MemoryLedger.requeue,
+        "if task.status != CANCELLED and task.status != DEAD:",
+        "if task.status not in TERMINAL_STATUSES:",
+        why="completed is not requeued",
+    )
 
 
 class RequeueKeepsAttempts(MemoryLedger):
     """``requeue`` keeps the attempt count, so a requeued dead task goes straight back to dead."""
 
-    def requeue(self, task_id: str) -> bool:
-        task = self._task(task_id)
-        if task.status != CANCELLED and task.status != DEAD:
-            return False
-        task.status = QUEUED  # wrong: task.attempts = 0 forgotten (fresh attempts)
-        task.lease_until = None
-        task.updated_at = float(self.clock())
-        return True
+    requeue = edited(
+        MemoryLedger.requeue,
+        "task.attempts = 0",
+        "",
+        why="task.attempts = 0 forgotten (fresh attempts)",
+    )
 
 
 # -- record_effect --------------------------------------------------------------------------------
@@ -815,29 +595,23 @@ class SaveDropsResult(MemoryLedger):
 class EffectIgnoresEpoch(MemoryLedger):
     """A stale lease's ``record_effect`` returns True, so the old worker sends the e-mail too."""
 
-    def record_effect(self, lease: Lease, key: str) -> bool:
-        check_lease(lease)
-        check_name(key, "effect key")
-        task = self._task(lease.task_id)
-        if task.status != RUNNING or key in task.effects:  # wrong: no epoch check
-            return False
-        now = float(self.clock())
-        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
-        return True
+    record_effect = edited(
+        MemoryLedger.record_effect,
+        "task.epoch != lease.epoch or task.status != RUNNING or key in task.effects",
+        "task.status != RUNNING or key in task.effects",
+        why="no epoch check",
+    )
 
 
 class EffectIgnoresStatus(MemoryLedger):
     """``record_effect`` succeeds for a task that is no longer running (completed, queued)."""
 
-    def record_effect(self, lease: Lease, key: str) -> bool:
-        check_lease(lease)
-        check_name(key, "effect key")
-        task = self._task(lease.task_id)
-        if task.epoch != lease.epoch or key in task.effects:  # wrong: must also be running
-            return False
-        now = float(self.clock())
-        task.effects[key] = Effect(task.task_id, key, task.epoch, lease.worker, now)
-        return True
+    record_effect = edited(
+        MemoryLedger.record_effect,
+        "task.epoch != lease.epoch or task.status != RUNNING or key in task.effects",
+        "task.epoch != lease.epoch or key in task.effects",
+        why="must also be running",
+    )
 
 
 class EffectOncePerEpoch(MemoryLedger):

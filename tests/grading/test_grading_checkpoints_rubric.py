@@ -18,8 +18,6 @@ from __future__ import annotations
 import pytest
 
 from simlab.agent.example import example_world
-from simlab.cli import main
-from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
@@ -38,53 +36,26 @@ from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import LANGS, render, untranslated
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.version import grader_version
+from tests.submissions import hidden
 from tests.submissions.checkpoints import ANSWERS
 from tests.submissions.grading import (
     check_answer,
-    check_corpus,
     check_feedback,
+    each_answer,
     exercise_of,
     graded,
 )
 
 QUESTIONS = ("pure-migration", "resume-guard", "cache-key")
 
-#: What the two checks use and the learner never sees: the text an edit writes, the cache
-#: scripts' hidden tenant and document, and the rewritten question.
-HIDDEN = [
-    "Edited.",
-    "initech",
-    "warranty-plus",
-    "three year warranty",
-    "how fast   do ORDERS ship",
-    *sorted(WORLD_WORDS),
-    *sorted(WORLD_NAMES),
-]
-
 
 @pytest.mark.jail
-@pytest.mark.parametrize(
-    ("name", "question", "source", "most", "says"),
-    ANSWERS,
-    ids=[a[0] for a in ANSWERS],
-)
+@each_answer(ANSWERS)
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     with judged_in(seed_for(source.encode(), grader_version())):
         grade = check_answer(question, source, most, says)
-    check_feedback(name, grade.feedback, HIDDEN)
+    check_feedback(name, grade.feedback, hidden.CHECKPOINTS)
     assert "..." not in grade.feedback, (name, grade.feedback)  # no failure was cut short
-
-
-def test_does_the_corpus_hold_a_right_answer_and_two_mistakes_per_question():
-    check_corpus(ANSWERS, QUESTIONS)
-
-
-def test_does_every_classic_mistake_of_the_core_idea_lose_half():
-    for question in QUESTIONS:
-        q = exercise_of(question).question(question)
-        core = sum(c.weight for c in q.rubric if c.core)
-        assert q.rubric and 2 * core >= q.points, question
-        assert all(c.mistakes for c in q.rubric if c.core), question
 
 
 def test_does_every_guard_sentence_translate_and_fit():
@@ -123,16 +94,6 @@ def test_does_every_guard_sentence_translate_and_fit():
                 assert untranslated(said) == [], said
                 for lang in LANGS:
                     assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
-
-
-def test_does_the_rubric_name_the_core_idea_without_hidden_inputs(capsys):
-    assert main(["grade", "--rubric", "checkpoints"]) == 0
-    out = capsys.readouterr().out
-    assert "[4] rechecks-now (core idea)" in out
-    assert "[3] changes-the-answer (core idea)" in out
-    assert "one point per hidden check" not in out  # every question has a rubric
-    for word in HIDDEN:
-        assert word not in out, word
 
 
 def test_are_the_generated_records_valid_and_the_kits_migration_pure_on_them():

@@ -11,12 +11,9 @@ cases the checks are built on are checked against the kit without a sandbox.
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from simlab.check.checker import stale_commits
-from simlab.cli import main
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.histories import (
     PAUSES,
@@ -36,7 +33,8 @@ from simlab.grading.checks.histories.stale import (
 )
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
 from simlab.sim.simulation import simulate
-from tests.submissions.grading import check_answer, check_corpus, check_feedback
+from tests.submissions import hidden
+from tests.submissions.grading import check_answer, check_feedback, each_answer
 from tests.submissions.histories import ANSWERS
 
 #: Worlds a correct alternative must get every point in (a mistake is judged in the first: its
@@ -53,53 +51,14 @@ def _worlds(source: str, most: int) -> list[int]:
 
 
 @pytest.mark.jail
-@pytest.mark.parametrize(
-    ("name", "question", "source", "most", "says"), ANSWERS, ids=[a[0] for a in ANSWERS]
-)
+@each_answer(ANSWERS)
 def test_does_each_answer_get_what_its_idea_is_worth_in_every_world(
     name, question, source, most, says
 ):
     for seed in _worlds(source, most):
         with judged_in(seed):
             grade = check_answer(question, source, most, says)
-            check_feedback(f"{name} (world {seed:x})", grade.feedback, _hidden_words(seed))
-
-
-def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
-    check_corpus(ANSWERS, ("stale-commits", "choose-ttl"))
-
-
-@functools.cache
-def _hidden_words(seed: int) -> list[str]:
-    """The world's seeds and ttls in the forms a sentence would print them, its tables'
-    values, and the kit's values on its runs (as repr and as the feedback formats numbers)."""
-    with judged_in(seed):
-        stale, ttl = stale_world(), ttl_world()
-    seeds = [n for _, n in (*stale.unfenced, stale.fenced)]
-    seeds += [n for _, ns in ttl.measured for n in ns] + [ttl.recorded[1]]
-    words = [f"seed {s}" for s in seeds] + [f"seed={s}" for s in seeds]
-    words += [f"seeds [{s}" for s in seeds] + [f"seeds ({s}" for s in seeds]
-    words += [f"{s}," for s in seeds] + [f"{s})" for s in seeds]
-    ttls = [t for t, _ in ttl.measured] + [ttl.recorded[0]]
-    words += [f"measure({t:g}" for t in ttls] + [f"(ttl {t:g})" for t in ttls]
-    tables = (ttl.table, ttl.tie[0])
-    words += [f"{v!r}" for table in tables for row in table.values() for v in row.values()]
-    words = [w for w in words if not w.endswith((" 0.0", " 1.0"))]
-    values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
-    history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
-    values += recovery_times(history)
-    words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
-    words += [repr(v) for v in values if v != int(v)]
-    return words + ["cheapest is"]
-
-
-def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
-    assert main(["grade", "--rubric", "histories"]) == 0
-    out = capsys.readouterr().out
-    for line in ("[4] newer-epoch (core idea)", "[4] measured-trade-off (core idea)", "[1] tie"):
-        assert line in out
-    for word in _hidden_words(0):
-        assert word not in out, word
+            check_feedback(f"{name} (world {seed:x})", grade.feedback, hidden.histories(seed))
 
 
 def test_does_each_hand_written_history_hold_what_its_feedback_says():

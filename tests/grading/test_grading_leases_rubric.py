@@ -14,7 +14,7 @@ import pytest
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.leases.world import SHOWN_TTLS, world_of
 from tests.submissions.cases import answer_source
-from tests.submissions.grading import check_answer
+from tests.submissions.grading import check_answer, each_answer
 from tests.submissions.leases import ANSWERS, FORESEEING
 
 QUESTIONS = ("atomic-claim", "idempotent-send", "worker-loop")
@@ -66,9 +66,7 @@ def test_does_a_correct_alternative_get_every_point_in_other_worlds(name, seed):
 
 
 @pytest.mark.jail
-@pytest.mark.parametrize(
-    ("name", "question", "source", "most", "says"), FORESEEING, ids=[a[0] for a in FORESEEING]
-)
+@each_answer(FORESEEING)
 def test_does_a_foreseeing_answer_lose_in_another_world_without_seeing_it(
     name, question, source, most, says
 ):

@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from simlab.cli import main
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.release import THRESHOLDS, choose_threshold, injection_rule
 from simlab.grading.checks.release.injection import (
@@ -52,8 +51,9 @@ from simlab.grading.checks.release.threshold import (
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.release.golden import observe_case
+from tests.submissions import hidden
 from tests.submissions.cases import answer_source
-from tests.submissions.grading import ROOT, check_corpus, check_feedback, exercise_of
+from tests.submissions.grading import ROOT, check_feedback, exercise_of
 from tests.submissions.release import ANSWERS
 
 #: The worlds every correct answer is judged in, beside the one of its own bytes.
@@ -126,50 +126,7 @@ def test_does_each_answer_get_what_its_idea_is_worth_in_its_world(
         assert grade.points == grade.max_points, grade.feedback
     else:
         assert grade.points <= most < grade.max_points, grade.feedback
-    check_feedback(key, grade.feedback, _hidden_words(world))
-
-
-def test_does_the_corpus_hold_alternatives_and_classic_mistakes_per_question():
-    check_corpus(ANSWERS, QUESTIONS)
-
-
-@functools.cache
-def _hidden_words(world: int) -> list[str]:
-    """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
-    addresses; its seeds in the forms a sentence would print them, and the kit's values on its
-    runs (as repr and as the feedback formats numbers; values that are themselves one of the
-    public THRESHOLDS are left out). A mistake's own value on a hidden run (the peak over every
-    window, say) is the learner's, and may show."""
-    with judged_in(world):
-        links, seeds = injection_world(), threshold_world()
-    urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
-    netlocs = [urlsplit(u).netloc for u in urls]
-    words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
-    words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
-    words += [text for text, _ in links.every_link]
-    words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
-    words += list(links.look_alike_customers)
-    words += ["refund-check", NOTEBOOK_CUSTOMER]
-    hidden = seeds.seeds
-    words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
-    words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]
-    words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
-    values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
-    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
-    values += [trip_rate(*case) for case in seeds.trip_cases]
-    values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
-    return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
-
-
-def test_does_the_rubric_print_its_criteria_without_hidden_inputs(capsys):
-    assert main(["grade", "--rubric", "release"]) == 0
-    out = capsys.readouterr().out
-    lines = ("[3] exact-host (core idea)", "[2] who-got-what", "[3] above-the-peak (core idea)")
-    for line in (*lines, "[2] trip-rate"):
-        assert line in out
-    assert "trailing-dot" not in out
-    for word in _hidden_words(0):
-        assert word not in out, word
+    check_feedback(key, grade.feedback, hidden.release(world))
 
 
 # --------------------------------------------------------------------------- injection-rule --

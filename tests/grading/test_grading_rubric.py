@@ -10,20 +10,24 @@ idea). Every feedback line is then scanned for the grader's hidden inputs and it
 from __future__ import annotations
 
 import copy
-import functools
 
 import pytest
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
-from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
-from simlab.grading.checks.events import BUS_STREAMS
-from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
+from simlab.grading.checks.leases import EFFECT_SEEDS
 from simlab.grading.messages import untranslated
-from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
+from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.runtime import Runtime, plan
-from tests.submissions.grading import ROOT, check_answer, check_feedback, exercise_of
+from tests.submissions.grading import (
+    ROOT,
+    check_answer,
+    check_feedback,
+    each_answer,
+    exercise_of,
+)
+from tests.submissions.hidden import leases_and_rubric
 from tests.submissions.leases import ANSWERS as LEASES
 from tests.submissions.rubric import ANSWERS as RUBRIC
 
@@ -31,14 +35,10 @@ ANSWERS = LEASES + RUBRIC
 
 
 @pytest.mark.jail
-@pytest.mark.parametrize(
-    ("name", "question", "source", "most", "says"),
-    ANSWERS,
-    ids=[a[0] for a in ANSWERS],
-)
+@each_answer(ANSWERS)
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
-    check_feedback(name, grade.feedback, _hidden_words())
+    check_feedback(name, grade.feedback, leases_and_rubric())
 
 
 def test_does_every_classic_mistake_of_the_core_idea_lose_half():
@@ -49,28 +49,12 @@ def test_does_every_classic_mistake_of_the_core_idea_lose_half():
             assert 2 * core >= q.points, name
 
 
-@functools.cache
-def _hidden_words() -> list[str]:
-    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS)]
-    for spec in BUS_STREAMS.values():
-        words += [f"seed {s}" for s in spec["seeds"]]
-    words += [f.name for f in CORPUS.glob("*.json")]
-    for record in HIDDEN_V1:
-        words += [record["task_id"], record["tenant"], record["recipient"], *record["evidence"]]
-    words += ["refund-check", "verify-card", "secure-refunds", "notexample", ":8443"]
-    # a word the exercise texts themselves show (the rubric quotes them) hides nothing
-    public = " ".join(
-        notebook_text(read_notebook(ROOT / "exercises" / e.notebook)) for e in EXERCISES.values()
-    )
-    return [w for w in words if w not in public]
-
-
 def test_does_the_rubric_print_without_hidden_inputs(capsys):
     for exercise in EXERCISES:
         assert main(["grade", "--rubric", exercise]) == 0
     out = capsys.readouterr().out
     assert "core idea" in out and "[6] one-owner" in out
-    for word in _hidden_words():
+    for word in leases_and_rubric():
         assert word not in out, word
     assert main(["grade", "--rubric", "exercises/02_leases_effects_and_loop.ipynb"]) == 0
     assert "[6] one-owner" in capsys.readouterr().out  # a notebook's path names its exercise
@@ -82,7 +66,7 @@ def test_does_the_rubric_print_without_hidden_inputs(capsys):
 def test_does_a_failing_fault_run_tell_its_shrunk_story():
     """record_effect that always says True resends an e-mail under seeded faults: the feedback
     is the shrunk run in a few sentences, with the broken rule and without the seed."""
-    from simlab.grading.checks.leases import EFFECT_SCENARIO, EFFECT_SEEDS
+    from simlab.grading.checks.leases import EFFECT_SCENARIO
     from simlab.grading.checks.leases.driving import simulated
     from simlab.grading.checks.leases.messages import say
     from simlab.grading.questions import Fail

@@ -14,6 +14,8 @@ import copy
 import re
 from pathlib import Path
 
+import pytest
+
 from simlab.grading.checks import EXERCISES
 from simlab.grading.grader import _grade_question
 from simlab.grading.messages import untranslated
@@ -21,7 +23,15 @@ from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.runtime import Runtime, plan
 
-__all__ = ["ROOT", "exercise_of", "graded", "check_answer", "check_corpus", "check_feedback"]
+__all__ = [
+    "ROOT",
+    "exercise_of",
+    "graded",
+    "each_answer",
+    "check_answer",
+    "check_corpus",
+    "check_feedback",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,6 +53,13 @@ def graded(question: str, source: str):
         return _grade_question(exercise.question(question), boxes, 240)
     finally:
         boxes.close()
+
+
+def each_answer(answers: list[tuple]):
+    """The test runs once per answer of ``answers`` (named by it), with the arguments ``name,
+    question, source, most, says``."""
+    fields = ("name", "question", "source", "most", "says")
+    return pytest.mark.parametrize(fields, answers, ids=[a[0] for a in answers])
 
 
 def check_answer(question: str, source: str, most: int, says: str):

@@ -1,0 +1,131 @@
+"""What no feedback (and no printed rubric) may show, per exercise: the inputs of its hidden
+checks, the seeds and values of the worlds the grader draws, and the kit's own values on them,
+in the forms a sentence would print them. Shared by the rubric tests of every exercise
+(``tests/grading/test_grading_*rubric*.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+from urllib.parse import urlsplit
+
+from simlab.grading.checks import EXERCISES
+from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
+from simlab.grading.checks.checkpoints.guard import WORLD_NAMES
+from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
+from simlab.grading.checks.events import BUS_STREAMS, children
+from simlab.grading.checks.events.absorber import similar_names
+from simlab.grading.checks.events.streams import generated_names
+from simlab.grading.checks.events.world import TASK_STEMS, grant_world
+from simlab.grading.checks.hidden_world import judged_in
+from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
+from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
+from simlab.grading.checks.release import THRESHOLDS
+from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
+from simlab.grading.checks.release.threshold import noise_peak, threshold_world, trip_rate
+from simlab.grading.notebook import notebook_text, read_notebook
+from simlab.sim.simulation import simulate
+from tests.submissions.grading import ROOT
+
+
+@functools.cache
+def leases_and_rubric() -> list[str]:
+    """For the corpora ``leases`` and ``rubric``: the seeds of the leases checks and of the event
+    bus, the hidden v1 records and corpus files of ``pure-migration``, and the hidden hosts and
+    names, less any word an exercise text shows (the rubric quotes those)."""
+    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS)]
+    for spec in BUS_STREAMS.values():
+        words += [f"seed {s}" for s in spec["seeds"]]
+    words += [f.name for f in CORPUS.glob("*.json")]
+    for record in HIDDEN_V1:
+        words += [record["task_id"], record["tenant"], record["recipient"], *record["evidence"]]
+    words += ["refund-check", "verify-card", "secure-refunds", "notexample", ":8443"]
+    # a word the exercise texts themselves show (the rubric quotes them) hides nothing
+    public = " ".join(
+        notebook_text(read_notebook(ROOT / "exercises" / e.notebook)) for e in EXERCISES.values()
+    )
+    return [w for w in words if w not in public]
+
+
+@functools.cache
+def events() -> list[str]:
+    """What the hidden checks feed the learner's code and must never show: the names the
+    world of the answers' grading run (seed 0, as :func:`graded` grades) drew, and the
+    canonical names of the fixed stories."""
+    words = ["seeds", "job-", "draft-a", "draft-b", ":other", ":v2", "tokens"]
+    world = grant_world()
+    for kind in children(world).values():
+        for child in kind:
+            words += [child["tenant"], *child["collections"], *child["tools"]]
+    words += sorted(world.strings())
+    words += sorted(generated_names().strings()) + sorted(similar_names()[1].strings())
+    words += list(TASK_STEMS)  # every drawn task name holds one
+    return sorted({w for w in words if len(w) >= 4} | {"[", "{"})
+
+
+@functools.cache
+def histories(seed: int) -> list[str]:
+    """The world's seeds and ttls in the forms a sentence would print them, its tables'
+    values, and the kit's values on its runs (as repr and as the feedback formats numbers)."""
+    with judged_in(seed):
+        stale, ttl = stale_world(), ttl_world()
+    seeds = [n for _, n in (*stale.unfenced, stale.fenced)]
+    seeds += [n for _, ns in ttl.measured for n in ns] + [ttl.recorded[1]]
+    words = [f"seed {s}" for s in seeds] + [f"seed={s}" for s in seeds]
+    words += [f"seeds [{s}" for s in seeds] + [f"seeds ({s}" for s in seeds]
+    words += [f"{s}," for s in seeds] + [f"{s})" for s in seeds]
+    ttls = [t for t, _ in ttl.measured] + [ttl.recorded[0]]
+    words += [f"measure({t:g}" for t in ttls] + [f"(ttl {t:g})" for t in ttls]
+    tables = (ttl.table, ttl.tie[0])
+    words += [f"{v!r}" for table in tables for row in table.values() for v in row.values()]
+    words = [w for w in words if not w.endswith((" 0.0", " 1.0"))]
+    values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
+    history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
+    values += recovery_times(history)
+    words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
+    words += [repr(v) for v in values if v != int(v)]
+    return words + ["cheapest is"]
+
+
+@functools.cache
+def release(world: int) -> list[str]:
+    """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
+    addresses; its seeds in the forms a sentence would print them, and the kit's values on its
+    runs (as repr and as the feedback formats numbers; values that are themselves one of the
+    public THRESHOLDS are left out). A mistake's own value on a hidden run (the peak over every
+    window, say) is the learner's, and may show."""
+    with judged_in(world):
+        links, seeds = injection_world(), threshold_world()
+    urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
+    netlocs = [urlsplit(u).netloc for u in urls]
+    words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
+    words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
+    words += [text for text, _ in links.every_link]
+    words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
+    words += list(links.look_alike_customers)
+    words += ["refund-check", NOTEBOOK_CUSTOMER]
+    hidden = seeds.seeds
+    words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
+    words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]
+    words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
+    values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
+    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
+    values += [trip_rate(*case) for case in seeds.trip_cases]
+    values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
+    return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
+
+
+#: What the two checks use and the learner never sees: the text an edit writes, the cache
+#: scripts' hidden tenant and document, and the rewritten question.
+CHECKPOINTS = [
+    "Edited.",
+    "initech",
+    "warranty-plus",
+    "three year warranty",
+    "how fast   do ORDERS ship",
+    *sorted(WORLD_WORDS),
+    *sorted(WORLD_NAMES),
+]
+
+#: Words of the grader's worlds of exercise ``fencing`` that no feedback may quote.
+FENCING = ["WorldLedger", "WorldMailbox", "doc-", "answer citing", "Play"]
