@@ -32,6 +32,7 @@ from simlab.grading.checks.histories.stale import (
     names_task,
 )
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
+from simlab.grading.messages import render
 from simlab.sim.simulation import simulate
 from tests.submissions import hidden
 from tests.submissions.grading import check_answer, check_feedback, each_answer
@@ -171,5 +172,5 @@ def test_is_a_choice_shown_when_it_is_a_ttl_and_a_table_value_hidden():
     for ttl in world.table:
         assert _shown_choice(ttl, world.table, world.hidden_tables) == f"{ttl:g}"
     value = next(iter(world.table.values()))["waiting"]
-    assert _shown_choice(value, world.table, world.hidden_tables) == "a float"
-    assert _shown_choice("4", world.table, world.hidden_tables) == "a str"
+    assert render(_shown_choice(value, world.table, world.hidden_tables)) == "a float"
+    assert render(_shown_choice("4", world.table, world.hidden_tables)) == "a str"
