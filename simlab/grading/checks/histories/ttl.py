@@ -359,13 +359,19 @@ def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
     answer gave, never the times themselves (they would be the run's, hidden)."""
     ttl, seed = world.recorded
     history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history.events
+    _hidden_times_match(recover, history, say("history_recorded"))
+
+
+def _hidden_times_match(recover: Any, history: list[Event], what: Message) -> None:
+    """The student's times on a history of the world equal the kit's; a failure says how many
+    times the answer gave, never the times (they are the world's)."""
     answer, truth = recover(history), recovery_times(history)
     require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
     same = len(answer) == len(truth) and all(
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
     count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
-    require(same, times_wrong(answer, truth, say("history_recorded"), count))
+    require(same, times_wrong(answer, truth, what, count))
 
 
 def named_tasks() -> tuple[str, str, str]:
@@ -399,14 +405,7 @@ def named_history(*, claimed: bool) -> list[Event]:
 def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
     """The student's times on :func:`named_history`; a failure says how many times the answer
     gave, never the times (they are the world's)."""
-    history = named_history(claimed=claimed)
-    answer, truth = recover(history), recovery_times(history)
-    require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
-    same = len(answer) == len(truth) and all(
-        close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
-    )
-    count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
-    require(same, times_wrong(answer, truth, say("history_names"), count))
+    _hidden_times_match(recover, named_history(claimed=claimed), say("history_names"))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
