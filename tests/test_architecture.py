@@ -26,9 +26,17 @@ PACKAGE = ROOT / "simlab"
 #: learner's code wrote or asks (a ledger file from a jail, statements on the grader's ledger).
 QUEUE_STORE = "simlab.grading.queue_store"
 UNTRUSTED = "simlab.grading.untrusted"
+#: the bench of the SQLite schema times the ledger's statements on variants of its table
+SCHEMA_BENCH = "simlab.bench.schema"
 #: external module -> the only subpackages (a name) or modules (a dotted path) that may import it
 ONLY_IN = {
-    "sqlite3": ("ledger", f"{QUEUE_STORE}.migrate", f"{UNTRUSTED}.ledger_file", f"{UNTRUSTED}.sql"),
+    "sqlite3": (
+        "ledger",
+        f"{QUEUE_STORE}.migrate",
+        f"{UNTRUSTED}.ledger_file",
+        f"{UNTRUSTED}.sql",
+        SCHEMA_BENCH,
+    ),
     "psycopg": ("ledger", f"{QUEUE_STORE}.store", f"{QUEUE_STORE}.migrate"),
     "simpy": ("sim",),
     "argparse": ("cli",),
@@ -51,6 +59,7 @@ NEVER = {
 SQL_TEXT_IN = (
     "ledger",
     "simlab.grading.checks.fencing.broken",
+    SCHEMA_BENCH,
     f"{QUEUE_STORE}.sqlite_statements",
     f"{QUEUE_STORE}.postgres_statements",
     f"{UNTRUSTED}.ledger_file",
@@ -238,6 +247,18 @@ def test_lower_layers_never_name_higher_ones_in_a_string(package):
         if _subpackage(module) == package
         for name, line in _modules_named_in_strings(path)
         if name.split(".")[1] in NEVER[package]
+    ]
+    assert not bad, bad
+
+
+def test_only_the_command_line_imports_a_bench():
+    """A bench stands above what it measures: nothing of the kit but ``cli/`` leans on one."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in MODULES.items()
+        if _subpackage(module) not in ("bench", "cli")
+        for name, line in _imports(path) + _modules_named_in_strings(path)
+        if name == "simlab.bench" or name.startswith("simlab.bench.")
     ]
     assert not bad, bad
 

@@ -63,6 +63,12 @@ MOVED = {
     "simlab.ledger.throwaway": "simlab.testing.throwaway",
     "simlab.ledger.broken": "simlab.grading.checks.fencing.broken",
     "simlab.cli.worker": "simlab.props.worker",
+    "simlab.ledger.bench": "simlab.bench.ledger",
+    "simlab.ledger.bench_schema": "simlab.bench.schema",
+    **{f"simlab.sim.bench_{m}": f"simlab.bench.{m}" for m in ("explore", "mmc", "shrink")},
+    "simlab.sim.bench": "simlab.bench.sim",
+    "simlab.grading.bench": "simlab.bench.grading",
+    "simlab.grading.queue_bench": "simlab.bench.queue",
 }
 
 

@@ -19,7 +19,7 @@
   first use, so ``import simlab.ledger`` never loads the driver.
 * :class:`TaskLedger` (:mod:`~simlab.ledger.protocol`) is the contract as a type.
 * :mod:`~simlab.ledger.probing` (with each dialect's ``probes``) holds the bench and health
-  probes, :mod:`~simlab.ledger.bench` the ledger benchmark.
+  probes, :mod:`~simlab.bench.ledger` the ledger benchmark.
 """
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from simlab.sim.bench import bench_sim
+from simlab.bench.sim import bench_sim
 from simlab.sim.scenario import Scenario
 from tests.strategies import run_cli
 
@@ -164,7 +164,7 @@ def test_does_bench_sim_compare_three_ledgers_on_one_story():
 
 
 def test_does_the_mmc_bench_agree_with_erlang_c_and_name_its_engines():
-    from simlab.sim.bench_mmc import bench_mmc, ciw_available
+    from simlab.bench.mmc import bench_mmc, ciw_available
 
     out = bench_mmc(400, rounds=1, replications=4, warm_up=50)
     engines = [r["engine"] for r in out["rows"]]

@@ -183,7 +183,7 @@ def test_do_the_bare_measures_count_their_writes_toward_the_checkpoints(tmp_path
 
 
 def test_does_each_schema_variant_differ_from_the_ledger_in_what_it_says():
-    from simlab.ledger.bench_schema import _database, variants
+    from simlab.bench.schema import _database, variants
 
     tables = variants()
     ledger = tables["ledger"]
@@ -207,7 +207,7 @@ def test_does_each_schema_variant_differ_from_the_ledger_in_what_it_says():
 
 
 def test_does_the_schema_benchmark_report_every_variant_against_the_minimal_table():
-    from simlab.ledger.bench_schema import bench_schema, variants
+    from simlab.bench.schema import bench_schema, variants
 
     out = bench_schema(n=40, rounds=1, backlog=40)
     assert [r["variant"] for r in out["rows"]] == list(variants())

@@ -200,7 +200,7 @@ def test_does_every_fault_kind_of_the_scope_get_explored():
 
 
 def test_does_the_bench_time_a_search_beside_the_yardstick_by_wall_and_cpu():
-    from simlab.sim.bench_explore import bench_explore
+    from simlab.bench.explore import bench_explore
 
     out = bench_explore(faults=(1,), jobs=2)
     (row,) = out["rows"]
