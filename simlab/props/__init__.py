@@ -12,7 +12,7 @@ None of this is the ledger; each prop stands beside it so a learner can see one 
   leaves open (``simlab demo``, notebook 02).
 
 Props import the ledger, never the reverse; the names below are served on first use, so
-``import simlab.props`` starts nothing.
+``import simlab.props`` starts nothing. A notebook imports them from :mod:`simlab.learn`.
 """
 
 from simlab.lazy import served
