@@ -1,7 +1,7 @@
 """Fixtures shared by the test modules: every ledger on one fake clock, and one real PostgreSQL
 server for the whole session.
 
-The server is a throwaway one (:func:`simlab.ledger.throwaway_postgres`), started on first use
+The server is a throwaway one (:func:`simlab.testing.throwaway_postgres`), started on first use
 and stopped when the session ends; each test gets its own empty schema in it. When the server
 binaries are missing, the PostgreSQL tests skip with one line saying so, except under CI
 (``CI=true``), where they fail: CI must run them.
@@ -68,7 +68,7 @@ def postgres_unavailable(reason: str) -> None:
 @pytest.fixture(scope="session")
 def postgres_server():
     """The URL of one throwaway PostgreSQL server shared by the whole test session."""
-    from simlab.ledger.throwaway import PostgresUnavailable, throwaway_postgres
+    from simlab.testing.throwaway import PostgresUnavailable, throwaway_postgres
 
     with contextlib.ExitStack() as stack:
         try:

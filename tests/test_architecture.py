@@ -26,9 +26,17 @@ PACKAGE = ROOT / "simlab"
 #: learner's code wrote or asks (a ledger file from a jail, statements on the grader's ledger).
 QUEUE_STORE = "simlab.grading.queue_store"
 UNTRUSTED = "simlab.grading.untrusted"
+#: the bench of the SQLite schema times the ledger's statements on variants of its table
+SCHEMA_BENCH = "simlab.bench.schema"
 #: external module -> the only subpackages (a name) or modules (a dotted path) that may import it
 ONLY_IN = {
-    "sqlite3": ("ledger", f"{QUEUE_STORE}.migrate", f"{UNTRUSTED}.ledger_file", f"{UNTRUSTED}.sql"),
+    "sqlite3": (
+        "ledger",
+        f"{QUEUE_STORE}.migrate",
+        f"{UNTRUSTED}.ledger_file",
+        f"{UNTRUSTED}.sql",
+        SCHEMA_BENCH,
+    ),
     "psycopg": ("ledger", f"{QUEUE_STORE}.store", f"{QUEUE_STORE}.migrate"),
     "simpy": ("sim",),
     "argparse": ("cli",),
@@ -37,14 +45,21 @@ ONLY_IN = {
 }
 #: subpackage -> simlab subpackages it must never import (check/ stays pure)
 NEVER = {
-    "check": ("ledger", "sim", "plots", "cli", "grading", "release", "agent"),
-    "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent"),
+    "check": ("ledger", "sim", "plots", "cli", "grading", "release", "agent", "props", "testing"),
+    "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent", "props", "testing"),
     # what a learner's notebook imports holds no grading: the grader uses it, not the reverse
     "learn": ("grading", "cli", "plots"),
+    # the chapter's props stand on the ledger, beside what a learner imports, under the rest
+    "props": ("sim", "check", "plots", "cli", "grading", "release", "agent", "learn", "testing"),
+    # the throwaway server knows nothing of the kit it serves
+    "testing": ("ledger", "sim", "check", "plots", "cli", "grading", "release", "agent", "props"),
 }
-#: the only subpackages (a name) or modules (a dotted path) whose strings may hold SQL text
+#: the only subpackages (a name) or modules (a dotted path) whose strings may hold SQL text; the
+#: fencing exercise's hidden worlds break a ledger's cancel with statements of their own
 SQL_TEXT_IN = (
     "ledger",
+    "simlab.grading.checks.fencing.broken",
+    SCHEMA_BENCH,
     f"{QUEUE_STORE}.sqlite_statements",
     f"{QUEUE_STORE}.postgres_statements",
     f"{UNTRUSTED}.ledger_file",
@@ -191,6 +206,71 @@ def test_lower_layers_never_import_higher_ones(package):
         if name.startswith("simlab.") and name.split(".")[1] in NEVER[package]
     ]
     assert not bad, bad
+
+
+#: a module of simlab named in a string: ``"simlab.cli.worker"`` for ``python -m``, or
+#: ``"simlab.props.demo:claim_race"`` for a lazily served name
+MODULE_NAME = re.compile(r"\bsimlab\.(\w+)")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree``: prose about a module is no arrow to it."""
+    owners = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, owners)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def _modules_named_in_strings(path: Path) -> list[tuple[str, int]]:
+    """Every ``simlab.PACKAGE`` a string of ``path`` (docstrings aside) names, with its line: a
+    module started with ``python -m`` or imported by name is an arrow the imports do not show."""
+    tree = ast.parse(path.read_text(), str(path))
+    prose = _docstrings(tree)
+    return [
+        (f"simlab.{match.group(1)}", node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
+        for match in MODULE_NAME.finditer(node.value)
+    ]
+
+
+@pytest.mark.parametrize("package", sorted(NEVER))
+def test_lower_layers_never_name_higher_ones_in_a_string(package):
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} names {name}"
+        for module, path in MODULES.items()
+        if _subpackage(module) == package
+        for name, line in _modules_named_in_strings(path)
+        if name.split(".")[1] in NEVER[package]
+    ]
+    assert not bad, bad
+
+
+def test_only_the_command_line_imports_a_bench():
+    """A bench stands above what it measures: nothing of the kit but ``cli/`` leans on one."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in MODULES.items()
+        if _subpackage(module) not in ("bench", "cli")
+        for name, line in _imports(path) + _modules_named_in_strings(path)
+        if name == "simlab.bench" or name.startswith("simlab.bench.")
+    ]
+    assert not bad, bad
+
+
+def test_a_module_named_in_a_string_is_found_and_a_docstring_is_not(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text(
+        '"""Started as ``python -m simlab.cli.worker``."""\n'
+        'CMD = ["python", "-m", "simlab.cli.worker"]\n'
+        'LAZY = {"x": "simlab.grading.queue:x"}\n'
+    )
+    assert _modules_named_in_strings(source) == [("simlab.cli", 2), ("simlab.grading", 3)]
 
 
 SQL = re.compile(r"\b(SELECT\s.+\sFROM|UPDATE\s+\w+\s+SET|INSERT\s+INTO|CREATE\s+TABLE)\b", re.S)

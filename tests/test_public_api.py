@@ -6,6 +6,7 @@ served only for compatibility are gone, each one import away where the changelog
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 import simlab
 
-SUBPACKAGES = ("ledger", "sim", "check", "agent", "release", "plots", "learn")
+SUBPACKAGES = ("ledger", "sim", "check", "agent", "release", "plots", "learn", "props", "testing")
 
 
 def test_is_the_front_door_small():
@@ -51,11 +52,31 @@ HOMES = {
 }
 
 
+#: The chapter's props and the throwaway server, which 0.1.0 served from ``simlab.ledger``.
+PROPS = ("dict_claim", "dict_commit", "new_dict_state", "cancel_story", "claim_race")
+PROPS += ("resume_one_step",)
+TESTING = ("throwaway_postgres", "PostgresUnavailable")
+#: Modules 0.2.0 moved out of the ledger into the package of their concept: old -> new.
+MOVED = {
+    **{f"simlab.ledger.{m}": f"simlab.props.{m}" for m in ("demo", "processes")},
+    **{f"simlab.ledger.{m}": f"simlab.props.{m}" for m in ("dict_experiment", "fenced_store")},
+    "simlab.ledger.throwaway": "simlab.testing.throwaway",
+    "simlab.ledger.broken": "simlab.grading.checks.fencing.broken",
+    "simlab.cli.worker": "simlab.props.worker",
+    "simlab.ledger.bench": "simlab.bench.ledger",
+    "simlab.ledger.bench_schema": "simlab.bench.schema",
+    **{f"simlab.sim.bench_{m}": f"simlab.bench.{m}" for m in ("explore", "mmc", "shrink")},
+    "simlab.sim.bench": "simlab.bench.sim",
+    "simlab.grading.bench": "simlab.bench.grading",
+    "simlab.grading.queue_bench": "simlab.bench.queue",
+}
+
+
 #: Names 0.1.0 served only for compatibility, retired in 0.2.0 (CHANGELOG.md says where each
 #: lives now): package -> names.
 RETIRED = {
     "simlab": (*HOMES, "ChapterLedger"),  # ChapterLedger is RacyClaimLedger
-    "simlab.ledger": ("ChapterLedger", "PostgresChapterLedger"),
+    "simlab.ledger": ("ChapterLedger", "PostgresChapterLedger", *PROPS, *TESTING),
     "simlab.ledger.sqlite.racy": ("ChapterLedger",),
     "simlab.ledger.racy": ("ChapterPrimitives",),
     "simlab.ledger.connect": ("is_chapter_ledger",),
@@ -85,13 +106,25 @@ def test_does_the_changelog_say_what_became_what():
             assert re.search(rf"`{re.escape(package)}\.{name}`", entry), f"{package}.{name}"
     for name, home in HOMES.items():
         assert f"`{home}" in entry, (name, home)
+    for old, new in MOVED.items():
+        assert f"`{old}" in entry and f"`{new}" in entry, (old, new)
+    for name in PROPS:
+        assert hasattr(importlib.import_module("simlab.props"), name), name
+    for name in TESTING:
+        assert hasattr(importlib.import_module("simlab.testing"), name), name
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_does_a_moved_module_live_only_at_its_new_home(old):
+    assert importlib.util.find_spec(old) is None, old
+    assert importlib.util.find_spec(MOVED[old]) is not None, MOVED[old]
 
 
 def test_does_a_renamed_export_serve_the_original():
     from simlab.agent import load_checkpoint
     from simlab.agent.checkpoint import load
-    from simlab.ledger import dict_claim, new_dict_state
-    from simlab.ledger.dict_experiment import claim, new_state
+    from simlab.props import dict_claim, new_dict_state
+    from simlab.props.dict_experiment import claim, new_state
 
     assert load_checkpoint is load
     assert dict_claim is claim and new_dict_state is new_state

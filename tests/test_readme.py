@@ -43,7 +43,7 @@ def test_do_the_site_pages_hold_the_readmes_former_examples():
 def test_does_the_postgres_example_in_the_readme_run(capsys):
     """The "Beyond one machine" example (docs/ledger.md) starts a real server, so it needs the
     binaries."""
-    from simlab.ledger.throwaway import find_postgres_bin
+    from simlab.testing.throwaway import find_postgres_bin
 
     page = README.parent / "docs" / "ledger.md"
     (block,) = [b for b in python_blocks(page) if "throwaway_postgres" in b]

@@ -1,12 +1,12 @@
 """``simlab bench``: speed measured side by side in one run, reported as ratios.
 
-The measurements live with what they measure (:mod:`simlab.ledger.bench`,
-:mod:`simlab.sim.bench`, :mod:`simlab.sim.bench_explore`, :mod:`simlab.grading.bench`); this
+The measurements live with what they measure (:mod:`simlab.bench.ledger`,
+:mod:`simlab.bench.sim`, :mod:`simlab.bench.explore`, :mod:`simlab.bench.grading`); this
 module parses and prints.
 
 ``simlab bench ledger`` times claim+save cycles against one raw single-row transaction on the
 same engine (SQLite ``:memory:`` and a WAL file; a PostgreSQL server with ``--db
-postgresql://...``) and prints their ratio; how and why is in :mod:`simlab.ledger.bench`.
+postgresql://...``) and prints their ratio; how and why is in :mod:`simlab.bench.ledger`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simlab.bench.grading import CLASS_GOAL, DEFAULT_NOTEBOOK, GOAL, bench_grade
+from simlab.bench.ledger import bench_ledger
+from simlab.bench.sim import CHECK_GOAL, MEMORY_GOAL, WIDGET, bench_sim
 from simlab.cli.args import UsageError, integer, positive_ints
 from simlab.errors import LedgerError
-from simlab.grading.bench import CLASS_GOAL, DEFAULT_NOTEBOOK, GOAL, bench_grade
-from simlab.ledger.bench import bench_ledger
-from simlab.sim.bench import CHECK_GOAL, MEMORY_GOAL, WIDGET, bench_sim
 
 __all__ = ["register"]
 
 
 def _handle_ledger(args: argparse.Namespace) -> int:
-    from simlab.ledger.bench import BARE_GOAL
+    from simlab.bench.ledger import BARE_GOAL
 
     if args.n < 1 or args.rounds < 1:
         raise UsageError("-n and --rounds must be positive")
@@ -56,8 +56,8 @@ def _handle_ledger(args: argparse.Namespace) -> int:
 
 
 def _print_schema(n: int, rounds: int) -> None:
-    """The table of :func:`simlab.ledger.bench_schema.bench_schema`."""
-    from simlab.ledger.bench_schema import bench_schema
+    """The table of :func:`simlab.bench.schema.bench_schema`."""
+    from simlab.bench.schema import bench_schema
 
     out = bench_schema(n, min(rounds, 3))
     print("\nThe schema's cost (SQLite :memory:, the two statements bare, CPU time, best round):")
@@ -73,7 +73,7 @@ def _print_schema(n: int, rounds: int) -> None:
 
 
 def _handle_explore(args: argparse.Namespace) -> int:
-    from simlab.sim.bench_explore import bench_explore
+    from simlab.bench.explore import bench_explore
 
     if args.rounds < 1 or args.jobs < 1 or any(k < 0 for k in args.faults):
         raise UsageError("--rounds and --jobs must be positive and --faults at least 0")
@@ -218,7 +218,7 @@ def _handle_sim(args: argparse.Namespace) -> int:
 
 
 def _print_mmc(args: argparse.Namespace) -> int:
-    from simlab.sim.bench_mmc import CIW_GOALS, MMC, bench_mmc, ciw_available
+    from simlab.bench.mmc import CIW_GOALS, MMC, bench_mmc, ciw_available
 
     customers = args.tasks[0] if args.tasks != [WIDGET.tasks] else 5000
     c, load = MMC["workers"], MMC["arrival_rate"] / MMC["workers"]
@@ -247,7 +247,7 @@ def _print_mmc(args: argparse.Namespace) -> int:
 
 
 def _print_scale(args: argparse.Namespace) -> int:
-    from simlab.sim.bench_mmc import SCALE_GOAL, bench_scale
+    from simlab.bench.mmc import SCALE_GOAL, bench_scale
 
     print(
         f"simlab bench sim --tasks {','.join(map(str, args.tasks))}: the widget's scenario "
@@ -389,9 +389,9 @@ def _handle_grade(args: argparse.Namespace) -> int:
 
 
 def _handle_queue(args: argparse.Namespace) -> int:
-    """Print the table of :func:`simlab.grading.queue_bench.bench_queue`."""
-    from simlab.grading.queue_bench import GOAL as QUEUE_GOAL
-    from simlab.grading.queue_bench import bench_queue
+    """Print the table of :func:`simlab.bench.queue.bench_queue`."""
+    from simlab.bench.queue import GOAL as QUEUE_GOAL
+    from simlab.bench.queue import bench_queue
     from simlab.grading.sandbox.jail import SandboxUnavailable, require
 
     try:
@@ -430,9 +430,9 @@ def _names(text: str) -> list[str]:
 
 
 def _handle_shrink(args: argparse.Namespace) -> int:
+    from simlab.bench.shrink import GOAL as SHRINK_GOAL
+    from simlab.bench.shrink import bench_shrink
     from simlab.cli.sim import scenario_from_args
-    from simlab.sim.bench_shrink import GOAL as SHRINK_GOAL
-    from simlab.sim.bench_shrink import bench_shrink
     from simlab.sim.scenario import VARIANTS
 
     if args.rounds < 1 or args.seeds < 1:

@@ -1,6 +1,6 @@
 """``simlab demo``: the chapter's story across real processes, then the claim race.
 
-The work is :mod:`simlab.ledger.demo`; this module parses and prints.
+The work is :mod:`simlab.props.demo`; this module parses and prints.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from simlab.cli.args import UsageError
 from simlab.errors import LedgerError
 from simlab.ledger.connect import is_postgres_url, redact
-from simlab.ledger.demo import chapter_story, claim_race
+from simlab.props.demo import chapter_story, claim_race
 
 __all__ = ["register"]
 

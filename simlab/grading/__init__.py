@@ -17,7 +17,7 @@ For instructors: :func:`grade` (what ``simlab grade`` runs) and :func:`build_exe
   :mod:`~simlab.grading.questions` and :mod:`~simlab.grading.student`, plugged in through
   :mod:`~simlab.learn.pieces`);
 * :mod:`~simlab.grading.grader` (points, feedback, batches), :mod:`~simlab.grading.report`,
-  :mod:`~simlab.cli.grade` (the CLI) and :mod:`~simlab.grading.bench`.
+  :mod:`~simlab.cli.grade` (the CLI) and :mod:`~simlab.bench.grading`.
 
 The grader's modules are imported on first use, so a notebook's ``import`` stays light.
 """

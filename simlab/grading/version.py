@@ -15,7 +15,7 @@ and nothing outside the package (a checkout's ``solutions/`` or ``tests/``) take
 Imports are read from the source with :mod:`ast`, not from :data:`sys.modules`, so the set
 does not depend on what the process imported before: imports inside functions count, and so
 does a string naming a ``simlab`` module (a package serves names from such modules on first
-use, :mod:`simlab.lazy`; a worker is started as ``python -m simlab.cli.worker``). Following
+use, :mod:`simlab.lazy`; a worker is started as ``python -m simlab.props.worker``). Following
 every such name errs on the side of a new version: a module left out could change a grade
 without changing the version. Each file is hashed by its path relative to the package and its
 bytes; caches (``__pycache__``, compiled files) and hidden files take no part.

@@ -7,7 +7,12 @@
 * :func:`set_language` (:mod:`simlab.i18n.language`): the language the notebook reads in,
   set once in its first code cell (English by default);
 * :class:`PiecesLedger` and :func:`run_worker` (:mod:`~simlab.learn.pieces`): the real ledger
-  with the learner's pieces plugged in, and the chapter's worker in a process of its own.
+  with the learner's pieces plugged in, and the chapter's worker in a process of its own;
+* the chapter's props a notebook plays with (:mod:`simlab.props`: the dict experiment's
+  ``dict_claim``, ``dict_commit`` and ``new_dict_state``, ``cancel_story``, ``claim_race``,
+  ``resume_one_step``) and a throwaway PostgreSQL server
+  (:func:`simlab.testing.throwaway_postgres`), served from here so a notebook imports the kit
+  from a few public paths.
 
 This package holds no grading: the hidden checks, the sandbox and the report live in
 :mod:`simlab.grading`, which uses these pieces to run a learner's code and never the other way
@@ -20,9 +25,17 @@ from simlab.lazy import served
 from simlab.learn.predict import reveal
 from simlab.learn.self_check import CheckFailed, self_check
 
-__all__ = ["self_check", "reveal", "set_language", "CheckFailed", "PiecesLedger", "run_worker"]
-
-# The pieces import the ledger; a notebook that only checks itself stays light.
-__getattr__, __dir__ = served(
-    "simlab.learn", dict.fromkeys(("PiecesLedger", "run_worker"), "simlab.learn.pieces")
-)
+#: Served on first use: the pieces and the props import the ledger, so a notebook that only
+#: checks itself stays light.
+_LAZY = {
+    **dict.fromkeys(("PiecesLedger", "run_worker"), "simlab.learn.pieces"),
+    "dict_claim": "simlab.props.dict_experiment:claim",
+    "dict_commit": "simlab.props.dict_experiment:commit",
+    "new_dict_state": "simlab.props.dict_experiment:new_state",
+    "cancel_story": "simlab.props.fenced_store",
+    "claim_race": "simlab.props.demo",
+    "resume_one_step": "simlab.props.processes",
+    "throwaway_postgres": "simlab.testing.throwaway",
+}
+__all__ = ["self_check", "reveal", "set_language", "CheckFailed", *_LAZY]
+__getattr__, __dir__ = served("simlab.learn", _LAZY)

@@ -90,17 +90,17 @@ class PiecesLedger(Ledger):
 
 def run_worker(path: str | Path, task_id: str) -> dict:
     """Run the chapter's worker in a new OS process: claim ``task_id`` on the ledger file at
-    ``path``, do one step (:func:`simlab.ledger.processes.resume_one_step`), exit.
+    ``path``, do one step (:func:`simlab.props.processes.resume_one_step`), exit.
 
     Returns the worker's report, e.g. ``{"event": "claim", "epoch": 1, "saved_step": 1, ...}``
     or ``{"event": "claim-refused", "reason": "..."}``. In a notebook the process is a fresh
-    ``python -m simlab.cli.worker``; in the grader's sandbox it is a fork (the same separate
+    ``python -m simlab.props.worker``; in the grader's sandbox it is a fork (the same separate
     process and connection, without starting Python again).
     """
     if SANDBOX.fork_workers:
         return _forked_worker(str(path), task_id)
     done = subprocess.run(
-        [sys.executable, "-m", "simlab.cli.worker", "resume", str(path), task_id],
+        [sys.executable, "-m", "simlab.props.worker", "resume", str(path), task_id],
         capture_output=True,
         text=True,
         check=True,
@@ -115,7 +115,7 @@ def _forked_worker(path: str, task_id: str) -> dict:
     if pid == 0:  # the worker process
         try:
             os.close(read_end)
-            from simlab.ledger.processes import resume_one_step
+            from simlab.props.processes import resume_one_step
 
             with Ledger(path) as ledger:
                 report = resume_one_step(ledger, task_id, f"pid-{os.getpid()}")

@@ -29,7 +29,7 @@ on the way out, so callers get fresh copies and the same round trip as SQLite st
 come back as lists, dict keys as strings). A value that is not JSON raises ``ValueError`` before
 anything changes.
 
-The chapter's original dict experiment, smaller still, is :mod:`simlab.ledger.dict_experiment`.
+The chapter's original dict experiment, smaller still, is :mod:`simlab.props.dict_experiment`.
 """
 
 from __future__ import annotations

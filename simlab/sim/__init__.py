@@ -7,7 +7,7 @@ nemesis injects crashes, pauses, slow steps, duplicate deliveries and cancels;
 :mod:`~simlab.sim.mailbox` receives the e-mails; :mod:`~simlab.sim.variants` wraps the ledger in
 the broken variants learners compare. :func:`~simlab.sim.simulation.simulate` runs it all and
 returns the history and the checker's verdict. :mod:`~simlab.sim.sweep` runs many seeds and
-rates, :mod:`~simlab.sim.canary` a canary rollout, :mod:`~simlab.sim.bench` the speed benchmark.
+rates, :mod:`~simlab.sim.canary` a canary rollout, :mod:`~simlab.bench.sim` the speed benchmark.
 The faults of a run are a :mod:`~simlab.sim.schedule` (decided by the
 :mod:`~simlab.sim.nemesis`), replayable byte for byte; :mod:`~simlab.sim.shrink` shrinks a failing
 one to the few faults that still break the rule and :mod:`~simlab.sim.story` tells it

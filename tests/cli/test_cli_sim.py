@@ -7,8 +7,6 @@ import json
 
 import pytest
 
-from simlab.sim.bench import bench_sim
-from simlab.sim.scenario import Scenario
 from tests.strategies import run_cli
 
 SMALL = ["--tasks", "30"]
@@ -148,31 +146,6 @@ def test_is_faults_all_with_a_schedule_refused(tmp_path, capsys):
     run(["simulate", *SMALL, "--save-schedule", str(path)], capsys)
     code, out, err = run(["simulate", "--schedule", str(path), "--faults", "all"], capsys)
     assert code == 2 and "drop --faults" in err
-
-
-def test_does_bench_sim_compare_three_ledgers_on_one_story():
-    out = bench_sim(Scenario(tasks=40, workers=8), rounds=1, bare=1000)
-    assert [r["ledger"] for r in out["rows"]] == [
-        "MemoryLedger",
-        "Ledger(':memory:')",
-        "Ledger(WAL file)",
-    ]
-    assert out["rows"][0]["ratio"] == 1.0
-    assert all(0 < r["check_share"] < 1 for r in out["rows"])
-    assert all(r["completed"] == out["rows"][0]["completed"] > 0 for r in out["rows"])
-    assert out["same_history"]
-
-
-def test_does_the_mmc_bench_agree_with_erlang_c_and_name_its_engines():
-    from simlab.sim.bench_mmc import bench_mmc, ciw_available
-
-    out = bench_mmc(400, rounds=1, replications=4, warm_up=50)
-    engines = [r["engine"] for r in out["rows"]]
-    assert engines[-2:] == ["MemoryLedger", "Ledger(':memory:')"]
-    assert ("Ciw" in engines) == ciw_available()
-    memory, sqlite = out["rows"][-2:]
-    assert memory["wait"] == sqlite["wait"] > 0  # one seed, one story, whatever the ledger
-    assert all((r["ratio"] is None) != ciw_available() for r in out["rows"])
 
 
 def test_does_the_scale_bench_report_each_size_and_its_growth(capsys):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.grading.bench import execute_plain
+from simlab.bench.grading import execute_plain
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 
 pytestmark = pytest.mark.kernel

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
-from simlab.ledger import dict_experiment as model
 from simlab.ledger.arguments import MAX_JSON_DEPTH, MAX_TTL, MAX_VALUE_BYTES
+from simlab.props import dict_experiment as model
 from simlab.records import CANCELLED, COMPLETED, DEAD, PROBE_TENANT, QUEUED, RUNNING, Effect, Lease
 from tests.strategies import FakeClock, json_values, non_json_values
 

@@ -1,6 +1,6 @@
 """What only the PostgreSQL ledger has to prove: opening and migrating a shared database, the
 claim's SKIP LOCKED pick, the fence and the effect record under real concurrent transactions,
-clear errors, ``connect()``'s dispatch, and the throwaway server's clean-up.
+clear errors and ``connect()``'s dispatch.
 
 The contract itself (every method, result and refusal) runs on PostgreSQL in
 ``test_ledger_contract.py``; these tests use a second, raw connection to hold row locks the way
@@ -9,7 +9,6 @@ another machine's worker would.
 
 from __future__ import annotations
 
-import glob
 import re
 import threading
 import time
@@ -25,14 +24,12 @@ from simlab.ledger import (
     PostgresRacyClaimLedger,
     RacyClaimLedger,
     connect,
-    throwaway,
 )
 from simlab.ledger.connect import redact, remove_probe
 from simlab.ledger.memory import MemoryLedger
 from simlab.ledger.postgres import statements as pg_statements
 from simlab.ledger.postgres.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from simlab.records import PROBE_TENANT, Lease
-from tests.conftest import postgres_unavailable
 
 TTL = 10.0
 
@@ -353,45 +350,3 @@ def test_is_a_nul_character_refused_as_bad_input(fresh_postgres, where):
             else:
                 ledger.record_effect(lease, "email\x00")
         assert ledger.tasks() == before and ledger.effects("j1") == []
-
-
-# -- the throwaway server ------------------------------------------------------------------------
-
-
-@pytest.mark.server
-def test_does_the_throwaway_server_clean_up_after_an_error():
-    before = set(glob.glob("/tmp/simlab-pg-*"))
-    with pytest.raises(RuntimeError, match="boom"):
-        try:
-            with throwaway.throwaway_postgres() as url:
-                with psycopg.connect(url, autocommit=True) as db:
-                    assert db.execute("SELECT 1").fetchone() == (1,)
-                raise RuntimeError("boom")
-        except throwaway.PostgresUnavailable as exc:
-            postgres_unavailable(str(exc))
-    assert set(glob.glob("/tmp/simlab-pg-*")) == before
-    with pytest.raises(psycopg.OperationalError):
-        psycopg.connect(url, connect_timeout=2)
-
-
-def test_does_a_machine_without_server_binaries_get_one_sentence(monkeypatch):
-    monkeypatch.setattr(throwaway, "find_postgres_bin", lambda: None)
-    with pytest.raises(throwaway.PostgresUnavailable, match="binaries .* not found"):
-        with throwaway.throwaway_postgres():
-            pass
-
-
-def test_do_the_postgres_tests_skip_locally_and_fail_under_ci(monkeypatch):
-    monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="PostgreSQL tests skipped: no initdb"):
-        postgres_unavailable("no initdb")
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="cannot run under CI=true: no initdb"):
-        postgres_unavailable("no initdb")
-
-
-def test_are_the_binaries_found_where_debian_puts_them():
-    found = throwaway.find_postgres_bin()
-    if found is None:
-        postgres_unavailable("no initdb on this machine")
-    assert all((Path(found) / name).is_file() for name in ("initdb", "pg_ctl", "postgres"))

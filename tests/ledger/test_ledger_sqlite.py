@@ -157,18 +157,6 @@ def test_counts_per_status():
     assert [t.task_id for t in ledger.tasks("queued")] == ["c"]
 
 
-def test_does_the_ledger_benchmark_report_both_modes_side_by_side(tmp_path):
-    from simlab.cli.bench import bench_ledger
-
-    rows = bench_ledger(n=50, rounds=1, folder=str(tmp_path))
-    assert [row["mode"] for row in rows] == [":memory:", "WAL file"]
-    for row in rows:
-        assert row["cycles_per_s"] > 0 and row["raw_tx_per_s"] > 0
-        assert row["ratio"] == row["cycles_per_s"] / row["raw_tx_per_s"]
-        assert row["bare_sql_ratio"] > 0
-        assert row["vs_bare"] == pytest.approx(row["ratio"] / row["bare_sql_ratio"])
-
-
 def test_do_the_bare_measures_count_their_writes_toward_the_checkpoints(tmp_path):
     from simlab.ledger.sqlite.probes import raw_update_transaction
 
@@ -180,40 +168,6 @@ def test_do_the_bare_measures_count_their_writes_toward_the_checkpoints(tmp_path
     raw_update_transaction(ledger, "t2")
     assert ledger._writes_left == left - 3  # a claim, a save, one raw UPDATE
     ledger.close()
-
-
-def test_does_each_schema_variant_differ_from_the_ledger_in_what_it_says():
-    from simlab.ledger.bench_schema import _database, variants
-
-    tables = variants()
-    ledger = tables["ledger"]
-    assert "CHECK (status" in ledger and "CHECK (step" in ledger and "tasks_claimable" in ledger
-    assert "CHECK (status" not in tables["no status CHECK"]
-    assert (
-        "CHECK (step" not in tables["no step CHECK"] and "CHECK (status" in tables["no step CHECK"]
-    )
-    assert "tasks_claimable" not in tables["no claimable index"]
-    minimal = tables["minimal"]
-    assert "CHECK" not in minimal and "INDEX" not in minimal and "seq" not in minimal
-    from simlab.ledger.sqlite import statements as q
-
-    for ddl in tables.values():  # each runs the ledger's claim and save
-        db = _database(ddl, ["t1"])
-        claim = {"worker": "w", "until": 9.0, "now": 0.0, "task_id": "t1", "max": None}
-        (row,) = db.execute(q.CLAIM_ONE[0], claim).fetchall()
-        save = {"step": 1, "result": None, "checkpoint": None, "now": 1.0, "epoch": row[2]}
-        assert db.execute(q.SAVE_DONE, {**save, "task_id": "t1"}).rowcount == 1
-        db.close()
-
-
-def test_does_the_schema_benchmark_report_every_variant_against_the_minimal_table():
-    from simlab.ledger.bench_schema import bench_schema, variants
-
-    out = bench_schema(n=40, rounds=1, backlog=40)
-    assert [r["variant"] for r in out["rows"]] == list(variants())
-    assert out["rows"][-1]["vs_minimal"] == 1.0
-    assert [r["variant"] for r in out["claim_next"]] == ["ledger", "no claimable index"]
-    assert [r["variant"] for r in out["submit"]] == ["ledger", "no AUTOINCREMENT"]
 
 
 def test_does_the_bare_cycle_really_claim_and_complete_the_task():

@@ -197,13 +197,3 @@ def test_does_every_fault_kind_of_the_scope_get_explored():
         "record-crash", "claim-pause", "duplicate", "cancel", "requeue",
     }  # fmt: skip
     assert out.ok and out.signature == ()
-
-
-def test_does_the_bench_time_a_search_beside_the_yardstick_by_wall_and_cpu():
-    from simlab.sim.bench_explore import bench_explore
-
-    out = bench_explore(faults=(1,), jobs=2)
-    (row,) = out["rows"]
-    assert row["certified"] and row["schedules"] == explore(_memory, max_faults=1).schedules
-    assert row["cpu_seconds"] > 0 and out["bare_cpu_seconds"] > 0  # the children's CPU counts
-    assert row["cpu_yardsticks"] == row["cpu_seconds"] / out["bare_cpu_seconds"]

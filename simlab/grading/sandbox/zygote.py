@@ -36,7 +36,7 @@ PRELOAD = (
     "simlab.learn.self_check",
     "simlab.check.checker",
     "simlab.sim.simulation",
-    "simlab.ledger.processes",
+    "simlab.props.processes",
     "IPython.core.interactiveshell",
     "comm",
 )

@@ -29,7 +29,7 @@ from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
-from simlab.ledger.dict_experiment import claim, commit, new_state
+from simlab.props.dict_experiment import claim, commit, new_state
 
 __all__ = ["cancel_after_claim", "reference_cancel", "reference_requeue", "MOVES"]
 

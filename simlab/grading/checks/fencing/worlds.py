@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask
+from simlab.grading.checks.fencing.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.ledger.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.records import CANCELLED, RUNNING
 from simlab.sim.mailbox import Mailbox as KitMailbox
@@ -63,7 +63,7 @@ FACTS = (
     "requeue_restarts_from_zero",
 )
 
-#: The evidence the kit's worker retrieves (``simlab.ledger.processes.resume_one_step``).
+#: The evidence the kit's worker retrieves (``simlab.props.processes.resume_one_step``).
 KIT_EVIDENCE = "doc-1@v3"
 
 
@@ -193,7 +193,7 @@ class WorldMailbox(KitMailbox):
 
 
 def resume_one_step(ledger: Any, task_id: str, worker: str, evidence: str) -> dict:
-    """The chapter's worker (:func:`simlab.ledger.processes.resume_one_step`) retrieving
+    """The chapter's worker (:func:`simlab.props.processes.resume_one_step`) retrieving
     ``evidence``: claim, do one step, report what happened."""
     try:
         lease = ledger.claim(task_id, worker, 30.0)

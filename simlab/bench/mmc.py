@@ -23,7 +23,7 @@ import statistics
 import time
 from typing import Any
 
-from simlab.sim.bench import WIDGET
+from simlab.bench.sim import WIDGET
 from simlab.sim.queueing import confidence_interval, mean_wait, mmc_scenario, waits
 from simlab.sim.simulation import simulate
 

@@ -8,8 +8,8 @@ compared by nbval as well.
 from __future__ import annotations
 
 from simlab.ledger import RacyClaimLedger
-from simlab.ledger.dict_experiment import claim, commit, new_state
-from simlab.ledger.fenced_store import WITHDRAWN, FencedStore, cancel_story
+from simlab.props.dict_experiment import claim, commit, new_state
+from simlab.props.fenced_store import WITHDRAWN, FencedStore, cancel_story
 
 
 def test_does_the_store_refuse_only_tokens_lower_than_the_highest_seen():

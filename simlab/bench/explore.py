@@ -3,7 +3,7 @@ against one million bare SimPy timeouts measured in the same process.
 
 The default scope (2 tasks x 2 workers x 2 steps over the kit's SQLite ``:memory:`` ledger) is
 certified with at most 2 faults and with at most 3, and each search is timed by the wall clock
-beside the yardstick (:func:`~simlab.sim.bench.bare_timeouts`), best of ``rounds``. Reported:
+beside the yardstick (:func:`~simlab.sim.yardstick.bare_timeouts`), best of ``rounds``. Reported:
 schedules and distinct states per second and the search's time in yardsticks, by the wall
 clock (the goals') and by CPU time (the search's processes and the yardstick's, which a machine
 busy with other work changes less than it changes wall times).
@@ -17,8 +17,8 @@ import os
 import time
 from typing import Any
 
-from simlab.sim.bench import bare_timeouts
 from simlab.sim.explore import explore
+from simlab.sim.yardstick import bare_timeouts
 
 __all__ = ["bench_explore", "GOALS"]
 

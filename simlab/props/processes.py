@@ -1,7 +1,7 @@
 """Real worker processes over a shared ledger, for the demo, the race and the stress test.
 
-Each entry point runs in its own OS process (``python -m simlab.cli.worker COMMAND ...``, whose
-arguments :mod:`simlab.cli.worker` parses) and talks to the ledger only through the contract, as
+Each entry point runs in its own OS process (``python -m simlab.props.worker COMMAND ...``, whose
+arguments :mod:`simlab.props.worker` parses) and talks to the ledger only through the contract, as
 a production worker would. ``PATH`` is anything :func:`simlab.ledger.connect` opens: a SQLite
 file, or a ``postgresql://`` URL (the same code then runs against a server, as on many
 machines). Output is one JSON object per line on stdout, so a parent process can read what

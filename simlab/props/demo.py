@@ -26,7 +26,7 @@ __all__ = ["chapter_story", "claim_race", "RaceOutcome"]
 
 
 def _worker_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "simlab.cli.worker", *args]
+    return [sys.executable, "-m", "simlab.props.worker", *args]
 
 
 def _run_worker(*args: str) -> list[dict]:

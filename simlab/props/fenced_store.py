@@ -8,7 +8,7 @@ remembers the highest token it has seen and refuses every write whose token is l
 that carries the highest token so far is accepted, so the current holder may write many times.
 
 :func:`cancel_story` plays notebook 01's story on the chapter's dict
-(:mod:`simlab.ledger.dict_experiment`): worker A writes its report part by part to a
+(:mod:`simlab.props.dict_experiment`): worker A writes its report part by part to a
 :class:`FencedStore`; a user cancels the task after the first part, and the cancel withdraws the
 report in the store, with the task's epoch as its token. When the cancel bumps the epoch, the
 withdrawal carries a higher token than A's, and the store refuses A's later parts; when it only
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.ledger.dict_experiment import claim, commit, new_state
+from simlab.props.dict_experiment import claim, commit, new_state
 from simlab.records import CANCELLED
 
 __all__ = ["FencedStore", "Write", "CancelStory", "cancel_story", "WITHDRAWN"]

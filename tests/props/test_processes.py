@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 
 from simlab.ledger import connect
-from simlab.ledger.demo import chapter_story, claim_race
+from simlab.props.demo import chapter_story, claim_race
 
 #: The stress test's size: the issue asks for at least 1,000 tasks x 4 steps on each engine.
 FLEET_TASKS, FLEET_STEPS, FLEET_WORKERS, FLEET_KILLS = 1000, 4, 4, 12
@@ -27,7 +27,7 @@ FLEET_TASKS, FLEET_STEPS, FLEET_WORKERS, FLEET_KILLS = 1000, 4, 4, 12
 
 def _resume(target: str, worker: str) -> dict:
     out = subprocess.run(
-        [sys.executable, "-m", "simlab.cli.worker", "resume", target, "j1", "--worker", worker],
+        [sys.executable, "-m", "simlab.props.worker", "resume", target, "j1", "--worker", worker],
         capture_output=True,
         text=True,
         timeout=120,
@@ -81,7 +81,7 @@ def test_does_the_atomic_claim_give_every_claimer_its_own_epoch(ledger_target):
 
 def _start_worker(target: str, n: int, folder, log) -> tuple[subprocess.Popen, object]:
     err = open(folder / f"w{n}.err", "w")
-    cmd = [sys.executable, "-m", "simlab.cli.worker", "fleet", target, "--name", f"w{n}"]
+    cmd = [sys.executable, "-m", "simlab.props.worker", "fleet", target, "--name", f"w{n}"]
     cmd += ["--steps", str(FLEET_STEPS), "--ttl", "0.4", "--work", "0.002", "--seed", str(n)]
     cmd += ["--log", str(log)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err), err

@@ -23,13 +23,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import simpy
-
 from simlab.check.history import history_digest
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
+from simlab.sim.yardstick import bare_timeouts
 
-__all__ = ["bench_sim", "bare_timeouts", "WIDGET", "MEMORY_GOAL", "CHECK_GOAL"]
+__all__ = ["bench_sim", "WIDGET", "MEMORY_GOAL", "CHECK_GOAL"]
 
 #: The widget-size scenario the notebooks run interactively (every fault on, at defaults).
 WIDGET = Scenario(tasks=1000, steps=3, workers=8)
@@ -37,22 +36,6 @@ WIDGET = Scenario(tasks=1000, steps=3, workers=8)
 MEMORY_GOAL = 0.6
 #: Checking a run should cost at most this share of the ``simulate`` call that includes it.
 CHECK_GOAL = 0.2
-
-
-def bare_timeouts(n: int = 1_000_000) -> float:
-    """Seconds SimPy needs for ``n`` bare timeouts in one process: the machine's yardstick."""
-    env = simpy.Environment()
-
-    def tick(env):
-        timeout = env.timeout
-        for _ in range(n):
-            yield timeout(1)
-
-    env.process(tick(env))
-    gc.collect()
-    start = time.perf_counter()
-    env.run()
-    return time.perf_counter() - start
 
 
 def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:

@@ -12,7 +12,7 @@ the CPU time of this process, which other load on a shared machine barely moves;
 is wall time, since the work happens in the server process and on the wire. A third measure, the
 same two statements with no Python around them, shows the floor of the schema; ``vs_bare`` is
 the cycles' rate over theirs, the share of a cycle that is SQLite (goal: :data:`BARE_GOAL`). What
-the schema itself costs against a minimal table is :mod:`simlab.ledger.bench_schema`.
+the schema itself costs against a minimal table is :mod:`simlab.bench.schema`.
 
 Each measure counts its writes toward the ledger's checkpoints (a file ledger checkpoints its
 write-ahead log every :data:`~simlab.ledger.sqlite.CHECKPOINT_EVERY` writes), so each pays for

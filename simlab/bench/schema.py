@@ -12,7 +12,7 @@ bare, on tables that differ from the ledger's in one thing each, and on a minima
 
 Each variant is read off the migration's own text (a variant whose text is not found raises, so a
 new schema cannot leave this measure behind silently). Every variant lives in its own
-``:memory:`` database; the variants alternate every :data:`~simlab.ledger.bench.CHUNK` cycles and
+``:memory:`` database; the variants alternate every :data:`~simlab.bench.ledger.CHUNK` cycles and
 the best round counts, in CPU time. Reported: cycles per CPU-second and the ratio to the minimal
 table. A second measure says what the partial index buys: ``claim_next`` (the oldest claimable
 task) with ``backlog`` finished tasks ahead of the queue, with and without the index. A third
@@ -120,7 +120,7 @@ def bench_schema(n: int = 5000, rounds: int = 3, backlog: int = 5000) -> dict[st
     ``vs_minimal``. ``claim_next``: ``variant`` (``ledger``, ``no claimable index``),
     ``cycles_per_s`` of claim_next+save with ``backlog`` completed tasks ahead of the queue.
     """
-    from simlab.ledger.bench import CHUNK
+    from simlab.bench.ledger import CHUNK
 
     tables = variants()
     best = dict.fromkeys(tables, 0.0)
@@ -158,7 +158,7 @@ def bench_schema(n: int = 5000, rounds: int = 3, backlog: int = 5000) -> dict[st
 def _submits(n: int, rounds: int) -> list[dict[str, Any]]:
     """Submits per CPU-second (best round) of the ledger's table, with and without
     ``AUTOINCREMENT``, interleaved chunk by chunk."""
-    from simlab.ledger.bench import CHUNK
+    from simlab.bench.ledger import CHUNK
 
     tables = {"ledger": _TABLES, "no AUTOINCREMENT": _without(_TABLES, _AUTOINCREMENT)}
     best = dict.fromkeys(tables, 0.0)
