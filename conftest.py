@@ -6,6 +6,11 @@ binds them. When several processes start kernels at once (the xdist workers, the
 grading tests, the site's build), another process can take such a port first, and the kernel dies
 before replying to ``kernel_info``. IPC sockets are files named for each kernel, so no two
 kernels can collide; the folder is removed when the test process ends.
+
+nbval stops each kernel at once (``shutdown_kernel(now=True)``, a kill), so what a notebook
+leaves for its interpreter's exit to clean (a ``tempfile.TemporaryDirectory``, an open ledger)
+would outlive every run. The kernels here are asked to shut down instead, and killed only if they
+do not within jupyter_client's wait, so a notebook run leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -32,5 +37,9 @@ else:
             super().__init__(**kwargs)
             self.transport = "ipc"
             self.ip = os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+
+        def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+            """Ask the kernel to exit, so its exit handlers run; a kill only past the wait."""
+            super().shutdown_kernel(now=False, restart=restart)
 
     nbval.kernel.KernelManager = IpcKernelManager
