@@ -125,10 +125,8 @@ def check(args: argparse.Namespace) -> None:
 
 
 def _given(args: argparse.Namespace, name: str) -> bool:
-    return bool(
-        {"deadline": args.deadline, "policy": args.late_policy, "extensions": args.extension,
-         "excused": args.excuse}[name]
-    )  # fmt: skip
+    """Whether term ``name`` was given: its option's value (argparse's dest of the option)."""
+    return bool(getattr(args, _OPTIONS[name].removeprefix("--").replace("-", "_")))
 
 
 def course(args: argparse.Namespace):
