@@ -250,11 +250,11 @@ def kept(queue) -> tuple[dict, dict]:
 
 
 def queue_class(args: argparse.Namespace, kept_: tuple[dict, dict], subs, roster):
-    """A queue report's class: (roster, handed, terms), from what the queue keeps
+    """A queue report's class: (roster, handed, terms, given), from what the queue keeps
     (:func:`kept`). The roster is the one given, else one made of the students the course
     layout named when the submissions were enqueued (None when none did); handed is each
     submission's (time, why none); terms the stored ones with each one given replacing its
-    own."""
+    own; given the names of the terms given (:func:`given_terms`)."""
     from simlab.grading.lateness import LateError, Terms, parse_time
     from simlab.grading.messages import stored
 
@@ -271,7 +271,7 @@ def queue_class(args: argparse.Namespace, kept_: tuple[dict, dict], subs, roster
         handed.append((None if when is None else parse_time(when), stored(note)))
     if roster is None:
         roster = stored_roster(records, subs)
-    return roster, handed, terms
+    return roster, handed, terms, given
 
 
 def stored_roster(records: dict, subs):

@@ -66,7 +66,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     roster = load_roster(args.roster)
     if roster is None and course is not None:
         roster = deadlines.layout_roster(course)
-    roster, handed, terms = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
+    roster, handed, terms, _ = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
     subs = _overridden(subs, keys, who, queue.overrides())
@@ -120,9 +120,8 @@ def report(args: argparse.Namespace, queue) -> int:
         kept = deadlines.kept(queue)
     roster = load_roster(args.roster)
     subs = qr.latest(everything)
-    roster, handed, terms = deadlines.queue_class(args, kept, subs, roster)
+    roster, handed, terms, given = deadlines.queue_class(args, kept, subs, roster)
     keys = [s.notebook for s in subs]
-    _, given = deadlines.given_terms(args)
     known = [s.id for s in roster.students] if roster is not None else keys
     deadlines.check_students(terms, given, known, roster.path if roster else "the queue")
     who = assign(keys, roster) if roster is not None else None
