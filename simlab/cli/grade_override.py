@@ -97,9 +97,9 @@ def run(args: argparse.Namespace, queue) -> int:
         roster = load_roster(args.roster)
         subs = queue.submissions()
         if roster is None:  # a class enqueued from a course layout: its students by their IDs
-            from simlab.cli.grade_deadline import kept, stored_roster
+            from simlab.cli.grade_deadline import stored_roster
 
-            roster = stored_roster(kept(queue)[0], subs)
+            roster = stored_roster(queue.handed_in(), subs)
         keys = sorted({s.notebook for s in subs})
         try:
             known = known_questions(s.result for s in subs)
