@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from simlab.i18n.language import LANGS
+
 __all__ = [
     "LANGS",
     "Said",
@@ -33,7 +35,6 @@ __all__ = [
     "RULES_ZH",
 ]
 
-LANGS = ("en", "zh")
 #: How a list of values is joined, per language.
 SEPARATORS = {"en": ", ", "zh": "、"}
 

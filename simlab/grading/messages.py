@@ -41,7 +41,7 @@ from types import ModuleType
 from typing import Any
 
 from simlab.grading.text import for_people
-from simlab.i18n.language import KIT, SENTENCES
+from simlab.i18n.language import KIT, LANGS, SENTENCES
 
 __all__ = [
     "LANGS",
@@ -61,7 +61,6 @@ __all__ = [
     "SAME",
 ]
 
-LANGS = ("en", "zh")
 #: The ID of text shown as it is in every language (see :func:`sentence`).
 VERBATIM = "grader.verbatim"
 #: The ID of a node that only cuts its text (see :func:`shortened`, :func:`capped`).

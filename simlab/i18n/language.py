@@ -179,8 +179,8 @@ class _Translating(io.TextIOBase):
 
     def write(self, text: str) -> int:
         self._pending += text
-        done, _, self._pending = self._pending.rpartition("\n")
-        if _:
+        done, newline, self._pending = self._pending.rpartition("\n")
+        if newline:
             self.inner.write(lines(done + "\n"))
         return len(text)
 
