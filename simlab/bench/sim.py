@@ -1,18 +1,16 @@
 """``simlab bench sim``: how fast the simulator runs, over three ledgers, measured side by side.
 
-One seeded scenario (by default the notebook widget's size: 1,000 tasks x 3 steps, 8 workers,
-every fault on) is simulated over :class:`~simlab.ledger.memory.MemoryLedger`,
-``Ledger(":memory:")``
-and a WAL file ledger, alternating in each round; the best round of each counts. Reported:
-completed tasks per wall second, each ledger's ratio to ``MemoryLedger``, and the widget run
-against the cost of one million bare SimPy timeouts measured in the same process.
+One seeded scenario (by default the notebook widget's size: 1,000 tasks x 3 steps, 8 workers, every
+fault on) is simulated over :class:`~simlab.ledger.memory.MemoryLedger`, ``Ledger(":memory:")`` and
+a WAL file ledger, alternating in each round; the best round of each counts. Reported: completed
+tasks per wall second, each ledger's ratio to ``MemoryLedger``, and the widget run against the cost
+of one million bare SimPy timeouts measured in the same process.
 
 Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
-million bare timeouts (about 1 s on 2 cores). The histories of the three runs must be identical:
-the ledgers implement one contract, so the same seed tells the same story. Checking a run (the
-replay through the protocol's model and every rule, :func:`simlab.check.check`) is timed on its
-own, on the same history, and reported as a share of the ``simulate`` call that includes it
-(goal: at most :data:`CHECK_GOAL`).
+million bare timeouts. The histories of the three runs must be identical: the ledgers implement one
+contract, so the same seed tells the same story. Checking a run (the replay through the protocol's
+model and every rule, :func:`simlab.check.check`) is timed on its own, on the same history, and
+reported as a share of the ``simulate`` call that includes it (goal: at most :data:`CHECK_GOAL`).
 """
 
 from __future__ import annotations

@@ -41,11 +41,14 @@ def _emit(**fields) -> None:
     print(json.dumps(fields, sort_keys=True), flush=True)
 
 
-def resume_one_step(ledger: TaskLedger, task_id: str, worker: str, ttl: float = 30.0) -> dict:
+def resume_one_step(
+    ledger: TaskLedger, task_id: str, worker: str, ttl: float = 30.0, evidence: str = "doc-1@v3"
+) -> dict:
     """Claim ``task_id`` and run exactly one step of the chapter's two-step task.
 
-    Step 0 -> 1 persists retrieved evidence; step 1 -> 2 answers from that persisted evidence
-    and completes the task. Returns what happened as a plain dict (claim refusals included).
+    Step 0 -> 1 persists the retrieved ``evidence``; step 1 -> 2 answers from that persisted
+    evidence and completes the task. Returns what happened as a plain dict (claim refusals
+    included).
     """
     try:
         lease = ledger.claim(task_id, worker, ttl)
@@ -59,13 +62,13 @@ def resume_one_step(ledger: TaskLedger, task_id: str, worker: str, ttl: float = 
         "step": lease.step,
     }
     if lease.step == 0:
-        saved = ledger.save(lease, 1, checkpoint={"evidence": ["doc-1@v3"]})
+        saved = ledger.save(lease, 1, checkpoint={"evidence": [evidence]})
         out.update(saved_step=1, accepted=saved)
         if saved:
             ledger.release(lease)  # this process stops here; the next one resumes at step 1
     else:
-        evidence = (lease.checkpoint or {}).get("evidence", [])
-        answer = f"answer citing {', '.join(evidence)}"
+        cited = (lease.checkpoint or {}).get("evidence", [])
+        answer = f"answer citing {', '.join(cited)}"
         saved = ledger.save(lease, 2, result=answer, checkpoint=lease.checkpoint, done=True)
         out.update(saved_step=2, accepted=saved)
     record = ledger.get(task_id)

@@ -31,12 +31,13 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from simlab.errors import LeaseHeld, TerminalTask
+from simlab.errors import TerminalTask
 from simlab.grading.checks.fencing.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
+from simlab.props.processes import resume_one_step
 from simlab.records import CANCELLED, RUNNING
 from simlab.sim.mailbox import Mailbox as KitMailbox
 
@@ -192,30 +193,6 @@ class WorldMailbox(KitMailbox):
             super().send(key)
 
 
-def resume_one_step(ledger: Any, task_id: str, worker: str, evidence: str) -> dict:
-    """The chapter's worker (:func:`simlab.props.processes.resume_one_step`) retrieving
-    ``evidence``: claim, do one step, report what happened."""
-    try:
-        lease = ledger.claim(task_id, worker, 30.0)
-    except (TerminalTask, LeaseHeld) as exc:
-        return {"event": "claim-refused", "worker": worker, "task": task_id, "reason": str(exc)}
-    out = {"event": "claim", "worker": worker, "task": task_id, "epoch": lease.epoch}
-    out["step"] = lease.step
-    if lease.step == 0:
-        saved = ledger.save(lease, 1, checkpoint={"evidence": [evidence]})
-        out.update(saved_step=1, accepted=saved)
-        if saved:
-            ledger.release(lease)
-    else:
-        cited = (lease.checkpoint or {}).get("evidence", [])
-        answer = f"answer citing {', '.join(cited)}"
-        saved = ledger.save(lease, 2, result=answer, checkpoint=lease.checkpoint, done=True)
-        out.update(saved_step=2, accepted=saved)
-    record = ledger.get(task_id)
-    out.update(status=record.status, stored_step=record.step)
-    return out
-
-
 # ------------------------------------------------------------------------ one play, lent ------
 
 #: The most ledgers, mailboxes and worker runs one play may open, and distinct paths it may use.
@@ -323,7 +300,9 @@ class Play:
         if not isinstance(task_id, str):
             raise TypeError("task_id must be a string")
         with WorldLedger(self.file(path), self.world) as ledger:
-            report = resume_one_step(ledger, task_id, f"pid-{4000 + n}", self.world.evidence)
+            report = resume_one_step(
+                ledger, task_id, f"pid-{4000 + n}", evidence=self.world.evidence
+            )
         self.reports.append(report)
         return dict(report)
 
