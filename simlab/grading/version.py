@@ -41,8 +41,9 @@ _MODULE_NAME = re.compile(r"(simlab(?:\.\w+)*)(?::\w+)?")
 def grader_version() -> str:
     """:func:`version_of` the installed ``simlab`` package. Any change to what decides a grade
     is a new version, and a queue grades every submission again at a new version. Computed
-    once, by one thread: grading threads ask for it at once, and CPython 3.11's ``ast.parse``
-    may fail with a ``SystemError`` when threads run it side by side."""
+    once, by one thread, however many grading threads ask for it at once."""
+    # One thread at a time: CPython 3.11's ast.parse may raise SystemError when threads run it
+    # side by side.
     with _VERSION_LOCK:
         return _installed_version()
 
