@@ -26,10 +26,10 @@ from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.checks.histories.ttl_reference import (
     PAUSES,
     SHOWN_SEEDS,
-    _run,
     choose_ttl,
     measure,
     recovery_times,
+    run_of,
 )
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
@@ -132,7 +132,7 @@ def _foreseen_by_none(calls: tuple[tuple[float, tuple[int, ...]], ...]) -> bool:
         (  # duplicate work from the workers' wasted steps, not the ledger's refused saves
             ("duplicate_work",),
             lambda ttl, seeds: {
-                "duplicate_work": sum(_run(ttl, n).wasted for n in seeds) / len(seeds)
+                "duplicate_work": sum(run_of(ttl, n).wasted for n in seeds) / len(seeds)
             },
         ),
     )

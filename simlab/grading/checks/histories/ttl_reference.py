@@ -13,7 +13,15 @@ from typing import Any
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
-__all__ = ["PAUSES", "SHOWN_SEEDS", "recovery_times", "measure", "choose_ttl"]
+__all__ = [
+    "PAUSES",
+    "SHOWN_SEEDS",
+    "PausesRun",
+    "recovery_times",
+    "measure",
+    "run_of",
+    "choose_ttl",
+]
 
 #: The ttl scenario of the notebook (``PAUSES`` there).
 PAUSES = Scenario(
@@ -48,7 +56,7 @@ def recovery_times(history: Any) -> list[float]:
 
 def measure(ttl: float, seeds: Any) -> dict[str, float]:
     """Mean refused saves and mean total recovery time per run of :data:`PAUSES`."""
-    runs = [_run(float(ttl), int(seed)) for seed in seeds]
+    runs = [run_of(float(ttl), int(seed)) for seed in seeds]
     return {
         "duplicate_work": sum(run.refused for run in runs) / len(runs),
         "waiting": sum(run.waiting for run in runs) / len(runs),
@@ -56,7 +64,7 @@ def measure(ttl: float, seeds: Any) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
-class _Run:
+class PausesRun:
     """What one run of :data:`PAUSES` measures: the refused saves (``stale_rejected``), the
     total recovery time, and the workers' wasted steps (refused saves and crashes)."""
 
@@ -66,10 +74,12 @@ class _Run:
 
 
 @functools.lru_cache(maxsize=256)
-def _run(ttl: float, seed: int) -> _Run:
+def run_of(ttl: float, seed: int) -> PausesRun:
+    """One run of :data:`PAUSES` at ``ttl`` and ``seed``, as :func:`measure` and the hidden
+    world read it."""
     # Kept: the world's draws and the check measure the same runs, and a run is the costly part.
     result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
-    return _Run(
+    return PausesRun(
         result.stale_rejected,
         sum(recovery_times(result.history)),
         int(result.metrics["wasted_steps"]),
