@@ -109,6 +109,9 @@ class Ledger(SqlLedger):
             self.close()
             raise
         self._writes_left = _NEVER if self.path == ":memory:" else CHECKPOINT_EVERY
+        #: every statement of the contract runs on this one cursor (each is run to completion
+        #: before the next): ``Connection.execute`` would make a new cursor for every call
+        self._cursor = self._db.cursor()
 
     def close(self) -> None:
         """Close the connection (committed work is durable); the file is no longer held."""
@@ -161,14 +164,14 @@ class Ledger(SqlLedger):
         """All rows of one statement (run to completion, so a write commits before we return);
         SQLite's errors as :class:`LedgerError`."""
         try:
-            return self._db.execute(sql, params).fetchall()
+            return self._cursor.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 
     def _count(self, sql: str, params: dict) -> int:
         """Rows changed by one statement; SQLite's errors as :class:`LedgerError`."""
         try:
-            return self._db.execute(sql, params).rowcount
+            return self._cursor.execute(sql, params).rowcount
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 
