@@ -80,10 +80,13 @@ class Worker:
     # ------------------------------------------------------------------ one task
     def _handle(self, task: str):
         """Claim ``task`` and run its steps; return True if the worker crashed."""
-        lease = yield from self._claim(task)
+        sim = self.sim
+        if sim.two_statement_claim:
+            lease = yield from self._claim(task)
+        else:
+            lease = self._claim_at_once(task)
         if lease is None:
             return False
-        sim = self.sim
         env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
         sc = sim.scenario
         name, steps = self.name, sc.steps
@@ -223,35 +226,59 @@ class Worker:
         trip); return the :class:`~simlab.records.Lease`, or None if the claim was refused
         (the message is acknowledged when the task is finished or unknown)."""
         sim = self.sim
-        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
-        name, ttl = self.name, sim.scenario.ttl
-        rec(env.now, "invoke", name, "claim", task)
+        if not sim.two_statement_claim:
+            return self._claim_at_once(task)
+        env, ledger, name = sim.env, sim.ledger, self.name
+        sim.history.record(env.now, "invoke", name, "claim", task)
         try:
-            if sim.two_statement_claim:
-                ledger.claim_update(task, name, ttl)
-                wait = ledger.round_trip
-                if env.now < sim.faults_until:
-                    wait += self._pause_in_claim(task)
-                if wait:
-                    yield env.timeout(wait)
-                lease = ledger.claim_read(task, name)
-            else:
-                lease = ledger.claim(task, name, ttl)
-        except LeaseHeld:
-            rec(env.now, "fail", name, "claim", task, reason="lease-held")
-            return None
-        except TerminalTask as exc:
-            rec(env.now, "fail", name, "claim", task, reason="terminal", status=exc.status)
-            broker.ack(task)
-            return None
-        except UnknownTask:
-            rec(env.now, "fail", name, "claim", task, reason="unknown")
-            broker.ack(task)
-            return None
-        now = env.now
-        rec(now, "ok", name, "claim", task, lease.epoch, lease.step, lease_until=lease.lease_until)
+            ledger.claim_update(task, name, sim.scenario.ttl)
+            wait = ledger.round_trip
+            if env.now < sim.faults_until:
+                wait += self._pause_in_claim(task)
+            if wait:
+                yield env.timeout(wait)
+            lease = ledger.claim_read(task, name)
+        except (LeaseHeld, TerminalTask, UnknownTask) as refusal:
+            return self._refused(task, refusal)
+        return self._granted(task, lease)
+
+    def _claim_at_once(self, task: str):
+        """:meth:`_claim` for a one-statement claim, which takes no simulated time: a plain
+        call, not a generator (every task's first step pays for one)."""
+        sim = self.sim
+        env, name = sim.env, self.name
+        sim.history.record(env.now, "invoke", name, "claim", task)
+        try:
+            lease = sim.ledger.claim(task, name, sim.scenario.ttl)
+        except (LeaseHeld, TerminalTask, UnknownTask) as refusal:
+            return self._refused(task, refusal)
+        return self._granted(task, lease)
+
+    def _granted(self, task: str, lease):
+        """Record the granted claim of ``lease``; it renews the lease now. Returns ``lease``."""
+        sim = self.sim
+        now = sim.env.now
+        sim.history.record(
+            now, "ok", self.name, "claim", task, lease.epoch, lease.step,
+            lease_until=lease.lease_until,
+        )  # fmt: skip
         self.last_beat = now
         return lease
+
+    def _refused(self, task: str, refusal: Exception) -> None:
+        """Record the refused claim of ``task`` (acknowledging a task that is finished or
+        unknown); return None."""
+        sim = self.sim
+        rec, now, name = sim.history.record, sim.env.now, self.name
+        if isinstance(refusal, LeaseHeld):
+            rec(now, "fail", name, "claim", task, reason="lease-held")
+        elif isinstance(refusal, TerminalTask):
+            rec(now, "fail", name, "claim", task, reason="terminal", status=refusal.status)
+            sim.broker.ack(task)
+        else:
+            rec(now, "fail", name, "claim", task, reason="unknown")
+            sim.broker.ack(task)
+        return None
 
     def _work(self, task: str, lease, step: int, faults: bool):
         """Work on ``step`` for a random service time, heartbeating every ``ttl / 3`` (a
