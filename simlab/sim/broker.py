@@ -139,7 +139,11 @@ class Broker:
             self._arm(task, self.visibility_timeout)
 
     def _arm(self, task: str, delay: float) -> None:
-        self.env.timeout(delay).callbacks.append(lambda _ev: self._expire(task))
+        # The timer carries its task as its value: no closure per armed message.
+        self.env.timeout(delay, task).callbacks.append(self._timer_fired)
+
+    def _timer_fired(self, timer: simpy.Event) -> None:
+        self._expire(timer.value)
 
     def _expire(self, task: str) -> None:
         if task in self._acked:
