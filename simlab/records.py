@@ -59,6 +59,25 @@ def _slots_set_directly(cls: type) -> type:
     return cls
 
 
+def _by_position(cls: type) -> Any:
+    """A function that returns a ``cls`` from every field's value, by position: the record
+    ``cls(*values)`` returns, for a ledger's hot path. It fills an unfrozen twin of ``cls``
+    (the same slots) with plain stores and then makes it a ``cls``, which is several times
+    cheaper than the frozen slots' setters."""
+    names = [f.name for f in fields(cls)]
+    twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": cls.__slots__})
+    env: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
+    body = "".join(f"    r.{n} = {n}\n" for n in names)
+    exec(
+        f"def build({', '.join(names)}):\n    r = _new(_twin)\n{body}"
+        "    r.__class__ = _cls\n    return r\n",
+        env,
+    )
+    build = env["build"]
+    build.__qualname__ = build.__name__ = f"new_{cls.__name__}"
+    return build
+
+
 @_slots_set_directly
 @dataclass(frozen=True, slots=True)
 class Lease:
@@ -113,3 +132,10 @@ class Effect:
     epoch: int
     worker: str
     recorded_at: float
+
+
+#: ``Lease(task_id, worker, epoch, step, lease_until, checkpoint, attempts)``, faster: every
+#: claim makes one.
+new_lease = _by_position(Lease)
+#: ``TaskRecord(...)`` with all thirteen fields by position, faster: every read makes one.
+new_task_record = _by_position(TaskRecord)

@@ -31,7 +31,7 @@ from simlab.ledger.arguments import (
     from_json,
 )
 from simlab.ledger.arguments import to_json as _to_json
-from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord
+from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord, new_lease, new_task_record
 
 __all__ = ["SqlLedger"]
 
@@ -132,7 +132,9 @@ class SqlLedger:
                 if checkpoint is not None:
                     checkpoint = from_json(checkpoint)
                 # float(): SQLite hands a whole-number REAL back from RETURNING as an integer.
-                return Lease(task_id, worker, epoch, step, float(lease_until), checkpoint, attempts)
+                return new_lease(
+                    task_id, worker, epoch, step, float(lease_until), checkpoint, attempts
+                )
             # Refused. Say why; the reason is read after the fact, so if another process made
             # the task claimable in between (a release), simply try again.
             record = self._get_or_none(task_id)
@@ -168,7 +170,7 @@ class SqlLedger:
         if status == DEAD:
             raise TerminalTask(task_id, DEAD)
         # float(): SQLite hands a whole-number REAL back from RETURNING as an integer.
-        return Lease(
+        return new_lease(
             task_id, worker, epoch, step, float(lease_until), from_json(checkpoint), attempts
         )
 
@@ -335,7 +337,7 @@ class SqlLedger:
     def _record(row: tuple) -> TaskRecord:
         (task_id, status, step, epoch, result, tenant, attempts, lease_until, checkpoint,
          worker, goal, created_at, updated_at) = row  # fmt: skip
-        return TaskRecord(
+        return new_task_record(
             task_id, status, step, epoch, None if result is None else from_json(result), tenant,
             attempts, lease_until, None if checkpoint is None else from_json(checkpoint), worker,
             None if goal is None else from_json(goal), created_at, updated_at,

@@ -63,6 +63,8 @@ from simlab.records import (
     Effect,
     Lease,
     TaskRecord,
+    new_lease,
+    new_task_record,
 )
 
 __all__ = ["MemoryLedger"]
@@ -95,7 +97,7 @@ class _Task:
 
     def record(self) -> TaskRecord:
         result, checkpoint, goal = self.result, self.checkpoint, self.goal
-        return TaskRecord(
+        return new_task_record(
             self.task_id,
             self.status,
             self.step,
@@ -409,7 +411,7 @@ class MemoryLedger:
         task.lease_until = now + ttl
         task.updated_at = now
         checkpoint = task.checkpoint
-        return Lease(
+        return new_lease(
             task.task_id,
             worker,
             task.epoch,
