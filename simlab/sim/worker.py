@@ -240,25 +240,24 @@ class Worker:
             lease = ledger.claim_read(task, name)
         except (LeaseHeld, TerminalTask, UnknownTask) as refusal:
             return self._refused(task, refusal)
-        return self._granted(task, lease)
+        return self._granted(task, lease, env.now)
 
     def _claim_at_once(self, task: str):
         """:meth:`_claim` for a one-statement claim, which takes no simulated time: a plain
         call, not a generator (every task's first step pays for one)."""
         sim = self.sim
-        env, name = sim.env, self.name
-        sim.history.record(env.now, "invoke", name, "claim", task)
+        name, now = self.name, sim.env.now  # the claim takes no simulated time
+        sim.history.record(now, "invoke", name, "claim", task)
         try:
             lease = sim.ledger.claim(task, name, sim.scenario.ttl)
         except (LeaseHeld, TerminalTask, UnknownTask) as refusal:
             return self._refused(task, refusal)
-        return self._granted(task, lease)
+        return self._granted(task, lease, now)
 
-    def _granted(self, task: str, lease):
-        """Record the granted claim of ``lease``; it renews the lease now. Returns ``lease``."""
-        sim = self.sim
-        now = sim.env.now
-        sim.history.record(
+    def _granted(self, task: str, lease, now: float):
+        """Record the granted claim of ``lease`` at ``now`` (the simulated time); it renews the
+        lease. Returns ``lease``."""
+        self.sim.history.record(
             now, "ok", self.name, "claim", task, lease.epoch, lease.step,
             lease_until=lease.lease_until,
         )  # fmt: skip
@@ -314,14 +313,16 @@ class Worker:
                     break
                 yield env.timeout(next_beat - now)
                 remaining -= next_beat - now
-            rec(env.now, "invoke", name, "heartbeat", task, epoch, step)
+                now = env.now
+            # no simulated time passes until the next yield: one reading of the clock serves
+            rec(now, "invoke", name, "heartbeat", task, epoch, step)
             if ledger.heartbeat(lease, ttl):
-                rec(env.now, "ok", name, "heartbeat", task, epoch, step)
-                last_beat = self.last_beat = env.now
+                rec(now, "ok", name, "heartbeat", task, epoch, step)
+                last_beat = self.last_beat = now
                 broker.extend(task)
             else:
                 rec(
-                    env.now,
+                    now,
                     "fail",
                     name,
                     "heartbeat",
