@@ -59,6 +59,7 @@ from simlab.sim.simulation import (
     _default_ledger,
     _effects,
     _Run,
+    clock_of,
     ledger_for,
     played,
     simulate,
@@ -303,7 +304,7 @@ def _run_schedule(
     last fault and, when the run is to be ``extend``-ed, the strike points after ``after``."""
     ledgers = factory if isinstance(factory, _Ledgers) else _Ledgers(factory)
     env = simpy.Environment()
-    store = ledgers.open(lambda: env.now, scenario)
+    store = ledgers.open(clock_of(env), scenario)
     schedule = Schedule(seed, scenario, faults)
     holder: dict[str, StrikePoints] = {}
 

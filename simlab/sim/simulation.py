@@ -275,6 +275,15 @@ def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Sce
     return store
 
 
+def clock_of(env: simpy.Environment) -> Callable[[], float]:
+    """``env.now`` as a function: the ledger's clock (a ledger reads it on every call, so the
+    property's getter is bound to ``env`` instead of wrapped in a lambda)."""
+    now = getattr(type(env), "now", None)
+    if isinstance(now, property) and now.fget is not None:
+        return functools.partial(now.fget, env)
+    return lambda: env.now
+
+
 @functools.lru_cache(maxsize=4096)
 def _stream_state(seed: int, name: str) -> tuple:
     return random.Random(f"simlab:{seed}:{name}").getstate()
@@ -455,7 +464,7 @@ def simulate(
     factory = ledger or _default_ledger(scenario.variant)
     with _collector_paused():
         env = simpy.Environment()
-        store = ledger_for(factory, lambda: env.now, scenario)
+        store = ledger_for(factory, clock_of(env), scenario)
         run, final, effects = played(
             store, lambda: _Run(env, scenario, seed, store, schedule, sender)
         )
