@@ -43,7 +43,6 @@ __all__ = [
     "feedback_message",
     "explain",
     "explain_message",
-    "learners_fault",
     "fault_message",
     "shown_type",
     "FAILURE_CHARS",
@@ -183,11 +182,6 @@ class Tally:
         """The failures in English."""
         return [str(m) for m in self.faults]
 
-    @property
-    def not_attempted(self) -> list[str]:
-        """The failures that are untouched stubs, in English."""
-        return [str(m) for m in self.stubs]
-
     def said(self, said: Message | str) -> Message:
         """``said`` as the feedback may show it: the withheld message
         (:data:`~simlab.grading.text.WITHHELD`) when it quotes one of :attr:`hidden` in any
@@ -256,12 +250,6 @@ def _raised(who: Message | str, name: str, text: str, *, quiet: bool) -> Message
     if _message(text):
         return message(f"{key}_saying", who=who, text=text, **values)
     return message(key, who=who, **values)
-
-
-def learners_fault(exc: BaseException) -> str | None:
-    """:func:`fault_message` in English."""
-    said = fault_message(exc)
-    return None if said is None else str(said)
 
 
 def fault_message(exc: BaseException) -> Message | None:
