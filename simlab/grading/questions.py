@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.messages import LANGS, Message, message, render, sentence, shortened
+from simlab.grading.messages import LANGS, Message, Said, message, render, sentence, shortened
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.text import is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
 
@@ -49,18 +49,9 @@ __all__ = [
 ]
 
 
-class Fail(Exception):
-    """A part failed; the message (a :class:`~simlab.grading.messages.Message`; a string is
-    shown as it is in every language) is the feedback sentence; ``str()`` gives it in
-    English."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-    @property
-    def said(self) -> Message:
-        """The feedback sentence as a message."""
-        return sentence(self.args[0] if self.args else "")
+class Fail(Said):
+    """A part failed; its line (:class:`~simlab.grading.messages.Said`) is the feedback
+    sentence."""
 
 
 class NotAttempted(Fail):
