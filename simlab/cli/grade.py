@@ -79,7 +79,8 @@ def _grade(args: argparse.Namespace) -> int:
     if args.rubric:
         return _rubric(args.rubric)
     found, paths, notebooks, terms, given, roster = intake(args, "--rubric EXERCISE")
-    if "policy" in given and not (terms or any(s.deadline for s in _students(roster))):
+    dated = roster is not None and any(s.deadline for s in roster.students)
+    if "policy" in given and not (terms or dated):
         raise UsageError(
             "--late-policy needs --deadline TIME (or --extension, or a roster's deadline column)"
         )
@@ -119,10 +120,6 @@ def _grade(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
     return 1 if any(g.error for g in grades) else 0
-
-
-def _students(roster) -> list:
-    return roster.students if roster is not None else []
 
 
 def _build(args: argparse.Namespace) -> int:
