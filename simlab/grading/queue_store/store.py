@@ -35,6 +35,7 @@ a ledger, each with one :class:`NotAQueue` line.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -295,15 +296,7 @@ class GradingQueue:
         clear the override in force) with the reason ``why``, at the queue's clock; the
         question's earlier overrides stay as history."""
         row = Override(student, exercise, question, points, why, self._now())
-        params = {
-            "student": student,
-            "exercise": exercise,
-            "question": question,
-            "points": points,
-            "why": why,
-            "now": row.at,
-        }
-        self.ledger._count(self.g.OVERRIDE, params)
+        self.ledger._count(self.g.OVERRIDE, {**dataclasses.asdict(row), "now": row.at})
         self.ledger._wrote()
         return row
 
