@@ -86,13 +86,7 @@ class Attempt:
     outcome: str | None  # None while it runs
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "worker": self.worker,
-            "epoch": self.epoch,
-            "started": self.started,
-            "ended": self.ended,
-            "outcome": self.outcome,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
