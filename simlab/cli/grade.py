@@ -24,7 +24,7 @@ import sys
 from pathlib import PurePath
 
 from simlab.cli.args import UsageError, positive_int, positive_number
-from simlab.cli.grade_class import load_roster, missing_students, print_class
+from simlab.cli.grade_class import intake, missing_students, print_class
 
 __all__ = ["register"]
 
@@ -67,7 +67,7 @@ def _check_sandbox(args: argparse.Namespace) -> None:
 def _grade(args: argparse.Namespace) -> int:
     from simlab.cli import grade_deadline as deadlines
     from simlab.cli import grade_queue
-    from simlab.grading.grader import find_notebooks, grade
+    from simlab.grading.grader import grade
     from simlab.grading.late_grades import apply_to_grades
     from simlab.grading.report import format_text, json_lines, missing_lines, write_csv
     from simlab.grading.roster import assign
@@ -78,33 +78,12 @@ def _grade(args: argparse.Namespace) -> int:
         return grade_queue.run(args, _check_sandbox)
     if args.rubric:
         return _rubric(args.rubric)
-    found = deadlines.course(args)
-    paths = found.paths if found else args.paths
-    if not paths:
-        raise UsageError("give notebooks or folders to grade (or --rubric EXERCISE)")
-    terms, given = deadlines.given_terms(args)
-
-    try:
-        notebooks = find_notebooks(paths)
-    except FileNotFoundError as exc:
-        raise UsageError(f"no such file or folder: {exc}") from None
-    if not notebooks:
-        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
-    if args.csv:
-        try:
-            open(args.csv, "a").close()
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
-    roster = load_roster(args.roster)
-    if roster is None and found is not None:
-        roster = deadlines.layout_roster(found)
-    known = [s.id for s in roster.students] if roster else [str(nb) for nb in notebooks]
-    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
-    if "policy" in given and not (terms or any(s.deadline for s in _students(roster))):
+    found, paths, notebooks, terms, given, roster = intake(args, "--rubric EXERCISE")
+    dated = roster is not None and any(s.deadline for s in roster.students)
+    if "policy" in given and not (terms or dated):
         raise UsageError(
             "--late-policy needs --deadline TIME (or --extension, or a roster's deadline column)"
         )
-    deadlines.warn_untimed(args, terms)
     _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
     # Ctrl-C or SIGTERM ends the grading at once (nothing is kept: no result is printed), and
@@ -141,10 +120,6 @@ def _grade(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
     return 1 if any(g.error for g in grades) else 0
-
-
-def _students(roster) -> list:
-    return roster.students if roster is not None else []
 
 
 def _build(args: argparse.Namespace) -> int:

@@ -6,7 +6,40 @@ from __future__ import annotations
 
 from simlab.cli.args import UsageError
 
-__all__ = ["load_roster", "missing_students", "print_class"]
+__all__ = ["intake", "load_roster", "missing_students", "print_class"]
+
+
+def intake(args, hint: str):
+    """What a grading command grades, checked before anything is: (the nbgrader course or None,
+    the paths, the notebooks, the terms given and their names, the roster or None). No path
+    (``hint`` says what else to give), no notebook, a CSV that cannot be written, a roster that
+    cannot be read, an ``--extension`` or ``--excuse`` for no student: a usage mistake."""
+    from simlab.cli import grade_deadline as deadlines
+    from simlab.grading.submissions import find_notebooks
+
+    found = deadlines.course(args)
+    paths = found.paths if found else args.paths
+    if not paths:
+        raise UsageError(f"give notebooks or folders to grade (or {hint})")
+    terms, given = deadlines.given_terms(args)
+    try:
+        notebooks = find_notebooks(paths)
+    except FileNotFoundError as exc:
+        raise UsageError(f"no such file or folder: {exc}") from None
+    if not notebooks:
+        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
+    if args.csv:
+        try:
+            open(args.csv, "a").close()
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+    roster = load_roster(args.roster)
+    if roster is None and found is not None:
+        roster = deadlines.layout_roster(found)
+    known = [s.id for s in roster.students] if roster else [str(nb) for nb in notebooks]
+    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
+    deadlines.warn_untimed(args, terms)
+    return found, paths, notebooks, terms, given, roster
 
 
 def load_roster(path: str | None):

@@ -40,16 +40,14 @@ __all__ = [
     "store_terms",
 ]
 
-#: The option of each stored term.
-_OPTIONS = {
-    "deadline": "--deadline",
-    "policy": "--late-policy",
-    "extensions": "--extension",
-    "excused": "--excuse",
+#: Each term: its option, and the name it is stored under in the queue (a key of
+#: :meth:`Terms.to_data`).
+_TERMS = {
+    "deadline": ("--deadline", "deadline"),
+    "policy": ("--late-policy", "late_policy"),
+    "extensions": ("--extension", "extensions"),
+    "excused": ("--excuse", "excused"),
 }
-#: The name a term is stored under in the queue (:meth:`Terms.to_data`'s keys).
-_STORED = {"deadline": "deadline", "policy": "late_policy", "extensions": "extensions",
-           "excused": "excused"}  # fmt: skip
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -117,16 +115,16 @@ def check(args: argparse.Namespace) -> None:
     if args.submitted_at and (getattr(args, "worker", False) or getattr(args, "report", False)):
         raise UsageError("--submitted-at is read when the submissions are enqueued")
     if getattr(args, "worker", False):
-        for name, option in _OPTIONS.items():
+        for name, (option, _) in _TERMS.items():
             if _given(args, name):
                 raise UsageError(f"{option} is given to the grading command or to --report")
-    if args.rubric and (args.nbgrader or any(_given(args, n) for n in _OPTIONS)):
+    if args.rubric and (args.nbgrader or any(_given(args, n) for n in _TERMS)):
         raise UsageError("--rubric prints a rubric; it takes no course or deadline")
 
 
 def _given(args: argparse.Namespace, name: str) -> bool:
     """Whether term ``name`` was given: its option's value (argparse's dest of the option)."""
-    return bool(getattr(args, _OPTIONS[name].removeprefix("--").replace("-", "_")))
+    return bool(getattr(args, _TERMS[name][0].removeprefix("--").replace("-", "_")))
 
 
 def course(args: argparse.Namespace):
@@ -169,7 +167,7 @@ def given_terms(args: argparse.Namespace):
             extensions[sid.strip()] = parse_time(when)
         except LateError as exc:
             raise UsageError(f"--extension {sid.strip()}: {exc}") from None
-    given = {name for name in _OPTIONS if _given(args, name)}
+    given = {name for name in _TERMS if _given(args, name)}
     return Terms(deadline, policy, extensions, frozenset(args.excuse)), given
 
 
@@ -241,7 +239,7 @@ def store_terms(queue, terms, given: set[str]) -> None:
     """Store each term given (replacing the stored one)."""
     if given:
         data = terms.to_data()
-        queue.set_terms({_STORED[name]: data[_STORED[name]] for name in given})
+        queue.set_terms({_TERMS[n][1]: data[_TERMS[n][1]] for n in given})
 
 
 def kept(queue) -> tuple[dict, dict]:

@@ -216,34 +216,11 @@ def _work(args: argparse.Namespace) -> int:
 
 def _grade_class(args: argparse.Namespace, check_sandbox) -> int:
     from simlab.cli import grade_deadline as deadlines
+    from simlab.cli.grade_class import intake
     from simlab.grading.queue import enqueue, grader_version, settings_for
-    from simlab.grading.submissions import find_notebooks
 
-    found = deadlines.course(args)
-    paths = found.paths if found else args.paths
-    if not paths:
-        raise UsageError("give notebooks or folders to grade (or --worker, --report)")
-    terms, given = deadlines.given_terms(args)
-    try:
-        keys = [str(nb) for nb in find_notebooks(paths)]
-        if not keys:
-            raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
-    except FileNotFoundError as exc:
-        raise UsageError(f"no such file or folder: {exc}") from None
-    if args.csv:
-        try:
-            open(args.csv, "a").close()
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
-    from simlab.cli.grade_class import load_roster
-
-    # a roster that cannot be read, or a deadline for no student, stops before anything is graded
-    roster = load_roster(args.roster)
-    if roster is None and found is not None:
-        roster = deadlines.layout_roster(found)
-    known = [s.id for s in roster.students] if roster else keys
-    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
-    deadlines.warn_untimed(args, terms)
+    found, paths, notebooks, terms, given, _ = intake(args, "--worker, --report")
+    keys = [str(nb) for nb in notebooks]
     if not args.enqueue_only:
         check_sandbox(args)
     settings = settings_for(

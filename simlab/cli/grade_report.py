@@ -234,9 +234,12 @@ class QueueBar:
 
             self._bar = tqdm(total=len(states), desc="grading queue", unit="nb", leave=False)
         done = sum(status in ("completed", "dead") for _, status, _, _ in states)
-        running = Counter(w for _, status, w, _ in states if status == "running" and w)
+        # running submissions per worker process (its threads added up)
+        running = Counter(
+            w.rsplit("/", 1)[0] for _, status, w, _ in states if status == "running" and w
+        )
         left = sum(status == "queued" for _, status, _, _ in states)
-        per = " ".join(f"{w.rsplit('/', 1)[0]}:{n}" for w, n in sorted(_by_host(running).items()))
+        per = " ".join(f"{w.rsplit('/', 1)[0]}:{n}" for w, n in sorted(running.items()))
         self._bar.total = len(states)
         self._bar.n = done
         self._bar.set_postfix_str(f"running {sum(running.values())} left {left} {per}".strip())
@@ -248,11 +251,3 @@ class QueueBar:
             self._bar.write(text, file=sys.stderr)
         else:
             print(text, file=sys.stderr)
-
-
-def _by_host(running: Counter) -> Counter:
-    """Running submissions per worker process (its threads added up)."""
-    out: Counter = Counter()
-    for worker, n in running.items():
-        out[worker.rsplit("/", 1)[0]] += n
-    return out

@@ -73,10 +73,7 @@ class _LentWorld:
                     undo.append((place, key, value))
                     place[key] = swap[1]
         try:
-            fn = self.ns.get(self.name)
-            if not callable(fn):
-                raise NameError(f"no function named {self.name!r} is defined")
-            return fn(path)
+            return _piece(self.ns, self.name)(path)
         finally:
             for place, key, value in undo:
                 place[key] = value

@@ -132,7 +132,6 @@ EN = {
     "page_weighted": "Points weigh ideas, not checks: a question's criteria each earn their weight "
     "only when all their checks pass, so passing most checks may earn few points. "
     "`simlab grade --rubric {exercise}` shows each question's criteria and their weights.",
-    "page_criterion": "[{weight}] {says}",
     "invalid": "{path}: not a valid notebook ({reason})",
     "not_notebook": "not a notebook: only *.ipynb files are graded (not graded)",
     "duplicate": "the same file as {other}, given twice: graded once, as {other}",
@@ -256,7 +255,6 @@ ZH = {
     "page_weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
     "一道题的每条评分标准只有在它的检查全部通过时才得到它的权重，所以通过了大部分检查也可能只得到少量分数。"
     "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重。",
-    "page_criterion": "[{weight}] {says}",
     "invalid": "{path}：不是有效的 notebook（{reason}）",
     "not_notebook": "不是 notebook：只评 *.ipynb 文件（不评分）",
     "duplicate": "与 {other} 是同一个文件，给了两次：只评一次，记在 {other} 名下",

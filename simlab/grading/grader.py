@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,14 +225,10 @@ def hidden_checks(
     ``out_of_budget``)."""
     boxes = Runtime(plan(nb), timeout, jailed, deadline, out_of_budget)
     try:
-        return _checks(exercise, boxes, budget or 4 * timeout), boxes
+        budget = budget or 4 * timeout
+        return {q.id: _grade_question(q, boxes, budget) for q in exercise.questions}, boxes
     finally:
         boxes.close()
-
-
-def _checks(exercise: Exercise, boxes: Runtime, budget: float) -> dict[str, QuestionGrade]:
-    """Every question's hidden check, in the exercise's order, on ``boxes``."""
-    return {q.id: _grade_question(q, boxes, budget) for q in exercise.questions}
 
 
 # ------------------------------------------------------------------------ combining -----------
@@ -327,7 +323,7 @@ def _grade_notebook(
     try:
         boxes.run()
         with judged_in(seed):
-            grades = _checks(exercise, boxes, 4 * timeout)
+            grades = {q.id: _grade_question(q, boxes, 4 * timeout) for q in exercise.questions}
     except Exception as exc:  # a grader bug must not stop the batch
         error = sentence(f"{type(exc).__name__}: {exc}")  # Python's words, as they are
         broke = message("grader.checks_broke", error=error)
@@ -429,8 +425,6 @@ def grade(
                     continue
                 job = pool.submit(_safe_grade, nb, timeout, max_output, sandbox, notebook_timeout)
                 futures[job] = i
-            from concurrent.futures import as_completed
-
             for future in as_completed(futures):
                 results[futures[future]] = future.result()
                 if bar is not None:

@@ -83,16 +83,12 @@ def _roster_deadlines(roster) -> dict[str, datetime]:
     return {s.id: s.deadline for s in roster.students if getattr(s, "deadline", None)}
 
 
-def _in_force(terms: Terms, roster_deadlines: dict) -> bool:
-    return bool(terms) or bool(roster_deadlines)
-
-
 def apply_to_grades(grades, who, handed: Sequence[Handed], terms: Terms, roster=None) -> None:
     """Set each notebook's ``late`` record and its score after the penalty (in place;
     ``who`` as :func:`simlab.grading.roster.assign` gives it, None: each is known by its key).
     Nothing changes when no deadline is in force (none given, none in the roster)."""
     deadlines = _roster_deadlines(roster)
-    if not _in_force(terms, deadlines):
+    if not (terms or deadlines):
         return
     for i, g in enumerate(grades):
         student = g.notebook if who is None else who[i][0]
@@ -103,7 +99,7 @@ def apply_to_submissions(subs, who, handed: Sequence[Handed], terms: Terms, rost
     """The queue's submissions with each graded one's result carrying its ``late`` record and
     its score after the penalty (new objects; the queue is not written)."""
     deadlines = _roster_deadlines(roster)
-    if not _in_force(terms, deadlines):
+    if not (terms or deadlines):
         return list(subs)
     out = []
     for i, s in enumerate(subs):
@@ -125,8 +121,3 @@ def late_line(late: dict[str, Any] | None, lang: str) -> str | None:
 
     said = stored(late.get("said"))
     return None if said is None else render(said, lang)
-
-
-def excused(late: dict[str, Any] | None) -> bool:
-    """Is this ``late`` record an excused student's?"""
-    return bool(late and late.get("excused"))

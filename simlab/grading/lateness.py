@@ -102,8 +102,7 @@ class Policy:
 
 
 def _num(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return text
+    return format(value.normalize(), "f")
 
 
 _PERCENT = r"(\d+(?:\.\d+)?)%"

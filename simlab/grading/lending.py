@@ -114,9 +114,7 @@ class Lent:
         self.sends += 1
         if self.sends > MAX_SENDS:
             raise ValueError(f"one call may send at most {MAX_SENDS} e-mails")
-        if isinstance(key, str) and len(key) > MAX_KEY_CHARS:
-            raise ValueError(f"an e-mail's key may be at most {MAX_KEY_CHARS} characters")
-        if not isinstance(key, str) and len(repr(key)) > MAX_KEY_CHARS:
+        if len(key if isinstance(key, str) else repr(key)) > MAX_KEY_CHARS:
             raise ValueError(f"an e-mail's key may be at most {MAX_KEY_CHARS} characters")
         send(key)
 

@@ -59,6 +59,7 @@ __all__ = [
     "untranslated",
     "VERBATIM",
     "SAME",
+    "Said",
 ]
 
 #: The ID of text shown as it is in every language (see :func:`sentence`).
@@ -183,6 +184,19 @@ def sentence(said: Message | str) -> Message:
     if isinstance(said, Message):
         return said
     return Message(VERBATIM, (("text", str(said)),))
+
+
+class Said(Exception):
+    """An exception whose one line (its first argument) is a :class:`Message` or a string,
+    shown as it is in every language; ``str()`` gives it in English."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def said(self) -> Message:
+        """The line as a message."""
+        return sentence(self.args[0] if self.args else "")
 
 
 def shortened(said: Message | str, chars: int) -> Message:

@@ -39,7 +39,7 @@ from typing import Any
 
 import nbformat
 
-from simlab.grading.messages import Message, message, sentence
+from simlab.grading.messages import Said, message, sentence
 from simlab.grading.sandbox.frames import measure
 
 __all__ = [
@@ -78,17 +78,9 @@ MAX_NOTEBOOK_VALUES = 2_000_000
 _MARKER = re.compile(r"^(\s*)(### (?:BEGIN|END) SOLUTION|### HINT:)(.*)$")
 
 
-class NotebookError(ValueError):
+class NotebookError(Said, ValueError):
     """A notebook that breaks the conventions (unpaired markers, a region at top level...);
-    its one line a :class:`~simlab.grading.messages.Message` or a string (shown as it is)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-    @property
-    def said(self) -> Message:
-        """The line as a message."""
-        return sentence(self.args[0] if self.args else "")
+    its one line a :class:`~simlab.grading.messages.Said`."""
 
 
 def read_notebook(path: str | Path) -> nbformat.NotebookNode:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
@@ -154,7 +154,7 @@ def _search(
 
     test = run
     for value in reversed(first):
-        test = _example(value)(test)
+        test = example(value)(test)
     test = settings(
         max_examples=examples,
         derandomize=True,
@@ -195,12 +195,6 @@ def screened(
     """:func:`falsify` (which screens every property); ``key`` names the inputs in a check's
     own words and is kept for the checks that give one."""
     falsify(strategy, holds, examples=examples, first=first)
-
-
-def _example(value: Any) -> Callable:
-    from hypothesis import example
-
-    return example(value)
 
 
 def _told(story: Story, exc: BaseException) -> BaseException:

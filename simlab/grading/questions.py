@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.messages import LANGS, Message, message, render, sentence, shortened
+from simlab.grading.messages import LANGS, Message, Said, message, render, sentence, shortened
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.text import is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
 
@@ -43,25 +43,15 @@ __all__ = [
     "feedback_message",
     "explain",
     "explain_message",
-    "learners_fault",
     "fault_message",
     "shown_type",
     "FAILURE_CHARS",
 ]
 
 
-class Fail(Exception):
-    """A part failed; the message (a :class:`~simlab.grading.messages.Message`; a string is
-    shown as it is in every language) is the feedback sentence; ``str()`` gives it in
-    English."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-    @property
-    def said(self) -> Message:
-        """The feedback sentence as a message."""
-        return sentence(self.args[0] if self.args else "")
+class Fail(Said):
+    """A part failed; its line (:class:`~simlab.grading.messages.Said`) is the feedback
+    sentence."""
 
 
 class NotAttempted(Fail):
@@ -183,11 +173,6 @@ class Tally:
         """The failures in English."""
         return [str(m) for m in self.faults]
 
-    @property
-    def not_attempted(self) -> list[str]:
-        """The failures that are untouched stubs, in English."""
-        return [str(m) for m in self.stubs]
-
     def said(self, said: Message | str) -> Message:
         """``said`` as the feedback may show it: the withheld message
         (:data:`~simlab.grading.text.WITHHELD`) when it quotes one of :attr:`hidden` in any
@@ -256,12 +241,6 @@ def _raised(who: Message | str, name: str, text: str, *, quiet: bool) -> Message
     if _message(text):
         return message(f"{key}_saying", who=who, text=text, **values)
     return message(key, who=who, **values)
-
-
-def learners_fault(exc: BaseException) -> str | None:
-    """:func:`fault_message` in English."""
-    said = fault_message(exc)
-    return None if said is None else str(said)
 
 
 def fault_message(exc: BaseException) -> Message | None:

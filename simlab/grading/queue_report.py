@@ -35,11 +35,9 @@ from simlab.grading.report import format_text, json_lines, override_lines
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
 
 __all__ = [
-    "RosterError",
     "as_grade",
     "format_report",
     "latest",
-    "read_roster",
     "report_lines",
     "write_canvas",
     "write_feedback",
@@ -51,10 +49,6 @@ __all__ = [
 
 #: The first columns of a Canvas gradebook CSV, in Canvas's order.
 CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-
-
-class RosterError(ValueError):
-    """The roster is unreadable or contradicts itself (one line)."""
 
 
 def latest(submissions: Sequence[Submission]) -> list[Submission]:
@@ -303,16 +297,6 @@ def _why(exc: OSError) -> str:
 
 
 # -- Canvas ----------------------------------------------------------------------------------------
-
-
-def read_roster(path: str | Path):
-    """The roster (:func:`simlab.grading.roster.read_roster`; :class:`RosterError` if bad)."""
-    from simlab.grading import roster
-
-    try:
-        return roster.read_roster(path)
-    except roster.RosterError as exc:
-        raise RosterError(str(exc)) from None
 
 
 def _exercise_of(s: Submission) -> str | None:

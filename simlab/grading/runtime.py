@@ -58,14 +58,8 @@ def plan(nb: nbformat.NotebookNode) -> list[Cell]:
 
 
 class Runtime:
-    """One submission's runtime: a jailed sandbox that runs the notebook, cell by cell, and
-    then answers the hidden checks; and, when a cell hangs or kills it, a fresh one that replays
-    the cells before (leaving out every cell that ever hung or killed one).
-
-    :meth:`run` is the notebook's own run (every code cell, in order, on the sandbox's ``run``
-    line); the learner's cells also run on its ``checks`` line, which is split off before the
-    first public check or demo cell (:meth:`~simlab.grading.sandbox.supervisor.Sandbox.split`),
-    so the hidden checks (:meth:`get`) see only the learner's cells."""
+    """One submission's runtime (module doc): :meth:`run` is the notebook's own run,
+    :meth:`get` the sandbox the hidden checks call."""
 
     def __init__(
         self,

@@ -42,25 +42,13 @@ def find_notebooks(paths: Iterable[str | Path]) -> list[Path]:
         else:
             found.append(path)
     # The same file under another spelling stays listed: it is refused as a duplicate.
-    seen: set[str] = set()
-    unique = []
-    for p in found:
-        if str(p) not in seen:
-            seen.add(str(p))
-            unique.append(p)
-    return unique
-
-
-def _through_link(path: Path) -> bool:
-    """Is ``path``, or any folder on it, a symbolic link (so :func:`refusal_message` refuses
-    it, and it is never taken for the file it points at)? Every component of the path as
-    written is checked, one by one (a relative path from the working folder down, an absolute
-    one from the root)."""
-    return _link_on(path) is not None
+    return list({str(p): p for p in found}.values())
 
 
 def _link_on(path: Path) -> Path | None:
-    """The first component of ``path`` (as written) that is a symbolic link, or None."""
+    """The first component of ``path`` (as written) that is a symbolic link, or None: every
+    component is checked, one by one (a relative path from the working folder down, an
+    absolute one from the root)."""
     path = Path(path)
     for part in reversed([path, *path.parents]):
         if str(part) in ("", ".", "/", path.anchor):
@@ -131,7 +119,7 @@ def same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:
     listed each file once."""
     files: dict[tuple[int, int], list[str]] = {}
     for p in paths:
-        if _through_link(Path(p)):  # refused anyway: never anyone's twin
+        if _link_on(Path(p)) is not None:  # refused anyway: never anyone's twin
             continue
         try:
             info = os.lstat(p)
@@ -140,6 +128,3 @@ def same_files(paths: Sequence[Path]) -> dict[tuple[int, int], list[str]]:
         if stat.S_ISREG(info.st_mode):
             files.setdefault((info.st_dev, info.st_ino), []).append(str(p))
     return {k: v for k, v in files.items() if len(v) > 1}
-
-
-# ------------------------------------------------------------------------ pass 2: hidden ------

@@ -2,15 +2,18 @@
 
 The same names, parameters (psycopg's ``%(name)s``) and columns as the SQLite statements of
 :mod:`simlab.grading.queue_store.sqlite_statements`; tables carry the ``simlab_`` prefix of
-:mod:`simlab.ledger.postgres.schema`. No statement calls ``now()``: times are parameters.
+:mod:`simlab.ledger.postgres.schema`. No statement calls ``now()``: times are parameters. The
+tables and the queue's probe are written here; every other statement is the SQLite one in
+PostgreSQL's words (:func:`_postgres`), so the two dialects cannot drift apart.
 """
 
 from __future__ import annotations
 
-from simlab.records import PROBE_TENANT
+import re
 
-#: The tenant of every grading task.
-TENANT = "grading"
+from simlab.grading.queue_store import sqlite_statements as _sqlite
+
+TENANT = _sqlite.TENANT
 
 #: The grading queue's tables on top of a ledger (``simlab grade --queue``), as in the SQLite
 #: :data:`~simlab.grading.queue_store.sqlite_statements.MIGRATIONS`; recorded in
@@ -95,94 +98,34 @@ MIGRATIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS simlab_grading_migrations ("
     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
 )
-MAX_VERSION = "SELECT COALESCE(MAX(version), 0) FROM simlab_grading_migrations"
-RECORD_MIGRATION = (
-    "INSERT INTO simlab_grading_migrations (version, name, applied_at)"
-    " VALUES (%(version)s, %(name)s, %(now)s)"
-)
-# Tasks that are not grading tasks (health probes aside): such a ledger is not a grading queue.
-OTHER_TASKS = (
-    f"SELECT COUNT(*) FROM simlab_tasks WHERE tenant <> '{TENANT}' AND tenant <> '{PROBE_TENANT}'"
-)
 
-# Enqueue: the submission first, then its task (both idempotent), so a task always has its bytes.
-# Enqueued again, a submission only moves to the front of its key's history.
-ADD = """
-    INSERT INTO simlab_grading_submissions
-        (task_id, notebook, sha256, version, settings, content, refused, enqueued_at)
-    VALUES (%(task_id)s, %(notebook)s, %(sha256)s, %(version)s, %(settings)s, %(content)s,
-            %(refused)s, %(now)s)
-    ON CONFLICT (task_id) DO UPDATE SET enqueued_at = %(now)s
-"""
-# A key's history (as in the SQLite statements).
-LAST_SEEN = (
-    "SELECT task_id FROM simlab_grading_history WHERE notebook = %(notebook)s"
-    " ORDER BY seq DESC LIMIT 1"
-)
-SEEN = (
-    "INSERT INTO simlab_grading_history (notebook, task_id, at)"
-    " VALUES (%(notebook)s, %(task_id)s, %(now)s)"
-)
-HISTORY = "SELECT notebook, task_id, at FROM simlab_grading_history ORDER BY seq"
-# Overrides (as in the SQLite statements).
-OVERRIDE = """
-    INSERT INTO simlab_grading_overrides (student, exercise, question, points, why, at)
-    VALUES (%(student)s, %(exercise)s, %(question)s, %(points)s, %(why)s, %(now)s)
-"""
-OVERRIDES = (
-    "SELECT student, exercise, question, points, why, at FROM simlab_grading_overrides ORDER BY seq"
-)
-SUBMISSION = (
-    "SELECT notebook, sha256, version, settings, content, refused FROM simlab_grading_submissions"
-    " WHERE task_id = %(task_id)s"
-)
 
-# Attempts: opened when a lease is taken, closed with an outcome. An open attempt whose epoch is
-# older than its task's was taken over after its lease ran out: its worker is lost.
-START = """
-    INSERT INTO simlab_grading_attempts (task_id, epoch, worker, started)
-    VALUES (%(task_id)s, %(epoch)s, %(worker)s, %(now)s) ON CONFLICT (task_id, epoch) DO NOTHING
-"""
-END = """
-    UPDATE simlab_grading_attempts SET ended = %(now)s, outcome = %(outcome)s, result = %(result)s
-    WHERE task_id = %(task_id)s AND epoch = %(epoch)s
-"""
-LOST = """
-    UPDATE simlab_grading_attempts SET outcome = 'lost'
-    WHERE outcome IS NULL
-      AND epoch < (SELECT t.epoch FROM simlab_tasks t
-                   WHERE t.task_id = simlab_grading_attempts.task_id)
-    RETURNING task_id, worker, epoch
-"""
+def _postgres(sql: str) -> str:
+    """A SQLite statement of the queue in PostgreSQL's words: ``%(name)s`` for each ``:name``,
+    the ``simlab_`` prefix on each table (the queue's and the ledger's ``tasks``)."""
+    sql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
+    return re.sub(r"\b(grading_\w+|tasks)\b", r"simlab_\1", sql)
 
-# Reading the queue.
-_JOINED = "FROM simlab_grading_submissions s JOIN simlab_tasks t ON t.task_id = s.task_id"
-SUBMISSIONS = f"""
-    SELECT s.task_id, s.notebook, s.sha256, s.version, t.status, t.epoch, t.result, t.attempts,
-           s.refused
-    {_JOINED} ORDER BY s.enqueued_at, s.seq
-"""
-ATTEMPTS = (
-    "SELECT task_id, worker, epoch, started, ended, outcome FROM simlab_grading_attempts"
-    " ORDER BY task_id, epoch"
-)
-STATES = f"SELECT s.task_id, t.status, t.worker, t.lease_until {_JOINED} ORDER BY s.seq"
-OPEN_VERSIONS = f"""
-    SELECT DISTINCT s.version, s.settings {_JOINED}
-    WHERE t.status = 'queued' OR t.status = 'running'
-"""
-VERSIONS = "SELECT version FROM simlab_grading_submissions GROUP BY version ORDER BY MIN(seq)"
 
-# Submission times and the class's deadlines: lateness is computed from them at report time.
-HAND_IN = """
-    INSERT INTO simlab_grading_handed_in (task_id, student, submitted_at, note)
-    VALUES (%(task_id)s, %(student)s, %(submitted_at)s, %(note)s)
-    ON CONFLICT (task_id) DO UPDATE SET student = excluded.student,
-        submitted_at = excluded.submitted_at, note = excluded.note
-"""
-HANDED_IN = "SELECT task_id, student, submitted_at, note FROM simlab_grading_handed_in"
-SET_TERM = """
-    INSERT INTO simlab_grading_terms (name, value, set_at) VALUES (%(name)s, %(value)s, %(now)s)
-    ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = excluded.set_at
-"""
-TERMS = "SELECT name, value FROM simlab_grading_terms ORDER BY name"
+MAX_VERSION = _postgres(_sqlite.MAX_VERSION)
+RECORD_MIGRATION = _postgres(_sqlite.RECORD_MIGRATION)
+OTHER_TASKS = _postgres(_sqlite.OTHER_TASKS)
+ADD = _postgres(_sqlite.ADD)
+LAST_SEEN = _postgres(_sqlite.LAST_SEEN)
+SEEN = _postgres(_sqlite.SEEN)
+HISTORY = _postgres(_sqlite.HISTORY)
+OVERRIDE = _postgres(_sqlite.OVERRIDE)
+OVERRIDES = _postgres(_sqlite.OVERRIDES)
+SUBMISSION = _postgres(_sqlite.SUBMISSION)
+START = _postgres(_sqlite.START)
+END = _postgres(_sqlite.END)
+LOST = _postgres(_sqlite.LOST)
+SUBMISSIONS = _postgres(_sqlite.SUBMISSIONS)
+ATTEMPTS = _postgres(_sqlite.ATTEMPTS)
+STATES = _postgres(_sqlite.STATES)
+OPEN_VERSIONS = _postgres(_sqlite.OPEN_VERSIONS)
+VERSIONS = _postgres(_sqlite.VERSIONS)
+HAND_IN = _postgres(_sqlite.HAND_IN)
+HANDED_IN = _postgres(_sqlite.HANDED_IN)
+SET_TERM = _postgres(_sqlite.SET_TERM)
+TERMS = _postgres(_sqlite.TERMS)

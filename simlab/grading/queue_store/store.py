@@ -35,6 +35,7 @@ a ledger, each with one :class:`NotAQueue` line.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -85,13 +86,7 @@ class Attempt:
     outcome: str | None  # None while it runs
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "worker": self.worker,
-            "epoch": self.epoch,
-            "started": self.started,
-            "ended": self.ended,
-            "outcome": self.outcome,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -295,15 +290,7 @@ class GradingQueue:
         clear the override in force) with the reason ``why``, at the queue's clock; the
         question's earlier overrides stay as history."""
         row = Override(student, exercise, question, points, why, self._now())
-        params = {
-            "student": student,
-            "exercise": exercise,
-            "question": question,
-            "points": points,
-            "why": why,
-            "now": row.at,
-        }
-        self.ledger._count(self.g.OVERRIDE, params)
+        self.ledger._count(self.g.OVERRIDE, {**dataclasses.asdict(row), "now": row.at})
         self.ledger._wrote()
         return row
 

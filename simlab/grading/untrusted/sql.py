@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -112,14 +112,15 @@ def _rows(cursor: sqlite3.Cursor) -> dict:
     chars = 0
     try:
         if cursor.description is not None:
-            for row in _batches(cursor):
-                chars += sum(len(v) for v in row if isinstance(v, (str, bytes)))
-                if len(rows) >= MAX_ROWS or chars > MAX_RESULT_CHARS:
-                    raise sqlite3.OperationalError(
-                        f"a statement may return at most {MAX_ROWS} rows and "
-                        f"{MAX_RESULT_CHARS} characters"
-                    )
-                rows.append(list(row))
+            for batch in iter(lambda: cursor.fetchmany(256), []):
+                for row in batch:
+                    chars += sum(len(v) for v in row if isinstance(v, (str, bytes)))
+                    if len(rows) >= MAX_ROWS or chars > MAX_RESULT_CHARS:
+                        raise sqlite3.OperationalError(
+                            f"a statement may return at most {MAX_ROWS} rows and "
+                            f"{MAX_RESULT_CHARS} characters"
+                        )
+                    rows.append(list(row))
         names = [d[0] for d in cursor.description] if cursor.description else None
         return {
             "rows": rows,
@@ -129,14 +130,6 @@ def _rows(cursor: sqlite3.Cursor) -> dict:
         }
     finally:
         cursor.close()
-
-
-def _batches(cursor: sqlite3.Cursor) -> Iterable[tuple]:
-    while True:
-        batch = cursor.fetchmany(256)
-        if not batch:
-            return
-        yield from batch
 
 
 def _guarded(db: sqlite3.Connection, deadline: float, call: Callable[[], Any]) -> Any:
