@@ -21,6 +21,8 @@ EN = {
     "no_false_alarm": "no false alarm on the seeds it was chosen on",
     "b_trips": "B must trip it",
     "fresh": "false alarms on 4 fresh seeds: {rate}",
+    "peaks": "A/A peaks: {peaks}",
+    "threshold": "threshold: {threshold}",
 }
 
 ZH = {
@@ -40,4 +42,6 @@ ZH = {
     "no_false_alarm": "在选阈值所用的种子上不能误报",
     "b_trips": "B 必须触发熔断",
     "fresh": "4 个新种子上的误报率：{rate}",
+    "peaks": "A/A 峰值：{peaks}",
+    "threshold": "阈值：{threshold}",
 }
