@@ -11,6 +11,9 @@ nbval stops each kernel at once (``shutdown_kernel(now=True)``, a kill), so what
 leaves for its interpreter's exit to clean (a ``tempfile.TemporaryDirectory``, an open ledger)
 would outlive every run. The kernels here are asked to shut down instead, and killed only if they
 do not within jupyter_client's wait, so a notebook run leaves nothing behind.
+
+Every nbval run of a Chinese notebook (lab notebook, solution or exercise) is also its reading
+test: :mod:`tests.zh_reading`, loaded here as a plugin.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import os
 import shutil
 import tempfile
 import uuid
+
+pytest_plugins = ("tests.zh_reading",)
 
 try:
     import nbval.kernel

@@ -55,10 +55,12 @@ NEVER = {
     "testing": ("ledger", "sim", "check", "plots", "cli", "grading", "release", "agent", "props"),
 }
 #: the only subpackages (a name) or modules (a dotted path) whose strings may hold SQL text; the
-#: fencing exercise's hidden worlds break a ledger's cancel with statements of their own
+#: fencing exercise's hidden worlds break a ledger's cancel with statements of their own; exercise
+#: 02's sentence catalog holds its stubs' hints word for word, and one sketches an INSERT ... SELECT
 SQL_TEXT_IN = (
     "ledger",
     "simlab.grading.checks.fencing.broken",
+    "simlab.i18n.sentences.exercise02",
     SCHEMA_BENCH,
     f"{QUEUE_STORE}.sqlite_statements",
     f"{QUEUE_STORE}.postgres_statements",

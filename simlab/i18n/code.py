@@ -7,8 +7,12 @@ what a learner reads there:
   store's ``comments`` (English -> Chinese, see :mod:`simlab.i18n.store`). Consecutive comment
   lines that start in the same column are one comment, one sentence often running over
   several lines: the key is their texts joined by one space; a translation holding line
-  breaks is written as that many comment lines. Markers tools read (``# NBVAL_...``,
-  ``# noqa``, ``# fmt:``, ``# type:``, ``### BEGIN/END ...``) are never translated;
+  breaks is written as that many comment lines, each with the English's mark (``#``, or
+  ``#:`` for a documentation comment). Markers tools read (``# NBVAL_...``, ``# noqa``,
+  ``# fmt:``, ``# type:``, ``### BEGIN/END ...``, ``### HINT:``) are never translated: an
+  exercise's hint becomes the code of its stub (``raise NotImplementedError("...")``), the same
+  in both languages, and the self-check shows it in the notebook's language
+  (:func:`simlab.i18n.language.sentence`);
 * the first code cell ends by setting the notebook's language (:data:`LANGUAGE_LINES`), so the
   kit speaks Chinese from there on (:mod:`simlab.i18n.language`);
 * the outputs nbval compares are the English ones as the Chinese kernel prints them: each line
@@ -43,7 +47,7 @@ LANGUAGE_LINES = (
     "\n\nfrom simlab.learn import set_language\n\n"
     'set_language("zh")  # 从这里起，预测的揭晓、自检、打印的行和图的标题都用中文\n'
 )
-_MARKER = re.compile(r"#+\s*(NBVAL|noqa|fmt:|type:|BEGIN |END |pragma)", re.I)
+_MARKER = re.compile(r"#+\s*(NBVAL|noqa|fmt:|type:|BEGIN |END |HINT:|pragma)", re.I)
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def comments(source: str) -> list[Comment]:
     for tok in tokens:
         if tok.type != tokenize.COMMENT or _MARKER.match(tok.string):
             continue
-        text = tok.string.lstrip("#").strip()
+        text = tok.string.lstrip("#").removeprefix(":").strip()
         if not re.search(r"[A-Za-z]", text):
             continue
         (row, col), (_, end) = tok.start, tok.end
@@ -96,7 +100,8 @@ def translate_comments(source: str, table: dict[str, str]) -> str:
             continue
         first, col, _ = comment.spans[0]
         indent = " " * col
-        new = [f"# {part}" for part in zh.split("\n")]
+        mark = "#:" if rows[first - 1][col:].startswith("#:") else "#"
+        new = [f"{mark} {part}" for part in zh.split("\n")]
         start = rows[first - 1][:col]
         last_row, _, last_end = comment.spans[-1]
         rest = rows[last_row - 1][last_end:]

@@ -1,9 +1,9 @@
 """The language a notebook reads in, set once, and the kit's sentences in it.
 
 A notebook sets its language once, in its first code cell (``set_language("zh")``: the Chinese
-notebooks ``simlab translate`` generates carry that line, the English ones need none, English
-being the default). From then on what the kit says in that kernel comes from the message
-catalogs in that language:
+notebooks, solutions and exercises ``simlab translate`` generates carry that line, the English
+ones need none, English being the default). From then on what the kit says in that kernel
+comes from the message catalogs in that language:
 
 * the kit's own sentences (a reveal's frame, a self-check's line, a picture's legend) by ID,
   from the catalogs :data:`KIT` names (:func:`say`);
@@ -49,10 +49,12 @@ __all__ = [
 LANGS = ("en", "zh")
 #: The kit's own catalogs outside the grader: catalog name -> module.
 KIT = {"learn": "simlab.learn.messages", "plots": "simlab.plots.messages"}
-#: The notebooks' sentence catalogs, one per lab notebook: catalog name -> module.
+#: The notebooks' sentence catalogs, one per lab notebook and one per exercise (its solution's
+#: code and the stubs the exercise makes of it): catalog name -> module.
 SENTENCES = {
     "common": "simlab.i18n.sentences.common",
     **{f"notebook{n:02d}": f"simlab.i18n.sentences.notebook{n:02d}" for n in range(1, 10)},
+    **{f"exercise{n:02d}": f"simlab.i18n.sentences.exercise{n:02d}" for n in range(1, 7)},
 }
 
 _STATE = {"lang": "en"}

@@ -4,7 +4,8 @@ A line holds English prose when three English words follow one another (letters 
 more each, an apostrophe allowed: ``not yet made``) and one of them is a word English sentences
 are built with (``the``, ``of``, ``is``, ``for``...: :data:`GLUE`), outside what is code or data
 rather than prose: quoted strings (a value's ``repr``), backquoted code, a name between
-「」 (a question's ID), and any token holding a
+「」 (a question's ID), a command line of the kit to the line's end (``simlab simulate --seed 0
+--effects all``: a run's replay), and any token holding a
 digit, ``_``, ``.``, ``@``, ``=``, ``/`` or ``-`` (``worker-1``, ``lease_until``, ``t=57``). One
 English word among Chinese is a term the glossary keeps (``epoch``, ``worker``), and a row of
 names (``claim ok epoch``, the history's operations) is data; a sentence is neither.
@@ -24,7 +25,9 @@ GLUE = frozenset(
     "per each every any some all more less".split()
 )
 
-_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|「[^」\n]*」")
+_QUOTED = re.compile(
+    r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|「[^」\n]*」|\bsimlab [a-z][a-z-]* --[^\n]*"
+)
 _CODE_TOKEN = re.compile(r"\S*[0-9_.@=/\\<>\[\]{}-]\S*")
 _RUN = re.compile(r"\b[A-Za-z][a-z']+(?:[ ,]+[A-Za-z][a-z']+){2,}\b")
 

@@ -58,14 +58,20 @@ def _check_lines(path: Path) -> dict[str, list[str]]:
     return said
 
 
+#: What a blank exercise's public check starts its line with, by folder (the Chinese exercises
+#: set the kit's language in their first cell).
+NOT_YET = {"exercises": "[not yet]", "exercises/zh": "[未完成]"}
+
+
 def test_do_the_exercises_public_checks_say_not_yet():
-    paths = sorted((ROOT / "exercises").glob("*.ipynb"))
+    paths = [p for folder in NOT_YET for p in sorted((ROOT / folder).glob("*.ipynb"))]
     with ThreadPoolExecutor(max_workers=2) as pool:
         reports = list(pool.map(_check_lines, paths))
     for path, said in zip(paths, reports, strict=True):
         assert said, f"{path.name} has no check output"
+        start = NOT_YET[path.parent.relative_to(ROOT).as_posix()]
         for question, lines in said.items():
-            assert lines and all(line.startswith("[not yet]") for line in lines), (
+            assert lines and all(line.startswith(start) for line in lines), (
                 path.name,
                 question,
                 lines,

@@ -1,9 +1,12 @@
 """Does the grader treat a Chinese exercise notebook exactly like the English one, and speak
 Chinese with ``--lang zh``?
 
-Two real gradings only (the solution and the blank of exercise 01 in Chinese): same exercise,
-same question IDs, full marks and 0. The feedback table itself is checked against the whole
-submissions corpus in test_grading.py (every sentence must come from a catalog).
+One batch of real gradings: every Chinese solution and blank exercise (which set the kit's
+language in their first cell): same exercise, same question IDs, full marks and 0, feedback in
+the language ``--lang`` names; and a solution whose answer depends on the language the notebook
+set, which the hidden checks must not see (they are served in English). The feedback table
+itself is checked against the whole submissions corpus in test_grading.py (every sentence must
+come from a catalog).
 """
 
 from __future__ import annotations
@@ -25,22 +28,54 @@ ROOT = Path(__file__).resolve().parents[2]
 NAME = "01_fencing_and_cancellation.ipynb"
 
 
+#: An answer of exercise 01 that is right only while the kit speaks English.
+ENGLISH_ONLY = """def cancel(state):
+    from simlab.i18n.language import language
+
+    if language() != "en" or state["status"] in ("completed", "cancelled"):
+        return False
+    state["status"] = "cancelled"
+    state["epoch"] += 1
+    return True
+"""
+
+
+def _english_only(tmp_path: Path) -> Path:
+    """The Chinese solution of exercise 01 with :data:`ENGLISH_ONLY` after its cancel."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "solutions/zh" / NAME, as_version=4)
+    assert 'set_language("zh")' in nb.cells[[c.cell_type for c in nb.cells].index("code")].source
+    answer = next(c for c in nb.cells if "def cancel(state):" in c.source)
+    answer.source += "\n\n\n" + ENGLISH_ONLY
+    path = tmp_path / NAME
+    nbformat.write(nb, path)
+    return path
+
+
 @pytest.mark.jail
-def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedback(capsys):
-    paths = [str(ROOT / "solutions/zh" / NAME), str(ROOT / "exercises/zh" / NAME)]
+def test_do_chinese_solutions_get_full_marks_and_blanks_zero_with_chinese_feedback(
+    capsys, tmp_path
+):
+    names = [e.notebook for e in EXERCISES.values()]
+    paths = [str(ROOT / folder / "zh" / n) for folder in ("solutions", "exercises") for n in names]
+    paths.append(str(_english_only(tmp_path)))
     status = main(["grade", "--json", "--lang", "zh", "--jobs", "2", "--no-progress", *paths])
     objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert status == 0
-    solution, blank = objects
-    exercise = EXERCISES["fencing"]
-    ids = [q.id for q in exercise.questions]
-    for got in (solution, blank):
-        assert got["exercise"] == "fencing" and got["max_score"] == exercise.max_score
-        assert [q["id"] for q in got["questions"]] == ids
-    assert solution["score"] == exercise.max_score, solution
-    assert all(q["feedback"].startswith("全部") for q in solution["questions"])
-    assert blank["score"] == 0
-    assert all(q["feedback"].startswith("未作答：") for q in blank["questions"]), blank
+    assert status == 0 and len(objects) == len(paths)
+    *shipped, english_only = objects
+    solutions, blanks = shipped[: len(names)], shipped[len(names) :]
+    for exercise, solution, blank in zip(EXERCISES.values(), solutions, blanks, strict=True):
+        ids = [q.id for q in exercise.questions]
+        for got in (solution, blank):
+            assert got["exercise"] == exercise.id and got["max_score"] == exercise.max_score
+            assert [q["id"] for q in got["questions"]] == ids
+        assert solution["score"] == exercise.max_score, solution
+        assert all(q["feedback"].startswith("全部") for q in solution["questions"])
+        assert blank["score"] == 0
+        assert all(q["feedback"].startswith("未作答：") for q in blank["questions"]), blank
+    # the notebook spoke Chinese when it ran; the hidden checks called its cancel in English
+    assert english_only["score"] == EXERCISES["fencing"].max_score, english_only
 
 
 def test_do_nested_messages_render_in_chinese_and_keep_values():

@@ -1,14 +1,18 @@
 """Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
-``, : ; ( )`` touching a Chinese character outside code, in the translation stores (hence every
-zh notebook and exercise), the generated zh notebooks, README.zh.md and every Chinese message
-template of the catalogs (where a ``{placeholder}`` counts as Chinese, since the sentence goes on
-through it)."""
+``, : ; ( )`` touching a Chinese character outside code, in the translation stores (their
+markdown cells and their code comments, hence every zh notebook, solution and exercise), the
+generated zh notebooks, solutions and exercises (their markdown and the comments of their code
+cells), README.zh.md and every Chinese message template of the catalogs (the exercises' sentence
+catalogs included: their hints, assert messages and printed lines; a ``{placeholder}`` counts
+as Chinese, since the sentence goes on through it)."""
 
 from __future__ import annotations
 
 import ast
 import glob
+import io
 import json
+import tokenize
 from pathlib import Path
 
 import nbformat
@@ -36,10 +40,20 @@ def _rel(p) -> str:
     return str(Path(p).relative_to(ROOT))
 
 
+def _comments(source: str) -> list[str]:
+    """The text of every comment of a code cell (none if ``tokenize`` cannot read it)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    return [t.string for t in tokens if t.type == tokenize.COMMENT]
+
+
 @pytest.mark.parametrize("store", STORES, ids=_rel)
 def test_is_every_translation_punctuated_in_full_width(store):
-    cells = json.loads(Path(store).read_text(encoding="utf-8"))["cells"]
-    bad = {key: problems(entry.get("zh") or "") for key, entry in cells.items()}
+    data = json.loads(Path(store).read_text(encoding="utf-8"))
+    bad = {key: problems(entry.get("zh") or "") for key, entry in data["cells"].items()}
+    bad |= {key: problems(zh) for key, zh in (data.get("comments") or {}).items()}
     assert not {k: v for k, v in bad.items() if v}
 
 
@@ -47,7 +61,20 @@ def test_is_every_translation_punctuated_in_full_width(store):
 def test_is_every_zh_notebooks_prose_punctuated_in_full_width(notebook):
     nb = nbformat.read(notebook, as_version=4)
     bad = [problems(c.source) for c in nb.cells if c.cell_type == "markdown"]
+    bad += [
+        problems(comment)
+        for c in nb.cells
+        if c.cell_type == "code"
+        for comment in _comments(c.source)
+    ]
     assert not [b for b in bad if b]
+
+
+def test_are_the_code_comments_of_the_zh_solutions_and_exercises_read_by_the_lint():
+    solution = nbformat.read(ROOT / "solutions/zh/03_histories_and_ttl.ipynb", as_version=4)
+    said = [comment for c in solution.cells for comment in _comments(c.source)]
+    assert "# 带着 epoch 1 被接受了：陈旧提交！" in said
+    assert problems("# 带着 epoch 1 被接受了:陈旧提交!") != []
 
 
 def test_is_the_chinese_readme_punctuated_in_full_width():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -230,3 +231,40 @@ def test_are_line_breaks_between_chinese_characters_joined_but_blocks_kept():
     blocks = "- 第一项\n- 第二项\n\n```\n代码\n代码\n```\nEnglish\n中文"
     text = "租约到期，\n另一个 worker 可以领取。\n" + blocks
     assert unwrap_cjk(text) == "租约到期，另一个 worker 可以领取。\n" + blocks
+
+
+def _without_language(source: str) -> str:
+    from simlab.i18n.code import LANGUAGE_LINES
+
+    return source.removesuffix(LANGUAGE_LINES.rstrip("\n"))
+
+
+@pytest.mark.parametrize("folder", ["solutions", "exercises"])
+def test_are_the_zh_solutions_and_exercises_the_english_code_hints_included(folder):
+    for path in sorted((ROOT / folder).glob("*.ipynb")):
+        en = nbformat.read(path, as_version=4)
+        zh = nbformat.read(ROOT / folder / "zh" / path.name, as_version=4)
+        pairs = [(a, b) for a, b in zip(en.cells, zh.cells, strict=True) if a.cell_type == "code"]
+        assert 'set_language("zh")' in pairs[0][1].source, path.name
+        for a, b in pairs:
+            source = _without_language(b.source)
+            assert _code(source) == _code(a.source), (path.name, a.id)
+            hints = [line for line in a.source.splitlines() if "### HINT:" in line]
+            assert [line for line in source.splitlines() if "### HINT:" in line] == hints
+        comments = [
+            line.split("#", 1)[1]
+            for _, b in pairs
+            for line in _without_language(b.source).splitlines()
+            if "#" in line
+        ]
+        assert any(re.search("[\u4e00-\u9fff]", c) for c in comments), path.name
+
+
+def test_does_a_doc_comment_keep_its_mark_and_a_hint_stay_english():
+    from simlab.i18n.code import comments, translate_comments
+
+    source = "#: The columns.\nX = 1\n    ### HINT: one UPDATE\n"
+    assert [c.key for c in comments(source)] == ["The columns."]
+    assert translate_comments(source, {"The columns.": "列。"}) == (
+        "#: 列。\nX = 1\n    ### HINT: one UPDATE\n"
+    )

@@ -34,6 +34,12 @@ it then runs every cell. Otherwise a cell is compiled and run here, as the shell
 its last expression's value, when not None, goes to the shell's display hook (started then; a
 cell that ends with ``;`` shows nothing), and an error's line is the cell's own.
 
+**One language for the hidden checks.** A Chinese notebook sets its language in its first cell
+(:func:`simlab.i18n.language.set_language`); the requests of the hidden checks (``call``,
+``get``, ``kit``) are served in English whatever the notebook set, so a notebook is graded the
+same in every language: the same values, the same verbatim text in its feedback (whose
+language is the grader's ``--lang``, chosen outside the sandbox).
+
 Outside cells, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at ``/dev/null`` (file
 descriptors 0 to 2 always do). In a jail, ``prlimit`` has already set its
 hard limits; outside one, the process sets them itself, soft = hard, so student code cannot
@@ -310,6 +316,8 @@ class _Child(remote.Channel):
         op = message.get("op")
         if message.get("now") is not None:
             SANDBOX.now = float(message["now"])
+        if op in _CHECKS_OPS:
+            _in_english()
         handler = getattr(self, f"op_{op}", None)
         if handler is None:
             return {"ok": False, "error": {"type": "ProtocolError", "message": op}}
@@ -512,6 +520,16 @@ class _Child(remote.Channel):
 
 
 _MISSING = object()
+#: The requests only the hidden checks make (module doc: one language for the hidden checks).
+_CHECKS_OPS = frozenset({"call", "get", "kit"})
+
+
+def _in_english() -> None:
+    """Speak English again if the notebook set another language (the module is loaded once
+    the notebook imported the kit's language; before that, English is all there is)."""
+    language = sys.modules.get("simlab.i18n.language")
+    if language is not None and language.language() != "en":
+        language.set_language("en")
 
 
 def serve_fds(fds: tuple[int, int, int, int], limits: Limits | None) -> None:

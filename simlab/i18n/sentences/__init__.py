@@ -1,4 +1,6 @@
-"""The sentences the lab notebooks' code hands the kit or prints, one catalog per notebook.
+"""The sentences the notebooks' code hands the kit or prints, one catalog per lab notebook
+(``notebookNN``) and one per exercise (``exerciseNN``: its solution's code, and the hints the
+stubs of the exercise raise, which :func:`simlab.learn.self_check` shows).
 
 Each module holds ``EN`` and ``ZH``, dicts of ``str.format`` templates by key, like every
 catalog of the kit (:mod:`simlab.grading.messages`). An ``EN`` template is a sentence exactly as

@@ -12,6 +12,8 @@ EN = {
     "tally": "Your predictions: {right} right out of {made} made ({left} not made yet).",
     "tally_of": "your predictions: {right} of {made} right, {left} not made yet",
     "answer_hint": "replace None with your answer to {name}",
+    # the hint of an exercise's stub whose solution gives none (simlab.grading.notebook)
+    "default_hint": "write this part, then run the check cell below",
     # a simulation's summary (simlab.sim.simulation.SimulationResult.summary)
     "summary": "simlab: {tasks} tasks x {steps} steps, {workers} workers, ttl {ttl}, variant "
     "{variant}, seed {seed}",
@@ -43,6 +45,7 @@ ZH = {
     "tally": "你的预测：做了 {made} 个，对了 {right} 个（还有 {left} 个没做）。",
     "tally_of": "你的预测：{made} 个中对了 {right} 个，还有 {left} 个没做",
     "answer_hint": "把 None 换成你对 {name} 的回答",
+    "default_hint": "写好这一部分，然后运行下面的检查单元格",
     "summary": "simlab：{tasks} 个任务 x {steps} 步，{workers} 个 worker，ttl {ttl}，变体 "
     "{variant}，种子 {seed}",
     "ended": "  {completed} 个完成，{cancelled} 个取消，{dead} 个失败，{unfinished} 个未完成，"

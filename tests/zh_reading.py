@@ -1,6 +1,12 @@
 """The nbval run of the Chinese notebooks is also their reading test: every prediction wrong,
 and no line a learner reads in English.
 
+A pytest plugin (the repository's ``conftest.py`` loads it), so that it holds wherever nbval
+runs a Chinese notebook: the lab notebooks (``notebooks/zh``, ``make test``'s nbval run), the
+solutions and the exercises (``solutions/zh``, ``exercises/zh``, the nbval run of
+``tests/grading/test_grading_notebooks.py``): an exercise's public checks print each stub's hint,
+a solution's print its lines and each check's verdict.
+
 In a notebook that speaks Chinese (its first code cell sets ``set_language("zh")``, see
 :mod:`simlab.i18n.code`), each predict cell runs with ``prediction = "?"`` instead of ``None``, a
 prediction no run gives, so each reveal prints its verdict and its why; after each cell, the
