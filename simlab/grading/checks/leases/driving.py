@@ -92,10 +92,13 @@ def simulated(
 
 
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
-#: most one fault over 2 tasks x 2 workers x 2 steps, each fault kind at every point it can
-#: strike. Each run crosses the jail for every call of a piece: the one-fault schedules fit a
-#: question's budget, the two-fault ones (their square) would not.
-EXPLORE_SCOPE = {"tasks": 2, "workers": 2, "steps": 2, "max_faults": 1}
+#: most one fault over 1 task x 2 workers x 2 steps, each fault kind at every point it can
+#: strike. Each run crosses the jail for every call of a piece, so the scope is the smallest
+#: in which every fault still meets a second worker; a second task's faults would be the same
+#: faults on another row, and what a piece does to another task is judged by the generated
+#: sequences on two tasks whose IDs share a prefix
+#: (:mod:`~simlab.grading.checks.leases.operations`).
+EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1}
 
 
 def explored(
