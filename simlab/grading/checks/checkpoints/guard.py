@@ -41,6 +41,7 @@ from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, kind_of, shown_value, shown_values
 
 __all__ = [
@@ -260,13 +261,34 @@ def _codes(answer: list[str]) -> Message:
 
 
 class _Judge:
-    """The learner's guard, judged against the kit's on the example checkpoints."""
+    """The learner's guard, judged against the kit's on the example checkpoints.
+
+    The learner's guard is asked once for each checkpoint and world (:meth:`ask`): several
+    parts judge the same situation (one change alone: the core, then the exact codes), each by
+    its own criterion, on the same answer."""
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
+        self.answers: dict[str, tuple[bool, Any]] = {}
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
         self.world, self.in_world = drawn_world()
+
+    def ask(self, cp: dict, world: dict) -> Any:
+        """The learner's answer for ``cp`` in ``world`` (each given as its own copy), or the
+        error it raised, raised again; asked of the learner's code the first time only."""
+        key = repr((cp, world))
+        if key not in self.answers:
+            try:
+                self.answers[key] = (True, self.guard(copy.deepcopy(cp), copy.deepcopy(world)))
+            except SandboxLost:
+                raise
+            except Exception as exc:  # the learner's error, raised again for each part
+                self.answers[key] = (False, exc)
+        ok, answer = self.answers[key]
+        if not ok:
+            raise answer
+        return answer
 
     def in_its_world(
         self,
@@ -305,7 +327,7 @@ class _Judge:
         if not made:
             story.add(said_change(UNCHANGED))
         world_dict = world.to_dict()
-        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world_dict))
+        answer = self.ask(cp, world_dict)
         require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
         require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         return answer, reference_codes(cp, world_dict), made
@@ -326,7 +348,7 @@ class _Judge:
     def agrees(self, cp: dict, world: dict, at: Message, exact: bool) -> None:
         """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
         when the kit finds none; ``exact``: the very same codes, each once."""
-        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world))
+        answer = self.ask(cp, world)
         require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
         require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         truth = reference_codes(cp, world)
