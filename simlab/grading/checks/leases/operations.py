@@ -139,8 +139,9 @@ class Played:
 
 def _state(ledger: Ledger) -> tuple[dict[str, dict], dict[tuple, tuple]]:
     """Every task as stored (field -> value) and every effect ((task, key) -> row), read by
-    the kit's own methods on the grader's connection."""
-    tasks = {r.task_id: dataclasses.asdict(r) for r in ledger.tasks()}
+    the kit's own methods on the grader's connection (each read builds new records, so the
+    values need no copy)."""
+    tasks = {r.task_id: {f: getattr(r, f) for f in _FIELDS} for r in ledger.tasks()}
     effects = {
         (e.task_id, e.key): (e.task_id, e.key, e.epoch, e.worker, e.recorded_at)
         for task in tasks
