@@ -10,7 +10,6 @@ does not apply, never the kit's."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +39,8 @@ from simlab.grading.checks.checkpoints.messages import say
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, kind_of, shown_value, shown_values
 
 __all__ = [
@@ -260,13 +260,35 @@ def _codes(answer: list[str]) -> Message:
 
 
 class _Judge:
-    """The learner's guard, judged against the kit's on the example checkpoints."""
+    """The learner's guard, judged against the kit's on the example checkpoints.
+
+    The learner's guard is asked once for each checkpoint and world (:meth:`ask`): several
+    parts judge the same situation (one change alone: the core, then the exact codes), each by
+    its own criterion, on the same answer. ``guard`` is the learner's function reached through
+    the sandbox, whose arguments cross as data: the grader's dicts are never the learner's."""
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
+        self.answers: dict[str, tuple[bool, Any]] = {}
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
         self.world, self.in_world = drawn_world()
+
+    def ask(self, cp: dict, world: dict) -> Any:
+        """The learner's answer for ``cp`` in ``world``, or the error it raised, raised again;
+        asked of the learner's code the first time only."""
+        key = repr((cp, world))
+        if key not in self.answers:
+            try:
+                self.answers[key] = (True, self.guard(cp, world))
+            except SandboxLost:
+                raise
+            except Exception as exc:  # the learner's error, raised again for each part
+                self.answers[key] = (False, exc)
+        ok, answer = self.answers[key]
+        if not ok:
+            raise answer
+        return answer
 
     def in_its_world(
         self,
@@ -305,7 +327,7 @@ class _Judge:
         if not made:
             story.add(said_change(UNCHANGED))
         world_dict = world.to_dict()
-        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world_dict))
+        answer = self.ask(cp, world_dict)
         require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
         require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         return answer, reference_codes(cp, world_dict), made
@@ -313,30 +335,31 @@ class _Judge:
     def decides(self, situation: tuple, story: Story) -> None:
         """Stops exactly when the kit stops; after one change, with every code the kit finds."""
         answer, truth, made = self.played(situation, story)
-        require(bool(answer) == bool(truth), gave(answer, _verdict(answer, truth)))
-        if made == 1:
-            require(set(truth) <= set(answer), gave(answer, _verdict(answer, truth)))
+        if bool(answer) != bool(truth) or (made == 1 and not set(truth) <= set(answer)):
+            raise Fail(gave(answer, _verdict(answer, truth)))
 
     def exactly(self, situation: tuple, story: Story) -> None:
         """The very same codes as the kit, each once."""
         answer, truth, _ = self.played(situation, story)
-        require(len(answer) == len(set(answer)), gave(answer, "once"))
-        require(sorted(answer) == truth, gave(answer, _verdict(answer, truth)))
+        if len(answer) != len(set(answer)):
+            raise Fail(gave(answer, "once"))
+        if sorted(answer) != truth:
+            raise Fail(gave(answer, _verdict(answer, truth)))
 
     def agrees(self, cp: dict, world: dict, at: Message, exact: bool) -> None:
         """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
         when the kit finds none; ``exact``: the very same codes, each once."""
-        answer = self.guard(copy.deepcopy(cp), copy.deepcopy(world))
+        answer = self.ask(cp, world)
         require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
         require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
         truth = reference_codes(cp, world)
-        require(
-            set(truth) <= set(answer) and bool(answer) == bool(truth),
-            gave(answer, _verdict(answer, truth), at),
-        )
-        if exact:
-            require(len(answer) == len(set(answer)), gave(answer, "once", at))
-            require(sorted(answer) == truth, gave(answer, _verdict(answer, truth), at))
+        # The sentences are built only for a failure: most answers agree.
+        if not (set(truth) <= set(answer) and bool(answer) == bool(truth)):
+            raise Fail(gave(answer, _verdict(answer, truth), at))
+        if exact and len(answer) != len(set(answer)):
+            raise Fail(gave(answer, "once", at))
+        if exact and sorted(answer) != truth:
+            raise Fail(gave(answer, _verdict(answer, truth), at))
 
     def under(
         self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False

@@ -89,53 +89,56 @@ def atomic_claim(s: Student, t: Tally) -> None:
     def judged(what: str) -> Callable[[], None]:
         return lambda: ops.check(plays, moves, what, first=CLAIM_STORIES)
 
-    t.under("claim-fields")
-    t.part(functools.partial(_claims_a_queued_task, ledgers))
-    t.part(functools.partial(_terminal_and_unknown_tasks, ledgers))
-    t.part(functools.partial(_lease_held_names_the_holder, ledgers))
-    t.under("heartbeat-extends")
-    t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
-    t.under("one-owner")
-    for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
-        t.part(functools.partial(part, ledgers))
-    runs = contended_claims(s)
-    t.part(lambda: _no_two_winners_at_one_moment(runs))
-    t.part(lambda: _no_shared_epoch(runs))
-    t.part(lambda: _the_lease_is_your_own(runs))
-    t.part(lambda: _no_lease_of_a_cancelled_epoch(runs))
-    t.part(
-        lambda: require_one_statement(
-            rivalled(s, "heartbeat", (30.0,)), "heartbeat", say("did_change_task")
-        )
-    )
-    t.part(judged(ops.CORE))
-    for seed in CLAIM_SEEDS:
+    try:
+        t.under("claim-fields")
+        t.part(functools.partial(_claims_a_queued_task, ledgers))
+        t.part(functools.partial(_terminal_and_unknown_tasks, ledgers))
+        t.part(functools.partial(_lease_held_names_the_holder, ledgers))
+        t.under("heartbeat-extends")
+        t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
+        t.under("one-owner")
+        for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
+            t.part(functools.partial(part, ledgers))
+        runs = contended_claims(s)
+        t.part(lambda: _no_two_winners_at_one_moment(runs))
+        t.part(lambda: _no_shared_epoch(runs))
+        t.part(lambda: _the_lease_is_your_own(runs))
+        t.part(lambda: _no_lease_of_a_cancelled_epoch(runs))
         t.part(
-            lambda seed=seed: simulated(
-                s,
-                CLAIM_SCENARIO,
-                seed,
-                {"claim": "claim", "heartbeat": "heartbeat"},
-                say("by_claim_heartbeat"),
+            lambda: require_one_statement(
+                rivalled(s, "heartbeat", (30.0,)), "heartbeat", say("did_change_task")
             )
         )
-    t.part(
-        lambda: explored(
-            s,
-            {"claim": "claim", "heartbeat": "heartbeat"},
-            say("by_claim_heartbeat"),
-            "leases/atomic-claim/explore",
+        t.part(judged(ops.CORE))
+        for seed in CLAIM_SEEDS:
+            t.part(
+                lambda seed=seed: simulated(
+                    s,
+                    CLAIM_SCENARIO,
+                    seed,
+                    {"claim": "claim", "heartbeat": "heartbeat"},
+                    say("by_claim_heartbeat"),
+                )
+            )
+        t.part(
+            lambda: explored(
+                s,
+                {"claim": "claim", "heartbeat": "heartbeat"},
+                say("by_claim_heartbeat"),
+                "leases/atomic-claim/explore",
+            )
         )
-    )
-    t.under("claim-fields")
-    t.part(judged(ops.DETAIL))
-    t.under("heartbeat-extends")
-    t.part(judged(ops.HEARTBEAT))
-    t.under("lease-end")
-    # The exact end of a lease is judged only for a claim that works: one that always raises
-    # would otherwise never reach a lease's end, and pass it.
-    t.part(functools.partial(_expired_lease_is_taken_over, ledgers))
-    t.part(judged(ops.BOUNDARY))
+        t.under("claim-fields")
+        t.part(judged(ops.DETAIL))
+        t.under("heartbeat-extends")
+        t.part(judged(ops.HEARTBEAT))
+        t.under("lease-end")
+        # The exact end of a lease is judged only for a claim that works: one that always raises
+        # would otherwise never reach a lease's end, and pass it.
+        t.part(functools.partial(_expired_lease_is_taken_over, ledgers))
+        t.part(judged(ops.BOUNDARY))
+    finally:
+        plays.close()
 
 
 #: The rubric of ``atomic-claim``: one owner at a time is the core idea.
@@ -158,7 +161,7 @@ CLAIM_RUBRIC = (
             "outcome the kit's ledger has from the same state (a lease or the same error, "
             "refused or accepted alike) and leaves the same owner and epoch.",
             "Every schedule of at most one fault (every fault kind at every point it can strike) "
-            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "over 1 task x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
             "at grading time, breaks no rule of the checker (refusals included).",
         ),
         mistakes=(

@@ -92,10 +92,13 @@ def simulated(
 
 
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
-#: most one fault over 2 tasks x 2 workers x 2 steps, each fault kind at every point it can
-#: strike. Each run crosses the jail for every call of a piece: the one-fault schedules fit a
-#: question's budget, the two-fault ones (their square) would not.
-EXPLORE_SCOPE = {"tasks": 2, "workers": 2, "steps": 2, "max_faults": 1}
+#: most one fault over 1 task x 2 workers x 2 steps, each fault kind at every point it can
+#: strike. Each run crosses the jail for every call of a piece, so the scope is the smallest
+#: in which every fault still meets a second worker; a second task's faults would be the same
+#: faults on another row, and what a piece does to another task is judged by the generated
+#: sequences on two tasks whose IDs share a prefix
+#: (:mod:`~simlab.grading.checks.leases.operations`).
+EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1}
 
 
 def explored(
@@ -112,16 +115,53 @@ def explored(
     story in the learner's terms (never its seed)."""
     from simlab.sim.explore import explore
 
-    def factory(clock: Callable[[], float]) -> CheckedLedger:
-        return s.ledger(clock=clock, **pieces)
-
     sender = None if send_step is None else _sender(s, send_step)
     seed = rng(label).randrange(1, 1_000_000)
-    found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
+    factory = _Emptied(s, pieces)
+    try:
+        found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
+    finally:
+        factory.close()
     if found.certified:
         return
     head = len(str(say("broke_rule", what=what, story="")))
     raise Fail(say("broke_rule", what=what, story=_told(found.story or [], FAILURE_CHARS - head)))
+
+
+class _Kept(CheckedLedger):
+    """A ledger a run may close: it stays open for the next run (its owner closes it)."""
+
+    def close(self) -> None:
+        pass
+
+
+class _Emptied:
+    """A ledger factory for the explorer's many short runs: one in-memory ledger with the
+    student's ``pieces``, made for the first run and emptied for each later one
+    (:meth:`simlab.ledger.Ledger.clear`, after rolling back a transaction a piece left open, as
+    closing it would), so every run starts from what a new ledger holds; :meth:`close` when
+    done."""
+
+    def __init__(self, s: Student, pieces: dict[str, str]):
+        self.s = s
+        self.pieces = pieces
+        self.ledger: CheckedLedger | None = None
+
+    def __call__(self, clock: Callable[[], float]) -> CheckedLedger:
+        if self.ledger is None:
+            self.ledger = self.s.ledger(clock=clock, **self.pieces)
+        else:
+            raw = self.ledger.raw
+            if raw.db.in_transaction:
+                raw.db.rollback()
+            raw.clear()
+            raw.clock = clock
+        return _Kept(self.ledger.raw)
+
+    def close(self) -> None:
+        if self.ledger is not None:
+            self.ledger.raw.close()
+            self.ledger = None
 
 
 def _sender(s: Student, name: str) -> Sender:

@@ -118,50 +118,55 @@ def idempotent_send(s: Student, t: Tally) -> None:
     ledgers = Ledgers(s, record_effect="record_effect")
     plays = ops.Plays(s, world, record_effect="record_effect")
     moves = ops.sequences(EFFECT_MOVES)
-    t.under("effect-fields")
-    t.part(functools.partial(_records_a_new_key, ledgers))
-    t.part(functools.partial(_keys_belong_to_their_task, ledgers))
-    t.under("at-most-once")
-    t.part(functools.partial(_a_key_is_recorded_once, ledgers))
-    t.part(functools.partial(_stale_leases_record_nothing, ledgers))
-    t.part(functools.partial(_twice_within_one_round_trip, s))
-    t.part(
-        lambda: require_one_statement(
-            rivalled(s, "record_effect", ("race:email:0",)), "record_effect", say("did_record_key")
-        )
-    )
-    t.part(lambda: ops.check(plays, moves, ops.CORE, first=EFFECT_STORIES))
-    sends = _Sends(ledgers, world)
-    for part in (
-        _a_retry_after_a_crash_does_not_resend,
-        _a_crash_between_record_and_send,
-        _a_stale_worker_does_not_send,
-    ):
-        t.part(functools.partial(part, sends))
-    for seed in EFFECT_SEEDS:
+    try:
+        t.under("effect-fields")
+        t.part(functools.partial(_records_a_new_key, ledgers))
+        t.part(functools.partial(_keys_belong_to_their_task, ledgers))
+        t.under("at-most-once")
+        t.part(functools.partial(_a_key_is_recorded_once, ledgers))
+        t.part(functools.partial(_stale_leases_record_nothing, ledgers))
+        t.part(functools.partial(_twice_within_one_round_trip, s))
         t.part(
-            lambda seed=seed: simulated(
+            lambda: require_one_statement(
+                rivalled(s, "record_effect", ("race:email:0",)),
+                "record_effect",
+                say("did_record_key"),
+            )
+        )
+        t.part(lambda: ops.check(plays, moves, ops.CORE, first=EFFECT_STORIES))
+        sends = _Sends(ledgers, world)
+        for part in (
+            _a_retry_after_a_crash_does_not_resend,
+            _a_crash_between_record_and_send,
+            _a_stale_worker_does_not_send,
+        ):
+            t.part(functools.partial(part, sends))
+        for seed in EFFECT_SEEDS:
+            t.part(
+                lambda seed=seed: simulated(
+                    s,
+                    EFFECT_SCENARIO,
+                    seed,
+                    {"record_effect": "record_effect"},
+                    say("by_email_code"),
+                    send_step="send_step",
+                )
+            )
+        t.part(
+            lambda: explored(
                 s,
-                EFFECT_SCENARIO,
-                seed,
                 {"record_effect": "record_effect"},
                 say("by_email_code"),
+                "leases/idempotent-send/explore",
                 send_step="send_step",
             )
         )
-    t.part(
-        lambda: explored(
-            s,
-            {"record_effect": "record_effect"},
-            say("by_email_code"),
-            "leases/idempotent-send/explore",
-            send_step="send_step",
-        )
-    )
-    t.under("effect-fields")
-    t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
-    t.under("step-keys")
-    t.part(functools.partial(_each_step_sends_its_own, sends))
+        t.under("effect-fields")
+        t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
+        t.under("step-keys")
+        t.part(functools.partial(_each_step_sends_its_own, sends))
+    finally:
+        plays.close()
 
 
 #: The rubric of ``idempotent-send``: record first, once, under a current lease.
@@ -184,7 +189,7 @@ EFFECT_RUBRIC = (
             "as the kit's ledger does from the same state (recorded, refused or an error) and "
             "leaves the same effects.",
             "Every schedule of at most one fault (every fault kind at every point it can strike) "
-            "over 2 tasks x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
+            "over 1 task x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
             "at grading time and your send_step sending, breaks no rule of the checker "
             "(refusals included).",
         ),

@@ -170,9 +170,9 @@ def _case(
             steps,
             world.ttls[0],
         )
-        ttls = list(ledger.ttls)
-    with Ledger(path, clock=clock) as ledger:
-        return answer, list(work.calls), ledger.get(task), ttls
+        # Read on the loop's own connection: each of the kit's methods commits or rolls back
+        # before it returns, so it sees what is stored, another connection's moves too.
+        return answer, list(work.calls), ledger.get(task), list(ledger.ttls)
 
 
 # -- how the ledger looks before the loop starts --------------------------------------------------

@@ -215,10 +215,9 @@ class LoopPlays:
         work = _LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
         with _LoggedLedger(path, after, clock, world.thief, log=log) as ledger:
             answer = loop(ledger, work)
-            ttls = list(ledger.ttls)
-        with Ledger(path, clock=clock) as ledger:
-            record = ledger.get(task)
-        return answer, list(work.calls), record, log, ttls
+            # Read on the loop's own connection: each of the kit's methods commits or rolls
+            # back before it returns, so it sees what is stored, another connection's moves too.
+            return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
 
     def play(self, value: tuple) -> tuple:
         if value not in self.seen:

@@ -139,8 +139,9 @@ class Played:
 
 def _state(ledger: Ledger) -> tuple[dict[str, dict], dict[tuple, tuple]]:
     """Every task as stored (field -> value) and every effect ((task, key) -> row), read by
-    the kit's own methods on the grader's connection."""
-    tasks = {r.task_id: dataclasses.asdict(r) for r in ledger.tasks()}
+    the kit's own methods on the grader's connection (each read builds new records, so the
+    values need no copy)."""
+    tasks = {r.task_id: {f: getattr(r, f) for f in _FIELDS} for r in ledger.tasks()}
     effects = {
         (e.task_id, e.key): (e.task_id, e.key, e.epoch, e.worker, e.recorded_at)
         for task in tasks
@@ -162,44 +163,66 @@ def _well_formed(lease: Any) -> bool:
 
 class Plays:
     """Plays sequences on ledgers with the student's ``pieces`` in ``world`` and remembers
-    what it found."""
+    what it found; :meth:`close` when done.
+
+    Every sequence starts from an empty pair of ledgers: the two in-memory ledgers are made
+    once and emptied before each sequence (:meth:`simlab.ledger.Ledger.clear`, after rolling
+    back a transaction the student's piece left open, as closing a ledger would), so a
+    sequence sees exactly what a new pair would show it."""
 
     def __init__(self, s: Student, world: World, **pieces: str):
         self.s = s
         self.world = world
         self.pieces = pieces
         self.seen: dict[tuple, Played] = {}
+        self._mine: Any = None
+        self._ref: Ledger | None = None
 
     def play(self, moves: tuple) -> Played:
         if moves not in self.seen:
             self.seen[moves] = _Run(self).run(moves)
         return self.seen[moves]
 
+    def ledgers(self, clock: Clock) -> tuple[Any, Ledger]:
+        """The student's ledger and the reference, both empty and on ``clock``."""
+        if self._mine is None or self._ref is None:
+            self._mine = self.s.ledger(clock=clock, **self.pieces)
+            self._ref = Ledger(":memory:", clock=clock)
+            return self._mine, self._ref
+        raw = self._mine.raw
+        if raw.db.in_transaction:
+            raw.db.rollback()
+        raw.clear()
+        raw.clock = self._ref.clock = clock
+        return self._mine, self._ref
+
+    def close(self) -> None:
+        """Close the two ledgers (the student's is the grader's own connection)."""
+        for ledger in (self._mine, self._ref):
+            if ledger is not None:
+                ledger.close()
+        self._mine = self._ref = None
+
 
 class _Run:
-    """One sequence on a fresh pair of ledgers (the student's and the reference)."""
+    """One sequence on an empty pair of ledgers (the student's and the reference)."""
 
     def __init__(self, plays: Plays):
         self.world = plays.world
         self.clock = Clock(plays.world.start)
         self.pieces = plays.pieces
-        self.ledger = plays.s.ledger(clock=self.clock, **plays.pieces)
+        self.ledger, self.ref = plays.ledgers(self.clock)
         self.raw = self.ledger.raw
-        self.ref = Ledger(":memory:", clock=self.clock)
         self.leases: list[Lease] = []
         self.played = Played()
 
     def run(self, moves: tuple) -> Played:
-        try:
-            for task in TASKS:
-                self.ledger.submit(self.world.task(task))
-            for move in moves:
-                told = getattr(self, f"_{move[0]}")(*move[1:])
-                if told:
-                    self.played.moves.append(told)
-        finally:
-            self.ref.close()
-            self.ledger.close()
+        for task in TASKS:
+            self.ledger.submit(self.world.task(task))
+        for move in moves:
+            told = getattr(self, f"_{move[0]}")(*move[1:])
+            if told:
+                self.played.moves.append(told)
         return self.played
 
     def label(self, task_id: str) -> str:
