@@ -44,7 +44,7 @@ def test_do_the_signatures_match_the_protocol(cls):
 def test_are_the_records_still_frozen_dataclasses_built_by_position_or_keyword():
     import dataclasses
 
-    from simlab.check.history import Event
+    from simlab.checker.history import Event
     from simlab.records import Effect, Lease, TaskRecord
 
     lease = Lease("t1", "w1", 2, 1, 9.0)
