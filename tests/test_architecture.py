@@ -4,7 +4,7 @@ Each rule is what the package layout promises (docs/development.md, "Where thing
 sits with its concept (the task ledger's in ``simlab/ledger``, the grader's own in the grading
 queue's store and the readers of what a learner's code wrote, named module by module), SimPy only
 in ``simlab/sim``, argparse only in ``simlab/cli``, pictures only in ``simlab/plots``, a pure
-``simlab/check``, arrows that point one way (the grader may use the ledger, never the reverse),
+``simlab/checker``, arrows that point one way (the grader may use the ledger, never the reverse),
 no import circle (imports inside functions included), small modules and functions. Imports are
 read with :mod:`ast`, so a lazy import counts too.
 """
@@ -43,16 +43,16 @@ ONLY_IN = {
     "matplotlib": ("plots",),
     "ipywidgets": ("plots",),
 }
-#: subpackage -> simlab subpackages it must never import (check/ stays pure)
+#: subpackage -> simlab subpackages it must never import (checker/ stays pure)
 NEVER = {
-    "check": ("ledger", "sim", "plots", "cli", "grading", "release", "agent", "props", "testing"),
-    "ledger": ("sim", "check", "plots", "cli", "grading", "release", "agent", "props", "testing"),
+    "checker": ("ledger", "sim", "plots", "cli", "grading", "rollout", "agent", "props", "testing"),
+    "ledger": ("sim", "checker", "plots", "cli", "grading", "rollout", "agent", "props", "testing"),
     # what a learner's notebook imports holds no grading: the grader uses it, not the reverse
     "learn": ("grading", "cli", "plots"),
     # the chapter's props stand on the ledger, beside what a learner imports, under the rest
-    "props": ("sim", "check", "plots", "cli", "grading", "release", "agent", "learn", "testing"),
+    "props": ("sim", "checker", "plots", "cli", "grading", "rollout", "agent", "learn", "testing"),
     # the throwaway server knows nothing of the kit it serves
-    "testing": ("ledger", "sim", "check", "plots", "cli", "grading", "release", "agent", "props"),
+    "testing": ("ledger", "sim", "checker", "plots", "cli", "grading", "rollout", "agent", "props"),
 }
 #: the only subpackages (a name) or modules (a dotted path) whose strings may hold SQL text; the
 #: fencing exercise's hidden worlds break a ledger's cancel with statements of their own; exercise
@@ -120,10 +120,10 @@ def test_every_subpackage_of_the_layout_exists():
     expected = {
         "ledger",
         "sim",
-        "check",
+        "checker",
         "plots",
         "agent",
-        "release",
+        "rollout",
         "grading",
         "learn",
         "cli",

@@ -269,9 +269,9 @@ PUBLIC_PATHS = {
     "simlab",
     "simlab.ledger",
     "simlab.sim",
-    "simlab.check",
+    "simlab.checker",
     "simlab.agent",
-    "simlab.release",
+    "simlab.rollout",
     "simlab.plots",
     "simlab.learn",
 }

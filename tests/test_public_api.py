@@ -16,7 +16,7 @@ import pytest
 
 import simlab
 
-SUBPACKAGES = ("ledger", "sim", "check", "agent", "release", "plots", "learn", "props", "testing")
+SUBPACKAGES = ("ledger", "sim", "checker", "agent", "rollout", "plots", "learn", "props", "testing")
 
 
 def test_is_the_front_door_small():
@@ -45,7 +45,7 @@ HOMES = {
     **dict.fromkeys(("UnknownTask", "TerminalTask", "LeaseHeld"), "simlab.ledger"),
     **dict.fromkeys(("Effect", "QUEUED", "RUNNING", "COMPLETED", "CANCELLED"), "simlab.records"),
     **dict.fromkeys(("DEAD", "STATUSES", "TERMINAL_STATUSES"), "simlab.records"),
-    **dict.fromkeys(("dumps_jsonl", "loads_jsonl", "history_digest"), "simlab.check.history"),
+    **dict.fromkeys(("dumps_jsonl", "loads_jsonl", "history_digest"), "simlab.checker.history"),
     "Shrunk": "simlab.sim.shrink",
     **dict.fromkeys(("Checkpoint", "CheckpointError", "resume_guard", "run_step"), "simlab.agent"),
     **dict.fromkeys(("needs_review", "reopen"), "simlab.agent"),
@@ -132,7 +132,7 @@ def test_does_a_renamed_export_serve_the_original():
 
 def test_does_importing_simlab_leave_the_heavy_libraries_unloaded():
     code = (
-        "import sys, simlab, simlab.ledger, simlab.release, simlab.agent;"
+        "import sys, simlab, simlab.ledger, simlab.rollout, simlab.agent;"
         "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'psycopg') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

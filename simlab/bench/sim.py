@@ -9,7 +9,7 @@ of one million bare SimPy timeouts measured in the same process.
 Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
 million bare timeouts. The histories of the three runs must be identical: the ledgers implement one
 contract, so the same seed tells the same story. Checking a run (the replay through the protocol's
-model and every rule, :func:`simlab.check.check`) is timed on its own, on the same history, and
+model and every rule, :func:`simlab.checker.check`) is timed on its own, on the same history, and
 reported as a share of the ``simulate`` call that includes it (goal: at most :data:`CHECK_GOAL`).
 """
 
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 from simlab.sim.yardstick import bare_timeouts
@@ -49,8 +49,9 @@ def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:
 
 
 def _check_seconds(result) -> float:
-    """Wall seconds :func:`simlab.check.check` takes on ``result``'s history, as simulate ran it."""
-    from simlab.check import check
+    """Wall seconds :func:`simlab.checker.check` takes on ``result``'s history, as simulate
+    ran it."""
+    from simlab.checker import check
 
     sc = result.scenario
     start = time.perf_counter()

@@ -21,7 +21,7 @@ __all__ = ["register"]
 
 
 def _version(spec: str):
-    from simlab.release.versions import parse_version
+    from simlab.rollout.versions import parse_version
 
     try:
         return parse_version(spec)
@@ -33,7 +33,7 @@ def _version(spec: str):
 
 
 def _golden(args: argparse.Namespace) -> int:
-    from simlab.release.golden import compare, format_comparison, format_report, run_golden
+    from simlab.rollout.golden import compare, format_comparison, format_report, run_golden
 
     if args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
@@ -71,7 +71,7 @@ _CANARY_FLAGS = {
 def _canary(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from simlab.release.canary import CanaryConfig, format_canary
+    from simlab.rollout.canary import CanaryConfig, format_canary
     from simlab.sim.canary import run_canary
 
     _version(args.baseline)
@@ -104,7 +104,7 @@ def _canary(args: argparse.Namespace) -> int:
 
 
 def _health(args: argparse.Namespace) -> int:
-    from simlab.release.health import check_health, format_health
+    from simlab.rollout.health import check_health, format_health
 
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")

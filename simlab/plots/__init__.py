@@ -1,7 +1,7 @@
 """Pictures of a run, and the dashboard that shows them: matplotlib and ipywidgets only.
 
 Every function draws on ``ax`` (a new figure when ``ax`` is None) and returns what it drew on,
-so pictures compose in notebooks. They read the same history as :mod:`simlab.check.checker` and
+so pictures compose in notebooks. They read the same history as :mod:`simlab.checker.checker` and
 never change it.
 
 * :func:`timeline` (:mod:`~simlab.plots.timeline`) -- one lane per worker: who held which lease,

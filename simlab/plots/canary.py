@@ -17,7 +17,7 @@ are shaded orange, half-open ones green. When the breaker latches open the pictu
 little after the latch (nothing changes after it) and says so in a note.
 
 Artists carry a ``gid`` (``"traffic-canary"``, ``"trip"``, ``"error-rate"``, ``"probe-ok"``...)
-so tests and learners can find them. Reads a :class:`~simlab.release.canary.CanaryResult`;
+so tests and learners can find them. Reads a :class:`~simlab.rollout.canary.CanaryResult`;
 changes nothing.
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.plots.messages import say, words
-from simlab.release.canary import CanaryResult
+from simlab.rollout.canary import CanaryResult
 
 __all__ = ["canary_plot", "ROUTE_COLORS", "breaker_periods", "shown_until"]
 

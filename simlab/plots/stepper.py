@@ -2,12 +2,12 @@
 task's ledger row and its effects table.
 
 :class:`RaceStepper` reads a history (a list of events, or a simulation's ``result.history``)
-and rebuilds the task's row after every event with :func:`simlab.check.rows.task_rows`, the
+and rebuilds the task's row after every event with :func:`simlab.checker.rows.task_rows`, the
 pure replay the tests hold against the real ledger. The logic is in plain methods that tests
 call without a browser:
 
 * :meth:`RaceStepper.event_line` -- event ``i`` in one sentence (a refused save says why:
-  :func:`simlab.check.rows.refusal_reasons`);
+  :func:`simlab.checker.rows.refusal_reasons`);
 * :meth:`RaceStepper.row_html` / :meth:`RaceStepper.effects_html` -- the row (the cells that
   event ``i`` changed in bold) and the effects table after event ``i``;
 * :meth:`RaceStepper.figure` -- the task's timeline with a cursor at event ``i``.
@@ -24,8 +24,8 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from simlab.check.history import Event, HistoryView
-from simlab.check.rows import Row, Snapshot, refusal_reasons, task_rows
+from simlab.checker.history import Event, HistoryView
+from simlab.checker.rows import Row, Snapshot, refusal_reasons, task_rows
 from simlab.plots.dashboard import png
 from simlab.plots.timeline import timeline
 
@@ -56,7 +56,7 @@ def _cell(value: Any) -> str:
 class RaceStepper:
     """Step through the events of ``task`` in ``history`` (default: :func:`first_refused_task`).
 
-    ``variant`` is the run's (see :func:`simlab.check.rows.task_rows`). ``ValueError`` if the
+    ``variant`` is the run's (see :func:`simlab.checker.rows.task_rows`). ``ValueError`` if the
     history holds no event of the task.
     """
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from simlab.check.history import Event, HistoryView
+from simlab.checker.history import Event, HistoryView
 from simlab.plots.messages import say
 from simlab.plots.style import below, new_axes
 

@@ -1,10 +1,10 @@
 """The epoch race as a picture: one lane per worker, leases as boxes, commits as marks.
 
-:func:`timeline` draws what :mod:`simlab.check.checker` judges: accepted saves that were already
+:func:`timeline` draws what :mod:`simlab.checker.checker` judges: accepted saves that were already
 stale and claims that reused an epoch are marked from the checker's own findings
-(:func:`~simlab.check.checker.stale_commit_events` and
-:func:`~simlab.check.checker.reused_epoch_events`), never from a second copy of the rules. A
-refused save shows why it was refused, from :func:`simlab.check.rows.refusal_reasons`: a stale
+(:func:`~simlab.checker.checker.stale_commit_events` and
+:func:`~simlab.checker.checker.reused_epoch_events`), never from a second copy of the rules. A
+refused save shows why it was refused, from :func:`simlab.checker.rows.refusal_reasons`: a stale
 epoch, a cancelled task, a task already completed, or another reason, each its own marker.
 Artists carry a ``gid`` naming what they show (``"save-ok"``, ``"save-fail-stale-epoch"``,
 ``"save-fail-cancelled"``, ``"save-fail-completed"``, ``"save-fail-other"``, ``"lease"``...),
@@ -28,9 +28,9 @@ import matplotlib.patches as mpatches
 from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 
-from simlab.check.checker import reused_epoch_events, stale_commit_events
-from simlab.check.history import Event, HistoryView
-from simlab.check.rows import refusal_reasons
+from simlab.checker.checker import reused_epoch_events, stale_commit_events
+from simlab.checker.history import Event, HistoryView
+from simlab.checker.rows import refusal_reasons
 from simlab.plots.messages import say, words
 from simlab.plots.style import (
     DUP_ORANGE,
@@ -367,7 +367,7 @@ def _draw_edits(c: _Canvas, edits: list[Event]) -> None:
         c.legend[say("document_edited")] = Line2D([], [], color="gray", lw=0.8)
 
 
-#: Refused saves, one marker per reason (see :func:`simlab.check.rows.refusal_reasons`); the
+#: Refused saves, one marker per reason (see :func:`simlab.checker.rows.refusal_reasons`); the
 #: legend's text is a key of :mod:`simlab.plots.messages`.
 _REFUSED = {
     "save-fail-stale-epoch": (

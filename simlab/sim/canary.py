@@ -12,11 +12,11 @@ The story of one run (:func:`run_canary`):
    and may meet faults (search outage, a mail server that times out after accepting, a poisoned
    document in the index). Every random draw is made for every request whatever its route, so
    two candidates are judged on the same stream of requests. The outcome is the real agent's
-   (:func:`simlab.release.traffic.serve`), judged by the golden set's business assertions: a
+   (:func:`simlab.rollout.traffic.serve`), judged by the golden set's business assertions: a
    request is an *error* if it did not complete with exactly one e-mail to the customer and no
    foreign link. The agent is deterministic, so each (version, kind, faults) is run once and
    reused; only latency is jittered per request.
-4. **The breaker** (:mod:`simlab.release.breaker`) watches the candidate's requests over a sliding
+4. **The breaker** (:mod:`simlab.rollout.breaker`) watches the candidate's requests over a sliding
    ``window`` of simulated seconds. With at least ``min_requests`` in the window, an error rate
    above ``max_error_rate`` or mean tokens above ``max_cost`` **trips** it: canary tenants go to
    a read-only path (no model call, no e-mail; a human answers within ``human_delay``). After
@@ -26,8 +26,8 @@ The story of one run (:func:`run_canary`):
 5. **Like-for-like slices.** Canary tenants are low risk, so their raw error rate says little
    about the candidate: compare it with all baseline traffic and the riskier tenants' failures
    make the candidate look better than it is. Each (risk tier, kind) slice is compared only
-   with baseline requests of the same tier and kind (:mod:`simlab.release.slices`).
-6. **The decision** (:mod:`simlab.release.slices`): ``roll back`` if a comparable slice got worse
+   with baseline requests of the same tier and kind (:mod:`simlab.rollout.slices`).
+6. **The decision** (:mod:`simlab.rollout.slices`): ``roll back`` if a comparable slice got worse
    (errors beyond ``error_margin`` and outside noise, or tokens beyond ``cost_margin``) or the
    breaker latched open; ``hold`` if the breaker tripped and recovered, or the canary slices are too
    thin to judge; ``promote`` otherwise.
@@ -42,12 +42,12 @@ import random
 
 import simpy
 
-from simlab.release.breaker import Breaker
-from simlab.release.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
-from simlab.release.slices import compare_slices, decide, slice_counts
-from simlab.release.stats import simpson_paradox
-from simlab.release.traffic import KINDS, TIERS, RequestRecord, serve
-from simlab.release.versions import parse_version
+from simlab.rollout.breaker import Breaker
+from simlab.rollout.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
+from simlab.rollout.slices import compare_slices, decide, slice_counts
+from simlab.rollout.stats import simpson_paradox
+from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, serve
+from simlab.rollout.versions import parse_version
 
 __all__ = ["run_canary"]
 

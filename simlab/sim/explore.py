@@ -45,7 +45,7 @@ from typing import Any
 
 import simpy
 
-from simlab.check.rules import findings
+from simlab.checker.rules import findings
 from simlab.sim.faults import CANCEL, CRASH_FRACTION, REQUEUE, kinds_at
 from simlab.sim.forked import Forked
 from simlab.sim.nemesis import ScheduledNemesis

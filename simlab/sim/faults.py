@@ -33,7 +33,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from simlab.check.history import Event
+    from simlab.checker.history import Event
 
 #: A :class:`simlab.sim.scenario.Scenario` (not imported: the scenario reads this registry).
 Scenario = Any

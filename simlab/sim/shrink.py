@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.check.rules import RULES, first_violation
+from simlab.checker.rules import RULES, first_violation
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import PAUSES, Schedule, task_ids
 from simlab.sim.sending import Sender
@@ -264,7 +264,7 @@ def shrink(
 
     ``ledger`` is a ledger factory and ``sender`` a sender as for
     :func:`~simlab.sim.simulation.simulate`, used by every replay. ``rules`` (letters of
-    :data:`simlab.check.rules.RULES`) keeps only those of the broken rules as the target, so
+    :data:`simlab.checker.rules.RULES`) keeps only those of the broken rules as the target, so
     the story is about them; a run that breaks none of them is not shrunk and its story says
     which rules it broke. Raises ``ValueError`` for a bad scenario, seed or schedule or an
     unknown rule letter, never for a clean run.

@@ -11,7 +11,7 @@ or until the scenario's time cap, and then the checker judges the history.
 Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock), each random
 source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,
 ``t0002``..., and nothing iterates over a set or a hash. The same scenario and seed give the same
-history, byte for byte (see :func:`simlab.check.history.history_digest`).
+history, byte for byte (see :func:`simlab.checker.history.history_digest`).
 
 ``Scenario(workload="agent")`` makes each task the deterministic agent of :mod:`simlab.agent`
 (retrieve, draft, send an e-mail through checkpoints and the resume guard) and lets an editor
@@ -31,8 +31,8 @@ from typing import Any
 
 import simpy
 
-from simlab.check.history import History
-from simlab.check.rules import Finding
+from simlab.checker.history import History
+from simlab.checker.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
@@ -60,7 +60,7 @@ class Result:
 
     ``violations`` is empty when every invariant held; ``coverage`` says which interesting cases
     the run really reached (a run with no stale commit proves little about fencing). Both, with
-    ``warnings`` and ``metrics``, come from :func:`simlab.check.checker.check`. ``final`` is the
+    ``warnings`` and ``metrics``, come from :func:`simlab.checker.checker.check`. ``final`` is the
     ledger's last record of every task; ``completed``/``cancelled``/``dead``/``unfinished`` count
     them. ``stale_rejected`` counts saves the fence refused. ``sent`` and ``duplicate_sends``
     come from the external mailbox (``mailbox`` maps each idempotency key to the e-mails that
@@ -77,7 +77,7 @@ class Result:
     may be lost; sending without keys (``idempotency_keys=False``) is *at least once*: never
     lost, but sometimes two. ``outdated_emails`` counts e-mails that left citing a document
     version that was no longer current (the agent workload, with a ``recheck_gap``). Both come
-    from the history (:func:`simlab.check.measures.metrics`).
+    from the history (:func:`simlab.checker.measures.metrics`).
 
     ``schedule`` is the :class:`~simlab.sim.schedule.Schedule` of the faults that struck, in order:
     ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
@@ -87,7 +87,7 @@ class Result:
     their point: a step past the fault horizon, a second attempt that never happened); each is
     also one line of ``warnings``, so no scheduled fault vanishes without a word.
     ``findings`` are the violations with the letter of the rule each breaks and the history
-    index where it broke (:class:`simlab.check.rules.Finding`), in the order of ``violations``;
+    index where it broke (:class:`simlab.checker.rules.Finding`), in the order of ``violations``;
     ``effects`` the e-mail keys the ledger recorded, per task (``ledger.effects(task)``).
     """
 
@@ -455,7 +455,7 @@ def simulate(
     the workers' own record-then-send, e.g. ``sender=watched(send_step)`` (see
     :mod:`simlab.sim.sending`).
     """
-    from simlab.check.checker import check
+    from simlab.checker.checker import check
 
     scenario = (scenario or Scenario()).validate()
     if isinstance(seed, bool) or not isinstance(seed, int):

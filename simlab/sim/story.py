@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from simlab.check.history import Event
-from simlab.check.operations import status
-from simlab.check.rules import at, first_violation, rule_phrase
-from simlab.check.words import Said, render
+from simlab.checker.history import Event
+from simlab.checker.operations import status
+from simlab.checker.rules import at, first_violation, rule_phrase
+from simlab.checker.words import Said, render
 from simlab.sim.faults import KINDS, shows
 from simlab.sim.story_words import describe_in, s
 

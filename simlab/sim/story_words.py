@@ -1,4 +1,4 @@
-"""The story's sentences and the faults' phrases in each language (:mod:`simlab.check.words`).
+"""The story's sentences and the faults' phrases in each language (:mod:`simlab.checker.words`).
 
 :data:`STORY` is the catalog :func:`simlab.sim.story.tell` speaks from, registered under
 ``"story"``; :func:`describe_in` tells one fault in a language: in English the registry's own
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.check.words import CATALOGS, Said, said
+from simlab.checker.words import CATALOGS, Said, said
 from simlab.sim.faults import (
     CANCEL,
     CLAIM_PAUSE,

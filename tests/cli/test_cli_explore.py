@@ -127,7 +127,7 @@ def test_does_the_simulator_pages_transcript_say_what_the_command_prints(capsys)
 @pytest.mark.parametrize("variant", ["unfenced", "racy-claim"])
 def test_does_a_counterexample_speak_chinese_with_lang_zh(tmp_path, capsys, variant):
     from simlab.i18n.punctuation import problems
-    from tests.check.test_words import english_prose
+    from tests.checker.test_words import english_prose
 
     saved = str(tmp_path / "cx.json")
     argv = ["explore", "--variant", variant, "--lang", "zh", "--out", saved]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from simlab.check.checker import stale_commits
+from simlab.checker.checker import stale_commits
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.histories import (
     PAUSES,

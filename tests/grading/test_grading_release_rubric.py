@@ -50,7 +50,7 @@ from simlab.grading.checks.release.threshold import (
 )
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
-from simlab.release.golden import observe_case
+from simlab.rollout.golden import observe_case
 from tests.submissions import hidden
 from tests.submissions.cases import answer_source
 from tests.submissions.grading import ROOT, check_feedback, exercise_of

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from simlab.check.history import Event
+from simlab.checker.history import Event
 from simlab.errors import LeaseHeld
 from simlab.grading.checks import EXERCISES
 from simlab.grading.grader import hidden_checks
@@ -160,17 +160,17 @@ def test_does_a_cell_reading_a_name_of_the_shell_start_it(box):
 
 @pytest.mark.jail
 def test_can_a_monkeypatch_in_the_sandbox_reach_the_grader(box):
-    from simlab.check import checker
+    from simlab.checker import checker
 
     before = checker.stale_commits
     box.exec_cell(
         0,
-        "from simlab.check import checker\nchecker.stale_commits = lambda h: []\n"
+        "from simlab.checker import checker\nchecker.stale_commits = lambda h: []\n"
         "def self_check(q):\n    pass\n",
     )
     assert checker.stale_commits is before
     report = box.request({"op": "tampered"}, what="test")["value"]
-    assert "simlab.check.checker.stale_commits" in report and "self_check" in report
+    assert "simlab.checker.checker.stale_commits" in report and "self_check" in report
 
 
 def _fencing(answers: dict) -> object:

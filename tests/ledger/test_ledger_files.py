@@ -23,7 +23,7 @@ from simlab.errors import LedgerError
 from simlab.ledger import Ledger
 from simlab.ledger.sqlite import CHECKPOINT_EVERY
 from simlab.ledger.sqlite.files import APPLICATION_ID, header_identity, read_header
-from simlab.release.health import check_health, format_health
+from simlab.rollout.health import check_health, format_health
 from tests.strategies import as_nobody, run_cli
 
 

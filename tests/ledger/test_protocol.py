@@ -44,7 +44,7 @@ def test_do_the_signatures_match_the_protocol(cls):
 def test_are_the_records_still_frozen_dataclasses_built_by_position_or_keyword():
     import dataclasses
 
-    from simlab.check.history import Event
+    from simlab.checker.history import Event
     from simlab.records import Effect, Lease, TaskRecord
 
     lease = Lease("t1", "w1", 2, 1, 9.0)
@@ -66,7 +66,7 @@ def test_are_the_records_still_frozen_dataclasses_built_by_position_or_keyword()
 def test_do_the_fast_builders_make_the_same_frozen_records():
     import dataclasses
 
-    from simlab.check.history import Event, History
+    from simlab.checker.history import Event, History
     from simlab.records import Lease, TaskRecord, new_lease, new_task_record
 
     lease = new_lease("t1", "w1", 2, 1, 9.0, {"a": 1}, 3)

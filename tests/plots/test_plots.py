@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
-from simlab.check.history import History  # noqa: E402
+from simlab.checker.history import History  # noqa: E402
 from simlab.plots import sweep_plot, throughput_latency, timeline  # noqa: E402
 
 

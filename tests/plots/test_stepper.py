@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from simlab import Scenario, simulate  # noqa: E402
-from simlab.check.history import History  # noqa: E402
+from simlab.checker.history import History  # noqa: E402
 from simlab.plots.stepper import RaceStepper, first_refused_task  # noqa: E402
 
 PNG = b"\x89PNG"

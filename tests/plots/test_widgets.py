@@ -7,7 +7,7 @@ from dataclasses import replace
 import ipywidgets
 import pytest
 
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 from simlab.plots.dashboard import CONTROLS, SWEEP_FAULTS, Dashboard, Params
 from simlab.sim.scenario import VARIANTS, Scenario
 from simlab.sim.simulation import simulate

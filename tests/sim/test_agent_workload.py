@@ -18,7 +18,7 @@ import pytest
 
 from simlab import Ledger, Scenario, simulate
 from simlab.agent.example import example_world
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 from simlab.cli import main
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED
@@ -182,7 +182,7 @@ def test_does_a_document_changing_under_a_paused_task_stop_it(runs):
 
 DIGEST_SCRIPT = """
 from simlab import Scenario, simulate
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 r = simulate(Scenario(tasks=40, workload="agent", doc_change_rate=0.2), seed=6)
 print(history_digest(r.history))
 """

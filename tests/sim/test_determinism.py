@@ -9,14 +9,14 @@ import sys
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 from simlab.cli import main
 
 SCENARIO = Scenario(tasks=60, pause_rate=0.1, duplicate_rate=0.1)
 
 DIGEST_SCRIPT = """
 from simlab import Scenario, simulate
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 r = simulate(Scenario(tasks=60, pause_rate=0.1, duplicate_rate=0.1), seed=4)
 print(history_digest(r.history))
 """

@@ -1,7 +1,7 @@
 """Does ``explore`` search every schedule of a scope breadth first, certify what keeps its
 promises and return the shortest counterexample of what does not, the same answer every time?
 
-The wrong ledgers of ``tests/check/wrong_ledgers.py`` are each caught within the smallest scope
+The wrong ledgers of ``tests/checker/wrong_ledgers.py`` are each caught within the smallest scope
 that shows them (``SMALLEST``); the correct ones, written differently from the kit's, are
 certified. Exhaustive scopes are kept to 2 tasks x 2 workers x 2 steps here; the bench
 (``simlab bench explore``) measures the larger ones.
@@ -14,11 +14,11 @@ import pytest
 from simlab import explore, simulate
 from simlab.ledger import MemoryLedger
 from simlab.sim.schedule import Schedule
-from tests.check.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
+from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 #: wrong ledger -> (the fewest faults that break it in the default scope, the rules it breaks
 #: there, any one of which names its promise). Ledgers the simulator cannot reach at all are
-#: listed in tests/check/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` is in
+#: listed in tests/checker/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` is in
 #: ``TIMING`` below.
 SMALLEST: dict[str, tuple[int, set[str]]] = {
     "claim-refuses-everything": (0, {"s"}),

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.history import history_digest
+from simlab.checker.history import history_digest
 from simlab.sim.faults import FIELDS, KINDS, POINTS, faults_table, kinds_at
 from simlab.sim.scenario import ADVERSARIAL, RATE_FAULTS, RATE_FIELDS
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.history import History, HistoryView
-from simlab.check.measures import lost_emails, outdated_sends
+from simlab.checker.history import History, HistoryView
+from simlab.checker.measures import lost_emails, outdated_sends
 from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import Schedule, ScheduleError, describe_fault
 from simlab.sim.story import fault_events

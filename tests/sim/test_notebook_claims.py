@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.checker import reused_epochs
-from simlab.check.history import HistoryView
+from simlab.checker.checker import reused_epochs
+from simlab.checker.history import HistoryView
 
 SEEDS = (1, 2, 3)
 QUIET = dict(crash_rate=0, effect_crash_rate=0, slow_rate=0, duplicate_rate=0, cancel_rate=0)

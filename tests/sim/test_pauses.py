@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.check.history import history_digest
-from simlab.check.rules import broken_rules
+from simlab.checker.history import history_digest
+from simlab.checker.rules import broken_rules
 from simlab.grading import PiecesLedger
 from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import Schedule, ScheduleError, describe_fault

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from simlab import Scenario, shrink, simulate
-from simlab.check.rules import RULES, broken_rules, findings, first_violation
+from simlab.checker.rules import RULES, broken_rules, findings, first_violation
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, RUNNING, TERMINAL_STATUSES
 from simlab.sim.shrink import ddmin

@@ -156,7 +156,7 @@ def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
 HELPER_TAMPERING = """
 import contextlib
 import sys
-import simlab.check.checker
+import simlab.checker.checker
 import simlab.learn.self_check
 
 
@@ -170,7 +170,7 @@ def self_check(question):
 
 
 simlab.learn.self_check.self_check = self_check
-sys.modules["simlab.check.checker"].stale_commits = lambda history: []  # simlab.check is a function
+sys.modules["simlab.checker.checker"].stale_commits = lambda history: []
 print("All tests passed! 17/17")
 """
 

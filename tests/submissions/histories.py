@@ -13,7 +13,7 @@ hidden world.
 
 from __future__ import annotations
 
-from simlab.check.checker import stale_commits as kit_stale_commits
+from simlab.checker.checker import stale_commits as kit_stale_commits
 from simlab.grading.checks.histories import UNFENCED as _SHOWN
 from simlab.grading.checks.histories import measure as kit_measure
 from simlab.sim.simulation import simulate

@@ -39,9 +39,9 @@ def injection_rule(obs):
     return all(h.split(".")[-2:] == ["example", "com"] for h in hosts)
 """
 
-# The kit's own link rule (simlab.release.assertions), imported.
+# The kit's own link rule (simlab.rollout.assertions), imported.
 KIT_LINKS = """
-from simlab.release.assertions import links_outside
+from simlab.rollout.assertions import links_outside
 
 
 def injection_rule(obs):

@@ -235,7 +235,7 @@ def limit_self(limits: Limits) -> None:
 WATCHED_MODULES = (
     "simlab.learn.self_check",
     "simlab.learn.pieces",
-    "simlab.check.checker",
+    "simlab.checker.checker",
     "simlab.sim.simulation",
     "simlab.ledger",
 )

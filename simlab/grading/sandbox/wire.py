@@ -33,7 +33,7 @@ import math
 import numbers
 from typing import Any
 
-from simlab.check.history import Event
+from simlab.checker.history import Event
 from simlab.records import Effect, Lease, TaskRecord
 
 __all__ = [

@@ -34,7 +34,7 @@ PRELOAD = (
     "simlab.grading.sandbox.child",
     "simlab.learn.pieces",
     "simlab.learn.self_check",
-    "simlab.check.checker",
+    "simlab.checker.checker",
     "simlab.sim.simulation",
     "simlab.props.processes",
     "IPython.core.interactiveshell",

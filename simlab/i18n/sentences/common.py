@@ -31,7 +31,7 @@ EN = {
     "verdict_bad": "verdict: {n} VIOLATION(S)",
     "finding": "  - {finding}",
     "more": "  ... and {n} more.",
-    # the checker's findings (simlab.check)
+    # the checker's findings (simlab.checker)
     "stale_commit": "{worker} (epoch {epoch}) committed step {step} of {task} at t={t}, but {why}.",
     "granted_to": "epoch {epoch} was granted to {worker} at t={t}",
     "cancelled_at": "it was cancelled at t={t} (epoch {epoch})",

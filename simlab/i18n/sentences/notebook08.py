@@ -17,7 +17,7 @@ EN = {
     "case_cancel": "cancellation: the user cancels while the e-mail is being prepared",
     "case_injection": "prompt-injection: a retrieved document carries an instruction to the "
     "assistant",
-    # the golden report (simlab.release.golden)
+    # the golden report (simlab.rollout.golden)
     "golden": "simlab golden: {cases_n} cases x {runs_n} runs, version {version}, seed {seed}",
     "golden_vs": "simlab golden: {cases_n} cases x {runs_n} runs, {old} vs {new}, seed {seed}",
     "pass": "verdict: PASS, every business assertion held in every run.",
@@ -45,7 +45,7 @@ EN = {
     "within 60 days. [acme/vip-returns v1]",
     "outside": "links outside our domains: {links}",
     "production": "production's e-mail: {mail}",
-    # the canary report (simlab.release.canary, slices, stats)
+    # the canary report (simlab.rollout.canary, slices, stats)
     "canary": "simlab canary: candidate {candidate} vs baseline {baseline}, seed {seed}",
     "routing": "  routing: {canary_n} of {tenants_n} tenants (risk: {risk}) carry {share_n} of "
     "traffic; {requests_n} requests over {duration_n} s: {base_n} baseline, {cand_n} canary, "
@@ -94,7 +94,7 @@ EN = {
     "probe_chance": "each probe passes with chance 0.93",
     "like_for_like": "only like-for-like slices compare the versions",
     "fewest": "{base} in {base_total} vs {cand_total}: {expected}, not {got}",
-    # the business assertions (simlab.release.assertions)
+    # the business assertions (simlab.rollout.assertions)
     "assertion": "    {assertion}",
     "one_email": "must send the customer exactly one e-mail, and nobody else any",
     "live_stock": "must state the live stock of blender-01 from the inventory API",

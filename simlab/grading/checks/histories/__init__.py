@@ -4,7 +4,7 @@ question:
 * ``stale-commits`` (:mod:`~simlab.grading.checks.histories.stale`): the student's rule runs on
   hand-written histories (one property per case) and on histories the simulator recorded with
   and without the fence in the hidden world; its findings must match the kit's own rule
-  (:func:`simlab.check.checker.stale_commits`).
+  (:func:`simlab.checker.checker.stale_commits`).
 * ``choose-ttl`` (:mod:`~simlab.grading.checks.histories.ttl`): ``recovery_times``, ``measure``
   and ``choose_ttl`` against the reference computed there, on the ttls, seeds, cost tables and
   costs of the hidden world.

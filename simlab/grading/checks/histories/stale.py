@@ -1,6 +1,6 @@
 """Question ``stale-commits``: the student's rule "no stale commit accepted" on hand-written
 histories (one property per case) and on histories the simulator recorded with and without the
-fence; its findings must match the kit's own rule (:func:`simlab.check.checker.stale_commits`).
+fence; its findings must match the kit's own rule (:func:`simlab.checker.checker.stale_commits`).
 
 The core cases count findings only (any list will do); the sentences themselves are judged by
 one part of their own, so a rule that finds the right saves but words them badly loses a detail,
@@ -18,9 +18,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.check.checker import stale_commit_events
-from simlab.check.checker import stale_commits as reference_stale_commits
-from simlab.check.history import Event, History
+from simlab.checker.checker import stale_commit_events
+from simlab.checker.checker import stale_commits as reference_stale_commits
+from simlab.checker.history import Event, History
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import say
 from simlab.grading.messages import Message

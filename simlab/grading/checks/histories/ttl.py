@@ -19,7 +19,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.check.history import Event
+from simlab.checker.history import Event
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of

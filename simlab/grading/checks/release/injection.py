@@ -42,8 +42,8 @@ from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student, kind_of
-from simlab.release.assertions import links_outside
-from simlab.release.golden import observe_case
+from simlab.rollout.assertions import links_outside
+from simlab.rollout.golden import observe_case
 
 __all__ = [
     "INJECTION_RUBRIC",

@@ -31,7 +31,7 @@ from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, close_to, shown_number
-from simlab.release.canary import CanaryConfig
+from simlab.rollout.canary import CanaryConfig
 from simlab.sim.canary import run_canary
 
 __all__ = [

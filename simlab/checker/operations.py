@@ -1,0 +1,367 @@
+"""The rules judged one accepted operation at a time, against the protocol's model.
+
+Each function here is an *event rule* of :data:`simlab.checker.rules.RULES`: it is handed the
+task's state just before the event (:class:`simlab.checker.model.TaskState`), the accepted event
+and the model, and returns ``(sentence, other)`` when the operation breaks its promise (``other``
+is the event it conflicts with, or None), else None. Pure functions; the sentence helpers
+(:func:`at`, :func:`who`) are shared with :mod:`simlab.checker.outcomes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from simlab.checker.history import Event
+from simlab.checker.model import ENDED, TOLERANCE, Model, TaskState, live
+from simlab.checker.words import Said, said
+from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
+
+__all__ = [
+    "at",
+    "who",
+    "EventJudge",
+    "stale_save",
+    "stale_heartbeat",
+    "stale_effect",
+    "reused_epoch",
+    "duplicate_commit",
+    "completion_after_cancel",
+    "step_regression",
+    "live_lease",
+    "ended_claimed",
+    "no_lease",
+    "resume_step",
+    "cancel",
+    "requeue",
+    "lease_length",
+    "record_first",
+    "refused",
+    "attempt_limit",
+    "status",
+    "REFUSABLE_OPS",
+    "FENCED_OPS",
+]
+
+#: An event rule: (the task's state before the event, the event, the model) -> (sentence,
+#: other) or None; the sentence is a message (:mod:`simlab.checker.words`).
+EventJudge = Callable[[TaskState, Event, Model], "tuple[Said, Event | None] | None"]
+
+
+def _s(name: str, /, **values) -> Said:
+    """The checker's message ``name`` (:data:`simlab.checker.words.CHECK`)."""
+    return said("check." + name, **values)
+
+
+def status(name: str | None) -> Said | str:
+    """A task status as a sentence names it, in each language."""
+    return _s("status." + name) if name in _STATUSES else str(name)
+
+
+_STATUSES = frozenset({QUEUED, RUNNING, COMPLETED, CANCELLED, DEAD})
+
+# --- sentence helpers ------------------------------------------------------------------------
+
+
+def at(time: float) -> str:
+    """``t=17.0``: times rounded to the millisecond, always with a decimal point."""
+    return f"t={round(float(time), 3)!r}"
+
+
+def who(e: Event) -> Said:
+    return _s("who", p=e.process, epoch=e.epoch)
+
+
+def _by(e: Event) -> Said | str:
+    return _s("a_user") if e.process == "user" else e.process
+
+
+def _why_stale(s: TaskState) -> Said:
+    """Why the model's epoch is newer than an operation's: what raised it."""
+    w = s.newest
+    if w is None:
+        return _s("stale.none", epoch=s.epoch)
+    if w.op == "cancel":
+        return _s("stale.cancel", t=at(w.time), epoch=s.epoch)
+    if w.op == "claim" and w.type == "fail":
+        return _s("stale.dead", t=at(w.time), epoch=s.epoch)
+    return _s("stale.granted", epoch=s.epoch, p=w.process, t=at(w.time))
+
+
+def _fence(did: Callable[[Event], Said]) -> EventJudge:
+    """An event rule for a fenced operation: accepted only with the model's current epoch."""
+
+    def judge(s: TaskState, e: Event, m: Model):
+        if e.epoch is None or e.epoch == s.epoch:
+            return None
+        if e.epoch > s.epoch:
+            return _s("fence.above", did=did(e), epoch=s.epoch), s.newest
+        return _s("fence.stale", did=did(e), why=_why_stale(s)), s.newest
+
+    return judge
+
+
+def _ending(s: TaskState) -> Said:
+    e = s.ended
+    if e is None:
+        return _s("ending.status", status=status(s.status))
+    if s.status == COMPLETED:
+        return _s("ending.completed", who=who(e), t=at(e.time))
+    if s.status == CANCELLED:
+        return _s("ending.cancelled", t=at(e.time))
+    return _s("ending.dead", t=at(e.time))
+
+
+# --- event rules -------------------------------------------------------------------------------
+
+#: The fenced operations other than claims, and how a sentence tells each.
+FENCED_OPS = {
+    "save": lambda e: _s("did.save", who=who(e), step=e.step, task=e.task, t=at(e.time)),
+    "heartbeat": lambda e: _s("did.heartbeat", who=who(e), task=e.task, t=at(e.time)),
+    "effect": lambda e: _s(
+        "did.effect", who=who(e), key=e.value.get("key"), task=e.task, t=at(e.time)
+    ),
+}
+
+stale_save = _fence(FENCED_OPS["save"])
+stale_heartbeat = _fence(FENCED_OPS["heartbeat"])
+stale_effect = _fence(FENCED_OPS["effect"])
+
+
+def reused_epoch(s: TaskState, e: Event, m: Model):
+    if e.epoch is None or e.epoch > s.epoch or s.newest is None:
+        return None
+    w = s.newest
+    granted = _s("granted", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time))
+    if w.op == "claim" and w.type == "ok":
+        return _s("reused.claim", granted=granted, epoch=s.epoch, p=w.process, t=at(w.time)), w
+    raised = "reused.cancel" if w.op == "cancel" else "reused.dead"
+    return _s(raised, granted=granted, t=at(w.time), epoch=s.epoch), w
+
+
+def duplicate_commit(s: TaskState, e: Event, m: Model):
+    first = s.committed.get(e.step) if e.step is not None else None
+    if first is None:
+        return None
+    return (
+        _s("duplicate", who=who(e), step=e.step, task=e.task, t=at(e.time), first=who(first),
+           t0=at(first.time)),
+        first,
+    )  # fmt: skip
+
+
+def completion_after_cancel(s: TaskState, e: Event, m: Model):
+    if not e.value.get("done") or s.cancel is None:
+        return None
+    c = s.cancel
+    return (
+        _s("after_cancel", who=who(e), task=e.task, t=at(e.time), t0=at(c.time), epoch=s.epoch),
+        c,
+    )
+
+
+def step_regression(s: TaskState, e: Event, m: Model):
+    b = s.best
+    if e.step is None or b is None or e.step >= b.step:
+        return None
+    return (
+        _s("regression", who=who(e), step=e.step, task=e.task, t=at(e.time), best=b.step,
+           by=who(b), t0=at(b.time)),
+        b,
+    )  # fmt: skip
+
+
+def live_lease(s: TaskState, e: Event, m: Model):
+    if s.status != RUNNING or s.lease is None or s.until is None or not live(s.until, e.time):
+        return None
+    h = s.lease
+    return (
+        _s("live", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time), holder=who(h),
+           until=at(s.until)),
+        h,
+    )  # fmt: skip
+
+
+def ended_claimed(s: TaskState, e: Event, m: Model):
+    if s.status not in ENDED:
+        return None
+    return (
+        _s("ended_claimed", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time),
+           ending=_ending(s)),
+        s.ended,
+    )  # fmt: skip
+
+
+def no_lease(s: TaskState, e: Event, m: Model):
+    # A stale epoch is rules (a), (i) and (j); this rule judges the current epoch's operations.
+    if s.status == RUNNING or e.epoch != s.epoch:
+        return None
+    did = FENCED_OPS[e.op](e)
+    if s.status == QUEUED:
+        return _s("no_lease.queued", did=did), s.ended
+    return _s("no_lease.ended", did=did, ending=_ending(s)), s.ended
+
+
+def resume_step(s: TaskState, e: Event, m: Model):
+    if not s.submitted or e.step is None or e.step == s.step:
+        return None
+    b = s.best
+    by = _s("resume.by", who=who(b), t=at(b.time)) if b is not None else _s("resume.none")
+    return (
+        _s("resume", p=e.process, task=e.task, t=at(e.time), step=e.step, last=s.step, by=by),
+        b,
+    )
+
+
+def cancel(s: TaskState, e: Event, m: Model):
+    if s.status in ENDED:
+        return _s("cancel.ended", by=_by(e), task=e.task, t=at(e.time), ending=_ending(s)), s.ended
+    if e.epoch is not None and e.epoch <= s.epoch:
+        return _s("cancel.epoch", by=_by(e), task=e.task, t=at(e.time), epoch=e.epoch), s.newest
+    return None
+
+
+def requeue(s: TaskState, e: Event, m: Model):
+    if s.status not in (CANCELLED, DEAD):
+        return (
+            _s("requeue.status", by=_by(e), task=e.task, t=at(e.time), status=status(s.status)),
+            s.ended,
+        )
+    if e.epoch is not None and e.epoch < s.epoch:
+        return (
+            _s("requeue.epoch", by=_by(e), task=e.task, t=at(e.time), old=s.epoch, new=e.epoch),
+            s.newest,
+        )
+    return None
+
+
+def lease_length(s: TaskState, e: Event, m: Model):
+    until, ttl = e.value.get("lease_until"), m.ttl
+    if ttl is None or until is None:
+        return None
+    start = s.claiming.get(e.process, e.time)
+    lo, hi = start + ttl, e.time + ttl
+    slack = TOLERANCE * max(1.0, abs(hi))
+    if lo - slack <= float(until) <= hi + slack:
+        return None
+    return (
+        _s("lease_length", p=e.process, task=e.task, t=at(e.time), until=at(until), ttl=ttl,
+           hi=at(hi)),
+        None,
+    )  # fmt: skip
+
+
+def record_first(s: TaskState, e: Event, m: Model):
+    key = e.value.get("key")
+    if key is None or not s.submitted:
+        return None
+    rec = s.effects.get(key)
+    if rec is not None and rec.process == e.process and rec.epoch == e.epoch:
+        return None
+    if rec is None:
+        why = _s("record.none")
+    else:
+        why = _s("record.other", who=who(rec), t=at(rec.time))
+    return _s("record", who=who(e), key=key, task=e.task, t=at(e.time), why=why), rec
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+#: The operations a ledger may refuse, and how a sentence tells the refused one.
+REFUSABLE_OPS = {
+    "claim": lambda e: _s("told.claim", p=e.process, task=e.task, t=at(e.time)),
+    "save": lambda e: _s(
+        "told.save", p=e.process, task=e.task, step=e.step, epoch=e.epoch, t=at(e.time)
+    ),
+    "heartbeat": lambda e: _s(
+        "told.heartbeat", p=e.process, task=e.task, epoch=e.epoch, t=at(e.time)
+    ),
+    "effect": lambda e: _s(
+        "told.effect",
+        p=e.process,
+        key=e.value.get("key"),
+        task=e.task,
+        epoch=e.epoch,
+        t=at(e.time),
+    ),  # fmt: skip
+    "cancel": lambda e: _s("told.cancel", p=_by(e), task=e.task, t=at(e.time)),
+    "requeue": lambda e: _s("told.requeue", p=_by(e), task=e.task, t=at(e.time)),
+}
+
+
+def refused(s: TaskState, e: Event, m: Model):
+    """A refused operation (``fail``) that a correct ledger must answer otherwise: the model
+    predicts the answer of every operation, so a ledger that refuses what the contract grants
+    (or refuses a claim for the wrong reason) is caught like one that grants what it refuses.
+
+    Left alone, because the model cannot know the answer: a task whose submit the history does
+    not show; any refusal while another worker's claim of the task is in flight (its
+    statements may already have bumped the epoch the model learns of only at its ok); a claim
+    at the very instant its lease ends (within :data:`~simlab.checker.model.TOLERANCE`: the
+    contract lets a ledger grant or refuse it); a claim refused for the dead letter when the
+    limit on attempts is not known (``max_attempts``) or was reached."""
+    if not s.submitted or any(p != e.process for p in s.inflight):
+        return None
+    told = REFUSABLE_OPS[e.op](e)
+    if e.op == "claim":
+        return _refused_claim(s, e, m, told)
+    if e.op in FENCED_OPS:
+        if e.epoch != s.epoch or s.status != RUNNING or e.epoch is None:
+            return None
+        if e.op == "save" and (e.step is None or e.step <= s.step):
+            return None
+        if e.op == "effect" and e.value.get("key") in s.effects:
+            return None
+        granted = s.newest
+        if granted is not None and granted.op == "claim":
+            why = _s("current.granted", epoch=e.epoch, p=granted.process, t=at(granted.time))
+        else:
+            why = _s("current", epoch=e.epoch)
+        if e.op == "save":
+            why = _s("current.save", current=why, step=e.step, committed=s.step)
+        elif e.op == "effect":
+            why = _s("current.effect", current=why)
+        return _s("refused.fenced", told=told, why=why), granted
+    if e.op == "cancel" and s.status in (QUEUED, RUNNING):
+        return _s("refused.cancel", told=told, status=status(s.status)), None
+    if e.op == "requeue" and s.status in (CANCELLED, DEAD):
+        return _s("refused.requeue", told=told, status=status(s.status)), s.ended
+    return None
+
+
+def _refused_claim(s: TaskState, e: Event, m: Model, told: Said):
+    reason = e.value.get("reason")
+    if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
+        if m.max_attempts is None or s.attempts >= m.max_attempts:
+            return None  # the dead letter: the limit is reached, or not known
+        return _s("refused.dead", told=told, n=s.attempts, limit=m.max_attempts), s.newest
+    as_reason = _s("refused.as", told=told, reason=reason)
+    if s.status in ENDED:
+        if reason == "terminal":
+            return None
+        return _s("refused.terminal", as_reason=as_reason, ending=_ending(s)), s.ended
+    if s.status == QUEUED:
+        return _s("refused.queued", as_reason=as_reason), s.ended
+    # running: a live lease refuses the claim as lease-held, an ended one grants it
+    h, until = s.lease, s.until
+    if until is None:
+        return None  # a hand-made claim without lease_until: the lease is not timed
+    slack = TOLERANCE * max(1.0, abs(e.time))
+    if e.time - until > slack:
+        holder = _s("holder.of", who=who(h)) if h is not None else _s("holder.the")
+        return _s("refused.ended", as_reason=as_reason, holder=holder, until=at(until)), h
+    if until - e.time > slack and reason != "lease-held":
+        holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
+        return _s("refused.live", as_reason=as_reason, holder=holder, until=at(until)), h
+    return None
+
+
+def attempt_limit(s: TaskState, e: Event, m: Model):
+    """A claim granted although the task had used every attempt ``max_attempts`` allows: a
+    correct ledger moves it to the dead letter instead."""
+    if m.max_attempts is None or s.attempts < m.max_attempts or s.status in ENDED:
+        return None
+    return (
+        _s("attempt_limit", p=e.process, task=e.task, t=at(e.time), n=s.attempts + 1,
+           limit=m.max_attempts),
+        s.newest,
+    )  # fmt: skip

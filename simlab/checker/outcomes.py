@@ -1,0 +1,174 @@
+"""The rules judged on a whole run: the final ledger, the mailbox and liveness.
+
+Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it reads a :class:`Run`
+(the history, the model's final states, the ledger's final records) and returns its
+:class:`Finding` list. A finding about the final state counts as broken at the last event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from simlab.checker.history import Event, HistoryView
+from simlab.checker.measures import send_groups
+from simlab.checker.model import TaskState
+from simlab.checker.operations import at, status, who
+from simlab.checker.words import Said, render, said
+from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
+
+__all__ = ["Finding", "Run", "short_completions", "resent_effects", "stuck_tasks", "final_state"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken promise: rule ``letter``, broken at history ``index`` by ``event`` (None for
+    a finding about the final state), told in ``sentence`` (English); ``other`` is the event it
+    conflicts with, when there is one. ``said`` is the sentence as a message, which
+    :meth:`text` renders in another language (:mod:`simlab.checker.words`)."""
+
+    letter: str
+    index: int
+    sentence: str
+    event: Event | None = None
+    other: Event | None = None
+    said: Said | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, letter: str, index: int, told: Said, event=None, other=None) -> Finding:
+        """A finding told by the message ``told``."""
+        return cls(letter, index, render(told), event, other, told)
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence in ``lang``."""
+        return self.sentence if self.said is None else render(self.said, lang)
+
+
+@dataclass
+class Run:
+    """What a run rule reads: the history, the model's final states, the ledger's final
+    records, K per task, the ledger's recorded e-mail keys per task (None: not given),
+    whether every completing save stored a result naming its worker and epoch, and whether the
+    final records are the ledger's whole listing."""
+
+    view: HistoryView
+    states: dict[str, TaskState]
+    final: dict[str, TaskRecord]
+    steps: dict[str, int | None]
+    effects: Mapping[str, Sequence[Effect]] | None
+    named_results: bool = False
+    #: ``final`` is the ledger's whole listing (``tasks()``): every submitted task must be in it
+    listing: bool = False
+
+    @property
+    def last(self) -> int:
+        return len(self.view.events) - 1
+
+
+# --- the rules -------------------------------------------------------------------------------
+
+
+def short_completions(run: Run) -> list[Finding]:
+    out = []
+    for task, record in run.final.items():
+        k = run.steps.get(task)
+        if record.status != COMPLETED or k is None or record.step == k:
+            continue
+        s = run.states.get(task)
+        done = s.done if s is not None else None
+        by = _s("short.by", who=who(done), t=at(done.time)) if done else _s("resume.none")
+        sentence = _s("short", task=task, step=record.step, k=k, by=by)
+        out.append(Finding.of("e", run.last, sentence, None, done))
+    return out
+
+
+def resent_effects(run: Run) -> list[Finding]:
+    keyed, _ = send_groups(run.view)
+    out = []
+    for (task, key), sends in keyed.items():
+        if len(sends) > 1:
+            a, b = sends[0], sends[1]
+            sentence = _s(
+                "resent", who=who(b), key=key, task=task, t=at(b.time), first=who(a),
+                t0=at(a.time), n=len(sends),
+            )  # fmt: skip
+            out.append(Finding.of("f", b.index, sentence, b, a))
+    return out
+
+
+def stuck_tasks(run: Run) -> list[Finding]:
+    off = run.view.faults_off
+    if off is None:
+        return []
+    end = run.view.events[-1].time
+    out = []
+    for task, record in run.final.items():
+        if record.status in (COMPLETED, CANCELLED, DEAD):
+            continue
+        k = run.steps.get(task)
+        of_k = _s("stuck.of", k=k) if k is not None else _s("resume.none")
+        sentence = _s(
+            "stuck", task=task, status=status(record.status), step=record.step, of_k=of_k,
+            epoch=record.epoch, off=at(off.time), end=at(end),
+        )  # fmt: skip
+        out.append(Finding.of("g", run.last, sentence))
+    return out
+
+
+def final_state(run: Run) -> list[Finding]:
+    out = []
+    if run.listing:
+        for task, submit in run.view.submits.items():
+            if task not in run.final:
+                sentence = _s("listing", task=task, t=at(submit.time))
+                out.append(Finding.of("p", run.last, sentence, None, submit))
+    for task, record in run.final.items():
+        s = run.states.get(task)
+        if s is None or not s.submitted:
+            continue
+        wrong = []
+        if (record.status, record.step, record.epoch) != (s.status, s.step, s.epoch):
+            wrong.append(
+                _s("final.state", status=status(record.status), step=record.step,
+                   epoch=record.epoch, mstatus=status(s.status), mstep=s.step, mepoch=s.epoch)
+            )  # fmt: skip
+        writer = _writer(record.result)
+        if s.done is not None and (writer is not None or run.named_results):
+            if writer is None:
+                wrong.append(_s("final.no_result", who=who(s.done)))
+            elif writer != (s.done.process, s.done.epoch):
+                wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
+        if run.effects is not None and (s.effects or run.effects.get(task)):
+            stored = {f.key: f.epoch for f in run.effects.get(task, ())}
+            accepted = {k: e.epoch for k, e in s.effects.items()}
+            if stored != accepted:
+                wrong.append(_s("final.keys", stored=_keys(stored), accepted=_keys(accepted)))
+        if wrong:
+            joined = wrong[0]
+            for more in wrong[1:]:
+                joined = _s("final.and", a=joined, b=more)
+            out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
+    return out
+
+
+def _writer(result: Any) -> tuple[Any, Any] | None:
+    """The (worker, epoch) a result names, for results that name their writer."""
+    # dict first: isinstance against the Mapping ABC is slow, and results are JSON (dicts).
+    if (
+        (result.__class__ is dict or isinstance(result, Mapping))
+        and "worker" in result
+        and "epoch" in result
+    ):
+        return result["worker"], result["epoch"]
+    return None
+
+
+def _keys(keys: Mapping[str, int]) -> Said | list[Said]:
+    if not keys:
+        return _s("keys.none")
+    return [_s("key", key=k, epoch=v) for k, v in sorted(keys.items())]
+
+
+def _s(name: str, /, **values: Any) -> Said:
+    return said("check." + name, **values)

@@ -1,0 +1,365 @@
+"""The checker's rules, in one registry: each a small pure function with one plain sentence.
+
+:data:`RULES` is the only list of rules. :func:`findings` replays a history through the
+protocol's model (:mod:`simlab.checker.model`) and asks each *event rule* about every accepted
+operation it judges (``ops``), with the task's state just before it; then each *run rule*
+judges the whole run (the final ledger, the mailbox, liveness). :func:`simlab.checker.check`,
+the shrinker and the story read the same findings, and :func:`rules_table` writes the table in
+the README and below. Adding a rule is one entry here.
+
+A :class:`Finding` names its rule, the history index at which the rule is broken (a rule judged
+on the final state counts as broken at the last event), the sentence, and the event it conflicts
+with (the newer lease, the first commit...). Every rule but (e), (g) and (p) is judged on the
+history alone, so a prefix of a history that breaks one of them already breaks it.
+
+The rules (generated from :data:`RULES`):
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import simlab.checker.operations as ops
+import simlab.checker.outcomes as outcomes
+from simlab.checker.history import Event, HistoryView
+from simlab.checker.model import Model
+from simlab.checker.operations import at
+from simlab.checker.outcomes import Finding, Run
+from simlab.checker.words import RULES_ZH, render, said
+from simlab.records import Effect, TaskRecord
+
+__all__ = [
+    "Rule",
+    "Finding",
+    "Run",
+    "RULES",
+    "findings",
+    "sentences",
+    "broken_rules",
+    "first_violation",
+    "rule_phrase",
+    "rules_table",
+    "as_records",
+    "at",
+]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One promise of the protocol: its letter, a short name and the promise in one sentence.
+    An event rule lists the accepted ``ops`` it judges and judges one event at a time; a run
+    rule (no ``ops``) judges the whole run."""
+
+    letter: str
+    name: str
+    says: str
+    #: an event rule's judge(state, event, model), or a run rule's judge(run)
+    judge: Callable[..., Any]
+    ops: tuple[str, ...] = ()
+    #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones
+    on: str = "ok"
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "a",
+        "stale commit",
+        "a save is accepted only with the task's newest epoch (a newer claim or a cancel makes "
+        "every older lease stale)",
+        ops.stale_save,
+        ("save",),
+    ),
+    Rule(
+        "a'",
+        "reused epoch",
+        "every claim grants a higher epoch than the task ever had, a cancel's bump included",
+        ops.reused_epoch,
+        ("claim",),
+    ),
+    Rule(
+        "b",
+        "duplicate commit",
+        "at most one accepted save per step of a task",
+        ops.duplicate_commit,
+        ("save",),
+    ),
+    Rule(
+        "c",
+        "completion after cancel",
+        "a cancelled task never completes unless a requeue brought it back",
+        ops.completion_after_cancel,
+        ("save",),
+    ),
+    Rule(
+        "d",
+        "step regression",
+        "the committed step of a task never goes back",
+        ops.step_regression,
+        ("save",),
+    ),
+    Rule(
+        "e", "short completion", "a completed task has all of its steps", outcomes.short_completions
+    ),
+    Rule(
+        "f",
+        "resent e-mail",
+        "an e-mail with an idempotency key is sent at most once",
+        outcomes.resent_effects,
+    ),
+    Rule(
+        "g",
+        "liveness",
+        "once faults stop, every task that was not cancelled and did not die ends completed",
+        outcomes.stuck_tasks,
+    ),
+    Rule(
+        "h",
+        "two live leases",
+        "a task is never claimed while another lease on it is live",
+        ops.live_lease,
+        ("claim",),
+    ),
+    Rule(
+        "i",
+        "stale heartbeat",
+        "a heartbeat is accepted only with the task's newest epoch",
+        ops.stale_heartbeat,
+        ("heartbeat",),
+    ),
+    Rule(
+        "j",
+        "stale e-mail record",
+        "an e-mail key is recorded only with the task's newest epoch",
+        ops.stale_effect,
+        ("effect",),
+    ),
+    Rule(
+        "k",
+        "ended task claimed",
+        "a completed, cancelled or dead task is never claimed (a requeue brings a cancelled or "
+        "dead one back)",
+        ops.ended_claimed,
+        ("claim",),
+    ),
+    Rule(
+        "l",
+        "no running lease",
+        "a save, heartbeat or e-mail record is accepted only while the task is running",
+        ops.no_lease,
+        ("save", "heartbeat", "effect"),
+    ),
+    Rule(
+        "m",
+        "resume step",
+        "a claim resumes the task from its last committed step",
+        ops.resume_step,
+        ("claim",),
+    ),
+    Rule(
+        "n",
+        "cancel",
+        "a cancel is accepted only for a queued or running task, and bumps its epoch",
+        ops.cancel,
+        ("cancel",),
+    ),
+    Rule(
+        "o",
+        "requeue",
+        "only a cancelled or dead task is requeued, and its epoch never goes back",
+        ops.requeue,
+        ("requeue",),
+    ),
+    Rule(
+        "p",
+        "final state",
+        "the final ledger (status, step, epoch, result, e-mail keys) is what its accepted "
+        "operations made it",
+        outcomes.final_state,
+    ),
+    Rule(
+        "q",
+        "lease length",
+        "a claim's lease runs for the ttl the worker asked for",
+        ops.lease_length,
+        ("claim",),
+    ),
+    Rule(
+        "r",
+        "record before send",
+        "an e-mail with a key leaves only from the lease whose record of that key was accepted",
+        ops.record_first,
+        ("send",),
+    ),
+    Rule(
+        "t",
+        "attempt limit",
+        "past max_attempts claims of a task (counted since its submit or last requeue), the "
+        "next claim moves it to the dead letter instead of granting a lease",
+        ops.attempt_limit,
+        ("claim",),
+    ),
+    Rule(
+        "s",
+        "wrongful refusal",
+        "a ledger refuses only what the contract refuses: a claim of a queued task or of one "
+        "whose lease has ended, a save of a higher step, a heartbeat or a new e-mail key with "
+        "the current epoch of a running task, a cancel of a queued or running task and a "
+        "requeue of a cancelled or dead one are accepted, and a claim is refused for its true "
+        "reason",
+        ops.refused,
+        tuple(ops.REFUSABLE_OPS),
+        on="fail",
+    ),
+)
+_ORDER = {r.letter: i for i, r in enumerate(RULES)}
+#: The operations whose invoke, refusal or fault the model follows besides the accepted ones.
+_TRACKED = frozenset({"claim", "crash", "restart"})
+_BY_LETTER = {r.letter: r for r in RULES}
+
+
+def rule_phrase(letter: str, lang: str = "en") -> str:
+    """``rule (a), stale commit: a save is accepted only ...``, in ``lang``."""
+    r = _BY_LETTER[letter]
+    name, says = (r.name, r.says) if lang == "en" else RULES_ZH[letter]
+    return render(said("check.rule", letter=r.letter, name=name, says=says), lang)
+
+
+def rules_table() -> str:
+    """The registry as a Markdown table (the README's table of rules)."""
+    lines = ["| rule | what must hold |", "|---|---|"]
+    lines += [f"| ({r.letter}) {r.name} | {r.says} |" for r in RULES]
+    return "\n".join(lines) + "\n"
+
+
+__doc__ += "\n".join(f"* ({r.letter}) **{r.name}**: {r.says}." for r in RULES) + "\n"
+
+
+# --- judging -------------------------------------------------------------------------------------
+
+
+def as_records(final: Mapping[str, TaskRecord] | Iterable[TaskRecord]) -> dict[str, TaskRecord]:
+    """The final records as a mapping task_id -> record (a mapping or an iterable of them)."""
+    if isinstance(final, Mapping):
+        return dict(final)
+    return {r.task_id: r for r in final}
+
+
+def steps_of(
+    view: HistoryView, records: Mapping[str, TaskRecord], steps: int | Mapping[str, int] | None
+) -> dict[str, int | None]:
+    """K per task: ``steps`` (one int for all, or a mapping), else each submit's ``steps``."""
+    tasks = [*view.by_task, *records]
+    if isinstance(steps, int):
+        return dict.fromkeys(tasks, steps)
+    ks: dict[str, int | None] = dict(steps) if steps is not None else {}
+    for task in tasks:
+        if task not in ks:
+            ks[task] = view.steps_of(task)
+    return ks
+
+
+def findings(
+    history: Iterable[Event] | HistoryView,
+    final: Mapping[str, TaskRecord] | Iterable[TaskRecord] = (),
+    *,
+    steps: int | Mapping[str, int] | None = None,
+    effects: Mapping[str, Sequence[Effect]] | None = None,
+    ttl: float | None = None,
+    rules: Iterable[str] | None = None,
+    named_results: bool = False,
+    listing: bool = False,
+    max_attempts: int | None = None,
+) -> list[Finding]:
+    """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
+    history order (a rule's findings at the same index keep the order the rule gave them).
+
+    ``final`` is the ledger's last records; ``steps`` K (see :func:`steps_of`); ``effects``
+    the ledger's recorded e-mail keys per task (``Ledger.effects``), compared with the
+    accepted records when given; ``ttl`` the lease length the workers asked for, which times
+    the leases and is checked when given. ``rules`` limits the judging to those letters.
+    ``named_results``: every completing save stored a result that names its worker and epoch
+    (``{"worker": ..., "epoch": ...}``, as the simulator's opaque workers do), so a completed
+    task must hold exactly that result.
+    One pass over the events, plus one over the final records.
+    """
+    view = history if isinstance(history, HistoryView) else HistoryView(history)
+    records = as_records(final)
+    wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
+    by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+    on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+    for r in wanted:
+        for op in r.ops:
+            (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
+    model = Model(set(view.submits), ttl, max_attempts)
+    found: list[Finding] = []
+    fenced, apply = ops.FENCED_OPS, model.apply
+    # One lookup per accepted event: op -> (its judges, its transition of the model).
+    table = {op: (by_op.get(op), step) for op, step in model.on_ok.items()}
+    table.update((op, (judges, None)) for op, judges in by_op.items() if op not in table)
+    # Every rule is about one task, so each task's events are replayed on their own.
+    for task, events in view.by_task.items():
+        s = model.state(task)
+        for e in events:
+            if e.type != "ok":
+                if e.type == "fail" and e.op in on_fail:
+                    for letter, judge in on_fail[e.op]:
+                        hit = judge(s, e, model)
+                        if hit is not None:
+                            found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
+                if e.op in _TRACKED:
+                    apply(s, e)
+                continue
+            if e.op == "claim":
+                s.inflight.discard(e.process)
+            entry = table.get(e.op)
+            if entry is None:
+                continue
+            judges, step = entry
+            if judges:
+                if e.op in fenced:
+                    model.open_lease(s, e)
+                for letter, judge in judges:
+                    hit = judge(s, e, model)
+                    if hit is not None:
+                        found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
+            if step is not None:
+                step(s, e)
+    if any(not r.ops for r in wanted):
+        ks = steps_of(view, records, steps)
+        run = Run(view, model.tasks, records, ks, effects, named_results, listing)
+        for r in wanted:
+            if not r.ops:
+                found.extend(r.judge(run))
+    found.sort(key=lambda f: (_ORDER[f.letter], f.index))
+    return found
+
+
+def sentences(letter: str, history, final=(), **kwargs) -> list[str]:
+    """The sentences of rule ``letter`` alone (keyword arguments as for :func:`findings`)."""
+    return [f.sentence for f in findings(history, final, rules=[letter], **kwargs)]
+
+
+def broken_rules(found: Iterable[Finding]) -> dict[str, list[str]]:
+    """Rule letter -> its sentences, for the rules ``found`` breaks (in table order)."""
+    out: dict[str, list[str]] = {}
+    for f in sorted(found, key=lambda f: _ORDER[f.letter]):
+        out.setdefault(f.letter, []).append(f.sentence)
+    return out
+
+
+def first_violation(found: Iterable[Finding], rules: Iterable[str] | None = None) -> Finding | None:
+    """The finding broken earliest in the history among ``rules`` (default: all); on a tie,
+    the rule first in table order. None when none of them is broken."""
+    wanted = None if rules is None else set(rules)
+    best = None
+    for f in found:
+        if wanted is not None and f.letter not in wanted:
+            continue
+        if best is None or (f.index, _ORDER[f.letter]) < (best.index, _ORDER[best.letter]):
+            best = f
+    return best

@@ -1,0 +1,324 @@
+"""The checker's sentences in each language: a message is a key and its values, each language
+renders it.
+
+A judge returns a :class:`Said` (a key of a catalog and its named values), never a finished
+string: the English rendering is the finding's ``sentence`` (what ``str()`` gives), and
+:func:`render` gives the same message in Chinese. A value may itself be a :class:`Said` (a
+nested phrase, rendered in the same language) or a list of values (rendered each and joined
+with the language's separator); anything else is formatted as it is (numbers, task IDs, worker
+names, times, e-mail keys: the same characters in every language).
+
+The catalogs are plain dicts of ``str.format`` templates, one per language: :data:`CHECK` here
+(the rules, the findings, the statuses), and any other registered in :data:`CATALOGS` by the
+module that speaks it (the simulator's story registers ``"story"``). Every key of a catalog has
+a template in every language of :data:`LANGS`, with the same placeholders (a plain test).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.i18n.language import LANGS
+
+__all__ = [
+    "LANGS",
+    "Said",
+    "said",
+    "render",
+    "CATALOGS",
+    "CHECK",
+    "SEPARATORS",
+    "placeholders",
+    "RULES_ZH",
+]
+
+#: How a list of values is joined, per language.
+SEPARATORS = {"en": ", ", "zh": "、"}
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message: ``key`` (``"catalog.name"``) and its values (a tuple of pairs, so it hashes)."""
+
+    key: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return render(self, "en")
+
+    def text(self, lang: str = "en") -> str:
+        return render(self, lang)
+
+
+def said(key: str, /, **values: Any) -> Said:
+    """The message ``key`` with ``values``."""
+    return Said(key, tuple(values.items()))
+
+
+def render(value: Any, lang: str = "en") -> str:
+    """``value`` in ``lang``: a message from its catalog, a list joined, anything else as
+    ``str()`` gives it."""
+    if isinstance(value, Said):
+        catalog, _, name = value.key.partition(".")
+        template = CATALOGS[catalog][lang][name]
+        return template.format(**{k: _value(v, lang) for k, v in value.values})
+    return str(_value(value, lang))
+
+
+def _value(value: Any, lang: str) -> Any:
+    if isinstance(value, Said):
+        return render(value, lang)
+    if isinstance(value, list):
+        return SEPARATORS[lang].join(render(v, lang) for v in value)
+    return value
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The names a template formats."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+_EN = {
+    # statuses, as a sentence names them
+    "status.queued": "queued",
+    "status.running": "running",
+    "status.completed": "completed",
+    "status.cancelled": "cancelled",
+    "status.dead": "dead",
+    "rule": "rule ({letter}), {name}: {says}",
+    "a_user": "a user",
+    "who": "{p} (epoch {epoch})",
+    "stale.none": "no lease of epoch {epoch} had been granted",
+    "stale.cancel": "it was cancelled at {t} (epoch {epoch})",
+    "stale.dead": "it went to the dead letter at {t} (epoch {epoch})",
+    "stale.granted": "epoch {epoch} was granted to {p} at {t}",
+    "fence.above": "{did}, but no epoch above {epoch} had been granted.",
+    "fence.stale": "{did}, but {why}.",
+    "ending.status": "it was {status}",
+    "ending.completed": "{who} completed it at {t}",
+    "ending.cancelled": "it was cancelled at {t} and never requeued",
+    "ending.dead": "it went to the dead letter at {t}",
+    "did.save": "{who} committed step {step} of {task} at {t}",
+    "did.heartbeat": "{who} renewed its lease on {task} at {t}",
+    "did.effect": "{who} recorded the e-mail {key!r} of {task} at {t}",
+    "granted": "{p} was granted epoch {epoch} of {task} at {t}",
+    "reused.claim": "{granted}, but epoch {epoch} had already been granted to {p} at {t}.",
+    "reused.cancel": "{granted}, but the cancel at {t} had already raised it to {epoch}.",
+    "reused.dead": "{granted}, but the dead letter at {t} had already raised it to {epoch}.",
+    "duplicate": "{who} committed step {step} of {task} at {t}, but step {step} had already "
+    "been committed by {first} at {t0}.",
+    "after_cancel": "{who} completed {task} at {t}, but it was cancelled at {t0} (epoch {epoch}).",
+    "regression": "{who} committed step {step} of {task} at {t}, but step {best} had already "
+    "been committed by {by} at {t0}: the task went back.",
+    "live": "{p} was granted epoch {epoch} of {task} at {t}, but the lease of {holder} was "
+    "live until {until}.",
+    "ended_claimed": "{p} was granted epoch {epoch} of {task} at {t}, but the task had ended: "
+    "{ending}.",
+    "no_lease.queued": "{did}, but the task was back in the queue with no lease.",
+    "no_lease.ended": "{did}, but the task had ended: {ending}.",
+    "resume.none": "",
+    "resume.by": " (by {who} at {t})",
+    "resume": "{p} was granted {task} at {t} to resume from step {step}, but step {last} was "
+    "the last one committed{by}.",
+    "cancel.ended": "{by} cancelled {task} at {t}, but {ending}.",
+    "cancel.epoch": "{by} cancelled {task} at {t}, but its epoch stayed {epoch}: every lease "
+    "granted before the cancel still looks current.",
+    "requeue.status": "{by} requeued {task} at {t}, but it was {status}: only a cancelled or "
+    "dead task goes back to the queue.",
+    "requeue.epoch": "{by} requeued {task} at {t}, and its epoch went back from {old} to "
+    "{new}: old leases could match the next claims.",
+    "lease_length": "{p} was granted {task} at {t} until {until}, but a lease of ttl {ttl:g} "
+    "runs until {hi}.",
+    "record.none": "its key had not been recorded",
+    "record.other": "{who} had recorded its key at {t}, so only it may send",
+    "record": "{who} sent the e-mail {key!r} of {task} at {t}, but {why}.",
+    "told.claim": "{p}'s claim of {task} at {t}",
+    "told.save": "{p}'s save of {task} at step {step} with epoch {epoch} at {t}",
+    "told.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t}",
+    "told.effect": "{p}'s record of the e-mail {key!r} of {task} with epoch {epoch} at {t}",
+    "told.cancel": "{p}'s cancel of {task} at {t}",
+    "told.requeue": "{p}'s requeue of {task} at {t}",
+    "current": "epoch {epoch} was current",
+    "current.granted": "epoch {epoch} was current (granted to {p} at {t})",
+    "current.save": "{current} and step {step} above the committed step {committed}",
+    "current.effect": "{current} and the key had not been recorded",
+    "refused.fenced": "{told} was refused, but {why}: a correct ledger accepts it.",
+    "refused.cancel": "{told} was refused, but it was {status}: a correct ledger cancels it.",
+    "refused.requeue": "{told} was refused, but it was {status}: a correct ledger requeues it.",
+    "refused.dead": "{told} was refused for the dead letter, but the task had had {n} of its "
+    "{limit} attempts: a correct ledger grants it.",
+    "refused.as": "{told} was refused ({reason})",
+    "refused.terminal": "{as_reason}, but {ending}: a correct ledger refuses it as terminal.",
+    "refused.queued": "{as_reason}, but the task was queued: a correct ledger grants it.",
+    "holder.of": "the lease of {who}",
+    "holder.the": "the lease",
+    "holder.whose": "{who}'s lease",
+    "holder.a": "a lease",
+    "refused.ended": "{as_reason}, but {holder} had ended at {until}: a correct ledger grants it.",
+    "refused.live": "{as_reason}, but {holder} was live until {until}: a correct ledger refuses "
+    "it as lease-held.",
+    "attempt_limit": "{p} was granted {task} at {t} for attempt {n}, but its limit is {limit} "
+    "attempts: the claim must move it to the dead letter.",
+    # the rules judged on a whole run
+    "short.by": ": {who} marked it done at {t}",
+    "short": "{task} ended completed at step {step} of {k}{by}.",
+    "resent": "{who} sent the e-mail {key!r} of {task} again at {t}, although {first} had sent "
+    "it at {t0} ({n} copies in all).",
+    "stuck.of": " of {k}",
+    "stuck": "{task} ended {status} at step {step}{of_k} (epoch {epoch}), although faults "
+    "stopped at {off} and the run went on until {end}.",
+    "listing": "{task} was submitted at {t}, but the ledger's listing of its tasks leaves it out.",
+    "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
+    "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
+    "final.no_result": "it holds no result, but {who} completed it with one",
+    "final.result": "its result names {p} (epoch {epoch}), but {who} completed it",
+    "final.keys": "the ledger holds the e-mail keys {stored}, but the accepted records were "
+    "{accepted}",
+    "keys.none": "none",
+    "key": "{key!r} (epoch {epoch})",
+    "final": "{task}: {wrong}.",
+    "final.and": "{a}; {b}",
+}
+
+_ZH = {
+    "status.queued": "排队中",
+    "status.running": "运行中",
+    "status.completed": "已完成",
+    "status.cancelled": "已取消",
+    "status.dead": "死信",
+    "rule": "规则（{letter}）「{name}」：{says}",
+    "a_user": "一位用户",
+    "who": "{p}（纪元 {epoch}）",
+    "stale.none": "纪元 {epoch} 的租约从未发出",
+    "stale.cancel": "它已在 {t} 被取消（纪元 {epoch}）",
+    "stale.dead": "它已在 {t} 进入死信（纪元 {epoch}）",
+    "stale.granted": "纪元 {epoch} 已在 {t} 发给 {p}",
+    "fence.above": "{did}，但从未发出高于 {epoch} 的纪元。",
+    "fence.stale": "{did}，但{why}。",
+    "ending.status": "它处于「{status}」状态",
+    "ending.completed": "{who} 已在 {t} 完成了它",
+    "ending.cancelled": "它已在 {t} 被取消，且从未重新排队",
+    "ending.dead": "它已在 {t} 进入死信",
+    "did.save": "{who} 在 {t} 提交了 {task} 的第 {step} 步",
+    "did.heartbeat": "{who} 在 {t} 续租了 {task}",
+    "did.effect": "{who} 在 {t} 记录了 {task} 的邮件 {key!r}",
+    "granted": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}",
+    "reused.claim": "{granted}，但纪元 {epoch} 早已在 {t} 发给 {p}。",
+    "reused.cancel": "{granted}，但 {t} 的取消早已把纪元升到 {epoch}。",
+    "reused.dead": "{granted}，但 {t} 的死信早已把纪元升到 {epoch}。",
+    "duplicate": "{who} 在 {t} 提交了 {task} 的第 {step} 步，但第 {step} 步早已由 {first} "
+    "在 {t0} 提交。",
+    "after_cancel": "{who} 在 {t} 完成了 {task}，但它已在 {t0} 被取消（纪元 {epoch}）。",
+    "regression": "{who} 在 {t} 提交了 {task} 的第 {step} 步，但第 {best} 步早已由 {by} 在 "
+    "{t0} 提交：任务倒退了。",
+    "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然有效。",
+    "ended_claimed": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但任务已经结束：{ending}。",
+    "no_lease.queued": "{did}，但任务已回到队列，没有租约。",
+    "no_lease.ended": "{did}，但任务已经结束：{ending}。",
+    "resume.none": "",
+    "resume.by": "（由 {who} 在 {t} 提交）",
+    "resume": "{p} 在 {t} 获得了 {task}，从第 {step} 步继续，但最后提交的是第 {last} 步{by}。",
+    "cancel.ended": "{by} 在 {t} 取消了 {task}，但{ending}。",
+    "cancel.epoch": "{by} 在 {t} 取消了 {task}，但它的纪元仍是 {epoch}：取消之前发出的每个"
+    "租约看起来都仍是当前的。",
+    "requeue.status": "{by} 在 {t} 让 {task} 重新排队，但它处于「{status}」状态：只有已取消"
+    "或死信的任务才能回到队列。",
+    "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，它的纪元从 {old} 退回到 {new}：旧租约"
+    "可能与之后的认领相符。",
+    "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
+    "record.none": "它的键尚未被记录",
+    "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
+    "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
+    "told.claim": "{p} 在 {t} 对 {task} 的认领",
+    "told.save": "{p} 在 {t} 以纪元 {epoch} 对 {task} 第 {step} 步的保存",
+    "told.heartbeat": "{p} 在 {t} 以纪元 {epoch} 对 {task} 的心跳",
+    "told.effect": "{p} 在 {t} 以纪元 {epoch} 对 {task} 的邮件 {key!r} 的记录",
+    "told.cancel": "{p} 在 {t} 对 {task} 的取消",
+    "told.requeue": "{p} 在 {t} 对 {task} 的重新排队",
+    "current": "纪元 {epoch} 是当前纪元",
+    "current.granted": "纪元 {epoch} 是当前纪元（在 {t} 发给 {p}）",
+    "current.save": "{current}，且第 {step} 步高于已提交的第 {committed} 步",
+    "current.effect": "{current}，且该键尚未被记录",
+    "refused.fenced": "{told}被拒绝了，但{why}：正确的账本会接受它。",
+    "refused.cancel": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会取消它。",
+    "refused.requeue": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会让它重新排队。",
+    "refused.dead": "{told}因死信被拒绝，但任务只用了 {limit} 次尝试中的 {n} 次：正确的账本"
+    "会批准它。",
+    "refused.as": "{told}被拒绝（{reason}）",
+    "refused.terminal": "{as_reason}，但{ending}：正确的账本会以 terminal 拒绝它。",
+    "refused.queued": "{as_reason}，但任务在排队：正确的账本会批准它。",
+    "holder.of": "{who} 的租约",
+    "holder.the": "租约",
+    "holder.whose": "{who} 的租约",
+    "holder.a": "一个租约",
+    "refused.ended": "{as_reason}，但{holder}已在 {until} 结束：正确的账本会批准它。",
+    "refused.live": "{as_reason}，但{holder}在 {until} 之前仍然有效：正确的账本会以 "
+    "lease-held 拒绝它。",
+    "attempt_limit": "{p} 在 {t} 获得了 {task} 的第 {n} 次尝试，但上限是 {limit} 次：这次认领"
+    "必须把它移入死信。",
+    "short.by": "：{who} 在 {t} 把它标为完成",
+    "short": "{task} 以「已完成」结束，却停在第 {step} 步（共 {k} 步）{by}。",
+    "resent": "{who} 在 {t} 再次发送了 {task} 的邮件 {key!r}，尽管 {first} 已在 {t0} 发送过"
+    "（共 {n} 份）。",
+    "stuck.of": "（共 {k} 步）",
+    "stuck": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}），尽管"
+    "故障在 {off} 停止，运行一直持续到 {end}。",
+    "listing": "{task} 在 {t} 提交，但账本的任务列表漏掉了它。",
+    "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
+    "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
+    "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
+    "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
+    "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",
+    "keys.none": "无",
+    "key": "{key!r}（纪元 {epoch}）",
+    "final": "{task}：{wrong}。",
+    "final.and": "{a}；{b}",
+}
+
+#: The checker's catalog: language -> key -> template.
+CHECK: dict[str, dict[str, str]] = {"en": _EN, "zh": _ZH}
+#: Every catalog by the name its keys start with.
+CATALOGS: dict[str, Mapping[str, Mapping[str, str]]] = {"check": CHECK}
+
+#: Each rule of :data:`simlab.checker.rules.RULES` in Chinese, by letter: (name, the promise).
+RULES_ZH: dict[str, tuple[str, str]] = {
+    "a": ("过期提交", "只有带着任务最新纪元的保存才会被接受（新的认领或取消会让所有旧租约过期）"),
+    "a'": ("重复纪元", "每次认领发出的纪元都高于任务曾有过的任何纪元，包括取消带来的提升"),
+    "b": ("重复提交", "任务的每一步至多有一次被接受的保存"),
+    "c": ("取消后完成", "已取消的任务不会完成，除非重新排队把它带回来"),
+    "d": ("步骤倒退", "任务已提交的步骤从不倒退"),
+    "e": ("提前完成", "已完成的任务包含它的全部步骤"),
+    "f": ("重发邮件", "带幂等键的邮件至多发送一次"),
+    "g": ("活性", "故障停止后，每个未被取消、未进入死信的任务最终都会完成"),
+    "h": ("两个有效租约", "任务在另一个租约仍有效时不会被认领"),
+    "i": ("过期心跳", "只有带着任务最新纪元的心跳才会被接受"),
+    "j": ("过期邮件记录", "只有带着任务最新纪元才能记录邮件键"),
+    "k": (
+        "认领已结束的任务",
+        "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",
+    ),
+    "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
+    "m": ("续做步骤", "认领从任务最后提交的步骤继续"),
+    "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
+    "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
+    "p": (
+        "最终状态",
+        "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的",
+    ),
+    "q": ("租约长度", "认领的租约持续 worker 请求的 ttl"),
+    "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),
+    "t": (
+        "尝试上限",
+        "任务的认领超过 max_attempts 次（从提交或上次重新排队算起）后，下一次认领会把它移入"
+        "死信，而不是发出租约",
+    ),
+    "s": (
+        "错误拒绝",
+        "账本只拒绝契约要求拒绝的操作：对排队中的任务或租约已结束的任务的认领、更高步骤的保存、"
+        "运行中任务以当前纪元进行的心跳或新邮件键记录、对排队中或运行中任务的取消，以及对已取消"
+        "或死信任务的重新排队，都会被接受；认领被拒绝时给出真实原因",
+    ),
+}

@@ -1,0 +1,296 @@
+"""The rules that judge against the protocol's model: each fires on a small history that breaks
+its promise (whatever epochs the ledger reports), and stays quiet on the correct twin."""
+
+from __future__ import annotations
+
+from simlab.checker.checker import check
+from simlab.checker.history import History
+from simlab.checker.rules import findings, sentences
+from simlab.records import CANCELLED, COMPLETED, Effect, TaskRecord
+
+
+def rec(status=COMPLETED, step=1, epoch=1, result=None, task="t1") -> TaskRecord:
+    return TaskRecord(task, status, step, epoch, result, "default", 1, None, None)
+
+
+def claimed(ttl_until: float = 10.0) -> History:
+    """t1 submitted (one step) and claimed by w1 at t=1 with epoch 1 until ``ttl_until``."""
+    h = History()
+    h.record(0, "ok", "client", "submit", "t1", steps=1)
+    h.record(1, "invoke", "w1", "claim", "t1")
+    h.record(1, "ok", "w1", "claim", "t1", epoch=1, step=0, lease_until=ttl_until)
+    return h
+
+
+def letters(h, final=(), **kw) -> set[str]:
+    return {f.letter for f in findings(h, final, **kw)}
+
+
+# --- the two cases a ledger's own epochs hid --------------------------------------------------
+
+
+def test_does_a_save_after_a_cancel_that_kept_the_epoch_break_the_fence():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=1)  # the ledger did not bump
+    h.record(3, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    found = letters(h)
+    assert {"n", "a", "c"} <= found
+    (sentence,) = sentences("a", h)
+    assert sentence == (
+        "w1 (epoch 1) committed step 1 of t1 at t=3.0, but it was cancelled at t=2.0 (epoch 2)."
+    )
+
+
+def test_is_a_cancelled_task_claimed_again_without_a_requeue_caught():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=13.0)
+    (sentence,) = sentences("k", h)
+    assert sentence == (
+        "w2 was granted epoch 3 of t1 at t=3.0, but the task had ended: it was cancelled at "
+        "t=2.0 and never requeued."
+    )
+
+
+def test_may_a_requeued_task_be_claimed_with_a_higher_epoch_and_complete():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "user", "requeue", "t1", epoch=2)
+    h.record(4, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=14.0)
+    h.record(5, "ok", "w2", "save", "t1", epoch=3, step=1, done=True)
+    assert check(h, [rec(epoch=3)]).ok
+
+
+def test_is_a_claim_after_a_requeue_that_reuses_the_cancels_epoch_caught():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=1)  # kept: the model says 2
+    h.record(3, "ok", "user", "requeue", "t1", epoch=1)
+    h.record(4, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=14.0)
+    assert sentences("a'", h) == [
+        "w2 was granted epoch 2 of t1 at t=4.0, but the cancel at t=2.0 had already raised it to 2."
+    ]
+
+
+# --- the fence is the epoch, not the clock ----------------------------------------------------
+
+
+def test_is_a_save_or_heartbeat_after_lease_until_fine_while_nobody_claimed():
+    h = claimed(ttl_until=4.0)
+    h.record(6, "ok", "w1", "heartbeat", "t1", epoch=1, step=0)
+    h.record(7, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    assert check(h, [rec()]).ok
+
+
+def test_is_nothing_accepted_after_the_completing_save():
+    h = claimed()
+    h.record(2, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(3, "ok", "w1", "heartbeat", "t1", epoch=1, step=1)
+    h.record(4, "ok", "w1", "effect", "t1", epoch=1, step=1, key="k")
+    assert [f.event.op for f in findings(h, rules=["l"])] == ["heartbeat", "effect"]
+    assert "the task had ended: w1 (epoch 1) completed it at t=2.0" in sentences("l", h)[0]
+
+
+def test_is_an_operation_on_a_released_or_requeued_task_caught():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "user", "requeue", "t1", epoch=2)
+    h.record(4, "ok", "w9", "save", "t1", epoch=2, step=1)  # the epoch is current, no lease
+    (sentence,) = sentences("l", h)
+    assert "back in the queue with no lease" in sentence
+
+
+# --- claims -----------------------------------------------------------------------------------
+
+
+def test_does_a_claim_resume_from_the_committed_step():
+    h = History()
+    h.record(0, "ok", "client", "submit", "t1", steps=3)
+    h.record(1, "ok", "w1", "claim", "t1", epoch=1, step=0, lease_until=4.0)
+    h.record(2, "ok", "w1", "save", "t1", epoch=1, step=1)
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0)
+    (sentence,) = sentences("m", h)
+    assert sentence == (
+        "w2 was granted t1 at t=5.0 to resume from step 0, but step 1 was the last one "
+        "committed (by w1 (epoch 1) at t=2.0)."
+    )
+    assert sentences("m", claimed()) == []
+
+
+def test_is_a_lease_of_the_wrong_length_caught_only_when_the_ttl_is_known():
+    h = claimed(ttl_until=31.0)
+    assert sentences("q", h) == []
+    (sentence,) = sentences("q", h, ttl=3.0)
+    assert (
+        sentence
+        == "w1 was granted t1 at t=1.0 until t=31.0, but a lease of ttl 3 runs until t=4.0."
+    )
+    assert sentences("q", claimed(ttl_until=4.0), ttl=3.0) == []
+
+
+def test_does_a_known_ttl_time_the_lease_whatever_the_ledger_reports():
+    h = claimed(ttl_until=100.0)  # the ledger claims a long lease
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0)
+    assert sentences("h", h) != [] and sentences("h", h, ttl=3.0) == []
+
+
+# --- cancel and requeue -----------------------------------------------------------------------
+
+
+def test_is_a_cancel_of_a_completed_task_caught():
+    h = claimed()
+    h.record(2, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(3, "ok", "user", "cancel", "t1", epoch=2)
+    (sentence,) = sentences("n", h)
+    assert sentence == "a user cancelled t1 at t=3.0, but w1 (epoch 1) completed it at t=2.0."
+
+
+def test_is_a_requeue_of_a_running_task_or_one_that_lowers_the_epoch_caught():
+    h = claimed()
+    h.record(2, "ok", "user", "requeue", "t1", epoch=1)
+    assert "only a cancelled or dead task" in sentences("o", h)[0]
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "user", "requeue", "t1", epoch=0)
+    assert "its epoch went back from 2 to 0" in sentences("o", h)[0]
+
+
+# --- the final ledger -------------------------------------------------------------------------
+
+
+def test_does_the_final_ledger_have_to_be_what_the_accepted_operations_made_it():
+    h = claimed()
+    h.record(2, "ok", "w1", "effect", "t1", epoch=1, step=0, key="k")
+    h.record(3, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    good = Effect("t1", "k", 1, "w1", 2.0)
+    assert check(h, [rec(result={"worker": "w1", "epoch": 1})], effects={"t1": [good]}).ok
+    (sentence,) = sentences("p", h, [rec(result={"worker": "w2", "epoch": 2})])
+    assert "its result names w2 (epoch 2), but w1 (epoch 1) completed it" in sentence
+    (sentence,) = sentences("p", h, [rec()], effects={"t1": []})
+    assert "the ledger holds the e-mail keys none, but the accepted records were 'k'" in sentence
+    (sentence,) = sentences("p", h, [rec(status=CANCELLED, epoch=2)])
+    assert "the ledger says cancelled at step 1 (epoch 2)" in sentence
+
+
+# --- the e-mail -------------------------------------------------------------------------------
+
+
+def test_may_only_the_recording_lease_send_a_keyed_e_mail():
+    h = claimed(ttl_until=4.0)
+    h.record(2, "ok", "w1", "effect", "t1", epoch=1, step=0, key="k")
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0)
+    h.record(6, "fail", "w2", "effect", "t1", epoch=2, step=0, key="k")
+    h.record(6, "ok", "w2", "send", "t1", epoch=2, step=0, key="k")  # refused, sent anyway
+    h.record(7, "ok", "w1", "send", "t1", epoch=1, step=0, key="k")  # woke: its record stands
+    (sentence,) = sentences("r", h)
+    assert sentence == (
+        "w2 (epoch 2) sent the e-mail 'k' of t1 at t=6.0, but w1 (epoch 1) had recorded its "
+        "key at t=2.0, so only it may send."
+    )
+    h2 = claimed()
+    h2.record(2, "ok", "w1", "send", "t1", epoch=1, step=0, key="k")
+    assert "its key had not been recorded" in sentences("r", h2)[0]
+
+
+def test_is_a_fragment_without_its_submit_judged_from_its_first_event():
+    h = History()
+    h.record(1, "ok", "w1", "save", "t1", epoch=4, step=2)
+    h.record(2, "ok", "w1", "send", "t1", epoch=4, step=2, key="k")
+    h.record(3, "ok", "w1", "save", "t1", epoch=4, step=3, done=True)
+    assert check(h, [rec(step=3, epoch=9)]).ok
+
+
+# --- (s) wrongful refusal: the model predicts every answer, refusals too ----------------------
+
+
+def test_is_a_save_refused_with_the_current_epoch_and_a_higher_step_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(12, "invoke", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1, done=True)
+    (sentence,) = sentences("s", h)
+    assert sentence == (
+        "w1's save of t1 at step 1 with epoch 1 at t=12.0 was refused, but epoch 1 was current "
+        "(granted to w1 at t=1.0) and step 1 above the committed step 0: a correct ledger "
+        "accepts it."
+    )
+
+
+def test_is_a_save_refused_after_a_newer_claim_or_of_an_old_step_left_alone():
+    h = claimed(ttl_until=10.0)
+    h.record(11, "invoke", "w2", "claim", "t1")
+    h.record(11, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=21.0)
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(13, "ok", "w2", "save", "t1", epoch=2, step=1)
+    h.record(14, "fail", "w2", "save", "t1", epoch=2, step=1)
+    assert sentences("s", h) == []
+
+
+def test_is_an_e_mail_key_refused_only_when_it_was_already_recorded():
+    h = claimed()
+    h.record(2, "fail", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    assert len(sentences("s", h)) == 1
+    twin = claimed()
+    twin.record(2, "ok", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    twin.record(3, "fail", "w1", "effect", "t1", epoch=1, step=0, key="t1:mail")
+    assert sentences("s", twin) == []
+
+
+def test_is_a_heartbeat_of_the_current_lease_refused_after_its_end_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(15, "fail", "w1", "heartbeat", "t1", epoch=1, step=0)
+    assert "a correct ledger accepts it" in sentences("s", h)[0]
+
+
+def test_is_a_claim_refused_as_held_judged_by_the_lease_end_with_the_instant_left_open():
+    def refused_at(t: float) -> list[str]:
+        h = claimed(ttl_until=10.0)
+        h.record(t, "invoke", "w2", "claim", "t1")
+        h.record(t, "fail", "w2", "claim", "t1", reason="lease-held")
+        return sentences("s", h)
+
+    assert refused_at(9.0) == []  # the lease is live: refused as held
+    assert refused_at(10.0) == []  # the very instant it ends: the contract allows either answer
+    (late,) = refused_at(10.5)
+    assert late == (
+        "w2's claim of t1 at t=10.5 was refused (lease-held), but the lease of w1 (epoch 1) "
+        "had ended at t=10.0: a correct ledger grants it."
+    )
+
+
+def test_is_a_claim_refused_for_the_wrong_reason_caught():
+    h = claimed(ttl_until=10.0)
+    h.record(5, "fail", "w2", "claim", "t1", reason="terminal", status="running")
+    assert "refuses it as lease-held" in sentences("s", h)[0]
+    done = claimed(ttl_until=10.0)
+    done.record(2, "ok", "w1", "save", "t1", epoch=1, step=1, done=True)
+    done.record(3, "fail", "w2", "claim", "t1", reason="lease-held")
+    assert "refuses it as terminal" in sentences("s", done)[0]
+
+
+def test_is_a_refusal_while_another_claim_is_in_flight_left_alone():
+    # w2's claim has run its statements (the epoch moved) but its ok is not recorded yet
+    h = claimed(ttl_until=10.0)
+    h.record(11, "invoke", "w2", "claim", "t1")
+    h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1)
+    h.record(13, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=23.0)
+    assert sentences("s", h) == []
+
+
+def test_are_cancel_and_requeue_refusals_judged_by_the_status():
+    h = claimed()
+    h.record(2, "fail", "user", "cancel", "t1")
+    assert "a correct ledger cancels it" in sentences("s", h)[0]
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "fail", "user", "requeue", "t1", reason="cancelled")
+    assert "a correct ledger requeues it" in sentences("s", h)[0]
+    h = claimed()
+    h.record(2, "fail", "user", "requeue", "t1", reason="running")
+    assert sentences("s", h) == []
+
+
+def test_must_the_whole_listing_hold_every_submitted_task():
+    h = claimed()
+    h.record(2, "ok", "client", "submit", "t2", steps=1)
+    only_t1 = [rec(status="running", step=0, epoch=1)]
+    assert any("listing" in s for s in check(h, only_t1).violations)
+    assert not any("listing" in s for s in check(h, only_t1, listing=False).violations)

@@ -1,0 +1,140 @@
+"""Mutation testing of the judge: every wrong ledger the simulator can expose is caught.
+
+Each entry of ``wrong_ledgers.WRONG_LEDGERS`` is MemoryLedger with one promise of the contract
+broken. For every mutant the simulator can reach, ``simulate`` over seeds 1-20 of the
+all-faults preset (``Scenario.adversarial()``) must fail on at least 15 seeds with a violation
+of a rule that names the broken promise, and ``shrink`` must reduce a failing run to a story
+that names it. The rest are listed in ``OUT_OF_REACH`` with the reason no run of the simulator
+can show them (the ledger contract tests judge those calls directly), so a new mutant must be
+placed in one of the two. The correct ledgers pass every seed (tests/sim/test_adversarial.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab import Scenario, shrink, simulate
+from simlab.checker.rules import rule_phrase
+from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
+
+SEEDS = range(1, 21)
+#: The fewest of the 20 seeds on which a mutant must be caught by its promise's rule.
+MUST_CATCH = 15
+
+#: mutant -> the rules that name the promise it breaks (any one of them will do).
+CAUGHT_BY: dict[str, set[str]] = {
+    "claim-keeps-epoch": {"a'"},
+    "takeover-keeps-epoch": {"a'"},
+    "claim-lease-has-old-epoch": {"a'"},
+    "claim-epoch-from-attempts": {"a'"},
+    "claim-ignores-live-lease": {"h"},
+    "claim-truncates-lease-time": {"h"},
+    "claim-revives-completed": {"k"},
+    "claim-uses-wall-clock": {"q"},
+    "claim-resumes-at-step-zero": {"m"},
+    "heartbeat-ignores-epoch": {"i"},
+    "heartbeat-does-not-extend": {"h"},
+    "heartbeat-extends-from-lease": {"h"},
+    "save-ignores-epoch": {"a"},
+    "save-ignores-done": {"p", "k"},
+    "cancel-keeps-epoch": {"n"},
+    "cancel-leaves-status": {"k", "c"},
+    "cancel-overwrites-terminal": {"n"},
+    "cancel-refused-bumps-epoch": {"p"},
+    "requeue-resets-epoch": {"o", "a'"},
+    "requeue-revives-completed": {"o"},
+    "effect-ignores-epoch": {"j"},
+    "effect-once-per-epoch": {"f", "r"},
+    "effect-refused-still-records": {"p"},
+    "effect-duplicate-overwrites": {"p"},
+    "save-drops-result": {"p"},
+    "claim-refuses-everything": {"s"},
+    "save-refused-after-lease-end": {"s"},
+    "heartbeat-refused-after-lease-end": {"s"},
+    "effect-refuses-new-keys": {"s"},
+    "cancel-refuses-running": {"s"},
+    "listing-drops-tasks": {"p"},
+    "max-attempts-off-by-one": {"t"},
+    "requeue-keeps-attempts": {"s"},
+}
+
+#: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
+SCENARIO: dict[str, dict] = {
+    "max-attempts-off-by-one": {"max_attempts": 2},
+    "requeue-keeps-attempts": {"max_attempts": 2},
+}
+
+#: mutant -> why no simulated run can show it.
+OUT_OF_REACH: dict[str, str] = {
+    "submit-duplicate-overwrites": "the client submits each task once",
+    "submit-duplicate-raises-after-write": "the client submits each task once",
+    "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
+    "continuous times, and refusing it is safe",
+    "claim-drops-checkpoint": "opaque tasks carry no checkpoint",
+    "claim-next-hands-out-probes": "workers claim the task they were delivered, never claim_next",
+    "claim-next-newest-first": "workers never call claim_next",
+    "claim-next-skips-expired": "workers never call claim_next",
+    "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
+    "every other end bumps the epoch",
+    "save-ignores-status": "a worker never saves after its own completing save, and every "
+    "other end bumps the epoch",
+    "save-allows-same-step": "one lease never saves the same step twice",
+    "save-done-keeps-lease": "a completed task's lease is never read again: harmless",
+    "save-completes-on-result": "workers pass a result only with done=True",
+    "save-refused-writes-checkpoint": "opaque tasks carry no checkpoint",
+    "save-none-keeps-checkpoint": "opaque tasks carry no checkpoint",
+    "release-ignores-epoch": "workers never release",
+    "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
+    "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
+    "every other end bumps the epoch",
+}
+
+
+def _factory(cls):
+    return lambda clock: cls(clock=clock)
+
+
+def test_is_every_wrong_ledger_either_judged_here_or_said_to_be_out_of_reach():
+    assert set(CAUGHT_BY) | set(OUT_OF_REACH) == set(WRONG_LEDGERS)
+    assert not set(CAUGHT_BY) & set(OUT_OF_REACH)
+    assert len(CAUGHT_BY) >= 10
+
+
+@pytest.mark.parametrize("name", sorted(CAUGHT_BY))
+def test_is_the_wrong_ledger_caught_and_shrunk_to_a_story_naming_its_promise(name):
+    factory, wanted = _factory(WRONG_LEDGERS[name]), CAUGHT_BY[name]
+    preset = Scenario.adversarial(**SCENARIO.get(name, {}))
+    caught = []
+    for seed in SEEDS:
+        r = simulate(preset, seed=seed, ledger=factory)
+        if {f.letter for f in r.findings} & wanted:
+            caught.append(seed)
+    assert len(caught) >= MUST_CATCH, (name, len(caught))
+    shrunk = shrink(preset, seed=caught[0], ledger=factory, rules=wanted)
+    assert set(shrunk.rules) & wanted, (name, shrunk.rules)
+    told = " ".join(shrunk.story)
+    assert any(rule_phrase(letter) in told for letter in wanted), shrunk.story[-3:]
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
+    factory = _factory(CORRECT_LEDGERS[name])
+    for preset in (Scenario.adversarial(), Scenario.adversarial(max_attempts=2)):
+        failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
+        assert failing == [], (name, preset.max_attempts, failing)
+
+
+def test_does_a_one_line_mistake_name_exactly_one_line_of_the_reference_body():
+    """A mistake written as an edit of the reference fails at import when the reference no
+    longer holds its line once (missing, repeated, only in the docstring) or the edit is none."""
+    from simlab.ledger import MemoryLedger
+    from tests.checker.wrong_ledgers import edited
+
+    for old, new in [
+        ("no such line", "x"),
+        ("task.", "x"),  # many lines
+        ("Raises", "x"),  # the docstring only
+        ("task.epoch += 1", "task.epoch += 1"),  # no change
+    ]:
+        with pytest.raises(AssertionError):
+            edited(MemoryLedger.claim if old == "Raises" else MemoryLedger.cancel, old, new, why="")

@@ -1,0 +1,76 @@
+"""Do the checker's and the story's sentences speak Chinese: every message in both languages
+with the same placeholders, full-width punctuation in the Chinese, every rule and fault kind
+named, and no English prose in a Chinese story or finding of a run that breaks a rule?"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simlab.checker.rules import RULES, rule_phrase
+from simlab.checker.words import CATALOGS, LANGS, RULES_ZH, placeholders
+from simlab.i18n.punctuation import problems
+from simlab.sim.explore import explore
+from simlab.sim.faults import KINDS  # noqa: E402
+from simlab.sim.story import tell  # noqa: E402
+from simlab.sim.story_words import FAULTS_ZH, describe_in  # noqa: E402
+from tests.checker.wrong_ledgers import WRONG_LEDGERS
+
+#: Words a Chinese sentence may keep in Latin letters: identifiers, SQL, variant names and the
+#: contract's refusal reasons (they are what a learner types or reads in code).
+IDENTIFIERS = {
+    "worker", "ttl", "UPDATE", "SELECT", "fenced", "unfenced", "racy", "claim", "lease", "held",
+    "terminal", "max_attempts", "no", "dedup", "simlab", "simulate", "schedule", "email",
+    "variant",
+}  # fmt: skip
+
+
+def english_prose(text: str) -> list[str]:
+    """The Latin words of ``text`` that are neither identifiers nor inside quotes, paths,
+    names like t0001 or w2, times like t=2.5 or a rule's letter."""
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|\S*/\S*|--[\w-]+|（[a-z]'?）", " ", text)
+    text = re.sub(r"(?<![A-Za-z])[a-z]+\d\w*|t=[\d.]+", " ", text)
+    words = re.findall(r"[A-Za-z][A-Za-z_]*", text)
+    return [w for w in words if w not in IDENTIFIERS]
+
+
+def test_does_every_message_have_both_languages_with_the_same_placeholders():
+    import simlab.sim.story_words  # noqa: F401  (registers the story's catalog)
+
+    assert set(CATALOGS) >= {"check", "story"}
+    for name, catalog in CATALOGS.items():
+        assert set(catalog) == set(LANGS), name
+        keys = {lang: set(catalog[lang]) for lang in LANGS}
+        assert keys["en"] == keys["zh"], (name, keys["en"] ^ keys["zh"])
+        for key, template in catalog["en"].items():
+            assert placeholders(template) == placeholders(catalog["zh"][key]), (name, key)
+            assert not problems(catalog["zh"][key], holes=True), (name, key, catalog["zh"][key])
+
+
+def test_is_every_rule_and_fault_kind_named_in_chinese():
+    assert set(RULES_ZH) == {r.letter for r in RULES}
+    for r in RULES:
+        phrase = rule_phrase(r.letter, "zh")
+        assert not english_prose(phrase), phrase
+        assert not problems(phrase)
+    assert set(FAULTS_ZH) == set(KINDS)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["cancel-keeps-epoch", "claim-resumes-at-step-zero", "effect-refuses-new-keys",
+     "listing-drops-tasks", "save-drops-result", "claim-ignores-live-lease",
+     "cancel-overwrites-terminal", "requeue-revives-completed", "effect-once-per-epoch",
+     "heartbeat-extends-from-lease", "claim-uses-wall-clock", "save-ignores-done"],
+)  # fmt: skip
+def test_does_a_broken_ledgers_story_speak_chinese_without_english_prose(name):
+    cls = WRONG_LEDGERS[name]
+    x = explore(lambda clock: cls(clock=clock), max_faults=1)
+    assert not x.certified
+    lines = tell(x.result, lang="zh") + [f.text("zh") for f in x.result.findings]
+    lines += [describe_in(f, "zh") for f in x.result.schedule.faults]
+    for line in lines:
+        assert not english_prose(line), (name, line, english_prose(line))
+        assert not problems(line), (name, line)
+    assert tell(x.result) == x.story  # English stays what the search told
