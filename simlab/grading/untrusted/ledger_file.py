@@ -134,6 +134,7 @@ class UntrustedLedger(Ledger):
         self._file = None
         self._identity = 0
         self._writes_left = 1 << 62
+        self._cursor = self._db.cursor()
 
     def _failed(self, exc: sqlite3.Error) -> LedgerError:
         if isinstance(exc, sqlite3.OperationalError) and "interrupt" in str(exc):
