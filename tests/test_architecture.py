@@ -208,14 +208,20 @@ def test_the_allowance_rules_tell_a_module_from_a_subpackage():
 
 @pytest.mark.parametrize("package", sorted(NEVER))
 def test_lower_layers_never_import_higher_ones(package):
-    bad = [
-        f"{path.relative_to(ROOT)}:{line} imports {name}"
+    bad = _arrows_up(package, _imports, "imports")
+    assert not bad, bad
+
+
+def _arrows_up(package: str, arrows, verb: str) -> list[str]:
+    """Every arrow ``arrows(path)`` finds from a module of ``package`` to one it must never
+    lean on, as ``path:line VERB module``."""
+    return [
+        f"{path.relative_to(ROOT)}:{line} {verb} {name}"
         for module, path in MODULES.items()
         if _subpackage(module) == package
-        for name, line in _imports(path)
+        for name, line in arrows(path)
         if name.startswith("simlab.") and name.split(".")[1] in NEVER[package]
     ]
-    assert not bad, bad
 
 
 #: a module of simlab named in a string: ``"simlab.cli.worker"`` for ``python -m``, or
@@ -251,13 +257,7 @@ def _modules_named_in_strings(path: Path) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("package", sorted(NEVER))
 def test_lower_layers_never_name_higher_ones_in_a_string(package):
-    bad = [
-        f"{path.relative_to(ROOT)}:{line} names {name}"
-        for module, path in MODULES.items()
-        if _subpackage(module) == package
-        for name, line in _modules_named_in_strings(path)
-        if name.split(".")[1] in NEVER[package]
-    ]
+    bad = _arrows_up(package, _modules_named_in_strings, "names")
     assert not bad, bad
 
 
