@@ -69,10 +69,14 @@ test: $(STAMP) sandbox-tool
 # `make test-fast`: every test that needs no jail, kernel, server or browser (tests/lanes.py: a
 # test that starts one without its marker fails), for the loop of editing; no lint, no notebooks.
 # `make test` stays the whole suite and what CI runs.
+# Compiled modules and pytest's rewritten tests are kept in __pycache__ (ignored by git) even
+# where the environment says not to write bytecode: else each of its processes compiles the kit
+# and rewrites every test module again, on every run of the loop.
 FAST := not jail and not kernel and not server and not browser
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest $(XDIST) -q -p no:cacheprovider -m "$(FAST) and not serial"
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST) and serial"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(XDIST) -q -p no:cacheprovider \
+	  -m "$(FAST) and not serial"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST) and serial"
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.

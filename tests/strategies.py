@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from hypothesis import strategies as st
 
-__all__ = ["FakeClock", "as_nobody", "json_values", "non_json_values", "run_cli", "usage_error"]
+__all__ = [
+    "FakeClock",
+    "as_nobody",
+    "json_values",
+    "non_json_values",
+    "printed_under_hash_seeds",
+    "run_cli",
+    "usage_error",
+]
 
 
 class FakeClock:
@@ -87,3 +97,20 @@ def as_nobody(fn) -> str:
         text = pipe.read()
     os.waitpid(pid, 0)
     return text
+
+
+def printed_under_hash_seeds(script: str, hash_seeds=("1", "2")) -> set[str]:
+    """What ``python -c script`` prints in fresh interpreters, one per ``PYTHONHASHSEED``:
+    one element when nothing the script does depends on hash randomisation (set order)."""
+    printed = set()
+    for hash_seed in hash_seeds:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        printed.add(done.stdout)
+    return printed

@@ -12,6 +12,7 @@ read with :mod:`ast`, so a lazy import counts too.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -94,11 +95,18 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, parsed once for every test that reads it (none changes it)."""
+    return ast.parse(path.read_text(), str(path))
+
+
+@functools.cache
 def _imports(path: Path) -> list[tuple[str, int]]:
     """Every module ``path`` imports, at any depth, with its line: ``from a import b`` counts as
     ``a.b`` when that is a simlab module, else as ``a``."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             out += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -144,7 +152,7 @@ def _imports_of(module: str, external: str) -> bool:
 def _has_sql_text(path: Path) -> list[int]:
     return [
         node.lineno
-        for node in ast.walk(ast.parse(path.read_text()))
+        for node in ast.walk(_tree(path))
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
     ]
 
@@ -200,14 +208,20 @@ def test_the_allowance_rules_tell_a_module_from_a_subpackage():
 
 @pytest.mark.parametrize("package", sorted(NEVER))
 def test_lower_layers_never_import_higher_ones(package):
-    bad = [
-        f"{path.relative_to(ROOT)}:{line} imports {name}"
+    bad = _arrows_up(package, _imports, "imports")
+    assert not bad, bad
+
+
+def _arrows_up(package: str, arrows, verb: str) -> list[str]:
+    """Every arrow ``arrows(path)`` finds from a module of ``package`` to one it must never
+    lean on, as ``path:line VERB module``."""
+    return [
+        f"{path.relative_to(ROOT)}:{line} {verb} {name}"
         for module, path in MODULES.items()
         if _subpackage(module) == package
-        for name, line in _imports(path)
+        for name, line in arrows(path)
         if name.startswith("simlab.") and name.split(".")[1] in NEVER[package]
     ]
-    assert not bad, bad
 
 
 #: a module of simlab named in a string: ``"simlab.cli.worker"`` for ``python -m``, or
@@ -231,7 +245,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def _modules_named_in_strings(path: Path) -> list[tuple[str, int]]:
     """Every ``simlab.PACKAGE`` a string of ``path`` (docstrings aside) names, with its line: a
     module started with ``python -m`` or imported by name is an arrow the imports do not show."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = _tree(path)
     prose = _docstrings(tree)
     return [
         (f"simlab.{match.group(1)}", node.lineno)
@@ -243,13 +257,7 @@ def _modules_named_in_strings(path: Path) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("package", sorted(NEVER))
 def test_lower_layers_never_name_higher_ones_in_a_string(package):
-    bad = [
-        f"{path.relative_to(ROOT)}:{line} names {name}"
-        for module, path in MODULES.items()
-        if _subpackage(module) == package
-        for name, line in _modules_named_in_strings(path)
-        if name.split(".")[1] in NEVER[package]
-    ]
+    bad = _arrows_up(package, _modules_named_in_strings, "names")
     assert not bad, bad
 
 
@@ -364,7 +372,7 @@ def test_no_module_is_over_600_lines():
 def test_no_function_is_over_100_lines():
     long = []
     for path in MODULES.values():
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 n = node.end_lineno - node.lineno + 1
                 if n > MAX_FUNCTION_LINES:

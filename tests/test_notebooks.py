@@ -50,20 +50,10 @@ LEARNING_PATH = (
 )
 
 
-#: Notebooks that teach by prediction (issue 14): each asks the learner to predict before its
-#: reveals. A notebook joins this set once its predict cells are written; the tests below then
-#: hold it to the convention (see :func:`predict_cells`).
-NOTEBOOKS_WITH_PREDICTIONS = {
-    "01_fencing_tokens",
-    "02_sqlite_ledger",
-    "03_epoch_races",
-    "04_crashes_and_side_effects",
-    "05_tuning_dashboard",
-    "06_queueing_sanity",
-    "07_checkpoints_and_resume",
-    "08_release_regression",
-    "09_events_and_permissions",
-}
+#: Notebooks that teach by prediction: each asks the learner to predict before its reveals,
+#: and the tests below hold it to the convention (see :func:`predict_cells`). Every notebook of
+#: the path does: a new one joins the path with its predict cells written.
+NOTEBOOKS_WITH_PREDICTIONS = set(LEARNING_PATH)
 PREDICT_ROLE = "predict"
 
 

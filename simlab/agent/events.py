@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = ["EVENT_VERSION", "AgentEvent", "EventAbsorber", "at_least_once"]
@@ -42,14 +42,9 @@ class AgentEvent:
     payload: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "task_id": self.task_id,
-            "seq": self.seq,
-            "version": self.version,
-            "idempotency_key": self.idempotency_key,
-            "kind": self.kind,
-            "payload": dict(self.payload),
-        }
+        """The event as JSON data: its fields in order, the payload a fresh dict."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**plain, "payload": dict(self.payload)}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> AgentEvent:

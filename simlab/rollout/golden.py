@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from simlab.rollout.golden_cases import CASE_NAMES, CASES, GoldenCase, observe_case
@@ -92,17 +92,9 @@ class CaseMetrics:
     failures: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "case": self.case,
-            "runs": self.runs,
-            "success": self.success,
-            "tool_selection": self.tool_selection,
-            "citations": self.citations,
-            "repeated_side_effects": self.repeated_side_effects,
-            "tokens": self.tokens,
-            "p95_latency": self.p95_latency,
-            "failures": [{"assertion": a, "runs": n} for a, n in self.failures],
-        }
+        """The measures as JSON data, in field order; each failure an object."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**plain, "failures": [{"assertion": a, "runs": n} for a, n in self.failures]}
 
 
 def _measure(name: str, judged: list[tuple[GoldenCase, Observation, list[str]]]) -> CaseMetrics:

@@ -9,7 +9,7 @@ with ``observe(task_id)``; a learner can also build one by hand to test an asser
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from simlab.agent.checkpoint import EvidenceRef
@@ -79,29 +79,21 @@ class Observation:
         return citations(self.answer) == held
 
     def to_dict(self) -> dict[str, Any]:
-        """The observation as plain JSON data (e-mails and citations as objects)."""
+        """The observation as plain JSON data, in field order (e-mails and citations as
+        objects, every container fresh)."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self)}
         return {
-            "case": self.case,
-            "version": self.version,
-            "task_id": self.task_id,
-            "tenant": self.tenant,
-            "recipient": self.recipient,
-            "status": self.status,
-            "answer": self.answer,
+            **plain,
             "evidence": [
                 {"source": e.source, "doc_id": e.doc_id, "version": e.version}
                 for e in self.evidence
             ],
             "review": list(self.review),
-            "result": self.result,
             "deliveries": [
                 {"key": d.key, "to": d.to, "subject": d.subject, "body": d.body}
                 for d in self.deliveries
             ],
             "effects": list(self.effects),
             "calls": list(self.calls),
-            "tokens": self.tokens,
-            "fenced": self.fenced,
-            "latency": self.latency,
             "stock": dict(self.stock),
         }

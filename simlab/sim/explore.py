@@ -60,6 +60,7 @@ from simlab.sim.simulation import (
     _effects,
     _Run,
     clock_of,
+    judged_as,
     ledger_for,
     played,
     simulate,
@@ -326,16 +327,7 @@ def _run_schedule(
         raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
     # The rules alone, as check() judges them: a search needs the verdict, not the coverage
     # counters and metrics a report shows.
-    broken = findings(
-        run.history,
-        final,
-        steps=scenario.steps,
-        effects=effects,
-        ttl=scenario.ttl,
-        named_results=scenario.workload == "opaque",
-        listing=True,
-        max_attempts=scenario.max_attempts,
-    )
+    broken = findings(run.history, final, effects=effects, **judged_as(scenario))
     probe.user_points(faults)
     return _Outcome(not broken, probe.signature, probe.candidates)
 

@@ -431,6 +431,19 @@ class _Run:
         env.run(until=sc.cap)
 
 
+def judged_as(scenario: Scenario) -> dict[str, Any]:
+    """What the checker is told of a run of ``scenario``, beside its history, final records and
+    effects: K, the lease length, whether results name their workers, that every task is listed,
+    and the limit on attempts."""
+    return {
+        "steps": scenario.steps,
+        "ttl": scenario.ttl,
+        "named_results": scenario.workload == "opaque",
+        "listing": True,
+        "max_attempts": scenario.max_attempts,
+    }
+
+
 def simulate(
     scenario: Scenario | None = None,
     *,
@@ -470,16 +483,7 @@ def simulate(
         )
 
         history = run.history
-        verdict = check(
-            history,
-            final,
-            steps=scenario.steps,
-            effects=effects,
-            ttl=scenario.ttl,
-            named_results=scenario.workload == "opaque",
-            listing=True,
-            max_attempts=scenario.max_attempts,
-        )
+        verdict = check(history, final, effects=effects, **judged_as(scenario))
     struck = {fault_key(f) for f in run.nemesis.faults}
     unreached = (
         [] if schedule is None else [dict(f) for f in schedule.faults if fault_key(f) not in struck]

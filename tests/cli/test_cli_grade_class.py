@@ -17,36 +17,14 @@ import pytest
 from simlab.cli import main
 from simlab.grading.queue_report import page_name
 from simlab.grading.queue_store.store import open_queue
+from tests.cli.queued import graded, settings
+from tests.cli.queued import report as _report
 
-SETTINGS = {"timeout": 60, "notebook_timeout": None, "max_output": 10, "sandbox": False}
-
-
-def _result(notebook: str, points: list[int], feedback: str = "ok") -> dict:
-    questions = [
-        {"id": f"q{i}", "points": p, "max_points": 5, "feedback": feedback}
-        for i, p in enumerate(points, start=1)
-    ]
-    return {
-        "notebook": notebook,
-        "exercise": "fencing",
-        "score": sum(points),
-        "max_score": 5 * len(points),
-        "questions": questions,
-        "error": None,
-    }
+SETTINGS = settings(sandbox=False)
 
 
 def _graded(db, notebook: str, points: list[int], version: str = "v1", **kw) -> None:
-    with open_queue(db, create=True) as q:
-        q.enqueue(notebook, notebook.encode(), version, SETTINGS)
-        job = q.claim("w", 30)
-        assert q.finish(job.lease, _result(notebook, points, **kw))
-
-
-def _report(capsys, db, *extra) -> tuple[int, str, str]:
-    status = main(["grade", "--queue", str(db), "--report", *extra])
-    out, err = capsys.readouterr()
-    return status, out, err
+    graded(db, notebook, points, version, SETTINGS, **kw)
 
 
 def _broken_class(tmp_path):

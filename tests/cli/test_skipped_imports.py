@@ -41,9 +41,7 @@ def test_do_notebooks_read_and_validate_without_the_slow_checker():
         "import rfc3987_syntax\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    assert _fresh_python(code) == "ok"
     assert SKIPPED_IMPORTS == ("rfc3987_syntax",)
 
 
@@ -56,6 +54,11 @@ def test_does_building_the_command_line_leave_the_slow_checker_unloaded():
         "build_parser()\n"
         "print([n for n in SKIPPED_IMPORTS if n in sys.modules])\n"
     )
+    assert _fresh_python(code) == "[]"
+
+
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter (it must succeed)."""
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    return out.stdout.strip()

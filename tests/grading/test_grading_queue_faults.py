@@ -2,8 +2,9 @@
 
 Real worker processes (``simlab grade --queue``) are killed, stopped and interrupted in the
 middle of a submission; the queue is then read back. Submissions are the shipped exercise
-notebooks (they grade fast), one of them slowed by a first cell that sleeps, so that a fault
-lands while it is being graded. They are graded ``--no-sandbox`` (the fault is in the queue,
+notebooks (they grade fast), one of them held by a first cell that waits until the test opens
+its gate, so that a fault lands while it is being graded however loaded the machine, and the
+grading that follows need not wait. They are graded ``--no-sandbox`` (the fault is in the queue,
 not in the jail); one test compares a jailed queue run with a plain jailed ``simlab grade``.
 """
 
@@ -27,8 +28,9 @@ from simlab.grading.queue_store.store import NotAQueue, open_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]
-#: Seconds the slow submission's first cell sleeps: long enough to be caught mid-grading.
-SLEEP = 4
+#: The longest the held submission's first cell waits for its gate (a bound, never reached
+#: when a test opens the gate).
+HOLD = 60
 _TMP = ""
 
 
@@ -41,17 +43,31 @@ def _worker_tmp(tmp_path, monkeypatch):
 
 
 def _class(folder: Path, slow: bool = True, names=FAST) -> Path:
-    """A class folder: one student per exercise notebook, and ``slow/`` (fencing, which sleeps
-    first) when asked."""
+    """A class folder: one student per exercise notebook, and ``slow/`` (fencing, whose first
+    cell waits until :func:`_open` opens the class's gate) when asked."""
     for i, name in enumerate(names):
         (folder / f"s{i}").mkdir(parents=True)
         shutil.copy(ROOT / "exercises" / name, folder / f"s{i}" / name)
     if slow:
         nb = nbformat.read(ROOT / "exercises" / FAST[0], as_version=4)
-        nb.cells.insert(0, nbformat.v4.new_code_cell(f"import time\ntime.sleep({SLEEP})"))
+        wait = (
+            f"import os, time\nend = time.monotonic() + {HOLD}\n"
+            f"while not os.path.exists({str(_gate(folder))!r}) and time.monotonic() < end:\n"
+            "    time.sleep(0.02)"
+        )
+        nb.cells.insert(0, nbformat.v4.new_code_cell(wait))
         (folder / "slow").mkdir(parents=True)
         nbformat.write(nb, folder / "slow" / FAST[0])
     return folder
+
+
+def _gate(folder: Path) -> Path:
+    return folder.parent / f"{folder.name}.gate"
+
+
+def _open(folder: Path) -> None:
+    """Let the held submission of the class in ``folder`` go on (now and in later gradings)."""
+    _gate(folder).touch()
 
 
 def _mounts_under(folder: Path) -> list[str]:
@@ -145,6 +161,7 @@ def test_is_a_submission_whose_worker_is_killed_mid_grading_graded_exactly_once(
     _wait_for(db, _grading("slow"), first)
     _kill_group(first, signal.SIGKILL)  # the machine died: no heartbeat, no release
     assert first.wait(10) == -signal.SIGKILL
+    _open(folder)
     status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", "2"))
     assert status == 0, err
     s = _subs(db)["slow"]
@@ -159,6 +176,7 @@ def test_is_a_late_result_of_a_stopped_worker_refused_and_recorded_stale(tmp_pat
     stopped = _simlab("--queue", db, "--worker", "--lease", "2")
     _wait_for(db, _grading("slow"), stopped)
     _kill_group(stopped, signal.SIGSTOP)  # paused past its lease, kernel and all
+    _open(folder)
     try:
         status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", "2"))
         assert status == 0, err
@@ -183,6 +201,7 @@ def test_does_a_killed_batch_resumed_grade_nothing_twice(tmp_path):
     _wait_for(db, _grading("slow"), proc)  # the last, after the two fast ones
     _kill_group(proc, signal.SIGKILL)
     proc.wait(10)
+    _open(folder)
     before = {n: s for n, s in _subs(db).items() if s.status == "graded"}
     assert sorted(before) == ["s0", "s1"]
     status, out, err = _finish(_simlab(*batch[3:], "--jobs", "2", "--lease", "2"))
@@ -232,6 +251,7 @@ def test_does_ctrl_c_hand_the_submission_back_and_leave_nothing_running(tmp_path
         time.sleep(0.2)
     assert not _alive(worker.pid), "a process of the worker outlived it"
     assert _mounts_under(tmp_path) == [], "an interrupted grader left a folder mounted"
+    _open(folder)
     status, _, err = _finish(_simlab("--queue", db, "--worker"))
     assert status == 0 and _subs(db)["slow"].status == "graded"
 

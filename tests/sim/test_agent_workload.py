@@ -8,10 +8,7 @@ e-mail may ever leave citing a document version that was no longer current.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
@@ -22,6 +19,7 @@ from simlab.checker.history import history_digest
 from simlab.cli import main
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED
+from tests.strategies import printed_under_hash_seeds
 
 SEEDS = range(1, 21)
 AGENT = Scenario(workload="agent", doc_change_rate=0.1)
@@ -193,18 +191,7 @@ def test_is_an_agent_run_byte_identical_across_reruns_and_hash_seeds():
     first, second = simulate(scenario, seed=6), simulate(scenario, seed=6)
     assert first.history.to_jsonl() == second.history.to_jsonl()
     assert history_digest(first.history) != history_digest(simulate(scenario, seed=7).history)
-    digests = set()
-    for hash_seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run(
-            [sys.executable, "-c", DIGEST_SCRIPT],
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        digests.add(out.stdout.strip())
+    digests = {out.strip() for out in printed_under_hash_seeds(DIGEST_SCRIPT)}
     assert digests == {history_digest(first.history)}
 
 

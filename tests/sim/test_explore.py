@@ -9,6 +9,8 @@ certified. Exhaustive scopes are kept to 2 tasks x 2 workers x 2 steps here; the
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from simlab import explore, simulate
@@ -62,6 +64,13 @@ def _memory(clock):
     return MemoryLedger(clock=clock)
 
 
+@functools.cache
+def _shared(ledger=None, **scope):
+    """One search per scope for the tests that only read its answer: ``explore`` gives the
+    same answer every time (:func:`test_is_the_answer_the_same_every_time` runs it twice)."""
+    return explore(ledger, **scope)
+
+
 @pytest.mark.parametrize("name", sorted(SMALLEST))
 def test_is_each_wrong_ledger_caught_with_the_fewest_faults_that_show_it(name):
     fewest, rules = SMALLEST[name]
@@ -113,18 +122,18 @@ def test_is_a_correct_ledger_written_differently_certified(name):
 
 
 def test_are_the_kits_ledgers_certified_and_the_broken_variants_not():
-    assert explore(_memory, max_faults=2).certified
-    sqlite = explore(max_faults=1)  # the default: the kit's SQLite ledger in memory
+    assert _shared(_memory, max_faults=2).certified
+    sqlite = _shared(max_faults=1)  # the default: the kit's SQLite ledger in memory
     assert sqlite.certified and sqlite.schedules == explore(_memory, max_faults=1).schedules
     racy = explore(variant="racy-claim", max_faults=2)
     assert (racy.certified, racy.faults) == (False, 1)  # one duplicate delivery
-    unfenced = explore(variant="unfenced", max_faults=2)
+    unfenced = _shared(variant="unfenced", max_faults=2)
     assert (unfenced.certified, unfenced.faults) == (False, 2)
     assert any("rule (a)" in sentence for sentence in unfenced.story)
 
 
 def test_is_the_answer_the_same_every_time():
-    first = explore(variant="unfenced", max_faults=2).to_dict()
+    first = _shared(variant="unfenced", max_faults=2).to_dict()
     again = explore(variant="unfenced", max_faults=2).to_dict()
     first.pop("seconds"), again.pop("seconds")
     assert first == again
@@ -139,7 +148,7 @@ def _answer(x) -> dict:
 def test_is_the_answer_the_same_with_two_processes():
     # a certificate, and a counterexample found past the first chunk of its level
     for kwargs in (dict(max_faults=1), dict(variant="unfenced", max_faults=2)):
-        one, two = explore(**kwargs), explore(jobs=2, **kwargs)
+        one, two = _shared(**kwargs), explore(jobs=2, **kwargs)
         assert _answer(one) == _answer(two), kwargs
     assert one.schedules > 100 and (one.certified, one.faults) == (False, 2)
 
@@ -147,7 +156,7 @@ def test_is_the_answer_the_same_with_two_processes():
 def test_is_the_kits_ledger_kept_between_runs_the_same_as_a_new_one_each_run():
     from simlab.ledger import Ledger
 
-    kept = explore(max_faults=1)  # the default: one ledger, cleared before each run
+    kept = _shared(max_faults=1)  # the default: one ledger, cleared before each run
     fresh = explore(lambda clock: Ledger(":memory:", clock=clock), max_faults=1)
     assert _answer(kept) == _answer(fresh) and kept.certified
     broken = explore(_factory(WRONG_LEDGERS["claim-keeps-epoch"]), max_faults=1)
@@ -155,7 +164,7 @@ def test_is_the_kits_ledger_kept_between_runs_the_same_as_a_new_one_each_run():
 
 
 def test_does_no_dedup_search_more_schedules_to_the_same_verdict():
-    deduped = explore(_memory, max_faults=2)
+    deduped = _shared(_memory, max_faults=2)
     every = explore(_memory, max_faults=2, dedup=False)
     assert every.certified and deduped.certified
     assert every.schedules >= deduped.schedules

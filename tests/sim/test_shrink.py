@@ -4,9 +4,6 @@ and does the story name that rule for the broken ledgers of the chapter?"""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
@@ -16,6 +13,7 @@ from simlab.checker.rules import RULES, broken_rules, findings, first_violation
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, RUNNING, TERMINAL_STATUSES
 from simlab.sim.shrink import ddmin
+from tests.strategies import printed_under_hash_seeds
 
 # -- mutant ledgers: each breaks one promise of the contract --------------------------------------
 
@@ -235,18 +233,7 @@ print(json.dumps([s.story, s.faults, s.simulations]))
 def test_does_shrinking_not_depend_on_hash_randomisation():
     """Two fresh interpreters with different hash seeds tell the same story: no set order leaks
     into which rule is named or which faults are kept."""
-    outputs = set()
-    for hash_seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", SHRINK_SCRIPT],
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        outputs.add(done.stdout)
+    outputs = printed_under_hash_seeds(SHRINK_SCRIPT)
     assert len(outputs) == 1
     story, faults, _ = json.loads(outputs.pop())
     assert faults and any("rule (" in sentence for sentence in story)
