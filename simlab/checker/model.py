@@ -32,6 +32,8 @@ from a lease granted before the history began, and the rules that need a task's 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from simlab.checker.history import Event
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
@@ -120,15 +122,23 @@ class Model:
         self.max_attempts = max_attempts
         self._submitted = submitted
         self._ttls: dict[str, float] = {}
-        #: op -> the transition of its accepted (ok) event
-        self.on_ok = {
-            "claim": self._claimed,
-            "heartbeat": self._beat,
-            "save": self._saved,
-            "effect": self._recorded,
-            "cancel": self._cancelled,
-            "requeue": self._requeued,
-        }
+
+    #: op -> the name of the transition of its accepted (ok) event. Names, not bound methods
+    #: kept on the instance: those would make every model a reference cycle, which only the
+    #: cycle collector frees, with every task state it holds.
+    _ON_OK = {
+        "claim": "_claimed",
+        "heartbeat": "_beat",
+        "save": "_saved",
+        "effect": "_recorded",
+        "cancel": "_cancelled",
+        "requeue": "_requeued",
+    }
+
+    @property
+    def on_ok(self) -> dict[str, Callable[[TaskState, Event], None]]:
+        """op -> the transition of its accepted (ok) event, bound to this model."""
+        return {op: getattr(self, name) for op, name in self._ON_OK.items()}
 
     def state(self, task: str) -> TaskState:
         """The state of ``task`` (a fresh queued one the first time it is asked for)."""
@@ -150,9 +160,9 @@ class Model:
     def apply(self, s: TaskState, e: Event) -> None:
         """Advance ``s`` by event ``e`` (the table in the module doc)."""
         if e.type == "ok":
-            step = self.on_ok.get(e.op)
-            if step is not None:
-                step(s, e)
+            name = self._ON_OK.get(e.op)
+            if name is not None:
+                getattr(self, name)(s, e)
         if e.op == "claim":
             if e.type == "invoke":
                 s.claiming[e.process] = e.time

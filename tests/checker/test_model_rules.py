@@ -294,3 +294,25 @@ def test_must_the_whole_listing_hold_every_submitted_task():
     only_t1 = [rec(status="running", step=0, epoch=1)]
     assert any("listing" in s for s in check(h, only_t1).violations)
     assert not any("listing" in s for s in check(h, only_t1, listing=False).violations)
+
+
+def test_is_a_model_freed_as_soon_as_it_is_dropped_without_the_cycle_collector():
+    # A simulation pauses the cycle collector; a model that referred to itself (bound methods
+    # kept on the instance) would keep every task state alive until the next full collection.
+    import gc
+    import weakref
+
+    from simlab.checker.model import Model
+
+    model = Model({"t1"}, ttl=10.0)
+    model.state("t1")
+    assert set(model.on_ok) == {"claim", "heartbeat", "save", "effect", "cancel", "requeue"}
+    gone = weakref.ref(model)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del model
+        assert gone() is None
+    finally:
+        if was_enabled:
+            gc.enable()
