@@ -259,7 +259,8 @@ class Jail:
 
     def command(self, argv: Sequence[str]) -> list[str]:
         """The command line that runs ``argv`` in a fresh jail (in control groups of its own
-        with ``own_group``, where they can be made: call :meth:`release` once it has ended)."""
+        with ``own_group``, where they can be made: call :meth:`release` once it has ended),
+        started by this process: it dies with it (:func:`_with_parent`)."""
         line = self._command(argv)
         self.grouped = False
         if self.own_group:
@@ -271,8 +272,8 @@ class Jail:
             if group is not None:
                 self._groups.append(group)
                 self.grouped = True
-                return group.wrap(line)
-        return line
+                line = group.wrap(line)
+        return _with_parent(line)
 
     def release(self) -> None:
         """Remove the control groups of the jails this object started (they have ended)."""
@@ -324,6 +325,29 @@ class Jail:
             "--",
         ]
         return outer + self._inner(argv, source_of)
+
+
+def _with_parent(argv: Sequence[str]) -> list[str]:
+    """``argv``, killed (SIGKILL) when the process that starts it ends, whenever that is:
+    ``setpriv`` asks for that signal before anything else runs, and a shell then runs ``argv``
+    only if its parent is still that process (one that ended before the request sends no
+    signal). Without ``setpriv`` (required only as root), ``argv`` as it is."""
+    setpriv = _tool("setpriv")
+    if setpriv is None:
+        return list(argv)
+    # bubblewrap's --die-with-parent comes too late alone: a grader killed before bwrap runs
+    # (while the shell that enters the jail's groups runs) would leave the jail to start up.
+    check = f'read -r _ _ _ parent _ < /proc/$$/stat && [ "$parent" = {os.getpid()} ]'
+    return [
+        setpriv,
+        "--pdeathsig=SIGKILL",
+        "--",
+        "/bin/sh",
+        "-c",
+        f'{check} && exec "$@"',
+        "sh",
+        *argv,
+    ]
 
 
 def make_shared(path: str | os.PathLike) -> str:
