@@ -190,6 +190,7 @@ def test_does_an_interrupted_grade_leave_nothing_behind(tmp_path, point, sig):
 
 
 QUEUE = [
+    ("claim", "SIGINT"),  # claimed just after the interrupt: handed back all the same
     ("mount:1", "SIGINT"),
     ("jail:1", "SIGKILL"),
     ("check:2", "SIGTERM"),
