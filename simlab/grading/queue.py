@@ -199,7 +199,8 @@ class WorkSummary:
 
 class _Shared:
     """The state a worker process's threads share: leases in flight, the stop flag and the
-    lock that orders a commit against a release on Ctrl-C."""
+    lock that orders each claim and each commit against the release on Ctrl-C (so the release
+    sees every submission claimed before it, and none is claimed or committed after it)."""
 
     def __init__(self) -> None:
         self.stop = threading.Event()
@@ -208,6 +209,13 @@ class _Shared:
         self.summary = WorkSummary()
         self.errors: list[BaseException] = []
         self.names: set[str] = set()  # this process's worker names
+
+    def stopping(self) -> bool:
+        """Whether the threads are to stop: the flag is set, or the command line's session was
+        interrupted already (its handler runs before the flag can be set)."""
+        from simlab.grading.sandbox.host import interrupted
+
+        return self.stop.is_set() or interrupted()
 
 
 def _job_loop(target, name: str, ttl: float, max_attempts, version, sandbox, shared, say):
@@ -244,8 +252,12 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
     """Claim, grade and commit until nothing is left or ``shared.stop``."""
     poll = min(1.0, ttl / 4)
     mine = shared.names
-    while not shared.stop.is_set():
-        job = queue.claim(name, ttl)
+    while not shared.stopping():
+        with shared.commit:
+            if shared.stopping():
+                return
+            _interrupt_at("claim")
+            job = queue.claim(name, ttl)
         for line in _dead_lines(queue, max_attempts):
             shared.summary.lines.append(line)
             say(line)
@@ -263,13 +275,13 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             shared.stop.set()
             return
         shared.inflight[name] = job.lease
-        if shared.stop.is_set():
-            return  # stopped while claiming: work() hands back what this process holds
+        if shared.stopping():
+            return  # stopped since the claim: work() hands its submission back
         result, outcome = grade_job(job)
         _interrupt_at("graded")
         with shared.commit:
-            if shared.stop.is_set():
-                return  # stopped meanwhile: its submission went back to the queue
+            if shared.stopping():
+                return  # stopped meanwhile: work() hands its submission back
             shared.inflight.pop(name, None)
             _interrupt_at("commit")
             if queue.finish(job.lease, result, outcome):
@@ -322,10 +334,7 @@ def work(
             _supervise(main, threads, lease, shared, progress)
         except KeyboardInterrupt:
             shared.stop.set()
-            for t in threads:  # a thread in the middle of a claim finishes it first
-                if t.is_alive():
-                    t.join(timeout=0.2)
-            with shared.commit:
+            with shared.commit:  # after a claim or a commit under way, before any other
                 shared.summary.released = _hand_back(main, base)
             shared.summary.interrupted = True
     if shared.errors:

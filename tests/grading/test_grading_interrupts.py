@@ -190,6 +190,7 @@ def test_does_an_interrupted_grade_leave_nothing_behind(tmp_path, point, sig):
 
 
 QUEUE = [
+    ("claim", "SIGINT"),  # claimed just after the interrupt: handed back all the same
     ("mount:1", "SIGINT"),
     ("jail:1", "SIGKILL"),
     ("check:2", "SIGTERM"),
@@ -225,3 +226,21 @@ def test_does_an_interrupted_queue_worker_hand_back_and_leave_nothing_behind(tmp
 def _submissions(db: str) -> list:
     with open_queue(db) as q:
         return list(q.submissions())
+
+
+#: A program that starts a jail (a Python that sleeps a minute) and dies before the jail could
+#: ask to die with it.
+_ORPHANING = """
+import os, subprocess, sys
+from simlab.grading.sandbox.jail import Jail
+argv = Jail().command([sys.executable, "-c", "import time; time.sleep(60)"])
+subprocess.Popen(argv, start_new_session=True, stdin=subprocess.DEVNULL,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os._exit(0)
+"""
+
+
+def test_does_a_jail_started_as_its_grader_dies_die_too():
+    starter = subprocess.Popen([sys.executable, "-c", _ORPHANING])
+    assert starter.wait(60) == 0
+    _no_process_left(starter.pid)

@@ -53,6 +53,7 @@ __all__ = [
     "sweep",
     "session",
     "interrupt_at",
+    "interrupted",
     "tag",
     "left_by_a_gone_grader",
 ]
@@ -359,11 +360,17 @@ _reached: dict[str, int] = {}
 _HOOK_LOCK = threading.Lock()
 
 
+def interrupted() -> bool:
+    """Whether a session's grading was interrupted (Ctrl-C, SIGTERM): set by the handler
+    itself, before the interrupt reaches any ``except``."""
+    return _interrupted.is_set()
+
+
 def interrupt_at(point: str) -> None:
     """The test hook (module doc): when ``SIMLAB_INTERRUPT_AT`` names ``point`` and this is its
     ``n``-th arrival, send this process the signal named there, and hold this thread until the
-    interrupt has been taken (at most a few seconds), so the interrupt lands while the thread
-    is here. Nothing otherwise."""
+    interrupt has been taken (:func:`interrupted`; at most a minute, however loaded the
+    machine), so the interrupt lands while the thread is here. Nothing otherwise."""
     wanted = os.environ.get(_HOOK)
     if not wanted:
         return
@@ -376,7 +383,7 @@ def interrupt_at(point: str) -> None:
         if _reached[point] != int(nth or 1):
             return
     os.kill(os.getpid(), getattr(signal, signame))
-    _interrupted.wait(5.0)
+    _interrupted.wait(60.0)
 
 
 atexit.register(close)
