@@ -213,6 +213,11 @@ def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.Note
     compares are the lines the Chinese kernel prints (see :mod:`simlab.i18n.code`)."""
     out = copy.deepcopy(nb)
     speaks = store.comments is not None
+    # a notebook that imports matplotlib draws its own figures, whose texts are its own
+    draws = any(
+        cell.get("cell_type") == "code" and "import matplotlib" in cell_source(cell)
+        for cell in out.cells
+    )
     first = True
     for cell in out.cells:
         if is_prose(cell):
@@ -222,7 +227,7 @@ def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.Note
             if speaks:
                 cell.source = translate_comments(cell_source(cell), store.comments)
                 if first:
-                    cell.source = set_language_in(cell.source)
+                    cell.source = set_language_in(cell.source, draws)
                 if is_checked(cell):
                     translated_outputs(cell.outputs)
             first = False

@@ -38,6 +38,7 @@ __all__ = [
     "comments",
     "translate_comments",
     "LANGUAGE_LINES",
+    "PICTURE_LINE",
     "set_language_in",
     "translated_outputs",
 ]
@@ -110,9 +111,16 @@ def translate_comments(source: str, table: dict[str, str]) -> str:
     return "\n".join(rows)
 
 
-def set_language_in(source: str) -> str:
-    """The first code cell's source with the language set at its end."""
-    return source.rstrip("\n") + LANGUAGE_LINES.rstrip("\n")
+#: What follows :data:`LANGUAGE_LINES` in a notebook that draws with matplotlib itself: the kit's
+#: pictures translate every text a figure draws (:mod:`simlab.plots.fonts`) once imported.
+PICTURE_LINE = "\nimport simlab.plots  # 图里由 notebook 自己的代码写的标题、坐标轴和图例也用中文\n"
+
+
+def set_language_in(source: str, draws: bool = False) -> str:
+    """The first code cell's source with the language set at its end (and, when the notebook
+    ``draws`` with matplotlib itself, the kit's pictures imported, so its figures speak it)."""
+    lines = LANGUAGE_LINES + (PICTURE_LINE if draws else "")
+    return source.rstrip("\n") + lines.rstrip("\n")
 
 
 def translated_outputs(outputs: list, lang: str = "zh") -> list:

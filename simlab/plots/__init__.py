@@ -17,7 +17,7 @@ never change it.
 """
 
 from simlab.lazy import served
-from simlab.plots.fonts import use_cjk_fallback
+from simlab.plots.fonts import translate_drawn_text, use_cjk_fallback
 from simlab.plots.style import ENVELOPE
 from simlab.plots.sweep import sweep_plot
 from simlab.plots.throughput import throughput_latency
@@ -34,3 +34,4 @@ __all__ = ["timeline", "throughput_latency", "sweep_plot", "ENVELOPE", *_SERVED]
 __getattr__, __dir__ = served("simlab.plots", _SERVED)
 
 use_cjk_fallback()
+translate_drawn_text()

@@ -7,6 +7,12 @@ Simplified Chinese font (Noto Sans CJK SC from Debian's ``fonts-noto-cjk``, or a
 exactly as before and only the glyphs DejaVu Sans lacks come from the CJK font. Where none is
 installed, :func:`cjk_font` is None and :func:`require_cjk_font` says so in one line (a
 picture with a Chinese title would otherwise show empty boxes).
+
+:func:`translate_drawn_text` (also called on import) makes every text matplotlib draws, the
+titles, axis labels and legend entries a notebook's own code writes included, go through the
+notebooks' sentence catalogs (:func:`simlab.i18n.language.sentence`): in the language the
+notebook set, a sentence a catalog knows is drawn translated; in English, and for any text no
+catalog knows (numbers, names), it is drawn as written.
 """
 
 from __future__ import annotations
@@ -15,8 +21,11 @@ import sys
 from functools import cache
 
 from matplotlib import font_manager, rcParams
+from matplotlib.text import Text
 
-__all__ = ["cjk_font", "use_cjk_fallback", "require_cjk_font", "MISSING"]
+from simlab.i18n.language import sentence
+
+__all__ = ["cjk_font", "use_cjk_fallback", "require_cjk_font", "translate_drawn_text", "MISSING"]
 
 #: What a learner is told when no CJK font is installed.
 MISSING = (
@@ -62,3 +71,19 @@ def require_cjk_font() -> bool:
 @cache
 def _say_missing() -> None:
     print(MISSING, file=sys.stderr)
+
+
+def translate_drawn_text() -> None:
+    """From now on, every :class:`matplotlib.text.Text` holds its text through :func:`sentence`
+    (once per process). Every text a figure draws is set through ``Text.set_text``, so a title,
+    a label or a legend entry written by a notebook's own matplotlib calls is translated as the
+    kit's own pictures are: the Chinese notebooks run the English code byte for byte."""
+    if getattr(Text.set_text, "_through_sentence", False):
+        return
+    english_set_text = Text.set_text
+
+    def set_text(self: Text, s: object) -> None:
+        english_set_text(self, sentence(s) if isinstance(s, str) else s)
+
+    set_text._through_sentence = True  # type: ignore[attr-defined]
+    Text.set_text = set_text  # type: ignore[method-assign]

@@ -21,6 +21,10 @@ EN = {
     "row": "ttl {ttl}: {duplicate} refused saves, {waiting} time units of waiting per run",
     "choice": "with a step worth 10 time units of waiting, choose ttl = {ttl}",
     "plot_later": "The plot appears once measure() works.",
+    # the picture of the costs against the ttl
+    "duplicate_axis": "duplicate work x 10",
+    "waiting_axis": "waiting after crashes",
+    "cost_axis": "cost per run",
 }
 
 ZH = {
@@ -38,4 +42,7 @@ ZH = {
     "row": "ttl {ttl}：每次运行 {duplicate} 次保存被拒绝，等待 {waiting} 个时间单位",
     "choice": "如果一步的工作值 10 个时间单位的等待，选择 ttl = {ttl}",
     "plot_later": "measure() 能用之后，这里会出现图。",
+    "duplicate_axis": "重复的工作 x 10",
+    "waiting_axis": "崩溃之后的等待",
+    "cost_axis": "每次运行的代价",
 }

@@ -25,6 +25,13 @@ EN = {
     "lq": "Lq = {lq} but lambda * Wq = {little} over the same window",
     "same_area": "both sides are the same area summed two ways: a missing row is missing from both",
     "saturation": "waits near saturation vary far more",
+    # the picture of the replications
+    "one_replication": "one replication",
+    "mean_replications": "mean of the replications",
+    "erlang_line": "Erlang C: Wq = {wq_n}",
+    "band": "+-5% of Wq",
+    "wait_axis": "mean wait before a worker claims",
+    "replications_title": "Mean wait per replication ({seeds_n} seeds per size)",
 }
 
 ZH = {
@@ -47,4 +54,10 @@ ZH = {
     "lq": "Lq = {lq}，但在同一个窗口上 lambda * Wq = {little}",
     "same_area": "两边是同一块面积的两种求和方式：缺了一行，两边都缺",
     "saturation": "接近饱和时，等待的波动大得多",
+    "one_replication": "一次重复实验",
+    "mean_replications": "各次重复实验的均值",
+    "erlang_line": "Erlang C：Wq = {wq_n}",
+    "band": "Wq 的 +-5%",
+    "wait_axis": "worker 领取之前的平均等待",
+    "replications_title": "每次重复实验的平均等待（每个规模 {seeds_n} 个种子）",
 }
