@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import functools
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -262,7 +261,7 @@ class Jail:
         """The command line that runs ``argv`` in a fresh jail (in control groups of its own
         with ``own_group``, where they can be made: call :meth:`release` once it has ended),
         started by this process: it dies with it (:func:`_with_parent`)."""
-        line = _with_parent(self._command(argv))
+        line = self._command(argv)
         self.grouped = False
         if self.own_group:
             lim = self.limits
@@ -273,8 +272,8 @@ class Jail:
             if group is not None:
                 self._groups.append(group)
                 self.grouped = True
-                return group.wrap(line)
-        return line
+                line = group.wrap(line)
+        return _with_parent(line)
 
     def release(self) -> None:
         """Remove the control groups of the jails this object started (they have ended)."""
@@ -329,26 +328,26 @@ class Jail:
 
 
 def _with_parent(argv: Sequence[str]) -> list[str]:
-    """``argv`` in a PID namespace of its own whose first process is killed (SIGKILL) when the
-    process that starts it ends, whenever that is, so that every process of the jail dies with
-    it (the kernel kills a namespace's processes with its first one). Each of the two layers
-    before ``argv`` asks for that signal (``setpriv``, then ``unshare`` making the namespace)
-    and then goes on only if its parent is still there (a parent that ended before the request
-    sends no signal). As root only (where the tools are required); otherwise ``argv`` as it
-    is, with bubblewrap's ``--die-with-parent``."""
-    setpriv, unshare = _tool("setpriv"), _tool("unshare")
-    if os.geteuid() != 0 or setpriv is None or unshare is None:
+    """``argv``, killed (SIGKILL) when the process that starts it ends, whenever that is:
+    ``setpriv`` asks for that signal before anything else runs, and a shell then runs ``argv``
+    only if its parent is still that process (one that ended before the request sends no
+    signal). Without ``setpriv`` (required only as root), ``argv`` as it is."""
+    setpriv = _tool("setpriv")
+    if setpriv is None:
         return list(argv)
-    # --die-with-parent alone leaves each layer of a jail an instant before it asks (a killed
-    # bwrap's child, not asked yet, waits for it for ever): a grader killed then would leave
-    # the rest of the jail to start up, or to wait, as orphans.
-    alive = 'read -r _ _ _ ppid _ < /proc/self/stat && [ "$ppid" = {} ]'
-    # unshare's child: is unshare (its process ID given as $1) still its parent?
-    inner = alive.format('"$1"') + ' && shift && exec "$@"'
-    namespace = [unshare, "--pid", "--kill-child=SIGKILL", "--", "/bin/sh", "-c", inner, "sh"]
-    # setpriv's shell: is this grader still its parent? Then unshare, told this shell's ID.
-    outer = alive.format(os.getpid()) + f' && exec {shlex.join(namespace)} "$$" "$@"'
-    return [setpriv, "--pdeathsig=SIGKILL", "--", "/bin/sh", "-c", outer, "sh", *argv]
+    # bubblewrap's --die-with-parent comes too late alone: a grader killed before bwrap runs
+    # (while the shell that enters the jail's groups runs) would leave the jail to start up.
+    check = f'read -r _ _ _ parent _ < /proc/$$/stat && [ "$parent" = {os.getpid()} ]'
+    return [
+        setpriv,
+        "--pdeathsig=SIGKILL",
+        "--",
+        "/bin/sh",
+        "-c",
+        f'{check} && exec "$@"',
+        "sh",
+        *argv,
+    ]
 
 
 def make_shared(path: str | os.PathLike) -> str:
