@@ -314,7 +314,11 @@ class Jail:
         outer += ["--die-with-parent"]
         for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN"):
             outer += ["--cap-add", cap]
-        script = "set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
+        # bwrap's child asks to die with bwrap (--die-with-parent) before it runs this shell; a
+        # bwrap killed before that request left the shell to another parent, so the shell goes
+        # on only while bwrap is still its parent (a later death sends the signal).
+        alive = 'read -r _ _ _ parent _ < /proc/$$/stat && [ "$(cat /proc/$parent/comm)" = bwrap ]'
+        script = f"{alive} || exit 1; set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
         outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
             _tool("setpriv") or "setpriv",
