@@ -24,7 +24,7 @@ import sys
 from pathlib import PurePath
 
 from simlab.cli.args import UsageError, positive_int, positive_number
-from simlab.cli.grade_class import intake, missing_students, print_class
+from simlab.cli.grade_class import intake, missing_students, show_results
 
 __all__ = ["register"]
 
@@ -69,7 +69,7 @@ def _grade(args: argparse.Namespace) -> int:
     from simlab.cli import grade_queue
     from simlab.grading.grader import grade
     from simlab.grading.late_grades import apply_to_grades
-    from simlab.grading.report import format_text, json_lines, missing_lines, write_csv
+    from simlab.grading.report import format_text, json_lines, write_csv
     from simlab.grading.roster import assign
     from simlab.grading.sandbox import host
 
@@ -103,22 +103,15 @@ def _grade(args: argparse.Namespace) -> int:
     missing = missing_students(who, roster)
     handed = deadlines.handed_in(args, keys, found)
     apply_to_grades(grades, who, handed, terms, roster)
-    if args.json:
-        sys.stdout.write(json_lines(grades, args.lang, who))
-        sys.stdout.write(missing_lines(missing, args.lang))
-    else:
-        print(format_text(grades, args.lang))
-        if roster is not None:
-            print_class(keys, who, roster, args.lang)
-    if args.csv:
-        try:
-            write_csv(grades, args.csv, paths, who, missing, args.lang)
-        except OSError as exc:
-            why = exc.strerror or type(exc).__name__
-            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
-            return 3
+
+    def write() -> None:
+        write_csv(grades, args.csv, paths, who, missing, args.lang)
         if not args.json:
             print(f"\nwrote {args.csv} ({len(grades)} row(s))")
+
+    shown = show_results(args, grades, keys, who, roster, missing, json_lines, format_text, write)
+    if shown:
+        return shown
     return 1 if any(g.error for g in grades) else 0
 
 

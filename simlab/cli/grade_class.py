@@ -4,9 +4,13 @@ Shared by ``simlab grade``, its queue and its reports."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from typing import Any
+
 from simlab.cli.args import UsageError
 
-__all__ = ["intake", "load_roster", "missing_students", "print_class"]
+__all__ = ["intake", "load_roster", "missing_students", "print_class", "show_results"]
 
 
 def intake(args, hint: str):
@@ -75,3 +79,38 @@ def print_class(keys, who, roster, lang: str) -> None:
         "grader.class_head", path=shown_path(roster.path), n=n, total=len(roster.students)
     )
     print("\n  ".join(["\n" + render(said, lang), *lines]))
+
+
+def show_results(
+    args,
+    rows: list,
+    keys,
+    who,
+    roster,
+    missing: list[str],
+    as_json: Callable[[list, str, Any], str],
+    as_text: Callable[[list, str], str],
+    write_csv: Callable[[], None],
+) -> int:
+    """Print a class's results (``rows``, in path order) as ``simlab grade`` does: with
+    ``--json``, ``as_json(rows, lang, who)`` (one JSON object per notebook) and one object per
+    ``missing`` student; else ``as_text(rows, lang)`` and, with a roster, the class's lines
+    (:func:`print_class`). Then, with ``--csv``, ``write_csv()``. Returns 3 when the
+    spreadsheet could not be written (one line on stderr), else 0."""
+    from simlab.grading.report import missing_lines
+
+    if args.json:
+        sys.stdout.write(as_json(rows, args.lang, who))
+        sys.stdout.write(missing_lines(missing, args.lang))
+    else:
+        print(as_text(rows, args.lang))
+        if roster is not None:
+            print_class(keys, who, roster, args.lang)
+    if args.csv:
+        try:
+            write_csv()
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            return 3
+    return 0

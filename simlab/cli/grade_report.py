@@ -55,10 +55,9 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     status 1 when one could not be graded (an error, or dead), else 0. ``course``: the nbgrader
     course they came from (its students are the class when no roster is given)."""
     from simlab.cli import grade_deadline as deadlines
-    from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.cli.grade_class import load_roster, missing_students, show_results
     from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.queue_report import as_grade, format_report, report_lines
-    from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 
     by_id = {s.task_id: s for s in queue.submissions()}
@@ -72,20 +71,13 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     subs = _overridden(subs, keys, who, queue.overrides())
     missing = missing_students(who, roster)
     subs = apply_to_submissions(subs, who, handed, terms, roster)
-    if args.json:
-        sys.stdout.write(report_lines(subs, args.lang, who))
-        sys.stdout.write(missing_lines(missing, args.lang))
-    else:
-        print(format_report(subs, args.lang))
-        if roster is not None:
-            print_class(keys, who, roster, args.lang)
-    if args.csv:
-        try:
-            _write_csv(args, subs, args.paths, who, missing)
-        except OSError as exc:
-            why = exc.strerror or type(exc).__name__
-            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
-            return 3
+
+    def write() -> None:
+        _write_csv(args, subs, args.paths, who, missing)
+
+    shown = show_results(args, subs, keys, who, roster, missing, report_lines, format_report, write)
+    if shown:
+        return shown
     return 1 if any(s.status != "graded" or as_grade(s).error for s in subs) else 0
 
 

@@ -19,7 +19,9 @@ from simlab.cli.args import UsageError, integer, writable_file
 from simlab.cli.sim import (
     _db_ledger,
     add_scenario_arguments,
+    run_files,
     run_from_args,
+    save_run,
     scenario_from_args,
 )
 from simlab.errors import LedgerError
@@ -35,8 +37,7 @@ def _handle_shrink(args: argparse.Namespace) -> int:
     factory = _db_ledger(args.db, scenario.variant) if args.db else None
     out = writable_file(args.out, "--out") if args.out else None
     story_png = writable_file(args.story, "--story") if args.story else None
-    timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
-    history_out = writable_file(args.history, "--history") if args.history else None
+    timeline, history_out = run_files(args)
     try:
         shrunk = shrink(scenario, seed=seed, schedule=schedule)
         result = shrunk.result
@@ -52,12 +53,7 @@ def _handle_shrink(args: argparse.Namespace) -> int:
         replay = f"simlab simulate --schedule {out}"
     else:
         replay = f"{_shrink_command(args)} --out schedule.json && {SIMULATE_SAVED}"
-    if history_out is not None:
-        history_out.write_text(result.history.to_jsonl())
-    if timeline is not None:
-        from simlab.plots.files import save_timeline_png
-
-        save_timeline_png(result, timeline)
+    save_run(result, timeline, history_out)
     if story_png is not None:
         from simlab.plots.story import save_story_png
 

@@ -14,6 +14,7 @@ import json
 import sys
 import uuid
 from dataclasses import MISSING, fields
+from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
@@ -102,6 +103,25 @@ def run_from_args(args: argparse.Namespace):
     return schedule.scenario, schedule.seed, schedule
 
 
+def run_files(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    """The ``--timeline`` and ``--history`` files of a simulate-like command, each checked
+    writable before the run (None where not asked for); :func:`save_run` writes them."""
+    timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
+    history = writable_file(args.history, "--history") if args.history else None
+    return timeline, history
+
+
+def save_run(result, timeline: Path | None, history: Path | None) -> None:
+    """Write a run's events to ``history`` (one JSON line each), then draw its timeline to
+    ``timeline``; each only where asked for."""
+    if history is not None:
+        history.write_text(result.history.to_jsonl())
+    if timeline is not None:
+        from simlab.plots.files import save_timeline_png  # matplotlib only when drawing
+
+        save_timeline_png(result, timeline)
+
+
 def _db_ledger(db: str, variant: str):
     """The ledger factory for ``--db``: a new SQLite file (an existing one is refused), or a new
     schema in the PostgreSQL database a URL names (kept after the run, so it can be inspected;
@@ -134,8 +154,7 @@ def _handle_simulate(args: argparse.Namespace) -> int:
 
     scenario, seed, schedule = run_from_args(args)
     factory = _db_ledger(args.db, scenario.variant) if args.db else None
-    timeline = writable_file(args.timeline, "--timeline") if args.timeline else None
-    history_out = writable_file(args.history, "--history") if args.history else None
+    timeline, history_out = run_files(args)
     saved = writable_file(args.save_schedule, "--save-schedule") if args.save_schedule else None
     try:
         result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule)
@@ -145,12 +164,7 @@ def _handle_simulate(args: argparse.Namespace) -> int:
         result.replay = f"simlab simulate --schedule {args.schedule}"
     if saved is not None:
         result.schedule.save(saved)
-    if history_out is not None:
-        history_out.write_text(result.history.to_jsonl())
-    if timeline is not None:
-        from simlab.plots.files import save_timeline_png  # matplotlib only when drawing
-
-        save_timeline_png(result, timeline)
+    save_run(result, timeline, history_out)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:

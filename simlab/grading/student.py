@@ -24,7 +24,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.messages import Message, message
 from simlab.grading.questions import Fail
-from simlab.grading.sandbox.supervisor import RemoteError, Sandbox
+from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
 from simlab.grading.sandbox.wire import Handle, Opaque
 from simlab.grading.text import is_quiet, plain, plain_name
 from simlab.records import Lease, TaskRecord
@@ -39,6 +39,7 @@ __all__ = [
     "near_hidden",
     "shown_number",
     "shown_value",
+    "asked_once",
     "HIDDEN_TOLERANCE",
 ]
 
@@ -225,6 +226,30 @@ LEDGER_RETURNS: dict[str, type] = {
     "submit": str,
     "tasks": list,
 }
+
+
+def asked_once(fn: Callable[..., Any], key: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """``fn`` (the learner's code) asked once for each input: its answer, or the error it
+    raised, raised again, is kept under ``key(*args)`` (the arguments themselves by default),
+    so that several parts judging one input judge the same answer. A lost sandbox is not an
+    answer: it propagates and nothing is kept."""
+    answers: dict[Any, tuple[bool, Any]] = {}
+
+    def call(*args: Any) -> Any:
+        k = args if key is None else key(*args)
+        if k not in answers:
+            try:
+                answers[k] = (True, fn(*args))
+            except SandboxLost:
+                raise
+            except Exception as exc:  # the learner's error, raised again for each part
+                answers[k] = (False, exc)
+        ok, value = answers[k]
+        if not ok:
+            raise value
+        return value
+
+    return call
 
 
 class Student:

@@ -46,6 +46,7 @@ __all__ = [
     "check_lease",
     "check_claim",
     "check_save",
+    "check_ledger_options",
     "check_max_attempts",
     "check_max_value_bytes",
     "check_seconds",
@@ -231,6 +232,23 @@ def check_seconds(value: float, what: str) -> None:
         raise WrongType(f"{what} must be a number of seconds, got {value!r}")
     if not (value >= 0 and math.isfinite(value)):
         raise ValueError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
+
+
+def check_ledger_options(
+    clock: Any,
+    max_attempts: int | None,
+    max_value_bytes: int,
+    timeout: tuple[float, str] | None = None,
+) -> None:
+    """The options every ledger takes, checked in this order: ``max_attempts``,
+    ``max_value_bytes``, its ``timeout`` (value and name) where it has one, then ``clock`` (a
+    function returning the time)."""
+    check_max_attempts(max_attempts)
+    check_max_value_bytes(max_value_bytes)
+    if timeout is not None:
+        check_seconds(*timeout)
+    if not callable(clock):
+        raise TypeError(f"clock must be a function returning the time, got {clock!r}")
 
 
 def _depth(value: Any) -> int:

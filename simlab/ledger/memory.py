@@ -47,8 +47,7 @@ from simlab.ledger.arguments import (
     check_name,
     check_save,
 )
-from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
-from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
+from simlab.ledger.arguments import check_ledger_options as _check_ledger_options
 from simlab.ledger.arguments import check_ttl as _check_ttl
 from simlab.ledger.arguments import from_json as _from_json
 from simlab.ledger.arguments import to_json as _to_json
@@ -138,10 +137,7 @@ class MemoryLedger:
         max_attempts: int | None = None,
         max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        _check_max_attempts(max_attempts)
-        _check_max_value_bytes(max_value_bytes)
-        if not callable(clock):
-            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        _check_ledger_options(clock, max_attempts, max_value_bytes)
         self.path = str(path)
         self.clock = clock
         self.max_attempts = max_attempts

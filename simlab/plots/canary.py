@@ -156,26 +156,8 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
     import matplotlib.pyplot as plt
 
     c = result.config
-    color = ROUTE_COLORS["canary"]
-    ax.step(
-        w["t"],
-        w["rate"],
-        where="post",
-        color=color,
-        alpha=0.7,
-        linewidth=1.2,
-        linestyle=(0, (3, 2)),
-        gid="error-rate-warming",
-        label=say("warming", n=c.min_requests),
-    )
-    ax.step(
-        w["t"],
-        w["judged_rate"],
-        where="post",
-        color=color,
-        linewidth=2.4,
-        gid="error-rate",
-        label=say("error_window"),
+    _window_lines(
+        ax, w, "rate", "error-rate", say("error_window"), say("warming", n=c.min_requests)
     )
     ax.plot(
         [t.t for t in result.trips],
@@ -185,14 +167,7 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
         ms=7,
         gid="trip-point",
     )
-    top = _fit_threshold(ax, w["rate"], c.max_error_rate)
-    ax.axhline(
-        c.max_error_rate,
-        color=TRIP_RED,
-        linestyle="--",
-        gid="threshold-error",
-        label=say("threshold", value=f"{c.max_error_rate:.0%}", above=top),
-    )
+    _threshold(ax, w["rate"], c.max_error_rate, "threshold-error", ".0%")
     for gid, error, colour, label in (
         ("probe-ok", False, ROUTE_COLORS["probe"], say("probe_ok")),
         ("probe-error", True, TRIP_RED, say("probe_failed")),
@@ -216,6 +191,48 @@ def _error_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> No
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 
 
+def _window_lines(
+    ax: Any,
+    w: dict[str, list[float]],
+    key: str,
+    gid: str,
+    label: str,
+    warming_label: str | None = None,
+) -> None:
+    """The window's ``key`` series of ``w`` in the candidate's colour: dashed while warming
+    (``{gid}-warming``, in the legend only with a ``warming_label``), thick where judged
+    (``judged_{key}``, ``gid``)."""
+    color = ROUTE_COLORS["canary"]
+    warming = {} if warming_label is None else {"label": warming_label}
+    ax.step(
+        w["t"],
+        w[key],
+        where="post",
+        color=color,
+        alpha=0.7,
+        linewidth=1.2,
+        linestyle=(0, (3, 2)),
+        gid=f"{gid}-warming",
+        **warming,
+    )
+    ax.step(
+        w["t"], w[f"judged_{key}"], where="post", color=color, linewidth=2.4, gid=gid, label=label
+    )
+
+
+def _threshold(ax: Any, values: list[float], threshold: float, gid: str, spec: str) -> None:
+    """The dashed red ``threshold`` line (``gid``, its value written with format ``spec``),
+    the y axis fitted to it and ``values`` (:func:`_fit_threshold`)."""
+    top = _fit_threshold(ax, values, threshold)
+    ax.axhline(
+        threshold,
+        color=TRIP_RED,
+        linestyle="--",
+        gid=gid,
+        label=say("threshold", value=format(threshold, spec), above=top),
+    )
+
+
 def _fit_threshold(ax: Any, values: list[float], threshold: float) -> str:
     """Scale the y axis to the line and, when it is near, the threshold; a threshold more than
     twice the highest value stays off the panel (a watch-only breaker would flatten the line),
@@ -234,34 +251,8 @@ def _cost_panel(ax: Any, result: CanaryResult, w: dict[str, list[float]]) -> Non
     """Panel 3: the window's tokens per candidate request (dashed while warming, thick where
     judged) and the cost threshold; carries the shared time label."""
     c = result.config
-    color = ROUTE_COLORS["canary"]
-    ax.step(
-        w["t"],
-        w["cost"],
-        where="post",
-        color=color,
-        alpha=0.7,
-        linewidth=1.2,
-        linestyle=(0, (3, 2)),
-        gid="cost-warming",
-    )
-    ax.step(
-        w["t"],
-        w["judged_cost"],
-        where="post",
-        color=color,
-        linewidth=2.4,
-        gid="cost",
-        label=say("tokens_window"),
-    )
-    top = _fit_threshold(ax, w["cost"], c.max_cost)
-    ax.axhline(
-        c.max_cost,
-        color=TRIP_RED,
-        linestyle="--",
-        gid="threshold-cost",
-        label=say("threshold", value=f"{c.max_cost:g}", above=top),
-    )
+    _window_lines(ax, w, "cost", "cost", say("tokens_window"))
+    _threshold(ax, w["cost"], c.max_cost, "threshold-cost", "g")
     ax.set_ylabel(say("tokens_axis"))
     ax.set_xlabel(say("simulated_time_s"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")

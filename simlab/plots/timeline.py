@@ -281,6 +281,25 @@ FAULT_MARKS = ("crash", "pause", "slow", "deliver-dup", "cancel", "requeue", "do
 # --- events as marks ---------------------------------------------------------------------------
 
 
+def _red_label(
+    c: _Canvas, text: str, xy: tuple[float, float], offset: tuple[int, int], ha: str, va: str
+) -> None:
+    """A bold red label on a white box (a save gone wrong: stale, or refused), ``offset``
+    points from its mark at ``xy`` and aligned by ``ha`` and ``va``."""
+    c.ax.annotate(
+        text,
+        xy,
+        xytext=offset,
+        textcoords="offset points",
+        ha=ha,
+        va=va,
+        fontsize=8,
+        color=FAIL_RED,
+        weight="bold",
+        bbox=LABEL_BOX,
+    )
+
+
 def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float, float]]]:
     """Where each kind of mark goes (by gid); labels and cancel lines are drawn on the way."""
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -295,34 +314,19 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
             points["save-done" if e.value.get("done") else "save-ok"].append((e.time, y + 0.08))
             if id(e) in stale:
                 points["save-stale"].append((e.time, y + 0.08))
-                c.ax.annotate(
+                _red_label(
+                    c,
                     say("stale_mark", epoch=e.epoch),
                     (e.time, y + 0.08),
-                    xytext=(-10, 0),
-                    textcoords="offset points",
-                    ha="right",
-                    va="center",
-                    fontsize=8,
-                    color=FAIL_RED,
-                    weight="bold",
-                    bbox=LABEL_BOX,
+                    (-10, 0),
+                    "right",
+                    "center",
                 )
         elif e.op == "save" and e.type == "fail":
             reason = why.get(e.index, "other")
             shown = reason if f"save-fail-{reason}" in _REFUSED else "other"
             points[f"save-fail-{shown}"].append((e.time, y + 0.08))
-            c.ax.annotate(
-                f"e{e.epoch}",
-                (e.time, y + 0.08),
-                xytext=(0, 7),
-                textcoords="offset points",
-                ha="center",
-                va="bottom",
-                fontsize=8,
-                color=FAIL_RED,
-                weight="bold",
-                bbox=LABEL_BOX,
-            )
+            _red_label(c, f"e{e.epoch}", (e.time, y + 0.08), (0, 7), "center", "bottom")
         elif e.op == "crash":
             points["crash"].append((e.time, y + 0.08))
         elif e.op == "send" and e.type == "ok":
@@ -367,25 +371,14 @@ def _draw_edits(c: _Canvas, edits: list[Event]) -> None:
         c.legend[say("document_edited")] = Line2D([], [], color="gray", lw=0.8)
 
 
-#: Refused saves, one marker per reason (see :func:`simlab.checker.rows.refusal_reasons`); the
-#: legend's text is a key of :mod:`simlab.plots.messages`.
+#: Refused saves, one marker (and its size) per reason (see
+#: :func:`simlab.checker.rows.refusal_reasons`); the legend's text is a key of
+#: :mod:`simlab.plots.messages`.
 _REFUSED = {
-    "save-fail-stale-epoch": (
-        "refused_stale",
-        dict(marker="X", ms=9, color=FAIL_RED, mec="white"),
-    ),
-    "save-fail-cancelled": (
-        "refused_cancelled",
-        dict(marker="s", ms=7, color=FAIL_RED, mec="white"),
-    ),
-    "save-fail-completed": (
-        "refused_completed",
-        dict(marker="D", ms=7, color=FAIL_RED, mec="white"),
-    ),
-    "save-fail-other": (
-        "refused_other",
-        dict(marker="^", ms=7, color=FAIL_RED, mec="white"),
-    ),
+    "save-fail-stale-epoch": ("refused_stale", "X", 9),
+    "save-fail-cancelled": ("refused_cancelled", "s", 7),
+    "save-fail-completed": ("refused_completed", "D", 7),
+    "save-fail-other": ("refused_other", "^", 7),
 }
 
 
@@ -396,7 +389,11 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
             "accepted_done",
             dict(marker="*", ms=13, color=OK_GREEN, mec="white"),
         ),
-        **_REFUSED,
+        # every refused save is red on a white edge; its marker tells the reason
+        **{
+            gid: (label, dict(marker=marker, ms=ms, color=FAIL_RED, mec="white"))
+            for gid, (label, marker, ms) in _REFUSED.items()
+        },
         "save-stale": (
             "accepted_stale",
             dict(marker="o", ms=15, mfc="none", mec=FAIL_RED, mew=2),

@@ -38,6 +38,8 @@ the evidence it used (``evidence``, e.g. ``["kb/returns@v3"]``); a stop's save c
 
 from __future__ import annotations
 
+from typing import Any
+
 from simlab.agent.example import example_goals, example_world
 from simlab.agent.resume import advance, commit_save, effect_status, plan_step, recheck, stop_save
 from simlab.agent.retrieval import RetrievalCache, Retriever
@@ -194,34 +196,36 @@ class AgentWorker(Worker):
         """The fenced save that commits a step (recorded invoke, then ok or fail). Returns the
         lease for the next step, or None when the task completed (acknowledged) or the save
         was refused."""
-        sim = self.sim
-        env, rec, name, epoch = sim.env, sim.history.record, self.name, lease.epoch
         save = commit_save(plan, statuses)
-        new_step, done = save["step"], save["done"]
+        done = save["done"]
         fields = {
             "done": done,
             "agent_step": plan.step_name,
             "evidence": [str(r) for r in plan.used],
         }
-        rec(env.now, "invoke", name, "save", task, epoch, new_step, **fields)
-        if not sim.ledger.save(lease, **save):
-            rec(
-                env.now,
-                "fail",
-                name,
-                "save",
-                task,
-                epoch,
-                new_step,
-                **fields,
-                **self._why_lost(task, epoch, new_step),
-            )
+        if not self._recorded_save(task, lease, save, fields):
             return None
-        rec(env.now, "ok", name, "save", task, epoch, new_step, **fields)
         if done:
-            sim.broker.ack(task)
+            self.sim.broker.ack(task)
             return None
         return advance(lease, save)
+
+    def _recorded_save(
+        self, task: str, lease, save: dict[str, Any], fields: dict[str, Any]
+    ) -> bool:
+        """The fenced save ``ledger.save(lease, **save)`` of ``task``, recorded: an invoke, then
+        an ok, or a fail that says why the lease was lost; every record carries ``fields``.
+        Returns whether the ledger took it."""
+        sim = self.sim
+        env, rec, name = sim.env, sim.history.record, self.name
+        epoch, new_step = lease.epoch, save["step"]
+        rec(env.now, "invoke", name, "save", task, epoch, new_step, **fields)
+        if not sim.ledger.save(lease, **save):
+            why_lost = self._why_lost(task, epoch, new_step)
+            rec(env.now, "fail", name, "save", task, epoch, new_step, **fields, **why_lost)
+            return False
+        rec(env.now, "ok", name, "save", task, epoch, new_step, **fields)
+        return True
 
     def _stop(self, plan, reasons) -> bool:
         """Stop the task for review: a fenced save of the stopped checkpoint, then a cancel
@@ -229,30 +233,15 @@ class AgentWorker(Worker):
         sim = self.sim
         env, rec, ledger = sim.env, sim.history.record, sim.ledger
         lease = plan.lease
-        task, epoch, name = lease.task_id, lease.epoch, self.name
+        task, name = lease.task_id, self.name
         save = stop_save(plan, reasons)
-        new_step = save["step"]
         why = {
             "agent_step": plan.step_name,
             "review": [r.code for r in reasons],
             "detail": "; ".join(r.detail for r in reasons),
         }
-        rec(env.now, "invoke", name, "save", task, epoch, new_step, done=False, **why)
-        if not ledger.save(lease, **save):
-            rec(
-                env.now,
-                "fail",
-                name,
-                "save",
-                task,
-                epoch,
-                new_step,
-                done=False,
-                **why,
-                **self._why_lost(task, epoch, new_step),
-            )
+        if not self._recorded_save(task, lease, save, {"done": False, **why}):
             return False
-        rec(env.now, "ok", name, "save", task, epoch, new_step, done=False, **why)
         rec(env.now, "invoke", name, "cancel", task)
         if ledger.cancel(task):
             rec(env.now, "ok", name, "cancel", task, ledger.get(task).epoch, reason="needs-review")

@@ -294,3 +294,30 @@ def record_effect(db, lease, key, now):
     with pytest.raises(SandboxLost, match="send_step"):
         s.call("send_step", Lent(ledger.raw, "Ledger"), lease, 0, Lent(Mailbox(), "Mailbox"))
     assert time.monotonic() - started < 6.5
+
+
+def test_is_the_learners_code_asked_once_per_input_and_a_lost_sandbox_never_kept():
+    from simlab.grading.student import asked_once
+
+    calls: list[tuple] = []
+    lost = [False, True]  # lost the first time only
+
+    def learner(x, y):
+        calls.append((x, y))
+        if x == "lost" and lost.pop():
+            raise SandboxLost("gone")
+        if x == "bad":
+            raise ValueError(f"bad {y}")
+        return [x, y]
+
+    ask = asked_once(learner)
+    assert ask(1, 2) == [1, 2] and ask(1, 2) == [1, 2] and ask(2, 1) == [2, 1]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bad 3"):
+            ask("bad", 3)
+    with pytest.raises(SandboxLost):
+        ask("lost", 0)
+    assert ask("lost", 0) == ["lost", 0]  # asked again: the lost sandbox was no answer
+    assert calls == [(1, 2), (2, 1), ("bad", 3), ("lost", 0), ("lost", 0)]
+    by_sum = asked_once(learner, key=lambda x, y: x + y)
+    assert by_sum(1, 2) == [1, 2] and by_sum(2, 1) == [1, 2]  # the same key, the first answer

@@ -47,9 +47,7 @@ from simlab.errors import LedgerError
 from simlab.ledger.arguments import (
     MAX_VALUE_BYTES,
     WrongType,
-    check_max_attempts,
-    check_max_value_bytes,
-    check_seconds,
+    check_ledger_options,
 )
 from simlab.ledger.core import SqlLedger
 from simlab.ledger.postgres import schema, statements
@@ -81,11 +79,9 @@ class PostgresLedger(SqlLedger):
         connect_timeout: float = 10.0,
         max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        check_max_attempts(max_attempts)
-        check_max_value_bytes(max_value_bytes)
-        check_seconds(connect_timeout, "connect_timeout")
-        if not callable(clock):
-            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        check_ledger_options(
+            clock, max_attempts, max_value_bytes, (connect_timeout, "connect_timeout")
+        )
         if not isinstance(url, str):
             raise WrongType(f"url must be a postgresql:// URL, got {type(url).__name__}")
         if not is_postgres_url(url):

@@ -47,9 +47,7 @@ from pathlib import Path
 
 from simlab.errors import LedgerError
 from simlab.ledger.arguments import MAX_VALUE_BYTES
-from simlab.ledger.arguments import check_max_attempts as _check_max_attempts
-from simlab.ledger.arguments import check_max_value_bytes as _check_max_value_bytes
-from simlab.ledger.arguments import check_seconds as _check_seconds
+from simlab.ledger.arguments import check_ledger_options as _check_ledger_options
 from simlab.ledger.core import SqlLedger
 from simlab.ledger.sqlite import files
 from simlab.ledger.sqlite import statements as stmt
@@ -88,11 +86,7 @@ class Ledger(SqlLedger):
         busy_timeout: float = 60.0,
         max_value_bytes: int = MAX_VALUE_BYTES,
     ):
-        _check_max_attempts(max_attempts)
-        _check_max_value_bytes(max_value_bytes)
-        _check_seconds(busy_timeout, "busy_timeout")
-        if not callable(clock):
-            raise TypeError(f"clock must be a function returning the time, got {clock!r}")
+        _check_ledger_options(clock, max_attempts, max_value_bytes, (busy_timeout, "busy_timeout"))
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a file path or ':memory:', got {path!r}")
         self.path = str(path)

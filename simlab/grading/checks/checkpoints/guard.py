@@ -40,8 +40,7 @@ from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.sandbox.supervisor import SandboxLost
-from simlab.grading.student import Student, kind_of, shown_value, shown_values
+from simlab.grading.student import Student, asked_once, kind_of, shown_value, shown_values
 
 __all__ = [
     "POSITIONS",
@@ -269,7 +268,7 @@ class _Judge:
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
-        self.answers: dict[str, tuple[bool, Any]] = {}
+        self._asked = asked_once(guard, key=lambda cp, world: repr((cp, world)))
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
         self.world, self.in_world = drawn_world()
@@ -277,18 +276,7 @@ class _Judge:
     def ask(self, cp: dict, world: dict) -> Any:
         """The learner's answer for ``cp`` in ``world``, or the error it raised, raised again;
         asked of the learner's code the first time only."""
-        key = repr((cp, world))
-        if key not in self.answers:
-            try:
-                self.answers[key] = (True, self.guard(cp, world))
-            except SandboxLost:
-                raise
-            except Exception as exc:  # the learner's error, raised again for each part
-                self.answers[key] = (False, exc)
-        ok, answer = self.answers[key]
-        if not ok:
-            raise answer
-        return answer
+        return self._asked(cp, world)
 
     def in_its_world(
         self,

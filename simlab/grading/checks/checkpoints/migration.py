@@ -19,7 +19,7 @@ from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
-from simlab.grading.student import Student, kind_of, shown_value
+from simlab.grading.student import Student, asked_once, kind_of, shown_value
 from simlab.grading.text import plain
 
 __all__ = [
@@ -270,21 +270,13 @@ class _Answers:
 
     def __init__(self, migrate: Any):
         self.migrate = migrate
-        self.seen: dict[str, tuple[bool, Any]] = {}
+        self._echo = asked_once(
+            lambda v1: migrate.echo(copy.deepcopy(v1)),
+            key=lambda v1: json.dumps(v1, sort_keys=True),
+        )
 
     def __call__(self, v1: dict) -> tuple[Any, Any]:
-        key = json.dumps(v1, sort_keys=True)
-        if key not in self.seen:
-            try:
-                self.seen[key] = (True, self.migrate.echo(copy.deepcopy(v1)))
-            except SandboxLost:
-                raise
-            except Exception as exc:  # the learner's error, raised again for each property
-                self.seen[key] = (False, exc)
-        ok, value = self.seen[key]
-        if not ok:
-            raise value
-        result, (after,) = value
+        result, (after,) = self._echo(v1)
         return result, after
 
 

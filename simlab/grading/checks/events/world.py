@@ -25,7 +25,7 @@ what ``docs`` became), so every verdict of the kit is the same on both sides of 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,34 +64,53 @@ def task_names(source: random.Random, n: int) -> list[str]:
     """``n`` distinct task names: the first a drawn word and a digit, each next one an earlier
     one with a digit added (it begins with that one) or a syllable put before it (it holds that
     one), in a drawn order."""
-    names = [f"{source.choice(TASK_STEMS)}-{source.randint(1, 9)}"]
-    while len(names) < n:
-        parent = source.choice(names)
-        if source.random() < 0.6:
-            grown = parent + str(source.randint(0, 9))
-        else:
-            grown = source.choice(PREFIXES) + parent
-        if grown not in names:
-            names.append(grown)
-    source.shuffle(names)
-    return names
+    first = f"{source.choice(TASK_STEMS)}-{source.randint(1, 9)}"
+    return _grown(
+        source,
+        first,
+        n,
+        0.6,
+        tail=lambda: str(source.randint(0, 9)),
+        head=lambda: source.choice(PREFIXES),
+    )
 
 
 def key_names(source: random.Random, n: int) -> list[str]:
     """``n`` distinct opaque keys: two drawn letters and a digit, each next one an earlier one
     with a character added after it or a letter before it, in a drawn order."""
     stem = "".join(source.choice(_LETTERS) for _ in range(2)) + str(source.randint(1, 9))
-    keys = [stem]
-    while len(keys) < n:
-        parent = source.choice(keys)
-        if source.random() < 0.7:
-            grown = parent + source.choice(_KEY_TAIL)
+    return _grown(
+        source,
+        stem,
+        n,
+        0.7,
+        tail=lambda: source.choice(_KEY_TAIL),
+        head=lambda: source.choice(_LETTERS),
+    )
+
+
+def _grown(
+    source: random.Random,
+    first: str,
+    n: int,
+    p_tail: float,
+    tail: Callable[[], str],
+    head: Callable[[], str],
+) -> list[str]:
+    """``n`` distinct names from ``first``: each next one a drawn earlier one with ``tail()``
+    added after it (with probability ``p_tail``) or ``head()`` put before it, all in a drawn
+    order. Every draw is from ``source``, in the same order for the same ``source``."""
+    names = [first]
+    while len(names) < n:
+        parent = source.choice(names)
+        if source.random() < p_tail:
+            grown = parent + tail()
         else:
-            grown = source.choice(_LETTERS) + parent
-        if grown not in keys:
-            keys.append(grown)
-    source.shuffle(keys)
-    return keys
+            grown = head() + parent
+        if grown not in names:
+            names.append(grown)
+    source.shuffle(names)
+    return names
 
 
 @dataclass

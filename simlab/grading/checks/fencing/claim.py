@@ -180,29 +180,27 @@ def _refusals(t: Tally, cancel: Any, requeue: Any, world: _World) -> None:
 
     @t.part
     def cancel_refuses_terminal_tasks():
-        for status in _TERMINAL:
-            state = world.at(status)
-            before = dict(state)
-            ok, after = _state_after(cancel, state)
-            require(
-                ok is False,
-                say("returned", fn="cancel", status=status, got=shown_value(ok), want="False"),
-            )
-            require(after == before, say("changed", fn="cancel", status=status))
+        _refuses("cancel", cancel, world, _TERMINAL)
 
     t.under("requeue")
 
     @t.part
     def requeue_only_cancelled():
-        for status in ("queued", "running", "completed"):
-            state = world.at(status)
-            before = dict(state)
-            ok, after = _state_after(requeue, state)
-            require(
-                ok is False,
-                say("returned", fn="requeue", status=status, got=shown_value(ok), want="False"),
-            )
-            require(after == before, say("changed", fn="requeue", status=status))
+        _refuses("requeue", requeue, world, ("queued", "running", "completed"))
+
+
+def _refuses(fn: str, call: Any, world: _World, statuses: tuple[str, ...]) -> None:
+    """The student's ``fn`` (``call``) returns False on a task in each of ``statuses`` and
+    leaves its state as it was."""
+    for status in statuses:
+        state = world.at(status)
+        before = dict(state)
+        ok, after = _state_after(call, state)
+        require(
+            ok is False,
+            say("returned", fn=fn, status=status, got=shown_value(ok), want="False"),
+        )
+        require(after == before, say("changed", fn=fn, status=status))
 
 
 # ------------------------------------------------------------------ the generated sequences ---

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases import operations as ops
@@ -341,15 +342,16 @@ def _claims_a_queued_task(ledgers: Ledgers) -> None:
     )
 
 
+def _b_claim_raises(ledger: Any, task: str, error: type[Exception], key: str) -> None:
+    """Worker B's claim of ``task`` (ttl 10) raises ``error``; the feedback says ``key``."""
+    raises(lambda: ledger.claim(task, "B", 10.0), error, say(key))
+
+
 def _live_lease_is_refused(ledgers: Ledgers) -> None:
     ledger = ledgers.fresh()
     ledger.claim("t1", "A", 10.0)
     ledgers.clock.now = 9.0
-    raises(
-        lambda: ledger.claim("t1", "B", 10.0),
-        LeaseHeld,
-        say("live_raises"),
-    )
+    _b_claim_raises(ledger, "t1", LeaseHeld, "live_raises")
     stored = ledger.get("t1")
     require((stored.epoch, stored.worker) == (1, "A"), say("refused_changed"))
 
@@ -388,23 +390,11 @@ def _terminal_and_unknown_tasks(ledgers: Ledgers) -> None:
     ledger = ledgers.fresh()
     lease = ledger.claim("t1", "A", 10.0)
     ledger.save(lease, 1, done=True)
-    raises(
-        lambda: ledger.claim("t1", "B", 10.0),
-        TerminalTask,
-        say("completed_raises"),
-    )
+    _b_claim_raises(ledger, "t1", TerminalTask, "completed_raises")
     ledger.submit("t2")
     ledger.cancel("t2")
-    raises(
-        lambda: ledger.claim("t2", "B", 10.0),
-        TerminalTask,
-        say("cancelled_raises"),
-    )
-    raises(
-        lambda: ledger.claim("nope", "B", 10.0),
-        UnknownTask,
-        say("unknown_raises"),
-    )
+    _b_claim_raises(ledger, "t2", TerminalTask, "cancelled_raises")
+    _b_claim_raises(ledger, "nope", UnknownTask, "unknown_raises")
 
 
 def _heartbeat_extends_the_lease(ledgers: Ledgers) -> None:
@@ -414,11 +404,7 @@ def _heartbeat_extends_the_lease(ledgers: Ledgers) -> None:
     require(ledger.heartbeat(lease, 10.0) is True, say("heartbeat_true"))
     require(ledger.get("t1").lease_until == 18.0, say("heartbeat_sets"))
     ledgers.clock.now = 12.0
-    raises(
-        lambda: ledger.claim("t1", "B", 10.0),
-        LeaseHeld,
-        say("extended_held"),
-    )
+    _b_claim_raises(ledger, "t1", LeaseHeld, "extended_held")
 
 
 def _heartbeat_is_fenced(ledgers: Ledgers) -> None:

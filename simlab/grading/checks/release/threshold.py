@@ -29,8 +29,7 @@ from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.release.messages import say
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.sandbox.supervisor import SandboxLost
-from simlab.grading.student import Student, close_to, shown_number
+from simlab.grading.student import Student, asked_once, close_to, shown_number
 from simlab.rollout.canary import CanaryConfig
 from simlab.sim.canary import run_canary
 
@@ -297,7 +296,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     criteria of :data:`THRESHOLD_RUBRIC`. Each learner's call runs once (a simulation in the
     sandbox); a core part and a detail part may judge the same answer."""
     world = threshold_world()
-    peak = _once(s.function("noise_peak"))
+    peak = asked_once(s.function("noise_peak"))
     choose, rate = s.function("choose_threshold"), s.function("trip_rate")
     hidden = world.seeds
     t.under("above-the-peak")
@@ -395,26 +394,6 @@ THRESHOLD_RUBRIC = (
         ),
     ),
 )
-
-
-def _once(fn: Any) -> Any:
-    """``fn`` whose answer (or error) for the same arguments is computed once."""
-    answers: dict[tuple, tuple[bool, Any]] = {}
-
-    def call(*args: Any) -> Any:
-        if args not in answers:
-            try:
-                answers[args] = (True, fn(*args))
-            except SandboxLost:
-                raise
-            except Exception as exc:  # the learner's error, raised again for each part
-                answers[args] = (False, exc)
-        ok, value = answers[args]
-        if not ok:
-            raise value
-        return value
-
-    return call
 
 
 def _shown(value: Any, hidden: frozenset[int]) -> Message | str:
