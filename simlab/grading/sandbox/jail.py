@@ -317,7 +317,7 @@ class Jail:
         # bwrap's child asks to die with bwrap (--die-with-parent) before it runs this shell; a
         # bwrap killed before that request left the shell to another parent, so the shell goes
         # on only while bwrap is still its parent (a later death sends the signal).
-        alive = 'read -r _ _ _ parent _ < /proc/$$/stat && [ "$(cat /proc/$parent/comm)" = bwrap ]'
+        alive = _parent_is('"$(cat /proc/$parent/comm)" = bwrap')
         script = f"{alive} || exit 1; set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
         outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
@@ -341,7 +341,7 @@ def _with_parent(argv: Sequence[str]) -> list[str]:
         return list(argv)
     # bubblewrap's --die-with-parent comes too late alone: a grader killed before bwrap runs
     # (while the shell that enters the jail's groups runs) would leave the jail to start up.
-    check = f'read -r _ _ _ parent _ < /proc/$$/stat && [ "$parent" = {os.getpid()} ]'
+    check = _parent_is(f'"$parent" = {os.getpid()}')
     return [
         setpriv,
         "--pdeathsig=SIGKILL",
@@ -352,6 +352,12 @@ def _with_parent(argv: Sequence[str]) -> list[str]:
         "sh",
         *argv,
     ]
+
+
+def _parent_is(test: str) -> str:
+    """A shell condition: ``test`` (a ``[ ]`` expression over ``$parent``) holds for the
+    shell's parent process as ``/proc`` tells it now."""
+    return f"read -r _ _ _ parent _ < /proc/$$/stat && [ {test} ]"
 
 
 def make_shared(path: str | os.PathLike) -> str:
