@@ -21,6 +21,9 @@ __all__ = [
     "Lease",
     "TaskRecord",
     "Effect",
+    "by_position",
+    "new_lease",
+    "new_task_record",
 ]
 
 QUEUED = "queued"
@@ -59,7 +62,7 @@ def _slots_set_directly(cls: type) -> type:
     return cls
 
 
-def _by_position(cls: type) -> Any:
+def by_position(cls: type) -> Any:
     """A function that returns a ``cls`` from every field's value, by position: the record
     ``cls(*values)`` returns, for a ledger's hot path. It fills an unfrozen twin of ``cls``
     (the same slots) with plain stores and then makes it a ``cls``, which is several times
@@ -136,6 +139,6 @@ class Effect:
 
 #: ``Lease(task_id, worker, epoch, step, lease_until, checkpoint, attempts)``, faster: every
 #: claim makes one.
-new_lease = _by_position(Lease)
+new_lease = by_position(Lease)
 #: ``TaskRecord(...)`` with all thirteen fields by position, faster: every read makes one.
-new_task_record = _by_position(TaskRecord)
+new_task_record = by_position(TaskRecord)

@@ -59,6 +59,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from simlab.records import by_position
+
 __all__ = [
     "Event",
     "History",
@@ -154,15 +156,8 @@ class Event:
 
 (_set_index, _set_time, _set_type, _set_process, _set_op, _set_task, _set_epoch, _set_step,
  _set_value) = (getattr(Event, f).__set__ for f in Event.__slots__)  # fmt: skip
-_new = object.__new__
-
-
-class _Unfrozen:
-    """Event's memory layout without its frozen ``__setattr__``: :meth:`History.record` fills
-    one of these with plain attribute stores, then makes it an :class:`Event` (same slots, so
-    Python allows the class change); nothing else ever sees one."""
-
-    __slots__ = Event.__slots__
+#: ``Event(...)`` by position, for :meth:`History.record`: the simulator's hottest call.
+_new_event = by_position(Event)
 
 
 class History:
@@ -191,20 +186,8 @@ class History:
         **value: Any,
     ) -> Event:
         """Append one event and return it."""
-        # Event.__init__'s work inline, on an unfrozen twin: the simulator's hottest call, and
-        # a plain store is several times cheaper than a frozen dataclass's slot setter.
         events = self._events
-        e = _new(_Unfrozen)
-        e.index = len(events)
-        e.time = float(time)
-        e.type = type
-        e.process = process
-        e.op = op
-        e.task = task
-        e.epoch = epoch
-        e.step = step
-        e.value = value
-        e.__class__ = Event
+        e = _new_event(len(events), float(time), type, process, op, task, epoch, step, value)
         events.append(e)
         return e
 
