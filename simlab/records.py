@@ -64,9 +64,9 @@ def _slots_set_directly(cls: type) -> type:
 
 def by_position(cls: type) -> Any:
     """A function that returns a ``cls`` from every field's value, by position: the record
-    ``cls(*values)`` returns, for a ledger's hot path. It fills an unfrozen twin of ``cls``
-    (the same slots) with plain stores and then makes it a ``cls``, which is several times
-    cheaper than the frozen slots' setters."""
+    ``cls(*values)`` returns, for a hot path (a ledger's records, the history's events). It
+    fills an unfrozen twin of ``cls`` (the same slots) with plain stores and then makes it a
+    ``cls``, skipping the frozen slots' setters."""
     names = [f.name for f in fields(cls)]
     twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": cls.__slots__})
     env: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
