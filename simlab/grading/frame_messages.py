@@ -10,6 +10,7 @@ __all__ = ["EN", "ZH"]
 
 EN = {
     "verbatim": "{text}",
+    "notebook_text": "{text}",
     "same": "{text}",
     "sep": ", ",
     "kind_a": "a {kind}",
@@ -146,6 +147,7 @@ EN = {
 
 ZH = {
     "verbatim": "{text}",
+    "notebook_text": "{text}",
     "same": "{text}",
     "sep": "，",
     "kind_a": "{kind} 类型的值",

@@ -42,6 +42,7 @@ from typing import Any
 
 from simlab.grading.text import for_people
 from simlab.i18n.language import KIT, LANGS, SENTENCES
+from simlab.i18n.language import sentence as translated
 
 __all__ = [
     "LANGS",
@@ -58,12 +59,16 @@ __all__ = [
     "problems",
     "untranslated",
     "VERBATIM",
+    "NOTEBOOK_TEXT",
+    "notebook_text",
     "SAME",
     "Said",
 ]
 
 #: The ID of text shown as it is in every language (see :func:`sentence`).
 VERBATIM = "grader.verbatim"
+#: The ID of text an exercise's own code wrote (see :func:`notebook_text`).
+NOTEBOOK_TEXT = "grader.notebook_text"
 #: The ID of a node that only cuts its text (see :func:`shortened`, :func:`capped`).
 SAME = "grader.same"
 #: Where the catalogs that are not an exercise's live: the grader's frame, the instructor's
@@ -199,6 +204,14 @@ class Said(Exception):
         return sentence(self.args[0] if self.args else "")
 
 
+def notebook_text(text: str) -> Message:
+    """Text an exercise's own code wrote (a stub's hint), shown in the reader's language when
+    the notebooks' sentence catalogs know it (:func:`simlab.i18n.language.sentence`), else as
+    it is: the Chinese exercises run the English code, so their hints reach the grader in
+    English."""
+    return Message(NOTEBOOK_TEXT, (("text", str(text)),))
+
+
 def shortened(said: Message | str, chars: int) -> Message:
     """``said`` with its whitespace collapsed and cut to ``chars`` characters (``...``)."""
     return Message(SAME, (("text", sentence(said)),), short=chars)
@@ -217,6 +230,8 @@ def render(said: Message | str, lang: str = "en") -> str:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
     said = sentence(said)
     values = {k: _rendered(v, lang) for k, v in said.values}
+    if said.id == NOTEBOOK_TEXT:
+        values["text"] = translated(values["text"], lang)
     text = template(said.id, lang).format(**values)
     if said.short:
         text = _short(text, said.short)

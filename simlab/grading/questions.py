@@ -27,7 +27,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.messages import LANGS, Message, Said, message, render, sentence, shortened
+from simlab.grading.messages import (
+    LANGS,
+    Message,
+    Said,
+    message,
+    notebook_text,
+    render,
+    sentence,
+    shortened,
+)
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
 from simlab.grading.text import is_quiet, plain, plain_name, quiet_feedback, quotes_hidden
 
@@ -271,11 +280,12 @@ def explain_message(exc: RemoteError, *, quiet: bool = False) -> Message:
     """One sentence for an exception the student's code raised. ``quiet`` (a question whose
     hidden inputs reach the learner's code) shows no message and only a class name of Python's
     or the kit's: any free text, however filtered, could spell a hidden input in code words.
-    The learner's own words (their message, a hint) are shown verbatim in every language."""
+    The learner's own words (their message) are shown verbatim in every language; a stub's hint
+    in the reader's language where the notebooks' catalogs know it (:func:`notebook_text`)."""
     who: Message | str = exc.what or message("grader.your_code")
     if exc.type == "NotImplementedError":
         if not quiet and _message(exc.message):
-            return message("grader.not_written_hint", who=who, hint=exc.message)
+            return message("grader.not_written_hint", who=who, hint=notebook_text(exc.message))
         return message("grader.not_written", who=who)
     return _raised(who, exc.type, "" if quiet or is_quiet() else exc.message, quiet=quiet)
 

@@ -197,3 +197,16 @@ def test_does_the_recovery_feedback_say_whether_there_are_too_many_times_or_othe
         assert en.startswith(f"on a run: recovery_times() gave some times, {says}: "), en
     en, _ = _rendered(times_wrong([1.0, 2.5], [1.0, 2.0], "on a run", "2 times"))
     assert "as many as the kit but other times" in en, en
+
+
+def test_is_a_stubs_hint_shown_in_the_readers_language_and_a_learners_own_words_as_written():
+    # The Chinese exercises run the English code: a stub's hint reaches the grader in English.
+    from simlab.grading.questions import explain_message
+
+    hint = "for each crash, look for the next claim ok of the same task later in the history"
+    said = explain_message(RemoteError({"type": "NotImplementedError", "message": hint}, "f()"))
+    assert render(said, "en").endswith(f"NotImplementedError ({hint})")
+    assert render(said, "zh").endswith("（对每次崩溃，在历史中往后找同一任务的下一次 claim ok）")
+    own = "first the easy cases"
+    said = explain_message(RemoteError({"type": "NotImplementedError", "message": own}, "f()"))
+    assert render(said, "zh").endswith(f"（{own}）")
