@@ -29,7 +29,7 @@ import random
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -217,12 +217,12 @@ class FaultKind:
     #: a Poisson rate (events per time unit) rather than a probability
     poisson: bool = False
 
-    @property
+    @cached_property  # read at every strike point of a run
     def stream(self) -> str:
         """The name of the kind's random stream."""
         return self.name.replace("-", "_")
 
-    @property
+    @cached_property
     def rate(self) -> str:
         """The ``Scenario`` field of its rate."""
         return self.stream + "_rate"

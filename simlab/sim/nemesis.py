@@ -157,10 +157,14 @@ class RandomNemesis(Nemesis):
         # Every rate 0: no question would draw or strike anything, so none need be asked.
         self.idle = not any(getattr(run.scenario, name) for name in RATE_FIELDS)
         self._rng = {k.name: run.rng[k.stream] for k in KINDS.values()}
+        #: kind -> (its rate, its stream): a scenario is frozen, and every question reads both
+        self._draw = {
+            k.name: (getattr(run.scenario, k.rate), self._rng[k.name]) for k in KINDS.values()
+        }
 
     def strike(self, kind: FaultKind, where: dict[str, Any]) -> dict[str, Any] | None:
         """Draw from the kind's stream (nothing is drawn while its rate is 0)."""
-        rate, rng = getattr(self.scenario, kind.rate), self._rng[kind.name]
+        rate, rng = self._draw[kind.name]
         if rate and rng.random() < rate:
             fault = {"kind": kind.name, **where, **kind.draw(rng, self.scenario)}
             self._struck(fault)
@@ -168,7 +172,7 @@ class RandomNemesis(Nemesis):
         return None
 
     def first(self, kind: FaultKind, task: str) -> float | None:
-        rate, rng = getattr(self.scenario, kind.rate), self._rng[kind.name]
+        rate, rng = self._draw[kind.name]
         if rate and rng.random() < rate:
             return kind.draw(rng, self.scenario)["after"]
         return None

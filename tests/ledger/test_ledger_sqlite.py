@@ -198,3 +198,19 @@ def test_does_a_cleared_memory_ledger_answer_as_a_new_one(tmp_path):
         with pytest.raises(ValueError, match="in-memory"):
             durable.clear()
         assert [r.task_id for r in durable.tasks()] == ["t1"]
+
+
+def test_does_an_in_memory_ledger_use_small_pages_and_a_file_the_default(tmp_path):
+    from simlab.ledger.sqlite.opening import MEMORY_PAGE_SIZE
+
+    memory, file = Ledger(":memory:", clock=Clock()), Ledger(tmp_path / "l.sqlite", clock=Clock())
+    try:
+        assert memory._db.execute("PRAGMA page_size").fetchone()[0] == MEMORY_PAGE_SIZE
+        default = sqlite3.connect(":memory:").execute("PRAGMA page_size").fetchone()[0]
+        assert MEMORY_PAGE_SIZE != default
+        assert file._db.execute("PRAGMA page_size").fetchone()[0] == default
+        memory.submit("t1")
+        assert [r.task_id for r in memory.tasks()] == ["t1"]
+    finally:
+        memory.close()
+        file.close()

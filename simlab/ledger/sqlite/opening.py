@@ -80,6 +80,10 @@ def _migrate(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> N
         raise
 
 
+#: The page size of an in-memory ledger, in bytes. Every write statement copies each page it
+#: touches into the rollback journal first (kept in memory), so smaller pages make each claim,
+#: save and submit cheaper; a file keeps SQLite's default, the size of the disk's blocks.
+MEMORY_PAGE_SIZE = 2048
 #: One in-memory ledger migrated once per process, copied into every new in-memory ledger.
 _TEMPLATE: list[sqlite3.Connection] = []
 _TEMPLATE_LOCK = threading.Lock()
@@ -88,10 +92,12 @@ _TEMPLATE_LOCK = threading.Lock()
 def _copy_new_memory_ledger(db: sqlite3.Connection, clock: Callable[[], float]) -> None:
     """Make the empty in-memory ``db`` a new ledger: a page copy of a ledger migrated once per
     process (the schema's statements cost far more than the copy, and simulations and graders
-    open many), then an identity and migration times of its own, on ``clock``."""
+    open many), then an identity and migration times of its own, on ``clock``. The copy
+    takes the template's page size, :data:`MEMORY_PAGE_SIZE`."""
     with _TEMPLATE_LOCK:
         if not _TEMPLATE:
             template = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            template.execute(f"PRAGMA page_size = {MEMORY_PAGE_SIZE}")
             _migrate(template, ":memory:", clock)
             _TEMPLATE.append(template)
         _TEMPLATE[0].backup(db)
