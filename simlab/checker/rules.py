@@ -297,36 +297,40 @@ def findings(
             (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
     model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
-    fenced, apply = ops.FENCED_OPS, model.apply
-    # One lookup per accepted event: op -> (its judges, its transition of the model).
-    table = {op: (by_op.get(op), step) for op, step in model.on_ok.items()}
-    table.update((op, (judges, None)) for op, judges in by_op.items() if op not in table)
+    apply, open_lease = model.apply, model.open_lease
+    # One lookup per accepted event: op -> (its judges, its transition of the model, whether
+    # it is a fenced operation that may open the lease of an open task).
+    table = {
+        op: (by_op.get(op, ()), step, op in ops.FENCED_OPS and op in by_op)
+        for op, step in model.on_ok.items()
+    }
+    table.update((op, (judges, None, False)) for op, judges in by_op.items() if op not in table)
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
         for e in events:
+            op = e.op
             if e.type != "ok":
-                if e.type == "fail" and e.op in on_fail:
-                    for letter, judge in on_fail[e.op]:
+                if op in on_fail and e.type == "fail":
+                    for letter, judge in on_fail[op]:
                         hit = judge(s, e, model)
                         if hit is not None:
                             found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
-                if e.op in _TRACKED:
+                if op in _TRACKED:
                     apply(s, e)
                 continue
-            if e.op == "claim":
-                s.inflight.discard(e.process)
-            entry = table.get(e.op)
+            entry = table.get(op)
             if entry is None:
                 continue
-            judges, step = entry
-            if judges:
-                if e.op in fenced:
-                    model.open_lease(s, e)
-                for letter, judge in judges:
-                    hit = judge(s, e, model)
-                    if hit is not None:
-                        found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
+            judges, step, opens = entry
+            if op == "claim":
+                s.inflight.discard(e.process)
+            if opens and not s.submitted:
+                open_lease(s, e)
+            for letter, judge in judges:
+                hit = judge(s, e, model)
+                if hit is not None:
+                    found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(s, e)
     if any(not r.ops for r in wanted):

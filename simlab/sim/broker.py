@@ -140,12 +140,12 @@ class Broker:
 
     def _arm(self, task: str, delay: float) -> None:
         # The timer carries its task as its value: no closure per armed message.
-        self.env.timeout(delay, task).callbacks.append(self._timer_fired)
+        self.env.timeout(delay, task).callbacks.append(self._expire)
 
-    def _timer_fired(self, timer: simpy.Event) -> None:
-        self._expire(timer.value)
-
-    def _expire(self, task: str) -> None:
+    def _expire(self, timer: simpy.Event) -> None:
+        """A message's timer fired: redeliver its task unless it was acknowledged or its
+        holder heartbeat meanwhile (then wait out the rest of the new deadline)."""
+        task = timer.value
         if task in self._acked:
             self._armed.discard(task)
             return
