@@ -210,7 +210,10 @@ def test_does_an_in_memory_ledger_use_small_pages_and_a_file_the_default(tmp_pat
         assert MEMORY_PAGE_SIZE != default
         assert file._db.execute("PRAGMA page_size").fetchone()[0] == default
         memory.submit("t1")
-        assert [r.task_id for r in memory.tasks()] == ["t1"]
+        copy = memory.backup(tmp_path / "copy.sqlite")  # its small pages make a valid file ledger
     finally:
         memory.close()
         file.close()
+    with Ledger(copy, clock=Clock()) as reopened:
+        reopened.submit("t2")
+        assert [r.task_id for r in reopened.tasks()] == ["t1", "t2"]

@@ -82,7 +82,8 @@ def _migrate(db: sqlite3.Connection, path: str, clock: Callable[[], float]) -> N
 
 #: The page size of an in-memory ledger, in bytes. Every write statement copies each page it
 #: touches into the rollback journal first (kept in memory), so smaller pages make each claim,
-#: save and submit cheaper; a file keeps SQLite's default, the size of the disk's blocks.
+#: save and submit cheaper. A new file ledger keeps SQLite's default (a backup of an in-memory
+#: ledger keeps its pages: any page size makes a valid ledger file).
 MEMORY_PAGE_SIZE = 2048
 #: One in-memory ledger migrated once per process, copied into every new in-memory ledger.
 _TEMPLATE: list[sqlite3.Connection] = []
