@@ -6,8 +6,10 @@ a WAL file ledger, alternating in each round; the best round of each counts. Rep
 tasks per wall second, each ledger's ratio to ``MemoryLedger``, and the widget run against the cost
 of one million bare SimPy timeouts measured in the same process.
 
-Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` no slower than one
-million bare timeouts. The histories of the three runs must be identical: the ledgers implement one
+Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` at most
+:data:`WIDGET_GOAL` of one million bare timeouts, judged on CPU time (this process's: the
+simulation and the yardstick are single-threaded), which a machine busy with other work changes far
+less than wall time; the wall-clock ratio is reported beside it. The histories of the three runs must be identical: the ledgers implement one
 contract, so the same seed tells the same story. Checking a run (the replay through the protocol's
 model and every rule, :func:`simlab.checker.check`) is timed on its own, on the same history, and
 reported as a share of the ``simulate`` call that includes it (goal: at most :data:`CHECK_GOAL`).
@@ -26,7 +28,7 @@ from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 from simlab.sim.yardstick import bare_timeouts
 
-__all__ = ["bench_sim", "WIDGET", "MEMORY_GOAL", "CHECK_GOAL"]
+__all__ = ["bench_sim", "WIDGET", "MEMORY_GOAL", "CHECK_GOAL", "WIDGET_GOAL"]
 
 #: The widget-size scenario the notebooks run interactively (every fault on, at defaults).
 WIDGET = Scenario(tasks=1000, steps=3, workers=8)
@@ -34,6 +36,9 @@ WIDGET = Scenario(tasks=1000, steps=3, workers=8)
 MEMORY_GOAL = 0.6
 #: Checking a run should cost at most this share of the ``simulate`` call that includes it.
 CHECK_GOAL = 0.2
+#: The widget-size run over ``:memory:`` should cost at most this share of one million bare
+#: SimPy timeouts, in CPU time.
+WIDGET_GOAL = 0.3
 
 
 def _factories(folder: Path, round_no: int) -> list[tuple[str, Any]]:
@@ -69,30 +74,36 @@ def _check_seconds(result) -> float:
 def bench_sim(
     scenario: Scenario = WIDGET, *, seed: int = 1, rounds: int = 3, bare: int = 1_000_000
 ) -> dict[str, Any]:
-    """Measure; return ``{"rows": [...], "bare_s": s, "widget_vs_bare": r, "same_history": b}``.
+    """Measure; return ``{"rows": [...], "bare_s": s, "bare_cpu_s": s, "widget_vs_bare": r,
+    "widget_vs_bare_cpu": r, "same_history": b}`` (the two ratios: the run over ``:memory:``
+    against the yardstick, in wall and in CPU seconds, each the best round of its side).
 
     Each row has ``ledger``, ``seconds`` (best round), ``completed``, ``per_s``, ``ratio``
     (``per_s`` over ``MemoryLedger``'s), ``check_s`` (the best time of checking that run alone)
     and ``check_share`` (``check_s`` over ``seconds``).
     """
     best: dict[str, float] = {}
+    best_cpu: dict[str, float] = {}
     checking: dict[str, float] = {}
     completed: dict[str, int] = {}
     digests: set[str] = set()
-    best_bare = float("inf")
+    best_bare = best_bare_cpu = float("inf")
     with tempfile.TemporaryDirectory(prefix="simlab-bench-sim-") as tmp:
         for r in range(rounds):
             for name, factory in _factories(Path(tmp), r):
                 gc.collect()  # no run pays for the garbage of the one before
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 result = simulate(scenario, seed=seed, ledger=factory)
                 elapsed = time.perf_counter() - start
                 best[name] = min(best.get(name, float("inf")), elapsed)
+                best_cpu[name] = min(best_cpu.get(name, float("inf")), time.process_time() - cpu)
                 checking[name] = min(checking.get(name, float("inf")), _check_seconds(result))
                 completed[name] = result.completed
                 digests.add(history_digest(result.history))
             if bare:
+                cpu = time.process_time()
                 best_bare = min(best_bare, bare_timeouts(bare))
+                best_bare_cpu = min(best_bare_cpu, time.process_time() - cpu)
     base = completed["MemoryLedger"] / best["MemoryLedger"]
     rows = []
     for name, seconds in best.items():
@@ -113,6 +124,8 @@ def bench_sim(
         "rows": rows,
         "bare": bare,
         "bare_s": best_bare if bare else None,
+        "bare_cpu_s": best_bare_cpu if bare else None,
         "widget_vs_bare": memory / best_bare if bare else None,
+        "widget_vs_bare_cpu": best_cpu["Ledger(':memory:')"] / best_bare_cpu if bare else None,
         "same_history": len(digests) == 1,
     }

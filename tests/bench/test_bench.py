@@ -68,6 +68,10 @@ def test_does_bench_sim_compare_three_ledgers_on_one_story():
     assert all(0 < r["check_share"] < 1 for r in out["rows"])
     assert all(r["completed"] == out["rows"][0]["completed"] > 0 for r in out["rows"])
     assert out["same_history"]
+    # the widget's ratio to the yardstick is each side's best, in wall and in CPU time
+    memory = next(r for r in out["rows"] if r["ledger"] == "Ledger(':memory:')")
+    assert out["widget_vs_bare"] == memory["seconds"] / out["bare_s"]
+    assert 0 < out["bare_cpu_s"] and 0 < out["widget_vs_bare_cpu"]
 
 
 def test_does_the_mmc_bench_agree_with_erlang_c_and_name_its_engines():
