@@ -85,11 +85,6 @@ def budget_message(seconds: float) -> Message:
     return message("grader.budget", s=f"{seconds:g}")
 
 
-def budget_line(seconds: float) -> str:
-    """:func:`budget_message` in English."""
-    return str(budget_message(seconds))
-
-
 @dataclass
 class QuestionGrade:
     """Points for one question, and one line that says what failed (never the test code):
