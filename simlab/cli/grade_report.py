@@ -55,8 +55,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     status 1 when one could not be graded (an error, or dead), else 0. ``course``: the nbgrader
     course they came from (its students are the class when no roster is given)."""
     from simlab.cli import grade_deadline as deadlines
-    from simlab.cli.grade_class import load_roster, missing_students, show_results
-    from simlab.grading.late_grades import apply_to_submissions
+    from simlab.cli.grade_class import load_roster, show_results
     from simlab.grading.queue_report import as_grade, format_report, report_lines
     from simlab.grading.roster import assign
 
@@ -68,9 +67,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     roster, handed, terms, _ = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
-    subs = _overridden(subs, keys, who, queue.overrides())
-    missing = missing_students(who, roster)
-    subs = apply_to_submissions(subs, who, handed, terms, roster)
+    subs, missing = _as_shown(subs, keys, who, roster, queue.overrides(), handed, terms)
 
     def write() -> None:
         _write_csv(args, subs, args.paths, who, missing)
@@ -99,9 +96,8 @@ def report(args: argparse.Namespace, queue) -> int:
     error, or dead), 3 when an export could not be written (each export, and each page, is
     written on its own: one that fails is one line on stderr and the others carry on)."""
     from simlab.cli import grade_deadline as deadlines
-    from simlab.cli.grade_class import load_roster, missing_students, print_class
+    from simlab.cli.grade_class import load_roster, print_class
     from simlab.grading import queue_report as qr
-    from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.report import missing_lines
     from simlab.grading.roster import assign
 
@@ -126,9 +122,7 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.changed:
         return _print_changes(args, history, everything, keys, who)
     titles = canvas_titles(args.canvas_assignment)
-    subs = _overridden(subs, keys, who, overrides)
-    missing = missing_students(who, roster)
-    subs = apply_to_submissions(subs, who, handed, terms, roster)
+    subs, missing = _as_shown(subs, keys, who, roster, overrides, handed, terms)
     problems: list[str] = []
     if args.json:
         sys.stdout.write(qr.report_lines(subs, args.lang, who))
@@ -174,13 +168,16 @@ def report(args: argparse.Namespace, queue) -> int:
     return 1 if any(_not_graded(s) for s in subs) else 0
 
 
-def _overridden(subs, keys, who, overrides):
-    """``subs`` with the instructor's overrides laid over their grades (a submission's student
-    is its roster ID with ``who``, its key without)."""
+def _as_shown(subs, keys, who, roster, overrides, handed, terms):
+    """``subs`` as every export shows them: the instructor's overrides laid over their grades
+    (a submission's student is its roster ID with ``who``, its key without), then lateness;
+    and the IDs of the roster's students without a submission."""
+    from simlab.cli.grade_class import missing_students
+    from simlab.grading.late_grades import apply_to_submissions
     from simlab.grading.overrides import overridden
 
-    students = keys if who is None else [sid for sid, _ in who]
-    return overridden(subs, students, overrides)
+    subs = overridden(subs, keys if who is None else [sid for sid, _ in who], overrides)
+    return apply_to_submissions(subs, who, handed, terms, roster), missing_students(who, roster)
 
 
 def _print_changes(args: argparse.Namespace, history, everything, keys, who) -> int:

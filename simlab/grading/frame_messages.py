@@ -130,6 +130,8 @@ EN = {
     "page_question": "question",
     "page_points_head": "points",
     "page_feedback": "feedback",
+    "weighted": "points weigh ideas, not checks: `simlab grade --rubric {exercise}` shows each "
+    "question's criteria and their weights",
     "page_weighted": "Points weigh ideas, not checks: a question's criteria each earn their weight "
     "only when all their checks pass, so passing most checks may earn few points. "
     "`simlab grade --rubric {exercise}` shows each question's criteria and their weights.",
@@ -254,6 +256,8 @@ ZH = {
     "page_question": "题目",
     "page_points_head": "得分",
     "page_feedback": "反馈",
+    "weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
+    "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重",
     "page_weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
     "一道题的每条评分标准只有在它的检查全部通过时才得到它的权重，所以通过了大部分检查也可能只得到少量分数。"
     "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重。",

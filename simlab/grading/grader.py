@@ -85,11 +85,6 @@ def budget_message(seconds: float) -> Message:
     return message("grader.budget", s=f"{seconds:g}")
 
 
-def budget_line(seconds: float) -> str:
-    """:func:`budget_message` in English."""
-    return str(budget_message(seconds))
-
-
 @dataclass
 class QuestionGrade:
     """Points for one question, and one line that says what failed (never the test code):
@@ -332,10 +327,7 @@ def _grade_notebook(
 
     # combine: a broken cell of the run costs its question what the checks gave
     tampered = boxes.tampered or []
-    shown = ", ".join(tampered[:5]) + (
-        f" and {len(tampered) - 5} more" if len(tampered) > 5 else ""
-    )
-    note = shown if tampered else ""
+    note = ", ".join(tampered[:5]) + (f" and {len(tampered) - 5} more" if len(tampered) > 5 else "")
     questions = []
     for q in exercise.questions:
         failed = _cell_failure(nb, boxes.runs, q.id, out_of_budget)

@@ -144,11 +144,7 @@ def parse_policy(text: str) -> Policy:
 def late_days(submitted: datetime, deadline: datetime) -> int:
     """Started days late: 0 at or before the deadline, 1 from one microsecond after it to
     exactly one day after it, and so on (exact: no floating point)."""
-    late = submitted - deadline
-    if late <= timedelta(0):
-        return 0
-    whole, rest = divmod(late, DAY)
-    return whole + (1 if rest else 0)
+    return max(0, -((deadline - submitted) // DAY))  # the ceiling of the days late
 
 
 @dataclass(frozen=True)

@@ -164,12 +164,16 @@ class SqlGate:
             return "value", self.db.total_changes
         return "raise", {"type": "AttributeError", "message": method}
 
-    def _statement(self, many: bool, sql: Any, parameters: Any = ()) -> dict:
+    def _in_time(self, run: Callable[[float], Any]) -> Any:
+        """``run(deadline)`` by the deadline of the call under way; past it the sandbox is lost."""
         deadline, reason = self.sandbox.time_left()
         try:
-            result = untrusted.run(self.db, sql, parameters, many, deadline)
+            return run(deadline)
         except untrusted.Late:
             raise self.sandbox.lose(reason) from None
+
+    def _statement(self, many: bool, sql: Any, parameters: Any = ()) -> dict:
+        result = self._in_time(lambda end: untrusted.run(self.db, sql, parameters, many, end))
         if isinstance(sql, str) and _counts(sql):
             self.statements += 1
             if self.after is not None and self.statements == self.after[0]:
@@ -177,8 +181,4 @@ class SqlGate:
         return result
 
     def _finish(self, commit: bool) -> None:
-        deadline, reason = self.sandbox.time_left()
-        try:
-            untrusted.finish(self.db, commit, deadline)
-        except untrusted.Late:
-            raise self.sandbox.lose(reason) from None
+        self._in_time(lambda end: untrusted.finish(self.db, commit, end))

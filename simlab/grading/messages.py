@@ -95,10 +95,7 @@ class Message:
 
     def value(self, name: str) -> Any:
         """The value named ``name`` (KeyError when there is none)."""
-        for key, value in self.values:
-            if key == name:
-                return value
-        raise KeyError(name)
+        return dict(self.values)[name]
 
     def to_data(self) -> dict[str, Any]:
         """The message as JSON values (nested messages as objects, tuples as lists)."""

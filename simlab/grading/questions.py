@@ -309,13 +309,12 @@ def _known_errors() -> frozenset[str]:
 
     from simlab import errors
 
-    names = {
-        n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
-    }
-    names |= {
-        n for n, v in vars(errors).items() if isinstance(v, type) and issubclass(v, BaseException)
-    }
-    return frozenset(names)
+    return frozenset(
+        n
+        for module in (builtins, errors)
+        for n, v in vars(module).items()
+        if isinstance(v, type) and issubclass(v, BaseException)
+    )
 
 
 _KNOWN_ERRORS = _known_errors()

@@ -37,6 +37,7 @@ from typing import Any
 
 from simlab.grading.messages import capped, message, sentence, stored
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
+from simlab.grading.sandbox import host
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
 from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
 from simlab.grading.version import grader_version
@@ -124,7 +125,7 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
     from simlab.grading.grader import (
         BUDGET_FACTOR,
         NotebookGrade,
-        budget_line,
+        budget_message,
         crash_message,
         grade_notebook,
     )
@@ -137,8 +138,6 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
             said = sentence(for_people(job.refused or ""))
         failed = NotebookGrade.failed(job.notebook, capped(said, FEEDBACK_CHARS))
         return failed.to_dict(messages=True), "graded"
-    from simlab.grading.sandbox import host
-
     folder = host.mkdtemp("simlab-queue-")
     try:
         path = Path(folder) / (Path(job.notebook).name or "submission.ipynb")
@@ -166,7 +165,7 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
         q["feedback"] = q["feedback"].replace(str(path), shown)
         if "message" in q:
             q["message"] = replaced(q["message"], str(path), shown)
-    budget = budget_line(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"])
+    budget = str(budget_message(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"]))
     timed_out = any(q["feedback"] == budget for q in result["questions"])
     return result, "timeout" if timed_out else "graded"
 
@@ -213,9 +212,7 @@ class _Shared:
     def stopping(self) -> bool:
         """Whether the threads are to stop: the flag is set, or the command line's session was
         interrupted already (its handler runs before the flag can be set)."""
-        from simlab.grading.sandbox.host import interrupted
-
-        return self.stop.is_set() or interrupted()
+        return self.stop.is_set() or host.interrupted()
 
 
 def _job_loop(target, name: str, ttl: float, max_attempts, version, sandbox, shared, say):
@@ -256,7 +253,7 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
         with shared.commit:
             if shared.stopping():
                 return
-            _interrupt_at("claim")
+            host.interrupt_at("claim")
             job = queue.claim(name, ttl)
         for line in _dead_lines(queue, max_attempts):
             shared.summary.lines.append(line)
@@ -278,23 +275,17 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
         if shared.stopping():
             return  # stopped since the claim: work() hands its submission back
         result, outcome = grade_job(job)
-        _interrupt_at("graded")
+        host.interrupt_at("graded")
         with shared.commit:
             if shared.stopping():
                 return  # stopped meanwhile: work() hands its submission back
             shared.inflight.pop(name, None)
-            _interrupt_at("commit")
+            host.interrupt_at("commit")
             if queue.finish(job.lease, result, outcome):
                 shared.summary.graded += 1
             else:
                 shared.summary.stale += 1
                 say(f"{job.notebook}: a late result, refused by the fence (stale)")
-
-
-def _interrupt_at(point: str) -> None:
-    from simlab.grading.sandbox.host import interrupt_at
-
-    interrupt_at(point)
 
 
 def work(

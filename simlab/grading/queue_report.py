@@ -32,6 +32,7 @@ from simlab.grading.late_grades import late_line
 from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines, override_lines
+from simlab.grading.roster import FIXED
 from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
 
 __all__ = [
@@ -47,8 +48,8 @@ __all__ = [
     "CANVAS_FIXED",
 ]
 
-#: The first columns of a Canvas gradebook CSV, in Canvas's order.
-CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+#: The first columns of a Canvas gradebook CSV, in Canvas's order: a roster's student columns.
+CANVAS_FIXED = FIXED
 
 
 def latest(submissions: Sequence[Submission]) -> list[Submission]:

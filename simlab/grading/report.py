@@ -42,21 +42,14 @@ __all__ = [
     "student_of",
     "students",
     "CSV_FIXED",
-    "WEIGHTED",
 ]
 
 #: The CSV columns before the per-question ones.
 CSV_FIXED = ("student", "notebook", "exercise", "score", "max_score")
 
 
-#: The line under a notebook's questions when one of them got some checks but not all its
-#: points: points come from weighted criteria, so "10/12 checks passed" may earn 3 of 10.
-WEIGHTED = {
-    "en": "  points weigh ideas, not checks: `simlab grade --rubric {exercise}` shows each "
-    "question's criteria and their weights",
-    "zh": "  分数按考查的思路加权，而不是按通过的检查项计数：`simlab grade --rubric {exercise}` "
-    "列出每道题的评分标准及其权重",
-}
+#: The feedback of a question that passed some checks (and maybe not all its points: they come
+#: from weighted criteria, so "10/12 checks passed" may earn 3 of 10).
 _PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
 
 
@@ -80,7 +73,7 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
         lines.extend(f"  {for_people(render(said, lang))}" for said in override_lines(g))
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
         if g.exercise and partial:
-            lines.append(WEIGHTED.get(lang, WEIGHTED["en"]).format(exercise=g.exercise))
+            lines.append(f"  {render(message('grader.weighted', exercise=g.exercise), lang)}")
         late = late_line(g.late, lang)
         if late:
             lines.append(f"  {late}")

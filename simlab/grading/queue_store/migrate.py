@@ -24,29 +24,24 @@ def _too_new(where: str, version: int, known: int) -> LedgerError:
     )
 
 
-def grading_tables(ledger: Any, postgres: bool, where: str, exists: bool) -> None:
-    """Make sure ``ledger`` holds the grading tables of this code's version (``exists``: the
-    queue's migrations table is already there)."""
-    if postgres:
-        from simlab.grading.queue_store import postgres_statements as g
-    else:
-        from simlab.grading.queue_store import sqlite_statements as g
-    migrations = g.MIGRATIONS
+def grading_tables(ledger: Any, g: Any, postgres: bool, where: str, exists: bool) -> None:
+    """Make sure ``ledger`` holds the grading tables of this code's version, by the statements
+    of its engine ``g`` (``exists``: the queue's migrations table is already there)."""
     if exists:
         current = ledger._rows(g.MAX_VERSION, {})[0][0]
-        if current > len(migrations):
-            raise _too_new(where, current, len(migrations))
-        if current == len(migrations):
+        if current > len(g.MIGRATIONS):
+            raise _too_new(where, current, len(g.MIGRATIONS))
+        if current == len(g.MIGRATIONS):
             return
-    (_postgres if postgres else _sqlite)(ledger, g, migrations, where)
+    (_postgres if postgres else _sqlite)(ledger, g, where)
 
 
-def _apply(run, g: Any, migrations, where: str, now: float) -> None:
+def _apply(run, g: Any, where: str, now: float) -> None:
     run(g.MIGRATIONS_TABLE, {})
     current = run(g.MAX_VERSION, {})[0][0]  # again, inside the lock
-    if current > len(migrations):
-        raise _too_new(where, current, len(migrations))
-    for number, (name, script) in enumerate(migrations, start=1):
+    if current > len(g.MIGRATIONS):
+        raise _too_new(where, current, len(g.MIGRATIONS))
+    for number, (name, script) in enumerate(g.MIGRATIONS, start=1):
         if number > current:
             for statement in script.split(";"):
                 if statement.strip():
@@ -54,7 +49,7 @@ def _apply(run, g: Any, migrations, where: str, now: float) -> None:
             run(g.RECORD_MIGRATION, {"version": number, "name": name, "now": now})
 
 
-def _sqlite(ledger: Any, g: Any, migrations, where: str) -> None:
+def _sqlite(ledger: Any, g: Any, where: str) -> None:
     import sqlite3
 
     db = ledger._db
@@ -65,7 +60,7 @@ def _sqlite(ledger: Any, g: Any, migrations, where: str) -> None:
     try:
         db.execute("BEGIN IMMEDIATE")
         try:
-            _apply(run, g, migrations, where, float(ledger.clock()))
+            _apply(run, g, where, float(ledger.clock()))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -74,7 +69,7 @@ def _sqlite(ledger: Any, g: Any, migrations, where: str) -> None:
         raise LedgerError(f"{where!r}: cannot create the grading queue: {exc}") from None
 
 
-def _postgres(ledger: Any, g: Any, migrations, where: str) -> None:
+def _postgres(ledger: Any, g: Any, where: str) -> None:
     import psycopg
 
     from simlab.ledger.postgres.ledger import reason
@@ -89,6 +84,6 @@ def _postgres(ledger: Any, g: Any, migrations, where: str) -> None:
     try:
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            _apply(run, g, migrations, where, float(ledger.clock()))
+            _apply(run, g, where, float(ledger.clock()))
     except psycopg.Error as exc:
         raise LedgerError(f"{where}: cannot create the grading queue: {reason(exc)}") from None

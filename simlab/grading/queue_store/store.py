@@ -223,7 +223,7 @@ class GradingQueue:
                 )
         from simlab.grading.queue_store import migrate
 
-        migrate.grading_tables(ledger, postgres, where, has)
+        migrate.grading_tables(ledger, self.g, postgres, where, has)
 
     # -- the ledger's own connection -------------------------------------------------------------
 

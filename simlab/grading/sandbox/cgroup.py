@@ -87,20 +87,12 @@ class Group:
         return ["/bin/sh", "-c", f'{enter} && exec "$@"', "sh", *argv]
 
     def remove(self, wait: float = 2.0) -> bool:
-        """Remove the groups (each must be empty: its processes gone); True when all are."""
+        """Remove the groups (each must be empty: its processes gone; one still there is
+        killed, as :func:`~simlab.grading.sandbox.host.remove_group` does), waiting at most
+        ``wait`` seconds in all; True when all are gone."""
         end = time.monotonic() + wait
         for controller, path in list(self.paths.items()):
-            while True:
-                try:
-                    os.rmdir(path)
-                except FileNotFoundError:
-                    pass
-                except OSError:
-                    if time.monotonic() < end:
-                        time.sleep(0.02)
-                        continue
-                    break
+            if host.remove_group(path, max(0.0, end - time.monotonic())):
                 del self.paths[controller]
                 host.forget("group", path)
-                break
         return not self.paths

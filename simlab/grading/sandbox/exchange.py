@@ -117,17 +117,15 @@ class Exchange:
             info = os.fstat(src)
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE:
                 return False
-            data = os.read(src, MAX_FILE + 1)
-            chunks = [data]
-            while data and sum(map(len, chunks)) <= MAX_FILE:
-                data = os.read(src, MAX_FILE + 1)
-                chunks.append(data)
-            if sum(map(len, chunks)) > MAX_FILE:
-                return False
+            data = bytearray()
+            while chunk := os.read(src, MAX_FILE + 1 - len(data)):  # it may grow meanwhile
+                data += chunk
+                if len(data) > MAX_FILE:
+                    return False
         finally:
             os.close(src)
         with open(target, "xb") as out:
-            out.write(b"".join(chunks))
+            out.write(data)
         return True
 
     @contextlib.contextmanager

@@ -51,6 +51,7 @@ __all__ = [
     "forget",
     "close",
     "sweep",
+    "remove_group",
     "session",
     "interrupt_at",
     "interrupted",
@@ -172,7 +173,7 @@ def close() -> None:
         with contextlib.suppress(OSError):
             os.killpg(pgid, signal.SIGKILL)
     for path in groups:
-        _remove_group(path)
+        remove_group(path)
     for path in mounts:
         unmount(path)
     if folder is not None:
@@ -184,27 +185,28 @@ def close() -> None:
         _remove_tree(gone)
 
 
-def _remove_group(path: str, wait: float = _GROUP_WAIT) -> None:
+def remove_group(path: str, wait: float = _GROUP_WAIT) -> bool:
     """Kill every process in the control group ``path`` and remove it (a group can be removed
-    only once its killed processes are gone; a process that enters it meanwhile is killed too)."""
+    only once its killed processes are gone; a process that enters it meanwhile is killed too);
+    True once it is gone, False when it is still there after ``wait`` seconds."""
     end = time.monotonic() + wait
     while True:
         try:
             with open(os.path.join(path, "cgroup.procs")) as f:
                 pids = [int(line) for line in f if line.strip()]
         except OSError:
-            return  # gone already
+            return True  # gone already
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         try:
             os.rmdir(path)
-            return
+            return True
         except FileNotFoundError:
-            return
+            return True
         except OSError:
             if time.monotonic() >= end:
-                return  # left for the next grader's sweep
+                return False  # left for the next grader's sweep
             time.sleep(0.01)  # killed processes take a moment to leave
 
 
@@ -240,14 +242,10 @@ def _remove_tree(path: str) -> None:
     if not os.path.lexists(path):
         return
     prefix = os.path.realpath(path) + "/"
-    for mounted in sorted(_mount_points(), reverse=True):
+    for mounted in sorted((fields[1] for fields in _mounts()), reverse=True):
         if mounted.startswith(prefix):
             unmount(mounted)
     shutil.rmtree(path, ignore_errors=True)
-
-
-def _mount_points() -> list[str]:
-    return [fields[1] for fields in _mounts()]
 
 
 def _mounts() -> list[list[str]]:
@@ -283,7 +281,7 @@ def sweep() -> None:
         except OSError:
             continue
         for name in filter(left_by_a_gone_grader, names):
-            _remove_group(os.path.join(folder, name), wait=1.0)
+            remove_group(os.path.join(folder, name), wait=1.0)
     base = tempfile.gettempdir()
     if os.path.basename(base) == tag():  # the command line's session made it ours
         base = os.path.dirname(base)

@@ -122,12 +122,8 @@ def cpu_limit(timeout: float) -> int:
 
 
 def _tool(name: str) -> str | None:
-    found = shutil.which(name)
-    if found is None:
-        for folder in ("/usr/bin", "/bin", "/usr/sbin"):
-            if os.access(f"{folder}/{name}", os.X_OK):
-                return f"{folder}/{name}"
-    return found
+    """``name`` on the ``PATH``, else in the system's own folders (a ``PATH`` without them)."""
+    return shutil.which(name) or shutil.which(name, path="/usr/bin:/bin:/usr/sbin")
 
 
 @functools.lru_cache(maxsize=8)

@@ -137,7 +137,9 @@ class Timer:
     With ``meter`` (the sandbox's process tree; its jail has no CPU share of its own), passing
     the deadline is not enough: the request runs out when the tree used ``limit`` CPU seconds
     since :meth:`start` (``cpu_reason``), or at ``end`` (``end_reason``), whichever comes
-    first. Without ``meter`` the deadline is final (``end`` is the deadline)."""
+    first. Without ``meter`` the deadline is final (``end`` is the deadline, ``end_reason`` its
+    ``reason``). ``end`` and ``end_reason`` are also the latest time the grader's own work on
+    the request may last, and why it ends."""
 
     limit: float
     deadline: float
@@ -165,8 +167,7 @@ class Timer:
         budget, with ``hard_reason``); ``own_reason``: ``reason`` is the request's own timeout
         (not a deadline of the question or the budget), so the CPU limit says "of CPU time"."""
         now = time.monotonic()
-        timer = cls(limit, now + limit, reason)
-        timer.end = timer.deadline
+        timer = cls(limit, now + limit, reason, end=now + limit, end_reason=reason)
         cpu = meter.used(FRESH) if meter is not None and limit > 0 else None
         if cpu is None:
             return timer
@@ -182,36 +183,19 @@ class Timer:
         )
         return timer
 
-    @property
-    def metered(self) -> bool:
-        """Whether the request is judged by its CPU time (its jail has no share of its own)."""
-        return self.meter is not None
-
     def wake_at(self) -> float:
         """When the waiter should look again (the deadline, then the next CPU reading)."""
         now = time.monotonic()
-        if now < self.deadline or not self.metered:
+        if now < self.deadline or self.meter is None:
             return self.deadline
         return min(self.end, max(now, self._next_cpu))
-
-    def read_by(self) -> float:
-        """The deadline for the rest of a reply whose first byte came: the wall-clock deadline,
-        or the backstop for a request judged by CPU time (bytes are coming, so it does not
-        hang, and a neighbour's load may slow the writer)."""
-        return self.end
-
-    def hold_until(self) -> tuple[float, Message | None]:
-        """The latest time the grader's own work on this request may last, and why it ends."""
-        if self.metered:
-            return self.end, self.end_reason
-        return self.deadline, self.reason
 
     def expired(self) -> Message | None:
         """Why the request has run out now, or None while it may go on."""
         now = time.monotonic()
         if now < self.deadline:
             return None
-        if not self.metered:
+        if self.meter is None:
             return self.reason
         if now >= self.end:
             return self.end_reason

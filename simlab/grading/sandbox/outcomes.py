@@ -69,9 +69,6 @@ class RemoteError(Exception):
         super().__init__(info, what)
 
     def __str__(self) -> str:
-        return self.describe()
-
-    def describe(self) -> str:
         return f"{self.type}: {self.message}" if self.message else self.type
 
 
@@ -100,7 +97,7 @@ def megabytes(n: int) -> str:
 
 def describe_error(info: dict) -> str:
     """One line for an exception the sandbox reported: ``ename: evalue`` and its line."""
-    text = RemoteError(info).describe()
+    text = str(RemoteError(info))
     if info.get("line"):
         text += f" (line {info['line']})"
     return text

@@ -270,7 +270,9 @@ class Sandbox:
         with contextlib.suppress(OSError):
             os.killpg(self._proc.pid if self._proc is not None else self.pid, signal.SIGKILL)
 
-    def _lose(self, reason: Message | str, kind: str = "dead") -> SandboxLost:
+    def lose(self, reason: Message | str, kind: str = "dead") -> SandboxLost:
+        """End the sandbox for good (``reason``: what the learner's code caused); return the
+        :class:`SandboxLost` to raise."""
         if self._watchdog is not None and self._watchdog.reason is not None:
             reason, kind = self._watchdog.reason, "filled"  # killed for filling a folder
         elif self.budget_reason is not None and reason == self.budget_reason:
@@ -300,11 +302,8 @@ class Sandbox:
         it would run out; for the grader's work on that request's callbacks."""
         if not self._calls:
             return time.monotonic() + self.timeout, _said("grader.call_time")
-        return self._calls[-1][1].hold_until()
-
-    def lose(self, reason: Message | str) -> SandboxLost:
-        """End the sandbox for good (the learner's code caused ``reason``); raise the result."""
-        return self._lose(reason)
+        timer = self._calls[-1][1]
+        return timer.end, timer.end_reason
 
     def _serve(self, message: dict, services: frozenset[int], what: str) -> dict:
         """The answer to one callback of a request's stand-ins (a refusal when the object was
@@ -325,13 +324,13 @@ class Sandbox:
         if not isinstance(args, list) or not (
             isinstance(kwargs, dict) and all(isinstance(k, str) for k in kwargs)
         ):
-            raise self._lose(_said("grader.malformed_value", what=what))
+            raise self.lose(_said("grader.malformed_value", what=what))
         try:
             kind, value = service(method, args, kwargs)
         except SandboxLost:
             raise
         except BaseException:  # a bug of the grader's: nothing may stay half answered
-            self._lose("the grader failed while answering the sandbox")
+            self.lose("the grader failed while answering the sandbox")
             raise
         if kind == "raise":
             return {"raise": value}
@@ -360,18 +359,18 @@ class Sandbox:
         timer = self._timer(what, timeout)
         self._calls.append((services, timer))
         try:
-            self._send(message, timer.end, what, timer.hold_until()[1])
+            self._send(message, timer.end, what, timer.end_reason)
             while True:
                 reply = self._receive(timer, what)
                 if not (isinstance(reply, dict) and "cb" in reply and "ok" not in reply):
                     break
                 answer = self._serve(reply, services, what)
-                self._send(answer, timer.end, what, timer.hold_until()[1])
+                self._send(answer, timer.end, what, timer.end_reason)
         finally:
             self._calls.pop()
         self._watch()
         if not isinstance(reply, dict) or "ok" not in reply:
-            raise self._lose(_said("grader.malformed_reply", what=what))
+            raise self.lose(_said("grader.malformed_reply", what=what))
         return reply
 
     def _timer(self, what: str, timeout: float | None) -> Timer:
@@ -406,7 +405,7 @@ class Sandbox:
         """Lose the sandbox (its folders emptied) when one went past its cap: checked after
         every request, so a reply is never used once its jail wrote too much."""
         if self._watchdog is not None and self._watchdog.check():
-            raise self._lose("")
+            raise self.lose("")
 
     def _send(self, message: dict, deadline: float, what: str, reason: Message | None) -> None:
         try:
@@ -414,26 +413,28 @@ class Sandbox:
         except frames.FrameError as exc:
             raise self._frame_lost(exc, what, reason) from None
         except OSError:
-            raise self._lose(_said("grader.process_crashed", what=what)) from None
+            raise self.lose(_said("grader.process_crashed", what=what)) from None
 
     def _receive(self, timer: Timer, what: str) -> Any:
         """The next frame of a request: wait for its first byte until the timer runs out, then
-        read the whole of it by :meth:`Timer.read_by`."""
+        read the whole of it by the timer's ``end``: the wall-clock deadline, or the backstop
+        for a request judged by CPU time (bytes are coming, so it does not hang, and a
+        neighbour's load may slow the writer)."""
         while True:
             try:
                 if frames.wait_ready(self._from, timer.wake_at()):
                     break
             except OSError:
-                raise self._lose(_said("grader.process_stopped", what=what)) from None
+                raise self.lose(_said("grader.process_stopped", what=what)) from None
             why = timer.expired()
             if why is not None:
-                raise self._lose(why, "timeout")
+                raise self.lose(why, "timeout")
         try:
-            payload = frames.read_frame(self._from, timer.read_by(), MAX_REPLY)
+            payload = frames.read_frame(self._from, timer.end, MAX_REPLY)
             self._intake[0] += len(payload)
             self._intake[1] += frames.values_bound(payload)
             if self._intake[0] > MAX_INTAKE_BYTES or self._intake[1] > MAX_INTAKE_VALUES:
-                raise self._lose(
+                raise self.lose(
                     _said(
                         "grader.intake",
                         what=what,
@@ -445,14 +446,14 @@ class Sandbox:
         except frames.FrameError as exc:
             raise self._frame_lost(exc, what, timer.reason) from None
         except OSError:
-            raise self._lose(_said("grader.process_crashed", what=what)) from None
+            raise self.lose(_said("grader.process_crashed", what=what)) from None
 
     def _frame_lost(self, exc: frames.FrameError, what: str, reason: Message | None) -> SandboxLost:
         if exc.kind == "timeout":
-            return self._lose(reason or "", "timeout")
+            return self.lose(reason or "", "timeout")
         if exc.kind != "closed":
-            return self._lose(f"{what} {exc.reason}")
-        return self._lose(_said("grader.process_died", what=what))
+            return self.lose(f"{what} {exc.reason}")
+        return self.lose(_said("grader.process_died", what=what))
 
     def _awaitstart(self) -> None:
         """Wait for the child's "ready" frame (sent before any student code runs)."""
@@ -460,9 +461,9 @@ class Sandbox:
             frame = frames.read_frame(self._from, time.monotonic() + STARTUP_TIMEOUT, 1024)
             ready = frames.parse_frame(frame)
         except (frames.FrameError, OSError):
-            raise self._lose(_said("grader.no_start")) from None
+            raise self.lose(_said("grader.no_start")) from None
         if not (isinstance(ready, dict) and ready.get("ready") is True):
-            raise self._lose(_said("grader.no_start"))
+            raise self.lose(_said("grader.no_start"))
         self._ready = True
 
     def _decode(self, data: Any, what: str) -> Any:
@@ -471,7 +472,7 @@ class Sandbox:
         try:
             return wire.decode(data)
         except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-            raise self._lose(_said("grader.malformed_value", what=what)) from None
+            raise self.lose(_said("grader.malformed_value", what=what)) from None
 
     def exec_cell(
         self,

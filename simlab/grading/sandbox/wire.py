@@ -110,13 +110,8 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
     if name is None:
         if handles and id(value) in handles:
             return {"$h": handles[id(value)], "type": kind.__name__}
-        if kind is list:
-            return [encode(v, handles, d) for v in value]
-        if kind is dict:
-            return {
-                "$d": [[encode(k, handles, d), encode(v, handles, d)] for k, v in value.items()]
-            }
-        name = next((n for n, cls in RECORDS.items() if isinstance(value, cls)), None)
+        if not plain:  # a plain list or dict is no record: skip the search
+            name = next((n for n, cls in RECORDS.items() if isinstance(value, cls)), None)
     if name is not None:
         return {"$r": name, "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]}}
     if isinstance(value, list):
