@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 
+import nbformat
 import pytest
 
 from simlab.checker.history import Event
@@ -255,3 +256,40 @@ def test_does_an_unjailed_sandbox_work_without_the_zygote(monkeypatch):
         cwd, ipython = plain.get("where")
         assert cwd == plain.workdir != os.getcwd()
         assert ipython.startswith(plain.workdir + os.sep)
+
+
+_FONTS = """
+import os, sys
+folder = os.environ["MPLCONFIGDIR"]
+found = {name: open(os.path.join(folder, name)).read() for name in sorted(os.listdir(folder))}
+matplotlib_loaded = "matplotlib" in sys.modules
+"""
+
+
+@pytest.mark.jail
+def test_does_a_jail_start_with_the_graders_font_list_and_no_other_file(tmp_path, monkeypatch):
+    """A jail's matplotlib folder starts empty: the runtime hands it the grader's font list
+    before the first cell (so matplotlib reads it instead of scanning the system's fonts),
+    and the sandbox writes font lists only, by their own name."""
+    from simlab.grading.runtime import Runtime, font_lists, plan
+
+    monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path))
+    (tmp_path / "fontlist-v9.9.json").write_text('{"probe": 1}')
+    (tmp_path / "matplotlibrc").write_text("backend: TkAgg")  # not a font list: stays here
+    font_lists.cache_clear()
+    try:
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_FONTS)])
+        runtime = Runtime(plan(nb), 60)
+        try:
+            assert runtime.run()[0].status == "ok"
+            sandbox = runtime.get()
+            assert sandbox.get("found") == {"fontlist-v9.9.json": '{"probe": 1}'}
+            assert sandbox.get("matplotlib_loaded") is False
+            forged = {"../evil.json": "x", "fontlist-v1.json/../x": "x", "fontlist-v2.json": 3}
+            sandbox.request({"op": "fonts", "files": forged}, what="a test")
+            assert sandbox.exec_cell(1, _FONTS).status == "ok"
+            assert sandbox.get("found") == {"fontlist-v9.9.json": '{"probe": 1}'}
+        finally:
+            runtime.close()
+    finally:
+        font_lists.cache_clear()

@@ -8,8 +8,9 @@ forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespa
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
 function or a method, read a value, build a kit object
-(:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides a grade, and it
-never imports the hidden checks (in a jail their folder is empty).
+(:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
+the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
+decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
 A cell's output (stdout, stderr, displayed values, figures, widget messages) is counted and
 thrown away, never kept: the reply says how many bytes it printed. ``input()`` raises at once
@@ -384,6 +385,24 @@ class _Child(remote.Channel):
             self.shell = _shell(self.main)
         return {"ok": True}
 
+    def op_fonts(self, message: dict) -> dict:
+        """Put the grader's matplotlib font cache (``files``: name -> text) in this jail's
+        matplotlib folder (``MPLCONFIGDIR``, a fresh folder of the jail's own scratch) before
+        any cell runs, so a notebook that imports matplotlib reads the font list instead of
+        scanning every font of the system again. Outside a jail (no ``MPLCONFIGDIR`` set)
+        matplotlib reads the grader's own cache: nothing to do. Only names of matplotlib's
+        font lists are written; once matplotlib is loaded it is too late to matter."""
+        folder = os.environ.get("MPLCONFIGDIR")
+        files = message.get("files")
+        if not folder or "matplotlib" in sys.modules or not isinstance(files, dict):
+            return {"ok": True}
+        os.makedirs(folder, exist_ok=True)
+        for name, text in files.items():
+            if isinstance(text, str) and _FONT_LIST.fullmatch(str(name)):
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+        return {"ok": True}
+
     def op_split(self, message: dict) -> dict | None:
         """Fork: the fork serves the notebook's run on the first pipe pair; this process goes
         on with the second (the learner's cells and the hidden checks)."""
@@ -520,6 +539,8 @@ class _Child(remote.Channel):
 
 
 _MISSING = object()
+#: The name of a matplotlib font list (:meth:`_Child.op_fonts`).
+_FONT_LIST = re.compile(r"fontlist-v[0-9][0-9A-Za-z.]*\.json")
 #: The requests only the hidden checks make (module doc: one language for the hidden checks).
 _CHECKS_OPS = frozenset({"call", "get", "kit"})
 
