@@ -258,6 +258,33 @@ def test_does_an_unjailed_sandbox_work_without_the_zygote(monkeypatch):
         assert ipython.startswith(plain.workdir + os.sep)
 
 
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+_BURN = "t = time.process_time()\nwhile time.process_time() - t < 0.5:\n    pass\n"
+
+
+def test_does_the_cpu_time_of_the_notebooks_run_reach_the_grader(monkeypatch):
+    """The notebook's run is a fork of the sandbox (split off before a public check); ending
+    the run reaps it, so the CPU time its cells spent counts among the grader's children, as
+    ``simlab bench grade`` counts it, not lost to whichever process inherits it."""
+    from simlab.grading.sandbox import zygote
+
+    monkeypatch.setattr(zygote, "available", lambda: False)  # the sandbox: our own child
+    before = _children_cpu()
+    with Sandbox(timeout=30, jailed=False) as plain:
+        assert plain.exec_cell(0, "import time\ndef two():\n    return 2\n").status == "ok"
+        plain.split()
+        assert plain.exec_cell(1, _BURN, line="run").status == "ok"
+        plain.end_run()
+        assert plain.call("two") == 2  # the checks' line goes on
+    assert _children_cpu() - before >= 0.45
+
+
 _FONTS = """
 import os, sys
 folder = os.environ["MPLCONFIGDIR"]

@@ -450,6 +450,13 @@ class _Child(remote.Channel):
                 os.kill(run_line, signal.SIGKILL)
             except OSError:
                 pass
+        if run_line is not None:
+            # Reaped here, not left to whoever inherits it when this process ends: the CPU
+            # time the run spent counts where the sandbox's does (the grader's children).
+            try:
+                os.waitpid(run_line, 0)
+            except ChildProcessError:
+                pass
         while True:
             try:
                 if os.waitpid(-1, os.WNOHANG)[0] == 0:
