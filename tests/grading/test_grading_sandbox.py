@@ -320,3 +320,20 @@ def test_does_a_jail_start_with_the_graders_font_list_and_no_other_file(tmp_path
             runtime.close()
     finally:
         font_lists.cache_clear()
+
+
+def test_does_the_cpu_time_of_a_forked_sandbox_reach_the_grader():
+    """A sandbox forked from the zygote is killed when closed, here in the middle of a cell,
+    just before the grader lets the zygote go; the zygote reaps it before it ends, so the
+    sandbox's CPU time is among the grader's children's (what ``simlab bench grade`` counts
+    for grading without the jail), not lost with a sandbox that outlived the zygote."""
+    from simlab.grading.sandbox import zygote
+
+    zygote.shutdown()
+    before = _children_cpu()
+    with Sandbox(timeout=30, jailed=False) as plain:
+        # Much memory to give back: the killed sandbox takes a while to end.
+        assert plain.exec_cell(0, "import time\nheap = b'x' * 300 * 1024**2\n").status == "ok"
+        assert plain.exec_cell(1, _BURN).status == "ok"
+    zygote.shutdown()
+    assert _children_cpu() - before >= 0.5
