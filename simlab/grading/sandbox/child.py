@@ -386,12 +386,9 @@ class _Child(remote.Channel):
         return {"ok": True}
 
     def op_fonts(self, message: dict) -> dict:
-        """Put the grader's matplotlib font cache (``files``: name -> text) in this jail's
-        matplotlib folder (``MPLCONFIGDIR``, a fresh folder of the jail's own scratch) before
-        any cell runs, so a notebook that imports matplotlib reads the font list instead of
-        scanning every font of the system again. Outside a jail (no ``MPLCONFIGDIR`` set)
-        matplotlib reads the grader's own cache: nothing to do. Only names of matplotlib's
-        font lists are written; once matplotlib is loaded it is too late to matter."""
+        """Before any cell: the grader's matplotlib font lists (``files``: name -> text, font
+        list names only) into the jail's empty ``MPLCONFIGDIR``, so matplotlib need not scan
+        every system font again (outside a jail it reads the grader's own: nothing to do)."""
         folder = os.environ.get("MPLCONFIGDIR")
         files = message.get("files")
         if not folder or "matplotlib" in sys.modules or not isinstance(files, dict):
@@ -451,8 +448,7 @@ class _Child(remote.Channel):
             except OSError:
                 pass
         if run_line is not None:
-            # Reaped here, not left to whoever inherits it when this process ends: the CPU
-            # time the run spent counts where the sandbox's does (the grader's children).
+            # Reaped here, so the CPU time of the run counts where the sandbox's does.
             try:
                 os.waitpid(run_line, 0)
             except ChildProcessError:
