@@ -13,9 +13,12 @@ on either line, is left out of every replay; the sandboxes one notebook may use 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import nbformat
 
@@ -23,7 +26,7 @@ from simlab.grading import messages
 from simlab.grading.messages import message
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import Limits, cpu_limit
-from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
+from simlab.grading.sandbox.supervisor import STARTUP_TIMEOUT, CellResult, Sandbox, SandboxLost
 
 __all__ = ["ISOLATED", "MAX_SANDBOXES", "Cell", "Runtime", "plan"]
 
@@ -133,6 +136,12 @@ class Runtime:
             sandbox = self._fresh()
             cells = self.plan if upto is None else self.plan[:upto]
             try:
+                if self.jailed and font_lists():
+                    sandbox.request(
+                        {"op": "fonts", "files": font_lists()},
+                        what="starting the notebook's shell",
+                        timeout=STARTUP_TIMEOUT,
+                    )
                 sandbox.prepare([c.source for c in self.plan if c.index not in self.bad])
             except SandboxLost:
                 continue
@@ -182,6 +191,29 @@ class Runtime:
     def close(self) -> None:
         if self.current is not None:
             self.current.close()
+
+
+@lru_cache(maxsize=1)
+def font_lists() -> dict[str, str]:
+    """The grader's own matplotlib font lists (``fontlist-v*.json`` in matplotlib's cache
+    folder, read once), which a jailed sandbox takes before its first cell: a jail's matplotlib
+    folder starts empty, and building the list scans every font of the system, for every
+    notebook that imports matplotlib. Empty when there is none (the jail then builds its own)."""
+    folder = os.environ.get("MPLCONFIGDIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "matplotlib"
+    )
+    files = {}
+    try:
+        for path in sorted(Path(folder).glob("fontlist-v*.json")):
+            if path.is_file() and path.stat().st_size <= _MAX_FONT_LIST:
+                files[path.name] = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    return files
+
+
+#: The largest font list the grader hands a sandbox.
+_MAX_FONT_LIST = 4 * 1024**2
 
 
 def tampering(sandbox: Sandbox) -> list[str]:

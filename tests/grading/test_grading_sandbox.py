@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 
+import nbformat
 import pytest
 
 from simlab.checker.history import Event
@@ -255,3 +256,84 @@ def test_does_an_unjailed_sandbox_work_without_the_zygote(monkeypatch):
         cwd, ipython = plain.get("where")
         assert cwd == plain.workdir != os.getcwd()
         assert ipython.startswith(plain.workdir + os.sep)
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+_BURN = "t = time.process_time()\nwhile time.process_time() - t < 0.5:\n    pass\n"
+
+
+def test_does_the_cpu_time_of_the_notebooks_run_reach_the_grader(monkeypatch):
+    """The notebook's run is a fork of the sandbox (split off before a public check); ending
+    the run reaps it, so the CPU time its cells spent counts among the grader's children, as
+    ``simlab bench grade`` counts it, not lost to whichever process inherits it."""
+    from simlab.grading.sandbox import zygote
+
+    monkeypatch.setattr(zygote, "available", lambda: False)  # the sandbox: our own child
+    before = _children_cpu()
+    with Sandbox(timeout=30, jailed=False) as plain:
+        assert plain.exec_cell(0, "import time\ndef two():\n    return 2\n").status == "ok"
+        plain.split()
+        assert plain.exec_cell(1, _BURN, line="run").status == "ok"
+        plain.end_run()
+        assert plain.call("two") == 2  # the checks' line goes on
+    assert _children_cpu() - before >= 0.45
+
+
+_FONTS = """
+import os, sys
+folder = os.environ["MPLCONFIGDIR"]
+found = {name: open(os.path.join(folder, name)).read() for name in sorted(os.listdir(folder))}
+matplotlib_loaded = "matplotlib" in sys.modules
+"""
+
+
+@pytest.mark.jail
+def test_does_a_jail_start_with_the_graders_font_list_and_no_other_file(tmp_path, monkeypatch):
+    """A jail's matplotlib folder starts empty: the runtime hands it the grader's font list
+    before the first cell (so matplotlib reads it instead of scanning the system's fonts),
+    and the sandbox writes font lists only, by their own name."""
+    from simlab.grading.runtime import Runtime, font_lists, plan
+
+    monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path))
+    (tmp_path / "fontlist-v9.9.json").write_text('{"probe": 1}')
+    (tmp_path / "matplotlibrc").write_text("backend: TkAgg")  # not a font list: stays here
+    font_lists.cache_clear()
+    try:
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_FONTS)])
+        runtime = Runtime(plan(nb), 60)
+        try:
+            assert runtime.run()[0].status == "ok"
+            sandbox = runtime.get()
+            assert sandbox.get("found") == {"fontlist-v9.9.json": '{"probe": 1}'}
+            assert sandbox.get("matplotlib_loaded") is False
+            forged = {"../evil.json": "x", "fontlist-v1.json/../x": "x", "fontlist-v2.json": 3}
+            sandbox.request({"op": "fonts", "files": forged}, what="a test")
+            assert sandbox.exec_cell(1, _FONTS).status == "ok"
+            assert sandbox.get("found") == {"fontlist-v9.9.json": '{"probe": 1}'}
+        finally:
+            runtime.close()
+    finally:
+        font_lists.cache_clear()
+
+
+def test_does_the_cpu_time_of_a_forked_sandbox_reach_the_grader():
+    """A sandbox forked from the zygote is killed when closed, here in the middle of a cell,
+    just before the grader lets the zygote go; the zygote reaps it before it ends, so the
+    sandbox's CPU time is among the grader's children's (what ``simlab bench grade`` counts
+    for grading without the jail), not lost with a sandbox that outlived the zygote."""
+    from simlab.grading.sandbox import zygote
+
+    zygote.shutdown()
+    before = _children_cpu()
+    with Sandbox(timeout=30, jailed=False) as plain:
+        # Much memory to give back: the killed sandbox takes a while to end.
+        assert plain.exec_cell(0, "import time\nheap = b'x' * 300 * 1024**2\n").status == "ok"
+        assert plain.exec_cell(1, _BURN).status == "ok"
+    zygote.shutdown()
+    assert _children_cpu() - before >= 0.5

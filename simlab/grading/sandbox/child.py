@@ -8,8 +8,9 @@ forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespa
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
 function or a method, read a value, build a kit object
-(:data:`simlab.grading.factories.FACTORIES`), report tampering. It never decides a grade, and it
-never imports the hidden checks (in a jail their folder is empty).
+(:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
+the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
+decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
 A cell's output (stdout, stderr, displayed values, figures, widget messages) is counted and
 thrown away, never kept: the reply says how many bytes it printed. ``input()`` raises at once
@@ -384,6 +385,21 @@ class _Child(remote.Channel):
             self.shell = _shell(self.main)
         return {"ok": True}
 
+    def op_fonts(self, message: dict) -> dict:
+        """Before any cell: the grader's matplotlib font lists (``files``: name -> text, font
+        list names only) into the jail's empty ``MPLCONFIGDIR``, so matplotlib need not scan
+        every system font again (outside a jail it reads the grader's own: nothing to do)."""
+        folder = os.environ.get("MPLCONFIGDIR")
+        files = message.get("files")
+        if not folder or "matplotlib" in sys.modules or not isinstance(files, dict):
+            return {"ok": True}
+        os.makedirs(folder, exist_ok=True)
+        for name, text in files.items():
+            if isinstance(text, str) and _FONT_LIST.fullmatch(str(name)):
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+        return {"ok": True}
+
     def op_split(self, message: dict) -> dict | None:
         """Fork: the fork serves the notebook's run on the first pipe pair; this process goes
         on with the second (the learner's cells and the hidden checks)."""
@@ -430,6 +446,12 @@ class _Child(remote.Channel):
             try:
                 os.kill(run_line, signal.SIGKILL)
             except OSError:
+                pass
+        if run_line is not None:
+            # Reaped here, so the CPU time of the run counts where the sandbox's does.
+            try:
+                os.waitpid(run_line, 0)
+            except ChildProcessError:
                 pass
         while True:
             try:
@@ -520,6 +542,8 @@ class _Child(remote.Channel):
 
 
 _MISSING = object()
+#: The name of a matplotlib font list (:meth:`_Child.op_fonts`).
+_FONT_LIST = re.compile(r"fontlist-v[0-9][0-9A-Za-z.]*\.json")
 #: The requests only the hidden checks make (module doc: one language for the hidden checks).
 _CHECKS_OPS = frozenset({"call", "get", "kit"})
 

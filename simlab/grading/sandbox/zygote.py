@@ -13,7 +13,8 @@ leader of a new session and serves the grader exactly like a sandbox started fro
 :mod:`simlab.grading.sandbox.child`).
 
 The zygote itself is single-threaded (forking is safe), runs no student code, reaps its
-children as soon as they end, and exits when the grader goes away (its socket closes). Where
+children as soon as they end, and exits when the grader goes away (its socket closes), once
+the sandboxes still ending are reaped too (a few seconds at most). Where
 Unix sockets cannot pass file descriptors, sandboxes start as plain subprocesses instead.
 """
 
@@ -26,6 +27,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 __all__ = ["fork_sandbox", "shutdown", "available", "PRELOAD"]
 
@@ -135,9 +137,10 @@ def _serve(sock: socket.socket) -> None:
         try:
             message, fds, _, _ = socket.recv_fds(sock, 65536, 4)
         except OSError:
+            _drain()
             return
         if not message:
-            _reap()
+            _drain()
             return  # the grader went away
         if len(fds) != 4:
             for fd in fds:
@@ -161,6 +164,20 @@ def _serve(sock: socket.socket) -> None:
         for fd in fds:
             os.close(fd)
         sock.sendall(f"{pid}\n".encode())
+
+
+def _drain(seconds: float = 5.0) -> None:
+    """Reap the sandboxes still ending (the grader kills them just before it lets the zygote
+    go), waiting at most ``seconds``: reaped here, their CPU time reaches the grader, which
+    waits for the zygote; left to whoever inherits them, it would be lost."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # none left
+        if pid == 0:
+            time.sleep(0.002)
 
 
 def _reap() -> None:
