@@ -53,12 +53,13 @@ def _jails_work():
 def _adopt_orphans():
     """This process adopts the orphans of the graders it starts, so that none can hide."""
     libc = ctypes.CDLL(None, use_errno=True)
+    before = frozenset(_adopted())  # an earlier test's children are not this test's to end
     assert libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     try:
         yield
     finally:
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
-        for pid in _adopted():
+        for pid in _adopted(before):
             _kill_and_reap(pid)
 
 
@@ -118,7 +119,10 @@ def _grader(*args: str, point: str | None = None, sig: str = "") -> subprocess.P
     if point:
         name, _, nth = point.partition(":")
         env["SIMLAB_INTERRUPT_AT"] = f"{name}:{sig}:{nth or 1}"
-    return subprocess.Popen(
+    # This process's children from before (an earlier test's warm zygote, say) are not the
+    # grader's orphans.
+    known = frozenset(_adopted())
+    proc = subprocess.Popen(
         [sys.executable, "-m", "simlab", "grade", "--no-progress", *args],
         env=env,
         stdout=subprocess.PIPE,
@@ -127,6 +131,8 @@ def _grader(*args: str, point: str | None = None, sig: str = "") -> subprocess.P
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    proc.known = known | {proc.pid}
+    return proc
 
 
 def _run(proc: subprocess.Popen) -> tuple[int, str, str]:
@@ -134,16 +140,16 @@ def _run(proc: subprocess.Popen) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
-def _no_process_left(grader: int) -> None:
+def _no_process_left(grader: subprocess.Popen) -> None:
     """The grader's orphans (adopted here) end within moments: each jail dies with its parent."""
     end = time.monotonic() + 10
-    left = _adopted()
+    left = _adopted(grader.known)
     while left and time.monotonic() < end:
         time.sleep(0.05)
-        left = _adopted()
+        left = _adopted(grader.known)
     for pid in left:
         _kill_and_reap(pid)
-    assert left == [], f"processes of grader {grader} outlived it"
+    assert left == [], f"processes of grader {grader.pid} outlived it"
 
 
 def _class(folder: Path) -> Path:
@@ -156,7 +162,7 @@ def _interrupted(proc: subprocess.Popen, sig: str) -> tuple[str, str]:
     """Wait for the interrupted grader; check how it ended and that nothing of it is left
     (after SIGKILL: until the next grader has run; the caller checks that)."""
     status, out, err = _run(proc)
-    _no_process_left(proc.pid)
+    _no_process_left(proc)
     if sig == "SIGKILL":
         assert status == -signal.SIGKILL, err
     else:
@@ -241,6 +247,24 @@ os._exit(0)
 
 
 def test_does_a_jail_started_as_its_grader_dies_die_too():
+    known = frozenset(_adopted())
     starter = subprocess.Popen([sys.executable, "-c", _ORPHANING])
+    starter.known = known | {starter.pid}
     assert starter.wait(60) == 0
-    _no_process_left(starter.pid)
+    _no_process_left(starter)
+
+
+def test_is_a_child_from_before_the_grader_not_taken_for_its_orphan():
+    """A child this process had before a grader started (an earlier test's warm zygote, say)
+    is neither blamed on the grader nor ended by the check."""
+    earlier = subprocess.Popen(["sleep", "60"])
+    try:
+        known = frozenset(_adopted())
+        grader = subprocess.Popen([sys.executable, "-c", "pass"])
+        grader.known = known | {grader.pid}
+        assert grader.wait(60) == 0
+        _no_process_left(grader)
+        assert earlier.poll() is None
+    finally:
+        earlier.kill()
+        earlier.wait()
