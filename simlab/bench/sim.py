@@ -8,11 +8,12 @@ of one million bare SimPy timeouts measured in the same process.
 
 Goals: ``:memory:`` at least 0.6x ``MemoryLedger``; the run over ``:memory:`` at most
 :data:`WIDGET_GOAL` of one million bare timeouts, judged on CPU time (this process's: the
-simulation and the yardstick are single-threaded), which a machine busy with other work changes far
-less than wall time; the wall-clock ratio is reported beside it. The histories of the three runs must be identical: the ledgers implement one
-contract, so the same seed tells the same story. Checking a run (the replay through the protocol's
-model and every rule, :func:`simlab.checker.check`) is timed on its own, on the same history, and
-reported as a share of the ``simulate`` call that includes it (goal: at most :data:`CHECK_GOAL`).
+simulation and the yardstick are single-threaded), which a machine busy with other work changes
+far less than wall time; the wall-clock ratio is reported beside it. The histories of the three
+runs must be identical: the ledgers implement one contract, so the same seed tells the same story.
+Checking a run (the replay through the protocol's model and every rule,
+:func:`simlab.checker.check`) is timed on its own, on the same history, and reported as a share of
+the ``simulate`` call that includes it (goal: at most :data:`CHECK_GOAL`).
 """
 
 from __future__ import annotations
