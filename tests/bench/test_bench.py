@@ -75,7 +75,7 @@ def test_does_bench_sim_compare_three_ledgers_on_one_story():
 
 
 def test_does_the_mmc_bench_agree_with_erlang_c_and_name_its_engines():
-    out = bench_mmc(400, rounds=1, replications=4, warm_up=50)
+    out = bench_mmc(100, rounds=1, replications=2, warm_up=10)
     engines = [r["engine"] for r in out["rows"]]
     assert engines[-2:] == ["MemoryLedger", "Ledger(':memory:')"]
     assert ("Ciw" in engines) == ciw_available()
