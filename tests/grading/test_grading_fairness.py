@@ -165,6 +165,39 @@ def test_does_every_world_defeat_an_absorber_that_sets_aside_only_newer_versions
     assert orders == {True, False}  # which story gets the older version is drawn
 
 
+def test_does_every_world_defeat_an_absorber_that_folds_or_strips_names():
+    from simlab.grading.checks.events.absorber import exact_names, reference_releases
+
+    folds = (str.lower, str.casefold, str.strip, str.lstrip, str.rstrip)
+    for seed in SEEDS:
+        with judged_in(seed):
+            stream, names = exact_names()
+        assert len(set(names.tasks.values())) == len(names.tasks), seed  # one to one
+        assert len(set(names.keys.values())) == len(names.keys), seed
+        world = [names.delivery(d) for d in stream]
+        counts = [len(batch) for batch in reference_releases(world)]
+        for fold in folds:
+            for field in ("task_id", "idempotency_key"):
+                # an absorber that folds a field decides as the kit does on the folded stream
+                folded = [{**d, field: fold(d[field])} for d in world]
+                wrong = [len(batch) for batch in reference_releases(folded)]
+                assert wrong != counts, (seed, fold.__name__, field)
+
+
+def test_does_every_world_defeat_a_narrowing_that_pools_collections_and_tools():
+    from simlab.grading.checks.events import children, reference_is_narrowing
+    from simlab.grading.checks.events.world import grant_world
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            world = grant_world()
+        parent = world.parent()
+        pool = set(parent["collections"] + parent["tools"])
+        for child in children(world)["crossed"]:
+            assert reference_is_narrowing(parent, child) is False, seed
+            assert set(child["collections"] + child["tools"]) <= pool, seed
+
+
 # ------------------------------------------------------------------------ the corpus, many worlds
 #: ``SIMLAB_WORLDS=N`` grades every answer of the corpus (``tests/submissions``) in N worlds
 #: besides seed 0 (minutes per exercise, so not in ``make test``): no wrong answer may earn the
