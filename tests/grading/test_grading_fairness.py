@@ -206,21 +206,22 @@ SWEEP_WORLDS = int(os.environ.get("SIMLAB_WORLDS", "0") or 0)
 CORPORA = ("fencing", "rubric", "leases", "histories", "checkpoints", "release", "events")
 
 
+@pytest.mark.jail
 @pytest.mark.skipif(not SWEEP_WORLDS, reason="set SIMLAB_WORLDS=N to grade the corpus in N worlds")
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_does_every_corpus_answer_get_what_it_is_worth_in_many_worlds(corpus):
     import copy
     import importlib
 
-    from submissions.grading import exercise_of
-
     from simlab.grading.grader import _grade_question
     from simlab.grading.notebook import cell_question, cell_role
     from simlab.grading.runtime import Runtime, plan
+    from tests.submissions.grading import exercise_of
 
     seeds = [seed_for(f"sweep-{n}".encode(), "worlds") for n in range(SWEEP_WORLDS)]
     wrong = []
-    for name, question, source, most, _ in importlib.import_module(f"submissions.{corpus}").ANSWERS:
+    answers = importlib.import_module(f"tests.submissions.{corpus}").ANSWERS
+    for name, question, source, most, _ in answers:
         exercise = exercise_of(question)
         q = exercise.question(question)
         nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
