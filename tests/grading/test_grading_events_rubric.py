@@ -5,7 +5,8 @@ Each answer of ``tests/submissions/events.py`` replaces one answer cell of
 ``solutions/06_events_and_permissions.ipynb``; only that question's hidden check runs, in the
 real sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a
 classic mistake gets at most its listed points (at most half of the question for a mistake of
-the core idea). Every feedback line is then scanned for the hidden inputs and its length.
+the core idea); one in ``EXACTLY`` gets exactly them (it loses one criterion, no more). Every
+feedback line is then scanned for the hidden inputs and its length.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.events.world import grant_world
 from tests.submissions import hidden
-from tests.submissions.events import ANSWERS
+from tests.submissions.events import ANSWERS, EXACTLY
 from tests.submissions.grading import check_answer, check_feedback, each_answer
 
 EXERCISE = EXERCISES["events"]
@@ -24,8 +25,10 @@ EXERCISE = EXERCISES["events"]
 @pytest.mark.jail
 @each_answer(ANSWERS)
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
-    feedback = check_answer(question, source, most, says).feedback
-    check_feedback(name, feedback, hidden.events())
+    grade = check_answer(question, source, most, says)
+    if name in EXACTLY:  # it keeps every other criterion's points
+        assert grade.points == most, grade.feedback
+    check_feedback(name, grade.feedback, hidden.events())
 
 
 def test_does_one_core_criterion_weigh_half():

@@ -165,6 +165,39 @@ def test_does_every_world_defeat_an_absorber_that_sets_aside_only_newer_versions
     assert orders == {True, False}  # which story gets the older version is drawn
 
 
+def test_does_every_world_defeat_an_absorber_that_folds_or_strips_names():
+    from simlab.grading.checks.events.absorber import exact_names, reference_releases
+
+    folds = (str.lower, str.casefold, str.strip, str.lstrip, str.rstrip)
+    for seed in SEEDS:
+        with judged_in(seed):
+            stream, names = exact_names()
+        assert len(set(names.tasks.values())) == len(names.tasks), seed  # one to one
+        assert len(set(names.keys.values())) == len(names.keys), seed
+        world = [names.delivery(d) for d in stream]
+        counts = [len(batch) for batch in reference_releases(world)]
+        for fold in folds:
+            for field in ("task_id", "idempotency_key"):
+                # an absorber that folds a field decides as the kit does on the folded stream
+                folded = [{**d, field: fold(d[field])} for d in world]
+                wrong = [len(batch) for batch in reference_releases(folded)]
+                assert wrong != counts, (seed, fold.__name__, field)
+
+
+def test_does_every_world_defeat_a_narrowing_that_pools_collections_and_tools():
+    from simlab.grading.checks.events import children, reference_is_narrowing
+    from simlab.grading.checks.events.world import grant_world
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            world = grant_world()
+        parent = world.parent()
+        pool = set(parent["collections"] + parent["tools"])
+        for child in children(world)["crossed"]:
+            assert reference_is_narrowing(parent, child) is False, seed
+            assert set(child["collections"] + child["tools"]) <= pool, seed
+
+
 # ------------------------------------------------------------------------ the corpus, many worlds
 #: ``SIMLAB_WORLDS=N`` grades every answer of the corpus (``tests/submissions``) in N worlds
 #: besides seed 0 (minutes per exercise, so not in ``make test``): no wrong answer may earn the
@@ -173,21 +206,22 @@ SWEEP_WORLDS = int(os.environ.get("SIMLAB_WORLDS", "0") or 0)
 CORPORA = ("fencing", "rubric", "leases", "histories", "checkpoints", "release", "events")
 
 
+@pytest.mark.jail
 @pytest.mark.skipif(not SWEEP_WORLDS, reason="set SIMLAB_WORLDS=N to grade the corpus in N worlds")
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_does_every_corpus_answer_get_what_it_is_worth_in_many_worlds(corpus):
     import copy
     import importlib
 
-    from submissions.grading import exercise_of
-
     from simlab.grading.grader import _grade_question
     from simlab.grading.notebook import cell_question, cell_role
     from simlab.grading.runtime import Runtime, plan
+    from tests.submissions.grading import exercise_of
 
     seeds = [seed_for(f"sweep-{n}".encode(), "worlds") for n in range(SWEEP_WORLDS)]
     wrong = []
-    for name, question, source, most, _ in importlib.import_module(f"submissions.{corpus}").ANSWERS:
+    answers = importlib.import_module(f"tests.submissions.{corpus}").ANSWERS
+    for name, question, source, most, _ in answers:
         exercise = exercise_of(question)
         q = exercise.question(question)
         nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))

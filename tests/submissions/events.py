@@ -768,6 +768,53 @@ class Absorber:
         return [event] if event["version"] == 1 else []
 """
 
+# Reads "a task ID compared whole" as a name whatever its capitals: `T1` and `t1` are one task.
+TASKS_WITHOUT_CASE = """
+class Absorber:
+    def __init__(self):
+        self.next_seq, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq = event["task_id"].lower(), event["seq"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next_seq.setdefault(task, 1)
+        if seq in keys or seq < nxt or event["idempotency_key"] in keys.values():
+            return []
+        keys[seq] = event["idempotency_key"]
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next_seq[task] = nxt
+        return out
+"""
+
+# Tidies keys before comparing them: `K` and `k `, or ` k`, are one key.
+KEYS_TIDIED = """
+class Absorber:
+    def __init__(self):
+        self.tasks = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        t = self.tasks.setdefault(event["task_id"], {"next": 1, "waiting": {}, "keys": {}})
+        seq, key = event["seq"], event["idempotency_key"].strip().lower()
+        if seq < t["next"] or seq in t["keys"] or key in t["keys"].values():
+            return []
+        t["keys"][seq] = key
+        t["waiting"][seq] = event
+        out = []
+        while t["next"] in t["waiting"]:
+            out.append(t["waiting"].pop(t["next"]))
+            t["next"] += 1
+        return out
+"""
+
 # --- narrowing: answers that foresee their world --------------------------------------------
 
 # The tenant compared by its beginning: a grant for `acme-labs` passes for `acme`.
@@ -865,6 +912,21 @@ def is_narrowing(parent, child):
             and len(child["tools"]) <= len(parent["tools"]))
 """
 
+# Reads "every collection and every tool of the child held by the parent" as one pool of
+# names: a child's collection passes when the parent holds it as a tool.
+POOLED_NAMES = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return set(child["collections"] + child["tools"]) <= set(
+        parent["collections"] + parent["tools"])
+"""
+
+#: Answers that lose the points of the one criterion whose sentence they break, and no more.
+EXACTLY = ("tasks-without-case", "keys-tidied", "pooled-names")
+
 #: (name, question, source, points at most, words the feedback must contain)
 ANSWERS = [
     ("heap-absorber", "absorber", HEAP_ABSORBER, 6, "all"),
@@ -916,4 +978,9 @@ ANSWERS = [
     ("typed-in-parent", "narrowing", TYPED_IN_PARENT, 0, "the same grant"),
     ("self-check-answers", "narrowing", SELF_CHECK_ANSWERS, 2, "extra collection"),
     ("narrowing-detects-the-world", "narrowing", NARROWING_DETECTS_THE_WORLD, 2, "extra"),
+    # answers that read "compared whole" or "held by the parent" loosely: each loses the points
+    # of the criterion whose sentence it breaks, and only those
+    ("tasks-without-case", "absorber", TASKS_WITHOUT_CASE, 3, "differ only in capitals"),
+    ("keys-tidied", "absorber", KEYS_TIDIED, 3, "differ only in capitals"),
+    ("pooled-names", "narrowing", POOLED_NAMES, 2, "tools as a collection"),
 ]

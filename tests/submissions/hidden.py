@@ -14,7 +14,7 @@ from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
 from simlab.grading.checks.checkpoints.guard import WORLD_NAMES
 from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.events import BUS_STREAMS, children
-from simlab.grading.checks.events.absorber import similar_names
+from simlab.grading.checks.events.absorber import exact_names, similar_names
 from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
@@ -59,6 +59,7 @@ def events() -> list[str]:
             words += [child["tenant"], *child["collections"], *child["tools"]]
     words += sorted(world.strings())
     words += sorted(generated_names().strings()) + sorted(similar_names()[1].strings())
+    words += sorted(exact_names()[1].strings())
     words += list(TASK_STEMS)  # every drawn task name holds one
     return sorted({w for w in words if len(w) >= 4} | {"[", "{"})
 

@@ -12,7 +12,8 @@ counterexample is the feedback.
 Every stream is offered in the submission's hidden world
 (:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
-``seq`` together into another task's. A part offers dicts made and kept in the sandbox, so only
+``seq`` together into another task's, another offers tasks and keys whose names differ only in
+capitals or in white space around them. A part offers dicts made and kept in the sandbox, so only
 those very dicts count as handed back.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
@@ -149,6 +150,7 @@ STREAMS = {
     "version": say("stream_version"),
     "version-then-known": say("stream_version_then_known"),
     "similar": say("stream_similar"),
+    "exact": say("stream_exact"),
 }
 
 
@@ -240,7 +242,8 @@ ABSORBER_RUBRIC = (
         "long after their event was released, also a key seen for its task under another seq), "
         "an event beyond a gap waits, the run behind it is released in the offer that fills the "
         "gap, and tasks are independent (one task's gap or keys never hold back another); task "
-        "IDs and keys are compared whole. Also checked on generated streams against the kit's "
+        "IDs and keys are compared whole, as given (other capitals, or white space around a "
+        "name, make another task or key). Also checked on generated streams against the kit's "
         "EventAbsorber.",
         core=True,
         mistakes=(
@@ -252,6 +255,7 @@ ABSORBER_RUBRIC = (
             "shares seen keys across tasks",
             "tells tasks or keys apart by a prefix or a part, or by task and seq run together",
             "reads the task or the seq from the key",
+            "compares task IDs or keys without case, or with white space stripped",
         ),
         properties=(
             "On generated streams of up to three tasks whose keys and seqs repeat within and "
@@ -261,7 +265,8 @@ ABSORBER_RUBRIC = (
         text=ORDER_TEXT,
         world=(
             "Every stream is offered with task names and opaque keys drawn from the world (some "
-            "a prefix or a part of another, one task's name the other's and a digit), drawn "
+            "a prefix or a part of another, one task's name the other's and a digit, tasks and "
+            "keys whose names differ only in capitals or white space around them), drawn "
             "payloads, and bus seeds drawn for the duplicated and reordered streams, so an "
             "answer tuned to the notebook's t1 and t2, to the keys' layout or to one stream "
             "fails."
@@ -455,6 +460,11 @@ def _once_in_order(
         stream, names = similar_names()
         replay(stream, "similar", names)
 
+    @t.part
+    def names_compared_exactly():
+        stream, names = exact_names()
+        replay(stream, "exact", names)
+
 
 def similar_names() -> tuple[list[dict], Names]:
     """A story of names that begin with or hold one another, and its swap: task ``Q`` is
@@ -480,6 +490,35 @@ def similar_names() -> tuple[list[dict], Names]:
     # with it); each task's third key holds the others.
     r, s = stems
     names.keys.update(r1=r + tail, r2=r, r3=letter + r + tail, s1=s, s2=s + tail, s3=letter + s)
+    return stream, names
+
+
+#: White space a drawn name may get around it, in names that differ only by it.
+_SPACES = (" ", "\t", "  ")
+
+
+def exact_names() -> tuple[list[dict], Names]:
+    """A story of names that differ only in capitals or in white space around them, and its
+    swap: task ``F`` is task ``E``'s name in other capitals, ``G`` and ``H`` are ``E``'s name
+    with white space after it and before it, each task numbered from 1 and the four
+    interleaved after ``E`` is well along; in task ``K`` the keys of seqs 1 to 4 are one drawn
+    key in capitals, as drawn, with white space after it and before it (each name one of a
+    kind: drawn names are in lower case, without white space). The kit releases every
+    event once, so an answer that folds capitals or strips white space from a task ID or a key
+    takes two tasks, or two events, for one."""
+    source = rng(f"{_label('exact')}/twins")
+    family = [_event(task, seq) for task, seq in (("E", 1), ("E", 2), ("F", 1), ("G", 1))]
+    family += [_event(task, seq) for task, seq in (("F", 2), ("H", 1), ("G", 2), ("H", 2))]
+    keyed = [_event("K", seq, key=f"k{seq}") for seq in (1, 2, 3, 4)]
+    stream = [*family, *keyed, _event("K", 2, key="k2"), family[2]]  # duplicates still go
+    names = stream_names(_label("exact"), stream)
+    task = names.tasks["E"]
+    names.tasks["F"] = source.choice((task.upper(), task[:1].upper() + task[1:]))
+    names.tasks["G"] = task + source.choice(_SPACES)
+    names.tasks["H"] = source.choice(_SPACES) + task
+    key = names.keys["k2"]  # drawn in lower case: its capitals are no other drawn key
+    after, before = source.choice(_SPACES), source.choice(_SPACES)
+    names.keys.update(k1=key.upper(), k2=key, k3=key + after, k4=before + key)
     return stream, names
 
 

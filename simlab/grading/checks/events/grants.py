@@ -216,7 +216,8 @@ def _pair(**child: Any) -> tuple[dict, dict]:
 
 
 #: Pairs played before the generated ones: each twist once, on a parent holding two names of
-#: each kind, then a reordered narrowing; repeated names.
+#: each kind, then a reordered narrowing, then a child naming one of the parent's tools as a
+#: collection and one of its collections as a tool; repeated names.
 FIRST_PAIRS = {
     "core": [
         _pair(tools=["mail", "search", "SEARCH"]),
@@ -230,6 +231,7 @@ FIRST_PAIRS = {
         _pair(collections=["docs", "hr"]),
         _pair(tools=["shell"]),
         _pair(tools=["mail", "search"], collections=["wiki", "docs"]),
+        _pair(collections=["docs", "search"], tools=["wiki"]),
     ],
     "repeats": [_pair(collections=["docs", "docs"])],
 }

@@ -28,6 +28,7 @@ EN = {
     "stream_version": "an event of an unknown version",
     "stream_version_then_known": "an unknown version, then the known one of its seq",
     "stream_similar": "tasks and keys whose names begin with, or hold, one another",
+    "stream_exact": "tasks and keys whose names differ only in capitals or in spaces around them",
     "why_twice": (
         "released the same seq of a task twice (a duplicate or a conflicting event got through)"
     ),
@@ -78,6 +79,10 @@ EN = {
     "child_extra_collection": "a grant with an extra collection",
     "child_extra_tool_fewer_collections": "a grant with an extra tool and fewer collections",
     "child_extra_tool": "a grant with an extra tool",
+    "child_crossed": (
+        "a grant naming one of the parent's tools as a collection, or one of its collections "
+        "as a tool"
+    ),
     "child_other_tenant": "another tenant's grant with fewer rights",
     "child_other_version": "a grant at another version",
     "child_revoked": "a revoked grant",
@@ -136,6 +141,7 @@ ZH = {
     "stream_version": "一个未知版本的事件",
     "stream_version_then_known": "先来一个未知版本的事件，再来同一 seq 的已知版本",
     "stream_similar": "名称互为前缀或互相包含的任务和键",
+    "stream_exact": "名称只在大小写或首尾空白上不同的任务和键",
     "why_twice": "把同一任务的同一个 seq 释放了两次（重复或冲突的事件漏了过去）",
     "why_version": "释放了一个版本不是 {version} 的事件",
     "why_set_aside": "释放了一个本应搁置的事件",
@@ -168,6 +174,7 @@ ZH = {
     "child_extra_collection": "多一个集合的授权",
     "child_extra_tool_fewer_collections": "多一个工具但集合更少的授权",
     "child_extra_tool": "多一个工具的授权",
+    "child_crossed": "把父授权的某个工具当作集合（或把某个集合当作工具）列出的授权",
     "child_other_tenant": "另一个租户的、权限更少的授权",
     "child_other_version": "另一个版本的授权",
     "child_revoked": "已撤销的授权",

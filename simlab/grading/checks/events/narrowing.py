@@ -2,8 +2,9 @@
 dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``child`` is a
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
 grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
-collections, sets of the same size but other members, names differing only in case, repeated
-names (with and without a name the parent lacks). Beside them, each criterion has a property on
+collections, sets of the same size but other members, names differing only in case, one of
+the parent's tools named as a collection (and the reverse), repeated names (with and without a
+name the parent lacks). Beside them, each criterion has a property on
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
 counterexample is the feedback.
 
@@ -65,6 +66,7 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
         "extra_collection": [child(collections=[c[0], other_c])],
         "extra_tool_fewer_collections": [child(collections=[c[0]], tools=[other_t])],
         "extra_tool": [child(tools=[*tl, other_t])],
+        "crossed": [child(collections=[c[0], tl[0]]), child(tools=[tl[1], c[1]])],
         "other_tenant": [child(tenant=world.other_tenant, collections=[c[0]])],
         "other_version": [
             child(version=world.version + 1),
@@ -87,6 +89,10 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
 KINDS = tuple(children(grant_world()))
 
 #: The sentences of the exercise text each criterion checks.
+SUBSET_TEXT = (
+    "The kit gives a sub-agent `parent.narrow(collections=..., tools=...)`: same tenant, same "
+    "version, a subset of each, and nothing at all from a revoked grant."
+)
 SAME_TEXT = (
     "Both grants must be for the same tenant, at the same version, and neither may be revoked."
 )
@@ -103,10 +109,11 @@ NARROWING_RUBRIC = (
         3,
         "The child narrows on every dimension: the same tenant, the same version, neither grant "
         "revoked, and every collection and every tool of the child held by the parent, compared "
-        "as sets of exact names (the same grant, fewer rights and the empty grant pass; an extra "
-        "name, as many names but other ones, other capitals, or a name that begins with or is "
-        "part of a held one, in a name or the tenant, fail). Also checked on generated grants "
-        "against Grant.narrow.",
+        "as sets of exact names, the child's collections among the parent's collections and its "
+        "tools among its tools (the same grant, fewer rights and the empty grant pass; an extra "
+        "name, as many names but other ones, other capitals, a name that begins with or is part "
+        "of a held one, in a name or the tenant, or a collection named like one of the parent's "
+        "tools or the reverse, fail). Also checked on generated grants against Grant.narrow.",
         core=True,
         mistakes=(
             "compares sizes instead of members",
@@ -115,18 +122,20 @@ NARROWING_RUBRIC = (
             "ignores the tenant, the version or revocation",
             "compares names (or the tenant) by a prefix or a part",
             "ignores the parent (a grant typed in from the notebook)",
+            "pools collections and tools into one set of names",
         ),
         properties=(
             "On generated parent and child grants, each child differing in at most one way "
             "(an extra name, a name in other capitals, another tenant, version or a revoked "
             "grant), your answer is Grant.narrow's.",
         ),
-        text=(SAME_TEXT, HELD_TEXT, NAMES_TEXT),
+        text=(SUBSET_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT),
         world=(
             "The parent's tenant, version, collections and tools are drawn from the world "
             "(never the notebook's acme grant), with another tenant whose name begins with the "
             "parent's or the reverse, and names the parent lacks that begin with or are part of "
-            "names it holds; the generated grants are offered with drawn names too."
+            "names it holds, and children naming one of the parent's tools as a collection or "
+            "the reverse; the generated grants are offered with drawn names too."
         ),
     ),
     Criterion(
@@ -203,6 +212,10 @@ def narrowing_check(s: Student, t: Tally) -> None:
     @t.part
     def whole_names():
         judge(("similar_tenant", "longer_name", "shorter_name"))
+
+    @t.part
+    def collections_and_tools_apart():
+        judge(("crossed",))
 
     @t.part
     def generated_grants():
