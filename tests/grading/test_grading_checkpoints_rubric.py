@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from simlab.agent.example import example_world
+from simlab.grading.checks.checkpoints.changes import WORLD_CHANGES
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
@@ -27,6 +28,7 @@ from simlab.grading.checks.checkpoints.guard import (
     checkpoints_at,
     drawn_world,
     gave,
+    not_running,
     reference_codes,
     said_change,
     where,
@@ -83,12 +85,18 @@ def test_does_every_guard_sentence_translate_and_fit():
                 seen += 1
     assert seen > len(cases) * len(POSITIONS)
     drawn, in_world = drawn_world()
-    for (n, position), cp in in_world.items():
-        for label in (UNCHANGED, *CHANGES):
-            if label != UNCHANGED and not CHANGES[label][0](cp):
+    every = CHANGES | WORLD_CHANGES
+    played = [(at, cp, "world_at", {}) for at, cp in in_world.items()]
+    played += [
+        (at, cp, "world_at_status", {"status": repr(cp["status"])})
+        for at, cp in not_running(in_world).items()
+    ]
+    for (n, position), cp, key, status in played:
+        for label in (UNCHANGED, *every):
+            if label != UNCHANGED and not every[label][0](cp):
                 continue
-            world = drawn if label == UNCHANGED else CHANGES[label][1](drawn, cp)
-            at = say("world_at", n=n, position=repr(position), change=said_change(label))
+            world = drawn if label == UNCHANGED else every[label][1](drawn, cp)
+            at = say(key, n=n, position=repr(position), change=said_change(label), **status)
             for verdict in VERDICTS:
                 said = gave(reference_codes(cp, world), verdict, at)
                 assert untranslated(said) == [], said

@@ -105,6 +105,64 @@ def test_does_every_world_defeat_every_joined_cache_key():
             assert any(key(*a) == key(*b) for a, b in pairs), (seed, sep)
 
 
+def test_does_every_world_defeat_a_cache_key_that_folds_or_cuts_a_field():
+    """The tenant's capitals folded, or an index version cut to its first or last three
+    digits: in every world two searches the kit keeps apart share such a key."""
+    from simlab.agent.retrieval import cache_key, normalize_query
+    from simlab.grading.checks.checkpoints.cache import drawn_requests
+
+    def folded(tenant, pv, index, query):
+        return (tenant.lower(), pv, index, normalize_query(query))
+
+    def first(tenant, pv, index, query):
+        return (tenant, pv, str(index)[:3], normalize_query(query))
+
+    def last(tenant, pv, index, query):
+        return (tenant, pv, index % 1000, normalize_query(query))
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            pairs = [(tuple(a.values()), tuple(b.values())) for a, b, _ in drawn_requests()[1]]
+        for a, b in pairs:
+            assert cache_key(*a) != cache_key(*b), (seed, a, b)
+        for key in (folded, first, last):
+            assert any(key(*a) == key(*b) for a, b in pairs), seed
+
+
+def test_does_every_world_stop_a_task_whatever_its_status_and_miss_a_withdrawn_figure():
+    """In every world, each status other than running is drawn for a task the kit's guard
+    stops under some change (a guard that lets it go on by its status fails there), and a
+    withdrawn stock figure is missing while a document of the same ID stands at the cited
+    version (a guard that falls back on the document fails there)."""
+    from simlab.grading.checks.checkpoints.changes import CHANGES, STOPPING, WORLD_CHANGES
+    from simlab.grading.checks.checkpoints.guard import (
+        OTHER_STATUSES,
+        drawn_world,
+        not_running,
+        reference_codes,
+    )
+
+    applies, withdraw = WORLD_CHANGES["cited stock figure withdrawn"]
+    for seed in SEEDS[:100]:
+        with judged_in(seed):
+            world, in_world = drawn_world()
+            others = not_running(in_world)
+        stopped = {
+            cp["status"]
+            for cp in others.values()
+            for label in STOPPING
+            if CHANGES[label][0](cp) and reference_codes(cp, CHANGES[label][1](world, cp))
+        }
+        assert stopped == set(OTHER_STATUSES), seed
+        docs = {d["doc_id"]: d for d in world["documents"]}
+        cited = [cp for (_, p), cp in in_world.items() if p != "done" and applies(cp)]
+        assert cited, seed
+        for cp in cited:
+            (ref,) = [e for e in cp["evidence"] if e["source"] == "inventory-api"]
+            assert docs[ref["doc_id"]]["version"] == ref["version"], seed
+            assert reference_codes(cp, withdraw(world, cp)) == ["document-missing"], seed
+
+
 def test_does_every_world_defeat_a_recipient_matched_by_substring():
     from simlab.grading.checks.release.injection import (
         _with_mails,

@@ -641,3 +641,50 @@ ANSWERS += [
     ("tenant-family-key", "cache-key", TENANT_FAMILY_KEY, 2, "the grader's world"),
     ("world-reading-key", "cache-key", WORLD_READING_KEY, 2, "got the same key"),
 ]
+
+# Written from the exercise text alone, each agreeing with the kit wherever a world never
+# holds the case its sentence is about.
+
+# The tenant's capitals folded: `Acme` and `acme` are two tenants to the kit, one to this key.
+CASE_FOLDED_TENANT_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant.lower(), permission_version, index_version, normalize_query(query))
+"""
+
+# The index version cut to its first three digits: edits 1000 and 1001 share an entry.
+INDEX_PREFIX_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version, str(index_version)[:3], normalize_query(query))
+"""
+
+# A checkpoint let go by its status: only a next step "done" exempts one, and a task stopped
+# for review or marked completed before its last step is re-checked all the same.
+STATUS_EXEMPT_GUARD = SETS_GUARD.replace(
+    'if step == "done":', 'if step == "done" or checkpoint["status"] != "running":'
+)
+
+# A withdrawn stock figure read from a document of the same ID: it no longer exists.
+STOCK_FROM_DOCUMENT_GUARD = SETS_GUARD.replace(
+    'fact = world["stock"].get(ref["doc_id"])',
+    'fact = world["stock"].get(ref["doc_id"]) or docs.get(ref["doc_id"])',
+)
+
+# Correct: `graph_version` written as the one graph v1 knew. Every valid v1 record holds
+# `answer-email/1` (the kit refuses any other), so it keeps its value on every input.
+CONSTANT_GRAPH_MIGRATION = _SOLUTION_MIGRATION.replace(
+    '"graph_version": v1["graph_version"],', '"graph_version": "answer-email/1",'
+)
+
+ANSWERS += [
+    ("case-folded-tenant-key", "cache-key", CASE_FOLDED_TENANT_KEY, 2, "no other capitals"),
+    ("index-prefix-key", "cache-key", INDEX_PREFIX_KEY, 2, "differ in the index version"),
+    ("status-exempt-guard", "resume-guard", STATUS_EXEMPT_GUARD, 2, "(status '"),
+    (
+        "stock-from-document-guard",
+        "resume-guard",
+        STOCK_FROM_DOCUMENT_GUARD,
+        5,
+        "cited stock figure withdrawn",
+    ),
+    ("constant-graph-migration", "pure-migration", CONSTANT_GRAPH_MIGRATION, 5, "all"),
+]

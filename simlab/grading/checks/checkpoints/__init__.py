@@ -30,9 +30,11 @@ Each question is also judged in a world drawn for its grading
 (:mod:`~simlab.grading.checks.hidden_world`), so no answer can foresee its inputs: v1 records
 with drawn names and versions (:func:`~simlab.grading.checks.checkpoints.migration.drawn_v1`);
 the example world with its tenants, task IDs, SKU and versions drawn anew beside tenants,
-collections and tools whose names hold the real ones
-(:func:`~simlab.grading.checks.checkpoints.guard.drawn_world`); questions the notebook never
-asks, reworded, and request pairs that differ by a value holding the other's
+collections and tools whose names hold the real ones, and a document whose ID is the SKU's
+(:func:`~simlab.grading.checks.checkpoints.guard.drawn_world`), each task once more with a
+status other than running (:func:`~simlab.grading.checks.checkpoints.guard.not_running`);
+questions the notebook never asks, reworded, and request pairs that differ by a value holding
+the other's, by the tenant's capitals or by an index version's last digits
 (:func:`~simlab.grading.checks.checkpoints.cache.drawn_requests`). Feedback never names what
 was drawn (each question's ``hidden``).
 """

@@ -84,6 +84,7 @@ CACHE_RUBRIC = (
             "leaves the tenant out",
             "leaves the permission version out",
             "leaves the index version out",
+            "folds the tenant's capitals, or keeps only a part of a version",
         ),
         properties=(
             "On generated pairs of requests that differ in one field that can change the "
@@ -101,9 +102,10 @@ CACHE_RUBRIC = (
         world=(
             "Each grading draws pairs of searches that differ in one field by a value that "
             "holds the other's (tenants `t` and `t-labs`, permission versions `v3:public` "
-            "and `v31:public` or `v3:public,t-internal`, index versions 4 and 41) with drawn "
-            "tenants and questions; a key that keeps a prefix of a field, or knows the "
-            "check's scripts, shares an entry there."
+            "and `v31:public` or `v3:public,t-internal`, index versions 4 and 41), by capitals "
+            "(tenants `t` and `T`) or by last digits (index versions 4127, 4128 and 7127), with "
+            "drawn tenants and questions; a key that keeps part of a field, folds capitals, or "
+            "knows the check's scripts, shares an entry there."
         ),
     ),
     Criterion(
@@ -485,7 +487,8 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     swapped, a word left out), with whether ``normalize_query`` makes them equal; and pairs
     that differ in one field that can change the answer, by a value that holds the other's
     (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
-    ``v3:public,t-internal``, index versions ``4`` and ``41``), with that field's name."""
+    ``v3:public,t-internal``, index versions ``4`` and ``41``), by capitals (``t``, ``T``)
+    or by last digits (index versions ``4127``, ``4128``, ``7127``): with the field's name."""
     r = rng("checkpoints/cache-key")
     questions = []
     for question in r.sample(_QUESTIONS, 3):
@@ -518,11 +521,15 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
             ("tenant", f"{tenant}-labs"),
             ("tenant", f"{tenant[0]}-{tenant}"),
             ("tenant", tenant[:-1]),
+            ("tenant", tenant.upper()),
             ("permission_version", f"v{n}{r.randint(0, 9)}:public"),
             ("permission_version", f"v{n}:public,{tenant}-internal"),
             ("index_version", index * 10 + r.randint(0, 9)),
         ):
             apart.append((base, {**base, field: value}, field))
+        edits, field = r.randint(100, 999) * 10 + r.randint(0, 8), "index_version"
+        for later in (edits + 1, edits + 1000 * r.randint(1, 9)):  # same first or last digits
+            apart.append(({**base, field: edits}, {**base, field: later}, field))
     r.shuffle(questions)
     r.shuffle(apart)
     return questions, apart

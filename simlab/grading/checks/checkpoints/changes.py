@@ -23,6 +23,7 @@ __all__ = [
     "POSITIONS",
     "UNCHANGED",
     "CHANGES",
+    "WORLD_CHANGES",
     "CORE_CHANGES",
     "STOPPING",
     "STOCK_CHANGES",
@@ -164,6 +165,23 @@ CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] 
 }
 
 
+def _drop_stock(world: dict, cp: dict) -> dict:
+    sku = _first_cited(cp, "inventory-api")
+    return {**world, "stock": {k: v for k, v in world["stock"].items() if k != sku}}
+
+
+#: Changes made in the grader's drawn world only (never in the example world, and never two at
+#: once): label -> (applies to this checkpoint?, change), as in :data:`CHANGES`. A stock figure
+#: withdrawn while a document of the same ID stays (the drawn world publishes one) no longer
+#: exists: its version is read from the stock figures, never from a document.
+WORLD_CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
+    "cited stock figure withdrawn": (
+        lambda cp: _first_cited(cp, "inventory-api") is not None,
+        _drop_stock,
+    ),
+}
+
+
 def _other_tool(cp: dict) -> str | None:
     """A tool of another step that the next step does not need (never ``inventory``)."""
     needed = _needed(cp)
@@ -218,8 +236,8 @@ MORE_CHANGES: dict[str, tuple[Callable[[World, dict], bool], Callable[[World, di
 
 
 def said_change(label: str) -> Message:
-    """The change ``label`` (of :data:`CHANGES`, :data:`MORE_CHANGES` or :data:`UNCHANGED`) as
-    feedback says it: its words are the key of its message."""
+    """The change ``label`` (of :data:`CHANGES`, :data:`WORLD_CHANGES`, :data:`MORE_CHANGES` or
+    :data:`UNCHANGED`) as feedback says it: its words are the key of its message."""
     return say(label.replace("'", "").replace(" ", "_"))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from simlab.agent.checkpoint import validate
 from simlab.agent.example import example_goals, example_world
 from simlab.agent.guard import GUARD_CODES
 from simlab.agent.world import TOOLS, Document, Grant, World
@@ -27,6 +28,7 @@ from simlab.grading.checks.checkpoints.changes import (
     STOCK_FIRST,
     STOPPING,
     UNCHANGED,
+    WORLD_CHANGES,
     applies,
     changed,
     checkpoints_at,
@@ -53,6 +55,8 @@ __all__ = [
     "gave",
     "checkpoints_at",
     "drawn_world",
+    "not_running",
+    "OTHER_STATUSES",
     "WORLD_NAMES",
     "reference_codes",
     "resume_guard_check",
@@ -82,9 +86,11 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     one after) with live grants to everything; the internal collection ``<tenant>-internal``
     granted beside collections whose names hold it or are held by it; every document, stock
     figure and grant at a drawn version; tools whose names hold a real tool's name deployed
-    and granted beside the real ones; drawn task IDs and SKUs. A guard that finds a grant, a
-    collection or a tool by prefix or substring, reads versions from anywhere but ``world``
-    or the checkpoint given, or knows the example's tasks, goes wrong in it.
+    and granted beside the real ones; drawn task IDs and SKUs; once the checkpoints are
+    written, a public document whose ID is the SKU, at the stock figure's version. A guard
+    that finds a grant, a collection or a tool by prefix or substring, reads versions from
+    anywhere but ``world`` or the checkpoint given (or a stock figure's from a document),
+    or knows the example's tasks, goes wrong in it.
     """
     r = rng("checkpoints/resume-guard")
     acme, globex = r.sample(WORLD_TENANTS, 2)
@@ -124,9 +130,41 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
             goal = {**goal, "sku": sku}
         goals[f"{word}-{r.randint(10, 99)}"] = (renamed[tenant], goal)
     written = checkpoints_at(world, goals)
+    # Published once the tasks have cited what they cite: a product sheet whose ID is the SKU,
+    # at the stock figure's version. A stock figure's version is read from the stock figures
+    # only; a guard that falls back on a document of the same ID misses a withdrawn figure.
+    for _ in range(world.stock(sku)[1]):
+        world.publish(sku, "The product sheet of this model.", "public")
     number = {task: n for n, task in enumerate(goals, 1)}
     world.approvals.clear()
     return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}
+
+
+#: The statuses a checkpoint before its last step may hold besides ``running``: stopped for
+#: review (:mod:`simlab.agent.review`), or ``completed`` (a v1 record could say so at any
+#: step, and its migration keeps it). Only a next step ``done`` exempts a checkpoint.
+OTHER_STATUSES = ("needs_review", "completed")
+
+
+def not_running(in_world: dict[tuple[int, str], dict]) -> dict[tuple[int, str], dict]:
+    """Each task of the drawn world (``in_world``, of :func:`drawn_world`) once more, at a
+    position before the last drawn from :func:`~simlab.grading.checks.hidden_world.rng`, with
+    a status of :data:`OTHER_STATUSES` (each in every world; a task stopped for review says
+    why, as a valid record must). The kit's guard judges them as it judges a running one."""
+    r = rng("checkpoints/resume-guard-status")
+    tasks = sorted({n for n, _ in in_world})
+    statuses = [*OTHER_STATUSES, *(r.choice(OTHER_STATUSES) for _ in tasks[2:])]
+    r.shuffle(statuses)
+    out = {}
+    for n, status in zip(tasks, statuses, strict=True):
+        position = r.choice(POSITIONS[:-1])
+        cp = {**in_world[(n, position)], "status": status, "review": []}
+        if status == "needs_review":
+            code = r.choice(("document-changed", "permission-revoked", "tool-missing"))
+            cp["review"] = [{"code": code, "detail": "stopped by an earlier check"}]
+        validate(cp)  # a record the kit refuses would be a bug of this module
+        out[(n, position)] = cp
+    return out
 
 
 #: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
@@ -139,13 +177,16 @@ GUARD_RUBRIC = (
         "next-step tool no longer granted stops it (permission-revoked); a cited document "
         "withdrawn, edited or no longer readable under the current grant stops it "
         "(document-missing, document-changed, document-forbidden); a next-step tool no longer "
-        "deployed stops it (tool-missing). An unchanged world lets it go on.",
+        "deployed stops it (tool-missing). An unchanged world lets it go on. Only a next step "
+        "done exempts a checkpoint: one stopped for review or marked completed before its last "
+        "step is re-checked all the same.",
         core=True,
         mistakes=(
             "trusts that the grant the checkpoint was written under still holds",
             "checks only one of permissions, documents and tools",
             "checks that a cited document exists but not its version",
             "checks a document's version but not whether the current grant may still read it",
+            "lets a checkpoint that is not running go on unchecked",
         ),
         properties=(
             "On generated checkpoints of every task at every step before the last, in a world "
@@ -155,6 +196,7 @@ GUARD_RUBRIC = (
         text=(
             "Before a task goes on: is the permission still there, does every cited document "
             "still have the cited version, does every tool still exist?",
+            'If `checkpoint["next_step"]` is `"done"`, there is nothing to run: return `[]`.',
             "an empty list means the task may go on.",
             '`"permission-revoked"`: the tenant (`checkpoint["tenant"]`) has no grant in '
             '`world["grants"]`, or its grant is `revoked`, or (grant not revoked) a tool the '
@@ -173,29 +215,37 @@ GUARD_RUBRIC = (
             "(with live grants), collections and tools whose names hold the real ones granted "
             "and deployed; a guard that matches a grant, collection or tool by prefix or "
             "substring, reads versions from anywhere but the world and checkpoint it was "
-            "given, or knows the example's tasks misses a reason to stop there."
+            "given, or knows the example's tasks misses a reason to stop there. Each task is "
+            "also judged once at a drawn position before the last with another status, stopped "
+            "for review or completed (each in every world): a guard that lets a task go on by "
+            "its status instead of its next step misses a reason to stop there."
         ),
     ),
     Criterion(
         "stock-figures",
         1,
-        "Stock figures cited from the inventory API are re-checked too (version, and a grant "
-        "that still has the inventory tool), and so is the inventory tool a retrieve step with "
-        "a SKU needs.",
-        mistakes=("re-checks retrieved documents only",),
+        "Stock figures cited from the inventory API are re-checked too (still there, whatever "
+        "documents hold, at the cited version, and a grant that still has the inventory tool), "
+        "and so is the inventory tool a retrieve step with a SKU needs.",
+        mistakes=(
+            "re-checks retrieved documents only",
+            "reads a withdrawn stock figure's version from a document of the same ID",
+        ),
         properties=(
             "On the same generated checkpoints, with up to two changes to stock figures and "
             "the inventory tool's grant, your guard stops the task exactly when the kit's does.",
         ),
         text=(
             'and `world["stock"][doc_id]["version"]` for source `"inventory-api"`.',
+            '`"document-missing"`: it no longer exists;',
             'for a stock figure, a grant without the `"inventory"` tool).',
             'a `"retrieve"` whose goal has a `"sku"` also needs `"inventory"`.',
         ),
         world=(
-            "In the drawn world (a drawn SKU at a drawn stock version, an inventory tool's "
-            "name held by another granted tool's), the cited stock figure changes or the "
-            "inventory tool is no longer granted."
+            "In the drawn world (a drawn SKU at a drawn stock version, a document whose ID is "
+            "the SKU's at the same version, an inventory tool's name held by another granted "
+            "tool's), the cited stock figure changes or is withdrawn, or the inventory tool is "
+            "no longer granted: a withdrawn figure no longer exists, whatever documents hold."
         ),
     ),
     Criterion(
@@ -272,6 +322,7 @@ class _Judge:
         self.checkpoints = checkpoints_at()
         self.unchanged = example_world().to_dict()
         self.world, self.in_world = drawn_world()
+        self.not_running = not_running(self.in_world)
 
     def ask(self, cp: dict, world: dict) -> Any:
         """The learner's answer for ``cp`` in ``world``, or the error it raised, raised again;
@@ -283,21 +334,29 @@ class _Judge:
         *labels: str,
         positions: tuple[str, ...] = POSITIONS[:-1],
         exact: bool = False,
+        statuses: bool = False,
     ) -> None:
         """Every checkpoint of the grader's own world (:func:`drawn_world`) at ``positions``,
         in that world unchanged (label :data:`UNCHANGED`) or changed one way (each of
-        ``labels`` that applies to the checkpoint)."""
-        for (n, position), cp in self.in_world.items():
+        ``labels`` of :data:`CHANGES` or :data:`WORLD_CHANGES` that applies to the
+        checkpoint); ``statuses``: the checkpoints of :func:`not_running` instead."""
+        checkpoints = self.not_running if statuses else self.in_world
+        for (n, position), cp in checkpoints.items():
             if position not in positions:
                 continue
             for label in labels:
+                applies_to, change = (CHANGES | WORLD_CHANGES).get(label, (None, None))
                 if label == UNCHANGED:
                     world = self.world
-                elif CHANGES[label][0](cp):
-                    world = CHANGES[label][1](self.world, cp)
+                elif applies_to(cp):
+                    world = change(self.world, cp)
                 else:
                     continue
-                at = say("world_at", n=n, position=repr(position), change=said_change(label))
+                where = {"n": n, "position": repr(position), "change": said_change(label)}
+                if statuses:  # the status is what makes the case: a schema word, not hidden
+                    at = say("world_at_status", status=repr(cp["status"]), **where)
+                else:
+                    at = say("world_at", **where)
                 self.agrees(cp, world, at, exact)
 
     def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
@@ -406,6 +465,10 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
         judge.in_its_world(UNCHANGED, *STOPPING)
 
     @t.part
+    def whatever_the_status_in_a_world_of_its_own():
+        judge.in_its_world(UNCHANGED, *STOPPING, statuses=True)
+
+    @t.part
     def generated_changes_stop_it_exactly_when_the_kit_does():
         screened(
             "checkpoints/guard-core",
@@ -429,7 +492,10 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
     @t.part
     def stock_figures_in_a_world_of_its_own():
         judge.in_its_world(
-            "cited stock figure changed", "inventory tool no longer granted", exact=True
+            "cited stock figure changed",
+            "cited stock figure withdrawn",
+            "inventory tool no longer granted",
+            exact=True,
         )
 
     @t.part

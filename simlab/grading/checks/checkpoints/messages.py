@@ -80,11 +80,13 @@ EN = {
     "at_one": "{task} at {position}, {change}",
     "at_two": "{task} at {position}, {first} and {second}",
     "world_at": "in the grader's world, task {n} at {position}, {change}",
+    "world_at_status": "in the grader's world, task {n} at {position} (status {status}), {change}",
     "nothing_changed": "nothing changed",
     "grant_revoked": "grant revoked",
     "no_grant_left": "no grant left",
     "cited_document_edited": "cited document edited",
     "cited_stock_figure_changed": "cited stock figure changed",
+    "cited_stock_figure_withdrawn": "cited stock figure withdrawn",
     "cited_document_withdrawn": "cited document withdrawn",
     "internal_documents_no_longer_granted": "internal documents no longer granted",
     "inventory_tool_no_longer_granted": "inventory tool no longer granted",
@@ -155,7 +157,7 @@ EN = {
     ),
     "world_apart": (
         "in the grader's world, two searches that differ in the {field} got the same "
-        "key (a value holding the other's must not count as it)"
+        "key (keep the field whole, as given: no prefix, no other capitals)"
     ),
     "why_normalize": (
         "equal questions (up to case, spaces and punctuation) must share one entry, others must "
@@ -220,11 +222,13 @@ ZH = {
     "at_one": "{task} 停在 {position}，{change}",
     "at_two": "{task} 停在 {position}，{first}，且{second}",
     "world_at": "在评分器的世界里，任务 {n} 停在 {position}，{change}",
+    "world_at_status": "在评分器的世界里，任务 {n} 停在 {position}（状态 {status}），{change}",
     "nothing_changed": "世界没有变化",
     "grant_revoked": "授权被撤销",
     "no_grant_left": "授权已不存在",
     "cited_document_edited": "引用的文档被编辑",
     "cited_stock_figure_changed": "引用的库存数字变了",
+    "cited_stock_figure_withdrawn": "引用的库存数字已不存在",
     "cited_document_withdrawn": "引用的文档被撤下",
     "internal_documents_no_longer_granted": "不再授权读取内部文档",
     "inventory_tool_no_longer_granted": "不再授权使用 inventory 工具",
@@ -283,7 +287,7 @@ ZH = {
         "让各字段彼此分开（用元组）"
     ),
     "world_apart": (
-        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（包含另一个值的值不能算作它）"
+        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（字段要原样完整保留：不取前缀，不改大小写）"
     ),
     "why_normalize": (
         "同一个问题（不计大小写、空格和标点）必须共用一个条目，不同的问题则不能；请规范化查询"
