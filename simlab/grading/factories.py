@@ -29,6 +29,7 @@ FACTORIES: dict[str, Callable[..., Any]] = {
         shared_containers(_piece(ns, name), record)
     ),
     "lent-world": lambda ns, name: _LentWorld(ns, name),
+    "with-names": lambda ns, name, names: _WithNames(ns, name, names),
     # A value made here from the data sent and kept here: a learner's result that hands that
     # very object back comes back as its handle, a copy of it as data.
     "given": lambda ns, value: value,
@@ -136,6 +137,33 @@ def _stand_ins(world: Callable[..., Any]) -> dict[str, Any]:
         return world("worker", os.fspath(path), task_id)
 
     return {"Ledger": Ledger, "Mailbox": Mailbox, "run_worker": run_worker}
+
+
+class _WithNames:
+    """The learner's ``name`` called with some names of the notebook (``names``: name ->
+    value, constants a hidden world changes, e.g. ``WATCH_ONLY``) bound to other values for
+    that call only (:meth:`call`), and bound back after it, whatever the call did."""
+
+    def __init__(self, ns: dict, name: str, names: dict):
+        self.ns = ns
+        self.name = name
+        self.names = dict(names)
+
+    def call(self, *args: Any) -> Any:
+        fn = _piece(self.ns, self.name)
+        before = {key: self.ns.get(key, _UNBOUND) for key in self.names}
+        self.ns.update(self.names)
+        try:
+            return fn(*args)
+        finally:
+            for key, value in before.items():
+                if value is _UNBOUND:
+                    self.ns.pop(key, None)
+                else:
+                    self.ns[key] = value
+
+
+_UNBOUND = object()
 
 
 class _Result:

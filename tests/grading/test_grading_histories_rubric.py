@@ -102,6 +102,22 @@ def test_do_the_recorded_runs_of_stale_commits_defeat_a_count_typed_in(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_save_of_unknown_outcome_defeat_info_taken_for_ok(seed):
+    """The world's history with a save of unknown outcome (info) of the older epoch: the kit's
+    rule leaves it out, a rule that takes info for ok finds one stale commit more; its task is
+    one of the world's; both counts occur across worlds."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.unknown)
+    truth = len(stale_commits(history))
+    assert any(e.type == "info" and e.op == "save" for e in history)
+    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.unknown))
+    assert len(stale_commits(as_ok)) == truth + 1
+    assert {e.task for e in history} == {world.tasks[0]}
+    counts = {len(stale_commits(events_of(*_in(n, stale_world).unknown))) for n in SEEDS}
+    assert counts == {0, 1}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(seed):
     """Each key of measure's result is wrong in some call of the world when the ttl is
     ignored, one seed is used, the notebook's seeds are used, or the runs are summed; the

@@ -37,11 +37,13 @@ from simlab.grading.checks.release.threshold import (
     HEALTHY_TRIPS,
     HIDDEN_SEEDS,
     HIGH_SEEDS,
+    LEASTS,
     LOW_SEEDS,
     NOTEBOOK_SEEDS,
     NOTEBOOK_THRESHOLD,
     WORSE_SEEDS,
     WORSE_TRIPS,
+    judged_peak,
     noise_peak,
     peaks,
     threshold_world,
@@ -50,6 +52,7 @@ from simlab.grading.checks.release.threshold import (
 )
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.rollout.canary import CanaryConfig
 from simlab.rollout.golden import observe_case
 from tests.submissions import hidden
 from tests.submissions.cases import answer_source
@@ -300,6 +303,7 @@ def test_are_the_worlds_seeds_of_their_kind():
         p = peaks("A", s)
         assert p["every"] > p["judged"] > 0 and p["strict"] != p["judged"], s
         assert not shown & set(p.values()), s
+        assert [n for n in LEASTS if judged_peak("A", s, n) not in (p["judged"], 0.0)], s
     for candidate, s in WORSE_SEEDS:
         p = peaks(candidate, s)
         assert candidate in ("B", "C") and p["every"] > p["judged"] > 0, s
@@ -361,6 +365,27 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert candidate in ("B", "C") and 0 < trip_rate(candidate, threshold, seeds) < 1
     assert max(trips(candidate, threshold, s) for s in seeds) > 1
     assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
+    (*shown, least), (*worse, most) = w.watch
+    assert tuple(shown) == w.healthy and tuple(worse) == w.worse
+    assert least != CanaryConfig().min_requests
+    assert judged_peak(*shown, least) not in (noise_peak(*shown), 0.0)
+    assert judged_peak(*worse, most) == 0.0 < noise_peak(*worse) < peaks(*worse)["every"]
+
+
+@pytest.mark.parametrize("world", WORLDS[:2])
+def test_is_the_peak_with_another_min_requests_the_runs_own(world):
+    """The reference for a WATCH_ONLY that sets min_requests is the text's rule on a run made
+    with that WATCH_ONLY (the breaker never acts, so the windows are the default run's)."""
+    from simlab.grading.checks.release.threshold import WATCH_ONLY
+    from simlab.sim.canary import run_canary
+
+    with judged_in(world):
+        w = threshold_world()
+    for candidate, seed, least in w.watch:
+        config = CanaryConfig(candidate=candidate, **WATCH_ONLY, min_requests=least)
+        run = run_canary(config, seed=seed)
+        judged = [s.error_rate for s in run.samples if s.requests >= run.config.min_requests]
+        assert judged_peak(candidate, seed, least) == max(judged, default=0.0)
 
 
 # ------------------------------------------------------------------ many worlds, no sandbox --
@@ -368,13 +393,20 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
 
 def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple[int, str]]:
     """The points and feedback of ``question`` with ``functions`` (plain functions of this
-    process, by name) in each of ``worlds``."""
+    process, by name; a factory of the sandbox is given the namespace of the function it names)
+    in each of ``worlds``."""
     from types import SimpleNamespace
 
+    from simlab.grading.factories import FACTORIES
     from simlab.grading.questions import Tally, feedback
 
     q = exercise_of(question).question(question)
-    student = SimpleNamespace(function=lambda name, **_: functions[name])
+    student = SimpleNamespace(
+        function=lambda name, **_: functions[name],
+        kit=lambda factory, name, *args: FACTORIES[factory](
+            functions[name].__globals__, name, *args
+        ),
+    )
     out = {}
     for world in worlds:
         tally = Tally(hidden=q.hidden)

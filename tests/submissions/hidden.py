@@ -22,7 +22,12 @@ from simlab.grading.checks.histories import PAUSES, measure, recovery_times, sta
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
-from simlab.grading.checks.release.threshold import noise_peak, threshold_world, trip_rate
+from simlab.grading.checks.release.threshold import (
+    judged_peak,
+    noise_peak,
+    threshold_world,
+    trip_rate,
+)
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.sim.simulation import simulate
 from tests.submissions.grading import ROOT
@@ -112,6 +117,7 @@ def release(world: int) -> list[str]:
     values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
     values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
     values += [trip_rate(*case) for case in seeds.trip_cases]
+    values += [judged_peak(*case) for case in seeds.watch]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
     return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
 

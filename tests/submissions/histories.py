@@ -408,6 +408,10 @@ def stale_commits(history):
             for e in stale]
 """
 
+# A save or claim of unknown outcome (type info) taken for a successful one: the simulator
+# never records one, a hand-written history may.
+INFO_AS_OK = DEFAULTDICT_RULE.replace('e.type != "ok"', 'e.type not in ("ok", "info")')
+
 # The refused saves counted in the history itself (what result.stale_rejected counts), a
 # generator of seeds, times found by bisecting each task's claim times, ties broken by sorting.
 LEDGER_COUNTS = """
@@ -656,6 +660,7 @@ ANSWERS = [
     ("timestamps", "stale-commits", TIMESTAMPS, 3, "order of events"),
     ("lease-expiry", "stale-commits", LEASE_EXPIRY, 3, "another worker"),
     ("ignores-cancel", "stale-commits", IGNORES_CANCEL, 5, "cancel"),
+    ("info-as-ok", "stale-commits", INFO_AS_OK, 2, "outcome is unknown"),
     ("pairs", "stale-commits", PAIRS, 5, "list of sentences"),
     ("typed-in-runs", "stale-commits", TYPED_IN_RUNS, 2, "recorded unfenced run"),
     ("self-check-rule", "stale-commits", SELF_CHECK_RULE, 2, "another worker"),

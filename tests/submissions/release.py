@@ -278,6 +278,21 @@ STRICT_MIN = _threshold(peak=_SOLUTION_PEAK.replace(">= result.config", "> resul
 # Always the healthy candidate, whatever is asked (a detail).
 ALWAYS_A = _threshold(peak=_SOLUTION_PEAK.replace("candidate=candidate", 'candidate="A"'))
 
+# The default min_requests typed in instead of the run's own (a detail): equal to it
+# wherever WATCH_ONLY leaves min_requests alone.
+TYPED_IN_LEAST = _threshold(peak=_SOLUTION_PEAK.replace("result.config.min_requests", "40"))
+
+# Every window when none could be judged, instead of 0.0 (a detail).
+EVERY_IF_NONE = _threshold(
+    peak="""
+def noise_peak(candidate, seed):
+    result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    judged = [s.error_rate for s in result.samples if s.requests >= result.config.min_requests]
+    judged = judged or [s.error_rate for s in result.samples]
+    return max(judged)
+"""
+)
+
 # The number of trips per seed, not the share of seeds that tripped (a detail).
 COUNTS_TRIPS = _threshold(
     rate="""
@@ -330,6 +345,8 @@ ANSWERS = [
     ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
     ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
     ("always-a", "choose-threshold", ALWAYS_A, 5, "could judge"),
+    ("typed-in-least", "choose-threshold", TYPED_IN_LEAST, 5, "its own min_requests"),
+    ("every-if-none", "choose-threshold", EVERY_IF_NONE, 5, "its own min_requests"),
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
     ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
     ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),

@@ -32,6 +32,10 @@ EN = {
         "claim at the same time (the order of events decides)"
     ),
     "case_cancel": "a save after a cancel (the cancel granted epoch 2)",
+    "unknown_outcome": (
+        "with a save of an older epoch whose outcome is unknown (type info): found {found} stale "
+        "commit(s), but only a save with type ok was accepted"
+    ),
     "unfenced_more": (
         "on a recorded unfenced run: found {found} stale commit(s), more than the kit's rule finds"
     ),
@@ -136,6 +140,10 @@ ZH = {
         "（由事件的顺序决定）"
     ),
     "case_cancel": "取消之后的一次保存（取消授予了 epoch 2）",
+    "unknown_outcome": (
+        "有一次结果未知（type info）的旧 epoch 保存时：找到 {found} 个陈旧提交，"
+        "但只有 type 为 ok 的保存才被接受"
+    ),
     "unfenced_more": (
         "在一次记录下来的无 fencing 运行上：找到 {found} 个陈旧提交，比工具包的规则找到的多"
     ),

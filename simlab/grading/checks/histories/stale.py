@@ -9,7 +9,9 @@ not the idea.
 Everything the rule reads beyond the hand-written cases comes from the hidden world
 (:func:`stale_world`): the recorded runs (scenario and seed, never the notebook's), and the
 names of the two tasks of the two-task case and of the generated histories, one a prefix of the
-other. A count typed in from a run, or a rule that tells tasks apart by prefix, is wrong there.
+other, and a history where a save of an older epoch has an unknown outcome (``info``, which the
+simulator never records: the text counts only ``type == "ok"``). A count typed in from a run, a
+rule that tells tasks apart by prefix or one that takes ``info`` for ``ok`` is wrong there.
 """
 
 from __future__ import annotations
@@ -57,12 +59,16 @@ class StaleWorld:
     ``fenced``: a run with the fence on that refused saves (so a rule that counts refused saves
     reports some) and, the fence holding, has no stale commit; ``tasks``: the names of the two
     tasks of the generated histories and of the two-task case, the first the second with a
-    digit more (so a rule that matches tasks by prefix mixes them).
+    digit more (so a rule that matches tasks by prefix mixes them); ``unknown``: a hand-written
+    history (rows of :func:`events_of`) where, after a takeover, the old epoch's save has an
+    unknown outcome (``info``: not an accepted save), with or without (drawn) an accepted stale
+    save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many).
     """
 
     unfenced: tuple[tuple[Scenario, int], ...]
     fenced: tuple[Scenario, int]
     tasks: tuple[str, str]
+    unknown: tuple[tuple, ...] = ()
 
 
 #: How many draws :func:`stale_world` may make before it gives up (it never needs many).
@@ -86,8 +92,26 @@ def _stale_world(seed: int) -> StaleWorld:
         fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
         refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
         if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
-            return StaleWorld(runs, fenced, tasks)
+            return StaleWorld(runs, fenced, tasks, _unknown(source, tasks[0]))
     raise RuntimeError("no hidden world for stale-commits held what it must")
+
+
+def _unknown(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history whose older epoch's save has an unknown outcome (``info``) after
+    a takeover (workers, times, steps and a later accepted stale save drawn)."""
+    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(5))
+    step = source.randint(1, 4)
+    rows = [
+        (times[0], "ok", old, "claim", task, 1, step - 1),
+        (times[1], "ok", new, "claim", task, 2, step - 1),
+        (times[2], "invoke", old, "save", task, 1, step),
+        (times[3], "info", old, "save", task, 1, step),
+        (times[4], "ok", new, "save", task, 2, step),
+    ]
+    if source.random() < 0.5:
+        rows.append((times[4] + 1.0, "ok", old, "save", task, 1, step + 1))
+    return tuple(rows)
 
 
 def _scenario(source: Any) -> Scenario:
@@ -123,6 +147,7 @@ def stale_commits(s: Student, t: Tally) -> None:
         t.part(functools.partial(_hand_written, rule, case, world.tasks))
     t.part(functools.partial(_recorded_unfenced_histories, rule, world))
     t.part(functools.partial(_recorded_fenced_history, rule, world))
+    t.part(functools.partial(_unknown_outcome, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -166,6 +191,7 @@ STALE_RUBRIC = (
             "flags refused saves too, or only the save that completes the task",
             "remembers the last claim, or each worker's own claim, not the highest epoch",
             "<= instead of <, or != against the last claim",
+            "a save of unknown outcome (type info) taken for an accepted one",
             "judges by timestamps or lease expiry instead of the order of events",
             "one epoch for all tasks, or tasks told apart by a prefix of their names",
             "reports only the first stale commit of each task",
@@ -187,8 +213,11 @@ STALE_RUBRIC = (
         world=(
             "Two recorded runs with the fence off and one with it on, each a scenario (tasks, "
             "workers, pause rate) and seed drawn besides the notebook's, the unfenced ones "
-            "with different counts of stale commits; and the two tasks of the two-task case "
-            "and of the generated histories named so that one name is a prefix of the other."
+            "with different counts of stale commits; a history where a save of the older epoch "
+            "after a takeover has an unknown outcome (type info), its workers and times drawn, "
+            "followed or not (drawn) by an accepted stale save; and the two tasks of the "
+            "two-task case and of the generated histories named so that one name is a prefix "
+            "of the other."
         ),
     ),
     Criterion(
@@ -326,6 +355,14 @@ def _hand_written(rule: Any, case: str, tasks: tuple[str, str]) -> None:
     what, want, _ = CASES[case]
     found = _count(rule, events_of(*case_rows(case, tasks)))
     require(found == want, say("found_expected", what=what, found=found, want=want))
+
+
+def _unknown_outcome(rule: Any, world: StaleWorld) -> None:
+    """A save whose outcome is unknown (``info``) is not an accepted save: the rule finds what
+    the kit's finds (feedback never says how many that is: the world drew it)."""
+    history = events_of(*world.unknown)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("unknown_outcome", found=found))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:

@@ -85,6 +85,10 @@ EN = {
         "noise_peak({candidate}, a hidden seed) gave {got}, not the highest error rate among the "
         "windows the breaker could judge (requests >= min_requests)"
     ),
+    "peak_own_watch": (
+        "noise_peak({candidate}, a hidden seed), WATCH_ONLY setting its own min_requests, gave "
+        "{got}, not the highest error_rate with requests >= run.config.min_requests (0.0 if none)"
+    ),
     "threshold_several": (
         "choose_threshold() on several hidden seeds gave {got}, not the smallest of THRESHOLDS "
         "at or above (>=) the highest noise_peak('A', seed) over the seeds given"
@@ -163,6 +167,10 @@ ZH = {
     "peak_not_judged": (
         "noise_peak（{candidate}，一个隐藏的种子） 得到 {got}，不是熔断器能够判断的窗口"
         "（requests >= min_requests）中最高的错误率"
+    ),
+    "peak_own_watch": (
+        "noise_peak（{candidate}，一个隐藏的种子）在 WATCH_ONLY 另设 min_requests 时得到 {got}，"
+        "不是 requests >= run.config.min_requests 的窗口中最高的 error_rate（没有则为 0.0）"
     ),
     "threshold_several": (
         "在几个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"

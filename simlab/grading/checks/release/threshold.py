@@ -11,7 +11,10 @@ threshold), so that the notebook's own numbers (its seeds 1, 2, 3, its threshold
 wrong answer wherever they are typed in or used in place of an argument, and so that the
 windows of fewer than ``min_requests`` requests of the core's seed lists never reach their
 peak: a ``noise_peak`` that forgets to leave them out loses only its own detail
-(:data:`THRESHOLD_RUBRIC`).
+(:data:`THRESHOLD_RUBRIC`). Two more calls of ``noise_peak`` run with the notebook's
+``WATCH_ONLY`` setting ``min_requests`` too (for that call only): the text has the breaker judge
+windows of ``run.config.min_requests`` requests, so 40 typed in, or every window when none can
+be judged, gives another peak there.
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
 answer cannot echo a hidden input back), never a seed or the reference's values. The reference
@@ -49,6 +52,9 @@ __all__ = [
     "HIDDEN_SEEDS",
     "ThresholdWorld",
     "threshold_world",
+    "LEASTS",
+    "windows",
+    "judged_peak",
     "peaks",
     "noise_peak",
     "choose_threshold",
@@ -71,16 +77,30 @@ NOTEBOOK_THRESHOLD = 0.03
 
 
 @lru_cache(maxsize=8192)
+def windows(candidate: str, seed: int) -> tuple[tuple[int, float], ...]:
+    """``(requests, error_rate)`` of every window a watch-only canary recorded. Its breaker
+    never acts, so they are the same whatever its ``min_requests``: that only decides which of
+    them the breaker could judge."""
+    run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+    return tuple((s.requests, s.error_rate) for s in run.samples)
+
+
+def judged_peak(candidate: str, seed: int, least: int) -> float:
+    """The highest error rate of a watch-only canary whose ``min_requests`` is ``least``,
+    among the windows its breaker could judge (0.0 if none)."""
+    return max((rate for n, rate in windows(candidate, seed) if n >= least), default=0.0)
+
+
+@lru_cache(maxsize=8192)
 def peaks(candidate: str, seed: int) -> dict[str, float]:
     """The highest window error rate of a watch-only canary: over the windows the breaker could
     judge (``judged``, the reference), over those of more than ``min_requests`` requests
     (``strict``) and over every window (``every``)."""
-    run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
-    least = run.config.min_requests
+    least = CanaryConfig().min_requests
     return {
-        "judged": max((s.error_rate for s in run.samples if s.requests >= least), default=0.0),
-        "strict": max((s.error_rate for s in run.samples if s.requests > least), default=0.0),
-        "every": max((s.error_rate for s in run.samples), default=0.0),
+        "judged": judged_peak(candidate, seed, least),
+        "strict": judged_peak(candidate, seed, least + 1),
+        "every": max((rate for _, rate in windows(candidate, seed)), default=0.0),
     }
 
 
@@ -214,6 +234,10 @@ HEALTHY_TRIPS = (
     (0.01, 394774),
 )
 
+#: What a world's WATCH_ONLY may set ``min_requests`` to (the notebook's is the default, 40)
+#: for a healthy seed's run: one whose judged peak is not the default's.
+LEASTS = (20, 25, 30, 35, 45, 50, 60, 70)
+
 #: Every seed a world may ask for: feedback never shows a number near one.
 HIDDEN_SEEDS = frozenset(
     {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS}
@@ -240,6 +264,10 @@ class ThresholdWorld:
     #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one half
     #: with a seed that trips more than once, then the healthy one's at a low threshold (1).
     trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
+    #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
+    #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
+    #: then ``worse``'s with more than any of its windows holds (none judged: 0.0).
+    watch: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def seeds(self) -> frozenset[int]:
@@ -269,15 +297,20 @@ def _world(seed: int) -> ThresholdWorld:
     equal = source.choice([s for s in EQUAL_SEEDS if noise_peak("A", s) != right])
     candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
     low, healthy = source.choice(HEALTHY_TRIPS)
+    shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
+    default = peaks(*shown)["judged"]
+    least = source.choice([n for n in LEASTS if judged_peak(*shown, n) not in (default, 0.0)])
+    most = max(n for n, _ in windows(*worse))
     return ThresholdWorld(
-        healthy=("A", source.choice(HEALTHY_SEEDS)),
-        worse=source.choice(WORSE_SEEDS),
+        healthy=shown,
+        worse=worse,
         several=several,
         equal=(equal,),
         trip_cases=(
             (candidate, threshold, tuple(source.sample((tripping, calm), 2))),
             ("A", low, (healthy,)),
         ),
+        watch=((*shown, least), (*worse, most + source.randint(1, 40))),
     )
 
 
@@ -306,6 +339,8 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *world.healthy, hidden))
     t.part(lambda: _peak_is_judged(peak, *world.worse, hidden))
+    for case in world.watch:
+        t.part(lambda case=case: _peak_reads_the_run(s, *case, hidden))
     t.under("trip-rate")
     for case in world.trip_cases:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
@@ -362,17 +397,23 @@ THRESHOLD_RUBRIC = (
     Criterion(
         "judged-windows",
         1,
-        "noise_peak counts only the windows the breaker could judge (requests >= min_requests), "
-        "for the candidate it is given.",
+        "noise_peak counts only the windows the breaker could judge (requests >= "
+        "run.config.min_requests, whatever WATCH_ONLY sets it to), for the candidate it is "
+        "given, and gives 0.0 when there is none.",
         mistakes=(
             "every window, its first few requests too",
             "requests > min_requests",
             "always candidate A",
+            "40 (the default min_requests) typed in instead of run.config.min_requests",
+            "every window when none could be judged, instead of 0.0",
         ),
         text=(_PEAK, _JUDGED),
         world=(
             "Drawn at grading time: a healthy seed and a worse candidate (B or C) with a seed, "
-            "each with small windows above its judged peak, the worse one's peak not A's."
+            "each with small windows above its judged peak, the worse one's peak not A's; and, "
+            "for one call each, a WATCH_ONLY that also sets min_requests: for the healthy seed "
+            "one that gives another peak than 40 does, for the worse one more than any of its "
+            "windows holds (none judged)."
         ),
     ),
     Criterion(
@@ -417,6 +458,20 @@ def _peak_is_judged(peak: Any, candidate: str, seed: int, hidden: frozenset[int]
     require(
         close_to(answer, noise_peak(candidate, seed)),
         say("peak_not_judged", candidate=repr(candidate), got=_shown(answer, hidden)),
+    )
+
+
+def _peak_reads_the_run(
+    s: Student, candidate: str, seed: int, least: int, hidden: frozenset[int]
+) -> None:
+    """``noise_peak`` with the notebook's ``WATCH_ONLY`` setting ``min_requests`` to ``least``
+    for that call: the windows judged are those of ``run.config.min_requests``, not the
+    default's (and none may be: then 0.0)."""
+    watch = {**WATCH_ONLY, "min_requests": least}
+    answer = s.kit("with-names", "noise_peak", {"WATCH_ONLY": watch}).call(candidate, seed)
+    require(
+        close_to(answer, judged_peak(candidate, seed, least)),
+        say("peak_own_watch", candidate=repr(candidate), got=_shown(answer, hidden | {least})),
     )
 
 
