@@ -141,8 +141,11 @@ def _stand_ins(world: Callable[..., Any]) -> dict[str, Any]:
 
 class _WithNames:
     """The learner's ``name`` called with some names of the notebook (``names``: name ->
-    value, constants a hidden world changes, e.g. ``WATCH_ONLY``) bound to other values for
-    that call only (:meth:`call`), and bound back after it, whatever the call did."""
+    value, constants a hidden world changes, e.g. ``WATCH_ONLY``) holding other values for
+    that call only (:meth:`call`), and their own after it, whatever the call did. A dict the
+    notebook holds under such a name is changed in place (its items swapped, then put back),
+    so an answer that took the very object early (a default argument, an alias) sees the
+    world too; any other value is rebound."""
 
     def __init__(self, ns: dict, name: str, names: dict):
         self.ns = ns
@@ -151,12 +154,24 @@ class _WithNames:
 
     def call(self, *args: Any) -> Any:
         fn = _piece(self.ns, self.name)
-        before = {key: self.ns.get(key, _UNBOUND) for key in self.names}
-        self.ns.update(self.names)
+        rebound = {}
+        swapped = []
+        for key, value in self.names.items():
+            held = self.ns.get(key, _UNBOUND)
+            if type(held) is dict and isinstance(value, dict):
+                swapped.append((held, dict(held)))
+                held.clear()
+                held.update(value)
+            else:
+                rebound[key] = held
+                self.ns[key] = value
         try:
             return fn(*args)
         finally:
-            for key, value in before.items():
+            for held, items in swapped:
+                held.clear()
+                held.update(items)
+            for key, value in rebound.items():
                 if value is _UNBOUND:
                     self.ns.pop(key, None)
                 else:

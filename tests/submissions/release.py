@@ -173,6 +173,16 @@ def _threshold(
     return peak + choose + rate
 
 
+# The watch-only settings taken once, as a default argument (the same dict object).
+WATCH_DEFAULT = _threshold(
+    peak="""
+def noise_peak(candidate, seed, watch=WATCH_ONLY):
+    result = run_canary(CanaryConfig(candidate=candidate, **watch), seed=seed)
+    least = result.config.min_requests
+    return max((s.error_rate for s in result.samples if s.requests >= least), default=0.0)
+"""
+)
+
 # Sorted rates, bisect over the thresholds, statistics.mean of the trips.
 BISECT = """
 import bisect
@@ -334,6 +344,7 @@ ANSWERS = [
     ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 3, "also went elsewhere"),
     ("no-count", "injection-rule", NO_COUNT, 3, "twice"),
     ("bisect", "choose-threshold", BISECT, 6, "all"),
+    ("watch-default", "choose-threshold", WATCH_DEFAULT, 6, "all"),
     ("every-peak-below", "choose-threshold", EVERY_PEAK_BELOW, 6, "all"),
     ("mean-of-peaks", "choose-threshold", MEAN_OF_PEAKS, 3, "several hidden seeds"),
     ("mean-of-windows", "choose-threshold", MEAN_OF_WINDOWS, 2, "canary's windows"),
