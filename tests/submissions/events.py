@@ -769,51 +769,14 @@ class Absorber:
 """
 
 # Reads "a task ID compared whole" as a name whatever its capitals: `T1` and `t1` are one task.
-TASKS_WITHOUT_CASE = """
-class Absorber:
-    def __init__(self):
-        self.next_seq, self.waiting, self.keys = {}, {}, {}
-
-    def offer(self, event):
-        if event["version"] != 1:
-            return []
-        task, seq = event["task_id"].lower(), event["seq"]
-        keys = self.keys.setdefault(task, {})
-        nxt = self.next_seq.setdefault(task, 1)
-        if seq in keys or seq < nxt or event["idempotency_key"] in keys.values():
-            return []
-        keys[seq] = event["idempotency_key"]
-        waiting = self.waiting.setdefault(task, {})
-        waiting[seq] = event
-        out = []
-        while nxt in waiting:
-            out.append(waiting.pop(nxt))
-            nxt += 1
-        self.next_seq[task] = nxt
-        return out
-"""
+TASKS_WITHOUT_CASE = HEAP_ABSORBER.replace(
+    'self.state.setdefault(event["task_id"],', 'self.state.setdefault(event["task_id"].lower(),'
+)
 
 # Tidies keys before comparing them: `K` and `k `, or ` k`, are one key.
-KEYS_TIDIED = """
-class Absorber:
-    def __init__(self):
-        self.tasks = {}
-
-    def offer(self, event):
-        if event["version"] != 1:
-            return []
-        t = self.tasks.setdefault(event["task_id"], {"next": 1, "waiting": {}, "keys": {}})
-        seq, key = event["seq"], event["idempotency_key"].strip().lower()
-        if seq < t["next"] or seq in t["keys"] or key in t["keys"].values():
-            return []
-        t["keys"][seq] = key
-        t["waiting"][seq] = event
-        out = []
-        while t["next"] in t["waiting"]:
-            out.append(t["waiting"].pop(t["next"]))
-            t["next"] += 1
-        return out
-"""
+KEYS_TIDIED = HEAP_ABSORBER.replace(
+    'event["idempotency_key"]\n', 'event["idempotency_key"].strip().lower()\n'
+)
 
 # --- narrowing: answers that foresee their world --------------------------------------------
 
