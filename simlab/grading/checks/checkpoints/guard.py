@@ -167,6 +167,10 @@ def not_running(in_world: dict[tuple[int, str], dict]) -> dict[tuple[int, str], 
     return out
 
 
+#: The changes a checkpoint of the grader's own world is judged under: those of the example
+#: world and those made in the drawn world only.
+_IN_WORLD = CHANGES | WORLD_CHANGES
+
 #: The rubric of ``resume-guard``: resuming re-checks the world as it is now.
 GUARD_RUBRIC = (
     Criterion(
@@ -345,11 +349,10 @@ class _Judge:
             if position not in positions:
                 continue
             for label in labels:
-                applies_to, change = (CHANGES | WORLD_CHANGES).get(label, (None, None))
                 if label == UNCHANGED:
                     world = self.world
-                elif applies_to(cp):
-                    world = change(self.world, cp)
+                elif _IN_WORLD[label][0](cp):
+                    world = _IN_WORLD[label][1](self.world, cp)
                 else:
                     continue
                 where = {"n": n, "position": repr(position), "change": said_change(label)}

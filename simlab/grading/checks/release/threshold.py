@@ -91,7 +91,6 @@ def judged_peak(candidate: str, seed: int, least: int) -> float:
     return max((rate for n, rate in windows(candidate, seed) if n >= least), default=0.0)
 
 
-@lru_cache(maxsize=8192)
 def peaks(candidate: str, seed: int) -> dict[str, float]:
     """The highest window error rate of a watch-only canary: over the windows the breaker could
     judge (``judged``, the reference), over those of more than ``min_requests`` requests
