@@ -75,6 +75,8 @@ class Breaker:
     ):
         if probe_requests < 1:
             raise ValueError(f"probe_requests must be at least 1, got {probe_requests}")
+        if not window > 0:
+            raise ValueError(f"window must be positive, got {window}")
         self.max_error_rate = max_error_rate
         self.max_cost = max_cost
         self.window = window
@@ -86,6 +88,10 @@ class Breaker:
         self.samples: list[BreakerSample] = []
         self.changes: list[tuple[float, str]] = []
         self._recent: deque[tuple[float, bool, int]] = deque()
+        # The errors and tokens of the requests in ``_recent``, kept as they enter and leave:
+        # both are whole numbers, so the sums are exact and equal to summing the window anew.
+        self._errors = 0
+        self._tokens = 0
         self._admitted = 0  # probes admitted in this half-open period
         self._probes: list[tuple[float, bool, int]] = []
 
@@ -114,10 +120,16 @@ class Breaker:
             return None
         if self.state == "half-open":
             return self._observe_probe(t, error, tokens)
-        self._recent.append((t, error, tokens))
-        while self._recent and self._recent[0][0] <= t - self.window:
-            self._recent.popleft()
-        n, rate, cost = _summary(self._recent)
+        recent = self._recent
+        recent.append((t, error, tokens))
+        self._errors += error
+        self._tokens += tokens
+        while recent[0][0] <= t - self.window:
+            _, gone_error, gone_tokens = recent.popleft()  # never the one just added
+            self._errors -= gone_error
+            self._tokens -= gone_tokens
+        n = len(recent)
+        rate, cost = self._errors / n, self._tokens / n
         self.samples.append(BreakerSample(t, n, rate, cost, self.state))
         if n < self.min_requests:
             return None
@@ -145,6 +157,8 @@ class Breaker:
         self.state = "closed"
         self.changes.append((t, "closed"))
         self._recent = deque(self._probes)
+        self._errors = sum(e for _, e, _ in self._probes)
+        self._tokens = sum(c for *_, c in self._probes)
         return None
 
     def _verdict(self, rate: float, cost: float, over: str) -> str | None:
@@ -161,6 +175,7 @@ class Breaker:
         self.state = "open"
         self.changes.append((t, "open"))
         self._recent.clear()
+        self._errors = self._tokens = 0
         self._probes = []
         return trip
 

@@ -38,7 +38,13 @@ Time is SimPy's ``env.now`` (simulated seconds); each random source is its own
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import random
+from collections.abc import Sequence
+from functools import partial
+from typing import TypeVar
 
 import simpy
 
@@ -50,6 +56,8 @@ from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, serve
 from simlab.rollout.versions import parse_version
 
 __all__ = ["run_canary"]
+
+T = TypeVar("T")
 
 
 def _tenants(config: CanaryConfig, rng: random.Random) -> list[Tenant]:
@@ -114,7 +122,8 @@ class _Rollout:
         self.config = config
         self.rngs = rngs
         self.tenants = tenants
-        self.weights = [t.weight for t in tenants]
+        self.pick_tenant = _picker(rngs["tenant"], tenants, [t.weight for t in tenants])
+        self.pick_kind = _picker(rngs["kind"], tuple(KINDS), config.kind_mix)
         self.base_v = parse_version(config.baseline).label
         self.cand_v = parse_version(config.candidate).label
         self.breaker = Breaker(
@@ -138,22 +147,34 @@ class _Rollout:
     def arrivals(self):
         """Poisson arrivals until ``duration``; each draws its tenant, kind, faults, jitter."""
         config, rngs, env = self.config, self.rngs, self.env
+        # Every stream and setting looked up once: this loop runs once per request.
+        arrival, pick_tenant, pick_kind = rngs["arrival"], self.pick_tenant, self.pick_kind
+        outage, mail, injection, latency = (
+            rngs["outage"].random,
+            rngs["mail"].random,
+            rngs["injection"].random,
+            rngs["latency"],
+        )
+        rate, duration = config.arrival_rate, config.duration
+        outage_rate = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
+        mail_rate, injection_rate = config.mail_timeout_rate, config.injection_rate
         while True:
-            yield env.timeout(rngs["arrival"].expovariate(config.arrival_rate))
-            if env.now >= config.duration:
+            yield env.timeout(arrival.expovariate(rate))
+            if env.now >= duration:
                 return
-            tenant = rngs["tenant"].choices(self.tenants, weights=self.weights)[0]
-            kind = rngs["kind"].choices(tuple(KINDS), weights=config.kind_mix)[0]
-            tier = TIERS.index(tenant.tier)
+            tenant = pick_tenant()
+            kind = pick_kind()
+            # Each fault from its own stream, one draw each per request; tested in the order
+            # of their names, so the tuple comes out sorted.
             faults = []
-            if rngs["outage"].random() < config.outage_rate[tier]:
-                faults.append("outage")
-            if rngs["mail"].random() < config.mail_timeout_rate:
-                faults.append("mail-timeout")
-            if rngs["injection"].random() < config.injection_rate:
+            if injection() < injection_rate:
                 faults.append("injection")
-            jitter = rngs["latency"].lognormvariate(0.0, 0.25)
-            env.process(self.request(tenant, kind, tuple(sorted(faults)), jitter))
+            if mail() < mail_rate:
+                faults.append("mail-timeout")
+            if outage() < outage_rate[tenant.tier]:
+                faults.append("outage")
+            jitter = latency.lognormvariate(0.0, 0.25)
+            self.request(tenant, kind, tuple(faults), jitter)
 
     def route(self, tenant: Tenant) -> tuple[str, str, bool]:
         """(route, version, probe) of a request arriving now: baseline tenants stay on the
@@ -166,10 +187,13 @@ class _Rollout:
             return "fallback", "read-only", False
         return "canary", self.cand_v, probing
 
-    def request(self, tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float):
-        """One request: route it, wait its latency, record it; a canary request feeds the
-        breaker, and a trip that does not latch starts the cooldown."""
-        env, config, breaker = self.env, self.config, self.breaker
+    def request(self, tenant: Tenant, kind: str, faults: tuple[str, ...], jitter: float) -> None:
+        """One request arriving now: route it, then record it when its latency has passed.
+
+        Not a SimPy process but a timeout with a callback: a request only waits, once, and a
+        process would cost two more events per request. The route is decided at arrival, as
+        a process started now would decide it before any other event of this instant."""
+        env, config = self.env, self.config
         arrived = env.now
         route, version, probe = self.route(tenant)
         if route == "fallback":
@@ -177,35 +201,49 @@ class _Rollout:
         else:
             error, reasons, tokens, base_latency = serve(version, kind, faults)
             latency = round(base_latency * jitter, 6)
-        yield env.timeout(latency)
-        self.records.append(
-            RequestRecord(
-                arrived,
-                env.now,
-                tenant.name,
-                tenant.tier,
-                kind,
-                faults,
-                route,
-                version,
-                error,
-                reasons,
-                tokens,
-                latency,
-                probe,
-            )
+        record = partial(
+            RequestRecord,
+            arrived,
+            tenant=tenant.name,
+            tier=tenant.tier,
+            kind=kind,
+            faults=faults,
+            route=route,
+            version=version,
+            error=error,
+            reasons=reasons,
+            tokens=tokens,
+            latency=latency,
+            probe=probe,
         )
+        env.timeout(latency).callbacks.append(lambda _: self.finished(record(env.now)))
+
+    def finished(self, r: RequestRecord) -> None:
+        """Record a request done now; a canary request feeds the breaker, and a trip that does
+        not latch starts the cooldown."""
+        self.records.append(r)
         if (
-            route == "canary"
-            and breaker.observe(env.now, error, tokens, probe=probe) is not None
-            and not breaker.latched
+            r.route == "canary"
+            and self.breaker.observe(r.done, r.error, r.tokens, probe=r.probe) is not None
+            and not self.breaker.latched
         ):
-            env.process(self.cooldown())
+            self.env.process(self.cooldown())
 
     def cooldown(self):
         """After ``cooldown`` seconds the breaker half-opens."""
         yield self.env.timeout(self.config.cooldown)
         self.breaker.half_open(self.env.now)
+
+
+def _picker(rng: random.Random, population: Sequence[T], weights: Sequence[float]):
+    """A function drawing one of ``population`` by ``weights`` from ``rng``: what
+    ``rng.choices(population, weights)[0]`` draws (one ``random()`` a pick, bisected into the
+    accumulated weights), with the weights accumulated once instead of at every pick."""
+    cum = list(itertools.accumulate(weights))
+    total, hi, draw = cum[-1] + 0.0, len(population) - 1, rng.random
+    if not (0.0 < total < math.inf):
+        raise ValueError(f"weights must have a positive, finite total, got {weights!r}")
+    return lambda: population[bisect.bisect(cum, draw() * total, 0, hi)]
 
 
 def _raw(records: list[RequestRecord]) -> dict[str, float]:

@@ -67,6 +67,51 @@ def test_does_the_window_forget_old_requests():
     assert (b.samples[-1].requests, b.samples[-1].error_rate) == (5, 0.0)
 
 
+def test_is_each_sample_the_window_summed_anew_through_trips_and_probes():
+    """The breaker keeps the window's sums as requests enter and leave it; every sample must
+    still equal its requests summed from scratch: the window's (emptied by a trip, refilled
+    by the probes that close the breaker again) or the probes' so far."""
+    import random
+
+    rng = random.Random(7)
+    b = breaker(max_trips=50, probe_requests=3)
+    window: list[tuple[float, bool, int]] = []
+    probes: list[tuple[float, bool, int]] = []
+    t = 0.0
+    for _ in range(3000):
+        t += rng.expovariate(1.0)
+        if b.state == "open" and rng.random() < 0.05:
+            b.half_open(t)
+            probes = []
+        probe = b.state == "half-open" and b.admit()
+        state, trips, samples = b.state, len(b.trips), len(b.samples)
+        request = (t, rng.random() < 0.12, rng.randrange(0, 200))
+        b.observe(*request, probe=probe)
+        if len(b.samples) == samples:
+            continue  # ignored: open, or a straggler while half-open
+        if state == "closed":
+            window = [r for r in [*window, request] if r[0] > t - 60.0]
+            judged = window
+        else:
+            probes.append(request)
+            judged = probes
+        sample = b.samples[-1]
+        assert sample.requests == len(judged)
+        assert sample.error_rate == sum(e for _, e, _ in judged) / len(judged)
+        assert sample.cost == sum(c for *_, c in judged) / len(judged)
+        if len(b.trips) > trips:
+            window = []
+        elif state == "half-open" and b.state == "closed":
+            window = list(probes)
+    assert len(b.trips) > 3 and any(s.state == "half-open" for s in b.samples)
+
+
+def test_is_a_window_that_is_not_positive_refused():
+    for window in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="window must be positive"):
+            breaker(window=window)
+
+
 def test_does_cost_alone_trip_the_breaker():
     b = breaker()
     for t in range(5):
