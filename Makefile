@@ -71,12 +71,17 @@ test: $(STAMP) sandbox-tool
 # `make test` stays the whole suite and what CI runs.
 # Compiled modules and pytest's rewritten tests are kept in __pycache__ (ignored by git) even
 # where the environment says not to write bytecode: else each of its processes compiles the kit
-# and rewrites every test module again, on every run of the loop.
+# and rewrites every test module again, on every run of the loop. No notebook runs here, so
+# nbval stays unloaded (and with it what it imports, see tests/conftest.py). Tests are handed out
+# one by one (worksteal), which balances the processes better than whole modules; a module's
+# fixture may then be built once in each process, cheap here, unlike the graded corpora of
+# `make test` (whose modules go whole to one process).
 FAST := not jail and not kernel and not server and not browser
+FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
 test-fast: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(XDIST) -q -p no:cacheprovider \
-	  -m "$(FAST) and not serial"
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST) and serial"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(FAST_XDIST) -q -p no:cacheprovider \
+	  -p no:nbval -m "$(FAST) and not serial"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval -m "$(FAST) and serial"
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.

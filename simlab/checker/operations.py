@@ -301,7 +301,9 @@ def refused(s: TaskState, e: Event, m: Model):
     limit on attempts is not known (``max_attempts``) or was reached."""
     if not s.submitted or any(p != e.process for p in s.inflight):
         return None
-    told = REFUSABLE_OPS[e.op](e)
+    # The refused operation is told only in a finding: most refusals are right, and telling
+    # each one would cost more than judging it.
+    told = REFUSABLE_OPS[e.op]
     if e.op == "claim":
         return _refused_claim(s, e, m, told)
     if e.op in FENCED_OPS:
@@ -320,27 +322,30 @@ def refused(s: TaskState, e: Event, m: Model):
             why = _s("current.save", current=why, step=e.step, committed=s.step)
         elif e.op == "effect":
             why = _s("current.effect", current=why)
-        return _s("refused.fenced", told=told, why=why), granted
+        return _s("refused.fenced", told=told(e), why=why), granted
     if e.op == "cancel" and s.status in (QUEUED, RUNNING):
-        return _s("refused.cancel", told=told, status=status(s.status)), None
+        return _s("refused.cancel", told=told(e), status=status(s.status)), None
     if e.op == "requeue" and s.status in (CANCELLED, DEAD):
-        return _s("refused.requeue", told=told, status=status(s.status)), s.ended
+        return _s("refused.requeue", told=told(e), status=status(s.status)), s.ended
     return None
 
 
-def _refused_claim(s: TaskState, e: Event, m: Model, told: Said):
+def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Said]):
     reason = e.value.get("reason")
     if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
         if m.max_attempts is None or s.attempts >= m.max_attempts:
             return None  # the dead letter: the limit is reached, or not known
-        return _s("refused.dead", told=told, n=s.attempts, limit=m.max_attempts), s.newest
-    as_reason = _s("refused.as", told=told, reason=reason)
+        return _s("refused.dead", told=told(e), n=s.attempts, limit=m.max_attempts), s.newest
+
+    def as_reason() -> Said:  # told only in a finding, as above
+        return _s("refused.as", told=told(e), reason=reason)
+
     if s.status in ENDED:
         if reason == "terminal":
             return None
-        return _s("refused.terminal", as_reason=as_reason, ending=_ending(s)), s.ended
+        return _s("refused.terminal", as_reason=as_reason(), ending=_ending(s)), s.ended
     if s.status == QUEUED:
-        return _s("refused.queued", as_reason=as_reason), s.ended
+        return _s("refused.queued", as_reason=as_reason()), s.ended
     # running: a live lease refuses the claim as lease-held, an ended one grants it
     h, until = s.lease, s.until
     if until is None:
@@ -348,10 +353,10 @@ def _refused_claim(s: TaskState, e: Event, m: Model, told: Said):
     slack = TOLERANCE * max(1.0, abs(e.time))
     if e.time - until > slack:
         holder = _s("holder.of", who=who(h)) if h is not None else _s("holder.the")
-        return _s("refused.ended", as_reason=as_reason, holder=holder, until=at(until)), h
+        return _s("refused.ended", as_reason=as_reason(), holder=holder, until=at(until)), h
     if until - e.time > slack and reason != "lease-held":
         holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
-        return _s("refused.live", as_reason=as_reason, holder=holder, until=at(until)), h
+        return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
     return None
 
 
