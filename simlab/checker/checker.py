@@ -27,6 +27,7 @@ from typing import Any
 
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.measures import coverage, metrics, send_groups
+from simlab.checker.outcomes import Sentences
 from simlab.checker.rules import Finding, as_records, at, findings, steps_of
 from simlab.records import COMPLETED, Effect, TaskRecord
 
@@ -54,7 +55,7 @@ class Verdict:
     measures the run. ``findings`` are the violations with their rule and history index
     (:class:`simlab.checker.rules.Finding`), in the same order."""
 
-    violations: list[str] = field(default_factory=list)
+    violations: Sequence[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     coverage: dict[str, int] = field(default_factory=dict)
     metrics: dict[str, float | int] = field(default_factory=dict)
@@ -206,4 +207,4 @@ def check(
     cov = coverage(view)
     if not any(cov.values()):
         warnings.append(NOTHING_EXERCISED)
-    return Verdict([f.sentence for f in found], warnings, cov, metrics(view, records), found)
+    return Verdict(Sentences(found), warnings, cov, metrics(view, records), found)

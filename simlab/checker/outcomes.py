@@ -7,8 +7,9 @@ Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from simlab.checker.history import Event, HistoryView
@@ -18,31 +19,90 @@ from simlab.checker.operations import at, status, who
 from simlab.checker.words import Said, render, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 
-__all__ = ["Finding", "Run", "short_completions", "resent_effects", "stuck_tasks", "final_state"]
+__all__ = [
+    "Finding",
+    "Sentences",
+    "Run",
+    "short_completions",
+    "resent_effects",
+    "stuck_tasks",
+    "final_state",
+]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Finding:
     """One broken promise: rule ``letter``, broken at history ``index`` by ``event`` (None for
-    a finding about the final state), told in ``sentence`` (English); ``other`` is the event it
-    conflicts with, when there is one. ``said`` is the sentence as a message, which
-    :meth:`text` renders in another language (:mod:`simlab.checker.words`)."""
+    a finding about the final state), told by the message ``said``; ``other`` is the event it
+    conflicts with, when there is one. ``sentence`` is the message in English, rendered when
+    first read (a broken ledger's run may hold thousands of findings that nobody reads);
+    :meth:`text` renders it in another language (:mod:`simlab.checker.words`). Two findings
+    are equal when their rule, index, sentence and events are."""
 
     letter: str
     index: int
-    sentence: str
+    said: Said = field(repr=False)
     event: Event | None = None
     other: Event | None = None
-    said: Said | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, letter: str, index: int, told: Said, event=None, other=None) -> Finding:
         """A finding told by the message ``told``."""
-        return cls(letter, index, render(told), event, other, told)
+        return cls(letter, index, told, event, other)
+
+    @cached_property
+    def sentence(self) -> str:
+        """The sentence in English."""
+        return render(self.said)
 
     def text(self, lang: str = "en") -> str:
         """The sentence in ``lang``."""
-        return self.sentence if self.said is None else render(self.said, lang)
+        return self.sentence if lang == "en" else render(self.said, lang)
+
+    def _key(self) -> tuple:
+        return (self.letter, self.index, self.sentence, self.event, self.other)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Finding:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[union-attr]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Finding(letter={self.letter!r}, index={self.index!r}, sentence={self.sentence!r})"
+
+
+class Sentences(Sequence[str]):
+    """The sentences of a list of findings, in their order, each rendered when first read: a
+    read-only sequence of ``str`` that equals any list or tuple of the same sentences."""
+
+    __slots__ = ("_findings",)
+
+    def __init__(self, findings: Sequence[Finding] = ()) -> None:
+        self._findings = findings
+
+    def __len__(self) -> int:
+        return len(self._findings)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [f.sentence for f in self._findings[i]]
+        return self._findings[i].sentence
+
+    def __iter__(self) -> Iterator[str]:
+        return (f.sentence for f in self._findings)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sentences | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which do not hash
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 @dataclass

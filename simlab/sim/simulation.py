@@ -25,7 +25,7 @@ import functools
 import gc
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -94,7 +94,7 @@ class Result:
     scenario: Scenario
     seed: int
     history: History
-    violations: list[str]
+    violations: Sequence[str]
     warnings: list[str]
     coverage: dict[str, int]
     metrics: dict[str, float | int]
@@ -501,7 +501,7 @@ def simulate(
         scenario=scenario,
         seed=seed,
         history=history,
-        violations=list(verdict.violations),
+        violations=verdict.violations,
         warnings=warnings,
         coverage=dict(verdict.coverage),
         metrics=dict(verdict.metrics),

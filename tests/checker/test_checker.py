@@ -3,9 +3,12 @@ on a correct one? Every violation must be one sentence naming worker, epoch, tim
 
 from __future__ import annotations
 
+import json
+
 from simlab.checker.checker import NOTHING_EXERCISED, Verdict, check, stale_commits
 from simlab.checker.history import History
 from simlab.checker.rules import sentences
+from simlab.checker.words import render
 from simlab.records import CANCELLED, COMPLETED, QUEUED, RUNNING, TaskRecord
 
 
@@ -50,6 +53,21 @@ def test_does_the_verdict_accept_a_mapping_of_final_records():
         check(epoch_race(True), {"t1": rec()}).violations
         == check(epoch_race(True), [rec()]).violations
     )
+
+
+def test_are_the_violations_sentences_told_only_when_read_and_equal_to_a_list():
+    """A verdict's violations render each finding's sentence when read, not before; read,
+    they are the findings' sentences in order, and compare equal to a list of them."""
+    v = check(epoch_race(True), [rec()])
+    assert v.findings and not any("sentence" in vars(f) for f in v.findings)
+    told = [render(f.said) for f in v.findings]
+    assert len(v.violations) == len(told) and not any("sentence" in vars(f) for f in v.findings)
+    assert list(v.violations) == told and v.violations == told and told == v.violations
+    assert v.violations[0] == told[0] and v.violations[:1] == told[:1]
+    assert v.violations != told[:-1] + ["another sentence"] and repr(v.violations) == repr(told)
+    assert json.loads(json.dumps(v.to_dict()))["violations"] == told
+    again = check(epoch_race(True), [rec()])
+    assert again.findings == v.findings and again.findings[0] != v.findings[1]
 
 
 def test_is_the_verdict_frozen_and_json_ready():
