@@ -171,7 +171,9 @@ def check(
     tasks). ``listing``: ``final`` is the ledger's whole listing (``tasks()``), so every
     submitted task must be in it (rule (p)); by default a non-empty ``final`` is taken as the
     whole listing, and an empty one as no listing at all (a history checked on its own).
-    ``max_attempts``: the ledger's limit on the claims of one task (rules (s) and (t)).
+    ``max_attempts``: the ledger's limit on the claims of one task (rules (s) and (t)); None
+    when it is not known (any dead letter is taken as right), and
+    :data:`~simlab.checker.model.NO_LIMIT` for a ledger without one (no task may go dead).
     """
     view = HistoryView(history)
     records = as_records(final)

@@ -12,7 +12,8 @@ submit ok         queued, step 0, epoch 0, no lease
 claim ok          running under this lease (one attempt more): the granted epoch (never below
                   the model's), the
                   step it resumes from, ``lease_until`` (``time + ttl`` when the ttl is known)
-claim fail, dead  dead (the dead letter), epoch + 1, no lease
+claim fail, dead  dead (the dead letter), epoch + 1 at least (the refusal does not say it), no
+                  lease
 claim fail        nothing (see :func:`simlab.checker.operations.refused` for what it must be)
 heartbeat ok      the lease runs until ``time + ttl``
 save ok           the committed step; ``done``: completed, no lease
@@ -32,17 +33,21 @@ from a lease granted before the history began, and the rules that need a task's 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from simlab.checker.history import Event
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
-__all__ = ["TaskState", "Model", "ENDED", "TOLERANCE", "live"]
+__all__ = ["TaskState", "Model", "ENDED", "NO_LIMIT", "TOLERANCE", "live"]
 
 #: Statuses after which the protocol accepts nothing of a task until a requeue.
 ENDED = frozenset({COMPLETED, CANCELLED, DEAD})
 #: Relative tolerance on times: a lease that runs out this close to a claim has run out.
 TOLERANCE = 1e-9
+#: ``max_attempts`` of a ledger known to have no limit on attempts: it never moves a task to
+#: the dead letter (None means the limit is not known, and any dead letter is taken as right).
+NO_LIMIT = math.inf
 
 
 def live(until: float, now: float) -> bool:
@@ -78,6 +83,7 @@ class TaskState:
         "claiming",
         "inflight",
         "attempts",
+        "epoch_floor",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -103,6 +109,9 @@ class TaskState:
         self.inflight: set[str] = set()
         #: claims granted since the task was submitted or last requeued
         self.attempts = 0
+        #: ``epoch`` is a lower bound: the dead letter bumped it, and its refusal does not say
+        #: by how much (a ledger may raise epochs by more than one, as its claims show)
+        self.epoch_floor = False
 
 
 class Model:
@@ -110,15 +119,15 @@ class Model:
 
     ``ttl`` is the lease length the workers ask for, when known; otherwise each claim's own
     ``lease_until`` minus its time stands for it. ``max_attempts`` is the ledger's limit on the
-    claims of one task (None: none, or not known).
+    claims of one task (None: not known; :data:`NO_LIMIT`: none).
     """
 
     def __init__(
-        self, submitted: set[str], ttl: float | None = None, max_attempts: int | None = None
+        self, submitted: set[str], ttl: float | None = None, max_attempts: float | None = None
     ):
         self.tasks: dict[str, TaskState] = {}
         self.ttl = ttl
-        #: the ledger's limit on claims of one task before its dead letter (None: no limit)
+        #: the ledger's limit on claims of one task before its dead letter (None: not known)
         self.max_attempts = max_attempts
         self._submitted = submitted
         self._ttls: dict[str, float] = {}
@@ -178,6 +187,7 @@ class Model:
         if e.value.get("status") == DEAD and s.status != DEAD:
             s.status, s.epoch, s.newest = DEAD, s.epoch + 1, e
             s.ended, s.lease, s.until = e, None, None
+            s.epoch_floor = True
 
     def _beat(self, s: TaskState, e: Event) -> None:
         ttl = self.ttl_of(s.task)
@@ -192,6 +202,8 @@ class Model:
     def _cancelled(self, s: TaskState, e: Event) -> None:
         s.status, s.epoch, s.newest = CANCELLED, max(s.epoch + 1, e.epoch or 0), e
         s.ended, s.cancel, s.lease, s.until = e, e, None, None
+        if e.epoch is not None:
+            s.epoch_floor = False
 
     def _requeued(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
@@ -200,8 +212,10 @@ class Model:
     def _claimed(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.done = RUNNING, None, None
         s.attempts += 1
-        if e.epoch is not None and e.epoch > s.epoch:
-            s.epoch = e.epoch
+        if e.epoch is not None:
+            s.epoch_floor = False
+            if e.epoch > s.epoch:
+                s.epoch = e.epoch
         s.newest = e
         if e.step is not None and not s.submitted and s.best is None:
             s.step = e.step  # an open fragment: the steps before it are not shown

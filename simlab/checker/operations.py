@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simlab.checker.history import Event
-from simlab.checker.model import ENDED, TOLERANCE, Model, TaskState, live
+from simlab.checker.model import ENDED, NO_LIMIT, TOLERANCE, Model, TaskState, live
 from simlab.checker.words import Said, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
@@ -298,7 +298,8 @@ def refused(s: TaskState, e: Event, m: Model):
     statements may already have bumped the epoch the model learns of only at its ok); a claim
     at the very instant its lease ends (within :data:`~simlab.checker.model.TOLERANCE`: the
     contract lets a ledger grant or refuse it); a claim refused for the dead letter when the
-    limit on attempts is not known (``max_attempts``) or was reached."""
+    limit on attempts is not known (``max_attempts`` None) or was reached while the task could
+    be claimed. With :data:`~simlab.checker.model.NO_LIMIT` no claim may move a task there."""
     if not s.submitted or any(p != e.process for p in s.inflight):
         return None
     # The refused operation is told only in a finding: most refusals are right, and telling
@@ -332,13 +333,26 @@ def refused(s: TaskState, e: Event, m: Model):
 
 def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Said]):
     reason = e.value.get("reason")
-    if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
-        if m.max_attempts is None or s.attempts >= m.max_attempts:
-            return None  # the dead letter: the limit is reached, or not known
-        return _s("refused.dead", told=told(e), n=s.attempts, limit=m.max_attempts), s.newest
 
     def as_reason() -> Said:  # told only in a finding, as above
         return _s("refused.as", told=told(e), reason=reason)
+
+    if reason == "terminal" and e.value.get("status") == DEAD and s.status != DEAD:
+        if m.max_attempts is None:
+            return None  # the limit is not known: any claim may have been the one past it
+        # Only a claim a correct ledger would otherwise grant moves a task to the dead
+        # letter: an ended task stays as it ended, a live lease is refused as lease-held.
+        if s.status in ENDED:
+            return _s("refused.dead_ended", told=told(e), ending=_ending(s)), s.ended
+        h, until = s.lease, s.until
+        if s.status == RUNNING and until is not None and live(until, e.time):
+            holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
+            return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
+        if s.attempts >= m.max_attempts:
+            return None  # the dead letter, as the limit says
+        if m.max_attempts == NO_LIMIT:
+            return _s("refused.dead_unlimited", told=told(e)), s.newest
+        return _s("refused.dead", told=told(e), n=s.attempts, limit=m.max_attempts), s.newest
 
     if s.status in ENDED:
         if reason == "terminal":

@@ -188,7 +188,8 @@ def final_state(run: Run) -> list[Finding]:
         if s is None or not s.submitted:
             continue
         wrong = []
-        if (record.status, record.step, record.epoch) != (s.status, s.step, s.epoch):
+        epoch_ok = record.epoch == s.epoch or (s.epoch_floor and record.epoch > s.epoch)
+        if (record.status, record.step) != (s.status, s.step) or not epoch_ok:
             wrong.append(
                 _s("final.state", status=status(record.status), step=record.step,
                    epoch=record.epoch, mstatus=status(s.status), mstep=s.step, mepoch=s.epoch)

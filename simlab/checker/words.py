@@ -150,6 +150,10 @@ _EN = {
     "refused.requeue": "{told} was refused, but it was {status}: a correct ledger requeues it.",
     "refused.dead": "{told} was refused for the dead letter, but the task had had {n} of its "
     "{limit} attempts: a correct ledger grants it.",
+    "refused.dead_unlimited": "{told} was refused for the dead letter, but the ledger has no "
+    "limit on attempts: a correct ledger grants it.",
+    "refused.dead_ended": "{told} moved the task to the dead letter, but {ending}: a correct "
+    "ledger refuses it as terminal and leaves the task as it ended.",
     "refused.as": "{told} was refused ({reason})",
     "refused.terminal": "{as_reason}, but {ending}: a correct ledger refuses it as terminal.",
     "refused.queued": "{as_reason}, but the task was queued: a correct ledger grants it.",
@@ -247,6 +251,9 @@ _ZH = {
     "refused.requeue": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会让它重新排队。",
     "refused.dead": "{told}因死信被拒绝，但任务只用了 {limit} 次尝试中的 {n} 次：正确的账本"
     "会批准它。",
+    "refused.dead_unlimited": "{told}因死信被拒绝，但账本没有尝试次数上限：正确的账本会批准它。",
+    "refused.dead_ended": "{told}把任务移入了死信，但{ending}：正确的账本会以 terminal 拒绝它，"
+    "并让任务保持它结束时的样子。",
     "refused.as": "{told}被拒绝（{reason}）",
     "refused.terminal": "{as_reason}，但{ending}：正确的账本会以 terminal 拒绝它。",
     "refused.queued": "{as_reason}，但任务在排队：正确的账本会批准它。",

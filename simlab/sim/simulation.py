@@ -32,6 +32,7 @@ from typing import Any
 import simpy
 
 from simlab.checker.history import History
+from simlab.checker.model import NO_LIMIT
 from simlab.checker.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
@@ -440,7 +441,8 @@ def judged_as(scenario: Scenario) -> dict[str, Any]:
         "ttl": scenario.ttl,
         "named_results": scenario.workload == "opaque",
         "listing": True,
-        "max_attempts": scenario.max_attempts,
+        # The scenario's None is no limit, which the checker is told: no task may go dead.
+        "max_attempts": NO_LIMIT if scenario.max_attempts is None else scenario.max_attempts,
     }
 
 

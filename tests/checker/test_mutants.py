@@ -56,12 +56,17 @@ CAUGHT_BY: dict[str, set[str]] = {
     "listing-drops-tasks": {"p"},
     "max-attempts-off-by-one": {"t"},
     "requeue-keeps-attempts": {"s"},
+    "claim-buries-without-a-limit": {"s"},
+    "claim-buries-a-live-lease": {"s"},
+    "claim-buries-a-completed-task": {"s"},
 }
 
 #: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
 SCENARIO: dict[str, dict] = {
     "max-attempts-off-by-one": {"max_attempts": 2},
     "requeue-keeps-attempts": {"max_attempts": 2},
+    "claim-buries-a-live-lease": {"max_attempts": 2},
+    "claim-buries-a-completed-task": {"max_attempts": 2},
 }
 
 #: mutant -> why no simulated run can show it.

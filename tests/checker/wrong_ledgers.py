@@ -25,6 +25,7 @@ This is a data module, not a test module: import ``WRONG_LEDGERS``, ``PROMISE`` 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import linecache
 import sys
@@ -253,6 +254,52 @@ class MaxAttemptsOffByOne(MemoryLedger):
         "task.attempts > self.max_attempts",
         why=">",
     )
+
+
+class ClaimBuriesWithoutALimit(MemoryLedger):
+    """With no ``max_attempts`` set, a task still goes dead at its third claim: a limit the
+    ledger was never given."""
+
+    claim = edited(
+        MemoryLedger.claim,
+        "if self.max_attempts is not None and self._out_of_attempts(task):",
+        "if task.attempts >= (self.max_attempts or 2):",
+        why="without max_attempts, no task goes dead",
+    )
+
+
+class ClaimBuriesALiveLease(MemoryLedger):
+    """The attempt limit is checked before the live lease: a task whose holder is still at
+    work goes dead at another worker's claim."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        task = self._task(task_id)
+        now = float(self.clock())
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        if self._out_of_attempts(task):  # wrong: before the live lease
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        if task.status == RUNNING and task.lease_until > now:
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        return self._grant(task, worker, ttl, now)
+
+
+class ClaimBuriesACompletedTask(MemoryLedger):
+    """The attempt limit is checked before the terminal status: a completed task claimed again
+    (a duplicate delivery) goes dead."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        task = self._task(task_id)
+        now = float(self.clock())
+        if self._out_of_attempts(task) and task.status != DEAD:  # wrong: before the status
+            self._bury(task, now)
+            raise TerminalTask(task_id, DEAD)
+        if task.status in TERMINAL_STATUSES:
+            raise TerminalTask(task_id, task.status)
+        if task.status == RUNNING and task.lease_until > now:
+            raise LeaseHeld(task_id, task.worker, task.lease_until)
+        return self._grant(task, worker, ttl, now)
 
 
 # -- claim: what the lease carries ----------------------------------------------------------------
@@ -1113,6 +1160,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "claim-revives-completed": ClaimRevivesCompleted,
     "claim-uses-wall-clock": ClaimUsesWallClock,
     "max-attempts-off-by-one": MaxAttemptsOffByOne,
+    "claim-buries-without-a-limit": ClaimBuriesWithoutALimit,
+    "claim-buries-a-live-lease": ClaimBuriesALiveLease,
+    "claim-buries-a-completed-task": ClaimBuriesACompletedTask,
     "claim-resumes-at-step-zero": ClaimResumesAtStepZero,
     "claim-drops-checkpoint": ClaimDropsCheckpoint,
     "claim-next-hands-out-probes": ClaimNextHandsOutProbes,
@@ -1166,6 +1216,9 @@ PROMISE: dict[str, str] = {
     "claim-revives-completed": "a terminal (completed) task raises TerminalTask",
     "claim-uses-wall-clock": "time comes from the clock, never from the wall",
     "max-attempts-off-by-one": "past max_attempts the task goes dead",
+    "claim-buries-without-a-limit": "without max_attempts no task goes dead",
+    "claim-buries-a-live-lease": "a live lease held by another raises LeaseHeld",
+    "claim-buries-a-completed-task": "a terminal (completed) task raises TerminalTask",
     "claim-resumes-at-step-zero": "the lease carries the stored step to resume from",
     "claim-drops-checkpoint": "the lease carries the stored checkpoint",
     "claim-next-hands-out-probes": "claim_next never hands out a health probe",
@@ -1207,10 +1260,42 @@ PROMISE: dict[str, str] = {
     "listing-drops-tasks": "tasks() lists every task",
 }
 
+
+class OneEpochSequenceLedger(MemoryLedger):
+    """A correct ledger whose epochs come from one counter shared by every task, as a database
+    sequence would hand them out: each claim, cancel and dead letter raises a task's epoch to
+    the next number of the sequence, often by more than one. The contract asks that the epoch
+    rise, not that it rise by one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sequence = 0
+
+    def _next(self, task: _Task) -> None:
+        self._sequence += 1 + len(self._tasks) % 3  # gaps, as a shared sequence leaves them
+        task.epoch = max(task.epoch + 1, self._sequence)
+
+    def _grant(self, task: _Task, worker: str, ttl: float, now: float) -> Lease:
+        lease = super()._grant(task, worker, ttl, now)
+        self._next(task)
+        return dataclasses.replace(lease, epoch=task.epoch)
+
+    def _bury(self, task: _Task, now: float) -> None:
+        super()._bury(task, now)
+        self._next(task)
+
+    def cancel(self, task_id: str) -> bool:
+        if not super().cancel(task_id):
+            return False
+        self._next(self._task(task_id))
+        return True
+
+
 CORRECT_LEDGERS: dict[str, type] = {
     "dict-rows": DictRowLedger,
     "reordered-checks": ReorderedChecksLedger,
     "delegating": DelegatingLedger,
+    "one-epoch-sequence": OneEpochSequenceLedger,
 }
 
 assert WRONG_LEDGERS.keys() == PROMISE.keys()

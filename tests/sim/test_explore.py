@@ -53,6 +53,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "heartbeat-ignores-epoch": (2, {"i"}),
     "requeue-resets-epoch": (2, {"o", "a'"}),
     "save-ignores-epoch": (2, {"a"}),
+    "claim-buries-without-a-limit": (2, {"s"}),
 }
 
 
