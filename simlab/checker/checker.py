@@ -176,12 +176,14 @@ def check(
     :data:`~simlab.checker.model.NO_LIMIT` for a ledger without one (no task may go dead).
     """
     view = HistoryView(history)
+    if not isinstance(final, Mapping):
+        final = list(final)  # the listing itself goes to the rules: they count its repeats
     records = as_records(final)
     ks = steps_of(view, records, steps)
     whole = bool(records) if listing is None else listing
     found = findings(
         view,
-        records,
+        final,
         steps=ks,
         effects=effects,
         ttl=ttl,

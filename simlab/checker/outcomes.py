@@ -120,6 +120,8 @@ class Run:
     named_results: bool = False
     #: ``final`` is the ledger's whole listing (``tasks()``): every submitted task must be in it
     listing: bool = False
+    #: task -> how many times the listing held it, for those it held more than once
+    twice: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -183,6 +185,8 @@ def final_state(run: Run) -> list[Finding]:
             if task not in run.final:
                 sentence = _s("listing", task=task, t=at(submit.time))
                 out.append(Finding.of("p", run.last, sentence, None, submit))
+        for task, n in run.twice.items():
+            out.append(Finding.of("p", run.last, _s("listing.twice", task=task, n=n)))
     for task, record in run.final.items():
         s = run.states.get(task)
         if s is None or not s.submitted:

@@ -18,6 +18,7 @@ The rules (generated from :data:`RULES`):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -178,7 +179,7 @@ RULES: tuple[Rule, ...] = (
         "p",
         "final state",
         "the final ledger (status, step, epoch, result, e-mail keys) is what its accepted "
-        "operations made it",
+        "operations made it, and its listing holds every task once",
         outcomes.final_state,
     ),
     Rule(
@@ -249,6 +250,15 @@ def as_records(final: Mapping[str, TaskRecord] | Iterable[TaskRecord]) -> dict[s
     return {r.task_id: r for r in final}
 
 
+def _listed_twice(final: Mapping[str, TaskRecord] | Iterable[TaskRecord]) -> dict[str, int]:
+    """task_id -> how many times a listing (an iterable of records) holds it, for those it
+    holds more than once; a mapping holds each task once."""
+    if isinstance(final, Mapping):
+        return {}
+    counts = Counter(r.task_id for r in final)
+    return {task: n for task, n in counts.items() if n > 1}
+
+
 def steps_of(
     view: HistoryView, records: Mapping[str, TaskRecord], steps: int | Mapping[str, int] | None
 ) -> dict[str, int | None]:
@@ -288,7 +298,10 @@ def findings(
     One pass over the events, plus one over the final records.
     """
     view = history if isinstance(history, HistoryView) else HistoryView(history)
+    if not isinstance(final, Mapping):
+        final = list(final)  # read twice: once for the records, once for the repeats
     records = as_records(final)
+    twice = _listed_twice(final) if listing else {}
     wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
     by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
@@ -335,7 +348,7 @@ def findings(
                 step(s, e)
     if any(not r.ops for r in wanted):
         ks = steps_of(view, records, steps)
-        run = Run(view, model.tasks, records, ks, effects, named_results, listing)
+        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))

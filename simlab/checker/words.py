@@ -175,6 +175,8 @@ _EN = {
     "stuck": "{task} ended {status} at step {step}{of_k} (epoch {epoch}), although faults "
     "stopped at {off} and the run went on until {end}.",
     "listing": "{task} was submitted at {t}, but the ledger's listing of its tasks leaves it out.",
+    "listing.twice": "the ledger's listing of its tasks holds {task} {n} times: it lists every "
+    "task once.",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -274,6 +276,7 @@ _ZH = {
     "stuck": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}），尽管"
     "故障在 {off} 停止，运行一直持续到 {end}。",
     "listing": "{task} 在 {t} 提交，但账本的任务列表漏掉了它。",
+    "listing.twice": "账本的任务列表中 {task} 出现了 {n} 次：每个任务只应列出一次。",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
@@ -313,7 +316,8 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
     "p": (
         "最终状态",
-        "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的",
+        "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的，且它的任务"
+        "列表中每个任务只出现一次",
     ),
     "q": ("租约长度", "认领的租约持续 worker 请求的 ttl"),
     "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),

@@ -6,16 +6,27 @@ having these methods, without inheriting anything. The behaviour every implement
 
 * ``submit`` persists a ``queued`` task at step 0, epoch 0 and returns its ID; a duplicate ID
   raises :class:`~simlab.errors.LedgerError` and changes nothing.
-* ``claim``/``claim_next`` bump the epoch (the fencing token) atomically with the lease check, so
-  no two leases ever share an epoch; a live lease held by another raises
-  :class:`~simlab.errors.LeaseHeld`, a terminal task :class:`~simlab.errors.TerminalTask`.
+* ``claim``/``claim_next`` raise the epoch (the fencing token) atomically with the lease check,
+  so no two leases ever share an epoch, and give a lease until ``clock() + ttl``. A live lease
+  (``lease_until > clock()``), whoever holds it, the claimer included, raises
+  :class:`~simlab.errors.LeaseHeld`; a terminal task :class:`~simlab.errors.TerminalTask`.
 * ``save`` and ``heartbeat`` succeed only for the current epoch of a running task (``save`` also
   only for a step greater than the stored one); otherwise they return False and change nothing.
-* ``cancel`` sets ``cancelled`` and bumps the epoch; ``requeue`` puts a cancelled or dead task
-  back to ``queued`` keeping its epoch.
+  ``heartbeat`` moves ``lease_until`` to ``clock() + ttl``; ``save`` leaves it as it was (a
+  completing save ends the lease).
+* ``cancel`` sets ``cancelled`` and raises the epoch; ``requeue`` puts a cancelled or dead task
+  back to ``queued`` keeping its epoch, with its attempts counted afresh.
+* With a limit on attempts (``max_attempts``), the claim that would exceed it, of a task that
+  claim would otherwise take, moves the task to ``dead`` (the dead letter), raises its epoch and
+  raises :class:`~simlab.errors.TerminalTask`. Without a limit no task ever goes dead.
 * ``record_effect`` records an idempotency key once, for the current epoch only; it returns True
   only to the one caller that recorded it.
+* ``tasks()`` lists every task once, in submit order; ``effects(task_id)`` every recorded key
+  once, in the order recorded.
 * Time comes from the ``clock`` the ledger was built with, never from the wall.
+
+The epoch only ever rises: the kit's ledgers add one each time, and a ledger may skip numbers
+(as one sequence shared by every task does); the checker accepts either.
 """
 
 from __future__ import annotations

@@ -54,6 +54,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-refuses-new-keys": {"s"},
     "cancel-refuses-running": {"s"},
     "listing-drops-tasks": {"p"},
+    "listing-repeats-retried-tasks": {"p"},
     "max-attempts-off-by-one": {"t"},
     "requeue-keeps-attempts": {"s"},
     "claim-buries-without-a-limit": {"s"},

@@ -1145,6 +1145,15 @@ class ListingDropsTasks(MemoryLedger):
         return [r for r in listed if not (r.task_id[-1:].isdigit() and int(r.task_id[-1]) % 2)]
 
 
+class ListingRepeatsRetriedTasks(MemoryLedger):
+    """``tasks()`` lists a task claimed more than once twice (a join with its attempts that
+    matched two of them)."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        listed = super().tasks(status)
+        return listed + [r for r in listed if r.attempts > 1]
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1201,6 +1210,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "effect-refuses-new-keys": EffectRefusesNewKeys,
     "cancel-refuses-running": CancelRefusesRunning,
     "listing-drops-tasks": ListingDropsTasks,
+    "listing-repeats-retried-tasks": ListingRepeatsRetriedTasks,
 }
 
 PROMISE: dict[str, str] = {
@@ -1258,6 +1268,7 @@ PROMISE: dict[str, str] = {
     "effect-refuses-new-keys": "record_effect records a new key of the current epoch (True)",
     "cancel-refuses-running": "cancel of a queued or running task succeeds",
     "listing-drops-tasks": "tasks() lists every task",
+    "listing-repeats-retried-tasks": "tasks() lists every task once",
 }
 
 

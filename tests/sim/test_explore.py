@@ -54,6 +54,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "requeue-resets-epoch": (2, {"o", "a'"}),
     "save-ignores-epoch": (2, {"a"}),
     "claim-buries-without-a-limit": (2, {"s"}),
+    "listing-repeats-retried-tasks": (1, {"p"}),
 }
 
 
