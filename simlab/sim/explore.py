@@ -207,7 +207,9 @@ class StrikePoints(ScheduledNemesis):
                     later = [t for t in times if t >= cancelled[task]]
                     self._between(kind.name, task, later, horizon, half)
                 elif kind is REQUEUE:  # while it is live and after its end: both refused
-                    self._between(kind.name, task, times[:2], horizon, None)
+                    # (between its first two distinct instants: a task's submit, delivery and
+                    # claim often share one)
+                    self._between(kind.name, task, sorted(set(times))[:2], horizon, None)
                     self._between(kind.name, task, times[-1:], horizon, half)
                 else:  # a cancel, or a user's action to come: between any two events
                     self._between(kind.name, task, times, horizon, half)

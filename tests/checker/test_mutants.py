@@ -43,6 +43,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "cancel-refused-bumps-epoch": {"p"},
     "requeue-resets-epoch": {"o", "a'"},
     "requeue-revives-completed": {"o"},
+    "requeue-takes-a-running-task": {"o"},
     "effect-ignores-epoch": {"j"},
     "effect-once-per-epoch": {"f", "r"},
     "effect-refused-still-records": {"p"},

@@ -607,6 +607,18 @@ class RequeueBumpsEpoch(MemoryLedger):
     )
 
 
+class RequeueTakesARunningTask(MemoryLedger):
+    """``requeue`` puts a running task back to ``queued`` too (its holder keeps working on a
+    lease the ledger no longer knows), not only cancelled or dead ones."""
+
+    requeue = edited(
+        MemoryLedger.requeue,
+        "if task.status != CANCELLED and task.status != DEAD:",
+        "if task.status == COMPLETED:",
+        why="only a cancelled or dead task is requeued",
+    )
+
+
 class RequeueRevivesCompleted(MemoryLedger):
     """``requeue`` puts a completed task back to ``queued``, not only cancelled or dead ones."""
 
@@ -1197,6 +1209,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "requeue-resets-epoch": RequeueResetsEpoch,
     "requeue-bumps-epoch": RequeueBumpsEpoch,
     "requeue-revives-completed": RequeueRevivesCompleted,
+    "requeue-takes-a-running-task": RequeueTakesARunningTask,
     "requeue-keeps-attempts": RequeueKeepsAttempts,
     "effect-ignores-epoch": EffectIgnoresEpoch,
     "effect-ignores-status": EffectIgnoresStatus,
@@ -1254,6 +1267,7 @@ PROMISE: dict[str, str] = {
     "requeue-resets-epoch": "requeue keeps the epoch (no epoch reused)",
     "requeue-bumps-epoch": "requeue keeps the epoch",
     "requeue-revives-completed": "requeue only from cancelled or dead",
+    "requeue-takes-a-running-task": "requeue only from cancelled or dead",
     "requeue-keeps-attempts": "requeue gives fresh attempts",
     "effect-ignores-epoch": "record_effect records for the current epoch only",
     "effect-ignores-status": "record_effect records only while the task runs",

@@ -55,6 +55,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "save-ignores-epoch": (2, {"a"}),
     "claim-buries-without-a-limit": (2, {"s"}),
     "listing-repeats-retried-tasks": (1, {"p"}),
+    "requeue-takes-a-running-task": (1, {"o"}),
 }
 
 
