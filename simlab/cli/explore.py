@@ -1,7 +1,7 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
-``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--variant
-fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup] [--json]`` searches every fault
+``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
+[--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup] [--json]`` searches every fault
 schedule of the scope breadth first (:mod:`simlab.sim.explore`). Exit status 0 when certified,
 1 with a counterexample (saved to ``--out``; its story printed, its picture drawn with
 ``--story``/``--timeline``), 2 for a usage mistake, 3 when ``--time-limit`` stopped it and 130
@@ -42,6 +42,7 @@ _WORDS = {
         "passed; {n} schedules, {m} distinct states, {s} s",
         "none": "no fault count was covered whole",
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
+        "limit": ", at most {a} attempt(s) a task",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -63,6 +64,7 @@ _WORDS = {
         "（{n} 个调度，{m} 个不同状态，{s} 秒）",
         "none": "没有完整覆盖任何故障数",
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
+        "limit": "（每个任务至多 {a} 次尝试）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -75,7 +77,10 @@ _WORDS = {
 
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
-    return words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
+    said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
+    if scope.get("max_attempts") is not None:
+        said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
+    return said
 
 
 def _figures(x) -> dict:
@@ -173,6 +178,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             progress=bar.update,
             jobs=args.jobs,
+            max_attempts=args.max_attempts,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -297,6 +303,13 @@ def register(subparsers) -> None:
     p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
     p.add_argument(
         "--max-faults", type=integer, default=2, metavar="K", help="faults per schedule [2]"
+    )
+    p.add_argument(
+        "--max-attempts",
+        type=positive_int,
+        metavar="N",
+        help="the ledger's limit on the claims of one task, past which a claim moves the task "
+        "to the dead letter [no limit: no task may go dead]",
     )
     p.add_argument(
         "--variant",

@@ -87,10 +87,15 @@ Key = tuple[float, int]
 
 
 def scope_scenario(
-    tasks: int, workers: int, steps: int, variant: str = "fenced", horizon: float | None = None
+    tasks: int,
+    workers: int,
+    steps: int,
+    variant: str = "fenced",
+    horizon: float | None = None,
+    max_attempts: int | None = None,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
-    from schedules) and faults on until ``horizon``."""
+    from schedules), faults on until ``horizon``, and the ledger's limit on attempts."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -98,6 +103,7 @@ def scope_scenario(
         steps=steps,
         variant=variant,
         fault_horizon=horizon,
+        max_attempts=max_attempts,
         **zero,
     ).validate()
 
@@ -112,10 +118,11 @@ def _horizon(
     lengths: tuple[float, ...],
     max_faults: int,
     sender: Sender | None = None,
+    max_attempts: int | None = None,
 ) -> float:
     """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
     the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
-    probe = scope_scenario(tasks, workers, steps, variant, horizon=1e-9)
+    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts)
     result = simulate(
         probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe), sender=sender
     )
@@ -406,6 +413,7 @@ def explore(
     clock: Callable[[], float] = time.perf_counter,
     sender: Sender | None = None,
     jobs: int = 1,
+    max_attempts: int | None = None,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -414,7 +422,9 @@ def explore(
     variants), breadth first, for ``seeds`` seeds from ``first_seed``.
 
     ``lengths`` are the pause lengths in units of the ttl; ``sender`` sends each step's
-    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it.
+    e-mail instead of the workers' own record-then-send, as ``simulate`` takes it;
+    ``max_attempts`` is the ledger's limit on the claims of a task (set on each ledger as
+    ``simulate`` sets a scenario's; None: no limit, so no task may go to the dead letter).
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -434,6 +444,10 @@ def explore(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+    if max_attempts is not None and (
+        isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1
+    ):
+        raise ValueError(f"max_attempts must be an integer >= 1 or None, got {max_attempts!r}")
     lengths = tuple(float(x) for x in lengths)
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
@@ -451,6 +465,8 @@ def explore(
         "dedup": dedup,
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
+    if max_attempts is not None:  # named only when set: a scope without a limit reads as before
+        scope["max_attempts"] = max_attempts
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender
@@ -460,10 +476,11 @@ def explore(
             search.pool = Forked(jobs, search.forked_run)
         for seed in scope["seeds"]:
             horizon = _horizon(
-                tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender
-            )
+                tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender,
+                max_attempts,
+            )  # fmt: skip
             horizons[seed] = horizon
-            scenario = scope_scenario(tasks, workers, steps, variant, horizon)
+            scenario = scope_scenario(tasks, workers, steps, variant, horizon, max_attempts)
             found = search.run(scenario, seed)
             if found is not None:
                 return search.answer(scope, horizons, found)

@@ -49,6 +49,21 @@ def test_does_the_text_say_the_certificate_and_what_it_covers(capsys):
     assert code == 0 and out.startswith("已证明：") and "，" in out
 
 
+def test_does_a_limit_on_attempts_reach_the_ledger_and_the_certificate(capsys):
+    """With --max-attempts the scope names the limit, in the JSON and in both languages; a
+    scope without it names none."""
+    limit = ["--max-faults", "1", "--max-attempts", "1"]
+    code, out, _ = run_cli(["explore", *limit, "--json"], capsys)
+    limited = json.loads(out)
+    assert code == 0 and limited["certified"] and limited["scope"]["max_attempts"] == 1
+    plain = json.loads(run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1])
+    assert "max_attempts" not in plain["scope"]
+    code, out, _ = run_cli(["explore", "--max-faults", "1", "--max-attempts", "1"], capsys)
+    assert code == 0 and "variant fenced, at most 1 attempt(s) a task breaks" in out
+    zh = run_cli(["explore", "--max-faults", "1", "--max-attempts", "1", "--lang", "zh"], capsys)
+    assert "每个任务至多 1 次尝试" in zh[1]
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -60,6 +75,8 @@ def test_does_the_text_say_the_certificate_and_what_it_covers(capsys):
         ["--lang", "fr"],
         ["--jobs", "0"],
         ["--jobs", "2", "--db", "explore.sqlite"],
+        ["--max-attempts", "0"],
+        ["--max-attempts", "two"],
     ],
 )
 def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):

@@ -117,6 +117,33 @@ def test_does_the_counterexample_replay_as_a_saved_schedule():
     assert any("rule (a)" in sentence for sentence in x.story)
 
 
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with a limit of one
+#: attempt a task (``max_attempts=1``): the ledgers whose mistake is about the dead letter.
+LIMITED: dict[str, tuple[int, set[str]]] = {
+    "claim-buries-a-live-lease": (1, {"s"}),
+    "claim-buries-a-completed-task": (1, {"s"}),
+    "max-attempts-off-by-one": (1, {"t"}),
+    "requeue-keeps-attempts": (2, {"s"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIMITED))
+def test_is_each_wrong_dead_letter_caught_within_a_limit_on_attempts(name):
+    fewest, rules = LIMITED[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, max_attempts=1)
+    assert not x.certified and x.faults == fewest and x.scope["max_attempts"] == 1
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert x.result.schedule.scenario.max_attempts == 1  # the replay keeps the limit
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, max_attempts=1).certified
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_is_a_correct_ledger_certified_within_a_limit_on_attempts(name):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, max_attempts=1)
+    assert x.certified and x.covered == 2
+    assert x.schedules != explore(_factory(CORRECT_LEDGERS[name]), max_faults=2).schedules
+
+
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_is_a_correct_ledger_written_differently_certified(name):
     x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2)
@@ -190,7 +217,7 @@ def test_does_a_stopped_search_never_certify():
 
 def test_does_a_scope_that_makes_no_sense_raise():
     bad_scopes = (dict(tasks=0), dict(max_faults=-1), dict(steps=True), dict(lengths=()))
-    for bad in (*bad_scopes, dict(jobs=0)):
+    for bad in (*bad_scopes, dict(jobs=0), dict(max_attempts=0), dict(max_attempts=True)):
         with pytest.raises(ValueError):
             explore(_memory, **bad)
 
