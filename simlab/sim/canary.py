@@ -43,7 +43,6 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from functools import partial
 from typing import TypeVar
 
 import simpy
@@ -201,22 +200,12 @@ class _Rollout:
         else:
             error, reasons, tokens, base_latency = serve(version, kind, faults)
             latency = round(base_latency * jitter, 6)
-        record = partial(
-            RequestRecord,
-            arrived,
-            tenant=tenant.name,
-            tier=tenant.tier,
-            kind=kind,
-            faults=faults,
-            route=route,
-            version=version,
-            error=error,
-            reasons=reasons,
-            tokens=tokens,
-            latency=latency,
-            probe=probe,
+        # RequestRecord's fields after ``arrived`` and ``done``, in its order.
+        rest = (tenant.name, tenant.tier, kind, faults, route, version, error, reasons, tokens)
+        rest += (latency, probe)
+        env.timeout(latency).callbacks.append(
+            lambda _: self.finished(RequestRecord(arrived, env.now, *rest))
         )
-        env.timeout(latency).callbacks.append(lambda _: self.finished(record(env.now)))
 
     def finished(self, r: RequestRecord) -> None:
         """Record a request done now; a canary request feeds the breaker, and a trip that does
