@@ -38,7 +38,7 @@ from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
-from simlab.records import CANCELLED, RUNNING
+from simlab.records import CANCELLED, RUNNING, Lease
 from simlab.sim.mailbox import Mailbox as KitMailbox
 
 __all__ = [
@@ -78,6 +78,9 @@ class World:
     unfenced_effect: bool = False
     #: A cancelled task can be claimed again, and requeue takes a running task back too.
     claimable: bool = False
+    #: A claim of a cancelled task grants a lease and leaves the task cancelled (so the
+    #: lease's saves are refused); ``claimable`` comes first.
+    leasable: bool = False
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
     #: A cancel rolls the task's steps back to 0.
@@ -113,16 +116,20 @@ def limits_worlds(source: random.Random) -> list[World]:
 
 
 def first_step_worlds(source: random.Random) -> list[World]:
-    """The two worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
+    """The three worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
     cancelled task can be claimed again (the resume worker completes it: a step, a status and a
-    result no typed-in answer has), and one whose cancel rolls the steps back (claimable or
-    not, drawn); each worker retrieves drawn evidence, the other ways drawn too."""
+    result no typed-in answer has), one whose cancel rolls the steps back (the resume claim
+    refused, the step no worker's report has), and one whose cancelled task can be leased but
+    stays cancelled (the resume claim granted, the status still ``cancelled``: the claim's
+    refusal is not the status); each worker retrieves drawn evidence, the other ways drawn
+    too."""
     extra = {
         way: source.random() < 0.3 for way in ("unfenced_save", "unfenced_effect", "lost_mail")
     }
     worlds = [
         World(claimable=True, evidence=_evidence(source), **extra),
-        World(rollback=True, claimable=source.random() < 0.5, evidence=_evidence(source)),
+        World(rollback=True, evidence=_evidence(source)),
+        World(leasable=True, rollback=source.random() < 0.5, evidence=_evidence(source)),
     ]
     source.shuffle(worlds)
     return worlds
@@ -155,6 +162,11 @@ class WorldLedger(KitLedger):
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         if self.world.claimable:
             self._back_to_queue(task_id, CANCELLED)
+        elif self.world.leasable:
+            record = self.get(task_id)
+            if record.status == CANCELLED:
+                until = float(self.clock()) + float(ttl)
+                return Lease(task_id, worker, record.epoch, record.step, until, record.checkpoint)
         return super().claim(task_id, worker, ttl)
 
     def cancel(self, task_id: str) -> bool:
