@@ -168,8 +168,9 @@ _LIMITS_WORLD = (
     "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
     "that rolls the steps back, a requeue that starts over, a mailbox that loses mail) goes to "
     "one of them, so every fact differs from the kit's in one of them; the worlds live "
-    "in the grader and the learner's code sees only stand-ins, so typed-in facts fail and "
-    "telling a world from the kit's ledger gains nothing."
+    "in the grader and the kit's classes answer from them for the call, however the learner's "
+    "code reaches them, so typed-in facts fail and telling a world from the kit's ledger gains "
+    "nothing."
 )
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).

@@ -5,17 +5,19 @@ On the kit's ledger the facts of the notebook never change, so an answer could p
 and type them in, or take them from a worker's report. The checks therefore also play the
 learner's function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
-side effects or new claims of a cancelled task go through), rolls the steps back, or whose
-requeue starts over, a mailbox that loses its mail, and the evidence the chapter's worker
-retrieves. Each way a world differs is drawn on its own, so a world is one of many, and every
-fact of the story comes out otherwise in one of the worlds a submission is judged in.
+side effects or new claims of a cancelled task go through, or a cancelled task is leased
+while it stays cancelled), rolls the steps back, or whose requeue starts over, a mailbox that
+loses its mail, and the evidence the chapter's worker retrieves. Each way a world differs is
+drawn on its own, so a world is one of many, and every fact of the story comes out otherwise in
+one of the worlds a submission is judged in.
 
-The world lives here, in the grader, where the jail sees nothing. The learner's function gets
-stand-ins (:mod:`simlab.grading.factories`, ``"lent-world"``) bound wherever the notebook and the
-kit name ``Ledger``, ``Mailbox`` and ``run_worker``; their every use is a callback to one
-:class:`Play` lent for that call (:class:`~simlab.grading.lending.Lent`, kind ``Work``), which
-runs it on the world's ledger files in a private folder. So an answer that tells a world from
-the kit's ledger (a stand-in is not the kit's class) learns nothing of which world it is in.
+The world lives here, in the grader, where the jail sees nothing. For the learner's call the
+sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
+run the world's worker (:mod:`simlab.grading.factories`, ``"lent-world"``), so the answer meets
+the world however it reaches those names; every use is a callback to one :class:`Play` lent
+for that call (:class:`~simlab.grading.lending.Lent`, kind ``Work``), which runs it on the
+world's ledger files in a private folder. So an answer that tells a world from the kit's ledger
+(the class's methods are not the kit's) learns nothing of which world it is in.
 
 :func:`reference_facts` plays the notebook's story on a world here: what the learner's facts
 must be there.
