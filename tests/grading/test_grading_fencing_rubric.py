@@ -299,6 +299,22 @@ def test_does_a_play_refuse_what_a_ledger_does_not_offer():
         play.close()
 
 
+def test_does_a_leasable_world_lease_a_cancelled_task_and_keep_it_cancelled(tmp_path):
+    from simlab.grading.checks.fencing.worlds import WorldLedger
+
+    with WorldLedger(str(tmp_path / "w.sqlite"), World(leasable=True)) as ledger:
+        ledger.submit("t1")
+        first = ledger.claim("t1", "w1", 60)
+        assert ledger.save(first, 1) and ledger.cancel("t1")
+        with pytest.raises(ValueError):
+            ledger.claim("t1", "w2", -1)
+        lease = ledger.claim("t1", "w2", 60)
+        assert (lease.worker, lease.step, lease.epoch) == ("w2", 1, 2)
+        assert ledger.save(lease, 2) is False
+        record = ledger.get("t1")
+        assert (record.status, record.step, record.epoch) == ("cancelled", 1, 2)
+
+
 def test_is_the_reference_state_machine_the_exercise_text():
     for status in ("queued", "running", "completed", "cancelled"):
         state = {"epoch": 4, "status": status, "result": None}

@@ -38,6 +38,7 @@ from simlab.grading.checks.fencing.broken import BACK_TO_QUEUE, FROM_ZERO, RECOR
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.ledger.arguments import check_claim
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
 from simlab.records import CANCELLED, RUNNING, Lease
@@ -165,6 +166,7 @@ class WorldLedger(KitLedger):
         if self.world.claimable:
             self._back_to_queue(task_id, CANCELLED)
         elif self.world.leasable:
+            check_claim(task_id, worker, ttl)
             record = self.get(task_id)
             if record.status == CANCELLED:
                 until = float(self.clock()) + float(ttl)
