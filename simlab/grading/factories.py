@@ -7,7 +7,9 @@ grader and are lent to the learner's calls (:mod:`simlab.grading.lending`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from simlab.grading.aliasing import shared_containers
@@ -38,105 +40,140 @@ FACTORIES: dict[str, Callable[..., Any]] = {
 
 class _LentWorld:
     """The learner's ``name(path)`` played in a world the grader keeps (the hidden checks of
-    exercise ``fencing``): :meth:`play` binds stand-ins of ``Ledger``, ``Mailbox`` and
-    ``run_worker`` wherever the learner's code may look the kit's up (the notebook's names,
-    every ``simlab`` module), calls the function, and binds the kit's back. Every use of a
-    stand-in is a call of ``world``, the grader's object lent to that call; nothing here
-    knows how the world differs from the kit's."""
+    exercise ``fencing``). :meth:`play` changes the kit's ``Ledger`` and ``Mailbox`` classes in
+    place for that call, and has the kit's ``run_worker`` run the world's worker
+    (:attr:`~simlab.learn.state.SandboxState.worker`), so the learner's code meets the world
+    however it reaches the kit's names: a global, an alias, a default argument bound when the
+    function was defined, an import inside the function or a module's attribute. Every use is
+    a call of ``world``, the grader's object lent to that call; after the call (whatever it
+    did) the kit is its own again. Nothing here knows how the world differs from the kit's."""
 
     def __init__(self, ns: dict, name: str):
         self.ns = ns
         self.name = name
 
     def play(self, path: str, world: Callable[..., Any]) -> Any:
-        import sys
-
-        from simlab.learn import pieces
-        from simlab.ledger.sqlite.ledger import Ledger
-        from simlab.sim.mailbox import Mailbox
-
-        stand_ins = _stand_ins(world)
-        swaps = {
-            id(Ledger): (Ledger, stand_ins["Ledger"]),
-            id(Mailbox): (Mailbox, stand_ins["Mailbox"]),
-            id(pieces.run_worker): (pieces.run_worker, stand_ins["run_worker"]),
-        }
-        places = [self.ns] + [
-            vars(module)
-            for module_name, module in list(sys.modules.items())
-            if module_name.split(".")[0] == "simlab" and module is not None
-        ]
-        undo = []
-        for place in places:
-            for key, value in list(place.items()):
-                swap = swaps.get(id(value))
-                if swap is not None and swap[0] is value:
-                    undo.append((place, key, value))
-                    place[key] = swap[1]
-        try:
-            return _piece(self.ns, self.name)(path)
-        finally:
-            for place, key, value in undo:
-                place[key] = value
+        fn = _piece(self.ns, self.name)
+        with _world_in_place(world):
+            return fn(path)
 
 
-def _stand_ins(world: Callable[..., Any]) -> dict[str, Any]:
-    """``Ledger``, ``Mailbox`` and ``run_worker`` whose every use asks ``world``."""
-    import os
+@contextlib.contextmanager
+def _world_in_place(world: Callable[..., Any]) -> Iterator[None]:
+    """The kit's ``Ledger`` and ``Mailbox`` answering from ``world`` while the block runs, and
+    the kit's ``run_worker`` running the world's worker. Each class's members are replaced,
+    then put back (a learner's own replacement too): an object made in the block (of the class
+    or of a learner's subclass) is one of the world's; an object made before the block, or of a
+    subclass the kit defines (a ledger built otherwise, the pieces' ledger), keeps the kit's
+    behaviour."""
+    from simlab.learn.state import SANDBOX
+    from simlab.ledger.sqlite.ledger import Ledger
+    from simlab.sim.mailbox import Mailbox
 
+    undo: list[tuple[type, str, Any]] = []
+    worker = SANDBOX.worker
+    try:
+        for cls, members in ((Ledger, _ledger_members(world)), (Mailbox, _mail_members(world))):
+            opened = _Opened()
+            for key, member in members.items():
+                undo.append((cls, key, cls.__dict__.get(key, _UNBOUND)))
+                setattr(cls, key, _in_place(cls, key, member, opened))
+        SANDBOX.worker = lambda path, task_id: world("worker", os.fspath(path), task_id)
+        yield
+    finally:
+        SANDBOX.worker = worker
+        for cls, key, member in reversed(undo):
+            if member is _UNBOUND:
+                delattr(cls, key)
+            else:
+                setattr(cls, key, member)
+
+
+class _Opened:
+    """The objects made as the world's in one call, and the number of the world's ledger or
+    mailbox each holds (by identity; the objects are kept until the call ends, so no identity
+    is reused)."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, tuple[Any, int]] = {}
+
+    def keep(self, obj: Any, n: int) -> None:
+        self.held[id(obj)] = (obj, n)
+
+    def of(self, obj: Any) -> int | None:
+        obj_n = self.held.get(id(obj))
+        return obj_n[1] if obj_n is not None and obj_n[0] is obj else None
+
+
+def _in_place(cls: type, key: str, member: Any, opened: _Opened) -> Any:
+    """``member`` as ``cls.key`` for the world's objects: a function called with the object's
+    number in the world after ``self`` (``__init__``: with a callback that records it), or a
+    property read with that number. Every other object gets the member ``cls`` had."""
+    kit = next(c.__dict__[key] for c in cls.__mro__ if key in c.__dict__)
+    if isinstance(member, property):
+
+        def get(self: Any) -> Any:
+            n = opened.of(self)
+            return kit.__get__(self, type(self)) if n is None else member.fget(n)
+
+        def put(self: Any, value: Any) -> None:
+            if opened.of(self) is not None:
+                raise AttributeError(f"{key!r} cannot be set")
+            kit.__set__(self, value)
+
+        return property(get, put)
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if key == "__init__":
+            kind = type(self)
+            if kind is cls or kind.__module__.partition(".")[0] != "simlab":
+                return member(self, lambda n: opened.keep(self, n), *args, **kwargs)
+            return kit(self, *args, **kwargs)
+        n = opened.of(self)
+        if n is None:
+            return kit.__get__(self, type(self))(*args, **kwargs)
+        return member(n, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = key
+    return call
+
+
+def _ledger_members(world: Callable[..., Any]) -> dict[str, Any]:
+    """The members of a ledger whose every use asks ``world`` (see :func:`_in_place`)."""
     from simlab.grading.sandbox.remote import METHODS
 
-    class Ledger:
-        """A ledger of the world being played."""
-
-        def __init__(self, path: Any, **options: Any):
-            self._n = world("open", os.fspath(path))
-
-        def close(self) -> None:
-            world("close", self._n)
-
-        def __enter__(self) -> Ledger:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            self.close()
+    def __init__(self: Any, keep: Callable[[int], None], path: Any, **options: Any) -> None:
+        self.path = os.fspath(path)
+        keep(world("open", self.path))
 
     def method(name: str) -> Callable[..., Any]:
-        def call(self: Ledger, *args: Any, **kwargs: Any) -> Any:
-            return world("ledger", self._n, name, list(args), dict(kwargs))
+        def call(n: int, *args: Any, **kwargs: Any) -> Any:
+            return world("ledger", n, name, list(args), dict(kwargs))
 
-        call.__name__ = name
         return call
 
-    for name in METHODS["Ledger"]:
-        setattr(Ledger, name, method(name))
+    members: dict[str, Any] = {"__init__": __init__, "close": lambda n: world("close", n)}
+    members.update({name: method(name) for name in METHODS["Ledger"]})
+    return members
 
-    class Mailbox:
-        """The outside world's mailbox of the world being played."""
 
-        def __init__(self) -> None:
-            self._n = world("mailbox")
+def _mail_members(world: Callable[..., Any]) -> dict[str, Any]:
+    """The members of a mailbox whose every use asks ``world`` (see :func:`_in_place`)."""
 
-        def send(self, key: str) -> None:
-            world("mail", self._n, "send", key)
+    def __init__(self: Any, keep: Callable[[int], None]) -> None:
+        keep(world("mailbox"))
 
-        @property
-        def received(self) -> dict[str, int]:
-            return dict(world("mail", self._n, "received"))
+    def read(name: str) -> property:
+        if name == "received":
+            return property(lambda n: dict(world("mail", n, name)))
+        return property(lambda n: world("mail", n, name))
 
-        @property
-        def sent(self) -> int:
-            return world("mail", self._n, "sent")
-
-        @property
-        def duplicates(self) -> int:
-            return world("mail", self._n, "duplicates")
-
-    def run_worker(path: Any, task_id: str) -> dict:
-        """One run of the chapter's worker process in the world being played."""
-        return world("worker", os.fspath(path), task_id)
-
-    return {"Ledger": Ledger, "Mailbox": Mailbox, "run_worker": run_worker}
+    members: dict[str, Any] = {
+        "__init__": __init__,
+        "send": lambda n, key: world("mail", n, "send", key),
+    }
+    members.update({name: read(name) for name in ("received", "sent", "duplicates")})
+    return members
 
 
 class _WithNames:

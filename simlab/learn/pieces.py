@@ -95,8 +95,11 @@ def run_worker(path: str | Path, task_id: str) -> dict:
     Returns the worker's report, e.g. ``{"event": "claim", "epoch": 1, "saved_step": 1, ...}``
     or ``{"event": "claim-refused", "reason": "..."}``. In a notebook the process is a fresh
     ``python -m simlab.props.worker``; in the grader's sandbox it is a fork (the same separate
-    process and connection, without starting Python again).
+    process and connection, without starting Python again); while the grader plays the
+    learner's function in one of its worlds, that world's worker.
     """
+    if SANDBOX.worker is not None:
+        return SANDBOX.worker(str(path), task_id)
     if SANDBOX.fork_workers:
         return _forked_worker(str(path), task_id)
     done = subprocess.run(

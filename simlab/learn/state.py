@@ -8,6 +8,7 @@ values stay at their defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["SandboxState", "SANDBOX", "clock"]
@@ -17,10 +18,14 @@ __all__ = ["SandboxState", "SANDBOX", "clock"]
 class SandboxState:
     """``now``: the time the grader sent with its latest request (the sandbox's clock).
     ``fork_workers``: True inside a sandbox, where worker processes are forked rather than
-    started as a new interpreter (the sandbox is single-threaded and has simlab imported)."""
+    started as a new interpreter (the sandbox is single-threaded and has simlab imported).
+    ``worker``: while the grader plays a learner's function in one of its worlds, the world's
+    run of the chapter's worker (``worker(path, task_id) -> report``), which
+    :func:`~simlab.learn.pieces.run_worker` runs instead of a process; None otherwise."""
 
     now: float = 0.0
     fork_workers: bool = False
+    worker: Callable[[str, str], dict] | None = None
 
 
 #: The one state of this process.

@@ -16,6 +16,7 @@ import random
 import pytest
 
 from simlab.errors import TerminalTask
+from simlab.grading.checks.fencing import agrees_with_play
 from simlab.grading.checks.fencing.claim import reference_cancel, reference_requeue
 from simlab.grading.checks.fencing.limits import LIMIT_FACTS
 from simlab.grading.checks.fencing.worlds import (
@@ -30,6 +31,7 @@ from simlab.grading.checks.fencing.worlds import (
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.factories import FACTORIES
 from simlab.grading.lending import Lent
+from simlab.grading.questions import Fail
 from simlab.grading.sandbox import remote, wire
 from simlab.learn import run_worker
 from simlab.ledger import Ledger
@@ -61,6 +63,8 @@ CORRECT = [
     ("transitions", "cancel-after-claim", fencing.TRANSITIONS),
     ("read-with-tasks", "cancel-after-first-step", fencing.READ_WITH_TASKS),
     ("measured-otherwise", "cancel-limits", fencing.MEASURED_OTHERWISE),
+    ("default-arg-bindings", "cancel-after-first-step", fencing.DEFAULT_ARG_BINDINGS),
+    ("default-arg-classes", "cancel-limits", fencing.DEFAULT_ARG_CLASSES),
 ]
 
 
@@ -82,6 +86,9 @@ def test_do_the_attacks_lose_their_points_in_other_worlds_too(seed):
         "from-the-reports",
         "detects-the-world-first-step",
         "detects-the-world",
+        "refused-from-status",
+        "step-from-report",
+        "two-resume-workers",
     }
     with judged_in(seed):
         for name, question, source, most, _ in ANSWERS:
@@ -109,9 +116,14 @@ def _play(ns: dict, name: str, path: str, world: World) -> tuple[object, Play]:
     """``name(path)`` of ``ns`` played in ``world`` with the sandbox's stand-ins, here; the
     caller closes the play."""
     play = Play(world)
+    return _call_in(play, ns, name, path), play
+
+
+def _call_in(play: Play, ns: dict, name: str, path: str) -> object:
+    """``name(path)`` of ``ns`` played in ``play``'s world with the sandbox's stand-ins, here."""
     remote.install(_Direct(Lent(play, "Work")))
     try:
-        return FACTORIES["lent-world"](ns, name).play(path, remote.stand_in(1, "Work")), play
+        return FACTORIES["lent-world"](ns, name).play(path, remote.stand_in(1, "Work"))
     finally:
         remote.install(remote.Channel())
 
@@ -180,29 +192,92 @@ def test_does_a_typed_in_first_step_answer_fail_in_a_drawn_world():
         assert differs == set(notebook), seed
 
 
-def test_does_playing_in_a_world_put_the_kit_back_even_when_the_answer_raises():
-    import simlab.learn
+@pytest.mark.parametrize(
+    "source",
+    [fencing.REFUSED_FROM_STATUS, fencing.STEP_FROM_REPORT, fencing.TWO_RESUME_WORKERS],
+    ids=["refused-from-status", "step-from-report", "two-resume-workers"],
+)
+def test_does_an_answer_from_the_wrong_source_fail_in_a_drawn_world_of_every_draw(source):
+    """The refusal read from the ledger's status, the step from a worker's report, the resume
+    worker run twice: each fails in some world of every draw; the solution agrees in every
+    world."""
+    wrong = _namespace(source)
+    right = _namespace(answer_source("solutions", FENCING, "cancel-after-first-step"))
+    path = "/nowhere/jobs.sqlite"
+    for seed in range(12):
+        failed = 0
+        for world in first_step_worlds(random.Random(seed)):
+            for ns in (right, wrong):
+                answer, play = _play(ns, "cancel_after_first_step", path, world)
+                try:
+                    agrees_with_play(answer, play, path)
+                except Fail:
+                    assert ns is wrong, (seed, world)
+                    failed += 1
+                finally:
+                    play.close()
+        assert failed, seed
+
+
+#: Reaches the kit's names every way (a global, a default argument bound when it was defined, an
+#: import inside it, a module's attribute, a subclass of its own), uses each, and raises; and
+#: uses a mailbox made before the call.
+_EVERY_WAY = """
+import simlab.learn
+import simlab.sim
+
+
+class Mine(Ledger):
+    pass
+
+
+BEFORE = Mailbox()
+
+
+def answer(path, L=Ledger, M=Mailbox, work=run_worker):
+    from simlab.ledger import Ledger as Imported
+
+    for n, make in enumerate((Ledger, L, Imported, simlab.ledger.Ledger, Mine)):
+        with make(path) as ledger:
+            ledger.submit(f"t{n}")
+    for n, make in enumerate((Mailbox, M, simlab.sim.Mailbox)):
+        box = make()
+        box.send(f"k{n}")
+        SEEN.append(box.received)
+    for n, run in enumerate((run_worker, work, simlab.learn.run_worker)):
+        SEEN.append(run(path, f"t{n}")["event"])
+    BEFORE.send("b")
+    raise RuntimeError("boom")
+"""
+
+
+def test_does_every_way_to_the_kit_meet_the_world_and_the_kit_come_back_after(tmp_path):
+    """However a correct answer reaches the kit's ``Ledger``, ``Mailbox`` and ``run_worker``,
+    it plays in the world (the world's files hold its tasks, the world's mailbox loses its
+    mail, the world's worker runs); a mailbox made before the call stays the kit's; after the
+    call, one that raised too, the kit is its own."""
     import simlab.ledger
-    import simlab.ledger.sqlite
-    import simlab.sim
+    from simlab.learn.state import SANDBOX
 
-    seen = []
-
-    def answer(path):
-        seen.append((ns["L"], simlab.ledger.Ledger, simlab.ledger.sqlite.Ledger, ns["Mailbox"]))
-        seen.append((simlab.sim.Mailbox, ns["run_worker"], simlab.learn.run_worker))
-        raise RuntimeError("boom")
-
-    ns = {"L": Ledger, "Mailbox": Mailbox, "run_worker": run_worker, "answer": answer}
-    with pytest.raises(RuntimeError):
-        _play(ns, "answer", "unused.sqlite", World(claimable=True))
-    (ledger, *ledgers, mailbox), (other_mailbox, worker, other_worker) = seen
-    assert ledger is not Ledger and all(x is ledger for x in ledgers)
-    assert mailbox is not Mailbox and other_mailbox is mailbox
-    assert worker is not run_worker and other_worker is worker
-    assert ns["L"] is Ledger and ns["Mailbox"] is Mailbox and ns["run_worker"] is run_worker
-    assert simlab.ledger.Ledger is Ledger and simlab.ledger.sqlite.Ledger is Ledger
-    assert simlab.sim.Mailbox is Mailbox and simlab.learn.run_worker is run_worker
+    ns = _namespace("import simlab.ledger\nSEEN = []\n" + _EVERY_WAY)
+    path = str(tmp_path / "mine.sqlite")
+    play = Play(World(lost_mail=True))
+    try:
+        with pytest.raises(RuntimeError, match="boom"):
+            _call_in(play, ns, "answer", path)
+        assert [play.record(path, f"t{n}").step for n in range(5)] == [1, 1, 1, 0, 0]
+        assert ns["SEEN"] == [{}, {}, {}, "claim", "claim", "claim"]
+        assert len(play.reports) == 3
+    finally:
+        play.close()
+    assert not (tmp_path / "mine.sqlite").exists()
+    assert SANDBOX.worker is None and "submit" not in Ledger.__dict__
+    with simlab.ledger.Ledger(path) as kit:
+        assert kit.submit("t1") == "t1" and kit.get("t1").epoch == 0
+    box = Mailbox()
+    box.send("k")
+    assert box.received == {"k": 1} and box.sent == 1
+    assert ns["BEFORE"].received == {"b": 1}
 
 
 def test_does_a_play_refuse_what_a_ledger_does_not_offer():
@@ -222,6 +297,22 @@ def test_does_a_play_refuse_what_a_ledger_does_not_offer():
         assert play.record("/nowhere/x.sqlite", "t1").status == "queued"
     finally:
         play.close()
+
+
+def test_does_a_leasable_world_lease_a_cancelled_task_and_keep_it_cancelled(tmp_path):
+    from simlab.grading.checks.fencing.worlds import WorldLedger
+
+    with WorldLedger(str(tmp_path / "w.sqlite"), World(leasable=True)) as ledger:
+        ledger.submit("t1")
+        first = ledger.claim("t1", "w1", 60)
+        assert ledger.save(first, 1) and ledger.cancel("t1")
+        with pytest.raises(ValueError):
+            ledger.claim("t1", "w2", -1)
+        lease = ledger.claim("t1", "w2", 60)
+        assert (lease.worker, lease.step, lease.epoch) == ("w2", 1, 2)
+        assert ledger.save(lease, 2) is False
+        record = ledger.get("t1")
+        assert (record.status, record.step, record.epoch) == ("cancelled", 1, 2)
 
 
 def test_is_the_reference_state_machine_the_exercise_text():

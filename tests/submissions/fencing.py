@@ -145,6 +145,59 @@ def cancel_after_first_step(path):
         ledger.close()
 """
 
+# The answer read back from the ledger, as the solution does: ANSWER's template.
+_READ_BACK = """    with Ledger(path) as ledger:
+        record = ledger.get("j1")
+    return {"resume_claim_refused": REFUSED, "step": STEP,
+            "status": record.status, "result": record.result}"""
+
+# The refusal read from the ledger's status, not from the resume worker's report: on a ledger
+# whose cancelled task can be leased but stays cancelled, the claim went through.
+REFUSED_FROM_STATUS = _EXPERIMENT.replace(
+    "    return ANSWER",
+    _READ_BACK.replace("REFUSED", 'record.status == "cancelled"').replace("STEP", "record.step"),
+)
+
+# The step from the resume worker's report, else the first one's: on a ledger whose cancel
+# rolls the steps back, the ledger holds 0.
+STEP_FROM_REPORT = _EXPERIMENT.replace(
+    "    return ANSWER",
+    _READ_BACK.replace("REFUSED", 'resume["event"] == "claim-refused"').replace(
+        "STEP", 'resume.get("saved_step", first.get("saved_step"))'
+    ),
+)
+
+# The resume worker started twice, the second one's report kept: on a ledger whose cancelled
+# task can be claimed again, the resume worker's claim went through.
+TWO_RESUME_WORKERS = _EXPERIMENT.replace(
+    '    resume = run_worker(path, "j1")',
+    '    run_worker(path, "j1")\n    resume = run_worker(path, "j1")',
+).replace(
+    "    return ANSWER",
+    _READ_BACK.replace("REFUSED", 'resume["event"] == "claim-refused"').replace(
+        "STEP", "record.step"
+    ),
+)
+
+# Correct: the solution with the kit's names bound as default arguments when it is defined.
+DEFAULT_ARG_BINDINGS = """
+def cancel_after_first_step(path, Ledger=Ledger, run_worker=run_worker):
+    with Ledger(path) as ledger:
+        ledger.submit("j1")
+    run_worker(path, "j1")
+    with Ledger(path) as ledger:
+        ledger.cancel("j1")
+    resume = run_worker(path, "j1")
+    with Ledger(path) as ledger:
+        record = ledger.get("j1")
+    return {
+        "resume_claim_refused": resume["event"] == "claim-refused",
+        "step": record.step,
+        "status": record.status,
+        "result": record.result,
+    }
+"""
+
 # --- cancel-limits --------------------------------------------------------------------------
 
 _PLAYED = """
@@ -220,6 +273,19 @@ def what_cancel_does(path):
         ledger.close()
 """
 
+# Correct: the story played with the kit's names bound as default arguments when it is
+# defined.
+DEFAULT_ARG_CLASSES = _PLAYED.replace(
+    "def what_cancel_does(path):",
+    "def what_cancel_does(path, Ledger=Ledger, Mailbox=Mailbox, TerminalTask=TerminalTask):",
+).replace(
+    "    return FACTS",
+    """    return {"later_save_refused": save_refused, "later_effect_refused": effect_refused,
+            "new_claim_refused": claim_refused,
+            "email_recalled": mailbox.received.get("t1:email", 0) == 0,
+            "step_rolled_back": rolled_back, "requeue_restarts_from_zero": restarted}""",
+)
+
 # Plays the story; tells the grader's worlds from the kit's ledger by the class's module and
 # answers, there, what the broken ledgers of the kit's own source used to give.
 DETECTS_THE_WORLD = _PLAYED.replace(
@@ -273,7 +339,18 @@ ANSWERS = [
         3,
         "built otherwise",
     ),
+    ("default-arg-bindings", "cancel-after-first-step", DEFAULT_ARG_BINDINGS, 6, "all"),
+    (
+        "refused-from-status",
+        "cancel-after-first-step",
+        REFUSED_FROM_STATUS,
+        3,
+        "the resume worker's report",
+    ),
+    ("step-from-report", "cancel-after-first-step", STEP_FROM_REPORT, 3, "a worker's report"),
+    ("two-resume-workers", "cancel-after-first-step", TWO_RESUME_WORKERS, 3, "run it twice"),
     ("measured-otherwise", "cancel-limits", MEASURED_OTHERWISE, 5, "all"),
+    ("default-arg-classes", "cancel-limits", DEFAULT_ARG_CLASSES, 5, "all"),
     ("detects-the-world", "cancel-limits", DETECTS_THE_WORLD, 0, "do not type it in"),
     ("own-file", "cancel-limits", OWN_FILE, 0, "holds no task"),
     ("typed-after-story", "cancel-limits", TYPED_AFTER_STORY, 0, "do not type it in"),

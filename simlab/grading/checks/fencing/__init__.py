@@ -6,11 +6,12 @@ holds the exercise's record, its rubrics and the check of ``cancel-after-first-s
   check runs the experiment with the kit's ``claim`` and ``commit`` on the state the student's
   functions return, the edge cases, and generated sequences beside a reference state machine.
 * ``cancel-after-first-step``: the chapter's ledger exercise, with real worker processes. The
-  answer must agree with the ledger file the experiment leaves behind; and in two worlds
+  answer must agree with the ledger file the experiment leaves behind; and in three worlds
   drawn from the hidden world (:func:`~simlab.grading.checks.fencing.worlds.first_step_worlds`:
   a ledger whose cancelled task can be claimed again, one whose cancel rolls the steps back,
-  each worker retrieving drawn evidence) with what that ledger holds at the end, so an answer
-  typed in or taken from a worker's report fails.
+  one whose cancelled task can be leased but stays cancelled, each worker retrieving drawn
+  evidence) with what that ledger holds at the end and with the resume worker's report, so an
+  answer typed in, taken from a worker's report or from the wrong one fails.
 * ``cancel-limits`` (:mod:`~simlab.grading.checks.fencing.limits`): what a cancel can and cannot
   undo, measured on a ledger file; the facts count only if the file shows the story really ran,
   and they must also be what the story gives on ledgers built otherwise.
@@ -24,13 +25,13 @@ from typing import Any
 from simlab.grading.checks.fencing.claim import cancel_after_claim
 from simlab.grading.checks.fencing.limits import cancel_limits, dict_of, read
 from simlab.grading.checks.fencing.messages import say
-from simlab.grading.checks.fencing.worlds import World, first_step_worlds, played
+from simlab.grading.checks.fencing.worlds import Play, World, first_step_worlds, played
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import Student, kind_of
 
-__all__ = ["EXERCISE"]
+__all__ = ["EXERCISE", "agrees_with_play"]
 
 
 _FIRST_STEP_KEYS = {"resume_claim_refused": bool, "step": int, "status": str}
@@ -129,21 +130,29 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
 
 def _agrees_in(s: Student, path: str, world: World) -> None:
     """The experiment played in ``world`` (on the same path: the world's files are the
-    grader's) answers what that world's ledger holds at the end, and whether its resume
-    worker's claim was refused. Its feedback quotes none of the world's values."""
+    grader's) agrees with that world (:func:`agrees_with_play`)."""
     with played(s, "cancel_after_first_step", path, world) as (outcome, play):
         if isinstance(outcome, RemoteError):
             raise outcome
-        answer = dict_of(outcome, "cancel_after_first_step()")
-        record = play.record(path, "j1")
-        require(record is not None and play.reports, say("world_no_task"))
-        for key in ("step", "status", "result"):
-            require(
-                answer.get(key) == getattr(record, key),
-                say("world_not_from_ledger", key=repr(key)),
-            )
-        refused = play.reports[-1].get("event") == "claim-refused"
-        require(answer.get("resume_claim_refused") is refused, say("world_resume"))
+        agrees_with_play(dict_of(outcome, "cancel_after_first_step()"), play, path)
+
+
+def agrees_with_play(answer: dict, play: Play, path: str) -> None:
+    """The experiment's ``answer`` in a world's ``play`` ran the worker twice (the first
+    worker, then the resume worker) and answers what that world's ledger file for ``path``
+    holds at the end, and whether the resume worker's claim was refused; else a
+    :class:`~simlab.grading.questions.Fail` quoting none of the world's values."""
+    record = play.record(path, "j1")
+    require(record is not None and play.reports, say("world_no_task"))
+    runs = len(play.reports)
+    require(runs == 2, say("world_two_workers", runs=runs))
+    for key in ("step", "status", "result"):
+        require(
+            answer.get(key) == getattr(record, key),
+            say("world_not_from_ledger", key=repr(key)),
+        )
+    refused = play.reports[1].get("event") == "claim-refused"
+    require(answer.get("resume_claim_refused") is refused, say("world_resume"))
 
 
 #: What ``cancel-after-claim`` draws from the hidden world.
@@ -159,8 +168,9 @@ _LIMITS_WORLD = (
     "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
     "that rolls the steps back, a requeue that starts over, a mailbox that loses mail) goes to "
     "one of them, so every fact differs from the kit's in one of them; the worlds live "
-    "in the grader and the learner's code sees only stand-ins, so typed-in facts fail and "
-    "telling a world from the kit's ledger gains nothing."
+    "in the grader and the kit's classes answer from them for the call, however the learner's "
+    "code reaches them, so typed-in facts fail and telling a world from the kit's ledger gains "
+    "nothing."
 )
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
@@ -244,11 +254,13 @@ FIRST_STEP_RUBRIC = (
             "so every answer must come from what your code observed.",
         ),
         world=(
-            "The experiment is also played in two worlds drawn at grading time, in a drawn "
+            "The experiment is also played in three worlds drawn at grading time, in a drawn "
             "order: a ledger whose cancelled task can be claimed again (the resume worker "
-            "completes it) and one whose cancel rolls the steps back, each worker retrieving "
-            "drawn evidence; the answer must be what that ledger holds at the end, so typed-in "
-            "values and values from a worker's report fail."
+            "completes it), one whose cancel rolls the steps back, and one whose cancelled task "
+            "can be leased but stays cancelled, each worker retrieving drawn evidence; the "
+            "experiment must start the worker twice, the step, status and result must be what "
+            "that ledger holds at the end and the refusal what the resume worker reported, so "
+            "typed-in values, values from the wrong source and extra workers fail."
         ),
     ),
     Criterion(

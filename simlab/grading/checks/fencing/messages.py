@@ -102,6 +102,10 @@ EN = {
         "on a ledger built otherwise (drawn when graded), resume_claim_refused is not what "
         "the resume worker's report says"
     ),
+    "world_two_workers": (
+        "on a ledger built otherwise (drawn when graded), the experiment ran the worker "
+        "{runs} time(s): run it twice, the first worker and, after the cancel, the resume worker"
+    ),
     "not_a_dict": "{who} returned {kind}, expected a dict",
 }
 
@@ -180,6 +184,10 @@ ZH = {
     ),
     "world_resume": (
         "在另一种构造的账本上（评分时抽取），resume_claim_refused 与恢复 worker 的报告不符"
+    ),
+    "world_two_workers": (
+        "在另一种构造的账本上（评分时抽取），实验运行了 {runs} 次 worker："
+        "应运行两次，先是第一个 worker，取消之后再运行恢复 worker"
     ),
     "not_a_dict": "{who} 返回了 {kind}，应返回字典",
 }

@@ -5,17 +5,19 @@ On the kit's ledger the facts of the notebook never change, so an answer could p
 and type them in, or take them from a worker's report. The checks therefore also play the
 learner's function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
-side effects or new claims of a cancelled task go through), rolls the steps back, or whose
-requeue starts over, a mailbox that loses its mail, and the evidence the chapter's worker
-retrieves. Each way a world differs is drawn on its own, so a world is one of many, and every
-fact of the story comes out otherwise in one of the worlds a submission is judged in.
+side effects or new claims of a cancelled task go through, or a cancelled task is leased
+while it stays cancelled), rolls the steps back, or whose requeue starts over, a mailbox that
+loses its mail, and the evidence the chapter's worker retrieves. Each way a world differs is
+drawn on its own, so a world is one of many, and every fact of the story comes out otherwise in
+one of the worlds a submission is judged in.
 
-The world lives here, in the grader, where the jail sees nothing. The learner's function gets
-stand-ins (:mod:`simlab.grading.factories`, ``"lent-world"``) bound wherever the notebook and the
-kit name ``Ledger``, ``Mailbox`` and ``run_worker``; their every use is a callback to one
-:class:`Play` lent for that call (:class:`~simlab.grading.lending.Lent`, kind ``Work``), which
-runs it on the world's ledger files in a private folder. So an answer that tells a world from
-the kit's ledger (a stand-in is not the kit's class) learns nothing of which world it is in.
+The world lives here, in the grader, where the jail sees nothing. For the learner's call the
+sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
+run the world's worker (:mod:`simlab.grading.factories`, ``"lent-world"``), so the answer meets
+the world however it reaches those names; every use is a callback to one :class:`Play` lent
+for that call (:class:`~simlab.grading.lending.Lent`, kind ``Work``), which runs it on the
+world's ledger files in a private folder. So an answer that tells a world from the kit's ledger
+(the class's methods are not the kit's) learns nothing of which world it is in.
 
 :func:`reference_facts` plays the notebook's story on a world here: what the learner's facts
 must be there.
@@ -36,9 +38,10 @@ from simlab.grading.checks.fencing.broken import BACK_TO_QUEUE, FROM_ZERO, RECOR
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
+from simlab.ledger.arguments import check_claim
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
-from simlab.records import CANCELLED, RUNNING
+from simlab.records import CANCELLED, RUNNING, Lease
 from simlab.sim.mailbox import Mailbox as KitMailbox
 
 __all__ = [
@@ -78,6 +81,9 @@ class World:
     unfenced_effect: bool = False
     #: A cancelled task can be claimed again, and requeue takes a running task back too.
     claimable: bool = False
+    #: A claim of a cancelled task grants a lease and leaves the task cancelled (so the
+    #: lease's saves are refused); ``claimable`` comes first.
+    leasable: bool = False
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
     #: A cancel rolls the task's steps back to 0.
@@ -113,16 +119,20 @@ def limits_worlds(source: random.Random) -> list[World]:
 
 
 def first_step_worlds(source: random.Random) -> list[World]:
-    """The two worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
+    """The three worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
     cancelled task can be claimed again (the resume worker completes it: a step, a status and a
-    result no typed-in answer has), and one whose cancel rolls the steps back (claimable or
-    not, drawn); each worker retrieves drawn evidence, the other ways drawn too."""
+    result no typed-in answer has), one whose cancel rolls the steps back (the resume claim
+    refused, the step no worker's report has), and one whose cancelled task can be leased but
+    stays cancelled (the resume claim granted, the status still ``cancelled``: the claim's
+    refusal is not the status); each worker retrieves drawn evidence, the other ways drawn
+    too."""
     extra = {
         way: source.random() < 0.3 for way in ("unfenced_save", "unfenced_effect", "lost_mail")
     }
     worlds = [
         World(claimable=True, evidence=_evidence(source), **extra),
-        World(rollback=True, claimable=source.random() < 0.5, evidence=_evidence(source)),
+        World(rollback=True, evidence=_evidence(source)),
+        World(leasable=True, rollback=source.random() < 0.5, evidence=_evidence(source)),
     ]
     source.shuffle(worlds)
     return worlds
@@ -155,6 +165,12 @@ class WorldLedger(KitLedger):
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         if self.world.claimable:
             self._back_to_queue(task_id, CANCELLED)
+        elif self.world.leasable:
+            check_claim(task_id, worker, ttl)
+            record = self.get(task_id)
+            if record.status == CANCELLED:
+                until = float(self.clock()) + float(ttl)
+                return Lease(task_id, worker, record.epoch, record.step, until, record.checkpoint)
         return super().claim(task_id, worker, ttl)
 
     def cancel(self, task_id: str) -> bool:
