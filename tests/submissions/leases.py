@@ -327,6 +327,25 @@ NO_TAKEOVER = _swap(
     "status = 'queued' AND ? IS NOT NULL",
 )
 
+# TerminalTask always says "completed", whatever the row's status (a detail of the claim: a
+# cancelled or dead task must be refused with its own status).
+TERMINAL_ALWAYS_COMPLETED = _swap(
+    _SOLUTION_CLAIM,
+    "raise TerminalTask(task_id, status)",
+    'raise TerminalTask(task_id, "completed")',
+)
+
+# Also takes a dead task (the core: only a queued task, or a running one whose lease ran out,
+# may be claimed).
+CLAIMS_DEAD = _swap(
+    _SOLUTION_CLAIM, "(status = 'queued' OR (status", "(status IN ('queued', 'dead') OR (status"
+)
+
+# Refuses a dead task with LeaseHeld instead of TerminalTask(task_id, status) (a detail).
+DEAD_AS_HELD = _swap(
+    _SOLUTION_CLAIM, 'if status == "running":', 'if status in ("running", "dead"):'
+)
+
 # The same claim and heartbeat in other words: named parameters, the expiry as a NOT, and a
 # heartbeat that counts the rows it returned.
 NAMED_CLAIM = """
@@ -438,6 +457,9 @@ ANSWERS = [
     ("strict-expiry", "atomic-claim", STRICT_EXPIRY, 9, "ran out"),
     ("attempts-not-counted", "atomic-claim", ATTEMPTS_NOT_COUNTED, 8, "attempts"),
     ("no-takeover", "atomic-claim", NO_TAKEOVER, 4, "neither got it"),
+    ("terminal-always-completed", "atomic-claim", TERMINAL_ALWAYS_COMPLETED, 8, "TerminalTask"),
+    ("claims-dead", "atomic-claim", CLAIMS_DEAD, 4, "dead"),
+    ("dead-as-held", "atomic-claim", DEAD_AS_HELD, 8, "expected TerminalTask"),
     ("select-then-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 3, "one statement"),
     ("conflict-effect", "idempotent-send", CONFLICT_EFFECT, 9, "all"),
     ("effect-without-status", "idempotent-send", EFFECT_WITHOUT_STATUS, 3, "not running"),

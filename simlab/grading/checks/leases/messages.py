@@ -159,6 +159,7 @@ EN = {
     "expire": "the clock reaches the end of the lease on {task}",
     "user_cancels": "a user cancels {task}",
     "user_requeues": "a user requeues {task}",
+    "goes_dead": "{task} runs out of attempts: the ledger moves it to the dead letter (dead)",
     "saves": "lease {n} saves step {step}",
     "saves_done": "lease {n} saves step {step} as done",
     "releases": "lease {n} releases {task}",
@@ -175,6 +176,10 @@ EN = {
     "took_status": "your claim took {task} although it was {status}",
     "claim_gave": "your claim gave {got}, expected {want}",
     "held_fields": "your LeaseHeld did not name the holder and its lease_until",
+    "terminal_fields": (
+        "your TerminalTask did not name the task and its status (the task is {status}: "
+        "TerminalTask(task_id, status) carries the row's status)"
+    ),
     "refused_boundary": (
         "your claim refused a lease that ran out at this very moment (it may be taken once "
         "lease_until <= now)"
@@ -356,6 +361,7 @@ ZH = {
     "expire": "时钟恰好走到 {task} 租约的到期时刻",
     "user_cancels": "用户取消了 {task}",
     "user_requeues": "用户把 {task} 重新入队",
+    "goes_dead": "{task} 的尝试次数用完：账本把它移入死信队列（dead）",
     "saves": "租约 {n} 保存 step {step}",
     "saves_done": "租约 {n} 保存 step {step} 并标记完成",
     "releases": "租约 {n} 释放了 {task}",
@@ -372,6 +378,10 @@ ZH = {
     "took_status": "你的领取拿走了 {task}，而它已是 {status}",
     "claim_gave": "你的领取给出了 {got}，应为 {want}",
     "held_fields": "你的 LeaseHeld 没有指明持有者及其 lease_until",
+    "terminal_fields": (
+        "你的 TerminalTask 没有指明任务及其状态（该任务是 {status}："
+        "TerminalTask(task_id, status) 带的是该行的 status）"
+    ),
     "refused_boundary": "你的领取拒绝了一个恰好此刻到期的租约（lease_until <= now 时就可以被接管）",
     "refused_free": "你的领取拒绝了 {task}，而它本可以被领取",
     "claim_epoch": "你的领取给出了 epoch {got}，而任务当时的 epoch 是 {epoch}（领取要把它加一）",
