@@ -443,6 +443,18 @@ def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
 # Saves the output itself as the checkpoint, not {"output": output} (a detail).
 CHECKPOINT_IS_OUTPUT = _swap(_SOLUTION_LOOP, 'checkpoint={"output": output}', "checkpoint=output")
 
+# No heartbeat before the first step after the claim (the text: before each step): a task
+# cancelled or taken over right after the claim still has its first step worked.
+SKIPS_FIRST_HEARTBEAT = _swap(
+    _SOLUTION_LOOP,
+    "if not ledger.heartbeat(lease, ttl):",
+    "if step != lease.step and not ledger.heartbeat(lease, ttl):",
+)
+
+# The output stored as the result on every save, not only the last (a detail): a task cancelled
+# halfway keeps the result of a step that was not its last.
+RESULT_EVERY_SAVE = _swap(_SOLUTION_LOOP, "result=output if done else None", "result=output")
+
 ANSWERS = [
     ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
     ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
@@ -474,6 +486,8 @@ ANSWERS = [
     ("from-zero", "worker-loop", FROM_ZERO, 5, "expected [2, 3]"),
     ("step-from-checkpoint", "worker-loop", STEP_FROM_CHECKPOINT, 4, "step"),
     ("checkpoint-is-output", "worker-loop", CHECKPOINT_IS_OUTPUT, 5, "checkpoint"),
+    ("skips-first-heartbeat", "worker-loop", SKIPS_FIRST_HEARTBEAT, 3, "after it lost"),
+    ("result-every-save", "worker-loop", RESULT_EVERY_SAVE, 4, "result"),
 ]
 
 # -- answers that foresee the world they are judged in: each fails in the hidden world ---------

@@ -144,6 +144,7 @@ EN = {
     "takes_over": "another worker takes {task} over",
     "during_step": "{who} during step {step}",
     "after_save": "{who} right after step {step} is saved",
+    "after_loop_claim": "{who} right after the loop's claim, before its first step",
     "loop_runs": "your loop runs",
     "worked_after_lost": "your loop worked another step after it lost the task",
     "returned_after_lost": "your loop returned {got} after it lost the task, expected 'lost'",
@@ -154,6 +155,10 @@ EN = {
     "loop_worked": "your loop worked steps {got}, expected {want}",
     "loop_returned": "your loop returned {got}, expected {want}",
     "loop_left": "after your loop the task's {field} is {got}, expected {want}",
+    "loop_result_early": (
+        "after your loop the task has a result although its last step was never saved (a save "
+        "carries result=output only for the last step)"
+    ),
     # operations.py: the moves
     "wait": "the clock moves {seconds} s on",
     "expire": "the clock reaches the end of the lease on {task}",
@@ -348,6 +353,7 @@ ZH = {
     "takes_over": "另一个 worker 接管了 {task}",
     "during_step": "{who}（在 step {step} 进行中）",
     "after_save": "{who}（就在 step {step} 保存之后）",
+    "after_loop_claim": "{who}（就在循环领取之后、第一步之前）",
     "loop_runs": "你的循环开始运行",
     "worked_after_lost": "你的循环在失去任务之后又做了一步",
     "returned_after_lost": "你的循环在失去任务之后返回了 {got}，应为 'lost'",
@@ -356,6 +362,10 @@ ZH = {
     "loop_worked": "你的循环做了 {got} 这些步，应为 {want}",
     "loop_returned": "你的循环返回了 {got}，应为 {want}",
     "loop_left": "你的循环之后，任务的 {field} 为 {got}，应为 {want}",
+    "loop_result_early": (
+        "你的循环之后，任务已有 result，而它的最后一步从未保存（只有最后一步的保存才带 "
+        "result=output）"
+    ),
     # operations.py: the moves
     "wait": "时钟前进 {seconds} 秒",
     "expire": "时钟恰好走到 {task} 租约的到期时刻",
