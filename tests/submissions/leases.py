@@ -327,6 +327,25 @@ NO_TAKEOVER = _swap(
     "status = 'queued' AND ? IS NOT NULL",
 )
 
+# TerminalTask always says "completed", whatever the row's status (a detail of the claim: a
+# cancelled or dead task must be refused with its own status).
+TERMINAL_ALWAYS_COMPLETED = _swap(
+    _SOLUTION_CLAIM,
+    "raise TerminalTask(task_id, status)",
+    'raise TerminalTask(task_id, "completed")',
+)
+
+# Also takes a dead task (the core: only a queued task, or a running one whose lease ran out,
+# may be claimed).
+CLAIMS_DEAD = _swap(
+    _SOLUTION_CLAIM, "(status = 'queued' OR (status", "(status IN ('queued', 'dead') OR (status"
+)
+
+# Refuses a dead task with LeaseHeld instead of TerminalTask(task_id, status) (a detail).
+DEAD_AS_HELD = _swap(
+    _SOLUTION_CLAIM, 'if status == "running":', 'if status in ("running", "dead"):'
+)
+
 # The same claim and heartbeat in other words: named parameters, the expiry as a NOT, and a
 # heartbeat that counts the rows it returned.
 NAMED_CLAIM = """
@@ -424,6 +443,18 @@ def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
 # Saves the output itself as the checkpoint, not {"output": output} (a detail).
 CHECKPOINT_IS_OUTPUT = _swap(_SOLUTION_LOOP, 'checkpoint={"output": output}', "checkpoint=output")
 
+# No heartbeat before the first step after the claim (the text: before each step): a task
+# cancelled or taken over right after the claim still has its first step worked.
+SKIPS_FIRST_HEARTBEAT = _swap(
+    _SOLUTION_LOOP,
+    "if not ledger.heartbeat(lease, ttl):",
+    "if step != lease.step and not ledger.heartbeat(lease, ttl):",
+)
+
+# The output stored as the result on every save, not only the last (a detail): a task cancelled
+# halfway keeps the result of a step that was not its last.
+RESULT_EVERY_SAVE = _swap(_SOLUTION_LOOP, "result=output if done else None", "result=output")
+
 ANSWERS = [
     ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
     ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
@@ -438,6 +469,9 @@ ANSWERS = [
     ("strict-expiry", "atomic-claim", STRICT_EXPIRY, 9, "ran out"),
     ("attempts-not-counted", "atomic-claim", ATTEMPTS_NOT_COUNTED, 8, "attempts"),
     ("no-takeover", "atomic-claim", NO_TAKEOVER, 4, "neither got it"),
+    ("terminal-always-completed", "atomic-claim", TERMINAL_ALWAYS_COMPLETED, 8, "TerminalTask"),
+    ("claims-dead", "atomic-claim", CLAIMS_DEAD, 4, "dead"),
+    ("dead-as-held", "atomic-claim", DEAD_AS_HELD, 8, "expected TerminalTask"),
     ("select-then-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 3, "one statement"),
     ("conflict-effect", "idempotent-send", CONFLICT_EFFECT, 9, "all"),
     ("effect-without-status", "idempotent-send", EFFECT_WITHOUT_STATUS, 3, "not running"),
@@ -452,6 +486,8 @@ ANSWERS = [
     ("from-zero", "worker-loop", FROM_ZERO, 5, "expected [2, 3]"),
     ("step-from-checkpoint", "worker-loop", STEP_FROM_CHECKPOINT, 4, "step"),
     ("checkpoint-is-output", "worker-loop", CHECKPOINT_IS_OUTPUT, 5, "checkpoint"),
+    ("skips-first-heartbeat", "worker-loop", SKIPS_FIRST_HEARTBEAT, 3, "after it lost"),
+    ("result-every-save", "worker-loop", RESULT_EVERY_SAVE, 4, "result"),
 ]
 
 # -- answers that foresee the world they are judged in: each fails in the hidden world ---------

@@ -41,7 +41,17 @@ CLAIM_SEEDS = (11, 12)
 
 
 #: What the generated sequences of this question do (the claim and heartbeat are the student's).
-CLAIM_MOVES = ("claim", "wait", "expire", "heartbeat", "save", "release", "cancel", "requeue")
+CLAIM_MOVES = (
+    "claim",
+    "wait",
+    "expire",
+    "heartbeat",
+    "save",
+    "release",
+    "cancel",
+    "requeue",
+    "bury",
+)
 
 #: Sequences played before the generated ones: the classic slips, each in its shortest story.
 CLAIM_STORIES = (
@@ -68,6 +78,12 @@ CLAIM_STORIES = (
         ("heartbeat", 1, 10.0),
         ("claim", "t1", "C", 10.0),
     ),
+    # a claim of a cancelled task (running, then queued), and of a dead one (queued, then
+    # running with a lease that ran out): TerminalTask with the row's status, nothing taken
+    (("claim", "t1", "A", 10.0), ("cancel", "t1"), ("claim", "t1", "B", 10.0)),
+    (("cancel", "t2"), ("claim", "t2", "A", 10.0)),
+    (("bury", "t1"), ("claim", "t1", "A", 10.0)),
+    (("claim", "t2", "A", 10.0), ("wait", 15), ("bury", "t2"), ("claim", "t2", "B", 10.0)),
     # two tasks whose IDs share a prefix (in the hidden world, t1's ID is a prefix of t2's)
     (("claim", "t1", "A", 10.0), ("claim", "t2", "B", 20.0), ("heartbeat", 1, 20.0)),
     (("claim", "t2", "A", 20.0), ("claim", "t1", "B", 10.0), ("heartbeat", 1, 10.0)),
@@ -152,15 +168,17 @@ CLAIM_RUBRIC = (
         "another claim or a cancel runs between any two of their statements (also at the same "
         "moment, as with a duplicate delivery), a heartbeat is accepted only for the task's "
         "current epoch while it runs (not by worker name, not once released or completed), on "
-        "generated sequences of claims, heartbeats, saves, releases, cancels and requeues with "
-        "the clock moving, as the kit's ledger does; and seeded fault runs break no rule, nor "
+        "generated sequences of claims, heartbeats, saves, releases, cancels, requeues and "
+        "tasks gone to the dead letter with the clock moving, as the kit's ledger does (a "
+        "cancelled or dead task is never taken); and seeded fault runs break no rule, nor "
         "does any run of at most one fault over a small scope.",
         core=True,
         properties=(
-            "On generated sequences of claims, heartbeats, saves, releases, cancels and requeues "
-            "on two tasks with the clock moving, each claim and heartbeat of yours has the "
-            "outcome the kit's ledger has from the same state (a lease or the same error, "
-            "refused or accepted alike) and leaves the same owner and epoch.",
+            "On generated sequences of claims, heartbeats, saves, releases, cancels, requeues "
+            "and tasks gone to the dead letter on two tasks with the clock moving, each claim "
+            "and heartbeat of yours has the outcome the kit's ledger has from the same state "
+            "(a lease or the same error, refused or accepted alike) and leaves the same owner "
+            "and epoch.",
             "Every schedule of at most one fault (every fault kind at every point it can strike) "
             "over 1 task x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
             "at grading time, breaks no rule of the checker (refusals included).",
@@ -198,7 +216,8 @@ CLAIM_RUBRIC = (
         "claim-fields",
         2,
         "A claim returns the new lease (epoch, step, lease_until = now + ttl, attempts) and "
-        "stores it, and refuses completed, cancelled and unknown tasks with the kit's errors; a "
+        "stores it, and refuses completed, cancelled, dead and unknown tasks with the kit's "
+        "errors (a TerminalTask names the task and its status); a "
         "LeaseHeld names the worker holding the live lease and its lease_until.",
         properties=(
             "On the same generated sequences, each claim returns the lease the kit's ledger "

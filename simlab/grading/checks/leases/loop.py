@@ -67,14 +67,14 @@ LOOP_RUBRIC = (
         3,
         "The loop stops and reports 'lost' as soon as the ledger says it no longer owns the "
         "task: a refused save (taken over, or cancelled, also during the last step) or a "
-        "refused heartbeat before a step.",
+        "refused heartbeat before a step (the first one too, right after the claim).",
         core=True,
         mistakes=("never checks save's answer", "no heartbeat before each step"),
         properties=(
             "On generated starts (fresh, saved halfway by another worker with any checkpoint, "
-            "then released or left to run out) and trouble (a cancel or a takeover during a "
-            "step or right after a save), once the ledger refuses your loop it works no further "
-            "step and answers 'lost'.",
+            "then released or left to run out) and trouble (a cancel or a takeover right after "
+            "the claim, during a step or right after a save), once the ledger refuses your loop "
+            "it works no further step and answers 'lost'.",
         ),
         text=(
             "before each step, heartbeat the lease for another `ttl` seconds; if the heartbeat "
@@ -100,7 +100,9 @@ LOOP_RUBRIC = (
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
             "answers, works the same steps, asks for leases of the ttl given and leaves the same "
-            "task row as the exercise's loop.",
+            "task row as the exercise's loop; with trouble, a loop that works the same steps and "
+            "answers as the exercise's loop leaves the same row (no result before the last "
+            "step's save).",
         ),
         text=(
             "claim the task for `worker`, with a lease of `ttl` seconds;",

@@ -1,13 +1,15 @@
 """Properties of the worker loop: generated starts (fresh, saved halfway by another worker with
 any checkpoint then released or left to run out, completed, cancelled, held), numbers of steps
-and trouble (a cancel or a takeover during a step, or right after a save), the student's
+and trouble (a cancel or a takeover right after the claim, during a step, or right after a
+save), the student's
 ``run_task`` beside the exercise's loop run by the grader on the same ledger and trouble.
 
 Three properties, one per criterion of the question: once the loop lost the task it works no
 further step and says ``"lost"`` (:data:`LOST`); a task it may not claim is ``"refused"``
 untouched (:data:`REFUSED`); otherwise it answers, works and leaves the ledger as the
-exercise's loop does (:data:`RUNS`). Playing one input is remembered, so the three share their
-calls into the sandbox.
+exercise's loop does (:data:`RUNS`), and where trouble came but it worked the same steps and
+answered alike, it leaves the same row (a result only with the last step's save). Playing one
+input is remembered, so the three share their calls into the sandbox.
 
 Each input is played in the question's hidden world
 (:mod:`~simlab.grading.checks.leases.world`): the loop runs the world's task (beside another
@@ -60,7 +62,8 @@ _SAID = {
 def inputs() -> st.SearchStrategy[tuple]:
     """(steps, start, trouble): ``start`` is ``("fresh",)``, ``("released" | "expired", saved
     step, checkpoint name)`` or ``("completed" | "cancelled" | "held",)``; ``trouble`` is
-    ``None`` or ``("work" | "save", step, "cancel" | "steal")``. Steps are folded into range
+    ``None`` or ``("work" | "save" | "claim", step, "cancel" | "steal")`` (``"claim"``: right
+    after the claim, before the first step; its step is not used). Steps are folded into range
     when played."""
     saved = st.tuples(
         st.sampled_from(("released", "expired")),
@@ -73,7 +76,7 @@ def inputs() -> st.SearchStrategy[tuple]:
     trouble = st.one_of(
         st.none(),
         st.tuples(
-            st.sampled_from(("work", "save")),
+            st.sampled_from(("work", "save", "claim")),
             st.integers(0, 3),
             st.sampled_from(("cancel", "steal")),
         ),
@@ -81,8 +84,16 @@ def inputs() -> st.SearchStrategy[tuple]:
     return st.tuples(st.integers(1, 4), start, trouble)
 
 
-#: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step.
-LOOP_STORIES = ((3, ("released", 2, "step 0"), None), (4, ("expired", 1, "step 3"), None))
+#: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step;
+#: trouble right after the claim (the heartbeat before the first step sees it); a cancel during
+#: the second step (the first step's save must leave no result).
+LOOP_STORIES = (
+    (3, ("released", 2, "step 0"), None),
+    (4, ("expired", 1, "step 3"), None),
+    (3, ("fresh",), ("claim", 0, "cancel")),
+    (3, ("released", 1, "output"), ("claim", 0, "steal")),
+    (3, ("fresh",), ("work", 1, "cancel")),
+)
 
 
 def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tuple | None]:
@@ -92,6 +103,8 @@ def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tup
         where, step, action = trouble
         if where == "work":
             trouble = (where, step % steps, action)
+        elif where == "claim":
+            trouble = (where, 0, action)
         elif steps > 1:  # after the save of a step that is not the last
             trouble = (where, 1 + step % (steps - 1), action)
         else:
@@ -132,7 +145,11 @@ def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
     if trouble is not None:
         where, step, action = trouble
         who = say("user_cancels" if action == "cancel" else "takes_over", task="t1")
-        moves.append(say("during_step" if where == "work" else "after_save", who=who, step=step))
+        if where == "claim":
+            moves.append(say("after_loop_claim", who=who))
+        else:
+            key = "during_step" if where == "work" else "after_save"
+            moves.append(say(key, who=who, step=step))
     moves.append(say("loop_runs"))
     return moves
 
@@ -156,6 +173,12 @@ class _LoggedLedger(ScriptedLedger):
     def __init__(self, *args: Any, log: list):
         super().__init__(*args)
         self.log = log
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        lease = super().claim(task_id, worker, ttl)
+        if self.after_claim is not None:
+            self.log.append("trouble")
+        return lease
 
     def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
         accepted = super().save(lease, step, **kwargs)
@@ -211,9 +234,10 @@ class LoopPlays:
         clock = Clock(world.start + (100.0 if start[0] == "expired" else 0.0))
         script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
         after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
+        claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
         log: list = []
         work = _LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
-        with _LoggedLedger(path, after, clock, world.thief, log=log) as ledger:
+        with _LoggedLedger(path, after, clock, world.thief, claimed, log=log) as ledger:
             answer = loop(ledger, work)
             # Read on the loop's own connection: each of the kit's methods commits or rolls
             # back before it returns, so it sees what is stored, another connection's moves too.
@@ -265,16 +289,29 @@ def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
             if calls:
                 return say("worked_may_not")
         return None
-    if want[0] == "refused" or "trouble" in want[3]:
-        return None  # judged by the other two
+    if want[0] == "refused":
+        return None  # judged by REFUSED
+    if "trouble" in want[3]:
+        # When to stop is judged by LOST; a loop that worked and answered as the exercise's
+        # did leaves the same row, and a save before the last carries no result.
+        if calls != want[1] or answer != want[0]:
+            return None
+        return _row_verdict(record, want[2])
     if calls != want[1]:
         return say("loop_worked", got=_steps(calls), want=_steps(want[1]))
     if answer != want[0]:
         return say("loop_returned", got=shown_value(answer), want=shown_value(want[0]))
     if not ttls or set(ttls) != set(want[4]):
         return say("loop_ttl")
+    return _row_verdict(record, want[2])
+
+
+def _row_verdict(record: Any, want: Any) -> Message | None:
+    """What differs between the task row the student's loop left and the reference's."""
     for name in ("status", "step", "result", "checkpoint", "worker"):
-        if getattr(record, name) != getattr(want[2], name):
+        if getattr(record, name) != getattr(want, name):
+            if name == "result" and want.result is None:
+                return say("loop_result_early")
             if name in _WORLDLY:
                 should = "should_given_worker" if name == "worker" else f"should_{name}"
                 return say("loop_left_not", field=name, want=say(should))
@@ -282,7 +319,7 @@ def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
                 "loop_left",
                 field=name,
                 got=shown_value(getattr(record, name)),
-                want=shown_value(getattr(want[2], name)),
+                want=shown_value(getattr(want, name)),
             )
     return None
 

@@ -144,6 +144,7 @@ EN = {
     "takes_over": "another worker takes {task} over",
     "during_step": "{who} during step {step}",
     "after_save": "{who} right after step {step} is saved",
+    "after_loop_claim": "{who} right after the loop's claim, before its first step",
     "loop_runs": "your loop runs",
     "worked_after_lost": "your loop worked another step after it lost the task",
     "returned_after_lost": "your loop returned {got} after it lost the task, expected 'lost'",
@@ -154,11 +155,16 @@ EN = {
     "loop_worked": "your loop worked steps {got}, expected {want}",
     "loop_returned": "your loop returned {got}, expected {want}",
     "loop_left": "after your loop the task's {field} is {got}, expected {want}",
+    "loop_result_early": (
+        "after your loop the task has a result although its last step was never saved (a save "
+        "carries result=output only for the last step)"
+    ),
     # operations.py: the moves
     "wait": "the clock moves {seconds} s on",
     "expire": "the clock reaches the end of the lease on {task}",
     "user_cancels": "a user cancels {task}",
     "user_requeues": "a user requeues {task}",
+    "goes_dead": "{task} runs out of attempts: the ledger moves it to the dead letter (dead)",
     "saves": "lease {n} saves step {step}",
     "saves_done": "lease {n} saves step {step} as done",
     "releases": "lease {n} releases {task}",
@@ -175,6 +181,10 @@ EN = {
     "took_status": "your claim took {task} although it was {status}",
     "claim_gave": "your claim gave {got}, expected {want}",
     "held_fields": "your LeaseHeld did not name the holder and its lease_until",
+    "terminal_fields": (
+        "your TerminalTask did not name the task and its status (the task is {status}: "
+        "TerminalTask(task_id, status) carries the row's status)"
+    ),
     "refused_boundary": (
         "your claim refused a lease that ran out at this very moment (it may be taken once "
         "lease_until <= now)"
@@ -343,6 +353,7 @@ ZH = {
     "takes_over": "另一个 worker 接管了 {task}",
     "during_step": "{who}（在 step {step} 进行中）",
     "after_save": "{who}（就在 step {step} 保存之后）",
+    "after_loop_claim": "{who}（就在循环领取之后、第一步之前）",
     "loop_runs": "你的循环开始运行",
     "worked_after_lost": "你的循环在失去任务之后又做了一步",
     "returned_after_lost": "你的循环在失去任务之后返回了 {got}，应为 'lost'",
@@ -351,11 +362,16 @@ ZH = {
     "loop_worked": "你的循环做了 {got} 这些步，应为 {want}",
     "loop_returned": "你的循环返回了 {got}，应为 {want}",
     "loop_left": "你的循环之后，任务的 {field} 为 {got}，应为 {want}",
+    "loop_result_early": (
+        "你的循环之后，任务已有 result，而它的最后一步从未保存（只有最后一步的保存才带 "
+        "result=output）"
+    ),
     # operations.py: the moves
     "wait": "时钟前进 {seconds} 秒",
     "expire": "时钟恰好走到 {task} 租约的到期时刻",
     "user_cancels": "用户取消了 {task}",
     "user_requeues": "用户把 {task} 重新入队",
+    "goes_dead": "{task} 的尝试次数用完：账本把它移入死信队列（dead）",
     "saves": "租约 {n} 保存 step {step}",
     "saves_done": "租约 {n} 保存 step {step} 并标记完成",
     "releases": "租约 {n} 释放了 {task}",
@@ -372,6 +388,10 @@ ZH = {
     "took_status": "你的领取拿走了 {task}，而它已是 {status}",
     "claim_gave": "你的领取给出了 {got}，应为 {want}",
     "held_fields": "你的 LeaseHeld 没有指明持有者及其 lease_until",
+    "terminal_fields": (
+        "你的 TerminalTask 没有指明任务及其状态（该任务是 {status}："
+        "TerminalTask(task_id, status) 带的是该行的 status）"
+    ),
     "refused_boundary": "你的领取拒绝了一个恰好此刻到期的租约（lease_until <= now 时就可以被接管）",
     "refused_free": "你的领取拒绝了 {task}，而它本可以被领取",
     "claim_epoch": "你的领取给出了 epoch {got}，而任务当时的 epoch 是 {epoch}（领取要把它加一）",

@@ -2,14 +2,15 @@
 learner's operations judged against the kit's reference ledger started from the same state.
 
 A sequence moves two tasks through claims by several workers, heartbeats, recorded effects,
-fenced saves, releases, cancels and requeues while the clock moves on by generated amounts,
-sometimes exactly to the end of a task's lease. It is played on the grader's ledger with the
-learner's pieces plugged in (:meth:`simlab.grading.student.Student.ledger`). Right before each
-of the learner's operations the grader copies that ledger into the kit's own
-``Ledger(":memory:")`` and runs the same operation there: the two must give the same outcome
-(the value, or the kind of error and its fields) and leave the same task rows and effects. As
-the reference always starts from the learner's state, one wrong field never makes every later
-operation look wrong, and each difference is judged on its own.
+fenced saves, releases, cancels, requeues and the dead letter (a task out of attempts) while
+the clock moves on by generated amounts, sometimes exactly to the end of a task's lease. It is
+played on the grader's ledger with the learner's pieces plugged in
+(:meth:`simlab.grading.student.Student.ledger`). Right before each of the learner's
+operations the grader copies that ledger into the kit's own ``Ledger(":memory:")`` and runs the
+same operation there: the two must give the same outcome (the value, or the kind of error and
+its fields) and leave the same task rows and effects. As the reference always starts from the
+learner's state, one wrong field never makes every later operation look wrong, and each
+difference is judged on its own.
 
 Each difference is filed under what it breaks (:data:`CORE`, :data:`DETAIL`, :data:`BOUNDARY`),
 and each criterion of a question is one property: its part fails on the shortest sequence that
@@ -82,6 +83,7 @@ _MOVES: dict[str, st.SearchStrategy] = {
     "release": st.tuples(st.just("release"), _lease_ref()),
     "cancel": st.tuples(st.just("cancel"), st.sampled_from(TASKS)),
     "requeue": st.tuples(st.just("requeue"), st.sampled_from(TASKS)),
+    "bury": st.tuples(st.just("bury"), st.sampled_from(TASKS)),
 }
 
 
@@ -271,6 +273,24 @@ class _Run:
         self.ledger.raw.requeue(self.world.task(task))
         return say("user_requeues", task=task)
 
+    def _bury(self, task: str) -> Message | None:
+        """The task runs out of attempts: a claim the kit makes with an attempt limit the task
+        has reached sends a claimable task to the dead letter (status ``dead``, epoch raised),
+        as the kit's own ledger does; a task that is not claimable is left as it is."""
+        task_id = self.world.task(task)
+        attempts = _state(self.raw)[0][task_id]["attempts"]
+        limit = self.raw.max_attempts
+        self.raw.max_attempts = attempts if type(attempts) is int else 0
+        try:
+            Ledger.claim(self.raw, task_id, self.world.worker("C"), self.world.ttl(10.0))
+        except (LeaseHeld, TerminalTask):
+            pass
+        finally:
+            self.raw.max_attempts = limit
+        if _state(self.raw)[0][task_id]["status"] != "dead":
+            return None
+        return say("goes_dead", task=task)
+
     def _save(self, ref: int, done: bool) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
@@ -378,6 +398,9 @@ def _claim_verdict(
         if isinstance(expected.exc, LeaseHeld) and isinstance(got.exc, LeaseHeld):
             if (got.exc.worker, got.exc.lease_until) != (row["worker"], row["lease_until"]):
                 return DETAIL, say("held_fields")
+        if isinstance(expected.exc, TerminalTask) and isinstance(got.exc, TerminalTask):
+            if (got.exc.task_id, got.exc.status) != (task, row["status"]):
+                return DETAIL, say("terminal_fields", status=str(row["status"]))
         return None
     if not isinstance(got.value, Lease):
         if row["status"] == "running" and row["lease_until"] == run.clock.now:

@@ -71,18 +71,30 @@ class ScriptedWork:
 
 class ScriptedLedger(Ledger):
     """A file ledger that lets trouble happen right after an accepted save: ``after_save`` maps
-    a saved step to an action (see :func:`_trouble`). ``ttls`` holds the lease length each
-    claim and heartbeat asked for, in order."""
+    a saved step to an action (see :func:`_trouble`); and right after an accepted claim, before
+    the loop's first step: ``after_claim``, an action or None. ``ttls`` holds the lease length
+    each claim and heartbeat asked for, in order."""
 
-    def __init__(self, path: str, after_save: dict[int, str], clock: Clock, thief: str = "thief"):
+    def __init__(
+        self,
+        path: str,
+        after_save: dict[int, str],
+        clock: Clock,
+        thief: str = "thief",
+        after_claim: str | None = None,
+    ):
         super().__init__(path, clock=clock, busy_timeout=0.0)
         self.after_save = dict(after_save)
+        self.after_claim = after_claim
         self.thief = thief
         self.ttls: list[Any] = []
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
         self.ttls.append(ttl)
-        return super().claim(task_id, worker, ttl)
+        lease = super().claim(task_id, worker, ttl)
+        if self.after_claim is not None:
+            _trouble(self.path, lease.task_id, self.after_claim, self.clock, self.thief)
+        return lease
 
     def heartbeat(self, lease: Lease, ttl: float) -> bool:
         self.ttls.append(ttl)
