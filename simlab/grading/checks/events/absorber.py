@@ -1,20 +1,21 @@
 """Question ``absorber`` of exercise ``events``: the learner's ``Absorber`` class
-(``offer(event) -> list`` of released events, events as dicts) is fed streams the learner has not
-seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events.at_least_once`) of
-several interleaved tasks, plus hostile ones: an event delivered many times, a task's events in
-reverse order, one task's gap while another task flows, duplicates long after their task
-finished, two different events claiming one ``seq``, an unknown version. After every delivery
-the released events must be exactly those :class:`~simlab.agent.EventAbsorber` releases. Beside
-these stories, each criterion has a property on generated streams that reuse keys and sequence
-numbers within and across tasks (:mod:`~simlab.grading.checks.events.streams`), whose shortest
-counterexample is the feedback.
+(``offer(event) -> list`` of released events, events as dicts) is fed streams the learner has
+not seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events.at_least_once`)
+of several interleaved tasks, plus hostile ones: an event delivered many times, a task's events
+in reverse order, one task's gap while another task flows, duplicates long after their task
+finished, keys seen long ago delivered again under a new ``seq``, two different events claiming
+one ``seq`` (whichever of their keys is the smaller or the shorter), an unknown version. After
+every delivery the released events must be exactly those :class:`~simlab.agent.EventAbsorber`
+releases. Beside these stories, each criterion has a property on generated streams that reuse
+keys and sequence numbers within and across tasks
+(:mod:`~simlab.grading.checks.events.streams`), whose shortest counterexample is the feedback.
 
 Every stream is offered in the submission's hidden world
 (:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
 ``seq`` together into another task's, another offers tasks and keys whose names differ only in
 capitals or in white space around them. A part offers dicts made and kept in the sandbox, so only
-those very dicts count as handed back.
+those very dicts count as handed back, and only with their fields as they were given.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
@@ -31,7 +32,7 @@ from typing import Any
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
-from simlab.grading.checks.events.world import Names, key_names, stream_names
+from simlab.grading.checks.events.world import KEY_TAIL, Names, key_names, stream_names
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
@@ -146,6 +147,7 @@ STREAMS = {
     "gap": say("stream_gap"),
     "late-start": say("stream_late_start"),
     "late": say("stream_late"),
+    "late-renumbered": say("stream_late_renumbered"),
     "conflict": say("stream_conflict"),
     "version": say("stream_version"),
     "version-then-known": say("stream_version_then_known"),
@@ -275,12 +277,17 @@ ABSORBER_RUBRIC = (
     Criterion(
         "given",
         1,
-        "offer() releases the very event dicts it was given, not copies or rebuilt dicts.",
-        mistakes=("releases copies (or dicts rebuilt from the fields)",),
+        "offer() releases the very event dicts it was given, not copies or rebuilt dicts, and "
+        "with their fields as given.",
+        mistakes=(
+            "releases copies (or dicts rebuilt from the fields)",
+            "changes the dicts it releases (a field removed or altered)",
+        ),
         text=GIVEN_TEXT,
         world=(
             "A duplicated, reordered stream with drawn names and payloads, each delivery a dict "
-            "made in the sandbox: only those very dicts count as released."
+            "made in the sandbox: only those very dicts, their fields as given, count as "
+            "released."
         ),
     ),
     Criterion(
@@ -288,13 +295,21 @@ ABSORBER_RUBRIC = (
         1,
         "A different event (another key) for a seq already waiting or released is a conflict: "
         "the first one is kept, the second never released. Also checked on generated streams.",
-        mistakes=("a second event for a seq replaces the first",),
+        mistakes=(
+            "a second event for a seq replaces the first",
+            "keeps the event with the smaller (or larger, shorter, longer) key",
+        ),
         properties=(
             "On generated streams holding a second event (another key) for a seq, your "
             "absorber releases what the kit's does.",
         ),
         text=CONFLICT_TEXT,
-        world="The conflicting events' keys and tasks are drawn from the world.",
+        world=(
+            "The conflicting events' keys and tasks are drawn from the world; of two waiting "
+            "seqs, one's second key is its first key and a character more, and the other's "
+            "first key is its second key and a character more, so neither the smaller nor the "
+            "larger, the shorter nor the longer key is always the first one."
+        ),
     ),
     Criterion(
         "versions",
@@ -361,14 +376,8 @@ def absorber_check(s: Student, t: Tally) -> None:
 
     @t.part
     def conflicts():
-        stream = [
-            _event("job-3", 2, key="job-3:2:draft-a"),
-            _event("job-3", 2, key="job-3:2:draft-b"),
-            _event("job-3", 1),
-            _event("job-3", 3),
-            _event("job-3", 3, key="job-3:3:other"),
-        ]
-        _replay(new_absorber, stream, STREAMS["conflict"], label=_label("conflict"), hide=hide)
+        stream, names = conflicting_names()
+        _replay(new_absorber, stream, STREAMS["conflict"], names=names, hide=hide)
 
     @t.part
     def generated_streams_with_conflicts():
@@ -454,6 +463,7 @@ def _once_in_order(
     def late_duplicates_of_released_events():
         events = [_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)]
         replay(events + [events[0], events[3], events[5], events[1]], "late")
+        replay(renumbered_long_after(), "late-renumbered")
 
     @t.part
     def names_compared_whole():
@@ -464,6 +474,23 @@ def _once_in_order(
     def names_compared_exactly():
         stream, names = exact_names()
         replay(stream, "exact", names)
+
+
+#: Events a task has released before its keys come back under new seqs: more than an
+#: absorber that remembers only its latest keys keeps.
+RELEASED_BEFORE = 12
+
+
+def renumbered_long_after() -> list[dict]:
+    """A story of keys seen long ago: a task's first :data:`RELEASED_BEFORE` events delivered
+    and released in order, then the keys of its first, a middle and its next to last event,
+    each delivered again under the next seq (a duplicate: its key was seen for its task), then
+    the next seq's own event and the one after it. An absorber that forgets the keys of events
+    released a while ago releases a duplicate there."""
+    n = RELEASED_BEFORE
+    events = [_event("job-10", seq) for seq in range(1, n + 3)]
+    again = [{**events[seq - 1], "seq": n + 1} for seq in (1, n // 2, n - 1)]
+    return [*events[:n], *again, events[n], events[n + 1]]
 
 
 def similar_names() -> tuple[list[dict], Names]:
@@ -490,6 +517,33 @@ def similar_names() -> tuple[list[dict], Names]:
     # with it); each task's third key holds the others.
     r, s = stems
     names.keys.update(r1=r + tail, r2=r, r3=letter + r + tail, s1=s, s2=s + tail, s3=letter + s)
+    return stream, names
+
+
+def conflicting_names() -> tuple[list[dict], Names]:
+    """A story of conflicts, and its swap: in one task, two events for a waiting ``seq``
+    whose second key is the first one's and a character more (it sorts after the first and
+    is longer), two for another waiting ``seq`` whose second key is the first one's less its
+    last character (it sorts before the first and is shorter), then the gaps filled, then a
+    different event for a released ``seq``. The kit keeps the first event of each ``seq``,
+    so an answer that lets the smaller or the larger key win, or the shorter or the longer,
+    or the last, releases a second one in every world."""
+    stream = [
+        _event("job-3", 2, key="a2"),
+        _event("job-3", 2, key="b2"),
+        _event("job-3", 4, key="a4"),
+        _event("job-3", 4, key="b4"),
+        _event("job-3", 1),
+        _event("job-3", 3),
+        _event("job-3", 3, key="other"),
+    ]
+    names = stream_names(_label("conflict"), stream)
+    taken = set(names.keys.values())
+    for longer, shorter in (("b2", "a2"), ("a4", "b4")):
+        stem = names.keys[shorter]
+        grown = next(stem + c for c in KEY_TAIL if stem + c not in taken)
+        names.keys[longer] = grown
+        taken.add(grown)
     return stream, names
 
 
@@ -527,7 +581,8 @@ def _hands_back_the_dicts(
 ) -> None:
     """Offer a duplicated, reordered stream whose every delivery is a dict made in the
     sandbox and kept there: a released item must come back as one of those very dicts (a
-    copy comes back as data, however equal)."""
+    copy comes back as data, however equal), its event fields as they were given (read back
+    from the sandbox when it is released)."""
     stream = _as_dicts(bus_streams("both")[0])
     names = stream_names(_label("given"), stream)
     hide(names)
@@ -542,10 +597,20 @@ def _hands_back_the_dicts(
         require(isinstance(result, list | tuple), say("offer_not_a_list", kind=kind_of(result)))
         for item in result:
             if isinstance(item, Handle) and item.id in offered:
+                _unchanged(s.sandbox.call(item, method="copy", what="offer()"), offered[item.id])
                 released_any = True
                 continue
             raise Fail(_not_given(item, list(offered.values())))
     require(released_any, say("released_none_given"))
+
+
+def _unchanged(now: Any, given: dict) -> None:
+    """A released dict (``now``, read back from the sandbox) still holds every field of the
+    event as it was given (a key added beside them is left alone: the text does not say)."""
+    changed = [
+        f for f in _EVENT_FIELDS if f in given and (f not in now or not _equal(now[f], given[f]))
+    ]
+    require(not changed, say("released_altered", fields=", ".join(changed)))
 
 
 _IDENT_FIELDS = ("task_id", "seq", "idempotency_key")
