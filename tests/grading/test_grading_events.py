@@ -18,7 +18,15 @@ import pytest
 from simlab.agent.events import AgentEvent, EventAbsorber
 from simlab.grading.checks import EXERCISES
 from simlab.grading.checks.events import KINDS, bus_streams, children, reference_is_narrowing
-from simlab.grading.checks.events.absorber import BUDGETS, DIAGNOSES, STREAMS, similar_names
+from simlab.grading.checks.events.absorber import (
+    BUDGETS,
+    DIAGNOSES,
+    STREAMS,
+    _replay,
+    conflicting_names,
+    renumbered_long_after,
+    similar_names,
+)
 from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrows_like_the_kit
 from simlab.grading.checks.events.grants import told as grant_story
 from simlab.grading.checks.events.messages import say
@@ -439,3 +447,47 @@ def test_does_a_correct_narrowing_pass_every_part_in_every_world(seed):
         with judged_in(seed):
             narrowing_check(SimpleNamespace(function=lambda _name, a=answer, **_: a), tally)
         assert tally.passed == tally.count, (name, tally.failures)
+
+
+#: The corpus's absorber that keeps the smaller key of a conflict, without its patch of the
+#: kit (run here, the patch would change the reference too), and the same with other orders.
+_SMALLER_KEY = events_corpus.SMALLER_KEY_WINS_KIT_PATCHED.split("\n\ndef kit_offer")[0]
+_KEY_ORDERS = {
+    "smaller": _SMALLER_KEY,
+    "larger": _SMALLER_KEY.replace("key < keys[seq]", "key > keys[seq]"),
+    "shorter": _SMALLER_KEY.replace("key < keys[seq]", "len(key) < len(keys[seq])"),
+    "longer": _SMALLER_KEY.replace("key < keys[seq]", "len(key) > len(keys[seq])"),
+}
+
+
+@pytest.mark.parametrize("source", list(_KEY_ORDERS.values()), ids=list(_KEY_ORDERS))
+def test_does_every_world_defeat_an_absorber_that_picks_a_conflict_by_its_key(source):
+    assert "EventAbsorber.offer" not in source
+    absorber = _local(source, "Absorber")
+    for seed in range(40):
+        with judged_in(seed):
+            stream, names = conflicting_names()
+            with pytest.raises(Fail, match="two different events claiming one seq"):
+                _replay(absorber, stream, STREAMS["conflict"], names=names)
+
+
+def test_does_the_story_of_old_keys_defeat_an_absorber_that_forgets_them():
+    """A key seen twelve events ago, delivered again under a new seq, is a duplicate; the
+    corpus's absorber that keeps the last eight seqs' keys releases it, whatever the world."""
+    absorber = _local(events_corpus.KEY_WINDOW, "Absorber")
+    for seed in range(20):
+        with judged_in(seed):
+            with pytest.raises(Fail, match="should have set aside"):
+                _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])
+
+
+@pytest.mark.parametrize(
+    "source", [a[2] for a in CORRECT["absorber"]], ids=[a[0] for a in CORRECT["absorber"]]
+)
+def test_do_correct_absorbers_pass_the_stories_of_conflicts_and_old_keys(source):
+    absorber = _local(source, "Absorber")
+    for seed in range(20):
+        with judged_in(seed):
+            stream, names = conflicting_names()
+            _replay(absorber, stream, STREAMS["conflict"], names=names)
+            _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])

@@ -163,6 +163,27 @@ def test_does_every_world_stop_a_task_whatever_its_status_and_miss_a_withdrawn_f
             assert reference_codes(cp, withdraw(world, cp)) == ["document-missing"], seed
 
 
+def test_does_every_world_defeat_a_cited_document_found_by_a_part_of_its_id():
+    """In every world, once a cited document is withdrawn the kit finds it missing, while a
+    document whose ID begins with its ID, and one whose ID ends with it, still stand."""
+    from simlab.grading.checks.checkpoints.changes import CHANGES
+    from simlab.grading.checks.checkpoints.guard import drawn_world, reference_codes
+
+    applies, withdraw = CHANGES["cited document withdrawn"]
+    for seed in SEEDS[:100]:
+        with judged_in(seed):
+            world, in_world = drawn_world()
+        cited = [cp for (_, p), cp in in_world.items() if p != "done" and applies(cp)]
+        assert cited, seed
+        for cp in cited:
+            (doc_id, *_) = [e["doc_id"] for e in cp["evidence"] if e["source"] == "retrieval"]
+            left = [d["doc_id"] for d in withdraw(world, cp)["documents"]]
+            assert doc_id not in left, seed
+            assert any(k.startswith(doc_id) for k in left), seed
+            assert any(k.endswith(doc_id) for k in left), seed
+            assert "document-missing" in reference_codes(cp, withdraw(world, cp)), seed
+
+
 def test_does_every_world_defeat_a_recipient_matched_by_substring():
     from simlab.grading.checks.release.injection import (
         _with_mails,

@@ -533,6 +533,13 @@ PREFIX_TOOL_GUARD = SETS_GUARD.replace(
     'if not all(any(t.startswith(n) for t in world["tools"]) for n in tools):',
 )
 
+# A cited document found by the start of its ID: the first document whose ID begins with it
+# (`kb/shipping-v2` stands in for a withdrawn `kb/shipping`).
+PREFIX_DOCUMENT_GUARD = SETS_GUARD.replace(
+    'doc = docs.get(ref["doc_id"])',
+    'doc = next((d for k, d in docs.items() if k.startswith(ref["doc_id"])), None)',
+)
+
 # The current versions typed in from the notebook's example world instead of read from the
 # world given (documents edited since are caught as long as the world is the example's).
 TYPED_VERSIONS_GUARD = """
@@ -575,6 +582,7 @@ ANSWERS += [
         "internal documents no longer granted",
     ),
     ("prefix-tool-guard", "resume-guard", PREFIX_TOOL_GUARD, 2, "next tool removed"),
+    ("prefix-document-guard", "resume-guard", PREFIX_DOCUMENT_GUARD, 2, "the grader's world"),
     ("typed-versions-guard", "resume-guard", TYPED_VERSIONS_GUARD, 2, "the grader's world"),
     ("copied-world-guard", "resume-guard", COPIED_WORLD_GUARD, 2, "a reason to stop is missing"),
     ("world-reading-guard", "resume-guard", WORLD_READING_GUARD, 3, "grant revoked"),

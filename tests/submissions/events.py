@@ -887,8 +887,75 @@ def is_narrowing(parent, child):
         parent["collections"] + parent["tools"])
 """
 
+# Right, but strips the payload from each event it releases: the dicts given, changed.
+POPS_PAYLOAD = HEAP_ABSORBER.replace(
+    'out.append(heapq.heappop(st["heap"])[2])',
+    'e = heapq.heappop(st["heap"])[2]\n'
+    '            e.pop("payload", None)\n'
+    "            out.append(e)",
+)
+
+# Remembers the keys of the last eight seqs released per task only (bounded memory): a key
+# seen long ago, delivered again under a new seq, is released.
+KEY_WINDOW = HEAP_ABSORBER.replace(
+    '        st["keys"][seq] = key\n',
+    '        st["keys"][seq] = key\n'
+    '        for old in [s for s in st["keys"] if s < st["next"] - 8]:\n'
+    '            del st["keys"][old]\n',
+)
+
+# Keeps the event with the smaller key when two claim one waiting seq (the text: the first
+# one), and makes the kit's EventAbsorber, in the sandbox, answer as it does: the grader's
+# reference is its own, so the patch gains nothing.
+SMALLER_KEY_WINS_KIT_PATCHED = """
+import simlab.agent.events as kit_events
+from simlab.agent import AgentEvent
+
+
+class Absorber:
+    def __init__(self):
+        self.next = {}
+        self.waiting = {}
+        self.keys = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        waiting = self.waiting.setdefault(task, {})
+        nxt = self.next.setdefault(task, 1)
+        if seq in waiting and key < keys[seq] and key not in keys.values():
+            keys[seq], waiting[seq] = key, event
+            return []
+        if seq in keys or seq < nxt or key in keys.values():
+            return []
+        keys[seq], waiting[seq] = key, event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next[task] = nxt
+        return out
+
+
+def kit_offer(self, event):
+    if not hasattr(self, "mine"):
+        self.mine = Absorber()
+    return [AgentEvent.from_dict(d) for d in self.mine.offer(event.to_dict())]
+
+
+kit_events.EventAbsorber.offer = kit_offer
+"""
+
 #: Answers that lose the points of the one criterion whose sentence they break, and no more.
-EXACTLY = ("tasks-without-case", "keys-tidied", "pooled-names")
+EXACTLY = (
+    "tasks-without-case",
+    "keys-tidied",
+    "pooled-names",
+    "pops-payload",
+    "smaller-key-wins-kit-patched",
+)
 
 #: (name, question, source, points at most, words the feedback must contain)
 ANSWERS = [
@@ -946,4 +1013,15 @@ ANSWERS = [
     ("tasks-without-case", "absorber", TASKS_WITHOUT_CASE, 3, "differ only in capitals"),
     ("keys-tidied", "absorber", KEYS_TIDIED, 3, "differ only in capitals"),
     ("pooled-names", "narrowing", POOLED_NAMES, 2, "tools as a collection"),
+    # an absorber that changes what it hands back, forgets old keys, or picks among conflicting
+    # events by their keys (with the kit's absorber patched to agree)
+    ("pops-payload", "absorber", POPS_PAYLOAD, 5, "with its payload changed"),
+    ("key-window", "absorber", KEY_WINDOW, 3, "under a new seq long after"),
+    (
+        "smaller-key-wins-kit-patched",
+        "absorber",
+        SMALLER_KEY_WINS_KIT_PATCHED,
+        5,
+        "two different events claiming one seq",
+    ),
 ]

@@ -87,8 +87,10 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     granted beside collections whose names hold it or are held by it; every document, stock
     figure and grant at a drawn version; tools whose names hold a real tool's name deployed
     and granted beside the real ones; drawn task IDs and SKUs; once the checkpoints are
-    written, a public document whose ID is the SKU, at the stock figure's version. A guard
-    that finds a grant, a collection or a tool by prefix or substring, reads versions from
+    written, a public document whose ID is the SKU, at the stock figure's version, and beside
+    each other document two whose IDs hold its ID (one beginning with it, one ending with
+    it). A guard that finds a grant, a collection, a tool or a document by prefix or
+    substring, reads versions from
     anywhere but ``world`` or the checkpoint given (or a stock figure's from a document),
     or knows the example's tasks, goes wrong in it.
     """
@@ -135,6 +137,12 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     # only; a guard that falls back on a document of the same ID misses a withdrawn figure.
     for _ in range(world.stock(sku)[1]):
         world.publish(sku, "The product sheet of this model.", "public")
+    # Beside every document the tasks may cite, in its collection, one whose ID begins with
+    # its ID and one whose ID ends with it: a guard that finds a cited document by a part of
+    # its ID still finds one once the cited document is withdrawn.
+    for doc in [d for d in world.documents() if d.doc_id != sku]:
+        for other in (_holding(doc.doc_id), f"archive/{doc.doc_id}"):
+            world.publish(other, "An older copy of this page.", doc.collection)
     number = {task: n for n, task in enumerate(goals, 1)}
     world.approvals.clear()
     return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}
@@ -189,6 +197,7 @@ GUARD_RUBRIC = (
             "trusts that the grant the checkpoint was written under still holds",
             "checks only one of permissions, documents and tools",
             "checks that a cited document exists but not its version",
+            "finds a cited document by a prefix or a part of its ID",
             "checks a document's version but not whether the current grant may still read it",
             "lets a checkpoint that is not running go on unchecked",
         ),
@@ -215,14 +224,15 @@ GUARD_RUBRIC = (
         ),
         world=(
             "Each grading draws a world of its own: the example's tenants, task IDs, SKU and "
-            "every version replaced, each tenant beside tenants whose names hold its name "
-            "(with live grants), collections and tools whose names hold the real ones granted "
-            "and deployed; a guard that matches a grant, collection or tool by prefix or "
-            "substring, reads versions from anywhere but the world and checkpoint it was "
-            "given, or knows the example's tasks misses a reason to stop there. Each task is "
-            "also judged once at a drawn position before the last with another status, stopped "
-            "for review or completed (each in every world): a guard that lets a task go on by "
-            "its status instead of its next step misses a reason to stop there."
+            "every version replaced, each tenant beside tenants whose names hold its name (with "
+            "live grants), collections and tools whose names hold the real ones granted and "
+            "deployed, documents whose IDs hold the cited ones; a guard that matches a grant, "
+            "collection, tool or document by prefix or substring, reads versions from anywhere "
+            "but the world and checkpoint it was given, or knows the example's tasks misses a "
+            "reason to stop there. Each task is also judged once at a drawn position before the "
+            "last with another status, stopped for review or completed (each in every world): a "
+            "guard that lets a task go on by its status instead of its next step misses a reason "
+            "to stop there."
         ),
     ),
     Criterion(

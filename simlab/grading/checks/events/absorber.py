@@ -1,20 +1,21 @@
 """Question ``absorber`` of exercise ``events``: the learner's ``Absorber`` class
-(``offer(event) -> list`` of released events, events as dicts) is fed streams the learner has not
-seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events.at_least_once`) of
-several interleaved tasks, plus hostile ones: an event delivered many times, a task's events in
-reverse order, one task's gap while another task flows, duplicates long after their task
-finished, two different events claiming one ``seq``, an unknown version. After every delivery
-the released events must be exactly those :class:`~simlab.agent.EventAbsorber` releases. Beside
-these stories, each criterion has a property on generated streams that reuse keys and sequence
-numbers within and across tasks (:mod:`~simlab.grading.checks.events.streams`), whose shortest
-counterexample is the feedback.
+(``offer(event) -> list`` of released events, events as dicts) is fed streams the learner has
+not seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events.at_least_once`)
+of several interleaved tasks, plus hostile ones: an event delivered many times, a task's events
+in reverse order, one task's gap while another task flows, duplicates long after their task
+finished, keys seen long ago delivered again under a new ``seq``, two different events claiming
+one ``seq`` (whichever of their keys is the smaller or the shorter), an unknown version. After
+every delivery the released events must be exactly those :class:`~simlab.agent.EventAbsorber`
+releases. Beside these stories, each criterion has a property on generated streams that reuse
+keys and sequence numbers within and across tasks
+(:mod:`~simlab.grading.checks.events.streams`), whose shortest counterexample is the feedback.
 
 Every stream is offered in the submission's hidden world
 (:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
 ``seq`` together into another task's, another offers tasks and keys whose names differ only in
 capitals or in white space around them. A part offers dicts made and kept in the sandbox, so only
-those very dicts count as handed back.
+those very dicts count as handed back, and only with their fields as they were given.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
@@ -30,8 +31,16 @@ from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
 from simlab.grading.checks.events.messages import say
+from simlab.grading.checks.events.stories import (
+    _event,
+    _label,
+    conflicting_names,
+    exact_names,
+    renumbered_long_after,
+    similar_names,
+)
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
-from simlab.grading.checks.events.world import Names, key_names, stream_names
+from simlab.grading.checks.events.world import Names, stream_names
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
@@ -146,6 +155,7 @@ STREAMS = {
     "gap": say("stream_gap"),
     "late-start": say("stream_late_start"),
     "late": say("stream_late"),
+    "late-renumbered": say("stream_late_renumbered"),
     "conflict": say("stream_conflict"),
     "version": say("stream_version"),
     "version-then-known": say("stream_version_then_known"),
@@ -202,13 +212,6 @@ def _replay(
             for rest in stream[len(answer) :]:
                 answer.append(_released(absorber.offer(copy.deepcopy(rest))))
             raise Fail(say("absorber_on", what=what, why=_diagnose(answer, truth, stream)))
-
-
-def _event(
-    task: str, seq: int, key: str | None = None, version: int = EVENT_VERSION, kind: str = "step"
-) -> dict:
-    key = key or f"{task}:{seq}:{kind}"
-    return AgentEvent(task, seq, version, key, kind, {"tokens": seq}).to_dict()
 
 
 #: The sentences of the exercise text each criterion checks.
@@ -275,12 +278,17 @@ ABSORBER_RUBRIC = (
     Criterion(
         "given",
         1,
-        "offer() releases the very event dicts it was given, not copies or rebuilt dicts.",
-        mistakes=("releases copies (or dicts rebuilt from the fields)",),
+        "offer() releases the very event dicts it was given, not copies or rebuilt dicts, and "
+        "with their fields as given.",
+        mistakes=(
+            "releases copies (or dicts rebuilt from the fields)",
+            "changes the dicts it releases (a field removed or altered)",
+        ),
         text=GIVEN_TEXT,
         world=(
             "A duplicated, reordered stream with drawn names and payloads, each delivery a dict "
-            "made in the sandbox: only those very dicts count as released."
+            "made in the sandbox: only those very dicts, their fields as given, count as "
+            "released."
         ),
     ),
     Criterion(
@@ -288,13 +296,21 @@ ABSORBER_RUBRIC = (
         1,
         "A different event (another key) for a seq already waiting or released is a conflict: "
         "the first one is kept, the second never released. Also checked on generated streams.",
-        mistakes=("a second event for a seq replaces the first",),
+        mistakes=(
+            "a second event for a seq replaces the first",
+            "keeps the event with the smaller (or larger, shorter, longer) key",
+        ),
         properties=(
             "On generated streams holding a second event (another key) for a seq, your "
             "absorber releases what the kit's does.",
         ),
         text=CONFLICT_TEXT,
-        world="The conflicting events' keys and tasks are drawn from the world.",
+        world=(
+            "The conflicting events' keys and tasks are drawn from the world; of two waiting "
+            "seqs, one's second key is its first key and a character more, and the other's "
+            "first key is its second key and a character more, so neither the smaller nor the "
+            "larger, the shorter nor the longer key is always the first one."
+        ),
     ),
     Criterion(
         "versions",
@@ -361,14 +377,8 @@ def absorber_check(s: Student, t: Tally) -> None:
 
     @t.part
     def conflicts():
-        stream = [
-            _event("job-3", 2, key="job-3:2:draft-a"),
-            _event("job-3", 2, key="job-3:2:draft-b"),
-            _event("job-3", 1),
-            _event("job-3", 3),
-            _event("job-3", 3, key="job-3:3:other"),
-        ]
-        _replay(new_absorber, stream, STREAMS["conflict"], label=_label("conflict"), hide=hide)
+        stream, names = conflicting_names()
+        _replay(new_absorber, stream, STREAMS["conflict"], names=names, hide=hide)
 
     @t.part
     def generated_streams_with_conflicts():
@@ -403,11 +413,6 @@ def unknown_versions_drawn() -> tuple[int, int]:
     pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
     r.shuffle(pair)
     return pair[0], pair[1]
-
-
-def _label(story: str) -> str:
-    """The world's source of the names of one story."""
-    return f"events/absorber/{story}"
 
 
 def _once_in_order(
@@ -454,6 +459,7 @@ def _once_in_order(
     def late_duplicates_of_released_events():
         events = [_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)]
         replay(events + [events[0], events[3], events[5], events[1]], "late")
+        replay(renumbered_long_after(), "late-renumbered")
 
     @t.part
     def names_compared_whole():
@@ -466,68 +472,13 @@ def _once_in_order(
         replay(stream, "exact", names)
 
 
-def similar_names() -> tuple[list[dict], Names]:
-    """A story of names that begin with or hold one another, and its swap: task ``Q`` is
-    task ``P``'s name and a ``1``, so ``P``'s seq 11 and ``Q``'s seq 1 read alike run
-    together; in tasks ``R`` and ``S`` each key begins with, or holds, another key of its
-    task, offered the shorter first in one task and the longer first in the other."""
-    source = rng(_label("similar"))
-    long = [_event("P", seq) for seq in range(1, 13)]
-    short = [_event("Q", seq) for seq in (1, 2, 3)]
-    stream = [short[0], *long[:10], short[1], long[10], long[11], short[2]]
-    stream += [_event("R", 1, key="r1"), _event("R", 2, key="r2"), _event("R", 3, key="r3")]
-    stream += [_event("S", 1, key="s1"), _event("S", 2, key="s2"), _event("S", 3, key="s3")]
-    stream += [_event("R", 2, key="r2"), _event("S", 1, key="s1")]  # duplicates still go
-    names = stream_names(_label("similar"), stream)
-    names.tasks["Q"] = names.tasks["P"] + "1"
-    for task in ("R", "S"):
-        while names.tasks[task] in (names.tasks["P"], names.tasks["Q"]):
-            names.tasks[task] = "x" + names.tasks[task]
-    stems = key_names(source, 2)
-    tail = source.choice("abcdef0123456789")
-    letter = source.choice("ghjkmnpqrstuvwxyz")
-    # R: the longer key first (then a part of it); S: the shorter first (then one beginning
-    # with it); each task's third key holds the others.
-    r, s = stems
-    names.keys.update(r1=r + tail, r2=r, r3=letter + r + tail, s1=s, s2=s + tail, s3=letter + s)
-    return stream, names
-
-
-#: White space a drawn name may get around it, in names that differ only by it.
-_SPACES = (" ", "\t", "  ")
-
-
-def exact_names() -> tuple[list[dict], Names]:
-    """A story of names that differ only in capitals or in white space around them, and its
-    swap: task ``F`` is task ``E``'s name in other capitals, ``G`` and ``H`` are ``E``'s name
-    with white space after it and before it, each task numbered from 1 and the four
-    interleaved after ``E`` is well along; in task ``K`` the keys of seqs 1 to 4 are one drawn
-    key in capitals, as drawn, with white space after it and before it (each name one of a
-    kind: drawn names are in lower case, without white space). The kit releases every
-    event once, so an answer that folds capitals or strips white space from a task ID or a key
-    takes two tasks, or two events, for one."""
-    source = rng(f"{_label('exact')}/twins")
-    family = [_event(task, seq) for task, seq in (("E", 1), ("E", 2), ("F", 1), ("G", 1))]
-    family += [_event(task, seq) for task, seq in (("F", 2), ("H", 1), ("G", 2), ("H", 2))]
-    keyed = [_event("K", seq, key=f"k{seq}") for seq in (1, 2, 3, 4)]
-    stream = [*family, *keyed, _event("K", 2, key="k2"), family[2]]  # duplicates still go
-    names = stream_names(_label("exact"), stream)
-    task = names.tasks["E"]
-    names.tasks["F"] = source.choice((task.upper(), task[:1].upper() + task[1:]))
-    names.tasks["G"] = task + source.choice(_SPACES)
-    names.tasks["H"] = source.choice(_SPACES) + task
-    key = names.keys["k2"]  # drawn in lower case: its capitals are no other drawn key
-    after, before = source.choice(_SPACES), source.choice(_SPACES)
-    names.keys.update(k1=key.upper(), k2=key, k3=key + after, k4=before + key)
-    return stream, names
-
-
 def _hands_back_the_dicts(
     s: Student, new_absorber: Callable[[], RemoteObject], hide: Callable[[Names], None]
 ) -> None:
     """Offer a duplicated, reordered stream whose every delivery is a dict made in the
     sandbox and kept there: a released item must come back as one of those very dicts (a
-    copy comes back as data, however equal)."""
+    copy comes back as data, however equal), its event fields as they were given (read back
+    from the sandbox when it is released)."""
     stream = _as_dicts(bus_streams("both")[0])
     names = stream_names(_label("given"), stream)
     hide(names)
@@ -542,10 +493,20 @@ def _hands_back_the_dicts(
         require(isinstance(result, list | tuple), say("offer_not_a_list", kind=kind_of(result)))
         for item in result:
             if isinstance(item, Handle) and item.id in offered:
+                _unchanged(s.sandbox.call(item, method="copy", what="offer()"), offered[item.id])
                 released_any = True
                 continue
             raise Fail(_not_given(item, list(offered.values())))
     require(released_any, say("released_none_given"))
+
+
+def _unchanged(now: Any, given: dict) -> None:
+    """A released dict (``now``, read back from the sandbox) still holds every field of the
+    event as it was given (a key added beside them is left alone: the text does not say)."""
+    changed = [
+        f for f in _EVENT_FIELDS if f in given and (f not in now or not _equal(now[f], given[f]))
+    ]
+    require(not changed, say("released_altered", fields=", ".join(changed)))
 
 
 _IDENT_FIELDS = ("task_id", "seq", "idempotency_key")

@@ -24,6 +24,9 @@ EN = {
     "stream_gap": "one task's gap while another flows",
     "stream_late_start": "a task that starts after another one is well along",
     "stream_late": "duplicates arriving long after their event was released (the task is done)",
+    "stream_late_renumbered": (
+        "keys delivered again under a new seq long after their event was released"
+    ),
     "stream_conflict": "two different events claiming one seq",
     "stream_version": "an event of an unknown version",
     "stream_version_then_known": "an unknown version, then the known one of its seq",
@@ -55,6 +58,10 @@ EN = {
         "return the event dicts themselves"
     ),
     "released_unknown": "offer() released a dict that is none of the events it was given",
+    "released_altered": (
+        "offer() released an event dict it was given with its {fields} changed: return the "
+        "event dicts as they were given"
+    ),
     "released_none_given": (
         "offer() released none of the events it was given, on a stream where the kit's "
         "EventAbsorber releases every one"
@@ -137,6 +144,7 @@ ZH = {
     "stream_gap": "一个任务有缺口而另一个任务照常流动",
     "stream_late_start": "一个任务在另一个任务进行了很久之后才开始",
     "stream_late": "重复事件在原事件释放很久之后才到达（任务已完成）",
+    "stream_late_renumbered": "已释放很久的事件的键以新的 seq 再次送达",
     "stream_conflict": "两个不同的事件声称同一个 seq",
     "stream_version": "一个未知版本的事件",
     "stream_version_then_known": "先来一个未知版本的事件，再来同一 seq 的已知版本",
@@ -156,6 +164,9 @@ ZH = {
         "offer() 释放了一个重建的事件，其 {fields} 与收到的字典不同；应返回事件字典本身"
     ),
     "released_unknown": "offer() 释放了一个字典，它不是收到的任何一个事件",
+    "released_altered": (
+        "offer() 释放了收到的事件字典，却改动了其中的 {fields}；应原样返回收到的事件字典"
+    ),
     "released_none_given": (
         "offer() 没有释放收到的任何事件，而在这个流上工具包的 EventAbsorber 会全部释放"
     ),

@@ -36,6 +36,7 @@ __all__ = [
     "TENANT_STEMS",
     "COLLECTION_STEMS",
     "TOOL_STEMS",
+    "KEY_TAIL",
     "Names",
     "task_names",
     "key_names",
@@ -57,7 +58,8 @@ SUFFIXES = ("-eu", "-archive", "-labs", "2", "-old")
 PREFIXES = ("sub", "x", "re")
 
 _LETTERS = "abcdefghjkmnpqrstuvwxyz"
-_KEY_TAIL = "0123456789abcdef"
+#: The characters a drawn key grows by.
+KEY_TAIL = "0123456789abcdef"
 
 
 def task_names(source: random.Random, n: int) -> list[str]:
@@ -84,7 +86,7 @@ def key_names(source: random.Random, n: int) -> list[str]:
         stem,
         n,
         0.7,
-        tail=lambda: source.choice(_KEY_TAIL),
+        tail=lambda: source.choice(KEY_TAIL),
         head=lambda: source.choice(_LETTERS),
     )
 

@@ -1,0 +1,134 @@
+"""The hand-written stories of question ``absorber`` (:mod:`~simlab.grading.checks.events.absorber`)
+whose names are drawn with a twist of their own: names that begin with or hold one another, names
+that differ only in capitals or white space, conflicting keys that sort and measure both ways,
+and keys seen long ago delivered again under a new ``seq``. Each story is written with canonical
+names (tasks ``P``, ``E``, ``job-3``...) and, where its names need more than a plain draw, comes
+with its swap (:class:`~simlab.grading.checks.events.world.Names`) from the world's
+:func:`~simlab.grading.checks.hidden_world.rng`.
+"""
+
+from __future__ import annotations
+
+from simlab.agent.events import EVENT_VERSION, AgentEvent
+from simlab.grading.checks.events.world import KEY_TAIL, Names, key_names, stream_names
+from simlab.grading.checks.hidden_world import rng
+
+__all__ = [
+    "RELEASED_BEFORE",
+    "conflicting_names",
+    "exact_names",
+    "renumbered_long_after",
+    "similar_names",
+]
+
+
+def _event(
+    task: str, seq: int, key: str | None = None, version: int = EVENT_VERSION, kind: str = "step"
+) -> dict:
+    key = key or f"{task}:{seq}:{kind}"
+    return AgentEvent(task, seq, version, key, kind, {"tokens": seq}).to_dict()
+
+
+def _label(story: str) -> str:
+    """The world's source of the names of one story."""
+    return f"events/absorber/{story}"
+
+
+#: Events a task has released before its keys come back under new seqs: more than an
+#: absorber that remembers only its latest keys keeps.
+RELEASED_BEFORE = 12
+
+
+def renumbered_long_after() -> list[dict]:
+    """A story of keys seen long ago: a task's first :data:`RELEASED_BEFORE` events delivered
+    and released in order, then the keys of its first, a middle and its next to last event,
+    each delivered again under the next seq (a duplicate: its key was seen for its task), then
+    the next seq's own event and the one after it. An absorber that forgets the keys of events
+    released a while ago releases a duplicate there."""
+    n = RELEASED_BEFORE
+    events = [_event("job-10", seq) for seq in range(1, n + 3)]
+    again = [{**events[seq - 1], "seq": n + 1} for seq in (1, n // 2, n - 1)]
+    return [*events[:n], *again, events[n], events[n + 1]]
+
+
+def similar_names() -> tuple[list[dict], Names]:
+    """A story of names that begin with or hold one another, and its swap: task ``Q`` is
+    task ``P``'s name and a ``1``, so ``P``'s seq 11 and ``Q``'s seq 1 read alike run
+    together; in tasks ``R`` and ``S`` each key begins with, or holds, another key of its
+    task, offered the shorter first in one task and the longer first in the other."""
+    source = rng(_label("similar"))
+    long = [_event("P", seq) for seq in range(1, 13)]
+    short = [_event("Q", seq) for seq in (1, 2, 3)]
+    stream = [short[0], *long[:10], short[1], long[10], long[11], short[2]]
+    stream += [_event("R", 1, key="r1"), _event("R", 2, key="r2"), _event("R", 3, key="r3")]
+    stream += [_event("S", 1, key="s1"), _event("S", 2, key="s2"), _event("S", 3, key="s3")]
+    stream += [_event("R", 2, key="r2"), _event("S", 1, key="s1")]  # duplicates still go
+    names = stream_names(_label("similar"), stream)
+    names.tasks["Q"] = names.tasks["P"] + "1"
+    for task in ("R", "S"):
+        while names.tasks[task] in (names.tasks["P"], names.tasks["Q"]):
+            names.tasks[task] = "x" + names.tasks[task]
+    stems = key_names(source, 2)
+    tail = source.choice("abcdef0123456789")
+    letter = source.choice("ghjkmnpqrstuvwxyz")
+    # R: the longer key first (then a part of it); S: the shorter first (then one beginning
+    # with it); each task's third key holds the others.
+    r, s = stems
+    names.keys.update(r1=r + tail, r2=r, r3=letter + r + tail, s1=s, s2=s + tail, s3=letter + s)
+    return stream, names
+
+
+def conflicting_names() -> tuple[list[dict], Names]:
+    """A story of conflicts, and its swap: in one task, two events for a waiting ``seq``
+    whose second key is the first one's and a character more (it sorts after the first and
+    is longer), two for another waiting ``seq`` whose second key is the first one's less its
+    last character (it sorts before the first and is shorter), then the gaps filled, then a
+    different event for a released ``seq``. The kit keeps the first event of each ``seq``,
+    so an answer that lets the smaller or the larger key win, or the shorter or the longer,
+    or the last, releases a second one in every world."""
+    stream = [
+        _event("job-3", 2, key="a2"),
+        _event("job-3", 2, key="b2"),
+        _event("job-3", 4, key="a4"),
+        _event("job-3", 4, key="b4"),
+        _event("job-3", 1),
+        _event("job-3", 3),
+        _event("job-3", 3, key="other"),
+    ]
+    names = stream_names(_label("conflict"), stream)
+    taken = set(names.keys.values())
+    for longer, shorter in (("b2", "a2"), ("a4", "b4")):
+        stem = names.keys[shorter]
+        grown = next(stem + c for c in KEY_TAIL if stem + c not in taken)
+        names.keys[longer] = grown
+        taken.add(grown)
+    return stream, names
+
+
+#: White space a drawn name may get around it, in names that differ only by it.
+_SPACES = (" ", "\t", "  ")
+
+
+def exact_names() -> tuple[list[dict], Names]:
+    """A story of names that differ only in capitals or in white space around them, and its
+    swap: task ``F`` is task ``E``'s name in other capitals, ``G`` and ``H`` are ``E``'s name
+    with white space after it and before it, each task numbered from 1 and the four
+    interleaved after ``E`` is well along; in task ``K`` the keys of seqs 1 to 4 are one drawn
+    key in capitals, as drawn, with white space after it and before it (each name one of a
+    kind: drawn names are in lower case, without white space). The kit releases every
+    event once, so an answer that folds capitals or strips white space from a task ID or a key
+    takes two tasks, or two events, for one."""
+    source = rng(f"{_label('exact')}/twins")
+    family = [_event(task, seq) for task, seq in (("E", 1), ("E", 2), ("F", 1), ("G", 1))]
+    family += [_event(task, seq) for task, seq in (("F", 2), ("H", 1), ("G", 2), ("H", 2))]
+    keyed = [_event("K", seq, key=f"k{seq}") for seq in (1, 2, 3, 4)]
+    stream = [*family, *keyed, _event("K", 2, key="k2"), family[2]]  # duplicates still go
+    names = stream_names(_label("exact"), stream)
+    task = names.tasks["E"]
+    names.tasks["F"] = source.choice((task.upper(), task[:1].upper() + task[1:]))
+    names.tasks["G"] = task + source.choice(_SPACES)
+    names.tasks["H"] = source.choice(_SPACES) + task
+    key = names.keys["k2"]  # drawn in lower case: its capitals are no other drawn key
+    after, before = source.choice(_SPACES), source.choice(_SPACES)
+    names.keys.update(k1=key.upper(), k2=key, k3=key + after, k4=before + key)
+    return stream, names
