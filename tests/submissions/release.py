@@ -270,6 +270,15 @@ def choose_threshold(seeds):
 """
 )
 
+# The peak rounded to three decimals before choosing: a peak just above a threshold is
+# rounded down onto it.
+ROUNDED_PEAK = _threshold(
+    choose=_SOLUTION_CHOOSE.replace(
+        'max(noise_peak("A", seed) for seed in seeds)',
+        'round(max(noise_peak("A", seed) for seed in seeds), 3)',
+    )
+)
+
 # Strictly above the peak: a peak that is exactly a threshold gets the next one.
 STRICTLY_ABOVE = _threshold(choose=_SOLUTION_CHOOSE.replace("t >= peak", "t > peak"))
 
@@ -352,6 +361,7 @@ ANSWERS = [
     ("largest", "choose-threshold", LARGEST, 3, "gave 0.1,"),
     ("typed-in", "choose-threshold", TYPED_IN, 3, "gave 0.03,"),
     ("nearest", "choose-threshold", NEAREST, 3, "several hidden seeds"),
+    ("rounded-peak", "choose-threshold", ROUNDED_PEAK, 3, "several hidden seeds"),
     ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
     ("every-window", "choose-threshold", EVERY_WINDOW, 5, "could judge"),
     ("strict-min", "choose-threshold", STRICT_MIN, 5, "could judge"),
