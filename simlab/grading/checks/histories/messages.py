@@ -21,6 +21,9 @@ EN = {
     "found_expected": "{what}: found {found} stale commit(s), expected {want}",
     "case_takeover": "a save with epoch 1 after epoch 2 was granted to another worker",
     "case_same_worker": "a save with epoch 1 after the same worker was granted epoch 2",
+    "case_same_step": (
+        "two stale workers (epochs 1 and 2) each saved step 1 after epoch 3 was granted"
+    ),
     "case_refused": "with a refused save, a refused claim and saves of the current epoch",
     "case_two_tasks": "with two tasks, each with its own epochs",
     "case_highest": (
@@ -129,6 +132,7 @@ ZH = {
     "found_expected": "{what}：找到 {found} 个陈旧提交，应为 {want} 个",
     "case_takeover": "epoch 2 已授予另一个 worker 之后，一次 epoch 1 的保存",
     "case_same_worker": "同一个 worker 已获得 epoch 2 之后，一次 epoch 1 的保存",
+    "case_same_step": "epoch 3 已授予之后，两个陈旧的 worker（epoch 1 和 2）各自保存了第 1 步",
     "case_refused": "有一次被拒绝的保存、一次被拒绝的领取和当前 epoch 的保存时",
     "case_two_tasks": "有两个任务、各有自己的 epoch 时",
     "case_highest": (
