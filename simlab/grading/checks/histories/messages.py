@@ -113,6 +113,11 @@ EN = {
         "on a hidden table, choose_ttl() chose {got}, not the ttl of lowest cost "
         "(duplicate_work * step_cost + waiting * wait_cost)"
     ),
+    "not_cheapest_close": (
+        "on a hidden table whose two cheapest costs differ by less than a hundredth, "
+        "choose_ttl() chose {got}, not the ttl of lowest cost (compare the costs themselves, "
+        "not rounded ones)"
+    ),
     "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
     # choose-ttl: generated histories and tables, then what went wrong
     "move_claims_at": "{worker} claims {task} at {at}",
@@ -209,6 +214,10 @@ ZH = {
     "not_cheapest": (
         "在一张隐藏的表上，choose_ttl() 选了 {got}，不是代价"
         "（duplicate_work * step_cost + waiting * wait_cost）最低的 ttl"
+    ),
+    "not_cheapest_close": (
+        "在一张两个最低代价相差不到百分之一的隐藏表上，choose_ttl() 选了 {got}，"
+        "不是代价最低的 ttl（应比较代价本身，而不是取整后的值）"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",

@@ -69,12 +69,15 @@ class TtlWorld:
     notebook's and any an earlier grader fixed, such that for each key of the result some
     call differs from what measure gives with the ttl ignored, with the first seed only, with
     the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
-    the workers' wasted steps.
+    the workers' wasted steps. The last call repeats the first one's ttl with other seeds and
+    differs from it in both keys, so a result kept by ttl alone is wrong there.
     ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
     more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
     ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
     the largest among them, never a tie. ``tie``: ``(table, step_cost, wait_cost)`` where two
-    ttls tie for the lowest cost, the larger one first in the table.
+    ttls tie for the lowest cost, the larger one first in the table. ``close``: ``(table,
+    step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
+    the same rounded to two decimals), the cheaper one the larger ttl, listed after the other.
     """
 
     measured: tuple[tuple[float, tuple[int, ...]], ...]
@@ -82,6 +85,7 @@ class TtlWorld:
     table: dict[float, dict[str, float]]
     costs: tuple[tuple[int, int], ...]
     tie: tuple[dict[float, dict[str, float]], int, int]
+    close: tuple[dict[float, dict[str, float]], int, int]
 
     @property
     def hidden_runs(self) -> frozenset[float]:
@@ -91,10 +95,18 @@ class TtlWorld:
         return frozenset(seeds | {ttl for ttl, _ in self.measured} | {self.recorded[0]})
 
     @property
+    def hidden_measures(self) -> frozenset[float]:
+        """Numbers the feedback on ``measure`` never shows, nor one near them: the world's
+        seeds and ttls, and the kit's values on every call (an answer that returns one call's
+        values for another would show a hidden value)."""
+        values = {v for ttl, seeds in self.measured for v in measure(ttl, seeds).values()}
+        return self.hidden_runs | values
+
+    @property
     def hidden_tables(self) -> frozenset[float]:
         """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
         of the world's tables (not their ttls, the answers it chooses from)."""
-        tables = (self.table, self.tie[0])
+        tables = (self.table, self.tie[0], self.close[0])
         return frozenset(v for table in tables for row in table.values() for v in row.values())
 
 
@@ -107,15 +119,22 @@ def ttl_world() -> TtlWorld:
 def _ttl_world(seed: int) -> TtlWorld:
     # ``seed`` keys the cache only: rng() draws from the same current world.
     source = rng("histories/choose-ttl")
-    return TtlWorld(_measured(source), _recorded(source), *_table(source), _tie(source))
+    measured = _measured(source)
+    return TtlWorld(
+        measured, _recorded(source), *_table(source), _tie(source), _close(source, measured)
+    )
 
 
 def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
     for _ in range(_DRAWS):
         ttls = source.sample(_RUN_TTLS, 2)
-        seeds = source.sample(range(100, 10**5), 5)
-        calls = ((ttls[0], tuple(seeds[:2])), (ttls[1], tuple(seeds[2:])))
-        if _foreseen_by_none(calls):
+        seeds = source.sample(range(100, 10**5), 7)
+        calls = (
+            (ttls[0], tuple(seeds[:2])),
+            (ttls[1], tuple(seeds[2:5])),
+            (ttls[0], tuple(seeds[5:])),
+        )
+        if _foreseen_by_none(calls) and _seeds_matter(calls[0], calls[2]):
             return calls
     raise RuntimeError("no hidden world for measure() held what it must")
 
@@ -144,6 +163,14 @@ def _foreseen_by_none(calls: tuple[tuple[float, tuple[int, ...]], ...]) -> bool:
         for keys, wrong in foreseen
         for key in keys
     )
+
+
+def _seeds_matter(
+    first: tuple[float, tuple[int, ...]], again: tuple[float, tuple[int, ...]]
+) -> bool:
+    """Do two calls of one ttl with other seeds differ in every key of the result?"""
+    one, other = measure(*first), measure(*again)
+    return all(not close_to(one[key], other[key], 1e-9) for key in _KEYS)
 
 
 def _recorded(source: Any) -> tuple[float, int]:
@@ -205,6 +232,53 @@ def _tie(source: Any) -> tuple[dict[float, dict[str, float]], int, int]:
     return table, step, wait
 
 
+def _close(
+    source: Any, measured: tuple[tuple[float, tuple[int, ...]], ...]
+) -> tuple[dict[float, dict[str, float]], int, int]:
+    """Three ttls, the two cheapest (``a`` < ``b``) a few thousandths apart, ``b`` the cheaper,
+    both just above one integer (so costs rounded to two decimals or fewer tie, and the tie
+    goes to ``a``); ``a`` comes before ``b`` in the table, the third costs more; no value of
+    the table is one of :data:`_TABLE_TTLS`, and no ttl of it a value ``measured`` gives (a
+    choice is shown as itself, never as a hidden number)."""
+    hidden = {v for ttl, seeds in measured for v in measure(ttl, seeds).values()}
+    for _ in range(_DRAWS):
+        ttls = source.sample([t for t in _TABLE_TTLS if t not in hidden], 3)
+        third, (a, b) = ttls[0], sorted(ttls[1:])
+        step, wait = source.randint(2, 12), source.randint(1, 3)
+        # Means over three runs, as measure gives them (thirds: never a short number that
+        # feedback could hold by chance).
+        dup_b = source.choice([n for n in range(1, 13) if n % 3]) / 3
+        dup_a = dup_b + source.choice([n for n in range(2, 13) if n % 3]) / 3
+        base = int(dup_a * step) + source.randint(5, 60)
+        cost_b = base + 0.001
+        cost_a = cost_b + source.choice((0.001, 0.002, 0.003))
+        rows = {
+            a: (dup_a, (cost_a - dup_a * step) / wait),
+            b: (dup_b, (cost_b - dup_b * step) / wait),
+            third: (dup_a + 1.0, (base + source.randint(2, 9) - dup_a * step) / wait),
+        }
+        order = source.choice(([a, b, third], [a, third, b], [third, a, b]))
+        table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
+        values = [v for row in table.values() for v in row.values()]
+        if set(values) & set(_TABLE_TTLS):
+            continue  # a choice is shown as itself: no table value may look like a ttl
+        if choose_ttl(table, step, wait) == b and all(
+            _rounded_choice(table, step, wait, digits) == a for digits in (0, 1, 2)
+        ):
+            return table, step, wait
+    raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _rounded_choice(table: dict, step_cost: float, wait_cost: float, digits: int) -> float:
+    """The choice of a choose_ttl that rounds each cost to ``digits`` before comparing."""
+
+    def cost(ttl: float) -> float:
+        row = table[ttl]
+        return round(row["duplicate_work"] * step_cost + row["waiting"] * wait_cost, digits)
+
+    return min(sorted(table), key=cost)
+
+
 # --------------------------------------------------------------------------- the check ------
 
 
@@ -226,6 +300,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
+    t.part(lambda: _chooses_between_close_costs(choose, world))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
@@ -253,6 +328,8 @@ TTL_RUBRIC = (
             "a ttl typed in rather than chosen from the table",
             "measures on one seed (or a fixed one), not on every seed given",
             "measures the notebook's numbers typed in, or ignores the ttl it is given",
+            "results kept by ttl alone: a second call with the same ttl ignores its seeds",
+            "costs rounded before they are compared: close costs tie",
             "duplicate work counted from the workers' wasted steps, not the refused saves",
             "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
@@ -282,8 +359,9 @@ TTL_RUBRIC = (
             "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each "
             "gives a wrong value), the ttl and seed of the run recovery_times() reads, a "
             "history whose crashed task's name starts and ends two other claimed tasks' names "
-            "(drawn names and times), and a cost table with three pairs of costs whose "
-            "cheapest ttls are three different ones."
+            "(drawn names and times), a cost table with three pairs of costs whose cheapest "
+            "ttls are three different ones, and a table whose two cheapest costs differ by "
+            "thousandths; measure() is given one ttl twice, with other seeds."
         ),
     ),
     Criterion(
@@ -428,7 +506,7 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
     truth = measure(ttl, seeds)
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
     for key in _KEYS:
-        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_runs)
+        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_measures)
         wrong = measure_wrong(key, got, truth[key], len(seeds), shown)
         require(close_to(got, truth[key], 1e-9), wrong)
 
@@ -448,6 +526,17 @@ def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
             close_to(answer, choose_ttl(world.table, step_cost, wait_cost), 1e-9),
             say("not_cheapest", got=_shown_choice(answer, world.table, world.hidden_tables)),
         )
+
+
+def _chooses_between_close_costs(choose: Any, world: TtlWorld) -> None:
+    """The two cheapest costs of the world's close table differ by thousandths: the lower one
+    still wins (a cost rounded before comparing makes them tie)."""
+    table, step_cost, wait_cost = world.close
+    answer = choose(table, step_cost, wait_cost)
+    require(
+        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
+        say("not_cheapest_close", got=_shown_choice(answer, table, world.hidden_tables)),
+    )
 
 
 def _ties_go_to_the_smaller_ttl(choose: Any, world: TtlWorld) -> None:
