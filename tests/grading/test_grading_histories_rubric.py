@@ -122,9 +122,13 @@ def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(s
     """Each key of measure's result is wrong in some call of the world when the ttl is
     ignored, one seed is used, the notebook's seeds are used, or the runs are summed; the
     duplicate work differs from the workers' wasted steps; the recorded run has crashes, each
-    claimed again."""
+    claimed again. The last call asks for the first one's ttl again with other seeds, and
+    differs from it in both keys (a result kept by ttl alone is wrong there)."""
     world = _in(seed, ttl_world)
-    assert len({t for t, _ in world.measured}) == len(world.measured) >= 2
+    ttls = [t for t, _ in world.measured]
+    assert len(set(ttls)) >= 2 and ttls[0] == ttls[-1]
+    first, again = measure(*world.measured[0]), measure(*world.measured[-1])
+    assert all(first[key] != again[key] for key in ("duplicate_work", "waiting"))
     for ttl, seeds in world.measured:
         assert ttl != PAUSES.ttl and len(seeds) >= 2 and not set(seeds) & set(SHOWN_SEEDS)
     truths = [measure(t, ns) for t, ns in world.measured]
@@ -173,6 +177,26 @@ def test_do_the_tables_of_choose_ttl_defeat_a_fixed_choice(seed):
     smaller, larger = sorted(low[:2])
     assert choose_ttl(tie, step, wait) == smaller
     assert list(tie).index(larger) < list(tie).index(smaller)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_close_table_of_choose_ttl_defeat_rounded_costs(seed):
+    """The two cheapest costs of the close table differ by thousandths: the reference takes the
+    larger ttl, the cheaper one, while costs rounded to 0, 1 or 2 decimals tie and give the
+    smaller ttl, listed before it."""
+    table, step, wait = _in(seed, ttl_world).close
+
+    def cost(t, digits=None):
+        exact = table[t]["duplicate_work"] * step + table[t]["waiting"] * wait
+        return exact if digits is None else round(exact, digits)
+
+    low = sorted(table, key=cost)
+    assert 0 < cost(low[1]) - cost(low[0]) < 0.005 and cost(low[2]) > cost(low[1]) + 1
+    smaller, larger = sorted(low[:2])
+    assert choose_ttl(table, step, wait) == larger == low[0]
+    for digits in (0, 1, 2):
+        assert min(sorted(table), key=lambda t, d=digits: cost(t, d)) == smaller
+    assert list(table).index(smaller) < list(table).index(larger)
 
 
 def test_does_a_sentence_name_its_task_whole():

@@ -82,7 +82,7 @@ def histories(seed: int) -> list[str]:
     words += [f"{s}," for s in seeds] + [f"{s})" for s in seeds]
     ttls = [t for t, _ in ttl.measured] + [ttl.recorded[0]]
     words += [f"measure({t:g}" for t in ttls] + [f"(ttl {t:g})" for t in ttls]
-    tables = (ttl.table, ttl.tie[0])
+    tables = (ttl.table, ttl.tie[0], ttl.close[0])
     words += [f"{v!r}" for table in tables for row in table.values() for v in row.values()]
     words = [w for w in words if not w.endswith((" 0.0", " 1.0"))]
     values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]

@@ -21,6 +21,9 @@ EN = {
     "found_expected": "{what}: found {found} stale commit(s), expected {want}",
     "case_takeover": "a save with epoch 1 after epoch 2 was granted to another worker",
     "case_same_worker": "a save with epoch 1 after the same worker was granted epoch 2",
+    "case_same_step": (
+        "two stale workers (epochs 1 and 2) each saved step 1 after epoch 3 was granted"
+    ),
     "case_refused": "with a refused save, a refused claim and saves of the current epoch",
     "case_two_tasks": "with two tasks, each with its own epochs",
     "case_highest": (
@@ -110,6 +113,11 @@ EN = {
         "on a hidden table, choose_ttl() chose {got}, not the ttl of lowest cost "
         "(duplicate_work * step_cost + waiting * wait_cost)"
     ),
+    "not_cheapest_close": (
+        "on a hidden table whose two cheapest costs differ by less than a hundredth, "
+        "choose_ttl() chose {got}, not the ttl of lowest cost (compare the costs themselves, "
+        "not rounded ones)"
+    ),
     "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
     # choose-ttl: generated histories and tables, then what went wrong
     "move_claims_at": "{worker} claims {task} at {at}",
@@ -129,6 +137,7 @@ ZH = {
     "found_expected": "{what}：找到 {found} 个陈旧提交，应为 {want} 个",
     "case_takeover": "epoch 2 已授予另一个 worker 之后，一次 epoch 1 的保存",
     "case_same_worker": "同一个 worker 已获得 epoch 2 之后，一次 epoch 1 的保存",
+    "case_same_step": "epoch 3 已授予之后，两个陈旧的 worker（epoch 1 和 2）各自保存了第 1 步",
     "case_refused": "有一次被拒绝的保存、一次被拒绝的领取和当前 epoch 的保存时",
     "case_two_tasks": "有两个任务、各有自己的 epoch 时",
     "case_highest": (
@@ -205,6 +214,10 @@ ZH = {
     "not_cheapest": (
         "在一张隐藏的表上，choose_ttl() 选了 {got}，不是代价"
         "（duplicate_work * step_cost + waiting * wait_cost）最低的 ttl"
+    ),
+    "not_cheapest_close": (
+        "在一张两个最低代价相差不到百分之一的隐藏表上，choose_ttl() 选了 {got}，"
+        "不是代价最低的 ttl（应比较代价本身，而不是取整后的值）"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",

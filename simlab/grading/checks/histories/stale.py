@@ -143,7 +143,15 @@ def stale_commits(s: Student, t: Tally) -> None:
     rule = s.function("stale_commits")
     world = stale_world()
     t.under("newer-epoch")
-    for case in ("takeover", "same-worker", "refused", "two-tasks", "highest", "order"):
+    for case in (
+        "takeover",
+        "same-worker",
+        "same-step",
+        "refused",
+        "two-tasks",
+        "highest",
+        "order",
+    ):
         t.part(functools.partial(_hand_written, rule, case, world.tasks))
     t.part(functools.partial(_recorded_unfenced_histories, rule, world))
     t.part(functools.partial(_recorded_fenced_history, rule, world))
@@ -195,6 +203,7 @@ STALE_RUBRIC = (
             "judges by timestamps or lease expiry instead of the order of events",
             "one epoch for all tasks, or tasks told apart by a prefix of their names",
             "reports only the first stale commit of each task",
+            "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
         ),
         properties=(
@@ -283,6 +292,17 @@ CASES: dict[str, tuple[Message, int, tuple[tuple, ...]]] = {
             (4.0, "ok", "w1", "claim", "t1", 2, 0),
             (5.0, "ok", "w1", "save", "t1", 1, 1),
             (6.0, "ok", "w1", "save", "t1", 2, 1),
+        ),
+    ),
+    "same-step": (
+        say("case_same_step"),
+        2,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (1.0, "ok", "w2", "claim", "t1", 2, 0),
+            (2.0, "ok", "w3", "claim", "t1", 3, 0),
+            (3.0, "ok", "w1", "save", "t1", 1, 1),
+            (4.0, "ok", "w2", "save", "t1", 2, 1),
         ),
     ),
     "refused": (

@@ -16,11 +16,10 @@ world's seeds and ttls, or the numbers of its tables.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from simlab.checker.history import Event
-from simlab.grading.checks.hidden_world import current_seed, rng
+from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.checks.histories.ttl_reference import (
@@ -29,8 +28,8 @@ from simlab.grading.checks.histories.ttl_reference import (
     choose_ttl,
     measure,
     recovery_times,
-    run_of,
 )
+from simlab.grading.checks.histories.ttl_world import KEYS, TtlWorld, ttl_world
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Tally, require
@@ -48,162 +47,6 @@ __all__ = [
     "choose_ttl",
     "choose_ttl_check",
 ]
-
-# --------------------------------------------------------------------------- the world ------
-
-_KEYS = ("duplicate_work", "waiting")
-#: The ttls ``measure`` and the recorded run may be given: never :data:`PAUSES`' own ttl, so a
-#: ``measure`` that ignores its ttl simulates another one.
-_RUN_TTLS = (1.0, 1.5, 2.0, 2.5, 4.0, 5.0, 6.0, 8.0)
-#: The ttls a table of the world holds (4 of them, or 3 for the tie).
-_TABLE_TTLS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
-#: How many draws a part of the world may take before it gives up (none needs many).
-_DRAWS = 500
-
-
-@dataclass(frozen=True)
-class TtlWorld:
-    """What ``choose-ttl`` is judged on in one hidden world.
-
-    ``measured``: the ``(ttl, seeds)`` of each ``measure`` call, seeds drawn besides the
-    notebook's and any an earlier grader fixed, such that for each key of the result some
-    call differs from what measure gives with the ttl ignored, with the first seed only, with
-    the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
-    the workers' wasted steps.
-    ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
-    more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
-    ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
-    the largest among them, never a tie. ``tie``: ``(table, step_cost, wait_cost)`` where two
-    ttls tie for the lowest cost, the larger one first in the table.
-    """
-
-    measured: tuple[tuple[float, tuple[int, ...]], ...]
-    recorded: tuple[float, int]
-    table: dict[float, dict[str, float]]
-    costs: tuple[tuple[int, int], ...]
-    tie: tuple[dict[float, dict[str, float]], int, int]
-
-    @property
-    def hidden_runs(self) -> frozenset[float]:
-        """Numbers the feedback on ``measure`` and ``recovery_times`` never shows, nor one near
-        them: the seeds and ttls of the world's runs."""
-        seeds = {n for _, seeds in self.measured for n in seeds} | {self.recorded[1]}
-        return frozenset(seeds | {ttl for ttl, _ in self.measured} | {self.recorded[0]})
-
-    @property
-    def hidden_tables(self) -> frozenset[float]:
-        """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
-        of the world's tables (not their ttls, the answers it chooses from)."""
-        tables = (self.table, self.tie[0])
-        return frozenset(v for table in tables for row in table.values() for v in row.values())
-
-
-def ttl_world() -> TtlWorld:
-    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
-    return _ttl_world(current_seed())
-
-
-@functools.lru_cache(maxsize=8)
-def _ttl_world(seed: int) -> TtlWorld:
-    # ``seed`` keys the cache only: rng() draws from the same current world.
-    source = rng("histories/choose-ttl")
-    return TtlWorld(_measured(source), _recorded(source), *_table(source), _tie(source))
-
-
-def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
-    for _ in range(_DRAWS):
-        ttls = source.sample(_RUN_TTLS, 2)
-        seeds = source.sample(range(100, 10**5), 5)
-        calls = ((ttls[0], tuple(seeds[:2])), (ttls[1], tuple(seeds[2:])))
-        if _foreseen_by_none(calls):
-            return calls
-    raise RuntimeError("no hidden world for measure() held what it must")
-
-
-def _foreseen_by_none(calls: tuple[tuple[float, tuple[int, ...]], ...]) -> bool:
-    """Does every answer that ignores an argument or reads another count get some call wrong,
-    for each key it gets from there? (The calls are tried in order and the first that differs
-    settles it, so a foreseeing answer costs no run beyond the first call's, mostly.)"""
-    foreseen = (
-        (_KEYS, lambda ttl, seeds: measure(PAUSES.ttl, seeds)),  # the ttl ignored
-        (_KEYS, lambda ttl, seeds: measure(ttl, seeds[:1])),  # the first seed only
-        (_KEYS, lambda ttl, seeds: measure(ttl, SHOWN_SEEDS)),  # the notebook's seeds
-        (_KEYS, lambda ttl, seeds: {k: v * len(seeds) for k, v in measure(ttl, seeds).items()}),
-        (  # duplicate work from the workers' wasted steps, not the ledger's refused saves
-            ("duplicate_work",),
-            lambda ttl, seeds: {
-                "duplicate_work": sum(run_of(ttl, n).wasted for n in seeds) / len(seeds)
-            },
-        ),
-    )
-    return all(
-        any(
-            not close_to(wrong(ttl, seeds)[key], measure(ttl, seeds)[key], 1e-9)
-            for ttl, seeds in calls
-        )
-        for keys, wrong in foreseen
-        for key in keys
-    )
-
-
-def _recorded(source: Any) -> tuple[float, int]:
-    for _ in range(_DRAWS):
-        ttl, seed = source.choice(_RUN_TTLS), source.randrange(100, 10**5)
-        history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
-        crashes = [e for e in history if e.op == "crash" and e.task is not None]
-        if len(crashes) >= 2 and len(recovery_times(history)) == len(crashes):
-            return ttl, seed
-    raise RuntimeError("no hidden world for recovery_times() held what it must")
-
-
-def _value(source: Any, low: float, high: float, step: float) -> float:
-    """A table value in [low, high], a multiple of ``step``."""
-    return round(round(source.uniform(low, high) / step) * step, 2)
-
-
-def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int, int], ...]]:
-    for _ in range(_DRAWS):
-        ttls = sorted(source.sample(_TABLE_TTLS, 4))
-        duplicate = sorted((_value(source, 0.2, 9.0, 0.05) for _ in ttls), reverse=True)
-        waiting = sorted(_value(source, 5.0, 90.0, 0.1) for _ in ttls)
-        rows = {
-            t: {"duplicate_work": d, "waiting": w}
-            for t, d, w in zip(ttls, duplicate, waiting, strict=True)
-        }
-        costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
-        if not all(_one_cheapest(rows, *c) for c in costs):
-            continue
-        chosen = [choose_ttl(rows, *c) for c in costs]
-        if len(set(chosen)) == 3 and min(ttls) in chosen and max(ttls) in chosen:
-            order = source.sample(ttls, len(ttls))
-            return {t: rows[t] for t in order}, costs
-    raise RuntimeError("no hidden world for choose_ttl() held what it must")
-
-
-def _one_cheapest(table: dict, step_cost: float, wait_cost: float) -> bool:
-    costs = sorted(
-        r["duplicate_work"] * step_cost + r["waiting"] * wait_cost for r in table.values()
-    )
-    return costs[1] - costs[0] > 1e-6
-
-
-def _tie(source: Any) -> tuple[dict[float, dict[str, float]], int, int]:
-    """Three ttls, two of which (``a`` < ``b``) cost the same and less than the third; ``b``
-    comes before ``a`` in the table. Integers only, so the tie is exact."""
-    ttls = source.sample(_TABLE_TTLS, 3)
-    third, (a, b) = ttls[0], sorted(ttls[1:])
-    step, wait = source.randint(1, 5), source.randint(1, 5)
-    k = source.randint(1, 3)
-    dup_a, wait_a = wait * k + source.randint(0, 4), source.randint(1, 6)
-    rows = {
-        a: (dup_a, wait_a),
-        b: (dup_a - wait * k, wait_a + step * k),
-        third: (dup_a + source.randint(1, 3), wait_a + source.randint(0, 3)),
-    }
-    order = [b, third, a] if source.random() < 0.5 else [third, b, a]
-    table = {t: {"duplicate_work": float(rows[t][0]), "waiting": float(rows[t][1])} for t in order}
-    return table, step, wait
-
 
 # --------------------------------------------------------------------------- the check ------
 
@@ -226,6 +69,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
+    t.part(lambda: _chooses_between_close_costs(choose, world))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
@@ -253,6 +97,8 @@ TTL_RUBRIC = (
             "a ttl typed in rather than chosen from the table",
             "measures on one seed (or a fixed one), not on every seed given",
             "measures the notebook's numbers typed in, or ignores the ttl it is given",
+            "results kept by ttl alone: a second call with the same ttl ignores its seeds",
+            "costs rounded before they are compared: close costs tie",
             "duplicate work counted from the workers' wasted steps, not the refused saves",
             "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
@@ -282,8 +128,9 @@ TTL_RUBRIC = (
             "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each "
             "gives a wrong value), the ttl and seed of the run recovery_times() reads, a "
             "history whose crashed task's name starts and ends two other claimed tasks' names "
-            "(drawn names and times), and a cost table with three pairs of costs whose "
-            "cheapest ttls are three different ones."
+            "(drawn names and times), a cost table with three pairs of costs whose cheapest "
+            "ttls are three different ones, and a table whose two cheapest costs differ by "
+            "thousandths; measure() is given one ttl twice, with other seeds."
         ),
     ),
     Criterion(
@@ -427,8 +274,8 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
     answer = measured(ttl, list(seeds))
     truth = measure(ttl, seeds)
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
-    for key in _KEYS:
-        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_runs)
+    for key in KEYS:
+        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_measures)
         wrong = measure_wrong(key, got, truth[key], len(seeds), shown)
         require(close_to(got, truth[key], 1e-9), wrong)
 
@@ -448,6 +295,17 @@ def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
             close_to(answer, choose_ttl(world.table, step_cost, wait_cost), 1e-9),
             say("not_cheapest", got=_shown_choice(answer, world.table, world.hidden_tables)),
         )
+
+
+def _chooses_between_close_costs(choose: Any, world: TtlWorld) -> None:
+    """The two cheapest costs of the world's close table differ by thousandths: the lower one
+    still wins (a cost rounded before comparing makes them tie)."""
+    table, step_cost, wait_cost = world.close
+    answer = choose(table, step_cost, wait_cost)
+    require(
+        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
+        say("not_cheapest_close", got=_shown_choice(answer, table, world.hidden_tables)),
+    )
 
 
 def _ties_go_to_the_smaller_ttl(choose: Any, world: TtlWorld) -> None:

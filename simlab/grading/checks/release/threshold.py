@@ -2,19 +2,18 @@
 the reference computed here, on seeds drawn in the hidden world the submission is judged in
 (:func:`threshold_world`).
 
-The core idea is a threshold just above the noise: the smallest of :data:`THRESHOLDS` at or
-above the highest error rate a healthy canary (A/A) reached on every seed given. Each world's
-seeds are drawn (from seeds of each kind found ahead, far from the notebook's) so that the
-core's classic mistakes each give another threshold (the mean of the peaks, the first seed's,
-the largest threshold, one below the peak, one strictly above a peak that is exactly a
-threshold), so that the notebook's own numbers (its seeds 1, 2, 3, its threshold 0.03) give a
-wrong answer wherever they are typed in or used in place of an argument, and so that the
-windows of fewer than ``min_requests`` requests of the core's seed lists never reach their
-peak: a ``noise_peak`` that forgets to leave them out loses only its own detail
-(:data:`THRESHOLD_RUBRIC`). Two more calls of ``noise_peak`` run with the notebook's
-``WATCH_ONLY`` setting ``min_requests`` too (for that call only): the text has the breaker judge
-windows of ``run.config.min_requests`` requests, so 40 typed in, or every window when none can
-be judged, gives another peak there.
+The core idea is a threshold just above the noise: the smallest of :data:`THRESHOLDS` at or above
+the highest error rate a healthy canary (A/A) reached on every seed given. Each world's seeds are
+drawn (from seeds of each kind found ahead, far from the notebook's) so that the core's classic
+mistakes each give another threshold (the mean of the peaks, the first seed's, the largest
+threshold, one below the peak, the peak rounded before choosing, one strictly above a peak that is
+exactly a threshold), so that the notebook's own numbers (its seeds 1, 2, 3, its threshold 0.03)
+give a wrong answer wherever they are typed in or used in place of an argument, and so that the
+windows of fewer than ``min_requests`` requests of the core's seed lists never reach their peak: a
+``noise_peak`` that forgets to leave them out loses only its own detail (:data:`THRESHOLD_RUBRIC`).
+Two more calls of ``noise_peak`` run with the notebook's ``WATCH_ONLY`` setting ``min_requests`` too
+(for that call only): the text has the breaker judge windows of ``run.config.min_requests``
+requests, so 40 typed in, or every window when none can be judged, gives another peak there.
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
 answer cannot echo a hidden input back), never a seed or the reference's values. The reference
@@ -171,22 +170,23 @@ WORSE_SEEDS = (
     ("C", 361987),
     ("C", 348269),
 )
-#: Healthy runs with no small window above the peak, whose peak is above 0.01, not a
-#: threshold, nearer the threshold below than the one above, which is neither the notebook's
-#: 0.03 nor the largest.
+#: Healthy runs with no small window above the peak, whose peak lies less than 0.0005 above
+#: 0.01 or 0.02 (so a peak rounded to two or three decimals lands on the threshold below it):
+#: nearer the threshold below than the one above, which is neither the notebook's 0.03 nor the
+#: largest.
 HIGH_SEEDS = (
-    103437,
-    643176,
-    28916,
-    240004,
-    825259,
-    986980,
-    545979,
-    957487,
-    625606,
-    122702,
-    483992,
-    606394,
+    826496,
+    317535,
+    353245,
+    842417,
+    380113,
+    460157,
+    491993,
+    381379,
+    123527,
+    430776,
+    669986,
+    212443,
 )
 #: Healthy runs with no small window above the peak, whose peak is low (at most 0.0085).
 LOW_SEEDS = (
@@ -255,8 +255,8 @@ class ThresholdWorld:
     healthy: tuple[str, int]
     #: (B or C, seed): the same for a worse candidate, whose judged peak is not A's there.
     worse: tuple[str, int]
-    #: Seeds whose highest A peak is in the middle, just above a threshold (nearer the one
-    #: below); the mean of the peaks and the first seed's give a lower threshold.
+    #: Seeds whose highest A peak is in the middle, less than 0.0005 above a threshold; the
+    #: mean of the peaks, the first seed's and the peak rounded give a lower threshold.
     several: tuple[int, ...]
     #: A seed whose A peak is exactly a threshold, another than ``several``'s.
     equal: tuple[int, ...]
@@ -382,6 +382,7 @@ THRESHOLD_RUBRIC = (
             "the first seed only (or fixed seeds), not every seed given",
             "the largest threshold, or one typed in",
             "a threshold below the peak (the nearest one, or the largest one below)",
+            "the peak rounded (to two or three decimals) before choosing",
             "a threshold strictly above a peak that is exactly a threshold (> instead of >=)",
             "the notebook's seeds (1, 2, 3) in place of the seeds given",
         ),
@@ -390,7 +391,7 @@ THRESHOLD_RUBRIC = (
             "Drawn at grading time: the healthy seed noise_peak is asked for and the seed lists "
             "choose_threshold is given (never the notebook's), whose right threshold is neither "
             "the notebook's 0.03 nor what the mean, the first seed, the nearest or the largest "
-            "threshold, or > instead of >= would give."
+            "threshold, the peak rounded to two or three decimals, or > instead of >= would give."
         ),
     ),
     Criterion(

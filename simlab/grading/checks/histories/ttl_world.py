@@ -1,0 +1,255 @@
+"""The hidden world of question ``choose-ttl`` (:mod:`~simlab.grading.checks.histories.ttl`):
+the ttls and seeds ``measure`` is given, the recorded run ``recovery_times`` reads, and the cost
+tables ``choose_ttl`` weighs, drawn from :func:`~simlab.grading.checks.hidden_world.rng` so that
+numbers typed in from the notebook's table, an argument ignored (the ttl, the seeds, the costs),
+results kept by ttl alone, a count read from another source than the ledger's refused saves, or
+costs rounded before they are compared give a wrong answer there.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.grading.checks.hidden_world import current_seed, rng
+from simlab.grading.checks.histories.ttl_reference import (
+    PAUSES,
+    SHOWN_SEEDS,
+    choose_ttl,
+    measure,
+    recovery_times,
+    run_of,
+)
+from simlab.grading.student import close_to
+from simlab.sim.simulation import simulate
+
+__all__ = ["KEYS", "TtlWorld", "ttl_world"]
+
+#: The keys of what ``measure`` returns.
+KEYS = ("duplicate_work", "waiting")
+#: The ttls ``measure`` and the recorded run may be given: never :data:`PAUSES`' own ttl, so a
+#: ``measure`` that ignores its ttl simulates another one.
+_RUN_TTLS = (1.0, 1.5, 2.0, 2.5, 4.0, 5.0, 6.0, 8.0)
+#: The ttls a table of the world holds (4 of them, or 3 for the tie).
+_TABLE_TTLS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
+#: How many draws a part of the world may take before it gives up (none needs many).
+_DRAWS = 500
+
+
+@dataclass(frozen=True)
+class TtlWorld:
+    """What ``choose-ttl`` is judged on in one hidden world.
+
+    ``measured``: the ``(ttl, seeds)`` of each ``measure`` call, seeds drawn besides the
+    notebook's and any an earlier grader fixed, such that for each key of the result some
+    call differs from what measure gives with the ttl ignored, with the first seed only, with
+    the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
+    the workers' wasted steps. The last call repeats the first one's ttl with other seeds and
+    differs from it in both keys, so a result kept by ttl alone is wrong there.
+    ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
+    more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
+    ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
+    the largest among them, never a tie. ``tie``: ``(table, step_cost, wait_cost)`` where two
+    ttls tie for the lowest cost, the larger one first in the table. ``close``: ``(table,
+    step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
+    the same rounded to two decimals), the cheaper one the larger ttl, listed after the other.
+    """
+
+    measured: tuple[tuple[float, tuple[int, ...]], ...]
+    recorded: tuple[float, int]
+    table: dict[float, dict[str, float]]
+    costs: tuple[tuple[int, int], ...]
+    tie: tuple[dict[float, dict[str, float]], int, int]
+    close: tuple[dict[float, dict[str, float]], int, int]
+
+    @property
+    def hidden_runs(self) -> frozenset[float]:
+        """Numbers the feedback on ``measure`` and ``recovery_times`` never shows, nor one near
+        them: the seeds and ttls of the world's runs."""
+        seeds = {n for _, seeds in self.measured for n in seeds} | {self.recorded[1]}
+        return frozenset(seeds | {ttl for ttl, _ in self.measured} | {self.recorded[0]})
+
+    @property
+    def hidden_measures(self) -> frozenset[float]:
+        """Numbers the feedback on ``measure`` never shows, nor one near them: the world's
+        seeds and ttls, and the kit's values on every call (an answer that returns one call's
+        values for another would show a hidden value)."""
+        values = {v for ttl, seeds in self.measured for v in measure(ttl, seeds).values()}
+        return self.hidden_runs | values
+
+    @property
+    def hidden_tables(self) -> frozenset[float]:
+        """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
+        of the world's tables (not their ttls, the answers it chooses from)."""
+        tables = (self.table, self.tie[0], self.close[0])
+        return frozenset(v for table in tables for row in table.values() for v in row.values())
+
+
+def ttl_world() -> TtlWorld:
+    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
+    return _ttl_world(current_seed())
+
+
+@functools.lru_cache(maxsize=8)
+def _ttl_world(seed: int) -> TtlWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
+    source = rng("histories/choose-ttl")
+    measured = _measured(source)
+    return TtlWorld(
+        measured, _recorded(source), *_table(source), _tie(source), _close(source, measured)
+    )
+
+
+def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
+    for _ in range(_DRAWS):
+        ttls = source.sample(_RUN_TTLS, 2)
+        seeds = source.sample(range(100, 10**5), 7)
+        calls = (
+            (ttls[0], tuple(seeds[:2])),
+            (ttls[1], tuple(seeds[2:5])),
+            (ttls[0], tuple(seeds[5:])),
+        )
+        if _foreseen_by_none(calls) and _seeds_matter(calls[0], calls[2]):
+            return calls
+    raise RuntimeError("no hidden world for measure() held what it must")
+
+
+def _foreseen_by_none(calls: tuple[tuple[float, tuple[int, ...]], ...]) -> bool:
+    """Does every answer that ignores an argument or reads another count get some call wrong,
+    for each key it gets from there? (The calls are tried in order and the first that differs
+    settles it, so a foreseeing answer costs no run beyond the first call's, mostly.)"""
+    foreseen = (
+        (KEYS, lambda ttl, seeds: measure(PAUSES.ttl, seeds)),  # the ttl ignored
+        (KEYS, lambda ttl, seeds: measure(ttl, seeds[:1])),  # the first seed only
+        (KEYS, lambda ttl, seeds: measure(ttl, SHOWN_SEEDS)),  # the notebook's seeds
+        (KEYS, lambda ttl, seeds: {k: v * len(seeds) for k, v in measure(ttl, seeds).items()}),
+        (  # duplicate work from the workers' wasted steps, not the ledger's refused saves
+            ("duplicate_work",),
+            lambda ttl, seeds: {
+                "duplicate_work": sum(run_of(ttl, n).wasted for n in seeds) / len(seeds)
+            },
+        ),
+    )
+    return all(
+        any(
+            not close_to(wrong(ttl, seeds)[key], measure(ttl, seeds)[key], 1e-9)
+            for ttl, seeds in calls
+        )
+        for keys, wrong in foreseen
+        for key in keys
+    )
+
+
+def _seeds_matter(
+    first: tuple[float, tuple[int, ...]], again: tuple[float, tuple[int, ...]]
+) -> bool:
+    """Do two calls of one ttl with other seeds differ in every key of the result?"""
+    one, other = measure(*first), measure(*again)
+    return all(not close_to(one[key], other[key], 1e-9) for key in KEYS)
+
+
+def _recorded(source: Any) -> tuple[float, int]:
+    for _ in range(_DRAWS):
+        ttl, seed = source.choice(_RUN_TTLS), source.randrange(100, 10**5)
+        history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
+        crashes = [e for e in history if e.op == "crash" and e.task is not None]
+        if len(crashes) >= 2 and len(recovery_times(history)) == len(crashes):
+            return ttl, seed
+    raise RuntimeError("no hidden world for recovery_times() held what it must")
+
+
+def _value(source: Any, low: float, high: float, step: float) -> float:
+    """A table value in [low, high], a multiple of ``step``."""
+    return round(round(source.uniform(low, high) / step) * step, 2)
+
+
+def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int, int], ...]]:
+    for _ in range(_DRAWS):
+        ttls = sorted(source.sample(_TABLE_TTLS, 4))
+        duplicate = sorted((_value(source, 0.2, 9.0, 0.05) for _ in ttls), reverse=True)
+        waiting = sorted(_value(source, 5.0, 90.0, 0.1) for _ in ttls)
+        rows = {
+            t: {"duplicate_work": d, "waiting": w}
+            for t, d, w in zip(ttls, duplicate, waiting, strict=True)
+        }
+        costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
+        if not all(_one_cheapest(rows, *c) for c in costs):
+            continue
+        chosen = [choose_ttl(rows, *c) for c in costs]
+        if len(set(chosen)) == 3 and min(ttls) in chosen and max(ttls) in chosen:
+            order = source.sample(ttls, len(ttls))
+            return {t: rows[t] for t in order}, costs
+    raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _one_cheapest(table: dict, step_cost: float, wait_cost: float) -> bool:
+    costs = sorted(
+        r["duplicate_work"] * step_cost + r["waiting"] * wait_cost for r in table.values()
+    )
+    return costs[1] - costs[0] > 1e-6
+
+
+def _tie(source: Any) -> tuple[dict[float, dict[str, float]], int, int]:
+    """Three ttls, two of which (``a`` < ``b``) cost the same and less than the third; ``b``
+    comes before ``a`` in the table. Integers only, so the tie is exact."""
+    ttls = source.sample(_TABLE_TTLS, 3)
+    third, (a, b) = ttls[0], sorted(ttls[1:])
+    step, wait = source.randint(1, 5), source.randint(1, 5)
+    k = source.randint(1, 3)
+    dup_a, wait_a = wait * k + source.randint(0, 4), source.randint(1, 6)
+    rows = {
+        a: (dup_a, wait_a),
+        b: (dup_a - wait * k, wait_a + step * k),
+        third: (dup_a + source.randint(1, 3), wait_a + source.randint(0, 3)),
+    }
+    order = [b, third, a] if source.random() < 0.5 else [third, b, a]
+    table = {t: {"duplicate_work": float(rows[t][0]), "waiting": float(rows[t][1])} for t in order}
+    return table, step, wait
+
+
+def _close(
+    source: Any, measured: tuple[tuple[float, tuple[int, ...]], ...]
+) -> tuple[dict[float, dict[str, float]], int, int]:
+    """Three ttls, the two cheapest (``a`` < ``b``) a few thousandths apart, ``b`` the cheaper,
+    both just above one integer (so costs rounded to two decimals or fewer tie, and the tie
+    goes to ``a``); ``a`` comes before ``b`` in the table, the third costs more; no value of
+    the table is one of :data:`_TABLE_TTLS`, and no ttl of it a value ``measured`` gives (a
+    choice is shown as itself, never as a hidden number)."""
+    hidden = {v for ttl, seeds in measured for v in measure(ttl, seeds).values()}
+    for _ in range(_DRAWS):
+        ttls = source.sample([t for t in _TABLE_TTLS if t not in hidden], 3)
+        third, (a, b) = ttls[0], sorted(ttls[1:])
+        step, wait = source.randint(2, 12), source.randint(1, 3)
+        # Means over three runs, as measure gives them (thirds: never a short number that
+        # feedback could hold by chance).
+        dup_b = source.choice([n for n in range(1, 13) if n % 3]) / 3
+        dup_a = dup_b + source.choice([n for n in range(2, 13) if n % 3]) / 3
+        base = int(dup_a * step) + source.randint(5, 60)
+        cost_b = base + 0.001
+        cost_a = cost_b + source.choice((0.001, 0.002, 0.003))
+        rows = {
+            a: (dup_a, (cost_a - dup_a * step) / wait),
+            b: (dup_b, (cost_b - dup_b * step) / wait),
+            third: (dup_a + 1.0, (base + source.randint(2, 9) - dup_a * step) / wait),
+        }
+        order = source.choice(([a, b, third], [a, third, b], [third, a, b]))
+        table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
+        values = [v for row in table.values() for v in row.values()]
+        if set(values) & set(_TABLE_TTLS):
+            continue  # a choice is shown as itself: no table value may look like a ttl
+        if choose_ttl(table, step, wait) == b and all(
+            _rounded_choice(table, step, wait, digits) == a for digits in (0, 1, 2)
+        ):
+            return table, step, wait
+    raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _rounded_choice(table: dict, step_cost: float, wait_cost: float, digits: int) -> float:
+    """The choice of a choose_ttl that rounds each cost to ``digits`` before comparing."""
+
+    def cost(ttl: float) -> float:
+        row = table[ttl]
+        return round(row["duplicate_work"] * step_cost + row["waiting"] * wait_cost, digits)
+
+    return min(sorted(table), key=cost)
