@@ -441,13 +441,10 @@ def explore(
         ("max_faults", max_faults, 0),
         ("seeds", seeds, 1),
         ("jobs", jobs, 1),
+        *([("max_attempts", max_attempts, 1)] if max_attempts is not None else []),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
-    if max_attempts is not None and (
-        isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1
-    ):
-        raise ValueError(f"max_attempts must be an integer >= 1 or None, got {max_attempts!r}")
     lengths = tuple(float(x) for x in lengths)
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
