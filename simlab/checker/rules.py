@@ -250,12 +250,9 @@ def as_records(final: Mapping[str, TaskRecord] | Iterable[TaskRecord]) -> dict[s
     return {r.task_id: r for r in final}
 
 
-def _listed_twice(final: Mapping[str, TaskRecord] | Iterable[TaskRecord]) -> dict[str, int]:
-    """task_id -> how many times a listing (an iterable of records) holds it, for those it
-    holds more than once; a mapping holds each task once."""
-    if isinstance(final, Mapping):
-        return {}
-    counts = Counter(r.task_id for r in final)
+def _listed_twice(listed: Sequence[TaskRecord]) -> dict[str, int]:
+    """task_id -> how many times ``listed`` holds it, for those it holds more than once."""
+    counts = Counter(r.task_id for r in listed)
     return {task: n for task, n in counts.items() if n > 1}
 
 
@@ -301,7 +298,8 @@ def findings(
     if not isinstance(final, Mapping):
         final = list(final)  # read twice: once for the records, once for the repeats
     records = as_records(final)
-    twice = _listed_twice(final) if listing else {}
+    # A listing holds a task twice only if it is longer than its records: counted only then.
+    twice = _listed_twice(final) if listing and len(final) > len(records) else {}
     wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
     by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
