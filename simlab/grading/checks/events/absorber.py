@@ -32,12 +32,12 @@ from typing import Any
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.stories import (
-    _event,
-    _label,
     conflicting_names,
     exact_names,
     renumbered_long_after,
     similar_names,
+    story_event,
+    story_label,
 )
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
 from simlab.grading.checks.events.world import Names, stream_names
@@ -389,16 +389,16 @@ def absorber_check(s: Student, t: Tally) -> None:
     @t.part
     def unknown_versions():
         first, second = unknown_versions_drawn()
-        stream = [_event("job-4", 1), _event("job-4", 2, version=first)]
-        _replay(new_absorber, stream, STREAMS["version"], label=_label("version"), hide=hide)
+        stream = [story_event("job-4", 1), story_event("job-4", 2, version=first)]
+        _replay(new_absorber, stream, STREAMS["version"], label=story_label("version"), hide=hide)
         stream = [
-            _event("job-2", 1),
-            _event("job-2", 2, key="job-2:2:v2", version=second),
-            _event("job-2", 2),
-            _event("job-2", 3),
+            story_event("job-2", 1),
+            story_event("job-2", 2, key="job-2:2:v2", version=second),
+            story_event("job-2", 2),
+            story_event("job-2", 3),
         ]
         what = STREAMS["version-then-known"]
-        _replay(new_absorber, stream, what, label=_label("version-then-known"), hide=hide)
+        _replay(new_absorber, stream, what, label=story_label("version-then-known"), hide=hide)
 
     @t.part
     def generated_streams_with_unknown_versions():
@@ -422,7 +422,9 @@ def _once_in_order(
     whole names."""
 
     def replay(stream: list[dict], kind: str, names: Names | None = None) -> None:
-        _replay(new_absorber, stream, STREAMS[kind], label=_label(kind), names=names, hide=hide)
+        _replay(
+            new_absorber, stream, STREAMS[kind], label=story_label(kind), names=names, hide=hide
+        )
 
     @t.part
     def in_order_without_faults():
@@ -432,16 +434,16 @@ def _once_in_order(
     def duplicates():
         for stream in bus_streams("duplicates"):
             replay(_as_dicts(stream), "duplicates")
-        one = _event("job-9", 1)
-        replay([one] * 5 + [_event("job-9", 2)], "many")
-        a1, a2, b1, b2 = (_event(task, seq) for task in ("job-8", "job-6") for seq in (1, 2))
+        one = story_event("job-9", 1)
+        replay([one] * 5 + [story_event("job-9", 2)], "many")
+        a1, a2, b1, b2 = (story_event(task, seq) for task in ("job-8", "job-6") for seq in (1, 2))
         replay([a1, b1, a1, a2, b2, b1, a2], "interleaved")
 
     @t.part
     def reordering():
         for stream in bus_streams("reordering"):
             replay(_as_dicts(stream), "reordering")
-        replay([_event("job-7", seq) for seq in range(6, 0, -1)], "backwards")
+        replay([story_event("job-7", seq) for seq in range(6, 0, -1)], "backwards")
 
     @t.part
     def duplicated_and_reordered():
@@ -450,14 +452,16 @@ def _once_in_order(
 
     @t.part
     def tasks_are_independent():
-        a = [_event("job-11", seq) for seq in (1, 2, 3)]
-        b = [_event("job-12", seq) for seq in (1, 2)]
+        a = [story_event("job-11", seq) for seq in (1, 2, 3)]
+        b = [story_event("job-12", seq) for seq in (1, 2)]
         replay([a[1], b[0], b[1], a[2], a[0]], "gap")
         replay([*a, *b], "late-start")
 
     @t.part
     def late_duplicates_of_released_events():
-        events = [_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)]
+        events = [
+            story_event("job-5", seq, kind="done" if seq == 6 else "step") for seq in range(1, 7)
+        ]
         replay(events + [events[0], events[3], events[5], events[1]], "late")
         replay(renumbered_long_after(), "late-renumbered")
 
@@ -480,7 +484,7 @@ def _hands_back_the_dicts(
     copy comes back as data, however equal), its event fields as they were given (read back
     from the sandbox when it is released)."""
     stream = _as_dicts(bus_streams("both")[0])
-    names = stream_names(_label("given"), stream)
+    names = stream_names(story_label("given"), stream)
     hide(names)
     absorber = new_absorber()
     offered: dict[int, dict] = {}

@@ -15,6 +15,8 @@ from simlab.grading.checks.hidden_world import rng
 
 __all__ = [
     "RELEASED_BEFORE",
+    "story_event",
+    "story_label",
     "conflicting_names",
     "exact_names",
     "renumbered_long_after",
@@ -22,14 +24,15 @@ __all__ = [
 ]
 
 
-def _event(
+def story_event(
     task: str, seq: int, key: str | None = None, version: int = EVENT_VERSION, kind: str = "step"
 ) -> dict:
+    """An event of a story as a dict: its key ``task:seq:kind`` unless given."""
     key = key or f"{task}:{seq}:{kind}"
     return AgentEvent(task, seq, version, key, kind, {"tokens": seq}).to_dict()
 
 
-def _label(story: str) -> str:
+def story_label(story: str) -> str:
     """The world's source of the names of one story."""
     return f"events/absorber/{story}"
 
@@ -46,7 +49,7 @@ def renumbered_long_after() -> list[dict]:
     the next seq's own event and the one after it. An absorber that forgets the keys of events
     released a while ago releases a duplicate there."""
     n = RELEASED_BEFORE
-    events = [_event("job-10", seq) for seq in range(1, n + 3)]
+    events = [story_event("job-10", seq) for seq in range(1, n + 3)]
     again = [{**events[seq - 1], "seq": n + 1} for seq in (1, n // 2, n - 1)]
     return [*events[:n], *again, events[n], events[n + 1]]
 
@@ -56,14 +59,22 @@ def similar_names() -> tuple[list[dict], Names]:
     task ``P``'s name and a ``1``, so ``P``'s seq 11 and ``Q``'s seq 1 read alike run
     together; in tasks ``R`` and ``S`` each key begins with, or holds, another key of its
     task, offered the shorter first in one task and the longer first in the other."""
-    source = rng(_label("similar"))
-    long = [_event("P", seq) for seq in range(1, 13)]
-    short = [_event("Q", seq) for seq in (1, 2, 3)]
+    source = rng(story_label("similar"))
+    long = [story_event("P", seq) for seq in range(1, 13)]
+    short = [story_event("Q", seq) for seq in (1, 2, 3)]
     stream = [short[0], *long[:10], short[1], long[10], long[11], short[2]]
-    stream += [_event("R", 1, key="r1"), _event("R", 2, key="r2"), _event("R", 3, key="r3")]
-    stream += [_event("S", 1, key="s1"), _event("S", 2, key="s2"), _event("S", 3, key="s3")]
-    stream += [_event("R", 2, key="r2"), _event("S", 1, key="s1")]  # duplicates still go
-    names = stream_names(_label("similar"), stream)
+    stream += [
+        story_event("R", 1, key="r1"),
+        story_event("R", 2, key="r2"),
+        story_event("R", 3, key="r3"),
+    ]
+    stream += [
+        story_event("S", 1, key="s1"),
+        story_event("S", 2, key="s2"),
+        story_event("S", 3, key="s3"),
+    ]
+    stream += [story_event("R", 2, key="r2"), story_event("S", 1, key="s1")]  # duplicates still go
+    names = stream_names(story_label("similar"), stream)
     names.tasks["Q"] = names.tasks["P"] + "1"
     for task in ("R", "S"):
         while names.tasks[task] in (names.tasks["P"], names.tasks["Q"]):
@@ -87,15 +98,15 @@ def conflicting_names() -> tuple[list[dict], Names]:
     so an answer that lets the smaller or the larger key win, or the shorter or the longer,
     or the last, releases a second one in every world."""
     stream = [
-        _event("job-3", 2, key="a2"),
-        _event("job-3", 2, key="b2"),
-        _event("job-3", 4, key="a4"),
-        _event("job-3", 4, key="b4"),
-        _event("job-3", 1),
-        _event("job-3", 3),
-        _event("job-3", 3, key="other"),
+        story_event("job-3", 2, key="a2"),
+        story_event("job-3", 2, key="b2"),
+        story_event("job-3", 4, key="a4"),
+        story_event("job-3", 4, key="b4"),
+        story_event("job-3", 1),
+        story_event("job-3", 3),
+        story_event("job-3", 3, key="other"),
     ]
-    names = stream_names(_label("conflict"), stream)
+    names = stream_names(story_label("conflict"), stream)
     taken = set(names.keys.values())
     for longer, shorter in (("b2", "a2"), ("a4", "b4")):
         stem = names.keys[shorter]
@@ -118,12 +129,12 @@ def exact_names() -> tuple[list[dict], Names]:
     kind: drawn names are in lower case, without white space). The kit releases every
     event once, so an answer that folds capitals or strips white space from a task ID or a key
     takes two tasks, or two events, for one."""
-    source = rng(f"{_label('exact')}/twins")
-    family = [_event(task, seq) for task, seq in (("E", 1), ("E", 2), ("F", 1), ("G", 1))]
-    family += [_event(task, seq) for task, seq in (("F", 2), ("H", 1), ("G", 2), ("H", 2))]
-    keyed = [_event("K", seq, key=f"k{seq}") for seq in (1, 2, 3, 4)]
-    stream = [*family, *keyed, _event("K", 2, key="k2"), family[2]]  # duplicates still go
-    names = stream_names(_label("exact"), stream)
+    source = rng(f"{story_label('exact')}/twins")
+    family = [story_event(task, seq) for task, seq in (("E", 1), ("E", 2), ("F", 1), ("G", 1))]
+    family += [story_event(task, seq) for task, seq in (("F", 2), ("H", 1), ("G", 2), ("H", 2))]
+    keyed = [story_event("K", seq, key=f"k{seq}") for seq in (1, 2, 3, 4)]
+    stream = [*family, *keyed, story_event("K", 2, key="k2"), family[2]]  # duplicates still go
+    names = stream_names(story_label("exact"), stream)
     task = names.tasks["E"]
     names.tasks["F"] = source.choice((task.upper(), task[:1].upper() + task[1:]))
     names.tasks["G"] = task + source.choice(_SPACES)
