@@ -185,9 +185,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "q",
         "lease length",
-        "a claim's lease runs for the ttl the worker asked for",
+        "a claim's lease, and each heartbeat's extension of it, runs for the ttl the worker "
+        "asked for",
         ops.lease_length,
-        ("claim",),
+        ("claim", "heartbeat"),
     ),
     Rule(
         "r",
@@ -218,8 +219,9 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
-#: The operations whose invoke, refusal or fault the model follows besides the accepted ones.
-_TRACKED = frozenset({"claim", "crash", "restart"})
+#: The operations whose invoke, refusal or fault the model follows besides the accepted ones
+#: (a claim or heartbeat invoke: when its lease was asked for).
+_TRACKED = frozenset({"claim", "heartbeat", "crash", "restart"})
 _BY_LETTER = {r.letter: r for r in RULES}
 
 

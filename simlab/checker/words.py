@@ -132,6 +132,8 @@ _EN = {
     "{new}: old leases could match the next claims.",
     "lease_length": "{p} was granted {task} at {t} until {until}, but a lease of ttl {ttl:g} "
     "runs until {hi}.",
+    "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} extended "
+    "its lease until {until}, but a heartbeat with ttl {ttl:g} extends it until {hi}.",
     "record.none": "its key had not been recorded",
     "record.other": "{who} had recorded its key at {t}, so only it may send",
     "record": "{who} sent the e-mail {key!r} of {task} at {t}, but {why}.",
@@ -235,6 +237,8 @@ _ZH = {
     "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，它的纪元从 {old} 退回到 {new}：旧租约"
     "可能与之后的认领相符。",
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
+    "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出心跳，租约延长到 {until}，"
+    "但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "record.none": "它的键尚未被记录",
     "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
     "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
@@ -319,7 +323,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的，且它的任务"
         "列表中每个任务只出现一次",
     ),
-    "q": ("租约长度", "认领的租约持续 worker 请求的 ttl"),
+    "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),
     "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),
     "t": (
         "尝试上限",
