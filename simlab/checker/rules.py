@@ -178,8 +178,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, e-mail keys) is what its accepted "
-        "operations made it, and its listing holds every task once",
+        "the final ledger (status, step, epoch, result, e-mail keys in the order recorded) is "
+        "what its accepted operations made it, and its listing holds every task once, in "
+        "submit order",
         outcomes.final_state,
     ),
     Rule(
@@ -348,7 +349,8 @@ def findings(
                 step(s, e)
     if any(not r.ops for r in wanted):
         ks = steps_of(view, records, steps)
-        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice)
+        ordered = not isinstance(final, Mapping)
+        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice, ordered)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))

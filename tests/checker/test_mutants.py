@@ -61,6 +61,11 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-buries-without-a-limit": {"s"},
     "claim-buries-a-live-lease": {"s"},
     "claim-buries-a-completed-task": {"s"},
+    "cancel-refuses-queued": {"s"},
+    "requeue-says-true-for-queued": {"o"},
+    "listing-newest-first": {"p"},
+    "effects-newest-first": {"p"},
+    "effects-drop-first-key": {"p"},
 }
 
 #: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
