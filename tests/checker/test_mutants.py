@@ -61,6 +61,8 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-buries-without-a-limit": {"s"},
     "claim-buries-a-live-lease": {"s"},
     "claim-buries-a-completed-task": {"s"},
+    "claim-reentrant-for-holder": {"h"},
+    "attempts-count-refused-claims": {"s"},
     "cancel-refuses-queued": {"s"},
     "requeue-says-true-for-queued": {"o"},
     "listing-newest-first": {"p"},
@@ -74,6 +76,7 @@ SCENARIO: dict[str, dict] = {
     "requeue-keeps-attempts": {"max_attempts": 2},
     "claim-buries-a-live-lease": {"max_attempts": 2},
     "claim-buries-a-completed-task": {"max_attempts": 2},
+    "attempts-count-refused-claims": {"max_attempts": 2},
 }
 
 #: mutant -> why no simulated run can show it.

@@ -1149,6 +1149,29 @@ class CancelRefusesRunning(MemoryLedger):
         return super().cancel(task_id)
 
 
+class ClaimReentrantForHolder(MemoryLedger):
+    """A live lease refuses every claim but its own holder's: the worker that holds it may claim
+    the task again (a re-entrant lock), and its old lease and the new one are live at once."""
+
+    claim = edited(
+        MemoryLedger.claim,
+        "if task.status == RUNNING and task.lease_until > now:",
+        "if task.status == RUNNING and task.lease_until > now and task.worker != worker:",
+        why="any live lease refuses a claim, its holder's too",
+    )
+
+
+class AttemptsCountRefusedClaims(MemoryLedger):
+    """A claim counts an attempt before its checks: one refused because a lease is live (a
+    duplicate delivery) uses up an attempt, and the task reaches the dead letter too early."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        task = self._task(task_id)
+        if task.status == RUNNING and task.lease_until > float(self.clock()):
+            task.attempts += 1  # wrong: only a granted claim is an attempt
+        return super().claim(task_id, worker, ttl)
+
+
 class CancelRefusesQueued(MemoryLedger):
     """A cancel of a queued task is refused: only a task a worker holds can be cancelled."""
 
@@ -1269,6 +1292,8 @@ WRONG_LEDGERS: dict[str, type] = {
     "cancel-refuses-running": CancelRefusesRunning,
     "listing-drops-tasks": ListingDropsTasks,
     "listing-repeats-retried-tasks": ListingRepeatsRetriedTasks,
+    "claim-reentrant-for-holder": ClaimReentrantForHolder,
+    "attempts-count-refused-claims": AttemptsCountRefusedClaims,
     "cancel-refuses-queued": CancelRefusesQueued,
     "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
     "listing-newest-first": ListingNewestFirst,
@@ -1333,6 +1358,10 @@ PROMISE: dict[str, str] = {
     "cancel-refuses-running": "cancel of a queued or running task succeeds",
     "listing-drops-tasks": "tasks() lists every task",
     "listing-repeats-retried-tasks": "tasks() lists every task once",
+    "claim-reentrant-for-holder": "a claim raises LeaseHeld while any lease is live, its "
+    "holder's included",
+    "attempts-count-refused-claims": "a task goes dead only on the claim that would exceed "
+    "max_attempts granted claims",
     "cancel-refuses-queued": "cancel of a queued or running task succeeds",
     "requeue-says-true-for-queued": "requeue only of a cancelled or dead task (False otherwise)",
     "listing-newest-first": "tasks() lists the tasks in submit order",
