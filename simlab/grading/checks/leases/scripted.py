@@ -65,8 +65,12 @@ class ScriptedWork:
         self.calls.append(step if plain else f"<{type(step).__name__}>")
         action = self.script.get(step) if plain else None
         if action is not None:
-            _trouble(self.path, self.task_id, action, self.clock, self.thief)
+            self.trouble(action)
         return f"{self.output}-{step}"
+
+    def trouble(self, action: str) -> None:
+        """Do ``action`` to the task (see :func:`_trouble`)."""
+        _trouble(self.path, self.task_id, action, self.clock, self.thief)
 
 
 class ScriptedLedger(Ledger):
@@ -93,7 +97,7 @@ class ScriptedLedger(Ledger):
         self.ttls.append(ttl)
         lease = super().claim(task_id, worker, ttl)
         if self.after_claim is not None:
-            _trouble(self.path, lease.task_id, self.after_claim, self.clock, self.thief)
+            self.trouble(lease.task_id, self.after_claim)
         return lease
 
     def heartbeat(self, lease: Lease, ttl: float) -> bool:
@@ -104,8 +108,12 @@ class ScriptedLedger(Ledger):
         accepted = super().save(lease, step, **kwargs)
         action = self.after_save.get(step) if accepted else None
         if action is not None:
-            _trouble(self.path, lease.task_id, action, self.clock, self.thief)
+            self.trouble(lease.task_id, action)
         return accepted
+
+    def trouble(self, task_id: str, action: str) -> None:
+        """Do ``action`` to ``task_id`` (see :func:`_trouble`)."""
+        _trouble(self.path, task_id, action, self.clock, self.thief)
 
 
 class CrashLedger(Ledger):
