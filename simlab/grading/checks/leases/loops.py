@@ -20,16 +20,13 @@ them ``t1``, ``w0`` and ``w1``.
 
 from __future__ import annotations
 
-import itertools
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
 from simlab.grading.checks.leases.world import World
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
@@ -113,8 +110,13 @@ def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tup
     return start, trouble
 
 
-def _setup(start: tuple, task: str, other: str) -> Callable[[Ledger], None]:
+def _setup(start: tuple, task: str, second: str, other: str) -> Callable[[Ledger], None]:
+    """The ledger before the loop starts: ``task`` and ``second`` submitted, then ``task``
+    as ``start`` says (``other`` the worker that held it)."""
+
     def setup(ledger: Ledger) -> None:
+        ledger.submit(task)
+        ledger.submit(second)
         kind = start[0]
         if kind == "fresh":
             return
@@ -213,108 +215,31 @@ def _reference(
     return "completed"
 
 
-def _here(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str) -> None:
-    """The trouble of a reference run (:func:`~simlab.grading.checks.leases.scripted._trouble`)
-    done on its own in-memory ledger with the kit's methods: nothing but the run uses that
-    ledger, so the same statements on the same connection leave what another process's
-    connection leaves on a file."""
-    if action == "cancel":
-        Ledger.cancel(ledger, task_id)
-    elif action == "steal":
-        clock.now += 10_000.0
-        Ledger.claim(ledger, task_id, thief, 30.0)
-
-
-class _HereLedger(_LoggedLedger):
-    """A reference run's ledger: in memory, its trouble on itself."""
-
-    def trouble(self, task_id: str, action: str) -> None:
-        _here(self, task_id, action, self.clock, self.thief)
-
-
-class _HereWork(_LoggedWork):
-    """A reference run's work: its trouble on the run's in-memory ledger."""
-
-    def __init__(self, ledger: Ledger, *args: Any, log: list):
-        super().__init__(None, *args, log=log)
-        self.ledger = ledger
-
-    def trouble(self, action: str) -> None:
-        _here(self.ledger, self.task_id, action, self.clock, self.thief)
-
-
 class LoopPlays:
-    """Plays inputs with the student's ``run_task`` and the reference in ``world``; remembers
-    what each input gave (by the input as played: inputs that fold to the same one are played
-    once).
+    """Plays inputs with the student's ``run_task`` and the reference in ``world``, each on a
+    new in-memory ledger of the grader's with the trouble done on it
+    (:class:`~simlab.grading.checks.leases.scripted.ScriptedLedger`); remembers what each input
+    gave, by the input as played (inputs that fold to the same one are played once)."""
 
-    The student's loop runs on a new ledger file of the grader's in ``folder`` (a copy of one
-    made once per start), with the trouble done through another connection; the exercise's
-    loop, which only the grader runs, on an in-memory ledger holding the same start, with the
-    same trouble at the same moments on its own connection."""
-
-    def __init__(self, s: Student, folder: str, world: World):
+    def __init__(self, s: Student, world: World):
         self.s = s
-        self.folder = folder
         self.world = world
         self.seen: dict[tuple, tuple] = {}
-        self._names = itertools.count()
-        self._starts: dict[tuple, str] = {}
-
-    def _started(self, start: tuple) -> str:
-        """A new ledger file holding the world's two tasks as ``start`` leaves them: a copy of
-        the one made for ``start`` the first time."""
-        world = self.world
-        if start not in self._starts:
-            path = str(Path(self.folder) / f"start-{len(self._starts)}.sqlite")
-            with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
-                ledger.submit(world.tasks[0])
-                ledger.submit(world.tasks[1])
-                _setup(start, world.tasks[0], world.workers[2])(ledger)
-            self._starts[start] = path
-        path = str(Path(self.folder) / f"loop-{next(self._names)}.sqlite")
-        shutil.copyfile(self._starts[start], path)
-        return path
-
-    @staticmethod
-    def _trouble(trouble: tuple | None) -> tuple[dict, dict, str | None]:
-        """(work script, after-save script, after-claim action) of ``trouble``."""
-        script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
-        after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
-        claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
-        return script, after, claimed
 
     def _run(self, loop: Callable[..., Any], steps: int, start: tuple, trouble: tuple | None):
         world = self.world
         task = world.tasks[0]
-        path = self._started(start)
-        clock = Clock(world.start + (100.0 if start[0] == "expired" else 0.0))
-        script, after, claimed = self._trouble(trouble)
-        log: list = []
-        work = _LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
-        with _LoggedLedger(path, after, clock, world.thief, claimed, log=log) as ledger:
-            answer = loop(ledger, work)
-            # Read on the loop's own connection: each of the kit's methods commits or rolls
-            # back before it returns, so it sees what is stored, another connection's moves too.
-            return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
-
-    def _reference_run(self, steps: int, start: tuple, trouble: tuple | None) -> tuple:
-        """What :meth:`_run` gives for the exercise's loop, played in memory."""
-        world = self.world
-        task, worker, ttl = world.tasks[0], world.workers[0], world.ttls[0]
         clock = Clock(world.start - 1.0)
-        with Ledger(":memory:", clock=clock) as setup:
-            setup.submit(task)
-            setup.submit(world.tasks[1])
-            _setup(start, task, world.workers[2])(setup)
+        script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
+        after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
+        claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
+        log: list = []
+        with _LoggedLedger(":memory:", after, clock, world.thief, claimed, log=log) as ledger:
+            on(ledger, _setup(start, task, world.tasks[1], world.workers[2]))
             clock.now = world.start + (100.0 if start[0] == "expired" else 0.0)
-            script, after, claimed = self._trouble(trouble)
-            log: list = []
-            with _HereLedger(":memory:", after, clock, world.thief, claimed, log=log) as ledger:
-                setup._db.backup(ledger._db)
-                work = _HereWork(ledger, task, script, clock, world.output, world.thief, log=log)
-                answer = _reference(ledger, task, worker, work, steps, ttl)
-                return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
+            work = _LoggedWork(ledger, task, script, clock, world.output, world.thief, log=log)
+            answer = loop(ledger, work)
+            return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
 
     def play(self, value: tuple) -> tuple:
         steps, start, trouble = value
@@ -327,8 +252,11 @@ class LoopPlays:
                 lent = Lent(ledger, "Ledger"), task, worker, Lent(work, "Work"), steps, ttl
                 return self.s.call("run_task", *lent)
 
+            def reference(ledger: Any, work: Any) -> Any:
+                return _reference(ledger, task, worker, work, steps, ttl)
+
             got = self._run(mine, steps, start, trouble)
-            want = self._reference_run(steps, start, trouble)
+            want = self._run(reference, steps, start, trouble)
             self.seen[played] = (_told(steps, start, trouble), got, want)
         return self.seen[played]
 

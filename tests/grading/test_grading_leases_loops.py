@@ -1,0 +1,85 @@
+"""The worker loop's generated inputs are played on in-memory ledgers, with the trouble done
+on the same connection: that must leave what a ledger file with the trouble done through
+another connection (as another process would) leaves."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from simlab.grading.checks.hidden_world import judged_in
+from simlab.grading.checks.leases import loops
+from simlab.grading.checks.leases.driving import Clock
+from simlab.grading.checks.leases.world import world_of
+from simlab.grading.lending import grader_folder
+from simlab.ledger import Ledger
+
+_STARTS = (
+    ("fresh",),
+    ("completed",),
+    ("cancelled",),
+    ("held",),
+    ("released", 2, "step 0"),
+    ("expired", 1, "step 3"),
+    ("expired", 2, "output"),
+)
+_TROUBLES = (None,) + tuple(
+    itertools.product(("work", "save", "claim"), (0, 1, 2), ("cancel", "steal"))
+)
+
+
+def _on_file(plays, folder: Path, loop, steps: int, start: tuple, trouble: tuple | None):
+    """What the loop gives on a ledger file, the trouble through another connection."""
+    world = plays.world
+    task = world.tasks[0]
+    path = str(folder / f"loop-{len(list(folder.iterdir()))}.sqlite")
+    with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
+        loops._setup(start, task, world.tasks[1], world.workers[2])(ledger)
+    clock = Clock(world.start + (100.0 if start[0] == "expired" else 0.0))
+    script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
+    after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
+    claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
+    log: list = []
+    work = loops._LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
+    with loops._LoggedLedger(path, after, clock, world.thief, claimed, log=log) as ledger:
+        answer = loop(ledger, work)
+        return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
+
+
+def _loop(world, steps: int, skip_heartbeat: bool = False):
+    """The exercise's loop, or one that skips the heartbeat before the first step."""
+    task, worker, ttl = world.tasks[0], world.workers[0], world.ttls[0]
+    if not skip_heartbeat:
+        return lambda ledger, work: loops._reference(ledger, task, worker, work, steps, ttl)
+
+    def loop(ledger, work):
+        try:
+            lease = ledger.claim(task, worker, ttl)
+        except Exception:
+            return "refused"
+        for step in range(lease.step, steps):
+            if step > lease.step and not ledger.heartbeat(lease, ttl):
+                return "lost"
+            output = work(step)
+            done = step + 1 == steps
+            checkpoint = {"output": output}
+            result = output if done else None
+            if not ledger.save(lease, step + 1, checkpoint=checkpoint, done=done, result=result):
+                return "lost"
+        return "completed"
+
+    return loop
+
+
+def test_does_a_loop_leave_in_memory_what_it_leaves_on_a_file():
+    with judged_in(20261206):
+        world = world_of("worker-loop")
+    plays = loops.LoopPlays(None, world)
+    with grader_folder(prefix="simlab-test-loop-") as folder:
+        for steps, start, trouble in itertools.product((3,), _STARTS, _TROUBLES):
+            start, trouble = loops._folded(steps, start, trouble)
+            for skip in (False, True):
+                loop = _loop(world, steps, skip)
+                assert plays._run(loop, steps, start, trouble) == _on_file(
+                    plays, Path(folder), loop, steps, start, trouble
+                ), (steps, start, trouble, skip)
