@@ -8,12 +8,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
 from simlab.grading.questions import FAILURE_CHARS, Fail, require
+from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
 from simlab.sim.scenario import Scenario
@@ -140,16 +141,18 @@ class _Emptied:
     student's ``pieces``, made for the first run and emptied for each later one
     (:meth:`simlab.ledger.Ledger.clear`, after rolling back a transaction a piece left open, as
     closing it would), so every run starts from what a new ledger holds; :meth:`close` when
-    done."""
+    done. Its pieces are :class:`_Remembered`: the runs of a search share the moves before
+    their faults."""
 
     def __init__(self, s: Student, pieces: dict[str, str]):
         self.s = s
         self.pieces = pieces
         self.ledger: CheckedLedger | None = None
+        self.remembered = _Remembered()
 
     def __call__(self, clock: Callable[[], float]) -> CheckedLedger:
         if self.ledger is None:
-            self.ledger = self.s.ledger(clock=clock, **self.pieces)
+            self.ledger = self.s.ledger(clock=clock, around=self.remembered.wrap, **self.pieces)
         else:
             raw = self.ledger.raw
             if raw.db.in_transaction:
@@ -162,6 +165,68 @@ class _Emptied:
         if self.ledger is not None:
             self.ledger.raw.close()
             self.ledger = None
+
+
+#: What a remembered piece may have raised and is raised again: the kit's errors and the
+#: learner's own (a lost sandbox, or anything of the grader's, is never remembered).
+_REMEMBERED_ERRORS = (LedgerError, RemoteError)
+
+
+class _Remembered:
+    """Pieces that answer a call they already answered without asking the sandbox again.
+
+    A call is the piece, its arguments (``now`` among them) and everything a piece can read of
+    the ledger's database before it (:func:`_content`: every row of its two tables, with its
+    rowid); what the piece answered (a value or an error of :data:`_REMEMBERED_ERRORS`) and the
+    database it left are kept (:meth:`sqlite3.Connection.serialize`), and the same call later
+    gets the same answer and leaves the same database (:meth:`sqlite3.Connection.deserialize`).
+    The explorer replays the moves before each schedule's fault over and over; its own premise
+    is that a ledger's behaviour depends only on its state (:mod:`simlab.sim.explore`), and so a
+    piece's on what it reads and its arguments. A call made, or left, inside an open
+    transaction is never remembered, and neither is one whose arguments cannot be told apart
+    by value."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, tuple[bool, Any, bytes]] = {}
+
+    def wrap(self, piece: Callable[..., Any]) -> Callable[..., Any]:
+        seen = self.seen
+
+        def remembered(db: Any, *args: Any) -> Any:
+            if db.in_transaction:
+                return piece(db, *args)
+            key = (piece.__name__, args, _content(db))
+            try:
+                hit = seen.get(key)
+            except TypeError:  # an argument with no value to compare
+                return piece(db, *args)
+            if hit is not None:
+                raised, answer, after = hit
+                db.deserialize(after)
+                if raised:
+                    raise answer.with_traceback(None)
+                return answer
+            try:
+                answer = piece(db, *args)
+            except _REMEMBERED_ERRORS as exc:
+                if not db.in_transaction:
+                    seen[key] = (True, exc, db.serialize())
+                raise
+            if not db.in_transaction:
+                seen[key] = (False, answer, db.serialize())
+            return answer
+
+        remembered.__name__ = piece.__name__
+        return remembered
+
+
+def _content(db: Any) -> tuple:
+    """Every row of the ledger's ``tasks`` and ``effects`` with its rowid: all that a piece's
+    statements may read (:mod:`simlab.grading.untrusted.sql`)."""
+    return tuple(
+        tuple(db.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall())
+        for table in ("tasks", "effects")
+    )
 
 
 def _sender(s: Student, name: str) -> Sender:

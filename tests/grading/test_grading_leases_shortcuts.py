@@ -1,11 +1,18 @@
-"""The worker loop's generated inputs are played on in-memory ledgers, with the trouble done
-on the same connection: that must leave what a ledger file with the trouble done through
-another connection (as another process would) leaves."""
+"""The shortcuts the checks of exercise ``leases`` take judge as the long way would.
+
+* The worker loop's inputs are played on in-memory ledgers, with the trouble done on the same
+  connection: that leaves what a ledger file with the trouble done through another connection
+  (as another process would) leaves.
+* The explorer's pieces are remembered: a call seen before (the same piece, arguments and
+  database) is answered as it was, without asking again.
+"""
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
+
+import pytest
 
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.leases import loops
@@ -83,3 +90,40 @@ def test_does_a_loop_leave_in_memory_what_it_leaves_on_a_file():
                 assert plays._run(loop, steps, start, trouble) == _on_file(
                     plays, Path(folder), loop, steps, start, trouble
                 ), (steps, start, trouble, skip)
+
+
+def test_does_a_remembered_piece_answer_a_call_it_saw_as_it_did_without_calling_again():
+    from simlab.errors import LeaseHeld
+    from simlab.grading.checks.leases.driving import _content, _Remembered
+    from simlab.learn.pieces import PiecesLedger
+
+    calls = []
+
+    def claim(db, task_id, worker, ttl, now):
+        calls.append((task_id, worker, now))
+        return Ledger.claim(ledger, task_id, worker, ttl)
+
+    clock = Clock(5.0)
+    remembered = _Remembered()
+    ledger = PiecesLedger(clock=clock, claim=remembered.wrap(claim))
+    ledger.submit("t1")
+    first = ledger.claim("t1", "A", 10.0)
+    after = _content(ledger.db)
+    ledger.clear()
+    ledger.submit("t1")
+    assert ledger.claim("t1", "A", 10.0) == first and _content(ledger.db) == after
+    assert len(calls) == 1
+    clock.now = 6.0  # another now: another call
+    with pytest.raises(LeaseHeld):
+        ledger.claim("t1", "B", 10.0)
+    with pytest.raises(LeaseHeld):
+        ledger.claim("t1", "B", 10.0)
+    assert len(calls) == 2  # the error was remembered too
+    ledger.submit("t2")  # another state: another call
+    ledger.claim("t2", "A", 10.0)
+    assert len(calls) == 3
+    ledger.db.execute("BEGIN")
+    with pytest.raises(LeaseHeld):
+        ledger.claim("t2", "A", 10.0)
+    assert len(calls) == 4  # inside a transaction: always asked
+    ledger.db.rollback()
