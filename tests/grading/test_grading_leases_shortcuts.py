@@ -93,8 +93,8 @@ def test_does_a_loop_leave_in_memory_what_it_leaves_on_a_file():
 
 
 def test_does_a_remembered_piece_answer_a_call_it_saw_as_it_did_without_calling_again():
-    from simlab.errors import LeaseHeld
-    from simlab.grading.checks.leases.driving import _content, _Remembered
+    from simlab.errors import LeaseHeld, TerminalTask
+    from simlab.grading.checks.leases.driving import _Remembered
     from simlab.learn.pieces import PiecesLedger
 
     calls = []
@@ -105,25 +105,34 @@ def test_does_a_remembered_piece_answer_a_call_it_saw_as_it_did_without_calling_
 
     clock = Clock(5.0)
     remembered = _Remembered()
-    ledger = PiecesLedger(clock=clock, claim=remembered.wrap(claim))
+    ledger = remembered.ledger = PiecesLedger(clock=clock, claim=remembered.wrap(claim))
     ledger.submit("t1")
     first = ledger.claim("t1", "A", 10.0)
-    after = _content(ledger.db)
+    after = ledger.tasks()
     ledger.clear()
     ledger.submit("t1")
-    assert ledger.claim("t1", "A", 10.0) == first and _content(ledger.db) == after
-    assert len(calls) == 1
+    assert ledger.claim("t1", "A", 10.0) == first and ledger.tasks() == after
+    assert len(calls) == 1  # the same call in the same state: answered from memory
+    ledger.clear()
+    ledger.submit("t1")
+    ledger.cancel("t1")
+    with pytest.raises(TerminalTask):  # the same call in another state: asked again
+        ledger.claim("t1", "A", 10.0)
+    assert len(calls) == 2
+    ledger.clear()
+    ledger.submit("t1")
+    ledger.claim("t1", "A", 10.0)
+    calls.clear()
     clock.now = 6.0  # another now: another call
-    with pytest.raises(LeaseHeld):
-        ledger.claim("t1", "B", 10.0)
-    with pytest.raises(LeaseHeld):
-        ledger.claim("t1", "B", 10.0)
-    assert len(calls) == 2  # the error was remembered too
+    for _ in range(2):
+        with pytest.raises(LeaseHeld):
+            ledger.claim("t1", "B", 10.0)
+    assert len(calls) == 1  # the error was remembered too
     ledger.submit("t2")  # another state: another call
     ledger.claim("t2", "A", 10.0)
-    assert len(calls) == 3
+    assert len(calls) == 2
     ledger.db.execute("BEGIN")
     with pytest.raises(LeaseHeld):
         ledger.claim("t2", "A", 10.0)
-    assert len(calls) == 4  # inside a transaction: always asked
+    assert len(calls) == 3  # inside a transaction: always asked
     ledger.db.rollback()

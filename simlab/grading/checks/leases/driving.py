@@ -153,6 +153,7 @@ class _Emptied:
     def __call__(self, clock: Callable[[], float]) -> CheckedLedger:
         if self.ledger is None:
             self.ledger = self.s.ledger(clock=clock, around=self.remembered.wrap, **self.pieces)
+            self.remembered.ledger = self.ledger.raw
         else:
             raw = self.ledger.raw
             if raw.db.in_transaction:
@@ -175,27 +176,37 @@ _REMEMBERED_ERRORS = (LedgerError, RemoteError)
 class _Remembered:
     """Pieces that answer a call they already answered without asking the sandbox again.
 
-    A call is the piece, its arguments (``now`` among them) and everything a piece can read of
-    the ledger's database before it (:func:`_content`: every row of its two tables, with its
-    rowid); what the piece answered (a value or an error of :data:`_REMEMBERED_ERRORS`) and the
-    database it left are kept (:meth:`sqlite3.Connection.serialize`), and the same call later
-    gets the same answer and leaves the same database (:meth:`sqlite3.Connection.deserialize`).
-    The explorer replays the moves before each schedule's fault over and over; its own premise
-    is that a ledger's behaviour depends only on its state (:mod:`simlab.sim.explore`), and so a
-    piece's on what it reads and its arguments. A call made, or left, inside an open
-    transaction is never remembered, and neither is one whose arguments cannot be told apart
-    by value."""
+    A call is the piece, its arguments (``now`` among them) and the state of :attr:`ledger`
+    before it, as the ledger reports it (every task, in submit order, and every recorded effect:
+    the state the explorer tells runs apart by); what the piece answered (a value or an error of
+    :data:`_REMEMBERED_ERRORS`) and the database it left are kept
+    (:meth:`sqlite3.Connection.serialize`), and the same call later gets the same answer and
+    leaves the same database (:meth:`sqlite3.Connection.deserialize`). The explorer replays the
+    moves before each schedule's fault over and over; its own premise is that a ledger's
+    behaviour depends only on that state (:mod:`simlab.sim.explore`), and so a piece's on it and
+    its arguments. A call made, or left, inside an open transaction is never remembered, and
+    neither is one whose arguments cannot be told apart by value or made in a state the ledger
+    cannot report."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple, tuple[bool, Any, bytes]] = {}
+        #: The ledger whose pieces these are (set once it is made).
+        self.ledger: Any = None
+
+    def _state(self) -> str | None:
+        try:
+            return repr((self.ledger.tasks(), self.ledger.all_effects()))
+        except LedgerError:
+            return None
 
     def wrap(self, piece: Callable[..., Any]) -> Callable[..., Any]:
         seen = self.seen
 
         def remembered(db: Any, *args: Any) -> Any:
-            if db.in_transaction:
+            state = None if db.in_transaction else self._state()
+            if state is None:
                 return piece(db, *args)
-            key = (piece.__name__, args, _content(db))
+            key = (piece.__name__, args, state)
             try:
                 hit = seen.get(key)
             except TypeError:  # an argument with no value to compare
@@ -218,15 +229,6 @@ class _Remembered:
 
         remembered.__name__ = piece.__name__
         return remembered
-
-
-def _content(db: Any) -> tuple:
-    """Every row of the ledger's ``tasks`` and ``effects`` with its rowid: all that a piece's
-    statements may read (:mod:`simlab.grading.untrusted.sql`)."""
-    return tuple(
-        tuple(db.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall())
-        for table in ("tasks", "effects")
-    )
 
 
 def _sender(s: Student, name: str) -> Sender:
