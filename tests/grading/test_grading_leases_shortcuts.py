@@ -136,3 +136,34 @@ def test_does_a_remembered_piece_answer_a_call_it_saw_as_it_did_without_calling_
         ledger.claim("t2", "A", 10.0)
     assert len(calls) == 3  # inside a transaction: always asked
     ledger.db.rollback()
+
+
+def test_does_a_remembered_send_step_make_the_same_moves_without_being_called_again():
+    from simlab.grading.checks.leases.driving import _Remembered
+    from simlab.learn.pieces import PiecesLedger
+    from simlab.sim.sending import watched
+
+    calls = []
+
+    def send_step(ledger, lease, step, mailbox):
+        calls.append(step)
+        key = f"{lease.task_id}:{step}"
+        if ledger.record_effect(lease, key):
+            mailbox.send(key)
+
+    clock = Clock(5.0)
+    remembered = _Remembered()
+    ledger = remembered.ledger = PiecesLedger(clock=clock)
+    send = remembered.sender(watched(send_step))(ledger, clock)
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "A", 10.0)
+    moves = send(lease, 0)
+    assert moves == [("effect", "t1:0", True, 1), ("send", "t1:0")]
+    after = ledger.all_effects()
+    assert send(lease, 0) == [("effect", "t1:0", False, 1)]  # another state: called again
+    assert len(calls) == 2
+    ledger.clear()
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "A", 10.0)
+    assert send(lease, 0) == moves and ledger.all_effects() == after
+    assert len(calls) == 2  # the same call in the same state: the same moves, from memory

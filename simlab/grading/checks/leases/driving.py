@@ -116,9 +116,9 @@ def explored(
     story in the learner's terms (never its seed)."""
     from simlab.sim.explore import explore
 
-    sender = None if send_step is None else _sender(s, send_step)
     seed = rng(label).randrange(1, 1_000_000)
     factory = _Emptied(s, pieces)
+    sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
     try:
         found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
     finally:
@@ -141,8 +141,8 @@ class _Emptied:
     student's ``pieces``, made for the first run and emptied for each later one
     (:meth:`simlab.ledger.Ledger.clear`, after rolling back a transaction a piece left open, as
     closing it would), so every run starts from what a new ledger holds; :meth:`close` when
-    done. Its pieces are :class:`_Remembered`: the runs of a search share the moves before
-    their faults."""
+    done. Its pieces (and the ``send_step`` its search uses) are :class:`_Remembered`: the
+    runs of a search share the moves before their faults."""
 
     def __init__(self, s: Student, pieces: dict[str, str]):
         self.s = s
@@ -174,7 +174,8 @@ _REMEMBERED_ERRORS = (LedgerError, RemoteError)
 
 
 class _Remembered:
-    """Pieces that answer a call they already answered without asking the sandbox again.
+    """Pieces (and a ``send_step``, :meth:`sender`) that answer a call they already answered
+    without asking the sandbox again.
 
     A call is the piece, its arguments (``now`` among them) and the state of :attr:`ledger`
     before it, as the ledger reports it (every task, in submit order, and every recorded effect:
@@ -229,6 +230,38 @@ class _Remembered:
 
         remembered.__name__ = piece.__name__
         return remembered
+
+    def sender(self, sender: Sender) -> Sender:
+        """``sender`` (a ``send_step`` as the simulator's sender) remembered the same way: a
+        call is the lease, the step, the clock's time and the ledger's state, and what is kept
+        is the moves it made (the e-mails it sent, what ``record_effect`` answered it) and the
+        database it left. A call that raised is never remembered."""
+        seen = self.seen
+
+        def remembering(ledger: Any, clock: Callable[[], float]) -> Callable[[Lease, int], list]:
+            send = sender(ledger, clock)
+            db = getattr(ledger, "raw", ledger).db
+
+            def remembered(lease: Lease, step: int) -> list:
+                state = None if db.in_transaction else self._state()
+                if state is None:
+                    return send(lease, step)
+                key = ("send_step", lease, step, clock(), state)
+                try:
+                    hit = seen.get(key)
+                except TypeError:  # a lease with no value to compare
+                    return send(lease, step)
+                if hit is not None:
+                    db.deserialize(hit[2])
+                    return list(hit[1])
+                moves = send(lease, step)
+                if not db.in_transaction:
+                    seen[key] = (False, list(moves), db.serialize())
+                return moves
+
+            return remembered
+
+        return remembering
 
 
 def _sender(s: Student, name: str) -> Sender:
