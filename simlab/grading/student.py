@@ -352,14 +352,21 @@ class Student:
                 self.sandbox.withdraw(handle)
 
     def ledger(
-        self, path: str = ":memory:", *, clock: Callable[[], float], **pieces: str
+        self,
+        path: str = ":memory:",
+        *,
+        clock: Callable[[], float],
+        around: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None,
+        **pieces: str,
     ) -> CheckedLedger:
         """A ledger the grader keeps, with the student's ``pieces`` (e.g. ``claim="claim"``)
         plugged in: the kit's SQLite ledger (:class:`~simlab.learn.pieces.PiecesLedger`) on
         ``clock``, here, whose ``claim``, ``heartbeat`` or ``record_effect`` call the student's
         function in the sandbox with a stand-in of its connection
         (:class:`~simlab.grading.lending.SqlGate`). What the ledger holds afterwards is what
-        the grader's own connection holds; what each method returns is type-checked."""
+        the grader's own connection holds; what each method returns is type-checked.
+        ``around``, when given, wraps each piece (called as ``piece(db, *args)``, ``db`` the
+        grader's connection) before it is plugged in."""
         from simlab.grading.lending import SqlGate
         from simlab.learn.pieces import PiecesLedger
 
@@ -368,7 +375,7 @@ class Student:
                 return self.call(name, SqlGate(db, self.sandbox), *args)
 
             run.__name__ = name
-            return run
+            return run if around is None else around(run)
 
         plugged = {role: piece(name) for role, name in pieces.items()}
         return CheckedLedger(PiecesLedger(path, clock=clock, **plugged))

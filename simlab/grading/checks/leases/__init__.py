@@ -16,7 +16,7 @@ classic mistake the simulator can see breaks a rule on every seed
   ``send_step`` (the worker's side of idempotency), including a crash after the e-mail left; in
   the seeded runs ``send_step`` sends every e-mail.
 * ``worker-loop`` (:mod:`~simlab.grading.checks.leases.loop`): ``run_task``, against a ledger
-  file on which another process cancels or takes over the task at chosen moments.
+  on which someone else cancels or takes over the task at chosen moments.
 """
 
 from __future__ import annotations

@@ -8,12 +8,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
 from simlab.grading.questions import FAILURE_CHARS, Fail, require
+from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
 from simlab.sim.scenario import Scenario
@@ -115,9 +116,9 @@ def explored(
     story in the learner's terms (never its seed)."""
     from simlab.sim.explore import explore
 
-    sender = None if send_step is None else _sender(s, send_step)
     seed = rng(label).randrange(1, 1_000_000)
     factory = _Emptied(s, pieces)
+    sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
     try:
         found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
     finally:
@@ -140,16 +141,19 @@ class _Emptied:
     student's ``pieces``, made for the first run and emptied for each later one
     (:meth:`simlab.ledger.Ledger.clear`, after rolling back a transaction a piece left open, as
     closing it would), so every run starts from what a new ledger holds; :meth:`close` when
-    done."""
+    done. Its pieces (and the ``send_step`` its search uses) are :class:`_Remembered`: the
+    runs of a search share the moves before their faults."""
 
     def __init__(self, s: Student, pieces: dict[str, str]):
         self.s = s
         self.pieces = pieces
         self.ledger: CheckedLedger | None = None
+        self.remembered = _Remembered()
 
     def __call__(self, clock: Callable[[], float]) -> CheckedLedger:
         if self.ledger is None:
-            self.ledger = self.s.ledger(clock=clock, **self.pieces)
+            self.ledger = self.s.ledger(clock=clock, around=self.remembered.wrap, **self.pieces)
+            self.remembered.ledger = self.ledger.raw
         else:
             raw = self.ledger.raw
             if raw.db.in_transaction:
@@ -162,6 +166,102 @@ class _Emptied:
         if self.ledger is not None:
             self.ledger.raw.close()
             self.ledger = None
+
+
+#: What a remembered piece may have raised and is raised again: the kit's errors and the
+#: learner's own (a lost sandbox, or anything of the grader's, is never remembered).
+_REMEMBERED_ERRORS = (LedgerError, RemoteError)
+
+
+class _Remembered:
+    """Pieces (and a ``send_step``, :meth:`sender`) that answer a call they already answered
+    without asking the sandbox again.
+
+    A call is the piece, its arguments (``now`` among them) and the state of :attr:`ledger`
+    before it, as the ledger reports it (every task, in submit order, and every recorded effect:
+    the state the explorer tells runs apart by); what the piece answered (a value or an error of
+    :data:`_REMEMBERED_ERRORS`) and the database it left are kept
+    (:meth:`sqlite3.Connection.serialize`), and the same call later gets the same answer and
+    leaves the same database (:meth:`sqlite3.Connection.deserialize`). The explorer replays the
+    moves before each schedule's fault over and over; its own premise is that a ledger's
+    behaviour depends only on that state (:mod:`simlab.sim.explore`), and so a piece's on it and
+    its arguments. A call made, or left, inside an open transaction is never remembered, and
+    neither is one whose arguments cannot be told apart by value or made in a state the ledger
+    cannot report."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, tuple[bool, Any, bytes]] = {}
+        #: The ledger whose pieces these are (set once it is made).
+        self.ledger: Any = None
+
+    def _state(self) -> str | None:
+        try:
+            return repr((self.ledger.tasks(), self.ledger.all_effects()))
+        except LedgerError:
+            return None
+
+    def wrap(self, piece: Callable[..., Any]) -> Callable[..., Any]:
+        seen = self.seen
+
+        def remembered(db: Any, *args: Any) -> Any:
+            state = None if db.in_transaction else self._state()
+            if state is None:
+                return piece(db, *args)
+            key = (piece.__name__, args, state)
+            try:
+                hit = seen.get(key)
+            except TypeError:  # an argument with no value to compare
+                return piece(db, *args)
+            if hit is not None:
+                raised, answer, after = hit
+                db.deserialize(after)
+                if raised:
+                    raise answer.with_traceback(None)
+                return answer
+            try:
+                answer = piece(db, *args)
+            except _REMEMBERED_ERRORS as exc:
+                if not db.in_transaction:
+                    seen[key] = (True, exc, db.serialize())
+                raise
+            if not db.in_transaction:
+                seen[key] = (False, answer, db.serialize())
+            return answer
+
+        remembered.__name__ = piece.__name__
+        return remembered
+
+    def sender(self, sender: Sender) -> Sender:
+        """``sender`` (a ``send_step`` as the simulator's sender) remembered the same way: a
+        call is the lease, the step, the clock's time and the ledger's state, and what is kept
+        is the moves it made (the e-mails it sent, what ``record_effect`` answered it) and the
+        database it left. A call that raised is never remembered."""
+        seen = self.seen
+
+        def remembering(ledger: Any, clock: Callable[[], float]) -> Callable[[Lease, int], list]:
+            send = sender(ledger, clock)
+            db = getattr(ledger, "raw", ledger).db
+
+            def remembered(lease: Lease, step: int) -> list:
+                state = None if db.in_transaction else self._state()
+                if state is None:
+                    return send(lease, step)
+                key = ("send_step", lease, step, clock(), state)
+                try:
+                    hit = seen.get(key)
+                except TypeError:  # a lease with no value to compare
+                    return send(lease, step)
+                if hit is not None:
+                    db.deserialize(hit[2])
+                    return list(hit[1])
+                moves = send(lease, step)
+                if not db.in_transaction:
+                    seen[key] = (False, list(moves), db.serialize())
+                return moves
+
+            return remembered
+
+        return remembering
 
 
 def _sender(s: Student, name: str) -> Sender:

@@ -1,21 +1,22 @@
-"""Question ``worker-loop``: the student's ``run_task`` against a ledger file on which another
-process (the grader's scripted work and scripted ledger) cancels or takes over the task at
-chosen moments. The ledger, the work and the trouble stay in the grader; the loop gets
-stand-ins of them."""
+"""Question ``worker-loop``: the student's ``run_task`` against a ledger on which someone else
+(the grader's scripted work and scripted ledger) cancels or takes over the task at chosen
+moments. The ledger, the work and the trouble stay in the grader; the loop gets stand-ins of
+them, so it sees only what the kit's methods answer: the ledger is in memory and the trouble is
+done on it with the kit's own methods, which leave what another process leaves on a ledger
+file (each method commits before it returns, and a stand-in offers no transaction)."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
 from simlab.grading.checks.leases.world import World, world_of
-from simlab.grading.lending import Lent, grader_folder
+from simlab.grading.lending import Lent
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 from simlab.ledger import Ledger
@@ -30,34 +31,33 @@ Case = Callable[..., tuple[Any, list, Any, list]]
 
 def worker_loop(s: Student, t: Tally) -> None:
     """Six cases, then generated starts and trouble beside the exercise's loop
-    (:mod:`~simlab.grading.checks.leases.loops`), each on a new ledger file of the grader's in
-    one private folder; all in the question's hidden world
+    (:mod:`~simlab.grading.checks.leases.loops`), each on a new in-memory ledger of the
+    grader's; all in the question's hidden world
     (:func:`~simlab.grading.checks.leases.world.world_of`: the task ID, the worker, the ttl
     passed, the clock, what the work returns and who takes the task over), whose values the
     feedback never quotes."""
     world = world_of("worker-loop")
     t.hidden = t.hidden | frozenset(world.shown())
-    with grader_folder(prefix="simlab-loop-") as folder:
-        case = functools.partial(_case, s, folder, world)
-        plays = loops.LoopPlays(s, folder, world)
-        t.under("runs-and-resumes")
-        t.part(functools.partial(_runs_a_task_to_the_end, world, case))
-        t.part(functools.partial(_resumes_from_the_persisted_step, case))
-        t.under("refuses")
-        t.part(functools.partial(_refuses_finished_or_held_tasks, case))
-        t.under("stops-when-lost")
-        t.part(functools.partial(_stops_when_taken_over, world, case))
-        for part in (
-            _stops_when_cancelled,
-            _a_cancel_during_the_last_step,
-            _heartbeats_before_each_step,
-        ):
-            t.part(functools.partial(part, case))
-        t.part(lambda: loops.check(plays, loops.LOST))
-        t.under("refuses")
-        t.part(lambda: loops.check(plays, loops.REFUSED))
-        t.under("runs-and-resumes")
-        t.part(lambda: loops.check(plays, loops.RUNS))
+    case = functools.partial(_case, s, world)
+    plays = loops.LoopPlays(s, world)
+    t.under("runs-and-resumes")
+    t.part(functools.partial(_runs_a_task_to_the_end, world, case))
+    t.part(functools.partial(_resumes_from_the_persisted_step, case))
+    t.under("refuses")
+    t.part(functools.partial(_refuses_finished_or_held_tasks, case))
+    t.under("stops-when-lost")
+    t.part(functools.partial(_stops_when_taken_over, world, case))
+    for part in (
+        _stops_when_cancelled,
+        _a_cancel_during_the_last_step,
+        _heartbeats_before_each_step,
+    ):
+        t.part(functools.partial(part, case))
+    t.part(lambda: loops.check(plays, loops.LOST))
+    t.under("refuses")
+    t.part(lambda: loops.check(plays, loops.REFUSED))
+    t.under("runs-and-resumes")
+    t.part(lambda: loops.check(plays, loops.RUNS))
 
 
 #: The rubric of ``worker-loop``: the loop trusts the ledger, not itself.
@@ -140,7 +140,6 @@ LOOP_RUBRIC = (
 
 def _case(
     s: Student,
-    folder: str,
     world: World,
     name: str,
     setup: Callable[[Ledger, str, str], None] | None = None,
@@ -148,21 +147,24 @@ def _case(
     after_save: dict | None = None,
     steps: int = 3,
 ) -> tuple[Any, list, Any, list]:
-    """Run the student's loop on the world's task of a new ledger file the grader keeps (the
-    world's other task beside it), as the world's worker with the world's ttl, with stand-ins
-    of the grader's scripted ledger and work; return (answer, the steps work was called for,
-    the task as stored at the end, read by the grader, the lease lengths the loop asked
-    for)."""
+    """Run the student's loop on the world's task of a new in-memory ledger the grader keeps
+    (the world's other task beside it), as the world's worker with the world's ttl, with
+    stand-ins of the grader's scripted ledger and work; return (answer, the steps work was
+    called for, the task as stored at the end, read by the grader, the lease lengths the loop
+    asked for). ``name`` names the case where it is read."""
     task, other = world.tasks[0], world.workers[2]
-    path = str(Path(folder) / f"{name}.sqlite")
-    with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
+
+    def before(ledger: Ledger) -> None:
         ledger.submit(task)
         ledger.submit(world.tasks[1])
         if setup is not None:
             setup(ledger, task, other)
-    clock = Clock(world.start)
-    work = ScriptedWork(path, task, work_script or {}, clock, world.output, world.thief)
-    with ScriptedLedger(path, after_save or {}, clock, world.thief) as ledger:
+
+    clock = Clock(world.start - 1.0)
+    with ScriptedLedger(":memory:", after_save or {}, clock, world.thief) as ledger:
+        on(ledger, before)
+        clock.now = world.start
+        work = ScriptedWork(ledger, task, work_script or {}, clock, world.output, world.thief)
         answer = s.call(
             "run_task",
             Lent(ledger, "Ledger"),
@@ -172,8 +174,6 @@ def _case(
             steps,
             world.ttls[0],
         )
-        # Read on the loop's own connection: each of the kit's methods commits or rolls back
-        # before it returns, so it sees what is stored, another connection's moves too.
         return answer, list(work.calls), ledger.get(task), list(ledger.ttls)
 
 

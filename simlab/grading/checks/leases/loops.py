@@ -20,15 +20,13 @@ them ``t1``, ``w0`` and ``w1``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
 from simlab.grading.checks.leases.world import World
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
@@ -112,8 +110,13 @@ def _folded(steps: int, start: tuple, trouble: tuple | None) -> tuple[tuple, tup
     return start, trouble
 
 
-def _setup(start: tuple, task: str, other: str) -> Callable[[Ledger], None]:
+def _setup(start: tuple, task: str, second: str, other: str) -> Callable[[Ledger], None]:
+    """The ledger before the loop starts: ``task`` and ``second`` submitted, then ``task``
+    as ``start`` says (``other`` the worker that held it)."""
+
     def setup(ledger: Ledger) -> None:
+        ledger.submit(task)
+        ledger.submit(second)
         kind = start[0]
         if kind == "fresh":
             return
@@ -214,40 +217,35 @@ def _reference(
 
 class LoopPlays:
     """Plays inputs with the student's ``run_task`` and the reference in ``world``, each on a
-    new ledger file of the grader's in ``folder``; remembers what each input gave."""
+    new in-memory ledger of the grader's with the trouble done on it
+    (:class:`~simlab.grading.checks.leases.scripted.ScriptedLedger`); remembers what each input
+    gave, by the input as played (inputs that fold to the same one are played once)."""
 
-    def __init__(self, s: Student, folder: str, world: World):
+    def __init__(self, s: Student, world: World):
         self.s = s
-        self.folder = folder
         self.world = world
         self.seen: dict[tuple, tuple] = {}
-        self._names = itertools.count()
 
     def _run(self, loop: Callable[..., Any], steps: int, start: tuple, trouble: tuple | None):
         world = self.world
         task = world.tasks[0]
-        path = str(Path(self.folder) / f"loop-{next(self._names)}.sqlite")
-        with Ledger(path, clock=lambda: world.start - 1.0) as ledger:
-            ledger.submit(task)
-            ledger.submit(world.tasks[1])
-            _setup(start, task, world.workers[2])(ledger)
-        clock = Clock(world.start + (100.0 if start[0] == "expired" else 0.0))
+        clock = Clock(world.start - 1.0)
         script = {} if trouble is None or trouble[0] != "work" else {trouble[1]: trouble[2]}
         after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
         claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
         log: list = []
-        work = _LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
-        with _LoggedLedger(path, after, clock, world.thief, claimed, log=log) as ledger:
+        with _LoggedLedger(":memory:", after, clock, world.thief, claimed, log=log) as ledger:
+            on(ledger, _setup(start, task, world.tasks[1], world.workers[2]))
+            clock.now = world.start + (100.0 if start[0] == "expired" else 0.0)
+            work = _LoggedWork(ledger, task, script, clock, world.output, world.thief, log=log)
             answer = loop(ledger, work)
-            # Read on the loop's own connection: each of the kit's methods commits or rolls
-            # back before it returns, so it sees what is stored, another connection's moves too.
             return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
 
     def play(self, value: tuple) -> tuple:
-        if value not in self.seen:
-            steps, start, trouble = value
-            start, trouble = _folded(steps, start, trouble)
-
+        steps, start, trouble = value
+        start, trouble = _folded(steps, start, trouble)
+        played = (steps, start, trouble)
+        if played not in self.seen:
             task, worker, ttl = self.world.tasks[0], self.world.workers[0], self.world.ttls[0]
 
             def mine(ledger: Any, work: Any) -> Any:
@@ -259,8 +257,8 @@ class LoopPlays:
 
             got = self._run(mine, steps, start, trouble)
             want = self._run(reference, steps, start, trouble)
-            self.seen[value] = (_told(steps, start, trouble), got, want)
-        return self.seen[value]
+            self.seen[played] = (_told(steps, start, trouble), got, want)
+        return self.seen[played]
 
 
 def _steps(calls: list) -> Message:

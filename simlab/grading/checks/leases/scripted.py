@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simlab.grading.checks.leases.driving import Clock
@@ -19,30 +20,53 @@ from simlab.ledger import Ledger
 from simlab.records import Lease
 from simlab.sim.mailbox import Mailbox
 
-__all__ = ["ScriptedWork", "ScriptedLedger", "CrashLedger", "Crash", "MAX_CALLS"]
+__all__ = ["ScriptedWork", "ScriptedLedger", "CrashLedger", "Crash", "MAX_CALLS", "on"]
 
 #: The most calls of one scripted ``work`` (a loop has a few steps; the grader keeps each call).
 MAX_CALLS = 1000
 
 
-def _trouble(path: str, task_id: str, action: str, clock: Clock, thief: str = "thief") -> None:
-    """Do ``action`` to the task through another connection, as another process would:
-    ``"cancel"``, or ``"steal"`` (the lease runs out and the worker ``thief`` claims)."""
-    with Ledger(path, clock=clock, busy_timeout=0.0) as other:
-        if action == "cancel":
-            other.cancel(task_id)
-        elif action == "steal":
-            clock.now += 10_000.0
-            other.claim(task_id, thief, 30.0)
+def _trouble(
+    where: str | Ledger, task_id: str, action: str, clock: Clock, thief: str = "thief"
+) -> None:
+    """Do ``action`` to the task, as another process would: ``"cancel"``, or ``"steal"`` (the
+    lease runs out and the worker ``thief`` claims). ``where`` is a ledger file, reached
+    through another connection, or an in-memory ledger, acted on with the kit's own methods
+    (never its scripted ones): nothing else holds that connection and every method commits
+    before it returns, so the same statements there leave what another connection leaves on
+    a file."""
+    if isinstance(where, Ledger):
+        _act(where, task_id, action, clock, thief)
+        return
+    with Ledger(where, clock=clock, busy_timeout=0.0) as other:
+        _act(other, task_id, action, clock, thief)
+
+
+def _act(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str) -> None:
+    if action == "cancel":
+        Ledger.cancel(ledger, task_id)
+    elif action == "steal":
+        clock.now += 10_000.0
+        Ledger.claim(ledger, task_id, thief, 30.0)
+
+
+def on(ledger: Ledger, setup: Callable[[Ledger], None]) -> None:
+    """Give the in-memory ``ledger`` what ``setup`` leaves on a new in-memory ledger of the
+    kit's on the same clock (through SQLite's backup, so none of ``ledger``'s own scripted
+    methods runs)."""
+    with Ledger(":memory:", clock=ledger.clock) as plain:
+        setup(plain)
+        plain._db.backup(ledger._db)
 
 
 class ScriptedWork:
     """Records every step it is asked to do in ``calls`` and returns ``"<output>-<step>"``; for
-    a step listed in ``script`` it first does that to the task (see :func:`_trouble`)."""
+    a step listed in ``script`` it first does that to the task (see :func:`_trouble`) in
+    ``path``, a ledger file or an in-memory ledger."""
 
     def __init__(
         self,
-        path: str,
+        path: str | Ledger,
         task_id: str,
         script: dict[int, str],
         clock: Clock,
@@ -65,15 +89,19 @@ class ScriptedWork:
         self.calls.append(step if plain else f"<{type(step).__name__}>")
         action = self.script.get(step) if plain else None
         if action is not None:
-            _trouble(self.path, self.task_id, action, self.clock, self.thief)
+            self.trouble(action)
         return f"{self.output}-{step}"
+
+    def trouble(self, action: str) -> None:
+        """Do ``action`` to the task (see :func:`_trouble`)."""
+        _trouble(self.path, self.task_id, action, self.clock, self.thief)
 
 
 class ScriptedLedger(Ledger):
-    """A file ledger that lets trouble happen right after an accepted save: ``after_save`` maps
-    a saved step to an action (see :func:`_trouble`); and right after an accepted claim, before
-    the loop's first step: ``after_claim``, an action or None. ``ttls`` holds the lease length
-    each claim and heartbeat asked for, in order."""
+    """A ledger (a file, or in memory) that lets trouble happen right after an accepted save:
+    ``after_save`` maps a saved step to an action (see :func:`_trouble`); and right after an
+    accepted claim, before the loop's first step: ``after_claim``, an action or None. ``ttls``
+    holds the lease length each claim and heartbeat asked for, in order."""
 
     def __init__(
         self,
@@ -93,7 +121,7 @@ class ScriptedLedger(Ledger):
         self.ttls.append(ttl)
         lease = super().claim(task_id, worker, ttl)
         if self.after_claim is not None:
-            _trouble(self.path, lease.task_id, self.after_claim, self.clock, self.thief)
+            self.trouble(lease.task_id, self.after_claim)
         return lease
 
     def heartbeat(self, lease: Lease, ttl: float) -> bool:
@@ -104,8 +132,14 @@ class ScriptedLedger(Ledger):
         accepted = super().save(lease, step, **kwargs)
         action = self.after_save.get(step) if accepted else None
         if action is not None:
-            _trouble(self.path, lease.task_id, action, self.clock, self.thief)
+            self.trouble(lease.task_id, action)
         return accepted
+
+    def trouble(self, task_id: str, action: str) -> None:
+        """Do ``action`` to ``task_id`` (see :func:`_trouble`): through another connection to
+        its file, or on itself when it is in memory."""
+        where: str | Ledger = self if self.path == ":memory:" else self.path
+        _trouble(where, task_id, action, self.clock, self.thief)
 
 
 class CrashLedger(Ledger):
