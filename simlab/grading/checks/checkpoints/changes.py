@@ -6,6 +6,8 @@ the properties draw from)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from simlab.agent.checkpoint import Checkpoint
@@ -33,6 +35,11 @@ __all__ = [
     "STOCK_FIRST",
     "checkpoints_at",
     "reference_codes",
+    "Case",
+    "case_of",
+    "example_checkpoints",
+    "changed_cases",
+    "played_case",
     "said_change",
     "where",
     "applies",
@@ -73,6 +80,77 @@ def reference_codes(checkpoint: dict, world: dict) -> list[str]:
     """The kit's guard as distinct stop codes, sorted."""
     verdict = reference_guard(Checkpoint.from_dict(checkpoint), World.from_dict(world))
     return sorted(set(verdict.codes))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One situation the learner's guard is asked about (a checkpoint dict in a world dict),
+    with the kit's codes for it. Its dicts are never changed once made (a change of the world
+    makes new dicts), so a case made once serves every grading that asks about it."""
+
+    cp: dict
+    world: dict
+    #: The kit's codes (:func:`reference_codes`).
+    truth: list[str]
+    #: ``repr((cp, world))``: a situation reached by several parts is asked of the learner once.
+    key: str
+
+
+def case_of(cp: dict, world: dict) -> Case:
+    """The :class:`Case` of ``cp`` in ``world``."""
+    return Case(cp, world, reference_codes(cp, world), repr((cp, world)))
+
+
+@lru_cache(maxsize=1)
+def example_checkpoints() -> dict[tuple[str, str], dict]:
+    """:func:`checkpoints_at` of the example tasks in the example world, written once per
+    process (read only: see :class:`Case`)."""
+    return checkpoints_at()
+
+
+@lru_cache(maxsize=1)
+def _example_world() -> dict:
+    return example_world().to_dict()
+
+
+@lru_cache(maxsize=256)
+def changed_cases(
+    changes: tuple[str, ...], positions: tuple[str, ...]
+) -> tuple[tuple[str, str, Case], ...]:
+    """(task, position, case) of every example checkpoint at ``positions`` that ``changes``
+    (of :data:`CHANGES`) apply to, in the example world changed by them one after the other
+    (unchanged without changes), in the order of :func:`checkpoints_at`. Made once per
+    process: the example world is the same in every grading."""
+    out = []
+    for (task, position), cp in example_checkpoints().items():
+        if position not in positions or not all(CHANGES[c][0](cp) for c in changes):
+            continue
+        world = _example_world()
+        for change in changes:
+            world = CHANGES[change][1](world, cp)
+        out.append((task, position, case_of(cp, world)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def played_case(
+    task: str, position: str, labels: tuple[str, ...]
+) -> tuple[Case, tuple[Message, ...], int]:
+    """A generated situation: the example checkpoint of ``task`` at ``position`` in the
+    example world changed by each of ``labels`` that can still be made (:func:`applies`), the
+    moves of its story (where, then each change made, or :data:`UNCHANGED`) and how many
+    changes were made. Made once per process and situation, like :func:`changed_cases`."""
+    cp = example_checkpoints()[(task, position)]
+    moves = [say("at", task=task, position=repr(position))]
+    world, made = World.from_dict(_example_world()), 0
+    for label in labels:
+        if applies(label, world, cp):
+            world = changed(label, world, cp)
+            moves.append(said_change(label))
+            made += 1
+    if not made:
+        moves.append(said_change(UNCHANGED))
+    return case_of(cp, world.to_dict()), tuple(moves), made
 
 
 def _first_cited(cp: dict, source: str = "retrieval") -> str | None:
@@ -313,5 +391,5 @@ STOCK_FIRST = [(("ask-returns", "draft"), ["inventory tool removed"])]
 
 def situations(changes: tuple[str, ...], positions: tuple[str, ...]) -> Any:
     """(task, position, change labels): at most two changes, so a story stays short."""
-    keys = sorted(k for k in checkpoints_at() if k[1] in positions)
+    keys = sorted(k for k in example_checkpoints() if k[1] in positions)
     return st.tuples(st.sampled_from(keys), st.lists(st.sampled_from(changes), max_size=2))

@@ -11,6 +11,7 @@ does not apply, never the kit's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from simlab.agent.checkpoint import validate
@@ -29,19 +30,21 @@ from simlab.grading.checks.checkpoints.changes import (
     STOPPING,
     UNCHANGED,
     WORLD_CHANGES,
-    applies,
-    changed,
+    Case,
+    case_of,
+    changed_cases,
     checkpoints_at,
+    played_case,
     reference_codes,
     said_change,
     situations,
     where,
 )
 from simlab.grading.checks.checkpoints.messages import say
-from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.hidden_world import current_seed, judged_in, rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
-from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally
 from simlab.grading.student import Student, asked_once, kind_of, shown_value, shown_values
 
 __all__ = [
@@ -328,20 +331,19 @@ class _Judge:
     The learner's guard is asked once for each checkpoint and world (:meth:`ask`): several
     parts judge the same situation (one change alone: the core, then the exact codes), each by
     its own criterion, on the same answer. ``guard`` is the learner's function reached through
-    the sandbox, whose arguments cross as data: the grader's dicts are never the learner's."""
+    the sandbox, whose arguments cross as data: the grader's dicts are never the learner's.
+    The situations and the kit's codes for them are made once per process (the example's) or
+    per world (the drawn one's): see :class:`~simlab.grading.checks.checkpoints.changes.Case`."""
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
-        self._asked = asked_once(guard, key=lambda cp, world: repr((cp, world)))
-        self.checkpoints = checkpoints_at()
-        self.unchanged = example_world().to_dict()
-        self.world, self.in_world = drawn_world()
-        self.not_running = not_running(self.in_world)
+        self._asked = asked_once(lambda case: guard(case.cp, case.world), key=lambda c: c.key)
+        self.seed = current_seed()
 
-    def ask(self, cp: dict, world: dict) -> Any:
-        """The learner's answer for ``cp`` in ``world``, or the error it raised, raised again;
-        asked of the learner's code the first time only."""
-        return self._asked(cp, world)
+    def ask(self, case: Case) -> Any:
+        """The learner's answer for ``case``, or the error it raised, raised again; asked of
+        the learner's code the first time only."""
+        return self._asked(case)
 
     def in_its_world(
         self,
@@ -354,43 +356,25 @@ class _Judge:
         in that world unchanged (label :data:`UNCHANGED`) or changed one way (each of
         ``labels`` of :data:`CHANGES` or :data:`WORLD_CHANGES` that applies to the
         checkpoint); ``statuses``: the checkpoints of :func:`not_running` instead."""
-        checkpoints = self.not_running if statuses else self.in_world
-        for (n, position), cp in checkpoints.items():
-            if position not in positions:
-                continue
-            for label in labels:
-                if label == UNCHANGED:
-                    world = self.world
-                elif _IN_WORLD[label][0](cp):
-                    world = _IN_WORLD[label][1](self.world, cp)
-                else:
-                    continue
+        for n, position, label, case in _world_cases(self.seed, labels, positions, statuses):
+
+            def at(n=n, position=position, label=label, case=case) -> Message:
                 where = {"n": n, "position": repr(position), "change": said_change(label)}
                 if statuses:  # the status is what makes the case: a schema word, not hidden
-                    at = say("world_at_status", status=repr(cp["status"]), **where)
-                else:
-                    at = say("world_at", **where)
-                self.agrees(cp, world, at, exact)
+                    return say("world_at_status", status=repr(case.cp["status"]), **where)
+                return say("world_at", **where)
+
+            self.agrees(case, at, exact)
 
     def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
         """The learner's codes and the kit's for a generated situation, and how many changes
         were made (a change that can no longer be made is left out of the story)."""
         (task, position), labels = situation
-        cp = self.checkpoints[(task, position)]
-        story.add(say("at", task=task, position=repr(position)))
-        world, made = World.from_dict(self.unchanged), 0
-        for label in labels:
-            if applies(label, world, cp):
-                world = changed(label, world, cp)
-                story.add(said_change(label))
-                made += 1
-        if not made:
-            story.add(said_change(UNCHANGED))
-        world_dict = world.to_dict()
-        answer = self.ask(cp, world_dict)
-        require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
-        require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
-        return answer, reference_codes(cp, world_dict), made
+        case, moves, made = played_case(task, position, tuple(labels))
+        for move in moves:
+            story.add(move)
+        answer = _codes_of(self.ask(case))
+        return answer, case.truth, made
 
     def decides(self, situation: tuple, story: Story) -> None:
         """Stops exactly when the kit stops; after one change, with every code the kit finds."""
@@ -406,33 +390,65 @@ class _Judge:
         if sorted(answer) != truth:
             raise Fail(gave(answer, _verdict(answer, truth)))
 
-    def agrees(self, cp: dict, world: dict, at: Message, exact: bool) -> None:
-        """The learner's codes for ``cp`` in ``world``: every reason the kit finds, and none
-        when the kit finds none; ``exact``: the very same codes, each once."""
-        answer = self.ask(cp, world)
-        require(isinstance(answer, list), say("guard_not_a_list", kind=kind_of(answer)))
-        require(all(isinstance(code, str) for code in answer), say("guard_not_strings"))
-        truth = reference_codes(cp, world)
-        # The sentences are built only for a failure: most answers agree.
+    def agrees(self, case: Case, at: Callable[[], Message], exact: bool) -> None:
+        """The learner's codes for ``case``: every reason the kit finds, and none when the kit
+        finds none; ``exact``: the very same codes, each once. ``at()`` says where (made only
+        for a failure: most answers agree)."""
+        answer = _codes_of(self.ask(case))
+        truth = case.truth
         if not (set(truth) <= set(answer) and bool(answer) == bool(truth)):
-            raise Fail(gave(answer, _verdict(answer, truth), at))
+            raise Fail(gave(answer, _verdict(answer, truth), at()))
         if exact and len(answer) != len(set(answer)):
-            raise Fail(gave(answer, "once", at))
+            raise Fail(gave(answer, "once", at()))
         if exact and sorted(answer) != truth:
-            raise Fail(gave(answer, _verdict(answer, truth), at))
+            raise Fail(gave(answer, _verdict(answer, truth), at()))
 
     def under(
         self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False
     ) -> None:
         """Every checkpoint at ``positions`` that ``changes`` apply to, in the world changed
         by them one after the other (the unchanged world without changes)."""
-        for (task, position), cp in self.checkpoints.items():
-            if position not in positions or not all(CHANGES[c][0](cp) for c in changes):
+        for task, position, case in changed_cases(changes, positions):
+            self.agrees(case, lambda t=task, p=position: where(t, p, changes), exact)
+
+
+def _codes_of(answer: Any) -> list[str]:
+    """The learner's answer, when it is a list of strings (else the part fails, saying so)."""
+    if not isinstance(answer, list):
+        raise Fail(say("guard_not_a_list", kind=kind_of(answer)))
+    if not all(isinstance(code, str) for code in answer):
+        raise Fail(say("guard_not_strings"))
+    return answer
+
+
+@lru_cache(maxsize=8)
+def _drawn(seed: int) -> tuple[dict, dict[tuple[int, str], dict], dict[tuple[int, str], dict]]:
+    """The world of ``seed`` (:func:`drawn_world`), its checkpoints, and those of
+    :func:`not_running`: made once per world (read only, as the example's)."""
+    with judged_in(seed):
+        world, in_world = drawn_world()
+        return world, in_world, not_running(in_world)
+
+
+@lru_cache(maxsize=64)
+def _world_cases(
+    seed: int, labels: tuple[str, ...], positions: tuple[str, ...], statuses: bool
+) -> tuple[tuple[int, str, str, Case], ...]:
+    """(task number, position, label, case) of :meth:`_Judge.in_its_world`, in its order."""
+    world, in_world, others = _drawn(seed)
+    out = []
+    for (n, position), cp in (others if statuses else in_world).items():
+        if position not in positions:
+            continue
+        for label in labels:
+            if label == UNCHANGED:
+                changed_world = world
+            elif _IN_WORLD[label][0](cp):
+                changed_world = _IN_WORLD[label][1](world, cp)
+            else:
                 continue
-            world = self.unchanged
-            for change in changes:
-                world = CHANGES[change][1](world, cp)
-            self.agrees(cp, world, where(task, position, changes), exact)
+            out.append((n, position, label, case_of(cp, changed_world)))
+    return tuple(out)
 
 
 def resume_guard_check(s: Student, t: Tally) -> None:
