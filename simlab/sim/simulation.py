@@ -397,6 +397,8 @@ def _collector_paused(promote: bool = False) -> Iterator[None]:
     is long-lived. Without it, the few cycles a run leaves behind are collected after it.
     """
     was_enabled = gc.isenabled()
+    # Someone else's frozen objects (gc.freeze) must stay frozen: then nothing is promoted.
+    promote = promote and gc.get_freeze_count() == 0
     gc.disable()
     try:
         yield
