@@ -19,7 +19,9 @@ deliver     ok             broker delivered ``task`` to ``process``;
 claim       invoke/ok/fail worker asks for a lease; ok carries the granted ``epoch`` and the
                            ``step`` to resume from, ``value={"lease_until": t}``; fail carries
                            ``value={"reason": "lease-held"|"terminal"|"unknown"|...}``
-heartbeat   invoke/ok/fail worker extends its lease of ``epoch``
+heartbeat   invoke/ok/fail worker extends its lease of ``epoch``; ok carries the end the ledger
+                           gave, ``value={"lease_until": t}`` (as its ``get()`` reads it
+                           right after; left out when the row shows another epoch)
 save        invoke/ok/fail fenced commit of ``step`` with ``epoch``; ``value={"done": bool}``;
                            fail means the ledger refused it (stale epoch or not running)
 effect      invoke/ok/fail ask the idempotency ledger for ``value={"key": k}``; ok = may send

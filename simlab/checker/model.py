@@ -15,7 +15,8 @@ claim ok          running under this lease (one attempt more): the granted epoch
 claim fail, dead  dead (the dead letter), epoch + 1 at least (the refusal does not say it), no
                   lease
 claim fail        nothing (see :func:`simlab.checker.operations.refused` for what it must be)
-heartbeat ok      the lease runs until ``time + ttl``
+heartbeat ok      the lease runs until ``time + ttl`` (the end the ledger reports is judged,
+                  not believed)
 save ok           the committed step; ``done``: completed, no lease
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
 cancel ok         cancelled, epoch + 1 whatever the ledger says (a cancel always bumps), no lease
@@ -80,7 +81,7 @@ class TaskState:
         "best",
         "effects",
         "submitted",
-        "claiming",
+        "asked",
         "inflight",
         "attempts",
         "epoch_floor",
@@ -102,8 +103,9 @@ class TaskState:
         self.effects: dict[str, Event] = {}
         #: False for a task whose submit the history does not show (an open fragment)
         self.submitted = submitted
-        #: worker -> time of its last claim invoke (a claim's statements run in between)
-        self.claiming: dict[str, float] = {}
+        #: worker -> time of its last claim or heartbeat invoke (the lease it is given ends
+        #: between that time + ttl and its answer's time + ttl)
+        self.asked: dict[str, float] = {}
         #: the workers whose claim was invoked and has not completed yet: until it does, the
         #: ledger may already have bumped the epoch that the model learns of only at its ok
         self.inflight: set[str] = set()
@@ -172,9 +174,11 @@ class Model:
             name = self._ON_OK.get(e.op)
             if name is not None:
                 getattr(self, name)(s, e)
-        if e.op == "claim":
+        if e.op == "heartbeat" and e.type == "invoke":
+            s.asked[e.process] = e.time
+        elif e.op == "claim":
             if e.type == "invoke":
-                s.claiming[e.process] = e.time
+                s.asked[e.process] = e.time
                 s.inflight.add(e.process)
             else:
                 s.inflight.discard(e.process)

@@ -235,17 +235,22 @@ def requeue(s: TaskState, e: Event, m: Model):
 
 
 def lease_length(s: TaskState, e: Event, m: Model):
+    """A granted claim or an accepted heartbeat of the lease in force reports the end it gave:
+    between its invoke's time + ttl and its answer's time + ttl."""
     until, ttl = e.value.get("lease_until"), m.ttl
     if ttl is None or until is None:
         return None
-    start = s.claiming.get(e.process, e.time)
+    if e.op == "heartbeat" and (s.lease is None or e.epoch != s.epoch):
+        return None  # a stale or stray heartbeat: rules (i) and (s) judge it
+    start = s.asked.get(e.process, e.time)
     lo, hi = start + ttl, e.time + ttl
     slack = TOLERANCE * max(1.0, abs(hi))
     if lo - slack <= float(until) <= hi + slack:
         return None
+    key = "lease_length" if e.op == "claim" else "lease_length.heartbeat"
     return (
-        _s("lease_length", p=e.process, task=e.task, t=at(e.time), until=at(until), ttl=ttl,
-           hi=at(hi)),
+        _s(key, p=e.process, task=e.task, t=at(e.time), until=at(until), ttl=ttl, hi=at(hi),
+           epoch=e.epoch),
         None,
     )  # fmt: skip
 

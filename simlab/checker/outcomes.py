@@ -122,6 +122,8 @@ class Run:
     listing: bool = False
     #: task -> how many times the listing held it, for those it held more than once
     twice: Mapping[str, int] = field(default_factory=dict)
+    #: ``final`` keeps the listing's order (it was given as a sequence, not a mapping)
+    ordered: bool = False
 
     @property
     def last(self) -> int:
@@ -187,6 +189,8 @@ def final_state(run: Run) -> list[Finding]:
                 out.append(Finding.of("p", run.last, sentence, None, submit))
         for task, n in run.twice.items():
             out.append(Finding.of("p", run.last, _s("listing.twice", task=task, n=n)))
+        if run.ordered:
+            out.extend(_listing_order(run))
     for task, record in run.final.items():
         s = run.states.get(task)
         if s is None or not s.submitted:
@@ -205,10 +209,14 @@ def final_state(run: Run) -> list[Finding]:
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
         if run.effects is not None and (s.effects or run.effects.get(task)):
-            stored = {f.key: f.epoch for f in run.effects.get(task, ())}
-            accepted = {k: e.epoch for k, e in s.effects.items()}
-            if stored != accepted:
-                wrong.append(_s("final.keys", stored=_keys(stored), accepted=_keys(accepted)))
+            listed = [(f.key, f.epoch) for f in run.effects.get(task, ())]
+            recorded = [(k, e.epoch) for k, e in s.effects.items()]
+            if dict(listed) != dict(recorded):
+                stored, accepted = _keys(dict(listed)), _keys(dict(recorded))
+                wrong.append(_s("final.keys", stored=stored, accepted=accepted))
+            elif listed != recorded:  # the same keys, but out of order or repeated
+                stored, accepted = _keys(listed, sort=False), _keys(recorded, sort=False)
+                wrong.append(_s("final.keys_listed", stored=stored, accepted=accepted))
         if wrong:
             joined = wrong[0]
             for more in wrong[1:]:
@@ -229,10 +237,26 @@ def _writer(result: Any) -> tuple[Any, Any] | None:
     return None
 
 
-def _keys(keys: Mapping[str, int]) -> Said | list[Said]:
-    if not keys:
+def _listing_order(run: Run) -> list[Finding]:
+    """The listing holds the tasks in submit order: judged only where the history shows that
+    order, every submit from one process (one client submits one task after the other)."""
+    submits = run.view.submits
+    if len({e.process for e in submits.values()}) > 1:
+        return []
+    listed = [task for task in run.final if task in submits]
+    for before, after in zip(listed, listed[1:], strict=False):
+        if submits[after].index < submits[before].index:
+            sentence = _s("listing.order", a=before, b=after, t=at(submits[after].time))
+            return [Finding.of("p", run.last, sentence, None, submits[after])]
+    return []
+
+
+def _keys(keys: Mapping[str, int] | Sequence[tuple[str, int]], sort: bool = True):
+    """The keys and their epochs as the words of a sentence (sorted by key, unless not)."""
+    pairs = list(keys.items()) if isinstance(keys, Mapping) else list(keys)
+    if not pairs:
         return _s("keys.none")
-    return [_s("key", key=k, epoch=v) for k, v in sorted(keys.items())]
+    return [_s("key", key=k, epoch=v) for k, v in (sorted(pairs) if sort else pairs)]
 
 
 def _s(name: str, /, **values: Any) -> Said:

@@ -178,16 +178,18 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, e-mail keys) is what its accepted "
-        "operations made it, and its listing holds every task once",
+        "the final ledger (status, step, epoch, result, e-mail keys in the order recorded) is "
+        "what its accepted operations made it, and its listing holds every task once, in "
+        "submit order",
         outcomes.final_state,
     ),
     Rule(
         "q",
         "lease length",
-        "a claim's lease runs for the ttl the worker asked for",
+        "a claim's lease, and each heartbeat's extension of it, runs for the ttl the worker "
+        "asked for",
         ops.lease_length,
-        ("claim",),
+        ("claim", "heartbeat"),
     ),
     Rule(
         "r",
@@ -218,8 +220,9 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
-#: The operations whose invoke, refusal or fault the model follows besides the accepted ones.
-_TRACKED = frozenset({"claim", "crash", "restart"})
+#: The operations whose invoke, refusal or fault the model follows besides the accepted ones
+#: (a claim or heartbeat invoke: when its lease was asked for).
+_TRACKED = frozenset({"claim", "heartbeat", "crash", "restart"})
 _BY_LETTER = {r.letter: r for r in RULES}
 
 
@@ -346,7 +349,8 @@ def findings(
                 step(s, e)
     if any(not r.ops for r in wanted):
         ks = steps_of(view, records, steps)
-        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice)
+        ordered = not isinstance(final, Mapping)
+        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice, ordered)
         for r in wanted:
             if not r.ops:
                 found.extend(r.judge(run))

@@ -132,6 +132,8 @@ _EN = {
     "{new}: old leases could match the next claims.",
     "lease_length": "{p} was granted {task} at {t} until {until}, but a lease of ttl {ttl:g} "
     "runs until {hi}.",
+    "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} extended "
+    "its lease until {until}, but a heartbeat with ttl {ttl:g} extends it until {hi}.",
     "record.none": "its key had not been recorded",
     "record.other": "{who} had recorded its key at {t}, so only it may send",
     "record": "{who} sent the e-mail {key!r} of {task} at {t}, but {why}.",
@@ -175,6 +177,8 @@ _EN = {
     "stuck": "{task} ended {status} at step {step}{of_k} (epoch {epoch}), although faults "
     "stopped at {off} and the run went on until {end}.",
     "listing": "{task} was submitted at {t}, but the ledger's listing of its tasks leaves it out.",
+    "listing.order": "the ledger's listing of its tasks puts {a} before {b}, but {b} was "
+    "submitted first (at {t}): it lists the tasks in submit order.",
     "listing.twice": "the ledger's listing of its tasks holds {task} {n} times: it lists every "
     "task once.",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
@@ -183,6 +187,8 @@ _EN = {
     "final.result": "its result names {p} (epoch {epoch}), but {who} completed it",
     "final.keys": "the ledger holds the e-mail keys {stored}, but the accepted records were "
     "{accepted}",
+    "final.keys_listed": "the ledger lists the e-mail keys {stored}, but the accepted records "
+    "were {accepted}, each listed once in the order recorded",
     "keys.none": "none",
     "key": "{key!r} (epoch {epoch})",
     "final": "{task}: {wrong}.",
@@ -235,6 +241,8 @@ _ZH = {
     "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，它的纪元从 {old} 退回到 {new}：旧租约"
     "可能与之后的认领相符。",
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
+    "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出心跳，租约延长到 {until}，"
+    "但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "record.none": "它的键尚未被记录",
     "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
     "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
@@ -276,12 +284,15 @@ _ZH = {
     "stuck": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}），尽管"
     "故障在 {off} 停止，运行一直持续到 {end}。",
     "listing": "{task} 在 {t} 提交，但账本的任务列表漏掉了它。",
+    "listing.order": "账本的任务列表把 {a} 排在 {b} 前面，但 {b} 先提交（在 {t}）：任务列表应按"
+    "提交顺序排列。",
     "listing.twice": "账本的任务列表中 {task} 出现了 {n} 次：每个任务只应列出一次。",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
     "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
     "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",
+    "final.keys_listed": "账本列出的邮件键是 {stored}，但它们按记录顺序、每个一次应是 {accepted}",
     "keys.none": "无",
     "key": "{key!r}（纪元 {epoch}）",
     "final": "{task}：{wrong}。",
@@ -316,10 +327,10 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
     "p": (
         "最终状态",
-        "账本的最终记录（状态、步骤、纪元、结果、邮件键）正是被接受的操作所造成的，且它的任务"
-        "列表中每个任务只出现一次",
+        "账本的最终记录（状态、步骤、纪元、结果、按记录顺序的邮件键）正是被接受的操作所造成的，"
+        "且它的任务列表按提交顺序、每个任务只出现一次",
     ),
-    "q": ("租约长度", "认领的租约持续 worker 请求的 ttl"),
+    "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),
     "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),
     "t": (
         "尝试上限",

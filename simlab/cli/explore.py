@@ -1,11 +1,12 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup] [--json]`` searches every fault
-schedule of the scope breadth first (:mod:`simlab.sim.explore`). Exit status 0 when certified,
-1 with a counterexample (saved to ``--out``; its story printed, its picture drawn with
-``--story``/``--timeline``), 2 for a usage mistake, 3 when ``--time-limit`` stopped it and 130
-after Ctrl-C (neither is ever a certificate). ``--lang zh`` prints the verdict in Chinese.
+[--effects last|all] [--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup]
+[--json]`` searches every fault schedule of the scope breadth first
+(:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
+``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
+mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
+certificate). ``--lang zh`` prints the verdict in Chinese.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
 from simlab.errors import LedgerError
+from simlab.sim.scenario import EFFECTS
 from simlab.sim.story_words import describe_in
 from simlab.sim.variants import VARIANTS
 
@@ -43,6 +45,7 @@ _WORDS = {
         "none": "no fault count was covered whole",
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
         "limit": ", at most {a} attempt(s) a task",
+        "effects": ", an e-mail at {e} step",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -65,6 +68,7 @@ _WORDS = {
         "none": "没有完整覆盖任何故障数",
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
         "limit": "（每个任务至多 {a} 次尝试）",
+        "effects": "（{e}发邮件）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -75,11 +79,20 @@ _WORDS = {
 }
 
 
+#: The scope's e-mailing steps, as the certificate says them (``Scenario.effects``).
+_EFFECTS_SAID = {
+    "en": {"all": "every", "none": "no", "last": "the last"},
+    "zh": {"all": "每个步骤都", "none": "没有步骤", "last": "只有最后一步"},
+}
+
+
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
     if scope.get("max_attempts") is not None:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
+    if scope.get("effects") is not None:
+        said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
     return said
 
 
@@ -179,6 +192,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             progress=bar.update,
             jobs=args.jobs,
             max_attempts=args.max_attempts,
+            effects=args.effects,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -303,6 +317,13 @@ def register(subparsers) -> None:
     p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
     p.add_argument(
         "--max-faults", type=integer, default=2, metavar="K", help="faults per schedule [2]"
+    )
+    p.add_argument(
+        "--effects",
+        choices=EFFECTS,
+        default="last",
+        help="the steps of a task that send an e-mail: all shows the order of a task's keys "
+        "(effects() lists them in the order recorded) [last]",
     )
     p.add_argument(
         "--max-attempts",

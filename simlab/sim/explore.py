@@ -46,9 +46,8 @@ from typing import Any
 import simpy
 
 from simlab.checker.rules import findings
-from simlab.sim.faults import CANCEL, CRASH_FRACTION, REQUEUE, kinds_at
+from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
-from simlab.sim.nemesis import ScheduledNemesis
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
@@ -65,6 +64,7 @@ from simlab.sim.simulation import (
     played,
     simulate,
 )
+from simlab.sim.strikes import Key, StrikePoints
 
 __all__ = [
     "explore",
@@ -78,9 +78,6 @@ __all__ = [
 #: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
-#: A strike point's place in a run: (time, the number of the simulator's question); a cancel or
-#: requeue between two events has number -1 (no question is asked at that instant).
-Key = tuple[float, int]
 
 
 # --- the scope -----------------------------------------------------------------------------------
@@ -93,9 +90,11 @@ def scope_scenario(
     variant: str = "fenced",
     horizon: float | None = None,
     max_attempts: int | None = None,
+    effects: str = "last",
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
-    from schedules), faults on until ``horizon``, and the ledger's limit on attempts."""
+    from schedules), faults on until ``horizon``, the ledger's limit on attempts and the steps
+    that send an e-mail."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -104,6 +103,7 @@ def scope_scenario(
         variant=variant,
         fault_horizon=horizon,
         max_attempts=max_attempts,
+        effects=effects,
         **zero,
     ).validate()
 
@@ -119,10 +119,11 @@ def _horizon(
     max_faults: int,
     sender: Sender | None = None,
     max_attempts: int | None = None,
+    effects: str = "last",
 ) -> float:
     """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
     the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
-    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts)
+    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects)
     result = simulate(
         probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe), sender=sender
     )
@@ -130,110 +131,6 @@ def _horizon(
     ttl = probe.ttl
     room = max(max(lengths, default=1.0) * ttl, probe.restart_delay * 3 + 2 * ttl)
     return float(math.ceil(end + 2 * ttl + max_faults * room))
-
-
-# --- strike points -------------------------------------------------------------------------------
-
-
-class StrikePoints(ScheduledNemesis):
-    """A scheduled nemesis that also lists where each fault kind could strike.
-
-    Every question the simulator asks (a step's work begins, a pause may strike before the save,
-    an e-mail is about to be recorded...) is numbered in the order it is asked; each fault the
-    question could answer with is kept in :attr:`candidates` with its :data:`Key`, when that key
-    comes after ``after``. :attr:`signature` is the state just after the schedule's last fault
-    struck (see the module docstring), when ``snapshot`` is set. With ``listing`` False
-    nothing is listed (the run will not be extended) and :meth:`user_points` adds nothing.
-    """
-
-    def __init__(
-        self,
-        run,
-        schedule: Schedule,
-        after: Key,
-        lengths: Iterable[float],
-        listing: bool = True,
-    ) -> None:
-        super().__init__(run, schedule)
-        self.after = after
-        #: list the strike points (False: the run is not extended, only judged)
-        self.listing = listing
-        self.lengths = tuple(lengths)
-        self.expected = len(schedule.faults)
-        self.candidates: list[tuple[Key, dict[str, Any]]] = []
-        self.signature: tuple | None = None
-        self.snapshot: Callable[[], tuple] | None = None
-        self._seq = 0
-        if self.expected == 0:
-            self.signature = ()
-
-    # -- what the questions record --------------------------------------------------------------
-    def asked(self, point: str, where: dict[str, Any]) -> None:
-        """Every kind the registry places at ``point``, with each value it tries there."""
-        if not self.listing:
-            return
-        self._seq += 1
-        key = (self.run.env.now, self._seq)
-        if key > self.after:
-            for kind in kinds_at(point):
-                if kind.tries is not None:
-                    for values in kind.tries(self.scenario, self.lengths):
-                        self.candidates.append((key, {"kind": kind.name, **where, **values}))
-
-    def _struck(self, fault: dict[str, Any]) -> None:
-        super()._struck(fault)
-        if len(self.faults) == self.expected and self.snapshot is not None:
-            # The fault itself is part of the state: a pause's length, say, acts only after
-            # the question that struck it has been answered.
-            self.signature = (self.snapshot(), tuple(sorted(fault.items())))
-
-    # -- a user's actions: between any two events of the task -----------------------------------
-    def user_points(self, scheduled: Iterable[dict[str, Any]]) -> None:
-        """Add a cancel of each task between each two of its events and half a ttl after its
-        last one, and a requeue between each two of its events after a cancel (it brings the
-        task back) or, with no cancel, once while it is live and once after its end (the
-        ledger must refuse both); one of each kind per task and schedule, before the
-        horizon."""
-        if not self.listing:
-            return
-        kinds = {(f["kind"], f.get("task")) for f in scheduled}
-        users = kinds_at("arrival")
-        by_task: dict[str, list[float]] = {}
-        cancelled: dict[str, float] = {}
-        for e in self.run.history:
-            if e.task is not None and e.op != "faults-off":
-                by_task.setdefault(e.task, []).append(e.time)
-                if e.op == CANCEL.name and e.type == "ok":
-                    cancelled.setdefault(e.task, e.time)
-        horizon, half = self.run.horizon, self.scenario.ttl / 2
-        for task, times in by_task.items():
-            for kind in users:
-                if (kind.name, task) in kinds:
-                    continue
-                if kind is REQUEUE and task in cancelled:  # it brings the task back
-                    later = [t for t in times if t >= cancelled[task]]
-                    self._between(kind.name, task, later, horizon, half)
-                elif kind is REQUEUE:  # while it is live and after its end: both refused
-                    # (between its first two distinct instants: a task's submit, delivery and
-                    # claim often share one)
-                    self._between(kind.name, task, sorted(set(times))[:2], horizon, None)
-                    self._between(kind.name, task, times[-1:], horizon, half)
-                else:  # a cancel, or a user's action to come: between any two events
-                    self._between(kind.name, task, times, horizon, half)
-        self.candidates.sort(key=lambda c: c[0])
-
-    def _between(
-        self, kind: str, task: str, times: list[float], horizon: float, after: float | None
-    ) -> None:
-        """``kind`` of ``task`` between each two of ``times`` (and ``after`` the last one)."""
-        distinct = sorted(set(times))
-        instants = [(a + b) / 2 for a, b in zip(distinct, distinct[1:], strict=False)]
-        if distinct and after is not None:
-            instants.append(distinct[-1] + after)
-        for at in instants:
-            key = (at, -1)
-            if at < horizon and key > self.after:
-                self.candidates.append((key, {"kind": kind, "task": task, "at": at}))
 
 
 # --- one run -------------------------------------------------------------------------------------
@@ -414,6 +311,7 @@ def explore(
     sender: Sender | None = None,
     jobs: int = 1,
     max_attempts: int | None = None,
+    effects: str = "last",
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -424,7 +322,9 @@ def explore(
     ``lengths`` are the pause lengths in units of the ttl; ``sender`` sends each step's
     e-mail instead of the workers' own record-then-send, as ``simulate`` takes it;
     ``max_attempts`` is the ledger's limit on the claims of a task (set on each ledger as
-    ``simulate`` sets a scenario's; None: no limit, so no task may go to the dead letter).
+    ``simulate`` sets a scenario's; None: no limit, so no task may go to the dead letter);
+    ``effects`` the steps that send an e-mail, as the ``Scenario`` field (``"all"``: a task
+    sends one at every step, so a run shows the order of its keys).
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -462,8 +362,11 @@ def explore(
         "dedup": dedup,
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
-    if max_attempts is not None:  # named only when set: a scope without a limit reads as before
+    # named only when set: a scope without a limit, e-mailing at the last step, reads as before
+    if max_attempts is not None:
         scope["max_attempts"] = max_attempts
+    if effects != "last":
+        scope["effects"] = effects
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender
@@ -474,10 +377,12 @@ def explore(
         for seed in scope["seeds"]:
             horizon = _horizon(
                 tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender,
-                max_attempts,
+                max_attempts, effects,
             )  # fmt: skip
             horizons[seed] = horizon
-            scenario = scope_scenario(tasks, workers, steps, variant, horizon, max_attempts)
+            scenario = scope_scenario(
+                tasks, workers, steps, variant, horizon, max_attempts, effects
+            )
             found = search.run(scenario, seed)
             if found is not None:
                 return search.answer(scope, horizons, found)

@@ -376,12 +376,19 @@ def _result(
 
 def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
     """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
-    offers it (``all_effects``), instead of a round trip per task."""
+    offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
+    round trip per task. A subclass that changes ``effects`` alone is read through its own
+    ``effects``: that is the protocol's method, the one judged."""
     every = getattr(store, "all_effects", None)
-    if every is None:
+    if every is None or _definer(store, "all_effects") is not _definer(store, "effects"):
         return {r.task_id: store.effects(r.task_id) for r in final}
     recorded = every()
     return {r.task_id: recorded.get(r.task_id, []) for r in final}
+
+
+def _definer(obj: object, name: str) -> type | None:
+    """The class in ``obj``'s method resolution order that defines attribute ``name``."""
+    return next((k for k in type(obj).__mro__ if name in k.__dict__), None)
 
 
 @contextlib.contextmanager

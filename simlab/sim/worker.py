@@ -317,7 +317,11 @@ class Worker:
             # no simulated time passes until the next yield: one reading of the clock serves
             rec(now, "invoke", name, "heartbeat", task, epoch, step)
             if ledger.heartbeat(lease, ttl):
-                rec(now, "ok", name, "heartbeat", task, epoch, step)
+                # the end the ledger gave, read back at the same instant (no other process runs
+                # before the next yield): the checker compares it with now + ttl
+                row = ledger.get(task)
+                given = {"lease_until": row.lease_until} if row.epoch == epoch else {}
+                rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
                 last_beat = self.last_beat = now
                 broker.extend(task)
             else:

@@ -33,8 +33,8 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-uses-wall-clock": {"q"},
     "claim-resumes-at-step-zero": {"m"},
     "heartbeat-ignores-epoch": {"i"},
-    "heartbeat-does-not-extend": {"h"},
-    "heartbeat-extends-from-lease": {"h"},
+    "heartbeat-does-not-extend": {"q"},
+    "heartbeat-extends-from-lease": {"q"},
     "save-ignores-epoch": {"a"},
     "save-ignores-done": {"p", "k"},
     "cancel-keeps-epoch": {"n"},
@@ -61,6 +61,11 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-buries-without-a-limit": {"s"},
     "claim-buries-a-live-lease": {"s"},
     "claim-buries-a-completed-task": {"s"},
+    "cancel-refuses-queued": {"s"},
+    "requeue-says-true-for-queued": {"o"},
+    "listing-newest-first": {"p"},
+    "effects-newest-first": {"p"},
+    "effects-drop-first-key": {"p"},
 }
 
 #: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).

@@ -1149,6 +1149,24 @@ class CancelRefusesRunning(MemoryLedger):
         return super().cancel(task_id)
 
 
+class CancelRefusesQueued(MemoryLedger):
+    """A cancel of a queued task is refused: only a task a worker holds can be cancelled."""
+
+    def cancel(self, task_id: str) -> bool:
+        if self._task(task_id).status == QUEUED:
+            return False  # wrong: a queued task is cancelled (and its epoch bumped)
+        return super().cancel(task_id)
+
+
+class RequeueSaysTrueForQueued(MemoryLedger):
+    """``requeue`` of a task still queued answers True (it is in the queue, after all)."""
+
+    def requeue(self, task_id: str) -> bool:
+        if self._task(task_id).status == QUEUED:
+            return True  # wrong: only a cancelled or dead task is requeued
+        return super().requeue(task_id)
+
+
 class ListingDropsTasks(MemoryLedger):
     """``tasks()`` leaves out every task whose ID ends in an odd digit."""
 
@@ -1164,6 +1182,33 @@ class ListingRepeatsRetriedTasks(MemoryLedger):
     def tasks(self, status: str | None = None) -> list[TaskRecord]:
         listed = super().tasks(status)
         return listed + [r for r in listed if r.attempts > 1]
+
+
+class ListingNewestFirst(MemoryLedger):
+    """``tasks()`` lists the newest task first (``ORDER BY created_at DESC``), not in submit
+    order."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        return list(reversed(super().tasks(status)))
+
+
+class EffectsNewestFirst(MemoryLedger):
+    """``effects()`` lists a task's keys newest first, not in the order recorded (both ways of
+    reading them agree)."""
+
+    def effects(self, task_id: str) -> list[Effect]:
+        return list(reversed(super().effects(task_id)))
+
+    def all_effects(self) -> dict[str, list[Effect]]:
+        return {task: list(reversed(keys)) for task, keys in super().all_effects().items()}
+
+
+class EffectsDropFirstKey(MemoryLedger):
+    """``effects()`` leaves out the first key recorded (a slice off by one); the subclass
+    changes the protocol's method alone, and knows nothing of ``all_effects``."""
+
+    def effects(self, task_id: str) -> list[Effect]:
+        return super().effects(task_id)[1:]
 
 
 # -- the registry ---------------------------------------------------------------------------------
@@ -1224,6 +1269,11 @@ WRONG_LEDGERS: dict[str, type] = {
     "cancel-refuses-running": CancelRefusesRunning,
     "listing-drops-tasks": ListingDropsTasks,
     "listing-repeats-retried-tasks": ListingRepeatsRetriedTasks,
+    "cancel-refuses-queued": CancelRefusesQueued,
+    "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
+    "listing-newest-first": ListingNewestFirst,
+    "effects-newest-first": EffectsNewestFirst,
+    "effects-drop-first-key": EffectsDropFirstKey,
 }
 
 PROMISE: dict[str, str] = {
@@ -1283,6 +1333,11 @@ PROMISE: dict[str, str] = {
     "cancel-refuses-running": "cancel of a queued or running task succeeds",
     "listing-drops-tasks": "tasks() lists every task",
     "listing-repeats-retried-tasks": "tasks() lists every task once",
+    "cancel-refuses-queued": "cancel of a queued or running task succeeds",
+    "requeue-says-true-for-queued": "requeue only of a cancelled or dead task (False otherwise)",
+    "listing-newest-first": "tasks() lists the tasks in submit order",
+    "effects-newest-first": "effects() lists the keys in the order recorded",
+    "effects-drop-first-key": "effects() lists every recorded key",
 }
 
 

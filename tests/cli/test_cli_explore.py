@@ -64,9 +64,23 @@ def test_does_a_limit_on_attempts_reach_the_ledger_and_the_certificate(capsys):
     assert "每个任务至多 1 次尝试" in zh[1]
 
 
+def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
+    """With --effects all the scope names it, in the JSON and in both languages, and its runs
+    send more e-mails (more strike points: more schedules); without it the scope names none."""
+    argv = ["explore", "--max-faults", "1", "--effects", "all"]
+    code, out, _ = run_cli([*argv, "--json"], capsys)
+    every = json.loads(out)
+    assert code == 0 and every["certified"] and every["scope"]["effects"] == "all"
+    plain = json.loads(run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1])
+    assert "effects" not in plain["scope"] and plain["schedules"] < every["schedules"]
+    assert "variant fenced, an e-mail at every step breaks" in run_cli(argv, capsys)[1]
+    assert "每个步骤都发邮件" in run_cli([*argv, "--lang", "zh"], capsys)[1]
+
+
 @pytest.mark.parametrize(
     "argv",
     [
+        ["--effects", "some"],
         ["--tasks", "0"],
         ["--max-faults", "-1"],
         ["--variant", "nope"],

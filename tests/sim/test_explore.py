@@ -43,19 +43,21 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "effect-duplicate-overwrites": (1, {"p"}),
     "effect-once-per-epoch": (1, {"r", "p"}),
     "effect-refused-still-records": (1, {"p"}),
-    "heartbeat-extends-from-lease": (1, {"s", "h"}),
+    "heartbeat-extends-from-lease": (0, {"q"}),
     "heartbeat-refused-after-lease-end": (1, {"s"}),
     "save-refused-after-lease-end": (1, {"s"}),
     "requeue-revives-completed": (1, {"o"}),
     "claim-epoch-from-attempts": (2, {"a'"}),
     "effect-ignores-epoch": (2, {"j"}),
-    "heartbeat-does-not-extend": (2, {"h"}),
+    "heartbeat-does-not-extend": (0, {"q"}),
     "heartbeat-ignores-epoch": (2, {"i"}),
     "requeue-resets-epoch": (2, {"o", "a'"}),
     "save-ignores-epoch": (2, {"a"}),
     "claim-buries-without-a-limit": (2, {"s"}),
     "listing-repeats-retried-tasks": (1, {"p"}),
     "requeue-takes-a-running-task": (1, {"o"}),
+    "listing-newest-first": (0, {"p"}),
+    "effects-drop-first-key": (0, {"p"}),
 }
 
 
@@ -135,6 +137,57 @@ def test_is_each_wrong_dead_letter_caught_within_a_limit_on_attempts(name):
     assert {f.letter for f in x.result.findings} & rules, x.findings
     assert x.result.schedule.scenario.max_attempts == 1  # the replay keeps the limit
     assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, max_attempts=1).certified
+
+
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with an e-mail at every
+#: step (``effects="all"``): the mistakes in the order of a task's keys, which one e-mail a task
+#: cannot show.
+EMAILING: dict[str, tuple[int, set[str]]] = {
+    "effects-newest-first": (0, {"p"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMAILING))
+def test_is_each_wrong_order_of_keys_caught_with_an_email_at_every_step(name):
+    fewest, rules = EMAILING[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, effects="all")
+    assert not x.certified and x.faults == fewest and x.scope["effects"] == "all"
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert x.result.schedule.scenario.effects == "all"  # the replay keeps the scope's e-mails
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=1).certified  # one e-mail a task
+
+
+#: wrong ledger -> (the fewest faults, the rules) over 3 tasks x 1 worker x 2 steps: the mistakes
+#: about a task still queued when a user acts, which 2 workers never leave waiting.
+QUEUEING: dict[str, tuple[int, set[str]]] = {
+    "cancel-refuses-queued": (1, {"s"}),
+    "requeue-says-true-for-queued": (1, {"o"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUEUEING))
+def test_is_each_mistake_about_a_queued_task_caught_with_one_worker(name):
+    fewest, rules = QUEUEING[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, tasks=3, workers=1)
+    assert not x.certified and x.faults == fewest
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert explore(
+        _factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, tasks=3, workers=1
+    ).certified
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest).certified  # 2 workers
+
+
+def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
+    from tests.checker.test_mutants import CAUGHT_BY
+
+    assert set(CAUGHT_BY) == {*SMALLEST, *TIMING, *LIMITED, *EMAILING, *QUEUEING}
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_is_a_correct_ledger_certified_with_an_email_at_every_step(name):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=1, effects="all")
+    assert x.certified and x.covered == 1 and x.scope["effects"] == "all"
+    assert "effects" not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
