@@ -97,8 +97,12 @@ def _cycle(db: sqlite3.Connection, claim: str, task_id: str | None) -> None:
     """One bare claim+save: the claim (by ID, or the oldest claimable), then the fenced save."""
     params = {"worker": "bench", "until": 1e300, "now": 0.0, "task_id": task_id, "max": None}
     row = db.execute(claim, params).fetchall()[0]
+    if task_id is None:  # the oldest claimable: its LEASE_COLUMNS name the task
+        task_id, epoch = row[0], row[2]
+    else:  # by ID: CLAIMED_COLUMNS
+        epoch = row[0]
     save = {"step": 1, "result": None, "checkpoint": None, "now": 0.0}
-    db.execute(q.SAVE_DONE, {**save, "task_id": row[0], "epoch": row[2]})
+    db.execute(q.SAVE_DONE, {**save, "task_id": task_id, "epoch": epoch})
 
 
 def _rates(dbs: dict[str, Any], claim: str, ids: list[str | None], chunk: int) -> dict:

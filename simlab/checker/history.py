@@ -227,12 +227,15 @@ class HistoryView:
         else:
             self.events = [e if isinstance(e, Event) else Event.from_dict(e) for e in history]
         by_task: dict[str, list[Event]] = defaultdict(list)
-        by_kind: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        by_kind: dict[str, dict[str, list[Event]]] = {}  # op -> type -> events
         submits: dict[str, Event] = {}
         faults_off = None
         for e in self.events:
             op, task = e.op, e.task
-            by_kind[op, e.type].append(e)
+            kinds = by_kind.get(op)
+            if kinds is None:
+                kinds = by_kind[op] = defaultdict(list)
+            kinds[e.type].append(e)
             if task is not None:
                 by_task[task].append(e)
                 if op == "submit" and e.type == "ok" and task not in submits:
@@ -245,14 +248,15 @@ class HistoryView:
         self.submits = submits
         #: the first ``faults-off`` event, or None
         self.faults_off: Event | None = faults_off
-        #: (op, type) -> its events, in history order (see :meth:`of`)
+        #: op -> type -> its events, in history order (see :meth:`of`)
         self._by_kind = by_kind
         #: what readers of this view computed once and share (see :meth:`memo`)
         self._memo: dict[str, Any] = {}
 
     def of(self, op: str, type: str = "ok") -> list[Event]:
         """The events of one operation and type, in history order (do not modify the list)."""
-        return self._by_kind.get((op, type), [])
+        kinds = self._by_kind.get(op)
+        return (kinds.get(type) if kinds is not None else None) or []
 
     def memo(self, name: str, make: Callable[[HistoryView], Any]) -> Any:
         """``make(self)``, computed once per view: the view is read-only, so readers that need

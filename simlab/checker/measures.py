@@ -115,7 +115,7 @@ def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
     for events in view.by_task.values():
         committed: set[Any] = set()
         latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
-        running = False
+        running = dups = False
         for e in events:
             if e.type != "ok":
                 continue
@@ -127,6 +127,7 @@ def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
                 if worker in latest and latest[worker][0] and not latest[worker][1]:
                     absorbed += 1
                 latest[worker] = [dup, False]
+                dups = dups or dup
             elif op == "claim":
                 expired += running
                 running = True
@@ -138,7 +139,8 @@ def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
                     running = False
             elif op == "cancel":
                 running = False
-        absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
+        if dups:  # only a task delivered twice can have absorbed a delivery
+            absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
     return absorbed, expired
 
 
@@ -166,17 +168,19 @@ def metrics(view: HistoryView, final: Mapping[str, TaskRecord]) -> dict[str, flo
     """Counts and times of one run. Latency runs from a task's submit to the save that completed
     it; makespan from the first submit to the last completion or cancellation. Times are 0.0
     when no task finished."""
-    statuses = Counter(r.status for r in final.values())
+    statuses = Counter([r.status for r in final.values()])
     keyed, unkeyed = send_groups(view)
     saves = view.of("save")
     done_at: dict[str, float] = {}
+    ends = [e.time for e in view.of("cancel")]  # and every completing save's, below
     for e in saves:
-        if e.value.get("done") and e.task not in done_at:
-            done_at[e.task] = e.time
+        if e.value.get("done"):
+            ends.append(e.time)
+            if e.task not in done_at:
+                done_at[e.task] = e.time
     submits = view.submits
-    latencies = sorted(done_at[t] - submits[t].time for t in done_at if t in submits)
-    ends = [e.time for e in saves if e.value.get("done")] + [e.time for e in view.of("cancel")]
-    starts = [e.time for e in view.submits.values()]
+    latencies = sorted([at - submits[t].time for t, at in done_at.items() if t in submits])
+    starts = [e.time for e in submits.values()]
     return {
         "tasks": len(final) or len(view.submits),
         "completed": statuses[COMPLETED],

@@ -286,24 +286,51 @@ def to_json(value: Any, what: str, max_bytes: int = MAX_VALUE_BYTES) -> str | No
         raise ValueError(f"{what} must be a JSON value: {exc}") from None
     if len(text) > max_bytes:
         raise ValueError(f"{what} is {len(text)} bytes as JSON, more than the limit {max_bytes}")
-    # Cheap first: a value with few brackets cannot nest deeply; only then walk it.
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
+    # Cheap first: a short text or one with few brackets cannot nest deeply; only then walk it.
+    if (
+        len(text) > 2 * MAX_JSON_DEPTH
+        and text.count("[") + text.count("{") > MAX_JSON_DEPTH
+        and _depth(value) > MAX_JSON_DEPTH
+    ):
         raise ValueError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
     return text
+
+
+#: Short JSON text -> its value, for the values a shallow copy copies (an object or an array
+#: of scalars): the same few results are read back again and again (every final record of a
+#: simulation holds one), and copying is cheaper than parsing. Its values are never handed out.
+_FLAT_VALUES: dict[str, Any] = {}
+#: At most this many texts, of at most this many characters, are kept.
+_FLAT_VALUES_MAX, _FLAT_TEXT_MAX = 4096, 200
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
 def from_json(text: str | None) -> Any:
     """The value stored as ``text`` (None stays None); each call returns a fresh copy."""
     if text is None:
         return None
+    if text.__class__ is not str:
+        return json.loads(text)
+    known = _FLAT_VALUES.get(text)
+    if known is not None:
+        return known.copy()
     # json.loads's own scanner, called directly: text that is exactly one JSON value (what
     # to_json writes) parses to the same value; anything else goes through json.loads, for the
     # same value or the same error.
-    if text.__class__ is str:
-        try:
-            value, end = _SCAN(text, 0)
-        except Exception:
-            return json.loads(text)
-        if end == len(text):
-            return value
-    return json.loads(text)
+    try:
+        value, end = _SCAN(text, 0)
+    except Exception:
+        return json.loads(text)
+    if end != len(text):
+        return json.loads(text)
+    cls = value.__class__
+    if (
+        (cls is dict or cls is list)
+        and end <= _FLAT_TEXT_MAX
+        and len(_FLAT_VALUES) < _FLAT_VALUES_MAX
+    ):
+        scalars = _SCALAR_TYPES
+        if all(v.__class__ in scalars for v in (value.values() if cls is dict else value)):
+            _FLAT_VALUES[text] = value
+            return value.copy()
+    return value

@@ -115,9 +115,10 @@ class SqlLedger:
         sql = self.q.CLAIM_ONE[self.max_attempts is not None]
         while True:
             now = float(self.clock())
+            until = now + ttl
             params = {
                 "worker": worker,
-                "until": now + ttl,
+                "until": until,
                 "now": now,
                 "task_id": task_id,
                 "max": self.max_attempts,
@@ -125,16 +126,13 @@ class SqlLedger:
             rows = self._rows(sql, params)
             if rows:
                 self._wrote()
-                # _lease inline: this is the hot path of every worker.
-                task_id, worker, epoch, step, lease_until, checkpoint, attempts, status = rows[0]
+                # The rest of the lease is this claim's own: it stored worker and lease end.
+                epoch, step, checkpoint, attempts, status = rows[0]
                 if status == DEAD:
                     raise TerminalTask(task_id, DEAD)
                 if checkpoint is not None:
                     checkpoint = from_json(checkpoint)
-                # float(): SQLite hands a whole-number REAL back from RETURNING as an integer.
-                return new_lease(
-                    task_id, worker, epoch, step, float(lease_until), checkpoint, attempts
-                )
+                return new_lease(task_id, worker, epoch, step, until, checkpoint, attempts)
             # Refused. Say why; the reason is read after the fact, so if another process made
             # the task claimable in between (a release), simply try again.
             record = self._get_or_none(task_id)

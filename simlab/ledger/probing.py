@@ -27,7 +27,7 @@ def bare_claim_save(ledger: SqlLedger, task_id: str) -> bool:
     other's."""
     conn = getattr(ledger, "_cur", None) or ledger._db  # psycopg: a cursor; sqlite3: the db
     claim = {"worker": "bench", "until": 1e300, "now": 0.0, "task_id": task_id, "max": None}
-    epoch = conn.execute(ledger.q.CLAIM_ONE[0], claim).fetchall()[0][2]
+    epoch = conn.execute(ledger.q.CLAIM_ONE[0], claim).fetchall()[0][0]  # CLAIMED_COLUMNS
     save = {"step": 1, "result": None, "checkpoint": None, "now": 0.0}
     saved = (
         conn.execute(ledger.q.SAVE_DONE, {**save, "task_id": task_id, "epoch": epoch}).rowcount == 1

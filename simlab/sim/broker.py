@@ -121,6 +121,15 @@ class Broker:
         """The task needs no more deliveries (it is completed, cancelled or dead)."""
         self._acked.add(task)
 
+    def close(self) -> None:
+        """The run is over: forget the waiting workers, the messages and whom the broker asks
+        about faults (so no reference cycle runs through the broker)."""
+        for getter in self._getters:
+            getter.callbacks = None
+        self._getters.clear()
+        self._ready.clear()
+        self._faults_on = self._decide = None
+
     @property
     def queued(self) -> int:
         """Messages waiting for a worker."""

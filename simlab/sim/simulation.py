@@ -25,21 +25,20 @@ import functools
 import gc
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import simpy
 
 from simlab.checker.history import History
 from simlab.checker.model import NO_LIMIT
-from simlab.checker.rules import Finding
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
 from simlab.sim.broker import Broker
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
+from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
 from simlab.sim.sending import Sender
@@ -53,190 +52,6 @@ __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
-
-
-@dataclass
-class Result:
-    """What one run produced: the history, the verdict and the numbers a learner looks at first.
-
-    ``violations`` is empty when every invariant held; ``coverage`` says which interesting cases
-    the run really reached (a run with no stale commit proves little about fencing). Both, with
-    ``warnings`` and ``metrics``, come from :func:`simlab.checker.checker.check`. ``final`` is the
-    ledger's last record of every task; ``completed``/``cancelled``/``dead``/``unfinished`` count
-    them. ``stale_rejected`` counts saves the fence refused. ``sent`` and ``duplicate_sends``
-    come from the external mailbox (``mailbox`` maps each idempotency key to the e-mails that
-    really arrived). ``crashes``, ``redeliveries`` and ``duplicates`` (extra copies the broker
-    enqueued) count faults. ``replay`` is the ``simlab simulate`` command line for this run.
-
-    With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
-    cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
-    ``doc_edits`` the document versions the editor published.
-
-    ``lost_emails`` counts e-mails whose key was recorded (``record_effect`` said "send") but
-    that never reached the mailbox: a crash between the record and the send
-    (``record_crash_rate``). Recording first makes e-mails *at most once*: never two, but one
-    may be lost; sending without keys (``idempotency_keys=False``) is *at least once*: never
-    lost, but sometimes two. ``outdated_emails`` counts e-mails that left citing a document
-    version that was no longer current (the agent workload, with a ``recheck_gap``). Both come
-    from the history (:func:`simlab.checker.measures.metrics`).
-
-    ``schedule`` is the :class:`~simlab.sim.schedule.Schedule` of the faults that struck, in order:
-    ``simulate(r.scenario, seed=r.seed, schedule=r.schedule)`` replays the run byte for byte, and
-    ``r.schedule.save(path)`` writes it for ``simlab simulate --schedule``.
-    ``fault_positions[i]`` is the history index at which ``schedule.faults[i]`` struck.
-    ``unreached`` lists the faults of a given schedule that never struck (the run never came to
-    their point: a step past the fault horizon, a second attempt that never happened); each is
-    also one line of ``warnings``, so no scheduled fault vanishes without a word.
-    ``findings`` are the violations with the letter of the rule each breaks and the history
-    index where it broke (:class:`simlab.checker.rules.Finding`), in the order of ``violations``;
-    ``effects`` the e-mail keys the ledger recorded, per task (``ledger.effects(task)``).
-    """
-
-    scenario: Scenario
-    seed: int
-    history: History
-    violations: Sequence[str]
-    warnings: list[str]
-    coverage: dict[str, int]
-    metrics: dict[str, float | int]
-    final: list[TaskRecord]
-    completed: int
-    cancelled: int
-    dead: int
-    unfinished: int
-    stale_rejected: int
-    sent: int
-    duplicate_sends: int
-    crashes: int
-    redeliveries: int
-    duplicates: int
-    end_time: float
-    replay: str
-    mailbox: dict[str, int] = field(repr=False, default_factory=dict)
-    needs_review: int = 0
-    review_codes: dict[str, int] = field(default_factory=dict)
-    doc_edits: int = 0
-    lost_emails: int = 0
-    outdated_emails: int = 0
-    schedule: Schedule | None = field(default=None, repr=False)
-    fault_positions: list[int] = field(default_factory=list, repr=False)
-    unreached: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    findings: list[Finding] = field(default_factory=list, repr=False)
-    effects: dict[str, list[Effect]] = field(default_factory=dict, repr=False)
-
-    @property
-    def ok(self) -> bool:
-        """True when no invariant was violated."""
-        return not self.violations
-
-    @property
-    def variant(self) -> str:
-        return self.scenario.variant
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary (the history is left out: use ``history.to_jsonl()``)."""
-        return {
-            "seed": self.seed,
-            "variant": self.scenario.variant,
-            "ok": self.ok,
-            "tasks": self.scenario.tasks,
-            "completed": self.completed,
-            "cancelled": self.cancelled,
-            "dead": self.dead,
-            "unfinished": self.unfinished,
-            "stale_rejected": self.stale_rejected,
-            "sent": self.sent,
-            "duplicate_sends": self.duplicate_sends,
-            "lost_emails": self.lost_emails,
-            "crashes": self.crashes,
-            "redeliveries": self.redeliveries,
-            "duplicate_deliveries": self.duplicates,
-            "events": len(self.history),
-            "end_time": self.end_time,
-            "violations": list(self.violations),
-            "warnings": list(self.warnings),
-            "coverage": dict(self.coverage),
-            "metrics": dict(self.metrics),
-            "replay": self.replay,
-            **self._agent_dict(),
-        }
-
-    def _agent_dict(self) -> dict[str, Any]:
-        if self.scenario.workload != "agent":
-            return {}
-        return {
-            "workload": "agent",
-            "needs_review": self.needs_review,
-            "review_codes": dict(self.review_codes),
-            "doc_edits": self.doc_edits,
-            "outdated_emails": self.outdated_emails,
-        }
-
-    def summary(self, limit: int = 5) -> str:
-        """A few lines for a terminal: what ran, what happened, the verdict and the replay."""
-        s = self.scenario
-        cov = self.coverage
-        lines = [
-            f"simlab: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, ttl {s.ttl:g}, "
-            f"variant {s.variant}, seed {self.seed}",
-            f"  {self.completed} completed, {self.cancelled} cancelled, {self.dead} dead, "
-            f"{self.unfinished} unfinished at t={self.end_time:.1f} ({len(self.history)} events)",
-            f"  faults: {self.crashes} crashes ({cov.get('crashes_after_effect', 0)} after an "
-            f"e-mail), {self.duplicates} duplicate deliveries, {self.redeliveries} redeliveries",
-            f"  fence: {self.stale_rejected} saves refused, "
-            f"{cov.get('leases_expired', 0)} leases taken over after expiry",
-            f"  mailbox: {self.sent} e-mails sent, {self.duplicate_sends} duplicates"
-            + (f", {self.lost_emails} lost" if self.lost_emails or s.record_crash_rate else ""),
-        ]
-        if s.workload == "agent":
-            codes = ", ".join(f"{c} {n}" for c, n in self.review_codes.items()) or "none"
-            lines.append(
-                f"  agent: {self.needs_review} stopped for review ({codes}), "
-                f"{self.doc_edits} document edits"
-                + (
-                    f", {self.outdated_emails} e-mails citing an outdated version"
-                    if self.outdated_emails or s.recheck_gap
-                    else ""
-                )
-            )
-        if self.ok:
-            lines.append("verdict: OK, every invariant held.")
-        else:
-            lines.append(f"verdict: {len(self.violations)} VIOLATION(S)")
-            lines += [f"  - {v}" for v in self.violations[:limit]]
-            if len(self.violations) > limit:
-                lines.append(f"  ... and {len(self.violations) - limit} more.")
-        lines += [f"warning: {w}" for w in self.warnings]
-        lines.append(f"replay: {self.replay}")
-        return "\n".join(lines)
-
-
-def replay_command(scenario: Scenario, seed: int) -> str:
-    """The one-line ``simlab simulate`` command that reproduces a run: the fields that differ
-    from the defaults, or ``--faults all`` and the fields that differ from
-    :meth:`Scenario.adversarial` when that is shorter."""
-    parts = ["simlab", "simulate", "--seed", str(seed)]
-    changed = scenario.non_defaults()
-    preset = Scenario.adversarial()
-    from_preset = {
-        f.name: getattr(scenario, f.name)
-        for f in fields(Scenario)
-        if getattr(scenario, f.name) != getattr(preset, f.name)
-    }
-    if len(from_preset) + 1 < len(changed):
-        parts += ["--faults", "all"]
-        changed = from_preset
-    for name, value in changed.items():
-        parts += ["--" + name.replace("_", "-"), _arg(value)]
-    return " ".join(parts)
-
-
-def _arg(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
 
 
 def played(
@@ -421,15 +236,33 @@ class _Run:
 
     def run(self) -> None:
         env, sc = self.env, self.scenario
-        env.process(self.arrivals())
+        #: the generators of the run's processes (see :meth:`dismantle`)
+        self.processes = [self.arrivals()]
         env.timeout(self.horizon).callbacks.append(self.faults_off)
         if self.agent is not None and self.nemesis.has_edits:
-            env.process(self.agent.editor(self))
+            self.processes.append(self.agent.editor(self))
         #: the workers, in the order they start
         self.workers = [self.worker_class(f"w{i}", self) for i in range(1, sc.workers + 1)]
-        for worker in self.workers:
-            env.process(worker.run())
+        self.processes += [worker.run() for worker in self.workers]
+        for process in self.processes:
+            env.process(process)
         env.run(until=sc.cap)
+
+    def dismantle(self) -> None:
+        """Break the reference cycles of a run that is over (its processes, the events they
+        wait for and the state they share point at one another), so that refcounting frees all
+        of it once its results are dropped: a run leaves no garbage for the cycle collector.
+        The run cannot go on afterwards."""
+        for process in self.processes:
+            process.close()
+        env = self.env
+        for *_, event in env._queue:  # SimPy's schedule: (time, priority, id, event)
+            event.callbacks = None
+        vars(env).clear()  # the schedule and the methods SimPy binds to the environment
+        self.broker.close()
+        for worker in self.workers:
+            worker.sim = None
+        self.nemesis.run = None
 
 
 def judged_as(scenario: Scenario) -> dict[str, Any]:
@@ -477,15 +310,24 @@ def simulate(
         raise ValueError(f"seed must be an integer, got {seed!r}")
     schedule = _as_schedule(schedule, scenario, seed)
     factory = ledger or _default_ledger(scenario.variant)
-    with _collector_paused():
+    with _collector_paused(promote=True):
         env = simpy.Environment()
         store = ledger_for(factory, clock_of(env), scenario)
         run, final, effects = played(
             store, lambda: _Run(env, scenario, seed, store, schedule, sender)
         )
+        try:
+            verdict = check(run.history, final, effects=effects, **judged_as(scenario))
+            return _result(run, final, effects, verdict, schedule)
+        finally:
+            run.dismantle()
 
-        history = run.history
-        verdict = check(history, final, effects=effects, **judged_as(scenario))
+
+def _result(
+    run: _Run, final: list[TaskRecord], effects: dict, verdict: Any, schedule: Schedule | None
+) -> Result:
+    """The :class:`Result` of ``run`` (over, not yet dismantled), judged as ``verdict``."""
+    scenario, seed, history = run.scenario, run.seed, run.history
     struck = {fault_key(f) for f in run.nemesis.faults}
     unreached = (
         [] if schedule is None else [dict(f) for f in schedule.faults if fault_key(f) not in struck]
@@ -550,18 +392,26 @@ def _definer(obj: object, name: str) -> type | None:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused(promote: bool = False) -> Iterator[None]:
     """Pause Python's cycle collector while a run builds its history, then resume it.
 
     A run allocates objects by the hundred thousand and keeps most of them (the history, the
     records); every collection of the oldest generation walks all that are alive, so the
     collector's cost grows faster than the run. Refcounting still frees every acyclic object at
-    once; the few cycles a run leaves behind are collected after it.
+    once. With ``promote`` (for a run that leaves no cycles: :meth:`_Run.dismantle`), the
+    objects alive at the end move to the oldest generation at once, instead of being walked by
+    the young collection that the first allocation after the pause would run: what a run keeps
+    is long-lived. Without it, the few cycles a run leaves behind are collected after it.
     """
     was_enabled = gc.isenabled()
+    # Someone else's frozen objects (gc.freeze) must stay frozen: then nothing is promoted.
+    promote = promote and gc.get_freeze_count() == 0
     gc.disable()
     try:
         yield
+        if promote:
+            gc.freeze()  # every tracked object to the permanent generation (no walk) ...
+            gc.unfreeze()  # ... and from there to the oldest one, as if it had aged
     finally:
         if was_enabled:
             gc.enable()

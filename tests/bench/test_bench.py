@@ -44,7 +44,7 @@ def test_does_each_schema_variant_differ_from_the_ledger_in_what_it_says():
         db = _database(ddl, ["t1"])
         claim = {"worker": "w", "until": 9.0, "now": 0.0, "task_id": "t1", "max": None}
         (row,) = db.execute(q.CLAIM_ONE[0], claim).fetchall()
-        save = {"step": 1, "result": None, "checkpoint": None, "now": 1.0, "epoch": row[2]}
+        save = {"step": 1, "result": None, "checkpoint": None, "now": 1.0, "epoch": row[0]}
         assert db.execute(q.SAVE_DONE, {**save, "task_id": "t1"}).rowcount == 1
         db.close()
 

@@ -217,3 +217,19 @@ def test_does_an_in_memory_ledger_use_small_pages_and_a_file_the_default(tmp_pat
     with Ledger(copy, clock=Clock()) as reopened:
         reopened.submit("t2")
         assert [r.task_id for r in reopened.tasks()] == ["t1", "t2"]
+
+
+def test_does_a_numbered_statement_bind_what_its_named_form_binds():
+    from simlab.ledger.sqlite import statements
+    from simlab.ledger.sqlite.ledger import _NUMBERED, _numbered
+
+    text, pick = _numbered("UPDATE t SET a = :now, b = :until WHERE id = :task_id AND c = :now")
+    assert text == "UPDATE t SET a = ?1, b = ?2 WHERE id = ?3 AND c = ?1"
+    assert pick({"task_id": "t1", "until": 2.0, "now": 1.0, "unused": 0}) == (1.0, 2.0, "t1")
+    assert _numbered("SELECT 1 FROM tasks WHERE task_id = :task_id")[1]({"task_id": "x"}) == ("x",)
+    assert _numbered("SELECT COUNT(*) FROM tasks")[1]({}) == ()
+    # every statement the contract runs has its numbered form, with no name left in it
+    q = statements
+    for sql in (q.SUBMIT, q.SAVE, q.HEARTBEAT, q.GET, *q.CLAIM_ONE, *q.CLAIM_NEXT, q.RECORD_EFFECT):
+        numbered, _ = _NUMBERED[sql]
+        assert ":" not in numbered and "?1" in numbered

@@ -105,6 +105,12 @@ def test_does_json_storage_give_json_s_text_values_and_errors_after_a_refused_va
     first = from_json('{"a": [1]}')
     assert first == {"a": [1]} and first is not from_json('{"a": [1]}')  # fresh copies
     assert from_json(' {"a": 1} ') == {"a": 1} and from_json(None) is None
+    # a flat value read back again is still a fresh copy, unchanged by what a reader did to it
+    for text, value in [('{"worker": "w1", "epoch": 2}', {"worker": "w1", "epoch": 2}),
+                        ('[1, "b", null]', [1, "b", None])]:  # fmt: skip
+        mine = from_json(text)
+        mine.clear()
+        assert from_json(text) == value and from_json(text) is not from_json(text)
     for text in ['{"a": 1} x', "", "\ufeff1", "{"]:
         with pytest.raises(ValueError):
             from_json(text)

@@ -77,3 +77,42 @@ def test_does_a_run_leave_the_cycle_collector_as_it_found_it(enabled):
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        Scenario.adversarial().with_(tasks=12),
+        Scenario(tasks=8, variant="racy-claim", pause_rate=0.2),
+        Scenario(tasks=4, workload="agent"),
+    ],
+    ids=["adversarial", "racy-claim", "agent"],
+)
+def test_does_a_run_leave_no_garbage_for_the_cycle_collector(scenario):
+    """simulate moves what a run keeps straight to the oldest generation, which is collected
+    rarely: a run must leave no reference cycle, or its garbage would pile up there."""
+    import gc
+
+    from simlab.ledger.memory import MemoryLedger
+
+    gc.collect()
+    for ledger in (None, lambda clock: MemoryLedger(clock=clock)):
+        if ledger is not None and scenario.variant != "fenced":
+            continue
+        result = simulate(scenario, seed=3, ledger=ledger)
+        replayed = simulate(scenario, seed=3, ledger=ledger, schedule=result.schedule)
+        assert history_digest(replayed.history) == history_digest(result.history)
+        del result, replayed
+        assert gc.collect() == 0
+
+
+def test_does_a_run_leave_objects_someone_froze_frozen():
+    import gc
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        simulate(Scenario(tasks=5), seed=1)
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()

@@ -14,6 +14,9 @@ TASK_COLUMNS = (
     "worker, goal, created_at, updated_at"
 )
 LEASE_COLUMNS = "task_id, worker, epoch, step, lease_until, checkpoint, attempts, status"
+#: What a claim by ID returns: the rest of the lease is the claim's own task ID, worker and
+#: lease end (each read column costs the driver a conversion).
+CLAIMED_COLUMNS = "epoch, step, checkpoint, attempts, status"
 
 SUBMIT = """
     INSERT INTO simlab_tasks (task_id, tenant, goal, status, created_at, updated_at)
@@ -38,7 +41,7 @@ _SET_CLAIM_OR_DEAD = """
         lease_until = CASE WHEN attempts >= %(max)s THEN NULL ELSE %(until)s END,
         updated_at  = %(now)s
 """
-_BY_ID = f"WHERE task_id = %(task_id)s AND {_CLAIMABLE} RETURNING {LEASE_COLUMNS}"
+_BY_ID = f"WHERE task_id = %(task_id)s AND {_CLAIMABLE} RETURNING {CLAIMED_COLUMNS}"
 # The next task: the oldest claimable row that no other transaction has locked. SKIP LOCKED
 # lets many workers claim at once without queueing behind one another on the same row; the
 # outer condition is checked again on the locked row. Health probes (their tenant) are never

@@ -39,7 +39,9 @@ nothing.
 
 from __future__ import annotations
 
+import operator
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -60,6 +62,35 @@ __all__ = ["Ledger", "CHECKPOINT_EVERY"]
 #: SQLite's default automatic checkpoint (1000 pages) for one process.
 CHECKPOINT_EVERY = 400
 _NEVER = 2**62
+
+
+def _numbered(sql: str) -> tuple[str, Callable[[dict], tuple]]:
+    """``sql`` with its named parameters (``:task_id``) numbered (``?1``), and the function
+    that picks their values from a dict of named parameters, in that order. SQLite binds a
+    tuple by position without looking up each name as a new string in the dict."""
+    names: list[str] = []
+
+    def number(found: re.Match) -> str:
+        if found.group(1) not in names:
+            names.append(found.group(1))
+        return f"?{names.index(found.group(1)) + 1}"
+
+    text = re.sub(r"(?<![:\w]):([A-Za-z_]\w*)", number, sql)
+    if not names:
+        return text, lambda params: ()
+    if len(names) == 1:
+        name = names[0]
+        return text, lambda params: (params[name],)
+    return text, operator.itemgetter(*names)
+
+
+#: Each statement of the contract (named parameters) -> its numbered form and value picker.
+_NUMBERED = {
+    sql: _numbered(sql)
+    for value in vars(stmt).values()
+    for sql in (value if isinstance(value, tuple) else (value,))
+    if isinstance(sql, str) and sql.lstrip().split(None, 1)[0] in ("SELECT", "INSERT", "UPDATE")
+}
 
 
 class Ledger(SqlLedger):
@@ -156,16 +187,23 @@ class Ledger(SqlLedger):
 
     def _rows(self, sql: str, params: dict) -> list[tuple]:
         """All rows of one statement (run to completion, so a write commits before we return);
-        SQLite's errors as :class:`LedgerError`."""
+        SQLite's errors as :class:`LedgerError`. A statement of the contract runs in its
+        numbered form."""
+        numbered = _NUMBERED.get(sql)
         try:
-            return self._cursor.execute(sql, params).fetchall()
+            if numbered is None:
+                return self._cursor.execute(sql, params).fetchall()
+            return self._cursor.execute(numbered[0], numbered[1](params)).fetchall()
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 
     def _count(self, sql: str, params: dict) -> int:
         """Rows changed by one statement; SQLite's errors as :class:`LedgerError`."""
+        numbered = _NUMBERED.get(sql)
         try:
-            return self._cursor.execute(sql, params).rowcount
+            if numbered is None:
+                return self._cursor.execute(sql, params).rowcount
+            return self._cursor.execute(numbered[0], numbered[1](params)).rowcount
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 

@@ -23,6 +23,9 @@ TASK_COLUMNS = (
     "worker, goal, created_at, updated_at"
 )
 LEASE_COLUMNS = "task_id, worker, epoch, step, lease_until, checkpoint, attempts, status"
+#: What a claim by ID returns: the rest of the lease is the claim's own task ID, worker and
+#: lease end (each read column costs the driver a conversion).
+CLAIMED_COLUMNS = "epoch, step, checkpoint, attempts, status"
 
 # The claim is one statement, so the lease check, the epoch bump and the read of the new epoch
 # cannot be separated. A task is claimable when queued, or running with a lease that ran out
@@ -42,7 +45,7 @@ SET_CLAIM_OR_DEAD = """
         lease_until = CASE WHEN attempts >= :max THEN NULL ELSE :until END,
         updated_at  = :now
 """
-BY_ID = f"WHERE task_id = :task_id AND {CLAIMABLE} RETURNING {LEASE_COLUMNS}"
+BY_ID = f"WHERE task_id = :task_id AND {CLAIMABLE} RETURNING {CLAIMED_COLUMNS}"
 OLDEST = f"""
     WHERE seq = (SELECT seq FROM tasks WHERE (status = 'queued' OR status = 'running')
                  AND {CLAIMABLE} AND tenant <> '{PROBE_TENANT}'
