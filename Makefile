@@ -78,9 +78,10 @@ test: $(STAMP) sandbox-tool
 # `make test` (whose modules go whole to one process).
 # Its temporary files (pytest's tmp_path and every tempfile, in the tests and the processes they
 # start) live in a folder of its own in memory (under FAST_TMP, /dev/shm where there is one),
-# removed when it ends: the lane opens and closes thousands of SQLite files, and on a disk each
-# close waits for the disk, which on a busy machine costs more than the tests' own work. No test
-# of this lane starts a jail; `make test` keeps the system's temporary folder.
+# open to all as /tmp is (a test may act as another user), removed when it ends: the lane opens
+# and closes thousands of SQLite files, and on a disk each close waits for the disk, which on a
+# busy machine costs more than the tests' own work. No test of this lane starts a jail (whose
+# /dev is its own); `make test` keeps the system's temporary folder.
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
@@ -88,10 +89,8 @@ FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cachepr
 test-fast: $(STAMP)
 	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \
 	TMPDIR=$$(mktemp -d "$$dir/simlab-test-fast.XXXXXX") || exit 1; export TMPDIR; \
-	trap 'rm -rf "$$TMPDIR"' EXIT INT TERM; echo "temporary files: $$TMPDIR (removed at the end)"; \
-	echo '$(FAST_PYTEST) $(FAST_XDIST) -m "$(FAST) and not serial"'; \
+	trap 'rm -rf "$$TMPDIR"' EXIT INT TERM; chmod 1777 "$$TMPDIR"; set -x; \
 	$(FAST_PYTEST) $(FAST_XDIST) -m "$(FAST) and not serial" && \
-	echo '$(FAST_PYTEST) -m "$(FAST) and serial"' && \
 	$(FAST_PYTEST) -m "$(FAST) and serial"
 
 lab: $(STAMP)
