@@ -85,13 +85,16 @@ test: $(STAMP) sandbox-tool
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
+# The serial part collects only the modules that hold serial tests (tests/lanes.py: a serial test
+# elsewhere stops every session), not every test module to find a handful.
+SERIAL_MODULES = $(shell grep -rlF --include='test_*.py' 'mark.serial' tests)
 FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval
 test-fast: $(STAMP)
 	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \
 	TMPDIR=$$(mktemp -d "$$dir/simlab-test-fast.XXXXXX") || exit 1; export TMPDIR; \
 	trap 'rm -rf "$$TMPDIR"' EXIT INT TERM; chmod 1777 "$$TMPDIR"; set -x; \
 	$(FAST_PYTEST) $(FAST_XDIST) -m "$(FAST) and not serial" && \
-	$(FAST_PYTEST) -m "$(FAST) and serial"
+	$(FAST_PYTEST) -m "$(FAST) and serial" $(SERIAL_MODULES)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.
