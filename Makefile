@@ -9,6 +9,11 @@ STAMP  := $(VENV)/.installed
 # processes and files, so they run alone afterwards. `make test XDIST=` runs everything serially.
 XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
+# The modules holding the serial tests: the serial parts of `make test` and `make test-fast`
+# collect only these (tests/lanes.py: a serial test elsewhere stops every session), not every
+# test module to find a handful.
+SERIAL_MODULES = $(shell grep -rlF --include='test_*.py' 'mark.serial' tests)
+
 .PHONY: demo test test-fast lab app lint exercises bench clean sandbox-tool docs
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
@@ -62,7 +67,7 @@ test: $(STAMP) sandbox-tool
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/simlab translate --check
 	$(BIN)/python -m pytest $(XDIST) -m "not serial"
-	$(BIN)/python -m pytest -m serial
+	$(BIN)/python -m pytest -m serial $(SERIAL_MODULES)
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
@@ -85,9 +90,6 @@ test: $(STAMP) sandbox-tool
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
-# The serial part collects only the modules that hold serial tests (tests/lanes.py: a serial test
-# elsewhere stops every session), not every test module to find a handful.
-SERIAL_MODULES = $(shell grep -rlF --include='test_*.py' 'mark.serial' tests)
 FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval
 test-fast: $(STAMP)
 	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \

@@ -131,19 +131,22 @@ def test_does_a_serial_test_in_a_module_not_saying_so_stop_the_session(tmp_path,
     one some other way stops the session at collection, naming the marker to write."""
     hidden, said = tmp_path / "test_hidden.py", tmp_path / "test_said.py"
     hidden.write_text("@getattr(pytest.mark, 'ser' + 'ial')\ndef test_x(): pass\n")
-    said.write_text("@pytest.mark.serial\ndef test_y(): pass\n")
+    said.write_text(f"@pytest.{lanes.SERIAL_SPELLING}\ndef test_y(): pass\n")
     monkeypatch.setattr(lanes, "_unspelled", set())
     for item in (_Collected(said, True), _Collected(hidden, False)):
         lanes.serial_spelled(item)
     lanes.check_serial_spelled()  # nothing to say
     lanes.serial_spelled(_Collected(hidden, True))
-    with pytest.raises(pytest.UsageError, match=r"test_hidden\.py.*@pytest\.mark\.serial"):
+    written = re.escape(f"@pytest.{lanes.SERIAL_SPELLING}")
+    with pytest.raises(pytest.UsageError, match=rf"test_hidden\.py.*{written}"):
         lanes.check_serial_spelled()
 
 
-def test_does_make_test_fast_collect_its_serial_part_from_the_modules_saying_so():
-    recipe = (ROOT / "Makefile").read_text().split("\ntest-fast:")[1].split("\n\n")[0]
+def test_do_the_serial_parts_collect_only_the_modules_saying_so():
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ntest-fast:")[1].split("\n\n")[0]
     assert recipe.rstrip().endswith('-m "$(FAST) and serial" $(SERIAL_MODULES)'), recipe
+    assert "pytest -m serial $(SERIAL_MODULES)\n" in makefile.split("\ntest:")[1]
     found = subprocess.run(
         ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
         input="show:\n\t@echo $(SERIAL_MODULES)\n",
