@@ -9,6 +9,11 @@ STAMP  := $(VENV)/.installed
 # processes and files, so they run alone afterwards. `make test XDIST=` runs everything serially.
 XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
+# The modules holding the serial tests: the serial parts of `make test` and `make test-fast`
+# collect only these (tests/lanes.py: a serial test elsewhere stops every session), not every
+# test module to find a handful.
+SERIAL_MODULES = $(shell grep -rlF --include='test_*.py' 'mark.serial' tests)
+
 .PHONY: demo test test-fast lab app lint exercises bench clean sandbox-tool docs
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
@@ -62,7 +67,7 @@ test: $(STAMP) sandbox-tool
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/simlab translate --check
 	$(BIN)/python -m pytest $(XDIST) -m "not serial"
-	$(BIN)/python -m pytest -m serial
+	$(BIN)/python -m pytest -m serial $(SERIAL_MODULES)
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
 	$(BIN)/python -m pytest $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
@@ -76,12 +81,22 @@ test: $(STAMP) sandbox-tool
 # one by one (worksteal), which balances the processes better than whole modules; a module's
 # fixture may then be built once in each process, cheap here, unlike the graded corpora of
 # `make test` (whose modules go whole to one process).
+# Its temporary files (pytest's tmp_path and every tempfile, in the tests and the processes they
+# start) live in a folder of its own in memory (under FAST_TMP, /dev/shm where there is one),
+# open to all as /tmp is (a test may act as another user), removed when it ends: the lane opens
+# and closes thousands of SQLite files, and on a disk each close waits for the disk, which on a
+# busy machine costs more than the tests' own work. No test of this lane starts a jail (whose
+# /dev is its own); `make test` keeps the system's temporary folder.
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
+FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
+FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval
 test-fast: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(FAST_XDIST) -q -p no:cacheprovider \
-	  -p no:nbval -m "$(FAST) and not serial"
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval -m "$(FAST) and serial"
+	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \
+	TMPDIR=$$(mktemp -d "$$dir/simlab-test-fast.XXXXXX") || exit 1; export TMPDIR; \
+	trap 'rm -rf "$$TMPDIR"' EXIT INT TERM; chmod 1777 "$$TMPDIR"; set -x; \
+	$(FAST_PYTEST) $(FAST_XDIST) -m "$(FAST) and not serial" && \
+	$(FAST_PYTEST) -m "$(FAST) and serial" $(SERIAL_MODULES)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=.

@@ -49,6 +49,14 @@ def pytest_collection_modifyitems(items):
     lanes.mark_by_fixture(items)
 
 
+def pytest_itemcollected(item):
+    lanes.serial_spelled(item)  # every item, before a -m expression deselects any
+
+
+def pytest_collection_finish(session):
+    lanes.check_serial_spelled()
+
+
 def set_aside() -> None:
     """Collect the garbage, then set aside (``gc.freeze``) every object still alive.
 

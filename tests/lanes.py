@@ -20,6 +20,12 @@ marker to be remembered:
   with nbval and a Sphinx build of the site run kernels).
 
 So a test that forgets its marker fails in both lanes instead of slowing the fast one down.
+
+The ``serial`` tests (they look at the whole machine, so they run alone, after the rest) are
+collected by ``make test-fast`` only from the modules whose text says :data:`SERIAL_SPELLING`
+(a ``grep``, so that its serial part does not import every test module to find a handful); a
+test marked serial in a module that does not say so stops every session at collection
+(:func:`serial_spelled`), so none can be left out.
 """
 
 from __future__ import annotations
@@ -104,6 +110,29 @@ def configure(config: pytest.Config) -> None:
     for name, what in NEEDS.items():
         config.addinivalue_line("markers", f"{name}: {what} (make test-fast leaves it out)")
     subprocess.Popen.__init__ = _watched_init
+
+
+#: What the text of every module holding a ``serial`` test says (``make test-fast`` greps it).
+SERIAL_SPELLING = "mark.serial"
+#: Modules holding a serial test without saying :data:`SERIAL_SPELLING`, as collected.
+_unspelled: set[str] = set()
+
+
+def serial_spelled(item: pytest.Item) -> None:
+    """Note ``item``'s module if the test is marked ``serial`` but its module's text does not say
+    :data:`SERIAL_SPELLING` (:func:`check_serial_spelled` stops the session)."""
+    if item.get_closest_marker("serial") is None or str(item.path) in _unspelled:
+        return
+    if SERIAL_SPELLING not in item.path.read_text():
+        _unspelled.add(str(item.path))
+
+
+def check_serial_spelled() -> None:
+    if _unspelled:
+        raise pytest.UsageError(
+            f"serial tests in {sorted(_unspelled)}, whose text never says {SERIAL_SPELLING!r}: "
+            "make test-fast would not find them (write @pytest.mark.serial)"
+        )
 
 
 def mark_by_fixture(items: list[pytest.Item]) -> None:

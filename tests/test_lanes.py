@@ -114,3 +114,47 @@ def test_does_make_test_fast_leave_out_exactly_the_lanes_markers():
     whole = makefile.split("\ntest:")[1].split("\n\n")[0]
     assert "$(FAST)" not in whole and "-m" in whole, "make test runs every lane"
     assert set(lanes.NEEDS) == {"jail", "kernel", "server", "browser"}
+
+
+class _Collected:
+    """What :func:`lanes.serial_spelled` reads of a collected test."""
+
+    def __init__(self, path: Path, serial: bool):
+        self.path, self._serial = path, serial
+
+    def get_closest_marker(self, name):
+        return object() if name == "serial" and self._serial else None
+
+
+def test_does_a_serial_test_in_a_module_not_saying_so_stop_the_session(tmp_path, monkeypatch):
+    """``make test-fast`` finds the serial tests by the text of their modules: a module marking
+    one some other way stops the session at collection, naming the marker to write."""
+    hidden, said = tmp_path / "test_hidden.py", tmp_path / "test_said.py"
+    hidden.write_text("@getattr(pytest.mark, 'ser' + 'ial')\ndef test_x(): pass\n")
+    said.write_text(f"@pytest.{lanes.SERIAL_SPELLING}\ndef test_y(): pass\n")
+    monkeypatch.setattr(lanes, "_unspelled", set())
+    for item in (_Collected(said, True), _Collected(hidden, False)):
+        lanes.serial_spelled(item)
+    lanes.check_serial_spelled()  # nothing to say
+    lanes.serial_spelled(_Collected(hidden, True))
+    written = re.escape(f"@pytest.{lanes.SERIAL_SPELLING}")
+    with pytest.raises(pytest.UsageError, match=rf"test_hidden\.py.*{written}"):
+        lanes.check_serial_spelled()
+
+
+def test_do_the_serial_parts_collect_only_the_modules_saying_so():
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ntest-fast:")[1].split("\n\n")[0]
+    assert recipe.rstrip().endswith('-m "$(FAST) and serial" $(SERIAL_MODULES)'), recipe
+    assert "pytest -m serial $(SERIAL_MODULES)\n" in makefile.split("\ntest:")[1]
+    found = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
+        input="show:\n\t@echo $(SERIAL_MODULES)\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=30,
+    )  # fmt: skip
+    spelled = {
+        str(p.relative_to(ROOT))
+        for p in TESTS.rglob("test_*.py")
+        if lanes.SERIAL_SPELLING in p.read_text()
+    }
+    assert set(found.stdout.split()) == spelled and spelled, found.stderr

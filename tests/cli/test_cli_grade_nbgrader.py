@@ -12,12 +12,13 @@ no kernel or jail is needed.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 import textwrap
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -28,8 +29,11 @@ from simlab.grading.queue_store.store import open_queue
 #: nbgrader's commands, as an instructor and two students would run them.
 _NBGRADER = textwrap.dedent(
     """
-    import os, sys
+    import json, os, sys
     from pathlib import Path
+    from simlab.cli import SKIPPED_IMPORTS
+    for name in SKIPPED_IMPORTS:  # what the kit's commands and the tests' processes skip
+        sys.modules.setdefault(name, None)
     import nbformat
     from nbgrader.apps import NbGraderApp
 
@@ -58,16 +62,24 @@ _NBGRADER = textwrap.dedent(
     run(home, "submit", "ps1", "--student=alice")
     run(home, "submit", "ps1", "--student=bob")
     run(course, "collect", "ps1")
+
+    # how nbgrader itself reads each collected timestamp (this process has nbgrader imported)
+    from nbgrader.utils import parse_utc
+    read = {}
+    for student in ("alice", "bob"):
+        text = (course / "submitted" / student / "ps1" / "timestamp.txt").read_text()
+        read[student] = [text, parse_utc(text).isoformat()]
+    (root / "parse_utc.json").write_text(json.dumps(read))
     """
 )
 
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory):
-    """An nbgrader course after ``nbgrader collect ps1``: alice's and bob's submissions."""
-    try:
-        import nbgrader  # noqa: F401
-    except ImportError:
+    """An nbgrader course after ``nbgrader collect ps1``: alice's and bob's submissions; beside
+    it, ``parse_utc.json``: each one's timestamp text and what nbgrader's ``parse_utc`` made of it
+    (nbgrader is imported only in its own process: it imports a Jupyter server's worth)."""
+    if importlib.util.find_spec("nbgrader") is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("nbgrader (a dev dependency) is not installed", pytrace=False)
         pytest.skip("nbgrader is not installed (pip install -e '.[dev]')")
@@ -90,12 +102,13 @@ def _stamp(course, student):
 
 
 def test_is_nbgraders_timestamp_read_as_nbgrader_reads_it(collected):
-    from nbgrader.utils import parse_utc
-
+    by_nbgrader = json.loads((collected.parent / "parse_utc.json").read_text())
     for student in ("alice", "bob"):
         text = _stamp(collected, student)
+        theirs_text, theirs = by_nbgrader[student]
+        assert theirs_text == text
         ours = parse_timestamp(text)
-        assert ours.astimezone(UTC).replace(tzinfo=None) == parse_utc(text), text
+        assert ours.astimezone(UTC).replace(tzinfo=None) == datetime.fromisoformat(theirs), text
 
 
 def test_is_a_collected_course_graded_with_lateness_at_the_boundary(collected, tmp_path, capsys):
