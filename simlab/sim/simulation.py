@@ -310,7 +310,7 @@ def simulate(
         raise ValueError(f"seed must be an integer, got {seed!r}")
     schedule = _as_schedule(schedule, scenario, seed)
     factory = ledger or _default_ledger(scenario.variant)
-    with _collector_paused(promote=True):
+    with _collector_paused():
         env = simpy.Environment()
         store = ledger_for(factory, clock_of(env), scenario)
         run, final, effects = played(
@@ -392,26 +392,19 @@ def _definer(obj: object, name: str) -> type | None:
 
 
 @contextlib.contextmanager
-def _collector_paused(promote: bool = False) -> Iterator[None]:
+def _collector_paused() -> Iterator[None]:
     """Pause Python's cycle collector while a run builds its history, then resume it.
 
     A run allocates objects by the hundred thousand and keeps most of them (the history, the
     records); every collection of the oldest generation walks all that are alive, so the
     collector's cost grows faster than the run. Refcounting still frees every acyclic object at
-    once. With ``promote`` (for a run that leaves no cycles: :meth:`_Run.dismantle`), the
-    objects alive at the end move to the oldest generation at once, instead of being walked by
-    the young collection that the first allocation after the pause would run: what a run keeps
-    is long-lived. Without it, the few cycles a run leaves behind are collected after it.
+    once; a run leaves no cycle behind (:meth:`_Run.dismantle`). The collector's generations are
+    left as they are: they belong to the process (a kernel, a test session), not to the run.
     """
     was_enabled = gc.isenabled()
-    # Someone else's frozen objects (gc.freeze) must stay frozen: then nothing is promoted.
-    promote = promote and gc.get_freeze_count() == 0
     gc.disable()
     try:
         yield
-        if promote:
-            gc.freeze()  # every tracked object to the permanent generation (no walk) ...
-            gc.unfreeze()  # ... and from there to the oldest one, as if it had aged
     finally:
         if was_enabled:
             gc.enable()

@@ -104,15 +104,3 @@ def test_does_a_run_leave_no_garbage_for_the_cycle_collector(scenario):
         assert history_digest(replayed.history) == history_digest(result.history)
         del result, replayed
         assert gc.collect() == 0
-
-
-def test_does_a_run_leave_objects_someone_froze_frozen():
-    import gc
-
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        simulate(Scenario(tasks=5), seed=1)
-        assert gc.get_freeze_count() >= frozen
-    finally:
-        gc.unfreeze()
