@@ -79,10 +79,11 @@ _WORDS = {
 }
 
 
-#: The scope's e-mailing steps, as the certificate says them (``Scenario.effects``).
+#: The scope's e-mailing steps other than the default (the last), as the certificate says them
+#: (``Scenario.effects``).
 _EFFECTS_SAID = {
-    "en": {"all": "every", "none": "no", "last": "the last"},
-    "zh": {"all": "每个步骤都", "none": "没有步骤", "last": "只有最后一步"},
+    "en": {"all": "every", "none": "no"},
+    "zh": {"all": "每个步骤都", "none": "没有步骤"},
 }
 
 

@@ -109,21 +109,16 @@ def scope_scenario(
 
 
 def _horizon(
-    tasks: int,
-    workers: int,
-    steps: int,
-    variant: str,
+    probe: Scenario,
     seed: int,
     factory: LedgerFactory,
     lengths: tuple[float, ...],
     max_faults: int,
     sender: Sender | None = None,
-    max_attempts: int | None = None,
-    effects: str = "last",
 ) -> float:
-    """The scope's fault horizon for ``seed``: the end of its fault-free run plus, per fault,
-    the longest pause or a crash's restart and redelivery, rounded up to a whole time unit."""
-    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects)
+    """The fault horizon for ``seed`` of the scope whose scenario is ``probe`` (its faults off
+    at once): the end of its fault-free run plus, per fault, the longest pause or a crash's
+    restart and redelivery, rounded up to a whole time unit."""
     result = simulate(
         probe, seed=seed, ledger=factory, schedule=Schedule(seed, probe), sender=sender
     )
@@ -348,6 +343,8 @@ def explore(
     lengths = tuple(float(x) for x in lengths)
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
+    # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
+    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
     # here is made anew for every run, since nothing says it can be emptied.
@@ -375,15 +372,8 @@ def explore(
         if jobs > 1:
             search.pool = Forked(jobs, search.forked_run)
         for seed in scope["seeds"]:
-            horizon = _horizon(
-                tasks, workers, steps, variant, seed, factory, lengths, max_faults, sender,
-                max_attempts, effects,
-            )  # fmt: skip
-            horizons[seed] = horizon
-            scenario = scope_scenario(
-                tasks, workers, steps, variant, horizon, max_attempts, effects
-            )
-            found = search.run(scenario, seed)
+            horizon = horizons[seed] = _horizon(probe, seed, factory, lengths, max_faults, sender)
+            found = search.run(probe.with_(fault_horizon=horizon), seed)
             if found is not None:
                 return search.answer(scope, horizons, found)
     except KeyboardInterrupt:
