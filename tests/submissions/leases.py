@@ -628,6 +628,18 @@ KEY_WITHOUT_TASK = _swap(
     _SOLUTION_EFFECT, 'key = f"{lease.task_id}:email:{step}"', 'key = f"email:{step}"'
 )
 
+# Correct: the heartbeat extends lease_until and leaves updated_at as it was (the text asks for
+# lease_until only).
+HEARTBEAT_LEAVES_UPDATED_AT = _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        '"UPDATE tasks SET lease_until = ?, updated_at = ?"',
+        '"UPDATE tasks SET lease_until = ?"',
+    ),
+    "(now + ttl, now, lease.task_id, lease.epoch),",
+    "(now + ttl, lease.task_id, lease.epoch),",
+)
+
 # Any error of the claim counted as a refusal: an unknown task answers "refused" (refuses:
 # "any other error of the claim (an unknown task) is not a refusal").
 CATCH_ALL_LOOP = _swap(_SOLUTION_LOOP, "except (LeaseHeld, TerminalTask):", "except Exception:")
@@ -638,6 +650,7 @@ ANSWERS += [
     ("says-it-sent", "idempotent-send", SAYS_IT_SENT, 3, "expected False"),
     ("key-without-task", "idempotent-send", KEY_WITHOUT_TASK, 8, "name the task"),
     ("catch-all-loop", "worker-loop", CATCH_ALL_LOOP, 5, "unknown task is no refusal"),
+    ("heartbeat-leaves-updated-at", "atomic-claim", HEARTBEAT_LEAVES_UPDATED_AT, 10, "all"),
 ]
 
 #: The answers that foresee their world (in ANSWERS too).
