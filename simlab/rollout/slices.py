@@ -95,11 +95,13 @@ def slice_counts(requests: Sequence[RequestRecord]) -> list[SliceCounts]:
     """Every (tier, kind) slice with a request on either side: baseline and canary (candidate)
     errors and sizes. Fallback (read-only) requests are left out."""
     out = []
+    sides = _sides(requests)
     for tier in TIERS:
         for kind in KINDS:
-            mine = [r for r in requests if (r.tier, r.kind) == (tier, kind)]
-            base = [r for r in mine if r.route == "baseline"]
-            cand = [r for r in mine if r.route == "canary"]
+            base, cand = (
+                sides.get((tier, kind, "baseline"), ()),
+                sides.get((tier, kind, "canary"), ()),
+            )
             if base or cand:
                 name = f"{tier}/{kind}"
                 eb, ec = sum(r.error for r in base), sum(r.error for r in cand)
@@ -111,14 +113,26 @@ def compare_slices(requests: Sequence[RequestRecord], config: Rules) -> list[Sli
     """Like-for-like: each (tier, kind) slice that the candidate served, against baseline
     requests of the same tier and kind. Fallback (read-only) requests are left out."""
     out = []
+    sides = _sides(requests)
     for tier in TIERS:
         for kind in KINDS:
-            base = [
-                r for r in requests if r.route == "baseline" and (r.tier, r.kind) == (tier, kind)
-            ]
-            cand = [r for r in requests if r.route == "canary" and (r.tier, r.kind) == (tier, kind)]
+            cand = sides.get((tier, kind, "canary"))
             if cand:
+                base = sides.get((tier, kind, "baseline"), [])
                 out.append(_compare(tier, kind, base, cand, config))
+    return out
+
+
+def _sides(requests: Sequence[RequestRecord]) -> dict[tuple[str, str, str], list[RequestRecord]]:
+    """The requests by ``(tier, kind, route)``, each list in the order given (one pass)."""
+    out: dict[tuple[str, str, str], list[RequestRecord]] = {}
+    for r in requests:
+        key = (r.tier, r.kind, r.route)
+        side = out.get(key)
+        if side is None:
+            out[key] = [r]
+        else:
+            side.append(r)
     return out
 
 

@@ -114,7 +114,12 @@ class _Rollout:
     """The SimPy part of one run (steps 3 and 4 of the module doc): arrivals, routing, the
     agent's outcome per request and the breaker watching the candidate.
 
-    Every random draw comes from ``rngs`` in a fixed order per arrival, whatever the route.
+    Every random draw comes from ``rngs`` in a fixed order per arrival, whatever the route, so
+    the stream of arrivals is drawn whole before the clock starts (:meth:`arrivals`). Only a
+    canary tenant's request can see or change the breaker (its route depends on the breaker's
+    state when it arrives, and a canary request feeds the breaker when it finishes), so only
+    those requests, and the cooldowns, are SimPy events; a baseline tenant's request is on the
+    baseline whatever happens and is recorded as it arrives, finished ``latency`` later.
     """
 
     def __init__(self, config: CanaryConfig, rngs: dict[str, random.Random], tenants: list[Tenant]):
@@ -138,29 +143,62 @@ class _Rollout:
 
     def run(self) -> list[RequestRecord]:
         """Run until the last request finished; the records sorted by arrival, then tenant."""
-        self.env.process(self.arrivals())
-        self.env.run()
-        self.records.sort(key=lambda r: (r.arrived, r.tenant))
-        return self.records
+        env, records, base_v = self.env, self.records, self.base_v
+        served: dict[tuple[str, tuple[str, ...]], tuple] = {}
+        for arrived, tenant, kind, faults, jitter in self.arrivals():
+            if tenant.canary:
+                # Scheduled from time 0, so it fires at exactly ``arrived``.
+                env.timeout(arrived).callbacks.append(
+                    lambda _, a=(tenant, kind, faults, jitter): self.request(*a)
+                )
+                continue
+            outcome = served.get((kind, faults))
+            if outcome is None:
+                outcome = served[kind, faults] = serve(base_v, kind, faults)
+            error, reasons, tokens, base_latency = outcome
+            latency = round(base_latency * jitter, 6)
+            records.append(
+                RequestRecord(
+                    arrived,
+                    arrived + latency,
+                    tenant.name,
+                    tenant.tier,
+                    kind,
+                    faults,
+                    "baseline",
+                    base_v,
+                    error,
+                    reasons,
+                    tokens,
+                    latency,
+                    False,
+                )
+            )
+        env.run()
+        records.sort(key=lambda r: (r.arrived, r.tenant))
+        return records
 
-    def arrivals(self):
-        """Poisson arrivals until ``duration``; each draws its tenant, kind, faults, jitter."""
-        config, rngs, env = self.config, self.rngs, self.env
+    def arrivals(self) -> list[tuple[float, Tenant, str, tuple[str, ...], float]]:
+        """Poisson arrivals until ``duration``, ``(arrived, tenant, kind, faults, jitter)`` in
+        time order; each arrival draws its gap, tenant, kind, faults and jitter."""
+        config, rngs = self.config, self.rngs
         # Every stream and setting looked up once: this loop runs once per request.
-        arrival, pick_tenant, pick_kind = rngs["arrival"], self.pick_tenant, self.pick_kind
+        gap, pick_tenant, pick_kind = rngs["arrival"].expovariate, self.pick_tenant, self.pick_kind
         outage, mail, injection, latency = (
             rngs["outage"].random,
             rngs["mail"].random,
             rngs["injection"].random,
-            rngs["latency"],
+            rngs["latency"].lognormvariate,
         )
         rate, duration = config.arrival_rate, config.duration
         outage_rate = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
         mail_rate, injection_rate = config.mail_timeout_rate, config.injection_rate
+        out = []
+        now = 0.0
         while True:
-            yield env.timeout(arrival.expovariate(rate))
-            if env.now >= duration:
-                return
+            now += gap(rate)  # the clock a process waiting ``gap`` would reach, to the bit
+            if now >= duration:
+                return out
             tenant = pick_tenant()
             kind = pick_kind()
             # Each fault from its own stream, one draw each per request; tested in the order
@@ -172,8 +210,7 @@ class _Rollout:
                 faults.append("mail-timeout")
             if outage() < outage_rate[tenant.tier]:
                 faults.append("outage")
-            jitter = latency.lognormvariate(0.0, 0.25)
-            self.request(tenant, kind, tuple(faults), jitter)
+            out.append((now, tenant, kind, tuple(faults), latency(0.0, 0.25)))
 
     def route(self, tenant: Tenant) -> tuple[str, str, bool]:
         """(route, version, probe) of a request arriving now: baseline tenants stay on the
