@@ -51,7 +51,7 @@ from simlab.rollout.breaker import Breaker
 from simlab.rollout.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
 from simlab.rollout.slices import compare_slices, decide, slice_counts
 from simlab.rollout.stats import simpson_paradox
-from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, serve
+from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, new_request_record, serve
 from simlab.rollout.versions import parse_version
 
 __all__ = ["run_canary"]
@@ -158,7 +158,7 @@ class _Rollout:
             error, reasons, tokens, base_latency = outcome
             latency = round(base_latency * jitter, 6)
             records.append(
-                RequestRecord(
+                new_request_record(
                     arrived,
                     arrived + latency,
                     tenant.name,
@@ -241,7 +241,7 @@ class _Rollout:
         rest = (tenant.name, tenant.tier, kind, faults, route, version, error, reasons, tokens)
         rest += (latency, probe)
         env.timeout(latency).callbacks.append(
-            lambda _: self.finished(RequestRecord(arrived, env.now, *rest))
+            lambda _: self.finished(new_request_record(arrived, env.now, *rest))
         )
 
     def finished(self, r: RequestRecord) -> None:
