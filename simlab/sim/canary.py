@@ -38,7 +38,6 @@ Time is SimPy's ``env.now`` (simulated seconds); each random source is its own
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import random
@@ -180,37 +179,31 @@ class _Rollout:
 
     def arrivals(self) -> list[tuple[float, Tenant, str, tuple[str, ...], float]]:
         """Poisson arrivals until ``duration``, ``(arrived, tenant, kind, faults, jitter)`` in
-        time order; each arrival draws its gap, tenant, kind, faults and jitter."""
+        time order. Each source of randomness is a stream of its own with one draw per arrival
+        (the gap before it, its tenant, kind, each fault, its latency jitter), so each stream's
+        draws are made in one go, in arrival order: the same values as drawing them arrival by
+        arrival."""
         config, rngs = self.config, self.rngs
-        # Every stream and setting looked up once: this loop runs once per request.
-        gap, pick_tenant, pick_kind = rngs["arrival"].expovariate, self.pick_tenant, self.pick_kind
-        outage, mail, injection, latency = (
-            rngs["outage"].random,
-            rngs["mail"].random,
-            rngs["injection"].random,
-            rngs["latency"].lognormvariate,
-        )
-        rate, duration = config.arrival_rate, config.duration
-        outage_rate = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
-        mail_rate, injection_rate = config.mail_timeout_rate, config.injection_rate
-        out = []
-        now = 0.0
-        while True:
-            now += gap(rate)  # the clock a process waiting ``gap`` would reach, to the bit
-            if now >= duration:
-                return out
-            tenant = pick_tenant()
-            kind = pick_kind()
-            # Each fault from its own stream, one draw each per request; tested in the order
-            # of their names, so the tuple comes out sorted.
-            faults = []
-            if injection() < injection_rate:
-                faults.append("injection")
-            if mail() < mail_rate:
-                faults.append("mail-timeout")
-            if outage() < outage_rate[tenant.tier]:
-                faults.append("outage")
-            out.append((now, tenant, kind, tuple(faults), latency(0.0, 0.25)))
+        gap, rate, duration = rngs["arrival"].expovariate, config.arrival_rate, config.duration
+        times = []
+        now = gap(rate)  # the clock a process waiting each gap in turn reaches, to the bit
+        while now < duration:
+            times.append(now)
+            now += gap(rate)
+        n = len(times)
+        tenants = self.pick_tenant(n)
+        kinds = self.pick_kind(n)
+        # Each fault from its own stream, one draw each per request, tested in the order of
+        # their names, so a request's tuple comes out sorted.
+        injection, mail, outage = (rngs[name].random for name in ("injection", "mail", "outage"))
+        injected = [injection() < config.injection_rate for _ in times]
+        timed_out = [mail() < config.mail_timeout_rate for _ in times]
+        by_tier = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
+        down = [outage() < by_tier[t.tier] for t in tenants]
+        jitter = rngs["latency"].lognormvariate
+        jitters = [jitter(0.0, 0.25) for _ in times]
+        faults = [_FAULTS[f] for f in zip(injected, timed_out, down, strict=True)]
+        return list(zip(times, tenants, kinds, faults, jitters, strict=True))
 
     def route(self, tenant: Tenant) -> tuple[str, str, bool]:
         """(route, version, probe) of a request arriving now: baseline tenants stay on the
@@ -262,14 +255,27 @@ class _Rollout:
 
 
 def _picker(rng: random.Random, population: Sequence[T], weights: Sequence[float]):
-    """A function drawing one of ``population`` by ``weights`` from ``rng``: what
-    ``rng.choices(population, weights)[0]`` draws (one ``random()`` a pick, bisected into the
-    accumulated weights), with the weights accumulated once instead of at every pick."""
+    """A function drawing ``k`` of ``population`` by ``weights`` from ``rng``: what
+    ``rng.choices(population, weights, k=k)`` draws (one ``random()`` a pick, bisected into the
+    accumulated weights), with the weights accumulated once instead of at every call."""
     cum = list(itertools.accumulate(weights))
-    total, hi, draw = cum[-1] + 0.0, len(population) - 1, rng.random
+    total = cum[-1] + 0.0
     if not (0.0 < total < math.inf):
         raise ValueError(f"weights must have a positive, finite total, got {weights!r}")
-    return lambda: population[bisect.bisect(cum, draw() * total, 0, hi)]
+    return lambda k: rng.choices(population, cum_weights=cum, k=k)
+
+
+#: A request's faults by whether it met each of them, in the order of their names.
+_FAULTS = {
+    (injection, mail, outage): tuple(
+        name
+        for name, met in (("injection", injection), ("mail-timeout", mail), ("outage", outage))
+        if met
+    )
+    for injection in (False, True)
+    for mail in (False, True)
+    for outage in (False, True)
+}
 
 
 def _raw(records: list[RequestRecord]) -> dict[str, float]:
