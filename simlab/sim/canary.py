@@ -48,7 +48,7 @@ import simpy
 
 from simlab.rollout.breaker import Breaker
 from simlab.rollout.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
-from simlab.rollout.slices import compare_slices, decide, slice_counts
+from simlab.rollout.slices import Groups, compare_groups, count_groups, decide, group_requests
 from simlab.rollout.stats import simpson_paradox
 from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, new_request_record, serve
 from simlab.rollout.versions import parse_version
@@ -83,15 +83,16 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
     rollout = _Rollout(config, rngs, tenants)
     records = rollout.run()
     breaker = rollout.breaker
-    slices = compare_slices(records, config)
+    groups = group_requests(records)
+    slices = compare_groups(groups, config)
     decision, evidence = decide(slices, breaker.trips, config)
-    raw = _raw(records)
+    raw = _raw(groups, len(records))
     if raw["canary_requests"]:
         evidence.append(
             f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
             f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
         )
-    paradox = simpson_paradox(slice_counts(records), min_n=config.min_slice)
+    paradox = simpson_paradox(count_groups(groups), min_n=config.min_slice)
     if paradox is not None:
         evidence.append(paradox.sentence)
     return CanaryResult(
@@ -278,12 +279,15 @@ _FAULTS = {
 }
 
 
-def _raw(records: list[RequestRecord]) -> dict[str, float]:
+def _raw(groups: Groups, requests: int) -> dict[str, float]:
+    """The totals of every baseline and every canary request (``groups`` holds them all, by
+    slice and route), and how many of the ``requests`` took the read-only path."""
     out: dict[str, float] = {}
     for route in ("baseline", "canary"):
-        rs = [r for r in records if r.route == route]
-        out[f"{route}_requests"] = len(rs)
-        out[f"{route}_error_rate"] = sum(r.error for r in rs) / len(rs) if rs else 0.0
-        out[f"{route}_tokens"] = sum(r.tokens for r in rs) / len(rs) if rs else 0.0
-    out["fallback_requests"] = sum(1 for r in records if r.route == "fallback")
+        rs = [g for (*_, on), g in groups.items() if on == route]
+        n = sum(len(g) for g in rs)
+        out[f"{route}_requests"] = n
+        out[f"{route}_error_rate"] = sum(r.error for g in rs for r in g) / n if n else 0.0
+        out[f"{route}_tokens"] = sum(r.tokens for g in rs for r in g) / n if n else 0.0
+    out["fallback_requests"] = requests - out["baseline_requests"] - out["canary_requests"]
     return out
