@@ -24,9 +24,11 @@ def definer(obj: object, name: str) -> type | None:
 
 def fast_path(ledger: Any, name: str, *stands_for: str) -> Callable | None:
     """``ledger``'s bound method ``name`` when it may stand for the contract methods
-    ``stands_for``: one class defines them all and the instance replaces none; else None."""
+    ``stands_for``: one class of ``ledger``'s own defines them all and the instance replaces
+    none; else None. A method ``ledger`` only hands on from another object (a wrapper that
+    forwards what it lacks) is not its own: that object's contract methods may be others."""
     method = getattr(ledger, name, None)
-    if method is None:
+    if method is None or getattr(method, "__self__", None) is not ledger:
         return None
     owner = definer(ledger, name)
     mine = getattr(ledger, "__dict__", {})

@@ -63,6 +63,26 @@ def test_is_the_fast_path_refused_to_an_instance_with_a_method_replaced():
     assert fast_path(MemoryLedger(clock=lambda: 0.0), "nothing-such") is None
 
 
+class Forwarding:
+    """A wrapper that hands on whatever it lacks to the ledger it wraps (as the grader's
+    return-type check does)."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
+def test_is_the_fast_path_refused_to_a_wrapper_that_forwards_to_another_ledger():
+    wrapped = Forwarding(LongHeartbeat(clock=lambda: 0.0))
+    assert fast_path(wrapped, "heartbeat_until", "heartbeat", "get") is None
+    assert fast_path(wrapped, "all_effects", "effects") is None
+    result = simulate(SMALL, seed=4, ledger=lambda c: Forwarding(LongHeartbeat(clock=c)))
+    ends = heartbeat_ends(result)  # the wrapped ledger's own heartbeat ran
+    assert ends and all(end == now + 2 * SMALL.ttl for now, end in ends)
+
+
 @pytest.mark.parametrize("variant", ["unfenced", "racy-claim"])
 def test_is_the_fast_path_refused_to_a_teaching_variant(variant):
     with RacyClaimLedger(":memory:", clock=lambda: 0.0) as ledger:
