@@ -350,11 +350,16 @@ MIGRATION_RUBRIC = (
         "pure",
         3,
         "The migration never changes its input and its result shares no list or dict with it "
-        "(changing the input afterwards leaves the result as it was), on every v1 record: the "
+        "(changing the input afterwards leaves the result as it was), nor with another result "
+        "(each call returns new lists and dicts), on every v1 record: the "
         "corpus, hidden records and generated ones with odd but valid contents (repeated or "
         "unsorted keys, repeated citations).",
         core=True,
-        mistakes=("changes the input in place", "the result shares `sent` with the input"),
+        mistakes=(
+            "changes the input in place",
+            "the result shares `sent` with the input",
+            "one module-level dict in every result",
+        ),
         properties=(
             "On generated v1 records of every step index and status (a repeated citation and "
             "unsorted sent keys first), the input is as it was after your call, and your result "
@@ -368,8 +373,9 @@ MIGRATION_RUBRIC = (
         world=(
             "Six v1 records drawn for each grading (every step index, drawn tenants, task IDs, "
             "citations at drawn versions, sent keys out of order or repeated) are migrated and "
-            "their inputs compared with the grader's copies, so no answer can be pure only on "
-            "records it knows."
+            "their inputs compared with the grader's copies, and each migrated twice to see "
+            "that the two results share nothing, so no answer can be pure only on records it "
+            "knows."
         ),
     ),
     Criterion(
@@ -484,6 +490,18 @@ def pure_migration(s: Student, t: Tally) -> None:
             require(
                 not shared,
                 say("shares_on", what=name, fields=", ".join(map(str, shared or []))),
+            )
+        require(probed, say("never_probed"))
+
+    @t.part
+    def results_share_nothing_with_each_other():
+        probed = 0
+        for name, v1 in _labelled():
+            shared = s.kit("shared-between-results", "migrate_v1_to_v2", v1).attribute("value")
+            probed += shared is not None
+            require(
+                not shared,
+                say("shared_results_on", what=name, fields=", ".join(map(str, shared or []))),
             )
         require(probed, say("never_probed"))
 
