@@ -36,6 +36,7 @@ from simlab.checker.outcomes import Views
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import CANCELLED, COMPLETED, DEAD, STATUSES, Effect, TaskRecord
 from simlab.sim.broker import Broker
+from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
@@ -161,6 +162,8 @@ class _Run:
         self.rng = _Streams(seed)
         self.horizon = scenario.horizon
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
+        #: a worker's heartbeat and the read-back of the lease end it gave (see fast_paths)
+        self.heartbeat = heartbeat_reader(self.ledger)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
         if schedule is None:
             self.nemesis: Nemesis = RandomNemesis(self)
@@ -380,8 +383,8 @@ def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effec
     offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
     round trip per task. A subclass that changes ``effects`` alone is read through its own
     ``effects``: that is the protocol's method, the one judged."""
-    every = getattr(store, "all_effects", None)
-    if every is None or _definer(store, "all_effects") is not _definer(store, "effects"):
+    every = fast_path(store, "all_effects", "effects")
+    if every is None:
         return {r.task_id: store.effects(r.task_id) for r in final}
     recorded = every()
     return {r.task_id: recorded.get(r.task_id, []) for r in final}
@@ -396,11 +399,6 @@ def views_of(store: Any) -> Views | None:
         return None
     listed = store.tasks
     return Views(dict(counts()), {state: listed(state) for state in STATUSES})
-
-
-def _definer(obj: object, name: str) -> type | None:
-    """The class in ``obj``'s method resolution order that defines attribute ``name``."""
-    return next((k for k in type(obj).__mro__ if name in k.__dict__), None)
 
 
 @contextlib.contextmanager

@@ -71,6 +71,9 @@ SAVE_DONE = (
 # Conditional writes on one row; each is one statement, so its check and its change are atomic.
 CURRENT = "WHERE task_id = :task_id AND epoch = :epoch AND status = 'running'"
 HEARTBEAT = f"UPDATE tasks SET lease_until = :until, updated_at = :now {CURRENT}"
+#: The heartbeat that also answers with the lease end it stored (one statement, so the end read
+#: is the one this heartbeat wrote).
+HEARTBEAT_UNTIL = f"{HEARTBEAT} RETURNING lease_until"
 RELEASE = f"UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now {CURRENT}"
 CANCEL = (
     "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, lease_until = NULL,"
