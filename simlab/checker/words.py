@@ -134,6 +134,11 @@ _EN = {
     "runs until {hi}.",
     "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} extended "
     "its lease until {until}, but a heartbeat with ttl {ttl:g} extends it until {hi}.",
+    "lease_length.none": "{p} was granted {task} at {t} with epoch {epoch}, but the lease names "
+    "no end, and a lease of ttl {ttl:g} runs until {hi}.",
+    "lease_length.heartbeat_none": "{p}'s heartbeat on {task} with epoch {epoch} at {t} was "
+    "accepted, but the ledger then shows the task with no lease end, and a heartbeat with ttl "
+    "{ttl:g} extends it until {hi}.",
     "record.none": "its key had not been recorded",
     "record.other": "{who} had recorded its key at {t}, so only it may send",
     "record": "{who} sent the e-mail {key!r} of {task} at {t}, but {why}.",
@@ -248,6 +253,10 @@ _ZH = {
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
     "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出心跳，租约延长到 {until}，"
     "但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
+    "lease_length.none": "{p} 在 {t} 以纪元 {epoch} 获得了 {task}，但租约没有写明到期时间，"
+    "而 ttl 为 {ttl:g} 的租约应到 {hi}。",
+    "lease_length.heartbeat_none": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出的心跳被接受了，"
+    "但账本随后显示这个任务没有租约到期时间，而 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "record.none": "它的键尚未被记录",
     "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
     "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",

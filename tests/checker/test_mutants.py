@@ -68,6 +68,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "listing-newest-first": {"p"},
     "status-listing-newest-first": {"p"},
     "counts-forget-cancelled": {"p"},
+    "get-hides-lease-end": {"q"},
     "effects-newest-first": {"p"},
     "effects-drop-first-key": {"p"},
 }

@@ -1224,6 +1224,17 @@ class StatusListingNewestFirst(MemoryLedger):
         return listed if status is None else list(reversed(listed))
 
 
+class GetHidesLeaseEnd(MemoryLedger):
+    """``get()`` reports a running task without its lease end (``lease_until`` left out of the
+    record it builds), though the lease holds one."""
+
+    def get(self, task_id: str) -> TaskRecord:
+        record = super().get(task_id)
+        if record.status == RUNNING:
+            return dataclasses.replace(record, lease_until=None)
+        return record
+
+
 class CountsForgetCancelled(MemoryLedger):
     """``counts()`` counts over a hand-written list of statuses that forgets ``cancelled``."""
 
@@ -1315,6 +1326,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-newest-first": ListingNewestFirst,
     "status-listing-newest-first": StatusListingNewestFirst,
     "counts-forget-cancelled": CountsForgetCancelled,
+    "get-hides-lease-end": GetHidesLeaseEnd,
     "effects-newest-first": EffectsNewestFirst,
     "effects-drop-first-key": EffectsDropFirstKey,
 }
@@ -1385,6 +1397,7 @@ PROMISE: dict[str, str] = {
     "listing-newest-first": "tasks() lists the tasks in submit order",
     "status-listing-newest-first": "tasks(status) lists that status's tasks in submit order",
     "counts-forget-cancelled": "counts() counts the tasks of every status",
+    "get-hides-lease-end": "get() reports a running task's lease end",
     "effects-newest-first": "effects() lists the keys in the order recorded",
     "effects-drop-first-key": "effects() lists every recorded key",
 }

@@ -59,6 +59,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "listing-newest-first": (0, {"p"}),
     "status-listing-newest-first": (0, {"p"}),
     "counts-forget-cancelled": (1, {"p"}),
+    "get-hides-lease-end": (0, {"q"}),
     "effects-drop-first-key": (0, {"p"}),
 }
 
