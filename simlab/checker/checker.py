@@ -159,6 +159,7 @@ def check(
     listing: bool | None = None,
     max_attempts: int | None = None,
     views: Views | None = None,
+    clocked: bool = False,
 ) -> Verdict:
     """Check a run: ``history`` (events in order) against ``final`` (the ledger's last records,
     as an iterable of :class:`TaskRecord` or a mapping task_id -> record).
@@ -177,6 +178,9 @@ def check(
     :data:`~simlab.checker.model.NO_LIMIT` for a ledger without one (no task may go dead).
     ``views``: what the ledger's ``counts()`` and ``tasks(status)`` answered at the end
     (:class:`~simlab.checker.outcomes.Views`), judged against the whole listing (rule (p)).
+    ``clocked``: the history's times are readings of the ledger's own clock (a simulated run's),
+    so rule (p) holds each record's ``created_at`` and ``updated_at`` and each key's
+    ``recorded_at`` to them (time comes from the clock, never from the wall).
     """
     view = HistoryView(history)
     if not isinstance(final, Mapping):
@@ -194,6 +198,7 @@ def check(
         listing=whole,
         max_attempts=max_attempts,
         views=views if whole else None,
+        clocked=clocked,
     )
 
     warnings = []

@@ -140,6 +140,8 @@ class Run:
     #: what the ledger's other views said at the end, when read: ``counts()`` and
     #: ``tasks(status)`` per status (see :func:`~simlab.checker.rules.findings`)
     views: Views | None = None
+    #: the history's times are readings of the ledger's own clock (see ``findings``)
+    clocked: bool = False
 
     @property
     def last(self) -> int:
@@ -226,6 +228,8 @@ def final_state(run: Run) -> list[Finding]:
                 wrong.append(_s("final.no_result", who=who(s.done)))
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
+        if run.clocked:
+            wrong.extend(_off_the_clock(run, task, record, s))
         if run.effects is not None and (s.effects or run.effects.get(task)):
             listed = [(f.key, f.epoch) for f in run.effects.get(task, ())]
             recorded = [(k, e.epoch) for k, e in s.effects.items()]
@@ -241,6 +245,45 @@ def final_state(run: Run) -> list[Finding]:
                 joined = _s("final.and", a=joined, b=more)
             out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
     return out
+
+
+def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> list[Said]:
+    """A record's timestamps and its keys' ``recorded_at`` that are no reading of the run's
+    clock: ``created_at`` the submit's time, ``updated_at`` between the submit and the run's
+    end, ``recorded_at`` the time of the key's accepted record (None is not judged)."""
+    out = []
+    submit = run.view.submits.get(task)
+    if submit is None:
+        return out
+    end = run.view.events[-1].time
+    start = submit.time
+    created, updated = record.created_at, record.updated_at
+    if _number(created) and not _near(created, start, start):
+        out.append(
+            _s("final.clock", field="created_at", value=at(created), lo=at(start), hi=at(start))
+        )
+    if _number(updated) and not _near(updated, start, end):
+        out.append(
+            _s("final.clock", field="updated_at", value=at(updated), lo=at(start), hi=at(end))
+        )
+    for f in (run.effects or {}).get(task, ()):
+        rec = s.effects.get(f.key)
+        if (
+            rec is not None
+            and _number(f.recorded_at)
+            and not _near(f.recorded_at, rec.time, rec.time)
+        ):
+            out.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
+    return out
+
+
+def _number(value: Any) -> bool:
+    return value is not None and value.__class__ is not bool and isinstance(value, (int, float))
+
+
+def _near(value: float, lo: float, hi: float) -> bool:
+    slack = 1e-9 * max(1.0, abs(lo), abs(hi))
+    return lo - slack <= value <= hi + slack
 
 
 def _writer(result: Any) -> tuple[Any, Any] | None:

@@ -285,6 +285,7 @@ def findings(
     listing: bool = False,
     max_attempts: int | None = None,
     views: Views | None = None,
+    clocked: bool = False,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
     history order (a rule's findings at the same index keep the order the rule gave them).
@@ -297,7 +298,8 @@ def findings(
     (``{"worker": ..., "epoch": ...}``, as the simulator's opaque workers do), so a completed
     task must hold exactly that result.
     ``views``: what ``counts()`` and ``tasks(status)`` answered at the end, judged against
-    the listing when ``listing`` is set.
+    the listing when ``listing`` is set. ``clocked``: the history's times are the ledger's own
+    clock (as in a simulated run), so the records' and keys' timestamps must be its readings.
     One pass over the events, plus one over the final records.
     """
     view = history if isinstance(history, HistoryView) else HistoryView(history)
@@ -354,7 +356,17 @@ def findings(
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
         run = Run(
-            view, model.tasks, records, ks, effects, named_results, listing, twice, ordered, views
+            view,
+            model.tasks,
+            records,
+            ks,
+            effects,
+            named_results,
+            listing,
+            twice,
+            ordered,
+            views,
+            clocked,
         )
         for r in wanted:
             if not r.ops:

@@ -197,6 +197,10 @@ _EN = {
     "final.result": "its result names {p} (epoch {epoch}), but {who} completed it",
     "final.keys": "the ledger holds the e-mail keys {stored}, but the accepted records were "
     "{accepted}",
+    "final.clock": "its {field} is {value}, but the ledger's clock read {lo} to {hi} then (time "
+    "comes from the clock the ledger was given, never from the wall)",
+    "final.clock_key": "its key {key!r} was recorded at {value}, but the ledger's clock read {t} "
+    "when it was recorded",
     "final.keys_listed": "the ledger lists the e-mail keys {stored}, but the accepted records "
     "were {accepted}, each listed once in the order recorded",
     "keys.none": "none",
@@ -311,6 +315,9 @@ _ZH = {
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
     "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
     "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",
+    "final.clock": "它的 {field} 是 {value}，但账本的时钟当时读数在 {lo} 到 {hi} 之间（时间来自交给"
+    "账本的时钟，绝不来自墙上时钟）",
+    "final.clock_key": "它的键 {key!r} 记录于 {value}，但记录时账本的时钟读数是 {t}",
     "final.keys_listed": "账本列出的邮件键是 {stored}，但它们按记录顺序、每个一次应是 {accepted}",
     "keys.none": "无",
     "key": "{key!r}（纪元 {epoch}）",

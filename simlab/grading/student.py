@@ -385,6 +385,11 @@ class CheckedLedger:
     """A ledger whose contract methods must return the type they promise
     (:data:`LEDGER_RETURNS`; a student's piece may not); ``raw`` is the ledger itself."""
 
+    #: The questions' criteria judge each field a piece stores (a key's time among them) on
+    #: their own, so a run over this ledger does not (see simlab.sim.simulation.clocked): a
+    #: wrong time costs its field's point, never the core idea's.
+    timestamps_judged_elsewhere = True
+
     def __init__(self, ledger: Any, name: str = "ledger"):
         self.raw = ledger
         self._name = name

@@ -321,7 +321,14 @@ def simulate(
             store, lambda: _Run(env, scenario, seed, store, schedule, sender)
         )
         try:
-            verdict = check(run.history, final, effects=effects, views=views, **judged_as(scenario))
+            verdict = check(
+                run.history,
+                final,
+                effects=effects,
+                views=views,
+                clocked=clocked(store),
+                **judged_as(scenario),
+            )
             return _result(run, final, effects, verdict, schedule)
         finally:
             run.dismantle()
@@ -388,6 +395,14 @@ def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effec
         return {r.task_id: store.effects(r.task_id) for r in final}
     recorded = every()
     return {r.task_id: recorded.get(r.task_id, []) for r in final}
+
+
+def clocked(store: Any) -> bool:
+    """Whether the checker holds ``store``'s timestamps to the run's clock (rule (p)): the
+    history's times are the simulated clock the ledger reads, so yes, unless the ledger says
+    its timestamps are judged elsewhere (``timestamps_judged_elsewhere``: a grader whose
+    criteria judge each stored field on its own)."""
+    return not getattr(store, "timestamps_judged_elsewhere", False)
 
 
 def views_of(store: Any) -> Views | None:

@@ -69,6 +69,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "status-listing-newest-first": {"p"},
     "counts-forget-cancelled": {"p"},
     "get-hides-lease-end": {"q"},
+    "effect-recorded-at-wall": {"p"},
     "effects-newest-first": {"p"},
     "effects-drop-first-key": {"p"},
 }

@@ -245,6 +245,18 @@ class ClaimUsesWallClock(MemoryLedger):
     )
 
 
+class EffectRecordedAtWall(MemoryLedger):
+    """``record_effect`` stamps the key with the wall clock, not the ``clock`` the ledger was
+    built with (the fence still reads the epoch: only the time is wrong)."""
+
+    record_effect = edited(
+        MemoryLedger.record_effect,
+        "now = float(self.clock())",
+        "now = time.time()",
+        why="self.clock() is the only time a ledger may use",
+    )
+
+
 class MaxAttemptsOffByOne(MemoryLedger):
     """With ``max_attempts`` set, a task gets one claim more than allowed before it goes dead."""
 
@@ -1327,6 +1339,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "status-listing-newest-first": StatusListingNewestFirst,
     "counts-forget-cancelled": CountsForgetCancelled,
     "get-hides-lease-end": GetHidesLeaseEnd,
+    "effect-recorded-at-wall": EffectRecordedAtWall,
     "effects-newest-first": EffectsNewestFirst,
     "effects-drop-first-key": EffectsDropFirstKey,
 }
@@ -1398,6 +1411,7 @@ PROMISE: dict[str, str] = {
     "status-listing-newest-first": "tasks(status) lists that status's tasks in submit order",
     "counts-forget-cancelled": "counts() counts the tasks of every status",
     "get-hides-lease-end": "get() reports a running task's lease end",
+    "effect-recorded-at-wall": "time comes from the clock, never from the wall",
     "effects-newest-first": "effects() lists the keys in the order recorded",
     "effects-drop-first-key": "effects() lists every recorded key",
 }

@@ -60,6 +60,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "status-listing-newest-first": (0, {"p"}),
     "counts-forget-cancelled": (1, {"p"}),
     "get-hides-lease-end": (0, {"q"}),
+    "effect-recorded-at-wall": (0, {"p"}),
     "effects-drop-first-key": (0, {"p"}),
 }
 
