@@ -151,6 +151,7 @@ class Sandbox:
             to_child_r, to = os.pipe()
             frm, from_child_w = os.pipe()
             os.set_blocking(to, False)  # a child that stops reading cannot block a write
+            os.set_blocking(frm, False)  # a reply is read at once, waited for only when late
             self._pairs.append((to, frm))
             theirs += [to_child_r, from_child_w]
         self._to, self._from = self._pairs[0]
@@ -379,7 +380,7 @@ class Sandbox:
         sooner. Judged by CPU time where the jail has no CPU share of its own (see
         :class:`~simlab.grading.sandbox.meter.Timer`)."""
         limit = self.timeout if timeout is None else timeout
-        reason = _said("grader.endless", what=what, s=f"{limit:g}")
+        reason = _endless(what, limit)
         own = True
         for end, why in (
             (self.deadline, self.deadline_reason),
@@ -584,6 +585,20 @@ class Sandbox:
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, what)
         return reply
+
+
+#: The timeout sentence of each request's label and limit seen lately (a few labels recur in
+#: thousands of requests: one message each, not one per request).
+_ENDLESS: dict[tuple[str, float], Message] = {}
+
+
+def _endless(what: str, limit: float) -> Message:
+    said = _ENDLESS.get((what, limit))
+    if said is None:
+        if len(_ENDLESS) >= 1024:
+            _ENDLESS.clear()
+        said = _ENDLESS[what, limit] = _said("grader.endless", what=what, s=f"{limit:g}")
+    return said
 
 
 def _target(target: str | wire.Handle) -> Any:
