@@ -7,8 +7,8 @@ forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespa
 (magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
-function or a method, read a value, build a kit object
-(:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
+function or a method (once, or with several argument lists in turn), read a value, build a kit
+object (:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
 the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
 decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
