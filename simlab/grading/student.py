@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
@@ -203,6 +203,22 @@ class RemoteObject:
 
         call.__name__ = method
         return call
+
+    def each(self, method: str, calls: Sequence[tuple]) -> Iterator[Any]:
+        """The results of ``method`` called with each argument tuple of ``calls`` in turn, in
+        one request to the sandbox (with one time of ``clock`` for all): each result as one
+        call of ``method`` returns it (type-checked as it is taken), then, in place of the
+        result of the first call that raised, what it raised (the calls after it are not
+        made). The request is sent when the first result is taken."""
+        now = self._clock() if self._clock is not None else None
+        what = f"{self._name}.{method}()"
+        values, error = self._sandbox.call_each(
+            self._handle, [(args, {}) for args in calls], method=method, now=now, what=what
+        )
+        for value in values:
+            yield _as_expected(self._name, method, value, self._returns.get(method))
+        if error is not None:
+            raise _rebuild(error)
 
 
 def _as_expected(name: str, method: str, result: Any, expected: type | None) -> Any:

@@ -17,7 +17,7 @@ from simlab.grading.notebook import read_notebook
 from simlab.grading.sandbox import supervisor as sandbox_module
 from simlab.grading.sandbox import wire
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
-from simlab.grading.student import Student
+from simlab.grading.student import RemoteObject, Student
 from simlab.records import Lease, TaskRecord
 from tests.submissions.cases import FENCING, NO_BUMP, ROOT, with_answers
 
@@ -78,6 +78,61 @@ def test_do_kit_errors_come_back_as_themselves_and_others_by_name(box):
     with pytest.raises(RemoteError) as other:
         student.function("broken")()
     assert other.value.type == "ZeroDivisionError" and "broken()" in str(other.value.what)
+
+
+@pytest.mark.jail
+def test_do_calls_in_one_request_stop_at_the_first_that_raises(box):
+    cell = (
+        "class Counter:\n"
+        "    def __init__(self):\n"
+        "        self.seen = []\n"
+        "    def add(self, x, by=1):\n"
+        "        if x is None:\n"
+        "            raise KeyError('none')\n"
+        "        self.seen.append(x)\n"
+        "        return (x + by, list(self.seen))\n"
+    )
+    assert box.exec_cell(0, cell).status == "ok"
+    counter = box.call("Counter", keep=True)
+    calls = [((1,), {}), ((2,), {"by": 10}), ((None,), {}), ((4,), {})]
+    values, error = box.call_each(counter, calls, method="add")
+    assert values == [(2, [1]), (12, [1, 2])]  # in turn, each seeing the ones before it
+    assert isinstance(error, RemoteError) and error.type == "KeyError"
+    assert box.call(counter, method="add", x=5) == (6, [1, 2, 5])  # the 4 was never added
+    assert box.call_each(counter, [((7,), {})], method="add") == ([(8, [1, 2, 5, 7])], None)
+    values, error = box.call_each("nothing_by_that_name", [((1,), {}), ((2,), {})])
+    assert values == [] and isinstance(error, RemoteError)  # the first call fails: no more
+    # The same through a remote object, result by result, the error in its place.
+    each = RemoteObject(box, counter, name="Counter").each("add", [(8,), (None,), (9,)])
+    assert next(each) == (9, [1, 2, 5, 7, 8])
+    with pytest.raises(RemoteError, match="KeyError"):
+        next(each)
+    assert box.call(counter, method="add", x=0) == (1, [1, 2, 5, 7, 8, 0])
+
+
+@pytest.mark.jail
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"ok": True, "values": [1, 2]},  # more results than calls
+        {"ok": True, "values": []},  # fewer, and no error
+        {"ok": True, "values": [1], "error": {"type": "KeyError"}},  # an error after them all
+        {"ok": True, "values": "1"},
+        {"ok": True, "values": [], "error": "KeyError"},
+        {"ok": False, "error": {"type": "KeyError"}},
+    ],
+)
+def test_is_a_forged_reply_to_calls_in_one_request_a_lost_sandbox(box, forged):
+    cell = (
+        "import gc\n"
+        "def f(x):\n"
+        "    return x\n"
+        "child = next(o for o in gc.get_objects() if type(o).__name__ == '_Child')\n"
+        f"child.op_calls = lambda message: {forged!r}\n"
+    )
+    assert box.exec_cell(0, cell).status == "ok"
+    with pytest.raises(SandboxLost):
+        box.call_each("f", [((1,), {})])
 
 
 @pytest.mark.jail

@@ -7,8 +7,8 @@ forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespa
 (magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
-function or a method, read a value, build a kit object
-(:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
+function or a method (once, or with several argument lists in turn), read a value, build a kit
+object (:data:`simlab.grading.factories.FACTORIES`), report tampering, and, before any cell, take
 the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
 decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
@@ -37,9 +37,9 @@ cell that ends with ``;`` shows nothing), and an error's line is the cell's own.
 
 **One language for the hidden checks.** A Chinese notebook sets its language in its first cell
 (:func:`simlab.i18n.language.set_language`); the requests of the hidden checks (``call``,
-``get``, ``kit``) are served in English whatever the notebook set, so a notebook is graded the
-same in every language: the same values, the same verbatim text in its feedback (whose
-language is the grader's ``--lang``, chosen outside the sandbox).
+``calls``, ``get``, ``kit``) are served in English whatever the notebook set, so a notebook is
+graded the same in every language: the same values, the same verbatim text in its feedback
+(whose language is the grader's ``--lang``, chosen outside the sandbox).
 
 Outside cells, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` point at ``/dev/null`` (file
 descriptors 0 to 2 always do). In a jail, ``prlimit`` has already set its
@@ -62,10 +62,10 @@ import types
 from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
-from simlab.grading.sandbox.jail import Limits
+from simlab.grading.sandbox.jail import Limits, limit_self
 from simlab.learn.state import SANDBOX
 
-__all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES", "limit_self"]
+__all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES"]
 
 #: The largest request the child reads (the grader is trusted; this only bounds a bug).
 MAX_REQUEST = 1024**3
@@ -209,26 +209,6 @@ def _error_info(exc: BaseException, cell_prefix: str = "<ipython-input-") -> dic
                 info["where"] = tb.tb_frame.f_code.co_filename
             tb = tb.tb_next
     return info
-
-
-def limit_self(limits: Limits) -> None:
-    """Set this process's limits, soft = hard (a hard limit cannot be raised again), except
-    the process count: outside a jail it would count every process of the grader's user."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        return
-    for name, value in limits.rlimits().items():
-        if name == "RLIMIT_NPROC":
-            continue
-        what = getattr(resource, name)
-        try:
-            _, hard = resource.getrlimit(what)
-            if hard != resource.RLIM_INFINITY:
-                value = min(value, hard)
-            resource.setrlimit(what, (value, value))
-        except (ValueError, OSError):  # pragma: no cover
-            pass
 
 
 #: Modules whose attributes a notebook has no business replacing; the grader notes it if one
@@ -501,6 +481,18 @@ class _Child(remote.Channel):
             out["value"] = wire.encode(result, self.handle_ids)
         return out
 
+    def op_calls(self, message: dict) -> dict:
+        """``call`` with each ``[args, kwargs]`` of ``calls`` in turn: the values up to the first
+        call that failed, and its ``error`` (the calls after it are not made)."""
+        values = []
+        for args, kwargs in message["calls"]:
+            one = {**message, "args": args, "kwargs": kwargs, "keep": False, "echo": False}
+            reply = self.op_call(one)
+            if not reply["ok"]:
+                return {"ok": True, "values": values, "error": reply["error"]}
+            values.append(reply["value"])
+        return {"ok": True, "values": values}
+
     def op_get(self, message: dict) -> dict:
         obj = (
             self.ns[message["target"]]
@@ -545,7 +537,7 @@ _MISSING = object()
 #: The name of a matplotlib font list (:meth:`_Child.op_fonts`).
 _FONT_LIST = re.compile(r"fontlist-v[0-9][0-9A-Za-z.]*\.json")
 #: The requests only the hidden checks make (module doc: one language for the hidden checks).
-_CHECKS_OPS = frozenset({"call", "get", "kit"})
+_CHECKS_OPS = frozenset({"call", "calls", "get", "kit"})
 
 
 def _in_english() -> None:

@@ -75,22 +75,23 @@ def send_frame(fd: int, payload: bytes, deadline: float | None = None) -> None:
                 raise FrameError("timeout", "stopped reading its requests") from None
 
 
-def _read_exact(fd: int, n: int, deadline: float | None, started: bool) -> bytes:
-    """``n`` bytes; with a deadline each read waits for bytes first (a blocking ``fd`` never
-    blocks past it), without one it reads at once (and blocks until bytes come)."""
+def _read_exact(fd: int, n: int, deadline: float | None, started: bool, blocking: bool) -> bytes:
+    """``n`` bytes by ``deadline`` (None: however long it takes). A blocking ``fd`` is read
+    only once it has bytes when there is a deadline (so it never blocks past it); a
+    non-blocking one is read at once, and waited for only when it has none yet."""
     data = bytearray()
     while len(data) < n:
-        if deadline is not None and not wait_ready(fd, deadline):
-            if started or data:
-                raise FrameError("partial", "sent an incomplete reply and then nothing")
-            raise FrameError("timeout", "did not answer in time")
+        if blocking and deadline is not None and not wait_ready(fd, deadline):
+            raise _late(started or bool(data))
         try:
             chunk = os.read(fd, min(n - len(data), 1 << 20))
-        except BlockingIOError:  # a non-blocking ``fd`` without a deadline: wait for ever
+        except BlockingIOError:  # nothing to read yet
             if deadline is None:
                 poller = select.poll()
                 poller.register(fd, select.POLLIN)
                 poller.poll()
+            elif not wait_ready(fd, deadline):
+                raise _late(started or bool(data)) from None
             continue
         except OSError:  # the other end is gone
             chunk = b""
@@ -102,13 +103,20 @@ def _read_exact(fd: int, n: int, deadline: float | None, started: bool) -> bytes
     return bytes(data)
 
 
+def _late(started: bool) -> FrameError:
+    if started:
+        return FrameError("partial", "sent an incomplete reply and then nothing")
+    return FrameError("timeout", "did not answer in time")
+
+
 def read_frame(fd: int, deadline: float | None, max_size: int) -> bytes:
     """Read one whole frame before ``deadline`` (``time.monotonic()``; None: no deadline) and
     return its payload."""
-    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline, False))
+    blocking = os.get_blocking(fd)
+    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline, False, blocking))
     if size > max_size:
         raise FrameError("oversized", f"sent back {size:,} bytes, more than {max_size:,}")
-    return _read_exact(fd, size, deadline, True)
+    return _read_exact(fd, size, deadline, True, blocking)
 
 
 def measure(value: Any, max_depth: int, max_values: int) -> tuple[int, int]:

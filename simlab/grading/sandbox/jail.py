@@ -68,6 +68,9 @@ __all__ = [
     "cap_folder",
     "release_folder",
     "cpu_limit",
+    "CHILD",
+    "start",
+    "limit_self",
 ]
 
 SANDBOX_UID = 65534
@@ -435,3 +438,51 @@ def require() -> None:
     problem = _probe(bwrap)
     if problem is not None:
         raise SandboxUnavailable(problem)
+
+
+#: The command line of a sandbox process (its pipes' descriptors follow).
+CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
+
+
+def start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:
+    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
+    of its own, with the grader's environment but matplotlib's ``Agg`` backend, no bytecode
+    written and no startup file (a jail clears it and sets its own); started and recorded in
+    one step, so the grader's end kills it (:mod:`simlab.grading.sandbox.host`; raises
+    :class:`~simlab.grading.sandbox.host.Closing` once the grader is ending)."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONSTARTUP", None)
+    with host.making():
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=fds,
+            cwd=cwd,
+            close_fds=True,
+            start_new_session=True,
+            env=env,
+        )
+        host.record("process", proc.pid)
+    return proc
+
+
+def limit_self(limits: Limits) -> None:
+    """Set this process's limits, soft = hard (a hard limit cannot be raised again), except
+    the process count: outside a jail it would count every process of the grader's user."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return
+    for name, value in limits.rlimits().items():
+        if name == "RLIMIT_NPROC":
+            continue
+        what = getattr(resource, name)
+        try:
+            _, hard = resource.getrlimit(what)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(what, (value, value))
+        except (ValueError, OSError):  # pragma: no cover
+            pass

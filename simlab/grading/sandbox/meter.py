@@ -41,6 +41,7 @@ __all__ = [
     "BACKSTOP",
     "WATCH_EVERY",
     "FRESH",
+    "endless",
 ]
 
 #: The wall-clock backstop of a request judged by CPU time, in multiples of its limit.
@@ -127,6 +128,21 @@ class Meter:
             elif pid == self.root:
                 return None
         return total / _TICK
+
+
+#: The timeout sentence of each request's label and limit seen lately (a few labels recur in
+#: thousands of requests: one message each, not one per request).
+_ENDLESS: dict[tuple[str, float], Message] = {}
+
+
+def endless(what: str, limit: float) -> Message:
+    """Why a request labelled ``what`` ran out of its own ``limit`` seconds."""
+    said = _ENDLESS.get((what, limit))
+    if said is None:
+        if len(_ENDLESS) >= 1024:
+            _ENDLESS.clear()
+        said = _ENDLESS[what, limit] = message("grader.endless", what=what, s=f"{limit:g}")
+    return said
 
 
 @dataclass

@@ -37,7 +37,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -46,8 +45,8 @@ from simlab.grading.messages import Message
 from simlab.grading.messages import message as _said
 from simlab.grading.sandbox import frames, host, wire, zygote
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
-from simlab.grading.sandbox.jail import Jail, Limits
-from simlab.grading.sandbox.meter import Meter, Timer, Watchdog
+from simlab.grading.sandbox.jail import CHILD, Jail, Limits, start
+from simlab.grading.sandbox.meter import Meter, Timer, Watchdog, endless
 from simlab.grading.sandbox.outcomes import (
     CellResult,
     RemoteError,
@@ -82,34 +81,6 @@ STARTUP_TIMEOUT = 120.0
 #: One of the grader's objects lent to the sandbox: ``service(method, args, kwargs)`` ->
 #: ``("value", result)`` or ``("raise", error_info)`` (see :meth:`Sandbox.offer`).
 Service = Callable[[str, list, dict], tuple[str, Any]]
-
-
-#: The command line of a sandbox process (its pipes' descriptors follow).
-CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
-
-
-def _start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:
-    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
-    of its own, with the grader's environment but matplotlib's ``Agg`` backend, no bytecode
-    written and no startup file (a jail clears it and sets its own); started and recorded in
-    one step, so the grader's end kills it (:mod:`simlab.grading.sandbox.host`; raises
-    :class:`~simlab.grading.sandbox.host.Closing` once the grader is ending)."""
-    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("PYTHONSTARTUP", None)
-    with host.making():
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=fds,
-            cwd=cwd,
-            close_fds=True,
-            start_new_session=True,
-            env=env,
-        )
-        host.record("process", proc.pid)
-    return proc
 
 
 def _no_jail(limits: Limits) -> dict[str, int]:
@@ -151,6 +122,7 @@ class Sandbox:
             to_child_r, to = os.pipe()
             frm, from_child_w = os.pipe()
             os.set_blocking(to, False)  # a child that stops reading cannot block a write
+            os.set_blocking(frm, False)  # a reply is read at once, waited for only when late
             self._pairs.append((to, frm))
             theirs += [to_child_r, from_child_w]
         self._to, self._from = self._pairs[0]
@@ -167,7 +139,7 @@ class Sandbox:
                 )
                 self._jail = jail
                 argv = jail.command([*CHILD, *map(str, fds)])
-                self._proc = _start(argv, fds, "/")
+                self._proc = start(argv, fds, "/")
             elif zygote.available():
                 # started and recorded in one step: the grader's end kills it (host)
                 with host.making():
@@ -176,7 +148,7 @@ class Sandbox:
             else:  # pragma: no cover - no fd passing (Windows)
                 numbers = _no_jail(self.limits).values()
                 argv = [*CHILD, *map(str, fds), *map(str, numbers)]
-                self._proc = _start(argv, fds, self._tmp)  # its working folder, as forked
+                self._proc = start(argv, fds, self._tmp)  # its working folder, as forked
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
@@ -379,7 +351,7 @@ class Sandbox:
         sooner. Judged by CPU time where the jail has no CPU share of its own (see
         :class:`~simlab.grading.sandbox.meter.Timer`)."""
         limit = self.timeout if timeout is None else timeout
-        reason = _said("grader.endless", what=what, s=f"{limit:g}")
+        reason = endless(what, limit)
         own = True
         for end, why in (
             (self.deadline, self.deadline_reason),
@@ -564,6 +536,33 @@ class Sandbox:
         reply = self._answer({**message, "echo": echo}, label, lent)
         value = self._decode(reply.get("value"), label)
         return (value, self._decode(reply.get("args") or [], label)) if echo else value
+
+    def call_each(
+        self,
+        target: str | wire.Handle,
+        calls: Sequence[tuple[Sequence[Any], dict[str, Any]]],
+        *,
+        method: str | None = None,
+        now: float | None = None,
+        what: str | None = None,
+    ) -> tuple[list, RemoteError | None]:
+        """:meth:`call` with each ``(args, kwargs)`` of ``calls`` in turn, in one request that
+        may take :attr:`timeout` per call: the values up to the first call that raised (the
+        calls after it are not made), and that call's :class:`RemoteError` (or None)."""
+        label = what or _label(target, method)
+        encoded = [[wire.encode(list(a)), wire.encode(dict(k))] for a, k in calls]
+        message = {"op": "calls", "target": _target(target), "method": method, "now": now}
+        host.interrupt_at("check")
+        limit = self.timeout * max(1, len(calls))
+        reply = self.request({**message, "calls": encoded}, what=label, timeout=limit)
+        values, error = reply.get("values"), reply.get("error")
+        # Every call returned, or some did and then one raised: any other count is a forgery.
+        if not (reply["ok"] and isinstance(values, list) and isinstance(error, dict | None)) or (
+            len(values) != len(calls) if error is None else len(values) >= len(calls)
+        ):
+            raise self.lose(_said("grader.malformed_reply", what=label))
+        decoded = [self._decode(v, label) for v in values]
+        return decoded, None if error is None else RemoteError(error, label)
 
     def get(self, target: str | wire.Handle, name: str | None = None) -> Any:
         """A value from the student's namespace, or an attribute of a sandbox object."""

@@ -114,12 +114,21 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
             name = next((n for n, cls in RECORDS.items() if isinstance(value, cls)), None)
     if name is not None:
         return {"$r": name, "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]}}
+    # A scalar element is its own encoding (the first line of this function): kept inline.
     if isinstance(value, list):
-        return [encode(v, handles, d) for v in value]
+        return [v if type(v) in _SCALARS else encode(v, handles, d) for v in value]
     if isinstance(value, tuple):
-        return {"$t": [encode(v, handles, d) for v in value]}
+        return {"$t": [v if type(v) in _SCALARS else encode(v, handles, d) for v in value]}
     if isinstance(value, dict):
-        return {"$d": [[encode(k, handles, d), encode(v, handles, d)] for k, v in value.items()]}
+        return {
+            "$d": [
+                [
+                    k if type(k) in _SCALARS else encode(k, handles, d),
+                    v if type(v) in _SCALARS else encode(v, handles, d),
+                ]
+                for k, v in value.items()
+            ]
+        }
     if isinstance(value, frozenset):
         return {"$f": [encode(v, handles, d) for v in value]}
     if isinstance(value, set):
@@ -151,6 +160,8 @@ def _hashable(value: Any) -> Any:
 def _unflooded(keys: list) -> list:
     """``keys`` as they are, after checking in linear time that no more than
     :data:`MAX_SAME_HASH` distinct ones share a hash; ``ValueError`` otherwise."""
+    if len(keys) <= MAX_SAME_HASH:  # too few to pass the limit, however they hash
+        return keys
     groups: dict[int, list] = {}
     for key in keys:
         group = groups.setdefault(hash(key), [])
@@ -161,12 +172,21 @@ def _unflooded(keys: list) -> list:
     return keys
 
 
+#: What :func:`json.loads` makes that decodes to itself (a float may be NaN: see :func:`decode`).
+_AS_THEY_ARE = frozenset({type(None), bool, int, str})
+
+
 def decode(data: Any, resolve: Any = None) -> Any:
     """Rebuild a value from :func:`encode` data. ``resolve(handle)`` maps handles to objects
     (the sandbox side); without it, handles stay :class:`Handle`."""
-    if isinstance(data, list):
-        return [decode(v, resolve) for v in data]
+    kind = type(data)
+    if kind in _AS_THEY_ARE:  # the common cases first, by exact type
+        return data
+    if kind is list:
+        return [v if type(v) in _AS_THEY_ARE else decode(v, resolve) for v in data]
     if not isinstance(data, dict):
+        if isinstance(data, list):
+            return [decode(v, resolve) for v in data]
         if isinstance(data, float) and math.isnan(data):
             return math.nan
         return data

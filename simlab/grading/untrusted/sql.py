@@ -14,12 +14,27 @@ statements this way; :class:`simlab.grading.lending.SqlGate`).
 
 The result is plain data: ``{"rows": [[...], ...], "rowcount", "lastrowid", "description"}``
 (the column names). Every other failure is SQLite's own error, for the caller to hand back.
+
+**One authorizer for the connection's life.** SQLite asks the authorizer only while it prepares
+a statement, and installing or removing one expires every statement the connection has
+prepared (its owner's included, each then prepared again). So on a connection that can be
+referred to weakly (a ledger's: :class:`simlab.ledger.sqlite.files.Connection`) the authorizer
+is installed once and stays: a :class:`_Guard` that applies the rules above only while
+someone else's statement is under way and allows everything otherwise. Python's ``sqlite3``
+keeps prepared statements by their SQL text and runs a kept one without asking again, so
+someone else's SQL is prepared with :data:`MARK` appended (a comment: it changes no statement's
+meaning, and none of the owner's statements ends with it). The two never share a prepared
+statement: a statement of the owner's is never run under someone else's text, and one
+prepared under the rules is only ever run as someone else's. On any other connection the
+authorizer is installed for each statement and removed after it.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +49,7 @@ __all__ = [
     "MAX_STEPS",
     "MAX_SECONDS",
     "LIMITS",
+    "MARK",
 ]
 
 #: The most rows one statement may return.
@@ -47,6 +63,14 @@ _CHECK_EVERY = 1000  # steps between two looks at the budget
 #: SQLite's own limits while someone else's statement runs: the longest text or blob one value
 #: may grow to (one allocation, whatever the step budget), and the longest SQL text.
 LIMITS = {sqlite3.SQLITE_LIMIT_LENGTH: 200_000, sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000}
+#: Appended to someone else's SQL text before it is prepared (module doc): a newline ends any
+#: line comment of theirs, and a comment with no quote in it closes no string of theirs. The
+#: random part makes sure that no statement of the connection's owner ends with it.
+MARK = f"\n-- someone else's statement {secrets.token_hex(8)}"
+_IN_FORCE = {
+    **LIMITS,
+    sqlite3.SQLITE_LIMIT_SQL_LENGTH: LIMITS[sqlite3.SQLITE_LIMIT_SQL_LENGTH] + len(MARK),
+}
 
 _TABLES = frozenset({"tasks", "effects"})
 _ON_TABLE = frozenset(
@@ -64,6 +88,39 @@ _NO_FUNCTIONS = frozenset({"load_extension"})
 
 class Late(Exception):
     """The statement was stopped at the caller's deadline."""
+
+
+class _Guard:
+    """The authorizer installed once on a connection (module doc): :func:`_authorize` while
+    ``someone`` is set, everything allowed otherwise."""
+
+    __slots__ = ("someone",)
+
+    def __init__(self) -> None:
+        self.someone = False
+
+    def __call__(self, action: int, arg1: Any, arg2: Any, database: Any, source: Any) -> int:
+        if self.someone:
+            return _authorize(action, arg1, arg2, database, source)
+        return sqlite3.SQLITE_OK
+
+
+#: The guard of each connection that has one (module doc).
+_GUARDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _guard_of(db: sqlite3.Connection) -> _Guard | None:
+    """The connection's guard, installed now if it has none yet; None for a connection that
+    cannot be referred to weakly (it gets the authorizer for each statement)."""
+    try:
+        guard = _GUARDS.get(db)
+    except TypeError:
+        return None
+    if guard is None:
+        guard = _Guard()
+        db.set_authorizer(guard)
+        _GUARDS[db] = guard
+    return guard
 
 
 def _authorize(action: int, arg1: Any, arg2: Any, database: Any, _source: Any) -> int:
@@ -93,6 +150,7 @@ def run(db: sqlite3.Connection, sql: Any, parameters: Any, many: bool, deadline:
     ``time.monotonic()`` time."""
     if not isinstance(sql, str):
         raise sqlite3.ProgrammingError("the SQL of a statement must be a str")
+    sql += MARK
     if many:
         if not isinstance(parameters, list) or len(parameters) > MAX_ROWS:
             raise sqlite3.ProgrammingError("executemany takes a list of parameter sets")
@@ -145,8 +203,12 @@ def _guarded(db: sqlite3.Connection, deadline: float, call: Callable[[], Any]) -
         state["over"] = state["steps"] > MAX_STEPS or now > own
         return 1 if state["over"] else 0
 
-    before = {limit: db.setlimit(limit, value) for limit, value in LIMITS.items()}
-    db.set_authorizer(_authorize)
+    before = {limit: db.setlimit(limit, value) for limit, value in _IN_FORCE.items()}
+    guard = _guard_of(db)
+    if guard is None:
+        db.set_authorizer(_authorize)
+    else:
+        guard.someone = True
     db.set_progress_handler(progress, _CHECK_EVERY)
     try:
         return call()
@@ -159,7 +221,10 @@ def _guarded(db: sqlite3.Connection, deadline: float, call: Callable[[], Any]) -
             ) from None
         raise
     finally:
-        db.set_authorizer(None)
+        if guard is None:
+            db.set_authorizer(None)
+        else:
+            guard.someone = False
         db.set_progress_handler(None, 0)
         for limit, value in before.items():
             db.setlimit(limit, value)

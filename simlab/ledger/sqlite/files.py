@@ -42,6 +42,7 @@ __all__ = [
     "check_path",
     "check_wal",
     "connect",
+    "Connection",
     "release",
     "backup",
 ]
@@ -173,6 +174,12 @@ def release(key: tuple[int, int] | None) -> None:
             _OPEN.pop(key, None)
 
 
+class Connection(sqlite3.Connection):
+    """A ledger's SQLite connection: a plain one that can also be referred to weakly (a plain
+    ``sqlite3.Connection`` cannot), so whoever lends it keeps state per connection without
+    keeping the connection alive."""
+
+
 def connect(path: str, timeout: float) -> tuple[sqlite3.Connection, bytes, tuple | None]:
     """An autocommit connection to the ledger file at ``path`` after every opening rule held,
     the file's header as it was on disk (b"" for a new file) and the key to :func:`release`
@@ -194,7 +201,9 @@ def connect(path: str, timeout: float) -> tuple[sqlite3.Connection, bytes, tuple
             check_wal(p, header)
         uri, is_uri = _uri(p, "rwc"), True
     try:
-        db = sqlite3.connect(uri, uri=is_uri, timeout=timeout, isolation_level=None)
+        db = sqlite3.connect(
+            uri, uri=is_uri, timeout=timeout, isolation_level=None, factory=Connection
+        )
     except sqlite3.Error as exc:
         raise LedgerError(f"cannot open ledger {path!r}: {exc}") from None
     if path != ":memory:":

@@ -26,7 +26,7 @@ hidden stream itself nor a drawn name (they are the tally's hidden strings).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
@@ -185,6 +185,16 @@ def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[
     return DIAGNOSES["late"]
 
 
+def _offers(absorber: Any, stream: list[dict]) -> Iterator[Any]:
+    """What each ``offer()`` of ``stream`` returned, in turn: the learner's absorber (a
+    :class:`RemoteObject`) gets the whole stream in one request, the deliveries offered one
+    after the other and each result judged in turn as they were; any other absorber is
+    offered one delivery as each result is taken."""
+    if isinstance(absorber, RemoteObject):
+        return absorber.each("offer", [(copy.deepcopy(delivery),) for delivery in stream])
+    return (absorber.offer(copy.deepcopy(delivery)) for delivery in stream)
+
+
 def _replay(
     new_absorber: Callable[[], Any],
     stream: list[dict],
@@ -203,14 +213,15 @@ def _replay(
     stream = [names.delivery(d) for d in stream]
     absorber = new_absorber()
     truth = reference_releases(stream)
+    offers = _offers(absorber, stream)
     answer = []
-    for delivery, want in zip(stream, truth, strict=True):
-        got = _released(absorber.offer(copy.deepcopy(delivery)))
+    for want in truth:
+        got = _released(next(offers))
         answer.append(got)
         if got != want:
             # Feed the rest so the diagnosis sees the whole story (errors end it here).
-            for rest in stream[len(answer) :]:
-                answer.append(_released(absorber.offer(copy.deepcopy(rest))))
+            for _ in stream[len(answer) :]:
+                answer.append(_released(next(offers)))
             raise Fail(say("absorber_on", what=what, why=_diagnose(answer, truth, stream)))
 
 
