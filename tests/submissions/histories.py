@@ -762,3 +762,17 @@ assert REFUSED_GRANTS_TOO.count('e.type == "ok"') == 1
 ANSWERS += [
     ("refused-grants-too", "stale-commits", REFUSED_GRANTS_TOO, 2, "refused at higher epochs"),
 ]
+
+# measure() keeps each seed's run between calls, whatever the ttl: a later call with the same
+# seeds and another ttl answers the first call's numbers (measured-trade-off: "simulate
+# `PAUSES.with_(ttl=ttl)` once per seed").
+_SOLUTION_TTL = answer_source("solutions", "03_histories_and_ttl.ipynb", "choose-ttl")
+RUNS_KEPT_BY_SEED = _SOLUTION_TTL.replace(
+    "        result = simulate(PAUSES.with_(ttl=ttl), seed=seed)\n",
+    "        if seed not in _RUNS:\n"
+    "            _RUNS[seed] = simulate(PAUSES.with_(ttl=ttl), seed=seed)\n"
+    "        result = _RUNS[seed]\n",
+).replace("def measure(ttl, seeds):", "_RUNS = {}\n\n\ndef measure(ttl, seeds):")
+assert "_RUNS[seed] = " in RUNS_KEPT_BY_SEED and "_RUNS = {}" in RUNS_KEPT_BY_SEED
+
+ANSWERS += [("runs-kept-by-seed", "choose-ttl", RUNS_KEPT_BY_SEED, 2, "measure")]

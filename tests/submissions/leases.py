@@ -644,7 +644,14 @@ HEARTBEAT_LEAVES_UPDATED_AT = _swap(
 # "any other error of the claim (an unknown task) is not a refusal").
 CATCH_ALL_LOOP = _swap(_SOLUTION_LOOP, "except (LeaseHeld, TerminalTask):", "except Exception:")
 
+# The key runs the task and the step together: task t1's step 12 and task t11's step 2 are
+# one e-mail for the mailbox (step-keys: "two tasks must never share a key").
+KEY_RUN_TOGETHER = _swap(
+    _SOLUTION_EFFECT, 'key = f"{lease.task_id}:email:{step}"', 'key = f"{lease.task_id}{step}"'
+)
+
 ANSWERS += [
+    ("key-run-together", "idempotent-send", KEY_RUN_TOGETHER, 8, "name the task"),
     ("reentrant-claim", "atomic-claim", REENTRANT_CLAIM, 4, "holds the live lease"),
     ("same-lease-for-holder", "atomic-claim", SAME_LEASE_FOR_HOLDER, 4, "holds the live lease"),
     ("says-it-sent", "idempotent-send", SAYS_IT_SENT, 3, "expected False"),

@@ -657,3 +657,22 @@ def noise_peak(candidate, seed):
 """
 )
 ANSWERS += [("peak-memo", "choose-threshold", PEAK_MEMO, 5, "read WATCH_ONLY at each call")]
+
+# trip_rate keeps each (seed, threshold)'s outcome between calls, whatever the candidate: a
+# later candidate at the same threshold on the same seeds gets the first one's share
+# (trip-rate: "the share of `seeds` on which a canary of `candidate` ... trips").
+TRIPS_KEPT_BY_SEED = _threshold(
+    rate="""
+_TRIPPED = {}
+
+
+def trip_rate(candidate, threshold, seeds):
+    for seed in seeds:
+        if (seed, threshold) not in _TRIPPED:
+            config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],
+                                  max_error_rate=threshold)
+            _TRIPPED[seed, threshold] = bool(run_canary(config, seed=seed).trips)
+    return sum(_TRIPPED[seed, threshold] for seed in seeds) / len(seeds)
+"""
+)
+ANSWERS += [("trips-kept-by-seed", "choose-threshold", TRIPS_KEPT_BY_SEED, 4, "share of the seeds")]

@@ -257,9 +257,10 @@ EFFECT_RUBRIC = (
         ),
         world=(
             "send_step is called for two steps in a row from a step drawn at grading time, of a "
-            "drawn task, and for two drawn tasks at that step: a key with a typed-in step or "
-            "task, or the lease's step read in place of the step given, sends one e-mail for "
-            "two."
+            "drawn task, and for two drawn tasks, the second's ID the first's and a digit, the "
+            "first at that digit and the step, the second at the step: a key with a typed-in "
+            "step or task, the lease's step read in place of the step given, or the task and "
+            "the step run together, sends one e-mail for two."
         ),
     ),
 )
@@ -456,17 +457,20 @@ def _a_stale_worker_does_not_send(sends: _Sends) -> None:
 
 
 def _tasks_send_their_own(sends: _Sends) -> None:
-    """Two tasks at the same step each send an e-mail of their own: the mailbox is shared by
-    every task and takes one key for one e-mail."""
+    """Two tasks each send an e-mail of their own: the mailbox is shared by every task and takes
+    one key for one e-mail. The second task's ID is the first's and a digit, and the first
+    sends at that digit followed by the second's step, so a key that runs the task and the step
+    together (no separator) is one key for both."""
     ledger, mailbox = sends.fresh()
-    other = sends.world.tasks[1]
+    first, other = sends.world.tasks
     ledger.submit(other)
-    first = sends.claim(ledger, "A")
-    second = ledger.claim(other, sends.world.worker("B"), sends.ttl)
-    if second.step < sends.step:
-        ledger.save(second, sends.step)
-        second = dataclasses.replace(second, step=sends.step)
-    sends.send_step(ledger, first, sends.step, mailbox)
-    sends.send_step(ledger, second, sends.step, mailbox)
+    leases = []
+    steps = (int(other[len(first) :] + str(sends.step)), sends.step)
+    for task, step, worker in zip((first, other), steps, ("A", "B"), strict=True):
+        lease = ledger.claim(task, sends.world.worker(worker), sends.ttl)
+        ledger.save(lease, step)
+        leases.append(dataclasses.replace(lease, step=step))
+    for lease, step in zip(leases, steps, strict=True):
+        sends.send_step(ledger, lease, step, mailbox)
     got = _inbox(mailbox)
     require(len(got) == 2 and sum(got.values()) == 2, say("tasks_email"))

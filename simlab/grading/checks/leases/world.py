@@ -95,7 +95,7 @@ def world_of(question: str) -> World:
     key = f"{source.choice(_KEY_WORDS)}:{source.randint(1, 9)}"
     ttl = 1.25 * source.choice(_EIGHTHS)
     return World(
-        tasks=(task, f"{task}{source.randint(0, 9)}"),
+        tasks=(task, f"{task}{source.randint(1, 9)}"),  # a digit a step number can start with
         workers=(worker, f"{worker}{source.randint(0, 9)}", f"{source.choice(others)}-x"),
         keys=(key, f"{key}{source.randint(0, 9)}"),
         ttls=(ttl, 2 * ttl),

@@ -311,6 +311,9 @@ def _world(seed: int) -> ThresholdWorld:
         trip_cases=(
             (candidate, threshold, tuple(source.sample((tripping, calm), 2))),
             ("A", low, (healthy,)),
+            # the healthy candidate at the worse one's threshold on its seeds: a share kept
+            # by seed and threshold alone (state kept between calls) answers the worse one's
+            ("A", threshold, (tripping, calm)),
         ),
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
     )
@@ -438,7 +441,8 @@ THRESHOLD_RUBRIC = (
             "Drawn at grading time: a worse candidate at a threshold with two seeds (a share "
             "between 0 and 1, a seed that trips twice) and the healthy one at a low threshold "
             "(tripping), each share another than the notebook's threshold, candidate A or the "
-            "notebook's seeds would give."
+            "notebook's seeds would give; then candidate A at the worse one's threshold on its "
+            "seeds, so a share remembered by seed and threshold alone is the worse one's."
         ),
     ),
 )
