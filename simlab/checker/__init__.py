@@ -18,10 +18,12 @@ from simlab.checker.history import (
     history_digest,
     loads_jsonl,
 )
+from simlab.checker.outcomes import Views
 
 __all__ = [
     "check",
     "Verdict",
+    "Views",
     "stale_commits",
     "reused_epochs",
     "reused_epoch_events",

@@ -27,7 +27,7 @@ from typing import Any
 
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.measures import coverage, metrics, send_groups
-from simlab.checker.outcomes import Sentences
+from simlab.checker.outcomes import Sentences, Views
 from simlab.checker.rules import Finding, as_records, at, findings, steps_of
 from simlab.records import COMPLETED, Effect, TaskRecord
 
@@ -158,6 +158,7 @@ def check(
     named_results: bool = False,
     listing: bool | None = None,
     max_attempts: int | None = None,
+    views: Views | None = None,
 ) -> Verdict:
     """Check a run: ``history`` (events in order) against ``final`` (the ledger's last records,
     as an iterable of :class:`TaskRecord` or a mapping task_id -> record).
@@ -174,6 +175,8 @@ def check(
     ``max_attempts``: the ledger's limit on the claims of one task (rules (s) and (t)); None
     when it is not known (any dead letter is taken as right), and
     :data:`~simlab.checker.model.NO_LIMIT` for a ledger without one (no task may go dead).
+    ``views``: what the ledger's ``counts()`` and ``tasks(status)`` answered at the end
+    (:class:`~simlab.checker.outcomes.Views`), judged against the whole listing (rule (p)).
     """
     view = HistoryView(history)
     if not isinstance(final, Mapping):
@@ -190,6 +193,7 @@ def check(
         named_results=named_results,
         listing=whole,
         max_attempts=max_attempts,
+        views=views if whole else None,
     )
 
     warnings = []

@@ -236,14 +236,23 @@ def requeue(s: TaskState, e: Event, m: Model):
 
 def lease_length(s: TaskState, e: Event, m: Model):
     """A granted claim or an accepted heartbeat of the lease in force reports the end it gave:
-    between its invoke's time + ttl and its answer's time + ttl."""
-    until, ttl = e.value.get("lease_until"), m.ttl
-    if ttl is None or until is None:
-        return None
+    a time between its invoke's time + ttl and its answer's time + ttl (no end at all is
+    wrong too)."""
+    value, ttl = e.value, m.ttl
+    if ttl is None or "lease_until" not in value:
+        return None  # the end was not recorded (a history checked on its own)
     if e.op == "heartbeat" and (s.lease is None or e.epoch != s.epoch):
         return None  # a stale or stray heartbeat: rules (i) and (s) judge it
+    until = value["lease_until"]
     start = s.asked.get(e.process, e.time)
     lo, hi = start + ttl, e.time + ttl
+    if until is None or until.__class__ is bool or not isinstance(until, (int, float)):
+        # the ledger reported no lease end at all for a lease in force
+        key = "lease_length.none" if e.op == "claim" else "lease_length.heartbeat_none"
+        return (
+            _s(key, p=e.process, task=e.task, t=at(e.time), ttl=ttl, hi=at(hi), epoch=e.epoch),
+            None,
+        )
     slack = TOLERANCE * max(1.0, abs(hi))
     if lo - slack <= float(until) <= hi + slack:
         return None

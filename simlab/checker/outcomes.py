@@ -23,6 +23,7 @@ __all__ = [
     "Finding",
     "Sentences",
     "Run",
+    "Views",
     "short_completions",
     "resent_effects",
     "stuck_tasks",
@@ -105,6 +106,18 @@ class Sentences(Sequence[str]):
         return repr(list(self))
 
 
+@dataclass(frozen=True)
+class Views:
+    """What a ledger's filtered views answered at the end of a run, read at the same instant
+    as its listing: ``counts`` is ``counts()``; ``by_status`` maps each status asked to the
+    records ``tasks(status)`` gave. Judged against the listing (rule (p)): each status lists
+    exactly the listing's tasks of that status, in the listing's order, and each count is the
+    number of the listing's tasks of that status (a status with none may be left out)."""
+
+    counts: Mapping[str, int]
+    by_status: Mapping[str, Sequence[TaskRecord]]
+
+
 @dataclass
 class Run:
     """What a run rule reads: the history, the model's final states, the ledger's final
@@ -124,6 +137,9 @@ class Run:
     twice: Mapping[str, int] = field(default_factory=dict)
     #: ``final`` keeps the listing's order (it was given as a sequence, not a mapping)
     ordered: bool = False
+    #: what the ledger's other views said at the end, when read: ``counts()`` and
+    #: ``tasks(status)`` per status (see :func:`~simlab.checker.rules.findings`)
+    views: Views | None = None
 
     @property
     def last(self) -> int:
@@ -191,6 +207,8 @@ def final_state(run: Run) -> list[Finding]:
             out.append(Finding.of("p", run.last, _s("listing.twice", task=task, n=n)))
         if run.ordered:
             out.extend(_listing_order(run))
+        if run.views is not None:
+            out.extend(_views(run))
     for task, record in run.final.items():
         s = run.states.get(task)
         if s is None or not s.submitted:
@@ -249,6 +267,56 @@ def _listing_order(run: Run) -> list[Finding]:
             sentence = _s("listing.order", a=before, b=after, t=at(submits[after].time))
             return [Finding.of("p", run.last, sentence, None, submits[after])]
     return []
+
+
+def _views(run: Run) -> list[Finding]:
+    """The filtered views agree with the listing: ``tasks(status)`` holds the listing's tasks
+    of that status (in its order, when the listing keeps one) with the same status, step and
+    epoch, and ``counts()`` counts them."""
+    out = []
+    views = run.views
+    assert views is not None
+    for state, records in views.by_status.items():
+        want = [r for r in run.final.values() if r.status == state]
+        got = list(records)
+        if run.ordered:
+            same = [r.task_id for r in got] == [r.task_id for r in want]
+        else:
+            same = sorted(r.task_id for r in got) == sorted(r.task_id for r in want)
+        same = same and all(
+            (r.status, r.step, r.epoch) == (state, held.step, held.epoch)
+            for r in got
+            if (held := run.final.get(r.task_id)) is not None
+        )
+        if not same:
+            listed, held = _ids(got, state), _ids(want, state)
+            sentence = _s("listing.status", s=status(state), listed=listed, held=held)
+            out.append(Finding.of("p", run.last, sentence))
+    tally: dict[str, int] = {}
+    for r in run.final.values():
+        tally[r.status] = tally.get(r.status, 0) + 1
+    counted = {k: v for k, v in views.counts.items() if v != 0}
+    if counted != tally:
+        sentence = _s("listing.counts", counted=_tally(counted), held=_tally(tally))
+        out.append(Finding.of("p", run.last, sentence))
+    return out
+
+
+def _ids(records: Sequence[TaskRecord], state: str) -> Any:
+    """The task IDs of ``records`` (with the status of any that holds another) as words."""
+    if not records:
+        return _s("keys.none")
+    return [
+        r.task_id if r.status == state else _s("listing.other", task=r.task_id, s=status(r.status))
+        for r in records
+    ]
+
+
+def _tally(counts: Mapping[str, int]) -> Any:
+    """Counts per status as words, sorted by status."""
+    if not counts:
+        return _s("keys.none")
+    return [_s("listing.count", s=status(k), n=v) for k, v in sorted(counts.items())]
 
 
 def _keys(keys: Mapping[str, int] | Sequence[tuple[str, int]], sort: bool = True):

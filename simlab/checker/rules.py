@@ -29,7 +29,7 @@ import simlab.checker.outcomes as outcomes
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.model import Model
 from simlab.checker.operations import at
-from simlab.checker.outcomes import Finding, Run
+from simlab.checker.outcomes import Finding, Run, Views
 from simlab.checker.words import RULES_ZH, render, said
 from simlab.records import Effect, TaskRecord
 
@@ -181,7 +181,7 @@ RULES: tuple[Rule, ...] = (
         "final state",
         "the final ledger (status, step, epoch, result, e-mail keys in the order recorded) is "
         "what its accepted operations made it, and its listing holds every task once, in "
-        "submit order",
+        "submit order, as its listings by status and its counts do",
         outcomes.final_state,
     ),
     Rule(
@@ -315,6 +315,7 @@ def findings(
     named_results: bool = False,
     listing: bool = False,
     max_attempts: int | None = None,
+    views: Views | None = None,
 ) -> list[Finding]:
     """Every broken promise of a run, grouped by rule in :data:`RULES` order, each rule's in
     history order (a rule's findings at the same index keep the order the rule gave them).
@@ -326,6 +327,8 @@ def findings(
     ``named_results``: every completing save stored a result that names its worker and epoch
     (``{"worker": ..., "epoch": ...}``, as the simulator's opaque workers do), so a completed
     task must hold exactly that result.
+    ``views``: what ``counts()`` and ``tasks(status)`` answered at the end, judged against
+    the listing when ``listing`` is set.
     One pass over the events, plus one over the final records.
     """
     view = history if isinstance(history, HistoryView) else HistoryView(history)
@@ -369,7 +372,9 @@ def findings(
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
-        run = Run(view, model.tasks, records, ks, effects, named_results, listing, twice, ordered)
+        run = Run(
+            view, model.tasks, records, ks, effects, named_results, listing, twice, ordered, views
+        )
         for r in run_rules:
             found.extend(r.judge(run))
     found.sort(key=lambda f: (_ORDER[f.letter], f.index))

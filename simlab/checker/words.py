@@ -134,6 +134,11 @@ _EN = {
     "runs until {hi}.",
     "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} extended "
     "its lease until {until}, but a heartbeat with ttl {ttl:g} extends it until {hi}.",
+    "lease_length.none": "{p} was granted {task} at {t} with epoch {epoch}, but the lease names "
+    "no end, and a lease of ttl {ttl:g} runs until {hi}.",
+    "lease_length.heartbeat_none": "{p}'s heartbeat on {task} with epoch {epoch} at {t} was "
+    "accepted, but the ledger then shows the task with no lease end, and a heartbeat with ttl "
+    "{ttl:g} extends it until {hi}.",
     "record.none": "its key had not been recorded",
     "record.other": "{who} had recorded its key at {t}, so only it may send",
     "record": "{who} sent the e-mail {key!r} of {task} at {t}, but {why}.",
@@ -181,6 +186,11 @@ _EN = {
     "submitted first (at {t}): it lists the tasks in submit order.",
     "listing.twice": "the ledger's listing of its tasks holds {task} {n} times: it lists every "
     "task once.",
+    "listing.status": "the ledger's tasks(status) lists {listed} as {s}, but its listing holds "
+    "{held} as {s}: each status lists exactly those tasks, in the listing's order.",
+    "listing.other": "{task} ({s})",
+    "listing.counts": "the ledger's counts() says {counted}, but its listing holds {held}.",
+    "listing.count": "{s} {n}",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -243,6 +253,10 @@ _ZH = {
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
     "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出心跳，租约延长到 {until}，"
     "但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
+    "lease_length.none": "{p} 在 {t} 以纪元 {epoch} 获得了 {task}，但租约没有写明到期时间，"
+    "而 ttl 为 {ttl:g} 的租约应到 {hi}。",
+    "lease_length.heartbeat_none": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出的心跳被接受了，"
+    "但账本随后显示这个任务没有租约到期时间，而 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "record.none": "它的键尚未被记录",
     "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
     "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
@@ -287,6 +301,11 @@ _ZH = {
     "listing.order": "账本的任务列表把 {a} 排在 {b} 前面，但 {b} 先提交（在 {t}）：任务列表应按"
     "提交顺序排列。",
     "listing.twice": "账本的任务列表中 {task} 出现了 {n} 次：每个任务只应列出一次。",
+    "listing.status": "账本按状态列出的「{s}」任务是 {listed}，但它的任务列表中处于「{s}」状态的"
+    "是 {held}：每个状态应恰好列出这些任务，顺序与任务列表相同。",
+    "listing.other": "{task}（{s}）",
+    "listing.counts": "账本按状态的计数是{counted}，但它的任务列表中是{held}。",
+    "listing.count": "「{s}」{n} 个",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
@@ -328,7 +347,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "p": (
         "最终状态",
         "账本的最终记录（状态、步骤、纪元、结果、按记录顺序的邮件键）正是被接受的操作所造成的，"
-        "且它的任务列表按提交顺序、每个任务只出现一次",
+        "且它的任务列表按提交顺序、每个任务只出现一次，按状态的列表和计数也与之一致",
     ),
     "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),
     "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),

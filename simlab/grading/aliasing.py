@@ -1,4 +1,5 @@
-"""A migration probed, in the sandbox, for objects its result shares with its input.
+"""A migration probed, in the sandbox, for objects its result shares with its input, or one
+result with another.
 
 JSON cannot show that two values are one object; where the objects live it is plain. The probe
 returns plain data (the names of the fields that changed with the input), never the objects.
@@ -13,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["shared_containers"]
+__all__ = ["shared_containers", "shared_between_results"]
 
 
 def _dump(value: Any) -> str:
@@ -41,3 +42,26 @@ def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str]
         elif isinstance(value, dict):
             value["changed-after-migrating"] = True
     return sorted(str(k) for k, v in result.items() if _dump(v) != snapshot.get(k))
+
+
+def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
+    """Run ``migrate`` on two copies of ``record``, then change every list and dict of the first
+    result in place (one level down, as a later step changes a task's checkpoint): the fields
+    of the second result that changed with it share objects with the first (a module-level
+    default handed to every result). Returns those fields' names (None when the migration
+    raised or returned no dict)."""
+    import copy
+
+    try:
+        first, second = migrate(copy.deepcopy(record)), migrate(copy.deepcopy(record))
+    except Exception:  # a migration that raises is judged elsewhere
+        return None
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return None
+    snapshot = {k: _dump(v) for k, v in second.items()}
+    for value in first.values():
+        if isinstance(value, list):
+            value.append("changed-after-migrating")
+        elif isinstance(value, dict):
+            value["changed-after-migrating"] = True
+    return sorted(str(k) for k, v in second.items() if _dump(v) != snapshot.get(k))

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from simlab.grading.aliasing import shared_containers
+from simlab.grading.aliasing import shared_between_results, shared_containers
 
 __all__ = ["FACTORIES"]
 
@@ -29,6 +29,9 @@ def _piece(ns: dict, name: str | None) -> Callable | None:
 FACTORIES: dict[str, Callable[..., Any]] = {
     "shared-containers": lambda ns, name, record: _Result(
         shared_containers(_piece(ns, name), record)
+    ),
+    "shared-between-results": lambda ns, name, record: _Result(
+        shared_between_results(_piece(ns, name), record)
     ),
     "lent-world": lambda ns, name: _LentWorld(ns, name),
     "with-names": lambda ns, name, names: _WithNames(ns, name, names),

@@ -189,6 +189,23 @@ class SqlLedger:
         self._require(task_id)
         return False
 
+    def heartbeat_until(self, lease: Lease, ttl: float) -> float | None:
+        """:meth:`heartbeat`, answering with the lease end the task's row holds after it (None
+        when refused). Outside the contract: one statement both extends the lease and reads
+        back the end it stored, where a heartbeat followed by :meth:`get` costs two."""
+        check_lease(lease)
+        check_ttl(ttl)
+        now = float(self.clock())
+        task_id = lease.task_id
+        params = {"until": now + ttl, "now": now, "task_id": task_id, "epoch": lease.epoch}
+        rows = self._rows(self.q.HEARTBEAT_UNTIL, params)
+        if rows:
+            self._wrote()
+            # float(): SQLite hands a whole-number REAL back from RETURNING as an integer.
+            return float(rows[0][0])
+        self._require(task_id)
+        return None
+
     def save(
         self,
         lease: Lease,

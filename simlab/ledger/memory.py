@@ -230,6 +230,14 @@ class MemoryLedger:
         task.updated_at = now
         return True
 
+    def heartbeat_until(self, lease: Lease, ttl: float) -> float | None:
+        """:meth:`heartbeat`, answering with the lease end the task holds after it (None when
+        refused). Outside the contract, as on the SQLite ledger: one call where a heartbeat
+        followed by :meth:`get` costs two."""
+        if not self.heartbeat(lease, ttl):
+            return None
+        return self._task(lease.task_id).lease_until
+
     def save(
         self,
         lease: Lease,

@@ -21,8 +21,10 @@ having these methods, without inheriting anything. The behaviour every implement
   raises :class:`~simlab.errors.TerminalTask`. Without a limit no task ever goes dead.
 * ``record_effect`` records an idempotency key once, for the current epoch only; it returns True
   only to the one caller that recorded it.
-* ``tasks()`` lists every task once, in submit order; ``effects(task_id)`` every recorded key
-  once, in the order recorded.
+* ``tasks()`` lists every task once, in submit order; ``tasks(status)`` those of the listing
+  with that status, in the same order; ``counts()`` how many tasks have each status (a status
+  with none may be left out); ``effects(task_id)`` every recorded key once, in the order
+  recorded.
 * Time comes from the ``clock`` the ledger was built with, never from the wall.
 
 The epoch only ever rises: the kit's ledgers add one each time, and a ledger may skip numbers

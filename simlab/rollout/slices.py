@@ -31,6 +31,10 @@ __all__ = [
     "Rules",
     "compare_slices",
     "slice_counts",
+    "Groups",
+    "group_requests",
+    "compare_groups",
+    "count_groups",
     "decide",
     "DECISIONS",
     "Z_99",
@@ -91,15 +95,37 @@ class SliceComparison:
         return self.candidate_errors / self.candidate_n if self.candidate_n else 0.0
 
 
+#: Requests by ``(tier, kind, route)`` (:func:`group_requests`).
+Groups = dict[tuple[str, str, str], list[RequestRecord]]
+
+
+def group_requests(requests: Sequence[RequestRecord]) -> Groups:
+    """The requests by ``(tier, kind, route)``, each list in the order given (one pass): what
+    :func:`compare_groups` and :func:`count_groups` read, so a run groups its requests once."""
+    out: Groups = {}
+    for r in requests:
+        key = (r.tier, r.kind, r.route)
+        group = out.get(key)
+        if group is None:
+            out[key] = [r]
+        else:
+            group.append(r)
+    return out
+
+
 def slice_counts(requests: Sequence[RequestRecord]) -> list[SliceCounts]:
     """Every (tier, kind) slice with a request on either side: baseline and canary (candidate)
     errors and sizes. Fallback (read-only) requests are left out."""
+    return count_groups(group_requests(requests))
+
+
+def count_groups(groups: Groups) -> list[SliceCounts]:
+    """:func:`slice_counts` of the requests ``groups`` holds."""
     out = []
     for tier in TIERS:
         for kind in KINDS:
-            mine = [r for r in requests if (r.tier, r.kind) == (tier, kind)]
-            base = [r for r in mine if r.route == "baseline"]
-            cand = [r for r in mine if r.route == "canary"]
+            base = groups.get((tier, kind, "baseline"), ())
+            cand = groups.get((tier, kind, "canary"), ())
             if base or cand:
                 name = f"{tier}/{kind}"
                 eb, ec = sum(r.error for r in base), sum(r.error for r in cand)
@@ -110,14 +136,17 @@ def slice_counts(requests: Sequence[RequestRecord]) -> list[SliceCounts]:
 def compare_slices(requests: Sequence[RequestRecord], config: Rules) -> list[SliceComparison]:
     """Like-for-like: each (tier, kind) slice that the candidate served, against baseline
     requests of the same tier and kind. Fallback (read-only) requests are left out."""
+    return compare_groups(group_requests(requests), config)
+
+
+def compare_groups(groups: Groups, config: Rules) -> list[SliceComparison]:
+    """:func:`compare_slices` of the requests ``groups`` holds."""
     out = []
     for tier in TIERS:
         for kind in KINDS:
-            base = [
-                r for r in requests if r.route == "baseline" and (r.tier, r.kind) == (tier, kind)
-            ]
-            cand = [r for r in requests if r.route == "canary" and (r.tier, r.kind) == (tier, kind)]
+            cand = groups.get((tier, kind, "canary"))
             if cand:
+                base = groups.get((tier, kind, "baseline"), [])
                 out.append(_compare(tier, kind, base, cand, config))
     return out
 

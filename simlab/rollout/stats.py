@@ -86,10 +86,20 @@ class ErrorTest:
 
 
 def _fewest_significant(base_errors: int, base_n: int, cand_n: int, alpha: float) -> int | None:
-    for k in range(cand_n + 1):
-        if fisher_one_sided(base_errors, base_n, k, cand_n) < alpha:
-            return k
-    return None
+    """The fewest candidate errors ``k`` (of ``cand_n``) whose p-value is below ``alpha``, or
+    None. The p-value never rises with ``k``: with one candidate error more, the errors that
+    fall at random on the candidate's requests grow by at most one while the count they must
+    reach grows by exactly one; and every p-value of one ``cand_n`` and ``total`` is a whole
+    number over the same ``comb(total, cand_n)``, so rounding keeps that order. "Below
+    ``alpha``" therefore holds from some ``k`` on, and bisection finds the first."""
+    low, high = 0, cand_n + 1  # the answer lies in [low, high]; cand_n + 1 stands for None
+    while low < high:
+        mid = (low + high) // 2
+        if fisher_one_sided(base_errors, base_n, mid, cand_n) < alpha:
+            high = mid
+        else:
+            low = mid + 1
+    return low if low <= cand_n else None
 
 
 def error_test(

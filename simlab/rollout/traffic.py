@@ -19,10 +19,20 @@ from typing import NamedTuple
 
 from simlab.agent.example import example_world
 from simlab.agent.world import World
+from simlab.records import by_position
 from simlab.rollout.assertions import completed, no_foreign_links, one_email_to_customer
 from simlab.rollout.metered_agent import Faults, Harness
 
-__all__ = ["TIERS", "KINDS", "FAULTS", "REQUEST_ASSERTIONS", "RequestRecord", "Served", "serve"]
+__all__ = [
+    "TIERS",
+    "KINDS",
+    "FAULTS",
+    "REQUEST_ASSERTIONS",
+    "RequestRecord",
+    "new_request_record",
+    "Served",
+    "serve",
+]
 
 #: Risk tiers, least risky first.
 TIERS = ("low", "medium", "high")
@@ -48,7 +58,7 @@ _ORDER = (
 REQUEST_ASSERTIONS = (completed(), one_email_to_customer(), no_foreign_links())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RequestRecord:
     """One request: when it arrived and finished, who sent it, the route it took, the version
     that served it (``read-only`` on the fallback path) and its outcome; ``probe`` when the
@@ -67,6 +77,11 @@ class RequestRecord:
     tokens: int
     latency: float
     probe: bool = False
+
+
+#: ``new_request_record(*values)``: the record ``RequestRecord(*values)`` returns (every field by
+#: position), for the canary's hot path: a run records every request it simulates.
+new_request_record = by_position(RequestRecord)
 
 
 class Served(NamedTuple):

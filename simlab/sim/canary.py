@@ -38,7 +38,6 @@ Time is SimPy's ``env.now`` (simulated seconds); each random source is its own
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import random
@@ -49,9 +48,9 @@ import simpy
 
 from simlab.rollout.breaker import Breaker
 from simlab.rollout.canary import STREAMS, CanaryConfig, CanaryResult, Tenant
-from simlab.rollout.slices import compare_slices, decide, slice_counts
+from simlab.rollout.slices import Groups, compare_groups, count_groups, decide, group_requests
 from simlab.rollout.stats import simpson_paradox
-from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, serve
+from simlab.rollout.traffic import KINDS, TIERS, RequestRecord, new_request_record, serve
 from simlab.rollout.versions import parse_version
 
 __all__ = ["run_canary"]
@@ -84,15 +83,16 @@ def run_canary(config: CanaryConfig | None = None, *, seed: int = 1) -> CanaryRe
     rollout = _Rollout(config, rngs, tenants)
     records = rollout.run()
     breaker = rollout.breaker
-    slices = compare_slices(records, config)
+    groups = group_requests(records)
+    slices = compare_groups(groups, config)
     decision, evidence = decide(slices, breaker.trips, config)
-    raw = _raw(records)
+    raw = _raw(groups, len(records))
     if raw["canary_requests"]:
         evidence.append(
             f"raw totals (not like-for-like): canary {raw['canary_error_rate']:.1%} vs baseline "
             f"{raw['baseline_error_rate']:.1%} errors; the canary tenants are the low-risk ones"
         )
-    paradox = simpson_paradox(slice_counts(records), min_n=config.min_slice)
+    paradox = simpson_paradox(count_groups(groups), min_n=config.min_slice)
     if paradox is not None:
         evidence.append(paradox.sentence)
     return CanaryResult(
@@ -114,7 +114,12 @@ class _Rollout:
     """The SimPy part of one run (steps 3 and 4 of the module doc): arrivals, routing, the
     agent's outcome per request and the breaker watching the candidate.
 
-    Every random draw comes from ``rngs`` in a fixed order per arrival, whatever the route.
+    Every random draw comes from ``rngs`` in a fixed order per arrival, whatever the route, so
+    the stream of arrivals is drawn whole before the clock starts (:meth:`arrivals`). Only a
+    canary tenant's request can see or change the breaker (its route depends on the breaker's
+    state when it arrives, and a canary request feeds the breaker when it finishes), so only
+    those requests, and the cooldowns, are SimPy events; a baseline tenant's request is on the
+    baseline whatever happens and is recorded as it arrives, finished ``latency`` later.
     """
 
     def __init__(self, config: CanaryConfig, rngs: dict[str, random.Random], tenants: list[Tenant]):
@@ -138,42 +143,68 @@ class _Rollout:
 
     def run(self) -> list[RequestRecord]:
         """Run until the last request finished; the records sorted by arrival, then tenant."""
-        self.env.process(self.arrivals())
-        self.env.run()
-        self.records.sort(key=lambda r: (r.arrived, r.tenant))
-        return self.records
+        env, records, base_v = self.env, self.records, self.base_v
+        served: dict[tuple[str, tuple[str, ...]], tuple] = {}
+        for arrived, tenant, kind, faults, jitter in self.arrivals():
+            if tenant.canary:
+                # Scheduled from time 0, so it fires at exactly ``arrived``.
+                env.timeout(arrived).callbacks.append(
+                    lambda _, a=(tenant, kind, faults, jitter): self.request(*a)
+                )
+                continue
+            outcome = served.get((kind, faults))
+            if outcome is None:
+                outcome = served[kind, faults] = serve(base_v, kind, faults)
+            error, reasons, tokens, base_latency = outcome
+            latency = round(base_latency * jitter, 6)
+            records.append(
+                new_request_record(
+                    arrived,
+                    arrived + latency,
+                    tenant.name,
+                    tenant.tier,
+                    kind,
+                    faults,
+                    "baseline",
+                    base_v,
+                    error,
+                    reasons,
+                    tokens,
+                    latency,
+                    False,
+                )
+            )
+        env.run()
+        records.sort(key=lambda r: (r.arrived, r.tenant))
+        return records
 
-    def arrivals(self):
-        """Poisson arrivals until ``duration``; each draws its tenant, kind, faults, jitter."""
-        config, rngs, env = self.config, self.rngs, self.env
-        # Every stream and setting looked up once: this loop runs once per request.
-        arrival, pick_tenant, pick_kind = rngs["arrival"], self.pick_tenant, self.pick_kind
-        outage, mail, injection, latency = (
-            rngs["outage"].random,
-            rngs["mail"].random,
-            rngs["injection"].random,
-            rngs["latency"],
-        )
-        rate, duration = config.arrival_rate, config.duration
-        outage_rate = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
-        mail_rate, injection_rate = config.mail_timeout_rate, config.injection_rate
-        while True:
-            yield env.timeout(arrival.expovariate(rate))
-            if env.now >= duration:
-                return
-            tenant = pick_tenant()
-            kind = pick_kind()
-            # Each fault from its own stream, one draw each per request; tested in the order
-            # of their names, so the tuple comes out sorted.
-            faults = []
-            if injection() < injection_rate:
-                faults.append("injection")
-            if mail() < mail_rate:
-                faults.append("mail-timeout")
-            if outage() < outage_rate[tenant.tier]:
-                faults.append("outage")
-            jitter = latency.lognormvariate(0.0, 0.25)
-            self.request(tenant, kind, tuple(faults), jitter)
+    def arrivals(self) -> list[tuple[float, Tenant, str, tuple[str, ...], float]]:
+        """Poisson arrivals until ``duration``, ``(arrived, tenant, kind, faults, jitter)`` in
+        time order. Each source of randomness is a stream of its own with one draw per arrival
+        (the gap before it, its tenant, kind, each fault, its latency jitter), so each stream's
+        draws are made in one go, in arrival order: the same values as drawing them arrival by
+        arrival."""
+        config, rngs = self.config, self.rngs
+        gap, rate, duration = rngs["arrival"].expovariate, config.arrival_rate, config.duration
+        times = []
+        now = gap(rate)  # the clock a process waiting each gap in turn reaches, to the bit
+        while now < duration:
+            times.append(now)
+            now += gap(rate)
+        n = len(times)
+        tenants = self.pick_tenant(n)
+        kinds = self.pick_kind(n)
+        # Each fault from its own stream, one draw each per request, tested in the order of
+        # their names, so a request's tuple comes out sorted.
+        injection, mail, outage = (rngs[name].random for name in ("injection", "mail", "outage"))
+        injected = [injection() < config.injection_rate for _ in times]
+        timed_out = [mail() < config.mail_timeout_rate for _ in times]
+        by_tier = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in self.tenants}
+        down = [outage() < by_tier[t.tier] for t in tenants]
+        jitter = rngs["latency"].lognormvariate
+        jitters = [jitter(0.0, 0.25) for _ in times]
+        faults = [_FAULTS[f] for f in zip(injected, timed_out, down, strict=True)]
+        return list(zip(times, tenants, kinds, faults, jitters, strict=True))
 
     def route(self, tenant: Tenant) -> tuple[str, str, bool]:
         """(route, version, probe) of a request arriving now: baseline tenants stay on the
@@ -204,7 +235,7 @@ class _Rollout:
         rest = (tenant.name, tenant.tier, kind, faults, route, version, error, reasons, tokens)
         rest += (latency, probe)
         env.timeout(latency).callbacks.append(
-            lambda _: self.finished(RequestRecord(arrived, env.now, *rest))
+            lambda _: self.finished(new_request_record(arrived, env.now, *rest))
         )
 
     def finished(self, r: RequestRecord) -> None:
@@ -225,22 +256,38 @@ class _Rollout:
 
 
 def _picker(rng: random.Random, population: Sequence[T], weights: Sequence[float]):
-    """A function drawing one of ``population`` by ``weights`` from ``rng``: what
-    ``rng.choices(population, weights)[0]`` draws (one ``random()`` a pick, bisected into the
-    accumulated weights), with the weights accumulated once instead of at every pick."""
+    """A function drawing ``k`` of ``population`` by ``weights`` from ``rng``: what
+    ``rng.choices(population, weights, k=k)`` draws (one ``random()`` a pick, bisected into the
+    accumulated weights), with the weights accumulated once instead of at every call."""
     cum = list(itertools.accumulate(weights))
-    total, hi, draw = cum[-1] + 0.0, len(population) - 1, rng.random
+    total = cum[-1] + 0.0
     if not (0.0 < total < math.inf):
         raise ValueError(f"weights must have a positive, finite total, got {weights!r}")
-    return lambda: population[bisect.bisect(cum, draw() * total, 0, hi)]
+    return lambda k: rng.choices(population, cum_weights=cum, k=k)
 
 
-def _raw(records: list[RequestRecord]) -> dict[str, float]:
+#: A request's faults by whether it met each of them, in the order of their names.
+_FAULTS = {
+    (injection, mail, outage): tuple(
+        name
+        for name, met in (("injection", injection), ("mail-timeout", mail), ("outage", outage))
+        if met
+    )
+    for injection in (False, True)
+    for mail in (False, True)
+    for outage in (False, True)
+}
+
+
+def _raw(groups: Groups, requests: int) -> dict[str, float]:
+    """The totals of every baseline and every canary request (``groups`` holds them all, by
+    slice and route), and how many of the ``requests`` took the read-only path."""
     out: dict[str, float] = {}
     for route in ("baseline", "canary"):
-        rs = [r for r in records if r.route == route]
-        out[f"{route}_requests"] = len(rs)
-        out[f"{route}_error_rate"] = sum(r.error for r in rs) / len(rs) if rs else 0.0
-        out[f"{route}_tokens"] = sum(r.tokens for r in rs) / len(rs) if rs else 0.0
-    out["fallback_requests"] = sum(1 for r in records if r.route == "fallback")
+        rs = [g for (*_, on), g in groups.items() if on == route]
+        n = sum(len(g) for g in rs)
+        out[f"{route}_requests"] = n
+        out[f"{route}_error_rate"] = sum(r.error for g in rs for r in g) / n if n else 0.0
+        out[f"{route}_tokens"] = sum(r.tokens for g in rs for r in g) / n if n else 0.0
+    out["fallback_requests"] = requests - out["baseline_requests"] - out["canary_requests"]
     return out

@@ -216,7 +216,7 @@ def _run_schedule(
         return probe
 
     with _collector_paused():
-        run, final, effects = played(
+        run, final, effects, views = played(
             store,
             lambda: _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis),
             close=not ledgers.reuse,
@@ -228,7 +228,7 @@ def _run_schedule(
         raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
     # The rules alone, as check() judges them: a search needs the verdict, not the coverage
     # counters and metrics a report shows.
-    broken = findings(run.history, final, effects=effects, **judged_as(scenario))
+    broken = findings(run.history, final, effects=effects, views=views, **judged_as(scenario))
     probe.user_points(faults)
     return _Outcome(not broken, probe.signature, probe.candidates)
 

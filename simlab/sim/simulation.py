@@ -32,9 +32,11 @@ import simpy
 
 from simlab.checker.history import History
 from simlab.checker.model import NO_LIMIT
+from simlab.checker.outcomes import Views
 from simlab.ledger.protocol import TaskLedger
-from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
+from simlab.records import CANCELLED, COMPLETED, DEAD, STATUSES, Effect, TaskRecord
 from simlab.sim.broker import Broker
+from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
@@ -56,15 +58,15 @@ LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
 def played(
     store: Any, make: Callable[[], _Run], close: bool = True
-) -> tuple[_Run, list[TaskRecord], dict]:
+) -> tuple[_Run, list[TaskRecord], dict, Views | None]:
     """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
-    final records and recorded e-mail keys; the ledger is closed however that ends (unless
-    ``close`` is False: its owner closes it)."""
+    final records, recorded e-mail keys and filtered views (:func:`views_of`); the ledger is
+    closed however that ends (unless ``close`` is False: its owner closes it)."""
     try:
         run = make()
         run.run()
         final = store.tasks()
-        return run, final, _effects(store, final)
+        return run, final, _effects(store, final), views_of(store)
     finally:
         closing = getattr(store, "close", None) if close else None
         if closing is not None:
@@ -160,6 +162,8 @@ class _Run:
         self.rng = _Streams(seed)
         self.horizon = scenario.horizon
         self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
+        #: a worker's heartbeat and the read-back of the lease end it gave (see fast_paths)
+        self.heartbeat = heartbeat_reader(self.ledger)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
         if schedule is None:
             self.nemesis: Nemesis = RandomNemesis(self)
@@ -313,11 +317,11 @@ def simulate(
     with _collector_paused():
         env = simpy.Environment()
         store = ledger_for(factory, clock_of(env), scenario)
-        run, final, effects = played(
+        run, final, effects, views = played(
             store, lambda: _Run(env, scenario, seed, store, schedule, sender)
         )
         try:
-            verdict = check(run.history, final, effects=effects, **judged_as(scenario))
+            verdict = check(run.history, final, effects=effects, views=views, **judged_as(scenario))
             return _result(run, final, effects, verdict, schedule)
         finally:
             run.dismantle()
@@ -379,16 +383,22 @@ def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effec
     offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
     round trip per task. A subclass that changes ``effects`` alone is read through its own
     ``effects``: that is the protocol's method, the one judged."""
-    every = getattr(store, "all_effects", None)
-    if every is None or _definer(store, "all_effects") is not _definer(store, "effects"):
+    every = fast_path(store, "all_effects", "effects")
+    if every is None:
         return {r.task_id: store.effects(r.task_id) for r in final}
     recorded = every()
     return {r.task_id: recorded.get(r.task_id, []) for r in final}
 
 
-def _definer(obj: object, name: str) -> type | None:
-    """The class in ``obj``'s method resolution order that defines attribute ``name``."""
-    return next((k for k in type(obj).__mro__ if name in k.__dict__), None)
+def views_of(store: Any) -> Views | None:
+    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now: the
+    ledger's views beside its listing, which the checker holds to that listing. None for a
+    ledger without ``counts``."""
+    counts = getattr(store, "counts", None)
+    if counts is None:
+        return None
+    listed = store.tasks
+    return Views(dict(counts()), {state: listed(state) for state in STATUSES})
 
 
 @contextlib.contextmanager

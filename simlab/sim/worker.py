@@ -287,7 +287,7 @@ class Worker:
         :data:`LOST` (a heartbeat was refused: the lease is gone and the worker stops at once).
         """
         sim = self.sim
-        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        env, rec, beat, broker = sim.env, sim.history.record, sim.heartbeat, sim.broker
         sc = sim.scenario
         name, epoch, ttl, every = self.name, lease.epoch, sc.ttl, sc.heartbeat_every
         work = sim.rng["service"].expovariate(1.0 / sc.step_time)
@@ -316,11 +316,11 @@ class Worker:
                 now = env.now
             # no simulated time passes until the next yield: one reading of the clock serves
             rec(now, "invoke", name, "heartbeat", task, epoch, step)
-            if ledger.heartbeat(lease, ttl):
-                # the end the ledger gave, read back at the same instant (no other process runs
-                # before the next yield): the checker compares it with now + ttl
-                row = ledger.get(task)
-                given = {"lease_until": row.lease_until} if row.epoch == epoch else {}
+            # an accepted heartbeat comes with the end the ledger gave, read back at the same
+            # instant (no other process runs before the next yield): the checker compares it
+            # with now + ttl
+            given = beat(lease, ttl)
+            if given is not None:
                 rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
                 last_beat = self.last_beat = now
                 broker.extend(task)

@@ -67,6 +67,9 @@ CAUGHT_BY: dict[str, set[str]] = {
     "cancel-refuses-queued": {"s"},
     "requeue-says-true-for-queued": {"o"},
     "listing-newest-first": {"p"},
+    "status-listing-newest-first": {"p"},
+    "counts-forget-cancelled": {"p"},
+    "get-hides-lease-end": {"q"},
     "effects-newest-first": {"p"},
     "effects-drop-first-key": {"p"},
 }

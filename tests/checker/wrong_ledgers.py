@@ -1215,6 +1215,33 @@ class ListingNewestFirst(MemoryLedger):
         return list(reversed(super().tasks(status)))
 
 
+class StatusListingNewestFirst(MemoryLedger):
+    """``tasks(status)`` lists that status's tasks newest first (its own query, ending in
+    ``ORDER BY created_at DESC``), while ``tasks()`` keeps submit order."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        listed = super().tasks(status)
+        return listed if status is None else list(reversed(listed))
+
+
+class GetHidesLeaseEnd(MemoryLedger):
+    """``get()`` reports a running task without its lease end (``lease_until`` left out of the
+    record it builds), though the lease holds one."""
+
+    def get(self, task_id: str) -> TaskRecord:
+        record = super().get(task_id)
+        if record.status == RUNNING:
+            return dataclasses.replace(record, lease_until=None)
+        return record
+
+
+class CountsForgetCancelled(MemoryLedger):
+    """``counts()`` counts over a hand-written list of statuses that forgets ``cancelled``."""
+
+    def counts(self) -> dict[str, int]:
+        return {k: v for k, v in super().counts().items() if k != CANCELLED}
+
+
 class EffectsNewestFirst(MemoryLedger):
     """``effects()`` lists a task's keys newest first, not in the order recorded (both ways of
     reading them agree)."""
@@ -1297,6 +1324,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "cancel-refuses-queued": CancelRefusesQueued,
     "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
     "listing-newest-first": ListingNewestFirst,
+    "status-listing-newest-first": StatusListingNewestFirst,
+    "counts-forget-cancelled": CountsForgetCancelled,
+    "get-hides-lease-end": GetHidesLeaseEnd,
     "effects-newest-first": EffectsNewestFirst,
     "effects-drop-first-key": EffectsDropFirstKey,
 }
@@ -1365,6 +1395,9 @@ PROMISE: dict[str, str] = {
     "cancel-refuses-queued": "cancel of a queued or running task succeeds",
     "requeue-says-true-for-queued": "requeue only of a cancelled or dead task (False otherwise)",
     "listing-newest-first": "tasks() lists the tasks in submit order",
+    "status-listing-newest-first": "tasks(status) lists that status's tasks in submit order",
+    "counts-forget-cancelled": "counts() counts the tasks of every status",
+    "get-hides-lease-end": "get() reports a running task's lease end",
     "effects-newest-first": "effects() lists the keys in the order recorded",
     "effects-drop-first-key": "effects() lists every recorded key",
 }

@@ -191,7 +191,8 @@ def test_does_a_correct_answer_get_every_point_in_every_world(name, question, so
 
 def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
     """Two seeds draw two guard worlds; in each, every tenant with checkpoints stands beside a
-    tenant whose name holds its own sorting before it and one after, its grant holds
+    tenant whose name holds its own sorting before it and one after, and right before it one
+    whose name its own holds (a grant found by a prefix of the tenant comes first), its grant holds
     collections whose names hold its internal one or are held by it, every deployed tool's
     name is held by another deployed tool's, and no cited version is the example's."""
     from simlab.grading.checks.checkpoints.cache import drawn_requests
@@ -210,7 +211,8 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
             tenant = cp["tenant"]
             assert tenant in WORLD_NAMES
             at = names.index(tenant)
-            assert tenant in names[at - 1] and tenant in names[at + 1], names
+            assert tenant in names[at - 2] and tenant in names[at + 1], names
+            assert names[at - 1] != tenant and tenant.startswith(names[at - 1]), names
             scope = world["grants"][at]["collections"]
             internal = f"{tenant}-internal"
             if internal in scope:

@@ -196,6 +196,42 @@ def test_can_a_worker_heartbeat_a_task_that_has_ended(ledger, ending):
     assert snapshot(ledger) == before
 
 
+def test_does_heartbeat_until_answer_with_the_lease_end_the_row_then_holds(ledger, clock):
+    # The kit's ledgers' fast path for a heartbeat followed by get (outside the contract).
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    clock.advance(TTL - 1)
+    end = ledger.heartbeat_until(lease, TTL)
+    assert end == clock.now + TTL == ledger.get("j1").lease_until
+    assert isinstance(end, float)
+    clock.advance(TTL * 3)  # a late heartbeat nobody reclaimed in between still extends it
+    assert ledger.heartbeat_until(lease, 2.0) == clock.now + 2.0 == ledger.get("j1").lease_until
+
+
+@pytest.mark.parametrize("why", ["reclaimed", "cancelled", "completed"])
+def test_is_a_refused_heartbeat_until_none_and_changes_nothing(ledger, clock, why):
+    if why == "reclaimed":
+        lease, _ = taken_over(ledger, clock)
+    else:
+        ledger.submit("j1")
+        lease = ledger.claim("j1", "w1", TTL)
+        if why == "cancelled":
+            ledger.cancel("j1")
+        else:
+            ledger.save(lease, 1, result="done", done=True)
+    before = snapshot(ledger)
+    assert ledger.heartbeat_until(lease, TTL) is None
+    assert snapshot(ledger) == before
+
+
+def test_does_heartbeat_until_of_an_unknown_task_raise(ledger):
+    ledger.submit("j1")
+    lease = ledger.claim("j1", "w1", TTL)
+    ghost = Lease("nope", "w1", lease.epoch, 0, lease.lease_until, None, 1)
+    with pytest.raises(UnknownTask):
+        ledger.heartbeat_until(ghost, TTL)
+
+
 # -- save: the fenced commit -------------------------------------------------------------------
 
 

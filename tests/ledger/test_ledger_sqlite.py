@@ -200,6 +200,59 @@ def test_does_a_cleared_memory_ledger_answer_as_a_new_one(tmp_path):
         assert [r.task_id for r in durable.tasks()] == ["t1"]
 
 
+def test_is_an_in_memory_ledgers_connection_handed_out_with_every_write_committed():
+    ledger = Ledger(":memory:", clock=Clock(5.0))
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "w1", ttl=10)
+    assert ledger.record_effect(lease, "mail-1")
+    db = ledger._db  # as the grader and a learner's pieces take it
+    assert not db.in_transaction
+    assert db.execute("SELECT status, epoch FROM tasks").fetchall() == [("running", 1)]
+    db.execute("BEGIN IMMEDIATE")  # the holder may open its own transaction
+    db.execute("UPDATE tasks SET step = 1")
+    db.execute("COMMIT")
+    assert ledger.save(lease, 2, done=True)  # and from then on each statement commits
+    assert not db.in_transaction
+    assert (ledger.get("t1").step, ledger.get("t1").status) == (2, "completed")
+    ledger.close()
+
+
+def test_does_a_learners_piece_that_opens_a_transaction_run_on_an_in_memory_ledger():
+    from simlab.learn.pieces import PiecesLedger
+
+    def heartbeat(db, lease, ttl, now):
+        db.execute("BEGIN IMMEDIATE")
+        changed = db.execute(
+            "UPDATE tasks SET lease_until = ? WHERE task_id = ? AND epoch = ?",
+            (now + ttl, lease.task_id, lease.epoch),
+        ).rowcount
+        db.execute("COMMIT")
+        return changed == 1
+
+    with PiecesLedger(":memory:", heartbeat=heartbeat, clock=Clock(5.0)) as ledger:
+        ledger.submit("t1")
+        lease = ledger.claim("t1", "w1", ttl=10)
+        assert ledger.heartbeat(lease, 20.0)
+        assert ledger.save(lease, 1) and ledger.heartbeat(lease, 30.0)
+        assert ledger.get("t1").lease_until == 35.0
+
+
+def test_does_a_failed_transaction_in_an_in_memory_ledger_undo_only_its_own_steps():
+    ledger = Ledger(":memory:", clock=Clock(5.0))
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "w1", ttl=10)
+    assert ledger.record_effect(lease, "mail-1")
+    steps = [("DELETE FROM effects", {}), ("DELETE FROM no_such_table", {})]
+    with pytest.raises(LedgerError, match="wipe"):
+        ledger._in_transaction(steps, "wipe")
+    assert [e.key for e in ledger.effects("t1")] == ["mail-1"]  # the delete was undone
+    assert ledger.get("t1").epoch == 1  # and the writes before it kept
+    assert ledger.save(lease, 1)  # the ledger goes on
+    ledger.clear()
+    assert ledger.tasks() == []
+    ledger.close()
+
+
 def test_does_an_in_memory_ledger_use_small_pages_and_a_file_the_default(tmp_path):
     from simlab.ledger.sqlite.opening import MEMORY_PAGE_SIZE
 

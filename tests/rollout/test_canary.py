@@ -389,3 +389,91 @@ def test_does_the_replay_line_replay_the_run(capsys):
 )
 def test_is_bad_canary_input_one_line_and_exit_2(argv, capsys):
     usage_error(argv, capsys)
+
+
+# -- the run against the story told in SimPy event by event ------------------------------------
+
+
+class _EveryRequestInSimPy:
+    """The rollout as the module doc tells it, nothing left out of SimPy: one process draws
+    each arrival's gap, tenant, kind, faults and jitter in turn, and every request (a baseline
+    tenant's too) is an event that finishes ``latency`` later. Routing, the breaker and the
+    cooldowns are the run's own (:class:`simlab.sim.canary._Rollout`)."""
+
+    def __init__(self, config, seed):
+        import random
+
+        from simlab.rollout.canary import KINDS, STREAMS
+        from simlab.sim.canary import _Rollout, _tenants
+
+        rngs = {name: random.Random(f"{seed}:canary:{name}") for name in STREAMS}
+        tenants = _tenants(config, rngs["tenants"])
+        self.rollout = _Rollout(config, rngs, tenants)
+        self.tenant_weights = [t.weight for t in tenants]
+        self.kinds = tuple(KINDS)
+
+    def arrivals(self):
+        r, config, rngs = self.rollout, self.rollout.config, self.rollout.rngs
+        outage = {t.tier: config.outage_rate[TIERS.index(t.tier)] for t in r.tenants}
+        while True:
+            yield r.env.timeout(rngs["arrival"].expovariate(config.arrival_rate))
+            if r.env.now >= config.duration:
+                return
+            tenant = rngs["tenant"].choices(r.tenants, self.tenant_weights)[0]
+            kind = rngs["kind"].choices(self.kinds, config.kind_mix)[0]
+            faults = []
+            if rngs["injection"].random() < config.injection_rate:
+                faults.append("injection")
+            if rngs["mail"].random() < config.mail_timeout_rate:
+                faults.append("mail-timeout")
+            if rngs["outage"].random() < outage[tenant.tier]:
+                faults.append("outage")
+            jitter = rngs["latency"].lognormvariate(0.0, 0.25)
+            r.request(tenant, kind, tuple(faults), jitter)
+
+    def run(self):
+        self.rollout.env.process(self.arrivals())
+        self.rollout.env.run()
+        return sorted(self.rollout.records, key=lambda q: (q.arrived, q.tenant))
+
+
+@pytest.mark.parametrize(
+    ("config", "seeds"),
+    [
+        # The breaker trips, half-opens, probes, closes and latches.
+        (CanaryConfig(candidate="B", duration=1800.0, cooldown=120.0, max_trips=4), (1, 2)),
+        # Few tenants, a large share, a short window: trips within minutes, human_delay 0.
+        (
+            CanaryConfig(
+                candidate="C",
+                duration=900.0,
+                tenants=6,
+                share=0.4,
+                window=90.0,
+                min_requests=5,
+                cooldown=45.0,
+                probe_requests=2,
+                human_delay=0.0,
+            ),
+            (3, 4),
+        ),
+        # The breaker on cost alone.
+        (CanaryConfig(candidate="C", duration=900.0, max_cost=80.0), (5,)),
+    ],
+)
+def test_is_a_run_the_story_told_in_simpy_event_by_event(config, seeds):
+    """run_canary records a baseline tenant's request as it arrives and draws each stream's
+    values in one go: the same records, trips, samples and changes as every request simulated
+    in SimPy with its values drawn as it arrives."""
+    for seed in seeds:
+        got = run_canary(config, seed=seed)
+        story = _EveryRequestInSimPy(config, seed)
+        records = story.run()
+        breaker = story.rollout.breaker
+        assert breaker.trips and breaker.changes, "the config should exercise the breaker"
+        assert got.requests == records
+        assert (got.trips, got.samples, got.changes) == (
+            breaker.trips,
+            breaker.samples,
+            breaker.changes,
+        )

@@ -70,6 +70,21 @@ def test_does_an_unproven_rise_say_how_many_errors_it_would_take():
     assert t.note == f"1 error in 131: too few to tell; it would take {t.needed} to call it at 0.01"
 
 
+@pytest.mark.parametrize("alpha", [ALPHA, 0.05, 0.3])
+def test_is_the_count_it_would_take_the_first_significant_one(alpha):
+    # Every candidate error count in turn, against what error_test says it would take.
+    for base_n in (0, 1, 3, 8, 30, 200):
+        for base_errors in sorted({0, min(1, base_n), base_n // 3, base_n}):
+            for cand_n in (0, 1, 2, 5, 12, 60):
+                scan = [
+                    k
+                    for k in range(cand_n + 1)
+                    if fisher_one_sided(base_errors, base_n, k, cand_n) < alpha
+                ]
+                t = error_test(base_errors, base_n, 0, cand_n, alpha=alpha)
+                assert t.needed == (scan[0] if scan else None), (base_errors, base_n, cand_n)
+
+
 def test_is_a_fall_neither_significant_nor_weak():
     t = error_test(10, 100, 1, 100)
     assert not t.significant and not t.weak

@@ -57,6 +57,9 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "listing-repeats-retried-tasks": (1, {"p"}),
     "requeue-takes-a-running-task": (1, {"o"}),
     "listing-newest-first": (0, {"p"}),
+    "status-listing-newest-first": (0, {"p"}),
+    "counts-forget-cancelled": (1, {"p"}),
+    "get-hides-lease-end": (0, {"q"}),
     "effects-drop-first-key": (0, {"p"}),
 }
 

@@ -696,3 +696,35 @@ ANSWERS += [
     ),
     ("constant-graph-migration", "pure-migration", CONSTANT_GRAPH_MIGRATION, 5, "all"),
 ]
+
+# A grant found by a prefix of the asker's name (`acme` lends `acme-eu` its grant): the drawn
+# world lists a tenant whose name the asker's holds before the asker's own (rechecks-now).
+PREFIX_OF_TENANT_GUARD = SETS_GUARD.replace(
+    'grant = {g["tenant"]: g for g in world["grants"]}.get(checkpoint["tenant"])',
+    'grant = next((g for g in world["grants"] if checkpoint["tenant"].startswith(g["tenant"])),'
+    " None)",
+)
+
+# Any revoked grant in the world stops the task, not only its tenant's ("or its grant is
+# revoked"; rechecks-now).
+ANY_REVOKED_GUARD = SETS_GUARD.replace(
+    'live = grant is not None and not grant["revoked"]',
+    'live = grant is not None and not any(g["revoked"] for g in world["grants"])',
+)
+
+# One module-level approval dict handed to every migrated record: approving one task approves
+# them all ("Pure means: return a new dict"; pure).
+SHARED_APPROVAL_MIGRATION = '\n_APPROVAL = {"required": False, "approved": False, "by": None}\n' + (
+    _SOLUTION_MIGRATION.replace(
+        '"approval": {"required": False, "approved": False, "by": None},',
+        '"approval": _APPROVAL,',
+    )
+)
+assert PREFIX_OF_TENANT_GUARD != SETS_GUARD and ANY_REVOKED_GUARD != SETS_GUARD
+assert "_APPROVAL," in SHARED_APPROVAL_MIGRATION
+
+ANSWERS += [
+    ("prefix-of-tenant-guard", "resume-guard", PREFIX_OF_TENANT_GUARD, 2, "the grader's world"),
+    ("any-revoked-guard", "resume-guard", ANY_REVOKED_GUARD, 2, "every other tenant's grant"),
+    ("shared-approval-migration", "pure-migration", SHARED_APPROVAL_MIGRATION, 2, "two migrations"),
+]

@@ -1025,3 +1025,35 @@ ANSWERS = [
         "two different events claiming one seq",
     ),
 ]
+
+# The empty grant taken for a narrowing of any parent, whatever its tenant, version or
+# revocation ("Both grants must be for the same tenant, at the same version, and neither may
+# be revoked"; narrows).
+EMPTY_ALWAYS_NARROWS = """
+def is_narrowing(parent, child):
+    if not child["collections"] and not child["tools"]:
+        return True
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+# Revocation judged only when the child holds something (narrows).
+REVOKED_ONLY_NONEMPTY = """
+def is_narrowing(parent, child):
+    holds = bool(child["collections"] or child["tools"])
+    if holds and (parent["revoked"] or child["revoked"]):
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+ANSWERS += [
+    ("empty-always-narrows", "narrowing", EMPTY_ALWAYS_NARROWS, 2, "an empty grant of another"),
+    ("revoked-only-nonempty", "narrowing", REVOKED_ONLY_NONEMPTY, 2, "revoked"),
+]

@@ -356,3 +356,19 @@ ANSWERS = [
     ("typed-after-story", "cancel-limits", TYPED_AFTER_STORY, 0, "do not type it in"),
     ("half-typed", "cancel-limits", HALF_TYPED, 3, "measure each one"),
 ]
+
+# Reads the mailbox right after the send, before the cancel: in a world whose provider takes
+# the e-mail back at the cancel, it still sees it (what-stays: "Then try what would come
+# next").
+EMAIL_BEFORE_CANCEL = MEASURED_OTHERWISE.replace(
+    '        ledger.cancel("t1")\n',
+    '        recalled = "t1:email" not in box.received\n        ledger.cancel("t1")\n',
+).replace(
+    'facts["email_recalled"] = "t1:email" not in box.received',
+    'facts["email_recalled"] = recalled',
+)
+assert EMAIL_BEFORE_CANCEL.count("recalled = ") == 1 and "= recalled" in EMAIL_BEFORE_CANCEL
+
+ANSWERS += [
+    ("email-before-cancel", "cancel-limits", EMAIL_BEFORE_CANCEL, 3, "'email_recalled'"),
+]

@@ -17,6 +17,7 @@ from simlab.checker.checker import stale_commits as kit_stale_commits
 from simlab.grading.checks.histories import UNFENCED as _SHOWN
 from simlab.grading.checks.histories import measure as kit_measure
 from simlab.sim.simulation import simulate
+from tests.submissions.cases import answer_source
 
 # --- stale-commits --------------------------------------------------------------------------
 
@@ -743,4 +744,21 @@ ANSWERS = [
     ("self-check-ttl", "choose-ttl", SELF_CHECK_TTL, 2, "recovery_times()"),
     ("reads-the-world", "choose-ttl", READS_THE_WORLD, 2, "hidden seeds"),
     ("cached-by-ttl", "choose-ttl", CACHED_BY_TTL, 2, "hidden seeds"),
+]
+
+# Every claim and cancel with an epoch raises the highest epoch, refused or only asked for
+# (newer-epoch: "Two kinds of events grant an epoch: a successful claim ... and a successful
+# cancel").
+_SOLUTION_STALE = answer_source("solutions", "03_histories_and_ttl.ipynb", "stale-commits")
+REFUSED_GRANTS_TOO = _SOLUTION_STALE.replace(
+    '        if e.task is None or e.type != "ok":\n            continue\n',
+    "        if e.task is None:\n            continue\n",
+).replace(
+    '        elif e.op == "save" and e.task',
+    '        elif e.op == "save" and e.type == "ok" and e.task',
+)
+assert REFUSED_GRANTS_TOO.count('e.type == "ok"') == 1
+
+ANSWERS += [
+    ("refused-grants-too", "stale-commits", REFUSED_GRANTS_TOO, 2, "refused at higher epochs"),
 ]

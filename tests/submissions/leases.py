@@ -589,6 +589,70 @@ SELF_CHECK_RESULT_LOOP = _swap(
     _SOLUTION_LOOP, "result=output if done", 'result=f"out{step}" if done'
 )
 
+# The holder may claim its own live lease again (a restarted worker takes over from its old
+# process), with a new epoch: two leases of one worker are live at once (one-owner).
+REENTRANT_CLAIM = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND (status = 'queued' OR (status = 'running' AND lease_until <= ?))\"\n"
+    '        f" RETURNING {LEASE_COLUMNS}",\n'
+    "        (worker, now + ttl, now, task_id, now),",
+    " WHERE task_id = ? AND (status = 'queued' OR (status = 'running'\"\n"
+    '        " AND (lease_until <= ? OR worker = ?)))"\n'
+    '        f" RETURNING {LEASE_COLUMNS}",\n'
+    "        (worker, now + ttl, now, task_id, now, worker),",
+)
+
+# The holder's claim of its own live lease hands back the lease it holds (same epoch): two
+# processes of one worker both save with it (one-owner).
+SAME_LEASE_FOR_HOLDER = _swap(
+    _SOLUTION_CLAIM,
+    '    if status == "running":\n        raise LeaseHeld(task_id, holder, lease_until)',
+    '    if status == "running" and holder == worker:\n'
+    "        return lease_from_row(db.execute(\n"
+    '            f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = ?",\n'
+    "            (task_id,)).fetchone())\n"
+    '    if status == "running":\n        raise LeaseHeld(task_id, holder, lease_until)',
+)
+
+# send_step says it sent whatever record_effect answered (at-most-once: "Return True if it sent,
+# False if it did not").
+SAYS_IT_SENT = _swap(
+    _SOLUTION_EFFECT,
+    "        mailbox.send(key)\n        return True\n    return False",
+    "        mailbox.send(key)\n    return True",
+)
+
+# The key names the step but not the task: two tasks' e-mails at one step share it, and the
+# mailbox takes them for one e-mail (step-keys).
+KEY_WITHOUT_TASK = _swap(
+    _SOLUTION_EFFECT, 'key = f"{lease.task_id}:email:{step}"', 'key = f"email:{step}"'
+)
+
+# Correct: the heartbeat extends lease_until and leaves updated_at as it was (the text asks for
+# lease_until only).
+HEARTBEAT_LEAVES_UPDATED_AT = _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        '"UPDATE tasks SET lease_until = ?, updated_at = ?"',
+        '"UPDATE tasks SET lease_until = ?"',
+    ),
+    "(now + ttl, now, lease.task_id, lease.epoch),",
+    "(now + ttl, lease.task_id, lease.epoch),",
+)
+
+# Any error of the claim counted as a refusal: an unknown task answers "refused" (refuses:
+# "any other error of the claim (an unknown task) is not a refusal").
+CATCH_ALL_LOOP = _swap(_SOLUTION_LOOP, "except (LeaseHeld, TerminalTask):", "except Exception:")
+
+ANSWERS += [
+    ("reentrant-claim", "atomic-claim", REENTRANT_CLAIM, 4, "holds the live lease"),
+    ("same-lease-for-holder", "atomic-claim", SAME_LEASE_FOR_HOLDER, 4, "holds the live lease"),
+    ("says-it-sent", "idempotent-send", SAYS_IT_SENT, 3, "expected False"),
+    ("key-without-task", "idempotent-send", KEY_WITHOUT_TASK, 8, "name the task"),
+    ("catch-all-loop", "worker-loop", CATCH_ALL_LOOP, 5, "unknown task is no refusal"),
+    ("heartbeat-leaves-updated-at", "atomic-claim", HEARTBEAT_LEAVES_UPDATED_AT, 10, "all"),
+]
+
 #: The answers that foresee their world (in ANSWERS too).
 FORESEEING = [
     ("fixed-ttl", "atomic-claim", FIXED_TTL, 1, "lease length"),

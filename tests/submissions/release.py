@@ -638,3 +638,22 @@ ADVERSARIAL = [
     ("world-probe-threshold", "choose-threshold", WORLD_PROBE_THRESHOLD, 0, "canary's windows"),
 ]
 ANSWERS += ADVERSARIAL
+
+# noise_peak remembered by (candidate, seed): a call with other WATCH_ONLY settings gets the
+# peak of the first ("Read `WATCH_ONLY` at each call"; judged-windows).
+PEAK_MEMO = _threshold(
+    peak="""
+_PEAKS = {}
+
+
+def noise_peak(candidate, seed):
+    if (candidate, seed) not in _PEAKS:
+        result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+        least = result.config.min_requests
+        _PEAKS[candidate, seed] = max(
+            (s.error_rate for s in result.samples if s.requests >= least), default=0.0
+        )
+    return _PEAKS[candidate, seed]
+"""
+)
+ANSWERS += [("peak-memo", "choose-threshold", PEAK_MEMO, 5, "read WATCH_ONLY at each call")]

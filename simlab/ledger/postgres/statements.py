@@ -77,6 +77,7 @@ SAVE_DONE = (
 )
 _CURRENT = "WHERE task_id = %(task_id)s AND epoch = %(epoch)s AND status = 'running'"
 HEARTBEAT = f"UPDATE simlab_tasks SET lease_until = %(until)s, updated_at = %(now)s {_CURRENT}"
+HEARTBEAT_UNTIL = f"{HEARTBEAT} RETURNING lease_until"
 RELEASE = (
     "UPDATE simlab_tasks SET status = 'queued', lease_until = NULL, updated_at = %(now)s "
     f"{_CURRENT}"

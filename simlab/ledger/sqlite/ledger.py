@@ -25,6 +25,14 @@ own) or a ``BEGIN IMMEDIATE`` transaction, which takes the write lock up front; 
 transaction that later upgrades to a write is the classic source of "database is locked" errors
 that no busy timeout can fix, and this module never opens one.
 
+An in-memory ledger is private to its one connection: no other connection can see it, so when
+its writes commit changes nothing anyone can observe. It therefore keeps one write transaction
+open between its statements (each statement is still atomic on its own, and what it wrote is
+what every later statement reads), which spares SQLite a commit per statement. Whoever takes
+the connection itself (``_db``: the grader, a learner's pieces, the probes, a backup) gets it
+with that transaction committed, and from then on that ledger commits every statement as a
+file ledger does.
+
 ``synchronous=NORMAL``: in WAL mode a committed transaction survives a crash of the process (the
 case simlab teaches: SIGKILL of a worker); a power loss may roll back the last few commits, never
 corrupt the file. ``FULL`` would fsync on every commit and cost an order of magnitude in speed.
@@ -124,9 +132,9 @@ class Ledger(SqlLedger):
         self.clock = clock
         self.max_attempts = max_attempts
         self.max_value_bytes = max_value_bytes
-        self._db, _, self._file = files.connect(self.path, busy_timeout)
+        self._conn, _, self._file = files.connect(self.path, busy_timeout)
         try:
-            self._identity = prepare(self._db, self.path, clock)
+            self._identity = prepare(self._conn, self.path, clock)
         except sqlite3.Error as exc:
             self.close()
             raise LedgerError(f"cannot open ledger {self.path!r}: {exc}") from None
@@ -136,12 +144,36 @@ class Ledger(SqlLedger):
         self._writes_left = _NEVER if self.path == ":memory:" else CHECKPOINT_EVERY
         #: every statement of the contract runs on this one cursor (each is run to completion
         #: before the next): ``Connection.execute`` would make a new cursor for every call
-        self._cursor = self._db.cursor()
+        self._cursor = self._conn.cursor()
+        if self.path == ":memory:":
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._batching = True
+
+    #: True while an in-memory ledger keeps its write transaction open between statements
+    #: (module doc); it then always is in that transaction.
+    _batching = False
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection, for code beyond the contract's statements: an in-memory ledger
+        first commits the transaction it keeps open and stops keeping one (module doc), so the
+        holder finds a connection in autocommit mode with every write committed."""
+        if self._batching:
+            self._batching = False
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+        return self._conn
+
+    @_db.setter
+    def _db(self, conn: sqlite3.Connection) -> None:
+        self._batching = False
+        self._conn = conn
 
     def close(self) -> None:
-        """Close the connection (committed work is durable); the file is no longer held."""
+        """Close the connection (committed work is durable); the file is no longer held. An
+        in-memory ledger's open transaction goes with its database."""
         try:
-            self._db.close()
+            self._conn.close()
         finally:
             files.release(self._file)
             self._file = None
@@ -157,11 +189,19 @@ class Ledger(SqlLedger):
 
     @property
     def schema_version(self) -> int:
-        return schema_version(self._db) or 0
+        return schema_version(self._conn) or 0
 
     def _failed(self, exc: sqlite3.Error) -> LedgerError:
         """SQLite's error as a :class:`LedgerError` naming the file."""
+        self._after_error()
         return LedgerError(f"ledger {self.path!r}: {exc}")
+
+    def _after_error(self) -> None:
+        """An error that ended the transaction an in-memory ledger keeps open (SQLite rolls
+        the whole transaction back on a few, such as running out of memory) ends its keeping
+        one: from then on each statement commits on its own."""
+        if self._batching and not self._conn.in_transaction:
+            self._batching = False
 
     def _wal_checkpoint(self) -> None:
         """Checkpoint the log, then put page 1 (the identity) into the log that follows."""
@@ -186,7 +226,7 @@ class Ledger(SqlLedger):
     # -- the dialect: how one statement runs ----------------------------------------------------
 
     def _rows(self, sql: str, params: dict) -> list[tuple]:
-        """All rows of one statement (run to completion, so a write commits before we return);
+        """All rows of one statement (run to completion, so a write is done before we return);
         SQLite's errors as :class:`LedgerError`. A statement of the contract runs in its
         numbered form."""
         numbered = _NUMBERED.get(sql)
@@ -209,17 +249,25 @@ class Ledger(SqlLedger):
 
     def _in_transaction(self, steps: list[tuple[str, dict]], what: str) -> list[int]:
         """``BEGIN IMMEDIATE`` (the write lock up front), the steps, ``COMMIT``; any failure
-        rolls back. SQLite's errors as :class:`LedgerError` naming the file and ``what``."""
-        db = self._db
+        rolls back. Inside the transaction an in-memory ledger keeps open, a savepoint does
+        that part. SQLite's errors as :class:`LedgerError` naming the file and ``what``."""
+        db = self._conn
+        if self._batching:
+            begin, end, undo = "SAVEPOINT steps", "RELEASE steps", "ROLLBACK TO steps"
+        else:
+            begin, end, undo = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(begin)
             try:
                 counts = [db.execute(sql, params).rowcount for sql, params in steps]
-                db.execute("COMMIT")
+                db.execute(end)
             except BaseException:
-                db.execute("ROLLBACK")
+                db.execute(undo)
+                if self._batching:
+                    db.execute(end)
                 raise
         except sqlite3.Error as exc:
+            self._after_error()
             raise LedgerError(f"ledger {self.path!r}: {what}: {exc}") from None
         return counts
 

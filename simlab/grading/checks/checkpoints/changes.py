@@ -257,7 +257,15 @@ WORLD_CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], di
         lambda cp: _first_cited(cp, "inventory-api") is not None,
         _drop_stock,
     ),
+    # Every grant but the checkpoint's tenant's revoked: its own grant decides, no other.
+    "other tenants' grants revoked": (_always, _on_world(lambda w, cp: _revoke_others(w, cp))),
 }
+
+
+def _revoke_others(world: World, cp: dict) -> None:
+    for grant in world.to_dict()["grants"]:
+        if grant["tenant"] != cp["tenant"] and not grant["revoked"]:
+            world.revoke(grant["tenant"])
 
 
 def _other_tool(cp: dict) -> str | None:

@@ -85,8 +85,9 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     (task number from 1, position), so feedback never names a drawn task.
 
     It is the example world with every name and version the notebook shows drawn anew: the
-    two tenants, each beside two tenants whose names hold its name (one sorting before it,
-    one after) with live grants to everything; the internal collection ``<tenant>-internal``
+    two tenants, each beside a tenant whose name it holds (listed before it) and two whose
+    names hold its name (one sorting before it, one after), all with live grants to
+    everything; the internal collection ``<tenant>-internal``
     granted beside collections whose names hold it or are held by it; every document, stock
     figure and grant at a drawn version; tools whose names hold a real tool's name deployed
     and granted beside the real ones; drawn task IDs and SKUs; once the checkpoints are
@@ -107,15 +108,18 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     for old, new in renamed.items():
         scope = {c.replace(old, new) for c in example.grant_for(old).collections}
         scope |= {new, _holding(f"{new}-internal")}  # names that hold or are held by one
+        wide = frozenset({"public", f"{new}-internal", *scope})
+        # A tenant whose name the real one holds, listed before it: a guard that takes the
+        # first grant whose tenant begins the checkpoint's tenant finds this live grant.
+        grants.append(Grant(new[:-2], r.randint(1, 9), wide, tools))
         grants.append(Grant(new, r.randint(2, 9), frozenset(scope), tools))
         for decoy in (f"{new[0]}-{new}", f"{new}-labs"):  # sorts before it, and after
-            wide = frozenset({"public", f"{new}-internal", *scope})
             grants.append(Grant(decoy, r.randint(1, 9), wide, tools))
     world = World(
         documents=[
             Document(
                 d.doc_id.replace("acme", acme),
-                r.randint(2, 9),
+                r.choice([v for v in range(2, 10) if v != d.version]),  # never the example's
                 d.text,
                 d.collection.replace("acme", acme),
             )
@@ -227,12 +231,14 @@ GUARD_RUBRIC = (
         ),
         world=(
             "Each grading draws a world of its own: the example's tenants, task IDs, SKU and "
-            "every version replaced, each tenant beside tenants whose names hold its name (with "
-            "live grants), collections and tools whose names hold the real ones granted and "
-            "deployed, documents whose IDs hold the cited ones; a guard that matches a grant, "
-            "collection, tool or document by prefix or substring, reads versions from anywhere "
-            "but the world and checkpoint it was given, or knows the example's tasks misses a "
-            "reason to stop there. Each task is also judged once at a drawn position before the "
+            "every version replaced, each tenant beside tenants whose names hold its name or "
+            "are held by it (with live grants), collections and tools whose names hold the real "
+            "ones granted and deployed, documents whose IDs hold the cited ones, and every other "
+            "tenant's grant revoked while the task's own stays; a guard that matches a grant, "
+            "collection, tool or document by prefix or substring, stops for a grant that is not "
+            "its tenant's, reads versions from anywhere but the world and checkpoint it was "
+            "given, or knows the example's tasks misses a reason to stop there, or stops without "
+            "one. Each task is also judged once at a drawn position before the "
             "last with another status, stopped for review or completed (each in every world): a "
             "guard that lets a task go on by its status instead of its next step misses a reason "
             "to stop there."
@@ -491,7 +497,7 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def in_a_world_of_its_own():
-        judge.in_its_world(UNCHANGED, *STOPPING)
+        judge.in_its_world(UNCHANGED, *STOPPING, "other tenants' grants revoked")
 
     @t.part
     def whatever_the_status_in_a_world_of_its_own():

@@ -47,6 +47,10 @@ EN = {
         "changes your result (copy the lists)"
     ),
     "never_probed": "migrate_v1_to_v2() raised on every input, so nothing could be probed",
+    "shared_results_on": (
+        "on {what} two migrations of the record share {fields}: changing one task's "
+        "checkpoint changes the other's (build new lists and dicts each time)"
+    ),
     "invalid_on": "on {what} the result is not a valid v2 checkpoint: {why}",
     "schema_on": "on {what} schema_version must be 2",
     "loads_otherwise_on": (
@@ -87,6 +91,7 @@ EN = {
     "cited_document_edited": "cited document edited",
     "cited_stock_figure_changed": "cited stock figure changed",
     "cited_stock_figure_withdrawn": "cited stock figure withdrawn",
+    "other_tenants_grants_revoked": "every other tenant's grant revoked",
     "cited_document_withdrawn": "cited document withdrawn",
     "internal_documents_no_longer_granted": "internal documents no longer granted",
     "inventory_tool_no_longer_granted": "inventory tool no longer granted",
@@ -199,6 +204,10 @@ ZH = {
     "changed_input": "migrate_v1_to_v2() 修改了它的输入（{what}）：{why}；迁移必须是纯函数",
     "shares_on": "在{what}上，结果与输入共用了 {fields}：之后修改输入会改变你的结果（请复制列表）",
     "never_probed": "migrate_v1_to_v2() 对每个输入都抛出了异常，无法检查",
+    "shared_results_on": (
+        "在{what}上，对同一记录的两次迁移共用了 {fields}：修改一个任务的检查点会改变另一个的"
+        "（每次都要新建列表和字典）"
+    ),
     "invalid_on": "在{what}上，结果不是有效的 v2 检查点：{why}",
     "schema_on": "在{what}上，schema_version 必须是 2",
     "loads_otherwise_on": "在{what}上，今天的加载器读你的 v2 记录，与读 v1 原件的结果不同",
@@ -229,6 +238,7 @@ ZH = {
     "cited_document_edited": "引用的文档被编辑",
     "cited_stock_figure_changed": "引用的库存数字变了",
     "cited_stock_figure_withdrawn": "引用的库存数字已不存在",
+    "other_tenants_grants_revoked": "其他租户的授权都被撤销",
     "cited_document_withdrawn": "引用的文档被撤下",
     "internal_documents_no_longer_granted": "不再授权读取内部文档",
     "inventory_tool_no_longer_granted": "不再授权使用 inventory 工具",

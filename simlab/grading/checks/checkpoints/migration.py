@@ -6,6 +6,7 @@ result must be a valid v2 record that today's loader turns into the same latest 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from functools import lru_cache
 from importlib.resources import files
@@ -293,6 +294,18 @@ class _Answers:
         return result, after
 
 
+def _shares_nothing(s: Student, probe: str, said: str) -> None:
+    """The sandbox's ``probe`` (a factory of :mod:`simlab.grading.factories`) on every labelled
+    record: no field shared (told by message ``said``), and at least one record probed (a
+    migration that raises on every record shares nothing, but proves nothing either)."""
+    probed = 0
+    for name, v1 in _labelled():
+        shared = s.kit(probe, "migrate_v1_to_v2", v1).attribute("value")
+        probed += shared is not None
+        require(not shared, say(said, what=name, fields=", ".join(map(str, shared or []))))
+    require(probed, say("never_probed"))
+
+
 def _stays_pure(answers: _Answers, s: Student) -> Any:
     def holds(v1: dict, story: Story) -> None:
         tell_v1(v1, story)
@@ -350,11 +363,16 @@ MIGRATION_RUBRIC = (
         "pure",
         3,
         "The migration never changes its input and its result shares no list or dict with it "
-        "(changing the input afterwards leaves the result as it was), on every v1 record: the "
+        "(changing the input afterwards leaves the result as it was), nor with another result "
+        "(each call returns new lists and dicts), on every v1 record: the "
         "corpus, hidden records and generated ones with odd but valid contents (repeated or "
         "unsorted keys, repeated citations).",
         core=True,
-        mistakes=("changes the input in place", "the result shares `sent` with the input"),
+        mistakes=(
+            "changes the input in place",
+            "the result shares `sent` with the input",
+            "one module-level dict in every result",
+        ),
         properties=(
             "On generated v1 records of every step index and status (a repeated citation and "
             "unsorted sent keys first), the input is as it was after your call, and your result "
@@ -368,8 +386,9 @@ MIGRATION_RUBRIC = (
         world=(
             "Six v1 records drawn for each grading (every step index, drawn tenants, task IDs, "
             "citations at drawn versions, sent keys out of order or repeated) are migrated and "
-            "their inputs compared with the grader's copies, so no answer can be pure only on "
-            "records it knows."
+            "their inputs compared with the grader's copies, and each migrated twice to see "
+            "that the two results share nothing, so no answer can be pure only on records it "
+            "knows."
         ),
     ),
     Criterion(
@@ -475,17 +494,9 @@ def pure_migration(s: Student, t: Tally) -> None:
 
     t.under("pure")
 
-    @t.part
-    def the_result_shares_nothing_with_the_input():
-        probed = 0
-        for name, v1 in _labelled():
-            shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
-            probed += shared is not None
-            require(
-                not shared,
-                say("shares_on", what=name, fields=", ".join(map(str, shared or []))),
-            )
-        require(probed, say("never_probed"))
+    # With the input, then between two results: the probes run where the objects live.
+    t.part(functools.partial(_shares_nothing, s, "shared-containers", "shares_on"))
+    t.part(functools.partial(_shares_nothing, s, "shared-between-results", "shared_results_on"))
 
     t.under("loads")
 

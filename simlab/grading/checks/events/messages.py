@@ -93,6 +93,8 @@ EN = {
     "child_other_tenant": "another tenant's grant with fewer rights",
     "child_other_version": "a grant at another version",
     "child_revoked": "a revoked grant",
+    "child_empty_elsewhere": "an empty grant of another tenant or version",
+    "child_empty_revoked": "an empty, revoked grant",
     "child_other_collections": "a grant with as many collections, but other ones",
     "child_capitals": "a grant naming a collection with other capitals",
     "child_similar_tenant": (
@@ -189,6 +191,8 @@ ZH = {
     "child_other_tenant": "另一个租户的、权限更少的授权",
     "child_other_version": "另一个版本的授权",
     "child_revoked": "已撤销的授权",
+    "child_empty_elsewhere": "另一个租户或另一个版本的空授权",
+    "child_empty_revoked": "已撤销的空授权",
     "child_other_collections": "集合数目相同但集合不同的授权",
     "child_capitals": "集合名称大小写不同的授权",
     "child_similar_tenant": "租户名称以父授权的租户名开头或包含它（或反过来）的授权",

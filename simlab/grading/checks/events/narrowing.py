@@ -73,6 +73,12 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
             child(version=world.version - 1, tools=[tl[0]]),
         ],
         "revoked": [child(revoked=True, tools=[tl[0]])],
+        # the empty grant is a subset of any grant, but still of one tenant, version and state
+        "empty_elsewhere": [
+            child(tenant=world.other_tenant, collections=[], tools=[]),
+            child(version=world.version + 1, collections=[], tools=[]),
+        ],
+        "empty_revoked": [child(revoked=True, collections=[], tools=[])],
         "other_collections": [child(collections=[c[0], c[1], other_c])],
         "capitals": [child(collections=[c[0].capitalize()])],
         "similar_tenant": [child(tenant=t, collections=[c[0]]) for t in world.similar_tenants],
@@ -134,8 +140,9 @@ NARROWING_RUBRIC = (
             "The parent's tenant, version, collections and tools are drawn from the world "
             "(never the notebook's acme grant), with another tenant whose name begins with the "
             "parent's or the reverse, and names the parent lacks that begin with or are part of "
-            "names it holds, and children naming one of the parent's tools as a collection or "
-            "the reverse; the generated grants are offered with drawn names too."
+            "names it holds, children naming one of the parent's tools as a collection or "
+            "the reverse, and empty children of another tenant or version, or revoked, or of "
+            "the parent revoked; the generated grants are offered with drawn names too."
         ),
     ),
     Criterion(
@@ -198,12 +205,12 @@ def narrowing_check(s: Student, t: Tally) -> None:
 
     @t.part
     def another_tenant_or_version():
-        judge(("other_tenant", "other_version"))
+        judge(("other_tenant", "other_version", "empty_elsewhere"))
 
     @t.part
     def revoked_grants():
-        judge(("revoked",))
-        judge(("same", "fewer_tools"), of=revoked)
+        judge(("revoked", "empty_revoked"))
+        judge(("same", "fewer_tools", "empty"), of=revoked)
 
     @t.part
     def exact_names():

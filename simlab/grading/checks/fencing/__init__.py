@@ -166,8 +166,10 @@ _CLAIM_WORLD = (
 _LIMITS_WORLD = (
     "The story is also played in two worlds drawn at grading time: each way a ledger or "
     "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
-    "that rolls the steps back, a requeue that starts over, a mailbox that loses mail) goes to "
-    "one of them, so every fact differs from the kit's in one of them; the worlds live "
+    "that rolls the steps back, a requeue that starts over, a mailbox that loses mail, one "
+    "that gives it back at the cancel) goes to one of them (the last two never to the same), "
+    "so every fact differs from the kit's in one of them, and a mailbox read before the "
+    "cancel misses the e-mail given back; the worlds live "
     "in the grader and the kit's classes answer from them for the call, however the learner's "
     "code reaches them, so typed-in facts fail and telling a world from the kit's ledger gains "
     "nothing."

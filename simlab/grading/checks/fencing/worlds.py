@@ -7,7 +7,8 @@ learner's function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
 side effects or new claims of a cancelled task go through, or a cancelled task is leased
 while it stays cancelled), rolls the steps back, or whose requeue starts over, a mailbox that
-loses its mail, and the evidence the chapter's worker retrieves. Each way a world differs is
+loses its mail or gives it back at the cancel (read before the cancel, it is still there), and
+the evidence the chapter's worker retrieves. Each way a world differs is
 drawn on its own, so a world is one of many, and every fact of the story comes out otherwise in
 one of the worlds a submission is judged in.
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import random
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,9 @@ class World:
     leasable: bool = False
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
+    #: A cancel recalls every e-mail the mailboxes hold (a provider that can unsend): the
+    #: e-mail is there until the cancel, gone after it.
+    recall_mail: bool = False
     #: A cancel rolls the task's steps back to 0.
     rollback: bool = False
     #: A requeue starts the task over at step 0.
@@ -107,12 +111,16 @@ def _evidence(source: random.Random) -> str:
 
 def limits_worlds(source: random.Random) -> list[World]:
     """The two worlds ``cancel-limits`` is judged in: each way of :data:`WAYS` goes to one of
-    them (drawn), neither is the kit's. So every fact of the story differs from the kit's in
+    them (drawn; mail recalled at the cancel to the one whose mail is not lost), neither is the
+    kit's. So every fact of the story differs from the kit's in
     one of them and is the kit's in the other (``rollback`` aside: it starts a requeued task
     over too): an answer that cannot tell the two apart without measuring gives a wrong fact in
     one of them, or on the kit's ledger."""
     while True:
         where = {way: source.randrange(2) for way in WAYS}
+        # Mail recalled at the cancel only where it is not lost anyway: there the mailbox
+        # read before the cancel holds the e-mail, and read after it does not.
+        where["recall_mail"] = 1 - where["lost_mail"]
         worlds = [World(**{way: where[way] == n for way in WAYS}) for n in (0, 1)]
         if KIT not in worlds:
             return [replace(w, evidence=_evidence(source)) for w in worlds]
@@ -145,9 +153,10 @@ class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
     same file format, so the kit's ledger reads what it wrote."""
 
-    def __init__(self, path: str, world: World):
+    def __init__(self, path: str, world: World, on_cancel: Callable[[], None] | None = None):
         super().__init__(path)
         self.world = world
+        self.on_cancel = on_cancel
 
     def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
         if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
@@ -177,6 +186,8 @@ class WorldLedger(KitLedger):
         done = super().cancel(task_id)
         if done and self.world.rollback:
             self._from_zero(task_id)
+        if done and self.world.recall_mail and self.on_cancel is not None:
+            self.on_cancel()
         return done
 
     def requeue(self, task_id: str) -> bool:
@@ -207,6 +218,11 @@ class WorldMailbox(KitMailbox):
     def send(self, key: str) -> None:
         if not self.lost:
             super().send(key)
+
+    def recall(self) -> None:
+        """Every e-mail it holds is recalled: gone from ``received`` and from ``sent``."""
+        self.sent -= sum(self.received.values())
+        self.received.clear()
 
 
 # ------------------------------------------------------------------------ one play, lent ------
@@ -274,7 +290,7 @@ class Play:
 
     def _open(self, path: Any) -> int:
         n = self._count()
-        self._ledgers[n] = WorldLedger(self.file(path), self.world)
+        self._ledgers[n] = WorldLedger(self.file(path), self.world, self._recall)
         return n
 
     def _ledger(self, n: Any, method: Any, args: Any, kwargs: Any) -> Any:
@@ -291,6 +307,10 @@ class Play:
         ledger = self._ledgers.pop(n, None) if isinstance(n, int) else None
         if ledger is not None:
             ledger.close()
+
+    def _recall(self) -> None:
+        for mailbox in self._mailboxes.values():
+            mailbox.recall()
 
     def _mailbox(self) -> int:
         n = self._count()
@@ -368,7 +388,7 @@ def reference_facts(world: World) -> dict[str, bool]:
     """The notebook's ``cancel-limits`` story played on ``world``'s ledger and mailbox here."""
     mailbox = WorldMailbox(world.lost_mail)
     with tempfile.TemporaryDirectory() as folder:
-        with WorldLedger(str(Path(folder) / "story.sqlite"), world) as ledger:
+        with WorldLedger(str(Path(folder) / "story.sqlite"), world, mailbox.recall) as ledger:
             ledger.submit("t1")
             lease = ledger.claim("t1", "w1", 60)
             ledger.save(lease, 1)

@@ -35,6 +35,10 @@ EN = {
         "claim at the same time (the order of events decides)"
     ),
     "case_cancel": "a save after a cancel (the cancel granted epoch 2)",
+    "case_refused_epochs": (
+        "a claim and a cancel refused at higher epochs (only an ok grants one), then a save of "
+        "the current epoch"
+    ),
     "unknown_outcome": (
         "with a save of an older epoch whose outcome is unknown (type info): found {found} stale "
         "commit(s), but only a save with type ok was accepted"
@@ -149,6 +153,10 @@ ZH = {
         "（由事件的顺序决定）"
     ),
     "case_cancel": "取消之后的一次保存（取消授予了 epoch 2）",
+    "case_refused_epochs": (
+        "一次领取和一次取消在更高的 epoch 上被拒绝（只有 ok 才授予 epoch），然后当前 epoch 的"
+        "一次保存"
+    ),
     "unknown_outcome": (
         "有一次结果未知（type info）的旧 epoch 保存时：找到 {found} 个陈旧提交，"
         "但只有 type 为 ok 的保存才被接受"

@@ -151,6 +151,7 @@ def stale_commits(s: Student, t: Tally) -> None:
         "two-tasks",
         "highest",
         "order",
+        "refused-epochs",
     ):
         t.part(functools.partial(_hand_written, rule, case, world.tasks))
     t.part(functools.partial(_recorded_unfenced_histories, rule, world))
@@ -205,6 +206,7 @@ STALE_RUBRIC = (
             "reports only the first stale commit of each task",
             "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
+            "a refused claim or cancel (or its invoke) taken for a grant of its epoch",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
@@ -215,6 +217,9 @@ STALE_RUBRIC = (
             '**Write the checker rule "no stale commit accepted"** and run it on recorded '
             "histories.",
             "Walk the events in order and remember, per task, the highest epoch granted so far.",
+            'Two kinds of events grant an epoch: a successful claim (`op == "claim"`, '
+            '`type == "ok"`) and a successful cancel (`op == "cancel"`, `type == "ok"`: a '
+            "cancel bumps the epoch too).",
             'A successful save (`op == "save"`, `type == "ok"`) whose epoch is **lower** than '
             "that is a stale commit: the ledger should have refused it.",
             'A refused save (`type == "fail"`) is the fence working, not a violation.',
@@ -348,6 +353,19 @@ CASES: dict[str, tuple[Message, int, tuple[tuple, ...]]] = {
             (3.0, "ok", "w1", "save", "t1", 1, 1),
             (3.0, "ok", "w2", "claim", "t1", 2, 1),
             (3.0, "ok", "w1", "save", "t1", 1, 2),
+        ),
+    ),
+    # A ledger may report the epoch it refused a claim or a cancel at (or a client the epoch
+    # it asked for): only an ok grants one.
+    "refused-epochs": (
+        say("case_refused_epochs"),
+        0,
+        (
+            (0.0, "ok", "w1", "claim", "t1", 1, 0),
+            (1.0, "invoke", "w2", "claim", "t1", 3),
+            (1.5, "fail", "w2", "claim", "t1", 3, None, {"reason": "lease-held"}),
+            (2.0, "fail", "user", "cancel", "t1", 4, None),
+            (3.0, "ok", "w1", "save", "t1", 1, 1),
         ),
     ),
     "cancel": (

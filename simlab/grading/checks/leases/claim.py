@@ -55,6 +55,8 @@ CLAIM_MOVES = (
 
 #: Sequences played before the generated ones: the classic slips, each in its shortest story.
 CLAIM_STORIES = (
+    # the holder claims its own live lease again (a restarted worker whose old process lives)
+    (("claim", "t1", "A", 10.0), ("wait", 5), ("claim", "t1", "A", 10.0), ("heartbeat", 0, 10.0)),
     # a claim exactly when the lease runs out
     (("claim", "t1", "A", 10.0), ("expire", "t1"), ("claim", "t1", "B", 10.0)),
     # A's own stale lease, once A holds the task again
@@ -114,7 +116,12 @@ def atomic_claim(s: Student, t: Tally) -> None:
         t.under("heartbeat-extends")
         t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
         t.under("one-owner")
-        for part in (_live_lease_is_refused, _expired_lease_is_taken_over, _heartbeat_is_fenced):
+        for part in (
+            _live_lease_is_refused,
+            _own_live_lease_is_refused,
+            _expired_lease_is_taken_over,
+            _heartbeat_is_fenced,
+        ):
             t.part(functools.partial(part, ledgers))
         runs = contended_claims(s)
         t.part(lambda: _no_two_winners_at_one_moment(runs))
@@ -164,10 +171,11 @@ CLAIM_RUBRIC = (
         "one-owner",
         6,
         "At most one worker holds a task, with an epoch higher than any before: a live lease "
-        "is refused, an expired one is taken over, the claim and the heartbeat stay atomic when "
-        "another claim or a cancel runs between any two of their statements (also at the same "
-        "moment, as with a duplicate delivery), a heartbeat is accepted only for the task's "
-        "current epoch while it runs (not by worker name, not once released or completed), on "
+        "is refused (its holder's own claim too), an expired one is taken over, the claim and "
+        "the heartbeat stay atomic when another claim or a cancel runs between any two of "
+        "their statements (also at the same moment, as with a duplicate delivery), a "
+        "heartbeat is accepted only for the task's current epoch while it runs (not by worker "
+        "name, not once released or completed), on "
         "generated sequences of claims, heartbeats, saves, releases, cancels, requeues and "
         "tasks gone to the dead letter with the clock moving, as the kit's ledger does (a "
         "cancelled or dead task is never taken); and seeded fault runs break no rule, nor "
@@ -199,9 +207,11 @@ CLAIM_RUBRIC = (
             "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
             "lease (`RETURNING {LEASE_COLUMNS}`, then `lease_from_row`);",
             "a task may be claimed when it is `queued`, or `running` with a lease that ran out "
-            "(`lease_until <= now`);",
-            "extend `lease_until` to `now + ttl` **only while the lease's epoch is the task's "
-            "epoch and the task is running**; return True if it did.",
+            "(`lease_until <= now`); a live lease is refused whoever asks, its own holder "
+            "included;",
+            "extend `lease_until` to `now + ttl` **exactly when the lease's epoch is the task's "
+            "epoch and the task is running** (also once `lease_until` has passed, if nobody "
+            "claimed the task since); return True if it did.",
         ),
         world=(
             "The generated sequences run on task IDs, worker names, lease lengths (with a "
@@ -373,6 +383,17 @@ def _live_lease_is_refused(ledgers: Ledgers) -> None:
     _b_claim_raises(ledger, "t1", LeaseHeld, "live_raises")
     stored = ledger.get("t1")
     require((stored.epoch, stored.worker) == (1, "A"), say("refused_changed"))
+
+
+def _own_live_lease_is_refused(ledgers: Ledgers) -> None:
+    """The holder's own claim while its lease is live is refused like anyone's: a restarted
+    worker whose old process still runs must not get a second lease."""
+    ledger = ledgers.fresh()
+    ledger.claim("t1", "A", 10.0)
+    ledgers.clock.now = 4.0
+    raises(lambda: ledger.claim("t1", "A", 10.0), LeaseHeld, say("own_live_raises"))
+    stored = ledger.get("t1")
+    require((stored.epoch, stored.lease_until) == (1, 10.0), say("refused_changed"))
 
 
 def _lease_held_names_the_holder(ledgers: Ledgers) -> None:

@@ -13,7 +13,7 @@ from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
-from simlab.grading.questions import FAILURE_CHARS, Fail, require
+from simlab.grading.questions import FAILURE_CHARS, Fail
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
@@ -72,9 +72,9 @@ def simulated(
 ) -> None:
     """Run the fault simulator over a ledger with the student's ``pieces``, and with their
     ``send_step`` (a function name) sending each e-mail if one is given; the checker must find
-    nothing, and no e-mail may go out twice; ``what`` names the pieces in the feedback. A
-    failing run is shrunk to its fewest faults (:func:`simlab.shrink`) and told as a short story
-    in the learner's terms (never its seed).
+    nothing (a resend of one task's key breaks its rule (f)); ``what`` names the pieces in the
+    feedback. A failing run is shrunk to its fewest faults (:func:`simlab.shrink`) and told as
+    a short story in the learner's terms (never its seed).
     """
 
     def factory(clock: Callable[[], float]) -> CheckedLedger:
@@ -86,10 +86,8 @@ def simulated(
         head = len(str(say("broke_rule", what=what, story="")))
         story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - head)
         raise Fail(say("broke_rule", what=what, story=story))
-    require(
-        result.duplicate_sends == 0,
-        say("sent_twice", what=what, n=result.duplicate_sends),
-    )
+    # Rule (f) judges every resend of one task's key, so an e-mail the mailbox still counts
+    # twice here came from two tasks sharing a key: the criterion about keys judges that.
 
 
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at

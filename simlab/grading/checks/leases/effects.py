@@ -22,7 +22,7 @@ from simlab.grading.checks.leases.scripted import CrashLedger
 from simlab.grading.checks.leases.world import World, world_of
 from simlab.grading.lending import Lent
 from simlab.grading.questions import Criterion, Tally, require
-from simlab.grading.student import Student
+from simlab.grading.student import Student, kind_of
 from simlab.ledger import Ledger
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.scenario import Scenario
@@ -165,6 +165,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
         t.part(lambda: ops.check(plays, moves, ops.DETAIL, first=EFFECT_STORIES))
         t.under("step-keys")
         t.part(functools.partial(_each_step_sends_its_own, sends))
+        t.part(functools.partial(_tasks_send_their_own, sends))
     finally:
         plays.close()
 
@@ -245,16 +246,20 @@ EFFECT_RUBRIC = (
     Criterion(
         "step-keys",
         1,
-        "Each step sends its own e-mail (one key per task and step).",
+        "Each step sends its own e-mail (one key per task and step): two steps of a task, and "
+        "two tasks at one step, never share a key.",
         text=(
             "`send_step(ledger, lease, step, mailbox)`: the side-effecting step `step` of the "
             "task: send one e-mail with `mailbox.send(key)`, at most once however often the "
             "step is retried, by whichever worker.",
+            "Every task sends to the same mailbox, which (like a mail provider) takes one key "
+            "for one e-mail, so two tasks must never share a key.",
         ),
         world=(
             "send_step is called for two steps in a row from a step drawn at grading time, of a "
-            "drawn task: a key with a typed-in step, or the lease's step read in place of the "
-            "step given, sends one e-mail for both."
+            "drawn task, and for two drawn tasks at that step: a key with a typed-in step or "
+            "task, or the lease's step read in place of the step given, sends one e-mail for "
+            "two."
         ),
     ),
 )
@@ -378,6 +383,12 @@ class _Sends:
         self.clock.now += self.ttl
 
 
+def _shown(value: Any) -> str:
+    """What send_step returned, for feedback: True, False and None as they are (no hidden
+    value), anything else by its type."""
+    return repr(value) if value is None or isinstance(value, bool) else kind_of(value)
+
+
 def _inbox(mailbox: Mailbox) -> dict:
     """What the kit mailbox received: idempotency key -> how many times it was sent."""
     return dict(mailbox.received)
@@ -392,12 +403,13 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
     )
     sends.expire()  # A crashed after the e-mail, before its save; the lease ran out
     retry = sends.claim(ledger, "B")
-    sends.send_step(ledger, retry, sends.step, mailbox)
+    again = sends.send_step(ledger, retry, sends.step, mailbox)
     got = _inbox(mailbox)
     require(
         sum(got.values()) == 1,
         say("retry_sent", n=sum(got.values())),
     )
+    require(again is False, say("retry_said_sent", got=_shown(again)))
 
 
 def _a_crash_between_record_and_send(sends: _Sends) -> None:
@@ -438,5 +450,23 @@ def _a_stale_worker_does_not_send(sends: _Sends) -> None:
     old = sends.claim(ledger, "A")
     sends.expire()
     sends.claim(ledger, "B")
-    sends.send_step(ledger, old, sends.step, mailbox)
+    said = sends.send_step(ledger, old, sends.step, mailbox)
     require(sum(_inbox(mailbox).values()) == 0, say("stale_sent"))
+    require(said is False, say("stale_said_sent", got=_shown(said)))
+
+
+def _tasks_send_their_own(sends: _Sends) -> None:
+    """Two tasks at the same step each send an e-mail of their own: the mailbox is shared by
+    every task and takes one key for one e-mail."""
+    ledger, mailbox = sends.fresh()
+    other = sends.world.tasks[1]
+    ledger.submit(other)
+    first = sends.claim(ledger, "A")
+    second = ledger.claim(other, sends.world.worker("B"), sends.ttl)
+    if second.step < sends.step:
+        ledger.save(second, sends.step)
+        second = dataclasses.replace(second, step=sends.step)
+    sends.send_step(ledger, first, sends.step, mailbox)
+    sends.send_step(ledger, second, sends.step, mailbox)
+    got = _inbox(mailbox)
+    require(len(got) == 2 and sum(got.values()) == 2, say("tasks_email"))

@@ -11,14 +11,17 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from simlab.errors import LedgerError, UnknownTask
 from simlab.grading.checks.leases import loops
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
 from simlab.grading.checks.leases.world import World, world_of
 from simlab.grading.lending import Lent
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import Student
+from simlab.grading.text import plain_name
 from simlab.ledger import Ledger
 
 __all__ = ["LOOP_RUBRIC", "worker_loop"]
@@ -45,6 +48,7 @@ def worker_loop(s: Student, t: Tally) -> None:
     t.part(functools.partial(_resumes_from_the_persisted_step, case))
     t.under("refuses")
     t.part(functools.partial(_refuses_finished_or_held_tasks, case))
+    t.part(functools.partial(_an_unknown_task_is_no_refusal, s, world))
     t.under("stops-when-lost")
     t.part(functools.partial(_stops_when_taken_over, world, case))
     for part in (
@@ -124,12 +128,16 @@ LOOP_RUBRIC = (
     Criterion(
         "refuses",
         1,
-        "A completed task or one leased to another worker is 'refused'.",
+        "A completed task or one leased to another worker is 'refused'; an unknown task is "
+        "no refusal (its UnknownTask goes through).",
         properties=(
             "On generated completed, cancelled and held tasks, your loop answers 'refused' and "
             "leaves the task untouched.",
         ),
-        text=('if the claim is refused (`LeaseHeld` or `TerminalTask`), return `"refused"`;',),
+        text=(
+            'if the claim is refused (`LeaseHeld` or `TerminalTask`), return `"refused"`; any '
+            "other error of the claim (an unknown task) is not a refusal: let it through;",
+        ),
         world=(
             "The task is held, completed or cancelled under a task ID and holder drawn at "
             "grading time: a loop that refuses by the notebook's names refuses nothing here."
@@ -272,3 +280,28 @@ def _refuses_finished_or_held_tasks(case: Case) -> None:
         answer, calls, _, _ = case(name, setup=setup)
         require(answer == "refused", say("refused_task", what=what, got=repr(answer)))
         require(calls == [], say("refused_worked", what=what))
+
+
+def _an_unknown_task_is_no_refusal(s: Student, world: World) -> None:
+    """A task the ledger never held: the claim's UnknownTask goes through the loop, which
+    neither answers nor works."""
+    clock = Clock(world.start)
+    with ScriptedLedger(":memory:", {}, clock, world.thief) as ledger:
+        work = ScriptedWork(ledger, world.tasks[0], {}, clock, world.output, world.thief)
+        try:
+            answer = s.call(
+                "run_task",
+                Lent(ledger, "Ledger"),
+                world.tasks[0],
+                world.workers[0],
+                Lent(work, "Work"),
+                3,
+                world.ttls[0],
+            )
+        except UnknownTask:  # the kit's error, rebuilt here
+            require(not work.calls, say("unknown_worked"))
+            return
+        except (RemoteError, LedgerError) as exc:
+            kind = plain_name(getattr(exc, "type", type(exc).__name__)) or "an error"
+            raise Fail(say("unknown_raised", kind=kind)) from None
+    raise Fail(say("unknown_answered", got=repr(answer) if isinstance(answer, str) else "a value"))

@@ -45,6 +45,8 @@ EN = {
     "lease_until_ttl": "lease_until must be now + ttl",
     "after_claim": "after a claim the task must be running, epoch 1, worker set, attempts 1",
     "live_raises": "a claim while another lease is live must raise LeaseHeld",
+    "own_live_raises": "a claim by the worker that holds the live lease must raise LeaseHeld "
+    "too: a restarted worker whose old process still runs would get a second lease",
     "refused_changed": "a refused claim changed the task",
     "held_names_holder": (
         "LeaseHeld must name the worker holding the live lease, not the worker whose claim was "
@@ -66,7 +68,6 @@ EN = {
     "but_raised": "{said}, but it raised {kind}",
     "but_returned": "{said}, but it returned {kind}",
     "broke_rule": "with faults on, {what} broke a rule: {story}",
-    "sent_twice": "with faults on, {what} let {n} e-mail(s) go out twice",
     "by_claim_heartbeat": "your claim and heartbeat",
     "by_email_code": "your e-mail code",
     # effects.py
@@ -95,6 +96,14 @@ EN = {
         "e-mails): record the effect before sending"
     ),
     "own_email": "two steps in a row must each send their own e-mail (one key per task and step)",
+    "tasks_email": (
+        "two tasks at the same step must each send their own e-mail: the mailbox takes one key "
+        "for one e-mail, so the key must name the task too"
+    ),
+    "retry_said_sent": "the retry sent nothing, but send_step() returned {got} (expected False)",
+    "stale_said_sent": (
+        "a worker that lost its lease sent nothing, but send_step() returned {got} (expected False)"
+    ),
     "stale_sent": "a worker that lost its lease sent an e-mail",
     # loop.py
     "no_trouble": "a task with no trouble returned {got}, expected 'completed'",
@@ -128,6 +137,14 @@ EN = {
     "lost_loop": "a loop that lost its lease returned {got}, expected 'lost'",
     "refused_task": "a task {what} returned {got}, expected 'refused'",
     "refused_worked": "work ran for a task {what}",
+    "unknown_answered": (
+        "a task the ledger never held returned {got}: an unknown task is no refusal, let the "
+        "claim's UnknownTask through"
+    ),
+    "unknown_raised": (
+        "a task the ledger never held raised {kind}, expected the claim's UnknownTask"
+    ),
+    "unknown_worked": "work ran for a task the ledger never held",
     "state_completed": "completed",
     "state_held": "leased to another worker",
     # loops.py
@@ -271,6 +288,10 @@ ZH = {
     "lease_until_ttl": "lease_until 必须等于 now + ttl",
     "after_claim": "领取之后任务必须是 running、epoch 为 1、设置了 worker、attempts 为 1",
     "live_raises": "另一个租约仍有效时，领取必须抛出 LeaseHeld",
+    "own_live_raises": (
+        "持有有效租约的 worker 自己再次领取，也必须抛出 LeaseHeld：否则一个重启的 worker "
+        "在旧进程仍在运行时会拿到第二份租约"
+    ),
     "refused_changed": "被拒绝的领取修改了任务",
     "held_names_holder": "LeaseHeld 必须指明持有有效租约的 worker，而不是领取被拒绝的那个 worker",
     "held_until": "LeaseHeld 必须带上持有者的 lease_until",
@@ -289,7 +310,6 @@ ZH = {
     "but_raised": "{said}，但它抛出了 {kind}",
     "but_returned": "{said}，但它返回了 {kind}",
     "broke_rule": "开启故障后，{what} 违反了一条规则（缩减后的经过，英文）：{story}",
-    "sent_twice": "开启故障后，{what} 让 {n} 封邮件发出了两次",
     "by_claim_heartbeat": "你的 claim 和 heartbeat",
     "by_email_code": "你发送邮件的代码（record_effect 和 send_step）",
     # effects.py
@@ -314,6 +334,13 @@ ZH = {
         "重试又发了一次（共 {n} 封邮件）：先记录副作用，再发送"
     ),
     "own_email": "相邻的两个 step 必须各自发送自己的邮件（每个任务的每一步一个键）",
+    "tasks_email": (
+        "同一步的两个任务必须各自发送自己的邮件：邮箱把一个键当作一封邮件，所以键也必须写明任务"
+    ),
+    "retry_said_sent": "重试什么也没有发送，但 send_step() 返回了 {got}（应当是 False）",
+    "stale_said_sent": (
+        "失去租约的 worker 什么也没有发送，但 send_step() 返回了 {got}（应当是 False）"
+    ),
     "stale_sent": "失去租约的 worker 发出了邮件",
     # loop.py
     "no_trouble": "一个没有任何干扰的任务返回了 {got}，应为 'completed'",
@@ -337,6 +364,11 @@ ZH = {
     "lost_loop": "失去租约的循环返回了 {got}，应为 'lost'",
     "refused_task": "一个{what}的任务返回了 {got}，应为 'refused'",
     "refused_worked": "work 为一个{what}的任务运行了",
+    "unknown_answered": (
+        "账本从未有过的任务返回了 {got}：未知任务不是拒绝，应让领取抛出的 UnknownTask 传出去"
+    ),
+    "unknown_raised": "账本从未有过的任务抛出了 {kind}，应为领取抛出的 UnknownTask",
+    "unknown_worked": "work 为一个账本从未有过的任务运行了",
     "state_completed": "已完成",
     "state_held": "租给了另一个 worker",
     # loops.py

@@ -60,6 +60,7 @@ EXAMPLES = 30
 LONGEST = 14
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(TaskRecord))
+_BUT_UPDATED_AT = tuple(f for f in _FIELDS if f != "updated_at")
 #: The error of an outcome whose value the grader refused by its type.
 _WRONG_TYPE = "a value of the wrong type"
 #: Fields and columns whose values come from the hidden world: a difference there is told by
@@ -452,7 +453,10 @@ def _heartbeat_verdict(
         return CORE, say("heartbeat_changed", field=_changed(want, mine, _OWNER + ("step",)))
     if got.value is not True:
         return HEARTBEAT, say("heartbeat_gave", n=name, got=got.shown)
-    wrong = _changed(want, mine, _FIELDS)
+    wrong = _changed(want, mine, _BUT_UPDATED_AT)
+    # The text asks a heartbeat to extend lease_until only: it may leave updated_at as it was.
+    if wrong is None and mine.get("updated_at") not in (want.get("updated_at"), row["updated_at"]):
+        wrong = "updated_at"
     if wrong in _WORLDLY:
         return HEARTBEAT, say("heartbeat_left_not", field=wrong, want=_should(wrong))
     if wrong is not None:

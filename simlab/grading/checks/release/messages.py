@@ -92,6 +92,10 @@ EN = {
         "noise_peak({candidate}, a hidden seed), WATCH_ONLY setting its own min_requests, gave "
         "{got}, not the highest error_rate with requests >= run.config.min_requests (0.0 if none)"
     ),
+    "peak_usual_watch": (
+        "noise_peak({candidate}, a hidden seed), WATCH_ONLY setting its own min_requests, gave "
+        "the peak of the usual WATCH_ONLY: read WATCH_ONLY at each call"
+    ),
     "threshold_several": (
         "choose_threshold() on several hidden seeds gave {got}, not the smallest of THRESHOLDS "
         "at or above (>=) the highest noise_peak('A', seed) over the seeds given"
@@ -175,6 +179,10 @@ ZH = {
     "peak_own_watch": (
         "noise_peak（{candidate}，一个隐藏的种子）在 WATCH_ONLY 另设 min_requests 时得到 {got}，"
         "不是 requests >= run.config.min_requests 的窗口中最高的 error_rate（没有则为 0.0）"
+    ),
+    "peak_usual_watch": (
+        "noise_peak（{candidate}，一个隐藏的种子）在 WATCH_ONLY 另设 min_requests 时得到的是平常 "
+        "WATCH_ONLY 下的峰值：每次调用时都要读取 WATCH_ONLY"
     ),
     "threshold_several": (
         "在几个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"

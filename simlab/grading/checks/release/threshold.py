@@ -30,7 +30,7 @@ from typing import Any
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.release.messages import say
 from simlab.grading.messages import Message
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 from simlab.rollout.canary import CanaryConfig
 from simlab.sim.canary import run_canary
@@ -293,7 +293,10 @@ def _world(seed: int) -> ThresholdWorld:
         if noise_peak("A", a) != noise_peak("A", b)
         and _at_least((noise_peak("A", a) + noise_peak("A", high) + noise_peak("A", b)) / 3) < right
     )
-    equal = source.choice([s for s in EQUAL_SEEDS if noise_peak("A", s) != right])
+    # In an order drawn, the first that fits: each seed tried costs the grader a run.
+    equal = next(
+        s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if noise_peak("A", s) != right
+    )
     candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
     low, healthy = source.choice(HEALTHY_TRIPS)
     shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
@@ -407,7 +410,11 @@ THRESHOLD_RUBRIC = (
             "40 (the default min_requests) typed in instead of run.config.min_requests",
             "every window when none could be judged, instead of 0.0",
         ),
-        text=(_PEAK, _JUDGED),
+        text=(
+            _PEAK,
+            _JUDGED,
+            "Read `WATCH_ONLY` at each call: the grader also calls it with other settings there.",
+        ),
         world=(
             "Drawn at grading time: a healthy seed and a worse candidate (B or C) with a seed, "
             "each with small windows above its judged peak, the worse one's peak not A's; and, "
@@ -469,9 +476,13 @@ def _peak_reads_the_run(
     default's (and none may be: then 0.0)."""
     watch = {**WATCH_ONLY, "min_requests": least}
     answer = s.kit("with-names", "noise_peak", {"WATCH_ONLY": watch}).call(candidate, seed)
-    require(
-        close_to(answer, judged_peak(candidate, seed, least)),
-        say("peak_own_watch", candidate=repr(candidate), got=_shown(answer, hidden | {least})),
+    if close_to(answer, judged_peak(candidate, seed, least)):
+        return
+    # The usual settings' peak (a value remembered from another call): said so, never shown.
+    if close_to(answer, noise_peak(candidate, seed)):
+        raise Fail(say("peak_usual_watch", candidate=repr(candidate)))
+    raise Fail(
+        say("peak_own_watch", candidate=repr(candidate), got=_shown(answer, hidden | {least}))
     )
 
 

@@ -1,0 +1,126 @@
+"""When does a run take a kit ledger's fast path, and does it record what the slow path would?"""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab import Ledger, Scenario, simulate
+from simlab.checker.history import history_digest
+from simlab.ledger import RacyClaimLedger
+from simlab.ledger.memory import MemoryLedger
+from simlab.sim.fast_paths import fast_path, heartbeat_reader
+from simlab.sim.variants import wrap
+
+SMALL = Scenario(tasks=30)
+
+
+class OwnHeartbeat(Ledger):
+    """The kit's SQLite ledger with ``heartbeat`` defined again (doing the same)."""
+
+    def heartbeat(self, lease, ttl):
+        return super().heartbeat(lease, ttl)
+
+
+class OwnGet(MemoryLedger):
+    """The kit's model with ``get`` defined again (doing the same)."""
+
+    def get(self, task_id):
+        return super().get(task_id)
+
+
+class LongHeartbeat(MemoryLedger):
+    """A wrong ledger: a heartbeat extends the lease to twice the ttl."""
+
+    def heartbeat(self, lease, ttl):
+        return super().heartbeat(lease, 2 * ttl)
+
+
+def heartbeat_ends(result) -> list[tuple[float, float]]:
+    """(time, lease end recorded) of every accepted heartbeat of a run."""
+    return [
+        (e.time, e.value["lease_until"])
+        for e in result.history
+        if e.op == "heartbeat" and e.type == "ok"
+    ]
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_does_a_kit_ledger_offer_its_heartbeat_fast_path(kind):
+    ledger = kind(":memory:", clock=lambda: 0.0)
+    assert fast_path(ledger, "heartbeat_until", "heartbeat", "get") is not None
+
+
+@pytest.mark.parametrize("kind", [OwnHeartbeat, OwnGet, LongHeartbeat])
+def test_is_the_fast_path_refused_to_a_subclass_that_redefines_what_it_stands_for(kind):
+    ledger = kind(":memory:", clock=lambda: 0.0)
+    assert fast_path(ledger, "heartbeat_until", "heartbeat", "get") is None
+
+
+def test_is_the_fast_path_refused_to_an_instance_with_a_method_replaced():
+    ledger = MemoryLedger(clock=lambda: 0.0)
+    ledger.get = ledger.get  # an instance attribute now shadows the class's method
+    assert fast_path(ledger, "heartbeat_until", "heartbeat", "get") is None
+    assert fast_path(MemoryLedger(clock=lambda: 0.0), "nothing-such") is None
+
+
+class Forwarding:
+    """A wrapper that hands on whatever it lacks to the ledger it wraps (as the grader's
+    return-type check does)."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
+def test_is_the_fast_path_refused_to_a_wrapper_that_forwards_to_another_ledger():
+    wrapped = Forwarding(LongHeartbeat(clock=lambda: 0.0))
+    assert fast_path(wrapped, "heartbeat_until", "heartbeat", "get") is None
+    assert fast_path(wrapped, "all_effects", "effects") is None
+    result = simulate(SMALL, seed=4, ledger=lambda c: Forwarding(LongHeartbeat(clock=c)))
+    ends = heartbeat_ends(result)  # the wrapped ledger's own heartbeat ran
+    assert ends and all(end == now + 2 * SMALL.ttl for now, end in ends)
+
+
+@pytest.mark.parametrize("variant", ["unfenced", "racy-claim"])
+def test_is_the_fast_path_refused_to_a_teaching_variant(variant):
+    with RacyClaimLedger(":memory:", clock=lambda: 0.0) as ledger:
+        wrapped = wrap(variant, ledger)
+        assert fast_path(wrapped, "heartbeat_until", "heartbeat", "get") is None
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_does_the_fast_path_record_the_same_history_as_heartbeat_then_get(kind):
+    fast = simulate(SMALL, seed=4, ledger=lambda c: kind(":memory:", clock=c))
+    own = OwnHeartbeat if kind is Ledger else OwnGet
+    slow = simulate(SMALL, seed=4, ledger=lambda c: own(":memory:", clock=c))
+    assert heartbeat_ends(fast), "the run should heartbeat"
+    assert history_digest(fast.history) == history_digest(slow.history)
+
+
+def test_is_a_wrong_heartbeat_recorded_with_the_end_its_row_holds():
+    result = simulate(SMALL, seed=4, ledger=lambda c: LongHeartbeat(clock=c))
+    ends = heartbeat_ends(result)
+    assert ends and all(end == now + 2 * SMALL.ttl for now, end in ends)
+
+
+def test_does_the_slow_reader_leave_out_an_end_the_row_no_longer_carries():
+    class Forgetful(MemoryLedger):
+        """A heartbeat that says yes while the task's epoch moved on."""
+
+        def heartbeat(self, lease, ttl):
+            super().heartbeat(lease, ttl)
+            self._task(lease.task_id).epoch += 1
+            return True
+
+    ledger = Forgetful(clock=lambda: 5.0)
+    ledger.submit("t1")
+    lease = ledger.claim("t1", "w1", 3.0)
+    assert heartbeat_reader(ledger)(lease, 3.0) == {}
+    fast = MemoryLedger(clock=lambda: 5.0)
+    fast.submit("t1")
+    lease = fast.claim("t1", "w1", 3.0)
+    assert heartbeat_reader(fast)(lease, 3.0) == {"lease_until": 8.0}
+    fast.cancel("t1")
+    assert heartbeat_reader(fast)(lease, 3.0) is None
