@@ -134,10 +134,11 @@ class Model:
         self._submitted = submitted
         self._ttls: dict[str, float] = {}
 
-    #: op -> the name of the transition of its accepted (ok) event. Names, not bound methods
-    #: kept on the instance: those would make every model a reference cycle, which only the
-    #: cycle collector frees, with every task state it holds.
-    _ON_OK = {
+    #: op -> the name of the transition of its accepted (ok) event (a method taking the task's
+    #: state and the event). Names, not bound methods kept on the instance: those would make
+    #: every model a reference cycle, which only the cycle collector frees, with every task
+    #: state it holds.
+    TRANSITIONS = {
         "claim": "_claimed",
         "heartbeat": "_beat",
         "save": "_saved",
@@ -149,7 +150,7 @@ class Model:
     @property
     def on_ok(self) -> dict[str, Callable[[TaskState, Event], None]]:
         """op -> the transition of its accepted (ok) event, bound to this model."""
-        return {op: getattr(self, name) for op, name in self._ON_OK.items()}
+        return {op: getattr(self, name) for op, name in self.TRANSITIONS.items()}
 
     def state(self, task: str) -> TaskState:
         """The state of ``task`` (a fresh queued one the first time it is asked for)."""
@@ -171,7 +172,7 @@ class Model:
     def apply(self, s: TaskState, e: Event) -> None:
         """Advance ``s`` by event ``e`` (the table in the module doc)."""
         if e.type == "ok":
-            name = self._ON_OK.get(e.op)
+            name = self.TRANSITIONS.get(e.op)
             if name is not None:
                 getattr(self, name)(s, e)
         if e.op == "heartbeat" and e.type == "invoke":

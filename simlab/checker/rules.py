@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import simlab.checker.operations as ops
@@ -273,6 +274,36 @@ def steps_of(
     return ks
 
 
+#: One entry per accepted operation: its event rules' (letter, judge) pairs, the model's
+#: transition for it (a function of the model, the task's state and the event) or None, and
+#: whether it is a fenced operation that may open the lease of an open task.
+_Entry = tuple[tuple[tuple[str, Callable[..., Any]], ...], Callable[..., None] | None, bool]
+
+
+@lru_cache(maxsize=64)
+def _judging(
+    letters: frozenset[str] | None,
+) -> tuple[dict[str, _Entry], dict[str, tuple[tuple[str, Callable[..., Any]], ...]], tuple]:
+    """The rules of ``letters`` (None: all) laid out for :func:`findings`: op -> its entry for
+    an accepted event, op -> the judges of its refusal, and the run rules in table order.
+    Made once per choice of rules: a search judges thousands of short runs with the same."""
+    wanted = RULES if letters is None else tuple(r for r in RULES if r.letter in letters)
+    by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+    on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+    for r in wanted:
+        for op in r.ops:
+            (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
+    table: dict[str, _Entry] = {
+        op: (tuple(by_op.get(op, ())), getattr(Model, name), op in ops.FENCED_OPS and op in by_op)
+        for op, name in Model.TRANSITIONS.items()
+    }
+    table.update(
+        (op, (tuple(judges), None, False)) for op, judges in by_op.items() if op not in table
+    )
+    fail = {op: tuple(judges) for op, judges in on_fail.items()}
+    return table, fail, tuple(r for r in wanted if not r.ops)
+
+
 def findings(
     history: Iterable[Event] | HistoryView,
     final: Mapping[str, TaskRecord] | Iterable[TaskRecord] = (),
@@ -308,22 +339,10 @@ def findings(
     records = as_records(final)
     # A listing holds a task twice only if it is longer than its records: counted only then.
     twice = _listed_twice(final) if listing and len(final) > len(records) else {}
-    wanted = RULES if rules is None else tuple(r for r in RULES if r.letter in set(rules))
-    by_op: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
-    on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
-    for r in wanted:
-        for op in r.ops:
-            (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
+    table, on_fail, run_rules = _judging(None if rules is None else frozenset(rules))
     model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
     apply, open_lease = model.apply, model.open_lease
-    # One lookup per accepted event: op -> (its judges, its transition of the model, whether
-    # it is a fenced operation that may open the lease of an open task).
-    table = {
-        op: (by_op.get(op, ()), step, op in ops.FENCED_OPS and op in by_op)
-        for op, step in model.on_ok.items()
-    }
-    table.update((op, (judges, None, False)) for op, judges in by_op.items() if op not in table)
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
@@ -351,8 +370,8 @@ def findings(
                 if hit is not None:
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
-                step(s, e)
-    if any(not r.ops for r in wanted):
+                step(model, s, e)
+    if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
         run = Run(
@@ -368,9 +387,8 @@ def findings(
             views,
             clocked,
         )
-        for r in wanted:
-            if not r.ops:
-                found.extend(r.judge(run))
+        for r in run_rules:
+            found.extend(r.judge(run))
     found.sort(key=lambda f: (_ORDER[f.letter], f.index))
     return found
 

@@ -2,11 +2,12 @@
 
 Each entry of ``wrong_ledgers.WRONG_LEDGERS`` is MemoryLedger with one promise of the contract
 broken. For every mutant the simulator can reach, ``simulate`` over seeds 1-20 of the
-all-faults preset (``Scenario.adversarial()``) must fail on at least 15 seeds with a violation
-of a rule that names the broken promise, and ``shrink`` must reduce a failing run to a story
-that names it. The rest are listed in ``OUT_OF_REACH`` with the reason no run of the simulator
-can show them (the ledger contract tests judge those calls directly), so a new mutant must be
-placed in one of the two. The correct ledgers pass every seed (tests/sim/test_adversarial.py).
+all-faults preset (``Scenario.adversarial()``; stopped earlier for the ledgers that never let
+a task finish, see ``CAP``) must fail on at least 15 seeds with a violation of a rule that names
+the broken promise, and ``shrink`` must reduce a failing run to a story that names it. The rest
+are listed in ``OUT_OF_REACH`` with the reason no run of the simulator can show them (the ledger
+contract tests judge those calls directly), so a new mutant must be placed in one of the two.
+The correct ledgers pass every seed (tests/sim/test_adversarial.py).
 """
 
 from __future__ import annotations
@@ -74,6 +75,14 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effects-drop-first-key": {"p"},
 }
 
+#: A run of a ledger that never lets some task finish goes on redelivering it until the
+#: preset's time cap (400), ten times the events of a run that ends. The rules that name these
+#: mutants' promises are judged on the history alone, and a shorter cap only stops the same run
+#: earlier (the seed draws the same events), so a run stopped at CAP is a prefix of the full one
+#: and breaks the rule on every seed the full run does: the smallest round cap past the fault
+#: horizon (120) and past the latest first break of the four on seeds 1-20 (about 126).
+CAP = {"time_cap": 130.0}
+
 #: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
 SCENARIO: dict[str, dict] = {
     "max-attempts-off-by-one": {"max_attempts": 2},
@@ -81,6 +90,10 @@ SCENARIO: dict[str, dict] = {
     "claim-buries-a-live-lease": {"max_attempts": 2},
     "claim-buries-a-completed-task": {"max_attempts": 2},
     "attempts-count-refused-claims": {"max_attempts": 2},
+    "claim-lease-has-old-epoch": CAP,
+    "claim-refuses-everything": CAP,
+    "claim-resumes-at-step-zero": CAP,
+    "claim-uses-wall-clock": CAP,
 }
 
 #: mutant -> why no simulated run can show it.
@@ -135,6 +148,15 @@ def test_is_the_wrong_ledger_caught_and_shrunk_to_a_story_naming_its_promise(nam
     assert set(shrunk.rules) & wanted, (name, shrunk.rules)
     told = " ".join(shrunk.story)
     assert any(rule_phrase(letter) in told for letter in wanted), shrunk.story[-3:]
+
+
+def test_is_a_run_stopped_at_the_cap_the_full_run_up_to_the_cap():
+    """What the capped mutants rest on: the cap stops a run, it does not change it."""
+    factory = _factory(WRONG_LEDGERS["claim-resumes-at-step-zero"])
+    full = simulate(Scenario.adversarial(), seed=1, ledger=factory).history
+    capped = simulate(Scenario.adversarial(**CAP), seed=1, ledger=factory).history
+    assert len(capped) < len(full) and full[len(capped)].time >= CAP["time_cap"]
+    assert [e.to_dict() for e in capped] == [e.to_dict() for e in full[: len(capped)]]
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
