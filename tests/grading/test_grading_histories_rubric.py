@@ -122,13 +122,18 @@ def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(s
     """Each key of measure's result is wrong in some call of the world when the ttl is
     ignored, one seed is used, the notebook's seeds are used, or the runs are summed; the
     duplicate work differs from the workers' wasted steps; the recorded run has crashes, each
-    claimed again. The last call asks for the first one's ttl again with other seeds, and
-    differs from it in both keys (a result kept by ttl alone is wrong there)."""
+    claimed again. The third call asks for the first one's ttl again with other seeds, and the
+    fourth for the second one's seeds with the first ttl; each differs in both keys from the
+    call it repeats a part of (a result kept by ttl alone, or runs kept by seed alone, are wrong
+    there)."""
     world = _in(seed, ttl_world)
     ttls = [t for t, _ in world.measured]
-    assert len(set(ttls)) >= 2 and ttls[0] == ttls[-1]
-    first, again = measure(*world.measured[0]), measure(*world.measured[-1])
-    assert all(first[key] != again[key] for key in ("duplicate_work", "waiting"))
+    seeds = [ns for _, ns in world.measured]
+    assert len(set(ttls)) >= 2 and ttls[0] == ttls[2] == ttls[3] != ttls[1]
+    assert seeds[3] == seeds[1] and seeds[2] != seeds[0]
+    for one, other in ((0, 2), (1, 3)):
+        a, b = measure(*world.measured[one]), measure(*world.measured[other])
+        assert all(a[key] != b[key] for key in ("duplicate_work", "waiting"))
     for ttl, seeds in world.measured:
         assert ttl != PAUSES.ttl and len(seeds) >= 2 and not set(seeds) & set(SHOWN_SEEDS)
     truths = [measure(t, ns) for t, ns in world.measured]

@@ -341,7 +341,8 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
     own seeds each give another threshold; the second's peak is exactly another threshold,
     which > instead of >= misses. The trip cases: a share between 0 and 1 with a seed that
-    trips more than once, and a healthy one that trips (so 0 for A, typed in, is wrong)."""
+    trips more than once, a healthy one that trips (so 0 for A, typed in, is wrong), and the
+    healthy candidate at the first's threshold and seeds, whose share is another."""
     with judged_in(world):
         w = threshold_world()
     assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
@@ -362,10 +363,13 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     (equal,) = w.equal
     assert noise_peak("A", equal) in THRESHOLDS and choose_threshold(w.equal) != right
     assert choose_threshold(w.equal) != NOTEBOOK_THRESHOLD
-    (candidate, threshold, seeds), healthy = w.trip_cases
+    (candidate, threshold, seeds), healthy, again = w.trip_cases
     assert candidate in ("B", "C") and 0 < trip_rate(candidate, threshold, seeds) < 1
     assert max(trips(candidate, threshold, s) for s in seeds) > 1
     assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
+    # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
+    assert again[0] == "A" and again[1] == threshold and set(again[2]) == set(seeds)
+    assert trip_rate(*again) != trip_rate(candidate, threshold, seeds)
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests

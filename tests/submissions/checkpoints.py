@@ -728,3 +728,11 @@ ANSWERS += [
     ("any-revoked-guard", "resume-guard", ANY_REVOKED_GUARD, 2, "every other tenant's grant"),
     ("shared-approval-migration", "pure-migration", SHARED_APPROVAL_MIGRATION, 2, "two migrations"),
 ]
+
+# A cited version compared with `is not`: two equal versions above 256 are two int objects
+# (rechecks-now: "its current version differs from the cited one").
+VERSION_IS_GUARD = SETS_GUARD.replace(
+    'elif version != ref["version"]:', 'elif version is not ref["version"]:'
+)
+assert VERSION_IS_GUARD != SETS_GUARD
+ANSWERS += [("version-is-guard", "resume-guard", VERSION_IS_GUARD, 2, "the grader's world")]

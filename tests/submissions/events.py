@@ -1057,3 +1057,16 @@ ANSWERS += [
     ("empty-always-narrows", "narrowing", EMPTY_ALWAYS_NARROWS, 2, "an empty grant of another"),
     ("revoked-only-nonempty", "narrowing", REVOKED_ONLY_NONEMPTY, 2, "revoked"),
 ]
+
+# Versions compared with `is not`: two equal versions above 256 are two int objects (narrows:
+# "Both grants must be for the same tenant, at the same version").
+VERSION_IS_NARROWING = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if child["tenant"] != parent["tenant"] or child["version"] is not parent["version"]:
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+ANSWERS += [("version-is-narrowing", "narrowing", VERSION_IS_NARROWING, 2, "the same grant")]

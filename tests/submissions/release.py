@@ -10,6 +10,8 @@ each loses the points of the "must" it breaks.
 
 from __future__ import annotations
 
+from tests.submissions.cases import answer_source
+
 # --- injection-rule -------------------------------------------------------------------------
 
 # The authority cut out by hand (user@ and :port removed, lower case); recipients as a list.
@@ -676,3 +678,10 @@ def trip_rate(candidate, threshold, seeds):
 """
 )
 ANSWERS += [("trips-kept-by-seed", "choose-threshold", TRIPS_KEPT_BY_SEED, 4, "share of the seeds")]
+
+# Our domain typed in ("example.com") instead of read from OUR_DOMAINS (exact-host: "Read
+# `OUR_DOMAINS` at each call").
+_SOLUTION_INJECTION = answer_source("solutions", "05_release_regression.ipynb", "injection-rule")
+DOMAIN_TYPED_IN = _SOLUTION_INJECTION.replace("for d in OUR_DOMAINS", 'for d in ("example.com",)')
+assert DOMAIN_TYPED_IN != _SOLUTION_INJECTION
+ANSWERS += [("domain-typed-in", "injection-rule", DOMAIN_TYPED_IN, 2, "read OUR_DOMAINS")]

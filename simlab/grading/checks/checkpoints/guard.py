@@ -119,7 +119,8 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
         documents=[
             Document(
                 d.doc_id.replace("acme", acme),
-                r.choice([v for v in range(2, 10) if v != d.version]),  # never the example's
+                # never the example's, and above 256 (no shared int: `is` tells them apart)
+                r.randint(300, 9999),
                 d.text,
                 d.collection.replace("acme", acme),
             )
@@ -231,17 +232,17 @@ GUARD_RUBRIC = (
         ),
         world=(
             "Each grading draws a world of its own: the example's tenants, task IDs, SKU and "
-            "every version replaced, each tenant beside tenants whose names hold its name or "
-            "are held by it (with live grants), collections and tools whose names hold the real "
-            "ones granted and deployed, documents whose IDs hold the cited ones, and every other "
-            "tenant's grant revoked while the task's own stays; a guard that matches a grant, "
-            "collection, tool or document by prefix or substring, stops for a grant that is not "
-            "its tenant's, reads versions from anywhere but the world and checkpoint it was "
-            "given, or knows the example's tasks misses a reason to stop there, or stops without "
-            "one. Each task is also judged once at a drawn position before the "
-            "last with another status, stopped for review or completed (each in every world): a "
-            "guard that lets a task go on by its status instead of its next step misses a reason "
-            "to stop there."
+            "every version replaced (documents' above 256), each tenant beside tenants whose "
+            "names hold its name or are held by it (with live grants), collections and tools "
+            "whose names hold the real ones granted and deployed, documents whose IDs hold the "
+            "cited ones, and every other tenant's grant revoked while the task's own stays; a "
+            "guard that matches a grant, collection, tool or document by prefix or substring, "
+            "stops for a grant that is not its tenant's, reads versions from anywhere but the "
+            "world and checkpoint it was given, or knows the example's tasks misses a reason to "
+            "stop there, or stops without one. Each task is also judged once at a drawn position "
+            "before the last with another status, stopped for review or completed (each in every "
+            "world): a guard that lets a task go on by its status instead of its next step misses"
+            " a reason to stop there."
         ),
     ),
     Criterion(

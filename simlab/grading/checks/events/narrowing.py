@@ -137,7 +137,8 @@ NARROWING_RUBRIC = (
         ),
         text=(SUBSET_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT),
         world=(
-            "The parent's tenant, version, collections and tools are drawn from the world "
+            "The parent's tenant, version (above 256), collections and tools are drawn from the "
+            "world "
             "(never the notebook's acme grant), with another tenant whose name begins with the "
             "parent's or the reverse, and names the parent lacks that begin with or are part of "
             "names it holds, children naming one of the parent's tools as a collection or "

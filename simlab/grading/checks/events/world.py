@@ -269,7 +269,8 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
         tenant=tenant,
         similar_tenants=tuple(dict.fromkeys(similar)),
         other_tenant=other_tenant,
-        version=source.randint(2, 40),
+        # above 256, where CPython shares no int object: versions compared with `is` differ
+        version=source.randint(300, 9999),
         collections=collections,
         tools=tools,
         longer_collections=longer,

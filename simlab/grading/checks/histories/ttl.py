@@ -130,9 +130,9 @@ TTL_RUBRIC = (
             "history whose crashed task's name starts and ends two other claimed tasks' names "
             "(drawn names and times), a cost table with three pairs of costs whose cheapest "
             "ttls are three different ones, and a table whose two cheapest costs differ by "
-            "thousandths; measure() is given one ttl twice, with other seeds, and its first seeds "
-            "again with the other ttl (so runs kept by seed alone answer the first call's "
-            "numbers)."
+            "thousandths; measure() is given one ttl twice, with other seeds, and the second "
+            "call's seeds again with the first ttl (so runs kept by seed alone answer the "
+            "second call's numbers)."
         ),
     ),
     Criterion(

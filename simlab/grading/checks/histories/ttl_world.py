@@ -109,14 +109,14 @@ def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
             (ttls[0], tuple(seeds[:2])),
             (ttls[1], tuple(seeds[2:5])),
             (ttls[0], tuple(seeds[5:])),
-            # the first call's seeds again with the other ttl: runs kept by seed alone (state
-            # kept between calls) answer the first call's numbers
-            (ttls[1], tuple(seeds[:2])),
+            # the second call's seeds again with the first ttl: runs kept by seed alone (state
+            # kept between calls) answer the second call's numbers
+            (ttls[0], tuple(seeds[2:5])),
         )
         if (
             _foreseen_by_none(calls)
             and _seeds_matter(calls[0], calls[2])
-            and _seeds_matter(calls[0], calls[3])
+            and _seeds_matter(calls[1], calls[3])
         ):
             return calls
     raise RuntimeError("no hidden world for measure() held what it must")

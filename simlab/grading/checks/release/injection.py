@@ -67,6 +67,24 @@ def injection_rule(obs: dict) -> bool:
     return not any(links_outside(m["body"]) for m in mails)
 
 
+#: A link to the notebook's own domain (foreign once OUR_DOMAINS names another).
+NOTEBOOK_LINK = "https://help.example.com/returns"
+
+
+def _drawn_domain() -> str:
+    """A domain of ours for one call, drawn at grading time (never the notebook's)."""
+    source = rng("release/our-domains")
+    return f"{source.choice(_NAMES)}-{source.randint(10, 99)}.test"
+
+
+def _no_harm_within(obs: dict, domains: tuple[str, ...]) -> bool:
+    """:func:`injection_rule` with ``domains`` as our domains."""
+    mails = obs["deliveries"]
+    if len(mails) != 1 or any(m["to"] != obs["recipient"] for m in mails):
+        return False
+    return not any(links_outside(m["body"], domains) for m in mails)
+
+
 @cache
 def observed(version: str) -> dict:
     """The prompt-injection case as version ``version`` ran it (a plain dict)."""
@@ -316,6 +334,20 @@ def injection_rule_check(s: Student, t: Tally) -> None:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     @t.part
+    def our_domains_as_they_are_when_called():
+        # OUR_DOMAINS another domain for one call each: a link to it is ours, one to the
+        # notebook's domain foreign (a domain typed in for OUR_DOMAINS judges them the other way)
+        domain = _drawn_domain()
+        kit = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": (domain,)})
+        for url in (f"https://help.{domain}/returns", NOTEBOOK_LINK):
+            obs = _with_body(production, f"Thanks for asking.\nMore: {url}")
+            answer = kit.call(copy.deepcopy(obs))
+            require(isinstance(answer, bool), say("not_a_bool", kind=kind_of(answer)))
+            truth = _no_harm_within(obs, (domain,))  # not `harm`, by how the case is built
+            key = "domains_no_harm" if truth else "domains_harm"
+            require(answer == truth, say(key, got=str(answer)))
+
+    @t.part
     def generated_links():
         screened("release/links", observations(production), _agrees(rule), examples=EXAMPLES)
 
@@ -425,12 +457,18 @@ INJECTION_RUBRIC = (
             "user part, ports, capitals, IDNA, punycode and IP hosts), your rule says harm "
             "exactly when the kit's reference rule does.",
         ),
-        text=(_LINK_RULE, _THE_HOST),
+        text=(
+            _LINK_RULE,
+            _THE_HOST,
+            "Read `OUR_DOMAINS` at each call: the grader also calls it with other domains.",
+        ),
         world=(
             "Drawn at grading time: the look-alike foreign hosts (starting or ending like ours, "
             "holding our name), the host the model change's injection names, and our own "
             "subdomains, ports, user parts, capitals and paths, so a rule built on the "
-            "notebook's links or a string match on its injected host misjudges some."
+            "notebook's links or a string match on its injected host misjudges some; and, for "
+            "two calls, OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for "
+            "it calls that domain's links harm and example.com's ours."
         ),
     ),
     Criterion(

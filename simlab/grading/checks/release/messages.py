@@ -17,6 +17,14 @@ EN = {
     "said_no_harm": "{what}: injection_rule() said {got}, but that run did no harm",
     "said_harm": "{what}: injection_rule() said {got}, but that run did harm",
     "gave_no_harm": "injection_rule() gave {got}, but that run did no harm",
+    "domains_no_harm": (
+        "with OUR_DOMAINS naming another domain, injection_rule() gave {got} for a link to that "
+        "domain, which is ours then: read OUR_DOMAINS at each call"
+    ),
+    "domains_harm": (
+        "with OUR_DOMAINS naming another domain, injection_rule() gave {got} for a link to "
+        "example.com, which is foreign then: read OUR_DOMAINS at each call"
+    ),
     "gave_harm": "injection_rule() gave {got}, but that run did harm",
     # injection-rule: the answers judged, as feedback names them
     "production": "production's answer (version A)",
@@ -115,6 +123,14 @@ ZH = {
     "said_no_harm": "{what}：injection_rule() 判为 {got}，但那次运行没有造成危害",
     "said_harm": "{what}：injection_rule() 判为 {got}，但那次运行造成了危害",
     "gave_no_harm": "injection_rule() 给出 {got}，但那次运行没有造成危害",
+    "domains_no_harm": (
+        "OUR_DOMAINS 改为另一个域名时，injection_rule() 对指向该域名的链接给出 {got}，而这时它是"
+        "我们的：每次调用时都要读取 OUR_DOMAINS"
+    ),
+    "domains_harm": (
+        "OUR_DOMAINS 改为另一个域名时，injection_rule() 对指向 example.com 的链接给出 {got}，"
+        "而这时它是外部的：每次调用时都要读取 OUR_DOMAINS"
+    ),
     "gave_harm": "injection_rule() 给出 {got}，但那次运行造成了危害",
     "production": "生产版本（A）的回答",
     "model_change": "更换模型后的版本（C），它听从了注入的那句话",
