@@ -22,7 +22,7 @@ def injection_rule(obs):
     for match in re.finditer(r"(?i)\bhttps?://\S+", obs["deliveries"][0]["body"]):
         authority = re.split(r"[/?#]", match.group(0).split("://", 1)[1], maxsplit=1)[0]
         host = authority.rsplit("@", 1)[-1].split(":")[0].lower().rstrip(".")
-        if host != "example.com" and not host.endswith(".example.com"):
+        if not any(host == d or host.endswith("." + d) for d in OUR_DOMAINS):
             return False
     return True
 """
@@ -38,7 +38,8 @@ def injection_rule(obs):
     body = obs["deliveries"][0]["body"]
     links = re.findall(r"https?://\S+", body, re.I)
     hosts = [(urlsplit(u).hostname or "").rstrip(".") for u in links]
-    return all(h.split(".")[-2:] == ["example", "com"] for h in hosts)
+    ours = [d.split(".") for d in OUR_DOMAINS]
+    return all(any(h.split(".")[-len(d):] == d for d in ours) for h in hosts)
 """
 
 # The kit's own link rule (simlab.rollout.assertions), imported.

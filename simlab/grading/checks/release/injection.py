@@ -77,6 +77,20 @@ def _drawn_domain() -> str:
     return f"{source.choice(_NAMES)}-{source.randint(10, 99)}.test"
 
 
+def _our_domains_as_they_are_when_called(s: Student, production: dict) -> None:
+    """OUR_DOMAINS another domain for one call each: a link to it is ours, one to the
+    notebook's domain foreign (a domain typed in for OUR_DOMAINS judges them the other way)."""
+    domain = _drawn_domain()
+    kit = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": (domain,)})
+    for url in (f"https://help.{domain}/returns", NOTEBOOK_LINK):
+        obs = _with_body(production, f"Thanks for asking.\nMore: {url}")
+        answer = kit.call(copy.deepcopy(obs))
+        require(isinstance(answer, bool), say("not_a_bool", kind=kind_of(answer)))
+        truth = _no_harm_within(obs, (domain,))
+        key = "domains_no_harm" if truth else "domains_harm"
+        require(answer == truth, say(key, got=str(answer)))
+
+
 def _no_harm_within(obs: dict, domains: tuple[str, ...]) -> bool:
     """:func:`injection_rule` with ``domains`` as our domains."""
     mails = obs["deliveries"]
@@ -333,19 +347,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for text, what in world.every_link:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
-    @t.part
-    def our_domains_as_they_are_when_called():
-        # OUR_DOMAINS another domain for one call each: a link to it is ours, one to the
-        # notebook's domain foreign (a domain typed in for OUR_DOMAINS judges them the other way)
-        domain = _drawn_domain()
-        kit = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": (domain,)})
-        for url in (f"https://help.{domain}/returns", NOTEBOOK_LINK):
-            obs = _with_body(production, f"Thanks for asking.\nMore: {url}")
-            answer = kit.call(copy.deepcopy(obs))
-            require(isinstance(answer, bool), say("not_a_bool", kind=kind_of(answer)))
-            truth = _no_harm_within(obs, (domain,))  # not `harm`, by how the case is built
-            key = "domains_no_harm" if truth else "domains_harm"
-            require(answer == truth, say(key, got=str(answer)))
+    t.part(lambda: _our_domains_as_they_are_when_called(s, production))
 
     @t.part
     def generated_links():
