@@ -35,13 +35,7 @@ def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str]
         return None
     if not isinstance(result, dict):
         return []
-    snapshot = {k: _dump(v) for k, v in result.items()}
-    for value in original.values():
-        if isinstance(value, list):
-            value.append("changed-after-migrating")
-        elif isinstance(value, dict):
-            value["changed-after-migrating"] = True
-    return sorted(str(k) for k, v in result.items() if _dump(v) != snapshot.get(k))
+    return _changed_with(original, result)
 
 
 def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
@@ -58,10 +52,16 @@ def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list
         return None
     if not isinstance(first, dict) or not isinstance(second, dict):
         return None
-    snapshot = {k: _dump(v) for k, v in second.items()}
-    for value in first.values():
+    return _changed_with(first, second)
+
+
+def _changed_with(changed: dict, watched: dict) -> list[str]:
+    """Change every list and dict of ``changed`` in place (one level down); the names of the
+    fields of ``watched`` that changed with them, sorted."""
+    snapshot = {k: _dump(v) for k, v in watched.items()}
+    for value in changed.values():
         if isinstance(value, list):
             value.append("changed-after-migrating")
         elif isinstance(value, dict):
             value["changed-after-migrating"] = True
-    return sorted(str(k) for k, v in second.items() if _dump(v) != snapshot.get(k))
+    return sorted(str(k) for k, v in watched.items() if _dump(v) != snapshot.get(k))
