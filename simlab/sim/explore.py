@@ -59,7 +59,6 @@ from simlab.sim.simulation import (
     _effects,
     _Run,
     clock_of,
-    clocked,
     judged_as,
     ledger_for,
     played,
@@ -229,14 +228,7 @@ def _run_schedule(
         raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
     # The rules alone, as check() judges them: a search needs the verdict, not the coverage
     # counters and metrics a report shows.
-    broken = findings(
-        run.history,
-        final,
-        effects=effects,
-        views=views,
-        clocked=clocked(store),
-        **judged_as(scenario),
-    )
+    broken = findings(run.history, final, effects=effects, **judged_as(scenario, store, views))
     probe.user_points(faults)
     return _Outcome(not broken, probe.signature, probe.candidates)
 

@@ -269,10 +269,11 @@ class _Run:
         self.nemesis.run = None
 
 
-def judged_as(scenario: Scenario) -> dict[str, Any]:
-    """What the checker is told of a run of ``scenario``, beside its history, final records and
-    effects: K, the lease length, whether results name their workers, that every task is listed,
-    and the limit on attempts."""
+def judged_as(scenario: Scenario, store: Any = None, views: Views | None = None) -> dict[str, Any]:
+    """What the checker is told of a run of ``scenario`` over ``store``, beside its history,
+    final records and effects: K, the lease length, whether results name their workers, that
+    every task is listed, the limit on attempts, the ledger's views at the end (``views``) and
+    whether its timestamps are held to the run's clock (:func:`clocked`)."""
     return {
         "steps": scenario.steps,
         "ttl": scenario.ttl,
@@ -280,6 +281,8 @@ def judged_as(scenario: Scenario) -> dict[str, Any]:
         "listing": True,
         # The scenario's None is no limit, which the checker is told: no task may go dead.
         "max_attempts": NO_LIMIT if scenario.max_attempts is None else scenario.max_attempts,
+        "views": views,
+        "clocked": store is not None and clocked(store),
     }
 
 
@@ -322,12 +325,7 @@ def simulate(
         )
         try:
             verdict = check(
-                run.history,
-                final,
-                effects=effects,
-                views=views,
-                clocked=clocked(store),
-                **judged_as(scenario),
+                run.history, final, effects=effects, **judged_as(scenario, store, views)
             )
             return _result(run, final, effects, verdict, schedule)
         finally:

@@ -116,12 +116,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
         t.under("heartbeat-extends")
         t.part(functools.partial(_heartbeat_extends_the_lease, ledgers))
         t.under("one-owner")
-        for part in (
-            _live_lease_is_refused,
-            _own_live_lease_is_refused,
-            _expired_lease_is_taken_over,
-            _heartbeat_is_fenced,
-        ):
+        for part in _ONE_OWNER_CASES:
             t.part(functools.partial(part, ledgers))
         runs = contended_claims(s)
         t.part(lambda: _no_two_winners_at_one_moment(runs))
@@ -458,3 +453,12 @@ def _heartbeat_is_fenced(ledgers: Ledgers) -> None:
     lease = ledger.claim("t2", "A", 10.0)
     ledger.cancel("t2")
     require(ledger.heartbeat(lease, 10.0) is False, say("cancelled_heartbeat"))
+
+
+#: The hand-made cases of one owner at a time, in the order they are judged.
+_ONE_OWNER_CASES = (
+    _live_lease_is_refused,
+    _own_live_lease_is_refused,
+    _expired_lease_is_taken_over,
+    _heartbeat_is_fenced,
+)
