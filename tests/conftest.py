@@ -16,7 +16,9 @@ import contextlib
 import gc
 import itertools
 import os
+import signal
 import sys
+import threading
 
 import pytest
 
@@ -43,6 +45,22 @@ _module = None
 
 def pytest_configure(config):
     lanes.configure(config)
+    stop_on_sigterm()
+
+
+def stop_on_sigterm() -> None:
+    """A session stopped with SIGTERM (a CI timeout, a ``kill``) ends as Ctrl-C ends it: pytest
+    tears its fixtures down, so the throwaway PostgreSQL servers and the folders they made go
+    with it (SIGTERM's default ends the process with no teardown at all). Only in the main
+    thread, and only where nothing else handles the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupted)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
 
 
 def pytest_collection_modifyitems(items):

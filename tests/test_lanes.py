@@ -158,3 +158,58 @@ def test_do_the_serial_parts_collect_only_the_modules_saying_so():
         if lanes.SERIAL_SPELLING in p.read_text()
     }
     assert set(found.stdout.split()) == spelled and spelled, found.stderr
+
+
+def test_does_a_session_stopped_by_sigterm_tear_its_fixtures_down(tmp_path):
+    # A session fixture holds a file (as the throwaway PostgreSQL server holds its folder and
+    # process) while its test waits; SIGTERM must end the session with the fixture torn down.
+    import os
+    import signal
+    import textwrap
+    import time
+
+    held = tmp_path / "held"
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(
+        textwrap.dedent(
+            f"""
+            import pathlib
+            import pytest
+            from tests.conftest import stop_on_sigterm
+
+            def pytest_configure(config):
+                stop_on_sigterm()
+
+            @pytest.fixture(scope="session")
+            def held():
+                path = pathlib.Path({str(held)!r})
+                path.write_text("")
+                yield path
+                path.unlink()
+            """
+        )
+    )
+    (tmp_path / "test_wait.py").write_text(
+        "import time\n\ndef test_wait(held):\n    time.sleep(60)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    proc = subprocess.Popen(
+        [*argv, "--rootdir", str(tmp_path), "-c", str(tmp_path / "pytest.ini"), str(tmp_path)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not held.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert held.exists(), "the session never set its fixture up"
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert not held.exists(), "SIGTERM ended the session without tearing its fixture down"
