@@ -40,7 +40,7 @@ from collections.abc import Callable
 from simlab.checker.history import Event
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
-__all__ = ["TaskState", "Model", "ENDED", "NO_LIMIT", "TOLERANCE", "live"]
+__all__ = ["TaskState", "Model", "ENDED", "NO_LIMIT", "TOLERANCE", "live", "within", "is_time"]
 
 #: Statuses after which the protocol accepts nothing of a task until a requeue.
 ENDED = frozenset({COMPLETED, CANCELLED, DEAD})
@@ -54,6 +54,17 @@ NO_LIMIT = math.inf
 def live(until: float, now: float) -> bool:
     """Is a lease that runs until ``until`` still live at ``now`` (beyond the tolerance)?"""
     return until - now > TOLERANCE * max(1.0, abs(now))
+
+
+def within(value: float, lo: float, hi: float) -> bool:
+    """Is ``value`` between ``lo`` and ``hi``, within the tolerance?"""
+    slack = TOLERANCE * max(1.0, abs(lo), abs(hi))
+    return lo - slack <= value <= hi + slack
+
+
+def is_time(value: object) -> bool:
+    """Is ``value`` a number a ledger may report as a time (an int or a float, not a bool)?"""
+    return value.__class__ is not bool and isinstance(value, (int, float))
 
 
 class TaskState:

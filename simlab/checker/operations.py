@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simlab.checker.history import Event
-from simlab.checker.model import ENDED, NO_LIMIT, TOLERANCE, Model, TaskState, live
+from simlab.checker.model import ENDED, NO_LIMIT, TOLERANCE, Model, TaskState, is_time, live, within
 from simlab.checker.words import Said, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
 
@@ -246,15 +246,14 @@ def lease_length(s: TaskState, e: Event, m: Model):
     until = value["lease_until"]
     start = s.asked.get(e.process, e.time)
     lo, hi = start + ttl, e.time + ttl
-    if until is None or until.__class__ is bool or not isinstance(until, (int, float)):
+    if not is_time(until):
         # the ledger reported no lease end at all for a lease in force
         key = "lease_length.none" if e.op == "claim" else "lease_length.heartbeat_none"
         return (
             _s(key, p=e.process, task=e.task, t=at(e.time), ttl=ttl, hi=at(hi), epoch=e.epoch),
             None,
         )
-    slack = TOLERANCE * max(1.0, abs(hi))
-    if lo - slack <= float(until) <= hi + slack:
+    if within(float(until), lo, hi):
         return None
     key = "lease_length" if e.op == "claim" else "lease_length.heartbeat"
     return (

@@ -14,7 +14,7 @@ from typing import Any
 
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.measures import send_groups
-from simlab.checker.model import TaskState
+from simlab.checker.model import TaskState, is_time, within
 from simlab.checker.operations import at, status, who
 from simlab.checker.words import Said, render, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
@@ -258,11 +258,11 @@ def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> lis
     end = run.view.events[-1].time
     start = submit.time
     created, updated = record.created_at, record.updated_at
-    if _number(created) and not _near(created, start, start):
+    if is_time(created) and not within(created, start, start):
         out.append(
             _s("final.clock", field="created_at", value=at(created), lo=at(start), hi=at(start))
         )
-    if _number(updated) and not _near(updated, start, end):
+    if is_time(updated) and not within(updated, start, end):
         out.append(
             _s("final.clock", field="updated_at", value=at(updated), lo=at(start), hi=at(end))
         )
@@ -270,20 +270,11 @@ def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> lis
         rec = s.effects.get(f.key)
         if (
             rec is not None
-            and _number(f.recorded_at)
-            and not _near(f.recorded_at, rec.time, rec.time)
+            and is_time(f.recorded_at)
+            and not within(f.recorded_at, rec.time, rec.time)
         ):
             out.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
     return out
-
-
-def _number(value: Any) -> bool:
-    return value is not None and value.__class__ is not bool and isinstance(value, (int, float))
-
-
-def _near(value: float, lo: float, hi: float) -> bool:
-    slack = 1e-9 * max(1.0, abs(lo), abs(hi))
-    return lo - slack <= value <= hi + slack
 
 
 def _writer(result: Any) -> tuple[Any, Any] | None:
@@ -319,8 +310,11 @@ def _views(run: Run) -> list[Finding]:
     out = []
     views = run.views
     assert views is not None
+    of: dict[str, list[TaskRecord]] = {}  # the listing's records by status, in its order
+    for r in run.final.values():
+        of.setdefault(r.status, []).append(r)
     for state, records in views.by_status.items():
-        want = [r for r in run.final.values() if r.status == state]
+        want = of.get(state, [])
         got = list(records)
         if run.ordered:
             same = [r.task_id for r in got] == [r.task_id for r in want]
@@ -335,9 +329,7 @@ def _views(run: Run) -> list[Finding]:
             listed, held = _ids(got, state), _ids(want, state)
             sentence = _s("listing.status", s=status(state), listed=listed, held=held)
             out.append(Finding.of("p", run.last, sentence))
-    tally: dict[str, int] = {}
-    for r in run.final.values():
-        tally[r.status] = tally.get(r.status, 0) + 1
+    tally = {state: len(records) for state, records in of.items()}
     counted = {k: v for k, v in views.counts.items() if v != 0}
     if counted != tally:
         sentence = _s("listing.counts", counted=_tally(counted), held=_tally(tally))

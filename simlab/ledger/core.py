@@ -178,33 +178,31 @@ class SqlLedger:
         Also succeeds after ``lease_until`` passed if nobody claimed the task meanwhile: the
         epoch, not the clock, decides who owns a task.
         """
-        check_lease(lease)
-        check_ttl(ttl)
-        now = float(self.clock())
-        task_id = lease.task_id
-        params = {"until": now + ttl, "now": now, "task_id": task_id, "epoch": lease.epoch}
+        params = self._heartbeat_params(lease, ttl)
         if self._count(self.q.HEARTBEAT, params) == 1:  # _write_one inline: every few seconds
             self._wrote()
             return True
-        self._require(task_id)
+        self._require(lease.task_id)
         return False
 
     def heartbeat_until(self, lease: Lease, ttl: float) -> float | None:
         """:meth:`heartbeat`, answering with the lease end the task's row holds after it (None
         when refused). Outside the contract: one statement both extends the lease and reads
         back the end it stored, where a heartbeat followed by :meth:`get` costs two."""
-        check_lease(lease)
-        check_ttl(ttl)
-        now = float(self.clock())
-        task_id = lease.task_id
-        params = {"until": now + ttl, "now": now, "task_id": task_id, "epoch": lease.epoch}
-        rows = self._rows(self.q.HEARTBEAT_UNTIL, params)
+        rows = self._rows(self.q.HEARTBEAT_UNTIL, self._heartbeat_params(lease, ttl))
         if rows:
             self._wrote()
             # float(): SQLite hands a whole-number REAL back from RETURNING as an integer.
             return float(rows[0][0])
-        self._require(task_id)
+        self._require(lease.task_id)
         return None
+
+    def _heartbeat_params(self, lease: Lease, ttl: float) -> dict:
+        """The checked arguments of a heartbeat as its statement's parameters, at ``clock()``."""
+        check_lease(lease)
+        check_ttl(ttl)
+        now = float(self.clock())
+        return {"until": now + ttl, "now": now, "task_id": lease.task_id, "epoch": lease.epoch}
 
     def save(
         self,

@@ -370,13 +370,17 @@ class _Sends:
         ledger.submit(self.task)
         return ledger, Mailbox()
 
-    def claim(self, ledger: Ledger, worker: str) -> Any:
-        """``worker``'s (a label) claim of the task, saved up to the world's step the first
-        time (the steps before it sent nothing)."""
-        lease = ledger.claim(self.task, self.world.worker(worker), self.ttl)
-        if lease.step < self.step:
-            ledger.save(lease, self.step)
-            lease = dataclasses.replace(lease, step=self.step)
+    def claim(
+        self, ledger: Ledger, worker: str, task: str | None = None, step: int | None = None
+    ) -> Any:
+        """``worker``'s (a label) claim of ``task`` (the world's first), saved up to ``step``
+        (the world's) the first time (the steps before it sent nothing)."""
+        task = self.task if task is None else task
+        step = self.step if step is None else step
+        lease = ledger.claim(task, self.world.worker(worker), self.ttl)
+        if lease.step < step:
+            ledger.save(lease, step)
+            lease = dataclasses.replace(lease, step=step)
         return lease
 
     def expire(self) -> None:
@@ -468,11 +472,8 @@ def _tasks_send_their_own(sends: _Sends) -> None:
     ):
         ledger, mailbox = sends.fresh()
         ledger.submit(other)
-        leases = []
-        for task, step, worker in zip((first, other), steps, ("A", "B"), strict=True):
-            lease = ledger.claim(task, sends.world.worker(worker), sends.ttl)
-            ledger.save(lease, step)
-            leases.append(dataclasses.replace(lease, step=step))
+        tasks = zip((first, other), steps, ("A", "B"), strict=True)
+        leases = [sends.claim(ledger, worker, task, step) for task, step, worker in tasks]
         for lease, step in zip(leases, steps, strict=True):
             sends.send_step(ledger, lease, step, mailbox)
         got = _inbox(mailbox)
