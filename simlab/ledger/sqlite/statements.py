@@ -98,7 +98,7 @@ TASKS = f"SELECT {TASK_COLUMNS} FROM tasks ORDER BY seq"
 # `+status`: a parameter compared with a column that a partial index's WHERE names
 # (tasks_claimable) makes SQLite prepare the statement again at every bind, to see whether the
 # index applies to that value; the unary plus keeps the comparison off any index, so the
-# cached statement is reused (a tenth of the time on a small ledger; a scan of the table).
+# cached statement is reused (the price: a scan of the table instead of the index).
 TASKS_WITH = f"SELECT {TASK_COLUMNS} FROM tasks WHERE +status = :status ORDER BY seq"
 COUNTS = "SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1"
 
