@@ -52,15 +52,21 @@ def stop_on_sigterm() -> None:
     """A session stopped with SIGTERM (a CI timeout, a ``kill``) ends as Ctrl-C ends it: pytest
     tears its fixtures down, so the throwaway PostgreSQL servers and the folders they made go
     with it (SIGTERM's default ends the process with no teardown at all). Only in the main
-    thread, and only where nothing else handles the signal."""
+    thread, and only where nothing else handles the signal. A process forked from the session
+    inherits the handler but not the session: there SIGTERM takes its default action."""
     if threading.current_thread() is not threading.main_thread():
         return
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _interrupted)
+        session = os.getpid()
 
+        def interrupted(signum: int, frame: object) -> None:
+            if os.getpid() != session:
+                signal.signal(signum, signal.SIG_DFL)
+                os.kill(os.getpid(), signum)
+                return
+            raise KeyboardInterrupt(f"stopped by signal {signum}")
 
-def _interrupted(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"stopped by signal {signum}")
+        signal.signal(signal.SIGTERM, interrupted)
 
 
 def pytest_collection_modifyitems(items):

@@ -213,3 +213,35 @@ def test_does_a_session_stopped_by_sigterm_tear_its_fixtures_down(tmp_path):
             proc.kill()
             proc.wait()
     assert not held.exists(), "SIGTERM ended the session without tearing its fixture down"
+
+
+def test_does_a_process_forked_from_the_session_end_by_sigterm_as_by_default(tmp_path):
+    # The session's handler is inherited by what the session forks (a pool's workers): there it
+    # must not raise as Ctrl-C does, or a pool stopped with SIGTERM waits on workers that live on.
+    import os
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import os, signal, time
+        from tests.conftest import stop_on_sigterm
+
+        stop_on_sigterm()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                time.sleep(30)
+            except BaseException:
+                os._exit(3)
+            os._exit(0)
+        time.sleep(0.3)
+        os.kill(pid, signal.SIGTERM)
+        _, status = os.waitpid(pid, 0)
+        print(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.stdout.strip() == "True", out.stderr

@@ -5,7 +5,10 @@ into chunks handed out in order, and the answers come back in the order of the a
 caller that reads them one by one sees exactly what running them here one after another would
 give. The function is inherited when the processes fork, never pickled, so it may be a closure
 over anything (a ledger factory, a lambda); the arguments and answers are pickled. Ctrl-C is the
-parent's to handle: the children ignore it and :meth:`Forked.close` stops them.
+parent's to handle: the children ignore it and :meth:`Forked.close` stops them. :meth:`Forked.close`
+stops them with SIGTERM, so the children take its default action whatever handler they inherited
+from this process (one that ignores it, or raises as Ctrl-C does, would leave the close waiting
+on a child that never ends).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class Forked:
         self.jobs = jobs
         _WORK.append(work)
         try:
-            self.pool = context.Pool(jobs, initializer=_ignore_interrupts)
+            self.pool = context.Pool(jobs, initializer=_signals_for_children)
         except BaseException:
             _WORK.clear()
             raise
@@ -59,8 +62,9 @@ class Forked:
             _WORK.clear()
 
 
-def _ignore_interrupts() -> None:
+def _signals_for_children() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate() relies on it
 
 
 def _run_chunk(chunk: Sequence[Any]) -> list[Any]:

@@ -1,0 +1,42 @@
+"""The forked pool stops its children whatever SIGTERM handler they inherited."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from simlab.sim.forked import Forked
+
+
+def _raise(signum, frame):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("handler", [signal.SIG_IGN, _raise], ids=["ignores", "raises"])
+def test_does_close_stop_children_that_inherited_a_sigterm_handler(handler):
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are set in the main thread only")
+    before = signal.signal(signal.SIGTERM, handler)
+    try:
+        pool = Forked(2, time.sleep)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    children = [p.pid for p in pool.pool._pool]
+    answers = pool.map([30.0, 30.0, 30.0])  # a generator: reading it hands the sleeps out
+    threading.Thread(target=lambda: next(answers, None), daemon=True).start()
+    closing = threading.Thread(target=pool.close, daemon=True)
+    time.sleep(0.3)  # the children take their sleeps
+    closing.start()
+    closing.join(timeout=20)
+    alive = closing.is_alive()
+    if alive:  # leave nothing behind for the next test
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        closing.join(timeout=20)
+    assert not alive, "close() waited on children that SIGTERM did not end"
