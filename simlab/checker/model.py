@@ -9,9 +9,9 @@ transitions, one per accepted (``ok``) event:
 event             the task afterwards
 ================= ===============================================================================
 submit ok         queued, step 0, epoch 0, no lease
-claim ok          running under this lease (one attempt more): the granted epoch (never below
-                  the model's), the
-                  step it resumes from, ``lease_until`` (``time + ttl`` when the ttl is known)
+claim ok          running under this lease (one attempt more), held by its claimer: the granted
+                  epoch (never below the model's), the step it resumes from, ``lease_until``
+                  (``time + ttl`` when the ttl is known)
 claim fail, dead  dead (the dead letter), epoch + 1 at least (the refusal does not say it), no
                   lease
 claim fail        nothing (see :func:`simlab.checker.operations.refused` for what it must be)
@@ -21,6 +21,8 @@ save ok           the committed step; ``done``: completed, no lease
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
 cancel ok         cancelled, epoch + 1 whatever the ledger says (a cancel always bumps), no lease
 requeue ok        queued, step and epoch kept, no lease, attempts back to 0
+crash             a claim of its process still unanswered may have been granted unseen: the
+                  attempts count up to one more, and the holder is not known
 ================= ===============================================================================
 
 The model follows every accepted operation, even one the protocol forbids, so that one broken
@@ -95,6 +97,8 @@ class TaskState:
         "asked",
         "inflight",
         "attempts",
+        "unseen",
+        "claimer",
         "epoch_floor",
     )
 
@@ -122,6 +126,12 @@ class TaskState:
         self.inflight: set[str] = set()
         #: claims granted since the task was submitted or last requeued
         self.attempts = 0
+        #: claims since then that a crash cut off before their answer: the ledger may have
+        #: granted each (a two-statement claim bumps before it reads back), unseen here
+        self.unseen = 0
+        #: the worker granted the last claim (None before any, or when an unseen claim may
+        #: have followed it)
+        self.claimer: str | None = None
         #: ``epoch`` is a lower bound: the dead letter bumped it, and its refusal does not say
         #: by how much (a ledger may raise epochs by more than one, as its claims show)
         self.epoch_floor = False
@@ -196,8 +206,10 @@ class Model:
                 s.inflight.discard(e.process)
                 if e.type == "fail":
                     self._refused(s, e)
-        elif e.op in ("crash", "restart"):
+        elif e.op in ("crash", "restart") and e.process in s.inflight:
             s.inflight.discard(e.process)
+            s.unseen += 1
+            s.claimer = None
 
     def _refused(self, s: TaskState, e: Event) -> None:
         if e.value.get("status") == DEAD and s.status != DEAD:
@@ -223,11 +235,12 @@ class Model:
 
     def _requeued(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
-        s.attempts = 0
+        s.attempts = s.unseen = 0
 
     def _claimed(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.done = RUNNING, None, None
         s.attempts += 1
+        s.claimer = e.process
         if e.epoch is not None:
             s.epoch_floor = False
             if e.epoch > s.epoch:

@@ -216,8 +216,18 @@ def cancel(s: TaskState, e: Event, m: Model):
     if s.status in ENDED:
         return _s("cancel.ended", by=_by(e), task=e.task, t=at(e.time), ending=_ending(s)), s.ended
     if e.epoch is not None and e.epoch <= s.epoch:
-        return _s("cancel.epoch", by=_by(e), task=e.task, t=at(e.time), epoch=e.epoch), s.newest
+        return _epoch_after("cancel.epoch", s, e, epoch=e.epoch), s.newest
     return None
+
+
+def _epoch_after(key: str, s: TaskState, e: Event, **values) -> Said:
+    """The sentence ``key`` on the epoch the ledger reports after a cancel or requeue ``e``;
+    where the model's epoch is the dead letter's bump (which its refusal does not show), the
+    ``_dead`` sentence, which names the dead letter as the likely culprit."""
+    n = s.newest
+    if s.epoch_floor and n is not None and n.op == "claim" and n.type == "fail":
+        key, values = key + "_dead", {**values, "t0": at(n.time)}
+    return _s(key, by=_by(e), task=e.task, t=at(e.time), old=s.epoch, **values)
 
 
 def requeue(s: TaskState, e: Event, m: Model):
@@ -227,10 +237,7 @@ def requeue(s: TaskState, e: Event, m: Model):
             s.ended,
         )
     if e.epoch is not None and e.epoch < s.epoch:
-        return (
-            _s("requeue.epoch", by=_by(e), task=e.task, t=at(e.time), old=s.epoch, new=e.epoch),
-            s.newest,
-        )
+        return _epoch_after("requeue.epoch", s, e, new=e.epoch), s.newest
     return None
 
 
@@ -389,7 +396,21 @@ def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Sai
 
 def attempt_limit(s: TaskState, e: Event, m: Model):
     """A claim granted although the task had used every attempt ``max_attempts`` allows: a
-    correct ledger moves it to the dead letter instead."""
+    correct ledger moves it to the dead letter instead. A granted lease that tells its attempt
+    (``attempts`` in the event) counts the claims since the submit or the last requeue, this
+    one included (up to one more for each claim a crash cut off unanswered, and for each claim
+    of another worker still unanswered: a two-statement claim bumps before it reads back)."""
+    told = e.value.get("attempts")
+    first = s.attempts + 1
+    if (
+        told is not None
+        and s.submitted
+        and not (is_time(told) and first <= told <= first + s.unseen + len(s.inflight))
+    ):
+        return (
+            _s("attempts.lease", p=e.process, task=e.task, t=at(e.time), n=told, m=first),
+            s.newest,
+        )  # fmt: skip
     if m.max_attempts is None or s.attempts < m.max_attempts or s.status in ENDED:
         return None
     return (

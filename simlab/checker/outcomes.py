@@ -17,7 +17,7 @@ from simlab.checker.measures import send_groups
 from simlab.checker.model import TaskState, is_time, within
 from simlab.checker.operations import at, status, who
 from simlab.checker.words import Said, render, said
-from simlab.records import CANCELLED, COMPLETED, DEAD, Effect, TaskRecord
+from simlab.records import CANCELLED, COMPLETED, DEAD, RUNNING, Effect, TaskRecord
 
 __all__ = [
     "Finding",
@@ -160,7 +160,8 @@ def short_completions(run: Run) -> list[Finding]:
         s = run.states.get(task)
         done = s.done if s is not None else None
         by = _s("short.by", who=who(done), t=at(done.time)) if done else _s("resume.none")
-        sentence = _s("short", task=task, step=record.step, k=k, by=by)
+        long = is_time(record.step) and record.step > k
+        sentence = _s("short.long" if long else "short", task=task, step=record.step, k=k, by=by)
         out.append(Finding.of("e", run.last, sentence, None, done))
     return out
 
@@ -190,9 +191,10 @@ def stuck_tasks(run: Run) -> list[Finding]:
             continue
         k = run.steps.get(task)
         of_k = _s("stuck.of", k=k) if k is not None else _s("resume.none")
+        idle = end <= off.time  # nothing happened after the faults stopped
         sentence = _s(
-            "stuck", task=task, status=status(record.status), step=record.step, of_k=of_k,
-            epoch=record.epoch, off=at(off.time), end=at(end),
+            "stuck.idle" if idle else "stuck", task=task, status=status(record.status),
+            step=record.step, of_k=of_k, epoch=record.epoch, off=at(off.time), end=at(end),
         )  # fmt: skip
         out.append(Finding.of("g", run.last, sentence))
     return out
@@ -228,6 +230,7 @@ def final_state(run: Run) -> list[Finding]:
                 wrong.append(_s("final.no_result", who=who(s.done)))
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
+        wrong.extend(_holder_and_attempts(record, s))
         if run.clocked:
             wrong.extend(_off_the_clock(run, task, record, s))
         if run.effects is not None and (s.effects or run.effects.get(task)):
@@ -245,6 +248,30 @@ def final_state(run: Run) -> list[Finding]:
                 joined = _s("final.and", a=joined, b=more)
             out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
     return out
+
+
+def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:
+    """The record names the worker granted the task's last claim (a ledger may forget the
+    holder, None, once the task is not running) and counts the claims granted since its submit
+    or last requeue. Where a claim was cut off unanswered (by a crash, or by the end of the
+    run), the count may be up to one more for each such claim and the holder is not judged.
+    A count of None (a hand-written record that does not say) is not judged."""
+    out = []
+    worker, unseen = record.worker, s.unseen + len(s.inflight)
+    claimer = s.claimer if not s.inflight else None
+    if claimer is not None and worker != claimer and (worker is not None or s.status == RUNNING):
+        out.append(_s("final.worker", worker=_name(worker), who=claimer))
+    attempts = record.attempts
+    if attempts is not None and not (
+        is_time(attempts) and s.attempts <= attempts <= s.attempts + unseen
+    ):
+        out.append(_s("final.attempts", n=attempts, m=s.attempts))
+    return out
+
+
+def _name(worker: Any) -> Any:
+    """A worker's name as words (None: no worker)."""
+    return _s("worker.none") if worker is None else worker
 
 
 def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> list[Said]:

@@ -179,8 +179,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, e-mail keys in the order recorded) is "
-        "what its accepted operations made it, and its listing holds every task once, in "
+        "the final ledger (status, step, epoch, result, holder, attempts, e-mail keys in the "
+        "order recorded) is what its accepted operations made it, and its listing holds every "
+        "task once, in "
         "submit order, as its listings by status and its counts do",
         outcomes.final_state,
     ),
@@ -202,8 +203,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "t",
         "attempt limit",
-        "past max_attempts claims of a task (counted since its submit or last requeue), the "
-        "next claim moves it to the dead letter instead of granting a lease",
+        "each lease tells its attempt (the claims granted since the task's submit or last "
+        "requeue, this one included), and past max_attempts claims the next claim moves the "
+        "task to the dead letter instead of granting a lease",
         ops.attempt_limit,
         ("claim",),
     ),

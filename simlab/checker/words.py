@@ -124,16 +124,23 @@ _EN = {
     "resume": "{p} was granted {task} at {t} to resume from step {step}, but step {last} was "
     "the last one committed{by}.",
     "cancel.ended": "{by} cancelled {task} at {t}, but {ending}.",
-    "cancel.epoch": "{by} cancelled {task} at {t}, but its epoch stayed {epoch}: every lease "
-    "granted before the cancel still looks current.",
+    "cancel.epoch": "{by} cancelled {task} at {t}, but the ledger then reports epoch {epoch}, "
+    "not above the {old} it had: every lease granted before the cancel still looks current.",
+    "cancel.epoch_dead": "{by} cancelled {task} at {t}, and the ledger then reports epoch "
+    "{epoch}, but the dead letter at {t0} had already raised it to at least {old}: the dead "
+    "letter did not raise the epoch, or the cancel did not.",
     "requeue.status": "{by} requeued {task} at {t}, but it was {status}: only a cancelled or "
     "dead task goes back to the queue.",
-    "requeue.epoch": "{by} requeued {task} at {t}, and its epoch went back from {old} to "
-    "{new}: old leases could match the next claims.",
+    "requeue.epoch": "{by} requeued {task} at {t}, and the ledger then reports epoch {new}, "
+    "below the {old} it had: old leases could match the next claims.",
+    "requeue.epoch_dead": "{by} requeued {task} at {t}, and the ledger then reports epoch "
+    "{new}, but the dead letter at {t0} had already raised it to at least {old}: the dead "
+    "letter did not raise the epoch.",
     "lease_length": "{p} was granted {task} at {t} until {until}, but a lease of ttl {ttl:g} "
     "runs until {hi}.",
-    "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} extended "
-    "its lease until {until}, but a heartbeat with ttl {ttl:g} extends it until {hi}.",
+    "lease_length.heartbeat": "{p}'s heartbeat on {task} with epoch {epoch} at {t} was "
+    "accepted, and the ledger then shows its lease running until {until}, but a heartbeat "
+    "with ttl {ttl:g} extends it until {hi}.",
     "lease_length.none": "{p} was granted {task} at {t} with epoch {epoch}, but the lease names "
     "no end, and a lease of ttl {ttl:g} runs until {hi}.",
     "lease_length.heartbeat_none": "{p}'s heartbeat on {task} with epoch {epoch} at {t} was "
@@ -173,14 +180,19 @@ _EN = {
     "it as lease-held.",
     "attempt_limit": "{p} was granted {task} at {t} for attempt {n}, but its limit is {limit} "
     "attempts: the claim must move it to the dead letter.",
+    "attempts.lease": "{p} was granted {task} at {t} with a lease that tells attempt {n}, but "
+    "it is claim {m} since the task was submitted or last requeued.",
     # the rules judged on a whole run
     "short.by": ": {who} marked it done at {t}",
     "short": "{task} ended completed at step {step} of {k}{by}.",
+    "short.long": "{task} ended completed at step {step}, but it has only {k} steps{by}.",
     "resent": "{who} sent the e-mail {key!r} of {task} again at {t}, although {first} had sent "
     "it at {t0} ({n} copies in all).",
     "stuck.of": " of {k}",
     "stuck": "{task} ended {status} at step {step}{of_k} (epoch {epoch}), although faults "
     "stopped at {off} and the run went on until {end}.",
+    "stuck.idle": "{task} ended {status} at step {step}{of_k} (epoch {epoch}): faults stopped "
+    "at {off}, and no worker moved it after that.",
     "listing": "{task} was submitted at {t}, but the ledger's listing of its tasks leaves it out.",
     "listing.order": "the ledger's listing of its tasks puts {a} before {b}, but {b} was "
     "submitted first (at {t}): it lists the tasks in submit order.",
@@ -203,6 +215,10 @@ _EN = {
     "when it was recorded",
     "final.keys_listed": "the ledger lists the e-mail keys {stored}, but the accepted records "
     "were {accepted}, each listed once in the order recorded",
+    "final.worker": "its record names the worker {worker}, but {who} was granted its last claim",
+    "final.attempts": "its record counts {n} attempts, but {m} claims were granted since it was "
+    "submitted or last requeued",
+    "worker.none": "none",
     "keys.none": "none",
     "key": "{key!r} (epoch {epoch})",
     "final": "{task}: {wrong}.",
@@ -248,15 +264,19 @@ _ZH = {
     "resume.by": "（由 {who} 在 {t} 提交）",
     "resume": "{p} 在 {t} 获得了 {task}，从第 {step} 步继续，但最后提交的是第 {last} 步{by}。",
     "cancel.ended": "{by} 在 {t} 取消了 {task}，但{ending}。",
-    "cancel.epoch": "{by} 在 {t} 取消了 {task}，但它的纪元仍是 {epoch}：取消之前发出的每个"
-    "租约看起来都仍是当前的。",
+    "cancel.epoch": "{by} 在 {t} 取消了 {task}，但账本随后报告的纪元是 {epoch}，并不高于它原来的 "
+    "{old}：取消之前发出的每个租约看起来都仍是当前的。",
+    "cancel.epoch_dead": "{by} 在 {t} 取消了 {task}，账本随后报告的纪元是 {epoch}，但 {t0} 的死信"
+    "已把它提高到至少 {old}：死信没有提高纪元，或者这次取消没有提高。",
     "requeue.status": "{by} 在 {t} 让 {task} 重新排队，但它处于「{status}」状态：只有已取消"
     "或死信的任务才能回到队列。",
-    "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，它的纪元从 {old} 退回到 {new}：旧租约"
-    "可能与之后的认领相符。",
+    "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，账本随后报告的纪元是 {new}，低于它原来的 "
+    "{old}：旧租约可能与之后的认领相符。",
+    "requeue.epoch_dead": "{by} 在 {t} 让 {task} 重新排队，账本随后报告的纪元是 {new}，但 {t0} "
+    "的死信已把它提高到至少 {old}：死信没有提高纪元。",
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
-    "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出心跳，租约延长到 {until}，"
-    "但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
+    "lease_length.heartbeat": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出的心跳被接受了，账本随后"
+    "显示租约到 {until}，但 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "lease_length.none": "{p} 在 {t} 以纪元 {epoch} 获得了 {task}，但租约没有写明到期时间，"
     "而 ttl 为 {ttl:g} 的租约应到 {hi}。",
     "lease_length.heartbeat_none": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出的心跳被接受了，"
@@ -294,13 +314,18 @@ _ZH = {
     "lease-held 拒绝它。",
     "attempt_limit": "{p} 在 {t} 获得了 {task} 的第 {n} 次尝试，但上限是 {limit} 次：这次认领"
     "必须把它移入死信。",
+    "attempts.lease": "{p} 在 {t} 获得了 {task}，租约写的是第 {n} 次尝试，但这是任务提交或上次"
+    "重新排队以来的第 {m} 次认领。",
     "short.by": "：{who} 在 {t} 把它标为完成",
     "short": "{task} 以「已完成」结束，却停在第 {step} 步（共 {k} 步）{by}。",
+    "short.long": "{task} 以「已完成」结束，停在第 {step} 步，但它只有 {k} 步{by}。",
     "resent": "{who} 在 {t} 再次发送了 {task} 的邮件 {key!r}，尽管 {first} 已在 {t0} 发送过"
     "（共 {n} 份）。",
     "stuck.of": "（共 {k} 步）",
     "stuck": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}），尽管"
     "故障在 {off} 停止，运行一直持续到 {end}。",
+    "stuck.idle": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}）：故障"
+    "在 {off} 停止，此后再没有工作者推进它。",
     "listing": "{task} 在 {t} 提交，但账本的任务列表漏掉了它。",
     "listing.order": "账本的任务列表把 {a} 排在 {b} 前面，但 {b} 先提交（在 {t}）：任务列表应按"
     "提交顺序排列。",
@@ -319,6 +344,9 @@ _ZH = {
     "账本的时钟，绝不来自墙上时钟）",
     "final.clock_key": "它的键 {key!r} 记录于 {value}，但记录时账本的时钟读数是 {t}",
     "final.keys_listed": "账本列出的邮件键是 {stored}，但它们按记录顺序、每个一次应是 {accepted}",
+    "final.worker": "它的记录写的工作者是 {worker}，但最后一次认领批准给了 {who}",
+    "final.attempts": "它的记录计了 {n} 次尝试，但自提交或上次重新排队以来批准了 {m} 次认领",
+    "worker.none": "无",
     "keys.none": "无",
     "key": "{key!r}（纪元 {epoch}）",
     "final": "{task}：{wrong}。",
@@ -353,15 +381,16 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
     "p": (
         "最终状态",
-        "账本的最终记录（状态、步骤、纪元、结果、按记录顺序的邮件键）正是被接受的操作所造成的，"
+        "账本的最终记录（状态、步骤、纪元、结果、持有者、尝试次数、按记录顺序的邮件键）正是被接受的"
+        "操作所造成的，"
         "且它的任务列表按提交顺序、每个任务只出现一次，按状态的列表和计数也与之一致",
     ),
     "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),
     "r": ("先记录后发送", "带键的邮件只能从记录该键被接受的那个租约发出"),
     "t": (
         "尝试上限",
-        "任务的认领超过 max_attempts 次（从提交或上次重新排队算起）后，下一次认领会把它移入"
-        "死信，而不是发出租约",
+        "每个租约写明它是第几次尝试（从提交或上次重新排队算起的认领，含这一次）；任务的认领超过 "
+        "max_attempts 次后，下一次认领会把它移入死信，而不是发出租约",
     ),
     "s": (
         "错误拒绝",

@@ -10,6 +10,9 @@ having these methods, without inheriting anything. The behaviour every implement
   so no two leases ever share an epoch, and give a lease until ``clock() + ttl``. A live lease
   (``lease_until > clock()``), whoever holds it, the claimer included, raises
   :class:`~simlab.errors.LeaseHeld`; a terminal task :class:`~simlab.errors.TerminalTask`.
+  The lease names the claimer and tells its attempt: the claims granted since the submit or the
+  last requeue, this one included. The task's record names the worker granted its last claim
+  (a ledger may forget it, None, once the task is not running) and counts the same attempts.
 * ``save`` and ``heartbeat`` succeed only for the current epoch of a running task (``save`` also
   only for a step greater than the stored one); otherwise they return False and change nothing.
   ``heartbeat`` moves ``lease_until`` to ``clock() + ttl``; ``save`` leaves it as it was (a

@@ -259,7 +259,7 @@ class Worker:
         lease. Returns ``lease``."""
         self.sim.history.record(
             now, "ok", self.name, "claim", task, lease.epoch, lease.step,
-            lease_until=lease.lease_until,
+            lease_until=lease.lease_until, attempts=lease.attempts,
         )  # fmt: skip
         self.last_beat = now
         return lease

@@ -12,8 +12,8 @@ from simlab.checker.words import render
 from simlab.records import CANCELLED, COMPLETED, QUEUED, RUNNING, TaskRecord
 
 
-def rec(task="t1", status=COMPLETED, step=2, epoch=2) -> TaskRecord:
-    return TaskRecord(task, status, step, epoch, None, "default", 1, None, None)
+def rec(task="t1", status=COMPLETED, step=2, epoch=2, attempts=None) -> TaskRecord:
+    return TaskRecord(task, status, step, epoch, None, "default", attempts, None, None)
 
 
 def epoch_race(stale_save_accepted: bool = False) -> History:

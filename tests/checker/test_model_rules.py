@@ -151,7 +151,7 @@ def test_is_a_requeue_of_a_running_task_or_one_that_lowers_the_epoch_caught():
     h = claimed()
     h.record(2, "ok", "user", "cancel", "t1", epoch=2)
     h.record(3, "ok", "user", "requeue", "t1", epoch=0)
-    assert "its epoch went back from 2 to 0" in sentences("o", h)[0]
+    assert "reports epoch 0, below the 2 it had" in sentences("o", h)[0]
 
 
 # --- the final ledger -------------------------------------------------------------------------

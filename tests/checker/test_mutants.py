@@ -64,6 +64,8 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-buries-a-completed-task": {"s"},
     "claim-reentrant-for-holder": {"h"},
     "attempts-count-refused-claims": {"s"},
+    "takeover-keeps-holder": {"p"},
+    "lease-attempts-from-zero": {"t"},
     "cancel-refuses-queued": {"s"},
     "requeue-says-true-for-queued": {"o"},
     "listing-newest-first": {"p"},

@@ -1184,6 +1184,30 @@ class AttemptsCountRefusedClaims(MemoryLedger):
         return super().claim(task_id, worker, ttl)
 
 
+class TakeoverKeepsHolder(MemoryLedger):
+    """A claim that takes over a lease that ran out keeps the old holder's name in the record
+    (the lease it hands out names the new one): the record, and a refusal's ``LeaseHeld``,
+    blame the wrong worker."""
+
+    _grant = edited(
+        MemoryLedger._grant,
+        "task.worker = worker",
+        "task.worker = task.worker or worker",
+        why="the record must name the worker granted the claim",
+    )
+
+
+class LeaseAttemptsFromZero(MemoryLedger):
+    """The lease tells its attempt counted from 0 (the record counts from 1)."""
+
+    _grant = edited(
+        MemoryLedger._grant,
+        "task.attempts,",
+        "task.attempts - 1,",
+        why="the first claim is attempt 1, as the record says",
+    )
+
+
 class CancelRefusesQueued(MemoryLedger):
     """A cancel of a queued task is refused: only a task a worker holds can be cancelled."""
 
@@ -1333,6 +1357,8 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-repeats-retried-tasks": ListingRepeatsRetriedTasks,
     "claim-reentrant-for-holder": ClaimReentrantForHolder,
     "attempts-count-refused-claims": AttemptsCountRefusedClaims,
+    "takeover-keeps-holder": TakeoverKeepsHolder,
+    "lease-attempts-from-zero": LeaseAttemptsFromZero,
     "cancel-refuses-queued": CancelRefusesQueued,
     "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
     "listing-newest-first": ListingNewestFirst,
@@ -1405,6 +1431,9 @@ PROMISE: dict[str, str] = {
     "holder's included",
     "attempts-count-refused-claims": "a task goes dead only on the claim that would exceed "
     "max_attempts granted claims",
+    "takeover-keeps-holder": "the record names the worker granted the task's last claim",
+    "lease-attempts-from-zero": "a lease tells its attempt: the claims granted since the submit "
+    "or last requeue, this one included",
     "cancel-refuses-queued": "cancel of a queued or running task succeeds",
     "requeue-says-true-for-queued": "requeue only of a cancelled or dead task (False otherwise)",
     "listing-newest-first": "tasks() lists the tasks in submit order",

@@ -430,7 +430,14 @@ def _venv_snapshot() -> dict[str, tuple[int, int]]:
 def _tmp_owned_by_jail() -> list[str]:
     """Entries of the temporary folder owned by the jail's user (only meaningful as root)."""
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    return sorted(p.name for p in tmp.iterdir() if p.lstat().st_uid == SANDBOX_UID)
+    owned = []
+    for p in tmp.iterdir():
+        try:
+            if p.lstat().st_uid == SANDBOX_UID:
+                owned.append(p.name)
+        except FileNotFoundError:
+            continue  # removed between the listing and the look (a grader's folder): not left
+    return sorted(owned)
 
 
 def _listing(folder: Path) -> list[os.DirEntry]:

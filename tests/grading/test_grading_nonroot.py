@@ -177,9 +177,17 @@ def test_is_a_cell_filling_a_shared_folder_stopped_and_the_folder_emptied(no_roo
 def _simlab_folders() -> set[str]:
     """The folders the grader shares with jails (and its private copies of their files)."""
     tmp = Path(tempfile.gettempdir())
-    kinds = ("exchange", "private", "sandbox")
-    # each in its grader's own temporary folder, simlab-<pid>
-    return {str(p) for kind in kinds for p in tmp.glob(f"simlab-*/simlab-{kind}-*")}
+    prefixes = tuple(f"simlab-{kind}-" for kind in ("exchange", "private", "sandbox"))
+    found = set()
+    # each in its grader's own temporary folder, simlab-<pid>; a grader running meanwhile
+    # makes and removes folders there, so one listed may be gone when it is opened
+    for top in tmp.glob("simlab-*"):
+        try:
+            inside = list(top.iterdir())
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        found.update(str(p) for p in inside if p.name.startswith(prefixes))
+    return found
 
 
 def test_does_a_filler_of_the_notebooks_run_cost_no_honest_grade(no_root_caps, tmp_path):

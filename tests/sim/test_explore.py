@@ -62,6 +62,8 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "get-hides-lease-end": (0, {"q"}),
     "effect-recorded-at-wall": (0, {"p"}),
     "effects-drop-first-key": (0, {"p"}),
+    "lease-attempts-from-zero": (0, {"t"}),
+    "takeover-keeps-holder": (1, {"p"}),
 }
 
 
@@ -131,14 +133,15 @@ def test_does_the_counterexample_replay_as_a_saved_schedule():
 
 #: wrong ledger -> (the fewest faults, the rules, the limit) in the default scope with a limit
 #: on attempts a task: the ledgers whose mistake is about the dead letter. A refused claim
-#: counted as an attempt needs a limit of two: with one, the first granted claim already used
-#: it up, and the refused claims come after.
+#: counted as an attempt shows in the count the task's record keeps (rule (p)) as soon as one
+#: duplicate delivery is refused; its wrongful dead letter (rule (s)) needs a limit of two and a
+#: second fault.
 LIMITED: dict[str, tuple[int, set[str], int]] = {
     "claim-buries-a-live-lease": (1, {"s"}, 1),
     "claim-buries-a-completed-task": (1, {"s"}, 1),
     "max-attempts-off-by-one": (1, {"t"}, 1),
     "requeue-keeps-attempts": (2, {"s"}, 1),
-    "attempts-count-refused-claims": (2, {"s"}, 2),
+    "attempts-count-refused-claims": (1, {"p"}, 2),
 }
 
 
