@@ -316,3 +316,95 @@ def test_is_a_model_freed_as_soon_as_it_is_dropped_without_the_cycle_collector()
     finally:
         if was_enabled:
             gc.enable()
+
+
+# --- the holder and the attempts --------------------------------------------------------------
+
+
+def _taken_over() -> History:
+    """t1 claimed by w1 (lease until 4), taken over by w2 at t=5 and completed by it."""
+    h = claimed(ttl_until=4.0)
+    h.record(5, "invoke", "w2", "claim", "t1")
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0, attempts=2)
+    h.record(6, "ok", "w2", "save", "t1", epoch=2, step=1, done=True)
+    return h
+
+
+def _record(worker, attempts, status=COMPLETED, epoch=2) -> TaskRecord:
+    step = 1 if status == COMPLETED else 0
+    return TaskRecord("t1", status, step, epoch, None, "default", attempts, None, None, worker)
+
+
+def test_does_the_record_have_to_name_the_last_claimer_and_count_its_claims():
+    h = _taken_over()
+    assert "p" not in letters(h, [_record("w2", 2)])
+    assert "p" not in letters(h, [_record(None, 2)])  # the holder forgotten once it completed
+    (sentence,) = sentences("p", h, [_record("w1", 2)])
+    assert sentence == "t1: its record names the worker w1, but w2 was granted its last claim."
+    (sentence,) = sentences("p", h, [_record("w2", 1)])
+    assert sentence == (
+        "t1: its record counts 1 attempts, but 2 claims were granted since it was submitted or "
+        "last requeued."
+    )
+
+
+def test_does_a_running_task_have_to_name_its_holder():
+    h = _taken_over()
+    del h._events[-1]  # w2 still holds it
+    assert "p" not in letters(h, [_record("w2", 2, status="running")])
+    assert "p" in letters(h, [_record(None, 2, status="running")])
+
+
+def test_may_a_claim_a_crash_cut_off_have_counted_unseen():
+    # w3's claim was invoked and w3 crashed before its answer: the ledger may have granted it
+    # (a two-statement claim bumps first), so one attempt more is allowed, and the holder is
+    # not known until the next claim.
+    h = claimed(ttl_until=4.0)
+    h.record(5, "invoke", "w3", "claim", "t1")
+    h.record(5, "info", "w3", "crash", "t1")
+    h.record(9, "invoke", "w2", "claim", "t1")
+    h.record(9, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=12.0, attempts=3)
+    assert "t" not in letters(h)
+    h.record(10, "ok", "w2", "save", "t1", epoch=3, step=1, done=True)
+    assert "p" not in letters(h, [_record("w2", 3, epoch=3)])
+    assert "p" not in letters(h, [_record("w2", 2, epoch=3)])
+    assert "p" in letters(h, [_record("w2", 4, epoch=3)])
+
+
+def test_does_a_lease_have_to_tell_its_attempt():
+    h = claimed(ttl_until=4.0)
+    h.record(5, "invoke", "w2", "claim", "t1")
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0, attempts=1)
+    (sentence,) = sentences("t", h)
+    assert sentence == (
+        "w2 was granted t1 at t=5.0 with a lease that tells attempt 1, but it is claim 2 since "
+        "the task was submitted or last requeued."
+    )
+    h = claimed(ttl_until=4.0)
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "user", "requeue", "t1", epoch=2)
+    h.record(4, "invoke", "w2", "claim", "t1")
+    h.record(4, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=8.0, attempts=1)
+    assert "t" not in letters(h)  # counted afresh after the requeue
+
+
+# --- sentences that say what the ledger reported ----------------------------------------------
+
+
+def test_does_a_requeue_after_a_dead_letter_that_kept_the_epoch_name_the_dead_letter():
+    h = claimed(ttl_until=4.0)
+    h.record(5, "invoke", "w2", "claim", "t1")
+    h.record(5, "fail", "w2", "claim", "t1", reason="terminal", status="dead")
+    h.record(6, "ok", "user", "requeue", "t1", epoch=1)  # the dead letter did not bump
+    (sentence,) = sentences("o", h, max_attempts=1)
+    assert sentence == (
+        "a user requeued t1 at t=6.0, and the ledger then reports epoch 1, but the dead letter "
+        "at t=5.0 had already raised it to at least 2: the dead letter did not raise the epoch."
+    )
+
+
+def test_is_a_completion_past_its_steps_told_as_one():
+    h = claimed()
+    h.record(2, "ok", "w1", "save", "t1", epoch=1, step=2, done=True)
+    (sentence,) = sentences("e", h, [rec(step=2)], steps=1)
+    assert sentence.startswith("t1 ended completed at step 2, but it has only 1 steps")
