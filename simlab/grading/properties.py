@@ -109,10 +109,13 @@ def falsify(
     if drawn is None:
         seen: list = []
         _search(strategy, lambda value, story: seen.append(value), examples, 0, first)
-        _DRAWN[key] = drawn = seen  # a draw that broke raised above: a cut one is never kept
-    for value in drawn:
+        # A value whose deep copy is itself (a tuple of numbers and strings) is played as it
+        # is: nothing in it can change, so no copy is needed to keep the draw intact.
+        drawn = [(value, copy.deepcopy(value) is value) for value in seen]
+        _DRAWN[key] = drawn  # a draw that broke raised above: a cut one is never kept
+    for value, frozen in drawn:
         try:
-            holds(copy.deepcopy(value), Story())
+            holds(value if frozen else copy.deepcopy(value), Story())
         except SandboxLost:
             raise
         except Exception:  # a failure: search and shrink from the start, as if never screened
@@ -122,8 +125,9 @@ def falsify(
     _search(strategy, holds, examples, shrinks, first)
 
 
-#: The inputs each call site of :func:`falsify` drew, by call site, strategy and budget.
-_DRAWN: dict[tuple, list] = {}
+#: The inputs each call site of :func:`falsify` drew, by call site, strategy and budget, each
+#: with whether it is immutable through and through (its deep copy is itself).
+_DRAWN: dict[tuple, list[tuple[Any, bool]]] = {}
 
 
 def _search(

@@ -27,7 +27,9 @@ __all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "CLAIM_RUBRIC", "atomic_claim"]
 #: Duplicate deliveries claim tasks whose lease is live (a claim that ignores lease_until breaks
 #: rule (h)); work pauses outlast the lease, the task is taken over, and the sleeper wakes and
 #: heartbeats (a heartbeat without the epoch breaks rule (i)). Each seed catches both mistakes
-#: (tests/grading/test_grading_faults.py).
+#: (tests/grading/test_grading_faults.py), so one seed is run: a second costs a run in which
+#: every call of the learner's pieces crosses the jail, and fails no answer the first passes
+#: (the explored schedules judge every single fault in a small scope besides).
 CLAIM_SCENARIO = Scenario(
     tasks=12,
     workers=4,
@@ -37,7 +39,7 @@ CLAIM_SCENARIO = Scenario(
     work_pause_rate=0.3,
     pause_time=1.5,
 )
-CLAIM_SEEDS = (11, 12)
+CLAIM_SEEDS = (11,)
 
 
 #: What the generated sequences of this question do (the claim and heartbeat are the student's).
@@ -173,7 +175,7 @@ CLAIM_RUBRIC = (
         "name, not once released or completed), on "
         "generated sequences of claims, heartbeats, saves, releases, cancels, requeues and "
         "tasks gone to the dead letter with the clock moving, as the kit's ledger does (a "
-        "cancelled or dead task is never taken); and seeded fault runs break no rule, nor "
+        "cancelled or dead task is never taken); and a seeded fault run breaks no rule, nor "
         "does any run of at most one fault over a small scope.",
         core=True,
         properties=(

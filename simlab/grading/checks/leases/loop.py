@@ -57,11 +57,14 @@ def worker_loop(s: Student, t: Tally) -> None:
         _heartbeats_before_each_step,
     ):
         t.part(functools.partial(part, case))
-    t.part(lambda: loops.check(plays, loops.LOST))
-    t.under("refuses")
-    t.part(lambda: loops.check(plays, loops.REFUSED))
-    t.under("runs-and-resumes")
-    t.part(lambda: loops.check(plays, loops.RUNS))
+    try:
+        t.part(lambda: loops.check(plays, loops.LOST))
+        t.under("refuses")
+        t.part(lambda: loops.check(plays, loops.REFUSED))
+        t.under("runs-and-resumes")
+        t.part(lambda: loops.check(plays, loops.RUNS))
+    finally:
+        plays.close()
 
 
 #: The rubric of ``worker-loop``: the loop trusts the ledger, not itself.

@@ -26,7 +26,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
+from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork
 from simlab.grading.checks.leases.world import World
 from simlab.grading.lending import Lent
 from simlab.grading.messages import Message
@@ -219,12 +219,34 @@ class LoopPlays:
     """Plays inputs with the student's ``run_task`` and the reference in ``world``, each on a
     new in-memory ledger of the grader's with the trouble done on it
     (:class:`~simlab.grading.checks.leases.scripted.ScriptedLedger`); remembers what each input
-    gave, by the input as played (inputs that fold to the same one are played once)."""
+    gave, by the input as played (inputs that fold to the same one are played once).
+
+    Each start is set up once, on a kit ledger of its own that is then only read: every ledger
+    an input with that start is played on begins as a page copy of it (what
+    :func:`~simlab.grading.checks.leases.scripted.on` leaves, since the setup runs on the same
+    clock time whatever the input). :meth:`close` when done."""
 
     def __init__(self, s: Student, world: World):
         self.s = s
         self.world = world
         self.seen: dict[tuple, tuple] = {}
+        self._starts: dict[tuple, Ledger] = {}
+
+    def _start(self, start: tuple) -> Ledger:
+        """The kit ledger set up as ``start`` says, before the loop's clock starts."""
+        ledger = self._starts.get(start)
+        if ledger is None:
+            world = self.world
+            ledger = Ledger(":memory:", clock=Clock(world.start - 1.0))
+            _setup(start, world.tasks[0], world.tasks[1], world.workers[2])(ledger)
+            self._starts[start] = ledger
+        return ledger
+
+    def close(self) -> None:
+        """Close the ledgers of the starts set up so far."""
+        for ledger in self._starts.values():
+            ledger.close()
+        self._starts.clear()
 
     def _run(self, loop: Callable[..., Any], steps: int, start: tuple, trouble: tuple | None):
         world = self.world
@@ -235,7 +257,8 @@ class LoopPlays:
         claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
         log: list = []
         with _LoggedLedger(":memory:", after, clock, world.thief, claimed, log=log) as ledger:
-            on(ledger, _setup(start, task, world.tasks[1], world.workers[2]))
+            # as on() does: a page copy, so none of the scripted ledger's own methods runs
+            self._start(start)._db.backup(ledger._db)
             clock.now = world.start + (100.0 if start[0] == "expired" else 0.0)
             work = _LoggedWork(ledger, task, script, clock, world.output, world.thief, log=log)
             answer = loop(ledger, work)
