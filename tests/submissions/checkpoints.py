@@ -684,7 +684,7 @@ CONSTANT_GRAPH_MIGRATION = _SOLUTION_MIGRATION.replace(
 )
 
 ANSWERS += [
-    ("case-folded-tenant-key", "cache-key", CASE_FOLDED_TENANT_KEY, 2, "no other capitals"),
+    ("case-folded-tenant-key", "cache-key", CASE_FOLDED_TENANT_KEY, 2, "whole and exact"),
     ("index-prefix-key", "cache-key", INDEX_PREFIX_KEY, 2, "differ in the index version"),
     ("status-exempt-guard", "resume-guard", STATUS_EXEMPT_GUARD, 2, "(status '"),
     (

@@ -166,8 +166,7 @@ EN = {
     ),
     "world_apart": (
         "in the grader's world, two searches that differ in the {field} got the same "
-        "key (keep the field whole, as given: no prefix, no other capitals, no white space "
-        "stripped, no Unicode normalisation)"
+        "key (keep the field whole and exact, as given)"
     ),
     "why_normalize": (
         "equal questions (up to case, spaces and punctuation) must share one entry, others must "
@@ -303,8 +302,7 @@ ZH = {
         "让各字段彼此分开（用元组）"
     ),
     "world_apart": (
-        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（字段要原样完整保留：不取前缀，不改大小写，"
-        "不去掉空白，不做 Unicode 规范化）"
+        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（字段要原样完整、精确地保留）"
     ),
     "why_normalize": (
         "同一个问题（不计大小写、空格和标点）必须共用一个条目，不同的问题则不能；请规范化查询"
