@@ -244,7 +244,8 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
     stems = source.sample(COLLECTION_STEMS, 5)
     tool_stems = source.sample(TOOL_STEMS, 6)
     # the third collection's name holds a composed accent: its decomposed form is another name
-    collections = (stems[0], stems[1], f"{stems[2]}-{source.choice(ACCENTED)}")
+    accent = rng(f"{label}/accent").choice(ACCENTED)  # a stream of its own: the rest as drawn
+    collections = (stems[0], stems[1], f"{stems[2]}-{accent}")
     tools = tuple(tool_stems[:4])
     longer = (
         source.choice(collections) + source.choice(SUFFIXES),
