@@ -87,9 +87,11 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     (task number from 1, position), so feedback never names a drawn task.
 
     It is the example world with every name and version the notebook shows drawn anew: the
-    two tenants, each beside a tenant whose name it holds (listed before it), its look-alikes
-    (:func:`~simlab.grading.checks.hidden_world.look_alikes`) and two whose names hold its name
-    (one sorting before it, one after), all with live grants to everything; the internal
+    two tenants, each beside its look-alikes
+    (:func:`~simlab.grading.checks.hidden_world.look_alikes`, live grants to the public
+    collection and the real tools), a tenant whose name it holds (listed before it) and two
+    whose names hold its name (one sorting before it, one after), these with live grants to
+    everything; the internal
     collection ``<tenant>-internal`` granted beside collections whose names hold it or are held
     by it; every document, stock figure and grant at a drawn version; tools whose names hold a
     real tool's name deployed and granted beside the real ones; drawn task IDs and SKUs; once
@@ -114,9 +116,10 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
         # A tenant whose name the real one holds, listed before it: a guard that takes the
         # first grant whose tenant begins the checkpoint's tenant finds this live grant.
         grants.append(Grant(new[:-2], r.randint(1, 9), wide, tools))
-        # Names are exact: no look-alike's grant is its, also once its own grant is gone.
+        # Names are exact: no look-alike's live grant is its, also once its own is gone (a
+        # small scope keeps the world small: a guard that takes one for its own still errs).
         for twin in look_alikes(new):
-            grants.append(Grant(twin, r.randint(1, 9), wide, tools))
+            grants.append(Grant(twin, r.randint(1, 9), frozenset({"public"}), TOOLS))
         grants.append(Grant(new, r.randint(2, 9), frozenset(scope), tools))
         for decoy in (f"{new[0]}-{new}", f"{new}-labs"):  # sorts before it, and after
             grants.append(Grant(decoy, r.randint(1, 9), wide, tools))
