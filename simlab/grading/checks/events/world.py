@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.checks.hidden_world import choice_besides, look_alikes, rng
+from simlab.grading.checks.hidden_world import choice_besides, decomposed, fullwidth, rng
 
 __all__ = [
     "TASK_STEMS",
@@ -173,6 +173,10 @@ def twin(source: random.Random, name: str) -> str:
     return source.choice(PREFIXES) + name
 
 
+def _unicode_forms(name: str) -> tuple[str, str]:
+    return fullwidth(name[:1]) + name[1:], decomposed(name)
+
+
 def _as_cased(name: str, like: str) -> str:
     """``name`` in the capitals of ``like`` (all capitals, a capital first, or as it is)."""
     if like.isupper():
@@ -230,7 +234,8 @@ class GrantWorld:
         names = {self.tenant, *self.similar_tenants, self.other_tenant, *self.collections}
         names |= {*self.tools, *self.longer_collections, self.shorter_tool}
         names |= {self.other_collection, self.other_tool, *self.swap.values()}
-        return frozenset(names | {twin for n in names for twin in look_alikes(n)})
+        # the look-alikes a child names without holding the name itself (full-width, NFD)
+        return frozenset(names | {twin for n in names for twin in _unicode_forms(n)})
 
 
 def grant_world(label: str = "events/narrowing") -> GrantWorld:
