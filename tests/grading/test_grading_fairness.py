@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -93,21 +94,22 @@ def _joined(sep: str):
 
 def test_does_every_world_defeat_every_joined_cache_key():
     from simlab.agent.retrieval import cache_key
-    from simlab.grading.checks.checkpoints.cache import _JOINS, shifted_requests
+    from simlab.grading.checks.checkpoints.requests import JOINS, shifted_requests
 
     for seed in SEEDS:
         with judged_in(seed):
             pairs = [(tuple(a.values()), tuple(b.values())) for a, b in shifted_requests()]
         for a, b in pairs:
             assert cache_key(*a) != cache_key(*b), (seed, a, b)  # the kit's keys differ
-        for sep in _JOINS:
+        for sep in JOINS:
             key = _joined(sep)
             assert any(key(*a) == key(*b) for a, b in pairs), (seed, sep)
 
 
 def test_does_every_world_defeat_a_cache_key_that_folds_or_cuts_a_field():
-    """The tenant's capitals folded, or an index version cut to its first or last three
-    digits: in every world two searches the kit keeps apart share such a key."""
+    """The tenant's capitals folded, its white space stripped or its Unicode form normalised,
+    or an index version cut to its first or last three digits: in every world two searches
+    the kit keeps apart share such a key."""
     from simlab.agent.retrieval import cache_key, normalize_query
     from simlab.grading.checks.checkpoints.cache import drawn_requests
 
@@ -120,12 +122,21 @@ def test_does_every_world_defeat_a_cache_key_that_folds_or_cuts_a_field():
     def last(tenant, pv, index, query):
         return (tenant, pv, index % 1000, normalize_query(query))
 
+    def stripped(tenant, pv, index, query):
+        return (tenant.strip(), pv, index, normalize_query(query))
+
+    def composed(tenant, pv, index, query):  # NFC: only a decomposed accent is folded
+        return (unicodedata.normalize("NFC", tenant), pv, index, normalize_query(query))
+
+    def compatible(tenant, pv, index, query):  # NFKC: full-width letters are folded too
+        return (unicodedata.normalize("NFKC", tenant), pv, index, normalize_query(query))
+
     for seed in SEEDS:
         with judged_in(seed):
             pairs = [(tuple(a.values()), tuple(b.values())) for a, b, _ in drawn_requests()[1]]
         for a, b in pairs:
             assert cache_key(*a) != cache_key(*b), (seed, a, b)
-        for key in (folded, first, last):
+        for key in (folded, first, last, stripped, composed, compatible):
             assert any(key(*a) == key(*b) for a, b in pairs), seed
 
 

@@ -684,7 +684,7 @@ CONSTANT_GRAPH_MIGRATION = _SOLUTION_MIGRATION.replace(
 )
 
 ANSWERS += [
-    ("case-folded-tenant-key", "cache-key", CASE_FOLDED_TENANT_KEY, 2, "no other capitals"),
+    ("case-folded-tenant-key", "cache-key", CASE_FOLDED_TENANT_KEY, 2, "whole and exact"),
     ("index-prefix-key", "cache-key", INDEX_PREFIX_KEY, 2, "differ in the index version"),
     ("status-exempt-guard", "resume-guard", STATUS_EXEMPT_GUARD, 2, "(status '"),
     (
@@ -736,3 +736,66 @@ VERSION_IS_GUARD = SETS_GUARD.replace(
 )
 assert VERSION_IS_GUARD != SETS_GUARD
 ANSWERS += [("version-is-guard", "resume-guard", VERSION_IS_GUARD, 2, "the grader's world")]
+
+# Names read loosely (the text: "Names are exact and compared whole"; "the ID is kept exactly
+# as written, white space included"; "The tenant, though, is a name, exact and whole"): each
+# agrees with the kit wherever no name differs from another only in capitals, white space or
+# Unicode form.
+
+# The tenant's grant found with capitals folded, the first match in the world's list
+# (rechecks-now).
+TENANT_LOWER_GUARD = SETS_GUARD.replace(
+    'grant = {g["tenant"]: g for g in world["grants"]}.get(checkpoint["tenant"])',
+    'grant = next((g for g in world["grants"]\n'
+    '                  if g["tenant"].lower() == checkpoint["tenant"].lower()), None)',
+)
+# The tenant's grant found by its stripped, NFKC-normalised name, the last match in the
+# world's list (rechecks-now).
+TENANT_NFKC_GUARD = "import unicodedata\n" + SETS_GUARD.replace(
+    'grant = {g["tenant"]: g for g in world["grants"]}.get(checkpoint["tenant"])',
+    "def tidy(name):\n"
+    '        return unicodedata.normalize("NFKC", name).strip()\n\n'
+    '    grant = {tidy(g["tenant"]): g for g in world["grants"]}.get(tidy(checkpoint["tenant"]))',
+)
+# Document IDs stripped of the white space around them (matches, loads).
+STRIPPED_IDS_MIGRATION = _SOLUTION_MIGRATION.replace(
+    '{"doc_id": doc_id, "version"', '{"doc_id": doc_id.strip(), "version"'
+)
+# The tenant stripped, or NFKC-normalised, in the key (changes-the-answer).
+STRIPPED_TENANT_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant.strip(), permission_version, index_version, normalize_query(query))
+"""
+NFKC_TENANT_KEY = """
+import unicodedata
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    tenant = unicodedata.normalize("NFKC", tenant)
+    return (tenant, permission_version, index_version, normalize_query(query))
+"""
+# Correct: the tenant kept as its UTF-8 bytes, the key a tuple of exact values (two tenants
+# that differ in any character, capitals, white space or Unicode form have other bytes).
+BYTES_TENANT_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant.encode("utf-8"), permission_version.encode("utf-8"), index_version,
+            normalize_query(query))
+"""
+# Correct: document IDs cut with a pattern that keeps every character before the last @.
+PATTERN_IDS_MIGRATION = _SOLUTION_MIGRATION.replace(
+    '        doc_id, _, version = ref.rpartition("@")\n',
+    "        import re\n"
+    '        doc_id, version = re.fullmatch(r"(.*)@(\\d+)", ref, re.S).groups()\n',
+)
+assert TENANT_LOWER_GUARD != SETS_GUARD and "tidy(g" in TENANT_NFKC_GUARD
+assert ".strip()" in STRIPPED_IDS_MIGRATION and "re.fullmatch" in PATTERN_IDS_MIGRATION
+
+ANSWERS += [
+    ("tenant-lower-guard", "resume-guard", TENANT_LOWER_GUARD, 2, "the grader's world"),
+    ("tenant-nfkc-guard", "resume-guard", TENANT_NFKC_GUARD, 2, "the grader's world"),
+    ("stripped-ids-migration", "pure-migration", STRIPPED_IDS_MIGRATION, 3, "white space"),
+    ("stripped-tenant-key", "cache-key", STRIPPED_TENANT_KEY, 2, "grader's world"),
+    ("nfkc-tenant-key", "cache-key", NFKC_TENANT_KEY, 2, "grader's world"),
+    ("bytes-tenant-key", "cache-key", BYTES_TENANT_KEY, 5, "all"),
+    ("pattern-ids-migration", "pure-migration", PATTERN_IDS_MIGRATION, 5, "all"),
+]

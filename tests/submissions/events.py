@@ -1070,3 +1070,88 @@ def is_narrowing(parent, child):
             and set(child["tools"]) <= set(parent["tools"]))
 """
 ANSWERS += [("version-is-narrowing", "narrowing", VERSION_IS_NARROWING, 2, "the same grant")]
+
+# Names and numbers read loosely, each agreeing with the kit wherever no name differs from
+# another only in Unicode form or white space, and no seq or version passes 256.
+
+# Task IDs NFC-normalised: `café` composed and decomposed are one task (once-in-order: "Both
+# are compared exactly as given").
+TASKS_NFC = "import unicodedata\n" + HEAP_ABSORBER.replace(
+    'self.state.setdefault(event["task_id"],',
+    'self.state.setdefault(unicodedata.normalize("NFC", event["task_id"]),',
+)
+# The next seq compared with `is`: true for equal ints up to 256 only (once-in-order).
+SEQ_IS = HEAP_ABSORBER.replace('st["heap"][0][0] == st["next"]', 'st["heap"][0][0] is st["next"]')
+# Correct: one flat table keyed by (task, seq), the next seq per task in another.
+FLAT_ABSORBER = """
+class Absorber:
+    def __init__(self):
+        self.next = {}
+        self.held = {}
+        self.key_of = {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        nxt = self.next.get(task, 1)
+        keys = self.key_of.setdefault(task, {})
+        if seq < nxt or seq in keys or key in keys.values():
+            return []
+        keys[seq] = key
+        self.held[(task, seq)] = event
+        out = []
+        while (task, nxt) in self.held:
+            out.append(self.held.pop((task, nxt)))
+            nxt = nxt + 1
+        self.next[task] = nxt
+        return out
+"""
+# Grant names NFKC-normalised: `ｐublic` passes for `public` (narrows: "A name ... is compared
+# whole and exactly as given").
+NAMES_NFKC = """
+import unicodedata
+
+
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+
+    def names(xs):
+        return {unicodedata.normalize("NFKC", x) for x in xs}
+
+    return (names(child["collections"]) <= names(parent["collections"])
+            and names(child["tools"]) <= names(parent["tools"]))
+"""
+# The tenants compared stripped: `acme ` passes for `acme` (narrows).
+TENANT_STRIPPED = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"].strip(), child["version"]) != (parent["tenant"].strip(), parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+# Correct: every field compared in one tuple, the names as frozensets.
+NARROW_BY_TUPLE = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    mine = (child["tenant"], child["version"])
+    return mine == (parent["tenant"], parent["version"]) and all(
+        frozenset(child[f]).issubset(frozenset(parent[f])) for f in ("collections", "tools"))
+"""
+assert "unicodedata" in TASKS_NFC and " is st[" in SEQ_IS
+
+ANSWERS += [
+    ("tasks-nfc", "absorber", TASKS_NFC, 3, "differ only in Unicode form"),
+    ("seq-is", "absorber", SEQ_IS, 3, "more than 256 events"),
+    ("flat-absorber", "absorber", FLAT_ABSORBER, 6, "all"),
+    ("names-nfkc", "narrowing", NAMES_NFKC, 2, "another Unicode form"),
+    ("tenant-stripped", "narrowing", TENANT_STRIPPED, 2, "white space around it"),
+    ("narrow-by-tuple", "narrowing", NARROW_BY_TUPLE, 5, "all"),
+]
+EXACTLY += ("tasks-nfc", "seq-is", "names-nfkc", "tenant-stripped")

@@ -21,10 +21,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import random
+import unicodedata
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-__all__ = ["seed_for", "judged_in", "current_seed", "rng", "choice_besides"]
+__all__ = [
+    "seed_for",
+    "judged_in",
+    "current_seed",
+    "rng",
+    "choice_besides",
+    "fullwidth",
+    "decomposed",
+    "look_alikes",
+]
 
 _SEED: ContextVar[int] = ContextVar("simlab_world_seed", default=0)
 
@@ -66,3 +76,30 @@ def choice_besides(source: random.Random, options: list, avoid: object) -> objec
     if not left:
         raise ValueError("no option besides the shown one")
     return source.choice(left)
+
+
+def fullwidth(text: str) -> str:
+    """``text`` with its printable ASCII characters (space aside) in their full-width forms
+    (``ａｃｍｅ``): another name, which NFKC normalisation turns back into ``text``."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def decomposed(text: str) -> str:
+    """``text`` in Unicode normal form NFD (an accented letter as a letter and a combining
+    accent): another name wherever ``text`` holds a composed accent, which NFC turns back."""
+    return unicodedata.normalize("NFD", text)
+
+
+def look_alikes(name: str) -> tuple[str, ...]:
+    """The names that differ from ``name`` only in what an exact comparison must not ignore:
+    its first letter in capitals, white space before it and after it, its first character
+    full-width (NFKC folds it back) and, where it holds a composed accent, ``name``
+    decomposed (NFC composes it again). Each differs from ``name`` and from the others."""
+    forms = (
+        name[:1].upper() + name[1:],
+        f" {name}",
+        f"{name} ",
+        fullwidth(name[:1]) + name[1:],
+        decomposed(name),
+    )
+    return tuple(dict.fromkeys(form for form in forms if form != name))

@@ -28,15 +28,17 @@ One module per question:
 
 Each question is also judged in a world drawn for its grading
 (:mod:`~simlab.grading.checks.hidden_world`), so no answer can foresee its inputs: v1 records
-with drawn names and versions (:func:`~simlab.grading.checks.checkpoints.migration.drawn_v1`);
-the example world with its tenants, task IDs, SKU and versions drawn anew beside tenants,
-collections and tools whose names hold the real ones, and a document whose ID is the SKU's
+with drawn names and versions, some citing a document ID with white space around it
+(:func:`~simlab.grading.checks.checkpoints.migration.drawn_v1`); the example world with its
+tenants, task IDs, SKU and versions drawn anew beside tenants, collections and tools whose names
+hold the real ones, tenants that differ from the real ones only in capitals, white space or
+Unicode form, and a document whose ID is the SKU's
 (:func:`~simlab.grading.checks.checkpoints.guard.drawn_world`), each task once more with a
 status other than running (:func:`~simlab.grading.checks.checkpoints.guard.not_running`);
 questions the notebook never asks, reworded, and request pairs that differ by a value holding
-the other's, by the tenant's capitals or by an index version's last digits
-(:func:`~simlab.grading.checks.checkpoints.cache.drawn_requests`). Feedback never names what
-was drawn (each question's ``hidden``).
+the other's, by the tenant's capitals, white space or Unicode form, or by an index version's
+last digits (:func:`~simlab.grading.checks.checkpoints.requests.drawn_requests`). Feedback
+never names what was drawn (each question's ``hidden``).
 """
 
 from __future__ import annotations

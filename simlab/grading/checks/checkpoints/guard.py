@@ -41,7 +41,7 @@ from simlab.grading.checks.checkpoints.changes import (
     where,
 )
 from simlab.grading.checks.checkpoints.messages import say
-from simlab.grading.checks.hidden_world import current_seed, judged_in, rng
+from simlab.grading.checks.hidden_world import current_seed, judged_in, look_alikes, rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally
@@ -71,7 +71,9 @@ __all__ = [
 WORLD_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
 _TASK_WORDS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
 _SKUS = ("mixer", "toaster", "juicer", "grinder")
-WORLD_NAMES = frozenset((*WORLD_TENANTS, *_TASK_WORDS, *_SKUS))
+WORLD_NAMES = frozenset(
+    (*WORLD_TENANTS, *(t for n in WORLD_TENANTS for t in look_alikes(n)), *_TASK_WORDS, *_SKUS)
+)
 
 
 def _holding(name: str) -> str:
@@ -85,18 +87,20 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     (task number from 1, position), so feedback never names a drawn task.
 
     It is the example world with every name and version the notebook shows drawn anew: the
-    two tenants, each beside a tenant whose name it holds (listed before it) and two whose
-    names hold its name (one sorting before it, one after), all with live grants to
-    everything; the internal collection ``<tenant>-internal``
-    granted beside collections whose names hold it or are held by it; every document, stock
-    figure and grant at a drawn version; tools whose names hold a real tool's name deployed
-    and granted beside the real ones; drawn task IDs and SKUs; once the checkpoints are
-    written, a public document whose ID is the SKU, at the stock figure's version, and beside
-    each other document two whose IDs hold its ID (one beginning with it, one ending with
-    it). A guard that finds a grant, a collection, a tool or a document by prefix or
-    substring, reads versions from
-    anywhere but ``world`` or the checkpoint given (or a stock figure's from a document),
-    or knows the example's tasks, goes wrong in it.
+    two tenants, each beside its look-alikes
+    (:func:`~simlab.grading.checks.hidden_world.look_alikes`, live grants to the public
+    collection and the real tools), a tenant whose name it holds (listed before it) and two
+    whose names hold its name (one sorting before it, one after), these with live grants to
+    everything; the internal
+    collection ``<tenant>-internal`` granted beside collections whose names hold it or are held
+    by it; every document, stock figure and grant at a drawn version; tools whose names hold a
+    real tool's name deployed and granted beside the real ones; drawn task IDs and SKUs; once
+    the checkpoints are written, a public document whose ID is the SKU, at the stock figure's
+    version, and beside each other document two whose IDs hold its ID (one beginning with it,
+    one ending with it). A guard that finds a grant, a collection, a tool or a document by
+    prefix or substring, or a grant by its tenant's name folded, stripped or normalised, reads
+    versions from anywhere but ``world`` or the checkpoint given (or a stock figure's from a
+    document), or knows the example's tasks, goes wrong in it.
     """
     r = rng("checkpoints/resume-guard")
     acme, globex = r.sample(WORLD_TENANTS, 2)
@@ -112,6 +116,10 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
         # A tenant whose name the real one holds, listed before it: a guard that takes the
         # first grant whose tenant begins the checkpoint's tenant finds this live grant.
         grants.append(Grant(new[:-2], r.randint(1, 9), wide, tools))
+        # Names are exact: no look-alike's live grant is its, also once its own is gone (a
+        # small scope keeps the world small: a guard that takes one for its own still errs).
+        for twin in look_alikes(new):
+            grants.append(Grant(twin, r.randint(1, 9), frozenset({"public"}), TOOLS))
         grants.append(Grant(new, r.randint(2, 9), frozenset(scope), tools))
         for decoy in (f"{new[0]}-{new}", f"{new}-labs"):  # sorts before it, and after
             grants.append(Grant(decoy, r.randint(1, 9), wide, tools))
@@ -206,6 +214,8 @@ GUARD_RUBRIC = (
             "checks only one of permissions, documents and tools",
             "checks that a cited document exists but not its version",
             "finds a cited document by a prefix or a part of its ID",
+            "finds the tenant's grant with capitals folded, white space stripped or the name "
+            "normalised",
             "checks a document's version but not whether the current grant may still read it",
             "lets a checkpoint that is not running go on unchecked",
         ),
@@ -229,11 +239,15 @@ GUARD_RUBRIC = (
             "`collections`;",
             '`"tool-missing"`: a tool the next step needs is not in `world["tools"]` (not '
             "deployed).",
+            "Names are exact and compared whole: a tenant (like a document ID, a collection or "
+            "a tool) in other capitals, with white space around it or in another Unicode form "
+            "is another one",
         ),
         world=(
             "Each grading draws a world of its own: the example's tenants, task IDs, SKU and "
             "every version replaced (documents' above 256), each tenant beside tenants whose "
-            "names hold its name or are held by it (with live grants), collections and tools "
+            "names hold its name or are held by it, or differ from it only in capitals, white "
+            "space around it or Unicode form (with live grants), collections and tools "
             "whose names hold the real ones granted and deployed, documents whose IDs hold the "
             "cited ones, and every other tenant's grant revoked while the task's own stays; a "
             "guard that matches a grant, collection, tool or document by prefix or substring, "

@@ -34,6 +34,10 @@ EN = {
         "{where} is cut at an @: a document ID may hold an @ of its own, and the version is what "
         "follows the last @"
     ),
+    "trimmed": (
+        "{where} lost the white space around it: a document ID is kept exactly as written, "
+        "spaces included"
+    ),
     "more_items": "{where} holds more items than the kit's migration gives (yours: {n})",
     "fewer_items": "{where} holds fewer items than the kit's migration gives (yours: {n})",
     # pure-migration: the checks
@@ -162,7 +166,7 @@ EN = {
     ),
     "world_apart": (
         "in the grader's world, two searches that differ in the {field} got the same "
-        "key (keep the field whole, as given: no prefix, no other capitals)"
+        "key (keep the field whole and exact, as given)"
     ),
     "why_normalize": (
         "equal questions (up to case, spaces and punctuation) must share one entry, others must "
@@ -197,6 +201,7 @@ ZH = {
     "kind_null": "null（None）",
     "kind_bool": "True 或 False",
     "cut_at_at": "{where} 在一个 @ 处被截断了：文档 ID 本身可能含有 @，版本是最后一个 @ 之后的部分",
+    "trimmed": "{where} 丢掉了首尾的空白：文档 ID 必须与原文完全一致，空格也要保留",
     "more_items": "{where} 的元素比工具包的迁移结果多（你的有 {n} 个）",
     "fewer_items": "{where} 的元素比工具包的迁移结果少（你的有 {n} 个）",
     "not_a_dict": "migrate_v1_to_v2() 返回了 {kind}，应返回字典",
@@ -297,7 +302,7 @@ ZH = {
         "让各字段彼此分开（用元组）"
     ),
     "world_apart": (
-        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（字段要原样完整保留：不取前缀，不改大小写）"
+        "在评分器的世界里，两次搜索的{field}不同，却得到了同一个键（字段要原样完整、精确地保留）"
     ),
     "why_normalize": (
         "同一个问题（不计大小写、空格和标点）必须共用一个条目，不同的问题则不能；请规范化查询"

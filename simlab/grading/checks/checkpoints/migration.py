@@ -105,9 +105,9 @@ def drawn_v1(count: int = 6) -> list[dict]:
     """The v1 records of this grading's world, drawn from
     :func:`~simlab.grading.checks.hidden_world.rng`: every step index at least once, either
     status, drawn tenants, task IDs, queries and recipients, one to three citations at drawn
-    versions (document IDs holding ``@``, a version with a leading zero), an empty or missing
-    draft, sent keys out of order or repeated. No answer can hold their migrations in a
-    table."""
+    versions (document IDs holding ``@``, a version with a leading zero, and in three records a
+    document ID with white space before or after it), an empty or missing draft, sent keys out
+    of order or repeated. No answer can hold their migrations in a table."""
     r = rng("checkpoints/pure-migration")
     steps = [0, 1, 2, 3]
     steps += [r.randrange(4) for _ in range(count - len(steps))]
@@ -137,6 +137,11 @@ def drawn_v1(count: int = 6) -> list[dict]:
                 "sent": sent,
             }
         )
+    # Document IDs with white space around them, in every world: an ID is kept as written, so
+    # a migration that tidies it (strips it) cites another document.
+    cited = [record for record in records if record["evidence"]]
+    for record, spaced in zip(cited, (" {}@{}", "{} @{}", "\t{}  @{}"), strict=False):
+        record["evidence"].append(spaced.format(r.choice(_DOCS), r.randint(2, 120)))
     return records
 
 
@@ -192,9 +197,10 @@ def _kind(value: Any) -> str | None:
 
 def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
     """What is wrong with the learner's value at ``where``, by a property of it: its kind, a
-    document ID cut at an @ it holds, too many or too few items. Never the kit's value (it comes
-    from a hidden record), and nothing a learner could narrow a hidden value down with over
-    several gradings (no prefix, no higher or lower)."""
+    document ID cut at an @ it holds or stripped of the white space around it, too many or too
+    few items. Never the kit's value (it comes from a hidden record), and nothing a learner
+    could narrow a hidden value down with over several gradings (no prefix, no higher or
+    lower)."""
     want, got = _kind(truth), _kind(answer)
     if want is not None and want != got:
         return say("differs_kind", where=where, want=say(want), got=shown_value(answer))
@@ -205,6 +211,14 @@ def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
         and truth.startswith(answer + "@")
     ):
         return say("cut_at_at", where=where)
+    if (
+        where.endswith("doc_id")
+        and isinstance(truth, str)
+        and isinstance(answer, str)
+        and truth != answer
+        and truth.strip() == answer.strip()
+    ):
+        return say("trimmed", where=where)
     if want == "kind_list" and got == "kind_list" and len(answer) != len(truth):
         return say(
             "more_items" if len(answer) > len(truth) else "fewer_items", where=where, n=len(answer)
@@ -394,23 +408,26 @@ MIGRATION_RUBRIC = (
     Criterion(
         "matches",
         1,
-        "The result equals the kit's migration on the regression corpus, on hidden records and "
-        "on generated ones (every step index with either status, several citations, document "
-        "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
+        "The result equals the kit's migration on the regression corpus, on hidden records "
+        "(document IDs with white space around them among them) and on generated ones (every "
+        "step index with either status, several citations, document IDs holding @, versions "
+        "with leading zeros, an empty draft, repeated sent keys).",
         properties=("On the same generated v1 records, your result equals the kit's migration.",),
         text=(
             '`next_step` is `V1_STEPS[v1["step"]]` (step 3 means `"done"`);',
             "`query` and `recipient` move into `goal`;",
             'each evidence string `"doc_id@version"` becomes `{"doc_id": ..., "version": int}`.',
             "A document ID may itself contain `@`: the version is what follows the **last** `@`;",
+            "the ID is kept exactly as written, white space included;",
             '`approval` is always `{"required": False, "approved": False, "by": None}`',
             "`schema_version` becomes 2; `graph_version`, `tenant`, `task_id`, `status`, "
             "`draft` and `sent` keep their values.",
         ),
         world=(
-            "The same drawn v1 records must migrate to exactly the kit's result: a table of "
-            "the results of the notebook's example, the corpus and the check's fixed records "
-            "gets nothing there."
+            "The same drawn v1 records must migrate to exactly the kit's result (three of them "
+            "cite a document ID with white space before or after it): a table of the results "
+            "of the notebook's example, the corpus and the check's fixed records, or a "
+            "migration that strips document IDs, gets nothing there."
         ),
     ),
     Criterion(

@@ -13,9 +13,10 @@ keys and sequence numbers within and across tasks
 Every stream is offered in the submission's hidden world
 (:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
-``seq`` together into another task's, another offers tasks and keys whose names differ only in
-capitals or in white space around them. A part offers dicts made and kept in the sandbox, so only
-those very dicts count as handed back, and only with their fields as they were given.
+``seq`` together into another task's, others offer tasks and keys whose names differ only in
+capitals, in white space around them or in Unicode form, and one task of hundreds of events.
+A part offers dicts made and kept in the sandbox, so only those very dicts count as handed
+back, and only with their fields as they were given.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
@@ -34,10 +35,12 @@ from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.stories import (
     conflicting_names,
     exact_names,
+    long_task,
     renumbered_long_after,
     similar_names,
     story_event,
     story_label,
+    unicode_names,
 )
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
 from simlab.grading.checks.events.world import Names, stream_names
@@ -161,6 +164,8 @@ STREAMS = {
     "version-then-known": say("stream_version_then_known"),
     "similar": say("stream_similar"),
     "exact": say("stream_exact"),
+    "forms": say("stream_forms"),
+    "long": say("stream_long"),
 }
 
 
@@ -235,6 +240,9 @@ ORDER_TEXT = (
     "tasks are independent: one task's gap never holds back another task.",
     "A task ID and a key are each compared whole (`t1` and `t12` are two tasks), and a key "
     "tells neither the task nor the `seq`.",
+    "Both are compared exactly as given: capitals, white space around them and their Unicode "
+    "form count (`café` written with a composed `é`, or with `e` and a combining accent, "
+    "names two tasks).",
 )
 GIVEN_TEXT = ("Return the event dicts you were given.",)
 CONFLICT_TEXT = (
@@ -256,9 +264,9 @@ ABSORBER_RUBRIC = (
         "long after their event was released, also a key seen for its task under another seq), "
         "an event beyond a gap waits, the run behind it is released in the offer that fills the "
         "gap, and tasks are independent (one task's gap or keys never hold back another); task "
-        "IDs and keys are compared whole, as given (other capitals, or white space around a "
-        "name, make another task or key). Also checked on generated streams against the kit's "
-        "EventAbsorber.",
+        "IDs and keys are compared whole, as given (other capitals, white space around a name "
+        "or another Unicode form make another task or key), also past seq 256. Also checked on "
+        "generated streams against the kit's EventAbsorber.",
         core=True,
         mistakes=(
             "dedupes only adjacent duplicates",
@@ -270,6 +278,8 @@ ABSORBER_RUBRIC = (
             "tells tasks or keys apart by a prefix or a part, or by task and seq run together",
             "reads the task or the seq from the key",
             "compares task IDs or keys without case, or with white space stripped",
+            "normalises the Unicode form of task IDs or keys (NFC, NFKC)",
+            "compares seqs with `is` (equal numbers above 256 are distinct objects)",
         ),
         properties=(
             "On generated streams of up to three tasks whose keys and seqs repeat within and "
@@ -280,10 +290,10 @@ ABSORBER_RUBRIC = (
         world=(
             "Every stream is offered with task names and opaque keys drawn from the world (some "
             "a prefix or a part of another, one task's name the other's and a digit, tasks and "
-            "keys whose names differ only in capitals or white space around them), drawn "
-            "payloads, and bus seeds drawn for the duplicated and reordered streams, so an "
-            "answer tuned to the notebook's t1 and t2, to the keys' layout or to one stream "
-            "fails."
+            "keys whose names differ only in capitals, white space around them or Unicode "
+            "form, one task of hundreds of events), drawn payloads, and bus seeds drawn for the "
+            "duplicated and reordered streams, so an answer tuned to the notebook's t1 and t2, "
+            "to the keys' layout or to one stream, or one that compares seqs with `is`, fails."
         ),
     ),
     Criterion(
@@ -485,6 +495,12 @@ def _once_in_order(
     def names_compared_exactly():
         stream, names = exact_names()
         replay(stream, "exact", names)
+        stream, names = unicode_names()
+        replay(stream, "forms", names)
+
+    @t.part
+    def a_task_of_hundreds_of_events():
+        replay(long_task(), "long")
 
 
 def _hands_back_the_dicts(

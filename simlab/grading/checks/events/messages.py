@@ -32,6 +32,8 @@ EN = {
     "stream_version_then_known": "an unknown version, then the known one of its seq",
     "stream_similar": "tasks and keys whose names begin with, or hold, one another",
     "stream_exact": "tasks and keys whose names differ only in capitals or in spaces around them",
+    "stream_forms": "tasks and keys whose names differ only in Unicode form (full-width, accents)",
+    "stream_long": "one task of more than 256 events",
     "why_twice": (
         "released the same seq of a task twice (a duplicate or a conflicting event got through)"
     ),
@@ -97,6 +99,11 @@ EN = {
     "child_empty_revoked": "an empty, revoked grant",
     "child_other_collections": "a grant with as many collections, but other ones",
     "child_capitals": "a grant naming a collection with other capitals",
+    "child_spaces": "a grant naming its tenant, a collection or a tool with white space around it",
+    "child_unicode_forms": (
+        "a grant naming its tenant, a collection or a tool in another Unicode form (full-width, "
+        "accents)"
+    ),
     "child_similar_tenant": (
         "a grant for a tenant whose name begins with, or holds, the parent's tenant, or the reverse"
     ),
@@ -152,6 +159,8 @@ ZH = {
     "stream_version_then_known": "先来一个未知版本的事件，再来同一 seq 的已知版本",
     "stream_similar": "名称互为前缀或互相包含的任务和键",
     "stream_exact": "名称只在大小写或首尾空白上不同的任务和键",
+    "stream_forms": "名称只在 Unicode 形式上不同的任务和键（全角、重音符号）",
+    "stream_long": "一个有 256 个以上事件的任务",
     "why_twice": "把同一任务的同一个 seq 释放了两次（重复或冲突的事件漏了过去）",
     "why_version": "释放了一个版本不是 {version} 的事件",
     "why_set_aside": "释放了一个本应搁置的事件",
@@ -195,6 +204,10 @@ ZH = {
     "child_empty_revoked": "已撤销的空授权",
     "child_other_collections": "集合数目相同但集合不同的授权",
     "child_capitals": "集合名称大小写不同的授权",
+    "child_spaces": "租户、某个集合或某个工具的名称首尾带有空白的授权",
+    "child_unicode_forms": (
+        "租户、某个集合或某个工具的名称采用另一种 Unicode 形式（全角、重音符号）的授权"
+    ),
     "child_similar_tenant": "租户名称以父授权的租户名开头或包含它（或反过来）的授权",
     "child_longer_name": "所含某个集合的名称只是以父授权的某个集合名开头（或包含它）的授权",
     "child_shorter_name": "所含某个工具的名称只是父授权某个工具名的开头几个字母的授权",

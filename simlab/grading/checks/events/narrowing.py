@@ -2,7 +2,8 @@
 dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``child`` is a
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
 grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
-collections, sets of the same size but other members, names differing only in case, one of
+collections, sets of the same size but other members, names (the tenant's too) differing
+only in case, in white space around them or in Unicode form (full-width, decomposed), one of
 the parent's tools named as a collection (and the reverse), repeated names (with and without a
 name the parent lacks). Beside them, each criterion has a property on
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
@@ -26,6 +27,7 @@ from simlab.agent.world import Grant, PermissionDenied
 from simlab.grading.checks.events.grants import falsify_narrowing, not_bool
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.world import GrantWorld, grant_world
+from simlab.grading.checks.hidden_world import decomposed, fullwidth
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 
@@ -55,6 +57,9 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
     c, tl = world.collections, world.tools
     other_c, other_t = world.other_collection, world.other_tool
 
+    def wide(name: str) -> str:  # another name, which NFKC folds back into ``name``
+        return fullwidth(name[:1]) + name[1:]
+
     def child(**changes: Any) -> dict:
         return {**copy.deepcopy(parent), **changes}
 
@@ -81,6 +86,18 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
         "empty_revoked": [child(revoked=True, collections=[], tools=[])],
         "other_collections": [child(collections=[c[0], c[1], other_c])],
         "capitals": [child(collections=[c[0].capitalize()])],
+        "spaces": [
+            child(tenant=f"{world.tenant} ", collections=[c[0]]),
+            child(tenant=f" {world.tenant}", collections=[c[0]]),
+            child(collections=[f" {c[0]}"]),
+            child(tools=[f"{tl[0]} "]),
+        ],
+        "unicode_forms": [
+            child(collections=[decomposed(c[2])]),  # it holds a composed accent
+            child(collections=[c[1], wide(c[0])]),
+            child(tools=[wide(tl[0])]),
+            child(tenant=wide(world.tenant), collections=[c[0]]),
+        ],
         "similar_tenant": [child(tenant=t, collections=[c[0]]) for t in world.similar_tenants],
         "longer_name": [child(collections=[c[1], n]) for n in world.longer_collections],
         "shorter_name": [child(tools=[tl[1], world.shorter_tool])],
@@ -107,6 +124,11 @@ HELD_TEXT = (
     "or an empty one, counts as a narrowing)."
 )
 NAMES_TEXT = "Names are exact (case matters); the order of a list and repeated names do not matter."
+#: The sentence that says how exact a name is (the tenant's too).
+EXACT_TEXT = (
+    "A name, the tenant's too, is compared whole and exactly as given: white space around it "
+    'and its Unicode form count (`"public "` and `"ｐublic"` are not `"public"`).'
+)
 
 #: The rubric of ``narrowing``: a subset on every dimension, as sets of exact names, is the core.
 NARROWING_RUBRIC = (
@@ -117,14 +139,16 @@ NARROWING_RUBRIC = (
         "revoked, and every collection and every tool of the child held by the parent, compared "
         "as sets of exact names, the child's collections among the parent's collections and its "
         "tools among its tools (the same grant, fewer rights and the empty grant pass; an extra "
-        "name, as many names but other ones, other capitals, a name that begins with or is part "
-        "of a held one, in a name or the tenant, or a collection named like one of the parent's "
+        "name, as many names but other ones, other capitals, white space around a name or "
+        "another Unicode form of it, a name that begins with or is part of a held one, in a "
+        "name or the tenant, or a collection named like one of the parent's "
         "tools or the reverse, fail). Also checked on generated grants against Grant.narrow.",
         core=True,
         mistakes=(
             "compares sizes instead of members",
             "checks only the tools (or only the collections)",
             "compares names (or the tenant) without case",
+            "strips names (or the tenant) of white space, or normalises their Unicode form",
             "ignores the tenant, the version or revocation",
             "compares names (or the tenant) by a prefix or a part",
             "ignores the parent (a grant typed in from the notebook)",
@@ -135,15 +159,17 @@ NARROWING_RUBRIC = (
             "(an extra name, a name in other capitals, another tenant, version or a revoked "
             "grant), your answer is Grant.narrow's.",
         ),
-        text=(SUBSET_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT),
+        text=(SUBSET_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT, EXACT_TEXT),
         world=(
             "The parent's tenant, version (above 256), collections and tools are drawn from the "
             "world "
             "(never the notebook's acme grant), with another tenant whose name begins with the "
             "parent's or the reverse, and names the parent lacks that begin with or are part of "
-            "names it holds, children naming one of the parent's tools as a collection or "
-            "the reverse, and empty children of another tenant or version, or revoked, or of "
-            "the parent revoked; the generated grants are offered with drawn names too."
+            "names it holds, names and tenants that differ from the parent's only in white "
+            "space around them or in Unicode form (full-width letters, a decomposed accent), "
+            "children naming one of the parent's tools as a collection or the reverse, and "
+            "empty children of another tenant or version, or revoked, or of the parent "
+            "revoked; the generated grants are offered with drawn names too."
         ),
     ),
     Criterion(
@@ -215,7 +241,7 @@ def narrowing_check(s: Student, t: Tally) -> None:
 
     @t.part
     def exact_names():
-        judge(("other_collections", "capitals"))
+        judge(("other_collections", "capitals", "spaces", "unicode_forms"))
 
     @t.part
     def whole_names():

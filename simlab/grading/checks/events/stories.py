@@ -1,17 +1,24 @@
 """The hand-written stories of question ``absorber`` (:mod:`~simlab.grading.checks.events.absorber`)
 whose names are drawn with a twist of their own: names that begin with or hold one another, names
-that differ only in capitals or white space, conflicting keys that sort and measure both ways,
-and keys seen long ago delivered again under a new ``seq``. Each story is written with canonical
-names (tasks ``P``, ``E``, ``job-3``...) and, where its names need more than a plain draw, comes
-with its swap (:class:`~simlab.grading.checks.events.world.Names`) from the world's
+that differ only in capitals, white space or Unicode form, conflicting keys that sort and measure
+both ways, and keys seen long ago delivered again under a new ``seq``; and one task of hundreds
+of events. Each story is written with canonical names (tasks ``P``, ``E``, ``job-3``...) and,
+where its names need more than a plain draw, comes with its swap
+(:class:`~simlab.grading.checks.events.world.Names`) from the world's
 :func:`~simlab.grading.checks.hidden_world.rng`.
 """
 
 from __future__ import annotations
 
 from simlab.agent.events import EVENT_VERSION, AgentEvent
-from simlab.grading.checks.events.world import KEY_TAIL, Names, key_names, stream_names
-from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.events.world import (
+    ACCENTED,
+    KEY_TAIL,
+    Names,
+    key_names,
+    stream_names,
+)
+from simlab.grading.checks.hidden_world import decomposed, fullwidth, rng
 
 __all__ = [
     "RELEASED_BEFORE",
@@ -19,8 +26,10 @@ __all__ = [
     "story_label",
     "conflicting_names",
     "exact_names",
+    "long_task",
     "renumbered_long_after",
     "similar_names",
+    "unicode_names",
 ]
 
 
@@ -143,3 +152,35 @@ def exact_names() -> tuple[list[dict], Names]:
     after, before = source.choice(_SPACES), source.choice(_SPACES)
     names.keys.update(k1=key.upper(), k2=key, k3=key + after, k4=before + key)
     return stream, names
+
+
+def unicode_names() -> tuple[list[dict], Names]:
+    """A story of names that differ only in Unicode form, and its swap: task ``U``'s name ends
+    in a word with a composed accent, ``V`` is that name decomposed (NFC composes it again) and
+    ``W`` is it with its first letter full-width (NFKC folds it back), the three numbered from
+    1 and interleaved; in task ``X`` the keys of seqs 1 to 3 are one drawn key ending in such
+    a word, that key decomposed, and it with its first letter full-width. The kit releases
+    every event once, so an answer that normalises a task ID or a key takes two tasks, or two
+    events, for one."""
+    source = rng(f"{story_label('forms')}/twins")
+    family = [story_event(task, seq) for task, seq in (("U", 1), ("V", 1), ("U", 2), ("W", 1))]
+    family += [story_event(task, seq) for task, seq in (("V", 2), ("W", 2), ("U", 3))]
+    keyed = [story_event("X", seq, key=f"x{seq}") for seq in (1, 2, 3)]
+    stream = [*family, *keyed, story_event("X", 2, key="x2"), family[1]]  # duplicates still go
+    names = stream_names(story_label("forms"), stream)
+    task = f"{names.tasks['U']}-{source.choice(ACCENTED)}"
+    names.tasks.update(U=task, V=decomposed(task), W=fullwidth(task[:1]) + task[1:])
+    key = f"{names.keys['x1']}{source.choice(ACCENTED)}"
+    names.keys.update(x1=key, x2=decomposed(key), x3=fullwidth(key[:1]) + key[1:])
+    return stream, names
+
+
+def long_task() -> list[dict]:
+    """A story of one task of more events than CPython has shared int objects for (-5 to
+    256): a drawn number of its first events, well past seq 256, in order, then the rest in
+    reverse order (the last offer releases them all). An answer that compares seqs with
+    ``is`` stops releasing at seq 257."""
+    source = rng(story_label("long"))
+    last, in_order = source.randint(300, 340), source.randint(262, 290)
+    events = [story_event("job-13", seq) for seq in range(1, last + 1)]
+    return [*events[:in_order], *reversed(events[in_order:])]

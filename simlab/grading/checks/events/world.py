@@ -16,7 +16,8 @@ kit's reference is asked about the very same swapped input:
   payload;
 * **grants** are of a drawn tenant, at a drawn version, holding drawn collections and tools,
   where another tenant's name begins with the parent's (or the parent's with the other's) and
-  names the parent lacks begin with, or are part of, names it holds.
+  names the parent lacks begin with, or are part of, names it holds; one of its collections
+  holds a composed accent, so its decomposed form is a name it lacks.
 
 A swap is one to one and keeps capitals as they were (``Docs`` stays the capitalized form of
 what ``docs`` became), so every verdict of the kit is the same on both sides of it.
@@ -29,13 +30,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simlab.grading.checks.hidden_world import choice_besides, rng
+from simlab.grading.checks.hidden_world import choice_besides, decomposed, fullwidth, rng
 
 __all__ = [
     "TASK_STEMS",
     "TENANT_STEMS",
     "COLLECTION_STEMS",
     "TOOL_STEMS",
+    "ACCENTED",
     "KEY_TAIL",
     "Names",
     "task_names",
@@ -55,6 +57,8 @@ COLLECTION_STEMS = ("payroll", "contracts", "roadmap", "tickets", "designs", "in
 TOOL_STEMS = ("lookup", "translate", "calendar", "browser", "calculator", "scanner", "mailer")
 #: What makes a name longer (its twin begins with it) or holds it inside.
 SUFFIXES = ("-eu", "-archive", "-labs", "2", "-old")
+#: Words with a composed accent (NFC) a drawn collection's name ends with.
+ACCENTED = ("café", "zürich", "são-paulo", "malmö", "crème")
 PREFIXES = ("sub", "x", "re")
 
 _LETTERS = "abcdefghjkmnpqrstuvwxyz"
@@ -169,6 +173,10 @@ def twin(source: random.Random, name: str) -> str:
     return source.choice(PREFIXES) + name
 
 
+def _unicode_forms(name: str) -> tuple[str, str]:
+    return fullwidth(name[:1]) + name[1:], decomposed(name)
+
+
 def _as_cased(name: str, like: str) -> str:
     """``name`` in the capitals of ``like`` (all capitals, a capital first, or as it is)."""
     if like.isupper():
@@ -226,7 +234,8 @@ class GrantWorld:
         names = {self.tenant, *self.similar_tenants, self.other_tenant, *self.collections}
         names |= {*self.tools, *self.longer_collections, self.shorter_tool}
         names |= {self.other_collection, self.other_tool, *self.swap.values()}
-        return frozenset(names)
+        # the look-alikes a child names without holding the name itself (full-width, NFD)
+        return frozenset(names | {twin for n in names for twin in _unicode_forms(n)})
 
 
 def grant_world(label: str = "events/narrowing") -> GrantWorld:
@@ -239,7 +248,10 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
     other_tenant = source.choice([t for t in TENANT_STEMS if t not in tenant + twin_tenant])
     stems = source.sample(COLLECTION_STEMS, 5)
     tool_stems = source.sample(TOOL_STEMS, 6)
-    collections, tools = tuple(stems[:3]), tuple(tool_stems[:4])
+    # the third collection's name holds a composed accent: its decomposed form is another name
+    accent = rng(f"{label}/accent").choice(ACCENTED)  # a stream of its own: the rest as drawn
+    collections = (stems[0], stems[1], f"{stems[2]}-{accent}")
+    tools = tuple(tool_stems[:4])
     longer = (
         source.choice(collections) + source.choice(SUFFIXES),
         source.choice(PREFIXES) + source.choice(collections),
