@@ -188,7 +188,6 @@ def first_step_worlds(source: random.Random) -> list[World]:
 
 class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
-
     same file format, so the kit's ledger reads what it wrote. ``restarting`` holds the tasks
     requeued in a world that starts them over at their next claim (shared by every ledger on
     the same file)."""
