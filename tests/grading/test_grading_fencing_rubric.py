@@ -65,6 +65,8 @@ CORRECT = [
     ("measured-otherwise", "cancel-limits", fencing.MEASURED_OTHERWISE),
     ("default-arg-bindings", "cancel-after-first-step", fencing.DEFAULT_ARG_BINDINGS),
     ("default-arg-classes", "cancel-limits", fencing.DEFAULT_ARG_CLASSES),
+    ("claim-then-read", "cancel-limits", fencing.CLAIM_THEN_READ),
+    ("refused-not-claim", "cancel-after-first-step", fencing.REFUSED_NOT_CLAIM),
 ]
 
 
@@ -89,6 +91,13 @@ def test_do_the_attacks_lose_their_points_in_other_worlds_too(seed):
         "refused-from-status",
         "step-from-report",
         "two-resume-workers",
+        "refused-by-reason",
+        "restart-stored-step",
+        "rollback-after-requeue",
+        "rollback-not-one",
+        "send-unconditional",
+        "mailbox-total",
+        "save-step-one",
     }
     with judged_in(seed):
         for name, question, source, most, _ in ANSWERS:
@@ -135,19 +144,19 @@ def _namespace(source: str) -> dict:
     return ns
 
 
-def test_does_every_fact_come_out_otherwise_in_one_drawn_world():
-    """A fact typed in (the kit's value, or any other constant) fails in one of the two worlds
-    or on the kit's ledger, whatever the seed; and the kit's story on the kit's ledger gives
-    what the check expects there."""
+def test_does_every_fact_come_out_otherwise_in_one_drawn_world_and_as_the_kits_in_another():
+    """A fact typed in (the kit's value, or any other constant) fails in one of the three
+    worlds or on the kit's ledger, whatever the seed, and an answer that tells a world from the
+    kit's ledger and types in the other value fails in another world; and the kit's story on
+    the kit's ledger gives what the check expects there."""
     assert reference_facts(KIT) == LIMIT_FACTS
     for seed in range(40):
         worlds = limits_worlds(random.Random(seed))
-        assert KIT not in worlds and len(worlds) == 2
+        assert KIT not in worlds and len(worlds) == 3
         seen = [reference_facts(world) for world in worlds]
         for fact in FACTS:
-            values = {LIMIT_FACTS[fact]} | {facts[fact] for facts in seen}
-            assert values == {True, False}, (seed, fact)
             assert any(facts[fact] is not LIMIT_FACTS[fact] for facts in seen), (seed, fact)
+            assert any(facts[fact] is LIMIT_FACTS[fact] for facts in seen), (seed, fact)
 
 
 @pytest.mark.parametrize(
@@ -156,8 +165,9 @@ def test_does_every_fact_come_out_otherwise_in_one_drawn_world():
         answer_source("solutions", FENCING, "cancel-limits"),
         fencing.MEASURED_OTHERWISE,
         fencing.OWN_FILE,
+        fencing.CLAIM_THEN_READ,
     ],
-    ids=["solution", "measured-otherwise", "own-file"],
+    ids=["solution", "measured-otherwise", "own-file", "claim-then-read"],
 )
 def test_does_a_measuring_answer_give_what_the_story_gives_in_every_world(source):
     """In any order the story's things are tried, the facts measured in a world are what the
@@ -168,6 +178,45 @@ def test_does_a_measuring_answer_give_what_the_story_gives_in_every_world(source
             facts, play = _play(ns, "what_cancel_does", "/nowhere/cancel.sqlite", world)
             play.close()
             assert facts == reference_facts(world), (seed, world)
+
+
+@pytest.mark.parametrize(
+    ("source", "fact"),
+    [
+        (fencing.RESTART_STORED_STEP, "requeue_restarts_from_zero"),
+        (fencing.ROLLBACK_AFTER_REQUEUE, "step_rolled_back"),
+        (fencing.ROLLBACK_NOT_ONE, "step_rolled_back"),
+        (fencing.SEND_UNCONDITIONAL, "email_recalled"),
+        (fencing.MAILBOX_TOTAL, "email_recalled"),
+        (fencing.SAVE_STEP_ONE, "later_save_refused"),
+        (fencing.EMAIL_BEFORE_CANCEL, "email_recalled"),
+    ],
+    ids=[
+        "restart-stored-step",
+        "rollback-after-requeue",
+        "rollback-not-one",
+        "send-unconditional",
+        "mailbox-total",
+        "save-step-one",
+        "email-before-cancel",
+    ],
+)
+def test_does_a_neighbouring_reading_fail_in_a_drawn_world_of_every_draw(source, fact):
+    """A fact read at a neighbouring moment or of a neighbouring quantity (each agrees with
+    the story on the kit's ledger) comes out otherwise than the story gives in some world of
+    every draw, and only that fact."""
+    ns = _namespace(source)
+    facts, play = _play(ns, "what_cancel_does", "/nowhere/cancel.sqlite", KIT)
+    play.close()
+    assert facts == LIMIT_FACTS
+    for seed in range(4):  # the worlds that tell each reading apart are in every draw
+        wrong = set()
+        for world in limits_worlds(random.Random(seed)):
+            facts, play = _play(ns, "what_cancel_does", "/nowhere/cancel.sqlite", world)
+            play.close()
+            want = reference_facts(world)
+            wrong |= {name for name in FACTS if facts[name] is not want[name]}
+        assert wrong == {fact}, seed
 
 
 def test_does_a_typed_in_first_step_answer_fail_in_a_drawn_world():
@@ -194,15 +243,27 @@ def test_does_a_typed_in_first_step_answer_fail_in_a_drawn_world():
 
 @pytest.mark.parametrize(
     "source",
-    [fencing.REFUSED_FROM_STATUS, fencing.STEP_FROM_REPORT, fencing.TWO_RESUME_WORKERS],
-    ids=["refused-from-status", "step-from-report", "two-resume-workers"],
+    [
+        fencing.REFUSED_FROM_STATUS,
+        fencing.STEP_FROM_REPORT,
+        fencing.TWO_RESUME_WORKERS,
+        fencing.REFUSED_BY_REASON,
+    ],
+    ids=["refused-from-status", "step-from-report", "two-resume-workers", "refused-by-reason"],
 )
 def test_does_an_answer_from_the_wrong_source_fail_in_a_drawn_world_of_every_draw(source):
-    """The refusal read from the ledger's status, the step from a worker's report, the resume
-    worker run twice: each fails in some world of every draw; the solution agrees in every
-    world."""
+    """The refusal read from the ledger's status or from the report's reason, the step from a
+    worker's report, the resume worker run twice: each fails in some world of every draw; the
+    solution, and the refusal read as "the event is not a claim", agree in every world."""
     wrong = _namespace(source)
-    right = _namespace(answer_source("solutions", FENCING, "cancel-after-first-step"))
+    for right in (
+        _namespace(answer_source("solutions", FENCING, "cancel-after-first-step")),
+        _namespace(fencing.REFUSED_NOT_CLAIM),
+    ):
+        _fails_somewhere(right, wrong)
+
+
+def _fails_somewhere(right: dict, wrong: dict) -> None:
     path = "/nowhere/jobs.sqlite"
     for seed in range(12):
         failed = 0
@@ -313,6 +374,35 @@ def test_does_a_leasable_world_lease_a_cancelled_task_and_keep_it_cancelled(tmp_
         assert ledger.save(lease, 2) is False
         record = ledger.get("t1")
         assert (record.status, record.step, record.epoch) == ("cancelled", 1, 2)
+
+
+def test_do_the_world_ledgers_move_the_step_refuse_effects_and_share_the_mailbox(tmp_path):
+    """A stale save that advances the step lands where saves are unfenced (one that does not
+    advance it is refused); a requeued task keeps its stored step until its next claim, which
+    starts at step 0 and stores it; record_effect refuses all where effects are refused; a
+    shared mailbox holds another task's e-mail and keeps it through a recall."""
+    from simlab.grading.checks.fencing.worlds import WorldLedger, WorldMailbox
+
+    world = World(unfenced_save=True, restart=True)
+    with WorldLedger(str(tmp_path / "w.sqlite"), world) as ledger:
+        ledger.submit("t1")
+        lease = ledger.claim("t1", "w1", 60)
+        assert ledger.save(lease, 1) and ledger.cancel("t1")
+        assert ledger.save(lease, 1) is False
+        assert ledger.save(lease, 2) is True and ledger.get("t1").step == 2
+        assert ledger.requeue("t1") and ledger.get("t1").step == 2
+        again = ledger.claim("t1", "w2", 60)
+        assert (again.step, again.checkpoint, ledger.get("t1").step) == (0, None, 0)
+    with WorldLedger(str(tmp_path / "e.sqlite"), World(effects_refused=True)) as ledger:
+        ledger.submit("t1")
+        lease = ledger.claim("t1", "w1", 60)
+        assert ledger.record_effect(lease, "t1:email") is False
+        assert ledger.effects("t1") == []
+    box = WorldMailbox(False, "t7:receipt")
+    box.send("t1:email")
+    assert box.received == {"t7:receipt": 1, "t1:email": 1} and box.sent == 2
+    box.recall()
+    assert box.received == {"t7:receipt": 1} and box.sent == 1
 
 
 def test_is_the_reference_state_machine_the_exercise_text():

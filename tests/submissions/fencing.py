@@ -372,3 +372,134 @@ assert EMAIL_BEFORE_CANCEL.count("recalled = ") == 1 and "= recalled" in EMAIL_B
 ANSWERS += [
     ("email-before-cancel", "cancel-limits", EMAIL_BEFORE_CANCEL, 3, "'email_recalled'"),
 ]
+
+# --- neighbouring readings: the right thing measured at a neighbouring moment or of a
+# neighbouring quantity agrees with the solution on the kit's ledger; the drawn worlds tell
+# them apart.
+
+_MEASURED = _PLAYED.replace(
+    "    return FACTS",
+    """    return {"later_save_refused": save_refused, "later_effect_refused": effect_refused,
+            "new_claim_refused": claim_refused,
+            "email_recalled": mailbox.received.get("t1:email", 0) == 0,
+            "step_rolled_back": rolled_back, "requeue_restarts_from_zero": restarted}""",
+)
+
+
+def _swap(source: str, old: str, new: str) -> str:
+    assert source.count(old) == 1, old
+    return source.replace(old, new)
+
+
+# "after requeue a new claim starts at step 0" read from the stored step after the requeue,
+# with no new claim: on a ledger whose requeued task starts over at its next claim, the stored
+# step is still the old one.
+RESTART_STORED_STEP = _swap(
+    _MEASURED,
+    'restarted = ledger.claim("t1", "w3", 60).step == 0',
+    'restarted = ledger.get("t1").step == 0',
+)
+
+# "the stored step went back below 1" read after the requeue and the new claim (the cancel's
+# effect is asked for): where the new claim starts over, the step read then is 0.
+ROLLBACK_AFTER_REQUEUE = _swap(
+    _MEASURED,
+    """        rolled_back = ledger.get("t1").step < 1
+        ledger.requeue("t1")
+        restarted = ledger.claim("t1", "w3", 60).step == 0""",
+    """        ledger.requeue("t1")
+        restarted = ledger.claim("t1", "w3", 60).step == 0
+        rolled_back = ledger.get("t1").step < 1""",
+)
+
+# "went back below 1" as "is not 1": where the stale save of step 2 lands, the step went up.
+ROLLBACK_NOT_ONE = _swap(
+    _MEASURED, 'rolled_back = ledger.get("t1").step < 1', 'rolled_back = ledger.get("t1").step != 1'
+)
+
+# The e-mail sent whatever record_effect returned: where it refuses, the e-mail is there.
+SEND_UNCONDITIONAL = _swap(
+    _MEASURED,
+    """        if ledger.record_effect(lease, "t1:email"):
+            mailbox.send("t1:email")""",
+    """        ledger.record_effect(lease, "t1:email")
+        mailbox.send("t1:email")""",
+)
+
+# "the e-mail is gone" from the mailbox's total (every key) rather than the e-mail's key: the
+# mailbox other tasks share holds their e-mail too.
+MAILBOX_TOTAL = _swap(
+    _MEASURED,
+    'mailbox.received.get("t1:email", 0) == 0',
+    "mailbox.sent == 0",
+)
+
+# "w1's save of step 2" tried with step 1 again: refused because the step does not advance,
+# whatever the fence does; where the stale save of step 2 lands, step 1 is still refused.
+SAVE_STEP_ONE = _swap(
+    _MEASURED,
+    "save_refused = not ledger.save(lease, 2)",
+    "save_refused = not ledger.save(lease, 1)",
+)
+
+# Correct, at other moments the text allows: the step read right after the cancel (before the
+# later save), the new claim's start read from the ledger right after that claim, the e-mail's
+# key looked up, the send guarded by the returned value kept in a name.
+CLAIM_THEN_READ = (
+    _swap(
+        _swap(
+            _swap(
+                _MEASURED,
+                '        ledger.cancel("t1")\n',
+                '        ledger.cancel("t1")\n        rolled_back = ledger.get("t1").step < 1\n',
+            ),
+            '        rolled_back = ledger.get("t1").step < 1\n        ledger.requeue("t1")',
+            '        ledger.requeue("t1")',
+        ),
+        'restarted = ledger.claim("t1", "w3", 60).step == 0',
+        'ledger.claim("t1", "w3", 60)\n        restarted = ledger.get("t1").step == 0',
+    )
+    .replace(
+        """        if ledger.record_effect(lease, "t1:email"):
+            mailbox.send("t1:email")""",
+        """        recorded = ledger.record_effect(lease, "t1:email")
+        if recorded is True:
+            mailbox.send("t1:email")""",
+    )
+    .replace('mailbox.received.get("t1:email", 0) == 0', '"t1:email" not in mailbox.received')
+)
+assert CLAIM_THEN_READ.count("recorded is True") == 1 and "not in mailbox" in CLAIM_THEN_READ
+
+# --- the resume claim's refusal from another field of the report than its event -----------
+
+# "refused" as "the report gives a reason": a worker may refuse without one.
+REFUSED_BY_REASON = _EXPERIMENT.replace(
+    "    return ANSWER",
+    _READ_BACK.replace("REFUSED", 'resume.get("reason") is not None').replace(
+        "STEP", "record.step"
+    ),
+)
+
+# Correct: the refusal as "the event is not a claim" (the worker reports one or the other).
+REFUSED_NOT_CLAIM = _EXPERIMENT.replace(
+    "    return ANSWER",
+    _READ_BACK.replace("REFUSED", 'resume["event"] != "claim"').replace("STEP", "record.step"),
+)
+
+ANSWERS += [
+    (
+        "restart-stored-step",
+        "cancel-limits",
+        RESTART_STORED_STEP,
+        3,
+        "'requeue_restarts_from_zero'",
+    ),
+    ("rollback-after-requeue", "cancel-limits", ROLLBACK_AFTER_REQUEUE, 3, "'step_rolled_back'"),
+    ("rollback-not-one", "cancel-limits", ROLLBACK_NOT_ONE, 3, "'step_rolled_back'"),
+    ("send-unconditional", "cancel-limits", SEND_UNCONDITIONAL, 3, "'email_recalled'"),
+    ("mailbox-total", "cancel-limits", MAILBOX_TOTAL, 3, "'email_recalled'"),
+    ("save-step-one", "cancel-limits", SAVE_STEP_ONE, 2, "'later_save_refused'"),
+    ("claim-then-read", "cancel-limits", CLAIM_THEN_READ, 5, "all"),
+    ("refused-by-reason", "cancel-after-first-step", REFUSED_BY_REASON, 3, "its event"),
+    ("refused-not-claim", "cancel-after-first-step", REFUSED_NOT_CLAIM, 6, "all"),
+]

@@ -135,4 +135,13 @@ CHECKPOINTS = [
 ]
 
 #: Words of the grader's worlds of exercise ``fencing`` that no feedback may quote.
-FENCING = ["WorldLedger", "WorldMailbox", "doc-", "answer citing", "Play"]
+FENCING = [
+    "WorldLedger",
+    "WorldMailbox",
+    "doc-",
+    "answer citing",
+    "Play",
+    ":receipt",
+    ":welcome",
+    ":invoice",
+]

@@ -8,10 +8,11 @@ holds the exercise's record, its rubrics and the check of ``cancel-after-first-s
 * ``cancel-after-first-step``: the chapter's ledger exercise, with real worker processes. The
   answer must agree with the ledger file the experiment leaves behind; and in three worlds
   drawn from the hidden world (:func:`~simlab.grading.checks.fencing.worlds.first_step_worlds`:
-  a ledger whose cancelled task can be claimed again, one whose cancel rolls the steps back,
-  one whose cancelled task can be leased but stays cancelled, each worker retrieving drawn
-  evidence) with what that ledger holds at the end and with the resume worker's report, so an
-  answer typed in, taken from a worker's report or from the wrong one fails.
+  a ledger whose cancelled task can be claimed again, one whose cancel rolls the steps back
+  and whose worker reports a refusal without a reason, one whose cancelled task can be leased
+  but stays cancelled, each worker retrieving drawn evidence) with what that ledger holds at
+  the end and with the resume worker's report (its ``event``), so an answer typed in, taken
+  from a worker's report, from the wrong one or from another field of it fails.
 * ``cancel-limits`` (:mod:`~simlab.grading.checks.fencing.limits`): what a cancel can and cannot
   undo, measured on a ledger file; the facts count only if the file shows the story really ran,
   and they must also be what the story gives on ledgers built otherwise.
@@ -151,6 +152,7 @@ def agrees_with_play(answer: dict, play: Play, path: str) -> None:
             answer.get(key) == getattr(record, key),
             say("world_not_from_ledger", key=repr(key)),
         )
+    # The report's event says whether the claim was refused (the text's examples show it).
     refused = play.reports[1].get("event") == "claim-refused"
     require(answer.get("resume_claim_refused") is refused, say("world_resume"))
 
@@ -164,15 +166,21 @@ _CLAIM_WORLD = (
 
 #: What ``cancel-limits`` draws from the hidden world.
 _LIMITS_WORLD = (
-    "The story is also played in two worlds drawn at grading time: each way a ledger or "
-    "mailbox may differ (a cancel that does not fence saves, side effects or new claims, one "
-    "that rolls the steps back, a requeue that starts over, a mailbox that loses mail, one "
-    "that gives it back at the cancel) goes to one of them (the last two never to the same), "
-    "so every fact differs from the kit's in one of them, and a mailbox read before the "
-    "cancel misses the e-mail given back; the worlds live "
-    "in the grader and the kit's classes answer from them for the call, however the learner's "
-    "code reaches them, so typed-in facts fail and telling a world from the kit's ledger gains "
-    "nothing."
+    "The story is also played in three worlds drawn at grading time, in a drawn order, each "
+    "mailbox already holding another task's e-mail: one whose stale save of step 2 lands "
+    "(a save that does not advance the step is still refused), whose requeued task starts "
+    "over only at its next claim and whose cancel takes the e-mail back; one whose "
+    "record_effect refuses every side effect; one with the kit's mail; a cancel that rolls "
+    "the steps back goes to one of the last two, side effects of a fenced lease that land to "
+    "one of the first and last, a cancelled task that can be claimed again, or leased while "
+    "it stays cancelled, to drawn ones. So every fact differs from the kit's in one world and "
+    "is the kit's in another, and a reading at a neighbouring moment or of a neighbouring "
+    "quantity differs from the asked-for one: the stored step instead of a new claim's, the "
+    "step read after the requeue, a step other than 1 instead of one below 1, a save of step "
+    "1 instead of 2, the mailbox's total instead of the e-mail's key, a mailbox read before "
+    "the cancel, an e-mail sent whatever record_effect returned. The worlds live in the grader "
+    "and the kit's classes answer from them for the call, however the learner's code reaches "
+    "them, so typed-in facts fail and telling a world from the kit's ledger gains nothing."
 )
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
@@ -246,6 +254,7 @@ FIRST_STEP_RUBRIC = (
             "answers typed in rather than measured",
             "reads the state before the cancel",
             "takes the answer from a worker's report",
+            "reads the refusal from another field of the report than its event",
         ),
         text=(
             "The chapter's exercise: after the first worker finishes, **cancel `j1`**, then start "
@@ -253,13 +262,16 @@ FIRST_STEP_RUBRIC = (
             "`resume_claim_refused` (True or False, from the resume worker's report), and the "
             "`step`, `status` and `result` read from the ledger at the end "
             '(`Ledger(path).get("j1")`), not from a worker\'s report.',
+            'returns its report, e.g. `{"event": "claim", "epoch": 1, "saved_step": 1, ...}` '
+            'or `{"event": "claim-refused", ...}`.',
             "so every answer must come from what your code observed.",
         ),
         world=(
             "The experiment is also played in three worlds drawn at grading time, in a drawn "
             "order: a ledger whose cancelled task can be claimed again (the resume worker "
-            "completes it), one whose cancel rolls the steps back, and one whose cancelled task "
-            "can be leased but stays cancelled, each worker retrieving drawn evidence; the "
+            "completes it), one whose cancel rolls the steps back (its worker's refusal report "
+            "gives no reason: its event says it), and one whose cancelled task can be leased but "
+            "stays cancelled, each worker retrieving drawn evidence; the "
             "experiment must start the worker twice, the step, status and result must be what "
             "that ledger holds at the end and the refusal what the resume worker reported, so "
             "typed-in values, values from the wrong source and extra workers fail."
@@ -291,6 +303,7 @@ LIMITS_RUBRIC = (
             "guessed facts without running the story",
             "plays the story but types the facts in",
             "thinks a late save still lands",
+            "saves step 1 again (refused whatever the fence does) instead of step 2",
         ),
         properties=(
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
@@ -302,6 +315,8 @@ LIMITS_RUBRIC = (
             "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
             "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` |",
             "Measure each one with code; do not type the answers in.",
+            "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
+            "where the answers differ.",
         ),
         world=_LIMITS_WORLD,
     ),
@@ -310,16 +325,28 @@ LIMITS_RUBRIC = (
         2,
         "A cancel does not recall a sent e-mail or roll back committed steps, and a requeued task "
         "resumes from its committed step; measured too, not typed in.",
+        mistakes=(
+            "reads the stored step after the requeue instead of the new claim's step",
+            "reads the step after the requeue, or asks for a step other than 1",
+            "counts every e-mail in the mailbox instead of the e-mail's key",
+            "sends the e-mail whatever record_effect returned",
+        ),
         properties=(
             "On the same two ledgers, the e-mail, the stored step and the requeued claim's step "
             "are what the story gives there.",
         ),
         text=(
+            "`Mailbox` (the outside world, which other tasks share: `mailbox.send(key)` delivers "
+            "an e-mail, and `mailbox.received` counts them per key):",
+            '2. record the side effect `"t1:email"` (`ledger.record_effect(lease, "t1:email")`) '
+            "and send it only if that returned True (on this kit's ledger it does);",
             "| `email_recalled` | the e-mail is gone from the mailbox |",
             "| `step_rolled_back` | the stored step went back below 1 |",
             '| `requeue_restarts_from_zero` | after `ledger.requeue("t1")` a new claim starts at '
             "step 0 |",
             "Measure each one with code; do not type the answers in.",
+            "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
+            "where the answers differ.",
         ),
         world=_LIMITS_WORLD,
     ),

@@ -7,12 +7,16 @@ Each is one statement of the SQLite ledger's schema, run with the ledger's own `
 
 from __future__ import annotations
 
-__all__ = ["RECORD_ANY_EPOCH", "BACK_TO_QUEUE", "FROM_ZERO"]
+__all__ = ["RECORD_ANY_EPOCH", "SAVE_ANY_EPOCH", "BACK_TO_QUEUE", "FROM_ZERO"]
 
 #: A side effect of any lease, once per key.
 RECORD_ANY_EPOCH = (
     "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
     " VALUES (:task_id, :key, :epoch, :worker, :now)"
+)
+#: A save of any lease, whatever the task's status, as long as it advances the step.
+SAVE_ANY_EPOCH = (
+    "UPDATE tasks SET step = :step, updated_at = :now WHERE task_id = :task_id AND step < :step"
 )
 #: A task of ``:status`` back to the queue.
 BACK_TO_QUEUE = (

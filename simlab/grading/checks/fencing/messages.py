@@ -87,7 +87,7 @@ EN = {
     "requeue_restarts_from_zero": "a requeued task resumes from its committed step, not 0",
     "world_fact": (
         "on a ledger built otherwise (drawn when graded), your {name} is not what the story "
-        "gives there: measure each one, do not type it in"
+        "gives there: measure each one as its row says, do not type it in"
     ),
     "world_no_task": (
         "on a ledger built otherwise (drawn when graded), the experiment left no task 'j1' at "
@@ -100,7 +100,7 @@ EN = {
     ),
     "world_resume": (
         "on a ledger built otherwise (drawn when graded), resume_claim_refused is not what "
-        "the resume worker's report says"
+        "the resume worker's report says (its event)"
     ),
     "world_two_workers": (
         "on a ledger built otherwise (drawn when graded), the experiment ran the worker "
@@ -172,7 +172,7 @@ ZH = {
     "requeue_restarts_from_zero": "重新入队的任务从已提交的 step 继续，而不是从 0 开始",
     "world_fact": (
         "在另一种构造的账本上（评分时抽取），你的 {name} 与这个故事在那里给出的结果不符："
-        "每一项都要用代码测量，不要手写答案"
+        "每一项都按表格那一行所说的用代码测量，不要手写答案"
     ),
     "world_no_task": (
         "在另一种构造的账本上（评分时抽取），"
@@ -183,7 +183,8 @@ ZH = {
         "请从账本读取，而不是从 worker 的报告或笔记本里抄"
     ),
     "world_resume": (
-        "在另一种构造的账本上（评分时抽取），resume_claim_refused 与恢复 worker 的报告不符"
+        "在另一种构造的账本上（评分时抽取），resume_claim_refused 与恢复 worker 的报告"
+        "（它的 event）不符"
     ),
     "world_two_workers": (
         "在另一种构造的账本上（评分时抽取），实验运行了 {runs} 次 worker："

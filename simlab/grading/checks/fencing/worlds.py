@@ -6,11 +6,15 @@ and type them in, or take them from a worker's report. The checks therefore also
 learner's function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
 side effects or new claims of a cancelled task go through, or a cancelled task is leased
-while it stays cancelled), rolls the steps back, or whose requeue starts over, a mailbox that
-loses its mail or gives it back at the cancel (read before the cancel, it is still there), and
-the evidence the chapter's worker retrieves. Each way a world differs is
-drawn on its own, so a world is one of many, and every fact of the story comes out otherwise in
-one of the worlds a submission is judged in.
+while it stays cancelled), rolls the steps back, whose requeued task starts over at its next
+claim, or that refuses every side effect, a mailbox that loses its mail or gives it back at the
+cancel (read before the cancel, it is still there) or that already holds another task's
+e-mail, a worker whose refusal gives no reason, and the evidence the chapter's worker
+retrieves. Each world differs in several ways at once, so a reading at a neighbouring moment
+or of a neighbouring quantity (the stored step instead of a new claim's, a step other than 1
+instead of one below 1, the mailbox's total instead of the e-mail's key, a send whatever
+``record_effect`` said) comes out otherwise than the asked-for one in some world, and every
+fact of the story comes out otherwise in one of the worlds a submission is judged in.
 
 The world lives here, in the grader, where the jail sees nothing. For the learner's call the
 sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
@@ -30,12 +34,17 @@ import contextlib
 import random
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from simlab.errors import TerminalTask
-from simlab.grading.checks.fencing.broken import BACK_TO_QUEUE, FROM_ZERO, RECORD_ANY_EPOCH
+from simlab.grading.checks.fencing.broken import (
+    BACK_TO_QUEUE,
+    FROM_ZERO,
+    RECORD_ANY_EPOCH,
+    SAVE_ANY_EPOCH,
+)
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
@@ -76,7 +85,8 @@ KIT_EVIDENCE = "doc-1@v3"
 class World:
     """One ledger built otherwise (every field False: the kit's ledger)."""
 
-    #: A save of a lease a cancel fenced is acknowledged (True) and lost.
+    #: A save of a lease a cancel fenced lands all the same (stored, True) when it advances the
+    #: stored step; one that does not advance it is refused.
     unfenced_save: bool = False
     #: A side effect of a lease a cancel fenced lands.
     unfenced_effect: bool = False
@@ -92,8 +102,16 @@ class World:
     recall_mail: bool = False
     #: A cancel rolls the task's steps back to 0.
     rollback: bool = False
-    #: A requeue starts the task over at step 0.
+    #: A requeued task starts over at its next claim: the requeue leaves the stored step, the
+    #: claim after it gets a lease at step 0 and stores step 0.
     restart: bool = False
+    #: ``record_effect`` refuses every side effect (False, nothing recorded).
+    effects_refused: bool = False
+    #: The key of another task's e-mail every mailbox already holds ("" none): the outside
+    #: world is shared, and a recall leaves that e-mail where it is.
+    other_mail: str = ""
+    #: The worker's report of a refused claim gives no reason (its ``event`` still says it).
+    terse_refusals: bool = False
     #: What the chapter's worker retrieves at step 0 (and cites in its answer at step 1).
     evidence: str = KIT_EVIDENCE
 
@@ -101,45 +119,64 @@ class World:
 #: The kit's own ledger and mailbox.
 KIT = World()
 
-#: The ways a world may differ from the kit's, each drawn on its own.
-WAYS = tuple(f.name for f in fields(World) if f.type in (bool, "bool"))
-
 
 def _evidence(source: random.Random) -> str:
     return f"doc-{source.randint(2, 97)}@v{source.randint(4, 9)}"
 
 
+def _other_mail(source: random.Random) -> str:
+    return f"t{source.randint(2, 97)}:{source.choice(('receipt', 'welcome', 'invoice'))}"
+
+
 def limits_worlds(source: random.Random) -> list[World]:
-    """The two worlds ``cancel-limits`` is judged in: each way of :data:`WAYS` goes to one of
-    them (drawn; mail recalled at the cancel to the one whose mail is not lost), neither is the
-    kit's. So every fact of the story differs from the kit's in
-    one of them and is the kit's in the other (``rollback`` aside: it starts a requeued task
-    over too): an answer that cannot tell the two apart without measuring gives a wrong fact in
-    one of them, or on the kit's ledger."""
-    while True:
-        where = {way: source.randrange(2) for way in WAYS}
-        # Mail recalled at the cancel only where it is not lost anyway: there the mailbox
-        # read before the cancel holds the e-mail, and read after it does not.
-        where["recall_mail"] = 1 - where["lost_mail"]
-        worlds = [World(**{way: where[way] == n for way in WAYS}) for n in (0, 1)]
-        if KIT not in worlds:
-            return [replace(w, evidence=_evidence(source)) for w in worlds]
+    """The three worlds ``cancel-limits`` is judged in, in a drawn order, each mailbox holding
+    another task's e-mail (drawn):
+
+    * one that fences less and moves the step: the stale save of step 2 lands, a requeued task
+      starts over at its next claim, the cancel takes the e-mail back (so the stored step after
+      the story is 2, not 1 and not below 1; the stored step after the requeue is not the new
+      claim's; the save of step 1 is refused where the save of step 2 lands; the mailbox read
+      before the cancel still holds the e-mail);
+    * one whose ``record_effect`` refuses every side effect, its mailbox keeping its mail (the
+      story sends nothing, so an e-mail sent whatever ``record_effect`` said is still there);
+    * one with the kit's mail, a drawn one of them rolling the steps back at the cancel.
+
+    A side effect of a fenced lease lands in a drawn one of the first and last; a cancelled
+    task can be claimed again in a drawn world and leased while it stays cancelled in a drawn
+    world. So every fact of the story differs from the kit's in one of them and is the kit's
+    in another: an answer that cannot tell them apart without measuring gives a wrong fact in
+    one of them, or on the kit's ledger. No world both rolls the steps back and lets the
+    stale save land, so the stored step reads the same before and after that save."""
+    fences_less = World(unfenced_save=True, restart=True, recall_mail=True)
+    worlds = [fences_less, World(effects_refused=True), World()]
+    rolls = source.choice((1, 2))
+    worlds[rolls] = replace(worlds[rolls], rollback=True)
+    effect = source.choice((0, 2))
+    worlds[effect] = replace(worlds[effect], unfenced_effect=True)
+    for way in ("claimable", "leasable"):
+        n = source.randrange(3)
+        worlds[n] = replace(worlds[n], **{way: True})
+    worlds = [
+        replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
+    ]
+    source.shuffle(worlds)
+    return worlds
 
 
 def first_step_worlds(source: random.Random) -> list[World]:
     """The three worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
     cancelled task can be claimed again (the resume worker completes it: a step, a status and a
     result no typed-in answer has), one whose cancel rolls the steps back (the resume claim
-    refused, the step no worker's report has), and one whose cancelled task can be leased but
-    stays cancelled (the resume claim granted, the status still ``cancelled``: the claim's
-    refusal is not the status); each worker retrieves drawn evidence, the other ways drawn
-    too."""
+    refused with no reason given, the step no worker's report has), and one whose cancelled
+    task can be leased but stays cancelled (the resume claim granted, the status still
+    ``cancelled``: the claim's refusal is not the status); each worker retrieves drawn
+    evidence, the other ways drawn too."""
     extra = {
         way: source.random() < 0.3 for way in ("unfenced_save", "unfenced_effect", "lost_mail")
     }
     worlds = [
         World(claimable=True, evidence=_evidence(source), **extra),
-        World(rollback=True, evidence=_evidence(source)),
+        World(rollback=True, terse_refusals=True, evidence=_evidence(source)),
         World(leasable=True, rollback=source.random() < 0.5, evidence=_evidence(source)),
     ]
     source.shuffle(worlds)
@@ -151,20 +188,33 @@ def first_step_worlds(source: random.Random) -> list[World]:
 
 class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
-    same file format, so the kit's ledger reads what it wrote."""
+    same file format, so the kit's ledger reads what it wrote. ``restarting`` holds the tasks
+    requeued in a world that starts them over at their next claim (shared by every ledger on
+    the same file)."""
 
-    def __init__(self, path: str, world: World, on_cancel: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        path: str,
+        world: World,
+        on_cancel: Callable[[], None] | None = None,
+        restarting: set[str] | None = None,
+    ):
         super().__init__(path)
         self.world = world
         self.on_cancel = on_cancel
+        self.restarting = set() if restarting is None else restarting
 
     def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
         if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
             return True
-        # A stale save acknowledged and lost: the stored step reads the same whenever read.
-        return self.world.unfenced_save and self.get(lease.task_id).step < step
+        if not self.world.unfenced_save or not isinstance(step, int):
+            return False
+        params = {"now": float(self.clock()), "task_id": lease.task_id, "step": step}
+        return self._count(SAVE_ANY_EPOCH, params) == 1
 
     def record_effect(self, lease: Any, key: str) -> bool:
+        if self.world.effects_refused:
+            return False
         if super().record_effect(lease, key):
             return True
         if not self.world.unfenced_effect:
@@ -180,7 +230,12 @@ class WorldLedger(KitLedger):
             if record.status == CANCELLED:
                 until = float(self.clock()) + float(ttl)
                 return Lease(task_id, worker, record.epoch, record.step, until, record.checkpoint)
-        return super().claim(task_id, worker, ttl)
+        lease = super().claim(task_id, worker, ttl)
+        if task_id in self.restarting:
+            self.restarting.discard(task_id)
+            self._from_zero(task_id)
+            lease = replace(lease, step=0, checkpoint=None)
+        return lease
 
     def cancel(self, task_id: str) -> bool:
         done = super().cancel(task_id)
@@ -194,8 +249,10 @@ class WorldLedger(KitLedger):
         done = super().requeue(task_id) or (
             self.world.claimable and self._back_to_queue(task_id, RUNNING)
         )
-        if done and (self.world.restart or self.world.rollback):
+        if done and self.world.rollback:
             self._from_zero(task_id)
+        elif done and self.world.restart:
+            self.restarting.add(task_id)
         return done
 
     def _back_to_queue(self, task_id: str, status: str) -> bool:
@@ -207,22 +264,27 @@ class WorldLedger(KitLedger):
 
 
 class WorldMailbox(KitMailbox):
-    """The kit's mailbox, or (``lost``) one that loses every e-mail."""
+    """The kit's mailbox, or (``lost``) one that loses every e-mail; it already holds one
+    e-mail of key ``other`` (another task's) unless that is empty."""
 
-    __slots__ = ("lost",)
+    __slots__ = ("lost", "other")
 
-    def __init__(self, lost: bool):
+    def __init__(self, lost: bool, other: str = ""):
         super().__init__()
         self.lost = lost
+        self.other = other
+        if other:
+            super().send(other)
 
     def send(self, key: str) -> None:
         if not self.lost:
             super().send(key)
 
     def recall(self) -> None:
-        """Every e-mail it holds is recalled: gone from ``received`` and from ``sent``."""
-        self.sent -= sum(self.received.values())
-        self.received.clear()
+        """Every e-mail sent to it is recalled: gone from ``received`` and from ``sent``; the
+        other task's e-mail it held from the start stays."""
+        for key in [k for k in self.received if k != self.other]:
+            self.sent -= self.received.pop(key)
 
 
 # ------------------------------------------------------------------------ one play, lent ------
@@ -256,6 +318,7 @@ class Play:
         self._files: dict[str, str] = {}
         self._ledgers: dict[int, WorldLedger] = {}
         self._mailboxes: dict[int, WorldMailbox] = {}
+        self._restarting: dict[str, set[str]] = {}
         self._opens = 0
         self.reports: list[dict] = []
 
@@ -290,7 +353,9 @@ class Play:
 
     def _open(self, path: Any) -> int:
         n = self._count()
-        self._ledgers[n] = WorldLedger(self.file(path), self.world, self._recall)
+        file = self.file(path)
+        restarting = self._restarting.setdefault(file, set())
+        self._ledgers[n] = WorldLedger(file, self.world, self._recall, restarting)
         return n
 
     def _ledger(self, n: Any, method: Any, args: Any, kwargs: Any) -> Any:
@@ -314,7 +379,7 @@ class Play:
 
     def _mailbox(self) -> int:
         n = self._count()
-        self._mailboxes[n] = WorldMailbox(self.world.lost_mail)
+        self._mailboxes[n] = WorldMailbox(self.world.lost_mail, self.world.other_mail)
         return n
 
     def _mail(self, n: Any, what: Any, *args: Any) -> Any:
@@ -335,10 +400,14 @@ class Play:
         n = self._count()
         if not isinstance(task_id, str):
             raise TypeError("task_id must be a string")
-        with WorldLedger(self.file(path), self.world) as ledger:
+        file = self.file(path)
+        restarting = self._restarting.setdefault(file, set())
+        with WorldLedger(file, self.world, restarting=restarting) as ledger:
             report = resume_one_step(
                 ledger, task_id, f"pid-{4000 + n}", evidence=self.world.evidence
             )
+        if self.world.terse_refusals and report.get("event") == "claim-refused":
+            report.pop("reason", None)
         self.reports.append(report)
         return dict(report)
 
@@ -386,7 +455,7 @@ def played(s: Any, name: str, path: str, world: World) -> Iterator[tuple[Any, Pl
 
 def reference_facts(world: World) -> dict[str, bool]:
     """The notebook's ``cancel-limits`` story played on ``world``'s ledger and mailbox here."""
-    mailbox = WorldMailbox(world.lost_mail)
+    mailbox = WorldMailbox(world.lost_mail, world.other_mail)
     with tempfile.TemporaryDirectory() as folder:
         with WorldLedger(str(Path(folder) / "story.sqlite"), world, mailbox.recall) as ledger:
             ledger.submit("t1")
