@@ -98,8 +98,9 @@ def release(world: int) -> list[str]:
     """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
     addresses; its seeds in the forms a sentence would print them, and the kit's values on its
     runs (as repr and as the feedback formats numbers; values that are themselves one of the
-    public THRESHOLDS are left out). A mistake's own value on a hidden run (the peak over every
-    window, say) is the learner's, and may show."""
+    public THRESHOLDS are left out), and the thresholds its THRESHOLDS holds for one call. A
+    mistake's own value on a hidden run (the peak over every window, say) is the learner's, and
+    may show."""
     with judged_in(world):
         links, seeds = injection_world(), threshold_world()
     urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
@@ -118,6 +119,7 @@ def release(world: int) -> list[str]:
     values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
     values += [trip_rate(*case) for case in seeds.trip_cases]
     values += [judged_peak(*case) for case in seeds.watch]
+    values += [*seeds.listed[1], trip_rate(*seeds.short)]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
     return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
 
