@@ -35,10 +35,19 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     ),
     "lent-world": lambda ns, name: _LentWorld(ns, name),
     "with-names": lambda ns, name, names: _WithNames(ns, name, names),
+    # A scenario of the simulator with these fields (a world's value for a notebook's scenario,
+    # e.g. ``PAUSES``, handed to "with-names" by its handle).
+    "scenario": lambda ns, fields: _scenario(fields),
     # A value made here from the data sent and kept here: a learner's result that hands that
     # very object back comes back as its handle, a copy of it as data.
     "given": lambda ns, value: value,
 }
+
+
+def _scenario(fields: dict) -> Any:
+    from simlab.sim.scenario import Scenario
+
+    return Scenario(**fields)
 
 
 class _LentWorld:

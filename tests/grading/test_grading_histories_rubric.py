@@ -118,6 +118,59 @@ def test_does_the_save_of_unknown_outcome_defeat_info_taken_for_ok(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_whose_times_go_back_defeat_a_walk_by_time(seed):
+    """The world's history whose times go back: the kit's rule, walking it as listed, finds
+    one stale commit; walked sorted by time (stable or not), none. Its task is the world's."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.clocks)
+    assert len(stale_commits(history)) == 1
+    assert stale_commits(sorted(history, key=lambda e: e.time)) == []
+    assert [e.time for e in history] != sorted(e.time for e in history)
+    assert {e.task for e in history} == {world.tasks[0]}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_shared_times_defeat_the_next_claim_found_by_time(seed):
+    """A crash and its task's next claim share a time: the next claim in the history's order
+    gives other times than the first claim at a later time, or at a time no earlier."""
+    from simlab.grading.checks.histories.ttl import shared_times_history
+
+    with judged_in(seed):
+        history = shared_times_history()
+
+    def by_time(later_than):
+        crashes = [e for e in history if e.op == "crash" and e.task is not None]
+        claims = [e for e in history if e.op == "claim" and e.type == "ok"]
+        return [
+            next(c.time - e.time for c in claims if c.task == e.task and later_than(c, e))
+            for e in crashes
+        ]
+
+    truth = recovery_times(history)
+    assert len(truth) == 2 and truth[0] == 0.0 < truth[1]
+    assert by_time(lambda c, e: c.time > e.time) != truth
+    assert by_time(lambda c, e: c.time >= e.time) != truth
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_scenario_of_pauses_defeat_a_copy_of_its_own(seed):
+    """The call with PAUSES holding another scenario: at a ttl and seed the world runs anyway
+    (its first call's), whose numbers differ from the notebook's PAUSES' in both keys; the
+    scenario is the text's PAUSES with pauses, crashes or tasks changed, never its ttl."""
+    world = _in(seed, ttl_world)
+    scenario, ttl, seeds = world.pauses
+    assert (ttl, seeds) == (world.measured[0][0], world.measured[0][1][:1])
+    assert scenario != PAUSES and scenario.ttl == PAUSES.ttl
+    theirs, usual = measure(ttl, seeds, scenario), measure(ttl, seeds)
+    assert all(theirs[key] != usual[key] for key in usual)
+    run = simulate(scenario.with_(ttl=ttl), seed=seeds[0])
+    assert theirs == {
+        "duplicate_work": run.stale_rejected,
+        "waiting": sum(recovery_times(run.history)),
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(seed):
     """Each key of measure's result is wrong in some call of the world when the ttl is
     ignored, one seed is used, the notebook's seeds are used, or the runs are summed; the

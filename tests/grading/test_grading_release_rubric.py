@@ -15,6 +15,7 @@ worlds the checks draw are checked against the kit without a sandbox.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import statistics
 from urllib.parse import urlsplit
@@ -32,15 +33,18 @@ from simlab.grading.checks.release.injection import (
     to_customer,
 )
 from simlab.grading.checks.release.threshold import (
+    DURATIONS,
     EQUAL_SEEDS,
     HEALTHY_SEEDS,
     HEALTHY_TRIPS,
     HIDDEN_SEEDS,
     HIGH_SEEDS,
     LEASTS,
+    LISTED,
     LOW_SEEDS,
     NOTEBOOK_SEEDS,
     NOTEBOOK_THRESHOLD,
+    WATCH_ONLY,
     WORSE_SEEDS,
     WORSE_TRIPS,
     judged_peak,
@@ -342,7 +346,11 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     own seeds each give another threshold; the second's peak is exactly another threshold,
     which > instead of >= misses. The trip cases: a share between 0 and 1 with a seed that
     trips more than once, a healthy one that trips (so 0 for A, typed in, is wrong), and the
-    healthy candidate at the first's threshold and seeds, whose share is another."""
+    healthy candidate at the first's threshold and seeds, whose share is another. The
+    THRESHOLDS of one call: five sorted thresholds off the 0.005 grid, two below the peak,
+    whose answer is neither the notebook's list's nor the peak rounded up to the grid. The
+    WATCH_ONLY of one trip_rate call: a shorter duration that gives the first trip case
+    another share."""
     with judged_in(world):
         w = threshold_world()
     assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
@@ -370,6 +378,18 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
     assert again[0] == "A" and again[1] == threshold and set(again[2]) == set(seeds)
     assert trip_rate(*again) != trip_rate(candidate, threshold, seeds)
+    listed_seeds, listed = w.listed
+    assert listed_seeds == w.equal and list(listed) == sorted(set(listed)) and len(listed) == 5
+    assert set(listed) <= set(LISTED) and not set(listed) & set(THRESHOLDS)
+    peak = noise_peak("A", equal)
+    assert sum(t < peak for t in listed) == 2
+    answer = choose_threshold(w.equal, listed)
+    assert answer in listed[2:-1]
+    assert answer not in (choose_threshold(w.equal), math.ceil(peak * 200) / 200)
+    assert w.short[:3] == (candidate, threshold, seeds)
+    duration = w.short[3]
+    assert duration in DURATIONS and duration < WATCH_ONLY["duration"]
+    assert trip_rate(*w.short) != trip_rate(candidate, threshold, seeds)
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests

@@ -19,6 +19,7 @@ from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
+from simlab.grading.checks.histories.ttl import shared_times_history
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
@@ -72,7 +73,8 @@ def events() -> list[str]:
 @functools.cache
 def histories(seed: int) -> list[str]:
     """The world's seeds and ttls in the forms a sentence would print them, its tables'
-    values, and the kit's values on its runs (as repr and as the feedback formats numbers)."""
+    values, and the kit's values on its runs and hand-written histories (as repr and as the
+    feedback formats numbers)."""
     with judged_in(seed):
         stale, ttl = stale_world(), ttl_world()
     seeds = [n for _, n in (*stale.unfenced, stale.fenced)]
@@ -88,6 +90,12 @@ def histories(seed: int) -> list[str]:
     values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
     history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
     values += recovery_times(history)
+    # the call with PAUSES holding another scenario, and the history of shared times (a whole
+    # number there, a count of refused saves or a time, says nothing of the world)
+    scenario, t, ns = ttl.pauses
+    with judged_in(seed):
+        more = [*measure(t, ns, scenario).values(), *recovery_times(shared_times_history())]
+    values += [v for v in more if v != int(v)]
     words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
     words += [repr(v) for v in values if v != int(v)]
     return words + ["cheapest is"]
@@ -98,8 +106,9 @@ def release(world: int) -> list[str]:
     """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
     addresses; its seeds in the forms a sentence would print them, and the kit's values on its
     runs (as repr and as the feedback formats numbers; values that are themselves one of the
-    public THRESHOLDS are left out). A mistake's own value on a hidden run (the peak over every
-    window, say) is the learner's, and may show."""
+    public THRESHOLDS are left out), and the thresholds its THRESHOLDS holds for one call. A
+    mistake's own value on a hidden run (the peak over every window, say) is the learner's, and
+    may show."""
     with judged_in(world):
         links, seeds = injection_world(), threshold_world()
     urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
@@ -118,6 +127,7 @@ def release(world: int) -> list[str]:
     values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
     values += [trip_rate(*case) for case in seeds.trip_cases]
     values += [judged_peak(*case) for case in seeds.watch]
+    values += [*seeds.listed[1], trip_rate(*seeds.short)]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
     return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
 

@@ -776,3 +776,74 @@ RUNS_KEPT_BY_SEED = _SOLUTION_TTL.replace(
 assert "_RUNS[seed] = " in RUNS_KEPT_BY_SEED and "_RUNS = {}" in RUNS_KEPT_BY_SEED
 
 ANSWERS += [("runs-kept-by-seed", "choose-ttl", RUNS_KEPT_BY_SEED, 2, "measure")]
+
+# measure() simulates its own copy of the PAUSES scenario (the same numbers, typed in): right
+# until PAUSES holds another scenario (measured-trade-off: "simulate `PAUSES.with_(ttl=ttl)`",
+# "Read `PAUSES` at each call").
+OWN_SCENARIO = _SOLUTION_TTL.replace(
+    "result = simulate(PAUSES.with_(ttl=ttl), seed=seed)",
+    "result = simulate(Scenario(tasks=20, workers=3, pause_rate=0.3, pause_mean=3.0,\n"
+    "                                   crash_rate=0.1, effect_crash_rate=0.0, slow_rate=0.0,\n"
+    "                                   duplicate_rate=0.0, cancel_rate=0.0, effects='none',\n"
+    "                                   ttl=ttl), seed=seed)",
+)
+assert OWN_SCENARIO.count("PAUSES.with_") == 1  # the hint's comment alone
+# The next claim found by a later time, not by its place in the history: a claim at the
+# crash's own time is skipped (measured-trade-off: "the **next** successful claim ... in the
+# order the history lists them").
+_NEXT_IN_HISTORY = (
+    "        for later in events[i + 1:]:\n"
+    '            if later.op == "claim" and later.type == "ok" and later.task == e.task:\n'
+)
+assert _NEXT_IN_HISTORY in _SOLUTION_TTL
+RECOVERY_LATER_TIME = _SOLUTION_TTL.replace(
+    _NEXT_IN_HISTORY,
+    "        for later in events:\n"
+    '            if later.time > e.time and later.op == "claim" and later.type == "ok"'
+    " and later.task == e.task:\n",
+)
+# ... or by a time no earlier than the crash's: a claim listed before the crash at its time
+# is taken for the next one.
+RECOVERY_NO_EARLIER = RECOVERY_LATER_TIME.replace("later.time > e.time", "later.time >= e.time")
+# Correct: PAUSES read at the call through dataclasses.replace, and the next claim found by
+# its position (bisect over each task's claim positions).
+REPLACE_AND_BISECT = _ttl(
+    recovery="""
+import bisect
+import dataclasses
+
+
+def recovery_times(history):
+    events = list(history)
+    claims = {}
+    for j, x in enumerate(events):
+        if x.op == "claim" and x.type == "ok":
+            claims.setdefault(x.task, []).append(j)
+    times = []
+    for i, e in enumerate(events):
+        if e.op != "crash" or e.task is None:
+            continue
+        positions = claims.get(e.task, [])
+        k = bisect.bisect_right(positions, i)
+        if k < len(positions):
+            times.append(events[positions[k]].time - e.time)
+    return times
+""",
+    measure=_SOLUTION_MEASURE.replace(
+        "PAUSES.with_(ttl=ttl)", "dataclasses.replace(PAUSES, ttl=ttl)"
+    ),
+)
+# The events walked sorted by their times, not in the order the history lists them
+# (newer-epoch: "Walk the events in the order the history lists them").
+SORTED_BY_TIME = _SOLUTION_STALE.replace(
+    "    for e in history:\n", "    for e in sorted(history, key=lambda e: e.time):\n"
+)
+assert SORTED_BY_TIME != _SOLUTION_STALE
+
+ANSWERS += [
+    ("own-scenario", "choose-ttl", OWN_SCENARIO, 3, "read PAUSES at each call"),
+    ("recovery-later-time", "choose-ttl", RECOVERY_LATER_TIME, 3, "share a time"),
+    ("recovery-no-earlier", "choose-ttl", RECOVERY_NO_EARLIER, 3, "share a time"),
+    ("replace-and-bisect", "choose-ttl", REPLACE_AND_BISECT, 6, "all"),
+    ("sorted-by-time", "stale-commits", SORTED_BY_TIME, 3, "times go back"),
+]

@@ -10,6 +10,7 @@ each loses the points of the "must" it breaks.
 
 from __future__ import annotations
 
+from simlab.grading.checks.release import THRESHOLDS
 from tests.submissions.cases import answer_source
 
 # --- injection-rule -------------------------------------------------------------------------
@@ -686,3 +687,40 @@ _SOLUTION_INJECTION = answer_source("solutions", "05_release_regression.ipynb", 
 DOMAIN_TYPED_IN = _SOLUTION_INJECTION.replace("for d in OUR_DOMAINS", 'for d in ("example.com",)')
 assert DOMAIN_TYPED_IN != _SOLUTION_INJECTION
 ANSWERS += [("domain-typed-in", "injection-rule", DOMAIN_TYPED_IN, 2, "read OUR_DOMAINS")]
+
+# The canary's duration typed in (the notebook's 1200) instead of read from WATCH_ONLY
+# (trip-rate: 'duration=WATCH_ONLY["duration"]', "Read `WATCH_ONLY` at each call here too").
+_SOLUTION_THRESHOLD = answer_source("solutions", "05_release_regression.ipynb", "choose-threshold")
+DURATION_TYPED_IN = _SOLUTION_THRESHOLD.replace(
+    'duration=WATCH_ONLY["duration"],', "duration=1200.0,"
+)
+assert DURATION_TYPED_IN != _SOLUTION_THRESHOLD
+# The peak rounded up to a multiple of 0.005 rather than a threshold picked from THRESHOLDS
+# (above-the-peak: "the smallest threshold of `THRESHOLDS`", "Read `THRESHOLDS` at each call").
+GRID_THRESHOLD = _SOLUTION_THRESHOLD.replace(
+    "    return min(t for t in THRESHOLDS if t >= peak)",
+    "    import math\n    return math.ceil(peak * 200) / 200",
+)
+assert GRID_THRESHOLD != _SOLUTION_THRESHOLD
+# The notebook's thresholds typed in: right until THRESHOLDS holds others.
+THRESHOLDS_TYPED_IN = _SOLUTION_THRESHOLD.replace(
+    "for t in THRESHOLDS if", f"for t in {THRESHOLDS!r} if"
+)
+assert THRESHOLDS_TYPED_IN != _SOLUTION_THRESHOLD
+# Correct: the first threshold at or above the peak in THRESHOLDS' own order (the notebook's
+# list is sorted, and so is every list a world gives), and the duration read into a name first.
+FIRST_LISTED = _SOLUTION_THRESHOLD.replace(
+    "    return min(t for t in THRESHOLDS if t >= peak)",
+    "    return next(t for t in THRESHOLDS if t >= peak)",
+).replace(
+    '        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],',
+    '        duration = WATCH_ONLY.get("duration")\n'
+    "        config = CanaryConfig(candidate=candidate, duration=duration,",
+)
+assert FIRST_LISTED.count("WATCH_ONLY.get") == 1 and "next(t for t" in FIRST_LISTED
+ANSWERS += [
+    ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "its own duration"),
+    ("grid-threshold", "choose-threshold", GRID_THRESHOLD, 3, "other thresholds"),
+    ("thresholds-typed-in", "choose-threshold", THRESHOLDS_TYPED_IN, 3, "read THRESHOLDS"),
+    ("first-listed", "choose-threshold", FIRST_LISTED, 6, "all"),
+]

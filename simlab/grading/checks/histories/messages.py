@@ -43,6 +43,10 @@ EN = {
         "with a save of an older epoch whose outcome is unknown (type info): found {found} stale "
         "commit(s), but only a save with type ok was accepted"
     ),
+    "clock_order": (
+        "on a history whose times go back (a save stamped before a newer claim but listed after "
+        "it): found {found} stale commit(s); walk the events in the order the history lists them"
+    ),
     "unfenced_more": (
         "on a recorded unfenced run: found {found} stale commit(s), more than the kit's rule finds"
     ),
@@ -93,6 +97,10 @@ EN = {
     "history_recorded": "on a recorded run",
     "history_names": "on a history whose tasks' names hold one another's",
     "history_left_out": "a task crashed twice, claimed again only after the first crash",
+    "history_shared_times": (
+        "on a history where a crash and the next claim of its task share a time (the order of "
+        "the history decides)"
+    ),
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "measure_more": (
         "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
@@ -108,6 +116,14 @@ EN = {
     ),
     "measure_not_number": (
         "measure() with a hidden ttl and hidden seeds gave {key} = {got}, not a number: {meaning}"
+    ),
+    "measure_usual_pauses": (
+        "measure() with a hidden ttl and a hidden seed, PAUSES holding another scenario for that "
+        "call, gave the {key} of the usual PAUSES: read PAUSES at each call"
+    ),
+    "measure_own_pauses": (
+        "measure() with a hidden ttl and a hidden seed, PAUSES holding another scenario for that "
+        "call, gave {key} = {got}, not what PAUSES.with_(ttl=ttl) gives"
     ),
     "meaning_duplicate_work": "duplicate_work is result.stale_rejected averaged over the seeds",
     "meaning_waiting": (
@@ -161,6 +177,10 @@ ZH = {
         "有一次结果未知（type info）的旧 epoch 保存时：找到 {found} 个陈旧提交，"
         "但只有 type 为 ok 的保存才被接受"
     ),
+    "clock_order": (
+        "在一段时间会倒退的历史上（一次保存的时间早于更新的领取，却排在它之后）：找到 {found} 个"
+        "陈旧提交；要按历史列出事件的顺序遍历"
+    ),
     "unfenced_more": (
         "在一次记录下来的无 fencing 运行上：找到 {found} 个陈旧提交，比工具包的规则找到的多"
     ),
@@ -203,6 +223,7 @@ ZH = {
     "history_recorded": "在一次记录下来的运行上",
     "history_names": "在一段任务名称彼此包含的历史上",
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
+    "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "measure_more": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的多：{meaning}"
@@ -216,6 +237,14 @@ ZH = {
     ),
     "measure_not_number": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，这不是一个数：{meaning}"
+    ),
+    "measure_usual_pauses": (
+        "用隐藏的 ttl 和一个隐藏的种子、且这次调用时 PAUSES 改为另一个场景调用 measure()，"
+        "得到的是平常 PAUSES 下的 {key}：每次调用时都要读取 PAUSES"
+    ),
+    "measure_own_pauses": (
+        "用隐藏的 ttl 和一个隐藏的种子、且这次调用时 PAUSES 改为另一个场景调用 measure()，"
+        "得到 {key} = {got}，不是 PAUSES.with_(ttl=ttl) 给出的值"
     ),
     "meaning_duplicate_work": "duplicate_work 是 result.stale_rejected 在各种子上的平均值",
     "meaning_waiting": "waiting 是每次运行的 recovery_times(history) 之和，再对各种子取平均",

@@ -10,8 +10,11 @@ Everything the rule reads beyond the hand-written cases comes from the hidden wo
 (:func:`stale_world`): the recorded runs (scenario and seed, never the notebook's), and the
 names of the two tasks of the two-task case and of the generated histories, one a prefix of the
 other, and a history where a save of an older epoch has an unknown outcome (``info``, which the
-simulator never records: the text counts only ``type == "ok"``). A count typed in from a run, a
-rule that tells tasks apart by prefix or one that takes ``info`` for ``ok`` is wrong there.
+simulator never records: the text counts only ``type == "ok"``), and a history whose times go
+back (a stale save stamped before the newer claim it is listed after: the text walks the
+events in the order the history lists them). A count typed in from a run, a rule that tells
+tasks apart by prefix, one that takes ``info`` for ``ok`` or one that sorts the events by time
+is wrong there.
 """
 
 from __future__ import annotations
@@ -62,13 +65,17 @@ class StaleWorld:
     digit more (so a rule that matches tasks by prefix mixes them); ``unknown``: a hand-written
     history (rows of :func:`events_of`) where, after a takeover, the old epoch's save has an
     unknown outcome (``info``: not an accepted save), with or without (drawn) an accepted stale
-    save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many).
+    save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many);
+    ``clocks``: a hand-written history whose times go back: an accepted save of the old epoch
+    listed after the takeover's claim but stamped before it (workers, times and step drawn), a
+    stale commit that a rule walking the events sorted by time misses.
     """
 
     unfenced: tuple[tuple[Scenario, int], ...]
     fenced: tuple[Scenario, int]
     tasks: tuple[str, str]
     unknown: tuple[tuple, ...] = ()
+    clocks: tuple[tuple, ...] = ()
 
 
 #: How many draws :func:`stale_world` may make before it gives up (it never needs many).
@@ -92,7 +99,8 @@ def _stale_world(seed: int) -> StaleWorld:
         fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
         refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
         if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
-            return StaleWorld(runs, fenced, tasks, _unknown(source, tasks[0]))
+            unknown = _unknown(source, tasks[0])
+            return StaleWorld(runs, fenced, tasks, unknown, _clocks(source, tasks[0]))
     raise RuntimeError("no hidden world for stale-commits held what it must")
 
 
@@ -112,6 +120,21 @@ def _unknown(source: Any, task: str) -> tuple[tuple, ...]:
     if source.random() < 0.5:
         rows.append((times[4] + 1.0, "ok", old, "save", task, 1, step + 1))
     return tuple(rows)
+
+
+def _clocks(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history whose times go back: after a takeover, the old epoch's accepted
+    save is listed after the new claim but stamped before it (workers, times, step drawn)."""
+    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
+    start = round(source.uniform(0.0, 10.0), 3)
+    saved = round(start + source.uniform(0.5, 5.0), 3)
+    claimed = round(saved + source.uniform(0.5, 5.0), 3)
+    step = source.randint(1, 4)
+    return (
+        (start, "ok", old, "claim", task, 1, step - 1),
+        (claimed, "ok", new, "claim", task, 2, step - 1),
+        (saved, "ok", old, "save", task, 1, step),
+    )
 
 
 def _scenario(source: Any) -> Scenario:
@@ -157,6 +180,7 @@ def stale_commits(s: Student, t: Tally) -> None:
     t.part(functools.partial(_recorded_unfenced_histories, rule, world))
     t.part(functools.partial(_recorded_fenced_history, rule, world))
     t.part(functools.partial(_unknown_outcome, rule, world))
+    t.part(functools.partial(_clock_order, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -216,7 +240,8 @@ STALE_RUBRIC = (
         text=(
             '**Write the checker rule "no stale commit accepted"** and run it on recorded '
             "histories.",
-            "Walk the events in order and remember, per task, the highest epoch granted so far.",
+            "Walk the events in the order the history lists them (not sorted by time: their times "
+            "may go back) and remember, per task, the highest epoch granted so far.",
             'Two kinds of events grant an epoch: a successful claim (`op == "claim"`, '
             '`type == "ok"`) and a successful cancel (`op == "cancel"`, `type == "ok"`: a '
             "cancel bumps the epoch too).",
@@ -229,7 +254,9 @@ STALE_RUBRIC = (
             "workers, pause rate) and seed drawn besides the notebook's, the unfenced ones "
             "with different counts of stale commits; a history where a save of the older epoch "
             "after a takeover has an unknown outcome (type info), its workers and times drawn, "
-            "followed or not (drawn) by an accepted stale save; and the two tasks of the "
+            "followed or not (drawn) by an accepted stale save; a history whose times go back "
+            "(the old epoch's save listed after the newer claim, stamped before it); and the "
+            "two tasks of the "
             "two-task case and of the generated histories named so that one name is a prefix "
             "of the other."
         ),
@@ -401,6 +428,14 @@ def _unknown_outcome(rule: Any, world: StaleWorld) -> None:
     history = events_of(*world.unknown)
     found = _count(rule, history)
     require(found == len(reference_stale_commits(history)), say("unknown_outcome", found=found))
+
+
+def _clock_order(rule: Any, world: StaleWorld) -> None:
+    """Times that go back do not reorder the history: the rule finds what the kit's finds,
+    walking the events in the order listed."""
+    history = events_of(*world.clocks)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("clock_order", found=found))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:

@@ -15,6 +15,7 @@ world's seeds and ttls, or the numbers of its tables.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -32,7 +33,7 @@ from simlab.grading.checks.histories.ttl_reference import (
 from simlab.grading.checks.histories.ttl_world import KEYS, TtlWorld, ttl_world
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
-from simlab.grading.questions import Criterion, Tally, require
+from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, close_to, kind_of, shown_number
 from simlab.sim.simulation import simulate
 
@@ -66,8 +67,10 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _recovery_on_a_small_history(recover))
     t.part(lambda: _recovery_on_a_recorded_run(recover, world))
     t.part(lambda: _recovery_on_named_tasks(recover, claimed=True))
+    t.part(lambda: _recovery_on_shared_times(recover))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
+    t.part(lambda: _measure_reads_pauses(s, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
     t.part(lambda: _chooses_between_close_costs(choose, world))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
@@ -104,6 +107,8 @@ TTL_RUBRIC = (
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
             "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
+            "the next claim found by its time, not by its place in the history",
+            "a scenario of its own (a copy of PAUSES' numbers) simulated in place of PAUSES",
         ),
         properties=(
             "On generated histories of crashes, claims, refused claims and restarts (every "
@@ -114,11 +119,13 @@ TTL_RUBRIC = (
         text=(
             "* `recovery_times(history)`: a list holding, for every `crash` event that has a "
             'task (`op == "crash"`, `e.task is not None`), the time from the crash to the '
-            "**next** successful claim of that task (`claim`, `ok`), in the order of the "
-            "crashes;",
+            "**next** successful claim of that task (`claim`, `ok`) in the order the history "
+            "lists them (a claim listed after the crash at the same time is the next one), in "
+            "the order of the crashes;",
             "* `measure(ttl, seeds)`: simulate `PAUSES.with_(ttl=ttl)` once per seed and return "
             '`{"duplicate_work": ..., "waiting": ...}`: the mean over the seeds of the refused '
             "saves per run, and of the total recovery time per run.",
+            "Read `PAUSES` at each call: the grader also calls it with other scenarios there.",
             "(count the refused saves: `result.stale_rejected`)",
             "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
             "cost `duplicate_work * step_cost + waiting * wait_cost`",
@@ -132,7 +139,10 @@ TTL_RUBRIC = (
             "ttls are three different ones, and a table whose two cheapest costs differ by "
             "thousandths; measure() is given one ttl twice, with other seeds, and the second "
             "call's seeds again with the first ttl (so runs kept by seed alone answer the "
-            "second call's numbers)."
+            "second call's numbers); for one more call, PAUSES holds another scenario (pauses, "
+            "crashes and tasks drawn); and a history where a crash and its task's next claim "
+            "share a time, the claim's worker crashing at that time again (task, workers and "
+            "times drawn)."
         ),
     ),
     Criterion(
@@ -257,6 +267,32 @@ def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
     _hidden_times_match(recover, named_history(claimed=claimed), say("history_names"))
 
 
+def shared_times_history() -> list[Event]:
+    """A history of the current world (task, workers and times drawn) where a task's crash and
+    its next claim share a time, the claim listed after the crash, and that claim's worker
+    crashes at the same time again, its claim listed before its crash: the next claim is the
+    next one in the history, which neither "a later time" nor "a time no earlier" finds."""
+    source = rng("histories/choose-ttl-shared-times")
+    task = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
+    first, second, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    start = round(source.uniform(1.0, 40.0), 1)
+    shared = round(start + source.uniform(1.0, 20.0), 1)
+    last = round(shared + source.uniform(1.0, 20.0), 1)
+    return events_of(
+        (start, "ok", first, "claim", task, 1, 0),
+        (shared, "info", first, "crash", task, 1, 0),
+        (shared, "ok", second, "claim", task, 2, 0),
+        (shared, "info", second, "crash", task, 2, 0),
+        (last, "ok", third, "claim", task, 3, 0),
+    )
+
+
+def _recovery_on_shared_times(recover: Any) -> None:
+    """The student's times on :func:`shared_times_history`; a failure says how many times the
+    answer gave, never the times (they are the world's)."""
+    _hidden_times_match(recover, shared_times_history(), say("history_shared_times"))
+
+
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
     _times_match(
         recover,
@@ -280,6 +316,25 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
         got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_measures)
         wrong = measure_wrong(key, got, truth[key], len(seeds), shown)
         require(close_to(got, truth[key], 1e-9), wrong)
+
+
+def _measure_reads_pauses(s: Student, world: TtlWorld) -> None:
+    """``measure`` with the notebook's ``PAUSES`` holding the world's scenario for that call
+    (made in the sandbox and handed over by its handle: a scenario is no data the wire
+    carries); feedback shows the learner's number only when no hidden value is near it."""
+    scenario, ttl, seeds = world.pauses
+    pauses = s.kit("scenario", dataclasses.asdict(scenario))
+    answer = s.kit("with-names", "measure", {"PAUSES": pauses.handle}).call(ttl, list(seeds))
+    require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
+    truth, usual = measure(ttl, seeds, scenario), measure(ttl, seeds)
+    for key in KEYS:
+        got = answer.get(key)
+        if close_to(got, truth[key], 1e-9):
+            continue
+        if close_to(got, usual[key], 1e-9):
+            raise Fail(say("measure_usual_pauses", key=key))
+        shown = shown_number(got, world.hidden_measures)
+        raise Fail(say("measure_own_pauses", key=key, got=shown))
 
 
 def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:

@@ -54,9 +54,10 @@ def recovery_times(history: Any) -> list[float]:
     return times
 
 
-def measure(ttl: float, seeds: Any) -> dict[str, float]:
-    """Mean refused saves and mean total recovery time per run of :data:`PAUSES`."""
-    runs = [run_of(float(ttl), int(seed)) for seed in seeds]
+def measure(ttl: float, seeds: Any, pauses: Scenario = PAUSES) -> dict[str, float]:
+    """Mean refused saves and mean total recovery time per run of ``pauses`` (the notebook's
+    :data:`PAUSES`, or the scenario a world gives it) at ``ttl``."""
+    runs = [run_of(float(ttl), int(seed), pauses) for seed in seeds]
     return {
         "duplicate_work": sum(run.refused for run in runs) / len(runs),
         "waiting": sum(run.waiting for run in runs) / len(runs),
@@ -65,7 +66,7 @@ def measure(ttl: float, seeds: Any) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class PausesRun:
-    """What one run of :data:`PAUSES` measures: the refused saves (``stale_rejected``), the
+    """What one run of a ``PAUSES`` scenario measures: the refused saves (``stale_rejected``), the
     total recovery time, and the workers' wasted steps (refused saves and crashes)."""
 
     refused: int
@@ -74,11 +75,11 @@ class PausesRun:
 
 
 @functools.lru_cache(maxsize=256)
-def run_of(ttl: float, seed: int) -> PausesRun:
-    """One run of :data:`PAUSES` at ``ttl`` and ``seed``, as :func:`measure` and the hidden
-    world read it."""
+def run_of(ttl: float, seed: int, pauses: Scenario = PAUSES) -> PausesRun:
+    """One run of ``pauses`` (by default :data:`PAUSES`) at ``ttl`` and ``seed``, as
+    :func:`measure` and the hidden world read it."""
     # Kept: the world's draws and the check measure the same runs, and a run is the costly part.
-    result = simulate(PAUSES.with_(ttl=ttl), seed=seed)
+    result = simulate(pauses.with_(ttl=ttl), seed=seed)
     return PausesRun(
         result.stale_rejected,
         sum(recovery_times(result.history)),

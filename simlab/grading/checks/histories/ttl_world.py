@@ -1,9 +1,10 @@
 """The hidden world of question ``choose-ttl`` (:mod:`~simlab.grading.checks.histories.ttl`):
 the ttls and seeds ``measure`` is given, the recorded run ``recovery_times`` reads, and the cost
-tables ``choose_ttl`` weighs, drawn from :func:`~simlab.grading.checks.hidden_world.rng` so that
-numbers typed in from the notebook's table, an argument ignored (the ttl, the seeds, the costs),
-results kept by ttl alone, a count read from another source than the ledger's refused saves, or
-costs rounded before they are compared give a wrong answer there.
+tables ``choose_ttl`` weighs, and the scenario the notebook's ``PAUSES`` holds for one call of
+``measure``, drawn from :func:`~simlab.grading.checks.hidden_world.rng` so that numbers typed in
+from the notebook's table, an argument ignored (the ttl, the seeds, the costs), results kept by
+ttl alone, a count read from another source than the ledger's refused saves, a scenario of its
+own in place of ``PAUSES``, or costs rounded before they are compared give a wrong answer there.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from simlab.grading.checks.histories.ttl_reference import (
     run_of,
 )
 from simlab.grading.student import close_to
+from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
 __all__ = ["KEYS", "TtlWorld", "ttl_world"]
@@ -54,6 +56,10 @@ class TtlWorld:
     ttls tie for the lowest cost, the larger one first in the table. ``close``: ``(table,
     step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
     the same rounded to two decimals), the cheaper one the larger ttl, listed after the other.
+    ``pauses``: ``(scenario, ttl, seeds)`` for one ``measure`` call with the notebook's
+    ``PAUSES`` holding ``scenario`` (pauses, crashes and tasks drawn), at the first call's ttl
+    and first seed (a run the world has made already), where both keys differ from what
+    :data:`PAUSES` gives there.
     """
 
     measured: tuple[tuple[float, tuple[int, ...]], ...]
@@ -62,6 +68,7 @@ class TtlWorld:
     costs: tuple[tuple[int, int], ...]
     tie: tuple[dict[float, dict[str, float]], int, int]
     close: tuple[dict[float, dict[str, float]], int, int]
+    pauses: tuple[Scenario, float, tuple[int, ...]] = (PAUSES, 0.0, ())
 
     @property
     def hidden_runs(self) -> frozenset[float]:
@@ -76,6 +83,7 @@ class TtlWorld:
         seeds and ttls, and the kit's values on every call (an answer that returns one call's
         values for another would show a hidden value)."""
         values = {v for ttl, seeds in self.measured for v in measure(ttl, seeds).values()}
+        values |= set(measure(*self.pauses[1:], self.pauses[0]).values())
         return self.hidden_runs | values
 
     @property
@@ -97,7 +105,12 @@ def _ttl_world(seed: int) -> TtlWorld:
     source = rng("histories/choose-ttl")
     measured = _measured(source)
     return TtlWorld(
-        measured, _recorded(source), *_table(source), _tie(source), _close(source, measured)
+        measured,
+        _recorded(source),
+        *_table(source),
+        _tie(source),
+        _close(source, measured),
+        _pauses(source, measured),
     )
 
 
@@ -155,6 +168,26 @@ def _seeds_matter(
     key of the result?"""
     one, other = measure(*first), measure(*again)
     return all(not close_to(one[key], other[key], 1e-9) for key in KEYS)
+
+
+def _pauses(
+    source: Any, measured: tuple[tuple[float, tuple[int, ...]], ...]
+) -> tuple[Scenario, float, tuple[int, ...]]:
+    """A scenario for ``PAUSES`` (pause rate and mean, crash rate and tasks drawn) at the first
+    call's ttl and first seed, whose numbers differ from :data:`PAUSES`' in both keys."""
+    ttl, seeds = measured[0][0], measured[0][1][:1]
+    usual = measure(ttl, seeds)
+    for _ in range(_DRAWS):
+        scenario = PAUSES.with_(
+            pause_rate=source.choice((0.1, 0.2, 0.4, 0.5)),
+            pause_mean=source.choice((1.5, 2.0, 4.0, 5.0)),
+            crash_rate=source.choice((0.05, 0.15, 0.2, 0.3)),
+            tasks=source.randint(8, 16),
+        )
+        got = measure(ttl, seeds, scenario)
+        if all(not close_to(got[key], usual[key], 1e-9) for key in KEYS):
+            return scenario, ttl, seeds
+    raise RuntimeError("no hidden world for PAUSES held what it must")
 
 
 def _recorded(source: Any) -> tuple[float, int]:

@@ -112,9 +112,25 @@ EN = {
         "choose_threshold() on another hidden seed gave {got}, not the smallest of THRESHOLDS at "
         "or above (>=) the highest noise_peak('A', seed) over the seeds given"
     ),
+    "threshold_own_list": (
+        "choose_threshold() on a hidden seed, THRESHOLDS holding other thresholds, gave {got}, "
+        "not the smallest of them at or above (>=) the highest noise_peak('A', seed)"
+    ),
+    "threshold_usual_list": (
+        "choose_threshold() on a hidden seed, THRESHOLDS holding other thresholds, gave the "
+        "threshold of the usual THRESHOLDS: read THRESHOLDS at each call"
+    ),
     "rate": (
         "trip_rate({candidate}, {threshold}, hidden seeds) gave {got}, not the share of the seeds "
         "on which the breaker tripped"
+    ),
+    "rate_own_watch": (
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
+        "gave {got}, not the share of the seeds on which a canary of that duration tripped"
+    ),
+    "rate_usual_watch": (
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
+        "gave the share of the usual duration: read WATCH_ONLY at each call"
     ),
 }
 
@@ -208,8 +224,24 @@ ZH = {
         "在另一个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"
         "大于等于（>=）给定种子上最高 noise_peak('A', seed) 的最小阈值"
     ),
+    "threshold_own_list": (
+        "在一个隐藏的种子上、THRESHOLDS 改为另一组阈值时，choose_threshold() 得到 {got}，"
+        "不是其中大于等于（>=）最高 noise_peak('A', seed) 的最小阈值"
+    ),
+    "threshold_usual_list": (
+        "在一个隐藏的种子上、THRESHOLDS 改为另一组阈值时，choose_threshold() 得到的是平常 "
+        "THRESHOLDS 中的阈值：每次调用时都要读取 THRESHOLDS"
+    ),
     "rate": (
         "trip_rate（{candidate}，{threshold}，"
         "隐藏的种子） 得到 {got}，不是熔断器熔断的种子所占的比例"
+    ),
+    "rate_own_watch": (
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到 "
+        "{got}，不是该时长的金丝雀熔断的种子所占的比例"
+    ),
+    "rate_usual_watch": (
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到的"
+        "是平常时长下的比例：每次调用时都要读取 WATCH_ONLY"
     ),
 }

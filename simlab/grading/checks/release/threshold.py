@@ -1,6 +1,6 @@
 """Question ``choose-threshold``: ``noise_peak``, ``choose_threshold`` and ``trip_rate`` against
-the reference computed here, on seeds drawn in the hidden world the submission is judged in
-(:func:`threshold_world`).
+the reference (:mod:`~simlab.grading.checks.release.threshold_reference`), on seeds drawn in the
+hidden world the submission is judged in (:mod:`~simlab.grading.checks.release.threshold_world`).
 
 The core idea is a threshold just above the noise: the smallest of :data:`THRESHOLDS` at or above
 the highest error rate a healthy canary (A/A) reached on every seed given. Each world's seeds are
@@ -14,26 +14,52 @@ windows of fewer than ``min_requests`` requests of the core's seed lists never r
 Two more calls of ``noise_peak`` run with the notebook's ``WATCH_ONLY`` setting ``min_requests`` too
 (for that call only): the text has the breaker judge windows of ``run.config.min_requests``
 requests, so 40 typed in, or every window when none can be judged, gives another peak there.
+In the same way one call of ``choose_threshold`` runs with ``THRESHOLDS`` holding other
+thresholds (none of the notebook's, none a multiple of 0.005), and one call of ``trip_rate``
+with ``WATCH_ONLY`` setting a shorter ``duration``: a list or a duration typed in, or a peak
+rounded up to a grid, gives another answer there.
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
-answer cannot echo a hidden input back), never a seed or the reference's values. The reference
-values are cached, so a class of notebooks pays for each run once.
+answer cannot echo a hidden input back), never a seed or the reference's values.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.release.messages import say
+from simlab.grading.checks.release.threshold_reference import (
+    NOTEBOOK_SEEDS,
+    NOTEBOOK_THRESHOLD,
+    THRESHOLDS,
+    WATCH_ONLY,
+    choose_threshold,
+    judged_peak,
+    noise_peak,
+    peaks,
+    trip_rate,
+    trip_times,
+    trips,
+    windows,
+)
+from simlab.grading.checks.release.threshold_world import (
+    DURATIONS,
+    EQUAL_SEEDS,
+    HEALTHY_SEEDS,
+    HEALTHY_TRIPS,
+    HIDDEN_SEEDS,
+    HIGH_SEEDS,
+    LEASTS,
+    LISTED,
+    LOW_SEEDS,
+    WORSE_SEEDS,
+    WORSE_TRIPS,
+    ThresholdWorld,
+    threshold_world,
+)
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, asked_once, close_to, shown_number
-from simlab.rollout.canary import CanaryConfig
-from simlab.sim.canary import run_canary
 
 __all__ = [
     "THRESHOLDS",
@@ -52,6 +78,8 @@ __all__ = [
     "ThresholdWorld",
     "threshold_world",
     "LEASTS",
+    "LISTED",
+    "DURATIONS",
     "windows",
     "judged_peak",
     "peaks",
@@ -59,271 +87,9 @@ __all__ = [
     "choose_threshold",
     "trip_rate",
     "trips",
+    "trip_times",
     "choose_threshold_check",
 ]
-
-#: The notebook's constants: the thresholds to choose from, and a canary whose breaker records
-#: every window and never acts.
-THRESHOLDS = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1)
-WATCH_ONLY = {"duration": 1200.0, "max_error_rate": 1.0, "max_cost": 1e9}
-#: The seeds the notebook's check cell runs (the threshold is chosen on the first three), and
-#: the threshold they give: a world never asks for these, and its answers are never these.
-NOTEBOOK_SEEDS = (1, 2, 3, 4, 5, 6, 7)
-NOTEBOOK_THRESHOLD = 0.03
-
-
-# --------------------------------------------------------------------------- the reference ---
-
-
-@lru_cache(maxsize=8192)
-def windows(candidate: str, seed: int) -> tuple[tuple[int, float], ...]:
-    """``(requests, error_rate)`` of every window a watch-only canary recorded. Its breaker
-    never acts, so they are the same whatever its ``min_requests``: that only decides which of
-    them the breaker could judge."""
-    run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
-    return tuple((s.requests, s.error_rate) for s in run.samples)
-
-
-def judged_peak(candidate: str, seed: int, least: int) -> float:
-    """The highest error rate of a watch-only canary whose ``min_requests`` is ``least``,
-    among the windows its breaker could judge (0.0 if none)."""
-    return max((rate for n, rate in windows(candidate, seed) if n >= least), default=0.0)
-
-
-def peaks(candidate: str, seed: int) -> dict[str, float]:
-    """The highest window error rate of a watch-only canary: over the windows the breaker could
-    judge (``judged``, the reference), over those of more than ``min_requests`` requests
-    (``strict``) and over every window (``every``)."""
-    least = CanaryConfig().min_requests
-    return {
-        "judged": judged_peak(candidate, seed, least),
-        "strict": judged_peak(candidate, seed, least + 1),
-        "every": max((rate for _, rate in windows(candidate, seed)), default=0.0),
-    }
-
-
-def noise_peak(candidate: str, seed: int) -> float:
-    """The highest error rate among the windows the breaker could judge (0.0 if none)."""
-    return peaks(candidate, seed)["judged"]
-
-
-def _at_least(peak: float) -> float:
-    """The smallest of :data:`THRESHOLDS` at or above ``peak`` (1.0 above them all)."""
-    return min((t for t in THRESHOLDS if t >= peak), default=1.0)
-
-
-def choose_threshold(seeds: Any) -> float:
-    """The smallest of :data:`THRESHOLDS` at or above the highest A/A peak over ``seeds``."""
-    return _at_least(max(noise_peak("A", seed) for seed in seeds))
-
-
-@lru_cache(maxsize=8192)
-def trips(candidate: str, threshold: float, seed: int) -> int:
-    """How many times the breaker at ``threshold`` trips on a canary of ``candidate``."""
-    config = CanaryConfig(
-        candidate=candidate, duration=WATCH_ONLY["duration"], max_error_rate=threshold
-    )
-    return len(run_canary(config, seed=seed).trips)
-
-
-def trip_rate(candidate: str, threshold: float, seeds: Any) -> float:
-    """The share of ``seeds`` on which the breaker at ``threshold`` trips at least once."""
-    seeds = list(seeds)
-    return sum(trips(candidate, threshold, s) > 0 for s in seeds) / len(seeds)
-
-
-# --------------------------------------------------------------------------- the world ------
-
-# Seeds of each kind a world needs, found ahead by trying seeds far from the notebook's (some
-# kinds come once in hundreds of runs, too rare to look for while grading); the tests check
-# each seed is of its kind. A world draws its cases from these, so the seeds, candidates and
-# thresholds it asks for are never the notebook's and no answer can foresee them.
-
-#: Healthy (A) runs whose small windows reach above the judged peak, and windows of exactly
-#: ``min_requests`` requests matter; no peak of theirs is one the notebook's seeds give.
-HEALTHY_SEEDS = (
-    182702,
-    390294,
-    394900,
-    125452,
-    52621,
-    670725,
-    967032,
-    33117,
-    117165,
-    636235,
-    143724,
-    580573,
-)
-#: (B or C, seed): the same for a worse candidate, whose judged peak is not A's on that seed.
-WORSE_SEEDS = (
-    ("B", 204699),
-    ("B", 465303),
-    ("B", 765931),
-    ("B", 616913),
-    ("B", 795727),
-    ("B", 428571),
-    ("C", 34959),
-    ("C", 853128),
-    ("C", 687600),
-    ("C", 897923),
-    ("C", 361987),
-    ("C", 348269),
-)
-#: Healthy runs with no small window above the peak, whose peak lies less than 0.0005 above
-#: 0.01 or 0.02 (so a peak rounded to two or three decimals lands on the threshold below it):
-#: nearer the threshold below than the one above, which is neither the notebook's 0.03 nor the
-#: largest.
-HIGH_SEEDS = (
-    826496,
-    317535,
-    353245,
-    842417,
-    380113,
-    460157,
-    491993,
-    381379,
-    123527,
-    430776,
-    669986,
-    212443,
-)
-#: Healthy runs with no small window above the peak, whose peak is low (at most 0.0085).
-LOW_SEEDS = (
-    879216,
-    421345,
-    105174,
-    581663,
-    208726,
-    128900,
-    823562,
-    838920,
-    76897,
-    794791,
-    785708,
-    591026,
-)
-#: Healthy runs whose judged peak is exactly a threshold (not 0.03): no window reaches above
-#: it, and the windows of more than ``min_requests`` requests give the same threshold.
-EQUAL_SEEDS = (417912, 419526, 194289, 749884, 849650, 332970, 118193, 5788)
-#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips):
-#: the share (one half) is not the one at the notebook's threshold, for candidate A, or on the
-#: notebook's seeds.
-WORSE_TRIPS = (
-    ("B", 0.09, 542333, 972825),
-    ("B", 0.09, 953174, 559026),
-    ("B", 0.1, 544551, 749480),
-    ("B", 0.1, 371818, 931610),
-    ("C", 0.045, 684167, 661756),
-    ("C", 0.045, 205352, 350702),
-    ("C", 0.05, 129692, 649572),
-    ("C", 0.05, 988731, 54896),
-    ("C", 0.06, 966809, 777433),
-    ("C", 0.06, 834304, 546829),
-)
-#: (a threshold below 0.03, a seed): the healthy canary trips at that threshold, not at 0.03.
-HEALTHY_TRIPS = (
-    (0.01, 678217),
-    (0.01, 993879),
-    (0.01, 244277),
-    (0.01, 69981),
-    (0.01, 402284),
-    (0.01, 46457),
-    (0.01, 805540),
-    (0.01, 394774),
-)
-
-#: What a world's WATCH_ONLY may set ``min_requests`` to (the notebook's is the default, 40)
-#: for a healthy seed's run: one whose judged peak is not the default's.
-LEASTS = (20, 25, 30, 35, 45, 50, 60, 70)
-
-#: Every seed a world may ask for: feedback never shows a number near one.
-HIDDEN_SEEDS = frozenset(
-    {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS}
-    | {s for _, s in WORSE_SEEDS}
-    | {s for *_, a, b in WORSE_TRIPS for s in (a, b)}
-    | {s for _, s in HEALTHY_TRIPS}
-)
-
-
-@dataclass(frozen=True)
-class ThresholdWorld:
-    """The seeds one hidden world asks for."""
-
-    #: ("A", seed): a healthy run whose small windows (fewer than ``min_requests`` requests,
-    #: and exactly that many) reach above its judged peak.
-    healthy: tuple[str, int]
-    #: (B or C, seed): the same for a worse candidate, whose judged peak is not A's there.
-    worse: tuple[str, int]
-    #: Seeds whose highest A peak is in the middle, less than 0.0005 above a threshold; the
-    #: mean of the peaks, the first seed's and the peak rounded give a lower threshold.
-    several: tuple[int, ...]
-    #: A seed whose A peak is exactly a threshold, another than ``several``'s.
-    equal: tuple[int, ...]
-    #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one half
-    #: with a seed that trips more than once, then the healthy one's at a low threshold (1).
-    trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
-    #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
-    #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
-    #: then ``worse``'s with more than any of its windows holds (none judged: 0.0).
-    watch: tuple[tuple[str, int, int], ...] = ()
-
-    @property
-    def seeds(self) -> frozenset[int]:
-        """Every seed the world asks for (feedback never shows a number near one)."""
-        return frozenset(
-            {self.healthy[1], self.worse[1], *self.several, *self.equal}
-            | {s for *_, seeds in self.trip_cases for s in seeds}
-        )
-
-
-def threshold_world() -> ThresholdWorld:
-    """The seeds of the world being judged in (the same world, the same seeds)."""
-    return _world(current_seed())
-
-
-@lru_cache(maxsize=64)
-def _world(seed: int) -> ThresholdWorld:
-    source = rng("release/choose-threshold")
-    high = source.choice(HIGH_SEEDS)
-    right = choose_threshold([high])
-    several = next(
-        (a, high, b)
-        for a, b in _pairs(source, LOW_SEEDS)
-        if noise_peak("A", a) != noise_peak("A", b)
-        and _at_least((noise_peak("A", a) + noise_peak("A", high) + noise_peak("A", b)) / 3) < right
-    )
-    # In an order drawn, the first that fits: each seed tried costs the grader a run.
-    equal = next(
-        s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if noise_peak("A", s) != right
-    )
-    candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
-    low, healthy = source.choice(HEALTHY_TRIPS)
-    shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
-    default = peaks(*shown)["judged"]
-    least = source.choice([n for n in LEASTS if judged_peak(*shown, n) not in (default, 0.0)])
-    most = max(n for n, _ in windows(*worse))
-    return ThresholdWorld(
-        healthy=shown,
-        worse=worse,
-        several=several,
-        equal=(equal,),
-        trip_cases=(
-            (candidate, threshold, tuple(source.sample((tripping, calm), 2))),
-            ("A", low, (healthy,)),
-            # the healthy candidate at the worse one's threshold on its seeds: a share kept
-            # by seed and threshold alone (state kept between calls) answers the worse one's
-            ("A", threshold, (tripping, calm)),
-        ),
-        watch=((*shown, least), (*worse, most + source.randint(1, 40))),
-    )
-
-
-def _pairs(source: random.Random, seeds: tuple[int, ...]) -> Any:
-    """Every ordered pair of two of ``seeds``, in an order drawn from ``source``."""
-    order = source.sample(seeds, len(seeds))
-    return ((a, b) for a in order for b in order if a != b)
-
 
 # --------------------------------------------------------------------------- the check ------
 
@@ -341,6 +107,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     t.part(lambda: _peak_is_the_highest(peak, *world.healthy, hidden))
     t.part(lambda: _threshold_matches(choose, world.several, "threshold_several", hidden))
     t.part(lambda: _threshold_matches(choose, world.equal, "threshold_another", hidden))
+    t.part(lambda: _threshold_reads_the_list(s, *world.listed, hidden))
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *world.healthy, hidden))
     t.part(lambda: _peak_is_judged(peak, *world.worse, hidden))
@@ -349,6 +116,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     t.under("trip-rate")
     for case in world.trip_cases:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
+    t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
 
 
 #: The sentences of the exercise text the criteria check (as they stand in its markdown).
@@ -362,6 +130,7 @@ _CHOOSE = (
     'highest `noise_peak("A", seed)` over `seeds`: the lowest threshold that healthy canary '
     "(A/A: the candidate *is* production) never went above."
 )
+_CHOOSE_READS = "Read `THRESHOLDS` at each call: the grader also calls it with other thresholds."
 _JUDGED = (
     "Only samples with at least `run.config.min_requests` requests count: before that, the "
     "breaker cannot trip."
@@ -372,6 +141,7 @@ _RATE = (
     'duration=WATCH_ONLY["duration"], max_error_rate=threshold)`) trips at least once '
     "(`run.trips` is not empty)."
 )
+_RATE_READS = "Read `WATCH_ONLY` at each call here too."
 
 #: The rubric of ``choose-threshold``: the threshold at or above the highest healthy peak.
 THRESHOLD_RUBRIC = (
@@ -391,13 +161,17 @@ THRESHOLD_RUBRIC = (
             "the peak rounded (to two or three decimals) before choosing",
             "a threshold strictly above a peak that is exactly a threshold (> instead of >=)",
             "the notebook's seeds (1, 2, 3) in place of the seeds given",
+            "the peak rounded up to a multiple of 0.005, or a threshold of the notebook's "
+            "THRESHOLDS when THRESHOLDS holds others",
         ),
-        text=(_PEAK, _CHOOSE),
+        text=(_PEAK, _CHOOSE, _CHOOSE_READS),
         world=(
             "Drawn at grading time: the healthy seed noise_peak is asked for and the seed lists "
             "choose_threshold is given (never the notebook's), whose right threshold is neither "
             "the notebook's 0.03 nor what the mean, the first seed, the nearest or the largest "
-            "threshold, the peak rounded to two or three decimals, or > instead of >= would give."
+            "threshold, the peak rounded to two or three decimals, or > instead of >= would give; "
+            "and, for one call, a THRESHOLDS of five other thresholds (thousandths, none a "
+            "multiple of 0.005), two below the seed's peak and three above it."
         ),
     ),
     Criterion(
@@ -435,14 +209,17 @@ THRESHOLD_RUBRIC = (
             "counts trips rather than the seeds that tripped",
             "the watch-only canary, whose breaker never acts",
             "a fixed threshold, candidate or seeds instead of the ones given",
+            "the notebook's duration typed in instead of WATCH_ONLY's",
         ),
-        text=(_RATE,),
+        text=(_RATE, _RATE_READS),
         world=(
             "Drawn at grading time: a worse candidate at a threshold with two seeds (a share "
             "between 0 and 1, a seed that trips twice) and the healthy one at a low threshold "
             "(tripping), each share another than the notebook's threshold, candidate A or the "
             "notebook's seeds would give; then candidate A at the worse one's threshold on its "
-            "seeds, so a share remembered by seed and threshold alone is the worse one's."
+            "seeds, so a share remembered by seed and threshold alone is the worse one's; and "
+            "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
+            "another share."
         ),
     ),
 )
@@ -488,6 +265,43 @@ def _peak_reads_the_run(
     raise Fail(
         say("peak_own_watch", candidate=repr(candidate), got=_shown(answer, hidden | {least}))
     )
+
+
+def _threshold_reads_the_list(
+    s: Student, seeds: tuple[int, ...], thresholds: tuple[float, ...], hidden: frozenset[int]
+) -> None:
+    """``choose_threshold`` with the notebook's ``THRESHOLDS`` holding ``thresholds`` for that
+    call: the answer is the smallest of them at or above the peak (never shown: it is one of
+    the world's)."""
+    listed = s.kit("with-names", "choose_threshold", {"THRESHOLDS": thresholds})
+    answer = listed.call(list(seeds))
+    if close_to(answer, choose_threshold(seeds, thresholds)):
+        return
+    if close_to(answer, choose_threshold(seeds)):
+        raise Fail(say("threshold_usual_list"))
+    raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
+
+
+def _rate_reads_the_watch(
+    s: Student,
+    candidate: str,
+    threshold: float,
+    seeds: tuple[int, ...],
+    duration: float,
+    hidden: frozenset[int],
+) -> None:
+    """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting another ``duration`` for that
+    call: the canaries run that long."""
+    watch = {**WATCH_ONLY, "duration": duration}
+    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": watch}).call(
+        candidate, threshold, list(seeds)
+    )
+    if close_to(answer, trip_rate(candidate, threshold, seeds, duration)):
+        return
+    what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
+    if close_to(answer, trip_rate(candidate, threshold, seeds)):
+        raise Fail(say("rate_usual_watch", **what))
+    raise Fail(say("rate_own_watch", got=_shown(answer, hidden | {duration}), **what))
 
 
 def _threshold_matches(
