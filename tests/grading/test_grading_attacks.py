@@ -46,7 +46,7 @@ from nbformat.v4 import new_code_cell
 
 from simlab.grading.checks.checkpoints.migration import HIDDEN_WORDS
 from simlab.grading.checks.release.injection import FOREIGN_HOSTS
-from simlab.grading.checks.release.threshold import HIDDEN_SEEDS
+from simlab.grading.checks.release.threshold_world import HIDDEN_SEEDS
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.grading.sandbox.jail import SANDBOX_UID, require
 from simlab.grading.text import FEEDBACK_CHARS

@@ -32,7 +32,17 @@ from simlab.grading.checks.release.injection import (
     observed,
     to_customer,
 )
-from simlab.grading.checks.release.threshold import (
+from simlab.grading.checks.release.threshold_reference import (
+    NOTEBOOK_SEEDS,
+    NOTEBOOK_THRESHOLD,
+    WATCH_ONLY,
+    judged_peak,
+    noise_peak,
+    peaks,
+    trip_rate,
+    trips,
+)
+from simlab.grading.checks.release.threshold_world import (
     DURATIONS,
     EQUAL_SEEDS,
     HEALTHY_SEEDS,
@@ -42,17 +52,9 @@ from simlab.grading.checks.release.threshold import (
     LEASTS,
     LISTED,
     LOW_SEEDS,
-    NOTEBOOK_SEEDS,
-    NOTEBOOK_THRESHOLD,
-    WATCH_ONLY,
     WORSE_SEEDS,
     WORSE_TRIPS,
-    judged_peak,
-    noise_peak,
-    peaks,
     threshold_world,
-    trip_rate,
-    trips,
 )
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
@@ -401,7 +403,7 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
 def test_is_the_peak_with_another_min_requests_the_runs_own(world):
     """The reference for a WATCH_ONLY that sets min_requests is the text's rule on a run made
     with that WATCH_ONLY (the breaker never acts, so the windows are the default run's)."""
-    from simlab.grading.checks.release.threshold import WATCH_ONLY
+    from simlab.grading.checks.release.threshold_reference import WATCH_ONLY
     from simlab.sim.canary import run_canary
 
     with judged_in(world):

@@ -23,12 +23,8 @@ from simlab.grading.checks.histories.ttl import shared_times_history
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
-from simlab.grading.checks.release.threshold import (
-    judged_peak,
-    noise_peak,
-    threshold_world,
-    trip_rate,
-)
+from simlab.grading.checks.release.threshold_reference import judged_peak, noise_peak, trip_rate
+from simlab.grading.checks.release.threshold_world import threshold_world
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.sim.simulation import simulate
 from tests.submissions.grading import ROOT

@@ -23,12 +23,11 @@ from simlab.grading.checks.release.injection import (
     injection_rule,
     injection_rule_check,
 )
-from simlab.grading.checks.release.threshold import (
-    THRESHOLD_RUBRIC,
+from simlab.grading.checks.release.threshold import THRESHOLD_RUBRIC, choose_threshold_check
+from simlab.grading.checks.release.threshold_reference import (
     THRESHOLDS,
     WATCH_ONLY,
     choose_threshold,
-    choose_threshold_check,
     noise_peak,
     trip_rate,
 )

@@ -29,67 +29,19 @@ from typing import Any
 
 from simlab.grading.checks.release.messages import say
 from simlab.grading.checks.release.threshold_reference import (
-    NOTEBOOK_SEEDS,
-    NOTEBOOK_THRESHOLD,
-    THRESHOLDS,
     WATCH_ONLY,
     choose_threshold,
     judged_peak,
     noise_peak,
     peaks,
     trip_rate,
-    trip_times,
-    trips,
-    windows,
 )
-from simlab.grading.checks.release.threshold_world import (
-    DURATIONS,
-    EQUAL_SEEDS,
-    HEALTHY_SEEDS,
-    HEALTHY_TRIPS,
-    HIDDEN_SEEDS,
-    HIGH_SEEDS,
-    LEASTS,
-    LISTED,
-    LOW_SEEDS,
-    WORSE_SEEDS,
-    WORSE_TRIPS,
-    ThresholdWorld,
-    threshold_world,
-)
+from simlab.grading.checks.release.threshold_world import threshold_world
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
-__all__ = [
-    "THRESHOLDS",
-    "WATCH_ONLY",
-    "NOTEBOOK_SEEDS",
-    "NOTEBOOK_THRESHOLD",
-    "THRESHOLD_RUBRIC",
-    "HEALTHY_SEEDS",
-    "WORSE_SEEDS",
-    "HIGH_SEEDS",
-    "LOW_SEEDS",
-    "EQUAL_SEEDS",
-    "WORSE_TRIPS",
-    "HEALTHY_TRIPS",
-    "HIDDEN_SEEDS",
-    "ThresholdWorld",
-    "threshold_world",
-    "LEASTS",
-    "LISTED",
-    "DURATIONS",
-    "windows",
-    "judged_peak",
-    "peaks",
-    "noise_peak",
-    "choose_threshold",
-    "trip_rate",
-    "trips",
-    "trip_times",
-    "choose_threshold_check",
-]
+__all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
 
 # --------------------------------------------------------------------------- the check ------
 
