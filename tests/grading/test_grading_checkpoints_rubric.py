@@ -195,8 +195,8 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
     whose name its own holds (a grant found by a prefix of the tenant comes first), its grant holds
     collections whose names hold its internal one or are held by it, every deployed tool's
     name is held by another deployed tool's, and no cited version is the example's."""
-    from simlab.grading.checks.checkpoints.cache import drawn_requests
     from simlab.grading.checks.checkpoints.migration import drawn_v1
+    from simlab.grading.checks.checkpoints.requests import drawn_requests
 
     seen = []
     for seed in SEEDS:

@@ -111,7 +111,7 @@ def test_does_every_world_defeat_a_cache_key_that_folds_or_cuts_a_field():
     or an index version cut to its first or last three digits: in every world two searches
     the kit keeps apart share such a key."""
     from simlab.agent.retrieval import cache_key, normalize_query
-    from simlab.grading.checks.checkpoints.cache import drawn_requests
+    from simlab.grading.checks.checkpoints.requests import drawn_requests
 
     def folded(tenant, pv, index, query):
         return (tenant.lower(), pv, index, normalize_query(query))

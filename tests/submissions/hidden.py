@@ -10,9 +10,9 @@ import functools
 from urllib.parse import urlsplit
 
 from simlab.grading.checks import EXERCISES
-from simlab.grading.checks.checkpoints.cache import WORLD_WORDS
 from simlab.grading.checks.checkpoints.guard import WORLD_NAMES
 from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
+from simlab.grading.checks.checkpoints.requests import WORLD_WORDS
 from simlab.grading.checks.events import BUS_STREAMS, children
 from simlab.grading.checks.events.absorber import exact_names, similar_names
 from simlab.grading.checks.events.streams import generated_names

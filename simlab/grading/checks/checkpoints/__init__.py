@@ -43,7 +43,7 @@ never names what was drawn (each question's ``hidden``).
 
 from __future__ import annotations
 
-from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, WORLD_WORDS, cache_key_check
+from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, cache_key_check
 from simlab.grading.checks.checkpoints.guard import (
     GUARD_RUBRIC,
     WORLD_NAMES,
@@ -58,6 +58,7 @@ from simlab.grading.checks.checkpoints.migration import (
     MIGRATION_RUBRIC,
     pure_migration,
 )
+from simlab.grading.checks.checkpoints.requests import WORLD_WORDS
 from simlab.grading.questions import Exercise, Question
 
 __all__ = ["EXERCISE", "CORPUS", "HIDDEN_V1", "checkpoints_at", "reference_codes"]

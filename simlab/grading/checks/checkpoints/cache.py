@@ -16,20 +16,13 @@ from typing import Any
 from simlab.agent.example import example_world
 from simlab.agent.retrieval import RetrievalCache, Retriever, cache_key
 from simlab.grading.checks.checkpoints.messages import say
-from simlab.grading.checks.checkpoints.requests import WORLD_WORDS, drawn_requests, shifted_requests
+from simlab.grading.checks.checkpoints.requests import drawn_requests, shifted_requests
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of
 
-__all__ = [
-    "Script",
-    "CACHE_RUBRIC",
-    "WORLD_WORDS",
-    "drawn_requests",
-    "shifted_requests",
-    "cache_key_check",
-]
+__all__ = ["Script", "CACHE_RUBRIC", "cache_key_check"]
 
 #: A script is a list of steps: ("search", tenant, query[, narrowed collections]),
 #: ("publish", doc_id, text, collection or None) or ("grant", tenant, collections).
