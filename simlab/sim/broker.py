@@ -112,6 +112,15 @@ class Broker:
             self._getters.append(ev)
         return ev
 
+    def take(self) -> Message | None:
+        """The next waiting :class:`Message`, handed over now as :meth:`get` hands it, or None
+        when none is waiting (then nothing changes)."""
+        if not self._ready:
+            return None
+        msg = self._ready.popleft()
+        self._hand_over(msg)
+        return msg
+
     def extend(self, task: str) -> None:
         """The holder is alive (a heartbeat): push the redelivery deadline back."""
         if task not in self._acked:

@@ -55,11 +55,16 @@ class Worker:
     def run(self):
         """Forever: get a message, handle it, and after a crash wait and restart."""
         sim = self.sim
-        env, rec, get = sim.env, sim.history.record, sim.broker.get
-        name = self.name
+        env, rec, name = sim.env, sim.history.record, self.name
+        get, take, due = sim.broker.get, sim.broker.take, env.peek
         restart_rng, restart_delay = sim.rng["restart"], sim.scenario.restart_delay
         while True:
-            msg = yield get()
+            # A waiting message with no other event due at this instant: the event get() would
+            # schedule is the very next one SimPy runs, and only this process waits on it (so no
+            # other callback runs in between), so the worker goes on at once, as it would then.
+            msg = take() if due() > env.now else None
+            if msg is None:
+                msg = yield get()
             rec(
                 env.now,
                 "ok",
