@@ -14,7 +14,9 @@ stream. Its promises, and the ways it breaks them on purpose:
   counting the earlier enqueues of the task (the simulator passes its nemesis).
 
 Timers are plain SimPy timeouts with a callback (no process per message), so an idle broker
-schedules nothing and the simulation ends by itself once every task is acknowledged.
+schedules nothing and the simulation ends by itself once every task is acknowledged. The clock
+is read as ``env._now``, what ``env.now`` returns, without the property's call (as the workers
+read it).
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ class Broker:
     def extend(self, task: str) -> None:
         """The holder is alive (a heartbeat): push the redelivery deadline back."""
         if task not in self._acked:
-            self._deadline[task] = self.env.now + self.visibility_timeout
+            self._deadline[task] = self.env._now + self.visibility_timeout
 
     def ack(self, task: str) -> None:
         """The task needs no more deliveries (it is completed, cancelled or dead)."""
@@ -149,7 +151,7 @@ class Broker:
         task = msg.task
         if task in self._acked:
             return
-        deadline = self.env.now + self.visibility_timeout
+        deadline = self.env._now + self.visibility_timeout
         if deadline > self._deadline.get(task, 0.0):
             self._deadline[task] = deadline
         if task not in self._armed:
@@ -167,7 +169,7 @@ class Broker:
         if task in self._acked:
             self._armed.discard(task)
             return
-        left = self._deadline[task] - self.env.now
+        left = self._deadline[task] - self.env._now
         if left > 1e-9:
             self._arm(task, left)
             return

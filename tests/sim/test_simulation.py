@@ -335,3 +335,19 @@ def test_does_a_worker_wait_for_its_message_behind_an_event_due_at_the_same_inst
     env.process(client())
     env.run(until=3.0)
     assert seen == [(1.0, "m1"), (1.0, "other"), (1.0, "m2")]
+
+
+def test_does_the_ledgers_clock_read_what_env_now_says():
+    import simpy
+
+    from simlab.sim.simulation import clock_of
+
+    env = simpy.Environment()
+    clock = clock_of(env)
+    env.run(until=2.5)
+    assert clock() == env.now == 2.5
+
+    class Shifted(simpy.Environment):  # an environment with its own now is asked for it
+        now = property(lambda self: self._now + 1.0)
+
+    assert clock_of(Shifted())() == 1.0
