@@ -39,6 +39,10 @@ class Message(NamedTuple):
     redelivery: bool = False
 
 
+#: ``Message(task, False, False)`` without the Python-level ``__new__`` a NamedTuple has.
+_new_message = tuple.__new__
+
+
 class Broker:
     """At-least-once FIFO queue of task IDs with visibility timeouts and duplicate delivery."""
 
@@ -72,7 +76,7 @@ class Broker:
     # ------------------------------------------------------------------ producer side
     def publish(self, task: str) -> None:
         """Enqueue a newly submitted task (possibly twice)."""
-        self._enqueue(Message(task), front=False)
+        self._enqueue(_new_message(Message, (task, False, False)), front=False)
 
     def republish(self, task: str) -> None:
         """Enqueue a task again after it was acknowledged (a requeued task needs a worker)."""
@@ -156,7 +160,8 @@ class Broker:
             self._deadline[task] = deadline
         if task not in self._armed:
             self._armed.add(task)
-            self._arm(task, self.visibility_timeout)
+            # _arm(task, self.visibility_timeout), spelled out: every first delivery arms one
+            self.env.timeout(self.visibility_timeout, task).callbacks.append(self._expire)
 
     def _arm(self, task: str, delay: float) -> None:
         # The timer carries its task as its value: no closure per armed message.

@@ -196,6 +196,8 @@ class _Run:
             self.agent = AgentWorkload()
             self.worker_class = AgentWorker
         self.task_ids = task_ids(scenario.tasks)
+        #: per step (0-based), whether it sends an e-mail (``scenario.sends_email``)
+        self.emails = tuple(scenario.sends_email(k) for k in range(scenario.steps))
 
     # -- the client: Poisson arrivals, and sometimes a user who cancels or requeues ------------
     def arrivals(self):

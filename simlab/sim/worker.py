@@ -100,7 +100,7 @@ class Worker:
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
         horizon = sim.faults_until
-        work = self._work
+        work, emails = self._work, sim.emails
         while step < steps:
             faults = env._now < horizon
             worked = yield from work(task, lease, step, faults)
@@ -108,7 +108,7 @@ class Worker:
                 return worked is CRASHED
 
             # -- the side effect: ask the idempotency ledger first, send only when told -----
-            if sc.sends_email(step):
+            if emails[step]:
                 if faults:  # a pause right before the e-mail: it is recorded with the old epoch
                     length = self._pause_length(task, epoch, step, "effect")
                     if length is not None:
