@@ -61,8 +61,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from simlab.records import by_position
-
 __all__ = [
     "Event",
     "History",
@@ -158,8 +156,10 @@ class Event:
 
 (_set_index, _set_time, _set_type, _set_process, _set_op, _set_task, _set_epoch, _set_step,
  _set_value) = (getattr(Event, f).__set__ for f in Event.__slots__)  # fmt: skip
-#: ``Event(...)`` by position, for :meth:`History.record`: the simulator's hottest call.
-_new_event = by_position(Event)
+#: What :meth:`History.record`, the simulator's hottest call, fills and then makes an Event,
+#: as :func:`~simlab.records.by_position` does, in its own body (one call per event, not two).
+_UnfrozenEvent = type("_UnfrozenEvent", (), {"__slots__": Event.__slots__})
+_new = object.__new__
 
 
 class History:
@@ -189,7 +189,17 @@ class History:
     ) -> Event:
         """Append one event and return it."""
         events = self._events
-        e = _new_event(len(events), float(time), type, process, op, task, epoch, step, value)
+        e = _new(_UnfrozenEvent)
+        e.index = len(events)
+        e.time = float(time)
+        e.type = type
+        e.process = process
+        e.op = op
+        e.task = task
+        e.epoch = epoch
+        e.step = step
+        e.value = value
+        e.__class__ = Event
         events.append(e)
         return e
 

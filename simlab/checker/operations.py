@@ -253,6 +253,8 @@ def lease_length(s: TaskState, e: Event, m: Model):
     until = value["lease_until"]
     start = s.asked.get(e.process, e.time)
     lo, hi = start + ttl, e.time + ttl
+    if until.__class__ is float and lo <= until <= hi:
+        return None  # the common case, within the tolerance at once
     if not is_time(until):
         # the ledger reported no lease end at all for a lease in force
         key = "lease_length.none" if e.op == "claim" else "lease_length.heartbeat_none"
@@ -405,7 +407,10 @@ def attempt_limit(s: TaskState, e: Event, m: Model):
     if (
         told is not None
         and s.submitted
-        and not (is_time(told) and first <= told <= first + s.unseen + len(s.inflight))
+        and not (
+            (told.__class__ is int or is_time(told))
+            and first <= told <= first + s.unseen + len(s.inflight)
+        )
     ):
         return (
             _s("attempts.lease", p=e.process, task=e.task, t=at(e.time), n=told, m=first),

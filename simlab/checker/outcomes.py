@@ -263,7 +263,8 @@ def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:
         out.append(_s("final.worker", worker=_name(worker), who=claimer))
     attempts = record.attempts
     if attempts is not None and not (
-        is_time(attempts) and s.attempts <= attempts <= s.attempts + unseen
+        (attempts.__class__ is int or is_time(attempts))
+        and s.attempts <= attempts <= s.attempts + unseen
     ):
         out.append(_s("final.attempts", n=attempts, m=s.attempts))
     return out
@@ -285,11 +286,17 @@ def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> lis
     end = run.view.events[-1].time
     start = submit.time
     created, updated = record.created_at, record.updated_at
-    if is_time(created) and not within(created, start, start):
+    # A reading equal to the submit's time, or a float inside the run, is within the tolerance
+    # at once (the common case, tested first).
+    if created != start and is_time(created) and not within(created, start, start):
         out.append(
             _s("final.clock", field="created_at", value=at(created), lo=at(start), hi=at(start))
         )
-    if is_time(updated) and not within(updated, start, end):
+    if (
+        not (updated.__class__ is float and start <= updated <= end)
+        and is_time(updated)
+        and not within(updated, start, end)
+    ):
         out.append(
             _s("final.clock", field="updated_at", value=at(updated), lo=at(start), hi=at(end))
         )

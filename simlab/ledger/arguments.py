@@ -46,6 +46,7 @@ __all__ = [
     "check_lease",
     "check_claim",
     "check_save",
+    "check_heartbeat",
     "check_ledger_options",
     "check_max_attempts",
     "check_max_value_bytes",
@@ -178,8 +179,16 @@ def _plain_names(task_id: object, worker: object) -> bool:
 def check_claim(task_id: str, worker: str, ttl: float) -> None:
     """A claim's arguments: ``check_name(task_id, "task_id")``, ``check_name(worker,
     "worker")`` and ``check_ttl(ttl)``, in that order, as one call (every claim runs it)."""
+    # _plain_names(task_id, worker), spelled out: every claim runs it
     if (
-        _plain_names(task_id, worker)
+        task_id.__class__ is str
+        and worker.__class__ is str
+        and 0 < len(task_id) <= MAX_NAME_CHARS
+        and 0 < len(worker) <= MAX_NAME_CHARS
+        and task_id.isascii()
+        and worker.isascii()
+        and "\x00" not in task_id
+        and "\x00" not in worker
         and (ttl.__class__ is float or ttl.__class__ is int)
         and 0 < ttl <= MAX_TTL
     ):
@@ -191,9 +200,43 @@ def check_claim(task_id: str, worker: str, ttl: float) -> None:
 
 def check_save(lease: Lease, step: int) -> None:
     """A save's arguments: ``check_lease(lease)`` then ``check_step(step)``, as one call."""
+    if lease.__class__ is Lease and step.__class__ is int and 0 <= step < MAX_STEP:
+        # check_lease's accepting path (_plain_names), spelled out: every save runs it
+        task_id, worker = lease.task_id, lease.worker
+        if (
+            task_id.__class__ is str
+            and worker.__class__ is str
+            and 0 < len(task_id) <= MAX_NAME_CHARS
+            and 0 < len(worker) <= MAX_NAME_CHARS
+            and task_id.isascii()
+            and worker.isascii()
+            and "\x00" not in task_id
+            and "\x00" not in worker
+        ):
+            return
     check_lease(lease)
     if step.__class__ is not int or not 0 <= step < MAX_STEP:
         check_step(step)
+
+
+def check_heartbeat(lease: Lease, ttl: float) -> None:
+    """A heartbeat's arguments: ``check_lease(lease)`` then ``check_ttl(ttl)``, as one call."""
+    if lease.__class__ is Lease and (ttl.__class__ is float or ttl.__class__ is int):
+        task_id, worker = lease.task_id, lease.worker
+        if (
+            0 < ttl <= MAX_TTL
+            and task_id.__class__ is str
+            and worker.__class__ is str
+            and 0 < len(task_id) <= MAX_NAME_CHARS
+            and 0 < len(worker) <= MAX_NAME_CHARS
+            and task_id.isascii()
+            and worker.isascii()
+            and "\x00" not in task_id
+            and "\x00" not in worker
+        ):
+            return
+    check_lease(lease)
+    check_ttl(ttl)
 
 
 def check_lease(lease: Lease) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger.arguments import (
     check_claim,
+    check_heartbeat,
     check_lease,
     check_name,
     check_save,
@@ -199,8 +200,7 @@ class SqlLedger:
 
     def _heartbeat_params(self, lease: Lease, ttl: float) -> dict:
         """The checked arguments of a heartbeat as its statement's parameters, at ``clock()``."""
-        check_lease(lease)
-        check_ttl(ttl)
+        check_heartbeat(lease, ttl)
         now = float(self.clock())
         return {"until": now + ttl, "now": now, "task_id": lease.task_id, "epoch": lease.epoch}
 

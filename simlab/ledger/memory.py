@@ -43,6 +43,7 @@ from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger.arguments import (
     MAX_VALUE_BYTES,
     check_claim,
+    check_heartbeat,
     check_lease,
     check_name,
     check_save,
@@ -183,7 +184,7 @@ class MemoryLedger:
         :class:`~simlab.errors.UnknownTask`.
         """
         check_claim(task_id, worker, ttl)
-        task = self._task(task_id)
+        task = self._tasks.get(task_id) or self._task(task_id)
         now = float(self.clock())
         if task.status in TERMINAL_STATUSES:
             raise TerminalTask(task_id, task.status)
@@ -220,9 +221,8 @@ class MemoryLedger:
         holds after ``lease_until`` passed if nobody claimed the task in between: the epoch, not
         the clock, decides who owns a task, and any newer claim would have bumped it.
         """
-        check_lease(lease)
-        _check_ttl(ttl)
-        task = self._task(lease.task_id)
+        check_heartbeat(lease, ttl)
+        task = self._tasks.get(lease.task_id) or self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING:
             return False
         now = float(self.clock())
@@ -264,7 +264,7 @@ class MemoryLedger:
         limit = self.max_value_bytes
         result_json = None if result is None else _to_json(result, "result", limit)
         checkpoint_json = None if checkpoint is None else _to_json(checkpoint, "checkpoint", limit)
-        task = self._task(lease.task_id)
+        task = self._tasks.get(lease.task_id) or self._task(lease.task_id)
         if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:
             return False
         task.step = step

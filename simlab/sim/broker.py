@@ -14,7 +14,9 @@ stream. Its promises, and the ways it breaks them on purpose:
   counting the earlier enqueues of the task (the simulator passes its nemesis).
 
 Timers are plain SimPy timeouts with a callback (no process per message), so an idle broker
-schedules nothing and the simulation ends by itself once every task is acknowledged.
+schedules nothing and the simulation ends by itself once every task is acknowledged. The clock
+is read as ``env._now``, what ``env.now`` returns, without the property's call (as the workers
+read it).
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ class Message(NamedTuple):
     task: str
     duplicate: bool = False
     redelivery: bool = False
+
+
+#: ``Message(task, False, False)`` without the Python-level ``__new__`` a NamedTuple has.
+_new_message = tuple.__new__
 
 
 class Broker:
@@ -70,7 +76,7 @@ class Broker:
     # ------------------------------------------------------------------ producer side
     def publish(self, task: str) -> None:
         """Enqueue a newly submitted task (possibly twice)."""
-        self._enqueue(Message(task), front=False)
+        self._enqueue(_new_message(Message, (task, False, False)), front=False)
 
     def republish(self, task: str) -> None:
         """Enqueue a task again after it was acknowledged (a requeued task needs a worker)."""
@@ -112,10 +118,19 @@ class Broker:
             self._getters.append(ev)
         return ev
 
+    def take(self) -> Message | None:
+        """The next waiting :class:`Message`, handed over now as :meth:`get` hands it, or None
+        when none is waiting (then nothing changes)."""
+        if not self._ready:
+            return None
+        msg = self._ready.popleft()
+        self._hand_over(msg)
+        return msg
+
     def extend(self, task: str) -> None:
         """The holder is alive (a heartbeat): push the redelivery deadline back."""
         if task not in self._acked:
-            self._deadline[task] = self.env.now + self.visibility_timeout
+            self._deadline[task] = self.env._now + self.visibility_timeout
 
     def ack(self, task: str) -> None:
         """The task needs no more deliveries (it is completed, cancelled or dead)."""
@@ -140,12 +155,13 @@ class Broker:
         task = msg.task
         if task in self._acked:
             return
-        deadline = self.env.now + self.visibility_timeout
+        deadline = self.env._now + self.visibility_timeout
         if deadline > self._deadline.get(task, 0.0):
             self._deadline[task] = deadline
         if task not in self._armed:
             self._armed.add(task)
-            self._arm(task, self.visibility_timeout)
+            # _arm(task, self.visibility_timeout), spelled out: every first delivery arms one
+            self.env.timeout(self.visibility_timeout, task).callbacks.append(self._expire)
 
     def _arm(self, task: str, delay: float) -> None:
         # The timer carries its task as its value: no closure per armed message.
@@ -158,7 +174,7 @@ class Broker:
         if task in self._acked:
             self._armed.discard(task)
             return
-        left = self._deadline[task] - self.env.now
+        left = self._deadline[task] - self.env._now
         if left > 1e-9:
             self._arm(task, left)
             return

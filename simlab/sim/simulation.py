@@ -94,9 +94,12 @@ def ledger_for(factory: LedgerFactory, clock: Callable[[], float], scenario: Sce
 
 
 def clock_of(env: simpy.Environment) -> Callable[[], float]:
-    """``env.now`` as a function: the ledger's clock (a ledger reads it on every call, so the
-    property's getter is bound to ``env`` instead of wrapped in a lambda)."""
+    """``env.now`` as a function: the ledger's clock. A ledger reads it on every call, so for
+    SimPy's own ``now`` it reads the attribute that property returns (``env._now``, as the
+    simulator's hottest paths do) without calling the property; another ``now`` is called."""
     now = getattr(type(env), "now", None)
+    if now is simpy.Environment.now:
+        return functools.partial(getattr, env, "_now")
     if isinstance(now, property) and now.fget is not None:
         return functools.partial(now.fget, env)
     return lambda: env.now
@@ -193,9 +196,12 @@ class _Run:
             self.agent = AgentWorkload()
             self.worker_class = AgentWorker
         self.task_ids = task_ids(scenario.tasks)
+        #: per step (0-based), whether it sends an e-mail (``scenario.sends_email``)
+        self.emails = tuple(scenario.sends_email(k) for k in range(scenario.steps))
 
     # -- the client: Poisson arrivals, and sometimes a user who cancels or requeues ------------
     def arrivals(self):
+        # env._now: what env.now returns, without the property's call (see simlab.sim.worker)
         env, sc, rec = self.env, self.scenario, self.history.record
         arrival, nemesis = self.rng["arrival"], self.nemesis
         rate, steps = sc.arrival_rate, sc.steps
@@ -204,12 +210,12 @@ class _Run:
             yield env.timeout(arrival.expovariate(rate))
             if agent is None:
                 self.ledger.submit(task)
-                rec(env.now, "ok", "client", "submit", task, steps=steps)
+                rec(env._now, "ok", "client", "submit", task, steps=steps)
             else:
                 extra = agent.submit(self.ledger, task, i)
-                rec(env.now, "ok", "client", "submit", task, steps=steps, **extra)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra)
             self.broker.publish(task)
-            if env.now < self.faults_until:
+            if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
                     self._later(nemesis.first(kind, task), kind.name, task)
 

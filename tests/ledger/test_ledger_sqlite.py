@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -270,6 +271,49 @@ def test_does_an_in_memory_ledger_use_small_pages_and_a_file_the_default(tmp_pat
     with Ledger(copy, clock=Clock()) as reopened:
         reopened.submit("t2")
         assert [r.task_id for r in reopened.tasks()] == ["t1", "t2"]
+
+
+def test_does_an_in_memory_ledger_answer_a_claim_and_a_heartbeat_as_one_statement_would():
+    from simlab.ledger.sqlite import statements as q
+    from simlab.ledger.sqlite.ledger import _SPLIT
+
+    # The claim by ID (both forms) and the heartbeat that reads back its end run in two
+    # statements while the ledger keeps its transaction; RETURNING once the connection is out.
+    assert set(_SPLIT) == {*q.CLAIM_ONE, q.HEARTBEAT_UNTIL}
+
+    def story(ledger, clock):
+        out = []
+        for task in ("t1", "t2"):
+            ledger.submit(task)
+        lease = ledger.claim("t1", "w1", ttl=10)
+        out.append(lease)
+        clock.now = 7.5
+        out += [
+            ledger.heartbeat_until(lease, 10),
+            ledger.heartbeat_until(replace(lease, epoch=9), 10),
+        ]
+        out.append(ledger.claim("t2", "w2", ttl=4))
+        for who in ("w3", "w4", "w5"):  # a live lease, a claim, then one past max_attempts
+            try:
+                out.append(ledger.claim("t1", who, ttl=10))
+            except Exception as exc:
+                out.append(repr(exc))
+            clock.now += 20
+        return out, ledger.tasks()
+
+    answers = []
+    for hand_out in (False, True):
+        clock = Clock(5.0)
+        with Ledger(":memory:", clock=clock, max_attempts=2) as ledger:
+            if hand_out:
+                assert ledger._db is not None and not ledger._batching
+            else:
+                assert ledger._batching
+            answers.append(story(ledger, clock))
+    assert answers[0] == answers[1]
+    assert answers[0][0][1] == 17.5 and answers[0][0][2] is None
+    assert "LeaseHeld" in answers[0][0][4] and answers[0][0][5].attempts == 2
+    assert "dead" in answers[0][0][6] and answers[0][1][0].status == "dead"
 
 
 def test_does_a_numbered_statement_bind_what_its_named_form_binds():

@@ -268,3 +268,86 @@ def test_is_a_non_boolean_idempotency_keys_refused():
 
     with pytest.raises(ValueError, match="idempotency_keys"):
         Scenario(idempotency_keys="no").validate()
+
+
+def test_does_a_worker_that_takes_a_waiting_message_at_once_record_what_waiting_records(
+    monkeypatch,
+):
+    """A worker takes a waiting message without a SimPy event when nothing else is due at that
+    instant; the history is the one the event would have given, faults on and off."""
+    from simlab.checker.history import history_digest
+    from simlab.sim.broker import Broker
+    from simlab.sim.queueing import mmc_scenario
+
+    scenarios = [
+        Scenario(tasks=60, workers=4, duplicate_rate=0.3, crash_rate=0.1, pause_rate=0.1),
+        mmc_scenario(2, 1.8, 200),
+    ]
+    take, taken = Broker.take, []
+
+    def counted(self):
+        msg = take(self)
+        taken.append(msg is not None)
+        return msg
+
+    monkeypatch.setattr(Broker, "take", counted)
+    fast = [history_digest(simulate(s, seed=3).history) for s in scenarios]
+    assert sum(taken) > 10  # the shortcut was taken
+    monkeypatch.setattr(Broker, "take", lambda self: None)  # always wait for get()'s event
+    assert [history_digest(simulate(s, seed=3).history) for s in scenarios] == fast
+
+
+def test_does_a_worker_wait_for_its_message_behind_an_event_due_at_the_same_instant():
+    """Two messages wait and another process's event is due at this very instant: the worker
+    handles the second message only after that event, as if it had waited for get()'s event."""
+    from types import SimpleNamespace
+
+    import simpy
+
+    from simlab.sim.broker import Broker
+    from simlab.sim.worker import Worker
+
+    env, seen = simpy.Environment(), []
+    broker = Broker(env, visibility_timeout=5.0, duplicate_rate=0.0, rng=None, faults_on=None)
+
+    class Handler(Worker):
+        def _handle(self, task):
+            seen.append((env.now, task))
+            return False
+            yield  # a generator, like the real one
+
+    def client():
+        yield env.timeout(1.0)
+        broker.publish("m1")
+        broker.publish("m2")
+        yield env.timeout(0)  # due at the same instant, scheduled after the delivery of m1
+        seen.append((env.now, "other"))
+
+    record = lambda *a, **k: None  # noqa: E731
+    run = SimpleNamespace(
+        env=env,
+        broker=broker,
+        history=SimpleNamespace(record=record),
+        rng={"restart": None},
+        scenario=SimpleNamespace(restart_delay=0.0),
+    )
+    env.process(Handler("w1", run).run())
+    env.process(client())
+    env.run(until=3.0)
+    assert seen == [(1.0, "m1"), (1.0, "other"), (1.0, "m2")]
+
+
+def test_does_the_ledgers_clock_read_what_env_now_says():
+    import simpy
+
+    from simlab.sim.simulation import clock_of
+
+    env = simpy.Environment()
+    clock = clock_of(env)
+    env.run(until=2.5)
+    assert clock() == env.now == 2.5
+
+    class Shifted(simpy.Environment):  # an environment with its own now is asked for it
+        now = property(lambda self: self._now + 1.0)
+
+    assert clock_of(Shifted())() == 1.0
