@@ -399,9 +399,10 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     duration = w.short[3]
     assert duration in DURATIONS and duration < WATCH_ONLY["duration"]
     assert trip_rate(*w.short) != trip_rate(candidate, threshold, seeds)
-    assert w.costly[:3] == (candidate, threshold, seeds) and w.costly[3] in MAX_COSTS
-    usual = trip_rate(candidate, threshold, seeds)
-    assert trip_rate(candidate, threshold, seeds, max_cost=w.costly[3]) != usual
+    *calm, max_cost = w.costly
+    assert calm[:2] == [candidate, threshold] and set(calm[2]) < set(seeds)
+    assert max_cost in MAX_COSTS and trip_rate(*calm) == 0.0
+    assert trip_rate(*calm, max_cost=max_cost) == 1.0
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests

@@ -182,8 +182,8 @@ THRESHOLD_RUBRIC = (
             "notebook's seeds would give; then candidate A at the worse one's threshold on two of "
             "its seeds, so a share remembered by seed and threshold alone is the worse one's; and "
             "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
-            "another share; and that case again with a WATCH_ONLY whose max_cost (a low one) "
-            "would make a canary that took it along trip on every seed."
+            "another share; and its seed that never trips again with a WATCH_ONLY whose max_cost "
+            "(a low one) would make a canary that took it along trip there."
         ),
     ),
 )

@@ -199,8 +199,9 @@ class ThresholdWorld:
     #: whose share is another one at that duration than at the notebook's.
     short: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
     #: (candidate, threshold, seeds, max_cost) for ``trip_rate`` with a WATCH_ONLY whose
-    #: ``max_cost`` is ``max_cost`` (of :data:`MAX_COSTS`) for that call: the first trip case,
-    #: whose share a canary that also took that max_cost would not give.
+    #: ``max_cost`` is ``max_cost`` (of :data:`MAX_COSTS`) for that call: the first trip case
+    #: on its seed that never trips (one run), whose share (0) a canary that also took that
+    #: max_cost would not give.
     costly: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
 
     @property
@@ -256,7 +257,7 @@ def _world(seed: int) -> ThresholdWorld:
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
         listed=((equal,), _listed(source, noise_peak("A", equal))),
         short=(candidate, threshold, trio, _duration(source, candidate, threshold, trio)),
-        costly=(candidate, threshold, trio, _max_cost(source, candidate, threshold, trio)),
+        costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
     )
 
 
