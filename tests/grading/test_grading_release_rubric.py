@@ -52,6 +52,7 @@ from simlab.grading.checks.release.threshold_world import (
     LEASTS,
     LISTED,
     LOW_SEEDS,
+    MAX_COSTS,
     WORSE_SEEDS,
     WORSE_TRIPS,
     threshold_world,
@@ -331,8 +332,12 @@ def test_are_the_worlds_seeds_of_their_kind():
         assert p["every"] == p["judged"] == _at_least(p["strict"]), s
     for candidate, threshold, tripping, calm in WORSE_TRIPS:
         assert trips(candidate, threshold, tripping) > 1 and trips(candidate, threshold, calm) == 0
-        seeds = (tripping, calm)
+        (quiet,) = [
+            c for k, t, _, c in WORSE_TRIPS if (k, t) == (candidate, threshold) and c != calm
+        ]
+        seeds = (tripping, calm, quiet)
         rate = trip_rate(candidate, threshold, seeds)
+        assert rate == 1 / 3
         assert rate != trip_rate(candidate, NOTEBOOK_THRESHOLD, seeds)
         assert rate != trip_rate("A", threshold, seeds)
         assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3])
@@ -346,13 +351,14 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     """The seed lists of a world: the first one's highest peak is in the middle, and its mean,
     first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
     own seeds each give another threshold; the second's peak is exactly another threshold,
-    which > instead of >= misses. The trip cases: a share between 0 and 1 with a seed that
-    trips more than once, a healthy one that trips (so 0 for A, typed in, is wrong), and the
+    which > instead of >= misses. The trip cases: a share of one third (not 0.33) with a seed
+    that trips more than once, a healthy one that trips (so 0 for A, typed in, is wrong), and the
     healthy candidate at the first's threshold and seeds, whose share is another. The
-    THRESHOLDS of one call: five sorted thresholds off the 0.005 grid, two below the peak,
-    whose answer is neither the notebook's list's nor the peak rounded up to the grid. The
-    WATCH_ONLY of one trip_rate call: a shorter duration that gives the first trip case
-    another share."""
+    THRESHOLDS of one call: five thresholds off the 0.005 grid out of order, two below the
+    peak, whose answer is neither the notebook's list's nor the peak rounded up to the grid, nor
+    the first at or above the peak in their order. The WATCH_ONLY of one trip_rate call: a
+    shorter duration that gives the first trip case another share; of another, a low max_cost
+    that would give another share to a canary that took it along."""
     with judged_in(world):
         w = threshold_world()
     assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
@@ -374,24 +380,29 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert noise_peak("A", equal) in THRESHOLDS and choose_threshold(w.equal) != right
     assert choose_threshold(w.equal) != NOTEBOOK_THRESHOLD
     (candidate, threshold, seeds), healthy, again = w.trip_cases
-    assert candidate in ("B", "C") and 0 < trip_rate(candidate, threshold, seeds) < 1
+    assert candidate in ("B", "C") and trip_rate(candidate, threshold, seeds) == 1 / 3
+    assert len(set(seeds)) == 3 and round(1 / 3, 2) != 1 / 3
     assert max(trips(candidate, threshold, s) for s in seeds) > 1
     assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
     # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
-    assert again[0] == "A" and again[1] == threshold and set(again[2]) == set(seeds)
+    assert again[0] == "A" and again[1] == threshold and set(again[2]) < set(seeds)
     assert trip_rate(*again) != trip_rate(candidate, threshold, seeds)
     listed_seeds, listed = w.listed
-    assert listed_seeds == w.equal and list(listed) == sorted(set(listed)) and len(listed) == 5
+    assert listed_seeds == w.equal and len(set(listed)) == len(listed) == 5
     assert set(listed) <= set(LISTED) and not set(listed) & set(THRESHOLDS)
     peak = noise_peak("A", equal)
     assert sum(t < peak for t in listed) == 2
     answer = choose_threshold(w.equal, listed)
-    assert answer in listed[2:-1]
+    assert answer not in (listed[0], listed[-1], next(t for t in listed if t >= peak))
     assert answer not in (choose_threshold(w.equal), math.ceil(peak * 200) / 200)
     assert w.short[:3] == (candidate, threshold, seeds)
     duration = w.short[3]
     assert duration in DURATIONS and duration < WATCH_ONLY["duration"]
     assert trip_rate(*w.short) != trip_rate(candidate, threshold, seeds)
+    *calm, max_cost = w.costly
+    assert calm[:2] == [candidate, threshold] and set(calm[2]) < set(seeds)
+    assert max_cost in MAX_COSTS and trip_rate(*calm) == 0.0
+    assert trip_rate(*calm, max_cost=max_cost) == 1.0
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests
@@ -499,3 +510,29 @@ def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():
     typed = {**{n: space[n] for n in names}, "choose_threshold": lambda seeds: 0.03}
     got = _points_in_worlds("choose-threshold", typed, worlds)
     assert all(points <= 3 for points, _ in got.values()), got
+
+
+@pytest.mark.parametrize(
+    ("answer", "most"),
+    [
+        ("SORTED_LOOP_COMPLEMENT", 6),
+        ("NEXT_ASSUMES_SORTED", 3),
+        ("RATE_ROUNDED", 4),
+        ("RATE_WITH_MAX_COST", 4),
+    ],
+)
+def test_do_the_order_the_share_and_the_fields_count_in_many_worlds(answer, most):
+    """In five worlds: thresholds sorted before searching them, and a share written as one
+    less the calm seeds' (its last bit another), get every point; the first threshold at or
+    above the peak in THRESHOLDS' own order, a share rounded to two decimals, and a canary
+    given WATCH_ONLY's max_cost too lose their criterion's points in each."""
+    from tests.submissions import release
+
+    space = _namespace(getattr(release, answer))
+    names = ("noise_peak", "choose_threshold", "trip_rate")
+    worlds = [seed_for(str(n).encode(), "many") for n in range(5)]
+    got = _points_in_worlds("choose-threshold", {n: space[n] for n in names}, worlds)
+    if most == 6:
+        assert all(points == 6 for points, _ in got.values()), got
+    else:
+        assert all(points <= most for points, _ in got.values()), got

@@ -200,7 +200,7 @@ def noise_peak(candidate, seed, watch=WATCH_ONLY):
 """
 )
 
-# Sorted rates, bisect over the thresholds, statistics.mean of the trips.
+# Sorted rates, bisect over the thresholds sorted, statistics.mean of the trips.
 BISECT = """
 import bisect
 import statistics
@@ -215,7 +215,8 @@ def noise_peak(candidate, seed):
 
 def choose_threshold(seeds):
     peak = max(map(lambda seed: noise_peak("A", seed), seeds))
-    return THRESHOLDS[bisect.bisect_left(THRESHOLDS, peak)]
+    thresholds = sorted(THRESHOLDS)
+    return thresholds[bisect.bisect_left(thresholds, peak)]
 
 
 def trip_rate(candidate, threshold, seeds):
@@ -351,6 +352,52 @@ def trip_rate(candidate, threshold, seeds):
 """
 )
 
+# The first threshold at or above the peak in the order THRESHOLDS lists them: right only while
+# they are sorted, as the notebook's are.
+NEXT_ASSUMES_SORTED = _threshold(
+    choose=_SOLUTION_CHOOSE.replace("min(t for t in THRESHOLDS", "next(t for t in THRESHOLDS")
+)
+
+# The share rounded to two decimals: 1/3 is not 0.33 (a detail).
+RATE_ROUNDED = _threshold(
+    rate=_SOLUTION_RATE.replace(
+        "return tripped / len(seeds)", "return round(tripped / len(seeds), 2)"
+    )
+)
+
+# WATCH_ONLY's max_cost passed to the breaker's canary too, which the text leaves at its
+# default (a detail).
+RATE_WITH_MAX_COST = _threshold(
+    rate=_SOLUTION_RATE.replace(
+        "max_error_rate=threshold)", 'max_error_rate=threshold, max_cost=WATCH_ONLY["max_cost"])'
+    )
+)
+
+# Written otherwise, and right: the sorted thresholds searched in a loop, the config built by
+# dataclasses.replace from one with only the threshold, and the share as one less the seeds
+# that did not trip (its last bit may differ from count / len).
+SORTED_LOOP_COMPLEMENT = _threshold(
+    choose="""
+def choose_threshold(seeds):
+    peak = max([noise_peak("A", seed) for seed in seeds])
+    for t in sorted(THRESHOLDS):
+        if t >= peak:
+            return t
+""",
+    rate="""
+import dataclasses
+
+
+def trip_rate(candidate, threshold, seeds):
+    calm = 0
+    for seed in seeds:
+        base = CanaryConfig(candidate=candidate, max_error_rate=threshold)
+        config = dataclasses.replace(base, duration=WATCH_ONLY["duration"])
+        calm += not run_canary(config, seed=seed).trips
+    return 1 - calm / len(seeds)
+""",
+)
+
 # Hands the grader's seeds back: the feedback must name their type, never show them.
 ECHOES_SEEDS = _threshold(
     choose="\ndef choose_threshold(seeds):\n    return seeds[-1]\n",
@@ -389,6 +436,10 @@ ANSWERS = [
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
     ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
     ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
+    ("next-assumes-sorted", "choose-threshold", NEXT_ASSUMES_SORTED, 3, "other thresholds"),
+    ("rate-rounded", "choose-threshold", RATE_ROUNDED, 4, "share of the seeds"),
+    ("rate-with-max-cost", "choose-threshold", RATE_WITH_MAX_COST, 4, "its own max_cost"),
+    ("sorted-loop-complement", "choose-threshold", SORTED_LOOP_COMPLEMENT, 6, "all"),
 ]
 
 # --- injection-rule (more) ------------------------------------------------------------------
@@ -707,20 +758,21 @@ THRESHOLDS_TYPED_IN = _SOLUTION_THRESHOLD.replace(
     "for t in THRESHOLDS if", f"for t in {THRESHOLDS!r} if"
 )
 assert THRESHOLDS_TYPED_IN != _SOLUTION_THRESHOLD
-# Correct: the first threshold at or above the peak in THRESHOLDS' own order (the notebook's
-# list is sorted, and so is every list a world gives), and the duration read into a name first.
-FIRST_LISTED = _SOLUTION_THRESHOLD.replace(
+# Correct: the first threshold at or above the peak once THRESHOLDS is sorted (a world's may
+# come in any order: taken in its own order, see NEXT_ASSUMES_SORTED, the first is wrong), and
+# the duration read into a name first.
+FIRST_SORTED = _SOLUTION_THRESHOLD.replace(
     "    return min(t for t in THRESHOLDS if t >= peak)",
-    "    return next(t for t in THRESHOLDS if t >= peak)",
+    "    return next(t for t in sorted(THRESHOLDS) if t >= peak)",
 ).replace(
     '        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],',
     '        duration = WATCH_ONLY.get("duration")\n'
     "        config = CanaryConfig(candidate=candidate, duration=duration,",
 )
-assert FIRST_LISTED.count("WATCH_ONLY.get") == 1 and "next(t for t" in FIRST_LISTED
+assert FIRST_SORTED.count("WATCH_ONLY.get") == 1 and "in sorted(THRESHOLDS)" in FIRST_SORTED
 ANSWERS += [
     ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "its own duration"),
     ("grid-threshold", "choose-threshold", GRID_THRESHOLD, 3, "other thresholds"),
     ("thresholds-typed-in", "choose-threshold", THRESHOLDS_TYPED_IN, 3, "read THRESHOLDS"),
-    ("first-listed", "choose-threshold", FIRST_LISTED, 6, "all"),
+    ("first-sorted", "choose-threshold", FIRST_SORTED, 6, "all"),
 ]

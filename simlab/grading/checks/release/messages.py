@@ -132,6 +132,15 @@ EN = {
         "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
         "gave the share of the usual duration: read WATCH_ONLY at each call"
     ),
+    "rate_with_cost": (
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
+        "gave the share of canaries given that max_cost: the breaker's canary takes exactly "
+        "candidate, duration and max_error_rate"
+    ),
+    "rate_own_cost": (
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
+        "gave {got}, not the share of the seeds on which the breaker tripped"
+    ),
 }
 
 ZH = {
@@ -243,5 +252,14 @@ ZH = {
     "rate_usual_watch": (
         "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到的"
         "是平常时长下的比例：每次调用时都要读取 WATCH_ONLY"
+    ),
+    "rate_with_cost": (
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到的"
+        "是带上该 max_cost 的灰度的比例：开启熔断器的灰度恰好只取 candidate、duration 和 "
+        "max_error_rate"
+    ),
+    "rate_own_cost": (
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到 "
+        "{got}，不是熔断器熔断的种子所占的比例"
     ),
 }

@@ -15,9 +15,12 @@ Two more calls of ``noise_peak`` run with the notebook's ``WATCH_ONLY`` setting 
 (for that call only): the text has the breaker judge windows of ``run.config.min_requests``
 requests, so 40 typed in, or every window when none can be judged, gives another peak there.
 In the same way one call of ``choose_threshold`` runs with ``THRESHOLDS`` holding other
-thresholds (none of the notebook's, none a multiple of 0.005), and one call of ``trip_rate``
-with ``WATCH_ONLY`` setting a shorter ``duration``: a list or a duration typed in, or a peak
-rounded up to a grid, gives another answer there.
+thresholds (none of the notebook's, none a multiple of 0.005, out of order), one call of
+``trip_rate`` with ``WATCH_ONLY`` setting a shorter ``duration``, and one with ``WATCH_ONLY``
+setting a low ``max_cost`` (which the breaker's canary must not take): a list or a duration
+typed in, a peak rounded up to a grid, a list taken to be sorted, or a canary given WATCH_ONLY's
+other settings gives another answer there. The first trip case's share is one third, so a share
+rounded is another one.
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
 answer cannot echo a hidden input back), never a seed or the reference's values.
@@ -69,6 +72,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     for case in world.trip_cases:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
+    t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
 
 
 #: The sentences of the exercise text the criteria check (as they stand in its markdown).
@@ -82,7 +86,10 @@ _CHOOSE = (
     'highest `noise_peak("A", seed)` over `seeds`: the lowest threshold that healthy canary '
     "(A/A: the candidate *is* production) never went above."
 )
-_CHOOSE_READS = "Read `THRESHOLDS` at each call: the grader also calls it with other thresholds."
+_CHOOSE_READS = (
+    "Read `THRESHOLDS` at each call: the grader also calls it with other thresholds, in no "
+    "particular order."
+)
 _JUDGED = (
     "Only samples with at least `run.config.min_requests` requests count: before that, the "
     "breaker cannot trip."
@@ -90,8 +97,8 @@ _JUDGED = (
 _RATE = (
     "`trip_rate(candidate, threshold, seeds)`: the share of `seeds` on which a canary of "
     "`candidate` with the breaker on (`CanaryConfig(candidate=candidate, "
-    'duration=WATCH_ONLY["duration"], max_error_rate=threshold)`) trips at least once '
-    "(`run.trips` is not empty)."
+    'duration=WATCH_ONLY["duration"], max_error_rate=threshold)`: exactly these three fields, '
+    "every other one left at its default) trips at least once (`run.trips` is not empty)."
 )
 _RATE_READS = "Read `WATCH_ONLY` at each call here too."
 
@@ -109,6 +116,7 @@ THRESHOLD_RUBRIC = (
             "the mean of the peaks (or of the windows) instead of the highest",
             "the first seed only (or fixed seeds), not every seed given",
             "the largest threshold, or one typed in",
+            "the first of THRESHOLDS at or above the peak (right only while they are sorted)",
             "a threshold below the peak (the nearest one, or the largest one below)",
             "the peak rounded (to two or three decimals) before choosing",
             "a threshold strictly above a peak that is exactly a threshold (> instead of >=)",
@@ -123,7 +131,8 @@ THRESHOLD_RUBRIC = (
             "the notebook's 0.03 nor what the mean, the first seed, the nearest or the largest "
             "threshold, the peak rounded to two or three decimals, or > instead of >= would give; "
             "and, for one call, a THRESHOLDS of five other thresholds (thousandths, none a "
-            "multiple of 0.005), two below the seed's peak and three above it."
+            "multiple of 0.005) out of order, two below the seed's peak and three above it, "
+            "the smallest of those above neither the first of them above the peak nor the last."
         ),
     ),
     Criterion(
@@ -162,16 +171,19 @@ THRESHOLD_RUBRIC = (
             "the watch-only canary, whose breaker never acts",
             "a fixed threshold, candidate or seeds instead of the ones given",
             "the notebook's duration typed in instead of WATCH_ONLY's",
+            "the share rounded (to two decimals, say)",
+            "WATCH_ONLY's other settings (its max_cost) passed to the breaker's canary too",
         ),
         text=(_RATE, _RATE_READS),
         world=(
-            "Drawn at grading time: a worse candidate at a threshold with two seeds (a share "
-            "between 0 and 1, a seed that trips twice) and the healthy one at a low threshold "
+            "Drawn at grading time: a worse candidate at a threshold with three seeds (a share "
+            "of one third, a seed that trips twice) and the healthy one at a low threshold "
             "(tripping), each share another than the notebook's threshold, candidate A or the "
-            "notebook's seeds would give; then candidate A at the worse one's threshold on its "
-            "seeds, so a share remembered by seed and threshold alone is the worse one's; and "
+            "notebook's seeds would give; then candidate A at the worse one's threshold on two of "
+            "its seeds, so a share remembered by seed and threshold alone is the worse one's; and "
             "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
-            "another share."
+            "another share; and its seed that never trips again with a WATCH_ONLY whose max_cost "
+            "(a low one) would make a canary that took it along trip there."
         ),
     ),
 )
@@ -254,6 +266,28 @@ def _rate_reads_the_watch(
     if close_to(answer, trip_rate(candidate, threshold, seeds)):
         raise Fail(say("rate_usual_watch", **what))
     raise Fail(say("rate_own_watch", got=_shown(answer, hidden | {duration}), **what))
+
+
+def _rate_keeps_the_defaults(
+    s: Student,
+    candidate: str,
+    threshold: float,
+    seeds: tuple[int, ...],
+    max_cost: float,
+    hidden: frozenset[int],
+) -> None:
+    """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting a low ``max_cost`` for that
+    call: the canaries take WATCH_ONLY's duration alone, so the share is the usual one."""
+    watch = {**WATCH_ONLY, "max_cost": max_cost}
+    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": watch}).call(
+        candidate, threshold, list(seeds)
+    )
+    if close_to(answer, trip_rate(candidate, threshold, seeds)):
+        return
+    what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
+    if close_to(answer, trip_rate(candidate, threshold, seeds, max_cost=max_cost)):
+        raise Fail(say("rate_with_cost", **what))
+    raise Fail(say("rate_own_cost", got=_shown(answer, hidden | {max_cost}), **what))
 
 
 def _threshold_matches(

@@ -18,6 +18,7 @@ __all__ = [
     "WATCH_ONLY",
     "NOTEBOOK_SEEDS",
     "NOTEBOOK_THRESHOLD",
+    "MAX_COST",
     "windows",
     "judged_peak",
     "peaks",
@@ -82,26 +83,47 @@ def choose_threshold(seeds: Any, thresholds: tuple[float, ...] = THRESHOLDS) -> 
     return at_least(max(noise_peak("A", seed) for seed in seeds), thresholds)
 
 
+#: The breaker's cost limit of the canaries ``trip_rate`` runs: the text fixes their fields to
+#: ``candidate``, ``duration`` and ``max_error_rate``, so it is the default's.
+MAX_COST = CanaryConfig.max_cost
+
+
 @lru_cache(maxsize=8192)
 def trip_times(
-    candidate: str, threshold: float, seed: int, duration: float = WATCH_ONLY["duration"]
+    candidate: str,
+    threshold: float,
+    seed: int,
+    duration: float = WATCH_ONLY["duration"],
+    max_cost: float = MAX_COST,
 ) -> tuple[float, ...]:
     """When the breaker at ``threshold`` trips on a canary of ``candidate`` that runs for
-    ``duration`` (the notebook's WATCH_ONLY's, or the one a world gives it)."""
-    config = CanaryConfig(candidate=candidate, duration=duration, max_error_rate=threshold)
+    ``duration`` (the notebook's WATCH_ONLY's, or the one a world gives it); ``max_cost`` other
+    than the default only for the mistake of passing WATCH_ONLY's along too."""
+    config = CanaryConfig(
+        candidate=candidate, duration=duration, max_error_rate=threshold, max_cost=max_cost
+    )
     return tuple(trip.t for trip in run_canary(config, seed=seed).trips)
 
 
 def trips(
-    candidate: str, threshold: float, seed: int, duration: float = WATCH_ONLY["duration"]
+    candidate: str,
+    threshold: float,
+    seed: int,
+    duration: float = WATCH_ONLY["duration"],
+    max_cost: float = MAX_COST,
 ) -> int:
     """How many times the breaker at ``threshold`` trips on a canary of ``candidate``."""
-    return len(trip_times(candidate, threshold, seed, duration))
+    return len(trip_times(candidate, threshold, seed, duration, max_cost))
 
 
 def trip_rate(
-    candidate: str, threshold: float, seeds: Any, duration: float = WATCH_ONLY["duration"]
+    candidate: str,
+    threshold: float,
+    seeds: Any,
+    duration: float = WATCH_ONLY["duration"],
+    max_cost: float = MAX_COST,
 ) -> float:
-    """The share of ``seeds`` on which the breaker at ``threshold`` trips at least once."""
+    """The share of ``seeds`` on which the breaker at ``threshold`` trips at least once: how
+    many of them trip, divided by how many there are."""
     seeds = list(seeds)
-    return sum(trips(candidate, threshold, s, duration) > 0 for s in seeds) / len(seeds)
+    return sum(trips(candidate, threshold, s, duration, max_cost) > 0 for s in seeds) / len(seeds)

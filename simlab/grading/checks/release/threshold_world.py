@@ -34,6 +34,7 @@ __all__ = [
     "LEASTS",
     "LISTED",
     "DURATIONS",
+    "MAX_COSTS",
     "HIDDEN_SEEDS",
     "ThresholdWorld",
     "threshold_world",
@@ -112,8 +113,9 @@ LOW_SEEDS = (
 #: Healthy runs whose judged peak is exactly a threshold (not 0.03): no window reaches above
 #: it, and the windows of more than ``min_requests`` requests give the same threshold.
 EQUAL_SEEDS = (417912, 419526, 194289, 749884, 849650, 332970, 118193, 5788)
-#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips):
-#: the share (one half) is not the one at the notebook's threshold, for candidate A, or on the
+#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips),
+#: two of each candidate and threshold: the share of both seeds and the other one's calm seed
+#: (one third) is not the one at the notebook's threshold, for candidate A, or on the
 #: notebook's seeds.
 WORSE_TRIPS = (
     ("B", 0.09, 542333, 972825),
@@ -152,6 +154,10 @@ LISTED = tuple(n / 1000 for n in range(4, 121) if n % 5)
 #: short enough to cost little, stopped before most of the worse seeds' first trip.
 DURATIONS = (60.0, 90.0, 120.0, 150.0)
 
+#: What a world's WATCH_ONLY may set ``max_cost`` to for one call of ``trip_rate``: below what
+#: a request costs on average, so a canary that took it along would trip on cost.
+MAX_COSTS = (20.0, 40.0, 60.0, 80.0)
+
 #: Every seed a world may ask for: feedback never shows a number near one.
 HIDDEN_SEEDS = frozenset(
     {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS}
@@ -175,21 +181,28 @@ class ThresholdWorld:
     several: tuple[int, ...]
     #: A seed whose A peak is exactly a threshold, another than ``several``'s.
     equal: tuple[int, ...]
-    #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one half
-    #: with a seed that trips more than once, then the healthy one's at a low threshold (1).
+    #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one third
+    #: (three seeds, one that trips more than once), then the healthy one's at a low threshold
+    #: (1), then the healthy one at the worse one's threshold on two of its seeds.
     trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
     #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
     #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
     #: then ``worse``'s with more than any of its windows holds (none judged: 0.0).
     watch: tuple[tuple[str, int, int], ...] = ()
     #: (seeds, thresholds) for ``choose_threshold`` with THRESHOLDS holding ``thresholds``
-    #: (sorted, of :data:`LISTED`) for that call: ``equal``'s seed, two of them below its
-    #: peak and three above it (so the answer is neither the first nor the last of them).
+    #: (of :data:`LISTED`, out of order) for that call: ``equal``'s seed, two of them below its
+    #: peak and three above it; the answer is neither the first nor the last of them, nor the
+    #: first at or above the peak in their order.
     listed: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
     #: (candidate, threshold, seeds, duration) for ``trip_rate`` with a WATCH_ONLY whose
     #: ``duration`` is ``duration`` (of :data:`DURATIONS`) for that call: the first trip case,
     #: whose share is another one at that duration than at the notebook's.
     short: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
+    #: (candidate, threshold, seeds, max_cost) for ``trip_rate`` with a WATCH_ONLY whose
+    #: ``max_cost`` is ``max_cost`` (of :data:`MAX_COSTS`) for that call: the first trip case
+    #: on its seed that never trips (one run), whose share (0) a canary that also took that
+    #: max_cost would not give.
+    costly: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
 
     @property
     def seeds(self) -> frozenset[int]:
@@ -221,35 +234,43 @@ def _world(seed: int) -> ThresholdWorld:
         s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if noise_peak("A", s) != right
     )
     candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
+    # the other case's calm seed at that threshold: three seeds, a share of one third
+    (quiet,) = {c for k, t, _, c in WORSE_TRIPS if (k, t) == (candidate, threshold) and c != calm}
     low, healthy = source.choice(HEALTHY_TRIPS)
     shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
     default = peaks(*shown)["judged"]
     least = source.choice([n for n in LEASTS if judged_peak(*shown, n) not in (default, 0.0)])
     most = max(n for n, _ in windows(*worse))
-    pair = tuple(source.sample((tripping, calm), 2))
+    trio = tuple(source.sample((tripping, calm, quiet), 3))
     return ThresholdWorld(
         healthy=shown,
         worse=worse,
         several=several,
         equal=(equal,),
         trip_cases=(
-            (candidate, threshold, pair),
+            (candidate, threshold, trio),
             ("A", low, (healthy,)),
-            # the healthy candidate at the worse one's threshold on its seeds: a share kept
+            # the healthy candidate at the worse one's threshold on two of its seeds: a share kept
             # by seed and threshold alone (state kept between calls) answers the worse one's
             ("A", threshold, (tripping, calm)),
         ),
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
         listed=((equal,), _listed(source, noise_peak("A", equal))),
-        short=(candidate, threshold, pair, _duration(source, candidate, threshold, pair)),
+        short=(candidate, threshold, trio, _duration(source, candidate, threshold, trio)),
+        costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
     )
 
 
 def _listed(source: random.Random, peak: float) -> tuple[float, ...]:
-    """Five thresholds of :data:`LISTED`, sorted: two below ``peak`` and three above it."""
-    below = [t for t in LISTED if t < peak]
-    above = [t for t in LISTED if t > peak]
-    return tuple(sorted(source.sample(below, 2) + source.sample(above, 3)))
+    """Five thresholds of :data:`LISTED`, two below ``peak`` and three above it, in an order
+    drawn where the answer (the smallest above) is neither the first nor the last, nor the
+    first above ``peak``: only the smallest of them all at or above it gives the answer."""
+    below = source.sample([t for t in LISTED if t < peak], 2)
+    above = sorted(source.sample([t for t in LISTED if t > peak], 3))
+    while True:
+        order = source.sample(below + above, 5)
+        if order[-1] != above[0] != next(t for t in order if t > peak):
+            return tuple(order)
 
 
 def _duration(source: random.Random, candidate: str, threshold: float, seeds: tuple) -> float:
@@ -260,6 +281,17 @@ def _duration(source: random.Random, candidate: str, threshold: float, seeds: tu
         d
         for d in source.sample(DURATIONS, len(DURATIONS))
         if trip_rate(candidate, threshold, seeds, d) != usual
+    )
+
+
+def _max_cost(source: random.Random, candidate: str, threshold: float, seeds: tuple) -> float:
+    """A max_cost of :data:`MAX_COSTS` (in an order drawn) at which the share of ``seeds`` that
+    trip would be another one than with the default max_cost the text leaves the canary."""
+    usual = trip_rate(candidate, threshold, seeds)
+    return next(
+        m
+        for m in source.sample(MAX_COSTS, len(MAX_COSTS))
+        if trip_rate(candidate, threshold, seeds, max_cost=m) != usual
     )
 
 
