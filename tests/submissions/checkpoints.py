@@ -198,7 +198,8 @@ ANSWERS = [
 
 # --- cache-key ------------------------------------------------------------------------------
 
-# Written differently from the solution: one JSON string, the query normalized by hand.
+# One JSON string, the query normalized by hand: hashable and exact, but not the tuple the
+# text asks for (equal-requests-hit).
 JSON_KEY = """
 import json
 import re
@@ -250,7 +251,7 @@ def cache_key(tenant, permission_version, index_version, query):
 """
 
 ANSWERS += [
-    ("json-key", "cache-key", JSON_KEY, 5, "all"),
+    ("json-key", "cache-key", JSON_KEY, 3, "asks for a tuple"),
     ("query-only-key", "cache-key", QUERY_ONLY_KEY, 2, "got the same key"),
     ("key-without-tenant", "cache-key", KEY_WITHOUT_TENANT, 2, "tenants must never share"),
     ("key-without-permission", "cache-key", KEY_WITHOUT_PERMISSION, 2, "permission version"),
@@ -798,4 +799,45 @@ ANSWERS += [
     ("nfkc-tenant-key", "cache-key", NFKC_TENANT_KEY, 2, "grader's world"),
     ("bytes-tenant-key", "cache-key", BYTES_TENANT_KEY, 5, "all"),
     ("pattern-ids-migration", "pure-migration", PATTERN_IDS_MIGRATION, 5, "all"),
+]
+
+# The hash of the solution's tuple: an int, not the tuple the text asks for (and a hash of
+# strings changes from one process to the next) (equal-requests-hit).
+HASH_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return hash((tenant, permission_version, index_version, normalize_query(query)))
+"""
+# Correct: a named tuple (a subclass of tuple), its fields named.
+NAMED_TUPLE_KEY = """
+from collections import namedtuple
+
+Key = namedtuple("Key", "tenant permission_version index_version question")
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    return Key(tenant, permission_version, index_version, normalize_query(query))
+"""
+# A goal "has a SKU" read as the key being there: a checkpoint's goal always holds the key
+# `sku` (None when the task has none), so every retrieve needs the inventory tool
+# (stock-figures, exact-codes).
+SKU_KEY_PRESENT_GUARD = SETS_GUARD.replace(
+    'checkpoint["goal"].get("sku")', '"sku" in checkpoint["goal"]'
+)
+# Correct: the SKU compared with None, as the text says (the solution tests it the same way;
+# the guard written above tests its truth, which no goal tells apart).
+SKU_NOT_NONE_GUARD = SETS_GUARD.replace(
+    'checkpoint["goal"].get("sku")', 'checkpoint["goal"]["sku"] is not None'
+)
+assert SKU_KEY_PRESENT_GUARD != SETS_GUARD != SKU_NOT_NONE_GUARD
+# The right codes in a set: the text asks for a list (exact-codes); every other criterion
+# judges the codes whatever holds them.
+SET_OF_CODES_GUARD = SETS_GUARD.replace("return list(stops)", "return stops")
+assert SET_OF_CODES_GUARD != SETS_GUARD
+
+ANSWERS += [
+    ("hash-key", "cache-key", HASH_KEY, 3, "asks for a tuple"),
+    ("named-tuple-key", "cache-key", NAMED_TUPLE_KEY, 5, "all"),
+    ("sku-key-present-guard", "resume-guard", SKU_KEY_PRESENT_GUARD, 4, "a code does not apply"),
+    ("sku-not-none-guard", "resume-guard", SKU_NOT_NONE_GUARD, 6, "all"),
+    ("set-of-codes-guard", "resume-guard", SET_OF_CODES_GUARD, 5, "expected a list"),
 ]

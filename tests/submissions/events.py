@@ -67,8 +67,9 @@ class Absorber:
         return [e.to_dict() for e in self.kit.offer(AgentEvent.from_dict(event))]
 """
 
-# Reads "a key already seen for its task" literally: a conflicting event's key counts as seen
-# too. The text leaves that case open, so the grader never reuses a conflict's key elsewhere.
+# Counts a dropped conflicting event's key as seen: the text says a dropped second event is
+# forgotten, key and all, so a later event of a new seq carrying that key is never released
+# (conflicts).
 SEEN_EVERY_KEY = """
 class Absorber:
     def __init__(self):
@@ -93,6 +94,20 @@ class Absorber:
             t["next"] += 1
         return out
 """
+
+# Correct: one set of seen keys per task, beside the seqs taken, a key added only with an
+# event kept (a dropped conflicting event leaves no trace).
+KEPT_KEYS_ONLY = SEEN_EVERY_KEY.replace(
+    """        t["seen"].add(key)
+        if seq in t["by_seq"]:
+            return []  # a conflict: the first one stays
+""",
+    """        if seq in t["by_seq"]:
+            return []  # a conflict: the first one stays, the second is forgotten
+        t["seen"].add(key)
+""",
+)
+assert KEPT_KEYS_ONLY != SEEN_EVERY_KEY
 
 # Sorts what it holds on every offer and releases the run at its front.
 SORTED_PENDING = """
@@ -969,7 +984,8 @@ ANSWERS = [
     ("forgets-when-done", "absorber", FORGETS_WHEN_DONE, 3, "the same seq of a task twice"),
     ("no-version-check", "absorber", NO_VERSION_CHECK, 5, "version is not 1"),
     ("keys-only", "absorber", KEYS_ONLY, 5, "should have set aside"),
-    ("seen-every-key", "absorber", SEEN_EVERY_KEY, 6, "all"),
+    ("seen-every-key", "absorber", SEEN_EVERY_KEY, 5, "two different events claiming one seq"),
+    ("kept-keys-only", "absorber", KEPT_KEYS_ONLY, 6, "all"),
     ("sorted-pending", "absorber", SORTED_PENDING, 6, "all"),
     ("seq-only", "absorber", SEQ_ONLY, 3, "EventAbsorber releases nothing"),
     ("shared-keys", "absorber", SHARED_KEYS, 3, "EventAbsorber releases"),

@@ -109,15 +109,17 @@ CACHE_RUBRIC = (
     Criterion(
         "equal-requests-hit",
         2,
-        "Equal requests get equal, hashable keys (nothing unstable such as a timestamp or a "
-        "counter), and the same question up to case, spaces and punctuation shares one entry "
-        "while another question does not; two requests share a key only when they are equal, "
-        "whatever characters their fields hold (no separator that a field may contain).",
+        "Equal requests get equal keys, each a tuple as the text asks (nothing unstable such as "
+        "a timestamp or a counter), and the same question up to case, spaces and punctuation "
+        "shares one entry while another question does not; two requests share a key only when "
+        "they are equal, whatever characters their fields hold (no separator that a field may "
+        "contain).",
         mistakes=(
             "puts a timestamp or a request counter in the key",
             "keys on the raw query, so a question asked in other capitals misses",
             "one string joined with a separator that a field may hold",
             "the words of the question sorted, so two questions share an entry",
+            "returns a string or a hash of the fields, not a tuple",
         ),
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
@@ -149,6 +151,7 @@ def cache_key_check(s: Student, t: Tally) -> None:
     :data:`CACHE_RUBRIC` (see the module doc)."""
     keys = _Keys(s.function("cache_key"))
     t.under("equal-requests-hit")
+    t.part(functools.partial(_a_tuple, keys))
     t.part(functools.partial(_the_same_question_hits, keys))
     t.part(
         lambda: screened(
@@ -350,6 +353,17 @@ class _Keys:
 
 
 _SHIP = "How fast do orders ship?"
+
+
+def _a_tuple(keys: _Keys) -> None:
+    """The key is a tuple (a subclass of tuple too), as the text asks: for the notebook's
+    request and for the drawn ones. A string joined from the fields or a number hashed from
+    them is hashable, but not what the text asks for (a hash of strings also changes from one
+    process to the next)."""
+    drawn = drawn_requests()[0]
+    for request in (_BASE, drawn[0][0], drawn[-1][1]):
+        value = keys.key(**request)
+        require(isinstance(value, tuple), say("not_a_tuple", kind=kind_of(value)))
 
 
 def _the_same_question_hits(keys: _Keys) -> None:

@@ -277,7 +277,8 @@ GUARD_RUBRIC = (
             'and `world["stock"][doc_id]["version"]` for source `"inventory-api"`.',
             '`"document-missing"`: it no longer exists;',
             'for a stock figure, a grant without the `"inventory"` tool).',
-            'a `"retrieve"` whose goal has a `"sku"` also needs `"inventory"`.',
+            'a `"retrieve"` whose goal\'s `"sku"` is not `None` also needs `"inventory"` (a '
+            'checkpoint\'s goal always holds the key `"sku"`, `None` when the task has no SKU).',
         ),
         world=(
             "In the drawn world (a drawn SKU at a drawn stock version, a document whose ID is "
@@ -296,6 +297,7 @@ GUARD_RUBRIC = (
             "reports a forbidden document under a revoked grant",
             "stops at the first reason",
             "checks a finished task",
+            "returns the codes in a set or a tuple, not the list the text asks for",
         ),
         properties=(
             "On generated checkpoints at every step (the finished one too) with up to two "
@@ -320,8 +322,7 @@ VERDICTS = ("missing_and_extra", "missing", "extra", "once")
 
 
 def _verdict(answer: list[str], truth: list[str]) -> str:
-    """What is wrong with ``answer`` (one of :data:`VERDICTS`), without naming the expected
-    codes."""
+    """What is wrong with ``answer`` (a key of :data:`VERDICTS`), never naming the kit's."""
     missing, extra = set(truth) - set(answer), set(answer) - set(truth)
     if missing and extra:
         return "missing_and_extra"
@@ -329,8 +330,7 @@ def _verdict(answer: list[str], truth: list[str]) -> str:
 
 
 def gave(answer: list[str], verdict: str, at: Message | None = None) -> Message:
-    """The learner's codes and what is wrong with them (a key of :data:`VERDICTS`), after
-    where they were given when ``at`` says it."""
+    """The learner's codes and what is wrong with them (a :data:`VERDICTS` key), after ``at``."""
     if at is None:
         return say("gave", codes=_codes(answer), verdict=say(verdict))
     return say("gave_at", where=at, codes=_codes(answer), verdict=say(verdict))
@@ -360,6 +360,7 @@ class _Judge:
         self.guard = guard
         self._asked = asked_once(lambda case: guard(case.cp, case.world), key=lambda c: c.key)
         self.seed = current_seed()
+        self.listed = False  # must the answer be a list (see _codes_of)?
 
     def ask(self, case: Case) -> Any:
         """The learner's answer for ``case``, or the error it raised, raised again; asked of
@@ -394,7 +395,7 @@ class _Judge:
         case, moves, made = played_case(task, position, tuple(labels))
         for move in moves:
             story.add(move)
-        answer = _codes_of(self.ask(case))
+        answer = _codes_of(self.ask(case), self.listed)
         return answer, case.truth, made
 
     def decides(self, situation: tuple, story: Story) -> None:
@@ -415,7 +416,7 @@ class _Judge:
         """The learner's codes for ``case``: every reason the kit finds, and none when the kit
         finds none; ``exact``: the very same codes, each once. ``at()`` says where (made only
         for a failure: most answers agree)."""
-        answer = _codes_of(self.ask(case))
+        answer = _codes_of(self.ask(case), self.listed)
         truth = case.truth
         if not (set(truth) <= set(answer) and bool(answer) == bool(truth)):
             raise Fail(gave(answer, _verdict(answer, truth), at()))
@@ -433,13 +434,14 @@ class _Judge:
             self.agrees(case, lambda t=task, p=position: where(t, p, changes), exact)
 
 
-def _codes_of(answer: Any) -> list[str]:
-    """The learner's answer, when it is a list of strings (else the part fails, saying so)."""
-    if not isinstance(answer, list):
+def _codes_of(answer: Any, listed: bool = True) -> list[str]:
+    """The learner's answer as a list of strings (else the part fails, saying so): a list only
+    with ``listed`` (the exact codes, whose sentence asks for one), else any collection."""
+    if not isinstance(answer, list if listed else (list, tuple, set, frozenset)):
         raise Fail(say("guard_not_a_list", kind=kind_of(answer)))
     if not all(isinstance(code, str) for code in answer):
         raise Fail(say("guard_not_strings"))
-    return answer
+    return list(answer)
 
 
 @lru_cache(maxsize=8)
@@ -563,6 +565,7 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
     """A detail: the exact codes, two changes at once and a finished task."""
     under = judge.under
     t.under("exact-codes")
+    judge.listed = True
 
     @t.part
     def each_change_exactly():

@@ -137,6 +137,7 @@ EN = {
     "other_ones": "other ones",
     # cache-key: the checks
     "not_hashable": "cache_key() returned {kind}, which cannot be a dict key; return a tuple",
+    "not_a_tuple": "cache_key() returned {kind}; the text asks for a tuple of the fields",
     "same_apart": "searches {i} and {j} differ in the {field} but got the same key",
     "equal_apart": "searches {i} and {j} are equal but got different keys: normalize the query",
     "differ_same": (
@@ -281,6 +282,7 @@ ZH = {
     "fewer": "更少的文档",
     "other_ones": "别的文档",
     "not_hashable": "cache_key() 返回了 {kind}，它不能作为 dict 的键；请返回元组",
+    "not_a_tuple": "cache_key() 返回了 {kind}；题目要求返回由各字段组成的元组",
     "same_apart": "第 {i} 和第 {j} 次搜索的{field}不同，却得到了同一个键",
     "equal_apart": "第 {i} 和第 {j} 次搜索相同，却得到了不同的键：请规范化查询",
     "differ_same": "第 {i} 和第 {j} 次搜索不同，却得到了同一个键：让各字段彼此分开（用元组）",

@@ -247,7 +247,9 @@ ORDER_TEXT = (
 GIVEN_TEXT = ("Return the event dicts you were given.",)
 CONFLICT_TEXT = (
     "a *different* event (another key) for a `seq` that is already waiting or released is a "
-    "conflict: two writers disagree, so keep the first one and never release the second;",
+    "conflict: two writers disagree, so keep the first one and never release the second; the "
+    "second is forgotten: its key does not count as seen (a later delivery with that key for "
+    "another `seq` is judged as if the key were new);",
 )
 VERSION_TEXT = (
     "an event whose `version` is not 1 is never released and changes nothing (the version-1 "
@@ -316,10 +318,13 @@ ABSORBER_RUBRIC = (
         "conflicts",
         1,
         "A different event (another key) for a seq already waiting or released is a conflict: "
-        "the first one is kept, the second never released. Also checked on generated streams.",
+        "the first one is kept, the second never released and forgotten (its key does not "
+        "count as seen). Also checked on generated streams.",
         mistakes=(
             "a second event for a seq replaces the first",
             "keeps the event with the smaller (or larger, shorter, longer) key",
+            "counts the key of a dropped second event as seen, so a later event carrying it "
+            "is never released",
         ),
         properties=(
             "On generated streams holding a second event (another key) for a seq, your "
@@ -330,7 +335,8 @@ ABSORBER_RUBRIC = (
             "The conflicting events' keys and tasks are drawn from the world; of two waiting "
             "seqs, one's second key is its first key and a character more, and the other's "
             "first key is its second key and a character more, so neither the smaller nor the "
-            "larger, the shorter nor the longer key is always the first one."
+            "larger, the shorter nor the longer key is always the first one; the keys of the "
+            "dropped events then come back on events of new seqs, which the kit releases."
         ),
     ),
     Criterion(

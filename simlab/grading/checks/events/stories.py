@@ -103,9 +103,12 @@ def conflicting_names() -> tuple[list[dict], Names]:
     whose second key is the first one's and a character more (it sorts after the first and
     is longer), two for another waiting ``seq`` whose second key is the first one's less its
     last character (it sorts before the first and is shorter), then the gaps filled, then a
-    different event for a released ``seq``. The kit keeps the first event of each ``seq``,
-    so an answer that lets the smaller or the larger key win, or the shorter or the longer,
-    or the last, releases a second one in every world."""
+    different event for a released ``seq``; then the keys of the three events dropped, each
+    carried by an event of a new ``seq`` (the second of them beyond a gap). The kit keeps the
+    first event of each ``seq``, so an answer that lets the smaller or the larger key win, or
+    the shorter or the longer, or the last, releases a second one in every world; and it
+    forgets a dropped event, key and all, so an answer that counts a dropped event's key as
+    seen never releases the new ``seq``s."""
     stream = [
         story_event("job-3", 2, key="a2"),
         story_event("job-3", 2, key="b2"),
@@ -114,6 +117,9 @@ def conflicting_names() -> tuple[list[dict], Names]:
         story_event("job-3", 1),
         story_event("job-3", 3),
         story_event("job-3", 3, key="other"),
+        story_event("job-3", 5, key="b2"),
+        story_event("job-3", 7, key="other"),
+        story_event("job-3", 6, key="b4"),
     ]
     names = stream_names(story_label("conflict"), stream)
     taken = set(names.keys.values())
