@@ -12,9 +12,10 @@ names of the two tasks of the two-task case and of the generated histories, one 
 other, and a history where a save of an older epoch has an unknown outcome (``info``, which the
 simulator never records: the text counts only ``type == "ok"``), and a history whose times go
 back (a stale save stamped before the newer claim it is listed after: the text walks the
-events in the order the history lists them). A count typed in from a run, a rule that tells
-tasks apart by prefix, one that takes ``info`` for ``ok`` or one that sorts the events by time
-is wrong there.
+events in the order the history lists them), and a history where a newer claim's reply was
+lost (``info``: the text grants an epoch on ``type == "ok"`` only). A count typed in from a
+run, a rule that tells tasks apart by prefix, one that takes ``info`` for ``ok`` (of a save or
+of a claim) or one that sorts the events by time is wrong there.
 """
 
 from __future__ import annotations
@@ -68,7 +69,11 @@ class StaleWorld:
     save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many);
     ``clocks``: a hand-written history whose times go back: an accepted save of the old epoch
     listed after the takeover's claim but stamped before it (workers, times and step drawn), a
-    stale commit that a rule walking the events sorted by time misses.
+    stale commit that a rule walking the events sorted by time misses; ``lost_claim``: a
+    hand-written history where another worker's claim of a newer epoch has an unknown outcome
+    (``info``: its reply lost, so it grants nothing) before the old epoch's accepted save, with
+    or without (drawn) a later claim ok of a newer epoch still and another save of the old one
+    (so a rule that takes an ``info`` claim for a grant finds one stale commit too many).
     """
 
     unfenced: tuple[tuple[Scenario, int], ...]
@@ -76,6 +81,7 @@ class StaleWorld:
     tasks: tuple[str, str]
     unknown: tuple[tuple, ...] = ()
     clocks: tuple[tuple, ...] = ()
+    lost_claim: tuple[tuple, ...] = ()
 
 
 #: How many draws :func:`stale_world` may make before it gives up (it never needs many).
@@ -100,7 +106,8 @@ def _stale_world(seed: int) -> StaleWorld:
         refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
         if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
             unknown = _unknown(source, tasks[0])
-            return StaleWorld(runs, fenced, tasks, unknown, _clocks(source, tasks[0]))
+            clocks = _clocks(source, tasks[0])
+            return StaleWorld(runs, fenced, tasks, unknown, clocks, _lost_claim(source, tasks[0]))
     raise RuntimeError("no hidden world for stale-commits held what it must")
 
 
@@ -135,6 +142,25 @@ def _clocks(source: Any, task: str) -> tuple[tuple, ...]:
         (claimed, "ok", new, "claim", task, 2, step - 1),
         (saved, "ok", old, "save", task, 1, step),
     )
+
+
+def _lost_claim(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history where a newer claim's outcome is unknown (``info``: it grants no
+    epoch) before the old epoch's accepted save; with or without (drawn) a claim ok of a newer
+    epoch after it and another save of the old epoch (workers, times and step drawn)."""
+    old, new, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(6))
+    step = source.randint(1, 4)
+    rows = [
+        (times[0], "ok", old, "claim", task, 1, step - 1),
+        (times[1], "invoke", new, "claim", task),
+        (times[2], "info", new, "claim", task, 2, step - 1),
+        (times[3], "ok", old, "save", task, 1, step),
+    ]
+    if source.random() < 0.5:
+        rows.append((times[4], "ok", third, "claim", task, 3, step))
+        rows.append((times[5], "ok", old, "save", task, 1, step + 1))
+    return tuple(rows)
 
 
 def _scenario(source: Any) -> Scenario:
@@ -181,6 +207,7 @@ def stale_commits(s: Student, t: Tally) -> None:
     t.part(functools.partial(_recorded_fenced_history, rule, world))
     t.part(functools.partial(_unknown_outcome, rule, world))
     t.part(functools.partial(_clock_order, rule, world))
+    t.part(functools.partial(_lost_claim_reply, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -231,6 +258,7 @@ STALE_RUBRIC = (
             "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
             "a refused claim or cancel (or its invoke) taken for a grant of its epoch",
+            "a claim of unknown outcome (type info: its reply lost) taken for a grant",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
@@ -255,8 +283,10 @@ STALE_RUBRIC = (
             "with different counts of stale commits; a history where a save of the older epoch "
             "after a takeover has an unknown outcome (type info), its workers and times drawn, "
             "followed or not (drawn) by an accepted stale save; a history whose times go back "
-            "(the old epoch's save listed after the newer claim, stamped before it); and the "
-            "two tasks of the "
+            "(the old epoch's save listed after the newer claim, stamped before it); a history "
+            "where a newer claim's outcome is unknown (type info) before the old epoch's "
+            "accepted save, its workers and times drawn, followed or not (drawn) by a claim ok "
+            "of a newer epoch and another save of the old one; and the two tasks of the "
             "two-task case and of the generated histories named so that one name is a prefix "
             "of the other."
         ),
@@ -436,6 +466,15 @@ def _clock_order(rule: Any, world: StaleWorld) -> None:
     history = events_of(*world.clocks)
     found = _count(rule, history)
     require(found == len(reference_stale_commits(history)), say("clock_order", found=found))
+
+
+def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
+    """A claim whose outcome is unknown (``info``) grants no epoch: only a claim ok does. The
+    rule finds what the kit's finds (feedback never says how many that is: the world drew
+    it)."""
+    history = events_of(*world.lost_claim)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("lost_claim", found=found))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
