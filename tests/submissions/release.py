@@ -690,7 +690,7 @@ ANSWERS += [("domain-typed-in", "injection-rule", DOMAIN_TYPED_IN, 2, "read OUR_
 
 # Links found only after white space or at the start of the body: a foreign link glued to the
 # text before it ("(see:https://...") is never judged (exact-host: "no e-mail body contains a
-# link (`http://` or `https://`, in any capitals) to a host outside our domains").
+# link (`http://` or `https://`, in any capitals, wherever it starts").
 _FIND_LINKS = 're.findall(r"https?://\\S+", mail["body"], flags=re.IGNORECASE)'
 assert _FIND_LINKS in _SOLUTION_INJECTION
 AFTER_SPACE_ONLY = _SOLUTION_INJECTION.replace(
