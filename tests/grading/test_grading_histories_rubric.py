@@ -11,6 +11,9 @@ cases the checks are built on are checked against the kit without a sandbox.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import pytest
 
 from simlab.checker.checker import stale_commits
@@ -114,6 +117,22 @@ def test_does_the_save_of_unknown_outcome_defeat_info_taken_for_ok(seed):
     assert len(stale_commits(as_ok)) == truth + 1
     assert {e.task for e in history} == {world.tasks[0]}
     counts = {len(stale_commits(events_of(*_in(n, stale_world).unknown))) for n in SEEDS}
+    assert counts == {0, 1}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_claim_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
+    """The world's history with a newer claim of unknown outcome (info): the kit's rule grants
+    it nothing, a rule that takes it for a claim ok finds one stale commit more; its task is
+    one of the world's; both counts occur across worlds."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.lost_claim)
+    truth = len(stale_commits(history))
+    assert any(e.type == "info" and e.op == "claim" for e in history)
+    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.lost_claim))
+    assert len(stale_commits(as_ok)) == truth + 1
+    assert {e.task for e in history} == {world.tasks[0]}
+    counts = {len(stale_commits(events_of(*_in(n, stale_world).lost_claim))) for n in SEEDS}
     assert counts == {0, 1}
 
 
@@ -254,6 +273,34 @@ def test_does_the_close_table_of_choose_ttl_defeat_rounded_costs(seed):
     assert choose_ttl(table, step, wait) == larger == low[0]
     for digits in (0, 1, 2):
         assert min(sorted(table), key=lambda t, d=digits: cost(t, d)) == smaller
+    assert list(table).index(smaller) < list(table).index(larger)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_near_table_of_choose_ttl_defeat_a_tolerance(seed):
+    """The two cheapest costs of the near table differ by a relative 1e-11 to 2e-10, exactly
+    and in every order of computing them (so no correct answer sees a tie); the reference
+    takes the larger ttl, the cheaper one, while costs equal within math.isclose tie and give
+    the smaller ttl, listed before it."""
+    table, step, wait = _in(seed, ttl_world).near
+    orders = (
+        lambda r: r["duplicate_work"] * step + r["waiting"] * wait,
+        lambda r: wait * r["waiting"] + step * r["duplicate_work"],
+        lambda r: (r["duplicate_work"] * step / wait + r["waiting"]) * wait,
+        lambda r: math.fsum((r["waiting"] * wait, r["duplicate_work"] * step)),
+    )
+    for t, row in table.items():
+        exact = Fraction(row["duplicate_work"]) * step + Fraction(row["waiting"]) * wait
+        assert all(cost(row) == exact for cost in orders), t
+
+    def cost(t):
+        return orders[0](table[t])
+
+    low = sorted(table, key=cost)
+    assert 1e-11 <= (cost(low[1]) - cost(low[0])) / cost(low[1]) <= 2e-10
+    assert math.isclose(cost(low[0]), cost(low[1])) and cost(low[2]) > cost(low[1]) + 1
+    smaller, larger = sorted(low[:2])
+    assert choose_ttl(table, step, wait) == larger == low[0]
     assert list(table).index(smaller) < list(table).index(larger)
 
 

@@ -175,8 +175,9 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     """In each world: foreign links do harm and ours do not, under the kit's rule and under the
     text's rule whether it drops a trailing dot or not; each classic host mistake misjudges at
     least one link; every two-link body trips a rule that reads only its first link or only
-    its last; the injection names another host than the notebook's, and the customers are
-    not the notebook's (one outside our domains)."""
+    its last; a foreign link glued to the text before it is harm, and missed by a rule that
+    finds links only after white space; the injection names another host than the notebook's,
+    and the customers are not the notebook's (one outside our domains)."""
     production = observed("A")
     assert _agree(production) and not _agree(observed("C"))
     assert observe_case("prompt-injection", "A").to_dict() == production
@@ -191,6 +192,10 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert all(urlsplit(u).hostname in FOREIGN_HOSTS for u in foreign)
     verdicts = [_agree(_with_text(production, text)) for text, _ in w.every_link]
     assert verdicts == [False, False, True]
+    for text, _ in w.glued:  # a foreign link with no white space before it: found, harm
+        assert not _agree(_with_text(production, text)), text
+        assert re.search(r"[^\s]https?://", text, flags=re.IGNORECASE), text
+        assert not re.findall(r"(?:^|\s)(https?://\S+)", text, flags=re.IGNORECASE), text
     injected = observed("C")["deliveries"][0]["body"].replace(NOTEBOOK_HOST, w.injected)
     assert w.injected != NOTEBOOK_HOST and w.injected in FOREIGN_HOSTS
     assert not _agree(
@@ -479,23 +484,26 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
     every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
     from tests.submissions.release import (
+        AFTER_SPACE_ONLY,
         BY_HAND,
         KEEPS_TRAILING_DOT,
         KIT_LINKS,
         LAST_LABELS,
         PREFIX,
+        WORD_BOUNDARY,
     )
 
     worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
-    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):
+    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT, WORD_BOUNDARY):
         rule = _namespace(source)["injection_rule"]
         for world, (points, said) in _points_in_worlds(
             "injection-rule", {"injection_rule": rule}, worlds
         ).items():
             assert points == 5, (world, said)
-    prefix = _namespace(PREFIX)["injection_rule"]
-    got = _points_in_worlds("injection-rule", {"injection_rule": prefix}, worlds)
-    assert all(points <= 2 for points, _ in got.values()), got
+    for wrong in (PREFIX, AFTER_SPACE_ONLY):
+        rule = _namespace(wrong)["injection_rule"]
+        got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
+        assert all(points <= 2 for points, _ in got.values()), got
 
 
 def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():

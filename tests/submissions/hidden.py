@@ -26,6 +26,7 @@ from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection
 from simlab.grading.checks.release.threshold_reference import judged_peak, noise_peak, trip_rate
 from simlab.grading.checks.release.threshold_world import threshold_world
 from simlab.grading.notebook import notebook_text, read_notebook
+from simlab.rollout.assertions import links_outside
 from simlab.sim.simulation import simulate
 from tests.submissions.grading import ROOT
 
@@ -80,7 +81,7 @@ def histories(seed: int) -> list[str]:
     words += [f"{s}," for s in seeds] + [f"{s})" for s in seeds]
     ttls = [t for t, _ in ttl.measured] + [ttl.recorded[0]]
     words += [f"measure({t:g}" for t in ttls] + [f"(ttl {t:g})" for t in ttls]
-    tables = (ttl.table, ttl.tie[0], ttl.close[0])
+    tables = (ttl.table, ttl.tie[0], ttl.close[0], ttl.near[0])
     words += [f"{v!r}" for table in tables for row in table.values() for v in row.values()]
     words = [w for w in words if not w.endswith((" 0.0", " 1.0"))]
     values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
@@ -111,7 +112,8 @@ def release(world: int) -> list[str]:
     netlocs = [urlsplit(u).netloc for u in urls]
     words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
-    words += [text for text, _ in links.every_link]
+    words += [text for text, _ in (*links.every_link, *links.glued)]
+    words += [h for text, _ in links.glued for h in links_outside(text)]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
     words += list(links.look_alike_customers)
     words += ["refund-check", NOTEBOOK_CUSTOMER]

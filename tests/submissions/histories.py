@@ -847,3 +847,51 @@ ANSWERS += [
     ("replace-and-bisect", "choose-ttl", REPLACE_AND_BISECT, 6, "all"),
     ("sorted-by-time", "stale-commits", SORTED_BY_TIME, 3, "times go back"),
 ]
+
+# A claim of unknown outcome (type info: its reply lost) taken for a grant of its epoch, saves
+# still judged on type ok (newer-epoch: "Two kinds of events grant an epoch: a successful claim
+# (`op == "claim"`, `type == "ok"`)").
+INFO_CLAIM_GRANTS = _SOLUTION_STALE.replace(
+    '        if e.task is None or e.type != "ok":\n',
+    '        if e.task is None or e.type not in ("ok", "info"):\n',
+).replace(
+    '        elif e.op == "save" and e.task',
+    '        elif e.op == "save" and e.type == "ok" and e.task',
+)
+assert INFO_CLAIM_GRANTS.count('"info"') == 1 and INFO_CLAIM_GRANTS.count('e.type == "ok"') == 1
+# Costs within math.isclose taken for a tie, the smaller ttl winning (measured-trade-off:
+# "return the ttl with the lowest cost"; a tie is equal cost).
+_CHOOSE_MIN = "    return min(sorted(table), key=cost)\n"
+assert _CHOOSE_MIN in _SOLUTION_TTL
+ISCLOSE_TIE = _SOLUTION_TTL.replace(
+    _CHOOSE_MIN,
+    "    import math\n"
+    "    best = None\n"
+    "    for ttl in sorted(table):\n"
+    "        if best is None or (cost(ttl) < cost(best)\n"
+    "                            and not math.isclose(cost(ttl), cost(best))):\n"
+    "            best = ttl\n"
+    "    return best\n",
+)
+# Correct: the costs summed the other way round with math.fsum, the tie broken by a (cost,
+# ttl) key.
+REGROUPED_COSTS = _SOLUTION_TTL.replace(
+    '        return row["duplicate_work"] * step_cost + row["waiting"] * wait_cost\n',
+    "        import math\n"
+    '        return math.fsum((wait_cost * row["waiting"], step_cost * row["duplicate_work"]))\n',
+).replace(_CHOOSE_MIN, "    return min(table, key=lambda t: (cost(t), t))\n")
+# Correct: exact costs as fractions of the table's floats.
+FRACTION_COSTS = _SOLUTION_TTL.replace(
+    '        return row["duplicate_work"] * step_cost + row["waiting"] * wait_cost\n',
+    "        from fractions import Fraction\n"
+    '        return (Fraction(row["duplicate_work"]) * Fraction(step_cost)\n'
+    '                + Fraction(row["waiting"]) * Fraction(wait_cost))\n',
+)
+assert len({ISCLOSE_TIE, REGROUPED_COSTS, FRACTION_COSTS, _SOLUTION_TTL}) == 4
+
+ANSWERS += [
+    ("info-claim-grants", "stale-commits", INFO_CLAIM_GRANTS, 2, "reply was lost"),
+    ("isclose-tie", "choose-ttl", ISCLOSE_TIE, 3, "less than a billionth"),
+    ("regrouped-costs", "choose-ttl", REGROUPED_COSTS, 6, "all"),
+    ("fraction-costs", "choose-ttl", FRACTION_COSTS, 6, "all"),
+]

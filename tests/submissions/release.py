@@ -739,6 +739,25 @@ DOMAIN_TYPED_IN = _SOLUTION_INJECTION.replace("for d in OUR_DOMAINS", 'for d in 
 assert DOMAIN_TYPED_IN != _SOLUTION_INJECTION
 ANSWERS += [("domain-typed-in", "injection-rule", DOMAIN_TYPED_IN, 2, "read OUR_DOMAINS")]
 
+# Links found only after white space or at the start of the body: a foreign link glued to the
+# text before it ("(see:https://...") is never judged (exact-host: "no e-mail body contains a
+# link (`http://` or `https://`, in any capitals, wherever it starts").
+_FIND_LINKS = 're.findall(r"https?://\\S+", mail["body"], flags=re.IGNORECASE)'
+assert _FIND_LINKS in _SOLUTION_INJECTION
+AFTER_SPACE_ONLY = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS, 're.findall(r"(?:^|\\s)(https?://\\S+)", mail["body"], flags=re.IGNORECASE)'
+)
+# Correct: a link starts at a word boundary (glued to punctuation it is still found) and ends
+# before a closing parenthesis, a quote or an angle bracket.
+WORD_BOUNDARY = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS, """re.findall(r'\\bhttps?://[^\\s)>"]+', mail["body"], flags=re.IGNORECASE)"""
+)
+assert AFTER_SPACE_ONLY != _SOLUTION_INJECTION and WORD_BOUNDARY != _SOLUTION_INJECTION
+ANSWERS += [
+    ("after-space-only", "injection-rule", AFTER_SPACE_ONLY, 2, "glued to the text before it"),
+    ("word-boundary", "injection-rule", WORD_BOUNDARY, 5, "all"),
+]
+
 # The canary's duration typed in (the notebook's 1200) instead of read from WATCH_ONLY
 # (trip-rate: 'duration=WATCH_ONLY["duration"]', "Read `WATCH_ONLY` at each call here too").
 _SOLUTION_THRESHOLD = answer_source("solutions", "05_release_regression.ipynb", "choose-threshold")

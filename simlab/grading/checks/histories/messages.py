@@ -43,6 +43,10 @@ EN = {
         "with a save of an older epoch whose outcome is unknown (type info): found {found} stale "
         "commit(s), but only a save with type ok was accepted"
     ),
+    "lost_claim": (
+        "with a newer claim whose outcome is unknown (type info: its reply was lost): found "
+        "{found} stale commit(s), but only a claim with type ok grants an epoch"
+    ),
     "clock_order": (
         "on a history whose times go back (a save stamped before a newer claim but listed after "
         "it): found {found} stale commit(s); walk the events in the order the history lists them"
@@ -138,6 +142,11 @@ EN = {
         "choose_ttl() chose {got}, not the ttl of lowest cost (compare the costs themselves, "
         "not rounded ones)"
     ),
+    "not_cheapest_near": (
+        "on a hidden table whose two cheapest costs differ by less than a billionth (but are "
+        "not equal), choose_ttl() chose {got}, not the ttl of lowest cost (a tie is equal cost: "
+        "compare the costs exactly, not within a tolerance such as math.isclose)"
+    ),
     "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
     # choose-ttl: generated histories and tables, then what went wrong
     "move_claims_at": "{worker} claims {task} at {at}",
@@ -176,6 +185,10 @@ ZH = {
     "unknown_outcome": (
         "有一次结果未知（type info）的旧 epoch 保存时：找到 {found} 个陈旧提交，"
         "但只有 type 为 ok 的保存才被接受"
+    ),
+    "lost_claim": (
+        "有一次结果未知（type info：回复丢失）的更新领取时：找到 {found} 个陈旧提交，"
+        "但只有 type 为 ok 的领取才授予 epoch"
     ),
     "clock_order": (
         "在一段时间会倒退的历史上（一次保存的时间早于更新的领取，却排在它之后）：找到 {found} 个"
@@ -255,6 +268,10 @@ ZH = {
     "not_cheapest_close": (
         "在一张两个最低代价相差不到百分之一的隐藏表上，choose_ttl() 选了 {got}，"
         "不是代价最低的 ttl（应比较代价本身，而不是取整后的值）"
+    ),
+    "not_cheapest_near": (
+        "在一张两个最低代价只差不到十亿分之一（但并不相等）的隐藏表上，choose_ttl() 选了 {got}，"
+        "不是代价最低的 ttl（平局是代价相等：应精确比较代价，不要用 math.isclose 之类的容差）"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",

@@ -12,27 +12,31 @@ names of the two tasks of the two-task case and of the generated histories, one 
 other, and a history where a save of an older epoch has an unknown outcome (``info``, which the
 simulator never records: the text counts only ``type == "ok"``), and a history whose times go
 back (a stale save stamped before the newer claim it is listed after: the text walks the
-events in the order the history lists them). A count typed in from a run, a rule that tells
-tasks apart by prefix, one that takes ``info`` for ``ok`` or one that sorts the events by time
-is wrong there.
+events in the order the history lists them), and a history where a newer claim's reply was
+lost (``info``: the text grants an epoch on ``type == "ok"`` only). A count typed in from a
+run, a rule that tells tasks apart by prefix, one that takes ``info`` for ``ok`` (of a save or
+of a claim) or one that sorts the events by time is wrong there.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from simlab.checker.checker import stale_commit_events
 from simlab.checker.checker import stale_commits as reference_stale_commits
 from simlab.checker.history import Event, History
-from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.histories.messages import say
+from simlab.grading.checks.histories.stale_world import (
+    SHOWN_SEED,
+    UNFENCED,
+    StaleWorld,
+    stale_world,
+)
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student, kind_of, shown_value
-from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
 __all__ = [
@@ -46,105 +50,6 @@ __all__ = [
     "events_of",
     "stale_commits",
 ]
-
-#: The notebook's unfenced run (its demo and its check cell): the scenario the hidden world's
-#: recorded runs vary, and the seed they never use.
-UNFENCED = Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3)
-SHOWN_SEED = 3
-
-
-@dataclass(frozen=True)
-class StaleWorld:
-    """What ``stale-commits`` is judged on in one hidden world.
-
-    ``unfenced``: two recorded runs ``(scenario, seed)`` with the fence off, each with at least
-    one stale commit and not as many as the other (so no count typed in gets both right);
-    ``fenced``: a run with the fence on that refused saves (so a rule that counts refused saves
-    reports some) and, the fence holding, has no stale commit; ``tasks``: the names of the two
-    tasks of the generated histories and of the two-task case, the first the second with a
-    digit more (so a rule that matches tasks by prefix mixes them); ``unknown``: a hand-written
-    history (rows of :func:`events_of`) where, after a takeover, the old epoch's save has an
-    unknown outcome (``info``: not an accepted save), with or without (drawn) an accepted stale
-    save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many);
-    ``clocks``: a hand-written history whose times go back: an accepted save of the old epoch
-    listed after the takeover's claim but stamped before it (workers, times and step drawn), a
-    stale commit that a rule walking the events sorted by time misses.
-    """
-
-    unfenced: tuple[tuple[Scenario, int], ...]
-    fenced: tuple[Scenario, int]
-    tasks: tuple[str, str]
-    unknown: tuple[tuple, ...] = ()
-    clocks: tuple[tuple, ...] = ()
-
-
-#: How many draws :func:`stale_world` may make before it gives up (it never needs many).
-_DRAWS = 200
-
-
-def stale_world() -> StaleWorld:
-    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
-    return _stale_world(current_seed())
-
-
-@functools.lru_cache(maxsize=8)
-def _stale_world(seed: int) -> StaleWorld:
-    # ``seed`` keys the cache only: rng() draws from the same current world.
-    source = rng("histories/stale-commits")
-    short = f"t{source.randint(1, 9)}"
-    tasks = (short + str(source.randint(0, 9)), short)
-    for _ in range(_DRAWS):
-        runs = tuple((_scenario(source), source.randrange(10, 10**6)) for _ in range(2))
-        counts = [len(reference_stale_commits(simulate(sc, seed=n).history)) for sc, n in runs]
-        fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
-        refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
-        if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
-            unknown = _unknown(source, tasks[0])
-            return StaleWorld(runs, fenced, tasks, unknown, _clocks(source, tasks[0]))
-    raise RuntimeError("no hidden world for stale-commits held what it must")
-
-
-def _unknown(source: Any, task: str) -> tuple[tuple, ...]:
-    """The rows of a history whose older epoch's save has an unknown outcome (``info``) after
-    a takeover (workers, times, steps and a later accepted stale save drawn)."""
-    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
-    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(5))
-    step = source.randint(1, 4)
-    rows = [
-        (times[0], "ok", old, "claim", task, 1, step - 1),
-        (times[1], "ok", new, "claim", task, 2, step - 1),
-        (times[2], "invoke", old, "save", task, 1, step),
-        (times[3], "info", old, "save", task, 1, step),
-        (times[4], "ok", new, "save", task, 2, step),
-    ]
-    if source.random() < 0.5:
-        rows.append((times[4] + 1.0, "ok", old, "save", task, 1, step + 1))
-    return tuple(rows)
-
-
-def _clocks(source: Any, task: str) -> tuple[tuple, ...]:
-    """The rows of a history whose times go back: after a takeover, the old epoch's accepted
-    save is listed after the new claim but stamped before it (workers, times, step drawn)."""
-    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
-    start = round(source.uniform(0.0, 10.0), 3)
-    saved = round(start + source.uniform(0.5, 5.0), 3)
-    claimed = round(saved + source.uniform(0.5, 5.0), 3)
-    step = source.randint(1, 4)
-    return (
-        (start, "ok", old, "claim", task, 1, step - 1),
-        (claimed, "ok", new, "claim", task, 2, step - 1),
-        (saved, "ok", old, "save", task, 1, step),
-    )
-
-
-def _scenario(source: Any) -> Scenario:
-    """An unfenced scenario other than the notebook's (never its pause rate): tasks, workers
-    and pauses drawn."""
-    return UNFENCED.with_(
-        tasks=source.randint(10, 16),
-        workers=source.randint(2, 4),
-        pause_rate=source.choice((0.2, 0.25, 0.35, 0.4)),
-    )
 
 
 def events_of(*rows: tuple) -> list[Event]:
@@ -181,6 +86,7 @@ def stale_commits(s: Student, t: Tally) -> None:
     t.part(functools.partial(_recorded_fenced_history, rule, world))
     t.part(functools.partial(_unknown_outcome, rule, world))
     t.part(functools.partial(_clock_order, rule, world))
+    t.part(functools.partial(_lost_claim_reply, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -231,6 +137,7 @@ STALE_RUBRIC = (
             "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
             "a refused claim or cancel (or its invoke) taken for a grant of its epoch",
+            "a claim of unknown outcome (type info: its reply lost) taken for a grant",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
@@ -255,8 +162,10 @@ STALE_RUBRIC = (
             "with different counts of stale commits; a history where a save of the older epoch "
             "after a takeover has an unknown outcome (type info), its workers and times drawn, "
             "followed or not (drawn) by an accepted stale save; a history whose times go back "
-            "(the old epoch's save listed after the newer claim, stamped before it); and the "
-            "two tasks of the "
+            "(the old epoch's save listed after the newer claim, stamped before it); a history "
+            "where a newer claim's outcome is unknown (type info) before the old epoch's "
+            "accepted save, its workers and times drawn, followed or not (drawn) by a claim ok "
+            "of a newer epoch and another save of the old one; and the two tasks of the "
             "two-task case and of the generated histories named so that one name is a prefix "
             "of the other."
         ),
@@ -436,6 +345,15 @@ def _clock_order(rule: Any, world: StaleWorld) -> None:
     history = events_of(*world.clocks)
     found = _count(rule, history)
     require(found == len(reference_stale_commits(history)), say("clock_order", found=found))
+
+
+def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
+    """A claim whose outcome is unknown (``info``) grants no epoch: only a claim ok does. The
+    rule finds what the kit's finds (feedback never says how many that is: the world drew
+    it)."""
+    history = events_of(*world.lost_claim)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("lost_claim", found=found))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:

@@ -73,6 +73,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _measure_reads_pauses(s, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
     t.part(lambda: _chooses_between_close_costs(choose, world))
+    t.part(lambda: _chooses_between_near_costs(choose, world))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
@@ -102,6 +103,7 @@ TTL_RUBRIC = (
             "measures the notebook's numbers typed in, or ignores the ttl it is given",
             "results kept by ttl alone: a second call with the same ttl ignores its seeds",
             "costs rounded before they are compared: close costs tie",
+            "costs compared within a tolerance (math.isclose): near costs tie",
             "duplicate work counted from the workers' wasted steps, not the refused saves",
             "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
@@ -132,17 +134,18 @@ TTL_RUBRIC = (
         ),
         world=(
             "The ttls and seeds measure() is given (never PAUSES' own ttl nor the notebook's "
-            "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each "
-            "gives a wrong value), the ttl and seed of the run recovery_times() reads, a "
-            "history whose crashed task's name starts and ends two other claimed tasks' names "
-            "(drawn names and times), a cost table with three pairs of costs whose cheapest "
-            "ttls are three different ones, and a table whose two cheapest costs differ by "
-            "thousandths; measure() is given one ttl twice, with other seeds, and the second "
-            "call's seeds again with the first ttl (so runs kept by seed alone answer the "
-            "second call's numbers); for one more call, PAUSES holds another scenario (pauses, "
-            "crashes and tasks drawn); and a history where a crash and its task's next claim "
-            "share a time, the claim's worker crashing at that time again (task, workers and "
-            "times drawn)."
+            "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each gives "
+            "a wrong value), the ttl and seed of the run recovery_times() reads, a history whose "
+            "crashed task's name starts and ends two other claimed tasks' names (drawn names and "
+            "times), a cost table with three pairs of costs whose cheapest ttls are three "
+            "different ones, a table whose two cheapest costs differ by thousandths, and one whose "
+            "two cheapest costs differ by a relative 1e-11 to 2e-10 (exactly, in any order of "
+            "computing them: not a tie); measure() is given one ttl twice, with other seeds, and "
+            "the second call's seeds again with the first ttl (so runs kept by seed alone answer "
+            "the second call's numbers); for one more call, PAUSES holds another scenario (pauses, "
+            "crashes and tasks drawn); and a history where a crash and its task's next claim share "
+            "a time, the claim's worker crashing at that time again (task, workers and times "
+            "drawn)."
         ),
     ),
     Criterion(
@@ -362,6 +365,18 @@ def _chooses_between_close_costs(choose: Any, world: TtlWorld) -> None:
     require(
         close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
         say("not_cheapest_close", got=_shown_choice(answer, table, world.hidden_tables)),
+    )
+
+
+def _chooses_between_near_costs(choose: Any, world: TtlWorld) -> None:
+    """The two cheapest costs of the world's near table differ by a relative 1e-11 to 2e-10
+    (exactly, however the cost is computed): the lower one still wins (a tie is equal cost;
+    costs compared within a tolerance such as math.isclose's tie)."""
+    table, step_cost, wait_cost = world.near
+    answer = choose(table, step_cost, wait_cost)
+    require(
+        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
+        say("not_cheapest_near", got=_shown_choice(answer, table, world.hidden_tables)),
     )
 
 

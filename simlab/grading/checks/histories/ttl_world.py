@@ -4,7 +4,8 @@ tables ``choose_ttl`` weighs, and the scenario the notebook's ``PAUSES`` holds f
 ``measure``, drawn from :func:`~simlab.grading.checks.hidden_world.rng` so that numbers typed in
 from the notebook's table, an argument ignored (the ttl, the seeds, the costs), results kept by
 ttl alone, a count read from another source than the ledger's refused saves, a scenario of its
-own in place of ``PAUSES``, or costs rounded before they are compared give a wrong answer there.
+own in place of ``PAUSES``, or costs rounded before they are compared, or compared within a
+tolerance, give a wrong answer there.
 """
 
 from __future__ import annotations
@@ -59,7 +60,11 @@ class TtlWorld:
     ``pauses``: ``(scenario, ttl, seeds)`` for one ``measure`` call with the notebook's
     ``PAUSES`` holding ``scenario`` (pauses, crashes and tasks drawn), at the first call's ttl
     and first seed (a run the world has made already), where both keys differ from what
-    :data:`PAUSES` gives there.
+    :data:`PAUSES` gives there. ``near``: ``(table, step_cost, wait_cost)`` where the two
+    cheapest costs differ by a relative 1e-11 to 2e-10 (far above the rounding of any order of
+    the sum and products: every value is a binary fraction short enough that each is exact,
+    and ``wait_cost`` a power of two, so even a cost divided by it is), below
+    :func:`math.isclose`'s 1e-9, the cheaper one the larger ttl, listed after the other.
     """
 
     measured: tuple[tuple[float, tuple[int, ...]], ...]
@@ -69,6 +74,7 @@ class TtlWorld:
     tie: tuple[dict[float, dict[str, float]], int, int]
     close: tuple[dict[float, dict[str, float]], int, int]
     pauses: tuple[Scenario, float, tuple[int, ...]] = (PAUSES, 0.0, ())
+    near: tuple[dict[float, dict[str, float]], int, int] = ({}, 1, 1)
 
     @property
     def hidden_runs(self) -> frozenset[float]:
@@ -90,7 +96,7 @@ class TtlWorld:
     def hidden_tables(self) -> frozenset[float]:
         """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
         of the world's tables (not their ttls, the answers it chooses from)."""
-        tables = (self.table, self.tie[0], self.close[0])
+        tables = (self.table, self.tie[0], self.close[0], self.near[0])
         return frozenset(v for table in tables for row in table.values() for v in row.values())
 
 
@@ -111,6 +117,7 @@ def _ttl_world(seed: int) -> TtlWorld:
         _tie(source),
         _close(source, measured),
         _pauses(source, measured),
+        _near(source, measured),
     )
 
 
@@ -294,3 +301,43 @@ def _rounded_choice(table: dict, step_cost: float, wait_cost: float, digits: int
         return round(row["duplicate_work"] * step_cost + row["waiting"] * wait_cost, digits)
 
     return min(sorted(table), key=cost)
+
+
+#: How far apart the two cheapest costs of the near table are, relative to them: far above
+#: float rounding (about 1e-16, exact here anyway), below :func:`math.isclose`'s 1e-9.
+NEAR = (1e-11, 2e-10)
+
+
+def _near(
+    source: Any, measured: tuple[tuple[float, tuple[int, ...]], ...]
+) -> tuple[dict[float, dict[str, float]], int, int]:
+    """Three ttls, the two cheapest (``a`` < ``b``) a relative :data:`NEAR` apart, ``b`` the
+    cheaper, ``a`` listed before it, the third dearer by more than one. Every value is a
+    multiple of 2**-30 below 2**12, ``step_cost`` at most 12 and ``wait_cost`` a power of two,
+    so every product, sum and quotient of the cost is exact in any order: the two costs differ
+    however they are computed, and a cost equal within :func:`math.isclose` is no tie."""
+    hidden = {v for ttl, seeds in measured for v in measure(ttl, seeds).values()}
+    tiny = 2.0**-30
+    for _ in range(_DRAWS):
+        ttls = source.sample([t for t in _TABLE_TTLS if t not in hidden], 3)
+        third, (a, b) = ttls[0], sorted(ttls[1:])
+        step, wait = source.randint(2, 12), source.choice((1, 2, 4))
+        # Means over four runs, as measure would give them.
+        dup_b = source.randint(1, 40) / 4
+        dup_a = dup_b + source.randint(1, 12) / 4
+        wait_b = (dup_a - dup_b) * step / wait + source.randint(8, 400) / 8
+        wait_a = wait_b - (dup_a - dup_b) * step / wait + tiny
+        rows = {
+            a: (dup_a, wait_a),
+            b: (dup_b, wait_b),
+            third: (dup_a + 1.0, wait_a + source.randint(1, 5)),
+        }
+        order = source.choice(([a, b, third], [a, third, b], [third, a, b]))
+        table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
+        values = [v for row in table.values() for v in row.values()]
+        if set(values) & set(_TABLE_TTLS):
+            continue  # a choice is shown as itself: no table value may look like a ttl
+        low, high = (dup_b * step + wait_b * wait), (dup_a * step + wait_a * wait)
+        if NEAR[0] <= (high - low) / high <= NEAR[1] and choose_ttl(table, step, wait) == b:
+            return table, step, wait
+    raise RuntimeError("no hidden world for choose_ttl() held what it must")

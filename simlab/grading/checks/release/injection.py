@@ -14,9 +14,11 @@ e-mails is the detail: the customer exactly one, nobody else any.
 The world draws the look-alike hosts, the host the injection names, our own subdomains, ports,
 user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
 notebook's own, so a rule built on the notebook's links, its customer or a string match on its
-injected host misjudges some. Our own hosts are never written with a trailing dot in what is
-judged: the text names ``urlsplit(url).hostname`` as the host, which keeps that dot, and says
-nothing of removing it, so a rule that keeps it and one that drops it are both right.
+injected host misjudges some; and foreign links glued to the text before them
+(``(see:https://``), so a rule that finds links only after white space misses them. Our own hosts
+are never written with a trailing dot in what is judged: the text names
+``urlsplit(url).hostname`` as the host, which keeps that dot, and says nothing of removing it, so
+a rule that keeps it and one that drops it are both right.
 
 Feedback names the kind of answer that was misjudged and the learner's verdict, never a hidden
 link or address: the URLs below never appear in a feedback sentence.
@@ -25,6 +27,7 @@ link or address: the URLs below never appear in a feedback sentence.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -169,6 +172,8 @@ class InjectionWorld:
     outsider: str  #: a foreign address
     #: addresses that hold the customer's (before it, after it): not the customer
     look_alike_customers: tuple[str, ...] = ()
+    #: bodies with a foreign link glued to the text before it: no white space before ``http``
+    glued: tuple[tuple[str, str], ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -234,7 +239,7 @@ def _world(seed: int) -> InjectionWorld:
     )
     customer = str(choice_besides(source, [f"{n}@example.com" for n in _NAMES], NOTEBOOK_CUSTOMER))
     other, away = source.sample([n for n in _NAMES if not customer.startswith(n + "@")], 2)
-    return InjectionWorld(
+    world = InjectionWorld(
         injected=foreign(words[0]),
         look_alikes=look_alikes,
         written_otherwise=written_otherwise,
@@ -250,6 +255,25 @@ def _world(seed: int) -> InjectionWorld:
             f"{customer}.{foreign(words[2])}",
         ),
     )
+    # Drawn last, so the variants above are those of every world before these were added.
+    glued = tuple(
+        (
+            form.format(url=f"{source.choice(('https', 'HTTPS', 'http'))}://{foreign(w)}{path()}"),
+            "foreign_glued",
+        )
+        for form, w in zip(source.sample(_GLUED, 2), source.sample(_WORDS, 2), strict=True)
+    )
+    return dataclasses.replace(world, glued=glued)
+
+
+#: How a world glues a foreign link to the text before it (no white space before the link).
+_GLUED = (
+    "Ship in 2 days (see:{url}).",
+    "Verify your card:{url}",
+    'Confirm here -->"{url}" today.',
+    "Refund form [here]({url}).",
+    "Details<{url}>",
+)
 
 
 def _with_body(obs: dict, body: str) -> dict:
@@ -340,6 +364,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     def every_link_is_judged():
         for text, what in world.every_link:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
+        for text, what in world.glued:
+            _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     t.part(lambda: _our_domains_as_they_are_when_called(s, production))
 
@@ -412,9 +438,10 @@ def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> 
 
 #: The sentences of the exercise text the criteria check (as they stand in its markdown).
 _LINK_RULE = (
-    "no e-mail body contains a link (`http://` or `https://`, in any capitals) to a host "
-    "outside our domains, `OUR_DOMAINS`: a host is ours when it *is* one of them or a subdomain "
-    "of one (`help.example.com` is ours, `example.com.evil.io` and `notexample.com` are not)."
+    "no e-mail body contains a link (`http://` or `https://`, in any capitals, wherever it "
+    "starts: `(see:https://...` holds one) to a host outside our domains, `OUR_DOMAINS`: a "
+    "host is ours when it *is* one of them or a subdomain of one (`help.example.com` is ours, "
+    "`example.com.evil.io` and `notexample.com` are not)."
 )
 _THE_HOST = (
     "The host of a link is where a browser would go: `urlsplit(url).hostname` (lower case, no "
@@ -430,15 +457,15 @@ INJECTION_RUBRIC = (
     Criterion(
         "exact-host",
         3,
-        "Every link of the body is judged, and a link is ours only if the host a browser would "
-        "visit is example.com or one of its subdomains: foreign hosts that start or end like "
-        "ours, hold our name, or name ours before an @ or in a query, do harm, and so does a "
-        "foreign link after one of ours; our own links pass with capitals, a port or a user@ "
-        "part. Production's answer passes and the model change fails, also when its injection "
-        "names another host. Also on generated bodies with several links: look-alike hosts, "
-        "our name in a user part (with a password, or an @ of its own), ports, capitals, IDNA "
-        "and punycode hosts, IP addresses. Our own hosts are never written with a trailing dot "
-        "(the text does not say to remove it).",
+        "Every link of the body is judged (also one glued to the text before it), and a link is "
+        "ours only if the host a browser would visit is example.com or one of its subdomains: "
+        "foreign hosts that start or end like ours, hold our name, or name ours before an @ or in "
+        "a query, do harm, and so does a foreign link after one of ours; our own links pass with "
+        "capitals, a port or a user@ part. Production's answer passes and the model change fails, "
+        "also when its injection names another host. Also on generated bodies with several links: "
+        "look-alike hosts, our name in a user part (with a password, or an @ of its own), ports, "
+        "capitals, IDNA and punycode hosts, IP addresses. Our own hosts are never written with a "
+        "trailing dot (the text does not say to remove it).",
         core=True,
         mistakes=(
             'a substring test ("example.com" in url), or a string match on the injected host',
@@ -446,6 +473,7 @@ INJECTION_RUBRIC = (
             "urlparse(url).netloc without removing the user@ part or the port",
             "hosts compared with their capitals, or links found only in lower case",
             "only the first link (re.search), or only the last",
+            "links found only after white space: a link glued to the text before it is missed",
             "the user part cut at its first @, or the port cut before the user part",
         ),
         properties=(
@@ -461,10 +489,11 @@ INJECTION_RUBRIC = (
         world=(
             "Drawn at grading time: the look-alike foreign hosts (starting or ending like ours, "
             "holding our name), the host the model change's injection names, and our own "
-            "subdomains, ports, user parts, capitals and paths, so a rule built on the "
-            "notebook's links or a string match on its injected host misjudges some; and, for "
-            "two calls, OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for "
-            "it calls that domain's links harm and example.com's ours."
+            "subdomains, ports, user parts, capitals and paths, so a rule built on the notebook's "
+            "links or a string match on its injected host misjudges some; foreign links glued to "
+            "the text before them (as in (see:https://...), the form and host drawn); and, for two "
+            "calls, OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it "
+            "calls that domain's links harm and example.com's ours."
         ),
     ),
     Criterion(

@@ -1,0 +1,143 @@
+"""The hidden world of question ``stale-commits`` (:mod:`~simlab.grading.checks.histories.stale`):
+the recorded runs the rule reads (scenario and seed, never the notebook's), the names of the
+tasks of the two-task case and of the generated histories, and the hand-written histories of
+unknown outcomes and of times that go back, drawn from
+:func:`~simlab.grading.checks.hidden_world.rng`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.checker.checker import stale_commits as reference_stale_commits
+from simlab.grading.checks.hidden_world import current_seed, rng
+from simlab.sim.scenario import Scenario
+from simlab.sim.simulation import simulate
+
+__all__ = ["UNFENCED", "SHOWN_SEED", "StaleWorld", "stale_world"]
+
+#: The notebook's unfenced run (its demo and its check cell): the scenario the hidden world's
+#: recorded runs vary, and the seed they never use.
+UNFENCED = Scenario(tasks=15, workers=3, variant="unfenced", pause_rate=0.3)
+SHOWN_SEED = 3
+
+
+@dataclass(frozen=True)
+class StaleWorld:
+    """What ``stale-commits`` is judged on in one hidden world.
+
+    ``unfenced``: two recorded runs ``(scenario, seed)`` with the fence off, each with at least
+    one stale commit and not as many as the other (so no count typed in gets both right);
+    ``fenced``: a run with the fence on that refused saves (so a rule that counts refused saves
+    reports some) and, the fence holding, has no stale commit; ``tasks``: the names of the two
+    tasks of the generated histories and of the two-task case, the first the second with a
+    digit more (so a rule that matches tasks by prefix mixes them); ``unknown``: a hand-written
+    history (rows of :func:`events_of`) where, after a takeover, the old epoch's save has an
+    unknown outcome (``info``: not an accepted save), with or without (drawn) an accepted stale
+    save after it (so a rule that takes ``info`` for ``ok`` finds one stale commit too many);
+    ``clocks``: a hand-written history whose times go back: an accepted save of the old epoch
+    listed after the takeover's claim but stamped before it (workers, times and step drawn), a
+    stale commit that a rule walking the events sorted by time misses; ``lost_claim``: a
+    hand-written history where another worker's claim of a newer epoch has an unknown outcome
+    (``info``: its reply lost, so it grants nothing) before the old epoch's accepted save, with
+    or without (drawn) a later claim ok of a newer epoch still and another save of the old one
+    (so a rule that takes an ``info`` claim for a grant finds one stale commit too many).
+    """
+
+    unfenced: tuple[tuple[Scenario, int], ...]
+    fenced: tuple[Scenario, int]
+    tasks: tuple[str, str]
+    unknown: tuple[tuple, ...] = ()
+    clocks: tuple[tuple, ...] = ()
+    lost_claim: tuple[tuple, ...] = ()
+
+
+#: How many draws :func:`stale_world` may make before it gives up (it never needs many).
+_DRAWS = 200
+
+
+def stale_world() -> StaleWorld:
+    """The world of the current grading run (:mod:`~simlab.grading.checks.hidden_world`)."""
+    return _stale_world(current_seed())
+
+
+@functools.lru_cache(maxsize=8)
+def _stale_world(seed: int) -> StaleWorld:
+    # ``seed`` keys the cache only: rng() draws from the same current world.
+    source = rng("histories/stale-commits")
+    short = f"t{source.randint(1, 9)}"
+    tasks = (short + str(source.randint(0, 9)), short)
+    for _ in range(_DRAWS):
+        runs = tuple((_scenario(source), source.randrange(10, 10**6)) for _ in range(2))
+        counts = [len(reference_stale_commits(simulate(sc, seed=n).history)) for sc, n in runs]
+        fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
+        refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
+        if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
+            unknown = _unknown(source, tasks[0])
+            clocks = _clocks(source, tasks[0])
+            return StaleWorld(runs, fenced, tasks, unknown, clocks, _lost_claim(source, tasks[0]))
+    raise RuntimeError("no hidden world for stale-commits held what it must")
+
+
+def _unknown(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history whose older epoch's save has an unknown outcome (``info``) after
+    a takeover (workers, times, steps and a later accepted stale save drawn)."""
+    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(5))
+    step = source.randint(1, 4)
+    rows = [
+        (times[0], "ok", old, "claim", task, 1, step - 1),
+        (times[1], "ok", new, "claim", task, 2, step - 1),
+        (times[2], "invoke", old, "save", task, 1, step),
+        (times[3], "info", old, "save", task, 1, step),
+        (times[4], "ok", new, "save", task, 2, step),
+    ]
+    if source.random() < 0.5:
+        rows.append((times[4] + 1.0, "ok", old, "save", task, 1, step + 1))
+    return tuple(rows)
+
+
+def _clocks(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history whose times go back: after a takeover, the old epoch's accepted
+    save is listed after the new claim but stamped before it (workers, times, step drawn)."""
+    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
+    start = round(source.uniform(0.0, 10.0), 3)
+    saved = round(start + source.uniform(0.5, 5.0), 3)
+    claimed = round(saved + source.uniform(0.5, 5.0), 3)
+    step = source.randint(1, 4)
+    return (
+        (start, "ok", old, "claim", task, 1, step - 1),
+        (claimed, "ok", new, "claim", task, 2, step - 1),
+        (saved, "ok", old, "save", task, 1, step),
+    )
+
+
+def _lost_claim(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history where a newer claim's outcome is unknown (``info``: it grants no
+    epoch) before the old epoch's accepted save; with or without (drawn) a claim ok of a newer
+    epoch after it and another save of the old epoch (workers, times and step drawn)."""
+    old, new, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(6))
+    step = source.randint(1, 4)
+    rows = [
+        (times[0], "ok", old, "claim", task, 1, step - 1),
+        (times[1], "invoke", new, "claim", task),
+        (times[2], "info", new, "claim", task, 2, step - 1),
+        (times[3], "ok", old, "save", task, 1, step),
+    ]
+    if source.random() < 0.5:
+        rows.append((times[4], "ok", third, "claim", task, 3, step))
+        rows.append((times[5], "ok", old, "save", task, 1, step + 1))
+    return tuple(rows)
+
+
+def _scenario(source: Any) -> Scenario:
+    """An unfenced scenario other than the notebook's (never its pause rate): tasks, workers
+    and pauses drawn."""
+    return UNFENCED.with_(
+        tasks=source.randint(10, 16),
+        workers=source.randint(2, 4),
+        pause_rate=source.choice((0.2, 0.25, 0.35, 0.4)),
+    )
