@@ -27,13 +27,8 @@ from simlab.grading.checks.histories import (
     stale_world,
     ttl_world,
 )
-from simlab.grading.checks.histories.stale import (
-    CASES,
-    SHOWN_SEED,
-    case_rows,
-    events_of,
-    names_task,
-)
+from simlab.grading.checks.histories.stale import CASES, case_rows, events_of, names_task
+from simlab.grading.checks.histories.stale_world import SHOWN_SEED
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
 from simlab.grading.messages import render
 from simlab.sim.simulation import simulate

@@ -12,13 +12,8 @@ question:
 
 from __future__ import annotations
 
-from simlab.grading.checks.histories.stale import (
-    STALE_RUBRIC,
-    UNFENCED,
-    StaleWorld,
-    stale_commits,
-    stale_world,
-)
+from simlab.grading.checks.histories.stale import STALE_RUBRIC, stale_commits
+from simlab.grading.checks.histories.stale_world import UNFENCED, StaleWorld, stale_world
 from simlab.grading.checks.histories.ttl import (
     PAUSES,
     TTL_RUBRIC,

@@ -27,12 +27,7 @@ from simlab.checker.checker import stale_commit_events
 from simlab.checker.checker import stale_commits as reference_stale_commits
 from simlab.checker.history import Event, History
 from simlab.grading.checks.histories.messages import say
-from simlab.grading.checks.histories.stale_world import (
-    SHOWN_SEED,
-    UNFENCED,
-    StaleWorld,
-    stale_world,
-)
+from simlab.grading.checks.histories.stale_world import StaleWorld, stale_world
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Criterion, Fail, Tally, require
@@ -40,10 +35,6 @@ from simlab.grading.student import Student, kind_of, shown_value
 from simlab.sim.simulation import simulate
 
 __all__ = [
-    "UNFENCED",
-    "SHOWN_SEED",
-    "StaleWorld",
-    "stale_world",
     "CASES",
     "case_rows",
     "STALE_RUBRIC",
