@@ -163,7 +163,8 @@ def check_name(value: str, what: str) -> None:
 
 def _plain_names(task_id: object, worker: object) -> bool:
     """Would :func:`check_name` accept both? Its accepting path in one expression, for the
-    calls every claim, heartbeat and save makes; anything else goes through it for its error."""
+    calls every claim, heartbeat and save makes (:func:`check_claim`, :func:`check_heartbeat`,
+    :func:`check_save`); anything else goes through it for its error."""
     return (
         task_id.__class__ is str
         and worker.__class__ is str
@@ -179,20 +180,9 @@ def _plain_names(task_id: object, worker: object) -> bool:
 def check_claim(task_id: str, worker: str, ttl: float) -> None:
     """A claim's arguments: ``check_name(task_id, "task_id")``, ``check_name(worker,
     "worker")`` and ``check_ttl(ttl)``, in that order, as one call (every claim runs it)."""
-    # _plain_names(task_id, worker), spelled out: every claim runs it
-    if (
-        task_id.__class__ is str
-        and worker.__class__ is str
-        and 0 < len(task_id) <= MAX_NAME_CHARS
-        and 0 < len(worker) <= MAX_NAME_CHARS
-        and task_id.isascii()
-        and worker.isascii()
-        and "\x00" not in task_id
-        and "\x00" not in worker
-        and (ttl.__class__ is float or ttl.__class__ is int)
-        and 0 < ttl <= MAX_TTL
-    ):
-        return
+    if (ttl.__class__ is float or ttl.__class__ is int) and 0 < ttl <= MAX_TTL:
+        if _plain_names(task_id, worker):
+            return
     check_name(task_id, "task_id")
     check_name(worker, "worker")
     check_ttl(ttl)
@@ -201,18 +191,7 @@ def check_claim(task_id: str, worker: str, ttl: float) -> None:
 def check_save(lease: Lease, step: int) -> None:
     """A save's arguments: ``check_lease(lease)`` then ``check_step(step)``, as one call."""
     if lease.__class__ is Lease and step.__class__ is int and 0 <= step < MAX_STEP:
-        # check_lease's accepting path (_plain_names), spelled out: every save runs it
-        task_id, worker = lease.task_id, lease.worker
-        if (
-            task_id.__class__ is str
-            and worker.__class__ is str
-            and 0 < len(task_id) <= MAX_NAME_CHARS
-            and 0 < len(worker) <= MAX_NAME_CHARS
-            and task_id.isascii()
-            and worker.isascii()
-            and "\x00" not in task_id
-            and "\x00" not in worker
-        ):
+        if _plain_names(lease.task_id, lease.worker):
             return
     check_lease(lease)
     if step.__class__ is not int or not 0 <= step < MAX_STEP:
@@ -221,20 +200,13 @@ def check_save(lease: Lease, step: int) -> None:
 
 def check_heartbeat(lease: Lease, ttl: float) -> None:
     """A heartbeat's arguments: ``check_lease(lease)`` then ``check_ttl(ttl)``, as one call."""
-    if lease.__class__ is Lease and (ttl.__class__ is float or ttl.__class__ is int):
-        task_id, worker = lease.task_id, lease.worker
-        if (
-            0 < ttl <= MAX_TTL
-            and task_id.__class__ is str
-            and worker.__class__ is str
-            and 0 < len(task_id) <= MAX_NAME_CHARS
-            and 0 < len(worker) <= MAX_NAME_CHARS
-            and task_id.isascii()
-            and worker.isascii()
-            and "\x00" not in task_id
-            and "\x00" not in worker
-        ):
-            return
+    if (
+        lease.__class__ is Lease
+        and (ttl.__class__ is float or ttl.__class__ is int)
+        and 0 < ttl <= MAX_TTL
+        and _plain_names(lease.task_id, lease.worker)
+    ):
+        return
     check_lease(lease)
     check_ttl(ttl)
 
