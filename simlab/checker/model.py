@@ -136,6 +136,12 @@ class TaskState:
         #: by how much (a ledger may raise epochs by more than one, as its claims show)
         self.epoch_floor = False
 
+    @property
+    def unanswered(self) -> int:
+        """Claims of this task that may have been granted unseen: those a crash cut off since
+        the submit or last requeue, and those invoked and not answered yet."""
+        return self.unseen + len(self.inflight)
+
 
 class Model:
     """The protocol's state of every task, advanced one event at a time by :meth:`apply`.

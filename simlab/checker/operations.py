@@ -407,10 +407,7 @@ def attempt_limit(s: TaskState, e: Event, m: Model):
     if (
         told is not None
         and s.submitted
-        and not (
-            (told.__class__ is int or is_time(told))
-            and first <= told <= first + s.unseen + len(s.inflight)
-        )
+        and not ((told.__class__ is int or is_time(told)) and first <= told <= first + s.unanswered)
     ):
         return (
             _s("attempts.lease", p=e.process, task=e.task, t=at(e.time), n=told, m=first),

@@ -257,7 +257,7 @@ def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:
     run), the count may be up to one more for each such claim and the holder is not judged.
     A count of None (a hand-written record that does not say) is not judged."""
     out = []
-    worker, unseen = record.worker, s.unseen + len(s.inflight)
+    worker, unseen = record.worker, s.unanswered
     claimer = s.claimer if not s.inflight else None
     if claimer is not None and worker != claimer and (worker is not None or s.status == RUNNING):
         out.append(_s("final.worker", worker=_name(worker), who=claimer))

@@ -180,27 +180,20 @@ def test_does_a_measuring_answer_give_what_the_story_gives_in_every_world(source
             assert facts == reference_facts(world), (seed, world)
 
 
-@pytest.mark.parametrize(
-    ("source", "fact"),
-    [
-        (fencing.RESTART_STORED_STEP, "requeue_restarts_from_zero"),
-        (fencing.ROLLBACK_AFTER_REQUEUE, "step_rolled_back"),
-        (fencing.ROLLBACK_NOT_ONE, "step_rolled_back"),
-        (fencing.SEND_UNCONDITIONAL, "email_recalled"),
-        (fencing.MAILBOX_TOTAL, "email_recalled"),
-        (fencing.SAVE_STEP_ONE, "later_save_refused"),
-        (fencing.EMAIL_BEFORE_CANCEL, "email_recalled"),
-    ],
-    ids=[
-        "restart-stored-step",
-        "rollback-after-requeue",
-        "rollback-not-one",
-        "send-unconditional",
-        "mailbox-total",
-        "save-step-one",
-        "email-before-cancel",
-    ],
-)
+#: A reading at a neighbouring moment or of a neighbouring quantity -> (its answer, the one
+#: fact it reads otherwise than the story gives).
+NEIGHBOURING = {
+    "restart-stored-step": (fencing.RESTART_STORED_STEP, "requeue_restarts_from_zero"),
+    "rollback-after-requeue": (fencing.ROLLBACK_AFTER_REQUEUE, "step_rolled_back"),
+    "rollback-not-one": (fencing.ROLLBACK_NOT_ONE, "step_rolled_back"),
+    "send-unconditional": (fencing.SEND_UNCONDITIONAL, "email_recalled"),
+    "mailbox-total": (fencing.MAILBOX_TOTAL, "email_recalled"),
+    "save-step-one": (fencing.SAVE_STEP_ONE, "later_save_refused"),
+    "email-before-cancel": (fencing.EMAIL_BEFORE_CANCEL, "email_recalled"),
+}
+
+
+@pytest.mark.parametrize(("source", "fact"), NEIGHBOURING.values(), ids=NEIGHBOURING.keys())
 def test_does_a_neighbouring_reading_fail_in_a_drawn_world_of_every_draw(source, fact):
     """A fact read at a neighbouring moment or of a neighbouring quantity (each agrees with
     the story on the kit's ledger) comes out otherwise than the story gives in some world of
