@@ -231,6 +231,7 @@ def final_state(run: Run) -> list[Finding]:
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
         wrong.extend(_holder_and_attempts(record, s))
+        wrong.extend(_lease_of_an_ended_task(record, s))
         if run.clocked:
             wrong.extend(_off_the_clock(run, task, record, s))
         if run.effects is not None and (s.effects or run.effects.get(task)):
@@ -268,6 +269,18 @@ def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:
     ):
         out.append(_s("final.attempts", n=attempts, m=s.attempts))
     return out
+
+
+def _lease_of_an_ended_task(record: TaskRecord, s: TaskState) -> list[Said]:
+    """A task that is not running holds no lease: its record's ``lease_until`` is None (a
+    completing save, a cancel, a requeue and the move to the dead letter each end the lease).
+    Judged where the record and the model agree that the task is not running and no claim of it
+    may have been granted unseen (one would leave the status itself in doubt)."""
+    until = record.lease_until
+    if until is None or record.status == RUNNING or s.status == RUNNING or s.unanswered:
+        return []
+    told = at(until) if is_time(until) else repr(until)
+    return [_s("final.lease", until=told, status=status(record.status))]
 
 
 def _name(worker: Any) -> Any:

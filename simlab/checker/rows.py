@@ -17,8 +17,7 @@ claim ok                     running, the granted epoch and step, the claimer, i
                              ``lease_until`` (the lease's ttl is remembered for heartbeats)
 claim fail with status dead  dead, epoch + 1, no lease (the claim past ``max_attempts``)
 heartbeat ok                 ``lease_until`` = now + the ttl of the claim
-save ok                      the committed step; ``done``: completed, no lease (``unfenced``
-                             keeps the lease: its save does not clear it)
+save ok                      the committed step; ``done``: completed, no lease
 cancel ok                    cancelled, the bumped epoch (the event carries it), no lease
 requeue ok                   queued, step and epoch kept, no lease
 effect ok                    a row in the effects table: key, epoch, worker, time
@@ -86,7 +85,7 @@ class Snapshot:
     effects: tuple[EffectRow, ...]
 
 
-def _apply(row: Row | None, e: Event, ttl: float | None, variant: str) -> Row | None:
+def _apply(row: Row | None, e: Event, ttl: float | None) -> Row | None:
     """The row after ``e`` (the table in the module doc)."""
     if e.op == "submit" and e.type == "ok":
         return Row("queued", 0, 0, None, None)
@@ -103,8 +102,7 @@ def _apply(row: Row | None, e: Event, ttl: float | None, variant: str) -> Row | 
         return replace(row, lease_until=e.time + ttl)
     if e.op == "save" and e.type == "ok":
         if e.value.get("done"):
-            until = row.lease_until if variant == "unfenced" else None
-            return replace(row, step=e.step, status="completed", lease_until=until)
+            return replace(row, step=e.step, status="completed", lease_until=None)
         return replace(row, step=e.step)
     if e.op == "cancel" and e.type == "ok":
         return replace(row, status="cancelled", epoch=e.epoch, lease_until=None)
@@ -113,13 +111,9 @@ def _apply(row: Row | None, e: Event, ttl: float | None, variant: str) -> Row | 
     return row
 
 
-def task_rows(
-    history: Iterable[Event] | HistoryView, task: str, *, variant: str = "fenced"
-) -> list[Snapshot]:
-    """One :class:`Snapshot` per event of ``task``, in history order (see the module doc).
-
-    ``variant`` is the run's (``fenced``, ``unfenced``, ``racy-claim``): an unfenced done
-    save keeps the lease. An unknown task gives an empty list."""
+def task_rows(history: Iterable[Event] | HistoryView, task: str) -> list[Snapshot]:
+    """One :class:`Snapshot` per event of ``task``, in history order (see the module doc): the
+    same for every variant. An unknown task gives an empty list."""
     view = history if isinstance(history, HistoryView) else HistoryView(history)
     row: Row | None = None
     effects: list[EffectRow] = []
@@ -128,7 +122,7 @@ def task_rows(
     for e in view.by_task.get(task, []):
         if e.op == "claim" and e.type == "ok" and e.value.get("lease_until") is not None:
             ttl = float(e.value["lease_until"]) - e.time
-        row = _apply(row, e, ttl, variant)
+        row = _apply(row, e, ttl)
         if e.op == "effect" and e.type == "ok":
             effects.append(EffectRow(e.value["key"], e.epoch, e.process, e.time))
         out.append(Snapshot(e, row, tuple(effects)))
@@ -169,7 +163,7 @@ def refusal_reasons(
     out: dict[int, str] = {}
     for task in view.tasks():
         before: Row | None = None
-        for snap in task_rows(view, task, variant=variant):
+        for snap in task_rows(view, task):
             e = snap.event
             if e.op == "save" and e.type == "fail":
                 recorded = e.value.get("reason")

@@ -179,10 +179,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, holder, attempts, e-mail keys in the "
-        "order recorded) is what its accepted operations made it, and its listing holds every "
-        "task once, in "
-        "submit order, as its listings by status and its counts do",
+        "the final ledger (status, step, epoch, result, holder, attempts, no lease once a task "
+        "is not running, e-mail keys in the order recorded) is what its accepted operations "
+        "made it, and its listing holds every task once, in submit order, as its listings by "
+        "status and its counts do",
         outcomes.final_state,
     ),
     Rule(

@@ -218,6 +218,8 @@ _EN = {
     "final.worker": "its record names the worker {worker}, but {who} was granted its last claim",
     "final.attempts": "its record counts {n} attempts, but {m} claims were granted since it was "
     "submitted or last requeued",
+    "final.lease": "its record holds a lease until {until}, but a task that is {status} holds no "
+    "lease (lease_until None)",
     "worker.none": "none",
     "keys.none": "none",
     "key": "{key!r} (epoch {epoch})",
@@ -346,6 +348,8 @@ _ZH = {
     "final.keys_listed": "账本列出的邮件键是 {stored}，但它们按记录顺序、每个一次应是 {accepted}",
     "final.worker": "它的记录写的工作者是 {worker}，但最后一次认领批准给了 {who}",
     "final.attempts": "它的记录计了 {n} 次尝试，但自提交或上次重新排队以来批准了 {m} 次认领",
+    "final.lease": "它的记录持有一个到 {until} 的租约，但处于「{status}」状态的任务不持有租约"
+    "（lease_until 为 None）",
     "worker.none": "无",
     "keys.none": "无",
     "key": "{key!r}（纪元 {epoch}）",
@@ -381,8 +385,8 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
     "p": (
         "最终状态",
-        "账本的最终记录（状态、步骤、纪元、结果、持有者、尝试次数、按记录顺序的邮件键）正是被接受的"
-        "操作所造成的，"
+        "账本的最终记录（状态、步骤、纪元、结果、持有者、尝试次数、任务不在运行时没有租约、"
+        "按记录顺序的邮件键）正是被接受的操作所造成的，"
         "且它的任务列表按提交顺序、每个任务只出现一次，按状态的列表和计数也与之一致",
     ),
     "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),

@@ -16,7 +16,8 @@ having these methods, without inheriting anything. The behaviour every implement
 * ``save`` and ``heartbeat`` succeed only for the current epoch of a running task (``save`` also
   only for a step greater than the stored one); otherwise they return False and change nothing.
   ``heartbeat`` moves ``lease_until`` to ``clock() + ttl``; ``save`` leaves it as it was (a
-  completing save ends the lease).
+  completing save ends the lease). A task that is not running holds no lease: its record's
+  ``lease_until`` is None.
 * ``cancel`` sets ``cancelled`` and raises the epoch; ``requeue`` puts a cancelled or dead task
   back to ``queued`` keeping its epoch, with its attempts counted afresh.
 * With a limit on attempts (``max_attempts``), the claim that would exceed it, of a task that

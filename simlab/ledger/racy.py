@@ -60,7 +60,8 @@ class RacyClaimPrimitives:
         checkpoint: Any = None,
         done: bool = False,
     ) -> bool:
-        """A commit that ignores the epoch: any worker that thinks it owns the task may write."""
+        """A commit that ignores the epoch: any worker that thinks it owns the task may write.
+        Everything else is ``save``'s: a completing one ends the lease."""
         check_step(step)
         params = {
             "step": step,

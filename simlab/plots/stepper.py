@@ -56,15 +56,15 @@ def _cell(value: Any) -> str:
 class RaceStepper:
     """Step through the events of ``task`` in ``history`` (default: :func:`first_refused_task`).
 
-    ``variant`` is the run's (see :func:`simlab.checker.rows.task_rows`). ``ValueError`` if the
-    history holds no event of the task.
+    ``variant`` is the run's (see :func:`simlab.checker.rows.refusal_reasons`). ``ValueError`` if
+    the history holds no event of the task.
     """
 
     def __init__(self, history: Iterable[Event], task: str | None = None, *, variant="fenced"):
         self.view = HistoryView(history)
         self.task = task if task is not None else first_refused_task(self.view)
         self.snapshots: list[Snapshot] = (
-            task_rows(self.view, self.task, variant=variant) if self.task is not None else []
+            task_rows(self.view, self.task) if self.task is not None else []
         )
         if not self.snapshots:
             raise ValueError(f"no event of task {self.task!r} in this history")

@@ -371,6 +371,30 @@ def test_may_a_claim_a_crash_cut_off_have_counted_unseen():
     assert "p" in letters(h, [_record("w2", 4, epoch=3)])
 
 
+def test_does_a_task_that_is_not_running_have_to_hold_no_lease():
+    import dataclasses
+
+    h = _taken_over()  # completed by w2, whose lease ran until 8
+    kept = dataclasses.replace(_record("w2", 2), lease_until=8.0)
+    (sentence,) = sentences("p", h, [kept])
+    assert sentence == (
+        "t1: its record holds a lease until t=8.0, but a task that is completed holds no lease "
+        "(lease_until None)."
+    )
+    (said,) = [f.text("zh") for f in findings(h, [kept], rules=["p"])]
+    assert "t=8.0" in said and "lease_until 为 None" in said
+    h = claimed(ttl_until=4.0)
+    h.record(5, "ok", "user", "cancel", "t1", epoch=2)
+    cancelled = TaskRecord("t1", "cancelled", 0, 2, None, "default", 1, 4.0, None, None)
+    assert "p" in letters(h, [cancelled])
+    assert "p" not in letters(h, [dataclasses.replace(cancelled, lease_until=None)])
+    # A claim cut off unanswered may have been granted unseen: the status is then in doubt, and
+    # so is the lease; it is not judged.
+    h.record(6, "invoke", "w3", "claim", "t1")
+    h.record(6, "info", "w3", "crash", "t1")
+    assert "p" not in letters(h, [cancelled])
+
+
 def test_does_a_lease_have_to_tell_its_attempt():
     h = claimed(ttl_until=4.0)
     h.record(5, "invoke", "w2", "claim", "t1")

@@ -38,6 +38,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "heartbeat-extends-from-lease": {"q"},
     "save-ignores-epoch": {"a"},
     "save-ignores-done": {"p", "k"},
+    "save-done-keeps-lease": {"p"},
     "cancel-keeps-epoch": {"n"},
     "cancel-leaves-status": {"k", "c"},
     "cancel-overwrites-terminal": {"n"},
@@ -113,7 +114,6 @@ OUT_OF_REACH: dict[str, str] = {
     "save-ignores-status": "a worker never saves after its own completing save, and every "
     "other end bumps the epoch",
     "save-allows-same-step": "one lease never saves the same step twice",
-    "save-done-keeps-lease": "a completed task's lease is never read again: harmless",
     "save-completes-on-result": "workers pass a result only with done=True",
     "save-refused-writes-checkpoint": "opaque tasks carry no checkpoint",
     "save-none-keeps-checkpoint": "opaque tasks carry no checkpoint",

@@ -50,7 +50,7 @@ def test_does_the_rebuilt_row_match_the_real_ledger_at_the_end(variant, seed, ex
     run, kept = run_kept(variant, seed, **extra)
     assert kept and set(kept) == {t.task_id for t in run.final}
     for task, (record, effects) in kept.items():
-        last = task_rows(run.history, task, variant=variant)[-1]
+        last = task_rows(run.history, task)[-1]
         row = last.row
         assert (row.status, row.step, row.epoch, row.worker) == (
             record.status,

@@ -28,6 +28,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "listing-drops-tasks": (0, {"p"}),
     "save-drops-result": (0, {"p"}),
     "save-ignores-done": (0, {"p"}),
+    "save-done-keeps-lease": (0, {"p"}),
     "claim-uses-wall-clock": (0, {"q"}),
     "claim-lease-has-old-epoch": (0, {"s", "p"}),
     "cancel-keeps-epoch": (1, {"n"}),

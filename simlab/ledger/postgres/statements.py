@@ -124,7 +124,8 @@ RACY_CLAIM_UPDATE = """
 RACY_READ = f"SELECT {LEASE_COLUMNS} FROM simlab_tasks WHERE task_id = %(task_id)s"
 RACY_SAVE_UNFENCED = """
     UPDATE simlab_tasks SET step = %(step)s, result = %(result)s, checkpoint = %(checkpoint)s,
-        status = %(status)s, updated_at = %(now)s
+        status = %(status)s, updated_at = %(now)s,
+        lease_until = CASE WHEN %(status)s = 'running' THEN lease_until END
     WHERE task_id = %(task_id)s AND status = 'running'
 """
 

@@ -111,7 +111,9 @@ RACY_CLAIM_UPDATE = (
 RACY_READ = f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = :task_id"
 RACY_SAVE_UNFENCED = (
     "UPDATE tasks SET step = :step, result = :result, checkpoint = :checkpoint,"
-    " status = :status, updated_at = :now WHERE task_id = :task_id AND status = 'running'"
+    " status = :status, updated_at = :now,"
+    " lease_until = CASE WHEN :status = 'running' THEN lease_until END"
+    " WHERE task_id = :task_id AND status = 'running'"
 )
 
 # The floor of ``simlab bench ledger``: one single-row UPDATE (in its own BEGIN IMMEDIATE).
