@@ -1,31 +1,44 @@
 """Full-width punctuation in Chinese sentences: the lint and the fix.
 
-A Chinese sentence takes full-width ``，：；（）``; the ASCII ``, : ; ( )`` reads as machine-made
-there. A mark *touches* Chinese when the character right before or after it is a CJK ideograph
-or full-width punctuation; a pair of parentheses counts as one mark (either parenthesis
-touching Chinese, outside or inside, makes both full-width, and so does a full-width partner:
-a pair never mixes widths).
+A Chinese sentence takes full-width ``，：；（）？！`` and the quotation marks ``“”``; the ASCII
+``, : ; ( ) ? !`` and ``"`` read as machine-made there. A mark *touches* Chinese when the
+character right before or after it is a CJK ideograph or full-width punctuation (``“”``
+included); a ``?`` or ``!`` followed by a space or a line's end on a line of Chinese ends a
+Chinese sentence and is made full-width too. A pair of
+parentheses counts as one mark (either parenthesis touching Chinese, outside or inside, makes
+both full-width, and so does a full-width partner: a pair never mixes widths). ASCII double
+quotes pair up in order (the first of two opens, the second closes) and become ``“`` and ``”``
+where the words they quote hold Chinese; quoted words without Chinese (``"A"``, ``"claimed"``)
+are a literal value and stay.
 
 Code is left alone: Markdown code spans and fenced blocks, and anything :func:`problems` and
 :func:`fixed` are not given (callers pass prose: a notebook's markdown, a catalog's Chinese
 strings, a README). A mark between two ASCII characters (``t=2.0 (epoch 2)``, a URL, a format
-placeholder's inside) never touches Chinese and stays, and so does the empty pair of a call
-(``{fn}()``, ``claim()``: a name right before ``()``).
+placeholder's inside) never touches Chinese and stays, and so do the empty pair of a call
+(``{fn}()``, ``claim()``: a name right before ``()``) and the ``!`` of a Markdown image.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["FULL_WIDTH", "problems", "fixed", "is_chinese"]
+__all__ = ["FULL_WIDTH", "QUOTES", "problems", "fixed", "is_chinese"]
 
 #: ASCII mark -> its full-width form.
-FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）"}
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）", "?": "？", "!": "！"}
+#: An ASCII double quote that opens, and one that closes, as full-width quotation marks.
+QUOTES = ("“", "”")
+_CJK = re.compile(r"[\u201c\u201d\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+#: Marks that end a sentence: one followed by a space or the end of a line of Chinese ends a
+#: Chinese sentence, whatever comes right before it ("还是 1?").
+_ENDS = "?!"
 #: Left as they are: Markdown fenced blocks and inline code spans, a link's or image's target
-#: (``](target)``), a URL, a format placeholder (``{name}``) and a call's empty pair.
+#: (``](target)``), a URL, a format placeholder (``{name}``), a call's empty pair and the ``!``
+#: that starts a Markdown image.
 _CODE = re.compile(
-    r"```.*?```|`[^`\n]*`|\]\([^)\s]*\)|https?://[^\s)）]+|\{[^{}\s]*\}(?:\(\))?|(?<=\w)\(\)", re.S
+    r"```.*?```|`[^`\n]*`|\]\([^)\s]*\)|https?://[^\s)）]+|\{[^{}\s]*\}(?:\(\))?|(?<=\w)\(\)"
+    r"|!(?=\[)",
+    re.S,
 )
 
 
@@ -35,11 +48,29 @@ def is_chinese(ch: str) -> bool:
 
 
 def _touches(text: str, i: int, holes: bool = False) -> bool:
-    before = text[i - 1] if i > 0 else ""
-    after = text[i + 1] if i + 1 < len(text) else ""
+    # Markdown's emphasis marks stand between a mark and its sentence: `a`,**并且** touches.
+    b, a = i - 1, i + 1
+    while b > 0 and text[b] == "*":
+        b -= 1
+    while a + 1 < len(text) and text[a] == "*":
+        a += 1
+    before = text[b] if b >= 0 else ""
+    after = text[a] if a < len(text) else ""
     if holes and (before == "}" or after == "{"):
         return True
     return is_chinese(before) or is_chinese(after)
+
+
+def _ends_a_chinese_line(text: str, i: int, masked: list[bool]) -> bool:
+    """Is the mark at ``i`` followed by a space or a line's end, on a line holding Chinese
+    outside code?"""
+    if i + 1 < len(text) and not text[i + 1].isspace():
+        return False
+    if i == 0 or text[i - 1].isspace():  # a mark standing alone (SQL's ``= ? AND``) ends nothing
+        return False
+    start, end = text.rfind("\n", 0, i) + 1, text.find("\n", i)
+    end = len(text) if end < 0 else end
+    return any(is_chinese(text[j]) and not masked[j] for j in range(start, end))
 
 
 def _pairs(text: str, masked: list[bool]) -> dict[int, int]:
@@ -65,11 +96,20 @@ def _marks(text: str, holes: bool = False) -> list[int]:
             masked[i] = True
     pairs = _pairs(text, masked)
     out: set[int] = set()
+    quotes = [i for i, ch in enumerate(text) if ch == '"' and not masked[i]]
+    for j, k in zip(quotes[::2], quotes[1::2], strict=False):  # an odd one out stays
+        # Quoted words with no Chinese inside ("A", "claimed") are a literal value: they stay.
+        if any(is_chinese(ch) for ch in text[j + 1 : k]):
+            out.update((j, k))
     for i, ch in enumerate(text):
         if masked[i] or ch not in FULL_WIDTH:
             continue
         other = pairs.get(i)
-        if _touches(text, i, holes) or (other is not None and text[other] in "（）"):
+        if (
+            _touches(text, i, holes)
+            or (other is not None and text[other] in "（）")
+            or (ch in _ENDS and _ends_a_chinese_line(text, i, masked))
+        ):
             out.add(i)
             if other is not None and text[other] in "()":
                 out.add(other)
@@ -94,6 +134,7 @@ def fixed(text: str, holes: bool = False) -> str:
             text = re.sub(r"([，：；]) (?=\S)", r"\1", text)
             return re.sub(r"(?<=\S) （", "（", text)
         chars = list(text)
+        quotes = iter(QUOTES * len(marks))
         for i in marks:
-            chars[i] = FULL_WIDTH[text[i]]
+            chars[i] = next(quotes) if text[i] == '"' else FULL_WIDTH[text[i]]
         text = "".join(chars)

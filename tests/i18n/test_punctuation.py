@@ -1,5 +1,6 @@
 """Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
-``, : ; ( )`` touching a Chinese character outside code, in the translation stores (their
+``, : ; ( ) ? !`` touching a Chinese character outside code (nor a ``?`` or ``!`` ending a
+Chinese sentence, nor ASCII double quotes around Chinese words), in the translation stores (their
 markdown cells and their code comments, hence every zh notebook, solution and exercise), the
 generated zh notebooks, solutions and exercises (their markdown and the comments of their code
 cells), README.zh.md and every Chinese message template of the catalogs (the exercises' sentence
@@ -109,6 +110,14 @@ def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
         ("路径 https://a.b/c(d) 里", "路径 https://a.b/c(d) 里"),
         ("规则 (s)的", "规则（s）的"),
         ("先, 再", "先，再"),
+        ("会被接受吗?还是", "会被接受吗？还是"),
+        ("0 还是 1?\n3. 会", "0 还是 1？\n3. 会"),  # a sentence's end after a number
+        ('叉表示"epoch 已陈旧"，', "叉表示“epoch 已陈旧”，"),
+        ('你的猜测："A"、"B" 或 "nobody"', '你的猜测："A"、"B" 或 "nobody"'),  # literal values
+        ("WHERE task_id = ? AND 已过期的", "WHERE task_id = ? AND 已过期的"),  # SQL's placeholder
+        ("见 ![图](a.png) 和", "见 ![图](a.png) 和"),  # an image stays an image
+        ("`cancelled`,**并且**", "`cancelled`，**并且**"),  # emphasis stands between
+        ("Is it safe? Yes!", "Is it safe? Yes!"),  # no Chinese on the line
     ],
 )
 def test_does_the_fix_make_only_chinese_sentences_full_width(text, want):
