@@ -10,7 +10,7 @@ does not apply, never the kit's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -358,7 +358,14 @@ class _Judge:
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
-        self._asked = asked_once(lambda case: guard(case.cp, case.world), key=lambda c: c.key)
+        batch = getattr(guard, "each", None)
+        self._asked = asked_once(
+            lambda case: guard(case.cp, case.world),
+            key=lambda c: c.key,
+            each=None
+            if batch is None
+            else lambda asked: batch([(c.cp, c.world) for (c,) in asked]),
+        )
         self.seed = current_seed()
         self.listed = False  # must the answer be a list (see _codes_of)?
 
@@ -366,6 +373,12 @@ class _Judge:
         """The learner's answer for ``case``, or the error it raised, raised again; asked of
         the learner's code the first time only."""
         return self._asked(case)
+
+    def ahead(self, cases: Iterable[Case]) -> None:
+        """Ask the learner's guard about every case of ``cases`` not asked yet, in their order,
+        in one request (:func:`~simlab.grading.student.asked_once`): a part asks ahead for the
+        cases it judges, which then judge the answers one call each would have had."""
+        self._asked.ahead([(case,) for case in cases])
 
     def in_its_world(
         self,
@@ -378,7 +391,9 @@ class _Judge:
         in that world unchanged (label :data:`UNCHANGED`) or changed one way (each of
         ``labels`` of :data:`CHANGES` or :data:`WORLD_CHANGES` that applies to the
         checkpoint); ``statuses``: the checkpoints of :func:`not_running` instead."""
-        for n, position, label, case in _world_cases(self.seed, labels, positions, statuses):
+        cases = _world_cases(self.seed, labels, positions, statuses)
+        self.ahead(case for *_, case in cases)
+        for n, position, label, case in cases:
 
             def at(n=n, position=position, label=label, case=case) -> Message:
                 where = {"n": n, "position": repr(position), "change": said_change(label)}
@@ -430,8 +445,21 @@ class _Judge:
     ) -> None:
         """Every checkpoint at ``positions`` that ``changes`` apply to, in the world changed
         by them one after the other (the unchanged world without changes)."""
-        for task, position, case in changed_cases(changes, positions):
+        cases = changed_cases(changes, positions)
+        self.ahead(case for *_, case in cases)
+        for task, position, case in cases:
             self.agrees(case, lambda t=task, p=position: where(t, p, changes), exact)
+
+    def under_each(
+        self,
+        *change_sets: tuple[str, ...],
+        positions: tuple[str, ...] = POSITIONS[:-1],
+        exact: bool = False,
+    ) -> None:
+        """:meth:`under` each of ``change_sets`` in turn, their cases asked ahead together."""
+        self.ahead(c for changes in change_sets for *_, c in changed_cases(changes, positions))
+        for changes in change_sets:
+            self.under(*changes, positions=positions, exact=exact)
 
 
 def _codes_of(answer: Any, listed: bool = True) -> list[str]:
@@ -491,13 +519,11 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def unchanged_passes_and_revoked_stops():
-        under()
-        under("grant revoked")
+        judge.under_each((), ("grant revoked",))
 
     @t.part
     def other_losses_of_permission():
-        under("no grant left")
-        under("next tool no longer granted")
+        judge.under_each(("no grant left",), ("next tool no longer granted",))
 
     @t.part
     def cited_documents_changed():
@@ -505,8 +531,7 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def documents_missing_or_forbidden():
-        under("cited document withdrawn")
-        under("internal documents no longer granted")
+        judge.under_each(("cited document withdrawn",), ("internal documents no longer granted",))
 
     @t.part
     def tools_no_longer_deployed():
@@ -533,13 +558,13 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
 def _stock_figures(judge: _Judge, t: Tally) -> None:
     """A detail: stock figures and the inventory tool, exactly."""
-    under = judge.under
     t.under("stock-figures")
 
     @t.part
     def stock_figures():
-        under("cited stock figure changed", exact=True)
-        under("inventory tool no longer granted", exact=True)
+        judge.under_each(
+            ("cited stock figure changed",), ("inventory tool no longer granted",), exact=True
+        )
 
     @t.part
     def stock_figures_in_a_world_of_its_own():
@@ -563,22 +588,18 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
 
 def _exact_codes(judge: _Judge, t: Tally) -> None:
     """A detail: the exact codes, two changes at once and a finished task."""
-    under = judge.under
     t.under("exact-codes")
     judge.listed = True
 
     @t.part
     def each_change_exactly():
-        under(exact=True)
-        for change in CHANGES:
-            under(change, exact=True)
+        judge.under_each((), *((change,) for change in CHANGES), exact=True)
 
     @t.part
     def several_changes_at_once():
         names = list(CHANGES)
-        for i, first in enumerate(names):
-            for second in names[i + 1 :]:
-                under(first, second, positions=("draft", "send"), exact=True)
+        pairs = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
+        judge.under_each(*pairs, positions=("draft", "send"), exact=True)
 
     @t.part
     def generated_changes_exactly():
@@ -595,6 +616,4 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def a_finished_task_passes():
-        under(positions=("done",), exact=True)
-        for change in CHANGES:
-            under(change, positions=("done",), exact=True)
+        judge.under_each((), *((change,) for change in CHANGES), positions=("done",), exact=True)
