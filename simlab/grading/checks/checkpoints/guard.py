@@ -10,7 +10,7 @@ does not apply, never the kit's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -358,14 +358,9 @@ class _Judge:
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
-        batch = getattr(guard, "each", None)
-        self._asked = asked_once(
-            lambda case: guard(case.cp, case.world),
-            key=lambda c: c.key,
-            each=None
-            if batch is None
-            else lambda asked: batch([(c.cp, c.world) for (c,) in asked]),
-        )
+        batch = getattr(guard, "each", None)  # none for a plain function: nothing asked ahead
+        each = (lambda asked: batch([(c.cp, c.world) for (c,) in asked])) if batch else None
+        self._asked = asked_once(lambda c: guard(c.cp, c.world), key=lambda c: c.key, each=each)
         self.seed = current_seed()
         self.listed = False  # must the answer be a list (see _codes_of)?
 
@@ -373,12 +368,6 @@ class _Judge:
         """The learner's answer for ``case``, or the error it raised, raised again; asked of
         the learner's code the first time only."""
         return self._asked(case)
-
-    def ahead(self, cases: Iterable[Case]) -> None:
-        """Ask the learner's guard about every case of ``cases`` not asked yet, in their order,
-        in one request (:func:`~simlab.grading.student.asked_once`): a part asks ahead for the
-        cases it judges, which then judge the answers one call each would have had."""
-        self._asked.ahead([(case,) for case in cases])
 
     def in_its_world(
         self,
@@ -392,7 +381,7 @@ class _Judge:
         ``labels`` of :data:`CHANGES` or :data:`WORLD_CHANGES` that applies to the
         checkpoint); ``statuses``: the checkpoints of :func:`not_running` instead."""
         cases = _world_cases(self.seed, labels, positions, statuses)
-        self.ahead(case for *_, case in cases)
+        self._asked.ahead([(case,) for *_, case in cases])  # one request: see under
         for n, position, label, case in cases:
 
             def at(n=n, position=position, label=label, case=case) -> Message:
@@ -441,25 +430,19 @@ class _Judge:
             raise Fail(gave(answer, _verdict(answer, truth), at()))
 
     def under(
-        self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False
-    ) -> None:
-        """Every checkpoint at ``positions`` that ``changes`` apply to, in the world changed
-        by them one after the other (the unchanged world without changes)."""
-        cases = changed_cases(changes, positions)
-        self.ahead(case for *_, case in cases)
-        for task, position, case in cases:
-            self.agrees(case, lambda t=task, p=position: where(t, p, changes), exact)
-
-    def under_each(
         self,
         *change_sets: tuple[str, ...],
         positions: tuple[str, ...] = POSITIONS[:-1],
         exact: bool = False,
     ) -> None:
-        """:meth:`under` each of ``change_sets`` in turn, their cases asked ahead together."""
-        self.ahead(c for changes in change_sets for *_, c in changed_cases(changes, positions))
-        for changes in change_sets:
-            self.under(*changes, positions=positions, exact=exact)
+        """For each of ``change_sets`` in turn, every checkpoint at ``positions`` its changes
+        apply to, in the world changed by them one after the other (unchanged for ``()``). The
+        learner's guard is asked about all of them ahead, in one request and in this order
+        (:func:`~simlab.grading.student.asked_once`): the same answers one call each gives."""
+        cases = [(c, case) for c in change_sets for case in changed_cases(c, positions)]
+        self._asked.ahead([(case,) for _, (*_, case) in cases])
+        for changes, (task, position, case) in cases:
+            self.agrees(case, lambda t=task, p=position, c=changes: where(t, p, c), exact)
 
 
 def _codes_of(answer: Any, listed: bool = True) -> list[str]:
@@ -514,28 +497,27 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
 def _rechecks_now(judge: _Judge, t: Tally) -> None:
     """The core: each change alone stops the task exactly when the kit's guard stops it."""
-    under = judge.under
     t.under("rechecks-now")
 
     @t.part
     def unchanged_passes_and_revoked_stops():
-        judge.under_each((), ("grant revoked",))
+        judge.under((), ("grant revoked",))
 
     @t.part
     def other_losses_of_permission():
-        judge.under_each(("no grant left",), ("next tool no longer granted",))
+        judge.under(("no grant left",), ("next tool no longer granted",))
 
     @t.part
     def cited_documents_changed():
-        under("cited document edited")
+        judge.under(("cited document edited",))
 
     @t.part
     def documents_missing_or_forbidden():
-        judge.under_each(("cited document withdrawn",), ("internal documents no longer granted",))
+        judge.under(("cited document withdrawn",), ("internal documents no longer granted",))
 
     @t.part
     def tools_no_longer_deployed():
-        under("next tool removed")
+        judge.under(("next tool removed",))
 
     @t.part
     def in_a_world_of_its_own():
@@ -562,9 +544,8 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def stock_figures():
-        judge.under_each(
-            ("cited stock figure changed",), ("inventory tool no longer granted",), exact=True
-        )
+        changes = ("cited stock figure changed",), ("inventory tool no longer granted",)
+        judge.under(*changes, exact=True)
 
     @t.part
     def stock_figures_in_a_world_of_its_own():
@@ -593,13 +574,13 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def each_change_exactly():
-        judge.under_each((), *((change,) for change in CHANGES), exact=True)
+        judge.under((), *((change,) for change in CHANGES), exact=True)
 
     @t.part
     def several_changes_at_once():
         names = list(CHANGES)
         pairs = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-        judge.under_each(*pairs, positions=("draft", "send"), exact=True)
+        judge.under(*pairs, positions=("draft", "send"), exact=True)
 
     @t.part
     def generated_changes_exactly():
@@ -616,4 +597,4 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def a_finished_task_passes():
-        judge.under_each((), *((change,) for change in CHANGES), positions=("done",), exact=True)
+        judge.under((), *((change,) for change in CHANGES), positions=("done",), exact=True)
