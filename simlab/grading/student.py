@@ -244,11 +244,22 @@ LEDGER_RETURNS: dict[str, type] = {
 }
 
 
-def asked_once(fn: Callable[..., Any], key: Callable[..., Any] | None = None) -> Callable[..., Any]:
+def asked_once(
+    fn: Callable[..., Any],
+    key: Callable[..., Any] | None = None,
+    each: Callable[[list[tuple]], Iterator[Any]] | None = None,
+) -> Callable[..., Any]:
     """``fn`` (the learner's code) asked once for each input: its answer, or the error it
     raised, raised again, is kept under ``key(*args)`` (the arguments themselves by default),
     so that several parts judging one input judge the same answer. A lost sandbox is not an
-    answer: it propagates and nothing is kept."""
+    answer: it propagates and nothing is kept.
+
+    With ``each`` (``fn`` for a list of argument tuples in one request, as
+    :meth:`RemoteObject.each` gives them), ``call.ahead(inputs)`` asks, in one request and in
+    their order, every input of ``inputs`` (argument tuples) not asked yet: each answer is kept
+    as if ``fn`` had been asked, up to the first input whose call raised (its error is kept;
+    the inputs after it are asked one at a time when a part needs them). What a part then
+    judges is the answer a call of its own would have had, asked in the same order."""
     answers: dict[Any, tuple[bool, Any]] = {}
 
     def call(*args: Any) -> Any:
@@ -265,6 +276,29 @@ def asked_once(fn: Callable[..., Any], key: Callable[..., Any] | None = None) ->
             raise value
         return value
 
+    def ahead(inputs: Iterator[tuple] | Sequence[tuple]) -> None:
+        if each is None:
+            return
+        todo: dict[Any, tuple] = {}
+        for args in inputs:
+            k = args if key is None else key(*args)
+            if k not in answers and k not in todo:
+                todo[k] = args
+        if not todo:
+            return
+        results = each(list(todo.values()))
+        for k in todo:
+            try:
+                answers[k] = (True, next(results))
+            except SandboxLost:
+                raise
+            except StopIteration:
+                return
+            except Exception as exc:  # this call raised: the ones after it were not made
+                answers[k] = (False, exc)
+                return
+
+    call.ahead = ahead  # type: ignore[attr-defined]
     return call
 
 
@@ -304,7 +338,8 @@ class Student:
         """A callable that runs the student's ``name`` in the sandbox.
 
         Kit exceptions come back as themselves; ``fn.echo(*args)`` returns
-        ``(result, args_after_the_call)`` for functions that change their arguments. With
+        ``(result, args_after_the_call)`` for functions that change their arguments, and
+        ``fn.each(calls)`` the results of several calls made in one request. With
         ``clock``, every call carries ``clock()`` as the sandbox's time (kit objects the
         function uses read it), as the calls of a :class:`RemoteObject` do.
         """
@@ -323,7 +358,20 @@ class Student:
             except RemoteError as exc:
                 raise _rebuild(exc) from None
 
+        def each(calls: Sequence[tuple]) -> Iterator[Any]:
+            """The results of ``name`` called with each argument tuple of ``calls`` in turn,
+            in one request, then, in place of the result of the first call that raised, what
+            it raised (the calls after it are not made), as :meth:`RemoteObject.each`."""
+            now = clock() if clock is not None else None
+            values, error = sandbox.call_each(
+                name, [(args, {}) for args in calls], now=now, what=f"{name}()"
+            )
+            yield from values
+            if error is not None:
+                raise _rebuild(error)
+
         call.echo = echo  # type: ignore[attr-defined]
+        call.each = each  # type: ignore[attr-defined]
         call.__name__ = name
         return call
 

@@ -321,3 +321,37 @@ def test_is_the_learners_code_asked_once_per_input_and_a_lost_sandbox_never_kept
     assert calls == [(1, 2), (2, 1), ("bad", 3), ("lost", 0), ("lost", 0)]
     by_sum = asked_once(learner, key=lambda x, y: x + y)
     assert by_sum(1, 2) == [1, 2] and by_sum(2, 1) == [1, 2]  # the same key, the first answer
+
+
+def test_do_answers_asked_ahead_in_one_request_equal_those_asked_one_at_a_time(box):
+    """Inputs asked ahead (``ahead``: one request for several calls) keep, in their order, the
+    answers one call each gives: the values before the first call that raised, that call's
+    error for its input, and nothing for the inputs after it, which are asked one at a time
+    when a part needs them (so the learner's code sees the calls in the same order)."""
+    from simlab.grading.student import asked_once
+
+    s = _define(
+        box,
+        """
+SEEN = []
+
+def guard(x):
+    SEEN.append(x)
+    if x == "bad":
+        raise ValueError("bad input")
+    return [x, len(SEEN)]
+""",
+    )
+    guard = s.function("guard")
+    ask = asked_once(guard, each=guard.each)
+    ask.ahead([("a",), ("b",), ("a",), ("bad",), ("c",)])
+    assert s.sandbox.get("SEEN") == ["a", "b", "bad"]
+    assert ask("b") == ["b", 2] and ask("a") == ["a", 1]  # kept: not asked again
+    with pytest.raises(ValueError, match="bad input"):
+        ask("bad")
+    assert ask("c") == ["c", 4]  # after the error: asked on its own
+    ask.ahead([("a",), ("c",)])  # every one asked already: no request
+    assert s.sandbox.get("SEEN") == ["a", "b", "bad", "c"]
+    plain = asked_once(guard)
+    plain.ahead([("d",)])  # no batch given: asks nothing ahead
+    assert s.sandbox.get("SEEN") == ["a", "b", "bad", "c"] and plain("d") == ["d", 5]

@@ -392,6 +392,7 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
     assert again[0] == "A" and again[1] == threshold and set(again[2]) < set(seeds)
     assert trip_rate(*again) != trip_rate(candidate, threshold, seeds)
+    assert trip_rate(*again) != trip_rate(candidate, threshold, again[2])
     listed_seeds, listed = w.listed
     assert listed_seeds == w.equal and len(set(listed)) == len(listed) == 5
     assert set(listed) <= set(LISTED) and not set(listed) & set(THRESHOLDS)

@@ -358,7 +358,9 @@ class _Judge:
 
     def __init__(self, guard: Callable[[dict, dict], Any]):
         self.guard = guard
-        self._asked = asked_once(lambda case: guard(case.cp, case.world), key=lambda c: c.key)
+        batch = getattr(guard, "each", None)  # none for a plain function: nothing asked ahead
+        each = (lambda asked: batch([(c.cp, c.world) for (c,) in asked])) if batch else None
+        self._asked = asked_once(lambda c: guard(c.cp, c.world), key=lambda c: c.key, each=each)
         self.seed = current_seed()
         self.listed = False  # must the answer be a list (see _codes_of)?
 
@@ -378,7 +380,9 @@ class _Judge:
         in that world unchanged (label :data:`UNCHANGED`) or changed one way (each of
         ``labels`` of :data:`CHANGES` or :data:`WORLD_CHANGES` that applies to the
         checkpoint); ``statuses``: the checkpoints of :func:`not_running` instead."""
-        for n, position, label, case in _world_cases(self.seed, labels, positions, statuses):
+        cases = _world_cases(self.seed, labels, positions, statuses)
+        self._asked.ahead([(case,) for *_, case in cases])  # one request: see under
+        for n, position, label, case in cases:
 
             def at(n=n, position=position, label=label, case=case) -> Message:
                 where = {"n": n, "position": repr(position), "change": said_change(label)}
@@ -426,12 +430,19 @@ class _Judge:
             raise Fail(gave(answer, _verdict(answer, truth), at()))
 
     def under(
-        self, *changes: str, positions: tuple[str, ...] = POSITIONS[:-1], exact: bool = False
+        self,
+        *change_sets: tuple[str, ...],
+        positions: tuple[str, ...] = POSITIONS[:-1],
+        exact: bool = False,
     ) -> None:
-        """Every checkpoint at ``positions`` that ``changes`` apply to, in the world changed
-        by them one after the other (the unchanged world without changes)."""
-        for task, position, case in changed_cases(changes, positions):
-            self.agrees(case, lambda t=task, p=position: where(t, p, changes), exact)
+        """For each of ``change_sets`` in turn, every checkpoint at ``positions`` its changes
+        apply to, in the world changed by them one after the other (unchanged for ``()``). The
+        learner's guard is asked about all of them ahead, in one request and in this order
+        (:func:`~simlab.grading.student.asked_once`): the same answers one call each gives."""
+        cases = [(c, case) for c in change_sets for case in changed_cases(c, positions)]
+        self._asked.ahead([(case,) for _, (*_, case) in cases])
+        for changes, (task, position, case) in cases:
+            self.agrees(case, lambda t=task, p=position, c=changes: where(t, p, c), exact)
 
 
 def _codes_of(answer: Any, listed: bool = True) -> list[str]:
@@ -486,31 +497,27 @@ def resume_guard_check(s: Student, t: Tally) -> None:
 
 def _rechecks_now(judge: _Judge, t: Tally) -> None:
     """The core: each change alone stops the task exactly when the kit's guard stops it."""
-    under = judge.under
     t.under("rechecks-now")
 
     @t.part
     def unchanged_passes_and_revoked_stops():
-        under()
-        under("grant revoked")
+        judge.under((), ("grant revoked",))
 
     @t.part
     def other_losses_of_permission():
-        under("no grant left")
-        under("next tool no longer granted")
+        judge.under(("no grant left",), ("next tool no longer granted",))
 
     @t.part
     def cited_documents_changed():
-        under("cited document edited")
+        judge.under(("cited document edited",))
 
     @t.part
     def documents_missing_or_forbidden():
-        under("cited document withdrawn")
-        under("internal documents no longer granted")
+        judge.under(("cited document withdrawn",), ("internal documents no longer granted",))
 
     @t.part
     def tools_no_longer_deployed():
-        under("next tool removed")
+        judge.under(("next tool removed",))
 
     @t.part
     def in_a_world_of_its_own():
@@ -533,13 +540,12 @@ def _rechecks_now(judge: _Judge, t: Tally) -> None:
 
 def _stock_figures(judge: _Judge, t: Tally) -> None:
     """A detail: stock figures and the inventory tool, exactly."""
-    under = judge.under
     t.under("stock-figures")
 
     @t.part
     def stock_figures():
-        under("cited stock figure changed", exact=True)
-        under("inventory tool no longer granted", exact=True)
+        changes = ("cited stock figure changed",), ("inventory tool no longer granted",)
+        judge.under(*changes, exact=True)
 
     @t.part
     def stock_figures_in_a_world_of_its_own():
@@ -563,22 +569,18 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
 
 def _exact_codes(judge: _Judge, t: Tally) -> None:
     """A detail: the exact codes, two changes at once and a finished task."""
-    under = judge.under
     t.under("exact-codes")
     judge.listed = True
 
     @t.part
     def each_change_exactly():
-        under(exact=True)
-        for change in CHANGES:
-            under(change, exact=True)
+        judge.under((), *((change,) for change in CHANGES), exact=True)
 
     @t.part
     def several_changes_at_once():
         names = list(CHANGES)
-        for i, first in enumerate(names):
-            for second in names[i + 1 :]:
-                under(first, second, positions=("draft", "send"), exact=True)
+        pairs = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
+        judge.under(*pairs, positions=("draft", "send"), exact=True)
 
     @t.part
     def generated_changes_exactly():
@@ -595,6 +597,4 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def a_finished_task_passes():
-        under(positions=("done",), exact=True)
-        for change in CHANGES:
-            under(change, positions=("done",), exact=True)
+        judge.under((), *((change,) for change in CHANGES), positions=("done",), exact=True)

@@ -142,13 +142,14 @@ class Played:
 
 def _state(ledger: Ledger) -> tuple[dict[str, dict], dict[tuple, tuple]]:
     """Every task as stored (field -> value) and every effect ((task, key) -> row), read by
-    the kit's own methods on the grader's connection (each read builds new records, so the
-    values need no copy)."""
+    the kit's own methods on the grader's connection in two statements (each read builds new
+    records, so the values need no copy). An effect recorded for no task of the ledger is
+    one of them too: a piece that writes one has changed the effects."""
     tasks = {r.task_id: {f: getattr(r, f) for f in _FIELDS} for r in ledger.tasks()}
     effects = {
         (e.task_id, e.key): (e.task_id, e.key, e.epoch, e.worker, e.recorded_at)
-        for task in tasks
-        for e in ledger.effects(task)
+        for recorded in ledger.all_effects().values()
+        for e in recorded
     }
     return tasks, effects
 

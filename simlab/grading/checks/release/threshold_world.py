@@ -183,7 +183,8 @@ class ThresholdWorld:
     equal: tuple[int, ...]
     #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one third
     #: (three seeds, one that trips more than once), then the healthy one's at a low threshold
-    #: (1), then the healthy one at the worse one's threshold on two of its seeds.
+    #: (1), then the healthy one at the worse one's threshold on its seed that trips more
+    #: than once (one run: a share kept by seed and threshold answers the worse one's 1 there).
     trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
     #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
     #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
@@ -250,9 +251,10 @@ def _world(seed: int) -> ThresholdWorld:
         trip_cases=(
             (candidate, threshold, trio),
             ("A", low, (healthy,)),
-            # the healthy candidate at the worse one's threshold on two of its seeds: a share kept
-            # by seed and threshold alone (state kept between calls) answers the worse one's
-            ("A", threshold, (tripping, calm)),
+            # the healthy candidate at the worse one's threshold on its seed that trips: a share
+            # kept by seed and threshold alone (state kept between calls) answers the worse
+            # one's share there, which A's is not: one seed shows it, in one run
+            ("A", threshold, (tripping,)),
         ),
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
         listed=((equal,), _listed(source, noise_peak("A", equal))),
