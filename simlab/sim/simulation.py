@@ -316,26 +316,38 @@ def simulate(
     the workers' own record-then-send, e.g. ``sender=watched(send_step)`` (see
     :mod:`simlab.sim.sending`).
     """
-    from simlab.checker.checker import check
-
     scenario = (scenario or Scenario()).validate()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     schedule = _as_schedule(schedule, scenario, seed)
     factory = ledger or _default_ledger(scenario.variant)
+    # The collector resumes once _judged has returned: by then only the Result is left of the
+    # run (its ledger, model and views are freed), and that is all its first collection walks.
     with _collector_paused():
-        env = simpy.Environment()
-        store = ledger_for(factory, clock_of(env), scenario)
-        run, final, effects, views = played(
-            store, lambda: _Run(env, scenario, seed, store, schedule, sender)
-        )
-        try:
-            verdict = check(
-                run.history, final, effects=effects, **judged_as(scenario, store, views)
-            )
-            return _result(run, final, effects, verdict, schedule)
-        finally:
-            run.dismantle()
+        return _judged(scenario, seed, factory, schedule, sender)
+
+
+def _judged(
+    scenario: Scenario,
+    seed: int,
+    factory: LedgerFactory,
+    schedule: Schedule | None,
+    sender: Sender | None,
+) -> Result:
+    """Run ``scenario`` (validated) over a ledger from ``factory``, check its history and
+    return its :class:`Result` (the body of :func:`simulate`)."""
+    from simlab.checker.checker import check
+
+    env = simpy.Environment()
+    store = ledger_for(factory, clock_of(env), scenario)
+    run, final, effects, views = played(
+        store, lambda: _Run(env, scenario, seed, store, schedule, sender)
+    )
+    try:
+        verdict = check(run.history, final, effects=effects, **judged_as(scenario, store, views))
+        return _result(run, final, effects, verdict, schedule)
+    finally:
+        run.dismantle()
 
 
 def _result(
