@@ -228,6 +228,10 @@ def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(s
     seeds = [ns for _, ns in world.measured]
     assert len(set(ttls)) >= 2 and ttls[0] == ttls[2] == ttls[3] != ttls[1]
     assert seeds[3] == seeds[1] and seeds[2] != seeds[0]
+    # the last call: the second one's seeds with its first listed twice, so seeds
+    # de-duplicated give the second call's numbers, the wrong ones there
+    assert world.measured[4] == (ttls[1], (*seeds[1], seeds[1][0]))
+    assert measure(*world.measured[4]) != measure(*world.measured[1])
     for one, other in ((0, 2), (1, 3)):
         a, b = measure(*world.measured[one]), measure(*world.measured[other])
         assert all(a[key] != b[key] for key in ("duplicate_work", "waiting"))

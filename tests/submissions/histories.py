@@ -932,3 +932,11 @@ ANSWERS += [
     ("history-api-recovery", "choose-ttl", HISTORY_API_RECOVERY, 6, "all"),
     ("crash-without-task", "choose-ttl", CRASH_WITHOUT_TASK, 2, "holding no task"),
 ]
+
+# Seeds de-duplicated before measuring (measured-trade-off: "A seed listed twice counts
+# twice.").
+MEASURE_DISTINCT_SEEDS = _SOLUTION_TTL.replace(
+    "    for seed in seeds:\n", "    for seed in sorted(set(seeds)):\n"
+)
+assert MEASURE_DISTINCT_SEEDS != _SOLUTION_TTL
+ANSWERS += [("measure-distinct-seeds", "choose-ttl", MEASURE_DISTINCT_SEEDS, 2, "hidden seeds")]

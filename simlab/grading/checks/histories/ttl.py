@@ -101,6 +101,7 @@ TTL_RUBRIC = (
         mistakes=(
             "a ttl typed in rather than chosen from the table",
             "measures on one seed (or a fixed one), not on every seed given",
+            "seeds de-duplicated (set(seeds)): a seed listed twice counted once",
             "measures the notebook's numbers typed in, or ignores the ttl it is given",
             "results kept by ttl alone: a second call with the same ttl ignores its seeds",
             "costs rounded before they are compared: close costs tie",
@@ -129,6 +130,7 @@ TTL_RUBRIC = (
             "* `measure(ttl, seeds)`: simulate `PAUSES.with_(ttl=ttl)` once per seed and return "
             '`{"duplicate_work": ..., "waiting": ...}`: the mean over the seeds of the refused '
             "saves per run, and of the total recovery time per run.",
+            "A seed listed twice counts twice.",
             "Read `PAUSES` at each call: the grader also calls it with other scenarios there.",
             "(count the refused saves: `result.stale_rejected`)",
             "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
@@ -144,7 +146,9 @@ TTL_RUBRIC = (
             "two cheapest costs differ by a relative 1e-11 to 2e-10 (exactly, in any order of "
             "computing them: not a tie); measure() is given one ttl twice, with other seeds, and "
             "the second call's seeds again with the first ttl (so runs kept by seed alone answer "
-            "the second call's numbers); for one more call, PAUSES holds another scenario (pauses, "
+            "the second call's numbers), and the second call again with its first seed listed "
+            "twice (so seeds de-duplicated answer its numbers); for one more call, PAUSES holds "
+            "another scenario (pauses, "
             "crashes and tasks drawn); and a history where a crash and its task's next claim share "
             "a time, the claim's worker crashing at that time again (task, workers and times "
             "drawn); and a history where a worker crashes holding no task (task None), restarts "
