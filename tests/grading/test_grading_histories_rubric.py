@@ -167,6 +167,36 @@ def test_does_the_history_of_shared_times_defeat_the_next_claim_found_by_time(se
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_a_crash_without_task_defeat_timing_it(seed):
+    """A worker crashes holding no task, then claims one: the kit times only the crash that has
+    a task; timing the task-less crash to the next claim of any task gives one time more."""
+    from simlab.grading.checks.histories.ttl import taskless_crash_history
+
+    with judged_in(seed):
+        history = taskless_crash_history()
+    events = list(history)
+    taskless = [i for i, e in enumerate(events) if e.op == "crash" and e.task is None]
+    assert len(taskless) == 1
+    assert any(e.op == "claim" and e.type == "ok" for e in events[taskless[0] + 1 :])
+    crashes = [e for e in events if e.op == "crash" and e.task is not None]
+    truth = recovery_times(history)
+    assert len(truth) == len(crashes) == 1
+
+    def timing_every_crash():
+        return [
+            next(
+                c.time - e.time
+                for c in events[i + 1 :]
+                if c.op == "claim" and c.type == "ok" and (e.task is None or c.task == e.task)
+            )
+            for i, e in enumerate(events)
+            if e.op == "crash"
+        ]
+
+    assert len(timing_every_crash()) == len(truth) + 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_does_the_scenario_of_pauses_defeat_a_copy_of_its_own(seed):
     """The call with PAUSES holding another scenario: at a ttl and seed the world runs anyway
     (its first call's), whose numbers differ from the notebook's PAUSES' in both keys; the
@@ -198,6 +228,10 @@ def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(s
     seeds = [ns for _, ns in world.measured]
     assert len(set(ttls)) >= 2 and ttls[0] == ttls[2] == ttls[3] != ttls[1]
     assert seeds[3] == seeds[1] and seeds[2] != seeds[0]
+    # the last call: the second one's seeds with its first listed twice, so seeds
+    # de-duplicated give the second call's numbers, the wrong ones there
+    assert world.measured[4] == (ttls[1], (*seeds[1], seeds[1][0]))
+    assert measure(*world.measured[4]) != measure(*world.measured[1])
     for one, other in ((0, 2), (1, 3)):
         a, b = measure(*world.measured[one]), measure(*world.measured[other])
         assert all(a[key] != b[key] for key in ("duplicate_work", "waiting"))

@@ -41,14 +41,17 @@ from simlab.grading.checks.release.threshold_reference import (
     peaks,
     trip_rate,
     trips,
+    windows,
 )
 from simlab.grading.checks.release.threshold_world import (
+    CLOSE_SEEDS,
     DURATIONS,
     EQUAL_SEEDS,
     HEALTHY_SEEDS,
     HEALTHY_TRIPS,
     HIDDEN_SEEDS,
     HIGH_SEEDS,
+    LAST_SEEDS,
     LEASTS,
     LISTED,
     LOW_SEEDS,
@@ -306,7 +309,7 @@ def _notebook_values(candidate: str) -> set[float]:
 
 def test_are_the_worlds_seeds_of_their_kind():
     """Every seed a world may draw is of the kind its pool says, and none is the notebook's."""
-    every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS]
+    every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS]
     every += [s for _, s in WORSE_SEEDS] + [s for _, s in HEALTHY_TRIPS]
     every += [s for *_, a, b in WORSE_TRIPS for s in (a, b)]
     assert not set(every) & set(NOTEBOOK_SEEDS)
@@ -335,6 +338,17 @@ def test_are_the_worlds_seeds_of_their_kind():
         p = peaks("A", s)
         assert p["judged"] in THRESHOLDS and p["judged"] != NOTEBOOK_THRESHOLD, s
         assert p["every"] == p["judged"] == _at_least(p["strict"]), s
+    least = CanaryConfig().min_requests
+    for s in LAST_SEEDS:
+        *earlier, (requests, rate) = windows("A", s)
+        assert requests > least and all(r < rate for _, r in earlier), s
+        assert noise_peak("A", s) == rate
+    for s in CLOSE_SEEDS:
+        p = peaks("A", s)
+        below = max(t for t in THRESHOLDS if t < p["judged"])
+        assert p["every"] == p["strict"] == p["judged"] and 0 < p["judged"] - below < 0.00005, s
+        assert round(p["judged"], 4) == below and _at_least(p["judged"]) > below, s
+        assert _at_least(p["judged"]) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
     for candidate, threshold, tripping, calm in WORSE_TRIPS:
         assert trips(candidate, threshold, tripping) > 1 and trips(candidate, threshold, calm) == 0
         (quiet,) = [
@@ -414,6 +428,14 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert least != CanaryConfig().min_requests
     assert judged_peak(*shown, least) not in (noise_peak(*shown), 0.0)
     assert judged_peak(*worse, most) == 0.0 < noise_peak(*worse) < peaks(*worse)["every"]
+    # the last window the peak, a peak just above a threshold, a seed listed twice
+    assert w.last[0] == "A" and w.last[1] in LAST_SEEDS
+    (close,) = w.close
+    assert close in CLOSE_SEEDS
+    assert w.repeated[:2] == (candidate, threshold)
+    first, other, again = w.repeated[2]
+    assert again == first and first != other and {first, other} < set(seeds)
+    assert trip_rate(*w.repeated) == 2 / 3 != trip_rate(candidate, threshold, {first, other})
 
 
 @pytest.mark.parametrize("world", WORLDS[:2])

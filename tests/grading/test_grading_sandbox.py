@@ -9,7 +9,7 @@ import os
 import nbformat
 import pytest
 
-from simlab.checker.history import Event
+from simlab.checker.history import Event, History
 from simlab.errors import LeaseHeld
 from simlab.grading.checks import EXERCISES
 from simlab.grading.grader import hidden_checks
@@ -35,6 +35,20 @@ def test_do_values_survive_the_wire():
     value = [lease, record, event, (1, "a"), {1: [2.0, None]}, {"x"}, True, math.inf]
     back = wire.decode(wire.loads(wire.dumps(wire.encode(value))))
     assert back == value
+
+
+def test_does_a_history_come_back_as_a_history():
+    """The exercises hand a :class:`History` to the learner's functions: it crosses the wire
+    as one, so its documented API (``.events``, ``len``, indexing) works in the sandbox; a
+    forged one holding anything but events is refused."""
+    history = History()
+    history.record(0.0, "ok", "w1", "claim", "t1", 1, 0, lease_until=2.0)
+    history.record(1.0, "info", "w1", "crash")
+    back = wire.decode(wire.loads(wire.dumps(wire.encode([history]))))[0]
+    assert type(back) is History and back.events == history.events
+    assert len(back) == 2 and back[1].index == 1 and list(back) == history.events
+    assert isinstance(wire.decode({"$H": [1, "x"]}), wire.Opaque)
+    assert isinstance(wire.decode({"$H": {"$t": []}}), wire.Opaque)
 
 
 def test_does_a_frozenset_come_back_hashable():

@@ -19,7 +19,7 @@ from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
-from simlab.grading.checks.histories.ttl import shared_times_history
+from simlab.grading.checks.histories.ttl import shared_times_history, taskless_crash_history
 from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
@@ -87,11 +87,13 @@ def histories(seed: int) -> list[str]:
     values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
     history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
     values += recovery_times(history)
-    # the call with PAUSES holding another scenario, and the history of shared times (a whole
-    # number there, a count of refused saves or a time, says nothing of the world)
+    # the call with PAUSES holding another scenario, and the histories of shared times and of a
+    # crash without a task (a whole number there, a count of refused saves or a time, says
+    # nothing of the world)
     scenario, t, ns = ttl.pauses
     with judged_in(seed):
         more = [*measure(t, ns, scenario).values(), *recovery_times(shared_times_history())]
+        more += recovery_times(taskless_crash_history())
     values += [v for v in more if v != int(v)]
     words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
     words += [repr(v) for v in values if v != int(v)]
@@ -122,7 +124,8 @@ def release(world: int) -> list[str]:
     words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]
     words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
     values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
-    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal)]
+    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal, *seeds.close)]
+    values += [noise_peak(*seeds.last), trip_rate(*seeds.repeated)]
     values += [trip_rate(*case) for case in seeds.trip_cases]
     values += [judged_peak(*case) for case in seeds.watch]
     values += [*seeds.listed[1], trip_rate(*seeds.short)]

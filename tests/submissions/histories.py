@@ -895,3 +895,48 @@ ANSWERS += [
     ("regrouped-costs", "choose-ttl", REGROUPED_COSTS, 6, "all"),
     ("fraction-costs", "choose-ttl", FRACTION_COSTS, 6, "all"),
 ]
+
+# Correct: the history read through History's documented API (its events property, len and
+# indexing), as the text's check cells hand a History: the grader must hand one too.
+HISTORY_API_RULE = """
+def stale_commits(history):
+    events = history.events
+    assert len(events) == len(history) and all(history[i] is not None for i in range(len(history)))
+    highest, found = {}, []
+    for e in sorted(events, key=lambda e: e.index):
+        if e.type != "ok" or e.task is None or e.epoch is None:
+            continue
+        if e.op in ("claim", "cancel"):
+            highest[e.task] = max(highest.get(e.task, e.epoch), e.epoch)
+        elif e.op == "save" and e.epoch < highest.get(e.task, e.epoch):
+            found.append(f"{e.process} (epoch {e.epoch}) committed step {e.step} of {e.task}")
+    return found
+"""
+HISTORY_API_RECOVERY = _SOLUTION_TTL.replace(
+    "    events = list(history)\n    times = []\n",
+    "    events = [history[i] for i in range(len(history))]\n"
+    "    assert events == history.events\n"
+    "    times = []\n",
+)
+assert HISTORY_API_RECOVERY.count("history.events") == 1
+# A crash without a task (task None) timed too, to the next claim of any task
+# (measured-trade-off: "for every `crash` event that has a task (`op == "crash"`,
+# `e.task is not None`)").
+CRASH_WITHOUT_TASK = _SOLUTION_TTL.replace(
+    '        if e.op != "crash" or e.task is None:\n', '        if e.op != "crash":\n'
+).replace("and later.task == e.task:", "and (e.task is None or later.task == e.task):")
+assert CRASH_WITHOUT_TASK.count("e.task is None") == 1
+
+ANSWERS += [
+    ("history-api-rule", "stale-commits", HISTORY_API_RULE, 6, "all"),
+    ("history-api-recovery", "choose-ttl", HISTORY_API_RECOVERY, 6, "all"),
+    ("crash-without-task", "choose-ttl", CRASH_WITHOUT_TASK, 2, "holding no task"),
+]
+
+# Seeds de-duplicated before measuring (measured-trade-off: "A seed listed twice counts
+# twice.").
+MEASURE_DISTINCT_SEEDS = _SOLUTION_TTL.replace(
+    "    for seed in seeds:\n", "    for seed in sorted(set(seeds)):\n"
+)
+assert MEASURE_DISTINCT_SEEDS != _SOLUTION_TTL
+ANSWERS += [("measure-distinct-seeds", "choose-ttl", MEASURE_DISTINCT_SEEDS, 2, "hidden seeds")]

@@ -795,3 +795,25 @@ ANSWERS += [
     ("thresholds-typed-in", "choose-threshold", THRESHOLDS_TYPED_IN, 3, "read THRESHOLDS"),
     ("first-sorted", "choose-threshold", FIRST_SORTED, 6, "all"),
 ]
+
+# The last window left out of the peak (above-the-peak: "return the highest `error_rate` among
+# the samples the breaker could judge").
+_JUDGED_SAMPLES = "for s in result.samples if s.requests"
+assert _JUDGED_SAMPLES in _SOLUTION_THRESHOLD
+PEAK_WITHOUT_LAST = _SOLUTION_THRESHOLD.replace(
+    _JUDGED_SAMPLES, "for s in result.samples[:-1] if s.requests"
+)
+# The peak rounded to four decimals before choosing: a peak less than 0.00005 above a threshold
+# lands on it (above-the-peak: "the smallest threshold of `THRESHOLDS` that is at least the
+# highest `noise_peak("A", seed)`").
+PEAK_ROUNDED_4 = _SOLUTION_THRESHOLD.replace("if t >= peak)", "if t >= round(peak, 4))")
+# Seeds de-duplicated before the share (trip-rate: "A seed listed twice counts twice.").
+RATE_DISTINCT_SEEDS = _SOLUTION_THRESHOLD.replace(
+    "    for seed in seeds:\n", "    seeds = sorted(set(seeds))\n    for seed in seeds:\n"
+)
+assert len({PEAK_WITHOUT_LAST, PEAK_ROUNDED_4, RATE_DISTINCT_SEEDS, _SOLUTION_THRESHOLD}) == 4
+ANSWERS += [
+    ("peak-without-last", "choose-threshold", PEAK_WITHOUT_LAST, 3, "canary's windows"),
+    ("peak-rounded-4", "choose-threshold", PEAK_ROUNDED_4, 3, "another hidden seed"),
+    ("rate-distinct-seeds", "choose-threshold", RATE_DISTINCT_SEEDS, 4, "listed twice"),
+]

@@ -12,6 +12,7 @@ Tagged forms (every other value is plain JSON; lists stay lists):
 ``{"$s": [...]}``                  a set
 ``{"$f": [...]}``                  a frozenset (hashable: it can come back as a dict key)
 ``{"$r": "Lease", "f": {...}}``    a record: Lease, TaskRecord, Effect (simlab.records), Event
+``{"$H": [...]}``                  a :class:`~simlab.checker.history.History` (its events, in order)
 ``{"$h": 3, "type": "Ledger"}``    a handle to an object that stays in the sandbox
 ``{"$x": "TypeName", "repr": ...}`` anything else, opaque (decoded as :class:`Opaque`)
 
@@ -33,7 +34,7 @@ import math
 import numbers
 from typing import Any
 
-from simlab.checker.history import Event
+from simlab.checker.history import Event, History
 from simlab.records import Effect, Lease, TaskRecord
 
 __all__ = [
@@ -135,6 +136,8 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
         return {"$s": [encode(v, handles, d) for v in value]}
     if isinstance(value, Handle):
         return {"$h": value.id, "type": value.type}
+    if isinstance(value, History):
+        return {"$H": [encode(e, handles, d) for e in value]}
     return {"$x": kind.__name__, "repr": _short_repr(value)}
 
 
@@ -210,6 +213,11 @@ def decode(data: Any, resolve: Any = None) -> Any:
             return cls(**values)
         except (TypeError, ValueError):
             return Opaque(str(data["$r"]))
+    if "$H" in data:
+        events = decode(data["$H"], resolve)
+        if not isinstance(events, list) or not all(type(e) is Event for e in events):
+            return Opaque("History")
+        return History(events)
     if "$h" in data:
         handle = Handle(int(data["$h"]), str(data.get("type", "object")))
         return resolve(handle) if resolve is not None else handle

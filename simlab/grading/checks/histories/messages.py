@@ -105,6 +105,9 @@ EN = {
         "on a history where a crash and the next claim of its task share a time (the order of "
         "the history decides)"
     ),
+    "history_taskless": (
+        "on a history where a worker crashed holding no task (task None), then claimed one"
+    ),
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "measure_more": (
         "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
@@ -237,6 +240,7 @@ ZH = {
     "history_names": "在一段任务名称彼此包含的历史上",
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
     "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
+    "history_taskless": "在一段有工作者未持有任务时崩溃（task 为 None）、之后又领取任务的历史上",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "measure_more": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的多：{meaning}"

@@ -25,7 +25,7 @@ from typing import Any
 
 from simlab.checker.checker import stale_commit_events
 from simlab.checker.checker import stale_commits as reference_stale_commits
-from simlab.checker.history import Event, History
+from simlab.checker.history import History
 from simlab.grading.checks.histories.messages import say
 from simlab.grading.checks.histories.stale_world import StaleWorld, stale_world
 from simlab.grading.messages import Message
@@ -43,16 +43,18 @@ __all__ = [
 ]
 
 
-def events_of(*rows: tuple) -> list[Event]:
+def events_of(*rows: tuple) -> History:
     """A hand-written history: one :meth:`History.record` call per row, a trailing dict being
-    the event's ``value``."""
+    the event's ``value``. It is a :class:`History`, the type the exercise's text and check
+    cells hand the learner's functions, so every documented way of reading one (iterating,
+    ``len``, indexing, ``.events``) works on what the grader hands them too."""
     h = History()
     for row in rows:
         value: dict = {}
         if isinstance(row[-1], dict):
             row, value = row[:-1], row[-1]
         h.record(*row, **value)
-    return h.events
+    return h
 
 
 def stale_commits(s: Student, t: Tally) -> None:
@@ -194,7 +196,7 @@ STALE_RUBRIC = (
 )
 
 
-def _count(rule: Any, history: list[Event]) -> int:
+def _count(rule: Any, history: History) -> int:
     """How many stale commits the student's rule reports on ``history`` (any list counts)."""
     answer = rule(history)
     require(
@@ -349,7 +351,7 @@ def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
     for scenario, seed in world.unfenced:
-        history = simulate(scenario, seed=seed).history.events
+        history = simulate(scenario, seed=seed).history
         found, truth = _count(rule, history), len(reference_stale_commits(history))
         require(
             found == truth,
@@ -359,7 +361,7 @@ def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
 
 def _recorded_fenced_history(rule: Any, world: StaleWorld) -> None:
     scenario, seed = world.fenced
-    found = _count(rule, simulate(scenario, seed=seed).history.events)
+    found = _count(rule, simulate(scenario, seed=seed).history)
     require(found == 0, say("fenced_reported", found=found))
 
 
@@ -423,7 +425,7 @@ def _histories(*, cancels: bool) -> Any:
     return st.lists(moves, min_size=1, max_size=10)
 
 
-def generated(moves: list[tuple], story: Story, tasks: tuple[str, str] = _TASKS) -> list[Event]:
+def generated(moves: list[tuple], story: Story, tasks: tuple[str, str] = _TASKS) -> History:
     """The history of ``moves`` (two moves per time unit, so some share a time), each move
     told in ``story``; the moves' tasks (:data:`_TASKS`) are named ``tasks``."""
     names = dict(zip(_TASKS, tasks, strict=True))

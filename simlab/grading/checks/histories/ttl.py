@@ -19,7 +19,7 @@ import dataclasses
 import functools
 from typing import Any
 
-from simlab.checker.history import Event
+from simlab.checker.history import History
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
@@ -68,6 +68,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _recovery_on_a_recorded_run(recover, world))
     t.part(lambda: _recovery_on_named_tasks(recover, claimed=True))
     t.part(lambda: _recovery_on_shared_times(recover))
+    t.part(lambda: _recovery_on_a_crash_without_task(recover))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _measure_reads_pauses(s, world))
@@ -100,6 +101,7 @@ TTL_RUBRIC = (
         mistakes=(
             "a ttl typed in rather than chosen from the table",
             "measures on one seed (or a fixed one), not on every seed given",
+            "seeds de-duplicated (set(seeds)): a seed listed twice counted once",
             "measures the notebook's numbers typed in, or ignores the ttl it is given",
             "results kept by ttl alone: a second call with the same ttl ignores its seeds",
             "costs rounded before they are compared: close costs tie",
@@ -107,6 +109,7 @@ TTL_RUBRIC = (
             "duplicate work counted from the workers' wasted steps, not the refused saves",
             "always the smallest or the largest ttl, or one cost alone, or fixed costs",
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
+            "a crash without a task (task None) timed too, to the next claim of any task",
             "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
@@ -127,6 +130,7 @@ TTL_RUBRIC = (
             "* `measure(ttl, seeds)`: simulate `PAUSES.with_(ttl=ttl)` once per seed and return "
             '`{"duplicate_work": ..., "waiting": ...}`: the mean over the seeds of the refused '
             "saves per run, and of the total recovery time per run.",
+            "A seed listed twice counts twice.",
             "Read `PAUSES` at each call: the grader also calls it with other scenarios there.",
             "(count the refused saves: `result.stale_rejected`)",
             "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
@@ -142,10 +146,14 @@ TTL_RUBRIC = (
             "two cheapest costs differ by a relative 1e-11 to 2e-10 (exactly, in any order of "
             "computing them: not a tie); measure() is given one ttl twice, with other seeds, and "
             "the second call's seeds again with the first ttl (so runs kept by seed alone answer "
-            "the second call's numbers); for one more call, PAUSES holds another scenario (pauses, "
+            "the second call's numbers), and the second call again with its first seed listed "
+            "twice (so seeds de-duplicated answer its numbers); for one more call, PAUSES holds "
+            "another scenario (pauses, "
             "crashes and tasks drawn); and a history where a crash and its task's next claim share "
             "a time, the claim's worker crashing at that time again (task, workers and times "
-            "drawn)."
+            "drawn); and a history where a worker crashes holding no task (task None), restarts "
+            "and claims a task before another task's crash is claimed again (tasks, workers and "
+            "times drawn)."
         ),
     ),
     Criterion(
@@ -187,7 +195,7 @@ def _times(answer: Any) -> Message | str:
     return say("times_cut" if len(answer) > 3 else "times", n=len(answer), shown=shown)
 
 
-def _times_match(recover: Any, history: list[Event], what: Message) -> None:
+def _times_match(recover: Any, history: History, what: Message) -> None:
     """The student's recovery times on ``history`` equal :func:`recovery_times`'."""
     answer = recover(history)
     truth = recovery_times(history)
@@ -220,11 +228,11 @@ def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
     """The student's times on the world's recorded run; a failure names how many times the
     answer gave, never the times themselves (they would be the run's, hidden)."""
     ttl, seed = world.recorded
-    history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history.events
+    history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
     _hidden_times_match(recover, history, say("history_recorded"))
 
 
-def _hidden_times_match(recover: Any, history: list[Event], what: Message) -> None:
+def _hidden_times_match(recover: Any, history: History, what: Message) -> None:
     """The student's times on a history of the world equal the kit's; a failure says how many
     times the answer gave, never the times (they are the world's)."""
     answer, truth = recover(history), recovery_times(history)
@@ -244,7 +252,7 @@ def named_tasks() -> tuple[str, str, str]:
     return name, f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
 
 
-def named_history(*, claimed: bool) -> list[Event]:
+def named_history(*, claimed: bool) -> History:
     """A history of the current world: the task of :func:`named_tasks`' first name crashes,
     and the two tasks whose names hold it are claimed before it is (``claimed``: it is
     claimed at the end; otherwise never again, so its crash is left out)."""
@@ -270,7 +278,7 @@ def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
     _hidden_times_match(recover, named_history(claimed=claimed), say("history_names"))
 
 
-def shared_times_history() -> list[Event]:
+def shared_times_history() -> History:
     """A history of the current world (task, workers and times drawn) where a task's crash and
     its next claim share a time, the claim listed after the crash, and that claim's worker
     crashes at the same time again, its claim listed before its crash: the next claim is the
@@ -294,6 +302,31 @@ def _recovery_on_shared_times(recover: Any) -> None:
     """The student's times on :func:`shared_times_history`; a failure says how many times the
     answer gave, never the times (they are the world's)."""
     _hidden_times_match(recover, shared_times_history(), say("history_shared_times"))
+
+
+def taskless_crash_history() -> History:
+    """A history of the current world (tasks, workers and times drawn) where a worker crashes
+    holding no task (``task`` None), restarts and claims a task, and then another task's
+    crash is claimed again: only a crash that has a task is timed, so the kit gives one time,
+    and an answer that times the crash without a task to the next claim of any task gives two."""
+    source = rng("histories/choose-ttl-taskless")
+    crashed, other = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
+    first, idle, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    return events_of(
+        (times[0], "ok", first, "claim", crashed, 1, 0),
+        (times[1], "info", idle, "crash"),
+        (times[2], "ok", idle, "restart"),
+        (times[3], "ok", idle, "claim", other, 1, 0),
+        (times[4], "info", first, "crash", crashed, 1, 0),
+        (times[5], "ok", third, "claim", crashed, 2, 0),
+    )
+
+
+def _recovery_on_a_crash_without_task(recover: Any) -> None:
+    """The student's times on :func:`taskless_crash_history`; a failure says how many times
+    the answer gave, never the times (they are the world's)."""
+    _hidden_times_match(recover, taskless_crash_history(), say("history_taskless"))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
@@ -433,7 +466,7 @@ _TIES = st.tuples(
 )
 
 
-def _history(moves: list[tuple], story: Story, *, claimed: bool) -> list[Event]:
+def _history(moves: list[tuple], story: Story, *, claimed: bool) -> History:
     """The history of ``moves``; with ``claimed``, each task crashed last is claimed at the end
     (so every crash has a later claim)."""
     rows: list[tuple] = []

@@ -48,8 +48,11 @@ class TtlWorld:
     notebook's and any an earlier grader fixed, such that for each key of the result some
     call differs from what measure gives with the ttl ignored, with the first seed only, with
     the notebook's seeds, and summed rather than averaged; and the duplicate work differs from
-    the workers' wasted steps. The last call repeats the first one's ttl with other seeds and
-    differs from it in both keys, so a result kept by ttl alone is wrong there.
+    the workers' wasted steps. The third call repeats the first one's ttl with other seeds and
+    differs from it in both keys, so a result kept by ttl alone is wrong there; the fourth
+    gives the first ttl the second call's seeds, differing from it in both keys; the last is
+    the second call with its first seed listed twice, differing from it in some key, so seeds
+    de-duplicated are wrong there.
     ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
     more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
     ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
@@ -132,11 +135,15 @@ def _measured(source: Any) -> tuple[tuple[float, tuple[int, ...]], ...]:
             # the second call's seeds again with the first ttl: runs kept by seed alone (state
             # kept between calls) answer the second call's numbers
             (ttls[0], tuple(seeds[2:5])),
+            # the second call again with its first seed listed twice: a seed listed twice
+            # counts twice, so seeds de-duplicated answer the second call's numbers
+            (ttls[1], (*seeds[2:5], seeds[2])),
         )
         if (
             _foreseen_by_none(calls)
             and _seeds_matter(calls[0], calls[2])
             and _seeds_matter(calls[1], calls[3])
+            and measure(*calls[4]) != measure(*calls[1])
         ):
             return calls
     raise RuntimeError("no hidden world for measure() held what it must")

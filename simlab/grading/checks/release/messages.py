@@ -125,6 +125,10 @@ EN = {
         "trip_rate({candidate}, {threshold}, hidden seeds) gave {got}, not the share of the seeds "
         "on which the breaker tripped"
     ),
+    "rate_repeated": (
+        "trip_rate({candidate}, {threshold}, hidden seeds, one listed twice) gave {got}, not the "
+        "share of the seeds on which the breaker tripped (a seed listed twice counts twice)"
+    ),
     "rate_own_watch": (
         "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
         "gave {got}, not the share of the seeds on which a canary of that duration tripped"
@@ -246,6 +250,10 @@ ZH = {
     "rate": (
         "trip_rate（{candidate}，{threshold}，"
         "隐藏的种子） 得到 {got}，不是熔断器熔断的种子所占的比例"
+    ),
+    "rate_repeated": (
+        "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次） 得到 {got}，"
+        "不是熔断器熔断的种子所占的比例（列出两次的种子算两次）"
     ),
     "rate_own_watch": (
         "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到 "

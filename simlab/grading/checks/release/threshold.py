@@ -60,8 +60,10 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     hidden = world.seeds
     t.under("above-the-peak")
     t.part(lambda: _peak_is_the_highest(peak, *world.healthy, hidden))
+    t.part(lambda: _peak_is_the_highest(peak, *world.last, hidden))
     t.part(lambda: _threshold_matches(choose, world.several, "threshold_several", hidden))
     t.part(lambda: _threshold_matches(choose, world.equal, "threshold_another", hidden))
+    t.part(lambda: _threshold_matches(choose, world.close, "threshold_another", hidden))
     t.part(lambda: _threshold_reads_the_list(s, *world.listed, hidden))
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *world.healthy, hidden))
@@ -71,6 +73,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     t.under("trip-rate")
     for case in world.trip_cases:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
+    t.part(lambda: _rate_counts_each_seed_listed(rate, *world.repeated, hidden))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
     t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
 
@@ -101,6 +104,7 @@ _RATE = (
     "every other one left at its default) trips at least once (`run.trips` is not empty)."
 )
 _RATE_READS = "Read `WATCH_ONLY` at each call here too."
+_RATE_REPEATS = "A seed listed twice counts twice."
 
 #: The rubric of ``choose-threshold``: the threshold at or above the highest healthy peak.
 THRESHOLD_RUBRIC = (
@@ -118,7 +122,8 @@ THRESHOLD_RUBRIC = (
             "the largest threshold, or one typed in",
             "the first of THRESHOLDS at or above the peak (right only while they are sorted)",
             "a threshold below the peak (the nearest one, or the largest one below)",
-            "the peak rounded (to two or three decimals) before choosing",
+            "the peak rounded (to two, three or four decimals) before choosing",
+            "the last window left out of the peak",
             "a threshold strictly above a peak that is exactly a threshold (> instead of >=)",
             "the notebook's seeds (1, 2, 3) in place of the seeds given",
             "the peak rounded up to a multiple of 0.005, or a threshold of the notebook's "
@@ -130,6 +135,8 @@ THRESHOLD_RUBRIC = (
             "choose_threshold is given (never the notebook's), whose right threshold is neither "
             "the notebook's 0.03 nor what the mean, the first seed, the nearest or the largest "
             "threshold, the peak rounded to two or three decimals, or > instead of >= would give; "
+            "a healthy seed whose highest window is its last one, and one whose peak lies less "
+            "than 0.00005 above a threshold (rounded to four decimals, it is that threshold); "
             "and, for one call, a THRESHOLDS of five other thresholds (thousandths, none a "
             "multiple of 0.005) out of order, two below the seed's peak and three above it, "
             "the smallest of those above neither the first of them above the peak nor the last."
@@ -172,9 +179,10 @@ THRESHOLD_RUBRIC = (
             "a fixed threshold, candidate or seeds instead of the ones given",
             "the notebook's duration typed in instead of WATCH_ONLY's",
             "the share rounded (to two decimals, say)",
+            "seeds de-duplicated (set(seeds)): a seed listed twice counted once",
             "WATCH_ONLY's other settings (its max_cost) passed to the breaker's canary too",
         ),
-        text=(_RATE, _RATE_READS),
+        text=(_RATE, _RATE_REPEATS, _RATE_READS),
         world=(
             "Drawn at grading time: a worse candidate at a threshold with three seeds (a share "
             "of one third, a seed that trips twice) and the healthy one at a low threshold "
@@ -184,7 +192,8 @@ THRESHOLD_RUBRIC = (
             "one's; and "
             "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
             "another share; and its seed that never trips again with a WATCH_ONLY whose max_cost "
-            "(a low one) would make a canary that took it along trip there."
+            "(a low one) would make a canary that took it along trip there; and the worse "
+            "one's seed that trips and the one that never does, the first listed twice."
         ),
     ),
 )
@@ -245,6 +254,22 @@ def _threshold_reads_the_list(
     if close_to(answer, choose_threshold(seeds)):
         raise Fail(say("threshold_usual_list"))
     raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
+
+
+def _rate_counts_each_seed_listed(
+    rate: Any, candidate: str, threshold: float, seeds: tuple[int, ...], hidden: frozenset[int]
+) -> None:
+    """``seeds`` list a seed twice: it counts twice (never shown: they are the world's)."""
+    answer = rate(candidate, threshold, list(seeds))
+    require(
+        close_to(answer, trip_rate(candidate, threshold, seeds)),
+        say(
+            "rate_repeated",
+            candidate=repr(candidate),
+            threshold=f"{threshold:g}",
+            got=_shown(answer, hidden),
+        ),
+    )
 
 
 def _rate_reads_the_watch(

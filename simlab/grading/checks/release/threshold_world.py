@@ -29,6 +29,8 @@ __all__ = [
     "HIGH_SEEDS",
     "LOW_SEEDS",
     "EQUAL_SEEDS",
+    "LAST_SEEDS",
+    "CLOSE_SEEDS",
     "WORSE_TRIPS",
     "HEALTHY_TRIPS",
     "LEASTS",
@@ -113,6 +115,40 @@ LOW_SEEDS = (
 #: Healthy runs whose judged peak is exactly a threshold (not 0.03): no window reaches above
 #: it, and the windows of more than ``min_requests`` requests give the same threshold.
 EQUAL_SEEDS = (417912, 419526, 194289, 749884, 849650, 332970, 118193, 5788)
+#: Healthy runs whose highest window is their last one, alone (every earlier window, judged or
+#: not, lower) and of more than ``min_requests`` requests: a peak that leaves the last window
+#: out is another one.
+LAST_SEEDS = (
+    173248,
+    429407,
+    163616,
+    161818,
+    676129,
+    479324,
+    129294,
+    674919,
+    914672,
+    196672,
+    385129,
+    990857,
+)
+#: Healthy runs with no small window above the peak, whose peak lies less than 0.00005 above a
+#: threshold (so a peak rounded to four decimals, or fewer, lands on that threshold), whose
+#: answer is neither the notebook's 0.03 nor the largest.
+CLOSE_SEEDS = (
+    637145,
+    152826,
+    328448,
+    873061,
+    229254,
+    979548,
+    813203,
+    985379,
+    824517,
+    240807,
+    370974,
+    228159,
+)
 #: (worse candidate, threshold, a seed that trips more than once, a seed that never trips),
 #: two of each candidate and threshold: the share of both seeds and the other one's calm seed
 #: (one third) is not the one at the notebook's threshold, for candidate A, or on the
@@ -160,7 +196,7 @@ MAX_COSTS = (20.0, 40.0, 60.0, 80.0)
 
 #: Every seed a world may ask for: feedback never shows a number near one.
 HIDDEN_SEEDS = frozenset(
-    {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS}
+    {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS}
     | {s for _, s in WORSE_SEEDS}
     | {s for *_, a, b in WORSE_TRIPS for s in (a, b)}
     | {s for _, s in HEALTHY_TRIPS}
@@ -204,12 +240,22 @@ class ThresholdWorld:
     #: on its seed that never trips (one run), whose share (0) a canary that also took that
     #: max_cost would not give.
     costly: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
+    #: ("A", seed) for ``noise_peak``: a healthy run whose highest window is its last one
+    #: (of :data:`LAST_SEEDS`).
+    last: tuple[str, int] = ("A", 0)
+    #: A seed for ``choose_threshold`` whose A peak lies less than 0.00005 above a threshold
+    #: (of :data:`CLOSE_SEEDS`).
+    close: tuple[int, ...] = ()
+    #: (candidate, threshold, seeds) for ``trip_rate``: the first trip case's seed that trips
+    #: twice and the one that never trips, the first listed twice (a share of two thirds, not
+    #: the half that seeds de-duplicated give).
+    repeated: tuple[str, float, tuple[int, ...]] = ("A", 0.0, ())
 
     @property
     def seeds(self) -> frozenset[int]:
         """Every seed the world asks for (feedback never shows a number near one)."""
         return frozenset(
-            {self.healthy[1], self.worse[1], *self.several, *self.equal}
+            {self.healthy[1], self.worse[1], *self.several, *self.equal, self.last[1], *self.close}
             | {s for *_, seeds in self.trip_cases for s in seeds}
         )
 
@@ -260,6 +306,9 @@ def _world(seed: int) -> ThresholdWorld:
         listed=((equal,), _listed(source, noise_peak("A", equal))),
         short=(candidate, threshold, trio, _duration(source, candidate, threshold, trio)),
         costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
+        last=("A", source.choice(LAST_SEEDS)),
+        close=(source.choice(CLOSE_SEEDS),),
+        repeated=(candidate, threshold, (tripping, calm, tripping)),
     )
 
 
