@@ -166,21 +166,24 @@ _CLAIM_WORLD = (
 
 #: What ``cancel-limits`` draws from the hidden world.
 _LIMITS_WORLD = (
-    "The story is also played in three worlds drawn at grading time, in a drawn order, each "
-    "mailbox already holding another task's e-mail: one whose stale save of step 2 lands "
-    "(a save that does not advance the step is still refused), whose requeued task starts "
+    "The story is also played in four worlds drawn at grading time, in a drawn order, each "
+    "mailbox already holding another task's e-mail: one whose stale save of step 2 lands (a"
+    " save that does not advance the step is still refused), whose requeued task starts "
     "over only at its next claim and whose cancel takes the e-mail back; one whose "
-    "record_effect refuses every side effect; one with the kit's mail; a cancel that rolls "
-    "the steps back goes to one of the last two, side effects of a fenced lease that land to "
-    "one of the first and last, a cancelled task that can be claimed again, or leased while "
-    "it stays cancelled, to drawn ones. So every fact differs from the kit's in one world and "
-    "is the kit's in another, and a reading at a neighbouring moment or of a neighbouring "
-    "quantity differs from the asked-for one: the stored step instead of a new claim's, the "
-    "step read after the requeue, a step other than 1 instead of one below 1, a save of step "
-    "1 instead of 2, the mailbox's total instead of the e-mail's key, a mailbox read before "
-    "the cancel, an e-mail sent whatever record_effect returned. The worlds live in the grader "
-    "and the kit's classes answer from them for the call, however the learner's code reaches "
-    "them, so typed-in facts fail and telling a world from the kit's ledger gains nothing."
+    "record_effect refuses every side effect; one with the kit's mail; one with the kit's "
+    "ledger and mail whose cancel leaves the lease live, so the new claim raises LeaseHeld;"
+    " a cancel that rolls the steps back goes to the second or the third, side effects of a"
+    " fenced lease that land to the first or the third, a cancelled task that can be "
+    "claimed again, or leased while it stays cancelled, to drawn ones of the first three. "
+    "So every fact differs from the kit's in one world and is the kit's in another, and a "
+    "reading at a neighbouring moment or of a neighbouring quantity differs from the "
+    "asked-for one: the stored step instead of a new claim's, the step read after the "
+    "requeue, a step other than 1 instead of one below 1, a save of step 1 instead of 2, "
+    "the mailbox's total instead of the e-mail's key, a mailbox read before the cancel, an "
+    "e-mail sent whatever record_effect returned, any exception of the new claim instead of"
+    " TerminalTask. The worlds live in the grader and the kit's classes answer from them "
+    "for the call, however the learner's code reaches them, so typed-in facts fail and "
+    "telling a world from the kit's ledger gains nothing."
 )
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
