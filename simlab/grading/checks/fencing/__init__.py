@@ -307,6 +307,7 @@ LIMITS_RUBRIC = (
             "plays the story but types the facts in",
             "thinks a late save still lands",
             "saves step 1 again (refused whatever the fence does) instead of step 2",
+            "counts any exception of the new claim as refused, not only TerminalTask",
         ),
         properties=(
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
@@ -316,7 +317,8 @@ LIMITS_RUBRIC = (
             "On a new ledger at `path`, play this story with a `Ledger` and a `Mailbox`",
             "| `later_save_refused` | `w1`'s save of step 2 returns False |",
             "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
-            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` |",
+            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` (granted, or any "
+            "other exception such as `LeaseHeld`: False) |",
             "Measure each one with code; do not type the answers in.",
             "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
             "where the answers differ.",
