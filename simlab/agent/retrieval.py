@@ -17,7 +17,7 @@ left out) in the document, ties broken by document ID.
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
@@ -33,7 +33,9 @@ __all__ = [
     "check_live",
 ]
 
-_WORD = re.compile(r"[a-z0-9]+")
+#: The Unicode categories a word is made of: letters, marks (an accent that has no composed
+#: form, a vowel sign) and numbers; anything else (spaces, punctuation, symbols) separates words.
+_WORD_CATEGORIES = frozenset("LMN")
 #: Words too common to say anything about a document.
 _STOPWORDS = frozenset(
     "a an and are can do does for how i in is it many much my of on or the there to what "
@@ -57,8 +59,38 @@ class Evidence:
 
 
 def normalize_query(query: str) -> str:
-    """Lower case, words separated by one space: queries that mean the same share an entry."""
-    return " ".join(_WORD.findall(query.lower()))
+    """The words of ``query``, case-folded, separated by one space: queries that differ only in
+    capitals, spaces or punctuation share an entry, and different words never do.
+
+    A word is a run of Unicode letters, marks and numbers in any script (``"退货期限是多少天"``,
+    ``"café"``, ``"2"``); every other character separates words, so a question that holds no
+    word at all normalises to ``""``. The query is first put in NFKC form: a composed accent and
+    a decomposed one, full-width letters and digits (``"ＶＩＰ"``) and full-width punctuation
+    (``"？"``) are the same text a reader sees, so they read as their plain forms; case folding
+    (``"Straße"`` is ``"strasse"``) comes after, and NFKC again, since folding may leave a
+    character that NFKC writes otherwise. Letters are never dropped or replaced by look-alikes
+    (``"café"`` and ``"cafe"`` stay two words).
+    """
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", query).casefold())
+    return " ".join(_words(text))
+
+
+def _words(text: str) -> list[str]:
+    """The runs of letters, marks and numbers of ``text``, in order."""
+    return text.translate(_SEPARATORS).split()
+
+
+class _Separators(dict):
+    """A table for ``str.translate``: every character that is not a letter, a mark or a
+    number becomes a space, the others stay; each character is classified once, on first use."""
+
+    def __missing__(self, code: int) -> int:
+        kept = unicodedata.category(chr(code))[0] in _WORD_CATEGORIES
+        self[code] = code if kept else ord(" ")
+        return self[code]
+
+
+_SEPARATORS = _Separators()
 
 
 def cache_key(tenant: str, permission_version: str, index_version: int, query: str) -> tuple:
@@ -150,7 +182,7 @@ class Retriever:
         candidates = [d for d in self.world.documents() if grant.allows(d.collection)]
         scored = []
         for doc in candidates:
-            score = len(words & set(_WORD.findall(doc.text.lower())))
+            score = len(words & set(normalize_query(doc.text).split()))
             if score > 0:
                 scored.append(Evidence(RETRIEVAL, doc.doc_id, doc.version, doc.text, score))
         scored.sort(key=lambda e: (-e.score, e.doc_id))

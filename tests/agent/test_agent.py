@@ -4,6 +4,7 @@ the fake model, events, sub-agent grants, and steps as pure functions of checkpo
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 from hypothesis import given
@@ -25,6 +26,7 @@ from simlab.agent import (
     count_tokens,
     email_key,
     new_checkpoint,
+    normalize_query,
     step,
 )
 from simlab.agent.checkpoint import CheckpointError, Goal
@@ -84,6 +86,43 @@ def test_does_the_same_query_come_from_the_cache():
     second = retriever.search(grant(world), "  blender   WARRANTY ")
     assert second == first
     assert (cache.misses, cache.hits) == (1, 1)
+
+
+def test_do_questions_in_any_script_keep_their_words():
+    """Letters of every script are words: two different Chinese questions never share a key
+    (nor a cache entry), an accented word keeps its accent, and a question differing only in
+    capitals, white space, punctuation or Unicode form (composed or decomposed accent,
+    full-width letters and punctuation) is the same question."""
+    assert cache_key("acme", "v1", 1, "退货期限是多少天？") != cache_key(
+        "acme", "v1", 1, "订单多快发货？"
+    )
+    assert normalize_query("退货期限是多少天？") == "退货期限是多少天"
+    assert normalize_query("退货期限是多少天?") == normalize_query("　退货期限是多少天？！")
+    assert normalize_query("Сколько стоит ДОСТАВКА?") == "сколько стоит доставка"
+    assert normalize_query("Café") == "café" == normalize_query("CAFE\u0301")
+    assert normalize_query("café") != normalize_query("cafe")
+    assert normalize_query("ＶＩＰ customers？") == "vip customers"
+    assert normalize_query("Straße") == normalize_query("STRASSE") == "strasse"
+    assert normalize_query("हिंदी भाषा") == "हिंदी भाषा"  # vowel signs are marks, not breaks
+    assert normalize_query("？！ …") == ""
+    world = example_world()
+    cache = RetrievalCache()
+    retriever = Retriever(world, cache)
+    retriever.search(grant(world), "退货期限是多少天？")
+    retriever.search(grant(world), "订单多快发货？")
+    assert (cache.misses, cache.hits) == (2, 0)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_is_an_ascii_question_normalised_as_before(query):
+    """On ASCII text the words are the runs of ASCII letters and digits, lower-cased."""
+    assert normalize_query(query) == " ".join(re.findall(r"[a-z0-9]+", query.lower()))
+
+
+def test_are_the_notebook_questions_normalised_as_before():
+    assert normalize_query("How fast do orders ship?") == "how fast do orders ship"
+    assert normalize_query("  blender   WARRANTY ") == "blender warranty"
+    assert normalize_query("don't_stop-now/2") == "don t stop now 2"
 
 
 def test_can_a_revoked_permission_be_served_from_the_cache():

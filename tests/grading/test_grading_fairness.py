@@ -140,6 +140,28 @@ def test_does_every_world_defeat_a_cache_key_that_folds_or_cuts_a_field():
             assert any(key(*a) == key(*b) for a, b in pairs), seed
 
 
+def test_does_every_world_defeat_a_normaliser_of_ascii_words_only():
+    """In every world two different questions without one ASCII letter share the key of a
+    normaliser that keeps only ASCII letters and digits (the kit's keys differ), and the same
+    one reworded shares the kit's key: the world's word of each pair is the kit's."""
+    from simlab.agent.retrieval import cache_key
+    from simlab.grading.checks.checkpoints.requests import drawn_requests
+
+    def ascii_words(tenant, permission_version, index_version, query):
+        words = " ".join(re.findall(r"[a-z0-9]+", query.lower()))
+        return (tenant, permission_version, index_version, words)
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            questions = drawn_requests()[0]
+        for a, b, same in questions:
+            assert (cache_key(**a) == cache_key(**b)) is same, (seed, a, b)
+        merged = [
+            (a, b) for a, b, same in questions if not same and ascii_words(**a) == ascii_words(**b)
+        ]
+        assert merged and all(not a["query"].isascii() for a, _ in merged), seed
+
+
 def test_does_every_world_stop_a_task_whatever_its_status_and_miss_a_withdrawn_figure():
     """In every world, each status other than running is drawn for a task the kit's guard
     stops under some change (a guard that lets it go on by its status fails there), and a

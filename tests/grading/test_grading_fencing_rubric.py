@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from simlab.errors import TerminalTask
+from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.fencing import agrees_with_play
 from simlab.grading.checks.fencing.claim import reference_cancel, reference_requeue
 from simlab.grading.checks.fencing.limits import LIMIT_FACTS
@@ -98,6 +98,7 @@ def test_do_the_attacks_lose_their_points_in_other_worlds_too(seed):
         "send-unconditional",
         "mailbox-total",
         "save-step-one",
+        "any-error",
     }
     with judged_in(seed):
         for name, question, source, most, _ in ANSWERS:
@@ -138,7 +139,12 @@ def _call_in(play: Play, ns: dict, name: str, path: str) -> object:
 
 
 def _namespace(source: str) -> dict:
-    ns = {"Ledger": Ledger, "Mailbox": Mailbox, "TerminalTask": TerminalTask}
+    ns = {
+        "Ledger": Ledger,
+        "Mailbox": Mailbox,
+        "TerminalTask": TerminalTask,
+        "LeaseHeld": LeaseHeld,
+    }
     ns["run_worker"] = run_worker
     exec(source, ns)
     return ns
@@ -152,7 +158,7 @@ def test_does_every_fact_come_out_otherwise_in_one_drawn_world_and_as_the_kits_i
     assert reference_facts(KIT) == LIMIT_FACTS
     for seed in range(40):
         worlds = limits_worlds(random.Random(seed))
-        assert KIT not in worlds and len(worlds) == 3
+        assert KIT not in worlds and len(worlds) == 4
         seen = [reference_facts(world) for world in worlds]
         for fact in FACTS:
             assert any(facts[fact] is not LIMIT_FACTS[fact] for facts in seen), (seed, fact)
@@ -190,6 +196,7 @@ NEIGHBOURING = {
     "mailbox-total": (fencing.MAILBOX_TOTAL, "email_recalled"),
     "save-step-one": (fencing.SAVE_STEP_ONE, "later_save_refused"),
     "email-before-cancel": (fencing.EMAIL_BEFORE_CANCEL, "email_recalled"),
+    "any-error": (fencing.ANY_ERROR, "new_claim_refused"),
 }
 
 
@@ -367,6 +374,30 @@ def test_does_a_leasable_world_lease_a_cancelled_task_and_keep_it_cancelled(tmp_
         assert ledger.save(lease, 2) is False
         record = ledger.get("t1")
         assert (record.status, record.step, record.epoch) == ("cancelled", 1, 2)
+
+
+def test_does_a_held_world_meet_a_new_claim_with_the_lease_the_cancel_left_live(tmp_path):
+    """Where the cancel leaves the lease live, a new claim of the cancelled task raises
+    LeaseHeld naming w1 and its lease end, and the cancel fences w1 all the same; once the
+    lease has run out the claim raises TerminalTask, and after a requeue it is granted."""
+    from simlab.grading.checks.fencing.worlds import WorldLedger
+
+    now = [100.0]
+    with WorldLedger(str(tmp_path / "h.sqlite"), World(held=True)) as ledger:
+        ledger.clock = lambda: now[0]
+        ledger.submit("t1")
+        lease = ledger.claim("t1", "w1", 60)
+        assert ledger.save(lease, 1) and ledger.cancel("t1") and not ledger.cancel("t1")
+        with pytest.raises(LeaseHeld) as held:
+            ledger.claim("t1", "w2", 60)
+        assert (held.value.worker, held.value.lease_until) == ("w1", 160.0)
+        assert ledger.save(lease, 2) is False and ledger.record_effect(lease, "t1:x") is False
+        record = ledger.get("t1")
+        assert (record.status, record.step, record.epoch) == ("cancelled", 1, 2)
+        now[0] = 160.0
+        with pytest.raises(TerminalTask):
+            ledger.claim("t1", "w2", 60)
+        assert ledger.requeue("t1") and ledger.claim("t1", "w3", 60).epoch == 3
 
 
 def test_do_the_world_ledgers_move_the_step_refuse_effects_and_share_the_mailbox(tmp_path):

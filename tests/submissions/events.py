@@ -1171,3 +1171,42 @@ ANSWERS += [
     ("narrow-by-tuple", "narrowing", NARROW_BY_TUPLE, 5, "all"),
 ]
 EXACTLY += ("tasks-nfc", "seq-is", "names-nfkc", "tenant-stripped")
+
+# A bounded wait, as a bounded buffer would have it ("an event whose `seq` is beyond the next
+# one expected waits"): an event more than 100 seqs beyond the next expected one is dropped
+# (once-in-order).
+_BOUNDED = """
+class Absorber:
+    def __init__(self):
+        self.next, self.waiting, self.keys = {}, {}, {}
+
+    def offer(self, event):
+        if event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        expected = self.next.setdefault(task, 1)
+        waiting = self.waiting.setdefault(task, {})
+        keys = self.keys.setdefault(task, set())
+        if key in keys or seq < expected or seq in waiting or TOO_FAR:
+            return []
+        keys.add(key)
+        waiting[seq] = event
+        out = []
+        while expected in waiting:
+            out.append(waiting.pop(expected))
+            expected += 1
+        self.next[task] = expected
+        return out
+"""
+WAITS_SO_FAR = _BOUNDED.replace("TOO_FAR", "seq > expected + 100")
+# The same, holding at most 128 events waiting per task: a newer one is dropped.
+WAITS_SO_MANY = _BOUNDED.replace("TOO_FAR", "len(waiting) >= 128")
+# Correct: the same without a bound.
+WAITS_UNBOUNDED = _BOUNDED.replace(" or TOO_FAR", "")
+
+ANSWERS += [
+    ("waits-so-far", "absorber", WAITS_SO_FAR, 3, "beyond a gap of hundreds of seqs"),
+    ("waits-so-many", "absorber", WAITS_SO_MANY, 3, "beyond a gap of hundreds of seqs"),
+    ("waits-unbounded", "absorber", WAITS_UNBOUNDED, 6, "all"),
+]
+EXACTLY += ("waits-so-far", "waits-so-many")

@@ -217,6 +217,8 @@ def what_cancel_does(path):
             claim_refused = False
         except TerminalTask:
             claim_refused = True
+        except LeaseHeld:
+            claim_refused = False
         rolled_back = ledger.get("t1").step < 1
         ledger.requeue("t1")
         restarted = ledger.claim("t1", "w3", 60).step == 0
@@ -262,6 +264,8 @@ def what_cancel_does(path):
             facts["new_claim_refused"] = False
         except TerminalTask:
             pass
+        except LeaseHeld:
+            facts["new_claim_refused"] = False
         facts["step_rolled_back"] = ledger.get("t1").step == 0
         facts["later_effect_refused"] = ledger.record_effect(lease, "t1:sms") is False
         facts["later_save_refused"] = ledger.save(lease, 2) is False
@@ -277,7 +281,8 @@ def what_cancel_does(path):
 # defined.
 DEFAULT_ARG_CLASSES = _PLAYED.replace(
     "def what_cancel_does(path):",
-    "def what_cancel_does(path, Ledger=Ledger, Mailbox=Mailbox, TerminalTask=TerminalTask):",
+    "def what_cancel_does(path, Ledger=Ledger, Mailbox=Mailbox, TerminalTask=TerminalTask,"
+    " LeaseHeld=LeaseHeld):",
 ).replace(
     "    return FACTS",
     """    return {"later_save_refused": save_refused, "later_effect_refused": effect_refused,
@@ -470,6 +475,18 @@ CLAIM_THEN_READ = (
 )
 assert CLAIM_THEN_READ.count("recorded is True") == 1 and "not in mailbox" in CLAIM_THEN_READ
 
+# "a new claim of `t1` raises `TerminalTask`" read as "raises anything": where the cancel leaves
+# the lease live, the new claim raises LeaseHeld, which is no refusal of a cancelled task.
+ANY_ERROR = _swap(
+    _MEASURED,
+    """        except TerminalTask:
+            claim_refused = True
+        except LeaseHeld:
+            claim_refused = False""",
+    """        except Exception:
+            claim_refused = True""",
+)
+
 # --- the resume claim's refusal from another field of the report than its event -----------
 
 # "refused" as "the report gives a reason": a worker may refuse without one.
@@ -500,6 +517,7 @@ ANSWERS += [
     ("mailbox-total", "cancel-limits", MAILBOX_TOTAL, 3, "'email_recalled'"),
     ("save-step-one", "cancel-limits", SAVE_STEP_ONE, 2, "'later_save_refused'"),
     ("claim-then-read", "cancel-limits", CLAIM_THEN_READ, 5, "all"),
+    ("any-error", "cancel-limits", ANY_ERROR, 2, "'new_claim_refused'"),
     ("refused-by-reason", "cancel-after-first-step", REFUSED_BY_REASON, 3, "its event"),
     ("refused-not-claim", "cancel-after-first-step", REFUSED_NOT_CLAIM, 6, "all"),
 ]

@@ -179,6 +179,8 @@ def what_cancel_does(path):
         facts["new_claim_refused"] = False
     except TerminalTask:
         facts["new_claim_refused"] = True
+    except LeaseHeld:
+        facts["new_claim_refused"] = False
     facts["email_recalled"] = EMAIL
     facts["step_rolled_back"] = ledger.get("t1").step < 1
     ledger.requeue("t1")

@@ -120,6 +120,8 @@ CACHE_RUBRIC = (
             "one string joined with a separator that a field may hold",
             "the words of the question sorted, so two questions share an entry",
             "returns a string or a hash of the fields, not a tuple",
+            "a hand-written normaliser that keeps ASCII letters and digits only, so two "
+            "questions in another script share an entry",
         ),
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
@@ -135,8 +137,10 @@ CACHE_RUBRIC = (
             "Each grading draws questions the notebook never asks, each in other capitals, "
             "spaces and punctuation (tabs, line breaks, `_`, `/`, `...`, no space after a "
             "comma) and close to other questions (a number changed, two words swapped, a "
-            "word left out): a hand-written normalizer that agrees with `normalize_query` on "
-            "the notebook's examples only gives other keys there; and pairs of different "
+            "word left out), and questions without one ASCII letter (Chinese, Russian), the "
+            "same one reworded or two different ones: a hand-written normalizer that agrees "
+            "with `normalize_query` on the notebook's examples only gives other keys there; "
+            "and pairs of different "
             "searches whose fields, written one after the other with any usual separator or "
             "none, read the same (a tenant ending in a permission version's start, an index "
             "version's digit moved into the question), so a key joined into one string "

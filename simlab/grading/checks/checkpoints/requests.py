@@ -1,10 +1,10 @@
 """The requests of the grader's own world for question ``cache-key``
 (:mod:`~simlab.grading.checks.checkpoints.cache`), drawn from
 :func:`~simlab.grading.checks.hidden_world.rng`: questions the notebook never asks, reworded
-or changed a little; pairs of searches that differ in one field by a value that holds the
-other's, by capitals, white space or Unicode form, or by a version's last digits; and pairs
-whose fields, written one after the other, read the same. Feedback never quotes one
-(:data:`WORLD_WORDS`)."""
+or changed a little, also in scripts without ASCII letters; pairs of searches that differ in
+one field by a value that holds the other's, by capitals, white space or Unicode form, or by a
+version's last digits; and pairs whose fields, written one after the other, read the same.
+Feedback never quotes one (:data:`WORLD_WORDS`)."""
 
 from __future__ import annotations
 
@@ -25,14 +25,22 @@ _QUESTIONS = (
     "Are repairs free during the warranty",
     "How many kettles are left in stock",
 )
+#: Questions without a single ASCII letter or digit, in two scripts: two of a script are
+#: different questions that an ASCII-only normaliser reads as one (both ``""``).
+_UNSPACED = ("退货期限是多少天", "订单多快发货", "水壶的保修期是几年", "搅拌机可以退货吗")
+_CYRILLIC = ("Сколько стоит доставка", "Когда придёт мой заказ", "Есть ли гарантия на чайник")
 _TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
 #: Words with a composed accent (NFC) a drawn tenant's name may end with.
 _ACCENTED = ("café", "zürich", "são-paulo", "malmö")
-WORLD_WORDS = frozenset((*_QUESTIONS, *_TENANTS, *_ACCENTED))
+WORLD_WORDS = frozenset((*_QUESTIONS, *_UNSPACED, *_CYRILLIC, *_TENANTS, *_ACCENTED))
 #: What may stand between two words of the same question, and after its last: spaces, and
 #: punctuation with or without spaces (``normalize_query`` reads each as one space).
 _BETWEEN = (" ", "  ", "\t", " \n", ", ", ",", "/", "-", "_", "...", " - ", "; ", ":", " (")
 _AFTER = ("", "?", "??", "!", ".", " ?", "?!", "...", ")", " !!")
+#: What may stand before and after a question written without spaces between its words (full
+#: width or not: ``normalize_query`` reads full-width punctuation as its plain form).
+_AROUND_UNSPACED = ("", " ", "\u3000", "“", "「")
+_AFTER_UNSPACED = ("", "？", "?", "？？", "！", "。", " ?", "？！", "…", "”", "」")
 
 
 def _reworded(question: str, r: Any) -> str:
@@ -45,6 +53,12 @@ def _reworded(question: str, r: Any) -> str:
     for word in words[1:]:
         text += r.choice(_BETWEEN) + word
     return text + r.choice(_AFTER)
+
+
+def _unspaced(question: str, r: Any) -> str:
+    """``question`` (its words not separated by spaces) with other spaces and punctuation
+    around it (the same question)."""
+    return r.choice(_AROUND_UNSPACED) + question + r.choice(_AFTER_UNSPACED)
 
 
 def _another_question(question: str, r: Any) -> str:
@@ -68,7 +82,9 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     """The requests of this grading's world, drawn from
     :func:`~simlab.grading.checks.hidden_world.rng`: pairs of the same question in other
     capitals, spaces and punctuation, or of two close questions (a number changed, two words
-    swapped, a word left out), with whether ``normalize_query`` makes them equal; and pairs
+    swapped, a word left out), with whether ``normalize_query`` makes them equal, and pairs of
+    questions without one ASCII letter (Chinese, Russian), the same one reworded or two
+    different ones; and pairs
     that differ in one field that can change the answer, by a value that holds the other's
     (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
     ``v3:public,t-internal``, index versions ``4`` and ``41``), by capitals (``t``, ``T``),
@@ -92,6 +108,11 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
             other = {**base, "query": _reworded(_another_question(question, r), r)}
             same = normalize_query(other["query"]) == normalize_query(base["query"])
             questions.append((base, other, same))
+    for script, reworded in ((_UNSPACED, _unspaced), (_CYRILLIC, _reworded)):
+        first, second = r.sample(script, 2)
+        base = {**questions[-1][0], "query": reworded(first, r)}
+        questions.append((base, {**base, "query": reworded(first, r)}, True))
+        questions.append((base, {**base, "query": reworded(second, r)}, False))
     apart = []
     for _ in range(3):
         tenant, n, index = r.choice(_TENANTS), r.randint(1, 9), r.randint(1, 9)

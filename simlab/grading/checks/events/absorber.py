@@ -14,7 +14,8 @@ Every stream is offered in the submission's hidden world
 (:mod:`~simlab.grading.checks.events.world`): drawn task names and opaque keys, some a prefix
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
 ``seq`` together into another task's, others offer tasks and keys whose names differ only in
-capitals, in white space around them or in Unicode form, and one task of hundreds of events.
+capitals, in white space around them or in Unicode form, one task of hundreds of events and
+one task's events beyond a gap of hundreds of seqs.
 A part offers dicts made and kept in the sandbox, so only those very dicts count as handed
 back, and only with their fields as they were given.
 
@@ -41,6 +42,7 @@ from simlab.grading.checks.events.stories import (
     story_event,
     story_label,
     unicode_names,
+    wide_gap,
 )
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
 from simlab.grading.checks.events.world import Names, stream_names
@@ -166,6 +168,7 @@ STREAMS = {
     "exact": say("stream_exact"),
     "forms": say("stream_forms"),
     "long": say("stream_long"),
+    "wide-gap": say("stream_wide_gap"),
 }
 
 
@@ -262,13 +265,14 @@ ABSORBER_RUBRIC = (
         "once-in-order",
         3,
         "Each event of a task is released exactly once and in seq order under at-least-once, "
-        "reordered delivery: duplicates are dropped by key and seq across the whole stream (also "
-        "long after their event was released, also a key seen for its task under another seq), "
-        "an event beyond a gap waits, the run behind it is released in the offer that fills the "
-        "gap, and tasks are independent (one task's gap or keys never hold back another); task "
-        "IDs and keys are compared whole, as given (other capitals, white space around a name "
-        "or another Unicode form make another task or key), also past seq 256. Also checked on "
-        "generated streams against the kit's EventAbsorber.",
+        "reordered delivery: duplicates are dropped by key and seq across the whole stream "
+        "(also long after their event was released, also a key seen for its task under "
+        "another seq), an event beyond a gap waits however wide the gap, the run behind it is"
+        " released in the offer that fills the gap, and tasks are independent (one task's gap"
+        " or keys never hold back another); task IDs and keys are compared whole, as given "
+        "(other capitals, white space around a name or another Unicode form make another task"
+        " or key), also past seq 256. Also checked on generated streams against the kit's "
+        "EventAbsorber.",
         core=True,
         mistakes=(
             "dedupes only adjacent duplicates",
@@ -282,6 +286,7 @@ ABSORBER_RUBRIC = (
             "compares task IDs or keys without case, or with white space stripped",
             "normalises the Unicode form of task IDs or keys (NFC, NFKC)",
             "compares seqs with `is` (equal numbers above 256 are distinct objects)",
+            "waits only for events a bounded distance ahead, or holds only so many waiting",
         ),
         properties=(
             "On generated streams of up to three tasks whose keys and seqs repeat within and "
@@ -290,12 +295,14 @@ ABSORBER_RUBRIC = (
         ),
         text=ORDER_TEXT,
         world=(
-            "Every stream is offered with task names and opaque keys drawn from the world (some "
-            "a prefix or a part of another, one task's name the other's and a digit, tasks and "
-            "keys whose names differ only in capitals, white space around them or Unicode "
-            "form, one task of hundreds of events), drawn payloads, and bus seeds drawn for the "
-            "duplicated and reordered streams, so an answer tuned to the notebook's t1 and t2, "
-            "to the keys' layout or to one stream, or one that compares seqs with `is`, fails."
+            "Every stream is offered with task names and opaque keys drawn from the world "
+            "(some a prefix or a part of another, one task's name the other's and a digit, "
+            "tasks and keys whose names differ only in capitals, white space around them or "
+            "Unicode form, one task of hundreds of events, one gap of hundreds of seqs), "
+            "drawn payloads, and bus seeds drawn for the duplicated and reordered streams, so"
+            " an answer tuned to the notebook's t1 and t2, to the keys' layout or to one "
+            "stream, one that compares seqs with `is`, or one that waits only so far ahead, "
+            "fails."
         ),
     ),
     Criterion(
@@ -507,6 +514,10 @@ def _once_in_order(
     @t.part
     def a_task_of_hundreds_of_events():
         replay(long_task(), "long")
+
+    @t.part
+    def a_gap_of_hundreds_of_seqs():
+        replay(wide_gap(), "wide-gap")
 
 
 def _hands_back_the_dicts(

@@ -1,9 +1,10 @@
 """The hand-written stories of question ``absorber`` (:mod:`~simlab.grading.checks.events.absorber`)
 whose names are drawn with a twist of their own: names that begin with or hold one another, names
 that differ only in capitals, white space or Unicode form, conflicting keys that sort and measure
-both ways, and keys seen long ago delivered again under a new ``seq``; and one task of hundreds
-of events. Each story is written with canonical names (tasks ``P``, ``E``, ``job-3``...) and,
-where its names need more than a plain draw, comes with its swap
+both ways, and keys seen long ago delivered again under a new ``seq``; one task of hundreds of
+events, and one task's events beyond a gap of hundreds of seqs. Each story is written with
+canonical names (tasks ``P``, ``E``, ``job-3``...) and, where its names need more than a plain
+draw, comes with its swap
 (:class:`~simlab.grading.checks.events.world.Names`) from the world's
 :func:`~simlab.grading.checks.hidden_world.rng`.
 """
@@ -30,6 +31,7 @@ __all__ = [
     "renumbered_long_after",
     "similar_names",
     "unicode_names",
+    "wide_gap",
 ]
 
 
@@ -190,3 +192,13 @@ def long_task() -> list[dict]:
     last, in_order = source.randint(300, 340), source.randint(262, 290)
     events = [story_event("job-13", seq) for seq in range(1, last + 1)]
     return [*events[:in_order], *reversed(events[in_order:])]
+
+
+def wide_gap() -> list[dict]:
+    """A story of a gap of hundreds of seqs: a task's first event, then its events from a
+    drawn seq of several hundred down to 2, the highest first (each waits: it is beyond the
+    next one expected), so the last offer releases them all. An answer that waits only for
+    events a bounded distance ahead, or holds only so many waiting, drops one of them."""
+    last = rng(story_label("wide-gap")).randint(400, 700)
+    events = [story_event("job-14", seq) for seq in range(1, last + 1)]
+    return [events[0], *reversed(events[1:])]

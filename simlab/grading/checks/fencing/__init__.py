@@ -166,21 +166,24 @@ _CLAIM_WORLD = (
 
 #: What ``cancel-limits`` draws from the hidden world.
 _LIMITS_WORLD = (
-    "The story is also played in three worlds drawn at grading time, in a drawn order, each "
-    "mailbox already holding another task's e-mail: one whose stale save of step 2 lands "
-    "(a save that does not advance the step is still refused), whose requeued task starts "
+    "The story is also played in four worlds drawn at grading time, in a drawn order, each "
+    "mailbox already holding another task's e-mail: one whose stale save of step 2 lands (a"
+    " save that does not advance the step is still refused), whose requeued task starts "
     "over only at its next claim and whose cancel takes the e-mail back; one whose "
-    "record_effect refuses every side effect; one with the kit's mail; a cancel that rolls "
-    "the steps back goes to one of the last two, side effects of a fenced lease that land to "
-    "one of the first and last, a cancelled task that can be claimed again, or leased while "
-    "it stays cancelled, to drawn ones. So every fact differs from the kit's in one world and "
-    "is the kit's in another, and a reading at a neighbouring moment or of a neighbouring "
-    "quantity differs from the asked-for one: the stored step instead of a new claim's, the "
-    "step read after the requeue, a step other than 1 instead of one below 1, a save of step "
-    "1 instead of 2, the mailbox's total instead of the e-mail's key, a mailbox read before "
-    "the cancel, an e-mail sent whatever record_effect returned. The worlds live in the grader "
-    "and the kit's classes answer from them for the call, however the learner's code reaches "
-    "them, so typed-in facts fail and telling a world from the kit's ledger gains nothing."
+    "record_effect refuses every side effect; one with the kit's mail; one with the kit's "
+    "ledger and mail whose cancel leaves the lease live, so the new claim raises LeaseHeld;"
+    " a cancel that rolls the steps back goes to the second or the third, side effects of a"
+    " fenced lease that land to the first or the third, a cancelled task that can be "
+    "claimed again, or leased while it stays cancelled, to drawn ones of the first three. "
+    "So every fact differs from the kit's in one world and is the kit's in another, and a "
+    "reading at a neighbouring moment or of a neighbouring quantity differs from the "
+    "asked-for one: the stored step instead of a new claim's, the step read after the "
+    "requeue, a step other than 1 instead of one below 1, a save of step 1 instead of 2, "
+    "the mailbox's total instead of the e-mail's key, a mailbox read before the cancel, an "
+    "e-mail sent whatever record_effect returned, any exception of the new claim instead of"
+    " TerminalTask. The worlds live in the grader and the kit's classes answer from them "
+    "for the call, however the learner's code reaches them, so typed-in facts fail and "
+    "telling a world from the kit's ledger gains nothing."
 )
 
 #: The rubric of ``cancel-after-claim``: a cancel is a fence (it bumps the epoch).
@@ -304,6 +307,7 @@ LIMITS_RUBRIC = (
             "plays the story but types the facts in",
             "thinks a late save still lands",
             "saves step 1 again (refused whatever the fence does) instead of step 2",
+            "counts any exception of the new claim as refused, not only TerminalTask",
         ),
         properties=(
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
@@ -313,7 +317,8 @@ LIMITS_RUBRIC = (
             "On a new ledger at `path`, play this story with a `Ledger` and a `Mailbox`",
             "| `later_save_refused` | `w1`'s save of step 2 returns False |",
             "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
-            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` |",
+            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` (granted, or any "
+            "other exception such as `LeaseHeld`: False) |",
             "Measure each one with code; do not type the answers in.",
             "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
             "where the answers differ.",

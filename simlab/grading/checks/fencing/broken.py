@@ -7,7 +7,13 @@ Each is one statement of the SQLite ledger's schema, run with the ledger's own `
 
 from __future__ import annotations
 
-__all__ = ["RECORD_ANY_EPOCH", "SAVE_ANY_EPOCH", "BACK_TO_QUEUE", "FROM_ZERO"]
+__all__ = [
+    "RECORD_ANY_EPOCH",
+    "SAVE_ANY_EPOCH",
+    "BACK_TO_QUEUE",
+    "FROM_ZERO",
+    "CANCEL_LEAVES_LEASE",
+]
 
 #: A side effect of any lease, once per key.
 RECORD_ANY_EPOCH = (
@@ -25,3 +31,9 @@ BACK_TO_QUEUE = (
 )
 #: The steps of a task rolled back to 0.
 FROM_ZERO = "UPDATE tasks SET step = 0, checkpoint = NULL WHERE task_id = :task_id"
+#: The kit's cancel (status and epoch) without ending the lease: ``worker`` and ``lease_until``
+#: stay as the last claim left them.
+CANCEL_LEAVES_LEASE = (
+    "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, updated_at = :now"
+    " WHERE task_id = :task_id AND (status = 'queued' OR status = 'running')"
+)

@@ -5,16 +5,17 @@ On the kit's ledger the facts of the notebook never change, so an answer could p
 and type them in, or take them from a worker's report. The checks therefore also play the
 learner's function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
-side effects or new claims of a cancelled task go through, or a cancelled task is leased
-while it stays cancelled), rolls the steps back, whose requeued task starts over at its next
-claim, or that refuses every side effect, a mailbox that loses its mail or gives it back at the
-cancel (read before the cancel, it is still there) or that already holds another task's
-e-mail, a worker whose refusal gives no reason, and the evidence the chapter's worker
-retrieves. Each world differs in several ways at once, so a reading at a neighbouring moment
-or of a neighbouring quantity (the stored step instead of a new claim's, a step other than 1
-instead of one below 1, the mailbox's total instead of the e-mail's key, a send whatever
-``record_effect`` said) comes out otherwise than the asked-for one in some world, and every
-fact of the story comes out otherwise in one of the worlds a submission is judged in.
+side effects or new claims of a cancelled task go through, or a cancelled task is leased while
+it stays cancelled), whose cancel leaves the lease live (a new claim meets it: ``LeaseHeld``),
+rolls the steps back, whose requeued task starts over at its next claim, or that refuses every
+side effect, a mailbox that loses its mail or gives it back at the cancel (read before the
+cancel, it is still there) or that already holds another task's e-mail, a worker whose refusal
+gives no reason, and the evidence the chapter's worker retrieves. Each world differs in several
+ways at once, so a reading at a neighbouring moment or of a neighbouring quantity (the stored
+step instead of a new claim's, a step other than 1 instead of one below 1, the mailbox's total
+instead of the e-mail's key, a send whatever ``record_effect`` said, any exception of the new
+claim instead of ``TerminalTask``) comes out otherwise than the asked-for one in some world,
+and every fact of the story comes out otherwise in one of the worlds a submission is judged in.
 
 The world lives here, in the grader, where the jail sees nothing. For the learner's call the
 sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
@@ -38,9 +39,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from simlab.errors import TerminalTask
+from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.fencing.broken import (
     BACK_TO_QUEUE,
+    CANCEL_LEAVES_LEASE,
     FROM_ZERO,
     RECORD_ANY_EPOCH,
     SAVE_ANY_EPOCH,
@@ -48,7 +50,7 @@ from simlab.grading.checks.fencing.broken import (
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.ledger.arguments import check_claim
+from simlab.ledger.arguments import check_claim, check_name
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
 from simlab.records import CANCELLED, RUNNING, Lease
@@ -95,6 +97,10 @@ class World:
     #: A claim of a cancelled task grants a lease and leaves the task cancelled (so the
     #: lease's saves are refused); ``claimable`` comes first.
     leasable: bool = False
+    #: A cancel leaves the lease to run out, and a claim of a cancelled task whose lease is
+    #: still live raises ``LeaseHeld`` (naming its holder) instead of ``TerminalTask``;
+    #: ``claimable`` and ``leasable`` come first.
+    held: bool = False
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
     #: A cancel recalls every e-mail the mailboxes hold (a provider that can unsend): the
@@ -129,7 +135,7 @@ def _other_mail(source: random.Random) -> str:
 
 
 def limits_worlds(source: random.Random) -> list[World]:
-    """The three worlds ``cancel-limits`` is judged in, in a drawn order, each mailbox holding
+    """The four worlds ``cancel-limits`` is judged in, in a drawn order, each mailbox holding
     another task's e-mail (drawn):
 
     * one that fences less and moves the step: the stale save of step 2 lands, a requeued task
@@ -139,14 +145,18 @@ def limits_worlds(source: random.Random) -> list[World]:
       before the cancel still holds the e-mail);
     * one whose ``record_effect`` refuses every side effect, its mailbox keeping its mail (the
       story sends nothing, so an e-mail sent whatever ``record_effect`` said is still there);
-    * one with the kit's mail, a drawn one of them rolling the steps back at the cancel.
+    * one with the kit's mail (a drawn one of these two rolls the steps back at the cancel);
+    * the kit's ledger and mail, but the cancel leaves ``w1``'s lease live, so the new claim
+      raises ``LeaseHeld`` (a refusal counted from any exception rather than from
+      ``TerminalTask`` is wrong there).
 
-    A side effect of a fenced lease lands in a drawn one of the first and last; a cancelled
-    task can be claimed again in a drawn world and leased while it stays cancelled in a drawn
-    world. So every fact of the story differs from the kit's in one of them and is the kit's
-    in another: an answer that cannot tell them apart without measuring gives a wrong fact in
-    one of them, or on the kit's ledger. No world both rolls the steps back and lets the
-    stale save land, so the stored step reads the same before and after that save."""
+    A side effect of a fenced lease lands in a drawn one of the first and third; a cancelled
+    task can be claimed again in a drawn one of the first three and leased while it stays
+    cancelled in a drawn one of them. So every fact of the story differs from the kit's in one
+    of them and is the kit's in another: an answer that cannot tell them apart without
+    measuring gives a wrong fact in one of them, or on the kit's ledger. No world both rolls the
+    steps back and lets the stale save land, so the stored step reads the same before and
+    after that save."""
     fences_less = World(unfenced_save=True, restart=True, recall_mail=True)
     worlds = [fences_less, World(effects_refused=True), World()]
     rolls = source.choice((1, 2))
@@ -156,6 +166,7 @@ def limits_worlds(source: random.Random) -> list[World]:
     for way in ("claimable", "leasable"):
         n = source.randrange(3)
         worlds[n] = replace(worlds[n], **{way: True})
+    worlds.append(World(held=True))
     worlds = [
         replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
     ]
@@ -230,6 +241,12 @@ class WorldLedger(KitLedger):
             if record.status == CANCELLED:
                 until = float(self.clock()) + float(ttl)
                 return Lease(task_id, worker, record.epoch, record.step, until, record.checkpoint)
+        elif self.world.held:
+            check_claim(task_id, worker, ttl)
+            record = self.get(task_id)
+            live = record.lease_until is not None and record.lease_until > float(self.clock())
+            if record.status == CANCELLED and live:
+                raise LeaseHeld(task_id, record.worker, record.lease_until)
         lease = super().claim(task_id, worker, ttl)
         if task_id in self.restarting:
             self.restarting.discard(task_id)
@@ -238,7 +255,12 @@ class WorldLedger(KitLedger):
         return lease
 
     def cancel(self, task_id: str) -> bool:
-        done = super().cancel(task_id)
+        if self.world.held:
+            check_name(task_id, "task_id")
+            params = {"now": float(self.clock()), "task_id": task_id}
+            done = self._write_one(task_id, CANCEL_LEAVES_LEASE, params)
+        else:
+            done = super().cancel(task_id)
         if done and self.world.rollback:
             self._from_zero(task_id)
         if done and self.world.recall_mail and self.on_cancel is not None:
@@ -473,6 +495,8 @@ def reference_facts(world: World) -> dict[str, bool]:
                 facts["new_claim_refused"] = False
             except TerminalTask:
                 facts["new_claim_refused"] = True
+            except LeaseHeld:
+                facts["new_claim_refused"] = False
             facts["email_recalled"] = mailbox.received.get("t1:email", 0) == 0
             facts["step_rolled_back"] = ledger.get("t1").step < 1
             ledger.requeue("t1")
