@@ -317,8 +317,8 @@ LIMITS_RUBRIC = (
             "On a new ledger at `path`, play this story with a `Ledger` and a `Mailbox`",
             "| `later_save_refused` | `w1`'s save of step 2 returns False |",
             "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
-            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` (granted, or any "
-            "other exception such as `LeaseHeld`: False) |",
+            "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` (False when it is "
+            "granted or raises anything else, `LeaseHeld` included) |",
             "Measure each one with code; do not type the answers in.",
             "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
             "where the answers differ.",
