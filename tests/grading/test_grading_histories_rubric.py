@@ -252,6 +252,21 @@ def test_do_the_tables_of_choose_ttl_defeat_a_fixed_choice(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_does_every_argument_of_choose_ttl_matter_in_every_world(seed):
+    """A choose_ttl that puts a constant in place of step_cost, or of wait_cost, chooses wrong
+    for one of the world's three costs on its table, whatever the constant (wait_cost among
+    them 1, where ignoring it would coincide with the costs of 1 the world draws)."""
+    world = _in(seed, ttl_world)
+    table = world.table
+    truths = [choose_ttl(table, step, wait) for step, wait in world.costs]
+    for constant in (0, 0.5, 1, 2, 3, 4, 10, 60, 1000):
+        ignores_wait = [choose_ttl(table, step, constant) for step, _ in world.costs]
+        ignores_step = [choose_ttl(table, constant, wait) for _, wait in world.costs]
+        assert ignores_wait != truths, ("wait_cost", constant)
+        assert ignores_step != truths, ("step_cost", constant)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_does_the_close_table_of_choose_ttl_defeat_rounded_costs(seed):
     """The two cheapest costs of the close table differ by thousandths: the reference takes the
     larger ttl, the cheaper one, while costs rounded to 0, 1 or 2 decimals tie and give the

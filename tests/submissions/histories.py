@@ -895,3 +895,17 @@ ANSWERS += [
     ("regrouped-costs", "choose-ttl", REGROUPED_COSTS, 6, "all"),
     ("fraction-costs", "choose-ttl", FRACTION_COSTS, 6, "all"),
 ]
+
+# wait_cost ignored, as if it were always 1 (the worlds' costs often are): the costs of some
+# world passed it by (measured-trade-off: "return the ttl with the lowest cost
+# `duplicate_work * step_cost + waiting * wait_cost`").
+_COST = '        return row["duplicate_work"] * step_cost + row["waiting"] * wait_cost\n'
+assert _COST in _SOLUTION_TTL
+IGNORES_WAIT_COST = _SOLUTION_TTL.replace(_COST, _COST.replace(" * wait_cost", " * 1"))
+# ... and step_cost ignored, as if a step were always worth 10 (the notebook's).
+IGNORES_STEP_COST = _SOLUTION_TTL.replace(_COST, _COST.replace(" * step_cost", " * 10"))
+
+ANSWERS += [
+    ("ignores-wait-cost", "choose-ttl", IGNORES_WAIT_COST, 2, "lowest cost"),
+    ("ignores-step-cost", "choose-ttl", IGNORES_STEP_COST, 2, "lowest cost"),
+]
