@@ -166,14 +166,23 @@ def test_does_the_history_of_shared_times_defeat_the_next_claim_found_by_time(se
     assert by_time(lambda c, e: c.time >= e.time) != truth
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+#: Worlds in which no scenario drawn for the first call's run differs from PAUSES' in both keys
+#: (a long ttl whose run has no refused save): the world was not drawn, and a correct answer
+#: got no point.
+FIRST_RUN_UNMOVED = (454, 802)
+
+
+@pytest.mark.parametrize("seed", SEEDS + FIRST_RUN_UNMOVED)
 def test_does_the_scenario_of_pauses_defeat_a_copy_of_its_own(seed):
     """The call with PAUSES holding another scenario: at a ttl and seed the world runs anyway
-    (its first call's), whose numbers differ from the notebook's PAUSES' in both keys; the
-    scenario is the text's PAUSES with pauses, crashes or tasks changed, never its ttl."""
+    (a call's ttl and first seed, the first call's when a scenario moves both keys there),
+    whose numbers differ from the notebook's PAUSES' in both keys; the scenario is the text's
+    PAUSES with pauses, crashes or tasks changed, never its ttl."""
     world = _in(seed, ttl_world)
     scenario, ttl, seeds = world.pauses
-    assert (ttl, seeds) == (world.measured[0][0], world.measured[0][1][:1])
+    assert (ttl, seeds) in {(t, ns[:1]) for t, ns in world.measured}
+    if seed in FIRST_RUN_UNMOVED:
+        assert (ttl, seeds) != (world.measured[0][0], world.measured[0][1][:1])
     assert scenario != PAUSES and scenario.ttl == PAUSES.ttl
     theirs, usual = measure(ttl, seeds, scenario), measure(ttl, seeds)
     assert all(theirs[key] != usual[key] for key in usual)
