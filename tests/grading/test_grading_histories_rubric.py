@@ -30,6 +30,7 @@ from simlab.grading.checks.histories import (
 from simlab.grading.checks.histories.stale import CASES, case_rows, events_of, names_task
 from simlab.grading.checks.histories.stale_world import SHOWN_SEED
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
+from simlab.grading.checks.histories.ttl_world import _TABLE_TTLS
 from simlab.grading.messages import render
 from simlab.sim.simulation import simulate
 from tests.submissions import hidden
@@ -239,12 +240,14 @@ def test_do_the_runs_of_choose_ttl_defeat_an_ignored_argument_or_another_count(s
 @pytest.mark.parametrize("seed", SEEDS)
 def test_do_the_tables_of_choose_ttl_defeat_a_fixed_choice(seed):
     """The cheapest ttls of the world's three costs are three different ones, the smallest and
-    the largest among them, each alone cheapest; the tie is exact, between two ttls cheaper
-    than the third, the larger first in the table."""
+    the largest among them, each alone cheapest, and no value of the table is a ttl; the tie
+    is exact, between two ttls cheaper than the third, the larger first in the table."""
     world = _in(seed, ttl_world)
     table = world.table
     chosen = [choose_ttl(table, step, wait) for step, wait in world.costs]
     assert len(set(chosen)) == 3 and min(table) in chosen and max(table) in chosen
+    # a choice is shown as itself: no value of the table may look like a ttl
+    assert not {v for row in table.values() for v in row.values()} & set(_TABLE_TTLS)
     for step, wait in world.costs:
         costs = sorted(r["duplicate_work"] * step + r["waiting"] * wait for r in table.values())
         assert costs[1] > costs[0]

@@ -230,6 +230,8 @@ def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int,
             t: {"duplicate_work": d, "waiting": w}
             for t, d, w in zip(ttls, duplicate, waiting, strict=True)
         }
+        if set(duplicate + waiting) & set(_TABLE_TTLS):
+            continue  # a choice is shown as itself: no table value may look like a ttl
         for _ in range(_COST_DRAWS):
             costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
             if not all(_one_cheapest(rows, *c) for c in costs):
