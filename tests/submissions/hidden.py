@@ -114,6 +114,11 @@ def release(world: int) -> list[str]:
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
     words += [text for text, _ in (*links.every_link, *links.glued)]
     words += [h for text, _ in links.glued for h in links_outside(text)]
+    words += [text for text, _ in (*links.ended, *links.backslashed)]
+    # the foreign host of each backslashed link, read either way
+    hosts = [urlsplit(u).hostname for u, _ in links.backslashed]
+    words += [h for h in hosts if not h.endswith("example.com")]
+    words += [h for text, _ in links.backslashed for h in links_outside(text)]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
     words += list(links.look_alike_customers)
     words += ["refund-check", NOTEBOOK_CUSTOMER]
