@@ -36,20 +36,25 @@ __all__ = [
 
 #: Domains the business itself links to; a link anywhere else in an answer was not ours.
 ALLOWED_LINK_DOMAINS = frozenset({"example.com"})
-_URL = re.compile(r"https?://[^\s<>\"')\]]+", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s<>\"')]+", re.IGNORECASE)
 
 
 def links_outside(text: str | None, allowed: Iterable[str] = ALLOWED_LINK_DOMAINS) -> list[str]:
     """Hosts of links in ``text`` that are neither an allowed domain nor one of its subdomains.
 
-    The host is what a browser would visit: ``urlsplit(url).hostname``, lower case, without a
-    port or a ``user@`` part (``https://example.com@evil.io/`` goes to ``evil.io``).
+    A link runs from ``http://`` or ``https://`` (any capitals) to the first white space, ``<``,
+    ``>``, ``"``, ``'`` or ``)``, without the ``.,;:!?`` that end a sentence after it. Its
+    host is what a browser would visit: ``urlsplit`` of the link with each backslash read as a
+    slash, as browsers read one, then ``.hostname``: lower case, without a port or a ``user@``
+    part (``https://example.com@evil.io/`` and ``https://evil.io\\@example.com/`` both go to
+    ``evil.io``).
     """
     allowed = tuple(a.lower() for a in allowed)
     foreign = []
     for url in _URL.findall(text or ""):
         try:
-            host = (urlsplit(url.rstrip(".,;:!?")).hostname or "").rstrip(".")
+            link = url.rstrip(".,;:!?").replace("\\", "/")
+            host = (urlsplit(link).hostname or "").rstrip(".")
         except ValueError:  # a malformed link is not one of ours either
             host = url
         if not any(host == a or host.endswith("." + a) for a in allowed):

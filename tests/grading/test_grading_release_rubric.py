@@ -151,15 +151,20 @@ def _with_text(production: dict, text: str) -> dict:
     return obs
 
 
+#: A link as the notebook's text says: from http:// or https:// (any capitals) up to the first
+#: white space, <, >, ", ', ) or ].
+_TEXTS_LINK = re.compile(r"https?://[^\s<>\"')]+", flags=re.IGNORECASE)
+
+
 def _texts_rule(obs: dict, *, drop_dot: bool) -> bool:
-    """The rule as the notebook's text writes it: every ``https?://\\S+`` link (any capitals),
-    ``urlsplit(url).hostname`` as the host (its trailing dot kept, or dropped), exactly one
-    e-mail to the customer."""
+    """The rule as the notebook's text writes it: every link (:data:`_TEXTS_LINK`, without the
+    ``.,;:!?`` at its end), ``urlsplit(link.replace("\\\\", "/")).hostname`` as the host (its
+    trailing dot kept, or dropped), exactly one e-mail to the customer."""
     mails = obs["deliveries"]
     if len(mails) != 1 or mails[0]["to"] != obs["recipient"]:
         return False
-    for url in re.findall(r"https?://\S+", mails[0]["body"], flags=re.IGNORECASE):
-        host = urlsplit(url).hostname or ""
+    for url in _TEXTS_LINK.findall(mails[0]["body"]):
+        host = urlsplit(url.rstrip(".,;:!?").replace("\\", "/")).hostname or ""
         host = host.rstrip(".") if drop_dot else host
         if host != "example.com" and not host.endswith(".example.com"):
             return False
@@ -179,7 +184,10 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     text's rule whether it drops a trailing dot or not; each classic host mistake misjudges at
     least one link; every two-link body trips a rule that reads only its first link or only
     its last; a foreign link glued to the text before it is harm, and missed by a rule that
-    finds links only after white space; the injection names another host than the notebook's,
+    finds links only after white space; our links ended by punctuation, a bracket or a quote
+    do no harm, and some of them look foreign to a rule that takes a link to the next white
+    space; a backslash before an @ is read as a slash, and urlsplit alone reads both such
+    links the other way; the injection names another host than the notebook's,
     and the customers are not the notebook's (one outside our domains)."""
     production = observed("A")
     assert _agree(production) and not _agree(observed("C"))
@@ -199,6 +207,20 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
         assert not _agree(_with_text(production, text)), text
         assert re.search(r"[^\s]https?://", text, flags=re.IGNORECASE), text
         assert not re.findall(r"(?:^|\s)(https?://\S+)", text, flags=re.IGNORECASE), text
+    # links of ours ended by punctuation, a bracket or a quote: no harm; taken to the next white
+    # space, some look foreign
+    for text, _ in w.ended:
+        assert _agree(_with_text(production, text)), text
+    to_space = [re.search(r"https?://\S+", text).group(0) for text, _ in w.ended]
+    assert any(not (urlsplit(u).hostname or "").endswith(".example.com") for u in to_space)
+    # a backslash before an @: read as a slash, the first link is foreign and the second ours;
+    # urlsplit alone reads each the other way
+    foreign_first, ours_then = (url for url, _ in w.backslashed)
+    assert "\\@" in foreign_first and "\\@" in ours_then
+    assert not _agree(_with_text(production, f"More: {foreign_first}"))
+    assert _agree(_with_text(production, f"More: {ours_then}"))
+    assert urlsplit(foreign_first).hostname == "example.com"
+    assert urlsplit(ours_then).hostname in FOREIGN_HOSTS
     injected = observed("C")["deliveries"][0]["body"].replace(NOTEBOOK_HOST, w.injected)
     assert w.injected != NOTEBOOK_HOST and w.injected in FOREIGN_HOSTS
     assert not _agree(
@@ -467,8 +489,17 @@ def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple
     from simlab.grading.questions import Tally, feedback
 
     q = exercise_of(question).question(question)
+
+    def function(name: str, **_):
+        def call(*args, **kwargs):
+            return functions[name](*args, **kwargs)
+
+        # as the sandbox's echo: the result, and the arguments as they are after the call
+        call.echo = lambda *args, **kwargs: (call(*args, **kwargs), list(args))
+        return call
+
     student = SimpleNamespace(
-        function=lambda name, **_: functions[name],
+        function=function,
         kit=lambda factory, name, *args: FACTORIES[factory](
             functions[name].__globals__, name, *args
         ),
@@ -513,6 +544,8 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         KIT_LINKS,
         LAST_LABELS,
         PREFIX,
+        TO_WHITE_SPACE,
+        URLSPLIT_ALONE,
         WORD_BOUNDARY,
     )
 
@@ -523,7 +556,7 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
             "injection-rule", {"injection_rule": rule}, worlds
         ).items():
             assert points == 5, (world, said)
-    for wrong in (PREFIX, AFTER_SPACE_ONLY):
+    for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got

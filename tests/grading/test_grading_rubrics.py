@@ -44,7 +44,7 @@ CORPORA = {
     "histories": Corpus(
         histories.ANSWERS,
         ("stale-commits", "choose-ttl"),
-        printed=("[4] newer-epoch (core idea)", "[4] measured-trade-off (core idea)", "[1] tie"),
+        printed=("[4] newer-epoch (core idea)", "[3] measured-trade-off (core idea)", "[1] tie"),
         hidden=lambda: hidden.histories(0),
     ),
     "checkpoints": Corpus(

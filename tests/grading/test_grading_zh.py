@@ -141,7 +141,7 @@ def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read
     said = feedback_message(Tally(), 3, lost.said)
     assert _english(said) == [] and untranslated(said) == []
     assert (
-        render(said, "zh") == "cancel() 没有在 2 秒内结束（死循环?）；代码卡死或崩溃的题目得 0 分"
+        render(said, "zh") == "cancel() 没有在 2 秒内结束（死循环？）；代码卡死或崩溃的题目得 0 分"
     )
 
     path = tmp_path / "broken.ipynb"

@@ -209,6 +209,14 @@ def test_are_citations_judged_against_the_evidence_held():
         ("log in at https://example.com@evil.io/login", ["evil.io"]),
         ("VISIT HTTP://Refund-Check.Example:8080/x!", ["refund-check.example"]),
         ("mail us: support@example.com, or notexample.com", []),
+        # a browser reads a backslash as a slash: the host ends before it
+        ("log in at https://evil.io\\@example.com/login", ["evil.io"]),
+        ("see https://help.example.com\\@evil.io/", []),
+        # what ends a sentence after a link, or a bracket or quote around it, is no part of it
+        ("see https://help.example.com, or https://example.com!", []),
+        ("(see https://help.example.com). Or \"https://example.com\"; 'https://example.com'", []),
+        ("an IPv6 host: https://[2001:db8::1]:8443/x", ["2001:db8::1"]),
+        ("ask <https://kb.example.com>? or https://example.com:", []),
         (None, []),
     ],
 )

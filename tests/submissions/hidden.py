@@ -95,8 +95,15 @@ def histories(seed: int) -> list[str]:
         more = [*measure(t, ns, scenario).values(), *recovery_times(shared_times_history())]
         more += recovery_times(taskless_crash_history())
     values += [v for v in more if v != int(v)]
-    words += [f"{v:.6g}" for v in values if v >= 10 or v != int(v)]
-    words += [repr(v) for v in values if v != int(v)]
+    # A choice of choose_ttl() is shown as itself: a ttl of the table the learner's function was
+    # handed, which a kit value on a run may equal by chance (an average of 2 in 4 is 0.5).
+    chosen = {f"{t!r}" for table in tables for t in table} | {
+        f"{t:.6g}" for table in tables for t in table
+    }
+    kit = [f"{v:.6g}" for v in values if v >= 10 or v != int(v)] + [
+        repr(v) for v in values if v != int(v)
+    ]
+    words += [w for w in kit if w not in chosen]
     return words + ["cheapest is"]
 
 
@@ -116,6 +123,11 @@ def release(world: int) -> list[str]:
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
     words += [text for text, _ in (*links.every_link, *links.glued)]
     words += [h for text, _ in links.glued for h in links_outside(text)]
+    words += [text for text, _ in (*links.ended, *links.backslashed)]
+    # the foreign host of each backslashed link, read either way
+    hosts = [urlsplit(u).hostname for u, _ in links.backslashed]
+    words += [h for h in hosts if not h.endswith("example.com")]
+    words += [h for text, _ in links.backslashed for h in links_outside(text)]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
     words += list(links.look_alike_customers)
     words += ["refund-check", NOTEBOOK_CUSTOMER]

@@ -735,15 +735,15 @@ ANSWERS = [
     ("to-the-end", "choose-ttl", TO_THE_END, 5, "crashed twice"),
     ("first-on-a-tie", "choose-ttl", FIRST_ON_A_TIE, 5, "smaller ttl"),
     ("echoes-inputs", "choose-ttl", ECHOES_INPUTS, 3, "a list"),
-    ("typed-in-table", "choose-ttl", TYPED_IN_TABLE, 2, "hidden seeds"),
-    ("grader-seeds-by-heart", "choose-ttl", GRADER_SEEDS_BY_HEART, 2, "hidden seeds"),
-    ("wasted-steps", "choose-ttl", WASTED_STEPS, 2, "duplicate_work"),
-    ("ignores-ttl", "choose-ttl", IGNORES_TTL, 2, "hidden ttl"),
-    ("ignores-seeds", "choose-ttl", IGNORES_SEEDS, 2, "hidden seeds"),
+    ("typed-in-table", "choose-ttl", TYPED_IN_TABLE, 3, "hidden seeds"),
+    ("grader-seeds-by-heart", "choose-ttl", GRADER_SEEDS_BY_HEART, 3, "hidden seeds"),
+    ("wasted-steps", "choose-ttl", WASTED_STEPS, 3, "duplicate_work"),
+    ("ignores-ttl", "choose-ttl", IGNORES_TTL, 3, "hidden ttl"),
+    ("ignores-seeds", "choose-ttl", IGNORES_SEEDS, 3, "hidden seeds"),
     ("fixed-costs", "choose-ttl", FIXED_COSTS, 2, "lowest cost"),
     ("self-check-ttl", "choose-ttl", SELF_CHECK_TTL, 2, "recovery_times()"),
-    ("reads-the-world", "choose-ttl", READS_THE_WORLD, 2, "hidden seeds"),
-    ("cached-by-ttl", "choose-ttl", CACHED_BY_TTL, 2, "hidden seeds"),
+    ("reads-the-world", "choose-ttl", READS_THE_WORLD, 3, "hidden seeds"),
+    ("cached-by-ttl", "choose-ttl", CACHED_BY_TTL, 3, "hidden seeds"),
 ]
 
 # Every claim and cancel with an epoch raises the highest epoch, refused or only asked for
@@ -775,7 +775,7 @@ RUNS_KEPT_BY_SEED = _SOLUTION_TTL.replace(
 ).replace("def measure(ttl, seeds):", "_RUNS = {}\n\n\ndef measure(ttl, seeds):")
 assert "_RUNS[seed] = " in RUNS_KEPT_BY_SEED and "_RUNS = {}" in RUNS_KEPT_BY_SEED
 
-ANSWERS += [("runs-kept-by-seed", "choose-ttl", RUNS_KEPT_BY_SEED, 2, "measure")]
+ANSWERS += [("runs-kept-by-seed", "choose-ttl", RUNS_KEPT_BY_SEED, 3, "measure")]
 
 # measure() simulates its own copy of the PAUSES scenario (the same numbers, typed in): right
 # until PAUSES holds another scenario (measured-trade-off: "simulate `PAUSES.with_(ttl=ttl)`",
@@ -930,7 +930,7 @@ assert CRASH_WITHOUT_TASK.count("e.task is None") == 1
 ANSWERS += [
     ("history-api-rule", "stale-commits", HISTORY_API_RULE, 6, "all"),
     ("history-api-recovery", "choose-ttl", HISTORY_API_RECOVERY, 6, "all"),
-    ("crash-without-task", "choose-ttl", CRASH_WITHOUT_TASK, 2, "holding no task"),
+    ("crash-without-task", "choose-ttl", CRASH_WITHOUT_TASK, 3, "holding no task"),
 ]
 
 # Seeds de-duplicated before measuring (measured-trade-off: "A seed listed twice counts
@@ -939,4 +939,57 @@ MEASURE_DISTINCT_SEEDS = _SOLUTION_TTL.replace(
     "    for seed in seeds:\n", "    for seed in sorted(set(seeds)):\n"
 )
 assert MEASURE_DISTINCT_SEEDS != _SOLUTION_TTL
-ANSWERS += [("measure-distinct-seeds", "choose-ttl", MEASURE_DISTINCT_SEEDS, 2, "hidden seeds")]
+ANSWERS += [("measure-distinct-seeds", "choose-ttl", MEASURE_DISTINCT_SEEDS, 3, "hidden seeds")]
+
+# wait_cost ignored, as if it were always 1 (the worlds' costs often are): the costs of some
+# world passed it by (measured-trade-off: "return the ttl with the lowest cost
+# `duplicate_work * step_cost + waiting * wait_cost`").
+_COST = '        return row["duplicate_work"] * step_cost + row["waiting"] * wait_cost\n'
+assert _COST in _SOLUTION_TTL
+IGNORES_WAIT_COST = _SOLUTION_TTL.replace(_COST, _COST.replace(" * wait_cost", " * 1"))
+# ... and step_cost ignored, as if a step were always worth 10 (the notebook's).
+IGNORES_STEP_COST = _SOLUTION_TTL.replace(_COST, _COST.replace(" * step_cost", " * 10"))
+
+ANSWERS += [
+    ("ignores-wait-cost", "choose-ttl", IGNORES_WAIT_COST, 2, "lowest cost"),
+    ("ignores-step-cost", "choose-ttl", IGNORES_STEP_COST, 2, "lowest cost"),
+]
+
+# choose_ttl empties the table it chose from (contract: "None of the three changes what it is
+# given (`history`, `seeds`, `table`)").
+CLEARS_TABLE = _SOLUTION_TTL.replace(
+    _CHOOSE_MIN, "    best = min(sorted(table), key=cost)\n    table.clear()\n    return best\n"
+)
+# measure consumes its list of seeds as it runs them.
+CONSUMES_SEEDS = _SOLUTION_TTL.replace(
+    "    for seed in seeds:\n",
+    "    seeds = seeds if isinstance(seeds, list) else list(seeds)\n"
+    "    while seeds:\n"
+    "        seed = seeds.pop(0)\n",
+)
+# recovery_times reads the history from its end, popping the events from the list that holds
+# them (the History it was given left empty).
+_RECOVERY_RETURN = "    return times\n"
+assert _SOLUTION_TTL.count(_RECOVERY_RETURN) == 1
+POPS_HISTORY = _SOLUTION_TTL.replace(
+    _RECOVERY_RETURN,
+    "    held = getattr(history, '_events', history)\n"
+    "    while held:\n        held.pop()\n" + _RECOVERY_RETURN,
+)
+# recovery_times returns a tuple where the text says a list (contract: "a list holding").
+TUPLE_TIMES = _SOLUTION_TTL.replace(_RECOVERY_RETURN, "    return tuple(times)\n")
+# recovery times rounded to milliseconds (measured-trade-off: "Neither `recovery_times` nor
+# `measure` rounds").
+ROUNDED_TIMES = _SOLUTION_TTL.replace(
+    "times.append(later.time - e.time)", "times.append(round(later.time - e.time, 3))"
+)
+assert len({CLEARS_TABLE, CONSUMES_SEEDS, POPS_HISTORY, TUPLE_TIMES, ROUNDED_TIMES}) == 5
+assert _SOLUTION_TTL not in (CONSUMES_SEEDS, ROUNDED_TIMES)
+
+ANSWERS += [
+    ("clears-table", "choose-ttl", CLEARS_TABLE, 5, "changed the table"),
+    ("consumes-seeds", "choose-ttl", CONSUMES_SEEDS, 5, "changed the seeds"),
+    ("pops-history", "choose-ttl", POPS_HISTORY, 5, "changed the history"),
+    ("tuple-times", "choose-ttl", TUPLE_TIMES, 5, "expected a list"),
+    ("rounded-times", "choose-ttl", ROUNDED_TIMES, 3, "other times"),
+]

@@ -6,8 +6,8 @@ from __future__ import annotations
 __all__ = ["EN", "ZH"]
 
 EN = {
-    "rule_hint": 'check who got e-mails first; then re.findall(r"https?://\\S+", body, '
-    "re.IGNORECASE)",
+    "rule_hint": "check who got e-mails first; then "
+    """re.findall(r"https?://[^\\s<>\\"')]+", body, re.I)""",
     "no_harm": "production's answer did no harm",
     "other_host": "version C sent the customer to another host",
     "subdomain": "a link to our own subdomain is fine",
@@ -26,7 +26,8 @@ EN = {
 }
 
 ZH = {
-    "rule_hint": '先看谁收到了邮件；再用 re.findall(r"https?://\\S+", body, re.IGNORECASE)',
+    "rule_hint": "先看谁收到了邮件；再用 "
+    """re.findall(r"https?://[^\\s<>\\"')]+", body, re.I)""",
     "no_harm": "生产版本的回答没有造成伤害",
     "other_host": "版本 C 把客户引到了另一个主机",
     "subdomain": "指向我们自己子域名的链接没问题",

@@ -109,6 +109,7 @@ EN = {
         "on a history where a worker crashed holding no task (task None), then claimed one"
     ),
     "not_a_dict": "measure() returned {kind}, expected a dict",
+    "changed_argument": "{fn} changed the {argument} it was given; it may only read it",
     "measure_more": (
         "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
         "above the kit's: {meaning}"
@@ -242,6 +243,7 @@ ZH = {
     "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
     "history_taskless": "在一段有工作者未持有任务时崩溃（task 为 None）、之后又领取任务的历史上",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
+    "changed_argument": "{fn} 改动了传给它的 {argument}；它只能读取，不能修改",
     "measure_more": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的多：{meaning}"
     ),

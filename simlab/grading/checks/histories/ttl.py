@@ -8,6 +8,8 @@ crashes (timed from the crash to the task's next successful claim) against dupli
 ``recovery_times`` reads, the cost table and costs ``choose_ttl`` weighs and a table with a tie:
 numbers typed in from the notebook's table, an argument ignored (the ttl, the seeds, the costs)
 or a count read from another source than the ledger's refused saves give a wrong answer there.
+Besides, recovery_times returns a list and none of the three changes what it is given: the
+arguments come back from the call and are compared with the grader's own copies.
 Feedback shows the learner's own numbers (numbers only: a value that is not one is named by its
 type, so an answer cannot echo a hidden input back) and never the reference's values, the
 world's seeds and ttls, or the numbers of its tables.
@@ -86,13 +88,17 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.under("tie")
     t.part(lambda: _ties_go_to_the_smaller_ttl(choose, world))
     t.part(lambda: falsify(_TIES, _choice_property(choose, ties=True), examples=_EXAMPLES))
+    t.under("contract")
+    t.part(lambda: _recovery_gives_a_list_and_keeps_its_history(recover))
+    t.part(lambda: _measure_keeps_its_seeds(measured, world))
+    t.part(lambda: _choice_keeps_its_table(choose, world))
 
 
 #: The rubric of ``choose-ttl``: the ttl comes out of a measured trade-off, not a guess.
 TTL_RUBRIC = (
     Criterion(
         "measured-trade-off",
-        4,
+        3,
         "The ttl comes out of the trade-off the simulator measures: recovery_times runs from "
         "each crash to its task's next successful claim, measure simulates the ttl on every seed "
         "it is given and averages the refused saves and the total recovery time per run, and "
@@ -114,6 +120,8 @@ TTL_RUBRIC = (
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
             "a scenario of its own (a copy of PAUSES' numbers) simulated in place of PAUSES",
+            "a cost ignored (wait_cost taken as 1, or step_cost as the notebook's 10)",
+            "times or means rounded",
         ),
         properties=(
             "On generated histories of crashes, claims, refused claims and restarts (every "
@@ -133,6 +141,8 @@ TTL_RUBRIC = (
             "A seed listed twice counts twice.",
             "Read `PAUSES` at each call: the grader also calls it with other scenarios there.",
             "(count the refused saves: `result.stale_rejected`)",
+            "Neither `recovery_times` nor `measure` rounds: the grader compares each number with "
+            "the kit's by `math.isclose(answer, expected, rel_tol=1e-9, abs_tol=1e-9)`.",
             "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
             "cost `duplicate_work * step_cost + waiting * wait_cost`",
         ),
@@ -142,7 +152,8 @@ TTL_RUBRIC = (
             "a wrong value), the ttl and seed of the run recovery_times() reads, a history whose "
             "crashed task's name starts and ends two other claimed tasks' names (drawn names and "
             "times), a cost table with three pairs of costs whose cheapest ttls are three "
-            "different ones, a table whose two cheapest costs differ by thousandths, and one whose "
+            "different ones (a choice ignoring either cost is wrong for one of them), a table "
+            "whose two cheapest costs differ by thousandths, and one whose "
             "two cheapest costs differ by a relative 1e-11 to 2e-10 (exactly, in any order of "
             "computing them: not a tie); measure() is given one ttl twice, with other seeds, and "
             "the second call's seeds again with the first ttl (so runs kept by seed alone answer "
@@ -182,6 +193,28 @@ TTL_RUBRIC = (
             "larger of them first in the table."
         ),
     ),
+    Criterion(
+        "contract",
+        1,
+        "recovery_times returns a list, and none of the three changes what it is given: the "
+        "history, the seeds and the table are as they were after the call.",
+        mistakes=(
+            "recovery_times returns a tuple, not a list",
+            "choose_ttl empties or reorders the table it chose from (popping rows, sorting in "
+            "place)",
+            "measure consumes its list of seeds, or recovery_times its history",
+        ),
+        text=(
+            "* `recovery_times(history)`: a list holding,",
+            "None of the three changes what it is given (`history`, `seeds`, `table`): the cells "
+            "below read `table` again.",
+        ),
+        world=(
+            "The history of the small hand-written case, the first measure() call's seeds and "
+            "the world's cost table come back from the call and are compared with the grader's "
+            "own copies."
+        ),
+    ),
 )
 
 
@@ -206,22 +239,23 @@ def _times_match(recover: Any, history: History, what: Message) -> None:
     require(same, times_wrong(answer, truth, what, _times(answer)))
 
 
-def _recovery_on_a_small_history(recover: Any) -> None:
-    _times_match(
-        recover,
-        events_of(
-            (0.0, "ok", "w1", "claim", "t1", 1, 0),
-            (0.5, "ok", "w2", "claim", "t2", 1, 0),
-            (1.0, "info", "w1", "crash", "t1", 1, 0),
-            (2.0, "info", "w2", "crash", "t2", 1, 0),
-            (3.0, "ok", "w1", "restart"),
-            (4.0, "invoke", "w1", "claim", "t1"),
-            (4.0, "fail", "w1", "claim", "t1", None, None, {"reason": "lease-held"}),
-            (6.0, "ok", "w3", "claim", "t2", 2, 0),
-            (7.5, "ok", "w1", "claim", "t1", 2, 0),
-        ),
-        say("history_small"),
+def _small_history() -> History:
+    """Two crashed tasks, a restart and a refused claim before they are claimed again."""
+    return events_of(
+        (0.0, "ok", "w1", "claim", "t1", 1, 0),
+        (0.5, "ok", "w2", "claim", "t2", 1, 0),
+        (1.0, "info", "w1", "crash", "t1", 1, 0),
+        (2.0, "info", "w2", "crash", "t2", 1, 0),
+        (3.0, "ok", "w1", "restart"),
+        (4.0, "invoke", "w1", "claim", "t1"),
+        (4.0, "fail", "w1", "claim", "t1", None, None, {"reason": "lease-held"}),
+        (6.0, "ok", "w3", "claim", "t2", 2, 0),
+        (7.5, "ok", "w1", "claim", "t1", 2, 0),
     )
+
+
+def _recovery_on_a_small_history(recover: Any) -> None:
+    _times_match(recover, _small_history(), say("history_small"))
 
 
 def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
@@ -371,6 +405,35 @@ def _measure_reads_pauses(s: Student, world: TtlWorld) -> None:
             raise Fail(say("measure_usual_pauses", key=key))
         shown = shown_number(got, world.hidden_measures)
         raise Fail(say("measure_own_pauses", key=key, got=shown))
+
+
+def _unchanged(after: Any, before: Any, fn: str, argument: str) -> None:
+    """The argument ``after`` the learner's call equals the grader's copy ``before``."""
+    require(after == before, say("changed_argument", fn=fn, argument=argument))
+
+
+def _recovery_gives_a_list_and_keeps_its_history(recover: Any) -> None:
+    """On the small history: a list (the text's type, not a tuple), the history unchanged."""
+    history = _small_history()
+    answer, (after,) = recover.echo(history)
+    require(isinstance(answer, list), say("not_a_list", kind=kind_of(answer)))
+    _unchanged(list(after) if isinstance(after, History) else after, list(history),
+               "recovery_times()", "history")  # fmt: skip
+
+
+def _measure_keeps_its_seeds(measured: Any, world: TtlWorld) -> None:
+    """The first call's seeds, as a list, are the same list after ``measure`` ran on them."""
+    ttl, seeds = world.measured[0]
+    _, (_, after) = measured.echo(ttl, list(seeds))
+    _unchanged(after, list(seeds), "measure()", "seeds")
+
+
+def _choice_keeps_its_table(choose: Any, world: TtlWorld) -> None:
+    """The world's table is the same table (rows and their order) after ``choose_ttl``."""
+    step_cost, wait_cost = world.costs[0]
+    _, (after, _, _) = choose.echo(world.table, step_cost, wait_cost)
+    same = isinstance(after, dict) and list(after.items()) == list(world.table.items())
+    require(same, say("changed_argument", fn="choose_ttl()", argument="table"))
 
 
 def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from simlab.grading.checks.hidden_world import current_seed, rng
@@ -38,6 +39,10 @@ _RUN_TTLS = (1.0, 1.5, 2.0, 2.5, 4.0, 5.0, 6.0, 8.0)
 _TABLE_TTLS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 #: How many draws a part of the world may take before it gives up (none needs many).
 _DRAWS = 500
+#: How many scenarios ``PAUSES`` may hold at one call before the next call's run is tried.
+_PAUSES_DRAWS = 60
+#: How many triples of costs one drawn table is tried with (few tables suit none of them).
+_COST_DRAWS = 20
 
 
 @dataclass(frozen=True)
@@ -56,13 +61,15 @@ class TtlWorld:
     ``recorded``: the ``(ttl, seed)`` of the run ``recovery_times`` reads, with two crashes or
     more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
     ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
-    the largest among them, never a tie. ``tie``: ``(table, step_cost, wait_cost)`` where two
-    ttls tie for the lowest cost, the larger one first in the table. ``close``: ``(table,
+    the largest among them, never a tie, and such that a choice that ignores either cost (a
+    constant in its place) is wrong for one of them. ``tie``: ``(table, step_cost,
+    wait_cost)`` where two ttls tie for the lowest cost, the larger one first in the table.
+    ``close``: ``(table,
     step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
     the same rounded to two decimals), the cheaper one the larger ttl, listed after the other.
     ``pauses``: ``(scenario, ttl, seeds)`` for one ``measure`` call with the notebook's
-    ``PAUSES`` holding ``scenario`` (pauses, crashes and tasks drawn), at the first call's ttl
-    and first seed (a run the world has made already), where both keys differ from what
+    ``PAUSES`` holding ``scenario`` (pauses, crashes and tasks drawn), at the ttl and first
+    seed of a call (a run the world has made already), where both keys differ from what
     :data:`PAUSES` gives there. ``near``: ``(table, step_cost, wait_cost)`` where the two
     cheapest costs differ by a relative 1e-11 to 2e-10 (far above the rounding of any order of
     the sum and products: every value is a binary fraction short enough that each is exact,
@@ -187,20 +194,22 @@ def _seeds_matter(
 def _pauses(
     source: Any, measured: tuple[tuple[float, tuple[int, ...]], ...]
 ) -> tuple[Scenario, float, tuple[int, ...]]:
-    """A scenario for ``PAUSES`` (pause rate and mean, crash rate and tasks drawn) at the first
-    call's ttl and first seed, whose numbers differ from :data:`PAUSES`' in both keys."""
-    ttl, seeds = measured[0][0], measured[0][1][:1]
-    usual = measure(ttl, seeds)
-    for _ in range(_DRAWS):
-        scenario = PAUSES.with_(
-            pause_rate=source.choice((0.1, 0.2, 0.4, 0.5)),
-            pause_mean=source.choice((1.5, 2.0, 4.0, 5.0)),
-            crash_rate=source.choice((0.05, 0.15, 0.2, 0.3)),
-            tasks=source.randint(8, 16),
-        )
-        got = measure(ttl, seeds, scenario)
-        if all(not close_to(got[key], usual[key], 1e-9) for key in KEYS):
-            return scenario, ttl, seeds
+    """A scenario for ``PAUSES`` (pause rate and mean, crash rate and tasks drawn) at the ttl
+    and first seed of one of the world's calls (a run the world has made already), whose numbers
+    differ from :data:`PAUSES`' in both keys: the first call's, or when no scenario drawn for it
+    does (at a long ttl, a seed may see no refused save under any of them), the next call's."""
+    for ttl, seeds in dict.fromkeys((ttl, seeds[:1]) for ttl, seeds in measured):
+        usual = measure(ttl, seeds)
+        for _ in range(_PAUSES_DRAWS):
+            scenario = PAUSES.with_(
+                pause_rate=source.choice((0.1, 0.2, 0.4, 0.5)),
+                pause_mean=source.choice((1.5, 2.0, 4.0, 5.0)),
+                crash_rate=source.choice((0.05, 0.15, 0.2, 0.3)),
+                tasks=source.randint(8, 16),
+            )
+            got = measure(ttl, seeds, scenario)
+            if all(not close_to(got[key], usual[key], 1e-9) for key in KEYS):
+                return scenario, ttl, seeds
     raise RuntimeError("no hidden world for PAUSES held what it must")
 
 
@@ -228,14 +237,39 @@ def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int,
             t: {"duplicate_work": d, "waiting": w}
             for t, d, w in zip(ttls, duplicate, waiting, strict=True)
         }
-        costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
-        if not all(_one_cheapest(rows, *c) for c in costs):
-            continue
-        chosen = [choose_ttl(rows, *c) for c in costs]
-        if len(set(chosen)) == 3 and min(ttls) in chosen and max(ttls) in chosen:
-            order = source.sample(ttls, len(ttls))
-            return {t: rows[t] for t in order}, costs
+        if set(duplicate + waiting) & set(_TABLE_TTLS):
+            continue  # a choice is shown as itself: no table value may look like a ttl
+        for _ in range(_COST_DRAWS):
+            costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
+            if not all(_one_cheapest(rows, *c) for c in costs):
+                continue
+            chosen = [choose_ttl(rows, *c) for c in costs]
+            if (
+                len(set(chosen)) == 3
+                and min(ttls) in chosen
+                and max(ttls) in chosen
+                and _each_cost_matters(costs)
+            ):
+                order = source.sample(ttls, len(ttls))
+                return {t: rows[t] for t in order}, costs
     raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _each_cost_matters(costs: tuple[tuple[int, int], ...]) -> bool:
+    """Does a choice that ignores ``step_cost``, and one that ignores ``wait_cost`` (any
+    constant in its place), choose wrong for one of ``costs`` (whose cheapest ttls differ)?
+
+    The cheapest ttl depends on the ratio ``step_cost / wait_cost`` alone and never falls as it
+    grows (the row of least ``duplicate_work * ratio + waiting`` has less duplicate work at a
+    larger ratio, and a table's duplicate work falls as its ttl grows). A choice that reads one
+    cost alone keeps the order of that cost instead: when a pair of a larger ratio has a
+    ``step_cost`` no larger (or a ``wait_cost`` no smaller) than a pair of a smaller ratio, no
+    constant for the other cost chooses right for both."""
+    by_ratio = sorted(costs, key=lambda c: Fraction(c[0], c[1]))
+    pairs = [(low, high) for i, low in enumerate(by_ratio) for high in by_ratio[i + 1 :]]
+    return any(low[0] >= high[0] for low, high in pairs) and any(
+        low[1] <= high[1] for low, high in pairs
+    )
 
 
 def _one_cheapest(table: dict, step_cost: float, wait_cost: float) -> bool:

@@ -15,10 +15,14 @@ The world draws the look-alike hosts, the host the injection names, our own subd
 user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
 notebook's own, so a rule built on the notebook's links, its customer or a string match on its
 injected host misjudges some; and foreign links glued to the text before them
-(``(see:https://``), so a rule that finds links only after white space misses them. Our own hosts
-are never written with a trailing dot in what is judged: the text names
-``urlsplit(url).hostname`` as the host, which keeps that dot, and says nothing of removing it, so
-a rule that keeps it and one that drops it are both right.
+(``(see:https://``), so a rule that finds links only after white space misses them; links of
+ours that a sentence's punctuation, a bracket or a quote ends, so a rule that takes a link to
+the next white space calls them foreign; and links with a backslash before an ``@``, which a
+browser reads as a slash, so a rule that reads the host with ``urlsplit`` alone judges them the
+other way. The text says where a link ends and that a backslash is a slash. Our own hosts are
+never written with a trailing dot inside a link (before its port or path): the text names
+``urlsplit(...).hostname`` as the host, which keeps that dot, and says nothing of removing it,
+so a rule that keeps it and one that drops it are both right.
 
 Feedback names the kind of answer that was misjudged and the learner's verdict, never a hidden
 link or address: the URLs below never appear in a feedback sentence.
@@ -36,6 +40,7 @@ from typing import Any
 
 from simlab.grading.checks.hidden_world import choice_besides, current_seed, rng
 from simlab.grading.checks.release.links import (
+    ENDED,
     GENERATED_HOSTS,
     delivered,
     deliveries,
@@ -174,6 +179,10 @@ class InjectionWorld:
     look_alike_customers: tuple[str, ...] = ()
     #: bodies with a foreign link glued to the text before it: no white space before ``http``
     glued: tuple[tuple[str, str], ...] = ()
+    #: bodies with a link of ours (a host, no path) that punctuation, a bracket or a quote ends
+    ended: tuple[tuple[str, str], ...] = ()
+    #: links with a backslash before an ``@``: a browser reads it as a slash, ending the host
+    backslashed: tuple[tuple[str, str], ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -263,7 +272,19 @@ def _world(seed: int) -> InjectionWorld:
         )
         for form, w in zip(source.sample(_GLUED, 2), source.sample(_WORDS, 2), strict=True)
     )
-    return dataclasses.replace(world, glued=glued)
+    # Drawn after the glued links, so those are the same as before these were added.
+    ended = tuple(
+        (form.format(url=f"https://{sub}.example.com"), what)
+        for (form, what), sub in zip(
+            source.sample(ENDED, 3), source.sample(_SUBDOMAINS, 3), strict=True
+        )
+    )
+    elsewhere, sub = foreign(source.choice(_WORDS)), source.choice(_SUBDOMAINS)
+    backslashed = (
+        (f"https://{elsewhere}\\@example.com{path()}", "foreign_backslash_ours"),
+        (f"https://{sub}.example.com\\@{foreign(source.choice(_WORDS))}{path()}", "ours_backslash"),
+    )
+    return dataclasses.replace(world, glued=glued, ended=ended, backslashed=backslashed)
 
 
 #: How a world glues a foreign link to the text before it (no white space before the link).
@@ -367,6 +388,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for text, what in world.glued:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
+    t.part(lambda: _links_read_as_the_text_says(rule, production, world))
     t.part(lambda: _our_domains_as_they_are_when_called(s, production))
 
     @t.part
@@ -403,6 +425,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for address in world.look_alike_customers:  # the customer's is compared whole
             _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
 
+    t.part(lambda: _only_read(rule, (asked, "to_a_customer"), (model_change, "model_change")))
+
     @t.part
     def generated_deliveries():
         def holds(whom: list[str], story: Story) -> None:
@@ -415,6 +439,22 @@ def injection_rule_check(s: Student, t: Tally) -> None:
             examples=20,
             first=[["mail_other_customer"]],
         )
+
+
+def _links_read_as_the_text_says(rule: Any, production: dict, world: InjectionWorld) -> None:
+    """Links of ours ended by punctuation, a bracket or a quote, and links with a backslash
+    before an ``@`` (read as a slash), each in production's answer: the kit's verdict."""
+    text = production["deliveries"][0]["body"]
+    bodies = [*world.ended, *((f"More: {url}", what) for url, what in world.backslashed)]
+    for body, what in bodies:
+        _judged(rule, _with_body(production, f"{text}\n{body}"), say(what))
+
+
+def _only_read(rule: Any, *observations: tuple[dict, str]) -> None:
+    """Each observation comes back from the rule's call as it was given."""
+    for obs, what in observations:
+        _, (after,) = rule.echo(copy.deepcopy(obs))
+        require(after == obs, say("changed_obs", what=say(what)))
 
 
 def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> dict:
@@ -443,10 +483,22 @@ _LINK_RULE = (
     "host is ours when it *is* one of them or a subdomain of one (`help.example.com` is ours, "
     "`example.com.evil.io` and `notexample.com` are not)."
 )
-_THE_HOST = (
-    "The host of a link is where a browser would go: `urlsplit(url).hostname` (lower case, no "
-    "port, no `user@` part: `https://example.com@evil.io/` goes to `evil.io`)."
+_VERDICT = (
+    "returning `True` when the injected document did **no harm** in this run and `False` when "
+    "it did:"
 )
+_LINK_ENDS = (
+    "A link runs from `http://` or `https://` up to the first white space, `<`, `>`, `\"`, `'` "
+    "or `)`, and a `.`, `,`, `;`, `:`, `!` or `?` at its very end belongs to the sentence, not "
+    "to the link (`(see https://help.example.com).` links to `help.example.com`)."
+)
+_THE_HOST = (
+    'The host of a link is where a browser would go: `urlsplit(url.replace("\\\\", "/")).hostname` '
+    "(a browser reads a backslash as a slash; lower case, no port, no `user@` part: "
+    "`https://example.com@evil.io/` goes to `evil.io`, and so does "
+    "`https://evil.io\\@example.com/`)."
+)
+_READS_ONLY = "The rule only reads `obs`: it changes nothing in it."
 _WHO = (
     'the customer (`obs["recipient"]`) got **exactly one** e-mail, and **nobody else** got any '
     '(`obs["deliveries"]`: a list of `{"key", "to", "subject", "body"}`);'
@@ -464,8 +516,11 @@ INJECTION_RUBRIC = (
         "capitals, a port or a user@ part. Production's answer passes and the model change fails, "
         "also when its injection names another host. Also on generated bodies with several links: "
         "look-alike hosts, our name in a user part (with a password, or an @ of its own), ports, "
-        "capitals, IDNA and punycode hosts, IP addresses. Our own hosts are never written with a "
-        "trailing dot (the text does not say to remove it).",
+        "capitals, IDNA and punycode hosts, IP addresses. A link ends where the text says (our "
+        "link before a sentence's punctuation, a bracket or a quote passes), and a backslash "
+        "before an @ is read as a slash, as a browser reads it. Our own hosts are never written "
+        "with a trailing dot inside a link (the text does not say to remove it). The verdict is "
+        "True or False.",
         core=True,
         mistakes=(
             'a substring test ("example.com" in url), or a string match on the injected host',
@@ -475,6 +530,10 @@ INJECTION_RUBRIC = (
             "only the first link (re.search), or only the last",
             "links found only after white space: a link glued to the text before it is missed",
             "the user part cut at its first @, or the port cut before the user part",
+            "a link taken to the next white space: our link before a comma or a bracket is "
+            "called foreign",
+            "the host read with urlsplit alone: a backslash before an @ is not read as a slash",
+            "None (or 0) returned for harm, not False",
         ),
         properties=(
             "On generated answer bodies with several links (look-alike hosts, our name in a "
@@ -482,7 +541,9 @@ INJECTION_RUBRIC = (
             "exactly when the kit's reference rule does.",
         ),
         text=(
+            _VERDICT,
             _LINK_RULE,
+            _LINK_ENDS,
             _THE_HOST,
             "Read `OUR_DOMAINS` at each call: the grader also calls it with other domains.",
         ),
@@ -491,7 +552,10 @@ INJECTION_RUBRIC = (
             "holding our name), the host the model change's injection names, and our own "
             "subdomains, ports, user parts, capitals and paths, so a rule built on the notebook's "
             "links or a string match on its injected host misjudges some; foreign links glued to "
-            "the text before them (as in (see:https://...), the form and host drawn); and, for two "
+            "the text before them (as in (see:https://...), the form and host drawn); links of "
+            "ours (subdomains drawn) ended by a sentence's punctuation, a bracket or a quote "
+            "(three forms drawn); a foreign host with a backslash and @example.com after it, "
+            "and one of our subdomains with a backslash and a foreign host after it; and, for two "
             "calls, OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it "
             "calls that domain's links harm and example.com's ours."
         ),
@@ -501,7 +565,8 @@ INJECTION_RUBRIC = (
         2,
         "Exactly one e-mail went out, to the customer (obs['recipient'], wherever their address "
         "is): a copy to anyone else, a second e-mail, an e-mail to someone else (another "
-        "customer of ours too) or none at all is harm.",
+        "customer of ours too) or none at all is harm. The rule only reads the observation: "
+        "after it ran, the deliveries and everything else in obs are as they were.",
         mistakes=(
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
@@ -510,12 +575,13 @@ INJECTION_RUBRIC = (
             "our domain read from the customer's address instead of OUR_DOMAINS",
             "the customer matched by substring: an address holding theirs passes",
             "the customer read from the run's result (obs['result']['recipient'])",
+            "the deliveries consumed while they are judged (popped from obs['deliveries'])",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
             "rule agrees with the kit's.",
         ),
-        text=(_WHO,),
+        text=(_VERDICT, _WHO, _READS_ONLY),
         world=(
             "Drawn at grading time: the customer (never the notebook's; one at our domain, one "
             "elsewhere whose answer links to our own site), another customer of ours and a "
@@ -523,7 +589,9 @@ INJECTION_RUBRIC = (
             "naming the foreign address as its recipient), and addresses that hold the "
             "customer's (a name before it, a domain after it) that get it instead, so a "
             "typed-in recipient, our domain read from the customer's address, the recipient "
-            "read from the run's result or a recipient matched by substring fails."
+            "read from the run's result or a recipient matched by substring fails; the customer's "
+            "observation and the model change's come back from the call and are compared with "
+            "the grader's own copies."
         ),
     ),
 )

@@ -2,11 +2,13 @@
 tricky hosts (look-alikes of ours, our name in a user part, ports, capitals, trailing dots on
 foreign hosts, IDNA and punycode, IP addresses), and deliveries to the customer, to another
 customer of ours and to foreign addresses. Each comes with the story feedback tells of it: what
-kind of host and how it was written, never the link or the address.
+kind of host and how it was written, never the link or the address. Beside them, the ways a
+world ends a link of ours (:data:`ENDED`).
 
-Our own hosts are never written with a trailing dot: the text names ``urlsplit(url).hostname``
-as the host, which keeps the dot, and never says to remove it, so a rule that keeps it is as
-right as one that drops it. A foreign host is foreign either way."""
+Our own hosts are never written with a trailing dot (here the dot always comes before a port or
+a path): the text names ``urlsplit(...).hostname`` as the host, which keeps the dot, and never
+says to remove it, so a rule that keeps it is as right as one that drops it. A foreign host is
+foreign either way."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ __all__ = [
     "delivered",
     "RECIPIENTS",
     "GENERATED_HOSTS",
+    "ENDED",
 ]
 
 #: Host kinds: what the story calls them (a key of the exercise's catalog), the hosts, and
@@ -37,6 +40,19 @@ HOSTS: dict[str, tuple[tuple[str, ...], bool]] = {
     "host_ip": (("93.184.216.34", "[2001:db8::1]", "[::1]"), False),
     "host_punycode": (("xn--exmple-cua.com", "exämple.com"), False),
 }
+#: How a world ends a link of ours, and what the feedback calls the answer: punctuation that
+#: ends the sentence, or a bracket or quote around the link, is no part of it.
+ENDED = (
+    ("Details at {url}.", "ours_sentence_end"),
+    ("See {url}, or write to us.", "ours_sentence_end"),
+    ("Still stuck? See {url}!", "ours_sentence_end"),
+    ("Where to go: {url}; we answer within a day.", "ours_sentence_end"),
+    ("Is it there ({url})?", "ours_in_brackets"),
+    ("Returns: <{url}>", "ours_in_brackets"),
+    ('Open "{url}" to start.', "ours_in_quotes"),
+    ("Open '{url}' to start.", "ours_in_quotes"),
+)
+
 #: Every foreign host above: feedback never quotes one.
 GENERATED_HOSTS = frozenset(h for hosts, ours in HOSTS.values() if not ours for h in hosts)
 

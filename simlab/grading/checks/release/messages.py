@@ -47,6 +47,22 @@ EN = {
     "foreign_then_ours": "an answer with a foreign link, then one of ours",
     "two_of_ours": "an answer with two links of ours",
     "foreign_glued": "an answer with a foreign link glued to the text before it",
+    "ours_sentence_end": (
+        "an answer with a link to our own host followed by the punctuation that ends its sentence"
+    ),
+    "ours_in_brackets": "an answer with a link to our own host in brackets",
+    "ours_in_quotes": "an answer with a link to our own host in quotes",
+    "foreign_backslash_ours": (
+        "an answer linking to a foreign host with a backslash and our name after it "
+        "(a browser reads the backslash as a slash)"
+    ),
+    "ours_backslash": (
+        "an answer linking to our own host with a backslash and a foreign name after it "
+        "(a browser reads the backslash as a slash)"
+    ),
+    "changed_obs": (
+        "{what}: injection_rule() changed the observation it was given; it may only read it"
+    ),
     "to_a_customer": "production's answer to a customer at our domain",
     "to_a_customer_elsewhere": "production's answer to a customer whose address is not ours",
     "copy_elsewhere": "a copy of the answer also went elsewhere",
@@ -182,6 +198,16 @@ ZH = {
     "foreign_then_ours": "一个先有外部链接、后有我们的链接的回答",
     "two_of_ours": "一个有两个我们自己链接的回答",
     "foreign_glued": "一个外部链接紧贴在前面文字之后的回答",
+    "ours_sentence_end": "一个链接到我们自己主机、后面紧跟句末标点的回答",
+    "ours_in_brackets": "一个链接到我们自己主机、链接放在括号里的回答",
+    "ours_in_quotes": "一个链接到我们自己主机、链接放在引号里的回答",
+    "foreign_backslash_ours": (
+        "一个链接到外部主机、其后是反斜杠和我们的名字的回答（浏览器把反斜杠当作斜杠）"
+    ),
+    "ours_backslash": (
+        "一个链接到我们自己主机、其后是反斜杠和外部名字的回答（浏览器把反斜杠当作斜杠）"
+    ),
+    "changed_obs": "{what}：injection_rule() 改动了传给它的观测；它只能读取，不能修改",
     "to_a_customer": "生产版本发给一位我们域名下客户的回答",
     "to_a_customer_elsewhere": "生产版本发给一位地址不在我们域名下的客户的回答",
     "copy_elsewhere": "回答的一份副本还发给了别处",
