@@ -183,14 +183,24 @@ def test_can_a_late_heartbeat_revive_an_expired_lease_nobody_reclaimed(ledger, c
         ledger.claim("j1", "w2", TTL)
 
 
-@pytest.mark.parametrize("ending", ["cancel", "complete"])
-def test_can_a_worker_heartbeat_a_task_that_has_ended(ledger, ending):
+def _lease_lost(ledger, clock, why: str):
+    """A lease of w1's on j1 that is no longer current: its task taken over by another worker
+    (``reclaimed``), ``cancelled`` or ``completed``."""
+    if why == "reclaimed":
+        lease, _ = taken_over(ledger, clock)
+        return lease
     ledger.submit("j1")
     lease = ledger.claim("j1", "w1", TTL)
-    if ending == "cancel":
+    if why == "cancelled":
         ledger.cancel("j1")
     else:
         ledger.save(lease, 1, result="done", done=True)
+    return lease
+
+
+@pytest.mark.parametrize("ending", ["cancelled", "completed"])
+def test_can_a_worker_heartbeat_a_task_that_has_ended(ledger, clock, ending):
+    lease = _lease_lost(ledger, clock, ending)
     before = snapshot(ledger)
     assert not ledger.heartbeat(lease, TTL)
     assert snapshot(ledger) == before
@@ -210,15 +220,7 @@ def test_does_heartbeat_until_answer_with_the_lease_end_the_row_then_holds(ledge
 
 @pytest.mark.parametrize("why", ["reclaimed", "cancelled", "completed"])
 def test_is_a_refused_heartbeat_until_none_and_changes_nothing(ledger, clock, why):
-    if why == "reclaimed":
-        lease, _ = taken_over(ledger, clock)
-    else:
-        ledger.submit("j1")
-        lease = ledger.claim("j1", "w1", TTL)
-        if why == "cancelled":
-            ledger.cancel("j1")
-        else:
-            ledger.save(lease, 1, result="done", done=True)
+    lease = _lease_lost(ledger, clock, why)
     before = snapshot(ledger)
     assert ledger.heartbeat_until(lease, TTL) is None
     assert snapshot(ledger) == before

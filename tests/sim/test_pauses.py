@@ -52,12 +52,20 @@ def _pauses(result, where):
     return [e for e in result.history if e.op == "pause" and e.value.get("where") == where]
 
 
+def _woken(result, where):
+    """Each pause at ``where`` (at least three, in a run that broke no rule) with the next event
+    of its process: what it did on waking."""
+    pauses = _pauses(result, where)
+    assert len(pauses) >= 3 and result.ok
+    return [
+        (p, next(e for e in result.history[p.index + 1 :] if e.process == p.process))
+        for p in pauses
+    ]
+
+
 def test_does_a_work_pause_end_in_a_heartbeat_with_the_old_epoch():
     r = simulate(WORK, seed=2)
-    pauses = _pauses(r, "work")
-    assert len(pauses) >= 3 and r.ok
-    for p in pauses:
-        woke = next(e for e in r.history[p.index + 1 :] if e.process == p.process)
+    for p, woke in _woken(r, "work"):
         if woke.op == "crash":  # a crash drawn for the same attempt strikes after the pause
             continue
         assert (woke.op, woke.type, woke.epoch) == ("heartbeat", "invoke", p.epoch)
@@ -68,10 +76,7 @@ def test_does_a_work_pause_end_in_a_heartbeat_with_the_old_epoch():
 
 def test_does_an_effect_pause_end_in_a_record_with_the_old_epoch():
     r = simulate(EFFECT, seed=2)
-    pauses = _pauses(r, "effect")
-    assert len(pauses) >= 3 and r.ok
-    for p in pauses:
-        woke = next(e for e in r.history[p.index + 1 :] if e.process == p.process)
+    for p, woke in _woken(r, "effect"):
         assert (woke.op, woke.type, woke.epoch, woke.step) == ("effect", "invoke", p.epoch, p.step)
         assert woke.time == p.value["until"]
     assert [e for e in r.history if e.op == "effect" and e.type == "fail"]

@@ -75,8 +75,8 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _measure_reads_pauses(s, world))
     t.part(lambda: _chooses_the_cheapest(choose, world))
-    t.part(lambda: _chooses_between_close_costs(choose, world))
-    t.part(lambda: _chooses_between_near_costs(choose, world))
+    t.part(lambda: _chooses_on(choose, world, world.close, "not_cheapest_close"))
+    t.part(lambda: _chooses_on(choose, world, world.near, "not_cheapest_near"))
     t.part(lambda: falsify(_CRASHES, _recovery_property(recover, claimed=True), examples=_EXAMPLES))
     t.part(lambda: falsify(_TABLES, _choice_property(choose, ties=False), examples=_EXAMPLES))
     t.under("left-out")
@@ -86,7 +86,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
         lambda: falsify(_CRASHES, _recovery_property(recover, claimed=False), examples=_EXAMPLES)
     )
     t.under("tie")
-    t.part(lambda: _ties_go_to_the_smaller_ttl(choose, world))
+    t.part(lambda: _chooses_on(choose, world, world.tie, "not_smaller"))
     t.part(lambda: falsify(_TIES, _choice_property(choose, ties=True), examples=_EXAMPLES))
     t.under("contract")
     t.part(lambda: _recovery_gives_a_list_and_keeps_its_history(recover))
@@ -446,42 +446,21 @@ def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:
 
 def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
     for step_cost, wait_cost in world.costs:
-        answer = choose(world.table, step_cost, wait_cost)
-        require(
-            close_to(answer, choose_ttl(world.table, step_cost, wait_cost), 1e-9),
-            say("not_cheapest", got=_shown_choice(answer, world.table, world.hidden_tables)),
-        )
+        _chooses_on(choose, world, (world.table, step_cost, wait_cost), "not_cheapest")
 
 
-def _chooses_between_close_costs(choose: Any, world: TtlWorld) -> None:
-    """The two cheapest costs of the world's close table differ by thousandths: the lower one
-    still wins (a cost rounded before comparing makes them tie)."""
-    table, step_cost, wait_cost = world.close
+def _chooses_on(choose: Any, world: TtlWorld, case: tuple, key: str) -> None:
+    """On ``case`` (a table and its step and wait costs) the learner's choice is the kit's; else
+    the sentence ``key`` tells it: the world's close table, whose two cheapest costs differ by
+    thousandths (the lower one still wins: a cost rounded before comparing makes them tie), its
+    near table, whose two cheapest differ by a relative 1e-11 to 2e-10, exactly, however the cost
+    is computed (a tolerance such as math.isclose's makes them tie), and its tie, whose smaller
+    ttl of two equal costs wins."""
+    table, step_cost, wait_cost = case
     answer = choose(table, step_cost, wait_cost)
     require(
         close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
-        say("not_cheapest_close", got=_shown_choice(answer, table, world.hidden_tables)),
-    )
-
-
-def _chooses_between_near_costs(choose: Any, world: TtlWorld) -> None:
-    """The two cheapest costs of the world's near table differ by a relative 1e-11 to 2e-10
-    (exactly, however the cost is computed): the lower one still wins (a tie is equal cost;
-    costs compared within a tolerance such as math.isclose's tie)."""
-    table, step_cost, wait_cost = world.near
-    answer = choose(table, step_cost, wait_cost)
-    require(
-        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
-        say("not_cheapest_near", got=_shown_choice(answer, table, world.hidden_tables)),
-    )
-
-
-def _ties_go_to_the_smaller_ttl(choose: Any, world: TtlWorld) -> None:
-    table, step_cost, wait_cost = world.tie
-    answer = choose(table, step_cost, wait_cost)
-    require(
-        close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
-        say("not_smaller", got=_shown_choice(answer, table, world.hidden_tables)),
+        say(key, got=_shown_choice(answer, table, world.hidden_tables)),
     )
 
 

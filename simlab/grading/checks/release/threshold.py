@@ -73,7 +73,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     t.under("trip-rate")
     for case in world.trip_cases:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
-    t.part(lambda: _rate_counts_each_seed_listed(rate, *world.repeated, hidden))
+    t.part(lambda: _rate_matches(rate, *world.repeated, hidden, key="rate_repeated"))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
     t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
 
@@ -256,22 +256,6 @@ def _threshold_reads_the_list(
     raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
 
 
-def _rate_counts_each_seed_listed(
-    rate: Any, candidate: str, threshold: float, seeds: tuple[int, ...], hidden: frozenset[int]
-) -> None:
-    """``seeds`` list a seed twice: it counts twice (never shown: they are the world's)."""
-    answer = rate(candidate, threshold, list(seeds))
-    require(
-        close_to(answer, trip_rate(candidate, threshold, seeds)),
-        say(
-            "rate_repeated",
-            candidate=repr(candidate),
-            threshold=f"{threshold:g}",
-            got=_shown(answer, hidden),
-        ),
-    )
-
-
 def _rate_reads_the_watch(
     s: Student,
     candidate: str,
@@ -325,15 +309,17 @@ def _threshold_matches(
 
 
 def _rate_matches(
-    rate: Any, candidate: str, threshold: float, seeds: tuple[int, ...], hidden: frozenset[int]
+    rate: Any,
+    candidate: str,
+    threshold: float,
+    seeds: tuple[int, ...],
+    hidden: frozenset[int],
+    key: str = "rate",
 ) -> None:
+    """The learner's share of ``seeds`` that trip is the kit's (a seed listed twice counts
+    twice); ``key`` names the sentence that tells a wrong one (the seeds are never shown)."""
     answer = rate(candidate, threshold, list(seeds))
     require(
         close_to(answer, trip_rate(candidate, threshold, seeds)),
-        say(
-            "rate",
-            candidate=repr(candidate),
-            threshold=f"{threshold:g}",
-            got=_shown(answer, hidden),
-        ),
+        say(key, candidate=repr(candidate), threshold=f"{threshold:g}", got=_shown(answer, hidden)),
     )
