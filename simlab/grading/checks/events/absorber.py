@@ -50,6 +50,7 @@ from simlab.grading.checks.events.stories import (
     story_event,
     story_label,
     unicode_names,
+    unknown_versions_drawn,
     wide_gap,
 )
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
@@ -455,16 +456,6 @@ def absorber_check(s: Student, t: Tally) -> None:
     @t.part
     def generated_streams_with_unknown_versions():
         falsify_absorber(new_absorber, "versions", names=generated, **BUDGETS["versions"])
-
-
-def unknown_versions_drawn() -> tuple[int, int]:
-    """The unknown versions of this world's two stories of unknown versions, in a drawn order:
-    one below the known version (0) and one above it (drawn), so an absorber that sets aside
-    only newer versions, or only one typed-in version, releases one of them."""
-    r = rng("events/absorber/versions")
-    pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
-    r.shuffle(pair)
-    return pair[0], pair[1]
 
 
 def _once_in_order(

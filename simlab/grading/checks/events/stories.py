@@ -33,6 +33,7 @@ __all__ = [
     "renumbered_long_after",
     "similar_names",
     "unicode_names",
+    "unknown_versions_drawn",
     "wide_gap",
 ]
 
@@ -229,3 +230,13 @@ def lookalike_versions() -> list[dict]:
         stream.append(story_event("job-15", seq, key=f"job-15:{seq}:odd", version=version))
         stream.append(story_event("job-15", seq))
     return [*stream, story_event("job-15", len(versions) + 1)]
+
+
+def unknown_versions_drawn() -> tuple[int, int]:
+    """The unknown versions of this world's two stories of unknown versions, in a drawn order:
+    one below the known version (0) and one above it (drawn), so an absorber that sets aside
+    only newer versions, or only one typed-in version, releases one of them."""
+    r = rng("events/absorber/versions")
+    pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
+    r.shuffle(pair)
+    return pair[0], pair[1]
