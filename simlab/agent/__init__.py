@@ -15,7 +15,7 @@ path.
 """
 
 from simlab.agent.business import Fact, InventoryAPI
-from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber
+from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, is_known_version
 from simlab.agent.fakemodel import Completion, FakeModel, count_tokens
 from simlab.agent.graph import GRAPH_VERSION, GRAPHS, Graph, tools_needed
 from simlab.agent.retrieval import Evidence, RetrievalCache, Retriever, cache_key, normalize_query
@@ -65,6 +65,7 @@ __all__ = [
     "AgentEvent",
     "EventAbsorber",
     "EVENT_VERSION",
+    "is_known_version",
 ]
 
 #: Served on first use: these modules import the ledger's side of a step, or the agent back.

@@ -9,7 +9,9 @@ an :class:`EventAbsorber`, which releases each event exactly once and in ``seq``
 * an **out-of-order** event (``seq`` beyond the next expected one) waits in a buffer until the
   gap is filled;
 * a **conflict** (the same ``seq`` with a different key: two writers disagree) and an event of an
-  unknown ``version`` are set aside, never released: reading them would be guessing.
+  unknown ``version`` are set aside, never released: reading them would be guessing. A version is
+  known only as an ``int`` among the absorber's ``versions``, compared as delivered: ``True``,
+  ``1.0`` and ``"1"`` are not version 1 (:func:`is_known_version`).
 
 The runner in :mod:`simlab.agent.resume` numbers events with the ledger's step after each accepted
 save, which only the current epoch can advance, so two different events never share a ``seq``
@@ -24,15 +26,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["EVENT_VERSION", "AgentEvent", "EventAbsorber", "at_least_once"]
+__all__ = ["EVENT_VERSION", "AgentEvent", "EventAbsorber", "at_least_once", "is_known_version"]
 
 #: The event layout this code writes and understands.
 EVENT_VERSION = 1
 
 
+def is_known_version(version: object, versions: tuple[int, ...] = (EVENT_VERSION,)) -> bool:
+    """Is ``version``, as delivered, one of ``versions``: an ``int`` (a bool is none, nor is a
+    float or a string that reads as one) equal to one of them?"""
+    return type(version) is int and version in versions
+
+
 @dataclass(frozen=True, slots=True)
 class AgentEvent:
-    """One task event; ``payload`` is JSON (the step, the evidence versions it used, tokens)."""
+    """One task event; ``payload`` is JSON (the step, the evidence versions it used, tokens).
+
+    ``version`` is the value delivered, whatever its type: only :func:`is_known_version` says
+    whether it is a version this code understands."""
 
     task_id: str
     seq: int
@@ -48,10 +59,13 @@ class AgentEvent:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> AgentEvent:
+        """The event of a delivered dict. The version is kept as given (``"1"`` or ``True``
+        stays what it is, so an absorber can set it aside); the other fields are read as
+        their types."""
         return cls(
             str(d["task_id"]),
             int(d["seq"]),
-            int(d["version"]),
+            d["version"],
             str(d["idempotency_key"]),
             str(d["kind"]),
             dict(d.get("payload") or {}),
@@ -59,7 +73,10 @@ class AgentEvent:
 
 
 class EventAbsorber:
-    """Turns an at-least-once, unordered stream into each event once, in order, per task."""
+    """Turns an at-least-once, unordered stream into each event once, in order, per task.
+
+    An event whose version is not exactly one of ``versions`` (:func:`is_known_version`) goes
+    to ``rejected`` and changes nothing else."""
 
     def __init__(self, *, first_seq: int = 1, versions: tuple[int, ...] = (EVENT_VERSION,)):
         self.first_seq = first_seq
@@ -76,7 +93,7 @@ class EventAbsorber:
 
     def offer(self, event: AgentEvent) -> list[AgentEvent]:
         """Take one delivered event; return the events it releases (possibly none), in order."""
-        if event.version not in self.versions:
+        if not is_known_version(event.version, self.versions):
             self.rejected.append(event)
             return []
         task = event.task_id

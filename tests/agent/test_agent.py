@@ -25,6 +25,7 @@ from simlab.agent import (
     cache_key,
     count_tokens,
     email_key,
+    is_known_version,
     new_checkpoint,
     normalize_query,
     step,
@@ -321,6 +322,21 @@ def test_are_conflicting_and_unknown_version_events_set_aside():
     assert absorber.delivered == [event(1)]
     assert [e.idempotency_key for e in absorber.conflicts] == ["other"]
     assert [e.seq for e in absorber.rejected] == [2]
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", None, 0, EVENT_VERSION + 1])
+def test_is_only_the_int_1_version_1(version):
+    # True == 1 and 1.0 == 1 in Python: a check by equality alone would release them.
+    absorber = EventAbsorber()
+    delivered = AgentEvent.from_dict({**event(1, key="odd").to_dict(), "version": version})
+    assert delivered.version is version  # kept as delivered, not coerced
+    assert absorber.offer(delivered) == []
+    assert [e.idempotency_key for e in absorber.rejected] == ["odd"]
+    assert not is_known_version(version)
+    # ...and it changed nothing: the version-1 event of that seq is still released.
+    assert absorber.offer(event(1)) == [event(1)]
+    assert type(absorber.delivered[0].version) is int
+    assert is_known_version(EVENT_VERSION)
 
 
 def test_do_events_survive_a_json_round_trip():

@@ -19,7 +19,7 @@ class Absorber:
         self.state = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         st = self.state.setdefault(event["task_id"], {"next": 1, "heap": [], "keys": {}})
         seq, key = event["seq"], event["idempotency_key"]
@@ -76,7 +76,7 @@ class Absorber:
         self.tasks = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         fresh = {"next": 1, "held": {}, "by_seq": {}, "seen": set()}
         t = self.tasks.setdefault(event["task_id"], fresh)
@@ -118,7 +118,7 @@ class Absorber:
         self.taken = {}     # task -> {seq: key} released or held
 
     def offer(self, event):
-        if event.get("version") != 1:
+        if repr(event.get("version")) != "1":  # the int 1 only: True, 1.0 and "1" are not
             return []
         task = event["task_id"]
         taken = self.taken.setdefault(task, {})
@@ -159,7 +159,7 @@ class Absorber:
         self.next = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         nxt = self.next.get(event["task_id"], 1)
         if event["seq"] != nxt:
@@ -175,7 +175,9 @@ class Absorber:
         self.last = {}
 
     def offer(self, event):
-        if event["version"] != 1 or event["seq"] <= self.last.get(event["task_id"], 0):
+        if type(event["version"]) is not int or event["version"] != 1:
+            return []
+        if event["seq"] <= self.last.get(event["task_id"], 0):
             return []
         self.last[event["task_id"]] = event["seq"]
         return [event]
@@ -190,7 +192,9 @@ class Absorber:
         self.keys = set()
 
     def offer(self, event):
-        if event["version"] != 1 or event["idempotency_key"] in self.keys:
+        if type(event["version"]) is not int or event["version"] != 1:
+            return []
+        if event["idempotency_key"] in self.keys:
             return []
         self.keys.add(event["idempotency_key"])
         self.waiting[(event["seq"], event["task_id"])] = event
@@ -233,7 +237,9 @@ class Absorber:
 
     def offer(self, event):
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
-        if event["version"] != 1 or (task, key) in self.keys or seq < self.next.get(task, 1):
+        if type(event["version"]) is not int or event["version"] != 1:
+            return []
+        if (task, key) in self.keys or seq < self.next.get(task, 1):
             return []
         self.keys.add((task, key))
         waiting = self.waiting.setdefault(task, {})
@@ -253,7 +259,7 @@ class Absorber:
         self.seen = set()
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         key = (event["task_id"], event["seq"])
         if key in self.seen:
@@ -269,7 +275,7 @@ class Absorber:
         self.tasks = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task = event["task_id"]
         st = self.tasks.setdefault(task, {"next": 1, "waiting": {}, "keys": {}})
@@ -296,7 +302,7 @@ class Absorber:
         self.waiting = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq = event["task_id"], event["seq"]
         nxt = self.next.get(task, 1)
@@ -321,7 +327,7 @@ class Absorber:
         self.seen = set()
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         by_seq = self.by_seq.setdefault(task, {})
@@ -347,7 +353,7 @@ class Absorber:
         self.next, self.waiting, self.keys = {}, {}, {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         keys = self.keys.setdefault(task, {})
@@ -373,7 +379,7 @@ class Absorber:
         self.next, self.waiting, self.keys = {}, {}, {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         keys = self.keys.setdefault(task, {})
@@ -391,7 +397,23 @@ class Absorber:
 
 # Sets aside only the versions above 1 ("not 1" read as "newer"): a version-0 event of a seq is
 # released in place of the version-1 one.
-VERSION_ABOVE_ONE = HEAP_ABSORBER.replace('event["version"] != 1', 'event["version"] > 1')
+VERSION_ABOVE_ONE = HEAP_ABSORBER.replace(
+    'type(event["version"]) is not int or event["version"] != 1', 'event["version"] > 1'
+)
+assert VERSION_ABOVE_ONE != HEAP_ABSORBER
+
+# Compares the version by equality only: True == 1 and 1.0 == 1, so both are taken for version 1
+# (versions: 'version 1 is the `int` 1 as given: `True`, `1.0` and `"1"` are not version 1').
+VERSION_EQUALS_ONE = HEAP_ABSORBER.replace(
+    'type(event["version"]) is not int or event["version"] != 1', 'event["version"] != 1'
+)
+assert VERSION_EQUALS_ONE != HEAP_ABSORBER
+
+# Compares the version by its text: "1" is taken for version 1 (versions, as above).
+VERSION_AS_TEXT = HEAP_ABSORBER.replace(
+    'type(event["version"]) is not int or event["version"] != 1', 'str(event["version"]) != "1"'
+)
+assert VERSION_AS_TEXT != HEAP_ABSORBER
 
 # Takes the seq before it looks at the version: an unknown version blocks the known one.
 VERSION_TAKES_THE_SEQ = """
@@ -406,7 +428,7 @@ class Absorber:
         if seq in keys or seq < nxt or key in keys.values():
             return []
         keys[seq] = key
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         waiting = self.waiting.setdefault(task, {})
         waiting[seq] = event
@@ -608,7 +630,7 @@ class Absorber:
         self.taken = set()
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         keys = self.keys.setdefault(task, {})
@@ -634,7 +656,7 @@ class Absorber:
         self.next, self.waiting, self.taken, self.seen = {}, {}, {}, {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         seen = self.seen.get(task, "")
@@ -667,7 +689,7 @@ class Absorber:
         return self.tasks.setdefault(name, {"next": 1, "waiting": {}, "keys": {}})
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         t = self._task(event["task_id"])
         seq, key = event["seq"], event["idempotency_key"]
@@ -689,7 +711,7 @@ class Absorber:
         self.next, self.waiting, self.keys = {}, {}, {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, _ = event["idempotency_key"].split(":")
         seq, key = int(seq), event["idempotency_key"]
@@ -731,7 +753,7 @@ class Absorber:
         self.keys = {"t1": {}, "t2": {}}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         if task not in self.next:
@@ -934,7 +956,7 @@ class Absorber:
         self.keys = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         keys = self.keys.setdefault(task, {})
@@ -965,6 +987,8 @@ kit_events.EventAbsorber.offer = kit_offer
 
 #: Answers that lose the points of the one criterion whose sentence they break, and no more.
 EXACTLY = (
+    "version-equals-one",
+    "version-as-text",
     "tasks-without-case",
     "keys-tidied",
     "pooled-names",
@@ -993,6 +1017,8 @@ ANSWERS = [
     ("one-per-offer", "absorber", ONE_PER_OFFER, 3, "never released"),
     ("version-takes-the-seq", "absorber", VERSION_TAKES_THE_SEQ, 5, "version"),
     ("version-above-one", "absorber", VERSION_ABOVE_ONE, 5, "version"),
+    ("version-equals-one", "absorber", VERSION_EQUALS_ONE, 5, "not the int 1"),
+    ("version-as-text", "absorber", VERSION_AS_TEXT, 5, "not the int 1"),
     ("narrow-with-the-kit", "narrowing", NARROW_WITH_THE_KIT, 5, "all"),
     ("narrow-with-all", "narrowing", NARROW_WITH_ALL, 5, "all"),
     ("by-length", "narrowing", BY_LENGTH, 2, "a grant with an extra collection"),
@@ -1107,7 +1133,7 @@ class Absorber:
         self.key_of = {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         nxt = self.next.get(task, 1)
@@ -1181,7 +1207,7 @@ class Absorber:
         self.next, self.waiting, self.keys = {}, {}, {}
 
     def offer(self, event):
-        if event["version"] != 1:
+        if type(event["version"]) is not int or event["version"] != 1:
             return []
         task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
         expected = self.next.setdefault(task, 1)

@@ -4,7 +4,8 @@ not seen, built from seeded at-least-once deliveries (:func:`simlab.agent.events
 of several interleaved tasks, plus hostile ones: an event delivered many times, a task's events
 in reverse order, one task's gap while another task flows, duplicates long after their task
 finished, keys seen long ago delivered again under a new ``seq``, two different events claiming
-one ``seq`` (whichever of their keys is the smaller or the shorter), an unknown version. After
+one ``seq`` (whichever of their keys is the smaller or the shorter), an unknown version, versions
+that equal 1 without being the ``int`` 1 (``True``, ``1.0``, ``"1"``). After
 every delivery the released events must be exactly those :class:`~simlab.agent.EventAbsorber`
 releases. Beside these stories, each criterion has a property on generated streams that reuse
 keys and sequence numbers within and across tasks
@@ -31,17 +32,25 @@ import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, at_least_once
+from simlab.agent.events import (
+    EVENT_VERSION,
+    AgentEvent,
+    EventAbsorber,
+    at_least_once,
+    is_known_version,
+)
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.stories import (
     conflicting_names,
     exact_names,
     long_task,
+    lookalike_versions,
     renumbered_long_after,
     similar_names,
     story_event,
     story_label,
     unicode_names,
+    unknown_versions_drawn,
     wide_gap,
 )
 from simlab.grading.checks.events.streams import falsify_absorber, generated_names, released
@@ -164,6 +173,7 @@ STREAMS = {
     "conflict": say("stream_conflict"),
     "version": say("stream_version"),
     "version-then-known": say("stream_version_then_known"),
+    "version-as-given": say("stream_version_as_given"),
     "similar": say("stream_similar"),
     "exact": say("stream_exact"),
     "forms": say("stream_forms"),
@@ -179,7 +189,7 @@ def _diagnose(answer: list[list[tuple]], truth: list[list[tuple]], stream: list[
     if len({(t, s) for t, s, _ in got}) < len(got):
         return DIAGNOSES["twice"]
     versions = {d["idempotency_key"]: d["version"] for d in stream}
-    if any(versions.get(k) != EVENT_VERSION for _, _, k in got):
+    if any(not is_known_version(versions.get(k)) for _, _, k in got):
         return DIAGNOSES["version"]
     if any(e not in want for e in got):
         return DIAGNOSES["set-aside"]
@@ -256,7 +266,8 @@ CONFLICT_TEXT = (
 )
 VERSION_TEXT = (
     "an event whose `version` is not 1 is never released and changes nothing (the version-1 "
-    "event of its `seq` is still released when it comes);",
+    "event of its `seq` is still released when it comes); version 1 is the `int` 1 as given: "
+    '`True`, `1.0` and `"1"` are not version 1;',
 )
 
 #: The rubric of ``absorber``: each event once and in order, per task, is the core idea.
@@ -350,12 +361,13 @@ ABSORBER_RUBRIC = (
         "versions",
         1,
         "An event of an unknown version is never released and does not take its seq: the "
-        "known version of that seq is still released when it comes. Also checked on generated "
-        "streams.",
+        "known version of that seq is still released when it comes; version 1 is the int 1 as "
+        'given (True, 1.0 and "1" are unknown versions). Also checked on generated streams.',
         mistakes=(
             "accepts unknown versions",
             "an unknown version takes its seq",
             "sets aside only the versions above 1",
+            'takes True or 1.0 for version 1 (compares with == only), or "1" (compares the text)',
         ),
         properties=(
             "On generated streams holding events of unknown versions, your absorber releases "
@@ -365,7 +377,8 @@ ABSORBER_RUBRIC = (
         world=(
             "The unknown versions' events come with keys and tasks drawn from the world, one "
             "story's at version 0 and the other's at a drawn version above 1 (which story gets "
-            "which is drawn too)."
+            'which is drawn too); a third story delivers True, 1.0 and "1" in a drawn order, '
+            "each before the version-1 event of its seq."
         ),
     ),
 )
@@ -435,18 +448,14 @@ def absorber_check(s: Student, t: Tally) -> None:
         _replay(new_absorber, stream, what, label=story_label("version-then-known"), hide=hide)
 
     @t.part
+    def versions_that_only_look_like_1():
+        what = STREAMS["version-as-given"]
+        stream = lookalike_versions()
+        _replay(new_absorber, stream, what, label=story_label("version-as-given"), hide=hide)
+
+    @t.part
     def generated_streams_with_unknown_versions():
         falsify_absorber(new_absorber, "versions", names=generated, **BUDGETS["versions"])
-
-
-def unknown_versions_drawn() -> tuple[int, int]:
-    """The unknown versions of this world's two stories of unknown versions, in a drawn order:
-    one below the known version (0) and one above it (drawn), so an absorber that sets aside
-    only newer versions, or only one typed-in version, releases one of them."""
-    r = rng("events/absorber/versions")
-    pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
-    r.shuffle(pair)
-    return pair[0], pair[1]
 
 
 def _once_in_order(

@@ -2,9 +2,9 @@
 whose names are drawn with a twist of their own: names that begin with or hold one another, names
 that differ only in capitals, white space or Unicode form, conflicting keys that sort and measure
 both ways, and keys seen long ago delivered again under a new ``seq``; one task of hundreds of
-events, and one task's events beyond a gap of hundreds of seqs. Each story is written with
-canonical names (tasks ``P``, ``E``, ``job-3``...) and, where its names need more than a plain
-draw, comes with its swap
+events, one task's events beyond a gap of hundreds of seqs, and versions that only look like 1.
+Each story is written with canonical names (tasks ``P``, ``E``, ``job-3``...) and, where its
+names need more than a plain draw, comes with its swap
 (:class:`~simlab.grading.checks.events.world.Names`) from the world's
 :func:`~simlab.grading.checks.hidden_world.rng`.
 """
@@ -22,23 +22,31 @@ from simlab.grading.checks.events.world import (
 from simlab.grading.checks.hidden_world import decomposed, fullwidth, rng
 
 __all__ = [
+    "LOOKALIKE_VERSIONS",
     "RELEASED_BEFORE",
     "story_event",
     "story_label",
     "conflicting_names",
     "exact_names",
     "long_task",
+    "lookalike_versions",
     "renumbered_long_after",
     "similar_names",
     "unicode_names",
+    "unknown_versions_drawn",
     "wide_gap",
 ]
 
 
 def story_event(
-    task: str, seq: int, key: str | None = None, version: int = EVENT_VERSION, kind: str = "step"
+    task: str,
+    seq: int,
+    key: str | None = None,
+    version: object = EVENT_VERSION,
+    kind: str = "step",
 ) -> dict:
-    """An event of a story as a dict: its key ``task:seq:kind`` unless given."""
+    """An event of a story as a dict: its key ``task:seq:kind`` unless given, its version as
+    given (whatever its type)."""
     key = key or f"{task}:{seq}:{kind}"
     return AgentEvent(task, seq, version, key, kind, {"tokens": seq}).to_dict()
 
@@ -202,3 +210,33 @@ def wide_gap() -> list[dict]:
     last = rng(story_label("wide-gap")).randint(400, 700)
     events = [story_event("job-14", seq) for seq in range(1, last + 1)]
     return [events[0], *reversed(events[1:])]
+
+
+#: Versions equal to 1 in Python (``True == 1``, ``1.0 == 1``) or written as it (``"1"``), none
+#: of which is version 1: the text says version 1 is the ``int`` 1 as given.
+LOOKALIKE_VERSIONS = (True, 1.0, "1")
+
+
+def lookalike_versions() -> list[dict]:
+    """A story of versions that only look like 1: a task's seqs 1 to 3 each delivered first at
+    one of :data:`LOOKALIKE_VERSIONS` (in a drawn order) with a key of its own, then at version
+    1, then its seq 4. The kit releases the version-1 events only, so an answer that compares
+    the version by equality (``True == 1``, ``1.0 == 1``) or by its text (``"1"``) releases a
+    look-alike in place of a version-1 event."""
+    versions = list(LOOKALIKE_VERSIONS)
+    rng(story_label("version-as-given")).shuffle(versions)
+    stream = []
+    for seq, version in enumerate(versions, start=1):
+        stream.append(story_event("job-15", seq, key=f"job-15:{seq}:odd", version=version))
+        stream.append(story_event("job-15", seq))
+    return [*stream, story_event("job-15", len(versions) + 1)]
+
+
+def unknown_versions_drawn() -> tuple[int, int]:
+    """The unknown versions of this world's two stories of unknown versions, in a drawn order:
+    one below the known version (0) and one above it (drawn), so an absorber that sets aside
+    only newer versions, or only one typed-in version, releases one of them."""
+    r = rng("events/absorber/versions")
+    pair = [EVENT_VERSION - 1, EVENT_VERSION + r.randint(1, 9)]
+    r.shuffle(pair)
+    return pair[0], pair[1]

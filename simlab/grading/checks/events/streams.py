@@ -31,7 +31,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber
+from simlab.agent.events import EVENT_VERSION, AgentEvent, EventAbsorber, is_known_version
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.world import Names, key_names, task_names
 from simlab.grading.checks.hidden_world import rng
@@ -150,7 +150,7 @@ def told(event: tuple | dict) -> str:
     if isinstance(event, dict):
         event = (event["task_id"], event["seq"], event["idempotency_key"], event["version"])
     task, seq, key, version = event
-    return f"{task}{seq}/{key}" + ("" if version == EVENT_VERSION else f" v{version}")
+    return f"{task}{seq}/{key}" + ("" if is_known_version(version) else f" v{version!r}")
 
 
 def _ident(event: dict) -> tuple:

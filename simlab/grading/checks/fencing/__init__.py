@@ -347,8 +347,8 @@ LIMITS_RUBRIC = (
             "and send it only if that returned True (on this kit's ledger it does);",
             "| `email_recalled` | the e-mail is gone from the mailbox |",
             "| `step_rolled_back` | the stored step went back below 1 |",
-            '| `requeue_restarts_from_zero` | after `ledger.requeue("t1")` a new claim starts at '
-            "step 0 |",
+            '| `requeue_restarts_from_zero` | after `ledger.requeue("t1")` (whatever it returns) a '
+            "new claim starts at step 0 (False when that claim raises) |",
             "Measure each one with code; do not type the answers in.",
             "The grader also plays your story on ledgers and mailboxes that behave otherwise, "
             "where the answers differ.",

@@ -199,6 +199,11 @@ CLAIM_RUBRIC = (
         ),
         text=(
             "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
+            # what else counts as atomic: the corpus's locked claim gets every point
+            "or as one transaction that takes the write lock before it reads (`BEGIN "
+            "IMMEDIATE`, then its `SELECT` and `UPDATE`, then `COMMIT`, or `ROLLBACK` when it "
+            "refuses), so that no other claim runs between its statements (the chapter's two "
+            "statements, each a transaction of its own, are not atomic):",
             # the seeded fault runs also judge each lease's length (the checker's rule (q))
             "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
             "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
