@@ -160,9 +160,12 @@ def test_do_the_serial_parts_collect_only_the_modules_saying_so():
     assert set(found.stdout.split()) == spelled and spelled, found.stderr
 
 
-def test_does_a_session_stopped_by_sigterm_tear_its_fixtures_down(tmp_path):
+def test_does_a_session_stopped_by_sigterm_tear_its_fixtures_down(tmp_path, pytestconfig):
     # A session fixture holds a file (as the throwaway PostgreSQL server holds its folder and
     # process) while its test waits; SIGTERM must end the session with the fixture torn down.
+    # The session stopped is one like this one: with nbval loaded where it is here (make test),
+    # without it where this session left it out (make test-fast, where loading it would cost
+    # more than the rest of the test).
     import os
     import signal
     import textwrap
@@ -194,6 +197,8 @@ def test_does_a_session_stopped_by_sigterm_tear_its_fixtures_down(tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    if not pytestconfig.pluginmanager.has_plugin("nbval"):
+        argv += ["-p", "no:nbval"]
     proc = subprocess.Popen(
         [*argv, "--rootdir", str(tmp_path), "-c", str(tmp_path / "pytest.ini"), str(tmp_path)],
         cwd=tmp_path,

@@ -58,7 +58,8 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 __all__ = [
@@ -135,7 +136,9 @@ class Event:
         _set_value(self, {} if value is _NO_VALUE else value)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        """The fields by name, in field order; ``value`` a dict of its own (the others are
+        numbers, strings or None, shared as they are)."""
+        d = dict(zip(Event.__slots__, _fields_of(self), strict=True))
         d["value"] = dict(self.value)
         return d
 
@@ -156,6 +159,7 @@ class Event:
 
 (_set_index, _set_time, _set_type, _set_process, _set_op, _set_task, _set_epoch, _set_step,
  _set_value) = (getattr(Event, f).__set__ for f in Event.__slots__)  # fmt: skip
+_fields_of = attrgetter(*Event.__slots__)
 #: What :meth:`History.record`, the simulator's hottest call, fills and then makes an Event,
 #: as :func:`~simlab.records.by_position` does, in its own body (one call per event, not two).
 _UnfrozenEvent = type("_UnfrozenEvent", (), {"__slots__": Event.__slots__})

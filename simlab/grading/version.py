@@ -19,20 +19,31 @@ use, :mod:`simlab.lazy`; a worker is started as ``python -m simlab.props.worker`
 every such name errs on the side of a new version: a module left out could change a grade
 without changing the version. Each file is hashed by its path relative to the package and its
 bytes; caches (``__pycache__``, compiled files) and hidden files take no part.
+
+Reading the imports parses every one of those modules. The list of files found is therefore
+kept in the package's ``__pycache__`` (:data:`REMEMBERED`), as Python keeps compiled modules
+there, under a digest of everything it was found from: the path, kind and bytes of every file
+of the package, this module's own source and the running Python's version. The next process
+that asks reads it back only when that digest is unchanged, so a changed, added or removed file
+anywhere in the package is read afresh.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
 import re
+import sys
+import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
 
 import simlab
 
-__all__ = ["grader_version", "version_of", "grading_files"]
+__all__ = ["grader_version", "version_of", "grading_files", "REMEMBERED"]
 
 #: A string constant that names a simlab module (``"simlab.plots"``, ``"simlab.ledger.x:Name"``).
 _MODULE_NAME = re.compile(r"(simlab(?:\.\w+)*)(?::\w+)?")
@@ -67,9 +78,81 @@ def version_of(package: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+#: The file in a package's ``__pycache__`` that keeps its :func:`grading_files` (with the
+#: digest of the package they were found from).
+REMEMBERED = "simlab-grading-files.json"
+
+
 def grading_files(package: Path) -> list[str]:
     """The files of the ``simlab`` package folder ``package`` that decide a grade, as sorted
-    POSIX paths relative to it: all of ``grading/`` and the modules it imports, transitively."""
+    POSIX paths relative to it: all of ``grading/`` and the modules it imports, transitively.
+
+    Read back from :data:`REMEMBERED` when it was found from the same package (same files, same
+    bytes, same finder, same Python), else found and kept there. It is not kept where Python is
+    told not to write bytecode (``sys.dont_write_bytecode``) or cannot write the folder, nor for
+    a package holding a symbolic link (what lies behind one is outside the digest)."""
+    key = _contents_key(package)
+    kept = package / "__pycache__" / REMEMBERED
+    if key is not None:
+        try:
+            remembered = json.loads(kept.read_text())
+            files = remembered["files"]
+            if (
+                remembered["key"] == key
+                and isinstance(files, list)
+                and all(isinstance(f, str) for f in files)
+            ):
+                return list(files)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # none kept yet, or unreadable: found again below
+    files = _find_grading_files(package)
+    if key is not None and not sys.dont_write_bytecode:
+        _keep(kept, {"key": key, "files": files})
+    return files
+
+
+def _contents_key(package: Path) -> str | None:
+    """A digest of all that :func:`_find_grading_files` reads: every file of ``package`` outside
+    ``__pycache__`` (its path, whether it is a folder, its bytes), this module's source and the
+    Python that parses; None for a folder not named ``simlab`` (its imports name another one)
+    or holding a symbolic link."""
+    if package.name != "simlab":
+        return None
+    digest = hashlib.sha256(f"{sys.version}\0".encode())
+    digest.update(hashlib.sha256(Path(__file__).read_bytes()).digest())
+    for path in sorted(package.rglob("*")):
+        relative = path.relative_to(package)
+        if "__pycache__" in relative.parts:
+            continue
+        if path.is_symlink():
+            return None
+        is_file = path.is_file()
+        digest.update(b"F" if is_file else b"D")
+        digest.update(relative.as_posix().encode() + b"\0")
+        if is_file:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _keep(path: Path, content: dict) -> None:
+    """Write ``content`` to ``path`` whole or not at all (a reader never sees half of it);
+    a folder that cannot be written keeps nothing."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(handle, "w") as f:
+                json.dump(content, f)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass
+
+
+def _find_grading_files(package: Path) -> list[str]:
+    """:func:`grading_files`, found by reading the imports."""
     found = {p for p in (package / "grading").rglob("*") if _counts(p, package)}
     todo = sorted(p for p in found if p.suffix == ".py")
     while todo:

@@ -4,9 +4,10 @@ on a correct one? Every violation must be one sentence naming worker, epoch, tim
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 from simlab.checker.checker import NOTHING_EXERCISED, Verdict, check, stale_commits
-from simlab.checker.history import History
+from simlab.checker.history import Event, History, loads_jsonl
 from simlab.checker.rules import sentences
 from simlab.checker.words import render
 from simlab.records import CANCELLED, COMPLETED, QUEUED, RUNNING, TaskRecord
@@ -367,3 +368,22 @@ def test_is_p95_latency_a_nearest_rank_percentile():
 def test_does_an_empty_history_check_cleanly():
     v = check(History(), [])
     assert v.ok and v.metrics["completed"] == 0 and v.metrics["mean_latency"] == 0.0
+
+
+# --- the events as data -----------------------------------------------------------------------
+
+
+def test_is_an_events_dict_its_fields_in_order_with_a_value_of_its_own():
+    h = epoch_race()
+    for e in h:
+        d = e.to_dict()
+        assert list(d) == [f.name for f in fields(Event)]
+        assert d == {**{f.name: getattr(e, f.name) for f in fields(Event)}, "value": e.value}
+        assert d["value"] is not e.value  # changing the dict leaves the event as it was
+        assert Event.from_dict(d) == e
+    assert loads_jsonl(h.to_jsonl()) == list(h)
+    first = json.loads(h.to_jsonl().splitlines()[1])
+    assert first == {
+        "index": 1, "time": 0.0, "type": "ok", "process": "w1", "op": "deliver", "task": "t1",
+        "epoch": None, "step": None, "value": {"duplicate": False, "redelivery": False},
+    }  # fmt: skip

@@ -25,7 +25,7 @@ import pytest
 
 import simlab
 from simlab.grading.checks import EXERCISES
-from simlab.grading.version import grader_version, grading_files, version_of
+from simlab.grading.version import REMEMBERED, grader_version, grading_files, version_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(simlab.__file__).resolve().parent
@@ -102,6 +102,58 @@ def test_is_the_version_the_same_wherever_the_package_is_installed(tmp_path):
     renamed = {k.replace("deep.py", "deeper.py"): v for k, v in FAKE.items()}
     renamed["simlab/reference/__init__.py"] = "from .deeper import answer\n"
     assert version_of(_tree(tmp_path / "c", renamed)) != here  # a path is part of it
+
+
+@pytest.fixture
+def writes_bytecode(monkeypatch):
+    """Python may write bytecode (and the grading files are kept beside it)."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def _kept(package: Path) -> Path:
+    return package / "__pycache__" / REMEMBERED
+
+
+def test_are_the_files_kept_read_back_only_for_the_same_package(tmp_path, writes_bytecode):
+    package = _tree(tmp_path, FAKE)
+    found = grading_files(package)
+    kept = json.loads(_kept(package).read_text())
+    assert kept["files"] == found
+    # what is kept is what the next reader gets, while the package is the same
+    _kept(package).write_text(json.dumps({**kept, "files": ["told.py"]}))
+    assert grading_files(package) == ["told.py"]
+    # a change anywhere in the package (here: the checks import a module nothing imported)
+    checks = package / "grading" / "checks" / "__init__.py"
+    checks.write_text(checks.read_text() + "import simlab.unrelated\n")
+    assert grading_files(package) == sorted([*found, "unrelated.py"])
+    assert json.loads(_kept(package).read_text())["files"] == sorted([*found, "unrelated.py"])
+    (package / "unrelated.py").unlink()  # a file removed
+    assert grading_files(package) == found
+
+
+def test_is_a_broken_kept_list_found_again(tmp_path, writes_bytecode):
+    package = _tree(tmp_path, FAKE)
+    found = grading_files(package)
+    key = json.loads(_kept(package).read_text())["key"]
+    wrong = ({"key": key, "files": [1]}, {"key": key, "files": "grading/x.py"})
+    for broken in ("{", "[]", '{"key": 1}', *map(json.dumps, wrong)):
+        _kept(package).write_text(broken)
+        assert grading_files(package) == found
+    assert json.loads(_kept(package).read_text())["files"] == found
+
+
+def test_is_nothing_kept_where_it_must_not_be(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    told_not_to = _tree(tmp_path / "a", FAKE)
+    assert grading_files(told_not_to) and not _kept(told_not_to).exists()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    linked = _tree(tmp_path / "b", FAKE)
+    (linked / "link.py").symlink_to(linked / "reference" / "deep.py")
+    assert grading_files(linked) and not _kept(linked).exists()
+    # a folder of another name: its imports of simlab name a folder beside it, outside it
+    elsewhere = tmp_path / "d" / "kit"
+    shutil.copytree(_tree(tmp_path / "c", FAKE), elsewhere)
+    assert grading_files(elsewhere) and not _kept(elsewhere).exists()
 
 
 def test_does_the_kit_version_cover_the_grader_and_the_references_but_not_the_checkout():
