@@ -149,9 +149,18 @@ IPYTHON_NAMES = frozenset(
 _HISTORY_NAME = re.compile(r"_i*\d*")
 
 
-def _plain(source: str, n: int) -> tuple[Any, Any] | None:
-    """``source`` compiled as the shell would run it, as ``(body, last expression or None)``;
-    None when the cell needs the shell (module doc)."""
+#: Each cell's parsed tree, by its source, once judged plain (None: it needs the shell): a
+#: cell is judged when the notebook is prepared and runs on both lines (before the split, in
+#: the one process both inherit), so each is parsed and walked once.
+_TREES: dict[str, ast.Module | None] = {}
+
+
+def _plain_tree(source: str) -> ast.Module | None:
+    """``source`` parsed, when the shell would run it as plain Python; None when the cell
+    needs the shell (module doc). The tree is shared: never changed."""
+    if source in _TREES:
+        return _TREES[source]
+    tree: ast.Module | None = None
     try:
         tree = ast.parse(source)
         for node in ast.walk(tree):
@@ -159,17 +168,29 @@ def _plain(source: str, n: int) -> tuple[Any, Any] | None:
                 isinstance(node, ast.Name)
                 and not isinstance(node.ctx, ast.Store)  # a name a cell only sets reads nothing
                 and (node.id in IPYTHON_NAMES or _HISTORY_NAME.fullmatch(node.id))
-            ):
-                return None
-            if isinstance(node, ast.ImportFrom) and node.module in ("__future__", "IPython"):
-                return None
-        last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
+            ) or (isinstance(node, ast.ImportFrom) and node.module in ("__future__", "IPython")):
+                tree = None
+                break
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+        tree = None
+    _TREES[source] = tree
+    return tree
+
+
+def _plain(source: str, n: int) -> tuple[Any, Any] | None:
+    """``source`` compiled as the shell would run it, as ``(body, last expression or None)``;
+    None when the cell needs the shell (module doc)."""
+    tree = _plain_tree(source)
+    if tree is None:
+        return None
+    try:
+        body, last = tree.body, None
+        if body and isinstance(body[-1], ast.Expr):
+            body, last = body[:-1], ast.Expression(body[-1].value)
         where = f"<ipython-input-{n}-plain>"
         # Never the future features of this module (its annotations are postponed).
-        body = compile(tree, where, "exec", dont_inherit=True)
-        return body, last and compile(last, where, "eval", dont_inherit=True)
+        code = compile(ast.Module(body, tree.type_ignores), where, "exec", dont_inherit=True)
+        return code, last and compile(last, where, "eval", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return None
 
@@ -359,9 +380,12 @@ class _Child(remote.Channel):
         return None
 
     def op_prepare(self, message: dict) -> dict:
-        """Start the shell now if one of the cells to come may need it (module doc)."""
+        """Start the shell now if one of the cells to come may need it (module doc); with
+        ``fonts``, first take the grader's font lists as :meth:`op_fonts` does."""
+        if "fonts" in message:
+            self.op_fonts({"files": message["fonts"]})
         sources = message.get("sources") or []
-        if self.shell is None and any(_plain(str(s), 0) is None for s in sources):
+        if self.shell is None and any(_plain_tree(str(s)) is None for s in sources):
             self.shell = _shell(self.main)
         return {"ok": True}
 
