@@ -30,8 +30,9 @@ but this one).
 for a notebook that may need it, before its first cell (``prepare``, not charged to a cell):
 one with a cell that is not plain Python (magics, ``!``, ``?``, top-level ``await``, a
 ``__future__`` import) or that names something IPython puts in the namespace or the builtins
-(:data:`IPYTHON_NAMES`: ``display``, ``get_ipython``, ``In``, ``Out``, ``_``, ``open``...);
-it then runs every cell. Otherwise a cell is compiled and run here, as the shell would run it:
+(:data:`~simlab.grading.sandbox.cells.IPYTHON_NAMES`: ``display``, ``get_ipython``, ``In``,
+``Out``, ``_``, ``open``...); it then runs every cell. Otherwise a cell is compiled and run
+here, as the shell would run it (:mod:`~simlab.grading.sandbox.cells`, each cell parsed once):
 its last expression's value, when not None, goes to the shell's display hook (started then; a
 cell that ends with ``;`` shows nothing), and an error's line is the cell's own.
 
@@ -50,7 +51,6 @@ raise them again. Time for kit objects comes from
 
 from __future__ import annotations
 
-import ast
 import builtins
 import inspect
 import io
@@ -62,6 +62,7 @@ import types
 from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
+from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.jail import Limits, limit_self
 from simlab.learn.state import SANDBOX
 
@@ -138,61 +139,6 @@ def _shell(main: types.ModuleType) -> Any:
     shell.showindentationerror = lambda *args, **kwargs: None
     shell.enable_gui = lambda gui=None: None  # no event loop to hook: figures are displayed
     return shell
-
-
-#: Names IPython's shell puts in the learner's namespace or the builtins: a cell that reads one
-#: needs the shell (so do ``_1``, ``_i1``, ``_ii``...).
-IPYTHON_NAMES = frozenset(
-    {"In", "Out", "_", "__", "___", "__builtin__", "_dh", "_ih", "_oh", "exit", "quit", "open"}
-    | {"get_ipython", "display", "__IPYTHON__"}
-)
-_HISTORY_NAME = re.compile(r"_i*\d*")
-
-
-#: Each cell's parsed tree, by its source, once judged plain (None: it needs the shell): a
-#: cell is judged when the notebook is prepared and runs on both lines (before the split, in
-#: the one process both inherit), so each is parsed and walked once.
-_TREES: dict[str, ast.Module | None] = {}
-
-
-def _plain_tree(source: str) -> ast.Module | None:
-    """``source`` parsed, when the shell would run it as plain Python; None when the cell
-    needs the shell (module doc). The tree is shared: never changed."""
-    if source in _TREES:
-        return _TREES[source]
-    tree: ast.Module | None = None
-    try:
-        tree = ast.parse(source)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Name)
-                and not isinstance(node.ctx, ast.Store)  # a name a cell only sets reads nothing
-                and (node.id in IPYTHON_NAMES or _HISTORY_NAME.fullmatch(node.id))
-            ) or (isinstance(node, ast.ImportFrom) and node.module in ("__future__", "IPython")):
-                tree = None
-                break
-    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
-        tree = None
-    _TREES[source] = tree
-    return tree
-
-
-def _plain(source: str, n: int) -> tuple[Any, Any] | None:
-    """``source`` compiled as the shell would run it, as ``(body, last expression or None)``;
-    None when the cell needs the shell (module doc)."""
-    tree = _plain_tree(source)
-    if tree is None:
-        return None
-    try:
-        body, last = tree.body, None
-        if body and isinstance(body[-1], ast.Expr):
-            body, last = body[:-1], ast.Expression(body[-1].value)
-        where = f"<ipython-input-{n}-plain>"
-        # Never the future features of this module (its annotations are postponed).
-        code = compile(ast.Module(body, tree.type_ignores), where, "exec", dont_inherit=True)
-        return code, last and compile(last, where, "eval", dont_inherit=True)
-    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
-        return None
 
 
 def _kit_error(exc: BaseException) -> str | None:
@@ -363,7 +309,7 @@ class _Child(remote.Channel):
         """Run one cell: here while it is plain Python and the shell has not started, else
         through the shell (module doc); the exception it raised, if any."""
         self.cells += 1
-        plain = _plain(source, self.cells) if self.shell is None else None
+        plain = plain_code(source, self.cells) if self.shell is None else None
         if plain is None:
             if self.shell is None:
                 self.shell = _shell(self.main)
@@ -385,7 +331,7 @@ class _Child(remote.Channel):
         if "fonts" in message:
             self.op_fonts({"files": message["fonts"]})
         sources = message.get("sources") or []
-        if self.shell is None and any(_plain_tree(str(s)) is None for s in sources):
+        if self.shell is None and any(plain_tree(str(s)) is None for s in sources):
             self.shell = _shell(self.main)
         return {"ok": True}
 
