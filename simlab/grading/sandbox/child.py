@@ -1,8 +1,9 @@
 """The sandbox process's side: run the student's cells, answer the grader's requests.
 
 This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT IN2 OUT2
-[LIMITS...]`` started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``,
-forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
+[LIMITS...]`` (the same entry point as :data:`~simlab.grading.sandbox.jail.CHILD`) started in a
+jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, forked from
+:mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
 ``__main__`` module, as in a kernel) and runs cells in it as IPython's ``InteractiveShell`` does
 (magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
@@ -52,6 +53,7 @@ raise them again. Time for kit objects comes from
 from __future__ import annotations
 
 import builtins
+import gc
 import inspect
 import io
 import os
@@ -531,8 +533,14 @@ def serve_fds(fds: tuple[int, int, int, int], limits: Limits | None) -> None:
     # in the grader's user's: no profile, history or startup file of theirs reaches a run.
     os.environ["IPYTHONDIR"] = os.path.join(os.getcwd(), ".ipython")
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
+    # The modules imported so far live as long as the process: no collection walks them again,
+    # and the run's fork does not copy the pages a collection would touch (a sandbox started
+    # by jail.CHILD imported them with the collector off). The request loop is made after,
+    # an object like any the learner's code makes.
+    gc.freeze()
     child = _Child(fds[0], fds[1], (fds[2], fds[3]))
     remote.install(child)
+    gc.enable()
     child.reply({"ok": True, "ready": True})  # before any student code: start-up is done
     child.serve()
 

@@ -458,8 +458,16 @@ def require() -> None:
         raise SandboxUnavailable(problem)
 
 
-#: The command line of a sandbox process (its pipes' descriptors follow).
-CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
+#: The command line of a sandbox process (its pipes' descriptors follow): the child module's
+#: entry point, everything it imports loaded with the garbage collector off (start-up makes
+#: no garbage worth a collection; :func:`~simlab.grading.sandbox.child.serve_fds` turns the
+#: collector on before the first request).
+CHILD = [
+    sys.executable,
+    "-c",
+    "import gc; gc.disable(); import sys; "
+    "from simlab.grading.sandbox.child import _child_main; _child_main(sys.argv[1:])",
+]
 
 
 def start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:
