@@ -26,7 +26,7 @@ from simlab.grading import messages
 from simlab.grading.messages import message
 from simlab.grading.notebook import cell_role
 from simlab.grading.sandbox.jail import Limits, cpu_limit
-from simlab.grading.sandbox.supervisor import STARTUP_TIMEOUT, CellResult, Sandbox, SandboxLost
+from simlab.grading.sandbox.supervisor import CellResult, Sandbox, SandboxLost
 
 __all__ = ["ISOLATED", "MAX_SANDBOXES", "Cell", "Runtime", "plan"]
 
@@ -136,13 +136,8 @@ class Runtime:
             sandbox = self._fresh()
             cells = self.plan if upto is None else self.plan[:upto]
             try:
-                if self.jailed and font_lists():
-                    sandbox.request(
-                        {"op": "fonts", "files": font_lists()},
-                        what="starting the notebook's shell",
-                        timeout=STARTUP_TIMEOUT,
-                    )
-                sandbox.prepare([c.source for c in self.plan if c.index not in self.bad])
+                sources = [c.source for c in self.plan if c.index not in self.bad]
+                sandbox.prepare(sources, font_lists() if self.jailed else None)
             except SandboxLost:
                 continue
             for cell in cells:

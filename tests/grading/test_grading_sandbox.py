@@ -222,6 +222,20 @@ def test_does_a_notebook_that_needs_the_shell_get_it_before_its_first_cell(box):
 
 
 @pytest.mark.jail
+def test_is_the_garbage_collector_on_for_the_learners_cells(box):
+    """A sandbox imports its modules with the collector off; the learner's cells find it on,
+    and a cycle they drop is collected, as in a kernel."""
+    cell = (
+        "import gc, weakref\n"
+        "class Node:\n    pass\n"
+        "a, b = Node(), Node()\na.b, b.a = b, a\nprobe = weakref.ref(a)\ndel a, b\n"
+        "gc.collect()\nstate = [gc.isenabled(), probe() is None]\n"
+    )
+    assert box.exec_cell(0, cell).status == "ok"
+    assert box.get("state") == [True, True]
+
+
+@pytest.mark.jail
 def test_does_a_cell_reading_a_name_of_the_shell_start_it(box):
     cell = "def hidden():\n    return [get_ipython is not None, _i1]\n"
     assert box.exec_cell(0, cell).status == "ok"  # no prepare: the shell starts at this cell

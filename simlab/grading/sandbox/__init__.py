@@ -7,7 +7,8 @@
   :mod:`~simlab.grading.sandbox.outcomes` holds what a request ends in.
 * :mod:`~simlab.grading.sandbox.child` -- the sandbox's side: runs the cells through IPython's
   ``InteractiveShell``, holds the student's namespace and answers requests; it never decides a
-  grade.
+  grade; :mod:`~simlab.grading.sandbox.cells` -- which cells it runs as plain Python, without
+  the shell.
 * :mod:`~simlab.grading.sandbox.zygote` -- a warm process that forks unjailed sandboxes
   (``--no-sandbox`` only).
 * :mod:`~simlab.grading.sandbox.wire` -- the JSON values and handles that cross the pipe;

@@ -79,12 +79,16 @@ class Group:
         host.interrupt_at("group")
         return group
 
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        """``argv`` run by a shell that first moves itself into every group."""
-        enter = " && ".join(
+    def enter(self) -> str:
+        """A shell command (builtins only) that moves the shell itself into every group: the
+        program it then becomes with ``exec`` starts inside them."""
+        return " && ".join(
             f"echo $$ > {shlex.quote(os.path.join(p, 'cgroup.procs'))}" for p in self.paths.values()
         )
-        return ["/bin/sh", "-c", f'{enter} && exec "$@"', "sh", *argv]
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """``argv`` run by a shell that first moves itself into every group."""
+        return ["/bin/sh", "-c", f'{self.enter()} && exec "$@"', "sh", *argv]
 
     def remove(self, wait: float = 2.0) -> bool:
         """Remove the groups (each must be empty: its processes gone; one still there is

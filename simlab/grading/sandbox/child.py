@@ -1,8 +1,9 @@
 """The sandbox process's side: run the student's cells, answer the grader's requests.
 
 This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT IN2 OUT2
-[LIMITS...]`` started in a jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``,
-forked from :mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
+[LIMITS...]`` (the same entry point as :data:`~simlab.grading.sandbox.jail.CHILD`) started in a
+jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, forked from
+:mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
 ``__main__`` module, as in a kernel) and runs cells in it as IPython's ``InteractiveShell`` does
 (magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
@@ -30,8 +31,9 @@ but this one).
 for a notebook that may need it, before its first cell (``prepare``, not charged to a cell):
 one with a cell that is not plain Python (magics, ``!``, ``?``, top-level ``await``, a
 ``__future__`` import) or that names something IPython puts in the namespace or the builtins
-(:data:`IPYTHON_NAMES`: ``display``, ``get_ipython``, ``In``, ``Out``, ``_``, ``open``...);
-it then runs every cell. Otherwise a cell is compiled and run here, as the shell would run it:
+(:data:`~simlab.grading.sandbox.cells.IPYTHON_NAMES`: ``display``, ``get_ipython``, ``In``,
+``Out``, ``_``, ``open``...); it then runs every cell. Otherwise a cell is compiled and run
+here, as the shell would run it (:mod:`~simlab.grading.sandbox.cells`, each cell parsed once):
 its last expression's value, when not None, goes to the shell's display hook (started then; a
 cell that ends with ``;`` shows nothing), and an error's line is the cell's own.
 
@@ -50,8 +52,8 @@ raise them again. Time for kit objects comes from
 
 from __future__ import annotations
 
-import ast
 import builtins
+import gc
 import inspect
 import io
 import os
@@ -62,6 +64,7 @@ import types
 from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
+from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.jail import Limits, limit_self
 from simlab.learn.state import SANDBOX
 
@@ -138,40 +141,6 @@ def _shell(main: types.ModuleType) -> Any:
     shell.showindentationerror = lambda *args, **kwargs: None
     shell.enable_gui = lambda gui=None: None  # no event loop to hook: figures are displayed
     return shell
-
-
-#: Names IPython's shell puts in the learner's namespace or the builtins: a cell that reads one
-#: needs the shell (so do ``_1``, ``_i1``, ``_ii``...).
-IPYTHON_NAMES = frozenset(
-    {"In", "Out", "_", "__", "___", "__builtin__", "_dh", "_ih", "_oh", "exit", "quit", "open"}
-    | {"get_ipython", "display", "__IPYTHON__"}
-)
-_HISTORY_NAME = re.compile(r"_i*\d*")
-
-
-def _plain(source: str, n: int) -> tuple[Any, Any] | None:
-    """``source`` compiled as the shell would run it, as ``(body, last expression or None)``;
-    None when the cell needs the shell (module doc)."""
-    try:
-        tree = ast.parse(source)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Name)
-                and not isinstance(node.ctx, ast.Store)  # a name a cell only sets reads nothing
-                and (node.id in IPYTHON_NAMES or _HISTORY_NAME.fullmatch(node.id))
-            ):
-                return None
-            if isinstance(node, ast.ImportFrom) and node.module in ("__future__", "IPython"):
-                return None
-        last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
-        where = f"<ipython-input-{n}-plain>"
-        # Never the future features of this module (its annotations are postponed).
-        body = compile(tree, where, "exec", dont_inherit=True)
-        return body, last and compile(last, where, "eval", dont_inherit=True)
-    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
-        return None
 
 
 def _kit_error(exc: BaseException) -> str | None:
@@ -342,7 +311,7 @@ class _Child(remote.Channel):
         """Run one cell: here while it is plain Python and the shell has not started, else
         through the shell (module doc); the exception it raised, if any."""
         self.cells += 1
-        plain = _plain(source, self.cells) if self.shell is None else None
+        plain = plain_code(source, self.cells) if self.shell is None else None
         if plain is None:
             if self.shell is None:
                 self.shell = _shell(self.main)
@@ -359,9 +328,12 @@ class _Child(remote.Channel):
         return None
 
     def op_prepare(self, message: dict) -> dict:
-        """Start the shell now if one of the cells to come may need it (module doc)."""
+        """Start the shell now if one of the cells to come may need it (module doc); with
+        ``fonts``, first take the grader's font lists as :meth:`op_fonts` does."""
+        if "fonts" in message:
+            self.op_fonts({"files": message["fonts"]})
         sources = message.get("sources") or []
-        if self.shell is None and any(_plain(str(s), 0) is None for s in sources):
+        if self.shell is None and any(plain_tree(str(s)) is None for s in sources):
             self.shell = _shell(self.main)
         return {"ok": True}
 
@@ -561,8 +533,14 @@ def serve_fds(fds: tuple[int, int, int, int], limits: Limits | None) -> None:
     # in the grader's user's: no profile, history or startup file of theirs reaches a run.
     os.environ["IPYTHONDIR"] = os.path.join(os.getcwd(), ".ipython")
     SANDBOX.fork_workers = True  # single-threaded here: fork instead of a new interpreter
+    # The modules imported so far live as long as the process: no collection walks them again,
+    # and the run's fork does not copy the pages a collection would touch (a sandbox started
+    # by jail.CHILD imported them with the collector off). The request loop is made after,
+    # an object like any the learner's code makes.
+    gc.freeze()
     child = _Child(fds[0], fds[1], (fds[2], fds[3]))
     remote.install(child)
+    gc.enable()
     child.reply({"ok": True, "ready": True})  # before any student code: start-up is done
     child.serve()
 

@@ -81,7 +81,6 @@ _ETC = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
 _LIB_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The device nodes a jail gets of its own (root only; otherwise bubblewrap's, the host's).
 _DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
-_OVERLAY = "mount -t overlay overlay -o ro,lowerdir="
 
 
 class SandboxUnavailable(RuntimeError):
@@ -262,6 +261,7 @@ class Jail:
         started by this process: it dies with it (:func:`_with_parent`)."""
         line = self._command(argv)
         self.grouped = False
+        enter = ""
         if self.own_group:
             lim = self.limits
             group = Group.make(
@@ -271,8 +271,8 @@ class Jail:
             if group is not None:
                 self._groups.append(group)
                 self.grouped = True
-                line = group.wrap(line)
-        return _with_parent(line)
+                enter = group.enter()
+        return _with_parent(line, enter)
 
     def release(self) -> None:
         """Remove the control groups of the jails this object started (they have ended)."""
@@ -288,35 +288,48 @@ class Jail:
         # death kills it: a parent death signal needs that capability to reach another user)
         # and runs the real jail. Before that, the shell gives this jail inodes of its own for
         # everything read-only (module doc: locks belong to the inode).
+        # The shell runs as few programs as it can (each costs a process start, in every
+        # jail): bwrap makes its folders, one `mount -a` mounts every overlay of an fstab the
+        # shell writes with a builtin, and one `cp` copies every single file.
         outer = [self.bwrap or "bwrap", "--dev-bind", "/", "/", "--tmpfs", "/mnt"]
+        outer += ["--dir", "/mnt/empty", "--dir", "/mnt/dev", "--dir", "/mnt/own"]
         source_of: dict[str, str] = {}
         system = [p for p in ("/usr", *_LIB_DIRS) if os.path.isdir(p) and not os.path.islink(p)]
         etc = [p for p in _ETC if os.path.exists(p)]
         staged = [*system, *self.sources, *self.shared, *etc]
-        # Where overlays cannot be mounted (no overlayfs) the jail still runs, on the shared
-        # inodes: a mount that fails falls back to the plain bind.
-        private = ["mkdir /mnt/empty /mnt/dev"]
+        overlays: list[str] = []  # fstab lines: a read-only overlay, the same files, new inodes
+        files: list[str] = []  # small files: a copy of its own each
         for i, path in enumerate(staged):
             source_of[path] = f"/mnt/{i}"
             outer += ["--bind" if path in self.shared else "--ro-bind", path, f"/mnt/{i}"]
             if path in self.shared:
                 continue
-            if os.path.isdir(path):  # a read-only overlay: the same files, new inodes
-                private.append(f"{_OVERLAY}/mnt/{i}:/mnt/empty /mnt/{i} 2>/dev/null || true")
-            else:  # a small file: a copy of its own
-                private.append(f"cp -p /mnt/{i} /mnt/{i}.own")
-                source_of[path] = f"/mnt/{i}.own"
+            if os.path.isdir(path):
+                overlays.append(_overlay_line(f"/mnt/{i}", f"/mnt/{i}"))
+            else:
+                files.append(f"/mnt/{i}")
+                source_of[path] = f"/mnt/own/{i}"
         # The device nodes too, through an overlay of the host's /dev (only a few are bound).
-        devices = f"{_OVERLAY}/dev:/mnt/empty /mnt/dev 2>/dev/null"
-        private.append(f"{{ {devices} || mount --bind /dev /mnt/dev; }}")
+        overlays.append(_overlay_line("/dev", "/mnt/dev"))
         source_of["/dev"] = "/mnt/dev"
+        lines = " ".join(f"'{line}'" for line in overlays)
+        # Where overlays cannot be mounted (no overlayfs) the jail still runs, on the shared
+        # inodes: a mount that fails leaves the plain bind (the others are mounted all the
+        # same), and the devices then come from a bind of the host's /dev.
+        private = [
+            f"printf '%s\\n' {lines} > /mnt/fstab",
+            "{ mount -a -T /mnt/fstab 2>/dev/null || true; }",
+            "[ -c /mnt/dev/null ] || mount --bind /dev /mnt/dev",
+        ]
+        if files:
+            private.append(f"cp -p {' '.join(files)} /mnt/own/")
         outer += ["--die-with-parent"]
         for cap in ("CAP_KILL", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN"):
             outer += ["--cap-add", cap]
         # bwrap's child asks to die with bwrap (--die-with-parent) before it runs this shell; a
         # bwrap killed before that request left the shell to another parent, so the shell goes
         # on only while bwrap is still its parent (a later death sends the signal).
-        alive = _parent_is('"$(cat /proc/$parent/comm)" = bwrap')
+        alive = _parent_is('"$comm" = bwrap', "read -r comm < /proc/$parent/comm")
         script = f"{alive} || exit 1; set -e; " + "; ".join(private) + '; set +e; "$@"; exit "$?"'
         outer += ["--", "/bin/sh", "-c", script, "sh"]
         outer += [
@@ -330,33 +343,38 @@ class Jail:
         return outer + self._inner(argv, source_of)
 
 
-def _with_parent(argv: Sequence[str]) -> list[str]:
+def _with_parent(argv: Sequence[str], enter: str = "") -> list[str]:
     """``argv``, killed (SIGKILL) when the process that starts it ends, whenever that is:
     ``setpriv`` asks for that signal before anything else runs, and a shell then runs ``argv``
     only if its parent is still that process (one that ended before the request sends no
-    signal). Without ``setpriv`` (required only as root), ``argv`` as it is."""
+    signal). ``enter`` (a shell command, such as :meth:`Group.enter`) runs in that shell
+    first, after the check, and ``argv`` runs only if it succeeded. Without ``setpriv``
+    (required only as root), a shell runs ``enter`` then ``argv``, or ``argv`` is as it is."""
     setpriv = _tool("setpriv")
+    steps = [enter] if enter else []
     if setpriv is None:
-        return list(argv)
+        if not steps:
+            return list(argv)
+        return ["/bin/sh", "-c", f'{steps[0]} && exec "$@"', "sh", *argv]
     # bubblewrap's --die-with-parent comes too late alone: a grader killed before bwrap runs
-    # (while the shell that enters the jail's groups runs) would leave the jail to start up.
+    # (while the shell enters the jail's groups) would leave the jail to start up.
     check = _parent_is(f'"$parent" = {os.getpid()}')
-    return [
-        setpriv,
-        "--pdeathsig=SIGKILL",
-        "--",
-        "/bin/sh",
-        "-c",
-        f'{check} && exec "$@"',
-        "sh",
-        *argv,
-    ]
+    script = " && ".join([check, *steps, 'exec "$@"'])
+    return [setpriv, "--pdeathsig=SIGKILL", "--", "/bin/sh", "-c", script, "sh", *argv]
 
 
-def _parent_is(test: str) -> str:
-    """A shell condition: ``test`` (a ``[ ]`` expression over ``$parent``) holds for the
-    shell's parent process as ``/proc`` tells it now."""
-    return f"read -r _ _ _ parent _ < /proc/$$/stat && [ {test} ]"
+def _parent_is(test: str, read: str = "") -> str:
+    """A shell condition: ``test`` (a ``[ ]`` expression over ``$parent``, and over what the
+    shell command ``read`` reads then) holds for the shell's parent process as ``/proc`` tells
+    it now. Builtins only: no process is started."""
+    before = f" && {read}" if read else ""
+    return f"read -r _ _ _ parent _ < /proc/$$/stat{before} && [ {test} ]"
+
+
+def _overlay_line(lower: str, target: str) -> str:
+    """The fstab line of a read-only overlay of ``lower`` (over an empty folder) on
+    ``target``: the same files, inodes of their own."""
+    return f"overlay {target} overlay ro,lowerdir={lower}:/mnt/empty 0 0"
 
 
 def make_shared(path: str | os.PathLike) -> str:
@@ -440,8 +458,16 @@ def require() -> None:
         raise SandboxUnavailable(problem)
 
 
-#: The command line of a sandbox process (its pipes' descriptors follow).
-CHILD = [sys.executable, "-m", "simlab.grading.sandbox.child"]
+#: The command line of a sandbox process (its pipes' descriptors follow): the child module's
+#: entry point, everything it imports loaded with the garbage collector off (start-up makes
+#: no garbage worth a collection; :func:`~simlab.grading.sandbox.child.serve_fds` turns the
+#: collector on before the first request).
+CHILD = [
+    sys.executable,
+    "-c",
+    "import gc; gc.disable(); import sys; "
+    "from simlab.grading.sandbox.child import _child_main; _child_main(sys.argv[1:])",
+]
 
 
 def start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:

@@ -477,11 +477,14 @@ class Sandbox:
             return CellResult(index, "ok")
         return CellResult(index, "error", describe_error(reply.get("error") or {}))
 
-    def prepare(self, sources: Sequence[str]) -> None:
+    def prepare(self, sources: Sequence[str], fonts: dict[str, str] | None = None) -> None:
         """Tell the sandbox which cells will run, so it sets up what they need before the
-        first one (:mod:`~simlab.grading.sandbox.child`: the shell on demand); like the
-        start-up, not charged to the learner's code."""
-        message = {"op": "prepare", "sources": list(sources)}
+        first one (:mod:`~simlab.grading.sandbox.child`: the shell on demand, and with
+        ``fonts`` the grader's matplotlib font lists: file name -> text); like the start-up,
+        not charged to the learner's code."""
+        message: dict = {"op": "prepare", "sources": list(sources)}
+        if fonts:
+            message["fonts"] = fonts
         self.request(message, what="starting the notebook's shell", timeout=STARTUP_TIMEOUT)
 
     def split(self) -> None:

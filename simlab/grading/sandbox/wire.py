@@ -226,9 +226,14 @@ def decode(data: Any, resolve: Any = None) -> Any:
     return Opaque("unknown")
 
 
+#: One encoder for every message (``json.dumps`` with separators of its own builds one per
+#: call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def dumps(message: Any) -> bytes:
     """One message as UTF-8 JSON bytes (the message itself is already encoded data)."""
-    return json.dumps(message, separators=(",", ":")).encode()
+    return _ENCODER.encode(message).encode()
 
 
 def loads(raw: bytes) -> Any:
