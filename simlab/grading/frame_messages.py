@@ -82,6 +82,8 @@ EN = {
     "run_died": "the notebook's process died (os._exit, a crash or running out of memory)",
     "printed": "printed {got}, over the {limit} limit",
     "endless": "{what} did not finish within {s} s (an endless loop?)",
+    "transaction_open": "{what} returned (or raised) with its transaction still open: a BEGIN "
+    "without COMMIT or ROLLBACK keeps the write lock from every other connection",
     "endless_cpu": "{what} did not finish within {s} s of CPU time (an endless loop?)",
     "waiting": "{what} did not finish within {s} s of wall-clock time (waiting for something "
     "that never comes?)",
@@ -214,6 +216,8 @@ ZH = {
     "run_died": "notebook 的进程退出了（os._exit、崩溃或内存耗尽）",
     "printed": "输出了 {got}，超过 {limit} 的上限",
     "endless": "{what} 没有在 {s} 秒内结束（死循环？）",
+    "transaction_open": "{what} 返回（或抛出异常）时事务仍未结束：BEGIN 之后没有 COMMIT 或 "
+    "ROLLBACK，写锁会一直挡住其他所有连接",
     "endless_cpu": "{what} 用了 {s} 秒 CPU 时间仍没有结束（死循环？）",
     "waiting": "{what} 没有在 {s} 秒（实际时间）内结束（在等一件永远不会发生的事？）",
     "intake": "{what} 一共向评分器发送了超过 {n} MiB 或 {v} 个值",

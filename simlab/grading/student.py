@@ -436,7 +436,15 @@ class Student:
 
         def piece(name: str) -> Callable[..., Any]:
             def run(db: Any, *args: Any) -> Any:
-                return self.call(name, SqlGate(db, self.sandbox), *args)
+                try:
+                    return self.call(name, SqlGate(db, self.sandbox), *args)
+                finally:
+                    # A transaction the piece began and left open holds the write lock of the
+                    # grader's own connection: every other connection, and a backup of this one
+                    # (which retries for as long as the lock is held), would wait forever.
+                    if db.in_transaction:
+                        db.rollback()
+                        raise Fail(message("grader.transaction_open", what=f"{name}()"))
 
             run.__name__ = name
             return run if around is None else around(run)

@@ -55,6 +55,15 @@ def claim(db, task_id, worker, ttl, now):
     + _FENCED_HEARTBEAT
 )
 
+# The same transaction without its ROLLBACK: a refused claim raises with the transaction, and
+# the write lock, still held (one-owner: "...then `COMMIT`, or `ROLLBACK` when it refuses").
+_ROLLBACK = """    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+"""
+assert _ROLLBACK in LOCKED_CLAIM
+NO_ROLLBACK = LOCKED_CLAIM.replace(_ROLLBACK, "    except BaseException:\n        raise\n")
+
 # Check, then act: a SELECT decides, a separate UPDATE takes the task.
 SELECT_THEN_UPDATE = (
     """
@@ -457,6 +466,7 @@ RESULT_EVERY_SAVE = _swap(_SOLUTION_LOOP, "result=output if done else None", "re
 
 ANSWERS = [
     ("locked-claim", "atomic-claim", LOCKED_CLAIM, 10, "all"),
+    ("no-rollback", "atomic-claim", NO_ROLLBACK, 5, "transaction still open"),
     ("chapter-claim", "atomic-claim", TWO_STATEMENT_CLAIM, 5, "between the statements"),
     ("select-then-update", "atomic-claim", SELECT_THEN_UPDATE, 5, "same moment"),
     ("ignores-lease-until", "atomic-claim", IGNORES_LEASE_UNTIL, 5, "LeaseHeld"),
