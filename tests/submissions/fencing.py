@@ -487,6 +487,16 @@ ANY_ERROR = _swap(
             claim_refused = True""",
 )
 
+# "after `ledger.requeue("t1")` (whatever it returns) a new claim starts at step 0" read as "the
+# requeue said True and then ...": where the requeue puts the task back but answers False, the
+# new claim still starts at 0.
+REQUEUE_ANSWER_COUNTS = _swap(
+    _MEASURED,
+    """        ledger.requeue("t1")
+        restarted = ledger.claim("t1", "w3", 60).step == 0""",
+    """        restarted = ledger.requeue("t1") and ledger.claim("t1", "w3", 60).step == 0""",
+)
+
 # --- the resume claim's refusal from another field of the report than its event -----------
 
 # "refused" as "the report gives a reason": a worker may refuse without one.
@@ -518,6 +528,13 @@ ANSWERS += [
     ("save-step-one", "cancel-limits", SAVE_STEP_ONE, 2, "'later_save_refused'"),
     ("claim-then-read", "cancel-limits", CLAIM_THEN_READ, 5, "all"),
     ("any-error", "cancel-limits", ANY_ERROR, 2, "'new_claim_refused'"),
+    (
+        "requeue-answer-counts",
+        "cancel-limits",
+        REQUEUE_ANSWER_COUNTS,
+        3,
+        "'requeue_restarts_from_zero'",
+    ),
     ("refused-by-reason", "cancel-after-first-step", REFUSED_BY_REASON, 3, "its event"),
     ("refused-not-claim", "cancel-after-first-step", REFUSED_NOT_CLAIM, 6, "all"),
 ]

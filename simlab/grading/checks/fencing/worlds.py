@@ -111,6 +111,9 @@ class World:
     #: A requeued task starts over at its next claim: the requeue leaves the stored step, the
     #: claim after it gets a lease at step 0 and stores step 0.
     restart: bool = False
+    #: A requeue that puts the task back answers False all the same (the row's "whatever it
+    #: returns": the new claim, not the answer, tells whether the task starts over).
+    quiet_requeue: bool = False
     #: ``record_effect`` refuses every side effect (False, nothing recorded).
     effects_refused: bool = False
     #: The key of another task's e-mail every mailbox already holds ("" none): the outside
@@ -139,10 +142,11 @@ def limits_worlds(source: random.Random) -> list[World]:
     another task's e-mail (drawn):
 
     * one that fences less and moves the step: the stale save of step 2 lands, a requeued task
-      starts over at its next claim, the cancel takes the e-mail back (so the stored step after
-      the story is 2, not 1 and not below 1; the stored step after the requeue is not the new
-      claim's; the save of step 1 is refused where the save of step 2 lands; the mailbox read
-      before the cancel still holds the e-mail);
+      starts over at its next claim though its requeue answers False, the cancel takes the
+      e-mail back (so the stored step after the story is 2, not 1 and not below 1; the stored
+      step after the requeue is not the new claim's; the new claim starts at 0 whatever the
+      requeue said; the save of step 1 is refused where the save of step 2 lands; the mailbox
+      read before the cancel still holds the e-mail);
     * one whose ``record_effect`` refuses every side effect, its mailbox keeping its mail (the
       story sends nothing, so an e-mail sent whatever ``record_effect`` said is still there);
     * one with the kit's mail (a drawn one of these two rolls the steps back at the cancel);
@@ -157,7 +161,7 @@ def limits_worlds(source: random.Random) -> list[World]:
     measuring gives a wrong fact in one of them, or on the kit's ledger. No world both rolls the
     steps back and lets the stale save land, so the stored step reads the same before and
     after that save."""
-    fences_less = World(unfenced_save=True, restart=True, recall_mail=True)
+    fences_less = World(unfenced_save=True, restart=True, recall_mail=True, quiet_requeue=True)
     worlds = [fences_less, World(effects_refused=True), World()]
     rolls = source.choice((1, 2))
     worlds[rolls] = replace(worlds[rolls], rollback=True)
@@ -275,7 +279,7 @@ class WorldLedger(KitLedger):
             self._from_zero(task_id)
         elif done and self.world.restart:
             self.restarting.add(task_id)
-        return done
+        return done and not self.world.quiet_requeue
 
     def _back_to_queue(self, task_id: str, status: str) -> bool:
         params = {"now": float(self.clock()), "task_id": task_id, "status": status}
