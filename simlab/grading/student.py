@@ -436,21 +436,35 @@ class Student:
 
         def piece(name: str) -> Callable[..., Any]:
             def run(db: Any, *args: Any) -> Any:
+                # A transaction the piece began and left open holds the write lock of the
+                # grader's own connection: every other connection, and a backup of this one
+                # (which retries for as long as the lock is held), would wait forever. It is
+                # rolled back on every way out; a piece that returned or raised with it open
+                # fails, and a lost sandbox stays what it is.
                 try:
-                    return self.call(name, SqlGate(db, self.sandbox), *args)
-                finally:
-                    # A transaction the piece began and left open holds the write lock of the
-                    # grader's own connection: every other connection, and a backup of this one
-                    # (which retries for as long as the lock is held), would wait forever.
+                    answer = self.call(name, SqlGate(db, self.sandbox), *args)
+                except SandboxLost:
                     if db.in_transaction:
                         db.rollback()
-                        raise Fail(message("grader.transaction_open", what=f"{name}()"))
+                    raise
+                except BaseException:
+                    _closed(db, name)
+                    raise
+                _closed(db, name)
+                return answer
 
             run.__name__ = name
             return run if around is None else around(run)
 
         plugged = {role: piece(name) for role, name in pieces.items()}
         return CheckedLedger(PiecesLedger(path, clock=clock, **plugged))
+
+
+def _closed(db: Any, name: str) -> None:
+    """Roll back the transaction the piece ``name`` left open on ``db``, if any, and fail it."""
+    if db.in_transaction:
+        db.rollback()
+        raise Fail(message("grader.transaction_open", what=f"{name}()"))
 
 
 class CheckedLedger:

@@ -137,10 +137,11 @@ class _Kept(CheckedLedger):
 class _Emptied:
     """A ledger factory for the explorer's many short runs: one in-memory ledger with the
     student's ``pieces``, made for the first run and emptied for each later one
-    (:meth:`simlab.ledger.Ledger.clear`, after rolling back a transaction a piece left open, as
-    closing it would), so every run starts from what a new ledger holds; :meth:`close` when
-    done. Its pieces (and the ``send_step`` its search uses) are :class:`_Remembered`: the
-    runs of a search share the moves before their faults."""
+    (:meth:`simlab.ledger.Ledger.clear`; a piece never leaves a transaction open,
+    :meth:`Student.ledger <simlab.grading.student.Student.ledger>` rolls it back), so every run
+    starts from what a new ledger holds; :meth:`close` when done. Its pieces (and the
+    ``send_step`` its search uses) are :class:`_Remembered`: the runs of a search share the
+    moves before their faults."""
 
     def __init__(self, s: Student, pieces: dict[str, str]):
         self.s = s
@@ -154,8 +155,6 @@ class _Emptied:
             self.remembered.ledger = self.ledger.raw
         else:
             raw = self.ledger.raw
-            if raw.db.in_transaction:
-                raw.db.rollback()
             raw.clear()
             raw.clock = clock
         return _Kept(self.ledger.raw)
@@ -183,9 +182,9 @@ class _Remembered:
     leaves the same database (:meth:`sqlite3.Connection.deserialize`). The explorer replays the
     moves before each schedule's fault over and over; its own premise is that a ledger's
     behaviour depends only on that state (:mod:`simlab.sim.explore`), and so a piece's on it and
-    its arguments. A call made, or left, inside an open transaction is never remembered, and
-    neither is one whose arguments cannot be told apart by value or made in a state the ledger
-    cannot report."""
+    its arguments. A call whose arguments cannot be told apart by value, or made in a state the
+    ledger cannot report, is never remembered (nor is one inside an open transaction: a piece
+    leaves none, :meth:`Student.ledger <simlab.grading.student.Student.ledger>` rolls it back)."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple, tuple[bool, Any, bytes]] = {}
@@ -202,7 +201,7 @@ class _Remembered:
         seen = self.seen
 
         def remembered(db: Any, *args: Any) -> Any:
-            state = None if db.in_transaction else self._state()
+            state = self._state()
             if state is None:
                 return piece(db, *args)
             key = (piece.__name__, args, state)
@@ -219,11 +218,9 @@ class _Remembered:
             try:
                 answer = piece(db, *args)
             except _REMEMBERED_ERRORS as exc:
-                if not db.in_transaction:
-                    seen[key] = (True, exc, db.serialize())
+                seen[key] = (True, exc, db.serialize())
                 raise
-            if not db.in_transaction:
-                seen[key] = (False, answer, db.serialize())
+            seen[key] = (False, answer, db.serialize())
             return answer
 
         remembered.__name__ = piece.__name__
@@ -241,7 +238,7 @@ class _Remembered:
             db = getattr(ledger, "raw", ledger).db
 
             def remembered(lease: Lease, step: int) -> list:
-                state = None if db.in_transaction else self._state()
+                state = self._state()
                 if state is None:
                     return send(lease, step)
                 key = ("send_step", lease, step, clock(), state)
@@ -253,8 +250,7 @@ class _Remembered:
                     db.deserialize(hit[2])
                     return list(hit[1])
                 moves = send(lease, step)
-                if not db.in_transaction:
-                    seen[key] = (False, list(moves), db.serialize())
+                seen[key] = (False, list(moves), db.serialize())
                 return moves
 
             return remembered
