@@ -191,6 +191,18 @@ NARROWING_RUBRIC = (
 )
 
 
+#: The parts of ``narrows``, in order: each judges the children of the first kinds against the
+#: world's parent and those of the second against the parent revoked (:func:`children`).
+_NARROWS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("same", "fewer_collections", "fewer_tools", "empty"), ()),
+    (("extra_collection", "extra_tool", "extra_tool_fewer_collections"), ()),
+    (("other_tenant", "other_version", "empty_elsewhere"), ()),
+    (("revoked", "empty_revoked"), ("same", "fewer_tools", "empty")),
+    (("other_collections", "capitals", "spaces", "unicode_forms"), ()),
+    (("similar_tenant", "longer_name", "shorter_name"), ()),
+    (("crossed",), ()),
+)
+
 #: Generated pairs of grants of the core property (each one call into the sandbox); half as
 #: many with repeated names.
 EXAMPLES = 24
@@ -221,35 +233,8 @@ def narrowing_check(s: Student, t: Tally) -> None:
                 )
 
     t.under("narrows")
-
-    @t.part
-    def true_narrowings():
-        judge(("same", "fewer_collections", "fewer_tools", "empty"))
-
-    @t.part
-    def wider_grants():
-        judge(("extra_collection", "extra_tool", "extra_tool_fewer_collections"))
-
-    @t.part
-    def another_tenant_or_version():
-        judge(("other_tenant", "other_version", "empty_elsewhere"))
-
-    @t.part
-    def revoked_grants():
-        judge(("revoked", "empty_revoked"))
-        judge(("same", "fewer_tools", "empty"), of=revoked)
-
-    @t.part
-    def exact_names():
-        judge(("other_collections", "capitals", "spaces", "unicode_forms"))
-
-    @t.part
-    def whole_names():
-        judge(("similar_tenant", "longer_name", "shorter_name"))
-
-    @t.part
-    def collections_and_tools_apart():
-        judge(("crossed",))
+    for of_parent, of_revoked in _NARROWS:
+        t.part(lambda a=of_parent, b=of_revoked: (judge(a), judge(b, of=revoked)))
 
     @t.part
     def generated_grants():

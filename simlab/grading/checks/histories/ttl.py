@@ -484,28 +484,26 @@ _CRASHES = st.lists(
     max_size=10,
 )
 
+
+def _tables(counts: st.SearchStrategy, fewest_ttls: int, costs: st.SearchStrategy):
+    """Generated tables: per ttl (in the order drawn, each once) two counts drawn from
+    ``counts``, then the step and wait costs drawn from ``costs``."""
+    return st.tuples(
+        st.lists(
+            st.tuples(st.sampled_from(_TTLS), counts, counts),
+            min_size=fewest_ttls,
+            max_size=4,
+            unique_by=lambda row: row[0],
+        ),
+        costs,
+        costs,
+    )
+
+
 #: A generated table: per ttl (in the order drawn) two costs, and the step and wait costs.
-_TABLES = st.tuples(
-    st.lists(
-        st.tuples(st.sampled_from(_TTLS), st.integers(0, 12), st.integers(0, 12)),
-        min_size=1,
-        max_size=4,
-        unique_by=lambda row: row[0],
-    ),
-    st.integers(1, 5),
-    st.integers(1, 5),
-)
+_TABLES = _tables(st.integers(0, 12), 1, st.integers(1, 5))
 #: Tables where ties are common (and only those with one count for their property).
-_TIES = st.tuples(
-    st.lists(
-        st.tuples(st.sampled_from(_TTLS), st.integers(0, 1), st.integers(0, 1)),
-        min_size=2,
-        max_size=4,
-        unique_by=lambda row: row[0],
-    ),
-    st.just(1),
-    st.just(1),
-)
+_TIES = _tables(st.integers(0, 1), 2, st.just(1))
 
 
 def _history(moves: list[tuple], story: Story, *, claimed: bool) -> History:
