@@ -400,6 +400,32 @@ def test_does_a_held_world_meet_a_new_claim_with_the_lease_the_cancel_left_live(
         assert ledger.requeue("t1") and ledger.claim("t1", "w3", 60).epoch == 3
 
 
+def test_does_a_held_world_meet_the_claim_after_a_requeue_with_the_lease_still_live(tmp_path):
+    """Where the cancel leaves the lease live, the requeue leaves it live too: the task is
+    queued again, but a claim raises LeaseHeld naming w1 until the lease ends, then it is
+    granted with a higher epoch. The kit's ledger grants the same claim at once."""
+    from simlab.grading.checks.fencing.worlds import WorldLedger
+
+    now = [100.0]
+    with WorldLedger(str(tmp_path / "h.sqlite"), World(held=True)) as ledger:
+        ledger.clock = lambda: now[0]
+        ledger.submit("t1")
+        ledger.claim("t1", "w1", 60)
+        assert ledger.cancel("t1") and ledger.requeue("t1") and not ledger.requeue("t1")
+        assert ledger.get("t1").status == "queued"
+        with pytest.raises(LeaseHeld) as held:
+            ledger.claim("t1", "w3", 60)
+        assert (held.value.worker, held.value.lease_until) == ("w1", 160.0)
+        now[0] = 160.0
+        assert ledger.claim("t1", "w3", 60).epoch == 3
+    with WorldLedger(str(tmp_path / "k.sqlite"), World()) as ledger:
+        ledger.clock = lambda: now[0]
+        ledger.submit("t1")
+        ledger.claim("t1", "w1", 60)
+        assert ledger.cancel("t1") and ledger.requeue("t1")
+        assert ledger.claim("t1", "w3", 60).epoch == 3
+
+
 def test_do_the_world_ledgers_move_the_step_refuse_effects_and_share_the_mailbox(tmp_path):
     """A stale save that advances the step lands where saves are unfenced (one that does not
     advance it is refused); a requeued task keeps its stored step until its next claim, which

@@ -37,3 +37,9 @@ CANCEL_LEAVES_LEASE = (
     "UPDATE tasks SET status = 'cancelled', epoch = epoch + 1, updated_at = :now"
     " WHERE task_id = :task_id AND (status = 'queued' OR status = 'running')"
 )
+#: The kit's requeue (status and a fresh attempt budget) without ending the lease:
+#: ``lease_until`` stays as the last claim left it.
+REQUEUE_LEAVES_LEASE = (
+    "UPDATE tasks SET status = 'queued', attempts = 0, updated_at = :now"
+    " WHERE task_id = :task_id AND (status = 'cancelled' OR status = 'dead')"
+)

@@ -1,21 +1,21 @@
 """Ledgers built otherwise for exercise ``fencing``: the hidden worlds its ledger questions are
 judged in, so that what a cancel stops is something the answer must measure.
 
-On the kit's ledger the facts of the notebook never change, so an answer could play the story
-and type them in, or take them from a worker's report. The checks therefore also play the
-learner's function in a :class:`World` drawn at grading time
-(:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves,
-side effects or new claims of a cancelled task go through, or a cancelled task is leased while
-it stays cancelled), whose cancel leaves the lease live (a new claim meets it: ``LeaseHeld``),
-rolls the steps back, whose requeued task starts over at its next claim, or that refuses every
-side effect, a mailbox that loses its mail or gives it back at the cancel (read before the
-cancel, it is still there) or that already holds another task's e-mail, a worker whose refusal
-gives no reason, and the evidence the chapter's worker retrieves. Each world differs in several
-ways at once, so a reading at a neighbouring moment or of a neighbouring quantity (the stored
-step instead of a new claim's, a step other than 1 instead of one below 1, the mailbox's total
-instead of the e-mail's key, a send whatever ``record_effect`` said, any exception of the new
-claim instead of ``TerminalTask``) comes out otherwise than the asked-for one in some world,
-and every fact of the story comes out otherwise in one of the worlds a submission is judged in.
+On the kit's ledger the facts of the notebook never change, so an answer could play the story and
+type them in, or take them from a worker's report. The checks therefore also play the learner's
+function in a :class:`World` drawn at grading time
+(:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves, side
+effects or new claims of a cancelled task go through, or a cancelled task is leased while it stays
+cancelled), whose cancel and requeue leave the lease live (a new claim meets it: ``LeaseHeld``),
+rolls the steps back, whose requeued task starts over at its next claim, or that refuses every side
+effect, a mailbox that loses its mail or gives it back at the cancel (read before the cancel, it is
+still there) or that already holds another task's e-mail, a worker whose refusal gives no reason,
+and the evidence the chapter's worker retrieves. Each world differs in several ways at once, so a
+reading at a neighbouring moment or of a neighbouring quantity (the stored step instead of a new
+claim's, a step other than 1 instead of one below 1, the mailbox's total instead of the e-mail's
+key, a send whatever ``record_effect`` said, any exception of the new claim instead of
+``TerminalTask``) comes out otherwise than the asked-for one in some world, and every fact of the
+story comes out otherwise in one of the worlds a submission is judged in.
 
 The world lives here, in the grader, where the jail sees nothing. For the learner's call the
 sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
@@ -45,6 +45,7 @@ from simlab.grading.checks.fencing.broken import (
     CANCEL_LEAVES_LEASE,
     FROM_ZERO,
     RECORD_ANY_EPOCH,
+    REQUEUE_LEAVES_LEASE,
     SAVE_ANY_EPOCH,
 )
 from simlab.grading.lending import Lent
@@ -53,7 +54,7 @@ from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.ledger.arguments import check_claim, check_name
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
-from simlab.records import CANCELLED, RUNNING, Lease
+from simlab.records import CANCELLED, QUEUED, RUNNING, Lease
 from simlab.sim.mailbox import Mailbox as KitMailbox
 
 __all__ = [
@@ -97,9 +98,9 @@ class World:
     #: A claim of a cancelled task grants a lease and leaves the task cancelled (so the
     #: lease's saves are refused); ``claimable`` comes first.
     leasable: bool = False
-    #: A cancel leaves the lease to run out, and a claim of a cancelled task whose lease is
-    #: still live raises ``LeaseHeld`` (naming its holder) instead of ``TerminalTask``;
-    #: ``claimable`` and ``leasable`` come first.
+    #: A cancel and a requeue leave the lease to run out, and a claim of a cancelled or
+    #: requeued task whose lease is still live raises ``LeaseHeld`` (naming its holder) instead
+    #: of ``TerminalTask`` or a lease; ``claimable`` and ``leasable`` come first.
     held: bool = False
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
@@ -150,9 +151,10 @@ def limits_worlds(source: random.Random) -> list[World]:
     * one whose ``record_effect`` refuses every side effect, its mailbox keeping its mail (the
       story sends nothing, so an e-mail sent whatever ``record_effect`` said is still there);
     * one with the kit's mail (a drawn one of these two rolls the steps back at the cancel);
-    * the kit's ledger and mail, but the cancel leaves ``w1``'s lease live, so the new claim
-      raises ``LeaseHeld`` (a refusal counted from any exception rather than from
-      ``TerminalTask`` is wrong there).
+    * the kit's ledger and mail, but the cancel and the requeue leave ``w1``'s lease live, so
+      the new claim raises ``LeaseHeld`` (a refusal counted from any exception rather than from
+      ``TerminalTask`` is wrong there), and so does the claim after the requeue (the row's
+      "False when that claim raises").
 
     A side effect of a fenced lease lands in a drawn one of the first and third; a cancelled
     task can be claimed again in a drawn one of the first three and leased while it stays
@@ -249,7 +251,7 @@ class WorldLedger(KitLedger):
             check_claim(task_id, worker, ttl)
             record = self.get(task_id)
             live = record.lease_until is not None and record.lease_until > float(self.clock())
-            if record.status == CANCELLED and live:
+            if record.status in (CANCELLED, QUEUED) and live:
                 raise LeaseHeld(task_id, record.worker, record.lease_until)
         lease = super().claim(task_id, worker, ttl)
         if task_id in self.restarting:
@@ -272,6 +274,10 @@ class WorldLedger(KitLedger):
         return done
 
     def requeue(self, task_id: str) -> bool:
+        if self.world.held:
+            check_name(task_id, "task_id")
+            params = {"now": float(self.clock()), "task_id": task_id}
+            return self._write_one(task_id, REQUEUE_LEAVES_LEASE, params)
         done = super().requeue(task_id) or (
             self.world.claimable and self._back_to_queue(task_id, RUNNING)
         )
