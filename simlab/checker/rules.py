@@ -221,6 +221,14 @@ RULES: tuple[Rule, ...] = (
         tuple(ops.REFUSABLE_OPS),
         on="fail",
     ),
+    Rule(
+        "u",
+        "claim next",
+        "claim_next hands out the oldest claimable task in submit order (a queued one, or a "
+        "running one whose lease has ended), never a health probe, and nothing only when no "
+        "task is claimable",
+        outcomes.claim_next_order,
+    ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
 #: The operations whose invoke, refusal or fault the model follows besides the accepted ones
@@ -388,6 +396,7 @@ def findings(
             ordered,
             views,
             clocked,
+            ttl,
         )
         for r in run_rules:
             found.extend(r.judge(run))

@@ -118,6 +118,12 @@ _EN = {
     "ended_claimed": "{p} was granted epoch {epoch} of {task} at {t}, but the task had ended: "
     "{ending}.",
     "no_lease.queued": "{did}, but the task was back in the queue with no lease.",
+    "next.got": "claim_next handed {task} to {p} at {t}",
+    "next.probe": "{got}, but it is a health probe, which claim_next never hands out.",
+    "next.older": "{got}, but {why}, and it was submitted before.",
+    "next.none": "claim_next handed nothing to {p} at {t}, but {why}.",
+    "next.queued": "{task} was queued",
+    "next.ended": "{task} could be taken over: the lease of {who} had ended at {until}",
     "no_lease.ended": "{did}, but the task had ended: {ending}.",
     "resume.none": "",
     "resume.by": " (by {who} at {t})",
@@ -261,6 +267,12 @@ _ZH = {
     "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然有效。",
     "ended_claimed": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但任务已经结束：{ending}。",
     "no_lease.queued": "{did}，但任务已回到队列，没有租约。",
+    "next.got": "claim_next 在 {t} 把 {task} 交给了 {p}",
+    "next.probe": "{got}，但它是健康探针，claim_next 从不交出健康探针。",
+    "next.older": "{got}，但{why}，而且它提交得更早。",
+    "next.none": "claim_next 在 {t} 什么也没有交给 {p}，但{why}。",
+    "next.queued": "{task} 正在排队",
+    "next.ended": "{task} 可以被接管：{who} 的租约已在 {until} 结束",
     "no_lease.ended": "{did}，但任务已经结束：{ending}。",
     "resume.none": "",
     "resume.by": "（由 {who} 在 {t} 提交）",
@@ -395,6 +407,11 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "尝试上限",
         "每个租约写明它是第几次尝试（从提交或上次重新排队算起的认领，含这一次）；任务的认领超过 "
         "max_attempts 次后，下一次认领会把它移入死信，而不是发出租约",
+    ),
+    "u": (
+        "认领下一个",
+        "「认领下一个」交出按提交顺序最早的可认领任务（排队中的，或租约已结束的运行中任务），"
+        "从不交出健康探针，只有在没有可认领的任务时才什么也不交出",
     ),
     "s": (
         "错误拒绝",

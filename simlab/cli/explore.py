@@ -1,7 +1,7 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--effects last|all] [--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup]
+[--effects last|all] [--pull] [--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup]
 [--json]`` searches every fault schedule of the scope breadth first
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
@@ -46,6 +46,7 @@ _WORDS = {
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
         "limit": ", at most {a} attempt(s) a task",
         "effects": ", an e-mail at {e} step",
+        "pull": ", workers pulling with claim_next",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -69,6 +70,7 @@ _WORDS = {
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
         "limit": "（每个任务至多 {a} 次尝试）",
         "effects": "（{e}发邮件）",
+        "pull": "（worker 用 claim_next 拉取任务）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -94,6 +96,8 @@ def _scope_words(scope: dict, lang: str) -> str:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
         said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
+    if scope.get("pull"):
+        said += _WORDS[lang]["pull"]
     return said
 
 
@@ -194,6 +198,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_attempts=args.max_attempts,
             effects=args.effects,
+            pull=args.pull,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -325,6 +330,13 @@ def register(subparsers) -> None:
         default="last",
         help="the steps of a task that send an e-mail: all shows the order of a task's keys "
         "(effects() lists them in the order recorded) [last]",
+    )
+    p.add_argument(
+        "--pull",
+        action="store_true",
+        help="workers take the oldest claimable task with claim_next instead of claiming the "
+        "task a message names, and the client submits a health probe first: the search judges "
+        "what claim_next answers [off]",
     )
     p.add_argument(
         "--max-attempts",

@@ -91,10 +91,11 @@ def scope_scenario(
     horizon: float | None = None,
     max_attempts: int | None = None,
     effects: str = "last",
+    pull: bool = False,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
-    from schedules), faults on until ``horizon``, the ledger's limit on attempts and the steps
-    that send an e-mail."""
+    from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
+    that send an e-mail and whether workers pull with ``claim_next`` (``Scenario.pull``)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -104,6 +105,7 @@ def scope_scenario(
         fault_horizon=horizon,
         max_attempts=max_attempts,
         effects=effects,
+        pull=pull,
         **zero,
     ).validate()
 
@@ -307,6 +309,7 @@ def explore(
     jobs: int = 1,
     max_attempts: int | None = None,
     effects: str = "last",
+    pull: bool = False,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -319,7 +322,9 @@ def explore(
     ``max_attempts`` is the ledger's limit on the claims of a task (set on each ledger as
     ``simulate`` sets a scenario's; None: no limit, so no task may go to the dead letter);
     ``effects`` the steps that send an e-mail, as the ``Scenario`` field (``"all"``: a task
-    sends one at every step, so a run shows the order of its keys).
+    sends one at every step, so a run shows the order of its keys); ``pull`` has the workers
+    take the oldest claimable task with ``claim_next`` (``Scenario.pull``: the client also
+    submits a health probe), so a certificate covers what ``claim_next`` answers too.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -344,7 +349,7 @@ def explore(
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
-    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects)
+    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects, pull)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
     # here is made anew for every run, since nothing says it can be emptied.
@@ -364,6 +369,8 @@ def explore(
         scope["max_attempts"] = max_attempts
     if effects != "last":
         scope["effects"] = effects
+    if pull:
+        scope["pull"] = True
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender

@@ -2,7 +2,8 @@
 
 One worker runs one task at a time. For each delivered task ID it:
 
-1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT);
+1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT;
+   in pull mode ``claim_next``, which may hand out another task than the message named);
    a refused claim (someone holds a live lease, or the task is finished) drops the message;
 2. runs the remaining steps from the step the ledger returned, never from step 0 again. Each
    step works for a random service time, heartbeating every ``ttl / 3`` (a failed heartbeat means
@@ -89,12 +90,15 @@ class Worker:
     def _handle(self, task: str):
         """Claim ``task`` and run its steps; return True if the worker crashed."""
         sim = self.sim
-        if sim.two_statement_claim:
+        if sim.pull:
+            lease = self._claim_next()
+        elif sim.two_statement_claim:
             lease = yield from self._claim(task)
         else:
             lease = self._claim_at_once(task)
         if lease is None:
             return False
+        task = lease.task_id  # in pull mode, not always the task the message named
         env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
         sc = sim.scenario
         name, steps = self.name, sc.steps
@@ -262,12 +266,27 @@ class Worker:
             return self._refused(task, refusal)
         return self._granted(task, lease, now)
 
-    def _granted(self, task: str, lease, now: float):
-        """Record the granted claim of ``lease`` at ``now`` (the simulated time); it renews the
-        lease. Returns ``lease``."""
+    def _claim_next(self):
+        """Pull mode (``Scenario.pull``): ask ``claim_next`` for the oldest claimable task, at
+        once; return its :class:`~simlab.records.Lease`, or None when the ledger handed out
+        nothing (the message is left to its visibility timeout). The invoke and a refusal name
+        no task (op ``claim-next``); a granted lease is recorded as the claim of its task,
+        marked ``next``."""
+        sim = self.sim
+        rec, name, now = sim.history.record, self.name, sim.env._now
+        rec(now, "invoke", name, "claim-next")
+        lease = sim.ledger.claim_next(name, sim.scenario.ttl)
+        if lease is None:
+            rec(now, "fail", name, "claim-next", reason="none")
+            return None
+        return self._granted(lease.task_id, lease, now, next=True)
+
+    def _granted(self, task: str, lease, now: float, **extra):
+        """Record the granted claim of ``lease`` at ``now`` (the simulated time), with
+        ``extra`` values; it renews the lease. Returns ``lease``."""
         self.sim.history.record(
             now, "ok", self.name, "claim", task, lease.epoch, lease.step,
-            lease_until=lease.lease_until, attempts=lease.attempts,
+            lease_until=lease.lease_until, attempts=lease.attempts, **extra,
         )  # fmt: skip
         self.last_beat = now
         return lease

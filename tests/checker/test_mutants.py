@@ -76,6 +76,9 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-recorded-at-wall": {"p"},
     "effects-newest-first": {"p"},
     "effects-drop-first-key": {"p"},
+    "claim-next-hands-out-probes": {"u"},
+    "claim-next-newest-first": {"u"},
+    "claim-next-skips-expired": {"u"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -97,6 +100,10 @@ SCENARIO: dict[str, dict] = {
     "claim-refuses-everything": CAP,
     "claim-resumes-at-step-zero": CAP,
     "claim-uses-wall-clock": CAP,
+    # workers that pull call claim_next, and the client submits a health probe
+    "claim-next-hands-out-probes": {"pull": True},
+    "claim-next-newest-first": {"pull": True},
+    "claim-next-skips-expired": {"pull": True},
 }
 
 #: mutant -> why no simulated run can show it.
@@ -106,9 +113,6 @@ OUT_OF_REACH: dict[str, str] = {
     "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
     "continuous times, and refusing it is safe",
     "claim-drops-checkpoint": "opaque tasks carry no checkpoint",
-    "claim-next-hands-out-probes": "workers claim the task they were delivered, never claim_next",
-    "claim-next-newest-first": "workers never call claim_next",
-    "claim-next-skips-expired": "workers never call claim_next",
     "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
     "every other end bumps the epoch",
     "save-ignores-status": "a worker never saves after its own completing save, and every "
@@ -164,9 +168,13 @@ def test_is_a_run_stopped_at_the_cap_the_full_run_up_to_the_cap():
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
     factory = _factory(CORRECT_LEDGERS[name])
-    for preset in (Scenario.adversarial(), Scenario.adversarial(max_attempts=2)):
+    for preset in (
+        Scenario.adversarial(),
+        Scenario.adversarial(max_attempts=2),
+        Scenario.adversarial(pull=True),
+    ):
         failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
-        assert failing == [], (name, preset.max_attempts, failing)
+        assert failing == [], (name, preset.non_defaults(), failing)
 
 
 def test_does_a_one_line_mistake_name_exactly_one_line_of_the_reference_body():
