@@ -243,6 +243,10 @@ def final_state(run: Run) -> list[Finding]:
                 wrong.append(_s("final.no_result", who=who(s.done)))
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
+        if s.checkpointed and record.checkpoint != s.checkpoint:
+            wrong.append(
+                _s("final.checkpoint", got=repr(record.checkpoint), want=repr(s.checkpoint))
+            )
         wrong.extend(_holder_and_attempts(record, s))
         wrong.extend(_lease_of_an_ended_task(record, s))
         if run.clocked:

@@ -158,7 +158,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "m",
         "resume step",
-        "a claim resumes the task from its last committed step",
+        "a claim resumes the task from its last committed step, with the checkpoint that step's "
+        "save stored",
         ops.resume_step,
         ("claim",),
     ),
@@ -179,7 +180,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, holder, attempts, no lease once a task "
+        "the final ledger (status, step, epoch, result, checkpoint, holder, attempts, no lease "
+        "once a task "
         "is not running, e-mail keys in the order recorded) is what its accepted operations "
         "made it, and its listing holds every task once, in submit order, as its listings by "
         "status and its counts do",

@@ -1,8 +1,8 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--effects last|all] [--pull] [--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup]
-[--json]`` searches every fault schedule of the scope breadth first
+[--effects last|all] [--pull] [--checkpoints] [--variant fenced|unfenced|racy-claim]
+[--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
 mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
@@ -47,6 +47,7 @@ _WORDS = {
         "limit": ", at most {a} attempt(s) a task",
         "effects": ", an e-mail at {e} step",
         "pull": ", workers pulling with claim_next",
+        "checkpoints": ", saves carrying checkpoints",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -71,6 +72,7 @@ _WORDS = {
         "limit": "（每个任务至多 {a} 次尝试）",
         "effects": "（{e}发邮件）",
         "pull": "（worker 用 claim_next 拉取任务）",
+        "checkpoints": "（保存带检查点）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -89,6 +91,17 @@ _EFFECTS_SAID = {
 }
 
 
+#: The scope's modes that are off unless their flag is given, and what each flag does.
+_MODE_FLAGS = {
+    "--pull": "workers take the oldest claimable task with claim_next instead of claiming the "
+    "task a message names, and the client submits a health probe first: the search judges what "
+    "claim_next answers [off]",
+    "--checkpoints": "every save carries a checkpoint (the completing save none) and every claim "
+    "shows the one its lease hands back: the search judges the checkpoints the ledger keeps "
+    "[off]",
+}
+
+
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
@@ -96,8 +109,9 @@ def _scope_words(scope: dict, lang: str) -> str:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
         said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
-    if scope.get("pull"):
-        said += _WORDS[lang]["pull"]
+    for mode in ("pull", "checkpoints"):
+        if scope.get(mode):
+            said += _WORDS[lang][mode]
     return said
 
 
@@ -199,6 +213,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             max_attempts=args.max_attempts,
             effects=args.effects,
             pull=args.pull,
+            checkpoints=args.checkpoints,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -331,13 +346,8 @@ def register(subparsers) -> None:
         help="the steps of a task that send an e-mail: all shows the order of a task's keys "
         "(effects() lists them in the order recorded) [last]",
     )
-    p.add_argument(
-        "--pull",
-        action="store_true",
-        help="workers take the oldest claimable task with claim_next instead of claiming the "
-        "task a message names, and the client submits a health probe first: the search judges "
-        "what claim_next answers [off]",
-    )
+    for flag, says in _MODE_FLAGS.items():
+        p.add_argument(flag, action="store_true", help=says)
     p.add_argument(
         "--max-attempts",
         type=positive_int,

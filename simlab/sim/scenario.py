@@ -150,6 +150,12 @@ class Scenario:
         "claims of one task before the ledger moves it to the dead letter instead of granting "
         "another (default: no limit); a requeue gives it fresh attempts",
     )
+    checkpoints: bool = _f(
+        False,
+        "opaque workload: each save carries a checkpoint naming its step, worker and epoch (the "
+        "completing save None), and each granted claim records the checkpoint its lease hands "
+        "back, which must be the last accepted save's",
+    )
     pull: bool = _f(
         False,
         "a delivered message only wakes a worker, which takes the oldest claimable task with "
@@ -253,6 +259,10 @@ class Scenario:
         if not isinstance(self.idempotency_keys, bool):
             keys = self.idempotency_keys
             raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
+        if not isinstance(self.checkpoints, bool):
+            raise ValueError(f"checkpoints must be True or False, got {self.checkpoints!r}")
+        if self.checkpoints and self.workload != "opaque":
+            raise ValueError("checkpoints needs workload 'opaque' (the agent saves its own)")
         if not isinstance(self.pull, bool):
             raise ValueError(f"pull must be True or False, got {self.pull!r}")
         if self.pull and (self.variant != "fenced" or self.workload != "opaque"):

@@ -5,6 +5,8 @@ One worker runs one task at a time. For each delivered task ID it:
 1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT;
    in pull mode ``claim_next``, which may hand out another task than the message named);
    a refused claim (someone holds a live lease, or the task is finished) drops the message;
+   with ``Scenario.checkpoints`` each save carries a checkpoint, and the claim records the one
+   its lease hands back;
 2. runs the remaining steps from the step the ledger returned, never from step 0 again. Each
    step works for a random service time, heartbeating every ``ttl / 3`` (a failed heartbeat means
    the lease is gone: the worker stops at once);
@@ -105,6 +107,7 @@ class Worker:
         epoch, step = lease.epoch, lease.step
         horizon = sim.faults_until
         work, emails = self._work, sim.emails
+        checkpoints = sc.checkpoints
         while step < steps:
             faults = env._now < horizon
             worked = yield from work(task, lease, step, faults)
@@ -130,12 +133,16 @@ class Worker:
             done = step + 1 == steps
             now = env._now  # no simulated time passes until the next yield
             rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            kept = {}
+            if checkpoints:  # the whole checkpoint each time; the completing save stores None
+                cp = None if done else {"step": step + 1, "worker": name, "epoch": epoch}
+                kept["checkpoint"] = cp
             if done:
                 ok = ledger.save(
-                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
+                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True, **kept
                 )
             else:
-                ok = ledger.save(lease, step + 1)
+                ok = ledger.save(lease, step + 1, **kept)
             if not ok:
                 rec(
                     now,
@@ -149,7 +156,7 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
+            rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
             step += 1
         broker.ack(task)
         return False
@@ -283,7 +290,10 @@ class Worker:
 
     def _granted(self, task: str, lease, now: float, **extra):
         """Record the granted claim of ``lease`` at ``now`` (the simulated time), with
-        ``extra`` values; it renews the lease. Returns ``lease``."""
+        ``extra`` values (and the checkpoint it hands back, with ``Scenario.checkpoints``); it
+        renews the lease. Returns ``lease``."""
+        if self.sim.scenario.checkpoints:
+            extra["checkpoint"] = lease.checkpoint
         self.sim.history.record(
             now, "ok", self.name, "claim", task, lease.epoch, lease.step,
             lease_until=lease.lease_until, attempts=lease.attempts, **extra,

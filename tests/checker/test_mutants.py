@@ -79,6 +79,9 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-next-hands-out-probes": {"u"},
     "claim-next-newest-first": {"u"},
     "claim-next-skips-expired": {"u"},
+    "claim-drops-checkpoint": {"m"},
+    "save-refused-writes-checkpoint": {"m", "p"},
+    "save-none-keeps-checkpoint": {"p"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -104,6 +107,10 @@ SCENARIO: dict[str, dict] = {
     "claim-next-hands-out-probes": {"pull": True},
     "claim-next-newest-first": {"pull": True},
     "claim-next-skips-expired": {"pull": True},
+    # saves carry checkpoints, and claims show the one their lease hands back
+    "claim-drops-checkpoint": {"checkpoints": True},
+    "save-refused-writes-checkpoint": {"checkpoints": True},
+    "save-none-keeps-checkpoint": {"checkpoints": True},
 }
 
 #: mutant -> why no simulated run can show it.
@@ -112,15 +119,12 @@ OUT_OF_REACH: dict[str, str] = {
     "submit-duplicate-raises-after-write": "the client submits each task once",
     "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
     "continuous times, and refusing it is safe",
-    "claim-drops-checkpoint": "opaque tasks carry no checkpoint",
     "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
     "every other end bumps the epoch",
     "save-ignores-status": "a worker never saves after its own completing save, and every "
     "other end bumps the epoch",
     "save-allows-same-step": "one lease never saves the same step twice",
     "save-completes-on-result": "workers pass a result only with done=True",
-    "save-refused-writes-checkpoint": "opaque tasks carry no checkpoint",
-    "save-none-keeps-checkpoint": "opaque tasks carry no checkpoint",
     "release-ignores-epoch": "workers never release",
     "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
     "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
@@ -172,6 +176,7 @@ def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
         Scenario.adversarial(),
         Scenario.adversarial(max_attempts=2),
         Scenario.adversarial(pull=True),
+        Scenario.adversarial(checkpoints=True),
     ):
         failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
         assert failing == [], (name, preset.non_defaults(), failing)

@@ -22,6 +22,8 @@ SEEDS = range(1, 21)
 #: ledgers keep every promise there too, and the checker predicts every answer they give.
 MODES = {
     "pull": {"pull": True},
+    "checkpoints": {"checkpoints": True},
+    "pull-and-checkpoints": {"pull": True, "checkpoints": True},
 }
 
 
