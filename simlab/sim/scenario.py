@@ -153,8 +153,9 @@ class Scenario:
     checkpoints: bool = _f(
         False,
         "opaque workload: each save carries a checkpoint naming its step, worker and epoch (the "
-        "completing save None), and each granted claim records the checkpoint its lease hands "
-        "back, which must be the last accepted save's",
+        "completing save None) and each save before the last a partial result, and each granted "
+        "claim records the checkpoint its lease hands back, which must be the last accepted "
+        "save's",
     )
     pull: bool = _f(
         False,

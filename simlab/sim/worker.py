@@ -137,6 +137,8 @@ class Worker:
             if checkpoints:  # the whole checkpoint each time; the completing save stores None
                 cp = None if done else {"step": step + 1, "worker": name, "epoch": epoch}
                 kept["checkpoint"] = cp
+                if not done:  # a partial result: only done=True completes a task
+                    kept["result"] = {"partial": step + 1}
             if done:
                 ok = ledger.save(
                     lease, step + 1, result={"worker": name, "epoch": epoch}, done=True, **kept

@@ -82,6 +82,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-drops-checkpoint": {"m"},
     "save-refused-writes-checkpoint": {"m", "p"},
     "save-none-keeps-checkpoint": {"p"},
+    "save-completes-on-result": {"e", "p"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -111,6 +112,7 @@ SCENARIO: dict[str, dict] = {
     "claim-drops-checkpoint": {"checkpoints": True},
     "save-refused-writes-checkpoint": {"checkpoints": True},
     "save-none-keeps-checkpoint": {"checkpoints": True},
+    "save-completes-on-result": {"checkpoints": True},  # saves before the last pass a result
 }
 
 #: mutant -> why no simulated run can show it.
@@ -124,7 +126,6 @@ OUT_OF_REACH: dict[str, str] = {
     "save-ignores-status": "a worker never saves after its own completing save, and every "
     "other end bumps the epoch",
     "save-allows-same-step": "one lease never saves the same step twice",
-    "save-completes-on-result": "workers pass a result only with done=True",
     "release-ignores-epoch": "workers never release",
     "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
     "effect-ignores-status": "a worker records no e-mail after its own completing save, and "

@@ -238,11 +238,13 @@ def test_are_the_kits_ledgers_certified_with_workers_that_pull_and_with_checkpoi
 #: shows the one its lease hands back): the mistakes about checkpoints, which opaque saves
 #: without one never show. A checkpoint dropped or written by a refused save shows once a
 #: second lease takes the task over (one fault); a completing save's None kept as the old
-#: checkpoint shows in every completed task.
+#: checkpoint shows in every completed task, and so does a save that completes a task because
+#: it passed a partial result (the saves before the last pass one in this mode).
 CHECKPOINTED: dict[str, tuple[int, set[str]]] = {
     "claim-drops-checkpoint": (1, {"m"}),
     "save-refused-writes-checkpoint": (1, {"m", "p"}),
     "save-none-keeps-checkpoint": (0, {"p"}),
+    "save-completes-on-result": (0, {"e", "p"}),
 }
 
 
