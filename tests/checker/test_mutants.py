@@ -119,15 +119,19 @@ SCENARIO: dict[str, dict] = {
 OUT_OF_REACH: dict[str, str] = {
     "submit-duplicate-overwrites": "the client submits each task once",
     "submit-duplicate-raises-after-write": "the client submits each task once",
-    "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
-    "continuous times, and refusing it is safe",
+    "claim-refused-at-expiry": "a claim lands at the very instant a lease ends only by a "
+    "coincidence of continuous times, and there the checker lets a ledger grant or refuse "
+    "(within its tolerance a float clock cannot tell 'at' from 'just before'; refusing is safe: "
+    "a claim a moment later is granted)",
     "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
     "every other end bumps the epoch",
     "save-ignores-status": "a worker never saves after its own completing save, and every "
     "other end bumps the epoch",
     "save-allows-same-step": "one lease never saves the same step twice",
     "release-ignores-epoch": "workers never release",
-    "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
+    "requeue-bumps-epoch": "the contract lets epochs skip numbers (they only ever rise), so a "
+    "requeue that raises it leaves every later claim above every earlier lease, as a shared "
+    "sequence's gap does: no answer shows it wrong, only the words 'keeping its epoch'",
     "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
     "every other end bumps the epoch",
 }
