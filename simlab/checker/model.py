@@ -17,7 +17,8 @@ claim fail, dead  dead (the dead letter), epoch + 1 at least (the refusal does n
 claim fail        nothing (see :func:`simlab.checker.operations.refused` for what it must be)
 heartbeat ok      the lease runs until ``time + ttl`` (the end the ledger reports is judged,
                   not believed)
-save ok           the committed step; ``done``: completed, no lease
+save ok           the committed step and, when it says one, its checkpoint; ``done``: completed,
+                  no lease
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
 cancel ok         cancelled, epoch + 1 whatever the ledger says (a cancel always bumps), no lease
 requeue ok        queued, step and epoch kept, no lease, attempts back to 0
@@ -100,6 +101,8 @@ class TaskState:
         "unseen",
         "claimer",
         "epoch_floor",
+        "checkpoint",
+        "checkpointed",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -135,6 +138,11 @@ class TaskState:
         #: ``epoch`` is a lower bound: the dead letter bumped it, and its refusal does not say
         #: by how much (a ledger may raise epochs by more than one, as its claims show)
         self.epoch_floor = False
+        #: the checkpoint of the last accepted save that said one (what a claim hands back)
+        self.checkpoint = None
+        #: the history shows this task's checkpoints (a save or a claim said one), so the
+        #: checkpoint a claim hands back and the final record's are judged
+        self.checkpointed = False
 
     @property
     def unanswered(self) -> int:
@@ -252,6 +260,8 @@ class Model:
             if e.epoch > s.epoch:
                 s.epoch = e.epoch
         s.newest = e
+        if "checkpoint" in e.value:
+            s.checkpointed = True
         if e.step is not None and not s.submitted and s.best is None:
             s.step = e.step  # an open fragment: the steps before it are not shown
         reported = e.value.get("lease_until")
@@ -266,6 +276,8 @@ class Model:
     def _saved(self, s: TaskState, e: Event) -> None:
         if e.step is None:
             return
+        if "checkpoint" in e.value:
+            s.checkpoint, s.checkpointed = e.value["checkpoint"], True
         s.committed.setdefault(e.step, e)
         if s.best is None or e.step > s.best.step:
             s.best = e

@@ -202,7 +202,20 @@ def no_lease(s: TaskState, e: Event, m: Model):
 
 
 def resume_step(s: TaskState, e: Event, m: Model):
-    if not s.submitted or e.step is None or e.step == s.step:
+    if not s.submitted:
+        return None
+    if (e.step is None or e.step == s.step) and "checkpoint" in e.value:
+        got = e.value["checkpoint"]
+        if got == s.checkpoint:
+            return None
+        b = s.best
+        by = _s("resume.by", who=who(b), t=at(b.time)) if b is not None else _s("resume.none")
+        sentence = _s(
+            "resume.checkpoint", p=e.process, task=e.task, t=at(e.time), got=repr(got),
+            want=repr(s.checkpoint), by=by,
+        )  # fmt: skip
+        return sentence, b
+    if e.step is None or e.step == s.step:
         return None
     b = s.best
     by = _s("resume.by", who=who(b), t=at(b.time)) if b is not None else _s("resume.none")

@@ -14,10 +14,19 @@ from typing import Any
 
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.measures import send_groups
-from simlab.checker.model import TaskState, is_time, within
+from simlab.checker.model import Model, TaskState, is_time, live, within
 from simlab.checker.operations import at, status, who
 from simlab.checker.words import Said, render, said
-from simlab.records import CANCELLED, COMPLETED, DEAD, RUNNING, Effect, TaskRecord
+from simlab.records import (
+    CANCELLED,
+    COMPLETED,
+    DEAD,
+    PROBE_TENANT,
+    QUEUED,
+    RUNNING,
+    Effect,
+    TaskRecord,
+)
 
 __all__ = [
     "Finding",
@@ -28,6 +37,7 @@ __all__ = [
     "resent_effects",
     "stuck_tasks",
     "final_state",
+    "claim_next_order",
 ]
 
 
@@ -142,6 +152,9 @@ class Run:
     views: Views | None = None
     #: the history's times are readings of the ledger's own clock (see ``findings``)
     clocked: bool = False
+    #: the lease length the workers asked for, when known (it times the leases ``claim_next``
+    #: may take over)
+    ttl: float | None = None
 
     @property
     def last(self) -> int:
@@ -187,8 +200,8 @@ def stuck_tasks(run: Run) -> list[Finding]:
     end = run.view.events[-1].time
     out = []
     for task, record in run.final.items():
-        if record.status in (COMPLETED, CANCELLED, DEAD):
-            continue
+        if record.status in (COMPLETED, CANCELLED, DEAD) or record.tenant == PROBE_TENANT:
+            continue  # a health probe is never handed out, so it stays queued
         k = run.steps.get(task)
         of_k = _s("stuck.of", k=k) if k is not None else _s("resume.none")
         idle = end <= off.time  # nothing happened after the faults stopped
@@ -230,6 +243,10 @@ def final_state(run: Run) -> list[Finding]:
                 wrong.append(_s("final.no_result", who=who(s.done)))
             elif writer != (s.done.process, s.done.epoch):
                 wrong.append(_s("final.result", p=writer[0], epoch=writer[1], who=who(s.done)))
+        if s.checkpointed and record.checkpoint != s.checkpoint:
+            wrong.append(
+                _s("final.checkpoint", got=repr(record.checkpoint), want=repr(s.checkpoint))
+            )
         wrong.extend(_holder_and_attempts(record, s))
         wrong.extend(_lease_of_an_ended_task(record, s))
         if run.clocked:
@@ -249,6 +266,83 @@ def final_state(run: Run) -> list[Finding]:
                 joined = _s("final.and", a=joined, b=more)
             out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
     return out
+
+
+def claim_next_order(run: Run) -> list[Finding]:
+    """What each ``claim_next`` answered (pull mode), against every task's state at that
+    instant: the whole history is replayed through the protocol's model in order, since the
+    answer depends on all the tasks at once. A granted ``claim_next`` (a claim ok marked
+    ``next``) must hand out the oldest claimable task in submit order, never a health probe
+    (tenant ``__health__``); one that handed out nothing (``claim-next`` fail) is wrong while
+    some task was claimable. Claimable: queued, or running with a lease that has ended. A
+    task whose claimability the model cannot know at that instant (a lease that ends at that
+    very instant, within the tolerance, or a claim that may have been granted unseen) stops
+    the judging of that answer at that task: every older task is still judged."""
+    view = run.view
+    if not view.of("claim-next", "invoke"):
+        return []
+    submits = view.submits
+    probes = {t for t, e in submits.items() if e.value.get("tenant") == PROBE_TENANT}
+    order = sorted(submits, key=lambda t: submits[t].index)
+    model = Model(set(submits), run.ttl)
+    out = []
+    for e in view.events:
+        if e.op == "claim-next":
+            if e.type == "fail":
+                older = _claimable_before(model, order, probes, None, e.time)
+                if older is not None:
+                    why = _claimable_why(model.tasks[older], older)
+                    sentence = _s("next.none", p=e.process, t=at(e.time), why=why)
+                    out.append(Finding.of("u", e.index, sentence, e, model.tasks[older].newest))
+            continue
+        if e.task is None:
+            continue
+        s = model.state(e.task)
+        if e.op == "claim" and e.type == "ok" and e.value.get("next"):
+            got = _s("next.got", p=e.process, task=e.task, t=at(e.time))
+            if e.task in probes:
+                out.append(Finding.of("u", e.index, _s("next.probe", got=got), e, submits[e.task]))
+            else:
+                older = _claimable_before(model, order, probes, e.task, e.time)
+                if older is not None:
+                    why = _claimable_why(model.tasks[older], older)
+                    sentence = _s("next.older", got=got, why=why)
+                    out.append(Finding.of("u", e.index, sentence, e, submits[older]))
+        model.apply(s, e)
+    return out
+
+
+def _claimable_before(
+    model: Model, order: list[str], probes: set[str], task: str | None, now: float
+) -> str | None:
+    """The first task in submit ``order`` (probes left out) that is claimable at ``now``,
+    if it comes before ``task`` (None: any), and no task before it is in doubt."""
+    for t in order:
+        if t == task:
+            return None
+        s = model.tasks.get(t)
+        if s is None or t in probes:
+            continue  # not submitted yet, or a probe
+        if s.unanswered:
+            return None  # a claim of it may have been granted unseen
+        if s.status == QUEUED:
+            return t
+        if s.status == RUNNING:
+            if s.until is None:
+                return None  # a lease that is not timed
+            if live(s.until, now):
+                continue
+            if not live(now, s.until):
+                return None  # it ends at this very instant: a ledger may grant or refuse
+            return t
+    return None
+
+
+def _claimable_why(s: TaskState, task: str) -> Said:
+    """Why ``task`` was claimable: queued, or its lease had ended."""
+    if s.status == QUEUED:
+        return _s("next.queued", task=task)
+    return _s("next.ended", task=task, who=who(s.lease), until=at(s.until))
 
 
 def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:

@@ -158,7 +158,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "m",
         "resume step",
-        "a claim resumes the task from its last committed step",
+        "a claim resumes the task from its last committed step, with the checkpoint that step's "
+        "save stored",
         ops.resume_step,
         ("claim",),
     ),
@@ -179,7 +180,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "p",
         "final state",
-        "the final ledger (status, step, epoch, result, holder, attempts, no lease once a task "
+        "the final ledger (status, step, epoch, result, checkpoint, holder, attempts, no lease "
+        "once a task "
         "is not running, e-mail keys in the order recorded) is what its accepted operations "
         "made it, and its listing holds every task once, in submit order, as its listings by "
         "status and its counts do",
@@ -220,6 +222,14 @@ RULES: tuple[Rule, ...] = (
         ops.refused,
         tuple(ops.REFUSABLE_OPS),
         on="fail",
+    ),
+    Rule(
+        "u",
+        "claim next",
+        "claim_next hands out the oldest claimable task in submit order (a queued one, or a "
+        "running one whose lease has ended), never a health probe, and nothing only when no "
+        "task is claimable",
+        outcomes.claim_next_order,
     ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
@@ -388,6 +398,7 @@ def findings(
             ordered,
             views,
             clocked,
+            ttl,
         )
         for r in run_rules:
             found.extend(r.judge(run))

@@ -118,9 +118,17 @@ _EN = {
     "ended_claimed": "{p} was granted epoch {epoch} of {task} at {t}, but the task had ended: "
     "{ending}.",
     "no_lease.queued": "{did}, but the task was back in the queue with no lease.",
+    "next.got": "claim_next handed {task} to {p} at {t}",
+    "next.probe": "{got}, but it is a health probe, which claim_next never hands out.",
+    "next.older": "{got}, but {why}, and it was submitted before.",
+    "next.none": "claim_next handed nothing to {p} at {t}, but {why}.",
+    "next.queued": "{task} was queued",
+    "next.ended": "{task} could be taken over: the lease of {who} had ended at {until}",
     "no_lease.ended": "{did}, but the task had ended: {ending}.",
     "resume.none": "",
     "resume.by": " (by {who} at {t})",
+    "resume.checkpoint": "{p} was granted {task} at {t} with the checkpoint {got}, but the last "
+    "accepted save stored {want}{by}.",
     "resume": "{p} was granted {task} at {t} to resume from step {step}, but step {last} was "
     "the last one committed{by}.",
     "cancel.ended": "{by} cancelled {task} at {t}, but {ending}.",
@@ -206,6 +214,7 @@ _EN = {
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
+    "final.checkpoint": "it holds the checkpoint {got}, but the last accepted save stored {want}",
     "final.result": "its result names {p} (epoch {epoch}), but {who} completed it",
     "final.keys": "the ledger holds the e-mail keys {stored}, but the accepted records were "
     "{accepted}",
@@ -261,9 +270,17 @@ _ZH = {
     "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然有效。",
     "ended_claimed": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但任务已经结束：{ending}。",
     "no_lease.queued": "{did}，但任务已回到队列，没有租约。",
+    "next.got": "claim_next 在 {t} 把 {task} 交给了 {p}",
+    "next.probe": "{got}，但它是健康探针，claim_next 从不交出健康探针。",
+    "next.older": "{got}，但{why}，而且它提交得更早。",
+    "next.none": "claim_next 在 {t} 什么也没有交给 {p}，但{why}。",
+    "next.queued": "{task} 正在排队",
+    "next.ended": "{task} 可以被接管：{who} 的租约已在 {until} 结束",
     "no_lease.ended": "{did}，但任务已经结束：{ending}。",
     "resume.none": "",
     "resume.by": "（由 {who} 在 {t} 提交）",
+    "resume.checkpoint": "{p} 在 {t} 获得了 {task}，拿到的检查点是 {got}，但最后一次被接受的保存"
+    "存的是 {want}{by}。",
     "resume": "{p} 在 {t} 获得了 {task}，从第 {step} 步继续，但最后提交的是第 {last} 步{by}。",
     "cancel.ended": "{by} 在 {t} 取消了 {task}，但{ending}。",
     "cancel.epoch": "{by} 在 {t} 取消了 {task}，但账本随后报告的纪元是 {epoch}，并不高于它原来的 "
@@ -340,6 +357,7 @@ _ZH = {
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
+    "final.checkpoint": "它保存的检查点是 {got}，但最后一次被接受的保存存的是 {want}",
     "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
     "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",
     "final.clock": "它的 {field} 是 {value}，但账本的时钟当时读数在 {lo} 到 {hi} 之间（时间来自交给"
@@ -380,12 +398,12 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",
     ),
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
-    "m": ("续做步骤", "认领从任务最后提交的步骤继续"),
+    "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
     "p": (
         "最终状态",
-        "账本的最终记录（状态、步骤、纪元、结果、持有者、尝试次数、任务不在运行时没有租约、"
+        "账本的最终记录（状态、步骤、纪元、结果、检查点、持有者、尝试次数、任务不在运行时没有租约、"
         "按记录顺序的邮件键）正是被接受的操作所造成的，"
         "且它的任务列表按提交顺序、每个任务只出现一次，按状态的列表和计数也与之一致",
     ),
@@ -395,6 +413,11 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "尝试上限",
         "每个租约写明它是第几次尝试（从提交或上次重新排队算起的认领，含这一次）；任务的认领超过 "
         "max_attempts 次后，下一次认领会把它移入死信，而不是发出租约",
+    ),
+    "u": (
+        "认领下一个",
+        "「认领下一个」交出按提交顺序最早的可认领任务（排队中的，或租约已结束的运行中任务），"
+        "从不交出健康探针，只有在没有可认领的任务时才什么也不交出",
     ),
     "s": (
         "错误拒绝",

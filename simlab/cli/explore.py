@@ -1,8 +1,8 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--effects last|all] [--variant fenced|unfenced|racy-claim] [--db PATH|URL] [--no-dedup]
-[--json]`` searches every fault schedule of the scope breadth first
+[--effects last|all] [--pull] [--checkpoints] [--variant fenced|unfenced|racy-claim]
+[--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
 mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
@@ -46,6 +46,8 @@ _WORDS = {
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
         "limit": ", at most {a} attempt(s) a task",
         "effects": ", an e-mail at {e} step",
+        "pull": ", workers pulling with claim_next",
+        "checkpoints": ", saves carrying checkpoints",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -69,6 +71,8 @@ _WORDS = {
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
         "limit": "（每个任务至多 {a} 次尝试）",
         "effects": "（{e}发邮件）",
+        "pull": "（worker 用 claim_next 拉取任务）",
+        "checkpoints": "（保存带检查点）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -87,6 +91,17 @@ _EFFECTS_SAID = {
 }
 
 
+#: The scope's modes that are off unless their flag is given, and what each flag does.
+_MODE_FLAGS = {
+    "--pull": "workers take the oldest claimable task with claim_next instead of claiming the "
+    "task a message names, and the client submits a health probe first: the search judges what "
+    "claim_next answers [off]",
+    "--checkpoints": "every save carries a checkpoint (the completing save none) and every claim "
+    "shows the one its lease hands back: the search judges the checkpoints the ledger keeps "
+    "[off]",
+}
+
+
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
@@ -94,6 +109,9 @@ def _scope_words(scope: dict, lang: str) -> str:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
         said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
+    for mode in ("pull", "checkpoints"):
+        if scope.get(mode):
+            said += _WORDS[lang][mode]
     return said
 
 
@@ -194,6 +212,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_attempts=args.max_attempts,
             effects=args.effects,
+            pull=args.pull,
+            checkpoints=args.checkpoints,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
@@ -326,6 +346,8 @@ def register(subparsers) -> None:
         help="the steps of a task that send an e-mail: all shows the order of a task's keys "
         "(effects() lists them in the order recorded) [last]",
     )
+    for flag, says in _MODE_FLAGS.items():
+        p.add_argument(flag, action="store_true", help=says)
     p.add_argument(
         "--max-attempts",
         type=positive_int,

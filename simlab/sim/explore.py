@@ -78,6 +78,8 @@ __all__ = [
 #: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
+#: The scope's modes as they are when not set: a scope names a mode only when it is set.
+_UNSET = {"max_attempts": None, "effects": "last", "pull": False, "checkpoints": False}
 
 
 # --- the scope -----------------------------------------------------------------------------------
@@ -91,10 +93,13 @@ def scope_scenario(
     horizon: float | None = None,
     max_attempts: int | None = None,
     effects: str = "last",
+    pull: bool = False,
+    checkpoints: bool = False,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
-    from schedules), faults on until ``horizon``, the ledger's limit on attempts and the steps
-    that send an e-mail."""
+    from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
+    that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``) and
+    whether saves carry checkpoints (``Scenario.checkpoints``)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -104,6 +109,8 @@ def scope_scenario(
         fault_horizon=horizon,
         max_attempts=max_attempts,
         effects=effects,
+        pull=pull,
+        checkpoints=checkpoints,
         **zero,
     ).validate()
 
@@ -307,6 +314,8 @@ def explore(
     jobs: int = 1,
     max_attempts: int | None = None,
     effects: str = "last",
+    pull: bool = False,
+    checkpoints: bool = False,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -319,7 +328,11 @@ def explore(
     ``max_attempts`` is the ledger's limit on the claims of a task (set on each ledger as
     ``simulate`` sets a scenario's; None: no limit, so no task may go to the dead letter);
     ``effects`` the steps that send an e-mail, as the ``Scenario`` field (``"all"``: a task
-    sends one at every step, so a run shows the order of its keys).
+    sends one at every step, so a run shows the order of its keys); ``pull`` has the workers
+    take the oldest claimable task with ``claim_next`` (``Scenario.pull``: the client also
+    submits a health probe), so a certificate covers what ``claim_next`` answers too;
+    ``checkpoints`` has every save carry a checkpoint and every claim show the one it hands
+    back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -344,7 +357,9 @@ def explore(
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
-    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, max_attempts, effects)
+    modes = {"max_attempts": max_attempts, "effects": effects, "pull": pull}
+    modes["checkpoints"] = checkpoints
+    probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
     # here is made anew for every run, since nothing says it can be emptied.
@@ -360,10 +375,7 @@ def explore(
         "seeds": list(range(first_seed, first_seed + seeds)),
     }
     # named only when set: a scope without a limit, e-mailing at the last step, reads as before
-    if max_attempts is not None:
-        scope["max_attempts"] = max_attempts
-    if effects != "last":
-        scope["effects"] = effects
+    scope.update((name, v) for name, v in modes.items() if v != _UNSET[name])
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender

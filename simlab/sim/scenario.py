@@ -150,6 +150,19 @@ class Scenario:
         "claims of one task before the ledger moves it to the dead letter instead of granting "
         "another (default: no limit); a requeue gives it fresh attempts",
     )
+    checkpoints: bool = _f(
+        False,
+        "opaque workload: each save carries a checkpoint naming its step, worker and epoch (the "
+        "completing save None) and each save before the last a partial result, and each granted "
+        "claim records the checkpoint its lease hands back, which must be the last accepted "
+        "save's",
+    )
+    pull: bool = _f(
+        False,
+        "a delivered message only wakes a worker, which takes the oldest claimable task with "
+        "claim_next instead of claiming the task the message names; the client also submits "
+        "one health probe, which claim_next must never hand out",
+    )
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -247,6 +260,18 @@ class Scenario:
         if not isinstance(self.idempotency_keys, bool):
             keys = self.idempotency_keys
             raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
+        if not isinstance(self.checkpoints, bool):
+            raise ValueError(f"checkpoints must be True or False, got {self.checkpoints!r}")
+        if self.checkpoints and self.workload != "opaque":
+            raise ValueError("checkpoints needs workload 'opaque' (the agent saves its own)")
+        if not isinstance(self.pull, bool):
+            raise ValueError(f"pull must be True or False, got {self.pull!r}")
+        if self.pull and (self.variant != "fenced" or self.workload != "opaque"):
+            raise ValueError("pull needs variant 'fenced' and workload 'opaque'")
+        if self.pull and self.max_attempts is not None:
+            # claim_next moves a task past its limit to the dead letter on the way, unseen:
+            # no history would show which claim did it
+            raise ValueError("pull needs no limit on attempts (max_attempts None)")
         self._validate_workload()
         return self
 

@@ -179,7 +179,7 @@ class Schedule:
 
 #: Scenario fields added after the schedule format's first version: written only when set, so
 #: a schedule that does not use them reads and writes as it always did.
-LATER_FIELDS = {"max_attempts": None}
+LATER_FIELDS = {"max_attempts": None, "checkpoints": False, "pull": False}
 
 
 def _scenario_dict(scenario: Scenario) -> dict[str, Any]:

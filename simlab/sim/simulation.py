@@ -34,7 +34,15 @@ from simlab.checker.history import History
 from simlab.checker.model import NO_LIMIT
 from simlab.checker.outcomes import Views
 from simlab.ledger.protocol import TaskLedger
-from simlab.records import CANCELLED, COMPLETED, DEAD, STATUSES, Effect, TaskRecord
+from simlab.records import (
+    CANCELLED,
+    COMPLETED,
+    DEAD,
+    PROBE_TENANT,
+    STATUSES,
+    Effect,
+    TaskRecord,
+)
 from simlab.sim.broker import Broker
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
@@ -54,6 +62,9 @@ __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
+
+#: The ID of the health probe a pull-mode run submits first (tenant ``__health__``).
+PROBE_TASK = "probe"
 
 
 def played(
@@ -168,6 +179,8 @@ class _Run:
         #: a worker's heartbeat and the read-back of the lease end it gave (see fast_paths)
         self.heartbeat = heartbeat_reader(self.ledger)
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
+        #: workers take claim_next instead of claiming the delivered task (``Scenario.pull``)
+        self.pull = scenario.pull
         if schedule is None:
             self.nemesis: Nemesis = RandomNemesis(self)
         else:
@@ -206,6 +219,9 @@ class _Run:
         arrival, nemesis = self.rng["arrival"], self.nemesis
         rate, steps = sc.arrival_rate, sc.steps
         agent = self.agent
+        if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
+            self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
+            rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps, tenant=PROBE_TENANT)
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
             if agent is None:

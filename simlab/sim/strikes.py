@@ -89,8 +89,9 @@ class StrikePoints(ScheduledNemesis):
         users = kinds_at("arrival")
         by_task: dict[str, list[float]] = {}
         cancelled: dict[str, float] = {}
+        ids = set(self.run.task_ids)  # a pull-mode run's health probe has no user
         for e in self.run.history:
-            if e.task is not None and e.op != "faults-off":
+            if e.task in ids:
                 by_task.setdefault(e.task, []).append(e.time)
                 if e.op == CANCEL.name and e.type == "ok":
                     cancelled.setdefault(e.task, e.time)

@@ -2,8 +2,11 @@
 
 One worker runs one task at a time. For each delivered task ID it:
 
-1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT);
+1. claims a lease (``claim``; in ``racy-claim`` the chapter's UPDATE, a round trip, its SELECT;
+   in pull mode ``claim_next``, which may hand out another task than the message named);
    a refused claim (someone holds a live lease, or the task is finished) drops the message;
+   with ``Scenario.checkpoints`` each save carries a checkpoint, and the claim records the one
+   its lease hands back;
 2. runs the remaining steps from the step the ledger returned, never from step 0 again. Each
    step works for a random service time, heartbeating every ``ttl / 3`` (a failed heartbeat means
    the lease is gone: the worker stops at once);
@@ -89,18 +92,22 @@ class Worker:
     def _handle(self, task: str):
         """Claim ``task`` and run its steps; return True if the worker crashed."""
         sim = self.sim
-        if sim.two_statement_claim:
+        if sim.pull:
+            lease = self._claim_next()
+        elif sim.two_statement_claim:
             lease = yield from self._claim(task)
         else:
             lease = self._claim_at_once(task)
         if lease is None:
             return False
+        task = lease.task_id  # in pull mode, not always the task the message named
         env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
         horizon = sim.faults_until
         work, emails = self._work, sim.emails
+        checkpoints = sc.checkpoints
         while step < steps:
             faults = env._now < horizon
             worked = yield from work(task, lease, step, faults)
@@ -126,12 +133,18 @@ class Worker:
             done = step + 1 == steps
             now = env._now  # no simulated time passes until the next yield
             rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            kept = {}
+            if checkpoints:  # the whole checkpoint each time; the completing save stores None
+                cp = None if done else {"step": step + 1, "worker": name, "epoch": epoch}
+                kept["checkpoint"] = cp
+                if not done:  # a partial result: only done=True completes a task
+                    kept["result"] = {"partial": step + 1}
             if done:
                 ok = ledger.save(
-                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True
+                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True, **kept
                 )
             else:
-                ok = ledger.save(lease, step + 1)
+                ok = ledger.save(lease, step + 1, **kept)
             if not ok:
                 rec(
                     now,
@@ -145,7 +158,7 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
+            rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
             step += 1
         broker.ack(task)
         return False
@@ -262,12 +275,30 @@ class Worker:
             return self._refused(task, refusal)
         return self._granted(task, lease, now)
 
-    def _granted(self, task: str, lease, now: float):
-        """Record the granted claim of ``lease`` at ``now`` (the simulated time); it renews the
-        lease. Returns ``lease``."""
+    def _claim_next(self):
+        """Pull mode (``Scenario.pull``): ask ``claim_next`` for the oldest claimable task, at
+        once; return its :class:`~simlab.records.Lease`, or None when the ledger handed out
+        nothing (the message is left to its visibility timeout). The invoke and a refusal name
+        no task (op ``claim-next``); a granted lease is recorded as the claim of its task,
+        marked ``next``."""
+        sim = self.sim
+        rec, name, now = sim.history.record, self.name, sim.env._now
+        rec(now, "invoke", name, "claim-next")
+        lease = sim.ledger.claim_next(name, sim.scenario.ttl)
+        if lease is None:
+            rec(now, "fail", name, "claim-next", reason="none")
+            return None
+        return self._granted(lease.task_id, lease, now, next=True)
+
+    def _granted(self, task: str, lease, now: float, **extra):
+        """Record the granted claim of ``lease`` at ``now`` (the simulated time), with
+        ``extra`` values (and the checkpoint it hands back, with ``Scenario.checkpoints``); it
+        renews the lease. Returns ``lease``."""
+        if self.sim.scenario.checkpoints:
+            extra["checkpoint"] = lease.checkpoint
         self.sim.history.record(
             now, "ok", self.name, "claim", task, lease.epoch, lease.step,
-            lease_until=lease.lease_until, attempts=lease.attempts,
+            lease_until=lease.lease_until, attempts=lease.attempts, **extra,
         )  # fmt: skip
         self.last_beat = now
         return lease

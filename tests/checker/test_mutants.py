@@ -76,6 +76,13 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effect-recorded-at-wall": {"p"},
     "effects-newest-first": {"p"},
     "effects-drop-first-key": {"p"},
+    "claim-next-hands-out-probes": {"u"},
+    "claim-next-newest-first": {"u"},
+    "claim-next-skips-expired": {"u"},
+    "claim-drops-checkpoint": {"m"},
+    "save-refused-writes-checkpoint": {"m", "p"},
+    "save-none-keeps-checkpoint": {"p"},
+    "save-completes-on-result": {"e", "p"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -97,28 +104,34 @@ SCENARIO: dict[str, dict] = {
     "claim-refuses-everything": CAP,
     "claim-resumes-at-step-zero": CAP,
     "claim-uses-wall-clock": CAP,
+    # workers that pull call claim_next, and the client submits a health probe
+    "claim-next-hands-out-probes": {"pull": True},
+    "claim-next-newest-first": {"pull": True},
+    "claim-next-skips-expired": {"pull": True},
+    # saves carry checkpoints, and claims show the one their lease hands back
+    "claim-drops-checkpoint": {"checkpoints": True},
+    "save-refused-writes-checkpoint": {"checkpoints": True},
+    "save-none-keeps-checkpoint": {"checkpoints": True},
+    "save-completes-on-result": {"checkpoints": True},  # saves before the last pass a result
 }
 
 #: mutant -> why no simulated run can show it.
 OUT_OF_REACH: dict[str, str] = {
     "submit-duplicate-overwrites": "the client submits each task once",
     "submit-duplicate-raises-after-write": "the client submits each task once",
-    "claim-refused-at-expiry": "a claim at the very instant a lease ends never happens with "
-    "continuous times, and refusing it is safe",
-    "claim-drops-checkpoint": "opaque tasks carry no checkpoint",
-    "claim-next-hands-out-probes": "workers claim the task they were delivered, never claim_next",
-    "claim-next-newest-first": "workers never call claim_next",
-    "claim-next-skips-expired": "workers never call claim_next",
+    "claim-refused-at-expiry": "a claim lands at the very instant a lease ends only by a "
+    "coincidence of continuous times, and there the checker lets a ledger grant or refuse "
+    "(within its tolerance a float clock cannot tell 'at' from 'just before'; refusing is safe: "
+    "a claim a moment later is granted)",
     "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
     "every other end bumps the epoch",
     "save-ignores-status": "a worker never saves after its own completing save, and every "
     "other end bumps the epoch",
     "save-allows-same-step": "one lease never saves the same step twice",
-    "save-completes-on-result": "workers pass a result only with done=True",
-    "save-refused-writes-checkpoint": "opaque tasks carry no checkpoint",
-    "save-none-keeps-checkpoint": "opaque tasks carry no checkpoint",
     "release-ignores-epoch": "workers never release",
-    "requeue-bumps-epoch": "a higher epoch after a requeue fences as well: harmless",
+    "requeue-bumps-epoch": "the contract lets epochs skip numbers (they only ever rise), so a "
+    "requeue that raises it leaves every later claim above every earlier lease, as a shared "
+    "sequence's gap does: no answer shows it wrong, only the words 'keeping its epoch'",
     "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
     "every other end bumps the epoch",
 }
@@ -164,9 +177,14 @@ def test_is_a_run_stopped_at_the_cap_the_full_run_up_to_the_cap():
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
     factory = _factory(CORRECT_LEDGERS[name])
-    for preset in (Scenario.adversarial(), Scenario.adversarial(max_attempts=2)):
+    for preset in (
+        Scenario.adversarial(),
+        Scenario.adversarial(max_attempts=2),
+        Scenario.adversarial(pull=True),
+        Scenario.adversarial(checkpoints=True),
+    ):
         failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
-        assert failing == [], (name, preset.max_attempts, failing)
+        assert failing == [], (name, preset.non_defaults(), failing)
 
 
 def test_does_a_one_line_mistake_name_exactly_one_line_of_the_reference_body():

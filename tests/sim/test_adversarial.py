@@ -18,6 +18,14 @@ from simlab.sim.schedule import FAULT_KINDS
 
 SEEDS = range(1, 21)
 
+#: The modes a scenario turns on (off by default), each over the all-faults preset: the kit's
+#: ledgers keep every promise there too, and the checker predicts every answer they give.
+MODES = {
+    "pull": {"pull": True},
+    "checkpoints": {"checkpoints": True},
+    "pull-and-checkpoints": {"pull": True, "checkpoints": True},
+}
+
 
 def test_does_the_kits_sqlite_ledger_pass_every_seed_with_every_fault_kind_striking():
     struck = Counter()
@@ -53,3 +61,31 @@ def test_does_postgres_pass_every_seed(fresh_postgres):
         url = fresh_postgres()
         r = simulate(Scenario.adversarial(), seed=seed, ledger=lambda c, u=url: connect(u, clock=c))
         assert r.ok, (seed, r.violations[:2])
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_do_the_kits_sqlite_ledger_and_model_pass_every_seed_of_each_mode(mode):
+    preset = Scenario.adversarial(**MODES[mode])
+    memory = lambda clock: MemoryLedger(clock=clock)  # noqa: E731
+    for factory in (None, memory):
+        failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
+        assert failing == [], (mode, factory, failing)
+
+
+def test_does_a_pulling_run_leave_its_health_probe_queued_and_judge_every_claim_next():
+    r = simulate(Scenario.adversarial(pull=True), seed=1)
+    probe = next(t for t in r.final if t.tenant == "__health__")
+    assert probe.status == "queued" and r.unfinished == 1 and r.ok
+    asked = [e for e in r.history if e.op == "claim-next" and e.type == "invoke"]
+    pulled = [e for e in r.history if e.op == "claim" and e.type == "ok" and e.value.get("next")]
+    assert asked and pulled and len(pulled) <= len(asked)
+    assert not [e for e in r.history if e.op == "claim" and e.type == "invoke"]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_does_postgres_pass_every_seed_of_each_mode(fresh_postgres, mode):
+    for seed in SEEDS:
+        url = fresh_postgres()
+        preset = Scenario.adversarial(**MODES[mode])
+        r = simulate(preset, seed=seed, ledger=lambda c, u=url: connect(u, clock=c))
+        assert r.ok, (mode, seed, r.violations[:2])

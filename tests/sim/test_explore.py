@@ -195,10 +195,90 @@ def test_is_each_mistake_about_a_queued_task_caught_with_one_worker(name):
     assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest).certified  # 2 workers
 
 
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with workers that pull
+#: (``pull=True``: each takes the oldest claimable task with ``claim_next``, and the client
+#: submits a health probe first): the mistakes of ``claim_next``, which workers that claim the
+#: task they were delivered never call. Newest first needs two tasks claimable at once, and a
+#: skipped takeover a lease that ended: one duplicate delivery, or one pause, gives each.
+PULLED: dict[str, tuple[int, set[str]]] = {
+    "claim-next-hands-out-probes": (0, {"u"}),
+    "claim-next-newest-first": (1, {"u"}),
+    "claim-next-skips-expired": (1, {"u"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PULLED))
+def test_is_each_wrong_claim_next_caught_with_workers_that_pull(name):
+    fewest, rules = PULLED[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, pull=True)
+    assert not x.certified and x.faults == fewest and x.scope["pull"] is True
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert x.result.schedule.scenario.pull  # the replay pulls too
+    if fewest:
+        assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, pull=True).certified
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest).certified  # never called
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_is_a_correct_ledger_certified_with_workers_that_pull(name):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, pull=True)
+    assert x.certified and x.covered == 2 and x.scope["pull"] is True
+    assert "pull" not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
+
+
+def test_are_the_kits_ledgers_certified_with_workers_that_pull_and_with_checkpoints():
+    for mode in ({"pull": True}, {"checkpoints": True}):
+        sqlite = explore(max_faults=2, **mode)  # the default: the kit's SQLite ledger
+        assert sqlite.certified
+        assert sqlite.schedules == explore(_memory, max_faults=2, **mode).schedules
+
+
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with checkpoints
+#: (``checkpoints=True``: every save carries one, the completing save None, and every claim
+#: shows the one its lease hands back): the mistakes about checkpoints, which opaque saves
+#: without one never show. A checkpoint dropped or written by a refused save shows once a
+#: second lease takes the task over (one fault); a completing save's None kept as the old
+#: checkpoint shows in every completed task, and so does a save that completes a task because
+#: it passed a partial result (the saves before the last pass one in this mode).
+CHECKPOINTED: dict[str, tuple[int, set[str]]] = {
+    "claim-drops-checkpoint": (1, {"m"}),
+    "save-refused-writes-checkpoint": (1, {"m", "p"}),
+    "save-none-keeps-checkpoint": (0, {"p"}),
+    "save-completes-on-result": (0, {"e", "p"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKPOINTED))
+def test_is_each_wrong_checkpoint_caught_when_saves_carry_checkpoints(name):
+    fewest, rules = CHECKPOINTED[name]
+    wrong = _factory(WRONG_LEDGERS[name])
+    x = explore(wrong, max_faults=fewest, checkpoints=True)
+    assert not x.certified and x.faults == fewest and x.scope["checkpoints"] is True
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert x.result.schedule.scenario.checkpoints  # the replay saves checkpoints too
+    if fewest:
+        assert explore(wrong, max_faults=fewest - 1, checkpoints=True).certified
+    assert explore(wrong, max_faults=fewest).certified  # no checkpoint, nothing to see
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+def test_is_a_correct_ledger_certified_when_saves_carry_checkpoints(name):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, checkpoints=True)
+    assert x.certified and x.covered == 2 and x.scope["checkpoints"] is True
+
+
 def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
     from tests.checker.test_mutants import CAUGHT_BY
 
-    assert set(CAUGHT_BY) == {*SMALLEST, *TIMING, *LIMITED, *EMAILING, *QUEUEING}
+    assert set(CAUGHT_BY) == {
+        *SMALLEST,
+        *TIMING,
+        *LIMITED,
+        *EMAILING,
+        *QUEUEING,
+        *PULLED,
+        *CHECKPOINTED,
+    }
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
