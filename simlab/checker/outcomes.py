@@ -18,12 +18,11 @@ from simlab.checker.model import Model, TaskState, is_time, live, within
 from simlab.checker.operations import at, status, who
 from simlab.checker.words import Said, render, said
 from simlab.records import (
-    CANCELLED,
     COMPLETED,
-    DEAD,
     PROBE_TENANT,
     QUEUED,
     RUNNING,
+    TERMINAL_STATUSES,
     Effect,
     TaskRecord,
 )
@@ -200,7 +199,7 @@ def stuck_tasks(run: Run) -> list[Finding]:
     end = run.view.events[-1].time
     out = []
     for task, record in run.final.items():
-        if record.status in (COMPLETED, CANCELLED, DEAD) or record.tenant == PROBE_TENANT:
+        if record.status in TERMINAL_STATUSES or record.tenant == PROBE_TENANT:
             continue  # a health probe is never handed out, so it stays queued
         k = run.steps.get(task)
         of_k = _s("stuck.of", k=k) if k is not None else _s("resume.none")
