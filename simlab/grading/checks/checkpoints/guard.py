@@ -52,6 +52,8 @@ __all__ = [
     "CHANGES",
     "UNCHANGED",
     "VERDICTS",
+    "CHANGE_PAIRS",
+    "PAIR_POSITIONS",
     "GUARD_RUBRIC",
     "said_change",
     "where",
@@ -310,12 +312,23 @@ GUARD_RUBRIC = (
             '`"document-forbidden"`: same version, the grant is not revoked,',
         ),
         world=(
-            "Every change, at every position of every task of the drawn world (the finished "
-            "one too), must give exactly the kit's codes."
+            "Every change, at every position before the last of every task of the drawn "
+            "world, must give exactly the kit's codes (a finished task passes in the example "
+            "world, whatever changed)."
         ),
     ),
 )
 
+
+#: Every two changes of :data:`CHANGES`, made one after the other.
+CHANGE_PAIRS = tuple(
+    (first, second) for i, first in enumerate(CHANGES) for second in list(CHANGES)[i + 1 :]
+)
+#: Where two changes at once are judged. Each pair gives every task the same codes at
+#: ``draft`` as at ``send`` (the same documents cited, a next tool of each step), so ``send``
+#: alone holds every way two reasons meet; what each position's own next tool does is judged
+#: one change at a time, at every position.
+PAIR_POSITIONS = ("send",)
 
 #: What can be wrong with a guard's codes, as keys of the exercise's catalog.
 VERDICTS = ("missing_and_extra", "missing", "extra", "once")
@@ -578,9 +591,7 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def several_changes_at_once():
-        names = list(CHANGES)
-        pairs = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-        judge.under(*pairs, positions=("draft", "send"), exact=True)
+        judge.under(*CHANGE_PAIRS, positions=PAIR_POSITIONS, exact=True)
 
     @t.part
     def generated_changes_exactly():
@@ -593,7 +604,10 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def exactly_in_a_world_of_its_own():
-        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS, exact=True)
+        # Before the last step: a finished task passes whatever the world holds, so what a
+        # guard makes of it is judged in the example world (a_finished_task_passes); no name
+        # or version of the drawn world can change that answer.
+        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS[:-1], exact=True)
 
     @t.part
     def a_finished_task_passes():
