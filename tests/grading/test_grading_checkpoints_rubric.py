@@ -18,11 +18,14 @@ from __future__ import annotations
 import pytest
 
 from simlab.agent.example import example_world
-from simlab.grading.checks.checkpoints.changes import WORLD_CHANGES, changed_cases
-from simlab.grading.checks.checkpoints.guard import (
+from simlab.grading.checks.checkpoints.changes import (
     CHANGE_PAIRS,
-    CHANGES,
     PAIR_POSITIONS,
+    WORLD_CHANGES,
+    changed_cases,
+)
+from simlab.grading.checks.checkpoints.guard import (
+    CHANGES,
     POSITIONS,
     UNCHANGED,
     VERDICTS,

@@ -19,11 +19,13 @@ from simlab.agent.example import example_goals, example_world
 from simlab.agent.guard import GUARD_CODES
 from simlab.agent.world import TOOLS, Document, Grant, World
 from simlab.grading.checks.checkpoints.changes import (
+    CHANGE_PAIRS,
     CHANGES,
     CORE_CHANGES,
     CORE_FIRST,
     EVERY_CHANGE,
     EXAMPLES,
+    PAIR_POSITIONS,
     POSITIONS,
     STOCK_CHANGES,
     STOCK_FIRST,
@@ -52,8 +54,6 @@ __all__ = [
     "CHANGES",
     "UNCHANGED",
     "VERDICTS",
-    "CHANGE_PAIRS",
-    "PAIR_POSITIONS",
     "GUARD_RUBRIC",
     "said_change",
     "where",
@@ -313,22 +313,11 @@ GUARD_RUBRIC = (
         ),
         world=(
             "Every change, at every position before the last of every task of the drawn "
-            "world, must give exactly the kit's codes (a finished task passes in the example "
-            "world, whatever changed)."
+            "world, must give exactly the kit's codes."
         ),
     ),
 )
 
-
-#: Every two changes of :data:`CHANGES`, made one after the other.
-CHANGE_PAIRS = tuple(
-    (first, second) for i, first in enumerate(CHANGES) for second in list(CHANGES)[i + 1 :]
-)
-#: Where two changes at once are judged. Each pair gives every task the same codes at
-#: ``draft`` as at ``send`` (the same documents cited, a next tool of each step), so ``send``
-#: alone holds every way two reasons meet; what each position's own next tool does is judged
-#: one change at a time, at every position.
-PAIR_POSITIONS = ("send",)
 
 #: What can be wrong with a guard's codes, as keys of the exercise's catalog.
 VERDICTS = ("missing_and_extra", "missing", "extra", "once")
@@ -604,11 +593,8 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def exactly_in_a_world_of_its_own():
-        # Before the last step: a finished task passes whatever the world holds, so what a
-        # guard makes of it is judged in the example world (a_finished_task_passes); no name
-        # or version of the drawn world can change that answer.
         judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS[:-1], exact=True)
 
-    @t.part
+    @t.part  # whatever the world holds, so the example world's checkpoints say it all
     def a_finished_task_passes():
         judge.under((), *((change,) for change in CHANGES), positions=("done",), exact=True)
