@@ -18,7 +18,12 @@ from __future__ import annotations
 import pytest
 
 from simlab.agent.example import example_world
-from simlab.grading.checks.checkpoints.changes import WORLD_CHANGES
+from simlab.grading.checks.checkpoints.changes import (
+    CHANGE_PAIRS,
+    PAIR_POSITIONS,
+    WORLD_CHANGES,
+    changed_cases,
+)
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
     POSITIONS,
@@ -230,3 +235,15 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
         assert {r["step"] for r in records} == {0, 1, 2, 3}
     for a, b in zip(seen, seen[1:], strict=False):
         assert a[0] != b[0] and a[1] != b[1] and a[2] != b[2]
+
+
+def test_do_two_changes_at_once_meet_at_send_as_at_draft():
+    """Two changes at once are judged at ``send`` alone (:data:`PAIR_POSITIONS`): every pair
+    gives every task the very codes at ``draft`` it gives at ``send``, so no way two reasons
+    meet is left out; and every pair applies to some checkpoint there."""
+    assert PAIR_POSITIONS == ("send",)
+    for pair in CHANGE_PAIRS:
+        at_send = [(task, case.truth) for task, _, case in changed_cases(pair, ("send",))]
+        at_draft = [(task, case.truth) for task, _, case in changed_cases(pair, ("draft",))]
+        assert at_send == at_draft and at_send, pair
+    assert len(CHANGE_PAIRS) == len(CHANGES) * (len(CHANGES) - 1) // 2

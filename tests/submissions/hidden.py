@@ -137,7 +137,7 @@ def release(world: int) -> list[str]:
     words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
     values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
     values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal, *seeds.close)]
-    values += [noise_peak(*seeds.last), trip_rate(*seeds.repeated)]
+    values += [noise_peak(*seeds.last)]
     values += [trip_rate(*case) for case in seeds.trip_cases]
     values += [judged_peak(*case) for case in seeds.watch]
     values += [*seeds.listed[1], trip_rate(*seeds.short)]

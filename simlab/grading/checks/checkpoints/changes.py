@@ -25,6 +25,8 @@ __all__ = [
     "POSITIONS",
     "UNCHANGED",
     "CHANGES",
+    "CHANGE_PAIRS",
+    "PAIR_POSITIONS",
     "WORLD_CHANGES",
     "CORE_CHANGES",
     "STOPPING",
@@ -241,6 +243,16 @@ CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] 
         _regrant(lose_tool=_needed),
     ),
 }
+
+#: Every two changes of :data:`CHANGES`, made one after the other.
+CHANGE_PAIRS = tuple(
+    (first, second) for i, first in enumerate(CHANGES) for second in list(CHANGES)[i + 1 :]
+)
+#: Where two changes at once are judged. Each pair gives every task the same codes at
+#: ``draft`` as at ``send`` (the same documents cited, a next tool of each step), so ``send``
+#: alone holds every way two reasons meet; what each position's own next tool does is judged
+#: one change at a time, at every position.
+PAIR_POSITIONS = ("send",)
 
 
 def _drop_stock(world: dict, cp: dict) -> dict:

@@ -19,11 +19,13 @@ from simlab.agent.example import example_goals, example_world
 from simlab.agent.guard import GUARD_CODES
 from simlab.agent.world import TOOLS, Document, Grant, World
 from simlab.grading.checks.checkpoints.changes import (
+    CHANGE_PAIRS,
     CHANGES,
     CORE_CHANGES,
     CORE_FIRST,
     EVERY_CHANGE,
     EXAMPLES,
+    PAIR_POSITIONS,
     POSITIONS,
     STOCK_CHANGES,
     STOCK_FIRST,
@@ -310,8 +312,8 @@ GUARD_RUBRIC = (
             '`"document-forbidden"`: same version, the grant is not revoked,',
         ),
         world=(
-            "Every change, at every position of every task of the drawn world (the finished "
-            "one too), must give exactly the kit's codes."
+            "Every change, at every position before the last of every task of the drawn "
+            "world, must give exactly the kit's codes."
         ),
     ),
 )
@@ -578,9 +580,7 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def several_changes_at_once():
-        names = list(CHANGES)
-        pairs = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-        judge.under(*pairs, positions=("draft", "send"), exact=True)
+        judge.under(*CHANGE_PAIRS, positions=PAIR_POSITIONS, exact=True)
 
     @t.part
     def generated_changes_exactly():
@@ -593,8 +593,8 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def exactly_in_a_world_of_its_own():
-        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS, exact=True)
+        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS[:-1], exact=True)
 
-    @t.part
+    @t.part  # whatever the world holds, so the example world's checkpoints say it all
     def a_finished_task_passes():
         judge.under((), *((change,) for change in CHANGES), positions=("done",), exact=True)

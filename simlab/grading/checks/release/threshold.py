@@ -20,7 +20,7 @@ thresholds (none of the notebook's, none a multiple of 0.005, out of order), one
 setting a low ``max_cost`` (which the breaker's canary must not take): a list or a duration
 typed in, a peak rounded up to a grid, a list taken to be sorted, or a canary given WATCH_ONLY's
 other settings gives another answer there. The first trip case's share is one third, so a share
-rounded is another one.
+rounded is another one, and it lists its calm seed twice, so seeds de-duplicated give a half.
 
 Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
 answer cannot echo a hidden input back), never a seed or the reference's values.
@@ -71,9 +71,10 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     for case in world.watch:
         t.part(lambda case=case: _peak_reads_the_run(s, *case, hidden))
     t.under("trip-rate")
-    for case in world.trip_cases:
+    first, *others = world.trip_cases  # the first lists a seed twice: its sentence says so
+    t.part(lambda: _rate_matches(rate, *first, hidden, key="rate_repeated"))
+    for case in others:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
-    t.part(lambda: _rate_matches(rate, *world.repeated, hidden, key="rate_repeated"))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
     t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
 
@@ -184,16 +185,16 @@ THRESHOLD_RUBRIC = (
         ),
         text=(_RATE, _RATE_REPEATS, _RATE_READS),
         world=(
-            "Drawn at grading time: a worse candidate at a threshold with three seeds (a share "
-            "of one third, a seed that trips twice) and the healthy one at a low threshold "
+            "Drawn at grading time: a worse candidate at a threshold with a seed that trips "
+            "twice and one that never trips, listed twice (a share of one third, a half "
+            "de-duplicated), and the healthy one at a low threshold "
             "(tripping), each share another than the notebook's threshold, candidate A or the "
             "notebook's seeds would give; then candidate A at the worse one's threshold on its "
             "seed that trips, so a share remembered by seed and threshold alone is the worse "
             "one's; and "
             "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
             "another share; and its seed that never trips again with a WATCH_ONLY whose max_cost "
-            "(a low one) would make a canary that took it along trip there; and the worse "
-            "one's seed that trips and the one that never does, the first listed twice."
+            "(a low one) would make a canary that took it along trip there."
         ),
     ),
 )

@@ -149,10 +149,9 @@ CLOSE_SEEDS = (
     370974,
     228159,
 )
-#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips),
-#: two of each candidate and threshold: the share of both seeds and the other one's calm seed
-#: (one third) is not the one at the notebook's threshold, for candidate A, or on the
-#: notebook's seeds.
+#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips): the
+#: share of both seeds, the calm one listed twice (one third; a half de-duplicated), is not the
+#: one at the notebook's threshold, for candidate A, or on the notebook's seeds.
 WORSE_TRIPS = (
     ("B", 0.09, 542333, 972825),
     ("B", 0.09, 953174, 559026),
@@ -218,9 +217,10 @@ class ThresholdWorld:
     #: A seed whose A peak is exactly a threshold, another than ``several``'s.
     equal: tuple[int, ...]
     #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one third
-    #: (three seeds, one that trips more than once), then the healthy one's at a low threshold
-    #: (1), then the healthy one at the worse one's threshold on its seed that trips more
-    #: than once (one run: a share kept by seed and threshold answers the worse one's 1 there).
+    #: (a seed that trips more than once and one that never trips, listed twice: a half if the
+    #: seeds are de-duplicated), then the healthy one's at a low threshold (1), then the healthy
+    #: one at the worse one's threshold on its seed that trips more than once (one run: a share
+    #: kept by seed and threshold answers the worse one's 1 there).
     trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
     #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
     #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
@@ -246,10 +246,6 @@ class ThresholdWorld:
     #: A seed for ``choose_threshold`` whose A peak lies less than 0.00005 above a threshold
     #: (of :data:`CLOSE_SEEDS`).
     close: tuple[int, ...] = ()
-    #: (candidate, threshold, seeds) for ``trip_rate``: the first trip case's seed that trips
-    #: twice and the one that never trips, the first listed twice (a share of two thirds, not
-    #: the half that seeds de-duplicated give).
-    repeated: tuple[str, float, tuple[int, ...]] = ("A", 0.0, ())
 
     @property
     def seeds(self) -> frozenset[int]:
@@ -281,14 +277,14 @@ def _world(seed: int) -> ThresholdWorld:
         s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if noise_peak("A", s) != right
     )
     candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
-    # the other case's calm seed at that threshold: three seeds, a share of one third
-    (quiet,) = {c for k, t, _, c in WORSE_TRIPS if (k, t) == (candidate, threshold) and c != calm}
     low, healthy = source.choice(HEALTHY_TRIPS)
     shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
     default = peaks(*shown)["judged"]
     least = source.choice([n for n in LEASTS if judged_peak(*shown, n) not in (default, 0.0)])
     most = max(n for n, _ in windows(*worse))
-    trio = tuple(source.sample((tripping, calm, quiet), 3))
+    # one run of each seed more than the seeds it holds: its calm seed listed twice judges a
+    # share of one third and a seed that counts twice at once
+    trio = tuple(source.sample((tripping, calm, calm), 3))
     return ThresholdWorld(
         healthy=shown,
         worse=worse,
@@ -308,7 +304,6 @@ def _world(seed: int) -> ThresholdWorld:
         costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
         last=("A", source.choice(LAST_SEEDS)),
         close=(source.choice(CLOSE_SEEDS),),
-        repeated=(candidate, threshold, (tripping, calm, tripping)),
     )
 
 
