@@ -58,6 +58,14 @@ def stale_commits(history):
     return found
 """
 
+# "name the task in it" met by naming every task of the history in each sentence: the sentence
+# no longer tells which task's save was stale.
+ALL_NAMES = DEFAULTDICT_RULE.replace(
+    'out.append(f"{e.task}: {e.process} saved',
+    'out.append(f"{sorted({x.task for x in history if x.task})}: {e.process} saved',
+)
+assert ALL_NAMES != DEFAULTDICT_RULE
+
 # Who holds the task, by name: a save by anyone but the last claimer is stale.
 WORKER_NAMES = """
 def stale_commits(history):
@@ -720,6 +728,7 @@ ANSWERS = [
     ("pause-reports", "stale-commits", PAUSE_REPORTS, 2, "recorded"),
     ("ignores-history", "stale-commits", IGNORES_HISTORY, 2, "another worker"),
     ("prefix-tasks", "stale-commits", PREFIX_TASKS, 2, "two tasks"),
+    ("all-names", "stale-commits", ALL_NAMES, 5, "as well as"),
     ("reads-the-grader", "stale-commits", READS_THE_GRADER, 2, "expected 2"),
     ("pending-crashes", "choose-ttl", PENDING_CRASHES, 6, "all"),
     ("ledger-counts", "choose-ttl", LEDGER_COUNTS, 6, "all"),

@@ -76,6 +76,10 @@ EN = {
     "move_cancel": "{task} is cancelled (epoch {epoch})",
     "rule_found": "your rule found {found} stale commit(s), the kit's rule finds {truth}",
     "sentence_names": ("sentence {i} ({got}) does not name {task}, the task of stale commit {i}"),
+    "sentence_names_other": (
+        "sentence {i} names {other} as well as {task}: it must name only the task of stale "
+        "commit {i}"
+    ),
     # choose-ttl: the learner's times, and what the functions returned
     "time": "1 time ({shown})",
     "count_one": "1 time",
@@ -219,6 +223,9 @@ ZH = {
     "move_cancel": "{task} 被取消（epoch {epoch}）",
     "rule_found": "你的规则找到 {found} 个陈旧提交，工具包的规则找到 {truth} 个",
     "sentence_names": "第 {i} 句（{got}）没有写出 {task}，即第 {i} 个陈旧提交的任务",
+    "sentence_names_other": (
+        "第 {i} 句除了 {task} 还写出了 {other}：它只能写出第 {i} 个陈旧提交的任务"
+    ),
     "time": "1 个时间（{shown}）",
     "count_one": "1 个时间",
     "count_many": "{n} 个时间",

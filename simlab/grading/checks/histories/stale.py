@@ -179,14 +179,15 @@ STALE_RUBRIC = (
         "sentences",
         1,
         "The rule returns a list of sentences (strings), one per stale commit in history order, "
-        "each naming its task.",
+        "each naming its task and no other.",
         properties=(
             "On generated histories where the count is right, sentence i names the task of the "
-            "i-th stale commit (the name whole, not as the start of a longer one).",
+            "i-th stale commit (the name whole, not as the start of a longer one) and not the "
+            "history's other task.",
         ),
         text=(
-            "Return a list with one sentence per stale commit, in history order, and name the "
-            "task in it",
+            "Return a list with one sentence per stale commit, in history order, and name its "
+            "task in it (that task only, no other task of the history)",
         ),
         world=(
             "The generated histories' two tasks are named as for the core idea, so a sentence "
@@ -381,9 +382,14 @@ def _one_sentence_per_commit_in_order(rule: Any) -> None:
     odd = [x for x in answer if not isinstance(x, str)]
     require(not odd, say("sentences_not_list_of", kind=kind_of(odd[0]) if odd else ""))
     require(
-        len(answer) == 2 and "t7" in answer[0] and "t3" in answer[1],
+        len(answer) == 2 and names_task(answer[0], "t7") and names_task(answer[1], "t3"),
         say("sentences_in_order"),
     )
+    for i, (task, other) in enumerate((("t7", "t3"), ("t3", "t7"))):
+        require(
+            not names_task(answer[i], other),
+            say("sentence_names_other", i=i + 1, task=task, other=other),
+        )
 
 
 # ------------------------------------------------------------------ generated histories ---
@@ -492,8 +498,8 @@ def _found_at(text: str, part: str) -> list[int]:
 
 
 def rule_names(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
-    """The property: when the count is right, sentence i names the task of stale commit i (on
-    a generated history whose tasks are named ``tasks``)."""
+    """The property: when the count is right, sentence i names the task of stale commit i and
+    no other task of the history (on a generated history whose tasks are named ``tasks``)."""
 
     def holds(moves: list[tuple], story: Story) -> None:
         history = generated(moves, story, tasks)
@@ -506,5 +512,10 @@ def rule_names(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
                 names_task(sentence, task),
                 say("sentence_names", i=i + 1, got=shown_value(sentence), task=task),
             )
+            for other in tasks:
+                require(
+                    other == task or not names_task(sentence, other),
+                    say("sentence_names_other", i=i + 1, task=task, other=other),
+                )
 
     return holds
