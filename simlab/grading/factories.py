@@ -14,7 +14,7 @@ from typing import Any
 
 from simlab.grading.aliasing import shared_between_results, shared_containers
 
-__all__ = ["FACTORIES"]
+__all__ = ["FACTORIES", "RUN_A_FUNCTION"]
 
 
 def _piece(ns: dict, name: str | None) -> Callable | None:
@@ -42,6 +42,13 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     # very object back comes back as its handle, a copy of it as data.
     "given": lambda ns, value: value,
 }
+
+
+#: The factories whose first argument names the learner's function they run: whatever their
+#: methods are called, a failure inside one is the learner's function's.
+RUN_A_FUNCTION = frozenset(
+    {"shared-containers", "shared-between-results", "lent-world", "with-names"}
+)
 
 
 def _scenario(fields: dict) -> Any:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.grading.factories import RUN_A_FUNCTION
 from simlab.grading.messages import Message, message
 from simlab.grading.questions import Fail
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
@@ -167,12 +168,19 @@ class RemoteObject:
         clock: Callable[[], float] | None = None,
         name: str = "object",
         returns: dict[str, type] | None = None,
+        runs: str | None = None,
     ):
         self._sandbox = sandbox
         self._handle = handle
         self._clock = clock
         self._name = name
         self._returns = returns or {}
+        #: the learner's function this object runs, if it runs one: its methods' failures and
+        #: answers are told as that function's (``runs()``), not as the object's
+        self._runs = runs
+
+    def _what(self, method: str) -> str:
+        return f"{self._runs}()" if self._runs else f"{self._name}.{method}()"
 
     @property
     def handle(self) -> Handle:
@@ -194,7 +202,7 @@ class RemoteObject:
                     *args,
                     method=method,
                     now=now,
-                    what=f"{self._name}.{method}()",
+                    what=self._what(method),
                     **kwargs,
                 )
             except RemoteError as exc:
@@ -211,7 +219,7 @@ class RemoteObject:
         result of the first call that raised, what it raised (the calls after it are not
         made). The request is sent when the first result is taken."""
         now = self._clock() if self._clock is not None else None
-        what = f"{self._name}.{method}()"
+        what = self._what(method)
         values, error = self._sandbox.call_each(
             self._handle, [(args, {}) for args in calls], method=method, now=now, what=what
         )
@@ -384,11 +392,14 @@ class Student:
         returns: dict[str, type] | None = None,
         **kwargs: Any,
     ) -> RemoteObject:
-        """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`)."""
+        """Build a kit object in the sandbox (see :data:`simlab.grading.factories.FACTORIES`);
+        one that runs a learner's function (:data:`~simlab.grading.factories.RUN_A_FUNCTION`)
+        tells its failures as that function's."""
         now = clock() if clock is not None else None
         handle = self.sandbox.kit(factory, *args, now=now, **kwargs)
+        runs = args[0] if factory in RUN_A_FUNCTION and args else None
         return RemoteObject(
-            self.sandbox, handle, clock=clock, name=name or factory, returns=returns
+            self.sandbox, handle, clock=clock, name=name or factory, returns=returns, runs=runs
         )
 
     def call(self, name: str, *args: Any) -> Any:

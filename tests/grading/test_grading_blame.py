@@ -39,6 +39,12 @@ def _learner_raises(s) -> None:
     s.function("cancel")({})  # the solution's cancel reads state["status"]: KeyError
 
 
+def _learner_raises_through_the_kit(s) -> None:
+    # the kit's object that runs the learner's cancel with some names changed: what it raises
+    # is cancel()'s, not the object's
+    s.kit("with-names", "cancel", {}).call({})
+
+
 def _stub_raises(s) -> None:
     s.function("cancel")({"status": "running", "epoch": 1, "result": None})
 
@@ -55,10 +61,15 @@ def _kit_bug(s) -> None:
     ("base", "before", "said"),
     [
         ("solutions", _learner_raises, "cancel() raised KeyError; the question gets 0"),
+        (
+            "solutions",
+            _learner_raises_through_the_kit,
+            "cancel() raised KeyError; the question gets 0",
+        ),
         ("exercises", _stub_raises, "not attempted: cancel() is not written yet"),
         ("solutions", _answer_refused, "cancel() gave an answer this check refuses"),
     ],
-    ids=["raises", "stub", "refused"],
+    ids=["raises", "raises-through-the-kit", "stub", "refused"],
 )
 def test_is_the_learners_fault_outside_a_part_the_learners(base, before, said):
     points, feedback = _graded(base, before)

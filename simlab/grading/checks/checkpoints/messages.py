@@ -136,7 +136,10 @@ EN = {
     "fewer": "fewer",
     "other_ones": "other ones",
     # cache-key: the checks
-    "not_hashable": "cache_key() returned {kind}, which cannot be a dict key; return a tuple",
+    "not_hashable": (
+        "cache_key() returned a value of type {kind} that cannot be a dict key (something in it, "
+        "such as a list, a dict or a set, has no hash); return a tuple of hashable values"
+    ),
     "not_a_tuple": "cache_key() returned {kind}; the text asks for a tuple of the fields",
     "same_apart": "searches {i} and {j} differ in the {field} but got the same key",
     "equal_apart": "searches {i} and {j} are equal but got different keys: normalize the query",
@@ -281,7 +284,10 @@ ZH = {
     "more": "更多的文档",
     "fewer": "更少的文档",
     "other_ones": "别的文档",
-    "not_hashable": "cache_key() 返回了 {kind}，它不能作为 dict 的键；请返回元组",
+    "not_hashable": (
+        "cache_key() 返回的值（类型为 {kind}）不能作为 dict 的键（其中有不可哈希的值，例如 list、"
+        "dict 或 set）；请返回由可哈希的值组成的元组"
+    ),
     "not_a_tuple": "cache_key() 返回了 {kind}；题目要求返回由各字段组成的元组",
     "same_apart": "第 {i} 和第 {j} 次搜索的{field}不同，却得到了同一个键",
     "equal_apart": "第 {i} 和第 {j} 次搜索相同，却得到了不同的键：请规范化查询",
