@@ -347,7 +347,8 @@ LIMITS_RUBRIC = (
             "an e-mail, and `mailbox.received` counts them per key):",
             '2. record the side effect `"t1:email"` (`ledger.record_effect(lease, "t1:email")`) '
             "and send it only if that returned True (on this kit's ledger it does);",
-            "| `email_recalled` | the e-mail is gone from the mailbox |",
+            '| `email_recalled` | after the cancel the mailbox holds no `"t1:email"` (also when '
+            "it was never sent) |",
             "| `step_rolled_back` | the stored step went back below 1 |",
             '| `requeue_restarts_from_zero` | after `ledger.requeue("t1")` (whatever it returns) a '
             "new claim starts at step 0 (False when that claim raises) |",
