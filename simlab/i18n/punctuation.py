@@ -4,12 +4,12 @@ A Chinese sentence takes full-width ``，：；（）？！`` and the quotation 
 ``, : ; ( ) ? !`` and ``"`` read as machine-made there. A mark *touches* Chinese when the
 character right before or after it is a CJK ideograph or full-width punctuation (``“”``
 included); a ``?`` or ``!`` followed by a space or a line's end on a line of Chinese ends a
-Chinese sentence and is made full-width too. A pair of
-parentheses counts as one mark (either parenthesis touching Chinese, outside or inside, makes
-both full-width, and so does a full-width partner: a pair never mixes widths). ASCII double
-quotes pair up in order (the first of two opens, the second closes) and become ``“`` and ``”``
-where the words they quote hold Chinese; quoted words without Chinese (``"A"``, ``"claimed"``)
-are a literal value and stay.
+Chinese sentence and is made full-width too, and so is a ``:`` or ``;`` ending such a line (it
+ends a clause). A pair of parentheses counts as one mark (either parenthesis touching Chinese,
+outside or inside, or Chinese anywhere between them makes both full-width, and so does a
+full-width partner: a pair never mixes widths). ASCII double quotes pair up in order (the first
+of two opens, the second closes) and become ``“`` and ``”`` where the words they quote hold
+Chinese; quoted words without Chinese (``"A"``, ``"claimed"``) are a literal value and stay.
 
 Code is left alone: Markdown code spans and fenced blocks, and anything :func:`problems` and
 :func:`fixed` are not given (callers pass prose: a notebook's markdown, a catalog's Chinese
@@ -32,6 +32,10 @@ _CJK = re.compile(r"[\u201c\u201d\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\
 #: Marks that end a sentence: one followed by a space or the end of a line of Chinese ends a
 #: Chinese sentence, whatever comes right before it ("还是 1?").
 _ENDS = "?!"
+#: Marks that end a clause: one at the end of a line of Chinese ends a Chinese clause, whatever
+#: comes right before it ("写出 `f(x)`:"); followed by a space it may be code's (``{seq: 键}``,
+#: ``"step": 2``).
+_CLAUSE_ENDS = ":;"
 #: Left as they are: Markdown fenced blocks and inline code spans, a link's or image's target
 #: (``](target)``), a URL, a format placeholder (``{name}``), a call's empty pair and the ``!``
 #: that starts a Markdown image.
@@ -61,16 +65,23 @@ def _touches(text: str, i: int, holes: bool = False) -> bool:
     return is_chinese(before) or is_chinese(after)
 
 
-def _ends_a_chinese_line(text: str, i: int, masked: list[bool]) -> bool:
-    """Is the mark at ``i`` followed by a space or a line's end, on a line holding Chinese
-    outside code?"""
-    if i + 1 < len(text) and not text[i + 1].isspace():
+def _ends_a_chinese_line(
+    text: str, i: int, masked: list[bool], *, at_line_end: bool = False
+) -> bool:
+    """Is the mark at ``i`` followed by a space or a line's end (``at_line_end``: a line's end
+    only), on a line holding Chinese outside code?"""
+    if i + 1 < len(text) and not (text[i + 1] == "\n" if at_line_end else text[i + 1].isspace()):
         return False
     if i == 0 or text[i - 1].isspace():  # a mark standing alone (SQL's ``= ? AND``) ends nothing
         return False
     start, end = text.rfind("\n", 0, i) + 1, text.find("\n", i)
     end = len(text) if end < 0 else end
     return any(is_chinese(text[j]) and not masked[j] for j in range(start, end))
+
+
+def _holds_chinese(text: str, start: int, end: int, masked: list[bool]) -> bool:
+    """Does the text between ``start`` and ``end`` hold Chinese outside code?"""
+    return any(is_chinese(text[j]) and not masked[j] for j in range(start + 1, end))
 
 
 def _pairs(text: str, masked: list[bool]) -> dict[int, int]:
@@ -108,7 +119,9 @@ def _marks(text: str, holes: bool = False) -> list[int]:
         if (
             _touches(text, i, holes)
             or (other is not None and text[other] in "（）")
+            or (ch == "(" and other is not None and _holds_chinese(text, i, other, masked))
             or (ch in _ENDS and _ends_a_chinese_line(text, i, masked))
+            or (ch in _CLAUSE_ENDS and _ends_a_chinese_line(text, i, masked, at_line_end=True))
         ):
             out.add(i)
             if other is not None and text[other] in "()":

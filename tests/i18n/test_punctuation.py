@@ -1,8 +1,9 @@
 """Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
 ``, : ; ( ) ? !`` touching a Chinese character outside code (nor a ``?`` or ``!`` ending a
-Chinese sentence, nor ASCII double quotes around Chinese words), in the translation stores (their
-markdown cells and their code comments, hence every zh notebook, solution and exercise), the
-generated zh notebooks, solutions and exercises (their markdown and the comments of their code
+Chinese sentence, a ``:`` or ``;`` ending a Chinese line, parentheses around Chinese, ASCII double
+quotes around Chinese words), in the translation stores (their markdown cells, the comments of the
+Python they show as code, and their code comments, hence every zh notebook, solution and
+exercise), the generated zh notebooks, solutions and exercises (their markdown and the comments of their code
 cells), README.zh.md and every Chinese message template of the catalogs (the exercises' sentence
 catalogs included: their hints, assert messages and printed lines; a ``{placeholder}`` counts
 as Chinese, since the sentence goes on through it)."""
@@ -13,6 +14,7 @@ import ast
 import glob
 import io
 import json
+import re
 import tokenize
 from pathlib import Path
 
@@ -50,10 +52,22 @@ def _comments(source: str) -> list[str]:
     return [t.string for t in tokens if t.type == tokenize.COMMENT]
 
 
+def _fenced_comments(markdown: str) -> list[str]:
+    """The comments of the Python blocks fenced in ``markdown`` (a schema shown as code)."""
+    blocks = re.findall(r"```python\n(.*?)```", markdown, re.S)
+    return [comment for block in blocks for comment in _comments(block)]
+
+
 @pytest.mark.parametrize("store", STORES, ids=_rel)
 def test_is_every_translation_punctuated_in_full_width(store):
     data = json.loads(Path(store).read_text(encoding="utf-8"))
     bad = {key: problems(entry.get("zh") or "") for key, entry in data["cells"].items()}
+    bad |= {
+        f"{key} (code shown)": [
+            p for c in _fenced_comments(entry.get("zh") or "") for p in problems(c)
+        ]
+        for key, entry in data["cells"].items()
+    }
     bad |= {key: problems(zh) for key, zh in (data.get("comments") or {}).items()}
     assert not {k: v for k, v in bad.items() if v}
 
@@ -118,6 +132,11 @@ def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
         ("见 ![图](a.png) 和", "见 ![图](a.png) 和"),  # an image stays an image
         ("`cancelled`,**并且**", "`cancelled`，**并且**"),  # emphasis stands between
         ("Is it safe? Yes!", "Is it safe? Yes!"),  # no Chinese on the line
+        ("写出 `f(x)`:\n\n* 先", "写出 `f(x)`：\n\n* 先"),  # a clause ends with the line
+        ("移入 `goal`;\n* 每个", "移入 `goal`；\n* 每个"),
+        ("`V1[s]`(step 3 表示 `x`);", "`V1[s]`（step 3 表示 `x`）；"),  # a pair holding Chinese
+        ('# 里 "step": 2 是', '# 里 "step": 2 是'),  # a colon before a space may be code's
+        ("事件的 {seq: 键}", "事件的 {seq: 键}"),
     ],
 )
 def test_does_the_fix_make_only_chinese_sentences_full_width(text, want):
