@@ -1,12 +1,12 @@
 """Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
 ``, : ; ( ) ? !`` touching a Chinese character outside code (nor a ``?`` or ``!`` ending a
-Chinese sentence, a ``:`` or ``;`` ending a Chinese line, parentheses around Chinese, ASCII double
-quotes around Chinese words), in the translation stores (their markdown cells, the comments of the
-Python they show as code, and their code comments, hence every zh notebook, solution and
-exercise), the generated zh notebooks, solutions and exercises (their markdown and the comments of their code
-cells), README.zh.md and every Chinese message template of the catalogs (the exercises' sentence
-catalogs included: their hints, assert messages and printed lines; a ``{placeholder}`` counts
-as Chinese, since the sentence goes on through it)."""
+Chinese sentence, a ``:`` or ``;`` ending a Chinese line, parentheses around Chinese, ASCII
+double quotes around Chinese words), in the translation stores (their markdown cells, the
+comments of the Python they show as code, and their code comments, hence every zh notebook,
+solution and exercise), the generated zh notebooks, solutions and exercises (their markdown and
+the comments of their code cells), README.zh.md and every Chinese message template of the
+catalogs (the exercises' sentence catalogs included: their hints, assert messages and printed
+lines; a ``{placeholder}`` counts as Chinese, since the sentence goes on through it)."""
 
 from __future__ import annotations
 
