@@ -402,12 +402,13 @@ class Student:
             self.sandbox, handle, clock=clock, name=name or factory, returns=returns, runs=runs
         )
 
-    def call(self, name: str, *args: Any) -> Any:
+    def call(self, name: str, *args: Any, elsewhere: int = 0) -> Any:
         """Call the student's ``name`` with ``args``; an argument that is one of the grader's
         objects (a :class:`~simlab.grading.lending.Lent` or a
         :class:`~simlab.grading.lending.SqlGate`) is lent to this call only: the student's code
         gets a stand-in that asks the grader for every use. Kit exceptions come back as
-        themselves."""
+        themselves. ``elsewhere`` (1, 2, ...): as in that other worker process
+        (:func:`~simlab.grading.sandbox.elsewhere.another_process`)."""
         from simlab.grading.lending import Lent, SqlGate
 
         lent, sent = [], []
@@ -419,7 +420,9 @@ class Student:
             else:
                 sent.append(arg)
         try:
-            return self.sandbox.call(name, *sent, services=lent, what=f"{name}()")
+            return self.sandbox.call(
+                name, *sent, services=lent, what=f"{name}()", elsewhere=elsewhere
+            )
         except RemoteError as exc:
             raise _rebuild(exc) from None
         finally:

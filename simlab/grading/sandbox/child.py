@@ -65,6 +65,7 @@ from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
+from simlab.grading.sandbox.elsewhere import another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
 from simlab.learn.state import SANDBOX
 
@@ -440,8 +441,13 @@ class _Child(remote.Channel):
             kwargs = wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
+        elsewhere = message.get("elsewhere")
         try:
-            result = obj(*args, **kwargs)
+            if elsewhere:
+                with another_process(int(elsewhere)):
+                    result = obj(*args, **kwargs)
+            else:
+                result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
         out: dict[str, Any] = {"ok": True}

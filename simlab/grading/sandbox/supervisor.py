@@ -522,6 +522,7 @@ class Sandbox:
         echo: bool = False,
         what: str | None = None,
         services: Sequence[wire.Handle] = (),
+        elsewhere: int = 0,
         **kwargs: Any,
     ) -> Any:
         """Call a student's function (by name) or a method of a sandbox object (by handle).
@@ -530,9 +531,13 @@ class Sandbox:
         with ``echo`` returns ``(result, args_after_the_call)``. Raises :class:`RemoteError`
         when the call raised, :class:`SandboxLost` when the process is gone. ``services``: the
         grader's objects (from :meth:`offer`) the call may use; pass their handles as arguments.
+        ``elsewhere`` (1, 2, ...): the call runs as in that other worker process
+        (:func:`~simlab.grading.sandbox.elsewhere.another_process`).
         """
         label = what or _label(target, method)
         message = {"op": "call", "target": _target(target), "method": method, "now": now}
+        if elsewhere:
+            message["elsewhere"] = int(elsewhere)
         message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs), keep=keep)
         host.interrupt_at("check")
         lent = frozenset(-h.id for h in services)
