@@ -79,7 +79,14 @@ __all__ = [
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
 #: The scope's modes as they are when not set: a scope names a mode only when it is set.
-_UNSET = {"max_attempts": None, "effects": "last", "pull": False, "checkpoints": False}
+_UNSET = {
+    "max_attempts": None,
+    "effects": "last",
+    "pull": False,
+    "checkpoints": False,
+    "retries": False,
+    "releases": False,
+}
 
 
 # --- the scope -----------------------------------------------------------------------------------
@@ -95,11 +102,15 @@ def scope_scenario(
     effects: str = "last",
     pull: bool = False,
     checkpoints: bool = False,
+    retries: bool = False,
+    releases: bool = False,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
     from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
-    that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``) and
-    whether saves carry checkpoints (``Scenario.checkpoints``)."""
+    that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``),
+    whether saves carry checkpoints (``Scenario.checkpoints``), whether callers resend a call
+    whose reply was lost (``Scenario.retries``) and whether workers release a task whose lease
+    ended in a pause (``Scenario.releases``)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -111,6 +122,8 @@ def scope_scenario(
         effects=effects,
         pull=pull,
         checkpoints=checkpoints,
+        retries=retries,
+        releases=releases,
         **zero,
     ).validate()
 
@@ -316,6 +329,8 @@ def explore(
     effects: str = "last",
     pull: bool = False,
     checkpoints: bool = False,
+    retries: bool = False,
+    releases: bool = False,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -332,7 +347,12 @@ def explore(
     take the oldest claimable task with ``claim_next`` (``Scenario.pull``: the client also
     submits a health probe), so a certificate covers what ``claim_next`` answers too;
     ``checkpoints`` has every save carry a checkpoint and every claim show the one it hands
-    back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps.
+    back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps;
+    ``retries`` has callers resend a call whose reply was lost and adds the ``lost-reply``
+    fault at every submit, heartbeat, e-mail record and save (``Scenario.retries``), so a
+    certificate covers the answers to resent calls; ``releases`` has a worker that wakes
+    from a pause before its save after its lease's end release the task (``Scenario.releases``),
+    so a certificate covers what ``release`` answers.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -358,7 +378,7 @@ def explore(
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
     modes = {"max_attempts": max_attempts, "effects": effects, "pull": pull}
-    modes["checkpoints"] = checkpoints
+    modes.update(checkpoints=checkpoints, retries=retries, releases=releases)
     probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given

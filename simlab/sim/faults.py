@@ -55,6 +55,8 @@ __all__ = [
     "SLOW",
     "DUPLICATE",
     "DOC_CHANGE",
+    "LOST_REPLY",
+    "CALLS",
 ]
 
 #: Where a crash strikes in a step's work when the explorer tries one (a fraction of it).
@@ -74,7 +76,13 @@ POINTS: dict[str, str] = {
     "enqueue": "the broker enqueues a task (published or redelivered)",
     "arrival": "a task arrives: a user acts on it later",
     "edit": "the editor process (agent workload)",
+    "reply": "a call's answer is on its way back to its caller (the client's submit, a "
+    "worker's heartbeat, e-mail record or save), after the ledger acted on it",
 }
+
+#: The calls whose answer a ``lost-reply`` fault drops, as its ``call`` field names them (the
+#: history's op of each).
+CALLS = ("submit", "heartbeat", "effect", "save")
 
 #: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
 #: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload). A schedule
@@ -90,6 +98,10 @@ NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
         "without idempotency keys no e-mail key is recorded",
     ),
     "agent": (lambda sc, f: sc.workload == "agent", "document edits need workload 'agent'"),
+    "retries": (
+        lambda sc, f: sc.retries,
+        "a lost reply needs callers that resend (retries)",
+    ),
 }
 
 #: What a scenario says when a rate is set without what its kind needs.
@@ -105,6 +117,10 @@ RATE_NEEDS: dict[str, tuple[Callable[[Scenario], bool], str]] = {
     "opaque": (
         lambda sc: sc.workload == "opaque",
         "{rate} needs workload 'opaque' (the agent sends through its resume guard)",
+    ),
+    "retries": (
+        lambda sc: sc.retries,
+        "{rate} needs callers that resend a call whose reply was lost (retries)",
     ),
 }
 
@@ -122,6 +138,12 @@ def _documents() -> tuple[str, ...]:
 def _task(value: Any, sc: Scenario, ids: set[str]) -> str:
     if not isinstance(value, str) or value not in ids:
         raise ValueError(f"no task {value!r} in a run of {sc.tasks} tasks")
+    return value
+
+
+def _call(value: Any, sc: Scenario, ids: set[str]) -> str:
+    if value not in CALLS:
+        raise ValueError(f"no call {value!r}; choose one of {', '.join(CALLS)}")
     return value
 
 
@@ -157,13 +179,16 @@ def _number(name: str, ok: Callable[[float], bool], must: str):
 
 #: Every field a fault may have: ``check(value, scenario, task_ids)`` returns the value as a
 #: schedule keeps it or raises ``ValueError`` with the reason. The fields before ``fraction``
-#: say where a fault strikes (they identify it, see :func:`simlab.sim.schedule.fault_key`).
+#: say where a fault strikes (they identify it, see :func:`simlab.sim.schedule.fault_key`):
+#: ``call`` and ``nth`` name the ``nth`` call (0: the first) of kind ``call`` of the task.
 FIELDS: dict[str, Callable[[Any, Scenario, set[str]], Any]] = {
     "task": _task,
     "step": _count("step"),
     "attempt": _count("attempt"),
     "claim": _count("claim"),
     "enqueue": _count("enqueue"),
+    "call": _call,
+    "nth": _count("nth"),
     "at": _number("at", lambda x: x >= 0, "at is a time and must be >= 0, got {value!r}"),
     "doc": _doc,
     "fraction": _number(
@@ -509,6 +534,33 @@ REQUEUE = FaultKind(
     draw=lambda rng, sc: {"after": rng.expovariate(0.5 / sc.cancel_after)},
     adversarial=0.6,
 )
+
+
+def _lost_tell(f: dict[str, Any]) -> str:
+    which = "first" if f["nth"] == 0 else f"call {f['nth'] + 1} of its"
+    return f"the reply to the {which} {f['call']} of {f['task']} is lost, and the call resent"
+
+
+LOST_REPLY = FaultKind(
+    name="lost-reply",
+    point="reply",
+    fields=("task", "call", "nth"),
+    default_rate=0.0,
+    per="per call (submit, heartbeat, e-mail record, save; with retries)",
+    help="P(a call's reply is lost after the ledger acted on it, and the caller resends the "
+    "same call after its timeout); needs retries",
+    does="the ledger acts on the task's ``nth`` call of kind ``call`` (``submit``, "
+    "``heartbeat``, ``effect``, ``save``) and its answer is lost; after ``reply_timeout`` the "
+    "caller resends the same call (a user resends a submit; a worker's heartbeat helper resends "
+    "a heartbeat while the work goes on; a worker waits to resend a record or a save) and "
+    "reads a refused resend as the first call's success when the ledger shows it",
+    tell=_lost_tell,
+    event=lambda e: e.type != "invoke" and bool(e.value.get("lost")),
+    mark="lost-reply",
+    draw=_nothing,
+    tries=_once,
+    needs=("retries",),
+)
 DOC_CHANGE = FaultKind(
     name="doc-change",
     point="edit",
@@ -541,6 +593,7 @@ KINDS: dict[str, FaultKind] = {
         DUPLICATE,
         CANCEL,
         REQUEUE,
+        LOST_REPLY,
         DOC_CHANGE,
     )
 }

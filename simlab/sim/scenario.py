@@ -163,12 +163,29 @@ class Scenario:
         "claim_next instead of claiming the task the message names; the client also submits "
         "one health probe, which claim_next must never hand out",
     )
+    retries: bool = _f(
+        False,
+        "callers resend a call whose reply was lost (fault kind lost-reply, lost_reply_rate): "
+        "a user resends a submit, a worker's heartbeat helper a heartbeat, a worker an e-mail "
+        "record or a save, each after reply_timeout",
+    )
+    releases: bool = _f(
+        False,
+        "a worker that wakes from a pause before its save after its lease's end releases the "
+        "task (release) instead of saving the step, and leaves it",
+    )
 
     # ------------------------------------------------------------------ derived values
     @property
     def heartbeat_every(self) -> float:
         """Workers renew their lease this often while they work."""
         return self.ttl / 3.0
+
+    @property
+    def reply_timeout(self) -> float:
+        """How long a caller waits for a reply before it resends the call (``retries``): half
+        the heartbeat interval."""
+        return self.ttl / 6.0
 
     @property
     def cancel_after(self) -> float:
@@ -272,6 +289,11 @@ class Scenario:
             # claim_next moves a task past its limit to the dead letter on the way, unseen:
             # no history would show which claim did it
             raise ValueError("pull needs no limit on attempts (max_attempts None)")
+        for name in ("retries", "releases"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            if getattr(self, name) and (self.variant != "fenced" or self.workload != "opaque"):
+                raise ValueError(f"{name} needs variant 'fenced' and workload 'opaque'")
         self._validate_workload()
         return self
 
@@ -303,6 +325,7 @@ class Scenario:
             raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
         self._rates_need("opaque")
         self._rates_need("keys")
+        self._rates_need("retries")
 
     def _rates_need(self, need: str) -> None:
         """Refuse a nonzero rate of a kind that needs ``need`` (:data:`RATE_NEEDS`) here."""
