@@ -20,6 +20,7 @@ from pathlib import Path
 
 from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
 from simlab.errors import LedgerError
+from simlab.sim.faults import LOST_REPLY
 from simlab.sim.scenario import EFFECTS
 from simlab.sim.story_words import describe_in
 from simlab.sim.variants import VARIANTS
@@ -104,9 +105,9 @@ _MODE_FLAGS = {
     "--checkpoints": "every save carries a checkpoint (the completing save none) and every claim "
     "shows the one its lease hands back: the search judges the checkpoints the ledger keeps "
     "[off]",
-    "--retries": "a call's reply may be lost (fault lost-reply at every submit, heartbeat, "
-    "e-mail record and save) and its caller resends the same call: the search judges the "
-    "answers to resent calls [off]",
+    "--retries": f"a call's reply may be lost (fault {LOST_REPLY.name} at every submit, "
+    "heartbeat, e-mail record and save) and its caller resends the same call: the search "
+    "judges the answers to resent calls [off]",
     "--releases": "a worker that wakes from a pause before its save after its lease's end "
     "releases the task: the search judges what release answers [off]",
 }

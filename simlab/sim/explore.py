@@ -348,11 +348,9 @@ def explore(
     submits a health probe), so a certificate covers what ``claim_next`` answers too;
     ``checkpoints`` has every save carry a checkpoint and every claim show the one it hands
     back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps;
-    ``retries`` has callers resend a call whose reply was lost and adds the ``lost-reply``
-    fault at every submit, heartbeat, e-mail record and save (``Scenario.retries``), so a
-    certificate covers the answers to resent calls; ``releases`` has a worker that wakes
-    from a pause before its save after its lease's end release the task (``Scenario.releases``),
-    so a certificate covers what ``release`` answers.
+    ``retries`` and ``releases`` (``Scenario.retries``: lost replies at every submit,
+    heartbeat, e-mail record and save, and their resends; ``Scenario.releases``) extend a
+    certificate to the answers to resent calls and to ``release``.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -377,25 +375,15 @@ def explore(
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
-    modes = {"max_attempts": max_attempts, "effects": effects, "pull": pull}
-    modes.update(checkpoints=checkpoints, retries=retries, releases=releases)
+    modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
+                 retries=retries, releases=releases)  # fmt: skip
     probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
     # here is made anew for every run, since nothing says it can be emptied.
     ledgers = _Ledgers(factory, reuse=ledger is None)
     started = clock()
-    scope: dict[str, Any] = {
-        "tasks": tasks,
-        "workers": workers,
-        "steps": steps,
-        "max_faults": max_faults,
-        "variant": variant,
-        "dedup": dedup,
-        "seeds": list(range(first_seed, first_seed + seeds)),
-    }
-    # named only when set: a scope without a limit, e-mailing at the last step, reads as before
-    scope.update((name, v) for name, v in modes.items() if v != _UNSET[name])
+    scope = _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes)
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender
@@ -415,6 +403,22 @@ def explore(
         if search.pool is not None:
             search.pool.close()
     return search.answer(scope, horizons, None)
+
+
+def _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes):
+    """The scope an :class:`Exploration` reports; a mode is named only when set, so a scope
+    without a limit, e-mailing at the last step, reads as before."""
+    scope: dict[str, Any] = {
+        "tasks": tasks,
+        "workers": workers,
+        "steps": steps,
+        "max_faults": max_faults,
+        "variant": variant,
+        "dedup": dedup,
+        "seeds": list(range(first_seed, first_seed + seeds)),
+    }
+    scope.update((name, v) for name, v in modes.items() if v != _UNSET[name])
+    return scope
 
 
 class _Search:

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from simlab.sim.faults import DOC_CHANGE, KINDS, RATE_NEEDS, FaultKind
+from simlab.sim.faults import DOC_CHANGE, KINDS, LOST_REPLY, RATE_NEEDS, FaultKind
 
 __all__ = [
     "Scenario",
@@ -165,9 +165,9 @@ class Scenario:
     )
     retries: bool = _f(
         False,
-        "callers resend a call whose reply was lost (fault kind lost-reply, lost_reply_rate): "
-        "a user resends a submit, a worker's heartbeat helper a heartbeat, a worker an e-mail "
-        "record or a save, each after reply_timeout",
+        f"callers resend a call whose reply was lost (fault kind {LOST_REPLY.name}, "
+        f"{LOST_REPLY.rate}): a user resends a submit, a worker's heartbeat helper a heartbeat, "
+        "a worker an e-mail record or a save, each after reply_timeout",
     )
     releases: bool = _f(
         False,
