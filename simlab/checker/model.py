@@ -185,7 +185,7 @@ class Model:
         "cancel": "_cancelled",
         "requeue": "_requeued",
         "release": "_released",
-        "submit": "_submitted",
+        "submit": "_first_submit",
     }
 
     @property
@@ -260,7 +260,7 @@ class Model:
     def _released(self, s: TaskState, e: Event) -> None:
         s.status, s.lease, s.until = QUEUED, None, None
 
-    def _submitted(self, s: TaskState, e: Event) -> None:
+    def _first_submit(self, s: TaskState, e: Event) -> None:
         if s.submit is None:
             s.submit = e
 

@@ -475,6 +475,7 @@ LOST_REPLY = FaultKind(
     draw=_nothing,
     tries=_once,
     needs=("retries",),
+    adversarial=0.3,
 )
 DOC_CHANGE = FaultKind(
     name="doc-change",

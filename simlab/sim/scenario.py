@@ -35,6 +35,7 @@ __all__ = [
     "RATE_FIELDS",
     "RATE_FAULTS",
     "ADVERSARIAL",
+    "MODE_NEEDS",
 ]
 
 #: Teaching variants of the ledger the workers see (see :mod:`simlab.sim.variants`).
@@ -57,13 +58,26 @@ __doc__ += "".join(
     f"* ``{k.rate}`` ({k.default_rate:g}): {k.per}, {k.does}.\n" for k in KINDS.values()
 )
 
-#: What :meth:`Scenario.adversarial` changes: every fault kind on, at rates that exercise each
-#: promise of the ledger in most runs, and a broker that redelivers before a silent lease ends.
+#: The needs of a fault kind that are modes of a scenario, off by default (a ``Scenario`` field
+#: of the same name): such a kind strikes only where a scenario asks for its mode, so the
+#: all-faults preset turns it on, at its ``adversarial`` rate, only with that mode.
+MODE_NEEDS = ("retries",)
+
+
+def _moded(kind: FaultKind) -> bool:
+    return any(need in MODE_NEEDS for need in kind.needs)
+
+
+#: What :meth:`Scenario.adversarial` changes: every fault kind on (but those that need a mode:
+#: :data:`MODE_NEEDS`), at rates that exercise each promise of the ledger in most runs, and a
+#: broker that redelivers before a silent lease ends.
 ADVERSARIAL: dict[str, Any] = {
     "tasks": 60,
     "workers": 6,
     "effects": "all",
-    **{k.rate: k.adversarial for k in KINDS.values() if k.adversarial is not None},
+    **{
+        k.rate: k.adversarial for k in KINDS.values() if k.adversarial is not None and not _moded(k)
+    },
     "cancel_mean": 12.0,
     "visibility_timeout": 2.5,
     # A correct ledger is done within about 40 time units of the horizon; a ledger that never
@@ -215,8 +229,16 @@ class Scenario:
     @classmethod
     def adversarial(cls, **changes: Any) -> Scenario:
         """Every fault kind on (:data:`ADVERSARIAL`): the run that checks a ledger against every
-        promise of the protocol. ``changes`` override fields, as in :meth:`with_`."""
-        return cls(**{**ADVERSARIAL, **changes}).validate()
+        promise of the protocol. ``changes`` override fields, as in :meth:`with_`; a kind that
+        needs a mode (:data:`MODE_NEEDS`) is on at its ``adversarial`` rate when ``changes``
+        turn that mode on (``retries=True``) and set no rate of its own."""
+        preset = {**ADVERSARIAL, **changes}
+        for k in KINDS.values():
+            modes = [need for need in k.needs if need in MODE_NEEDS]
+            if modes and k.adversarial is not None and k.rate not in changes:
+                if all(preset.get(mode) for mode in modes):
+                    preset[k.rate] = k.adversarial
+        return cls(**preset).validate()
 
     def with_(self, **changes: Any) -> Scenario:
         """A copy with some fields changed (validated)."""

@@ -23,7 +23,7 @@ import pytest
 
 from simlab import Scenario, simulate
 from simlab.sim.faults import FIELDS, KINDS, POINTS, faults_table, kinds_at
-from simlab.sim.scenario import ADVERSARIAL, RATE_FAULTS, RATE_FIELDS
+from simlab.sim.scenario import ADVERSARIAL, MODE_NEEDS, RATE_FAULTS, RATE_FIELDS
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault
 from simlab.sim.simulation import STREAMS
 from simlab.sim.story import fault_events, tell
@@ -65,17 +65,21 @@ def test_are_the_old_public_names_derived_from_the_registry():
     assert RATE_FAULTS == tuple(k.name for k in KINDS.values() if not k.poisson)
     assert RATE_FIELDS == tuple(f"{name.replace('-', '_')}_rate" for name in RATE_FAULTS)
     every = {k.rate for k in KINDS.values() if k.adversarial is not None}
-    assert every <= set(ADVERSARIAL) and every >= set(RATE_FIELDS) - _moded()
-    # a kind that needs a mode the preset leaves off is not in it, and its rate is refused
-    # without the mode
-    for rate in _moded():
-        with pytest.raises(ValueError, match=rate):
-            Scenario(**{rate: 0.5}).validate()
+    assert every - _moded() <= set(ADVERSARIAL) and every >= set(RATE_FIELDS)
+    # a kind that needs a mode is off in the preset (its rate is refused without the mode)
+    # and on at its adversarial rate once the preset is asked for the mode
+    for k in KINDS.values():
+        if k.rate in _moded():
+            assert k.rate not in ADVERSARIAL
+            with pytest.raises(ValueError, match=k.rate):
+                Scenario(**{k.rate: 0.5}).validate()
+            modes = {need: True for need in k.needs if need in MODE_NEEDS}
+            assert getattr(Scenario.adversarial(**modes), k.rate) == k.adversarial
 
 
 def _moded() -> set[str]:
     """The rates of the kinds that strike only in a mode a scenario must ask for."""
-    return {k.rate for k in KINDS.values() if "retries" in k.needs}
+    return {k.rate for k in KINDS.values() if set(k.needs) & set(MODE_NEEDS)}
 
 
 def test_is_the_docs_table_of_kinds_the_registry():
