@@ -105,9 +105,9 @@ _EN = {
     "did.heartbeat": "{who} renewed its lease on {task} at {t}",
     "did.effect": "{who} recorded the e-mail {key!r} of {task} at {t}",
     "did.release": "{who} released {task} at {t}",
-    "resubmit.accepted": "the second submit of {task} at {t} was accepted, but {task} had been "
+    "resubmit.accepted": "The second submit of {task} at {t} was accepted, but {task} had been "
     "submitted at {t0}: a submit of a task that exists raises and leaves it as it was.",
-    "resubmit.changed": "the second submit of {task} at {t} was refused, but it left the task "
+    "resubmit.changed": "The second submit of {task} at {t} was refused, but it left the task "
     "{got} where it was {want}: a refused submit changes nothing.",
     "resubmit.state": "{status} at step {step} with epoch {epoch}",
     "told.release": "{p}'s release of {task} with epoch {epoch} at {t}",

@@ -156,10 +156,11 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     v = e.value
     if e.type != "invoke" and (v.get("lost") or v.get("resent")):
         call = s(f"call.{e.op}", step=e.step)
+        w = s("the_client") if e.process == "client" else e.process
         if v.get("resent"):
-            return s(f"resent.{e.type}", w=e.process, call=call, task=e.task)
-        said = _say_op(e, ttl, racy, seen) or s("call.lost", w=e.process, call=call, task=e.task)
-        return s("lost", said=said, w=e.process)
+            return s(f"resent.{e.type}", w=w, call=call, task=e.task)
+        said = _say_op(e, ttl, racy, seen) or s("call.lost", w=w, call=call, task=e.task)
+        return s("lost", said=said, w=w)
     if e.op == "release" and e.type != "invoke":
         if e.type == "ok":
             return s("release.ok", w=e.process, epoch=e.epoch, task=e.task)

@@ -63,6 +63,7 @@ _EN = {
     "call.effect": "e-mail record",
     "call.save": "save of step {step}",
     "call.lost": "the ledger answers {w}'s {call} of {task}.",
+    "the_client": "the client",
     "release.ok": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
     "ledger queues it again.",
     "release.fail": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
@@ -142,6 +143,7 @@ _ZH = {
     "call.effect": "邮件记录",
     "call.save": "第 {step} 步的保存",
     "call.lost": "账本回答了 {w} 对 {task} 的{call}。",
+    "the_client": "客户端",
     "release.ok": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本让它重新排队。",
     "release.fail": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本拒绝了（{why}）。",
     "deliver.duplicate": "消息队列把 {task} 的第二份副本投递给 {w}。",

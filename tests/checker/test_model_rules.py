@@ -328,7 +328,7 @@ def test_is_a_second_submit_accepted_caught_and_one_refused_as_it_should_be_left
     h.record(2, "ok", "client", "submit", "t1", steps=1, resent=True)
     (sentence,) = sentences("v", h)
     assert sentence == (
-        "the second submit of t1 at t=2.0 was accepted, but t1 had been submitted at t=0.0: a "
+        "The second submit of t1 at t=2.0 was accepted, but t1 had been submitted at t=0.0: a "
         "submit of a task that exists raises and leaves it as it was."
     )
     right = claimed()
@@ -343,7 +343,7 @@ def test_is_a_refused_second_submit_that_reset_the_task_caught():
              reason="exists", status="queued", resent=True)  # fmt: skip
     (sentence,) = sentences("v", h)
     assert sentence == (
-        "the second submit of t1 at t=2.0 was refused, but it left the task queued at step 0 "
+        "The second submit of t1 at t=2.0 was refused, but it left the task queued at step 0 "
         "with epoch 0 where it was running at step 0 with epoch 1: a refused submit changes "
         "nothing."
     )
