@@ -13,7 +13,9 @@ Operations (``op``) and what their fields mean:
 =========== ============== ===================================================================
 op          types          meaning
 =========== ============== ===================================================================
-submit      ok             client persisted ``task``; ``value={"steps": K}``
+submit      ok/fail        client persisted ``task``; ``value={"steps": K}``; a resent submit
+                           (``resent``) refused as ``reason="exists"`` carries the ``epoch``,
+                           ``step`` and ``status`` the entry point read back
 deliver     ok             broker delivered ``task`` to ``process``;
                            ``value={"duplicate": bool, "redelivery": bool}``
 claim       invoke/ok/fail worker asks for a lease; ok carries the granted ``epoch`` and the
@@ -37,11 +39,16 @@ slow        info           the step of ``process`` runs slow, ``value={"factor":
 cancel      invoke/ok/fail a user cancels ``task``; ok carries the bumped ``epoch``
 requeue     invoke/ok/fail a user puts a cancelled ``task`` back in the queue; ok carries its
                            ``epoch`` (kept); fail carries ``value={"reason": status}``
+release     invoke/ok/fail a worker gives back its task (running -> queued) with ``epoch``
 faults-off  info           fault injection stops at this time (liveness is judged after it)
 publish     info           agent workload: the editor (``nemesis``) published a new document
                            version, ``value={"doc": id, "version": n}``
 plan        fail           agent workload: the stored checkpoint cannot be read; nothing written
 =========== ============== ===================================================================
+
+A call whose reply was lost (fault ``lost-reply``) records the ledger's answer with
+``lost=True``, then the caller's resend of the same call with ``resent=True`` (a refused resend
+says whether the ledger showed the first call landed: ``mine``).
 
 With ``workload="agent"`` (:mod:`simlab.sim.agent_worker`) a ``save`` also names the graph step
 (``agent_step``) and the evidence versions it used (``evidence=["kb/returns@v3", ...]``); a save
@@ -90,6 +97,7 @@ OPS = (
     "slow",
     "cancel",
     "requeue",
+    "release",
     "faults-off",
     "publish",
     "plan",

@@ -8,7 +8,7 @@ transitions, one per accepted (``ok``) event:
 ================= ===============================================================================
 event             the task afterwards
 ================= ===============================================================================
-submit ok         queued, step 0, epoch 0, no lease
+submit ok         queued, step 0, epoch 0, no lease (a second submit ok changes nothing)
 claim ok          running under this lease (one attempt more), held by its claimer: the granted
                   epoch (never below the model's), the step it resumes from, ``lease_until``
                   (``time + ttl`` when the ttl is known)
@@ -22,6 +22,7 @@ save ok           the committed step and, when it says one, its checkpoint; ``do
 effect ok         the e-mail key is recorded, with the epoch and worker that recorded it
 cancel ok         cancelled, epoch + 1 whatever the ledger says (a cancel always bumps), no lease
 requeue ok        queued, step and epoch kept, no lease, attempts back to 0
+release ok        queued, step and epoch kept, no lease
 crash             a claim of its process still unanswered may have been granted unseen: the
                   attempts count up to one more, and the holder is not known
 ================= ===============================================================================
@@ -103,6 +104,7 @@ class TaskState:
         "epoch_floor",
         "checkpoint",
         "checkpointed",
+        "submit",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -143,6 +145,8 @@ class TaskState:
         #: the history shows this task's checkpoints (a save or a claim said one), so the
         #: checkpoint a claim hands back and the final record's are judged
         self.checkpointed = False
+        #: the first accepted submit (None before it): a later one is a second submit
+        self.submit: Event | None = None
 
     @property
     def unanswered(self) -> int:
@@ -180,6 +184,8 @@ class Model:
         "effect": "_recorded",
         "cancel": "_cancelled",
         "requeue": "_requeued",
+        "release": "_released",
+        "submit": "_first_submit",
     }
 
     @property
@@ -250,6 +256,13 @@ class Model:
     def _requeued(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
         s.attempts = s.unseen = 0
+
+    def _released(self, s: TaskState, e: Event) -> None:
+        s.status, s.lease, s.until = QUEUED, None, None
+
+    def _first_submit(self, s: TaskState, e: Event) -> None:
+        if s.submit is None:
+            s.submit = e
 
     def _claimed(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.done = RUNNING, None, None

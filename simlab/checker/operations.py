@@ -37,6 +37,8 @@ __all__ = [
     "record_first",
     "refused",
     "attempt_limit",
+    "resubmit",
+    "release",
     "status",
     "REFUSABLE_OPS",
     "FENCED_OPS",
@@ -120,11 +122,40 @@ FENCED_OPS = {
     "effect": lambda e: _s(
         "did.effect", who=who(e), key=e.value.get("key"), task=e.task, t=at(e.time)
     ),
+    "release": lambda e: _s("did.release", who=who(e), task=e.task, t=at(e.time)),
 }
 
 stale_save = _fence(FENCED_OPS["save"])
 stale_heartbeat = _fence(FENCED_OPS["heartbeat"])
 stale_effect = _fence(FENCED_OPS["effect"])
+_stale_release = _fence(FENCED_OPS["release"])
+
+
+def release(s: TaskState, e: Event, m: Model):
+    """An accepted release: only the newest epoch's, and only of a running task."""
+    return _stale_release(s, e, m) or no_lease(s, e, m)
+
+
+def resubmit(s: TaskState, e: Event, m: Model):
+    """A submit of a task already submitted (a resent one): a correct ledger raises and
+    leaves the task as it was, so an accepted one is broken, and a refused one must read back
+    the model's status, step and epoch (the epoch only where the model knows it exactly: no
+    dead letter's bump and no claim that may have been granted unseen)."""
+    first = s.submit
+    if first is None or first is e:
+        return None
+    if e.type == "ok":
+        return _s("resubmit.accepted", task=e.task, t=at(e.time), t0=at(first.time)), first
+    got = (e.value.get("status"), e.step, e.epoch)
+    exact = not s.epoch_floor and s.unanswered == 0
+    want = (s.status, s.step, s.epoch if exact else e.epoch)
+    if None in got or got == want:
+        return None
+    state = lambda v: _s("resubmit.state", status=status(v[0]), step=v[1], epoch=v[2])  # noqa: E731
+    return (
+        _s("resubmit.changed", task=e.task, t=at(e.time), got=state(got), want=state(want)),
+        first,
+    )
 
 
 def reused_epoch(s: TaskState, e: Event, m: Model):
@@ -320,6 +351,7 @@ REFUSABLE_OPS = {
     ),  # fmt: skip
     "cancel": lambda e: _s("told.cancel", p=_by(e), task=e.task, t=at(e.time)),
     "requeue": lambda e: _s("told.requeue", p=_by(e), task=e.task, t=at(e.time)),
+    "release": lambda e: _s("told.release", p=e.process, task=e.task, epoch=e.epoch, t=at(e.time)),
 }
 
 

@@ -61,7 +61,8 @@ class Rule:
     #: an event rule's judge(state, event, model), or a run rule's judge(run)
     judge: Callable[..., Any]
     ops: tuple[str, ...] = ()
-    #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones
+    #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones;
+    #: ``both``: each of them
     on: str = "ok"
 
 
@@ -156,6 +157,21 @@ RULES: tuple[Rule, ...] = (
         ("save", "heartbeat", "effect"),
     ),
     Rule(
+        "v",
+        "second submit",
+        "a second submit of a task that exists raises and leaves the task as it was",
+        ops.resubmit,
+        ("submit",),
+        on="both",
+    ),
+    Rule(
+        "w",
+        "release",
+        "a release is accepted only with the task's newest epoch, while the task is running",
+        ops.release,
+        ("release",),
+    ),
+    Rule(
         "m",
         "resume step",
         "a claim resumes the task from its last committed step, with the checkpoint that step's "
@@ -215,10 +231,10 @@ RULES: tuple[Rule, ...] = (
         "s",
         "wrongful refusal",
         "a ledger refuses only what the contract refuses: a claim of a queued task or of one "
-        "whose lease has ended, a save of a higher step, a heartbeat or a new e-mail key with "
-        "the current epoch of a running task, a cancel of a queued or running task and a "
-        "requeue of a cancelled or dead one are accepted, and a claim is refused for its true "
-        "reason",
+        "whose lease has ended, a save of a higher step, a heartbeat, a release or a new "
+        "e-mail key with the current epoch of a running task, a cancel of a queued or running "
+        "task and a requeue of a cancelled or dead one are accepted, and a claim is refused "
+        "for its true reason",
         ops.refused,
         tuple(ops.REFUSABLE_OPS),
         on="fail",
@@ -304,7 +320,10 @@ def _judging(
     on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            (on_fail if r.on == "fail" else by_op).setdefault(op, []).append((r.letter, r.judge))
+            if r.on != "fail":
+                by_op.setdefault(op, []).append((r.letter, r.judge))
+            if r.on != "ok":
+                on_fail.setdefault(op, []).append((r.letter, r.judge))
     table: dict[str, _Entry] = {
         op: (tuple(by_op.get(op, ())), getattr(Model, name), op in ops.FENCED_OPS and op in by_op)
         for op, name in Model.TRANSITIONS.items()

@@ -104,6 +104,13 @@ _EN = {
     "did.save": "{who} committed step {step} of {task} at {t}",
     "did.heartbeat": "{who} renewed its lease on {task} at {t}",
     "did.effect": "{who} recorded the e-mail {key!r} of {task} at {t}",
+    "did.release": "{who} released {task} at {t}",
+    "resubmit.accepted": "The second submit of {task} at {t} was accepted, but {task} had been "
+    "submitted at {t0}: a submit of a task that exists raises and leaves it as it was.",
+    "resubmit.changed": "The second submit of {task} at {t} was refused, but it left the task "
+    "{got} where it was {want}: a refused submit changes nothing.",
+    "resubmit.state": "{status} at step {step} with epoch {epoch}",
+    "told.release": "{p}'s release of {task} with epoch {epoch} at {t}",
     "granted": "{p} was granted epoch {epoch} of {task} at {t}",
     "reused.claim": "{granted}, but epoch {epoch} had already been granted to {p} at {t}.",
     "reused.cancel": "{granted}, but the cancel at {t} had already raised it to {epoch}.",
@@ -258,6 +265,13 @@ _ZH = {
     "did.save": "{who} 在 {t} 提交了 {task} 的第 {step} 步",
     "did.heartbeat": "{who} 在 {t} 续租了 {task}",
     "did.effect": "{who} 在 {t} 记录了 {task} 的邮件 {key!r}",
+    "did.release": "{who} 在 {t} 交还了 {task}",
+    "resubmit.accepted": "{t} 对 {task} 的第二次提交被接受了，但 {task} 已在 {t0} 提交过："
+    "提交一个已存在的任务会抛出错误，并保持它原样。",
+    "resubmit.changed": "{t} 对 {task} 的第二次提交被拒绝了，但它把任务变成了{got}，"
+    "而它本是{want}：被拒绝的提交不改变任何东西。",
+    "resubmit.state": "「{status}」、第 {step} 步、纪元 {epoch}",
+    "told.release": "{p} 在 {t} 以纪元 {epoch} 对 {task} 的交还",
     "granted": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}",
     "reused.claim": "{granted}，但纪元 {epoch} 早已在 {t} 发给 {p}。",
     "reused.cancel": "{granted}，但 {t} 的取消早已把纪元升到 {epoch}。",
@@ -398,6 +412,8 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",
     ),
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
+    "v": ("重复提交任务", "对已存在任务的第二次提交会抛出错误，并保持任务原样"),
+    "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
     "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
@@ -422,7 +438,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "s": (
         "错误拒绝",
         "账本只拒绝契约要求拒绝的操作：对排队中的任务或租约已结束的任务的认领、更高步骤的保存、"
-        "运行中任务以当前纪元进行的心跳或新邮件键记录、对排队中或运行中任务的取消，以及对已取消"
+        "运行中任务以当前纪元进行的心跳、交还或新邮件键记录、对排队中或运行中任务的取消，以及对已取消"
         "或死信任务的重新排队，都会被接受；认领被拒绝时给出真实原因",
     ),
 }

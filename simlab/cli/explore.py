@@ -1,7 +1,8 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--effects last|all] [--pull] [--checkpoints] [--variant fenced|unfenced|racy-claim]
+[--effects last|all] [--pull] [--checkpoints] [--retries] [--releases]
+[--variant fenced|unfenced|racy-claim]
 [--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
 from simlab.errors import LedgerError
+from simlab.sim.faults import LOST_REPLY
 from simlab.sim.scenario import EFFECTS
 from simlab.sim.story_words import describe_in
 from simlab.sim.variants import VARIANTS
@@ -48,6 +50,8 @@ _WORDS = {
         "effects": ", an e-mail at {e} step",
         "pull": ", workers pulling with claim_next",
         "checkpoints": ", saves carrying checkpoints",
+        "retries": ", callers resending a call whose reply was lost",
+        "releases": ", workers releasing a task whose lease ended in a pause",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -73,6 +77,8 @@ _WORDS = {
         "effects": "（{e}发邮件）",
         "pull": "（worker 用 claim_next 拉取任务）",
         "checkpoints": "（保存带检查点）",
+        "retries": "（调用方重发丢失了回复的调用）",
+        "releases": "（worker 交还在暂停中租约已结束的任务）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -99,6 +105,11 @@ _MODE_FLAGS = {
     "--checkpoints": "every save carries a checkpoint (the completing save none) and every claim "
     "shows the one its lease hands back: the search judges the checkpoints the ledger keeps "
     "[off]",
+    "--retries": f"a call's reply may be lost (fault {LOST_REPLY.name} at every submit, "
+    "heartbeat, e-mail record and save) and its caller resends the same call: the search "
+    "judges the answers to resent calls [off]",
+    "--releases": "a worker that wakes from a pause before its save after its lease's end "
+    "releases the task: the search judges what release answers [off]",
 }
 
 
@@ -109,7 +120,7 @@ def _scope_words(scope: dict, lang: str) -> str:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
         said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
-    for mode in ("pull", "checkpoints"):
+    for mode in ("pull", "checkpoints", "retries", "releases"):
         if scope.get(mode):
             said += _WORDS[lang][mode]
     return said
@@ -214,6 +225,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
             effects=args.effects,
             pull=args.pull,
             checkpoints=args.checkpoints,
+            retries=args.retries,
+            releases=args.releases,
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None

@@ -275,7 +275,16 @@ def _draw_pauses(c: _Canvas, events: list[Event]) -> None:
 
 
 #: The gids of the marks that show a fault (each kind's ``mark`` in :mod:`simlab.sim.faults`).
-FAULT_MARKS = ("crash", "pause", "slow", "deliver-dup", "cancel", "requeue", "doc-edit")
+FAULT_MARKS = (
+    "crash",
+    "pause",
+    "slow",
+    "deliver-dup",
+    "cancel",
+    "requeue",
+    "doc-edit",
+    "reply-lost",
+)
 
 
 # --- events as marks ---------------------------------------------------------------------------
@@ -307,6 +316,12 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
     why = refusal_reasons(events)
     sent: set[tuple] = set()
     for e in events:
+        if e.type != "invoke" and e.value.get("lost"):  # its caller resends the call
+            if e.process in c.lane:
+                points["reply-lost"].append((e.time, c.lane[e.process] - 0.3))
+            else:  # the client's submit: no lane
+                c.ax.axvline(e.time, color="gray", ls="--", lw=0.8, gid="reply-lost")
+                c.legend[say("reply_lost")] = Line2D([], [], color="gray", ls="--", lw=0.8)
         if e.process not in c.lane and e.op not in ("cancel", "requeue"):
             continue
         y = c.lane.get(e.process)
@@ -406,6 +421,7 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
         ),
         "deliver-dup": ("delivered_again", dict(marker="v", ms=6, color="gray")),
         "slow": ("slow_step", dict(marker=">", ms=6, color="dimgray")),
+        "reply-lost": ("reply_lost", dict(marker="d", ms=6, mfc="white", mec="dimgray")),
     }
     for gid, (label, style) in styles.items():
         if points[gid]:

@@ -79,7 +79,14 @@ __all__ = [
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
 #: The scope's modes as they are when not set: a scope names a mode only when it is set.
-_UNSET = {"max_attempts": None, "effects": "last", "pull": False, "checkpoints": False}
+_UNSET = {
+    "max_attempts": None,
+    "effects": "last",
+    "pull": False,
+    "checkpoints": False,
+    "retries": False,
+    "releases": False,
+}
 
 
 # --- the scope -----------------------------------------------------------------------------------
@@ -95,11 +102,15 @@ def scope_scenario(
     effects: str = "last",
     pull: bool = False,
     checkpoints: bool = False,
+    retries: bool = False,
+    releases: bool = False,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
     from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
-    that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``) and
-    whether saves carry checkpoints (``Scenario.checkpoints``)."""
+    that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``),
+    whether saves carry checkpoints (``Scenario.checkpoints``), whether callers resend a call
+    whose reply was lost (``Scenario.retries``) and whether workers release a task whose lease
+    ended in a pause (``Scenario.releases``)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -111,6 +122,8 @@ def scope_scenario(
         effects=effects,
         pull=pull,
         checkpoints=checkpoints,
+        retries=retries,
+        releases=releases,
         **zero,
     ).validate()
 
@@ -316,6 +329,8 @@ def explore(
     effects: str = "last",
     pull: bool = False,
     checkpoints: bool = False,
+    retries: bool = False,
+    releases: bool = False,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -332,7 +347,10 @@ def explore(
     take the oldest claimable task with ``claim_next`` (``Scenario.pull``: the client also
     submits a health probe), so a certificate covers what ``claim_next`` answers too;
     ``checkpoints`` has every save carry a checkpoint and every claim show the one it hands
-    back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps.
+    back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps;
+    ``retries`` and ``releases`` (``Scenario.retries``: lost replies at every submit,
+    heartbeat, e-mail record and save, and their resends; ``Scenario.releases``) extend a
+    certificate to the answers to resent calls and to ``release``.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -357,25 +375,15 @@ def explore(
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
-    modes = {"max_attempts": max_attempts, "effects": effects, "pull": pull}
-    modes["checkpoints"] = checkpoints
+    modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
+                 retries=retries, releases=releases)  # fmt: skip
     probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given
     # here is made anew for every run, since nothing says it can be emptied.
     ledgers = _Ledgers(factory, reuse=ledger is None)
     started = clock()
-    scope: dict[str, Any] = {
-        "tasks": tasks,
-        "workers": workers,
-        "steps": steps,
-        "max_faults": max_faults,
-        "variant": variant,
-        "dedup": dedup,
-        "seeds": list(range(first_seed, first_seed + seeds)),
-    }
-    # named only when set: a scope without a limit, e-mailing at the last step, reads as before
-    scope.update((name, v) for name, v in modes.items() if v != _UNSET[name])
+    scope = _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes)
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
     search.sender = sender
@@ -395,6 +403,22 @@ def explore(
         if search.pool is not None:
             search.pool.close()
     return search.answer(scope, horizons, None)
+
+
+def _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes):
+    """The scope an :class:`Exploration` reports; a mode is named only when set, so a scope
+    without a limit, e-mailing at the last step, reads as before."""
+    scope: dict[str, Any] = {
+        "tasks": tasks,
+        "workers": workers,
+        "steps": steps,
+        "max_faults": max_faults,
+        "variant": variant,
+        "dedup": dedup,
+        "seeds": list(range(first_seed, first_seed + seeds)),
+    }
+    scope.update((name, v) for name, v in modes.items() if v != _UNSET[name])
+    return scope
 
 
 class _Search:

@@ -24,13 +24,14 @@ worker, the broker or the client asks the nemesis).
 
 from __future__ import annotations
 
-import math
 import random
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
+
+from simlab.sim.fault_fields import CALLS, EFFECT_FIELDS, FIELDS, check_field
 
 if TYPE_CHECKING:
     from simlab.checker.history import Event
@@ -55,6 +56,8 @@ __all__ = [
     "SLOW",
     "DUPLICATE",
     "DOC_CHANGE",
+    "LOST_REPLY",
+    "CALLS",
 ]
 
 #: Where a crash strikes in a step's work when the explorer tries one (a fraction of it).
@@ -74,7 +77,10 @@ POINTS: dict[str, str] = {
     "enqueue": "the broker enqueues a task (published or redelivered)",
     "arrival": "a task arrives: a user acts on it later",
     "edit": "the editor process (agent workload)",
+    "reply": "a call's answer is on its way back to its caller (the client's submit, a "
+    "worker's heartbeat, e-mail record or save), after the ledger acted on it",
 }
+
 
 #: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
 #: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload). A schedule
@@ -90,6 +96,10 @@ NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
         "without idempotency keys no e-mail key is recorded",
     ),
     "agent": (lambda sc, f: sc.workload == "agent", "document edits need workload 'agent'"),
+    "retries": (
+        lambda sc, f: sc.retries,
+        "a lost reply needs callers that resend (retries)",
+    ),
 }
 
 #: What a scenario says when a rate is set without what its kind needs.
@@ -106,81 +116,11 @@ RATE_NEEDS: dict[str, tuple[Callable[[Scenario], bool], str]] = {
         lambda sc: sc.workload == "opaque",
         "{rate} needs workload 'opaque' (the agent sends through its resume guard)",
     ),
-}
-
-
-# --- fields ----------------------------------------------------------------------------------
-
-
-@cache
-def _documents() -> tuple[str, ...]:
-    from simlab.agent.example import example_world
-
-    return tuple(d.doc_id for d in example_world().documents())
-
-
-def _task(value: Any, sc: Scenario, ids: set[str]) -> str:
-    if not isinstance(value, str) or value not in ids:
-        raise ValueError(f"no task {value!r} in a run of {sc.tasks} tasks")
-    return value
-
-
-def _doc(value: Any, sc: Scenario, ids: set[str]) -> str:
-    docs = _documents()
-    if value not in docs:
-        raise ValueError(f"no document {value!r}; choose one of {', '.join(docs)}")
-    return value
-
-
-def _count(name: str) -> Callable[[Any, Scenario, set[str]], int]:
-    def check(value: Any, sc: Scenario, ids: set[str]) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-        if name == "step" and value >= sc.steps:
-            raise ValueError(f"step {value} does not exist (steps are 0 to {sc.steps - 1})")
-        return value
-
-    return check
-
-
-def _number(name: str, ok: Callable[[float], bool], must: str):
-    def check(value: Any, sc: Scenario, ids: set[str]) -> float:
-        finite = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not finite or not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, got {value!r}")
-        if not ok(float(value)):
-            raise ValueError(must.format(value=value))
-        return float(value)
-
-    return check
-
-
-#: Every field a fault may have: ``check(value, scenario, task_ids)`` returns the value as a
-#: schedule keeps it or raises ``ValueError`` with the reason. The fields before ``fraction``
-#: say where a fault strikes (they identify it, see :func:`simlab.sim.schedule.fault_key`).
-FIELDS: dict[str, Callable[[Any, Scenario, set[str]], Any]] = {
-    "task": _task,
-    "step": _count("step"),
-    "attempt": _count("attempt"),
-    "claim": _count("claim"),
-    "enqueue": _count("enqueue"),
-    "at": _number("at", lambda x: x >= 0, "at is a time and must be >= 0, got {value!r}"),
-    "doc": _doc,
-    "fraction": _number(
-        "fraction", lambda x: 0.0 <= x < 1.0, "fraction must be in [0, 1), got {value!r}"
+    "retries": (
+        lambda sc: sc.retries,
+        "{rate} needs callers that resend a call whose reply was lost (retries)",
     ),
-    "length": _number(
-        "length", lambda x: x >= 0, "length is a time and must be >= 0, got {value!r}"
-    ),
-    "factor": _number("factor", lambda x: x >= 1.0, "factor must be >= 1, got {value!r}"),
 }
-#: The fields that say what a fault does rather than where it strikes.
-_EFFECT_FIELDS = ("fraction", "length", "factor")
-
-
-def check_field(name: str, value: Any, scenario: Scenario, ids: set[str]) -> Any:
-    """The value of field ``name`` as a schedule keeps it; ``ValueError`` says what is wrong."""
-    return FIELDS[name](value, scenario, ids)
 
 
 # --- the record ------------------------------------------------------------------------------
@@ -230,7 +170,7 @@ class FaultKind:
     @property
     def where(self) -> tuple[str, ...]:
         """The fields that say where it strikes, in the order written."""
-        return tuple(f for f in self.fields if f not in _EFFECT_FIELDS)
+        return tuple(f for f in self.fields if f not in EFFECT_FIELDS)
 
     @property
     def is_pause(self) -> bool:
@@ -509,6 +449,34 @@ REQUEUE = FaultKind(
     draw=lambda rng, sc: {"after": rng.expovariate(0.5 / sc.cancel_after)},
     adversarial=0.6,
 )
+
+
+def _lost_tell(f: dict[str, Any]) -> str:
+    which = "first" if f["nth"] == 0 else f"call {f['nth'] + 1} of its"
+    return f"the reply to the {which} {f['call']} of {f['task']} is lost, and the call resent"
+
+
+LOST_REPLY = FaultKind(
+    name="lost-reply",
+    point="reply",
+    fields=("task", "call", "nth"),
+    default_rate=0.0,
+    per="per call (submit, heartbeat, e-mail record, save; with retries)",
+    help="P(a call's reply is lost after the ledger acted on it, and the caller resends the "
+    "same call after its timeout); needs retries",
+    does="the ledger acts on the task's ``nth`` call of kind ``call`` (``submit``, "
+    "``heartbeat``, ``effect``, ``save``) and its answer is lost; after ``reply_timeout`` the "
+    "caller resends the same call (a user resends a submit; a worker's heartbeat helper resends "
+    "a heartbeat while the work goes on; a worker waits to resend a record or a save) and "
+    "reads a refused resend as the first call's success when the ledger shows it",
+    tell=_lost_tell,
+    event=lambda e: e.type != "invoke" and bool(e.value.get("lost")),
+    mark="reply-lost",
+    draw=_nothing,
+    tries=_once,
+    needs=("retries",),
+    adversarial=0.3,
+)
 DOC_CHANGE = FaultKind(
     name="doc-change",
     point="edit",
@@ -541,6 +509,7 @@ KINDS: dict[str, FaultKind] = {
         DUPLICATE,
         CANCEL,
         REQUEUE,
+        LOST_REPLY,
         DOC_CHANGE,
     )
 }

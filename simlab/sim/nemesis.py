@@ -25,7 +25,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from simlab.sim.faults import CRASH, DOC_CHANGE, KINDS, SLOW, FaultKind, kinds_at, pause_at
+from simlab.sim.faults import (
+    CRASH,
+    DOC_CHANGE,
+    KINDS,
+    LOST_REPLY,
+    SLOW,
+    FaultKind,
+    kinds_at,
+    pause_at,
+)
 from simlab.sim.scenario import RATE_FIELDS
 from simlab.sim.schedule import Schedule
 
@@ -65,6 +74,7 @@ class Nemesis:
         self.positions: list[int] = []
         self._attempts: dict[tuple[str, int], int] = {}
         self._claims: dict[str, int] = {}
+        self._calls: dict[tuple[str, str], int] = {}
 
     def _struck(self, fault: dict[str, Any]) -> None:
         self.faults.append(fault)
@@ -126,6 +136,18 @@ class Nemesis:
         struck = [self.strike(kind, where) for kind in kinds_at(point)]
         self.asked(point, where)
         return any(f is not None for f in struck)
+
+    def lost(self, call: str, task: str) -> bool:
+        """The ledger just acted on a ``call`` of ``task`` (``submit``, ``heartbeat``,
+        ``effect``, ``save``): is its reply lost? Calls are numbered per task and kind of call
+        in the order they are asked about (ask only with ``Scenario.retries``)."""
+        key = (task, call)
+        n = self._calls.get(key, 0)
+        self._calls[key] = n + 1
+        where = {"task": task, "call": call, "nth": n}
+        fault = self.strike(LOST_REPLY, where)
+        self.asked(LOST_REPLY.point, where)
+        return fault is not None
 
     def duplicate(self, task: str, enqueue: int) -> bool:
         """The broker enqueues ``task`` for the ``enqueue``-th time: add a second copy?"""

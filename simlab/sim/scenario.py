@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from simlab.sim.faults import DOC_CHANGE, KINDS, RATE_NEEDS, FaultKind
+from simlab.sim.faults import DOC_CHANGE, KINDS, LOST_REPLY, RATE_NEEDS, FaultKind
 
 __all__ = [
     "Scenario",
@@ -35,6 +35,7 @@ __all__ = [
     "RATE_FIELDS",
     "RATE_FAULTS",
     "ADVERSARIAL",
+    "MODE_NEEDS",
 ]
 
 #: Teaching variants of the ledger the workers see (see :mod:`simlab.sim.variants`).
@@ -57,13 +58,26 @@ __doc__ += "".join(
     f"* ``{k.rate}`` ({k.default_rate:g}): {k.per}, {k.does}.\n" for k in KINDS.values()
 )
 
-#: What :meth:`Scenario.adversarial` changes: every fault kind on, at rates that exercise each
-#: promise of the ledger in most runs, and a broker that redelivers before a silent lease ends.
+#: The needs of a fault kind that are modes of a scenario, off by default (a ``Scenario`` field
+#: of the same name): such a kind strikes only where a scenario asks for its mode, so the
+#: all-faults preset turns it on, at its ``adversarial`` rate, only with that mode.
+MODE_NEEDS = ("retries",)
+
+
+def _moded(kind: FaultKind) -> bool:
+    return any(need in MODE_NEEDS for need in kind.needs)
+
+
+#: What :meth:`Scenario.adversarial` changes: every fault kind on (but those that need a mode:
+#: :data:`MODE_NEEDS`), at rates that exercise each promise of the ledger in most runs, and a
+#: broker that redelivers before a silent lease ends.
 ADVERSARIAL: dict[str, Any] = {
     "tasks": 60,
     "workers": 6,
     "effects": "all",
-    **{k.rate: k.adversarial for k in KINDS.values() if k.adversarial is not None},
+    **{
+        k.rate: k.adversarial for k in KINDS.values() if k.adversarial is not None and not _moded(k)
+    },
     "cancel_mean": 12.0,
     "visibility_timeout": 2.5,
     # A correct ledger is done within about 40 time units of the horizon; a ledger that never
@@ -163,12 +177,29 @@ class Scenario:
         "claim_next instead of claiming the task the message names; the client also submits "
         "one health probe, which claim_next must never hand out",
     )
+    retries: bool = _f(
+        False,
+        f"callers resend a call whose reply was lost (fault kind {LOST_REPLY.name}, "
+        f"{LOST_REPLY.rate}): a user resends a submit, a worker's heartbeat helper a heartbeat, "
+        "a worker an e-mail record or a save, each after reply_timeout",
+    )
+    releases: bool = _f(
+        False,
+        "a worker that wakes from a pause before its save after its lease's end releases the "
+        "task (release) instead of saving the step, and leaves it",
+    )
 
     # ------------------------------------------------------------------ derived values
     @property
     def heartbeat_every(self) -> float:
         """Workers renew their lease this often while they work."""
         return self.ttl / 3.0
+
+    @property
+    def reply_timeout(self) -> float:
+        """How long a caller waits for a reply before it resends the call (``retries``): half
+        the heartbeat interval."""
+        return self.ttl / 6.0
 
     @property
     def cancel_after(self) -> float:
@@ -198,8 +229,16 @@ class Scenario:
     @classmethod
     def adversarial(cls, **changes: Any) -> Scenario:
         """Every fault kind on (:data:`ADVERSARIAL`): the run that checks a ledger against every
-        promise of the protocol. ``changes`` override fields, as in :meth:`with_`."""
-        return cls(**{**ADVERSARIAL, **changes}).validate()
+        promise of the protocol. ``changes`` override fields, as in :meth:`with_`; a kind that
+        needs a mode (:data:`MODE_NEEDS`) is on at its ``adversarial`` rate when ``changes``
+        turn that mode on (``retries=True``) and set no rate of its own."""
+        preset = {**ADVERSARIAL, **changes}
+        for k in KINDS.values():
+            modes = [need for need in k.needs if need in MODE_NEEDS]
+            if modes and k.adversarial is not None and k.rate not in changes:
+                if all(preset.get(mode) for mode in modes):
+                    preset[k.rate] = k.adversarial
+        return cls(**preset).validate()
 
     def with_(self, **changes: Any) -> Scenario:
         """A copy with some fields changed (validated)."""
@@ -272,6 +311,11 @@ class Scenario:
             # claim_next moves a task past its limit to the dead letter on the way, unseen:
             # no history would show which claim did it
             raise ValueError("pull needs no limit on attempts (max_attempts None)")
+        for name in ("retries", "releases"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            if getattr(self, name) and (self.variant != "fenced" or self.workload != "opaque"):
+                raise ValueError(f"{name} needs variant 'fenced' and workload 'opaque'")
         self._validate_workload()
         return self
 
@@ -303,6 +347,7 @@ class Scenario:
             raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
         self._rates_need("opaque")
         self._rates_need("keys")
+        self._rates_need("retries")
 
     def _rates_need(self, need: str) -> None:
         """Refuse a nonzero rate of a kind that needs ``need`` (:data:`RATE_NEEDS`) here."""

@@ -179,7 +179,14 @@ class Schedule:
 
 #: Scenario fields added after the schedule format's first version: written only when set, so
 #: a schedule that does not use them reads and writes as it always did.
-LATER_FIELDS = {"max_attempts": None, "checkpoints": False, "pull": False}
+LATER_FIELDS = {
+    "max_attempts": None,
+    "checkpoints": False,
+    "pull": False,
+    "retries": False,
+    "releases": False,
+    "lost_reply_rate": 0.0,
+}
 
 
 def _scenario_dict(scenario: Scenario) -> dict[str, Any]:

@@ -33,6 +33,7 @@ import simpy
 from simlab.checker.history import History
 from simlab.checker.model import NO_LIMIT
 from simlab.checker.outcomes import Views
+from simlab.errors import LedgerError
 from simlab.ledger.protocol import TaskLedger
 from simlab.records import (
     CANCELLED,
@@ -181,6 +182,8 @@ class _Run:
         self.two_statement_claim = isinstance(self.ledger, RacyClaim)
         #: workers take claim_next instead of claiming the delivered task (``Scenario.pull``)
         self.pull = scenario.pull
+        #: callers resend a call whose reply was lost (``Scenario.retries``)
+        self.retries = scenario.retries
         if schedule is None:
             self.nemesis: Nemesis = RandomNemesis(self)
         else:
@@ -226,7 +229,11 @@ class _Run:
             yield env.timeout(arrival.expovariate(rate))
             if agent is None:
                 self.ledger.submit(task)
-                rec(env._now, "ok", "client", "submit", task, steps=steps)
+                if self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
+                    rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True)
+                    self._resend(lambda task=task: self.resubmit(task))
+                else:
+                    rec(env._now, "ok", "client", "submit", task, steps=steps)
             else:
                 extra = agent.submit(self.ledger, task, i)
                 rec(env._now, "ok", "client", "submit", task, steps=steps, **extra)
@@ -234,6 +241,27 @@ class _Run:
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
                     self._later(nemesis.first(kind, task), kind.name, task)
+
+    def _resend(self, call: Callable[[], object]) -> None:
+        """Make ``call`` (the resend of a call whose reply was lost) after the caller's
+        timeout (``Scenario.reply_timeout``)."""
+        self.env.timeout(self.scenario.reply_timeout).callbacks.append(lambda _ev: call())
+
+    def resubmit(self, task: str) -> None:
+        """A user resends the submit of ``task`` whose reply was lost: a correct ledger raises
+        :class:`~simlab.errors.LedgerError` and leaves the task as it was, and the entry point,
+        which took the first submit for done (the task is published), reads the task back to
+        answer; the refusal records what it read (its ``epoch``, ``step`` and ``status``)."""
+        env, rec, ledger = self.env, self.history.record, self.ledger
+        steps = self.scenario.steps
+        try:
+            ledger.submit(task)
+        except LedgerError:
+            r = ledger.get(task)
+            rec(env._now, "fail", "client", "submit", task, r.epoch, r.step, steps=steps,
+                reason="exists", status=r.status, resent=True)  # fmt: skip
+            return
+        rec(env._now, "ok", "client", "submit", task, steps=steps, resent=True)
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:

@@ -151,7 +151,25 @@ class _Seen:
 
 
 def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
-    """One sentence for one event, or None for a routine one."""
+    """One sentence for one event, or None for a routine one; the answer to a call whose reply
+    is lost, and the call's resend, are always told."""
+    v = e.value
+    if e.type != "invoke" and (v.get("lost") or v.get("resent")):
+        call = s(f"call.{e.op}", step=e.step)
+        w = s("the_client") if e.process == "client" else e.process
+        if v.get("resent"):
+            return s(f"resent.{e.type}", w=w, call=call, task=e.task)
+        said = _say_op(e, ttl, racy, seen) or s("call.lost", w=w, call=call, task=e.task)
+        return s("lost", said=said, w=w)
+    if e.op == "release" and e.type != "invoke":
+        if e.type == "ok":
+            return s("release.ok", w=e.process, epoch=e.epoch, task=e.task)
+        return s("release.fail", w=e.process, epoch=e.epoch, task=e.task, why=_why(v))
+    return _say_op(e, ttl, racy, seen)
+
+
+def _say_op(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
+    """:func:`_say` for an operation's ordinary event."""
     w, task, op, v = e.process, e.task, e.op, e.value
     newest, sent = seen.newest, seen.sent
     if op == "submit":

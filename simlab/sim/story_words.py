@@ -20,6 +20,7 @@ from simlab.sim.faults import (
     EFFECT_CRASH,
     EFFECT_PAUSE,
     KINDS,
+    LOST_REPLY,
     PAUSE,
     RECORD_CRASH,
     REQUEUE,
@@ -52,6 +53,21 @@ _EN = {
     "minimal": "Take away any one of these faults and the replay breaks no rule at all: each "
     "of them is needed.",
     "submit": "the client submits {task}.",
+    "lost": "{said} Its reply is lost: {w} will send the same call again.",
+    "resent.ok": "{w} sends its {call} of {task} again (its reply was lost): the ledger "
+    "accepts it.",
+    "resent.fail": "{w} sends its {call} of {task} again (its reply was lost): the ledger "
+    "refuses it.",
+    "call.submit": "submit",
+    "call.heartbeat": "heartbeat",
+    "call.effect": "e-mail record",
+    "call.save": "save of step {step}",
+    "call.lost": "the ledger answers {w}'s {call} of {task}.",
+    "the_client": "the client",
+    "release.ok": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
+    "ledger queues it again.",
+    "release.fail": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
+    "ledger refuses ({why}).",
     "deliver.duplicate": "the broker delivers a second copy of {task} to {w}.",
     "deliver.again": "the broker delivers {task} again, to {w}: nobody acknowledged it or "
     "heartbeat within the visibility timeout.",
@@ -119,6 +135,17 @@ _ZH = {
     "breaks.more": "这违反了{phrase}。{sentence}（后面还有 {more} 处违反。）",
     "minimal": "去掉其中任何一个故障，重放就不再违反任何规则：每一个都是必需的。",
     "submit": "客户端提交了 {task}。",
+    "lost": "{said}它的回复丢失了：{w} 会再次发出同一个调用。",
+    "resent.ok": "{w} 再次发出对 {task} 的{call}（回复丢失过）：账本接受了它。",
+    "resent.fail": "{w} 再次发出对 {task} 的{call}（回复丢失过）：账本拒绝了它。",
+    "call.submit": "提交",
+    "call.heartbeat": "心跳",
+    "call.effect": "邮件记录",
+    "call.save": "第 {step} 步的保存",
+    "call.lost": "账本回答了 {w} 对 {task} 的{call}。",
+    "the_client": "客户端",
+    "release.ok": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本让它重新排队。",
+    "release.fail": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本拒绝了（{why}）。",
     "deliver.duplicate": "消息队列把 {task} 的第二份副本投递给 {w}。",
     "deliver.again": "消息队列再次把 {task} 投递给 {w}：在可见性超时内没有人确认它或发送心跳。",
     "deliver": "消息队列把 {task} 投递给 {w}。",
@@ -196,6 +223,15 @@ def _num(x: float) -> str:
     return f"{round(float(x), 3):g}"
 
 
+#: The calls a lost reply strikes, in Chinese.
+_CALL_ZH = {"submit": "提交", "heartbeat": "心跳", "effect": "邮件记录", "save": "保存"}
+
+
+def _lost_zh(f: dict[str, Any]) -> str:
+    which = "第一次" if f["nth"] == 0 else f"第 {f['nth'] + 1} 次"
+    return f"{f['task']} 的{which}{_CALL_ZH[f['call']]}的回复丢失，调用被重发"
+
+
 def _claim_zh(f: dict[str, Any]) -> str:
     which = "第一次认领" if f["claim"] == 0 else f"第 {f['claim'] + 1} 次认领"
     return f"在 {f['task']} 的{which}的两条语句之间暂停 {_num(f['length'])}"
@@ -220,6 +256,7 @@ FAULTS_ZH = {
     CANCEL.name: lambda f: f"一位用户在 t={_num(f['at'])} 取消了 {f['task']}",
     REQUEUE.name: lambda f: f"一位用户在 t={_num(f['at'])} 让 {f['task']} 重新排队",
     DOC_CHANGE.name: lambda f: f"编辑在 t={_num(f['at'])} 修改了 {f['doc']}",
+    LOST_REPLY.name: _lost_zh,
 }
 
 

@@ -33,7 +33,7 @@ property's call: a run reads it tens of thousands of times.
 from __future__ import annotations
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
-from simlab.records import TERMINAL_STATUSES
+from simlab.records import COMPLETED, RUNNING, TERMINAL_STATUSES
 
 __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
 
@@ -57,6 +57,8 @@ class Worker:
         self.last_beat = 0.0
         #: the attempt at the current step (set by the nemesis; see simlab.sim.nemesis)
         self.attempt = 0
+        #: crashes so far: a heartbeat resent by the helper of an earlier life dies with it
+        self.lives = 0
 
     def run(self):
         """Forever: get a message, handle it, and after a crash wait and restart."""
@@ -84,6 +86,7 @@ class Worker:
             )
             crashed = yield from self._handle(msg.task)
             if crashed:
+                self.lives += 1
                 if restart_delay:
                     yield env.timeout(restart_rng.expovariate(1.0 / restart_delay))
                 rec(env._now, "ok", name, "restart")
@@ -128,6 +131,9 @@ class Worker:
                 length = self._pause_length(task, epoch, step)
                 if length is not None:
                     yield env.timeout(length)
+                    if sc.releases and env._now >= self.last_beat + sc.ttl:
+                        self._release(task, lease, step)  # its lease ended while it slept
+                        return False
 
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
@@ -145,6 +151,12 @@ class Worker:
                 )
             else:
                 ok = ledger.save(lease, step + 1, **kept)
+            if faults and sim.retries and sim.nemesis.lost("save", task):
+                saved = yield from self._save_resent(lease, step + 1, done, kept, ok)
+                if not saved:
+                    return False
+                step += 1
+                continue
             if not ok:
                 rec(
                     now,
@@ -162,6 +174,50 @@ class Worker:
             step += 1
         broker.ack(task)
         return False
+
+    def _save(self, lease, step: int, done: bool, kept: dict) -> bool:
+        """The fenced save of ``step`` as :meth:`_handle` makes it (``kept``: the checkpoint
+        and partial result of checkpoints mode)."""
+        if done:
+            result = {"worker": self.name, "epoch": lease.epoch}
+            return self.sim.ledger.save(lease, step, result=result, done=True, **kept)
+        return self.sim.ledger.save(lease, step, **kept)
+
+    def _save_resent(self, lease, step: int, done: bool, kept: dict, first: bool):
+        """The ``lost-reply`` fault on a save (a generator): the ledger answered ``first`` to
+        the save of ``step``, the answer is lost, and after ``reply_timeout`` the worker sends
+        the same save again. True when the step is committed by this lease: the resend is
+        accepted, or it is refused and the ledger shows the first save landed (the task at
+        ``step`` or later with this lease's epoch, running, or completed by a completing save),
+        as a correct caller reads a refused resend; False when the lease is lost."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        env, rec, ledger = sim.env, sim.history.record, sim.ledger
+        answer = kept if first else self._why_lost(task, epoch, step, ack=False)
+        rec(env._now, "ok" if first else "fail", name, "save", task, epoch, step, done=done,
+            lost=True, **answer)  # fmt: skip
+        yield env.timeout(sim.scenario.reply_timeout)
+        now = env._now
+        rec(now, "invoke", name, "save", task, epoch, step, done=done, resent=True)
+        if self._save(lease, step, done, kept):
+            rec(now, "ok", name, "save", task, epoch, step, done=done, resent=True, **kept)
+            return True
+        why = self._why_lost(task, epoch, step)
+        r = ledger.get(task)
+        mine = r.epoch == epoch and r.step >= step and r.status == (COMPLETED if done else RUNNING)
+        rec(now, "fail", name, "save", task, epoch, step, done=done, resent=True, mine=mine, **why)
+        return mine
+
+    def _release(self, task: str, lease, step: int) -> None:
+        """``Scenario.releases``: give the task back (``release``) with this lease's epoch; a
+        correct ledger refuses it when the lease is no longer current (a takeover, a cancel)."""
+        sim = self.sim
+        now, rec, epoch, name = sim.env._now, sim.history.record, lease.epoch, self.name
+        rec(now, "invoke", name, "release", task, epoch, step)
+        if sim.ledger.release(lease):
+            rec(now, "ok", name, "release", task, epoch, step)
+        else:
+            why = self._why_lost(task, epoch, step)
+            rec(now, "fail", name, "release", task, epoch, step, **why)
 
     def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
@@ -204,10 +260,15 @@ class Worker:
         else:
             key = f"{task}:email:{step}"
             rec(env._now, "invoke", name, "effect", task, epoch, step, key=key)
-            if not sim.ledger.record_effect(lease, key):
+            recorded = sim.ledger.record_effect(lease, key)
+            if faults and sim.retries and nemesis.lost("effect", task):
+                if not (yield from self._effect_resent(lease, step, key, recorded)):
+                    return False
+            elif not recorded:
                 rec(env._now, "fail", name, "effect", task, epoch, step, key=key)
                 return False
-            rec(env._now, "ok", name, "effect", task, epoch, step, key=key)
+            else:
+                rec(env._now, "ok", name, "effect", task, epoch, step, key=key)
             if faults and self._crashed_after_record(task, epoch, step):
                 return True
             if faults:
@@ -222,6 +283,28 @@ class Worker:
             sim.crashes += 1
             return True
         return False
+
+    def _effect_resent(self, lease, step: int, key: str, first: bool):
+        """The ``lost-reply`` fault on an e-mail record (a generator): the ledger answered
+        ``first`` to ``record_effect``, the answer is lost, and after ``reply_timeout`` the
+        worker records the key again. True when this lease may send: the resend is accepted, or
+        it is refused and the ledger's effects show the key recorded by this lease (its epoch
+        and worker), as a correct caller reads a refused resend."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        env, rec = sim.env, sim.history.record
+        rec(env._now, "ok" if first else "fail", name, "effect", task, epoch, step, key=key,
+            lost=True)  # fmt: skip
+        yield env.timeout(sim.scenario.reply_timeout)
+        now = env._now
+        rec(now, "invoke", name, "effect", task, epoch, step, key=key, resent=True)
+        if sim.ledger.record_effect(lease, key):
+            rec(now, "ok", name, "effect", task, epoch, step, key=key, resent=True)
+            return True
+        mine = any(
+            f.key == key and f.epoch == epoch and f.worker == name for f in sim.ledger.effects(task)
+        )
+        rec(now, "fail", name, "effect", task, epoch, step, key=key, resent=True, mine=mine)
+        return mine
 
     def _sent_by_sender(self, task: str, lease, step: int) -> bool:
         """The run's sender (a learner's ``send_step``, see :mod:`simlab.sim.sending`) sends
@@ -359,7 +442,10 @@ class Worker:
             # instant (no other process runs before the next yield): the checker compares it
             # with now + ttl
             given = beat(lease, ttl)
-            if given is not None:
+            if faults and sim.retries and sim.nemesis.lost("heartbeat", task):
+                self._beat_lost(lease, step, given)
+                last_beat = self.last_beat = now  # the helper beats on its schedule
+            elif given is not None:
                 rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
                 last_beat = self.last_beat = now
                 broker.extend(task)
@@ -380,6 +466,36 @@ class Worker:
             sim.crashes += 1
             return CRASHED
         return WORKED
+
+    def _beat_lost(self, lease, step: int, given: dict | None) -> None:
+        """The ``lost-reply`` fault on a heartbeat: the ledger answered ``given`` (None: refused)
+        and the answer is lost; the worker's heartbeat helper resends the same heartbeat after
+        ``reply_timeout`` while the work goes on (it may land after the worker's completing
+        save or release). The resend's answer is only recorded: an accepted one changes
+        nothing the worker relies on, and a refused one is told again by the worker's next
+        heartbeat or save. The helper dies with its worker: nothing is resent after a crash."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        rec, now, ttl = sim.history.record, sim.env._now, sim.scenario.ttl
+        if given is not None:
+            rec(now, "ok", name, "heartbeat", task, epoch, step, lost=True, **given)
+        else:
+            why = self._why_lost(task, epoch, step, ack=False)
+            rec(now, "fail", name, "heartbeat", task, epoch, step, lost=True, **why)
+        lives = self.lives
+
+        def resend() -> None:
+            if self.lives != lives:
+                return
+            at = sim.env._now
+            rec(at, "invoke", name, "heartbeat", task, epoch, step, resent=True)
+            again = sim.heartbeat(lease, ttl)
+            if again is not None:
+                rec(at, "ok", name, "heartbeat", task, epoch, step, resent=True, **again)
+            else:
+                why = self._why_lost(task, epoch, step, ack=False)
+                rec(at, "fail", name, "heartbeat", task, epoch, step, resent=True, **why)
+
+        sim._resend(resend)
 
     def _pause_in_claim(self, task: str) -> float:
         """The ``claim-pause`` fault: a pause between the two statements of a claim (call only
@@ -410,8 +526,9 @@ class Worker:
         )
         return length
 
-    def _why_lost(self, task: str, epoch: int, step: int) -> dict:
-        """Ask the ledger why an operation was refused; acknowledge finished tasks.
+    def _why_lost(self, task: str, epoch: int, step: int, ack: bool = True) -> dict:
+        """Ask the ledger why an operation was refused; acknowledge finished tasks (unless
+        ``ack`` is False: the worker did not hear the refusal).
 
         Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
         status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
@@ -419,7 +536,8 @@ class Worker:
         """
         rec = self.sim.ledger.get(task)
         if rec.status in TERMINAL_STATUSES:
-            self.sim.broker.ack(task)
+            if ack:
+                self.sim.broker.ack(task)
             return {"reason": rec.status}
         if rec.epoch != epoch:
             return {"reason": "stale-epoch", "current": rec.epoch}

@@ -306,7 +306,9 @@ def test_is_a_model_freed_as_soon_as_it_is_dropped_without_the_cycle_collector()
 
     model = Model({"t1"}, ttl=10.0)
     model.state("t1")
-    assert set(model.on_ok) == {"claim", "heartbeat", "save", "effect", "cancel", "requeue"}
+    assert set(model.on_ok) == {
+        "claim", "heartbeat", "save", "effect", "cancel", "requeue", "release", "submit"
+    }  # fmt: skip
     gone = weakref.ref(model)
     was_enabled = gc.isenabled()
     gc.disable()
@@ -316,6 +318,56 @@ def test_is_a_model_freed_as_soon_as_it_is_dropped_without_the_cycle_collector()
     finally:
         if was_enabled:
             gc.enable()
+
+
+# --- a second submit, and releases -----------------------------------------------------------
+
+
+def test_is_a_second_submit_accepted_caught_and_one_refused_as_it_should_be_left_alone():
+    h = claimed()
+    h.record(2, "ok", "client", "submit", "t1", steps=1, resent=True)
+    (sentence,) = sentences("v", h)
+    assert sentence == (
+        "The second submit of t1 at t=2.0 was accepted, but t1 had been submitted at t=0.0: a "
+        "submit of a task that exists raises and leaves it as it was."
+    )
+    right = claimed()
+    right.record(2, "fail", "client", "submit", "t1", epoch=1, step=0, steps=1,
+                 reason="exists", status="running", resent=True)  # fmt: skip
+    assert "v" not in letters(right)
+
+
+def test_is_a_refused_second_submit_that_reset_the_task_caught():
+    h = claimed()
+    h.record(2, "fail", "client", "submit", "t1", epoch=0, step=0, steps=1,
+             reason="exists", status="queued", resent=True)  # fmt: skip
+    (sentence,) = sentences("v", h)
+    assert sentence == (
+        "The second submit of t1 at t=2.0 was refused, but it left the task queued at step 0 "
+        "with epoch 0 where it was running at step 0 with epoch 1: a refused submit changes "
+        "nothing."
+    )
+
+
+def test_is_a_stale_release_caught_and_the_current_one_accepted():
+    h = claimed(ttl_until=4.0)
+    h.record(5, "invoke", "w2", "claim", "t1")
+    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0)
+    h.record(6, "invoke", "w1", "release", "t1", epoch=1, step=0)
+    h.record(6, "ok", "w1", "release", "t1", epoch=1, step=0)
+    assert "w" in letters(h)
+    right = claimed()
+    right.record(2, "invoke", "w1", "release", "t1", epoch=1, step=0)
+    right.record(2, "ok", "w1", "release", "t1", epoch=1, step=0)
+    right.record(3, "ok", "w1", "heartbeat", "t1", epoch=1, step=0)  # after its own release
+    assert letters(right) == {"l"}  # the heartbeat of a queued task, not the release
+
+
+def test_is_a_refused_current_release_a_wrongful_refusal():
+    h = claimed()
+    h.record(2, "invoke", "w1", "release", "t1", epoch=1, step=0)
+    h.record(2, "fail", "w1", "release", "t1", epoch=1, step=0, reason="refused")
+    assert letters(h) == {"s"}
 
 
 # --- the holder and the attempts --------------------------------------------------------------

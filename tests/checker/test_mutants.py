@@ -83,6 +83,11 @@ CAUGHT_BY: dict[str, set[str]] = {
     "save-refused-writes-checkpoint": {"m", "p"},
     "save-none-keeps-checkpoint": {"p"},
     "save-completes-on-result": {"e", "p"},
+    "submit-duplicate-overwrites": {"v"},
+    "submit-duplicate-raises-after-write": {"v"},
+    "save-allows-same-step": {"b"},
+    "heartbeat-ignores-status": {"l"},
+    "release-ignores-epoch": {"w"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -92,6 +97,11 @@ CAUGHT_BY: dict[str, set[str]] = {
 #: and breaks the rule on every seed the full run does: the smallest round cap past the fault
 #: horizon (120) and past the latest first break of the four on seeds 1-20 (about 126).
 CAP = {"time_cap": 130.0}
+
+#: The modes of the lost replies and of the workers that release (off by default): the preset
+#: turns the lost-reply fault on at its adversarial rate with retries.
+RETRIES = {"retries": True}
+RELEASES = {"releases": True}
 
 #: mutant -> the Scenario fields its runs change (a limit on attempts is off by default).
 SCENARIO: dict[str, dict] = {
@@ -113,27 +123,33 @@ SCENARIO: dict[str, dict] = {
     "save-refused-writes-checkpoint": {"checkpoints": True},
     "save-none-keeps-checkpoint": {"checkpoints": True},
     "save-completes-on-result": {"checkpoints": True},  # saves before the last pass a result
+    # a call's reply is lost and its caller resends it: a user resends a submit (which must
+    # raise and leave the task as it was), a worker a save (refused: the step is committed),
+    # and a worker's heartbeat helper a heartbeat, which may land after the completing save
+    "submit-duplicate-overwrites": RETRIES,
+    "submit-duplicate-raises-after-write": RETRIES,
+    "save-allows-same-step": RETRIES,
+    "heartbeat-ignores-status": RETRIES,
+    # a worker whose lease ended while it was paused releases the task, after a takeover too
+    "release-ignores-epoch": RELEASES,
 }
 
 #: mutant -> why no simulated run can show it.
 OUT_OF_REACH: dict[str, str] = {
-    "submit-duplicate-overwrites": "the client submits each task once",
-    "submit-duplicate-raises-after-write": "the client submits each task once",
     "claim-refused-at-expiry": "a claim lands at the very instant a lease ends only by a "
     "coincidence of continuous times, and there the checker lets a ledger grant or refuse "
     "(within its tolerance a float clock cannot tell 'at' from 'just before'; refusing is safe: "
     "a claim a moment later is granted)",
-    "heartbeat-ignores-status": "a worker never heartbeats after its own completing save, and "
-    "every other end bumps the epoch",
-    "save-ignores-status": "a worker never saves after its own completing save, and every "
-    "other end bumps the epoch",
-    "save-allows-same-step": "one lease never saves the same step twice",
-    "release-ignores-epoch": "workers never release",
+    "save-ignores-status": "a save with the epoch of a task no longer running must follow "
+    "its own lease's completing save or release (every other end bumps the epoch), and a "
+    "worker saves nothing after either: a resent save repeats the step just committed, which "
+    "the step's own check refuses",
     "requeue-bumps-epoch": "the contract lets epochs skip numbers (they only ever rise), so a "
     "requeue that raises it leaves every later claim above every earlier lease, as a shared "
     "sequence's gap does: no answer shows it wrong, only the words 'keeping its epoch'",
-    "effect-ignores-status": "a worker records no e-mail after its own completing save, and "
-    "every other end bumps the epoch",
+    "effect-ignores-status": "a worker records no e-mail after its own completing save or "
+    "release (every other end bumps the epoch): a resent record repeats a key just recorded, "
+    "which is refused for the key",
 }
 
 
@@ -182,6 +198,8 @@ def test_does_a_correct_ledger_written_differently_pass_every_seed(name):
         Scenario.adversarial(max_attempts=2),
         Scenario.adversarial(pull=True),
         Scenario.adversarial(checkpoints=True),
+        Scenario.adversarial(**RETRIES),
+        Scenario.adversarial(**RELEASES),
     ):
         failing = [s for s in SEEDS if not simulate(preset, seed=s, ledger=factory).ok]
         assert failing == [], (name, preset.non_defaults(), failing)

@@ -78,6 +78,32 @@ def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
 
 
 @pytest.mark.parametrize(
+    ("flag", "en", "zh", "more"),
+    [
+        ("--retries", "callers resending a call whose reply was lost", "调用方重发", True),
+        ("--releases", "workers releasing a task whose lease ended in a pause", "交还", False),
+    ],
+)
+def test_does_a_mode_of_the_callers_reach_the_runs_and_the_certificate(flag, en, zh, more, capsys):
+    """With --retries or --releases the scope names the mode, in the JSON and in both
+    languages; without it the scope names none. A lost reply strikes at every call (more
+    schedules); a release changes what a worker does after a pause, not where faults strike."""
+    argv = ["explore", "--max-faults", "1", flag]
+    code, out, _ = run_cli([*argv, "--json"], capsys)
+    moded = json.loads(out)
+    mode = flag.removeprefix("--")
+    assert code == 0 and moded["certified"] and moded["scope"][mode] is True
+    plain = json.loads(run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1])
+    assert mode not in plain["scope"]
+    if more:
+        assert plain["schedules"] < moded["schedules"]
+    else:
+        assert plain["schedules"] == moded["schedules"]
+    assert en in run_cli(argv, capsys)[1]
+    assert zh in run_cli([*argv, "--lang", "zh"], capsys)[1]
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["--effects", "some"],

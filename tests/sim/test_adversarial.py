@@ -14,6 +14,8 @@ import pytest
 
 from simlab import MemoryLedger, Scenario, simulate
 from simlab.ledger import connect
+from simlab.sim.faults import CALLS, KINDS, LOST_REPLY
+from simlab.sim.scenario import MODE_NEEDS
 from simlab.sim.schedule import FAULT_KINDS
 
 SEEDS = range(1, 21)
@@ -24,6 +26,9 @@ MODES = {
     "pull": {"pull": True},
     "checkpoints": {"checkpoints": True},
     "pull-and-checkpoints": {"pull": True, "checkpoints": True},
+    "retries": {"retries": True},
+    "releases": {"releases": True},
+    "retries-and-releases": {"retries": True, "releases": True},
 }
 
 
@@ -33,8 +38,10 @@ def test_does_the_kits_sqlite_ledger_pass_every_seed_with_every_fault_kind_strik
         r = simulate(Scenario.adversarial(), seed=seed)
         assert r.ok, (seed, r.violations[:2])
         struck.update(f["kind"] for f in r.schedule.faults)
-    # claim pauses need a two-statement claim, document edits the agent workload
-    assert set(struck) == set(FAULT_KINDS) - {"claim-pause", "doc-change"}, struck
+    # claim pauses need a two-statement claim, document edits the agent workload, lost
+    # replies callers that resend (a mode: tests below)
+    moded = {k.name for k in KINDS.values() if set(k.needs) & set(MODE_NEEDS)}
+    assert set(struck) == set(FAULT_KINDS) - {"claim-pause", "doc-change"} - moded, struck
 
 
 def test_does_the_in_process_model_pass_every_seed():
@@ -80,6 +87,24 @@ def test_does_a_pulling_run_leave_its_health_probe_queued_and_judge_every_claim_
     pulled = [e for e in r.history if e.op == "claim" and e.type == "ok" and e.value.get("next")]
     assert asked and pulled and len(pulled) <= len(asked)
     assert not [e for e in r.history if e.op == "claim" and e.type == "invoke"]
+
+
+def test_does_a_retrying_run_lose_the_reply_of_every_call_and_resend_it():
+    r = simulate(Scenario.adversarial(retries=True, releases=True), seed=1)
+    assert r.ok, r.violations[:2]
+    lost = Counter(f["call"] for f in r.schedule.faults if f["kind"] == LOST_REPLY.name)
+    assert set(lost) == set(CALLS), lost
+    shown = Counter(e.op for e in r.history if e.type != "invoke" and e.value.get("lost"))
+    resent = Counter(e.op for e in r.history if e.type != "invoke" and e.value.get("resent"))
+    # each lost reply shows once; each is resent once (a heartbeat's helper dies with a crash)
+    assert shown == lost and resent["submit"] == lost["submit"]
+    assert resent["save"] == lost["save"] and resent["effect"] == lost["effect"]
+    assert 0 < resent["heartbeat"] <= lost["heartbeat"]
+    refused = [e for e in r.history if e.value.get("resent") and e.type == "fail"]
+    assert {e.op for e in refused} >= {"submit", "save"}  # the first call landed
+    assert all(e.value["reason"] == "exists" for e in refused if e.op == "submit")
+    released = Counter(e.type for e in r.history if e.op == "release" and e.type != "invoke")
+    assert released["ok"] and released["fail"], released  # a stale release is refused
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

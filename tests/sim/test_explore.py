@@ -267,6 +267,53 @@ def test_is_a_correct_ledger_certified_when_saves_carry_checkpoints(name):
     assert x.certified and x.covered == 2 and x.scope["checkpoints"] is True
 
 
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with retries
+#: (``retries=True``: a lost reply at every submit, heartbeat, e-mail record and save, and the
+#: caller's resend) or with workers that release (``releases=True``): the mistakes that a call
+#: made twice, or a release, shows. A resent submit or save shows with its one lost reply; a
+#: heartbeat resent after the completing save needs a last step long enough to heartbeat in (a
+#: slow step, or a pause); a stale release needs a pause long enough for a takeover and the
+#: release of a worker that woke from it.
+RETRIED: dict[str, tuple[int, set[str]]] = {
+    "submit-duplicate-overwrites": (1, {"v"}),
+    "submit-duplicate-raises-after-write": (1, {"v"}),
+    "save-allows-same-step": (1, {"b"}),
+    "heartbeat-ignores-status": (2, {"l"}),
+}
+RELEASING: dict[str, tuple[int, set[str]]] = {
+    "release-ignores-epoch": (2, {"w"}),
+}
+_MODE_OF = {**dict.fromkeys(RETRIED, "retries"), **dict.fromkeys(RELEASING, "releases")}
+
+
+@pytest.mark.parametrize("name", sorted(_MODE_OF))
+def test_is_each_call_made_twice_or_release_caught_in_its_mode(name):
+    mode = _MODE_OF[name]
+    fewest, rules = {**RETRIED, **RELEASING}[name]
+    wrong = _factory(WRONG_LEDGERS[name])
+    x = explore(wrong, max_faults=fewest, **{mode: True})
+    assert not x.certified and x.faults == fewest and x.scope[mode] is True
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert getattr(x.result.schedule.scenario, mode)  # the replay runs in the mode too
+    assert explore(wrong, max_faults=fewest - 1, **{mode: True}).certified
+    assert explore(wrong, max_faults=fewest).certified  # no resend, no release: nothing shows
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+@pytest.mark.parametrize("mode", ["retries", "releases"])
+def test_is_a_correct_ledger_certified_with_retries_and_with_releases(name, mode):
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, **{mode: True})
+    assert x.certified and x.covered == 2 and x.scope[mode] is True
+    assert mode not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
+
+
+def test_are_the_kits_ledgers_certified_with_retries_and_with_releases():
+    for mode in ({"retries": True}, {"releases": True}):
+        sqlite = explore(max_faults=2, **mode)  # the default: the kit's SQLite ledger
+        assert sqlite.certified
+        assert sqlite.schedules == explore(_memory, max_faults=2, **mode).schedules
+
+
 def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
     from tests.checker.test_mutants import CAUGHT_BY
 
@@ -278,6 +325,8 @@ def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_s
         *QUEUEING,
         *PULLED,
         *CHECKPOINTED,
+        *RETRIED,
+        *RELEASING,
     }
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from simlab import Scenario, simulate
 from simlab.sim.faults import FIELDS, KINDS, POINTS, faults_table, kinds_at
-from simlab.sim.scenario import ADVERSARIAL, RATE_FAULTS, RATE_FIELDS
+from simlab.sim.scenario import ADVERSARIAL, MODE_NEEDS, RATE_FAULTS, RATE_FIELDS
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault
 from simlab.sim.simulation import STREAMS
 from simlab.sim.story import fault_events, tell
@@ -65,7 +65,21 @@ def test_are_the_old_public_names_derived_from_the_registry():
     assert RATE_FAULTS == tuple(k.name for k in KINDS.values() if not k.poisson)
     assert RATE_FIELDS == tuple(f"{name.replace('-', '_')}_rate" for name in RATE_FAULTS)
     every = {k.rate for k in KINDS.values() if k.adversarial is not None}
-    assert every <= set(ADVERSARIAL) and every >= set(RATE_FIELDS)
+    assert every - _moded() <= set(ADVERSARIAL) and every >= set(RATE_FIELDS)
+    # a kind that needs a mode is off in the preset (its rate is refused without the mode)
+    # and on at its adversarial rate once the preset is asked for the mode
+    for k in KINDS.values():
+        if k.rate in _moded():
+            assert k.rate not in ADVERSARIAL
+            with pytest.raises(ValueError, match=k.rate):
+                Scenario(**{k.rate: 0.5}).validate()
+            modes = {need: True for need in k.needs if need in MODE_NEEDS}
+            assert getattr(Scenario.adversarial(**modes), k.rate) == k.adversarial
+
+
+def _moded() -> set[str]:
+    """The rates of the kinds that strike only in a mode a scenario must ask for."""
+    return {k.rate for k in KINDS.values() if set(k.needs) & set(MODE_NEEDS)}
 
 
 def test_is_the_docs_table_of_kinds_the_registry():
@@ -184,6 +198,10 @@ def _samples() -> dict[str, tuple[Scenario, int, dict]]:
     found: dict[str, tuple[Scenario, int, dict]] = {}
     for _, fault in out.candidates:
         found.setdefault(fault["kind"], (scenario, 1, fault))
+    retrying = scope_scenario(2, 2, 2, horizon=30.0, retries=True)
+    out = _run_schedule(retrying, 1, _default_ledger("fenced"), (), (float("-inf"), 0), (4.5,))
+    for _, fault in out.candidates:
+        found.setdefault(fault["kind"], (retrying, 1, fault))
     for fault in simulate(agent, seed=1).schedule.faults:
         found.setdefault(fault["kind"], (agent, 1, fault))
     return found
@@ -254,7 +272,8 @@ def test_does_a_schedule_saved_in_the_old_format_load_and_replay(name):
 
 def test_does_the_old_schedule_hold_every_kind_but_the_agents():
     kinds = {f["kind"] for f in Schedule.load(SCHEDULES / "every-kind.json").faults}
-    assert kinds == set(KINDS) - {k.name for k in KINDS.values() if "agent" in k.needs}
+    later = {k.name for k in KINDS.values() if k.rate in _moded()}  # added since
+    assert kinds == set(KINDS) - {k.name for k in KINDS.values() if "agent" in k.needs} - later
 
 
 if __name__ == "__main__":
