@@ -49,6 +49,7 @@ from simlab.grading.checks.release.threshold_world import (
 )
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.outcomes import RemoteError
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
@@ -99,13 +100,22 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
 
 def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
     """The learner's ``name`` called with the notebook's ``names`` holding the world's values
-    for each call; the sandbox builds the caller at the first call (a part's)."""
+    for each call; the sandbox builds the caller at the first call (a part's). What the call
+    raises names ``name()``, the learner's function, as a plain call of it would."""
     built: list[Any] = []
 
     def call(*args: Any) -> Any:
         if not built:
             built.append(s.kit("with-names", name, names))
-        return built[0].call(*args)
+        try:
+            return built[0].call(*args)
+        except RemoteError as exc:
+            exc.what = f"{name}()"
+            raise
+        except Exception as exc:
+            if getattr(exc, "remote_what", None):  # a kit error rebuilt from the sandbox
+                exc.remote_what = f"{name}()"  # type: ignore[attr-defined]
+            raise
 
     return call
 
@@ -265,8 +275,7 @@ def _peak_reads_the_run(
     """``noise_peak`` with the notebook's ``WATCH_ONLY`` setting ``min_requests`` to ``least``
     for that call: the windows judged are those of ``run.config.min_requests``, not the
     default's (and none may be: then 0.0)."""
-    settings = watch(min_requests=least)
-    answer = s.kit("with-names", "noise_peak", {"WATCH_ONLY": settings}).call(candidate, seed)
+    answer = _with(s, "noise_peak", WATCH_ONLY=watch(min_requests=least))(candidate, seed)
     if close_to(answer, judged_peak(candidate, seed, least, WATCH_DURATION)):
         return
     # The usual settings' peak (a value remembered from another call): said so, never shown.
@@ -283,8 +292,8 @@ def _threshold_reads_the_list(
     """``choose_threshold`` with the notebook's ``THRESHOLDS`` holding ``thresholds`` for that
     call: the answer is the smallest of them at or above the peak (never shown: it is one of
     the world's)."""
-    names = {"THRESHOLDS": thresholds, "WATCH_ONLY": watch()}
-    answer = s.kit("with-names", "choose_threshold", names).call(list(seeds))
+    listed = _with(s, "choose_threshold", THRESHOLDS=thresholds, WATCH_ONLY=watch())
+    answer = listed(list(seeds))
     if close_to(answer, choose_threshold(seeds, thresholds, WATCH_DURATION)):
         return
     if close_to(answer, choose_threshold(seeds, duration=WATCH_DURATION)):
@@ -303,9 +312,7 @@ def _rate_reads_the_watch(
     """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting another ``duration`` for that
     call: the canaries run that long. The usual share is that of the case's own duration (a
     share remembered from that call) or of the notebook's (a duration typed in)."""
-    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": watch(duration)}).call(
-        candidate, threshold, list(seeds)
-    )
+    answer = _with(s, "trip_rate", WATCH_ONLY=watch(duration))(candidate, threshold, list(seeds))
     if close_to(answer, trip_rate(candidate, threshold, seeds, duration)):
         return
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
@@ -325,10 +332,8 @@ def _rate_keeps_the_defaults(
 ) -> None:
     """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting a low ``max_cost`` for that
     call: the canaries take WATCH_ONLY's duration alone, so the share is the usual one."""
-    settings = watch(max_cost=max_cost)
-    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": settings}).call(
-        candidate, threshold, list(seeds)
-    )
+    costly = _with(s, "trip_rate", WATCH_ONLY=watch(max_cost=max_cost))
+    answer = costly(candidate, threshold, list(seeds))
     if close_to(answer, trip_rate(candidate, threshold, seeds, WATCH_DURATION)):
         return
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
