@@ -390,6 +390,9 @@ def test_are_the_worlds_seeds_of_their_kind():
         assert rate != trip_rate("A", threshold, seeds, T)
         assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3], T)
         assert trips("A", threshold, tripping, W) == 0  # A there, in its own case
+        # the costly case: some max_cost trips the calm seed in its run, which the default's
+        # does not
+        assert any(trips(candidate, threshold, calm, W, m) for m in MAX_COSTS), calm
     for threshold, s in HEALTHY_TRIPS:
         assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s, W) > 0, s
         assert trips("A", NOTEBOOK_THRESHOLD, s, W) == 0, s
