@@ -33,6 +33,7 @@ from simlab.grading.checks.release.injection import (
     to_customer,
 )
 from simlab.grading.checks.release.threshold_reference import (
+    DURATION,
     NOTEBOOK_SEEDS,
     NOTEBOOK_THRESHOLD,
     WATCH_ONLY,
@@ -44,6 +45,7 @@ from simlab.grading.checks.release.threshold_reference import (
     windows,
 )
 from simlab.grading.checks.release.threshold_world import (
+    CLOSE_DURATION,
     CLOSE_SEEDS,
     DURATIONS,
     EQUAL_SEEDS,
@@ -56,9 +58,12 @@ from simlab.grading.checks.release.threshold_world import (
     LISTED,
     LOW_SEEDS,
     MAX_COSTS,
+    TWICE_DURATION,
+    WATCH_DURATION,
     WORSE_SEEDS,
     WORSE_TRIPS,
     threshold_world,
+    watch,
 )
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
@@ -326,62 +331,71 @@ def _at_least(peak: float) -> float:
 
 
 def _notebook_values(candidate: str) -> set[float]:
-    return {v for s in NOTEBOOK_SEEDS for v in peaks(candidate, s).values()}
+    """The peaks of the notebook's seeds: printed by it, or run with the world's WATCH_ONLY."""
+    durations = (DURATION, WATCH_DURATION)
+    return {v for d in durations for s in NOTEBOOK_SEEDS for v in peaks(candidate, s, d).values()}
 
 
 def test_are_the_worlds_seeds_of_their_kind():
-    """Every seed a world may draw is of the kind its pool says, and none is the notebook's."""
+    """Every seed a world may draw is of the kind its pool says at the duration its case runs
+    for, and none is the notebook's."""
+    W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS]
     every += [s for _, s in WORSE_SEEDS] + [s for _, s in HEALTHY_TRIPS]
     every += [s for *_, a, b in WORSE_TRIPS for s in (a, b)]
     assert not set(every) & set(NOTEBOOK_SEEDS)
     shown = _notebook_values("A")
     for s in HEALTHY_SEEDS:
-        p = peaks("A", s)
+        p = peaks("A", s, W)
         assert p["every"] > p["judged"] > 0 and p["strict"] != p["judged"], s
         assert not shown & set(p.values()), s
-        assert [n for n in LEASTS if judged_peak("A", s, n) not in (p["judged"], 0.0)], s
+        assert [n for n in LEASTS if judged_peak("A", s, n, W) not in (p["judged"], 0.0)], s
     for candidate, s in WORSE_SEEDS:
-        p = peaks(candidate, s)
+        p = peaks(candidate, s, W)
         assert candidate in ("B", "C") and p["every"] > p["judged"] > 0, s
-        assert p["strict"] != p["judged"] and p["judged"] != noise_peak("A", s), s
+        assert p["strict"] != p["judged"] and p["judged"] != noise_peak("A", s, W), s
         assert p["judged"] not in _notebook_values(candidate), s
     for s in (*HIGH_SEEDS, *LOW_SEEDS):
-        p = peaks("A", s)
+        p = peaks("A", s, W)
         assert p["every"] == p["strict"] == p["judged"], s
     for s in HIGH_SEEDS:
-        peak = noise_peak("A", s)
+        peak = noise_peak("A", s, W)
         below = max(t for t in THRESHOLDS if t < peak)
         assert peak not in THRESHOLDS and peak - below < _at_least(peak) - peak, s
         assert below in (0.01, 0.02) and peak - below < 0.0005, s  # rounded, it is `below`
         assert _at_least(peak) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
-    assert all(0 < noise_peak("A", s) <= 0.0085 for s in LOW_SEEDS)
+    assert all(0 < noise_peak("A", s, W) < 0.0195 for s in LOW_SEEDS)
     for s in EQUAL_SEEDS:
-        p = peaks("A", s)
-        assert p["judged"] in THRESHOLDS and p["judged"] != NOTEBOOK_THRESHOLD, s
+        p = peaks("A", s, W)
+        assert p["judged"] in THRESHOLDS and p["judged"] not in (NOTEBOOK_THRESHOLD, 0.025), s
         assert p["every"] == p["judged"] == _at_least(p["strict"]), s
     least = CanaryConfig().min_requests
     for s in LAST_SEEDS:
-        *earlier, (requests, rate) = windows("A", s)
+        *earlier, (requests, rate) = windows("A", s, W)
         assert requests > least and all(r < rate for _, r in earlier), s
-        assert noise_peak("A", s) == rate
+        assert noise_peak("A", s, W) == rate
     for s in CLOSE_SEEDS:
-        p = peaks("A", s)
+        p = peaks("A", s, CLOSE_DURATION)
         below = max(t for t in THRESHOLDS if t < p["judged"])
         assert p["every"] == p["strict"] == p["judged"] and 0 < p["judged"] - below < 0.00005, s
         assert round(p["judged"], 4) == below and _at_least(p["judged"]) > below, s
         assert _at_least(p["judged"]) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
     for candidate, threshold, tripping, calm in WORSE_TRIPS:
-        assert trips(candidate, threshold, tripping) > 1 and trips(candidate, threshold, calm) == 0
+        assert trips(candidate, threshold, tripping, T) > 1
+        assert trips(candidate, threshold, calm, T) == 0
         seeds = (tripping, calm, calm)
-        rate = trip_rate(candidate, threshold, seeds)
-        assert rate == 1 / 3 != trip_rate(candidate, threshold, {tripping, calm})
-        assert rate != trip_rate(candidate, NOTEBOOK_THRESHOLD, seeds)
-        assert rate != trip_rate("A", threshold, seeds)
-        assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3])
+        rate = trip_rate(candidate, threshold, seeds, T)
+        assert rate == 1 / 3 != trip_rate(candidate, threshold, {tripping, calm}, T)
+        assert rate != trip_rate(candidate, NOTEBOOK_THRESHOLD, seeds, T)
+        assert rate != trip_rate("A", threshold, seeds, T)
+        assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3], T)
+        assert trips("A", threshold, tripping, W) == 0  # A there, in its own case
+        # the costly case: some max_cost trips the calm seed in its run, which the default's
+        # does not
+        assert any(trips(candidate, threshold, calm, W, m) for m in MAX_COSTS), calm
     for threshold, s in HEALTHY_TRIPS:
-        assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s) > 0, s
-        assert trips("A", NOTEBOOK_THRESHOLD, s) == 0, s
+        assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s, W) > 0, s
+        assert trips("A", NOTEBOOK_THRESHOLD, s, W) == 0, s
 
 
 @pytest.mark.parametrize("world", WORLDS)
@@ -397,13 +411,15 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     peak, whose answer is neither the notebook's list's nor the peak rounded up to the grid, nor
     the first at or above the peak in their order. The WATCH_ONLY of one trip_rate call: a
     shorter duration that gives the first trip case another share; of another, a low max_cost
-    that would give another share to a canary that took it along."""
+    that would give another share to a canary that took it along. Each at the duration its
+    case runs for."""
+    W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     with judged_in(world):
         w = threshold_world()
     assert not w.seeds & set(NOTEBOOK_SEEDS) and w.seeds <= HIDDEN_SEEDS
-    top = [noise_peak("A", s) for s in w.several]
+    top = [noise_peak("A", s, W) for s in w.several]
     assert top.index(max(top)) == 1 and max(top) not in THRESHOLDS
-    right = choose_threshold(w.several)
+    right = choose_threshold(w.several, duration=W)
     wrong = {
         _at_least(statistics.mean(top)),
         _at_least(top[0]),
@@ -413,63 +429,75 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
         max(THRESHOLDS),
         NOTEBOOK_THRESHOLD,
         choose_threshold(NOTEBOOK_SEEDS[:3]),
+        choose_threshold(NOTEBOOK_SEEDS[:3], duration=W),
     }
     assert right not in wrong
     (equal,) = w.equal
-    assert noise_peak("A", equal) in THRESHOLDS and choose_threshold(w.equal) != right
-    assert choose_threshold(w.equal) != NOTEBOOK_THRESHOLD
+    other = choose_threshold(w.equal, duration=W)
+    assert noise_peak("A", equal, W) in THRESHOLDS and other not in (right, NOTEBOOK_THRESHOLD)
     (candidate, threshold, seeds), healthy, again = w.trip_cases
-    assert candidate in ("B", "C") and trip_rate(candidate, threshold, seeds) == 1 / 3
+    assert candidate in ("B", "C") and trip_rate(candidate, threshold, seeds, T) == 1 / 3
     assert len(seeds) == 3 and len(set(seeds)) == 2 and round(1 / 3, 2) != 1 / 3
-    assert max(trips(candidate, threshold, s) for s in seeds) > 1
+    assert max(trips(candidate, threshold, s, T) for s in seeds) > 1
     # a seed listed twice counts twice: de-duplicated, the share is another one
-    assert trip_rate(candidate, threshold, set(seeds)) == 1 / 2
-    assert healthy[0] == "A" and trip_rate(*healthy) == 1.0
+    assert trip_rate(candidate, threshold, set(seeds), T) == 1 / 2
+    assert healthy[0] == "A" and trip_rate(*healthy, W) == 1.0
     # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
     assert again[0] == "A" and again[1] == threshold and set(again[2]) < set(seeds)
-    assert trip_rate(*again) != trip_rate(candidate, threshold, seeds)
-    assert trip_rate(*again) != trip_rate(candidate, threshold, again[2])
+    assert trip_rate(*again, W) != trip_rate(candidate, threshold, seeds, T)
+    assert trip_rate(*again, W) != trip_rate(candidate, threshold, again[2], T)
     listed_seeds, listed = w.listed
     assert listed_seeds == w.equal and len(set(listed)) == len(listed) == 5
     assert set(listed) <= set(LISTED) and not set(listed) & set(THRESHOLDS)
-    peak = noise_peak("A", equal)
+    peak = noise_peak("A", equal, W)
     assert sum(t < peak for t in listed) == 2
-    answer = choose_threshold(w.equal, listed)
+    answer = choose_threshold(w.equal, listed, W)
     assert answer not in (listed[0], listed[-1], next(t for t in listed if t >= peak))
-    assert answer not in (choose_threshold(w.equal), math.ceil(peak * 200) / 200)
+    assert answer not in (other, math.ceil(peak * 200) / 200)
     assert w.short[:3] == (candidate, threshold, seeds)
     duration = w.short[3]
-    assert duration in DURATIONS and duration < WATCH_ONLY["duration"]
-    assert trip_rate(*w.short) != trip_rate(candidate, threshold, seeds)
+    assert duration in DURATIONS and duration < min(W, T)
+    # another share than the case's own, or a duration typed in (the notebook's), gives
+    assert trip_rate(*w.short) not in (trip_rate(*w.short[:3], d) for d in (T, DURATION))
     *calm, max_cost = w.costly
     assert calm[:2] == [candidate, threshold] and set(calm[2]) < set(seeds)
-    assert max_cost in MAX_COSTS and trip_rate(*calm) == 0.0
-    assert trip_rate(*calm, max_cost=max_cost) == 1.0
+    assert max_cost in MAX_COSTS and trip_rate(*calm, W) == 0.0
+    assert trip_rate(*calm, W, max_cost) == 1.0
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests
-    assert judged_peak(*shown, least) not in (noise_peak(*shown), 0.0)
-    assert judged_peak(*worse, most) == 0.0 < noise_peak(*worse) < peaks(*worse)["every"]
+    assert judged_peak(*shown, least, W) not in (noise_peak(*shown, W), 0.0)
+    assert judged_peak(*worse, most, W) == 0.0 < noise_peak(*worse, W) < peaks(*worse, W)["every"]
     # the last window the peak, a peak just above a threshold
     assert w.last[0] == "A" and w.last[1] in LAST_SEEDS
     (close,) = w.close
     assert close in CLOSE_SEEDS
 
 
+def test_do_the_hidden_calls_set_the_duration_their_cases_run_for():
+    """The WATCH_ONLY a hidden call sets is the notebook's with the case's duration, and every
+    case runs shorter than the notebook's canaries (the close case and the first trip case
+    longer than the rest: windows of more than 100 requests, a second trip)."""
+    assert watch() == {**WATCH_ONLY, "duration": WATCH_DURATION}
+    costly = watch(TWICE_DURATION, max_cost=20.0)
+    assert costly == {**WATCH_ONLY, "duration": TWICE_DURATION, "max_cost": 20.0}
+    assert WATCH_DURATION < min(TWICE_DURATION, CLOSE_DURATION) < DURATION
+    assert max(DURATIONS) < WATCH_DURATION
+
+
 @pytest.mark.parametrize("world", WORLDS[:2])
 def test_is_the_peak_with_another_min_requests_the_runs_own(world):
     """The reference for a WATCH_ONLY that sets min_requests is the text's rule on a run made
     with that WATCH_ONLY (the breaker never acts, so the windows are the default run's)."""
-    from simlab.grading.checks.release.threshold_reference import WATCH_ONLY
     from simlab.sim.canary import run_canary
 
     with judged_in(world):
         w = threshold_world()
     for candidate, seed, least in w.watch:
-        config = CanaryConfig(candidate=candidate, **WATCH_ONLY, min_requests=least)
+        config = CanaryConfig(candidate=candidate, **watch(min_requests=least))
         run = run_canary(config, seed=seed)
         judged = [s.error_rate for s in run.samples if s.requests >= run.config.min_requests]
-        assert judged_peak(candidate, seed, least) == max(judged, default=0.0)
+        assert judged_peak(candidate, seed, least, WATCH_DURATION) == max(judged, default=0.0)
 
 
 # ------------------------------------------------------------------ many worlds, no sandbox --

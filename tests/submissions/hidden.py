@@ -24,7 +24,12 @@ from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
 from simlab.grading.checks.release.threshold_reference import judged_peak, noise_peak, trip_rate
-from simlab.grading.checks.release.threshold_world import threshold_world
+from simlab.grading.checks.release.threshold_world import (
+    CLOSE_DURATION,
+    TWICE_DURATION,
+    WATCH_DURATION,
+    threshold_world,
+)
 from simlab.grading.notebook import notebook_text, read_notebook
 from simlab.rollout.assertions import links_outside
 from simlab.sim.simulation import simulate
@@ -135,11 +140,14 @@ def release(world: int) -> list[str]:
     words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
     words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]
     words += [f"seeds [{s}" for s in hidden] + [f"seeds ({s}" for s in hidden]
-    values = [noise_peak(*seeds.healthy), noise_peak(*seeds.worse)]
-    values += [noise_peak("A", s) for s in (*seeds.several, *seeds.equal, *seeds.close)]
-    values += [noise_peak(*seeds.last)]
-    values += [trip_rate(*case) for case in seeds.trip_cases]
-    values += [judged_peak(*case) for case in seeds.watch]
+    at = WATCH_DURATION  # how long a case's canaries run, but for the close and first trip cases
+    values = [noise_peak(*seeds.healthy, at), noise_peak(*seeds.worse, at)]
+    values += [noise_peak("A", s, at) for s in (*seeds.several, *seeds.equal)]
+    values += [noise_peak("A", s, CLOSE_DURATION) for s in seeds.close]
+    values += [noise_peak(*seeds.last, at)]
+    first, *others = seeds.trip_cases
+    values += [trip_rate(*first, TWICE_DURATION)] + [trip_rate(*case, at) for case in others]
+    values += [judged_peak(*case, at) for case in seeds.watch]
     values += [*seeds.listed[1], trip_rate(*seeds.short)]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
     return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]

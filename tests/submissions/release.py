@@ -862,3 +862,15 @@ ANSWERS += [
     ("pops-deliveries", "injection-rule", POPS_DELIVERIES, 3, "changed the observation"),
     ("none-for-harm", "injection-rule", NONE_FOR_HARM, 0, "expected True or False"),
 ]
+
+# trip_rate left as the exercise's stub: its feedback names trip_rate(), the learner's function,
+# though the grader calls it with the world's WATCH_ONLY in place (trip-rate).
+RATE_NOT_WRITTEN = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    raise NotImplementedError("Write trip_rate")
+"""
+)
+ANSWERS += [
+    ("rate-not-written", "choose-threshold", RATE_NOT_WRITTEN, 4, "trip_rate() is not written yet")
+]

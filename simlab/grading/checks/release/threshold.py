@@ -28,20 +28,28 @@ answer cannot echo a hidden input back), never a seed or the reference's values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simlab.grading.checks.release.messages import say
 from simlab.grading.checks.release.threshold_reference import (
-    WATCH_ONLY,
+    DURATION,
     choose_threshold,
     judged_peak,
     noise_peak,
     peaks,
     trip_rate,
 )
-from simlab.grading.checks.release.threshold_world import threshold_world
+from simlab.grading.checks.release.threshold_world import (
+    CLOSE_DURATION,
+    TWICE_DURATION,
+    WATCH_DURATION,
+    threshold_world,
+    watch,
+)
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.outcomes import RemoteError
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
@@ -52,18 +60,27 @@ __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
 def choose_threshold_check(s: Student, t: Tally) -> None:
     """``noise_peak``, ``choose_threshold`` and ``trip_rate`` on the seeds of the world judged
     in (:func:`threshold_world`), each against the reference here; parts are filed under the
-    criteria of :data:`THRESHOLD_RUBRIC`. Each learner's call runs once (a simulation in the
+    criteria of :data:`THRESHOLD_RUBRIC`. Every call sets the notebook's WATCH_ONLY's
+    ``duration`` (:data:`WATCH_DURATION`, or the case's own), as the text allows: the canaries
+    run no longer than each case needs. Each learner's call runs once (a simulation in the
     sandbox); a core part and a detail part may judge the same answer."""
     world = threshold_world()
-    peak = asked_once(s.function("noise_peak"))
-    choose, rate = s.function("choose_threshold"), s.function("trip_rate")
+    peak = asked_once(_with(s, "noise_peak", WATCH_ONLY=watch()))
+    choose = _with(s, "choose_threshold", WATCH_ONLY=watch())
+    close = _with(s, "choose_threshold", WATCH_ONLY=watch(CLOSE_DURATION))
+    twice = _with(s, "trip_rate", WATCH_ONLY=watch(TWICE_DURATION))
+    rate = _with(s, "trip_rate", WATCH_ONLY=watch())
     hidden = world.seeds
     t.under("above-the-peak")
     t.part(lambda: _peak_is_the_highest(peak, *world.healthy, hidden))
     t.part(lambda: _peak_is_the_highest(peak, *world.last, hidden))
     t.part(lambda: _threshold_matches(choose, world.several, "threshold_several", hidden))
     t.part(lambda: _threshold_matches(choose, world.equal, "threshold_another", hidden))
-    t.part(lambda: _threshold_matches(choose, world.close, "threshold_another", hidden))
+    t.part(
+        lambda: _threshold_matches(
+            close, world.close, "threshold_another", hidden, duration=CLOSE_DURATION
+        )
+    )
     t.part(lambda: _threshold_reads_the_list(s, *world.listed, hidden))
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *world.healthy, hidden))
@@ -72,11 +89,35 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         t.part(lambda case=case: _peak_reads_the_run(s, *case, hidden))
     t.under("trip-rate")
     first, *others = world.trip_cases  # the first lists a seed twice: its sentence says so
-    t.part(lambda: _rate_matches(rate, *first, hidden, key="rate_repeated"))
+    t.part(
+        lambda: _rate_matches(twice, *first, hidden, key="rate_repeated", duration=TWICE_DURATION)
+    )
     for case in others:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
     t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
+
+
+def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
+    """The learner's ``name`` called with the notebook's ``names`` holding the world's values
+    for each call; the sandbox builds the caller at the first call (a part's). What the call
+    raises names ``name()``, the learner's function, as a plain call of it would."""
+    built: list[Any] = []
+
+    def call(*args: Any) -> Any:
+        if not built:
+            built.append(s.kit("with-names", name, names))
+        try:
+            return built[0].call(*args)
+        except RemoteError as exc:
+            exc.what = f"{name}()"
+            raise
+        except Exception as exc:
+            if getattr(exc, "remote_what", None):  # a kit error rebuilt from the sandbox
+                exc.remote_what = f"{name}()"  # type: ignore[attr-defined]
+            raise
+
+    return call
 
 
 #: The sentences of the exercise text the criteria check (as they stand in its markdown).
@@ -132,7 +173,9 @@ THRESHOLD_RUBRIC = (
         ),
         text=(_PEAK, _CHOOSE, _CHOOSE_READS),
         world=(
-            "Drawn at grading time: the healthy seed noise_peak is asked for and the seed lists "
+            f"Drawn at grading time, every call's WATCH_ONLY setting a duration of "
+            f"{WATCH_DURATION:g} s ({CLOSE_DURATION:g} s for the seed whose peak lies just "
+            "above a threshold): the healthy seed noise_peak is asked for and the seed lists "
             "choose_threshold is given (never the notebook's), whose right threshold is neither "
             "the notebook's 0.03 nor what the mean, the first seed, the nearest or the largest "
             "threshold, the peak rounded to two or three decimals, or > instead of >= would give; "
@@ -162,7 +205,8 @@ THRESHOLD_RUBRIC = (
             "Read `WATCH_ONLY` at each call: the grader also calls it with other settings there.",
         ),
         world=(
-            "Drawn at grading time: a healthy seed and a worse candidate (B or C) with a seed, "
+            f"Drawn at grading time, every call's WATCH_ONLY setting a duration of "
+            f"{WATCH_DURATION:g} s: a healthy seed and a worse candidate (B or C) with a seed, "
             "each with small windows above its judged peak, the worse one's peak not A's; and, "
             "for one call each, a WATCH_ONLY that also sets min_requests: for the healthy seed "
             "one that gives another peak than 40 does, for the worse one more than any of its "
@@ -185,16 +229,17 @@ THRESHOLD_RUBRIC = (
         ),
         text=(_RATE, _RATE_REPEATS, _RATE_READS),
         world=(
-            "Drawn at grading time: a worse candidate at a threshold with a seed that trips "
-            "twice and one that never trips, listed twice (a share of one third, a half "
-            "de-duplicated), and the healthy one at a low threshold "
-            "(tripping), each share another than the notebook's threshold, candidate A or the "
-            "notebook's seeds would give; then candidate A at the worse one's threshold on its "
-            "seed that trips, so a share remembered by seed and threshold alone is the worse "
-            "one's; and "
-            "the worse one's case again with a WATCH_ONLY whose duration (a short one) gives "
-            "another share; and its seed that never trips again with a WATCH_ONLY whose max_cost "
-            "(a low one) would make a canary that took it along trip there."
+            f"Drawn at grading time, every call's WATCH_ONLY setting a duration of "
+            f"{WATCH_DURATION:g} s but where said: a worse candidate at a threshold with a seed "
+            f"that trips twice in {TWICE_DURATION:g} s and one that never trips, listed twice "
+            "(a share of one third, a half de-duplicated), and the healthy one at a low "
+            "threshold (tripping), each share another than the notebook's threshold, candidate "
+            "A or the notebook's seeds would give; then candidate A at the worse one's threshold "
+            "on its seed that trips, so a share remembered by seed and threshold alone is the "
+            "worse one's; and the worse one's case again with a WATCH_ONLY whose duration (a "
+            "shorter one) gives another share; and its seed that never trips again with a "
+            "WATCH_ONLY whose max_cost (a low one) would make a canary that took it along trip "
+            "there."
         ),
     ),
 )
@@ -211,7 +256,7 @@ def _peak_is_the_highest(peak: Any, candidate: str, seed: int, hidden: frozenset
     the small windows is the detail :func:`_peak_is_judged` checks)."""
     answer = peak(candidate, seed)
     require(
-        any(close_to(answer, v) for v in peaks(candidate, seed).values()),
+        any(close_to(answer, v) for v in peaks(candidate, seed, WATCH_DURATION).values()),
         say("peak_not_highest", candidate=repr(candidate), got=_shown(answer, hidden)),
     )
 
@@ -219,7 +264,7 @@ def _peak_is_the_highest(peak: Any, candidate: str, seed: int, hidden: frozenset
 def _peak_is_judged(peak: Any, candidate: str, seed: int, hidden: frozenset[int]) -> None:
     answer = peak(candidate, seed)
     require(
-        close_to(answer, noise_peak(candidate, seed)),
+        close_to(answer, noise_peak(candidate, seed, WATCH_DURATION)),
         say("peak_not_judged", candidate=repr(candidate), got=_shown(answer, hidden)),
     )
 
@@ -230,12 +275,11 @@ def _peak_reads_the_run(
     """``noise_peak`` with the notebook's ``WATCH_ONLY`` setting ``min_requests`` to ``least``
     for that call: the windows judged are those of ``run.config.min_requests``, not the
     default's (and none may be: then 0.0)."""
-    watch = {**WATCH_ONLY, "min_requests": least}
-    answer = s.kit("with-names", "noise_peak", {"WATCH_ONLY": watch}).call(candidate, seed)
-    if close_to(answer, judged_peak(candidate, seed, least)):
+    answer = _with(s, "noise_peak", WATCH_ONLY=watch(min_requests=least))(candidate, seed)
+    if close_to(answer, judged_peak(candidate, seed, least, WATCH_DURATION)):
         return
     # The usual settings' peak (a value remembered from another call): said so, never shown.
-    if close_to(answer, noise_peak(candidate, seed)):
+    if close_to(answer, noise_peak(candidate, seed, WATCH_DURATION)):
         raise Fail(say("peak_usual_watch", candidate=repr(candidate)))
     raise Fail(
         say("peak_own_watch", candidate=repr(candidate), got=_shown(answer, hidden | {least}))
@@ -248,11 +292,11 @@ def _threshold_reads_the_list(
     """``choose_threshold`` with the notebook's ``THRESHOLDS`` holding ``thresholds`` for that
     call: the answer is the smallest of them at or above the peak (never shown: it is one of
     the world's)."""
-    listed = s.kit("with-names", "choose_threshold", {"THRESHOLDS": thresholds})
-    answer = listed.call(list(seeds))
-    if close_to(answer, choose_threshold(seeds, thresholds)):
+    listed = _with(s, "choose_threshold", THRESHOLDS=thresholds, WATCH_ONLY=watch())
+    answer = listed(list(seeds))
+    if close_to(answer, choose_threshold(seeds, thresholds, WATCH_DURATION)):
         return
-    if close_to(answer, choose_threshold(seeds)):
+    if close_to(answer, choose_threshold(seeds, duration=WATCH_DURATION)):
         raise Fail(say("threshold_usual_list"))
     raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
 
@@ -266,15 +310,14 @@ def _rate_reads_the_watch(
     hidden: frozenset[int],
 ) -> None:
     """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting another ``duration`` for that
-    call: the canaries run that long."""
-    watch = {**WATCH_ONLY, "duration": duration}
-    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": watch}).call(
-        candidate, threshold, list(seeds)
-    )
+    call: the canaries run that long. The usual share is that of the case's own duration (a
+    share remembered from that call) or of the notebook's (a duration typed in)."""
+    answer = _with(s, "trip_rate", WATCH_ONLY=watch(duration))(candidate, threshold, list(seeds))
     if close_to(answer, trip_rate(candidate, threshold, seeds, duration)):
         return
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
-    if close_to(answer, trip_rate(candidate, threshold, seeds)):
+    usual = (trip_rate(candidate, threshold, seeds, d) for d in (TWICE_DURATION, DURATION))
+    if any(close_to(answer, share) for share in usual):
         raise Fail(say("rate_usual_watch", **what))
     raise Fail(say("rate_own_watch", got=_shown(answer, hidden | {duration}), **what))
 
@@ -289,24 +332,30 @@ def _rate_keeps_the_defaults(
 ) -> None:
     """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting a low ``max_cost`` for that
     call: the canaries take WATCH_ONLY's duration alone, so the share is the usual one."""
-    watch = {**WATCH_ONLY, "max_cost": max_cost}
-    answer = s.kit("with-names", "trip_rate", {"WATCH_ONLY": watch}).call(
-        candidate, threshold, list(seeds)
-    )
-    if close_to(answer, trip_rate(candidate, threshold, seeds)):
+    costly = _with(s, "trip_rate", WATCH_ONLY=watch(max_cost=max_cost))
+    answer = costly(candidate, threshold, list(seeds))
+    if close_to(answer, trip_rate(candidate, threshold, seeds, WATCH_DURATION)):
         return
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
-    if close_to(answer, trip_rate(candidate, threshold, seeds, max_cost=max_cost)):
+    if close_to(answer, trip_rate(candidate, threshold, seeds, WATCH_DURATION, max_cost)):
         raise Fail(say("rate_with_cost", **what))
     raise Fail(say("rate_own_cost", got=_shown(answer, hidden | {max_cost}), **what))
 
 
 def _threshold_matches(
-    choose: Any, seeds: tuple[int, ...], which: str, hidden: frozenset[int]
+    choose: Any,
+    seeds: tuple[int, ...],
+    which: str,
+    hidden: frozenset[int],
+    duration: float = WATCH_DURATION,
 ) -> None:
-    """``which``: the key of the sentence that names the seeds (several, or another one)."""
+    """``which``: the key of the sentence that names the seeds (several, or another one);
+    ``choose`` runs its canaries for ``duration``."""
     answer = choose(list(seeds))
-    require(close_to(answer, choose_threshold(seeds)), say(which, got=_shown(answer, hidden)))
+    require(
+        close_to(answer, choose_threshold(seeds, duration=duration)),
+        say(which, got=_shown(answer, hidden)),
+    )
 
 
 def _rate_matches(
@@ -316,11 +365,13 @@ def _rate_matches(
     seeds: tuple[int, ...],
     hidden: frozenset[int],
     key: str = "rate",
+    duration: float = WATCH_DURATION,
 ) -> None:
     """The learner's share of ``seeds`` that trip is the kit's (a seed listed twice counts
-    twice); ``key`` names the sentence that tells a wrong one (the seeds are never shown)."""
+    twice) for canaries of ``duration``; ``key`` names the sentence that tells a wrong one (the
+    seeds are never shown)."""
     answer = rate(candidate, threshold, list(seeds))
     require(
-        close_to(answer, trip_rate(candidate, threshold, seeds)),
+        close_to(answer, trip_rate(candidate, threshold, seeds, duration)),
         say(key, candidate=repr(candidate), threshold=f"{threshold:g}", got=_shown(answer, hidden)),
     )

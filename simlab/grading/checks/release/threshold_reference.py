@@ -19,6 +19,7 @@ __all__ = [
     "NOTEBOOK_SEEDS",
     "NOTEBOOK_THRESHOLD",
     "MAX_COST",
+    "DURATION",
     "windows",
     "judged_peak",
     "peaks",
@@ -40,36 +41,42 @@ NOTEBOOK_SEEDS = (1, 2, 3, 4, 5, 6, 7)
 NOTEBOOK_THRESHOLD = 0.03
 
 
+#: How long the notebook's canaries run (its WATCH_ONLY's ``duration``); a world may give
+#: WATCH_ONLY another one for a call, and every function here takes it as ``duration``.
+DURATION = WATCH_ONLY["duration"]
+
+
 @lru_cache(maxsize=8192)
-def windows(candidate: str, seed: int) -> tuple[tuple[int, float], ...]:
-    """``(requests, error_rate)`` of every window a watch-only canary recorded. Its breaker
-    never acts, so they are the same whatever its ``min_requests``: that only decides which of
-    them the breaker could judge."""
-    run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+def windows(candidate: str, seed: int, duration: float = DURATION) -> tuple[tuple[int, float], ...]:
+    """``(requests, error_rate)`` of every window a watch-only canary of ``duration`` seconds
+    recorded. Its breaker never acts, so they are the same whatever its ``min_requests``: that
+    only decides which of them the breaker could judge."""
+    watch = {**WATCH_ONLY, "duration": duration}
+    run = run_canary(CanaryConfig(candidate=candidate, **watch), seed=seed)
     return tuple((s.requests, s.error_rate) for s in run.samples)
 
 
-def judged_peak(candidate: str, seed: int, least: int) -> float:
+def judged_peak(candidate: str, seed: int, least: int, duration: float = DURATION) -> float:
     """The highest error rate of a watch-only canary whose ``min_requests`` is ``least``,
     among the windows its breaker could judge (0.0 if none)."""
-    return max((rate for n, rate in windows(candidate, seed) if n >= least), default=0.0)
+    return max((r for n, r in windows(candidate, seed, duration) if n >= least), default=0.0)
 
 
-def peaks(candidate: str, seed: int) -> dict[str, float]:
+def peaks(candidate: str, seed: int, duration: float = DURATION) -> dict[str, float]:
     """The highest window error rate of a watch-only canary: over the windows the breaker could
     judge (``judged``, the reference), over those of more than ``min_requests`` requests
     (``strict``) and over every window (``every``)."""
     least = CanaryConfig().min_requests
     return {
-        "judged": judged_peak(candidate, seed, least),
-        "strict": judged_peak(candidate, seed, least + 1),
-        "every": max((rate for _, rate in windows(candidate, seed)), default=0.0),
+        "judged": judged_peak(candidate, seed, least, duration),
+        "strict": judged_peak(candidate, seed, least + 1, duration),
+        "every": max((rate for _, rate in windows(candidate, seed, duration)), default=0.0),
     }
 
 
-def noise_peak(candidate: str, seed: int) -> float:
+def noise_peak(candidate: str, seed: int, duration: float = DURATION) -> float:
     """The highest error rate among the windows the breaker could judge (0.0 if none)."""
-    return peaks(candidate, seed)["judged"]
+    return peaks(candidate, seed, duration)["judged"]
 
 
 def at_least(peak: float, thresholds: tuple[float, ...] = THRESHOLDS) -> float:
@@ -77,10 +84,12 @@ def at_least(peak: float, thresholds: tuple[float, ...] = THRESHOLDS) -> float:
     return min((t for t in thresholds if t >= peak), default=1.0)
 
 
-def choose_threshold(seeds: Any, thresholds: tuple[float, ...] = THRESHOLDS) -> float:
+def choose_threshold(
+    seeds: Any, thresholds: tuple[float, ...] = THRESHOLDS, duration: float = DURATION
+) -> float:
     """The smallest of ``thresholds`` (the notebook's :data:`THRESHOLDS`, or the ones a world
     gives it) at or above the highest A/A peak over ``seeds``."""
-    return at_least(max(noise_peak("A", seed) for seed in seeds), thresholds)
+    return at_least(max(noise_peak("A", seed, duration) for seed in seeds), thresholds)
 
 
 #: The breaker's cost limit of the canaries ``trip_rate`` runs: the text fixes their fields to
@@ -93,7 +102,7 @@ def trip_times(
     candidate: str,
     threshold: float,
     seed: int,
-    duration: float = WATCH_ONLY["duration"],
+    duration: float = DURATION,
     max_cost: float = MAX_COST,
 ) -> tuple[float, ...]:
     """When the breaker at ``threshold`` trips on a canary of ``candidate`` that runs for
@@ -109,7 +118,7 @@ def trips(
     candidate: str,
     threshold: float,
     seed: int,
-    duration: float = WATCH_ONLY["duration"],
+    duration: float = DURATION,
     max_cost: float = MAX_COST,
 ) -> int:
     """How many times the breaker at ``threshold`` trips on a canary of ``candidate``."""
@@ -120,7 +129,7 @@ def trip_rate(
     candidate: str,
     threshold: float,
     seeds: Any,
-    duration: float = WATCH_ONLY["duration"],
+    duration: float = DURATION,
     max_cost: float = MAX_COST,
 ) -> float:
     """The share of ``seeds`` on which the breaker at ``threshold`` trips at least once: how

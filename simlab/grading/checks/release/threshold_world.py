@@ -1,8 +1,10 @@
 """The hidden world of question ``choose-threshold``
 (:mod:`~simlab.grading.checks.release.threshold`): the seeds, candidates and thresholds its calls
 ask for, drawn from :func:`~simlab.grading.checks.hidden_world.rng` among seeds of each kind found
-ahead (far from the notebook's), and the values a world gives the notebook's ``WATCH_ONLY`` and
-``THRESHOLDS`` for one call each.
+ahead (far from the notebook's), the values a world gives the notebook's ``WATCH_ONLY`` and
+``THRESHOLDS`` for one call each, and how long its canaries run (every hidden call sets
+WATCH_ONLY's ``duration``: :data:`WATCH_DURATION`, or a case's own). Every seed is of its kind
+at the duration its case runs for.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from typing import Any
 
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.grading.checks.release.threshold_reference import (
+    DURATION,
+    WATCH_ONLY,
     at_least,
     choose_threshold,
     judged_peak,
     noise_peak,
-    peaks,
     trip_rate,
     windows,
 )
@@ -33,15 +36,30 @@ __all__ = [
     "CLOSE_SEEDS",
     "WORSE_TRIPS",
     "HEALTHY_TRIPS",
+    "WATCH_DURATION",
+    "TWICE_DURATION",
+    "CLOSE_DURATION",
     "LEASTS",
     "LISTED",
     "DURATIONS",
     "MAX_COSTS",
     "HIDDEN_SEEDS",
+    "watch",
     "ThresholdWorld",
     "threshold_world",
 ]
 
+
+#: How long a world's canaries run: the WATCH_ONLY of every hidden call sets this duration (the
+#: text has each function read WATCH_ONLY at each call), but for the two cases below. Long enough
+#: for 60 to 80 requests, so windows of ``min_requests`` (40) and more, which the breaker judges.
+WATCH_DURATION = 300.0
+#: The first trip case's duration: long enough for a worse candidate's breaker to trip, cool
+#: down and trip again.
+TWICE_DURATION = 600.0
+#: The close case's duration: long enough for windows of more than 100 requests (a peak less
+#: than 0.00005 above a threshold is the error rate of one of those).
+CLOSE_DURATION = 600.0
 
 # Seeds of each kind a world needs, found ahead by trying seeds far from the notebook's (some
 # kinds come once in hundreds of runs, too rare to look for while grading); the tests check
@@ -51,129 +69,132 @@ __all__ = [
 #: Healthy (A) runs whose small windows reach above the judged peak, and windows of exactly
 #: ``min_requests`` requests matter; no peak of theirs is one the notebook's seeds give.
 HEALTHY_SEEDS = (
-    182702,
-    390294,
-    394900,
-    125452,
-    52621,
-    670725,
-    967032,
-    33117,
-    117165,
-    636235,
-    143724,
-    580573,
+    804441,
+    954657,
+    375155,
+    780850,
+    730102,
+    89693,
+    717007,
+    34265,
+    250973,
+    979500,
+    548828,
+    216025,
 )
 #: (B or C, seed): the same for a worse candidate, whose judged peak is not A's on that seed.
 WORSE_SEEDS = (
-    ("B", 204699),
-    ("B", 465303),
-    ("B", 765931),
-    ("B", 616913),
-    ("B", 795727),
-    ("B", 428571),
-    ("C", 34959),
-    ("C", 853128),
-    ("C", 687600),
-    ("C", 897923),
-    ("C", 361987),
-    ("C", 348269),
+    ("B", 83053),
+    ("B", 696181),
+    ("B", 486333),
+    ("B", 835217),
+    ("B", 224430),
+    ("B", 204385),
+    ("C", 868441),
+    ("C", 911074),
+    ("C", 755802),
+    ("C", 561020),
+    ("C", 318704),
+    ("C", 559603),
 )
 #: Healthy runs with no small window above the peak, whose peak lies less than 0.0005 above
 #: 0.01 or 0.02 (so a peak rounded to two or three decimals lands on the threshold below it):
 #: nearer the threshold below than the one above, which is neither the notebook's 0.03 nor the
-#: largest.
+#: largest. (In 300 s, that is one error, at the 49th request: 0.0204.)
 HIGH_SEEDS = (
-    826496,
-    317535,
-    353245,
-    842417,
-    380113,
-    460157,
-    491993,
-    381379,
-    123527,
-    430776,
-    669986,
-    212443,
+    554722,
+    923488,
+    866504,
+    917475,
+    829834,
+    186381,
+    968334,
+    157681,
+    39547,
+    75220,
+    992260,
+    927369,
 )
-#: Healthy runs with no small window above the peak, whose peak is low (at most 0.0085).
+#: Healthy runs with no small window above the peak, whose peak is low (above 0, below 0.0195:
+#: with a high seed's, the mean of the peaks is below 0.02).
 LOW_SEEDS = (
-    879216,
-    421345,
-    105174,
-    581663,
-    208726,
-    128900,
-    823562,
-    838920,
-    76897,
-    794791,
-    785708,
-    591026,
+    580147,
+    756410,
+    509930,
+    955894,
+    779959,
+    936007,
+    157195,
+    835311,
+    70306,
+    210883,
+    543424,
+    664819,
 )
-#: Healthy runs whose judged peak is exactly a threshold (not 0.03): no window reaches above
-#: it, and the windows of more than ``min_requests`` requests give the same threshold.
-EQUAL_SEEDS = (417912, 419526, 194289, 749884, 849650, 332970, 118193, 5788)
+#: Healthy runs whose judged peak is exactly a threshold (not 0.03, nor the high seeds'
+#: 0.025): no window reaches above it, and the windows of more than ``min_requests`` requests
+#: give the same threshold.
+EQUAL_SEEDS = (417486, 659222, 913395, 586167, 139670, 271232, 910343, 255304)
 #: Healthy runs whose highest window is their last one, alone (every earlier window, judged or
 #: not, lower) and of more than ``min_requests`` requests: a peak that leaves the last window
 #: out is another one.
 LAST_SEEDS = (
-    173248,
-    429407,
-    163616,
-    161818,
-    676129,
-    479324,
-    129294,
-    674919,
-    914672,
-    196672,
-    385129,
-    990857,
+    71681,
+    346542,
+    550509,
+    798242,
+    81604,
+    104592,
+    407857,
+    298822,
+    156021,
+    569914,
+    945944,
+    915998,
 )
 #: Healthy runs with no small window above the peak, whose peak lies less than 0.00005 above a
 #: threshold (so a peak rounded to four decimals, or fewer, lands on that threshold), whose
-#: answer is neither the notebook's 0.03 nor the largest.
+#: answer is neither the notebook's 0.03 nor the largest (at :data:`CLOSE_DURATION`).
 CLOSE_SEEDS = (
-    637145,
-    152826,
-    328448,
-    873061,
-    229254,
-    979548,
-    813203,
-    985379,
-    824517,
-    240807,
-    370974,
-    228159,
+    888532,
+    823587,
+    501587,
+    370917,
+    980722,
+    421638,
+    714806,
+    631197,
+    565651,
+    729955,
+    740850,
+    222662,
 )
-#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips): the
-#: share of both seeds, the calm one listed twice (one third; a half de-duplicated), is not the
-#: one at the notebook's threshold, for candidate A, or on the notebook's seeds.
+#: (worse candidate, threshold, a seed that trips more than once, a seed that never trips), at
+#: :data:`TWICE_DURATION`: the share of both seeds, the calm one listed twice (one third; a half
+#: de-duplicated), is not the one at the notebook's threshold, for candidate A, or on the
+#: notebook's seeds; candidate A at that threshold does not trip on the first seed.
 WORSE_TRIPS = (
-    ("B", 0.09, 542333, 972825),
-    ("B", 0.09, 953174, 559026),
-    ("B", 0.1, 544551, 749480),
-    ("B", 0.1, 371818, 931610),
-    ("C", 0.045, 684167, 661756),
-    ("C", 0.045, 205352, 350702),
-    ("C", 0.05, 129692, 649572),
-    ("C", 0.05, 988731, 54896),
-    ("C", 0.06, 966809, 777433),
-    ("C", 0.06, 834304, 546829),
+    ("B", 0.09, 871168, 424002),
+    ("B", 0.09, 621097, 571913),
+    ("B", 0.1, 105119, 963893),
+    ("B", 0.1, 587814, 877017),
+    ("C", 0.045, 425949, 241821),
+    ("C", 0.045, 988604, 51111),
+    ("C", 0.05, 293051, 710675),
+    ("C", 0.05, 724328, 740901),
+    ("C", 0.06, 750710, 871850),
+    ("C", 0.06, 596438, 386198),
 )
 #: (a threshold below 0.03, a seed): the healthy canary trips at that threshold, not at 0.03.
 HEALTHY_TRIPS = (
-    (0.01, 678217),
-    (0.01, 993879),
-    (0.01, 244277),
-    (0.01, 69981),
-    (0.01, 402284),
-    (0.01, 46457),
-    (0.01, 805540),
-    (0.01, 394774),
+    (0.01, 885434),
+    (0.01, 294368),
+    (0.01, 584005),
+    (0.01, 871630),
+    (0.01, 322506),
+    (0.01, 30388),
+    (0.01, 886726),
+    (0.01, 41832),
 )
 
 #: What a world's WATCH_ONLY may set ``min_requests`` to (the notebook's is the default, 40)
@@ -186,7 +207,7 @@ LEASTS = (20, 25, 30, 35, 45, 50, 60, 70)
 LISTED = tuple(n / 1000 for n in range(4, 121) if n % 5)
 
 #: What a world's WATCH_ONLY may set ``duration`` to for one call of ``trip_rate``: canaries
-#: short enough to cost little, stopped before most of the worse seeds' first trip.
+#: stopped before the breaker judges any window (it needs 40 requests).
 DURATIONS = (60.0, 90.0, 120.0, 150.0)
 
 #: What a world's WATCH_ONLY may set ``max_cost`` to for one call of ``trip_rate``: below what
@@ -202,9 +223,17 @@ HIDDEN_SEEDS = frozenset(
 )
 
 
+def watch(duration: float = WATCH_DURATION, **settings: Any) -> dict[str, Any]:
+    """The notebook's WATCH_ONLY as a hidden call gets it: setting ``duration`` (and
+    ``settings``)."""
+    return {**WATCH_ONLY, "duration": duration, **settings}
+
+
 @dataclass(frozen=True)
 class ThresholdWorld:
-    """The seeds one hidden world asks for."""
+    """The seeds one hidden world asks for. Every case runs its canaries for
+    :data:`WATCH_DURATION` but ``close`` (:data:`CLOSE_DURATION`), the first trip case
+    (:data:`TWICE_DURATION`) and ``short`` (its own duration)."""
 
     #: ("A", seed): a healthy run whose small windows (fewer than ``min_requests`` requests,
     #: and exactly that many) reach above its judged peak.
@@ -217,10 +246,11 @@ class ThresholdWorld:
     #: A seed whose A peak is exactly a threshold, another than ``several``'s.
     equal: tuple[int, ...]
     #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one third
-    #: (a seed that trips more than once and one that never trips, listed twice: a half if the
-    #: seeds are de-duplicated), then the healthy one's at a low threshold (1), then the healthy
-    #: one at the worse one's threshold on its seed that trips more than once (one run: a share
-    #: kept by seed and threshold answers the worse one's 1 there).
+    #: (a seed that trips more than once in :data:`TWICE_DURATION` and one that never trips,
+    #: listed twice: a half if the seeds are de-duplicated), then the healthy one's at a low
+    #: threshold (1), then the healthy one at the worse one's threshold on its seed that trips
+    #: more than once (one run: a share kept by seed and threshold answers the worse one's 1
+    #: there).
     trip_cases: tuple[tuple[str, float, tuple[int, ...]], ...]
     #: (candidate, seed, min_requests) for ``noise_peak`` with a WATCH_ONLY of its own that
     #: sets ``min_requests``: ``healthy``'s run with another judged peak than at the default,
@@ -233,12 +263,12 @@ class ThresholdWorld:
     listed: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
     #: (candidate, threshold, seeds, duration) for ``trip_rate`` with a WATCH_ONLY whose
     #: ``duration`` is ``duration`` (of :data:`DURATIONS`) for that call: the first trip case,
-    #: whose share is another one at that duration than at the notebook's.
+    #: whose share is another one at that duration than at its own or the notebook's.
     short: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
     #: (candidate, threshold, seeds, max_cost) for ``trip_rate`` with a WATCH_ONLY whose
     #: ``max_cost`` is ``max_cost`` (of :data:`MAX_COSTS`) for that call: the first trip case
-    #: on its seed that never trips (one run), whose share (0) a canary that also took that
-    #: max_cost would not give.
+    #: on its seed that never trips (one run of :data:`WATCH_DURATION`), whose share (0) a
+    #: canary that also took that max_cost would not give.
     costly: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
     #: ("A", seed) for ``noise_peak``: a healthy run whose highest window is its last one
     #: (of :data:`LAST_SEEDS`).
@@ -265,23 +295,26 @@ def threshold_world() -> ThresholdWorld:
 def _world(seed: int) -> ThresholdWorld:
     source = rng("release/choose-threshold")
     high = source.choice(HIGH_SEEDS)
-    right = choose_threshold([high])
+    right = choose_threshold([high], duration=WATCH_DURATION)
+
+    def peak(seed: int) -> float:
+        return noise_peak("A", seed, WATCH_DURATION)
+
     several = next(
         (a, high, b)
         for a, b in _pairs(source, LOW_SEEDS)
-        if noise_peak("A", a) != noise_peak("A", b)
-        and at_least((noise_peak("A", a) + noise_peak("A", high) + noise_peak("A", b)) / 3) < right
+        if peak(a) != peak(b) and at_least((peak(a) + peak(high) + peak(b)) / 3) < right
     )
     # In an order drawn, the first that fits: each seed tried costs the grader a run.
-    equal = next(
-        s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if noise_peak("A", s) != right
-    )
+    equal = next(s for s in source.sample(EQUAL_SEEDS, len(EQUAL_SEEDS)) if peak(s) != right)
     candidate, threshold, tripping, calm = source.choice(WORSE_TRIPS)
     low, healthy = source.choice(HEALTHY_TRIPS)
     shown, worse = ("A", source.choice(HEALTHY_SEEDS)), source.choice(WORSE_SEEDS)
-    default = peaks(*shown)["judged"]
-    least = source.choice([n for n in LEASTS if judged_peak(*shown, n) not in (default, 0.0)])
-    most = max(n for n, _ in windows(*worse))
+    default = noise_peak(*shown, WATCH_DURATION)
+    least = source.choice(
+        [n for n in LEASTS if judged_peak(*shown, n, WATCH_DURATION) not in (default, 0.0)]
+    )
+    most = max(n for n, _ in windows(*worse, WATCH_DURATION))
     # one run of each seed more than the seeds it holds: its calm seed listed twice judges a
     # share of one third and a seed that counts twice at once
     trio = tuple(source.sample((tripping, calm, calm), 3))
@@ -299,7 +332,7 @@ def _world(seed: int) -> ThresholdWorld:
             ("A", threshold, (tripping,)),
         ),
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
-        listed=((equal,), _listed(source, noise_peak("A", equal))),
+        listed=((equal,), _listed(source, peak(equal))),
         short=(candidate, threshold, trio, _duration(source, candidate, threshold, trio)),
         costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
         last=("A", source.choice(LAST_SEEDS)),
@@ -321,23 +354,24 @@ def _listed(source: random.Random, peak: float) -> tuple[float, ...]:
 
 def _duration(source: random.Random, candidate: str, threshold: float, seeds: tuple) -> float:
     """A duration of :data:`DURATIONS` (in an order drawn) at which the share of ``seeds``
-    that trip is another one than at the notebook's duration."""
-    usual = trip_rate(candidate, threshold, seeds)
+    that trip is another one than at the case's own duration and at the notebook's."""
+    usual = {trip_rate(candidate, threshold, seeds, d) for d in (TWICE_DURATION, DURATION)}
     return next(
         d
         for d in source.sample(DURATIONS, len(DURATIONS))
-        if trip_rate(candidate, threshold, seeds, d) != usual
+        if trip_rate(candidate, threshold, seeds, d) not in usual
     )
 
 
 def _max_cost(source: random.Random, candidate: str, threshold: float, seeds: tuple) -> float:
     """A max_cost of :data:`MAX_COSTS` (in an order drawn) at which the share of ``seeds`` that
-    trip would be another one than with the default max_cost the text leaves the canary."""
-    usual = trip_rate(candidate, threshold, seeds)
+    trip in :data:`WATCH_DURATION` would be another one than with the default max_cost the text
+    leaves the canary."""
+    usual = trip_rate(candidate, threshold, seeds, WATCH_DURATION)
     return next(
         m
         for m in source.sample(MAX_COSTS, len(MAX_COSTS))
-        if trip_rate(candidate, threshold, seeds, max_cost=m) != usual
+        if trip_rate(candidate, threshold, seeds, WATCH_DURATION, m) != usual
     )
 
 
