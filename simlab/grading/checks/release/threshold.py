@@ -49,7 +49,6 @@ from simlab.grading.checks.release.threshold_world import (
 )
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.sandbox.outcomes import RemoteError
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
@@ -101,21 +100,14 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
 def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
     """The learner's ``name`` called with the notebook's ``names`` holding the world's values
     for each call; the sandbox builds the caller at the first call (a part's). What the call
-    raises names ``name()``, the learner's function, as a plain call of it would."""
+    raises names ``name()``, the learner's function, as a plain call of it would (the caller
+    runs that function: :data:`~simlab.grading.factories.RUN_A_FUNCTION`)."""
     built: list[Any] = []
 
     def call(*args: Any) -> Any:
         if not built:
             built.append(s.kit("with-names", name, names))
-        try:
-            return built[0].call(*args)
-        except RemoteError as exc:
-            exc.what = f"{name}()"
-            raise
-        except Exception as exc:
-            if getattr(exc, "remote_what", None):  # a kit error rebuilt from the sandbox
-                exc.remote_what = f"{name}()"  # type: ignore[attr-defined]
-            raise
+        return built[0].call(*args)
 
     return call
 
