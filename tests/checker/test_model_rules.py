@@ -22,6 +22,13 @@ def claimed(ttl_until: float = 10.0) -> History:
     return h
 
 
+def taken_over(h: History, at: float, until: float, epoch: int = 2, **extra) -> History:
+    """``h`` with w2's claim of t1 at ``at``, granted with ``epoch`` until ``until``."""
+    h.record(at, "invoke", "w2", "claim", "t1")
+    h.record(at, "ok", "w2", "claim", "t1", epoch=epoch, step=0, lease_until=until, **extra)
+    return h
+
+
 def letters(h, final=(), **kw) -> set[str]:
     return {f.letter for f in findings(h, final, **kw)}
 
@@ -216,8 +223,7 @@ def test_is_a_save_refused_with_the_current_epoch_and_a_higher_step_caught():
 
 def test_is_a_save_refused_after_a_newer_claim_or_of_an_old_step_left_alone():
     h = claimed(ttl_until=10.0)
-    h.record(11, "invoke", "w2", "claim", "t1")
-    h.record(11, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=21.0)
+    taken_over(h, 11, 21.0)
     h.record(12, "fail", "w1", "save", "t1", epoch=1, step=1, done=True)
     h.record(13, "ok", "w2", "save", "t1", epoch=2, step=1)
     h.record(14, "fail", "w2", "save", "t1", epoch=2, step=1)
@@ -351,8 +357,7 @@ def test_is_a_refused_second_submit_that_reset_the_task_caught():
 
 def test_is_a_stale_release_caught_and_the_current_one_accepted():
     h = claimed(ttl_until=4.0)
-    h.record(5, "invoke", "w2", "claim", "t1")
-    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0)
+    taken_over(h, 5, 8.0)
     h.record(6, "invoke", "w1", "release", "t1", epoch=1, step=0)
     h.record(6, "ok", "w1", "release", "t1", epoch=1, step=0)
     assert "w" in letters(h)
@@ -376,8 +381,7 @@ def test_is_a_refused_current_release_a_wrongful_refusal():
 def _taken_over() -> History:
     """t1 claimed by w1 (lease until 4), taken over by w2 at t=5 and completed by it."""
     h = claimed(ttl_until=4.0)
-    h.record(5, "invoke", "w2", "claim", "t1")
-    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0, attempts=2)
+    taken_over(h, 5, 8.0, attempts=2)
     h.record(6, "ok", "w2", "save", "t1", epoch=2, step=1, done=True)
     return h
 
@@ -414,8 +418,7 @@ def test_may_a_claim_a_crash_cut_off_have_counted_unseen():
     h = claimed(ttl_until=4.0)
     h.record(5, "invoke", "w3", "claim", "t1")
     h.record(5, "info", "w3", "crash", "t1")
-    h.record(9, "invoke", "w2", "claim", "t1")
-    h.record(9, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=12.0, attempts=3)
+    taken_over(h, 9, 12.0, epoch=3, attempts=3)
     assert "t" not in letters(h)
     h.record(10, "ok", "w2", "save", "t1", epoch=3, step=1, done=True)
     assert "p" not in letters(h, [_record("w2", 3, epoch=3)])
@@ -449,8 +452,7 @@ def test_does_a_task_that_is_not_running_have_to_hold_no_lease():
 
 def test_does_a_lease_have_to_tell_its_attempt():
     h = claimed(ttl_until=4.0)
-    h.record(5, "invoke", "w2", "claim", "t1")
-    h.record(5, "ok", "w2", "claim", "t1", epoch=2, step=0, lease_until=8.0, attempts=1)
+    taken_over(h, 5, 8.0, attempts=1)
     (sentence,) = sentences("t", h)
     assert sentence == (
         "w2 was granted t1 at t=5.0 with a lease that tells attempt 1, but it is claim 2 since "
@@ -459,8 +461,7 @@ def test_does_a_lease_have_to_tell_its_attempt():
     h = claimed(ttl_until=4.0)
     h.record(2, "ok", "user", "cancel", "t1", epoch=2)
     h.record(3, "ok", "user", "requeue", "t1", epoch=2)
-    h.record(4, "invoke", "w2", "claim", "t1")
-    h.record(4, "ok", "w2", "claim", "t1", epoch=3, step=0, lease_until=8.0, attempts=1)
+    taken_over(h, 4, 8.0, epoch=3, attempts=1)
     assert "t" not in letters(h)  # counted afresh after the requeue
 
 
