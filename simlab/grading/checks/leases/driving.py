@@ -1,6 +1,6 @@
 """How the checks of exercise ``leases`` drive a student's ledger: a clock moved by hand, fresh
-ledgers of the student's pieces on it, an expected error, and a run of the fault simulator
-judged by the checker."""
+ledgers of the student's pieces on it, an expected error, and every schedule of at most one
+fault over a small scope, run by the fault explorer and judged by the checker."""
 
 from __future__ import annotations
 
@@ -17,11 +17,9 @@ from simlab.grading.questions import FAILURE_CHARS, Fail
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
-from simlab.sim.scenario import Scenario
 from simlab.sim.sending import Sender, watched
-from simlab.sim.simulation import simulate
 
-__all__ = ["Clock", "Ledgers", "raises", "simulated", "explored", "EXPLORE_SCOPE"]
+__all__ = ["Clock", "Ledgers", "raises", "explored", "explore_seed", "EXPLORE_SCOPE"]
 
 
 class Clock:
@@ -62,42 +60,18 @@ def raises(call: Callable[[], Any], error: type, said: Message) -> None:
     raise Fail(say("but_returned", said=said, kind=kind_of(value)))
 
 
-def simulated(
-    s: Student,
-    scenario: Scenario,
-    seed: int,
-    pieces: dict[str, str],
-    what: Message,
-    send_step: str | None = None,
-) -> None:
-    """Run the fault simulator over a ledger with the student's ``pieces``, and with their
-    ``send_step`` (a function name) sending each e-mail if one is given; the checker must find
-    nothing (a resend of one task's key breaks its rule (f)); ``what`` names the pieces in the
-    feedback. A failing run is shrunk to its fewest faults (:func:`simlab.shrink`) and told as
-    a short story in the learner's terms (never its seed).
-    """
-
-    def factory(clock: Callable[[], float]) -> CheckedLedger:
-        return s.ledger(clock=clock, **pieces)
-
-    sender = None if send_step is None else _sender(s, send_step)
-    result = simulate(scenario, seed=seed, ledger=factory, sender=sender)
-    if not result.ok:
-        head = len(str(say("broke_rule", what=what, story="")))
-        story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - head)
-        raise Fail(say("broke_rule", what=what, story=story))
-    # Rule (f) judges every resend of one task's key, so an e-mail the mailbox still counts
-    # twice here came from two tasks sharing a key: the criterion about keys judges that.
-
-
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
 #: most one fault over 1 task x 2 workers x 2 steps, each fault kind at every point it can
-#: strike. Each run crosses the jail for every call of a piece, so the scope is the smallest
-#: in which every fault still meets a second worker; a second task's faults would be the same
-#: faults on another row, and what a piece does to another task is judged by the generated
-#: sequences on two tasks whose IDs share a prefix
-#: (:mod:`~simlab.grading.checks.leases.operations`).
-EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1}
+#: strike, a pause lasting 1.5 leases (past the lease and the broker's redelivery, so another
+#: worker takes the task over while the sleeper sleeps). Each run crosses the jail for every
+#: call of a piece, so the scope is the smallest in which every fault still meets a second
+#: worker; a second task's faults would be the same faults on another row, and what a piece
+#: does to another task is judged by the generated sequences on two tasks whose IDs share a
+#: prefix (:mod:`~simlab.grading.checks.leases.operations`). A shorter pause meets no other
+#: worker, and a longer one lets the other worker finish the task, whose new epoch fences the
+#: sleeper exactly as the takeover's does; what a piece does to a finished, released or
+#: cancelled task is judged by the generated sequences.
+EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1, "lengths": (1.5,)}
 
 
 def explored(
@@ -114,7 +88,7 @@ def explored(
     story in the learner's terms (never its seed)."""
     from simlab.sim.explore import explore
 
-    seed = rng(label).randrange(1, 1_000_000)
+    seed = explore_seed(label)
     factory = _Emptied(s, pieces)
     sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
     try:
@@ -125,6 +99,12 @@ def explored(
         return
     head = len(str(say("broke_rule", what=what, story="")))
     raise Fail(say("broke_rule", what=what, story=_told(found.story or [], FAILURE_CHARS - head)))
+
+
+def explore_seed(label: str) -> int:
+    """The seed whose arrivals and step times :func:`explored` explores ``label``'s schedules
+    with, drawn from the current hidden world (never shown in feedback)."""
+    return rng(label).randrange(1, 1_000_000)
 
 
 class _Kept(CheckedLedger):
@@ -272,25 +252,6 @@ def _sender(s: Student, name: str) -> Sender:
         return watching(getattr(ledger, "raw", ledger), clock)
 
     return sender
-
-
-#: Characters the story of a failing simulation may take in the feedback, by default.
-STORY_CHARS = 150
-
-
-def story_of(
-    scenario: Scenario,
-    seed: int,
-    factory: Callable[..., Any],
-    sender: Sender | None = None,
-    chars: int = STORY_CHARS,
-) -> str:
-    """The last moves of the shrunk failing run and the rule it broke, in a few plain
-    sentences without times, seeds or fault numbers, in at most ``chars`` characters (as many
-    of the last moves as fit, the rule always)."""
-    from simlab.sim.shrink import shrink
-
-    return _told(shrink(scenario, seed=seed, ledger=factory, sender=sender).story, chars)
 
 
 def _told(story: list[str], chars: int) -> str:
