@@ -43,6 +43,8 @@ EFFECT_MOVES = (
 
 #: Sequences played before the generated ones: the classic slips, each in its shortest story.
 EFFECT_STORIES = (
+    # a record made a while after the claim: the row carries the time of the record
+    (("claim", "t1", "A", 10.0), ("wait", 3), ("record", 0, "k1")),
     # a lease whose task it released, or completed
     (("claim", "t1", "A", 10.0), ("release", 0), ("record", 0, "k1")),
     (("claim", "t1", "A", 10.0), ("save", 0, True), ("record", 0, "k1")),

@@ -40,7 +40,7 @@ __all__ = ["LOST", "REFUSED", "RUNS", "LoopPlays", "inputs", "check", "LOOP_STOR
 
 LOST, REFUSED, RUNS = "lost", "refused", "runs"
 #: Generated inputs per property.
-EXAMPLES = 20
+EXAMPLES = 12
 
 _CHECKPOINTS = {
     "none": None,

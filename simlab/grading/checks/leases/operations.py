@@ -56,7 +56,7 @@ WORKERS = ("A", "B", "C")
 KEYS = ("k1", "k2")
 TTLS = (10.0, 20.0)
 #: Generated sequences per property, and the longest one.
-EXAMPLES = 30
+EXAMPLES = 20
 LONGEST = 14
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(TaskRecord))

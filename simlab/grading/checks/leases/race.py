@@ -65,6 +65,36 @@ def _outcome(call: Callable[[], Any]) -> Any:
         return f"{type(exc).__name__}: {exc}"
 
 
+def _race_file(path: str, setup: Callable[[Ledger], Any]) -> Any:
+    """Create the ledger file ``path`` holding what ``setup`` leaves on a new ledger at time 0,
+    and return what ``setup`` returned: ``setup`` runs on an in-memory ledger, copied to the
+    file with :meth:`Ledger.backup <simlab.ledger.Ledger.backup>` (a new file's schema
+    statements cost several times the copy, and every race needs a file of its own)."""
+    with Ledger(":memory:", clock=lambda: 0.0) as ledger:
+        made = setup(ledger)
+        ledger.backup(path)
+    return made
+
+
+def _expired(ledger: Ledger) -> None:
+    """The task ``race``, claimed by ``old`` at 0 for 5 s: expired from t=5 on."""
+    ledger.submit("race")
+    ledger.claim("race", "old", 5.0)
+
+
+def _ran_out(ledger: Ledger) -> Lease:
+    """The task ``race`` and worker A's lease of it, claimed at 0 for 5 s: it ran out at 5 and
+    nobody has taken it over yet."""
+    ledger.submit("race")
+    return ledger.claim("race", "A", 5.0)
+
+
+def _one_task(ledger: Ledger) -> Lease:
+    """The task ``t1`` and worker A's live lease of it (30 s from 0)."""
+    ledger.submit("t1")
+    return ledger.claim("t1", "A", 30.0)
+
+
 def interleaved_claims(
     s: Student, path: str, gap: int = 1, later: float = 100.0, rival: str = "claim"
 ) -> dict[str, Any]:
@@ -78,9 +108,7 @@ def interleaved_claims(
     claim neither hands both the same epoch nor lets both win at one moment; the chapter's
     UPDATE-then-SELECT claim does the first, a SELECT-then-UPDATE claim the second.
     """
-    with Ledger(path, clock=lambda: 0.0) as setup:
-        setup.submit("race")
-        setup.claim("race", "old", 5.0)  # expired from t=5 on
+    _race_file(path, _expired)
     outcome: dict[str, Any] = {}
     a = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
     b = Ledger(path, clock=lambda: 100.0 + later, busy_timeout=0.0)
@@ -130,9 +158,7 @@ def contended_effects(s: Student) -> list[dict[str, Any]]:
     with grader_folder(prefix="simlab-race-") as folder:
         for gap in range(1, 4):
             path = str(Path(folder) / f"effect-{gap}.sqlite")
-            with Ledger(path, clock=lambda: 0.0) as setup:
-                setup.submit("t1")
-                lease = setup.claim("t1", "A", 30.0)
+            lease = _race_file(path, _one_task)
             out: dict[str, Any] = {"gap": gap}
             a = Ledger(path, clock=lambda: 1.0, busy_timeout=0.0)
             b = Ledger(path, clock=lambda: 1.0, busy_timeout=0.0)
@@ -178,9 +204,7 @@ def _snapshot(ledger: Ledger) -> tuple:
 def _rivalled_once(
     s: Student, path: str, piece: str, args: tuple, gap: int, rival: str
 ) -> dict[str, Any]:
-    with Ledger(path, clock=lambda: 0.0) as setup:
-        setup.submit("race")
-        lease = setup.claim("race", "A", 5.0)  # ran out at 5; nobody has taken it over yet
+    lease = _race_file(path, _ran_out)
     out: dict[str, Any] = {"gap": gap, "rival": rival}
     a = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
     b = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
