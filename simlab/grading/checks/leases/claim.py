@@ -131,6 +131,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
         t.part(judged(ops.BOUNDARY))
     finally:
         plays.close()
+        ledgers.close()
 
 
 #: The rubric of ``atomic-claim``: one owner at a time is the core idea.

@@ -34,19 +34,35 @@ class Clock:
 
 class Ledgers:
     """Fresh ledgers with the student's ``pieces`` plugged in, all on one hand :class:`Clock`
-    (the clock of one question: each fresh ledger sets it back to 0)."""
+    (the clock of one question: each fresh ledger sets it back to 0); :meth:`close` when done.
+
+    The in-memory ledger is made once and emptied for each case
+    (:meth:`simlab.ledger.Ledger.clear`; a piece never leaves a transaction open, nor may its
+    statements change the schema: :mod:`simlab.grading.untrusted.sql`), so every case starts
+    from what a new ledger holds."""
 
     def __init__(self, s: Student, **pieces: str):
         self.s = s
         self.pieces = pieces
         self.clock = Clock()
+        self._ledger: CheckedLedger | None = None
 
     def fresh(self) -> CheckedLedger:
-        """A new ledger at time 0 holding one queued task, ``t1`` (kept by the grader)."""
+        """A ledger at time 0 holding one queued task, ``t1``, and nothing else (kept by the
+        grader)."""
         self.clock.now = 0.0
-        ledger = self.s.ledger(clock=self.clock, **self.pieces)
-        ledger.submit("t1")
-        return ledger
+        if self._ledger is None:
+            self._ledger = self.s.ledger(clock=self.clock, **self.pieces)
+        else:
+            self._ledger.raw.clear()
+        self._ledger.submit("t1")
+        return self._ledger
+
+    def close(self) -> None:
+        """Close the ledger (the grader's own connection)."""
+        if self._ledger is not None:
+            self._ledger.raw.close()
+            self._ledger = None
 
 
 def raises(call: Callable[[], Any], error: type, said: Message) -> None:

@@ -139,6 +139,7 @@ def idempotent_send(s: Student, t: Tally) -> None:
         t.part(functools.partial(_tasks_send_their_own, sends))
     finally:
         plays.close()
+        ledgers.close()
 
 
 #: The rubric of ``idempotent-send``: record first, once, under a current lease.
