@@ -9,6 +9,12 @@ it is meant to break among them), the reference and the correct alternatives in 
 failure must read as a short story: a few sentences, the broken rule, no seed, no time, within
 the feedback's length, in Chinese too.
 
+A heartbeat without the epoch breaks rule (i) there only in the worlds whose timings wake the
+sleeper while the other worker still holds the task; the hand-made case and the story of the
+generated sequences that replay a stale heartbeat take the core idea from it in every world
+(``tests/grading/test_grading_rubric.py``, and ``SIMLAB_WORLDS`` in
+``tests/grading/test_grading_fairness.py``).
+
 Two mistakes are beyond the simulator: the chapter's UPDATE-then-SELECT claim and a
 SELECT-then-UPDATE claim. The simulator calls a claim as one ledger operation at one simulated
 instant, so no other claim can run between its statements, and run one at a time both behave
@@ -43,7 +49,6 @@ from tests.submissions.leases import (
     LOCKED_CLAIM,
     SELECT_THEN_UPDATE,
     SEND_BEFORE_RECORD,
-    UNFENCED_HEARTBEAT,
 )
 
 pytestmark = pytest.mark.jail
@@ -58,7 +63,6 @@ ANSWERS = [
     ("solution-claim", CLAIM, None, ()),
     ("locked-claim", CLAIM, LOCKED_CLAIM, ()),
     ("ignores-lease-until", CLAIM, IGNORES_LEASE_UNTIL, ("h",)),
-    ("unfenced-heartbeat", CLAIM, UNFENCED_HEARTBEAT, ("i",)),
     # the explored runs alone hold these to the core: a wrong count or lease length breaks
     # the protocol the checker judges every accepted claim against
     ("attempts-not-counted", CLAIM, ATTEMPTS_NOT_COUNTED, ("t",)),

@@ -101,14 +101,18 @@ def explored(
     ``pieces`` (and their ``send_step`` sending each e-mail, if given), with the arrivals and
     step times of a seed drawn from the hidden world (``label``): the checker must find
     nothing in any of them, refusals included. The shortest failing run is told as a short
-    story in the learner's terms (never its seed)."""
+    story in the learner's terms (never its seed).
+
+    Without a ``send_step`` the runs send no e-mail: the crashes around one would judge only
+    the kit's own recording and sending, never the student's pieces."""
     from simlab.sim.explore import explore
 
     seed = explore_seed(label)
     factory = _Emptied(s, pieces)
     sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
+    effects = "none" if sender is None else "last"
     try:
-        found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
+        found = explore(factory, first_seed=seed, sender=sender, effects=effects, **EXPLORE_SCOPE)
     finally:
         factory.close()
     if found.certified:
