@@ -20,6 +20,7 @@ them ``t1``, ``w0`` and ``w1``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -57,12 +58,14 @@ _SAID = {
 }
 
 
+@functools.cache
 def inputs() -> st.SearchStrategy[tuple]:
     """(steps, start, trouble): ``start`` is ``("fresh",)``, ``("released" | "expired", saved
     step, checkpoint name)`` or ``("completed" | "cancelled" | "held",)``; ``trouble`` is
     ``None`` or ``("work" | "save" | "claim", step, "cancel" | "steal")`` (``"claim"``: right
     after the claim, before the first step; its step is not used). Steps are folded into range
-    when played."""
+    when played. Built once per process: its ``repr``, which keys the draws
+    :func:`~simlab.grading.properties.falsify` keeps, costs more than building it."""
     saved = st.tuples(
         st.sampled_from(("released", "expired")),
         st.integers(1, 3),

@@ -29,6 +29,7 @@ drawn value reaches the feedback.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,8 +89,11 @@ _MOVES: dict[str, st.SearchStrategy] = {
 }
 
 
-def sequences(kinds: Iterable[str]) -> st.SearchStrategy[tuple]:
-    """Sequences of the moves named in ``kinds`` (claims first: they shrink towards them)."""
+@functools.cache
+def sequences(kinds: tuple[str, ...]) -> st.SearchStrategy[tuple]:
+    """Sequences of the moves named in ``kinds`` (claims first: they shrink towards them).
+    Built once per process for each ``kinds``: its ``repr``, which keys the draws
+    :func:`~simlab.grading.properties.falsify` keeps, costs more than building it."""
     return st.lists(st.one_of(*(_MOVES[k] for k in kinds)), min_size=1, max_size=LONGEST).map(tuple)
 
 
