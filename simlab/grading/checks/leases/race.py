@@ -28,13 +28,13 @@ from simlab.records import Lease
 __all__ = ["interleaved_claims", "contended_claims", "contended_effects", "rivalled", "RIVALS"]
 
 
-def _written(call: Callable[[], Any]) -> Callable[[], Any]:
+def _written(call: Callable[..., Any]) -> Callable[..., Any]:
     """``call``, but a piece that still raises ``NotImplementedError`` (a stub) is raised as it
     is, not taken for an outcome: a stub's race has no winner to judge, and it passes nothing."""
 
-    def attempted() -> Any:
+    def attempted(*args: Any) -> Any:
         try:
-            return call()
+            return call(*args)
         except RemoteError as exc:
             if exc.type == "NotImplementedError":
                 raise _Stub(exc) from None
@@ -95,6 +95,21 @@ def _one_task(ledger: Ledger) -> Lease:
     return ledger.claim("t1", "A", 30.0)
 
 
+def _statements(
+    s: Student, setup: Callable[[Ledger], Any], call: Callable[[SqlGate, Any], Any]
+) -> int:
+    """How many statements ``call(gate, made)`` runs through ``gate`` when nothing runs
+    between them: on an in-memory ledger that ``setup`` prepared at time 0 (``made`` is what
+    ``setup`` returned), since an undisturbed run needs neither a file nor a second connection.
+    What the call answers is not judged (the raced runs are); a stub's ``NotImplementedError``
+    is raised as it is where ``call`` raises it."""
+    with Ledger(":memory:", clock=lambda: 0.0) as ledger:
+        made = setup(ledger)
+        gate = SqlGate(ledger._db, s.sandbox)
+        _outcome(lambda: call(gate, made))
+        return gate.statements
+
+
 def interleaved_claims(
     s: Student, path: str, gap: int = 1, later: float = 100.0, rival: str = "claim"
 ) -> dict[str, Any]:
@@ -139,8 +154,10 @@ def contended_claims(s: Student) -> list[dict[str, Any]]:
     after its only one): a claim at the same moment, one after A's lease ran out, and a
     cancel."""
     with grader_folder(prefix="simlab-race-") as folder:
-        first = interleaved_claims(s, f"{folder}/count.sqlite", gap=10**6)
-        gaps = range(1, max(2, int(first.get("statements", 1))))
+        count = _statements(
+            s, _expired, lambda gate, _: s.call("claim", gate, "race", "A", 5.0, 100.0)
+        )
+        gaps = range(1, max(2, count))
         runs = []
         for gap in gaps:
             for later, rival in ((0.0, "claim"), (100.0, "claim"), (0.0, "cancel")):
@@ -238,8 +255,10 @@ def rivalled(s: Student, piece: str, args: tuple) -> list[dict[str, Any]]:
     has moved."""
     runs = []
     with grader_folder(prefix="simlab-race-") as folder:
-        count = _rivalled_once(s, f"{folder}/count.sqlite", piece, args, 10**6, "cancel")
-        last = min(MOST_GAPS, max(2, int(count.get("statements", 1))))
+        count = _statements(
+            s, _ran_out, _written(lambda gate, lease: s.call(piece, gate, lease, *args, 100.0))
+        )
+        last = min(MOST_GAPS, max(2, count))
         for gap in range(1, last):
             for rival in RIVALS:
                 path = f"{folder}/{piece}-{gap}-{rival}.sqlite"
