@@ -41,7 +41,7 @@ __all__ = ["LOST", "REFUSED", "RUNS", "LoopPlays", "inputs", "check", "LOOP_STOR
 
 LOST, REFUSED, RUNS = "lost", "refused", "runs"
 #: Generated inputs per property.
-EXAMPLES = 12
+EXAMPLES = 8
 
 _CHECKPOINTS = {
     "none": None,
@@ -87,13 +87,15 @@ def inputs() -> st.SearchStrategy[tuple]:
 
 #: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step;
 #: trouble right after the claim (the heartbeat before the first step sees it); a cancel during
-#: the second step (the first step's save must leave no result).
+#: the second step (the first step's save must leave no result); a takeover right after the
+#: first step's save (the heartbeat before the second step sees it).
 LOOP_STORIES = (
     (3, ("released", 2, "step 0"), None),
     (4, ("expired", 1, "step 3"), None),
     (3, ("fresh",), ("claim", 0, "cancel")),
     (3, ("released", 1, "output"), ("claim", 0, "steal")),
     (3, ("fresh",), ("work", 1, "cancel")),
+    (3, ("fresh",), ("save", 0, "steal")),
 )
 
 
