@@ -187,8 +187,12 @@ class Plays:
         self._ref: Ledger | None = None
 
     def play(self, moves: tuple) -> Played:
+        """What ``moves`` gave. A sequence without a claim hands out no lease, so no piece is
+        ever called in it (a heartbeat, a record, a save or a release needs a lease): it is
+        not played, and nothing differs."""
         if moves not in self.seen:
-            self.seen[moves] = _Run(self).run(moves)
+            claims = any(move[0] == "claim" for move in moves)
+            self.seen[moves] = _Run(self).run(moves) if claims else Played()
         return self.seen[moves]
 
     def ledgers(self, clock: Clock) -> tuple[Any, Ledger]:
