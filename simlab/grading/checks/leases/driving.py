@@ -19,7 +19,15 @@ from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
 from simlab.sim.sending import Sender, watched
 
-__all__ = ["Clock", "Ledgers", "raises", "explored", "explore_seed", "EXPLORE_SCOPE"]
+__all__ = [
+    "Clock",
+    "Ledgers",
+    "raises",
+    "explored",
+    "explore_seed",
+    "EXPLORE_SCOPE",
+    "SENDING_STEPS",
+]
 
 
 class Clock:
@@ -86,8 +94,12 @@ def raises(call: Callable[[], Any], error: type, said: Message) -> None:
 #: prefix (:mod:`~simlab.grading.checks.leases.operations`). A shorter pause meets no other
 #: worker, and a longer one lets the other worker finish the task, whose new epoch fences the
 #: sleeper exactly as the takeover's does; what a piece does to a finished, released or
-#: cancelled task is judged by the generated sequences.
+#: cancelled task is judged by the generated sequences. Where a ``send_step`` is judged, the
+#: task has one step, the one that sends its e-mail (:data:`SENDING_STEPS`): every fault before
+#: or around the e-mail still meets the second worker.
 EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1, "lengths": (1.5,)}
+#: The steps of the task in the runs that judge a ``send_step`` (see :data:`EXPLORE_SCOPE`).
+SENDING_STEPS = 1
 
 
 def explored(
@@ -103,16 +115,19 @@ def explored(
     nothing in any of them, refusals included. The shortest failing run is told as a short
     story in the learner's terms (never its seed).
 
-    Without a ``send_step`` the runs send no e-mail: the crashes around one would judge only
-    the kit's own recording and sending, never the student's pieces."""
+    With a ``send_step`` the task has :data:`SENDING_STEPS` steps, its e-mail sent at the
+    last; without one the runs send no e-mail: the crashes around one would judge only the
+    kit's own recording and sending, never the student's pieces."""
     from simlab.sim.explore import explore
 
     seed = explore_seed(label)
     factory = _Emptied(s, pieces)
     sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
-    effects = "none" if sender is None else "last"
+    scope = dict(EXPLORE_SCOPE, effects="none")
+    if sender is not None:
+        scope.update(effects="last", steps=SENDING_STEPS)
     try:
-        found = explore(factory, first_seed=seed, sender=sender, effects=effects, **EXPLORE_SCOPE)
+        found = explore(factory, first_seed=seed, sender=sender, **scope)
     finally:
         factory.close()
     if found.certified:

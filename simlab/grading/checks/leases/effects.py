@@ -161,7 +161,7 @@ EFFECT_RUBRIC = (
             "as the kit's ledger does from the same state (recorded, refused or an error) and "
             "leaves the same effects.",
             "Every schedule of at most one fault (every fault kind at every point it can strike, "
-            "a pause lasting past the lease) over 1 task x 2 workers x 2 steps, with the "
+            "a pause lasting past the lease) over 1 task x 2 workers x 1 step, with the "
             "arrivals and step times of a seed drawn at grading time and your send_step "
             "sending, breaks no rule of the checker (refusals included).",
         ),
