@@ -182,15 +182,8 @@ def test_do_the_cli_defaults_match_the_graders():
 
 
 def test_do_the_graders_fixed_seeds_reach_the_cases_they_are_meant_to_test():
-    from simlab.grading.checks import histories, leases
-    from simlab.sim.simulation import simulate
+    from simlab.grading.checks import histories
 
-    for seed in leases.CLAIM_SEEDS:
-        run = simulate(leases.CLAIM_SCENARIO, seed=seed)
-        assert run.ok and run.coverage["leases_expired"] > 0 and run.stale_rejected > 0, seed
-    for seed in leases.EFFECT_SEEDS:
-        run = simulate(leases.EFFECT_SCENARIO, seed=seed)
-        assert run.ok and run.coverage["crashes_after_effect"] > 0 and run.sent > 0, seed
     short, long = (histories.measure(ttl, histories.ttl.SHOWN_SEEDS) for ttl in (1.0, 16.0))
     assert short["duplicate_work"] > long["duplicate_work"], "a short ttl duplicates more work"
     assert short["waiting"] < long["waiting"], "a long ttl makes crashed tasks wait longer"

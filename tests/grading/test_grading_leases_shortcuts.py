@@ -5,6 +5,8 @@
   (as another process would) leaves.
 * The explorer's pieces are remembered: a call seen before (the same piece, arguments and
   database) is answered as it was, without asking again.
+* A generated sequence without a claim is not played: no piece is called in it, so nothing can
+  differ (played the long way with wrong pieces, it finds nothing).
 """
 
 from __future__ import annotations
@@ -167,3 +169,56 @@ def test_does_a_remembered_send_step_make_the_same_moves_without_being_called_ag
     lease = ledger.claim("t1", "A", 10.0)
     assert send(lease, 0) == moves and ledger.all_effects() == after
     assert len(calls) == 2  # the same call in the same state: the same moves, from memory
+
+
+class _LocalPieces:
+    """The learner's side of :class:`~simlab.grading.checks.leases.operations.Plays` without a
+    sandbox: ledgers with wrong pieces written here (a claim that takes a live lease, a heartbeat
+    and a record_effect that always say yes)."""
+
+    def ledger(self, *, clock, **pieces):
+        from simlab.grading.student import CheckedLedger
+        from simlab.learn.pieces import PiecesLedger
+        from simlab.records import Lease
+
+        def claim(db, task_id, worker, ttl, now):
+            db.execute(
+                "UPDATE tasks SET status = 'running', worker = ?, epoch = epoch + 1,"
+                " attempts = attempts + 1, lease_until = ?, updated_at = ? WHERE task_id = ?",
+                (worker, now + ttl, now, task_id),
+            )
+            row = Ledger.get(ledger, task_id)
+            return Lease(task_id, worker, row.epoch, row.step, row.lease_until)
+
+        wrong = {"claim": claim, "heartbeat": lambda *_: True, "record_effect": lambda *_: True}
+        ledger = PiecesLedger(clock=clock, **{role: wrong[role] for role in pieces})
+        return CheckedLedger(ledger)
+
+
+@pytest.mark.parametrize("question", ["atomic-claim", "idempotent-send"])
+def test_is_a_sequence_without_a_claim_one_in_which_no_piece_differs(question):
+    from simlab.grading.checks.leases import claim, effects, operations
+    from simlab.grading.properties import _search
+
+    kinds, first, pieces = (
+        (claim.CLAIM_MOVES, claim.CLAIM_STORIES, {"claim": "claim", "heartbeat": "heartbeat"})
+        if question == "atomic-claim"
+        else (effects.EFFECT_MOVES, effects.EFFECT_STORIES, {"record_effect": "record_effect"})
+    )
+    with judged_in(20261206):
+        world = world_of(question)
+    drawn: list = []
+    _search(operations.sequences(kinds), lambda v, _: drawn.append(v), 40, 0, list(first))
+    plays = operations.Plays(_LocalPieces(), world, **pieces)
+    try:
+        found = {True: 0, False: 0}
+        for moves in drawn:
+            claims = any(move[0] == "claim" for move in moves)
+            played = operations._Run(plays).run(moves)  # the long way, never skipped
+            assert claims or not played.verdicts, moves
+            found[claims] += bool(played.verdicts)
+            if not claims:
+                assert plays.play(moves).verdicts == []
+        assert found[True] > 0  # the wrong pieces differ wherever a claim hands out a lease
+    finally:
+        plays.close()

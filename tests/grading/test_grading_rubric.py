@@ -15,7 +15,6 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading.checks import EXERCISES
-from simlab.grading.checks.leases import EFFECT_SEEDS
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
@@ -63,11 +62,11 @@ def test_does_the_rubric_print_without_hidden_inputs(capsys):
 
 
 @pytest.mark.jail
-def test_does_a_failing_fault_run_tell_its_shrunk_story():
-    """record_effect that always says True resends an e-mail under seeded faults: the feedback
-    is the shrunk run in a few sentences, with the broken rule and without the seed."""
-    from simlab.grading.checks.leases import EFFECT_SCENARIO
-    from simlab.grading.checks.leases.driving import simulated
+def test_does_a_failing_fault_run_tell_its_shortest_story():
+    """record_effect that always says True records an e-mail after its task was cancelled in
+    one of the explored schedules: the feedback is the run with the fewest faults in a few
+    sentences, with the broken rule and without the seed."""
+    from simlab.grading.checks.leases.driving import explored
     from simlab.grading.checks.leases.messages import say
     from simlab.grading.questions import Fail
     from simlab.grading.student import Student
@@ -81,19 +80,18 @@ def test_does_a_failing_fault_run_tell_its_shrunk_story():
     boxes = Runtime(plan(nb), 60)
     try:
         with pytest.raises(Fail) as failed:
-            simulated(
+            explored(
                 Student(boxes.get()),
-                EFFECT_SCENARIO,
-                EFFECT_SEEDS[0],
                 {"record_effect": "record_effect"},
                 say("by_email_code"),
+                "leases/idempotent-send/explore",
                 send_step="send_step",
             )
     finally:
         boxes.close()
     story = str(failed.value)
     assert story.startswith("with faults on, your e-mail code broke a rule: ")
-    assert "rule (f), resent e-mail" in story and "again" in story
+    assert "rule (j), stale e-mail record" in story and "cancel" in story
     assert 3 <= story.count(". ") + 1 <= 5 and len(story) <= FAILURE_CHARS
     assert "seed" not in story and "t=" not in story
     assert untranslated(failed.value.said) == []
@@ -104,7 +102,7 @@ WITHOUT_PROPERTIES = {
     # the learner runs one story with real worker processes; its ledger file is the evidence
     ("cancel-after-first-step", "from-the-ledger"),
     ("cancel-after-first-step", "observations"),
-    # one key per step: the seeded fault runs and the hand-made steps play every step
+    # one key per step: the hand-made steps play two steps in a row, and two tasks at one step
     ("idempotent-send", "step-keys"),
     # identity, not value: each event dict handed in is kept in the sandbox, so only the
     # hand-made and drawn streams, whose dicts the check made there, can tell one from a copy

@@ -20,7 +20,7 @@ from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
 from simlab.grading.checks.histories.ttl import shared_times_history, taskless_crash_history
-from simlab.grading.checks.leases import CLAIM_SEEDS, EFFECT_SEEDS
+from simlab.grading.checks.leases.driving import explore_seed
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
 from simlab.grading.checks.release.threshold_reference import judged_peak, noise_peak, trip_rate
@@ -38,10 +38,13 @@ from tests.submissions.grading import ROOT
 
 @functools.cache
 def leases_and_rubric() -> list[str]:
-    """For the corpora ``leases`` and ``rubric``: the seeds of the leases checks and of the event
-    bus, the hidden v1 records and corpus files of ``pure-migration``, and the hidden hosts and
-    names, less any word an exercise text shows (the rubric quotes those)."""
-    words = [f"seed {s}" for s in (*CLAIM_SEEDS, *EFFECT_SEEDS)]
+    """For the corpora ``leases`` and ``rubric``: the seeds the leases checks explore with (in the
+    world of seed 0, as :func:`graded` grades) and those of the event bus, the hidden v1 records
+    and corpus files of ``pure-migration``, and the hidden hosts and names, less any word an
+    exercise text shows (the rubric quotes those)."""
+    with judged_in(0):
+        labels = ("leases/atomic-claim/explore", "leases/idempotent-send/explore")
+        words = [f"seed {explore_seed(label)}" for label in labels]
     for spec in BUS_STREAMS.values():
         words += [f"seed {s}" for s in spec["seeds"]]
     words += [f.name for f in CORPUS.glob("*.json")]

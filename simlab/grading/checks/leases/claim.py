@@ -1,7 +1,8 @@
 """Question ``atomic-claim``: the student's ``claim`` and ``heartbeat`` (SQL), case by case on a
 hand clock, on generated sequences of operations beside the kit's reference
 (:mod:`~simlab.grading.checks.leases.operations`), raced at every statement boundary
-(:mod:`~simlab.grading.checks.leases.race`), then under every fault."""
+(:mod:`~simlab.grading.checks.leases.race`), then under every schedule of at most one fault
+over a small scope (:func:`~simlab.grading.checks.leases.driving.explored`)."""
 
 from __future__ import annotations
 
@@ -12,35 +13,15 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.grading.checks.leases import operations as ops
-from simlab.grading.checks.leases.driving import Ledgers, explored, raises, simulated
+from simlab.grading.checks.leases.driving import Ledgers, explored, raises
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.race import contended_claims, require_one_statement, rivalled
 from simlab.grading.checks.leases.world import world_of
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.student import Student
 from simlab.records import Lease
-from simlab.sim.scenario import Scenario
 
-__all__ = ["CLAIM_SCENARIO", "CLAIM_SEEDS", "CLAIM_RUBRIC", "atomic_claim"]
-
-#: The faults the student's claim and heartbeat run under, and the seeds (not shown to learners).
-#: Duplicate deliveries claim tasks whose lease is live (a claim that ignores lease_until breaks
-#: rule (h)); work pauses outlast the lease, the task is taken over, and the sleeper wakes and
-#: heartbeats (a heartbeat without the epoch breaks rule (i)). Each seed catches both mistakes
-#: (tests/grading/test_grading_faults.py), so one seed is run: a second costs a run in which
-#: every call of the learner's pieces crosses the jail, and fails no answer the first passes
-#: (the explored schedules judge every single fault in a small scope besides).
-CLAIM_SCENARIO = Scenario(
-    tasks=12,
-    workers=4,
-    pause_rate=0.2,
-    crash_rate=0.1,
-    duplicate_rate=0.3,
-    work_pause_rate=0.3,
-    pause_time=1.5,
-)
-CLAIM_SEEDS = (11,)
-
+__all__ = ["CLAIM_RUBRIC", "atomic_claim"]
 
 #: What the generated sequences of this question do (the claim and heartbeat are the student's).
 CLAIM_MOVES = (
@@ -97,7 +78,7 @@ CLAIM_STORIES = (
 def atomic_claim(s: Student, t: Tally) -> None:
     """Cases on fresh ledgers, generated sequences against the kit's ledger, another claim or
     a cancel scheduled between every two statements of the student's claim and heartbeat, then
-    one simulated run per seed of :data:`CLAIM_SEEDS`; parts are filed under the criteria of
+    every schedule of at most one fault over a small scope; parts are filed under the criteria of
     :data:`CLAIM_RUBRIC`. The generated sequences are played in the question's hidden world
     (:func:`~simlab.grading.checks.leases.world.world_of`), whose values the feedback never
     quotes."""
@@ -131,16 +112,6 @@ def atomic_claim(s: Student, t: Tally) -> None:
             )
         )
         t.part(judged(ops.CORE))
-        for seed in CLAIM_SEEDS:
-            t.part(
-                lambda seed=seed: simulated(
-                    s,
-                    CLAIM_SCENARIO,
-                    seed,
-                    {"claim": "claim", "heartbeat": "heartbeat"},
-                    say("by_claim_heartbeat"),
-                )
-            )
         t.part(
             lambda: explored(
                 s,
@@ -160,6 +131,7 @@ def atomic_claim(s: Student, t: Tally) -> None:
         t.part(judged(ops.BOUNDARY))
     finally:
         plays.close()
+        ledgers.close()
 
 
 #: The rubric of ``atomic-claim``: one owner at a time is the core idea.
@@ -175,8 +147,8 @@ CLAIM_RUBRIC = (
         "name, not once released or completed), on "
         "generated sequences of claims, heartbeats, saves, releases, cancels, requeues and "
         "tasks gone to the dead letter with the clock moving, as the kit's ledger does (a "
-        "cancelled or dead task is never taken); and a seeded fault run breaks no rule, nor "
-        "does any run of at most one fault over a small scope.",
+        "cancelled or dead task is never taken); and no run of at most one fault over a small "
+        "scope breaks a rule.",
         core=True,
         properties=(
             "On generated sequences of claims, heartbeats, saves, releases, cancels, requeues "
@@ -184,9 +156,10 @@ CLAIM_RUBRIC = (
             "and heartbeat of yours has the outcome the kit's ledger has from the same state "
             "(a lease or the same error, refused or accepted alike) and leaves the same owner "
             "and epoch.",
-            "Every schedule of at most one fault (every fault kind at every point it can strike) "
-            "over 1 task x 2 workers x 2 steps, with the arrivals and step times of a seed drawn "
-            "at grading time, breaks no rule of the checker (refusals included).",
+            "Every schedule of at most one fault (every fault kind at every point it can strike, "
+            "a pause lasting past the lease) over 1 task x 2 workers x 2 steps, with the "
+            "arrivals and step times of a seed drawn at grading time, breaks no rule of the "
+            "checker (refusals included).",
         ),
         mistakes=(
             "UPDATE then SELECT (the chapter's claim)",
@@ -204,7 +177,7 @@ CLAIM_RUBRIC = (
             "IMMEDIATE`, then its `SELECT` and `UPDATE`, then `COMMIT`, or `ROLLBACK` when it "
             "refuses), so that no other claim runs between its statements (the chapter's two "
             "statements, each a transaction of its own, are not atomic):",
-            # the seeded fault runs also judge each lease's length (the checker's rule (q))
+            # the explored fault runs also judge each lease's length (the checker's rule (q))
             "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
             "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
             "lease (`RETURNING {LEASE_COLUMNS}`, then `lease_from_row`);",

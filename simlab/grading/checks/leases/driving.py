@@ -1,6 +1,6 @@
 """How the checks of exercise ``leases`` drive a student's ledger: a clock moved by hand, fresh
-ledgers of the student's pieces on it, an expected error, and a run of the fault simulator
-judged by the checker."""
+ledgers of the student's pieces on it, an expected error, and every schedule of at most one
+fault over a small scope, run by the fault explorer and judged by the checker."""
 
 from __future__ import annotations
 
@@ -17,11 +17,17 @@ from simlab.grading.questions import FAILURE_CHARS, Fail
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.student import CheckedLedger, Student, kind_of
 from simlab.records import Lease
-from simlab.sim.scenario import Scenario
 from simlab.sim.sending import Sender, watched
-from simlab.sim.simulation import simulate
 
-__all__ = ["Clock", "Ledgers", "raises", "simulated", "explored", "EXPLORE_SCOPE"]
+__all__ = [
+    "Clock",
+    "Ledgers",
+    "raises",
+    "explored",
+    "explore_seed",
+    "EXPLORE_SCOPE",
+    "SENDING_STEPS",
+]
 
 
 class Clock:
@@ -36,19 +42,35 @@ class Clock:
 
 class Ledgers:
     """Fresh ledgers with the student's ``pieces`` plugged in, all on one hand :class:`Clock`
-    (the clock of one question: each fresh ledger sets it back to 0)."""
+    (the clock of one question: each fresh ledger sets it back to 0); :meth:`close` when done.
+
+    The in-memory ledger is made once and emptied for each case
+    (:meth:`simlab.ledger.Ledger.clear`; a piece never leaves a transaction open, nor may its
+    statements change the schema: :mod:`simlab.grading.untrusted.sql`), so every case starts
+    from what a new ledger holds."""
 
     def __init__(self, s: Student, **pieces: str):
         self.s = s
         self.pieces = pieces
         self.clock = Clock()
+        self._ledger: CheckedLedger | None = None
 
     def fresh(self) -> CheckedLedger:
-        """A new ledger at time 0 holding one queued task, ``t1`` (kept by the grader)."""
+        """A ledger at time 0 holding one queued task, ``t1``, and nothing else (kept by the
+        grader)."""
         self.clock.now = 0.0
-        ledger = self.s.ledger(clock=self.clock, **self.pieces)
-        ledger.submit("t1")
-        return ledger
+        if self._ledger is None:
+            self._ledger = self.s.ledger(clock=self.clock, **self.pieces)
+        else:
+            self._ledger.raw.clear()
+        self._ledger.submit("t1")
+        return self._ledger
+
+    def close(self) -> None:
+        """Close the ledger (the grader's own connection)."""
+        if self._ledger is not None:
+            self._ledger.raw.close()
+            self._ledger = None
 
 
 def raises(call: Callable[[], Any], error: type, said: Message) -> None:
@@ -62,42 +84,22 @@ def raises(call: Callable[[], Any], error: type, said: Message) -> None:
     raise Fail(say("but_returned", said=said, kind=kind_of(value)))
 
 
-def simulated(
-    s: Student,
-    scenario: Scenario,
-    seed: int,
-    pieces: dict[str, str],
-    what: Message,
-    send_step: str | None = None,
-) -> None:
-    """Run the fault simulator over a ledger with the student's ``pieces``, and with their
-    ``send_step`` (a function name) sending each e-mail if one is given; the checker must find
-    nothing (a resend of one task's key breaks its rule (f)); ``what`` names the pieces in the
-    feedback. A failing run is shrunk to its fewest faults (:func:`simlab.shrink`) and told as
-    a short story in the learner's terms (never its seed).
-    """
-
-    def factory(clock: Callable[[], float]) -> CheckedLedger:
-        return s.ledger(clock=clock, **pieces)
-
-    sender = None if send_step is None else _sender(s, send_step)
-    result = simulate(scenario, seed=seed, ledger=factory, sender=sender)
-    if not result.ok:
-        head = len(str(say("broke_rule", what=what, story="")))
-        story = story_of(scenario, seed, factory, sender, chars=FAILURE_CHARS - head)
-        raise Fail(say("broke_rule", what=what, story=story))
-    # Rule (f) judges every resend of one task's key, so an e-mail the mailbox still counts
-    # twice here came from two tasks sharing a key: the criterion about keys judges that.
-
-
 #: The scope a learner's ledger pieces are explored in (:func:`explored`): every schedule of at
 #: most one fault over 1 task x 2 workers x 2 steps, each fault kind at every point it can
-#: strike. Each run crosses the jail for every call of a piece, so the scope is the smallest
-#: in which every fault still meets a second worker; a second task's faults would be the same
-#: faults on another row, and what a piece does to another task is judged by the generated
-#: sequences on two tasks whose IDs share a prefix
-#: (:mod:`~simlab.grading.checks.leases.operations`).
-EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1}
+#: strike, a pause lasting 1.5 leases (past the lease and the broker's redelivery, so another
+#: worker takes the task over while the sleeper sleeps). Each run crosses the jail for every
+#: call of a piece, so the scope is the smallest in which every fault still meets a second
+#: worker; a second task's faults would be the same faults on another row, and what a piece
+#: does to another task is judged by the generated sequences on two tasks whose IDs share a
+#: prefix (:mod:`~simlab.grading.checks.leases.operations`). A shorter pause meets no other
+#: worker, and a longer one lets the other worker finish the task, whose new epoch fences the
+#: sleeper exactly as the takeover's does; what a piece does to a finished, released or
+#: cancelled task is judged by the generated sequences. Where a ``send_step`` is judged, the
+#: task has one step, the one that sends its e-mail (:data:`SENDING_STEPS`): every fault before
+#: or around the e-mail still meets the second worker.
+EXPLORE_SCOPE = {"tasks": 1, "workers": 2, "steps": 2, "max_faults": 1, "lengths": (1.5,)}
+#: The steps of the task in the runs that judge a ``send_step`` (see :data:`EXPLORE_SCOPE`).
+SENDING_STEPS = 1
 
 
 def explored(
@@ -111,20 +113,33 @@ def explored(
     ``pieces`` (and their ``send_step`` sending each e-mail, if given), with the arrivals and
     step times of a seed drawn from the hidden world (``label``): the checker must find
     nothing in any of them, refusals included. The shortest failing run is told as a short
-    story in the learner's terms (never its seed)."""
+    story in the learner's terms (never its seed).
+
+    With a ``send_step`` the task has :data:`SENDING_STEPS` steps, its e-mail sent at the
+    last; without one the runs send no e-mail: the crashes around one would judge only the
+    kit's own recording and sending, never the student's pieces."""
     from simlab.sim.explore import explore
 
-    seed = rng(label).randrange(1, 1_000_000)
+    seed = explore_seed(label)
     factory = _Emptied(s, pieces)
     sender = None if send_step is None else factory.remembered.sender(_sender(s, send_step))
+    scope = dict(EXPLORE_SCOPE, effects="none")
+    if sender is not None:
+        scope.update(effects="last", steps=SENDING_STEPS)
     try:
-        found = explore(factory, first_seed=seed, sender=sender, **EXPLORE_SCOPE)
+        found = explore(factory, first_seed=seed, sender=sender, **scope)
     finally:
         factory.close()
     if found.certified:
         return
     head = len(str(say("broke_rule", what=what, story="")))
     raise Fail(say("broke_rule", what=what, story=_told(found.story or [], FAILURE_CHARS - head)))
+
+
+def explore_seed(label: str) -> int:
+    """The seed whose arrivals and step times :func:`explored` explores ``label``'s schedules
+    with, drawn from the current hidden world (never shown in feedback)."""
+    return rng(label).randrange(1, 1_000_000)
 
 
 class _Kept(CheckedLedger):
@@ -272,25 +287,6 @@ def _sender(s: Student, name: str) -> Sender:
         return watching(getattr(ledger, "raw", ledger), clock)
 
     return sender
-
-
-#: Characters the story of a failing simulation may take in the feedback, by default.
-STORY_CHARS = 150
-
-
-def story_of(
-    scenario: Scenario,
-    seed: int,
-    factory: Callable[..., Any],
-    sender: Sender | None = None,
-    chars: int = STORY_CHARS,
-) -> str:
-    """The last moves of the shrunk failing run and the rule it broke, in a few plain
-    sentences without times, seeds or fault numbers, in at most ``chars`` characters (as many
-    of the last moves as fit, the rule always)."""
-    from simlab.sim.shrink import shrink
-
-    return _told(shrink(scenario, seed=seed, ledger=factory, sender=sender).story, chars)
 
 
 def _told(story: list[str], chars: int) -> str:

@@ -28,13 +28,13 @@ from simlab.records import Lease
 __all__ = ["interleaved_claims", "contended_claims", "contended_effects", "rivalled", "RIVALS"]
 
 
-def _written(call: Callable[[], Any]) -> Callable[[], Any]:
+def _written(call: Callable[..., Any]) -> Callable[..., Any]:
     """``call``, but a piece that still raises ``NotImplementedError`` (a stub) is raised as it
     is, not taken for an outcome: a stub's race has no winner to judge, and it passes nothing."""
 
-    def attempted() -> Any:
+    def attempted(*args: Any) -> Any:
         try:
-            return call()
+            return call(*args)
         except RemoteError as exc:
             if exc.type == "NotImplementedError":
                 raise _Stub(exc) from None
@@ -65,6 +65,51 @@ def _outcome(call: Callable[[], Any]) -> Any:
         return f"{type(exc).__name__}: {exc}"
 
 
+def _race_file(path: str, setup: Callable[[Ledger], Any]) -> Any:
+    """Create the ledger file ``path`` holding what ``setup`` leaves on a new ledger at time 0,
+    and return what ``setup`` returned: ``setup`` runs on an in-memory ledger, copied to the
+    file with :meth:`Ledger.backup <simlab.ledger.Ledger.backup>` (a new file's schema
+    statements cost several times the copy, and every race needs a file of its own)."""
+    with Ledger(":memory:", clock=lambda: 0.0) as ledger:
+        made = setup(ledger)
+        ledger.backup(path)
+    return made
+
+
+def _expired(ledger: Ledger) -> None:
+    """The task ``race``, claimed by ``old`` at 0 for 5 s: expired from t=5 on."""
+    ledger.submit("race")
+    ledger.claim("race", "old", 5.0)
+
+
+def _ran_out(ledger: Ledger) -> Lease:
+    """The task ``race`` and worker A's lease of it, claimed at 0 for 5 s: it ran out at 5 and
+    nobody has taken it over yet."""
+    ledger.submit("race")
+    return ledger.claim("race", "A", 5.0)
+
+
+def _one_task(ledger: Ledger) -> Lease:
+    """The task ``t1`` and worker A's live lease of it (30 s from 0)."""
+    ledger.submit("t1")
+    return ledger.claim("t1", "A", 30.0)
+
+
+def _statements(
+    s: Student, setup: Callable[[Ledger], Any], call: Callable[[SqlGate, Any], Any]
+) -> int:
+    """How many statements ``call(gate, made)`` runs through ``gate`` when nothing runs
+    between them: on an in-memory ledger that ``setup`` prepared at time 0 (``made`` is what
+    ``setup`` returned), since an undisturbed run needs neither a file nor a second connection.
+    What the call answers is not judged (the raced runs are); a stub's ``NotImplementedError``
+    is raised as it is where ``call`` raises it."""
+    with Ledger(":memory:", clock=lambda: 0.0) as ledger:
+        made = setup(ledger)
+        gate = SqlGate(ledger._db, s.sandbox)
+        _outcome(lambda: call(gate, made))
+        return gate.statements
+
+
 def interleaved_claims(
     s: Student, path: str, gap: int = 1, later: float = 100.0, rival: str = "claim"
 ) -> dict[str, Any]:
@@ -78,9 +123,7 @@ def interleaved_claims(
     claim neither hands both the same epoch nor lets both win at one moment; the chapter's
     UPDATE-then-SELECT claim does the first, a SELECT-then-UPDATE claim the second.
     """
-    with Ledger(path, clock=lambda: 0.0) as setup:
-        setup.submit("race")
-        setup.claim("race", "old", 5.0)  # expired from t=5 on
+    _race_file(path, _expired)
     outcome: dict[str, Any] = {}
     a = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
     b = Ledger(path, clock=lambda: 100.0 + later, busy_timeout=0.0)
@@ -111,8 +154,10 @@ def contended_claims(s: Student) -> list[dict[str, Any]]:
     after its only one): a claim at the same moment, one after A's lease ran out, and a
     cancel."""
     with grader_folder(prefix="simlab-race-") as folder:
-        first = interleaved_claims(s, f"{folder}/count.sqlite", gap=10**6)
-        gaps = range(1, max(2, int(first.get("statements", 1))))
+        count = _statements(
+            s, _expired, lambda gate, _: s.call("claim", gate, "race", "A", 5.0, 100.0)
+        )
+        gaps = range(1, max(2, count))
         runs = []
         for gap in gaps:
             for later, rival in ((0.0, "claim"), (100.0, "claim"), (0.0, "cancel")):
@@ -130,9 +175,7 @@ def contended_effects(s: Student) -> list[dict[str, Any]]:
     with grader_folder(prefix="simlab-race-") as folder:
         for gap in range(1, 4):
             path = str(Path(folder) / f"effect-{gap}.sqlite")
-            with Ledger(path, clock=lambda: 0.0) as setup:
-                setup.submit("t1")
-                lease = setup.claim("t1", "A", 30.0)
+            lease = _race_file(path, _one_task)
             out: dict[str, Any] = {"gap": gap}
             a = Ledger(path, clock=lambda: 1.0, busy_timeout=0.0)
             b = Ledger(path, clock=lambda: 1.0, busy_timeout=0.0)
@@ -178,9 +221,7 @@ def _snapshot(ledger: Ledger) -> tuple:
 def _rivalled_once(
     s: Student, path: str, piece: str, args: tuple, gap: int, rival: str
 ) -> dict[str, Any]:
-    with Ledger(path, clock=lambda: 0.0) as setup:
-        setup.submit("race")
-        lease = setup.claim("race", "A", 5.0)  # ran out at 5; nobody has taken it over yet
+    lease = _race_file(path, _ran_out)
     out: dict[str, Any] = {"gap": gap, "rival": rival}
     a = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
     b = Ledger(path, clock=lambda: 100.0, busy_timeout=0.0)
@@ -214,8 +255,10 @@ def rivalled(s: Student, piece: str, args: tuple) -> list[dict[str, Any]]:
     has moved."""
     runs = []
     with grader_folder(prefix="simlab-race-") as folder:
-        count = _rivalled_once(s, f"{folder}/count.sqlite", piece, args, 10**6, "cancel")
-        last = min(MOST_GAPS, max(2, int(count.get("statements", 1))))
+        count = _statements(
+            s, _ran_out, _written(lambda gate, lease: s.call(piece, gate, lease, *args, 100.0))
+        )
+        last = min(MOST_GAPS, max(2, count))
         for gap in range(1, last):
             for rival in RIVALS:
                 path = f"{folder}/{piece}-{gap}-{rival}.sqlite"
