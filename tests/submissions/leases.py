@@ -660,7 +660,16 @@ KEY_RUN_TOGETHER = _swap(
     _SOLUTION_EFFECT, 'key = f"{lease.task_id}:email:{step}"', 'key = f"{lease.task_id}{step}"'
 )
 
+# The key is a hash of the task and the step: the same in one process, another in the worker
+# process that retries the step (Python salts the hash of a string per process).
+KEY_HASHED = _swap(
+    _SOLUTION_EFFECT,
+    'key = f"{lease.task_id}:email:{step}"',
+    'key = f"{lease.task_id}#{hash((lease.task_id, step))}"',
+)
+
 ANSWERS += [
+    ("key-hashed", "idempotent-send", KEY_HASHED, 3, "same in every process"),
     ("key-run-together", "idempotent-send", KEY_RUN_TOGETHER, 8, "name the task"),
     ("reentrant-claim", "atomic-claim", REENTRANT_CLAIM, 4, "holds the live lease"),
     ("same-lease-for-holder", "atomic-claim", SAME_LEASE_FOR_HOLDER, 4, "holds the live lease"),

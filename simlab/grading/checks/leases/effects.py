@@ -179,7 +179,7 @@ EFFECT_RUBRIC = (
             "return True if a row was inserted.",
             "`send_step(ledger, lease, step, mailbox)`: the side-effecting step `step` of the "
             "task: send one e-mail with `mailbox.send(key)`, at most once however often the "
-            "step is retried, by whichever worker.",
+            "step is retried, by whichever worker (each worker is a process of its own).",
             "before sending, the worker records the side effect's key in the `effects(task_id, "
             "key, epoch, worker, recorded_at)` table (primary key `(task_id, key)`), and sends "
             "only if it was the first to record it.",
@@ -222,7 +222,7 @@ EFFECT_RUBRIC = (
         text=(
             "`send_step(ledger, lease, step, mailbox)`: the side-effecting step `step` of the "
             "task: send one e-mail with `mailbox.send(key)`, at most once however often the "
-            "step is retried, by whichever worker.",
+            "step is retried, by whichever worker (each worker is a process of its own).",
             "Every task sends to the same mailbox, which (like a mail provider) takes one key "
             "for one e-mail, so two tasks must never share a key.",
         ),
@@ -328,9 +328,19 @@ class _Sends:
         self.ttl = world.ttls[0]
         self.step = world.step
 
-    def send_step(self, ledger: Any, lease: Any, step: int, mailbox: Mailbox) -> Any:
+    def send_step(
+        self, ledger: Any, lease: Any, step: int, mailbox: Mailbox, elsewhere: int = 0
+    ) -> Any:
+        """The student's ``send_step``; ``elsewhere`` (1, 2, ...): by a worker in another
+        process (:func:`~simlab.grading.sandbox.elsewhere.another_process`), as the worker
+        that retries a step after a crash is."""
         return self.s.call(
-            "send_step", Lent(ledger, "Ledger"), lease, step, Lent(mailbox, "Mailbox")
+            "send_step",
+            Lent(ledger, "Ledger"),
+            lease,
+            step,
+            Lent(mailbox, "Mailbox"),
+            elsewhere=elsewhere,
         )
 
     def fresh(self) -> tuple[Ledger, Mailbox]:
@@ -379,7 +389,7 @@ def _a_retry_after_a_crash_does_not_resend(sends: _Sends) -> None:
     )
     sends.expire()  # A crashed after the e-mail, before its save; the lease ran out
     retry = sends.claim(ledger, "B")
-    again = sends.send_step(ledger, retry, sends.step, mailbox)
+    again = sends.send_step(ledger, retry, sends.step, mailbox, elsewhere=1)
     got = _inbox(mailbox)
     require(
         sum(got.values()) == 1,
@@ -400,7 +410,7 @@ def _a_crash_between_record_and_send(sends: _Sends) -> None:
             pass
         sends.expire()
         retry = sends.claim(ledger, "B")
-        sends.send_step(ledger, retry, sends.step, mailbox)
+        sends.send_step(ledger, retry, sends.step, mailbox, elsewhere=1)
         sent = sum(_inbox(mailbox).values())
     require(
         sent <= 1,

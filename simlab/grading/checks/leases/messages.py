@@ -89,11 +89,13 @@ EN = {
     "per_task": "the same key for another task was refused (keys are per task)",
     "fresh_send": "send_step() of a fresh step returned something other than True",
     "retry_sent": (
-        "after a crash and a retry of the step, {n} e-mails were sent (expected exactly 1)"
+        "after a crash and a retry of the step by a worker in another process, {n} e-mails "
+        "were sent (expected exactly 1): the key must be the same in every process"
     ),
     "crash_between": (
-        "a worker crashed between record_effect and the send, and the retry sent again ({n} "
-        "e-mails): record the effect before sending"
+        "a worker crashed between record_effect and the send, and the retry by a worker in "
+        "another process sent again ({n} e-mails): record the effect before sending, under a "
+        "key that is the same in every process"
     ),
     "own_email": "two steps in a row must each send their own e-mail (one key per task and step)",
     "tasks_email": (
@@ -328,10 +330,13 @@ ZH = {
     "cancelled_record": "已取消的任务仍能记录副作用",
     "per_task": "另一个任务的同一个键被拒绝了（键按任务区分）",
     "fresh_send": "对一个新的 step 调用 send_step() 返回的不是 True",
-    "retry_sent": "崩溃并重试这一步之后，发出了 {n} 封邮件（应当恰好 1 封）",
+    "retry_sent": (
+        "崩溃后由另一个进程中的 worker 重试这一步，发出了 {n} 封邮件（应当恰好 1 封）："
+        "key 在每个进程里都必须相同"
+    ),
     "crash_between": (
-        "worker 在 record_effect 和发送之间崩溃，"
-        "重试又发了一次（共 {n} 封邮件）：先记录副作用，再发送"
+        "worker 在 record_effect 和发送之间崩溃，另一个进程中的 worker "
+        "重试又发了一次（共 {n} 封邮件）：先记录副作用，再发送，且 key 在每个进程里都相同"
     ),
     "own_email": "相邻的两个 step 必须各自发送自己的邮件（每个任务的每一步一个键）",
     "tasks_email": (
