@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import json
 import re
 import unicodedata
 from collections.abc import Iterator
 from pathlib import PurePath
+from typing import Any
 
 __all__ = [
     "FEEDBACK_CHARS",
@@ -133,8 +135,21 @@ def plain_name(name: str, limit: int = 40) -> str | None:
     return None
 
 
+_NOT_LETTERS = re.compile(r"[^0-9a-z]")
+
+
 def _letters(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.lower())
+    return _NOT_LETTERS.sub("", text.lower())
+
+
+@functools.lru_cache(maxsize=256)
+def _hidden_forms(hidden: frozenset[str] | tuple[str, ...]) -> tuple[tuple[str, ...], Any]:
+    """What :func:`quotes_hidden` looks for, once per set of hidden strings: the letters and
+    digits of the long ones, and one pattern of the short ones as whole words (None: none)."""
+    cores = tuple(c for h in hidden if len(c := _letters(h)) >= 6)
+    shorts = sorted(h for h in hidden if len(_letters(h)) < 6 and len(h) >= 3)
+    words = "|".join(rf"(?<!\w){re.escape(h)}(?!\w)" for h in shorts)
+    return cores, re.compile(words, re.IGNORECASE) if shorts else None
 
 
 def quotes_hidden(text: str, hidden: frozenset[str] | tuple[str, ...]) -> bool:
@@ -143,15 +158,11 @@ def quotes_hidden(text: str, hidden: frozenset[str] | tuple[str, ...]) -> bool:
     punctuation in between or left out; a shorter one counts as a whole word in any case."""
     if not hidden:
         return False
+    cores, words = _hidden_forms(hidden)
     squeezed = _letters(text)
-    for h in hidden:
-        core = _letters(h)
-        if len(core) >= 6:
-            if core in squeezed:
-                return True
-        elif len(h) >= 3 and re.search(rf"(?<!\w){re.escape(h)}(?!\w)", text, re.IGNORECASE):
-            return True
-    return False
+    return any(core in squeezed for core in cores) or (
+        words is not None and words.search(text) is not None
+    )
 
 
 #: What feedback says instead of a failure that would quote a hidden input.

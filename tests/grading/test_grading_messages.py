@@ -210,3 +210,25 @@ def test_is_a_stubs_hint_shown_in_the_readers_language_and_a_learners_own_words_
     own = "first the easy cases"
     said = explain_message(RemoteError({"type": "NotImplementedError", "message": own}, "f()"))
     assert render(said, "zh").endswith(f"（{own}）")
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden", "quotes"),
+    [
+        ("got tenant-AcmeLabs-7 back", frozenset({"tenant-acmelabs-7"}), True),  # any case
+        ("got t e n a n t 7 x y z", frozenset({"tenant7xyz"}), True),  # spaced out
+        ("got tenant7xy", frozenset({"tenant7xyz"}), False),  # a long one only whole
+        ("the key k42 was sent", frozenset({"k42"}), True),  # a short one as a word
+        ("the key k420 was sent", frozenset({"k42"}), False),  # not inside a longer word
+        ("the key K42.", frozenset({"k42", "tenant7xyz"}), True),
+        ("a+b is fine", frozenset({"a+b"}), True),  # a short one's marks are literal
+        ("aab is fine", frozenset({"a+b"}), False),
+        ("id", frozenset({"id"}), False),  # two characters are too short to tell
+        ("anything", frozenset(), False),
+    ],
+)
+def test_is_a_hidden_input_found_however_it_is_spelt(text, hidden, quotes):
+    from simlab.grading.text import quotes_hidden
+
+    assert quotes_hidden(text, hidden) is quotes
+    assert quotes_hidden(text, tuple(sorted(hidden))) is quotes
