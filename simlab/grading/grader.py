@@ -39,9 +39,11 @@ line saying so.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -405,7 +407,10 @@ def grade(
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
     twins = same_files(notebooks)
     try:
-        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool:
+        with (
+            settled_heap(),
+            ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool,
+        ):
             futures = {}
             for i, nb in enumerate(notebooks):
                 refused = refusal_message(nb, twins)
@@ -425,6 +430,18 @@ def grade(
         if bar is not None:
             bar.close()
     return [r for r in results if r is not None]
+
+
+@contextlib.contextmanager
+def settled_heap() -> Iterator[None]:
+    """While the body grades, what this process held before (modules, caches, the grader's own
+    tables) is left out of the garbage collector's passes, which then walk only what grading
+    made; an old object that becomes garbage meanwhile is collected after the body."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _safe_grade(

@@ -304,6 +304,8 @@ def work(
     submissions in flight (``interrupted`` is then set). The calling thread heartbeats every
     ``lease / 3`` seconds and calls ``progress`` with the queue's states. Raises
     :class:`Incompatible` before grading anything if this worker cannot grade the queue."""
+    from simlab.grading.grader import settled_heap
+
     version = grader_version()
     base = worker or f"{socket.gethostname()}:{os.getpid()}"
     shared = _Shared()
@@ -320,9 +322,10 @@ def work(
             for n in range(1, jobs + 1)
         ]
         try:  # a Ctrl-C while the threads start may come after one has claimed already
-            for t in threads:
-                t.start()
-            _supervise(main, threads, lease, shared, progress)
+            with settled_heap():
+                for t in threads:
+                    t.start()
+                _supervise(main, threads, lease, shared, progress)
         except KeyboardInterrupt:
             shared.stop.set()
             with shared.commit:  # after a claim or a commit under way, before any other

@@ -527,21 +527,18 @@ class Sandbox:
     ) -> Any:
         """Call a student's function (by name) or a method of a sandbox object (by handle).
 
-        Returns the decoded result (a :class:`~simlab.grading.sandbox.wire.Handle` with ``keep``);
-        with ``echo`` returns ``(result, args_after_the_call)``. Raises :class:`RemoteError`
-        when the call raised, :class:`SandboxLost` when the process is gone. ``services``: the
-        grader's objects (from :meth:`offer`) the call may use; pass their handles as arguments.
-        ``elsewhere`` (1, 2, ...): the call runs as in that other worker process
-        (:func:`~simlab.grading.sandbox.elsewhere.another_process`).
-        """
+        Returns the decoded result (a :class:`~.wire.Handle` with ``keep``), with ``echo``
+        ``(result, args_after_the_call)``. Raises :class:`RemoteError` when the call raised,
+        :class:`SandboxLost` when the process is gone. ``services``: the grader's objects (from
+        :meth:`offer`) the call may use, passed as handles; ``elsewhere`` (1, 2, ...): the call
+        runs as in that other worker process (:mod:`.elsewhere`)."""
         label = what or _label(target, method)
         message = {"op": "call", "target": _target(target), "method": method, "now": now}
-        if elsewhere:
-            message["elsewhere"] = int(elsewhere)
         message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs), keep=keep)
+        message.update(elsewhere=int(elsewhere), echo=echo)  # elsewhere 0: here
         host.interrupt_at("check")
         lent = frozenset(-h.id for h in services)
-        reply = self._answer({**message, "echo": echo}, label, lent)
+        reply = self._answer(message, label, lent)
         value = self._decode(reply.get("value"), label)
         return (value, self._decode(reply.get("args") or [], label)) if echo else value
 
