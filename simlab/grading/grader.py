@@ -42,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -408,7 +409,7 @@ def grade(
     twins = same_files(notebooks)
     try:
         with (
-            settled_heap(),
+            tuned_for_grading(),
             ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool,
         ):
             futures = {}
@@ -432,16 +433,29 @@ def grade(
     return [r for r in results if r is not None]
 
 
+#: How long a grading thread runs before it must offer the GIL to another (Python's default
+#: is 5 ms). Threads that grade side by side also hand it over at every SQLite statement and
+#: every frame to a sandbox; at the default they keep forcing each other off, and the process
+#: spends on the handovers much of what a second thread saves.
+SWITCH_INTERVAL = 0.02
+
+
 @contextlib.contextmanager
-def settled_heap() -> Iterator[None]:
-    """While the body grades, what this process held before (modules, caches, the grader's own
-    tables) is left out of the garbage collector's passes, which then walk only what grading
-    made; an old object that becomes garbage meanwhile is collected after the body."""
+def tuned_for_grading() -> Iterator[None]:
+    """While the body grades: what this process held before (modules, caches, the grader's
+    own tables) is left out of the garbage collector's passes, which then walk only what
+    grading made (an old object that becomes garbage meanwhile is collected after the body),
+    and threads switch every :data:`SWITCH_INTERVAL` seconds. Both are put back after; a heap
+    that someone froze before stays frozen for them to thaw."""
+    interval, thawed = sys.getswitchinterval(), gc.get_freeze_count() == 0
     gc.freeze()
+    sys.setswitchinterval(max(interval, SWITCH_INTERVAL))
     try:
         yield
     finally:
-        gc.unfreeze()
+        sys.setswitchinterval(interval)
+        if thawed:
+            gc.unfreeze()
 
 
 def _safe_grade(

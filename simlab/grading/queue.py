@@ -304,7 +304,7 @@ def work(
     submissions in flight (``interrupted`` is then set). The calling thread heartbeats every
     ``lease / 3`` seconds and calls ``progress`` with the queue's states. Raises
     :class:`Incompatible` before grading anything if this worker cannot grade the queue."""
-    from simlab.grading.grader import settled_heap
+    from simlab.grading.grader import tuned_for_grading
 
     version = grader_version()
     base = worker or f"{socket.gethostname()}:{os.getpid()}"
@@ -322,7 +322,7 @@ def work(
             for n in range(1, jobs + 1)
         ]
         try:  # a Ctrl-C while the threads start may come after one has claimed already
-            with settled_heap():
+            with tuned_for_grading():
                 for t in threads:
                     t.start()
                 _supervise(main, threads, lease, shared, progress)

@@ -115,3 +115,30 @@ def test_does_every_submission_score_exactly_what_it_should(hostile, capsys, mon
     by_student = {row["student"]: row for row in rows}
     assert by_student["partial"]["fencing/cancel-after-claim"] == "3"
     assert by_student["noisy-correct"]["score"] == "17"
+
+
+def test_is_the_process_tuned_only_while_it_grades():
+    """While grading, the heap held before is frozen and threads switch less often; both are
+    put back afterwards, also when grading raises."""
+    import gc
+    import sys
+
+    from simlab.grading.grader import SWITCH_INTERVAL, tuned_for_grading
+
+    interval, frozen = sys.getswitchinterval(), gc.get_freeze_count()
+    gc.unfreeze()  # this test's own heap starts thawed (the suite may have frozen it)
+    try:
+        with pytest.raises(RuntimeError), tuned_for_grading():
+            assert sys.getswitchinterval() == max(interval, SWITCH_INTERVAL)
+            assert gc.get_freeze_count() > 0
+            raise RuntimeError("a grader bug")
+        assert sys.getswitchinterval() == interval and gc.get_freeze_count() == 0
+        gc.freeze()  # frozen by someone else before: left frozen for them
+        with tuned_for_grading():
+            pass
+        assert gc.get_freeze_count() > 0
+    finally:
+        if frozen:
+            gc.freeze()
+        else:
+            gc.unfreeze()
