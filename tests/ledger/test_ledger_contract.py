@@ -615,34 +615,28 @@ def test_is_a_value_that_is_not_json_refused(make_ledger, clock, value, where):
     assert snapshot(ledger) == before
 
 
-@pytest.mark.parametrize("task_id", ["", 7, ("a",)])
-def test_is_a_task_id_that_is_not_a_non_empty_string_refused(ledger, clock, task_id):
-    populated(ledger, clock)
-    before = snapshot(ledger)
-    with pytest.raises(ValueError):
-        ledger.submit(task_id)
-    assert snapshot(ledger) == before
+#: A call with one argument of the wrong kind: a task ID or an effect key that is not a
+#: non-empty string, a step that is not an integer.
+_WRONG_KINDS = [
+    *(("submit", lambda ledger, lease, v=v: ledger.submit(v)) for v in ("", 7, ("a",))),
+    *(("save", lambda ledger, lease, v=v: ledger.save(lease, v)) for v in (1.5, True, "2")),
+    *(
+        ("record_effect", lambda ledger, lease, v=v: ledger.record_effect(lease, v))
+        for v in ("", None, 42)
+    ),
+]
 
 
-@pytest.mark.parametrize("step", [1.5, True, "2"])
-def test_is_a_step_that_is_not_an_integer_refused(ledger, clock, step):
+@pytest.mark.parametrize(("call", "made"), _WRONG_KINDS, ids=[c for c, _ in _WRONG_KINDS])
+def test_is_an_argument_of_the_wrong_kind_refused_and_nothing_written(ledger, clock, call, made):
     lease = populated(ledger, clock)
     before = snapshot(ledger)
     with pytest.raises(ValueError):
-        ledger.save(lease, step)
+        made(ledger, lease)
     assert snapshot(ledger) == before
 
 
-@pytest.mark.parametrize("key", ["", None, 42])
-def test_is_an_effect_key_that_is_not_a_non_empty_string_refused(ledger, clock, key):
-    lease = populated(ledger, clock)
-    before = snapshot(ledger)
-    with pytest.raises(ValueError):
-        ledger.record_effect(lease, key)
-    assert snapshot(ledger) == before
-
-
-# -- the bad-input table (issue 16): every ledger refuses the same input the same way --------
+# -- the bad-input table: every ledger refuses the same input the same way --------
 
 NAMES_BAD = [
     ("", ValueError),
