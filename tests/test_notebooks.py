@@ -289,7 +289,7 @@ def test_do_all_notebooks_import_simlab_from_at_most_eight_public_paths():
     assert {"simlab", "simlab.learn", "simlab.ledger"} <= set(found)
 
 
-# --- predict, then observe (issue 14) ---------------------------------------------------------
+# --- predict, then observe ---------------------------------------------------------------------
 
 
 def is_predict(cell) -> bool:

@@ -1,4 +1,4 @@
-"""Can a hostile notebook escape ``simlab grade``? Every attack of issue 11, graded in one batch,
+"""Can a hostile notebook escape ``simlab grade``? Every known attack, graded in one batch,
 with the attacks on the text a person reads, on hidden material in feedback, on links and on
 blame (:data:`EXTRA`, :data:`REFUSED`).
 

@@ -1,4 +1,4 @@
-"""What a ledger *file* refuses and how it is copied: the opening rules of issue 16.
+"""What a ledger *file* refuses and how it is copied: the rules of opening one.
 
 Another program's database, a dangling symlink, a read-only file or folder and a foreign
 ``-wal`` are refused before SQLite writes anything; a zero-byte or missing file becomes a ledger;
