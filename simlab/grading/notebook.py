@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,10 @@ import nbformat
 
 from simlab.grading.messages import Said, message, sentence
 from simlab.grading.sandbox.frames import measure
+
+# A notebook written before cell IDs (nbformat 4.4 and older) is a valid submission: reading
+# one must not print nbformat's warning about it on the instructor's terminal.
+warnings.filterwarnings("ignore", category=nbformat.warnings.MissingIDFieldWarning)
 
 __all__ = [
     "META",

@@ -76,3 +76,29 @@ def test_do_the_exercises_public_checks_say_not_yet():
                 question,
                 lines,
             )
+
+
+def test_is_a_notebook_without_cell_ids_read_without_a_warning(tmp_path):
+    """A notebook saved before cell IDs existed is a valid submission: the instructor's
+    terminal shows no nbformat warning about it (read in a process of its own, as the command
+    line reads it, with Python's default warning filters)."""
+    import json
+
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("x = 1"))
+    data = json.loads(nbformat.writes(nb))
+    for cell in data["cells"]:
+        del cell["id"]
+    path = tmp_path / "old.ipynb"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code = (
+        "import sys; from simlab.grading.notebook import read_submission; "
+        "print(read_submission(sys.argv[1])[0].cells[0].source)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "x = 1", done.stderr
+    assert "Warning" not in done.stderr, done.stderr
