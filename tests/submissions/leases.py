@@ -660,6 +660,16 @@ KEY_RUN_TOGETHER = _swap(
     _SOLUTION_EFFECT, 'key = f"{lease.task_id}:email:{step}"', 'key = f"{lease.task_id}{step}"'
 )
 
+# The heartbeat refuses a lease that has run out even when nobody claimed the task since (its
+# epoch is still the task's and the task still runs: the kit's heartbeat renews it).
+HEARTBEAT_UNEXPIRED_ONLY = _swap(
+    _SOLUTION_CLAIM,
+    """        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
+        (now + ttl, now, lease.task_id, lease.epoch),""",
+    """        " WHERE task_id = ? AND epoch = ? AND status = 'running' AND lease_until > ?",
+        (now + ttl, now, lease.task_id, lease.epoch, now),""",
+)
+
 # The key is a hash of the task and the step: the same in one process, another in the worker
 # process that retries the step (Python salts the hash of a string per process).
 KEY_HASHED = _swap(
@@ -670,6 +680,13 @@ KEY_HASHED = _swap(
 
 ANSWERS += [
     ("key-hashed", "idempotent-send", KEY_HASHED, 3, "same in every process"),
+    (
+        "heartbeat-unexpired-only",
+        "atomic-claim",
+        HEARTBEAT_UNEXPIRED_ONLY,
+        9,
+        "gave False though it holds the task",
+    ),
     ("key-run-together", "idempotent-send", KEY_RUN_TOGETHER, 8, "name the task"),
     ("reentrant-claim", "atomic-claim", REENTRANT_CLAIM, 4, "holds the live lease"),
     ("same-lease-for-holder", "atomic-claim", SAME_LEASE_FOR_HOLDER, 4, "holds the live lease"),

@@ -51,6 +51,9 @@ CLAIM_STORIES = (
         ("claim", "t1", "A", 10.0),
         ("heartbeat", 2, 10.0),
     ),
+    # a heartbeat once the lease has run out, nobody having claimed since: the epoch is still
+    # the task's and it still runs, so the heartbeat is accepted and the lease goes on
+    (("claim", "t1", "A", 10.0), ("wait", 15), ("heartbeat", 0, 10.0), ("claim", "t1", "B", 10.0)),
     # the lease of a task released, or completed
     (("claim", "t1", "A", 10.0), ("release", 0), ("heartbeat", 0, 10.0)),
     (("claim", "t1", "A", 10.0), ("save", 0, True), ("heartbeat", 0, 10.0)),
