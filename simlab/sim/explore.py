@@ -207,7 +207,7 @@ def _state(run: _Run, store: Any) -> tuple:
         tuple(sorted(broker._deadline.items())),
         tuple((w.name, w.last_beat, w.attempt) for w in run.workers),
         tuple(sorted(item[0] for item in env._queue)),
-        tuple(hash(run.rng[name].getstate()) for name in ("arrival", "service", "restart")),
+        tuple(run.rng.position(name) for name in ("arrival", "service", "restart")),
     )
 
 

@@ -146,6 +146,19 @@ class _Streams(dict):
         stream = self[name] = _stream(self.seed, name)
         return stream
 
+    def position(self, name: str) -> int:
+        """The hash of stream ``name``'s state (``hash(stream.getstate())``): where it is in
+        its draws. A stream not made yet is at its seeded state, and is not made to tell it."""
+        stream = self.get(name)
+        if stream is None:
+            return _seeded_position(self.seed, name)
+        return hash(stream.getstate())
+
+
+@functools.lru_cache(maxsize=4096)
+def _seeded_position(seed: int, name: str) -> int:
+    return hash(_stream_state(seed, name))
+
 
 def _default_ledger(variant: str) -> LedgerFactory:
     if variant == "fenced":
@@ -191,13 +204,18 @@ class _Run:
         #: workers, broker and client ask the nemesis before this time: the horizon, or never
         #: when it has no fault to give (the history still records ``faults-off`` at the horizon)
         self.faults_until = -math.inf if self.nemesis.idle else self.horizon
+        duplicate = None if self.nemesis.idle else self.nemesis.duplicate
         self.broker = Broker(
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
-            rng=self.rng[DUPLICATE.stream],
+            # The broker draws only when it decides duplicates itself at a rate: otherwise the
+            # stream is not made (a stream's draws do not depend on when it is made).
+            rng=self.rng[DUPLICATE.stream]
+            if duplicate is None and scenario.duplicate_rate
+            else None,
             faults_on=lambda: env.now < self.faults_until,
-            duplicate=None if self.nemesis.idle else self.nemesis.duplicate,
+            duplicate=duplicate,
         )
         self.mailbox = Mailbox()
         #: who sends a step's e-mail: None (the worker itself) or send(lease, step) -> moves
