@@ -393,6 +393,25 @@ def test_is_the_kits_ledger_kept_between_runs_the_same_as_a_new_one_each_run():
     assert broken.faults == 1  # a ledger given is made anew: no clear() is needed
 
 
+def test_does_a_search_leave_no_garbage_for_the_cycle_collector():
+    """A search runs thousands of short runs: each must be taken apart once judged, or every
+    one would wait for the cycle collector, which walks all that is alive each time it runs."""
+    import gc
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for kwargs in (dict(max_faults=1), dict(max_faults=1, pull=True, retries=True)):
+            found = explore(_memory, **kwargs)
+            assert found.certified and found.schedules > 10, kwargs
+            del found
+            assert gc.collect() == 0, kwargs
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_does_no_dedup_search_more_schedules_to_the_same_verdict():
     deduped = _shared(_memory, max_faults=2)
     every = explore(_memory, max_faults=2, dedup=False)
