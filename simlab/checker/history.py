@@ -249,15 +249,20 @@ class HistoryView:
         else:
             self.events = [e if isinstance(e, Event) else Event.from_dict(e) for e in history]
         by_task: dict[str, list[Event]] = defaultdict(list)
+        by_kind: dict[str, dict[str, list[Event]]] = {}  # op -> type -> events
         submits: dict[str, Event] = {}
         faults_off = None
         for e in self.events:
-            task = e.task
+            op, task = e.op, e.task
+            kinds = by_kind.get(op)
+            if kinds is None:
+                kinds = by_kind[op] = defaultdict(list)
+            kinds[e.type].append(e)
             if task is not None:
                 by_task[task].append(e)
-                if e.op == "submit" and e.type == "ok" and task not in submits:
+                if op == "submit" and e.type == "ok" and task not in submits:
                     submits[task] = e
-            elif faults_off is None and e.op == "faults-off":
+            elif op == "faults-off" and faults_off is None:
                 faults_off = e
         #: task -> its events, in history order
         self.by_task: dict[str, list[Event]] = dict(by_task)
@@ -265,20 +270,15 @@ class HistoryView:
         self.submits = submits
         #: the first ``faults-off`` event, or None
         self.faults_off: Event | None = faults_off
-        #: (op, type) -> its events, in history order, gathered when first asked (see :meth:`of`)
-        self._by_kind: dict[tuple[str, str], list[Event]] = {}
+        #: op -> type -> its events, in history order (see :meth:`of`)
+        self._by_kind = by_kind
         #: what readers of this view computed once and share (see :meth:`memo`)
         self._memo: dict[str, Any] = {}
 
     def of(self, op: str, type: str = "ok") -> list[Event]:
-        """The events of one operation and type, in history order (do not modify the list).
-        Each kind is gathered when first asked for: a reader asks for a few of them."""
-        found = self._by_kind.get((op, type))
-        if found is None:
-            found = self._by_kind[op, type] = [
-                e for e in self.events if e.op == op and e.type == type
-            ]
-        return found
+        """The events of one operation and type, in history order (do not modify the list)."""
+        kinds = self._by_kind.get(op)
+        return (kinds.get(type) if kinds is not None else None) or []
 
     def memo(self, name: str, make: Callable[[HistoryView], Any]) -> Any:
         """``make(self)``, computed once per view: the view is read-only, so readers that need
