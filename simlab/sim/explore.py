@@ -52,6 +52,7 @@ from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
+    TIMING_STREAMS,
     LedgerFactory,
     Result,
     _collector_paused,
@@ -207,7 +208,7 @@ def _state(run: _Run, store: Any) -> tuple:
         tuple(sorted(broker._deadline.items())),
         tuple((w.name, w.last_beat, w.attempt) for w in run.workers),
         tuple(sorted(item[0] for item in env._queue)),
-        tuple(run.rng.position(name) for name in ("arrival", "service", "restart")),
+        tuple(run.rng.position(name) for name in TIMING_STREAMS),
     )
 
 

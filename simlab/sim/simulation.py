@@ -58,9 +58,12 @@ from simlab.sim.worker import Worker
 
 __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 
+#: The streams that time a run (its arrivals, step times and restart delays), which explore's
+#: state tells by their position (:meth:`_Streams.position`).
+TIMING_STREAMS = ("arrival", "service", "restart")
 #: The independent random streams of a run, one per source of randomness: the timing's, then
 #: one per fault kind (:mod:`simlab.sim.faults`).
-STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
+STREAMS = (*TIMING_STREAMS, *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
@@ -122,11 +125,32 @@ def _stream_state(seed: int, name: str) -> tuple:
     return random.Random(f"simlab:{seed}:{name}").getstate()
 
 
+class _Counted(random.Random):
+    """A ``random.Random`` that counts the 32-bit words of its generator its draws took
+    (``words``). Every draw takes its words through :meth:`random` (two) or
+    :meth:`getrandbits` (one per 32 bits, none for 0), so the draws are those of
+    ``random.Random`` and, from one seeded state, ``(words, gauss_next)`` tells two states apart
+    exactly as the states themselves do, without copying the generator's 625 words."""
+
+    words = 0
+
+    def random(self) -> float:
+        self.words += 2
+        return _random(self)
+
+    def getrandbits(self, k: int) -> int:
+        self.words += (k - 1) // 32 + 1 if k > 0 else 0
+        return _getrandbits(self, k)
+
+
+_random, _getrandbits = random.Random.random, random.Random.getrandbits
+
+
 def _stream(seed: int, name: str) -> random.Random:
     """The random stream ``name`` of a run of ``seed``: ``random.Random("simlab:SEED:NAME")``,
     its seeded state kept, since seeding from a string hashes it (a search runs thousands of
-    runs of one seed)."""
-    stream = random.Random.__new__(random.Random)
+    runs of one seed). A timing stream is :class:`_Counted`."""
+    stream = random.Random.__new__(_Counted if name in TIMING_STREAMS else random.Random)
     stream.setstate(_stream_state(seed, name))
     return stream
 
@@ -146,18 +170,15 @@ class _Streams(dict):
         stream = self[name] = _stream(self.seed, name)
         return stream
 
-    def position(self, name: str) -> int:
-        """The hash of stream ``name``'s state (``hash(stream.getstate())``): where it is in
-        its draws. A stream not made yet is at its seeded state, and is not made to tell it."""
+    def position(self, name: str) -> tuple[int, float | None]:
+        """Where timing stream ``name`` is in its draws, ``(words, gauss_next)`` (see
+        :class:`_Counted`): two runs of one seed have equal positions exactly when the
+        stream's states are equal. A stream not made yet is at its seeded state, and is not
+        made to tell it."""
         stream = self.get(name)
         if stream is None:
-            return _seeded_position(self.seed, name)
-        return hash(stream.getstate())
-
-
-@functools.lru_cache(maxsize=4096)
-def _seeded_position(seed: int, name: str) -> int:
-    return hash(_stream_state(seed, name))
+            return (0, None)
+        return (stream.words, stream.gauss_next)
 
 
 def _default_ledger(variant: str) -> LedgerFactory:

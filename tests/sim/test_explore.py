@@ -455,3 +455,41 @@ def test_does_every_fault_kind_of_the_scope_get_explored():
         "record-crash", "claim-pause", "duplicate", "cancel", "requeue",
     }  # fmt: skip
     assert out.ok and out.signature == ()
+
+
+def test_does_a_timing_streams_position_tell_its_state_as_the_state_does():
+    """Explore's state tells a timing stream by its position, ``(words, gauss_next)``: after
+    draws of every kind it must be where a plain ``random.Random`` from the same seed is after
+    the same draws (same values), and that many words into its generator."""
+    import random
+
+    from simlab.sim.simulation import TIMING_STREAMS, _Streams
+
+    draws = [
+        lambda r: r.expovariate(0.5),
+        lambda r: r.random(),
+        lambda r: r.randrange(7),
+        lambda r: r.getrandbits(0),
+        lambda r: r.getrandbits(1),
+        lambda r: r.getrandbits(32),
+        lambda r: r.getrandbits(33),
+        lambda r: r.getrandbits(100),
+        lambda r: r.gauss(0.0, 1.0),
+        lambda r: r.choice("abcde"),
+        lambda r: r.uniform(1.0, 2.0),
+        lambda r: r.shuffle(list(range(40))),
+    ]
+    for name in TIMING_STREAMS:
+        streams = _Streams(4)
+        assert streams.position(name) == (0, None) and name not in streams  # not made to tell
+        stream = streams[name]
+        plain = random.Random(f"simlab:4:{name}")
+        for draw in draws * 2:
+            assert draw(stream) == draw(plain), name
+            words, gauss_next = streams.position(name)
+            assert gauss_next == plain.gauss_next
+            # a plain stream from the seed, ``words`` words on, is in the very same state
+            walked = random.Random(f"simlab:4:{name}")
+            for _ in range(words):
+                walked.getrandbits(32)
+            assert walked.getstate()[1] == plain.getstate()[1], (name, words)
