@@ -282,13 +282,15 @@ def claim_next_order(run: Run) -> list[Finding]:
         return []
     submits = view.submits
     probes = {t for t, e in submits.items() if e.value.get("tenant") == PROBE_TENANT}
-    order = sorted(submits, key=lambda t: submits[t].index)
+    # In submit order, probes left out: they are never claimable (a probe handed out is
+    # judged before the order is read).
+    order = [t for t in sorted(submits, key=lambda t: submits[t].index) if t not in probes]
     model = Model(set(submits), run.ttl)
     out = []
     for e in view.events:
         if e.op == "claim-next":
             if e.type == "fail":
-                older = _claimable_before(model, order, probes, None, e.time)
+                older = _claimable_before(model, order, None, e.time)
                 if older is not None:
                     why = _claimable_why(model.tasks[older], older)
                     sentence = _s("next.none", p=e.process, t=at(e.time), why=why)
@@ -302,7 +304,7 @@ def claim_next_order(run: Run) -> list[Finding]:
             if e.task in probes:
                 out.append(Finding.of("u", e.index, _s("next.probe", got=got), e, submits[e.task]))
             else:
-                older = _claimable_before(model, order, probes, e.task, e.time)
+                older = _claimable_before(model, order, e.task, e.time)
                 if older is not None:
                     why = _claimable_why(model.tasks[older], older)
                     sentence = _s("next.older", got=got, why=why)
@@ -311,18 +313,17 @@ def claim_next_order(run: Run) -> list[Finding]:
     return out
 
 
-def _claimable_before(
-    model: Model, order: list[str], probes: set[str], task: str | None, now: float
-) -> str | None:
-    """The first task in submit ``order`` (probes left out) that is claimable at ``now``,
-    if it comes before ``task`` (None: any), and no task before it is in doubt."""
+def _claimable_before(model: Model, order: list[str], task: str | None, now: float) -> str | None:
+    """The first task in submit ``order`` (no probe in it) that is claimable at ``now``, if it
+    comes before ``task`` (None: any), and no task before it is in doubt."""
+    tasks = model.tasks
     for t in order:
         if t == task:
             return None
-        s = model.tasks.get(t)
-        if s is None or t in probes:
-            continue  # not submitted yet, or a probe
-        if s.unanswered:
+        s = tasks.get(t)
+        if s is None:
+            continue  # not submitted yet
+        if s.unseen or s.inflight:  # ``s.unanswered``, without a property's call per task
             return None  # a claim of it may have been granted unseen
         if s.status == QUEUED:
             return t

@@ -44,7 +44,10 @@ _new_message = tuple.__new__
 
 
 class Broker:
-    """At-least-once FIFO queue of task IDs with visibility timeouts and duplicate delivery."""
+    """At-least-once FIFO queue of task IDs with visibility timeouts and duplicate delivery.
+
+    ``rng`` is drawn from only when the broker decides duplicates itself (no ``duplicate``) at
+    a ``duplicate_rate`` above 0; it may be None otherwise."""
 
     def __init__(
         self,
@@ -52,7 +55,7 @@ class Broker:
         *,
         visibility_timeout: float,
         duplicate_rate: float,
-        rng: random.Random,
+        rng: random.Random | None,
         faults_on: Callable[[], bool],
         duplicate: Callable[[str, int], bool] | None = None,
     ):

@@ -52,6 +52,7 @@ from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
+    TIMING_STREAMS,
     LedgerFactory,
     Result,
     _collector_paused,
@@ -207,7 +208,7 @@ def _state(run: _Run, store: Any) -> tuple:
         tuple(sorted(broker._deadline.items())),
         tuple((w.name, w.last_beat, w.attempt) for w in run.workers),
         tuple(sorted(item[0] for item in env._queue)),
-        tuple(hash(run.rng[name].getstate()) for name in ("arrival", "service", "restart")),
+        tuple(run.rng.position(name) for name in TIMING_STREAMS),
     )
 
 
@@ -242,15 +243,21 @@ def _run_schedule(
             close=not ledgers.reuse,
         )
     probe = holder["probe"]
-    if len(probe.faults) != len(faults):
-        # A fault is only ever added where the run being extended asked for it, and the
-        # extended run is the same up to there: one that never struck is the kit's own bug.
-        raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
-    # The rules alone, as check() judges them: a search needs the verdict, not the coverage
-    # counters and metrics a report shows.
-    broken = findings(run.history, final, effects=effects, **judged_as(scenario, store, views))
-    probe.user_points(faults)
-    return _Outcome(not broken, probe.signature, probe.candidates)
+    try:
+        if len(probe.faults) != len(faults):
+            # A fault is only ever added where the run being extended asked for it, and the
+            # extended run is the same up to there: one that never struck is the kit's own bug.
+            raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
+        # The rules alone, as check() judges them: a search needs the verdict, not the coverage
+        # counters and metrics a report shows.
+        broken = findings(run.history, final, effects=effects, **judged_as(scenario, store, views))
+        probe.user_points(faults)
+        return _Outcome(not broken, probe.signature, probe.candidates)
+    finally:
+        # A search runs thousands of short runs: each is taken apart here so that refcounting
+        # frees it, rather than the cycle collector walking every run it left behind.
+        probe.snapshot = None
+        run.dismantle()
 
 
 # --- the search ----------------------------------------------------------------------------------

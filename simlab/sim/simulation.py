@@ -58,9 +58,12 @@ from simlab.sim.worker import Worker
 
 __all__ = ["simulate", "Result", "replay_command", "STREAMS"]
 
+#: The streams that time a run (its arrivals, step times and restart delays), which explore's
+#: state tells by their position (:meth:`_Streams.position`).
+TIMING_STREAMS = ("arrival", "service", "restart")
 #: The independent random streams of a run, one per source of randomness: the timing's, then
 #: one per fault kind (:mod:`simlab.sim.faults`).
-STREAMS = ("arrival", "service", "restart", *(k.stream for k in KINDS.values()))
+STREAMS = (*TIMING_STREAMS, *(k.stream for k in KINDS.values()))
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
@@ -122,11 +125,32 @@ def _stream_state(seed: int, name: str) -> tuple:
     return random.Random(f"simlab:{seed}:{name}").getstate()
 
 
+class _Counted(random.Random):
+    """A ``random.Random`` that counts the 32-bit words of its generator its draws took
+    (``words``). Every draw takes its words through :meth:`random` (two) or
+    :meth:`getrandbits` (one per 32 bits, none for 0), so the draws are those of
+    ``random.Random`` and, from one seeded state, ``(words, gauss_next)`` tells two states apart
+    exactly as the states themselves do, without copying the generator's 625 words."""
+
+    words = 0
+
+    def random(self) -> float:
+        self.words += 2
+        return _random(self)
+
+    def getrandbits(self, k: int) -> int:
+        self.words += (k - 1) // 32 + 1 if k > 0 else 0
+        return _getrandbits(self, k)
+
+
+_random, _getrandbits = random.Random.random, random.Random.getrandbits
+
+
 def _stream(seed: int, name: str) -> random.Random:
     """The random stream ``name`` of a run of ``seed``: ``random.Random("simlab:SEED:NAME")``,
     its seeded state kept, since seeding from a string hashes it (a search runs thousands of
-    runs of one seed)."""
-    stream = random.Random.__new__(random.Random)
+    runs of one seed). A timing stream is :class:`_Counted`."""
+    stream = random.Random.__new__(_Counted if name in TIMING_STREAMS else random.Random)
     stream.setstate(_stream_state(seed, name))
     return stream
 
@@ -145,6 +169,16 @@ class _Streams(dict):
             raise KeyError(name)
         stream = self[name] = _stream(self.seed, name)
         return stream
+
+    def position(self, name: str) -> tuple[int, float | None]:
+        """Where timing stream ``name`` is in its draws, ``(words, gauss_next)`` (see
+        :class:`_Counted`): two runs of one seed have equal positions exactly when the
+        stream's states are equal. A stream not made yet is at its seeded state, and is not
+        made to tell it."""
+        stream = self.get(name)
+        if stream is None:
+            return (0, None)
+        return (stream.words, stream.gauss_next)
 
 
 def _default_ledger(variant: str) -> LedgerFactory:
@@ -191,13 +225,18 @@ class _Run:
         #: workers, broker and client ask the nemesis before this time: the horizon, or never
         #: when it has no fault to give (the history still records ``faults-off`` at the horizon)
         self.faults_until = -math.inf if self.nemesis.idle else self.horizon
+        duplicate = None if self.nemesis.idle else self.nemesis.duplicate
         self.broker = Broker(
             env,
             visibility_timeout=scenario.redelivery_after,
             duplicate_rate=scenario.duplicate_rate,
-            rng=self.rng[DUPLICATE.stream],
+            # The broker draws only when it decides duplicates itself at a rate: otherwise the
+            # stream is not made (a stream's draws do not depend on when it is made).
+            rng=self.rng[DUPLICATE.stream]
+            if duplicate is None and scenario.duplicate_rate
+            else None,
             faults_on=lambda: env.now < self.faults_until,
-            duplicate=None if self.nemesis.idle else self.nemesis.duplicate,
+            duplicate=duplicate,
         )
         self.mailbox = Mailbox()
         #: who sends a step's e-mail: None (the worker itself) or send(lease, step) -> moves

@@ -65,7 +65,7 @@ class Worker:
         sim = self.sim
         env, rec, name = sim.env, sim.history.record, self.name
         get, take, due = sim.broker.get, sim.broker.take, env.peek
-        restart_rng, restart_delay = sim.rng["restart"], sim.scenario.restart_delay
+        restart_delay = sim.scenario.restart_delay
         while True:
             # A waiting message with no other event due at this instant: the event get() would
             # schedule is the very next one SimPy runs, and only this process waits on it (so no
@@ -88,7 +88,8 @@ class Worker:
             if crashed:
                 self.lives += 1
                 if restart_delay:
-                    yield env.timeout(restart_rng.expovariate(1.0 / restart_delay))
+                    # the stream is made at the first crash (its draws do not depend on when)
+                    yield env.timeout(sim.rng["restart"].expovariate(1.0 / restart_delay))
                 rec(env._now, "ok", name, "restart")
 
     # ------------------------------------------------------------------ one task

@@ -393,6 +393,25 @@ def test_is_the_kits_ledger_kept_between_runs_the_same_as_a_new_one_each_run():
     assert broken.faults == 1  # a ledger given is made anew: no clear() is needed
 
 
+def test_does_a_search_leave_no_garbage_for_the_cycle_collector():
+    """A search runs thousands of short runs: each must be taken apart once judged, or every
+    one would wait for the cycle collector, which walks all that is alive each time it runs."""
+    import gc
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for kwargs in (dict(max_faults=1), dict(max_faults=1, pull=True, retries=True)):
+            found = explore(_memory, **kwargs)
+            assert found.certified and found.schedules > 10, kwargs
+            del found
+            assert gc.collect() == 0, kwargs
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_does_no_dedup_search_more_schedules_to_the_same_verdict():
     deduped = _shared(_memory, max_faults=2)
     every = explore(_memory, max_faults=2, dedup=False)
@@ -436,3 +455,41 @@ def test_does_every_fault_kind_of_the_scope_get_explored():
         "record-crash", "claim-pause", "duplicate", "cancel", "requeue",
     }  # fmt: skip
     assert out.ok and out.signature == ()
+
+
+def test_does_a_timing_streams_position_tell_its_state_as_the_state_does():
+    """Explore's state tells a timing stream by its position, ``(words, gauss_next)``: after
+    draws of every kind it must be where a plain ``random.Random`` from the same seed is after
+    the same draws (same values), and that many words into its generator."""
+    import random
+
+    from simlab.sim.simulation import TIMING_STREAMS, _Streams
+
+    draws = [
+        lambda r: r.expovariate(0.5),
+        lambda r: r.random(),
+        lambda r: r.randrange(7),
+        lambda r: r.getrandbits(0),
+        lambda r: r.getrandbits(1),
+        lambda r: r.getrandbits(32),
+        lambda r: r.getrandbits(33),
+        lambda r: r.getrandbits(100),
+        lambda r: r.gauss(0.0, 1.0),
+        lambda r: r.choice("abcde"),
+        lambda r: r.uniform(1.0, 2.0),
+        lambda r: r.shuffle(list(range(40))),
+    ]
+    for name in TIMING_STREAMS:
+        streams = _Streams(4)
+        assert streams.position(name) == (0, None) and name not in streams  # not made to tell
+        stream = streams[name]
+        plain = random.Random(f"simlab:4:{name}")
+        for draw in draws * 2:
+            assert draw(stream) == draw(plain), name
+            words, gauss_next = streams.position(name)
+            assert gauss_next == plain.gauss_next
+            # a plain stream from the seed, ``words`` words on, is in the very same state
+            walked = random.Random(f"simlab:4:{name}")
+            for _ in range(words):
+                walked.getrandbits(32)
+            assert walked.getstate()[1] == plain.getstate()[1], (name, words)
