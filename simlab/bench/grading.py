@@ -23,6 +23,7 @@ floor stops its kernels at once.
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import resource
 import shutil
@@ -59,10 +60,12 @@ def _cpu() -> float:
 
 def _measured(run, *args) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of ``run(*args)``; the zygote is stopped before and after,
-    so each grading run pays for starting one, and its sandboxes' CPU time is counted."""
+    so each grading run pays for starting one, and its sandboxes' CPU time is counted; the
+    garbage of what ran before is collected first, outside the measurement."""
     from simlab.grading.sandbox import zygote
 
     zygote.shutdown()
+    gc.collect()  # no side pays for the garbage another left (nbclient's event loops)
     cpu, wall = _cpu(), time.perf_counter()
     run(*args)
     zygote.shutdown()
