@@ -680,13 +680,7 @@ KEY_HASHED = _swap(
 
 ANSWERS += [
     ("key-hashed", "idempotent-send", KEY_HASHED, 3, "same in every process"),
-    (
-        "heartbeat-unexpired-only",
-        "atomic-claim",
-        HEARTBEAT_UNEXPIRED_ONLY,
-        9,
-        "gave False though it holds the task",
-    ),
+    ("heartbeat-unexpired-only", "atomic-claim", HEARTBEAT_UNEXPIRED_ONLY, 9, "holds the task"),
     ("key-run-together", "idempotent-send", KEY_RUN_TOGETHER, 8, "name the task"),
     ("reentrant-claim", "atomic-claim", REENTRANT_CLAIM, 4, "holds the live lease"),
     ("same-lease-for-holder", "atomic-claim", SAME_LEASE_FOR_HOLDER, 4, "holds the live lease"),
