@@ -111,6 +111,8 @@ _MODE_FLAGS = {
     "--releases": "a worker that wakes from a pause before its save after its lease's end "
     "releases the task: the search judges what release answers [off]",
 }
+#: The names of those modes, as the scope and ``explore`` spell them.
+_MODES = tuple(flag.removeprefix("--") for flag in _MODE_FLAGS)
 
 
 def _scope_words(scope: dict, lang: str) -> str:
@@ -120,7 +122,7 @@ def _scope_words(scope: dict, lang: str) -> str:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
         said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
-    for mode in ("pull", "checkpoints", "retries", "releases"):
+    for mode in _MODES:
         if scope.get(mode):
             said += _WORDS[lang][mode]
     return said
@@ -223,10 +225,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_attempts=args.max_attempts,
             effects=args.effects,
-            pull=args.pull,
-            checkpoints=args.checkpoints,
-            retries=args.retries,
-            releases=args.releases,
+            **{mode: getattr(args, mode) for mode in _MODES},
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None

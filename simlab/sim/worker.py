@@ -105,7 +105,7 @@ class Worker:
         if lease is None:
             return False
         task = lease.task_id  # in pull mode, not always the task the message named
-        env, rec, ledger, broker = sim.env, sim.history.record, sim.ledger, sim.broker
+        env, rec, broker = sim.env, sim.history.record, sim.broker
         sc = sim.scenario
         name, steps = self.name, sc.steps
         epoch, step = lease.epoch, lease.step
@@ -146,12 +146,7 @@ class Worker:
                 kept["checkpoint"] = cp
                 if not done:  # a partial result: only done=True completes a task
                     kept["result"] = {"partial": step + 1}
-            if done:
-                ok = ledger.save(
-                    lease, step + 1, result={"worker": name, "epoch": epoch}, done=True, **kept
-                )
-            else:
-                ok = ledger.save(lease, step + 1, **kept)
+            ok = self._save(lease, step + 1, done, kept)
             if faults and sim.retries and sim.nemesis.lost("save", task):
                 saved = yield from self._save_resent(lease, step + 1, done, kept, ok)
                 if not saved:

@@ -262,9 +262,7 @@ class WorldLedger(KitLedger):
 
     def cancel(self, task_id: str) -> bool:
         if self.world.held:
-            check_name(task_id, "task_id")
-            params = {"now": float(self.clock()), "task_id": task_id}
-            done = self._write_one(task_id, CANCEL_LEAVES_LEASE, params)
+            done = self._leaving_the_lease(task_id, CANCEL_LEAVES_LEASE)
         else:
             done = super().cancel(task_id)
         if done and self.world.rollback:
@@ -275,9 +273,7 @@ class WorldLedger(KitLedger):
 
     def requeue(self, task_id: str) -> bool:
         if self.world.held:
-            check_name(task_id, "task_id")
-            params = {"now": float(self.clock()), "task_id": task_id}
-            return self._write_one(task_id, REQUEUE_LEAVES_LEASE, params)
+            return self._leaving_the_lease(task_id, REQUEUE_LEAVES_LEASE)
         done = super().requeue(task_id) or (
             self.world.claimable and self._back_to_queue(task_id, RUNNING)
         )
@@ -286,6 +282,12 @@ class WorldLedger(KitLedger):
         elif done and self.world.restart:
             self.restarting.add(task_id)
         return done and not self.world.quiet_requeue
+
+    def _leaving_the_lease(self, task_id: str, sql: str) -> bool:
+        """The kit's cancel or requeue as ``sql`` writes it, the lease left as it was."""
+        check_name(task_id, "task_id")
+        params = {"now": float(self.clock()), "task_id": task_id}
+        return self._write_one(task_id, sql, params)
 
     def _back_to_queue(self, task_id: str, status: str) -> bool:
         params = {"now": float(self.clock()), "task_id": task_id, "status": status}

@@ -385,11 +385,8 @@ def _one_sentence_per_commit_in_order(rule: Any) -> None:
         len(answer) == 2 and names_task(answer[0], "t7") and names_task(answer[1], "t3"),
         say("sentences_in_order"),
     )
-    for i, (task, other) in enumerate((("t7", "t3"), ("t3", "t7"))):
-        require(
-            not names_task(answer[i], other),
-            say("sentence_names_other", i=i + 1, task=task, other=other),
-        )
+    for i, task in enumerate(("t7", "t3")):
+        _names_no_other(answer[i], i, task, ("t3", "t7"))
 
 
 # ------------------------------------------------------------------ generated histories ---
@@ -489,6 +486,16 @@ def names_task(sentence: Any, task: str) -> bool:
     )
 
 
+def _names_no_other(sentence: Any, i: int, task: str, tasks: tuple[str, ...]) -> None:
+    """Sentence ``i`` (from 0), about a stale commit of ``task``, names none of the other
+    ``tasks`` of its history."""
+    for other in tasks:
+        require(
+            other == task or not names_task(sentence, other),
+            say("sentence_names_other", i=i + 1, task=task, other=other),
+        )
+
+
 def _found_at(text: str, part: str) -> list[int]:
     at, found = text.find(part), []
     while at >= 0:
@@ -512,10 +519,6 @@ def rule_names(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
                 names_task(sentence, task),
                 say("sentence_names", i=i + 1, got=shown_value(sentence), task=task),
             )
-            for other in tasks:
-                require(
-                    other == task or not names_task(sentence, other),
-                    say("sentence_names_other", i=i + 1, task=task, other=other),
-                )
+            _names_no_other(sentence, i, task, tasks)
 
     return holds
