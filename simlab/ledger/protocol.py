@@ -10,6 +10,9 @@ having these methods, without inheriting anything. The behaviour every implement
   so no two leases ever share an epoch, and give a lease until ``clock() + ttl``. A live lease
   (``lease_until > clock()``), whoever holds it, the claimer included, raises
   :class:`~simlab.errors.LeaseHeld`; a terminal task :class:`~simlab.errors.TerminalTask`.
+  At the very instant a lease ends (``lease_until == clock()``) the contract leaves the answer
+  to the ledger: the kit's ledgers grant the claim, one that still counts the lease live there
+  is correct too.
   The lease names the claimer and tells its attempt: the claims granted since the submit or the
   last requeue, this one included. The task's record names the worker granted its last claim
   (a ledger may forget it, None, once the task is not running) and counts the same attempts.

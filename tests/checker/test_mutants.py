@@ -136,10 +136,6 @@ SCENARIO: dict[str, dict] = {
 
 #: mutant -> why no simulated run can show it.
 OUT_OF_REACH: dict[str, str] = {
-    "claim-refused-at-expiry": "a claim lands at the very instant a lease ends only by a "
-    "coincidence of continuous times, and there the checker lets a ledger grant or refuse "
-    "(within its tolerance a float clock cannot tell 'at' from 'just before'; refusing is safe: "
-    "a claim a moment later is granted)",
     "save-ignores-status": "a save with the epoch of a task no longer running must follow "
     "its own lease's completing save or release (every other end bumps the epoch), and a "
     "worker saves nothing after either: a resent save repeats the step just committed, which "

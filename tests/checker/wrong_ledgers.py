@@ -60,11 +60,12 @@ from simlab.records import (
 __all__ = ["WRONG_LEDGERS", "PROMISE", "CORRECT_LEDGERS"]
 
 
-def edited(method: Callable, old: str, new: str, *, why: str) -> Callable:
+def edited(method: Callable, old: str, new: str, *, why: str, mark: str = "wrong") -> Callable:
     """``method`` of the reference with one line changed: the one line of its body that holds
     ``old`` holds ``new`` in its place (each line of a longer ``new`` indented as that line; an
-    empty one drops the statement) and ends in ``# wrong: why``. The changed method runs among
-    the names of the reference's module.
+    empty one drops the statement) and ends in ``# wrong: why`` (``mark`` in place of "wrong"
+    for a line that differs from the reference and is still right). The changed method runs
+    among the names of the reference's module.
 
     Raises AssertionError when no line or more than one holds ``old``, or the change changes
     nothing: the reference was rewritten, so the mistake must be written anew.
@@ -79,11 +80,11 @@ def edited(method: Callable, old: str, new: str, *, why: str) -> Callable:
     indent = line[: len(line) - len(line.lstrip())]
     changed = line.replace(old, new.replace("\n", "\n" + indent)).rstrip()
     assert changed != line.rstrip(), (method.__qualname__, old)
-    lines[at[0]] = f"{changed or indent}{'  ' if changed.strip() else ''}# wrong: {why}"
+    lines[at[0]] = f"{changed or indent}{'  ' if changed.strip() else ''}# {mark}: {why}"
     space = dict(vars(sys.modules[method.__module__]))
     # annotations stay text, as in the reference's module
     text = "\n".join(["from __future__ import annotations", *lines])
-    name = f"<{method.__qualname__}, wrong: {why}>"
+    name = f"<{method.__qualname__}, {mark}: {why}>"
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # for tracebacks
     exec(compile(text, name, "exec"), space)
     return space[method.__name__]
@@ -209,17 +210,6 @@ class ClaimTruncatesLeaseTime(MemoryLedger):
         "task.lease_until > now",
         "int(task.lease_until) > int(now)",
         why="int()",
-    )
-
-
-class ClaimRefusedAtExpiry(MemoryLedger):
-    """A claim at exactly ``lease_until`` raises LeaseHeld, though the lease has expired then."""
-
-    claim = edited(
-        MemoryLedger.claim,
-        "task.lease_until > now",
-        "task.lease_until >= now",
-        why=">= instead of >",
     )
 
 
@@ -1308,7 +1298,6 @@ WRONG_LEDGERS: dict[str, type] = {
     "claim-epoch-from-attempts": ClaimEpochFromAttempts,
     "claim-ignores-live-lease": ClaimIgnoresLiveLease,
     "claim-truncates-lease-time": ClaimTruncatesLeaseTime,
-    "claim-refused-at-expiry": ClaimRefusedAtExpiry,
     "claim-revives-completed": ClaimRevivesCompleted,
     "claim-uses-wall-clock": ClaimUsesWallClock,
     "max-attempts-off-by-one": MaxAttemptsOffByOne,
@@ -1379,7 +1368,6 @@ PROMISE: dict[str, str] = {
     "claim-epoch-from-attempts": "the epoch never decreases, no two leases share one",
     "claim-ignores-live-lease": "a live lease held by another raises LeaseHeld",
     "claim-truncates-lease-time": "takeover only once lease_until <= clock()",
-    "claim-refused-at-expiry": "takeover allowed once lease_until <= clock()",
     "claim-revives-completed": "a terminal (completed) task raises TerminalTask",
     "claim-uses-wall-clock": "time comes from the clock, never from the wall",
     "max-attempts-off-by-one": "past max_attempts the task goes dead",
@@ -1476,11 +1464,26 @@ class OneEpochSequenceLedger(MemoryLedger):
         return True
 
 
+class LeaseLiveAtItsEndLedger(MemoryLedger):
+    """A correct ledger that still counts a lease live at the very instant it ends: a claim at
+    exactly ``lease_until`` raises LeaseHeld, one a moment later is granted. The contract leaves
+    that instant to the ledger (the kit's ledgers grant the claim there)."""
+
+    claim = edited(
+        MemoryLedger.claim,
+        "task.lease_until > now",
+        "task.lease_until >= now",
+        why="the contract lets either answer stand at the instant the lease ends",
+        mark="allowed",
+    )
+
+
 CORRECT_LEDGERS: dict[str, type] = {
     "dict-rows": DictRowLedger,
     "reordered-checks": ReorderedChecksLedger,
     "delegating": DelegatingLedger,
     "one-epoch-sequence": OneEpochSequenceLedger,
+    "lease-live-at-its-end": LeaseLiveAtItsEndLedger,
 }
 
 assert WRONG_LEDGERS.keys() == PROMISE.keys()
