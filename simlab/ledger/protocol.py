@@ -21,6 +21,8 @@ having these methods, without inheriting anything. The behaviour every implement
   ``heartbeat`` moves ``lease_until`` to ``clock() + ttl``; ``save`` leaves it as it was (a
   completing save ends the lease). A task that is not running holds no lease: its record's
   ``lease_until`` is None.
+* ``release`` hands a running task back to ``queued`` for its current epoch only, keeping that
+  epoch (the next claim raises it); otherwise it returns False and changes nothing.
 * ``cancel`` sets ``cancelled`` and raises the epoch; ``requeue`` puts a cancelled or dead task
   back to ``queued`` keeping its epoch, with its attempts counted afresh.
 * With a limit on attempts (``max_attempts``), the claim that would exceed it, of a task that
