@@ -90,6 +90,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "release-ignores-epoch": {"w"},
     "save-ignores-status": {"l"},
     "effect-ignores-status": {"l"},
+    "requeue-bumps-epoch": {"o"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -142,12 +143,9 @@ SCENARIO: dict[str, dict] = {
     "effect-ignores-status": LATE,
 }
 
-#: mutant -> why no simulated run can show it.
-OUT_OF_REACH: dict[str, str] = {
-    "requeue-bumps-epoch": "the contract lets epochs skip numbers (they only ever rise), so a "
-    "requeue that raises it leaves every later claim above every earlier lease, as a shared "
-    "sequence's gap does: no answer shows it wrong, only the words 'keeping its epoch'",
-}
+#: mutant -> why no simulated run can show it (none now: a new mutant no run can show is
+#: listed here with its reason, so the ledger contract tests are known to judge it alone).
+OUT_OF_REACH: dict[str, str] = {}
 
 
 def _factory(cls):

@@ -53,6 +53,7 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "heartbeat-does-not-extend": (0, {"q"}),
     "heartbeat-ignores-epoch": (2, {"i"}),
     "requeue-resets-epoch": (2, {"o", "a'"}),
+    "requeue-bumps-epoch": (2, {"o"}),
     "save-ignores-epoch": (2, {"a"}),
     "claim-buries-without-a-limit": (2, {"s"}),
     "listing-repeats-retried-tasks": (1, {"p"}),
