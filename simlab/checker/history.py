@@ -49,7 +49,8 @@ plan        fail           agent workload: the stored checkpoint cannot be read;
 A call whose reply was lost (fault ``lost-reply``) records the ledger's answer with
 ``lost=True``, then the caller's resend of the same call with ``resent=True`` (a refused resend
 says whether the ledger showed the first call landed: ``mine``). A call the network held
-(fault ``late-call``: an ``effect`` or a ``save``) is invoked when its worker sends it; the
+(fault ``late-call``: an ``effect`` or a ``save``) is invoked, with ``held=True``, when its
+worker sends it; the
 worker, hearing nothing in time, gives the task back (a ``release`` with ``timeout=True``), and
 the ledger's answer is recorded when the call reaches it, with ``late=True`` and the epoch of
 the lease it was sent with.

@@ -152,8 +152,11 @@ class _Seen:
 
 def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     """One sentence for one event, or None for a routine one; the answer to a call whose reply
-    is lost, the call's resend and a held call's late answer are always told."""
+    is lost, the call's resend, a held call and its late answer are always told."""
     v = e.value
+    if e.type == "invoke" and v.get("held"):  # the network holds this call
+        call = s(f"call.{e.op}", step=e.step)
+        return s("held", w=e.process, epoch=e.epoch, call=call, task=e.task)
     if e.type != "invoke" and (v.get("lost") or v.get("resent")):
         call = s(f"call.{e.op}", step=e.step)
         w = s("the_client") if e.process == "client" else e.process

@@ -73,6 +73,7 @@ _EN = {
     "the ledger queues it again.",
     "release.timeout.fail": "{w} (epoch {epoch}) hears no answer in time and gives {task} back: "
     "the ledger refuses ({why}).",
+    "held": "{w} (epoch {epoch}) sends its {call} of {task}; the network holds it.",
     "late.ok": "{w}'s {call} of {task} (epoch {epoch}), held in the network, reaches the ledger "
     "now: the ledger accepts it.",
     "late.fail": "{w}'s {call} of {task} (epoch {epoch}), held in the network, reaches the "
@@ -158,6 +159,7 @@ _ZH = {
     "release.timeout.ok": "{w}（纪元 {epoch}）没有及时等到回答，交还了 {task}：账本让它重新排队。",
     "release.timeout.fail": "{w}（纪元 {epoch}）没有及时等到回答，交还了 {task}："
     "账本拒绝了（{why}）。",
+    "held": "{w}（纪元 {epoch}）发出了对 {task} 的{call}；网络扣住了它。",
     "late.ok": "{w} 对 {task} 的{call}（纪元 {epoch}）曾被网络扣住，现在到达账本：账本接受了它。",
     "late.fail": "{w} 对 {task} 的{call}（纪元 {epoch}）曾被网络扣住，现在到达账本：账本拒绝了它。",
     "deliver.duplicate": "消息队列把 {task} 的第二份副本投递给 {w}。",

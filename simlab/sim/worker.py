@@ -143,19 +143,21 @@ class Worker:
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
             now = env._now  # no simulated time passes until the next yield
-            rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            delay = sim.nemesis.late("save", task) if faults and sc.late else None
+            if delay is None:
+                rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            else:  # the network holds the save
+                rec(now, "invoke", name, "save", task, epoch, step + 1, done=done, held=True)
             kept = {}
             if checkpoints:  # the whole checkpoint each time; the completing save stores None
                 cp = None if done else {"step": step + 1, "worker": name, "epoch": epoch}
                 kept["checkpoint"] = cp
                 if not done:  # a partial result: only done=True completes a task
                     kept["result"] = {"partial": step + 1}
-            if faults and sc.late:
-                delay = sim.nemesis.late("save", task)
-                if delay is not None:  # the network holds the save
-                    args = (lease, step + 1, done, kept)
-                    yield from self._held(lease, step, delay, self._land_save, *args)
-                    return False
+            if delay is not None:
+                args = (lease, step + 1, done, kept)
+                yield from self._held(lease, step, delay, self._land_save, *args)
+                return False
             ok = self._save(lease, step + 1, done, kept)
             if faults and sim.retries and sim.nemesis.lost("save", task):
                 saved = yield from self._save_resent(lease, step + 1, done, kept, ok)
@@ -228,12 +230,13 @@ class Worker:
             rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
 
     def _held(self, lease, step: int, delay: float, land, *args):
-        """The ``late-call`` fault (a generator): the network holds a call of the worker (its
-        invoke is recorded). After ``reply_timeout`` without an answer the worker, not knowing
-        whether the call landed, gives the task back (a release marked ``timeout``) and leaves
-        it (its message is delivered again at its deadline); ``delay`` later the held call
-        reaches the ledger (``land(*args)``, which records its answer then). The call lands
-        whatever the worker does meanwhile: it is in the network, not in the worker."""
+        """The ``late-call`` fault (a generator): the network holds a call of the worker
+        (its invoke is recorded, with ``held=True``). After ``reply_timeout`` without an
+        answer the worker, not knowing whether the call landed, gives the task back (a release
+        marked ``timeout``) and leaves it (its message is delivered again at its deadline);
+        ``delay`` later the held call reaches the ledger (``land(*args)``, which records its
+        answer then). The call lands whatever the worker does meanwhile: it is in the network,
+        not in the worker."""
         sim = self.sim
         yield sim.env.timeout(sim.scenario.reply_timeout)
         self._release(lease.task_id, lease, step, timeout=True)
@@ -302,12 +305,12 @@ class Worker:
             rec(env._now, "ok", name, "send", task, epoch, step, key=None)
         else:
             key = f"{task}:email:{step}"
+            delay = nemesis.late("effect", task) if faults and sim.scenario.late else None
+            if delay is not None:  # the network holds the record
+                rec(env._now, "invoke", name, "effect", task, epoch, step, key=key, held=True)
+                yield from self._held(lease, step, delay, self._land_effect, lease, step, key)
+                return LOST
             rec(env._now, "invoke", name, "effect", task, epoch, step, key=key)
-            if faults and sim.scenario.late:
-                delay = nemesis.late("effect", task)
-                if delay is not None:  # the network holds the record
-                    yield from self._held(lease, step, delay, self._land_effect, lease, step, key)
-                    return LOST
             recorded = sim.ledger.record_effect(lease, key)
             if faults and sim.retries and nemesis.lost("effect", task):
                 if not (yield from self._effect_resent(lease, step, key, recorded)):

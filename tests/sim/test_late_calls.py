@@ -49,6 +49,7 @@ def test_does_a_held_call_land_after_its_workers_release_with_its_lease(call):
     assert run.ok, run.findings
     timeout = run.scenario.reply_timeout
     (sent,) = [e for e in run.history if e.op == call and e.type == "invoke" and e.epoch == 1][:1]
+    assert sent.value.get("held") is True
     (released,) = [e for e in run.history if e.op == "release" and e.type == "ok"]
     (landed,) = [e for e in run.history if e.value.get("late")]
     assert released.value.get("timeout") and released.epoch == sent.epoch
@@ -59,6 +60,24 @@ def test_does_a_held_call_land_after_its_workers_release_with_its_lease(call):
         assert landed.value.get("reason") == "refused" and landed.value.get("status") == "queued"
     # the worker leaves the task: the broker delivers it again, a new lease finishes it
     assert run.final[0].status == "completed" and run.final[0].epoch == 2
+
+
+def test_does_the_story_tell_the_held_call_the_timeout_and_the_late_answer():
+    from simlab.sim.story import tell
+    from tests.checker.wrong_ledgers import WRONG_LEDGERS
+
+    wrong = WRONG_LEDGERS["save-ignores-status"]
+    run = _run("save", ledger=lambda clock: wrong(clock=clock))
+    told = " ".join(tell(run))
+    for said in (
+        "w1 (epoch 1) sends its save of step 1 of t0001; the network holds it.",
+        "w1 (epoch 1) hears no answer in time and gives t0001 back: the ledger queues it again.",
+        "fault 1: w1's save of step 1 of t0001 (epoch 1), held in the network, reaches the "
+        "ledger now: the ledger accepts it.",
+    ):
+        assert said in told, told
+    zh = " ".join(tell(run, lang="zh"))
+    assert "网络扣住了它" in zh and "没有及时等到回答" in zh and "曾被网络扣住" in zh
 
 
 def test_does_a_held_save_landing_after_the_takeover_meet_a_newer_lease():
