@@ -48,7 +48,12 @@ plan        fail           agent workload: the stored checkpoint cannot be read;
 
 A call whose reply was lost (fault ``lost-reply``) records the ledger's answer with
 ``lost=True``, then the caller's resend of the same call with ``resent=True`` (a refused resend
-says whether the ledger showed the first call landed: ``mine``).
+says whether the ledger showed the first call landed: ``mine``). A call the network held
+(fault ``late-call``: an ``effect`` or a ``save``) is invoked, with ``held=True``, when its
+worker sends it; the
+worker, hearing nothing in time, gives the task back (a ``release`` with ``timeout=True``), and
+the ledger's answer is recorded when the call reaches it, with ``late=True`` and the epoch of
+the lease it was sent with.
 
 With ``workload="agent"`` (:mod:`simlab.sim.agent_worker`) a ``save`` also names the graph step
 (``agent_step``) and the evidence versions it used (``evidence=["kb/returns@v3", ...]``); a save

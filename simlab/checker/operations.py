@@ -275,13 +275,28 @@ def _epoch_after(key: str, s: TaskState, e: Event, **values) -> Said:
 
 
 def requeue(s: TaskState, e: Event, m: Model):
+    """An accepted requeue: only of a cancelled or dead task, and the epoch the ledger reports
+    right after it is the one the task had. That epoch is known exactly only after a cancel
+    that reported it, with no claim of the task in flight (a correct ledger changes nothing of
+    a cancelled task until its requeue); after the dead letter, whose refusal does not say the
+    epoch, the model's is a floor, and only a lower one is judged."""
     if s.status not in (CANCELLED, DEAD):
         return (
             _s("requeue.status", by=_by(e), task=e.task, t=at(e.time), status=status(s.status)),
             s.ended,
         )
-    if e.epoch is not None and e.epoch < s.epoch:
+    if e.epoch is None:
+        return None
+    if e.epoch < s.epoch:
         return _epoch_after("requeue.epoch", s, e, new=e.epoch), s.newest
+    c = s.cancel
+    told = c is not None and s.newest is c and c.epoch is not None and not s.epoch_floor
+    if e.epoch != s.epoch and told and not s.inflight:
+        return (
+            _s("requeue.kept", by=_by(e), task=e.task, t=at(e.time), new=e.epoch, old=s.epoch,
+               t0=at(c.time)),
+            c,
+        )  # fmt: skip
     return None
 
 

@@ -189,7 +189,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "o",
         "requeue",
-        "only a cancelled or dead task is requeued, and its epoch never goes back",
+        "only a cancelled or dead task is requeued, and it keeps its epoch",
         ops.requeue,
         ("requeue",),
     ),

@@ -148,6 +148,9 @@ _EN = {
     "dead task goes back to the queue.",
     "requeue.epoch": "{by} requeued {task} at {t}, and the ledger then reports epoch {new}, "
     "below the {old} it had: old leases could match the next claims.",
+    "requeue.kept": "{by} requeued {task} at {t}, and the ledger then reports epoch {new}, but "
+    "the cancel at {t0} left it at {old}: a requeue keeps the epoch (only claims, cancels and "
+    "the dead letter raise it).",
     "requeue.epoch_dead": "{by} requeued {task} at {t}, and the ledger then reports epoch "
     "{new}, but the dead letter at {t0} had already raised it to at least {old}: the dead "
     "letter did not raise the epoch.",
@@ -305,6 +308,8 @@ _ZH = {
     "或死信的任务才能回到队列。",
     "requeue.epoch": "{by} 在 {t} 让 {task} 重新排队，账本随后报告的纪元是 {new}，低于它原来的 "
     "{old}：旧租约可能与之后的认领相符。",
+    "requeue.kept": "{by} 在 {t} 让 {task} 重新排队，账本随后报告的纪元是 {new}，但 {t0} 的取消"
+    "把它留在了 {old}：重新排队保持纪元不变（只有认领、取消和死信会提高它）。",
     "requeue.epoch_dead": "{by} 在 {t} 让 {task} 重新排队，账本随后报告的纪元是 {new}，但 {t0} "
     "的死信已把它提高到至少 {old}：死信没有提高纪元。",
     "lease_length": "{p} 在 {t} 获得了 {task}，租约到 {until}，但 ttl 为 {ttl:g} 的租约应到 {hi}。",
@@ -416,7 +421,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
     "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
-    "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),
+    "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它保持原来的纪元"),
     "p": (
         "最终状态",
         "账本的最终记录（状态、步骤、纪元、结果、检查点、持有者、尝试次数、任务不在运行时没有租约、"

@@ -1,7 +1,7 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
 ``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
-[--effects last|all] [--pull] [--checkpoints] [--retries] [--releases]
+[--effects last|all] [--pull] [--checkpoints] [--retries] [--releases] [--late]
 [--variant fenced|unfenced|racy-claim]
 [--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
 from simlab.errors import LedgerError
-from simlab.sim.faults import LOST_REPLY
+from simlab.sim.faults import LATE_CALL, LOST_REPLY
 from simlab.sim.scenario import EFFECTS
 from simlab.sim.story_words import describe_in
 from simlab.sim.variants import VARIANTS
@@ -52,6 +52,7 @@ _WORDS = {
         "checkpoints": ", saves carrying checkpoints",
         "retries": ", callers resending a call whose reply was lost",
         "releases": ", workers releasing a task whose lease ended in a pause",
+        "late": ", calls held in the network until after their worker gave the task back",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -79,6 +80,7 @@ _WORDS = {
         "checkpoints": "（保存带检查点）",
         "retries": "（调用方重发丢失了回复的调用）",
         "releases": "（worker 交还在暂停中租约已结束的任务）",
+        "late": "（调用被网络扣住，直到 worker 交还任务之后才到达）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -110,6 +112,10 @@ _MODE_FLAGS = {
     "judges the answers to resent calls [off]",
     "--releases": "a worker that wakes from a pause before its save after its lease's end "
     "releases the task: the search judges what release answers [off]",
+    "--late": f"the network may hold a worker's e-mail record or save (fault {LATE_CALL.name} "
+    "at every one): the worker's call times out, it gives the task back, and the held call "
+    "reaches the ledger a reply timeout later: the search judges the answers to calls that "
+    "land after their sender released the task [off]",
 }
 #: The names of those modes, as the scope and ``explore`` spell them.
 _MODES = tuple(flag.removeprefix("--") for flag in _MODE_FLAGS)

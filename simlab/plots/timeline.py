@@ -284,6 +284,7 @@ FAULT_MARKS = (
     "requeue",
     "doc-edit",
     "reply-lost",
+    "held-call",
 )
 
 
@@ -322,6 +323,9 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
             else:  # the client's submit: no lane
                 c.ax.axvline(e.time, color="gray", ls="--", lw=0.8, gid="reply-lost")
                 c.legend[say("reply_lost")] = Line2D([], [], color="gray", ls="--", lw=0.8)
+        if e.type != "invoke" and e.value.get("late") and e.process in c.lane:
+            # a held call reaches the ledger, after its worker gave the task back
+            points["held-call"].append((e.time, c.lane[e.process] - 0.3))
         if e.process not in c.lane and e.op not in ("cancel", "requeue"):
             continue
         y = c.lane.get(e.process)
@@ -422,6 +426,7 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
         "deliver-dup": ("delivered_again", dict(marker="v", ms=6, color="gray")),
         "slow": ("slow_step", dict(marker=">", ms=6, color="dimgray")),
         "reply-lost": ("reply_lost", dict(marker="d", ms=6, mfc="white", mec="dimgray")),
+        "held-call": ("held_call", dict(marker="h", ms=7, mfc="white", mec=FAIL_RED)),
     }
     for gid, (label, style) in styles.items():
         if points[gid]:

@@ -87,6 +87,7 @@ _UNSET = {
     "checkpoints": False,
     "retries": False,
     "releases": False,
+    "late": False,
 }
 
 
@@ -105,13 +106,15 @@ def scope_scenario(
     checkpoints: bool = False,
     retries: bool = False,
     releases: bool = False,
+    late: bool = False,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
     from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
     that send an e-mail, whether workers pull with ``claim_next`` (``Scenario.pull``),
     whether saves carry checkpoints (``Scenario.checkpoints``), whether callers resend a call
-    whose reply was lost (``Scenario.retries``) and whether workers release a task whose lease
-    ended in a pause (``Scenario.releases``)."""
+    whose reply was lost (``Scenario.retries``), whether workers release a task whose lease
+    ended in a pause (``Scenario.releases``) and whether the network may hold a worker's call
+    until after the worker gave the task back (``Scenario.late``)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
     return Scenario(
         tasks=tasks,
@@ -125,6 +128,7 @@ def scope_scenario(
         checkpoints=checkpoints,
         retries=retries,
         releases=releases,
+        late=late,
         **zero,
     ).validate()
 
@@ -338,6 +342,7 @@ def explore(
     checkpoints: bool = False,
     retries: bool = False,
     releases: bool = False,
+    late: bool = False,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -357,7 +362,10 @@ def explore(
     back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps;
     ``retries`` and ``releases`` (``Scenario.retries``: lost replies at every submit,
     heartbeat, e-mail record and save, and their resends; ``Scenario.releases``) extend a
-    certificate to the answers to resent calls and to ``release``.
+    certificate to the answers to resent calls and to ``release``; ``late``
+    (``Scenario.late``: the ``late-call`` fault at every e-mail record and save, landing a reply
+    timeout after its worker gave the task back) extends it to the answers to calls that reach
+    the ledger after their sender released the task.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises ``ValueError`` for a scope that makes no sense.
@@ -383,7 +391,7 @@ def explore(
         raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
     modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
-                 retries=retries, releases=releases)  # fmt: skip
+                 retries=retries, releases=releases, late=late)  # fmt: skip
     probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given

@@ -1,9 +1,10 @@
 """The fields of a fault schedule's entries: what each may hold, checked one by one.
 
 A fault (:mod:`simlab.sim.faults`) is a small dict of fields: where it strikes (``task``,
-``step``, ``attempt``, ``claim``, ``enqueue``, ``call``, ``nth``, ``at``, ``doc``) and what it
-does (``fraction``, ``length``, ``factor``). :data:`FIELDS` checks each; the fault kinds of the
-registry say which fields they have.
+``step``, ``attempt``, ``claim``, ``enqueue``, ``call``, ``nth``, ``at``, ``doc``) and what
+it does (``fraction``, ``length``, ``factor``, ``delay``). :data:`FIELDS` checks each; the
+fault kinds of the registry say which fields they have, and which of :data:`NEEDS` (what an
+entry needs of its scenario) and :data:`RATE_NEEDS` (what a nonzero rate needs) apply.
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-__all__ = ["FIELDS", "CALLS", "EFFECT_FIELDS", "check_field"]
+__all__ = ["FIELDS", "CALLS", "LATE_CALLS", "EFFECT_FIELDS", "NEEDS", "RATE_NEEDS", "check_field"]
 
 #: A :class:`simlab.sim.scenario.Scenario` (not imported: the scenario reads the registry).
 Scenario = Any
 
 #: The calls whose answer a ``lost-reply`` fault drops, as its ``call`` field names them (the
-#: history's op of each).
+#: history's op of each); a ``late-call`` fault holds one of :data:`LATE_CALLS`.
 CALLS = ("submit", "heartbeat", "effect", "save")
+#: The calls the network may hold until after their sender gave the task back (``late-call``):
+#: a worker's e-mail record and save.
+LATE_CALLS = ("effect", "save")
 
 
 @cache
@@ -93,11 +97,63 @@ FIELDS: dict[str, Callable[[Any, Scenario, set[str]], Any]] = {
         "length", lambda x: x >= 0, "length is a time and must be >= 0, got {value!r}"
     ),
     "factor": _number("factor", lambda x: x >= 1.0, "factor must be >= 1, got {value!r}"),
+    "delay": _number("delay", lambda x: x >= 0, "delay is a time and must be >= 0, got {value!r}"),
 }
 #: The fields that say what a fault does rather than where it strikes.
-EFFECT_FIELDS = ("fraction", "length", "factor")
+EFFECT_FIELDS = ("fraction", "length", "factor", "delay")
 
 
 def check_field(name: str, value: Any, scenario: Scenario, ids: set[str]) -> Any:
     """The value of field ``name`` as a schedule keeps it; ``ValueError`` says what is wrong."""
     return FIELDS[name](value, scenario, ids)
+
+
+#: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
+#: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload), or a mode
+#: (``retries``, ``late``). A schedule entry is refused when ``email``, ``keys``, ``agent`` or
+#: a mode is missing (the message below; ``late`` also holds only an e-mail record or a save);
+#: a nonzero rate is refused when ``keys``, ``agent``, ``opaque`` or a mode is missing.
+NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
+    "email": (
+        lambda sc, f: sc.sends_email(f["step"]),
+        "step {step} sends no e-mail in this scenario",
+    ),
+    "keys": (
+        lambda sc, f: sc.idempotency_keys,
+        "without idempotency keys no e-mail key is recorded",
+    ),
+    "agent": (lambda sc, f: sc.workload == "agent", "document edits need workload 'agent'"),
+    "retries": (
+        lambda sc, f: sc.retries,
+        "a lost reply needs callers that resend (retries)",
+    ),
+    "late": (
+        lambda sc, f: sc.late and f["call"] in LATE_CALLS,
+        "a late call needs workers that give a task back when a call times out (late), and is "
+        "an e-mail record or a save (call effect or save)",
+    ),
+}
+
+#: What a scenario says when a rate is set without what its kind needs.
+RATE_NEEDS: dict[str, tuple[Callable[[Scenario], bool], str]] = {
+    "keys": (
+        lambda sc: sc.idempotency_keys,
+        "{rate} needs idempotency keys: without them nothing is recorded before the send",
+    ),
+    "agent": (
+        lambda sc: sc.workload == "agent",
+        "{rate} needs workload 'agent' (opaque tasks cite no documents)",
+    ),
+    "opaque": (
+        lambda sc: sc.workload == "opaque",
+        "{rate} needs workload 'opaque' (the agent sends through its resume guard)",
+    ),
+    "retries": (
+        lambda sc: sc.retries,
+        "{rate} needs callers that resend a call whose reply was lost (retries)",
+    ),
+    "late": (
+        lambda sc: sc.late,
+        "{rate} needs workers that give a task back when a call times out (late)",
+    ),
+}

@@ -31,7 +31,14 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
-from simlab.sim.fault_fields import CALLS, EFFECT_FIELDS, FIELDS, check_field
+from simlab.sim.fault_fields import (
+    CALLS,
+    EFFECT_FIELDS,
+    FIELDS,
+    LATE_CALLS,
+    NEEDS,
+    check_field,
+)
 
 if TYPE_CHECKING:
     from simlab.checker.history import Event
@@ -57,7 +64,9 @@ __all__ = [
     "DUPLICATE",
     "DOC_CHANGE",
     "LOST_REPLY",
+    "LATE_CALL",
     "CALLS",
+    "LATE_CALLS",
 ]
 
 #: Where a crash strikes in a step's work when the explorer tries one (a fraction of it).
@@ -79,47 +88,7 @@ POINTS: dict[str, str] = {
     "edit": "the editor process (agent workload)",
     "reply": "a call's answer is on its way back to its caller (the client's submit, a "
     "worker's heartbeat, e-mail record or save), after the ledger acted on it",
-}
-
-
-#: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
-#: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload). A schedule
-#: entry is refused when ``email``, ``keys`` or ``agent`` is missing (the message below); a
-#: nonzero rate is refused when ``keys``, ``agent`` or ``opaque`` is missing.
-NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
-    "email": (
-        lambda sc, f: sc.sends_email(f["step"]),
-        "step {step} sends no e-mail in this scenario",
-    ),
-    "keys": (
-        lambda sc, f: sc.idempotency_keys,
-        "without idempotency keys no e-mail key is recorded",
-    ),
-    "agent": (lambda sc, f: sc.workload == "agent", "document edits need workload 'agent'"),
-    "retries": (
-        lambda sc, f: sc.retries,
-        "a lost reply needs callers that resend (retries)",
-    ),
-}
-
-#: What a scenario says when a rate is set without what its kind needs.
-RATE_NEEDS: dict[str, tuple[Callable[[Scenario], bool], str]] = {
-    "keys": (
-        lambda sc: sc.idempotency_keys,
-        "{rate} needs idempotency keys: without them nothing is recorded before the send",
-    ),
-    "agent": (
-        lambda sc: sc.workload == "agent",
-        "{rate} needs workload 'agent' (opaque tasks cite no documents)",
-    ),
-    "opaque": (
-        lambda sc: sc.workload == "opaque",
-        "{rate} needs workload 'opaque' (the agent sends through its resume guard)",
-    ),
-    "retries": (
-        lambda sc: sc.retries,
-        "{rate} needs callers that resend a call whose reply was lost (retries)",
-    ),
+    "held": "a worker sends an e-mail record or a save, before the ledger sees it",
 }
 
 
@@ -477,6 +446,43 @@ LOST_REPLY = FaultKind(
     needs=("retries",),
     adversarial=0.3,
 )
+
+
+def _late_tell(f: dict[str, Any]) -> str:
+    which = "first" if f["nth"] == 0 else f"call {f['nth'] + 1} of its"
+    call = "e-mail record" if f["call"] == "effect" else f["call"]
+    return (
+        f"the network holds the {which} {call} of {f['task']}: it reaches the ledger "
+        f"{_num(f['delay'])} after its worker gave the task back"
+    )
+
+
+def _late_delay(rng: random.Random, sc: Scenario) -> dict[str, float]:
+    """How late a held call lands after its worker's release: exponential, mean the reply
+    timeout (so most land before the broker delivers the task again)."""
+    return {"delay": rng.expovariate(1.0 / sc.reply_timeout)}
+
+
+LATE_CALL = FaultKind(
+    name="late-call",
+    point="held",
+    fields=("task", "call", "nth", "delay"),
+    default_rate=0.0,
+    per="per e-mail record and save (with late)",
+    help="P(the network holds a worker's e-mail record or save: the call times out, the worker "
+    "gives the task back, and the call reaches the ledger later); needs late",
+    does="the network holds the task's ``nth`` call of kind ``call`` (``effect``, ``save``); "
+    "after ``reply_timeout`` without an answer the worker gives the task back (``release``) "
+    "and leaves it, and the held call reaches the ledger ``delay`` later with the lease it "
+    "was sent with (a correct ledger refuses it: the task is queued, or a newer lease holds it)",
+    tell=_late_tell,
+    event=lambda e: e.type != "invoke" and bool(e.value.get("late")),
+    mark="held-call",
+    draw=_late_delay,
+    tries=lambda sc, lengths: [{"delay": sc.reply_timeout}],
+    needs=("late",),
+    adversarial=0.3,
+)
 DOC_CHANGE = FaultKind(
     name="doc-change",
     point="edit",
@@ -510,6 +516,7 @@ KINDS: dict[str, FaultKind] = {
         CANCEL,
         REQUEUE,
         LOST_REPLY,
+        LATE_CALL,
         DOC_CHANGE,
     )
 }

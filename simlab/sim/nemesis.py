@@ -29,6 +29,7 @@ from simlab.sim.faults import (
     CRASH,
     DOC_CHANGE,
     KINDS,
+    LATE_CALL,
     LOST_REPLY,
     SLOW,
     FaultKind,
@@ -75,6 +76,7 @@ class Nemesis:
         self._attempts: dict[tuple[str, int], int] = {}
         self._claims: dict[str, int] = {}
         self._calls: dict[tuple[str, str], int] = {}
+        self._held: dict[tuple[str, str], int] = {}
 
     def _struck(self, fault: dict[str, Any]) -> None:
         self.faults.append(fault)
@@ -148,6 +150,19 @@ class Nemesis:
         fault = self.strike(LOST_REPLY, where)
         self.asked(LOST_REPLY.point, where)
         return fault is not None
+
+    def late(self, call: str, task: str) -> float | None:
+        """A worker is about to send a ``call`` of ``task`` (``effect``, ``save``): does the
+        network hold it? The delay after the worker's release at which it reaches the ledger,
+        or None. Calls are numbered per task and kind of call in the order they are asked about
+        (ask only with ``Scenario.late``)."""
+        key = (task, call)
+        n = self._held.get(key, 0)
+        self._held[key] = n + 1
+        where = {"task": task, "call": call, "nth": n}
+        fault = self.strike(LATE_CALL, where)
+        self.asked(LATE_CALL.point, where)
+        return None if fault is None else fault["delay"]
 
     def duplicate(self, task: str, enqueue: int) -> bool:
         """The broker enqueues ``task`` for the ``enqueue``-th time: add a second copy?"""

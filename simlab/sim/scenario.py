@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from simlab.sim.faults import DOC_CHANGE, KINDS, LOST_REPLY, RATE_NEEDS, FaultKind
+from simlab.sim.fault_fields import RATE_NEEDS
+from simlab.sim.faults import DOC_CHANGE, KINDS, LATE_CALL, LOST_REPLY, FaultKind
 
 __all__ = [
     "Scenario",
@@ -61,7 +62,7 @@ __doc__ += "".join(
 #: The needs of a fault kind that are modes of a scenario, off by default (a ``Scenario`` field
 #: of the same name): such a kind strikes only where a scenario asks for its mode, so the
 #: all-faults preset turns it on, at its ``adversarial`` rate, only with that mode.
-MODE_NEEDS = ("retries",)
+MODE_NEEDS = ("retries", "late")
 
 
 def _moded(kind: FaultKind) -> bool:
@@ -188,6 +189,12 @@ class Scenario:
         "a worker that wakes from a pause before its save after its lease's end releases the "
         "task (release) instead of saving the step, and leaves it",
     )
+    late: bool = _f(
+        False,
+        f"the network may hold a worker's e-mail record or save (fault kind {LATE_CALL.name}, "
+        f"{LATE_CALL.rate}): after reply_timeout without an answer the worker gives the task "
+        "back (release) and leaves it, and the held call reaches the ledger later",
+    )
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -197,8 +204,8 @@ class Scenario:
 
     @property
     def reply_timeout(self) -> float:
-        """How long a caller waits for a reply before it resends the call (``retries``): half
-        the heartbeat interval."""
+        """How long a caller waits for a reply before it resends the call (``retries``), or
+        gives its task back (``late``): half the heartbeat interval."""
         return self.ttl / 6.0
 
     @property
@@ -311,7 +318,7 @@ class Scenario:
             # claim_next moves a task past its limit to the dead letter on the way, unseen:
             # no history would show which claim did it
             raise ValueError("pull needs no limit on attempts (max_attempts None)")
-        for name in ("retries", "releases"):
+        for name in ("retries", "releases", "late"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
             if getattr(self, name) and (self.variant != "fenced" or self.workload != "opaque"):
@@ -348,6 +355,7 @@ class Scenario:
         self._rates_need("opaque")
         self._rates_need("keys")
         self._rates_need("retries")
+        self._rates_need("late")
 
     def _rates_need(self, need: str) -> None:
         """Refuse a nonzero rate of a kind that needs ``need`` (:data:`RATE_NEEDS`) here."""

@@ -186,6 +186,8 @@ LATER_FIELDS = {
     "retries": False,
     "releases": False,
     "lost_reply_rate": 0.0,
+    "late": False,
+    "late_call_rate": 0.0,
 }
 
 

@@ -152,8 +152,11 @@ class _Seen:
 
 def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     """One sentence for one event, or None for a routine one; the answer to a call whose reply
-    is lost, and the call's resend, are always told."""
+    is lost, the call's resend, a held call and its late answer are always told."""
     v = e.value
+    if e.type == "invoke" and v.get("held"):  # the network holds this call
+        call = s(f"call.{e.op}", step=e.step)
+        return s("held", w=e.process, epoch=e.epoch, call=call, task=e.task)
     if e.type != "invoke" and (v.get("lost") or v.get("resent")):
         call = s(f"call.{e.op}", step=e.step)
         w = s("the_client") if e.process == "client" else e.process
@@ -161,10 +164,14 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
             return s(f"resent.{e.type}", w=w, call=call, task=e.task)
         said = _say_op(e, ttl, racy, seen) or s("call.lost", w=w, call=call, task=e.task)
         return s("lost", said=said, w=w)
+    if e.type != "invoke" and v.get("late"):  # a held call reaches the ledger
+        call = s(f"call.{e.op}", step=e.step)
+        return s(f"late.{e.type}", w=e.process, epoch=e.epoch, call=call, task=e.task)
     if e.op == "release" and e.type != "invoke":
+        said = "release.timeout" if v.get("timeout") else "release"
         if e.type == "ok":
-            return s("release.ok", w=e.process, epoch=e.epoch, task=e.task)
-        return s("release.fail", w=e.process, epoch=e.epoch, task=e.task, why=_why(v))
+            return s(f"{said}.ok", w=e.process, epoch=e.epoch, task=e.task)
+        return s(f"{said}.fail", w=e.process, epoch=e.epoch, task=e.task, why=_why(v))
     return _say_op(e, ttl, racy, seen)
 
 

@@ -20,6 +20,7 @@ from simlab.sim.faults import (
     EFFECT_CRASH,
     EFFECT_PAUSE,
     KINDS,
+    LATE_CALL,
     LOST_REPLY,
     PAUSE,
     RECORD_CRASH,
@@ -68,6 +69,15 @@ _EN = {
     "ledger queues it again.",
     "release.fail": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
     "ledger refuses ({why}).",
+    "release.timeout.ok": "{w} (epoch {epoch}) hears no answer in time and gives {task} back: "
+    "the ledger queues it again.",
+    "release.timeout.fail": "{w} (epoch {epoch}) hears no answer in time and gives {task} back: "
+    "the ledger refuses ({why}).",
+    "held": "{w} (epoch {epoch}) sends its {call} of {task}; the network holds it.",
+    "late.ok": "{w}'s {call} of {task} (epoch {epoch}), held in the network, reaches the ledger "
+    "now: the ledger accepts it.",
+    "late.fail": "{w}'s {call} of {task} (epoch {epoch}), held in the network, reaches the "
+    "ledger now: the ledger refuses it.",
     "deliver.duplicate": "the broker delivers a second copy of {task} to {w}.",
     "deliver.again": "the broker delivers {task} again, to {w}: nobody acknowledged it or "
     "heartbeat within the visibility timeout.",
@@ -146,6 +156,12 @@ _ZH = {
     "the_client": "客户端",
     "release.ok": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本让它重新排队。",
     "release.fail": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本拒绝了（{why}）。",
+    "release.timeout.ok": "{w}（纪元 {epoch}）没有及时等到回答，交还了 {task}：账本让它重新排队。",
+    "release.timeout.fail": "{w}（纪元 {epoch}）没有及时等到回答，交还了 {task}："
+    "账本拒绝了（{why}）。",
+    "held": "{w}（纪元 {epoch}）发出了对 {task} 的{call}；网络扣住了它。",
+    "late.ok": "{w} 对 {task} 的{call}（纪元 {epoch}）曾被网络扣住，现在到达账本：账本接受了它。",
+    "late.fail": "{w} 对 {task} 的{call}（纪元 {epoch}）曾被网络扣住，现在到达账本：账本拒绝了它。",
     "deliver.duplicate": "消息队列把 {task} 的第二份副本投递给 {w}。",
     "deliver.again": "消息队列再次把 {task} 投递给 {w}：在可见性超时内没有人确认它或发送心跳。",
     "deliver": "消息队列把 {task} 投递给 {w}。",
@@ -232,6 +248,14 @@ def _lost_zh(f: dict[str, Any]) -> str:
     return f"{f['task']} 的{which}{_CALL_ZH[f['call']]}的回复丢失，调用被重发"
 
 
+def _late_zh(f: dict[str, Any]) -> str:
+    which = "第一次" if f["nth"] == 0 else f"第 {f['nth'] + 1} 次"
+    return (
+        f"网络扣住了 {f['task']} 的{which}{_CALL_ZH[f['call']]}：它在 worker 交还任务 "
+        f"{_num(f['delay'])} 之后才到达账本"
+    )
+
+
 def _claim_zh(f: dict[str, Any]) -> str:
     which = "第一次认领" if f["claim"] == 0 else f"第 {f['claim'] + 1} 次认领"
     return f"在 {f['task']} 的{which}的两条语句之间暂停 {_num(f['length'])}"
@@ -257,6 +281,7 @@ FAULTS_ZH = {
     REQUEUE.name: lambda f: f"一位用户在 t={_num(f['at'])} 让 {f['task']} 重新排队",
     DOC_CHANGE.name: lambda f: f"编辑在 t={_num(f['at'])} 修改了 {f['doc']}",
     LOST_REPLY.name: _lost_zh,
+    LATE_CALL.name: _late_zh,
 }
 
 

@@ -14,7 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simlab.sim.faults import KINDS, RATE_NEEDS
+from simlab.sim.fault_fields import RATE_NEEDS
+from simlab.sim.faults import KINDS
 from simlab.sim.scenario import RATE_FAULTS, RATE_FIELDS, VARIANTS, Scenario
 from simlab.sim.simulation import simulate
 

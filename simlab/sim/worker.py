@@ -24,7 +24,10 @@ worker wakes and commits with the epoch it had; a *work pause* as a step's work 
 worker wakes and heartbeats with the epoch it had); an *effect pause* right before a step's
 e-mail (it wakes and records the e-mail with the epoch it had); a *send pause* between recording
 an e-mail's key and sending it; a *claim pause* between the two statements of a two-statement
-claim; a *slow* step. Every action is recorded in the history as it happens.
+claim; a *slow* step; with ``Scenario.late``, an e-mail record or a save *held* by the network
+(the worker waits ``reply_timeout`` for an answer, gives the task back with ``release`` and
+leaves it; the call reaches the ledger later, with the lease it was sent with). Every action is
+recorded in the history as it happens.
 
 The clock is read as ``env._now``, the attribute SimPy's ``env.now`` returns, without the
 property's call: a run reads it tens of thousands of times.
@@ -124,8 +127,9 @@ class Worker:
                     length = self._pause_length(task, epoch, step, "effect")
                     if length is not None:
                         yield env.timeout(length)
-                if (yield from self._email(task, lease, step, faults)):
-                    return True  # crashed around the e-mail
+                ended = yield from self._email(task, lease, step, faults)
+                if ended:  # crashed around the e-mail, or gave the task back (LOST)
+                    return ended is True
 
             # -- a stop-the-world pause: no heartbeat, then a commit with the old epoch -----
             if faults:
@@ -139,13 +143,21 @@ class Worker:
             # -- the fenced commit --------------------------------------------------------
             done = step + 1 == steps
             now = env._now  # no simulated time passes until the next yield
-            rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            delay = sim.nemesis.late("save", task) if faults and sc.late else None
+            if delay is None:
+                rec(now, "invoke", name, "save", task, epoch, step + 1, done=done)
+            else:  # the network holds the save
+                rec(now, "invoke", name, "save", task, epoch, step + 1, done=done, held=True)
             kept = {}
             if checkpoints:  # the whole checkpoint each time; the completing save stores None
                 cp = None if done else {"step": step + 1, "worker": name, "epoch": epoch}
                 kept["checkpoint"] = cp
                 if not done:  # a partial result: only done=True completes a task
                     kept["result"] = {"partial": step + 1}
+            if delay is not None:
+                args = (lease, step + 1, done, kept)
+                yield from self._held(lease, step, delay, self._land_save, *args)
+                return False
             ok = self._save(lease, step + 1, done, kept)
             if faults and sim.retries and sim.nemesis.lost("save", task):
                 saved = yield from self._save_resent(lease, step + 1, done, kept, ok)
@@ -203,17 +215,53 @@ class Worker:
         rec(now, "fail", name, "save", task, epoch, step, done=done, resent=True, mine=mine, **why)
         return mine
 
-    def _release(self, task: str, lease, step: int) -> None:
-        """``Scenario.releases``: give the task back (``release``) with this lease's epoch; a
-        correct ledger refuses it when the lease is no longer current (a takeover, a cancel)."""
+    def _release(self, task: str, lease, step: int, **extra) -> None:
+        """Give the task back (``release``) with this lease's epoch (``Scenario.releases``,
+        and ``Scenario.late`` with ``timeout=True`` in ``extra``: a call of the worker got no
+        answer in time); a correct ledger refuses it when the lease is no longer current (a
+        takeover, a cancel)."""
         sim = self.sim
         now, rec, epoch, name = sim.env._now, sim.history.record, lease.epoch, self.name
-        rec(now, "invoke", name, "release", task, epoch, step)
+        rec(now, "invoke", name, "release", task, epoch, step, **extra)
         if sim.ledger.release(lease):
-            rec(now, "ok", name, "release", task, epoch, step)
+            rec(now, "ok", name, "release", task, epoch, step, **extra)
         else:
             why = self._why_lost(task, epoch, step)
-            rec(now, "fail", name, "release", task, epoch, step, **why)
+            rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
+
+    def _held(self, lease, step: int, delay: float, land, *args):
+        """The ``late-call`` fault (a generator): the network holds a call of the worker
+        (its invoke is recorded, with ``held=True``). After ``reply_timeout`` without an
+        answer the worker, not knowing whether the call landed, gives the task back (a release
+        marked ``timeout``) and leaves it (its message is delivered again at its deadline);
+        ``delay`` later the held call reaches the ledger (``land(*args)``, which records its
+        answer then). The call lands whatever the worker does meanwhile: it is in the network,
+        not in the worker."""
+        sim = self.sim
+        yield sim.env.timeout(sim.scenario.reply_timeout)
+        self._release(lease.task_id, lease, step, timeout=True)
+        sim.env.timeout(delay).callbacks.append(lambda _ev: land(*args))
+
+    def _land_save(self, lease, step: int, done: bool, kept: dict) -> None:
+        """A held save of ``step`` reaches the ledger now (``late-call``): record the ledger's
+        answer with ``late=True`` and the lease's epoch (its sender heard nothing: nothing is
+        acknowledged)."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        now, rec = sim.env._now, sim.history.record
+        if self._save(lease, step, done, kept):
+            rec(now, "ok", name, "save", task, epoch, step, done=done, late=True, **kept)
+        else:
+            why = self._why_lost(task, epoch, step, ack=False)
+            rec(now, "fail", name, "save", task, epoch, step, done=done, late=True, **why)
+
+    def _land_effect(self, lease, step: int, key: str) -> None:
+        """A held e-mail record of ``key`` reaches the ledger now (``late-call``): record the
+        ledger's answer with ``late=True`` and the lease's epoch (nobody sends on it)."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        ok = sim.ledger.record_effect(lease, key)
+        rec = sim.history.record
+        rec(sim.env._now, "ok" if ok else "fail", name, "effect", task, epoch, step, key=key,
+            late=True)  # fmt: skip
 
     def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
@@ -236,7 +284,9 @@ class Worker:
         return True
 
     def _email(self, task: str, lease, step: int, faults: bool):
-        """Step ``step``'s e-mail (a generator); return True if the worker crashed around it.
+        """Step ``step``'s e-mail (a generator); return True if the worker crashed around it,
+        :data:`LOST` if it gave the task back (the network held its record: ``late-call``),
+        else False.
 
         With idempotency keys: ``record_effect`` first, send only when it says so (a
         ``record-crash`` between the two loses the e-mail: at most once; a ``send-pause``
@@ -255,6 +305,11 @@ class Worker:
             rec(env._now, "ok", name, "send", task, epoch, step, key=None)
         else:
             key = f"{task}:email:{step}"
+            delay = nemesis.late("effect", task) if faults and sim.scenario.late else None
+            if delay is not None:  # the network holds the record
+                rec(env._now, "invoke", name, "effect", task, epoch, step, key=key, held=True)
+                yield from self._held(lease, step, delay, self._land_effect, lease, step, key)
+                return LOST
             rec(env._now, "invoke", name, "effect", task, epoch, step, key=key)
             recorded = sim.ledger.record_effect(lease, key)
             if faults and sim.retries and nemesis.lost("effect", task):

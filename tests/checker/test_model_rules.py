@@ -161,6 +161,41 @@ def test_is_a_requeue_of_a_running_task_or_one_that_lowers_the_epoch_caught():
     assert "reports epoch 0, below the 2 it had" in sentences("o", h)[0]
 
 
+def test_is_a_requeue_that_raises_the_epoch_the_cancel_reported_caught():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "ok", "user", "requeue", "t1", epoch=3)
+    (sentence,) = sentences("o", h)
+    assert sentence == (
+        "a user requeued t1 at t=3.0, and the ledger then reports epoch 3, but the cancel at "
+        "t=2.0 left it at 2: a requeue keeps the epoch (only claims, cancels and the dead "
+        "letter raise it)."
+    )
+    kept = claimed()
+    kept.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    kept.record(3, "ok", "user", "requeue", "t1", epoch=2)
+    assert "o" not in letters(kept)
+
+
+def test_is_a_requeue_judged_by_a_floor_where_the_epoch_is_not_known_exactly():
+    # after the dead letter, whose refusal does not say the epoch, a higher one is no mistake
+    dead = claimed(ttl_until=4.0)
+    dead.record(5, "invoke", "w2", "claim", "t1")
+    dead.record(5, "fail", "w2", "claim", "t1", reason="terminal", status="dead")
+    dead.record(6, "ok", "user", "requeue", "t1", epoch=5)
+    assert "o" not in letters(dead, max_attempts=1)
+    # a cancel that did not report its epoch, or a claim still in flight, says nothing exact
+    unsaid = claimed()
+    unsaid.record(2, "ok", "user", "cancel", "t1")
+    unsaid.record(3, "ok", "user", "requeue", "t1", epoch=5)
+    assert "o" not in letters(unsaid)
+    racing = claimed()
+    racing.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    racing.record(2.5, "invoke", "w2", "claim", "t1")
+    racing.record(3, "ok", "user", "requeue", "t1", epoch=3)
+    assert "o" not in letters(racing)
+
+
 # --- the final ledger -------------------------------------------------------------------------
 
 

@@ -82,12 +82,14 @@ def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
     [
         ("--retries", "callers resending a call whose reply was lost", "调用方重发", True),
         ("--releases", "workers releasing a task whose lease ended in a pause", "交还", False),
+        ("--late", "calls held in the network until after their worker gave", "被网络扣住", True),
     ],
 )
 def test_does_a_mode_of_the_callers_reach_the_runs_and_the_certificate(flag, en, zh, more, capsys):
-    """With --retries or --releases the scope names the mode, in the JSON and in both
-    languages; without it the scope names none. A lost reply strikes at every call (more
-    schedules); a release changes what a worker does after a pause, not where faults strike."""
+    """With --retries, --releases or --late the scope names the mode, in the JSON and in both
+    languages; without it the scope names none. A lost reply strikes at every call and a held
+    call at every record and save (more schedules); a release changes what a worker does after
+    a pause, not where faults strike."""
     argv = ["explore", "--max-faults", "1", flag]
     code, out, _ = run_cli([*argv, "--json"], capsys)
     moded = json.loads(out)

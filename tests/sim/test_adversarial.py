@@ -29,6 +29,8 @@ MODES = {
     "retries": {"retries": True},
     "releases": {"releases": True},
     "retries-and-releases": {"retries": True, "releases": True},
+    "late": {"late": True},
+    "late-retries-and-releases": {"late": True, "retries": True, "releases": True},
 }
 
 
@@ -105,6 +107,27 @@ def test_does_a_retrying_run_lose_the_reply_of_every_call_and_resend_it():
     assert all(e.value["reason"] == "exists" for e in refused if e.op == "submit")
     released = Counter(e.type for e in r.history if e.op == "release" and e.type != "invoke")
     assert released["ok"] and released["fail"], released  # a stale release is refused
+
+
+def test_does_every_held_call_land_after_its_workers_release_and_get_refused():
+    from simlab.sim.faults import LATE_CALL, LATE_CALLS
+
+    r = simulate(Scenario.adversarial(late=True), seed=1)
+    assert r.ok, r.violations[:2]
+    held = Counter(f["call"] for f in r.schedule.faults if f["kind"] == LATE_CALL.name)
+    assert set(held) == set(LATE_CALLS), held
+    landed = [e for e in r.history if e.value.get("late")]
+    timed_out = [e for e in r.history if e.op == "release" and e.type != "invoke"]
+    assert all(e.value.get("timeout") for e in timed_out)
+    # a held call lands unless the run ended first, always after its worker's release, and
+    # a correct ledger refuses each (the task is queued, or a newer lease holds it)
+    assert 0 < len(landed) <= sum(held.values()) == len(timed_out)
+    assert all(e.type == "fail" for e in landed)
+    for e in landed:
+        assert any(
+            g.process == e.process and g.task == e.task and g.epoch == e.epoch
+            and g.time < e.time for g in timed_out
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

@@ -202,6 +202,10 @@ def _samples() -> dict[str, tuple[Scenario, int, dict]]:
     out = _run_schedule(retrying, 1, _default_ledger("fenced"), (), (float("-inf"), 0), (4.5,))
     for _, fault in out.candidates:
         found.setdefault(fault["kind"], (retrying, 1, fault))
+    held = scope_scenario(2, 2, 2, horizon=30.0, late=True)
+    out = _run_schedule(held, 1, _default_ledger("fenced"), (), (float("-inf"), 0), (4.5,))
+    for _, fault in out.candidates:
+        found.setdefault(fault["kind"], (held, 1, fault))
     for fault in simulate(agent, seed=1).schedule.faults:
         found.setdefault(fault["kind"], (agent, 1, fault))
     return found
