@@ -316,6 +316,34 @@ def test_does_an_in_memory_ledger_answer_a_claim_and_a_heartbeat_as_one_statemen
     assert "dead" in answers[0][0][6] and answers[0][1][0].status == "dead"
 
 
+@pytest.mark.parametrize("start", [-10.0, -9.999999999999998, 2.5, 1e15, 1e300])
+def test_does_an_in_memory_heartbeat_answer_the_end_its_row_holds(start):
+    from simlab.ledger.sqlite import statements as q
+    from simlab.ledger.sqlite.ledger import _WRITTEN
+
+    # Only the heartbeat answers without reading its row back: it returns the end it set.
+    assert set(_WRITTEN) == {q.HEARTBEAT_UNTIL}
+    answer = _WRITTEN[q.HEARTBEAT_UNTIL]
+    assert answer({"until": 12.5}) == (12.5,)
+    # ends SQLite would not read back as given are read back: NaN (NULL) and a signed zero
+    assert answer({"until": float("nan")}) is None and answer({"until": -0.0}) is None
+    assert answer({"until": 0.0}) is None and answer({"until": 3}) is None
+
+    ends = []
+    for hand_out in (False, True):  # kept transaction (two statements) or RETURNING
+        clock = Clock(0.0)
+        with Ledger(":memory:", clock=clock) as ledger:
+            if hand_out:
+                assert ledger._db is not None and not ledger._batching
+            ledger.submit("t1")
+            lease = ledger.claim("t1", "w1", ttl=10)
+            clock.now = start  # an end of 0.0, a tiny one, a whole number, a huge one
+            end = ledger.heartbeat_until(lease, 10)
+            assert end == ledger.get("t1").lease_until and isinstance(end, float)
+            ends.append(repr(end))
+    assert ends[0] == ends[1] == repr(start + 10)
+
+
 def test_does_a_numbered_statement_bind_what_its_named_form_binds():
     from simlab.ledger.sqlite import statements
     from simlab.ledger.sqlite.ledger import _NUMBERED, _numbered

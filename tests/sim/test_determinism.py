@@ -79,6 +79,48 @@ def test_does_a_run_leave_the_cycle_collector_as_it_found_it(enabled):
         gc.enable() if was else gc.disable()
 
 
+def _generation_after_a_large_run() -> int | None:
+    """The collector's generation of the result of a large run, looked at right after it
+    returns with the collector on (None: set aside by ``gc.freeze``)."""
+    import gc
+
+    from simlab.ledger.memory import MemoryLedger
+    from simlab.sim.queueing import mmc_scenario
+
+    gc.enable()
+    result = simulate(mmc_scenario(3, 2.1, 2000), seed=1, ledger=lambda c: MemoryLedger(clock=c))
+    gc.disable()  # looking must not move it
+    return next((g for g in range(3) if any(o is result for o in gc.get_objects(g))), None)
+
+
+def test_does_a_large_run_leave_its_result_in_the_oldest_generation():
+    """What a large run leaves alive is moved to the collector's oldest generation as the run
+    ends, without the walks of the young generations (a heap no one set aside)."""
+    import gc
+
+    was, frozen = gc.isenabled(), gc.get_freeze_count()
+    gc.unfreeze()  # the test session sets its heap aside (tests/conftest.py)
+    try:
+        assert _generation_after_a_large_run() == 2
+        assert gc.get_freeze_count() == 0
+    finally:
+        if frozen:
+            gc.freeze()
+        gc.enable() if was else gc.disable()
+
+
+def test_does_a_large_run_leave_a_heap_someone_set_aside_as_it_was():
+    import gc
+
+    was = gc.isenabled()
+    gc.freeze()  # someone set the heap aside before the run: it stays set aside
+    try:
+        assert _generation_after_a_large_run() in (0, 1)  # the run's objects are left young
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.enable() if was else gc.disable()
+
+
 @pytest.mark.parametrize(
     "scenario",
     [

@@ -65,6 +65,7 @@ from simlab.ledger.core import SqlLedger
 from simlab.ledger.sqlite import files
 from simlab.ledger.sqlite import statements as stmt
 from simlab.ledger.sqlite.opening import prepare, schema_version, stamp
+from simlab.ledger.sqlite.schema import MIGRATIONS
 
 __all__ = ["Ledger", "CHECKPOINT_EVERY"]
 
@@ -126,6 +127,50 @@ def _split(sql: str) -> tuple[str, tuple[str, Callable[[dict], tuple]]] | None:
 #: connection sees, runs the two statements back to back inside the transaction it keeps open
 #: instead, which nothing can tell from the one statement.
 _SPLIT = {sql: parts for sql in _NUMBERED if (parts := _split(sql)) is not None}
+
+#: The columns the schema declares ``REAL``.
+_REAL_COLUMNS = frozenset(
+    re.findall(r"^\s*(\w+)\s+REAL\b", "\n".join(script for _, script in MIGRATIONS), re.MULTILINE)
+)
+
+
+def _written(sql: str) -> Callable[[dict], tuple | None] | None:
+    """For a split statement (:data:`_SPLIT`) that returns only ``REAL`` columns its ``UPDATE``
+    sets each to a parameter (the heartbeat's lease end), the function that answers, from a
+    dict of named parameters, the row its ``SELECT`` would read back right after the
+    ``UPDATE`` changed the row: those parameters' values when each is a float SQLite keeps as
+    it is (not NaN, which it stores as NULL, and not a zero, whose sign it may drop), else None
+    (the ``SELECT`` then runs). None for any other statement."""
+    found = re.fullmatch(
+        r"\s*UPDATE tasks\s+SET\s+(.*?)\s+WHERE\s.*\sRETURNING\s+(.*?)\s*", sql, re.DOTALL
+    )
+    if found is None:
+        return None
+    assigned = dict(re.findall(r"(\w+)\s*=\s*:(\w+)\s*(?:,|$)", found.group(1)))
+    columns = [c.strip() for c in found.group(2).split(",")]
+    if not all(c in _REAL_COLUMNS and c in assigned for c in columns):
+        return None
+    names = tuple(assigned[c] for c in columns)
+
+    def row(params: dict) -> tuple | None:
+        values = tuple(params[name] for name in names)
+        kept = all(v.__class__ is float and v == v and v != 0.0 for v in values)
+        return values if kept else None
+
+    if len(names) > 1:
+        return row
+    (name,) = names
+
+    def one(params: dict) -> tuple | None:  # row() for the one column a heartbeat returns
+        v = params[name]
+        return (v,) if v.__class__ is float and v == v and v != 0.0 else None
+
+    return one
+
+
+#: Each split statement whose returned row is the values of its own parameters -> the function
+#: that answers that row (:func:`_written`).
+_WRITTEN = {sql: known for sql in _SPLIT if (known := _written(sql)) is not None}
 
 
 class Ledger(SqlLedger):
@@ -264,6 +309,9 @@ class Ledger(SqlLedger):
                 update, (select, pick) = _SPLIT[sql]
                 if self._cursor.execute(update, numbered[1](params)).rowcount != 1:
                     return []
+                written = _WRITTEN.get(sql)
+                if written is not None and (row := written(params)) is not None:
+                    return [row]  # what the SELECT would read: the row holds what was set
                 return self._cursor.execute(select, pick(params)).fetchall()
             return self._cursor.execute(numbered[0], numbered[1](params)).fetchall()
         except sqlite3.Error as exc:
