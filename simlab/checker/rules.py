@@ -247,6 +247,14 @@ RULES: tuple[Rule, ...] = (
         "task is claimable",
         outcomes.claim_next_order,
     ),
+    Rule(
+        "x",
+        "raised answer",
+        "a ledger raises only what the contract lets a call raise (a refused claim, a "
+        "duplicate submit): every other call answers, and the answer a correct ledger gives "
+        "is told beside the raise",
+        outcomes.raised_answers,
+    ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}
 #: The operations whose invoke, refusal or fault the model follows besides the accepted ones
