@@ -26,6 +26,7 @@ from typing import Any
 
 import simlab.checker.operations as ops
 import simlab.checker.outcomes as outcomes
+import simlab.checker.raises as raises
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.model import Model
 from simlab.checker.operations import at
@@ -253,7 +254,7 @@ RULES: tuple[Rule, ...] = (
         "a ledger raises only what the contract lets a call raise (a refused claim, a "
         "duplicate submit): every other call answers, and the answer a correct ledger gives "
         "is told beside the raise",
-        outcomes.raised_answers,
+        raises.raised_answers,
     ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}

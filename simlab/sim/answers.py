@@ -36,14 +36,14 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 
-__all__ = ["Answering", "Unanswered", "ALLOWED"]
+__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised"]
 
 #: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
 #: never submitted).
 _CLAIM_REFUSALS = (LeaseHeld, TerminalTask, UnknownTask)
 
 #: Each ledger method the simulator calls -> (the history operation its answer is recorded as,
-#: one of :data:`simlab.checker.outcomes.RAISED_OPS`; the exceptions the contract allows it
+#: one of :data:`simlab.checker.raises.RAISED_OPS`; the exceptions the contract allows it
 #: to raise). ``submit`` allows ``LedgerError`` only for
 #: a task submitted before (see :meth:`Answering._submit`).
 ALLOWED: dict[str, tuple[str, tuple[type[BaseException], ...]]] = {
@@ -103,6 +103,18 @@ class Answering:
         """``method`` (a function that stands for the ledger method ``name``, such as a
         heartbeat read back at once) guarded as ``name`` is."""
         return _guard(name, method, ALLOWED[name][1], self._history, self._env)
+
+
+def supervised(worker: Any):
+    """``worker``'s process (a generator): its :meth:`~simlab.sim.worker.Worker.run`,
+    restarted as after a crash when a ledger call raised what the contract does not allow (the
+    raise is recorded as that call's answer; the lease it held is left to expire, its message
+    to be redelivered)."""
+    while True:
+        try:
+            yield from worker.run()
+        except Unanswered:
+            yield from worker.restart()
 
 
 def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) -> Callable:

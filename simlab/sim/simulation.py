@@ -44,7 +44,7 @@ from simlab.records import (
     Effect,
     TaskRecord,
 )
-from simlab.sim.answers import Answering, Unanswered
+from simlab.sim.answers import Answering, Unanswered, supervised
 from simlab.sim.broker import Broker
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
@@ -347,18 +347,6 @@ class _Run:
             self.broker.republish(task)
         return True
 
-    @staticmethod
-    def _supervised(worker: Worker):
-        """``worker``'s process: its :meth:`~simlab.sim.worker.Worker.run`, restarted as after
-        a crash when a ledger call raised what the contract does not allow (the raise is
-        recorded as that call's answer; the lease it held is left to expire, its message to be
-        redelivered)."""
-        while True:
-            try:
-                yield from worker.run()
-            except Unanswered:
-                yield from worker.restart()
-
     def faults_off(self, _ev) -> None:
         self.history.record(self.env.now, "info", "nemesis", "faults-off")
 
@@ -371,7 +359,7 @@ class _Run:
             self.processes.append(self.agent.editor(self))
         #: the workers, in the order they start
         self.workers = [self.worker_class(f"w{i}", self) for i in range(1, sc.workers + 1)]
-        self.processes += [self._supervised(worker) for worker in self.workers]
+        self.processes += [supervised(worker) for worker in self.workers]
         for process in self.processes:
             env.process(process)
         env.run(until=sc.cap)

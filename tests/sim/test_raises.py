@@ -13,7 +13,7 @@ import pytest
 
 from simlab import Scenario, explore, simulate
 from simlab.checker.history import history_digest
-from simlab.checker.outcomes import RAISED_OPS
+from simlab.checker.raises import RAISED_OPS
 from simlab.checker.rules import first_violation, rule_phrase
 from simlab.errors import LedgerError
 from simlab.ledger import MemoryLedger
