@@ -26,7 +26,11 @@ judges each such answer.
 :class:`Unanswered` derives from ``BaseException``, so code between the simulator and the
 ledger (a learner's ``send_step``, which may catch ``Exception``) hands it on. An exception
 raised by the simulator's own code, outside a ledger call, is never caught here: a bug in the
-kit still stops the run with its traceback.
+kit still stops the run with its traceback. Nor is an exception of a class of the kit's own
+outside :mod:`simlab.errors` (the ledger errors), even from within a ledger call: such a class
+is the kit's signal, not a ledger's answer (an argument check's error about the simulator's own
+call, the grader's word that a student's code raised or returned the wrong type, or that its
+sandbox is gone), and its owner handles it as before.
 """
 
 from __future__ import annotations
@@ -117,6 +121,13 @@ def supervised(worker: Any):
             yield from worker.restart()
 
 
+def _kits_own(error: Exception) -> bool:
+    """Whether ``error``'s class is the kit's own signal rather than a ledger's answer: defined
+    in a module of simlab other than :mod:`simlab.errors` (see the module docstring)."""
+    module = type(error).__module__
+    return module.startswith("simlab.") and module != "simlab.errors"
+
+
 def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) -> Callable:
     """``method``, its raises of anything but ``allowed`` recorded and turned to
     :class:`Unanswered`."""
@@ -127,6 +138,8 @@ def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) 
         except allowed:
             raise
         except Exception as error:
+            if _kits_own(error):
+                raise
             raise _answered(history, env, name, args, kwargs, error) from error
 
     return call
@@ -143,6 +156,8 @@ def _submit(method: Callable, history: Any, env: Any) -> Callable:
         except allowed:
             raise
         except Exception as error:
+            if _kits_own(error):
+                raise
             raise _answered(history, env, "submit", (task_id, *args), kwargs, error) from error
         submitted.add(task)
         return task

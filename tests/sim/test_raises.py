@@ -17,6 +17,7 @@ from simlab.checker.raises import RAISED_OPS
 from simlab.checker.rules import first_violation, rule_phrase
 from simlab.errors import LedgerError
 from simlab.ledger import MemoryLedger
+from simlab.ledger.arguments import WrongType
 from simlab.sim.answers import ALLOWED, Unanswered
 from simlab.sim.worker import Worker
 from tests.checker.wrong_ledgers import WRONG_LEDGERS
@@ -142,6 +143,19 @@ def test_is_a_bug_of_the_simulators_own_code_not_swallowed(monkeypatch):
     monkeypatch.setattr(Worker, "_granted", broken)
     with pytest.raises(ZeroDivisionError, match="a bug in the worker"):
         simulate(Scenario(), seed=1, ledger=_factory(MemoryLedger))
+
+
+class _KitSignal(MemoryLedger):
+    """A ledger call that raises a class of the kit's own: the grader's word that a student's
+    piece returned the wrong type, or an argument check's error about the simulator's call."""
+
+    def save(self, lease, step, **kwargs):
+        raise WrongType("ledger.save() returned None, expected bool")
+
+
+def test_is_a_kit_signal_from_within_a_ledger_call_handed_on_not_recorded():
+    with pytest.raises(WrongType, match="expected bool"):
+        simulate(Scenario(), seed=1, ledger=_factory(_KitSignal))
 
 
 def test_is_a_kit_ledger_call_not_recorded_as_a_raise():
