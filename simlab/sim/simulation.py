@@ -6,7 +6,8 @@ lease and commits each step; a *user* may cancel it, and may requeue it (a reque
 published again); the *nemesis* (the fault schedule) crashes,
 pauses and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off``
 event is recorded. The run goes on until every message is acknowledged (so every task is terminal)
-or until the scenario's time cap, and then the checker judges the history.
+or until the scenario's time cap, and then the checker judges the history. A ledger call that
+raises what the contract does not allow is recorded as its answer (:mod:`simlab.sim.answers`).
 
 Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock), each random
 source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,
