@@ -44,6 +44,8 @@ faults-off  info           fault injection stops at this time (liveness is judge
 publish     info           agent workload: the editor (``nemesis``) published a new document
                            version, ``value={"doc": id, "version": n}``
 plan        fail           agent workload: the stored checkpoint cannot be read; nothing written
+read        info           a read (``get``, ``tasks``, ``counts``, ``effects``) raised; only a
+                           raise is recorded (see below)
 =========== ============== ===================================================================
 
 A call whose reply was lost (fault ``lost-reply``) records the ledger's answer with
@@ -54,6 +56,11 @@ worker sends it; the
 worker, hearing nothing in time, gives the task back (a ``release`` with ``timeout=True``), and
 the ledger's answer is recorded when the call reaches it, with ``late=True`` and the epoch of
 the lease it was sent with.
+
+A ledger call that raised what the contract does not let it raise is recorded as that call's
+answer: an ``info`` event of its operation whose value holds ``raised`` (the exception's type
+name), ``message`` and ``call`` (the ledger method), beside the invoke's own values (see
+:mod:`simlab.sim.answers`); the checker's rule (x) judges it.
 
 With ``workload="agent"`` (:mod:`simlab.sim.agent_worker`) a ``save`` also names the graph step
 (``agent_step``) and the evidence versions it used (``evidence=["kb/returns@v3", ...]``); a save
@@ -106,6 +113,7 @@ OPS = (
     "faults-off",
     "publish",
     "plan",
+    "read",
 )
 
 

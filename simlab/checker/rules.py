@@ -26,6 +26,7 @@ from typing import Any
 
 import simlab.checker.operations as ops
 import simlab.checker.outcomes as outcomes
+import simlab.checker.raises as raises
 from simlab.checker.history import Event, HistoryView
 from simlab.checker.model import Model
 from simlab.checker.operations import at
@@ -246,6 +247,14 @@ RULES: tuple[Rule, ...] = (
         "running one whose lease has ended), never a health probe, and nothing only when no "
         "task is claimable",
         outcomes.claim_next_order,
+    ),
+    Rule(
+        "x",
+        "raised answer",
+        "a ledger raises only what the contract lets a call raise (a refused claim, a "
+        "duplicate submit): every other call answers, and the answer a correct ledger gives "
+        "is told beside the raise",
+        raises.raised_answers,
     ),
 )
 _ORDER = {r.letter: i for i, r in enumerate(RULES)}

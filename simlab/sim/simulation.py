@@ -6,7 +6,8 @@ lease and commits each step; a *user* may cancel it, and may requeue it (a reque
 published again); the *nemesis* (the fault schedule) crashes,
 pauses and slows workers and duplicates deliveries until the fault horizon, where a ``faults-off``
 event is recorded. The run goes on until every message is acknowledged (so every task is terminal)
-or until the scenario's time cap, and then the checker judges the history.
+or until the scenario's time cap, and then the checker judges the history. A ledger call that
+raises what the contract does not allow is recorded as its answer (:mod:`simlab.sim.answers`).
 
 Determinism: time comes only from SimPy's ``env.now`` (it is the ledger's clock), each random
 source is its own ``random.Random`` seeded from ``(seed, name)``, task IDs are ``t0001``,
@@ -44,6 +45,7 @@ from simlab.records import (
     Effect,
     TaskRecord,
 )
+from simlab.sim.answers import Answering, Unanswered, supervised
 from simlab.sim.broker import Broker
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
@@ -210,10 +212,17 @@ class _Run:
         self.history = History()
         self.rng = _Streams(seed)
         self.horizon = scenario.horizon
-        self.ledger = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
-        #: a worker's heartbeat and the read-back of the lease end it gave (see fast_paths)
-        self.heartbeat = heartbeat_reader(self.ledger)
-        self.two_statement_claim = isinstance(self.ledger, RacyClaim)
+        variant = wrap(scenario.variant, ledger, round_trip=scenario.round_trip)
+        #: what workers, client and user call: the variant, whose raises the contract does not
+        #: allow are recorded as answers (see simlab.sim.answers)
+        self.ledger = Answering(variant, self.history, env)
+        #: a worker's heartbeat and the read-back of the lease end it gave (see fast_paths):
+        #: the kit's fast path stands for one heartbeat, else the guarded heartbeat and get
+        fast = fast_path(variant, "heartbeat_until", "heartbeat", "get")
+        self.heartbeat = heartbeat_reader(self.ledger if fast is None else variant)
+        if fast is not None:
+            self.heartbeat = self.ledger.guarded("heartbeat", self.heartbeat)
+        self.two_statement_claim = isinstance(variant, RacyClaim)
         #: workers take claim_next instead of claiming the delivered task (``Scenario.pull``)
         self.pull = scenario.pull
         #: callers resend a call whose reply was lost (``Scenario.retries``)
@@ -262,20 +271,26 @@ class _Run:
         rate, steps = sc.arrival_rate, sc.steps
         agent = self.agent
         if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
-            self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
-            rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps, tenant=PROBE_TENANT)
+            with contextlib.suppress(Unanswered):  # the submit's raise is its answer
+                self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
+                rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps,
+                    tenant=PROBE_TENANT)  # fmt: skip
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
-            if agent is None:
-                self.ledger.submit(task)
-                if self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
-                    rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True)
-                    self._resend(lambda task=task: self.resubmit(task))
+            try:
+                if agent is None:
+                    self.ledger.submit(task)
                 else:
-                    rec(env._now, "ok", "client", "submit", task, steps=steps)
-            else:
-                extra = agent.submit(self.ledger, task, i)
+                    extra = agent.submit(self.ledger, task, i)
+            except Unanswered:
+                continue  # the entry point answers with an error: the task is not published
+            if agent is not None:
                 rec(env._now, "ok", "client", "submit", task, steps=steps, **extra)
+            elif self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
+                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True)
+                self._resend(lambda task=task: self.resubmit(task))
+            else:
+                rec(env._now, "ok", "client", "submit", task, steps=steps)
             self.broker.publish(task)
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
@@ -283,8 +298,14 @@ class _Run:
 
     def _resend(self, call: Callable[[], object]) -> None:
         """Make ``call`` (the resend of a call whose reply was lost) after the caller's
-        timeout (``Scenario.reply_timeout``)."""
-        self.env.timeout(self.scenario.reply_timeout).callbacks.append(lambda _ev: call())
+        timeout (``Scenario.reply_timeout``). A resend whose ledger call raised what the
+        contract does not allow is given up (the raise is its recorded answer)."""
+
+        def resend(_ev) -> None:
+            with contextlib.suppress(Unanswered):
+                call()
+
+        self.env.timeout(self.scenario.reply_timeout).callbacks.append(resend)
 
     def resubmit(self, task: str) -> None:
         """A user resends the submit of ``task`` whose reply was lost: a correct ledger raises
@@ -316,10 +337,13 @@ class _Run:
         self._later(self.nemesis.fired(KINDS[action], task), action, task)
         rec, ledger = self.history.record, self.ledger
         rec(env.now, "invoke", "user", action, task)
-        if not getattr(ledger, action)(task):
-            rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
-            return False
-        rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+        try:
+            if not getattr(ledger, action)(task):
+                rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
+                return False
+            rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+        except Unanswered:
+            return False  # the user is shown the error (recorded as the call's answer)
         if action == "requeue":
             self.broker.republish(task)
         return True
@@ -336,7 +360,7 @@ class _Run:
             self.processes.append(self.agent.editor(self))
         #: the workers, in the order they start
         self.workers = [self.worker_class(f"w{i}", self) for i in range(1, sc.workers + 1)]
-        self.processes += [worker.run() for worker in self.workers]
+        self.processes += [supervised(worker) for worker in self.workers]
         for process in self.processes:
             env.process(process)
         env.run(until=sc.cap)

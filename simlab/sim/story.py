@@ -152,11 +152,16 @@ class _Seen:
 
 def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     """One sentence for one event, or None for a routine one; the answer to a call whose reply
-    is lost, the call's resend, a held call and its late answer are always told."""
+    is lost, the call's resend, a held call and its late answer, and a raise recorded as a
+    call's answer are always told."""
     v = e.value
     if e.type == "invoke" and v.get("held"):  # the network holds this call
         call = s(f"call.{e.op}", step=e.step)
         return s("held", w=e.process, epoch=e.epoch, call=call, task=e.task)
+    if e.type == "info" and "raised" in v:  # a raise the contract does not allow (rule (x))
+        w = {"client": s("the_client"), "user": s("a_user")}.get(e.process, e.process)
+        name = "raised" if e.task is not None else "raised.untasked"
+        return s(name, w=w, call=v.get("call", e.op), task=e.task, error=v["raised"])
     if e.type != "invoke" and (v.get("lost") or v.get("resent")):
         call = s(f"call.{e.op}", step=e.step)
         w = s("the_client") if e.process == "client" else e.process

@@ -65,6 +65,8 @@ _EN = {
     "call.save": "save of step {step}",
     "call.lost": "the ledger answers {w}'s {call} of {task}.",
     "the_client": "the client",
+    "raised": "{w} calls {call} on {task}: the ledger raises {error} instead of answering.",
+    "raised.untasked": "{w} calls {call}: the ledger raises {error} instead of answering.",
     "release.ok": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
     "ledger queues it again.",
     "release.fail": "{w} (epoch {epoch}) wakes after its lease's end and releases {task}: the "
@@ -154,6 +156,8 @@ _ZH = {
     "call.save": "第 {step} 步的保存",
     "call.lost": "账本回答了 {w} 对 {task} 的{call}。",
     "the_client": "客户端",
+    "raised": "{w} 对 {task} 调用 {call}：账本没有作答，而是抛出了 {error}。",
+    "raised.untasked": "{w} 调用 {call}：账本没有作答，而是抛出了 {error}。",
     "release.ok": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本让它重新排队。",
     "release.fail": "{w}（纪元 {epoch}）在租约结束后醒来，交还了 {task}：账本拒绝了（{why}）。",
     "release.timeout.ok": "{w}（纪元 {epoch}）没有及时等到回答，交还了 {task}：账本让它重新排队。",

@@ -68,7 +68,6 @@ class Worker:
         sim = self.sim
         env, rec, name = sim.env, sim.history.record, self.name
         get, take, due = sim.broker.get, sim.broker.take, env.peek
-        restart_delay = sim.scenario.restart_delay
         while True:
             # A waiting message with no other event due at this instant: the event get() would
             # schedule is the very next one SimPy runs, and only this process waits on it (so no
@@ -89,11 +88,18 @@ class Worker:
             )
             crashed = yield from self._handle(msg.task)
             if crashed:
-                self.lives += 1
-                if restart_delay:
-                    # the stream is made at the first crash (its draws do not depend on when)
-                    yield env.timeout(sim.rng["restart"].expovariate(1.0 / restart_delay))
-                rec(env._now, "ok", name, "restart")
+                yield from self.restart()
+
+    def restart(self):
+        """After a crash (a generator): this life ends (a resend of its heartbeat helper is
+        dropped), the worker waits the restart delay and records its ``restart``."""
+        sim = self.sim
+        env, restart_delay = sim.env, sim.scenario.restart_delay
+        self.lives += 1
+        if restart_delay:
+            # the stream is made at the first crash (its draws do not depend on when)
+            yield env.timeout(sim.rng["restart"].expovariate(1.0 / restart_delay))
+        sim.history.record(env._now, "ok", self.name, "restart")
 
     # ------------------------------------------------------------------ one task
     def _handle(self, task: str):

@@ -91,6 +91,11 @@ CAUGHT_BY: dict[str, set[str]] = {
     "save-ignores-status": {"l"},
     "effect-ignores-status": {"l"},
     "requeue-bumps-epoch": {"o"},
+    # a raise where the contract answers is recorded as the call's answer (simlab.sim.answers)
+    "save-raises-when-stale": {"x"},
+    "heartbeat-raises-when-stale": {"x"},
+    "cancel-raises-when-terminal": {"x"},
+    "submit-duplicate-valueerror": {"x"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -135,6 +140,7 @@ SCENARIO: dict[str, dict] = {
     "submit-duplicate-raises-after-write": RETRIES,
     "save-allows-same-step": RETRIES,
     "heartbeat-ignores-status": RETRIES,
+    "submit-duplicate-valueerror": RETRIES,
     # a worker whose lease ended while it was paused releases the task, after a takeover too
     "release-ignores-epoch": RELEASES,
     # the network holds a save or an e-mail record; its worker, hearing nothing in time, gives

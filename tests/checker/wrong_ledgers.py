@@ -1287,6 +1287,59 @@ class EffectsDropFirstKey(MemoryLedger):
         return super().effects(task_id)[1:]
 
 
+# -- raises where the contract answers ---------------------------------------------------------
+
+
+class StaleLeaseError(LedgerError):
+    """A ledger's own error for a stale lease (the contract has none: such a call answers
+    False)."""
+
+
+class SaveRaisesWhenStale(MemoryLedger):
+    """A ``save`` with a stale epoch raises a LedgerError of its own instead of answering
+    False: the caller that reads a refusal from the answer gets an exception."""
+
+    def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
+        if self._task(lease.task_id).epoch != lease.epoch:
+            # wrong: a stale save answers False and changes nothing
+            raise StaleLeaseError(f"lease of {lease.task_id!r} with epoch {lease.epoch} is stale")
+        return super().save(lease, step, **kwargs)
+
+
+class HeartbeatRaisesWhenStale(MemoryLedger):
+    """A ``heartbeat`` with a stale epoch raises a LedgerError of its own instead of answering
+    False."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        if self._task(lease.task_id).epoch != lease.epoch:
+            # wrong: a stale heartbeat answers False and changes nothing
+            raise StaleLeaseError(f"lease of {lease.task_id!r} with epoch {lease.epoch} is stale")
+        return super().heartbeat(lease, ttl)
+
+
+class CancelRaisesWhenTerminal(MemoryLedger):
+    """``cancel`` of a completed task raises TerminalTask, as a claim would, instead of
+    answering False."""
+
+    def cancel(self, task_id: str) -> bool:
+        task = self._task(task_id)
+        if task.status == COMPLETED:
+            raise TerminalTask(task_id, task.status)  # wrong: a cancel answers False
+        return super().cancel(task_id)
+
+
+class SubmitDuplicateValueError(MemoryLedger):
+    """A duplicate ``submit`` raises ValueError (as a bad argument would) instead of
+    LedgerError, and changes nothing: a caller that catches LedgerError is not told."""
+
+    submit = edited(
+        MemoryLedger.submit,
+        'raise LedgerError(f"task {task_id!r} already exists")',
+        'raise ValueError(f"task {task_id!r} already exists")',
+        why="a duplicate ID raises LedgerError",
+    )
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1357,6 +1410,10 @@ WRONG_LEDGERS: dict[str, type] = {
     "effect-recorded-at-wall": EffectRecordedAtWall,
     "effects-newest-first": EffectsNewestFirst,
     "effects-drop-first-key": EffectsDropFirstKey,
+    "save-raises-when-stale": SaveRaisesWhenStale,
+    "heartbeat-raises-when-stale": HeartbeatRaisesWhenStale,
+    "cancel-raises-when-terminal": CancelRaisesWhenTerminal,
+    "submit-duplicate-valueerror": SubmitDuplicateValueError,
 }
 
 PROMISE: dict[str, str] = {
@@ -1431,6 +1488,11 @@ PROMISE: dict[str, str] = {
     "effect-recorded-at-wall": "time comes from the clock, never from the wall",
     "effects-newest-first": "effects() lists the keys in the order recorded",
     "effects-drop-first-key": "effects() lists every recorded key",
+    "save-raises-when-stale": "a save with a stale epoch answers False (it does not raise)",
+    "heartbeat-raises-when-stale": "a heartbeat with a stale epoch answers False (it does not "
+    "raise)",
+    "cancel-raises-when-terminal": "cancel of a terminal task answers False (it does not raise)",
+    "submit-duplicate-valueerror": "a duplicate submit raises LedgerError",
 }
 
 

@@ -66,6 +66,11 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "effects-drop-first-key": (0, {"p"}),
     "lease-attempts-from-zero": (0, {"t"}),
     "takeover-keeps-holder": (1, {"p"}),
+    # a raise where the contract answers: a stale lease needs a cancel (or a pause and a
+    # takeover), a terminal task's cancel needs the cancel fault
+    "save-raises-when-stale": (1, {"x"}),
+    "heartbeat-raises-when-stale": (1, {"x"}),
+    "cancel-raises-when-terminal": (1, {"x"}),
 }
 
 
@@ -280,6 +285,7 @@ RETRIED: dict[str, tuple[int, set[str]]] = {
     "submit-duplicate-raises-after-write": (1, {"v"}),
     "save-allows-same-step": (1, {"b"}),
     "heartbeat-ignores-status": (2, {"l"}),
+    "submit-duplicate-valueerror": (1, {"x"}),
 }
 RELEASING: dict[str, tuple[int, set[str]]] = {
     "release-ignores-epoch": (2, {"w"}),

@@ -1,0 +1,209 @@
+"""Where the simulator calls the ledger: a raise the contract does not allow is an answer.
+
+The contract (:mod:`simlab.ledger.protocol`) says how each call answers, and which exceptions
+are answers: a claim raises :class:`~simlab.errors.LeaseHeld` or
+:class:`~simlab.errors.TerminalTask` (the simulator also reads
+:class:`~simlab.errors.UnknownTask` as a refusal), a duplicate submit raises
+:class:`~simlab.errors.LedgerError`. Every other exception a ledger raises (any from a call that
+answers True/False or a value, from ``claim_next``, from a first submit, from a read) is not an
+answer the contract allows, and a run must still end with a verdict.
+
+:class:`Answering` wraps the ledger the workers, the client and the user call. A call that
+raises what the contract allows, or answers, goes through untouched. A call that raises
+anything else is recorded in the history as that call's answer, at the ledger clock's time:
+an ``info`` event of the call's operation (``read`` for ``get``, ``tasks``, ``counts`` and
+``effects``) whose value holds ``raised`` (the exception's type name), ``message`` and
+``call`` (the method's name). It copies the process, task, epoch, step and values of the
+call's ``invoke`` when that is the history's last event at this instant (as it is for every
+call the simulator records an invoke of), else takes them from the call's arguments (a read's
+process is then the one whose invoke it follows at this instant, else the ``client``). Then
+:class:`Unanswered` is raised to the caller, who behaves as a real process does on an
+unexpected error (see :mod:`simlab.sim.simulation`): a worker stops as if it crashed and
+restarts after the restart delay; the client drops that submit and goes on with the next
+arrival; a user's cancel or requeue, or a resent call, is given up. Rule (x) of the checker
+judges each such answer.
+
+:class:`Unanswered` derives from ``BaseException``, so code between the simulator and the
+ledger (a learner's ``send_step``, which may catch ``Exception``) hands it on. An exception
+raised by the simulator's own code, outside a ledger call, is never caught here: a bug in the
+kit still stops the run with its traceback. Nor is an exception of a class of the kit's own
+outside :mod:`simlab.errors` (the ledger errors), even from within a ledger call: such a class
+is the kit's signal, not a ledger's answer (an argument check's error about the simulator's own
+call, the grader's word that a student's code raised or returned the wrong type, or that its
+sandbox is gone), and its owner handles it as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+
+__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised"]
+
+#: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
+#: never submitted).
+_CLAIM_REFUSALS = (LeaseHeld, TerminalTask, UnknownTask)
+
+#: Each ledger method the simulator calls -> (the history operation its answer is recorded as,
+#: one of :data:`simlab.checker.raises.RAISED_OPS`; the exceptions the contract allows it
+#: to raise). ``submit`` allows ``LedgerError`` only for
+#: a task submitted before (see :meth:`Answering._submit`).
+ALLOWED: dict[str, tuple[str, tuple[type[BaseException], ...]]] = {
+    "submit": ("submit", ()),
+    "claim": ("claim", _CLAIM_REFUSALS),
+    "claim_update": ("claim", _CLAIM_REFUSALS),
+    "claim_read": ("claim", _CLAIM_REFUSALS),
+    "claim_next": ("claim-next", ()),
+    "heartbeat": ("heartbeat", ()),
+    "heartbeat_until": ("heartbeat", ()),
+    "save": ("save", ()),
+    "release": ("release", ()),
+    "cancel": ("cancel", ()),
+    "requeue": ("requeue", ()),
+    "record_effect": ("effect", ()),
+    "get": ("read", ()),
+    "tasks": ("read", ()),
+    "counts": ("read", ()),
+    "effects": ("read", ()),
+}
+
+#: What a second submit of a task may raise.
+_DUPLICATE = (LedgerError,)
+#: Methods whose first argument is a lease.
+_LEASED = frozenset({"heartbeat", "heartbeat_until", "save", "release", "record_effect"})
+
+
+class Unanswered(BaseException):
+    """A ledger call raised what the contract does not allow; its answer is recorded (see the
+    module docstring). ``error`` is the ledger's exception."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
+
+
+class Answering:
+    """The ledger as the simulator calls it (see the module docstring). Every method of
+    :data:`ALLOWED` the ledger has is guarded; any other attribute is the ledger's own.
+    ``history`` and ``env`` are the run's: where and when a raise is recorded. The guards
+    hold no reference to the wrapper, so a finished run leaves no cycle behind."""
+
+    def __init__(self, ledger: Any, history: Any, env: Any):
+        self.inner = ledger
+        self._history, self._env = history, env
+        for name, (_op, allowed) in ALLOWED.items():
+            method = getattr(ledger, name, None)
+            if method is not None:
+                setattr(self, name, _guard(name, method, allowed, history, env))
+        if hasattr(self, "submit"):
+            self.submit = _submit(ledger.submit, history, env)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["inner"], name)
+
+    def guarded(self, name: str, method: Callable) -> Callable:
+        """``method`` (a function that stands for the ledger method ``name``, such as a
+        heartbeat read back at once) guarded as ``name`` is."""
+        return _guard(name, method, ALLOWED[name][1], self._history, self._env)
+
+
+def supervised(worker: Any):
+    """``worker``'s process (a generator): its :meth:`~simlab.sim.worker.Worker.run`,
+    restarted as after a crash when a ledger call raised what the contract does not allow (the
+    raise is recorded as that call's answer; the lease it held is left to expire, its message
+    to be redelivered)."""
+    while True:
+        try:
+            yield from worker.run()
+        except Unanswered:
+            yield from worker.restart()
+
+
+def _kits_own(error: Exception) -> bool:
+    """Whether ``error``'s class is the kit's own signal rather than a ledger's answer: defined
+    in a module of simlab other than :mod:`simlab.errors` (see the module docstring)."""
+    module = type(error).__module__
+    return module.startswith("simlab.") and module != "simlab.errors"
+
+
+def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) -> Callable:
+    """``method``, its raises of anything but ``allowed`` recorded and turned to
+    :class:`Unanswered`."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except allowed:
+            raise
+        except Exception as error:
+            if _kits_own(error):
+                raise
+            raise _answered(history, env, name, args, kwargs, error) from error
+
+    return call
+
+
+def _submit(method: Callable, history: Any, env: Any) -> Callable:
+    """``submit`` guarded: ``LedgerError`` is an answer only for a task submitted before."""
+    submitted: set[str] = set()
+
+    def submit(task_id: str | None = None, *args: Any, **kwargs: Any) -> str:
+        allowed = _DUPLICATE if task_id in submitted else ()
+        try:
+            task = method(task_id, *args, **kwargs)
+        except allowed:
+            raise
+        except Exception as error:
+            if _kits_own(error):
+                raise
+            raise _answered(history, env, "submit", (task_id, *args), kwargs, error) from error
+        submitted.add(task)
+        return task
+
+    return submit
+
+
+def _answered(
+    history: Any, env: Any, name: str, args: tuple, kwargs: dict, error: Exception
+) -> Unanswered:
+    """Record the raise of ``name(*args, **kwargs)`` as its answer; the exception to raise."""
+    now = env.now
+    op = ALLOWED[name][0]
+    last = history[-1] if len(history) else None
+    follows = last is not None and last.type == "invoke" and last.time == now
+    if follows and last.op == op:
+        process, task, epoch, step = last.process, last.task, last.epoch, last.step
+        value = dict(last.value)
+    else:
+        process, task, epoch, step, value = _from_arguments(name, args, kwargs)
+        if process is None:
+            process = last.process if follows else "client"
+    value.update(raised=type(error).__name__, message=str(error), call=name)
+    history.record(now, "info", process, op, task, epoch, step, **value)
+    return Unanswered(error)
+
+
+def _from_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
+    """(process, task, epoch, step, value) of a call with no invoke to copy them from."""
+    value: dict[str, Any] = {}
+    first = args[0] if args else None
+    if name in _LEASED:
+        lease = first
+        step = args[1] if name == "save" and len(args) > 1 else None
+        if name == "save":
+            value["done"] = bool(kwargs.get("done", False))
+        if name == "record_effect" and len(args) > 1:
+            value["key"] = args[1]
+        return (getattr(lease, "worker", None), getattr(lease, "task_id", None),
+                getattr(lease, "epoch", None), step, value)  # fmt: skip
+    if name in ("claim", "claim_update", "claim_read"):
+        return (args[1] if len(args) > 1 else None), first, None, None, value
+    if name == "claim_next":
+        return first, None, None, None, value
+    if name == "submit":
+        return "client", first, None, None, value
+    if name in ("cancel", "requeue"):
+        return "user", first, None, None, value
+    return None, (first if isinstance(first, str) else None), None, None, value
