@@ -18,12 +18,18 @@ import sys
 import uuid
 from pathlib import Path
 
-from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
-from simlab.errors import LedgerError
+from simlab.cli.args import (
+    UsageError,
+    integer,
+    non_negative_int,
+    positive_int,
+    positive_number,
+    writable_file,
+)
+from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import LOST_REPLY
-from simlab.sim.scenario import EFFECTS
+from simlab.sim.scenario import EFFECTS, VARIANTS
 from simlab.sim.story_words import describe_in
-from simlab.sim.variants import VARIANTS
 
 __all__ = ["register", "certificate_line", "stopped_line"]
 
@@ -198,8 +204,6 @@ def _db_factory(db: str, variant: str, made: list[str]):
 def _handle_explore(args: argparse.Namespace) -> int:
     from simlab.sim.explore import explore
 
-    if args.variant not in VARIANTS:
-        raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}")
     out = writable_file(args.out, "--out")
     story_png = writable_file(args.story, "--story") if args.story else None
     timeline_png = writable_file(args.timeline, "--timeline") if args.timeline else None
@@ -229,6 +233,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
+    except SettingError:
+        raise  # the command line names the settings as its flags
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     finally:
@@ -349,7 +355,11 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes [2]")
     p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
     p.add_argument(
-        "--max-faults", type=integer, default=2, metavar="K", help="faults per schedule [2]"
+        "--max-faults",
+        type=non_negative_int,
+        default=2,
+        metavar="K",
+        help="faults per schedule [2]",
     )
     p.add_argument(
         "--effects",
@@ -369,6 +379,7 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--variant",
+        choices=VARIANTS,
         default="fenced",
         help=f"ledger variant: {', '.join(VARIANTS)} [fenced]",
     )

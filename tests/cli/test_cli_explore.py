@@ -10,7 +10,7 @@ import json
 import pytest
 
 from simlab.sim.schedule import Schedule
-from tests.strategies import run_cli
+from tests.strategies import flag_error, run_cli
 
 KEYS = ("certified", "schedules", "states", "seconds", "scope", "lengths")
 
@@ -123,6 +123,32 @@ def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):
     code, out, err = run_cli(["explore", *argv], capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) <= 2 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--max-faults", "-1"],
+        ["--pull", "--max-attempts", "2"],
+        ["--tasks", "0"],
+        ["--seeds", "0"],
+        ["--variant", "nope"],
+        ["--retries", "--variant", "unfenced"],
+        ["--lengths", "1,-2"],
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_does_a_usage_mistake_name_the_flag_as_argparse_does(argv, lang, capsys):
+    """Whether argparse or the search's scope refuses it, a mistake on the command line names
+    the flag (never the Python name) in one style, whatever the language of the verdict."""
+    flag_error(["explore", *argv, "--lang", lang], capsys)
+
+
+def test_does_the_help_list_the_variants(capsys):
+    from simlab.sim.scenario import VARIANTS
+
+    code, out, _ = run_cli(["explore", "--help"], capsys)
+    assert code == 0 and "--variant {" + ",".join(VARIANTS) + "}" in out
 
 
 def test_does_a_time_limit_stop_without_a_certificate_and_exit_3(capsys):
