@@ -198,10 +198,12 @@ def _handle_sweep(args: argparse.Namespace) -> int:
 
     base = scenario_from_args(args)
     if args.fault not in FAULTS:
-        raise UsageError(f"unknown fault {args.fault!r}; choose one of {', '.join(FAULTS)}")
+        raise UsageError(f"--fault {args.fault}: unknown fault; choose one of {', '.join(FAULTS)}")
     for v in args.variants:
         if v not in VARIANTS:
-            raise UsageError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
+            raise UsageError(
+                f"--variants {v}: unknown variant; choose one of {', '.join(VARIANTS)}"
+            )
     if not args.rates:
         raise UsageError("--rates needs at least one rate")
     bad = [r for r in args.rates if not 0.0 <= r <= 1.0]

@@ -146,7 +146,12 @@ def test_does_sweep_write_a_csv_row_per_run_and_a_plot(tmp_path, capsys):
 
 def test_is_a_bad_sweep_refused(tmp_path, capsys):
     code, _, err = run(["sweep", "--fault", "gremlins", "--csv", str(tmp_path / "x.csv")], capsys)
-    assert code == 2 and "unknown fault" in err
+    assert code == 2 and "--fault gremlins: unknown fault" in err
+    code, _, err = run(
+        ["sweep", "--variants", "fenced,nope", "--csv", str(tmp_path / "x.csv")], capsys
+    )
+    assert code == 2 and "--variants nope: unknown variant" in err
+    assert "--workers" in run(["sweep", "--workers", "0", "--plot", ""], capsys)[2]
 
 
 def test_does_faults_all_run_the_preset_and_replay_as_such(capsys):
