@@ -45,6 +45,14 @@ class SettingError(ValueError):
         names = {field: spell(name) for field, name in self.settings.items()}
         return self.template.format(**self.values, **names)
 
+    def __reduce__(self):
+        # an exception crosses processes pickled: rebuilt from its parts, not its message
+        return (_setting_error, (self.template, self.settings, self.values))
+
+
+def _setting_error(template: str, settings: dict[str, str], values: dict[str, Any]):
+    return SettingError(template, settings, **values)
+
 
 class LedgerError(Exception):
     """Base class of every ledger error (a bad file, a duplicate ID, a schema too new, ...)."""
