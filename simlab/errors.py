@@ -4,6 +4,8 @@ Every ledger error derives from :class:`LedgerError`, so callers can catch one t
 (a non-positive ``ttl``, a negative step, a value that is not JSON, a task ID that is not a
 string) raise the built-in ``ValueError`` or ``TypeError`` instead (see
 :mod:`simlab.ledger.arguments`): they are programming mistakes, not ledger states.
+A setting of the simulator that makes no sense raises :class:`SettingError`, a ``ValueError``
+that knows which settings it names, so the command line can name its flags instead.
 
 A ledger that raises has changed nothing, with one documented exception: a claim that would
 exceed ``max_attempts`` first moves the task to ``dead`` (the dead letter), then raises
@@ -12,7 +14,44 @@ exceed ``max_attempts`` first moves the task to ``dead`` (the dead letter), then
 
 from __future__ import annotations
 
-__all__ = ["LedgerError", "UnknownTask", "TerminalTask", "LeaseHeld"]
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+__all__ = ["LedgerError", "UnknownTask", "TerminalTask", "LeaseHeld", "SettingError"]
+
+
+class SettingError(ValueError):
+    """A setting (a ``Scenario`` field, an argument of ``explore``) that makes no sense.
+
+    ``template`` is a ``str.format`` template: its fields named in ``settings`` are settings,
+    the others ``values``. ``settings`` maps each such field to the setting's Python name (an
+    iterable of names maps each to itself). ``str()`` says the Python names;
+    :meth:`spelled` says each as ``spell(name)`` (the command line's flag), the sentence
+    otherwise the same.
+    """
+
+    def __init__(
+        self, template: str, settings: Mapping[str, str] | Iterable[str], **values: Any
+    ) -> None:
+        self.template = template
+        self.settings = (
+            dict(settings) if isinstance(settings, Mapping) else {s: s for s in settings}
+        )
+        self.values = values
+        super().__init__(self.spelled(str))
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        """The sentence with every setting named ``spell(python_name)``."""
+        names = {field: spell(name) for field, name in self.settings.items()}
+        return self.template.format(**self.values, **names)
+
+    def __reduce__(self):
+        # an exception crosses processes pickled: rebuilt from its parts, not its message
+        return (_setting_error, (self.template, self.settings, self.values))
+
+
+def _setting_error(template: str, settings: dict[str, str], values: dict[str, Any]):
+    return SettingError(template, settings, **values)
 
 
 class LedgerError(Exception):

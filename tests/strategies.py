@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -16,6 +17,7 @@ __all__ = [
     "printed_under_hash_seeds",
     "run_cli",
     "usage_error",
+    "flag_error",
 ]
 
 
@@ -70,6 +72,21 @@ def usage_error(argv, capsys) -> str:
     code, out, err = run_cli(argv, capsys)
     assert code == 2 and out == "", (code, out)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+#: A Python name (``max_faults``, ``crash_rate``) where a flag (``--max-faults``) belongs.
+_PYTHON_NAME = re.compile(r"(?<![-\w/.])[a-z]+_[a-z_]+\b")
+
+
+def flag_error(argv, capsys) -> str:
+    """The stderr of ``simlab ARGV`` refused for a mistake in its flags, said as argparse says
+    one: a :func:`usage_error` that names a flag, no Python name, and points to the help."""
+    err = usage_error(argv, capsys)
+    command = f"simlab {argv[0]}"
+    assert err.startswith(f"{command}: error: ") and " --" in err, err
+    assert err.rstrip().endswith(f"(see '{command} --help')"), err
+    assert not _PYTHON_NAME.search(err), (_PYTHON_NAME.search(err), err)
     return err
 
 

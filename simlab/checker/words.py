@@ -277,13 +277,13 @@ _ZH = {
     "fence.above": "{did}，但从未发出高于 {epoch} 的纪元。",
     "fence.stale": "{did}，但{why}。",
     "ending.status": "它处于「{status}」状态",
-    "ending.completed": "{who} 已在 {t} 完成了它",
+    "ending.completed": "{who}已在 {t} 完成了它",
     "ending.cancelled": "它已在 {t} 被取消，且从未重新排队",
     "ending.dead": "它已在 {t} 进入死信",
-    "did.save": "{who} 在 {t} 提交了 {task} 的第 {step} 步",
-    "did.heartbeat": "{who} 在 {t} 续租了 {task}",
-    "did.effect": "{who} 在 {t} 记录了 {task} 的邮件 {key!r}",
-    "did.release": "{who} 在 {t} 交还了 {task}",
+    "did.save": "{who}在 {t} 提交了 {task} 的第 {step} 步",
+    "did.heartbeat": "{who}在 {t} 续租了 {task}",
+    "did.effect": "{who}在 {t} 记录了 {task} 的邮件 {key!r}",
+    "did.release": "{who}在 {t} 交还了 {task}",
     "resubmit.accepted": "{t} 对 {task} 的第二次提交被接受了，但 {task} 已在 {t0} 提交过："
     "提交一个已存在的任务会抛出错误，并保持它原样。",
     "resubmit.changed": "{t} 对 {task} 的第二次提交被拒绝了，但它把任务变成了{got}，"
@@ -294,12 +294,12 @@ _ZH = {
     "reused.claim": "{granted}，但纪元 {epoch} 早已在 {t} 发给 {p}。",
     "reused.cancel": "{granted}，但 {t} 的取消早已把纪元升到 {epoch}。",
     "reused.dead": "{granted}，但 {t} 的死信早已把纪元升到 {epoch}。",
-    "duplicate": "{who} 在 {t} 提交了 {task} 的第 {step} 步，但第 {step} 步早已由 {first} "
-    "在 {t0} 提交。",
-    "after_cancel": "{who} 在 {t} 完成了 {task}，但它已在 {t0} 被取消（纪元 {epoch}）。",
-    "regression": "{who} 在 {t} 提交了 {task} 的第 {step} 步，但第 {best} 步早已由 {by} 在 "
+    "duplicate": "{who}在 {t} 提交了 {task} 的第 {step} 步，但第 {step} 步早已由 {first}在 "
+    "{t0} 提交。",
+    "after_cancel": "{who}在 {t} 完成了 {task}，但它已在 {t0} 被取消（纪元 {epoch}）。",
+    "regression": "{who}在 {t} 提交了 {task} 的第 {step} 步，但第 {best} 步早已由 {by}在 "
     "{t0} 提交：任务倒退了。",
-    "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder} 的租约在 {until} 之前仍然有效。",
+    "live": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但 {holder}的租约在 {until} 之前仍然有效。",
     "ended_claimed": "{p} 在 {t} 获得了 {task} 的纪元 {epoch}，但任务已经结束：{ending}。",
     "no_lease.queued": "{did}，但任务已回到队列，没有租约。",
     "next.got": "claim_next 在 {t} 把 {task} 交给了 {p}",
@@ -307,10 +307,10 @@ _ZH = {
     "next.older": "{got}，但{why}，而且它提交得更早。",
     "next.none": "claim_next 在 {t} 什么也没有交给 {p}，但{why}。",
     "next.queued": "{task} 正在排队",
-    "next.ended": "{task} 可以被接管：{who} 的租约已在 {until} 结束",
+    "next.ended": "{task} 可以被接管：{who}的租约已在 {until} 结束",
     "no_lease.ended": "{did}，但任务已经结束：{ending}。",
     "resume.none": "",
-    "resume.by": "（由 {who} 在 {t} 提交）",
+    "resume.by": "（由 {who}在 {t} 提交）",
     "resume.checkpoint": "{p} 在 {t} 获得了 {task}，拿到的检查点是 {got}，但最后一次被接受的保存"
     "存的是 {want}{by}。",
     "resume": "{p} 在 {t} 获得了 {task}，从第 {step} 步继续，但最后提交的是第 {last} 步{by}。",
@@ -335,8 +335,8 @@ _ZH = {
     "lease_length.heartbeat_none": "{p} 在 {t} 以纪元 {epoch} 为 {task} 发出的心跳被接受了，"
     "但账本随后显示这个任务没有租约到期时间，而 ttl 为 {ttl:g} 的心跳应把它延长到 {hi}。",
     "record.none": "它的键尚未被记录",
-    "record.other": "{who} 已在 {t} 记录了它的键，只有它可以发送",
-    "record": "{who} 在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
+    "record.other": "{who}已在 {t} 记录了它的键，只有它可以发送",
+    "record": "{who}在 {t} 发送了 {task} 的邮件 {key!r}，但{why}。",
     "told.claim": "{p} 在 {t} 对 {task} 的认领",
     "told.save": "{p} 在 {t} 以纪元 {epoch} 对 {task} 第 {step} 步的保存",
     "told.heartbeat": "{p} 在 {t} 以纪元 {epoch} 对 {task} 的心跳",
@@ -373,9 +373,9 @@ _ZH = {
     "refused.as": "{told}被拒绝（{reason}）",
     "refused.terminal": "{as_reason}，但{ending}：正确的账本会以 terminal 拒绝它。",
     "refused.queued": "{as_reason}，但任务在排队：正确的账本会批准它。",
-    "holder.of": "{who} 的租约",
+    "holder.of": "{who}的租约",
     "holder.the": "租约",
-    "holder.whose": "{who} 的租约",
+    "holder.whose": "{who}的租约",
     "holder.a": "一个租约",
     "refused.ended": "{as_reason}，但{holder}已在 {until} 结束：正确的账本会批准它。",
     "refused.live": "{as_reason}，但{holder}在 {until} 之前仍然有效：正确的账本会以 "
@@ -384,10 +384,10 @@ _ZH = {
     "必须把它移入死信。",
     "attempts.lease": "{p} 在 {t} 获得了 {task}，租约写的是第 {n} 次尝试，但这是任务提交或上次"
     "重新排队以来的第 {m} 次认领。",
-    "short.by": "：{who} 在 {t} 把它标为完成",
+    "short.by": "：{who}在 {t} 把它标为完成",
     "short": "{task} 以「已完成」结束，却停在第 {step} 步（共 {k} 步）{by}。",
     "short.long": "{task} 以「已完成」结束，停在第 {step} 步，但它只有 {k} 步{by}。",
-    "resent": "{who} 在 {t} 再次发送了 {task} 的邮件 {key!r}，尽管 {first} 已在 {t0} 发送过"
+    "resent": "{who}在 {t} 再次发送了 {task} 的邮件 {key!r}，尽管 {first}已在 {t0} 发送过"
     "（共 {n} 份）。",
     "stuck.of": "（共 {k} 步）",
     "stuck": "{task} 结束时处于「{status}」状态，停在第 {step} 步{of_k}（纪元 {epoch}），尽管"
@@ -405,7 +405,7 @@ _ZH = {
     "listing.count": "「{s}」{n} 个",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
-    "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
+    "final.no_result": "它没有结果，但 {who}完成它时带有结果",
     "final.checkpoint": "它保存的检查点是 {got}，但最后一次被接受的保存存的是 {want}",
     "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
     "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",

@@ -6,7 +6,8 @@ errors, argument types, path checks) is :mod:`simlab.cli.args`. Every module lis
 sub-parser and sets ``func=handler``; a handler takes the parsed namespace and returns an exit
 status. User mistakes raise :class:`UsageError` (or ``argparse`` errors) and end as one line on
 stderr with exit status 2, never a traceback; so does an optional part that is not installed
-(:class:`~simlab.extras.MissingExtra`, naming the extra to install).
+(:class:`~simlab.extras.MissingExtra`, naming the extra to install), and a setting that makes
+no sense (:class:`~simlab.errors.SettingError`, its settings named as the command's flags).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import importlib
 import sys
 from collections.abc import Iterator, Sequence
 
-from simlab.cli.args import OneLineErrorParser, UsageError
+from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
+from simlab.errors import SettingError
 from simlab.extras import MissingExtra
 
 __all__ = [
@@ -82,6 +84,14 @@ def skipped_imports(names: Sequence[str] = SKIPPED_IMPORTS) -> Iterator[None]:
                 del sys.modules[name]
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> OneLineErrorParser:
+    """The sub-parser of ``command``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]
+    raise LookupError(command)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -90,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(args.func(args) or 0)
     except (UsageError, MissingExtra) as exc:
         print(f"simlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except SettingError as exc:
+        command = _command_parser(parser, args.command)
+        said = exc.spelled(lambda name: flag_of(command, name))
+        print(command.error_line(said), file=sys.stderr)  # as argparse says a flag's mistake
         return 2
     except KeyboardInterrupt:
         print("simlab: interrupted", file=sys.stderr)

@@ -20,8 +20,10 @@ __all__ = [
     "number",
     "positive_number",
     "positive_int",
+    "non_negative_int",
     "new_file",
     "writable_file",
+    "flag_of",
 ]
 
 
@@ -35,8 +37,21 @@ class OneLineErrorParser(argparse.ArgumentParser):
     Sub-parsers inherit the class, so every ``simlab`` command behaves the same way.
     """
 
+    def error_line(self, message: str) -> str:
+        """The one line that says ``message``, the mistake, and points to the help."""
+        return f"{self.prog}: error: {message} (see '{self.prog} --help')"
+
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, self.error_line(message) + "\n")
+
+
+def flag_of(parser: argparse.ArgumentParser, name: str) -> str:
+    """The flag of ``parser`` whose value is the setting ``name`` (its ``dest``): its long
+    option (``max_faults`` -> ``--max-faults``), or ``name`` itself when no flag sets it."""
+    for action in parser._actions:
+        if action.dest == name and action.option_strings:
+            return max(action.option_strings, key=len)
+    return name
 
 
 def boolean(text: str) -> bool:
@@ -81,6 +96,14 @@ def positive_int(text: str) -> int:
     value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number of at least 0."""
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
     return value
 
 

@@ -18,12 +18,18 @@ import sys
 import uuid
 from pathlib import Path
 
-from simlab.cli.args import UsageError, integer, positive_int, positive_number, writable_file
-from simlab.errors import LedgerError
+from simlab.cli.args import (
+    UsageError,
+    integer,
+    non_negative_int,
+    positive_int,
+    positive_number,
+    writable_file,
+)
+from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import LATE_CALL, LOST_REPLY
-from simlab.sim.scenario import EFFECTS
+from simlab.sim.scenario import EFFECTS, VARIANTS
 from simlab.sim.story_words import describe_in
-from simlab.sim.variants import VARIANTS
 
 __all__ = ["register", "certificate_line", "stopped_line"]
 
@@ -32,19 +38,29 @@ TIME_LIMIT, INTERRUPTED = 3, 130
 
 _WORDS = {
     "en": {
-        "certified": "certified: no schedule of at most {k} fault(s) over {scope} breaks a rule: "
+        "certified": "certified: no schedule of at most {k} over {scope} breaks a rule: "
+        "{n} schedules, {m} distinct states, {s} s",
+        "certified.0": "certified: the run without faults over {scope} breaks no rule: "
         "{n} schedules, {m} distinct states, {s} s",
         "timing": "covers the arrivals and step times of seed(s) {seeds}, pauses of {lengths} "
         "time units, faults before t={horizon}{dedup}",
         "dedup": "; ledgers whose behaviour depends only on the observable state "
         "(--no-dedup: every schedule)",
-        "found": "counterexample with {f} fault(s) over {scope} (every schedule of at most {c} "
-        "fault(s) passed): {n} schedules, {m} distinct states, {s} s",
-        "time-limit": "stopped by --time-limit, not certified: every schedule of at most {c} "
-        "fault(s) passed; {n} schedules, {m} distinct states, {s} s",
-        "interrupted": "interrupted, not certified: every schedule of at most {c} fault(s) "
-        "passed; {n} schedules, {m} distinct states, {s} s",
-        "none": "no fault count was covered whole",
+        "found": "counterexample with {f} over {scope} ({passed}): {n} schedules, {m} distinct "
+        "states, {s} s",
+        "found.0": "counterexample without faults over {scope}: {n} schedules, {m} distinct "
+        "states, {s} s",
+        "time-limit": "stopped by --time-limit, not certified: {passed}; {n} schedules, {m} "
+        "distinct states, {s} s",
+        "interrupted": "interrupted, not certified: {passed}; {n} schedules, {m} distinct states, "
+        "{s} s",
+        "passed": "every schedule of at most {faults} passed",
+        "passed.0": "the run without faults passed",
+        "faults.1": "1 fault",
+        "faults.n": "{n} faults",
+        "time-limit.none": "stopped by --time-limit, not certified: no fault count was covered "
+        "whole",
+        "interrupted.none": "interrupted, not certified: no fault count was covered whole",
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
         "limit": ", at most {a} attempt(s) a task",
         "effects": ", an e-mail at {e} step",
@@ -61,18 +77,25 @@ _WORDS = {
         "replay": "replay: {command}",
     },
     "zh": {
-        "certified": "已证明：在 {scope} 的范围内，至多 {k} 个故障的调度都不违反任何规则"
+        "certified": "已证明：在 {scope}的范围内，至多 {k}的调度都不违反任何规则"
+        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "certified.0": "已证明：在 {scope}的范围内，没有故障的运行不违反任何规则"
         "（{n} 个调度，{m} 个不同状态，{s} 秒）",
         "timing": "覆盖种子 {seeds} 的到达时间与步骤时长、{lengths} 个时间单位的暂停、"
         "t={horizon} 之前的故障{dedup}",
         "dedup": "；仅对行为只取决于可观察状态的账本成立（--no-dedup：搜索每一个调度）",
-        "found": "反例：{scope} 中 {f} 个故障（至多 {c} 个故障的调度都通过了）"
+        "found": "反例：{scope}中 {f}（{passed}）（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "found.0": "反例：{scope}中没有故障的运行就违反了规则"
         "（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "time-limit": "被 --time-limit 停止，未证明：至多 {c} 个故障的调度都通过了"
+        "time-limit": "被 --time-limit 停止，未证明：{passed}"
         "（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "interrupted": "已中断，未证明：至多 {c} 个故障的调度都通过了"
-        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "none": "没有完整覆盖任何故障数",
+        "interrupted": "已中断，未证明：{passed}（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "passed": "至多 {faults}的调度都通过了",
+        "passed.0": "没有故障的运行通过了",
+        "faults.1": "1 个故障",
+        "faults.n": "{n} 个故障",
+        "time-limit.none": "被 --time-limit 停止，未证明：没有完整覆盖任何故障数",
+        "interrupted.none": "已中断，未证明：没有完整覆盖任何故障数",
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
         "limit": "（每个任务至多 {a} 次尝试）",
         "effects": "（{e}发邮件）",
@@ -138,22 +161,41 @@ def _figures(x) -> dict:
     return {"n": f"{x.schedules:,}", "m": f"{x.states:,}", "s": f"{x.seconds:.1f}"}
 
 
+def _faults(n: int, lang: str) -> str:
+    """``n`` faults (at least one), said as ``lang`` says a count."""
+    return _WORDS[lang]["faults.1" if n == 1 else "faults.n"].format(n=n)
+
+
+def _passed(covered: int, lang: str) -> str:
+    """What passed when every schedule of at most ``covered`` faults (0 or more) passed."""
+    w = _WORDS[lang]
+    return w["passed"].format(faults=_faults(covered, lang)) if covered else w["passed.0"]
+
+
 def certificate_line(x, lang: str = "en") -> str:
-    """The verdict's first line, in ``lang``: a certificate, a counterexample or a stop."""
+    """The verdict's first line, in ``lang``: a certificate, a counterexample or a stop. A
+    count of faults is said as a count (1 fault, 2 faults), and none as a run without faults."""
     w = _WORDS[lang]
     scope = _scope_words(x.scope, lang)
     if x.certified:
-        return w["certified"].format(k=x.scope["max_faults"], scope=scope, **_figures(x))
+        k = x.scope["max_faults"]
+        if not k:
+            return w["certified.0"].format(scope=scope, **_figures(x))
+        return w["certified"].format(k=_faults(k, lang), scope=scope, **_figures(x))
+    if x.faults == 0:
+        return w["found.0"].format(scope=scope, **_figures(x))
     if x.faults is not None:
-        return w["found"].format(f=x.faults, scope=scope, c=x.covered, **_figures(x))
+        f, passed = _faults(x.faults, lang), _passed(x.covered, lang)
+        return w["found"].format(f=f, scope=scope, passed=passed, **_figures(x))
     return stopped_line(x, lang)
 
 
 def stopped_line(x, lang: str = "en") -> str:
     """What a stopped search covered."""
-    w = _WORDS[lang]
-    line = w[x.stopped or "interrupted"].format(c=x.covered, **_figures(x))
-    return line if x.covered >= 0 else line.split(":")[0] + ": " + w["none"]
+    w, why = _WORDS[lang], x.stopped or "interrupted"
+    if x.covered < 0:
+        return w[f"{why}.none"]
+    return w[why].format(passed=_passed(x.covered, lang), **_figures(x))
 
 
 def _timing_line(x, lang: str) -> str:
@@ -204,8 +246,6 @@ def _db_factory(db: str, variant: str, made: list[str]):
 def _handle_explore(args: argparse.Namespace) -> int:
     from simlab.sim.explore import explore
 
-    if args.variant not in VARIANTS:
-        raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}")
     out = writable_file(args.out, "--out")
     story_png = writable_file(args.story, "--story") if args.story else None
     timeline_png = writable_file(args.timeline, "--timeline") if args.timeline else None
@@ -235,6 +275,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
         )
     except LedgerError as exc:
         raise UsageError(f"--db: {exc}") from None
+    except SettingError:
+        raise  # the command line names the settings as its flags
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     finally:
@@ -355,7 +397,11 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes [2]")
     p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
     p.add_argument(
-        "--max-faults", type=integer, default=2, metavar="K", help="faults per schedule [2]"
+        "--max-faults",
+        type=non_negative_int,
+        default=2,
+        metavar="K",
+        help="faults per schedule [2]",
     )
     p.add_argument(
         "--effects",
@@ -375,6 +421,7 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--variant",
+        choices=VARIANTS,
         default="fenced",
         help=f"ledger variant: {', '.join(VARIANTS)} [fenced]",
     )

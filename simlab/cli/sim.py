@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
-from simlab.errors import LedgerError
+from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
 
@@ -61,13 +61,16 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
 
 
 def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
-    """The Scenario the flags describe, validated; a bad value raises :class:`UsageError`."""
+    """The Scenario the flags describe, validated; a bad value raises
+    :class:`~simlab.errors.SettingError`, which :func:`simlab.cli.main` says with the flags."""
     given = {f.name: getattr(args, f.name) for f in fields(Scenario) if hasattr(args, f.name)}
     given.update(overrides)
     try:
         if getattr(args, "faults", "default") == "all":
             return Scenario.adversarial(**given)
         return Scenario(**given).validate()
+    except SettingError:
+        raise  # the command line names the settings as its flags
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -195,10 +198,12 @@ def _handle_sweep(args: argparse.Namespace) -> int:
 
     base = scenario_from_args(args)
     if args.fault not in FAULTS:
-        raise UsageError(f"unknown fault {args.fault!r}; choose one of {', '.join(FAULTS)}")
+        raise UsageError(f"--fault {args.fault}: unknown fault; choose one of {', '.join(FAULTS)}")
     for v in args.variants:
         if v not in VARIANTS:
-            raise UsageError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
+            raise UsageError(
+                f"--variants {v}: unknown variant; choose one of {', '.join(VARIANTS)}"
+            )
     if not args.rates:
         raise UsageError("--rates needs at least one rate")
     bad = [r for r in args.rates if not 0.0 <= r <= 1.0]
@@ -218,6 +223,8 @@ def _handle_sweep(args: argparse.Namespace) -> int:
             variants=args.variants,
             progress=not args.quiet,
         )
+    except SettingError:
+        raise  # the command line names the settings as its flags
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     write_csv(rows, csv_path)

@@ -11,6 +11,11 @@ full-width partner: a pair never mixes widths). ASCII double quotes pair up in o
 of two opens, the second closes) and become ``“`` and ``”`` where the words they quote hold
 Chinese; quoted words without Chinese (``"A"``, ``"claimed"``) are a literal value and stay.
 
+A full-width mark carries its own spacing, so one space between it and a word (``（纪元 1） 在``),
+a placeholder or another mark is a problem too. A space beside a symbol stays (Markdown's list
+marks and table pipes, an arrow ``-> （``), and so do several spaces in a row (they align a
+printed table's columns).
+
 Code is left alone: Markdown code spans and fenced blocks, and anything :func:`problems` and
 :func:`fixed` are not given (callers pass prose: a notebook's markdown, a catalog's Chinese
 strings, a README). A mark between two ASCII characters (``t=2.0 (epoch 2)``, a URL, a format
@@ -44,6 +49,14 @@ _CODE = re.compile(
     r"|!(?=\[)",
     re.S,
 )
+
+
+#: Marks written full-width in Chinese (the forms of :data:`FULL_WIDTH`, quotation marks and
+#: the others Chinese prose uses): a space beside one is one too many.
+_SPACED = "".join(FULL_WIDTH.values()) + "".join(QUOTES) + "。、「」《》【】"
+#: One space between a full-width mark and a word, a placeholder or another mark (several
+#: spaces align the columns of a printed table; ``-> （`` leaves an arrow its room).
+_SPACE = re.compile(f"(?<=[{_SPACED}]) (?=[\\w{{{_SPACED}])|(?<=[\\w}}{_SPACED}]) (?=[{_SPACED}])")
 
 
 def is_chinese(ch: str) -> bool:
@@ -99,12 +112,25 @@ def _pairs(text: str, masked: list[bool]) -> dict[int, int]:
     return pairs
 
 
-def _marks(text: str, holes: bool = False) -> list[int]:
-    """Indexes of the ASCII marks that touch Chinese (outside code), pairs together."""
+def _masked(text: str) -> list[bool]:
+    """For each character of ``text``: is it code (see :data:`_CODE`)?"""
     masked = [False] * len(text)
     for m in _CODE.finditer(text):
         for i in range(m.start(), m.end()):
             masked[i] = True
+    return masked
+
+
+def _spaces(text: str) -> list[tuple[int, int]]:
+    """The spaces beside a full-width mark (see :data:`_SPACE`) outside code, as
+    ``(start, end)``."""
+    masked = _masked(text)
+    return [m.span() for m in _SPACE.finditer(text) if not masked[m.start()]]
+
+
+def _marks(text: str, holes: bool = False) -> list[int]:
+    """Indexes of the ASCII marks that touch Chinese (outside code), pairs together."""
+    masked = _masked(text)
     pairs = _pairs(text, masked)
     out: set[int] = set()
     quotes = [i for i, ch in enumerate(text) if ch == '"' and not masked[i]]
@@ -130,22 +156,25 @@ def _marks(text: str, holes: bool = False) -> list[int]:
 
 
 def problems(text: str, holes: bool = False) -> list[str]:
-    """Each ASCII mark that touches Chinese in ``text``, shown with a few characters around
-    it (empty when there is none). ``holes``: ``text`` is a Chinese message template, whose
-    ``{placeholders}`` stand for Chinese text too, so a mark beside one touches Chinese."""
-    return [repr(text[max(0, i - 8) : i + 9]) for i in _marks(text, holes)]
+    """Each ASCII mark that touches Chinese in ``text`` and each space beside a full-width
+    mark, shown with a few characters around it (empty when there is none). ``holes``:
+    ``text`` is a Chinese message template, whose ``{placeholders}`` stand for Chinese text
+    too, so a mark beside one touches Chinese."""
+    marks = [(i, i + 1) for i in _marks(text, holes)]
+    return [repr(text[max(0, i - 8) : j + 8]) for i, j in sorted(marks + _spaces(text))]
 
 
 def fixed(text: str, holes: bool = False) -> str:
     """``text`` with every ASCII mark that touches Chinese made full-width, until none does
-    (a mark made full-width can make its neighbour touch Chinese), and a space right after
-    such a comma, colon or semicolon dropped: full-width marks carry their own. ``holes`` as
-    for :func:`problems`."""
+    (a mark made full-width can make its neighbour touch Chinese), then every space beside a
+    full-width mark dropped: full-width marks carry their own. ``holes`` as for
+    :func:`problems`."""
     while True:
         marks = _marks(text, holes)
         if not marks:
-            text = re.sub(r"([，：；]) (?=\S)", r"\1", text)
-            return re.sub(r"(?<=\S) （", "（", text)
+            for start, end in reversed(_spaces(text)):
+                text = text[:start] + text[end:]
+            return text
         chars = list(text)
         quotes = iter(QUOTES * len(marks))
         for i in marks:

@@ -46,6 +46,7 @@ from typing import Any
 import simpy
 
 from simlab.checker.rules import findings
+from simlab.errors import SettingError
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
 from simlab.sim.scenario import RATE_FIELDS, Scenario
@@ -92,6 +93,10 @@ _UNSET = {
 
 
 # --- the scope -----------------------------------------------------------------------------------
+
+
+#: What :func:`explore` says of a count of its scope below its least.
+_AT_LEAST = "{name} must be an integer >= {least}, got {value!r}"
 
 
 def scope_scenario(
@@ -368,7 +373,8 @@ def explore(
     the ledger after their sender released the task.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
-    called after each run. Raises ``ValueError`` for a scope that makes no sense.
+    called after each run. Raises :class:`~simlab.errors.SettingError` (a ``ValueError``) for a
+    scope that makes no sense.
 
     ``jobs`` processes share each number of faults (forked from this one, so ``ledger`` and
     ``sender`` must be safe to call in several processes at once; not where the platform
@@ -385,10 +391,12 @@ def explore(
         *([("max_attempts", max_attempts, 1)] if max_attempts is not None else []),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+            raise SettingError(_AT_LEAST, {"name": name}, least=least, value=value)
     lengths = tuple(float(x) for x in lengths)
     if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
-        raise ValueError(f"lengths must be positive numbers of ttls, got {lengths!r}")
+        raise SettingError(
+            "{lengths} must be positive numbers of ttls, got {v!r}", ["lengths"], v=lengths
+        )
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
     modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
                  retries=retries, releases=releases, late=late)  # fmt: skip

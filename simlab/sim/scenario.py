@@ -11,8 +11,9 @@ from it. ``doc_change_rate`` is not a probability but a Poisson rate (edits per 
 ``recheck_gap`` (agent workload, default 0) is the time between the resume guard's last re-check
 and the send: at 0 they happen at the same simulated instant, and no edit can fall between them.
 
-:meth:`Scenario.validate` raises ``ValueError`` with a one-line message naming the bad field; the
-simulator and the command line call it before running anything.
+:meth:`Scenario.validate` raises :class:`~simlab.errors.SettingError` (a ``ValueError``) with a
+one-line message naming the bad field (the command line names its flag instead); the simulator
+and the command line call it before running anything.
 
 The fault rates (field, default, what it is drawn for, what strikes):
 
@@ -24,6 +25,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from simlab.errors import SettingError
 from simlab.sim.fault_fields import RATE_NEEDS
 from simlab.sim.faults import DOC_CHANGE, KINDS, LATE_CALL, LOST_REPLY, FaultKind
 
@@ -257,30 +259,46 @@ class Scenario:
         for name in ("tasks", "workers", "steps"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError(f"{name} must be an integer, got {v!r}")
+                raise SettingError("{name} must be an integer, got {v!r}", {"name": name}, v=v)
         if self.tasks < 0:
-            raise ValueError(f"tasks must be >= 0, got {self.tasks}")
+            raise SettingError("{tasks} must be >= 0, got {v}", ["tasks"], v=self.tasks)
         if self.workers < 1:
-            raise ValueError(f"workers must be >= 1, got {self.workers}")
+            raise SettingError("{workers} must be >= 1, got {v}", ["workers"], v=self.workers)
         if self.steps < 1:
-            raise ValueError(f"steps must be >= 1, got {self.steps}")
+            raise SettingError("{steps} must be >= 1, got {v}", ["steps"], v=self.steps)
         m = self.max_attempts
         if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
-            raise ValueError(f"max_attempts must be a whole number >= 1 or None, got {m!r}")
+            raise SettingError(
+                "{max_attempts} must be a whole number >= 1 or None, got {m!r}",
+                ["max_attempts"],
+                m=m,
+            )
         for name in RATE_FIELDS:
             v = _number(self, name)
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{name} must be a probability in [0, 1], got {v}")
+                raise SettingError(
+                    "{name} must be a probability in [0, 1], got {v}", {"name": name}, v=v
+                )
         for name in ("ttl", "arrival_rate", "step_time", "slow_factor", "pause_time"):
             if not _number(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+                raise SettingError(
+                    "{name} must be > 0, got {v}", {"name": name}, v=getattr(self, name)
+                )
         if self.slow_factor < 1:
-            raise ValueError(f"slow_factor must be >= 1, got {self.slow_factor}")
+            raise SettingError(
+                "{slow_factor} must be >= 1, got {v}", ["slow_factor"], v=self.slow_factor
+            )
         if self.pause_time < 0.5:
-            raise ValueError(f"pause_time must be >= 0.5 (ttl units), got {self.pause_time}")
+            raise SettingError(
+                "{pause_time} must be >= 0.5 (ttl units), got {v}",
+                ["pause_time"],
+                v=self.pause_time,
+            )
         for name in ("restart_delay", "round_trip"):
             if not _number(self, name) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+                raise SettingError(
+                    "{name} must be >= 0, got {v}", {"name": name}, v=getattr(self, name)
+                )
         for name in (
             "pause_mean",
             "cancel_mean",
@@ -289,69 +307,108 @@ class Scenario:
             "time_cap",
         ):
             if getattr(self, name) is not None and not _number(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+                raise SettingError(
+                    "{name} must be > 0, got {v}", {"name": name}, v=getattr(self, name)
+                )
         if self.time_cap is not None and self.time_cap <= self.horizon:
-            raise ValueError(
-                f"time_cap ({self.time_cap}) must be later than the fault horizon "
-                f"({self.horizon}), or liveness cannot be judged"
+            raise SettingError(
+                "{time_cap} ({cap}) must be later than the fault horizon ({horizon}), or "
+                "liveness cannot be judged",
+                ["time_cap"],
+                cap=self.time_cap,
+                horizon=self.horizon,
             )
         if self.variant not in VARIANTS:
-            raise ValueError(
-                f"unknown variant {self.variant!r}; choose one of {', '.join(VARIANTS)}"
+            raise SettingError(
+                "unknown {variant} {v!r}; choose one of {known}",
+                ["variant"],
+                v=self.variant,
+                known=", ".join(VARIANTS),
             )
         if self.effects not in EFFECTS:
-            raise ValueError(
-                f"unknown effects {self.effects!r}; choose one of {', '.join(EFFECTS)}"
+            raise SettingError(
+                "unknown {effects} {v!r}; choose one of {known}",
+                ["effects"],
+                v=self.effects,
+                known=", ".join(EFFECTS),
             )
-        if not isinstance(self.idempotency_keys, bool):
-            keys = self.idempotency_keys
-            raise ValueError(f"idempotency_keys must be True or False, got {keys!r}")
-        if not isinstance(self.checkpoints, bool):
-            raise ValueError(f"checkpoints must be True or False, got {self.checkpoints!r}")
+        for name in ("idempotency_keys", "checkpoints", "pull", "retries", "releases", "late"):
+            if not isinstance(getattr(self, name), bool):
+                v = getattr(self, name)
+                raise SettingError("{name} must be True or False, got {v!r}", {"name": name}, v=v)
+        self._validate_modes()
+        self._validate_workload()
+        return self
+
+    def _validate_modes(self) -> None:
+        """The modes that need the fenced variant or the opaque workload, or no limit on
+        attempts (see :meth:`validate`)."""
         if self.checkpoints and self.workload != "opaque":
-            raise ValueError("checkpoints needs workload 'opaque' (the agent saves its own)")
-        if not isinstance(self.pull, bool):
-            raise ValueError(f"pull must be True or False, got {self.pull!r}")
-        if self.pull and (self.variant != "fenced" or self.workload != "opaque"):
-            raise ValueError("pull needs variant 'fenced' and workload 'opaque'")
+            raise SettingError(
+                "{checkpoints} needs {workload} 'opaque' (the agent saves its own)",
+                ["checkpoints", "workload"],
+            )
+        for name in ("pull", "retries", "releases", "late"):
+            if getattr(self, name) and (self.variant != "fenced" or self.workload != "opaque"):
+                raise SettingError(
+                    "{name} needs {variant} 'fenced' and {workload} 'opaque'",
+                    {"name": name, "variant": "variant", "workload": "workload"},
+                )
         if self.pull and self.max_attempts is not None:
             # claim_next moves a task past its limit to the dead letter on the way, unseen:
             # no history would show which claim did it
-            raise ValueError("pull needs no limit on attempts (max_attempts None)")
-        for name in ("retries", "releases", "late"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
-            if getattr(self, name) and (self.variant != "fenced" or self.workload != "opaque"):
-                raise ValueError(f"{name} needs variant 'fenced' and workload 'opaque'")
-        self._validate_workload()
-        return self
+            raise SettingError(
+                "{pull} needs no limit on attempts: leave {max_attempts} unset",
+                ["pull", "max_attempts"],
+            )
 
     def _validate_workload(self) -> None:
         """The fields that only make sense with one workload (see :meth:`validate`)."""
         if self.workload == "agent" and not self.idempotency_keys:
-            raise ValueError("workload 'agent' always sends through the idempotency ledger")
+            raise SettingError(
+                "{workload} 'agent' always sends through the idempotency ledger "
+                "({idempotency_keys} cannot be off)",
+                ["workload", "idempotency_keys"],
+            )
         if self.workload not in WORKLOADS:
-            raise ValueError(
-                f"unknown workload {self.workload!r}; choose one of {', '.join(WORKLOADS)}"
+            raise SettingError(
+                "unknown {workload} {v!r}; choose one of {known}",
+                ["workload"],
+                v=self.workload,
+                known=", ".join(WORKLOADS),
             )
         if not _number(self, "doc_change_rate") >= 0:
-            raise ValueError(f"doc_change_rate must be >= 0, got {self.doc_change_rate}")
+            raise SettingError(
+                "{doc_change_rate} must be >= 0, got {v}",
+                ["doc_change_rate"],
+                v=self.doc_change_rate,
+            )
         if self.workload == "agent":
             if self.steps != AGENT_STEPS:
-                raise ValueError(
-                    f"workload 'agent' runs the {AGENT_STEPS} steps of its graph (retrieve, "
-                    f"draft, send): steps must be {AGENT_STEPS}, got {self.steps}"
+                raise SettingError(
+                    "{workload} 'agent' runs the {n} steps of its graph (retrieve, draft, "
+                    "send): {steps} must be {n}, got {v}",
+                    ["workload", "steps"],
+                    n=AGENT_STEPS,
+                    v=self.steps,
                 )
             if self.effects != "last":
-                raise ValueError(
-                    "workload 'agent' sends its e-mail in its last step: effects must be "
-                    f"'last', got {self.effects!r}"
+                raise SettingError(
+                    "{workload} 'agent' sends its e-mail in its last step: {effects} must be "
+                    "'last', got {v!r}",
+                    ["workload", "effects"],
+                    v=self.effects,
                 )
         self._rates_need("agent")
         if not _number(self, "recheck_gap") >= 0:
-            raise ValueError(f"recheck_gap must be >= 0, got {self.recheck_gap}")
+            raise SettingError(
+                "{recheck_gap} must be >= 0, got {v}", ["recheck_gap"], v=self.recheck_gap
+            )
         if self.recheck_gap and self.workload != "agent":
-            raise ValueError("recheck_gap needs workload 'agent' (opaque tasks re-check nothing)")
+            raise SettingError(
+                "{recheck_gap} needs {workload} 'agent' (opaque tasks re-check nothing)",
+                ["recheck_gap", "workload"],
+            )
         self._rates_need("opaque")
         self._rates_need("keys")
         self._rates_need("retries")
@@ -362,7 +419,7 @@ class Scenario:
         holds, message = RATE_NEEDS[need]
         for kind in KINDS.values():
             if need in kind.needs and getattr(self, kind.rate) and not holds(self):
-                raise ValueError(message.format(rate=kind.rate))
+                raise SettingError(message, {"rate": kind.rate})
 
     # ------------------------------------------------------------------ helpers
     def non_defaults(self) -> dict[str, Any]:
@@ -385,7 +442,7 @@ class Scenario:
 def _number(s: Scenario, name: str) -> float:
     v = getattr(s, name)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
-        raise ValueError(f"{name} must be a number, got {v!r}")
+        raise SettingError("{name} must be a number, got {v!r}", {"name": name}, v=v)
     if math.isinf(v):
-        raise ValueError(f"{name} must be finite, got {v}")
+        raise SettingError("{name} must be finite, got {v}", {"name": name}, v=v)
     return float(v)

@@ -453,15 +453,31 @@ def _judged(
     )
     try:
         verdict = check(run.history, final, effects=effects, **judged_as(scenario, store, views))
-        return _result(run, final, effects, verdict, schedule)
+        return _result(run, final, effects, verdict, schedule, own=not _kits(store))
     finally:
         run.dismantle()
 
 
+def _kits(store: Any) -> bool:
+    """Is ``store`` one of the kit's SQL ledgers (SQLite or PostgreSQL, fenced or racy: what
+    ``simlab simulate`` runs, with ``--db`` or without), not the caller's own ledger (a class of
+    the caller's, a subclass of the kit's included)?"""
+    from simlab.ledger.core import SqlLedger
+
+    target = getattr(store, "raw", store)  # a variant wraps the kit's ledger
+    return isinstance(target, SqlLedger) and type(target).__module__.startswith("simlab.ledger.")
+
+
 def _result(
-    run: _Run, final: list[TaskRecord], effects: dict, verdict: Any, schedule: Schedule | None
+    run: _Run,
+    final: list[TaskRecord],
+    effects: dict,
+    verdict: Any,
+    schedule: Schedule | None,
+    own: bool = False,
 ) -> Result:
-    """The :class:`Result` of ``run`` (over, not yet dismantled), judged as ``verdict``."""
+    """The :class:`Result` of ``run`` (over, not yet dismantled), judged as ``verdict``;
+    ``own``: its ledger is the caller's own, so no command replays it (:data:`OWN_REPLAY`)."""
     scenario, seed, history = run.scenario, run.seed, run.history
     struck = {fault_key(f) for f in run.nemesis.faults}
     unreached = (
@@ -496,7 +512,12 @@ def _result(
         redeliveries=run.broker.redeliveries,
         duplicates=run.broker.duplicates,
         end_time=history[-1].time if len(history) else 0.0,
-        replay=replay_command(scenario, seed) if schedule is None else SCHEDULE_REPLAY,
+        replay=OWN_REPLAY
+        if own
+        else SCHEDULE_REPLAY
+        if schedule
+        else replay_command(scenario, seed),
+        own_ledger=own,
         mailbox=dict(mailbox.received),
         lost_emails=int(verdict.metrics.get("lost_emails", 0)),
         outdated_emails=int(verdict.metrics.get("outdated_emails", 0)),
@@ -582,6 +603,11 @@ def _collector_paused(promote: bool = False) -> Iterator[None]:
 
 #: ``Result.replay`` of a run driven by a schedule (save ``Result.schedule`` there first).
 SCHEDULE_REPLAY = "simlab simulate --schedule schedule.json"
+#: ``Result.replay`` of a run over the caller's own ledger: no command runs that ledger, so the
+#: replay is the Python call, with ``r`` the Result and the same ledger factory.
+OWN_REPLAY = (
+    "simlab.simulate(r.scenario, seed=r.seed, schedule=r.schedule, ledger=your_ledger_factory)"
+)
 
 
 def _as_schedule(schedule: Any, scenario: Scenario, seed: int) -> Schedule | None:

@@ -52,8 +52,9 @@ def first_broken(result, rules=None) -> tuple[int, str, str] | None:
 
 def _intro(result, original_faults: int | None) -> list[Said]:
     sc = result.scenario
+    intro = "intro.own" if getattr(result, "own_ledger", False) else "intro"
     lines = [
-        s("intro", variant=sc.variant, seed=result.seed, tasks=sc.tasks, steps=sc.steps,
+        s(intro, variant=sc.variant, seed=result.seed, tasks=sc.tasks, steps=sc.steps,
           workers=sc.workers, ttl=sc.ttl)
     ]  # fmt: skip
     k = len(result.schedule)

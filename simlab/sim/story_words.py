@@ -42,6 +42,8 @@ def s(name: str, /, **values: Any) -> Said:
 _EN = {
     "intro": "Variant {variant}, seed {seed}: {tasks} task(s) of {steps} steps, {workers} "
     "worker(s), leases of ttl {ttl:g}.",
+    "intro.own": "Your ledger, seed {seed}: {tasks} task(s) of {steps} steps, {workers} "
+    "worker(s), leases of ttl {ttl:g}.",
     "original.one": "The original run had {n} faults; {k} of them is enough to break the rule.",
     "original.many": "The original run had {n} faults; {k} of them are enough to break the rule.",
     "ok": "The run broke no invariant ({n} fault(s) struck): there is nothing to shrink.",
@@ -135,6 +137,8 @@ _EN = {
 
 _ZH = {
     "intro": "变体 {variant}，种子 {seed}：{tasks} 个任务，每个 {steps} 步，{workers} 个 worker，"
+    "租约 ttl 为 {ttl:g}。",
+    "intro.own": "你的账本，种子 {seed}：{tasks} 个任务，每个 {steps} 步，{workers} 个 worker，"
     "租约 ttl 为 {ttl:g}。",
     "original.one": "原来的运行有 {n} 个故障；其中 {k} 个就足以违反规则。",
     "original.many": "原来的运行有 {n} 个故障；其中 {k} 个就足以违反规则。",

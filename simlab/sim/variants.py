@@ -25,10 +25,9 @@ from __future__ import annotations
 from simlab.ledger.connect import is_racy_claim_ledger
 from simlab.ledger.protocol import TaskLedger
 from simlab.ledger.sqlite.racy import RacyClaimLedger
+from simlab.sim.scenario import VARIANTS  # the one list of variants, named here too
 
 __all__ = ["wrap", "Unfenced", "RacyClaim", "VARIANTS"]
-
-VARIANTS = ("fenced", "unfenced", "racy-claim")
 
 # The ledger contract methods a wrapper passes through untouched.
 _PASS_THROUGH = (

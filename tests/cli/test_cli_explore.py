@@ -10,7 +10,7 @@ import json
 import pytest
 
 from simlab.sim.schedule import Schedule
-from tests.strategies import run_cli
+from tests.strategies import flag_error, run_cli
 
 KEYS = ("certified", "schedules", "states", "seconds", "scope", "lengths")
 
@@ -43,7 +43,7 @@ def test_does_the_text_say_the_certificate_and_what_it_covers(capsys):
     code, out, _ = run_cli(["explore", "--max-faults", "1"], capsys)
     assert code == 0
     first, second = out.splitlines()[:2]
-    assert first.startswith("certified: no schedule of at most 1 fault(s) over 2 task(s)")
+    assert first.startswith("certified: no schedule of at most 1 fault over 2 task(s)")
     assert "seed(s) 1" in second and "pauses of 1.5, 4.5, 12 time units" in second
     code, out, _ = run_cli(["explore", "--max-faults", "1", "--lang", "zh"], capsys)
     assert code == 0 and out.startswith("已证明：") and "，" in out
@@ -125,6 +125,56 @@ def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):
     code, out, err = run_cli(["explore", *argv], capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) <= 2 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--max-faults", "-1"],
+        ["--pull", "--max-attempts", "2"],
+        ["--tasks", "0"],
+        ["--seeds", "0"],
+        ["--variant", "nope"],
+        ["--retries", "--variant", "unfenced"],
+        ["--lengths", "1,-2"],
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_does_a_usage_mistake_name_the_flag_as_argparse_does(argv, lang, capsys):
+    """Whether argparse or the search's scope refuses it, a mistake on the command line names
+    the flag (never the Python name) in one style, whatever the language of the verdict."""
+    flag_error(["explore", *argv, "--lang", lang], capsys)
+
+
+@pytest.mark.parametrize(
+    ("argv", "en", "zh"),
+    [
+        (["--max-faults", "0"], "certified: the run without faults over", "没有故障的运行不违反"),
+        (["--max-faults", "1"], "no schedule of at most 1 fault over", "至多 1 个故障的调度"),
+        (["--max-faults", "2", "--tasks", "1", "--steps", "1"], "at most 2 faults over", "至多 2"),
+        (["--variant", "racy-claim"], "with 1 fault over", "（没有故障的运行通过了）"),
+        (["--variant", "unfenced"], "(every schedule of at most 1 fault passed)", "至多 1 个"),
+    ],
+)
+def test_does_the_verdict_say_its_counts_of_faults_naturally(argv, en, zh, tmp_path, capsys):
+    """0 and 1 read as a run without faults and one fault, never "at most 0 fault(s)"; the
+    Chinese verdict keeps no space beside a full-width mark."""
+    argv = ["explore", *argv, "--out", str(tmp_path / "cx.json")]
+    first = run_cli(argv, capsys)[1].splitlines()[0]
+    assert en in first and "(s) " not in first.split(" over ")[0], first
+    assert "at most 0" not in first and "fault(s)" not in first, first
+    from simlab.i18n.punctuation import problems
+
+    for line in run_cli([*argv, "--lang", "zh"], capsys)[1].splitlines():
+        assert not problems(line), line
+    assert zh in run_cli([*argv, "--lang", "zh"], capsys)[1].splitlines()[0]
+
+
+def test_does_the_help_list_the_variants(capsys):
+    from simlab.sim.scenario import VARIANTS
+
+    code, out, _ = run_cli(["explore", "--help"], capsys)
+    assert code == 0 and "--variant {" + ",".join(VARIANTS) + "}" in out
 
 
 def test_does_a_time_limit_stop_without_a_certificate_and_exit_3(capsys):

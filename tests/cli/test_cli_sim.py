@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.strategies import run_cli
+from tests.strategies import flag_error, run_cli
 
 SMALL = ["--tasks", "30"]
 
@@ -58,6 +58,26 @@ def test_is_bad_input_one_line_and_exit_2(argv, capsys):
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--crash-rate", "2"],
+        ["--pull", "yes", "--max-attempts", "2"],
+        ["--pull", "yes", "--variant", "unfenced"],
+        ["--workload", "agent", "--steps", "2"],
+        ["--faults", "all", "--idempotency-keys", "no", "--workload", "agent"],
+        ["--send-pause-rate", "0.1", "--workload", "agent"],
+        ["--time-cap", "1"],
+        ["--pause-time", "0.1"],
+        ["--recheck-gap", "1"],
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "shrink"])
+def test_does_a_bad_setting_name_the_flag_as_argparse_does(command, argv, capsys):
+    """A setting the scenario refuses is said with its flag, never its Python name."""
+    flag_error([command, *argv], capsys)
 
 
 def test_is_an_existing_db_refused_rather_than_mixed_with(tmp_path, capsys):
@@ -126,7 +146,12 @@ def test_does_sweep_write_a_csv_row_per_run_and_a_plot(tmp_path, capsys):
 
 def test_is_a_bad_sweep_refused(tmp_path, capsys):
     code, _, err = run(["sweep", "--fault", "gremlins", "--csv", str(tmp_path / "x.csv")], capsys)
-    assert code == 2 and "unknown fault" in err
+    assert code == 2 and "--fault gremlins: unknown fault" in err
+    code, _, err = run(
+        ["sweep", "--variants", "fenced,nope", "--csv", str(tmp_path / "x.csv")], capsys
+    )
+    assert code == 2 and "--variants nope: unknown variant" in err
+    assert "--workers" in run(["sweep", "--workers", "0", "--plot", ""], capsys)[2]
 
 
 def test_does_faults_all_run_the_preset_and_replay_as_such(capsys):

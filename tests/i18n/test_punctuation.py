@@ -1,12 +1,13 @@
 """Is every Chinese sentence punctuated in full width? The lint of ``make test``: no ASCII
 ``, : ; ( ) ? !`` touching a Chinese character outside code (nor a ``?`` or ``!`` ending a
 Chinese sentence, a ``:`` or ``;`` ending a Chinese line, parentheses around Chinese, ASCII
-double quotes around Chinese words), in the translation stores (their markdown cells, the
-comments of the Python they show as code, and their code comments, hence every zh notebook,
-solution and exercise), the generated zh notebooks, solutions and exercises (their markdown and
-the comments of their code cells), README.zh.md and every Chinese message template of the
-catalogs (the exercises' sentence catalogs included: their hints, assert messages and printed
-lines; a ``{placeholder}`` counts as Chinese, since the sentence goes on through it)."""
+double quotes around Chinese words, a space beside a full-width mark), in the translation
+stores (their markdown cells, the comments of the Python they show as code, and their code
+comments, hence every zh notebook, solution and exercise), the generated zh notebooks,
+solutions and exercises (their markdown and the comments of their code cells), README.zh.md and
+every Chinese message template of the catalogs (the exercises' sentence catalogs included: their
+hints, assert messages and printed lines; a ``{placeholder}`` counts as Chinese, since the
+sentence goes on through it)."""
 
 from __future__ import annotations
 
@@ -137,11 +138,25 @@ def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
         ("`V1[s]`(step 3 表示 `x`);", "`V1[s]`（step 3 表示 `x`）；"),  # a pair holding Chinese
         ('# 里 "step": 2 是', '# 里 "step": 2 是'),  # a colon before a space may be code's
         ("事件的 {seq: 键}", "事件的 {seq: 键}"),
+        (
+            "w1（纪元 1） 在 t=2 提交了",
+            "w1（纪元 1）在 t=2 提交了",
+        ),  # a space beside a full-width mark
+        ("在 （变体 fenced） 的范围内", "在（变体 fenced）的范围内"),
+        ("先， 再。 然后“是” 吗", "先，再。然后“是”吗"),
+        ("- （可选）看\n| （a） | b |", "- （可选）看\n| （a） | b |"),  # Markdown's marks
+        ("最终：    status", "最终：    status"),  # several spaces align a table's columns
+        ("`（a） b` 中", "`（a） b` 中"),  # code stays
     ],
 )
 def test_does_the_fix_make_only_chinese_sentences_full_width(text, want):
     assert fixed(text) == want
     assert problems(want) == []
+
+
+def test_is_a_space_beside_a_placeholder_and_a_full_width_mark_caught():
+    assert problems("（{a}） {b}", holes=True) != []
+    assert problems("{a} （b）", holes=True) != []
 
 
 def test_does_a_placeholder_count_as_chinese_only_in_a_template():

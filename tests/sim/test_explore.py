@@ -535,3 +535,32 @@ def test_does_a_timing_streams_position_tell_its_state_as_the_state_does():
             for _ in range(words):
                 walked.getrandbits(32)
             assert walked.getstate()[1] == plain.getstate()[1], (name, words)
+
+
+def test_does_a_counterexample_over_your_ledger_say_so_and_replay_it_from_python():
+    """Over the caller's own ledger the story names no variant of the kit's, and the replay is
+    the Python call that reproduces the run, never a command that would run the kit's ledger."""
+    factory = _factory(WRONG_LEDGERS["claim-ignores-live-lease"])
+    x = explore(factory, max_faults=1)
+    r = x.result
+    assert not x.certified and r.own_ledger
+    assert x.story[0].startswith("Your ledger, seed 1:")
+    from simlab.sim.story import tell
+
+    assert tell(r, lang="zh")[0].startswith("你的账本，种子 1：")
+    assert "simlab simulate" not in r.replay and "schedule.json" not in r.replay
+    assert r.replay.startswith("simlab.simulate(r.scenario, seed=r.seed, schedule=r.schedule, ")
+    again = simulate(r.scenario, seed=r.seed, schedule=r.schedule, ledger=factory)
+    assert again.history.to_jsonl() == r.history.to_jsonl() and again.violations == r.violations
+    ran = simulate(r.scenario, seed=r.seed, ledger=factory)
+    assert ran.own_ledger and ran.replay == r.replay
+    assert "your ledger, seed 1" in ran.summary().splitlines()[0]
+
+
+def test_does_the_kits_ledger_given_as_a_factory_keep_its_variant_and_command():
+    from simlab.ledger import Ledger, RacyClaimLedger
+
+    x = explore(lambda clock: RacyClaimLedger(":memory:", clock=clock), variant="racy-claim")
+    assert not x.result.own_ledger and x.story[0].startswith("Variant racy-claim, seed 1:")
+    kit = simulate(seed=3, ledger=lambda clock: Ledger(":memory:", clock=clock))
+    assert not kit.own_ledger and kit.replay == "simlab simulate --seed 3"

@@ -351,3 +351,19 @@ def test_does_the_ledgers_clock_read_what_env_now_says():
         now = property(lambda self: self._now + 1.0)
 
     assert clock_of(Shifted())() == 1.0
+
+
+def test_does_a_bad_setting_name_its_field_and_cross_processes_whole():
+    """A refused field is named as Python names it; the command line spells it as its flag,
+    and the error survives pickling (a forked search sends errors back pickled)."""
+    import pickle
+
+    from simlab.errors import SettingError
+
+    with pytest.raises(SettingError) as caught:
+        Scenario(pull=True, max_attempts=2).validate()
+    assert str(caught.value) == "pull needs no limit on attempts: leave max_attempts unset"
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert str(again) == str(caught.value)
+    flags = again.spelled(lambda name: "--" + name.replace("_", "-"))
+    assert flags == "--pull needs no limit on attempts: leave --max-attempts unset"

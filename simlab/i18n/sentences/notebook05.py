@@ -40,6 +40,8 @@ EN = {
     # a shrunk story (simlab.sim.story)
     "variant": "Variant {variant}, seed {seed}: {tasks} task(s) of {steps} steps, {workers} "
     "worker(s), leases of ttl {ttl}.",
+    "your_ledger": "Your ledger, seed {seed}: {tasks} task(s) of {steps} steps, {workers} "
+    "worker(s), leases of ttl {ttl}.",
     "original": "The original run had {faults} faults; {k} of them is enough to break the rule.",
     "original_are": "The original run had {faults} faults; {k} of them are enough to break the "
     "rule.",
@@ -115,6 +117,8 @@ ZH = {
     "scope": "证书只覆盖它的范围：第 5 节的 unfenced 账本在 2 个任务、2 个 worker 下通过了一个故障"
     "的认证，而在 3 个任务、3 个 worker 下一次暂停就让它出错",
     "variant": "变体 {variant}，种子 {seed}：{tasks} 个任务，每个 {steps} 步，{workers} 个 worker，"
+    "租约 ttl {ttl}。",
+    "your_ledger": "你的账本，种子 {seed}：{tasks} 个任务，每个 {steps} 步，{workers} 个 worker，"
     "租约 ttl {ttl}。",
     "original": "原来的运行有 {faults} 个故障；其中 {k} 个就足以破坏规则。",
     "original_are": "原来的运行有 {faults} 个故障；其中 {k} 个就足以破坏规则。",

@@ -243,10 +243,10 @@ ZH = {
     "form_query": "查询参数里有我们的主机",
     "form_path": "路径里有我们的主机",
     "peak_not_highest": (
-        "noise_peak（{candidate}，一个隐藏的种子） 得到 {got}，不是金丝雀各窗口中最高的错误率"
+        "noise_peak（{candidate}，一个隐藏的种子）得到 {got}，不是金丝雀各窗口中最高的错误率"
     ),
     "peak_not_judged": (
-        "noise_peak（{candidate}，一个隐藏的种子） 得到 {got}，不是熔断器能够判断的窗口"
+        "noise_peak（{candidate}，一个隐藏的种子）得到 {got}，不是熔断器能够判断的窗口"
         "（requests >= min_requests）中最高的错误率"
     ),
     "peak_own_watch": (
@@ -275,10 +275,10 @@ ZH = {
     ),
     "rate": (
         "trip_rate（{candidate}，{threshold}，"
-        "隐藏的种子） 得到 {got}，不是熔断器熔断的种子所占的比例"
+        "隐藏的种子）得到 {got}，不是熔断器熔断的种子所占的比例"
     ),
     "rate_repeated": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次） 得到 {got}，"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次）得到 {got}，"
         "不是熔断器熔断的种子所占的比例（列出两次的种子算两次）"
     ),
     "rate_own_watch": (
