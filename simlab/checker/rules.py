@@ -172,6 +172,15 @@ RULES: tuple[Rule, ...] = (
         ("release",),
     ),
     Rule(
+        "y",
+        "read back",
+        "a refused save, heartbeat, e-mail record or release changes nothing (the task reads "
+        "back as before), and an accepted release leaves the task queued with no lease",
+        ops.read_back,
+        ("save", "heartbeat", "effect", "release"),
+        on="both",
+    ),
+    Rule(
         "m",
         "resume step",
         "a claim resumes the task from its last committed step, with the checkpoint that step's "

@@ -175,6 +175,12 @@ _EN = {
     "current.save": "{current} and step {step} above the committed step {committed}",
     "current.effect": "{current} and the key had not been recorded",
     "refused.fenced": "{told} was refused, but {why}: a correct ledger accepts it.",
+    "read.value": "{field} {value}",
+    "read.none": "None",
+    "read.refused": "{told} was refused, yet the ledger then reports {got}, not {want} as "
+    "before: a refused call changes nothing.",
+    "read.release": "{did}, yet the ledger then reports {got}, not {want}: a released task is "
+    "queued and holds no lease.",
     "refused.cancel": "{told} was refused, but it was {status}: a correct ledger cancels it.",
     "refused.requeue": "{told} was refused, but it was {status}: a correct ledger requeues it.",
     "refused.dead": "{told} was refused for the dead letter, but the task had had {n} of its "
@@ -328,6 +334,12 @@ _ZH = {
     "current.save": "{current}，且第 {step} 步高于已提交的第 {committed} 步",
     "current.effect": "{current}，且该键尚未被记录",
     "refused.fenced": "{told}被拒绝了，但{why}：正确的账本会接受它。",
+    "read.value": "{field} 为 {value}",
+    "read.none": "None",
+    "read.refused": "{told}被拒绝了，但账本随后报告 {got}，而不是之前的 {want}：被拒绝的调用"
+    "什么也不改变。",
+    "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，不持有"
+    "租约。",
     "refused.cancel": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会取消它。",
     "refused.requeue": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会让它重新排队。",
     "refused.dead": "{told}因死信被拒绝，但任务只用了 {limit} 次尝试中的 {n} 次：正确的账本"
@@ -414,6 +426,11 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
     "v": ("重复提交任务", "对已存在任务的第二次提交会抛出错误，并保持任务原样"),
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
+    "y": (
+        "读回",
+        "被拒绝的保存、心跳、邮件记录或交还什么也不改变（任务读回时与之前一样），被接受的交还让"
+        "任务回到排队中且不持有租约",
+    ),
     "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它的纪元从不倒退"),

@@ -32,6 +32,7 @@ property's call: a run reads it tens of thousands of times.
 
 from __future__ import annotations
 
+from simlab.checker.history import read_back
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, RUNNING, TERMINAL_STATUSES
 
@@ -210,7 +211,8 @@ class Worker:
         now, rec, epoch, name = sim.env._now, sim.history.record, lease.epoch, self.name
         rec(now, "invoke", name, "release", task, epoch, step)
         if sim.ledger.release(lease):
-            rec(now, "ok", name, "release", task, epoch, step)
+            # read back at the same instant: a released task is queued and holds no lease
+            rec(now, "ok", name, "release", task, epoch, step, **read_back(sim.ledger.get(task)))
         else:
             why = self._why_lost(task, epoch, step)
             rec(now, "fail", name, "release", task, epoch, step, **why)
@@ -261,7 +263,9 @@ class Worker:
                 if not (yield from self._effect_resent(lease, step, key, recorded)):
                     return False
             elif not recorded:
-                rec(env._now, "fail", name, "effect", task, epoch, step, key=key)
+                # read back: a refused record changes nothing
+                row = read_back(sim.ledger.get(task))
+                rec(env._now, "fail", name, "effect", task, epoch, step, key=key, **row)
                 return False
             else:
                 rec(env._now, "ok", name, "effect", task, epoch, step, key=key)
@@ -529,14 +533,17 @@ class Worker:
         Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
         status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
         holder of the *same* epoch committed this step first: only the racy claim allows it).
+        The record read for it is returned too (``read``: the checker holds a refusal to
+        changing nothing).
         """
         rec = self.sim.ledger.get(task)
+        read = read_back(rec)
         if rec.status in TERMINAL_STATUSES:
             if ack:
                 self.sim.broker.ack(task)
-            return {"reason": rec.status}
+            return {"reason": rec.status, **read}
         if rec.epoch != epoch:
-            return {"reason": "stale-epoch", "current": rec.epoch}
+            return {"reason": "stale-epoch", "current": rec.epoch, **read}
         if rec.step >= step:
-            return {"reason": "step-not-advancing", "stored_step": rec.step}
-        return {"reason": "refused", "status": rec.status}
+            return {"reason": "step-not-advancing", "stored_step": rec.step, **read}
+        return {"reason": "refused", "status": rec.status, **read}

@@ -88,6 +88,9 @@ CAUGHT_BY: dict[str, set[str]] = {
     "save-allows-same-step": {"b"},
     "heartbeat-ignores-status": {"l"},
     "release-ignores-epoch": {"w"},
+    "refused-save-still-writes": {"y"},
+    "heartbeat-refused-still-extends": {"y"},
+    "release-keeps-lease-until": {"y"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -132,6 +135,7 @@ SCENARIO: dict[str, dict] = {
     "heartbeat-ignores-status": RETRIES,
     # a worker whose lease ended while it was paused releases the task, after a takeover too
     "release-ignores-epoch": RELEASES,
+    "release-keeps-lease-until": RELEASES,
 }
 
 #: mutant -> why no simulated run can show it.

@@ -402,6 +402,22 @@ class HeartbeatDoesNotExtend(MemoryLedger):
     )
 
 
+class HeartbeatRefusedStillExtends(MemoryLedger):
+    """A heartbeat moves ``lease_until`` before it checks the lease: a stale lease's heartbeat
+    returns False but has extended the task's lease (the new holder's, or a finished task's)."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        now = float(self.clock())
+        task.lease_until = now + ttl  # wrong: written before the lease is checked
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        task.updated_at = now
+        return True
+
+
 class HeartbeatExtendsFromLease(MemoryLedger):
     """A heartbeat extends from the lease object's old deadline, not from now, so it can expire."""
 
@@ -516,6 +532,21 @@ class SaveRefusedWritesCheckpoint(MemoryLedger):
         return True
 
 
+class RefusedSaveStillWrites(MemoryLedger):
+    """A save of a higher step writes that step before it checks the epoch: a stale lease's
+    save returns False but has moved the task's step."""
+
+    save = edited(
+        MemoryLedger.save,
+        "if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:",
+        "stored = task.step\n"
+        "if task.status == RUNNING and step > stored:\n"
+        "    task.step = step\n"
+        "if task.epoch != lease.epoch or task.status != RUNNING or step <= stored:",
+        why="the fence is checked before anything is written",
+    )
+
+
 class SaveNoneKeepsCheckpoint(MemoryLedger):
     """A ``save`` with ``checkpoint=None`` keeps the old checkpoint instead of storing None."""
 
@@ -538,6 +569,17 @@ class ReleaseIgnoresEpoch(MemoryLedger):
         "task.epoch != lease.epoch or task.status != RUNNING",
         "task.status != RUNNING",
         why="only the current lease may release",
+    )
+
+
+class ReleaseKeepsLeaseUntil(MemoryLedger):
+    """A release hands the task back to the queue but leaves its ``lease_until`` in place."""
+
+    release = edited(
+        MemoryLedger.release,
+        "task.lease_until = None",
+        "",
+        why="a task that is not running holds no lease",
     )
 
 
@@ -1313,6 +1355,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "heartbeat-ignores-status": HeartbeatIgnoresStatus,
     "heartbeat-does-not-extend": HeartbeatDoesNotExtend,
     "heartbeat-extends-from-lease": HeartbeatExtendsFromLease,
+    "heartbeat-refused-still-extends": HeartbeatRefusedStillExtends,
     "save-ignores-epoch": SaveIgnoresEpoch,
     "save-ignores-status": SaveIgnoresStatus,
     "save-allows-same-step": SaveAllowsSameStep,
@@ -1321,7 +1364,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "save-completes-on-result": SaveCompletesOnResult,
     "save-refused-writes-checkpoint": SaveRefusedWritesCheckpoint,
     "save-none-keeps-checkpoint": SaveNoneKeepsCheckpoint,
+    "refused-save-still-writes": RefusedSaveStillWrites,
     "release-ignores-epoch": ReleaseIgnoresEpoch,
+    "release-keeps-lease-until": ReleaseKeepsLeaseUntil,
     "cancel-keeps-epoch": CancelKeepsEpoch,
     "cancel-leaves-status": CancelLeavesStatus,
     "cancel-overwrites-terminal": CancelOverwritesTerminal,
@@ -1383,6 +1428,7 @@ PROMISE: dict[str, str] = {
     "heartbeat-ignores-status": "heartbeat succeeds only while the task runs",
     "heartbeat-does-not-extend": "heartbeat extends the lease to clock() + ttl",
     "heartbeat-extends-from-lease": "heartbeat extends the lease to clock() + ttl",
+    "heartbeat-refused-still-extends": "a refused heartbeat changes nothing",
     "save-ignores-epoch": "save succeeds only for the current epoch (the fence)",
     "save-ignores-status": "save succeeds only while the task runs",
     "save-allows-same-step": "the step must advance: no (task, step) committed twice",
@@ -1391,7 +1437,9 @@ PROMISE: dict[str, str] = {
     "save-completes-on-result": "nothing is completed unless a done=True save landed",
     "save-refused-writes-checkpoint": "a refused save changes nothing",
     "save-none-keeps-checkpoint": "save stores the checkpoint given, None included",
+    "refused-save-still-writes": "a refused save changes nothing",
     "release-ignores-epoch": "only the current lease may release",
+    "release-keeps-lease-until": "a task that is not running holds no lease (lease_until None)",
     "cancel-keeps-epoch": "cancel bumps the epoch",
     "cancel-leaves-status": "cancel sets cancelled",
     "cancel-overwrites-terminal": "cancel refuses (False) a terminal task",
