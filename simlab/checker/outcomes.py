@@ -154,6 +154,9 @@ class Run:
     #: the lease length the workers asked for, when known (it times the leases ``claim_next``
     #: may take over)
     ttl: float | None = None
+    #: task -> (its status, whether a claim of it may have been granted unseen) just before
+    #: the ``faults-off`` event that recorded the ledger's views (tasks submitted by then)
+    then: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -476,6 +479,44 @@ def _views(run: Run) -> list[Finding]:
         sentence = _s("listing.counts", counted=_tally(counted), held=_tally(tally))
         out.append(Finding.of("p", run.last, sentence))
     return out
+
+
+def views_mid_run(run: Run) -> list[Finding]:
+    """The views the ``faults-off`` event recorded (``counts`` and ``listed``, read while
+    tasks run) agree with the model's statuses just before it: ``tasks(status)`` lists exactly
+    the tasks of that status (as a set: the order is judged at the end), and ``counts()``
+    counts them (a status with none may be left out). A task with a claim that may have been
+    granted unseen may be running instead."""
+    off = run.view.faults_off
+    if off is None or "counts" not in off.value:
+        return []
+    out = []
+    t = at(off.time)
+    sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
+    maybe: set[str] = set()  # tasks that may be running instead of their model status
+    for task, (state, unsure) in run.then.items():
+        if unsure and state != RUNNING:
+            maybe.add(task)
+        else:
+            sure.setdefault(state, set()).add(task)
+    for state, listed in off.value.get("listed", {}).items():
+        got, want = set(listed), sure.get(state, set())
+        allowed = want | {x for x in maybe if state == RUNNING or run.then[x][0] == state}
+        if got - allowed or want - got:
+            sentence = _s("views.status", t=t, s=status(state), listed=_names(got),
+                          held=_names(want))  # fmt: skip
+            out.append(Finding.of("z", off.index, sentence))
+    counted = {k: v for k, v in off.value["counts"].items() if v != 0}
+    tally = {state: len(tasks) for state, tasks in sure.items()}
+    if not maybe and counted != tally:
+        sentence = _s("views.counts", t=t, counted=_tally(counted), held=_tally(tally))
+        out.append(Finding.of("z", off.index, sentence))
+    return out
+
+
+def _names(tasks: set[str]) -> Any:
+    """Task IDs, sorted, as words (``none`` for none)."""
+    return sorted(tasks) if tasks else _s("keys.none")
 
 
 def _ids(records: Sequence[TaskRecord], state: str) -> Any:

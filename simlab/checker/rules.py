@@ -18,6 +18,7 @@ The rules (generated from :data:`RULES`):
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -179,6 +180,13 @@ RULES: tuple[Rule, ...] = (
         ops.read_back,
         ("save", "heartbeat", "effect", "release"),
         on="both",
+    ),
+    Rule(
+        "z",
+        "views mid-run",
+        "counts() and tasks(status), read while tasks run (when the faults stop), count and "
+        "list each task under the status it has then",
+        outcomes.views_mid_run,
     ),
     Rule(
         "m",
@@ -383,10 +391,20 @@ def findings(
     model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
     apply, open_lease = model.apply, model.open_lease
+    # The views read when the faults stopped are judged against each task's state just before
+    # that event (rule (z)): the replay notes it as it passes the event's index.
+    off = view.faults_off
+    read_at = off.index if off is not None and "counts" in off.value else math.inf
+    then: dict[str, tuple[str, bool]] = {}
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
+        pending = True
         for e in events:
+            if pending and e.index > read_at:
+                pending = False
+                if s.submit is not None:
+                    then[task] = (s.status, s.unanswered > 0)
             op = e.op
             if e.type != "ok":
                 if op in on_fail and e.type == "fail":
@@ -411,6 +429,8 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
+        if pending and read_at != math.inf and s.submit is not None:
+            then[task] = (s.status, s.unanswered > 0)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
@@ -427,6 +447,7 @@ def findings(
             views,
             clocked,
             ttl,
+            then,
         )
         for r in run_rules:
             found.extend(r.judge(run))

@@ -224,6 +224,10 @@ _EN = {
     "listing.other": "{task} ({s})",
     "listing.counts": "the ledger's counts() says {counted}, but its listing holds {held}.",
     "listing.count": "{s} {n}",
+    "views.status": "when the faults stopped at {t}, the ledger's tasks(status) listed {listed} "
+    "as {s}, but the tasks {s} then were {held}.",
+    "views.counts": "when the faults stopped at {t}, the ledger's counts() said {counted}, but "
+    "the tasks then were {held}.",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -380,6 +384,9 @@ _ZH = {
     "listing.other": "{task}（{s}）",
     "listing.counts": "账本按状态的计数是{counted}，但它的任务列表中是{held}。",
     "listing.count": "「{s}」{n} 个",
+    "views.status": "故障在 {t} 停止时，账本按状态列出的「{s}」任务是 {listed}，但当时处于"
+    "「{s}」状态的任务是 {held}。",
+    "views.counts": "故障在 {t} 停止时，账本按状态的计数是{counted}，但当时的任务是{held}。",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
@@ -426,6 +433,11 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
     "v": ("重复提交任务", "对已存在任务的第二次提交会抛出错误，并保持任务原样"),
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
+    "z": (
+        "运行中的视图",
+        "在任务运行时（故障停止时）读取的 counts() 和 tasks(status)，按每个任务当时的状态计数和"
+        "列出它",
+    ),
     "y": (
         "读回",
         "被拒绝的保存、心跳、邮件记录或交还什么也不改变（任务读回时与之前一样），被接受的交还让"

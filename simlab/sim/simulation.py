@@ -325,7 +325,11 @@ class _Run:
         return True
 
     def faults_off(self, _ev) -> None:
-        self.history.record(self.env.now, "info", "nemesis", "faults-off")
+        """Faults stop: record it, with what the ledger's views answer at this instant
+        (:func:`read_views`), which the checker holds to the tasks' statuses then."""
+        self.history.record(
+            self.env.now, "info", "nemesis", "faults-off", **read_views(self.ledger)
+        )
 
     def run(self) -> None:
         env, sc = self.env, self.scenario
@@ -513,6 +517,21 @@ def views_of(store: Any) -> Views | None:
         return None
     listed = store.tasks
     return Views(dict(counts()), {state: listed(state) for state in STATUSES})
+
+
+def read_views(store: Any) -> dict[str, Any]:
+    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
+    the ``faults-off`` event records it: ``{"counts": {status: n}, "listed": {status: [task
+    IDs]}}``; empty for a ledger without ``counts``. Read while tasks run, where a view that
+    mixes statuses up shows (at the end every task has ended)."""
+    counts = getattr(store, "counts", None)
+    if counts is None:
+        return {}
+    listed = store.tasks
+    return {
+        "counts": dict(counts()),
+        "listed": {state: [r.task_id for r in listed(state)] for state in STATUSES},
+    }
 
 
 @contextlib.contextmanager

@@ -91,6 +91,9 @@ CAUGHT_BY: dict[str, set[str]] = {
     "refused-save-still-writes": {"y"},
     "heartbeat-refused-still-extends": {"y"},
     "release-keeps-lease-until": {"y"},
+    "counts-running-as-queued": {"z"},
+    "counts-drop-queued": {"z"},
+    "queued-listing-takes-running": {"z"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the

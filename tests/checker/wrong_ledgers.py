@@ -1310,6 +1310,36 @@ class CountsForgetCancelled(MemoryLedger):
         return {k: v for k, v in super().counts().items() if k != CANCELLED}
 
 
+class CountsRunningAsQueued(MemoryLedger):
+    """``counts()`` counts a running task as queued (its query groups the tasks not yet
+    ended under one name): right at the end of a run, when no task runs any more."""
+
+    def counts(self) -> dict[str, int]:
+        counts = super().counts()
+        running = counts.pop(RUNNING, 0)
+        if running:
+            counts[QUEUED] = counts.get(QUEUED, 0) + running
+        return dict(sorted(counts.items()))
+
+
+class CountsDropQueued(MemoryLedger):
+    """``counts()`` leaves the queued tasks out (it counts the tasks a worker has touched):
+    right at the end of a run, when no task waits any more."""
+
+    def counts(self) -> dict[str, int]:
+        return {k: v for k, v in super().counts().items() if k != QUEUED}
+
+
+class QueuedListingTakesRunning(MemoryLedger):
+    """``tasks("queued")`` lists every task not yet ended, the running ones too (a filter on
+    "not terminal" for "queued"): right at the end of a run, when no task runs any more."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        if status != QUEUED:
+            return super().tasks(status)
+        return [r for r in super().tasks() if r.status in (QUEUED, RUNNING)]
+
+
 class EffectsNewestFirst(MemoryLedger):
     """``effects()`` lists a task's keys newest first, not in the order recorded (both ways of
     reading them agree)."""
@@ -1398,6 +1428,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-newest-first": ListingNewestFirst,
     "status-listing-newest-first": StatusListingNewestFirst,
     "counts-forget-cancelled": CountsForgetCancelled,
+    "counts-running-as-queued": CountsRunningAsQueued,
+    "counts-drop-queued": CountsDropQueued,
+    "queued-listing-takes-running": QueuedListingTakesRunning,
     "get-hides-lease-end": GetHidesLeaseEnd,
     "effect-recorded-at-wall": EffectRecordedAtWall,
     "effects-newest-first": EffectsNewestFirst,
@@ -1475,6 +1508,9 @@ PROMISE: dict[str, str] = {
     "listing-newest-first": "tasks() lists the tasks in submit order",
     "status-listing-newest-first": "tasks(status) lists that status's tasks in submit order",
     "counts-forget-cancelled": "counts() counts the tasks of every status",
+    "counts-running-as-queued": "counts() counts each task under its own status",
+    "counts-drop-queued": "counts() counts the tasks of every status",
+    "queued-listing-takes-running": "tasks(status) lists only that status's tasks",
     "get-hides-lease-end": "get() reports a running task's lease end",
     "effect-recorded-at-wall": "time comes from the clock, never from the wall",
     "effects-newest-first": "effects() lists the keys in the order recorded",
