@@ -184,8 +184,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "z",
         "views mid-run",
-        "counts() and tasks(status), read while tasks run (when the faults stop), count and "
-        "list each task under the status it has then",
+        "counts() and tasks(status), read while tasks run (at the last task's submit and when "
+        "the faults stop), count and list each task under the status it has then",
         outcomes.views_mid_run,
     ),
     Rule(
@@ -391,20 +391,20 @@ def findings(
     model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
     apply, open_lease = model.apply, model.open_lease
-    # The views read when the faults stopped are judged against each task's state just before
-    # that event (rule (z)): the replay notes it as it passes the event's index.
-    off = view.faults_off
-    read_at = off.index if off is not None and "counts" in off.value else math.inf
-    then: dict[str, tuple[str, bool]] = {}
+    # The views read while tasks run are judged against each task's state right after the
+    # event that recorded them (rule (z)): the replay notes it as it passes that index.
+    reads = outcomes.view_reads(view)
+    then: dict[int, dict[str, tuple[str, bool]]] = {e.index: {} for e in reads}
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
-        pending = True
+        pending = iter(then)
+        read_at = next(pending, math.inf)
         for e in events:
-            if pending and e.index > read_at:
-                pending = False
+            while e.index > read_at:
                 if s.submit is not None:
-                    then[task] = (s.status, s.unanswered > 0)
+                    then[read_at][task] = (s.status, s.unanswered > 0)
+                read_at = next(pending, math.inf)
             op = e.op
             if e.type != "ok":
                 if op in on_fail and e.type == "fail":
@@ -429,8 +429,10 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
-        if pending and read_at != math.inf and s.submit is not None:
-            then[task] = (s.status, s.unanswered > 0)
+        while read_at != math.inf:
+            if s.submit is not None:
+                then[read_at][task] = (s.status, s.unanswered > 0)
+            read_at = next(pending, math.inf)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)

@@ -224,10 +224,10 @@ _EN = {
     "listing.other": "{task} ({s})",
     "listing.counts": "the ledger's counts() says {counted}, but its listing holds {held}.",
     "listing.count": "{s} {n}",
-    "views.status": "when the faults stopped at {t}, the ledger's tasks(status) listed {listed} "
-    "as {s}, but the tasks {s} then were {held}.",
-    "views.counts": "when the faults stopped at {t}, the ledger's counts() said {counted}, but "
-    "the tasks then were {held}.",
+    "views.status": "at {t}, while tasks ran, the ledger's tasks(status) listed {listed} as "
+    "{s}, but the tasks {s} then were {held}.",
+    "views.counts": "at {t}, while tasks ran, the ledger's counts() said {counted}, but the "
+    "tasks then were {held}.",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -384,9 +384,9 @@ _ZH = {
     "listing.other": "{task}（{s}）",
     "listing.counts": "账本按状态的计数是{counted}，但它的任务列表中是{held}。",
     "listing.count": "「{s}」{n} 个",
-    "views.status": "故障在 {t} 停止时，账本按状态列出的「{s}」任务是 {listed}，但当时处于"
-    "「{s}」状态的任务是 {held}。",
-    "views.counts": "故障在 {t} 停止时，账本按状态的计数是{counted}，但当时的任务是{held}。",
+    "views.status": "在 {t}，任务仍在运行时，账本按状态列出的「{s}」任务是 {listed}，但当时"
+    "处于「{s}」状态的任务是 {held}。",
+    "views.counts": "在 {t}，任务仍在运行时，账本按状态的计数是{counted}，但当时的任务是{held}。",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who} 完成它时带有结果",
@@ -435,8 +435,8 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
     "z": (
         "运行中的视图",
-        "在任务运行时（故障停止时）读取的 counts() 和 tasks(status)，按每个任务当时的状态计数和"
-        "列出它",
+        "在任务运行时（最后一个任务提交时、故障停止时）读取的 counts() 和 tasks(status)，按每个"
+        "任务当时的状态计数和列出它",
     ),
     "y": (
         "读回",

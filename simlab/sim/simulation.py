@@ -264,18 +264,22 @@ class _Run:
         if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
             self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
             rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps, tenant=PROBE_TENANT)
+        last = len(self.task_ids) - 1
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
             if agent is None:
                 self.ledger.submit(task)
+                # the last arrival reads the views too, while the tasks before it run
+                views = read_views(self.ledger) if i == last else {}
                 if self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
-                    rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True)
+                    rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True, **views)
                     self._resend(lambda task=task: self.resubmit(task))
                 else:
-                    rec(env._now, "ok", "client", "submit", task, steps=steps)
+                    rec(env._now, "ok", "client", "submit", task, steps=steps, **views)
             else:
                 extra = agent.submit(self.ledger, task, i)
-                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra)
+                views = read_views(self.ledger) if i == last else {}
+                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             self.broker.publish(task)
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
@@ -521,9 +525,9 @@ def views_of(store: Any) -> Views | None:
 
 def read_views(store: Any) -> dict[str, Any]:
     """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
-    the ``faults-off`` event records it: ``{"counts": {status: n}, "listed": {status: [task
-    IDs]}}``; empty for a ledger without ``counts``. Read while tasks run, where a view that
-    mixes statuses up shows (at the end every task has ended)."""
+    the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
+    "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
+    run, where a view that mixes statuses up shows (at the end every task has ended)."""
     counts = getattr(store, "counts", None)
     if counts is None:
         return {}

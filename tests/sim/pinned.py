@@ -3,9 +3,10 @@
 Since those digests were recorded, an accepted heartbeat's event holds the lease end it gave
 (``value={"lease_until": t}``), a granted claim's the attempt its lease tells (``attempts``), a
 refused fenced call's and an accepted release's the record read right after it (``read``), and
-the ``faults-off`` event the ledger's views at that instant (``counts``, ``listed``); every other
-byte of a history is as before. :func:`pinned_digest` leaves those fields out, so a digest
-recorded earlier still pins the rest of the run byte for byte.
+the last task's submit and the ``faults-off`` event the ledger's views at that instant
+(``counts``, ``listed``); every other byte of a history is as before. :func:`pinned_digest`
+leaves those fields out, so a digest recorded earlier still pins the rest of the run byte for
+byte.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ ADDED: dict[tuple[str, str], frozenset[str]] = {
     ("heartbeat", "ok"): frozenset({"lease_until"}),
     ("claim", "ok"): frozenset({"attempts"}),
     ("faults-off", "info"): frozenset({"counts", "listed"}),
+    ("submit", "ok"): frozenset({"counts", "listed"}),
 }
 
 
