@@ -189,7 +189,7 @@ def _read_value(field: str, value: object) -> Said:
         shown = repr(value)
     else:
         shown = value
-    return _s("read.value", field=field, value=shown)
+    return _s("read.value", field=_s("read.field." + field), value=shown)
 
 
 def resubmit(s: TaskState, e: Event, m: Model):

@@ -176,6 +176,11 @@ _EN = {
     "current.effect": "{current} and the key had not been recorded",
     "refused.fenced": "{told} was refused, but {why}: a correct ledger accepts it.",
     "read.value": "{field} {value}",
+    "read.field.status": "status",
+    "read.field.step": "step",
+    "read.field.epoch": "epoch",
+    "read.field.lease_until": "lease_until",
+    "read.field.checkpoint": "checkpoint",
     "read.none": "None",
     "read.refused": "{told} was refused, yet the ledger then reports {got}, not {want} as "
     "before: a refused call changes nothing.",
@@ -338,8 +343,13 @@ _ZH = {
     "current.save": "{current}，且第 {step} 步高于已提交的第 {committed} 步",
     "current.effect": "{current}，且该键尚未被记录",
     "refused.fenced": "{told}被拒绝了，但{why}：正确的账本会接受它。",
-    "read.value": "{field} 为 {value}",
-    "read.none": "None",
+    "read.value": "{field}为 {value}",
+    "read.field.status": "状态",
+    "read.field.step": "步骤",
+    "read.field.epoch": "纪元",
+    "read.field.lease_until": "租约到期时间",
+    "read.field.checkpoint": "检查点",
+    "read.none": "无",
     "read.refused": "{told}被拒绝了，但账本随后报告 {got}，而不是之前的 {want}：被拒绝的调用"
     "什么也不改变。",
     "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，不持有"
@@ -435,8 +445,8 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
     "z": (
         "运行中的视图",
-        "在任务运行时（最后一个任务提交时、故障停止时）读取的 counts() 和 tasks(status)，按每个"
-        "任务当时的状态计数和列出它",
+        "在任务运行时（最后一个任务提交时和故障停止时）读取的按状态计数和按状态列出的任务，把每个"
+        "任务按它当时的状态计数和列出",
     ),
     "y": (
         "读回",
