@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -393,18 +393,15 @@ def findings(
     apply, open_lease = model.apply, model.open_lease
     # The views read while tasks run are judged against each task's state right after the
     # event that recorded them (rule (z)): the replay notes it as it passes that index.
-    reads = outcomes.view_reads(view)
-    then: dict[int, dict[str, tuple[str, bool]]] = {e.index: {} for e in reads}
+    then: dict[int, dict[str, tuple[str, bool]]] = {e.index: {} for e in outcomes.view_reads(view)}
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
         pending = iter(then)
         read_at = next(pending, math.inf)
         for e in events:
-            while e.index > read_at:
-                if s.submit is not None:
-                    then[read_at][task] = (s.status, s.unanswered > 0)
-                read_at = next(pending, math.inf)
+            if e.index > read_at:
+                read_at = _note_views(then, pending, read_at, s, e.index)
             op = e.op
             if e.type != "ok":
                 if op in on_fail and e.type == "fail":
@@ -429,10 +426,7 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
-        while read_at != math.inf:
-            if s.submit is not None:
-                then[read_at][task] = (s.status, s.unanswered > 0)
-            read_at = next(pending, math.inf)
+        _note_views(then, pending, read_at, s, math.inf)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
@@ -455,6 +449,24 @@ def findings(
             found.extend(r.judge(run))
     found.sort(key=lambda f: (_ORDER[f.letter], f.index))
     return found
+
+
+def _note_views(
+    then: dict[int, dict[str, tuple[str, bool]]],
+    pending: Iterator[int],
+    read_at: float,
+    s: Any,
+    upto: float,
+) -> float:
+    """Note task ``s``'s status (and whether a claim of it may have been granted unseen) for
+    each views read from ``read_at`` on (then those ``pending``) that comes before index
+    ``upto``, the task's next event; a task not submitted yet is left out. Returns the next
+    read after them (inf: none)."""
+    while read_at < upto:
+        if s.submit is not None:
+            then[int(read_at)][s.task] = (s.status, s.unanswered > 0)
+        read_at = next(pending, math.inf)
+    return read_at
 
 
 def sentences(letter: str, history, final=(), **kwargs) -> list[str]:

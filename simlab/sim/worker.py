@@ -317,7 +317,11 @@ class Worker:
             if move[0] == "effect":
                 _, key, accepted, epoch = move
                 rec(now, "invoke", name, "effect", task, epoch, step, key=key)
-                rec(now, "ok" if accepted else "fail", name, "effect", task, epoch, step, key=key)
+                if accepted:
+                    rec(now, "ok", name, "effect", task, epoch, step, key=key)
+                else:  # read back as the worker's own refused record is
+                    row = read_back(sim.ledger.get(task))
+                    rec(now, "fail", name, "effect", task, epoch, step, key=key, **row)
             else:
                 sim.mailbox.send(move[1])
                 rec(now, "ok", name, "send", task, lease.epoch, step, key=move[1])
