@@ -65,6 +65,9 @@ class Rule:
     #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones;
     #: ``both``: each of them
     on: str = "ok"
+    #: with ``on="both"``, the operations whose accepted events it judges, when not all of
+    #: ``ops`` (a judge not called on the many accepted events it would leave alone)
+    accepted: tuple[str, ...] | None = None
 
 
 # --- the registry ------------------------------------------------------------------------------
@@ -180,6 +183,7 @@ RULES: tuple[Rule, ...] = (
         ops.read_back,
         ("save", "heartbeat", "effect", "release"),
         on="both",
+        accepted=("release",),
     ),
     Rule(
         "z",
@@ -337,7 +341,7 @@ def _judging(
     on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            if r.on != "fail":
+            if r.on != "fail" and (r.accepted is None or op in r.accepted):
                 by_op.setdefault(op, []).append((r.letter, r.judge))
             if r.on != "ok":
                 on_fail.setdefault(op, []).append((r.letter, r.judge))
@@ -426,7 +430,8 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
-        _note_views(then, pending, read_at, s, math.inf)
+        if read_at != math.inf:
+            _note_views(then, pending, read_at, s, math.inf)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
