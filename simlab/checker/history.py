@@ -48,6 +48,12 @@ read        info           a read (``get``, ``tasks``, ``counts``, ``effects``) 
                            raise is recorded (see below)
 =========== ============== ===================================================================
 
+A refused ``save``, ``heartbeat``, ``effect`` or ``release`` of a worker, and an accepted
+``release``, carry what the worker's ``get()`` read back right after, at the same simulated
+instant: ``value={"read": {"status", "step", "epoch", "lease_until", "checkpoint"}}``
+(:func:`read_back`). The checker holds it to the model: a refused call changes nothing, a
+released task is queued with no lease.
+
 A call whose reply was lost (fault ``lost-reply``) records the ledger's answer with
 ``lost=True``, then the caller's resend of the same call with ``resent=True`` (a refused resend
 says whether the ledger showed the first call landed: ``mine``). A call the network held
@@ -90,6 +96,8 @@ __all__ = [
     "dumps_jsonl",
     "loads_jsonl",
     "history_digest",
+    "READ",
+    "read_back",
 ]
 
 EVENT_TYPES = ("invoke", "ok", "fail", "info")
@@ -115,6 +123,24 @@ OPS = (
     "plan",
     "read",
 )
+#: The value key of what a worker read back (``get()``) right after a refused fenced call or an
+#: accepted release (see the module doc).
+READ = "read"
+
+
+def read_back(record: Any) -> dict[str, Any]:
+    """The value fields that record ``record`` (a :class:`~simlab.records.TaskRecord` read
+    right after a call) on that call's event: ``{"read": {...}}`` with the fields a call may
+    change and the model predicts (status, step, epoch, lease end, checkpoint)."""
+    return {
+        READ: {
+            "status": record.status,
+            "step": record.step,
+            "epoch": record.epoch,
+            "lease_until": record.lease_until,
+            "checkpoint": record.checkpoint,
+        }
+    }
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -105,6 +105,7 @@ class TaskState:
         "checkpoint",
         "checkpointed",
         "submit",
+        "given",
     )
 
     def __init__(self, task: str, submitted: bool):
@@ -147,6 +148,9 @@ class TaskState:
         self.checkpointed = False
         #: the first accepted submit (None before it): a later one is a second submit
         self.submit: Event | None = None
+        #: the lease end the ledger last reported for the lease in force (its claim's, then
+        #: each accepted heartbeat's read-back); None when not reported or no lease is held
+        self.given: float | None = None
 
     @property
     def unanswered(self) -> int:
@@ -234,12 +238,15 @@ class Model:
     def _refused(self, s: TaskState, e: Event) -> None:
         if e.value.get("status") == DEAD and s.status != DEAD:
             s.status, s.epoch, s.newest = DEAD, s.epoch + 1, e
-            s.ended, s.lease, s.until = e, None, None
+            s.ended, s.lease, s.until, s.given = e, None, None, None
             s.epoch_floor = True
 
     def _beat(self, s: TaskState, e: Event) -> None:
+        if s.lease is None or e.epoch != s.epoch:
+            return
+        s.given = e.value.get("lease_until")
         ttl = self.ttl_of(s.task)
-        if s.lease is not None and e.epoch == s.epoch and ttl is not None:
+        if ttl is not None:
             s.until = max(s.until or e.time, e.time + ttl)
 
     def _recorded(self, s: TaskState, e: Event) -> None:
@@ -249,16 +256,17 @@ class Model:
 
     def _cancelled(self, s: TaskState, e: Event) -> None:
         s.status, s.epoch, s.newest = CANCELLED, max(s.epoch + 1, e.epoch or 0), e
-        s.ended, s.cancel, s.lease, s.until = e, e, None, None
+        s.ended, s.cancel, s.lease, s.until, s.given = e, e, None, None, None
         if e.epoch is not None:
             s.epoch_floor = False
 
     def _requeued(self, s: TaskState, e: Event) -> None:
         s.status, s.ended, s.cancel, s.lease, s.until = QUEUED, None, None, None, None
         s.attempts = s.unseen = 0
+        s.given = None
 
     def _released(self, s: TaskState, e: Event) -> None:
-        s.status, s.lease, s.until = QUEUED, None, None
+        s.status, s.lease, s.until, s.given = QUEUED, None, None, None
 
     def _first_submit(self, s: TaskState, e: Event) -> None:
         if s.submit is None:
@@ -278,6 +286,7 @@ class Model:
         if e.step is not None and not s.submitted and s.best is None:
             s.step = e.step  # an open fragment: the steps before it are not shown
         reported = e.value.get("lease_until")
+        s.given = reported
         if self.ttl is not None:
             s.lease, s.until = e, e.time + self.ttl
         elif reported is not None:
@@ -297,3 +306,4 @@ class Model:
         s.step = e.step
         if e.value.get("done"):
             s.status, s.ended, s.done, s.lease, s.until = COMPLETED, e, e, None, None
+            s.given = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simlab.checker.history import Event
+from simlab.checker.history import READ, Event
 from simlab.checker.model import ENDED, NO_LIMIT, TOLERANCE, Model, TaskState, is_time, live, within
 from simlab.checker.words import Said, said
 from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING
@@ -39,6 +39,7 @@ __all__ = [
     "attempt_limit",
     "resubmit",
     "release",
+    "read_back",
     "status",
     "REFUSABLE_OPS",
     "FENCED_OPS",
@@ -134,6 +135,61 @@ _stale_release = _fence(FENCED_OPS["release"])
 def release(s: TaskState, e: Event, m: Model):
     """An accepted release: only the newest epoch's, and only of a running task."""
     return _stale_release(s, e, m) or no_lease(s, e, m)
+
+
+def read_back(s: TaskState, e: Event, m: Model):
+    """What the worker read back right after a refused fenced call (a refused call changes
+    nothing: the task's status, step, epoch, lease end and checkpoint are the model's) or an
+    accepted release of the lease in force (the task is queued, its step and epoch kept, with
+    no lease). Left alone: an event with nothing read back, a task whose submit the history
+    does not show, and one with a claim that may have been granted unseen (it may have moved
+    the epoch and the lease). Only what the model knows is compared: the epoch unless the dead
+    letter bumped it, the lease end the ledger last reported for a running task, the
+    checkpoint once the history shows the task's checkpoints."""
+    got = e.value.get(READ)
+    if got is None or not s.submitted or s.unanswered:
+        return None
+    if e.type == "ok":
+        if s.status != RUNNING or e.epoch != s.epoch:
+            return None  # an accepted release the contract refuses: rule (w)
+        want = {"status": QUEUED, "step": s.step, "epoch": s.epoch, "lease_until": None}
+    else:
+        want = {"status": s.status, "step": s.step}
+        if not s.epoch_floor:
+            want["epoch"] = s.epoch
+        if s.status != RUNNING:
+            want["lease_until"] = None
+        elif s.given is not None:
+            want["lease_until"] = s.given
+        if s.checkpointed:
+            want["checkpoint"] = s.checkpoint
+    for field, value in want.items():
+        read = got.get(field)
+        if field == "lease_until" and value is not None:
+            if is_time(read) and within(float(read), value, value):
+                continue
+        elif read == value:
+            continue
+        said_read, said_want = _read_value(field, read), _read_value(field, value)
+        if e.type == "ok":
+            did = _s("did.release", who=who(e), task=e.task, t=at(e.time))
+            return _s("read.release", did=did, got=said_read, want=said_want), s.lease
+        told = REFUSABLE_OPS[e.op](e)
+        return _s("read.refused", told=told, got=said_read, want=said_want), s.newest
+    return None
+
+
+def _read_value(field: str, value: object) -> Said:
+    """``field`` and its ``value`` as a read-back sentence names them."""
+    if field == "status":
+        shown: object = status(value if isinstance(value, str) else None)
+    elif field == "lease_until":
+        shown = at(value) if is_time(value) else _s("read.none")
+    elif field == "checkpoint":
+        shown = repr(value)
+    else:
+        shown = value
+    return _s("read.value", field=_s("read.field." + field), value=shown)
 
 
 def resubmit(s: TaskState, e: Event, m: Model):

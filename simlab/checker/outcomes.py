@@ -154,6 +154,10 @@ class Run:
     #: the lease length the workers asked for, when known (it times the leases ``claim_next``
     #: may take over)
     ttl: float | None = None
+    #: index of each event that recorded the ledger's views (:func:`view_reads`) -> task ->
+    #: (its status right after that event, whether a claim of it may have been granted
+    #: unseen), for the tasks submitted by then
+    then: Mapping[int, Mapping[str, tuple[str, bool]]] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -476,6 +480,54 @@ def _views(run: Run) -> list[Finding]:
         sentence = _s("listing.counts", counted=_tally(counted), held=_tally(tally))
         out.append(Finding.of("p", run.last, sentence))
     return out
+
+
+def view_reads(view: HistoryView) -> list[Event]:
+    """The events that recorded the ledger's views while tasks ran (``counts`` and ``listed``
+    in their value: the last task's submit, the ``faults-off`` event), in history order."""
+    candidates = [*view.of("submit"), *([view.faults_off] if view.faults_off else [])]
+    return sorted((e for e in candidates if "counts" in e.value), key=lambda e: e.index)
+
+
+def views_mid_run(run: Run) -> list[Finding]:
+    """The views each read event recorded (:func:`view_reads`) agree with the model's
+    statuses right after it: ``tasks(status)`` lists exactly the tasks of that status (as a
+    set: the order is judged at the end), and ``counts()`` counts them (a status with none may
+    be left out). A task with a claim that may have been granted unseen may be running
+    instead (its counts are then not judged)."""
+    out = []
+    for e in view_reads(run.view):
+        out.extend(_views_then(e, run.then.get(e.index, {})))
+    return out
+
+
+def _views_then(e: Event, then: Mapping[str, tuple[str, bool]]) -> list[Finding]:
+    t, out = at(e.time), []
+    sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
+    maybe: dict[str, str] = {}  # task -> its status, for those that may be running instead
+    for task, (state, unsure) in then.items():
+        if unsure and state != RUNNING:
+            maybe[task] = state
+        else:
+            sure.setdefault(state, set()).add(task)
+    for state, listed in e.value.get("listed", {}).items():
+        got, want = set(listed), sure.get(state, set())
+        allowed = want | {x for x, st in maybe.items() if state in (st, RUNNING)}
+        if got - allowed or want - got:
+            sentence = _s("views.status", t=t, s=status(state), listed=_names(got),
+                          held=_names(want))  # fmt: skip
+            out.append(Finding.of("z", e.index, sentence))
+    counted = {k: v for k, v in e.value["counts"].items() if v != 0}
+    tally = {state: len(tasks) for state, tasks in sure.items()}
+    if not maybe and counted != tally:
+        sentence = _s("views.counts", t=t, counted=_tally(counted), held=_tally(tally))
+        out.append(Finding.of("z", e.index, sentence))
+    return out
+
+
+def _names(tasks: set[str]) -> Any:
+    """Task IDs, sorted, as words (``none`` for none)."""
+    return sorted(tasks) if tasks else _s("keys.none")
 
 
 def _ids(records: Sequence[TaskRecord], state: str) -> Any:

@@ -18,8 +18,9 @@ The rules (generated from :data:`RULES`):
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -65,6 +66,9 @@ class Rule:
     #: ``ok``: the rule judges the accepted operations of ``ops``; ``fail``: the refused ones;
     #: ``both``: each of them
     on: str = "ok"
+    #: with ``on="both"``, the operations whose accepted events it judges, when not all of
+    #: ``ops`` (a judge not called on the many accepted events it would leave alone)
+    accepted: tuple[str, ...] | None = None
 
 
 # --- the registry ------------------------------------------------------------------------------
@@ -171,6 +175,23 @@ RULES: tuple[Rule, ...] = (
         "a release is accepted only with the task's newest epoch, while the task is running",
         ops.release,
         ("release",),
+    ),
+    Rule(
+        "y",
+        "read back",
+        "a refused save, heartbeat, e-mail record or release changes nothing (the task reads "
+        "back as before), and an accepted release leaves the task queued with no lease",
+        ops.read_back,
+        ("save", "heartbeat", "effect", "release"),
+        on="both",
+        accepted=("release",),
+    ),
+    Rule(
+        "z",
+        "views mid-run",
+        "counts() and tasks(status), read while tasks run (at the last task's submit and when "
+        "the faults stop), count and list each task under the status it has then",
+        outcomes.views_mid_run,
     ),
     Rule(
         "m",
@@ -329,7 +350,7 @@ def _judging(
     on_fail: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for r in wanted:
         for op in r.ops:
-            if r.on != "fail":
+            if r.on != "fail" and (r.accepted is None or op in r.accepted):
                 by_op.setdefault(op, []).append((r.letter, r.judge))
             if r.on != "ok":
                 on_fail.setdefault(op, []).append((r.letter, r.judge))
@@ -383,10 +404,17 @@ def findings(
     model = Model(set(view.submits), ttl, max_attempts)
     found: list[Finding] = []
     apply, open_lease = model.apply, model.open_lease
+    # The views read while tasks run are judged against each task's state right after the
+    # event that recorded them (rule (z)): the replay notes it as it passes that index.
+    then: dict[int, dict[str, tuple[str, bool]]] = {e.index: {} for e in outcomes.view_reads(view)}
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
+        pending = iter(then)
+        read_at = next(pending, math.inf)
         for e in events:
+            if e.index > read_at:
+                read_at = _note_views(then, pending, read_at, s, e.index)
             op = e.op
             if e.type != "ok":
                 if op in on_fail and e.type == "fail":
@@ -411,6 +439,8 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
+        if read_at != math.inf:
+            _note_views(then, pending, read_at, s, math.inf)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
@@ -427,11 +457,30 @@ def findings(
             views,
             clocked,
             ttl,
+            then,
         )
         for r in run_rules:
             found.extend(r.judge(run))
     found.sort(key=lambda f: (_ORDER[f.letter], f.index))
     return found
+
+
+def _note_views(
+    then: dict[int, dict[str, tuple[str, bool]]],
+    pending: Iterator[int],
+    read_at: float,
+    s: Any,
+    upto: float,
+) -> float:
+    """Note task ``s``'s status (and whether a claim of it may have been granted unseen) for
+    each views read from ``read_at`` on (then those ``pending``) that comes before index
+    ``upto``, the task's next event; a task not submitted yet is left out. Returns the next
+    read after them (inf: none)."""
+    while read_at < upto:
+        if s.submit is not None:
+            then[int(read_at)][s.task] = (s.status, s.unanswered > 0)
+        read_at = next(pending, math.inf)
+    return read_at
 
 
 def sentences(letter: str, history, final=(), **kwargs) -> list[str]:

@@ -193,6 +193,17 @@ _EN = {
     "current.save": "{current} and step {step} above the committed step {committed}",
     "current.effect": "{current} and the key had not been recorded",
     "refused.fenced": "{told} was refused, but {why}: a correct ledger accepts it.",
+    "read.value": "{field} {value}",
+    "read.field.status": "status",
+    "read.field.step": "step",
+    "read.field.epoch": "epoch",
+    "read.field.lease_until": "lease_until",
+    "read.field.checkpoint": "checkpoint",
+    "read.none": "None",
+    "read.refused": "{told} was refused, yet the ledger then reports {got}, not {want} as "
+    "before: a refused call changes nothing.",
+    "read.release": "{did}, yet the ledger then reports {got}, not {want}: a released task is "
+    "queued and holds no lease.",
     "refused.cancel": "{told} was refused, but it was {status}: a correct ledger cancels it.",
     "refused.requeue": "{told} was refused, but it was {status}: a correct ledger requeues it.",
     "refused.dead": "{told} was refused for the dead letter, but the task had had {n} of its "
@@ -236,6 +247,10 @@ _EN = {
     "listing.other": "{task} ({s})",
     "listing.counts": "the ledger's counts() says {counted}, but its listing holds {held}.",
     "listing.count": "{s} {n}",
+    "views.status": "at {t}, while tasks ran, the ledger's tasks(status) listed {listed} as "
+    "{s}, but the tasks {s} then were {held}.",
+    "views.counts": "at {t}, while tasks ran, the ledger's counts() said {counted}, but the "
+    "tasks then were {held}.",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -363,6 +378,17 @@ _ZH = {
     "current.save": "{current}，且第 {step} 步高于已提交的第 {committed} 步",
     "current.effect": "{current}，且该键尚未被记录",
     "refused.fenced": "{told}被拒绝了，但{why}：正确的账本会接受它。",
+    "read.value": "{field}为 {value}",
+    "read.field.status": "状态",
+    "read.field.step": "步骤",
+    "read.field.epoch": "纪元",
+    "read.field.lease_until": "租约到期时间",
+    "read.field.checkpoint": "检查点",
+    "read.none": "无",
+    "read.refused": "{told}被拒绝了，但账本随后报告 {got}，而不是之前的 {want}：被拒绝的调用"
+    "什么也不改变。",
+    "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，不持有"
+    "租约。",
     "refused.cancel": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会取消它。",
     "refused.requeue": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会让它重新排队。",
     "refused.dead": "{told}因死信被拒绝，但任务只用了 {limit} 次尝试中的 {n} 次：正确的账本"
@@ -403,6 +429,9 @@ _ZH = {
     "listing.other": "{task}（{s}）",
     "listing.counts": "账本按状态的计数是{counted}，但它的任务列表中是{held}。",
     "listing.count": "「{s}」{n} 个",
+    "views.status": "在 {t}，任务仍在运行时，账本按状态列出的「{s}」任务是 {listed}，但当时"
+    "处于「{s}」状态的任务是 {held}。",
+    "views.counts": "在 {t}，任务仍在运行时，账本按状态的计数是{counted}，但当时的任务是{held}。",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who}完成它时带有结果",
@@ -449,6 +478,16 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
     "v": ("重复提交任务", "对已存在任务的第二次提交会抛出错误，并保持任务原样"),
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
+    "z": (
+        "运行中的视图",
+        "在任务运行时（最后一个任务提交时和故障停止时）读取的按状态计数和按状态列出的任务，把每个"
+        "任务按它当时的状态计数和列出",
+    ),
+    "y": (
+        "读回",
+        "被拒绝的保存、心跳、邮件记录或交还什么也不改变（任务读回时与之前一样），被接受的交还让"
+        "任务回到排队中且不持有租约",
+    ),
     "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它保持原来的纪元"),

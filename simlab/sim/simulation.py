@@ -77,13 +77,17 @@ def played(
     store: Any, make: Callable[[], _Run], close: bool = True
 ) -> tuple[_Run, list[TaskRecord], dict, Views | None]:
     """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
-    final records, recorded e-mail keys and filtered views (:func:`views_of`); the ledger is
-    closed however that ends (unless ``close`` is False: its owner closes it)."""
+    final records, recorded e-mail keys and filtered views (:func:`views_of`, None when a view
+    raised: that raise is recorded as a read's answer); the ledger is closed however that ends (unless ``close`` is False: its owner closes it)."""
     try:
         run = make()
         run.run()
         final = store.tasks()
-        return run, final, _effects(store, final), views_of(store)
+        try:  # through the run's ledger: a view that raises is a read's answer (rule (x))
+            views = views_of(run.ledger)
+        except Unanswered:
+            views = None
+        return run, final, _effects(store, final), views
     finally:
         closing = getattr(store, "close", None) if close else None
         if closing is not None:
@@ -275,6 +279,7 @@ class _Run:
                 self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
                 rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps,
                     tenant=PROBE_TENANT)  # fmt: skip
+        last = len(self.task_ids) - 1
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
             try:
@@ -284,13 +289,15 @@ class _Run:
                     extra = agent.submit(self.ledger, task, i)
             except Unanswered:
                 continue  # the entry point answers with an error: the task is not published
+            # the last arrival reads the views too, while the tasks before it run
+            views = read_views(self.ledger) if i == last else {}
             if agent is not None:
-                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             elif self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
-                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True, **views)
                 self._resend(lambda task=task: self.resubmit(task))
             else:
-                rec(env._now, "ok", "client", "submit", task, steps=steps)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, **views)
             self.broker.publish(task)
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
@@ -349,7 +356,11 @@ class _Run:
         return True
 
     def faults_off(self, _ev) -> None:
-        self.history.record(self.env.now, "info", "nemesis", "faults-off")
+        """Faults stop: record it, with what the ledger's views answer at this instant
+        (:func:`read_views`), which the checker holds to the tasks' statuses then."""
+        self.history.record(
+            self.env.now, "info", "nemesis", "faults-off", **read_views(self.ledger)
+        )
 
     def run(self) -> None:
         env, sc = self.env, self.scenario
@@ -564,6 +575,25 @@ def views_of(store: Any) -> Views | None:
 #: A run that leaves at least this many new objects tracked by the cycle collector has them
 #: moved to its oldest generation at once (:func:`_collector_paused`); fewer are walked as usual.
 PROMOTE_AFTER = 10_000
+
+
+def read_views(store: Any) -> dict[str, Any]:
+    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
+    the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
+    "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
+    run, where a view that mixes statuses up shows (at the end every task has ended); empty
+    too when a read raised (:mod:`simlab.sim.answers` recorded the raise)."""
+    counts = getattr(store, "counts", None)
+    if counts is None:
+        return {}
+    listed = store.tasks
+    try:
+        return {
+            "counts": dict(counts()),
+            "listed": {state: [r.task_id for r in listed(state)] for state in STATUSES},
+        }
+    except Unanswered:  # a read that raised: that is its answer, recorded and judged (rule (x))
+        return {}
 
 
 @contextlib.contextmanager

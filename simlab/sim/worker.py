@@ -35,6 +35,7 @@ property's call: a run reads it tens of thousands of times.
 
 from __future__ import annotations
 
+from simlab.checker.history import read_back
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, RUNNING, TERMINAL_STATUSES
 
@@ -230,7 +231,9 @@ class Worker:
         now, rec, epoch, name = sim.env._now, sim.history.record, lease.epoch, self.name
         rec(now, "invoke", name, "release", task, epoch, step, **extra)
         if sim.ledger.release(lease):
-            rec(now, "ok", name, "release", task, epoch, step, **extra)
+            # read back at the same instant: a released task is queued and holds no lease
+            rec(now, "ok", name, "release", task, epoch, step, **extra,
+                **read_back(sim.ledger.get(task)))  # fmt: skip
         else:
             why = self._why_lost(task, epoch, step)
             rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
@@ -322,7 +325,9 @@ class Worker:
                 if not (yield from self._effect_resent(lease, step, key, recorded)):
                     return False
             elif not recorded:
-                rec(env._now, "fail", name, "effect", task, epoch, step, key=key)
+                # read back: a refused record changes nothing
+                row = read_back(sim.ledger.get(task))
+                rec(env._now, "fail", name, "effect", task, epoch, step, key=key, **row)
                 return False
             else:
                 rec(env._now, "ok", name, "effect", task, epoch, step, key=key)
@@ -374,7 +379,11 @@ class Worker:
             if move[0] == "effect":
                 _, key, accepted, epoch = move
                 rec(now, "invoke", name, "effect", task, epoch, step, key=key)
-                rec(now, "ok" if accepted else "fail", name, "effect", task, epoch, step, key=key)
+                if accepted:
+                    rec(now, "ok", name, "effect", task, epoch, step, key=key)
+                else:  # read back as the worker's own refused record is
+                    row = read_back(sim.ledger.get(task))
+                    rec(now, "fail", name, "effect", task, epoch, step, key=key, **row)
             else:
                 sim.mailbox.send(move[1])
                 rec(now, "ok", name, "send", task, lease.epoch, step, key=move[1])
@@ -590,14 +599,17 @@ class Worker:
         Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
         status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
         holder of the *same* epoch committed this step first: only the racy claim allows it).
+        The record read for it is returned too (``read``: the checker holds a refusal to
+        changing nothing).
         """
         rec = self.sim.ledger.get(task)
+        read = read_back(rec)
         if rec.status in TERMINAL_STATUSES:
             if ack:
                 self.sim.broker.ack(task)
-            return {"reason": rec.status}
+            return {"reason": rec.status, **read}
         if rec.epoch != epoch:
-            return {"reason": "stale-epoch", "current": rec.epoch}
+            return {"reason": "stale-epoch", "current": rec.epoch, **read}
         if rec.step >= step:
-            return {"reason": "step-not-advancing", "stored_step": rec.step}
-        return {"reason": "refused", "status": rec.status}
+            return {"reason": "step-not-advancing", "stored_step": rec.step, **read}
+        return {"reason": "refused", "status": rec.status, **read}

@@ -519,3 +519,76 @@ def test_is_a_completion_past_its_steps_told_as_one():
     h.record(2, "ok", "w1", "save", "t1", epoch=1, step=2, done=True)
     (sentence,) = sentences("e", h, [rec(step=2)], steps=1)
     assert sentence.startswith("t1 ended completed at step 2, but it has only 1 steps")
+
+
+# --- what a worker read back, and the views read while tasks run ------------------------------
+
+
+def _read(status="running", step=0, epoch=1, lease_until=None, checkpoint=None) -> dict:
+    return {
+        "read": {
+            "status": status,
+            "step": step,
+            "epoch": epoch,
+            "lease_until": lease_until,
+            "checkpoint": checkpoint,
+        }
+    }
+
+
+def test_does_a_refused_heartbeat_that_moved_the_lease_name_that_heartbeat():
+    h = taken_over(claimed(), at=20.0, until=30.0)
+    h.record(26, "invoke", "w1", "heartbeat", "t1", epoch=1, step=0)
+    wrote = _read(epoch=2, lease_until=36.0)
+    h.record(26, "fail", "w1", "heartbeat", "t1", epoch=1, step=0, reason="stale-epoch", **wrote)
+    (sentence,) = sentences("y", h)
+    assert sentence == (
+        "w1's heartbeat on t1 with epoch 1 at t=26.0 was refused, yet the ledger then reports "
+        "lease_until t=36.0, not lease_until t=30.0 as before: a refused call changes nothing."
+    )
+    kept = History(h.events[:-1])
+    kept.record(
+        26, "fail", "w1", "heartbeat", "t1", epoch=1, step=0, **_read(epoch=2, lease_until=30.0)
+    )
+    assert not sentences("y", kept)
+
+
+def test_does_a_refused_save_that_wrote_its_step_break_rule_y_and_a_clean_one_not():
+    h = taken_over(claimed(), at=20.0, until=30.0)
+    h.record(21, "invoke", "w1", "save", "t1", epoch=1, step=1, done=True)
+    h.record(21, "fail", "w1", "save", "t1", epoch=1, step=1, **_read(epoch=2, lease_until=30.0,
+                                                                       step=1))  # fmt: skip
+    (sentence,) = sentences("y", h)
+    assert "reports step 1, not step 0 as before" in sentence
+    clean = History(h.events[:-1])
+    clean.record(
+        21, "fail", "w1", "save", "t1", epoch=1, step=1, **_read(epoch=2, lease_until=30.0)
+    )
+    assert not sentences("y", clean)
+
+
+def test_does_an_accepted_release_have_to_leave_the_task_queued_with_no_lease():
+    h = claimed()
+    h.record(5, "invoke", "w1", "release", "t1", epoch=1, step=0)
+    h.record(5, "ok", "w1", "release", "t1", epoch=1, step=0, **_read("queued", lease_until=10.0))
+    (sentence,) = sentences("y", h)
+    assert sentence.endswith("not lease_until None: a released task is queued and holds no lease.")
+    good = History(h.events[:-1])
+    good.record(5, "ok", "w1", "release", "t1", epoch=1, step=0, **_read("queued"))
+    assert not sentences("y", good)
+
+
+def test_are_views_read_while_tasks_run_held_to_the_statuses_then():
+    h = claimed()
+    h.record(2, "ok", "client", "submit", "t2", steps=1)
+    views = {"queued": ["t2"], "running": ["t1"], "completed": [], "cancelled": [], "dead": []}
+    h.record(3, "info", "nemesis", "faults-off", counts={"queued": 2}, listed=views)
+    (sentence,) = sentences("z", h)
+    assert sentence == (
+        "at t=3.0, while tasks ran, the ledger's counts() said queued 2, but the tasks then were "
+        "queued 1, running 1."
+    )
+    right = History(h.events[:-1])
+    right.record(3, "info", "nemesis", "faults-off", counts={"queued": 1, "running": 1},
+                 listed=views)  # fmt: skip
+    assert not sentences("z", right)

@@ -96,6 +96,12 @@ CAUGHT_BY: dict[str, set[str]] = {
     "heartbeat-raises-when-stale": {"x"},
     "cancel-raises-when-terminal": {"x"},
     "submit-duplicate-valueerror": {"x"},
+    "refused-save-still-writes": {"y"},
+    "heartbeat-refused-still-extends": {"y"},
+    "release-keeps-lease-until": {"y"},
+    "counts-running-as-queued": {"z"},
+    "counts-drop-queued": {"z"},
+    "queued-listing-takes-running": {"z"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -147,6 +153,7 @@ SCENARIO: dict[str, dict] = {
     # the task back, and the call lands on the queued task with the epoch it was sent with
     "save-ignores-status": LATE,
     "effect-ignores-status": LATE,
+    "release-keeps-lease-until": RELEASES,
 }
 
 #: mutant -> why no simulated run can show it (none now: a new mutant no run can show is

@@ -402,6 +402,22 @@ class HeartbeatDoesNotExtend(MemoryLedger):
     )
 
 
+class HeartbeatRefusedStillExtends(MemoryLedger):
+    """A heartbeat moves ``lease_until`` before it checks the lease: a stale lease's heartbeat
+    returns False but has extended the task's lease (the new holder's, or a finished task's)."""
+
+    def heartbeat(self, lease: Lease, ttl: float) -> bool:
+        check_lease(lease)
+        _check_ttl(ttl)
+        task = self._task(lease.task_id)
+        now = float(self.clock())
+        task.lease_until = now + ttl  # wrong: written before the lease is checked
+        if task.epoch != lease.epoch or task.status != RUNNING:
+            return False
+        task.updated_at = now
+        return True
+
+
 class HeartbeatExtendsFromLease(MemoryLedger):
     """A heartbeat extends from the lease object's old deadline, not from now, so it can expire."""
 
@@ -516,6 +532,21 @@ class SaveRefusedWritesCheckpoint(MemoryLedger):
         return True
 
 
+class RefusedSaveStillWrites(MemoryLedger):
+    """A save of a higher step writes that step before it checks the epoch: a stale lease's
+    save returns False but has moved the task's step."""
+
+    save = edited(
+        MemoryLedger.save,
+        "if task.epoch != lease.epoch or task.status != RUNNING or step <= task.step:",
+        "stored = task.step\n"
+        "if task.status == RUNNING and step > stored:\n"
+        "    task.step = step\n"
+        "if task.epoch != lease.epoch or task.status != RUNNING or step <= stored:",
+        why="the fence is checked before anything is written",
+    )
+
+
 class SaveNoneKeepsCheckpoint(MemoryLedger):
     """A ``save`` with ``checkpoint=None`` keeps the old checkpoint instead of storing None."""
 
@@ -538,6 +569,17 @@ class ReleaseIgnoresEpoch(MemoryLedger):
         "task.epoch != lease.epoch or task.status != RUNNING",
         "task.status != RUNNING",
         why="only the current lease may release",
+    )
+
+
+class ReleaseKeepsLeaseUntil(MemoryLedger):
+    """A release hands the task back to the queue but leaves its ``lease_until`` in place."""
+
+    release = edited(
+        MemoryLedger.release,
+        "task.lease_until = None",
+        "",
+        why="a task that is not running holds no lease",
     )
 
 
@@ -1268,6 +1310,36 @@ class CountsForgetCancelled(MemoryLedger):
         return {k: v for k, v in super().counts().items() if k != CANCELLED}
 
 
+class CountsRunningAsQueued(MemoryLedger):
+    """``counts()`` counts a running task as queued (its query groups the tasks not yet
+    ended under one name): right at the end of a run, when no task runs any more."""
+
+    def counts(self) -> dict[str, int]:
+        counts = super().counts()
+        running = counts.pop(RUNNING, 0)
+        if running:
+            counts[QUEUED] = counts.get(QUEUED, 0) + running
+        return dict(sorted(counts.items()))
+
+
+class CountsDropQueued(MemoryLedger):
+    """``counts()`` leaves the queued tasks out (it counts the tasks a worker has touched):
+    right at the end of a run, when no task waits any more."""
+
+    def counts(self) -> dict[str, int]:
+        return {k: v for k, v in super().counts().items() if k != QUEUED}
+
+
+class QueuedListingTakesRunning(MemoryLedger):
+    """``tasks("queued")`` lists every task not yet ended, the running ones too (a filter on
+    "not terminal" for "queued"): right at the end of a run, when no task runs any more."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        if status != QUEUED:
+            return super().tasks(status)
+        return [r for r in super().tasks() if r.status in (QUEUED, RUNNING)]
+
+
 class EffectsNewestFirst(MemoryLedger):
     """``effects()`` lists a task's keys newest first, not in the order recorded (both ways of
     reading them agree)."""
@@ -1366,6 +1438,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "heartbeat-ignores-status": HeartbeatIgnoresStatus,
     "heartbeat-does-not-extend": HeartbeatDoesNotExtend,
     "heartbeat-extends-from-lease": HeartbeatExtendsFromLease,
+    "heartbeat-refused-still-extends": HeartbeatRefusedStillExtends,
     "save-ignores-epoch": SaveIgnoresEpoch,
     "save-ignores-status": SaveIgnoresStatus,
     "save-allows-same-step": SaveAllowsSameStep,
@@ -1374,7 +1447,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "save-completes-on-result": SaveCompletesOnResult,
     "save-refused-writes-checkpoint": SaveRefusedWritesCheckpoint,
     "save-none-keeps-checkpoint": SaveNoneKeepsCheckpoint,
+    "refused-save-still-writes": RefusedSaveStillWrites,
     "release-ignores-epoch": ReleaseIgnoresEpoch,
+    "release-keeps-lease-until": ReleaseKeepsLeaseUntil,
     "cancel-keeps-epoch": CancelKeepsEpoch,
     "cancel-leaves-status": CancelLeavesStatus,
     "cancel-overwrites-terminal": CancelOverwritesTerminal,
@@ -1406,6 +1481,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-newest-first": ListingNewestFirst,
     "status-listing-newest-first": StatusListingNewestFirst,
     "counts-forget-cancelled": CountsForgetCancelled,
+    "counts-running-as-queued": CountsRunningAsQueued,
+    "counts-drop-queued": CountsDropQueued,
+    "queued-listing-takes-running": QueuedListingTakesRunning,
     "get-hides-lease-end": GetHidesLeaseEnd,
     "effect-recorded-at-wall": EffectRecordedAtWall,
     "effects-newest-first": EffectsNewestFirst,
@@ -1440,6 +1518,7 @@ PROMISE: dict[str, str] = {
     "heartbeat-ignores-status": "heartbeat succeeds only while the task runs",
     "heartbeat-does-not-extend": "heartbeat extends the lease to clock() + ttl",
     "heartbeat-extends-from-lease": "heartbeat extends the lease to clock() + ttl",
+    "heartbeat-refused-still-extends": "a refused heartbeat changes nothing",
     "save-ignores-epoch": "save succeeds only for the current epoch (the fence)",
     "save-ignores-status": "save succeeds only while the task runs",
     "save-allows-same-step": "the step must advance: no (task, step) committed twice",
@@ -1448,7 +1527,9 @@ PROMISE: dict[str, str] = {
     "save-completes-on-result": "nothing is completed unless a done=True save landed",
     "save-refused-writes-checkpoint": "a refused save changes nothing",
     "save-none-keeps-checkpoint": "save stores the checkpoint given, None included",
+    "refused-save-still-writes": "a refused save changes nothing",
     "release-ignores-epoch": "only the current lease may release",
+    "release-keeps-lease-until": "a task that is not running holds no lease (lease_until None)",
     "cancel-keeps-epoch": "cancel bumps the epoch",
     "cancel-leaves-status": "cancel sets cancelled",
     "cancel-overwrites-terminal": "cancel refuses (False) a terminal task",
@@ -1484,6 +1565,9 @@ PROMISE: dict[str, str] = {
     "listing-newest-first": "tasks() lists the tasks in submit order",
     "status-listing-newest-first": "tasks(status) lists that status's tasks in submit order",
     "counts-forget-cancelled": "counts() counts the tasks of every status",
+    "counts-running-as-queued": "counts() counts each task under its own status",
+    "counts-drop-queued": "counts() counts the tasks of every status",
+    "queued-listing-takes-running": "tasks(status) lists only that status's tasks",
     "get-hides-lease-end": "get() reports a running task's lease end",
     "effect-recorded-at-wall": "time comes from the clock, never from the wall",
     "effects-newest-first": "effects() lists the keys in the order recorded",

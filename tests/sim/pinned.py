@@ -1,9 +1,12 @@
-"""Digests of histories pinned before heartbeats carried the lease end they gave and granted
-claims the attempt their lease tells.
+"""Digests of histories pinned before some events carried what the simulator reads back.
 
-An accepted heartbeat's event now holds ``value={"lease_until": t}`` and a granted claim's
-``attempts``; every other byte of a history is as before. :func:`pinned_digest` leaves those
-fields out, so a digest recorded earlier still pins the rest of the run byte for byte.
+Since those digests were recorded, an accepted heartbeat's event holds the lease end it gave
+(``value={"lease_until": t}``), a granted claim's the attempt its lease tells (``attempts``), a
+refused fenced call's and an accepted release's the record read right after it (``read``), and
+the last task's submit and the ``faults-off`` event the ledger's views at that instant
+(``counts``, ``listed``); every other byte of a history is as before. :func:`pinned_digest`
+leaves those fields out, so a digest recorded earlier still pins the rest of the run byte for
+byte.
 """
 
 from __future__ import annotations
@@ -11,17 +14,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from simlab.checker.history import Event, history_digest
+from simlab.checker.history import READ, Event, history_digest
+
+#: (op, type) -> the value fields added since the pinned digests were recorded (``READ`` is
+#: left out of every event).
+ADDED: dict[tuple[str, str], frozenset[str]] = {
+    ("heartbeat", "ok"): frozenset({"lease_until"}),
+    ("claim", "ok"): frozenset({"attempts"}),
+    ("faults-off", "info"): frozenset({"counts", "listed"}),
+    ("submit", "ok"): frozenset({"counts", "listed"}),
+}
 
 
 def pinned_digest(events: Iterable[Event]) -> str:
-    """:func:`history_digest` of ``events`` without the lease end of accepted heartbeats and
-    the attempts of granted claims."""
-    return history_digest(
-        replace(e, value={k: v for k, v in e.value.items() if k != "lease_until"})
-        if e.op == "heartbeat" and e.type == "ok"
-        else replace(e, value={k: v for k, v in e.value.items() if k != "attempts"})
-        if e.op == "claim" and e.type == "ok"
-        else e
-        for e in events
-    )
+    """:func:`history_digest` of ``events`` without the fields in :data:`ADDED` and ``READ``."""
+    return history_digest(_as_pinned(e) for e in events)
+
+
+def _as_pinned(e: Event) -> Event:
+    added = ADDED.get((e.op, e.type), frozenset())
+    if READ not in e.value and not added & e.value.keys():
+        return e
+    return replace(e, value={k: v for k, v in e.value.items() if k != READ and k not in added})

@@ -23,6 +23,11 @@ from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 #: listed in tests/checker/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` is in
 #: ``TIMING`` below.
 SMALLEST: dict[str, tuple[int, set[str]]] = {
+    "counts-drop-queued": (0, {"z"}),
+    "counts-running-as-queued": (1, {"z"}),
+    "queued-listing-takes-running": (1, {"z"}),
+    "heartbeat-refused-still-extends": (1, {"y"}),
+    "refused-save-still-writes": (2, {"y"}),
     "claim-refuses-everything": (0, {"s"}),
     "effect-refuses-new-keys": (0, {"s"}),
     "listing-drops-tasks": (0, {"p"}),
@@ -289,6 +294,7 @@ RETRIED: dict[str, tuple[int, set[str]]] = {
 }
 RELEASING: dict[str, tuple[int, set[str]]] = {
     "release-ignores-epoch": (2, {"w"}),
+    "release-keeps-lease-until": (1, {"y"}),
 }
 _MODE_OF = {**dict.fromkeys(RETRIED, "retries"), **dict.fromkeys(RELEASING, "releases")}
 

@@ -161,3 +161,18 @@ def test_is_a_kit_signal_from_within_a_ledger_call_handed_on_not_recorded():
 def test_is_a_kit_ledger_call_not_recorded_as_a_raise():
     r = simulate(Scenario.adversarial(retries=True), seed=1)
     assert r.ok and not _raised(r)
+
+
+class _CountsRaises(MemoryLedger):
+    def counts(self):
+        raise RuntimeError("no counts today")
+
+
+def test_is_a_raise_from_the_views_read_mid_run_judged_and_the_run_finished():
+    """The views are read while tasks run (the last arrival, the faults' end): a ``counts()``
+    that raises is the read's answer there, and the run goes on to a verdict."""
+    r = simulate(Scenario.adversarial(), seed=1, ledger=_factory(_CountsRaises))
+    reads = [e for e in _raised(r) if e.op == "read"]
+    assert reads and {e.value["call"] for e in reads} == {"counts"}
+    assert {e.process for e in reads} <= {"client", "nemesis"}
+    assert any(f.letter == "x" for f in r.findings)
