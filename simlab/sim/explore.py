@@ -49,16 +49,15 @@ from simlab.checker.rules import findings
 from simlab.errors import SettingError
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
+from simlab.sim.reads import _effects
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
-    TIMING_STREAMS,
     LedgerFactory,
     Result,
     _collector_paused,
     _default_ledger,
-    _effects,
     _Run,
     clock_of,
     judged_as,
@@ -66,6 +65,7 @@ from simlab.sim.simulation import (
     played,
     simulate,
 )
+from simlab.sim.streams import TIMING_STREAMS
 from simlab.sim.strikes import Key, StrikePoints
 
 __all__ = [
@@ -324,6 +324,28 @@ class Exploration:
         return data
 
 
+def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths) -> tuple:
+    """The pause ``lengths`` as a tuple of floats, once every number of :func:`explore`'s
+    scope is one it can search; :class:`~simlab.errors.SettingError` names the one that is not."""
+    for name, value, least in (
+        ("tasks", tasks, 1),
+        ("workers", workers, 1),
+        ("steps", steps, 1),
+        ("max_faults", max_faults, 0),
+        ("seeds", seeds, 1),
+        ("jobs", jobs, 1),
+        *([("max_attempts", max_attempts, 1)] if max_attempts is not None else []),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise SettingError(_AT_LEAST, {"name": name}, least=least, value=value)
+    lengths = tuple(float(x) for x in lengths)
+    if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
+        raise SettingError(
+            "{lengths} must be positive numbers of ttls, got {v!r}", ["lengths"], v=lengths
+        )
+    return lengths
+
+
 def explore(
     ledger: LedgerFactory | None = None,
     *,
@@ -381,22 +403,7 @@ def explore(
     cannot fork): the runs are handed out in order and their verdicts and states read back in
     that order, so the answer is the same, byte for byte, with any number of processes.
     """
-    for name, value, least in (
-        ("tasks", tasks, 1),
-        ("workers", workers, 1),
-        ("steps", steps, 1),
-        ("max_faults", max_faults, 0),
-        ("seeds", seeds, 1),
-        ("jobs", jobs, 1),
-        *([("max_attempts", max_attempts, 1)] if max_attempts is not None else []),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise SettingError(_AT_LEAST, {"name": name}, least=least, value=value)
-    lengths = tuple(float(x) for x in lengths)
-    if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
-        raise SettingError(
-            "{lengths} must be positive numbers of ttls, got {v!r}", ["lengths"], v=lengths
-        )
+    lengths = _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths)
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
     modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
                  retries=retries, releases=releases, late=late)  # fmt: skip

@@ -25,7 +25,6 @@ import contextlib
 import functools
 import gc
 import math
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -41,8 +40,6 @@ from simlab.records import (
     COMPLETED,
     DEAD,
     PROBE_TENANT,
-    STATUSES,
-    Effect,
     TaskRecord,
 )
 from simlab.sim.answers import Answering, Unanswered, supervised
@@ -51,21 +48,16 @@ from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
+from simlab.sim.reads import _effects, read_views, views_of
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
 from simlab.sim.sending import Sender
+from simlab.sim.streams import _Streams
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
 
-__all__ = ["simulate", "Result", "replay_command", "STREAMS"]
-
-#: The streams that time a run (its arrivals, step times and restart delays), which explore's
-#: state tells by their position (:meth:`_Streams.position`).
-TIMING_STREAMS = ("arrival", "service", "restart")
-#: The independent random streams of a run, one per source of randomness: the timing's, then
-#: one per fault kind (:mod:`simlab.sim.faults`).
-STREAMS = (*TIMING_STREAMS, *(k.stream for k in KINDS.values()))
+__all__ = ["simulate", "Result", "replay_command"]
 
 LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 
@@ -78,7 +70,8 @@ def played(
 ) -> tuple[_Run, list[TaskRecord], dict, Views | None]:
     """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
     final records, recorded e-mail keys and filtered views (:func:`views_of`, None when a view
-    raised: that raise is recorded as a read's answer); the ledger is closed however that ends (unless ``close`` is False: its owner closes it)."""
+    raised: that raise is recorded as a read's answer); the ledger is closed however that
+    ends (unless ``close`` is False: its owner closes it)."""
     try:
         run = make()
         run.run()
@@ -124,67 +117,6 @@ def clock_of(env: simpy.Environment) -> Callable[[], float]:
     if isinstance(now, property) and now.fget is not None:
         return functools.partial(now.fget, env)
     return lambda: env.now
-
-
-@functools.lru_cache(maxsize=4096)
-def _stream_state(seed: int, name: str) -> tuple:
-    return random.Random(f"simlab:{seed}:{name}").getstate()
-
-
-class _Counted(random.Random):
-    """A ``random.Random`` that counts the 32-bit words of its generator its draws took
-    (``words``). Every draw takes its words through :meth:`random` (two) or
-    :meth:`getrandbits` (one per 32 bits, none for 0), so the draws are those of
-    ``random.Random`` and, from one seeded state, ``(words, gauss_next)`` tells two states apart
-    exactly as the states themselves do, without copying the generator's 625 words."""
-
-    words = 0
-
-    def random(self) -> float:
-        self.words += 2
-        return _random(self)
-
-    def getrandbits(self, k: int) -> int:
-        self.words += (k - 1) // 32 + 1 if k > 0 else 0
-        return _getrandbits(self, k)
-
-
-_random, _getrandbits = random.Random.random, random.Random.getrandbits
-
-
-def _stream(seed: int, name: str) -> random.Random:
-    """The random stream ``name`` of a run of ``seed``: ``random.Random("simlab:SEED:NAME")``,
-    its seeded state kept, since seeding from a string hashes it (a search runs thousands of
-    runs of one seed). A timing stream is :class:`_Counted`."""
-    stream = random.Random.__new__(_Counted if name in TIMING_STREAMS else random.Random)
-    stream.setstate(_stream_state(seed, name))
-    return stream
-
-
-class _Streams(dict):
-    """The random streams of a run of ``seed`` by name (:data:`STREAMS`), each made when first
-    asked for: a stream's draws depend only on its seed and name, so when it is made changes
-    nothing, and a run whose faults come from a schedule never makes the fault kinds' ones."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.seed = seed
-
-    def __missing__(self, name: str) -> random.Random:
-        if name not in STREAMS:
-            raise KeyError(name)
-        stream = self[name] = _stream(self.seed, name)
-        return stream
-
-    def position(self, name: str) -> tuple[int, float | None]:
-        """Where timing stream ``name`` is in its draws, ``(words, gauss_next)`` (see
-        :class:`_Counted`): two runs of one seed have equal positions exactly when the
-        stream's states are equal. A stream not made yet is at its seeded state, and is not
-        made to tell it."""
-        stream = self.get(name)
-        if stream is None:
-            return (0, None)
-        return (stream.words, stream.gauss_next)
 
 
 def _default_ledger(variant: str) -> LedgerFactory:
@@ -541,18 +473,6 @@ def _result(
     )
 
 
-def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
-    """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
-    offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
-    round trip per task. A subclass that changes ``effects`` alone is read through its own
-    ``effects``: that is the protocol's method, the one judged."""
-    every = fast_path(store, "all_effects", "effects")
-    if every is None:
-        return {r.task_id: store.effects(r.task_id) for r in final}
-    recorded = every()
-    return {r.task_id: recorded.get(r.task_id, []) for r in final}
-
-
 def clocked(store: Any) -> bool:
     """Whether the checker holds ``store``'s timestamps to the run's clock (rule (p)): the
     history's times are the simulated clock the ledger reads, so yes, unless the ledger says
@@ -561,39 +481,9 @@ def clocked(store: Any) -> bool:
     return not getattr(store, "timestamps_judged_elsewhere", False)
 
 
-def views_of(store: Any) -> Views | None:
-    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now: the
-    ledger's views beside its listing, which the checker holds to that listing. None for a
-    ledger without ``counts``."""
-    counts = getattr(store, "counts", None)
-    if counts is None:
-        return None
-    listed = store.tasks
-    return Views(dict(counts()), {state: listed(state) for state in STATUSES})
-
-
 #: A run that leaves at least this many new objects tracked by the cycle collector has them
 #: moved to its oldest generation at once (:func:`_collector_paused`); fewer are walked as usual.
 PROMOTE_AFTER = 10_000
-
-
-def read_views(store: Any) -> dict[str, Any]:
-    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
-    the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
-    "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
-    run, where a view that mixes statuses up shows (at the end every task has ended); empty
-    too when a read raised (:mod:`simlab.sim.answers` recorded the raise)."""
-    counts = getattr(store, "counts", None)
-    if counts is None:
-        return {}
-    listed = store.tasks
-    try:
-        return {
-            "counts": dict(counts()),
-            "listed": {state: [r.task_id for r in listed(state)] for state in STATUSES},
-        }
-    except Unanswered:  # a read that raised: that is its answer, recorded and judged (rule (x))
-        return {}
 
 
 @contextlib.contextmanager

@@ -37,7 +37,8 @@ from __future__ import annotations
 
 from simlab.checker.history import read_back
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
-from simlab.records import COMPLETED, RUNNING, TERMINAL_STATUSES
+from simlab.records import COMPLETED, RUNNING
+from simlab.sim.reads import why_refused
 
 __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
 
@@ -593,23 +594,5 @@ class Worker:
         return length
 
     def _why_lost(self, task: str, epoch: int, step: int, ack: bool = True) -> dict:
-        """Ask the ledger why an operation was refused; acknowledge finished tasks (unless
-        ``ack`` is False: the worker did not hear the refusal).
-
-        Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
-        status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
-        holder of the *same* epoch committed this step first: only the racy claim allows it).
-        The record read for it is returned too (``read``: the checker holds a refusal to
-        changing nothing).
-        """
-        rec = self.sim.ledger.get(task)
-        read = read_back(rec)
-        if rec.status in TERMINAL_STATUSES:
-            if ack:
-                self.sim.broker.ack(task)
-            return {"reason": rec.status, **read}
-        if rec.epoch != epoch:
-            return {"reason": "stale-epoch", "current": rec.epoch, **read}
-        if rec.step >= step:
-            return {"reason": "step-not-advancing", "stored_step": rec.step, **read}
-        return {"reason": "refused", "status": rec.status, **read}
+        """:func:`~simlab.sim.reads.why_refused` for this worker's run."""
+        return why_refused(self.sim, task, epoch, step, ack)

@@ -511,7 +511,7 @@ def test_does_a_timing_streams_position_tell_its_state_as_the_state_does():
     the same draws (same values), and that many words into its generator."""
     import random
 
-    from simlab.sim.simulation import TIMING_STREAMS, _Streams
+    from simlab.sim.streams import TIMING_STREAMS, _Streams
 
     draws = [
         lambda r: r.expovariate(0.5),

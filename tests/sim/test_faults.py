@@ -25,8 +25,8 @@ from simlab import Scenario, simulate
 from simlab.sim.faults import FIELDS, KINDS, POINTS, faults_table, kinds_at
 from simlab.sim.scenario import ADVERSARIAL, MODE_NEEDS, RATE_FAULTS, RATE_FIELDS
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault
-from simlab.sim.simulation import STREAMS
 from simlab.sim.story import fault_events, tell
+from simlab.sim.streams import STREAMS
 from tests.sim.pinned import pinned_digest
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,85 @@
+"""What the simulator reads of a ledger besides the answers to its calls.
+
+A refused call's worker asks the ledger why (:func:`why_refused`), and records the task's
+record it read; the views (``counts()`` and ``tasks(status)``) are read while tasks run
+(:func:`read_views`) and at the end (:func:`views_of`), beside the final listing's e-mail keys
+(:func:`_effects`). The checker holds each read to what the model predicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.checker.history import read_back
+from simlab.checker.outcomes import Views
+from simlab.ledger.protocol import TaskLedger
+from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
+from simlab.sim.answers import Unanswered
+from simlab.sim.fast_paths import fast_path
+
+__all__ = ["why_refused", "views_of", "read_views"]
+
+
+def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) -> dict:
+    """Ask the ledger of run ``sim`` why an operation was refused; acknowledge finished tasks
+    (unless ``ack`` is False: the worker did not hear the refusal).
+
+    Reasons: ``stale-epoch`` (a newer claim exists; ``current`` is its epoch), the terminal
+    status (``completed``, ``cancelled``, ``dead``), or ``step-not-advancing`` (another
+    holder of the *same* epoch committed this step first: only the racy claim allows it).
+    The record read for it is returned too (``read``: the checker holds a refusal to
+    changing nothing).
+    """
+    rec = sim.ledger.get(task)
+    read = read_back(rec)
+    if rec.status in TERMINAL_STATUSES:
+        if ack:
+            sim.broker.ack(task)
+        return {"reason": rec.status, **read}
+    if rec.epoch != epoch:
+        return {"reason": "stale-epoch", "current": rec.epoch, **read}
+    if rec.step >= step:
+        return {"reason": "step-not-advancing", "stored_step": rec.step, **read}
+    return {"reason": "refused", "status": rec.status, **read}
+
+
+def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
+    """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
+    offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
+    round trip per task. A subclass that changes ``effects`` alone is read through its own
+    ``effects``: that is the protocol's method, the one judged."""
+    every = fast_path(store, "all_effects", "effects")
+    if every is None:
+        return {r.task_id: store.effects(r.task_id) for r in final}
+    recorded = every()
+    return {r.task_id: recorded.get(r.task_id, []) for r in final}
+
+
+def views_of(store: Any) -> Views | None:
+    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now: the
+    ledger's views beside its listing, which the checker holds to that listing. None for a
+    ledger without ``counts``."""
+    counts = getattr(store, "counts", None)
+    if counts is None:
+        return None
+    listed = store.tasks
+    return Views(dict(counts()), {state: listed(state) for state in STATUSES})
+
+
+def read_views(store: Any) -> dict[str, Any]:
+    """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
+    the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
+    "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
+    run, where a view that mixes statuses up shows (at the end every task has ended); empty
+    too when a read raised (:mod:`simlab.sim.answers` recorded the raise)."""
+    counts = getattr(store, "counts", None)
+    if counts is None:
+        return {}
+    listed = store.tasks
+    try:
+        return {
+            "counts": dict(counts()),
+            "listed": {state: [r.task_id for r in listed(state)] for state in STATUSES},
+        }
+    except Unanswered:  # a read that raised: that is its answer, recorded and judged (rule (x))
+        return {}
