@@ -237,11 +237,11 @@ def test_is_a_correct_ledger_certified_with_workers_that_pull(name):
     assert "pull" not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
-def test_are_the_kits_ledgers_certified_with_workers_that_pull_and_with_checkpoints():
-    for mode in ({"pull": True}, {"checkpoints": True}):
-        sqlite = explore(max_faults=2, **mode)  # the default: the kit's SQLite ledger
-        assert sqlite.certified
-        assert sqlite.schedules == explore(_memory, max_faults=2, **mode).schedules
+@pytest.mark.parametrize("mode", ["pull", "checkpoints"])
+def test_are_the_kits_ledgers_certified_with_workers_that_pull_and_with_checkpoints(mode):
+    sqlite = explore(max_faults=2, **{mode: True})  # the default: the kit's SQLite ledger
+    assert sqlite.certified
+    assert sqlite.schedules == explore(_memory, max_faults=2, **{mode: True}).schedules
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with checkpoints
@@ -320,11 +320,11 @@ def test_is_a_correct_ledger_certified_with_retries_and_with_releases(name, mode
     assert mode not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
-def test_are_the_kits_ledgers_certified_with_retries_and_with_releases():
-    for mode in ({"retries": True}, {"releases": True}):
-        sqlite = explore(max_faults=2, **mode)  # the default: the kit's SQLite ledger
-        assert sqlite.certified
-        assert sqlite.schedules == explore(_memory, max_faults=2, **mode).schedules
+@pytest.mark.parametrize("mode", ["retries", "releases"])
+def test_are_the_kits_ledgers_certified_with_retries_and_with_releases(mode):
+    sqlite = explore(max_faults=2, **{mode: True})  # the default: the kit's SQLite ledger
+    assert sqlite.certified
+    assert sqlite.schedules == explore(_memory, max_faults=2, **{mode: True}).schedules
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with late calls
