@@ -52,6 +52,7 @@ from typing import Any
 
 import nbformat
 
+from simlab.grading import processes
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
@@ -399,30 +400,33 @@ def grade(
     notebooks = find_notebooks(paths)
     if not notebooks:
         return []
-    jobs = max(1, min(jobs or default_jobs(), len(notebooks)))
     results: list[NotebookGrade | None] = [None] * len(notebooks)
+    twins = same_files(notebooks)
+    todo = []
+    for i, nb in enumerate(notebooks):
+        refused = refusal_message(nb, twins)
+        if refused is None:
+            todo.append(i)
+        else:  # never opened, never graded
+            error = message("grader.refused", path=shown_path(nb), why=refused)
+            results[i] = _for_people(NotebookGrade.failed(str(nb), error))
+    jobs = max(1, min(jobs or default_jobs(), len(todo)))
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
-    twins = same_files(notebooks)
+        bar.update(len(notebooks) - len(todo))
+    # One notebook at a time grades here; more, each in a grading process of its own.
+    graders = processes.running(jobs) if jobs > 1 else contextlib.nullcontext(None)
     try:
         with (
             tuned_for_grading(),
             ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool,
+            graders as graded_in,  # left first: an interrupt ends the processes, then the threads
         ):
-            futures = {}
-            for i, nb in enumerate(notebooks):
-                refused = refusal_message(nb, twins)
-                if refused is not None:  # never opened, never graded
-                    error = message("grader.refused", path=shown_path(nb), why=refused)
-                    results[i] = _for_people(NotebookGrade.failed(str(nb), error))
-                    if bar is not None:
-                        bar.update(1)
-                    continue
-                job = pool.submit(_safe_grade, nb, timeout, max_output, sandbox, notebook_timeout)
-                futures[job] = i
+            args = (timeout, max_output, sandbox, notebook_timeout)
+            futures = {pool.submit(_grade_in, graded_in, notebooks[i], *args): i for i in todo}
             for future in as_completed(futures):
                 results[futures[future]] = future.result()
                 if bar is not None:
@@ -456,6 +460,24 @@ def tuned_for_grading() -> Iterator[None]:
         sys.setswitchinterval(interval)
         if thawed:
             gc.unfreeze()
+
+
+def _grade_in(
+    graders: processes.GradingProcesses | None,
+    path: Path,
+    timeout: float,
+    max_output: int,
+    sandbox: bool,
+    notebook_timeout: float | None,
+) -> NotebookGrade:
+    """:func:`_safe_grade` here (``graders`` None) or in a grading process of ``graders``; a
+    grading process lost meanwhile fails this notebook only."""
+    if graders is None:
+        return _safe_grade(path, timeout, max_output, sandbox, notebook_timeout)
+    try:
+        return graders.call(_safe_grade, path, timeout, max_output, sandbox, notebook_timeout)
+    except (processes.ProcessLost, RuntimeError) as exc:
+        return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
 
 
 def _safe_grade(
