@@ -44,6 +44,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
+from simlab.grading.version import grader_version
+
 __all__ = ["GradingProcesses", "ProcessLost", "END_WAIT", "running"]
 
 #: The longest a grader waits for its grading processes to end once it ended them.
@@ -70,6 +72,7 @@ class _Process:
                     str(theirs.fileno()),
                     str(os.getpid()),
                     tempfile.gettempdir(),
+                    grader_version(),
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,  # what the grader prints is the grader's alone
@@ -109,17 +112,29 @@ class _Process:
             self.proc.send_signal(signal.SIGTERM)
 
 
+class _Here:
+    """The grader's own process, as one of the places a call runs."""
+
+    def call(self, func: Callable[..., T], args: tuple) -> T:
+        return func(*args)
+
+    def end(self) -> None:
+        pass
+
+
 class GradingProcesses:
-    """``jobs`` grading processes, for the grading threads of one batch (module doc)."""
+    """Places to grade for the ``jobs`` grading threads of one batch (module doc): the grader's
+    own process, and ``jobs - 1`` grading processes."""
 
     def __init__(self, jobs: int) -> None:
         self._lock = threading.Lock()
         self._closed = False
         self._all: list[_Process] = []
-        self._idle: queue.SimpleQueue[_Process | None] = queue.SimpleQueue()
+        self._idle: queue.SimpleQueue[_Process | _Here | None] = queue.SimpleQueue()
+        self._idle.put(_Here())  # one job needs no other process: the grader's is idle
         # Started by the calling thread, which outlives every grading thread: the kernel's
         # signal at a parent's death follows the thread that started the child.
-        for _ in range(jobs):
+        for _ in range(jobs - 1):
             self._idle.put(self._start())
 
     def _start(self) -> _Process:
@@ -136,8 +151,8 @@ class GradingProcesses:
         meanwhile (the next call gets a fresh one), and ``RuntimeError`` with Python's words
         when ``func`` raised there."""
         process = self._idle.get()
-        if process is None:
-            self._idle.put(None)  # closed: every waiting thread is told
+        if process is None or self._closed:
+            self._idle.put(process)  # closed: every waiting thread is told
             raise ProcessLost("the grader is stopping")
         try:
             return process.call(func, args)
@@ -221,12 +236,20 @@ def _serve(conn: Connection) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """A grading process: ``FD GRADER FOLDER`` (its end of the pipe, the grader's process ID,
-    the grader's temporary folder)."""
+    """A grading process: ``FD GRADER FOLDER VERSION`` (its end of the pipe, the grader's
+    process ID, the grader's temporary folder, the grader's version)."""
+    # jsonschema, which nbformat imports, loads a checker of the "iri" format when the package
+    # behind it is installed, and that package builds a grammar as it is imported: most of a
+    # grading process's start. nbformat validates with no format checker at all, so without
+    # it every notebook reads exactly the same.
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
     from simlab.grading.sandbox import host
 
     fd, grader, folder = int(argv[0]), int(argv[1]), argv[2]
     host.serve(grader, folder)
+    from simlab.grading import version
+
+    version.inherit(argv[3])
     conn = Connection(fd)
     try:
         _serve(conn)

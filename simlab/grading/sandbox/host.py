@@ -373,7 +373,15 @@ def serve(grader: int, folder: str) -> None:
     they die with a grader."""
     global _grader
 
+    ending = []
+
     def end(signum, frame):
+        # Once: a grader's death may signal this process once for each of its threads that
+        # ends, and a second handler run within the first would end the process before the
+        # first's close() removed what it made.
+        if ending:
+            return
+        ending.append(signum)
         close()
         os._exit(128 + signum)
 
