@@ -40,11 +40,9 @@ line saying so.
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
-import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +55,7 @@ from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_submission
+from simlab.grading.processes import tuned_for_grading
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
 from simlab.grading.runtime import Runtime, plan
 from simlab.grading.sandbox.jail import require as require_sandbox
@@ -435,31 +434,6 @@ def grade(
         if bar is not None:
             bar.close()
     return [r for r in results if r is not None]
-
-
-#: How long a grading thread runs before it must offer the GIL to another (Python's default
-#: is 5 ms). Threads that grade side by side also hand it over at every SQLite statement and
-#: every frame to a sandbox; at the default they keep forcing each other off, and the process
-#: spends on the handovers much of what a second thread saves.
-SWITCH_INTERVAL = 0.02
-
-
-@contextlib.contextmanager
-def tuned_for_grading() -> Iterator[None]:
-    """While the body grades: what this process held before (modules, caches, the grader's
-    own tables) is left out of the garbage collector's passes, which then walk only what
-    grading made (an old object that becomes garbage meanwhile is collected after the body),
-    and threads switch every :data:`SWITCH_INTERVAL` seconds. Both are put back after; a heap
-    that someone froze before stays frozen for them to thaw."""
-    interval, thawed = sys.getswitchinterval(), gc.get_freeze_count() == 0
-    gc.freeze()
-    sys.setswitchinterval(max(interval, SWITCH_INTERVAL))
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(interval)
-        if thawed:
-            gc.unfreeze()
 
 
 def _grade_in(

@@ -2,14 +2,17 @@
 
 The hidden checks judge the learner's answers in the grader's own process (Python work: the
 checker, simulations over the learner's pieces). Two grading threads of one process would take
-turns on one interpreter lock; two grading processes do not. :class:`GradingProcesses` starts
-one process per job, each reused for notebook after notebook, and :meth:`~GradingProcesses.call`
-runs a module-level function (pickled by name, with its arguments) in whichever process is idle,
-so each grading thread of the caller only waits on a pipe.
+turns on one interpreter lock; two grading processes do not. :class:`GradingProcesses` grades
+one job in the grader itself and starts one grading process for each other job, each reused
+for notebook after notebook; :meth:`~GradingProcesses.call` runs a module-level function
+(pickled by name, with its arguments) wherever it is idle, so the grader's other threads only
+wait on a pipe.
 
 A grading process (``python -m simlab.grading.processes``) is started fresh (spawned: never a
 fork of a grader that runs threads), in a session of its own, and pays its start (a Python,
-simlab's grading modules) once per job. It is the grader's in every way that matters on the host
+simlab's grading modules, the first notebook's warm-up) once per job. It takes the grader's
+version (:func:`simlab.grading.version.inherit`), so one batch judges every notebook in the
+world of one version. It is the grader's in every way that matters on the host
 (:func:`simlab.grading.sandbox.host.serve`): its temporary folder is made inside the grader's,
 it removes what it made when the grader ends it (SIGTERM) or when the grader dies (the kernel
 sends it SIGTERM then), and the jails it starts die with it. Hence:
@@ -24,12 +27,13 @@ sends it SIGTERM then), and the jails it starts die with it. Hence:
 
 A process that dies while it grades costs that call only (:class:`ProcessLost`, raised in the
 caller's thread); the next call starts a fresh one. Once :meth:`~GradingProcesses.close` has
-begun, nothing new is started.
+begun, nothing new is started and nothing more is graded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import queue
@@ -46,7 +50,14 @@ from typing import Any, TypeVar
 
 from simlab.grading.version import grader_version
 
-__all__ = ["GradingProcesses", "ProcessLost", "END_WAIT", "running"]
+__all__ = [
+    "GradingProcesses",
+    "ProcessLost",
+    "END_WAIT",
+    "SWITCH_INTERVAL",
+    "running",
+    "tuned_for_grading",
+]
 
 #: The longest a grader waits for its grading processes to end once it ended them.
 END_WAIT = 15.0
@@ -199,6 +210,31 @@ class GradingProcesses:
             raise pending
 
 
+#: How long a grading thread runs before it must offer the GIL to another (Python's default
+#: is 5 ms). Threads that grade side by side also hand it over at every SQLite statement and
+#: every frame to a sandbox; at the default they keep forcing each other off, and the process
+#: spends on the handovers much of what a second thread saves.
+SWITCH_INTERVAL = 0.02
+
+
+@contextlib.contextmanager
+def tuned_for_grading() -> Iterator[None]:
+    """While the body grades: what this process held before (modules, caches, the grader's
+    own tables) is left out of the garbage collector's passes, which then walk only what
+    grading made (an old object that becomes garbage meanwhile is collected after the body),
+    and threads switch every :data:`SWITCH_INTERVAL` seconds. Both are put back after; a heap
+    that someone froze before stays frozen for them to thaw."""
+    interval, thawed = sys.getswitchinterval(), gc.get_freeze_count() == 0
+    gc.freeze()
+    sys.setswitchinterval(max(interval, SWITCH_INTERVAL))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(interval)
+        if thawed:
+            gc.unfreeze()
+
+
 @contextlib.contextmanager
 def running(jobs: int) -> Iterator[GradingProcesses]:
     """:class:`GradingProcesses` for the body: stopped when it ends, ended at once when it
@@ -214,8 +250,6 @@ def running(jobs: int) -> Iterator[GradingProcesses]:
 
 def _serve(conn: Connection) -> None:
     """Answer calls until the grader says stop (None) or goes away."""
-    from simlab.grading.grader import tuned_for_grading
-
     with tuned_for_grading():
         while True:
             try:
