@@ -145,8 +145,12 @@ class GradingProcesses:
         self._idle.put(_Here())  # one job needs no other process: the grader's is idle
         # Started by the calling thread, which outlives every grading thread: the kernel's
         # signal at a parent's death follows the thread that started the child.
-        for _ in range(jobs - 1):
-            self._idle.put(self._start())
+        try:
+            for _ in range(jobs - 1):
+                self._idle.put(self._start())
+        except BaseException:  # those started already end with the failed start
+            self.close(at_once=True)
+            raise
 
     def _start(self) -> _Process:
         with self._lock:
