@@ -384,6 +384,8 @@ def grade(
     notebook_timeout: float | None = None,
 ) -> list[NotebookGrade]:
     """Grade notebooks and folders of notebooks, ``jobs`` at a time; results in path order.
+    One at a time grades in this process; with ``jobs`` above one, each other job grades in a
+    grading process of its own (:mod:`simlab.grading.processes`), started once for the batch.
 
     ``progress=True`` shows a progress bar on stderr. Raises ``FileNotFoundError`` for a path
     that does not exist, and :class:`~simlab.grading.sandbox.jail.SandboxUnavailable` when
