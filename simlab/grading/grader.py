@@ -40,11 +40,9 @@ line saying so.
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
-import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +50,12 @@ from typing import Any
 
 import nbformat
 
+from simlab.grading import processes
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
 from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_submission
+from simlab.grading.processes import tuned_for_grading
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
 from simlab.grading.runtime import Runtime, plan
 from simlab.grading.sandbox.jail import require as require_sandbox
@@ -384,6 +384,8 @@ def grade(
     notebook_timeout: float | None = None,
 ) -> list[NotebookGrade]:
     """Grade notebooks and folders of notebooks, ``jobs`` at a time; results in path order.
+    One at a time grades in this process; with ``jobs`` above one, each other job grades in a
+    grading process of its own (:mod:`simlab.grading.processes`), started once for the batch.
 
     ``progress=True`` shows a progress bar on stderr. Raises ``FileNotFoundError`` for a path
     that does not exist, and :class:`~simlab.grading.sandbox.jail.SandboxUnavailable` when
@@ -399,30 +401,33 @@ def grade(
     notebooks = find_notebooks(paths)
     if not notebooks:
         return []
-    jobs = max(1, min(jobs or default_jobs(), len(notebooks)))
     results: list[NotebookGrade | None] = [None] * len(notebooks)
+    twins = same_files(notebooks)
+    todo = []
+    for i, nb in enumerate(notebooks):
+        refused = refusal_message(nb, twins)
+        if refused is None:
+            todo.append(i)
+        else:  # never opened, never graded
+            error = message("grader.refused", path=shown_path(nb), why=refused)
+            results[i] = _for_people(NotebookGrade.failed(str(nb), error))
+    jobs = max(1, min(jobs or default_jobs(), len(todo)))
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
-    twins = same_files(notebooks)
+        bar.update(len(notebooks) - len(todo))
+    # One notebook at a time grades here; more, each in a grading process of its own.
+    graders = processes.running(jobs) if jobs > 1 else contextlib.nullcontext(None)
     try:
         with (
             tuned_for_grading(),
             ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool,
+            graders as graded_in,  # left first: an interrupt ends the processes, then the threads
         ):
-            futures = {}
-            for i, nb in enumerate(notebooks):
-                refused = refusal_message(nb, twins)
-                if refused is not None:  # never opened, never graded
-                    error = message("grader.refused", path=shown_path(nb), why=refused)
-                    results[i] = _for_people(NotebookGrade.failed(str(nb), error))
-                    if bar is not None:
-                        bar.update(1)
-                    continue
-                job = pool.submit(_safe_grade, nb, timeout, max_output, sandbox, notebook_timeout)
-                futures[job] = i
+            args = (timeout, max_output, sandbox, notebook_timeout)
+            futures = {pool.submit(_grade_in, graded_in, notebooks[i], *args): i for i in todo}
             for future in as_completed(futures):
                 results[futures[future]] = future.result()
                 if bar is not None:
@@ -433,29 +438,22 @@ def grade(
     return [r for r in results if r is not None]
 
 
-#: How long a grading thread runs before it must offer the GIL to another (Python's default
-#: is 5 ms). Threads that grade side by side also hand it over at every SQLite statement and
-#: every frame to a sandbox; at the default they keep forcing each other off, and the process
-#: spends on the handovers much of what a second thread saves.
-SWITCH_INTERVAL = 0.02
-
-
-@contextlib.contextmanager
-def tuned_for_grading() -> Iterator[None]:
-    """While the body grades: what this process held before (modules, caches, the grader's
-    own tables) is left out of the garbage collector's passes, which then walk only what
-    grading made (an old object that becomes garbage meanwhile is collected after the body),
-    and threads switch every :data:`SWITCH_INTERVAL` seconds. Both are put back after; a heap
-    that someone froze before stays frozen for them to thaw."""
-    interval, thawed = sys.getswitchinterval(), gc.get_freeze_count() == 0
-    gc.freeze()
-    sys.setswitchinterval(max(interval, SWITCH_INTERVAL))
+def _grade_in(
+    graders: processes.GradingProcesses | None,
+    path: Path,
+    timeout: float,
+    max_output: int,
+    sandbox: bool,
+    notebook_timeout: float | None,
+) -> NotebookGrade:
+    """:func:`_safe_grade` here (``graders`` None) or in a grading process of ``graders``; a
+    grading process lost meanwhile fails this notebook only."""
+    if graders is None:
+        return _safe_grade(path, timeout, max_output, sandbox, notebook_timeout)
     try:
-        yield
-    finally:
-        sys.setswitchinterval(interval)
-        if thawed:
-            gc.unfreeze()
+        return graders.call(_safe_grade, path, timeout, max_output, sandbox, notebook_timeout)
+    except (processes.ProcessLost, RuntimeError) as exc:
+        return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
 
 
 def _safe_grade(

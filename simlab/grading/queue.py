@@ -304,7 +304,7 @@ def work(
     submissions in flight (``interrupted`` is then set). The calling thread heartbeats every
     ``lease / 3`` seconds and calls ``progress`` with the queue's states. Raises
     :class:`Incompatible` before grading anything if this worker cannot grade the queue."""
-    from simlab.grading.grader import tuned_for_grading
+    from simlab.grading.processes import tuned_for_grading
 
     version = grader_version()
     base = worker or f"{socket.gethostname()}:{os.getpid()}"

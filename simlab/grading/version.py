@@ -43,7 +43,7 @@ from pathlib import Path
 
 import simlab
 
-__all__ = ["grader_version", "version_of", "grading_files", "REMEMBERED"]
+__all__ = ["grader_version", "inherit", "version_of", "grading_files", "REMEMBERED"]
 
 #: A string constant that names a simlab module (``"simlab.plots"``, ``"simlab.ledger.x:Name"``).
 _MODULE_NAME = re.compile(r"(simlab(?:\.\w+)*)(?::\w+)?")
@@ -56,10 +56,20 @@ def grader_version() -> str:
     # One thread at a time: CPython 3.11's ast.parse may raise SystemError when threads run it
     # side by side.
     with _VERSION_LOCK:
-        return _installed_version()
+        return _inherited or _installed_version()
 
 
 _VERSION_LOCK = threading.Lock()
+_inherited: str | None = None
+
+
+def inherit(version: str) -> None:
+    """This process grades for a grader whose :func:`grader_version` is ``version``
+    (:mod:`simlab.grading.processes`): it is this process's too, never read again here, so
+    every notebook of one batch is judged in the world of one version, and a grading process
+    does not pay for reading the package."""
+    global _inherited
+    _inherited = version
 
 
 @lru_cache(maxsize=1)

@@ -123,7 +123,7 @@ def test_is_the_process_tuned_only_while_it_grades():
     import gc
     import sys
 
-    from simlab.grading.grader import SWITCH_INTERVAL, tuned_for_grading
+    from simlab.grading.processes import SWITCH_INTERVAL, tuned_for_grading
 
     interval, frozen = sys.getswitchinterval(), gc.get_freeze_count()
     gc.unfreeze()  # this test's own heap starts thawed (the suite may have frozen it)

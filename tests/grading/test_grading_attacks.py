@@ -31,6 +31,7 @@ hidden check's script off the ledger it is handed; neither may gain a point.
 from __future__ import annotations
 
 import csv
+import glob
 import json
 import os
 import re
@@ -452,13 +453,20 @@ def _listing(folder: Path) -> list[os.DirEntry]:
 def _shared_bytes(tmp: Path) -> int:
     """Bytes of every file in the host folders jails may write: the exchange folders."""
     total = 0
-    # each in its grader's own temporary folder, simlab-<pid> (renamed while a grader closes)
+    # each in its grader's own temporary folder, simlab-<pid> (renamed while a grader closes),
+    # or in the folder of one of its grading processes, simlab-<pid> inside the grader's
+    graders = [Path(e.path) for e in _listing(tmp) if e.name.startswith("simlab-")]
+    graders += [
+        Path(e.path)
+        for grader in graders
+        for e in _listing(grader)
+        if re.fullmatch(r"simlab-\d+", e.name)
+    ]
     folders = [
-        Path(grader.path, name)
-        for grader in _listing(tmp)
-        if grader.name.startswith("simlab-")
-        for name in (e.name for e in _listing(Path(grader.path)))
-        if name.startswith("simlab-exchange-")
+        Path(e.path)
+        for grader in graders
+        for e in _listing(grader)
+        if e.name.startswith("simlab-exchange-")
     ]
     for folder in folders:
         for base, _, files in os.walk(folder):
@@ -471,7 +479,8 @@ def _shared_bytes(tmp: Path) -> int:
 
 
 class _Watch:
-    """While a grading process runs: its peak resident memory (``VmHWM``) and the most bytes
+    """While a grader runs: the peak resident memory (``VmHWM``) of the grader and of each of
+    its grading processes (:mod:`simlab.grading.processes`), the largest, and the most bytes
     the host folders jails may write held at once."""
 
     def __init__(self, pid: int):
@@ -486,16 +495,30 @@ class _Watch:
     def _run(self) -> None:
         while not self._stop.wait(0.1):
             self.shared_bytes = max(self.shared_bytes, _shared_bytes(self._tmp))
-            try:
-                for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        self.peak_memory = max(self.peak_memory, int(line.split()[1]) * 1024)
-            except OSError:
-                pass
+            for pid in [self.pid, *_grading_processes(self.pid)]:
+                try:
+                    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                        if line.startswith("VmHWM:"):
+                            self.peak_memory = max(self.peak_memory, int(line.split()[1]) * 1024)
+                except OSError:
+                    pass
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _grading_processes(grader: int) -> list[int]:
+    """The process IDs of ``grader``'s grading processes now."""
+    found = []
+    for path in glob.glob(f"/proc/{grader}/task/*/children"):
+        try:
+            for pid in Path(path).read_text().split():
+                if b"simlab.grading.processes" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
 
 
 def _grade(*args: str, timeout: float, watch: list | None = None) -> subprocess.CompletedProcess:

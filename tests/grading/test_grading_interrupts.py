@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -227,6 +228,61 @@ def test_does_an_interrupted_queue_worker_hand_back_and_leave_nothing_behind(tmp
     committed = [a for a in s.attempts if a.outcome in ("graded", "timeout")]
     assert s.status == "graded" and len(committed) == 1, s.attempts
     assert s.result["score"] == s.result["max_score"] == MAX_SCORE
+
+
+#: A class graded two at a time, one in the grader and one in a grading process: every point
+#: and every signal again, reached in both (in the grading process, the hook interrupts the
+#: grader, SIGINT its process group).
+PROCESSES = [
+    ("folder:1", "SIGINT"),
+    ("mount:1", "SIGTERM"),
+    ("group:1", "SIGKILL"),
+    ("cell:2", "SIGINT"),
+    ("check:4", "SIGTERM"),
+    ("check:4", "SIGKILL"),
+]
+
+
+@pytest.mark.parametrize(("point", "sig"), PROCESSES)
+def test_does_an_interrupted_grade_in_processes_leave_nothing_behind(tmp_path, point, sig):
+    folder = _class(tmp_path / "class")
+    (folder / "s1").mkdir()
+    shutil.copy(folder / "s0" / NOTEBOOK, folder / "s1" / NOTEBOOK)
+    proc = _grader(str(folder), "--jobs", "2", point=point, sig=sig)
+    children = _grading_processes_of(proc)
+    out, err = _interrupted(proc, sig)
+    assert len(children) == 1, children  # seen while it ran
+    for child in children:  # it removed what it made itself, the grader killed or not
+        assert _left_by(child) == _nothing_left(child), err
+    if sig != "SIGKILL":
+        assert out == "" and err.splitlines()[-1] == "simlab: interrupted"
+        return
+    status, out, err = _run(_grader(str(folder), "--jobs", "2"))  # the next grader sweeps
+    assert status == 0, err
+    assert out.count(f"{MAX_SCORE}/{MAX_SCORE}") == 2, out
+    assert _left_by(proc.pid) == _nothing_left(proc.pid)
+
+
+def _grading_processes_of(proc: subprocess.Popen) -> set[int]:
+    """The process IDs of ``proc``'s grading processes, watched until it ends."""
+    seen: set[int] = set()
+
+    def watch() -> None:
+        while proc.poll() is None:
+            for path in glob.glob(f"/proc/{proc.pid}/task/*/children"):
+                try:
+                    with open(path) as f:
+                        pids = [int(pid) for pid in f.read().split()]
+                    for pid in pids:
+                        with open(f"/proc/{pid}/cmdline", "rb") as f:
+                            if b"simlab.grading.processes" in f.read():
+                                seen.add(pid)
+                except OSError:
+                    pass
+            time.sleep(0.02)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return seen
 
 
 def _submissions(db: str) -> list:

@@ -23,10 +23,15 @@ the process may be ending (Ctrl-C, SIGTERM), so:
   it (:func:`sweep`, at its start) once that process is gone (:func:`left_by_a_gone_grader`);
   its jails died with it (each dies with its parent).
 
+:func:`serve` makes a process a grading process of a grader (:mod:`simlab.grading.processes`):
+it has its own records and temporary folder inside the grader's, makes them with its own tag,
+and removes them when the grader ends it (SIGTERM) or dies (the kernel sends the same signal).
+
 :func:`interrupt_at` is a test hook: ``SIMLAB_INTERRUPT_AT=<point>:<signal>[:<n>]`` makes the
 process send itself ``signal`` the ``n``-th time a grading thread reaches ``point`` (the points
 are named where :func:`interrupt_at` is called), so a test can interrupt a grader at a chosen
-instant.
+instant; in a grading process, the grader is sent the signal instead (SIGINT to its process
+group, as a terminal sends it).
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ __all__ = [
     "interrupted",
     "tag",
     "left_by_a_gone_grader",
+    "serve",
 ]
 
 #: Where control groups live (cgroup v1), one folder per controller.
@@ -350,6 +356,46 @@ def session(*, kill_at_interrupt: bool = False) -> Iterator[None]:
                 _closing = False
 
 
+# ------------------------------------------------------------------------- a grading process --
+
+_PR_SET_PDEATHSIG = 1
+#: The grader this process grades for (:func:`serve`), None in a grader itself.
+_grader: int | None = None
+
+
+def serve(grader: int, folder: str) -> None:
+    """Make this process a grading process of the process ``grader`` (call first thing, in the
+    main thread, before making anything): its temporary folder is made inside ``folder`` (the
+    grader's), SIGTERM :func:`close` s and ends it at once (exit status 143), and so does the
+    grader's death (the kernel sends SIGTERM then; a grader already gone ends this process
+    here). SIGINT is the grader's to decide on and is ignored here, and the test hook
+    (:func:`interrupt_at`) interrupts the grader. Jails this process starts die with it, as
+    they die with a grader."""
+    global _grader
+
+    ending = []
+
+    def end(signum, frame):
+        # Once: a grader's death may signal this process once for each of its threads that
+        # ends, and a second handler run within the first would end the process before the
+        # first's close() removed what it made.
+        if ending:
+            return
+        ending.append(signum)
+        close()
+        os._exit(128 + signum)
+
+    _grader = grader
+    signal.signal(signal.SIGTERM, end)
+    # A handler, not SIG_IGN: the processes this one starts must not inherit an ignored Ctrl-C.
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    tempfile.tempdir = folder
+    if _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        raise OSError("prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != grader:  # gone before the kernel could be asked to say so
+        end(signal.SIGTERM, None)
+
+
 # ------------------------------------------------------------------------- the test hook ------
 
 _interrupted = threading.Event()
@@ -380,7 +426,13 @@ def interrupt_at(point: str) -> None:
         _reached[point] = _reached.get(point, 0) + 1
         if _reached[point] != int(nth or 1):
             return
-    os.kill(os.getpid(), getattr(signal, signame))
+    sig = getattr(signal, signame)
+    if _grader is None:
+        os.kill(os.getpid(), sig)
+    elif sig == signal.SIGINT:  # a terminal's Ctrl-C reaches the grader's whole group
+        os.killpg(os.getpgid(_grader), sig)
+    else:
+        os.kill(_grader, sig)
     _interrupted.wait(60.0)
 
 
