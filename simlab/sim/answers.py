@@ -30,7 +30,8 @@ kit still stops the run with its traceback. Nor is an exception of a class of th
 outside :mod:`simlab.errors` (the ledger errors), even from within a ledger call: such a class
 is the kit's signal, not a ledger's answer (an argument check's error about the simulator's own
 call, the grader's word that a student's code raised or returned the wrong type, or that its
-sandbox is gone), and its owner handles it as before.
+sandbox is gone), and its owner handles it as before; nor is ``NotImplementedError``, the word
+of a piece not written yet (an exercise's stub).
 """
 
 from __future__ import annotations
@@ -122,8 +123,12 @@ def supervised(worker: Any):
 
 
 def _kits_own(error: Exception) -> bool:
-    """Whether ``error``'s class is the kit's own signal rather than a ledger's answer: defined
-    in a module of simlab other than :mod:`simlab.errors` (see the module docstring)."""
+    """Whether ``error`` is a signal rather than a ledger's answer: its class is defined in a
+    module of simlab other than :mod:`simlab.errors` (see the module docstring), or it is
+    ``NotImplementedError``, a piece not written yet (an exercise's stub), which the learner's
+    check reports as not attempted."""
+    if isinstance(error, NotImplementedError):
+        return True
     module = type(error).__module__
     return module.startswith("simlab.") and module != "simlab.errors"
 

@@ -33,8 +33,8 @@ class Result:
     enqueued) count faults. ``replay`` is the ``simlab simulate`` command line for this run;
     ``own_ledger`` says the run's ledger was the caller's own (``simulate(ledger=...)`` with a
     ledger that is not one of the kit's), which no command runs: then ``replay`` is the Python
-    call that reproduces the run, and the story and :meth:`summary` say "your ledger" where
-    they would name the variant.
+    call that reproduces the run, and the story says "your ledger" (:meth:`summary`: "own
+    ledger") where they would name the variant.
 
     With ``workload="agent"``: ``needs_review`` counts tasks stopped for review (they end
     cancelled; ``review_codes`` counts their stop codes, e.g. ``{"document-changed": 3}``) and
@@ -147,7 +147,7 @@ class Result:
         cov = self.coverage
         lines = [
             f"simlab: {s.tasks} tasks x {s.steps} steps, {s.workers} workers, ttl {s.ttl:g}, "
-            f"{'your ledger' if self.own_ledger else f'variant {s.variant}'}, seed {self.seed}",
+            f"{'own ledger' if self.own_ledger else f'variant {s.variant}'}, seed {self.seed}",
             f"  {self.completed} completed, {self.cancelled} cancelled, {self.dead} dead, "
             f"{self.unfinished} unfinished at t={self.end_time:.1f} ({len(self.history)} events)",
             f"  faults: {self.crashes} crashes ({cov.get('crashes_after_effect', 0)} after an "

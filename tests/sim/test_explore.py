@@ -560,7 +560,7 @@ def test_does_a_counterexample_over_your_ledger_say_so_and_replay_it_from_python
     assert again.history.to_jsonl() == r.history.to_jsonl() and again.violations == r.violations
     ran = simulate(r.scenario, seed=r.seed, ledger=factory)
     assert ran.own_ledger and ran.replay == r.replay
-    assert "your ledger, seed 1" in ran.summary().splitlines()[0]
+    assert "own ledger, seed 1" in ran.summary().splitlines()[0]
 
 
 def test_does_the_kits_ledger_given_as_a_factory_keep_its_variant_and_command():

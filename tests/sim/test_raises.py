@@ -176,3 +176,15 @@ def test_is_a_raise_from_the_views_read_mid_run_judged_and_the_run_finished():
     assert reads and {e.value["call"] for e in reads} == {"counts"}
     assert {e.process for e in reads} <= {"client", "nemesis"}
     assert any(f.letter == "x" for f in r.findings)
+
+
+class _ClaimNotWritten(MemoryLedger):
+    def claim(self, task_id, worker, ttl):
+        raise NotImplementedError("write claim")
+
+
+def test_is_a_piece_not_written_yet_handed_on_not_recorded():
+    """An exercise's stub raises NotImplementedError: the learner's check must hear it (and
+    say "not yet"), not read it as the ledger's answer."""
+    with pytest.raises(NotImplementedError, match="write claim"):
+        simulate(Scenario(), seed=1, ledger=_factory(_ClaimNotWritten))
