@@ -18,10 +18,11 @@ question ends as any other question with a hanging or crashing answer does.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -171,7 +172,7 @@ def _search(
         suppress_health_check=list(HealthCheck),
     )(given(strategy)(test))
     broke: BaseException | None = None
-    with _ONE_SEARCH:
+    with _ONE_SEARCH, _no_local_constants():
         try:
             test()
         except (Exception, HypothesisException) as exc:
@@ -186,6 +187,36 @@ def _search(
 
 
 _ONE_SEARCH = threading.RLock()
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """While a search runs, Hypothesis draws no constant out of the source of the modules this
+    process has loaded (its "local constants", which it otherwise mixes into its draws, and
+    which it reads only from modules outside ``site-packages``): the inputs of a derandomized
+    search then depend on the strategy alone, not on what else the process imported or on the
+    kit being a checkout rather than an installed package, so a notebook meets the same inputs
+    wherever it is graded. Where Hypothesis keeps no such pool, nothing changes."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a Hypothesis without the pool
+        yield
+        return
+    pool, cache = (
+        getattr(providers, "_get_local_constants", None),
+        providers.__dict__.get("CONSTANTS_CACHE"),
+    )
+    if pool is None or cache is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()  # pools computed with the process's constants
+    try:
+        yield
+    finally:
+        providers._get_local_constants = pool
+        cache.cache.clear()
 
 
 def screened(

@@ -231,3 +231,35 @@ def test_does_a_property_whose_inputs_cannot_be_drawn_never_pass():
         falsify(st.integers(0, 10).map(broken), lambda v, story: None)
     with pytest.raises(RuntimeError):  # and no cut draw was kept for the next answer
         falsify(st.integers(0, 10).map(broken), lambda v, story: None)
+
+
+def _drawn(strategy, examples: int) -> list:
+    from simlab.grading.properties import _search
+
+    seen: list = []
+    _search(strategy, lambda value, story: seen.append(value), examples, 0, [])
+    return seen
+
+
+def test_are_the_drawn_inputs_the_same_whatever_modules_the_process_loaded(tmp_path):
+    """Hypothesis also draws constants it reads in the source of loaded modules outside
+    site-packages; the grader's derandomized draws must not depend on them, or a notebook would
+    meet other inputs in a process that imported other modules (or in a checkout rather than
+    an installed kit)."""
+    import importlib
+    import sys
+
+    strategy = st.lists(st.integers(0, 10**9), min_size=5, max_size=5)
+    before = _drawn(strategy, 60)
+    name = "constants_of_a_module_loaded_later"
+    (tmp_path / f"{name}.py").write_text(
+        "".join(f"C{i} = {123_456_789 + 7_919 * i}\n" for i in range(200))
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        importlib.import_module(name)
+        after = _drawn(strategy, 60)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+    assert after == before
