@@ -246,20 +246,20 @@ def test_are_the_drawn_inputs_the_same_whatever_modules_the_process_loaded(tmp_p
     site-packages; the grader's derandomized draws must not depend on them, or a notebook would
     meet other inputs in a process that imported other modules (or in a checkout rather than
     an installed kit)."""
-    import importlib
+    import importlib.util
     import sys
 
     strategy = st.lists(st.integers(0, 10**9), min_size=5, max_size=5)
     before = _drawn(strategy, 60)
     name = "constants_of_a_module_loaded_later"
-    (tmp_path / f"{name}.py").write_text(
-        "".join(f"C{i} = {123_456_789 + 7_919 * i}\n" for i in range(200))
-    )
-    sys.path.insert(0, str(tmp_path))
+    path = tmp_path / f"{name}.py"
+    path.write_text("".join(f"C{i} = {123_456_789 + 7_919 * i}\n" for i in range(200)))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # loaded as an import would, without touching the import path
     try:
-        importlib.import_module(name)
+        spec.loader.exec_module(module)
         after = _drawn(strategy, 60)
     finally:
-        sys.path.remove(str(tmp_path))
         sys.modules.pop(name, None)
     assert after == before
