@@ -143,26 +143,24 @@ class Nemesis:
         """The ledger just acted on a ``call`` of ``task`` (``submit``, ``heartbeat``,
         ``effect``, ``save``): is its reply lost? Calls are numbered per task and kind of call
         in the order they are asked about (ask only with ``Scenario.retries``)."""
-        key = (task, call)
-        n = self._calls.get(key, 0)
-        self._calls[key] = n + 1
-        where = {"task": task, "call": call, "nth": n}
-        fault = self.strike(LOST_REPLY, where)
-        self.asked(LOST_REPLY.point, where)
-        return fault is not None
+        return self._numbered(LOST_REPLY, self._calls, call, task) is not None
 
     def late(self, call: str, task: str) -> float | None:
         """A worker is about to send a ``call`` of ``task`` (``effect``, ``save``): does the
         network hold it? The delay after the worker's release at which it reaches the ledger,
         or None. Calls are numbered per task and kind of call in the order they are asked about
         (ask only with ``Scenario.late``)."""
-        key = (task, call)
-        n = self._held.get(key, 0)
-        self._held[key] = n + 1
-        where = {"task": task, "call": call, "nth": n}
-        fault = self.strike(LATE_CALL, where)
-        self.asked(LATE_CALL.point, where)
+        fault = self._numbered(LATE_CALL, self._held, call, task)
         return None if fault is None else fault["delay"]
+
+    def _numbered(self, kind, counts: dict, call: str, task: str):
+        """Strike ``kind`` at the next call of kind ``call`` of ``task``, numbered (``nth``) per
+        task and kind of call in ``counts``; the fault, or None."""
+        n = counts[task, call] = counts.get((task, call), -1) + 1
+        where = {"task": task, "call": call, "nth": n}
+        fault = self.strike(kind, where)
+        self.asked(kind.point, where)
+        return fault
 
     def duplicate(self, task: str, enqueue: int) -> bool:
         """The broker enqueues ``task`` for the ``enqueue``-th time: add a second copy?"""
