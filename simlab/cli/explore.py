@@ -39,24 +39,24 @@ TIME_LIMIT, INTERRUPTED = 3, 130
 _WORDS = {
     "en": {
         "certified": "certified: no schedule of at most {k} over {scope} breaks a rule: "
-        "{n} schedules, {m} distinct states, {s} s",
+        "{n}, {m}, {s} s",
         "certified.0": "certified: the run without faults over {scope} breaks no rule: "
-        "{n} schedules, {m} distinct states, {s} s",
+        "{n}, {m}, {s} s",
         "timing": "covers the arrivals and step times of seed(s) {seeds}, pauses of {lengths} "
         "time units, faults before t={horizon}{dedup}",
         "dedup": "; ledgers whose behaviour depends only on the observable state "
         "(--no-dedup: every schedule)",
-        "found": "counterexample with {f} over {scope} ({passed}): {n} schedules, {m} distinct "
-        "states, {s} s",
-        "found.0": "counterexample without faults over {scope}: {n} schedules, {m} distinct "
-        "states, {s} s",
-        "time-limit": "stopped by --time-limit, not certified: {passed}; {n} schedules, {m} "
-        "distinct states, {s} s",
-        "interrupted": "interrupted, not certified: {passed}; {n} schedules, {m} distinct states, "
-        "{s} s",
+        "found": "counterexample with {f} over {scope} ({passed}): {n}, {m}, {s} s",
+        "found.0": "counterexample without faults over {scope}: {n}, {m}, {s} s",
+        "time-limit": "stopped by --time-limit, not certified: {passed}; {n}, {m}, {s} s",
+        "interrupted": "interrupted, not certified: {passed}; {n}, {m}, {s} s",
         "passed": "every schedule of at most {faults} passed",
         "passed.0": "the run without faults passed",
         "faults.1": "1 fault",
+        "schedules.1": "1 schedule",
+        "schedules.n": "{n} schedules",
+        "states.1": "1 distinct state",
+        "states.n": "{n} distinct states",
         "faults.n": "{n} faults",
         "time-limit.none": "stopped by --time-limit, not certified: no fault count was covered "
         "whole",
@@ -69,6 +69,8 @@ _WORDS = {
         "retries": ", callers resending a call whose reply was lost",
         "releases": ", workers releasing a task whose lease ended in a pause",
         "late": ", calls held in the network until after their worker gave the task back",
+        "unsearched": "not searched (turn each on with its flag): {modes}",
+        "unsearched.mode": "{words} ({flag})",
         "fault": "  fault {n}: {fault}",
         "story": "story:",
         "schedule": "schedule: {path}",
@@ -78,21 +80,23 @@ _WORDS = {
     },
     "zh": {
         "certified": "已证明：在 {scope}的范围内，至多 {k}的调度都不违反任何规则"
-        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "（{n}，{m}，{s} 秒）",
         "certified.0": "已证明：在 {scope}的范围内，没有故障的运行不违反任何规则"
-        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "（{n}，{m}，{s} 秒）",
         "timing": "覆盖种子 {seeds} 的到达时间与步骤时长、{lengths} 个时间单位的暂停、"
         "t={horizon} 之前的故障{dedup}",
         "dedup": "；仅对行为只取决于可观察状态的账本成立（--no-dedup：搜索每一个调度）",
-        "found": "反例：{scope}中 {f}（{passed}）（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "found.0": "反例：{scope}中没有故障的运行就违反了规则"
-        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "time-limit": "被 --time-limit 停止，未证明：{passed}"
-        "（{n} 个调度，{m} 个不同状态，{s} 秒）",
-        "interrupted": "已中断，未证明：{passed}（{n} 个调度，{m} 个不同状态，{s} 秒）",
+        "found": "反例：{scope}中 {f}（{passed}）（{n}，{m}，{s} 秒）",
+        "found.0": "反例：{scope}中没有故障的运行就违反了规则（{n}，{m}，{s} 秒）",
+        "time-limit": "被 --time-limit 停止，未证明：{passed}（{n}，{m}，{s} 秒）",
+        "interrupted": "已中断，未证明：{passed}（{n}，{m}，{s} 秒）",
         "passed": "至多 {faults}的调度都通过了",
         "passed.0": "没有故障的运行通过了",
         "faults.1": "1 个故障",
+        "schedules.1": "1 个调度",
+        "schedules.n": "{n} 个调度",
+        "states.1": "1 个不同状态",
+        "states.n": "{n} 个不同状态",
         "faults.n": "{n} 个故障",
         "time-limit.none": "被 --time-limit 停止，未证明：没有完整覆盖任何故障数",
         "interrupted.none": "已中断，未证明：没有完整覆盖任何故障数",
@@ -104,6 +108,8 @@ _WORDS = {
         "retries": "（调用方重发丢失了回复的调用）",
         "releases": "（worker 交还在暂停中租约已结束的任务）",
         "late": "（调用被网络扣住，直到 worker 交还任务之后才到达）",
+        "unsearched": "未搜索（各用其参数开启）：{modes}",
+        "unsearched.mode": "{words}（{flag}）",
         "fault": "  故障 {n}：{fault}",
         "story": "经过：",
         "schedule": "调度文件：{path}",
@@ -157,8 +163,18 @@ def _scope_words(scope: dict, lang: str) -> str:
     return said
 
 
-def _figures(x) -> dict:
-    return {"n": f"{x.schedules:,}", "m": f"{x.states:,}", "s": f"{x.seconds:.1f}"}
+def _figures(x, lang: str) -> dict:
+    """The search's counts, each said with its noun as ``lang`` says a count, and its time."""
+    w = _WORDS[lang]
+
+    def said(count: int, noun: str) -> str:
+        return w[f"{noun}.1" if count == 1 else f"{noun}.n"].format(n=f"{count:,}")
+
+    return {
+        "n": said(x.schedules, "schedules"),
+        "m": said(x.states, "states"),
+        "s": f"{x.seconds:.1f}",
+    }
 
 
 def _faults(n: int, lang: str) -> str:
@@ -180,13 +196,13 @@ def certificate_line(x, lang: str = "en") -> str:
     if x.certified:
         k = x.scope["max_faults"]
         if not k:
-            return w["certified.0"].format(scope=scope, **_figures(x))
-        return w["certified"].format(k=_faults(k, lang), scope=scope, **_figures(x))
+            return w["certified.0"].format(scope=scope, **_figures(x, lang))
+        return w["certified"].format(k=_faults(k, lang), scope=scope, **_figures(x, lang))
     if x.faults == 0:
-        return w["found.0"].format(scope=scope, **_figures(x))
+        return w["found.0"].format(scope=scope, **_figures(x, lang))
     if x.faults is not None:
         f, passed = _faults(x.faults, lang), _passed(x.covered, lang)
-        return w["found"].format(f=f, scope=scope, passed=passed, **_figures(x))
+        return w["found"].format(f=f, scope=scope, passed=passed, **_figures(x, lang))
     return stopped_line(x, lang)
 
 
@@ -195,7 +211,7 @@ def stopped_line(x, lang: str = "en") -> str:
     w, why = _WORDS[lang], x.stopped or "interrupted"
     if x.covered < 0:
         return w[f"{why}.none"]
-    return w[why].format(passed=_passed(x.covered, lang), **_figures(x))
+    return w[why].format(passed=_passed(x.covered, lang), **_figures(x, lang))
 
 
 def _timing_line(x, lang: str) -> str:
@@ -208,6 +224,20 @@ def _timing_line(x, lang: str) -> str:
         horizon=horizon,
         dedup=w["dedup"] if x.scope["dedup"] else "",
     )
+
+
+def _unsearched_line(x, lang: str) -> str | None:
+    """The modes of the callers this answer did not search (each off unless its flag is
+    given), said as the scope says them, each with its flag; None when every mode was on."""
+    w = _WORDS[lang]
+    said = [
+        w["unsearched.mode"].format(words=w[mode].strip(", （）"), flag=flag)
+        for flag, mode in zip(_MODE_FLAGS, _MODES, strict=True)
+        if not x.scope.get(mode)
+    ]
+    if not said:
+        return None
+    return w["unsearched"].format(modes=("、" if lang == "zh" else ", ").join(said))
 
 
 def _db_factory(db: str, variant: str, made: list[str]):
@@ -321,6 +351,8 @@ def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None)
     w = _WORDS[lang]
     print(certificate_line(x, lang))
     print("  " + _timing_line(x, lang))
+    if x.certified and (unsearched := _unsearched_line(x, lang)):
+        print("  " + unsearched)
     if x.faults is None:
         return
     for n, fault in enumerate(x.result.schedule.faults, start=1):

@@ -77,6 +77,25 @@ def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
     assert "每个步骤都发邮件" in run_cli([*argv, "--lang", "zh"], capsys)[1]
 
 
+def test_does_a_certificate_name_the_modes_it_did_not_search(capsys):
+    """A certificate's last line names each mode of the callers left off, with its flag, in both
+    languages; a mode that was on is not named there; with every mode on the line is absent.
+    A count of one is said in the singular."""
+    code, out, _ = run_cli(["explore", "--max-faults", "0", "--retries"], capsys)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3 and "1 schedule, 1 distinct state," in lines[0]
+    unsearched = lines[2]
+    assert unsearched.startswith("  not searched (turn each on with its flag): ")
+    for flag in ("--pull", "--checkpoints", "--releases", "--late"):
+        assert f"({flag})" in unsearched
+    assert "--retries" not in unsearched
+    zh = run_cli(["explore", "--max-faults", "0", "--retries", "--lang", "zh"], capsys)[1]
+    assert "未搜索（各用其参数开启）：" in zh and "（--pull）" in zh and "--retries" not in zh
+    every = ["--pull", "--checkpoints", "--retries", "--releases", "--late"]
+    code, out, _ = run_cli(["explore", "--max-faults", "0", *every], capsys)
+    assert code == 0 and len(out.splitlines()) == 2 and "not searched" not in out
+
+
 @pytest.mark.parametrize(
     ("flag", "en", "zh", "more"),
     [
@@ -222,9 +241,9 @@ def test_does_the_simulator_pages_transcript_say_what_the_command_prints(capsys)
     from pathlib import Path
 
     page = (Path(__file__).parents[2] / "docs" / "simulator.md").read_text()
-    shown = page.split("$ simlab explore --max-faults 1")[1].splitlines()[1:3]
+    shown = page.split("$ simlab explore --max-faults 1")[1].splitlines()[1:4]
     code, out, _ = run_cli(["explore", "--max-faults", "1"], capsys)
-    printed = out.splitlines()[:2]
+    printed = out.splitlines()[:3]
     assert code == 0
 
     def without_seconds(line: str) -> str:
