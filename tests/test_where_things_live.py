@@ -14,16 +14,14 @@ import re
 import sys
 from pathlib import Path
 
+from tests.generated import Block
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "development.md"
 PACKAGE = ROOT / "simlab"
 #: Folders whose modules are not listed, only their subpackages (the hidden checks; the
 #: notebooks' sentence catalogs, one per notebook).
 BY_PACKAGE_ONLY = (PACKAGE / "grading" / "checks", PACKAGE / "i18n" / "sentences")
-BLOCK = re.compile(
-    r"(<!-- layout: generated from the docstrings of simlab/ -->\n)(.*?)(<!-- layout: end -->)",
-    re.S,
-)
 
 
 def first_sentence(path: Path) -> str:
@@ -57,21 +55,22 @@ def layout() -> str:
     return "\n".join(lines) + "\n"
 
 
+MAP = Block(PAGE, "layout", "the docstrings of simlab/", layout, "tests.test_where_things_live")
+
+
 def test_does_every_module_have_a_docstring_to_list():
     bare = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py") if not first_sentence(p)]
     assert not bare, bare
 
 
 def test_is_the_map_the_package_tree():
-    found = BLOCK.search(PAGE.read_text())
-    assert found, "docs/development.md lost its layout markers"
-    assert found.group(2) == layout(), "run: python tests/test_where_things_live.py"
+    MAP.check()
 
 
 def test_does_the_map_name_every_module_and_package():
     """Independent of the generator: every module's file name appears in the map under its
     folder's entry (the hidden checks' modules aside)."""
-    text = BLOCK.search(PAGE.read_text()).group(2)
+    text = MAP.text()
     missing = []
     for path in PACKAGE.rglob("*.py"):
         if path.name == "__init__.py":
@@ -86,6 +85,5 @@ def test_does_the_map_name_every_module_and_package():
 
 
 if __name__ == "__main__":
-    text = PAGE.read_text()
-    PAGE.write_text(BLOCK.sub(lambda m: m.group(1) + layout() + m.group(3), text))
+    MAP.write()
     sys.exit(0)

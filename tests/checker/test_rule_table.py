@@ -6,23 +6,20 @@
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 from pathlib import Path
 
 from simlab.checker.rules import RULES, rule_phrase, rules_table
+from tests.generated import Block
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "simulator.md"
-BLOCK = re.compile(
-    r"(<!-- rules: generated from simlab.checker.rules.RULES -->\n)(.*?)(<!-- rules: end -->)",
-    re.S,
+TABLE = Block(
+    PAGE, "rules", "simlab.checker.rules.RULES", rules_table, "tests.checker.test_rule_table"
 )
 
 
 def test_is_the_table_of_rules_the_registry():
-    found = BLOCK.search(PAGE.read_text())
-    assert found, "docs/simulator.md lost its rules markers"
-    assert found.group(2) == rules_table(), "run: python tests/checker/test_rule_table.py"
+    TABLE.check()
 
 
 def test_does_each_rule_have_a_unique_letter_a_sentence_and_a_judge():
@@ -40,6 +37,5 @@ def test_does_the_rules_module_docstring_list_every_rule():
 
 
 if __name__ == "__main__":
-    text = PAGE.read_text()
-    PAGE.write_text(BLOCK.sub(lambda m: m.group(1) + rules_table() + m.group(3), text))
+    TABLE.write()
     sys.exit(0)

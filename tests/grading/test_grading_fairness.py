@@ -21,6 +21,7 @@ import pytest
 from simlab.grading.checks import EXERCISES, worlds_table
 from simlab.grading.checks.hidden_world import judged_in, rng, seed_for
 from simlab.grading.notebook import read_notebook
+from tests.generated import Block
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -353,21 +354,20 @@ def test_does_every_corpus_answer_get_what_it_is_worth_in_many_worlds(corpus):
 
 
 GUIDE = ROOT / "docs" / "instructors.md"
-WORLDS = re.compile(
-    r"(<!-- worlds: generated from simlab.grading.checks.EXERCISES -->\n)(.*?)"
-    r"(<!-- worlds: end -->)",
-    re.S,
+WORLDS = Block(
+    GUIDE,
+    "worlds",
+    "simlab.grading.checks.EXERCISES",
+    worlds_table,
+    "tests.grading.test_grading_fairness",
 )
 
 
 def test_is_the_guides_table_of_worlds_the_registrys():
-    found = WORLDS.search(GUIDE.read_text())
-    assert found, "docs/instructors.md lost its worlds markers"
-    assert found.group(2) == worlds_table(), "run: python tests/grading/test_grading_fairness.py"
+    WORLDS.check()
     for _, question in QUESTIONS:  # every question has its row
-        assert f"/{question.id}` |" in found.group(2), question.id
+        assert f"/{question.id}` |" in WORLDS.text(), question.id
 
 
 if __name__ == "__main__":
-    text = GUIDE.read_text()
-    GUIDE.write_text(WORLDS.sub(lambda m: m.group(1) + worlds_table() + m.group(3), text))
+    WORLDS.write()

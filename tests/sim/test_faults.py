@@ -27,16 +27,13 @@ from simlab.sim.scenario import ADVERSARIAL, MODE_NEEDS, RATE_FAULTS, RATE_FIELD
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault
 from simlab.sim.story import fault_events, tell
 from simlab.sim.streams import STREAMS
+from tests.generated import Block
 from tests.sim.pinned import pinned_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "simulator.md"
 SCHEDULES = Path(__file__).with_name("schedules")
-BLOCK = re.compile(
-    r"(<!-- fault kinds: generated from simlab.sim.faults.KINDS -->\n)(.*?)"
-    r"(<!-- fault kinds: end -->)",
-    re.S,
-)
+TABLE = Block(PAGE, "fault kinds", "simlab.sim.faults.KINDS", faults_table, "tests.sim.test_faults")
 
 
 # --- the registry is complete ----------------------------------------------------------------
@@ -83,9 +80,7 @@ def _moded() -> set[str]:
 
 
 def test_is_the_docs_table_of_kinds_the_registry():
-    found = BLOCK.search(PAGE.read_text())
-    assert found, "docs/simulator.md lost its fault kinds markers"
-    assert found.group(2) == faults_table(), "run: python tests/sim/test_faults.py"
+    TABLE.check()
 
 
 # --- one spelling: no kind is named outside the registry -------------------------------------
@@ -281,6 +276,5 @@ def test_does_the_old_schedule_hold_every_kind_but_the_agents():
 
 
 if __name__ == "__main__":
-    text = PAGE.read_text()
-    PAGE.write_text(BLOCK.sub(lambda m: m.group(1) + faults_table() + m.group(3), text))
+    TABLE.write()
     sys.exit(0)

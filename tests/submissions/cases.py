@@ -14,6 +14,7 @@ from pathlib import Path
 
 from simlab.grading.notebook import cell_question, cell_role, notebook_text, read_notebook
 from tests.submissions.events import ADJACENT_DEDUPE, CASE_BLIND
+from tests.submissions.rubric import NO_BUMP
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCING = "01_fencing_and_cancellation.ipynb"
@@ -69,23 +70,6 @@ def _solution(question: str, notebook: str = FENCING) -> str:
 def _exercise(question: str, notebook: str = FENCING) -> str:
     return answer_source("exercises", notebook, question)
 
-
-# A cancel that forgets to bump the epoch: the status alone already stops the commit, so only
-# the part that asks for the bump fails, but it is the core idea of the question (3 of 6).
-NO_BUMP = """
-def cancel(state):
-    if state["status"] in ("completed", "cancelled"):
-        return False
-    state["status"] = "cancelled"
-    return True
-
-
-def requeue(state):
-    if state["status"] != "cancelled":
-        return False
-    state["status"] = "queued"
-    return True
-"""
 
 # The chapter's claim: an UPDATE, then a separate SELECT. Every case-by-case check and every
 # simulation passes (SimPy never interleaves it); the races the grader replays between its two
