@@ -37,6 +37,8 @@ EN = {
     "not_defined": "not defined: {names}",
     "not_defined_skipped": "not defined: {names} (was its cell skipped because it hung or "
     "crashed?)",
+    "not_defined_raised": "not defined: {names}: a cell raised an error when the grader ran your "
+    "cells again for its checks: {detail}",
     "check_bug": "grader error in the hidden check of {q} ({exc}); tell your instructor",
     "check_parts": "grader error: the hidden check of {q} has {n} parts for {p} points",
     "grader_error": "grader error: {error}",
@@ -176,6 +178,8 @@ ZH = {
     "budget": "未评分：这个 notebook 的全部单元格和检查超过了 {s} 秒的总预算（--notebook-timeout）",
     "not_defined": "未定义：{names}",
     "not_defined_skipped": "未定义：{names}（它所在的单元格是否因卡死或崩溃而被跳过？）",
+    "not_defined_raised": "未定义：{names}：评分器为检查再次运行你的单元格时，"
+    "有一个单元格抛出了错误：{detail}",
     "check_bug": "评分器在 {q} 的隐藏检查中出错（{exc}）；请告诉你的老师",
     "check_parts": "评分器错误：{q} 的隐藏检查有 {n} 个部分，却对应 {p} 分",
     "grader_error": "评分器错误：{error}",

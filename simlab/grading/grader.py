@@ -185,8 +185,7 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
         missing = [n for n, kind in Student(sandbox).defined(*q.names).items() if kind is None]
         if missing:
             names = ", ".join(f"`{n}`" for n in missing)
-            key = "grader.not_defined_skipped" if boxes.bad else "grader.not_defined"
-            return _graded(q, 0, message(key, names=names))
+            return _graded(q, 0, _not_defined(names, boxes))
         q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.said
@@ -205,6 +204,16 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
         return _graded(q, 0, lost)
     points = 0 if lost is not None else q.score(tally)
     return _graded(q, points, feedback_message(tally, tally.count, lost))
+
+
+def _not_defined(names: str, boxes: Runtime) -> Message:
+    """Why the checks find ``names`` undefined: a cell that raised on the checks' line (its
+    error), a cell left out after it hung or crashed, or nothing the grader saw."""
+    if boxes.raised:
+        first = boxes.raised[min(boxes.raised)]
+        return message("grader.not_defined_raised", names=names, detail=first.said)
+    key = "grader.not_defined_skipped" if boxes.bad else "grader.not_defined"
+    return message(key, names=names)
 
 
 def hidden_checks(

@@ -83,6 +83,9 @@ class Runtime:
         self.bad: dict[int, CellResult] = {}
         #: How each cell went in the notebook's run (the first time it ran).
         self.runs: dict[int, CellResult] = {}
+        #: The cells that raised on the checks' line, by index (the first time): a cell that
+        #: ran in the notebook's run may still raise there (a limit the two lines share).
+        self.raised: dict[int, CellResult] = {}
         self.used = 0
         self.current: Sandbox | None = None
         self.tampered: list[str] | None = None
@@ -121,7 +124,10 @@ class Runtime:
             self.runs.setdefault(cell.index, result)
             results.append(result)
         if (not run or sandbox.split_off) and not cell.isolated and sandbox.alive:
-            results.append(sandbox.exec_cell(cell.index, cell.source))
+            checked = sandbox.exec_cell(cell.index, cell.source)
+            if checked.status == "error":
+                self.raised.setdefault(cell.index, checked)
+            results.append(checked)
         for result in results:
             if result.status in _LOSING:
                 self.bad.setdefault(cell.index, result)

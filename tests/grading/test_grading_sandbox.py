@@ -420,3 +420,25 @@ def test_does_the_cpu_time_of_a_forked_sandbox_reach_the_grader():
         assert plain.exec_cell(1, _BURN).status == "ok"
     zygote.shutdown()
     assert _children_cpu() - before >= 0.5
+
+
+@pytest.mark.jail
+def test_does_a_cell_that_raises_only_on_the_checks_line_say_why(tmp_path):
+    """A learner's cell runs twice after the split: in the notebook's run, then on the checks'
+    line. One that raises only the second time (here: it makes a file of the jail's own /tmp
+    that the run's copy made first; in life, a limit both lines share) leaves its names
+    undefined for the checks, and the feedback says which error, not only "not defined"."""
+    from simlab.grading.grader import grade_notebook
+    from simlab.grading.notebook import notebook_text
+    from tests.submissions.cases import answer_source
+
+    once = 'open("/tmp/made-once", "x").close()\n'
+    answer = once + answer_source("solutions", FENCING, "cancel-limits")
+    path = tmp_path / FENCING
+    path.write_text(notebook_text(_fencing({"cancel-limits": answer})))
+    grade = grade_notebook(path, timeout=20)
+    points = {q.id: q.points for q in grade.questions}
+    assert points == {"cancel-after-claim": 6, "cancel-after-first-step": 6, "cancel-limits": 0}
+    said = {q.id: q.feedback for q in grade.questions}["cancel-limits"]
+    assert said.startswith("not defined: `what_cancel_does`: a cell raised an error"), said
+    assert "FileExistsError" in said, said
