@@ -285,6 +285,13 @@ class SqlLedger:
             rows = self._rows(self.q.TASKS_WITH, {"status": status})
         return [self._record(row) for row in rows]
 
+    def task_ids(self, status: str) -> list[str]:
+        """The task IDs of :meth:`tasks` with ``status``, in submit order, reading no other
+        column. Outside the contract: the simulator lists a view's IDs with it (see
+        :mod:`simlab.sim.fast_paths`)."""
+        check_name(status, "status")
+        return [row[0] for row in self._rows(self.q.TASK_IDS_WITH, {"status": status})]
+
     def counts(self) -> dict[str, int]:
         """Number of tasks per status (statuses with no task are left out)."""
         return dict(self._rows(self.q.COUNTS, {}))

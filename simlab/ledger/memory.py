@@ -364,6 +364,12 @@ class MemoryLedger:
             check_name(status, "status")
         return [t.record() for t in self._tasks.values() if status is None or t.status == status]
 
+    def task_ids(self, status: str) -> list[str]:
+        """The task IDs of :meth:`tasks` with ``status``, in submit order, without building
+        their records. Outside the contract, as on the SQL ledgers."""
+        check_name(status, "status")
+        return [t.task_id for t in self._tasks.values() if t.status == status]
+
     def counts(self) -> dict[str, int]:
         """Number of tasks per status, sorted by status (statuses with no task are left out)."""
         counts: dict[str, int] = {}

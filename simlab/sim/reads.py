@@ -8,6 +8,7 @@ record it read; the views (``counts()`` and ``tasks(status)``) are read while ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simlab.checker.history import read_back
@@ -17,7 +18,7 @@ from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
 from simlab.sim.answers import Unanswered
 from simlab.sim.fast_paths import fast_path
 
-__all__ = ["why_refused", "views_of", "read_views"]
+__all__ = ["why_refused", "views_of", "read_views", "id_lister"]
 
 
 def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) -> dict:
@@ -66,20 +67,33 @@ def views_of(store: Any) -> Views | None:
     return Views(dict(counts()), {state: listed(state) for state in STATUSES})
 
 
-def read_views(store: Any) -> dict[str, Any]:
+def id_lister(ledger: Any, guarded: Any) -> Callable[[str], list[str]] | None:
+    """How :func:`read_views` lists the task IDs of ``tasks(status)`` over ``ledger`` (what the
+    run's workers call, inside the guard ``guarded``, its :class:`~simlab.sim.answers.Answering`):
+    the ledger's ``task_ids`` where it may stand for ``tasks`` (:func:`fast_path`), guarded as
+    ``tasks`` is (a raise is recorded as the same read's answer); else None (through
+    ``tasks``)."""
+    ids = fast_path(ledger, "task_ids", "tasks")
+    return None if ids is None else guarded.guarded("tasks", ids)
+
+
+def read_views(store: Any, ids: Callable[[str], list[str]] | None = None) -> dict[str, Any]:
     """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
     the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
     "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
     run, where a view that mixes statuses up shows (at the end every task has ended); empty
-    too when a read raised (:mod:`simlab.sim.answers` recorded the raise)."""
+    too when a read raised (:mod:`simlab.sim.answers` recorded the raise). ``ids`` (from
+    :func:`id_lister`) stands for ``[r.task_id for r in store.tasks(status)]``."""
     counts = getattr(store, "counts", None)
     if counts is None:
         return {}
-    listed = store.tasks
+    if ids is None:
+        listed = store.tasks
+
+        def ids(state: str) -> list[str]:
+            return [r.task_id for r in listed(state)]
+
     try:
-        return {
-            "counts": dict(counts()),
-            "listed": {state: [r.task_id for r in listed(state)] for state in STATUSES},
-        }
+        return {"counts": dict(counts()), "listed": {state: ids(state) for state in STATUSES}}
     except Unanswered:  # a read that raised: that is its answer, recorded and judged (rule (x))
         return {}

@@ -48,7 +48,7 @@ from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
-from simlab.sim.reads import _effects, read_views, views_of
+from simlab.sim.reads import _effects, id_lister, read_views, views_of
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
@@ -158,6 +158,8 @@ class _Run:
         self.heartbeat = heartbeat_reader(self.ledger if fast is None else variant)
         if fast is not None:
             self.heartbeat = self.ledger.guarded("heartbeat", self.heartbeat)
+        #: how the views read mid-run list a status's task IDs (see reads.read_views)
+        self.listed_ids = id_lister(variant, self.ledger)
         self.two_statement_claim = isinstance(variant, RacyClaim)
         #: workers take claim_next instead of claiming the delivered task (``Scenario.pull``)
         self.pull = scenario.pull
@@ -222,7 +224,7 @@ class _Run:
             except Unanswered:
                 continue  # the entry point answers with an error: the task is not published
             # the last arrival reads the views too, while the tasks before it run
-            views = read_views(self.ledger) if i == last else {}
+            views = read_views(self.ledger, self.listed_ids) if i == last else {}
             if agent is not None:
                 rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             elif self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
@@ -291,7 +293,11 @@ class _Run:
         """Faults stop: record it, with what the ledger's views answer at this instant
         (:func:`read_views`), which the checker holds to the tasks' statuses then."""
         self.history.record(
-            self.env.now, "info", "nemesis", "faults-off", **read_views(self.ledger)
+            self.env.now,
+            "info",
+            "nemesis",
+            "faults-off",
+            **read_views(self.ledger, self.listed_ids),
         )
 
     def run(self) -> None:

@@ -16,7 +16,17 @@ from hypothesis import strategies as st
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.ledger.arguments import MAX_JSON_DEPTH, MAX_TTL, MAX_VALUE_BYTES
 from simlab.props import dict_experiment as model
-from simlab.records import CANCELLED, COMPLETED, DEAD, PROBE_TENANT, QUEUED, RUNNING, Effect, Lease
+from simlab.records import (
+    CANCELLED,
+    COMPLETED,
+    DEAD,
+    PROBE_TENANT,
+    QUEUED,
+    RUNNING,
+    STATUSES,
+    Effect,
+    Lease,
+)
 from tests.strategies import FakeClock, json_values, non_json_values
 
 TTL = 10.0
@@ -500,6 +510,19 @@ def test_does_all_effects_give_what_effects_gives_per_task(ledger, clock):
     assert every == {"a": ledger.effects("a"), "c": ledger.effects("c")}
     assert [e.key for e in every["c"]] == ["k2", "k1"]  # in the order recorded
     assert "b" not in every  # a task with no effect is left out
+
+
+def test_do_task_ids_list_what_tasks_lists_per_status(ledger):
+    for task_id in ["a", "b", "c", "d"]:
+        ledger.submit(task_id)
+    ledger.save(ledger.claim("c", "w1", TTL), 1, done=True)
+    ledger.claim("b", "w2", TTL)
+    ledger.cancel("d")
+    for status in STATUSES:
+        assert ledger.task_ids(status) == [r.task_id for r in ledger.tasks(status)], status
+    assert ledger.task_ids("queued") == ["a"]
+    with pytest.raises(ValueError):
+        ledger.task_ids("")  # the same argument check as tasks
 
 
 # -- JSON values ----------------------------------------------------------------------------------

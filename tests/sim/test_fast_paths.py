@@ -124,3 +124,45 @@ def test_does_the_slow_reader_leave_out_an_end_the_row_no_longer_carries():
     assert heartbeat_reader(fast)(lease, 3.0) == {"lease_until": 8.0}
     fast.cancel("t1")
     assert heartbeat_reader(fast)(lease, 3.0) is None
+
+
+class OwnTasks(MemoryLedger):
+    """A wrong ledger: ``tasks(status)`` leaves out the last task of every status."""
+
+    def tasks(self, status=None):
+        listed = super().tasks(status)
+        return listed if status is None else listed[:-1]
+
+
+def views_read_mid_run(result) -> list[dict]:
+    """The ``listed`` views recorded while tasks run (the last submit and ``faults-off``)."""
+    return [e.value["listed"] for e in result.history if "listed" in e.value]
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_does_a_kit_ledger_offer_its_task_ids_fast_path(kind):
+    ledger = kind(":memory:", clock=lambda: 0.0)
+    assert fast_path(ledger, "task_ids", "tasks") is not None
+    assert fast_path(OwnTasks(clock=lambda: 0.0), "task_ids", "tasks") is None
+
+
+def test_are_views_listed_through_a_ledger_s_own_tasks():
+    fast = simulate(SMALL, seed=4, ledger=lambda c: MemoryLedger(clock=c))
+    wrong = simulate(SMALL, seed=4, ledger=lambda c: OwnTasks(clock=c))
+    right, short = views_read_mid_run(fast), views_read_mid_run(wrong)
+    assert len(right) == len(short) == 2
+    for good, bad in zip(right, short, strict=True):
+        assert {s: ids[:-1] for s, ids in good.items()} == bad  # its own tasks() was read
+    assert not fast.violations and wrong.violations
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_do_task_ids_record_the_same_views_as_tasks(kind):
+    class OwnList(kind):
+        def tasks(self, status=None):
+            return super().tasks(status)
+
+    fast = simulate(SMALL, seed=4, ledger=lambda c: kind(":memory:", clock=c))
+    slow = simulate(SMALL, seed=4, ledger=lambda c: OwnList(":memory:", clock=c))
+    assert any(ids for views in views_read_mid_run(fast) for ids in views.values())
+    assert history_digest(fast.history) == history_digest(slow.history)

@@ -110,6 +110,7 @@ GET = f"SELECT {TASK_COLUMNS} FROM simlab_tasks WHERE task_id = %(task_id)s"
 EXISTS = "SELECT 1 FROM simlab_tasks WHERE task_id = %(task_id)s"
 TASKS = f"SELECT {TASK_COLUMNS} FROM simlab_tasks ORDER BY seq"
 TASKS_WITH = f"SELECT {TASK_COLUMNS} FROM simlab_tasks WHERE status = %(status)s ORDER BY seq"
+TASK_IDS_WITH = "SELECT task_id FROM simlab_tasks WHERE status = %(status)s ORDER BY seq"
 COUNTS = 'SELECT status, COUNT(*) FROM simlab_tasks GROUP BY status ORDER BY status COLLATE "C"'
 
 # The floor of ``simlab bench ledger``: one single-row UPDATE, committed on its own.

@@ -100,6 +100,8 @@ TASKS = f"SELECT {TASK_COLUMNS} FROM tasks ORDER BY seq"
 # index applies to that value; the unary plus keeps the comparison off any index, so the
 # cached statement is reused (the price: a scan of the table instead of the index).
 TASKS_WITH = f"SELECT {TASK_COLUMNS} FROM tasks WHERE +status = :status ORDER BY seq"
+#: The task IDs alone of ``TASKS_WITH``, in the same order (``+status`` for the same reason).
+TASK_IDS_WITH = "SELECT task_id FROM tasks WHERE +status = :status ORDER BY seq"
 COUNTS = "SELECT status, COUNT(*) FROM tasks GROUP BY status ORDER BY 1"
 
 # The chapter's racy claim and unfenced save (simlab.ledger.racy), for teaching only.
