@@ -86,9 +86,9 @@ def run(args: argparse.Namespace, queue) -> int:
         OverrideError,
         in_force,
         known_questions,
+        number,
         parse_points,
         parse_question,
-        points_text,
     )
     from simlab.grading.text import for_people
 
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace, queue) -> int:
             return 0
         o = queue.override(student, exercise, qid, points, args.why.strip())
     print(
-        f"override: {for_people(student)} {exercise}/{qid} = {points_text(o.points)} point(s) "
+        f"override: {for_people(student)} {exercise}/{qid} = {number(o.points)} point(s) "
         f"({for_people(o.why)}); every report shows it"
     )
     return 0

@@ -39,7 +39,6 @@ line saying so.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections.abc import Sequence
@@ -427,13 +426,12 @@ def grade(
 
         bar = tqdm(total=len(notebooks), desc="grading", unit="notebook", leave=False)
         bar.update(len(notebooks) - len(todo))
-    # One notebook at a time grades here; more, each in a grading process of its own.
-    graders = processes.running(jobs) if jobs > 1 else contextlib.nullcontext(None)
+    # One job grades here (the pool's own process); more, each other in a grading process.
     try:
         with (
             tuned_for_grading(),
             ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade") as pool,
-            graders as graded_in,  # left first: an interrupt ends the processes, then the threads
+            processes.running(jobs) as graded_in,  # left first: the processes end, then threads
         ):
             args = (timeout, max_output, sandbox, notebook_timeout)
             futures = {pool.submit(_grade_in, graded_in, notebooks[i], *args): i for i in todo}
@@ -448,17 +446,15 @@ def grade(
 
 
 def _grade_in(
-    graders: processes.GradingProcesses | None,
+    graders: processes.GradingProcesses,
     path: Path,
     timeout: float,
     max_output: int,
     sandbox: bool,
     notebook_timeout: float | None,
 ) -> NotebookGrade:
-    """:func:`_safe_grade` here (``graders`` None) or in a grading process of ``graders``; a
-    grading process lost meanwhile fails this notebook only."""
-    if graders is None:
-        return _safe_grade(path, timeout, max_output, sandbox, notebook_timeout)
+    """:func:`_safe_grade` in one of the places of ``graders`` (this process or a grading
+    process); a grading process lost meanwhile fails this notebook only."""
     try:
         return graders.call(_safe_grade, path, timeout, max_output, sandbox, notebook_timeout)
     except (processes.ProcessLost, RuntimeError) as exc:

@@ -38,7 +38,6 @@ __all__ = [
     "overridden",
     "parse_points",
     "parse_question",
-    "points_text",
 ]
 
 
@@ -55,11 +54,6 @@ def number(x: float) -> int | float:
     """``x`` rounded to 2 decimals, an int when it is whole (``7``, not ``7.0``)."""
     x = round(float(x), 2)
     return int(x) if x == int(x) else x
-
-
-def points_text(x: float) -> str:
-    """Points as a report writes them (:func:`number`)."""
-    return str(number(x))
 
 
 def known_questions(results: Iterable[dict[str, Any] | None]) -> dict[tuple[str, str], float]:
@@ -109,7 +103,7 @@ def parse_points(text: str, most: float) -> float:
         points = math.nan
     if not math.isfinite(points) or not 0 <= points <= most or round(points, 2) != points:
         raise OverrideError(
-            f"points {text!r}: give a number from 0 to {points_text(most)} (the question's "
+            f"points {text!r}: give a number from 0 to {number(most)} (the question's "
             "maximum), with at most 2 decimals"
         )
     return points

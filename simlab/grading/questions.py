@@ -48,9 +48,7 @@ __all__ = [
     "Fail",
     "require",
     "NotAttempted",
-    "feedback",
     "feedback_message",
-    "explain",
     "explain_message",
     "fault_message",
     "shown_type",
@@ -271,11 +269,6 @@ def fault_message(exc: BaseException) -> Message | None:
     return None
 
 
-def explain(exc: RemoteError, *, quiet: bool = False) -> str:
-    """:func:`explain_message` in English."""
-    return str(explain_message(exc, quiet=quiet))
-
-
 def explain_message(exc: RemoteError, *, quiet: bool = False) -> Message:
     """One sentence for an exception the student's code raised. ``quiet`` (a question whose
     hidden inputs reach the learner's code) shows no message and only a class name of Python's
@@ -326,11 +319,6 @@ def _message(message: str) -> str:
     type is shown. Only plain words pass: letters, spaces and simple punctuation, at most 80
     characters (no digit, quote, bracket, ``@``, slash or dotted name)."""
     return f": {message}" if plain(message, 80) else ""
-
-
-def feedback(tally: Tally, total: int, lost: str | None) -> str:
-    """:func:`feedback_message` in English."""
-    return str(feedback_message(tally, total, lost))
 
 
 def feedback_message(tally: Tally, total: int, lost: Message | str | None) -> Message:

@@ -105,11 +105,10 @@ def enqueue(
 
 
 def replaced(data: Any, old: str, new: str) -> Any:
-    """A stored message (:meth:`~simlab.grading.messages.Message.to_data`) with ``old``
-    written ``new`` in every text value."""
-    if isinstance(data, dict):  # a message: its ID and its values
-        values = {k: replaced(v, old, new) for k, v in data["values"].items()}
-        return {**data, "values": values}
+    """JSON values (a ``--json`` object, its stored messages included) with ``old`` written
+    ``new`` in every text value; keys stay as they are."""
+    if isinstance(data, dict):
+        return {k: replaced(v, old, new) for k, v in data.items()}
     if isinstance(data, list):
         return [replaced(v, old, new) for v in data]
     if isinstance(data, str):
@@ -154,17 +153,9 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
             g = NotebookGrade.failed(str(path), capped(crash_message(exc), FEEDBACK_CHARS))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    result = g.to_dict(messages=True)  # a report renders each message in its own language
-    shown = for_people(job.notebook)
+    # with its messages: a report renders each in its own language
+    result = replaced(g.to_dict(messages=True), str(path), for_people(job.notebook))
     result["notebook"] = job.notebook
-    if result["error"]:
-        result["error"] = result["error"].replace(str(path), shown)
-    if "error_message" in result:
-        result["error_message"] = replaced(result["error_message"], str(path), shown)
-    for q in result["questions"]:
-        q["feedback"] = q["feedback"].replace(str(path), shown)
-        if "message" in q:
-            q["message"] = replaced(q["message"], str(path), shown)
     budget = str(budget_message(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"]))
     timed_out = any(q["feedback"] == budget for q in result["questions"])
     return result, "timeout" if timed_out else "graded"

@@ -21,10 +21,10 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.factories import RUN_A_FUNCTION
 from simlab.grading.messages import Message, message
 from simlab.grading.questions import Fail
+from simlab.grading.sandbox.remote import kit_exception
 from simlab.grading.sandbox.supervisor import RemoteError, Sandbox, SandboxLost
 from simlab.grading.sandbox.wire import Handle, Opaque
 from simlab.grading.text import is_quiet, plain, plain_name
@@ -126,30 +126,20 @@ def shown_value(value: Any, hidden: Any = ()) -> Message | str:
 
 
 def _rebuild(exc: RemoteError) -> Exception:
-    """The kit exception the student's code raised, rebuilt here (or ``exc`` itself); a
-    rebuilt one carries ``remote_what``, the call that raised it."""
-    rebuilt = _kit_exception(exc)
-    if rebuilt is not exc:
-        rebuilt.remote_what = exc.what  # type: ignore[attr-defined]
-    return rebuilt
-
-
-def _kit_exception(exc: RemoteError) -> Exception:
-    fields = exc.info.get("fields") or {}
+    """The kit exception the student's code raised, rebuilt here (or ``exc`` itself: another
+    exception, or malformed fields); a rebuilt one carries ``remote_what``, the call that
+    raised it."""
     try:
-        if exc.kit == "LeaseHeld":
-            return LeaseHeld(fields.get("task_id"), fields.get("worker"), fields.get("lease_until"))
-        if exc.kit == "TerminalTask":
-            return TerminalTask(fields.get("task_id"), fields.get("status"))
-        if exc.kit == "UnknownTask":
-            return UnknownTask(fields.get("task_id"))
-        if exc.kit == "LedgerError":
-            return LedgerError(exc.message)
         if exc.kit == "ValueError":
-            return ValueError(exc.message)
+            rebuilt = ValueError(exc.message)
+        else:
+            rebuilt = kit_exception(exc.kit, exc.info.get("fields") or {}, exc.message)
     except Exception:  # malformed fields: keep the remote error
         return exc
-    return exc
+    if rebuilt is None:
+        return exc
+    rebuilt.remote_what = exc.what  # type: ignore[attr-defined]
+    return rebuilt
 
 
 class RemoteObject:

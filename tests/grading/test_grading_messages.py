@@ -12,7 +12,7 @@ import pytest
 from simlab.grading.checks.checkpoints.migration import HIDDEN_V1, HIDDEN_WORDS, _first_difference
 from simlab.grading.checks.histories.ttl import ttl_world
 from simlab.grading.messages import LANGS, render
-from simlab.grading.questions import Tally, explain, feedback, require
+from simlab.grading.questions import Tally, explain_message, feedback_message, require
 from simlab.grading.sandbox.supervisor import RemoteError
 from simlab.grading.sandbox.wire import Opaque
 from simlab.grading.student import close_to, kind_of, shown_number, shown_value, shown_values
@@ -20,7 +20,7 @@ from simlab.grading.text import WITHHELD
 
 
 def _said(kind: str, message: str) -> str:
-    return explain(RemoteError({"type": kind, "message": message}, "measure()"))
+    return str(explain_message(RemoteError({"type": kind, "message": message}, "measure()")))
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,8 @@ def test_does_a_failure_quoting_a_hidden_record_get_withheld():
     assert tally.failures == [WITHHELD] * len(spelt) + ["migrate_v1_to_v2() raised ValueError"]
     tally.part(lambda: require(False, "field 'draft' is missing"))
     assert tally.failures[-1] == "field 'draft' is missing", "the grader's own words stay"
-    assert "hidden" in feedback(tally, 6, None) and query not in feedback(tally, 6, None)
+    said = str(feedback_message(tally, 6, None))
+    assert "hidden" in said and query not in said
 
 
 def test_does_the_migration_feedback_show_no_repr_of_the_answer():

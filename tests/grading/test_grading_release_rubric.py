@@ -510,7 +510,7 @@ def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple
     from types import SimpleNamespace
 
     from simlab.grading.factories import FACTORIES
-    from simlab.grading.questions import Tally, feedback
+    from simlab.grading.questions import Tally, feedback_message
 
     q = exercise_of(question).question(question)
 
@@ -533,7 +533,7 @@ def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple
         tally = Tally(hidden=q.hidden)
         with judged_in(world):
             q.check(student, tally)
-        out[world] = (q.score(tally), feedback(tally, tally.count, None))
+        out[world] = (q.score(tally), str(feedback_message(tally, tally.count, None)))
     return out
 
 

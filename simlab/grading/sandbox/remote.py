@@ -21,7 +21,7 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-__all__ = ["METHODS", "Channel", "Crash", "install", "stand_in", "rebuild"]
+__all__ = ["METHODS", "Channel", "Crash", "install", "stand_in", "rebuild", "kit_exception"]
 
 #: The methods each kind of grader object offers (the grader enforces the same lists).
 METHODS: dict[str, tuple[str, ...]] = {
@@ -82,30 +82,39 @@ def _ask(service: int, method: str, args: tuple, kwargs: dict) -> Any:
     return wire.decode(answer.get("value"))
 
 
-def rebuild(info: dict) -> BaseException:
-    """The exception an answer describes, as its own type where the sandbox has it."""
+def kit_exception(name: Any, fields: Any, message: str) -> Exception | None:
+    """The kit's own exception ``name`` (``LeaseHeld``, ``TerminalTask``, ``UnknownTask``,
+    ``LedgerError``) rebuilt from an error's ``fields`` and ``message`` as they cross the pipe
+    (either way); None for any other name. Malformed fields raise."""
     from simlab import errors
 
+    if name == "LeaseHeld":
+        return errors.LeaseHeld(
+            fields.get("task_id"), fields.get("worker"), fields.get("lease_until")
+        )
+    if name == "TerminalTask":
+        return errors.TerminalTask(fields.get("task_id"), fields.get("status"))
+    if name == "UnknownTask":
+        return errors.UnknownTask(fields.get("task_id"))
+    if name == "LedgerError":
+        return errors.LedgerError(message)
+    return None
+
+
+def rebuild(info: dict) -> BaseException:
+    """The exception an answer describes, as its own type where the sandbox has it."""
     name = str(info.get("type", "Exception"))
     message = str(info.get("message", ""))
-    fields = info.get("fields") or {}
     if info.get("module") == "sqlite3":
         from simlab.grading.untrusted.sql import error_of
 
         return error_of(name, message)
     try:
-        if name == "LeaseHeld":
-            return errors.LeaseHeld(
-                fields.get("task_id"), fields.get("worker"), fields.get("lease_until")
-            )
-        if name == "TerminalTask":
-            return errors.TerminalTask(fields.get("task_id"), fields.get("status"))
-        if name == "UnknownTask":
-            return errors.UnknownTask(fields.get("task_id"))
+        kit = kit_exception(name, info.get("fields") or {}, message)
     except Exception:
         return RuntimeError(f"{name}: {message}")
-    if name == "LedgerError":
-        return errors.LedgerError(message)
+    if kit is not None:
+        return kit
     if name == "Crash":
         return Crash(message)
     cls = getattr(builtins, name, None)
