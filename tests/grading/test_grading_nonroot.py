@@ -175,18 +175,14 @@ def test_is_a_cell_filling_a_shared_folder_stopped_and_the_folder_emptied(no_roo
 
 
 def _simlab_folders() -> set[str]:
-    """The folders the grader shares with jails (and its private copies of their files)."""
-    tmp = Path(tempfile.gettempdir())
+    """The folders this process's grader shares with jails (and its private copies of their
+    files), at any depth of its own temporary folder, ``simlab-<pid>``: its grading processes
+    make theirs inside it. Another grader's folders (a run beside this one) are not looked at."""
+    top = Path(tempfile.gettempdir()) / f"simlab-{os.getpid()}"
     prefixes = tuple(f"simlab-{kind}-" for kind in ("exchange", "private", "sandbox"))
     found = set()
-    # each in its grader's own temporary folder, simlab-<pid>; a grader running meanwhile
-    # makes and removes folders there, so one listed may be gone when it is opened
-    for top in tmp.glob("simlab-*"):
-        try:
-            inside = list(top.iterdir())
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        found.update(str(p) for p in inside if p.name.startswith(prefixes))
+    for folder, subfolders, _ in os.walk(top):  # one removed meanwhile is skipped
+        found.update(os.path.join(folder, s) for s in subfolders if s.startswith(prefixes))
     return found
 
 
