@@ -17,9 +17,13 @@ the result with the fenced save. Hence:
 * Ctrl-C hands the submissions being graded back to the queue (``released``).
 
 :func:`work` runs one worker process: ``jobs`` grading threads, each with its own connection,
-and the calling thread, which heartbeats every lease in flight, draws the progress bar and
-handles Ctrl-C. A worker grades only submissions enqueued at its own grader version and with
-its own choice of jail (:func:`check_compatible`).
+each grading in a place of its own (:class:`~simlab.grading.processes.GradingProcesses`: the
+worker's process and ``jobs - 1`` grading processes, so the hidden checks of two submissions
+never take turns on one interpreter lock), and the calling thread, which heartbeats every lease
+in flight, draws the progress bar and handles Ctrl-C. A grading process that dies under a
+submission costs that attempt only: the submission is handed back (``released``) and claimed
+again, at most ``max_attempts`` times in all. A worker grades only submissions enqueued at its
+own grader version and with its own choice of jail (:func:`check_compatible`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simlab.grading import processes
 from simlab.grading.messages import capped, message, sentence, stored
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.sandbox import host
@@ -199,6 +204,7 @@ class _Shared:
         self.summary = WorkSummary()
         self.errors: list[BaseException] = []
         self.names: set[str] = set()  # this process's worker names
+        self.graders: processes.GradingProcesses | None = None  # where the threads grade
 
     def stopping(self) -> bool:
         """Whether the threads are to stop: the flag is set, or the command line's session was
@@ -265,7 +271,16 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
         shared.inflight[name] = job.lease
         if shared.stopping():
             return  # stopped since the claim: work() hands its submission back
-        result, outcome = grade_job(job)
+        try:
+            result, outcome = shared.graders.call(grade_job, job)
+        except processes.ProcessLost:
+            if shared.stopping():
+                return  # the worker is ending its grading processes: work() hands it back
+            with shared.commit:
+                shared.inflight.pop(name, None)
+                queue.release(job.lease)
+            say(f"{job.notebook}: its grading process ended; handed back for another attempt")
+            continue
         host.interrupt_at("graded")
         with shared.commit:
             if shared.stopping():
@@ -290,13 +305,12 @@ def work(
     say: Callable[[str], None] = lambda line: None,
     worker: str | None = None,
 ) -> WorkSummary:
-    """Work the queue ``target`` with ``jobs`` grading threads until nothing is left to claim
+    """Work the queue ``target`` with ``jobs`` grading threads (each grading in a place of its
+    own: this process or a grading process) until nothing is left to claim
     (no submission queued, none held by a live lease), or until Ctrl-C, which releases the
     submissions in flight (``interrupted`` is then set). The calling thread heartbeats every
     ``lease / 3`` seconds and calls ``progress`` with the queue's states. Raises
     :class:`Incompatible` before grading anything if this worker cannot grade the queue."""
-    from simlab.grading.processes import tuned_for_grading
-
     version = grader_version()
     base = worker or f"{socket.gethostname()}:{os.getpid()}"
     shared = _Shared()
@@ -313,7 +327,7 @@ def work(
             for n in range(1, jobs + 1)
         ]
         try:  # a Ctrl-C while the threads start may come after one has claimed already
-            with tuned_for_grading():
+            with processes.tuned_for_grading(), processes.running(jobs) as shared.graders:
                 for t in threads:
                     t.start()
                 _supervise(main, threads, lease, shared, progress)

@@ -263,6 +263,45 @@ def test_does_an_interrupted_grade_in_processes_leave_nothing_behind(tmp_path, p
     assert _left_by(proc.pid) == _nothing_left(proc.pid)
 
 
+#: A queue worker grading two at a time, one in its own process and one in a grading process.
+QUEUE_PROCESSES = [
+    ("cell:2", "SIGINT"),
+    ("check:4", "SIGTERM"),
+    ("check:4", "SIGKILL"),
+]
+
+
+@pytest.mark.parametrize(("point", "sig"), QUEUE_PROCESSES)
+def test_does_an_interrupted_queue_worker_in_processes_hand_back_and_leave_nothing_behind(
+    tmp_path, point, sig
+):
+    folder, db = _class(tmp_path / "class"), str(tmp_path / "q.sqlite")
+    (folder / "s1").mkdir()
+    shutil.copy(folder / "s0" / NOTEBOOK, folder / "s1" / NOTEBOOK)
+    assert main(["grade", str(folder), "--queue", db, "--enqueue-only"]) == 0
+    proc = _grader("--queue", db, "--worker", "--jobs", "2", "--lease", "1", point=point, sig=sig)
+    children = _grading_processes_of(proc)
+    _, err = _interrupted(proc, sig)
+    assert len(children) == 1, children  # seen while it ran
+    for child in children:  # it removed what it made itself, the worker killed or not
+        assert _left_by(child) == _nothing_left(child), err
+    if sig != "SIGKILL":  # every submission held is handed back, none graded
+        subs = _submissions(db)
+        assert all(s.status == "pending" for s in subs), [s.attempts for s in subs]
+        assert all(a.outcome == "released" for s in subs for a in s.attempts)
+        held = sum(len(s.attempts) for s in subs)
+        assert held >= 1 and f"{held} submission(s) handed back" in err.splitlines()[-1]
+    status, _, err = _run(_grader("--queue", db, "--worker", "--lease", "1"))
+    assert status == 0, err
+    assert _left_by(proc.pid) == _nothing_left(proc.pid)  # swept by the next worker
+    subs = _submissions(db)
+    assert len(subs) == 2
+    for s in subs:
+        committed = [a for a in s.attempts if a.outcome in ("graded", "timeout")]
+        assert s.status == "graded" and len(committed) == 1, s.attempts
+        assert s.result["score"] == s.result["max_score"] == MAX_SCORE
+
+
 def _grading_processes_of(proc: subprocess.Popen) -> set[int]:
     """The process IDs of ``proc``'s grading processes, watched until it ends."""
     seen: set[int] = set()

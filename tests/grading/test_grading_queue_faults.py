@@ -170,6 +170,49 @@ def test_is_a_submission_whose_worker_is_killed_mid_grading_graded_exactly_once(
     assert s.attempts[0].ended is None and len(_committed(s)) == 1
 
 
+def _grading_processes(pid: int) -> list[int]:
+    """The grading processes (``python -m simlab.grading.processes``) that ``pid`` started."""
+    found = []
+    for path in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in path.read_text().split():
+            try:
+                cmdline = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"simlab.grading.processes" in cmdline:
+                found.append(int(child))
+    return found
+
+
+def test_is_a_submission_whose_grading_process_dies_handed_back_and_graded_once(tmp_path):
+    """With --jobs 2 a worker grades in its own process and in one grading process. With a
+    held submission in each, the grading process is killed: its submission is handed back
+    (``released``) and graded again, the other is graded once, and the worker ends normally."""
+    folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
+    shutil.copytree(folder / "slow", folder / "slow2")
+    assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0
+    worker = _simlab("--queue", db, "--worker", "--jobs", "2", "--lease", "2")
+    _wait_for(db, lambda subs: _grading("slow")(subs) and _grading("slow2")(subs), worker)
+    (child,) = _grading_processes(worker.pid)
+    os.kill(child, signal.SIGKILL)
+
+    def released(subs) -> bool:
+        return any(a.outcome == "released" for s in subs.values() for a in s.attempts)
+
+    _wait_for(db, released, worker)
+    _open(folder)
+    status, _, err = _finish(worker)
+    assert status == 0, err
+    assert "its grading process ended; handed back for another attempt" in err
+    subs = _subs(db)
+    assert sorted([a.outcome for a in s.attempts] for s in subs.values()) == [
+        ["graded"],
+        ["released", "graded"],
+    ]
+    assert all(s.status == "graded" and s.result["max_score"] == 17 for s in subs.values())
+    assert _grading_processes(worker.pid) == []
+
+
 def test_is_a_late_result_of_a_stopped_worker_refused_and_recorded_stale(tmp_path):
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0
