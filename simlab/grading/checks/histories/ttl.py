@@ -71,6 +71,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _recovery_on_named_tasks(recover, claimed=True))
     t.part(lambda: _recovery_on_shared_times(recover))
     t.part(lambda: _recovery_on_a_crash_without_task(recover))
+    t.part(lambda: _recovery_on_times_that_go_back(recover))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _measure_reads_pauses(s, world))
@@ -119,6 +120,8 @@ TTL_RUBRIC = (
             "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
+            "the history sorted by time, or the times given in the order of the crashes' "
+            "times, not in the order the history lists them",
             "a scenario of its own (a copy of PAUSES' numbers) simulated in place of PAUSES",
             "a cost ignored (wait_cost taken as 1, or step_cost as the notebook's 10)",
             "times or means rounded",
@@ -164,7 +167,9 @@ TTL_RUBRIC = (
             "a time, the claim's worker crashing at that time again (task, workers and times "
             "drawn); and a history where a worker crashes holding no task (task None), restarts "
             "and claims a task before another task's crash is claimed again (tasks, workers and "
-            "times drawn)."
+            "times drawn); and a history whose times go back: a crash listed after another "
+            "task's crash stamped later, and the claim listed next for its task stamped before "
+            "it, that task claimed again later (tasks, workers and times drawn)."
         ),
     ),
     Criterion(
@@ -361,6 +366,39 @@ def _recovery_on_a_crash_without_task(recover: Any) -> None:
     """The student's times on :func:`taskless_crash_history`; a failure says how many times
     the answer gave, never the times (they are the world's)."""
     _hidden_times_match(recover, taskless_crash_history(), say("history_taskless"))
+
+
+def times_back_history() -> History:
+    """A history of the current world (tasks, workers and times drawn) whose times go back:
+    one task's crash is listed after another task's crash stamped later, and the claim listed
+    next for its task is stamped before that crash; both tasks are claimed again later. The kit
+    times each crash to the next claim of its task as the history lists them (the second time
+    negative), in the order the crashes are listed; the history sorted by time gives other
+    times, and the right times given in the order of the crashes' times another order."""
+    source = rng("histories/choose-ttl-times-back")
+    first, second = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
+    one, two, three, four = source.sample(("w1", "w2", "w3", "w4"), 4)
+    start = round(source.uniform(1.0, 20.0), 1)
+    late = round(start + source.uniform(10.0, 30.0), 1)
+    early = round(late - source.uniform(1.0, 5.0), 1)
+    back = round(early - source.uniform(0.5, 3.0), 1)
+    again = round(late + source.uniform(1.0, 10.0), 1)
+    last = round(again + source.uniform(1.0, 10.0), 1)
+    return events_of(
+        (start, "ok", one, "claim", first, 1, 0),
+        (start, "ok", two, "claim", second, 1, 0),
+        (late, "info", one, "crash", first, 1, 0),
+        (early, "info", two, "crash", second, 1, 0),
+        (back, "ok", three, "claim", second, 2, 0),
+        (again, "ok", four, "claim", first, 2, 0),
+        (last, "ok", two, "claim", second, 3, 0),
+    )
+
+
+def _recovery_on_times_that_go_back(recover: Any) -> None:
+    """The student's times on :func:`times_back_history`; a failure says how many times the
+    answer gave, never the times (they are the world's)."""
+    _hidden_times_match(recover, times_back_history(), say("history_times_back"))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
