@@ -25,6 +25,7 @@ from simlab.grading.checks.checkpoints.changes import (
     CORE_FIRST,
     EVERY_CHANGE,
     EXAMPLES,
+    MORE_CHANGES,
     PAIR_POSITIONS,
     POSITIONS,
     STOCK_CHANGES,
@@ -34,6 +35,7 @@ from simlab.grading.checks.checkpoints.changes import (
     WORLD_CHANGES,
     Case,
     case_of,
+    changed,
     changed_cases,
     checkpoints_at,
     played_case,
@@ -63,6 +65,8 @@ __all__ = [
     "not_running",
     "OTHER_STATUSES",
     "WORLD_NAMES",
+    "FALSY_SKU",
+    "falsy_sku_cases",
     "reference_codes",
     "resume_guard_check",
 ]
@@ -193,6 +197,35 @@ def not_running(in_world: dict[tuple[int, str], dict]) -> dict[tuple[int, str], 
     return out
 
 
+#: The SKU of one more checkpoint of the grader's own world (:func:`falsy_sku_cases`): false
+#: but not None, so its retrieve step needs the inventory tool as any SKU's does.
+FALSY_SKU = ""
+#: The changes that checkpoint is judged under besides none: each takes the inventory tool
+#: from its retrieve step, which the kit's guard then stops (a guard that tests the SKU for
+#: truth, not for None, lets it go on).
+FALSY_SKU_CHANGES = ("inventory tool no longer granted", "inventory tool removed")
+
+
+def falsy_sku_cases(world: dict, in_world: dict[tuple[int, str], dict]) -> tuple:
+    """``(task number, change label, case)`` for the checkpoint before retrieval of the drawn
+    world's task with a SKU (``world`` and ``in_world`` of :func:`drawn_world`), its goal's SKU
+    :data:`FALSY_SKU`, in ``world`` unchanged and under each of :data:`FALSY_SKU_CHANGES`."""
+    n, cp = next(
+        (n, cp)
+        for (n, position), cp in sorted(in_world.items())
+        if position == POSITIONS[0] and cp["goal"]["sku"] is not None
+    )
+    cp = {**cp, "goal": {**cp["goal"], "sku": FALSY_SKU}}
+    validate(cp)  # a record the kit refuses would be a bug of this module
+    out = [(n, UNCHANGED, case_of(cp, world))]
+    for label in FALSY_SKU_CHANGES:
+        made = World.from_dict(world)
+        if label in MORE_CHANGES and not MORE_CHANGES[label][0](made, cp):
+            raise RuntimeError(f"the drawn world cannot be changed: {label}")
+        out.append((n, label, case_of(cp, changed(label, made, cp).to_dict())))
+    return tuple(out)
+
+
 #: The changes a checkpoint of the grader's own world is judged under: those of the example
 #: world and those made in the drawn world only.
 _IN_WORLD = CHANGES | WORLD_CHANGES
@@ -270,6 +303,7 @@ GUARD_RUBRIC = (
         mistakes=(
             "re-checks retrieved documents only",
             "reads a withdrawn stock figure's version from a document of the same ID",
+            "tests the goal's SKU for truth, not for None: an empty SKU taken for none",
         ),
         properties=(
             "On the same generated checkpoints, with up to two changes to stock figures and "
@@ -286,7 +320,10 @@ GUARD_RUBRIC = (
             "In the drawn world (a drawn SKU at a drawn stock version, a document whose ID is "
             "the SKU's at the same version, an inventory tool's name held by another granted "
             "tool's), the cited stock figure changes or is withdrawn, or the inventory tool is "
-            "no longer granted: a withdrawn figure no longer exists, whatever documents hold."
+            "no longer granted: a withdrawn figure no longer exists, whatever documents hold. "
+            'The task with a SKU is also judged before retrieval with the SKU "" (empty, not '
+            "None), its inventory tool no longer granted or no longer deployed: its retrieve step "
+            "needs the tool all the same."
         ),
     ),
     Criterion(
@@ -394,6 +431,24 @@ class _Judge:
 
             self.agrees(case, at, exact)
 
+    def with_falsy_sku(self) -> None:
+        """The cases of :func:`falsy_sku_cases` in the grader's own world: the very same codes
+        as the kit's."""
+        cases = _falsy_sku(self.seed)
+        self._asked.ahead([(case,) for *_, case in cases])
+        for n, label, case in cases:
+
+            def at(n=n, label=label) -> Message:
+                return say(
+                    "world_at_sku",
+                    n=n,
+                    position=repr(POSITIONS[0]),
+                    sku=repr(FALSY_SKU),
+                    change=said_change(label),
+                )
+
+            self.agrees(case, at, exact=True)
+
     def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
         """The learner's codes and the kit's for a generated situation, and how many changes
         were made (a change that can no longer be made is left out of the story)."""
@@ -464,6 +519,13 @@ def _drawn(seed: int) -> tuple[dict, dict[tuple[int, str], dict], dict[tuple[int
     with judged_in(seed):
         world, in_world = drawn_world()
         return world, in_world, not_running(in_world)
+
+
+@lru_cache(maxsize=8)
+def _falsy_sku(seed: int) -> tuple:
+    """:func:`falsy_sku_cases` in the world of ``seed``: made once per world."""
+    world, in_world, _ = _drawn(seed)
+    return falsy_sku_cases(world, in_world)
 
 
 @lru_cache(maxsize=64)
@@ -557,6 +619,10 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
             "inventory tool no longer granted",
             exact=True,
         )
+
+    @t.part
+    def an_empty_sku_in_a_world_of_its_own():
+        judge.with_falsy_sku()
 
     @t.part
     def generated_stock_changes():
