@@ -1019,6 +1019,6 @@ RECOVERY_BY_CRASH_TIME = _SOLUTION_TTL.replace(
 assert RECOVERY_BY_CRASH_TIME.count("sorted(times)") == 1
 
 ANSWERS += [
-    ("recovery-sorted-history", "choose-ttl", RECOVERY_SORTED_HISTORY, 3, "times go back"),
-    ("recovery-by-crash-time", "choose-ttl", RECOVERY_BY_CRASH_TIME, 3, "times go back"),
+    ("recovery-sorted-history", "choose-ttl", RECOVERY_SORTED_HISTORY, 3, "out of time order"),
+    ("recovery-by-crash-time", "choose-ttl", RECOVERY_BY_CRASH_TIME, 3, "out of time order"),
 ]
