@@ -26,12 +26,14 @@ from simlab.grading.checks.checkpoints.changes import (
 )
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
+    FALSY_SKU,
     POSITIONS,
     UNCHANGED,
     VERDICTS,
     WORLD_NAMES,
     checkpoints_at,
     drawn_world,
+    falsy_sku_cases,
     gave,
     not_running,
     reference_codes,
@@ -107,6 +109,32 @@ def test_does_every_guard_sentence_translate_and_fit():
                 assert untranslated(said) == [], said
                 for lang in LANGS:
                     assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
+    for n, label, case in falsy_sku_cases(drawn, in_world):
+        sku = repr(FALSY_SKU)
+        at = say("world_at_sku", n=n, position="'retrieve'", sku=sku, change=said_change(label))
+        for verdict in VERDICTS:
+            said = gave(case.truth, verdict, at)
+            assert untranslated(said) == [], said
+            for lang in LANGS:
+                assert len(render(said, lang)) <= FAILURE_CHARS, render(said, lang)
+
+
+def test_does_the_falsy_sku_stop_a_retrieve_as_any_sku_does():
+    """In every world the checkpoint before retrieval whose goal's SKU is false but not None
+    goes on while nothing changed and stops once its inventory tool is no longer granted or no
+    longer deployed, where the same checkpoint with no SKU (None) goes on: a guard that tests
+    the SKU for truth gives other codes."""
+    for seed in SEEDS:
+        with judged_in(seed):
+            world, in_world = drawn_world()
+        cases = falsy_sku_cases(world, in_world)
+        assert [label for _, label, _ in cases][0] == UNCHANGED and len(cases) == 3
+        for _, label, case in cases:
+            assert case.cp["goal"]["sku"] is not None and not case.cp["goal"]["sku"]
+            assert case.cp["next_step"] == "retrieve"
+            none = {**case.cp, "goal": {**case.cp["goal"], "sku": None}}
+            assert reference_codes(none, case.world) == []
+            assert bool(case.truth) is (label != UNCHANGED), (seed, label, case.truth)
 
 
 def test_are_the_generated_records_valid_and_the_kits_migration_pure_on_them():

@@ -197,6 +197,32 @@ def test_does_the_history_of_a_crash_without_task_defeat_timing_it(seed):
     assert len(timing_every_crash()) == len(truth) + 1
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_whose_times_go_back_defeat_times_taken_in_time_order(seed):
+    """The history whose times go back: the kit's times (one negative, in the order the crashes
+    are listed) differ from those of the history sorted by time, and from the right times given
+    in the order of the crashes' times."""
+    from simlab.grading.checks.histories.ttl import times_back_history
+
+    with judged_in(seed):
+        history = times_back_history()
+
+    def walked(events):
+        found = []
+        for i, e in enumerate(events):
+            if e.op == "crash" and e.task is not None:
+                later = [c for c in events[i + 1 :] if c.op == "claim" and c.type == "ok"]
+                c = next(c for c in later if c.task == e.task)
+                found.append((e.time, c.time - e.time))
+        return found
+
+    truth = recovery_times(history)
+    assert [t for _, t in walked(list(history))] == truth
+    assert len(truth) == 2 and truth[1] < 0 < truth[0]
+    assert [t for _, t in walked(sorted(history, key=lambda e: e.time))] != truth
+    assert [t for _, t in sorted(walked(list(history)))] != truth
+
+
 #: Worlds in which no scenario drawn for the first call's run differs from PAUSES' in both keys
 #: (a long ttl whose run has no refused save): the world was not drawn, and a correct answer
 #: got no point.

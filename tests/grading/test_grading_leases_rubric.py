@@ -9,6 +9,8 @@ another world too, and no feedback quotes a value the world drew.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from simlab.grading.checks.hidden_world import judged_in
@@ -41,6 +43,10 @@ def test_is_every_world_one_the_notebook_never_shows():
                 assert world.keys[1].startswith(world.keys[0]) and len(set(world.keys)) == 2
                 shown = {"t1", "t2", "race", "A", "B", "w0", "w1", "w2", "thief", "output"}
                 assert not shown & {*world.tasks, *world.workers, world.thief, world.output}
+                outputs = [world.work_output(n) for n in range(5)]
+                assert all(o and not isinstance(o, str) for o in outputs)  # str(output) differs
+                assert len({json.dumps(o) for o in outputs}) == 5
+                assert all(json.loads(json.dumps(o)) == o for o in outputs)  # a ledger keeps it
                 seen.add((question, world))
     assert len(seen) > 500  # the seed decides the world
 

@@ -49,7 +49,7 @@ def _on_file(plays, folder: Path, loop, steps: int, start: tuple, trouble: tuple
     after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
     claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
     log: list = []
-    work = loops._LoggedWork(path, task, script, clock, world.output, world.thief, log=log)
+    work = loops._LoggedWork(path, task, script, clock, world.work_output, world.thief, log=log)
     with loops._LoggedLedger(path, after, clock, world.thief, claimed, log=log) as ledger:
         answer = loop(ledger, work)
         return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)

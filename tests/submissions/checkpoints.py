@@ -40,7 +40,7 @@ def resume_guard(checkpoint, world):
         elif live and not may_read:
             stops.add("document-forbidden")
     tools = set(TOOLS_NEEDED[step])
-    if step == "retrieve" and checkpoint["goal"].get("sku"):
+    if step == "retrieve" and checkpoint["goal"].get("sku") is not None:
         tools.add("inventory")
     if not tools <= set(world["tools"]):
         stops.add("tool-missing")
@@ -101,7 +101,7 @@ def resume_guard(checkpoint, world):
         elif permitted and not readable:
             codes.append("document-forbidden")
     needed = set(TOOLS_NEEDED[checkpoint["next_step"]])
-    if checkpoint["next_step"] == "retrieve" and checkpoint["goal"].get("sku"):
+    if checkpoint["next_step"] == "retrieve" and checkpoint["goal"].get("sku") is not None:
         needed.add("inventory")
     if needed - set(world["tools"]):
         codes.append("tool-missing")
@@ -132,7 +132,7 @@ NO_STOCK = SETS_GUARD.replace(
         else:
 """,
 ).replace(
-    """    if step == "retrieve" and checkpoint["goal"].get("sku"):
+    """    if step == "retrieve" and checkpoint["goal"].get("sku") is not None:
         tools.add("inventory")
 """,
     "",
@@ -371,9 +371,10 @@ EVERY_STEPS_TOOLS = SETS_GUARD.replace(
 # A goal with a SKU needs the inventory tool at every step, not only to retrieve (a detail:
 # stock figures).
 INVENTORY_AT_EVERY_STEP = SETS_GUARD.replace(
-    'if step == "retrieve" and checkpoint["goal"].get("sku"):',
-    'if checkpoint["goal"].get("sku"):',
+    'if step == "retrieve" and checkpoint["goal"].get("sku") is not None:',
+    'if checkpoint["goal"].get("sku") is not None:',
 )
+assert INVENTORY_AT_EVERY_STEP != SETS_GUARD
 
 ANSWERS += [
     ("newer-only", "resume-guard", NEWER_ONLY, 3, "a reason to stop is missing"),
@@ -832,15 +833,14 @@ def cache_key(tenant, permission_version, index_version, query):
 # A goal "has a SKU" read as the key being there: a checkpoint's goal always holds the key
 # `sku` (None when the task has none), so every retrieve needs the inventory tool
 # (stock-figures, exact-codes).
-SKU_KEY_PRESENT_GUARD = SETS_GUARD.replace(
-    'checkpoint["goal"].get("sku")', '"sku" in checkpoint["goal"]'
-)
-# Correct: the SKU compared with None, as the text says (the solution tests it the same way;
-# the guard written above tests its truth, which no goal tells apart).
-SKU_NOT_NONE_GUARD = SETS_GUARD.replace(
-    'checkpoint["goal"].get("sku")', 'checkpoint["goal"]["sku"] is not None'
-)
-assert SKU_KEY_PRESENT_GUARD != SETS_GUARD != SKU_NOT_NONE_GUARD
+_SKU_NOT_NONE = 'checkpoint["goal"].get("sku") is not None'
+SKU_KEY_PRESENT_GUARD = SETS_GUARD.replace(_SKU_NOT_NONE, '"sku" in checkpoint["goal"]')
+# Correct: the SKU read by its key, as a checkpoint's goal always holds it, compared with None.
+SKU_NOT_NONE_GUARD = SETS_GUARD.replace(_SKU_NOT_NONE, 'checkpoint["goal"]["sku"] is not None')
+# The SKU tested for its truth, not compared with None (stock-figures: "a `"retrieve"` whose
+# goal's `"sku"` is not `None` also needs `"inventory"`"): an empty SKU is taken for none.
+SKU_TRUTHY_GUARD = SETS_GUARD.replace(_SKU_NOT_NONE, 'checkpoint["goal"].get("sku")')
+assert len({SKU_KEY_PRESENT_GUARD, SETS_GUARD, SKU_NOT_NONE_GUARD, SKU_TRUTHY_GUARD}) == 4
 # The right codes in a set: the text asks for a list (exact-codes); every other criterion
 # judges the codes whatever holds them.
 SET_OF_CODES_GUARD = SETS_GUARD.replace("return list(stops)", "return stops")
@@ -851,5 +851,6 @@ ANSWERS += [
     ("named-tuple-key", "cache-key", NAMED_TUPLE_KEY, 5, "all"),
     ("sku-key-present-guard", "resume-guard", SKU_KEY_PRESENT_GUARD, 4, "a code does not apply"),
     ("sku-not-none-guard", "resume-guard", SKU_NOT_NONE_GUARD, 6, "all"),
+    ("sku-truthy-guard", "resume-guard", SKU_TRUTHY_GUARD, 5, "(not None)"),
     ("set-of-codes-guard", "resume-guard", SET_OF_CODES_GUARD, 5, "expected a list"),
 ]

@@ -86,10 +86,12 @@ def _shows(feedback: str, word: str) -> bool:
 
 
 def check_feedback(key: str, feedback: str, hidden: list[str]) -> None:
-    """No hidden input in ``feedback``, and every failure in it short enough to read."""
-    for word in hidden:
-        assert not _shows(feedback, word), (key, word, feedback)
+    """No hidden input in ``feedback`` (the count of checks passed that leads it is the
+    grader's, the same in every world: a hidden number may equal it by chance), and every
+    failure in it short enough to read."""
     body = re.sub(r"^\d+/\d+ checks passed; ", "", feedback)
+    for word in hidden:
+        assert not _shows(body, word), (key, word, feedback)
     for failure in re.sub(r" \(and \d+ more\)$", "", body).split("; also, "):
         assert len(failure) <= FAILURE_CHARS, (key, failure)
 

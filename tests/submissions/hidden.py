@@ -19,7 +19,11 @@ from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
-from simlab.grading.checks.histories.ttl import shared_times_history, taskless_crash_history
+from simlab.grading.checks.histories.ttl import (
+    shared_times_history,
+    taskless_crash_history,
+    times_back_history,
+)
 from simlab.grading.checks.leases.driving import explore_seed
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
@@ -95,13 +99,13 @@ def histories(seed: int) -> list[str]:
     values = [v for t, ns in ttl.measured for v in measure(t, ns).values()]
     history = simulate(PAUSES.with_(ttl=ttl.recorded[0]), seed=ttl.recorded[1]).history
     values += recovery_times(history)
-    # the call with PAUSES holding another scenario, and the histories of shared times and of a
-    # crash without a task (a whole number there, a count of refused saves or a time, says
-    # nothing of the world)
+    # the call with PAUSES holding another scenario, and the histories of shared times, of a
+    # crash without a task and of times that go back (a whole number there, a count of refused
+    # saves or a time, says nothing of the world)
     scenario, t, ns = ttl.pauses
     with judged_in(seed):
         more = [*measure(t, ns, scenario).values(), *recovery_times(shared_times_history())]
-        more += recovery_times(taskless_crash_history())
+        more += recovery_times(taskless_crash_history()) + recovery_times(times_back_history())
     values += [v for v in more if v != int(v)]
     # A choice of choose_ttl() is shown as itself: a ttl of the table the learner's function was
     # handed, which a kit value on a run may equal by chance (an average of 2 in 4 is 0.5).

@@ -1002,3 +1002,23 @@ ANSWERS += [
     ("tuple-times", "choose-ttl", TUPLE_TIMES, 5, "expected a list"),
     ("rounded-times", "choose-ttl", ROUNDED_TIMES, 3, "other times"),
 ]
+
+# The history sorted by time before it is walked: a claim listed after a crash but stamped
+# before it is taken for an earlier one, and the crashes come in the order of their times
+# (measured-trade-off: "the **next** successful claim of that task ... in the order the history
+# lists them ..., in the order of the crashes").
+_EVENTS_AS_LISTED = "    events = list(history)\n"
+assert _SOLUTION_TTL.count(_EVENTS_AS_LISTED) == 1
+RECOVERY_SORTED_HISTORY = _SOLUTION_TTL.replace(
+    _EVENTS_AS_LISTED, "    events = sorted(history, key=lambda e: e.time)\n"
+)
+# ... or the right times, given in the order of the crashes' times.
+RECOVERY_BY_CRASH_TIME = _SOLUTION_TTL.replace(
+    "times.append(later.time - e.time)", "times.append((e.time, later.time - e.time))"
+).replace(_RECOVERY_RETURN, "    return [t for _, t in sorted(times)]\n")
+assert RECOVERY_BY_CRASH_TIME.count("sorted(times)") == 1
+
+ANSWERS += [
+    ("recovery-sorted-history", "choose-ttl", RECOVERY_SORTED_HISTORY, 3, "out of time order"),
+    ("recovery-by-crash-time", "choose-ttl", RECOVERY_BY_CRASH_TIME, 3, "out of time order"),
+]

@@ -728,3 +728,21 @@ ANSWERS += [
     ("sql-sum-claim", "atomic-claim", SQL_SUM_CLAIM, 10, "all"),
     ("keyword-ttl-loop", "worker-loop", KEYWORD_TTL_LOOP, 6, "all"),
 ]
+
+# The last output stored as text, not as work returned it (runs-and-resumes: "for the last step
+# `done=True, result=output`"): the same as the output only where work returns strings.
+RESULT_AS_TEXT = _swap(
+    _SOLUTION_LOOP, "result=output if done else None", "result=str(output) if done else None"
+)
+# ... or each step's output stored as text in the checkpoint of every save but the last
+# (runs-and-resumes: "`ledger.save(lease, step + 1, checkpoint={"output": output})`"): a worker
+# that resumes after a crash reads another checkpoint than the one its step wrote.
+CHECKPOINT_AS_TEXT = _swap(
+    _SOLUTION_LOOP,
+    'checkpoint={"output": output}',
+    'checkpoint={"output": output if done else str(output)}',
+)
+ANSWERS += [
+    ("result-as-text", "worker-loop", RESULT_AS_TEXT, 4, "result"),
+    ("checkpoint-as-text", "worker-loop", CHECKPOINT_AS_TEXT, 4, "checkpoint"),
+]

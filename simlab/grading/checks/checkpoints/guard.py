@@ -14,10 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from simlab.agent.checkpoint import validate
-from simlab.agent.example import example_goals, example_world
 from simlab.agent.guard import GUARD_CODES
-from simlab.agent.world import TOOLS, Document, Grant, World
 from simlab.grading.checks.checkpoints.changes import (
     CHANGE_PAIRS,
     CHANGES,
@@ -42,8 +39,16 @@ from simlab.grading.checks.checkpoints.changes import (
     situations,
     where,
 )
+from simlab.grading.checks.checkpoints.guard_world import (
+    FALSY_SKU,
+    OTHER_STATUSES,
+    WORLD_NAMES,
+    drawn_world,
+    falsy_sku_cases,
+    not_running,
+)
 from simlab.grading.checks.checkpoints.messages import say
-from simlab.grading.checks.hidden_world import current_seed, judged_in, look_alikes, rng
+from simlab.grading.checks.hidden_world import current_seed, judged_in
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally
@@ -63,134 +68,11 @@ __all__ = [
     "not_running",
     "OTHER_STATUSES",
     "WORLD_NAMES",
+    "FALSY_SKU",
+    "falsy_sku_cases",
     "reference_codes",
     "resume_guard_check",
 ]
-
-
-#: The names a world of the grader's own draws its tenants, task IDs and SKUs from (none is a
-#: name the notebook shows); feedback never quotes one (the question's ``hidden``).
-WORLD_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
-_TASK_WORDS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
-_SKUS = ("mixer", "toaster", "juicer", "grinder")
-WORLD_NAMES = frozenset(
-    (*WORLD_TENANTS, *(t for n in WORLD_TENANTS for t in look_alikes(n)), *_TASK_WORDS, *_SKUS)
-)
-
-
-def _holding(name: str) -> str:
-    """A name that holds ``name`` (a tool, collection or tenant beside the real one)."""
-    return f"{name}-v2"
-
-
-def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
-    """The world of this grading, drawn from :func:`~simlab.grading.checks.hidden_world.rng`,
-    as a dict, and a checkpoint dict of each of its tasks at every graph position, keyed by
-    (task number from 1, position), so feedback never names a drawn task.
-
-    It is the example world with every name and version the notebook shows drawn anew: the
-    two tenants, each beside its look-alikes
-    (:func:`~simlab.grading.checks.hidden_world.look_alikes`, live grants to the public
-    collection and the real tools), a tenant whose name it holds (listed before it) and two
-    whose names hold its name (one sorting before it, one after), these with live grants to
-    everything; the internal
-    collection ``<tenant>-internal`` granted beside collections whose names hold it or are held
-    by it; every document, stock figure and grant at a drawn version; tools whose names hold a
-    real tool's name deployed and granted beside the real ones; drawn task IDs and SKUs; once
-    the checkpoints are written, a public document whose ID is the SKU, at the stock figure's
-    version, and beside each other document two whose IDs hold its ID (one beginning with it,
-    one ending with it). A guard that finds a grant, a collection, a tool or a document by
-    prefix or substring, or a grant by its tenant's name folded, stripped or normalised, reads
-    versions from anywhere but ``world`` or the checkpoint given (or a stock figure's from a
-    document), or knows the example's tasks, goes wrong in it.
-    """
-    r = rng("checkpoints/resume-guard")
-    acme, globex = r.sample(WORLD_TENANTS, 2)
-    renamed = {"acme": acme, "globex": globex}
-    sku = f"{r.choice(_SKUS)}-{r.randint(10, 99)}"
-    tools = TOOLS | {_holding(t) for t in TOOLS}
-    example = example_world()
-    grants = []
-    for old, new in renamed.items():
-        scope = {c.replace(old, new) for c in example.grant_for(old).collections}
-        scope |= {new, _holding(f"{new}-internal")}  # names that hold or are held by one
-        wide = frozenset({"public", f"{new}-internal", *scope})
-        # A tenant whose name the real one holds, listed before it: a guard that takes the
-        # first grant whose tenant begins the checkpoint's tenant finds this live grant.
-        grants.append(Grant(new[:-2], r.randint(1, 9), wide, tools))
-        # Names are exact: no look-alike's live grant is its, also once its own is gone (a
-        # small scope keeps the world small: a guard that takes one for its own still errs).
-        for twin in look_alikes(new):
-            grants.append(Grant(twin, r.randint(1, 9), frozenset({"public"}), TOOLS))
-        grants.append(Grant(new, r.randint(2, 9), frozenset(scope), tools))
-        for decoy in (f"{new[0]}-{new}", f"{new}-labs"):  # sorts before it, and after
-            grants.append(Grant(decoy, r.randint(1, 9), wide, tools))
-    world = World(
-        documents=[
-            Document(
-                d.doc_id.replace("acme", acme),
-                # never the example's, and above 256 (no shared int: `is` tells them apart)
-                r.randint(300, 9999),
-                d.text,
-                d.collection.replace("acme", acme),
-            )
-            for d in example.documents()
-        ],
-        grants=grants,
-        tools=tools,
-        stock={sku if name == "blender-01" else name: 12 for name in ("blender-01", "kettle-02")},
-        approval_required=[globex],
-    )
-    for _ in range(r.randint(1, 4)):
-        world.set_stock(sku, 12)
-    words = r.sample(_TASK_WORDS, len(example_goals()))
-    goals = {}
-    for word, (tenant, goal) in zip(words, example_goals().values(), strict=True):
-        if "sku" in goal:
-            goal = {**goal, "sku": sku}
-        goals[f"{word}-{r.randint(10, 99)}"] = (renamed[tenant], goal)
-    written = checkpoints_at(world, goals)
-    # Published once the tasks have cited what they cite: a product sheet whose ID is the SKU,
-    # at the stock figure's version. A stock figure's version is read from the stock figures
-    # only; a guard that falls back on a document of the same ID misses a withdrawn figure.
-    for _ in range(world.stock(sku)[1]):
-        world.publish(sku, "The product sheet of this model.", "public")
-    # Beside every document the tasks may cite, in its collection, one whose ID begins with
-    # its ID and one whose ID ends with it: a guard that finds a cited document by a part of
-    # its ID still finds one once the cited document is withdrawn.
-    for doc in [d for d in world.documents() if d.doc_id != sku]:
-        for other in (_holding(doc.doc_id), f"archive/{doc.doc_id}"):
-            world.publish(other, "An older copy of this page.", doc.collection)
-    number = {task: n for n, task in enumerate(goals, 1)}
-    world.approvals.clear()
-    return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}
-
-
-#: The statuses a checkpoint before its last step may hold besides ``running``: stopped for
-#: review (:mod:`simlab.agent.review`), or ``completed`` (a v1 record could say so at any
-#: step, and its migration keeps it). Only a next step ``done`` exempts a checkpoint.
-OTHER_STATUSES = ("needs_review", "completed")
-
-
-def not_running(in_world: dict[tuple[int, str], dict]) -> dict[tuple[int, str], dict]:
-    """Each task of the drawn world (``in_world``, of :func:`drawn_world`) once more, at a
-    position before the last drawn from :func:`~simlab.grading.checks.hidden_world.rng`, with
-    a status of :data:`OTHER_STATUSES` (each in every world; a task stopped for review says
-    why, as a valid record must). The kit's guard judges them as it judges a running one."""
-    r = rng("checkpoints/resume-guard-status")
-    tasks = sorted({n for n, _ in in_world})
-    statuses = [*OTHER_STATUSES, *(r.choice(OTHER_STATUSES) for _ in tasks[2:])]
-    r.shuffle(statuses)
-    out = {}
-    for n, status in zip(tasks, statuses, strict=True):
-        position = r.choice(POSITIONS[:-1])
-        cp = {**in_world[(n, position)], "status": status, "review": []}
-        if status == "needs_review":
-            code = r.choice(("document-changed", "permission-revoked", "tool-missing"))
-            cp["review"] = [{"code": code, "detail": "stopped by an earlier check"}]
-        validate(cp)  # a record the kit refuses would be a bug of this module
-        out[(n, position)] = cp
-    return out
 
 
 #: The changes a checkpoint of the grader's own world is judged under: those of the example
@@ -270,6 +152,7 @@ GUARD_RUBRIC = (
         mistakes=(
             "re-checks retrieved documents only",
             "reads a withdrawn stock figure's version from a document of the same ID",
+            "tests the goal's SKU for truth, not for None: an empty SKU taken for none",
         ),
         properties=(
             "On the same generated checkpoints, with up to two changes to stock figures and "
@@ -286,7 +169,10 @@ GUARD_RUBRIC = (
             "In the drawn world (a drawn SKU at a drawn stock version, a document whose ID is "
             "the SKU's at the same version, an inventory tool's name held by another granted "
             "tool's), the cited stock figure changes or is withdrawn, or the inventory tool is "
-            "no longer granted: a withdrawn figure no longer exists, whatever documents hold."
+            "no longer granted: a withdrawn figure no longer exists, whatever documents hold. "
+            'The task with a SKU is also judged before retrieval with the SKU "" (empty, not '
+            "None), its inventory tool no longer granted or no longer deployed: its retrieve step "
+            "needs the tool all the same."
         ),
     ),
     Criterion(
@@ -394,6 +280,24 @@ class _Judge:
 
             self.agrees(case, at, exact)
 
+    def with_falsy_sku(self) -> None:
+        """The cases of :func:`falsy_sku_cases` in the grader's own world: the very same codes
+        as the kit's."""
+        cases = _falsy_sku(self.seed)
+        self._asked.ahead([(case,) for *_, case in cases])
+        for n, label, case in cases:
+
+            def at(n=n, label=label) -> Message:
+                return say(
+                    "world_at_sku",
+                    n=n,
+                    position=repr(POSITIONS[0]),
+                    sku=repr(FALSY_SKU),
+                    change=said_change(label),
+                )
+
+            self.agrees(case, at, exact=True)
+
     def played(self, situation: tuple, story: Story) -> tuple[list[str], list[str], int]:
         """The learner's codes and the kit's for a generated situation, and how many changes
         were made (a change that can no longer be made is left out of the story)."""
@@ -464,6 +368,13 @@ def _drawn(seed: int) -> tuple[dict, dict[tuple[int, str], dict], dict[tuple[int
     with judged_in(seed):
         world, in_world = drawn_world()
         return world, in_world, not_running(in_world)
+
+
+@lru_cache(maxsize=8)
+def _falsy_sku(seed: int) -> tuple:
+    """:func:`falsy_sku_cases` in the world of ``seed``: made once per world."""
+    world, in_world, _ = _drawn(seed)
+    return falsy_sku_cases(world, in_world)
 
 
 @lru_cache(maxsize=64)
@@ -557,6 +468,10 @@ def _stock_figures(judge: _Judge, t: Tally) -> None:
             "inventory tool no longer granted",
             exact=True,
         )
+
+    @t.part
+    def an_empty_sku_in_a_world_of_its_own():
+        judge.with_falsy_sku()
 
     @t.part
     def generated_stock_changes():

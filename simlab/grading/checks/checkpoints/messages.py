@@ -89,6 +89,10 @@ EN = {
     "at_two": "{task} at {position}, {first} and {second}",
     "world_at": "in the grader's world, task {n} at {position}, {change}",
     "world_at_status": "in the grader's world, task {n} at {position} (status {status}), {change}",
+    "world_at_sku": (
+        "in the grader's world, task {n} at {position} with the goal's sku {sku} (not None), "
+        "{change}"
+    ),
     "nothing_changed": "nothing changed",
     "grant_revoked": "grant revoked",
     "no_grant_left": "no grant left",
@@ -241,6 +245,9 @@ ZH = {
     "at_two": "{task} 停在 {position}，{first}，且{second}",
     "world_at": "在评分器的世界里，任务 {n} 停在 {position}，{change}",
     "world_at_status": "在评分器的世界里，任务 {n} 停在 {position}（状态 {status}），{change}",
+    "world_at_sku": (
+        "在评分器的世界里，任务 {n} 停在 {position}，目标的 sku 为 {sku}（不是 None），{change}"
+    ),
     "nothing_changed": "世界没有变化",
     "grant_revoked": "授权被撤销",
     "no_grant_left": "授权已不存在",

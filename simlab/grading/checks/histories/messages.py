@@ -112,6 +112,7 @@ EN = {
     "history_taskless": (
         "on a history where a worker crashed holding no task (task None), then claimed one"
     ),
+    "history_times_back": "on a history listed out of time order (its order decides)",
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "changed_argument": "{fn} changed the {argument} it was given; it may only read it",
     "measure_more": (
@@ -249,6 +250,7 @@ ZH = {
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
     "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
     "history_taskless": "在一段有工作者未持有任务时崩溃（task 为 None）、之后又领取任务的历史上",
+    "history_times_back": "在一段没有按时间顺序列出的历史上（由历史的顺序决定）",
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "changed_argument": "{fn} 改动了传给它的 {argument}；它只能读取，不能修改",
     "measure_more": (

@@ -22,9 +22,14 @@ import functools
 from typing import Any
 
 from simlab.checker.history import History
-from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
+from simlab.grading.checks.histories.ttl_histories import (
+    named_history,
+    shared_times_history,
+    taskless_crash_history,
+    times_back_history,
+)
 from simlab.grading.checks.histories.ttl_reference import (
     PAUSES,
     SHOWN_SEEDS,
@@ -71,6 +76,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _recovery_on_named_tasks(recover, claimed=True))
     t.part(lambda: _recovery_on_shared_times(recover))
     t.part(lambda: _recovery_on_a_crash_without_task(recover))
+    t.part(lambda: _recovery_on_times_that_go_back(recover))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _measure_reads_pauses(s, world))
@@ -119,6 +125,8 @@ TTL_RUBRIC = (
             "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
+            "the history sorted by time, or the times given in the order of the crashes' "
+            "times, not in the order the history lists them",
             "a scenario of its own (a copy of PAUSES' numbers) simulated in place of PAUSES",
             "a cost ignored (wait_cost taken as 1, or step_cost as the notebook's 10)",
             "times or means rounded",
@@ -164,7 +172,9 @@ TTL_RUBRIC = (
             "a time, the claim's worker crashing at that time again (task, workers and times "
             "drawn); and a history where a worker crashes holding no task (task None), restarts "
             "and claims a task before another task's crash is claimed again (tasks, workers and "
-            "times drawn)."
+            "times drawn); and a history whose times go back: a crash listed after another "
+            "task's crash stamped later, and the claim listed next for its task stamped before "
+            "it, that task claimed again later (tasks, workers and times drawn)."
         ),
     ),
     Criterion(
@@ -278,58 +288,10 @@ def _hidden_times_match(recover: Any, history: History, what: Message) -> None:
     require(same, times_wrong(answer, truth, what, count))
 
 
-def named_tasks() -> tuple[str, str, str]:
-    """Three task names of the current world: a drawn one, one it is a prefix of, and one
-    that ends with it (so a task found by prefix, suffix or substring is another task)."""
-    source = rng("histories/choose-ttl-names")
-    name = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
-    return name, f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
-
-
-def named_history(*, claimed: bool) -> History:
-    """A history of the current world: the task of :func:`named_tasks`' first name crashes,
-    and the two tasks whose names hold it are claimed before it is (``claimed``: it is
-    claimed at the end; otherwise never again, so its crash is left out)."""
-    name, longer, ending = named_tasks()
-    source = rng("histories/choose-ttl-names-times")
-    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
-    rows = [
-        (times[0], "ok", "w1", "claim", name, 1, 0),
-        (times[1], "info", "w1", "crash", name, 1, 0),
-        (times[2], "info", "w2", "crash", longer, 1, 0) if claimed else None,
-        (times[3], "ok", "w2", "claim", longer, 2 if claimed else 1, 0),
-        (times[4], "ok", "w3", "claim", ending, 1, 0),
-        (times[5], "ok", "w3", "claim", name, 2, 0) if claimed else None,
-    ]
-    if claimed:
-        rows.insert(0, (0.0, "ok", "w2", "claim", longer, 1, 0))
-    return events_of(*(row for row in rows if row is not None))
-
-
 def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
     """The student's times on :func:`named_history`; a failure says how many times the answer
     gave, never the times (they are the world's)."""
     _hidden_times_match(recover, named_history(claimed=claimed), say("history_names"))
-
-
-def shared_times_history() -> History:
-    """A history of the current world (task, workers and times drawn) where a task's crash and
-    its next claim share a time, the claim listed after the crash, and that claim's worker
-    crashes at the same time again, its claim listed before its crash: the next claim is the
-    next one in the history, which neither "a later time" nor "a time no earlier" finds."""
-    source = rng("histories/choose-ttl-shared-times")
-    task = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
-    first, second, third = source.sample(("w1", "w2", "w3", "w4"), 3)
-    start = round(source.uniform(1.0, 40.0), 1)
-    shared = round(start + source.uniform(1.0, 20.0), 1)
-    last = round(shared + source.uniform(1.0, 20.0), 1)
-    return events_of(
-        (start, "ok", first, "claim", task, 1, 0),
-        (shared, "info", first, "crash", task, 1, 0),
-        (shared, "ok", second, "claim", task, 2, 0),
-        (shared, "info", second, "crash", task, 2, 0),
-        (last, "ok", third, "claim", task, 3, 0),
-    )
 
 
 def _recovery_on_shared_times(recover: Any) -> None:
@@ -338,29 +300,16 @@ def _recovery_on_shared_times(recover: Any) -> None:
     _hidden_times_match(recover, shared_times_history(), say("history_shared_times"))
 
 
-def taskless_crash_history() -> History:
-    """A history of the current world (tasks, workers and times drawn) where a worker crashes
-    holding no task (``task`` None), restarts and claims a task, and then another task's
-    crash is claimed again: only a crash that has a task is timed, so the kit gives one time,
-    and an answer that times the crash without a task to the next claim of any task gives two."""
-    source = rng("histories/choose-ttl-taskless")
-    crashed, other = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
-    first, idle, third = source.sample(("w1", "w2", "w3", "w4"), 3)
-    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
-    return events_of(
-        (times[0], "ok", first, "claim", crashed, 1, 0),
-        (times[1], "info", idle, "crash"),
-        (times[2], "ok", idle, "restart"),
-        (times[3], "ok", idle, "claim", other, 1, 0),
-        (times[4], "info", first, "crash", crashed, 1, 0),
-        (times[5], "ok", third, "claim", crashed, 2, 0),
-    )
-
-
 def _recovery_on_a_crash_without_task(recover: Any) -> None:
     """The student's times on :func:`taskless_crash_history`; a failure says how many times
     the answer gave, never the times (they are the world's)."""
     _hidden_times_match(recover, taskless_crash_history(), say("history_taskless"))
+
+
+def _recovery_on_times_that_go_back(recover: Any) -> None:
+    """The student's times on :func:`times_back_history`; a failure says how many times the
+    answer gave, never the times (they are the world's)."""
+    _hidden_times_match(recover, times_back_history(), say("history_times_back"))
 
 
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
@@ -467,8 +416,6 @@ def _chooses_on(choose: Any, world: TtlWorld, case: tuple, key: str) -> None:
 # ------------------------------------------------------------------ generated inputs ---
 
 _TTLS = (1.0, 2.0, 4.0, 8.0, 16.0)
-#: The first letters of a world's task names (never the notebook's own ``t1``).
-_STEMS = ("job", "task", "run", "q", "ticket")
 #: Generated inputs per property (a table that does not count for its property costs no call).
 _EXAMPLES = 10
 

@@ -104,6 +104,10 @@ LOOP_RUBRIC = (
         "{'output': output} as the checkpoint, resuming from the step the ledger persisted "
         "(whatever the checkpoint holds), claimed for the worker given with leases of the ttl "
         "given.",
+        mistakes=(
+            "the result or the checkpoint's output stored as text (str(output)), not as the "
+            "value work returned",
+        ),
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
             "answers, works the same steps, asks for leases of the ttl given and leaves the same "
@@ -123,9 +127,11 @@ LOOP_RUBRIC = (
         ),
         world=(
             "The ttl passed to the loop, its worker, its task and what the work returns are "
-            "drawn at grading time (the ttl never 30 s, with a fraction): a loop that ignores "
-            "the ttl argument, types in a worker or result, or takes the notebook's outputs, "
-            "asks for other leases or leaves another row than the exercise's loop."
+            "drawn at grading time (the ttl never 30 s, with a fraction; the outputs dicts, "
+            "lists or whole numbers, never strings): a loop that ignores the ttl argument, types "
+            "in a worker or result, takes the notebook's outputs, or stores an output as text "
+            "(str(output)) in the result or a checkpoint, asks for other leases or leaves "
+            "another row than the exercise's loop."
         ),
     ),
     Criterion(
@@ -175,7 +181,7 @@ def _case(
     with ScriptedLedger(":memory:", after_save or {}, clock, world.thief) as ledger:
         on(ledger, before)
         clock.now = world.start
-        work = ScriptedWork(ledger, task, work_script or {}, clock, world.output, world.thief)
+        work = ScriptedWork(ledger, task, work_script or {}, clock, world.work_output, world.thief)
         answer = s.call(
             "run_task",
             Lent(ledger, "Ledger"),
@@ -214,7 +220,7 @@ def _runs_a_task_to_the_end(world: World, case: Case) -> None:
     require(answer == "completed", say("no_trouble", got=repr(answer)))
     require(calls == [0, 1, 2], say("work_steps", calls=str(calls)))
     require(
-        (record.status, record.step, record.result) == ("completed", 3, f"{world.output}-2"),
+        (record.status, record.step, record.result) == ("completed", 3, world.work_output(2)),
         say("ends_completed"),
     )
     require(
@@ -290,7 +296,7 @@ def _an_unknown_task_is_no_refusal(s: Student, world: World) -> None:
     neither answers nor works."""
     clock = Clock(world.start)
     with ScriptedLedger(":memory:", {}, clock, world.thief) as ledger:
-        work = ScriptedWork(ledger, world.tasks[0], {}, clock, world.output, world.thief)
+        work = ScriptedWork(ledger, world.tasks[0], {}, clock, world.work_output, world.thief)
         try:
             answer = s.call(
                 "run_task",

@@ -167,7 +167,7 @@ class _LoggedWork(ScriptedWork):
         super().__init__(*args)
         self.log = log
 
-    def __call__(self, step: Any) -> str:
+    def __call__(self, step: Any) -> Any:
         self.log.append("work")
         scripted = type(step) is int and step in self.script
         try:
@@ -265,7 +265,7 @@ class LoopPlays:
             # as on() does: a page copy, so none of the scripted ledger's own methods runs
             self._start(start)._db.backup(ledger._db)
             clock.now = world.start + (100.0 if start[0] == "expired" else 0.0)
-            work = _LoggedWork(ledger, task, script, clock, world.output, world.thief, log=log)
+            work = _LoggedWork(ledger, task, script, clock, world.work_output, world.thief, log=log)
             answer = loop(ledger, work)
             return answer, list(work.calls), ledger.get(task), log, list(ledger.ttls)
 

@@ -60,9 +60,10 @@ def on(ledger: Ledger, setup: Callable[[Ledger], None]) -> None:
 
 
 class ScriptedWork:
-    """Records every step it is asked to do in ``calls`` and returns ``"<output>-<step>"``; for
-    a step listed in ``script`` it first does that to the task (see :func:`_trouble`) in
-    ``path``, a ledger file or an in-memory ledger."""
+    """Records every step it is asked to do in ``calls`` and returns ``output(step)`` (a hidden
+    world's :meth:`~simlab.grading.checks.leases.world.World.work_output`); for a step listed
+    in ``script`` it first does that to the task (see :func:`_trouble`) in ``path``, a ledger
+    file or an in-memory ledger."""
 
     def __init__(
         self,
@@ -70,7 +71,7 @@ class ScriptedWork:
         task_id: str,
         script: dict[int, str],
         clock: Clock,
-        output: str = "output",
+        output: Callable[[Any], Any],
         thief: str = "thief",
     ):
         self.path = path
@@ -81,7 +82,7 @@ class ScriptedWork:
         self.thief = thief
         self.calls: list[Any] = []
 
-    def __call__(self, step: Any) -> str:
+    def __call__(self, step: Any) -> Any:
         if len(self.calls) >= MAX_CALLS:
             raise ValueError(f"work was called more than {MAX_CALLS} times")
         # Only what the checks compare is kept: a step number, or the name of what came instead.
@@ -90,7 +91,7 @@ class ScriptedWork:
         action = self.script.get(step) if plain else None
         if action is not None:
             self.trouble(action)
-        return f"{self.output}-{step}"
+        return self.output(step)
 
     def trouble(self, action: str) -> None:
         """Do ``action`` to the task (see :func:`_trouble`)."""

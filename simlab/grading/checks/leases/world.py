@@ -9,7 +9,8 @@ the worker loop are played in a world drawn from :func:`~simlab.grading.checks.h
 first task's ID is a prefix of the second's, the first worker's name a prefix of the second's
 and the first key a prefix of the second; lease lengths with a fraction of a second, never one
 the notebook shows; a clock that starts far from 0; the step an e-mail is sent at and the
-outputs a loop's work returns.
+outputs a loop's work returns (dicts, lists or whole numbers, never strings: a loop that stores
+``str(output)`` stores another value).
 
 A story told to the learner names tasks, workers and keys by their labels (``t1``, ``A``,
 ``k1``) and never shows a drawn value: the world changes with every edit of the notebook, and
@@ -19,10 +20,11 @@ feedback never shows a hidden value anyway.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from simlab.grading.checks.hidden_world import rng
 
-__all__ = ["World", "world_of", "SHOWN_TTLS"]
+__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS"]
 
 #: Lease lengths the notebook shows (a world's ttls are never one of them).
 SHOWN_TTLS = frozenset({5.0, 10.0, 20.0, 30.0, 60.0})
@@ -51,10 +53,12 @@ class World:
     start: float
     #: The first step an e-mail is sent at (the steps before it are saved).
     step: int
-    #: What a loop's work returns for step ``n``: ``f"{output}-{n}"``.
+    #: The drawn word every output of a loop's work holds (see :meth:`work_output`).
     output: str
     #: The worker that takes a loop's task over.
     thief: str
+    #: What kind of value a loop's work returns: one of :data:`OUTPUT_KINDS`.
+    output_kind: str
 
     def task(self, label: str) -> str:
         return self.tasks[("t1", "t2").index(label)]
@@ -74,11 +78,27 @@ class World:
         """The world's seconds per second of a story."""
         return self.ttls[0] / 10.0
 
+    def work_output(self, step: Any) -> Any:
+        """What a loop's work returns for ``step`` (any other value than an int: ``-1``): a
+        value of :attr:`output_kind` that holds :attr:`output` and the step, is true, differs
+        from step to step, and comes back from a ledger's JSON as it was stored; never a
+        string, so ``str(output)`` is another value."""
+        n = step if type(step) is int else -1
+        if self.output_kind == "dict":
+            return {self.output: n, "step": n}
+        if self.output_kind == "list":
+            return [self.output, n]
+        return int(self.output[-2:]) * 1000 + 100 + n
+
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
         words = [*self.tasks, *self.workers, *self.keys, self.output, self.thief]
+        words += [str(self.work_output(n)) for n in range(5)]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
 
+
+#: The kinds of value a loop's work may return in a world (:meth:`World.work_output`).
+OUTPUT_KINDS = ("dict", "list", "int")
 
 #: The multiples of 1.25 s a world's shorter lease may last: with a fraction, and neither it nor
 #: twice it a length the notebook shows.
@@ -103,4 +123,5 @@ def world_of(question: str) -> World:
         step=source.randint(2, 7),
         output=f"{source.choice(('out', 'res', 'val'))}{source.randint(10, 99)}",
         thief=f"{source.choice(others)}-t{source.randint(1, 9)}",
+        output_kind=source.choice(OUTPUT_KINDS),
     )

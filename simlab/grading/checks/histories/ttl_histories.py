@@ -1,0 +1,117 @@
+"""The hand-written histories of question ``choose-ttl`` that a hidden world fills in (task
+names, workers and times drawn from :func:`~simlab.grading.checks.hidden_world.rng`), each
+built so that one way of misreading "the next successful claim of that task ... in the order the
+history lists them ..., in the order of the crashes" gives other times than the kit's
+``recovery_times`` (:mod:`~simlab.grading.checks.histories.ttl` judges the learner's on them).
+"""
+
+from __future__ import annotations
+
+from simlab.checker.history import History
+from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.histories.stale import events_of
+
+__all__ = [
+    "named_tasks",
+    "named_history",
+    "shared_times_history",
+    "taskless_crash_history",
+    "times_back_history",
+]
+
+#: The first letters of a world's task names (never the notebook's own ``t1``).
+_STEMS = ("job", "task", "run", "q", "ticket")
+
+
+def named_tasks() -> tuple[str, str, str]:
+    """Three task names of the current world: a drawn one, one it is a prefix of, and one
+    that ends with it (so a task found by prefix, suffix or substring is another task)."""
+    source = rng("histories/choose-ttl-names")
+    name = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
+    return name, f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
+
+
+def named_history(*, claimed: bool) -> History:
+    """A history of the current world: the task of :func:`named_tasks`' first name crashes,
+    and the two tasks whose names hold it are claimed before it is (``claimed``: it is
+    claimed at the end; otherwise never again, so its crash is left out)."""
+    name, longer, ending = named_tasks()
+    source = rng("histories/choose-ttl-names-times")
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    rows = [
+        (times[0], "ok", "w1", "claim", name, 1, 0),
+        (times[1], "info", "w1", "crash", name, 1, 0),
+        (times[2], "info", "w2", "crash", longer, 1, 0) if claimed else None,
+        (times[3], "ok", "w2", "claim", longer, 2 if claimed else 1, 0),
+        (times[4], "ok", "w3", "claim", ending, 1, 0),
+        (times[5], "ok", "w3", "claim", name, 2, 0) if claimed else None,
+    ]
+    if claimed:
+        rows.insert(0, (0.0, "ok", "w2", "claim", longer, 1, 0))
+    return events_of(*(row for row in rows if row is not None))
+
+
+def shared_times_history() -> History:
+    """A history of the current world (task, workers and times drawn) where a task's crash and
+    its next claim share a time, the claim listed after the crash, and that claim's worker
+    crashes at the same time again, its claim listed before its crash: the next claim is the
+    next one in the history, which neither "a later time" nor "a time no earlier" finds."""
+    source = rng("histories/choose-ttl-shared-times")
+    task = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
+    first, second, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    start = round(source.uniform(1.0, 40.0), 1)
+    shared = round(start + source.uniform(1.0, 20.0), 1)
+    last = round(shared + source.uniform(1.0, 20.0), 1)
+    return events_of(
+        (start, "ok", first, "claim", task, 1, 0),
+        (shared, "info", first, "crash", task, 1, 0),
+        (shared, "ok", second, "claim", task, 2, 0),
+        (shared, "info", second, "crash", task, 2, 0),
+        (last, "ok", third, "claim", task, 3, 0),
+    )
+
+
+def taskless_crash_history() -> History:
+    """A history of the current world (tasks, workers and times drawn) where a worker crashes
+    holding no task (``task`` None), restarts and claims a task, and then another task's
+    crash is claimed again: only a crash that has a task is timed, so the kit gives one time,
+    and an answer that times the crash without a task to the next claim of any task gives two."""
+    source = rng("histories/choose-ttl-taskless")
+    crashed, other = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
+    first, idle, third = source.sample(("w1", "w2", "w3", "w4"), 3)
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    return events_of(
+        (times[0], "ok", first, "claim", crashed, 1, 0),
+        (times[1], "info", idle, "crash"),
+        (times[2], "ok", idle, "restart"),
+        (times[3], "ok", idle, "claim", other, 1, 0),
+        (times[4], "info", first, "crash", crashed, 1, 0),
+        (times[5], "ok", third, "claim", crashed, 2, 0),
+    )
+
+
+def times_back_history() -> History:
+    """A history of the current world (tasks, workers and times drawn) whose times go back:
+    one task's crash is listed after another task's crash stamped later, and the claim listed
+    next for its task is stamped before that crash; both tasks are claimed again later. The kit
+    times each crash to the next claim of its task as the history lists them (the second time
+    negative), in the order the crashes are listed; the history sorted by time gives other
+    times, and the right times given in the order of the crashes' times another order."""
+    source = rng("histories/choose-ttl-times-back")
+    first, second = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
+    one, two, three, four = source.sample(("w1", "w2", "w3", "w4"), 4)
+    start = round(source.uniform(1.0, 20.0), 1)
+    late = round(start + source.uniform(10.0, 30.0), 1)
+    early = round(late - source.uniform(1.0, 5.0), 1)
+    back = round(early - source.uniform(0.5, 3.0), 1)
+    again = round(late + source.uniform(1.0, 10.0), 1)
+    last = round(again + source.uniform(1.0, 10.0), 1)
+    return events_of(
+        (start, "ok", one, "claim", first, 1, 0),
+        (start, "ok", two, "claim", second, 1, 0),
+        (late, "info", one, "crash", first, 1, 0),
+        (early, "info", two, "crash", second, 1, 0),
+        (back, "ok", three, "claim", second, 2, 0),
+        (again, "ok", four, "claim", first, 2, 0),
+        (last, "ok", two, "claim", second, 3, 0),
+    )
