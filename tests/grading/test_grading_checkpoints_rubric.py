@@ -26,19 +26,21 @@ from simlab.grading.checks.checkpoints.changes import (
 )
 from simlab.grading.checks.checkpoints.guard import (
     CHANGES,
-    FALSY_SKU,
     POSITIONS,
     UNCHANGED,
     VERDICTS,
-    WORLD_NAMES,
     checkpoints_at,
-    drawn_world,
-    falsy_sku_cases,
     gave,
-    not_running,
     reference_codes,
     said_change,
     where,
+)
+from simlab.grading.checks.checkpoints.guard_world import (
+    FALSY_SKU,
+    WORLD_NAMES,
+    drawn_world,
+    falsy_sku_cases,
+    not_running,
 )
 from simlab.grading.checks.checkpoints.messages import say
 from simlab.grading.checks.hidden_world import judged_in, seed_for

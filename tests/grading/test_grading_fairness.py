@@ -169,11 +169,11 @@ def test_does_every_world_stop_a_task_whatever_its_status_and_miss_a_withdrawn_f
     withdrawn stock figure is missing while a document of the same ID stands at the cited
     version (a guard that falls back on the document fails there)."""
     from simlab.grading.checks.checkpoints.changes import CHANGES, STOPPING, WORLD_CHANGES
-    from simlab.grading.checks.checkpoints.guard import (
+    from simlab.grading.checks.checkpoints.guard import reference_codes
+    from simlab.grading.checks.checkpoints.guard_world import (
         OTHER_STATUSES,
         drawn_world,
         not_running,
-        reference_codes,
     )
 
     applies, withdraw = WORLD_CHANGES["cited stock figure withdrawn"]
@@ -201,7 +201,8 @@ def test_does_every_world_defeat_a_cited_document_found_by_a_part_of_its_id():
     """In every world, once a cited document is withdrawn the kit finds it missing, while a
     document whose ID begins with its ID, and one whose ID ends with it, still stand."""
     from simlab.grading.checks.checkpoints.changes import CHANGES
-    from simlab.grading.checks.checkpoints.guard import drawn_world, reference_codes
+    from simlab.grading.checks.checkpoints.guard import reference_codes
+    from simlab.grading.checks.checkpoints.guard_world import drawn_world
 
     applies, withdraw = CHANGES["cited document withdrawn"]
     for seed in SEEDS[:100]:
@@ -242,7 +243,8 @@ def test_does_every_world_defeat_a_recipient_matched_by_substring():
 
 
 def test_does_every_world_defeat_a_recovery_matched_by_prefix_or_substring():
-    from simlab.grading.checks.histories.ttl import named_history, recovery_times
+    from simlab.grading.checks.histories.ttl import recovery_times
+    from simlab.grading.checks.histories.ttl_histories import named_history
 
     def matched(history, same):
         events, out = list(history), []

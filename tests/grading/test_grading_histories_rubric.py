@@ -148,7 +148,7 @@ def test_does_the_history_whose_times_go_back_defeat_a_walk_by_time(seed):
 def test_does_the_history_of_shared_times_defeat_the_next_claim_found_by_time(seed):
     """A crash and its task's next claim share a time: the next claim in the history's order
     gives other times than the first claim at a later time, or at a time no earlier."""
-    from simlab.grading.checks.histories.ttl import shared_times_history
+    from simlab.grading.checks.histories.ttl_histories import shared_times_history
 
     with judged_in(seed):
         history = shared_times_history()
@@ -171,7 +171,7 @@ def test_does_the_history_of_shared_times_defeat_the_next_claim_found_by_time(se
 def test_does_the_history_of_a_crash_without_task_defeat_timing_it(seed):
     """A worker crashes holding no task, then claims one: the kit times only the crash that has
     a task; timing the task-less crash to the next claim of any task gives one time more."""
-    from simlab.grading.checks.histories.ttl import taskless_crash_history
+    from simlab.grading.checks.histories.ttl_histories import taskless_crash_history
 
     with judged_in(seed):
         history = taskless_crash_history()
@@ -202,7 +202,7 @@ def test_does_the_history_whose_times_go_back_defeat_times_taken_in_time_order(s
     """The history whose times go back: the kit's times (one negative, in the order the crashes
     are listed) differ from those of the history sorted by time, and from the right times given
     in the order of the crashes' times."""
-    from simlab.grading.checks.histories.ttl import times_back_history
+    from simlab.grading.checks.histories.ttl_histories import times_back_history
 
     with judged_in(seed):
         history = times_back_history()

@@ -566,7 +566,7 @@ COPIED_WORLD_GUARD = "import copy\n\n_SEEN = {}\n" + SETS_GUARD.replace(
 WORLD_READING_GUARD = (
     """
 try:
-    from simlab.grading.checks.checkpoints.guard import drawn_world
+    from simlab.grading.checks.checkpoints.guard_world import drawn_world
 except ImportError:
     drawn_world = None
 """

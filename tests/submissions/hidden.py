@@ -10,7 +10,7 @@ import functools
 from urllib.parse import urlsplit
 
 from simlab.grading.checks import EXERCISES
-from simlab.grading.checks.checkpoints.guard import WORLD_NAMES
+from simlab.grading.checks.checkpoints.guard_world import WORLD_NAMES
 from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.checkpoints.requests import WORLD_WORDS
 from simlab.grading.checks.events import BUS_STREAMS, children
@@ -19,7 +19,7 @@ from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
-from simlab.grading.checks.histories.ttl import (
+from simlab.grading.checks.histories.ttl_histories import (
     shared_times_history,
     taskless_crash_history,
     times_back_history,

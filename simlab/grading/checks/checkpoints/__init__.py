@@ -46,11 +46,11 @@ from __future__ import annotations
 from simlab.grading.checks.checkpoints.cache import CACHE_RUBRIC, cache_key_check
 from simlab.grading.checks.checkpoints.guard import (
     GUARD_RUBRIC,
-    WORLD_NAMES,
     checkpoints_at,
     reference_codes,
     resume_guard_check,
 )
+from simlab.grading.checks.checkpoints.guard_world import WORLD_NAMES
 from simlab.grading.checks.checkpoints.migration import (
     CORPUS,
     HIDDEN_V1,

@@ -41,8 +41,6 @@ from simlab.grading.checks.checkpoints.changes import (
 )
 from simlab.grading.checks.checkpoints.guard_world import (
     FALSY_SKU,
-    OTHER_STATUSES,
-    WORLD_NAMES,
     drawn_world,
     falsy_sku_cases,
     not_running,
@@ -64,12 +62,6 @@ __all__ = [
     "where",
     "gave",
     "checkpoints_at",
-    "drawn_world",
-    "not_running",
-    "OTHER_STATUSES",
-    "WORLD_NAMES",
-    "FALSY_SKU",
-    "falsy_sku_cases",
     "reference_codes",
     "resume_guard_check",
 ]
