@@ -992,12 +992,24 @@ TUPLE_TIMES = _SOLUTION_TTL.replace(_RECOVERY_RETURN, "    return tuple(times)\n
 ROUNDED_TIMES = _SOLUTION_TTL.replace(
     "times.append(later.time - e.time)", "times.append(round(later.time - e.time, 3))"
 )
+# measure puts its list of seeds in order (sorted, or reversed) before it runs them, in place:
+# a list that happens to be in order already would not show it.
+_FOR_SEED = "    for seed in seeds:\n"
+assert _SOLUTION_TTL.count(_FOR_SEED) == 1
+SORTS_SEEDS = _SOLUTION_TTL.replace(
+    _FOR_SEED, "    if isinstance(seeds, list):\n        seeds.sort()\n" + _FOR_SEED
+)
+REVERSES_SEEDS = _SOLUTION_TTL.replace(
+    _FOR_SEED, "    if isinstance(seeds, list):\n        seeds.reverse()\n" + _FOR_SEED
+)
 assert len({CLEARS_TABLE, CONSUMES_SEEDS, POPS_HISTORY, TUPLE_TIMES, ROUNDED_TIMES}) == 5
 assert _SOLUTION_TTL not in (CONSUMES_SEEDS, ROUNDED_TIMES)
 
 ANSWERS += [
     ("clears-table", "choose-ttl", CLEARS_TABLE, 5, "changed the table"),
     ("consumes-seeds", "choose-ttl", CONSUMES_SEEDS, 5, "changed the seeds"),
+    ("sorts-seeds", "choose-ttl", SORTS_SEEDS, 5, "changed the seeds"),
+    ("reverses-seeds", "choose-ttl", REVERSES_SEEDS, 5, "changed the seeds"),
     ("pops-history", "choose-ttl", POPS_HISTORY, 5, "changed the history"),
     ("tuple-times", "choose-ttl", TUPLE_TIMES, 5, "expected a list"),
     ("rounded-times", "choose-ttl", ROUNDED_TIMES, 3, "other times"),
