@@ -77,10 +77,12 @@ test: $(STAMP) sandbox-tool
 # Compiled modules and pytest's rewritten tests are kept in __pycache__ (ignored by git) even
 # where the environment says not to write bytecode: else each of its processes compiles the kit
 # and rewrites every test module again, on every run of the loop. No notebook runs here, so
-# nbval stays unloaded (and with it what it imports, see tests/conftest.py). Tests are handed out
-# one by one (worksteal), which balances the processes better than whole modules; a module's
-# fixture may then be built once in each process, cheap here, unlike the graded corpora of
-# `make test` (whose modules go whole to one process).
+# nbval stays unloaded (and with it what it imports, see tests/conftest.py). A test module goes
+# whole to one process (loadfile), as in `make test`: its module fixtures (the simulator's runs
+# over 50 seeds) and the searches its tests share (tests/sim/test_explore.py) are computed once,
+# where handing tests out one by one (worksteal) computed them again in every process a module
+# was split across, more CPU than the balance it bought. Modules go out largest first (pytest-xdist
+# orders them by their number of tests), so the longest ones start at once.
 # Its temporary files (pytest's tmp_path and every tempfile, in the tests and the processes they
 # start) live in a folder of its own in memory (under FAST_TMP, /dev/shm where there is one),
 # open to all as /tmp is (a test may act as another user), removed when it ends: the lane opens
@@ -88,7 +90,7 @@ test: $(STAMP) sandbox-tool
 # busy machine costs more than the tests' own work. No test of this lane starts a jail (whose
 # /dev is its own); `make test` keeps the system's temporary folder.
 FAST := not jail and not kernel and not server and not browser
-FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist worksteal
+FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
 FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval
 test-fast: $(STAMP)
