@@ -1002,6 +1002,12 @@ SORTS_SEEDS = _SOLUTION_TTL.replace(
 REVERSES_SEEDS = _SOLUTION_TTL.replace(
     _FOR_SEED, "    if isinstance(seeds, list):\n        seeds.reverse()\n" + _FOR_SEED
 )
+# choose_ttl puts the table's rows in order of their ttl, in place, before it chooses.
+SORTS_TABLE = _SOLUTION_TTL.replace(
+    _CHOOSE_MIN,
+    "    rows = sorted(table.items())\n    table.clear()\n    table.update(rows)\n" + _CHOOSE_MIN,
+)
+assert SORTS_TABLE != _SOLUTION_TTL
 assert len({CLEARS_TABLE, CONSUMES_SEEDS, POPS_HISTORY, TUPLE_TIMES, ROUNDED_TIMES}) == 5
 assert _SOLUTION_TTL not in (CONSUMES_SEEDS, ROUNDED_TIMES)
 
@@ -1009,6 +1015,7 @@ ANSWERS += [
     ("clears-table", "choose-ttl", CLEARS_TABLE, 5, "changed the table"),
     ("consumes-seeds", "choose-ttl", CONSUMES_SEEDS, 5, "changed the seeds"),
     ("sorts-seeds", "choose-ttl", SORTS_SEEDS, 5, "changed the seeds"),
+    ("sorts-table", "choose-ttl", SORTS_TABLE, 5, "changed the table"),
     ("reverses-seeds", "choose-ttl", REVERSES_SEEDS, 5, "changed the seeds"),
     ("pops-history", "choose-ttl", POPS_HISTORY, 5, "changed the history"),
     ("tuple-times", "choose-ttl", TUPLE_TIMES, 5, "expected a list"),
