@@ -49,7 +49,7 @@ from simlab.checker.rules import findings
 from simlab.errors import SettingError
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
-from simlab.sim.reads import _effects
+from simlab.sim.reads import effects_of
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
@@ -204,7 +204,7 @@ def _state(run: _Run, store: Any) -> tuple:
     rows = tuple(
         (r.task_id, r.status, r.step, r.epoch, r.lease_until, r.worker, r.attempts) for r in records
     )
-    recorded = _effects(store, records)  # one read where the ledger offers it
+    recorded = effects_of(store, records)  # one read where the ledger offers it
     effects = tuple((r[0], tuple((f.key, f.epoch, f.worker) for f in recorded[r[0]])) for r in rows)
     broker = run.broker
     env = run.env

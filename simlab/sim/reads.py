@@ -3,7 +3,7 @@
 A refused call's worker asks the ledger why (:func:`why_refused`), and records the task's
 record it read; the views (``counts()`` and ``tasks(status)``) are read while tasks run
 (:func:`read_views`) and at the end (:func:`views_of`), beside the final listing's e-mail keys
-(:func:`_effects`). The checker holds each read to what the model predicts.
+(:func:`effects_of`). The checker holds each read to what the model predicts.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
 from simlab.sim.answers import Unanswered
 from simlab.sim.fast_paths import fast_path
 
-__all__ = ["why_refused", "views_of", "read_views", "id_lister"]
+__all__ = ["why_refused", "views_of", "read_views", "id_lister", "effects_of"]
 
 
 def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) -> dict:
@@ -44,7 +44,7 @@ def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) ->
     return {"reason": "refused", "status": rec.status, **read}
 
 
-def _effects(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
+def effects_of(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
     """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
     offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
     round trip per task. A subclass that changes ``effects`` alone is read through its own

@@ -48,7 +48,7 @@ from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
-from simlab.sim.reads import _effects, id_lister, read_views, views_of
+from simlab.sim.reads import effects_of, id_lister, read_views, views_of
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
@@ -80,7 +80,7 @@ def played(
             views = views_of(run.ledger)
         except Unanswered:
             views = None
-        return run, final, _effects(store, final), views
+        return run, final, effects_of(store, final), views
     finally:
         closing = getattr(store, "close", None) if close else None
         if closing is not None:
