@@ -213,6 +213,7 @@ TTL_RUBRIC = (
             "choose_ttl empties or reorders the table it chose from (popping rows, sorting in "
             "place)",
             "measure consumes its list of seeds, or recovery_times its history",
+            "measure sorts or reverses its list of seeds in place",
         ),
         text=(
             "* `recovery_times(history)`: a list holding,",
@@ -220,9 +221,9 @@ TTL_RUBRIC = (
             "below read `table` again.",
         ),
         world=(
-            "The history of the small hand-written case, the first measure() call's seeds and "
-            "the world's cost table come back from the call and are compared with the grader's "
-            "own copies."
+            "The history of the small hand-written case, a list of the world's seeds and the "
+            "world's cost table, each in an order that sorting or reversing changes, come back "
+            "from the call and are compared with the grader's own copies."
         ),
     ),
 )
