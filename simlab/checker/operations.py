@@ -438,7 +438,9 @@ def refused(s: TaskState, e: Event, m: Model):
     contract lets a ledger grant or refuse it); a claim refused for the dead letter when the
     limit on attempts is not known (``max_attempts`` None) or was reached while the task could
     be claimed. With :data:`~simlab.checker.model.NO_LIMIT` no claim may move a task there."""
-    if not s.submitted or any(p != e.process for p in s.inflight):
+    inflight = s.inflight
+    # another worker's claim in flight: one besides this event's worker (a set holds each once)
+    if not s.submitted or (inflight and (len(inflight) > 1 or e.process not in inflight)):
         return None
     # The refused operation is told only in a finding: most refusals are right, and telling
     # each one would cost more than judging it.

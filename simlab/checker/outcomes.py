@@ -7,6 +7,7 @@ Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it rea
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -289,44 +290,71 @@ def claim_next_order(run: Run) -> list[Finding]:
     # In submit order, probes left out: they are never claimable (a probe handed out is
     # judged before the order is read).
     order = [t for t in sorted(submits, key=lambda t: submits[t].index) if t not in probes]
+    position = {t: i for i, t in enumerate(order)}
+    # The positions in ``order`` of the tasks an answer's scan cannot pass over without looking
+    # (see _may_stop), kept sorted as the replay changes them: a task that has ended stays
+    # ended for many answers, and every answer would otherwise walk past it again.
+    waiting: list[int] = []
+    end = len(order)
     model = Model(set(submits), run.ttl)
     out = []
     for e in view.events:
         if e.op == "claim-next":
             if e.type == "fail":
-                older = _claimable_before(model, order, None, e.time)
+                older = _claimable_before(model, order, waiting, end, e.time)
                 if older is not None:
                     why = _claimable_why(model.tasks[older], older)
                     sentence = _s("next.none", p=e.process, t=at(e.time), why=why)
                     out.append(Finding.of("u", e.index, sentence, e, model.tasks[older].newest))
             continue
-        if e.task is None:
+        task = e.task
+        if task is None:
             continue
-        s = model.state(e.task)
+        s = model.state(task)
         if e.op == "claim" and e.type == "ok" and e.value.get("next"):
-            got = _s("next.got", p=e.process, task=e.task, t=at(e.time))
-            if e.task in probes:
-                out.append(Finding.of("u", e.index, _s("next.probe", got=got), e, submits[e.task]))
+            got = _s("next.got", p=e.process, task=task, t=at(e.time))
+            if task in probes:
+                out.append(Finding.of("u", e.index, _s("next.probe", got=got), e, submits[task]))
             else:
-                older = _claimable_before(model, order, e.task, e.time)
+                before = position.get(task, end)
+                older = _claimable_before(model, order, waiting, before, e.time)
                 if older is not None:
                     why = _claimable_why(model.tasks[older], older)
                     sentence = _s("next.older", got=got, why=why)
                     out.append(Finding.of("u", e.index, sentence, e, submits[older]))
         model.apply(s, e)
+        i = position.get(task)
+        if i is not None:
+            at_i = bisect_left(waiting, i)
+            held = at_i < len(waiting) and waiting[at_i] == i
+            if _may_stop(s) != held:
+                if held:
+                    del waiting[at_i]
+                else:
+                    waiting.insert(at_i, i)
     return out
 
 
-def _claimable_before(model: Model, order: list[str], task: str | None, now: float) -> str | None:
-    """The first task in submit ``order`` (no probe in it) that is claimable at ``now``, if it
-    comes before ``task`` (None: any), and no task before it is in doubt."""
+def _may_stop(s: TaskState) -> bool:
+    """Can a scan for the oldest claimable task stop at ``s``'s task (answer it, or stop in
+    doubt)? Only a task that is queued or running, or has a claim that may have been granted
+    unseen, can: any other (completed, cancelled, dead) is passed over."""
+    return bool(s.unseen or s.inflight) or s.status == QUEUED or s.status == RUNNING
+
+
+def _claimable_before(
+    model: Model, order: list[str], waiting: list[int], before: int, now: float
+) -> str | None:
+    """The first task in submit ``order`` (no probe in it) that is claimable at ``now``, if its
+    position comes before ``before``, and no task before it is in doubt. ``waiting``: the
+    sorted positions of the submitted tasks the scan cannot pass over unseen
+    (:func:`_may_stop`); every other task is not submitted yet, or passed over."""
     tasks = model.tasks
-    for t in order:
-        if t == task:
+    for i in waiting:
+        if i >= before:
             return None
-        s = tasks.get(t)
-        if s is None:
-            continue  # not submitted yet
+        t = order[i]
+        s = tasks[t]
         if s.unseen or s.inflight:  # ``s.unanswered``, without a property's call per task
             return None  # a claim of it may have been granted unseen
         if s.status == QUEUED:
