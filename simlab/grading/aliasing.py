@@ -10,11 +10,16 @@ needs the learner's function, called by the grader, to leave its input unchanged
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
 
 __all__ = ["shared_containers", "shared_between_results"]
+
+
+#: What the probe adds to each list and dict it changes (and takes out again).
+_MARK = "changed-after-migrating"
 
 
 def _dump(value: Any) -> str:
@@ -56,12 +61,20 @@ def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list
 
 
 def _changed_with(changed: dict, watched: dict) -> list[str]:
-    """Change every list and dict of ``changed`` in place (one level down); the names of the
-    fields of ``watched`` that changed with them, sorted."""
+    """Change every list and dict of ``changed`` in place (one level down), take the names of
+    the fields of ``watched`` that changed with them, sorted, then undo the changes: an object
+    the learner's code keeps (a module-level default handed to every result) is as it was for
+    the checks that come after, so a mistake costs the part that finds it, not the later ones."""
     snapshot = {k: _dump(v) for k, v in watched.items()}
+    undo: list[Callable[[], Any]] = []
     for value in changed.values():
         if isinstance(value, list):
-            value.append("changed-after-migrating")
-        elif isinstance(value, dict):
-            value["changed-after-migrating"] = True
-    return sorted(str(k) for k, v in watched.items() if _dump(v) != snapshot.get(k))
+            value.append(_MARK)
+            undo.append(value.pop)
+        elif isinstance(value, dict) and _MARK not in value:
+            value[_MARK] = True
+            undo.append(functools.partial(value.pop, _MARK, None))
+    names = sorted(str(k) for k, v in watched.items() if _dump(v) != snapshot.get(k))
+    for step in reversed(undo):  # a list changed twice (one object under two fields) pops twice
+        step()
+    return names

@@ -1,0 +1,33 @@
+"""Does the purity probe find what a migration shares, and leave the learner's objects as
+they were for the checks after it?"""
+
+from __future__ import annotations
+
+from simlab.grading.aliasing import shared_between_results, shared_containers
+
+RECORD = {"sent": ["a@x"], "approval": {"required": False}, "tenant": "acme"}
+
+_DEFAULT = {"required": False}
+_SENT: list = []
+
+
+def _fresh(v1: dict) -> dict:
+    return {"sent": list(v1["sent"]), "approval": dict(v1["approval"]), "tenant": v1["tenant"]}
+
+
+def _shares_a_default(v1: dict) -> dict:
+    """One module-level dict and list handed to every result (the two fields share them)."""
+    return {"sent": _SENT, "approval": _DEFAULT, "also": _SENT, "tenant": v1["tenant"]}
+
+
+def test_does_the_probe_name_what_two_results_share_and_undo_its_changes():
+    assert shared_between_results(_fresh, RECORD) == []
+    assert shared_between_results(_shares_a_default, RECORD) == ["also", "approval", "sent"]
+    assert _DEFAULT == {"required": False} and _SENT == []  # as the learner left them
+    assert shared_between_results(_shares_a_default, RECORD) == ["also", "approval", "sent"]
+
+
+def test_does_the_probe_name_what_a_result_shares_with_its_input():
+    assert shared_containers(_fresh, RECORD) == []
+    assert shared_containers(lambda v1: {**v1}, RECORD) == ["approval", "sent"]
+    assert RECORD == {"sent": ["a@x"], "approval": {"required": False}, "tenant": "acme"}
