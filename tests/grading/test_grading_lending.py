@@ -256,7 +256,7 @@ def send_step(ledger, lease, step, mailbox):
         return str(exc)
 """,
     )
-    work = ScriptedWork("unused.sqlite", "t1", {}, Clock())
+    work = ScriptedWork("unused.sqlite", "t1", {}, Clock(), output=str)
     answer = s.call(
         "run_task", Lent(Ledger(":memory:"), "Ledger"), "t1", "w", Lent(work, "Work"), 1
     )
