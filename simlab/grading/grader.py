@@ -206,8 +206,8 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
 
 
 def _not_defined(names: str, boxes: Runtime) -> Message:
-    """Why the checks find ``names`` undefined: a cell that raised on the checks' line (its
-    error), a cell left out after it hung or crashed, or nothing the grader saw."""
+    """Why the checks find ``names`` undefined: a cell that raised on the checks' line only
+    (its error), a cell left out after it hung or crashed, or nothing the grader saw."""
     if boxes.raised:
         first = boxes.raised[min(boxes.raised)]
         return message("grader.not_defined_raised", names=names, detail=first.said)

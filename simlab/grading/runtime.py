@@ -83,8 +83,9 @@ class Runtime:
         self.bad: dict[int, CellResult] = {}
         #: How each cell went in the notebook's run (the first time it ran).
         self.runs: dict[int, CellResult] = {}
-        #: The cells that raised on the checks' line, by index (the first time): a cell that
-        #: ran in the notebook's run may still raise there (a limit the two lines share).
+        #: The cells that raised on the checks' line though they ran without an error in the
+        #: notebook's run, by index (the first time): a limit the two lines share. (A cell that
+        #: raised in the run too is told by the run's verdict.)
         self.raised: dict[int, CellResult] = {}
         self.used = 0
         self.current: Sandbox | None = None
@@ -125,7 +126,8 @@ class Runtime:
             results.append(result)
         if (not run or sandbox.split_off) and not cell.isolated and sandbox.alive:
             checked = sandbox.exec_cell(cell.index, cell.source)
-            if checked.status == "error":
+            ran = self.runs.get(cell.index)
+            if checked.status == "error" and (ran is None or ran.status != "error"):
                 self.raised.setdefault(cell.index, checked)
             results.append(checked)
         for result in results:

@@ -442,3 +442,18 @@ def test_does_a_cell_that_raises_only_on_the_checks_line_say_why(tmp_path):
     said = {q.id: q.feedback for q in grade.questions}["cancel-limits"]
     assert said.startswith("not defined: `what_cancel_does`: a cell raised an error"), said
     assert "FileExistsError" in said, said
+
+
+@pytest.mark.jail
+def test_is_a_cell_that_raised_in_the_run_too_not_blamed_for_another_questions_name(tmp_path):
+    """A cell that raises on both lines is told by the run's verdict, for its own question; a
+    name of another question that was simply never defined is told as "not defined" alone."""
+    from simlab.grading.grader import grade_notebook
+    from simlab.grading.notebook import notebook_text
+
+    nb = _fencing({"cancel-after-claim": 'raise RuntimeError("boom")\n', "cancel-limits": "pass\n"})
+    path = tmp_path / FENCING
+    path.write_text(notebook_text(nb))
+    said = {q.id: q.feedback for q in grade_notebook(path, timeout=20).questions}
+    assert "RuntimeError: boom" in said["cancel-after-claim"], said
+    assert said["cancel-limits"] == "not defined: `what_cancel_does`", said
