@@ -35,7 +35,7 @@ from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail
 from simlab.grading.student import Student, shown_value, shown_values
 from simlab.ledger import Ledger
-from simlab.records import Lease
+from simlab.records import STATUSES, Lease
 
 __all__ = ["LOST", "REFUSED", "RUNS", "LoopPlays", "inputs", "check", "LOOP_STORIES"]
 
@@ -62,9 +62,11 @@ _SAID = {
 def inputs() -> st.SearchStrategy[tuple]:
     """(steps, start, trouble): ``start`` is ``("fresh",)``, ``("released" | "expired", saved
     step, checkpoint name)`` or ``("completed" | "cancelled" | "held",)``; ``trouble`` is
-    ``None`` or ``("work" | "save" | "claim", step, "cancel" | "steal")`` (``"claim"``: right
-    after the claim, before the first step; its step is not used). Steps are folded into range
-    when played. Built once per process: its ``repr``, which keys the draws
+    ``None``, ``("work" | "save" | "claim", step, "cancel" | "steal")`` or ``("work", step,
+    "ahead")`` (an action of :func:`~simlab.grading.checks.leases.scripted.ScriptedWork`; only
+    during a step: the loop has lost the task once that step's save is refused, not before;
+    ``"claim"``: right after the claim, before the first step; its step is not used). Steps are
+    folded into range when played. Built once per process: its ``repr``, which keys the draws
     :func:`~simlab.grading.properties.falsify` keeps, costs more than building it."""
     saved = st.tuples(
         st.sampled_from(("released", "expired")),
@@ -81,6 +83,7 @@ def inputs() -> st.SearchStrategy[tuple]:
             st.integers(0, 3),
             st.sampled_from(("cancel", "steal")),
         ),
+        st.tuples(st.just("work"), st.integers(0, 3), st.just("ahead")),
     )
     return st.tuples(st.integers(1, 4), start, trouble)
 
@@ -88,7 +91,9 @@ def inputs() -> st.SearchStrategy[tuple]:
 #: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step;
 #: trouble right after the claim (the heartbeat before the first step sees it); a cancel during
 #: the second step (the first step's save must leave no result); a takeover right after the
-#: first step's save (the heartbeat before the second step sees it).
+#: first step's save (the heartbeat before the second step sees it); a second process with the
+#: same lease saving the first step first (the loop's save of it is refused, its next heartbeat
+#: granted: only the save's answer tells the loop it lost).
 LOOP_STORIES = (
     (3, ("released", 2, "step 0"), None),
     (4, ("expired", 1, "step 3"), None),
@@ -96,6 +101,7 @@ LOOP_STORIES = (
     (3, ("released", 1, "output"), ("claim", 0, "steal")),
     (3, ("fresh",), ("work", 1, "cancel")),
     (3, ("fresh",), ("save", 0, "steal")),
+    (3, ("fresh",), ("work", 0, "ahead")),
 )
 
 
@@ -140,6 +146,10 @@ def _setup(start: tuple, task: str, second: str, other: str) -> Callable[[Ledger
     return setup
 
 
+#: How a story names each trouble's action.
+_WHO = {"cancel": "user_cancels", "steal": "takes_over", "ahead": "saves_ahead"}
+
+
 def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
     moves = [say("has_steps" if steps > 1 else "has_step", n=steps)]
     kind = start[0]
@@ -152,7 +162,7 @@ def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
         )
     if trouble is not None:
         where, step, action = trouble
-        who = say("user_cancels" if action == "cancel" else "takes_over", task="t1")
+        who = say(_WHO[action], task="t1")
         if where == "claim":
             moves.append(say("after_loop_claim", who=who))
         else:
@@ -344,10 +354,19 @@ def _row_verdict(record: Any, want: Any) -> Message | None:
             return say(
                 "loop_left",
                 field=name,
-                got=shown_value(getattr(record, name)),
-                want=shown_value(getattr(want, name)),
+                got=_shown_field(getattr(record, name)),
+                want=_shown_field(getattr(want, name)),
             )
     return None
+
+
+def _shown_field(value: Any) -> Message | str:
+    """A row's value for feedback: a status the kit's ledger knows (``'completed'``), which no
+    world draws, quoted even where feedback is quiet; anything else as :func:`shown_value`
+    shows it."""
+    if isinstance(value, str) and value in STATUSES:
+        return repr(value)
+    return shown_value(value)
 
 
 def check(plays: LoopPlays, what: str, examples: int = EXAMPLES) -> None:
