@@ -766,7 +766,14 @@ ANSWERS += [
 SHORT_TASK_NOT_DONE = _swap(
     _SOLUTION_LOOP, "done = step + 1 == steps\n", "done = step + 1 == steps and steps > 2\n"
 )
+# Resumes from the step the ledger stores after the claim, not the lease's (runs-and-resumes:
+# "resume **from the step the lease says** (`lease.step`)"): they differ when a second process
+# with the same lease saves right after the claim.
+STEP_FROM_GET = _swap(
+    _SOLUTION_LOOP, "range(lease.step, steps)", "range(ledger.get(task_id).step, steps)"
+)
 ANSWERS += [
+    ("step-from-get", "worker-loop", STEP_FROM_GET, 4, "your loop worked"),
     ("short-task-not-done", "worker-loop", SHORT_TASK_NOT_DONE, 4, "expected 'completed'"),
 ]
 

@@ -114,6 +114,7 @@ LOOP_RUBRIC = (
         mistakes=(
             "the result or the checkpoint's output stored as text (str(output)), not as the "
             "value work returned",
+            "resumes from the step the ledger stores after the claim (ledger.get), not the lease's",
         ),
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
@@ -138,7 +139,9 @@ LOOP_RUBRIC = (
             "lists or whole numbers, never strings): a loop that ignores the ttl argument, types "
             "in a worker or result, takes the notebook's outputs, or stores an output as text "
             "(str(output)) in the result or a checkpoint, asks for other leases or leaves "
-            "another row than the exercise's loop."
+            "another row than the exercise's loop. Right after some claims, a second process "
+            "with the same lease saves the next step, so the step the ledger stores is ahead "
+            "of the lease's: a loop that resumes from the stored step works another step."
         ),
     ),
     Criterion(
