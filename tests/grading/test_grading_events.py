@@ -33,6 +33,7 @@ from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.narrowing import EXAMPLES as NARROWING_EXAMPLES
 from simlab.grading.checks.events.narrowing import narrowing_check
 from simlab.grading.checks.events.streams import (
+    EVENTS_PER_TASK,
     FIRST_STREAMS,
     _shown,
     absorbs_like_the_kit,
@@ -126,7 +127,14 @@ def test_does_every_world_draw_names_that_begin_with_or_hold_one_another(seed):
     assert any(_related(a, b) for a in tasks for b in tasks)
     assert any(_related(a, b) for a in keys for b in keys)
     assert not {"t1", "t2", "A", "B", "C"} & set(tasks)
-    assert all(":" not in k and not any(t in k for t in tasks) for k in keys)
+    # every key begins "task:number:" (a task of the stream, a number no seq reaches), and what
+    # follows derives from no task and no seq
+    heads = {k.rsplit(":", 1)[0] for k in keys}
+    assert len(heads) == 1
+    task, number = heads.pop().split(":")
+    assert task in tasks and int(number) > EVENTS_PER_TASK
+    rests = [k.rsplit(":", 1)[1] for k in keys]
+    assert all(r and not any(t in r for t in tasks) for r in rests)
     assert similar.tasks["Q"] == similar.tasks["P"] + "1"
     assert _related(similar.keys["r1"], similar.keys["r2"])
     assert all(_related(world.tenant, t) for t in world.similar_tenants)

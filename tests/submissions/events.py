@@ -730,6 +730,19 @@ class Absorber:
         return out
 """
 
+# Reads the task from the key only where the key looks like "task:seq:...", and from the event
+# otherwise (a key tells neither the task nor the seq): keys that begin with another task's name
+# file the event under that task.
+TASK_FROM_LAID_OUT_KEY = READS_THE_KEY.replace(
+    """        task, seq, _ = event["idempotency_key"].split(":")
+        seq, key = int(seq), event["idempotency_key"]
+""",
+    """        key, seq = event["idempotency_key"], event["seq"]
+        task = key.split(":")[0] if key.count(":") >= 2 else event["task_id"]
+""",
+)
+assert TASK_FROM_LAID_OUT_KEY != READS_THE_KEY
+
 # Right, but hands back copies of the events.
 RETURNS_COPIES = HEAP_ABSORBER.replace(
     'out.append(heapq.heappop(st["heap"])[2])', 'out.append(dict(heapq.heappop(st["heap"])[2]))'
@@ -1039,6 +1052,7 @@ ANSWERS = [
     ("keys-as-text", "absorber", KEYS_AS_TEXT, 3, "never released"),
     ("task-by-prefix", "absorber", TASK_BY_PREFIX, 3, "never released"),
     ("reads-the-key", "absorber", READS_THE_KEY, 0, "ValueError"),
+    ("task-from-laid-out-key", "absorber", TASK_FROM_LAID_OUT_KEY, 3, "EventAbsorber"),
     ("returns-copies", "absorber", RETURNS_COPIES, 5, "a copy of an event"),
     ("kit-copies", "absorber", KIT_COPIES, 5, "a copy of an event"),
     ("rebuilds-events", "absorber", REBUILDS_EVENTS, 5, "whose kind, payload differ"),

@@ -705,6 +705,78 @@ FORESEEING = [
 ]
 ANSWERS += FORESEEING
 
+# The task matched with LIKE (which ignores case) or COLLATE NOCASE: a claim of one task also
+# takes the task whose ID differs from it only in case; a heartbeat or a record of one task's
+# lease changes that task too (one-owner; at-most-once).
+LIKE_CLAIM = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND (status = 'queued'",
+    " WHERE task_id LIKE ? AND (status = 'queued'",
+)
+NOCASE_CLAIM = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND (status = 'queued'",
+    " WHERE task_id = ? COLLATE NOCASE AND (status = 'queued'",
+)
+LIKE_HEARTBEAT = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    " WHERE task_id LIKE ? AND epoch = ? AND status = 'running'\",",
+)
+NOCASE_EFFECT = _swap(
+    _SOLUTION_EFFECT,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n        (key,",
+    " WHERE task_id = ? COLLATE NOCASE AND epoch = ? AND status = 'running'\",\n        (key,",
+)
+
+# LeaseHeld names the holder this process's own claims remember (a module-level dict), not the
+# row's worker: a lease another process's claim took is named after the last one of this
+# process (claim-fields).
+REMEMBERED_HOLDER = "_HOLDERS = {}\n" + _swap(
+    _swap(
+        _SOLUTION_CLAIM,
+        "    if row is not None:\n        return lease_from_row(row)",
+        "    if row is not None:\n        _HOLDERS[task_id] = worker\n"
+        "        return lease_from_row(row)",
+    ),
+    "raise LeaseHeld(task_id, holder, lease_until)",
+    "raise LeaseHeld(task_id, _HOLDERS.get(task_id, holder), lease_until)",
+)
+ANSWERS += [
+    ("like-claim", "atomic-claim", LIKE_CLAIM, 4, "changed another task"),
+    ("nocase-claim", "atomic-claim", NOCASE_CLAIM, 4, "changed another task"),
+    ("like-heartbeat", "atomic-claim", LIKE_HEARTBEAT, 4, "changed another task"),
+    ("nocase-effect", "idempotent-send", NOCASE_EFFECT, 3, "another key"),
+    ("remembered-holder", "atomic-claim", REMEMBERED_HOLDER, 8, "did not name the holder"),
+]
+
+# A refused save lets the loop go on unless it was the last step's: the heartbeat before the next
+# step usually refuses too, but not when a second process with the same lease saved the step
+# first (stops-when-lost: "if the save is refused, return `"lost"`").
+LAST_SAVE_CHECKED_ONLY = _swap(
+    _SOLUTION_LOOP, "        if not saved:\n", "        if not saved and done:\n"
+)
+ANSWERS += [
+    ("last-save-checked-only", "worker-loop", LAST_SAVE_CHECKED_ONLY, 3, "after it lost"),
+]
+
+# The last save is done only for a task of more than two steps (runs-and-resumes: "for the last
+# step `done=True, result=output`"): the feedback names the status the task should have, which
+# no world hides.
+SHORT_TASK_NOT_DONE = _swap(
+    _SOLUTION_LOOP, "done = step + 1 == steps\n", "done = step + 1 == steps and steps > 2\n"
+)
+# Resumes from the step the ledger stores after the claim, not the lease's (runs-and-resumes:
+# "resume **from the step the lease says** (`lease.step`)"): they differ when a second process
+# with the same lease saves right after the claim.
+STEP_FROM_GET = _swap(
+    _SOLUTION_LOOP, "range(lease.step, steps)", "range(ledger.get(task_id).step, steps)"
+)
+ANSWERS += [
+    ("step-from-get", "worker-loop", STEP_FROM_GET, 4, "your loop worked"),
+    ("short-task-not-done", "worker-loop", SHORT_TASK_NOT_DONE, 4, "expected 'completed'"),
+]
+
 # Correct, written otherwise: the lease's end added up in SQL, the ttl passed by keyword.
 SQL_SUM_CLAIM = _swap(
     _swap(

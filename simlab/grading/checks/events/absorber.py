@@ -309,10 +309,11 @@ ABSORBER_RUBRIC = (
             "Every stream is offered with task names and opaque keys drawn from the world "
             "(some a prefix or a part of another, one task's name the other's and a digit, "
             "tasks and keys whose names differ only in capitals, white space around them or "
-            "Unicode form, one task of hundreds of events, one gap of hundreds of seqs), "
-            "drawn payloads, and bus seeds drawn for the duplicated and reordered streams, so"
-            " an answer tuned to the notebook's t1 and t2, to the keys' layout or to one "
-            "stream, one that compares seqs with `is`, or one that waits only so far ahead, "
+            "Unicode form, the generated streams' keys laid out as task:seq:... with a task's "
+            "name and no seq of theirs, one task of hundreds of events, one gap of hundreds of "
+            "seqs), drawn payloads, and bus seeds drawn for the duplicated and reordered "
+            "streams, so an answer tuned to the notebook's t1 and t2, to the keys' layout or to "
+            "one stream, one that compares seqs with `is`, or one that waits only so far ahead, "
             "fails."
         ),
     ),

@@ -19,7 +19,8 @@ Cases the exercise text leaves open never occur: a key set aside as a conflict i
 offered again under another ``seq``, and every ``seq`` is 1 or more.
 
 The learner's absorber and the kit's are offered the stream with the world's names
-(:func:`generated_names`: drawn task names and keys, some a prefix or a part of another); the
+(:func:`generated_names`: drawn task names and keys, some a prefix or a part of another, every
+key beginning with a task's name and a number, as ``task:seq:...``); the
 story tells the canonical ones. A stream is told as its deliveries, ``A2/k1`` for task ``A``,
 ``seq`` 2, key ``k1`` (and ``v2`` after an unknown version). What the learner's absorber
 released is told by those names only, never by a value its code returned.
@@ -28,6 +29,7 @@ released is told by those names only, never by a value its code returned.
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -195,11 +197,25 @@ def generated_names() -> Names:
     """The swap of the world (:func:`rng`) for the names of generated streams: drawn task
     names for ``A``, ``B``, ``C`` and drawn keys for :data:`GENERATED_KEYS`."""
     source = rng("events/absorber/generated")
+    tasks = task_names(source, len(TASKS))
+    keys = key_names(source, len(GENERATED_KEYS))
+    number = source.randint(100, 999)
+    header = _key_header(source, tasks)
     return Names(
-        dict(zip(TASKS, task_names(source, len(TASKS)), strict=True)),
-        dict(zip(GENERATED_KEYS, key_names(source, len(GENERATED_KEYS)), strict=True)),
-        source.randint(100, 999),
+        dict(zip(TASKS, tasks, strict=True)),
+        dict(zip(GENERATED_KEYS, (header + key for key in keys), strict=True)),
+        number,
     )
+
+
+def _key_header(source: random.Random, tasks: list[str]) -> str:
+    """What every key of a generated stream begins with: one of its tasks' names and a number
+    no ``seq`` of the stream reaches, each followed by a colon (``ingest-3:7:``). The keys of
+    every task read like ``task:seq:...``, most of them naming another task and a seq that is
+    not theirs, so an answer that reads the task or the ``seq`` from a key absorbs another
+    stream than the kit. A header shared by all keys keeps the prefixes and parts the drawn
+    keys hold of one another."""
+    return f"{source.choice(tasks)}:{source.randint(EVENTS_PER_TASK + 1, 9)}:"
 
 
 def absorbs_like_the_kit(

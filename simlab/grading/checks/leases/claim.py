@@ -75,6 +75,18 @@ CLAIM_STORIES = (
     # two tasks whose IDs share a prefix (in the hidden world, t1's ID is a prefix of t2's)
     (("claim", "t1", "A", 10.0), ("claim", "t2", "B", 20.0), ("heartbeat", 1, 20.0)),
     (("claim", "t2", "A", 20.0), ("claim", "t1", "B", 10.0), ("heartbeat", 1, 10.0)),
+    # a task whose ID differs from another's only in case (the world's T1 is t1's ID with its
+    # first letter in capitals): a claim or heartbeat that matches IDs with LIKE or COLLATE
+    # NOCASE changes both
+    (("claim", "T1", "A", 10.0), ("claim", "t1", "B", 10.0), ("wait", 3), ("heartbeat", 1, 10.0)),
+    # the holder of a live lease is whoever the row names, also when another process's claim
+    # (the kit's) wrote it, not one of the claims this process made
+    (
+        ("claim", "t1", "A", 10.0),
+        ("wait", 15),
+        ("other_claim", "t1", "C", 10.0),
+        ("claim", "t1", "B", 10.0),
+    ),
 )
 
 
@@ -172,6 +184,7 @@ CLAIM_RUBRIC = (
             "heartbeat by worker name",
             "heartbeat without status = 'running'",
             "heartbeat as SELECT then UPDATE",
+            "claim or heartbeat matching the task ID with LIKE or COLLATE NOCASE",
         ),
         text=(
             "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
@@ -194,10 +207,11 @@ CLAIM_RUBRIC = (
         world=(
             "The generated sequences run on task IDs, worker names, lease lengths (with a "
             "fraction of a second, never one the notebook shows) and a clock start drawn at "
-            "grading time, the first task's ID a prefix of the second's and the first worker's "
-            "name a prefix of the second's: a claim or heartbeat with a typed-in ttl, task or "
-            "worker, one that ignores now, or one that matches IDs by prefix differs from the "
-            "kit's there."
+            "grading time, the first task's ID a prefix of the second's, a third task's ID the "
+            "first's with its first letter in capitals, and the first worker's name a prefix of "
+            "the second's: a claim or heartbeat with a typed-in ttl, task or worker, one that "
+            "ignores now, or one that matches IDs by prefix or regardless of case (LIKE, "
+            "COLLATE NOCASE) differs from the kit's there."
         ),
     ),
     Criterion(
@@ -212,6 +226,7 @@ CLAIM_RUBRIC = (
             "returns (every field) and leaves the same task row, and its errors carry the same "
             "fields.",
         ),
+        mistakes=("LeaseHeld naming a holder remembered from this process's own claims",),
         text=(
             "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
             "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
@@ -225,8 +240,10 @@ CLAIM_RUBRIC = (
         world=(
             "The generated sequences' claims ask for lease lengths drawn at grading time (never "
             "10, 20, 30 or 60 s, and with a fraction) on a clock that starts far from 0, for "
-            "drawn tasks and workers: a claim that types in a ttl, ignores now or names another "
-            "task or worker returns another lease than the kit's."
+            "drawn tasks and workers, and a live lease is sometimes taken by another process's "
+            "claim (the kit's): a claim that types in a ttl, ignores now or names another task "
+            "or worker returns another lease than the kit's, and a LeaseHeld that names a "
+            "holder remembered from this process's own claims names the wrong one."
         ),
     ),
     Criterion(

@@ -71,6 +71,10 @@ EFFECT_STORIES = (
     # keys that share a prefix (in the hidden world, k1 is a prefix of k2), either order
     (("claim", "t1", "A", 10.0), ("record", 0, "k2"), ("record", 0, "k1")),
     (("claim", "t1", "A", 10.0), ("record", 0, "k1"), ("record", 0, "k2")),
+    # two running tasks whose IDs differ only in case (T1 is t1's ID with its first letter in
+    # capitals), at one epoch: a record that matches IDs with LIKE or COLLATE NOCASE records for
+    # both
+    (("claim", "t1", "A", 10.0), ("claim", "T1", "B", 10.0), ("record", 1, "k1")),
     # one key in two tasks whose IDs share a prefix (t1's ID is a prefix of t2's), either order
     (
         ("claim", "t1", "A", 10.0),
@@ -171,6 +175,7 @@ EFFECT_RUBRIC = (
             "send before record",
             "SELECT then INSERT",
             "record_effect without status = 'running'",
+            "record_effect matching the task ID with LIKE or COLLATE NOCASE",
         ),
         text=(
             "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
@@ -187,9 +192,11 @@ EFFECT_RUBRIC = (
         world=(
             "The generated sequences run on task IDs, worker names, keys, lease lengths and a "
             "clock start drawn at grading time (the first task's ID a prefix of the second's, "
-            "the first key a prefix of the second), and send_step sends at a drawn step of a "
-            "drawn task after drawn lease lengths: typed-in IDs, keys, steps or ttls, or keys "
-            "matched by prefix, record or send what the kit would not."
+            "a third task's ID the first's with its first letter in capitals, the first key a "
+            "prefix of the second), and send_step sends at a drawn step of a "
+            "drawn task after drawn lease lengths: typed-in IDs, keys, steps or ttls, keys "
+            "matched by prefix, or task IDs matched regardless of case, record or send what the "
+            "kit would not."
         ),
     ),
     Criterion(

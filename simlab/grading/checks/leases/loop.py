@@ -76,7 +76,12 @@ LOOP_RUBRIC = (
         "task: a refused save (taken over, or cancelled, also during the last step) or a "
         "refused heartbeat before a step (the first one too, right after the claim).",
         core=True,
-        mistakes=("never checks save's answer", "no heartbeat before each step"),
+        mistakes=(
+            "never checks save's answer",
+            "no heartbeat before each step",
+            "a refused save of a step before the last let through (the next heartbeat, still "
+            "granted, does not tell)",
+        ),
         properties=(
             "On generated starts (fresh, saved halfway by another worker with any checkpoint, "
             "then released or left to run out) and trouble (a cancel or a takeover right after "
@@ -94,7 +99,9 @@ LOOP_RUBRIC = (
             "The loop runs on a task ID, a worker name, a ttl, a clock start, work outputs and "
             "a rival worker drawn at grading time, beside another task whose ID its own is a "
             "prefix of: a loop that types in the notebook's task, worker or answers is judged "
-            "on a task it does not know."
+            "on a task it does not know. Among the trouble, a second process of the loop's "
+            "worker with the same lease saves a step first: the loop's save of it is refused "
+            "while its next heartbeat is granted."
         ),
     ),
     Criterion(
@@ -107,6 +114,7 @@ LOOP_RUBRIC = (
         mistakes=(
             "the result or the checkpoint's output stored as text (str(output)), not as the "
             "value work returned",
+            "resumes from the step the ledger stores after the claim (ledger.get), not the lease's",
         ),
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
@@ -131,7 +139,9 @@ LOOP_RUBRIC = (
             "lists or whole numbers, never strings): a loop that ignores the ttl argument, types "
             "in a worker or result, takes the notebook's outputs, or stores an output as text "
             "(str(output)) in the result or a checkpoint, asks for other leases or leaves "
-            "another row than the exercise's loop."
+            "another row than the exercise's loop. Right after some claims, a second process "
+            "with the same lease saves the next step, so the step the ledger stores is ahead "
+            "of the lease's: a loop that resumes from the stored step works another step."
         ),
     ),
     Criterion(

@@ -35,7 +35,7 @@ from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail
 from simlab.grading.student import Student, shown_value, shown_values
 from simlab.ledger import Ledger
-from simlab.records import Lease
+from simlab.records import STATUSES, Lease
 
 __all__ = ["LOST", "REFUSED", "RUNS", "LoopPlays", "inputs", "check", "LOOP_STORIES"]
 
@@ -62,9 +62,12 @@ _SAID = {
 def inputs() -> st.SearchStrategy[tuple]:
     """(steps, start, trouble): ``start`` is ``("fresh",)``, ``("released" | "expired", saved
     step, checkpoint name)`` or ``("completed" | "cancelled" | "held",)``; ``trouble`` is
-    ``None`` or ``("work" | "save" | "claim", step, "cancel" | "steal")`` (``"claim"``: right
-    after the claim, before the first step; its step is not used). Steps are folded into range
-    when played. Built once per process: its ``repr``, which keys the draws
+    ``None``, ``("work" | "save" | "claim", step, "cancel" | "steal")`` or ``("work" | "claim",
+    step, "ahead")`` (the actions of :func:`~simlab.grading.checks.leases.scripted.ScriptedWork`;
+    ``"claim"``: right after the claim, before the first step; its step is not used). After
+    ``"ahead"`` the loop has lost the task once its save is refused, not before: right after the
+    claim, the stored step is then ahead of the lease's. Steps are folded into range when
+    played. Built once per process: its ``repr``, which keys the draws
     :func:`~simlab.grading.properties.falsify` keeps, costs more than building it."""
     saved = st.tuples(
         st.sampled_from(("released", "expired")),
@@ -81,6 +84,7 @@ def inputs() -> st.SearchStrategy[tuple]:
             st.integers(0, 3),
             st.sampled_from(("cancel", "steal")),
         ),
+        st.tuples(st.sampled_from(("work", "claim")), st.integers(0, 3), st.just("ahead")),
     )
     return st.tuples(st.integers(1, 4), start, trouble)
 
@@ -88,7 +92,10 @@ def inputs() -> st.SearchStrategy[tuple]:
 #: Inputs played before the generated ones: a checkpoint that disagrees with the ledger's step;
 #: trouble right after the claim (the heartbeat before the first step sees it); a cancel during
 #: the second step (the first step's save must leave no result); a takeover right after the
-#: first step's save (the heartbeat before the second step sees it).
+#: first step's save (the heartbeat before the second step sees it); a second process with the
+#: same lease saving the first step first (the loop's save of it is refused, its next heartbeat
+#: granted: only the save's answer tells the loop it lost), also right after the claim (the
+#: stored step is then ahead of the lease's: the loop resumes from the lease's).
 LOOP_STORIES = (
     (3, ("released", 2, "step 0"), None),
     (4, ("expired", 1, "step 3"), None),
@@ -96,6 +103,8 @@ LOOP_STORIES = (
     (3, ("released", 1, "output"), ("claim", 0, "steal")),
     (3, ("fresh",), ("work", 1, "cancel")),
     (3, ("fresh",), ("save", 0, "steal")),
+    (3, ("fresh",), ("work", 0, "ahead")),
+    (3, ("released", 1, "output"), ("claim", 0, "ahead")),
 )
 
 
@@ -140,6 +149,10 @@ def _setup(start: tuple, task: str, second: str, other: str) -> Callable[[Ledger
     return setup
 
 
+#: How a story names each trouble's action.
+_WHO = {"cancel": "user_cancels", "steal": "takes_over", "ahead": "saves_ahead"}
+
+
 def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
     moves = [say("has_steps" if steps > 1 else "has_step", n=steps)]
     kind = start[0]
@@ -152,7 +165,7 @@ def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
         )
     if trouble is not None:
         where, step, action = trouble
-        who = say("user_cancels" if action == "cancel" else "takes_over", task="t1")
+        who = say(_WHO[action], task="t1")
         if where == "claim":
             moves.append(say("after_loop_claim", who=who))
         else:
@@ -163,13 +176,16 @@ def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
 
 
 class _LoggedWork(ScriptedWork):
+    """Logs each step worked, and ``"trouble"`` after a step whose trouble lost the loop the
+    task (a cancel or a takeover; after ``"ahead"`` it is the refused save that tells)."""
+
     def __init__(self, *args: Any, log: list):
         super().__init__(*args)
         self.log = log
 
     def __call__(self, step: Any) -> Any:
         self.log.append("work")
-        scripted = type(step) is int and step in self.script
+        scripted = type(step) is int and self.script.get(step, "ahead") != "ahead"
         try:
             return super().__call__(step)
         finally:
@@ -178,19 +194,24 @@ class _LoggedWork(ScriptedWork):
 
 
 class _LoggedLedger(ScriptedLedger):
-    def __init__(self, *args: Any, log: list):
+    """Logs ``"trouble"`` when the loop has lost the task: right after a claim or a save
+    followed by a cancel or a takeover, or at a save refused after ``ahead`` trouble (a second
+    process with the same lease saved first)."""
+
+    def __init__(self, *args: Any, log: list, ahead: bool = False):
         super().__init__(*args)
         self.log = log
+        self.ahead = ahead
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
         lease = super().claim(task_id, worker, ttl)
-        if self.after_claim is not None:
+        if self.after_claim not in (None, "ahead"):
             self.log.append("trouble")
         return lease
 
     def save(self, lease: Lease, step: int, **kwargs: Any) -> bool:
         accepted = super().save(lease, step, **kwargs)
-        if accepted and step in self.after_save:
+        if (accepted and step in self.after_save) or (self.ahead and not accepted):
             self.log.append("trouble")
         return accepted
 
@@ -261,7 +282,10 @@ class LoopPlays:
         after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
         claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
         log: list = []
-        with _LoggedLedger(":memory:", after, clock, world.thief, claimed, log=log) as ledger:
+        ahead = trouble is not None and trouble[2] == "ahead"
+        with _LoggedLedger(
+            ":memory:", after, clock, world.thief, claimed, log=log, ahead=ahead
+        ) as ledger:
             # as on() does: a page copy, so none of the scripted ledger's own methods runs
             self._start(start)._db.backup(ledger._db)
             clock.now = world.start + (100.0 if start[0] == "expired" else 0.0)
@@ -318,6 +342,12 @@ def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
     if want[0] == "refused":
         return None  # judged by REFUSED
     if "trouble" in want[3]:
+        # The first step comes before any trouble but one right after the claim, which either
+        # stops both loops at their heartbeat or moves the stored step past the lease's: a
+        # loop that starts from another step than the exercise's did not resume from the
+        # lease's step.
+        if calls and want[1] and calls[0] != want[1][0]:
+            return say("loop_worked", got=_steps(calls), want=_steps(want[1]))
         # When to stop is judged by LOST; a loop that worked and answered as the exercise's
         # did leaves the same row, and a save before the last carries no result.
         if calls != want[1] or answer != want[0]:
@@ -344,10 +374,19 @@ def _row_verdict(record: Any, want: Any) -> Message | None:
             return say(
                 "loop_left",
                 field=name,
-                got=shown_value(getattr(record, name)),
-                want=shown_value(getattr(want, name)),
+                got=_shown_field(getattr(record, name)),
+                want=_shown_field(getattr(want, name)),
             )
     return None
+
+
+def _shown_field(value: Any) -> Message | str:
+    """A row's value for feedback: a status the kit's ledger knows (``'completed'``), which no
+    world draws, quoted even where feedback is quiet; anything else as :func:`shown_value`
+    shows it."""
+    if isinstance(value, str) and value in STATUSES:
+        return repr(value)
+    return shown_value(value)
 
 
 def check(plays: LoopPlays, what: str, examples: int = EXAMPLES) -> None:

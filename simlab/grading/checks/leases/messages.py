@@ -161,6 +161,9 @@ EN = {
     "t1_cancelled": "t1 is cancelled",
     "w0_holds": "w0 holds a live lease on t1",
     "takes_over": "another worker takes {task} over",
+    "saves_ahead": (
+        "another process of your worker, with the same lease, saves the next step of {task} first"
+    ),
     "during_step": "{who} during step {step}",
     "after_save": "{who} right after step {step} is saved",
     "after_loop_claim": "{who} right after the loop's claim, before its first step",
@@ -191,6 +194,13 @@ EN = {
     "records": "lease {n} records {key}",
     "claims": "{worker} claims {task} for {ttl} s (lease {n})",
     "claims_refused": "{worker} claims {task} for {ttl} s (refused)",
+    "other_claims": (
+        "another process's {worker} claims {task} for {ttl} s with the kit's claim, not yours "
+        "(lease {n})"
+    ),
+    "other_claims_refused": (
+        "another process's {worker} claims {task} for {ttl} s with the kit's claim (refused)"
+    ),
     # operations.py: what differed
     "wrong_type": "a value of the wrong type",
     "why_newer": "a newer lease holds the task",
@@ -388,6 +398,7 @@ ZH = {
     "t1_cancelled": "t1 已取消",
     "w0_holds": "w0 持有 t1 的有效租约",
     "takes_over": "另一个 worker 接管了 {task}",
+    "saves_ahead": "你的 worker 的另一个进程用同一个租约抢先保存了 {task} 的下一步",
     "during_step": "{who}（在 step {step} 进行中）",
     "after_save": "{who}（就在 step {step} 保存之后）",
     "after_loop_claim": "{who}（就在循环领取之后、第一步之前）",
@@ -416,6 +427,12 @@ ZH = {
     "records": "租约 {n} 记录 {key}",
     "claims": "{worker} 领取 {task}，时长 {ttl} 秒（租约 {n}）",
     "claims_refused": "{worker} 领取 {task}，时长 {ttl} 秒（被拒绝）",
+    "other_claims": (
+        "另一个进程的 {worker} 用工具包的领取（不是你的）领取 {task}，时长 {ttl} 秒（租约 {n}）"
+    ),
+    "other_claims_refused": (
+        "另一个进程的 {worker} 用工具包的领取领取 {task}，时长 {ttl} 秒（被拒绝）"
+    ),
     # operations.py: what differed
     "wrong_type": "类型不对的值",
     "why_newer": "已有更新的租约持有该任务",

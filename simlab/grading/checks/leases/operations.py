@@ -17,11 +17,12 @@ and each criterion of a question is one property: its part fails on the shortest
 ends in such a difference (:func:`check`). Playing a sequence is remembered, so the parts of
 one question share their calls into the sandbox.
 
-A sequence is written with labels (tasks ``t1``, ``t2``, workers ``A``, ``B``, ``C``, keys
-``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
-question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
-world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
-lease lengths, so which lease is live when is the same in every world), while the story keeps
+A sequence is written with labels (tasks ``t1``, ``t2`` and, in stories only, ``T1``, workers
+``A``, ``B``, ``C``, keys ``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at
+0) and played in the question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the
+ledgers see the world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to
+the world's lease lengths, so which lease is live when is the same in every world), while the
+story keeps
 the labels and its own seconds: the draws of Hypothesis stay the same in every world and no
 drawn value reaches the feedback.
 """
@@ -53,6 +54,10 @@ __all__ = ["CORE", "DETAIL", "HEARTBEAT", "BOUNDARY", "Plays", "sequences", "che
 CORE, DETAIL, HEARTBEAT, BOUNDARY = "core", "detail", "heartbeat", "boundary"
 
 TASKS = ("t1", "t2")
+#: The task every sequence's ledgers also hold, whose ID is ``t1``'s with its first letter in
+#: capitals (:attr:`~simlab.grading.checks.leases.world.World.twin`): a piece that matches task
+#: IDs loosely (``LIKE``, ``COLLATE NOCASE``) changes it too. Only stories move it.
+TWIN = "T1"
 WORKERS = ("A", "B", "C")
 KEYS = ("k1", "k2")
 TTLS = (10.0, 20.0)
@@ -227,7 +232,7 @@ class _Run:
         self.played = Played()
 
     def run(self, moves: tuple) -> Played:
-        for task in TASKS:
+        for task in (*TASKS, TWIN):
             self.ledger.submit(self.world.task(task))
         for move in moves:
             told = getattr(self, f"_{move[0]}")(*move[1:])
@@ -237,7 +242,8 @@ class _Run:
 
     def label(self, task_id: str) -> str:
         """The story's label of the world's ``task_id``."""
-        return TASKS[self.world.tasks.index(task_id)]
+        labels = (*TASKS, TWIN)
+        return next(label for label in labels if self.world.task(label) == task_id)
 
     def _lease(self, ref: int) -> tuple[Lease, int] | None:
         """The lease ``ref`` names (0 the newest) and its number in the story (1 the first)."""
@@ -329,6 +335,18 @@ class _Run:
         if isinstance(lease, Lease) and isinstance(got.value, Lease):
             self.leases.append(lease)
         return _claimed(label, worker, ttl, got, len(self.leases))
+
+    def _other_claim(self, label: str, worker: str, ttl: float) -> Message:
+        """Another process claims the task with the kit's claim (on the same ledger file, so
+        the learner's pieces see only the row it wrote): its lease is one of the story's."""
+        args = (self.world.task(label), self.world.worker(worker), self.world.ttl(ttl))
+        got = _outcome(lambda: Ledger.claim(self.raw, *args))
+        if isinstance(got.value, Lease):
+            self.leases.append(got.value)
+            return say(
+                "other_claims", worker=worker, task=label, ttl=f"{ttl:g}", n=len(self.leases)
+            )
+        return say("other_claims_refused", worker=worker, task=label, ttl=f"{ttl:g}")
 
     def _heartbeat(self, ref: int, ttl: float) -> Message | None:
         lease = self._lease(ref)

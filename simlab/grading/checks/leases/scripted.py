@@ -29,12 +29,14 @@ MAX_CALLS = 1000
 def _trouble(
     where: str | Ledger, task_id: str, action: str, clock: Clock, thief: str = "thief"
 ) -> None:
-    """Do ``action`` to the task, as another process would: ``"cancel"``, or ``"steal"`` (the
-    lease runs out and the worker ``thief`` claims). ``where`` is a ledger file, reached
-    through another connection, or an in-memory ledger, acted on with the kit's own methods
-    (never its scripted ones): nothing else holds that connection and every method commits
-    before it returns, so the same statements there leave what another connection leaves on
-    a file."""
+    """Do ``action`` to the task, as another process would: ``"cancel"``, ``"steal"`` (the
+    lease runs out and the worker ``thief`` claims), or ``"ahead"`` (a second process of the
+    worker that holds the task, with the same lease, saves the step after the stored one first:
+    the holder's own save of that step is then refused, its next heartbeat still granted).
+    ``where`` is a ledger file, reached through another connection, or an in-memory ledger,
+    acted on with the kit's own methods (never its scripted ones): nothing else holds that
+    connection and every method commits before it returns, so the same statements there leave
+    what another connection leaves on a file."""
     if isinstance(where, Ledger):
         _act(where, task_id, action, clock, thief)
         return
@@ -48,6 +50,10 @@ def _act(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str) ->
     elif action == "steal":
         clock.now += 10_000.0
         Ledger.claim(ledger, task_id, thief, 30.0)
+    elif action == "ahead":
+        row = Ledger.get(ledger, task_id)
+        lease = Lease(task_id, row.worker, row.epoch, row.step, row.lease_until, row.checkpoint)
+        Ledger.save(ledger, lease, row.step + 1, checkpoint=row.checkpoint)
 
 
 def on(ledger: Ledger, setup: Callable[[Ledger], None]) -> None:

@@ -7,10 +7,11 @@ the kit wherever the inputs are the notebook's. So the generated sequences, the 
 the worker loop are played in a world drawn from :func:`~simlab.grading.checks.hidden_world.rng`
 (``"leases/<question>"``): task IDs, worker names and keys the notebook never shows, where the
 first task's ID is a prefix of the second's, the first worker's name a prefix of the second's
-and the first key a prefix of the second; lease lengths with a fraction of a second, never one
-the notebook shows; a clock that starts far from 0; the step an e-mail is sent at and the
-outputs a loop's work returns (dicts, lists or whole numbers, never strings: a loop that stores
-``str(output)`` stores another value).
+and the first key a prefix of the second; a third task, ``T1``, whose ID is the first's with its
+first letter in capitals (an ID compared with ``LIKE`` or ``COLLATE NOCASE`` matches both);
+lease lengths with a fraction of a second, never one the notebook shows; a clock that starts
+far from 0; the step an e-mail is sent at and the outputs a loop's work returns (dicts, lists
+or whole numbers, never strings: a loop that stores ``str(output)`` stores another value).
 
 A story told to the learner names tasks, workers and keys by their labels (``t1``, ``A``,
 ``k1``) and never shows a drawn value: the world changes with every edit of the notebook, and
@@ -60,8 +61,14 @@ class World:
     #: What kind of value a loop's work returns: one of :data:`OUTPUT_KINDS`.
     output_kind: str
 
+    @property
+    def twin(self) -> str:
+        """``T1`` -> the first task's ID with its first letter in capitals: another task, which
+        SQLite's ``LIKE`` and ``COLLATE NOCASE`` take for the first."""
+        return self.tasks[0][:1].upper() + self.tasks[0][1:]
+
     def task(self, label: str) -> str:
-        return self.tasks[("t1", "t2").index(label)]
+        return (*self.tasks, self.twin)[("t1", "t2", "T1").index(label)]
 
     def worker(self, label: str) -> str:
         return self.workers[("A", "B", "C").index(label)]
@@ -92,7 +99,7 @@ class World:
 
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
-        words = [*self.tasks, *self.workers, *self.keys, self.output, self.thief]
+        words = [*self.tasks, self.twin, *self.workers, *self.keys, self.output, self.thief]
         words += [str(self.work_output(n)) for n in range(5)]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
 
