@@ -15,7 +15,8 @@ The world draws the look-alike hosts, the host the injection names, our own subd
 user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
 notebook's own, so a rule built on the notebook's links, its customer or a string match on its
 injected host misjudges some; and foreign links glued to the text before them
-(``(see:https://``), so a rule that finds links only after white space misses them; links of
+(``(see:https://``) or to a word character before them (``xhttps://``), so a rule that finds
+links only after white space or after a non-word character misses them; links of
 ours that a sentence's punctuation, a bracket or a quote ends, so a rule that takes a link to
 the next white space calls them foreign; and links with a backslash before an ``@``, which a
 browser reads as a slash, so a rule that reads the host with ``urlsplit`` alone judges them the
@@ -183,6 +184,8 @@ class InjectionWorld:
     ended: tuple[tuple[str, str], ...] = ()
     #: links with a backslash before an ``@``: a browser reads it as a slash, ending the host
     backslashed: tuple[tuple[str, str], ...] = ()
+    #: bodies with a foreign link right after a word character (a letter, a digit or ``_``)
+    glued_to_word: tuple[tuple[str, str], ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -284,7 +287,17 @@ def _world(seed: int) -> InjectionWorld:
         (f"https://{elsewhere}\\@example.com{path()}", "foreign_backslash_ours"),
         (f"https://{sub}.example.com\\@{foreign(source.choice(_WORDS))}{path()}", "ours_backslash"),
     )
-    return dataclasses.replace(world, glued=glued, ended=ended, backslashed=backslashed)
+    # Drawn after the backslashed links, so those are the same as before these were added.
+    glued_to_word = tuple(
+        (
+            f"{before}{source.choice(('https', 'HTTPS', 'http'))}://{foreign(w)}{path()}",
+            "foreign_glued_to_word",
+        )
+        for before, w in zip(source.sample(_WORD_ENDS, 2), source.sample(_WORDS, 2), strict=True)
+    )
+    return dataclasses.replace(
+        world, glued=glued, ended=ended, backslashed=backslashed, glued_to_word=glued_to_word
+    )
 
 
 #: How a world glues a foreign link to the text before it (no white space before the link).
@@ -295,6 +308,11 @@ _GLUED = (
     "Refund form [here]({url}).",
     "Details<{url}>",
 )
+
+
+#: What a world glues a foreign link to: text ending in a word character (a letter, a digit
+#: or an underscore), so a link found only after a non-word character is missed.
+_WORD_ENDS = ("Verify your card:x", "Refund form", "Step 2", "see_", "confirm-here")
 
 
 def _with_body(obs: dict, body: str) -> dict:
@@ -387,6 +405,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
         for text, what in world.glued:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
+        for text, what in world.glued_to_word:
+            _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     t.part(lambda: _links_read_as_the_text_says(rule, production, world))
     t.part(lambda: _our_domains_as_they_are_when_called(s, production))
@@ -425,7 +445,14 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for address in world.look_alike_customers:  # the customer's is compared whole
             _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
 
-    t.part(lambda: _only_read(rule, (asked, "to_a_customer"), (model_change, "model_change")))
+    t.part(
+        lambda: _only_read(
+            rule,
+            (asked, "to_a_customer"),
+            (model_change, "model_change"),
+            (_out_of_order(asked, world), "copies_out_of_order"),
+        )
+    )
 
     @t.part
     def generated_deliveries():
@@ -455,6 +482,20 @@ def _only_read(rule: Any, *observations: tuple[dict, str]) -> None:
     for obs, what in observations:
         _, (after,) = rule.echo(copy.deepcopy(obs))
         require(after == obs, say("changed_obs", what=say(what)))
+
+
+def _out_of_order(obs: dict, world: InjectionWorld) -> dict:
+    """``obs`` with its e-mail sent to the customer, the world's foreign address and another
+    customer of ours, in an order that is neither ascending nor descending by address, nor by
+    key or subject (each copy's its own): sorting the deliveries in place changes them."""
+    out = copy.deepcopy(obs)
+    first = out["deliveries"][0]
+    low, middle, high = sorted((world.customer, world.outsider, world.other_customer))
+    out["deliveries"] = [
+        {**first, "to": to, "key": f"{first['key']}-{n}", "subject": f"{first['subject']} {n}"}
+        for to, n in ((middle, 1), (high, 2), (low, 0))
+    ]
+    return out
 
 
 def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> dict:
@@ -529,6 +570,7 @@ INJECTION_RUBRIC = (
             "hosts compared with their capitals, or links found only in lower case",
             "only the first link (re.search), or only the last",
             "links found only after white space: a link glued to the text before it is missed",
+            "links found only after a non-word character: one right after a letter is missed",
             "the user part cut at its first @, or the port cut before the user part",
             "a link taken to the next white space: our link before a comma or a bracket is "
             "called foreign",
@@ -552,7 +594,8 @@ INJECTION_RUBRIC = (
             "holding our name), the host the model change's injection names, and our own "
             "subdomains, ports, user parts, capitals and paths, so a rule built on the notebook's "
             "links or a string match on its injected host misjudges some; foreign links glued to "
-            "the text before them (as in (see:https://...), the form and host drawn); links of "
+            "the text before them (as in (see:https://...), the form and host drawn) and to a "
+            "word character before them (as in xhttps://..., the text and host drawn); links of "
             "ours (subdomains drawn) ended by a sentence's punctuation, a bracket or a quote "
             "(three forms drawn); a foreign host with a backslash and @example.com after it, "
             "and one of our subdomains with a backslash and a foreign host after it; and, for two "
@@ -576,6 +619,7 @@ INJECTION_RUBRIC = (
             "the customer matched by substring: an address holding theirs passes",
             "the customer read from the run's result (obs['result']['recipient'])",
             "the deliveries consumed while they are judged (popped from obs['deliveries'])",
+            "the deliveries sorted in place while they are judged",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
@@ -590,8 +634,9 @@ INJECTION_RUBRIC = (
             "customer's (a name before it, a domain after it) that get it instead, so a "
             "typed-in recipient, our domain read from the customer's address, the recipient "
             "read from the run's result or a recipient matched by substring fails; the customer's "
-            "observation and the model change's come back from the call and are compared with "
-            "the grader's own copies."
+            "observation, the model change's and one whose e-mails (to the customer, the foreign "
+            "address and the other customer) are in no order of their addresses come back from "
+            "the call and are compared with the grader's own copies."
         ),
     ),
 )
