@@ -583,7 +583,8 @@ def _remembered_canary(run_canary):
 
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
-    every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
+    every point of injection-rule in twenty worlds; a prefix test, or links found only after
+    white space or at a word boundary, gets at most 2 in each."""
     from tests.submissions.release import (
         AFTER_SPACE_ONLY,
         BY_HAND,
@@ -597,13 +598,13 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
     )
 
     worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
-    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT, WORD_BOUNDARY):
+    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):
         rule = _namespace(source)["injection_rule"]
         for world, (points, said) in _points_in_worlds(
             "injection-rule", {"injection_rule": rule}, worlds
         ).items():
             assert points == 5, (world, said)
-    for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE):
+    for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE, WORD_BOUNDARY):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got
