@@ -832,7 +832,7 @@ WATCH_COPIED = _SOLUTION_THRESHOLD.replace(
 assert WATCH_COPIED.count("_WATCH") == 2
 ANSWERS += [
     ("watch-copied", "choose-threshold", WATCH_COPIED, 3, "another number"),
-    ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "the notebook's duration"),
+    ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "the usual duration"),
     ("grid-threshold", "choose-threshold", GRID_THRESHOLD, 3, "other thresholds"),
     ("thresholds-typed-in", "choose-threshold", THRESHOLDS_TYPED_IN, 3, "read THRESHOLDS"),
     ("first-sorted", "choose-threshold", FIRST_SORTED, 6, "all"),

@@ -151,10 +151,6 @@ EN = {
         "trip_rate({candidate}, {threshold}, hidden seeds, one listed twice) gave the share of "
         "the seeds counted once, not of the seeds as listed (a seed listed twice counts twice)"
     ),
-    "rate_usual_duration": (
-        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
-        "gave the share of the notebook's duration: read WATCH_ONLY at each call"
-    ),
     "another_number": "another number",
     "rate_own_watch": (
         "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
@@ -293,10 +289,6 @@ ZH = {
     "rate_repeated": (
         "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次）得到的是每个种子只算"
         "一次时的比例，而不是按列出的种子计算的比例（列出两次的种子算两次）"
-    ),
-    "rate_usual_duration": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到的"
-        "是笔记本中时长下的比例：每次调用时都要读取 WATCH_ONLY"
     ),
     "another_number": "另一个数",
     "rate_own_watch": (

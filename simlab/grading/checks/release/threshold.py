@@ -371,7 +371,7 @@ def _rate_matches(
     if once != seeds and close_to(answer, trip_rate(candidate, threshold, once, duration)):
         causes.append("rate_repeated")
     if duration != DURATION and close_to(answer, trip_rate(candidate, threshold, seeds, DURATION)):
-        causes.append("rate_usual_duration")
+        causes.append("rate_usual_watch")
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
     if len(causes) == 1:
         raise Fail(say(causes[0], **what))
