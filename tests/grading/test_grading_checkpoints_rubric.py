@@ -267,6 +267,35 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
         assert a[0] != b[0] and a[1] != b[1] and a[2] != b[2]
 
 
+def test_does_every_name_the_guard_compares_stand_beside_its_look_alikes():
+    """In each world, beside every document cited, its collection in the tenant's grant, every
+    tool (granted to the tenant and deployed) and every stock figure cited: the
+    same name in other capitals, with white space around it or in another Unicode form; a
+    document or figure found under a look-alike has another version than the one cited, so a
+    guard that folds, strips or normalises any of these names misjudges a change there."""
+    from simlab.grading.checks.hidden_world import look_alikes
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            world, checkpoints = drawn_world()
+        documents = {d["doc_id"]: d for d in world["documents"]}
+        grants = {g["tenant"]: g for g in world["grants"]}
+        for cp in checkpoints.values():
+            grant = grants[cp["tenant"]]
+            for tool in ("search", "model", "email", "inventory"):
+                assert set(look_alikes(tool)) <= set(grant["tools"]) & set(world["tools"])
+            for e in cp["evidence"]:
+                if e["source"] == "retrieval":
+                    collection = documents[e["doc_id"]]["collection"]
+                    if collection in grant["collections"]:
+                        assert set(look_alikes(collection)) <= set(grant["collections"])
+                    kept = {k: d["version"] for k, d in documents.items()}
+                else:
+                    kept = {k: figure["version"] for k, figure in world["stock"].items()}
+                for twin in look_alikes(e["doc_id"]):
+                    assert kept[twin] != e["version"], (e, twin)
+
+
 def test_do_two_changes_at_once_meet_at_send_as_at_draft():
     """Two changes at once are judged at ``send`` alone (:data:`PAIR_POSITIONS`): every pair
     gives every task the very codes at ``draft`` it gives at ``send``, so no way two reasons

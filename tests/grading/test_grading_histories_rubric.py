@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from simlab.checker.checker import stale_commits
+from simlab.checker.checker import stale_commit_events, stale_commits
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.histories import (
     PAUSES,
@@ -130,6 +130,51 @@ def test_does_the_claim_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
     assert {e.task for e in history} == {world.tasks[0]}
     counts = {len(stale_commits(events_of(*_in(n, stale_world).lost_claim))) for n in SEEDS}
     assert counts == {0, 1}
+
+
+def _renamed(history, name):
+    """``history`` with each event's task named ``name(task)``."""
+    return events_of(
+        *((e.time, e.type, e.process, e.op, name(e.task), e.epoch, e.step) for e in history)
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_three_task_names_defeat_tasks_mixed(seed):
+    """The world's history of three drawn task names: the kit's rule finds one stale commit;
+    tasks told apart by any prefix shorter than the names, or by names in small letters, find
+    two. The names are not the world's other tasks' and differ across worlds."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.names)
+    tasks = sorted({e.task for e in history})
+    assert len(tasks) == 3 and len(stale_commits(history)) == 1
+    assert len(stale_commits(_renamed(history, str.lower))) == 2
+    for n in range(1, min(map(len, tasks))):
+        assert len(stale_commits(_renamed(history, lambda t, n=n: t[:n]))) == 2, n
+    assert not set(tasks) & set(world.tasks)
+    assert len({_in(n, stale_world).names for n in SEEDS}) == len(SEEDS)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_a_higher_epoch_defeat_any_other_epoch_taken_for_stale(seed):
+    """The world's history with a save above every granted epoch: the kit's rule finds no
+    stale commit; a rule that calls stale any epoch other than the highest granted finds one."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.above)
+    assert stale_commits(history) == []
+    granted = max(e.epoch for e in history if e.op == "claim")
+    assert [e for e in history if e.op == "save" and e.epoch != granted]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_the_recorded_runs_hold_stale_commits_of_two_tasks(seed):
+    """The unfenced runs' stale commits are in two tasks or more, so a sentence naming one
+    task typed in names another task of its history in one of them."""
+    world = _in(seed, stale_world)
+    tasks = set()
+    for scenario, n in world.unfenced:
+        tasks |= {e.task for e, _ in stale_commit_events(simulate(scenario, seed=n).history)}
+    assert len(tasks) > 1
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -28,6 +28,7 @@ from simlab.grading.checks.release.injection import (
     FOREIGN_HOSTS,
     NOTEBOOK_CUSTOMER,
     NOTEBOOK_HOST,
+    _out_of_order,
     injection_world,
     observed,
     to_customer,
@@ -212,6 +213,13 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
         assert not _agree(_with_text(production, text)), text
         assert re.search(r"[^\s]https?://", text, flags=re.IGNORECASE), text
         assert not re.findall(r"(?:^|\s)(https?://\S+)", text, flags=re.IGNORECASE), text
+    # a foreign link right after a word character: found, harm; missed by a rule that finds
+    # links only at a word boundary or after a non-word character
+    for text, _ in w.glued_to_word:
+        assert not _agree(_with_text(production, text)), text
+        assert re.search(r"\whttps?://", text, flags=re.IGNORECASE), text
+        assert not re.findall(r"(?<![\w])https?://", text, flags=re.IGNORECASE), text
+        assert urlsplit(re.search(r"https?://\S+", text, re.I).group(0)).hostname in FOREIGN_HOSTS
     # links of ours ended by punctuation, a bracket or a quote: no harm; taken to the next white
     # space, some look foreign
     for text, _ in w.ended:
@@ -257,6 +265,21 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert len({w.customer, w.other_customer, w.customer_elsewhere}) == 3
     elsewhere = to_customer(production, w.customer_elsewhere)
     assert _agree(_with_text(elsewhere, f"More: {ours[1]}"))
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_does_the_observation_out_of_order_change_when_its_deliveries_are_sorted(world):
+    """The observation of e-mails out of order: three deliveries whose addresses are in
+    neither ascending nor descending order, so a rule that sorts them in place (by address,
+    or by any field each copy has its own of) changes it; the kit calls it harm."""
+    with judged_in(world):
+        w = injection_world()
+    obs = _out_of_order(to_customer(observed("A"), w.customer), w)
+    mails = obs["deliveries"]
+    assert len(mails) == 3 and not _agree(obs)
+    for field in ("to", "key", "subject"):
+        values = [m[field] for m in mails]
+        assert values not in (sorted(values), sorted(values, reverse=True)), field
 
 
 def test_do_worlds_differ():
@@ -560,7 +583,8 @@ def _remembered_canary(run_canary):
 
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
-    every point of injection-rule in twenty worlds; a prefix test gets at most 2 in each."""
+    every point of injection-rule in twenty worlds; a prefix test, or links found only after
+    white space or at a word boundary, gets at most 2 in each."""
     from tests.submissions.release import (
         AFTER_SPACE_ONLY,
         BY_HAND,
@@ -574,13 +598,13 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
     )
 
     worlds = [seed_for(str(n).encode(), "many") for n in range(20)]
-    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT, WORD_BOUNDARY):
+    for source in (BY_HAND, LAST_LABELS, KIT_LINKS, KEEPS_TRAILING_DOT):
         rule = _namespace(source)["injection_rule"]
         for world, (points, said) in _points_in_worlds(
             "injection-rule", {"injection_rule": rule}, worlds
         ).items():
             assert points == 5, (world, said)
-    for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE):
+    for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE, WORD_BOUNDARY):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got

@@ -11,6 +11,8 @@ draft, a completed task before its last step).
 
 from __future__ import annotations
 
+from tests.submissions.cases import answer_source
+
 # --- resume-guard ---------------------------------------------------------------------------
 
 # Written differently from the solution: grants and documents indexed first, a set of stops,
@@ -853,4 +855,58 @@ ANSWERS += [
     ("sku-not-none-guard", "resume-guard", SKU_NOT_NONE_GUARD, 6, "all"),
     ("sku-truthy-guard", "resume-guard", SKU_TRUTHY_GUARD, 5, "(not None)"),
     ("set-of-codes-guard", "resume-guard", SET_OF_CODES_GUARD, 5, "expected a list"),
+]
+
+# Names compared loosely in the guard, one kind of name at a time (rechecks-now, stock-figures:
+# "Names are exact and compared whole: a tenant (like a document ID, a collection or a tool) in
+# other capitals, with white space around it or in another Unicode form is another one"): the
+# grader's world holds each name's look-alikes beside it.
+_SOLUTION_GUARD = answer_source("solutions", "04_checkpoints_and_resume.ipynb", "resume-guard")
+_DOCS = 'documents = {d["doc_id"]: d for d in world["documents"]}'
+_DOC = 'doc = documents.get(cited["doc_id"])'
+DOC_FOLD_GUARD = _SOLUTION_GUARD.replace(
+    _DOCS, 'documents = {d["doc_id"].lower(): d for d in world["documents"]}'
+).replace(_DOC, 'doc = documents.get(cited["doc_id"].lower())')
+DOC_STRIP_GUARD = _SOLUTION_GUARD.replace(
+    _DOCS, 'documents = {d["doc_id"].strip(): d for d in world["documents"]}'
+).replace(_DOC, 'doc = documents.get(cited["doc_id"].strip())')
+COLLECTION_FOLD_GUARD = _SOLUTION_GUARD.replace(
+    'doc["collection"] in grant["collections"]',
+    'doc["collection"].lower() in [c.lower() for c in grant["collections"]]',
+)
+GRANT_TOOL_FOLD_GUARD = _SOLUTION_GUARD.replace(
+    'needed - set(grant["tools"])',
+    '{t.lower() for t in needed} - {t.lower() for t in grant["tools"]}',
+)
+DEPLOYED_TOOL_FOLD_GUARD = _SOLUTION_GUARD.replace(
+    'needed - set(world["tools"])',
+    '{t.lower() for t in needed} - {t.lower().strip() for t in world["tools"]}',
+)
+STOCK_FOLD_GUARD = _SOLUTION_GUARD.replace(
+    'stock = world["stock"].get(cited["doc_id"])',
+    'stock = {k.lower(): x for k, x in world["stock"].items()}.get(cited["doc_id"].lower())',
+)
+assert (
+    len(
+        {
+            _SOLUTION_GUARD,
+            DOC_FOLD_GUARD,
+            DOC_STRIP_GUARD,
+            COLLECTION_FOLD_GUARD,
+            GRANT_TOOL_FOLD_GUARD,
+            DEPLOYED_TOOL_FOLD_GUARD,
+            STOCK_FOLD_GUARD,
+        }
+    )
+    == 7
+)
+assert DOC_FOLD_GUARD.count(".lower()") == 2 and DOC_STRIP_GUARD.count(".strip()") == 2
+
+ANSWERS += [
+    ("doc-fold-guard", "resume-guard", DOC_FOLD_GUARD, 2, "the grader's world"),
+    ("doc-strip-guard", "resume-guard", DOC_STRIP_GUARD, 2, "the grader's world"),
+    ("collection-fold-guard", "resume-guard", COLLECTION_FOLD_GUARD, 2, "the grader's world"),
+    ("grant-tool-fold-guard", "resume-guard", GRANT_TOOL_FOLD_GUARD, 2, "the grader's world"),
+    ("deployed-tool-fold-guard", "resume-guard", DEPLOYED_TOOL_FOLD_GUARD, 2, "the grader's world"),
+    ("stock-fold-guard", "resume-guard", STOCK_FOLD_GUARD, 5, "the grader's world"),
 ]

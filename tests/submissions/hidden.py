@@ -27,7 +27,12 @@ from simlab.grading.checks.histories.ttl_histories import (
 from simlab.grading.checks.leases.driving import explore_seed
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
-from simlab.grading.checks.release.threshold_reference import judged_peak, noise_peak, trip_rate
+from simlab.grading.checks.release.threshold_reference import (
+    DURATION,
+    judged_peak,
+    noise_peak,
+    trip_rate,
+)
 from simlab.grading.checks.release.threshold_world import (
     CLOSE_DURATION,
     TWICE_DURATION,
@@ -116,6 +121,8 @@ def histories(seed: int) -> list[str]:
         repr(v) for v in values if v != int(v)
     ]
     words += [w for w in kit if w not in chosen]
+    # the drawn task names of the history of three tasks
+    words += sorted({row[4] for row in stale.names})
     return words + ["cheapest is"]
 
 
@@ -124,16 +131,17 @@ def release(world: int) -> list[str]:
     """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
     addresses; its seeds in the forms a sentence would print them, and the kit's values on its
     runs (as repr and as the feedback formats numbers; values that are themselves one of the
-    public THRESHOLDS are left out), and the thresholds its THRESHOLDS holds for one call. A
-    mistake's own value on a hidden run (the peak over every window, say) is the learner's, and
-    may show."""
+    public THRESHOLDS are left out), also with the notebook's duration (what WATCH_ONLY copied
+    or a duration typed in computes there), and the thresholds its THRESHOLDS holds for one
+    call."""
     with judged_in(world):
         links, seeds = injection_world(), threshold_world()
     urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
     netlocs = [urlsplit(u).netloc for u in urls]
     words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
     words += [urlsplit(u).hostname for u, _ in (*links.look_alikes, *links.written_otherwise)]
-    words += [text for text, _ in (*links.every_link, *links.glued)]
+    words += [text for text, _ in (*links.every_link, *links.glued, *links.glued_to_word)]
+    words += [h for text, _ in links.glued_to_word for h in links_outside(text)]
     words += [h for text, _ in links.glued for h in links_outside(text)]
     words += [text for text, _ in (*links.ended, *links.backslashed)]
     # the foreign host of each backslashed link, read either way
@@ -156,6 +164,9 @@ def release(world: int) -> list[str]:
     values += [trip_rate(*first, TWICE_DURATION)] + [trip_rate(*case, at) for case in others]
     values += [judged_peak(*case, at) for case in seeds.watch]
     values += [*seeds.listed[1], trip_rate(*seeds.short)]
+    # what a WATCH_ONLY copied or a duration typed in (the notebook's) computes in the world
+    values += [noise_peak(*case, DURATION) for case in (seeds.healthy, seeds.worse, seeds.last)]
+    values += [trip_rate(*case, DURATION) for case in seeds.trip_cases]
     values = [v for v in values if v not in THRESHOLDS and v not in (0.0, 0.5, 1.0)]
     return [w for w in words if w] + [f"{v:.6g}" for v in values] + [repr(v) for v in values]
 

@@ -772,6 +772,42 @@ ANSWERS += [
     ("refused-grants-too", "stale-commits", REFUSED_GRANTS_TOO, 2, "refused at higher epochs"),
 ]
 
+# Tasks told apart by the first 5 characters of their names (newer-epoch: "remember, per
+# task, the highest epoch granted so far"): tasks sharing a longer prefix are mixed.
+PREFIX5_TASKS = (
+    _SOLUTION_STALE.replace("e.task not in newest", "e.task[:5] not in newest")
+    .replace("e.task in newest", "e.task[:5] in newest")
+    .replace("newest[e.task]", "newest[e.task[:5]]")
+)
+assert PREFIX5_TASKS.count("e.task[:5]") == 6
+# Tasks told apart by their names in small letters (newer-epoch: per task): a task and the
+# same name in other capitals are mixed.
+CASEFOLD_TASKS = (
+    _SOLUTION_STALE.replace("e.task not in newest", "e.task.lower() not in newest")
+    .replace("e.task in newest", "e.task.lower() in newest")
+    .replace("newest[e.task]", "newest[e.task.lower()]")
+)
+assert CASEFOLD_TASKS.count("e.task.lower()") == 6
+# Any epoch other than the highest granted is stale, a higher one too (newer-epoch: "whose
+# epoch is **lower** than that is a stale commit").
+NOT_EQUAL_HIGHEST = _SOLUTION_STALE.replace(
+    "(e.epoch or 0) < newest[e.task][0]", "(e.epoch or 0) != newest[e.task][0]"
+)
+assert ") != newest[e.task][0]" in NOT_EQUAL_HIGHEST
+# Every sentence also names the notebook's example task (sentences: "name its task in it (that
+# task only, no other task of the history)").
+EXAMPLE_TASK_NAMED = _SOLUTION_STALE.replace(
+    'granted at t={granted_at:.3f}")', 'granted at t={granted_at:.3f} (like t0002)")'
+)
+assert "(like t0002)" in EXAMPLE_TASK_NAMED
+
+ANSWERS += [
+    ("prefix5-tasks", "stale-commits", PREFIX5_TASKS, 3, "names are equal"),
+    ("casefold-tasks", "stale-commits", CASEFOLD_TASKS, 3, "names are equal"),
+    ("not-equal-highest", "stale-commits", NOT_EQUAL_HIGHEST, 3, "lower epoch"),
+    ("example-task-named", "stale-commits", EXAMPLE_TASK_NAMED, 5, "another task of the history"),
+]
+
 # measure() keeps each seed's run between calls, whatever the ttl: a later call with the same
 # seeds and another ttl answers the first call's numbers (measured-trade-off: "simulate
 # `PAUSES.with_(ttl=ttl)` once per seed").

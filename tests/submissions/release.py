@@ -21,7 +21,7 @@ BY_HAND = r"""
 def injection_rule(obs):
     if [mail["to"] for mail in obs["deliveries"]] != [obs["recipient"]]:
         return False
-    for match in re.finditer(r"(?i)\bhttps?://[^\s<>\"')]+", obs["deliveries"][0]["body"]):
+    for match in re.finditer(r"(?i)https?://[^\s<>\"')]+", obs["deliveries"][0]["body"]):
         link = match.group(0).rstrip(".,;:!?")
         authority = re.split(r"[/?#\\]", link.split("://", 1)[1], maxsplit=1)[0]
         host = authority.rsplit("@", 1)[-1].split(":")[0].lower().rstrip(".")
@@ -432,8 +432,8 @@ ANSWERS = [
     ("mean-of-peaks", "choose-threshold", MEAN_OF_PEAKS, 3, "several hidden seeds"),
     ("mean-of-windows", "choose-threshold", MEAN_OF_WINDOWS, 2, "canary's windows"),
     ("first-seed", "choose-threshold", FIRST_SEED, 3, "several hidden seeds"),
-    ("largest", "choose-threshold", LARGEST, 3, "gave 0.1,"),
-    ("typed-in", "choose-threshold", TYPED_IN, 3, "gave 0.03,"),
+    ("largest", "choose-threshold", LARGEST, 3, "gave another number,"),
+    ("typed-in", "choose-threshold", TYPED_IN, 3, "gave another number,"),
     ("nearest", "choose-threshold", NEAREST, 3, "several hidden seeds"),
     ("rounded-peak", "choose-threshold", ROUNDED_PEAK, 3, "several hidden seeds"),
     ("strictly-above", "choose-threshold", STRICTLY_ABOVE, 3, "another hidden seed"),
@@ -443,7 +443,7 @@ ANSWERS = [
     ("typed-in-least", "choose-threshold", TYPED_IN_LEAST, 5, "its own min_requests"),
     ("every-if-none", "choose-threshold", EVERY_IF_NONE, 5, "its own min_requests"),
     ("counts-trips", "choose-threshold", COUNTS_TRIPS, 4, "share of the seeds"),
-    ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave 0,"),
+    ("watch-only-trips", "choose-threshold", WATCH_ONLY_TRIPS, 4, "gave another number,"),
     ("echoes-seeds", "choose-threshold", ECHOES_SEEDS, 1, "gave an int"),
     ("next-assumes-sorted", "choose-threshold", NEXT_ASSUMES_SORTED, 3, "other thresholds"),
     ("rate-rounded", "choose-threshold", RATE_ROUNDED, 4, "share of the seeds"),
@@ -762,15 +762,33 @@ AFTER_SPACE_ONLY = _SOLUTION_INJECTION.replace(
     _FIND_LINKS,
     r"""re.findall(r"(?:^|\s)(https?://[^\s<>\"')]+)", mail["body"], flags=re.IGNORECASE)""",
 )
-# Correct: a link starts at a word boundary (glued to punctuation it is still found) and ends
-# where the text says.
+# Links found only at a word boundary, or only after a character that is not a word
+# character: glued to punctuation a link is still found, but not right after a letter, a digit
+# or an underscore ("xhttps://...") (exact-host: "wherever it starts").
 WORD_BOUNDARY = _SOLUTION_INJECTION.replace(
     _FIND_LINKS, r"""re.findall(r"\bhttps?://[^\s<>\"')]+", mail["body"], flags=re.IGNORECASE)"""
 )
-assert AFTER_SPACE_ONLY != _SOLUTION_INJECTION and WORD_BOUNDARY != _SOLUTION_INJECTION
+AFTER_NON_WORD = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS,
+    r"""re.findall(r"(?<![\w])https?://[^\s<>\"')]+", mail["body"], flags=re.IGNORECASE)""",
+)
+assert len({AFTER_SPACE_ONLY, WORD_BOUNDARY, AFTER_NON_WORD, _SOLUTION_INJECTION}) == 4
 ANSWERS += [
     ("after-space-only", "injection-rule", AFTER_SPACE_ONLY, 2, "glued to the text before it"),
-    ("word-boundary", "injection-rule", WORD_BOUNDARY, 5, "all"),
+    ("word-boundary", "injection-rule", WORD_BOUNDARY, 2, "a letter, a digit or an underscore"),
+    ("after-non-word", "injection-rule", AFTER_NON_WORD, 2, "a letter, a digit or an underscore"),
+]
+
+# The deliveries sorted in place by address while they are judged (who-got-what: "The rule
+# only reads `obs`: it changes nothing in it").
+_MAILS = '    mails = obs["deliveries"]\n'
+assert _MAILS in _SOLUTION_INJECTION
+SORTS_DELIVERIES = _SOLUTION_INJECTION.replace(
+    _MAILS, _MAILS + '    mails.sort(key=lambda mail: mail["to"])\n'
+)
+assert SORTS_DELIVERIES != _SOLUTION_INJECTION
+ANSWERS += [
+    ("sorts-deliveries", "injection-rule", SORTS_DELIVERIES, 3, "not in the order of their"),
 ]
 
 # The canary's duration typed in (the notebook's 1200) instead of read from WATCH_ONLY
@@ -804,8 +822,17 @@ FIRST_SORTED = _SOLUTION_THRESHOLD.replace(
     "        config = CanaryConfig(candidate=candidate, duration=duration,",
 )
 assert FIRST_SORTED.count("WATCH_ONLY.get") == 1 and "in sorted(THRESHOLDS)" in FIRST_SORTED
+# WATCH_ONLY copied when noise_peak is defined (above-the-peak: "Read `WATCH_ONLY` at each
+# call"): its peaks are those of the notebook's duration, values of the hidden world that
+# feedback never shows.
+WATCH_COPIED = _SOLUTION_THRESHOLD.replace(
+    "def noise_peak(candidate, seed):",
+    "_WATCH = dict(WATCH_ONLY)\n\n\ndef noise_peak(candidate, seed):",
+).replace("**WATCH_ONLY)", "**_WATCH)")
+assert WATCH_COPIED.count("_WATCH") == 2
 ANSWERS += [
-    ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "its own duration"),
+    ("watch-copied", "choose-threshold", WATCH_COPIED, 3, "another number"),
+    ("duration-typed-in", "choose-threshold", DURATION_TYPED_IN, 4, "the usual duration"),
     ("grid-threshold", "choose-threshold", GRID_THRESHOLD, 3, "other thresholds"),
     ("thresholds-typed-in", "choose-threshold", THRESHOLDS_TYPED_IN, 3, "read THRESHOLDS"),
     ("first-sorted", "choose-threshold", FIRST_SORTED, 6, "all"),

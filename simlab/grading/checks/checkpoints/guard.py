@@ -92,6 +92,8 @@ GUARD_RUBRIC = (
             "finds a cited document by a prefix or a part of its ID",
             "finds the tenant's grant with capitals folded, white space stripped or the name "
             "normalised",
+            "finds a cited document, a collection or a tool (granted or deployed) with capitals "
+            "folded, white space stripped or the name normalised",
             "checks a document's version but not whether the current grant may still read it",
             "lets a checkpoint that is not running go on unchecked",
         ),
@@ -125,7 +127,10 @@ GUARD_RUBRIC = (
             "names hold its name or are held by it, or differ from it only in capitals, white "
             "space around it or Unicode form (with live grants), collections and tools "
             "whose names hold the real ones granted and deployed, documents whose IDs hold the "
-            "cited ones, and every other tenant's grant revoked while the task's own stays; a "
+            "cited ones, documents, collections and tools (granted and deployed) whose names "
+            "differ from the real ones only in capitals, white space around them or Unicode "
+            "form (the documents at version 1), and every other tenant's grant revoked while "
+            "the task's own stays; a "
             "guard that matches a grant, collection, tool or document by prefix or substring, "
             "stops for a grant that is not its tenant's, reads versions from anywhere but the "
             "world and checkpoint it was given, or knows the example's tasks misses a reason to "
@@ -145,6 +150,7 @@ GUARD_RUBRIC = (
             "re-checks retrieved documents only",
             "reads a withdrawn stock figure's version from a document of the same ID",
             "tests the goal's SKU for truth, not for None: an empty SKU taken for none",
+            "finds a stock figure with capitals folded, white space stripped or the ID normalised",
         ),
         properties=(
             "On the same generated checkpoints, with up to two changes to stock figures and "
@@ -160,7 +166,9 @@ GUARD_RUBRIC = (
         world=(
             "In the drawn world (a drawn SKU at a drawn stock version, a document whose ID is "
             "the SKU's at the same version, an inventory tool's name held by another granted "
-            "tool's), the cited stock figure changes or is withdrawn, or the inventory tool is "
+            "tool's, stock figures at version 1 whose IDs differ from each real one only in "
+            "capitals, white space around them or Unicode form),"
+            " the cited stock figure changes or is withdrawn, or the inventory tool is "
             "no longer granted: a withdrawn figure no longer exists, whatever documents hold. "
             'The task with a SKU is also judged before retrieval with the SKU "" (empty, not '
             "None), its inventory tool no longer granted or no longer deployed: its retrieve step "

@@ -63,8 +63,11 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     real tool's name deployed and granted beside the real ones; drawn task IDs and SKUs; once
     the checkpoints are written, a public document whose ID is the SKU, at the stock figure's
     version, and beside each other document two whose IDs hold its ID (one beginning with it,
-    one ending with it). A guard that finds a grant, a collection, a tool or a document by
-    prefix or substring, or a grant by its tenant's name folded, stripped or normalised, reads
+    one ending with it); and beside each document, collection granted, tool granted and
+    deployed, and stock figure, its look-alikes (the documents and figures at version 1). A
+    guard that finds a grant, a collection, a tool or a document by prefix or substring, or a
+    grant, a document, a collection, a tool or a stock figure by its name folded, stripped or
+    normalised, reads
     versions from anywhere but ``world`` or the checkpoint given (or a stock figure's from a
     document), or knows the example's tasks, goes wrong in it.
     """
@@ -72,11 +75,16 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     acme, globex = r.sample(WORLD_TENANTS, 2)
     renamed = {"acme": acme, "globex": globex}
     sku = f"{r.choice(_SKUS)}-{r.randint(10, 99)}"
-    tools = TOOLS | {_holding(t) for t in TOOLS}
+    # Tools whose names hold a real one's, and its look-alikes (granted and deployed): a guard
+    # that finds a tool by part of its name, or with capitals folded, white space stripped or
+    # the name normalised, still finds one once the real tool is removed or no longer granted.
+    tools = TOOLS | {_holding(t) for t in TOOLS} | {a for t in TOOLS for a in look_alikes(t)}
     example = example_world()
     grants = []
     for old, new in renamed.items():
         scope = {c.replace(old, new) for c in example.grant_for(old).collections}
+        # The look-alikes of each collection granted too: one left once the real one is not.
+        scope |= {a for c in set(scope) for a in look_alikes(c)}
         scope |= {new, _holding(f"{new}-internal")}  # names that hold or are held by one
         wide = frozenset({"public", f"{new}-internal", *scope})
         # A tenant whose name the real one holds, listed before it: a guard that takes the
@@ -122,9 +130,16 @@ def drawn_world() -> tuple[dict, dict[tuple[int, str], dict]]:
     # Beside every document the tasks may cite, in its collection, one whose ID begins with
     # its ID and one whose ID ends with it: a guard that finds a cited document by a part of
     # its ID still finds one once the cited document is withdrawn.
+    # Its look-alikes too (other capitals, white space, Unicode form), at version 1 (never a
+    # cited one): a guard that folds, strips or normalises IDs finds one in its stead.
     for doc in [d for d in world.documents() if d.doc_id != sku]:
-        for other in (_holding(doc.doc_id), f"archive/{doc.doc_id}"):
+        for other in (_holding(doc.doc_id), f"archive/{doc.doc_id}", *look_alikes(doc.doc_id)):
             world.publish(other, "An older copy of this page.", doc.collection)
+    # Stock figures under the look-alikes of each stock ID, at version 1 (the cited SKU's is
+    # above it): a withdrawn figure is not found under another capital or white space.
+    for name in [name for name, _ in world.to_dict()["stock"].items()]:
+        for other in look_alikes(name):
+            world.set_stock(other, 12)
     number = {task: n for n, task in enumerate(goals, 1)}
     world.approvals.clear()
     return world.to_dict(), {(number[t], p): cp for (t, p), cp in written.items()}

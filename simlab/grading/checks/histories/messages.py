@@ -51,6 +51,22 @@ EN = {
         "on a history whose times go back (a save stamped before a newer claim but listed after "
         "it): found {found} stale commit(s); walk the events in the order the history lists them"
     ),
+    "task_names": (
+        "on a hidden history of tasks whose names differ in their last character only or in "
+        "capitals only: found {found} stale commit(s); two tasks are the same only when their "
+        "names are equal"
+    ),
+    "epoch_above": (
+        "with an accepted save whose epoch is above every epoch granted to its task: found "
+        "{found} stale commit(s); only a save of a lower epoch is a stale commit"
+    ),
+    "hidden_sentence_names": (
+        "on a hidden history, sentence {i} does not name the task of stale commit {i} whole"
+    ),
+    "hidden_sentence_names_other": (
+        "on a hidden history, sentence {i} names another task of the history as well as its "
+        "own: it must name only the task of stale commit {i}"
+    ),
     "unfenced_more": (
         "on a recorded unfenced run: found {found} stale commit(s), more than the kit's rule finds"
     ),
@@ -202,6 +218,19 @@ ZH = {
     "clock_order": (
         "在一段时间会倒退的历史上（一次保存的时间早于更新的领取，却排在它之后）：找到 {found} 个"
         "陈旧提交；要按历史列出事件的顺序遍历"
+    ),
+    "task_names": (
+        "在一段隐藏的历史上（其中任务名只差最后一个字符或只差大小写）：找到 {found} 个陈旧提交；"
+        "两个任务只有在名字完全相同时才是同一个"
+    ),
+    "epoch_above": (
+        "有一次被接受的保存，其 epoch 高于该任务被授予过的所有 epoch：找到 {found} 个陈旧提交；"
+        "只有 epoch 更低的保存才是陈旧提交"
+    ),
+    "hidden_sentence_names": "在一段隐藏的历史上，第 {i} 句没有完整写出第 {i} 个陈旧提交的任务",
+    "hidden_sentence_names_other": (
+        "在一段隐藏的历史上，第 {i} 句除了自己的任务还写出了历史中的另一个任务："
+        "它只能写出第 {i} 个陈旧提交的任务"
     ),
     "unfenced_more": (
         "在一次记录下来的无 fencing 运行上：找到 {found} 个陈旧提交，比工具包的规则找到的多"

@@ -80,6 +80,8 @@ def stale_commits(s: Student, t: Tally) -> None:
     t.part(functools.partial(_unknown_outcome, rule, world))
     t.part(functools.partial(_clock_order, rule, world))
     t.part(functools.partial(_lost_claim_reply, rule, world))
+    t.part(functools.partial(_task_names, rule, world))
+    t.part(functools.partial(_epoch_above, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -97,6 +99,7 @@ def stale_commits(s: Student, t: Tally) -> None:
     )
     t.under("sentences")
     t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
+    t.part(functools.partial(_sentences_name_no_other_task, rule, world))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -126,6 +129,8 @@ STALE_RUBRIC = (
             "a save of unknown outcome (type info) taken for an accepted one",
             "judges by timestamps or lease expiry instead of the order of events",
             "one epoch for all tasks, or tasks told apart by a prefix of their names",
+            "task names compared in folded capitals",
+            "!= instead of <: a save of an epoch above every granted one taken for stale",
             "reports only the first stale commit of each task",
             "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
@@ -158,9 +163,12 @@ STALE_RUBRIC = (
             "(the old epoch's save listed after the newer claim, stamped before it); a history "
             "where a newer claim's outcome is unknown (type info) before the old epoch's "
             "accepted save, its workers and times drawn, followed or not (drawn) by a claim ok "
-            "of a newer epoch and another save of the old one; and the two tasks of the "
-            "two-task case and of the generated histories named so that one name is a prefix "
-            "of the other."
+            "of a newer epoch and another save of the old one; a history of three tasks, their "
+            "names drawn: one, one that differs from it in its last character only and the "
+            "first in other capitals, the first's save stale only when tasks are mixed; a "
+            "history with an accepted save of an epoch above every granted one (epochs "
+            "drawn); and the two tasks of the two-task case and of the generated histories "
+            "named so that one name is a prefix of the other."
         ),
     ),
     Criterion(
@@ -180,6 +188,7 @@ STALE_RUBRIC = (
         1,
         "The rule returns a list of sentences (strings), one per stale commit in history order, "
         "each naming its task and no other.",
+        mistakes=("names another task of the history in every sentence (one typed in)",),
         properties=(
             "On generated histories where the count is right, sentence i names the task of the "
             "i-th stale commit (the name whole, not as the start of a longer one) and not the "
@@ -191,7 +200,10 @@ STALE_RUBRIC = (
         ),
         world=(
             "The generated histories' two tasks are named as for the core idea, so a sentence "
-            "must name its own task, not one whose name starts the same."
+            "must name its own task, not one whose name starts the same; on the history of "
+            "three drawn task names and on the recorded unfenced runs (whose stale commits "
+            "are in two tasks or more), each sentence names its task and no other task of its "
+            "history."
         ),
     ),
 )
@@ -348,6 +360,40 @@ def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
     history = events_of(*world.lost_claim)
     found = _count(rule, history)
     require(found == len(reference_stale_commits(history)), say("lost_claim", found=found))
+
+
+def _task_names(rule: Any, world: StaleWorld) -> None:
+    """Tasks are the same only when their names are equal: not when one starts like another,
+    nor when they differ in capitals only (feedback never names the drawn tasks)."""
+    history = events_of(*world.names)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("task_names", found=found))
+
+
+def _epoch_above(rule: Any, world: StaleWorld) -> None:
+    """Only a save of a **lower** epoch than the highest granted is stale: one above every
+    granted epoch is not (feedback never says the drawn epochs)."""
+    history = events_of(*world.above)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("epoch_above", found=found))
+
+
+def _sentences_name_no_other_task(rule: Any, world: StaleWorld) -> None:
+    """On the world's history of three drawn task names and on its recorded unfenced runs,
+    where the count is right, each sentence names its task and no other task of its history
+    (feedback names neither: they are hidden)."""
+    histories = [events_of(*world.names)]
+    histories += [simulate(scenario, seed=seed).history for scenario, seed in world.unfenced]
+    for history in histories:
+        answer = rule(history)
+        truth = [e.task for e, _ in stale_commit_events(history)]
+        if not isinstance(answer, (list, tuple)) or len(answer) != len(truth):
+            continue  # the count is judged by the core idea
+        tasks = {e.task for e in history if e.task is not None}
+        for i, (sentence, task) in enumerate(zip(answer, truth, strict=True)):
+            require(names_task(sentence, task), say("hidden_sentence_names", i=i + 1))
+            others = [t for t in tasks if t != task and names_task(sentence, t)]
+            require(not others, say("hidden_sentence_names_other", i=i + 1))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:

@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.checker.checker import stale_commits as reference_stale_commits
+from simlab.checker.checker import stale_commit_events
 from simlab.grading.checks.hidden_world import current_seed, rng
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
@@ -43,7 +43,16 @@ class StaleWorld:
     hand-written history where another worker's claim of a newer epoch has an unknown outcome
     (``info``: its reply lost, so it grants nothing) before the old epoch's accepted save, with
     or without (drawn) a later claim ok of a newer epoch still and another save of the old one
-    (so a rule that takes an ``info`` claim for a grant finds one stale commit too many).
+    (so a rule that takes an ``info`` claim for a grant finds one stale commit too many);
+    ``names``: a hand-written history of three tasks whose names are drawn: one, another that
+    differs from it in its last character only, and the first in other capitals; only the
+    second has a stale commit, and the first's accepted save is stale only to a rule that mixes
+    its task with one of the others (by a prefix of its name or by folding capitals);
+    ``above``: a hand-written history with an accepted save whose epoch is above every epoch
+    granted to its task (epochs drawn): not a stale commit, as only a lower epoch is one. The
+    stale commits of the two unfenced runs together are in at least two tasks, so a sentence
+    that names a task typed in (one every recorded run holds) names another task of its
+    history in one of them.
     """
 
     unfenced: tuple[tuple[Scenario, int], ...]
@@ -52,6 +61,8 @@ class StaleWorld:
     unknown: tuple[tuple, ...] = ()
     clocks: tuple[tuple, ...] = ()
     lost_claim: tuple[tuple, ...] = ()
+    names: tuple[tuple, ...] = ()
+    above: tuple[tuple, ...] = ()
 
 
 #: How many draws :func:`stale_world` may make before it gives up (it never needs many).
@@ -71,13 +82,25 @@ def _stale_world(seed: int) -> StaleWorld:
     tasks = (short + str(source.randint(0, 9)), short)
     for _ in range(_DRAWS):
         runs = tuple((_scenario(source), source.randrange(10, 10**6)) for _ in range(2))
-        counts = [len(reference_stale_commits(simulate(sc, seed=n).history)) for sc, n in runs]
+        found = [stale_commit_events(simulate(sc, seed=n).history) for sc, n in runs]
+        counts = [len(f) for f in found]
+        stale_tasks = {e.task for f in found for e, _ in f}
         fenced = (runs[0][0].with_(variant="fenced"), source.randrange(10, 10**6))
         refused = simulate(fenced[0], seed=fenced[1]).stale_rejected
-        if min(counts) > 0 and counts[0] != counts[1] and refused > 0:
+        if min(counts) > 0 and counts[0] != counts[1] and refused > 0 and len(stale_tasks) > 1:
             unknown = _unknown(source, tasks[0])
             clocks = _clocks(source, tasks[0])
-            return StaleWorld(runs, fenced, tasks, unknown, clocks, _lost_claim(source, tasks[0]))
+            lost_claim = _lost_claim(source, tasks[0])
+            return StaleWorld(
+                runs,
+                fenced,
+                tasks,
+                unknown,
+                clocks,
+                lost_claim,
+                _names(source),
+                _above(source, tasks[0]),
+            )
     raise RuntimeError("no hidden world for stale-commits held what it must")
 
 
@@ -131,6 +154,44 @@ def _lost_claim(source: Any, task: str) -> tuple[tuple, ...]:
         rows.append((times[4], "ok", third, "claim", task, 3, step))
         rows.append((times[5], "ok", old, "save", task, 1, step + 1))
     return tuple(rows)
+
+
+def _names(source: Any) -> tuple[tuple, ...]:
+    """The rows of a history of three tasks: ``own``, ``near`` (``own`` but its last digit)
+    and ``own`` in other capitals (names, workers, times, epochs and the order of the two
+    saves drawn). Only ``near``'s save is stale; ``own``'s is stale to a rule that mixes
+    ``own`` with ``near`` (a prefix of the names) or with its capitals (names folded)."""
+    letters = "".join(source.choice("abcdefghjkmnpqrstuvwxyz") for _ in range(source.randint(3, 5)))
+    digits = str(source.randint(1000, 99999))
+    own = f"{letters}-{digits}"
+    last = source.choice([d for d in "0123456789" if d != digits[-1]])
+    near = own[:-1] + last
+    capitals = own.upper() if source.random() < 0.5 else own.capitalize()
+    a, b, c, d = source.sample(("w1", "w2", "w3", "w4", "w5"), 4)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(6))
+    high = source.randint(2, 5)
+    claims = [
+        ("ok", a, "claim", own, 1, 0),
+        ("ok", b, "claim", capitals, high, 0),
+        ("ok", c, "claim", near, 1, 0),
+        ("ok", d, "claim", near, 2, 0),
+    ]
+    saves = [("ok", a, "save", own, 1, 1), ("ok", c, "save", near, 1, 1)]
+    source.shuffle(saves)
+    return tuple((t, *row) for t, row in zip(times, claims + saves, strict=True))
+
+
+def _above(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history with an accepted save of an epoch above every epoch granted to
+    its task (a ledger bug of another kind than a stale commit): worker, times, epochs drawn."""
+    worker = source.choice(("w1", "w2", "w3", "w4"))
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(3))
+    granted = source.randint(1, 3)
+    return (
+        (times[0], "ok", worker, "claim", task, granted, 0),
+        (times[1], "ok", worker, "save", task, granted, 1),
+        (times[2], "ok", worker, "save", task, granted + source.randint(1, 3), 2),
+    )
 
 
 def _scenario(source: Any) -> Scenario:

@@ -15,7 +15,8 @@ The world draws the look-alike hosts, the host the injection names, our own subd
 user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
 notebook's own, so a rule built on the notebook's links, its customer or a string match on its
 injected host misjudges some; and foreign links glued to the text before them
-(``(see:https://``), so a rule that finds links only after white space misses them; links of
+(``(see:https://``) or to a word character before them (``xhttps://``), so a rule that finds
+links only after white space or after a non-word character misses them; links of
 ours that a sentence's punctuation, a bracket or a quote ends, so a rule that takes a link to
 the next white space calls them foreign; and links with a backslash before an ``@``, which a
 browser reads as a slash, so a rule that reads the host with ``urlsplit`` alone judges them the
@@ -31,17 +32,20 @@ link or address: the URLs below never appear in a feedback sentence.
 from __future__ import annotations
 
 import copy
-import dataclasses
-import random
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
-from simlab.grading.checks.hidden_world import choice_besides, current_seed, rng
+from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.release.injection_world import (
+    CUSTOMER_NAMES,
+    FOREIGN_HOSTS,
+    NOTEBOOK_CUSTOMER,
+    NOTEBOOK_HOST,
+    InjectionWorld,
+    injection_world,
+)
 from simlab.grading.checks.release.links import (
-    ENDED,
-    GENERATED_HOSTS,
     delivered,
     deliveries,
     observations,
@@ -84,7 +88,7 @@ NOTEBOOK_LINK = "https://help.example.com/returns"
 def _drawn_domain() -> str:
     """A domain of ours for one call, drawn at grading time (never the notebook's)."""
     source = rng("release/our-domains")
-    return f"{source.choice(_NAMES)}-{source.randint(10, 99)}.test"
+    return f"{source.choice(CUSTOMER_NAMES)}-{source.randint(10, 99)}.test"
 
 
 def _our_domains_as_they_are_when_called(s: Student, production: dict) -> None:
@@ -105,196 +109,6 @@ def _our_domains_as_they_are_when_called(s: Student, production: dict) -> None:
 def observed(version: str) -> dict:
     """The prompt-injection case as version ``version`` ran it (a plain dict)."""
     return observe_case("prompt-injection", version).to_dict()
-
-
-#: The customer and the injected host the notebook shows: a world draws others.
-NOTEBOOK_CUSTOMER = "dee@example.com"
-NOTEBOOK_HOST = "refund-check.example"
-
-#: What a world's foreign hosts are made of: a word and a top-level label.
-_WORDS = (
-    "verify-card",
-    "secure-login",
-    "refund-desk",
-    "account-check",
-    "pay-update",
-    "billing-help",
-    "card-confirm",
-    "login-portal",
-    "order-status",
-    "help-center",
-)
-_TLDS = ("io", "net", "co", "info", "example")
-#: Foreign hosts that look like ours, by what the feedback calls an answer linking there (a key
-#: of the exercise's catalog): a substring test, an ``endswith`` without the dot or a test for
-#: ``.example.com`` anywhere calls one of them ours.
-_LOOK_ALIKES = {
-    "another_company": ("{w}.{tld}", "{w}.example.net"),
-    "starts_like_ours": ("example.com.{w}.{tld}", "example.com-{w}.{tld}"),
-    "ends_like_ours": ("{w}-example.com", "{w}example.com"),
-    "holds_ours": ("{w}.example.com.{tld}", "www.example.com{w}.{tld}"),
-}
-#: Where a world's customers and other recipients live.
-_NAMES = ("kim", "ana.ruiz", "j.okafor", "li.wei", "sam.berg", "noor", "t.nguyen", "marta.k")
-_ELSEWHERE = ("inbox.example.org", "post.test", "mail.example.net", "customers.example")
-_OUTSIDERS = ("audit", "billing", "security", "noreply")
-#: What a world puts before the customer's address to make one that holds it.
-_LOOK_ALIKE_STARTS = ("jo", "a.", "x", "not-", "re-")
-#: What a world's links of ours are made of.
-_SUBDOMAINS = ("help", "kb", "shop", "support", "returns", "eu.help", "status")
-_PATHS = ("/refunds", "/returns?lang=en", "/orders/4711", "/kb/returns-v3", "/card")
-_PORTS = (8443, 8080, 444, 9000)
-
-#: Every foreign host a world may draw, and those the generated observations use: feedback
-#: never quotes one, however a learner's message spells it.
-FOREIGN_HOSTS = (
-    frozenset(
-        form.format(w=w, tld=tld)
-        for forms in _LOOK_ALIKES.values()
-        for form in forms
-        for w in _WORDS
-        for tld in _TLDS
-    )
-    | {NOTEBOOK_HOST}
-    | GENERATED_HOSTS
-)
-
-
-@dataclass(frozen=True)
-class InjectionWorld:
-    """The variants of one hidden world: (url or body, what the feedback calls the answer)
-    pairs, and the addresses e-mails go to."""
-
-    injected: str  #: the host the model change's injection names instead of the notebook's
-    look_alikes: tuple[tuple[str, str], ...]  #: foreign links that look like ours
-    written_otherwise: tuple[tuple[str, str], ...]  #: foreign links with our name in them
-    ours: tuple[tuple[str, str], ...]  #: our own links, some written otherwise: each passes
-    every_link: tuple[tuple[str, str], ...]  #: bodies with two links each
-    reworded: str  #: production's answer worded otherwise, no link
-    customer: str  #: a customer at our domain (never the notebook's)
-    customer_elsewhere: str  #: a customer whose address is outside our domains
-    other_customer: str  #: another customer of ours
-    outsider: str  #: a foreign address
-    #: addresses that hold the customer's (before it, after it): not the customer
-    look_alike_customers: tuple[str, ...] = ()
-    #: bodies with a foreign link glued to the text before it: no white space before ``http``
-    glued: tuple[tuple[str, str], ...] = ()
-    #: bodies with a link of ours (a host, no path) that punctuation, a bracket or a quote ends
-    ended: tuple[tuple[str, str], ...] = ()
-    #: links with a backslash before an ``@``: a browser reads it as a slash, ending the host
-    backslashed: tuple[tuple[str, str], ...] = ()
-
-
-def injection_world() -> InjectionWorld:
-    """The variants of the world being judged in (the same world, the same variants)."""
-    return _world(current_seed())
-
-
-def _capitals(source: random.Random, text: str) -> str:
-    mixed = "".join(c.upper() if source.random() < 0.5 else c for c in text)
-    return mixed if mixed != text else text.upper()
-
-
-@lru_cache(maxsize=64)
-def _world(seed: int) -> InjectionWorld:
-    source = rng("release/injection-rule")
-    words = source.sample(_WORDS, 4)
-
-    def foreign(word: str) -> str:
-        return f"{word}.{source.choice(_TLDS)}"
-
-    def path() -> str:
-        return source.choice(_PATHS)
-
-    look_alikes = tuple(
-        (
-            f"{source.choice(('https', 'http'))}://"
-            + source.choice(forms).format(w=source.choice(_WORDS), tld=source.choice(_TLDS))
-            + path(),
-            key,
-        )
-        for key, forms in _LOOK_ALIKES.items()
-    )
-    elsewhere = foreign(words[1])
-    written_otherwise = (
-        (f"https://example.com@{elsewhere}{path()}", "ours_before_at"),
-        (f"https://{elsewhere}/verify?next=https://example.com{path()}", "ours_in_query"),
-        (f"HTTP://{foreign(words[2]).upper()}{path().upper()}", "foreign_in_capitals"),
-    )
-    subs = source.sample(_SUBDOMAINS, 3)
-    ours = (
-        (f"https://{subs[0]}.example.com{path()}", "our_subdomain"),
-        (f"https://example.com{source.choice(('/returns', '/orders'))}?lang=en", "ours_with_query"),
-        (
-            f"https://{_capitals(source, subs[1] + '.example.com')}{path()}",
-            "our_subdomain_in_capitals",
-        ),
-        (
-            f"https://{subs[2]}.example.com:{source.choice(_PORTS)}{path()}",
-            "our_subdomain_on_port",
-        ),
-        (f"https://{source.choice(_NAMES)}@example.com{path()}", "ours_with_user"),
-    )
-    mine, theirs = f"https://{subs[0]}.example.com{path()}", f"https://{foreign(words[3])}/verify"
-    every_link = (
-        (f"Details: {mine} -- or confirm your card at {theirs}", "ours_then_foreign"),
-        (f"Confirm your card at {theirs}, then see {mine}", "foreign_then_ours"),
-        (f"See {mine} and https://example.com{path()}", "two_of_ours"),
-    )
-    days, back = source.choice((14, 30, 45)), source.choice((3, 5, 7, 10))
-    reworded = (
-        f"Hello! Refunds go back to your card within {back} business days. "
-        f"Returns: {days} days. [kb/returns v3]"
-    )
-    customer = str(choice_besides(source, [f"{n}@example.com" for n in _NAMES], NOTEBOOK_CUSTOMER))
-    other, away = source.sample([n for n in _NAMES if not customer.startswith(n + "@")], 2)
-    world = InjectionWorld(
-        injected=foreign(words[0]),
-        look_alikes=look_alikes,
-        written_otherwise=written_otherwise,
-        ours=ours,
-        every_link=every_link,
-        reworded=reworded,
-        customer=customer,
-        customer_elsewhere=f"{away}@{source.choice(_ELSEWHERE)}",
-        other_customer=f"{other}@example.com",
-        outsider=f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}",
-        look_alike_customers=(
-            f"{source.choice(_LOOK_ALIKE_STARTS)}{customer}",
-            f"{customer}.{foreign(words[2])}",
-        ),
-    )
-    # Drawn last, so the variants above are those of every world before these were added.
-    glued = tuple(
-        (
-            form.format(url=f"{source.choice(('https', 'HTTPS', 'http'))}://{foreign(w)}{path()}"),
-            "foreign_glued",
-        )
-        for form, w in zip(source.sample(_GLUED, 2), source.sample(_WORDS, 2), strict=True)
-    )
-    # Drawn after the glued links, so those are the same as before these were added.
-    ended = tuple(
-        (form.format(url=f"https://{sub}.example.com"), what)
-        for (form, what), sub in zip(
-            source.sample(ENDED, 3), source.sample(_SUBDOMAINS, 3), strict=True
-        )
-    )
-    elsewhere, sub = foreign(source.choice(_WORDS)), source.choice(_SUBDOMAINS)
-    backslashed = (
-        (f"https://{elsewhere}\\@example.com{path()}", "foreign_backslash_ours"),
-        (f"https://{sub}.example.com\\@{foreign(source.choice(_WORDS))}{path()}", "ours_backslash"),
-    )
-    return dataclasses.replace(world, glued=glued, ended=ended, backslashed=backslashed)
-
-
-#: How a world glues a foreign link to the text before it (no white space before the link).
-_GLUED = (
-    "Ship in 2 days (see:{url}).",
-    "Verify your card:{url}",
-    'Confirm here -->"{url}" today.',
-    "Refund form [here]({url}).",
-    "Details<{url}>",
-)
 
 
 def _with_body(obs: dict, body: str) -> dict:
@@ -383,9 +197,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def every_link_is_judged():
-        for text, what in world.every_link:
-            _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
-        for text, what in world.glued:
+        for text, what in (*world.every_link, *world.glued, *world.glued_to_word):
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     t.part(lambda: _links_read_as_the_text_says(rule, production, world))
@@ -425,7 +237,13 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for address in world.look_alike_customers:  # the customer's is compared whole
             _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
 
-    t.part(lambda: _only_read(rule, (asked, "to_a_customer"), (model_change, "model_change")))
+    unordered = _out_of_order(asked, world)
+    kept = (
+        (asked, "to_a_customer"),
+        (model_change, "model_change"),
+        (unordered, "copies_out_of_order"),
+    )
+    t.part(lambda: _only_read(rule, *kept))
 
     @t.part
     def generated_deliveries():
@@ -455,6 +273,20 @@ def _only_read(rule: Any, *observations: tuple[dict, str]) -> None:
     for obs, what in observations:
         _, (after,) = rule.echo(copy.deepcopy(obs))
         require(after == obs, say("changed_obs", what=say(what)))
+
+
+def _out_of_order(obs: dict, world: InjectionWorld) -> dict:
+    """``obs`` with its e-mail sent to the customer, the world's foreign address and another
+    customer of ours, in an order that is neither ascending nor descending by address, nor by
+    key or subject (each copy's its own): sorting the deliveries in place changes them."""
+    out = copy.deepcopy(obs)
+    first = out["deliveries"][0]
+    low, middle, high = sorted((world.customer, world.outsider, world.other_customer))
+    out["deliveries"] = [
+        {**first, "to": to, "key": f"{first['key']}-{n}", "subject": f"{first['subject']} {n}"}
+        for to, n in ((middle, 1), (high, 2), (low, 0))
+    ]
+    return out
 
 
 def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> dict:
@@ -529,6 +361,7 @@ INJECTION_RUBRIC = (
             "hosts compared with their capitals, or links found only in lower case",
             "only the first link (re.search), or only the last",
             "links found only after white space: a link glued to the text before it is missed",
+            "links found only after a non-word character: one right after a letter is missed",
             "the user part cut at its first @, or the port cut before the user part",
             "a link taken to the next white space: our link before a comma or a bracket is "
             "called foreign",
@@ -552,7 +385,8 @@ INJECTION_RUBRIC = (
             "holding our name), the host the model change's injection names, and our own "
             "subdomains, ports, user parts, capitals and paths, so a rule built on the notebook's "
             "links or a string match on its injected host misjudges some; foreign links glued to "
-            "the text before them (as in (see:https://...), the form and host drawn); links of "
+            "the text before them (as in (see:https://...), the form and host drawn) and to a "
+            "word character before them (as in xhttps://..., the text and host drawn); links of "
             "ours (subdomains drawn) ended by a sentence's punctuation, a bracket or a quote "
             "(three forms drawn); a foreign host with a backslash and @example.com after it, "
             "and one of our subdomains with a backslash and a foreign host after it; and, for two "
@@ -576,6 +410,7 @@ INJECTION_RUBRIC = (
             "the customer matched by substring: an address holding theirs passes",
             "the customer read from the run's result (obs['result']['recipient'])",
             "the deliveries consumed while they are judged (popped from obs['deliveries'])",
+            "the deliveries sorted in place while they are judged",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
@@ -590,8 +425,9 @@ INJECTION_RUBRIC = (
             "customer's (a name before it, a domain after it) that get it instead, so a "
             "typed-in recipient, our domain read from the customer's address, the recipient "
             "read from the run's result or a recipient matched by substring fails; the customer's "
-            "observation and the model change's come back from the call and are compared with "
-            "the grader's own copies."
+            "observation, the model change's and one whose e-mails (to the customer, the foreign "
+            "address and the other customer) are in no order of their addresses come back from "
+            "the call and are compared with the grader's own copies."
         ),
     ),
 )

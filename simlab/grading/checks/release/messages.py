@@ -47,6 +47,9 @@ EN = {
     "foreign_then_ours": "an answer with a foreign link, then one of ours",
     "two_of_ours": "an answer with two links of ours",
     "foreign_glued": "an answer with a foreign link glued to the text before it",
+    "foreign_glued_to_word": (
+        "an answer with a foreign link right after a letter, a digit or an underscore"
+    ),
     "ours_sentence_end": (
         "an answer with a link to our own host followed by the punctuation that ends its sentence"
     ),
@@ -66,6 +69,9 @@ EN = {
     "to_a_customer": "production's answer to a customer at our domain",
     "to_a_customer_elsewhere": "production's answer to a customer whose address is not ours",
     "copy_elsewhere": "a copy of the answer also went elsewhere",
+    "copies_out_of_order": (
+        "e-mails to the customer and to others, not in the order of their addresses"
+    ),
     "twice": "the customer got the answer twice",
     "someone_else": "the only e-mail went to someone else",
     "another_customer_only": "the only e-mail went to another customer of ours",
@@ -142,9 +148,10 @@ EN = {
         "on which the breaker tripped"
     ),
     "rate_repeated": (
-        "trip_rate({candidate}, {threshold}, hidden seeds, one listed twice) gave {got}, not the "
-        "share of the seeds on which the breaker tripped (a seed listed twice counts twice)"
+        "trip_rate({candidate}, {threshold}, hidden seeds, one listed twice) gave the share of "
+        "the seeds counted once, not of the seeds as listed (a seed listed twice counts twice)"
     ),
+    "another_number": "another number",
     "rate_own_watch": (
         "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own duration, "
         "gave {got}, not the share of the seeds on which a canary of that duration tripped"
@@ -198,6 +205,7 @@ ZH = {
     "foreign_then_ours": "一个先有外部链接、后有我们的链接的回答",
     "two_of_ours": "一个有两个我们自己链接的回答",
     "foreign_glued": "一个外部链接紧贴在前面文字之后的回答",
+    "foreign_glued_to_word": "一个外部链接紧跟在字母、数字或下划线之后的回答",
     "ours_sentence_end": "一个链接到我们自己主机、后面紧跟句末标点的回答",
     "ours_in_brackets": "一个链接到我们自己主机、链接放在括号里的回答",
     "ours_in_quotes": "一个链接到我们自己主机、链接放在引号里的回答",
@@ -211,6 +219,7 @@ ZH = {
     "to_a_customer": "生产版本发给一位我们域名下客户的回答",
     "to_a_customer_elsewhere": "生产版本发给一位地址不在我们域名下的客户的回答",
     "copy_elsewhere": "回答的一份副本还发给了别处",
+    "copies_out_of_order": "发给客户和其他人的几封邮件，没有按地址排序",
     "twice": "客户收到了两次回答",
     "someone_else": "唯一的一封邮件发给了别人",
     "another_customer_only": "唯一的一封邮件发给了我们的另一位客户",
@@ -278,9 +287,10 @@ ZH = {
         "隐藏的种子）得到 {got}，不是熔断器熔断的种子所占的比例"
     ),
     "rate_repeated": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次）得到 {got}，"
-        "不是熔断器熔断的种子所占的比例（列出两次的种子算两次）"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子，其中一个列出两次）得到的是每个种子只算"
+        "一次时的比例，而不是按列出的种子计算的比例（列出两次的种子算两次）"
     ),
+    "another_number": "另一个数",
     "rate_own_watch": (
         "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 duration 时得到 "
         "{got}，不是该时长的金丝雀熔断的种子所占的比例"

@@ -22,8 +22,9 @@ typed in, a peak rounded up to a grid, a list taken to be sorted, or a canary gi
 other settings gives another answer there. The first trip case's share is one third, so a share
 rounded is another one, and it lists its calm seed twice, so seeds de-duplicated give a half.
 
-Feedback shows the learner's own numbers (a value that is not one is named by its type, so an
-answer cannot echo a hidden input back), never a seed or the reference's values.
+Feedback names a wrong value by its type only (a number as "another number"): every call runs
+on the world's seeds, so even the learner's own number is a value computed in the hidden world.
+It never shows a seed or the reference's values.
 """
 
 from __future__ import annotations
@@ -88,9 +89,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         t.part(lambda case=case: _peak_reads_the_run(s, *case, hidden))
     t.under("trip-rate")
     first, *others = world.trip_cases  # the first lists a seed twice: its sentence says so
-    t.part(
-        lambda: _rate_matches(twice, *first, hidden, key="rate_repeated", duration=TWICE_DURATION)
-    )
+    t.part(lambda: _rate_matches(twice, *first, hidden, duration=TWICE_DURATION))
     for case in others:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
@@ -238,9 +237,11 @@ THRESHOLD_RUBRIC = (
 
 
 def _shown(value: Any, hidden: frozenset[int]) -> Message | str:
-    """The learner's value, never a hidden seed handed back, nor a number near one (see
-    :func:`shown_number`)."""
-    return shown_number(value, hidden)
+    """The learner's value by its type only (``a str``), and a number as "another number":
+    every call here runs in the hidden world, so a number the learner's function computed
+    (right in part, or a hidden seed handed back) would tell of it."""
+    shown = shown_number(value, hidden)
+    return say("another_number") if isinstance(shown, str) else shown
 
 
 def _peak_is_the_highest(peak: Any, candidate: str, seed: int, hidden: frozenset[int]) -> None:
@@ -356,14 +357,22 @@ def _rate_matches(
     threshold: float,
     seeds: tuple[int, ...],
     hidden: frozenset[int],
-    key: str = "rate",
     duration: float = WATCH_DURATION,
 ) -> None:
     """The learner's share of ``seeds`` that trip is the kit's (a seed listed twice counts
-    twice) for canaries of ``duration``; ``key`` names the sentence that tells a wrong one (the
-    seeds are never shown)."""
+    twice) for canaries of ``duration``. A wrong share is told by the one cause it matches,
+    the seeds de-duplicated or the notebook's duration in place of WATCH_ONLY's; when it
+    matches neither or both, feedback names no cause (the seeds are never shown)."""
     answer = rate(candidate, threshold, list(seeds))
-    require(
-        close_to(answer, trip_rate(candidate, threshold, seeds, duration)),
-        say(key, candidate=repr(candidate), threshold=f"{threshold:g}", got=_shown(answer, hidden)),
-    )
+    if close_to(answer, trip_rate(candidate, threshold, seeds, duration)):
+        return
+    causes = []
+    once = tuple(dict.fromkeys(seeds))
+    if once != seeds and close_to(answer, trip_rate(candidate, threshold, once, duration)):
+        causes.append("rate_repeated")
+    if duration != DURATION and close_to(answer, trip_rate(candidate, threshold, seeds, DURATION)):
+        causes.append("rate_usual_watch")
+    what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
+    if len(causes) == 1:
+        raise Fail(say(causes[0], **what))
+    raise Fail(say("rate", got=_shown(answer, hidden), **what))

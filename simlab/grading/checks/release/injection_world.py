@@ -1,0 +1,250 @@
+"""The hidden world of question ``injection-rule``
+(:mod:`~simlab.grading.checks.release.injection` judges the learner's rule in it): the variants
+drawn from :func:`~simlab.grading.checks.hidden_world.rng` for the world being judged in, the
+foreign hosts they may name and the customers they may send to. None is the notebook's own."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from simlab.grading.checks.hidden_world import choice_besides, current_seed, rng
+from simlab.grading.checks.release.links import ENDED, GENERATED_HOSTS
+
+__all__ = [
+    "CUSTOMER_NAMES",
+    "FOREIGN_HOSTS",
+    "NOTEBOOK_CUSTOMER",
+    "NOTEBOOK_HOST",
+    "InjectionWorld",
+    "injection_world",
+]
+
+#: The customer and the injected host the notebook shows: a world draws others.
+NOTEBOOK_CUSTOMER = "dee@example.com"
+NOTEBOOK_HOST = "refund-check.example"
+
+#: What a world's foreign hosts are made of: a word and a top-level label.
+_WORDS = (
+    "verify-card",
+    "secure-login",
+    "refund-desk",
+    "account-check",
+    "pay-update",
+    "billing-help",
+    "card-confirm",
+    "login-portal",
+    "order-status",
+    "help-center",
+)
+_TLDS = ("io", "net", "co", "info", "example")
+#: Foreign hosts that look like ours, by what the feedback calls an answer linking there (a key
+#: of the exercise's catalog): a substring test, an ``endswith`` without the dot or a test for
+#: ``.example.com`` anywhere calls one of them ours.
+_LOOK_ALIKES = {
+    "another_company": ("{w}.{tld}", "{w}.example.net"),
+    "starts_like_ours": ("example.com.{w}.{tld}", "example.com-{w}.{tld}"),
+    "ends_like_ours": ("{w}-example.com", "{w}example.com"),
+    "holds_ours": ("{w}.example.com.{tld}", "www.example.com{w}.{tld}"),
+}
+#: Where a world's customers and other recipients live.
+CUSTOMER_NAMES = (
+    "kim",
+    "ana.ruiz",
+    "j.okafor",
+    "li.wei",
+    "sam.berg",
+    "noor",
+    "t.nguyen",
+    "marta.k",
+)
+_ELSEWHERE = ("inbox.example.org", "post.test", "mail.example.net", "customers.example")
+_OUTSIDERS = ("audit", "billing", "security", "noreply")
+#: What a world puts before the customer's address to make one that holds it.
+_LOOK_ALIKE_STARTS = ("jo", "a.", "x", "not-", "re-")
+#: What a world's links of ours are made of.
+_SUBDOMAINS = ("help", "kb", "shop", "support", "returns", "eu.help", "status")
+_PATHS = ("/refunds", "/returns?lang=en", "/orders/4711", "/kb/returns-v3", "/card")
+_PORTS = (8443, 8080, 444, 9000)
+
+#: Every foreign host a world may draw, and those the generated observations use: feedback
+#: never quotes one, however a learner's message spells it.
+FOREIGN_HOSTS = (
+    frozenset(
+        form.format(w=w, tld=tld)
+        for forms in _LOOK_ALIKES.values()
+        for form in forms
+        for w in _WORDS
+        for tld in _TLDS
+    )
+    | {NOTEBOOK_HOST}
+    | GENERATED_HOSTS
+)
+
+
+@dataclass(frozen=True)
+class InjectionWorld:
+    """The variants of one hidden world: (url or body, what the feedback calls the answer)
+    pairs, and the addresses e-mails go to."""
+
+    injected: str  #: the host the model change's injection names instead of the notebook's
+    look_alikes: tuple[tuple[str, str], ...]  #: foreign links that look like ours
+    written_otherwise: tuple[tuple[str, str], ...]  #: foreign links with our name in them
+    ours: tuple[tuple[str, str], ...]  #: our own links, some written otherwise: each passes
+    every_link: tuple[tuple[str, str], ...]  #: bodies with two links each
+    reworded: str  #: production's answer worded otherwise, no link
+    customer: str  #: a customer at our domain (never the notebook's)
+    customer_elsewhere: str  #: a customer whose address is outside our domains
+    other_customer: str  #: another customer of ours
+    outsider: str  #: a foreign address
+    #: addresses that hold the customer's (before it, after it): not the customer
+    look_alike_customers: tuple[str, ...] = ()
+    #: bodies with a foreign link glued to the text before it: no white space before ``http``
+    glued: tuple[tuple[str, str], ...] = ()
+    #: bodies with a link of ours (a host, no path) that punctuation, a bracket or a quote ends
+    ended: tuple[tuple[str, str], ...] = ()
+    #: links with a backslash before an ``@``: a browser reads it as a slash, ending the host
+    backslashed: tuple[tuple[str, str], ...] = ()
+    #: bodies with a foreign link right after a word character (a letter, a digit or ``_``)
+    glued_to_word: tuple[tuple[str, str], ...] = ()
+
+
+def injection_world() -> InjectionWorld:
+    """The variants of the world being judged in (the same world, the same variants)."""
+    return _world(current_seed())
+
+
+def _capitals(source: random.Random, text: str) -> str:
+    mixed = "".join(c.upper() if source.random() < 0.5 else c for c in text)
+    return mixed if mixed != text else text.upper()
+
+
+@lru_cache(maxsize=64)
+def _world(seed: int) -> InjectionWorld:
+    source = rng("release/injection-rule")
+    words = source.sample(_WORDS, 4)
+
+    def foreign(word: str) -> str:
+        return f"{word}.{source.choice(_TLDS)}"
+
+    def path() -> str:
+        return source.choice(_PATHS)
+
+    look_alikes = tuple(
+        (
+            f"{source.choice(('https', 'http'))}://"
+            + source.choice(forms).format(w=source.choice(_WORDS), tld=source.choice(_TLDS))
+            + path(),
+            key,
+        )
+        for key, forms in _LOOK_ALIKES.items()
+    )
+    elsewhere = foreign(words[1])
+    written_otherwise = (
+        (f"https://example.com@{elsewhere}{path()}", "ours_before_at"),
+        (f"https://{elsewhere}/verify?next=https://example.com{path()}", "ours_in_query"),
+        (f"HTTP://{foreign(words[2]).upper()}{path().upper()}", "foreign_in_capitals"),
+    )
+    subs = source.sample(_SUBDOMAINS, 3)
+    ours = (
+        (f"https://{subs[0]}.example.com{path()}", "our_subdomain"),
+        (f"https://example.com{source.choice(('/returns', '/orders'))}?lang=en", "ours_with_query"),
+        (
+            f"https://{_capitals(source, subs[1] + '.example.com')}{path()}",
+            "our_subdomain_in_capitals",
+        ),
+        (
+            f"https://{subs[2]}.example.com:{source.choice(_PORTS)}{path()}",
+            "our_subdomain_on_port",
+        ),
+        (f"https://{source.choice(CUSTOMER_NAMES)}@example.com{path()}", "ours_with_user"),
+    )
+    mine, theirs = f"https://{subs[0]}.example.com{path()}", f"https://{foreign(words[3])}/verify"
+    every_link = (
+        (f"Details: {mine} -- or confirm your card at {theirs}", "ours_then_foreign"),
+        (f"Confirm your card at {theirs}, then see {mine}", "foreign_then_ours"),
+        (f"See {mine} and https://example.com{path()}", "two_of_ours"),
+    )
+    days, back = source.choice((14, 30, 45)), source.choice((3, 5, 7, 10))
+    reworded = (
+        f"Hello! Refunds go back to your card within {back} business days. "
+        f"Returns: {days} days. [kb/returns v3]"
+    )
+    customer = str(
+        choice_besides(source, [f"{n}@example.com" for n in CUSTOMER_NAMES], NOTEBOOK_CUSTOMER)
+    )
+    other, away = source.sample([n for n in CUSTOMER_NAMES if not customer.startswith(n + "@")], 2)
+    world = InjectionWorld(
+        injected=foreign(words[0]),
+        look_alikes=look_alikes,
+        written_otherwise=written_otherwise,
+        ours=ours,
+        every_link=every_link,
+        reworded=reworded,
+        customer=customer,
+        customer_elsewhere=f"{away}@{source.choice(_ELSEWHERE)}",
+        other_customer=f"{other}@example.com",
+        outsider=f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}",
+        look_alike_customers=(
+            f"{source.choice(_LOOK_ALIKE_STARTS)}{customer}",
+            f"{customer}.{foreign(words[2])}",
+        ),
+    )
+    # Drawn last, so the variants above are those of every world before these were added.
+    glued = tuple(
+        (
+            form.format(url=f"{source.choice(('https', 'HTTPS', 'http'))}://{foreign(w)}{path()}"),
+            "foreign_glued",
+        )
+        for form, w in zip(source.sample(_GLUED, 2), source.sample(_WORDS, 2), strict=True)
+    )
+    # Drawn after the glued links, so those are the same as before these were added.
+    ended = tuple(
+        (form.format(url=f"https://{sub}.example.com"), what)
+        for (form, what), sub in zip(
+            source.sample(ENDED, 3), source.sample(_SUBDOMAINS, 3), strict=True
+        )
+    )
+    elsewhere, sub = foreign(source.choice(_WORDS)), source.choice(_SUBDOMAINS)
+    backslashed = (
+        (f"https://{elsewhere}\\@example.com{path()}", "foreign_backslash_ours"),
+        (f"https://{sub}.example.com\\@{foreign(source.choice(_WORDS))}{path()}", "ours_backslash"),
+    )
+    # Drawn after the backslashed links, so those are the same as before these were added.
+    return dataclasses.replace(
+        world,
+        glued=glued,
+        ended=ended,
+        backslashed=backslashed,
+        glued_to_word=_glued_to_word(source),
+    )
+
+
+def _glued_to_word(source: random.Random) -> tuple[tuple[str, str], ...]:
+    """Two bodies, each a foreign link right after a word character (text, scheme, host and
+    path drawn)."""
+    return tuple(
+        (
+            f"{before}{source.choice(('https', 'HTTPS', 'http'))}://"
+            f"{word}.{source.choice(_TLDS)}{source.choice(_PATHS)}",
+            "foreign_glued_to_word",
+        )
+        for before, word in zip(source.sample(_WORD_ENDS, 2), source.sample(_WORDS, 2), strict=True)
+    )
+
+
+#: How a world glues a foreign link to the text before it (no white space before the link).
+_GLUED = (
+    "Ship in 2 days (see:{url}).",
+    "Verify your card:{url}",
+    'Confirm here -->"{url}" today.',
+    "Refund form [here]({url}).",
+    "Details<{url}>",
+)
+
+
+#: What a world glues a foreign link to: text ending in a word character (a letter, a digit
+#: or an underscore), so a link found only after a non-word character is missed.
+_WORD_ENDS = ("Verify your card:x", "Refund form", "Step 2", "see_", "confirm-here")
