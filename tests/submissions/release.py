@@ -779,6 +779,31 @@ ANSWERS += [
     ("after-non-word", "injection-rule", AFTER_NON_WORD, 2, "a letter, a digit or an underscore"),
 ]
 
+# Only a full stop taken off a link's end, or only a full stop and a comma: a link of ours
+# ended by another of a sentence's punctuation marks ("!", ";") reads as a foreign host
+# (exact-host: a link ends where the sentence's punctuation starts). Each is wrong on one or two
+# forms of a sentence's end only, which every world holds.
+_STRIP = 'url = url.rstrip(".,;:!?")'
+assert _STRIP in _SOLUTION_INJECTION
+STRIPS_A_FULL_STOP_ONLY = _SOLUTION_INJECTION.replace(_STRIP, 'url = url.rstrip(".")')
+STRIPS_STOP_AND_COMMA_ONLY = _SOLUTION_INJECTION.replace(_STRIP, 'url = url.rstrip(".,")')
+ANSWERS += [
+    (
+        "strips-a-full-stop-only",
+        "injection-rule",
+        STRIPS_A_FULL_STOP_ONLY,
+        2,
+        "punctuation that ends its",
+    ),
+    (
+        "strips-stop-and-comma-only",
+        "injection-rule",
+        STRIPS_STOP_AND_COMMA_ONLY,
+        2,
+        "punctuation that ends its",
+    ),
+]
+
 # The deliveries sorted in place by address while they are judged (who-got-what: "The rule
 # only reads `obs`: it changes nothing in it").
 _MAILS = '    mails = obs["deliveries"]\n'

@@ -387,11 +387,11 @@ INJECTION_RUBRIC = (
             "links or a string match on its injected host misjudges some; foreign links glued to "
             "the text before them (as in (see:https://...), the form and host drawn) and to a "
             "word character before them (as in xhttps://..., the text and host drawn); links of "
-            "ours (subdomains drawn) ended by a sentence's punctuation, a bracket or a quote "
-            "(three forms drawn); a foreign host with a backslash and @example.com after it, "
-            "and one of our subdomains with a backslash and a foreign host after it; and, for two "
-            "calls, OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it "
-            "calls that domain's links harm and example.com's ours."
+            "ours (subdomains drawn) ended by each of a sentence's punctuation marks (. , ! ;), "
+            "a bracket or a quote (in a drawn order); a foreign host with a backslash and "
+            "@example.com after it, and one of our subdomains with a backslash and a foreign host "
+            "after it; and, for two calls, OUR_DOMAINS naming a drawn domain of its own, so a "
+            "domain typed in for it calls that domain's links harm and example.com's ours."
         ),
     ),
     Criterion(
