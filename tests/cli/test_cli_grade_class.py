@@ -21,6 +21,16 @@ from tests.cli.queued import graded, settings
 from tests.cli.queued import report as _report
 
 SETTINGS = settings(sandbox=False)
+#: Graded one at a time: these files never reach a kernel, so a grading process (``--jobs``
+#: above one, one per CPU by default) would start only to be stopped. Grading in processes is
+#: judged in tests/grading/test_grading_processes.py and tests/cli/test_cli_grade_queue.py.
+ONE_AT_A_TIME = ("--jobs", "1")
+
+
+def _work(db) -> None:
+    """A worker works the queue ``db`` to its end, one submission at a time."""
+    worker = ["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]
+    assert main([*worker, *ONE_AT_A_TIME]) == 0
 
 
 def _graded(db, notebook: str, points: list[int], version: str = "v1", **kw) -> None:
@@ -40,7 +50,7 @@ def _broken_class(tmp_path):
     (folder / "cat" / "ex.ipynb").write_bytes(b"")
     db = tmp_path / "q.sqlite"
     assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", str(folder)]) == 0
-    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    _work(db)
     _graded(db, str(folder / "dan" / "ex.ipynb"), [5, 2])
     return db, folder
 
@@ -212,7 +222,7 @@ def _sections(tmp_path):
 
 
 def _grade_json(capsys, *argv) -> tuple[int, list[dict], str]:
-    status = main(["grade", "--no-sandbox", "--no-progress", "--json", *argv])
+    status = main(["grade", "--no-sandbox", "--no-progress", "--json", *ONE_AT_A_TIME, *argv])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -243,7 +253,7 @@ def test_does_the_text_report_account_for_the_class(tmp_path, capsys):
     table = tmp_path / "class.csv"
     status = main(
         ["grade", "--no-sandbox", "--no-progress", "--roster", roster, "--csv", str(table)]
-        + [str(folder)]
+        + [*ONE_AT_A_TIME, str(folder)]
     )
     out = capsys.readouterr().out
     assert status == 1
@@ -272,7 +282,7 @@ def test_is_a_folder_linked_one_level_up_refused_and_the_classmate_graded_as_the
     assert "not a readable notebook" in by[str(folder / "peggy/hw/ex.ipynb")]
     db = tmp_path / "q.sqlite"
     assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", *given]) == 0
-    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    _work(db)
     capsys.readouterr()
     _, out, _ = _report(capsys, db, "--json")
     queued = {json.loads(line)["notebook"]: json.loads(line)["error"] for line in out.splitlines()}
@@ -329,7 +339,7 @@ def _canvas_class(tmp_path, capsys):
     (tmp_path / "class" / "peggy" / FENCING).write_text('{"cells": [')
     given = str(tmp_path / "class" / "peggy" / FENCING)
     assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", given]) == 0
-    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    _work(db)
     _graded(db, f"class/oscar/{FENCING}", [5, 2])
     rows = [r[:] for r in CANVAS_ROWS]
     rows[3][0] = '=HYPERLINK("http://x")'

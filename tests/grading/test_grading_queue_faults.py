@@ -31,6 +31,13 @@ FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]
 #: The longest the held submission's first cell waits for its gate (a bound, never reached
 #: when a test opens the gate).
 HOLD = 60
+#: The lease of a worker the test kills or stops mid-grading: until then no other worker runs,
+#: so nothing can take a lapsed lease over (a heartbeat renews it), and once it is killed the
+#: next worker claims the submission as soon as it starts instead of waiting a lease out. The
+#: workers that must finish keep :data:`LEASE`, long enough for a loaded machine's pauses
+#: between heartbeats.
+DOOMED_LEASE = "0.5"
+LEASE = "2"
 _TMP = ""
 
 
@@ -157,12 +164,12 @@ def _committed(s) -> list:
 def test_is_a_submission_whose_worker_is_killed_mid_grading_graded_exactly_once(tmp_path):
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0
-    first = _simlab("--queue", db, "--worker", "--lease", "2")
+    first = _simlab("--queue", db, "--worker", "--lease", DOOMED_LEASE)
     _wait_for(db, _grading("slow"), first)
     _kill_group(first, signal.SIGKILL)  # the machine died: no heartbeat, no release
     assert first.wait(10) == -signal.SIGKILL
     _open(folder)
-    status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", "2"))
+    status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", LEASE))
     assert status == 0, err
     s = _subs(db)["slow"]
     assert s.status == "graded" and s.result["max_score"] == 17
@@ -191,7 +198,7 @@ def test_is_a_submission_whose_grading_process_dies_handed_back_and_graded_once(
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     shutil.copytree(folder / "slow", folder / "slow2")
     assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0
-    worker = _simlab("--queue", db, "--worker", "--jobs", "2", "--lease", "2")
+    worker = _simlab("--queue", db, "--worker", "--jobs", "2", "--lease", LEASE)
     _wait_for(db, lambda subs: _grading("slow")(subs) and _grading("slow2")(subs), worker)
     (child,) = _grading_processes(worker.pid)
     os.kill(child, signal.SIGKILL)
@@ -216,12 +223,12 @@ def test_is_a_submission_whose_grading_process_dies_handed_back_and_graded_once(
 def test_is_a_late_result_of_a_stopped_worker_refused_and_recorded_stale(tmp_path):
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     assert main(["grade", "--no-sandbox", str(folder), "--queue", db, "--enqueue-only"]) == 0
-    stopped = _simlab("--queue", db, "--worker", "--lease", "2")
+    stopped = _simlab("--queue", db, "--worker", "--lease", DOOMED_LEASE)
     _wait_for(db, _grading("slow"), stopped)
     _kill_group(stopped, signal.SIGSTOP)  # paused past its lease, kernel and all
     _open(folder)
     try:
-        status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", "2"))
+        status, _, err = _finish(_simlab("--queue", db, "--worker", "--lease", LEASE))
         assert status == 0, err
         taken_over = _subs(db)["slow"]
         assert taken_over.status == "graded"
@@ -240,14 +247,14 @@ def test_does_a_killed_batch_resumed_grade_nothing_twice(tmp_path):
     folder, db = _class(tmp_path / "class"), str(tmp_path / "q.sqlite")
     batch = ["grade", "--no-sandbox", "--no-progress", str(folder), "--queue", db, "--json"]
     assert main([*batch[:4], "--queue", db, "--enqueue-only"]) == 0
-    proc = _simlab(*batch[3:], "--jobs", "1", "--lease", "2")
+    proc = _simlab(*batch[3:], "--jobs", "1", "--lease", DOOMED_LEASE)
     _wait_for(db, _grading("slow"), proc)  # the last, after the two fast ones
     _kill_group(proc, signal.SIGKILL)
     proc.wait(10)
     _open(folder)
     before = {n: s for n, s in _subs(db).items() if s.status == "graded"}
     assert sorted(before) == ["s0", "s1"]
-    status, out, err = _finish(_simlab(*batch[3:], "--jobs", "2", "--lease", "2"))
+    status, out, err = _finish(_simlab(*batch[3:], "--jobs", "2", "--lease", LEASE))
     assert status == 0, err
     assert _mounts_under(tmp_path) == [], "the killed grader's folders are still mounted"
     after = _subs(db)
@@ -318,7 +325,7 @@ def test_are_jailed_queue_results_those_of_a_plain_jailed_grade(tmp_path):
 def test_is_a_notebook_past_its_budget_recorded_timeout_and_its_result_kept(tmp_path, capsys):
     folder, db = _class(tmp_path / "class", names=[]), str(tmp_path / "q.sqlite")
     argv = ["grade", "--no-sandbox", "--no-progress", str(folder), "--queue", db, "--json"]
-    assert main([*argv, "--notebook-timeout", "2"]) == 0
+    assert main([*argv, "--notebook-timeout", "0.5"]) == 0
     (got,) = map(json.loads, capsys.readouterr().out.splitlines())
     assert got["status"] == "graded" and [a["outcome"] for a in got["attempts"]] == ["timeout"]
     assert got["score"] == 0 and "budget" in got["questions"][0]["feedback"]
