@@ -253,8 +253,13 @@ class ScheduledNemesis(Nemesis):
             for entries in by_task.values():
                 entries.sort(key=lambda f: f["at"])
         self._edits = self._timed.get(DOC_CHANGE.name, {}).get(None, [])
+        #: the kinds of the faults placed: a question about any other kind is answered at once
+        #: (most questions of a run, and every one of a schedule without placed faults)
+        self._placed_kinds = frozenset(key[0] for key in self._placed)
 
     def strike(self, kind: FaultKind, where: dict[str, Any]) -> dict[str, Any] | None:
+        if kind.name not in self._placed_kinds:
+            return None
         f = self._placed.get((kind.name, *where.values()))
         if f is not None:
             self._struck(f)
