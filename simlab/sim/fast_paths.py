@@ -20,7 +20,10 @@ __all__ = ["definer", "fast_path", "heartbeat_reader"]
 
 def definer(obj: object, name: str) -> type | None:
     """The class in ``obj``'s method resolution order that defines attribute ``name``."""
-    return next((k for k in type(obj).__mro__ if name in k.__dict__), None)
+    for k in type(obj).__mro__:
+        if name in k.__dict__:
+            return k
+    return None
 
 
 def fast_path(ledger: Any, name: str, *stands_for: str) -> Callable | None:
