@@ -512,7 +512,12 @@ def _views(run: Run) -> list[Finding]:
 
 def view_reads(view: HistoryView) -> list[Event]:
     """The events that recorded the ledger's views while tasks ran (``counts`` and ``listed``
-    in their value: the last task's submit, the ``faults-off`` event), in history order."""
+    in their value: the last task's submit, the ``faults-off`` event), in history order
+    (found once per view: do not modify the list)."""
+    return view.memo("view_reads", _view_reads)
+
+
+def _view_reads(view: HistoryView) -> list[Event]:
     candidates = [*view.of("submit"), *([view.faults_off] if view.faults_off else [])]
     return sorted((e for e in candidates if "counts" in e.value), key=lambda e: e.index)
 
@@ -530,7 +535,7 @@ def views_mid_run(run: Run) -> list[Finding]:
 
 
 def _views_then(e: Event, then: Mapping[str, tuple[str, bool]]) -> list[Finding]:
-    t, out = at(e.time), []
+    out: list[Finding] = []
     sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
     maybe: dict[str, str] = {}  # task -> its status, for those that may be running instead
     for task, (state, unsure) in then.items():
@@ -538,17 +543,18 @@ def _views_then(e: Event, then: Mapping[str, tuple[str, bool]]) -> list[Finding]
             maybe[task] = state
         else:
             sure.setdefault(state, set()).add(task)
+    none: set[str] = set()
     for state, listed in e.value.get("listed", {}).items():
-        got, want = set(listed), sure.get(state, set())
-        allowed = want | {x for x, st in maybe.items() if state in (st, RUNNING)}
-        if got - allowed or want - got:
-            sentence = _s("views.status", t=t, s=status(state), listed=_names(got),
+        got, want = set(listed), sure.get(state, none)
+        allowed = want | {x for x, st in maybe.items() if state in (st, RUNNING)} if maybe else want
+        if not got <= allowed or not want <= got:
+            sentence = _s("views.status", t=at(e.time), s=status(state), listed=_names(got),
                           held=_names(want))  # fmt: skip
             out.append(Finding.of("z", e.index, sentence))
     counted = {k: v for k, v in e.value["counts"].items() if v != 0}
     tally = {state: len(tasks) for state, tasks in sure.items()}
     if not maybe and counted != tally:
-        sentence = _s("views.counts", t=t, counted=_tally(counted), held=_tally(tally))
+        sentence = _s("views.counts", t=at(e.time), counted=_tally(counted), held=_tally(tally))
         out.append(Finding.of("z", e.index, sentence))
     return out
 
