@@ -181,13 +181,19 @@ def test_does_the_migration_feedback_name_what_is_wrong_not_only_a_type():
     ],
 )
 def test_does_the_measure_feedback_say_how_a_value_is_wrong_and_what_it_measures(got, truth, says):
-    """ "gave waiting = 2.5" alone names a value; the feedback also says whether it is above
-    or below the kit's, or summed over the (two) seeds, and what waiting is."""
+    """The feedback says whether the value is above or below the kit's, or summed over the
+    (two) seeds, and what waiting is; it never shows a number measured on the hidden ttl and
+    seeds (it would tell of them), only what a value that is no number is."""
     from simlab.grading.checks.histories.messages import measure_wrong
 
     en, zh = _rendered(measure_wrong("waiting", got, truth, 2, shown_number(got)))
     assert says in en and "hidden seeds" in en and "sum of recovery_times(history)" in en, en
     assert "recovery_times(history)" in zh, zh
+    for text in (en, zh):
+        if isinstance(got, float):
+            assert f"{got:g}" not in text, text
+        else:
+            assert "str" in text, text
 
 
 def test_does_the_recovery_feedback_say_whether_there_are_too_many_times_or_other_times():

@@ -132,15 +132,13 @@ EN = {
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "changed_argument": "{fn} changed the {argument} it was given; it may only read it",
     "measure_more": (
-        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
-        "above the kit's: {meaning}"
+        "measure() with a hidden ttl and hidden seeds gave a {key} above the kit's: {meaning}"
     ),
     "measure_less": (
-        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
-        "below the kit's: {meaning}"
+        "measure() with a hidden ttl and hidden seeds gave a {key} below the kit's: {meaning}"
     ),
     "measure_summed": (
-        "measure() with a hidden ttl and hidden seeds gave {key} = {got}, "
+        "measure() with a hidden ttl and hidden seeds gave as {key} "
         "the sum over the seeds, not their mean: {meaning}"
     ),
     "measure_not_number": (
@@ -152,7 +150,7 @@ EN = {
     ),
     "measure_own_pauses": (
         "measure() with a hidden ttl and a hidden seed, PAUSES holding another scenario for that "
-        "call, gave {key} = {got}, not what PAUSES.with_(ttl=ttl) gives"
+        "call, gave a {key} other than what PAUSES.with_(ttl=ttl) gives"
     ),
     "meaning_duplicate_work": "duplicate_work is result.stale_rejected averaged over the seeds",
     "meaning_waiting": (
@@ -283,14 +281,14 @@ ZH = {
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "changed_argument": "{fn} 改动了传给它的 {argument}；它只能读取，不能修改",
     "measure_more": (
-        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的多：{meaning}"
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到的 {key} 比工具包测得的多：{meaning}"
     ),
     "measure_less": (
-        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，比工具包测得的少：{meaning}"
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到的 {key} 比工具包测得的少：{meaning}"
     ),
     "measure_summed": (
-        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，"
-        "这是各种子上的总和，而不是平均值：{meaning}"
+        "用隐藏的 ttl 和隐藏的种子调用 measure() 得到的 {key} "
+        "是各种子上的总和，而不是平均值：{meaning}"
     ),
     "measure_not_number": (
         "用隐藏的 ttl 和隐藏的种子调用 measure() 得到 {key} = {got}，这不是一个数：{meaning}"
@@ -301,7 +299,7 @@ ZH = {
     ),
     "measure_own_pauses": (
         "用隐藏的 ttl 和一个隐藏的种子、且这次调用时 PAUSES 改为另一个场景调用 measure()，"
-        "得到 {key} = {got}，不是 PAUSES.with_(ttl=ttl) 给出的值"
+        "得到的 {key} 不是 PAUSES.with_(ttl=ttl) 给出的值"
     ),
     "meaning_duplicate_work": "duplicate_work 是 result.stale_rejected 在各种子上的平均值",
     "meaning_waiting": "waiting 是每次运行的 recovery_times(history) 之和，再对各种子取平均",
@@ -344,11 +342,15 @@ def times_wrong(answer: Any, truth: list, what: Message | str, got: Message | st
 def measure_wrong(key: str, got: Any, truth: float, seeds: int, shown: str) -> Message:
     """What is wrong with the value ``got`` that measure() gave for ``key`` over ``seeds``
     seeds: not a number, the sum over the seeds instead of their mean, or above or below the
-    kit's ``truth``; with what the key measures. ``shown`` is the value as feedback may show it."""
+    kit's ``truth``; with what the key measures. ``shown`` is the value as feedback may show it,
+    shown only when it is not a number: a number measured on the hidden ttl and seeds would tell
+    of them."""
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         wrong = "measure_not_number"
     elif seeds > 1 and math.isclose(got, truth * seeds, rel_tol=1e-9):
         wrong = "measure_summed"
     else:
         wrong = "measure_more" if got > truth else "measure_less"
-    return say(wrong, key=key, got=shown, meaning=say(f"meaning_{key}"))
+    if wrong == "measure_not_number":
+        return say(wrong, key=key, got=shown, meaning=say(f"meaning_{key}"))
+    return say(wrong, key=key, meaning=say(f"meaning_{key}"))
