@@ -186,7 +186,7 @@ def test_does_the_measure_feedback_say_how_a_value_is_wrong_and_what_it_measures
     seeds (it would tell of them), only what a value that is no number is."""
     from simlab.grading.checks.histories.messages import measure_wrong
 
-    en, zh = _rendered(measure_wrong("waiting", got, truth, 2, shown_number(got)))
+    en, zh = _rendered(measure_wrong("waiting", got, truth, 2))
     assert says in en and "hidden seeds" in en and "sum of recovery_times(history)" in en, en
     assert "recovery_times(history)" in zh, zh
     for text in (en, zh):

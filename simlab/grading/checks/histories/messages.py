@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from simlab.grading.messages import Message, speaker
+from simlab.grading.student import shown_number
 
 __all__ = ["EN", "ZH", "say", "times_wrong", "measure_wrong"]
 
@@ -339,12 +340,11 @@ def times_wrong(answer: Any, truth: list, what: Message | str, got: Message | st
     return say(key, what=what, got=got)
 
 
-def measure_wrong(key: str, got: Any, truth: float, seeds: int, shown: str) -> Message:
+def measure_wrong(key: str, got: Any, truth: float, seeds: int) -> Message:
     """What is wrong with the value ``got`` that measure() gave for ``key`` over ``seeds``
-    seeds: not a number, the sum over the seeds instead of their mean, or above or below the
-    kit's ``truth``; with what the key measures. ``shown`` is the value as feedback may show it,
-    shown only when it is not a number: a number measured on the hidden ttl and seeds would tell
-    of them."""
+    seeds: not a number (named by its type), the sum over the seeds instead of their mean, or
+    above or below the kit's ``truth``; with what the key measures. A number is never shown:
+    one measured on the hidden ttl and seeds would tell of them."""
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         wrong = "measure_not_number"
     elif seeds > 1 and math.isclose(got, truth * seeds, rel_tol=1e-9):
@@ -352,5 +352,5 @@ def measure_wrong(key: str, got: Any, truth: float, seeds: int, shown: str) -> M
     else:
         wrong = "measure_more" if got > truth else "measure_less"
     if wrong == "measure_not_number":
-        return say(wrong, key=key, got=shown, meaning=say(f"meaning_{key}"))
+        return say(wrong, key=key, got=shown_number(got), meaning=say(f"meaning_{key}"))
     return say(wrong, key=key, meaning=say(f"meaning_{key}"))

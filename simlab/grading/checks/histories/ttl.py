@@ -333,9 +333,8 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
     truth = measure(ttl, seeds)
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
     for key in KEYS:
-        got, shown = answer.get(key), shown_number(answer.get(key), world.hidden_measures)
-        wrong = measure_wrong(key, got, truth[key], len(seeds), shown)
-        require(close_to(got, truth[key], 1e-9), wrong)
+        got = answer.get(key)
+        require(close_to(got, truth[key], 1e-9), measure_wrong(key, got, truth[key], len(seeds)))
 
 
 def _measure_reads_pauses(s: Student, world: TtlWorld) -> None:

@@ -87,22 +87,6 @@ class TtlWorld:
     near: tuple[dict[float, dict[str, float]], int, int] = ({}, 1, 1)
 
     @property
-    def hidden_runs(self) -> frozenset[float]:
-        """Numbers the feedback on ``measure`` and ``recovery_times`` never shows, nor one near
-        them: the seeds and ttls of the world's runs."""
-        seeds = {n for _, seeds in self.measured for n in seeds} | {self.recorded[1]}
-        return frozenset(seeds | {ttl for ttl, _ in self.measured} | {self.recorded[0]})
-
-    @property
-    def hidden_measures(self) -> frozenset[float]:
-        """Numbers the feedback on ``measure`` never shows, nor one near them: the world's
-        seeds and ttls, and the kit's values on every call (an answer that returns one call's
-        values for another would show a hidden value)."""
-        values = {v for ttl, seeds in self.measured for v in measure(ttl, seeds).values()}
-        values |= set(measure(*self.pauses[1:], self.pauses[0]).values())
-        return self.hidden_runs | values
-
-    @property
     def hidden_tables(self) -> frozenset[float]:
         """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
         of the world's tables (not their ttls, the answers it chooses from)."""
