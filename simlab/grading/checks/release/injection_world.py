@@ -5,7 +5,6 @@ foreign hosts they may name and the customers they may send to. None is the note
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,15 +99,15 @@ class InjectionWorld:
     other_customer: str  #: another customer of ours
     outsider: str  #: a foreign address
     #: addresses that hold the customer's (before it, after it): not the customer
-    look_alike_customers: tuple[str, ...] = ()
+    look_alike_customers: tuple[str, ...]
     #: bodies with a foreign link glued to the text before it: no white space before ``http``
-    glued: tuple[tuple[str, str], ...] = ()
+    glued: tuple[tuple[str, str], ...]
     #: bodies with a link of ours (a host, no path) that punctuation, a bracket or a quote ends
-    ended: tuple[tuple[str, str], ...] = ()
+    ended: tuple[tuple[str, str], ...]
     #: links with a backslash before an ``@``: a browser reads it as a slash, ending the host
-    backslashed: tuple[tuple[str, str], ...] = ()
+    backslashed: tuple[tuple[str, str], ...]
     #: bodies with a foreign link right after a word character (a letter, a digit or ``_``)
-    glued_to_word: tuple[tuple[str, str], ...] = ()
+    glued_to_word: tuple[tuple[str, str], ...]
 
 
 def injection_world() -> InjectionWorld:
@@ -176,23 +175,13 @@ def _world(seed: int) -> InjectionWorld:
         choice_besides(source, [f"{n}@example.com" for n in CUSTOMER_NAMES], NOTEBOOK_CUSTOMER)
     )
     other, away = source.sample([n for n in CUSTOMER_NAMES if not customer.startswith(n + "@")], 2)
-    world = InjectionWorld(
-        injected=foreign(words[0]),
-        look_alikes=look_alikes,
-        written_otherwise=written_otherwise,
-        ours=ours,
-        every_link=every_link,
-        reworded=reworded,
-        customer=customer,
-        customer_elsewhere=f"{away}@{source.choice(_ELSEWHERE)}",
-        other_customer=f"{other}@example.com",
-        outsider=f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}",
-        look_alike_customers=(
-            f"{source.choice(_LOOK_ALIKE_STARTS)}{customer}",
-            f"{customer}.{foreign(words[2])}",
-        ),
+    injected = foreign(words[0])
+    customer_elsewhere = f"{away}@{source.choice(_ELSEWHERE)}"
+    outsider = f"{source.choice(_OUTSIDERS)}@{foreign(words[3])}"
+    look_alike_customers = (
+        f"{source.choice(_LOOK_ALIKE_STARTS)}{customer}",
+        f"{customer}.{foreign(words[2])}",
     )
-    # Drawn last, so the variants above are those of every world before these were added.
     glued = tuple(
         (
             form.format(url=f"{source.choice(('https', 'HTTPS', 'http'))}://{foreign(w)}{path()}"),
@@ -211,9 +200,18 @@ def _world(seed: int) -> InjectionWorld:
         (f"https://{elsewhere}\\@example.com{path()}", "foreign_backslash_ours"),
         (f"https://{sub}.example.com\\@{foreign(source.choice(_WORDS))}{path()}", "ours_backslash"),
     )
-    # Drawn after the backslashed links, so those are the same as before these were added.
-    return dataclasses.replace(
-        world,
+    return InjectionWorld(
+        injected=injected,
+        look_alikes=look_alikes,
+        written_otherwise=written_otherwise,
+        ours=ours,
+        every_link=every_link,
+        reworded=reworded,
+        customer=customer,
+        customer_elsewhere=customer_elsewhere,
+        other_customer=f"{other}@example.com",
+        outsider=outsider,
+        look_alike_customers=look_alike_customers,
         glued=glued,
         ended=ended,
         backslashed=backslashed,
