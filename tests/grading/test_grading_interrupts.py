@@ -36,6 +36,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.grading.queue_store.store import open_queue
+from simlab.grading.sandbox.jail import Jail, lifeline
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "03_histories_and_ttl.ipynb"
@@ -153,9 +154,19 @@ def _no_process_left(grader: subprocess.Popen) -> None:
     while left and time.monotonic() < end:
         time.sleep(0.05)
         left = _adopted(grader.known)
+    told = {pid: _command_line(pid) for pid in left}
     for pid in left:
         _kill_and_reap(pid)
-    assert left == [], f"processes of grader {grader.pid} outlived it"
+    assert told == {}, f"processes of grader {grader.pid} outlived it"
+
+
+def _command_line(pid: int) -> str:
+    """The command line of process ``pid`` as ``ps`` shows it (empty once it has ended)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
 
 
 def _class(folder: Path) -> Path:
@@ -338,9 +349,9 @@ def _submissions(db: str) -> list:
 #: ask to die with it.
 _ORPHANING = """
 import os, subprocess, sys
-from simlab.grading.sandbox.jail import Jail
+from simlab.grading.sandbox.jail import Jail, lifeline
 argv = Jail().command([sys.executable, "-c", "import time; time.sleep(60)"])
-subprocess.Popen(argv, start_new_session=True, stdin=subprocess.DEVNULL,
+subprocess.Popen(argv, start_new_session=True, stdin=subprocess.DEVNULL, pass_fds=(lifeline(),),
                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 os._exit(0)
 """
@@ -352,6 +363,28 @@ def test_does_a_jail_started_as_its_grader_dies_die_too():
     starter.known = known | {starter.pid}
     assert starter.wait(60) == 0
     _no_process_left(starter)
+
+
+def test_does_a_jail_run_only_while_its_starters_lifeline_is_open():
+    """A jail's first step runs it only while the lifeline of the process that started it
+    is passed and open: one that reads as ended (its starter has ended) or is missing ends
+    the jail before anything of it runs."""
+    line = lifeline()
+    argv = Jail().command([sys.executable, "-c", "print('ran')"])
+    passed = subprocess.run(argv, pass_fds=(line,), capture_output=True, text=True, timeout=60)
+    assert (passed.returncode, passed.stdout) == (0, "ran\n"), passed.stderr
+    missing = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert (missing.returncode, missing.stdout) == (1, ""), missing.stderr
+    ended_r, ended_w = os.pipe()
+    os.close(ended_w)  # nobody holds it open: as the lifeline of a starter that has ended
+    try:  # the same descriptor number, now that pipe (the shell execs: same process)
+        swap = ["/bin/bash", "-c", f'exec {line}<&{ended_r}; exec "$@"', "bash", *argv]
+        ended = subprocess.run(
+            swap, pass_fds=(line, ended_r), capture_output=True, text=True, timeout=60
+        )
+    finally:
+        os.close(ended_r)
+    assert (ended.returncode, ended.stdout) == (1, ""), ended.stderr
 
 
 def test_is_a_child_from_before_the_grader_not_taken_for_its_orphan():

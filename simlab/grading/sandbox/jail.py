@@ -49,6 +49,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,43 @@ def cpu_limit(timeout: float) -> int:
     """CPU seconds one process of a sandbox may use: ten times the wall-clock timeout of one
     cell or call (it bounds what processes left running in the background can burn)."""
     return max(10, int(10 * timeout))
+
+
+#: This process's lifeline (:func:`lifeline`): its read end, its write end, made on first use.
+_LIFELINE: tuple[int, int] | None = None
+_LIFELINE_LOCK = threading.Lock()
+
+
+def lifeline() -> int:
+    """The read end of this process's lifeline: a pipe made once per process, whose write end
+    only this process holds (nothing is ever written; it is closed in every program this
+    process starts, and a forked child drops both ends), so the pipe reads as ended once this
+    process has ended. A jail's first step inside checks it and ends at once when it has
+    ended: bubblewrap's child asks to die with its parent only after some setup, so a jail
+    whose starter ended just then would otherwise run on. Start a jail's command with this
+    descriptor passed (``pass_fds``), as :func:`start` does: without it the jail refuses to
+    run."""
+    global _LIFELINE
+    with _LIFELINE_LOCK:
+        if _LIFELINE is None:
+            _LIFELINE = os.pipe()
+        return _LIFELINE[0]
+
+
+def _drop_lifeline() -> None:
+    """In a forked child: the parent's lifeline is the parent's (holding its write end would
+    keep it from ever reading as ended); the child makes its own when it starts a jail."""
+    global _LIFELINE
+    if _LIFELINE is not None:
+        for fd in _LIFELINE:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        _LIFELINE = None
+
+
+os.register_at_fork(after_in_child=_drop_lifeline)
 
 
 def _tool(name: str) -> str | None:
@@ -248,17 +286,23 @@ class Jail:
         for key, value in self.env().items():
             args += ["--setenv", key, value]
         prlimit = _tool("prlimit") or "prlimit"
+        # The first step inside: go on only while the process that started the jail lives (its
+        # lifeline is open and not ended), then close the lifeline (:func:`lifeline`).
+        line = lifeline()
+        alive = f"[ -p /proc/self/fd/{line} ] && ! read -t 0 -u {line} || exit 1"
+        steps = [alive, f"exec {line}<&-"]
         # A standard stream that is a device (the host's /dev/null, a terminal) is an inode
         # other jails share: the jail's own /dev/null takes its place (pipes stay).
-        redirect = "; ".join(f"[ -c /proc/self/fd/{n} ] && exec {n}<>/dev/null" for n in (0, 1, 2))
-        own_streams = ["/bin/sh", "-c", redirect + '; exec "$@"', "sh"]
-        streams = own_streams if "/dev" in source_of else []
-        return [*args, "--", *streams, prlimit, *self.limits.prlimit(), "--", *argv]
+        if "/dev" in source_of:
+            steps += [f"[ -c /proc/self/fd/{n} ] && exec {n}<>/dev/null" for n in (0, 1, 2)]
+        first = [_tool("bash") or "/bin/bash", "-c", "; ".join(steps) + '; exec "$@"', "bash"]
+        return [*args, "--", *first, prlimit, *self.limits.prlimit(), "--", *argv]
 
     def command(self, argv: Sequence[str]) -> list[str]:
         """The command line that runs ``argv`` in a fresh jail (in control groups of its own
         with ``own_group``, where they can be made: call :meth:`release` once it has ended),
-        started by this process: it dies with it (:func:`_with_parent`)."""
+        started by this process with its :func:`lifeline` passed: it dies with it
+        (:func:`_with_parent`), and does not start once it has ended."""
         line = self._command(argv)
         self.grouped = False
         enter = ""
@@ -431,6 +475,7 @@ def _probe(bwrap: str) -> str | None:
     try:
         done = subprocess.run(
             Jail().command(_PROBE),
+            pass_fds=(lifeline(),),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -471,7 +516,8 @@ CHILD = [
 
 
 def start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.Popen:
-    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2, in a session
+    """Start a child process that sees only ``fds`` besides /dev/null on 0 to 2 (and this
+    process's :func:`lifeline`, which a jail's first step checks and closes), in a session
     of its own, with the grader's environment but matplotlib's ``Agg`` backend, no bytecode
     written and no startup file (a jail clears it and sets its own); started and recorded in
     one step, so the grader's end kills it (:mod:`simlab.grading.sandbox.host`; raises
@@ -484,7 +530,7 @@ def start(argv: list[str], fds: tuple[int, ...], cwd: str | None) -> subprocess.
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            pass_fds=fds,
+            pass_fds=(*fds, lifeline()),
             cwd=cwd,
             close_fds=True,
             start_new_session=True,
