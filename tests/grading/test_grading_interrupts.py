@@ -39,8 +39,8 @@ from simlab.grading.queue_store.store import open_queue
 from simlab.grading.sandbox.jail import Jail, lifeline
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = "03_histories_and_ttl.ipynb"
-MAX_SCORE = 12
+NOTEBOOK = "01_fencing_and_cancellation.ipynb"
+MAX_SCORE = 17
 _PR_SET_CHILD_SUBREAPER = 36
 
 pytestmark = pytest.mark.jail
