@@ -14,6 +14,13 @@ XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 # test module to find a handful.
 SERIAL_MODULES = $(shell grep -rlF --include='test_*.py' 'mark.serial' tests)
 
+# Every test run keeps compiled modules and pytest's rewritten tests in __pycache__ (ignored by
+# git), even where the environment says not to write bytecode (PYTHONDONTWRITEBYTECODE): else
+# every process a run starts (each worker, jail, kernel and `simlab` command) compiles the kit
+# from its sources again, in a fresh clone all run long. A jail reads what the host compiled
+# and writes nothing (its sources are read-only); the grader version leaves caches out.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+
 .PHONY: demo test test-fast lab app lint exercises bench clean sandbox-tool docs
 
 # `make app`: the tuning dashboard alone, served by Voila (no code cells), for a projector.
@@ -66,17 +73,16 @@ test: $(STAMP) sandbox-tool
 	$(BIN)/ruff format --check simlab tests
 	$(BIN)/simlab build-exercises --check
 	$(BIN)/simlab translate --check
-	$(BIN)/python -m pytest $(XDIST) -m "not serial"
-	$(BIN)/python -m pytest -m serial $(SERIAL_MODULES)
+	$(PYTEST) $(XDIST) -m "not serial"
+	$(PYTEST) -m serial $(SERIAL_MODULES)
 	@echo "browser test screenshots (notebook 05 in JupyterLab, make app in Voila): out/browser/"
-	$(BIN)/python -m pytest $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
+	$(PYTEST) $(XDIST) --nbval-lax --nbval-current-env -p no:cacheprovider notebooks/
 
 # `make test-fast`: every test that needs no jail, kernel, server or browser (tests/lanes.py: a
 # test that starts one without its marker fails), for the loop of editing; no lint, no notebooks.
 # `make test` stays the whole suite and what CI runs.
-# Compiled modules and pytest's rewritten tests are kept in __pycache__ (ignored by git) even
-# where the environment says not to write bytecode: else each of its processes compiles the kit
-# and rewrites every test module again, on every run of the loop. No notebook runs here, so
+# Compiled modules and pytest's rewritten tests are kept in __pycache__ as in `make test` (PYTEST
+# above). No notebook runs here, so
 # nbval stays unloaded (and with it what it imports, see tests/conftest.py). A test module goes
 # whole to one process (loadfile), as in `make test`: its module fixtures (the simulator's runs
 # over 50 seeds) and the searches its tests share (tests/sim/test_explore.py) are computed once,
@@ -92,7 +98,7 @@ test: $(STAMP) sandbox-tool
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
-FAST_PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -p no:nbval
+FAST_PYTEST := $(PYTEST) -q -p no:cacheprovider -p no:nbval
 test-fast: $(STAMP)
 	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \
 	TMPDIR=$$(mktemp -d "$$dir/simlab-test-fast.XXXXXX") || exit 1; export TMPDIR; \
