@@ -116,6 +116,23 @@ def test_does_make_test_fast_leave_out_exactly_the_lanes_markers():
     assert set(lanes.NEEDS) == {"jail", "kernel", "server", "browser"}
 
 
+def test_does_every_test_run_keep_its_compiled_modules():
+    """Both lanes run pytest with bytecode written, whatever the environment says: else every
+    process of a run (worker, jail, kernel, command) compiles the kit from its sources again."""
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("test", "test-fast"):
+        recipe = makefile.split(f"\n{target}:")[1].split("\n\n")[0]
+        runs = [line for line in recipe.splitlines() if "pytest" in line or "PYTEST)" in line]
+        assert runs and all("$(PYTEST)" in r or "$(FAST_PYTEST)" in r for r in runs), recipe
+    shown = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
+        input="show:\n\t@echo '$(PYTEST)|$(FAST_PYTEST)'\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=30,
+    )  # fmt: skip
+    for command in shown.stdout.strip().split("|"):
+        assert command.startswith("PYTHONDONTWRITEBYTECODE= "), shown
+
+
 class _Collected:
     """What :func:`lanes.serial_spelled` reads of a collected test."""
 
@@ -146,7 +163,7 @@ def test_do_the_serial_parts_collect_only_the_modules_saying_so():
     makefile = (ROOT / "Makefile").read_text()
     recipe = makefile.split("\ntest-fast:")[1].split("\n\n")[0]
     assert recipe.rstrip().endswith('-m "$(FAST) and serial" $(SERIAL_MODULES)'), recipe
-    assert "pytest -m serial $(SERIAL_MODULES)\n" in makefile.split("\ntest:")[1]
+    assert "$(PYTEST) -m serial $(SERIAL_MODULES)\n" in makefile.split("\ntest:")[1]
     found = subprocess.run(
         ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
         input="show:\n\t@echo $(SERIAL_MODULES)\n",
