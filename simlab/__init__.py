@@ -15,18 +15,7 @@ module paths the notebooks import from; a module or name outside those lists is 
 may change.
 """
 
-from simlab.agent import World
-from simlab.agent.resume import run_task
-from simlab.checker.checker import Verdict, check
-from simlab.checker.history import Event, History
 from simlab.lazy import served
-from simlab.ledger import Ledger, MemoryLedger
-from simlab.records import Lease, TaskRecord
-from simlab.sim.explore import explore
-from simlab.sim.scenario import Scenario
-from simlab.sim.schedule import Schedule
-from simlab.sim.shrink import shrink
-from simlab.sim.simulation import Result, simulate
 
 __version__ = "0.2.0"
 
@@ -52,8 +41,28 @@ __all__ = [
     "sweep_plot",
 ]
 
-#: The pictures: importing matplotlib costs about a second, so ``import simlab`` (and the
-#: command line) pays for it only when a picture is drawn.
-_PLOTS = {name: "simlab.plots" for name in ("timeline", "throughput_latency", "sweep_plot")}
+#: Every name of the front door is served on first use (:mod:`simlab.lazy`): importing any
+#: module of the kit imports this package first, so a jail, a kernel or a command that needs
+#: one subpackage does not load the simulator, the agent and the checker with it, and the
+#: pictures' matplotlib is loaded only when a picture is drawn.
+_SERVED = {
+    "World": "simlab.agent",
+    "run_task": "simlab.agent.resume",
+    "check": "simlab.checker.checker",
+    "Verdict": "simlab.checker.checker",
+    "Event": "simlab.checker.history",
+    "History": "simlab.checker.history",
+    "Ledger": "simlab.ledger",
+    "MemoryLedger": "simlab.ledger",
+    "Lease": "simlab.records",
+    "TaskRecord": "simlab.records",
+    "explore": "simlab.sim.explore",
+    "Scenario": "simlab.sim.scenario",
+    "Schedule": "simlab.sim.schedule",
+    "shrink": "simlab.sim.shrink",
+    "Result": "simlab.sim.simulation",
+    "simulate": "simlab.sim.simulation",
+    **{name: "simlab.plots" for name in ("timeline", "throughput_latency", "sweep_plot")},
+}
 
-__getattr__, __dir__ = served("simlab", _PLOTS)
+__getattr__, __dir__ = served("simlab", _SERVED)
