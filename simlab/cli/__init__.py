@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -109,6 +111,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("simlab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of the output left (``simlab ... | head``): stop quietly, as a command
+        # killed by SIGPIPE does. Python flushes stdout again at exit; pointing it at devnull
+        # keeps that flush from raising a second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -74,12 +74,17 @@ __all__ = [
     "StrikePoints",
     "scope_scenario",
     "DEFAULT_LENGTHS",
+    "MAX_LENGTH",
     "CRASH_FRACTION",
 ]
 
 #: Pause lengths explored, in units of the ttl: shorter than a lease, past the broker's
 #: redelivery (1.25 ttl), and long enough for another worker to finish the task.
 DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
+#: The longest pause a scope may explore, in units of the ttl: every lease and redelivery has
+#: long run out by then, so a longer pause shows nothing a pause of this length does not (and
+#: the scope's horizon stays a finite time).
+MAX_LENGTH = 1000.0
 #: The scope's modes as they are when not set: a scope names a mode only when it is set.
 _UNSET = {
     "max_attempts": None,
@@ -339,9 +344,12 @@ def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengt
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise SettingError(_AT_LEAST, {"name": name}, least=least, value=value)
     lengths = tuple(float(x) for x in lengths)
-    if not lengths or any(not math.isfinite(x) or x <= 0 for x in lengths):
+    if not lengths or any(not (0 < x <= MAX_LENGTH) for x in lengths):
         raise SettingError(
-            "{lengths} must be positive numbers of ttls, got {v!r}", ["lengths"], v=lengths
+            "{lengths} must be positive numbers of ttls, at most {most:g}, got {v!r}",
+            ["lengths"],
+            most=MAX_LENGTH,
+            v=lengths,
         )
     return lengths
 

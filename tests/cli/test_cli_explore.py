@@ -6,6 +6,10 @@ same search over a SQLite file and over PostgreSQL?"""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -132,6 +136,8 @@ def test_does_a_mode_of_the_callers_reach_the_runs_and_the_certificate(flag, en,
         ["--max-faults", "-1"],
         ["--variant", "nope"],
         ["--lengths", "1,-2"],
+        ["--lengths", "1e308", "--max-faults", "1"],
+        ["--lengths", "1e308", "--max-faults", "0"],
         ["--time-limit", "0"],
         ["--lang", "fr"],
         ["--jobs", "0"],
@@ -156,6 +162,7 @@ def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):
         ["--variant", "nope"],
         ["--retries", "--variant", "unfenced"],
         ["--lengths", "1,-2"],
+        ["--lengths", "1e308"],
     ],
 )
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -267,3 +274,23 @@ def test_does_a_counterexample_speak_chinese_with_lang_zh(tmp_path, capsys, vari
     code, out, _ = run_cli([*argv, "--json"], capsys)
     data = json.loads(out)
     assert all(not english_prose(s) for s in data["story"] + data["findings"]), data["story"]
+
+
+def test_does_a_reader_that_left_end_the_command_quietly():
+    """``simlab explore --json | head -c 10``: a reader that leaves before the answer is written
+    ends the command as SIGPIPE ends one (status 141), with no traceback. The pipe's read end
+    is closed before the command starts, so its write always finds the reader gone."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "simlab", "explore", "--max-faults", "0", "--json"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 128 + signal.SIGPIPE

@@ -15,6 +15,7 @@ import pytest
 
 from simlab import explore, simulate
 from simlab.ledger import MemoryLedger
+from simlab.sim.explore import MAX_LENGTH
 from simlab.sim.schedule import Schedule
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
@@ -484,6 +485,8 @@ def test_does_a_stopped_search_never_certify():
 
 def test_does_a_scope_that_makes_no_sense_raise():
     bad_scopes = (dict(tasks=0), dict(max_faults=-1), dict(steps=True), dict(lengths=()))
+    # a pause past MAX_LENGTH ttls (its horizon would be no finite time)
+    bad_scopes += (dict(lengths=(1e308,)), dict(lengths=(0.5, MAX_LENGTH * 2)))
     for bad in (*bad_scopes, dict(jobs=0), dict(max_attempts=0), dict(max_attempts=True)):
         with pytest.raises(ValueError):
             explore(_memory, **bad)
