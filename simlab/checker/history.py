@@ -20,7 +20,9 @@ deliver     ok             broker delivered ``task`` to ``process``;
                            ``value={"duplicate": bool, "redelivery": bool}``
 claim       invoke/ok/fail worker asks for a lease; ok carries the granted ``epoch`` and the
                            ``step`` to resume from, ``value={"lease_until": t}``; fail carries
-                           ``value={"reason": "lease-held"|"terminal"|"unknown"|...}``
+                           ``value={"reason": "lease-held"|"terminal"|"unknown"|...}``,
+                           a lease-held one the ``holder`` its refusal names, a terminal
+                           one the ``status`` it says
 heartbeat   invoke/ok/fail worker extends its lease of ``epoch``; ok carries the end the ledger
                            gave, ``value={"lease_until": t}`` (as its ``get()`` reads it
                            right after; left out when the row shows another epoch)

@@ -437,7 +437,9 @@ def refused(s: TaskState, e: Event, m: Model):
     at the very instant its lease ends (within :data:`~simlab.checker.model.TOLERANCE`: the
     contract lets a ledger grant or refuse it); a claim refused for the dead letter when the
     limit on attempts is not known (``max_attempts`` None) or was reached while the task could
-    be claimed. With :data:`~simlab.checker.model.NO_LIMIT` no claim may move a task there."""
+    be claimed; a claim of a task not ended after another claim of it was cut off unanswered
+    by a crash (that claim may have been granted, so the lease and its holder are not known).
+    With :data:`~simlab.checker.model.NO_LIMIT` no claim may move a task there."""
     inflight = s.inflight
     # another worker's claim in flight: one besides this event's worker (a set holds each once)
     if not s.submitted or (inflight and (len(inflight) > 1 or e.process not in inflight)):
@@ -488,16 +490,25 @@ def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Sai
         if s.status == RUNNING and until is not None and live(until, e.time):
             holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
             return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
-        if s.attempts >= m.max_attempts:
-            return None  # the dead letter, as the limit says
+        if s.attempts + s.unseen >= m.max_attempts:
+            return None  # the dead letter, as the limit says (claims cut off may count)
         if m.max_attempts == NO_LIMIT:
             return _s("refused.dead_unlimited", told=told(e)), s.newest
         return _s("refused.dead", told=told(e), n=s.attempts, limit=m.max_attempts), s.newest
 
     if s.status in ENDED:
-        if reason == "terminal":
+        if reason != "terminal":
+            return _s("refused.terminal", as_reason=as_reason(), ending=_ending(s)), s.ended
+        said_status = e.value.get("status")
+        if said_status is None or said_status == s.status:
             return None
-        return _s("refused.terminal", as_reason=as_reason(), ending=_ending(s)), s.ended
+        return (
+            _s("refused.terminal_status", told=told(e), said=status(said_status),
+               ending=_ending(s)),
+            s.ended,
+        )  # fmt: skip
+    if s.unseen:
+        return None  # a claim a crash cut off may have been granted: the lease is not known
     if s.status == QUEUED:
         return _s("refused.queued", as_reason=as_reason()), s.ended
     # running: a live lease refuses the claim as lease-held, an ended one grants it
@@ -508,9 +519,16 @@ def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Sai
     if e.time - until > slack:
         holder = _s("holder.of", who=who(h)) if h is not None else _s("holder.the")
         return _s("refused.ended", as_reason=as_reason(), holder=holder, until=at(until)), h
-    if until - e.time > slack and reason != "lease-held":
-        holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
-        return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
+    if until - e.time > slack:
+        if reason != "lease-held":
+            holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
+            return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
+        # LeaseHeld names the worker that holds the lease: the last claim's, known unless a
+        # claim may have been granted unseen
+        claimer = s.claimer
+        if "holder" in e.value and claimer is not None and e.value["holder"] != claimer:
+            holder = who(h) if h is not None else claimer
+            return _s("refused.holder", told=told(e), named=e.value["holder"], who=holder), h
     return None
 
 

@@ -256,7 +256,8 @@ RULES: tuple[Rule, ...] = (
         "whose lease has ended, a save of a higher step, a heartbeat, a release or a new "
         "e-mail key with the current epoch of a running task, a cancel of a queued or running "
         "task and a requeue of a cancelled or dead one are accepted, and a claim is refused "
-        "for its true reason",
+        "for its true reason, naming a live lease's holder or the status a finished task "
+        "ended with",
         ops.refused,
         tuple(ops.REFUSABLE_OPS),
         on="fail",

@@ -203,17 +203,21 @@ _EN = {
     "read.refused": "{told} was refused, yet the ledger then reports {got}, not {want} as "
     "before: a refused call changes nothing.",
     "read.release": "{did}, yet the ledger then reports {got}, not {want}: a released task is "
-    "queued and holds no lease.",
+    "queued, keeps its step and epoch, and holds no lease.",
     "refused.cancel": "{told} was refused, but it was {status}: a correct ledger cancels it.",
     "refused.requeue": "{told} was refused, but it was {status}: a correct ledger requeues it.",
-    "refused.dead": "{told} was refused for the dead letter, but the task had had {n} of its "
-    "{limit} attempts: a correct ledger grants it.",
+    "refused.dead": "{told} was refused for the dead letter, but the task's count of attempts "
+    "was {n}, below its limit of {limit}: a correct ledger grants it.",
     "refused.dead_unlimited": "{told} was refused for the dead letter, but the ledger has no "
     "limit on attempts: a correct ledger grants it.",
     "refused.dead_ended": "{told} moved the task to the dead letter, but {ending}: a correct "
     "ledger refuses it as terminal and leaves the task as it ended.",
     "refused.as": "{told} was refused ({reason})",
     "refused.terminal": "{as_reason}, but {ending}: a correct ledger refuses it as terminal.",
+    "refused.terminal_status": "{told} was refused as terminal with the task {said}, but "
+    "{ending}: a correct ledger's refusal says the status the task ended with.",
+    "refused.holder": "{told} was refused as lease-held by {named!r}, but {who} held the "
+    "lease: a correct ledger's refusal names the worker that holds it.",
     "refused.queued": "{as_reason}, but the task was queued: a correct ledger grants it.",
     "holder.of": "the lease of {who}",
     "holder.the": "the lease",
@@ -222,8 +226,8 @@ _EN = {
     "refused.ended": "{as_reason}, but {holder} had ended at {until}: a correct ledger grants it.",
     "refused.live": "{as_reason}, but {holder} was live until {until}: a correct ledger refuses "
     "it as lease-held.",
-    "attempt_limit": "{p} was granted {task} at {t} for attempt {n}, but its limit is {limit} "
-    "attempts: the claim must move it to the dead letter.",
+    "attempt_limit": "{p} was granted {task} at {t} for attempt {n}, but its limit on attempts "
+    "is {limit}: the claim must move it to the dead letter.",
     "attempts.lease": "{p} was granted {task} at {t} with a lease that tells attempt {n}, but "
     "it is claim {m} since the task was submitted or last requeued.",
     # the rules judged on a whole run
@@ -265,8 +269,8 @@ _EN = {
     "final.keys_listed": "the ledger lists the e-mail keys {stored}, but the accepted records "
     "were {accepted}, each listed once in the order recorded",
     "final.worker": "its record names the worker {worker}, but {who} was granted its last claim",
-    "final.attempts": "its record counts {n} attempts, but {m} claims were granted since it was "
-    "submitted or last requeued",
+    "final.attempts": "its record's count of attempts is {n}, but {m} claim(s) were granted "
+    "since it was submitted or last requeued",
     "final.lease": "its record holds a lease until {until}, but a task that is {status} holds no "
     "lease (lease_until None)",
     "worker.none": "none",
@@ -387,8 +391,8 @@ _ZH = {
     "read.none": "无",
     "read.refused": "{told}被拒绝了，但账本随后报告 {got}，而不是之前的 {want}：被拒绝的调用"
     "什么也不改变。",
-    "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，不持有"
-    "租约。",
+    "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，保留它的"
+    "步骤和纪元，不持有租约。",
     "refused.cancel": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会取消它。",
     "refused.requeue": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会让它重新排队。",
     "refused.dead": "{told}因死信被拒绝，但任务只用了 {limit} 次尝试中的 {n} 次：正确的账本"
@@ -398,6 +402,10 @@ _ZH = {
     "并让任务保持它结束时的样子。",
     "refused.as": "{told}被拒绝（{reason}）",
     "refused.terminal": "{as_reason}，但{ending}：正确的账本会以 terminal 拒绝它。",
+    "refused.terminal_status": "{told}以 terminal 被拒绝，说任务「{said}」，但{ending}：正确的"
+    "账本在拒绝时说出任务结束时的状态。",
+    "refused.holder": "{told}以 lease-held 被拒绝，说持有者是 {named!r}，但持有租约的是{who}："
+    "正确的账本在拒绝时说出持有租约的工作者。",
     "refused.queued": "{as_reason}，但任务在排队：正确的账本会批准它。",
     "holder.of": "{who}的租约",
     "holder.the": "租约",
@@ -518,6 +526,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "错误拒绝",
         "账本只拒绝契约要求拒绝的操作：对排队中的任务或租约已结束的任务的认领、更高步骤的保存、"
         "运行中任务以当前纪元进行的心跳、交还或新邮件键记录、对排队中或运行中任务的取消，以及对已取消"
-        "或死信任务的重新排队，都会被接受；认领被拒绝时给出真实原因",
+        "或死信任务的重新排队，都会被接受；认领被拒绝时给出真实原因，并说出有效租约的持有者或已结束"
+        "任务结束时的状态",
     ),
 }

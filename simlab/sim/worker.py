@@ -459,7 +459,7 @@ class Worker:
         sim = self.sim
         rec, now, name = sim.history.record, sim.env._now, self.name
         if isinstance(refusal, LeaseHeld):
-            rec(now, "fail", name, "claim", task, reason="lease-held")
+            rec(now, "fail", name, "claim", task, reason="lease-held", holder=refusal.worker)
         elif isinstance(refusal, TerminalTask):
             rec(now, "fail", name, "claim", task, reason="terminal", status=refusal.status)
             sim.broker.ack(task)

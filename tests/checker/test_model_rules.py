@@ -433,8 +433,8 @@ def test_does_the_record_have_to_name_the_last_claimer_and_count_its_claims():
     assert sentence == "t1: its record names the worker w1, but w2 was granted its last claim."
     (sentence,) = sentences("p", h, [_record("w2", 1)])
     assert sentence == (
-        "t1: its record counts 1 attempts, but 2 claims were granted since it was submitted or "
-        "last requeued."
+        "t1: its record's count of attempts is 1, but 2 claim(s) were granted since it was "
+        "submitted or last requeued."
     )
 
 
@@ -572,10 +572,18 @@ def test_does_an_accepted_release_have_to_leave_the_task_queued_with_no_lease():
     h.record(5, "invoke", "w1", "release", "t1", epoch=1, step=0)
     h.record(5, "ok", "w1", "release", "t1", epoch=1, step=0, **_read("queued", lease_until=10.0))
     (sentence,) = sentences("y", h)
-    assert sentence.endswith("not lease_until None: a released task is queued and holds no lease.")
+    assert sentence.endswith(
+        "not lease_until None: a released task is queued, keeps its step and epoch, and holds no "
+        "lease."
+    )
     good = History(h.events[:-1])
     good.record(5, "ok", "w1", "release", "t1", epoch=1, step=0, **_read("queued"))
     assert not sentences("y", good)
+    # a release that raises the epoch: the sentence says what a release keeps
+    bumped = History(h.events[:-1])
+    bumped.record(5, "ok", "w1", "release", "t1", epoch=1, step=0, **_read("queued", epoch=2))
+    (sentence,) = sentences("y", bumped)
+    assert "reports epoch 2, not epoch 1" in sentence and "keeps its step and epoch" in sentence
 
 
 def test_are_views_read_while_tasks_run_held_to_the_statuses_then():
@@ -592,3 +600,52 @@ def test_are_views_read_while_tasks_run_held_to_the_statuses_then():
     right.record(3, "info", "nemesis", "faults-off", counts={"queued": 1, "running": 1},
                  listed=views)  # fmt: skip
     assert not sentences("z", right)
+
+
+# --- what a refused claim says ---------------------------------------------------------------
+
+
+def test_does_a_lease_held_refusal_have_to_name_the_holder():
+    h = claimed()
+    h.record(2, "invoke", "w2", "claim", "t1")
+    h.record(2, "fail", "w2", "claim", "t1", reason="lease-held", holder="w2")
+    (sentence,) = sentences("s", h)
+    assert sentence == (
+        "w2's claim of t1 at t=2.0 was refused as lease-held by 'w2', but w1 (epoch 1) held the "
+        "lease: a correct ledger's refusal names the worker that holds it."
+    )
+    right = claimed()
+    right.record(2, "invoke", "w2", "claim", "t1")
+    right.record(2, "fail", "w2", "claim", "t1", reason="lease-held", holder="w1")
+    assert not sentences("s", right)
+    # a refusal that does not say its holder, and one after a claim a crash cut off unanswered
+    # (which the ledger may have granted: the holder is then not known), are not judged
+    untold = claimed()
+    untold.record(2, "invoke", "w2", "claim", "t1")
+    untold.record(2, "fail", "w2", "claim", "t1", reason="lease-held")
+    assert not sentences("s", untold)
+    unseen = claimed(ttl_until=3.0)
+    unseen.record(4, "invoke", "w3", "claim", "t1")
+    unseen.record(4, "info", "w3", "crash", "t1")
+    unseen.record(5, "invoke", "w2", "claim", "t1")
+    unseen.record(5, "fail", "w2", "claim", "t1", reason="lease-held", holder="w3")
+    assert not sentences("s", unseen)
+
+
+def test_does_a_terminal_refusal_have_to_say_how_the_task_ended():
+    h = claimed()
+    h.record(2, "ok", "user", "cancel", "t1", epoch=2)
+    h.record(3, "invoke", "w2", "claim", "t1")
+    h.record(3, "fail", "w2", "claim", "t1", reason="terminal", status=COMPLETED)
+    (sentence,) = sentences("s", h)
+    assert sentence == (
+        "w2's claim of t1 at t=3.0 was refused as terminal with the task completed, but it was "
+        "cancelled at t=2.0 and never requeued: a correct ledger's refusal says the status the "
+        "task ended with."
+    )
+    right = History(h.events[:-1])
+    right.record(3, "fail", "w2", "claim", "t1", reason="terminal", status=CANCELLED)
+    assert not sentences("s", right)
+    untold = History(h.events[:-1])
+    untold.record(3, "fail", "w2", "claim", "t1", reason="terminal")
+    assert not sentences("s", untold)

@@ -1229,6 +1229,28 @@ class TakeoverKeepsHolder(MemoryLedger):
     )
 
 
+class LeaseHeldNamesClaimer(MemoryLedger):
+    """A claim refused for a live lease names the worker that asked, not the one that holds
+    the lease (the refusal is built from the call's own arguments)."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        try:
+            return super().claim(task_id, worker, ttl)
+        except LeaseHeld as held:
+            raise LeaseHeld(task_id, worker, held.lease_until) from None  # wrong: the holder
+
+
+class TerminalSaysCompleted(MemoryLedger):
+    """A claim of a finished task is refused as terminal, always saying it completed (the
+    refusal's status is written in, not read from the task)."""
+
+    def claim(self, task_id: str, worker: str, ttl: float) -> Lease:
+        try:
+            return super().claim(task_id, worker, ttl)
+        except TerminalTask:
+            raise TerminalTask(task_id, COMPLETED) from None  # wrong: cancelled or dead too
+
+
 class LeaseAttemptsFromZero(MemoryLedger):
     """The lease tells its attempt counted from 0 (the record counts from 1)."""
 
@@ -1475,6 +1497,8 @@ WRONG_LEDGERS: dict[str, type] = {
     "claim-reentrant-for-holder": ClaimReentrantForHolder,
     "attempts-count-refused-claims": AttemptsCountRefusedClaims,
     "takeover-keeps-holder": TakeoverKeepsHolder,
+    "lease-held-names-claimer": LeaseHeldNamesClaimer,
+    "terminal-says-completed": TerminalSaysCompleted,
     "lease-attempts-from-zero": LeaseAttemptsFromZero,
     "cancel-refuses-queued": CancelRefusesQueued,
     "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
@@ -1558,6 +1582,8 @@ PROMISE: dict[str, str] = {
     "attempts-count-refused-claims": "a task goes dead only on the claim that would exceed "
     "max_attempts granted claims",
     "takeover-keeps-holder": "the record names the worker granted the task's last claim",
+    "lease-held-names-claimer": "LeaseHeld names the worker that holds the lease",
+    "terminal-says-completed": "TerminalTask says the status the task ended with",
     "lease-attempts-from-zero": "a lease tells its attempt: the claims granted since the submit "
     "or last requeue, this one included",
     "cancel-refuses-queued": "cancel of a queued or running task succeeds",

@@ -2,6 +2,7 @@
 
 Since those digests were recorded, an accepted heartbeat's event holds the lease end it gave
 (``value={"lease_until": t}``), a granted claim's the attempt its lease tells (``attempts``), a
+claim refused as lease-held the holder its refusal names (``holder``), a
 refused fenced call's and an accepted release's the record read right after it (``read``), and
 the last task's submit and the ``faults-off`` event the ledger's views at that instant
 (``counts``, ``listed``); every other byte of a history is as before. :func:`pinned_digest`
@@ -20,6 +21,7 @@ from simlab.checker.history import READ, Event, history_digest
 #: left out of every event).
 ADDED: dict[tuple[str, str], frozenset[str]] = {
     ("heartbeat", "ok"): frozenset({"lease_until"}),
+    ("claim", "fail"): frozenset({"holder"}),
     ("claim", "ok"): frozenset({"attempts"}),
     ("faults-off", "info"): frozenset({"counts", "listed"}),
     ("submit", "ok"): frozenset({"counts", "listed"}),

@@ -72,6 +72,10 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "effects-drop-first-key": (0, {"p"}),
     "lease-attempts-from-zero": (0, {"t"}),
     "takeover-keeps-holder": (1, {"p"}),
+    "lease-held-names-claimer": (1, {"s"}),
+    # a claim of a cancelled task: a cancel, and a crash whose message is delivered again (a
+    # completed task's refusal says completed, truly)
+    "terminal-says-completed": (2, {"s"}),
     # a raise where the contract answers: a stale lease needs a cancel (or a pause and a
     # takeover), a terminal task's cancel needs the cancel fault
     "save-raises-when-stale": (1, {"x"}),
