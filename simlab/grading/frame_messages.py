@@ -61,7 +61,7 @@ EN = {
     "question_time": "the checks of {q} ran past {s} s in your code",
     # the submissions' files (simlab/grading/submissions.py, simlab/grading/notebook.py)
     "refused": "{path}: {why}",
-    "too_large": "{path}: not a readable notebook (larger than {mb} MB)",
+    "larger": "not a readable notebook (larger than {mb} MB)",
     "too_deep": "{path}: not a readable notebook (nested deeper than {n} levels or more than {v} "
     "values)",
     "unreadable": "{path}: not a readable notebook ({exc})",
@@ -201,7 +201,7 @@ ZH = {
     "gave_up": "{n} 个沙箱崩溃或卡死后放弃",
     "question_time": "{q} 的检查在你的代码里运行超过了 {s} 秒",
     "refused": "{path}：{why}",
-    "too_large": "{path}：不是可读的 notebook（大于 {mb} MB）",
+    "larger": "不是可读的 notebook（大于 {mb} MB）",
     "too_deep": "{path}：不是可读的 notebook（嵌套超过 {n} 层或多于 {v} 个值）",
     "unreadable": "{path}：不是可读的 notebook（{exc}）",
     "nested": "{path}：不是可读的 notebook（嵌套过深）",

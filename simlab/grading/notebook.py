@@ -40,7 +40,7 @@ from typing import Any
 
 import nbformat
 
-from simlab.grading.messages import Said, message, sentence
+from simlab.grading.messages import Message, Said, message, sentence
 from simlab.grading.sandbox.frames import measure
 
 # A notebook written before cell IDs (nbformat 4.4 and older) is a valid submission: reading
@@ -94,6 +94,11 @@ def read_notebook(path: str | Path) -> nbformat.NotebookNode:
     return read_submission(path)[0]
 
 
+def too_large() -> Message:
+    """Why a file larger than :data:`MAX_NOTEBOOK_BYTES` is refused (one line, no path)."""
+    return message("grader.larger", mb=MAX_NOTEBOOK_BYTES >> 20)
+
+
 def read_submission(path: str | Path) -> tuple[nbformat.NotebookNode, bytes]:
     """Read a notebook as nbformat 4, with the bytes it was read from (one read: what is
     graded and what names the submission are the same bytes); ``NotebookError`` (one line)
@@ -107,9 +112,7 @@ def read_submission(path: str | Path) -> tuple[nbformat.NotebookNode, bytes]:
         with open(path, "rb") as f:
             raw = f.read(MAX_NOTEBOOK_BYTES + 1)
         if len(raw) > MAX_NOTEBOOK_BYTES:
-            raise NotebookError(
-                message("grader.too_large", path=str(path), mb=MAX_NOTEBOOK_BYTES >> 20)
-            )
+            raise NotebookError(message("grader.refused", path=str(path), why=too_large()))
         text = raw.decode("utf-8")
         deepest, count = measure(json.loads(text), MAX_NOTEBOOK_DEPTH, MAX_NOTEBOOK_VALUES)
         if deepest > MAX_NOTEBOOK_DEPTH or count > MAX_NOTEBOOK_VALUES:

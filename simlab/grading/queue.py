@@ -41,6 +41,7 @@ from typing import Any
 
 from simlab.grading import processes
 from simlab.grading.messages import capped, message, sentence, stored
+from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, too_large
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.sandbox import host
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
@@ -89,7 +90,9 @@ def enqueue(
     """Persist one grading task per submission found in ``paths`` (as
     :func:`~simlab.grading.submissions.find_notebooks` finds them) and return their task IDs
     in that order. A file that is not a submission (a link, a hard-linked twin, not a regular
-    file, unreadable) is enqueued with its one-line refusal and no bytes: it is never read."""
+    file, unreadable) is enqueued with its one-line refusal and no bytes: it is never read; nor
+    is more of a file than a notebook may hold (:data:`MAX_NOTEBOOK_BYTES`), and a larger one
+    is enqueued refused the same way."""
     notebooks = find_notebooks(paths)
     twins = same_files(notebooks)
     ids = []
@@ -98,9 +101,13 @@ def enqueue(
         content = None
         if why is None:
             try:
-                content = nb.read_bytes()
+                with nb.open("rb") as f:  # a file too large to be a notebook is not kept
+                    content = f.read(MAX_NOTEBOOK_BYTES + 1)
             except OSError as exc:
                 why = unreadable(exc)
+            else:
+                if len(content) > MAX_NOTEBOOK_BYTES:
+                    content, why = None, too_large()
         refused = None
         if why is not None:  # stored as a message, so a report renders it in its own language
             said = message("grader.refused", path=shown_path(nb), why=why)

@@ -212,6 +212,31 @@ def test_is_a_refused_submission_reported_in_the_reports_language(tmp_path, caps
     )
 
 
+def test_is_a_file_too_large_for_a_notebook_refused_unread_beside_the_class(tmp_path, capsys):
+    """A 1 GiB file in a class (sparse: it takes no disk) is enqueued refused, without its
+    bytes: the queue stays small, the batch goes on, and the report says why in one line."""
+    from simlab.grading.notebook import MAX_NOTEBOOK_BYTES
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    with open(folder / "huge.ipynb", "wb") as f:
+        f.truncate(1 << 30)
+    target = tmp_path / "elsewhere.ipynb"
+    target.write_text("{}")
+    (folder / "linked.ipynb").symlink_to(target)
+    db = tmp_path / "q.sqlite"
+    assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", str(folder)]) == 0
+    assert db.stat().st_size < MAX_NOTEBOOK_BYTES
+    assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
+    capsys.readouterr()
+    rows = [json.loads(line) for line in _report(capsys, db, "--json")[1].splitlines()]
+    errors = sorted(row["error"] for row in rows)
+    assert len(errors) == 2 and errors[0].endswith(
+        "huge.ipynb: not a readable notebook (larger than 20 MB)"
+    )
+    assert "symbolic link" in errors[1]
+
+
 def test_is_a_refusal_stored_by_an_older_queue_shown_as_it_was_stored(tmp_path):
     from simlab.grading.queue import grade_job
     from simlab.grading.queue_store.store import Job
