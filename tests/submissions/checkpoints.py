@@ -346,8 +346,18 @@ APPROVED_WHEN_SENT = _SOLUTION_MIGRATION.replace(
     '"approved": False, "by": None}', '"approved": bool(v1["sent"]), "by": None}'
 )
 
+# A document ID in another Unicode form: NFKC folds a full-width character (`ｋb/mixers`
+# becomes `kb/mixers`, another document), NFC and NFKC compose a decomposed accent.
+NFKC_DOC_ID = "import unicodedata\n" + _SOLUTION_MIGRATION.replace(
+    '{"doc_id": doc_id,', '{"doc_id": unicodedata.normalize("NFKC", doc_id),'
+)
+NFC_DOC_ID = NFKC_DOC_ID.replace('"NFKC"', '"NFC"')
+assert "normalize" in NFKC_DOC_ID and '"NFC"' in NFC_DOC_ID
+
 ANSWERS += [
     ("regex-migration", "pure-migration", REGEX_MIGRATION, 5, "all"),
+    ("nfkc-doc-id", "pure-migration", NFKC_DOC_ID, 4, "Unicode form"),
+    ("nfc-doc-id", "pure-migration", NFC_DOC_ID, 4, "Unicode form"),
     ("sorts-sent-in-place", "pure-migration", SORTS_SENT_IN_PLACE, 2, "must be pure"),
     ("dedups-citations-in-place", "pure-migration", DEDUPS_CITATIONS_IN_PLACE, 2, "must be pure"),
     ("empty-draft-to-none", "pure-migration", EMPTY_DRAFT_TO_NONE, 3, "draft"),

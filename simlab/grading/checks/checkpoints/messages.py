@@ -38,6 +38,10 @@ EN = {
         "{where} lost the white space around it: a document ID is kept exactly as written, "
         "spaces included"
     ),
+    "differs_form": "{where} is in another Unicode form: keep an ID exactly as written",
+    "differs_case": "{where} differs in capitals only: keep the text exactly as written",
+    "differs_text": "{where} holds other text than the kit's migration gives",
+    "differs_text_shown": "{where} holds other text than the kit's migration gives (yours: {got})",
     "more_items": "{where} holds more items than the kit's migration gives (yours: {n})",
     "fewer_items": "{where} holds fewer items than the kit's migration gives (yours: {n})",
     # pure-migration: the checks
@@ -210,6 +214,10 @@ ZH = {
     "kind_bool": "True 或 False",
     "cut_at_at": "{where} 在一个 @ 处被截断了：文档 ID 本身可能含有 @，版本是最后一个 @ 之后的部分",
     "trimmed": "{where} 丢掉了首尾的空白：文档 ID 必须与原文完全一致，空格也要保留",
+    "differs_form": "{where} 的 Unicode 形式变了：ID 必须与原文完全一致",
+    "differs_case": "{where} 只差在大小写：文本必须与原文完全一致",
+    "differs_text": "{where} 的文本与工具包的迁移结果不同",
+    "differs_text_shown": "{where} 的文本与工具包的迁移结果不同（你的值：{got}）",
     "more_items": "{where} 的元素比工具包的迁移结果多（你的有 {n} 个）",
     "fewer_items": "{where} 的元素比工具包的迁移结果少（你的有 {n} 个）",
     "not_a_dict": "migrate_v1_to_v2() 返回了 {kind}，应返回字典",
