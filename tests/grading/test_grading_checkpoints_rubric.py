@@ -350,3 +350,31 @@ def test_does_a_string_that_differs_say_how_without_its_type_alone():
     assert render(said, "en") == render(
         say("differs_text_shown", where="next_step", got="'draft'"), "en"
     )
+
+
+def test_is_a_grant_revoked_after_a_loss_judged_with_permission_revoked_alone():
+    """In each world, a grant that lost the internal collection (or the inventory tool) and
+    was then revoked leaves a cited document (or stock figure) at its version that the lost
+    scope no longer covers; the kit's guard says permission-revoked alone there."""
+    from simlab.grading.checks.checkpoints.changes import REVOKED_AFTER_A_LOSS
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            world, checkpoints = drawn_world()
+        uncovered = set()
+        for cp in checkpoints.values():
+            if cp["next_step"] == "done":
+                continue
+            for label in REVOKED_AFTER_A_LOSS:
+                changed = WORLD_CHANGES[label][1](world, cp)
+                assert reference_codes(cp, changed) == ["permission-revoked"], (seed, label)
+                grant = next(g for g in changed["grants"] if g["tenant"] == cp["tenant"])
+                docs = {d["doc_id"]: d for d in changed["documents"]}
+                for e in cp["evidence"]:
+                    if e["source"] == "retrieval":
+                        covered = docs[e["doc_id"]]["collection"] in grant["collections"]
+                    else:
+                        covered = "inventory" in grant["tools"]
+                    if not covered:
+                        uncovered.add(label)
+        assert uncovered == set(REVOKED_AFTER_A_LOSS), seed

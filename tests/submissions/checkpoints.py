@@ -388,7 +388,32 @@ INVENTORY_AT_EVERY_STEP = SETS_GUARD.replace(
 )
 assert INVENTORY_AT_EVERY_STEP != SETS_GUARD
 
+# Reads the grant's scope whether or not it is revoked: under a grant revoked after it lost the
+# internal collection (or the inventory tool), a cited item it no longer covers is reported
+# forbidden beside the revoked permission (a detail: the task stops all the same).
+FORBIDDEN_UNDER_REVOKED_SCOPE = (
+    SETS_GUARD.replace(
+        'may_read = live and "inventory" in grant["tools"]',
+        'may_read = grant is not None and "inventory" in grant["tools"]',
+    )
+    .replace(
+        'may_read = live and doc is not None and doc["collection"] in grant["collections"]',
+        "may_read = grant is not None and doc is not None and (\n"
+        '                doc["collection"] in grant["collections"])',
+    )
+    .replace("elif live and not may_read:", "elif grant is not None and not may_read:")
+)
+assert "may_read = live" not in FORBIDDEN_UNDER_REVOKED_SCOPE
+assert "elif live" not in FORBIDDEN_UNDER_REVOKED_SCOPE
+
 ANSWERS += [
+    (
+        "forbidden-under-revoked-scope",
+        "resume-guard",
+        FORBIDDEN_UNDER_REVOKED_SCOPE,
+        5,
+        "after it lost",
+    ),
     ("newer-only", "resume-guard", NEWER_ONLY, 3, "a reason to stop is missing"),
     ("every-steps-tools", "resume-guard", EVERY_STEPS_TOOLS, 3, "a code does not apply"),
     ("inventory-at-every-step", "resume-guard", INVENTORY_AT_EVERY_STEP, 5, "inventory"),

@@ -104,6 +104,12 @@ EN = {
     "cited_stock_figure_changed": "cited stock figure changed",
     "cited_stock_figure_withdrawn": "cited stock figure withdrawn",
     "other_tenants_grants_revoked": "every other tenant's grant revoked",
+    "grant_revoked_after_losing_the_internal_documents": (
+        "grant revoked after it lost the internal documents"
+    ),
+    "grant_revoked_after_losing_the_inventory_tool": (
+        "grant revoked after it lost the inventory tool"
+    ),
     "cited_document_withdrawn": "cited document withdrawn",
     "internal_documents_no_longer_granted": "internal documents no longer granted",
     "inventory_tool_no_longer_granted": "inventory tool no longer granted",
@@ -263,6 +269,8 @@ ZH = {
     "cited_stock_figure_changed": "引用的库存数字变了",
     "cited_stock_figure_withdrawn": "引用的库存数字已不存在",
     "other_tenants_grants_revoked": "其他租户的授权都被撤销",
+    "grant_revoked_after_losing_the_internal_documents": "授权先失去内部文档，随后被撤销",
+    "grant_revoked_after_losing_the_inventory_tool": "授权先失去 inventory 工具，随后被撤销",
     "cited_document_withdrawn": "引用的文档被撤下",
     "internal_documents_no_longer_granted": "不再授权读取内部文档",
     "inventory_tool_no_longer_granted": "不再授权使用 inventory 工具",
