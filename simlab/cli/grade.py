@@ -29,7 +29,7 @@ from simlab.cli.grade_class import intake, missing_students, show_results
 __all__ = ["register"]
 
 
-def _rubric(exercise: str) -> int:
+def _rubric(exercise: str, lang: str) -> int:
     from simlab.grading.checks import EXERCISES
     from simlab.grading.report import format_rubric
 
@@ -37,7 +37,7 @@ def _rubric(exercise: str) -> int:
     exercise = by_file.get(PurePath(exercise).name, exercise)  # a notebook's path works too
     if exercise not in EXERCISES:
         raise UsageError(f"no exercise {exercise!r}; choose one of {', '.join(EXERCISES)}")
-    print(format_rubric(EXERCISES[exercise]))
+    print(format_rubric(EXERCISES[exercise], lang))
     return 0
 
 
@@ -77,7 +77,7 @@ def _grade(args: argparse.Namespace) -> int:
     if grade_queue.uses_queue(args):
         return grade_queue.run(args, _check_sandbox)
     if args.rubric:
-        return _rubric(args.rubric)
+        return _rubric(args.rubric, args.lang)
     found, paths, notebooks, terms, given, roster = intake(args, "--rubric EXERCISE")
     dated = roster is not None and any(s.deadline for s in roster.students)
     if "policy" in given and not (terms or dated):
@@ -238,7 +238,8 @@ def register(subparsers) -> None:
         "--lang",
         choices=("en", "zh"),
         default="en",
-        help="language of the feedback sentences: en (English) or zh (Chinese) [en]",
+        help="language of the feedback sentences and of --rubric's frame (its criteria are in "
+        "English): en (English) or zh (Chinese) [en]",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(

@@ -139,6 +139,20 @@ EN = {
     "page_weighted": "Points weigh ideas, not checks: a question's criteria each earn their weight "
     "only when all their checks pass, so passing most checks may earn few points. "
     "`simlab grade --rubric {exercise}` shows each question's criteria and their weights.",
+    # the rubric (simlab grade --rubric EXERCISE)
+    "rubric_exercise": "{exercise}: {title} ({points} points)",
+    "rubric_question": "{question}: {title} ({points} points)",
+    "rubric_per_check": "one point per hidden check ({points} checks)",
+    "rubric_criterion": "[{weight}] {criterion} ({kind}): {says}",
+    "rubric_core": "core idea",
+    "rubric_detail": "detail",
+    "rubric_text_says": "the text says: {quote}",
+    "rubric_property": "property: {sentence}",
+    "rubric_catches": "catches: {mistakes}",
+    "rubric_footer": "A criterion earns its weight only when all its checks pass; the core ideas "
+    "weigh at least half of each question.",
+    "rubric_in_english": "The criteria are written in English only; the text they quote is the "
+    "English exercise's ({notebook}).",
     "invalid": "{path}: not a valid notebook ({reason})",
     "not_notebook": "not a notebook: only *.ipynb files are graded (not graded)",
     "duplicate": "the same file as {other}, given twice: graded once, as {other}",
@@ -265,10 +279,23 @@ ZH = {
     "page_points_head": "得分",
     "page_feedback": "反馈",
     "weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
-    "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重",
+    "`simlab grade --rubric {exercise} --lang zh` 列出每道题的评分标准及其权重",
     "page_weighted": "分数按考查的思路加权，而不是按通过的检查项计数："
     "一道题的每条评分标准只有在它的检查全部通过时才得到它的权重，所以通过了大部分检查也可能只得到少量分数。"
-    "`simlab grade --rubric {exercise}` 列出每道题的评分标准及其权重。",
+    "`simlab grade --rubric {exercise} --lang zh` 列出每道题的评分标准及其权重。",
+    "rubric_exercise": "{exercise}：{title}（{points} 分）",
+    "rubric_question": "{question}：{title}（{points} 分）",
+    "rubric_per_check": "每通过一项隐藏检查得一分（共 {points} 项）",
+    "rubric_criterion": "[{weight}] {criterion}（{kind}）：{says}",
+    "rubric_core": "核心思路",
+    "rubric_detail": "细节",
+    "rubric_text_says": "英文版练习原文：{quote}",
+    "rubric_property": "性质：{sentence}",
+    "rubric_catches": "能发现的错误：{mistakes}",
+    "rubric_footer": "一条评分标准只有在它的检查全部通过时才得到它的权重；"
+    "核心思路至少占每道题分数的一半。",
+    "rubric_in_english": "评分标准的条文目前只有英文；引用的练习原文出自英文版练习（{notebook}），"
+    "中文版 exercises/zh/{notebook} 中有对应的段落。",
     "invalid": "{path}：不是有效的 notebook（{reason}）",
     "not_notebook": "不是 notebook：只评 *.ipynb 文件（不评分）",
     "duplicate": "与 {other} 是同一个文件，给了两次：只评一次，记在 {other} 名下",

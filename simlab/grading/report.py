@@ -279,27 +279,32 @@ def _late_cell(g: NotebookGrade, column: str):
     return "" if value is None else value
 
 
-def format_rubric(exercise: Exercise) -> str:
-    """The rubric of ``exercise`` for instructors: per question its criteria, weights, which
-    are the core idea, the sentences of the exercise text each checks, the properties checked
-    on generated inputs and the classic mistakes they catch (words only, no hidden input; the
-    hidden worlds are not described, since learners read it too)."""
-    lines = [f"{exercise.id}: {exercise.title} ({exercise.max_score} points)"]
+def format_rubric(exercise: Exercise, lang: str = "en") -> str:
+    """The rubric of ``exercise`` for instructors, its frame in ``lang``: per question its
+    criteria, weights, which are the core idea, the sentences of the exercise text each checks,
+    the properties checked on generated inputs and the classic mistakes they catch (words only,
+    no hidden input; the hidden worlds are not described, since learners read it too). The
+    criteria themselves exist in English only: in another language a line says so."""
+
+    def say(key: str, **values) -> str:
+        return render(message(f"grader.rubric_{key}", **values), lang)
+
+    lines = [say("exercise", exercise=exercise.id, title=exercise.title, points=exercise.max_score)]
+    if lang != "en":
+        lines.append(f"  {say('in_english', notebook=exercise.notebook)}")
     for q in exercise.questions:
-        lines.append(f"\n  {q.id}: {q.title} ({q.points} points)")
+        lines.append("\n  " + say("question", question=q.id, title=q.title, points=q.points))
         if not q.rubric:
-            lines.append(f"    one point per hidden check ({q.points} checks)")
+            lines.append(f"    {say('per_check', points=q.points)}")
         for c in q.rubric:
-            tag = "core idea" if c.core else "detail"
-            lines.append(f"    [{c.weight}] {c.id} ({tag}): {c.says}")
+            kind = say("core" if c.core else "detail")
+            said = say("criterion", weight=c.weight, criterion=c.id, kind=kind, says=c.says)
+            lines.append(f"    {said}")
             for quote in c.text:
-                lines.append(f"        the text says: {' '.join(quote.split())}")
+                lines.append(f"        {say('text_says', quote=' '.join(quote.split()))}")
             for sentence in c.properties:
-                lines.append(f"        property: {sentence}")
+                lines.append(f"        {say('property', sentence=sentence)}")
             if c.mistakes:
-                lines.append(f"        catches: {'; '.join(c.mistakes)}")
-    lines.append(
-        "\n  A criterion earns its weight only when all its checks pass; the core ideas weigh "
-        "at least half of each question."
-    )
+                lines.append(f"        {say('catches', mistakes='; '.join(c.mistakes))}")
+    lines.append(f"\n  {say('footer')}")
     return "\n".join(lines)

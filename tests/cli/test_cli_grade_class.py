@@ -456,7 +456,8 @@ def test_is_the_chinese_feedback_page_without_an_english_sentence(tmp_path, caps
 
     text = _page(tmp_path, capsys, "zh")
     assert "7/9 项检查通过" in text and "它的评分标准权重为" in text
-    left = re.sub(r"simlab grade --rubric \S+", " ", text)
+    assert "simlab grade --rubric fencing --lang zh" in text
+    left = re.sub(r"simlab grade --rubric \S+ --lang zh", " ", text)
     left = re.sub(r"[\w.-]+\.ipynb|[a-z]+(-[a-z]+)+", " ", left)  # file names, IDs
     words = re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", left)
     assert words == [], words

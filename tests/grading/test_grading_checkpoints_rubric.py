@@ -306,3 +306,75 @@ def test_do_two_changes_at_once_meet_at_send_as_at_draft():
         at_draft = [(task, case.truth) for task, _, case in changed_cases(pair, ("draft",))]
         assert at_send == at_draft and at_send, pair
     assert len(CHANGE_PAIRS) == len(CHANGES) * (len(CHANGES) - 1) // 2
+
+
+def test_do_the_drawn_records_cite_document_ids_in_another_unicode_form():
+    """In each world the drawn v1 records cite a document ID that NFKC changes (a full-width
+    character) and one that NFC changes (a decomposed accent), and the kit's migration keeps
+    both as written: a migration that normalises IDs differs from it there."""
+    import unicodedata
+
+    from simlab.agent.checkpoint import migrate_v1_to_v2
+    from simlab.grading.checks.checkpoints.migration import drawn_v1
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            records = drawn_v1()
+        ids = [e["doc_id"] for r in records for e in migrate_v1_to_v2(r)["evidence"]]
+        for form in ("NFKC", "NFC"):
+            assert any(unicodedata.normalize(form, i) != i for i in ids), (seed, form)
+        cited = [c.rpartition("@")[0] for r in records for c in r["evidence"]]
+        assert ids == cited
+
+
+def test_does_a_string_that_differs_say_how_without_its_type_alone():
+    """Where the learner's string differs from the kit's, feedback says how (other capitals,
+    another Unicode form, other text), never only "a str" (both are strings), and shows the
+    learner's string only where the filter of messages shows it as itself."""
+    from simlab.grading.checks.checkpoints.migration import _leaf_difference
+    from simlab.grading.text import quiet_feedback
+
+    cases = {
+        "differs_form": ("ｋb/mixers", "kb/mixers"),
+        "differs_case": ("KB/mixers", "kb/mixers"),
+        "differs_text": ("draft", "send"),
+    }
+    for key, (answer, truth) in cases.items():
+        with quiet_feedback():
+            said = _leaf_difference(answer, truth, "evidence[0].doc_id")
+        for lang in LANGS:
+            shown = render(said, lang)
+            assert shown == render(say(key, where="evidence[0].doc_id"), lang), shown
+            assert "a str" not in shown and truth not in shown, shown
+    said = _leaf_difference("draft", "send", "next_step")
+    assert render(said, "en") == render(
+        say("differs_text_shown", where="next_step", got="'draft'"), "en"
+    )
+
+
+def test_is_a_grant_revoked_after_a_loss_judged_with_permission_revoked_alone():
+    """In each world, a grant that lost the internal collection (or the inventory tool) and
+    was then revoked leaves a cited document (or stock figure) at its version that the lost
+    scope no longer covers; the kit's guard says permission-revoked alone there."""
+    from simlab.grading.checks.checkpoints.changes import REVOKED_AFTER_A_LOSS
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            world, checkpoints = drawn_world()
+        uncovered = set()
+        for cp in checkpoints.values():
+            if cp["next_step"] == "done":
+                continue
+            for label in REVOKED_AFTER_A_LOSS:
+                changed = WORLD_CHANGES[label][1](world, cp)
+                assert reference_codes(cp, changed) == ["permission-revoked"], (seed, label)
+                grant = next(g for g in changed["grants"] if g["tenant"] == cp["tenant"])
+                docs = {d["doc_id"]: d for d in changed["documents"]}
+                for e in cp["evidence"]:
+                    if e["source"] == "retrieval":
+                        covered = docs[e["doc_id"]]["collection"] in grant["collections"]
+                    else:
+                        covered = "inventory" in grant["tools"]
+                    if not covered:
+                        uncovered.add(label)
+        assert uncovered == set(REVOKED_AFTER_A_LOSS), seed

@@ -138,7 +138,7 @@ def test_does_the_migration_feedback_show_no_repr_of_the_answer():
     said = _first_difference({**record, "schema_version": 2}, {"schema_version": 2, **record})
     assert HIDDEN_URL not in str(said), said
     said = _first_difference({"query": "x\n" * 40}, {"query": "y"})
-    assert str(said) == "query differs from the kit's migration (yours: a str)"
+    assert str(said) == "query holds other text than the kit's migration gives"
 
 
 def _rendered(said) -> list[str]:

@@ -37,7 +37,7 @@ def test_does_a_partial_question_point_to_the_rubric_in_both_languages():
         "  points weigh ideas, not checks: `simlab grade --rubric leases` shows each question's "
         "criteria and their weights"
     )
-    assert "simlab grade --rubric leases" in format_text([grade], "zh").splitlines()[-1]
+    assert "simlab grade --rubric leases --lang zh" in format_text([grade], "zh").splitlines()[-1]
     assert "加权" in format_text([grade], "zh")
 
 
@@ -163,3 +163,26 @@ def test_is_a_name_that_could_read_as_a_score_quoted(name, quoted):
         assert shown[0] == shown[-1] == '"' and '"' not in inner.replace('\\"', ""), shown
     else:
         assert shown == name
+
+
+def test_does_the_chinese_rubric_say_its_frame_in_chinese_and_where_it_quotes_from():
+    """``--rubric --lang zh``: every line's frame (points, core idea or detail, the text, the
+    properties, the mistakes caught, the closing sentence) is Chinese with full-width
+    punctuation, a line says the criteria are English and quote the English exercise, and the
+    English rubric is unchanged by the language option's default."""
+    from simlab.grading.checks import EXERCISES
+    from simlab.grading.report import format_rubric
+
+    for exercise in EXERCISES.values():
+        english = format_rubric(exercise)
+        chinese = format_rubric(exercise, "zh")
+        assert english.splitlines()[0].endswith(f"({exercise.max_score} points)")
+        assert "核心思路" not in english and "the text says:" in english
+        head, note, *rest = chinese.splitlines()
+        assert head.endswith(f"（{exercise.max_score} 分）"), head
+        assert "只有英文" in note and exercise.notebook in note, note
+        frames = ("the text says:", "property:", "catches:", "one point per hidden check")
+        assert not [line for line in rest if line.strip().startswith(frames)]
+        assert "(core idea):" not in chinese and "(detail):" not in chinese
+        assert chinese.count("英文版练习原文：") == english.count("the text says: ")
+        assert rest[-1].strip().startswith("一条评分标准") and rest[-1].endswith("。")

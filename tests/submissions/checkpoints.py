@@ -346,8 +346,18 @@ APPROVED_WHEN_SENT = _SOLUTION_MIGRATION.replace(
     '"approved": False, "by": None}', '"approved": bool(v1["sent"]), "by": None}'
 )
 
+# A document ID in another Unicode form: NFKC folds a full-width character (`ｋb/mixers`
+# becomes `kb/mixers`, another document), NFC and NFKC compose a decomposed accent.
+NFKC_DOC_ID = "import unicodedata\n" + _SOLUTION_MIGRATION.replace(
+    '{"doc_id": doc_id,', '{"doc_id": unicodedata.normalize("NFKC", doc_id),'
+)
+NFC_DOC_ID = NFKC_DOC_ID.replace('"NFKC"', '"NFC"')
+assert "normalize" in NFKC_DOC_ID and '"NFC"' in NFC_DOC_ID
+
 ANSWERS += [
     ("regex-migration", "pure-migration", REGEX_MIGRATION, 5, "all"),
+    ("nfkc-doc-id", "pure-migration", NFKC_DOC_ID, 4, "Unicode form"),
+    ("nfc-doc-id", "pure-migration", NFC_DOC_ID, 4, "Unicode form"),
     ("sorts-sent-in-place", "pure-migration", SORTS_SENT_IN_PLACE, 2, "must be pure"),
     ("dedups-citations-in-place", "pure-migration", DEDUPS_CITATIONS_IN_PLACE, 2, "must be pure"),
     ("empty-draft-to-none", "pure-migration", EMPTY_DRAFT_TO_NONE, 3, "draft"),
@@ -378,7 +388,32 @@ INVENTORY_AT_EVERY_STEP = SETS_GUARD.replace(
 )
 assert INVENTORY_AT_EVERY_STEP != SETS_GUARD
 
+# Reads the grant's scope whether or not it is revoked: under a grant revoked after it lost the
+# internal collection (or the inventory tool), a cited item it no longer covers is reported
+# forbidden beside the revoked permission (a detail: the task stops all the same).
+FORBIDDEN_UNDER_REVOKED_SCOPE = (
+    SETS_GUARD.replace(
+        'may_read = live and "inventory" in grant["tools"]',
+        'may_read = grant is not None and "inventory" in grant["tools"]',
+    )
+    .replace(
+        'may_read = live and doc is not None and doc["collection"] in grant["collections"]',
+        "may_read = grant is not None and doc is not None and (\n"
+        '                doc["collection"] in grant["collections"])',
+    )
+    .replace("elif live and not may_read:", "elif grant is not None and not may_read:")
+)
+assert "may_read = live" not in FORBIDDEN_UNDER_REVOKED_SCOPE
+assert "elif live" not in FORBIDDEN_UNDER_REVOKED_SCOPE
+
 ANSWERS += [
+    (
+        "forbidden-under-revoked-scope",
+        "resume-guard",
+        FORBIDDEN_UNDER_REVOKED_SCOPE,
+        5,
+        "after it lost",
+    ),
     ("newer-only", "resume-guard", NEWER_ONLY, 3, "a reason to stop is missing"),
     ("every-steps-tools", "resume-guard", EVERY_STEPS_TOOLS, 3, "a code does not apply"),
     ("inventory-at-every-step", "resume-guard", INVENTORY_AT_EVERY_STEP, 5, "inventory"),

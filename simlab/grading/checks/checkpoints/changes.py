@@ -28,6 +28,7 @@ __all__ = [
     "CHANGE_PAIRS",
     "PAIR_POSITIONS",
     "WORLD_CHANGES",
+    "REVOKED_AFTER_A_LOSS",
     "CORE_CHANGES",
     "STOPPING",
     "STOCK_CHANGES",
@@ -260,10 +261,29 @@ def _drop_stock(world: dict, cp: dict) -> dict:
     return {**world, "stock": {k: v for k, v in world["stock"].items() if k != sku}}
 
 
-#: Changes made in the grader's drawn world only (never in the example world, and never two at
-#: once): label -> (applies to this checkpoint?, change), as in :data:`CHANGES`. A stock figure
-#: withdrawn while a document of the same ID stays (the drawn world publishes one) no longer
-#: exists: its version is read from the stock figures, never from a document.
+def _then(*labels: str) -> Callable[[dict, dict], dict]:
+    """The changes ``labels`` of :data:`CHANGES`, made one after the other in this order."""
+
+    def change(world: dict, cp: dict) -> dict:
+        for label in labels:
+            world = CHANGES[label][1](world, cp)
+        return world
+
+    return change
+
+
+#: The grant loses a collection or a tool a cited item needs, and is then revoked: the order
+#: :data:`CHANGE_PAIRS` never makes (a grant revoked first can lose nothing more). The kit's
+#: guard says only permission-revoked: document-forbidden applies while the grant stands.
+REVOKED_AFTER_A_LOSS = (
+    "grant revoked after losing the internal documents",
+    "grant revoked after losing the inventory tool",
+)
+
+#: Changes made in the grader's drawn world only (never in the example world, and never two of
+#: them at once): label -> (applies to this checkpoint?, change), as in :data:`CHANGES`. A stock
+#: figure withdrawn while a document of the same ID stays (the drawn world publishes one) no
+#: longer exists: its version is read from the stock figures, never from a document.
 WORLD_CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] = {
     "cited stock figure withdrawn": (
         lambda cp: _first_cited(cp, "inventory-api") is not None,
@@ -271,6 +291,11 @@ WORLD_CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], di
     ),
     # Every grant but the checkpoint's tenant's revoked: its own grant decides, no other.
     "other tenants' grants revoked": (_always, _on_world(lambda w, cp: _revoke_others(w, cp))),
+    REVOKED_AFTER_A_LOSS[0]: (
+        _always,
+        _then("internal documents no longer granted", "grant revoked"),
+    ),
+    REVOKED_AFTER_A_LOSS[1]: (_always, _then("inventory tool no longer granted", "grant revoked")),
 }
 
 

@@ -24,6 +24,7 @@ from simlab.grading.checks.checkpoints.changes import (
     EXAMPLES,
     PAIR_POSITIONS,
     POSITIONS,
+    REVOKED_AFTER_A_LOSS,
     STOCK_CHANGES,
     STOCK_FIRST,
     STOPPING,
@@ -183,6 +184,8 @@ GUARD_RUBRIC = (
         "cited version is current); a finished task (next step done) passes whatever changed.",
         mistakes=(
             "reports a forbidden document under a revoked grant",
+            "reports a forbidden document or stock figure under a grant revoked after it lost "
+            "the collection or the inventory tool the cited item needs",
             "stops at the first reason",
             "checks a finished task",
             "returns the codes in a set or a tuple, not the list the text asks for",
@@ -199,7 +202,8 @@ GUARD_RUBRIC = (
         ),
         world=(
             "Every change, at every position before the last of every task of the drawn "
-            "world, must give exactly the kit's codes."
+            "world, must give exactly the kit's codes, also where the tenant's grant first "
+            "loses the internal collection or the inventory tool and is then revoked."
         ),
     ),
 )
@@ -508,7 +512,9 @@ def _exact_codes(judge: _Judge, t: Tally) -> None:
 
     @t.part
     def exactly_in_a_world_of_its_own():
-        judge.in_its_world(UNCHANGED, *CHANGES, positions=POSITIONS[:-1], exact=True)
+        judge.in_its_world(
+            UNCHANGED, *CHANGES, *REVOKED_AFTER_A_LOSS, positions=POSITIONS[:-1], exact=True
+        )
 
     @t.part  # whatever the world holds, so the example world's checkpoints say it all
     def a_finished_task_passes():

@@ -38,6 +38,10 @@ EN = {
         "{where} lost the white space around it: a document ID is kept exactly as written, "
         "spaces included"
     ),
+    "differs_form": "{where} is in another Unicode form: keep an ID exactly as written",
+    "differs_case": "{where} differs in capitals only: keep the text exactly as written",
+    "differs_text": "{where} holds other text than the kit's migration gives",
+    "differs_text_shown": "{where} holds other text than the kit's migration gives (yours: {got})",
     "more_items": "{where} holds more items than the kit's migration gives (yours: {n})",
     "fewer_items": "{where} holds fewer items than the kit's migration gives (yours: {n})",
     # pure-migration: the checks
@@ -100,6 +104,12 @@ EN = {
     "cited_stock_figure_changed": "cited stock figure changed",
     "cited_stock_figure_withdrawn": "cited stock figure withdrawn",
     "other_tenants_grants_revoked": "every other tenant's grant revoked",
+    "grant_revoked_after_losing_the_internal_documents": (
+        "grant revoked after it lost the internal documents"
+    ),
+    "grant_revoked_after_losing_the_inventory_tool": (
+        "grant revoked after it lost the inventory tool"
+    ),
     "cited_document_withdrawn": "cited document withdrawn",
     "internal_documents_no_longer_granted": "internal documents no longer granted",
     "inventory_tool_no_longer_granted": "inventory tool no longer granted",
@@ -210,6 +220,10 @@ ZH = {
     "kind_bool": "True 或 False",
     "cut_at_at": "{where} 在一个 @ 处被截断了：文档 ID 本身可能含有 @，版本是最后一个 @ 之后的部分",
     "trimmed": "{where} 丢掉了首尾的空白：文档 ID 必须与原文完全一致，空格也要保留",
+    "differs_form": "{where} 的 Unicode 形式变了：ID 必须与原文完全一致",
+    "differs_case": "{where} 只差在大小写：文本必须与原文完全一致",
+    "differs_text": "{where} 的文本与工具包的迁移结果不同",
+    "differs_text_shown": "{where} 的文本与工具包的迁移结果不同（你的值：{got}）",
     "more_items": "{where} 的元素比工具包的迁移结果多（你的有 {n} 个）",
     "fewer_items": "{where} 的元素比工具包的迁移结果少（你的有 {n} 个）",
     "not_a_dict": "migrate_v1_to_v2() 返回了 {kind}，应返回字典",
@@ -255,6 +269,8 @@ ZH = {
     "cited_stock_figure_changed": "引用的库存数字变了",
     "cited_stock_figure_withdrawn": "引用的库存数字已不存在",
     "other_tenants_grants_revoked": "其他租户的授权都被撤销",
+    "grant_revoked_after_losing_the_internal_documents": "授权先失去内部文档，随后被撤销",
+    "grant_revoked_after_losing_the_inventory_tool": "授权先失去 inventory 工具，随后被撤销",
     "cited_document_withdrawn": "引用的文档被撤下",
     "internal_documents_no_longer_granted": "不再授权读取内部文档",
     "inventory_tool_no_longer_granted": "不再授权使用 inventory 工具",

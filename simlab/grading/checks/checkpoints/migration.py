@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import unicodedata
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
 from simlab.grading.checks.checkpoints.messages import say
-from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.hidden_world import decomposed, fullwidth, rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
@@ -95,19 +96,29 @@ _ODD = (
 _TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
 _TASKS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
 _DOCS = ("handbook/refunds", "faq@eu/parcels", "ops/repairs", "notes@2024/kettles", "kb/mixers")
+#: Document IDs holding a composed accent: decomposed, each is another ID that NFC (and NFKC)
+#: composes again.
+_ACCENTED = ("kb/café-menu", "notes/crème@eu", "faq/señal")
 _QUERIES = ("Can I return 2 blenders within 30 days?", "Is the kettle repaired for free?")
 _RECIPIENTS = ("dana@example.org", "Eli <eli@example.org>")
 _DRAFTS = ("Kettles are repaired for free.", "")
 _KEYS = ("answer-email", "copy-to-manager", "reminder")
 
 
+def _full_first(doc: str) -> str:
+    """``doc`` with its first character full-width (``ｋb/mixers``)."""
+    return fullwidth(doc[:1]) + doc[1:]
+
+
 def drawn_v1(count: int = 6) -> list[dict]:
     """The v1 records of this grading's world, drawn from
     :func:`~simlab.grading.checks.hidden_world.rng`: every step index at least once, either
     status, drawn tenants, task IDs, queries and recipients, one to three citations at drawn
-    versions (document IDs holding ``@``, a version with a leading zero, and in three records a
-    document ID with white space before or after it), an empty or missing draft, sent keys out
-    of order or repeated. No answer can hold their migrations in a table."""
+    versions (document IDs holding ``@``, a version with a leading zero, in three records a
+    document ID with white space before or after it, and in two a document ID in another
+    Unicode form: one with a full-width first character, one with a decomposed accent), an empty
+    or missing draft, sent keys out of order or repeated. No answer can hold their migrations in
+    a table."""
     r = rng("checkpoints/pure-migration")
     steps = [0, 1, 2, 3]
     steps += [r.randrange(4) for _ in range(count - len(steps))]
@@ -142,18 +153,29 @@ def drawn_v1(count: int = 6) -> list[dict]:
     cited = [record for record in records if record["evidence"]]
     for record, spaced in zip(cited, (" {}@{}", "{} @{}", "\t{}  @{}"), strict=False):
         record["evidence"].append(spaced.format(r.choice(_DOCS), r.randint(2, 120)))
+    # Document IDs in another Unicode form (NFKC folds a full-width character back, NFC and
+    # NFKC compose a decomposed accent): another document, kept as written like any ID.
+    other_forms = (_full_first(r.choice(_DOCS)), decomposed(r.choice(_ACCENTED)))
+    for record, doc in zip(reversed(cited), other_forms, strict=False):
+        record["evidence"].append(f"{doc}@{r.randint(2, 120)}")
     return records
 
 
 #: The hidden records' own values (not the schema's words), and what the records of a world of
 #: the grader's own are drawn from: feedback never quotes them.
-HIDDEN_WORDS = frozenset(
-    value
-    for record in HIDDEN_V1
-    for key in ("tenant", "task_id", "query", "recipient", "draft", "evidence", "sent")
-    for value in (record[key] if isinstance(record[key], list) else [record[key]])
-    if isinstance(value, str)
-) | frozenset((*_TENANTS, *_TASKS, *_DOCS, *_QUERIES, *_RECIPIENTS, *filter(None, _DRAFTS)))
+HIDDEN_WORDS = (
+    frozenset(
+        value
+        for record in HIDDEN_V1
+        for key in ("tenant", "task_id", "query", "recipient", "draft", "evidence", "sent")
+        for value in (record[key] if isinstance(record[key], list) else [record[key]])
+        if isinstance(value, str)
+    )
+    | frozenset(
+        (*_TENANTS, *_TASKS, *_DOCS, *_ACCENTED, *_QUERIES, *_RECIPIENTS, *filter(None, _DRAFTS))
+    )
+    | frozenset((*map(_full_first, _DOCS), *map(decomposed, _ACCENTED)))
+)
 
 
 def _first_difference(answer: Any, truth: Any, path: str = "") -> Message | None:
@@ -198,9 +220,9 @@ def _kind(value: Any) -> str | None:
 def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
     """What is wrong with the learner's value at ``where``, by a property of it: its kind, a
     document ID cut at an @ it holds or stripped of the white space around it, too many or too
-    few items. Never the kit's value (it comes from a hidden record), and nothing a learner
-    could narrow a hidden value down with over several gradings (no prefix, no higher or
-    lower)."""
+    few items, a string in other capitals, another Unicode form or with other text. Never the
+    kit's value (it comes from a hidden record), and nothing a learner could narrow a hidden
+    value down with over several gradings (no prefix, no higher or lower)."""
     want, got = _kind(truth), _kind(answer)
     if want is not None and want != got:
         return say("differs_kind", where=where, want=say(want), got=shown_value(answer))
@@ -223,7 +245,24 @@ def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
         return say(
             "more_items" if len(answer) > len(truth) else "fewer_items", where=where, n=len(answer)
         )
+    if want == got == "kind_str":
+        return _text_difference(answer, truth, where)
     return say("differs", where=where, got=shown_value(answer))
+
+
+def _text_difference(answer: str, truth: str, where: str) -> Message:
+    """How the learner's string at ``where`` differs from the kit's, by the same text in other
+    capitals or another Unicode form (full-width, composed or decomposed characters), or other
+    text; the learner's string is shown only where the filter of messages shows it as itself
+    (never a type alone, which tells nothing: both are strings)."""
+    if unicodedata.normalize("NFKC", answer) == unicodedata.normalize("NFKC", truth):
+        return say("differs_form", where=where)
+    if answer.casefold() == truth.casefold():
+        return say("differs_case", where=where)
+    shown = shown_value(answer)
+    if shown == repr(answer):
+        return say("differs_text_shown", where=where, got=shown)
+    return say("differs_text", where=where)
 
 
 def _difference(answer: Any, truth: Any) -> Message:
@@ -409,9 +448,14 @@ MIGRATION_RUBRIC = (
         "matches",
         1,
         "The result equals the kit's migration on the regression corpus, on hidden records "
-        "(document IDs with white space around them among them) and on generated ones (every "
-        "step index with either status, several citations, document IDs holding @, versions "
-        "with leading zeros, an empty draft, repeated sent keys).",
+        "(document IDs with white space around them or in another Unicode form among them) and "
+        "on generated ones (every step index with either status, several citations, document "
+        "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
+        mistakes=(
+            "strips the white space around a document ID",
+            "rewrites a document ID in another Unicode form (NFC, NFKC: full-width or decomposed "
+            "characters)",
+        ),
         properties=("On the same generated v1 records, your result equals the kit's migration.",),
         text=(
             '`next_step` is `V1_STEPS[v1["step"]]` (step 3 means `"done"`);',
@@ -425,9 +469,11 @@ MIGRATION_RUBRIC = (
         ),
         world=(
             "The same drawn v1 records must migrate to exactly the kit's result (three of them "
-            "cite a document ID with white space before or after it): a table of the results "
-            "of the notebook's example, the corpus and the check's fixed records, or a "
-            "migration that strips document IDs, gets nothing there."
+            "cite a document ID with white space before or after it, one a document ID with a "
+            "full-width first character and one a document ID with a decomposed accent): a "
+            "table of the results of the notebook's example, the corpus and the check's fixed "
+            "records, or a migration that strips document IDs or normalises their Unicode form, "
+            "gets nothing there."
         ),
     ),
     Criterion(
