@@ -33,7 +33,7 @@ from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines, override_lines
 from simlab.grading.roster import FIXED
-from simlab.grading.text import csv_cell, for_people, json_safe, shown_path
+from simlab.grading.text import csv_cell, escape, for_people, json_safe, shown_path
 
 __all__ = [
     "as_grade",
@@ -384,7 +384,11 @@ def write_canvas(
                     for said in override_lines(as_grade(s))
                 )
                 cells.append(cell)
-            writer.writerow([csv_cell(c) for c in student.columns()] + cells)
+            # Canvas matches a row to its student by the roster's own ID and SIS columns,
+            # exactly as its export wrote them: only the name (which a student may choose)
+            # is kept from starting like a formula.
+            name, *ids = student.columns()
+            writer.writerow([csv_cell(name), *(escape(c) for c in ids)] + cells)
     return len(roster.students), lines
 
 

@@ -98,6 +98,18 @@ def test_does_the_canvas_export_give_each_student_their_points(tmp_path, capsys)
     assert rows[2] == ["Alice A", "101", "", "", "", "7"] and rows[3][-1] == "2"
 
 
+def test_does_the_canvas_export_keep_each_id_as_canvas_wrote_it(tmp_path, capsys):
+    """Canvas matches a row by the roster's ID: an ID that starts like a formula stays as it
+    is, and only a name that does is kept from running in a spreadsheet."""
+    db = tmp_path / "q.sqlite"
+    _graded(db, "class/dash/ex.ipynb", [5, 2])
+    roster = _roster(tmp_path / "roster.csv", [["=Dash", "-x", "class/dash/ex.ipynb"]])
+    out_csv = tmp_path / "canvas.csv"
+    status, _, _ = _report(capsys, db, "--canvas", str(out_csv), "--roster", roster)
+    rows = list(csv.reader(out_csv.open()))
+    assert status == 0 and rows[2] == ["'=Dash", "-x", "", "", "", "7"]
+
+
 @pytest.mark.parametrize("which", ["missing student", "unknown notebook"])
 def test_is_a_roster_that_does_not_match_accounted_for_line_by_line(tmp_path, capsys, which):
     """A submission no roster student owns, and a roster student without a submission, are
