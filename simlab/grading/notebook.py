@@ -43,9 +43,12 @@ import nbformat
 from simlab.grading.messages import Message, Said, message, sentence
 from simlab.grading.sandbox.frames import measure
 
-# A notebook written before cell IDs (nbformat 4.4 and older) is a valid submission: reading
-# one must not print nbformat's warning about it on the instructor's terminal.
+# A notebook written before cell IDs (nbformat 4.4 and older) is a valid submission, and so is
+# one whose cells repeat an ID (nbformat gives the repeats new ones): reading either must not
+# print nbformat's warnings on the instructor's terminal, where a notebook of many repeated
+# cells would bury the other submissions' lines.
 warnings.filterwarnings("ignore", category=nbformat.warnings.MissingIDFieldWarning)
+warnings.filterwarnings("ignore", category=nbformat.warnings.DuplicateCellId)
 
 __all__ = [
     "META",
