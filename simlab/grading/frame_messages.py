@@ -57,6 +57,8 @@ EN = {
     "checks_broke": "the hidden checks could not run: {error}",
     "no_exercise": "cannot tell which exercise this notebook answers (metadata simlab.exercise "
     "is missing and the file name matches none of: {known})",
+    "unknown_exercise": "cannot tell which exercise this notebook answers (its metadata "
+    "simlab.exercise says {declared!r}, none of: {known}; nor does the file name match one)",
     "gave_up": "gave up after {n} sandboxes crashed or hung",
     "question_time": "the checks of {q} ran past {s} s in your code",
     # the submissions' files (simlab/grading/submissions.py, simlab/grading/notebook.py)
@@ -66,6 +68,9 @@ EN = {
     "values)",
     "unreadable": "{path}: not a readable notebook ({exc})",
     "nested": "{path}: not a readable notebook (nested too deeply)",
+    "not_utf8": "not UTF-8 text",
+    "not_json": "not JSON",
+    "not_laid_out": "JSON, but not laid out as a notebook",
     "no_cells": "{path}: not a notebook (no cell list)",
     "link": "a symbolic link, not followed: submissions must be regular files inside the "
     "folders given (the link is not graded)",
@@ -212,6 +217,8 @@ ZH = {
     "checks_broke": "隐藏检查无法运行：{error}",
     "no_exercise": "无法判断这个 notebook 回答的是哪个练习"
     "（缺少元数据 simlab.exercise，文件名也不匹配：{known}）",
+    "unknown_exercise": "无法判断这个 notebook 回答的是哪个练习（元数据 simlab.exercise 写的是 "
+    "{declared!r}，不是以下任何一个：{known}；文件名也不匹配）",
     "gave_up": "{n} 个沙箱崩溃或卡死后放弃",
     "question_time": "{q} 的检查在你的代码里运行超过了 {s} 秒",
     "refused": "{path}：{why}",
@@ -219,6 +226,9 @@ ZH = {
     "too_deep": "{path}：不是可读的 notebook（嵌套超过 {n} 层或多于 {v} 个值）",
     "unreadable": "{path}：不是可读的 notebook（{exc}）",
     "nested": "{path}：不是可读的 notebook（嵌套过深）",
+    "not_utf8": "不是 UTF-8 文本",
+    "not_json": "不是 JSON",
+    "not_laid_out": "是 JSON，但不是 notebook 的结构",
     "no_cells": "{path}：不是 notebook（没有单元格列表）",
     "link": "是符号链接，不会跟随：提交的作业必须是所给文件夹里的普通文件（链接不评分）",
     "linked_folder": "所在的文件夹是符号链接，不会跟随："

@@ -53,7 +53,13 @@ from simlab.grading import processes
 from simlab.grading.checks import EXERCISES, exercise_for
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.messages import Message, capped, message, sentence
-from simlab.grading.notebook import NotebookError, cell_question, cell_role, read_submission
+from simlab.grading.notebook import (
+    NotebookError,
+    cell_question,
+    cell_role,
+    exercise_of,
+    read_submission,
+)
 from simlab.grading.processes import tuned_for_grading
 from simlab.grading.questions import Exercise, Question, Tally, fault_message, feedback_message
 from simlab.grading.runtime import Runtime, plan
@@ -320,7 +326,11 @@ def _grade_notebook(
     exercise = exercise_for(nb, Path(path).name)
     if exercise is None:
         known = ", ".join(sorted(EXERCISES))
-        return NotebookGrade.failed(name, message("grader.no_exercise", known=known))
+        declared = exercise_of(nb)
+        if declared is None:
+            return NotebookGrade.failed(name, message("grader.no_exercise", known=known))
+        said = message("grader.unknown_exercise", declared=declared[:60], known=known)
+        return NotebookGrade.failed(name, said)
 
     # run, then checks, in one runtime
     boxes = Runtime(plan(nb), timeout, sandbox, deadline, out_of_budget, max_output)

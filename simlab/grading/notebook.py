@@ -135,13 +135,25 @@ def read_submission(path: str | Path) -> tuple[nbformat.NotebookNode, bytes]:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         if isinstance(exc, NotebookError):
             raise
-        said = message("grader.unreadable", path=str(path), exc=type(exc).__name__)
+        said = message("grader.unreadable", path=str(path), exc=_unreadable_why(exc))
         raise NotebookError(said) from None
     except RecursionError:  # JSON nested deeper than a parser follows: the file's fault
         raise NotebookError(message("grader.nested", path=str(path))) from None
     if not isinstance(nb.get("cells"), list):
         raise NotebookError(message("grader.no_cells", path=str(path)))
     return nb, raw
+
+
+def _unreadable_why(exc: Exception) -> Message | str:
+    """Why a file is no readable notebook, in words a learner can act on: not UTF-8, not
+    JSON, JSON of another layout, or what the system said of the file."""
+    if isinstance(exc, UnicodeDecodeError):
+        return message("grader.not_utf8")
+    if isinstance(exc, json.JSONDecodeError):
+        return message("grader.not_json")
+    if isinstance(exc, OSError):
+        return sentence(exc.strerror or type(exc).__name__)
+    return message("grader.not_laid_out")  # parsed, but nbformat found no notebook in it
 
 
 def _reason(exc: Exception) -> str:

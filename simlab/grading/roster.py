@@ -94,16 +94,22 @@ def _normal(key: str) -> str:
 
 
 def read_roster(path: str | Path) -> Roster:
-    """Read a roster in either form (module doc). Raises :class:`RosterError`: unreadable, no
-    ``Student`` and ``ID`` columns, neither ``notebook`` nor ``SIS Login ID``, a student ID or a
-    SIS login ID given to two students, a notebook named twice, a row without an ID."""
+    """Read a roster in either form (module doc). Raises :class:`RosterError`: unreadable or
+    not UTF-8, no ``Student`` and ``ID`` columns, neither ``notebook`` nor ``SIS Login ID``, a
+    student ID or a SIS login ID given to two students, a notebook named twice, a row without
+    an ID, no student at all."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            columns = set(reader.fieldnames or ())
+    except UnicodeDecodeError:
+        raise RosterError(
+            f"cannot read the roster {path}: it is not UTF-8 text (save it as CSV UTF-8)"
+        ) from None
+    except (OSError, csv.Error) as exc:
         why = getattr(exc, "strerror", None) or exc
         raise RosterError(f"cannot read the roster {path}: {why}") from None
-    columns = set(rows[0]) if rows else set()
     if not {"Student", "ID"} <= columns or not ({"notebook", "SIS Login ID"} & columns):
         raise RosterError(
             f"the roster {path} needs the columns Student and ID, and notebook (one row per "
@@ -136,6 +142,8 @@ def read_roster(path: str | Path) -> Roster:
             roster.by_notebook[key] = student
             roster.by_notebook.setdefault(_normal(key), student)
             student.notebooks.append(key)
+    if not roster.students:
+        raise RosterError(f"the roster {path} lists no students")
     return roster
 
 

@@ -134,14 +134,25 @@ def test_is_a_roster_that_does_not_match_accounted_for_line_by_line(tmp_path, ca
         assert "103 (Carol C), fencing: no submission (empty)" in err
 
 
-def test_is_a_roster_without_its_columns_one_line_and_exit_2(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (b"name,number\nAlice,101\n", "needs the columns Student and ID"),
+        (b"Student,ID,notebook\n", "lists no students"),
+        ("Student,ID,notebook\nJos\u00e9,1,a.ipynb\n".encode("cp1252"), "save it as CSV UTF-8"),
+    ],
+)
+def test_is_a_roster_without_its_columns_one_line_and_exit_2(tmp_path, capsys, text, says):
+    """A roster without its columns, one with only its header, and one saved in another
+    encoding than UTF-8 are each refused in one line that says which."""
     db = tmp_path / "q.sqlite"
     _graded(db, "class/alice/ex.ipynb", [5, 2])
     bad = tmp_path / "r.csv"
-    bad.write_text("name,number\nAlice,101\n")
+    bad.write_bytes(text)
     out_csv = tmp_path / "canvas.csv"
     status, _, err = _report(capsys, db, "--canvas", str(out_csv), "--roster", str(bad))
     assert status == 2 and len(err.splitlines()) == 1 and not out_csv.exists()
+    assert says in err
 
 
 @pytest.mark.parametrize("mode", ["--worker", "--report"])

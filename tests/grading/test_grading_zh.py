@@ -147,10 +147,10 @@ def test_do_a_notebook_run_and_a_sandbox_failure_and_an_unreadable_notebook_read
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")
     graded = grade_notebook(path, sandbox=False)
-    assert graded.error == f"{path}: not a readable notebook (JSONDecodeError)"
+    assert graded.error == f"{path}: not a readable notebook (not JSON)"
     assert untranslated(graded.error_said) == []
     zh = format_text([graded], "zh")
-    assert f"未评分：{path}：不是可读的 notebook（JSONDecodeError）" in zh
+    assert f"未评分：{path}：不是可读的 notebook（不是 JSON）" in zh
     assert _ENGLISH.search(zh.replace(str(path), "")) is None, zh
     assert json.loads(json_lines([graded], "zh"))["error"] == render(graded.error_said, "zh")
 
@@ -316,11 +316,11 @@ def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_rep
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")
     stored = json.loads(json.dumps(grade_notebook(path, sandbox=False).to_dict(messages=True)))
-    assert stored["error"] == f"{path}: not a readable notebook (JSONDecodeError)"
+    assert stored["error"] == f"{path}: not a readable notebook (not JSON)"
     sub = Submission("t1", "alice/broken.ipynb", "0" * 64, "v", "graded", stored, (), 1)
-    assert f"{path}：不是可读的 notebook（JSONDecodeError）" in format_report([sub], "zh")
+    assert f"{path}：不是可读的 notebook（不是 JSON）" in format_report([sub], "zh")
     assert json.loads(report_lines([sub], "zh"))["error"].endswith(
-        "不是可读的 notebook（JSONDecodeError）"
+        "不是可读的 notebook（不是 JSON）"
     )
     assert json.loads(report_lines([sub]))["error"] == stored["error"]
     assert "error_message" not in grade_notebook(path, sandbox=False).to_dict()
@@ -343,3 +343,38 @@ def test_does_a_value_named_by_its_type_speak_chinese():
     assert _english(said) == [] and untranslated(said) == []
     zh = render(said, "zh")
     assert "类型的值" in zh and "a str" not in zh and "a dict" not in zh, zh
+
+
+@pytest.mark.parametrize(
+    ("text", "en", "zh"),
+    [
+        (
+            '{"cells": 5}',
+            "not a readable notebook (JSON, but not laid out as a notebook)",
+            "不是 notebook 的结构",
+        ),
+        (
+            "[1, 2]",
+            "not a readable notebook (JSON, but not laid out as a notebook)",
+            "不是 notebook 的结构",
+        ),
+        (
+            '{"cells": [], "metadata": {"simlab": {"exercise": "nope"}}, "nbformat": 4, '
+            '"nbformat_minor": 5}',
+            "its metadata simlab.exercise says 'nope', none of: checkpoints",
+            "元数据 simlab.exercise 写的是 'nope'",
+        ),
+    ],
+)
+def test_does_a_file_that_is_no_notebook_of_the_kit_say_why_in_each_language(
+    tmp_path, text, en, zh
+):
+    """JSON that is no notebook, and a notebook naming an exercise the kit does not have, are
+    each refused for what they are (never a Python class name), in English and Chinese."""
+    from simlab.grading.grader import grade_notebook
+
+    path = tmp_path / "mine.ipynb"
+    path.write_text(text)
+    graded = grade_notebook(path, sandbox=False)
+    assert graded.score == 0 and en in graded.error, graded.error
+    assert untranslated(graded.error_said) == [] and zh in render(graded.error_said, "zh")
