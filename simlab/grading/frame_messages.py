@@ -59,6 +59,7 @@ EN = {
     "is missing and the file name matches none of: {known})",
     "unknown_exercise": "cannot tell which exercise this notebook answers (its metadata "
     "simlab.exercise says {declared!r}, none of: {known}; nor does the file name match one)",
+    "wrong_type": "{call} returned {kind}, expected {expected}",
     "gave_up": "gave up after {n} sandboxes crashed or hung",
     "question_time": "the checks of {q} ran past {s} s in your code",
     # the submissions' files (simlab/grading/submissions.py, simlab/grading/notebook.py)
@@ -219,6 +220,7 @@ ZH = {
     "（缺少元数据 simlab.exercise，文件名也不匹配：{known}）",
     "unknown_exercise": "无法判断这个 notebook 回答的是哪个练习（元数据 simlab.exercise 写的是 "
     "{declared!r}，不是以下任何一个：{known}；文件名也不匹配）",
+    "wrong_type": "{call} 返回了 {kind}，应返回 {expected}",
     "gave_up": "{n} 个沙箱崩溃或卡死后放弃",
     "question_time": "{q} 的检查在你的代码里运行超过了 {s} 秒",
     "refused": "{path}：{why}",

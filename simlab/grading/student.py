@@ -223,7 +223,12 @@ def _as_expected(name: str, method: str, result: Any, expected: type | None) -> 
     """``result`` of ``name.method()``, or :class:`WrongType` when it is not an ``expected``."""
     if expected is not None and not isinstance(result, expected):
         raise WrongType(
-            f"{name}.{method}() returned {kind_of(result)}, expected {expected.__name__}"
+            message(
+                "grader.wrong_type",
+                call=f"{name}.{method}()",
+                kind=kind_of(result),
+                expected=expected.__name__,
+            )
         )
     return result
 

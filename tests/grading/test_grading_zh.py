@@ -378,3 +378,17 @@ def test_does_a_file_that_is_no_notebook_of_the_kit_say_why_in_each_language(
     graded = grade_notebook(path, sandbox=False)
     assert graded.score == 0 and en in graded.error, graded.error
     assert untranslated(graded.error_said) == [] and zh in render(graded.error_said, "zh")
+
+
+def test_is_a_value_of_the_wrong_type_told_in_each_language():
+    """A learner's ledger call that returns the wrong type is told in the feedback's language
+    (the call, the type it returned, the type the contract asks for)."""
+    from simlab.grading.student import WrongType, _as_expected
+    from simlab.records import Lease
+
+    with pytest.raises(WrongType) as caught:
+        _as_expected("ledger", "claim", None, Lease)
+    said = caught.value.said
+    assert str(said) == "ledger.claim() returned NoneType, expected Lease"
+    assert untranslated(said) == []
+    assert render(said, "zh") == "ledger.claim() 返回了 NoneType，应返回 Lease"
