@@ -4,13 +4,29 @@ Shared by ``simlab grade``, its queue and its reports."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError
 
 __all__ = ["intake", "load_roster", "missing_students", "print_class", "show_results"]
+
+
+def unwritable(path: str) -> str | None:
+    """Why the file ``path`` cannot be written (one phrase), or None; checked without creating
+    it, so a run stopped before it writes leaves no empty file behind."""
+    target = Path(path)
+    if target.is_dir():
+        return "it is a folder"
+    if target.exists():
+        return None if os.access(target, os.W_OK) else "permission denied"
+    folder = target.parent
+    if not folder.is_dir():
+        return "no such folder"
+    return None if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
 
 
 def intake(args, hint: str):
@@ -33,10 +49,9 @@ def intake(args, hint: str):
     if not notebooks:
         raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
     if args.csv:
-        try:
-            open(args.csv, "a").close()
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
+        why = unwritable(args.csv)
+        if why is not None:
+            raise UsageError(f"cannot write {args.csv}: {why}")
     roster = load_roster(args.roster)
     if roster is None and found is not None:
         roster = deadlines.layout_roster(found)

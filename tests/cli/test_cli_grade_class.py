@@ -461,3 +461,49 @@ def test_is_the_chinese_feedback_page_without_an_english_sentence(tmp_path, caps
     left = re.sub(r"[\w.-]+\.ipynb|[a-z]+(-[a-z]+)+", " ", left)  # file names, IDs
     words = re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", left)
     assert words == [], words
+
+
+def test_is_a_csv_checked_for_writing_without_being_made(tmp_path, capsys):
+    """The --csv file is checked before grading without creating it (a run stopped before it
+    writes leaves no empty file), and a file that cannot be written is one line, exit 2."""
+    from simlab.cli.grade_class import unwritable
+
+    new = tmp_path / "grades.csv"
+    assert unwritable(str(new)) is None and not new.exists()
+    assert unwritable(str(tmp_path)) == "it is a folder"
+    assert unwritable(str(tmp_path / "nowhere" / "grades.csv")) == "no such folder"
+    notebook = tmp_path / "ex.ipynb"
+    notebook.write_text("{}")
+    status = main(["grade", str(notebook), "--csv", str(tmp_path / "nowhere" / "g.csv")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "no such folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ex.ipynb"]
+
+
+def test_is_a_csv_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A CSV is written beside its file and renamed over it: a write that fails part-way
+    leaves the file as it was and no partial file beside it."""
+    from simlab.grading import report
+    from simlab.grading.grader import NotebookGrade
+
+    out = tmp_path / "grades.csv"
+    out.write_text("the old grades\n")
+    grades = [NotebookGrade.failed(str(tmp_path / "a.ipynb"), "broken")]
+
+    class Broken:
+        def __init__(self, f):
+            self.rows = 0
+
+        def writerow(self, row):
+            self.rows += 1
+            if self.rows == 2:
+                raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report.csv, "writer", Broken)
+    with pytest.raises(OSError):
+        report.write_csv(grades, out)
+    assert out.read_text() == "the old grades\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
+    monkeypatch.undo()
+    report.write_csv(grades, out)
+    assert out.read_text().startswith("student,") and len(list(tmp_path.iterdir())) == 1
