@@ -173,7 +173,15 @@ def _worker(args: argparse.Namespace, check_sandbox) -> int:
         )
         return 0
     check_sandbox(args)
-    return _work(args)
+    status = _work(args)
+    if status == 0:
+        with _open(args.queue) as queue:
+            left, graded, dead = _left(queue)
+        print(
+            f"simlab grade: the queue {_name(args.queue)} has {graded} graded, {dead} dead and "
+            f"{left} left to grade (--report shows them)"
+        )
+    return status
 
 
 def _name(target: str) -> str:

@@ -251,7 +251,8 @@ def test_is_a_file_too_large_for_a_notebook_refused_unread_beside_the_class(tmp_
     assert main(["grade", "--queue", str(db), "--enqueue-only", "--no-sandbox", str(folder)]) == 0
     assert db.stat().st_size < MAX_NOTEBOOK_BYTES
     assert main(["grade", "--queue", str(db), "--worker", "--no-sandbox", "--no-progress"]) == 0
-    capsys.readouterr()
+    # a worker that finishes says what the queue holds
+    assert "has 2 graded, 0 dead and 0 left to grade" in capsys.readouterr().out
     rows = [json.loads(line) for line in _report(capsys, db, "--json")[1].splitlines()]
     errors = sorted(row["error"] for row in rows)
     assert len(errors) == 2 and errors[0].endswith(
