@@ -351,7 +351,7 @@ def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None)
     w = _WORDS[lang]
     print(certificate_line(x, lang))
     print("  " + _timing_line(x, lang))
-    if x.certified and (unsearched := _unsearched_line(x, lang)):
+    if x.faults is None and (unsearched := _unsearched_line(x, lang)):
         print("  " + unsearched)
     if x.faults is None:
         return
