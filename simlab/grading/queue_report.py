@@ -22,6 +22,7 @@ import csv
 import html
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,8 +168,18 @@ _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 _PAGE_STEM = 200
 
 
+#: A span the kit's sentences quote in backticks (a name: ``ttl``, ``claim()``).
+_QUOTED = re.compile(r"`([^`\n]+)`")
+
+
+def _prose(text: str) -> str:
+    """``text`` for a page: escaped, then each span in backticks set as code (what a reader
+    of the page would otherwise see as literal backticks)."""
+    return _QUOTED.sub(r"<code>\1</code>", html.escape(text))
+
+
 def _said_in(said: Message, lang: str) -> str:
-    return html.escape(render(said, lang))
+    return _prose(render(said, lang))
 
 
 def _submission_html(s: Submission, lang: str) -> str:
@@ -183,25 +194,25 @@ def _submission_html(s: Submission, lang: str) -> str:
         parts.append(f"<p>{_said_in(message('grader.page_pending'), lang)}</p>")
         return "\n".join(parts)
     if s.status == "dead":
-        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+        parts.append(f"<p>{_prose(error_of(g, lang))}</p>")
         return "\n".join(parts)
     if g.error and not g.questions:
         label = _said_in(message("grader.page_not_graded"), lang)
-        parts.append(f"<p>{label}: {html.escape(error_of(g, lang))}</p>")
+        parts.append(f"<p>{label}: {_prose(error_of(g, lang))}</p>")
         return "\n".join(parts)
     points = message("grader.page_points", score=g.score, max=g.max_score)
     parts.append(f"<p>{_said_in(points, lang)}</p>")
     late = late_line(g.late, lang)
     if late:
-        parts.append(f"<p>{html.escape(for_people(late))}</p>")
+        parts.append(f"<p>{_prose(for_people(late))}</p>")
     if g.error:
-        parts.append(f"<p>{html.escape(error_of(g, lang))}</p>")
+        parts.append(f"<p>{_prose(error_of(g, lang))}</p>")
     heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
     parts.append("<table><tr>" + "".join(f"<th>{_said_in(h, lang)}</th>" for h in heads) + "</tr>")
     for q in g.questions:
         parts.append(
             f"<tr><td>{html.escape(for_people(q.id))}</td><td>{q.points}/{q.max_points}</td>"
-            f"<td>{html.escape(feedback_of(q, lang))}</td></tr>"
+            f"<td>{_prose(feedback_of(q, lang))}</td></tr>"
         )
     parts.append("</table>")
     parts.extend(f"<p>{_said_in(said, lang)}</p>" for said in override_lines(g))

@@ -64,12 +64,15 @@ def test_does_changed_list_the_points_a_regrade_moved(tmp_path, capsys):
 
 def test_is_the_feedback_page_the_learners_own_and_escaped(tmp_path, capsys):
     db, pages = tmp_path / "q.sqlite", tmp_path / "pages"
-    _graded(db, "class/alice/ex.ipynb", [5, 0], feedback="<script>alert(1)</script> failed")
+    feedback = "<script>alert(1)</script> failed; `claim()` with `<b>`"
+    _graded(db, "class/alice/ex.ipynb", [5, 0], feedback=feedback)
     _graded(db, "class/bob/ex.ipynb", [1, 1])
     status, _, _ = _report(capsys, db, "--feedback", str(pages))
     page = (pages / page_name("class/alice/ex.ipynb")).read_text()
     assert status == 0 and (pages / page_name("class/bob/ex.ipynb")).is_file()
     assert "<script>" not in page and "&lt;script&gt;" in page
+    # a name quoted in backticks is set as code (escaped first: nothing in it runs)
+    assert "<code>claim()</code> with <code>&lt;b&gt;</code>" in page and "`" not in page
     assert "5 / 10 points" in page and "bob" not in page
 
 
