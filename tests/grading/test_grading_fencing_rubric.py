@@ -158,7 +158,7 @@ def test_does_every_fact_come_out_otherwise_in_one_drawn_world_and_as_the_kits_i
     assert reference_facts(KIT) == LIMIT_FACTS
     for seed in range(40):
         worlds = limits_worlds(random.Random(seed))
-        assert KIT not in worlds and len(worlds) == 4
+        assert KIT not in worlds and len(worlds) == 5
         seen = [reference_facts(world) for world in worlds]
         for fact in FACTS:
             assert any(facts[fact] is not LIMIT_FACTS[fact] for facts in seen), (seed, fact)
@@ -197,6 +197,8 @@ NEIGHBOURING = {
     "save-step-one": (fencing.SAVE_STEP_ONE, "later_save_refused"),
     "email-before-cancel": (fencing.EMAIL_BEFORE_CANCEL, "email_recalled"),
     "any-error": (fencing.ANY_ERROR, "new_claim_refused"),
+    "all-but-held": (fencing.ALL_BUT_HELD, "new_claim_refused"),
+    "key-absent": (fencing.KEY_ABSENT, "email_recalled"),
 }
 
 
@@ -430,7 +432,8 @@ def test_do_the_world_ledgers_move_the_step_refuse_effects_and_share_the_mailbox
     """A stale save that advances the step lands where saves are unfenced (one that does not
     advance it is refused); a requeued task keeps its stored step until its next claim, which
     starts at step 0 and stores it; record_effect refuses all where effects are refused; a
-    shared mailbox holds another task's e-mail and keeps it through a recall."""
+    shared mailbox holds another task's e-mail and keeps it through a recall, which brings the
+    recalled e-mail's key to a count of 0."""
     from simlab.grading.checks.fencing.worlds import WorldLedger, WorldMailbox
 
     world = World(unfenced_save=True, restart=True)
@@ -452,7 +455,8 @@ def test_do_the_world_ledgers_move_the_step_refuse_effects_and_share_the_mailbox
     box.send("t1:email")
     assert box.received == {"t7:receipt": 1, "t1:email": 1} and box.sent == 2
     box.recall()
-    assert box.received == {"t7:receipt": 1} and box.sent == 1
+    assert box.received == {"t7:receipt": 1, "t1:email": 0} and box.sent == 1
+    assert box.duplicates == 0, "a key counting 0 holds no e-mail, so none beyond the first"
 
 
 def test_is_the_reference_state_machine_the_exercise_text():

@@ -30,6 +30,7 @@ from simlab.grading.checks.histories import (
 from simlab.grading.checks.histories.stale import CASES, case_rows, events_of, names_task
 from simlab.grading.checks.histories.stale_world import SHOWN_SEED
 from simlab.grading.checks.histories.ttl import SHOWN_SEEDS, _shown_choice
+from simlab.grading.checks.histories.ttl_reference import cost
 from simlab.grading.checks.histories.ttl_world import _TABLE_TTLS
 from simlab.grading.messages import render
 from simlab.sim.simulation import simulate
@@ -439,10 +440,22 @@ def test_does_a_sentence_name_its_task_whole():
     assert not names_task(("t1",), "t1")
 
 
-def test_is_a_choice_shown_when_it_is_a_ttl_and_a_table_value_hidden():
+def test_is_a_choice_told_by_its_rank_and_no_ttl_or_value_of_a_hidden_table_shown():
     world = _in(0, ttl_world)
-    for ttl in world.table:
-        assert _shown_choice(ttl, world.table, world.hidden_tables) == f"{ttl:g}"
-    value = next(iter(world.table.values()))["waiting"]
-    assert render(_shown_choice(value, world.table, world.hidden_tables)) == "a float"
-    assert render(_shown_choice("4", world.table, world.hidden_tables)) == "a str"
+    table, hidden = world.table, world.hidden_tables
+    step, wait = world.costs[0]
+    ranked = sorted(table, key=lambda t: (cost(table, t, step, wait), t))
+    assert ranked[0] == choose_ttl(table, step, wait)
+    for rank, ttl in enumerate(ranked, 1):
+        said = render(_shown_choice(ttl, table, step, wait, hidden))
+        assert said.startswith(f"the ttl ranked {rank} of {len(table)} by cost"), said
+        assert f"{ttl:g}" not in said
+    # On the tie, the larger of the two tied ttls ranks second: the smaller one comes first.
+    tie, tie_step, tie_wait = world.tie
+    larger = max(sorted(tie, key=lambda t: cost(tie, t, tie_step, tie_wait))[:2])
+    said = render(_shown_choice(larger, tie, tie_step, tie_wait, hidden))
+    assert said.startswith(f"the ttl ranked 2 of {len(tie)}"), said
+    value = next(iter(table.values()))["waiting"]
+    assert render(_shown_choice(value, table, step, wait, hidden)) == "a float"
+    assert render(_shown_choice(ranked[0] + 0.25, table, step, wait, hidden)) == "a float"
+    assert render(_shown_choice("4", table, step, wait, hidden)) == "a str"

@@ -97,6 +97,20 @@ def test_is_the_chinese_readme_punctuated_in_full_width():
     assert problems((ROOT / "README.zh.md").read_text(encoding="utf-8")) == []
 
 
+def test_are_the_comments_of_the_chinese_readmes_commands_punctuated_in_full_width():
+    """The comments of the command lines the Chinese README shows in its fenced blocks, which
+    the lint of its prose passes by as code."""
+    text = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+    comments = [line.split("# ", 1)[1] for b in blocks for line in b.splitlines() if "# " in line]
+    assert comments, "the README shows commands with comments"
+    assert [p for c in comments for p in problems(c)] == []
+
+
+def test_is_the_chinese_line_of_the_sites_front_page_punctuated_in_full_width():
+    assert problems((ROOT / "docs" / "index.md").read_text(encoding="utf-8")) == []
+
+
 @pytest.mark.parametrize("catalog", CATALOGS, ids=_rel)
 def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
     tree = ast.parse(catalog.read_text(encoding="utf-8"))

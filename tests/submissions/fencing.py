@@ -217,7 +217,7 @@ def what_cancel_does(path):
             claim_refused = False
         except TerminalTask:
             claim_refused = True
-        except LeaseHeld:
+        except Exception:  # anything else, LeaseHeld included
             claim_refused = False
         rolled_back = ledger.get("t1").step < 1
         ledger.requeue("t1")
@@ -267,12 +267,12 @@ def what_cancel_does(path):
             facts["new_claim_refused"] = False
         except TerminalTask:
             pass
-        except LeaseHeld:
+        except Exception:  # granted or anything else: no refusal of a cancelled task
             facts["new_claim_refused"] = False
         facts["step_rolled_back"] = ledger.get("t1").step == 0
         facts["later_effect_refused"] = ledger.record_effect(lease, "t1:sms") is False
         facts["later_save_refused"] = ledger.save(lease, 2) is False
-        facts["email_recalled"] = "t1:email" not in box.received
+        facts["email_recalled"] = not box.received.get("t1:email")
         assert ledger.requeue("t1") or True
         try:
             facts["requeue_restarts_from_zero"] = ledger.claim("t1", "w4", 60).step == 0
@@ -373,9 +373,9 @@ ANSWERS = [
 # next").
 EMAIL_BEFORE_CANCEL = MEASURED_OTHERWISE.replace(
     '        ledger.cancel("t1")\n',
-    '        recalled = "t1:email" not in box.received\n        ledger.cancel("t1")\n',
+    '        recalled = not box.received.get("t1:email")\n        ledger.cancel("t1")\n',
 ).replace(
-    'facts["email_recalled"] = "t1:email" not in box.received',
+    'facts["email_recalled"] = not box.received.get("t1:email")',
     'facts["email_recalled"] = recalled',
 )
 assert EMAIL_BEFORE_CANCEL.count("recalled = ") == 1 and "= recalled" in EMAIL_BEFORE_CANCEL
@@ -477,9 +477,11 @@ CLAIM_THEN_READ = (
         if recorded is True:
             mailbox.send("t1:email")""",
     )
-    .replace('mailbox.received.get("t1:email", 0) == 0', '"t1:email" not in mailbox.received')
+    .replace(
+        'mailbox.received.get("t1:email", 0) == 0', 'mailbox.received.get("t1:email") in (None, 0)'
+    )
 )
-assert CLAIM_THEN_READ.count("recorded is True") == 1 and "not in mailbox" in CLAIM_THEN_READ
+assert CLAIM_THEN_READ.count("recorded is True") == 1 and "in (None, 0)" in CLAIM_THEN_READ
 
 # "a new claim of `t1` raises `TerminalTask`" read as "raises anything": where the cancel leaves
 # the lease live, the new claim raises LeaseHeld, which is no refusal of a cancelled task.
@@ -487,10 +489,33 @@ ANY_ERROR = _swap(
     _MEASURED,
     """        except TerminalTask:
             claim_refused = True
-        except LeaseHeld:
+        except Exception:  # anything else, LeaseHeld included
             claim_refused = False""",
     """        except Exception:
             claim_refused = True""",
+)
+
+# "(False when it ... raises anything else, `LeaseHeld` included)" read as "only LeaseHeld is
+# no refusal": where the new claim of the cancelled task raises another of the ledger's errors,
+# that is no refusal either.
+ALL_BUT_HELD = _swap(
+    _MEASURED,
+    """        except TerminalTask:
+            claim_refused = True
+        except Exception:  # anything else, LeaseHeld included
+            claim_refused = False""",
+    """        except LeaseHeld:
+            claim_refused = False
+        except Exception:
+            claim_refused = True""",
+)
+
+# "the mailbox holds no `"t1:email"`" read as "the key is not in `mailbox.received`": a mailbox
+# whose recall brings the key's count to 0 holds no such e-mail, its key still listed.
+KEY_ABSENT = _swap(
+    _MEASURED,
+    'mailbox.received.get("t1:email", 0) == 0',
+    '"t1:email" not in mailbox.received',
 )
 
 # "after `ledger.requeue("t1")` (whatever it returns) a new claim starts at step 0" read as "the
@@ -549,6 +574,8 @@ ANSWERS += [
     ("save-step-one", "cancel-limits", SAVE_STEP_ONE, 2, "'later_save_refused'"),
     ("claim-then-read", "cancel-limits", CLAIM_THEN_READ, 5, "all"),
     ("any-error", "cancel-limits", ANY_ERROR, 2, "'new_claim_refused'"),
+    ("all-but-held", "cancel-limits", ALL_BUT_HELD, 2, "'new_claim_refused'"),
+    ("key-absent", "cancel-limits", KEY_ABSENT, 3, "'email_recalled'"),
     (
         "requeue-answer-counts",
         "cancel-limits",

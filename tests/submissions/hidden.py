@@ -20,6 +20,7 @@ from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
 from simlab.grading.checks.histories import PAUSES, measure, recovery_times, stale_world, ttl_world
 from simlab.grading.checks.histories.ttl_histories import (
+    crash_types_history,
     shared_times_history,
     taskless_crash_history,
     times_back_history,
@@ -111,9 +112,13 @@ def histories(seed: int) -> list[str]:
     with judged_in(seed):
         more = [*measure(t, ns, scenario).values(), *recovery_times(shared_times_history())]
         more += recovery_times(taskless_crash_history()) + recovery_times(times_back_history())
+        more += recovery_times(crash_types_history())
     values += [v for v in more if v != int(v)]
-    # A choice of choose_ttl() is shown as itself: a ttl of the table the learner's function was
-    # handed, which a kit value on a run may equal by chance (an average of 2 in 4 is 0.5).
+    # A choice of choose_ttl() among a hidden table's ttls is told by its rank, never shown: a
+    # sentence on a hidden table that names one fails. (A kit value on a run may equal a ttl by
+    # chance, an average of 2 in 4 is 0.5, and a learner's own number may too: those stay
+    # unlisted.)
+    words += [f"chose {t:g}, not" for table in tables for t in table]
     chosen = {f"{t!r}" for table in tables for t in table} | {
         f"{t:.6g}" for table in tables for t in table
     }

@@ -1077,3 +1077,31 @@ ANSWERS += [
     ("recovery-sorted-history", "choose-ttl", RECOVERY_SORTED_HISTORY, 3, "out of time order"),
     ("recovery-by-crash-time", "choose-ttl", RECOVERY_BY_CRASH_TIME, 3, "out of time order"),
 ]
+
+# measure() behind functools.lru_cache on (ttl, seeds): a later call with the same arguments
+# answers the first call's numbers though PAUSES holds another scenario by then
+# (measured-trade-off: "Read `PAUSES` at each call").
+MEASURE_CACHED = _SOLUTION_TTL.replace(
+    "def measure(ttl, seeds):\n",
+    "import functools\n\n\ndef measure(ttl, seeds):\n"
+    "    return dict(_measure(ttl, tuple(seeds)))\n\n\n"
+    "@functools.lru_cache(maxsize=None)\ndef _measure(ttl, seeds):\n",
+).replace(
+    '    return {"duplicate_work": sum(duplicate) / len(duplicate),\n'
+    '            "waiting": sum(waiting) / len(waiting)}\n',
+    '    return tuple({"duplicate_work": sum(duplicate) / len(duplicate),\n'
+    '                  "waiting": sum(waiting) / len(waiting)}.items())\n',
+)
+assert MEASURE_CACHED.count("lru_cache") == 1 and "return tuple(" in MEASURE_CACHED
+# Only crashes recorded as info timed (measured-trade-off: "for every `crash` event that has a
+# task (`op == "crash"`, `e.task is not None`)": whatever its type).
+CRASH_INFO_ONLY = _SOLUTION_TTL.replace(
+    '        if e.op != "crash" or e.task is None:\n',
+    '        if e.op != "crash" or e.type != "info" or e.task is None:\n',
+)
+assert CRASH_INFO_ONLY != _SOLUTION_TTL
+
+ANSWERS += [
+    ("measure-cached", "choose-ttl", MEASURE_CACHED, 3, "read PAUSES at each call"),
+    ("crash-info-only", "choose-ttl", CRASH_INFO_ONLY, 3, "another type than info"),
+]

@@ -166,14 +166,16 @@ _CLAIM_WORLD = (
 
 #: What ``cancel-limits`` draws from the hidden world.
 _LIMITS_WORLD = (
-    "The story is also played in four worlds drawn at grading time, in a drawn order, each "
+    "The story is also played in five worlds drawn at grading time, in a drawn order, each "
     "mailbox already holding another task's e-mail: one whose stale save of step 2 lands (a"
     " save that does not advance the step is still refused), whose requeued task starts "
     "over only at its next claim though its requeue answers False, and whose cancel takes "
-    "the e-mail back; one whose "
+    "the e-mail back (its key kept, counting 0); one whose "
     "record_effect refuses every side effect; one with the kit's mail; one with the kit's "
     "ledger and mail whose cancel and requeue leave the lease live, so the new claim and the "
-    "claim after the requeue raise LeaseHeld;"
+    "claim after the requeue raise LeaseHeld; one with the kit's ledger and mail whose new "
+    "claim of the cancelled task raises another of the ledger's errors (UnknownTask or "
+    "LedgerError, drawn);"
     " a cancel that rolls the steps back goes to the second or the third, side effects of a"
     " fenced lease that land to the first or the third, a cancelled task that can be "
     "claimed again, or leased while it stays cancelled, to drawn ones of the first three. "
@@ -183,7 +185,8 @@ _LIMITS_WORLD = (
     "requeue, a step other than 1 instead of one below 1, a save of step 1 instead of 2, "
     "the mailbox's total instead of the e-mail's key, a mailbox read before the cancel, an "
     "e-mail sent whatever record_effect returned, any exception of the new claim instead of"
-    " TerminalTask. The worlds live in the grader and the kit's classes answer from them "
+    " TerminalTask, any exception but LeaseHeld, the e-mail's key present rather than its "
+    "count 0. The worlds live in the grader and the kit's classes answer from them "
     "for the call, however the learner's code reaches them, so typed-in facts fail and "
     "telling a world from the kit's ledger gains nothing."
 )
@@ -310,6 +313,8 @@ LIMITS_RUBRIC = (
             "thinks a late save still lands",
             "saves step 1 again (refused whatever the fence does) instead of step 2",
             "counts any exception of the new claim as refused, not only TerminalTask",
+            "counts every exception of the new claim but LeaseHeld as refused (another error "
+            "of the ledger too)",
         ),
         properties=(
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "
@@ -336,6 +341,7 @@ LIMITS_RUBRIC = (
             "reads the stored step after the requeue instead of the new claim's step",
             "reads the step after the requeue, or asks for a step other than 1",
             "counts every e-mail in the mailbox instead of the e-mail's key",
+            "takes the e-mail's key in mailbox.received for an e-mail held, though its count is 0",
             "sends the e-mail whatever record_effect returned",
         ),
         properties=(

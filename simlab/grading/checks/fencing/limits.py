@@ -1,10 +1,11 @@
 """Question ``cancel-limits``: what a cancel can and cannot undo, measured on a ledger file.
 
 The facts count only if the file shows the story really ran. Since the kit's ledger always
-gives the same six facts, the learner's function is also played in four worlds drawn from the
+gives the same six facts, the learner's function is also played in five worlds drawn from the
 hidden world (:func:`~simlab.grading.checks.fencing.worlds.limits_worlds`: ledgers whose cancel
 fences less, leaves the lease live (a new claim, also the one after the requeue, raises
-``LeaseHeld``) or rolls the steps back, whose requeued task starts over at its next claim or that
+``LeaseHeld``) or rolls the steps back, whose new claim of a cancelled task raises another
+error, whose requeued task starts over at its next claim or that
 refuse side effects, mailboxes that give the e-mail back at the cancel or already hold another
 task's, in a drawn order); there
 each fact must be what the notebook's story gives on the same world

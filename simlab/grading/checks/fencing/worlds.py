@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from simlab.errors import LeaseHeld, TerminalTask
+from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.fencing.broken import (
     BACK_TO_QUEUE,
     CANCEL_LEAVES_LEASE,
@@ -102,10 +102,14 @@ class World:
     #: requeued task whose lease is still live raises ``LeaseHeld`` (naming its holder) instead
     #: of ``TerminalTask`` or a lease; ``claimable`` and ``leasable`` come first.
     held: bool = False
+    #: A claim of a cancelled task raises the ledger's error of this name (a key of
+    #: :data:`OTHER_REFUSALS`: neither ``TerminalTask`` nor ``LeaseHeld``; "" none);
+    #: ``claimable``, ``leasable`` and ``held`` come first.
+    other_refusal: str = ""
     #: The mailbox loses every e-mail.
     lost_mail: bool = False
     #: A cancel recalls every e-mail the mailboxes hold (a provider that can unsend): the
-    #: e-mail is there until the cancel, gone after it.
+    #: e-mail is there until the cancel, gone after it (its key counting 0).
     recall_mail: bool = False
     #: A cancel rolls the task's steps back to 0.
     rollback: bool = False
@@ -129,6 +133,13 @@ class World:
 #: The kit's own ledger and mailbox.
 KIT = World()
 
+#: What a claim of a cancelled task raises in a world with ``other_refusal``: name -> the
+#: ledger's error for the task (each crosses into the sandbox as the kit's own type).
+OTHER_REFUSALS: dict[str, Callable[[str], LedgerError]] = {
+    "UnknownTask": UnknownTask,
+    "LedgerError": lambda task_id: LedgerError(f"task {task_id!r} is archived"),
+}
+
 
 def _evidence(source: random.Random) -> str:
     return f"doc-{source.randint(2, 97)}@v{source.randint(4, 9)}"
@@ -139,7 +150,7 @@ def _other_mail(source: random.Random) -> str:
 
 
 def limits_worlds(source: random.Random) -> list[World]:
-    """The four worlds ``cancel-limits`` is judged in, in a drawn order, each mailbox holding
+    """The five worlds ``cancel-limits`` is judged in, in a drawn order, each mailbox holding
     another task's e-mail (drawn):
 
     * one that fences less and moves the step: the stale save of step 2 lands, a requeued task
@@ -154,7 +165,14 @@ def limits_worlds(source: random.Random) -> list[World]:
     * the kit's ledger and mail, but the cancel and the requeue leave ``w1``'s lease live, so
       the new claim raises ``LeaseHeld`` (a refusal counted from any exception rather than from
       ``TerminalTask`` is wrong there), and so does the claim after the requeue (the row's
-      "False when that claim raises").
+      "False when that claim raises");
+    * the kit's ledger and mail, but the new claim of the cancelled task raises another of the
+      ledger's errors (:data:`OTHER_REFUSALS`, drawn): a refusal counted from any exception
+      but ``LeaseHeld`` is wrong there (a world of its own, so that a new claim meets
+      ``TerminalTask`` in some world of every draw).
+
+    The cancel of the first recalls the e-mail by bringing its key's count to 0, the key kept:
+    "holds no e-mail" read as "the key is absent" is wrong there.
 
     A side effect of a fenced lease lands in a drawn one of the first and third; a cancelled
     task can be claimed again in a drawn one of the first three and leased while it stays
@@ -173,6 +191,7 @@ def limits_worlds(source: random.Random) -> list[World]:
         n = source.randrange(3)
         worlds[n] = replace(worlds[n], **{way: True})
     worlds.append(World(held=True))
+    worlds.append(World(other_refusal=source.choice(sorted(OTHER_REFUSALS))))
     worlds = [
         replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
     ]
@@ -253,6 +272,10 @@ class WorldLedger(KitLedger):
             live = record.lease_until is not None and record.lease_until > float(self.clock())
             if record.status in (CANCELLED, QUEUED) and live:
                 raise LeaseHeld(task_id, record.worker, record.lease_until)
+        elif self.world.other_refusal:
+            check_claim(task_id, worker, ttl)
+            if self.get(task_id).status == CANCELLED:
+                raise OTHER_REFUSALS[self.world.other_refusal](task_id)
         lease = super().claim(task_id, worker, ttl)
         if task_id in self.restarting:
             self.restarting.discard(task_id)
@@ -315,10 +338,17 @@ class WorldMailbox(KitMailbox):
             super().send(key)
 
     def recall(self) -> None:
-        """Every e-mail sent to it is recalled: gone from ``received`` and from ``sent``; the
+        """Every e-mail sent to it is recalled: its key counts 0 in ``received`` (the key
+        kept, as a provider that unsends still lists it) and it is gone from ``sent``; the
         other task's e-mail it held from the start stays."""
         for key in [k for k in self.received if k != self.other]:
-            self.sent -= self.received.pop(key)
+            self.sent -= self.received[key]
+            self.received[key] = 0
+
+    @property
+    def duplicates(self) -> int:
+        """E-mails beyond the first for their key (a key counting 0 holds none)."""
+        return self.sent - sum(1 for count in self.received.values() if count)
 
 
 # ------------------------------------------------------------------------ one play, lent ------
@@ -507,7 +537,7 @@ def reference_facts(world: World) -> dict[str, bool]:
                 facts["new_claim_refused"] = False
             except TerminalTask:
                 facts["new_claim_refused"] = True
-            except LeaseHeld:
+            except Exception:  # anything else, LeaseHeld included, as the row says
                 facts["new_claim_refused"] = False
             facts["email_recalled"] = mailbox.received.get("t1:email", 0) == 0
             facts["step_rolled_back"] = ledger.get("t1").step < 1

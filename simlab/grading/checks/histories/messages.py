@@ -130,6 +130,10 @@ EN = {
         "on a history where a worker crashed holding no task (task None), then claimed one"
     ),
     "history_times_back": "on a history listed out of time order (its order decides)",
+    "history_crash_types": (
+        "on a history where two tasks crashed and were claimed again, one crash recorded with "
+        "another type than info (every crash event that has a task counts, whatever its type)"
+    ),
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "changed_argument": "{fn} changed the {argument} it was given; it may only read it",
     "measure_more": (
@@ -172,6 +176,9 @@ EN = {
         "compare the costs exactly, not within a tolerance such as math.isclose)"
     ),
     "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
+    "choice_rank": (
+        "the ttl ranked {rank} of {n} by cost (1 the cheapest; on a tie, the smaller ttl first)"
+    ),
     # choose-ttl: generated histories and tables, then what went wrong
     "move_claims_at": "{worker} claims {task} at {at}",
     "move_refused_at": "{worker}'s claim of {task} is refused at {at}",
@@ -279,6 +286,10 @@ ZH = {
     "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
     "history_taskless": "在一段有工作者未持有任务时崩溃（task 为 None）、之后又领取任务的历史上",
     "history_times_back": "在一段没有按时间顺序列出的历史上（由历史的顺序决定）",
+    "history_crash_types": (
+        "在一段历史上：两个任务崩溃后又被领取，其中一次崩溃记录的类型不是 info"
+        "（每个带任务的 crash 事件都算，不论其类型）"
+    ),
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "changed_argument": "{fn} 改动了传给它的 {argument}；它只能读取，不能修改",
     "measure_more": (
@@ -317,6 +328,7 @@ ZH = {
         "不是代价最低的 ttl（平局是代价相等：应精确比较代价，不要用 math.isclose 之类的容差）"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
+    "choice_rank": "按成本排第 {rank}（共 {n} 个；1 为最便宜，平局时较小的 ttl 在前）的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",
     "move_refused_at": "{worker} 在 {at} 对 {task} 的领取被拒绝",
     "move_crashes_at": "{worker} 在 {at} 带着 {task} 崩溃",

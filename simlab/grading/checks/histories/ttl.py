@@ -25,6 +25,7 @@ from simlab.checker.history import History
 from simlab.grading.checks.histories.messages import measure_wrong, say, times_wrong
 from simlab.grading.checks.histories.stale import events_of
 from simlab.grading.checks.histories.ttl_histories import (
+    crash_types_history,
     named_history,
     shared_times_history,
     taskless_crash_history,
@@ -34,6 +35,7 @@ from simlab.grading.checks.histories.ttl_reference import (
     PAUSES,
     SHOWN_SEEDS,
     choose_ttl,
+    cost,
     measure,
     recovery_times,
 )
@@ -77,6 +79,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     t.part(lambda: _recovery_on_shared_times(recover))
     t.part(lambda: _recovery_on_a_crash_without_task(recover))
     t.part(lambda: _recovery_on_times_that_go_back(recover))
+    t.part(lambda: _recovery_on_crashes_of_any_type(recover))
     for ttl, seeds in world.measured:
         t.part(functools.partial(_measure_matches, measured, ttl, seeds, world))
     t.part(lambda: _measure_reads_pauses(s, world))
@@ -125,9 +128,12 @@ TTL_RUBRIC = (
             "the next claim's task matched by prefix or substring, not whole",
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
+            "only crashes recorded as info timed: a crash event of another type left out",
             "the history sorted by time, or the times given in the order of the crashes' "
             "times, not in the order the history lists them",
             "a scenario of its own (a copy of PAUSES' numbers) simulated in place of PAUSES",
+            "results kept between calls (functools.lru_cache on the ttl and seeds): a later "
+            "PAUSES is not read",
             "a cost ignored (wait_cost taken as 1, or step_cost as the notebook's 10)",
             "times or means rounded",
         ),
@@ -168,13 +174,18 @@ TTL_RUBRIC = (
             "the second call's numbers), and the second call again with its first seed listed "
             "twice (so seeds de-duplicated answer its numbers); for one more call, PAUSES holds "
             "another scenario (pauses, "
-            "crashes and tasks drawn); and a history where a crash and its task's next claim share "
+            "crashes and tasks drawn), measure() having just been given the same ttl and seeds "
+            "under the usual PAUSES (so results kept from that call answer its numbers); and "
+            "a history where a crash and its task's next claim share "
             "a time, the claim's worker crashing at that time again (task, workers and times "
             "drawn); and a history where a worker crashes holding no task (task None), restarts "
             "and claims a task before another task's crash is claimed again (tasks, workers and "
             "times drawn); and a history whose times go back: a crash listed after another "
             "task's crash stamped later, and the claim listed next for its task stamped before "
-            "it, that task claimed again later (tasks, workers and times drawn)."
+            "it, that task claimed again later (tasks, workers and times drawn); and a "
+            "history where two tasks crash and are claimed again, one crash recorded as info "
+            "and the other with another type (ok, fail or invoke: tasks, workers, times and "
+            "type drawn)."
         ),
     ),
     Criterion(
@@ -313,6 +324,12 @@ def _recovery_on_times_that_go_back(recover: Any) -> None:
     _hidden_times_match(recover, times_back_history(), say("history_times_back"))
 
 
+def _recovery_on_crashes_of_any_type(recover: Any) -> None:
+    """The student's times on :func:`crash_types_history`; a failure says how many times the
+    answer gave, never the times (they are the world's)."""
+    _hidden_times_match(recover, crash_types_history(), say("history_crash_types"))
+
+
 def _a_crash_never_claimed_is_left_out(recover: Any) -> None:
     _times_match(
         recover,
@@ -340,9 +357,12 @@ def _measure_matches(measured: Any, ttl: float, seeds: tuple, world: TtlWorld) -
 def _measure_reads_pauses(s: Student, world: TtlWorld) -> None:
     """``measure`` with the notebook's ``PAUSES`` holding the world's scenario for that call
     (made in the sandbox and handed over by its handle: a scenario is no data the wire
-    carries); feedback shows no number the learner's measure gave (one measured on the
-    world's scenario, ttl and seed would tell of them)."""
+    carries), right after a plain call with the same ttl and seeds: "at each call" means a
+    result kept from an earlier call (a cache keyed on the arguments) is not read either.
+    Feedback shows no number the learner's measure gave (one measured on the world's
+    scenario, ttl and seed would tell of them)."""
     scenario, ttl, seeds = world.pauses
+    s.function("measure")(ttl, list(seeds))  # judged by the other calls; here it fills a cache
     pauses = s.kit("scenario", dataclasses.asdict(scenario))
     answer = s.kit("with-names", "measure", {"PAUSES": pauses.handle}).call(ttl, list(seeds))
     require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
@@ -396,11 +416,17 @@ def _choice_keeps_its_table(choose: Any, world: TtlWorld) -> None:
     require(same, say("changed_argument", fn="choose_ttl()", argument="table"))
 
 
-def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> str:
-    """The learner's choice for feedback: one of the table's ttls as itself (they are the
-    answers to choose from), anything else as :func:`shown_number` shows it."""
-    if any(close_to(answer, ttl, 1e-9) for ttl in table):
-        return f"{float(answer):g}"
+def _shown_choice(
+    answer: Any, table: dict, step_cost: float, wait_cost: float, hidden: frozenset[float]
+) -> Message | str:
+    """The learner's choice on a hidden table for feedback, never one of its ttls (they are
+    the world's too): a ttl of the table by its rank in the table's order of cost (the
+    cheapest first, the smaller ttl first on a tie, as :func:`choose_ttl` ranks them),
+    anything else as :func:`shown_number` shows it (by its type when near ``hidden``)."""
+    ranked = sorted(table, key=lambda ttl: (cost(table, ttl, step_cost, wait_cost), ttl))
+    for rank, ttl in enumerate(ranked, 1):
+        if close_to(answer, ttl, 1e-9):
+            return say("choice_rank", rank=rank, n=len(ranked))
     return shown_number(answer, hidden)
 
 
@@ -420,7 +446,7 @@ def _chooses_on(choose: Any, world: TtlWorld, case: tuple, key: str) -> None:
     answer = choose(table, step_cost, wait_cost)
     require(
         close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
-        say(key, got=_shown_choice(answer, table, world.hidden_tables)),
+        say(key, got=_shown_choice(answer, table, step_cost, wait_cost, world.hidden_tables)),
     )
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "shared_times_history",
     "taskless_crash_history",
     "times_back_history",
+    "crash_types_history",
 ]
 
 #: The first letters of a world's task names (never the notebook's own ``t1``).
@@ -114,4 +115,28 @@ def times_back_history() -> History:
         (back, "ok", three, "claim", second, 2, 0),
         (again, "ok", four, "claim", first, 2, 0),
         (last, "ok", two, "claim", second, 3, 0),
+    )
+
+
+def crash_types_history() -> History:
+    """A history of the current world (tasks, workers, times and a type drawn) where two tasks
+    crash and are claimed again, one crash recorded as ``info`` (as the simulator records
+    them) and the other with a drawn other type: every ``crash`` event that has a task is
+    timed, whatever its type, so the kit gives two times, and an answer that times only the
+    crashes of one type gives one."""
+    source = rng("histories/choose-ttl-crash-types")
+    first, second = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
+    one, two, three = source.sample(("w1", "w2", "w3", "w4"), 3)
+    odd = source.choice(("ok", "fail", "invoke"))
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    crashes = [(one, first, "info"), (two, second, odd)]
+    source.shuffle(crashes)
+    (w_a, t_a, type_a), (w_b, t_b, type_b) = crashes
+    return events_of(
+        (times[0], "ok", w_a, "claim", t_a, 1, 0),
+        (times[1], "ok", w_b, "claim", t_b, 1, 0),
+        (times[2], type_a, w_a, "crash", t_a, 1, 0),
+        (times[3], type_b, w_b, "crash", t_b, 1, 0),
+        (times[4], "ok", three, "claim", t_a, 2, 0),
+        (times[5], "ok", three, "claim", t_b, 2, 0),
     )

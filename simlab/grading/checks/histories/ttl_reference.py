@@ -21,6 +21,7 @@ __all__ = [
     "measure",
     "run_of",
     "choose_ttl",
+    "cost",
 ]
 
 #: The ttl scenario of the notebook (``PAUSES`` there).
@@ -87,10 +88,11 @@ def run_of(ttl: float, seed: int, pauses: Scenario = PAUSES) -> PausesRun:
     )
 
 
+def cost(table: dict, ttl: float, step_cost: float, wait_cost: float) -> float:
+    """The cost of ``ttl``'s row of ``table``, as the exercise text computes it."""
+    return table[ttl]["duplicate_work"] * step_cost + table[ttl]["waiting"] * wait_cost
+
+
 def choose_ttl(table: dict, step_cost: float, wait_cost: float) -> float:
     """The ttl with the lowest cost, the smaller one on a tie."""
-
-    def cost(ttl: float) -> float:
-        return table[ttl]["duplicate_work"] * step_cost + table[ttl]["waiting"] * wait_cost
-
-    return min(sorted(table), key=cost)
+    return min(sorted(table), key=lambda ttl: cost(table, ttl, step_cost, wait_cost))

@@ -88,10 +88,11 @@ class TtlWorld:
 
     @property
     def hidden_tables(self) -> frozenset[float]:
-        """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the values
-        of the world's tables (not their ttls, the answers it chooses from)."""
+        """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the ttls and
+        values of the world's tables (a choice among their ttls is told by its rank)."""
         tables = (self.table, self.tie[0], self.close[0], self.near[0])
-        return frozenset(v for table in tables for row in table.values() for v in row.values())
+        values = {v for table in tables for row in table.values() for v in row.values()}
+        return frozenset(values | {ttl for table in tables for ttl in table})
 
 
 def ttl_world() -> TtlWorld:
@@ -222,7 +223,7 @@ def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int,
             for t, d, w in zip(ttls, duplicate, waiting, strict=True)
         }
         if set(duplicate + waiting) & set(_TABLE_TTLS):
-            continue  # a choice is shown as itself: no table value may look like a ttl
+            continue  # a choice that is a ttl is told by its rank: no table value may pass for one
         for _ in range(_COST_DRAWS):
             costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
             if not all(_one_cheapest(rows, *c) for c in costs):
@@ -310,7 +311,7 @@ def _close(
         table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
         values = [v for row in table.values() for v in row.values()]
         if set(values) & set(_TABLE_TTLS):
-            continue  # a choice is shown as itself: no table value may look like a ttl
+            continue  # a choice that is a ttl is told by its rank: no table value may pass for one
         if choose_ttl(table, step, wait) == b and all(
             _rounded_choice(table, step, wait, digits) == a for digits in (0, 1, 2)
         ):
@@ -361,7 +362,7 @@ def _near(
         table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
         values = [v for row in table.values() for v in row.values()]
         if set(values) & set(_TABLE_TTLS):
-            continue  # a choice is shown as itself: no table value may look like a ttl
+            continue  # a choice that is a ttl is told by its rank: no table value may pass for one
         low, high = (dup_b * step + wait_b * wait), (dup_a * step + wait_a * wait)
         if NEAR[0] <= (high - low) / high <= NEAR[1] and choose_ttl(table, step, wait) == b:
             return table, step, wait
