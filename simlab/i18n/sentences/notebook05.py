@@ -67,7 +67,8 @@ EN = {
     "claim of a queued task or of one whose lease has ended, a save of a higher step, a "
     "heartbeat, a release or a new e-mail key with the current epoch of a running task, a "
     "cancel of a queued or running task and a requeue of a cancelled or dead one are accepted, "
-    "and a claim is refused for its true reason",
+    "and a claim is refused for its true reason, naming a live lease's holder or the status a "
+    "finished task ended with",
     "wrongful": "{worker}'s save of {task} at step {step} with epoch {epoch} at t={t} was "
     "refused, but epoch {current} was current (granted to {holder} at t={granted}) and step "
     "{step2} above the committed step {committed}: a correct ledger accepts it.",
@@ -142,7 +143,7 @@ ZH = {
     "rule_s": "规则（s）错误拒绝：账本只能拒绝契约拒绝的操作：认领排队中的任务或租约已结束的任务、"
     "保存更高的 step、对运行中任务用当前 epoch 发心跳、交还任务或记录新的邮件幂等键、"
     "取消排队中或运行中的任务、把已取消或失败的任务重新入队，这些都要接受；"
-    "认领被拒绝时必须给出真实的原因",
+    "认领被拒绝时必须给出真实的原因，并说出有效租约的持有者或已结束任务结束时的状态",
     "wrongful": "{worker} 在 t={t} 以 epoch {epoch} 对 {task} 的 step {step} 的保存被拒绝了，但 "
     "epoch {current} 是当前的（在 t={granted} 授予了 {holder}），而且 step {step2} 高于已提交的 "
     "step {committed}：正确的账本会接受它。",
