@@ -24,6 +24,7 @@ __all__ = [
     "by_position",
     "new_lease",
     "new_task_record",
+    "listing_views",
 ]
 
 QUEUED = "queued"
@@ -142,3 +143,18 @@ class Effect:
 new_lease = by_position(Lease)
 #: ``TaskRecord(...)`` with all thirteen fields by position, faster: every read makes one.
 new_task_record = by_position(TaskRecord)
+
+
+def listing_views(
+    listing: list[TaskRecord],
+) -> tuple[list[TaskRecord], dict[str, int], dict[str, list[TaskRecord]]]:
+    """``(listing, counts, by_status)``: a ledger's listing (what ``tasks()`` answered) with
+    what its views answer at the same instant, as one ledger that holds the listing's records
+    answers them: ``counts()`` (the number of tasks per status present, sorted by status) and
+    ``tasks(status)`` for every status of :data:`STATUSES` (its records in listing order; the
+    listing's own record objects)."""
+    by_status: dict[str, list[TaskRecord]] = {status: [] for status in STATUSES}
+    for record in listing:
+        by_status[record.status].append(record)
+    counts = {status: len(by_status[status]) for status in sorted(STATUSES) if by_status[status]}
+    return listing, counts, by_status

@@ -32,7 +32,16 @@ from simlab.ledger.arguments import (
     from_json,
 )
 from simlab.ledger.arguments import to_json as _to_json
-from simlab.records import DEAD, RUNNING, Effect, Lease, TaskRecord, new_lease, new_task_record
+from simlab.records import (
+    DEAD,
+    RUNNING,
+    Effect,
+    Lease,
+    TaskRecord,
+    listing_views,
+    new_lease,
+    new_task_record,
+)
 
 __all__ = ["SqlLedger"]
 
@@ -295,6 +304,13 @@ class SqlLedger:
     def counts(self) -> dict[str, int]:
         """Number of tasks per status (statuses with no task are left out)."""
         return dict(self._rows(self.q.COUNTS, {}))
+
+    def tasks_and_views(self) -> tuple[list[TaskRecord], dict[str, int], dict]:
+        """:meth:`tasks`, :meth:`counts` and :meth:`tasks` of every status, read in one
+        statement, as :func:`~simlab.records.listing_views` gives them (each row converted
+        once). Outside the contract: the simulator's last read of a run (see
+        :mod:`simlab.sim.fast_paths`)."""
+        return listing_views(self.tasks())
 
     def record_effect(self, lease: Lease, key: str) -> bool:
         """Record that ``lease`` is about to perform the side effect ``key``.

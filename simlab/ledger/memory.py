@@ -63,6 +63,7 @@ from simlab.records import (
     Effect,
     Lease,
     TaskRecord,
+    listing_views,
     new_lease,
     new_task_record,
 )
@@ -376,6 +377,12 @@ class MemoryLedger:
         for task in self._tasks.values():
             counts[task.status] = counts.get(task.status, 0) + 1
         return dict(sorted(counts.items()))
+
+    def tasks_and_views(self) -> tuple[list[TaskRecord], dict[str, int], dict]:
+        """:meth:`tasks`, :meth:`counts` and :meth:`tasks` of every status, read at once, as
+        :func:`~simlab.records.listing_views` gives them (each record made once). Outside the
+        contract, as on the SQL ledgers: the simulator's last read of a run."""
+        return listing_views(self.tasks())
 
     def close(self) -> None:
         """Nothing to release; present so the model can stand in for the SQLite ledger."""

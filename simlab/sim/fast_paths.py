@@ -3,7 +3,8 @@
 A fast path is a method outside the ledger contract (:mod:`simlab.ledger.protocol`) that answers
 what a sequence of the contract's calls would, in one call: ``all_effects`` for ``effects`` of
 every task, ``heartbeat_until`` for a ``heartbeat`` followed by ``get``, ``task_ids(status)`` for
-the task IDs of ``tasks(status)``. A run takes one only
+the task IDs of ``tasks(status)``, ``tasks_and_views`` for ``tasks()`` with ``counts()`` and
+``tasks(status)`` of every status. A run takes one only
 when the class that defines it also defines every contract method it stands for, and the
 instance replaces none of them: a subclass (or a patched instance) that changes one of those
 methods is judged through its own methods, as any other ledger is. Whichever path it takes, a

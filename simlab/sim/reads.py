@@ -18,7 +18,7 @@ from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
 from simlab.sim.answers import Unanswered
 from simlab.sim.fast_paths import fast_path
 
-__all__ = ["why_refused", "views_of", "read_views", "id_lister", "effects_of"]
+__all__ = ["why_refused", "views_of", "listing_and_views", "read_views", "id_lister", "effects_of"]
 
 
 def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) -> dict:
@@ -65,6 +65,27 @@ def views_of(store: Any) -> Views | None:
         return None
     listed = store.tasks
     return Views(dict(counts()), {state: listed(state) for state in STATUSES})
+
+
+def listing_and_views(store: Any, guarded: Any) -> tuple[list[TaskRecord], Views | None]:
+    """The last read of a run: ``store.tasks()`` and :func:`views_of` ``guarded`` (the run's
+    :class:`~simlab.sim.answers.Answering` over ``store``; None when a view raised: that raise
+    is recorded as a read's answer). One read where ``store``'s ``tasks_and_views`` may stand
+    for ``tasks`` and ``counts`` (:func:`fast_path`); if that read raises, the reads are made
+    one by one (they change nothing), so what is recorded is what they answer."""
+    both = fast_path(store, "tasks_and_views", "tasks", "counts")
+    if both is not None:
+        try:
+            final, counts, by_status = both()
+        except Exception:
+            pass  # read again one by one: what they answer is what is recorded
+        else:
+            return final, Views(counts, by_status)
+    final = store.tasks()
+    try:  # through the run's ledger: a view that raises is a read's answer (rule (x))
+        return final, views_of(guarded)
+    except Unanswered:
+        return final, None
 
 
 def id_lister(ledger: Any, guarded: Any) -> Callable[[str], list[str]] | None:

@@ -48,7 +48,7 @@ from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
-from simlab.sim.reads import effects_of, id_lister, read_views, views_of
+from simlab.sim.reads import effects_of, id_lister, listing_and_views, read_views
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
@@ -75,11 +75,7 @@ def played(
     try:
         run = make()
         run.run()
-        final = store.tasks()
-        try:  # through the run's ledger: a view that raises is a read's answer (rule (x))
-            views = views_of(run.ledger)
-        except Unanswered:
-            views = None
+        final, views = listing_and_views(store, run.ledger)
         return run, final, effects_of(store, final), views
     finally:
         closing = getattr(store, "close", None) if close else None

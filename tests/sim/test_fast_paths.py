@@ -6,8 +6,10 @@ import pytest
 
 from simlab import Ledger, Scenario, simulate
 from simlab.checker.history import history_digest
+from simlab.errors import TerminalTask
 from simlab.ledger import RacyClaimLedger
 from simlab.ledger.memory import MemoryLedger
+from simlab.records import STATUSES
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.variants import wrap
 
@@ -166,3 +168,66 @@ def test_do_task_ids_record_the_same_views_as_tasks(kind):
     slow = simulate(SMALL, seed=4, ledger=lambda c: OwnList(":memory:", clock=c))
     assert any(ids for views in views_read_mid_run(fast) for ids in views.values())
     assert history_digest(fast.history) == history_digest(slow.history)
+
+
+def busy_ledger(kind):
+    """A kit ledger of ``kind`` with a task in every status (two completed), the queued one
+    first and the running one submitted after others."""
+    ledger = kind(":memory:", clock=lambda: 5.0, max_attempts=1)
+    for task in ("t1", "t2", "t3", "t4", "t5", "t6"):
+        ledger.submit(task)
+    for task in ("t2", "t3", "t4", "t6"):
+        lease = ledger.claim(task, "w1", 3.0)
+        if task in ("t3", "t6"):
+            ledger.save(lease, 1, result={"n": task}, done=True)
+    ledger.cancel("t4")
+    ledger.clock = lambda: 50.0  # t2's lease has run out, and its one attempt is spent
+    with pytest.raises(TerminalTask):  # so the next claim buries it
+        ledger.claim("t2", "w2", 3.0)
+    ledger.claim("t5", "w2", 3.0)
+    return ledger
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_does_tasks_and_views_answer_what_tasks_and_counts_answer(kind):
+    ledger = busy_ledger(kind)
+    listing, counts, by_status = ledger.tasks_and_views()
+    assert listing == ledger.tasks()
+    assert counts == ledger.counts() and list(counts) == list(ledger.counts())
+    assert by_status == {status: ledger.tasks(status) for status in STATUSES}
+    assert list(by_status) == list(STATUSES)
+    assert {r.status for r in listing} == set(STATUSES)  # every status is there to tell apart
+
+
+@pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
+def test_is_the_last_read_through_a_ledger_s_own_tasks_and_counts(kind):
+    class OwnCounts(kind):
+        def counts(self):
+            return super().counts()
+
+    assert fast_path(kind(":memory:", clock=lambda: 0.0), "tasks_and_views", "tasks", "counts")
+    for own in (OwnCounts, OwnTasks):
+        assert (
+            fast_path(own(":memory:", clock=lambda: 0.0), "tasks_and_views", "tasks", "counts")
+            is None
+        )
+
+
+def test_are_the_last_views_judged_through_a_ledger_s_own_counts():
+    class Uncounted(MemoryLedger):
+        """A wrong ledger: from its third count on (after the two a run reads while tasks
+        run), counts() leaves completed tasks out."""
+
+        asked = 0
+
+        def counts(self):
+            self.asked += 1
+            counts = super().counts()
+            if self.asked > 2:
+                counts.pop("completed", None)
+            return counts
+
+    fast = simulate(SMALL, seed=4, ledger=lambda c: MemoryLedger(clock=c))
+    wrong = simulate(SMALL, seed=4, ledger=lambda c: Uncounted(clock=c))
+    assert history_digest(fast.history) == history_digest(wrong.history)  # mid-run reads agree
+    assert not fast.violations and wrong.violations
