@@ -7,7 +7,7 @@ import pytest
 from simlab import Ledger, Scenario, simulate
 from simlab.checker.history import history_digest
 from simlab.errors import TerminalTask
-from simlab.ledger import RacyClaimLedger
+from simlab.ledger import RacyClaimLedger, connect
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import STATUSES
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
@@ -170,10 +170,10 @@ def test_do_task_ids_record_the_same_views_as_tasks(kind):
     assert history_digest(fast.history) == history_digest(slow.history)
 
 
-def busy_ledger(kind):
-    """A kit ledger of ``kind`` with a task in every status (two completed), the queued one
-    first and the running one submitted after others."""
-    ledger = kind(":memory:", clock=lambda: 5.0, max_attempts=1)
+def busy_ledger(kind, target=":memory:"):
+    """A kit ledger of ``kind`` (opening ``target``) with a task in every status (two
+    completed), the queued one first and the running one submitted after others."""
+    ledger = kind(target, clock=lambda: 5.0, max_attempts=1)
     for task in ("t1", "t2", "t3", "t4", "t5", "t6"):
         ledger.submit(task)
     for task in ("t2", "t3", "t4", "t6"):
@@ -190,7 +190,18 @@ def busy_ledger(kind):
 
 @pytest.mark.parametrize("kind", [Ledger, MemoryLedger])
 def test_does_tasks_and_views_answer_what_tasks_and_counts_answer(kind):
-    ledger = busy_ledger(kind)
+    answers_as_its_views(busy_ledger(kind))
+
+
+def test_does_tasks_and_views_answer_what_tasks_and_counts_answer_on_postgres(fresh_postgres):
+    ledger = busy_ledger(connect, fresh_postgres())
+    try:
+        answers_as_its_views(ledger)
+    finally:
+        ledger.close()
+
+
+def answers_as_its_views(ledger) -> None:
     listing, counts, by_status = ledger.tasks_and_views()
     assert listing == ledger.tasks()
     assert counts == ledger.counts() and list(counts) == list(ledger.counts())
