@@ -23,8 +23,8 @@ Scenario = Any
 #: history's op of each); a ``late-call`` fault holds one of :data:`LATE_CALLS`.
 CALLS = ("submit", "heartbeat", "effect", "save")
 #: The calls the network may hold until after their sender gave the task back (``late-call``):
-#: a worker's e-mail record and save.
-LATE_CALLS = ("effect", "save")
+#: a worker's e-mail record, heartbeat and save.
+LATE_CALLS = ("effect", "heartbeat", "save")
 
 
 @cache
@@ -111,7 +111,8 @@ def check_field(name: str, value: Any, scenario: Scenario, ids: set[str]) -> Any
 #: What a kind may need of the scenario (``FaultKind.needs``): ``email`` (its step sends an
 #: e-mail), ``keys`` (idempotency keys), ``agent`` or ``opaque`` (the workload), or a mode
 #: (``retries``, ``late``). A schedule entry is refused when ``email``, ``keys``, ``agent`` or
-#: a mode is missing (the message below; ``late`` also holds only an e-mail record or a save);
+#: a mode is missing (the message below; ``late`` also holds only an e-mail record, a heartbeat
+#: or a save);
 #: a nonzero rate is refused when ``keys``, ``agent``, ``opaque`` or a mode is missing.
 NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
     "email": (
@@ -130,7 +131,7 @@ NEEDS: dict[str, tuple[Callable[[Scenario, dict[str, Any]], bool], str]] = {
     "late": (
         lambda sc, f: sc.late and f["call"] in LATE_CALLS,
         "a late call needs workers that give a task back when a call times out (late), and is "
-        "an e-mail record or a save (call effect or save)",
+        "an e-mail record, a heartbeat or a save (call effect, heartbeat or save)",
     ),
 }
 

@@ -88,7 +88,7 @@ POINTS: dict[str, str] = {
     "edit": "the editor process (agent workload)",
     "reply": "a call's answer is on its way back to its caller (the client's submit, a "
     "worker's heartbeat, e-mail record or save), after the ledger acted on it",
-    "held": "a worker sends an e-mail record or a save, before the ledger sees it",
+    "held": "a worker sends an e-mail record, a heartbeat or a save, before the ledger sees it",
 }
 
 
@@ -468,13 +468,14 @@ LATE_CALL = FaultKind(
     point="held",
     fields=("task", "call", "nth", "delay"),
     default_rate=0.0,
-    per="per e-mail record and save (with late)",
-    help="P(the network holds a worker's e-mail record or save: the call times out, the worker "
-    "gives the task back, and the call reaches the ledger later); needs late",
-    does="the network holds the task's ``nth`` call of kind ``call`` (``effect``, ``save``); "
-    "after ``reply_timeout`` without an answer the worker gives the task back (``release``) "
-    "and leaves it, and the held call reaches the ledger ``delay`` later with the lease it "
-    "was sent with (a correct ledger refuses it: the task is queued, or a newer lease holds it)",
+    per="per e-mail record, heartbeat and save (with late)",
+    help="P(the network holds a worker's e-mail record, heartbeat or save: the call times out, "
+    "the worker gives the task back, and the call reaches the ledger later); needs late",
+    does="the network holds the task's ``nth`` call of kind ``call`` (``effect``, "
+    "``heartbeat``, ``save``); after ``reply_timeout`` without an answer the worker gives the "
+    "task back (``release``) and leaves it, and the held call reaches the ledger ``delay`` "
+    "later with the lease it was sent with (a correct ledger refuses it: the task is queued, "
+    "or a newer lease holds it)",
     tell=_late_tell,
     event=lambda e: e.type != "invoke" and bool(e.value.get("late")),
     mark="held-call",

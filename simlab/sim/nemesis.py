@@ -146,10 +146,10 @@ class Nemesis:
         return self._numbered(LOST_REPLY, self._calls, call, task) is not None
 
     def late(self, call: str, task: str) -> float | None:
-        """A worker is about to send a ``call`` of ``task`` (``effect``, ``save``): does the
-        network hold it? The delay after the worker's release at which it reaches the ledger,
-        or None. Calls are numbered per task and kind of call in the order they are asked about
-        (ask only with ``Scenario.late``)."""
+        """A worker is about to send a ``call`` of ``task`` (``effect``, ``heartbeat``,
+        ``save``): does the network hold it? The delay after the worker's release at which it
+        reaches the ledger, or None. Calls are numbered per task and kind of call in the order
+        they are asked about (ask only with ``Scenario.late``)."""
         fault = self._numbered(LATE_CALL, self._held, call, task)
         return None if fault is None else fault["delay"]
 

@@ -193,7 +193,8 @@ class Scenario:
     )
     late: bool = _f(
         False,
-        f"the network may hold a worker's e-mail record or save (fault kind {LATE_CALL.name}, "
+        f"the network may hold a worker's e-mail record, heartbeat or save (fault kind "
+        f"{LATE_CALL.name}, "
         f"{LATE_CALL.rate}): after reply_timeout without an answer the worker gives the task "
         "back (release) and leaves it, and the held call reaches the ledger later",
     )

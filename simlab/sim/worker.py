@@ -24,10 +24,10 @@ worker wakes and commits with the epoch it had; a *work pause* as a step's work 
 worker wakes and heartbeats with the epoch it had); an *effect pause* right before a step's
 e-mail (it wakes and records the e-mail with the epoch it had); a *send pause* between recording
 an e-mail's key and sending it; a *claim pause* between the two statements of a two-statement
-claim; a *slow* step; with ``Scenario.late``, an e-mail record or a save *held* by the network
-(the worker waits ``reply_timeout`` for an answer, gives the task back with ``release`` and
-leaves it; the call reaches the ledger later, with the lease it was sent with). Every action is
-recorded in the history as it happens.
+claim; a *slow* step; with ``Scenario.late``, an e-mail record, a heartbeat or a save *held* by
+the network (the worker waits ``reply_timeout`` for an answer, gives the task back with
+``release`` and leaves it; the call reaches the ledger later, with the lease it was sent with).
+Every action is recorded in the history as it happens.
 
 The clock is read as ``env._now``, the attribute SimPy's ``env.now`` returns, without the
 property's call: a run reads it tens of thousands of times.
@@ -38,6 +38,7 @@ from __future__ import annotations
 from simlab.checker.history import read_back
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, RUNNING
+from simlab.sim import held_calls
 from simlab.sim.reads import why_refused
 
 __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
@@ -164,7 +165,7 @@ class Worker:
                     kept["result"] = {"partial": step + 1}
             if delay is not None:
                 args = (lease, step + 1, done, kept)
-                yield from self._held(lease, step, delay, self._land_save, *args)
+                yield from held_calls.hold(self, lease, step, delay, held_calls.land_save, *args)
                 return False
             ok = self._save(lease, step + 1, done, kept)
             if faults and sim.retries and sim.nemesis.lost("save", task):
@@ -239,40 +240,6 @@ class Worker:
             why = self._why_lost(task, epoch, step)
             rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
 
-    def _held(self, lease, step: int, delay: float, land, *args):
-        """The ``late-call`` fault (a generator): the network holds a call of the worker
-        (its invoke is recorded, with ``held=True``). After ``reply_timeout`` without an
-        answer the worker, not knowing whether the call landed, gives the task back (a release
-        marked ``timeout``) and leaves it (its message is delivered again at its deadline);
-        ``delay`` later the held call reaches the ledger (``land(*args)``, which records its
-        answer then). The call lands whatever the worker does meanwhile: it is in the network,
-        not in the worker."""
-        sim = self.sim
-        yield sim.env.timeout(sim.scenario.reply_timeout)
-        self._release(lease.task_id, lease, step, timeout=True)
-        sim.env.timeout(delay).callbacks.append(lambda _ev: land(*args))
-
-    def _land_save(self, lease, step: int, done: bool, kept: dict) -> None:
-        """A held save of ``step`` reaches the ledger now (``late-call``): record the ledger's
-        answer with ``late=True`` and the lease's epoch (its sender heard nothing: nothing is
-        acknowledged)."""
-        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
-        now, rec = sim.env._now, sim.history.record
-        if self._save(lease, step, done, kept):
-            rec(now, "ok", name, "save", task, epoch, step, done=done, late=True, **kept)
-        else:
-            why = self._why_lost(task, epoch, step, ack=False)
-            rec(now, "fail", name, "save", task, epoch, step, done=done, late=True, **why)
-
-    def _land_effect(self, lease, step: int, key: str) -> None:
-        """A held e-mail record of ``key`` reaches the ledger now (``late-call``): record the
-        ledger's answer with ``late=True`` and the lease's epoch (nobody sends on it)."""
-        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
-        ok = sim.ledger.record_effect(lease, key)
-        rec = sim.history.record
-        rec(sim.env._now, "ok" if ok else "fail", name, "effect", task, epoch, step, key=key,
-            late=True)  # fmt: skip
-
     def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
         recorded, the e-mail never leaves: at most once means it is lost. True if it struck."""
@@ -318,7 +285,9 @@ class Worker:
             delay = nemesis.late("effect", task) if faults and sim.scenario.late else None
             if delay is not None:  # the network holds the record
                 rec(env._now, "invoke", name, "effect", task, epoch, step, key=key, held=True)
-                yield from self._held(lease, step, delay, self._land_effect, lease, step, key)
+                yield from held_calls.hold(
+                    self, lease, step, delay, held_calls.land_effect, lease, step, key
+                )
                 return LOST
             rec(env._now, "invoke", name, "effect", task, epoch, step, key=key)
             recorded = sim.ledger.record_effect(lease, key)
@@ -473,7 +442,8 @@ class Worker:
         generator). While ``faults`` is on the step may run slow or crash part-way.
 
         Returns :data:`WORKED`, :data:`CRASHED` (the crash is recorded and counted) or
-        :data:`LOST` (a heartbeat was refused: the lease is gone and the worker stops at once).
+        :data:`LOST` (a heartbeat was refused, or the network held it and the worker gave the
+        task back: the lease is gone and the worker stops at once).
         """
         sim = self.sim
         env, rec, beat, broker = sim.env, sim.history.record, sim.heartbeat, sim.broker
@@ -504,6 +474,14 @@ class Worker:
                 remaining -= next_beat - now
                 now = env._now
             # no simulated time passes until the next yield: one reading of the clock serves
+            if faults and sc.late:
+                delay = sim.nemesis.late("heartbeat", task)
+                if delay is not None:  # the network holds the heartbeat
+                    rec(now, "invoke", name, "heartbeat", task, epoch, step, held=True)
+                    yield from held_calls.hold(
+                        self, lease, step, delay, held_calls.land_heartbeat, lease, step
+                    )
+                    return LOST
             rec(now, "invoke", name, "heartbeat", task, epoch, step)
             # an accepted heartbeat comes with the end the ledger gave, read back at the same
             # instant (no other process runs before the next yield): the checker compares it

@@ -333,12 +333,14 @@ def test_are_the_kits_ledgers_certified_with_retries_and_with_releases(mode):
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with late calls
-#: (``late=True``: the network may hold every e-mail record and save; the worker gives the task
-#: back after its timeout, and the call lands a timeout later): a save or an e-mail record
-#: accepted on a task that is no longer running shows with one held call.
+#: (``late=True``: the network may hold every e-mail record, heartbeat and save; the worker
+#: gives the task back after its timeout, and the call lands a timeout later): a save, a
+#: heartbeat or an e-mail record accepted on a task that is no longer running shows with one
+#: held call.
 LATE: dict[str, tuple[int, set[str]]] = {
     "save-ignores-status": (1, {"l"}),
     "effect-ignores-status": (1, {"l"}),
+    "heartbeat-ignores-status": (1, {"l"}),
 }
 
 

@@ -1,7 +1,8 @@
 """Calls that reach the ledger late (``Scenario.late``, fault kind ``late-call``): the network
-holds a worker's e-mail record or save, the worker hears nothing within ``reply_timeout`` and
-gives the task back, and the held call lands afterwards with the lease it was sent with. The
-mode is off unless asked for, and then changes nothing of a run or a search."""
+holds a worker's e-mail record, heartbeat or save, the worker hears nothing within
+``reply_timeout`` and gives the task back, and the held call lands afterwards with the lease it
+was sent with. The mode is off unless asked for, and then changes nothing of a run or a
+search."""
 
 from __future__ import annotations
 
@@ -36,11 +37,36 @@ def test_is_the_mode_off_unless_asked_for():
         Scenario(late=True, variant="unfenced").validate()
 
 
-def test_is_a_late_call_scheduled_only_in_its_mode_and_only_on_a_record_or_a_save():
+def test_is_a_late_call_scheduled_only_in_its_mode_and_only_on_a_workers_call():
     with pytest.raises(ScheduleError, match="late"):
         simulate(scope_scenario(**SCOPE), seed=1, schedule=[_held("save")])
-    with pytest.raises(ScheduleError, match="e-mail record or a save"):
-        simulate(scope_scenario(**SCOPE, late=True), seed=1, schedule=[_held("heartbeat")])
+    with pytest.raises(ScheduleError, match="an e-mail record, a heartbeat or a save"):
+        simulate(scope_scenario(**SCOPE, late=True), seed=1, schedule=[_held("submit")])
+
+
+def test_does_a_held_heartbeat_land_after_its_workers_release_and_get_refused():
+    """A heartbeat the network holds: its worker gives the task back after reply_timeout and
+    leaves the step, and the heartbeat lands later with its lease, refused by a correct
+    ledger (the task is queued again, or a newer lease holds it)."""
+    run = simulate(Scenario.adversarial(late=True), seed=1)
+    assert run.ok, run.findings
+    held = [e for e in run.history if e.op == "heartbeat" and e.value.get("held")]
+    landed = [e for e in run.history if e.op == "heartbeat" and e.value.get("late")]
+    assert held and len(landed) == len(held)
+    timeout = run.scenario.reply_timeout
+    for sent in held:
+        who = (sent.process, sent.task, sent.epoch, sent.step)
+        (gave_back,) = [
+            e
+            for e in run.history
+            if e.op == "release"
+            and e.type != "invoke"
+            and e.value.get("timeout")
+            and (e.process, e.task, e.epoch) == who[:3]
+            and e.time == pytest.approx(sent.time + timeout)
+        ]
+        (late,) = [e for e in landed if (e.process, e.task, e.epoch, e.step) == who]
+        assert late.type == "fail" and late.time > gave_back.time
 
 
 @pytest.mark.parametrize("call", ["save", "effect"])
