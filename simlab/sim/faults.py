@@ -87,7 +87,7 @@ POINTS: dict[str, str] = {
     "arrival": "a task arrives: a user acts on it later",
     "edit": "the editor process (agent workload)",
     "reply": "a call's answer is on its way back to its caller (the client's submit, a "
-    "worker's heartbeat, e-mail record or save), after the ledger acted on it",
+    "worker's heartbeat, e-mail record, save or release), after the ledger acted on it",
     "held": "a worker sends an e-mail record, a heartbeat or a save, before the ledger sees it",
 }
 
@@ -430,13 +430,14 @@ LOST_REPLY = FaultKind(
     point="reply",
     fields=("task", "call", "nth"),
     default_rate=0.0,
-    per="per call (submit, heartbeat, e-mail record, save; with retries)",
+    per="per call (submit, heartbeat, e-mail record, save, release; with retries)",
     help="P(a call's reply is lost after the ledger acted on it, and the caller resends the "
     "same call after its timeout); needs retries",
     does="the ledger acts on the task's ``nth`` call of kind ``call`` (``submit``, "
-    "``heartbeat``, ``effect``, ``save``) and its answer is lost; after ``reply_timeout`` the "
-    "caller resends the same call (a user resends a submit; a worker's heartbeat helper resends "
-    "a heartbeat while the work goes on; a worker waits to resend a record or a save) and "
+    "``heartbeat``, ``effect``, ``save``, ``release``) and its answer is lost; after "
+    "``reply_timeout`` the caller resends the same call (a user resends a submit; a worker's "
+    "heartbeat helper resends a heartbeat while the work goes on; a worker waits to resend a "
+    "record or a save; a worker that gave a task back resends the release as it leaves) and "
     "reads a refused resend as the first call's success when the ledger shows it",
     tell=_lost_tell,
     event=lambda e: e.type != "invoke" and bool(e.value.get("lost")),

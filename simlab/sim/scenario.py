@@ -184,7 +184,7 @@ class Scenario:
         False,
         f"callers resend a call whose reply was lost (fault kind {LOST_REPLY.name}, "
         f"{LOST_REPLY.rate}): a user resends a submit, a worker's heartbeat helper a heartbeat, "
-        "a worker an e-mail record or a save, each after reply_timeout",
+        "a worker an e-mail record, a save or a release, each after reply_timeout",
     )
     releases: bool = _f(
         False,

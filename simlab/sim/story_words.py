@@ -65,6 +65,7 @@ _EN = {
     "call.heartbeat": "heartbeat",
     "call.effect": "e-mail record",
     "call.save": "save of step {step}",
+    "call.release": "release",
     "call.lost": "the ledger answers {w}'s {call} of {task}.",
     "the_client": "the client",
     "raised": "{w} calls {call} on {task}: the ledger raises {error} instead of answering.",
@@ -158,6 +159,7 @@ _ZH = {
     "call.heartbeat": "心跳",
     "call.effect": "邮件记录",
     "call.save": "第 {step} 步的保存",
+    "call.release": "交还",
     "call.lost": "账本回答了 {w} 对 {task} 的{call}。",
     "the_client": "客户端",
     "raised": "{w} 对 {task} 调用 {call}：账本没有作答，而是抛出了 {error}。",
@@ -248,7 +250,13 @@ def _num(x: float) -> str:
 
 
 #: The calls a lost reply strikes, in Chinese.
-_CALL_ZH = {"submit": "提交", "heartbeat": "心跳", "effect": "邮件记录", "save": "保存"}
+_CALL_ZH = {
+    "submit": "提交",
+    "heartbeat": "心跳",
+    "effect": "邮件记录",
+    "save": "保存",
+    "release": "交还",
+}
 
 
 def _lost_zh(f: dict[str, Any]) -> str:

@@ -232,13 +232,33 @@ class Worker:
         sim = self.sim
         now, rec, epoch, name = sim.env._now, sim.history.record, lease.epoch, self.name
         rec(now, "invoke", name, "release", task, epoch, step, **extra)
-        if sim.ledger.release(lease):
+        released = sim.ledger.release(lease)
+        lost = sim.retries and now < sim.faults_until and sim.nemesis.lost("release", task)
+        if lost:  # the answer is lost: the worker sends the release again (below)
+            extra = {**extra, "lost": True}
+        if released:
             # read back at the same instant: a released task is queued and holds no lease
             rec(now, "ok", name, "release", task, epoch, step, **extra,
                 **read_back(sim.ledger.get(task)))  # fmt: skip
         else:
-            why = self._why_lost(task, epoch, step)
+            why = self._why_lost(task, epoch, step, ack=not lost)
             rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
+        if lost:
+            sim._resend(lambda: self._release_resent(lease, step))
+
+    def _release_resent(self, lease, step: int) -> None:
+        """The resend of a release whose answer was lost (``lost-reply``, with retries), after
+        ``reply_timeout``: the lease was given back already (or was no longer current), so a
+        correct ledger refuses it. Its answer is only recorded: the worker has left the task."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        now, rec = sim.env._now, sim.history.record
+        rec(now, "invoke", name, "release", task, epoch, step, resent=True)
+        if sim.ledger.release(lease):
+            rec(now, "ok", name, "release", task, epoch, step, resent=True,
+                **read_back(sim.ledger.get(task)))  # fmt: skip
+        else:
+            why = self._why_lost(task, epoch, step, ack=False)
+            rec(now, "fail", name, "release", task, epoch, step, resent=True, **why)
 
     def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is

@@ -68,6 +68,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "takeover-keeps-holder": {"p", "s"},
     "lease-held-names-claimer": {"s"},
     "terminal-says-completed": {"s"},
+    "release-again-says-true": {"w"},
     "lease-attempts-from-zero": {"t"},
     "cancel-refuses-queued": {"s"},
     "requeue-says-true-for-queued": {"o"},
@@ -157,6 +158,9 @@ SCENARIO: dict[str, dict] = {
     # the task back, and the call lands on the queued task with the epoch it was sent with
     "save-ignores-status": LATE,
     "effect-ignores-status": LATE,
+    # a held call makes its worker give the task back, and the reply to that release is lost:
+    # the worker resends it, and the task is queued already
+    "release-again-says-true": {**LATE, **RETRIES},
     "release-keeps-lease-until": RELEASES,
 }
 

@@ -1251,6 +1251,17 @@ class TerminalSaysCompleted(MemoryLedger):
             raise TerminalTask(task_id, COMPLETED) from None  # wrong: cancelled or dead too
 
 
+class ReleaseAgainSaysTrue(MemoryLedger):
+    """A second release of a lease already given back answers True (it is given back, after
+    all): the answer a resent release gets when its first answer was lost."""
+
+    def release(self, lease: Lease) -> bool:
+        task = self._task(lease.task_id)
+        if task.status == QUEUED and task.epoch == lease.epoch and task.lease_until is None:
+            return True  # wrong: only a current lease of a running task may release
+        return super().release(lease)
+
+
 class LeaseAttemptsFromZero(MemoryLedger):
     """The lease tells its attempt counted from 0 (the record counts from 1)."""
 
@@ -1499,6 +1510,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "takeover-keeps-holder": TakeoverKeepsHolder,
     "lease-held-names-claimer": LeaseHeldNamesClaimer,
     "terminal-says-completed": TerminalSaysCompleted,
+    "release-again-says-true": ReleaseAgainSaysTrue,
     "lease-attempts-from-zero": LeaseAttemptsFromZero,
     "cancel-refuses-queued": CancelRefusesQueued,
     "requeue-says-true-for-queued": RequeueSaysTrueForQueued,
@@ -1584,6 +1596,7 @@ PROMISE: dict[str, str] = {
     "takeover-keeps-holder": "the record names the worker granted the task's last claim",
     "lease-held-names-claimer": "LeaseHeld names the worker that holds the lease",
     "terminal-says-completed": "TerminalTask says the status the task ended with",
+    "release-again-says-true": "release answers False for a lease no longer current",
     "lease-attempts-from-zero": "a lease tells its attempt: the claims granted since the submit "
     "or last requeue, this one included",
     "cancel-refuses-queued": "cancel of a queued or running task succeeds",

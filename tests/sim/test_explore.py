@@ -344,6 +344,25 @@ LATE: dict[str, tuple[int, set[str]]] = {
 }
 
 
+#: wrong ledger -> (the fewest faults, the rules) in the default scope with late calls and
+#: retries: a release resent after its answer was lost needs a worker that gives the task back
+#: (a held call) and the lost reply of that release.
+LATE_RETRIED: dict[str, tuple[int, set[str]]] = {
+    "release-again-says-true": (2, {"w"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATE_RETRIED))
+def test_is_each_resent_release_judged_with_late_calls_and_retries(name):
+    fewest, rules = LATE_RETRIED[name]
+    wrong = _factory(WRONG_LEDGERS[name])
+    x = explore(wrong, max_faults=fewest, late=True, retries=True)
+    assert not x.certified and x.faults == fewest, x.faults
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert explore(wrong, max_faults=fewest - 1, late=True, retries=True).certified
+    assert explore(wrong, max_faults=fewest, late=True).certified  # nothing is resent
+
+
 @pytest.mark.parametrize("name", sorted(LATE))
 def test_is_each_call_landing_on_a_task_no_longer_running_caught_with_late_calls(name):
     fewest, rules = LATE[name]
@@ -382,6 +401,7 @@ def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_s
         *RETRIED,
         *RELEASING,
         *LATE,
+        *LATE_RETRIED,
     }
 
 
