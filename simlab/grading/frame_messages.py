@@ -160,6 +160,7 @@ EN = {
     "rubric_in_english": "The criteria are written in English only; the text they quote is the "
     "English exercise's ({notebook}).",
     "invalid": "{path}: not a valid notebook ({reason})",
+    "source_not_text": "the source of cell {n} is not text",
     "not_notebook": "not a notebook: only *.ipynb files are graded (not graded)",
     "duplicate": "the same file as {other}, given twice: graded once, as {other}",
     "unknown_student": "not in the roster: no student's ID, folder or notebook matches it "
@@ -309,6 +310,7 @@ ZH = {
     "rubric_in_english": "评分标准的条文目前只有英文；引用的练习原文出自英文版练习（{notebook}），"
     "中文版 exercises/zh/{notebook} 中有对应的段落。",
     "invalid": "{path}：不是有效的 notebook（{reason}）",
+    "source_not_text": "第 {n} 个单元格的源代码不是文本",
     "not_notebook": "不是 notebook：只评 *.ipynb 文件（不评分）",
     "duplicate": "与 {other} 是同一个文件，给了两次：只评一次，记在 {other} 名下",
     "unknown_student": "不在名单里：没有哪个学生的 ID、文件夹或 notebook 与它对应（不计入任何人）",

@@ -141,7 +141,20 @@ def read_submission(path: str | Path) -> tuple[nbformat.NotebookNode, bytes]:
         raise NotebookError(message("grader.nested", path=str(path))) from None
     if not isinstance(nb.get("cells"), list):
         raise NotebookError(message("grader.no_cells", path=str(path)))
+    for n, cell in enumerate(nb.cells, start=1):
+        # what is run and shown is a cell's source: anything but text would be run as
+        # something else (an integer 5 as the code "5")
+        if not _is_text(cell.get("source", "")):
+            why = message("grader.source_not_text", n=n)
+            raise NotebookError(message("grader.invalid", path=str(path), reason=why))
     return nb, raw
+
+
+def _is_text(source: Any) -> bool:
+    """Is ``source`` a cell's text as nbformat writes it: a string, or a list of strings?"""
+    if isinstance(source, str):
+        return True
+    return isinstance(source, list) and all(isinstance(line, str) for line in source)
 
 
 def _unreadable_why(exc: Exception) -> Message | str:

@@ -359,6 +359,13 @@ def test_does_a_value_named_by_its_type_speak_chinese():
             "不是 notebook 的结构",
         ),
         (
+            '{"cells": [{"cell_type": "code", "id": "a", "source": 5, "metadata": {}, '
+            '"outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4, '
+            '"nbformat_minor": 5}',
+            "not a valid notebook (the source of cell 1 is not text)",
+            "第 1 个单元格的源代码不是文本",
+        ),
+        (
             '{"cells": [], "metadata": {"simlab": {"exercise": "nope"}}, "nbformat": 4, '
             '"nbformat_minor": 5}',
             "its metadata simlab.exercise says 'nope', none of: checkpoints",
