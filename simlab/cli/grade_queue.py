@@ -91,7 +91,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--changed",
         action="store_true",
         help="--report: the points that moved between the last two grades of each "
-        "submission, and whether the file or the grader changed",
+        "submission (the grader's points, before any --override), and whether the file or "
+        "the grader changed",
     )
     from simlab.cli.grade_override import add_arguments as add_override_arguments
 
