@@ -318,7 +318,8 @@ class Dashboard:
             description=say("shrink"), icon="compress", tooltip=say("shrink_tip")
         )
         self.story = w.HTML(value="")
-        self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        # hidden until Shrink draws it: an empty image shows as a broken one in a browser
+        self.story_image = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
         self.shrink_button.on_click(lambda _button: self.refresh_shrink())
 
     def _changed(self, _change) -> None:
@@ -367,6 +368,7 @@ class Dashboard:
         sentences = "".join(f"<li>{html.escape(sentence(s))}</li>" for s in self.shrunk.story)
         self.story.value = f"<ol style='font-size:12px;line-height:1.35'>{sentences}</ol>"
         self.story_image.value = png(self.story_figure)
+        self.story_image.layout.display = ""
         return self.shrunk
 
     def show(self) -> None:

@@ -122,6 +122,16 @@ def test_does_a_control_change_rerun_only_when_auto_is_on(dash):
     assert dash.result is not None and dash.result.seed == 6
 
 
+@pytest.mark.parametrize("which", ["sweep", "shrink"])
+def test_is_a_picture_hidden_until_its_button_draws_it(dash, which):
+    """An empty image shows as a broken one in a browser: the sweep's and the story's pictures
+    stay hidden until their button has drawn them."""
+    image = getattr(dash, f"{which}_image" if which == "sweep" else "story_image")
+    assert image.layout.display == "none" and not bytes(image.value)
+    getattr(dash, f"{which}_button").click()
+    assert image.layout.display == "" and bytes(image.value).startswith(PNG)
+
+
 def test_does_clicking_sweep_fill_the_progress_bar(dash):
     dash.sweep_button.click()
     assert dash.rows and dash.progress.value == dash.progress.max == len(dash.rows)
