@@ -18,7 +18,6 @@ these is made, :mod:`simlab.grading.overrides`.
 
 from __future__ import annotations
 
-import csv
 import html
 import json
 import os
@@ -34,7 +33,7 @@ from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines, override_lines
 from simlab.grading.roster import FIXED
-from simlab.grading.text import csv_cell, escape, for_people, json_safe, shown_path
+from simlab.grading.text import csv_cell, csv_writer, escape, for_people, json_safe, shown_path
 
 __all__ = [
     "as_grade",
@@ -374,8 +373,7 @@ def write_canvas(
         ]
         # the grades' own maximum; the exercise's when nothing of it is graded yet
         possible[e] = max(seen, default=EXERCISES[e].max_score if e in EXERCISES else 0)
-    with open(out, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
+    with csv_writer(out) as writer:
         writer.writerow([*CANVAS_FIXED, *(csv_cell(titles.get(e, e)) for e in exercises)])
         writer.writerow(["Points Possible", "", "", "", "", *(possible[e] for e in exercises)])
         for student in roster.students:

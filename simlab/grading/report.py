@@ -21,7 +21,6 @@ each line of a report is one line, and only the grader writes the start of one.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -32,7 +31,14 @@ from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.late_grades import JSON_KEYS, late_line
 from simlab.grading.messages import Message, message, render
 from simlab.grading.questions import Exercise
-from simlab.grading.text import FEEDBACK_CHARS, csv_cell, for_people, json_safe, shown_path
+from simlab.grading.text import (
+    FEEDBACK_CHARS,
+    csv_cell,
+    csv_writer,
+    for_people,
+    json_safe,
+    shown_path,
+)
 
 __all__ = [
     "format_rubric",
@@ -247,36 +253,28 @@ def write_csv(
     else:
         names = [sid or "" for sid, _ in who]
         whys = ["" if why is None else render(why, lang) for _, why in who]
-    # Written whole beside the file, then renamed over it: a run stopped while writing leaves
-    # the old file (or none), never a part of one.
-    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    try:
-        with partial.open("w", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f)
-            writer.writerow([*CSV_FIXED, *columns, *late, "error", "overrides"])
-            for g, student, why in zip(grades, names, whys, strict=True):
-                points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
-                error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
-                writer.writerow(
-                    [
-                        csv_cell(student),
-                        csv_cell(g.notebook),
-                        g.exercise or "",
-                        g.score,
-                        g.max_score,
-                        *(points.get(c, "") for c in columns),
-                        *(_late_cell(g, c) for c in late),
-                        csv_cell(for_people(error, _REPORT_CHARS)),
-                        csv_cell("; ".join(render(o, lang) for o in override_lines(g))),
-                    ]
-                )
-            nothing = render(message("grader.no_submission"), lang)
-            for sid in missing:
-                blank = ["" for _ in (*columns, *late)]
-                writer.writerow([csv_cell(sid), "", "", "", "", *blank, nothing, ""])
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+    with csv_writer(path) as writer:
+        writer.writerow([*CSV_FIXED, *columns, *late, "error", "overrides"])
+        for g, student, why in zip(grades, names, whys, strict=True):
+            points = {f"{g.exercise}/{q.id}": q.points for q in g.questions}
+            error = "; ".join(e for e in (error_of(g, lang) if g.error else "", why) if e)
+            writer.writerow(
+                [
+                    csv_cell(student),
+                    csv_cell(g.notebook),
+                    g.exercise or "",
+                    g.score,
+                    g.max_score,
+                    *(points.get(c, "") for c in columns),
+                    *(_late_cell(g, c) for c in late),
+                    csv_cell(for_people(error, _REPORT_CHARS)),
+                    csv_cell("; ".join(render(o, lang) for o in override_lines(g))),
+                ]
+            )
+        nothing = render(message("grader.no_submission"), lang)
+        for sid in missing:
+            blank = ["" for _ in (*columns, *late)]
+            writer.writerow([csv_cell(sid), "", "", "", "", *blank, nothing, ""])
     return path
 
 

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import csv
 import functools
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Iterator
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "plain",
     "plain_name",
     "csv_cell",
+    "csv_writer",
     "json_safe",
     "quotes_hidden",
     "WITHHELD",
@@ -174,6 +177,21 @@ def csv_cell(text: str) -> str:
     spreadsheet formula (``=``, ``+``, ``-``, ``@``), so opening the CSV runs nothing."""
     text = escape(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@contextlib.contextmanager
+def csv_writer(path: str | PurePath) -> Iterator[Any]:
+    """A :func:`csv.writer` whose rows reach ``path`` whole: they are written to a file beside
+    it, renamed over it when the block ends, and removed when it raises. A run stopped while
+    writing leaves the old file (or none), never a part of one."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    try:
+        with partial.open("w", newline="", encoding="utf-8") as f:
+            yield csv.writer(f)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def json_safe(line: str) -> str:

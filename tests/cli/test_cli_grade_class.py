@@ -499,7 +499,7 @@ def test_is_a_csv_written_whole_or_not_at_all(tmp_path, monkeypatch):
             if self.rows == 2:
                 raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(report.csv, "writer", Broken)
+    monkeypatch.setattr(csv, "writer", Broken)
     with pytest.raises(OSError):
         report.write_csv(grades, out)
     assert out.read_text() == "the old grades\n"
