@@ -23,11 +23,12 @@ def hold(
     """The ``late-call`` fault on a call of ``worker`` (a generator; the call's invoke is
     already recorded, with ``held=True``): after ``reply_timeout`` the worker gives the task
     back and leaves it (its message is delivered again at its deadline); ``delay`` later the
-    held call reaches the ledger: ``land(worker, *args)`` makes it and records its answer."""
+    held call reaches the ledger: ``land(worker, lease, *args)`` makes it and records its
+    answer."""
     sim = worker.sim
     yield sim.env.timeout(sim.scenario.reply_timeout)
     worker._release(lease.task_id, lease, step, timeout=True)
-    sim.env.timeout(delay).callbacks.append(lambda _ev: land(worker, *args))
+    sim.env.timeout(delay).callbacks.append(lambda _ev: land(worker, lease, *args))
 
 
 def land_save(worker: Any, lease: Any, step: int, done: bool, kept: dict) -> None:

@@ -164,7 +164,7 @@ class Worker:
                 if not done:  # a partial result: only done=True completes a task
                     kept["result"] = {"partial": step + 1}
             if delay is not None:
-                args = (lease, step + 1, done, kept)
+                args = (step + 1, done, kept)
                 yield from held_calls.hold(self, lease, step, delay, held_calls.land_save, *args)
                 return False
             ok = self._save(lease, step + 1, done, kept)
@@ -236,29 +236,32 @@ class Worker:
         lost = sim.retries and now < sim.faults_until and sim.nemesis.lost("release", task)
         if lost:  # the answer is lost: the worker sends the release again (below)
             extra = {**extra, "lost": True}
+        self._released(lease, step, released, ack=not lost, **extra)
+        if lost:
+            sim._resend(lambda: self._release_resent(lease, step))
+
+    def _released(self, lease, step: int, released: bool, ack: bool, **extra) -> None:
+        """Record the ledger's answer to a release of ``lease`` (with ``extra``): an accepted
+        one with the record read back at the same instant (a released task is queued and holds
+        no lease), a refused one with why (``ack``: the worker heard it)."""
+        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
+        now, rec = sim.env._now, sim.history.record
         if released:
-            # read back at the same instant: a released task is queued and holds no lease
             rec(now, "ok", name, "release", task, epoch, step, **extra,
                 **read_back(sim.ledger.get(task)))  # fmt: skip
         else:
-            why = self._why_lost(task, epoch, step, ack=not lost)
+            why = self._why_lost(task, epoch, step, ack=ack)
             rec(now, "fail", name, "release", task, epoch, step, **extra, **why)
-        if lost:
-            sim._resend(lambda: self._release_resent(lease, step))
 
     def _release_resent(self, lease, step: int) -> None:
         """The resend of a release whose answer was lost (``lost-reply``, with retries), after
         ``reply_timeout``: the lease was given back already (or was no longer current), so a
         correct ledger refuses it. Its answer is only recorded: the worker has left the task."""
-        sim, task, epoch, name = self.sim, lease.task_id, lease.epoch, self.name
-        now, rec = sim.env._now, sim.history.record
-        rec(now, "invoke", name, "release", task, epoch, step, resent=True)
-        if sim.ledger.release(lease):
-            rec(now, "ok", name, "release", task, epoch, step, resent=True,
-                **read_back(sim.ledger.get(task)))  # fmt: skip
-        else:
-            why = self._why_lost(task, epoch, step, ack=False)
-            rec(now, "fail", name, "release", task, epoch, step, resent=True, **why)
+        sim = self.sim
+        rec = sim.history.record
+        rec(sim.env._now, "invoke", self.name, "release", lease.task_id, lease.epoch, step,
+            resent=True)  # fmt: skip
+        self._released(lease, step, sim.ledger.release(lease), ack=False, resent=True)
 
     def _crashed_after_record(self, task: str, epoch: int, step: int) -> bool:
         """The ``record-crash`` fault: strike between ``record_effect`` and the send. The key is
@@ -306,7 +309,7 @@ class Worker:
             if delay is not None:  # the network holds the record
                 rec(env._now, "invoke", name, "effect", task, epoch, step, key=key, held=True)
                 yield from held_calls.hold(
-                    self, lease, step, delay, held_calls.land_effect, lease, step, key
+                    self, lease, step, delay, held_calls.land_effect, step, key
                 )
                 return LOST
             rec(env._now, "invoke", name, "effect", task, epoch, step, key=key)
@@ -499,7 +502,7 @@ class Worker:
                 if delay is not None:  # the network holds the heartbeat
                     rec(now, "invoke", name, "heartbeat", task, epoch, step, held=True)
                     yield from held_calls.hold(
-                        self, lease, step, delay, held_calls.land_heartbeat, lease, step
+                        self, lease, step, delay, held_calls.land_heartbeat, step
                     )
                     return LOST
             rec(now, "invoke", name, "heartbeat", task, epoch, step)
