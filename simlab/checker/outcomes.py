@@ -251,6 +251,7 @@ def final_state(run: Run) -> list[Finding]:
             wrong.append(
                 _s("final.checkpoint", got=repr(record.checkpoint), want=repr(s.checkpoint))
             )
+        wrong.extend(_as_submitted(record, run.view.submits.get(task)))
         wrong.extend(_holder_and_attempts(record, s))
         wrong.extend(_lease_of_an_ended_task(record, s))
         if run.clocked:
@@ -269,6 +270,22 @@ def final_state(run: Run) -> list[Finding]:
             for more in wrong[1:]:
                 joined = _s("final.and", a=joined, b=more)
             out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
+    return out
+
+
+def _as_submitted(record: TaskRecord, submit: Event | None) -> list[Said]:
+    """What a record stores of its submit, against what the submit carried: the tenant (the
+    contract's default ``"default"`` when the submit named none) and, when the submit event
+    records one, the goal. Both are written once, at the submit, and nothing changes them."""
+    if submit is None:
+        return []
+    out = []
+    tenant = submit.value.get("tenant", "default")
+    if record.tenant != tenant:
+        out.append(_s("final.submitted", field="tenant", got=repr(record.tenant), want=repr(tenant)))
+    if "goal" in submit.value and record.goal != submit.value["goal"]:
+        goal = submit.value["goal"]
+        out.append(_s("final.submitted", field="goal", got=repr(record.goal), want=repr(goal)))
     return out
 
 

@@ -219,9 +219,9 @@ RULES: tuple[Rule, ...] = (
         "p",
         "final state",
         "the final ledger (status, step, epoch, result, checkpoint, holder, attempts, no lease "
-        "once a task "
-        "is not running, e-mail keys in the order recorded) is what its accepted operations "
-        "made it, and its listing holds every task once, in submit order, as its listings by "
+        "once a task is not running, e-mail keys in the order recorded) is what its accepted "
+        "operations made it, each task keeps the tenant and goal it was submitted with, and "
+        "its listing holds every task once, in submit order, as its listings by "
         "status and its counts do",
         outcomes.final_state,
     ),

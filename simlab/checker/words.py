@@ -259,6 +259,7 @@ _EN = {
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
     "final.checkpoint": "it holds the checkpoint {got}, but the last accepted save stored {want}",
+    "final.submitted": "its {field} is {got}, but it was submitted with {want}",
     "final.result": "its result names {p} (epoch {epoch}), but {who} completed it",
     "final.keys": "the ledger holds the e-mail keys {stored}, but the accepted records were "
     "{accepted}",
@@ -444,6 +445,7 @@ _ZH = {
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who}完成它时带有结果",
     "final.checkpoint": "它保存的检查点是 {got}，但最后一次被接受的保存存的是 {want}",
+    "final.submitted": "它的 {field} 是 {got}，但提交时给的是 {want}",
     "final.result": "它的结果写的是 {p}（纪元 {epoch}），但完成它的是 {who}",
     "final.keys": "账本保存的邮件键是 {stored}，但被接受的记录是 {accepted}",
     "final.clock": "它的 {field} 是 {value}，但账本的时钟当时读数在 {lo} 到 {hi} 之间（时间来自交给"
@@ -502,7 +504,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "p": (
         "最终状态",
         "账本的最终记录（状态、步骤、纪元、结果、检查点、持有者、尝试次数、任务不在运行时没有租约、"
-        "按记录顺序的邮件键）正是被接受的操作所造成的，"
+        "按记录顺序的邮件键）正是被接受的操作所造成的，每个任务保留提交时的租户和目标，"
         "且它的任务列表按提交顺序、每个任务只出现一次，按状态的列表和计数也与之一致",
     ),
     "q": ("租约长度", "认领的租约及每次心跳对它的延长，都持续 worker 请求的 ttl"),

@@ -73,7 +73,7 @@ class AgentWorkload:
         ledger.submit(task, tenant=tenant, goal=dict(goal))
         if tenant in self.world.approval_required:
             self.world.approve(task, "manager")
-        return {"tenant": tenant}
+        return {"tenant": tenant, "goal": dict(goal)}
 
     def editor(self, run):
         """SimPy process: publish a new version of a document when the run's nemesis says (Poisson

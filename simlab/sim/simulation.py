@@ -65,6 +65,12 @@ LedgerFactory = Callable[[Callable[[], float]], TaskLedger]
 PROBE_TASK = "probe"
 
 
+def goal_of(task: str) -> dict[str, str]:
+    """The goal the client submits ``task`` with (the plain workload): the ledger stores it and
+    the final listing must hand it back as it went in, each task its own."""
+    return {"task": task}
+
+
 def played(
     store: Any, make: Callable[[], _Run], close: bool = True
 ) -> tuple[_Run, list[TaskRecord], dict, Views | None]:
@@ -214,7 +220,7 @@ class _Run:
             yield env.timeout(arrival.expovariate(rate))
             try:
                 if agent is None:
-                    self.ledger.submit(task)
+                    self.ledger.submit(task, goal=goal_of(task))
                 else:
                     extra = agent.submit(self.ledger, task, i)
             except Unanswered:
@@ -224,10 +230,12 @@ class _Run:
             if agent is not None:
                 rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             elif self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
-                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True, **views)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True,
+                    goal=goal_of(task), **views)  # fmt: skip
                 self._resend(lambda task=task: self.resubmit(task))
             else:
-                rec(env._now, "ok", "client", "submit", task, steps=steps, **views)
+                rec(env._now, "ok", "client", "submit", task, steps=steps, goal=goal_of(task),
+                    **views)  # fmt: skip
             self.broker.publish(task)
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
@@ -252,7 +260,7 @@ class _Run:
         env, rec, ledger = self.env, self.history.record, self.ledger
         steps = self.scenario.steps
         try:
-            ledger.submit(task)
+            ledger.submit(task, goal=goal_of(task))
         except LedgerError:
             r = ledger.get(task)
             rec(env._now, "fail", "client", "submit", task, r.epoch, r.step, steps=steps,

@@ -105,6 +105,8 @@ CAUGHT_BY: dict[str, set[str]] = {
     "counts-running-as-queued": {"z"},
     "counts-drop-queued": {"z"},
     "queued-listing-takes-running": {"z"},
+    "submit-drops-goal": {"p"},
+    "submit-drops-tenant": {"p", "u"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -139,6 +141,8 @@ SCENARIO: dict[str, dict] = {
     "claim-next-hands-out-probes": {"pull": True},
     "claim-next-newest-first": {"pull": True},
     "claim-next-skips-expired": {"pull": True, **CAP},
+    # the plain workload submits every task under the default tenant; the health probe not
+    "submit-drops-tenant": {"pull": True},
     # saves carry checkpoints, and claims show the one their lease hands back
     "claim-drops-checkpoint": {"checkpoints": True},
     "save-refused-writes-checkpoint": {"checkpoints": True},

@@ -1445,6 +1445,29 @@ class SubmitDuplicateValueError(MemoryLedger):
     )
 
 
+class SubmitDropsGoal(MemoryLedger):
+    """``submit`` checks the goal and answers as it should, but stores no goal: the entry point
+    told the user the task was persisted, and its goal is gone."""
+
+    submit = edited(
+        MemoryLedger.submit,
+        'goal_json = None if goal is None else _to_json(goal, "goal", self.max_value_bytes)',
+        '_to_json(goal, "goal", self.max_value_bytes)\ngoal_json = None',
+        why="the submit persists the goal it was given",
+    )
+
+
+class SubmitDropsTenant(MemoryLedger):
+    """``submit`` stores every task under the default tenant, whatever tenant it was given."""
+
+    submit = edited(
+        MemoryLedger.submit,
+        "self._tasks[task_id] = _Task(task_id, tenant, goal_json, float(self.clock()))",
+        'self._tasks[task_id] = _Task(task_id, "default", goal_json, float(self.clock()))',
+        why="the submit persists the tenant it was given",
+    )
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1528,11 +1551,15 @@ WRONG_LEDGERS: dict[str, type] = {
     "heartbeat-raises-when-stale": HeartbeatRaisesWhenStale,
     "cancel-raises-when-terminal": CancelRaisesWhenTerminal,
     "submit-duplicate-valueerror": SubmitDuplicateValueError,
+    "submit-drops-goal": SubmitDropsGoal,
+    "submit-drops-tenant": SubmitDropsTenant,
 }
 
 PROMISE: dict[str, str] = {
     "submit-duplicate-overwrites": "a duplicate submit raises LedgerError",
     "submit-duplicate-raises-after-write": "a duplicate submit changes nothing",
+    "submit-drops-goal": "submit persists the task as given: its goal",
+    "submit-drops-tenant": "submit persists the task as given: its tenant",
     "claim-keeps-epoch": "every claim bumps the epoch",
     "takeover-keeps-epoch": "a takeover after lease_until bumps the epoch",
     "claim-lease-has-old-epoch": "no two leases share an epoch (the lease carries the new one)",

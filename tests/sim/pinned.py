@@ -5,7 +5,7 @@ Since those digests were recorded, an accepted heartbeat's event holds the lease
 claim refused as lease-held the holder its refusal names (``holder``), a
 refused fenced call's and an accepted release's the record read right after it (``read``), and
 the last task's submit and the ``faults-off`` event the ledger's views at that instant
-(``counts``, ``listed``); every other byte of a history is as before. :func:`pinned_digest`
+(``counts``, ``listed``), and a submit the goal it carried (``goal``); every other byte of a history is as before. :func:`pinned_digest`
 leaves those fields out, so a digest recorded earlier still pins the rest of the run byte for
 byte.
 """
@@ -24,7 +24,7 @@ ADDED: dict[tuple[str, str], frozenset[str]] = {
     ("claim", "fail"): frozenset({"holder"}),
     ("claim", "ok"): frozenset({"attempts"}),
     ("faults-off", "info"): frozenset({"counts", "listed"}),
-    ("submit", "ok"): frozenset({"counts", "listed"}),
+    ("submit", "ok"): frozenset({"counts", "listed", "goal"}),
 }
 
 

@@ -24,6 +24,7 @@ from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 #: listed in tests/checker/test_mutants.py (OUT_OF_REACH); ``claim-truncates-lease-time`` is in
 #: ``TIMING`` below.
 SMALLEST: dict[str, tuple[int, set[str]]] = {
+    "submit-drops-goal": (0, {"p"}),
     "counts-drop-queued": (0, {"z"}),
     "counts-running-as-queued": (1, {"z"}),
     "queued-listing-takes-running": (1, {"z"}),
@@ -218,6 +219,7 @@ def test_is_each_mistake_about_a_queued_task_caught_with_one_worker(name):
 #: skipped takeover a lease that ended: one duplicate delivery, or one pause, gives each.
 PULLED: dict[str, tuple[int, set[str]]] = {
     "claim-next-hands-out-probes": (0, {"u"}),
+    "submit-drops-tenant": (0, {"p", "u"}),
     "claim-next-newest-first": (1, {"u"}),
     "claim-next-skips-expired": (1, {"u"}),
 }
