@@ -280,12 +280,13 @@ def _as_submitted(record: TaskRecord, submit: Event | None) -> list[Said]:
     if submit is None:
         return []
     out = []
-    tenant = submit.value.get("tenant", "default")
-    if record.tenant != tenant:
-        out.append(_s("final.submitted", field="tenant", got=repr(record.tenant), want=repr(tenant)))
-    if "goal" in submit.value and record.goal != submit.value["goal"]:
-        goal = submit.value["goal"]
-        out.append(_s("final.submitted", field="goal", got=repr(record.goal), want=repr(goal)))
+    given = {"tenant": submit.value.get("tenant", "default")}
+    if "goal" in submit.value:
+        given["goal"] = submit.value["goal"]
+    for name, want in given.items():
+        got = getattr(record, name)
+        if got != want:
+            out.append(_s("final.submitted", field=name, got=repr(got), want=repr(want)))
     return out
 
 

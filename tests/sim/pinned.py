@@ -2,12 +2,12 @@
 
 Since those digests were recorded, an accepted heartbeat's event holds the lease end it gave
 (``value={"lease_until": t}``), a granted claim's the attempt its lease tells (``attempts``), a
-claim refused as lease-held the holder its refusal names (``holder``), a
-refused fenced call's and an accepted release's the record read right after it (``read``), and
-the last task's submit and the ``faults-off`` event the ledger's views at that instant
-(``counts``, ``listed``), and a submit the goal it carried (``goal``); every other byte of a history is as before. :func:`pinned_digest`
-leaves those fields out, so a digest recorded earlier still pins the rest of the run byte for
-byte.
+claim refused as lease-held the holder its refusal names (``holder``), a refused fenced call's
+and an accepted release's the record read right after it (``read``), the last task's submit
+and the ``faults-off`` event the ledger's views at that instant (``counts``, ``listed``), and a
+submit the goal it carried (``goal``); every other byte of a history is as before.
+:func:`pinned_digest` leaves those fields out, so a digest recorded earlier still pins the rest
+of the run byte for byte.
 """
 
 from __future__ import annotations
