@@ -2,9 +2,11 @@
 violating commit marked.
 
 :func:`story_plot` draws :func:`simlab.plots.timeline` for the task of the first violation and
-the tasks its faults struck, then puts a numbered disc on each fault (the numbers of the story's
-sentences: ``fault 1``, ``fault 2``...) and a red ring with the rule's letter on the event that
-broke the rule. Artists carry gids: ``"fault"`` for the discs, ``"violation"`` for the ring.
+the tasks its faults struck (at most :data:`MAX_TASKS`), then puts a numbered disc on each fault
+of those tasks and each fault of no task (the numbers of the story's sentences: ``fault 1``,
+``fault 2``...; a fault no worker's lane holds, a user's cancel, sits in a band above the first
+lane) and a red ring with the rule's letter on the event that broke the rule. Artists carry
+gids: ``"fault"`` for the discs, ``"violation"`` for the ring.
 """
 
 from __future__ import annotations
@@ -47,11 +49,18 @@ def story_plot(shrunk, *, ax=None, title: str | None = None):
         )
     ax = timeline(result.history, ax=ax, tasks=tasks or None, title=title)
     lanes = {t.get_text(): i for i, t in enumerate(ax.get_yticklabels())}
-    _show_times(ax, [e.time for e in events if e is not None])
+    # A fault on a task the picture leaves out would float over an empty lane: only the faults
+    # of the tasks drawn (and those of no task) get their disc, numbered as in the story.
+    shown = [
+        (n, e)
+        for n, e in enumerate(events, start=1)
+        if e is not None and (e.task is None or not tasks or e.task in tasks)
+    ]
+    _show_times(ax, [e.time for _, e in shown])
     top = min(lanes.values(), default=0) - 0.5
-    for n, e in enumerate(events, start=1):
-        if e is None:
-            continue
+    if any(e.process not in lanes for _, e in shown):
+        _band_above(ax, top)
+    for n, e in shown:
         y = lanes.get(e.process, top)
         ax.annotate(
             str(n),
@@ -96,6 +105,16 @@ def story_plot(shrunk, *, ax=None, title: str | None = None):
             zorder=6,
         )
     return ax
+
+
+def _band_above(ax, top: float) -> None:
+    """Room above the first lane for the discs of faults no worker's lane holds (a user's
+    cancel, a duplicate delivery), inside the axes, clear of the title."""
+    low, high = ax.get_ylim()
+    if low > high:  # the lanes run downwards: the first lane is at the top
+        ax.set_ylim(low, min(high, top - 0.75))
+    else:
+        ax.set_ylim(min(low, top - 0.75), high)
 
 
 def _show_times(ax, times: list[float]) -> None:
