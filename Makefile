@@ -111,7 +111,8 @@ lab: $(STAMP)
 
 app: $(STAMP)
 	@$(BIN)/python -m simlab.extras app
-	$(BIN)/voila app/dashboard.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT)
+	JUPYTER_PATH=$(CURDIR)/app $(BIN)/voila --template=simlab app/dashboard.ipynb \
+		--Voila.ip=127.0.0.1 --port=$(APP_PORT)
 
 bench: $(STAMP)
 	$(BIN)/simlab bench ledger

@@ -2,7 +2,7 @@
 
 Each package and module of ``simlab`` is listed under its folder with the first sentence of its
 docstring, so a module added, moved or removed changes the map, and this test fails until the
-map is written again: ``python tests/test_where_things_live.py`` rewrites it between its
+map is written again: ``python -m tests.test_where_things_live`` rewrites it between its
 markers. The hidden checks are listed by package only (their modules are the grader's, one per
 question). A module without a docstring fails the test: the map would have nothing to say.
 """

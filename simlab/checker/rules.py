@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import simlab.checker.claim_next as claim_next
 import simlab.checker.operations as ops
 import simlab.checker.outcomes as outcomes
 import simlab.checker.raises as raises
@@ -268,7 +269,7 @@ RULES: tuple[Rule, ...] = (
         "claim_next hands out the oldest claimable task in submit order (a queued one, or a "
         "running one whose lease has ended), never a health probe, and nothing only when no "
         "task is claimable",
-        outcomes.claim_next_order,
+        claim_next.claim_next_order,
     ),
     Rule(
         "x",

@@ -9,9 +9,10 @@ with no token, in a temporary folder, and always stopped afterwards:
 
 On each page it turns off "rerun when a control changes", moves the pause slider and presses
 **Run**, picks another variant and presses **Run**, and checks that a new picture appears each
-time, that the verdict text follows the slider and the variant, and that no error or traceback
-is shown. Screenshots of every stage land in ``out/browser/`` (``make test`` says so),
-so a person can look at them.
+time, that the verdict text follows the slider and the variant, that no error or traceback
+is shown, and that neither page asks any host but its server (a classroom may have no
+internet). Screenshots of every stage land in ``out/browser/`` (``make test`` says so), so a
+person can look at them.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def launch(args: list[str], folder: Path, home: Path, log: Path) -> subprocess.P
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
         "IPYTHONDIR": str(home / "ipython"),
         "MPLBACKEND": "Agg",
+        "JUPYTER_PATH": str(ROOT / "app"),  # the app's Voila template, as `make app` sets it
     }
     with log.open("w") as out:
         return subprocess.Popen(
@@ -228,14 +230,30 @@ def test_does_the_dashboard_work_in_jupyterlab_and_in_the_app(chromium, tmp_path
         "--LabApp.expose_app_in_browser=True",
         "--LabApp.extension_manager=readonly",
     ]
+    # as `make app` serves it: the kit's template (app/voila/templates/simlab), found through
+    # JUPYTER_PATH, which asks no host but the server
+    recipe = (ROOT / "Makefile").read_text().split("\napp:")[1].split("\n\n")[0]
+    assert "JUPYTER_PATH=$(CURDIR)/app" in recipe and "--template=simlab" in recipe, recipe
     app = [
         str(bin_dir / "voila"),
+        "--template=simlab",
         str(app_dir / "dashboard.ipynb"),
         "--no-browser",
         "--Voila.ip=127.0.0.1",
         f"--port={app_port}",
     ]
     page = chromium.new_page(viewport={"width": 1400, "height": 1300})
+    elsewhere: list[str] = []  # requests to any host but the two servers, refused
+
+    def local_only(route):
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1:", "data:", "blob:")):
+            route.continue_()
+        else:
+            elsewhere.append(url)
+            route.abort()
+
+    page.route("**/*", local_only)
     with servers(
         (lab, lab_port, tmp_path, tmp_path, tmp_path / "lab.log"),
         (app, app_port, app_dir, tmp_path / "voila", tmp_path / "app.log"),
@@ -261,6 +279,7 @@ def test_does_the_dashboard_work_in_jupyterlab_and_in_the_app(chromium, tmp_path
         assert "import Dashboard" not in shown and "Dashboard(seed=1)" not in shown, "code shown"
     page.close()
 
+    assert not elsewhere, f"the pages asked other hosts: {sorted(set(elsewhere))}"
     assert in_lab["first"] == in_app["first"], "the same Dashboard, the same first run"
     assert in_app["pause"] != in_app["first"] and in_app["unfenced"] != in_app["pause"]
     seconds = time.monotonic() - started
