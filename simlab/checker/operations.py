@@ -65,9 +65,15 @@ _STATUSES = frozenset({QUEUED, RUNNING, COMPLETED, CANCELLED, DEAD})
 # --- sentence helpers ------------------------------------------------------------------------
 
 
-def at(time: float) -> str:
-    """``t=17.0``: times rounded to the millisecond, always with a decimal point."""
-    return f"t={round(float(time), 3)!r}"
+def at(time: float, beside: float | None = None) -> str:
+    """``t=17.0``: times rounded to the millisecond, always with a decimal point; with more
+    digits when ``beside`` (another time of the same sentence) differs from ``time`` only below
+    the millisecond, so that the sentence shows which came first."""
+    time, digits = float(time), 3
+    if beside is not None and float(beside) != time:
+        while digits < 17 and round(time, digits) == round(float(beside), digits):
+            digits += 1
+    return f"t={round(time, digits)!r}"
 
 
 def who(e: Event) -> Said:
@@ -262,8 +268,8 @@ def live_lease(s: TaskState, e: Event, m: Model):
         return None
     h = s.lease
     return (
-        _s("live", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time), holder=who(h),
-           until=at(s.until)),
+        _s("live", p=e.process, epoch=e.epoch, task=e.task, t=at(e.time, s.until), holder=who(h),
+           until=at(s.until, e.time)),
         h,
     )  # fmt: skip
 
@@ -516,13 +522,17 @@ def _refused_claim(s: TaskState, e: Event, m: Model, told: Callable[[Event], Sai
     if until is None:
         return None  # a hand-made claim without lease_until: the lease is not timed
     slack = TOLERANCE * max(1.0, abs(e.time))
+    # a claim near the lease's end (the prober's) shows both times to the digit that parts them
+    told = lambda e: _s("told.claim", p=e.process, task=e.task, t=at(e.time, until))  # noqa: E731
     if e.time - until > slack:
         holder = _s("holder.of", who=who(h)) if h is not None else _s("holder.the")
-        return _s("refused.ended", as_reason=as_reason(), holder=holder, until=at(until)), h
+        ended = at(until, e.time)
+        return _s("refused.ended", as_reason=as_reason(), holder=holder, until=ended), h
     if until - e.time > slack:
         if reason != "lease-held":
             holder = _s("holder.whose", who=who(h)) if h is not None else _s("holder.a")
-            return _s("refused.live", as_reason=as_reason(), holder=holder, until=at(until)), h
+            still = at(until, e.time)
+            return _s("refused.live", as_reason=as_reason(), holder=holder, until=still), h
         # LeaseHeld names the worker that holds the lease: the last claim's, known unless a
         # claim may have been granted unseen
         claimer = s.claimer

@@ -42,6 +42,7 @@ EN = {
     "delivered_again": "task delivered again",
     "reply_lost": "reply lost, call resent",
     "held_call": "held call reaches the ledger late",
+    "lease_edge": "a prober claims at a lease's edge",
     "slow_step": "slow step",
     "worker": "worker",
     "legend_title": "boxes: leases, labelled task and epoch (e2 = epoch 2); red labels: the epoch "
@@ -160,6 +161,7 @@ ZH = {
     "delivered_again": "任务再次投递",
     "reply_lost": "回复丢失，调用已重发",
     "held_call": "被扣住的调用迟到账本",
+    "lease_edge": "探测者在租约边缘认领",
     "slow_step": "慢的一步",
     "worker": "worker",
     "legend_title": "方框：租约，标着任务和 epoch（e2 = epoch 2）；红色标签：保存携带的 epoch",

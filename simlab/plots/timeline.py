@@ -285,6 +285,7 @@ FAULT_MARKS = (
     "doc-edit",
     "reply-lost",
     "held-call",
+    "lease-edge",
 )
 
 
@@ -326,6 +327,9 @@ def _event_points(c: _Canvas, events: list[Event]) -> dict[str, list[tuple[float
         if e.type != "invoke" and e.value.get("late") and e.process in c.lane:
             # a held call reaches the ledger, after its worker gave the task back
             points["held-call"].append((e.time, c.lane[e.process] - 0.3))
+        if e.op == "claim" and e.type != "invoke" and "edge" in e.value and e.process in c.lane:
+            # the prober claims at an edge of a silent lease
+            points["lease-edge"].append((e.time, c.lane[e.process] - 0.3))
         if e.process not in c.lane and e.op not in ("cancel", "requeue"):
             continue
         y = c.lane.get(e.process)
@@ -427,6 +431,7 @@ def _draw_markers(c: _Canvas, points: dict[str, list[tuple[float, float]]]) -> N
         "slow": ("slow_step", dict(marker=">", ms=6, color="dimgray")),
         "reply-lost": ("reply_lost", dict(marker="d", ms=6, mfc="white", mec="dimgray")),
         "held-call": ("held_call", dict(marker="h", ms=7, mfc="white", mec=FAIL_RED)),
+        "lease-edge": ("lease_edge", dict(marker="|", ms=10, mew=2, color="black")),
     }
     for gid, (label, style) in styles.items():
         if points[gid]:

@@ -14,7 +14,8 @@ every run with the checker; nothing is drawn at random but the timing, which is 
   whether it strikes (:class:`StrikePoints`): crash (half-way into the step's work), slow,
   every pause (``lengths``, in units of the ttl: a few lengths around it), the crashes around an
   e-mail, a duplicate delivery at every enqueue, a pause between the two statements of a racy
-  claim, and a user's cancel or requeue between any two events of the task (between two events
+  claim, a prober's claims at the edges of a paused worker's lease after each pause, and a
+  user's cancel or requeue between any two events of the task (between two events
   the task is in one state, so one instant stands for the whole interval).
 * **Breadth first.** Schedules are searched in order of their number of faults, so the first
   counterexample has the fewest. Each set of faults runs once: a schedule is extended only by a
@@ -24,10 +25,11 @@ every run with the checker; nothing is drawn at random but the timing, which is 
 * **Distinct states.** With ``dedup`` a schedule is not extended when the state its run reached
   just after its last fault struck equals one already explored: every task's row and e-mail
   keys as the ledger reports them, the mailbox, the broker's queue and timers, each worker's
-  heartbeat time and attempt, the clock, the simulator's pending timers, the position of its
-  random streams, and that last fault itself (what it does next). A certificate with ``dedup``
-  therefore covers ledgers whose behaviour depends only on that state (any ledger that keeps
-  its promises does); ``dedup=False`` searches every schedule.
+  heartbeat time and attempt, the clock, the simulator's pending timers, the prober's claims
+  still to come, the position of its random streams, and that last fault itself (what it does
+  next). A certificate with ``dedup`` therefore covers ledgers whose behaviour depends only on
+  that state (any ledger that keeps its promises does); ``dedup=False`` searches every
+  schedule.
 
 The answer (:class:`Exploration`) is a certificate ("no schedule of at most 2 faults over 2
 tasks x 2 workers x 2 steps breaks a rule: N schedules, M distinct states"), or the shortest
@@ -222,6 +224,7 @@ def _state(run: _Run, store: Any) -> tuple:
         tuple(sorted(broker._deadline.items())),
         tuple((w.name, w.last_beat, w.attempt) for w in run.workers),
         tuple(sorted(item[0] for item in env._queue)),
+        tuple(sorted(run.prober.pending)),
         tuple(run.rng.position(name) for name in TIMING_STREAMS),
     )
 

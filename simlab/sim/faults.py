@@ -25,7 +25,6 @@ worker, the broker or the client asks the nemesis).
 from __future__ import annotations
 
 import random
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -58,19 +57,25 @@ __all__ = [
     "describe",
     "shows",
     "check_field",
-    "faults_table",
     "CRASH",
     "SLOW",
     "DUPLICATE",
     "DOC_CHANGE",
     "LOST_REPLY",
     "LATE_CALL",
+    "EDGE_CLAIM",
+    "EDGE",
     "CALLS",
     "LATE_CALLS",
 ]
 
 #: Where a crash strikes in a step's work when the explorer tries one (a fraction of it).
 CRASH_FRACTION = 0.5
+#: How far from a lease's end the ``edge-claim`` fault's claims land: 2**-16 time units, a
+#: power of two, so ``end - EDGE`` and ``end + EDGE`` are exact floats for every end below 2**36;
+#: the checker judges such a claim while its time is below 15000 (its tolerance on times,
+#: relative 1e-9, stays under EDGE there).
+EDGE = 2.0**-16
 
 #: The strike points: each question the simulator asks the nemesis, and when it asks it. A
 #: pause's history event names its point as ``where`` (``save`` is left out of the event).
@@ -89,6 +94,7 @@ POINTS: dict[str, str] = {
     "reply": "a call's answer is on its way back to its caller (the client's submit, a "
     "worker's heartbeat, e-mail record, save or release), after the ledger acted on it",
     "held": "a worker sends an e-mail record, a heartbeat or a save, before the ledger sees it",
+    "silent": "a pause just struck a worker holding a lease (any pause but a claim's)",
 }
 
 
@@ -420,6 +426,11 @@ REQUEUE = FaultKind(
 )
 
 
+def _nth(f: dict[str, Any], what: str) -> str:
+    """``the first pause``, ``pause 2``...: which of a task's ``what`` fault ``f`` names."""
+    return f"the first {what}" if f["nth"] == 0 else f"{what} {f['nth'] + 1}"
+
+
 def _lost_tell(f: dict[str, Any]) -> str:
     which = "first" if f["nth"] == 0 else f"call {f['nth'] + 1} of its"
     return f"the reply to the {which} {f['call']} of {f['task']} is lost, and the call resent"
@@ -485,6 +496,29 @@ LATE_CALL = FaultKind(
     needs=("late",),
     adversarial=0.3,
 )
+EDGE_CLAIM = FaultKind(
+    name="edge-claim",
+    point="silent",
+    fields=("task", "nth"),
+    default_rate=0.0,
+    per="per pause that strikes a worker holding a lease",
+    help="P(a prober claims a paused worker's task just before and just after the end of its "
+    "lease)",
+    does="as the task's ``nth`` pause (0: the first) strikes its worker, a prober claims the "
+    "task ``EDGE`` (2^-16) time units before the end of that worker's lease (its last claim or "
+    "heartbeat plus the ttl: a correct ledger refuses) and as long after it (granted unless the "
+    "lease was renewed or the task moved on); a prober granted a lease never commits, as a "
+    "worker that crashed",
+    tell=lambda f: (
+        f"a prober claims {f['task']} 2^-16 before and 2^-16 after the end of its worker's "
+        f"lease, as {_nth(f, 'pause')} of {f['task']} strikes"
+    ),
+    event=lambda e: e.op == "claim" and e.type != "invoke" and "edge" in e.value,
+    mark="lease-edge",
+    draw=_nothing,
+    tries=_once,
+    adversarial=0.3,
+)
 DOC_CHANGE = FaultKind(
     name="doc-change",
     point="edit",
@@ -519,6 +553,7 @@ KINDS: dict[str, FaultKind] = {
         REQUEUE,
         LOST_REPLY,
         LATE_CALL,
+        EDGE_CLAIM,
         DOC_CHANGE,
     )
 }
@@ -552,26 +587,3 @@ def shows(fault: dict[str, Any], e: Event) -> bool:
     if "step" in fault and e.step != fault["step"]:
         return False
     return "doc" not in fault or e.value.get("doc") == fault["doc"]
-
-
-def faults_table() -> str:
-    """The kinds as a Markdown table (docs/simulator.md)."""
-    lines = [
-        "| kind | fields | strikes | rate (default) | what happens |",
-        "|---|---|---|---|---|",
-    ]
-    for k in KINDS.values():
-        rate = f"`{k.rate}` ({k.default_rate:g}) {k.per}"
-        fields = ", ".join(k.fields)
-        row = f"| `{k.name}` | {fields} | {POINTS[k.point]} | {rate} | {k.does} |"
-        lines.append(row.replace("``", "`"))
-    return "\n".join(lines) + "\n"
-
-
-def docstring_table() -> str:
-    """The kinds as a reStructuredText list (the schedule module's docstring)."""
-    out = []
-    for k in KINDS.values():
-        line = f"* ``{k.name}`` ({', '.join(k.fields)}): {k.does}."
-        out.append(textwrap.fill(line, 96, subsequent_indent="  ", break_on_hyphens=False))
-    return "\n".join(out) + "\n"

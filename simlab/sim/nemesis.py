@@ -1,9 +1,9 @@
 """The nemesis: who decides which faults strike a run, drawn from the seed or read from a schedule.
 
 The simulator asks its nemesis at the fixed points where a fault may strike (the strike points of
-:data:`simlab.sim.faults.POINTS`: the workers around each step attempt, the broker at each
-enqueue, the client at each arrival, the editor between edits), and only while faults are on
-(before the fault horizon). At each point the kinds of the registry
+:data:`simlab.sim.faults.POINTS`: the workers around each step attempt and as a pause strikes
+one, the broker at each enqueue, the client at each arrival, the editor between edits), and only
+while faults are on (before the fault horizon). At each point the kinds of the registry
 (:data:`~simlab.sim.faults.KINDS`) whose ``point`` it is may strike. Two nemeses answer the
 same questions:
 
@@ -28,6 +28,7 @@ from typing import Any
 from simlab.sim.faults import (
     CRASH,
     DOC_CHANGE,
+    EDGE_CLAIM,
     KINDS,
     LATE_CALL,
     LOST_REPLY,
@@ -77,6 +78,7 @@ class Nemesis:
         self._claims: dict[str, int] = {}
         self._calls: dict[tuple[str, str], int] = {}
         self._held: dict[tuple[str, str], int] = {}
+        self._silent: dict[str, int] = {}
 
     def _struck(self, fault: dict[str, Any]) -> None:
         self.faults.append(fault)
@@ -129,7 +131,22 @@ class Nemesis:
         where = self._where(point, worker, task, step)
         fault = self.strike(pause_at(point), where)
         self.asked(point, where)
-        return None if fault is None else fault["length"]
+        if fault is None:
+            return None
+        if point != "claim":  # a worker holding a lease goes silent
+            self.silent(worker, task)
+        return fault["length"]
+
+    def silent(self, worker, task: str) -> None:
+        """A pause just struck ``worker``, which holds a lease on ``task``: does a prober claim
+        the task at the edges of that lease (``edge-claim``)? Pauses are numbered per task
+        (``nth``) in the order they strike; the lease ends ``ttl`` after the worker's last
+        claim or heartbeat, as the worker was told."""
+        n = self._silent[task] = self._silent.get(task, -1) + 1
+        where = {"task": task, "nth": n}
+        if self.strike(EDGE_CLAIM, where) is not None:
+            self.run.prober.claim_at_edges(task, worker.last_beat + self.scenario.ttl)
+        self.asked(EDGE_CLAIM.point, where)
 
     def crashes(self, point: str, worker, task: str, step: int) -> bool:
         """At ``point`` (``"sent"``: the step's e-mail just left; ``"record"``: its key was just

@@ -28,7 +28,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from simlab.sim.faults import KINDS, NEEDS, check_field, describe, docstring_table
+from simlab.sim.fault_tables import docstring_table
+from simlab.sim.faults import KINDS, NEEDS, check_field, describe
 from simlab.sim.scenario import Scenario
 
 __all__ = [
@@ -188,6 +189,7 @@ LATER_FIELDS = {
     "lost_reply_rate": 0.0,
     "late": False,
     "late_call_rate": 0.0,
+    "edge_claim_rate": 0.0,
 }
 
 

@@ -48,6 +48,7 @@ from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
+from simlab.sim.prober import Prober
 from simlab.sim.reads import effects_of, id_lister, listing_and_views, read_views
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
@@ -174,6 +175,8 @@ class _Run:
         #: workers, broker and client ask the nemesis before this time: the horizon, or never
         #: when it has no fault to give (the history still records ``faults-off`` at the horizon)
         self.faults_until = -math.inf if self.nemesis.idle else self.horizon
+        #: who claims a silent lease's task at its edges (fault ``edge-claim``)
+        self.prober = Prober(self)
         duplicate = None if self.nemesis.idle else self.nemesis.duplicate
         self.broker = Broker(
             env,
@@ -333,6 +336,7 @@ class _Run:
         for worker in self.workers:
             worker.sim = None
         self.nemesis.run = None
+        self.prober.run = None
 
 
 def judged_as(scenario: Scenario, store: Any = None, views: Views | None = None) -> dict[str, Any]:

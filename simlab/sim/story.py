@@ -248,6 +248,16 @@ _PAUSED = {k.point for k in KINDS.values() if k.paused is not None}
 
 def _say_claim(e: Event, racy: bool, holder: Event | None) -> Said | None:
     w, task, v = e.process, e.task, e.value
+    if "edge" in v:  # the prober's claim at the edge of a silent lease (fault edge-claim)
+        if e.type == "invoke":
+            return None
+        side = s(f"edge.{v['edge']}")
+        if e.type == "ok":
+            return s("edge.ok", w=w, task=task, side=side, epoch=e.epoch)
+        if v.get("reason") == "lease-held":
+            return s("edge.held", w=w, task=task, side=side)
+        return s("edge.refused", w=w, task=task, side=side,
+                 status=status(v.get("status", v.get("reason"))))  # fmt: skip
     if e.type == "invoke" and racy:
         return s("claim.racy", w=w, task=task)
     if e.type == "ok":

@@ -17,6 +17,7 @@ from simlab.sim.faults import (
     CRASH,
     DOC_CHANGE,
     DUPLICATE,
+    EDGE_CLAIM,
     EFFECT_CRASH,
     EFFECT_PAUSE,
     KINDS,
@@ -119,6 +120,12 @@ _EN = {
     "claim": "{w} claims {task} and gets epoch {epoch}{done}.",
     "claim.held": "{w} tries to claim {task}, but another worker holds a live lease.",
     "claim.refused": "{w} tries to claim {task}, but it is {status}.",
+    "edge.before": "2^-16 before the end of the lease it probes",
+    "edge.after": "2^-16 after the end of the lease it probes",
+    "edge.ok": "{w} claims {task} {side}: the ledger grants it epoch {epoch} (a prober never "
+    "commits).",
+    "edge.held": "{w} claims {task} {side}: the ledger refuses, a lease is live.",
+    "edge.refused": "{w} claims {task} {side}: the ledger refuses, the task is {status}.",
     "heartbeat.refused": "{w}'s heartbeat on {task} is refused ({why}): {w} stops.",
     "did.heartbeat": "{w} (epoch {epoch}) renews its lease on {task}",
     "did.effect": "{w} (epoch {epoch}) records the e-mail of step {n} of {task}",
@@ -206,6 +213,11 @@ _ZH = {
     "claim": "{w} 认领了 {task}，得到纪元 {epoch}{done}。",
     "claim.held": "{w} 试图认领 {task}，但另一个 worker 持有有效租约。",
     "claim.refused": "{w} 试图认领 {task}，但它处于「{status}」状态。",
+    "edge.before": "在它探测的租约结束前 2^-16 ",
+    "edge.after": "在它探测的租约结束后 2^-16 ",
+    "edge.ok": "{w} {side}认领 {task}：账本授予它纪元 {epoch}（探测者从不提交）。",
+    "edge.held": "{w} {side}认领 {task}：账本拒绝了，租约仍然有效。",
+    "edge.refused": "{w} {side}认领 {task}：账本拒绝了，任务处于「{status}」状态。",
     "heartbeat.refused": "{w} 对 {task} 的心跳被拒绝（{why}）：{w} 停止。",
     "did.heartbeat": "{w}（纪元 {epoch}）续租了 {task}",
     "did.effect": "{w}（纪元 {epoch}）记录了 {task} 第 {n} 步的邮件",
@@ -298,6 +310,10 @@ FAULTS_ZH = {
     DOC_CHANGE.name: lambda f: f"编辑在 t={_num(f['at'])} 修改了 {f['doc']}",
     LOST_REPLY.name: _lost_zh,
     LATE_CALL.name: _late_zh,
+    EDGE_CLAIM.name: lambda f: (
+        f"{f['task']} 的{'第一次' if f['nth'] == 0 else '第 ' + str(f['nth'] + 1) + ' 次'}暂停"
+        f"发生时，一个探测者在其 worker 的租约结束前 2^-16 和结束后 2^-16 各认领一次 {f['task']}"
+    ),
 }
 
 

@@ -64,6 +64,11 @@ CAUGHT_BY: dict[str, set[str]] = {
     "claim-buries-a-live-lease": {"s"},
     "claim-buries-a-completed-task": {"s"},
     "claim-reentrant-for-holder": {"h"},
+    # the prober claims a paused worker's task a hair before and a hair after its lease's end
+    # (fault edge-claim, on in the preset)
+    "claim-takes-over-early": {"h"},
+    "claim-refused-after-lease-end": {"s"},
+    "heartbeat-checks-holder": {"i"},
     "attempts-count-refused-claims": {"s"},
     "takeover-keeps-holder": {"p", "s"},
     "lease-held-names-claimer": {"s"},
@@ -162,6 +167,8 @@ SCENARIO: dict[str, dict] = {
     # the task back, and the call lands on the queued task with the epoch it was sent with
     "save-ignores-status": LATE,
     "effect-ignores-status": LATE,
+    # a held heartbeat lands after the task came back to the same worker under a newer epoch
+    "heartbeat-checks-holder": LATE,
     # a held call makes its worker give the task back, and the reply to that release is lost:
     # the worker resends it, and the task is queued already
     "release-again-says-true": {**LATE, **RETRIES},

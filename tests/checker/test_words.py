@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from simlab.checker.operations import at
 from simlab.checker.rules import RULES, rule_phrase
 from simlab.checker.words import CATALOGS, LANGS, RULES_ZH, placeholders
 from simlab.i18n.punctuation import problems
@@ -74,3 +75,11 @@ def test_does_a_broken_ledgers_story_speak_chinese_without_english_prose(name):
         assert not english_prose(line), (name, line, english_prose(line))
         assert not problems(line), (name, line)
     assert tell(x.result) == x.story  # English stays what the search told
+
+
+def test_does_a_time_beside_another_show_the_digit_that_parts_them():
+    assert at(17.0) == "t=17.0" and at(1.2344, 7.0) == "t=1.234"  # the millisecond
+    assert (at(1.0001, 1.0002), at(1.0002, 1.0001)) == ("t=1.0001", "t=1.0002")
+    end = 5.25
+    assert at(end - 2**-16, end) == "t=5.24998" and at(end, end - 2**-16) == "t=5.25"
+    assert at(2.5, 2.5) == "t=2.5"  # the same time: nothing to part

@@ -1205,6 +1205,42 @@ class ClaimReentrantForHolder(MemoryLedger):
     )
 
 
+class ClaimTakesOverEarly(MemoryLedger):
+    """A claim takes a running task over a millisecond (1e-3 time units) before its lease ends:
+    the lease is still live, and its holder may still be working."""
+
+    claim = edited(
+        MemoryLedger.claim,
+        "if task.status == RUNNING and task.lease_until > now:",
+        "if task.status == RUNNING and task.lease_until - 1e-3 > now:",
+        why="a lease is live until lease_until itself",
+    )
+
+
+class ClaimRefusedAfterLeaseEnd(MemoryLedger):
+    """A claim is refused as lease-held for a grace period (1e-3 time units) after the lease
+    ended: the task stays stuck with nobody holding it."""
+
+    claim = edited(
+        MemoryLedger.claim,
+        "if task.status == RUNNING and task.lease_until > now:",
+        "if task.status == RUNNING and task.lease_until + 1e-3 > now:",
+        why="once lease_until passed the claim is granted",
+    )
+
+
+class HeartbeatChecksHolder(MemoryLedger):
+    """A heartbeat checks the worker the lease names instead of its epoch: a stale lease of the
+    worker that holds the task again extends the newer lease."""
+
+    heartbeat = edited(
+        MemoryLedger.heartbeat,
+        "task.epoch != lease.epoch or task.status != RUNNING",
+        "task.worker != lease.worker or task.status != RUNNING",
+        why="the epoch, not the worker's name, tells the current lease",
+    )
+
+
 class AttemptsCountRefusedClaims(MemoryLedger):
     """A claim counts an attempt before its checks: one refused because a lease is live (a
     duplicate delivery) uses up an attempt, and the task reaches the dead letter too early."""
@@ -1529,6 +1565,9 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-drops-tasks": ListingDropsTasks,
     "listing-repeats-retried-tasks": ListingRepeatsRetriedTasks,
     "claim-reentrant-for-holder": ClaimReentrantForHolder,
+    "claim-takes-over-early": ClaimTakesOverEarly,
+    "claim-refused-after-lease-end": ClaimRefusedAfterLeaseEnd,
+    "heartbeat-checks-holder": HeartbeatChecksHolder,
     "attempts-count-refused-claims": AttemptsCountRefusedClaims,
     "takeover-keeps-holder": TakeoverKeepsHolder,
     "lease-held-names-claimer": LeaseHeldNamesClaimer,
@@ -1618,6 +1657,9 @@ PROMISE: dict[str, str] = {
     "listing-repeats-retried-tasks": "tasks() lists every task once",
     "claim-reentrant-for-holder": "a claim raises LeaseHeld while any lease is live, its "
     "holder's included",
+    "claim-takes-over-early": "a live lease (lease_until > clock()) raises LeaseHeld",
+    "claim-refused-after-lease-end": "a claim once lease_until < clock() is granted",
+    "heartbeat-checks-holder": "heartbeat succeeds only for the current epoch",
     "attempts-count-refused-claims": "a task goes dead only on the claim that would exceed "
     "max_attempts granted claims",
     "takeover-keeps-holder": "the record names the worker granted the task's last claim",

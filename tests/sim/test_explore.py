@@ -82,6 +82,10 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "save-raises-when-stale": (1, {"x"}),
     "heartbeat-raises-when-stale": (1, {"x"}),
     "cancel-raises-when-terminal": (1, {"x"}),
+    # a claim a hair before or after a lease's end: a pause silences its holder, and the prober
+    # claims at the edges of that lease (edge-claim)
+    "claim-takes-over-early": (2, {"h"}),
+    "claim-refused-after-lease-end": (2, {"s"}),
 }
 
 
@@ -338,11 +342,14 @@ def test_are_the_kits_ledgers_certified_with_retries_and_with_releases(mode):
 #: (``late=True``: the network may hold every e-mail record, heartbeat and save; the worker
 #: gives the task back after its timeout, and the call lands a timeout later): a save, a
 #: heartbeat or an e-mail record accepted on a task that is no longer running shows with one
-#: held call.
+#: held call. A heartbeat that checks the worker's name instead of the epoch needs its stale
+#: heartbeat to land after the same worker claimed the task again: a held heartbeat, and two
+#: more faults that bring the task back to that worker while the call is held.
 LATE: dict[str, tuple[int, set[str]]] = {
     "save-ignores-status": (1, {"l"}),
     "effect-ignores-status": (1, {"l"}),
     "heartbeat-ignores-status": (1, {"l"}),
+    "heartbeat-checks-holder": (3, {"i"}),
 }
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from simlab import Scenario, simulate
-from simlab.sim.faults import FIELDS, KINDS, POINTS, faults_table, kinds_at
+from simlab.sim.fault_tables import faults_table
+from simlab.sim.faults import EDGE_CLAIM, FIELDS, KINDS, PAUSE, POINTS, kinds_at
 from simlab.sim.scenario import ADVERSARIAL, MODE_NEEDS, RATE_FAULTS, RATE_FIELDS
 from simlab.sim.schedule import FAULT_KINDS, PAUSES, STEP_FAULTS, Schedule, describe_fault
 from simlab.sim.story import fault_events, tell
@@ -179,48 +180,62 @@ def test_does_the_scan_catch_the_spellings_it_is_for():
 
 
 @cache
-def _samples() -> dict[str, tuple[Scenario, int, dict]]:
-    """One fault of each kind that strikes when scheduled alone, with its scenario and seed:
-    what the explorer tries at its strike points in a small racy scope, else the first such
-    fault of a random run in which every rate is on."""
+def _samples() -> dict[str, tuple[Scenario, int, tuple[dict, ...], dict]]:
+    """One fault of each kind that strikes when scheduled alone (or after the faults it needs
+    before it), with its scenario, seed and those faults: what the explorer tries at its strike
+    points in a small racy scope, else the first such fault of a random run in which every rate
+    is on. ``edge-claim`` strikes only as a pause strikes: it comes after the first pause the
+    explorer tries in a fenced scope."""
     from simlab.sim.explore import _run_schedule, scope_scenario
     from simlab.sim.simulation import _default_ledger
 
+    start = (float("-inf"), 0)
     scenario = scope_scenario(2, 2, 2, "racy-claim", horizon=30.0).with_(effects="all")
-    out = _run_schedule(scenario, 1, _default_ledger("racy-claim"), (), (float("-inf"), 0), (4.5,))
+    out = _run_schedule(scenario, 1, _default_ledger("racy-claim"), (), start, (4.5,))
     probe = {k.rate: 0.3 for k in KINDS.values() if k.poisson}
     agent = Scenario(workload="agent", tasks=4, **probe)
-    found: dict[str, tuple[Scenario, int, dict]] = {}
+    found: dict[str, tuple[Scenario, int, tuple[dict, ...], dict]] = {}
     for _, fault in out.candidates:
-        found.setdefault(fault["kind"], (scenario, 1, fault))
+        found.setdefault(fault["kind"], (scenario, 1, (), fault))
     retrying = scope_scenario(2, 2, 2, horizon=30.0, retries=True)
-    out = _run_schedule(retrying, 1, _default_ledger("fenced"), (), (float("-inf"), 0), (4.5,))
+    out = _run_schedule(retrying, 1, _default_ledger("fenced"), (), start, (4.5,))
     for _, fault in out.candidates:
-        found.setdefault(fault["kind"], (retrying, 1, fault))
+        found.setdefault(fault["kind"], (retrying, 1, (), fault))
     held = scope_scenario(2, 2, 2, horizon=30.0, late=True)
-    out = _run_schedule(held, 1, _default_ledger("fenced"), (), (float("-inf"), 0), (4.5,))
+    out = _run_schedule(held, 1, _default_ledger("fenced"), (), start, (4.5,))
     for _, fault in out.candidates:
-        found.setdefault(fault["kind"], (held, 1, fault))
+        found.setdefault(fault["kind"], (held, 1, (), fault))
+    fenced = scope_scenario(2, 2, 2, horizon=30.0)
+    out = _run_schedule(fenced, 1, _default_ledger("fenced"), (), start, (4.5,))
+    key, pause = next((k, f) for k, f in out.candidates if f["kind"] == PAUSE.name)
+    out = _run_schedule(fenced, 1, _default_ledger("fenced"), (pause,), key, (4.5,))
+    for _, fault in out.candidates:
+        found.setdefault(fault["kind"], (fenced, 1, (pause,), fault))
     for fault in simulate(agent, seed=1).schedule.faults:
-        found.setdefault(fault["kind"], (agent, 1, fault))
+        found.setdefault(fault["kind"], (agent, 1, (), fault))
     return found
 
 
 def test_does_every_kind_have_a_sample():
     assert set(_samples()) == set(KINDS)
+    # only edge-claim needs a fault before it
+    assert {name for name, sample in _samples().items() if sample[2]} == {EDGE_CLAIM.name}
 
 
 @pytest.mark.parametrize("name", list(KINDS))
 def test_does_each_kind_strike_show_in_the_history_and_get_told(name):
-    scenario, seed, fault = _samples()[name]
-    result = simulate(scenario, seed=seed, schedule=[fault])
-    assert [dict(f) for f in result.schedule.faults] == [fault], "it did not strike"
-    (event,) = fault_events(result)
+    scenario, seed, before, fault = _samples()[name]
+    result = simulate(scenario, seed=seed, schedule=[*before, fault])
+    assert [dict(f) for f in result.schedule.faults] == [*before, fault], "it did not strike"
+    *_, event = fault_events(result)
     assert event is not None, f"no event of the history shows {describe_fault(fault)}"
     phrase = describe_fault(fault)
     assert (fault.get("task") or fault["doc"]) in phrase, phrase
     story = tell(result)
-    assert "1 fault(s) struck" in story[-1] if result.ok else any("fault 1" in s for s in story)
+    n = len(before) + 1
+    assert (
+        f"{n} fault(s) struck" in story[-1] if result.ok else any(f"fault {n}" in s for s in story)
+    )
 
 
 @pytest.mark.parametrize("name", list(KINDS))
@@ -232,17 +247,17 @@ def test_does_the_story_picture_draw_each_kind_where_it_struck(name):
 
     kind = KINDS[name]
     assert kind.mark in FAULT_MARKS
-    scenario, seed, fault = _samples()[name]
-    result = simulate(scenario, seed=seed, schedule=[fault])
-    (event,) = fault_events(result)
+    scenario, seed, before, fault = _samples()[name]
+    result = simulate(scenario, seed=seed, schedule=[*before, fault])
+    *_, event = fault_events(result)
     ax = story_plot(result, ax=Figure().subplots())
     marks = [a for a in [*ax.lines, *ax.patches] if a.get_gid() == kind.mark]
     xs = set()
     for a in marks:
         xs |= {float(x) for x in a.get_xdata()} if hasattr(a, "get_xdata") else {a.get_x()}
     assert event.time in xs, f"no {kind.mark!r} mark at t={event.time}"
-    (disc,) = [t for t in ax.texts if t.get_gid() == "fault"]
-    assert disc.xy[0] == event.time
+    discs = [t for t in ax.texts if t.get_gid() == "fault"]
+    assert len(discs) == len(before) + 1 and discs[-1].xy[0] == event.time
 
 
 def test_is_every_strike_point_asked_by_some_kind():
@@ -272,6 +287,7 @@ def test_does_a_schedule_saved_in_the_old_format_load_and_replay(name):
 def test_does_the_old_schedule_hold_every_kind_but_the_agents():
     kinds = {f["kind"] for f in Schedule.load(SCHEDULES / "every-kind.json").faults}
     later = {k.name for k in KINDS.values() if k.rate in _moded()}  # added since
+    later.add(EDGE_CLAIM.name)  # added since, in no mode (the preset has it on)
     assert kinds == set(KINDS) - {k.name for k in KINDS.values() if "agent" in k.needs} - later
 
 
