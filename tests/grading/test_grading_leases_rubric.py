@@ -9,12 +9,14 @@ another world too, and no feedback quotes a value the world drew.
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import unicodedata
 
 import pytest
 
 from simlab.grading.checks.hidden_world import judged_in
-from simlab.grading.checks.leases.world import SHOWN_TTLS, world_of
+from simlab.grading.checks.leases.world import LOOK_ALIKES, SHOWN_TTLS, world_of
 from tests.submissions.cases import answer_source
 from tests.submissions.grading import check_answer, each_answer
 from tests.submissions.leases import ANSWERS, FORESEEING
@@ -41,6 +43,14 @@ def test_is_every_world_one_the_notebook_never_shows():
                 assert world.workers[1].startswith(world.workers[0])
                 assert len(set(world.workers) | {world.thief}) == 4
                 assert world.keys[1].startswith(world.keys[0]) and len(set(world.keys)) == 2
+                alike = world.look_alikes  # tasks only an exact comparison tells from t1
+                first = world.tasks[0]
+                assert tuple(alike) == LOOK_ALIKES and alike["T1"] == world.twin
+                assert len({first, world.tasks[1], *alike.values()}) == 2 + len(LOOK_ALIKES)
+                assert alike["' t1'"].strip() == alike["'t1 '"].rstrip() == first
+                assert alike["T1"].lower() == first
+                assert unicodedata.normalize("NFKC", alike["ｔ1"]) == first
+                assert fnmatch.fnmatchcase(first, alike["t1*"])  # GLOB matches as fnmatch does
                 shown = {"t1", "t2", "race", "A", "B", "w0", "w1", "w2", "thief", "output"}
                 assert not shown & {*world.tasks, *world.workers, world.thief, world.output}
                 outputs = [world.work_output(n) for n in range(5)]

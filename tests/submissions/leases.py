@@ -818,3 +818,84 @@ ANSWERS += [
     ("result-as-text", "worker-loop", RESULT_AS_TEXT, 4, "result"),
     ("checkpoint-as-text", "worker-loop", CHECKPOINT_AS_TEXT, 4, "checkpoint"),
 ]
+
+# The task matched regardless of spaces (trim(), COLLATE RTRIM) or as a pattern (GLOB): a claim
+# of one task also takes a task whose ID is its own after or before a space, a claim of an ID
+# that holds a wildcard takes the tasks it matches, a heartbeat or a record of one task's lease
+# changes those tasks too (one-owner; at-most-once).
+_CLAIM_WHERE = " WHERE task_id = ? AND (status = 'queued'"
+_HEARTBEAT_WHERE = " WHERE task_id = ? AND epoch = ? AND status = 'running'\","
+_EFFECT_WHERE = " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n        (key,"
+
+
+def _loosely(source: str, where: str, match: str) -> str:
+    """``source`` with the task ID of ``where`` matched by ``match`` (``{}``: the column)."""
+    return _swap(source, where, where.replace("task_id = ?", match.format("task_id"), 1))
+
+
+TRIM_CLAIM = _loosely(
+    _loosely(_SOLUTION_CLAIM, _CLAIM_WHERE, "trim({}) = trim(?)"),
+    _HEARTBEAT_WHERE,
+    "trim({}) = trim(?)",
+)
+RTRIM_CLAIM = _loosely(_SOLUTION_CLAIM, _CLAIM_WHERE, "{} = ? COLLATE RTRIM")
+GLOB_CLAIM = _loosely(
+    _loosely(_SOLUTION_CLAIM, _CLAIM_WHERE, "{} GLOB ?"), _HEARTBEAT_WHERE, "{} GLOB ?"
+)
+TRIM_HEARTBEAT = _loosely(_SOLUTION_CLAIM, _HEARTBEAT_WHERE, "trim({}) = trim(?)")
+RTRIM_HEARTBEAT = _loosely(_SOLUTION_CLAIM, _HEARTBEAT_WHERE, "{} = ? COLLATE RTRIM")
+GLOB_HEARTBEAT = _loosely(_SOLUTION_CLAIM, _HEARTBEAT_WHERE, "{} GLOB ?")
+TRIM_EFFECT = _loosely(_SOLUTION_EFFECT, _EFFECT_WHERE, "trim({}) = trim(?)")
+RTRIM_EFFECT = _loosely(_SOLUTION_EFFECT, _EFFECT_WHERE, "{} = ? COLLATE RTRIM")
+GLOB_EFFECT = _loosely(_SOLUTION_EFFECT, _EFFECT_WHERE, "{} GLOB ?")
+
+# The e-mail's key made of the task ID stripped, lower-cased, NFKC-normalised or cut to its last
+# six characters: two tasks whose IDs differ only there share one key, and the mailbox takes
+# their two e-mails for one (step-keys: "two tasks must never share a key").
+_KEY = 'key = f"{lease.task_id}:email:{step}"'
+KEY_STRIPPED = _swap(_SOLUTION_EFFECT, _KEY, 'key = f"{lease.task_id.strip()}:email:{step}"')
+KEY_LOWERED = _swap(_SOLUTION_EFFECT, _KEY, 'key = f"{lease.task_id.lower()}:email:{step}"')
+KEY_NFKC = _swap(
+    _SOLUTION_EFFECT,
+    _KEY,
+    "import unicodedata\n"
+    "    key = f\"{unicodedata.normalize('NFKC', lease.task_id)}:email:{step}\"",
+)
+KEY_SUFFIX = _swap(_SOLUTION_EFFECT, _KEY, 'key = f"{lease.task_id[-6:]}:email:{step}"')
+
+# record_effect also asks for a lease that has not run out: a current lease whose lease_until
+# has passed, nobody having claimed the task since, is refused where the kit records
+# (effect-fields: "only if the lease is current (its epoch is the task's, and the task is
+# running)").
+EFFECT_LIVE_ONLY = _swap(
+    _SOLUTION_EFFECT,
+    " AND status = 'running'\",\n        (key, lease.worker, now, lease.task_id, lease.epoch),",
+    " AND status = 'running' AND lease_until > ?\",\n"
+    "        (key, lease.worker, now, lease.task_id, lease.epoch, now),",
+)
+
+# A refused last save still reported "completed" when the stored result is the output: a second
+# process with the same lease completed the task first (stops-when-lost: "if the save is
+# refused, return `"lost"`"; "`"completed"` only after the last save was accepted").
+COMPLETED_BY_RESULT = _swap(
+    _SOLUTION_LOOP,
+    "        if not saved:\n",
+    "        if not saved and not (done and ledger.get(task_id).result == output):\n",
+)
+ANSWERS += [
+    ("trim-claim", "atomic-claim", TRIM_CLAIM, 4, "changed another task"),
+    ("rtrim-claim", "atomic-claim", RTRIM_CLAIM, 4, "changed another task"),
+    ("glob-claim", "atomic-claim", GLOB_CLAIM, 4, "changed another task"),
+    ("trim-heartbeat", "atomic-claim", TRIM_HEARTBEAT, 4, "changed another task"),
+    ("rtrim-heartbeat", "atomic-claim", RTRIM_HEARTBEAT, 4, "changed another task"),
+    ("glob-heartbeat", "atomic-claim", GLOB_HEARTBEAT, 4, "changed another task"),
+    ("trim-effect", "idempotent-send", TRIM_EFFECT, 3, "another key"),
+    ("rtrim-effect", "idempotent-send", RTRIM_EFFECT, 3, "another key"),
+    ("glob-effect", "idempotent-send", GLOB_EFFECT, 3, "another key"),
+    ("key-stripped", "idempotent-send", KEY_STRIPPED, 8, "the task ID exactly"),
+    ("key-lowered", "idempotent-send", KEY_LOWERED, 8, "the task ID exactly"),
+    ("key-nfkc", "idempotent-send", KEY_NFKC, 8, "the task ID exactly"),
+    ("key-suffix", "idempotent-send", KEY_SUFFIX, 8, "the task ID exactly"),
+    ("effect-live-only", "idempotent-send", EFFECT_LIVE_ONLY, 7, "nobody claimed the task since"),
+    ("completed-by-result", "worker-loop", COMPLETED_BY_RESULT, 3, "after it lost"),
+]

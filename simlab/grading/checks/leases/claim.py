@@ -79,6 +79,20 @@ CLAIM_STORIES = (
     # first letter in capitals): a claim or heartbeat that matches IDs with LIKE or COLLATE
     # NOCASE changes both
     (("claim", "T1", "A", 10.0), ("claim", "t1", "B", 10.0), ("wait", 3), ("heartbeat", 1, 10.0)),
+    # tasks whose IDs differ from t1's only by a space before or after it, or its first
+    # character full-width, at t1's epoch: a heartbeat that matches IDs with trim(), rtrim(),
+    # COLLATE RTRIM or after NFKC extends them too (a claim that does takes them with t1)
+    (
+        ("claim", "' t1'", "A", 10.0),
+        ("claim", "'t1 '", "B", 10.0),
+        ("claim", "ｔ1", "C", 10.0),
+        ("claim", "t1", "A", 10.0),
+        ("wait", 3),
+        ("heartbeat", 0, 10.0),
+    ),
+    # a task whose ID is t1's followed by *: a claim or a heartbeat that matches IDs with GLOB
+    # takes it for a pattern, which matches t1 too
+    (("claim", "t1", "A", 10.0), ("claim", "t1*", "B", 10.0), ("wait", 3), ("heartbeat", 0, 10.0)),
     # the holder of a live lease is whoever the row names, also when another process's claim
     # (the kit's) wrote it, not one of the claims this process made
     (
@@ -185,6 +199,7 @@ CLAIM_RUBRIC = (
             "heartbeat without status = 'running'",
             "heartbeat as SELECT then UPDATE",
             "claim or heartbeat matching the task ID with LIKE or COLLATE NOCASE",
+            "claim or heartbeat matching the task ID with trim(), COLLATE RTRIM or GLOB",
         ),
         text=(
             "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
@@ -207,11 +222,13 @@ CLAIM_RUBRIC = (
         world=(
             "The generated sequences run on task IDs, worker names, lease lengths (with a "
             "fraction of a second, never one the notebook shows) and a clock start drawn at "
-            "grading time, the first task's ID a prefix of the second's, a third task's ID the "
-            "first's with its first letter in capitals, and the first worker's name a prefix of "
-            "the second's: a claim or heartbeat with a typed-in ttl, task or worker, one that "
-            "ignores now, or one that matches IDs by prefix or regardless of case (LIKE, "
-            "COLLATE NOCASE) differs from the kit's there."
+            "grading time, the first task's ID a prefix of the second's, and the first "
+            "worker's name a prefix of the second's; beside them, tasks whose IDs are the "
+            "first's with its first letter in capitals, after or before a space, with its first "
+            "character full-width, and followed by a GLOB wildcard (*): a claim or heartbeat "
+            "with a typed-in ttl, task or worker, one that ignores now, or one that matches IDs "
+            "by prefix, regardless of case (LIKE, COLLATE NOCASE), of spaces (trim(), COLLATE "
+            "RTRIM) or of Unicode forms, or as a pattern (GLOB), differs from the kit's there."
         ),
     ),
     Criterion(

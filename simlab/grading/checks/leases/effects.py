@@ -75,6 +75,21 @@ EFFECT_STORIES = (
     # capitals), at one epoch: a record that matches IDs with LIKE or COLLATE NOCASE records for
     # both
     (("claim", "t1", "A", 10.0), ("claim", "T1", "B", 10.0), ("record", 1, "k1")),
+    # ... or by a space before or after it, or its first character full-width: a record that
+    # matches IDs with trim(), rtrim(), COLLATE RTRIM or after NFKC records for them too
+    (
+        ("claim", "' t1'", "A", 10.0),
+        ("claim", "'t1 '", "B", 10.0),
+        ("claim", "ｔ1", "C", 10.0),
+        ("claim", "t1", "A", 10.0),
+        ("record", 0, "k1"),
+    ),
+    # a task whose ID is t1's followed by *, at t1's epoch: a record that matches IDs with GLOB
+    # takes its ID for a pattern, which matches t1 too
+    (("claim", "t1", "A", 10.0), ("claim", "t1*", "B", 10.0), ("record", 0, "k1")),
+    # a lease whose lease_until has passed, nobody having claimed the task since: still current
+    # (its epoch is the task's and the task runs), so its new key is recorded
+    (("claim", "t1", "A", 10.0), ("wait", 15), ("record", 0, "k1")),
     # one key in two tasks whose IDs share a prefix (t1's ID is a prefix of t2's), either order
     (
         ("claim", "t1", "A", 10.0),
@@ -176,6 +191,7 @@ EFFECT_RUBRIC = (
             "SELECT then INSERT",
             "record_effect without status = 'running'",
             "record_effect matching the task ID with LIKE or COLLATE NOCASE",
+            "record_effect matching the task ID with trim(), COLLATE RTRIM or GLOB",
         ),
         text=(
             "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
@@ -192,22 +208,26 @@ EFFECT_RUBRIC = (
         world=(
             "The generated sequences run on task IDs, worker names, keys, lease lengths and a "
             "clock start drawn at grading time (the first task's ID a prefix of the second's, "
-            "a third task's ID the first's with its first letter in capitals, the first key a "
-            "prefix of the second), and send_step sends at a drawn step of a "
-            "drawn task after drawn lease lengths: typed-in IDs, keys, steps or ttls, keys "
-            "matched by prefix, or task IDs matched regardless of case, record or send what the "
-            "kit would not."
+            "the first key a prefix of the second; beside them, tasks whose IDs are the first's "
+            "with its first letter in capitals, after or before a space, with its first "
+            "character full-width, and followed by a GLOB wildcard), and send_step sends at a "
+            "drawn step of a drawn task after drawn lease lengths: typed-in IDs, keys, steps or "
+            "ttls, keys matched by prefix, or task IDs matched regardless of case, of spaces or "
+            "of Unicode forms, or as a pattern (GLOB), record or send what the kit would not."
         ),
     ),
     Criterion(
         "effect-fields",
         2,
         "The recorded row carries the key, the lease's epoch and worker, and now; keys are per "
-        "task, and a current lease's new key is recorded.",
+        "task, and a current lease's new key is recorded (also once its lease_until has "
+        "passed, if nobody claimed the task since).",
         properties=(
             "On the same generated sequences, each recorded row has the fields of the kit's "
-            "ledger's row (key, epoch, worker, time).",
+            "ledger's row (key, epoch, worker, time), and a new key of a current lease is "
+            "recorded.",
         ),
+        mistakes=("record_effect refusing a current lease whose lease_until has passed",),
         text=(
             "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
             "lease.worker, now)` **only if** the lease is current (its epoch is the task's, and "
@@ -236,9 +256,12 @@ EFFECT_RUBRIC = (
         world=(
             "send_step is called for two steps in a row from a step drawn at grading time, of a "
             "drawn task, and for two drawn tasks, the second's ID the first's and a digit, the "
-            "first at that digit and the step, the second at the step: a key with a typed-in "
-            "step or task, the lease's step read in place of the step given, or the task and "
-            "the step run together, sends one e-mail for two."
+            "first at that digit and the step, the second at the step, then for the first task "
+            "and each task whose ID is the first's with its first letter in capitals, after or "
+            "before a space or with its first character full-width, at the same step: a key "
+            "with a typed-in step or task, the lease's step read in place of the step given, "
+            "the task and the step run together, or the task ID folded, stripped, normalised or "
+            "cut to its end, sends one e-mail for two."
         ),
     ),
 )
@@ -452,17 +475,29 @@ def _tasks_send_their_own(sends: _Sends) -> None:
     """Two tasks each send an e-mail of their own: the mailbox is shared by every task and takes
     one key for one e-mail. Once both at the same step; once with the first at the digit that
     ends the second's ID followed by the second's step (the second's ID is the first's and a
-    digit), so a key that runs the task and the step together is one key for both."""
-    first, other = sends.world.tasks
-    for steps in (
-        (sends.step, sends.step),
-        (int(other[len(first) :] + str(sends.step)), sends.step),
-    ):
+    digit), so a key that runs the task and the step together is one key for both; then the
+    first and each task whose ID looks like it (in other case, after or before a space,
+    full-width: :attr:`~simlab.grading.checks.leases.world.World.look_alikes`) at the same
+    step, so a key made of the ID folded, stripped, normalised or cut to its end is one key
+    for both."""
+    world = sends.world
+    first, other = world.tasks
+    pairs = [
+        (other, (sends.step, sends.step), "tasks_email"),
+        (other, (int(other[len(first) :] + str(sends.step)), sends.step), "tasks_email"),
+    ]
+    pairs += [(world.task(label), (sends.step,) * 2, "look_alikes_email") for label in _ALIKE]
+    for second, steps, key in pairs:
         ledger, mailbox = sends.fresh()
-        ledger.submit(other)
-        tasks = zip((first, other), steps, ("A", "B"), strict=True)
+        ledger.submit(second)
+        tasks = zip((first, second), steps, ("A", "B"), strict=True)
         leases = [sends.claim(ledger, worker, task, step) for task, step, worker in tasks]
         for lease, step in zip(leases, steps, strict=True):
             sends.send_step(ledger, lease, step, mailbox)
         got = _inbox(mailbox)
-        require(len(got) == 2 and sum(got.values()) == 2, say("tasks_email"))
+        require(len(got) == 2 and sum(got.values()) == 2, say(key))
+
+
+#: The look-alikes of the first task a send_step is judged with (the one with a GLOB wildcard
+#: is for SQL: a key is no pattern).
+_ALIKE = ("T1", "' t1'", "'t1 '", "ｔ1")

@@ -81,6 +81,7 @@ LOOP_RUBRIC = (
             "no heartbeat before each step",
             "a refused save of a step before the last let through (the next heartbeat, still "
             "granted, does not tell)",
+            "'completed' after a refused last save, when the stored result equals the output",
         ),
         properties=(
             "On generated starts (fresh, saved halfway by another worker with any checkpoint, "
@@ -101,7 +102,10 @@ LOOP_RUBRIC = (
             "prefix of: a loop that types in the notebook's task, worker or answers is judged "
             "on a task it does not know. Among the trouble, a second process of the loop's "
             "worker with the same lease saves a step first: the loop's save of it is refused "
-            "while its next heartbeat is granted."
+            "while its next heartbeat is granted; when that step is the last, the second "
+            "process completes the task with the output the loop's work returns, so a loop that "
+            "reads the stored result to decide it completed answers 'completed' for a refused "
+            "save."
         ),
     ),
     Criterion(

@@ -95,7 +95,10 @@ def inputs() -> st.SearchStrategy[tuple]:
 #: first step's save (the heartbeat before the second step sees it); a second process with the
 #: same lease saving the first step first (the loop's save of it is refused, its next heartbeat
 #: granted: only the save's answer tells the loop it lost), also right after the claim (the
-#: stored step is then ahead of the lease's: the loop resumes from the lease's).
+#: stored step is then ahead of the lease's: the loop resumes from the lease's), and during the
+#: last step, done with the loop's own output ("completed" only after the loop's own last save
+#: was accepted). ``"finish"`` is played in these stories only (the generated trouble leaves it
+#: out, so its draws stay those of every earlier grader).
 LOOP_STORIES = (
     (3, ("released", 2, "step 0"), None),
     (4, ("expired", 1, "step 3"), None),
@@ -105,6 +108,9 @@ LOOP_STORIES = (
     (3, ("fresh",), ("save", 0, "steal")),
     (3, ("fresh",), ("work", 0, "ahead")),
     (3, ("released", 1, "output"), ("claim", 0, "ahead")),
+    # the second process saves the last step first, done, with the output the loop's work
+    # returns: the loop's last save is refused though the stored result equals its output
+    (3, ("fresh",), ("work", 2, "finish")),
 )
 
 
@@ -150,7 +156,14 @@ def _setup(start: tuple, task: str, second: str, other: str) -> Callable[[Ledger
 
 
 #: How a story names each trouble's action.
-_WHO = {"cancel": "user_cancels", "steal": "takes_over", "ahead": "saves_ahead"}
+_WHO = {
+    "cancel": "user_cancels",
+    "steal": "takes_over",
+    "ahead": "saves_ahead",
+    "finish": "saves_last_first",
+}
+#: The trouble a loop learns of only from its refused save (a second process with its lease).
+_SAVED_FIRST = ("ahead", "finish")
 
 
 def _told(steps: int, start: tuple, trouble: tuple | None) -> list[Message]:
@@ -185,7 +198,7 @@ class _LoggedWork(ScriptedWork):
 
     def __call__(self, step: Any) -> Any:
         self.log.append("work")
-        scripted = type(step) is int and self.script.get(step, "ahead") != "ahead"
+        scripted = type(step) is int and self.script.get(step, "ahead") not in _SAVED_FIRST
         try:
             return super().__call__(step)
         finally:
@@ -282,7 +295,7 @@ class LoopPlays:
         after = {} if trouble is None or trouble[0] != "save" else {trouble[1]: trouble[2]}
         claimed = None if trouble is None or trouble[0] != "claim" else trouble[2]
         log: list = []
-        ahead = trouble is not None and trouble[2] == "ahead"
+        ahead = trouble is not None and trouble[2] in _SAVED_FIRST
         with _LoggedLedger(
             ":memory:", after, clock, world.thief, claimed, log=log, ahead=ahead
         ) as ledger:
@@ -330,7 +343,7 @@ def _verdict(what: str, got: tuple, want: tuple) -> Message | None:
             if "work" in after:
                 return say("worked_after_lost")
             if answer != "lost":
-                return say("returned_after_lost", got=shown_value(answer))
+                return say("returned_after_lost", got=_shown_field(answer))
         return None
     if what == REFUSED:
         if want[0] == "refused":

@@ -102,6 +102,10 @@ EN = {
         "two tasks at the same step must each send their own e-mail: the mailbox takes one key "
         "for one e-mail, so the key must name the task too"
     ),
+    "look_alikes_email": (
+        "two tasks whose IDs differ only in case, spaces or full-width forms each send their "
+        "own e-mail: the key must hold the task ID exactly"
+    ),
     "retry_said_sent": "the retry sent nothing, but send_step() returned {got} (expected False)",
     "stale_said_sent": (
         "a worker that lost its lease sent nothing, but send_step() returned {got} (expected False)"
@@ -163,6 +167,10 @@ EN = {
     "takes_over": "another worker takes {task} over",
     "saves_ahead": (
         "another process of your worker, with the same lease, saves the next step of {task} first"
+    ),
+    "saves_last_first": (
+        "another process of your worker, with the same lease, saves the last step of {task} "
+        "first, done, with the output your work returns for it"
     ),
     "during_step": "{who} during step {step}",
     "after_save": "{who} right after step {step} is saved",
@@ -236,6 +244,10 @@ EN = {
     "record_but": "your record_effect of lease {n} recorded {key} but {why}",
     "record_other_key": "your record_effect of lease {n} recorded another key than {key}",
     "record_gave": "your record_effect of lease {n} gave {got} for a new key of a live lease",
+    "record_gave_past": (
+        "your record_effect of lease {n} gave {got} for a new key of a current lease (past its "
+        "lease_until, but nobody claimed the task since)"
+    ),
     "record_row": "the row your record_effect stored has {column} {got}, expected {want}",
     # operations.py and loops.py: a difference in a value of the hidden world, told without it
     "claim_other_task": "your claim of {task} changed another task",
@@ -352,6 +364,9 @@ ZH = {
     "tasks_email": (
         "同一步的两个任务必须各自发送自己的邮件：邮箱把一个键当作一封邮件，所以键也必须写明任务"
     ),
+    "look_alikes_email": (
+        "两个 ID 只在大小写、空格或全角形式上不同的任务也各自发送自己的邮件：键必须原样包含任务 ID"
+    ),
     "retry_said_sent": "重试什么也没有发送，但 send_step() 返回了 {got}（应当是 False）",
     "stale_said_sent": (
         "失去租约的 worker 什么也没有发送，但 send_step() 返回了 {got}（应当是 False）"
@@ -399,6 +414,10 @@ ZH = {
     "w0_holds": "w0 持有 t1 的有效租约",
     "takes_over": "另一个 worker 接管了 {task}",
     "saves_ahead": "你的 worker 的另一个进程用同一个租约抢先保存了 {task} 的下一步",
+    "saves_last_first": (
+        "你的 worker 的另一个进程用同一个租约抢先保存了 {task} 的最后一步（done，结果就是你的 "
+        "work 为这一步返回的输出）"
+    ),
     "during_step": "{who}（在 step {step} 进行中）",
     "after_save": "{who}（就在 step {step} 保存之后）",
     "after_loop_claim": "{who}（就在循环领取之后、第一步之前）",
@@ -463,6 +482,10 @@ ZH = {
     "record_but": "租约 {n} 的 record_effect 记录了 {key}，但{why}",
     "record_other_key": "租约 {n} 的 record_effect 记录了 {key} 以外的键",
     "record_gave": "对于有效租约 {n} 的新键，你的 record_effect 给出了 {got}",
+    "record_gave_past": (
+        "对于当前租约 {n} 的新键，你的 record_effect 给出了 {got}（lease_until 已过，但此后没有人"
+        "领取该任务）"
+    ),
     "record_row": "你的 record_effect 存下的行中 {column} 为 {got}，应为 {want}",
     # operations.py and loops.py: a difference in a value of the hidden world, told without it
     "claim_other_task": "你对 {task} 的领取改动了另一个任务",

@@ -17,12 +17,12 @@ and each criterion of a question is one property: its part fails on the shortest
 ends in such a difference (:func:`check`). Playing a sequence is remembered, so the parts of
 one question share their calls into the sandbox.
 
-A sequence is written with labels (tasks ``t1``, ``t2`` and, in stories only, ``T1``, workers
-``A``, ``B``, ``C``, keys ``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at
-0) and played in the question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the
-ledgers see the world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to
-the world's lease lengths, so which lease is live when is the same in every world), while the
-story keeps
+A sequence is written with labels (tasks ``t1``, ``t2`` and, in stories only, the look-alikes
+of ``t1``: ``T1``, ``' t1'``, ``'t1 '``, ``ｔ1``, ``t1*``; workers ``A``, ``B``, ``C``, keys
+``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
+question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
+world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
+lease lengths, so which lease is live when is the same in every world), while the story keeps
 the labels and its own seconds: the draws of Hypothesis stay the same in every world and no
 drawn value reaches the feedback.
 """
@@ -38,7 +38,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.world import World
+from simlab.grading.checks.leases.world import LOOK_ALIKES, World
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, NotAttempted, shown_type
@@ -54,10 +54,12 @@ __all__ = ["CORE", "DETAIL", "HEARTBEAT", "BOUNDARY", "Plays", "sequences", "che
 CORE, DETAIL, HEARTBEAT, BOUNDARY = "core", "detail", "heartbeat", "boundary"
 
 TASKS = ("t1", "t2")
-#: The task every sequence's ledgers also hold, whose ID is ``t1``'s with its first letter in
-#: capitals (:attr:`~simlab.grading.checks.leases.world.World.twin`): a piece that matches task
-#: IDs loosely (``LIKE``, ``COLLATE NOCASE``) changes it too. Only stories move it.
-TWIN = "T1"
+#: The tasks every sequence's ledgers also hold, whose IDs look like ``t1``'s
+#: (:attr:`~simlab.grading.checks.leases.world.World.look_alikes`: in other case, after or
+#: before a space, full-width, followed by a ``GLOB`` wildcard): a piece that matches task IDs
+#: loosely (``LIKE``, ``COLLATE NOCASE``, ``trim()``, ``COLLATE RTRIM``, ``GLOB``) changes one
+#: of them too, or takes one of them for ``t1``. Only stories move them.
+TWINS = LOOK_ALIKES
 WORKERS = ("A", "B", "C")
 KEYS = ("k1", "k2")
 TTLS = (10.0, 20.0)
@@ -232,7 +234,7 @@ class _Run:
         self.played = Played()
 
     def run(self, moves: tuple) -> Played:
-        for task in (*TASKS, TWIN):
+        for task in (*TASKS, *TWINS):
             self.ledger.submit(self.world.task(task))
         for move in moves:
             told = getattr(self, f"_{move[0]}")(*move[1:])
@@ -242,7 +244,7 @@ class _Run:
 
     def label(self, task_id: str) -> str:
         """The story's label of the world's ``task_id``."""
-        labels = (*TASKS, TWIN)
+        labels = (*TASKS, *TWINS)
         return next(label for label in labels if self.world.task(label) == task_id)
 
     def _lease(self, ref: int) -> tuple[Lease, int] | None:
@@ -523,7 +525,10 @@ def _effect_verdict(
     if new - {(task, key)}:
         return CORE, say("record_other_key", n=name, key=label)
     if got.value is not True or not new:
-        return DETAIL, say("record_gave", n=name, got=got.shown)
+        # A lease whose lease_until has passed is still current while nobody claimed the task
+        # since: the feedback says so, as a refusal there is the likeliest reason.
+        past = isinstance(row["lease_until"], (int, float)) and row["lease_until"] <= run.clock.now
+        return DETAIL, say("record_gave_past" if past else "record_gave", n=name, got=got.shown)
     stored, wanted = effects[(task, key)], ref[1][(task, key)]
     for i, col in enumerate(("task_id", "key", "epoch", "worker", "recorded_at")):
         if stored[i] != wanted[i]:

@@ -2,7 +2,8 @@
 ``send_step``: they live here, so the trouble happens and is seen in the grader.
 
 * :class:`ScriptedWork` is the ``work(step)`` of a loop under test: it writes down each step it
-  is asked for and, on chosen steps, cancels the task or lets another worker take it over.
+  is asked for and, on chosen steps, cancels the task, lets another worker take it over, or
+  lets a second process with the same lease save the step first.
 * :class:`ScriptedLedger` does the same right after an accepted save.
 * :class:`CrashLedger` and its ``mailbox`` share one fuse: the worker crashes right after the
   first of an accepted ``record_effect`` and a ``send`` (a :class:`Crash` raised into the
@@ -27,24 +28,32 @@ MAX_CALLS = 1000
 
 
 def _trouble(
-    where: str | Ledger, task_id: str, action: str, clock: Clock, thief: str = "thief"
+    where: str | Ledger,
+    task_id: str,
+    action: str,
+    clock: Clock,
+    thief: str = "thief",
+    output: Any = None,
 ) -> None:
     """Do ``action`` to the task, as another process would: ``"cancel"``, ``"steal"`` (the
-    lease runs out and the worker ``thief`` claims), or ``"ahead"`` (a second process of the
+    lease runs out and the worker ``thief`` claims), ``"ahead"`` (a second process of the
     worker that holds the task, with the same lease, saves the step after the stored one first:
-    the holder's own save of that step is then refused, its next heartbeat still granted).
+    the holder's own save of that step is then refused, its next heartbeat still granted), or
+    ``"finish"`` (the same, the step saved as the task's last: done, with ``output`` as its
+    checkpoint's output and its result, what the holder's own work returns for it; the
+    holder's own last save is then refused, though the stored result equals its output).
     ``where`` is a ledger file, reached through another connection, or an in-memory ledger,
     acted on with the kit's own methods (never its scripted ones): nothing else holds that
     connection and every method commits before it returns, so the same statements there leave
     what another connection leaves on a file."""
     if isinstance(where, Ledger):
-        _act(where, task_id, action, clock, thief)
+        _act(where, task_id, action, clock, thief, output)
         return
     with Ledger(where, clock=clock, busy_timeout=0.0) as other:
-        _act(other, task_id, action, clock, thief)
+        _act(other, task_id, action, clock, thief, output)
 
 
-def _act(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str) -> None:
+def _act(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str, output: Any) -> None:
     if action == "cancel":
         Ledger.cancel(ledger, task_id)
     elif action == "steal":
@@ -54,6 +63,11 @@ def _act(ledger: Ledger, task_id: str, action: str, clock: Clock, thief: str) ->
         row = Ledger.get(ledger, task_id)
         lease = Lease(task_id, row.worker, row.epoch, row.step, row.lease_until, row.checkpoint)
         Ledger.save(ledger, lease, row.step + 1, checkpoint=row.checkpoint)
+    elif action == "finish":
+        row = Ledger.get(ledger, task_id)
+        lease = Lease(task_id, row.worker, row.epoch, row.step, row.lease_until, row.checkpoint)
+        checkpoint = {"output": output}
+        Ledger.save(ledger, lease, row.step + 1, checkpoint=checkpoint, done=True, result=output)
 
 
 def on(ledger: Ledger, setup: Callable[[Ledger], None]) -> None:
@@ -96,12 +110,13 @@ class ScriptedWork:
         self.calls.append(step if plain else f"<{type(step).__name__}>")
         action = self.script.get(step) if plain else None
         if action is not None:
-            self.trouble(action)
+            self.trouble(action, self.output(step))
         return self.output(step)
 
-    def trouble(self, action: str) -> None:
-        """Do ``action`` to the task (see :func:`_trouble`)."""
-        _trouble(self.path, self.task_id, action, self.clock, self.thief)
+    def trouble(self, action: str, output: Any = None) -> None:
+        """Do ``action`` to the task (see :func:`_trouble`; ``output``: what this work returns
+        for the step it is doing)."""
+        _trouble(self.path, self.task_id, action, self.clock, self.thief, output)
 
 
 class ScriptedLedger(Ledger):

@@ -7,8 +7,11 @@ the kit wherever the inputs are the notebook's. So the generated sequences, the 
 the worker loop are played in a world drawn from :func:`~simlab.grading.checks.hidden_world.rng`
 (``"leases/<question>"``): task IDs, worker names and keys the notebook never shows, where the
 first task's ID is a prefix of the second's, the first worker's name a prefix of the second's
-and the first key a prefix of the second; a third task, ``T1``, whose ID is the first's with its
-first letter in capitals (an ID compared with ``LIKE`` or ``COLLATE NOCASE`` matches both);
+and the first key a prefix of the second; tasks whose IDs look like the first's
+(:attr:`World.look_alikes`): ``T1``, the first's with its first letter in capitals (an ID
+compared with ``LIKE`` or ``COLLATE NOCASE`` matches both), the first's after or before a space
+(``trim()``, ``COLLATE RTRIM``), with its first character full-width (NFKC), and the first's
+followed by ``*`` (a ``GLOB`` pattern that matches the first);
 lease lengths with a fraction of a second, never one the notebook shows; a clock that starts
 far from 0; the step an e-mail is sent at and the outputs a loop's work returns (dicts, lists
 or whole numbers, never strings: a loop that stores ``str(output)`` stores another value).
@@ -23,9 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.hidden_world import fullwidth, look_alikes, rng
 
-__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS"]
+__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS", "LOOK_ALIKES"]
+
+#: How a story names the tasks whose IDs look like the first's (:attr:`World.look_alikes`):
+#: its first letter in capitals, after a space, before a space, its first character
+#: full-width, and followed by a ``GLOB`` wildcard. The spaces are shown in quotes.
+LOOK_ALIKES = ("T1", "' t1'", "'t1 '", "ｔ1", "t1*")
 
 #: Lease lengths the notebook shows (a world's ttls are never one of them).
 SHOWN_TTLS = frozenset({5.0, 10.0, 20.0, 30.0, 60.0})
@@ -67,8 +75,22 @@ class World:
         SQLite's ``LIKE`` and ``COLLATE NOCASE`` take for the first."""
         return self.tasks[0][:1].upper() + self.tasks[0][1:]
 
+    @property
+    def look_alikes(self) -> dict[str, str]:
+        """The tasks whose IDs differ from the first's only in what an exact comparison must not
+        ignore, by label (:data:`LOOK_ALIKES`): :attr:`twin`, the first's ID after a space
+        (``trim()`` and ``ltrim()`` take it for the first), before one (``trim()``,
+        ``rtrim()``, ``COLLATE RTRIM``), with its first character full-width (NFKC folds it
+        back), and the first's ID followed by ``*`` (as a ``GLOB`` pattern it matches the
+        first, the second and the one before a space)."""
+        first = self.tasks[0]
+        forms = (*look_alikes(first)[:3], fullwidth(first[:1]) + first[1:], f"{first}*")
+        return dict(zip(LOOK_ALIKES, forms, strict=True))
+
     def task(self, label: str) -> str:
-        return (*self.tasks, self.twin)[("t1", "t2", "T1").index(label)]
+        if label in ("t1", "t2"):
+            return self.tasks[("t1", "t2").index(label)]
+        return self.look_alikes[label]
 
     def worker(self, label: str) -> str:
         return self.workers[("A", "B", "C").index(label)]
@@ -99,7 +121,8 @@ class World:
 
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
-        words = [*self.tasks, self.twin, *self.workers, *self.keys, self.output, self.thief]
+        words = [*self.tasks, *self.look_alikes.values(), *self.workers, *self.keys]
+        words += [self.output, self.thief]
         words += [str(self.work_output(n)) for n in range(5)]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
 
