@@ -10,6 +10,7 @@ and false, and every sentence the checks can say is translated and short.
 from __future__ import annotations
 
 import copy
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -108,6 +109,13 @@ def test_are_the_hostile_grants_really_split_between_true_and_false(seed):
     assert verdicts["repeated_lacking"] == {False}
     for kind in ("similar_tenant", "longer_name", "shorter_name"):
         assert verdicts[kind] == {False}, kind
+    # the tenant holds a composed accent, so its decomposed form is another tenant a child
+    # names; the parent's version written as text is a version narrow() never makes
+    assert unicodedata.normalize("NFD", world.tenant) != world.tenant
+    forms = {c["tenant"] for c in kinds["unicode_forms"]}
+    assert unicodedata.normalize("NFD", world.tenant) in forms
+    assert verdicts["unicode_forms"] == verdicts["version_as_text"] == {False}
+    assert [c["version"] for c in kinds["version_as_text"]] == [str(world.version)]
 
 
 def _related(a: str, b: str) -> bool:

@@ -163,6 +163,31 @@ def test_does_every_world_defeat_a_normaliser_of_ascii_words_only():
         assert merged and all(not a["query"].isascii() for a, _ in merged), seed
 
 
+def test_does_every_world_defeat_a_normaliser_that_splits_words_at_marks():
+    """In every world two different questions share the key of a normaliser that reads a
+    combining mark as a separator (NFKC and case folding as the kit's, then runs of ``\\w``),
+    while the kit's keys differ: a vowel sign is a mark, and ``normalize_query`` keeps it."""
+    import unicodedata
+
+    from simlab.agent.retrieval import cache_key
+    from simlab.grading.checks.checkpoints.requests import drawn_requests
+
+    def split_at_marks(tenant, permission_version, index_version, query):
+        text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", query).casefold())
+        return (tenant, permission_version, index_version, " ".join(re.findall(r"[^\W_]+", text)))
+
+    for seed in SEEDS:
+        with judged_in(seed):
+            questions = drawn_requests()[0]
+        merged = [
+            (a, b)
+            for a, b, same in questions
+            if not same and split_at_marks(**a) == split_at_marks(**b)
+        ]
+        assert merged, seed
+        assert all(cache_key(**a) != cache_key(**b) for a, b in merged), seed
+
+
 def test_does_every_world_stop_a_task_whatever_its_status_and_miss_a_withdrawn_figure():
     """In every world, each status other than running is drawn for a task the kit's guard
     stops under some change (a guard that lets it go on by its status fails there), and a

@@ -945,3 +945,48 @@ ANSWERS += [
     ("deployed-tool-fold-guard", "resume-guard", DEPLOYED_TOOL_FOLD_GUARD, 2, "the grader's world"),
     ("stock-fold-guard", "resume-guard", STOCK_FOLD_GUARD, 5, "the grader's world"),
 ]
+
+# Names compared in NFC (or NFD) form, one kind of name at a time (rechecks-now: "Names are
+# exact and compared whole: a tenant (like a document ID, a collection or a tool) [...] in
+# another Unicode form is another one"): the drawn tenants hold a composed accent, so the
+# tenant, its internal collection and its documents' IDs stand beside their decomposed forms.
+_NFC = 'unicodedata.normalize("NFC", {})'
+TENANT_NFC_GUARD = "import unicodedata\n" + _SOLUTION_GUARD.replace(
+    'if g["tenant"] == checkpoint["tenant"]',
+    "if " + _NFC.format('g["tenant"]') + " == " + _NFC.format('checkpoint["tenant"]'),
+)
+TENANT_NFD_GUARD = TENANT_NFC_GUARD.replace('"NFC"', '"NFD"')
+DOC_NFC_GUARD = "import unicodedata\n" + _SOLUTION_GUARD.replace(
+    _DOCS, "documents = {" + _NFC.format('d["doc_id"]') + ': d for d in world["documents"]}'
+).replace(_DOC, "doc = documents.get(" + _NFC.format('cited["doc_id"]') + ")")
+COLLECTION_NFC_GUARD = "import unicodedata\n" + _SOLUTION_GUARD.replace(
+    'doc["collection"] in grant["collections"]',
+    _NFC.format('doc["collection"]')
+    + " in {"
+    + _NFC.format("c")
+    + ' for c in grant["collections"]}',
+)
+assert len({_SOLUTION_GUARD, TENANT_NFC_GUARD, DOC_NFC_GUARD, COLLECTION_NFC_GUARD}) == 4
+assert TENANT_NFD_GUARD.count('"NFD"') == 2 and DOC_NFC_GUARD.count('"NFC"') == 2
+
+# A hand-written normaliser close to normalize_query (NFKC, case folded, runs of word
+# characters): a combining mark is no word character to `\w`, so two questions that differ
+# only in a vowel sign (or a dot above) share an entry (equal-requests-hit: "use
+# normalize_query(query)").
+MARKS_DROPPED_KEY = """
+import re
+import unicodedata
+
+
+def cache_key(tenant, permission_version, index_version, query):
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", query).casefold())
+    return (tenant, permission_version, index_version, " ".join(re.findall(r"[^\\W_]+", text)))
+"""
+
+ANSWERS += [
+    ("tenant-nfc-guard", "resume-guard", TENANT_NFC_GUARD, 2, "the grader's world"),
+    ("tenant-nfd-guard", "resume-guard", TENANT_NFD_GUARD, 2, "the grader's world"),
+    ("doc-nfc-guard", "resume-guard", DOC_NFC_GUARD, 2, "the grader's world"),
+    ("collection-nfc-guard", "resume-guard", COLLECTION_NFC_GUARD, 2, "the grader's world"),
+    ("marks-dropped-key", "cache-key", MARKS_DROPPED_KEY, 3, "two different questions"),
+]

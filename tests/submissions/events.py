@@ -1250,3 +1250,52 @@ ANSWERS += [
     ("waits-unbounded", "absorber", WAITS_UNBOUNDED, 6, "all"),
 ]
 EXACTLY += ("waits-so-far", "waits-so-many")
+
+# The dicts given, changed before they are handed back (given: "Return the event dicts you
+# were given, unchanged"): a field added to each, or the payload replaced by an equal copy.
+ADDS_A_FIELD = HEAP_ABSORBER.replace(
+    '        st["keys"][seq] = key\n',
+    '        st["keys"][seq] = key\n        event["released"] = True\n',
+)
+PAYLOAD_COPIED = HEAP_ABSORBER.replace(
+    '        st["keys"][seq] = key\n',
+    '        st["keys"][seq] = key\n        event["payload"] = dict(event["payload"])\n',
+)
+# The right events in a tuple: the text asks offer() for the list of events it releases
+# (given); every other criterion judges the events whatever holds them.
+TUPLE_OFFER = HEAP_ABSORBER.replace("        return out\n", "        return tuple(out)\n")
+# The tenant compared in NFC or NFD form: a tenant written with a decomposed accent passes
+# for the parent's composed one (narrows: "A name, the tenant's too, is compared whole and
+# exactly as given: [...] its Unicode form count").
+TENANT_NFC = """
+import unicodedata
+
+
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    tenant = unicodedata.normalize("NFC", child["tenant"])
+    if (tenant, child["version"]) != (unicodedata.normalize("NFC", parent["tenant"]),
+                                      parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+TENANT_NFD = TENANT_NFC.replace('"NFC"', '"NFD"')
+# Versions compared as text: a child at version "1234" passes for a parent at 1234, which
+# Grant.narrow never makes (narrows: "True exactly when child could have been made that way").
+VERSION_AS_TEXT_NARROWING = VERSION_IS_NARROWING.replace(
+    'child["version"] is not parent["version"]', 'str(child["version"]) != str(parent["version"])'
+)
+assert len({HEAP_ABSORBER, ADDS_A_FIELD, PAYLOAD_COPIED, TUPLE_OFFER}) == 4
+assert TENANT_NFD.count('"NFD"') == 2 and "str(child" in VERSION_AS_TEXT_NARROWING
+
+ANSWERS += [
+    ("adds-a-field", "absorber", ADDS_A_FIELD, 5, "with a field added"),
+    ("payload-copied", "absorber", PAYLOAD_COPIED, 5, "payload"),
+    ("tuple-offer", "absorber", TUPLE_OFFER, 5, "expected a list"),
+    ("tenant-nfc", "narrowing", TENANT_NFC, 2, "another Unicode form"),
+    ("tenant-nfd", "narrowing", TENANT_NFD, 2, "another Unicode form"),
+    ("version-as-text-narrowing", "narrowing", VERSION_AS_TEXT_NARROWING, 2, "written as text"),
+]
+EXACTLY += ("adds-a-field", "payload-copied", "tuple-offer")

@@ -122,6 +122,8 @@ CACHE_RUBRIC = (
             "returns a string or a hash of the fields, not a tuple",
             "a hand-written normaliser that keeps ASCII letters and digits only, so two "
             "questions in another script share an entry",
+            "a hand-written normaliser that reads a combining mark as a separator, so two "
+            "questions that differ only in a vowel sign share an entry",
         ),
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
@@ -138,7 +140,8 @@ CACHE_RUBRIC = (
             "spaces and punctuation (tabs, line breaks, `_`, `/`, `...`, no space after a "
             "comma) and close to other questions (a number changed, two words swapped, a "
             "word left out), and questions without one ASCII letter (Chinese, Russian), the "
-            "same one reworded or two different ones: a hand-written normalizer that agrees "
+            "same one reworded or two different ones, and two Hindi questions that differ only "
+            "in a vowel sign (a combining mark): a hand-written normalizer that agrees "
             "with `normalize_query` on the notebook's examples only gives other keys there; "
             "and pairs of different "
             "searches whose fields, written one after the other with any usual separator or "

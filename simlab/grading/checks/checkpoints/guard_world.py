@@ -33,8 +33,11 @@ __all__ = [
 
 
 #: The names a world of the grader's own draws its tenants, task IDs and SKUs from (none is a
-#: name the notebook shows); feedback never quotes one (the question's ``hidden``).
-WORLD_TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
+#: name the notebook shows); feedback never quotes one (the question's ``hidden``). Each tenant
+#: holds a composed accent after its first letter, so its decomposed form (NFC composes it
+#: again) is another tenant of the world, as are its internal collection's and its documents'
+#: (the first letter stays ASCII: its full-width form is another look-alike).
+WORLD_TENANTS = ("umbrélla", "hoolï", "vandélay", "wönka", "tyréll", "soylènt", "initrôde")
 _TASK_WORDS = ("refund-query", "order-status", "repair-ask", "late-parcel", "price-check")
 _SKUS = ("mixer", "toaster", "juicer", "grinder")
 WORLD_NAMES = frozenset(

@@ -1,7 +1,8 @@
 """The requests of the grader's own world for question ``cache-key``
 (:mod:`~simlab.grading.checks.checkpoints.cache`), drawn from
 :func:`~simlab.grading.checks.hidden_world.rng`: questions the notebook never asks, reworded
-or changed a little, also in scripts without ASCII letters; pairs of searches that differ in
+or changed a little, also in scripts without ASCII letters (and two that differ only in a
+vowel sign that is a combining mark); pairs of searches that differ in
 one field by a value that holds the other's, by capitals, white space or Unicode form, or by a
 version's last digits; and pairs whose fields, written one after the other, read the same.
 Feedback never quotes one (:data:`WORLD_WORDS`)."""
@@ -29,10 +30,28 @@ _QUESTIONS = (
 #: different questions that an ASCII-only normaliser reads as one (both ``""``).
 _UNSPACED = ("退货期限是多少天", "订单多快发货", "水壶的保修期是几年", "搅拌机可以退货吗")
 _CYRILLIC = ("Сколько стоит доставка", "Когда придёт мой заказ", "Есть ли гарантия на чайник")
+#: Pairs of different questions in a script whose vowel signs are combining marks
+#: (Devanagari), each pair differing only in one vowel sign ("will I get the mail" and "will I
+#: get the goods"; "how much is the oil" and "how much is the lock"): a normaliser that reads a
+#: mark as a separator, or drops it, reads the two as one (``normalize_query`` keeps marks in
+#: their words).
+_MARKED = (
+    ("क्या मुझे मेल मिलेगा", "क्या मुझे माल मिलेगा"),
+    ("तेल कितने का है", "ताला कितने का है"),
+)
 _TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
 #: Words with a composed accent (NFC) a drawn tenant's name may end with.
 _ACCENTED = ("café", "zürich", "são-paulo", "malmö")
-WORLD_WORDS = frozenset((*_QUESTIONS, *_UNSPACED, *_CYRILLIC, *_TENANTS, *_ACCENTED))
+WORLD_WORDS = frozenset(
+    (
+        *_QUESTIONS,
+        *_UNSPACED,
+        *_CYRILLIC,
+        *(q for pair in _MARKED for q in pair),
+        *_TENANTS,
+        *_ACCENTED,
+    )
+)
 #: What may stand between two words of the same question, and after its last: spaces, and
 #: punctuation with or without spaces (``normalize_query`` reads each as one space).
 _BETWEEN = (" ", "  ", "\t", " \n", ", ", ",", "/", "-", "_", "...", " - ", "; ", ":", " (")
@@ -84,7 +103,8 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     capitals, spaces and punctuation, or of two close questions (a number changed, two words
     swapped, a word left out), with whether ``normalize_query`` makes them equal, and pairs of
     questions without one ASCII letter (Chinese, Russian), the same one reworded or two
-    different ones; and pairs
+    different ones, and of two Hindi questions that differ only in one vowel sign (a combining
+    mark) or of one of them reworded; and pairs
     that differ in one field that can change the answer, by a value that holds the other's
     (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
     ``v3:public,t-internal``, index versions ``4`` and ``41``), by capitals (``t``, ``T``),
@@ -113,6 +133,11 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
         base = {**questions[-1][0], "query": reworded(first, r)}
         questions.append((base, {**base, "query": reworded(first, r)}, True))
         questions.append((base, {**base, "query": reworded(second, r)}, False))
+    # Every world holds a pair that differs only in a vowel sign, the same one reworded too.
+    first, second = r.sample(r.choice(_MARKED), 2)
+    base = {**questions[-1][0], "query": _reworded(first, r)}
+    questions.append((base, {**base, "query": _reworded(first, r)}, True))
+    questions.append((base, {**base, "query": _reworded(second, r)}, False))
     apart = []
     for _ in range(3):
         tenant, n, index = r.choice(_TENANTS), r.randint(1, 9), r.randint(1, 9)

@@ -4,6 +4,8 @@ question:
 * ``absorber`` (:mod:`~simlab.grading.checks.events.absorber`): the learner's ``Absorber``
   replayed on seeded at-least-once streams and hostile ones, against the kit's
   :class:`~simlab.agent.EventAbsorber`; the core idea is each event once and in order, per task.
+  Its part on handing back the very dicts given, unchanged, is
+  :mod:`~simlab.grading.checks.events.given`.
 * ``narrowing`` (:mod:`~simlab.grading.checks.events.narrowing`): ``is_narrowing(parent, child)``
   against :meth:`simlab.agent.Grant.narrow`; the core idea is a subset on every dimension, as
   sets of exact names.

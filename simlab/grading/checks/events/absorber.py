@@ -17,8 +17,10 @@ or a part of another, drawn payloads and drawn bus seeds; one story runs a task'
 ``seq`` together into another task's, others offer tasks and keys whose names differ only in
 capitals, in white space around them or in Unicode form, one task of hundreds of events and
 one task's events beyond a gap of hundreds of seqs.
-A part offers dicts made and kept in the sandbox, so only those very dicts count as handed
-back, and only with their fields as they were given.
+A part (:mod:`~simlab.grading.checks.events.given`) offers dicts made and kept in the
+sandbox, each holding a payload dict kept there too, so only those very dicts count as handed
+back, in a list, and only unchanged: no field added, removed or altered, the payload the very
+dict given.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
@@ -39,6 +41,7 @@ from simlab.agent.events import (
     at_least_once,
     is_known_version,
 )
+from simlab.grading.checks.events.given import hands_back_the_dicts
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.stories import (
     conflicting_names,
@@ -57,9 +60,8 @@ from simlab.grading.checks.events.streams import falsify_absorber, generated_nam
 from simlab.grading.checks.events.world import Names, stream_names
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.messages import Message
-from simlab.grading.questions import Criterion, Fail, Tally, require
-from simlab.grading.sandbox.wire import Handle
-from simlab.grading.student import RemoteObject, Student, kind_of
+from simlab.grading.questions import Criterion, Fail, Tally
+from simlab.grading.student import RemoteObject, Student
 
 __all__ = [
     "ABSORBER_RUBRIC",
@@ -257,7 +259,11 @@ ORDER_TEXT = (
     "form count (`café` written with a composed `é`, or with `e` and a combining accent, "
     "names two tasks).",
 )
-GIVEN_TEXT = ("Return the event dicts you were given.",)
+GIVEN_TEXT = (
+    "returns the list of events it **releases**",
+    "Return the event dicts you were given, unchanged: not copies, and with no field added, "
+    "removed or replaced (not even the payload by an equal copy).",
+)
 CONFLICT_TEXT = (
     "a *different* event (another key) for a `seq` that is already waiting or released is a "
     "conflict: two writers disagree, so keep the first one and never release the second; the "
@@ -320,17 +326,21 @@ ABSORBER_RUBRIC = (
     Criterion(
         "given",
         1,
-        "offer() releases the very event dicts it was given, not copies or rebuilt dicts, and "
-        "with their fields as given.",
+        "offer() returns a list of the very event dicts it was given, not copies or rebuilt "
+        "dicts, and unchanged: no field added, removed or altered, the payload the very dict "
+        "given.",
         mistakes=(
             "releases copies (or dicts rebuilt from the fields)",
             "changes the dicts it releases (a field removed or altered)",
+            "adds a field to the dicts it releases, or replaces the payload by a copy",
+            "returns the events in a tuple, not the list the text asks for",
         ),
         text=GIVEN_TEXT,
         world=(
             "A duplicated, reordered stream with drawn names and payloads, each delivery a dict "
-            "made in the sandbox: only those very dicts, their fields as given, count as "
-            "released."
+            "made in the sandbox and its payload a dict made there too: only a list of those "
+            "very dicts, with their fields as given, none added, and their very payloads, "
+            "counts as released."
         ),
     ),
     Criterion(
@@ -419,7 +429,10 @@ def absorber_check(s: Student, t: Tally) -> None:
 
     @t.part
     def releases_the_dicts_it_was_given():
-        _hands_back_the_dicts(s, new_absorber, hide)
+        stream = _as_dicts(bus_streams("both")[0])
+        names = stream_names(story_label("given"), stream)
+        hide(names)
+        hands_back_the_dicts(s, new_absorber(), [names.delivery(d) for d in stream])
 
     t.under("conflicts")
 
@@ -528,73 +541,3 @@ def _once_in_order(
     @t.part
     def a_gap_of_hundreds_of_seqs():
         replay(wide_gap(), "wide-gap")
-
-
-def _hands_back_the_dicts(
-    s: Student, new_absorber: Callable[[], RemoteObject], hide: Callable[[Names], None]
-) -> None:
-    """Offer a duplicated, reordered stream whose every delivery is a dict made in the
-    sandbox and kept there: a released item must come back as one of those very dicts (a
-    copy comes back as data, however equal), its event fields as they were given (read back
-    from the sandbox when it is released)."""
-    stream = _as_dicts(bus_streams("both")[0])
-    names = stream_names(story_label("given"), stream)
-    hide(names)
-    absorber = new_absorber()
-    offered: dict[int, dict] = {}
-    released_any = False
-    for delivery in stream:
-        world = names.delivery(delivery)
-        handle = s.sandbox.kit("given", world)
-        offered[handle.id] = world
-        result = absorber.offer(handle)
-        require(isinstance(result, list | tuple), say("offer_not_a_list", kind=kind_of(result)))
-        for item in result:
-            if isinstance(item, Handle) and item.id in offered:
-                _unchanged(s.sandbox.call(item, method="copy", what="offer()"), offered[item.id])
-                released_any = True
-                continue
-            raise Fail(_not_given(item, list(offered.values())))
-    require(released_any, say("released_none_given"))
-
-
-def _unchanged(now: Any, given: dict) -> None:
-    """A released dict (``now``, read back from the sandbox) still holds every field of the
-    event as it was given (a key added beside them is left alone: the text does not say)."""
-    changed = [
-        f for f in _EVENT_FIELDS if f in given and (f not in now or not _equal(now[f], given[f]))
-    ]
-    require(not changed, say("released_altered", fields=", ".join(changed)))
-
-
-_IDENT_FIELDS = ("task_id", "seq", "idempotency_key")
-
-
-def _not_given(item: Any, offered: list[dict]) -> Message:
-    """What is wrong with a released item that is not one of the dicts offered: a copy, a
-    dict rebuilt with other fields, or no event at all (never a value of it)."""
-    if not isinstance(item, dict):
-        return say("offer_not_events", kind=kind_of(item))
-    missing = [f for f in _IDENT_FIELDS if f not in item]
-    if missing:
-        return say("offer_missing_fields", fields=", ".join(missing))
-    same = [o for o in offered if all(_equal(item.get(f), o[f]) for f in _IDENT_FIELDS)]
-    if not same:
-        return say("released_unknown")
-    if any(_equal(item, o) for o in same):
-        return say("released_copy")
-    fields = sorted(
-        {str(f) for o in same for f in {*o, *item} if not _equal(item.get(f), o.get(f))}
-    )
-    return say("released_changed", fields=", ".join(f for f in fields if f in _EVENT_FIELDS))
-
-
-#: The fields of an event dict (the only field names feedback may name).
-_EVENT_FIELDS = ("task_id", "seq", "version", "idempotency_key", "kind", "payload")
-
-
-def _equal(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:  # an odd value compared: not equal
-        return False

@@ -66,6 +66,14 @@ EN = {
         "offer() released an event dict it was given with its {fields} changed: return the "
         "event dicts as they were given"
     ),
+    "released_added": (
+        "offer() released an event dict it was given with a field added: return the event "
+        "dicts as they were given"
+    ),
+    "released_replaced": (
+        "offer() released an event dict it was given with its payload replaced by an equal "
+        "copy: return the event dicts as they were given"
+    ),
     "released_none_given": (
         "offer() released none of the events it was given, on a stream where the kit's "
         "EventAbsorber releases every one"
@@ -96,6 +104,7 @@ EN = {
     ),
     "child_other_tenant": "another tenant's grant with fewer rights",
     "child_other_version": "a grant at another version",
+    "child_version_as_text": "a grant at the parent's version written as text",
     "child_revoked": "a revoked grant",
     "child_empty_elsewhere": "an empty grant of another tenant or version",
     "child_empty_revoked": "an empty, revoked grant",
@@ -182,6 +191,11 @@ ZH = {
     "released_altered": (
         "offer() 释放了收到的事件字典，却改动了其中的 {fields}；应原样返回收到的事件字典"
     ),
+    "released_added": "offer() 释放了收到的事件字典，却往里加了字段；应原样返回收到的事件字典",
+    "released_replaced": (
+        "offer() 释放了收到的事件字典，却把其中的 payload 换成了一个相等的副本；"
+        "应原样返回收到的事件字典"
+    ),
     "released_none_given": (
         "offer() 没有释放收到的任何事件，而在这个流上工具包的 EventAbsorber 会全部释放"
     ),
@@ -203,6 +217,7 @@ ZH = {
     "child_crossed": "把父授权的某个工具当作集合（或把某个集合当作工具）列出的授权",
     "child_other_tenant": "另一个租户的、权限更少的授权",
     "child_other_version": "另一个版本的授权",
+    "child_version_as_text": "版本号与父授权相同、却写成文本的授权",
     "child_revoked": "已撤销的授权",
     "child_empty_elsewhere": "另一个租户或另一个版本的空授权",
     "child_empty_revoked": "已撤销的空授权",

@@ -3,7 +3,8 @@ dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``ch
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
 grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
 collections, sets of the same size but other members, names (the tenant's too) differing
-only in case, in white space around them or in Unicode form (full-width, decomposed), one of
+only in case, in white space around them or in Unicode form (full-width, decomposed; the
+tenant holds a composed accent), a version written as text, one of
 the parent's tools named as a collection (and the reverse), repeated names (with and without a
 name the parent lacks). Beside them, each criterion has a property on
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
@@ -77,6 +78,8 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
             child(version=world.version + 1),
             child(version=world.version - 1, tools=[tl[0]]),
         ],
+        # the parent's number written as text: narrow() keeps the parent's int
+        "version_as_text": [child(version=str(world.version), collections=[c[0]])],
         "revoked": [child(revoked=True, tools=[tl[0]])],
         # the empty grant is a subset of any grant, but still of one tenant, version and state
         "empty_elsewhere": [
@@ -97,6 +100,7 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
             child(collections=[c[1], wide(c[0])]),
             child(tools=[wide(tl[0])]),
             child(tenant=wide(world.tenant), collections=[c[0]]),
+            child(tenant=decomposed(world.tenant), collections=[c[0]]),  # it holds an accent
         ],
         "similar_tenant": [child(tenant=t, collections=[c[0]]) for t in world.similar_tenants],
         "longer_name": [child(collections=[c[1], n]) for n in world.longer_collections],
@@ -118,6 +122,11 @@ SUBSET_TEXT = (
 )
 SAME_TEXT = (
     "Both grants must be for the same tenant, at the same version, and neither may be revoked."
+)
+#: What ``True`` means: a version written as text is no version ``narrow`` keeps.
+MADE_TEXT = (
+    "Write `is_narrowing(parent, child)`: `True` exactly when `child` could have been made that "
+    "way from `parent`,"
 )
 HELD_TEXT = (
     "Every collection and every tool of the child must be held by the parent (the same grant, "
@@ -150,6 +159,7 @@ NARROWING_RUBRIC = (
             "compares names (or the tenant) without case",
             "strips names (or the tenant) of white space, or normalises their Unicode form",
             "ignores the tenant, the version or revocation",
+            'compares versions as text, so a child at version "1234" passes for 1234',
             "compares names (or the tenant) by a prefix or a part",
             "ignores the parent (a grant typed in from the notebook)",
             "pools collections and tools into one set of names",
@@ -159,14 +169,16 @@ NARROWING_RUBRIC = (
             "(an extra name, a name in other capitals, another tenant, version or a revoked "
             "grant), your answer is Grant.narrow's.",
         ),
-        text=(SUBSET_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT, EXACT_TEXT),
+        text=(SUBSET_TEXT, MADE_TEXT, SAME_TEXT, HELD_TEXT, NAMES_TEXT, EXACT_TEXT),
         world=(
             "The parent's tenant, version (above 256), collections and tools are drawn from the "
             "world "
-            "(never the notebook's acme grant), with another tenant whose name begins with the "
+            "(never the notebook's acme grant; the tenant holds a composed accent), with "
+            "another tenant whose name begins with the "
             "parent's or the reverse, and names the parent lacks that begin with or are part of "
             "names it holds, names and tenants that differ from the parent's only in white "
             "space around them or in Unicode form (full-width letters, a decomposed accent), "
+            "a child at the parent's version written as text, "
             "children naming one of the parent's tools as a collection or the reverse, and "
             "empty children of another tenant or version, or revoked, or of the parent "
             "revoked; the generated grants are offered with drawn names too."
@@ -196,7 +208,7 @@ NARROWING_RUBRIC = (
 _NARROWS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("same", "fewer_collections", "fewer_tools", "empty"), ()),
     (("extra_collection", "extra_tool", "extra_tool_fewer_collections"), ()),
-    (("other_tenant", "other_version", "empty_elsewhere"), ()),
+    (("other_tenant", "other_version", "version_as_text", "empty_elsewhere"), ()),
     (("revoked", "empty_revoked"), ("same", "fewer_tools", "empty")),
     (("other_collections", "capitals", "spaces", "unicode_forms"), ()),
     (("similar_tenant", "longer_name", "shorter_name"), ()),

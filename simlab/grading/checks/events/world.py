@@ -16,8 +16,9 @@ kit's reference is asked about the very same swapped input:
   payload;
 * **grants** are of a drawn tenant, at a drawn version, holding drawn collections and tools,
   where another tenant's name begins with the parent's (or the parent's with the other's) and
-  names the parent lacks begin with, or are part of, names it holds; one of its collections
-  holds a composed accent, so its decomposed form is a name it lacks.
+  names the parent lacks begin with, or are part of, names it holds; its tenant and one of
+  its collections hold a composed accent, so their decomposed forms are another tenant and a
+  name it lacks.
 
 A swap is one to one and keeps capitals as they were (``Docs`` stays the capitalized form of
 what ``docs`` became), so every verdict of the kit is the same on both sides of it.
@@ -57,7 +58,8 @@ COLLECTION_STEMS = ("payroll", "contracts", "roadmap", "tickets", "designs", "in
 TOOL_STEMS = ("lookup", "translate", "calendar", "browser", "calculator", "scanner", "mailer")
 #: What makes a name longer (its twin begins with it) or holds it inside.
 SUFFIXES = ("-eu", "-archive", "-labs", "2", "-old")
-#: Words with a composed accent (NFC) a drawn collection's name ends with.
+#: Words with a composed accent (NFC) a drawn collection's name, and the parent's tenant's,
+#: end with.
 ACCENTED = ("café", "zürich", "são-paulo", "malmö", "crème")
 PREFIXES = ("sub", "x", "re")
 
@@ -241,7 +243,10 @@ class GrantWorld:
 def grant_world(label: str = "events/narrowing") -> GrantWorld:
     """The grant names of the current world (:func:`rng` ``label``)."""
     source = rng(label)
-    tenant = choice_besides(source, list(TENANT_STEMS), "acme")
+    stem = choice_besides(source, list(TENANT_STEMS), "acme")
+    # the tenant holds a composed accent: its decomposed form is another tenant (a stream of
+    # its own, so the rest is drawn as before)
+    tenant = f"{stem}-{rng(f'{label}/tenant-accent').choice(ACCENTED)}"
     twin_tenant = twin(source, tenant)
     if source.random() < 0.5:  # either name may be the shorter one
         tenant, twin_tenant = twin_tenant, tenant
@@ -266,7 +271,7 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
     # The generated grants: docs, wiki, hr; search, mail, shell; umbrella and cyberdyne.
     docs = stems[3]
     search = tool_stems[4]
-    generated_tenant = choice_besides(source, [t for t in TENANT_STEMS if t != tenant], "acme")
+    generated_tenant = choice_besides(source, [t for t in TENANT_STEMS if t != stem], "acme")
     swap = {
         "docs": docs,
         "wiki": twin(source, docs),  # begins with, or holds, what docs became
