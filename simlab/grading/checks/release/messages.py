@@ -322,8 +322,8 @@ ZH = {
     ),
     "threshold_just_below": (
         "在一个隐藏的种子上、THRESHOLDS 含有一个略低于峰值的阈值时，choose_threshold() 得到的"
-        "正是这个阈值：它并不大于等于（>=）最高的 noise_peak('A', seed)，无论低得多么少"
-        "（要与峰值本身比较，而不是与它舍入后的值比较）"
+        "正是这个阈值：无论它比最高的 noise_peak('A', seed) 低得多么少，都不算大于等于（>=）"
+        "峰值（要与峰值本身比较，而不是与它舍入后的值比较）"
     ),
     "watch_changed": (
         "{function}() 调用之后 WATCH_ONLY 被改动了：这三个函数都不得改动它"

@@ -56,6 +56,7 @@ from simlab.grading.checks.release.threshold_world import (
 )
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
@@ -113,26 +114,40 @@ def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
     raises names ``name()``, the learner's function, as a plain call of it would (the caller
     runs that function: :data:`~simlab.grading.factories.RUN_A_FUNCTION`)."""
     built: list[Any] = []
+    #: whether a call returned, and the first error a call raised
+    ran: dict[str, Any] = {"returned": False, "raised": None}
 
     def call(*args: Any) -> Any:
         if not built:
             built.append(s.kit("with-names", name, names))
-        return built[0].call(*args)
+        try:
+            answer = built[0].call(*args)
+        except SandboxLost:
+            raise
+        except Exception as exc:
+            ran["raised"] = ran["raised"] or exc
+            raise
+        ran["returned"] = True
+        return answer
 
     def changed() -> bool:
         """Did a call leave one of ``names`` holding another value than it was given?"""
-        if not built:
-            return False
-        return any(after != names for after in built[0].attribute("after"))
+        return bool(built) and any(after != names for after in built[0].attribute("after"))
 
     call.changed = changed  # type: ignore[attr-defined]
+    call.ran = ran  # type: ignore[attr-defined]
     return call
 
 
 def _watch_only_read(*calls: tuple[Any, ...]) -> None:
     """Each ``(function name, callers...)``: no call the callers made left the notebook's
-    ``WATCH_ONLY`` (or another name they set) changed; a later call would run with it."""
+    ``WATCH_ONLY`` (or another name they set) changed; a later call would run with it. A
+    function that never returned (a stub) fails here as it failed where it was called."""
     for name, *callers in calls:
+        if not any(c.ran["returned"] for c in callers):
+            raised = [c.ran["raised"] for c in callers if c.ran["raised"] is not None]
+            if raised:
+                raise raised[0]
         require(not any(c.changed() for c in callers), say("watch_changed", function=name))
 
 
