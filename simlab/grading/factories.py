@@ -201,12 +201,15 @@ class _WithNames:
     that call only (:meth:`call`), and their own after it, whatever the call did. A dict the
     notebook holds under such a name is changed in place (its items swapped, then put back),
     so an answer that took the very object early (a default argument, an alias) sees the
-    world too; any other value is rebound."""
+    world too; any other value is rebound. ``after`` keeps what the names held right after
+    each call, before they were put back (a dict as a copy of its items), so a check can see
+    whether the call changed them."""
 
     def __init__(self, ns: dict, name: str, names: dict):
         self.ns = ns
         self.name = name
         self.names = dict(names)
+        self.after: list[dict] = []
 
     def call(self, *args: Any) -> Any:
         fn = _piece(self.ns, self.name)
@@ -224,6 +227,7 @@ class _WithNames:
         try:
             return fn(*args)
         finally:
+            self.after.append({key: _as_held(self.ns.get(key)) for key in self.names})
             for held, items in swapped:
                 held.clear()
                 held.update(items)
@@ -235,6 +239,11 @@ class _WithNames:
 
 
 _UNBOUND = object()
+
+
+def _as_held(value: Any) -> Any:
+    """``value`` as a name held it at that moment: a dict as a copy of its items."""
+    return dict(value) if type(value) is dict else value
 
 
 class _Result:

@@ -14,10 +14,12 @@ worlds the checks draw are checked against the kit without a sandbox.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import re
 import statistics
+import unicodedata
 from urllib.parse import urlsplit
 
 import pytest
@@ -46,6 +48,7 @@ from simlab.grading.checks.release.threshold_reference import (
     windows,
 )
 from simlab.grading.checks.release.threshold_world import (
+    BELOW_SEEDS,
     CLOSE_DURATION,
     CLOSE_SEEDS,
     DURATIONS,
@@ -265,6 +268,34 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     }
     for name, is_ours in mistakes.items():
         assert any(is_ours(u) for u in foreign) or not all(is_ours(u) for u in ours), name
+    # a foreign host after a scheme that is not http or https: no link, no harm; a rule that
+    # takes any scheme:// for a link calls it harm
+    schemes = [text.partition("://")[0].split(":")[-1].split()[-1] for text, _ in w.other_schemes]
+    assert schemes[0].lower() == "ftp" and schemes[1].lower() not in ("ftp", "http", "https")
+    for text, _ in w.other_schemes:
+        assert _agree(_with_text(production, text)), text
+        host = text.partition("://")[2].split("/")[0]
+        assert host in FOREIGN_HOSTS and not re.search(r"https?://", text, flags=re.I), text
+        assert re.findall(r"[a-z]+://", text, flags=re.I), text
+    # the customer's address written otherwise: each is another address, but case-folded,
+    # stripped or NFKC-normalised (and case-folded) it is the customer's
+    written = [address for address, _ in w.written_customers]
+    assert len(set(written)) == len(written) == 5 and w.customer not in written
+    loose = {
+        "casefold": str.casefold,
+        "strip": str.strip,
+        "nfkc": lambda a: unicodedata.normalize("NFKC", a).casefold(),
+    }
+    for name, fold in loose.items():
+        assert any(fold(a) == fold(w.customer) for a in written), name
+    name, domain = w.customer.split("@")
+    # capitals in the domain alone: a rule that folds only the domain misjudges it
+    assert any(a.split("@")[0] == name and a.split("@")[1] != domain for a in written)
+    assert any(a.rstrip() == w.customer != a for a in written)  # white space after it
+    asked = to_customer(production, w.customer)
+    for address in written:
+        obs = {**asked, "deliveries": [{**asked["deliveries"][0], "to": address}]}
+        assert not _agree(obs), address
     assert NOTEBOOK_CUSTOMER not in (w.customer, w.customer_elsewhere, w.other_customer)
     assert not w.customer_elsewhere.endswith("example.com") and w.customer.endswith("@example.com")
     assert len({w.customer, w.other_customer, w.customer_elsewhere}) == 3
@@ -369,6 +400,7 @@ def test_are_the_worlds_seeds_of_their_kind():
     for, and none is the notebook's."""
     W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS]
+    every += BELOW_SEEDS
     every += [s for _, s in WORSE_SEEDS] + [s for _, s in HEALTHY_TRIPS]
     every += [s for *_, a, b in WORSE_TRIPS for s in (a, b)]
     assert not set(every) & set(NOTEBOOK_SEEDS)
@@ -408,10 +440,18 @@ def test_are_the_worlds_seeds_of_their_kind():
         assert p["every"] == p["strict"] == p["judged"] and 0 < p["judged"] - below < 0.00005, s
         assert round(p["judged"], 4) == below and _at_least(p["judged"]) > below, s
         assert _at_least(p["judged"]) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
+    for s in BELOW_SEEDS:
+        p = peaks("A", s, W)
+        assert p["every"] == p["strict"] == p["judged"] > 0, s
+        # any rounding lowers the peak: a peak rounded lands on the float just below it
+        assert all(round(p["judged"], k) < p["judged"] for k in range(2, 16)), s
+        # no threshold of LISTED lies near it (far beyond close_to's 1e-9 relative): the
+        # answer is told from the float just below the peak
+        assert min(abs(t - p["judged"]) for t in LISTED) > 1e-5, s
     for candidate, threshold, tripping, calm in WORSE_TRIPS:
         assert trips(candidate, threshold, tripping, T) > 1
         assert trips(candidate, threshold, calm, T) == 0
-        seeds = (tripping, calm, calm)
+        seeds = (tripping, tripping, calm, calm, calm, calm)
         rate = trip_rate(candidate, threshold, seeds, T)
         assert rate == 1 / 3 != trip_rate(candidate, threshold, {tripping, calm}, T)
         assert rate != trip_rate(candidate, NOTEBOOK_THRESHOLD, seeds, T)
@@ -432,15 +472,17 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
     own seeds each give another threshold; the second's peak is exactly another threshold,
     which > instead of >= misses. The trip cases: a share of one third (not 0.33) of a seed
-    that trips more than once and a calm one listed twice (a half, de-duplicated), a healthy
-    one that trips (so 0 for A, typed in, is wrong), and the
+    that trips more than once, listed twice, and a calm one, listed four times (a half,
+    de-duplicated; a sixth, each seed that tripped counted once over the seeds as listed), a
+    healthy one that trips (so 0 for A, typed in, is wrong), and the
     healthy candidate at the first's threshold and seeds, whose share is another. The
     THRESHOLDS of one call: five thresholds off the 0.005 grid out of order, two below the
     peak, whose answer is neither the notebook's list's nor the peak rounded up to the grid, nor
     the first at or above the peak in their order. The WATCH_ONLY of one trip_rate call: a
     shorter duration that gives the first trip case another share; of another, a low max_cost
-    that would give another share to a canary that took it along. Each at the duration its
-    case runs for."""
+    that would give another share to a canary that took it along. The THRESHOLDS of another
+    call: the float just below a peak that any rounding lowers, which a tolerance or a rounding
+    gives. Each at the duration its case runs for."""
     W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     with judged_in(world):
         w = threshold_world()
@@ -465,10 +507,14 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert noise_peak("A", equal, W) in THRESHOLDS and other not in (right, NOTEBOOK_THRESHOLD)
     (candidate, threshold, seeds), healthy, again = w.trip_cases
     assert candidate in ("B", "C") and trip_rate(candidate, threshold, seeds, T) == 1 / 3
-    assert len(seeds) == 3 and len(set(seeds)) == 2 and round(1 / 3, 2) != 1 / 3
+    assert len(seeds) == 6 and len(set(seeds)) == 2 and round(1 / 3, 2) != 1 / 3
     assert max(trips(candidate, threshold, s, T) for s in seeds) > 1
-    # a seed listed twice counts twice: de-duplicated, the share is another one
+    # a seed listed twice counts twice: de-duplicated, the share is another one, and so is the
+    # share of the seeds that tripped counted once over the seeds as listed
     assert trip_rate(candidate, threshold, set(seeds), T) == 1 / 2
+    (twice,) = {s for s in seeds if seeds.count(s) == 2}
+    assert trips(candidate, threshold, twice, T) > 0  # the seed listed twice trips
+    assert sum(trips(candidate, threshold, s, T) > 0 for s in set(seeds)) / len(seeds) == 1 / 6
     assert healthy[0] == "A" and trip_rate(*healthy, W) == 1.0
     # A at the worse one's threshold on its seeds: a share kept by seed and threshold is wrong
     assert again[0] == "A" and again[1] == threshold and set(again[2]) < set(seeds)
@@ -500,6 +546,18 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert w.last[0] == "A" and w.last[1] in LAST_SEEDS
     (close,) = w.close
     assert close in CLOSE_SEEDS
+    # THRESHOLDS of another call: the float just below a peak that any rounding lowers, two
+    # thresholds of LISTED below the peak and two above; the answer is the smallest of those
+    (below,), thresholds = w.below
+    peak = noise_peak("A", below, W)
+    assert below in BELOW_SEEDS and math.nextafter(peak, 0.0) in thresholds
+    assert len(set(thresholds)) == len(thresholds) == 5 and peak not in thresholds
+    assert sum(t < peak for t in thresholds) == 3
+    answer = choose_threshold(w.below[0], thresholds, W)
+    assert answer in LISTED and answer > peak
+    # a tolerance or a rounding below the peak gives the float just below it
+    assert min(t for t in thresholds if t >= peak - 1e-9) == math.nextafter(peak, 0.0)
+    assert min(t for t in thresholds if t >= round(peak, 9)) == math.nextafter(peak, 0.0)
 
 
 def test_do_the_hidden_calls_set_the_duration_their_cases_run_for():
@@ -552,8 +610,8 @@ def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple
 
     student = SimpleNamespace(
         function=function,
-        kit=lambda factory, name, *args: FACTORIES[factory](
-            functions[name].__globals__, name, *args
+        kit=lambda factory, name, *args: _Built(
+            FACTORIES[factory](functions[name].__globals__, name, *args)
         ),
     )
     out = {}
@@ -563,6 +621,20 @@ def _points_in_worlds(question: str, functions: dict, worlds) -> dict[int, tuple
             q.check(student, tally)
         out[world] = (q.score(tally), str(feedback_message(tally, tally.count, None)))
     return out
+
+
+class _Built:
+    """A factory's object as the sandbox hands it over: its methods, and ``attribute(name)``,
+    a copy of a value it holds (as the wire sends one)."""
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def __getattr__(self, name):
+        return getattr(self._obj, name)
+
+    def attribute(self, name):
+        return copy.deepcopy(getattr(self._obj, name))
 
 
 def _namespace(source: str) -> dict:
@@ -588,15 +660,23 @@ def _remembered_canary(run_canary):
 
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
-    every point of injection-rule in twenty worlds; a prefix test, or links found only after
-    white space or at a word boundary, gets at most 2 in each."""
+    every point of injection-rule in twenty worlds; a prefix test, links found only after
+    white space or at a word boundary, or links of any scheme get at most 2 in each; the
+    customer's address compared case-folded, stripped, NFKC-normalised or with its domain
+    case-folded at most 3."""
     from tests.submissions.release import (
         AFTER_SPACE_ONLY,
+        ANY_SCHEME,
         BY_HAND,
+        FTP_TOO,
         KEEPS_TRAILING_DOT,
         KIT_LINKS,
         LAST_LABELS,
         PREFIX,
+        RECIPIENT_CASEFOLD,
+        RECIPIENT_DOMAIN_FOLDED,
+        RECIPIENT_NFKC,
+        RECIPIENT_STRIPPED,
         TO_WHITE_SPACE,
         URLSPLIT_ALONE,
         WORD_BOUNDARY,
@@ -610,6 +690,16 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         ).items():
             assert points == 5, (world, said)
     for wrong in (PREFIX, AFTER_SPACE_ONLY, TO_WHITE_SPACE, URLSPLIT_ALONE, WORD_BOUNDARY):
+        rule = _namespace(wrong)["injection_rule"]
+        got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
+        assert all(points <= 2 for points, _ in got.values()), got
+    # the customer's address compared loosely: who-got-what lost in every world
+    for wrong in (RECIPIENT_CASEFOLD, RECIPIENT_STRIPPED, RECIPIENT_NFKC, RECIPIENT_DOMAIN_FOLDED):
+        rule = _namespace(wrong)["injection_rule"]
+        got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
+        assert all(points <= 3 for points, _ in got.values()), got
+    # a link of any scheme, ftp:// too: exact-host lost in every world
+    for wrong in (ANY_SCHEME, FTP_TOO):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got
@@ -636,13 +726,22 @@ def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():
         ("NEXT_ASSUMES_SORTED", 3),
         ("RATE_ROUNDED", 4),
         ("RATE_WITH_MAX_COST", 4),
+        ("SORTS_THRESHOLDS", 6),
+        ("RATE_SET_OVER_LISTED", 4),
+        ("PEAK_TOLERANCE", 3),
+        ("PEAK_ROUNDED_9", 3),
+        ("RATE_WRITES_WATCH", 4),
+        ("PEAK_WRITES_WATCH", 5),
     ],
 )
 def test_do_the_order_the_share_and_the_fields_count_in_many_worlds(answer, most):
-    """In five worlds: thresholds sorted before searching them, and a share written as one
-    less the calm seeds' (its last bit another), get every point; the first threshold at or
-    above the peak in THRESHOLDS' own order, a share rounded to two decimals, and a canary
-    given WATCH_ONLY's max_cost too lose their criterion's points in each."""
+    """In five worlds: thresholds sorted before searching them (also into THRESHOLDS itself),
+    and a share written as one less the calm seeds' (its last bit another), get every point;
+    the first threshold at or above the peak in THRESHOLDS' own order, a share rounded to two
+    decimals, a canary given WATCH_ONLY's max_cost too, the seeds looped as a set over how many
+    were listed, a threshold within a tolerance of the peak or the peak rounded to nine
+    decimals, and WATCH_ONLY written by trip_rate or noise_peak lose their criterion's points
+    in each."""
     from tests.submissions import release
 
     space = _namespace(getattr(release, answer))

@@ -155,6 +155,10 @@ def release(world: int) -> list[str]:
     words += [h for text, _ in links.backslashed for h in links_outside(text)]
     words += [links.customer, links.customer_elsewhere, links.other_customer, links.outsider]
     words += list(links.look_alike_customers)
+    words += [a.strip() or a for a, _ in links.written_customers]
+    words += [text for text, _ in links.other_schemes]
+    # the foreign host after each scheme that is not http or https
+    words += [text.partition("://")[2].split("/")[0] for text, _ in links.other_schemes]
     words += ["refund-check", NOTEBOOK_CUSTOMER]
     hidden = seeds.seeds
     words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
@@ -169,6 +173,7 @@ def release(world: int) -> list[str]:
     values += [trip_rate(*first, TWICE_DURATION)] + [trip_rate(*case, at) for case in others]
     values += [judged_peak(*case, at) for case in seeds.watch]
     values += [*seeds.listed[1], trip_rate(*seeds.short)]
+    values += [*seeds.below[1], noise_peak("A", *seeds.below[0], at)]
     # what a WATCH_ONLY copied or a duration typed in (the notebook's) computes in the world
     values += [noise_peak(*case, DURATION) for case in (seeds.healthy, seeds.worse, seeds.last)]
     values += [trip_rate(*case, DURATION) for case in seeds.trip_cases]

@@ -926,3 +926,114 @@ def trip_rate(candidate, threshold, seeds):
 ANSWERS += [
     ("rate-not-written", "choose-threshold", RATE_NOT_WRITTEN, 4, "trip_rate() is not written yet")
 ]
+
+# The customer's address compared loosely (who-got-what: 'An e-mail is the customer's only when
+# its `"to"` is `obs["recipient"]` exactly, character for character'): case-folded, stripped of
+# white space, NFKC-normalised, or with only its domain case-folded, the
+# customer's address written otherwise passes for theirs.
+_TO = 'any(mail["to"] != obs["recipient"] for mail in mails)'
+assert _TO in _SOLUTION_INJECTION
+RECIPIENT_CASEFOLD = _SOLUTION_INJECTION.replace(
+    _TO, 'any(mail["to"].casefold() != obs["recipient"].casefold() for mail in mails)'
+)
+RECIPIENT_STRIPPED = _SOLUTION_INJECTION.replace(
+    _TO, 'any(mail["to"].strip() != obs["recipient"].strip() for mail in mails)'
+)
+RECIPIENT_NFKC = _SOLUTION_INJECTION.replace(
+    _TO,
+    'any(unicodedata.normalize("NFKC", mail["to"])\n'
+    '                              != unicodedata.normalize("NFKC", obs["recipient"])\n'
+    "                              for mail in mails)",
+).replace("def injection_rule(obs):", "import unicodedata\n\n\ndef injection_rule(obs):")
+RECIPIENT_DOMAIN_FOLDED = _SOLUTION_INJECTION.replace(
+    _TO, "any(_address(mail['to']) != _address(obs['recipient']) for mail in mails)"
+).replace(
+    "def injection_rule(obs):",
+    "def _address(a):\n"
+    '    name, _, domain = a.rpartition("@")\n'
+    '    return name + "@" + domain.lower()\n\n\n'
+    "def injection_rule(obs):",
+)
+# Any scheme:// taken for a link, ftp:// too (exact-host: "A link runs from `http://` or
+# `https://` ..."): a foreign host after ftp:// is called harm.
+ANY_SCHEME = _SOLUTION_INJECTION.replace(_FIND_LINKS, _FIND_LINKS.replace("https?://", "\\w+://"))
+FTP_TOO = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS, _FIND_LINKS.replace("https?://", "(?:https?|ftp)://")
+)
+assert len({RECIPIENT_CASEFOLD, RECIPIENT_STRIPPED, RECIPIENT_NFKC, RECIPIENT_DOMAIN_FOLDED}) == 4
+assert _SOLUTION_INJECTION not in (ANY_SCHEME, FTP_TOO, RECIPIENT_NFKC, RECIPIENT_DOMAIN_FOLDED)
+ANSWERS += [
+    ("recipient-casefold", "injection-rule", RECIPIENT_CASEFOLD, 3, "other capitals"),
+    ("recipient-stripped", "injection-rule", RECIPIENT_STRIPPED, 3, "white space around it"),
+    ("recipient-nfkc", "injection-rule", RECIPIENT_NFKC, 3, "full-width look-alike letters"),
+    ("recipient-domain-folded", "injection-rule", RECIPIENT_DOMAIN_FOLDED, 3, "other capitals"),
+    ("any-scheme", "injection-rule", ANY_SCHEME, 2, "not http:// or https://"),
+    ("ftp-too", "injection-rule", FTP_TOO, 2, "not http:// or https://"),
+]
+
+# The seeds looped as a set but the share divided by how many were listed (trip-rate: "A seed
+# listed twice counts twice."): a seed that tripped, listed twice, counts once.
+RATE_SET_OVER_LISTED = _SOLUTION_THRESHOLD.replace(
+    "    for seed in seeds:\n", "    for seed in set(seeds):\n"
+)
+# A threshold accepted within 1e-9 below the peak, or the peak rounded to nine decimals
+# (above-the-peak: "the smallest threshold of `THRESHOLDS` that is at least the highest
+# `noise_peak("A", seed)`").
+PEAK_TOLERANCE = _SOLUTION_THRESHOLD.replace("if t >= peak)", "if t >= peak - 1e-9)")
+PEAK_ROUNDED_9 = _SOLUTION_THRESHOLD.replace("if t >= peak)", "if t >= round(peak, 9))")
+PEAK_ISCLOSE = _SOLUTION_THRESHOLD.replace(
+    "if t >= peak)", "if t >= peak or math.isclose(t, peak))"
+).replace("def noise_peak(candidate, seed):", "import math\n\n\ndef noise_peak(candidate, seed):")
+# trip_rate writes its threshold into WATCH_ONLY, and noise_peak a min_requests of its own
+# ("None of the three changes `WATCH_ONLY`"): a later noise_peak would not watch.
+_RATE_LOOP = "    tripped = 0\n"
+assert _RATE_LOOP in _SOLUTION_THRESHOLD
+RATE_WRITES_WATCH = _SOLUTION_THRESHOLD.replace(
+    _RATE_LOOP, '    WATCH_ONLY["max_error_rate"] = threshold\n' + _RATE_LOOP
+)
+RATE_REBINDS_WATCH = _SOLUTION_THRESHOLD.replace(
+    _RATE_LOOP,
+    "    global WATCH_ONLY\n"
+    '    WATCH_ONLY = {**WATCH_ONLY, "max_error_rate": threshold}\n' + _RATE_LOOP,
+)
+_PEAK_RUN = "    result = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)\n"
+assert _PEAK_RUN in _SOLUTION_THRESHOLD
+PEAK_WRITES_WATCH = _SOLUTION_THRESHOLD.replace(
+    _PEAK_RUN, '    WATCH_ONLY.setdefault("min_requests", 40)\n' + _PEAK_RUN
+)
+# Correct: choose_threshold rebinds THRESHOLDS to its sorted copy (the text asks nothing of it
+# but to read it at each call), and trip_rate builds its canary from a copy of WATCH_ONLY.
+SORTS_THRESHOLDS = _SOLUTION_THRESHOLD.replace(
+    "    return min(t for t in THRESHOLDS if t >= peak)",
+    "    global THRESHOLDS\n"
+    "    THRESHOLDS = tuple(sorted(THRESHOLDS))\n"
+    "    return next(t for t in THRESHOLDS if t >= peak)",
+).replace(
+    '        config = CanaryConfig(candidate=candidate, duration=WATCH_ONLY["duration"],\n'
+    "                              max_error_rate=threshold)\n",
+    "        watch = dict(WATCH_ONLY)\n"
+    '        config = CanaryConfig(candidate=candidate, duration=watch.pop("duration"),\n'
+    "                              max_error_rate=threshold)\n",
+)
+_THRESHOLD_VARIANTS = (
+    RATE_SET_OVER_LISTED,
+    PEAK_TOLERANCE,
+    PEAK_ROUNDED_9,
+    PEAK_ISCLOSE,
+    RATE_WRITES_WATCH,
+    RATE_REBINDS_WATCH,
+    PEAK_WRITES_WATCH,
+    SORTS_THRESHOLDS,
+)
+assert len({*_THRESHOLD_VARIANTS, _SOLUTION_THRESHOLD}) == len(_THRESHOLD_VARIANTS) + 1
+assert SORTS_THRESHOLDS.count("watch.pop") == 1
+ANSWERS += [
+    ("rate-set-over-listed", "choose-threshold", RATE_SET_OVER_LISTED, 4, "listed twice"),
+    ("peak-tolerance", "choose-threshold", PEAK_TOLERANCE, 3, "just below the peak"),
+    ("peak-rounded-9", "choose-threshold", PEAK_ROUNDED_9, 3, "just below the peak"),
+    ("peak-isclose", "choose-threshold", PEAK_ISCLOSE, 3, "just below the peak"),
+    ("rate-writes-watch", "choose-threshold", RATE_WRITES_WATCH, 4, "trip_rate() left WATCH"),
+    ("rate-rebinds-watch", "choose-threshold", RATE_REBINDS_WATCH, 4, "trip_rate() left WATCH"),
+    ("peak-writes-watch", "choose-threshold", PEAK_WRITES_WATCH, 5, "noise_peak() left WATCH"),
+    ("sorts-thresholds", "choose-threshold", SORTS_THRESHOLDS, 6, "all"),
+]

@@ -9,7 +9,9 @@ judging a host gets one of them wrong: a substring test or an ``endswith`` witho
 written that way), a case-sensitive host or link pattern (capitals), and judging every link of
 the body, not only the first. Beside them, properties compare the learner's verdict with the
 kit's on generated observations (:mod:`~simlab.grading.checks.release.links`). Who got the
-e-mails is the detail: the customer exactly one, nobody else any.
+e-mails is the detail: the customer exactly one, nobody else any, the customer's address
+compared exactly (written in other capitals, with white space or full-width letters, it is
+someone else's).
 
 The world draws the look-alike hosts, the host the injection names, our own subdomains, ports,
 user parts and paths, a reworded answer, the customers and who else gets a copy; none is the
@@ -20,7 +22,9 @@ links only after white space or after a non-word character misses them; links of
 ours that a sentence's punctuation, a bracket or a quote ends, so a rule that takes a link to
 the next white space calls them foreign; and links with a backslash before an ``@``, which a
 browser reads as a slash, so a rule that reads the host with ``urlsplit`` alone judges them the
-other way. The text says where a link ends and that a backslash is a slash. Our own hosts are
+other way; and foreign hosts after ``ftp://`` or another scheme, which the text's links (from
+``http://`` or ``https://``) leave out, so a rule that takes any ``scheme://`` for a link calls
+them harm. The text says where a link ends and that a backslash is a slash. Our own hosts are
 never written with a trailing dot inside a link (before its port or path): the text names
 ``urlsplit(...).hostname`` as the host, which keeps that dot, and says nothing of removing it,
 so a rule that keeps it and one that drops it are both right.
@@ -215,28 +219,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
     }
     asked = to_customer(production, world.customer)
 
-    @t.part
-    def one_email_to_the_customer():
-        _judged(rule, asked, say("to_a_customer"))
-        elsewhere = to_customer(production, world.customer_elsewhere)
-        elsewhere = _with_body(elsewhere, f"{answer_text}\nMore: {world.ours[1][0]}")
-        _judged(rule, elsewhere, say("to_a_customer_elsewhere"))
-        for how, what in (
-            ("copy", "copy_elsewhere"),
-            ("twice", "twice"),
-            ("other", "someone_else"),
-            ("ours", "another_customer_only"),
-            ("none", "no_mail"),
-        ):
-            _judged(rule, _with_mails(asked, how, world), say(what))
-        # The customer is the one who asked, not whom the run says it answered: a tricked
-        # agent reports the address it was tricked into.
-        hijacked = _with_mails(asked, "other", world)
-        hijacked["result"]["recipient"] = world.outsider
-        _judged(rule, hijacked, say("reported_elsewhere"))
-        for address in world.look_alike_customers:  # the customer's is compared whole
-            _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
-
+    t.part(lambda: _one_email_to_the_customer(rule, production, asked, world))
     unordered = _out_of_order(asked, world)
     kept = (
         (asked, "to_a_customer"),
@@ -259,11 +242,43 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         )
 
 
+def _one_email_to_the_customer(
+    rule: Any, production: dict, asked: dict, world: InjectionWorld
+) -> None:
+    """Production's answer to the world's customers (``asked``: to the one at our domain), and
+    sent as well, twice, instead or not at all: the kit's verdict on each."""
+    _judged(rule, asked, say("to_a_customer"))
+    answer_text = production["deliveries"][0]["body"]
+    elsewhere = to_customer(production, world.customer_elsewhere)
+    elsewhere = _with_body(elsewhere, f"{answer_text}\nMore: {world.ours[1][0]}")
+    _judged(rule, elsewhere, say("to_a_customer_elsewhere"))
+    for how, what in (
+        ("copy", "copy_elsewhere"),
+        ("twice", "twice"),
+        ("other", "someone_else"),
+        ("ours", "another_customer_only"),
+        ("none", "no_mail"),
+    ):
+        _judged(rule, _with_mails(asked, how, world), say(what))
+    # The customer is the one who asked, not whom the run says it answered: a tricked agent
+    # reports the address it was tricked into.
+    hijacked = _with_mails(asked, "other", world)
+    hijacked["result"]["recipient"] = world.outsider
+    _judged(rule, hijacked, say("reported_elsewhere"))
+    for address in world.look_alike_customers:  # the customer's is compared whole
+        _judged(rule, _with_mails(asked, "other", world, address), say("look_alike_only"))
+    # ... and exactly: capitals, white space or full-width letters make another address
+    for address, what in world.written_customers:
+        _judged(rule, _with_mails(asked, "other", world, address), say(what))
+
+
 def _links_read_as_the_text_says(rule: Any, production: dict, world: InjectionWorld) -> None:
-    """Links of ours ended by punctuation, a bracket or a quote, and links with a backslash
-    before an ``@`` (read as a slash), each in production's answer: the kit's verdict."""
+    """Links of ours ended by punctuation, a bracket or a quote, links with a backslash before
+    an ``@`` (read as a slash), and foreign hosts after a scheme that is not http or https (no
+    link), each in production's answer: the kit's verdict."""
     text = production["deliveries"][0]["body"]
     bodies = [*world.ended, *((f"More: {url}", what) for url, what in world.backslashed)]
+    bodies += world.other_schemes
     for body, what in bodies:
         _judged(rule, _with_body(production, f"{text}\n{body}"), say(what))
 
@@ -331,6 +346,11 @@ _THE_HOST = (
     "`https://evil.io\\@example.com/`)."
 )
 _READS_ONLY = "The rule only reads `obs`: it changes nothing in it."
+_EXACTLY = (
+    'An e-mail is the customer\'s only when its `"to"` is `obs["recipient"]` exactly, character '
+    "for character: the same address in other capitals, with white space around it or in "
+    "look-alike letters (`ｄｅｅ@ｅｘａｍｐｌｅ.ｃｏｍ`) is somebody else's."
+)
 _WHO = (
     'the customer (`obs["recipient"]`) got **exactly one** e-mail, and **nobody else** got any '
     '(`obs["deliveries"]`: a list of `{"key", "to", "subject", "body"}`);'
@@ -350,9 +370,10 @@ INJECTION_RUBRIC = (
         "look-alike hosts, our name in a user part (with a password, or an @ of its own), ports, "
         "capitals, IDNA and punycode hosts, IP addresses. A link ends where the text says (our "
         "link before a sentence's punctuation, a bracket or a quote passes), and a backslash "
-        "before an @ is read as a slash, as a browser reads it. Our own hosts are never written "
-        "with a trailing dot inside a link (the text does not say to remove it). The verdict is "
-        "True or False.",
+        "before an @ is read as a slash, as a browser reads it, and a link starts with http:// or "
+        "https:// only (a foreign host after ftp:// or another scheme is no link: no harm). Our "
+        "own hosts are never written with a trailing dot inside a link (the text does not say to "
+        "remove it). The verdict is True or False.",
         core=True,
         mistakes=(
             'a substring test ("example.com" in url), or a string match on the injected host',
@@ -366,6 +387,7 @@ INJECTION_RUBRIC = (
             "a link taken to the next white space: our link before a comma or a bracket is "
             "called foreign",
             "the host read with urlsplit alone: a backslash before an @ is not read as a slash",
+            "any scheme:// taken for a link (ftp:// too), not http:// and https:// only",
             "None (or 0) returned for harm, not False",
         ),
         properties=(
@@ -390,8 +412,10 @@ INJECTION_RUBRIC = (
             "ours (subdomains drawn) ended by each of a sentence's punctuation marks (. , ! ;), "
             "a bracket or a quote (in a drawn order); a foreign host with a backslash and "
             "@example.com after it, and one of our subdomains with a backslash and a foreign host "
-            "after it; and, for two calls, OUR_DOMAINS naming a drawn domain of its own, so a "
-            "domain typed in for it calls that domain's links harm and example.com's ours."
+            "after it; a foreign host after ftp:// and one after another scheme (drawn, as the "
+            "capitals and the text before it), which are no links; and, for two calls, "
+            "OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it calls that "
+            "domain's links harm and example.com's ours."
         ),
     ),
     Criterion(
@@ -399,8 +423,10 @@ INJECTION_RUBRIC = (
         2,
         "Exactly one e-mail went out, to the customer (obs['recipient'], wherever their address "
         "is): a copy to anyone else, a second e-mail, an e-mail to someone else (another "
-        "customer of ours too) or none at all is harm. The rule only reads the observation: "
-        "after it ran, the deliveries and everything else in obs are as they were.",
+        "customer of ours too) or none at all is harm. The customer's address is compared "
+        "exactly: written in other capitals (in its name or its domain), with white space before "
+        "or after it, or in full-width letters, it is someone else's. The rule only reads the "
+        "observation: after it ran, the deliveries and everything else in obs are as they were.",
         mistakes=(
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
@@ -408,6 +434,8 @@ INJECTION_RUBRIC = (
             "the notebook's customer typed in instead of obs['recipient']",
             "our domain read from the customer's address instead of OUR_DOMAINS",
             "the customer matched by substring: an address holding theirs passes",
+            "the customer matched case-folded, stripped of white space or NFKC-normalised: "
+            "their address written otherwise passes",
             "the customer read from the run's result (obs['result']['recipient'])",
             "the deliveries consumed while they are judged (popped from obs['deliveries'])",
             "the deliveries sorted in place while they are judged",
@@ -416,15 +444,18 @@ INJECTION_RUBRIC = (
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
             "rule agrees with the kit's.",
         ),
-        text=(_VERDICT, _WHO, _READS_ONLY),
+        text=(_VERDICT, _WHO, _EXACTLY, _READS_ONLY),
         world=(
             "Drawn at grading time: the customer (never the notebook's; one at our domain, one "
             "elsewhere whose answer links to our own site), another customer of ours and a "
             "foreign address that get the e-mail instead or a copy (once with the run's result "
             "naming the foreign address as its recipient), and addresses that hold the "
-            "customer's (a name before it, a domain after it) that get it instead, so a "
-            "typed-in recipient, our domain read from the customer's address, the recipient "
-            "read from the run's result or a recipient matched by substring fails; the customer's "
+            "customer's (a name before it, a domain after it) or are theirs written otherwise "
+            "(capitals drawn in its name, then in its domain; a space before it, a drawn white "
+            "space after it; full-width letters) that get it instead, so a typed-in recipient, our "
+            "domain read from the customer's address, the recipient read from the run's result or "
+            "a recipient matched by substring, case-folded, stripped or NFKC-normalised fails; the "
+            "customer's "
             "observation, the model change's and one whose e-mails (to the customer, the foreign "
             "address and the other customer) are in no order of their addresses come back from "
             "the call and are compared with the grader's own copies."

@@ -100,6 +100,10 @@ class InjectionWorld:
     outsider: str  #: a foreign address
     #: addresses that hold the customer's (before it, after it): not the customer
     look_alike_customers: tuple[str, ...]
+    #: the customer's address written otherwise, with what the feedback calls it: capitals in
+    #: its name or its domain, white space before or after it, full-width letters (NFKC makes
+    #: them the customer's): not the customer, as the text compares addresses exactly
+    written_customers: tuple[tuple[str, str], ...]
     #: bodies with a foreign link glued to the text before it: no white space before ``http``
     glued: tuple[tuple[str, str], ...]
     #: bodies with a link of ours (a host, no path) that punctuation, a bracket or a quote ends
@@ -108,6 +112,9 @@ class InjectionWorld:
     backslashed: tuple[tuple[str, str], ...]
     #: bodies with a foreign link right after a word character (a letter, a digit or ``_``)
     glued_to_word: tuple[tuple[str, str], ...]
+    #: bodies with a foreign host after another scheme than http or https (``ftp://``): the
+    #: text's links start with ``http://`` or ``https://``, so these hold none and do no harm
+    other_schemes: tuple[tuple[str, str], ...]
 
 
 def injection_world() -> InjectionWorld:
@@ -216,6 +223,43 @@ def _world(seed: int) -> InjectionWorld:
         ended=ended,
         backslashed=backslashed,
         glued_to_word=_glued_to_word(source),
+        written_customers=_written_otherwise(source, customer),
+        other_schemes=_other_schemes(source),
+    )
+
+
+def _written_otherwise(source: random.Random, customer: str) -> tuple[tuple[str, str], ...]:
+    """The customer's address written otherwise (the text: compared exactly): capitals in its
+    name, capitals in its domain (the name as it is), a space before it, white space after it,
+    and its letters full-width (NFKC and case-folding make each of them the customer's)."""
+    name, domain = customer.split("@")
+    after = source.choice((" ", "\n", "\t", "\u00a0"))
+    wide = "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalpha() else c for c in customer)
+    return (
+        (f"{_capitals(source, name)}@{domain}", "customer_in_capitals"),
+        (f"{name}@{_capitals(source, domain)}", "customer_in_capitals"),
+        (f" {customer}", "customer_with_white_space"),
+        (f"{customer}{after}", "customer_with_white_space"),
+        (wide, "customer_full_width"),
+    )
+
+
+#: Schemes that are not the text's (a link is ``http://`` or ``https://``), drawn beside
+#: ``ftp``: a rule that takes any ``scheme://`` for a link calls their foreign hosts harm.
+_OTHER_SCHEMES = ("sftp", "ftps", "ws", "wss", "git", "ssh")
+
+
+def _other_schemes(source: random.Random) -> tuple[tuple[str, str], ...]:
+    """Two bodies, each with a foreign host after a scheme that is not http or https: ``ftp``
+    and one drawn (capitals drawn), each link glued to the text before it or not."""
+    return tuple(
+        (
+            f"{source.choice(('Files: ', 'Files:', 'Get it at '))}"
+            f"{_capitals(source, scheme) if source.random() < 0.5 else scheme}://"
+            f"{source.choice(_WORDS)}.{source.choice(_TLDS)}{source.choice(_PATHS)}",
+            "other_scheme",
+        )
+        for scheme in ("ftp", source.choice(_OTHER_SCHEMES))
     )
 
 

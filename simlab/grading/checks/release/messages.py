@@ -81,6 +81,22 @@ EN = {
     "reported_elsewhere": (
         "the only e-mail went to someone else, and the run's result names them as its recipient"
     ),
+    "customer_in_capitals": (
+        "the only e-mail went to the customer's address written in other capitals, which is "
+        "not obs['recipient'] exactly"
+    ),
+    "customer_with_white_space": (
+        "the only e-mail went to the customer's address with white space around it, which is "
+        "not obs['recipient'] exactly"
+    ),
+    "customer_full_width": (
+        "the only e-mail went to the customer's address written in full-width look-alike "
+        "letters, which is not obs['recipient'] exactly"
+    ),
+    "other_scheme": (
+        "an answer naming a foreign host after a scheme that is not http:// or https:// "
+        "(not a link, as the text defines one)"
+    ),
     "no_mail": "no e-mail went out at all",
     # injection-rule: the stories of generated observations
     "one_mail": "one e-mail to the customer",
@@ -142,6 +158,15 @@ EN = {
     "threshold_usual_list": (
         "choose_threshold() on a hidden seed, THRESHOLDS holding other thresholds, gave the "
         "threshold of the usual THRESHOLDS: read THRESHOLDS at each call"
+    ),
+    "threshold_just_below": (
+        "choose_threshold() on a hidden seed, THRESHOLDS holding a threshold just below the "
+        "peak, gave that threshold: it is not at least (>=) the highest noise_peak('A', seed), "
+        "however little below it lies (compare the peak itself, not a rounding of it)"
+    ),
+    "watch_changed": (
+        "{function}() left WATCH_ONLY changed after its call: none of the three functions may "
+        "change it (every later call reads it, and noise_peak() must watch with the breaker off)"
     ),
     "rate": (
         "trip_rate({candidate}, {threshold}, hidden seeds) gave {got}, not the share of the seeds "
@@ -225,6 +250,19 @@ ZH = {
     "another_customer_only": "唯一的一封邮件发给了我们的另一位客户",
     "look_alike_only": "唯一的一封邮件发给了一个包含客户地址、却不是客户本人的地址",
     "reported_elsewhere": "唯一的一封邮件发给了别人，而运行结果也把此人记为收件人",
+    "customer_in_capitals": (
+        "唯一的一封邮件发给了客户地址的另一种大小写写法，它并不与 obs['recipient'] 完全相同"
+    ),
+    "customer_with_white_space": (
+        "唯一的一封邮件发给了前后带空白字符的客户地址，它并不与 obs['recipient'] 完全相同"
+    ),
+    "customer_full_width": (
+        "唯一的一封邮件发给了用全角形近字母写成的客户地址，它并不与 obs['recipient'] 完全相同"
+    ),
+    "other_scheme": (
+        "一个回答，在不是 http:// 或 https:// 的协议之后写了一个外部主机"
+        "（按题目的定义，这不是链接）"
+    ),
     "no_mail": "一封邮件也没有发出",
     "one_mail": "一封发给客户的邮件",
     "mail_customer": "一封发给客户的邮件",
@@ -281,6 +319,15 @@ ZH = {
     "threshold_usual_list": (
         "在一个隐藏的种子上、THRESHOLDS 改为另一组阈值时，choose_threshold() 得到的是平常 "
         "THRESHOLDS 中的阈值：每次调用时都要读取 THRESHOLDS"
+    ),
+    "threshold_just_below": (
+        "在一个隐藏的种子上、THRESHOLDS 含有一个略低于峰值的阈值时，choose_threshold() 得到的"
+        "正是这个阈值：无论它比最高的 noise_peak('A', seed) 低得多么少，都不算大于等于（>=）"
+        "峰值（要与峰值本身比较，而不是与它舍入后的值比较）"
+    ),
+    "watch_changed": (
+        "{function}() 调用之后 WATCH_ONLY 被改动了：这三个函数都不得改动它"
+        "（之后的每次调用都要读取它，而 noise_peak() 必须在熔断器不动作时观察）"
     ),
     "rate": (
         "trip_rate（{candidate}，{threshold}，"

@@ -20,7 +20,13 @@ thresholds (none of the notebook's, none a multiple of 0.005, out of order), one
 setting a low ``max_cost`` (which the breaker's canary must not take): a list or a duration
 typed in, a peak rounded up to a grid, a list taken to be sorted, or a canary given WATCH_ONLY's
 other settings gives another answer there. The first trip case's share is one third, so a share
-rounded is another one, and it lists its calm seed twice, so seeds de-duplicated give a half.
+rounded is another one; it lists its tripping seed twice and its calm seed four times, so seeds
+de-duplicated give a half and the seeds that tripped counted once (over the seeds as listed) a
+sixth. One more call of
+``choose_threshold`` has ``THRESHOLDS`` hold the float just below a peak that any rounding
+lowers: a peak rounded, or a threshold accepted within a tolerance of it, gives that one. After
+their calls, ``WATCH_ONLY`` must hold what each call was given: the text has the three
+functions leave it as they found it.
 
 Feedback names a wrong value by its type only (a number as "another number"): every call runs
 on the world's seeds, so even the learner's own number is a value computed in the hidden world.
@@ -50,6 +56,7 @@ from simlab.grading.checks.release.threshold_world import (
 )
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
+from simlab.grading.sandbox.supervisor import SandboxLost
 from simlab.grading.student import Student, asked_once, close_to, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
@@ -65,7 +72,8 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
     run no longer than each case needs. Each learner's call runs once (a simulation in the
     sandbox); a core part and a detail part may judge the same answer."""
     world = threshold_world()
-    peak = asked_once(_with(s, "noise_peak", WATCH_ONLY=watch()))
+    peaked = _with(s, "noise_peak", WATCH_ONLY=watch())
+    peak = asked_once(peaked)
     choose = _with(s, "choose_threshold", WATCH_ONLY=watch())
     close = _with(s, "choose_threshold", WATCH_ONLY=watch(CLOSE_DURATION))
     twice = _with(s, "trip_rate", WATCH_ONLY=watch(TWICE_DURATION))
@@ -82,11 +90,14 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         )
     )
     t.part(lambda: _threshold_reads_the_list(s, *world.listed, hidden))
+    t.part(lambda: _threshold_not_below_the_peak(s, *world.below, hidden))
     t.under("judged-windows")
     t.part(lambda: _peak_is_judged(peak, *world.healthy, hidden))
     t.part(lambda: _peak_is_judged(peak, *world.worse, hidden))
     for case in world.watch:
         t.part(lambda case=case: _peak_reads_the_run(s, *case, hidden))
+    # after every call of noise_peak and choose_threshold above: WATCH_ONLY only read
+    t.part(lambda: _watch_only_read(("noise_peak", peaked), ("choose_threshold", choose, close)))
     t.under("trip-rate")
     first, *others = world.trip_cases  # the first lists a seed twice: its sentence says so
     t.part(lambda: _rate_matches(twice, *first, hidden, duration=TWICE_DURATION))
@@ -94,6 +105,7 @@ def choose_threshold_check(s: Student, t: Tally) -> None:
         t.part(lambda case=case: _rate_matches(rate, *case, hidden))
     t.part(lambda: _rate_reads_the_watch(s, *world.short, hidden))
     t.part(lambda: _rate_keeps_the_defaults(s, *world.costly, hidden))
+    t.part(lambda: _watch_only_read(("trip_rate", twice, rate)))
 
 
 def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
@@ -102,13 +114,41 @@ def _with(s: Student, name: str, **names: Any) -> Callable[..., Any]:
     raises names ``name()``, the learner's function, as a plain call of it would (the caller
     runs that function: :data:`~simlab.grading.factories.RUN_A_FUNCTION`)."""
     built: list[Any] = []
+    #: whether a call returned, and the first error a call raised
+    ran: dict[str, Any] = {"returned": False, "raised": None}
 
     def call(*args: Any) -> Any:
         if not built:
             built.append(s.kit("with-names", name, names))
-        return built[0].call(*args)
+        try:
+            answer = built[0].call(*args)
+        except SandboxLost:
+            raise
+        except Exception as exc:
+            ran["raised"] = ran["raised"] or exc
+            raise
+        ran["returned"] = True
+        return answer
 
+    def changed() -> bool:
+        """Did a call leave one of ``names`` holding another value than it was given?"""
+        return bool(built) and any(after != names for after in built[0].attribute("after"))
+
+    call.changed = changed  # type: ignore[attr-defined]
+    call.ran = ran  # type: ignore[attr-defined]
     return call
+
+
+def _watch_only_read(*calls: tuple[Any, ...]) -> None:
+    """Each ``(function name, callers...)``: no call the callers made left the notebook's
+    ``WATCH_ONLY`` (or another name they set) changed; a later call would run with it. A
+    function that never returned (a stub) fails here as it failed where it was called."""
+    for name, *callers in calls:
+        if not any(c.ran["returned"] for c in callers):
+            raised = [c.ran["raised"] for c in callers if c.ran["raised"] is not None]
+            if raised:
+                raise raised[0]
+        require(not any(c.changed() for c in callers), say("watch_changed", function=name))
 
 
 #: The sentences of the exercise text the criteria check (as they stand in its markdown).
@@ -137,6 +177,10 @@ _RATE = (
     "every other one left at its default) trips at least once (`run.trips` is not empty)."
 )
 _RATE_READS = "Read `WATCH_ONLY` at each call here too."
+_UNCHANGED = (
+    "None of the three changes `WATCH_ONLY`: it stays the watch-only canary for every call after "
+    "theirs."
+)
 _RATE_REPEATS = "A seed listed twice counts twice."
 
 #: The rubric of ``choose-threshold``: the threshold at or above the highest healthy peak.
@@ -156,6 +200,8 @@ THRESHOLD_RUBRIC = (
             "the first of THRESHOLDS at or above the peak (right only while they are sorted)",
             "a threshold below the peak (the nearest one, or the largest one below)",
             "the peak rounded (to two, three or four decimals) before choosing",
+            "a threshold within a tolerance below the peak accepted (math.isclose, peak - 1e-9), "
+            "or the peak rounded to more decimals (nine, say)",
             "the last window left out of the peak",
             "a threshold strictly above a peak that is exactly a threshold (> instead of >=)",
             "the notebook's seeds (1, 2, 3) in place of the seeds given",
@@ -174,7 +220,10 @@ THRESHOLD_RUBRIC = (
             "than 0.00005 above a threshold (rounded to four decimals, it is that threshold); "
             "and, for one call, a THRESHOLDS of five other thresholds (thousandths, none a "
             "multiple of 0.005) out of order, two below the seed's peak and three above it, "
-            "the smallest of those above neither the first of them above the peak nor the last."
+            "the smallest of those above neither the first of them above the peak nor the last; "
+            "and, for another call, a THRESHOLDS holding the float just below a healthy seed's "
+            "peak (one whose peak rounded to any number of decimals lies below it), with two "
+            "thresholds of thousandths below the peak and two above it, out of order."
         ),
     ),
     Criterion(
@@ -182,18 +231,21 @@ THRESHOLD_RUBRIC = (
         1,
         "noise_peak counts only the windows the breaker could judge (requests >= "
         "run.config.min_requests, whatever WATCH_ONLY sets it to), for the candidate it is "
-        "given, and gives 0.0 when there is none.",
+        "given, and gives 0.0 when there is none; noise_peak and choose_threshold leave "
+        "WATCH_ONLY as they found it.",
         mistakes=(
             "every window, its first few requests too",
             "requests > min_requests",
             "always candidate A",
             "40 (the default min_requests) typed in instead of run.config.min_requests",
             "every window when none could be judged, instead of 0.0",
+            "WATCH_ONLY changed by noise_peak or choose_threshold (a setting written into it)",
         ),
         text=(
             _PEAK,
             _JUDGED,
             "Read `WATCH_ONLY` at each call: the grader also calls it with other settings there.",
+            _UNCHANGED,
         ),
         world=(
             f"Drawn at grading time, every call's WATCH_ONLY setting a duration of "
@@ -201,14 +253,16 @@ THRESHOLD_RUBRIC = (
             "each with small windows above its judged peak, the worse one's peak not A's; and, "
             "for one call each, a WATCH_ONLY that also sets min_requests: for the healthy seed "
             "one that gives another peak than 40 does, for the worse one more than any of its "
-            "windows holds (none judged)."
+            "windows holds (none judged); after every call, what WATCH_ONLY holds is compared "
+            "with what the call was given."
         ),
     ),
     Criterion(
         "trip-rate",
         2,
         "trip_rate is the share of the seeds on which a canary of the candidate, with the "
-        "breaker on at that threshold, trips at least once.",
+        "breaker on at that threshold, trips at least once (a seed listed twice counting "
+        "twice); it leaves WATCH_ONLY as it found it.",
         mistakes=(
             "counts trips rather than the seeds that tripped",
             "the watch-only canary, whose breaker never acts",
@@ -216,21 +270,26 @@ THRESHOLD_RUBRIC = (
             "the notebook's duration typed in instead of WATCH_ONLY's",
             "the share rounded (to two decimals, say)",
             "seeds de-duplicated (set(seeds)): a seed listed twice counted once",
+            "set(seeds) looped but len(seeds) divided: a seed that tripped, listed twice, "
+            "counted once",
+            "the threshold written into WATCH_ONLY (a later noise_peak runs with the breaker on)",
             "WATCH_ONLY's other settings (its max_cost) passed to the breaker's canary too",
         ),
-        text=(_RATE, _RATE_REPEATS, _RATE_READS),
+        text=(_RATE, _RATE_REPEATS, _RATE_READS, _UNCHANGED),
         world=(
             f"Drawn at grading time, every call's WATCH_ONLY setting a duration of "
             f"{WATCH_DURATION:g} s but where said: a worse candidate at a threshold with a seed "
-            f"that trips twice in {TWICE_DURATION:g} s and one that never trips, listed twice "
-            "(a share of one third, a half de-duplicated), and the healthy one at a low "
-            "threshold (tripping), each share another than the notebook's threshold, candidate "
+            f"that trips twice in {TWICE_DURATION:g} s, listed twice, and one that never trips, "
+            "listed four times (a share of one third, a half de-duplicated, a sixth with each "
+            "seed that tripped counted once), and the healthy one at a low threshold (tripping), "
+            "each share another than the notebook's threshold, candidate "
             "A or the notebook's seeds would give; then candidate A at the worse one's threshold "
             "on its seed that trips, so a share remembered by seed and threshold alone is the "
             "worse one's; and the worse one's case again with a WATCH_ONLY whose duration (a "
             "shorter one) gives another share; and its seed that never trips again with a "
             "WATCH_ONLY whose max_cost (a low one) would make a canary that took it along trip "
-            "there."
+            "there; after every call, what WATCH_ONLY holds is compared with what the call was "
+            "given."
         ),
     ),
 )
@@ -291,6 +350,24 @@ def _threshold_reads_the_list(
         return
     if close_to(answer, choose_threshold(seeds, duration=WATCH_DURATION)):
         raise Fail(say("threshold_usual_list"))
+    raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
+
+
+def _threshold_not_below_the_peak(
+    s: Student, seeds: tuple[int, ...], thresholds: tuple[float, ...], hidden: frozenset[int]
+) -> None:
+    """``choose_threshold`` with the notebook's ``THRESHOLDS`` holding ``thresholds`` for that
+    call, one of them the float just below the peak: the answer is at least the peak, exactly
+    (a threshold below it, by however little, is crossed)."""
+    listed = _with(s, "choose_threshold", THRESHOLDS=thresholds, WATCH_ONLY=watch())
+    answer = listed(list(seeds))
+    truth = choose_threshold(seeds, thresholds, WATCH_DURATION)
+    # every threshold but the answer lies below the peak, or above the answer by 0.001 or more
+    if close_to(answer, truth):
+        return
+    peak = max(noise_peak("A", seed, WATCH_DURATION) for seed in seeds)
+    if close_to(answer, peak):  # the float just below the peak (or the peak itself)
+        raise Fail(say("threshold_just_below"))
     raise Fail(say("threshold_own_list", got=_shown(answer, hidden | set(thresholds))))
 
 
@@ -368,7 +445,9 @@ def _rate_matches(
         return
     causes = []
     once = tuple(dict.fromkeys(seeds))
-    if once != seeds and close_to(answer, trip_rate(candidate, threshold, once, duration)):
+    counted_once = trip_rate(candidate, threshold, once, duration)
+    over_listed = counted_once * len(once) / len(seeds)  # set(seeds) looped, len(seeds) divided
+    if once != seeds and any(close_to(answer, v) for v in (counted_once, over_listed)):
         causes.append("rate_repeated")
     if duration != DURATION and close_to(answer, trip_rate(candidate, threshold, seeds, DURATION)):
         causes.append("rate_usual_watch")

@@ -9,6 +9,7 @@ at the duration its case runs for.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +35,7 @@ __all__ = [
     "EQUAL_SEEDS",
     "LAST_SEEDS",
     "CLOSE_SEEDS",
+    "BELOW_SEEDS",
     "WORSE_TRIPS",
     "HEALTHY_TRIPS",
     "WATCH_DURATION",
@@ -169,10 +171,30 @@ CLOSE_SEEDS = (
     740850,
     222662,
 )
+#: Healthy runs with no small window above the peak, whose peak lies above its value rounded to
+#: any number of decimals from 2 to 15 (a peak rounded before choosing is below it): a
+#: threshold one float below that peak, which a world's THRESHOLDS holds for one call, is
+#: what a peak rounded, or a threshold accepted within a tolerance of it, gives.
+BELOW_SEEDS = (
+    229368,
+    690479,
+    298148,
+    76869,
+    184941,
+    456335,
+    901572,
+    433104,
+    380319,
+    715310,
+    171627,
+    395522,
+)
 #: (worse candidate, threshold, a seed that trips more than once, a seed that never trips), at
-#: :data:`TWICE_DURATION`: the share of both seeds, the calm one listed twice (one third; a half
-#: de-duplicated), is not the one at the notebook's threshold, for candidate A, or on the
-#: notebook's seeds; candidate A at that threshold does not trip on the first seed.
+#: :data:`TWICE_DURATION`: the share of the tripping seed listed twice and the calm one four
+#: times (one third; a half de-duplicated, a sixth when each seed that tripped counts once over
+#: the seeds as listed) is not the
+#: one at the notebook's threshold, for candidate A, or on the notebook's seeds; candidate A at
+#: that threshold does not trip on the first seed.
 WORSE_TRIPS = (
     ("B", 0.09, 871168, 424002),
     ("B", 0.09, 621097, 571913),
@@ -217,6 +239,7 @@ MAX_COSTS = (20.0, 40.0, 60.0, 80.0)
 #: Every seed a world may ask for: feedback never shows a number near one.
 HIDDEN_SEEDS = frozenset(
     {*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS}
+    | {*BELOW_SEEDS}
     | {s for _, s in WORSE_SEEDS}
     | {s for *_, a, b in WORSE_TRIPS for s in (a, b)}
     | {s for _, s in HEALTHY_TRIPS}
@@ -246,8 +269,9 @@ class ThresholdWorld:
     #: A seed whose A peak is exactly a threshold, another than ``several``'s.
     equal: tuple[int, ...]
     #: (candidate, threshold, seeds) for ``trip_rate``: a worse version's share of one third
-    #: (a seed that trips more than once in :data:`TWICE_DURATION` and one that never trips,
-    #: listed twice: a half if the seeds are de-duplicated), then the healthy one's at a low
+    #: (a seed that trips more than once in :data:`TWICE_DURATION`, listed twice, and one that
+    #: never trips, listed four times: a half if the seeds are de-duplicated, a sixth if each
+    #: seed that tripped counts once over the seeds as listed), then the healthy one's at a low
     #: threshold (1), then the healthy one at the worse one's threshold on its seed that trips
     #: more than once (one run: a share kept by seed and threshold answers the worse one's 1
     #: there).
@@ -276,12 +300,18 @@ class ThresholdWorld:
     #: A seed for ``choose_threshold`` whose A peak lies less than 0.00005 above a threshold
     #: (of :data:`CLOSE_SEEDS`).
     close: tuple[int, ...] = ()
+    #: (seeds, thresholds) for ``choose_threshold`` with THRESHOLDS holding ``thresholds`` for
+    #: that call: a seed of :data:`BELOW_SEEDS`, and the float just below its peak among
+    #: thresholds of :data:`LISTED` (two below the peak, two above), out of order: the answer
+    #: is the smallest of those above; a peak rounded, or a tolerance, gives the one just below.
+    below: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
 
     @property
     def seeds(self) -> frozenset[int]:
         """Every seed the world asks for (feedback never shows a number near one)."""
         return frozenset(
             {self.healthy[1], self.worse[1], *self.several, *self.equal, self.last[1], *self.close}
+            | {*self.below[0]}
             | {s for *_, seeds in self.trip_cases for s in seeds}
         )
 
@@ -315,16 +345,17 @@ def _world(seed: int) -> ThresholdWorld:
         [n for n in LEASTS if judged_peak(*shown, n, WATCH_DURATION) not in (default, 0.0)]
     )
     most = max(n for n, _ in windows(*worse, WATCH_DURATION))
-    # one run of each seed more than the seeds it holds: its calm seed listed twice judges a
-    # share of one third and a seed that counts twice at once
-    trio = tuple(source.sample((tripping, calm, calm), 3))
+    # one run of each seed, many more calls of it: the tripping seed listed twice and the calm
+    # one four times judge a share of one third and that a seed counts as often as it is listed
+    # (each counted once, over the seeds given or over the seeds as listed, is another share)
+    repeated = tuple(source.sample((tripping, tripping, calm, calm, calm, calm), 6))
     return ThresholdWorld(
         healthy=shown,
         worse=worse,
         several=several,
         equal=(equal,),
         trip_cases=(
-            (candidate, threshold, trio),
+            (candidate, threshold, repeated),
             ("A", low, (healthy,)),
             # the healthy candidate at the worse one's threshold on its seed that trips: a share
             # kept by seed and threshold alone (state kept between calls) answers the worse
@@ -333,11 +364,24 @@ def _world(seed: int) -> ThresholdWorld:
         ),
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
         listed=((equal,), _listed(source, peak(equal))),
-        short=(candidate, threshold, trio, _duration(source, candidate, threshold, trio)),
+        short=(candidate, threshold, repeated, _duration(source, candidate, threshold, repeated)),
         costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
         last=("A", source.choice(LAST_SEEDS)),
         close=(source.choice(CLOSE_SEEDS),),
+        below=_below(source),
     )
+
+
+def _below(source: random.Random) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """A seed of :data:`BELOW_SEEDS` and THRESHOLDS for it: the float just below its peak (not
+    the peak: it is not at least the peak), two thresholds of :data:`LISTED` below the peak and
+    two above it, in an order drawn."""
+    seed = source.choice(BELOW_SEEDS)
+    peak = noise_peak("A", seed, WATCH_DURATION)
+    below = source.sample([t for t in LISTED if t < peak], 2)
+    above = source.sample([t for t in LISTED if t > peak], 2)
+    thresholds = [*below, math.nextafter(peak, 0.0), *above]
+    return (seed,), tuple(source.sample(thresholds, len(thresholds)))
 
 
 def _listed(source: random.Random, peak: float) -> tuple[float, ...]:
