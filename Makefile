@@ -98,7 +98,7 @@ test: $(STAMP) sandbox-tool
 FAST := not jail and not kernel and not server and not browser
 FAST_XDIST ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 FAST_TMP ?= $(if $(wildcard /dev/shm),/dev/shm)
-FAST_PYTEST := $(PYTEST) -q -p no:cacheprovider -p no:nbval
+FAST_PYTEST := $(PYTEST) -q -p no:cacheprovider -p no:nbval --fast-sweeps
 test-fast: $(STAMP)
 	@dir="$(FAST_TMP)"; { [ -n "$$dir" ] && [ -w "$$dir" ]; } || dir="$${TMPDIR:-/tmp}"; \
 	TMPDIR=$$(mktemp -d "$$dir/simlab-test-fast.XXXXXX") || exit 1; export TMPDIR; \

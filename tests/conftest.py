@@ -43,6 +43,10 @@ _schemas = itertools.count(1)
 _module = None
 
 
+def pytest_addoption(parser):
+    lanes.add_option(parser)
+
+
 def pytest_configure(config):
     lanes.configure(config)
     stop_on_sigterm()

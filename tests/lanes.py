@@ -26,6 +26,15 @@ collected by ``make test-fast`` only from the modules whose text says :data:`SER
 (a ``grep``, so that its serial part does not import every test module to find a handful); a
 test marked serial in a module that does not say so stops every session at collection
 (:func:`serial_spelled`), so none can be left out.
+
+**The fast lane's sweeps.** A few tests sweep many cases of one kind (seeds, wrong ledgers,
+faults in a search) where a handful already exercises the code they judge. Each such sweep is
+written once, :func:`sweep`, with its full size and its fast one; ``make test-fast`` gives
+pytest :data:`FAST_SWEEPS` and gets the fast one, every other session (``make test``, CI, a
+plain ``pytest``) the full one. The fast one is a part of the full one (a subsequence of its
+items, or fewer faults), so every case the fast lane runs, ``make test`` runs too, as strictly:
+a test the fast lane fails, the full lane fails. docs/development.md lists every sweep from
+:data:`SWEEPS` (:func:`sweeps_table`).
 """
 
 from __future__ import annotations
@@ -33,7 +42,10 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,10 +118,93 @@ def _watched_init(self, args, *rest, **options):
 
 
 def configure(config: pytest.Config) -> None:
-    """Register the markers and watch the processes this test process starts."""
+    """Register the markers, watch the processes this test process starts, and take the fast
+    sweeps if the session was asked to (before any test module is imported)."""
+    global _fast_sweeps
     for name, what in NEEDS.items():
         config.addinivalue_line("markers", f"{name}: {what} (make test-fast leaves it out)")
     subprocess.Popen.__init__ = _watched_init
+    _fast_sweeps = bool(config.getoption(FAST_SWEEPS.lstrip("-").replace("-", "_")))
+
+
+#: The option of ``make test-fast`` (registered by tests/conftest.py): :func:`sweep` answers
+#: the fast size.
+FAST_SWEEPS = "--fast-sweeps"
+_fast_sweeps = False
+#: (test module, what it sweeps) -> (full, fast, what this session took), in the order asked.
+SWEEPS: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
+#: What the text of every module with a sweep says (the docs' table imports those modules).
+SWEEP_SPELLING = "lanes.sweep("
+
+
+def add_option(parser: pytest.Parser) -> None:
+    parser.addoption(
+        FAST_SWEEPS,
+        action="store_true",
+        help="take the fast size of each sweep tests/lanes.py lists (make test-fast)",
+    )
+
+
+def sweep(what: str, full: Any, fast: Any) -> Any:
+    """``full``, or ``fast`` in a session given :data:`FAST_SWEEPS`; noted in :data:`SWEEPS`
+    under the calling module and ``what`` (a phrase saying what is swept, for the docs).
+
+    ``full`` and ``fast`` are both numbers (``fast`` no larger: a search over fewer faults,
+    fewer seeds), or both sequences, ``fast`` made of items of ``full`` in its order (a sample
+    of the wrong ledgers, the first seeds), so the fast lane runs part of what the full lane
+    runs and nothing else."""
+    if isinstance(full, int):
+        assert isinstance(fast, int) and 0 <= fast <= full, (what, full, fast)
+    else:
+        full, fast = tuple(full), tuple(fast)
+        rest = iter(full)
+        assert fast and all(item in rest for item in fast), f"{what}: not a part of the full sweep"
+    took = fast if _fast_sweeps else full
+    module = sys._getframe(1).f_globals["__name__"]
+    SWEEPS[(module, what)] = (full, fast, took)
+    return took
+
+
+def fast_sweeps() -> bool:
+    """Whether this session takes the fast sweeps."""
+    return _fast_sweeps
+
+
+def swept_modules(root: Path) -> list[str]:
+    """The test modules under ``root`` whose text says :data:`SWEEP_SPELLING`, as module
+    names."""
+    return sorted(
+        ".".join(p.relative_to(root.parent).with_suffix("").parts)
+        for p in root.rglob("test_*.py")
+        if SWEEP_SPELLING in p.read_text()
+    )
+
+
+def _size(value: Any) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if all(isinstance(v, int) for v in value) and list(value) == list(
+        range(value[0], value[0] + len(value))
+    ):
+        return f"{value[0]}-{value[-1]}" if len(value) > 1 else str(value[0])
+    return f"{len(value)}"
+
+
+def sweeps_table(root: Path) -> str:
+    """The table of docs/development.md: every sweep of the test modules under ``root``, its
+    full and its fast size (a range of seeds, a number of faults or of cases)."""
+    import importlib
+
+    for name in swept_modules(root):
+        importlib.import_module(name)
+    rows = [
+        "| test module | what it sweeps | `make test` | `make test-fast` |",
+        "|---|---|---|---|",
+    ]
+    for (module, what), (full, fast, _) in sorted(SWEEPS.items()):
+        path = module.replace(".", "/") + ".py"
+        rows.append(f"| `{path}` | {what} | {_size(full)} | {_size(fast)} |")
+    return "\n".join(rows) + "\n"
 
 
 #: What the text of every module holding a ``serial`` test says (``make test-fast`` greps it).

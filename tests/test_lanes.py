@@ -13,9 +13,18 @@ from pathlib import Path
 import pytest
 
 from tests import lanes
+from tests.generated import Block
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
+#: The table of docs/development.md listing every sweep the fast lane shortens.
+SWEEPS = Block(
+    ROOT / "docs" / "development.md",
+    "sweeps",
+    "lanes.sweep in tests/",
+    lambda: lanes.sweeps_table(TESTS),
+    "tests.test_lanes",
+)
 
 
 def test_is_every_folder_of_tests_a_package():
@@ -267,3 +276,60 @@ def test_does_a_process_forked_from_the_session_end_by_sigterm_as_by_default(tmp
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
     )
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_does_only_the_fast_lane_shorten_its_sweeps(pytestconfig):
+    """``make test`` runs pytest without :data:`lanes.FAST_SWEEPS`, so every sweep is whole
+    there; ``make test-fast`` gives it. A session without it (as ``make test`` starts one)
+    collects every case of a swept parametrisation."""
+    makefile = (ROOT / "Makefile").read_text()
+    whole = makefile.split("\ntest:")[1].split("\n\n")[0]
+    assert lanes.FAST_SWEEPS not in whole and "FAST_PYTEST" not in whole, whole
+    shown = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
+        input="show:\n\t@echo '$(PYTEST)|$(FAST_PYTEST)'\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=30,
+    )  # fmt: skip
+    full, fast = shown.stdout.strip().split("|")
+    assert lanes.FAST_SWEEPS not in full.split() and lanes.FAST_SWEEPS in fast.split(), shown
+    # this session took the sweeps its option asked for, each of them
+    from tests.checker.test_mutants import CAUGHT_BY
+
+    asked = pytestconfig.getoption(lanes.FAST_SWEEPS.lstrip("-").replace("-", "_"))
+    assert lanes.fast_sweeps() is asked
+    assert lanes.SWEEPS and all(took == (f if asked else w) for w, f, took in lanes.SWEEPS.values())
+    # a session started as make test starts it judges every wrong ledger
+
+    argv = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    argv += ["-p", "no:xdist", "-p", "no:nbval", "-k", "caught_and_shrunk"]
+    collected = subprocess.run(
+        [*argv, "tests/checker/test_mutants.py"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    judged = [line for line in collected.stdout.splitlines() if "::" in line]
+    assert len(judged) == len(CAUGHT_BY), collected.stdout[-500:]
+
+
+def test_is_a_fast_sweep_a_part_of_its_full_one(monkeypatch):
+    monkeypatch.setattr(lanes, "SWEEPS", {})
+    monkeypatch.setattr(lanes, "_fast_sweeps", False)
+    assert lanes.sweep("seeds", range(1, 21), fast=range(1, 6)) == tuple(range(1, 21))
+    monkeypatch.setattr(lanes, "_fast_sweeps", True)
+    assert lanes.sweep("faults", 2, fast=1) == 1
+    assert lanes.sweep("cases", "abcdef", fast="ace") == tuple("ace")
+    assert lanes.SWEEPS[(__name__, "cases")] == (tuple("abcdef"), tuple("ace"), tuple("ace"))
+    for full, fast in [(2, 3), (2, -1), ("abc", "ca"), ("abc", "x"), ("abc", "")]:
+        with pytest.raises(AssertionError):
+            lanes.sweep("bad", full, fast=fast)
+
+
+def test_does_the_development_page_list_every_sweep_the_fast_lane_shortens():
+    SWEEPS.check()
+    # every module that says it (this one only tries the function out)
+    swept = set(lanes.swept_modules(TESTS)) - {"tests.test_lanes"}
+    assert {module for module, _ in lanes.SWEEPS} == swept
+
+
+if __name__ == "__main__":
+    SWEEPS.write()
+    sys.exit(0)

@@ -17,6 +17,7 @@ from simlab import explore, simulate
 from simlab.ledger import MemoryLedger
 from simlab.sim.explore import MAX_LENGTH
 from simlab.sim.schedule import Schedule
+from tests import lanes
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 #: wrong ledger -> (the fewest faults that break it in the default scope, the rules it breaks
@@ -97,6 +98,12 @@ def _factory(cls):
 
 def _memory(clock):
     return MemoryLedger(clock=clock)
+
+
+#: The faults of the certificates with workers that pull, with checkpoints, retries, releases
+#: and late calls (the correct ledgers', and the kit's ledgers' with the model's count of
+#: schedules beside them): the fast lane searches one fault deep.
+MODE_FAULTS = lanes.sweep("faults a certificate in each mode covers", 2, fast=1)
 
 
 @functools.cache
@@ -243,16 +250,16 @@ def test_is_each_wrong_claim_next_caught_with_workers_that_pull(name):
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_is_a_correct_ledger_certified_with_workers_that_pull(name):
-    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, pull=True)
-    assert x.certified and x.covered == 2 and x.scope["pull"] is True
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=MODE_FAULTS, pull=True)
+    assert x.certified and x.covered == MODE_FAULTS and x.scope["pull"] is True
     assert "pull" not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
 @pytest.mark.parametrize("mode", ["pull", "checkpoints"])
 def test_are_the_kits_ledgers_certified_with_workers_that_pull_and_with_checkpoints(mode):
-    sqlite = explore(max_faults=2, **{mode: True})  # the default: the kit's SQLite ledger
+    sqlite = explore(max_faults=MODE_FAULTS, **{mode: True})  # the default: the kit's SQLite one
     assert sqlite.certified
-    assert sqlite.schedules == explore(_memory, max_faults=2, **{mode: True}).schedules
+    assert sqlite.schedules == explore(_memory, max_faults=MODE_FAULTS, **{mode: True}).schedules
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with checkpoints
@@ -285,8 +292,8 @@ def test_is_each_wrong_checkpoint_caught_when_saves_carry_checkpoints(name):
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_is_a_correct_ledger_certified_when_saves_carry_checkpoints(name):
-    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, checkpoints=True)
-    assert x.certified and x.covered == 2 and x.scope["checkpoints"] is True
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=MODE_FAULTS, checkpoints=True)
+    assert x.certified and x.covered == MODE_FAULTS and x.scope["checkpoints"] is True
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with retries
@@ -320,22 +327,22 @@ def test_is_each_call_made_twice_or_release_caught_in_its_mode(name):
     assert {f.letter for f in x.result.findings} & rules, x.findings
     assert getattr(x.result.schedule.scenario, mode)  # the replay runs in the mode too
     assert explore(wrong, max_faults=fewest - 1, **{mode: True}).certified
-    assert explore(wrong, max_faults=fewest).certified  # no resend, no release: nothing shows
+    assert _shared(wrong, max_faults=fewest).certified  # no resend, no release: nothing shows
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 @pytest.mark.parametrize("mode", ["retries", "releases"])
 def test_is_a_correct_ledger_certified_with_retries_and_with_releases(name, mode):
-    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, **{mode: True})
-    assert x.certified and x.covered == 2 and x.scope[mode] is True
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=MODE_FAULTS, **{mode: True})
+    assert x.certified and x.covered == MODE_FAULTS and x.scope[mode] is True
     assert mode not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
 @pytest.mark.parametrize("mode", ["retries", "releases"])
 def test_are_the_kits_ledgers_certified_with_retries_and_with_releases(mode):
-    sqlite = explore(max_faults=2, **{mode: True})  # the default: the kit's SQLite ledger
+    sqlite = explore(max_faults=MODE_FAULTS, **{mode: True})  # the default: the kit's SQLite one
     assert sqlite.certified
-    assert sqlite.schedules == explore(_memory, max_faults=2, **{mode: True}).schedules
+    assert sqlite.schedules == explore(_memory, max_faults=MODE_FAULTS, **{mode: True}).schedules
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with late calls
@@ -381,19 +388,19 @@ def test_is_each_call_landing_on_a_task_no_longer_running_caught_with_late_calls
     assert {f.letter for f in x.result.findings} & rules, x.findings
     assert x.result.schedule.scenario.late  # the replay holds the call too
     assert explore(wrong, max_faults=fewest - 1, late=True).certified
-    assert explore(wrong, max_faults=2).certified  # no call lands late: nothing shows
+    assert _shared(wrong, max_faults=2).certified  # no call lands late: nothing shows
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
 def test_is_a_correct_ledger_certified_with_late_calls(name):
-    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, late=True)
-    assert x.certified and x.covered == 2 and x.scope["late"] is True
+    x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=MODE_FAULTS, late=True)
+    assert x.certified and x.covered == MODE_FAULTS and x.scope["late"] is True
 
 
 def test_are_the_kits_ledgers_certified_with_late_calls():
-    sqlite = explore(max_faults=2, late=True)  # the default: the kit's SQLite ledger
+    sqlite = explore(max_faults=MODE_FAULTS, late=True)  # the default: the kit's SQLite ledger
     assert sqlite.certified
-    assert sqlite.schedules == explore(_memory, max_faults=2, late=True).schedules
+    assert sqlite.schedules == explore(_memory, max_faults=MODE_FAULTS, late=True).schedules
 
 
 def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
@@ -421,7 +428,15 @@ def test_is_a_correct_ledger_certified_with_an_email_at_every_step(name):
     assert "effects" not in explore(_factory(CORRECT_LEDGERS[name]), max_faults=0).scope
 
 
-@pytest.mark.parametrize("name", sorted(CORRECT_LEDGERS))
+#: The correct ledgers certified within a limit on attempts (the fast lane's: the first).
+LIMITED_LEDGERS = lanes.sweep(
+    "correct ledgers certified within a limit on attempts",
+    sorted(CORRECT_LEDGERS),
+    fast=sorted(CORRECT_LEDGERS)[:1],
+)
+
+
+@pytest.mark.parametrize("name", LIMITED_LEDGERS)
 def test_is_a_correct_ledger_certified_within_a_limit_on_attempts(name):
     x = explore(_factory(CORRECT_LEDGERS[name]), max_faults=2, max_attempts=1)
     assert x.certified and x.covered == 2

@@ -13,6 +13,7 @@ from simlab.checker.rules import RULES, broken_rules, findings, first_violation
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, RUNNING, TERMINAL_STATUSES
 from simlab.sim.shrink import ddmin
+from tests import lanes
 from tests.strategies import printed_under_hash_seeds
 
 # -- mutant ledgers: each breaks one promise of the contract --------------------------------------
@@ -82,7 +83,13 @@ def _assert_one_minimal(shrunk, ledger=None):
 # -- the goals over seeds 1-20 of the default scenario ----------------------------------------
 
 
-@pytest.mark.parametrize("seeds", [range(1, 11), range(11, 21)], ids=["seeds1-10", "seeds11-20"])
+#: Seeds 1-20 in two halves (the fast lane's: the second).
+HALVES = lanes.sweep(
+    "halves of seeds 1-20 shrunk", [range(1, 11), range(11, 21)], fast=[range(11, 21)]
+)
+
+
+@pytest.mark.parametrize("seeds", HALVES, ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}")
 @pytest.mark.parametrize("variant", ["unfenced", "racy-claim"])
 def test_does_every_failing_seed_shrink_to_at_most_3_faults(variant, seeds):
     failing = 0
