@@ -199,6 +199,9 @@ NEIGHBOURING = {
     "any-error": (fencing.ANY_ERROR, "new_claim_refused"),
     "all-but-held": (fencing.ALL_BUT_HELD, "new_claim_refused"),
     "key-absent": (fencing.KEY_ABSENT, "email_recalled"),
+    # the story's claim with a shorter ttl than its 60: where the cancel comes late, the lease
+    # has run out before it
+    "short-ttl": (fencing.SHORT_TTL, "new_claim_refused"),
 }
 
 

@@ -11,7 +11,9 @@ cases the checks are built on are checked against the kit without a sandbox.
 
 from __future__ import annotations
 
+import functools
 import math
+import unicodedata
 from fractions import Fraction
 
 import pytest
@@ -42,6 +44,8 @@ from tests.submissions.histories import ANSWERS
 #: source's own, as a notebook's bytes give one; the world tests below show that every world
 #: holds what defeats the foreseeing answers).
 WORLDS = 3
+#: The Unicode normal forms a rule may compare names in (an exact comparison must not).
+FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 #: Seeds the world tests draw worlds from.
 SEEDS = (0, 1, 2, 3, 101, 2**63 - 1)
 
@@ -133,6 +137,22 @@ def test_does_the_claim_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
     assert counts == {0, 1}
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_cancel_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
+    """The world's history with a cancel of unknown outcome (info): the kit's rule grants it
+    nothing, a rule that takes it for a cancel ok finds one stale commit more; its task is one
+    of the world's; both counts occur across worlds."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.lost_cancel)
+    truth = len(stale_commits(history))
+    assert any(e.type == "info" and e.op == "cancel" for e in history)
+    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.lost_cancel))
+    assert len(stale_commits(as_ok)) == truth + 1
+    assert {e.task for e in history} == {world.tasks[0]}
+    counts = {len(stale_commits(events_of(*_in(n, stale_world).lost_cancel))) for n in SEEDS}
+    assert counts == {0, 1}
+
+
 def _renamed(history, name):
     """``history`` with each event's task named ``name(task)``."""
     return events_of(
@@ -142,14 +162,17 @@ def _renamed(history, name):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_does_the_history_of_three_task_names_defeat_tasks_mixed(seed):
-    """The world's history of three drawn task names: the kit's rule finds one stale commit;
-    tasks told apart by any prefix shorter than the names, or by names in small letters, find
-    two. The names are not the world's other tasks' and differ across worlds."""
+    """The world's history of drawn task names: the kit's rule finds one stale commit; tasks
+    told apart by any prefix shorter than the names, by names in small letters, stripped of
+    white space or normalised (NFC, NFKC), find two. The names are not the world's other
+    tasks' and differ across worlds."""
     world = _in(seed, stale_world)
     history = events_of(*world.names)
     tasks = sorted({e.task for e in history})
-    assert len(tasks) == 3 and len(stale_commits(history)) == 1
-    assert len(stale_commits(_renamed(history, str.lower))) == 2
+    assert len(tasks) >= 6 and len(stale_commits(history)) == 1
+    loose = (str.lower, str.strip, *(functools.partial(unicodedata.normalize, f) for f in FORMS))
+    for fold in loose:
+        assert len(stale_commits(_renamed(history, fold))) == 2, fold
     for n in range(1, min(map(len, tasks))):
         assert len(stale_commits(_renamed(history, lambda t, n=n: t[:n]))) == 2, n
     assert not set(tasks) & set(world.tasks)
@@ -165,6 +188,22 @@ def test_does_the_history_of_a_higher_epoch_defeat_any_other_epoch_taken_for_sta
     assert stale_commits(history) == []
     granted = max(e.epoch for e in history if e.op == "claim")
     assert [e for e in history if e.op == "save" and e.epoch != granted]
+    # a save of the granted epoch after the higher one: stale only if a save granted its epoch
+    saves_granting = events_of(
+        *(
+            (
+                e.time,
+                e.type,
+                e.process,
+                "claim" if e.epoch > granted else e.op,
+                e.task,
+                e.epoch,
+                e.step,
+            )
+            for e in history
+        )
+    )
+    assert len(stale_commits(saves_granting)) == 1
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -459,3 +498,31 @@ def test_is_a_choice_told_by_its_rank_and_no_ttl_or_value_of_a_hidden_table_show
     assert render(_shown_choice(value, table, step, wait, hidden)) == "a float"
     assert render(_shown_choice(ranked[0] + 0.25, table, step, wait, hidden)) == "a float"
     assert render(_shown_choice("4", table, step, wait, hidden)) == "a str"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_named_tasks_defeat_a_recovery_matched_loosely(seed):
+    """The world's histories of named tasks: a recovery whose claim's task is matched with
+    names folded, stripped or normalised gives other times than the kit's on one of them."""
+    from simlab.grading.checks.histories.ttl_histories import named_history
+
+    def matched(history, fold):
+        events, out = list(history), []
+        for i, e in enumerate(events):
+            if e.op == "crash" and e.task is not None:
+                for later in events[i + 1 :]:
+                    if (
+                        later.op == "claim"
+                        and later.type == "ok"
+                        and fold(later.task) == fold(e.task)
+                    ):
+                        out.append(later.time - e.time)
+                        break
+        return out
+
+    with judged_in(seed):
+        histories = [named_history(claimed=c) for c in (True, False)]
+    loose = (str.casefold, str.strip, *(functools.partial(unicodedata.normalize, f) for f in FORMS))
+    for fold in loose:
+        for history in histories:
+            assert matched(history, fold) != recovery_times(history), (seed, fold)

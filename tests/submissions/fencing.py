@@ -587,3 +587,25 @@ ANSWERS += [
     ("refused-by-reason", "cancel-after-first-step", REFUSED_BY_REASON, 3, "its event"),
     ("refused-not-claim", "cancel-after-first-step", REFUSED_NOT_CLAIM, 6, "all"),
 ]
+
+# --- what the text says besides the facts ---------------------------------------------------
+
+# cancel writes a key of its own into the state (terminal: "Neither adds nor removes a key of
+# the dict"); the fence and requeue hold.
+CANCEL_EXTRA_KEY = _CANCEL.replace(
+    '    state["epoch"] += 1\n',
+    '    state["epoch"] += 1\n    state["cancelled_epoch"] = state["epoch"]\n',
+) + _REQUEUE.replace("REQUEUE_EPOCH", "pass")
+assert "cancelled_epoch" in CANCEL_EXTRA_KEY
+# requeue writes a key of its own (requeue: "Neither adds nor removes a key of the dict").
+REQUEUE_EXTRA_KEY = _CANCEL + _REQUEUE.replace("REQUEUE_EPOCH", 'state["requeued"] = True')
+# The story claimed with a short ttl under another worker's name ("claim it as worker "w1" (ttl
+# 60)", "cancel "t1" while `w1` still holds its lease"): where the cancel comes late, that lease
+# has run out by then and the new claim meets TerminalTask instead of the live lease.
+SHORT_TTL = _swap(_MEASURED, 'ledger.claim("t1", "w1", 60)', 'ledger.claim("t1", "worker-1", 5)')
+
+ANSWERS += [
+    ("cancel-extra-key", "cancel-after-claim", CANCEL_EXTRA_KEY, 5, "added or removed keys"),
+    ("requeue-extra-key", "cancel-after-claim", REQUEUE_EXTRA_KEY, 4, "added or removed keys"),
+    ("short-ttl", "cancel-limits", SHORT_TTL, 2, "'new_claim_refused'"),
+]

@@ -1105,3 +1105,70 @@ ANSWERS += [
     ("measure-cached", "choose-ttl", MEASURE_CACHED, 3, "read PAUSES at each call"),
     ("crash-info-only", "choose-ttl", CRASH_INFO_ONLY, 3, "another type than info"),
 ]
+
+# --- what grants an epoch, and which names are one task ---------------------------------------
+
+# An accepted save of a higher epoch also raises the task's highest epoch (newer-epoch: "Two
+# kinds of events grant an epoch: a successful claim ... and a successful cancel").
+_GRANTS = '        if e.op in ("claim", "cancel") and e.epoch is not None:\n'
+assert _SOLUTION_STALE.count(_GRANTS) == 1
+SAVE_GRANTS = _SOLUTION_STALE.replace(
+    "    return found\n",
+    '        if e.op == "save" and e.epoch is not None and e.epoch > newest.get(e.task, (0,))[0]:\n'
+    "            newest[e.task] = (e.epoch, e.time)\n"
+    "    return found\n",
+)
+assert SAVE_GRANTS.count("newest[e.task] = ") == 2
+# A cancel of unknown outcome (type info) taken for a grant, saves and claims still judged on
+# type ok (newer-epoch: "a successful cancel (`op == "cancel"`, `type == "ok"`...)").
+INFO_CANCEL_GRANTS = _SOLUTION_STALE.replace(
+    '        if e.task is None or e.type != "ok":\n',
+    '        if e.task is None or e.type not in ("ok", "info"):\n'
+    "            continue\n"
+    '        if e.type == "info" and e.op != "cancel":\n',
+)
+assert INFO_CANCEL_GRANTS.count('"info"') == 2
+
+
+def _tasks_as(fold: str) -> str:
+    """The solution's rule with each task told apart by ``fold`` of its name (an expression
+    of ``e.task``): "remember, per task" read loosely."""
+    return (
+        _SOLUTION_STALE.replace("e.task not in newest", f"{fold} not in newest")
+        .replace("e.task in newest", f"{fold} in newest")
+        .replace("newest[e.task]", f"newest[{fold}]")
+    )
+
+
+_NORMAL = "__import__('unicodedata').normalize('{}', e.task)"
+STRIPPED_TASKS = _tasks_as("e.task.strip()")
+NFKC_TASKS = _tasks_as(_NORMAL.format("NFKC"))
+NFC_TASKS = _tasks_as(_NORMAL.format("NFC"))
+assert STRIPPED_TASKS.count("e.task.strip()") == 6 and NFC_TASKS.count("'NFC'") == 6
+
+# The crash's task matched to a later claim's loosely ("the **next** successful claim of that
+# task"): a look-alike's claim is taken for the task's own.
+_SAME_TASK = "later.task == e.task"
+assert _SOLUTION_TTL.count(_SAME_TASK) == 1
+RECOVERY_CASEFOLD = _SOLUTION_TTL.replace(_SAME_TASK, "later.task.casefold() == e.task.casefold()")
+RECOVERY_STRIPPED = _SOLUTION_TTL.replace(_SAME_TASK, "later.task.strip() == e.task.strip()")
+RECOVERY_NFKC = _SOLUTION_TTL.replace(
+    _SAME_TASK,
+    f"{_NORMAL.format('NFKC')} == {_NORMAL.format('NFKC').replace('e.task', 'later.task')}",
+)
+RECOVERY_NFC = _SOLUTION_TTL.replace(
+    _SAME_TASK,
+    f"{_NORMAL.format('NFC')} == {_NORMAL.format('NFC').replace('e.task', 'later.task')}",
+)
+
+ANSWERS += [
+    ("save-grants", "stale-commits", SAVE_GRANTS, 3, "a save grants none"),
+    ("info-cancel-grants", "stale-commits", INFO_CANCEL_GRANTS, 3, "only a cancel with type ok"),
+    ("stripped-tasks", "stale-commits", STRIPPED_TASKS, 3, "names are equal"),
+    ("nfkc-tasks", "stale-commits", NFKC_TASKS, 3, "names are equal"),
+    ("nfc-tasks", "stale-commits", NFC_TASKS, 3, "names are equal"),
+    ("recovery-casefold", "choose-ttl", RECOVERY_CASEFOLD, 3, "Unicode form"),
+    ("recovery-stripped", "choose-ttl", RECOVERY_STRIPPED, 3, "Unicode form"),
+    ("recovery-nfkc", "choose-ttl", RECOVERY_NFKC, 3, "Unicode form"),
+    ("recovery-nfc", "choose-ttl", RECOVERY_NFC, 3, "Unicode form"),
+]

@@ -173,7 +173,9 @@ _LIMITS_WORLD = (
     "the e-mail back (its key kept, counting 0); one whose "
     "record_effect refuses every side effect; one with the kit's mail; one with the kit's "
     "ledger and mail whose cancel and requeue leave the lease live, so the new claim and the "
-    "claim after the requeue raise LeaseHeld; one with the kit's ledger and mail whose new "
+    "claim after the requeue raise LeaseHeld, and whose cancel comes 25 to 40 time units "
+    "(drawn) after the call before it, so a claim with a shorter ttl than the story's 60 "
+    "has run out by then; one with the kit's ledger and mail whose new "
     "claim of the cancelled task raises another of the ledger's errors (UnknownTask or "
     "LedgerError, drawn);"
     " a cancel that rolls the steps back goes to the second or the third, side effects of a"
@@ -223,29 +225,36 @@ CANCEL_RUBRIC = (
         "requeue",
         2,
         "requeue turns only a cancelled task back to queued (True), keeping the epoch exactly "
-        "(not lowered, not raised), so the next claim gets a higher one and commits once; any "
-        "other status: False, nothing changed.",
+        "(not lowered, not raised) and adding or removing no key, so the next claim gets a "
+        "higher one and commits once; any other status: False, nothing changed.",
+        mistakes=("requeue writes a key of its own into the state",),
         properties=(
             "In the same sequences, every requeue returns and leaves what the reference requeue "
-            "does on the state it is given.",
+            "does on the state it is given, with the same keys.",
         ),
         text=(
             "`requeue` puts a `cancelled` task back to `queued` and returns True; it **keeps the "
             "epoch**, so the next claim gets a higher one.",
             "Any other status: return False, change nothing.",
             "Both change the dict they are given, in place.",
+            "Neither adds nor removes a key of the dict.",
         ),
         world=_CLAIM_WORLD,
     ),
     Criterion(
         "terminal",
         1,
-        "cancel refuses completed and cancelled tasks and leaves them as is.",
+        "cancel refuses completed and cancelled tasks and leaves them as is, and a cancel of a "
+        "live task adds or removes no key of the state.",
+        mistakes=("cancel writes a key of its own into the state, or drops one",),
         properties=(
             "In the same sequences, a cancel of a completed or cancelled task returns False "
             "and changes nothing.",
         ),
-        text=("A completed or cancelled task is left alone (return False).",),
+        text=(
+            "A completed or cancelled task is left alone (return False).",
+            "Neither adds nor removes a key of the dict.",
+        ),
         world=_CLAIM_WORLD,
     ),
 )
@@ -310,6 +319,8 @@ LIMITS_RUBRIC = (
         mistakes=(
             "guessed facts without running the story",
             "plays the story but types the facts in",
+            "claims with a shorter ttl than the story's 60: the lease runs out before the cancel "
+            "where the cancel comes late",
             "thinks a late save still lands",
             "saves step 1 again (refused whatever the fence does) instead of step 2",
             "counts any exception of the new claim as refused, not only TerminalTask",
@@ -322,6 +333,8 @@ LIMITS_RUBRIC = (
         ),
         text=(
             "On a new ledger at `path`, play this story with a `Ledger` and a `Mailbox`",
+            '1. submit task `"t1"`, claim it as worker `"w1"` (ttl 60), save step 1;',
+            '3. cancel `"t1"` while `w1` still holds its lease.',
             "| `later_save_refused` | `w1`'s save of step 2 returns False |",
             "| `later_effect_refused` | `w1`'s `record_effect` for a new key returns False |",
             "| `new_claim_refused` | a new claim of `t1` raises `TerminalTask` (False when it is "

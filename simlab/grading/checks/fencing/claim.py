@@ -11,8 +11,9 @@ requeue, the learner's two functions beside the reference state machine of this 
 * the fence (core): a cancel of a live task bumps the epoch by one, every claim after it gets
   an epoch no lease or cancel had before, and no epoch issued before a cancel commits after it;
 * requeue: only a cancelled task goes back to ``queued`` (True), with its epoch and result as
-  they were; any other status: False and nothing changed;
-* terminal: a completed or cancelled task is not cancelled again (False, nothing changed).
+  they were and no key added or removed; any other status: False and nothing changed;
+* terminal: a completed or cancelled task is not cancelled again (False, nothing changed), and
+  a cancel changes only the status and the epoch (no key added or removed).
 
 A claim here is the ledger's: a completed or cancelled task is never claimed (the move is told
 as a refused claim), so a sequence stays a schedule a real ledger could run.
@@ -168,6 +169,16 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         require(not commit(state, fresh, "again"), say("second_commit"))
 
     _refusals(t, cancel, requeue, world)
+    t.under("terminal")
+
+    @t.part
+    def cancel_adds_no_key():
+        state, _ = world.claimed(least=0)
+        status, want = state["status"], dict(state)
+        reference_cancel(want)
+        _, after = _state_after(cancel, state)
+        require(set(after) == set(want), say("other_keys", fn="cancel", status=status))
+
     t.under("requeue")
     t.part(lambda: falsify(MOVES, plays.requeues, examples=EXAMPLES, first=_FIRST))
     t.under("terminal")
@@ -342,6 +353,7 @@ def _as_reference(name: str, step: _Step, reference: Any) -> None:
         say("returned", fn=name, status=status, got=shown_value(step.returned), want=str(ok)),
     )
     if ok:
+        require(set(step.after) == set(want), say("other_keys", fn=name, status=status))
         for key in ("epoch", "status", "result"):
             require(
                 step.after.get(key) == want[key],

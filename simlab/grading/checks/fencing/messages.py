@@ -52,6 +52,10 @@ EN = {
     "new_commit_refused": "the commit of the new epoch was refused",
     "second_commit": "a second commit was accepted",
     "changed": "{fn}() changed a {status} task",
+    "other_keys": (
+        "{fn}() of a {status} task added or removed keys of the state: it changes only the "
+        "status and the epoch as the text says, no key added or removed"
+    ),
     "cancel_must_bump": "cancel of a {status} task must set 'cancelled' and bump the epoch by one",
     "claim_reused_cancel": (
         "the claim got epoch {epoch}, which the cancel had already used (requeue must keep the "
@@ -139,6 +143,10 @@ ZH = {
     "new_commit_refused": "新 epoch 的提交被拒绝了",
     "second_commit": "第二次提交被接受了",
     "changed": "{fn}() 改动了状态为 {status} 的任务",
+    "other_keys": (
+        "对状态为 {status} 的任务调用 {fn}() 后，状态字典多了或少了 key：它只按题目所说改动 "
+        "status 和 epoch，不增加也不删除任何 key"
+    ),
     "cancel_must_bump": "取消状态为 {status} 的任务时，必须把状态设为 'cancelled' 并把 epoch 加一",
     "claim_reused_cancel": (
         "这次领取得到了 epoch {epoch}，而取消已经用过它（requeue 必须保留 epoch）"

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import random
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -102,6 +103,10 @@ class World:
     #: requeued task whose lease is still live raises ``LeaseHeld`` (naming its holder) instead
     #: of ``TerminalTask`` or a lease; ``claimable`` and ``leasable`` come first.
     held: bool = False
+    #: The cancel reaches the ledger this long after the call before it (the world's clock
+    #: moves on by so much at the cancel; 0: at once): a lease shorter than that, unlike the
+    #: story's ttl of 60, has run out by the cancel.
+    late_cancel: float = 0.0
     #: A claim of a cancelled task raises the ledger's error of this name (a key of
     #: :data:`OTHER_REFUSALS`: neither ``TerminalTask`` nor ``LeaseHeld``; "" none);
     #: ``claimable``, ``leasable`` and ``held`` come first.
@@ -165,7 +170,9 @@ def limits_worlds(source: random.Random) -> list[World]:
     * the kit's ledger and mail, but the cancel and the requeue leave ``w1``'s lease live, so
       the new claim raises ``LeaseHeld`` (a refusal counted from any exception rather than from
       ``TerminalTask`` is wrong there), and so does the claim after the requeue (the row's
-      "False when that claim raises");
+      "False when that claim raises"); its cancel comes a drawn 25 to 40 time units after the
+      call before it, so a story whose claim asked for a shorter ttl than the text's 60 meets
+      a lease run out (``TerminalTask``) instead;
     * the kit's ledger and mail, but the new claim of the cancelled task raises another of the
       ledger's errors (:data:`OTHER_REFUSALS`, drawn): a refusal counted from any exception
       but ``LeaseHeld`` is wrong there (a world of its own, so that a new claim meets
@@ -190,7 +197,7 @@ def limits_worlds(source: random.Random) -> list[World]:
     for way in ("claimable", "leasable"):
         n = source.randrange(3)
         worlds[n] = replace(worlds[n], **{way: True})
-    worlds.append(World(held=True))
+    worlds.append(World(held=True, late_cancel=round(source.uniform(25.0, 40.0), 1)))
     worlds.append(World(other_refusal=source.choice(sorted(OTHER_REFUSALS))))
     worlds = [
         replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
@@ -225,8 +232,9 @@ def first_step_worlds(source: random.Random) -> list[World]:
 class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
     same file format, so the kit's ledger reads what it wrote. ``restarting`` holds the tasks
-    requeued in a world that starts them over at their next claim (shared by every ledger on
-    the same file)."""
+    requeued in a world that starts them over at their next claim, ``late`` how far the
+    world's clock runs ahead of the wall clock (a late cancel moves it on); each is shared by
+    every ledger on the same file."""
 
     def __init__(
         self,
@@ -234,8 +242,10 @@ class WorldLedger(KitLedger):
         world: World,
         on_cancel: Callable[[], None] | None = None,
         restarting: set[str] | None = None,
+        late: list[float] | None = None,
     ):
-        super().__init__(path)
+        self.late = [0.0] if late is None else late
+        super().__init__(path, clock=self._now)
         self.world = world
         self.on_cancel = on_cancel
         self.restarting = set() if restarting is None else restarting
@@ -283,7 +293,11 @@ class WorldLedger(KitLedger):
             lease = replace(lease, step=0, checkpoint=None)
         return lease
 
+    def _now(self) -> float:
+        return time.time() + self.late[0]
+
     def cancel(self, task_id: str) -> bool:
+        self.late[0] += self.world.late_cancel
         if self.world.held:
             done = self._leaving_the_lease(task_id, CANCEL_LEAVES_LEASE)
         else:
@@ -383,6 +397,7 @@ class Play:
         self._ledgers: dict[int, WorldLedger] = {}
         self._mailboxes: dict[int, WorldMailbox] = {}
         self._restarting: dict[str, set[str]] = {}
+        self._late: dict[str, list[float]] = {}
         self._opens = 0
         self.reports: list[dict] = []
 
@@ -419,7 +434,8 @@ class Play:
         n = self._count()
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        self._ledgers[n] = WorldLedger(file, self.world, self._recall, restarting)
+        late = self._late.setdefault(file, [0.0])
+        self._ledgers[n] = WorldLedger(file, self.world, self._recall, restarting, late)
         return n
 
     def _ledger(self, n: Any, method: Any, args: Any, kwargs: Any) -> Any:
@@ -466,7 +482,8 @@ class Play:
             raise TypeError("task_id must be a string")
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        with WorldLedger(file, self.world, restarting=restarting) as ledger:
+        late = self._late.setdefault(file, [0.0])
+        with WorldLedger(file, self.world, restarting=restarting, late=late) as ledger:
             report = resume_one_step(
                 ledger, task_id, f"pid-{4000 + n}", evidence=self.world.evidence
             )

@@ -52,14 +52,18 @@ EN = {
         "on a history whose times go back (a save stamped before a newer claim but listed after "
         "it): found {found} stale commit(s); walk the events in the order the history lists them"
     ),
+    "lost_cancel": (
+        "with a cancel whose outcome is unknown (type info): found {found} stale commit(s), but "
+        "only a cancel with type ok grants an epoch"
+    ),
     "task_names": (
-        "on a hidden history of tasks whose names differ in their last character only or in "
-        "capitals only: found {found} stale commit(s); two tasks are the same only when their "
-        "names are equal"
+        "on a hidden history: found {found} stale commit(s); two tasks are the same only when "
+        "their names are equal (not in a prefix, capitals, white space or Unicode form)"
     ),
     "epoch_above": (
-        "with an accepted save whose epoch is above every epoch granted to its task: found "
-        "{found} stale commit(s); only a save of a lower epoch is a stale commit"
+        "a save above every granted epoch, then one of the granted epoch: found {found} stale "
+        "commit(s); only a lower epoch is stale, and a save grants none (only a claim ok or "
+        "a cancel ok)"
     ),
     "hidden_sentence_names": (
         "on a hidden history, sentence {i} does not name the task of stale commit {i} whole"
@@ -120,7 +124,10 @@ EN = {
         "two crashed tasks, a restart and a refused claim before they are claimed again"
     ),
     "history_recorded": "on a recorded run",
-    "history_names": "on a history whose tasks' names hold one another's",
+    "history_names": (
+        "on a history whose tasks' names hold one another's or differ only in capitals, white "
+        "space or Unicode form"
+    ),
     "history_left_out": "a task crashed twice, claimed again only after the first crash",
     "history_shared_times": (
         "on a history where a crash and the next claim of its task share a time (the order of "
@@ -225,13 +232,18 @@ ZH = {
         "在一段时间会倒退的历史上（一次保存的时间早于更新的领取，却排在它之后）：找到 {found} 个"
         "陈旧提交；要按历史列出事件的顺序遍历"
     ),
+    "lost_cancel": (
+        "有一次结果未知（type info）的取消时：找到 {found} 个陈旧提交，"
+        "但只有 type 为 ok 的取消才授予 epoch"
+    ),
     "task_names": (
-        "在一段隐藏的历史上（其中任务名只差最后一个字符或只差大小写）：找到 {found} 个陈旧提交；"
-        "两个任务只有在名字完全相同时才是同一个"
+        "在一段隐藏的历史上：找到 {found} 个陈旧提交；两个任务只有在名字完全相同时才是同一个"
+        "（不看前缀、大小写、空白或 Unicode 形式）"
     ),
     "epoch_above": (
-        "有一次被接受的保存，其 epoch 高于该任务被授予过的所有 epoch：找到 {found} 个陈旧提交；"
-        "只有 epoch 更低的保存才是陈旧提交"
+        "一次保存的 epoch 高于所有已授予的 epoch，之后又有一次已授予 epoch 的保存：找到 {found} "
+        "个陈旧提交；只有更低的 epoch 才是陈旧的，而且保存不授予 epoch"
+        "（只有成功的领取或取消才授予）"
     ),
     "hidden_sentence_names": "在一段隐藏的历史上，第 {i} 句没有完整写出第 {i} 个陈旧提交的任务",
     "hidden_sentence_names_other": (
@@ -281,7 +293,7 @@ ZH = {
     ),
     "history_small": "两个崩溃的任务，在被再次领取之前有一次重启和一次被拒绝的领取",
     "history_recorded": "在一次记录下来的运行上",
-    "history_names": "在一段任务名称彼此包含的历史上",
+    "history_names": "在一段任务名称彼此包含、或只差大小写、空白或 Unicode 形式的历史上",
     "history_left_out": "一个任务崩溃了两次，只在第一次崩溃后被再次领取",
     "history_shared_times": "在一段崩溃与其任务的下一次领取时间相同的历史上（由历史的顺序决定）",
     "history_taskless": "在一段有工作者未持有任务时崩溃（task 为 None）、之后又领取任务的历史上",

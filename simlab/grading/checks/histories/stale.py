@@ -12,10 +12,13 @@ names of the two tasks of the two-task case and of the generated histories, one 
 other, and a history where a save of an older epoch has an unknown outcome (``info``, which the
 simulator never records: the text counts only ``type == "ok"``), and a history whose times go
 back (a stale save stamped before the newer claim it is listed after: the text walks the
-events in the order the history lists them), and a history where a newer claim's reply was
-lost (``info``: the text grants an epoch on ``type == "ok"`` only). A count typed in from a
-run, a rule that tells tasks apart by prefix, one that takes ``info`` for ``ok`` (of a save or
-of a claim) or one that sorts the events by time is wrong there.
+events in the order the history lists them), a history where a newer claim's reply was
+lost and one where a cancel's was (``info``: the text grants an epoch on ``type == "ok"``
+only), a history of tasks whose names differ only by a prefix, capitals, white space or
+Unicode form, and one where a save of an epoch above every granted one is followed by a save
+of the granted epoch (a save grants none). A count typed in from a run, a rule that tells
+tasks apart loosely, one that takes ``info`` for ``ok`` (of a save, a claim or a cancel), one
+that lets a save grant its epoch or one that sorts the events by time is wrong there.
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ def stale_commits(s: Student, t: Tally) -> None:
     t.part(functools.partial(_unknown_outcome, rule, world))
     t.part(functools.partial(_clock_order, rule, world))
     t.part(functools.partial(_lost_claim_reply, rule, world))
+    t.part(functools.partial(_lost_cancel_reply, rule, world))
     t.part(functools.partial(_task_names, rule, world))
     t.part(functools.partial(_epoch_above, rule, world))
     t.part(
@@ -130,12 +134,15 @@ STALE_RUBRIC = (
             "judges by timestamps or lease expiry instead of the order of events",
             "one epoch for all tasks, or tasks told apart by a prefix of their names",
             "task names compared in folded capitals",
+            "task names compared stripped of white space, or normalised (NFC, NFKC)",
             "!= instead of <: a save of an epoch above every granted one taken for stale",
             "reports only the first stale commit of each task",
             "reports one stale commit per step: two stale workers saving the same step count once",
             "counts typed in for the notebook's run (or any run known beforehand)",
             "a refused claim or cancel (or its invoke) taken for a grant of its epoch",
             "a claim of unknown outcome (type info: its reply lost) taken for a grant",
+            "a cancel of unknown outcome (type info) taken for a grant",
+            "an accepted save taken for a grant: a save of a higher epoch raises the task's",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
@@ -163,12 +170,15 @@ STALE_RUBRIC = (
             "(the old epoch's save listed after the newer claim, stamped before it); a history "
             "where a newer claim's outcome is unknown (type info) before the old epoch's "
             "accepted save, its workers and times drawn, followed or not (drawn) by a claim ok "
-            "of a newer epoch and another save of the old one; a history of three tasks, their "
-            "names drawn: one, one that differs from it in its last character only and the "
-            "first in other capitals, the first's save stale only when tasks are mixed; a "
-            "history with an accepted save of an epoch above every granted one (epochs "
-            "drawn); and the two tasks of the two-task case and of the generated histories "
-            "named so that one name is a prefix of the other."
+            "of a newer epoch and another save of the old one; the same with a cancel of "
+            "unknown outcome (type info) in place of the claim; a history of tasks, their "
+            "names drawn: one holding an accent, one that differs from it in its last character "
+            "only, the first in other capitals, with white space before or after it, with its "
+            "first character full-width and with its accent decomposed, the first's save stale "
+            "only when tasks are mixed; a history with an accepted save of an epoch above every "
+            "granted one (epochs drawn), then a save of the granted epoch; and the two tasks "
+            "of the two-task case and of the generated histories named so that one name is a "
+            "prefix of the other."
         ),
     ),
     Criterion(
@@ -201,7 +211,7 @@ STALE_RUBRIC = (
         world=(
             "The generated histories' two tasks are named as for the core idea, so a sentence "
             "must name its own task, not one whose name starts the same; on the history of "
-            "three drawn task names and on the recorded unfenced runs (whose stale commits "
+            "drawn task names and on the recorded unfenced runs (whose stale commits "
             "are in two tasks or more), each sentence names its task and no other task of its "
             "history."
         ),
@@ -362,9 +372,19 @@ def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
     require(found == len(reference_stale_commits(history)), say("lost_claim", found=found))
 
 
+def _lost_cancel_reply(rule: Any, world: StaleWorld) -> None:
+    """A cancel whose outcome is unknown (``info``) grants no epoch: only a cancel ok does.
+    The rule finds what the kit's finds (feedback never says how many that is: the world drew
+    it)."""
+    history = events_of(*world.lost_cancel)
+    found = _count(rule, history)
+    require(found == len(reference_stale_commits(history)), say("lost_cancel", found=found))
+
+
 def _task_names(rule: Any, world: StaleWorld) -> None:
     """Tasks are the same only when their names are equal: not when one starts like another,
-    nor when they differ in capitals only (feedback never names the drawn tasks)."""
+    nor when they differ in capitals, white space or Unicode form only (feedback never names
+    the drawn tasks)."""
     history = events_of(*world.names)
     found = _count(rule, history)
     require(found == len(reference_stale_commits(history)), say("task_names", found=found))
@@ -379,7 +399,7 @@ def _epoch_above(rule: Any, world: StaleWorld) -> None:
 
 
 def _sentences_name_no_other_task(rule: Any, world: StaleWorld) -> None:
-    """On the world's history of three drawn task names and on its recorded unfenced runs,
+    """On the world's history of drawn task names and on its recorded unfenced runs,
     where the count is right, each sentence names its task and no other task of its history
     (feedback names neither: they are hidden)."""
     histories = [events_of(*world.names)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.checker.checker import stale_commit_events
-from simlab.grading.checks.hidden_world import current_seed, rng
+from simlab.grading.checks.hidden_world import current_seed, look_alikes, rng
 from simlab.sim.scenario import Scenario
 from simlab.sim.simulation import simulate
 
@@ -44,12 +44,20 @@ class StaleWorld:
     (``info``: its reply lost, so it grants nothing) before the old epoch's accepted save, with
     or without (drawn) a later claim ok of a newer epoch still and another save of the old one
     (so a rule that takes an ``info`` claim for a grant finds one stale commit too many);
-    ``names``: a hand-written history of three tasks whose names are drawn: one, another that
-    differs from it in its last character only, and the first in other capitals; only the
-    second has a stale commit, and the first's accepted save is stale only to a rule that mixes
-    its task with one of the others (by a prefix of its name or by folding capitals);
+    ``lost_cancel``: the same with a cancel of unknown outcome (``info``: a cancel grants an
+    epoch only when ``ok``) in place of the claim, so a rule that takes an ``info`` cancel for
+    a grant finds one stale commit too many;
+    ``names``: a hand-written history of tasks whose names are drawn: one (holding a composed
+    accent), another that differs from it in its last character only, the first in other
+    capitals, and the first's look-alikes (white space before or after it, its first character
+    full-width, its accent decomposed: :func:`~simlab.grading.checks.hidden_world.look_alikes`);
+    only the second has a stale commit, and the first's accepted save is stale only to a rule
+    that mixes its task with one of the others (by a prefix of its name, by folding capitals,
+    by stripping white space or by normalising its Unicode form: NFC, NFKC);
     ``above``: a hand-written history with an accepted save whose epoch is above every epoch
-    granted to its task (epochs drawn): not a stale commit, as only a lower epoch is one. The
+    granted to its task (epochs drawn): not a stale commit, as only a lower epoch is one; an
+    accepted save of the granted epoch follows it, not stale either, as a save grants no epoch
+    (a rule that lets the higher save raise the task's epoch finds one). The
     stale commits of the two unfenced runs together are in at least two tasks, so a sentence
     that names a task typed in (one every recorded run holds) names another task of its
     history in one of them.
@@ -63,7 +71,11 @@ class StaleWorld:
     lost_claim: tuple[tuple, ...] = ()
     names: tuple[tuple, ...] = ()
     above: tuple[tuple, ...] = ()
+    lost_cancel: tuple[tuple, ...] = ()
 
+
+#: Composed accented letters a drawn task name holds (decomposed, another name NFC composes back).
+_ACCENTED = "éèêáàâüöïçñ"
 
 #: How many draws :func:`stale_world` may make before it gives up (it never needs many).
 _DRAWS = 200
@@ -100,6 +112,7 @@ def _stale_world(seed: int) -> StaleWorld:
                 lost_claim,
                 _names(source),
                 _above(source, tasks[0]),
+                _lost_cancel(source, tasks[0]),
             )
     raise RuntimeError("no hidden world for stale-commits held what it must")
 
@@ -156,26 +169,49 @@ def _lost_claim(source: Any, task: str) -> tuple[tuple, ...]:
     return tuple(rows)
 
 
+def _lost_cancel(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history where a cancel's outcome is unknown (``info``: it grants no epoch)
+    before the old epoch's accepted save; with or without (drawn) a claim ok of a newer epoch
+    after it and another save of the old epoch (workers, times and step drawn)."""
+    old, third = source.sample(("w1", "w2", "w3", "w4"), 2)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(6))
+    step = source.randint(1, 4)
+    rows = [
+        (times[0], "ok", old, "claim", task, 1, step - 1),
+        (times[1], "invoke", "user", "cancel", task),
+        (times[2], "info", "user", "cancel", task, 2, None),
+        (times[3], "ok", old, "save", task, 1, step),
+    ]
+    if source.random() < 0.5:
+        rows.append((times[4], "ok", third, "claim", task, 3, step))
+        rows.append((times[5], "ok", old, "save", task, 1, step + 1))
+    return tuple(rows)
+
+
 def _names(source: Any) -> tuple[tuple, ...]:
-    """The rows of a history of three tasks: ``own``, ``near`` (``own`` but its last digit)
-    and ``own`` in other capitals (names, workers, times, epochs and the order of the two
+    """The rows of a history of tasks: ``own`` (holding a composed accent), ``near`` (``own``
+    but its last digit), ``own`` in other capitals and ``own``'s look-alikes (white space
+    around it, its first character full-width, its accent decomposed), each look-alike
+    granted a higher epoch than ``own`` (names, workers, times, epochs and the order of the two
     saves drawn). Only ``near``'s save is stale; ``own``'s is stale to a rule that mixes
-    ``own`` with ``near`` (a prefix of the names) or with its capitals (names folded)."""
+    ``own`` with ``near`` (a prefix of the names), with its capitals (names folded) or with a
+    look-alike (names stripped or normalised)."""
     letters = "".join(source.choice("abcdefghjkmnpqrstuvwxyz") for _ in range(source.randint(3, 5)))
     digits = str(source.randint(1000, 99999))
-    own = f"{letters}-{digits}"
+    own = f"{letters}{source.choice(_ACCENTED)}-{digits}"
     last = source.choice([d for d in "0123456789" if d != digits[-1]])
     near = own[:-1] + last
     capitals = own.upper() if source.random() < 0.5 else own.capitalize()
-    a, b, c, d = source.sample(("w1", "w2", "w3", "w4", "w5"), 4)
-    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(6))
-    high = source.randint(2, 5)
-    claims = [
-        ("ok", a, "claim", own, 1, 0),
-        ("ok", b, "claim", capitals, high, 0),
-        ("ok", c, "claim", near, 1, 0),
-        ("ok", d, "claim", near, 2, 0),
+    twins = list(dict.fromkeys((capitals, *look_alikes(own))))
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(len(twins) + 5))
+    a, c, d = source.sample(("w1", "w2", "w3", "w4", "w5"), 3)
+    claims = [("ok", a, "claim", own, 1, 0)]
+    claims += [
+        ("ok", source.choice(("w6", "w7", "w8", "w9")), "claim", twin, source.randint(2, 5), 0)
+        for twin in twins
     ]
+    claims += [("ok", c, "claim", near, 1, 0), ("ok", d, "claim", near, 2, 0)]
+    source.shuffle(claims)
     saves = [("ok", a, "save", own, 1, 1), ("ok", c, "save", near, 1, 1)]
     source.shuffle(saves)
     return tuple((t, *row) for t, row in zip(times, claims + saves, strict=True))
@@ -183,14 +219,16 @@ def _names(source: Any) -> tuple[tuple, ...]:
 
 def _above(source: Any, task: str) -> tuple[tuple, ...]:
     """The rows of a history with an accepted save of an epoch above every epoch granted to
-    its task (a ledger bug of another kind than a stale commit): worker, times, epochs drawn."""
+    its task (a ledger bug of another kind than a stale commit), then an accepted save of the
+    granted epoch (current still: a save grants no epoch): worker, times, epochs drawn."""
     worker = source.choice(("w1", "w2", "w3", "w4"))
-    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(3))
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(4))
     granted = source.randint(1, 3)
     return (
         (times[0], "ok", worker, "claim", task, granted, 0),
         (times[1], "ok", worker, "save", task, granted, 1),
         (times[2], "ok", worker, "save", task, granted + source.randint(1, 3), 2),
+        (times[3], "ok", worker, "save", task, granted, 3),
     )
 
 

@@ -126,6 +126,8 @@ TTL_RUBRIC = (
             "recovery timed from the wrong event (a restart, a failed claim, another task's claim)",
             "a crash without a task (task None) timed too, to the next claim of any task",
             "the next claim's task matched by prefix or substring, not whole",
+            "the next claim's task matched with names folded, stripped or normalised (NFC, "
+            "NFKC), not equal",
             "the grader's costs or seeds known by heart rather than computed",
             "the next claim found by its time, not by its place in the history",
             "only crashes recorded as info timed: a crash event of another type left out",
@@ -164,7 +166,9 @@ TTL_RUBRIC = (
             "The ttls and seeds measure() is given (never PAUSES' own ttl nor the notebook's "
             "seeds; ignoring the ttl, using one seed, summing or counting wasted steps each gives "
             "a wrong value), the ttl and seed of the run recovery_times() reads, a history whose "
-            "crashed task's name starts and ends two other claimed tasks' names (drawn names and "
+            "crashed task's name starts and ends two other claimed tasks' names and whose "
+            "look-alikes (its first letter in capitals, white space around it, its first "
+            "character full-width, its accent decomposed) are claimed too (drawn names and "
             "times), a cost table with three pairs of costs whose cheapest ttls are three "
             "different ones (a choice ignoring either cost is wrong for one of them), a table "
             "whose two cheapest costs differ by thousandths, and one whose "
@@ -199,8 +203,9 @@ TTL_RUBRIC = (
         text=("a crash with no later claim is left out.",),
         world=(
             "A crashed task never claimed again, while two tasks whose drawn names hold its "
-            "own are claimed after its crash: a claim matched by prefix or substring fills "
-            "in a recovery that never happened."
+            "own and its look-alikes (capitals, white space, full-width, decomposed accent) are "
+            "claimed after its crash: a claim matched by prefix or substring, or by names "
+            "folded, stripped or normalised, fills in a recovery that never happened."
         ),
     ),
     Criterion(

@@ -8,7 +8,7 @@ history lists them ..., in the order of the crashes" gives other times than the 
 from __future__ import annotations
 
 from simlab.checker.history import History
-from simlab.grading.checks.hidden_world import rng
+from simlab.grading.checks.hidden_world import look_alikes, rng
 from simlab.grading.checks.histories.stale import events_of
 
 __all__ = [
@@ -22,30 +22,43 @@ __all__ = [
 
 #: The first letters of a world's task names (never the notebook's own ``t1``).
 _STEMS = ("job", "task", "run", "q", "ticket")
+#: Composed accented letters a named task holds (decomposed, another name NFC composes back).
+_ACCENTED = "éèáàüöç"
 
 
-def named_tasks() -> tuple[str, str, str]:
-    """Three task names of the current world: a drawn one, one it is a prefix of, and one
-    that ends with it (so a task found by prefix, suffix or substring is another task)."""
+def named_tasks() -> tuple[str, ...]:
+    """Task names of the current world: a drawn one (holding a composed accent), one it is a
+    prefix of, one that ends with it, and its look-alikes (its first letter in capitals, white
+    space before or after it, its first character full-width, its accent decomposed:
+    :func:`~simlab.grading.checks.hidden_world.look_alikes`), so a task found by prefix,
+    suffix or substring, or by names folded, stripped or normalised (NFC, NFKC), is another
+    task."""
     source = rng("histories/choose-ttl-names")
-    name = f"{source.choice(_STEMS)}{source.randint(10, 99)}"
-    return name, f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
+    name = f"{source.choice(_STEMS)}{source.choice(_ACCENTED)}{source.randint(10, 99)}"
+    longer, ending = f"{name}{source.randint(0, 9)}", f"{source.choice(_STEMS)}{name}"
+    return (name, longer, ending, *look_alikes(name))
 
 
 def named_history(*, claimed: bool) -> History:
     """A history of the current world: the task of :func:`named_tasks`' first name crashes,
-    and the two tasks whose names hold it are claimed before it is (``claimed``: it is
-    claimed at the end; otherwise never again, so its crash is left out)."""
-    name, longer, ending = named_tasks()
+    and the tasks whose names hold it or look like it are claimed before it is (``claimed``:
+    it is claimed at the end; otherwise never again, so its crash is left out); the
+    look-alikes are claimed in a drawn order."""
+    name, longer, ending, *alike = named_tasks()
     source = rng("histories/choose-ttl-names-times")
-    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    source.shuffle(alike)
+    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6 + len(alike)))
     rows = [
         (times[0], "ok", "w1", "claim", name, 1, 0),
         (times[1], "info", "w1", "crash", name, 1, 0),
         (times[2], "info", "w2", "crash", longer, 1, 0) if claimed else None,
         (times[3], "ok", "w2", "claim", longer, 2 if claimed else 1, 0),
         (times[4], "ok", "w3", "claim", ending, 1, 0),
-        (times[5], "ok", "w3", "claim", name, 2, 0) if claimed else None,
+        *(
+            (t, "ok", "w4", "claim", other, 1, 0)
+            for t, other in zip(times[5:-1], alike, strict=True)
+        ),
+        (times[-1], "ok", "w3", "claim", name, 2, 0) if claimed else None,
     ]
     if claimed:
         rows.insert(0, (0.0, "ok", "w2", "claim", longer, 1, 0))
