@@ -105,51 +105,24 @@ def test_do_the_recorded_runs_of_stale_commits_defeat_a_count_typed_in(seed):
     assert long != short and long.startswith(short)
 
 
+@pytest.mark.parametrize("history_of, op", [("unknown", "save"), ("lost_cancel", "cancel")])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_does_the_save_of_unknown_outcome_defeat_info_taken_for_ok(seed):
-    """The world's history with a save of unknown outcome (info) of the older epoch: the kit's
-    rule leaves it out, a rule that takes info for ok finds one stale commit more; its task is
-    one of the world's; both counts occur across worlds."""
+def test_does_an_outcome_unknown_defeat_info_taken_for_ok(seed, history_of, op):
+    """The world's history with a save of the older epoch, or a cancel, of unknown outcome
+    (info): the kit's rule leaves the save out and grants the cancel nothing; a rule that takes
+    info for ok finds one stale commit more; its task is one of the world's; both counts occur
+    across worlds."""
     world = _in(seed, stale_world)
-    history = events_of(*world.unknown)
+    rows = getattr(world, history_of)
+    history = events_of(*rows)
     truth = len(stale_commits(history))
-    assert any(e.type == "info" and e.op == "save" for e in history)
-    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.unknown))
+    assert any(e.type == "info" and e.op == op for e in history)
+    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in rows))
     assert len(stale_commits(as_ok)) == truth + 1
     assert {e.task for e in history} == {world.tasks[0]}
-    counts = {len(stale_commits(events_of(*_in(n, stale_world).unknown))) for n in SEEDS}
-    assert counts == {0, 1}
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_does_the_claim_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
-    """The world's history with a newer claim of unknown outcome (info): the kit's rule grants
-    it nothing, a rule that takes it for a claim ok finds one stale commit more; its task is
-    one of the world's; both counts occur across worlds."""
-    world = _in(seed, stale_world)
-    history = events_of(*world.lost_claim)
-    truth = len(stale_commits(history))
-    assert any(e.type == "info" and e.op == "claim" for e in history)
-    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.lost_claim))
-    assert len(stale_commits(as_ok)) == truth + 1
-    assert {e.task for e in history} == {world.tasks[0]}
-    counts = {len(stale_commits(events_of(*_in(n, stale_world).lost_claim))) for n in SEEDS}
-    assert counts == {0, 1}
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_does_the_cancel_of_unknown_outcome_defeat_info_taken_for_a_grant(seed):
-    """The world's history with a cancel of unknown outcome (info): the kit's rule grants it
-    nothing, a rule that takes it for a cancel ok finds one stale commit more; its task is one
-    of the world's; both counts occur across worlds."""
-    world = _in(seed, stale_world)
-    history = events_of(*world.lost_cancel)
-    truth = len(stale_commits(history))
-    assert any(e.type == "info" and e.op == "cancel" for e in history)
-    as_ok = events_of(*((r[0], "ok", *r[2:]) if r[1] == "info" else r for r in world.lost_cancel))
-    assert len(stale_commits(as_ok)) == truth + 1
-    assert {e.task for e in history} == {world.tasks[0]}
-    counts = {len(stale_commits(events_of(*_in(n, stale_world).lost_cancel))) for n in SEEDS}
+    counts = {
+        len(stale_commits(events_of(*getattr(_in(n, stale_world), history_of)))) for n in SEEDS
+    }
     assert counts == {0, 1}
 
 
