@@ -142,16 +142,19 @@ def page_name(student: str) -> str:
     """The file name of a student's feedback page, one-to-one with student IDs: every
     character of the ID but ``a``-``z``, ``0``-``9`` and ``-`` is written as ``_`` and the
     two lowercase hex digits of each of its UTF-8 bytes (``Bob.A`` -> ``_42ob_2e_41``), then
-    ``.html``; the empty ID is ``_.html``. A name so made holds no ``/``, ``\\``, ``.`` (other
-    than its suffix), NUL or capital letter: it never leaves the folder, and no two names
-    differ only in case. An ID whose name would pass :data:`_PAGE_STEM` characters keeps that
-    many and ends with ``~`` and 32 hex digits of the ID's SHA-256 (``~`` appears nowhere
-    else)."""
+    ``.html``, a ``-`` that starts the ID written out as well (``-x`` -> ``_2dx``); the empty
+    ID is ``_.html``. A name so made holds no ``/``, ``\\``, ``.`` (other than its suffix), NUL
+    or capital letter and never starts with ``-``: it never leaves the folder, no two names
+    differ only in case, and no shell tool takes one for an option. An ID whose name would
+    pass :data:`_PAGE_STEM` characters keeps that many and ends with ``~`` and 32 hex digits of
+    the ID's SHA-256 (``~`` appears nowhere else)."""
     import hashlib
 
     out = []
-    for ch in student:
-        if ch in _PLAIN:
+    for i, ch in enumerate(student):
+        # a leading "-" is written out too: a name starting with one reads as an option to
+        # the shell tools an instructor runs on the folder (ls, rm, cp)
+        if ch in _PLAIN and (i or ch != "-"):
             out.append(ch)
         else:
             out.extend(f"_{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))

@@ -125,6 +125,10 @@ IDS = [
     ".",
     "con",
     "-",
+    "_2d",
+    "-x",
+    "_2dx",
+    "a-",
     "学生",
     '=HYPERLINK("x")',
     "x" * 300,
@@ -138,7 +142,7 @@ def test_are_page_names_one_to_one_with_ids_and_inside_the_folder(tmp_path):
     assert len(set(names)) == len(IDS), "two IDs share a page"
     assert len({n.lower() for n in names}) == len(IDS), "two names differ only in case"
     for n in names:
-        assert n.endswith(".html") and "." not in n[: -len(".html")]
+        assert n.endswith(".html") and "." not in n[: -len(".html")] and not n.startswith("-")
         assert "/" not in n and "\\" not in n and "\x00" not in n and len(n) <= 255
         assert (tmp_path / n).resolve().parent == tmp_path.resolve()
 
