@@ -12,6 +12,7 @@ the sandbox's stand-ins (:mod:`simlab.grading.factories`) call the grader's
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -474,3 +475,27 @@ def test_is_the_reference_state_machine_the_exercise_text():
             "status": "queued" if status == "cancelled" else status,
             "result": None,
         }
+
+
+@pytest.mark.parametrize("slow", [0.0, 35.0])
+def test_does_a_late_cancel_come_its_time_after_the_claim_however_slowly_the_story_ran(
+    tmp_path, monkeypatch, slow
+):
+    """The world whose cancel comes late moves its clock to that many time units after the
+    claim: the story's ttl of 60 is still live there (LeaseHeld) even when the story took
+    ``slow`` wall seconds between its claim and its cancel, and a ttl of 5 has run out."""
+    from simlab.grading.checks.fencing import worlds
+
+    wall = [0.0]
+    monkeypatch.setattr(worlds, "time", SimpleNamespace(time=lambda: wall[0]))
+    for ttl, refusal in ((60, LeaseHeld), (5, TerminalTask)):
+        wall[0] = 1000.0
+        path = str(tmp_path / f"late-{ttl}.sqlite")
+        with worlds.WorldLedger(path, World(held=True, late_cancel=30.0)) as ledger:
+            ledger.submit("t1")
+            lease = ledger.claim("t1", "w1", ttl)
+            wall[0] += slow
+            assert ledger.save(lease, 1) and ledger.cancel("t1")  # nobody claimed since
+            assert ledger.clock() == max(1030.0, wall[0])
+            with pytest.raises(refusal):
+                ledger.claim("t1", "w2", 60)

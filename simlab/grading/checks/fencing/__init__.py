@@ -174,7 +174,7 @@ _LIMITS_WORLD = (
     "record_effect refuses every side effect; one with the kit's mail; one with the kit's "
     "ledger and mail whose cancel and requeue leave the lease live, so the new claim and the "
     "claim after the requeue raise LeaseHeld, and whose cancel comes 25 to 40 time units "
-    "(drawn) after the call before it, so a claim with a shorter ttl than the story's 60 "
+    "(drawn) after the claim, so a claim with a shorter ttl than the story's 60 "
     "has run out by then; one with the kit's ledger and mail whose new "
     "claim of the cancelled task raises another of the ledger's errors (UnknownTask or "
     "LedgerError, drawn);"

@@ -103,9 +103,10 @@ class World:
     #: requeued task whose lease is still live raises ``LeaseHeld`` (naming its holder) instead
     #: of ``TerminalTask`` or a lease; ``claimable`` and ``leasable`` come first.
     held: bool = False
-    #: The cancel reaches the ledger this long after the call before it (the world's clock
-    #: moves on by so much at the cancel; 0: at once): a lease shorter than that, unlike the
-    #: story's ttl of 60, has run out by the cancel.
+    #: The cancel reaches the ledger this long after the latest claim the file granted (the
+    #: world's clock moves on to that instant at the cancel, however little wall time passed;
+    #: 0: at once): a lease shorter than that, unlike the story's ttl of 60, has run out by
+    #: the cancel, and one of 60 has not, however slowly the story ran below 60 s.
     late_cancel: float = 0.0
     #: A claim of a cancelled task raises the ledger's error of this name (a key of
     #: :data:`OTHER_REFUSALS`: neither ``TerminalTask`` nor ``LeaseHeld``; "" none);
@@ -171,8 +172,8 @@ def limits_worlds(source: random.Random) -> list[World]:
       the new claim raises ``LeaseHeld`` (a refusal counted from any exception rather than from
       ``TerminalTask`` is wrong there), and so does the claim after the requeue (the row's
       "False when that claim raises"); its cancel comes a drawn 25 to 40 time units after the
-      call before it, so a story whose claim asked for a shorter ttl than the text's 60 meets
-      a lease run out (``TerminalTask``) instead;
+      claim, so a story whose claim asked for a shorter ttl than the text's 60 meets a lease
+      run out (``TerminalTask``) instead;
     * the kit's ledger and mail, but the new claim of the cancelled task raises another of the
       ledger's errors (:data:`OTHER_REFUSALS`, drawn): a refusal counted from any exception
       but ``LeaseHeld`` is wrong there (a world of its own, so that a new claim meets
@@ -233,8 +234,9 @@ class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
     same file format, so the kit's ledger reads what it wrote. ``restarting`` holds the tasks
     requeued in a world that starts them over at their next claim, ``late`` how far the
-    world's clock runs ahead of the wall clock (a late cancel moves it on); each is shared by
-    every ledger on the same file."""
+    world's clock runs ahead of the wall clock (a late cancel moves it on) and then the world's
+    time of the latest claim granted (None before one); each is shared by every ledger on the
+    same file."""
 
     def __init__(
         self,
@@ -242,9 +244,9 @@ class WorldLedger(KitLedger):
         world: World,
         on_cancel: Callable[[], None] | None = None,
         restarting: set[str] | None = None,
-        late: list[float] | None = None,
+        late: list[float | None] | None = None,
     ):
-        self.late = [0.0] if late is None else late
+        self.late = [0.0, None] if late is None else late
         super().__init__(path, clock=self._now)
         self.world = world
         self.on_cancel = on_cancel
@@ -287,6 +289,7 @@ class WorldLedger(KitLedger):
             if self.get(task_id).status == CANCELLED:
                 raise OTHER_REFUSALS[self.world.other_refusal](task_id)
         lease = super().claim(task_id, worker, ttl)
+        self.late[1] = float(self.clock())
         if task_id in self.restarting:
             self.restarting.discard(task_id)
             self._from_zero(task_id)
@@ -297,7 +300,10 @@ class WorldLedger(KitLedger):
         return time.time() + self.late[0]
 
     def cancel(self, task_id: str) -> bool:
-        self.late[0] += self.world.late_cancel
+        if self.world.late_cancel:
+            claimed, now = self.late[1], float(self.clock())
+            due = (now if claimed is None else claimed) + self.world.late_cancel
+            self.late[0] += max(0.0, due - now)
         if self.world.held:
             done = self._leaving_the_lease(task_id, CANCEL_LEAVES_LEASE)
         else:
@@ -397,7 +403,7 @@ class Play:
         self._ledgers: dict[int, WorldLedger] = {}
         self._mailboxes: dict[int, WorldMailbox] = {}
         self._restarting: dict[str, set[str]] = {}
-        self._late: dict[str, list[float]] = {}
+        self._late: dict[str, list[float | None]] = {}
         self._opens = 0
         self.reports: list[dict] = []
 
@@ -434,7 +440,7 @@ class Play:
         n = self._count()
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        late = self._late.setdefault(file, [0.0])
+        late = self._late.setdefault(file, [0.0, None])
         self._ledgers[n] = WorldLedger(file, self.world, self._recall, restarting, late)
         return n
 
@@ -482,7 +488,7 @@ class Play:
             raise TypeError("task_id must be a string")
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        late = self._late.setdefault(file, [0.0])
+        late = self._late.setdefault(file, [0.0, None])
         with WorldLedger(file, self.world, restarting=restarting, late=late) as ledger:
             report = resume_one_step(
                 ledger, task_id, f"pid-{4000 + n}", evidence=self.world.evidence
