@@ -41,11 +41,36 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 
-__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised"]
+__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised", "record_claim"]
 
 #: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
 #: never submitted).
 _CLAIM_REFUSALS = (LeaseHeld, TerminalTask, UnknownTask)
+
+
+def record_claim(
+    history: Any, now: float, process: str, task: str, answer: Any, checkpoints: bool, **extra: Any
+) -> None:
+    """Record at ``now`` what a claim of ``task`` by ``process`` answered, with ``extra``
+    values: a granted lease as an ``ok`` event (its epoch and step, ``lease_until``,
+    ``attempts``, and with ``checkpoints`` the checkpoint it hands back); a refusal (one of the
+    claim's refusals) as a ``fail`` event with its ``reason``: ``lease-held`` and the
+    ``holder`` it names, ``terminal`` and the task's ``status``, or ``unknown``."""
+    rec = history.record
+    if not isinstance(answer, BaseException):
+        if checkpoints:
+            extra["checkpoint"] = answer.checkpoint
+        rec(now, "ok", process, "claim", task, answer.epoch, answer.step,
+            lease_until=answer.lease_until, attempts=answer.attempts, **extra)  # fmt: skip
+    elif isinstance(answer, LeaseHeld):
+        rec(now, "fail", process, "claim", task, reason="lease-held", holder=answer.worker,
+            **extra)  # fmt: skip
+    elif isinstance(answer, TerminalTask):
+        rec(now, "fail", process, "claim", task, reason="terminal", status=answer.status,
+            **extra)  # fmt: skip
+    else:
+        rec(now, "fail", process, "claim", task, reason="unknown", **extra)
+
 
 #: Each ledger method the simulator calls -> (the history operation its answer is recorded as,
 #: one of :data:`simlab.checker.raises.RAISED_OPS`; the exceptions the contract allows it

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
-from simlab.sim.answers import Unanswered
+from simlab.sim.answers import Unanswered, record_claim
 from simlab.sim.faults import EDGE
 from simlab.sim.nemesis import exact_delay
 
@@ -62,19 +62,8 @@ class Prober:
         rec(now, "invoke", PROBER, "claim", task, edge=edge)
         with contextlib.suppress(Unanswered):
             try:
-                lease = run.ledger.claim(task, PROBER, run.scenario.ttl)
-            except LeaseHeld as refusal:
-                rec(now, "fail", PROBER, "claim", task, reason="lease-held",
-                    holder=refusal.worker, edge=edge)  # fmt: skip
-                return
-            except TerminalTask as refusal:
-                rec(now, "fail", PROBER, "claim", task, reason="terminal",
-                    status=refusal.status, edge=edge)  # fmt: skip
-                return
-            except UnknownTask:
-                rec(now, "fail", PROBER, "claim", task, reason="unknown", edge=edge)
-                return
-            extra = {"checkpoint": lease.checkpoint} if run.scenario.checkpoints else {}
-            rec(now, "ok", PROBER, "claim", task, lease.epoch, lease.step,
-                lease_until=lease.lease_until, attempts=lease.attempts, edge=edge,
-                **extra)  # fmt: skip
+                answer = run.ledger.claim(task, PROBER, run.scenario.ttl)
+            except (LeaseHeld, TerminalTask, UnknownTask) as refusal:
+                answer = refusal
+            record_claim(run.history, now, PROBER, task, answer, run.scenario.checkpoints,
+                         edge=edge)  # fmt: skip

@@ -39,6 +39,7 @@ from simlab.checker.history import read_back
 from simlab.errors import LeaseHeld, TerminalTask, UnknownTask
 from simlab.records import COMPLETED, RUNNING
 from simlab.sim import held_calls
+from simlab.sim.answers import record_claim
 from simlab.sim.reads import why_refused
 
 __all__ = ["Worker", "WORKED", "CRASHED", "LOST"]
@@ -436,12 +437,8 @@ class Worker:
         """Record the granted claim of ``lease`` at ``now`` (the simulated time), with
         ``extra`` values (and the checkpoint it hands back, with ``Scenario.checkpoints``); it
         renews the lease. Returns ``lease``."""
-        if self.sim.scenario.checkpoints:
-            extra["checkpoint"] = lease.checkpoint
-        self.sim.history.record(
-            now, "ok", self.name, "claim", task, lease.epoch, lease.step,
-            lease_until=lease.lease_until, attempts=lease.attempts, **extra,
-        )  # fmt: skip
+        sim = self.sim
+        record_claim(sim.history, now, self.name, task, lease, sim.scenario.checkpoints, **extra)
         self.last_beat = now
         return lease
 
@@ -449,14 +446,8 @@ class Worker:
         """Record the refused claim of ``task`` (acknowledging a task that is finished or
         unknown); return None."""
         sim = self.sim
-        rec, now, name = sim.history.record, sim.env._now, self.name
-        if isinstance(refusal, LeaseHeld):
-            rec(now, "fail", name, "claim", task, reason="lease-held", holder=refusal.worker)
-        elif isinstance(refusal, TerminalTask):
-            rec(now, "fail", name, "claim", task, reason="terminal", status=refusal.status)
-            sim.broker.ack(task)
-        else:
-            rec(now, "fail", name, "claim", task, reason="unknown")
+        record_claim(sim.history, sim.env._now, self.name, task, refusal, False)
+        if not isinstance(refusal, LeaseHeld):
             sim.broker.ack(task)
         return None
 
