@@ -223,6 +223,9 @@ class _Run:
             yield env.timeout(arrival.expovariate(rate))
             try:
                 if agent is None:
+                    # the history keeps its own copy: a ledger that changed the dict it was
+                    # given must not change what it is judged against
+                    extra = {"goal": goal_of(task)}
                     self.ledger.submit(task, goal=goal_of(task))
                 else:
                     extra = agent.submit(self.ledger, task, i)
@@ -230,15 +233,17 @@ class _Run:
                 continue  # the entry point answers with an error: the task is not published
             # the last arrival reads the views too, while the tasks before it run
             views = read_views(self.ledger, self.listed_ids) if i == last else {}
-            if agent is not None:
-                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
-            elif self.retries and env._now < self.faults_until and nemesis.lost("submit", task):
-                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True,
-                    goal=goal_of(task), **views)  # fmt: skip
+            if (
+                agent is None
+                and self.retries
+                and env._now < self.faults_until
+                and nemesis.lost("submit", task)
+            ):
+                rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True, **extra,
+                    **views)  # fmt: skip
                 self._resend(lambda task=task: self.resubmit(task))
             else:
-                rec(env._now, "ok", "client", "submit", task, steps=steps, goal=goal_of(task),
-                    **views)  # fmt: skip
+                rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             self.broker.publish(task)
             if env._now < self.faults_until:
                 for kind in kinds_at("arrival"):
