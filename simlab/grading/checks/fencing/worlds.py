@@ -230,13 +230,21 @@ def first_step_worlds(source: random.Random) -> list[World]:
 # ------------------------------------------------------------------------ the world's ledger --
 
 
+@dataclass
+class Late:
+    """A world's clock, shared by every ledger on one file: how far it runs ahead of the wall
+    clock (a late cancel moves it on), and its time of the latest claim granted (None before
+    one)."""
+
+    ahead: float = 0.0
+    claimed: float | None = None
+
+
 class WorldLedger(KitLedger):
     """The kit's SQLite ledger with the ways of ``world`` (a :class:`World`) replaced; the
     same file format, so the kit's ledger reads what it wrote. ``restarting`` holds the tasks
-    requeued in a world that starts them over at their next claim, ``late`` how far the
-    world's clock runs ahead of the wall clock (a late cancel moves it on) and then the world's
-    time of the latest claim granted (None before one); each is shared by every ledger on the
-    same file."""
+    requeued in a world that starts them over at their next claim, ``late`` the world's
+    :class:`Late` clock; each is shared by every ledger on the same file."""
 
     def __init__(
         self,
@@ -244,9 +252,9 @@ class WorldLedger(KitLedger):
         world: World,
         on_cancel: Callable[[], None] | None = None,
         restarting: set[str] | None = None,
-        late: list[float | None] | None = None,
+        late: Late | None = None,
     ):
-        self.late = [0.0, None] if late is None else late
+        self.late = Late() if late is None else late
         super().__init__(path, clock=self._now)
         self.world = world
         self.on_cancel = on_cancel
@@ -289,7 +297,7 @@ class WorldLedger(KitLedger):
             if self.get(task_id).status == CANCELLED:
                 raise OTHER_REFUSALS[self.world.other_refusal](task_id)
         lease = super().claim(task_id, worker, ttl)
-        self.late[1] = float(self.clock())
+        self.late.claimed = float(self.clock())
         if task_id in self.restarting:
             self.restarting.discard(task_id)
             self._from_zero(task_id)
@@ -297,13 +305,13 @@ class WorldLedger(KitLedger):
         return lease
 
     def _now(self) -> float:
-        return time.time() + self.late[0]
+        return time.time() + self.late.ahead
 
     def cancel(self, task_id: str) -> bool:
         if self.world.late_cancel:
-            claimed, now = self.late[1], float(self.clock())
+            claimed, now = self.late.claimed, float(self.clock())
             due = (now if claimed is None else claimed) + self.world.late_cancel
-            self.late[0] += max(0.0, due - now)
+            self.late.ahead += max(0.0, due - now)
         if self.world.held:
             done = self._leaving_the_lease(task_id, CANCEL_LEAVES_LEASE)
         else:
@@ -403,7 +411,7 @@ class Play:
         self._ledgers: dict[int, WorldLedger] = {}
         self._mailboxes: dict[int, WorldMailbox] = {}
         self._restarting: dict[str, set[str]] = {}
-        self._late: dict[str, list[float | None]] = {}
+        self._late: dict[str, Late] = {}
         self._opens = 0
         self.reports: list[dict] = []
 
@@ -440,7 +448,7 @@ class Play:
         n = self._count()
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        late = self._late.setdefault(file, [0.0, None])
+        late = self._late.setdefault(file, Late())
         self._ledgers[n] = WorldLedger(file, self.world, self._recall, restarting, late)
         return n
 
@@ -488,7 +496,7 @@ class Play:
             raise TypeError("task_id must be a string")
         file = self.file(path)
         restarting = self._restarting.setdefault(file, set())
-        late = self._late.setdefault(file, [0.0, None])
+        late = self._late.setdefault(file, Late())
         with WorldLedger(file, self.world, restarting=restarting, late=late) as ledger:
             report = resume_one_step(
                 ledger, task_id, f"pid-{4000 + n}", evidence=self.world.evidence
