@@ -15,7 +15,11 @@ module paths the notebooks import from; a module or name outside those lists is 
 may change.
 """
 
-from simlab.lazy import served
+from simlab.lazy import defer_unused, served
+
+# Before any other library is imported through the kit: every process that reads a notebook
+# imports nbformat, and with it jsonschema's optional checkers (simlab.lazy.DEFERRED).
+defer_unused()
 
 __version__ = "0.2.0"
 

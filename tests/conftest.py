@@ -17,22 +17,14 @@ import gc
 import itertools
 import os
 import signal
-import sys
 import threading
 
 import pytest
 
-from simlab.cli import SKIPPED_IMPORTS
 from simlab.ledger import Ledger
 from simlab.ledger.memory import MemoryLedger
 from tests import lanes
 from tests.strategies import FakeClock
-
-# What the kit's commands skip, the tests' processes skip too, unless a plugin loaded it first
-# (nbval does, in the lanes that run it; `make test-fast` runs without nbval): jsonschema,
-# under nbformat, imports its IRI checker eagerly, a large part of a second of CPU per process.
-for _name in SKIPPED_IMPORTS:
-    sys.modules.setdefault(_name, None)  # type: ignore[assignment]  # the import system's "no"
 
 #: Every implementation of the ledger contract; tests using ``ledger`` run once per entry.
 IMPLEMENTATIONS = ("memory", "sqlite", pytest.param("postgres", marks=pytest.mark.server))

@@ -137,3 +137,45 @@ def test_does_importing_simlab_leave_the_heavy_libraries_unloaded():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def _run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("rfc3987_syntax") is None, reason="jsonschema's IRI checker absent"
+)
+def test_does_reading_a_notebook_leave_the_iri_parsers_unbuilt_and_iri_checks_whole():
+    # nbformat imports jsonschema, which takes its "iri" format from rfc3987_syntax; the kit
+    # puts a stand-in there, so neither building the command line nor reading and validating a
+    # notebook builds that module's parsers, and a check of the format still answers as the
+    # real module does (loading it then).
+    code = (
+        "import sys, simlab, nbformat, jsonschema;"
+        "from simlab.cli import build_parser; build_parser();"
+        "nbformat.validate(nbformat.v4.new_notebook());"
+        "stand_in = type(sys.modules['rfc3987_syntax']).__name__;"
+        "loaded = 'lark' in sys.modules;"
+        "fc = jsonschema.FormatChecker();"
+        "answers = [fc.conforms(v, f) for v, f in [('http://e.org/a', 'iri'), "
+        "('http://e .org', 'iri'), ('../a', 'iri-reference'), ('%zz', 'iri-reference')]];"
+        "print(stand_in, loaded, answers, type(sys.modules['rfc3987_syntax']).__name__)"
+    )
+    assert _run(code) == "_StandIn False [True, False, True, False] module"
+
+
+def test_does_a_stand_in_leave_an_imported_or_missing_module_alone():
+    from simlab import lazy
+
+    code = (
+        "import sys, types;"
+        "real = types.ModuleType('rfc3987_syntax'); sys.modules['rfc3987_syntax'] = real;"
+        "import simlab.lazy as lazy;"
+        "lazy.DEFERRED['simlab_no_such_module'] = ('f',);"
+        "lazy.defer_unused();"
+        "print(sys.modules['rfc3987_syntax'] is real, 'simlab_no_such_module' in sys.modules)"
+    )
+    assert _run(code) == "True False"
+    assert lazy.DEFERRED, "nothing deferred: the test above would pass vacuously"

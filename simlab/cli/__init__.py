@@ -13,12 +13,11 @@ no sense (:class:`~simlab.errors.SettingError`, its settings named as the comman
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
 from simlab.errors import SettingError
@@ -30,8 +29,6 @@ __all__ = [
     "COMMANDS",
     "OneLineErrorParser",
     "build_parser",
-    "SKIPPED_IMPORTS",
-    "skipped_imports",
 ]
 
 #: Sub-command modules, in the order ``simlab --help`` lists them.
@@ -64,28 +61,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: A module no command needs that costs more than a second of CPU to import: ``jsonschema``
-#: (imported by ``nbformat``, so by every command that reads a notebook) loads it eagerly for the
-#: ``iri`` formats, and it compiles about 38 Lark grammars at import. No notebook schema uses
-#: those formats; without the module jsonschema simply has no ``iri`` checker.
-SKIPPED_IMPORTS = ("rfc3987_syntax",)
-
-
-@contextlib.contextmanager
-def skipped_imports(names: Sequence[str] = SKIPPED_IMPORTS) -> Iterator[None]:
-    """While inside, importing any of ``names`` (not imported yet) raises ``ImportError``, so
-    optional imports of them are skipped; afterwards they import normally again."""
-    blocked = [n for n in names if n not in sys.modules]
-    for name in blocked:
-        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "not found"
-    try:
-        yield
-    finally:
-        for name in blocked:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
-
-
 def _command_parser(parser: argparse.ArgumentParser, command: str) -> OneLineErrorParser:
     """The sub-parser of ``command``."""
     for action in parser._actions:
@@ -98,8 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with skipped_imports():
-            return int(args.func(args) or 0)
+        return int(args.func(args) or 0)
     except (UsageError, MissingExtra) as exc:
         print(f"simlab {args.command}: error: {exc}", file=sys.stderr)
         return 2

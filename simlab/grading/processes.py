@@ -276,11 +276,6 @@ def _serve(conn: Connection) -> None:
 def main(argv: list[str]) -> None:
     """A grading process: ``FD GRADER FOLDER VERSION`` (its end of the pipe, the grader's
     process ID, the grader's temporary folder, the grader's version)."""
-    # jsonschema, which nbformat imports, loads a checker of the "iri" format when the package
-    # behind it is installed, and that package builds a grammar as it is imported: most of a
-    # grading process's start. nbformat validates with no format checker at all, so without
-    # it every notebook reads exactly the same.
-    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
     from simlab.grading.sandbox import host
 
     fd, grader, folder = int(argv[0]), int(argv[1]), argv[2]

@@ -31,9 +31,7 @@ _NBGRADER = textwrap.dedent(
     """
     import json, os, sys
     from pathlib import Path
-    from simlab.cli import SKIPPED_IMPORTS
-    for name in SKIPPED_IMPORTS:  # what the kit's commands and the tests' processes skip
-        sys.modules.setdefault(name, None)
+    import simlab  # first: what nbformat loads and never uses waits (simlab.lazy.DEFERRED)
     import nbformat
     from nbgrader.apps import NbGraderApp
 

@@ -117,11 +117,7 @@ def test_does_the_check_find_its_corpus_through_the_package(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(ROOT / "simlab", site / "simlab", ignore=shutil.ignore_patterns("__pycache__"))
     probe = (
-        "import sys\n"
         "import simlab\n"
-        "from simlab.cli import SKIPPED_IMPORTS\n"
-        "for name in SKIPPED_IMPORTS:  # what the kit's commands and the tests' processes skip\n"
-        "    sys.modules.setdefault(name, None)\n"
         "from simlab.grading.checks.checkpoints.migration import CORPUS, _corpus_v1\n"
         "print(simlab.__file__, CORPUS, len(_corpus_v1()), sep='\\n')\n"
     )
