@@ -196,8 +196,16 @@ def decode(data: Any, resolve: Any = None) -> Any:
     if "$t" in data:
         return tuple(decode(v, resolve) for v in data["$t"])
     if "$d" in data:
-        pairs = [(_hashable(decode(k, resolve)), decode(v, resolve)) for k, v in data["$d"]]
-        _unflooded([k for k, _ in pairs])
+        # A key or value JSON made as it is (the common case: names and scalars) is kept inline.
+        pairs = [
+            (
+                k if type(k) in _AS_THEY_ARE else _hashable(decode(k, resolve)),
+                v if type(v) in _AS_THEY_ARE else decode(v, resolve),
+            )
+            for k, v in data["$d"]
+        ]
+        if len(pairs) > MAX_SAME_HASH:
+            _unflooded([k for k, _ in pairs])
         return dict(pairs)
     if "$s" in data:
         return set(_unflooded([_hashable(decode(v, resolve)) for v in data["$s"]]))
