@@ -238,8 +238,8 @@ def register(subparsers) -> None:
         "--lang",
         choices=("en", "zh"),
         default="en",
-        help="language of the feedback sentences and of --rubric's frame (its criteria are in "
-        "English): en (English) or zh (Chinese) [en]",
+        help="language of the feedback sentences and of --rubric (its criteria and the "
+        "sentences they quote too): en (English) or zh (Chinese) [en]",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(

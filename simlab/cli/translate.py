@@ -44,7 +44,7 @@ def _todo(args: argparse.Namespace, root) -> int:
     except (LookupError, StoreError) as exc:
         raise UsageError(str(exc).strip("'\"")) from None
     for item in items:
-        print(f"== {item.notebook} cell {item.cell} ({item.reason})")
+        print(f"== {item.notebook} {item.what} {item.cell} ({item.reason})")
         print(textwrap.indent(item.english, "   ") if item.english else "   (empty)")
     for path in written:
         print(f"wrote todo entries: {path}", file=sys.stderr)

@@ -159,6 +159,10 @@ EN = {
     "weigh at least half of each question.",
     "rubric_in_english": "The criteria are written in English only; the text they quote is the "
     "English exercise's ({notebook}).",
+    "rubric_untranslated": "{n} text(s) of this rubric have no current translation and are "
+    "shown in English; a quote in English is the English exercise's ({notebook}).",
+    "rubric_english_text_says": "the English text says: {quote}",
+    "rubric_separator": "; ",
     "invalid": "{path}: not a valid notebook ({reason})",
     "source_not_text": "the source of cell {n} is not text",
     "not_notebook": "not a notebook: only *.ipynb files are graded (not graded)",
@@ -302,13 +306,17 @@ ZH = {
     "rubric_criterion": "[{weight}] {criterion}（{kind}）：{says}",
     "rubric_core": "核心思路",
     "rubric_detail": "细节",
-    "rubric_text_says": "英文版练习原文：{quote}",
+    "rubric_text_says": "练习原文：{quote}",
+    "rubric_english_text_says": "英文版练习原文：{quote}",
     "rubric_property": "性质：{sentence}",
     "rubric_catches": "能发现的错误：{mistakes}",
     "rubric_footer": "一条评分标准只有在它的检查全部通过时才得到它的权重；"
     "核心思路至少占每道题分数的一半。",
     "rubric_in_english": "评分标准的条文目前只有英文；引用的练习原文出自英文版练习（{notebook}），"
     "中文版 exercises/zh/{notebook} 中有对应的段落。",
+    "rubric_untranslated": "本评分标准中有 {n} 条文字还没有最新的中文翻译，照英文显示；"
+    "英文的引文出自英文版练习（{notebook}）。",
+    "rubric_separator": "；",
     "invalid": "{path}：不是有效的 notebook（{reason}）",
     "source_not_text": "第 {n} 个单元格的源代码不是文本",
     "not_notebook": "不是 notebook：只评 *.ipynb 文件（不评分）",

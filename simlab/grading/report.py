@@ -285,19 +285,29 @@ def _late_cell(g: NotebookGrade, column: str):
 
 
 def format_rubric(exercise: Exercise, lang: str = "en") -> str:
-    """The rubric of ``exercise`` for instructors, its frame in ``lang``: per question its
-    criteria, weights, which are the core idea, the sentences of the exercise text each checks,
-    the properties checked on generated inputs and the classic mistakes they catch (words only,
-    no hidden input; the hidden worlds are not described, since learners read it too). The
-    criteria themselves exist in English only: in another language a line says so."""
+    """The rubric of ``exercise`` for instructors, in ``lang``: per question its criteria,
+    weights, which are the core idea, the sentences of the exercise text each checks, the
+    properties checked on generated inputs and the classic mistakes they catch (words only,
+    no hidden input; the hidden worlds are not described, since learners read it too).
+
+    In another language than English every text comes from its translation store
+    (:func:`simlab.i18n.rubric.localized`), a quote being the sentence of that language's
+    exercise, so a learner finds it there. A text whose translation is missing or stale stays
+    English (its quote framed as the English exercise's) and a line under the title counts
+    them; a language with no store for the exercise says its criteria are English only."""
+    from simlab.i18n.rubric import localized, one_line
 
     def say(key: str, **values) -> str:
         return render(message(f"grader.rubric_{key}", **values), lang)
 
-    lines = [say("exercise", exercise=exercise.id, title=exercise.title, points=exercise.max_score)]
-    if lang != "en":
-        lines.append(f"  {say('in_english', notebook=exercise.notebook)}")
-    for q in exercise.questions:
+    shown = localized(exercise, lang)
+    ex = shown.exercise
+    lines = [say("exercise", exercise=ex.id, title=ex.title, points=ex.max_score)]
+    if not shown.translated:
+        lines.append(f"  {say('in_english', notebook=ex.notebook)}")
+    elif shown.english:
+        lines.append(f"  {say('untranslated', n=len(shown.english), notebook=ex.notebook)}")
+    for q in ex.questions:
         lines.append("\n  " + say("question", question=q.id, title=q.title, points=q.points))
         if not q.rubric:
             lines.append(f"    {say('per_check', points=q.points)}")
@@ -305,11 +315,14 @@ def format_rubric(exercise: Exercise, lang: str = "en") -> str:
             kind = say("core" if c.core else "detail")
             said = say("criterion", weight=c.weight, criterion=c.id, kind=kind, says=c.says)
             lines.append(f"    {said}")
-            for quote in c.text:
-                lines.append(f"        {say('text_says', quote=' '.join(quote.split()))}")
+            for n, quote in enumerate(c.text, 1):
+                english = shown.quote_in_english(q.id, c.id, n)
+                frame = "english_text_says" if english else "text_says"
+                lines.append(f"        {say(frame, quote=one_line(quote))}")
             for sentence in c.properties:
                 lines.append(f"        {say('property', sentence=sentence)}")
             if c.mistakes:
-                lines.append(f"        {say('catches', mistakes='; '.join(c.mistakes))}")
+                mistakes = say("separator").join(c.mistakes)
+                lines.append(f"        {say('catches', mistakes=mistakes)}")
     lines.append(f"\n  {say('footer')}")
     return "\n".join(lines)

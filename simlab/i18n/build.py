@@ -11,7 +11,9 @@ is made the same way from ``solutions/X.ipynb``, and ``exercises/zh/X.ipynb`` fr
 A notebook without a store file is *not translated*: nothing is generated for it, and the check
 says so. A cell whose translation is missing, unfinished or older than its English text keeps
 the English text in the generated notebook (a Chinese notebook never states something the
-English one no longer says), and the check names it.
+English one no longer says), and the check names it. The rubrics of the exercises are
+translated the same way, one store per exercise (:mod:`simlab.i18n.rubric`): the check names
+each of their texts as it names a cell.
 
 :func:`check` writes nothing and returns one sentence per problem; :func:`build` writes the
 generated notebooks and removes generated files that have no source any more; :func:`todo`
@@ -30,8 +32,10 @@ from pathlib import Path
 import nbformat
 
 from simlab.grading.notebook import NotebookError, make_exercise, notebook_text, read_notebook
+from simlab.i18n import rubric
 from simlab.i18n.code import comments, set_language_in, translate_comments, translated_outputs
 from simlab.i18n.store import (
+    STATUS_SAYS,
     Entry,
     Store,
     StoreError,
@@ -117,12 +121,14 @@ class Report:
 
 @dataclass
 class TodoItem:
-    """A cell a translator has to do: ``reason`` is missing, pending or changed."""
+    """A cell (or a rubric's text) a translator has to do: ``reason`` is missing, pending or
+    changed; ``what`` says what ``cell`` names (``cell``, or ``text`` for a rubric's key)."""
 
     notebook: str
     cell: str
     reason: str
     english: str
+    what: str = "cell"
 
 
 def is_checked(cell) -> bool:
@@ -162,12 +168,7 @@ def select(root: str | Path, names: Sequence[str]) -> list[Source]:
 
 def cell_status(cell, store: Store) -> str:
     """``ok``, ``missing``, ``pending`` (a todo entry) or ``changed`` (English changed since)."""
-    entry = store.cells.get(cell.get("id"))
-    if entry is None:
-        return "missing"
-    if entry.todo is not None or not entry.zh.strip():
-        return "pending"
-    return "ok" if entry.current_for(cell_source(cell)) else "changed"
+    return store.status(cell.get("id"), cell_source(cell))
 
 
 # A line that starts a Markdown block of its own: it is never joined to the line before it.
@@ -239,13 +240,6 @@ def translate_notebook(nb: nbformat.NotebookNode, store: Store) -> nbformat.Note
     return out
 
 
-_SAYS = {
-    "missing": "no translation",
-    "pending": "translation not finished (fill 'zh', then delete 'todo', in {store})",
-    "changed": "the English text changed since it was translated (en_hash differs)",
-}
-
-
 def _id_problems(src: Source, nb) -> list[str]:
     problems, seen = [], set()
     for index, cell in enumerate(nb.cells):
@@ -289,7 +283,7 @@ def _cell_problems(src: Source, nb, store: Store) -> list[str]:
         if is_prose(cell):
             status = cell_status(cell, store)
             if status != "ok":
-                say = _SAYS[status].format(store=src.store)
+                say = STATUS_SAYS[status].format(store=src.store)
                 out.append(f"{src.english} cell {cell.id}: {say}")
     if store.comments is not None:
         out += _comment_problems(src, nb, store.comments)
@@ -341,8 +335,12 @@ def _orphans(root: Path, translated: Iterable[Source]) -> list[str]:
     return out
 
 
-def _run(root: Path, chosen: list[Source], *, write: bool, everything: bool) -> Report:
+def _run(
+    root: Path, chosen: list[Source], rubrics: list, *, write: bool, everything: bool
+) -> Report:
     report = Report()
+    for exercise in rubrics:
+        report.problems += rubric.problems(root, exercise, LANG)
     translated = []
     for src in chosen:
         got = _read(root, src, report)
@@ -382,37 +380,70 @@ def _run(root: Path, chosen: list[Source], *, write: bool, everything: bool) -> 
     return report
 
 
+def _chosen(root: Path, names: Sequence[str]) -> tuple[list[Source], list]:
+    """The notebooks and the exercises' rubrics ``names`` mean: a rubric by its exercise's ID
+    (``fencing``), its name in a check (``rubric fencing``) or its store's path, a notebook as
+    :func:`select` takes it. No names means every notebook and every rubric."""
+    from simlab.grading.checks import EXERCISES
+
+    if not names:
+        return sources(root), list(EXERCISES.values())
+    notebooks, rubrics = [], []
+    for name in names:
+        wanted = Path(name).as_posix().removeprefix("./")
+        named = [
+            e
+            for e in EXERCISES.values()
+            if wanted in (e.id, rubric.source_name(e.id), rubric.store_path(e.id, LANG))
+        ]
+        if named:
+            rubrics += [e for e in named if e not in rubrics]
+        else:
+            notebooks.append(name)
+    return (select(root, notebooks) if notebooks else []), rubrics
+
+
 def check(root: str | Path = ".", names: Sequence[str] = ()) -> Report:
-    """Write nothing; one problem per missing, unfinished or outdated translation, per
-    notebook without a store, and per generated file that is stale, missing or orphaned.
-    ``names`` limits the check to those notebooks (see :func:`select`); no names means all,
-    orphans included."""
+    """Write nothing; one problem per missing, unfinished or outdated translation (of a
+    notebook's cell or a rubric's text, see :mod:`simlab.i18n.rubric`), per notebook or rubric
+    without a store, per rubric quote the Chinese exercise does not hold, and per generated
+    file that is stale, missing or orphaned. ``names`` limits the check to those notebooks and
+    rubrics (see :func:`select`; a rubric by its exercise's ID); no names means all, orphans
+    included."""
     root = Path(root)
-    chosen = select(root, names) if names else sources(root)
-    return _run(root, chosen, write=False, everything=not names)
+    chosen, rubrics = _chosen(root, names)
+    return _run(root, chosen, rubrics, write=False, everything=not names)
 
 
 def build(root: str | Path = ".", names: Sequence[str] = ()) -> Report:
     """Regenerate the Chinese notebooks of every translated notebook (or of ``names``);
     without names, also remove generated files nothing makes any more. Problems are reported
-    as by :func:`check`, except staleness, which this fixes."""
+    as by :func:`check`, except staleness, which this fixes (a rubric generates nothing: its
+    store is read as it is)."""
     root = Path(root)
-    chosen = select(root, names) if names else sources(root)
-    return _run(root, chosen, write=True, everything=not names)
+    chosen, rubrics = _chosen(root, names)
+    return _run(root, chosen, rubrics, write=True, everything=not names)
 
 
 def todo(root: str | Path = ".", names: Sequence[str] = (), *, write: bool = False):
-    """The cells a translator has to do, as :class:`TodoItem` (in notebook order).
+    """The cells (and rubric texts) a translator has to do, as :class:`TodoItem` (rubrics
+    first, each in its order, then notebooks, in notebook order).
 
     With ``write=True`` each such cell gets a ``todo`` entry in its store (created if needed):
     ``en_hash`` of today's English, ``todo`` its text, ``zh`` the old translation if any (to
-    edit) or empty; entries of cells that are gone are removed. Returns ``(items, stores
-    written)``.
+    edit) or empty; entries of cells that are gone are removed; a rubric's store the same way
+    (:func:`simlab.i18n.rubric.todo`). Returns ``(items, stores written)``.
     """
     root = Path(root)
-    chosen = select(root, names) if names else sources(root)
+    chosen, rubrics = _chosen(root, names)
     items: list[TodoItem] = []
     written: list[str] = []
+    for exercise in rubrics:
+        mine, wrote = rubric.todo(root, exercise, write=write, lang=LANG)
+        name = rubric.source_name(exercise.id)
+        items += [TodoItem(name, key, why, english, "text") for key, why, english in mine]
+        if wrote:
+            written.append(rubric.store_path(exercise.id, LANG))
     for src in chosen:
         nb = read_notebook(root / src.english)
         path = root / src.store

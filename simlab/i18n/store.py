@@ -41,6 +41,7 @@ __all__ = [
     "StoreError",
     "Entry",
     "Store",
+    "STATUS_SAYS",
     "en_hash",
     "cell_source",
     "is_prose",
@@ -96,6 +97,24 @@ class Store:
     notebook: str
     cells: dict[str, Entry]
     comments: dict[str, str] | None = None
+
+    def status(self, key: str, source: str) -> str:
+        """``ok``, ``missing``, ``pending`` (a todo entry, or no Chinese) or ``changed`` (the
+        English changed since): the state of entry ``key``'s translation of ``source``."""
+        entry = self.cells.get(key)
+        if entry is None:
+            return "missing"
+        if entry.todo is not None or not entry.zh.strip():
+            return "pending"
+        return "ok" if entry.current_for(source) else "changed"
+
+
+#: What a check says of an entry in each state but ``ok`` (``{store}``: the store's path).
+STATUS_SAYS = {
+    "missing": "no translation",
+    "pending": "translation not finished (fill 'zh', then delete 'todo', in {store})",
+    "changed": "the English text changed since it was translated (en_hash differs)",
+}
 
 
 def _entry(path: Path, key: str, value: Any) -> Entry:
