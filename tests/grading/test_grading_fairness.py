@@ -3,7 +3,8 @@ judged in a hidden world drawn at grading time.
 
 A criterion quotes the sentences of its exercise's text that state its "must" (``text``); each
 quote must stand in the exercise notebook's markdown (white space folded), so a rubric cannot
-give or take a point for a rule the learner was never told. Every question names at least one
+give or take a point for a rule the learner was never told; the Chinese rubric's quotes likewise
+in the Chinese exercise's. Every question names at least one
 criterion judged in a hidden world (``world``): values drawn from the submission's seed
 (:mod:`simlab.grading.checks.hidden_world`), so a typed-in result, a value read from the wrong
 source or an ignored argument gives a wrong answer there.
@@ -58,6 +59,32 @@ def test_does_every_criterion_quote_the_sentence_it_checks(exercise, question):
                 assert _folded(quote) in text, (
                     f"{question.id}/{criterion.id} quotes a sentence the exercise text does "
                     f"not hold: {quote!r}"
+                )
+
+
+@pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
+def test_does_every_chinese_criterion_quote_the_chinese_exercise(exercise, question):
+    """The Chinese rubric quotes the Chinese exercise (``--rubric --lang zh``): each quote has
+    its current Chinese (:mod:`simlab.i18n.rubric`), and it stands in the markdown of the
+    Chinese exercise and solution as it stands there (white space folded), so a learner finds
+    the sentence the point is given for."""
+    from simlab.i18n.rubric import localized
+
+    shown = localized(exercise, "zh")
+    texts = [_markdown(f"{folder}/zh", exercise.notebook) for folder in ("exercises", "solutions")]
+    chinese = {c.id: c for c in shown.exercise.question(question.id).rubric}
+    for criterion in question.rubric:
+        quotes = chinese[criterion.id].text
+        assert len(quotes) == len(criterion.text)
+        for n, quote in enumerate(quotes, 1):
+            assert not shown.quote_in_english(question.id, criterion.id, n), (
+                f"{question.id}/{criterion.id}: quote {n} has no current Chinese: "
+                f"{criterion.text[n - 1]!r}"
+            )
+            for text in texts:
+                assert _folded(quote) in text, (
+                    f"{question.id}/{criterion.id} quotes a sentence the Chinese exercise text "
+                    f"does not hold: {quote!r}"
                 )
 
 

@@ -165,24 +165,68 @@ def test_is_a_name_that_could_read_as_a_score_quoted(name, quoted):
         assert shown == name
 
 
-def test_does_the_chinese_rubric_say_its_frame_in_chinese_and_where_it_quotes_from():
-    """``--rubric --lang zh``: every line's frame (points, core idea or detail, the text, the
-    properties, the mistakes caught, the closing sentence) is Chinese with full-width
-    punctuation, a line says the criteria are English and quote the English exercise, and the
-    English rubric is unchanged by the language option's default."""
+def test_does_the_chinese_rubric_say_everything_in_chinese_and_quote_the_chinese_exercise():
+    """``--rubric --lang zh``: the frame and every text of the rubric (titles, criteria,
+    properties, mistakes) are Chinese with full-width punctuation and no English prose, each
+    quote is the Chinese exercise's (framed as such), no line says the criteria are English,
+    and the English rubric is unchanged by the language option's default."""
     from simlab.grading.checks import EXERCISES
     from simlab.grading.report import format_rubric
+    from simlab.i18n.prose import english_prose
+    from simlab.i18n.punctuation import problems
+    from simlab.i18n.rubric import localized
 
     for exercise in EXERCISES.values():
         english = format_rubric(exercise)
         chinese = format_rubric(exercise, "zh")
+        assert english == format_rubric(exercise, "en")
         assert english.splitlines()[0].endswith(f"({exercise.max_score} points)")
         assert "核心思路" not in english and "the text says:" in english
-        head, note, *rest = chinese.splitlines()
-        assert head.endswith(f"（{exercise.max_score} 分）"), head
-        assert "只有英文" in note and exercise.notebook in note, note
+        head, blank, *rest = chinese.splitlines()
+        title = localized(exercise, "zh").exercise.title
+        assert head == f"{exercise.id}：{title}（{exercise.max_score} 分）", head
+        assert title != exercise.title and blank == ""  # no line about English criteria
+        assert len(chinese.splitlines()) == len(english.splitlines())
         frames = ("the text says:", "property:", "catches:", "one point per hidden check")
         assert not [line for line in rest if line.strip().startswith(frames)]
         assert "(core idea):" not in chinese and "(detail):" not in chinese
-        assert chinese.count("英文版练习原文：") == english.count("the text says: ")
+        assert chinese.count("练习原文：") == english.count("the text says: ")
+        assert "英文版练习原文" not in chinese and "只有英文" not in chinese
+        assert english_prose(chinese) == [], exercise.id
+        assert [line for line in chinese.splitlines() if problems(line)] == [], exercise.id
         assert rest[-1].strip().startswith("一条评分标准") and rest[-1].endswith("。")
+
+
+def test_does_a_rubric_without_current_chinese_say_so_and_show_its_english(tmp_path, monkeypatch):
+    """The message for a language without a store is kept: the criteria are English and quote
+    the English exercise. A store whose entry is stale shows that text in English, and a line
+    counts such texts."""
+    import json
+    import shutil
+
+    import simlab.i18n.rubric as rubric
+    from simlab.grading.checks import EXERCISES
+    from simlab.grading.report import format_rubric
+
+    exercise = EXERCISES["fencing"]
+    shipped = rubric._PACKAGE / "zh" / "rubrics"
+    monkeypatch.setattr(rubric, "_PACKAGE", tmp_path)  # no store for any exercise
+    chinese = format_rubric(exercise, "zh").splitlines()
+    assert "只有英文" in chinese[1] and exercise.notebook in chinese[1]
+    assert chinese[0] == f"fencing：{exercise.title}（{exercise.max_score} 分）"
+    assert sum("英文版练习原文：" in line for line in chinese) == sum(
+        len(c.text) for q in exercise.questions for c in q.rubric
+    )
+
+    store = shutil.copytree(shipped, tmp_path / "zh" / "rubrics")
+    path = store / "fencing.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    quote = "cancel-after-claim/cancel-fences/text-1"
+    for key in ("title", quote):
+        data["cells"][key]["en_hash"] = "0" * 64  # translated from another English
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    chinese = format_rubric(exercise, "zh").splitlines()
+    assert chinese[0] == f"fencing：{exercise.title}（{exercise.max_score} 分）"
+    assert chinese[1].strip().startswith("本评分标准中有 2 条文字还没有最新的中文翻译")
+    (english_quote,) = [line for line in chinese if "英文版练习原文：" in line]
+    assert english_quote.strip() == f"英文版练习原文：{exercise.questions[0].rubric[0].text[0]}"

@@ -3,7 +3,8 @@
 Chinese sentence, a ``:`` or ``;`` ending a Chinese line, parentheses around Chinese, ASCII
 double quotes around Chinese words, a space beside a full-width mark), in the translation
 stores (their markdown cells, the comments of the Python they show as code, and their code
-comments, hence every zh notebook, solution and exercise), the generated zh notebooks,
+comments, hence every zh notebook, solution and exercise; the rubrics' stores, their texts and
+quotes), the generated zh notebooks,
 solutions and exercises (their markdown and the comments of their code cells), README.zh.md and
 every Chinese message template of the catalogs (the exercises' sentence catalogs included: their
 hints, assert messages and printed lines; a ``{placeholder}`` counts as Chinese, since the
@@ -25,7 +26,12 @@ import pytest
 from simlab.i18n.punctuation import fixed, problems
 
 ROOT = Path(__file__).resolve().parents[2]
-STORES = sorted(glob.glob(str(ROOT / "i18n" / "zh" / "**" / "*.json"), recursive=True))
+STORES = sorted(
+    [
+        *glob.glob(str(ROOT / "i18n" / "zh" / "**" / "*.json"), recursive=True),
+        *glob.glob(str(ROOT / "simlab" / "i18n" / "zh" / "rubrics" / "*.json")),
+    ]
+)
 NOTEBOOKS = sorted(
     p for folder in ("notebooks", "exercises", "solutions")
     for p in glob.glob(str(ROOT / folder / "zh" / "*.ipynb"))

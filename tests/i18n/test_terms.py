@@ -1,8 +1,8 @@
 """One Chinese term per concept: a re-check is 复验, a breaker opening is 熔断.
 
 Every Chinese text a learner reads (the translation stores, hence the zh notebooks and
-exercises; README.zh.md; every catalog's Chinese templates) says a concept with its one term;
-the words it replaced fail here with where they are."""
+exercises, and the rubrics' stores; README.zh.md; every catalog's Chinese templates) says a
+concept with its one term; the words it replaced fail here with where they are."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TERMS = {"复验": ("重新检查", "再次守卫", "再检查"), "熔断": ("跳闸",)}
 TEXTS = [
     *sorted((ROOT / "i18n" / "zh").rglob("*.json")),
+    *sorted((ROOT / "simlab" / "i18n" / "zh" / "rubrics").glob("*.json")),
     ROOT / "README.zh.md",
     ROOT / "simlab" / "grading" / "frame_messages.py",
     ROOT / "simlab" / "learn" / "messages.py",

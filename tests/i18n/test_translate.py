@@ -30,8 +30,8 @@ TRANSLATED = (LAB, SOLUTION)
 
 @pytest.fixture
 def tree(tmp_path):
-    """A copy of the notebooks, solutions, exercises and translations."""
-    for folder in ("notebooks", "solutions", "exercises", "i18n"):
+    """A copy of the notebooks, solutions, exercises and translations (the rubrics' too)."""
+    for folder in ("notebooks", "solutions", "exercises", "i18n", "simlab/i18n/zh"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     return tmp_path
 
