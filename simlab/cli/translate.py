@@ -7,8 +7,10 @@ still need a translation. ``--check`` writes nothing and exits 1 with one line p
 translated yet; a generated notebook that is stale); 0 when all is in order. ``--todo`` prints
 the English text of each cell a translator has to do; ``--todo --write`` also adds those cells
 to the notebook's store file as ``todo`` entries (creating the file). A NOTEBOOK is a path
-(``notebooks/01_fencing_tokens.ipynb``), a file name or a stem. Exit status 2 for a usage
-mistake.
+(``notebooks/01_fencing_tokens.ipynb``), a file name or a stem. The exercises' rubrics are
+checked and listed the same way (:mod:`simlab.i18n.rubric`): each text of a rubric is named as a
+cell is, and an exercise's ID (``fencing``) names its rubric where a NOTEBOOK goes. Exit status 2
+for a usage mistake.
 """
 
 from __future__ import annotations
@@ -95,14 +97,16 @@ def register(subparsers) -> None:
         description=(
             "Generate the Chinese notebooks from the English ones and the translations in "
             "i18n/zh/ (one JSON file per notebook: each markdown cell's Chinese beside the "
-            "sha256 of the English it translates). Code cells are copied unchanged."
+            "sha256 of the English it translates). Code cells are copied unchanged. The "
+            "exercises' rubrics are checked and listed the same way (simlab/i18n/zh/rubrics/)."
         ),
     )
     p.add_argument(
         "notebooks",
         nargs="*",
         metavar="NOTEBOOK",
-        help="English notebooks (path, file name or stem) [all]",
+        help="English notebooks (path, file name or stem), or an exercise's ID for its rubric "
+        "[all]",
     )
     p.add_argument(
         "--check",

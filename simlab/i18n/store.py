@@ -27,6 +27,10 @@ by ``simlab translate --todo --write``) marks an entry a translator still has to
 
 Markdown cells are translated whole; code cells never are (their code is the English code), only
 their comments, through ``comments``.
+
+The exercises' rubrics are translated in stores of the same shape (:mod:`simlab.i18n.rubric`):
+there ``notebook`` names the rubric (``rubric fencing``) and each key names a text of it instead
+of a cell, with the same hash rule over the English text.
 """
 
 from __future__ import annotations
