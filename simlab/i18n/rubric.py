@@ -84,8 +84,8 @@ def texts(exercise: Any) -> dict[str, str]:
         for c in q.rubric:
             at = f"{q.id}/{c.id}"
             out[f"{at}/says"] = c.says
-            for field, many in (("text", c.text), ("property", c.properties)):
-                out.update({f"{at}/{field}-{n}": t for n, t in enumerate(many, 1)})
+            out.update({f"{at}/text-{n}": t for n, t in enumerate(c.text, 1)})
+            out.update({f"{at}/property-{n}": t for n, t in enumerate(c.properties, 1)})
             out.update({f"{at}/mistake-{n}": t for n, t in enumerate(c.mistakes, 1)})
     return out
 

@@ -340,3 +340,18 @@ def test_does_the_installed_kit_grade_solutions_full_and_exercises_zero(installe
         blank = grades[("exercises", exercise.notebook)]
         assert blank["error"] is None and blank["score"] == 0, blank
         assert blank["max_score"] == exercise.max_score
+
+
+@pytest.mark.jail  # it runs `simlab grade`, which the lanes keep out of the fast lane
+def test_does_the_installed_kit_print_the_chinese_rubric(installed, tmp_path):
+    """The rubrics' translations are package data: with no checkout in sight, ``simlab grade
+    --rubric EXERCISE --lang zh`` prints what the checkout prints, every text in Chinese."""
+    from simlab.grading.report import format_rubric
+
+    python, _ = installed
+    for exercise in EXERCISES.values():
+        out = _run(
+            python, tmp_path, "-m", "simlab", "grade", "--rubric", exercise.id, "--lang", "zh"
+        )
+        assert out == format_rubric(exercise, "zh") + "\n"
+        assert "只有英文" not in out and "没有最新的中文翻译" not in out
