@@ -92,3 +92,8 @@ def test_does_the_rubric_print_its_criteria_without_hidden_inputs(exercise, caps
         assert line in out, line
     for word in (*corpus.not_printed, *corpus.hidden()):
         assert word not in out, word
+    # the Chinese rubric is written by translators: it must not quote a hidden input either
+    assert main(["grade", "--rubric", exercise, "--lang", "zh"]) == 0
+    chinese = capsys.readouterr().out
+    for word in (*corpus.not_printed, *corpus.hidden()):
+        assert word not in chinese, word
