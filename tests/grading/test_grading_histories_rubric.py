@@ -499,3 +499,138 @@ def test_does_the_history_of_named_tasks_defeat_a_recovery_matched_loosely(seed)
     for fold in loose:
         for history in histories:
             assert matched(history, fold) != recovery_times(history), (seed, fold)
+
+
+def _walked(history, *, grants=("claim", "cancel"), forgets=(), refused_grant=False, key=int):
+    """The tasks of the stale commits a rule finds walking ``history`` as listed, each event
+    judged as the kit's rule judges it unless told otherwise: ``grants`` (ops whose ok grants
+    its epoch), ``forgets`` (ops whose ok forgets the task's epoch), ``refused_grant`` (a
+    refused save grants its epoch), ``key`` (what epochs are compared as)."""
+    newest, found = {}, []
+    for e in history:
+        if e.task is None or e.epoch is None:
+            continue
+        granting = (e.type == "ok" and e.op in grants) or (
+            refused_grant and e.type == "fail" and e.op == "save"
+        )
+        if e.type == "ok" and e.op in forgets:
+            newest.pop(e.task, None)
+        elif granting:
+            if e.task not in newest or key(e.epoch) > key(newest[e.task]):
+                newest[e.task] = e.epoch
+        elif e.type == "ok" and e.op == "save" and e.task in newest:
+            if key(e.epoch) < key(newest[e.task]):
+                found.append(e.task)
+    return found
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_a_refused_higher_save_defeat_a_refused_save_taken_for_a_grant(seed):
+    """The world's history with a save above every granted epoch also holds a refused save of
+    a higher epoch still: the kit's rule finds nothing, a rule that lets the refused save grant
+    its epoch finds the saves of the granted epoch stale."""
+    history = events_of(*_in(seed, stale_world).above)
+    granted = max(e.epoch for e in history if e.op == "claim")
+    assert [e for e in history if e.op == "save" and e.type == "fail" and e.epoch > granted]
+    assert _walked(history) == [] == stale_commits(history)
+    assert len(_walked(history, refused_grant=True)) >= 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_kept_grants_defeat_a_grant_forgotten_or_epochs_as_strings(seed):
+    """The world's history of a release, then a cancel and a requeue: the kit's rule finds two
+    stale commits; a rule that forgets the task's epoch on a release ok, or on a requeue ok,
+    finds one; one that compares epochs as strings finds none (the older epoch 9 or 99, the
+    newer ones a digit longer). Its task is the world's."""
+    world = _in(seed, stale_world)
+    history = events_of(*world.kept)
+    assert len(stale_commits(history)) == 2 == len(_walked(history))
+    assert {e.op for e in history if e.type == "ok"} >= {"release", "requeue", "cancel"}
+    assert len(_walked(history, forgets=("release",))) == 1
+    assert len(_walked(history, forgets=("requeue",))) == 1
+    assert _walked(history, key=str) == []
+    assert {e.task for e in history} == {world.tasks[0]}
+    assert {min(row[5] for row in _in(n, stale_world).kept if len(row) > 5) for n in SEEDS} == {
+        9,
+        99,
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_a_cancel_first_defeat_a_cancel_counted_after_a_claim_only(seed):
+    """The world's history where a cancel ok is the task's first grant (its only claim of
+    unknown outcome): the kit's rule finds one stale commit, a rule that counts a cancel only
+    for a task a claim ok was granted finds none, as does one that ignores cancels."""
+    history = events_of(*_in(seed, stale_world).cancel_first)
+    assert len(stale_commits(history)) == 1 == len(_walked(history))
+    assert not [e for e in history if e.op == "claim" and e.type == "ok"]
+    assert _walked(history, grants=("claim",)) == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_sentences_defeat_sentences_merged_or_put_in_time_order(seed):
+    """The world's history for the sentences: stale commits of t7, the same row again, then
+    t3, stamped before them; sentences given once each are two, and sentences put in the order
+    of their times start with t3."""
+    history = events_of(*_in(seed, stale_world).sentences)
+    found = stale_commit_events(history)
+    assert [e.task for e, _ in found] == ["t7", "t7", "t3"]
+    assert len(set(stale_commits(history))) == 2
+    by_time = sorted(found, key=lambda pair: pair[0].time)
+    assert by_time[0][0].task == "t3"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_history_of_crash_types_defeat_a_claim_of_unknown_outcome_taken_for_the_next(
+    seed,
+):
+    """The history of crash types holds a claim of unknown outcome (info) of a crashed task
+    before its claim ok, stamped earlier: timing the crash to the next claim ok or info gives
+    other times than the kit's."""
+    from simlab.grading.checks.histories.ttl_histories import crash_types_history
+
+    with judged_in(seed):
+        history = crash_types_history()
+    events = list(history)
+
+    def timed(types):
+        return [
+            next(
+                c.time - e.time
+                for c in events[i + 1 :]
+                if c.op == "claim" and c.type in types and c.task == e.task
+            )
+            for i, e in enumerate(events)
+            if e.op == "crash" and e.task is not None
+        ]
+
+    assert any(e.op == "claim" and e.type == "info" for e in events)
+    assert timed(("ok",)) == recovery_times(history)
+    assert timed(("ok", "info")) != recovery_times(history)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_do_the_free_costs_of_choose_ttl_defeat_a_cost_divided_by_the_other(seed):
+    """With each cost free (0) in turn, the world's table has one cheapest ttl (no tie), and a
+    choice that divides the cost by wait_cost, or by step_cost, raises on one of them."""
+    world = _in(seed, ttl_world)
+    table = world.table
+    assert sorted(pair.index(0) for pair in world.free) == [0, 1]
+
+    def by_wait(step, wait):
+        return min(
+            table, key=lambda t: table[t]["duplicate_work"] * step / wait + table[t]["waiting"]
+        )
+
+    def by_step(step, wait):
+        return min(
+            table, key=lambda t: table[t]["duplicate_work"] + table[t]["waiting"] * wait / step
+        )
+
+    for divided in (by_wait, by_step):
+        with pytest.raises(ZeroDivisionError):
+            for step, wait in world.free:
+                divided(step, wait)
+    for step, wait in world.free:
+        costs = sorted(cost(table, t, step, wait) for t in table)
+        assert costs[0] < costs[1]

@@ -1172,3 +1172,92 @@ ANSWERS += [
     ("recovery-nfkc", "choose-ttl", RECOVERY_NFKC, 3, "Unicode form"),
     ("recovery-nfc", "choose-ttl", RECOVERY_NFC, 3, "Unicode form"),
 ]
+
+# --- what takes no grant back, and one sentence per stale commit ------------------------------
+
+# Equal sentences given once: a save recorded twice (a retry) is reported once (sentences:
+# "Return a list with one sentence per stale commit").
+_RETURN_FOUND = "    return found\n"
+assert _SOLUTION_STALE.count(_RETURN_FOUND) == 1
+DEDUPED_SENTENCES = _SOLUTION_STALE.replace(
+    _RETURN_FOUND, "    return list(dict.fromkeys(found))\n"
+)
+# The sentences put in the order of their saves' times (sentences: "in history order").
+_FOUND_APPEND = 'found.append(f"'
+assert _SOLUTION_STALE.count(_FOUND_APPEND) == 1
+SENTENCES_BY_TIME = (
+    _SOLUTION_STALE.replace(_FOUND_APPEND, 'found.append((e.time, f"')
+    .replace('granted_at:.3f}")', 'granted_at:.3f}"))')
+    .replace(_RETURN_FOUND, "    return [s for _, s in sorted(found, key=lambda p: p[0])]\n")
+)
+assert SENTENCES_BY_TIME.count("e.time, f") == 1 and 'granted_at:.3f}"))' in SENTENCES_BY_TIME
+# A requeue ok (or a release ok) taken to undo the task's grants: its highest epoch forgotten
+# (newer-epoch: "remember, per task, the highest epoch granted so far").
+_GRANTS_IF = '        if e.op in ("claim", "cancel") and e.epoch is not None:\n'
+assert _SOLUTION_STALE.count(_GRANTS_IF) == 1
+FORGETS_ON_REQUEUE = _SOLUTION_STALE.replace(
+    _GRANTS_IF,
+    '        if e.op == "requeue":\n            newest.pop(e.task, None)\n'
+    + "        el"
+    + _GRANTS_IF[8:],
+)
+FORGETS_ON_RELEASE = FORGETS_ON_REQUEUE.replace('e.op == "requeue"', 'e.op == "release"')
+assert FORGETS_ON_RELEASE.count('"release"') == 1 and FORGETS_ON_REQUEUE.count("pop(") == 1
+# A refused save of a higher epoch taken for a grant of it (newer-epoch: "Two kinds of events
+# grant an epoch: a successful claim ... and a successful cancel").
+_OK_ONLY = '        if e.task is None or e.type != "ok":\n            continue\n'
+assert _SOLUTION_STALE.count(_OK_ONLY) == 1
+REFUSED_SAVE_GRANTS = _SOLUTION_STALE.replace(
+    _OK_ONLY,
+    "        if e.task is None:\n            continue\n"
+    '        if e.op == "save" and e.type == "fail" and e.epoch is not None:\n'
+    "            if e.task not in newest or e.epoch > newest[e.task][0]:\n"
+    "                newest[e.task] = (e.epoch, e.time)\n"
+    "            continue\n"
+    '        if e.type != "ok":\n            continue\n',
+)
+# Epochs compared as strings (newer-epoch: "whose epoch is **lower** than that"): after 9,
+# epoch 10 looks lower.
+EPOCHS_AS_STRINGS = _SOLUTION_STALE.replace(
+    "e.epoch > newest[e.task][0]", "str(e.epoch) > str(newest[e.task][0])"
+).replace("(e.epoch or 0) < newest[e.task][0]", "str(e.epoch or 0) < str(newest[e.task][0])")
+assert EPOCHS_AS_STRINGS.count("str(") == 4
+# A cancel ok counted only for a task a claim ok was granted before (cancel: "a successful
+# cancel (`op == "cancel"`, `type == "ok"`: a cancel bumps the epoch too)").
+CANCEL_AFTER_A_CLAIM = _SOLUTION_STALE.replace(
+    _GRANTS_IF,
+    '        if e.op == "cancel" and e.task not in newest:\n            continue\n' + _GRANTS_IF,
+)
+assert CANCEL_AFTER_A_CLAIM != _SOLUTION_STALE
+
+# The next claim of unknown outcome (type info: its reply lost) taken for the next one
+# (measured-trade-off: "the **next** successful claim of that task (`claim`, `ok`)").
+NEXT_CLAIM_INFO_TOO = _SOLUTION_TTL.replace(
+    'later.op == "claim" and later.type == "ok"',
+    'later.op == "claim" and later.type in ("ok", "info")',
+)
+assert NEXT_CLAIM_INFO_TOO.count('"info"') == 1
+# The cost divided by wait_cost (the same order for positive costs): a free wait raises
+# (measured-trade-off: "the lowest cost `duplicate_work * step_cost + waiting * wait_cost`",
+# "Either cost may be 0").
+DIVIDES_BY_WAIT_COST = _SOLUTION_TTL.replace(
+    _COST, '        return row["duplicate_work"] * step_cost / wait_cost + row["waiting"]\n'
+)
+# ... or by step_cost: a free step raises.
+DIVIDES_BY_STEP_COST = _SOLUTION_TTL.replace(
+    _COST, '        return row["duplicate_work"] + row["waiting"] * wait_cost / step_cost\n'
+)
+assert len({DIVIDES_BY_WAIT_COST, DIVIDES_BY_STEP_COST, _SOLUTION_TTL}) == 3
+
+ANSWERS += [
+    ("deduped-sentences", "stale-commits", DEDUPED_SENTENCES, 5, "recorded again"),
+    ("sentences-by-time", "stale-commits", SENTENCES_BY_TIME, 5, "history order"),
+    ("forgets-on-requeue", "stale-commits", FORGETS_ON_REQUEUE, 3, "takes no grant back"),
+    ("forgets-on-release", "stale-commits", FORGETS_ON_RELEASE, 3, "takes no grant back"),
+    ("refused-save-grants", "stale-commits", REFUSED_SAVE_GRANTS, 3, "refused or not"),
+    ("epochs-as-strings", "stale-commits", EPOCHS_AS_STRINGS, 3, "compare as numbers"),
+    ("cancel-after-a-claim", "stale-commits", CANCEL_AFTER_A_CLAIM, 5, "even before any claim ok"),
+    ("next-claim-info-too", "choose-ttl", NEXT_CLAIM_INFO_TOO, 3, "unknown outcome (info)"),
+    ("divides-by-wait-cost", "choose-ttl", DIVIDES_BY_WAIT_COST, 3, "ZeroDivisionError"),
+    ("divides-by-step-cost", "choose-ttl", DIVIDES_BY_STEP_COST, 3, "ZeroDivisionError"),
+]

@@ -61,9 +61,19 @@ EN = {
         "their names are equal (not in a prefix, capitals, white space or Unicode form)"
     ),
     "epoch_above": (
-        "a save above every granted epoch, then one of the granted epoch: found {found} stale "
-        "commit(s); only a lower epoch is stale, and a save grants none (only a claim ok or "
-        "a cancel ok)"
+        "a refused and an accepted save above every granted epoch, then a save of the granted "
+        "epoch: found {found} stale commit(s); only a lower epoch is stale, and a save grants "
+        "none, refused or not"
+    ),
+    "grants_kept": (
+        "old saves after a release, and after a cancel and a requeue, as epochs gain a digit: "
+        "found {found} stale commit(s); a release or a requeue takes no grant back, and epochs "
+        "compare as numbers"
+    ),
+    "cancel_first": (
+        "a cancel ok after the task's only claim, of unknown outcome (type info), then a save "
+        "of the claimed epoch: found {found} stale commit(s); a cancel ok grants an epoch even "
+        "before any claim ok"
     ),
     "hidden_sentence_names": (
         "on a hidden history, sentence {i} does not name the task of stale commit {i} whole"
@@ -86,8 +96,9 @@ EN = {
         "stale_commits() must return a list of sentences (strings), not a list of {kind}"
     ),
     "sentences_in_order": (
-        "with stale commits of t7 then t3, the sentences should come in history order, each "
-        "naming its task"
+        "with stale commits of t7, the same save of t7 recorded again, then t3 (stamped "
+        "earlier), the sentences should come one per stale commit, equal ones too, in history "
+        "order, each naming its task"
     ),
     # stale-commits: generated histories, then what went wrong
     "move_save_ok": "{worker} saves {task} with epoch {epoch} (ok)",
@@ -138,8 +149,8 @@ EN = {
     ),
     "history_times_back": "on a history listed out of time order (its order decides)",
     "history_crash_types": (
-        "on a history where two tasks crashed and were claimed again, one crash recorded with "
-        "another type than info (every crash event that has a task counts, whatever its type)"
+        "on a history of two crashed tasks, one crash of another type than info, and a claim "
+        "of unknown outcome (info) before a claim ok"
     ),
     "not_a_dict": "measure() returned {kind}, expected a dict",
     "changed_argument": "{fn} changed the {argument} it was given; it may only read it",
@@ -241,9 +252,17 @@ ZH = {
         "（不看前缀、大小写、空白或 Unicode 形式）"
     ),
     "epoch_above": (
-        "一次保存的 epoch 高于所有已授予的 epoch，之后又有一次已授予 epoch 的保存：找到 {found} "
-        "个陈旧提交；只有更低的 epoch 才是陈旧的，而且保存不授予 epoch"
-        "（只有成功的领取或取消才授予）"
+        "一次被拒绝的保存和一次被接受的保存的 epoch 都高于所有已授予的 epoch，之后又有一次已授予 "
+        "epoch 的保存：找到 {found} 个陈旧提交；只有更低的 epoch 才是陈旧的，而且保存不论是否"
+        "被拒绝都不授予 epoch（只有成功的领取或取消才授予）"
+    ),
+    "grants_kept": (
+        "旧 epoch 在一次交还之后、又在一次取消和一次重新排队之后保存，epoch 多了一位数：找到 "
+        "{found} 个陈旧提交；交还和重新排队都不会收回已授予的 epoch，而且 epoch 要按数字比较"
+    ),
+    "cancel_first": (
+        "任务唯一的领取结果未知（type info），之后一次成功的取消，再之后一次所领取 epoch 的"
+        "保存：找到 {found} 个陈旧提交；即使还没有成功的领取，成功的取消也授予 epoch"
     ),
     "hidden_sentence_names": "在一段隐藏的历史上，第 {i} 句没有完整写出第 {i} 个陈旧提交的任务",
     "hidden_sentence_names_other": (
@@ -262,7 +281,8 @@ ZH = {
         "stale_commits() 必须返回由句子（字符串）组成的列表，而不是由 {kind} 组成的列表"
     ),
     "sentences_in_order": (
-        "t7 的陈旧提交在前、t3 的在后时，句子应按历史顺序排列，每句都写出它的任务"
+        "陈旧提交依次是 t7 的、再记录一次的同一个 t7 的保存、然后是 t3 的（时间更早）时，"
+        "句子应每个陈旧提交一句（相同的句子也算），按历史顺序排列，每句都写出它的任务"
     ),
     "move_save_ok": "{worker} 用 epoch {epoch} 保存 {task}（被接受）",
     "move_save_refused": "{worker} 用 epoch {epoch} 保存 {task}（被拒绝）",
@@ -300,7 +320,7 @@ ZH = {
     "history_times_back": "在一段没有按时间顺序列出的历史上（由历史的顺序决定）",
     "history_crash_types": (
         "在一段历史上：两个任务崩溃后又被领取，其中一次崩溃记录的类型不是 info"
-        "（每个带任务的 crash 事件都算，不论其类型）"
+        "（每个带任务的 crash 事件都算，不论其类型），成功领取之前还有一次结果未知（info）的领取"
     ),
     "not_a_dict": "measure() 返回了 {kind}，应返回字典",
     "changed_argument": "{fn} 改动了传给它的 {argument}；它只能读取，不能修改",

@@ -16,9 +16,15 @@ events in the order the history lists them), a history where a newer claim's rep
 lost and one where a cancel's was (``info``: the text grants an epoch on ``type == "ok"``
 only), a history of tasks whose names differ only by a prefix, capitals, white space or
 Unicode form, and one where a save of an epoch above every granted one is followed by a save
-of the granted epoch (a save grants none). A count typed in from a run, a rule that tells
-tasks apart loosely, one that takes ``info`` for ``ok`` (of a save, a claim or a cancel), one
-that lets a save grant its epoch or one that sorts the events by time is wrong there.
+of the granted epoch (a save grants none, refused or accepted), one where the older epoch
+saves after a release and after a cancel and a requeue (neither takes a grant back) as its
+epochs gain a digit, one where a cancel ok is the task's first grant, and one where a stale
+save is recorded twice before another task's stale save stamped earlier (one sentence per
+stale commit, in history order). A count typed in from a run, a rule that tells tasks apart
+loosely, one that takes ``info`` for ``ok`` (of a save, a claim or a cancel), one that lets a
+save grant its epoch, one that forgets a task's epoch on a release or a requeue, one that
+compares epochs as strings, or one that sorts the events (or its sentences) by time is wrong
+there.
 """
 
 from __future__ import annotations
@@ -80,12 +86,8 @@ def stale_commits(s: Student, t: Tally) -> None:
         t.part(functools.partial(_hand_written, rule, case, world.tasks))
     t.part(functools.partial(_recorded_unfenced_histories, rule, world))
     t.part(functools.partial(_recorded_fenced_history, rule, world))
-    t.part(functools.partial(_unknown_outcome, rule, world))
-    t.part(functools.partial(_clock_order, rule, world))
-    t.part(functools.partial(_lost_claim_reply, rule, world))
-    t.part(functools.partial(_lost_cancel_reply, rule, world))
-    t.part(functools.partial(_task_names, rule, world))
-    t.part(functools.partial(_epoch_above, rule, world))
+    for field in ("unknown", "clocks", "lost_claim", "lost_cancel", "names", "above", "kept"):
+        t.part(functools.partial(_as_the_kit, rule, world, field))
     t.part(
         lambda: falsify(
             _histories(cancels=False),
@@ -96,13 +98,14 @@ def stale_commits(s: Student, t: Tally) -> None:
     )
     t.under("cancel")
     t.part(functools.partial(_hand_written, rule, "cancel", world.tasks))
+    t.part(functools.partial(_as_the_kit, rule, world, "cancel_first"))
     t.part(
         lambda: falsify(
             _histories(cancels=True), rule_counts(rule, world.tasks), examples=_EXAMPLES
         )
     )
     t.under("sentences")
-    t.part(functools.partial(_one_sentence_per_commit_in_order, rule))
+    t.part(functools.partial(_one_sentence_per_commit_in_order, rule, world))
     t.part(functools.partial(_sentences_name_no_other_task, rule, world))
     t.part(
         lambda: falsify(
@@ -143,6 +146,9 @@ STALE_RUBRIC = (
             "a claim of unknown outcome (type info: its reply lost) taken for a grant",
             "a cancel of unknown outcome (type info) taken for a grant",
             "an accepted save taken for a grant: a save of a higher epoch raises the task's",
+            "a refused save taken for a grant: a refused save of a higher epoch raises the task's",
+            "a release or a requeue taken to undo the grants: the task's epoch forgotten",
+            "epochs compared as strings: epoch 10 taken for lower than 9",
         ),
         properties=(
             "On generated histories of two tasks (claims granted, refused or granting an old "
@@ -176,29 +182,42 @@ STALE_RUBRIC = (
             "only, the first in other capitals, with white space before or after it, with its "
             "first character full-width and with its accent decomposed, the first's save stale "
             "only when tasks are mixed; a history with an accepted save of an epoch above every "
-            "granted one (epochs drawn), then a save of the granted epoch; and the two tasks "
-            "of the two-task case and of the generated histories named so that one name is a "
-            "prefix of the other."
+            "granted one (epochs drawn), then a save of the granted epoch, after another "
+            "worker's refused save of a higher epoch still; a history where the older epoch's "
+            "accepted saves come after the newer holder's release and after a cancel and a "
+            "requeue, the older epoch 9 or 99 (drawn) and the newer ones a digit longer; and "
+            "the two tasks of the two-task case and of the generated histories named so that "
+            "one name is a prefix of the other."
         ),
     ),
     Criterion(
         "cancel",
         1,
         "A cancel ok grants an epoch too: a save of an older epoch after it is stale.",
+        mistakes=("a cancel ok counted only for a task a claim ok had already been granted",),
         properties=("On generated histories with cancels too, the count is the kit's rule's.",),
         text=(
             'Two kinds of events grant an epoch: a successful claim (`op == "claim"`, '
             '`type == "ok"`) and a successful cancel (`op == "cancel"`, `type == "ok"`: a '
             "cancel bumps the epoch too).",
         ),
-        world="The generated histories' two tasks are named as for the core idea.",
+        world=(
+            "The generated histories' two tasks are named as for the core idea; a history "
+            "where the task's only claim has an unknown outcome (type info) and a cancel ok "
+            "grants the next epoch before the claimed epoch's save is accepted (worker, times, "
+            "epoch and step drawn)."
+        ),
     ),
     Criterion(
         "sentences",
         1,
         "The rule returns a list of sentences (strings), one per stale commit in history order, "
         "each naming its task and no other.",
-        mistakes=("names another task of the history in every sentence (one typed in)",),
+        mistakes=(
+            "names another task of the history in every sentence (one typed in)",
+            "equal sentences given once: a retried save's stale commit reported once",
+            "the sentences put in the order of their times, not the history's",
+        ),
         properties=(
             "On generated histories where the count is right, sentence i names the task of the "
             "i-th stale commit (the name whole, not as the start of a longer one) and not the "
@@ -213,7 +232,9 @@ STALE_RUBRIC = (
             "must name its own task, not one whose name starts the same; on the history of "
             "drawn task names and on the recorded unfenced runs (whose stale commits "
             "are in two tasks or more), each sentence names its task and no other task of its "
-            "history."
+            "history; a history of two tasks whose stale commits are one task's save, that "
+            "same save recorded again (a retry), then the other task's save stamped before "
+            "them (workers and times drawn)."
         ),
     ),
 )
@@ -347,55 +368,38 @@ def _hand_written(rule: Any, case: str, tasks: tuple[str, str]) -> None:
     require(found == want, say("found_expected", what=what, found=found, want=want))
 
 
-def _unknown_outcome(rule: Any, world: StaleWorld) -> None:
-    """A save whose outcome is unknown (``info``) is not an accepted save: the rule finds what
-    the kit's finds (feedback never says how many that is: the world drew it)."""
-    history = events_of(*world.unknown)
+#: The hand-written histories of the world (fields of :class:`StaleWorld`) the rule must count
+#: as the kit's does, each with the message that tells what it holds and what decides there;
+#: the feedback names the learner's count only (the world drew the rows, and the kit's count).
+_WORLD_HISTORIES = {
+    # a save whose outcome is unknown (info) is not an accepted save
+    "unknown": "unknown_outcome",
+    # times that go back do not reorder the history: the events are walked as listed
+    "clocks": "clock_order",
+    # a claim, or a cancel, whose outcome is unknown (info) grants no epoch
+    "lost_claim": "lost_claim",
+    "lost_cancel": "lost_cancel",
+    # tasks are the same only when their names are equal (no prefix, capitals, white space
+    # or Unicode form mixes them)
+    "names": "task_names",
+    # only a lower epoch is stale, and no save grants one, accepted or refused
+    "above": "epoch_above",
+    # a release or a requeue takes no grant back, and epochs compare as numbers
+    "kept": "grants_kept",
+    # a cancel ok grants its epoch even before any claim ok (criterion cancel)
+    "cancel_first": "cancel_first",
+}
+
+
+def _as_the_kit(rule: Any, world: StaleWorld, field: str) -> None:
+    """On the world's hand-written history ``field``, the rule finds as many stale commits as
+    the kit's rule (:data:`_WORLD_HISTORIES` names the message that says why not)."""
+    history = events_of(*getattr(world, field))
     found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("unknown_outcome", found=found))
-
-
-def _clock_order(rule: Any, world: StaleWorld) -> None:
-    """Times that go back do not reorder the history: the rule finds what the kit's finds,
-    walking the events in the order listed."""
-    history = events_of(*world.clocks)
-    found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("clock_order", found=found))
-
-
-def _lost_claim_reply(rule: Any, world: StaleWorld) -> None:
-    """A claim whose outcome is unknown (``info``) grants no epoch: only a claim ok does. The
-    rule finds what the kit's finds (feedback never says how many that is: the world drew
-    it)."""
-    history = events_of(*world.lost_claim)
-    found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("lost_claim", found=found))
-
-
-def _lost_cancel_reply(rule: Any, world: StaleWorld) -> None:
-    """A cancel whose outcome is unknown (``info``) grants no epoch: only a cancel ok does.
-    The rule finds what the kit's finds (feedback never says how many that is: the world drew
-    it)."""
-    history = events_of(*world.lost_cancel)
-    found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("lost_cancel", found=found))
-
-
-def _task_names(rule: Any, world: StaleWorld) -> None:
-    """Tasks are the same only when their names are equal: not when one starts like another,
-    nor when they differ in capitals, white space or Unicode form only (feedback never names
-    the drawn tasks)."""
-    history = events_of(*world.names)
-    found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("task_names", found=found))
-
-
-def _epoch_above(rule: Any, world: StaleWorld) -> None:
-    """Only a save of a **lower** epoch than the highest granted is stale: one above every
-    granted epoch is not (feedback never says the drawn epochs)."""
-    history = events_of(*world.above)
-    found = _count(rule, history)
-    require(found == len(reference_stale_commits(history)), say("epoch_above", found=found))
+    require(
+        found == len(reference_stale_commits(history)),
+        say(_WORLD_HISTORIES[field], found=found),
+    )
 
 
 def _sentences_name_no_other_task(rule: Any, world: StaleWorld) -> None:
@@ -432,26 +436,23 @@ def _recorded_fenced_history(rule: Any, world: StaleWorld) -> None:
     require(found == 0, say("fenced_reported", found=found))
 
 
-def _one_sentence_per_commit_in_order(rule: Any) -> None:
-    answer = rule(
-        events_of(
-            (0.0, "ok", "w1", "claim", "t3", 1, 0),
-            (0.5, "ok", "w2", "claim", "t7", 1, 0),
-            (1.0, "ok", "w3", "claim", "t7", 2, 0),
-            (2.0, "ok", "w4", "claim", "t3", 2, 0),
-            (3.0, "ok", "w2", "save", "t7", 1, 1),
-            (4.0, "ok", "w1", "save", "t3", 1, 1),
-        )
-    )
+def _one_sentence_per_commit_in_order(rule: Any, world: StaleWorld) -> None:
+    """On the world's history of ``t7`` and ``t3`` (a stale save of ``t7`` recorded twice,
+    then ``t3``'s stamped before it): a list of strings, one per stale commit, in history
+    order, each naming its task and not the other."""
+    history = events_of(*world.sentences)
+    answer = rule(history)
     if not isinstance(answer, list):
         raise Fail(say("sentences_not", kind=kind_of(answer)))
     odd = [x for x in answer if not isinstance(x, str)]
     require(not odd, say("sentences_not_list_of", kind=kind_of(odd[0]) if odd else ""))
+    truth = [e.task for e, _ in stale_commit_events(history)]
     require(
-        len(answer) == 2 and names_task(answer[0], "t7") and names_task(answer[1], "t3"),
+        len(answer) == len(truth)
+        and all(names_task(a, task) for a, task in zip(answer, truth, strict=True)),
         say("sentences_in_order"),
     )
-    for i, task in enumerate(("t7", "t3")):
+    for i, task in enumerate(truth):
         _names_no_other(answer[i], i, task, ("t3", "t7"))
 
 

@@ -57,7 +57,21 @@ class StaleWorld:
     ``above``: a hand-written history with an accepted save whose epoch is above every epoch
     granted to its task (epochs drawn): not a stale commit, as only a lower epoch is one; an
     accepted save of the granted epoch follows it, not stale either, as a save grants no epoch
-    (a rule that lets the higher save raise the task's epoch finds one). The
+    (a rule that lets the higher save raise the task's epoch finds one), and a refused save of
+    another epoch above it comes before them (a rule that lets a refused save grant its epoch
+    finds stale commits);
+    ``kept``: a hand-written history of one task whose older epoch's accepted saves come after
+    a newer holder's release and after a cancel and a requeue (neither takes a granted epoch
+    back: a rule that forgets the task's epoch on either finds one stale commit too few), its
+    epochs gaining a digit (the older one 9 or 99, drawn: compared as strings, the newer ones
+    look lower);
+    ``cancel_first``: a hand-written history where the task's only claim has an unknown
+    outcome (``info``) and a cancel ok then grants the next epoch, before the claimed epoch's
+    accepted save (stale: a rule that lets a cancel grant only once a claim ok did misses it);
+    ``sentences``: a hand-written history of the tasks ``t7`` and ``t3`` whose stale commits
+    are ``t7``'s, that same save recorded again (a retried save: two stale commits, whose
+    sentences may be equal), then ``t3``'s stamped before them (workers and times drawn), so
+    sentences given once each, or in the order of their times, are wrong there. The
     stale commits of the two unfenced runs together are in at least two tasks, so a sentence
     that names a task typed in (one every recorded run holds) names another task of its
     history in one of them.
@@ -72,6 +86,9 @@ class StaleWorld:
     names: tuple[tuple, ...] = ()
     above: tuple[tuple, ...] = ()
     lost_cancel: tuple[tuple, ...] = ()
+    kept: tuple[tuple, ...] = ()
+    cancel_first: tuple[tuple, ...] = ()
+    sentences: tuple[tuple, ...] = ()
 
 
 #: Composed accented letters a drawn task name holds (decomposed, another name NFC composes back).
@@ -113,6 +130,9 @@ def _stale_world(seed: int) -> StaleWorld:
                 _names(source),
                 _above(source, tasks[0]),
                 _lost_cancel(source, tasks[0]),
+                _kept(source, tasks[0]),
+                _cancel_first(source, tasks[0]),
+                _sentences(source),
             )
     raise RuntimeError("no hidden world for stale-commits held what it must")
 
@@ -220,15 +240,76 @@ def _names(source: Any) -> tuple[tuple, ...]:
 def _above(source: Any, task: str) -> tuple[tuple, ...]:
     """The rows of a history with an accepted save of an epoch above every epoch granted to
     its task (a ledger bug of another kind than a stale commit), then an accepted save of the
-    granted epoch (current still: a save grants no epoch): worker, times, epochs drawn."""
-    worker = source.choice(("w1", "w2", "w3", "w4"))
-    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(4))
+    granted epoch (current still: a save grants no epoch); before them, another worker's
+    refused save of another epoch above the granted one (a refused save grants none either):
+    workers, times, epochs drawn."""
+    worker, other = source.sample(("w1", "w2", "w3", "w4"), 2)
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(5))
     granted = source.randint(1, 3)
     return (
         (times[0], "ok", worker, "claim", task, granted, 0),
-        (times[1], "ok", worker, "save", task, granted, 1),
-        (times[2], "ok", worker, "save", task, granted + source.randint(1, 3), 2),
-        (times[3], "ok", worker, "save", task, granted, 3),
+        (times[1], "fail", other, "save", task, granted + source.randint(4, 6), 1),
+        (times[2], "ok", worker, "save", task, granted, 1),
+        (times[3], "ok", worker, "save", task, granted + source.randint(1, 3), 2),
+        (times[4], "ok", worker, "save", task, granted, 3),
+    )
+
+
+def _kept(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history of one task where the older epoch saves after the newer holder
+    released the task, and again after a cancel and a requeue: both saves are stale, as a
+    release or a requeue takes no granted epoch back. The older epoch is 9 or 99 (drawn), the
+    newer ones a digit longer (workers, times and step drawn)."""
+    old, new = source.sample(("w1", "w2", "w3", "w4"), 2)
+    times = sorted(round(source.uniform(0.0, 30.0), 3) for _ in range(6))
+    step = source.randint(1, 4)
+    epoch = source.choice((9, 99))
+    return (
+        (times[0], "ok", old, "claim", task, epoch, step - 1),
+        (times[1], "ok", new, "claim", task, epoch + 1, step - 1),
+        (times[2], "ok", new, "release", task, epoch + 1, step - 1),
+        (times[3], "ok", old, "save", task, epoch, step),
+        (times[4], "invoke", "user", "cancel", task),
+        (times[4], "ok", "user", "cancel", task, epoch + 2, None),
+        (times[4], "invoke", "user", "requeue", task),
+        (times[4], "ok", "user", "requeue", task, epoch + 2, None),
+        (times[5], "ok", old, "save", task, epoch, step + 1),
+    )
+
+
+def _cancel_first(source: Any, task: str) -> tuple[tuple, ...]:
+    """The rows of a history where the task's only claim has an unknown outcome (``info``:
+    it grants nothing), a cancel ok grants the next epoch, then the claimed epoch's save is
+    accepted: stale (worker, times, epoch and step drawn)."""
+    worker = source.choice(("w1", "w2", "w3", "w4"))
+    times = sorted(round(source.uniform(0.0, 20.0), 3) for _ in range(4))
+    epoch, step = source.randint(1, 3), source.randint(1, 4)
+    return (
+        (times[0], "invoke", worker, "claim", task),
+        (times[1], "info", worker, "claim", task, epoch, step - 1),
+        (times[2], "invoke", "user", "cancel", task),
+        (times[2], "ok", "user", "cancel", task, epoch + 1, None),
+        (times[3], "ok", worker, "save", task, epoch, step),
+    )
+
+
+def _sentences(source: Any) -> tuple[tuple, ...]:
+    """The rows of a history of ``t3`` and ``t7`` whose stale commits are, in history order,
+    ``t7``'s, the same save recorded again (a retry: the same row), then ``t3``'s, stamped
+    between the newer claims and ``t7``'s save (workers and times drawn)."""
+    a, b, c, d = source.sample(("w1", "w2", "w3", "w4", "w5"), 4)
+    claims = sorted(round(source.uniform(0.0, 10.0), 3) for _ in range(4))
+    back = round(claims[-1] + source.uniform(0.5, 5.0), 3)
+    saved = round(back + source.uniform(0.5, 5.0), 3)
+    retried = (saved, "ok", b, "save", "t7", 1, 1)
+    return (
+        (claims[0], "ok", a, "claim", "t3", 1, 0),
+        (claims[1], "ok", b, "claim", "t7", 1, 0),
+        (claims[2], "ok", c, "claim", "t7", 2, 0),
+        (claims[3], "ok", d, "claim", "t3", 2, 0),
+        retried,
+        retried,
+        (back, "ok", a, "save", "t3", 1, 1),
     )
 
 

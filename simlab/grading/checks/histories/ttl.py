@@ -137,6 +137,8 @@ TTL_RUBRIC = (
             "results kept between calls (functools.lru_cache on the ttl and seeds): a later "
             "PAUSES is not read",
             "a cost ignored (wait_cost taken as 1, or step_cost as the notebook's 10)",
+            "a cost divided by wait_cost (or step_cost): a free cost (0) raises",
+            "a claim of unknown outcome (type info: its reply lost) taken for the next claim",
             "times or means rounded",
         ),
         properties=(
@@ -161,6 +163,7 @@ TTL_RUBRIC = (
             "the kit's by `math.isclose(answer, expected, rel_tol=1e-9, abs_tol=1e-9)`.",
             "`table` maps ttl -> the dict `measure` returns; return the ttl with the lowest "
             "cost `duplicate_work * step_cost + waiting * wait_cost`",
+            "Either cost may be 0: that cost is then free.",
         ),
         world=(
             "The ttls and seeds measure() is given (never PAUSES' own ttl nor the notebook's "
@@ -170,7 +173,8 @@ TTL_RUBRIC = (
             "look-alikes (its first letter in capitals, white space around it, its first "
             "character full-width, its accent decomposed) are claimed too (drawn names and "
             "times), a cost table with three pairs of costs whose cheapest ttls are three "
-            "different ones (a choice ignoring either cost is wrong for one of them), a table "
+            "different ones (a choice ignoring either cost is wrong for one of them), and with "
+            "each cost free (0) in turn, a table "
             "whose two cheapest costs differ by thousandths, and one whose "
             "two cheapest costs differ by a relative 1e-11 to 2e-10 (exactly, in any order of "
             "computing them: not a tie); measure() is given one ttl twice, with other seeds, and "
@@ -189,7 +193,8 @@ TTL_RUBRIC = (
             "it, that task claimed again later (tasks, workers and times drawn); and a "
             "history where two tasks crash and are claimed again, one crash recorded as info "
             "and the other with another type (ok, fail or invoke: tasks, workers, times and "
-            "type drawn)."
+            "type drawn), the first task crashed claimed with an unknown outcome (type info) "
+            "before its claim ok."
         ),
     ),
     Criterion(
@@ -436,7 +441,8 @@ def _shown_choice(
 
 
 def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
-    for step_cost, wait_cost in world.costs:
+    """The world's table with each of its costs, and with each cost free (0) in turn."""
+    for step_cost, wait_cost in (*world.costs, *world.free):
         _chooses_on(choose, world, (world.table, step_cost, wait_cost), "not_cheapest")
 
 

@@ -136,12 +136,18 @@ def crash_types_history() -> History:
     crash and are claimed again, one crash recorded as ``info`` (as the simulator records
     them) and the other with a drawn other type: every ``crash`` event that has a task is
     timed, whatever its type, so the kit gives two times, and an answer that times only the
-    crashes of one type gives one."""
+    crashes of one type gives one. The first task crashed is claimed first with an unknown
+    outcome (``invoke``, then ``info``: its reply lost), then successfully: only the claim ok
+    ends its recovery, so an answer that takes the ``info`` claim for the next one gives
+    another time."""
     source = rng("histories/choose-ttl-crash-types")
     first, second = source.sample([f"{stem}{source.randint(10, 99)}" for stem in _STEMS], 2)
     one, two, three = source.sample(("w1", "w2", "w3", "w4"), 3)
     odd = source.choice(("ok", "fail", "invoke"))
-    times = sorted(round(source.uniform(1.0, 90.0), 1) for _ in range(6))
+    times = sorted(round(source.uniform(1.0, 80.0), 1) for _ in range(5))
+    # the claim ok comes strictly later than the lost one, so the two give other times
+    times += [round(times[4] + source.uniform(0.5, 5.0), 1)]
+    times += [round(times[5] + source.uniform(0.5, 5.0), 1)]
     crashes = [(one, first, "info"), (two, second, odd)]
     source.shuffle(crashes)
     (w_a, t_a, type_a), (w_b, t_b, type_b) = crashes
@@ -150,6 +156,8 @@ def crash_types_history() -> History:
         (times[1], "ok", w_b, "claim", t_b, 1, 0),
         (times[2], type_a, w_a, "crash", t_a, 1, 0),
         (times[3], type_b, w_b, "crash", t_b, 1, 0),
-        (times[4], "ok", three, "claim", t_a, 2, 0),
-        (times[5], "ok", three, "claim", t_b, 2, 0),
+        (times[4], "invoke", three, "claim", t_a),
+        (times[4], "info", three, "claim", t_a),
+        (times[5], "ok", three, "claim", t_a, 2, 0),
+        (times[6], "ok", three, "claim", t_b, 2, 0),
     )

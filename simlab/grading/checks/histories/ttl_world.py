@@ -62,7 +62,10 @@ class TtlWorld:
     more, each claimed again. ``table`` and ``costs``: a table (ttls in a drawn order) and three
     ``(step_cost, wait_cost)`` whose cheapest ttls are three different ones, the smallest and
     the largest among them, never a tie, and such that a choice that ignores either cost (a
-    constant in its place) is wrong for one of them. ``tie``: ``(table, step_cost,
+    constant in its place) is wrong for one of them. ``free``: two more ``(step_cost,
+    wait_cost)`` for ``table``, the first's wait cost with no step cost, then the first's step
+    cost with no wait cost (a cost of 0 is free: a choice that divides by either cost raises
+    on one of them), each with one cheapest ttl. ``tie``: ``(table, step_cost,
     wait_cost)`` where two ttls tie for the lowest cost, the larger one first in the table.
     ``close``: ``(table,
     step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
@@ -85,6 +88,7 @@ class TtlWorld:
     close: tuple[dict[float, dict[str, float]], int, int]
     pauses: tuple[Scenario, float, tuple[int, ...]] = (PAUSES, 0.0, ())
     near: tuple[dict[float, dict[str, float]], int, int] = ({}, 1, 1)
+    free: tuple[tuple[int, int], ...] = ()
 
     @property
     def hidden_tables(self) -> frozenset[float]:
@@ -105,14 +109,18 @@ def _ttl_world(seed: int) -> TtlWorld:
     # ``seed`` keys the cache only: rng() draws from the same current world.
     source = rng("histories/choose-ttl")
     measured = _measured(source)
+    recorded = _recorded(source)
+    table, costs = _table(source)
     return TtlWorld(
         measured,
-        _recorded(source),
-        *_table(source),
+        recorded,
+        table,
+        costs,
         _tie(source),
         _close(source, measured),
         _pauses(source, measured),
         _near(source, measured),
+        _free(costs),
     )
 
 
@@ -226,7 +234,7 @@ def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int,
             continue  # a choice that is a ttl is told by its rank: no table value may pass for one
         for _ in range(_COST_DRAWS):
             costs = tuple((source.randint(1, 60), source.randint(1, 3)) for _ in range(3))
-            if not all(_one_cheapest(rows, *c) for c in costs):
+            if not all(_one_cheapest(rows, *c) for c in costs + _free(costs)):
                 continue
             chosen = [choose_ttl(rows, *c) for c in costs]
             if (
@@ -238,6 +246,13 @@ def _table(source: Any) -> tuple[dict[float, dict[str, float]], tuple[tuple[int,
                 order = source.sample(ttls, len(ttls))
                 return {t: rows[t] for t in order}, costs
     raise RuntimeError("no hidden world for choose_ttl() held what it must")
+
+
+def _free(costs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The world's costs with one of them free: the first pair's wait cost with a step cost of
+    0, and its step cost with a wait cost of 0."""
+    step_cost, wait_cost = costs[0]
+    return ((0, wait_cost), (step_cost, 0))
 
 
 def _each_cost_matters(costs: tuple[tuple[int, int], ...]) -> bool:
