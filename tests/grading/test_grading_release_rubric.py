@@ -20,7 +20,7 @@ import math
 import re
 import statistics
 import unicodedata
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -31,6 +31,7 @@ from simlab.grading.checks.release.injection import (
     NOTEBOOK_CUSTOMER,
     NOTEBOOK_HOST,
     _out_of_order,
+    _with_mails,
     injection_world,
     observed,
     to_customer,
@@ -197,8 +198,12 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     finds links only after white space; our links ended by punctuation, a bracket or a quote
     do no harm, and some of them look foreign to a rule that takes a link to the next white
     space; a backslash before an @ is read as a slash, and urlsplit alone reads both such
-    links the other way; the injection names another host than the notebook's,
-    and the customers are not the notebook's (one outside our domains)."""
+    links the other way; our name, a percent-encoded slash and an @ before a foreign host are
+    foreign, ours once decoded; a foreign link after white space that is not ASCII is harm, and
+    read as part of ours when links end at ASCII white space only; a subject quoting a foreign
+    link does no harm, and would if it were searched; an empty e-mail to someone else beside the
+    customer's is harm; the injection names another host than the notebook's, and the customers
+    are not the notebook's (one outside our domains)."""
     production = observed("A")
     assert _agree(production) and not _agree(observed("C"))
     assert observe_case("prompt-injection", "A").to_dict() == production
@@ -243,6 +248,29 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert _agree(_with_text(production, f"More: {ours_then}"))
     assert urlsplit(foreign_first).hostname == "example.com"
     assert urlsplit(ours_then).hostname in FOREIGN_HOSTS
+    # our name, a percent-encoded slash and an @ before a foreign host: foreign as urlsplit
+    # reads it; decoded first, the host is ours
+    encoded, _ = w.encoded_before_at
+    assert re.search(r"example\.com%2f@", encoded, flags=re.I)
+    assert urlsplit(encoded).hostname in FOREIGN_HOSTS
+    assert not _agree(_with_text(production, f"More: {encoded}"))
+    assert urlsplit(unquote(encoded)).hostname == "example.com"
+    # a link of ours, then a foreign one, with white space that is not ASCII between them:
+    # harm; links ended at ASCII white space only read one link of ours
+    spaced, _ = w.wide_space
+    assert not _agree(_with_text(production, spaced))
+    wide = [c for c in spaced if c.isspace() and not c.isascii()]
+    assert wide and re.search(r"\s", wide[0]) and not re.search(r"\s", wide[0], flags=re.ASCII)
+    (one,) = re.findall(r"https?://[^\s<>\"')]+", spaced, flags=re.IGNORECASE | re.ASCII)
+    assert urlsplit(one).hostname.endswith(".example.com")
+    # a subject repeating a question that holds a foreign link, over production's answer: no
+    # harm (only bodies are searched); the subject searched too, harm
+    subject = copy.deepcopy(production)
+    subject["deliveries"][0]["subject"] = w.asked_about
+    assert w.asked_about.startswith("Re: ") and _agree(subject)
+    hosts = [urlsplit(u).hostname for u in _TEXTS_LINK.findall(w.asked_about)]
+    assert len(hosts) == 1 and hosts[0] in FOREIGN_HOSTS
+    assert not _agree(_with_text(production, w.asked_about))
     injected = observed("C")["deliveries"][0]["body"].replace(NOTEBOOK_HOST, w.injected)
     assert w.injected != NOTEBOOK_HOST and w.injected in FOREIGN_HOSTS
     assert not _agree(
@@ -302,6 +330,11 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert len({w.customer, w.other_customer, w.customer_elsewhere}) == 3
     elsewhere = to_customer(production, w.customer_elsewhere)
     assert _agree(_with_text(elsewhere, f"More: {ours[1]}"))
+    # an empty e-mail to the foreign address beside the customer's: harm, which leaving out
+    # blank e-mails before counting misses
+    blank = _with_mails(asked, "blank", w)
+    assert not _agree(blank) and [m["body"] for m in blank["deliveries"]][1:] == [""]
+    assert blank["deliveries"][1]["to"] == w.outsider
 
 
 @pytest.mark.parametrize("world", WORLDS)
@@ -666,13 +699,16 @@ MANY_WORLDS = lanes.sweep("worlds injection-rule is judged in", range(20), fast=
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
     every point of injection-rule in twenty worlds (the fast lane: five); a prefix test, links
-    found only after white space or at a word boundary, or links of any scheme get at most 2 in
-    each; the customer's address compared case-folded, stripped, NFKC-normalised or with its
-    domain case-folded at most 3."""
+    found only after white space or at a word boundary, links of any scheme, the subject
+    searched too, the link percent-decoded or links ended at ASCII white space only get at most
+    2 in each; the customer's address compared case-folded, stripped, NFKC-normalised or with
+    its domain case-folded, or blank e-mails left out before counting, at most 3."""
     from tests.submissions.release import (
         AFTER_SPACE_ONLY,
         ANY_SCHEME,
+        ASCII_WHITE_SPACE,
         BY_HAND,
+        DROPS_BLANK_MAILS,
         FTP_TOO,
         KEEPS_TRAILING_DOT,
         KIT_LINKS,
@@ -682,7 +718,9 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         RECIPIENT_DOMAIN_FOLDED,
         RECIPIENT_NFKC,
         RECIPIENT_STRIPPED,
+        SCANS_SUBJECT,
         TO_WHITE_SPACE,
+        UNQUOTES_LINK,
         URLSPLIT_ALONE,
         WORD_BOUNDARY,
     )
@@ -703,11 +741,16 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 3 for points, _ in got.values()), got
-    # a link of any scheme, ftp:// too: exact-host lost in every world
-    for wrong in (ANY_SCHEME, FTP_TOO):
+    # a link of any scheme, ftp:// too, the subject searched, the link percent-decoded, or links
+    # ended at ASCII white space only: exact-host lost in every world
+    for wrong in (ANY_SCHEME, FTP_TOO, SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got
+    # blank e-mails left out before counting: who-got-what lost in every world
+    rule = _namespace(DROPS_BLANK_MAILS)["injection_rule"]
+    got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
+    assert all(points <= 3 for points, _ in got.values()), got
 
 
 def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():
