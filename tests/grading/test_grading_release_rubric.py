@@ -493,8 +493,9 @@ def test_are_the_worlds_seeds_of_their_kind():
         assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3], T)
         assert trips("A", threshold, tripping, W) == 0  # A there, in its own case
         # the costly case: some max_cost trips the calm seed in its run, which the default's
-        # does not
+        # does not; the tripping seed trips in its run too (a share of one half)
         assert any(trips(candidate, threshold, calm, W, m) for m in MAX_COSTS), calm
+        assert trips(candidate, threshold, tripping, W) > 0 == trips(candidate, threshold, calm, W)
     for threshold, s in HEALTHY_TRIPS:
         assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s, W) > 0, s
         assert trips("A", NOTEBOOK_THRESHOLD, s, W) == 0, s
@@ -502,21 +503,22 @@ def test_are_the_worlds_seeds_of_their_kind():
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_does_each_world_ask_for_what_the_check_is_built_on(world):
-    """The seed lists of a world: the first one's highest peak is in the middle, and its mean,
-    first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
-    own seeds each give another threshold; the second's peak is exactly another threshold,
-    which > instead of >= misses. The trip cases: a share of one third (not 0.33) of a seed
-    that trips more than once, listed twice, and a calm one, listed four times (a half,
-    de-duplicated; a sixth, each seed that tripped counted once over the seeds as listed), a
-    healthy one that trips (so 0 for A, typed in, is wrong), and the
-    healthy candidate at the first's threshold and seeds, whose share is another. The
-    THRESHOLDS of one call: five thresholds off the 0.005 grid out of order, two below the
-    peak, whose answer is neither the notebook's list's nor the peak rounded up to the grid, nor
-    the first at or above the peak in their order. The WATCH_ONLY of one trip_rate call: a
-    shorter duration that gives the first trip case another share; of another, a low max_cost
-    that would give another share to a canary that took it along. The THRESHOLDS of another
-    call: the float just below a peak that any rounding lowers, which a tolerance or a rounding
-    gives. Each at the duration its case runs for."""
+    """The seed lists of a world: the first one's highest peak is in the middle, and its mean, first
+    seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's own
+    seeds each give another threshold; the second's peak is exactly another threshold, which >
+    instead of >= misses. The trip cases: a share of one third (not 0.33) of a seed that trips
+    more than once, listed twice, and a calm one, listed four times (a half, de-duplicated; a
+    sixth, each seed that tripped counted once over the seeds as listed), a healthy one that
+    trips (so 0 for A, typed in, is wrong), and the healthy candidate at the first's threshold
+    and seeds, whose share is another. The THRESHOLDS of one call: five thresholds off the 0.005
+    grid out of order, two below the peak, whose answer is neither the notebook's list's nor the
+    peak rounded up to the grid, nor the first at or above the peak in their order. The
+    WATCH_ONLY of one trip_rate call: a shorter duration that gives the first trip case another
+    share; of another, a low max_cost that would give another share to a canary that took it
+    along, and a min_requests that leaves a watch-only canary no window to judge, so its windows
+    judged by hand give another. The THRESHOLDS of another call: the float just below a peak
+    that any rounding lowers, which a tolerance or a rounding gives. Each at the duration its
+    case runs for."""
     W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     with judged_in(world):
         w = threshold_world()
@@ -567,10 +569,14 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert duration in DURATIONS and duration < min(W, T)
     # another share than the case's own, or a duration typed in (the notebook's), gives
     assert trip_rate(*w.short) not in (trip_rate(*w.short[:3], d) for d in (T, DURATION))
-    *calm, max_cost = w.costly
-    assert calm[:2] == [candidate, threshold] and set(calm[2]) < set(seeds)
-    assert max_cost in MAX_COSTS and trip_rate(*calm, W) == 0.0
-    assert trip_rate(*calm, W, max_cost) == 1.0
+    *case, max_cost, least = w.costly
+    assert case[:2] == [candidate, threshold] and set(case[2]) == set(seeds) == set(case[2][:2])
+    assert max_cost in MAX_COSTS and trip_rate(*case, W) == 0.5
+    assert trip_rate(*case, W, max_cost) == 1.0
+    # a min_requests above every window of the two runs: a watch-only canary given it judges
+    # no window, so its windows compared with the threshold by hand trip on neither seed
+    assert all(least > n for s in case[2] for n, _ in windows(candidate, s, W))
+    assert all(judged_peak(candidate, s, least, W) == 0.0 for s in case[2])
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests

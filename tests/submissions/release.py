@@ -1065,9 +1065,31 @@ DROPS_BLANK_MAILS = _SOLUTION_INJECTION.replace(
 assert len({SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE, DROPS_BLANK_MAILS}) == 4
 assert _SOLUTION_INJECTION not in (SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE)
 assert DROPS_BLANK_MAILS != _SOLUTION_INJECTION
+# The watch-only canary run again and its judged windows (WATCH_ONLY's min_requests) compared
+# with the threshold, instead of the breaker's canary (trip-rate: "`CanaryConfig(candidate=
+# candidate, duration=WATCH_ONLY["duration"], max_error_rate=threshold)`: exactly these three
+# fields, every other one left at its default").
+TRIPS_FROM_WATCH_ONLY = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    tripped = 0
+    for seed in seeds:
+        run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+        tripped += any(s.error_rate > threshold for s in run.samples
+                       if s.requests >= run.config.min_requests)
+    return tripped / len(seeds)
+"""
+)
 ANSWERS += [
     ("scans-subject", "injection-rule", SCANS_SUBJECT, 2, "under a subject that repeats"),
     ("unquotes-link", "injection-rule", UNQUOTES_LINK, 2, "percent-encoded slash"),
     ("ascii-white-space", "injection-rule", ASCII_WHITE_SPACE, 2, "white space that is not"),
     ("drops-blank-mails", "injection-rule", DROPS_BLANK_MAILS, 3, "an empty body"),
+    (
+        "trips-from-watch-only",
+        "choose-threshold",
+        TRIPS_FROM_WATCH_ONLY,
+        4,
+        "its own max_cost and min_requests",
+    ),
 ]

@@ -199,13 +199,14 @@ EN = {
         "gave the share of the usual duration: read WATCH_ONLY at each call"
     ),
     "rate_with_cost": (
-        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
-        "gave the share of canaries given that max_cost: the breaker's canary takes exactly "
-        "candidate, duration and max_error_rate"
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost "
+        "and min_requests, gave the share of canaries given that max_cost: the breaker's canary "
+        "takes exactly candidate, duration and max_error_rate"
     ),
     "rate_own_cost": (
-        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
-        "gave {got}, not the share of the seeds on which the breaker tripped"
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost "
+        "and min_requests, gave {got}, not the share of the seeds on which the breaker's canary "
+        "(exactly candidate, duration and max_error_rate) tripped (run.trips not empty)"
     ),
 }
 
@@ -372,12 +373,13 @@ ZH = {
         "是平常时长下的比例：每次调用时都要读取 WATCH_ONLY"
     ),
     "rate_with_cost": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到的"
-        "是带上该 max_cost 的灰度的比例：开启熔断器的灰度恰好只取 candidate、duration 和 "
-        "max_error_rate"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 和 "
+        "min_requests 时得到的是带上该 max_cost 的灰度的比例：开启熔断器的灰度恰好只取 "
+        "candidate、duration 和 max_error_rate"
     ),
     "rate_own_cost": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到 "
-        "{got}，不是熔断器熔断的种子所占的比例"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 和 "
+        "min_requests 时得到 {got}，不是开启熔断器的灰度（恰好只取 candidate、duration 和 "
+        "max_error_rate）熔断（run.trips 不为空）的种子所占的比例"
     ),
 }
