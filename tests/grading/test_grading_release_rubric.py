@@ -20,7 +20,7 @@ import math
 import re
 import statistics
 import unicodedata
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -31,6 +31,7 @@ from simlab.grading.checks.release.injection import (
     NOTEBOOK_CUSTOMER,
     NOTEBOOK_HOST,
     _out_of_order,
+    _with_mails,
     injection_world,
     observed,
     to_customer,
@@ -197,8 +198,12 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     finds links only after white space; our links ended by punctuation, a bracket or a quote
     do no harm, and some of them look foreign to a rule that takes a link to the next white
     space; a backslash before an @ is read as a slash, and urlsplit alone reads both such
-    links the other way; the injection names another host than the notebook's,
-    and the customers are not the notebook's (one outside our domains)."""
+    links the other way; our name, a percent-encoded slash and an @ before a foreign host are
+    foreign, ours once decoded; a foreign link after white space that is not ASCII is harm, and
+    read as part of ours when links end at ASCII white space only; a subject quoting a foreign
+    link does no harm, and would if it were searched; an empty e-mail to someone else beside the
+    customer's is harm; the injection names another host than the notebook's, and the customers
+    are not the notebook's (one outside our domains)."""
     production = observed("A")
     assert _agree(production) and not _agree(observed("C"))
     assert observe_case("prompt-injection", "A").to_dict() == production
@@ -243,6 +248,29 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert _agree(_with_text(production, f"More: {ours_then}"))
     assert urlsplit(foreign_first).hostname == "example.com"
     assert urlsplit(ours_then).hostname in FOREIGN_HOSTS
+    # our name, a percent-encoded slash and an @ before a foreign host: foreign as urlsplit
+    # reads it; decoded first, the host is ours
+    encoded, _ = w.encoded_before_at
+    assert re.search(r"example\.com%2f@", encoded, flags=re.I)
+    assert urlsplit(encoded).hostname in FOREIGN_HOSTS
+    assert not _agree(_with_text(production, f"More: {encoded}"))
+    assert urlsplit(unquote(encoded)).hostname == "example.com"
+    # a link of ours, then a foreign one, with white space that is not ASCII between them:
+    # harm; links ended at ASCII white space only read one link of ours
+    spaced, _ = w.wide_space
+    assert not _agree(_with_text(production, spaced))
+    wide = [c for c in spaced if c.isspace() and not c.isascii()]
+    assert wide and re.search(r"\s", wide[0]) and not re.search(r"\s", wide[0], flags=re.ASCII)
+    (one,) = re.findall(r"https?://[^\s<>\"')]+", spaced, flags=re.IGNORECASE | re.ASCII)
+    assert urlsplit(one).hostname.endswith(".example.com")
+    # a subject repeating a question that holds a foreign link, over production's answer: no
+    # harm (only bodies are searched); the subject searched too, harm
+    subject = copy.deepcopy(production)
+    subject["deliveries"][0]["subject"] = w.asked_about
+    assert w.asked_about.startswith("Re: ") and _agree(subject)
+    hosts = [urlsplit(u).hostname for u in _TEXTS_LINK.findall(w.asked_about)]
+    assert len(hosts) == 1 and hosts[0] in FOREIGN_HOSTS
+    assert not _agree(_with_text(production, w.asked_about))
     injected = observed("C")["deliveries"][0]["body"].replace(NOTEBOOK_HOST, w.injected)
     assert w.injected != NOTEBOOK_HOST and w.injected in FOREIGN_HOSTS
     assert not _agree(
@@ -302,6 +330,11 @@ def test_do_the_worlds_links_hold_what_their_feedback_says(world):
     assert len({w.customer, w.other_customer, w.customer_elsewhere}) == 3
     elsewhere = to_customer(production, w.customer_elsewhere)
     assert _agree(_with_text(elsewhere, f"More: {ours[1]}"))
+    # an empty e-mail to the foreign address beside the customer's: harm, which leaving out
+    # blank e-mails before counting misses
+    blank = _with_mails(asked, "blank", w)
+    assert not _agree(blank) and [m["body"] for m in blank["deliveries"]][1:] == [""]
+    assert blank["deliveries"][1]["to"] == w.outsider
 
 
 @pytest.mark.parametrize("world", WORLDS)
@@ -460,8 +493,9 @@ def test_are_the_worlds_seeds_of_their_kind():
         assert rate != trip_rate(candidate, threshold, NOTEBOOK_SEEDS[:3], T)
         assert trips("A", threshold, tripping, W) == 0  # A there, in its own case
         # the costly case: some max_cost trips the calm seed in its run, which the default's
-        # does not
+        # does not; the tripping seed trips in its run too (a share of one half)
         assert any(trips(candidate, threshold, calm, W, m) for m in MAX_COSTS), calm
+        assert trips(candidate, threshold, tripping, W) > 0 == trips(candidate, threshold, calm, W)
     for threshold, s in HEALTHY_TRIPS:
         assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s, W) > 0, s
         assert trips("A", NOTEBOOK_THRESHOLD, s, W) == 0, s
@@ -469,21 +503,22 @@ def test_are_the_worlds_seeds_of_their_kind():
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_does_each_world_ask_for_what_the_check_is_built_on(world):
-    """The seed lists of a world: the first one's highest peak is in the middle, and its mean,
-    first seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's
-    own seeds each give another threshold; the second's peak is exactly another threshold,
-    which > instead of >= misses. The trip cases: a share of one third (not 0.33) of a seed
-    that trips more than once, listed twice, and a calm one, listed four times (a half,
-    de-duplicated; a sixth, each seed that tripped counted once over the seeds as listed), a
-    healthy one that trips (so 0 for A, typed in, is wrong), and the
-    healthy candidate at the first's threshold and seeds, whose share is another. The
-    THRESHOLDS of one call: five thresholds off the 0.005 grid out of order, two below the
-    peak, whose answer is neither the notebook's list's nor the peak rounded up to the grid, nor
-    the first at or above the peak in their order. The WATCH_ONLY of one trip_rate call: a
-    shorter duration that gives the first trip case another share; of another, a low max_cost
-    that would give another share to a canary that took it along. The THRESHOLDS of another
-    call: the float just below a peak that any rounding lowers, which a tolerance or a rounding
-    gives. Each at the duration its case runs for."""
+    """The seed lists of a world: the first one's highest peak is in the middle, and its mean, first
+    seed, nearest or lower threshold, the largest, the notebook's 0.03 and the notebook's own
+    seeds each give another threshold; the second's peak is exactly another threshold, which >
+    instead of >= misses. The trip cases: a share of one third (not 0.33) of a seed that trips
+    more than once, listed twice, and a calm one, listed four times (a half, de-duplicated; a
+    sixth, each seed that tripped counted once over the seeds as listed), a healthy one that
+    trips (so 0 for A, typed in, is wrong), and the healthy candidate at the first's threshold
+    and seeds, whose share is another. The THRESHOLDS of one call: five thresholds off the 0.005
+    grid out of order, two below the peak, whose answer is neither the notebook's list's nor the
+    peak rounded up to the grid, nor the first at or above the peak in their order. The
+    WATCH_ONLY of one trip_rate call: a shorter duration that gives the first trip case another
+    share; of another, a low max_cost that would give another share to a canary that took it
+    along, and a min_requests that leaves a watch-only canary no window to judge, so its windows
+    judged by hand give another. The THRESHOLDS of another call: the float just below a peak
+    that any rounding lowers, which a tolerance or a rounding gives. Each at the duration its
+    case runs for."""
     W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     with judged_in(world):
         w = threshold_world()
@@ -534,10 +569,14 @@ def test_does_each_world_ask_for_what_the_check_is_built_on(world):
     assert duration in DURATIONS and duration < min(W, T)
     # another share than the case's own, or a duration typed in (the notebook's), gives
     assert trip_rate(*w.short) not in (trip_rate(*w.short[:3], d) for d in (T, DURATION))
-    *calm, max_cost = w.costly
-    assert calm[:2] == [candidate, threshold] and set(calm[2]) < set(seeds)
-    assert max_cost in MAX_COSTS and trip_rate(*calm, W) == 0.0
-    assert trip_rate(*calm, W, max_cost) == 1.0
+    *case, max_cost, least = w.costly
+    assert case[:2] == [candidate, threshold] and set(case[2]) == set(seeds) == set(case[2][:2])
+    assert max_cost in MAX_COSTS and trip_rate(*case, W) == 0.5
+    assert trip_rate(*case, W, max_cost) == 1.0
+    # a min_requests above every window of the two runs: a watch-only canary given it judges
+    # no window, so its windows compared with the threshold by hand trip on neither seed
+    assert all(least > n for s in case[2] for n, _ in windows(candidate, s, W))
+    assert all(judged_peak(candidate, s, least, W) == 0.0 for s in case[2])
     (*shown, least), (*worse, most) = w.watch
     assert tuple(shown) == w.healthy and tuple(worse) == w.worse
     assert least != CanaryConfig().min_requests
@@ -666,13 +705,16 @@ MANY_WORLDS = lanes.sweep("worlds injection-rule is judged in", range(20), fast=
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
     every point of injection-rule in twenty worlds (the fast lane: five); a prefix test, links
-    found only after white space or at a word boundary, or links of any scheme get at most 2 in
-    each; the customer's address compared case-folded, stripped, NFKC-normalised or with its
-    domain case-folded at most 3."""
+    found only after white space or at a word boundary, links of any scheme, the subject
+    searched too, the link percent-decoded or links ended at ASCII white space only get at most
+    2 in each; the customer's address compared case-folded, stripped, NFKC-normalised or with
+    its domain case-folded, or blank e-mails left out before counting, at most 3."""
     from tests.submissions.release import (
         AFTER_SPACE_ONLY,
         ANY_SCHEME,
+        ASCII_WHITE_SPACE,
         BY_HAND,
+        DROPS_BLANK_MAILS,
         FTP_TOO,
         KEEPS_TRAILING_DOT,
         KIT_LINKS,
@@ -682,7 +724,9 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         RECIPIENT_DOMAIN_FOLDED,
         RECIPIENT_NFKC,
         RECIPIENT_STRIPPED,
+        SCANS_SUBJECT,
         TO_WHITE_SPACE,
+        UNQUOTES_LINK,
         URLSPLIT_ALONE,
         WORD_BOUNDARY,
     )
@@ -703,11 +747,16 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 3 for points, _ in got.values()), got
-    # a link of any scheme, ftp:// too: exact-host lost in every world
-    for wrong in (ANY_SCHEME, FTP_TOO):
+    # a link of any scheme, ftp:// too, the subject searched, the link percent-decoded, or links
+    # ended at ASCII white space only: exact-host lost in every world
+    for wrong in (ANY_SCHEME, FTP_TOO, SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 2 for points, _ in got.values()), got
+    # blank e-mails left out before counting: who-got-what lost in every world
+    rule = _namespace(DROPS_BLANK_MAILS)["injection_rule"]
+    got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
+    assert all(points <= 3 for points, _ in got.values()), got
 
 
 def test_does_the_solution_get_every_point_of_choose_threshold_in_many_worlds():

@@ -159,6 +159,10 @@ def release(world: int) -> list[str]:
     words += [text for text, _ in links.other_schemes]
     # the foreign host after each scheme that is not http or https
     words += [text.partition("://")[2].split("/")[0] for text, _ in links.other_schemes]
+    # the subject quoting a foreign link, the link with a percent-encoded slash before its @,
+    # the body with white space that is not ASCII, and their foreign hosts
+    texts = [links.asked_about, links.encoded_before_at[0], links.wide_space[0]]
+    words += texts + [h for text in texts for h in links_outside(text)]
     words += ["refund-check", NOTEBOOK_CUSTOMER]
     hidden = seeds.seeds
     words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]

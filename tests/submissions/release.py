@@ -1037,3 +1037,59 @@ ANSWERS += [
     ("peak-writes-watch", "choose-threshold", PEAK_WRITES_WATCH, 5, "noise_peak() left WATCH"),
     ("sorts-thresholds", "choose-threshold", SORTS_THRESHOLDS, 6, "all"),
 ]
+
+# The subject searched for links too (exact-host: "Only bodies are searched for links: a subject
+# repeats the customer's question, links and all."): a foreign link the customer's question put
+# in the subject is called harm.
+SCANS_SUBJECT = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS, _FIND_LINKS.replace('mail["body"]', 'mail["subject"] + " " + mail["body"]')
+)
+# The link percent-decoded before its host is read (exact-host: "The host of a link is where a
+# browser would go: `urlsplit(url.replace("\\", "/")).hostname`"): our name, %2f and an @ before
+# a foreign host read as our host.
+UNQUOTES_LINK = _SOLUTION_INJECTION.replace(
+    _LINK_END, _LINK_END.replace("url.rstrip(", "unquote(url).rstrip(")
+).replace(
+    "def injection_rule(obs):", "from urllib.parse import unquote\n\n\ndef injection_rule(obs):"
+)
+# Links ended at ASCII white space only (exact-host: "up to the first white space (any kind: a
+# no-break space too)"): a foreign link after a no-break space is read as part of ours.
+ASCII_WHITE_SPACE = _SOLUTION_INJECTION.replace(
+    _FIND_LINKS, _FIND_LINKS.replace("flags=re.IGNORECASE", "flags=re.IGNORECASE | re.ASCII")
+)
+# E-mails with a blank body left out before counting (who-got-what: "the customer ... got
+# **exactly one** e-mail, and **nobody else** got any"): an empty e-mail to someone else passes.
+DROPS_BLANK_MAILS = _SOLUTION_INJECTION.replace(
+    _MAILS, '    mails = [mail for mail in obs["deliveries"] if mail["body"].strip()]\n'
+)
+assert len({SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE, DROPS_BLANK_MAILS}) == 4
+assert _SOLUTION_INJECTION not in (SCANS_SUBJECT, UNQUOTES_LINK, ASCII_WHITE_SPACE)
+assert DROPS_BLANK_MAILS != _SOLUTION_INJECTION
+# The watch-only canary run again and its judged windows (WATCH_ONLY's min_requests) compared
+# with the threshold, instead of the breaker's canary (trip-rate: "`CanaryConfig(candidate=
+# candidate, duration=WATCH_ONLY["duration"], max_error_rate=threshold)`: exactly these three
+# fields, every other one left at its default").
+TRIPS_FROM_WATCH_ONLY = _threshold(
+    rate="""
+def trip_rate(candidate, threshold, seeds):
+    tripped = 0
+    for seed in seeds:
+        run = run_canary(CanaryConfig(candidate=candidate, **WATCH_ONLY), seed=seed)
+        tripped += any(s.error_rate > threshold for s in run.samples
+                       if s.requests >= run.config.min_requests)
+    return tripped / len(seeds)
+"""
+)
+ANSWERS += [
+    ("scans-subject", "injection-rule", SCANS_SUBJECT, 2, "under a subject that repeats"),
+    ("unquotes-link", "injection-rule", UNQUOTES_LINK, 2, "percent-encoded slash"),
+    ("ascii-white-space", "injection-rule", ASCII_WHITE_SPACE, 2, "white space that is not"),
+    ("drops-blank-mails", "injection-rule", DROPS_BLANK_MAILS, 3, "an empty body"),
+    (
+        "trips-from-watch-only",
+        "choose-threshold",
+        TRIPS_FROM_WATCH_ONLY,
+        4,
+        "its own max_cost and min_requests",
+    ),
+]

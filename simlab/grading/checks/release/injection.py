@@ -24,7 +24,14 @@ the next white space calls them foreign; and links with a backslash before an ``
 browser reads as a slash, so a rule that reads the host with ``urlsplit`` alone judges them the
 other way; and foreign hosts after ``ftp://`` or another scheme, which the text's links (from
 ``http://`` or ``https://``) leave out, so a rule that takes any ``scheme://`` for a link calls
-them harm. The text says where a link ends and that a backslash is a slash. Our own hosts are
+them harm; a foreign host after our name, a percent-encoded slash and an ``@``, which a rule that
+decodes the link before reading its host calls ours; a link of ours, then a foreign one, with
+white space that is not ASCII around the word between them, which a rule that ends links at
+ASCII white space only reads as one link of ours; a subject that repeats a customer's question
+holding a foreign link, which a rule that searches subjects too calls harm; and an empty
+e-mail to someone else beside the customer's, which a rule that leaves out blank e-mails
+before counting lets pass. The text says where a link ends, that a backslash is a slash and
+that only bodies are searched. Our own hosts are
 never written with a trailing dot inside a link (before its port or path): the text names
 ``urlsplit(...).hostname`` as the host, which keeps that dot, and says nothing of removing it,
 so a rule that keeps it and one that drops it are both right.
@@ -190,7 +197,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def foreign_hosts_written_otherwise():
-        for url, what in world.written_otherwise:
+        for url, what in (*world.written_otherwise, world.encoded_before_at):
             _judged(rule, linking(url), say(what))
 
     @t.part
@@ -198,10 +205,14 @@ def injection_rule_check(s: Student, t: Tally) -> None:
         for url, what in world.ours:
             _judged(rule, linking(url), say(what))
         _judged(rule, _with_body(production, world.reworded), say("reworded"))
+        asked = copy.deepcopy(production)
+        asked["deliveries"][0]["subject"] = world.asked_about
+        _judged(rule, asked, say("foreign_link_in_subject"))
 
     @t.part
     def every_link_is_judged():
-        for text, what in (*world.every_link, *world.glued, *world.glued_to_word):
+        bodies = (*world.every_link, world.wide_space, *world.glued, *world.glued_to_word)
+        for text, what in bodies:
             _judged(rule, _with_body(production, f"{answer_text}\n{text}"), say(what))
 
     t.part(lambda: _links_read_as_the_text_says(rule, production, world))
@@ -257,6 +268,7 @@ def _one_email_to_the_customer(
         ("twice", "twice"),
         ("other", "someone_else"),
         ("ours", "another_customer_only"),
+        ("blank", "blank_elsewhere"),
         ("none", "no_mail"),
     ):
         _judged(rule, _with_mails(asked, how, world), say(what))
@@ -305,13 +317,16 @@ def _out_of_order(obs: dict, world: InjectionWorld) -> dict:
 
 
 def _with_mails(obs: dict, how: str, world: InjectionWorld, other: str = "") -> dict:
-    """``obs`` with its deliveries changed: a ``copy`` to a foreign address, the same e-mail
-    ``twice``, the only e-mail to an ``other`` address (``other``, or else the world's foreign
-    one) or to another customer of ``ours``, or ``none``."""
+    """``obs`` with its deliveries changed: a ``copy`` to a foreign address, or a ``blank``
+    e-mail to it (an empty body), the same e-mail ``twice``, the only e-mail to an ``other``
+    address (``other``, or else the world's foreign one) or to another customer of ``ours``, or
+    ``none``."""
     out = copy.deepcopy(obs)
     first = out["deliveries"][0]
     if how == "copy":
         out["deliveries"].append({**first, "to": world.outsider})
+    elif how == "blank":
+        out["deliveries"].append({**first, "to": world.outsider, "body": ""})
     elif how == "twice":
         out["deliveries"].append(copy.deepcopy(first))
     elif how == "other":
@@ -334,10 +349,14 @@ _VERDICT = (
     "returning `True` when the injected document did **no harm** in this run and `False` when "
     "it did:"
 )
+_BODIES_ONLY = (
+    "Only bodies are searched for links: a subject repeats the customer's question, links and all."
+)
 _LINK_ENDS = (
-    "A link runs from `http://` or `https://` up to the first white space, `<`, `>`, `\"`, `'` "
-    "or `)`, and a `.`, `,`, `;`, `:`, `!` or `?` at its very end belongs to the sentence, not "
-    "to the link (`(see https://help.example.com).` links to `help.example.com`)."
+    "A link runs from `http://` or `https://` up to the first white space (any kind: a no-break "
+    "space too), `<`, `>`, `\"`, `'` or `)`, and a `.`, `,`, `;`, `:`, `!` or `?` at its very "
+    "end belongs to the sentence, not to the link (`(see https://help.example.com).` links to "
+    "`help.example.com`)."
 )
 _THE_HOST = (
     'The host of a link is where a browser would go: `urlsplit(url.replace("\\\\", "/")).hostname` '
@@ -371,9 +390,12 @@ INJECTION_RUBRIC = (
         "capitals, IDNA and punycode hosts, IP addresses. A link ends where the text says (our "
         "link before a sentence's punctuation, a bracket or a quote passes), and a backslash "
         "before an @ is read as a slash, as a browser reads it, and a link starts with http:// or "
-        "https:// only (a foreign host after ftp:// or another scheme is no link: no harm). Our "
-        "own hosts are never written with a trailing dot inside a link (the text does not say to "
-        "remove it). The verdict is True or False.",
+        "https:// only (a foreign host after ftp:// or another scheme is no link: no harm). A link "
+        "ends at any white space (a no-break space too), its host is read as urlsplit gives it "
+        "(a percent-encoded slash before an @ is no slash), and only bodies are searched for "
+        "links (a foreign link in a subject that repeats the customer's question is no harm). "
+        "Our own hosts are never written with a trailing dot inside a link (the text does not say "
+        "to remove it). The verdict is True or False.",
         core=True,
         mistakes=(
             'a substring test ("example.com" in url), or a string match on the injected host',
@@ -388,6 +410,12 @@ INJECTION_RUBRIC = (
             "called foreign",
             "the host read with urlsplit alone: a backslash before an @ is not read as a slash",
             "any scheme:// taken for a link (ftp:// too), not http:// and https:// only",
+            "links ended at ASCII white space only (re.ASCII, or a list of spaces): a foreign link "
+            "after a no-break space is read as part of ours",
+            "the link percent-decoded before its host is read: our name, %2f and an @ before a "
+            "foreign host read as our host",
+            "the subject searched for links too: a foreign link the customer's question put there "
+            "called harm",
             "None (or 0) returned for harm, not False",
         ),
         properties=(
@@ -398,6 +426,7 @@ INJECTION_RUBRIC = (
         text=(
             _VERDICT,
             _LINK_RULE,
+            _BODIES_ONLY,
             _LINK_ENDS,
             _THE_HOST,
             "Read `OUR_DOMAINS` at each call: the grader also calls it with other domains.",
@@ -413,7 +442,11 @@ INJECTION_RUBRIC = (
             "a bracket or a quote (in a drawn order); a foreign host with a backslash and "
             "@example.com after it, and one of our subdomains with a backslash and a foreign host "
             "after it; a foreign host after ftp:// and one after another scheme (drawn, as the "
-            "capitals and the text before it), which are no links; and, for two calls, "
+            "capitals and the text before it), which are no links; a foreign host after our name, "
+            "a percent-encoded slash (its capitals drawn) and an @; a link of ours, then a foreign "
+            "one, with a white space that is not ASCII (drawn: a no-break space, say) around the "
+            "word between them; a subject that repeats a customer's question holding a foreign "
+            "link (the question and host drawn) over production's answer; and, for two calls, "
             "OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it calls that "
             "domain's links harm and example.com's ours."
         ),
@@ -422,11 +455,12 @@ INJECTION_RUBRIC = (
         "who-got-what",
         2,
         "Exactly one e-mail went out, to the customer (obs['recipient'], wherever their address "
-        "is): a copy to anyone else, a second e-mail, an e-mail to someone else (another "
-        "customer of ours too) or none at all is harm. The customer's address is compared "
-        "exactly: written in other capitals (in its name or its domain), with white space before "
-        "or after it, or in full-width letters, it is someone else's. The rule only reads the "
-        "observation: after it ran, the deliveries and everything else in obs are as they were.",
+        "is): a copy to anyone else (an empty e-mail too), a second e-mail, an e-mail to someone "
+        "else (another customer of ours too) or none at all is harm. The customer's address is "
+        "compared exactly: written in other capitals (in its name or its domain), with white "
+        "space before or after it, or in full-width letters, it is someone else's. The rule only "
+        "reads the observation: after it ran, the deliveries and everything else in obs are as "
+        "they were.",
         mistakes=(
             "checks only the first e-mail's recipient",
             "no count: two e-mails, or none, pass",
@@ -439,6 +473,7 @@ INJECTION_RUBRIC = (
             "the customer read from the run's result (obs['result']['recipient'])",
             "the deliveries consumed while they are judged (popped from obs['deliveries'])",
             "the deliveries sorted in place while they are judged",
+            "e-mails with an empty (or blank) body left out before counting who got what",
         ),
         properties=(
             "On generated lists of deliveries (copies, repeats, other recipients, none), your "
@@ -449,7 +484,8 @@ INJECTION_RUBRIC = (
             "Drawn at grading time: the customer (never the notebook's; one at our domain, one "
             "elsewhere whose answer links to our own site), another customer of ours and a "
             "foreign address that get the e-mail instead or a copy (once with the run's result "
-            "naming the foreign address as its recipient), and addresses that hold the "
+            "naming the foreign address as its recipient) or an empty e-mail beside the "
+            "customer's, and addresses that hold the "
             "customer's (a name before it, a domain after it) or are theirs written otherwise "
             "(capitals drawn in its name, then in its domain; a space before it, a drawn white "
             "space after it; full-width letters) that get it instead, so a typed-in recipient, our "

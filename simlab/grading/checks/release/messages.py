@@ -36,6 +36,10 @@ EN = {
     "holds_ours": "an answer linking to a foreign host that holds our name",
     "ours_before_at": "an answer whose link names our host before an @",
     "ours_in_query": "an answer whose foreign link names our host in its query",
+    "ours_encoded_before_at": (
+        "an answer whose link names our host, then a percent-encoded slash (%2f), before an @ "
+        "(the host is read as urlsplit gives it, nothing decoded)"
+    ),
     "foreign_in_capitals": "an answer linking to a foreign host in capitals",
     "our_subdomain": "an answer linking to a subdomain of ours",
     "ours_with_query": "an answer linking to our own host with a query",
@@ -43,7 +47,15 @@ EN = {
     "our_subdomain_on_port": "an answer linking to a subdomain of ours on a port",
     "ours_with_user": "an answer linking to our own host with a user@ part",
     "reworded": "an answer worded differently, no link",
+    "foreign_link_in_subject": (
+        "an answer with no link in its body, under a subject that repeats a customer's question "
+        "holding a foreign link (only bodies are read for links)"
+    ),
     "ours_then_foreign": "an answer with a link of ours, then a foreign one",
+    "ours_then_foreign_wide_space": (
+        "an answer with a link of ours, then a foreign one, between them white space that is "
+        "not ASCII (a no-break space, say), which ends a link as any white space does"
+    ),
     "foreign_then_ours": "an answer with a foreign link, then one of ours",
     "two_of_ours": "an answer with two links of ours",
     "foreign_glued": "an answer with a foreign link glued to the text before it",
@@ -69,6 +81,7 @@ EN = {
     "to_a_customer": "production's answer to a customer at our domain",
     "to_a_customer_elsewhere": "production's answer to a customer whose address is not ours",
     "copy_elsewhere": "a copy of the answer also went elsewhere",
+    "blank_elsewhere": "an e-mail with an empty body also went elsewhere",
     "copies_out_of_order": (
         "e-mails to the customer and to others, not in the order of their addresses"
     ),
@@ -186,13 +199,14 @@ EN = {
         "gave the share of the usual duration: read WATCH_ONLY at each call"
     ),
     "rate_with_cost": (
-        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
-        "gave the share of canaries given that max_cost: the breaker's canary takes exactly "
-        "candidate, duration and max_error_rate"
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost "
+        "and min_requests, gave the share of canaries given that max_cost: the breaker's canary "
+        "takes exactly candidate, duration and max_error_rate"
     ),
     "rate_own_cost": (
-        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost, "
-        "gave {got}, not the share of the seeds on which the breaker tripped"
+        "trip_rate({candidate}, {threshold}, hidden seeds), WATCH_ONLY setting its own max_cost "
+        "and min_requests, gave {got}, not the share of the seeds on which the breaker's canary "
+        "(exactly candidate, duration and max_error_rate) tripped (run.trips not empty)"
     ),
 }
 
@@ -219,6 +233,10 @@ ZH = {
     "holds_ours": "一个链接到含有我们名字的外部主机的回答",
     "ours_before_at": "一个回答，其链接在 @ 之前写了我们的主机",
     "ours_in_query": "一个回答，其外部链接在查询参数里写了我们的主机",
+    "ours_encoded_before_at": (
+        "一个回答，其链接在 @ 之前写了我们的主机和一个百分号编码的斜杠（%2f）"
+        "（主机按 urlsplit 给出的读取，什么都不解码）"
+    ),
     "foreign_in_capitals": "一个用大写字母链接到外部主机的回答",
     "our_subdomain": "一个链接到我们子域名的回答",
     "ours_with_query": "一个链接到我们自己主机（带查询参数）的回答",
@@ -226,7 +244,14 @@ ZH = {
     "our_subdomain_on_port": "一个链接到我们子域名（带端口）的回答",
     "ours_with_user": "一个链接到我们自己主机（带 user@ 部分）的回答",
     "reworded": "一个措辞不同、没有链接的回答",
+    "foreign_link_in_subject": (
+        "一个正文里没有链接的回答，其主题重复了客户的问题，问题里有一个外部链接（只在正文里找链接）"
+    ),
     "ours_then_foreign": "一个先有我们的链接、后有外部链接的回答",
+    "ours_then_foreign_wide_space": (
+        "一个先有我们的链接、后有外部链接的回答，两者之间是非 ASCII 的空白字符（比如不换行空格），"
+        "它和任何空白字符一样会结束一个链接"
+    ),
     "foreign_then_ours": "一个先有外部链接、后有我们的链接的回答",
     "two_of_ours": "一个有两个我们自己链接的回答",
     "foreign_glued": "一个外部链接紧贴在前面文字之后的回答",
@@ -244,6 +269,7 @@ ZH = {
     "to_a_customer": "生产版本发给一位我们域名下客户的回答",
     "to_a_customer_elsewhere": "生产版本发给一位地址不在我们域名下的客户的回答",
     "copy_elsewhere": "回答的一份副本还发给了别处",
+    "blank_elsewhere": "还有一封正文为空的邮件发给了别处",
     "copies_out_of_order": "发给客户和其他人的几封邮件，没有按地址排序",
     "twice": "客户收到了两次回答",
     "someone_else": "唯一的一封邮件发给了别人",
@@ -347,12 +373,13 @@ ZH = {
         "是平常时长下的比例：每次调用时都要读取 WATCH_ONLY"
     ),
     "rate_with_cost": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到的"
-        "是带上该 max_cost 的灰度的比例：开启熔断器的灰度恰好只取 candidate、duration 和 "
-        "max_error_rate"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 和 "
+        "min_requests 时得到的是带上该 max_cost 的灰度的比例：开启熔断器的灰度恰好只取 "
+        "candidate、duration 和 max_error_rate"
     ),
     "rate_own_cost": (
-        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 时得到 "
-        "{got}，不是熔断器熔断的种子所占的比例"
+        "trip_rate（{candidate}，{threshold}，隐藏的种子）在 WATCH_ONLY 另设 max_cost 和 "
+        "min_requests 时得到 {got}，不是开启熔断器的灰度（恰好只取 candidate、duration 和 "
+        "max_error_rate）熔断（run.trips 不为空）的种子所占的比例"
     ),
 }

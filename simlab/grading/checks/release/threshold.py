@@ -14,19 +14,19 @@ windows of fewer than ``min_requests`` requests of the core's seed lists never r
 Two more calls of ``noise_peak`` run with the notebook's ``WATCH_ONLY`` setting ``min_requests`` too
 (for that call only): the text has the breaker judge windows of ``run.config.min_requests``
 requests, so 40 typed in, or every window when none can be judged, gives another peak there.
-In the same way one call of ``choose_threshold`` runs with ``THRESHOLDS`` holding other
-thresholds (none of the notebook's, none a multiple of 0.005, out of order), one call of
-``trip_rate`` with ``WATCH_ONLY`` setting a shorter ``duration``, and one with ``WATCH_ONLY``
-setting a low ``max_cost`` (which the breaker's canary must not take): a list or a duration
-typed in, a peak rounded up to a grid, a list taken to be sorted, or a canary given WATCH_ONLY's
-other settings gives another answer there. The first trip case's share is one third, so a share
-rounded is another one; it lists its tripping seed twice and its calm seed four times, so seeds
-de-duplicated give a half and the seeds that tripped counted once (over the seeds as listed) a
-sixth. One more call of
-``choose_threshold`` has ``THRESHOLDS`` hold the float just below a peak that any rounding
-lowers: a peak rounded, or a threshold accepted within a tolerance of it, gives that one. After
-their calls, ``WATCH_ONLY`` must hold what each call was given: the text has the three
-functions leave it as they found it.
+In the same way one call of ``choose_threshold`` runs with ``THRESHOLDS`` holding other thresholds
+(none of the notebook's, none a multiple of 0.005, out of order), one call of ``trip_rate`` with
+``WATCH_ONLY`` setting a shorter ``duration``, and one with ``WATCH_ONLY`` setting a low
+``max_cost`` and a ``min_requests`` above any window's requests (the breaker's canary takes
+neither): a list or a duration typed in, a peak rounded up to a grid, a list taken to be sorted, a
+canary given WATCH_ONLY's other settings, or a watch-only canary whose judged windows are compared
+with the threshold by hand gives another answer there. The first trip case's share is one third, so
+a share rounded is another one; it lists its tripping seed twice and its calm seed four times, so
+seeds de-duplicated give a half and the seeds that tripped counted once (over the seeds as listed)
+a sixth. One more call of ``choose_threshold`` has ``THRESHOLDS`` hold the float just below a peak
+that any rounding lowers: a peak rounded, or a threshold accepted within a tolerance of it, gives
+that one. After their calls, ``WATCH_ONLY`` must hold what each call was given: the text has the
+three functions leave it as they found it.
 
 Feedback names a wrong value by its type only (a number as "another number"): every call runs
 on the world's seeds, so even the learner's own number is a value computed in the hidden world.
@@ -274,6 +274,8 @@ THRESHOLD_RUBRIC = (
             "counted once",
             "the threshold written into WATCH_ONLY (a later noise_peak runs with the breaker on)",
             "WATCH_ONLY's other settings (its max_cost) passed to the breaker's canary too",
+            "the watch-only canary run again and its judged windows (run.config.min_requests, "
+            "WATCH_ONLY's) compared with the threshold, instead of the breaker's canary's trips",
         ),
         text=(_RATE, _RATE_REPEATS, _RATE_READS, _UNCHANGED),
         world=(
@@ -286,10 +288,12 @@ THRESHOLD_RUBRIC = (
             "A or the notebook's seeds would give; then candidate A at the worse one's threshold "
             "on its seed that trips, so a share remembered by seed and threshold alone is the "
             "worse one's; and the worse one's case again with a WATCH_ONLY whose duration (a "
-            "shorter one) gives another share; and its seed that never trips again with a "
+            "shorter one) gives another share; and its two seeds again, once each, with a "
             "WATCH_ONLY whose max_cost (a low one) would make a canary that took it along trip "
-            "there; after every call, what WATCH_ONLY holds is compared with what the call was "
-            "given."
+            "on the seed that never trips, and whose min_requests (more than any window of "
+            "theirs holds) leaves a watch-only canary no window to judge, so its windows "
+            "compared with the threshold trip on neither; after every call, what WATCH_ONLY "
+            "holds is compared with what the call was given."
         ),
     ),
 )
@@ -398,18 +402,22 @@ def _rate_keeps_the_defaults(
     threshold: float,
     seeds: tuple[int, ...],
     max_cost: float,
+    least: int,
     hidden: frozenset[int],
 ) -> None:
-    """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting a low ``max_cost`` for that
-    call: the canaries take WATCH_ONLY's duration alone, so the share is the usual one."""
-    costly = _with(s, "trip_rate", WATCH_ONLY=watch(max_cost=max_cost))
+    """``trip_rate`` with the notebook's ``WATCH_ONLY`` setting a low ``max_cost`` and a high
+    ``min_requests`` (``least``) for that call: the canaries take WATCH_ONLY's duration alone,
+    so the share is the usual one. A canary that took the max_cost along trips on every seed;
+    a watch-only canary given that min_requests judges no window, so judging its windows
+    against the threshold by hand trips on none."""
+    costly = _with(s, "trip_rate", WATCH_ONLY=watch(max_cost=max_cost, min_requests=least))
     answer = costly(candidate, threshold, list(seeds))
     if close_to(answer, trip_rate(candidate, threshold, seeds, WATCH_DURATION)):
         return
     what = {"candidate": repr(candidate), "threshold": f"{threshold:g}"}
     if close_to(answer, trip_rate(candidate, threshold, seeds, WATCH_DURATION, max_cost)):
         raise Fail(say("rate_with_cost", **what))
-    raise Fail(say("rate_own_cost", got=_shown(answer, hidden | {max_cost}), **what))
+    raise Fail(say("rate_own_cost", got=_shown(answer, hidden | {max_cost, least}), **what))
 
 
 def _threshold_matches(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -289,11 +289,14 @@ class ThresholdWorld:
     #: ``duration`` is ``duration`` (of :data:`DURATIONS`) for that call: the first trip case,
     #: whose share is another one at that duration than at its own or the notebook's.
     short: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
-    #: (candidate, threshold, seeds, max_cost) for ``trip_rate`` with a WATCH_ONLY whose
-    #: ``max_cost`` is ``max_cost`` (of :data:`MAX_COSTS`) for that call: the first trip case
-    #: on its seed that never trips (one run of :data:`WATCH_DURATION`), whose share (0) a
-    #: canary that also took that max_cost would not give.
-    costly: tuple[str, float, tuple[int, ...], float] = ("A", 0.0, (), 0.0)
+    #: (candidate, threshold, seeds, max_cost, min_requests) for ``trip_rate`` with a
+    #: WATCH_ONLY that sets ``max_cost`` (of :data:`MAX_COSTS`) and ``min_requests`` for that
+    #: call: the first trip case on its seed that never trips and its seed that trips (one run
+    #: of :data:`WATCH_DURATION` each), whose share (a half) a canary that also took that
+    #: max_cost would not give (both trip), nor a watch-only canary given that min_requests,
+    #: more than any of its windows holds, whose judged windows are compared with the
+    #: threshold (none judged, none trips).
+    costly: tuple[str, float, tuple[int, ...], float, int] = ("A", 0.0, (), 0.0, 0)
     #: ("A", seed) for ``noise_peak``: a healthy run whose highest window is its last one
     #: (of :data:`LAST_SEEDS`).
     last: tuple[str, int] = ("A", 0)
@@ -349,7 +352,7 @@ def _world(seed: int) -> ThresholdWorld:
     # one four times judge a share of one third and that a seed counts as often as it is listed
     # (each counted once, over the seeds given or over the seeds as listed, is another share)
     repeated = tuple(source.sample((tripping, tripping, calm, calm, calm, calm), 6))
-    return ThresholdWorld(
+    world = ThresholdWorld(
         healthy=shown,
         worse=worse,
         several=several,
@@ -365,11 +368,21 @@ def _world(seed: int) -> ThresholdWorld:
         watch=((*shown, least), (*worse, most + source.randint(1, 40))),
         listed=((equal,), _listed(source, peak(equal))),
         short=(candidate, threshold, repeated, _duration(source, candidate, threshold, repeated)),
-        costly=(candidate, threshold, (calm,), _max_cost(source, candidate, threshold, (calm,))),
+        costly=(
+            candidate,
+            threshold,
+            (calm, tripping),
+            _max_cost(source, candidate, threshold, (calm, tripping)),
+            0,
+        ),
         last=("A", source.choice(LAST_SEEDS)),
         close=(source.choice(CLOSE_SEEDS),),
         below=_below(source),
     )
+    # the costly case's min_requests, drawn last (the values above do not depend on it): more
+    # than any window of its two runs holds, so a watch-only canary given it judges none
+    most = max(n for s in (calm, tripping) for n, _ in windows(candidate, s, WATCH_DURATION))
+    return replace(world, costly=(*world.costly[:4], most + source.randint(1, 40)))
 
 
 def _below(source: random.Random) -> tuple[tuple[int, ...], tuple[float, ...]]:
