@@ -111,37 +111,50 @@ def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
     that had already been committed (its saves are attributed to its latest delivery of the
     task). *Expired*: claims granted while the history says the task was still running under an
     older lease (the ledger only allows that once the lease expired)."""
+    # Only a task delivered twice can have absorbed a delivery: the others are read for their
+    # claims alone.
+    redelivered = {
+        e.task for e in view.of("deliver") if e.value.get("duplicate") or e.value.get("redelivery")
+    }
     absorbed = expired = 0
-    for events in view.by_task.values():
-        committed: set[Any] = set()
-        latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
-        running = dups = False
+    for task, events in view.by_task.items():
+        if task in redelivered:
+            absorbed += _absorbed(events)
+        running = False
         for e in events:
             if e.type != "ok":
                 continue
             op = e.op
-            if op == "deliver":
-                value = e.value
-                worker = value.get("to") or value.get("worker") or e.process
-                dup = bool(value.get("duplicate") or value.get("redelivery"))
-                if worker in latest and latest[worker][0] and not latest[worker][1]:
-                    absorbed += 1
-                latest[worker] = [dup, False]
-                dups = dups or dup
-            elif op == "claim":
+            if op == "claim":
                 expired += running
                 running = True
-            elif op == "save":
-                if e.step in committed and e.process in latest:
-                    latest[e.process][1] = True
-                committed.add(e.step)
-                if e.value.get("done"):
-                    running = False
-            elif op == "cancel":
+            elif (op == "save" and e.value.get("done")) or op == "cancel":
                 running = False
-        if dups:  # only a task delivered twice can have absorbed a delivery
-            absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
     return absorbed, expired
+
+
+def _absorbed(events: list[Event]) -> int:
+    """The duplicate or re-deliveries among one task's ``events`` after which the receiving
+    worker committed no step that had already been committed."""
+    absorbed = 0
+    committed: set[Any] = set()
+    latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
+    for e in events:
+        if e.type != "ok":
+            continue
+        op = e.op
+        if op == "deliver":
+            value = e.value
+            worker = value.get("to") or value.get("worker") or e.process
+            dup = bool(value.get("duplicate") or value.get("redelivery"))
+            if worker in latest and latest[worker][0] and not latest[worker][1]:
+                absorbed += 1
+            latest[worker] = [dup, False]
+        elif op == "save":
+            if e.step in committed and e.process in latest:
+                latest[e.process][1] = True
+            committed.add(e.step)
+    return absorbed + sum(1 for dup, repeated in latest.values() if dup and not repeated)
 
 
 def coverage(view: HistoryView) -> dict[str, int]:
