@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simlab.checker.history import EVENT_TYPES, Event, HistoryView
@@ -105,35 +105,44 @@ def outdated_sends(view: HistoryView) -> list[Event]:
 
 
 def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
-    """Two counts in one pass over each task's events.
+    """Two counts, each from the events of the tasks that can add to it.
 
     *Absorbed*: duplicate or re-deliveries after which the receiving worker committed no step
     that had already been committed (its saves are attributed to its latest delivery of the
     task). *Expired*: claims granted while the history says the task was still running under an
     older lease (the ledger only allows that once the lease expired)."""
-    # Only a task delivered twice can have absorbed a delivery: the others are read for their
-    # claims alone.
+    # Only a task delivered twice can have absorbed a delivery, and only a task claimed twice
+    # can have been claimed under an older lease: the other tasks' events are not walked.
     redelivered = {
         e.task for e in view.of("deliver") if e.value.get("duplicate") or e.value.get("redelivery")
     }
-    absorbed = expired = 0
-    for task, events in view.by_task.items():
-        if task in redelivered:
-            absorbed += _absorbed(events)
-        running = False
-        for e in events:
-            if e.type != "ok":
-                continue
-            op = e.op
-            if op == "claim":
-                expired += running
-                running = True
-            elif (op == "save" and e.value.get("done")) or op == "cancel":
-                running = False
+    claims: dict[str | None, int] = {}
+    for e in view.of("claim"):
+        claims[e.task] = claims.get(e.task, 0) + 1
+    by_task = view.by_task
+    absorbed = sum(_absorbed(by_task.get(task, ())) for task in redelivered)
+    expired = sum(_expired(by_task.get(task, ())) for task, n in claims.items() if n > 1)
     return absorbed, expired
 
 
-def _absorbed(events: list[Event]) -> int:
+def _expired(events: Sequence[Event]) -> int:
+    """The claims among one task's ``events`` granted while the task was still running under
+    an older lease (no completing save or cancel since the previous claim)."""
+    expired = 0
+    running = False
+    for e in events:
+        if e.type != "ok":
+            continue
+        op = e.op
+        if op == "claim":
+            expired += running
+            running = True
+        elif (op == "save" and e.value.get("done")) or op == "cancel":
+            running = False
+    return expired
+
+
+def _absorbed(events: Sequence[Event]) -> int:
     """The duplicate or re-deliveries among one task's ``events`` after which the receiving
     worker committed no step that had already been committed."""
     absorbed = 0
