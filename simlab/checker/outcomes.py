@@ -7,7 +7,7 @@ Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it rea
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -154,8 +154,9 @@ class Run:
     ttl: float | None = None
     #: index of each event that recorded the ledger's views (:func:`view_reads`) -> task ->
     #: (its status right after that event, whether a claim of it may have been granted
-    #: unseen), for the tasks submitted by then
-    then: Mapping[int, Mapping[str, tuple[str, bool]]] = field(default_factory=dict)
+    #: unseen), or None when it was not submitted by then, for the tasks whose events go on
+    #: after that event; every other task is then as its final state (``states``) says
+    then: Mapping[int, Mapping[str, tuple[str, bool] | None]] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -446,15 +447,29 @@ def views_mid_run(run: Run) -> list[Finding]:
     instead (its counts are then not judged)."""
     out = []
     for e in view_reads(run.view):
-        out.extend(_views_then(e, run.then.get(e.index, {})))
+        out.extend(_views_then(e, _states_then(run, e.index)))
     return out
 
 
-def _views_then(e: Event, then: Mapping[str, tuple[str, bool]]) -> list[Finding]:
+def _states_then(run: Run, index: int) -> Iterator[tuple[str, str, bool]]:
+    """``(task, status, unsure)`` right after event ``index`` for every task submitted by
+    then (``unsure``: a claim of it may have been granted unseen): as the replay noted it
+    for a task whose events go on after ``index`` (:attr:`Run.then`), else as its final
+    state says."""
+    noted = run.then.get(index, {})
+    for task, s in run.states.items():
+        if task not in noted:
+            if s.submit is not None:
+                yield task, s.status, s.unanswered > 0
+        elif (then := noted[task]) is not None:
+            yield task, *then
+
+
+def _views_then(e: Event, then: Iterable[tuple[str, str, bool]]) -> list[Finding]:
     out: list[Finding] = []
     sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
     maybe: dict[str, str] = {}  # task -> its status, for those that may be running instead
-    for task, (state, unsure) in then.items():
+    for task, state, unsure in then:
         if unsure and state != RUNNING:
             maybe[task] = state
         elif state in sure:
