@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simlab.checker.history import EVENT_TYPES, Event, HistoryView
@@ -105,43 +105,65 @@ def outdated_sends(view: HistoryView) -> list[Event]:
 
 
 def _deliveries_and_expiries(view: HistoryView) -> tuple[int, int]:
-    """Two counts in one pass over each task's events.
+    """Two counts, each from the events of the tasks that can add to it.
 
     *Absorbed*: duplicate or re-deliveries after which the receiving worker committed no step
     that had already been committed (its saves are attributed to its latest delivery of the
     task). *Expired*: claims granted while the history says the task was still running under an
     older lease (the ledger only allows that once the lease expired)."""
-    absorbed = expired = 0
-    for events in view.by_task.values():
-        committed: set[Any] = set()
-        latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
-        running = dups = False
-        for e in events:
-            if e.type != "ok":
-                continue
-            op = e.op
-            if op == "deliver":
-                value = e.value
-                worker = value.get("to") or value.get("worker") or e.process
-                dup = bool(value.get("duplicate") or value.get("redelivery"))
-                if worker in latest and latest[worker][0] and not latest[worker][1]:
-                    absorbed += 1
-                latest[worker] = [dup, False]
-                dups = dups or dup
-            elif op == "claim":
-                expired += running
-                running = True
-            elif op == "save":
-                if e.step in committed and e.process in latest:
-                    latest[e.process][1] = True
-                committed.add(e.step)
-                if e.value.get("done"):
-                    running = False
-            elif op == "cancel":
-                running = False
-        if dups:  # only a task delivered twice can have absorbed a delivery
-            absorbed += sum(1 for dup, repeated in latest.values() if dup and not repeated)
+    # Only a task delivered twice can have absorbed a delivery, and only a task claimed twice
+    # can have been claimed under an older lease: the other tasks' events are not walked.
+    redelivered = {
+        e.task for e in view.of("deliver") if e.value.get("duplicate") or e.value.get("redelivery")
+    }
+    claims: dict[str | None, int] = {}
+    for e in view.of("claim"):
+        claims[e.task] = claims.get(e.task, 0) + 1
+    by_task = view.by_task
+    absorbed = sum(_absorbed(by_task.get(task, ())) for task in redelivered)
+    expired = sum(_expired(by_task.get(task, ())) for task, n in claims.items() if n > 1)
     return absorbed, expired
+
+
+def _expired(events: Sequence[Event]) -> int:
+    """The claims among one task's ``events`` granted while the task was still running under
+    an older lease (no completing save or cancel since the previous claim)."""
+    expired = 0
+    running = False
+    for e in events:
+        if e.type != "ok":
+            continue
+        op = e.op
+        if op == "claim":
+            expired += running
+            running = True
+        elif (op == "save" and e.value.get("done")) or op == "cancel":
+            running = False
+    return expired
+
+
+def _absorbed(events: Sequence[Event]) -> int:
+    """The duplicate or re-deliveries among one task's ``events`` after which the receiving
+    worker committed no step that had already been committed."""
+    absorbed = 0
+    committed: set[Any] = set()
+    latest: dict[str, list[bool]] = {}  # worker -> [is a duplicate, led to a repeat]
+    for e in events:
+        if e.type != "ok":
+            continue
+        op = e.op
+        if op == "deliver":
+            value = e.value
+            worker = value.get("to") or value.get("worker") or e.process
+            dup = bool(value.get("duplicate") or value.get("redelivery"))
+            if worker in latest and latest[worker][0] and not latest[worker][1]:
+                absorbed += 1
+            latest[worker] = [dup, False]
+        elif op == "save":
+            if e.step in committed and e.process in latest:
+                latest[e.process][1] = True
+            committed.add(e.step)
+    return absorbed + sum(1 for dup, repeated in latest.values() if dup and not repeated)
 
 
 def coverage(view: HistoryView) -> dict[str, int]:

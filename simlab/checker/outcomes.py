@@ -7,7 +7,7 @@ Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it rea
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -154,8 +154,9 @@ class Run:
     ttl: float | None = None
     #: index of each event that recorded the ledger's views (:func:`view_reads`) -> task ->
     #: (its status right after that event, whether a claim of it may have been granted
-    #: unseen), for the tasks submitted by then
-    then: Mapping[int, Mapping[str, tuple[str, bool]]] = field(default_factory=dict)
+    #: unseen), or None when it was not submitted by then, for the tasks whose events go on
+    #: after that event; every other task is then as its final state (``states``) says
+    then: Mapping[int, Mapping[str, tuple[str, bool] | None]] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -227,8 +228,11 @@ def final_state(run: Run) -> list[Finding]:
             out.extend(_listing_order(run))
         if run.views is not None:
             out.extend(_views(run))
+    submits, states, effects = run.view.submits, run.states, run.effects
+    # what every record is held to: read once, not once per record
+    end = run.view.events[-1].time if run.clocked and run.view.events else None
     for task, record in run.final.items():
-        s = run.states.get(task)
+        s = states.get(task)
         if s is None or not s.submitted:
             continue
         wrong = []
@@ -248,13 +252,15 @@ def final_state(run: Run) -> list[Finding]:
             wrong.append(
                 _s("final.checkpoint", got=repr(record.checkpoint), want=repr(s.checkpoint))
             )
-        wrong.extend(_as_submitted(record, run.view.submits.get(task)))
-        wrong.extend(_holder_and_attempts(record, s))
-        wrong.extend(_lease_of_an_ended_task(record, s))
-        if run.clocked:
-            wrong.extend(_off_the_clock(run, task, record, s))
-        if run.effects is not None and (s.effects or run.effects.get(task)):
-            listed = [(f.key, f.epoch) for f in run.effects.get(task, ())]
+        submit = submits.get(task)
+        if submit is not None:
+            _as_submitted(record, submit, wrong)
+        _holder_and_attempts(record, s, wrong)
+        _lease_of_an_ended_task(record, s, wrong)
+        if end is not None and submit is not None:
+            _off_the_clock(task, record, s, submit.time, end, effects, wrong)
+        if effects is not None and (s.effects or effects.get(task)):
+            listed = [(f.key, f.epoch) for f in effects.get(task, ())]
             recorded = [(k, e.epoch) for k, e in s.effects.items()]
             if dict(listed) != dict(recorded):
                 stored, accepted = _keys(dict(listed)), _keys(dict(recorded))
@@ -270,53 +276,50 @@ def final_state(run: Run) -> list[Finding]:
     return out
 
 
-def _as_submitted(record: TaskRecord, submit: Event | None) -> list[Said]:
-    """What a record stores of its submit, against what the submit carried: the tenant (the
-    contract's default ``"default"`` when the submit named none) and, when the submit event
-    records one, the goal. Both are written once, at the submit, and nothing changes them."""
-    if submit is None:
-        return []
-    out = []
-    given = {"tenant": submit.value.get("tenant", "default")}
-    if "goal" in submit.value:
-        given["goal"] = submit.value["goal"]
-    for name, want in given.items():
-        got = getattr(record, name)
-        if got != want:
-            out.append(_s("final.submitted", field=name, got=repr(got), want=repr(want)))
-    return out
+def _as_submitted(record: TaskRecord, submit: Event, wrong: list[Said]) -> None:
+    """Add to ``wrong`` what a record stores of its submit unlike what the submit carried: the
+    tenant (the contract's default ``"default"`` when the submit named none) and, when the
+    submit event records one, the goal. Both are written once, at the submit, and nothing
+    changes them."""
+    value = submit.value
+    want = value.get("tenant", "default")
+    if record.tenant != want:
+        wrong.append(_s("final.submitted", field="tenant", got=repr(record.tenant),
+                        want=repr(want)))  # fmt: skip
+    if "goal" in value and record.goal != (want := value["goal"]):
+        wrong.append(_s("final.submitted", field="goal", got=repr(record.goal), want=repr(want)))
 
 
-def _holder_and_attempts(record: TaskRecord, s: TaskState) -> list[Said]:
-    """The record names the worker granted the task's last claim (a ledger may forget the
-    holder, None, once the task is not running) and counts the claims granted since its submit
-    or last requeue. Where a claim was cut off unanswered (by a crash, or by the end of the
-    run), the count may be up to one more for each such claim and the holder is not judged.
-    A count of None (a hand-written record that does not say) is not judged."""
-    out = []
+def _holder_and_attempts(record: TaskRecord, s: TaskState, wrong: list[Said]) -> None:
+    """Add to ``wrong`` where the record does not name the worker granted the task's last
+    claim (a ledger may forget the holder, None, once the task is not running) or does not
+    count the claims granted since its submit or last requeue. Where a claim was cut off
+    unanswered (by a crash, or by the end of the run), the count may be up to one more for
+    each such claim and the holder is not judged. A count of None (a hand-written record that
+    does not say) is not judged."""
     worker, unseen = record.worker, s.unanswered
     claimer = s.claimer if not s.inflight else None
     if claimer is not None and worker != claimer and (worker is not None or s.status == RUNNING):
-        out.append(_s("final.worker", worker=_name(worker), who=claimer))
+        wrong.append(_s("final.worker", worker=_name(worker), who=claimer))
     attempts = record.attempts
     if attempts is not None and not (
         (attempts.__class__ is int or is_time(attempts))
         and s.attempts <= attempts <= s.attempts + unseen
     ):
-        out.append(_s("final.attempts", n=attempts, m=s.attempts))
-    return out
+        wrong.append(_s("final.attempts", n=attempts, m=s.attempts))
 
 
-def _lease_of_an_ended_task(record: TaskRecord, s: TaskState) -> list[Said]:
+def _lease_of_an_ended_task(record: TaskRecord, s: TaskState, wrong: list[Said]) -> None:
     """A task that is not running holds no lease: its record's ``lease_until`` is None (a
     completing save, a cancel, a requeue and the move to the dead letter each end the lease).
     Judged where the record and the model agree that the task is not running and no claim of it
-    may have been granted unseen (one would leave the status itself in doubt)."""
+    may have been granted unseen (one would leave the status itself in doubt); a lease held
+    anyway is added to ``wrong``."""
     until = record.lease_until
     if until is None or record.status == RUNNING or s.status == RUNNING or s.unanswered:
-        return []
+        return
     told = at(until) if is_time(until) else repr(until)
-    return [_s("final.lease", until=told, status=status(record.status))]
+    wrong.append(_s("final.lease", until=told, status=status(record.status)))
 
 
 def _name(worker: Any) -> Any:
@@ -324,21 +327,24 @@ def _name(worker: Any) -> Any:
     return _s("worker.none") if worker is None else worker
 
 
-def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> list[Said]:
-    """A record's timestamps and its keys' ``recorded_at`` that are no reading of the run's
-    clock: ``created_at`` the submit's time, ``updated_at`` between the submit and the run's
-    end, ``recorded_at`` the time of the key's accepted record (None is not judged)."""
-    out = []
-    submit = run.view.submits.get(task)
-    if submit is None:
-        return out
-    end = run.view.events[-1].time
-    start = submit.time
+def _off_the_clock(
+    task: str,
+    record: TaskRecord,
+    s: TaskState,
+    start: float,
+    end: float,
+    effects: Mapping[str, Sequence[Effect]] | None,
+    wrong: list[Said],
+) -> None:
+    """Add to ``wrong`` the timestamps of ``task``'s record and its keys' ``recorded_at`` that
+    are no reading of the run's clock: ``created_at`` the submit's time ``start``,
+    ``updated_at`` between ``start`` and the run's ``end``, ``recorded_at`` the time of the
+    key's accepted record (None is not judged)."""
     created, updated = record.created_at, record.updated_at
     # A reading equal to the submit's time, or a float inside the run, is within the tolerance
     # at once (the common case, tested first).
     if created != start and is_time(created) and not within(created, start, start):
-        out.append(
+        wrong.append(
             _s("final.clock", field="created_at", value=at(created), lo=at(start), hi=at(start))
         )
     if (
@@ -346,18 +352,19 @@ def _off_the_clock(run: Run, task: str, record: TaskRecord, s: TaskState) -> lis
         and is_time(updated)
         and not within(updated, start, end)
     ):
-        out.append(
+        wrong.append(
             _s("final.clock", field="updated_at", value=at(updated), lo=at(start), hi=at(end))
         )
-    for f in (run.effects or {}).get(task, ()):
+    if not effects:
+        return
+    for f in effects.get(task, ()):
         rec = s.effects.get(f.key)
         if (
             rec is not None
             and is_time(f.recorded_at)
             and not within(f.recorded_at, rec.time, rec.time)
         ):
-            out.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
-    return out
+            wrong.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
 
 
 def _writer(result: Any) -> tuple[Any, Any] | None:
@@ -440,19 +447,35 @@ def views_mid_run(run: Run) -> list[Finding]:
     instead (its counts are then not judged)."""
     out = []
     for e in view_reads(run.view):
-        out.extend(_views_then(e, run.then.get(e.index, {})))
+        out.extend(_views_then(e, _states_then(run, e.index)))
     return out
 
 
-def _views_then(e: Event, then: Mapping[str, tuple[str, bool]]) -> list[Finding]:
+def _states_then(run: Run, index: int) -> Iterator[tuple[str, str, bool]]:
+    """``(task, status, unsure)`` right after event ``index`` for every task submitted by
+    then (``unsure``: a claim of it may have been granted unseen): as the replay noted it
+    for a task whose events go on after ``index`` (:attr:`Run.then`), else as its final
+    state says."""
+    noted = run.then.get(index, {})
+    for task, s in run.states.items():
+        if task not in noted:
+            if s.submit is not None:
+                yield task, s.status, s.unanswered > 0
+        elif (then := noted[task]) is not None:
+            yield task, *then
+
+
+def _views_then(e: Event, then: Iterable[tuple[str, str, bool]]) -> list[Finding]:
     out: list[Finding] = []
     sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
     maybe: dict[str, str] = {}  # task -> its status, for those that may be running instead
-    for task, (state, unsure) in then.items():
+    for task, state, unsure in then:
         if unsure and state != RUNNING:
             maybe[task] = state
+        elif state in sure:
+            sure[state].add(task)
         else:
-            sure.setdefault(state, set()).add(task)
+            sure[state] = {task}
     none: set[str] = set()
     for state, listed in e.value.get("listed", {}).items():
         got, want = set(listed), sure.get(state, none)

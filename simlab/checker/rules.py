@@ -407,8 +407,11 @@ def findings(
     found: list[Finding] = []
     apply, open_lease = model.apply, model.open_lease
     # The views read while tasks run are judged against each task's state right after the
-    # event that recorded them (rule (z)): the replay notes it as it passes that index.
-    then: dict[int, dict[str, tuple[str, bool]]] = {e.index: {} for e in outcomes.view_reads(view)}
+    # event that recorded them (rule (z)): the replay notes it as it passes that index, for
+    # the tasks whose events go on after it (the others are as their final state says).
+    then: dict[int, dict[str, tuple[str, bool] | None]] = {
+        e.index: {} for e in outcomes.view_reads(view)
+    }
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
         s = model.state(task)
@@ -441,8 +444,6 @@ def findings(
                     found.append(Finding.of(letter, e.index, hit[0], e, hit[1]))
             if step is not None:
                 step(model, s, e)
-        if read_at != math.inf:
-            _note_views(then, pending, read_at, s, math.inf)
     if run_rules:
         ks = steps_of(view, records, steps)
         ordered = not isinstance(final, Mapping)
@@ -468,19 +469,18 @@ def findings(
 
 
 def _note_views(
-    then: dict[int, dict[str, tuple[str, bool]]],
+    then: dict[int, dict[str, tuple[str, bool] | None]],
     pending: Iterator[int],
     read_at: float,
     s: Any,
     upto: float,
 ) -> float:
-    """Note task ``s``'s status (and whether a claim of it may have been granted unseen) for
-    each views read from ``read_at`` on (then those ``pending``) that comes before index
-    ``upto``, the task's next event; a task not submitted yet is left out. Returns the next
+    """Note task ``s``'s status (and whether a claim of it may have been granted unseen), or
+    None when it is not submitted yet, for each views read from ``read_at`` on (then those
+    ``pending``) that comes before index ``upto``, the task's next event. Returns the next
     read after them (inf: none)."""
     while read_at < upto:
-        if s.submit is not None:
-            then[int(read_at)][s.task] = (s.status, s.unanswered > 0)
+        then[int(read_at)][s.task] = (s.status, s.unanswered > 0) if s.submit is not None else None
         read_at = next(pending, math.inf)
     return read_at
 
