@@ -45,10 +45,11 @@ def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str]
 
 def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
     """Run ``migrate`` on two copies of ``record``, then change every list and dict of the first
-    result in place (one level down, as a later step changes a task's checkpoint): the fields
-    of the second result that changed with it share objects with the first (a module-level
-    default handed to every result). Returns those fields' names (None when the migration
-    raised or returned no dict)."""
+    result in place, at every depth (as a later step changes a task's checkpoint, a citation
+    inside its evidence too): the fields of the second result that changed with it share
+    objects with the first (a module-level default handed to every result, or parsed
+    citations kept in a module-level cache). Returns those fields' names (None when the
+    migration raised or returned no dict)."""
     import copy
 
     try:
@@ -60,21 +61,37 @@ def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list
     return _changed_with(first, second)
 
 
+def _containers(top: dict) -> list[list | dict]:
+    """Every list and dict inside ``top`` (not ``top`` itself), at every depth, each once
+    (found by identity, so one object under two fields, or inside itself, is listed once)."""
+    found: list[list | dict] = []
+    seen = {id(top)}
+    todo = list(top.values())
+    while todo:
+        value = todo.pop()
+        if isinstance(value, list | dict) and id(value) not in seen:
+            seen.add(id(value))
+            found.append(value)
+            todo.extend(value.values() if isinstance(value, dict) else value)
+    return found
+
+
 def _changed_with(changed: dict, watched: dict) -> list[str]:
-    """Change every list and dict of ``changed`` in place (one level down), take the names of
+    """Change every list and dict of ``changed`` in place (at every depth), take the names of
     the fields of ``watched`` that changed with them, sorted, then undo the changes: an object
     the learner's code keeps (a module-level default handed to every result) is as it was for
-    the checks that come after, so a mistake costs the part that finds it, not the later ones."""
+    the checks that come after, so a mistake costs the part that finds it, not the later ones.
+    The containers are all found before the first is changed, so no mark is itself marked."""
     snapshot = {k: _dump(v) for k, v in watched.items()}
     undo: list[Callable[[], Any]] = []
-    for value in changed.values():
+    for value in _containers(changed):
         if isinstance(value, list):
             value.append(_MARK)
             undo.append(value.pop)
-        elif isinstance(value, dict) and _MARK not in value:
+        elif _MARK not in value:
             value[_MARK] = True
             undo.append(functools.partial(value.pop, _MARK, None))
     names = sorted(str(k) for k, v in watched.items() if _dump(v) != snapshot.get(k))
-    for step in reversed(undo):  # a list changed twice (one object under two fields) pops twice
+    for step in reversed(undo):
         step()
     return names

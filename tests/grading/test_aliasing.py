@@ -31,3 +31,24 @@ def test_does_the_probe_name_what_a_result_shares_with_its_input():
     assert shared_containers(_fresh, RECORD) == []
     assert shared_containers(lambda v1: {**v1}, RECORD) == ["approval", "sent"]
     assert RECORD == {"sent": ["a@x"], "approval": {"required": False}, "tenant": "acme"}
+
+
+_PARSED: dict = {}
+
+
+def _cached_citations(v1: dict) -> dict:
+    """New lists each call, but the parsed citations inside them kept in a module-level cache:
+    two results share the citation dicts (one of them twice in a list and under another
+    field)."""
+    evidence = [_PARSED.setdefault(ref, {"doc_id": ref}) for ref in v1["evidence"]]
+    return {"evidence": evidence, "nested": {"inner": [evidence[0]]}, "tenant": v1["tenant"]}
+
+
+def test_does_the_probe_find_what_two_results_share_deep_inside():
+    record = {"evidence": ["kb/a@1", "kb/b@2", "kb/a@1"], "tenant": "acme"}
+    fresh = lambda v1: {"evidence": [{"doc_id": r} for r in v1["evidence"]], "tenant": "x"}  # noqa: E731
+    assert shared_between_results(fresh, record) == []
+    assert shared_between_results(_cached_citations, record) == ["evidence", "nested"]
+    # as the learner left them: a dict met twice (under two fields, and twice in one list) was
+    # changed once and put back once
+    assert _PARSED == {"kb/a@1": {"doc_id": "kb/a@1"}, "kb/b@2": {"doc_id": "kb/b@2"}}

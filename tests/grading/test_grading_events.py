@@ -27,6 +27,7 @@ from simlab.grading.checks.events.absorber import (
     conflicting_names,
     renumbered_long_after,
     similar_names,
+    wide_gap,
 )
 from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrows_like_the_kit
 from simlab.grading.checks.events.grants import told as grant_story
@@ -497,6 +498,22 @@ def test_does_the_story_of_old_keys_defeat_an_absorber_that_forgets_them():
                 _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])
 
 
+def test_does_the_wide_gap_defeat_an_absorber_that_remembers_only_its_latest_keys():
+    """The task's first key, delivered again under a new seq once more seqs were released than
+    a window of the latest 1024 keys holds, is a duplicate: the corpus's absorber that keeps
+    the latest 512 seqs' keys releases it, whatever the world."""
+    from simlab.grading.checks.events.stories import WIDE_GAP
+
+    assert WIDE_GAP[0] > 1024
+    absorber = _local(events_corpus.KEYS_OF_LATEST_SEQS, "Absorber")
+    for seed in range(5):
+        with judged_in(seed):
+            stream = wide_gap()
+            assert WIDE_GAP[0] + 2 <= len(stream) <= WIDE_GAP[1] + 2
+            with pytest.raises(Fail, match="should have set aside"):
+                _replay(absorber, stream, STREAMS["wide-gap"])
+
+
 @pytest.mark.parametrize(
     "source", [a[2] for a in CORRECT["absorber"]], ids=[a[0] for a in CORRECT["absorber"]]
 )
@@ -507,3 +524,4 @@ def test_do_correct_absorbers_pass_the_stories_of_conflicts_and_old_keys(source)
             stream, names = conflicting_names()
             _replay(absorber, stream, STREAMS["conflict"], names=names)
             _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])
+            _replay(absorber, wide_gap(), STREAMS["wide-gap"])

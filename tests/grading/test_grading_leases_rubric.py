@@ -16,7 +16,7 @@ import unicodedata
 import pytest
 
 from simlab.grading.checks.hidden_world import judged_in
-from simlab.grading.checks.leases.world import LOOK_ALIKES, SHOWN_TTLS, world_of
+from simlab.grading.checks.leases.world import LOOK_ALIKES, SHOWN_TTLS, UNKNOWN, world_of
 from tests.submissions.cases import answer_source
 from tests.submissions.grading import check_answer, each_answer
 from tests.submissions.leases import ANSWERS, FORESEEING
@@ -51,6 +51,10 @@ def test_is_every_world_one_the_notebook_never_shows():
                 assert alike["T1"].lower() == first
                 assert unicodedata.normalize("NFKC", alike["ｔ1"]) == first
                 assert fnmatch.fnmatchcase(first, alike["t1*"])  # GLOB matches as fnmatch does
+                # a task no ledger holds, whose ID as a LIKE pattern matches t1's
+                unknown = world.task(UNKNOWN)
+                assert unknown not in {first, world.tasks[1], *alike.values()}
+                assert unknown == f"{first}%" and unknown in world.shown()
                 shown = {"t1", "t2", "race", "A", "B", "w0", "w1", "w2", "thief", "output"}
                 assert not shown & {*world.tasks, *world.workers, world.thief, world.output}
                 outputs = [world.work_output(n) for n in range(5)]

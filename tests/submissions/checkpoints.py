@@ -990,3 +990,45 @@ ANSWERS += [
     ("collection-nfc-guard", "resume-guard", COLLECTION_NFC_GUARD, 2, "the grader's world"),
     ("marks-dropped-key", "cache-key", MARKS_DROPPED_KEY, 3, "two different questions"),
 ]
+
+# Parsed citations kept in a module-level cache: every call returns a new evidence list, but two
+# results of one citation share its dict, so changing one task's checkpoint changes another's
+# (pure: "Two results never share a list or a dict either, however deep inside them").
+SHARED_CITATIONS_MIGRATION = "\n_PARSED = {}\n" + _SOLUTION_MIGRATION.replace(
+    '        doc_id, _, version = ref.rpartition("@")\n'
+    '        evidence.append({"doc_id": doc_id, "version": int(version)})\n',
+    "        if ref not in _PARSED:\n"
+    '            doc_id, _, version = ref.rpartition("@")\n'
+    '            _PARSED[ref] = {"doc_id": doc_id, "version": int(version)}\n'
+    "        evidence.append(_PARSED[ref])\n",
+)
+# Takes fields out of the input and puts them back when done: the input is equal afterwards,
+# but its fields come in another order (pure: "never change `v1`").
+POP_RESTORE_MIGRATION = _SOLUTION_MIGRATION.replace(
+    "    evidence = []\n",
+    '    step, query = v1.pop("step"), v1.pop("query")\n'
+    '    v1["step"], v1["query"] = step, query\n'
+    "    evidence = []\n",
+)
+# The raw query where normalize_query gives nothing: two questions without a word ("?" and
+# "!") get two entries (equal-requests-hit: "The same question asked with other capitals,
+# spaces or punctuation should share one entry: use `normalize_query(query)`").
+RAW_WHEN_EMPTY_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version, index_version, normalize_query(query) or query)
+"""
+# Correct: a migration that reads the input through a shallow copy of it and takes fields out
+# of the copy (the input itself is never touched).
+POPS_A_COPY_MIGRATION = _SOLUTION_MIGRATION.replace(
+    "    evidence = []\n",
+    '    rest = dict(v1)\n    step = rest.pop("step")\n    evidence = []\n',
+).replace('V1_STEPS[v1["step"]]', "V1_STEPS[step]")
+assert "_PARSED[ref]" in SHARED_CITATIONS_MIGRATION and "v1.pop" in POP_RESTORE_MIGRATION
+assert "rest.pop" in POPS_A_COPY_MIGRATION and "V1_STEPS[step]" in POPS_A_COPY_MIGRATION
+
+ANSWERS += [
+    ("shared-citations-migration", "pure-migration", SHARED_CITATIONS_MIGRATION, 2, "evidence"),
+    ("pop-restore-migration", "pure-migration", POP_RESTORE_MIGRATION, 2, "another order"),
+    ("raw-when-empty-key", "cache-key", RAW_WHEN_EMPTY_KEY, 3, "the same question"),
+    ("pops-a-copy-migration", "pure-migration", POPS_A_COPY_MIGRATION, 5, "all"),
+]

@@ -1024,7 +1024,7 @@ ANSWERS = [
     ("seen-every-key", "absorber", SEEN_EVERY_KEY, 5, "two different events claiming one seq"),
     ("kept-keys-only", "absorber", KEPT_KEYS_ONLY, 6, "all"),
     ("sorted-pending", "absorber", SORTED_PENDING, 6, "all"),
-    ("seq-only", "absorber", SEQ_ONLY, 3, "EventAbsorber releases nothing"),
+    ("seq-only", "absorber", SEQ_ONLY, 3, "delivered again under a new seq long after"),
     ("shared-keys", "absorber", SHARED_KEYS, 3, "EventAbsorber releases"),
     ("starts-where-it-sees", "absorber", STARTS_WHERE_IT_SEES, 3, "before the seq just below"),
     ("one-per-offer", "absorber", ONE_PER_OFFER, 3, "never released"),
@@ -1245,8 +1245,8 @@ WAITS_SO_MANY = _BOUNDED.replace("TOO_FAR", "len(waiting) >= 128")
 WAITS_UNBOUNDED = _BOUNDED.replace(" or TOO_FAR", "")
 
 ANSWERS += [
-    ("waits-so-far", "absorber", WAITS_SO_FAR, 3, "beyond a gap of hundreds of seqs"),
-    ("waits-so-many", "absorber", WAITS_SO_MANY, 3, "beyond a gap of hundreds of seqs"),
+    ("waits-so-far", "absorber", WAITS_SO_FAR, 3, "beyond a gap of over a thousand seqs"),
+    ("waits-so-many", "absorber", WAITS_SO_MANY, 3, "beyond a gap of over a thousand seqs"),
     ("waits-unbounded", "absorber", WAITS_UNBOUNDED, 6, "all"),
 ]
 EXACTLY += ("waits-so-far", "waits-so-many")
@@ -1299,3 +1299,54 @@ ANSWERS += [
     ("version-as-text-narrowing", "narrowing", VERSION_AS_TEXT_NARROWING, 2, "written as text"),
 ]
 EXACTLY += ("adds-a-field", "payload-copied", "tuple-offer")
+
+# Remembers only the keys of the latest 512 seqs of a task (once-in-order: "a delivery whose key
+# was already seen for its task [...] is a duplicate: release nothing (a duplicate may come long
+# after its event was released)"): a key seen over a thousand seqs ago gets through again.
+KEYS_OF_LATEST_SEQS = """
+class Absorber:
+    def __init__(self):
+        self.next_seq = {}
+        self.waiting = {}
+        self.keys = {}
+
+    def offer(self, event):
+        if type(event["version"]) is not int or event["version"] != 1:
+            return []
+        task, seq, key = event["task_id"], event["seq"], event["idempotency_key"]
+        keys = self.keys.setdefault(task, {})
+        nxt = self.next_seq.setdefault(task, 1)
+        if seq in keys or nxt - 512 <= seq < nxt or key in keys.values():
+            return []
+        keys[seq] = key
+        waiting = self.waiting.setdefault(task, {})
+        waiting[seq] = event
+        out = []
+        while nxt in waiting:
+            out.append(waiting.pop(nxt))
+            nxt += 1
+        self.next_seq[task] = nxt
+        for old in [s for s in keys if s < nxt - 512]:
+            del keys[old]
+        return out
+"""
+# A child equal to its parent taken for a narrowing before revocation is tested (narrows: "Both
+# grants must be for the same tenant, at the same version, and neither may be revoked"): a
+# revoked parent's own grant passes.
+EQUAL_FIRST = """
+def is_narrowing(parent, child):
+    if child == parent:
+        return True
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+
+ANSWERS += [
+    ("keys-of-latest-seqs", "absorber", KEYS_OF_LATEST_SEQS, 3, "then its first key under"),
+    ("equal-first", "narrowing", EQUAL_FIRST, 2, "(of a revoked parent)"),
+]
+EXACTLY += ("keys-of-latest-seqs", "equal-first")

@@ -899,3 +899,24 @@ ANSWERS += [
     ("effect-live-only", "idempotent-send", EFFECT_LIVE_ONLY, 7, "nobody claimed the task since"),
     ("completed-by-result", "worker-loop", COMPLETED_BY_RESULT, 3, "after it lost"),
 ]
+
+# The claim matches the task exactly, but the refusal finds the row with LIKE or COLLATE NOCASE
+# (claim-fields: "when nothing was updated, find out why: no such task -> `UnknownTask(task_id)`;
+# a live lease -> `LeaseHeld(task_id, holder, lease_until)`, where `holder` and `lease_until` are
+# the row's"): a claim of a task the ledger never held whose ID matches another's as a LIKE
+# pattern raises LeaseHeld, not UnknownTask, and a refused claim of a task whose ID differs
+# from another's only in case names the other's holder. The third answer prefers the row whose
+# ID is the task's own, so only the unknown task tells it.
+_DIAGNOSIS = '"SELECT status, worker, lease_until FROM tasks WHERE task_id = ?", (task_id,)'
+LIKE_DIAGNOSIS = _swap(_SOLUTION_CLAIM, _DIAGNOSIS, _DIAGNOSIS.replace("= ?", "LIKE ?"))
+NOCASE_DIAGNOSIS = _swap(_SOLUTION_CLAIM, _DIAGNOSIS, _DIAGNOSIS.replace("?", "? COLLATE NOCASE"))
+OWN_FIRST_LIKE_DIAGNOSIS = _swap(
+    _SOLUTION_CLAIM,
+    _DIAGNOSIS,
+    _DIAGNOSIS.replace("task_id = ?", "task_id LIKE ?1 ORDER BY task_id <> ?1"),
+)
+ANSWERS += [
+    ("like-diagnosis", "atomic-claim", LIKE_DIAGNOSIS, 8, "did not name the holder"),
+    ("nocase-diagnosis", "atomic-claim", NOCASE_DIAGNOSIS, 8, "did not name the holder"),
+    ("own-first-like-diagnosis", "atomic-claim", OWN_FIRST_LIKE_DIAGNOSIS, 8, "does not hold"),
+]

@@ -124,6 +124,8 @@ CACHE_RUBRIC = (
             "questions in another script share an entry",
             "a hand-written normaliser that reads a combining mark as a separator, so two "
             "questions that differ only in a vowel sign share an entry",
+            "the raw query where normalize_query gives nothing, so two questions without a "
+            "word (punctuation only) miss",
         ),
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
@@ -141,8 +143,10 @@ CACHE_RUBRIC = (
             "comma) and close to other questions (a number changed, two words swapped, a "
             "word left out), and questions without one ASCII letter (Chinese, Russian), the "
             "same one reworded or two different ones, and two Hindi questions that differ only "
-            "in a vowel sign (a combining mark): a hand-written normalizer that agrees "
-            "with `normalize_query` on the notebook's examples only gives other keys there; "
+            "in a vowel sign (a combining mark), and two questions without a word (punctuation "
+            "only): a hand-written normalizer that agrees with `normalize_query` on the "
+            "notebook's examples only, or a key that keeps the raw query where it normalises to "
+            "nothing, gives other keys there; "
             "and pairs of different "
             "searches whose fields, written one after the other with any usual separator or "
             "none, read the same (a tenant ending in a permission version's start, an index "

@@ -72,6 +72,10 @@ EN = {
     ),
     "added_field": "migrate_v1_to_v2() added a field to its input; a migration must be pure",
     "replaced_input": "migrate_v1_to_v2() replaced the input; a migration must be pure",
+    "reordered_fields": (
+        "migrate_v1_to_v2() changed the order of its input's fields; a migration must be pure"
+    ),
+    "reordered": "its fields come in another order",
     "a_field": "a field",
     "shares": (
         "your result shares {fields} with the input: changing the input afterwards changes "
@@ -242,6 +246,8 @@ ZH = {
     "removed_field": "migrate_v1_to_v2() 从输入中删除了字段 {field}；迁移必须是纯函数",
     "added_field": "migrate_v1_to_v2() 给输入加了一个字段；迁移必须是纯函数",
     "replaced_input": "migrate_v1_to_v2() 替换了输入；迁移必须是纯函数",
+    "reordered_fields": "migrate_v1_to_v2() 改变了输入中字段的顺序；迁移必须是纯函数",
+    "reordered": "它的字段顺序变了",
     "a_field": "一个字段",
     "shares": "你的结果与输入共用了 {fields}：之后修改输入会改变你的结果（请复制列表）",
     "invalid": "你的结果不是有效的 v2 检查点",

@@ -307,6 +307,13 @@ def _field(name: Any) -> str | Message:
     return repr(name) if name in _FIELDS else say("a_field")
 
 
+def _unchanged(after: Any, before: dict) -> bool:
+    """Is the input as it was before the call (``before``), the order of its fields too? A
+    field taken out and put back leaves an equal dict whose fields come in another order: the
+    record reads, and would be stored, otherwise."""
+    return after == before and list(after) == list(before)
+
+
 def _changed(after: Any, before: dict) -> Message:
     """Which field of the input the learner's call changed (``before`` is the grader's own
     deep copy, taken before the call)."""
@@ -317,6 +324,8 @@ def _changed(after: Any, before: dict) -> Message:
             return say("removed_field", field=_field(key))
         if after[key] != before[key]:
             return say("changed_field", field=_field(key))
+    if len(after) == len(before):
+        return say("reordered_fields")
     return say("added_field")
 
 
@@ -372,7 +381,7 @@ def _stays_pure(answers: _Answers, s: Student) -> Any:
             return  # a record it cannot migrate is judged by the other properties
         except Exception:
             return
-        if after != v1:
+        if not _unchanged(after, v1):
             raise Fail(_changed(after, v1))
         shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
         if shared:
@@ -415,33 +424,38 @@ MIGRATION_RUBRIC = (
     Criterion(
         "pure",
         3,
-        "The migration never changes its input and its result shares no list or dict with it "
-        "(changing the input afterwards leaves the result as it was), nor with another result "
-        "(each call returns new lists and dicts), on every v1 record: the "
+        "The migration never changes its input (not even the order of its fields) and its "
+        "result shares no list or dict with it (changing the input afterwards leaves the result "
+        "as it was), nor with another result, however deep inside (each call returns new lists "
+        "and dicts, the citations' too), on every v1 record: the "
         "corpus, hidden records and generated ones with odd but valid contents (repeated or "
         "unsorted keys, repeated citations).",
         core=True,
         mistakes=(
             "changes the input in place",
+            "takes fields out of the input and puts them back (their order changes)",
             "the result shares `sent` with the input",
             "one module-level dict in every result",
+            "parsed citations kept in a module-level cache, so two results share them",
         ),
         properties=(
             "On generated v1 records of every step index and status (a repeated citation and "
-            "unsorted sent keys first), the input is as it was after your call, and your result "
-            "shares no list or dict with it.",
+            "unsorted sent keys first), the input is as it was after your call (its fields in "
+            "their order), and your result shares no list or dict with it.",
         ),
         text=(
             "**Pure** means: return a new dict and never change `v1`, not even a list inside it "
             "(the result must not share `sent` with the input, or a later change to one would "
             "change the other).",
+            "Two results never share a list or a dict either, however deep inside them: a later "
+            "step changes a task's checkpoint in place.",
         ),
         world=(
             "Six v1 records drawn for each grading (every step index, drawn tenants, task IDs, "
             "citations at drawn versions, sent keys out of order or repeated) are migrated and "
-            "their inputs compared with the grader's copies, and each migrated twice to see "
-            "that the two results share nothing, so no answer can be pure only on records it "
-            "knows."
+            "their inputs compared with the grader's copies, fields and their order, and each "
+            "migrated twice to see that the two results share nothing at any depth, so no "
+            "answer can be pure only on records it knows."
         ),
     ),
     Criterion(
@@ -450,7 +464,8 @@ MIGRATION_RUBRIC = (
         "The result equals the kit's migration on the regression corpus, on hidden records "
         "(document IDs with white space around them or in another Unicode form among them) and "
         "on generated ones (every step index with either status, several citations, document "
-        "IDs holding @, versions with leading zeros, an empty draft, repeated sent keys).",
+        "IDs holding @, versions with leading zeros, an empty or a None draft, repeated sent "
+        "keys).",
         mistakes=(
             "strips the white space around a document ID",
             "rewrites a document ID in another Unicode form (NFC, NFKC: full-width or decomposed "
@@ -466,6 +481,7 @@ MIGRATION_RUBRIC = (
             '`approval` is always `{"required": False, "approved": False, "by": None}`',
             "`schema_version` becomes 2; `graph_version`, `tenant`, `task_id`, `status`, "
             "`draft` and `sent` keep their values.",
+            'A task that has not drafted yet stores `"draft": None`.',
         ),
         world=(
             "The same drawn v1 records must migrate to exactly the kit's result (three of them "
@@ -522,8 +538,9 @@ def pure_migration(s: Student, t: Tally) -> None:
                 isinstance(result, dict) and result.get("schema_version") == 2,
                 say("no_schema_2", what=name, kind=kind_of(result)),
             )
-            if after != v1:
-                raise Fail(say("changed_input", what=name, why=_difference(after, v1)))
+            if not _unchanged(after, v1):
+                why = _difference(after, v1) if after != v1 else say("reordered")
+                raise Fail(say("changed_input", what=name, why=why))
         if len(errors) == len(labelled):
             raise errors[0]
 

@@ -2,9 +2,10 @@
 (:mod:`~simlab.grading.checks.checkpoints.cache`), drawn from
 :func:`~simlab.grading.checks.hidden_world.rng`: questions the notebook never asks, reworded
 or changed a little, also in scripts without ASCII letters (and two that differ only in a
-vowel sign that is a combining mark); pairs of searches that differ in
-one field by a value that holds the other's, by capitals, white space or Unicode form, or by a
-version's last digits; and pairs whose fields, written one after the other, read the same.
+vowel sign that is a combining mark), and two without a word (punctuation only); pairs of
+searches that differ in one field by a value that holds the other's, by capitals, white space
+or Unicode form, or by a version's last digits; and pairs whose fields, written one after the
+other, read the same.
 Feedback never quotes one (:data:`WORLD_WORDS`)."""
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ _MARKED = (
     ("क्या मुझे मेल मिलेगा", "क्या मुझे माल मिलेगा"),
     ("तेल कितने का है", "ताला कितने का है"),
 )
+#: Questions without a single word (punctuation and spaces only, full width or not):
+#: ``normalize_query`` reads each as ``""``, so any two of them share one entry.
+_WORDLESS = ("?", "??", "!", "...", "？", "？！", "!?", "…", " ? ", "¿?", "-", "。")
 _TENANTS = ("umbrella", "hooli", "vandelay", "wonka", "tyrell", "soylent", "initrode")
 #: Words with a composed accent (NFC) a drawn tenant's name may end with.
 _ACCENTED = ("café", "zürich", "são-paulo", "malmö")
@@ -104,7 +108,8 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     swapped, a word left out), with whether ``normalize_query`` makes them equal, and pairs of
     questions without one ASCII letter (Chinese, Russian), the same one reworded or two
     different ones, and of two Hindi questions that differ only in one vowel sign (a combining
-    mark) or of one of them reworded; and pairs
+    mark) or of one of them reworded, and of two questions without a word (punctuation only,
+    the same empty question); and pairs
     that differ in one field that can change the answer, by a value that holds the other's
     (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
     ``v3:public,t-internal``, index versions ``4`` and ``41``), by capitals (``t``, ``T``),
@@ -138,6 +143,11 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     base = {**questions[-1][0], "query": _reworded(first, r)}
     questions.append((base, {**base, "query": _reworded(first, r)}, True))
     questions.append((base, {**base, "query": _reworded(second, r)}, False))
+    # And two questions without a word (drawn from a stream of their own, so every other
+    # draw stays as it was): one entry, as normalize_query makes both "".
+    first, second = rng("checkpoints/cache-key/wordless").sample(_WORDLESS, 2)
+    base = {**base, "query": first}
+    questions.append((base, {**base, "query": second}, True))
     apart = []
     for _ in range(3):
         tenant, n, index = r.choice(_TENANTS), r.randint(1, 9), r.randint(1, 9)

@@ -16,7 +16,7 @@ Every stream is offered in the submission's hidden world
 or a part of another, drawn payloads and drawn bus seeds; one story runs a task's name and a
 ``seq`` together into another task's, others offer tasks and keys whose names differ only in
 capitals, in white space around them or in Unicode form, one task of hundreds of events and
-one task's events beyond a gap of hundreds of seqs.
+one task's events beyond a gap of over a thousand seqs, then its first key under a new ``seq``.
 A part (:mod:`~simlab.grading.checks.events.given`) offers dicts made and kept in the
 sandbox, each holding a payload dict kept there too, so only those very dicts count as handed
 back, in a list, and only unchanged: no field added, removed or altered, the payload the very
@@ -296,6 +296,8 @@ ABSORBER_RUBRIC = (
             "releases in arrival order (no holding back)",
             "one order for all tasks instead of one per task",
             "forgets released keys, so a late duplicate is released again",
+            "remembers the keys of only so many latest seqs, so a key seen over a thousand seqs "
+            "ago gets through under a new seq",
             "dedupes by seq only (a key redelivered under another seq gets through)",
             "shares seen keys across tasks",
             "tells tasks or keys apart by a prefix or a part, or by task and seq run together",
@@ -316,11 +318,12 @@ ABSORBER_RUBRIC = (
             "(some a prefix or a part of another, one task's name the other's and a digit, "
             "tasks and keys whose names differ only in capitals, white space around them or "
             "Unicode form, the generated streams' keys laid out as task:seq:... with a task's "
-            "name and no seq of theirs, one task of hundreds of events, one gap of hundreds of "
-            "seqs), drawn payloads, and bus seeds drawn for the duplicated and reordered "
-            "streams, so an answer tuned to the notebook's t1 and t2, to the keys' layout or to "
-            "one stream, one that compares seqs with `is`, or one that waits only so far ahead, "
-            "fails."
+            "name and no seq of theirs, one task of hundreds of events, one gap of over a "
+            "thousand seqs followed by the first key under a new seq), drawn payloads, and bus "
+            "seeds drawn for the duplicated and reordered streams, so an answer tuned to the "
+            "notebook's t1 and t2, to the keys' layout or to one stream, one that compares seqs "
+            "with `is`, one that waits only so far ahead, or one that remembers only so many "
+            "keys, fails."
         ),
     ),
     Criterion(

@@ -35,7 +35,9 @@ EN = {
     "stream_exact": "tasks and keys whose names differ only in capitals or in spaces around them",
     "stream_forms": "tasks and keys whose names differ only in Unicode form (full-width, accents)",
     "stream_long": "one task of more than 256 events",
-    "stream_wide_gap": "one task's events beyond a gap of hundreds of seqs",
+    "stream_wide_gap": (
+        "one task's events beyond a gap of over a thousand seqs, then its first key under a new seq"
+    ),
     "why_twice": (
         "released the same seq of a task twice (a duplicate or a conflicting event got through)"
     ),
@@ -173,7 +175,9 @@ ZH = {
     "stream_exact": "名称只在大小写或首尾空白上不同的任务和键",
     "stream_forms": "名称只在 Unicode 形式上不同的任务和键（全角、重音符号）",
     "stream_long": "一个有 256 个以上事件的任务",
-    "stream_wide_gap": "一个任务的事件落在几百个 seq 宽的缺口之后",
+    "stream_wide_gap": (
+        "一个任务的事件落在一千多个 seq 宽的缺口之后，随后它的第一个键以新的 seq 再次送达"
+    ),
     "why_twice": "把同一任务的同一个 seq 释放了两次（重复或冲突的事件漏了过去）",
     "why_version": "释放了一个版本不是 {version} 的事件",
     "why_set_aside": "释放了一个本应搁置的事件",

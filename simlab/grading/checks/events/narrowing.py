@@ -1,7 +1,8 @@
 """Question ``narrowing`` of exercise ``events``: ``is_narrowing(parent, child)`` (grants as
 dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``child`` is a
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
-grants: another tenant, another version, a revoked parent or child, an extra tool with fewer
+grants: another tenant, another version, a revoked parent or child (a revoked parent's own
+grant as its child too), an extra tool with fewer
 collections, sets of the same size but other members, names (the tenant's too) differing
 only in case, in white space around them or in Unicode form (full-width, decomposed; the
 tenant holds a composed accent), a version written as text, one of
@@ -80,7 +81,8 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
         ],
         # the parent's number written as text: narrow() keeps the parent's int
         "version_as_text": [child(version=str(world.version), collections=[c[0]])],
-        "revoked": [child(revoked=True, tools=[tl[0]])],
+        # the parent's own grant revoked: against the parent revoked, the child equals it
+        "revoked": [child(revoked=True, tools=[tl[0]]), child(revoked=True)],
         # the empty grant is a subset of any grant, but still of one tenant, version and state
         "empty_elsewhere": [
             child(tenant=world.other_tenant, collections=[], tools=[]),
@@ -159,6 +161,7 @@ NARROWING_RUBRIC = (
             "compares names (or the tenant) without case",
             "strips names (or the tenant) of white space, or normalises their Unicode form",
             "ignores the tenant, the version or revocation",
+            "takes a child equal to its parent for a narrowing before testing revocation",
             'compares versions as text, so a child at version "1234" passes for 1234',
             "compares names (or the tenant) by a prefix or a part",
             "ignores the parent (a grant typed in from the notebook)",
@@ -181,7 +184,8 @@ NARROWING_RUBRIC = (
             "a child at the parent's version written as text, "
             "children naming one of the parent's tools as a collection or the reverse, and "
             "empty children of another tenant or version, or revoked, or of the parent "
-            "revoked; the generated grants are offered with drawn names too."
+            "revoked, and a revoked parent's own grant as its child (equal to it); the "
+            "generated grants are offered with drawn names too."
         ),
     ),
     Criterion(
@@ -209,7 +213,7 @@ _NARROWS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("same", "fewer_collections", "fewer_tools", "empty"), ()),
     (("extra_collection", "extra_tool", "extra_tool_fewer_collections"), ()),
     (("other_tenant", "other_version", "version_as_text", "empty_elsewhere"), ()),
-    (("revoked", "empty_revoked"), ("same", "fewer_tools", "empty")),
+    (("revoked", "empty_revoked"), ("same", "fewer_tools", "empty", "revoked")),
     (("other_collections", "capitals", "spaces", "unicode_forms"), ()),
     (("similar_tenant", "longer_name", "shorter_name"), ()),
     (("crossed",), ()),

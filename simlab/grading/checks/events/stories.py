@@ -2,7 +2,8 @@
 whose names are drawn with a twist of their own: names that begin with or hold one another, names
 that differ only in capitals, white space or Unicode form, conflicting keys that sort and measure
 both ways, and keys seen long ago delivered again under a new ``seq``; one task of hundreds of
-events, one task's events beyond a gap of hundreds of seqs, and versions that only look like 1.
+events, one task's events beyond a gap of over a thousand seqs (then its first key again under a
+new ``seq``), and versions that only look like 1.
 Each story is written with canonical names (tasks ``P``, ``E``, ``job-3``...) and, where its
 names need more than a plain draw, comes with its swap
 (:class:`~simlab.grading.checks.events.world.Names`) from the world's
@@ -24,6 +25,7 @@ from simlab.grading.checks.hidden_world import decomposed, fullwidth, rng
 __all__ = [
     "LOOKALIKE_VERSIONS",
     "RELEASED_BEFORE",
+    "WIDE_GAP",
     "story_event",
     "story_label",
     "conflicting_names",
@@ -202,14 +204,23 @@ def long_task() -> list[dict]:
     return [*events[:in_order], *reversed(events[in_order:])]
 
 
+#: The story of a wide gap draws its last seq between these two: past a window of 1024 seqs,
+#: the widest a bounded absorber is likely to keep (of events waiting, or of keys seen).
+WIDE_GAP = (1030, 1200)
+
+
 def wide_gap() -> list[dict]:
-    """A story of a gap of hundreds of seqs: a task's first event, then its events from a
-    drawn seq of several hundred down to 2, the highest first (each waits: it is beyond the
-    next one expected), so the last offer releases them all. An answer that waits only for
-    events a bounded distance ahead, or holds only so many waiting, drops one of them."""
-    last = rng(story_label("wide-gap")).randint(400, 700)
-    events = [story_event("job-14", seq) for seq in range(1, last + 1)]
-    return [events[0], *reversed(events[1:])]
+    """A story of a gap of over a thousand seqs: a task's first event, then its events from a
+    drawn seq (:data:`WIDE_GAP`) down to 2, the highest first (each waits: it is beyond the
+    next one expected), so that offer releases them all; then the key of its first event,
+    delivered again under the next seq (a duplicate: its key was seen for its task, long
+    ago), and that seq's own event. An answer that waits only for events a bounded distance
+    ahead, or holds only so many waiting, drops one of them; one that remembers only the keys
+    of its latest seqs releases the duplicate."""
+    last = rng(story_label("wide-gap")).randint(*WIDE_GAP)
+    events = [story_event("job-14", seq) for seq in range(1, last + 2)]
+    again = {**events[0], "seq": last + 1}
+    return [events[0], *reversed(events[1:last]), again, events[last]]
 
 
 #: Versions equal to 1 in Python (``True == 1``, ``1.0 == 1``) or written as it (``"1"``), none

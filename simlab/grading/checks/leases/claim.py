@@ -77,8 +77,17 @@ CLAIM_STORIES = (
     (("claim", "t2", "A", 20.0), ("claim", "t1", "B", 10.0), ("heartbeat", 1, 10.0)),
     # a task whose ID differs from another's only in case (the world's T1 is t1's ID with its
     # first letter in capitals): a claim or heartbeat that matches IDs with LIKE or COLLATE
-    # NOCASE changes both
-    (("claim", "T1", "A", 10.0), ("claim", "t1", "B", 10.0), ("wait", 3), ("heartbeat", 1, 10.0)),
+    # NOCASE changes both; a refusal of T1 that looks the row up with LIKE or COLLATE NOCASE
+    # finds t1's (another holder), and one of t1% (a task the ledger never held) that looks it
+    # up with LIKE finds t1's in place of none
+    (
+        ("claim", "T1", "A", 10.0),
+        ("claim", "t1", "B", 10.0),
+        ("wait", 3),
+        ("heartbeat", 1, 10.0),
+        ("claim", "T1", "C", 10.0),
+        ("claim", "t1%", "C", 10.0),
+    ),
     # tasks whose IDs differ from t1's only by a space before or after it, or its first
     # character full-width, at t1's epoch: a heartbeat that matches IDs with trim(), rtrim(),
     # COLLATE RTRIM or after NFKC extends them too (a claim that does takes them with t1)
@@ -243,7 +252,11 @@ CLAIM_RUBRIC = (
             "returns (every field) and leaves the same task row, and its errors carry the same "
             "fields.",
         ),
-        mistakes=("LeaseHeld naming a holder remembered from this process's own claims",),
+        mistakes=(
+            "LeaseHeld naming a holder remembered from this process's own claims",
+            "finding a refused task's row with LIKE or COLLATE NOCASE (another task's holder, or "
+            "an unknown task taken for another)",
+        ),
         text=(
             "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
             "`worker`, `lease_until = now + ttl` and `updated_at = now`, and returns the new "
@@ -258,9 +271,13 @@ CLAIM_RUBRIC = (
             "The generated sequences' claims ask for lease lengths drawn at grading time (never "
             "10, 20, 30 or 60 s, and with a fraction) on a clock that starts far from 0, for "
             "drawn tasks and workers, and a live lease is sometimes taken by another process's "
-            "claim (the kit's): a claim that types in a ttl, ignores now or names another task "
-            "or worker returns another lease than the kit's, and a LeaseHeld that names a "
-            "holder remembered from this process's own claims names the wrong one."
+            "claim (the kit's); a claim of the first task's ID in other capitals is refused "
+            "while the first is held by another worker, and one of the first's ID followed by a "
+            "LIKE wildcard (%), a task the ledger never held: a claim that types in a ttl, "
+            "ignores now or names another task or worker returns another lease than the kit's, "
+            "a LeaseHeld that names a holder remembered from this process's own claims names "
+            "the wrong one, and a refusal that finds the row with LIKE or COLLATE NOCASE names "
+            "another task's holder, or no UnknownTask."
         ),
     ),
     Criterion(

@@ -251,6 +251,10 @@ EN = {
     "record_row": "the row your record_effect stored has {column} {got}, expected {want}",
     # operations.py and loops.py: a difference in a value of the hidden world, told without it
     "claim_other_task": "your claim of {task} changed another task",
+    "claim_unknown_gave": (
+        "your claim of {task}, a task the ledger does not hold, gave {got}, expected {want}: "
+        "find out why a claim was refused by the task's exact ID"
+    ),
     "heartbeat_other_task": "your heartbeat of lease {n} changed another task",
     "lease_field_not": "your claim returned a lease whose {field} is not {want}",
     "claim_left_not": "after your claim the task's {field} is not {want}",
@@ -489,6 +493,10 @@ ZH = {
     "record_row": "你的 record_effect 存下的行中 {column} 为 {got}，应为 {want}",
     # operations.py and loops.py: a difference in a value of the hidden world, told without it
     "claim_other_task": "你对 {task} 的领取改动了另一个任务",
+    "claim_unknown_gave": (
+        "你对账本中并不存在的任务 {task} 的领取给出了 {got}，应为 {want}：查明领取被拒绝的原因时，"
+        "要按任务的确切 ID 查找"
+    ),
     "heartbeat_other_task": "租约 {n} 的心跳改动了另一个任务",
     "lease_field_not": "你的领取返回的租约中 {field} 不是{want}",
     "claim_left_not": "你的领取之后，任务的 {field} 不是{want}",

@@ -18,7 +18,8 @@ ends in such a difference (:func:`check`). Playing a sequence is remembered, so 
 one question share their calls into the sandbox.
 
 A sequence is written with labels (tasks ``t1``, ``t2`` and, in stories only, the look-alikes
-of ``t1``: ``T1``, ``' t1'``, ``'t1 '``, ``ｔ1``, ``t1*``; workers ``A``, ``B``, ``C``, keys
+of ``t1``: ``T1``, ``' t1'``, ``'t1 '``, ``ｔ1``, ``t1*``, and ``t1%``, a task the ledgers never
+hold; workers ``A``, ``B``, ``C``, keys
 ``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
 question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
 world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
@@ -38,7 +39,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.world import LOOK_ALIKES, World
+from simlab.grading.checks.leases.world import LOOK_ALIKES, UNKNOWN, World
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, NotAttempted, shown_type
@@ -244,7 +245,7 @@ class _Run:
 
     def label(self, task_id: str) -> str:
         """The story's label of the world's ``task_id``."""
-        labels = (*TASKS, *TWINS)
+        labels = (*TASKS, *TWINS, UNKNOWN)
         return next(label for label in labels if self.world.task(label) == task_id)
 
     def _lease(self, ref: int) -> tuple[Lease, int] | None:
@@ -411,8 +412,10 @@ def _claim_verdict(
     task: str, before: tuple, ref: tuple, expected: Outcome, got: Outcome, run: _Run
 ) -> tuple[str, Message] | None:
     tasks = _state(run.raw)[0]
-    row, want, mine = before[0][task], ref[0][task], tasks[task]
     label = run.label(task)
+    if task not in before[0]:
+        return _unknown_claim_verdict(label, before[0], tasks, expected, got)
+    row, want, mine = before[0][task], ref[0][task], tasks[task]
     if _others(tasks, task) != _others(before[0], task):
         return CORE, say("claim_other_task", task=label)
     took = isinstance(expected.value, Lease)
@@ -458,6 +461,19 @@ def _claim_verdict(
         if want[wrong] is None:
             return DETAIL, say("claim_left_none", field=wrong, got=got)
         return DETAIL, say("claim_left", field=wrong, got=got, want=shown_value(want[wrong]))
+    return None
+
+
+def _unknown_claim_verdict(
+    label: str, before: dict, tasks: dict, expected: Outcome, got: Outcome
+) -> tuple[str, Message] | None:
+    """A claim of a task the ledger does not hold: the kit's raises ``UnknownTask`` and changes
+    nothing. One that changes a task took another task for it; one that raises anything else
+    looked the refused task up loosely (``LIKE``) and found another."""
+    if tasks != before:
+        return CORE, say("claim_other_task", task=label)
+    if got.error != expected.error:
+        return DETAIL, say("claim_unknown_gave", task=label, got=got.shown, want=expected.error)
     return None
 
 

@@ -11,10 +11,12 @@ and the first key a prefix of the second; tasks whose IDs look like the first's
 (:attr:`World.look_alikes`): ``T1``, the first's with its first letter in capitals (an ID
 compared with ``LIKE`` or ``COLLATE NOCASE`` matches both), the first's after or before a space
 (``trim()``, ``COLLATE RTRIM``), with its first character full-width (NFKC), and the first's
-followed by ``*`` (a ``GLOB`` pattern that matches the first);
-lease lengths with a fraction of a second, never one the notebook shows; a clock that starts
-far from 0; the step an e-mail is sent at and the outputs a loop's work returns (dicts, lists
-or whole numbers, never strings: a loop that stores ``str(output)`` stores another value).
+followed by ``*`` (a ``GLOB`` pattern that matches the first); and a task the ledger never
+holds (:data:`UNKNOWN`), the first's ID followed by ``%``, which ``LIKE`` takes for a pattern
+that matches the first; lease lengths with a fraction of a second, never one the notebook
+shows; a clock that starts far from 0; the step an e-mail is sent at and the outputs a loop's
+work returns (dicts, lists or whole numbers, never strings: a loop that stores
+``str(output)`` stores another value).
 
 A story told to the learner names tasks, workers and keys by their labels (``t1``, ``A``,
 ``k1``) and never shows a drawn value: the world changes with every edit of the notebook, and
@@ -28,12 +30,15 @@ from typing import Any
 
 from simlab.grading.checks.hidden_world import fullwidth, look_alikes, rng
 
-__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS", "LOOK_ALIKES"]
+__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS", "LOOK_ALIKES", "UNKNOWN"]
 
 #: How a story names the tasks whose IDs look like the first's (:attr:`World.look_alikes`):
 #: its first letter in capitals, after a space, before a space, its first character
 #: full-width, and followed by a ``GLOB`` wildcard. The spaces are shown in quotes.
 LOOK_ALIKES = ("T1", "' t1'", "'t1 '", "ｔ1", "t1*")
+#: How a story names a task no ledger of the world holds: the first's ID followed by ``%``, so
+#: a claim that looks its row up with ``LIKE`` finds the first task (and others) in its place.
+UNKNOWN = "t1%"
 
 #: Lease lengths the notebook shows (a world's ttls are never one of them).
 SHOWN_TTLS = frozenset({5.0, 10.0, 20.0, 30.0, 60.0})
@@ -87,9 +92,16 @@ class World:
         forms = (*look_alikes(first)[:3], fullwidth(first[:1]) + first[1:], f"{first}*")
         return dict(zip(LOOK_ALIKES, forms, strict=True))
 
+    @property
+    def unknown(self) -> str:
+        """:data:`UNKNOWN`: the first task's ID followed by ``%``, a task no ledger holds."""
+        return f"{self.tasks[0]}%"
+
     def task(self, label: str) -> str:
         if label in ("t1", "t2"):
             return self.tasks[("t1", "t2").index(label)]
+        if label == UNKNOWN:
+            return self.unknown
         return self.look_alikes[label]
 
     def worker(self, label: str) -> str:
@@ -121,7 +133,8 @@ class World:
 
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
-        words = [*self.tasks, *self.look_alikes.values(), *self.workers, *self.keys]
+        words = [*self.tasks, *self.look_alikes.values(), self.unknown, *self.workers]
+        words += list(self.keys)
         words += [self.output, self.thief]
         words += [str(self.work_output(n)) for n in range(5)]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
