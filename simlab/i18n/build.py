@@ -122,7 +122,8 @@ class Report:
 @dataclass
 class TodoItem:
     """A cell (or a rubric's text) a translator has to do: ``reason`` is missing, pending or
-    changed; ``what`` says what ``cell`` names (``cell``, or ``text`` for a rubric's key)."""
+    changed (or, for a rubric's text, moved: its translation follows it when written, nothing
+    left to do); ``what`` says what ``cell`` names (``cell``, or ``text`` for a rubric's key)."""
 
     notebook: str
     cell: str

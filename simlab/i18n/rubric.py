@@ -241,21 +241,30 @@ def todo(
     root: str | Path, exercise: Any, *, write: bool = False, lang: str = "zh"
 ) -> tuple[list[tuple[str, str, str]], bool]:
     """The texts of ``exercise``'s rubric a translator has to do, as ``(key, reason,
-    English)`` in rubric order (reason: missing, pending or changed), and whether the store was
-    written. With ``write=True`` each gets a ``todo`` entry in the store (created if needed), as
-    :func:`simlab.i18n.build.todo` does for a notebook's cells: ``en_hash`` of today's English,
-    ``todo`` its text, ``zh`` the old Chinese if any; entries of texts that are gone are
-    removed."""
+    English)`` in rubric order (reason: missing, pending, changed or moved), and whether the
+    store was written. With ``write=True`` each gets a ``todo`` entry in the store (created if
+    needed), as :func:`simlab.i18n.build.todo` does for a notebook's cells: ``en_hash`` of
+    today's English, ``todo`` its text, ``zh`` the old Chinese if any; entries of texts that are
+    gone are removed. A text that is only *moved* (a mistake or property inserted before it
+    shifts its key; the store holds a finished translation of exactly that English under another
+    key) takes that translation along, finished: nothing is left to do for it."""
     path = Path(root) / store_path(exercise.id, lang)
     store = load_store(path) if path.is_file() else Store(source_name(exercise.id), {})
     english = texts(exercise)
+    finished = {e.en_hash: e.zh for e in store.cells.values() if e.todo is None and e.zh.strip()}
     items = []
     for key, text in english.items():
         status = store.status(key, text)
-        if status != "ok":
-            items.append((key, status, text))
-            old = store.cells.get(key)
-            store.cells[key] = Entry(en_hash(text), old.zh if old else "", text)
+        if status == "ok":
+            continue
+        hashed = en_hash(text)
+        if hashed in finished:
+            items.append((key, "moved", text))
+            store.cells[key] = Entry(hashed, finished[hashed])
+            continue
+        items.append((key, status, text))
+        old = store.cells.get(key)
+        store.cells[key] = Entry(hashed, old.zh if old else "", text)
     gone = [k for k in store.cells if k not in english]
     for k in gone:
         del store.cells[k]

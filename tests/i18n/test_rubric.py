@@ -139,6 +139,40 @@ def test_does_the_check_name_a_stale_rubric_text_and_todo_write_it(tree, capsys,
     assert _run(tree, capsys, "--check", "fencing")[0] == 0
 
 
+def test_does_todo_write_carry_a_moved_text_its_chinese_and_ask_only_for_the_new(
+    tree, capsys, monkeypatch
+):
+    """A mistake inserted first shifts every later mistake's key: the check names each shifted
+    key (its entry translates another text now), and ``--todo --write`` carries each shifted
+    text its finished Chinese, so only the new mistake is left to translate."""
+    exercise = EXERCISES["fencing"]
+    q = exercise.questions[0]
+    c = q.rubric[0]
+    assert len(c.mistakes) >= 2
+    c2 = dataclasses.replace(c, mistakes=("a new mistake", *c.mistakes))
+    q2 = dataclasses.replace(q, rubric=(c2, *q.rubric[1:]))
+    monkeypatch.setitem(
+        EXERCISES, "fencing", dataclasses.replace(exercise, questions=(q2, *exercise.questions[1:]))
+    )
+    at = f"{q.id}/{c.id}"
+    status, out = _run(tree, capsys, "--check", "fencing")
+    assert status == 1 and len(out.out.splitlines()) == len(c.mistakes) + 1, out.out
+    before = load_store(tree / rubric.store_path("fencing"))
+    status, out = _run(tree, capsys, "--todo", "fencing", "--write")
+    assert out.out.count("(moved)") == len(c.mistakes)
+    assert f"== rubric fencing text {at}/mistake-1 (changed)\n   a new mistake\n" in out.out
+    after = load_store(tree / rubric.store_path("fencing"))
+    for n in range(1, len(c.mistakes) + 1):
+        moved = after.cells[f"{at}/mistake-{n + 1}"]
+        assert moved.todo is None and moved.zh == before.cells[f"{at}/mistake-{n}"].zh
+    assert after.cells[f"{at}/mistake-1"].todo == "a new mistake"
+    status, out = _run(tree, capsys, "--check", "fencing")
+    assert status == 1 and out.out.splitlines() == [
+        f"rubric fencing text {at}/mistake-1: translation not finished (fill 'zh', then delete "
+        "'todo', in simlab/i18n/zh/rubrics/fencing.json)"
+    ]
+
+
 def test_does_the_check_name_a_quote_the_chinese_exercise_does_not_hold(tree, capsys):
     path = tree / rubric.store_path("events")
     data = json.loads(path.read_text(encoding="utf-8"))
