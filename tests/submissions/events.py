@@ -1383,6 +1383,9 @@ def is_narrowing(parent, child):
     return (set(child["collections"]) - {"public"} <= set(parent["collections"])
             and set(child["tools"]) <= set(parent["tools"]))
 """
+# The bounded wait of WAITS_SO_FAR, its bound a thousand seqs ahead (once-in-order: "an event
+# whose `seq` is beyond the next one expected waits").
+WAITS_A_THOUSAND_AHEAD = _BOUNDED.replace("TOO_FAR", "seq - expected > 1000")
 
 ANSWERS += [
     ("parent-tools-optional", "narrowing", PARENT_TOOLS_OPTIONAL, 2, "a parent with no tools"),
@@ -1394,9 +1397,11 @@ ANSWERS += [
         "a parent with no collections",
     ),
     ("public-always", "narrowing", PUBLIC_ALWAYS, 2, "an extra collection"),
+    ("waits-a-thousand-ahead", "absorber", WAITS_A_THOUSAND_AHEAD, 3, "a gap of over a thousand"),
 ]
 EXACTLY += (
     "parent-tools-optional",
     "parent-collections-optional",
     "public-always",
+    "waits-a-thousand-ahead",
 )
