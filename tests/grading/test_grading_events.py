@@ -165,6 +165,7 @@ def test_does_every_world_draw_names_that_begin_with_or_hold_one_another(seed):
     assert _related(similar.keys["r1"], similar.keys["r2"])
     assert all(_related(world.tenant, t) for t in world.similar_tenants)
     assert any(t.startswith(world.tenant) for t in world.similar_tenants)
+    assert any(world.tenant.startswith(t) and t != world.tenant for t in world.similar_tenants)
     assert any(t.endswith(world.tenant) and t != world.tenant for t in world.similar_tenants)
     assert not _related(world.tenant, world.other_tenant)
     assert "acme" not in (world.tenant, *world.similar_tenants)

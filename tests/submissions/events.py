@@ -1405,3 +1405,13 @@ EXACTLY += (
     "public-always",
     "waits-a-thousand-ahead",
 )
+
+# The tenant compared the other way round: a child's tenant the parent's begins with passes
+# (narrows: "A name, the tenant's too, is compared whole").
+TENANT_PREFIX_OF_PARENT = TENANT_BY_PREFIX.replace(
+    'child["tenant"].startswith(parent["tenant"])', 'parent["tenant"].startswith(child["tenant"])'
+)
+assert TENANT_PREFIX_OF_PARENT != TENANT_BY_PREFIX
+
+ANSWERS += [("tenant-prefix-of-parent", "narrowing", TENANT_PREFIX_OF_PARENT, 2, "tenant")]
+EXACTLY += ("tenant-prefix-of-parent",)
