@@ -33,7 +33,12 @@ from simlab.grading.checks.events.grants import FIRST_PAIRS, grant_pairs, narrow
 from simlab.grading.checks.events.grants import told as grant_story
 from simlab.grading.checks.events.messages import say
 from simlab.grading.checks.events.narrowing import EXAMPLES as NARROWING_EXAMPLES
-from simlab.grading.checks.events.narrowing import narrowing_check
+from simlab.grading.checks.events.narrowing import (
+    NOTEBOOK_COLLECTION,
+    NOTEBOOK_TOOL,
+    narrowing_check,
+    parents,
+)
 from simlab.grading.checks.events.streams import (
     EVENTS_PER_TASK,
     FIRST_STREAMS,
@@ -117,6 +122,18 @@ def test_are_the_hostile_grants_really_split_between_true_and_false(seed):
     assert unicodedata.normalize("NFD", world.tenant) in forms
     assert verdicts["unicode_forms"] == verdicts["version_as_text"] == {False}
     assert [c["version"] for c in kinds["version_as_text"]] == [str(world.version)]
+    # the notebook's collection and tool come as extra names: no drawn parent holds them
+    assert verdicts["extra_collection"] == {False}
+    named = {n for c in kinds["extra_collection"] + kinds["extra_tool"] for n in c["collections"]}
+    named |= {n for c in kinds["extra_tool"] for n in c["tools"]}
+    assert {NOTEBOOK_COLLECTION, NOTEBOOK_TOOL} <= named
+    # a parent holding no tools (or no collections) holds none of them: only the child with
+    # none of them either narrows it
+    of = parents(world)
+    assert verdicts["one_of_each"] == {True}
+    for bare in ("no_tools", "no_collections"):
+        assert {reference_is_narrowing(of[bare], c) for c in kinds["one_of_each"]} == {False}
+        assert {reference_is_narrowing(of[bare], c) for c in kinds["empty"]} == {True}
 
 
 def _related(a: str, b: str) -> bool:
@@ -148,6 +165,7 @@ def test_does_every_world_draw_names_that_begin_with_or_hold_one_another(seed):
     assert _related(similar.keys["r1"], similar.keys["r2"])
     assert all(_related(world.tenant, t) for t in world.similar_tenants)
     assert any(t.startswith(world.tenant) for t in world.similar_tenants)
+    assert any(world.tenant.startswith(t) and t != world.tenant for t in world.similar_tenants)
     assert any(t.endswith(world.tenant) and t != world.tenant for t in world.similar_tenants)
     assert not _related(world.tenant, world.other_tenant)
     assert "acme" not in (world.tenant, *world.similar_tenants)
@@ -172,11 +190,10 @@ def test_is_every_sentence_the_checks_can_say_translated_and_short():
         for why in DIAGNOSES.values()
     ]
     kinds = [say(f"child_{kind}") for kind in KINDS]
+    PARENTS = ("", "_revoked", "_no_tools", "_no_collections")
     for kind in kinds:
         for verdict in ("True", "False"):
-            sentences += [
-                say(key, got=verdict, kind=kind) for key in ("said_when", "said_when_revoked")
-            ]
+            sentences += [say(f"said_when{of}", got=verdict, kind=kind) for of in PARENTS]
     for sentence in sentences:
         assert untranslated(sentence) == [], sentence
         assert len(str(sentence)) <= FAILURE_CHARS, sentence

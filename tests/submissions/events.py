@@ -1350,3 +1350,68 @@ ANSWERS += [
     ("equal-first", "narrowing", EQUAL_FIRST, 2, "(of a revoked parent)"),
 ]
 EXACTLY += ("keys-of-latest-seqs", "equal-first")
+
+# A parent with no tools taken to allow every tool (narrows: "Every collection and every tool of
+# the child must be held by the parent"): a child naming a tool passes a parent holding none.
+PARENT_TOOLS_OPTIONAL = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return (set(child["collections"]) <= set(parent["collections"])
+            and (not parent["tools"] or set(child["tools"]) <= set(parent["tools"])))
+"""
+# The same for a parent with no collections.
+PARENT_COLLECTIONS_OPTIONAL = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return ((not parent["collections"] or set(child["collections"]) <= set(parent["collections"]))
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+# The notebook's public collection always allowed (narrows, the same sentence): a child naming
+# it passes a parent that lacks it.
+PUBLIC_ALWAYS = """
+def is_narrowing(parent, child):
+    if parent["revoked"] or child["revoked"]:
+        return False
+    if (child["tenant"], child["version"]) != (parent["tenant"], parent["version"]):
+        return False
+    return (set(child["collections"]) - {"public"} <= set(parent["collections"])
+            and set(child["tools"]) <= set(parent["tools"]))
+"""
+# The bounded wait of WAITS_SO_FAR, its bound a thousand seqs ahead (once-in-order: "an event
+# whose `seq` is beyond the next one expected waits").
+WAITS_A_THOUSAND_AHEAD = _BOUNDED.replace("TOO_FAR", "seq - expected > 1000")
+
+ANSWERS += [
+    ("parent-tools-optional", "narrowing", PARENT_TOOLS_OPTIONAL, 2, "a parent with no tools"),
+    (
+        "parent-collections-optional",
+        "narrowing",
+        PARENT_COLLECTIONS_OPTIONAL,
+        2,
+        "a parent with no collections",
+    ),
+    ("public-always", "narrowing", PUBLIC_ALWAYS, 2, "an extra collection"),
+    ("waits-a-thousand-ahead", "absorber", WAITS_A_THOUSAND_AHEAD, 3, "a gap of over a thousand"),
+]
+EXACTLY += (
+    "parent-tools-optional",
+    "parent-collections-optional",
+    "public-always",
+    "waits-a-thousand-ahead",
+)
+
+# The tenant compared the other way round: a child's tenant the parent's begins with passes
+# (narrows: "A name, the tenant's too, is compared whole").
+TENANT_PREFIX_OF_PARENT = TENANT_BY_PREFIX.replace(
+    'child["tenant"].startswith(parent["tenant"])', 'parent["tenant"].startswith(child["tenant"])'
+)
+assert TENANT_PREFIX_OF_PARENT != TENANT_BY_PREFIX
+
+ANSWERS += [("tenant-prefix-of-parent", "narrowing", TENANT_PREFIX_OF_PARENT, 2, "tenant")]
+EXACTLY += ("tenant-prefix-of-parent",)

@@ -15,6 +15,7 @@ from simlab.grading.checks.checkpoints.migration import CORPUS, HIDDEN_V1
 from simlab.grading.checks.checkpoints.requests import WORLD_WORDS
 from simlab.grading.checks.events import BUS_STREAMS, children
 from simlab.grading.checks.events.absorber import exact_names, similar_names
+from simlab.grading.checks.events.narrowing import NOTEBOOK_COLLECTION, NOTEBOOK_TOOL
 from simlab.grading.checks.events.streams import generated_names
 from simlab.grading.checks.events.world import TASK_STEMS, grant_world
 from simlab.grading.checks.hidden_world import judged_in
@@ -78,6 +79,8 @@ def events() -> list[str]:
     for kind in children(world).values():
         for child in kind:
             words += [child["tenant"], *child["collections"], *child["tools"]]
+    # the notebook's own names a child may name are in the exercise text: nothing hidden
+    words = [w for w in words if w not in (NOTEBOOK_COLLECTION, NOTEBOOK_TOOL)]
     words += sorted(world.strings())
     words += sorted(generated_names().strings()) + sorted(similar_names()[1].strings())
     words += sorted(exact_names()[1].strings())

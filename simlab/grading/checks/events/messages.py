@@ -93,6 +93,12 @@ EN = {
     "not_bool": "is_narrowing() returned {kind}, expected True or False",
     "said_when": "is_narrowing() said {got} when the child is {kind}",
     "said_when_revoked": "is_narrowing() said {got} when the child is {kind} (of a revoked parent)",
+    "said_when_no_tools": (
+        "is_narrowing() said {got} when the child is {kind} (of a parent with no tools)"
+    ),
+    "said_when_no_collections": (
+        "is_narrowing() said {got} when the child is {kind} (of a parent with no collections)"
+    ),
     "child_same": "the same grant",
     "child_fewer_collections": "a grant with fewer collections",
     "child_fewer_tools": "a grant with fewer tools",
@@ -100,6 +106,7 @@ EN = {
     "child_extra_collection": "a grant with an extra collection",
     "child_extra_tool_fewer_collections": "a grant with an extra tool and fewer collections",
     "child_extra_tool": "a grant with an extra tool",
+    "child_one_of_each": "a grant with one collection and one tool",
     "child_crossed": (
         "a grant naming one of the parent's tools as a collection, or one of its collections "
         "as a tool"
@@ -211,6 +218,10 @@ ZH = {
     "not_bool": "is_narrowing() 返回了 {kind}，应返回 True 或 False",
     "said_when": "当子授权是{kind}时，is_narrowing() 返回了 {got}",
     "said_when_revoked": "当子授权是{kind}（而父授权已被撤销）时，is_narrowing() 返回了 {got}",
+    "said_when_no_tools": "当子授权是{kind}（而父授权没有任何工具）时，is_narrowing() 返回了 {got}",
+    "said_when_no_collections": (
+        "当子授权是{kind}（而父授权没有任何集合）时，is_narrowing() 返回了 {got}"
+    ),
     "child_same": "同一个授权",
     "child_fewer_collections": "集合更少的授权",
     "child_fewer_tools": "工具更少的授权",
@@ -218,6 +229,7 @@ ZH = {
     "child_extra_collection": "多一个集合的授权",
     "child_extra_tool_fewer_collections": "多一个工具但集合更少的授权",
     "child_extra_tool": "多一个工具的授权",
+    "child_one_of_each": "只有一个集合和一个工具的授权",
     "child_crossed": "把父授权的某个工具当作集合（或把某个集合当作工具）列出的授权",
     "child_other_tenant": "另一个租户的、权限更少的授权",
     "child_other_version": "另一个版本的授权",

@@ -2,11 +2,12 @@
 dicts) against the kit's own definition, :meth:`simlab.agent.Grant.narrow`: ``child`` is a
 narrowing of ``parent`` exactly when ``parent.narrow(...)`` could have produced it. Hostile
 grants: another tenant, another version, a revoked parent or child (a revoked parent's own
-grant as its child too), an extra tool with fewer
-collections, sets of the same size but other members, names (the tenant's too) differing
+grant as its child too), an extra tool with fewer collections, a name of the notebook's grant
+the parent lacks, a tool of a parent holding no tools (and a collection of one holding no
+collections), sets of the same size but other members, names (the tenant's too) differing
 only in case, in white space around them or in Unicode form (full-width, decomposed; the
-tenant holds a composed accent), a version written as text, one of
-the parent's tools named as a collection (and the reverse), repeated names (with and without a
+tenant holds a composed accent), a version written as text, one of the parent's tools named
+as a collection (and the reverse), repeated names (with and without a
 name the parent lacks). Beside them, each criterion has a property on
 generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
 counterexample is the feedback.
@@ -33,7 +34,16 @@ from simlab.grading.checks.hidden_world import decomposed, fullwidth
 from simlab.grading.questions import Criterion, Tally, require
 from simlab.grading.student import Student
 
-__all__ = ["KINDS", "NARROWING_RUBRIC", "children", "narrowing_check", "reference_is_narrowing"]
+__all__ = [
+    "KINDS",
+    "NARROWING_RUBRIC",
+    "NOTEBOOK_COLLECTION",
+    "NOTEBOOK_TOOL",
+    "children",
+    "narrowing_check",
+    "parents",
+    "reference_is_narrowing",
+]
 
 
 def _grant(d: dict) -> Grant:
@@ -49,6 +59,23 @@ def reference_is_narrowing(parent: dict, child: dict) -> bool:
         return p.narrow(collections=c.collections, tools=c.tools) == c
     except PermissionDenied:
         return False
+
+
+#: A collection and a tool of the notebook's example grant, which no drawn parent holds.
+NOTEBOOK_COLLECTION, NOTEBOOK_TOOL = "public", "search"
+
+
+def parents(world: GrantWorld) -> dict[str, dict]:
+    """The parents children are judged against: the world's (:meth:`GrantWorld.parent`), it
+    revoked, it holding no tools and it holding no collections; the feedback names the
+    parent ``p`` by message ``said_when_p`` (``said_when`` for the world's own)."""
+    parent = world.parent()
+    return {
+        "": parent,
+        "revoked": {**parent, "revoked": True},
+        "no_tools": {**parent, "tools": []},
+        "no_collections": {**parent, "collections": []},
+    }
 
 
 def children(world: GrantWorld) -> dict[str, list[dict]]:
@@ -70,9 +97,15 @@ def children(world: GrantWorld) -> dict[str, list[dict]]:
         "fewer_collections": [child(collections=[c[0]]), child(collections=[c[2], c[0]])],
         "fewer_tools": [child(tools=[tl[0]]), child(tools=[tl[2], tl[0]])],
         "empty": [child(collections=[], tools=[])],
-        "extra_collection": [child(collections=[c[0], other_c])],
+        # the notebook's names too: an answer may let them through whatever the parent holds
+        "extra_collection": [
+            child(collections=[c[0], other_c]),
+            child(collections=[c[1], NOTEBOOK_COLLECTION]),
+        ],
         "extra_tool_fewer_collections": [child(collections=[c[0]], tools=[other_t])],
-        "extra_tool": [child(tools=[*tl, other_t])],
+        "extra_tool": [child(tools=[*tl, other_t]), child(tools=[tl[1], NOTEBOOK_TOOL])],
+        # judged against parents holding no tools, or no collections (:func:`parents`)
+        "one_of_each": [child(collections=[c[0]], tools=[tl[0]])],
         "crossed": [child(collections=[c[0], tl[0]]), child(tools=[tl[1], c[1]])],
         "other_tenant": [child(tenant=world.other_tenant, collections=[c[0]])],
         "other_version": [
@@ -166,6 +199,9 @@ NARROWING_RUBRIC = (
             "compares names (or the tenant) by a prefix or a part",
             "ignores the parent (a grant typed in from the notebook)",
             "pools collections and tools into one set of names",
+            "takes a parent with no tools (or no collections) to allow every one",
+            "lets a name of the notebook's grant (public, search) through whatever the parent "
+            "holds",
         ),
         properties=(
             "On generated parent and child grants, each child differing in at most one way "
@@ -184,7 +220,9 @@ NARROWING_RUBRIC = (
             "a child at the parent's version written as text, "
             "children naming one of the parent's tools as a collection or the reverse, and "
             "empty children of another tenant or version, or revoked, or of the parent "
-            "revoked, and a revoked parent's own grant as its child (equal to it); the "
+            "revoked, and a revoked parent's own grant as its child (equal to it); children "
+            "of the parent without its tools, or without its collections; children naming "
+            "the notebook's public collection or search tool, which the parent lacks; the "
             "generated grants are offered with drawn names too."
         ),
     ),
@@ -207,16 +245,21 @@ NARROWING_RUBRIC = (
 )
 
 
-#: The parts of ``narrows``, in order: each judges the children of the first kinds against the
-#: world's parent and those of the second against the parent revoked (:func:`children`).
-_NARROWS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("same", "fewer_collections", "fewer_tools", "empty"), ()),
-    (("extra_collection", "extra_tool", "extra_tool_fewer_collections"), ()),
-    (("other_tenant", "other_version", "version_as_text", "empty_elsewhere"), ()),
-    (("revoked", "empty_revoked"), ("same", "fewer_tools", "empty", "revoked")),
-    (("other_collections", "capitals", "spaces", "unicode_forms"), ()),
-    (("similar_tenant", "longer_name", "shorter_name"), ()),
-    (("crossed",), ()),
+#: The parts of ``narrows``, in order: each judges the children of some kinds
+#: (:func:`children`) against some parents (:func:`parents`), as ``(parent, kinds)`` pairs.
+_NARROWS: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = (
+    (("", ("same", "fewer_collections", "fewer_tools", "empty")),),
+    (
+        ("", ("extra_collection", "extra_tool", "extra_tool_fewer_collections")),
+        # a parent holds no name of a kind it has none of: not all of them
+        ("no_tools", ("one_of_each", "empty")),
+        ("no_collections", ("one_of_each", "empty")),
+    ),
+    (("", ("other_tenant", "other_version", "version_as_text", "empty_elsewhere")),),
+    (("", ("revoked", "empty_revoked")), ("revoked", ("same", "fewer_tools", "empty", "revoked"))),
+    (("", ("other_collections", "capitals", "spaces", "unicode_forms")),),
+    (("", ("similar_tenant", "longer_name", "shorter_name")),),
+    (("", ("crossed",)),),
 )
 
 #: Generated pairs of grants of the core property (each one call into the sandbox); half as
@@ -225,32 +268,36 @@ EXAMPLES = 24
 
 
 def narrowing_check(s: Student, t: Tally) -> None:
-    """Judge ``is_narrowing`` on every kind of child of the world's parent
-    (:func:`children`); parts are filed under the criteria of :data:`NARROWING_RUBRIC`. Every
-    name the world drew is hidden from the feedback (:attr:`Tally.hidden`)."""
+    """Judge ``is_narrowing`` on every kind of child (:func:`children`) of the world's parent
+    or of one of its variants (:func:`parents`); parts are filed under the criteria of
+    :data:`NARROWING_RUBRIC`. Every name the world drew is hidden from the feedback
+    (:attr:`Tally.hidden`)."""
     student = s.function("is_narrowing")
     world = grant_world()
     t.hidden = t.hidden | world.strings()
-    parent, kinds = world.parent(), children(world)
-    revoked = {**parent, "revoked": True}
+    kinds, of = children(world), parents(world)
 
-    def judge(names: tuple[str, ...], of: dict = parent) -> None:
+    def judge(names: tuple[str, ...], parent: str = "") -> None:
         for kind in names:
             for child in kinds[kind]:
-                answer = student(copy.deepcopy(of), copy.deepcopy(child))
+                answer = student(copy.deepcopy(of[parent]), copy.deepcopy(child))
                 not_bool(answer)
                 require(
-                    answer == reference_is_narrowing(of, child),
+                    answer == reference_is_narrowing(of[parent], child),
                     say(
-                        "said_when" if of is parent else "said_when_revoked",
+                        f"said_when_{parent}" if parent else "said_when",
                         got=str(answer),
                         kind=say(f"child_{kind}"),
                     ),
                 )
 
+    def judge_all(pairs: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        for parent, names in pairs:
+            judge(names, parent)
+
     t.under("narrows")
-    for of_parent, of_revoked in _NARROWS:
-        t.part(lambda a=of_parent, b=of_revoked: (judge(a), judge(b, of=revoked)))
+    for pairs in _NARROWS:
+        t.part(lambda pairs=pairs: judge_all(pairs))
 
     @t.part
     def generated_grants():

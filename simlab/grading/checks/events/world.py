@@ -195,7 +195,8 @@ class GrantWorld:
 
     tenant: str
     #: Other tenants: the drawn twin (it begins with the tenant's name, or the tenant's name
-    #: begins with it), one beginning with the tenant's name, one holding it.
+    #: begins with it), one beginning with the tenant's name, one holding it, and the first
+    #: letters of the tenant's name.
     similar_tenants: tuple[str, ...]
     other_tenant: str  # no relation to the tenant
     version: int
@@ -261,10 +262,14 @@ def grant_world(label: str = "events/narrowing") -> GrantWorld:
         source.choice(collections) + source.choice(SUFFIXES),
         source.choice(PREFIXES) + source.choice(collections),
     )
+    # the tenant's first letters (a stream of its own: the rest as drawn), so a tenant the
+    # parent's name begins with is there whichever of the twins is the shorter
+    cut = rng(f"{label}/shorter-tenant").randint(4, len(tenant) - 2)
     similar = (
         twin_tenant,
         tenant + source.choice(SUFFIXES),
         source.choice(PREFIXES) + tenant,
+        tenant[:cut],
     )
     held = source.choice(tools)
     shorter = held[: source.randint(3, len(held) - 2)]
