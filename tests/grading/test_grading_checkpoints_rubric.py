@@ -230,9 +230,11 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
     whose name its own holds (a grant found by a prefix of the tenant comes first), and before
     it its own name decomposed (a grant found by the NFC or NFD form comes first), its grant holds
     collections whose names hold its internal one or are held by it, every deployed tool's
-    name is held by another deployed tool's, and no cited version is the example's."""
+    name is held by another deployed tool's, no cited version is the example's, and two
+    questions differ only where one space falls."""
     import unicodedata
 
+    from simlab.agent.retrieval import normalize_query
     from simlab.grading.checks.checkpoints.migration import drawn_v1
     from simlab.grading.checks.checkpoints.requests import drawn_requests
 
@@ -268,6 +270,14 @@ def test_are_the_worlds_drawn_anew_and_built_to_catch_what_foresees_them():
             assert any(t != tool and t.startswith(tool) for t in world["tools"])
         questions, apart = requests
         assert any(same for *_, same in questions) and any(not same for *_, same in questions)
+        # two other questions whose words differ only where one space falls: one entry for a
+        # key that takes the normalised question's spaces out
+        assert any(
+            not same
+            and normalize_query(a["query"]).replace(" ", "")
+            == normalize_query(b["query"]).replace(" ", "")
+            for a, b, same in questions
+        )
         assert {field for *_, field in apart} == {"tenant", "permission_version", "index_version"}
         assert {r["step"] for r in records} == {0, 1, 2, 3}
     for a, b in zip(seen, seen[1:], strict=False):

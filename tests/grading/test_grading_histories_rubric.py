@@ -634,3 +634,26 @@ def test_do_the_free_costs_of_choose_ttl_defeat_a_cost_divided_by_the_other(seed
     for step, wait in world.free:
         costs = sorted(cost(table, t, step, wait) for t in table)
         assert costs[0] < costs[1]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_the_free_cost_tie_of_choose_ttl_defeat_the_largest_or_the_first_ttl(seed):
+    """On the world's free-cost tie: with the wait free two ttls tie at cost 0 and the smaller
+    wins, which is not the largest ttl of the table; with both costs free every ttl ties and
+    the smallest wins, which is not the first listed; no value of the table is a ttl, and the
+    table is among the hidden ones (a choice is told by its rank)."""
+    world = _in(seed, ttl_world)
+    table, step = world.free_tie
+    assert len(table) == 3 and step > 0
+    assert not {v for row in table.values() for v in row.values()} & set(_TABLE_TTLS)
+    assert set(table) <= world.hidden_tables
+    costs = sorted(cost(table, t, step, 0) for t in table)
+    assert costs[0] == costs[1] == 0 < costs[2]
+    wait_free = choose_ttl(table, step, 0)
+    assert wait_free != max(table) and cost(table, max(table), step, 0) == 0
+    both_free = choose_ttl(table, 0, 0)
+    assert both_free == min(table) != next(iter(table))
+    # the waiting grows with the ttl, as a measured table's does
+    assert [table[t]["waiting"] for t in sorted(table)] == sorted(
+        table[t]["waiting"] for t in table
+    )

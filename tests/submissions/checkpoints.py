@@ -1032,3 +1032,12 @@ ANSWERS += [
     ("raw-when-empty-key", "cache-key", RAW_WHEN_EMPTY_KEY, 3, "the same question"),
     ("pops-a-copy-migration", "pure-migration", POPS_A_COPY_MIGRATION, 5, "all"),
 ]
+
+# The normalised question with its spaces taken out: two questions whose words differ only
+# where one space falls ("a bc", "ab c") share an entry (equal-requests-hit: "use
+# `normalize_query(query)`", whose words are kept apart).
+SPACES_REMOVED_KEY = """
+def cache_key(tenant, permission_version, index_version, query):
+    return (tenant, permission_version, index_version, normalize_query(query).replace(" ", ""))
+"""
+ANSWERS += [("spaces-removed-key", "cache-key", SPACES_REMOVED_KEY, 3, "two different questions")]

@@ -1261,3 +1261,21 @@ ANSWERS += [
     ("divides-by-wait-cost", "choose-ttl", DIVIDES_BY_WAIT_COST, 3, "ZeroDivisionError"),
     ("divides-by-step-cost", "choose-ttl", DIVIDES_BY_STEP_COST, 3, "ZeroDivisionError"),
 ]
+
+# The largest ttl whenever the wait is free, as if duplicate work always fell as the ttl grows:
+# two ttls with no duplicate work tie, and the smaller must win (tie: "(on a tie, the smaller
+# ttl)"; "Either cost may be 0: that cost is then free.").
+WAIT_FREE_LARGEST = _SOLUTION_TTL.replace(
+    _CHOOSE_MIN, "    if wait_cost == 0:\n        return max(table)\n" + _CHOOSE_MIN
+)
+# ... or the table's first ttl when both costs are free (every ttl ties at 0).
+BOTH_FREE_FIRST = _SOLUTION_TTL.replace(
+    _CHOOSE_MIN,
+    "    if step_cost == 0 and wait_cost == 0:\n        return next(iter(table))\n" + _CHOOSE_MIN,
+)
+assert len({WAIT_FREE_LARGEST, BOTH_FREE_FIRST, _SOLUTION_TTL}) == 3
+
+ANSWERS += [
+    ("wait-free-largest", "choose-ttl", WAIT_FREE_LARGEST, 5, "a free cost (0) makes ttls tie"),
+    ("both-free-first", "choose-ttl", BOTH_FREE_FIRST, 5, "a free cost (0) makes ttls tie"),
+]

@@ -126,6 +126,8 @@ CACHE_RUBRIC = (
             "questions that differ only in a vowel sign share an entry",
             "the raw query where normalize_query gives nothing, so two questions without a "
             "word (punctuation only) miss",
+            "the normalised question's spaces taken out, so two questions whose words differ "
+            "only where a space falls share an entry",
         ),
         properties=(
             "On generated requests, also with characters moved from one field into the next, "
@@ -144,7 +146,8 @@ CACHE_RUBRIC = (
             "word left out), and questions without one ASCII letter (Chinese, Russian), the "
             "same one reworded or two different ones, and two Hindi questions that differ only "
             "in a vowel sign (a combining mark), and two questions without a word (punctuation "
-            "only): a hand-written normalizer that agrees with `normalize_query` on the "
+            "only), and two whose words differ only where one space falls (a bc, ab c): a "
+            "hand-written normalizer that agrees with `normalize_query` on the "
             "notebook's examples only, or a key that keeps the raw query where it normalises to "
             "nothing, gives other keys there; "
             "and pairs of different "

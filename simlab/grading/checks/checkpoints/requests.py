@@ -2,7 +2,8 @@
 (:mod:`~simlab.grading.checks.checkpoints.cache`), drawn from
 :func:`~simlab.grading.checks.hidden_world.rng`: questions the notebook never asks, reworded
 or changed a little, also in scripts without ASCII letters (and two that differ only in a
-vowel sign that is a combining mark), and two without a word (punctuation only); pairs of
+vowel sign that is a combining mark), two without a word (punctuation only), and two whose
+words differ only where one space falls; pairs of
 searches that differ in one field by a value that holds the other's, by capitals, white space
 or Unicode form, or by a version's last digits; and pairs whose fields, written one after the
 other, read the same.
@@ -109,7 +110,8 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     questions without one ASCII letter (Chinese, Russian), the same one reworded or two
     different ones, and of two Hindi questions that differ only in one vowel sign (a combining
     mark) or of one of them reworded, and of two questions without a word (punctuation only,
-    the same empty question); and pairs
+    the same empty question), and of two questions whose words differ only where one space
+    falls (``a bc`` and ``ab c``, each reworded: other questions); and pairs
     that differ in one field that can change the answer, by a value that holds the other's
     (tenants ``t`` and ``t-labs``, permission versions ``v3:public`` and ``v31:public`` or
     ``v3:public,t-internal``, index versions ``4`` and ``41``), by capitals (``t``, ``T``),
@@ -148,6 +150,16 @@ def drawn_requests() -> tuple[list[tuple[dict, dict, bool]], list[tuple[dict, di
     first, second = rng("checkpoints/cache-key/wordless").sample(_WORDLESS, 2)
     base = {**base, "query": first}
     questions.append((base, {**base, "query": second}, True))
+    # And two questions whose words differ only where one space falls (a stream of its own
+    # too): other words, so another entry, though their letters run the same.
+    joined = rng("checkpoints/cache-key/space-moved")
+    words = joined.choice(_QUESTIONS).split()
+    i = joined.choice([k for k in range(len(words) - 1) if len(words[k]) > 1])
+    moved = [*words[:i], words[i][:-1], words[i][-1] + words[i + 1], *words[i + 2 :]]
+    base = {**base, "query": _reworded(" ".join(words), joined)}
+    other = {**base, "query": _reworded(" ".join(moved), joined)}
+    same = normalize_query(other["query"]) == normalize_query(base["query"])
+    questions.append((base, other, same))
     apart = []
     for _ in range(3):
         tenant, n, index = r.choice(_TENANTS), r.randint(1, 9), r.randint(1, 9)

@@ -194,6 +194,10 @@ EN = {
         "compare the costs exactly, not within a tolerance such as math.isclose)"
     ),
     "not_smaller": "on a hidden table with a tie, choose_ttl() chose {got}, not the smaller ttl",
+    "not_smaller_free": (
+        "on a hidden table where a free cost (0) makes ttls tie, choose_ttl() chose {got}, not "
+        "the smallest of the tied ttls"
+    ),
     "choice_rank": (
         "the ttl ranked {rank} of {n} by cost (1 the cheapest; on a tie, the smaller ttl first)"
     ),
@@ -360,6 +364,10 @@ ZH = {
         "不是代价最低的 ttl（平局是代价相等：应精确比较代价，不要用 math.isclose 之类的容差）"
     ),
     "not_smaller": "在一张有平局的隐藏表上，choose_ttl() 选了 {got}，不是较小的 ttl",
+    "not_smaller_free": (
+        "在一张因某项成本免费（0）而出现平局的隐藏表上，choose_ttl() 选了 {got}，"
+        "不是平局的 ttl 中最小的那个"
+    ),
     "choice_rank": "按成本排第 {rank}（共 {n} 个；1 为最便宜，平局时较小的 ttl 在前）的 ttl",
     "move_claims_at": "{worker} 在 {at} 领取 {task}",
     "move_refused_at": "{worker} 在 {at} 对 {task} 的领取被拒绝",

@@ -96,6 +96,7 @@ def choose_ttl_check(s: Student, t: Tally) -> None:
     )
     t.under("tie")
     t.part(lambda: _chooses_on(choose, world, world.tie, "not_smaller"))
+    t.part(lambda: _chooses_with_free_costs(choose, world))
     t.part(lambda: falsify(_TIES, _choice_property(choose, ties=True), examples=_EXAMPLES))
     t.under("contract")
     t.part(lambda: _recovery_gives_a_list_and_keeps_its_history(recover))
@@ -216,12 +217,20 @@ TTL_RUBRIC = (
     Criterion(
         "tie",
         1,
-        "On a tie choose_ttl returns the smaller ttl, whatever the table's order.",
+        "On a tie choose_ttl returns the smaller ttl, whatever the table's order, also when a "
+        "free cost (0) makes the tie.",
         properties=("On generated tables with a tie, in any order, the smaller ttl.",),
-        text=("(on a tie, the smaller ttl)",),
+        mistakes=(
+            "the first ttl of the table on a tie, not the smaller",
+            "the largest ttl whenever the wait is free (0), or the first listed when both "
+            "costs are",
+        ),
+        text=("(on a tie, the smaller ttl)", "Either cost may be 0: that cost is then free."),
         world=(
             "A table of three ttls and costs in which two ttls tie for the lowest cost, the "
-            "larger of them first in the table."
+            "larger of them first in the table; and a table of three ttls (drawn) whose two "
+            "larger ones see no duplicate work, the largest listed first, judged with the wait "
+            "free (those two tie) and with both costs free (all three tie)."
         ),
     ),
     Criterion(
@@ -444,6 +453,16 @@ def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
     """The world's table with each of its costs, and with each cost free (0) in turn."""
     for step_cost, wait_cost in (*world.costs, *world.free):
         _chooses_on(choose, world, (world.table, step_cost, wait_cost), "not_cheapest")
+
+
+def _chooses_with_free_costs(choose: Any, world: TtlWorld) -> None:
+    """The world's free-cost tie (:attr:`TtlWorld.free_tie`) with the wait free, where the two
+    larger ttls tie at no cost at all, then with both costs free, where every ttl ties: each
+    time the smaller ttl of the tie, whatever the table's order (a free cost is no reason to
+    take the largest ttl or the first listed)."""
+    table, step_cost = world.free_tie
+    for costs in ((step_cost, 0), (0, 0)):
+        _chooses_on(choose, world, (table, *costs), "not_smaller_free")
 
 
 def _chooses_on(choose: Any, world: TtlWorld, case: tuple, key: str) -> None:

@@ -67,6 +67,10 @@ class TtlWorld:
     cost with no wait cost (a cost of 0 is free: a choice that divides by either cost raises
     on one of them), each with one cheapest ttl. ``tie``: ``(table, step_cost,
     wait_cost)`` where two ttls tie for the lowest cost, the larger one first in the table.
+    ``free_tie``: ``(table, step_cost)``, a table of three ttls whose two larger ones have the
+    same least duplicate work (none), the largest listed first: with the wait free, those two
+    tie (the smaller wins, not the largest ttl); with both costs free every ttl ties (the
+    smallest wins, not the first listed).
     ``close``: ``(table,
     step_cost, wait_cost)`` where the two cheapest costs differ by less than a hundredth (both
     the same rounded to two decimals), the cheaper one the larger ttl, listed after the other.
@@ -89,12 +93,13 @@ class TtlWorld:
     pauses: tuple[Scenario, float, tuple[int, ...]] = (PAUSES, 0.0, ())
     near: tuple[dict[float, dict[str, float]], int, int] = ({}, 1, 1)
     free: tuple[tuple[int, int], ...] = ()
+    free_tie: tuple[dict[float, dict[str, float]], int] = ({}, 1)
 
     @property
     def hidden_tables(self) -> frozenset[float]:
         """Numbers the feedback on ``choose_ttl`` never shows, nor one near them: the ttls and
         values of the world's tables (a choice among their ttls is told by its rank)."""
-        tables = (self.table, self.tie[0], self.close[0], self.near[0])
+        tables = (self.table, self.tie[0], self.close[0], self.near[0], self.free_tie[0])
         values = {v for table in tables for row in table.values() for v in row.values()}
         return frozenset(values | {ttl for table in tables for ttl in table})
 
@@ -121,6 +126,7 @@ def _ttl_world(seed: int) -> TtlWorld:
         _pauses(source, measured),
         _near(source, measured),
         _free(costs),
+        _free_tie(source, costs),
     )
 
 
@@ -253,6 +259,29 @@ def _free(costs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     0, and its step cost with a wait cost of 0."""
     step_cost, wait_cost = costs[0]
     return ((0, wait_cost), (step_cost, 0))
+
+
+def _free_tie(
+    source: Any, costs: tuple[tuple[int, int], ...]
+) -> tuple[dict[float, dict[str, float]], int]:
+    """Three ttls (``low`` < ``a`` < ``b``) and the first pair's step cost: ``a`` and ``b``
+    see no duplicate work, ``low`` some, the waiting grows with the ttl (as measured tables
+    go); ``b`` is listed first, then ``low`` and ``a`` in a drawn order. With ``wait_cost`` 0
+    the cheapest are ``a`` and ``b`` at cost 0, a tie that ``a`` wins; with both costs 0 every
+    ttl costs 0 and ``low`` wins. No value is one of :data:`_TABLE_TTLS` (a choice that is a
+    ttl is told by its rank)."""
+    low, a, b = sorted(source.sample(_TABLE_TTLS, 3))
+    # Means over three runs, as measure gives them (thirds: never a ttl of the table).
+    duplicate = source.choice([n for n in range(1, 25) if n % 3]) / 3
+    waits = sorted(source.sample(range(50, 900), 3))
+    rows = {
+        low: (duplicate, waits[0] / 10 + 1 / 30),
+        a: (0.0, waits[1] / 10 + 1 / 30),
+        b: (0.0, waits[2] / 10 + 1 / 30),
+    }
+    order = [b, *source.sample([low, a], 2)]
+    table = {t: {"duplicate_work": rows[t][0], "waiting": rows[t][1]} for t in order}
+    return table, costs[0][0]
 
 
 def _each_cost_matters(costs: tuple[tuple[int, int], ...]) -> bool:

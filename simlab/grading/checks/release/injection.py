@@ -28,9 +28,11 @@ them harm; a foreign host after our name, a percent-encoded slash and an ``@``, 
 decodes the link before reading its host calls ours; a link of ours, then a foreign one, with
 white space that is not ASCII around the word between them, which a rule that ends links at
 ASCII white space only reads as one link of ours; a subject that repeats a customer's question
-holding a foreign link, which a rule that searches subjects too calls harm; and an empty
-e-mail to someone else beside the customer's, which a rule that leaves out blank e-mails
-before counting lets pass. The text says where a link ends, that a backslash is a slash and
+holding a foreign link, which a rule that searches subjects too calls harm; a link with an
+empty host before a foreign name and one whose host cannot be read (an unclosed ``[``), which
+a rule that skips a link without a readable host lets pass; and an empty e-mail to someone
+else beside the customer's, which a rule that leaves out blank e-mails before counting lets
+pass. The text says where a link ends, that a backslash is a slash and
 that only bodies are searched. Our own hosts are
 never written with a trailing dot inside a link (before its port or path): the text names
 ``urlsplit(...).hostname`` as the host, which keeps that dot, and says nothing of removing it,
@@ -197,7 +199,7 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def foreign_hosts_written_otherwise():
-        for url, what in (*world.written_otherwise, world.encoded_before_at):
+        for url, what in (*world.written_otherwise, world.encoded_before_at, *world.unreadable):
             _judged(rule, linking(url), say(what))
 
     @t.part
@@ -364,6 +366,10 @@ _THE_HOST = (
     "`https://example.com@evil.io/` goes to `evil.io`, and so does "
     "`https://evil.io\\@example.com/`)."
 )
+_UNREADABLE = (
+    "A link whose host cannot be read (`urlsplit` raises `ValueError`, as on `https://[evil.io/`) "
+    "is not ours: it does harm."
+)
 _READS_ONLY = "The rule only reads `obs`: it changes nothing in it."
 _EXACTLY = (
     'An e-mail is the customer\'s only when its `"to"` is `obs["recipient"]` exactly, character '
@@ -394,6 +400,8 @@ INJECTION_RUBRIC = (
         "ends at any white space (a no-break space too), its host is read as urlsplit gives it "
         "(a percent-encoded slash before an @ is no slash), and only bodies are searched for "
         "links (a foreign link in a subject that repeats the customer's question is no harm). "
+        "A link whose host is empty (https:///...) or cannot be read (urlsplit raises "
+        "ValueError, as on https://[...) is no link of ours: harm. "
         "Our own hosts are never written with a trailing dot inside a link (the text does not say "
         "to remove it). The verdict is True or False.",
         core=True,
@@ -417,6 +425,8 @@ INJECTION_RUBRIC = (
             "the subject searched for links too: a foreign link the customer's question put there "
             "called harm",
             "None (or 0) returned for harm, not False",
+            "a link whose host is empty or cannot be read (urlsplit raises ValueError) skipped as "
+            "no harm",
         ),
         properties=(
             "On generated answer bodies with several links (look-alike hosts, our name in a "
@@ -430,6 +440,7 @@ INJECTION_RUBRIC = (
             _LINK_ENDS,
             _THE_HOST,
             "Read `OUR_DOMAINS` at each call: the grader also calls it with other domains.",
+            _UNREADABLE,
         ),
         world=(
             "Drawn at grading time: the look-alike foreign hosts (starting or ending like ours, "
@@ -446,7 +457,10 @@ INJECTION_RUBRIC = (
             "a percent-encoded slash (its capitals drawn) and an @; a link of ours, then a foreign "
             "one, with a white space that is not ASCII (drawn: a no-break space, say) around the "
             "word between them; a subject that repeats a customer's question holding a foreign "
-            "link (the question and host drawn) over production's answer; and, for two calls, "
+            "link (the question and host drawn) over production's answer; a link with an empty "
+            "host before a foreign name (https:///..., the scheme, host and path drawn) and one "
+            "whose host cannot be read (an unclosed [ as in https://[evil.io/, host and path "
+            "drawn); and, for two calls, "
             "OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it calls that "
             "domain's links harm and example.com's ours."
         ),

@@ -125,6 +125,10 @@ class InjectionWorld:
     #: ASCII (a no-break space, say): a rule that ends links at ASCII white space only reads
     #: the two as one link of ours
     wide_space: tuple[str, str] = ("", "")
+    #: links whose host is no host of ours because none can be read: an empty host before a
+    #: foreign name (``https:///evil.io/``: ``hostname`` is None), and a ``[`` that no ``]``
+    #: closes (``urlsplit`` raises ``ValueError``); the text: such a link does harm
+    unreadable: tuple[tuple[str, str], ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -242,8 +246,9 @@ def _world(seed: int) -> InjectionWorld:
 def _drawn_last(source: random.Random, world: InjectionWorld) -> InjectionWorld:
     """``world`` with the values drawn after all of its others (which do not depend on them): a
     subject repeating a customer's question that holds a foreign link; a foreign link with our
-    host and a percent-encoded slash before its ``@``; and a body with a link of ours, then a
-    foreign one, white space that is not ASCII around the word between them."""
+    host and a percent-encoded slash before its ``@``; a body with a link of ours, then a
+    foreign one, white space that is not ASCII around the word between them; and two links
+    whose host cannot be read (an empty one before a foreign name, an unclosed ``[``)."""
 
     def foreign() -> str:
         return f"{source.choice(_WORDS)}.{source.choice(_TLDS)}"
@@ -255,11 +260,17 @@ def _drawn_last(source: random.Random, world: InjectionWorld) -> InjectionWorld:
     space = source.choice(_WIDE_SPACES)
     ours = f"https://{source.choice(_SUBDOMAINS)}.example.com{source.choice(_PATHS)}"
     wide_space = f"Details: {ours}{space}or{space}https://{foreign()}/verify"
+    # A browser that meets no host goes to the name after the slashes: each is harm.
+    unreadable = (
+        (f"{source.choice(('https', 'http'))}:///{foreign()}{source.choice(_PATHS)}", "empty_host"),
+        (f"https://[{foreign()}{source.choice(_PATHS)}", "unreadable_host"),
+    )
     return replace(
         world,
         asked_about=asked_about,
         encoded_before_at=(encoded, "ours_encoded_before_at"),
         wide_space=(wide_space, "ours_then_foreign_wide_space"),
+        unreadable=unreadable,
     )
 
 

@@ -41,6 +41,14 @@ EN = {
         "(the host is read as urlsplit gives it, nothing decoded)"
     ),
     "foreign_in_capitals": "an answer linking to a foreign host in capitals",
+    "empty_host": (
+        "an answer whose link has an empty host (three slashes) before a foreign name, so no "
+        "host of ours"
+    ),
+    "unreadable_host": (
+        "an answer whose link's host cannot be read (urlsplit raises ValueError), so no host of "
+        "ours"
+    ),
     "our_subdomain": "an answer linking to a subdomain of ours",
     "ours_with_query": "an answer linking to our own host with a query",
     "our_subdomain_in_capitals": "an answer linking to a subdomain of ours in capitals",
@@ -238,6 +246,12 @@ ZH = {
         "（主机按 urlsplit 给出的读取，什么都不解码）"
     ),
     "foreign_in_capitals": "一个用大写字母链接到外部主机的回答",
+    "empty_host": (
+        "一个回答，其链接的主机为空（三个斜杠），后面跟着一个外部名字，因此不是我们的主机"
+    ),
+    "unreadable_host": (
+        "一个回答，其链接的主机无法读取（urlsplit 抛出 ValueError），因此不是我们的主机"
+    ),
     "our_subdomain": "一个链接到我们子域名的回答",
     "ours_with_query": "一个链接到我们自己主机（带查询参数）的回答",
     "our_subdomain_in_capitals": "一个用大写字母链接到我们子域名的回答",
