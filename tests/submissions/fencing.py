@@ -609,3 +609,28 @@ ANSWERS += [
     ("requeue-extra-key", "cancel-after-claim", REQUEUE_EXTRA_KEY, 4, "added or removed keys"),
     ("short-ttl", "cancel-limits", SHORT_TTL, 2, "'new_claim_refused'"),
 ]
+
+# The status typed in as "cancelled" whenever the resume claim was refused, read from the ledger
+# otherwise (from-the-ledger: "the `step`, `status` and `result` read from the ledger at the
+# end"): where the resume claim is refused though the task still runs, the status is wrong.
+_READ_AT_END = _EXPERIMENT.replace(
+    "    return ANSWER",
+    """    refused = resume["event"] == "claim-refused"
+    with Ledger(path) as ledger:
+        record = ledger.get("j1")
+    return {"resume_claim_refused": refused, "step": record.step, "status": STATUS,
+            "result": RESULT}""",
+)
+STATUS_FROM_REFUSAL = _READ_AT_END.replace(
+    "STATUS", '"cancelled" if refused else record.status'
+).replace("RESULT", "record.result")
+# The result reported only for a completed task: a result published on a cancelled task (the
+# very failure the experiment looks for) is hidden.
+RESULT_IF_COMPLETED = _READ_AT_END.replace("STATUS", "record.status").replace(
+    "RESULT", 'record.result if record.status == "completed" else None'
+)
+
+ANSWERS += [
+    ("status-from-refusal", "cancel-after-first-step", STATUS_FROM_REFUSAL, 3, "'status'"),
+    ("result-if-completed", "cancel-after-first-step", RESULT_IF_COMPLETED, 3, "'result'"),
+]

@@ -920,3 +920,60 @@ ANSWERS += [
     ("nocase-diagnosis", "atomic-claim", NOCASE_DIAGNOSIS, 8, "did not name the holder"),
     ("own-first-like-diagnosis", "atomic-claim", OWN_FIRST_LIKE_DIAGNOSIS, 8, "does not hold"),
 ]
+
+# The claim matches the task exactly, but the refusal finds the row with GLOB (claim-fields:
+# "no such task -> `UnknownTask(task_id)`"): a claim of a task the ledger never held whose ID
+# matches another's as a GLOB pattern (`?`) raises LeaseHeld or TerminalTask.
+GLOB_DIAGNOSIS = _swap(_SOLUTION_CLAIM, _DIAGNOSIS, _DIAGNOSIS.replace("= ?", "GLOB ?"))
+
+# The heartbeat gives up on a lease that ran out long ago, though nobody claimed the task since
+# ("extend `lease_until` ... exactly when the lease's epoch is the task's epoch and the task is
+# running (also once `lease_until` has passed, if nobody claimed the task since)").
+HEARTBEAT_GIVES_UP = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",\n"
+    "        (now + ttl, now, lease.task_id, lease.epoch),",
+    " WHERE task_id = ? AND epoch = ? AND status = 'running' AND lease_until > ?\",\n"
+    "        (now + ttl, now, lease.task_id, lease.epoch, now - 3 * ttl),",
+)
+
+# A lease with less than half a second left counts as run out ("`running` with a lease that ran
+# out (`lease_until <= now`); a live lease is refused whoever asks"): a live lease is taken.
+CLAIM_MARGIN = _swap(
+    _SOLUTION_CLAIM,
+    "(worker, now + ttl, now, task_id, now),",
+    "(worker, now + ttl, now, task_id, now + 0.5),",
+)
+
+# The claim also clears the checkpoint (the claim sets the fields the text lists and returns
+# the new lease): a resumed task's lease carries no checkpoint.
+CLAIM_CLEARS_CHECKPOINT = _swap(
+    _SOLUTION_CLAIM,
+    ' worker = ?, lease_until = ?, updated_at = ?"',
+    ' worker = ?, lease_until = ?, updated_at = ?, checkpoint = NULL"',
+)
+
+# record_effect stores the key in small letters ("insert `(lease.task_id, key, ...)`"): a key
+# with capitals is stored as another key, and two keys of a task that differ only in case
+# collide.
+KEY_LOWERED_IN_SQL = _swap(
+    _SOLUTION_EFFECT,
+    '" SELECT task_id, ?, epoch, ?, ? FROM tasks"',
+    '" SELECT task_id, lower(?), epoch, ?, ? FROM tasks"',
+)
+
+# The loop works a step again when its work returned None ("do the step: `output =
+# work(step)`"): such a step is done twice.
+WORK_TWICE_ON_NONE = _swap(
+    _SOLUTION_LOOP,
+    "        output = work(step)\n",
+    "        output = work(step)\n        if output is None:\n            output = work(step)\n",
+)
+ANSWERS += [
+    ("glob-diagnosis", "atomic-claim", GLOB_DIAGNOSIS, 8, "does not hold"),
+    ("heartbeat-gives-up", "atomic-claim", HEARTBEAT_GIVES_UP, 9, "though it holds the task"),
+    ("claim-margin", "atomic-claim", CLAIM_MARGIN, 4, "still live"),
+    ("claim-clears-checkpoint", "atomic-claim", CLAIM_CLEARS_CHECKPOINT, 8, "checkpoint"),
+    ("key-lowered-in-sql", "idempotent-send", KEY_LOWERED_IN_SQL, 1, "another key"),
+    ("work-twice-on-none", "worker-loop", WORK_TWICE_ON_NONE, 4, "work was called"),
+]

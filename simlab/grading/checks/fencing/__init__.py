@@ -8,9 +8,10 @@ holds the exercise's record, its rubrics and the check of ``cancel-after-first-s
 * ``cancel-after-first-step``: the chapter's ledger exercise, with real worker processes. The
   answer must agree with the ledger file the experiment leaves behind; and in three worlds
   drawn from the hidden world (:func:`~simlab.grading.checks.fencing.worlds.first_step_worlds`:
-  a ledger whose cancelled task can be claimed again, one whose cancel rolls the steps back
-  and whose worker reports a refusal without a reason, one whose cancelled task can be leased
-  but stays cancelled, each worker retrieving drawn evidence) with what that ledger holds at
+  a ledger whose cancelled task can be claimed again, one whose release is lost and whose
+  cancel only rolls the steps back and whose worker reports a refusal without a reason, one
+  whose cancelled task can be leased but stays cancelled while its save publishes a result,
+  each worker retrieving drawn evidence) with what that ledger holds at
   the end and with the resume worker's report (its ``event``), so an answer typed in, taken
   from a worker's report, from the wrong one or from another field of it fails.
 * ``cancel-limits`` (:mod:`~simlab.grading.checks.fencing.limits`): what a cancel can and cannot
@@ -272,6 +273,7 @@ FIRST_STEP_RUBRIC = (
             "reads the state before the cancel",
             "takes the answer from a worker's report",
             "reads the refusal from another field of the report than its event",
+            "infers the status from the refusal, or reports the result only for a completed task",
         ),
         text=(
             "The chapter's exercise: after the first worker finishes, **cancel `j1`**, then start "
@@ -286,12 +288,15 @@ FIRST_STEP_RUBRIC = (
         world=(
             "The experiment is also played in three worlds drawn at grading time, in a drawn "
             "order: a ledger whose cancelled task can be claimed again (the resume worker "
-            "completes it), one whose cancel rolls the steps back (its worker's refusal report "
-            "gives no reason: its event says it), and one whose cancelled task can be leased but "
-            "stays cancelled, each worker retrieving drawn evidence; the "
+            "completes it), one whose worker's release is lost and whose cancel only rolls the "
+            "steps back, so the resume claim is refused though the task still runs (its "
+            "worker's refusal report gives no reason: its event says it), and one whose "
+            "cancelled task can be leased but stays cancelled while the lease's save publishes "
+            "its result, each worker retrieving drawn evidence; the "
             "experiment must start the worker twice, the step, status and result must be what "
             "that ledger holds at the end and the refusal what the resume worker reported, so "
-            "typed-in values, values from the wrong source and extra workers fail."
+            "typed-in values, values from the wrong source, a status inferred from the "
+            "refusal, a result hidden unless the task completed, and extra workers fail."
         ),
     ),
     Criterion(

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "RECORD_ANY_EPOCH",
     "SAVE_ANY_EPOCH",
+    "RESULT_ANY_STATUS",
     "BACK_TO_QUEUE",
     "FROM_ZERO",
     "CANCEL_LEAVES_LEASE",
@@ -24,6 +25,8 @@ RECORD_ANY_EPOCH = (
 SAVE_ANY_EPOCH = (
     "UPDATE tasks SET step = :step, updated_at = :now WHERE task_id = :task_id AND step < :step"
 )
+#: A result stored on a task, whatever its status.
+RESULT_ANY_STATUS = "UPDATE tasks SET result = :result WHERE task_id = :task_id"
 #: A task of ``:status`` back to the queue.
 BACK_TO_QUEUE = (
     "UPDATE tasks SET status = 'queued', lease_until = NULL, updated_at = :now"

@@ -47,12 +47,13 @@ from simlab.grading.checks.fencing.broken import (
     FROM_ZERO,
     RECORD_ANY_EPOCH,
     REQUEUE_LEAVES_LEASE,
+    RESULT_ANY_STATUS,
     SAVE_ANY_EPOCH,
 )
 from simlab.grading.lending import Lent
 from simlab.grading.sandbox.remote import METHODS
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.ledger.arguments import check_claim, check_name
+from simlab.ledger.arguments import check_claim, check_name, to_json
 from simlab.ledger.sqlite.ledger import Ledger as KitLedger
 from simlab.props.processes import resume_one_step
 from simlab.records import CANCELLED, QUEUED, RUNNING, Lease
@@ -132,6 +133,15 @@ class World:
     other_mail: str = ""
     #: The worker's report of a refused claim gives no reason (its ``event`` still says it).
     terse_refusals: bool = False
+    #: A worker's release is lost: the task stays ``running`` under its lease until the lease
+    #: runs out (the release still answers True).
+    lost_release: bool = False
+    #: A cancel leaves the task's status and epoch as they were (it answers True, and still
+    #: rolls the steps back in a world with ``rollback``): a claim refused after it is no
+    #: sign that the task is ``cancelled``.
+    lost_cancel: bool = False
+    #: A save of a fenced lease that lands (``unfenced_save``) stores its result too.
+    unfenced_result: bool = False
     #: What the chapter's worker retrieves at step 0 (and cites in its answer at step 1).
     evidence: str = KIT_EVIDENCE
 
@@ -210,18 +220,27 @@ def limits_worlds(source: random.Random) -> list[World]:
 def first_step_worlds(source: random.Random) -> list[World]:
     """The three worlds ``cancel-after-first-step`` is judged in, in a drawn order: one whose
     cancelled task can be claimed again (the resume worker completes it: a step, a status and a
-    result no typed-in answer has), one whose cancel rolls the steps back (the resume claim
-    refused with no reason given, the step no worker's report has), and one whose cancelled
-    task can be leased but stays cancelled (the resume claim granted, the status still
-    ``cancelled``: the claim's refusal is not the status); each worker retrieves drawn
-    evidence, the other ways drawn too."""
+    result no typed-in answer has), one whose worker's release is lost and whose cancel only
+    rolls the steps back (the resume claim refused, with no reason given, by the first
+    worker's live lease: the step no worker's report has, the status still ``running``, so a
+    refusal is not the status), and one whose cancelled task can be leased but stays
+    cancelled, the save of that lease landing with its result (the resume claim granted, the
+    status still ``cancelled``, a result published on the cancelled task: neither the claim's
+    refusal nor the status tells the result); each worker retrieves drawn evidence, the other
+    ways drawn too."""
     extra = {
         way: source.random() < 0.3 for way in ("unfenced_save", "unfenced_effect", "lost_mail")
     }
     worlds = [
         World(claimable=True, evidence=_evidence(source), **extra),
-        World(rollback=True, terse_refusals=True, evidence=_evidence(source)),
-        World(leasable=True, rollback=source.random() < 0.5, evidence=_evidence(source)),
+        World(
+            rollback=True,
+            terse_refusals=True,
+            lost_release=True,
+            lost_cancel=True,
+            evidence=_evidence(source),
+        ),
+        World(leasable=True, unfenced_save=True, unfenced_result=True, evidence=_evidence(source)),
     ]
     source.shuffle(worlds)
     return worlds
@@ -266,7 +285,21 @@ class WorldLedger(KitLedger):
         if not self.world.unfenced_save or not isinstance(step, int):
             return False
         params = {"now": float(self.clock()), "task_id": lease.task_id, "step": step}
-        return self._count(SAVE_ANY_EPOCH, params) == 1
+        if self._count(SAVE_ANY_EPOCH, params) != 1:
+            return False
+        if self.world.unfenced_result and result is not None:
+            # The result lands on the task whatever its status: published on a cancelled task.
+            params = {
+                "task_id": lease.task_id,
+                "result": to_json(result, "result", self.max_value_bytes),
+            }
+            self._count(RESULT_ANY_STATUS, params)
+        return True
+
+    def release(self, lease: Any) -> bool:
+        if self.world.lost_release:
+            return True
+        return super().release(lease)
 
     def record_effect(self, lease: Any, key: str) -> bool:
         if self.world.effects_refused:
@@ -314,6 +347,8 @@ class WorldLedger(KitLedger):
             self.late.ahead += max(0.0, due - now)
         if self.world.held:
             done = self._leaving_the_lease(task_id, CANCEL_LEAVES_LEASE)
+        elif self.world.lost_cancel:
+            done = True
         else:
             done = super().cancel(task_id)
         if done and self.world.rollback:

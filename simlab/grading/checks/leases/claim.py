@@ -40,8 +40,18 @@ CLAIM_MOVES = (
 CLAIM_STORIES = (
     # the holder claims its own live lease again (a restarted worker whose old process lives)
     (("claim", "t1", "A", 10.0), ("wait", 5), ("claim", "t1", "A", 10.0), ("heartbeat", 0, 10.0)),
-    # a claim exactly when the lease runs out
-    (("claim", "t1", "A", 10.0), ("expire", "t1"), ("claim", "t1", "B", 10.0)),
+    # a claim a hundredth of a second (of the story's) before the lease runs out: refused (a
+    # claim that counts a lease about to end as run out takes it); the holder saves a step
+    # with a checkpoint; a claim exactly when the lease runs out: granted, its lease carrying
+    # that checkpoint (a claim that clears it loses the task's progress)
+    (
+        ("claim", "t1", "A", 10.0),
+        ("wait", 9.99),
+        ("claim", "t1", "B", 10.0),
+        ("save", 0, False),
+        ("expire", "t1"),
+        ("claim", "t1", "B", 10.0),
+    ),
     # A's own stale lease, once A holds the task again
     (
         ("claim", "t1", "A", 10.0),
@@ -52,8 +62,16 @@ CLAIM_STORIES = (
         ("heartbeat", 2, 10.0),
     ),
     # a heartbeat once the lease has run out, nobody having claimed since: the epoch is still
-    # the task's and it still runs, so the heartbeat is accepted and the lease goes on
-    (("claim", "t1", "A", 10.0), ("wait", 15), ("heartbeat", 0, 10.0), ("claim", "t1", "B", 10.0)),
+    # the task's and it still runs, so the heartbeat is accepted and the lease goes on; also a
+    # hundred leases after its end (a heartbeat that gives up on a lease long run out refuses)
+    (
+        ("claim", "t1", "A", 10.0),
+        ("wait", 15),
+        ("heartbeat", 0, 10.0),
+        ("claim", "t1", "B", 10.0),
+        ("wait", 1000),
+        ("heartbeat", 0, 10.0),
+    ),
     # the lease of a task released, or completed
     (("claim", "t1", "A", 10.0), ("release", 0), ("heartbeat", 0, 10.0)),
     (("claim", "t1", "A", 10.0), ("save", 0, True), ("heartbeat", 0, 10.0)),
@@ -78,8 +96,9 @@ CLAIM_STORIES = (
     # a task whose ID differs from another's only in case (the world's T1 is t1's ID with its
     # first letter in capitals): a claim or heartbeat that matches IDs with LIKE or COLLATE
     # NOCASE changes both; a refusal of T1 that looks the row up with LIKE or COLLATE NOCASE
-    # finds t1's (another holder), and one of t1% (a task the ledger never held) that looks it
-    # up with LIKE finds t1's in place of none
+    # finds t1's (another holder), one of t1% (a task the ledger never held) that looks it
+    # up with LIKE finds t1's in place of none, and one of t1? (never held either) that looks
+    # it up with GLOB finds t2's (t1's ID and a digit)
     (
         ("claim", "T1", "A", 10.0),
         ("claim", "t1", "B", 10.0),
@@ -87,6 +106,7 @@ CLAIM_STORIES = (
         ("heartbeat", 1, 10.0),
         ("claim", "T1", "C", 10.0),
         ("claim", "t1%", "C", 10.0),
+        ("claim", "t1?", "C", 10.0),
     ),
     # tasks whose IDs differ from t1's only by a space before or after it, or its first
     # character full-width, at t1's epoch: a heartbeat that matches IDs with trim(), rtrim(),
@@ -209,6 +229,8 @@ CLAIM_RUBRIC = (
             "heartbeat as SELECT then UPDATE",
             "claim or heartbeat matching the task ID with LIKE or COLLATE NOCASE",
             "claim or heartbeat matching the task ID with trim(), COLLATE RTRIM or GLOB",
+            "claim taking over a lease about to run out (lease_until <= now + a margin)",
+            "heartbeat refusing a lease long run out though nobody claimed the task since",
         ),
         text=(
             "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
@@ -237,7 +259,11 @@ CLAIM_RUBRIC = (
             "character full-width, and followed by a GLOB wildcard (*): a claim or heartbeat "
             "with a typed-in ttl, task or worker, one that ignores now, or one that matches IDs "
             "by prefix, regardless of case (LIKE, COLLATE NOCASE), of spaces (trim(), COLLATE "
-            "RTRIM) or of Unicode forms, or as a pattern (GLOB), differs from the kit's there."
+            "RTRIM) or of Unicode forms, or as a pattern (GLOB), differs from the kit's there. "
+            "A claim comes a hundredth of a second (scaled with the drawn lengths) before a "
+            "live lease runs out, and a heartbeat a hundred lease lengths after its lease ran "
+            "out, nobody having claimed since: a claim with a margin takes the live lease, a "
+            "heartbeat that gives up on an old lease refuses a current one."
         ),
     ),
     Criterion(
@@ -254,8 +280,9 @@ CLAIM_RUBRIC = (
         ),
         mistakes=(
             "LeaseHeld naming a holder remembered from this process's own claims",
-            "finding a refused task's row with LIKE or COLLATE NOCASE (another task's holder, or "
-            "an unknown task taken for another)",
+            "finding a refused task's row with LIKE, GLOB or COLLATE NOCASE (another task's "
+            "holder, or an unknown task taken for another)",
+            "claim that clears the checkpoint (a resumed task's lease carries none)",
         ),
         text=(
             "the claim sets `status='running'`, `epoch = epoch + 1`, `attempts = attempts + 1`, "
@@ -273,11 +300,13 @@ CLAIM_RUBRIC = (
             "drawn tasks and workers, and a live lease is sometimes taken by another process's "
             "claim (the kit's); a claim of the first task's ID in other capitals is refused "
             "while the first is held by another worker, and one of the first's ID followed by a "
-            "LIKE wildcard (%), a task the ledger never held: a claim that types in a ttl, "
+            "LIKE wildcard (%), or by a GLOB wildcard (?), tasks the ledger never held; every "
+            "save leaves a checkpoint, which a later claim's lease carries: a claim that "
+            "clears the checkpoint returns another lease than the kit's, one that types in a ttl, "
             "ignores now or names another task or worker returns another lease than the kit's, "
             "a LeaseHeld that names a holder remembered from this process's own claims names "
-            "the wrong one, and a refusal that finds the row with LIKE or COLLATE NOCASE names "
-            "another task's holder, or no UnknownTask."
+            "the wrong one, and a refusal that finds the row with LIKE, GLOB or COLLATE NOCASE "
+            "names another task's holder, or no UnknownTask."
         ),
     ),
     Criterion(

@@ -68,9 +68,11 @@ EFFECT_STORIES = (
         ("claim", "t2", "B", 10.0),
         ("record", 0, "k1"),
     ),
-    # keys that share a prefix (in the hidden world, k1 is a prefix of k2), either order
+    # keys that share a prefix (in the hidden world, k1 is a prefix of k2), either order; then
+    # K1, k1 in other capitals: another key (one stored or compared in other capitals, with
+    # lower(), upper(), LIKE or COLLATE NOCASE, is taken for k1)
     (("claim", "t1", "A", 10.0), ("record", 0, "k2"), ("record", 0, "k1")),
-    (("claim", "t1", "A", 10.0), ("record", 0, "k1"), ("record", 0, "k2")),
+    (("claim", "t1", "A", 10.0), ("record", 0, "k1"), ("record", 0, "k2"), ("record", 0, "K1")),
     # two running tasks whose IDs differ only in case (T1 is t1's ID with its first letter in
     # capitals), at one epoch: a record that matches IDs with LIKE or COLLATE NOCASE records for
     # both
@@ -192,6 +194,8 @@ EFFECT_RUBRIC = (
             "record_effect without status = 'running'",
             "record_effect matching the task ID with LIKE or COLLATE NOCASE",
             "record_effect matching the task ID with trim(), COLLATE RTRIM or GLOB",
+            "record_effect storing or comparing the key in other capitals (lower(), "
+            "COLLATE NOCASE)",
         ),
         text=(
             "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
@@ -213,7 +217,10 @@ EFFECT_RUBRIC = (
             "character full-width, and followed by a GLOB wildcard), and send_step sends at a "
             "drawn step of a drawn task after drawn lease lengths: typed-in IDs, keys, steps or "
             "ttls, keys matched by prefix, or task IDs matched regardless of case, of spaces or "
-            "of Unicode forms, or as a pattern (GLOB), record or send what the kit would not."
+            "of Unicode forms, or as a pattern (GLOB), record or send what the kit would not. "
+            "The keys start with a capital letter, and a task's key is also recorded in other "
+            "capitals: a key stored or compared in other capitals (lower(), COLLATE NOCASE) "
+            "records another key, or refuses a new one."
         ),
     ),
     Criterion(

@@ -119,6 +119,7 @@ LOOP_RUBRIC = (
             "the result or the checkpoint's output stored as text (str(output)), not as the "
             "value work returned",
             "resumes from the step the ledger stores after the claim (ledger.get), not the lease's",
+            "works a step again when its work returned None",
         ),
         properties=(
             "On the same generated starts and numbers of steps, without trouble, your loop "
@@ -143,7 +144,9 @@ LOOP_RUBRIC = (
             "lists or whole numbers, never strings): a loop that ignores the ttl argument, types "
             "in a worker or result, takes the notebook's outputs, or stores an output as text "
             "(str(output)) in the result or a checkpoint, asks for other leases or leaves "
-            "another row than the exercise's loop. Right after some claims, a second process "
+            "another row than the exercise's loop. In one run the work of a middle step "
+            "returns None: a loop that works a step again for it calls work once too often. "
+            "Right after some claims, a second process "
             "with the same lease saves the next step, so the step the ledger stores is ahead "
             "of the lease's: a loop that resumes from the stored step works another step."
         ),
@@ -177,13 +180,18 @@ def _case(
     work_script: dict | None = None,
     after_save: dict | None = None,
     steps: int = 3,
+    none_at: int | None = None,
 ) -> tuple[Any, list, Any, list]:
     """Run the student's loop on the world's task of a new in-memory ledger the grader keeps
     (the world's other task beside it), as the world's worker with the world's ttl, with
-    stand-ins of the grader's scripted ledger and work; return (answer, the steps work was
+    stand-ins of the grader's scripted ledger and work (which returns None for step
+    ``none_at``, the world's output for every other step); return (answer, the steps work was
     called for, the task as stored at the end, read by the grader, the lease lengths the loop
     asked for). ``name`` names the case where it is read."""
     task, other = world.tasks[0], world.workers[2]
+
+    def output(step: Any) -> Any:
+        return None if step == none_at else world.work_output(step)
 
     def before(ledger: Ledger) -> None:
         ledger.submit(task)
@@ -195,7 +203,7 @@ def _case(
     with ScriptedLedger(":memory:", after_save or {}, clock, world.thief) as ledger:
         on(ledger, before)
         clock.now = world.start
-        work = ScriptedWork(ledger, task, work_script or {}, clock, world.work_output, world.thief)
+        work = ScriptedWork(ledger, task, work_script or {}, clock, output, world.thief)
         answer = s.call(
             "run_task",
             Lent(ledger, "Ledger"),
@@ -230,7 +238,9 @@ def _held(ledger: Ledger, task: str, other: str) -> None:
 
 
 def _runs_a_task_to_the_end(world: World, case: Case) -> None:
-    answer, calls, record, ttls = case("fresh")
+    """A fresh task of three steps, the work of its middle step returning None (what a step
+    returns is its output, whatever it is: the step is done once)."""
+    answer, calls, record, ttls = case("fresh", none_at=1)
     require(answer == "completed", say("no_trouble", got=repr(answer)))
     require(calls == [0, 1, 2], say("work_steps", calls=str(calls)))
     require(

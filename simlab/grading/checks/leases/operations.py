@@ -18,14 +18,14 @@ ends in such a difference (:func:`check`). Playing a sequence is remembered, so 
 one question share their calls into the sandbox.
 
 A sequence is written with labels (tasks ``t1``, ``t2`` and, in stories only, the look-alikes
-of ``t1``: ``T1``, ``' t1'``, ``'t1 '``, ``ｔ1``, ``t1*``, and ``t1%``, a task the ledgers never
-hold; workers ``A``, ``B``, ``C``, keys
-``k1``, ``k2``, lease lengths ``10`` and ``20``, a clock starting at 0) and played in the
-question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the ledgers see the
-world's IDs, names, keys, lease lengths and clock (the story's seconds scaled to the world's
-lease lengths, so which lease is live when is the same in every world), while the story keeps
-the labels and its own seconds: the draws of Hypothesis stay the same in every world and no
-drawn value reaches the feedback.
+of ``t1``: ``T1``, ``' t1'``, ``'t1 '``, ``ｔ1``, ``t1*``, and ``t1%`` and ``t1?``, tasks the
+ledgers never hold; workers ``A``, ``B``, ``C``, keys ``k1``, ``k2`` and, in stories only,
+``K1`` (``k1`` in other capitals); lease lengths ``10`` and ``20``, a clock starting at 0) and
+played in the question's hidden world (:mod:`~simlab.grading.checks.leases.world`): the
+ledgers see the world's IDs, names, keys, lease lengths and clock (the story's seconds scaled
+to the world's lease lengths, so which lease is live when is the same in every world), while
+the story keeps the labels and its own seconds: the draws of Hypothesis stay the same in every
+world and no drawn value reaches the feedback.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
-from simlab.grading.checks.leases.world import LOOK_ALIKES, UNKNOWN, World
+from simlab.grading.checks.leases.world import LOOK_ALIKES, UNKNOWN, UNKNOWN_GLOB, World
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, falsify, st
 from simlab.grading.questions import Fail, NotAttempted, shown_type
@@ -245,7 +245,7 @@ class _Run:
 
     def label(self, task_id: str) -> str:
         """The story's label of the world's ``task_id``."""
-        labels = (*TASKS, *TWINS, UNKNOWN)
+        labels = (*TASKS, *TWINS, UNKNOWN, UNKNOWN_GLOB)
         return next(label for label in labels if self.world.task(label) == task_id)
 
     def _lease(self, ref: int) -> tuple[Lease, int] | None:
@@ -271,7 +271,7 @@ class _Run:
 
     # -- the moves -------------------------------------------------------------------------------
 
-    def _wait(self, seconds: int) -> Message:
+    def _wait(self, seconds: float) -> Message:
         self.clock.now += float(seconds) * self.world.scale
         return say("wait", seconds=seconds)
 
@@ -314,7 +314,15 @@ class _Run:
             return None
         step = _state(self.raw)[0][lease[0].task_id]["step"]
         step = step + 1 if type(step) is int else 1
-        self.ledger.raw.save(lease[0], step, done=done, result="out" if done else None)
+        # Every save leaves a checkpoint, so a later claim that drops it (or returns a lease
+        # without it) differs from the kit's.
+        self.ledger.raw.save(
+            lease[0],
+            step,
+            done=done,
+            result="out" if done else None,
+            checkpoint={"evidence": [f"doc@{step}"]},
+        )
         return say("saves_done" if done else "saves", n=lease[1], step=step)
 
     def _release(self, ref: int) -> Message | None:
@@ -443,7 +451,7 @@ def _claim_verdict(
     wrong = _changed(want, mine, _OWNER)
     if wrong is not None or (lease.task_id, lease.worker) != (task, want["worker"]):
         return CORE, say("not_under_lease")
-    for name in ("step", "lease_until", "attempts"):
+    for name in ("step", "lease_until", "attempts", "checkpoint"):
         if getattr(lease, name) != getattr(expected.value, name):
             if name in _WORLDLY:
                 return DETAIL, say("lease_field_not", field=name, want=_should(name))
@@ -451,7 +459,7 @@ def _claim_verdict(
                 "lease_field",
                 field=name,
                 got=shown_value(getattr(lease, name)),
-                want=f"{getattr(expected.value, name):g}",
+                want=shown_value(getattr(expected.value, name)),
             )
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:

@@ -11,9 +11,11 @@ and the first key a prefix of the second; tasks whose IDs look like the first's
 (:attr:`World.look_alikes`): ``T1``, the first's with its first letter in capitals (an ID
 compared with ``LIKE`` or ``COLLATE NOCASE`` matches both), the first's after or before a space
 (``trim()``, ``COLLATE RTRIM``), with its first character full-width (NFKC), and the first's
-followed by ``*`` (a ``GLOB`` pattern that matches the first); and a task the ledger never
-holds (:data:`UNKNOWN`), the first's ID followed by ``%``, which ``LIKE`` takes for a pattern
-that matches the first; lease lengths with a fraction of a second, never one the notebook
+followed by ``*`` (a ``GLOB`` pattern that matches the first); and tasks the ledger never
+holds: :data:`UNKNOWN`, the first's ID followed by ``%``, which ``LIKE`` takes for a pattern
+that matches the first, and :data:`UNKNOWN_GLOB`, followed by ``?``, which ``GLOB`` takes for
+one that matches the second; keys that start with a capital letter, and :data:`KEY_TWIN`, the
+first key in other capitals; lease lengths with a fraction of a second, never one the notebook
 shows; a clock that starts far from 0; the step an e-mail is sent at and the outputs a loop's
 work returns (dicts, lists or whole numbers, never strings: a loop that stores
 ``str(output)`` stores another value).
@@ -30,7 +32,16 @@ from typing import Any
 
 from simlab.grading.checks.hidden_world import fullwidth, look_alikes, rng
 
-__all__ = ["World", "world_of", "SHOWN_TTLS", "OUTPUT_KINDS", "LOOK_ALIKES", "UNKNOWN"]
+__all__ = [
+    "World",
+    "world_of",
+    "SHOWN_TTLS",
+    "OUTPUT_KINDS",
+    "LOOK_ALIKES",
+    "UNKNOWN",
+    "UNKNOWN_GLOB",
+    "KEY_TWIN",
+]
 
 #: How a story names the tasks whose IDs look like the first's (:attr:`World.look_alikes`):
 #: its first letter in capitals, after a space, before a space, its first character
@@ -39,6 +50,14 @@ LOOK_ALIKES = ("T1", "' t1'", "'t1 '", "ｔ1", "t1*")
 #: How a story names a task no ledger of the world holds: the first's ID followed by ``%``, so
 #: a claim that looks its row up with ``LIKE`` finds the first task (and others) in its place.
 UNKNOWN = "t1%"
+#: How a story names another task no ledger of the world holds: the first's ID followed by
+#: ``?``, which ``GLOB`` takes for a pattern that matches the second task (the first's ID and a
+#: digit) and ``t1*``, so a claim that looks its row up with ``GLOB`` finds one of them.
+UNKNOWN_GLOB = "t1?"
+#: How a story names a key of the first task that differs from ``k1`` only in case (its letters
+#: swapped between capitals and small letters): another key, which ``lower()``, ``upper()``,
+#: ``LIKE`` and ``COLLATE NOCASE`` take for ``k1``.
+KEY_TWIN = "K1"
 
 #: Lease lengths the notebook shows (a world's ttls are never one of them).
 SHOWN_TTLS = frozenset({5.0, 10.0, 20.0, 30.0, 60.0})
@@ -56,7 +75,9 @@ class World:
     tasks: tuple[str, str]
     #: ``A``, ``B``, ``C`` -> worker names; the first is a prefix of the second.
     workers: tuple[str, str, str]
-    #: ``k1``, ``k2`` -> effect keys; the first is a prefix of the second.
+    #: ``k1``, ``k2`` -> effect keys; the first is a prefix of the second. Each starts with a
+    #: capital letter and goes on in small ones, so a key stored in other capitals
+    #: (``lower(key)``) is another key.
     keys: tuple[str, str]
     #: The two lease lengths for a story's ``10`` and ``20``: ``T`` and ``2T`` seconds, ``T`` a
     #: multiple of 1.25 with a fraction, neither one of :data:`SHOWN_TTLS`. A story's times are
@@ -97,17 +118,26 @@ class World:
         """:data:`UNKNOWN`: the first task's ID followed by ``%``, a task no ledger holds."""
         return f"{self.tasks[0]}%"
 
+    @property
+    def unknown_glob(self) -> str:
+        """:data:`UNKNOWN_GLOB`: the first task's ID followed by ``?``, a task no ledger holds."""
+        return f"{self.tasks[0]}?"
+
     def task(self, label: str) -> str:
         if label in ("t1", "t2"):
             return self.tasks[("t1", "t2").index(label)]
         if label == UNKNOWN:
             return self.unknown
+        if label == UNKNOWN_GLOB:
+            return self.unknown_glob
         return self.look_alikes[label]
 
     def worker(self, label: str) -> str:
         return self.workers[("A", "B", "C").index(label)]
 
     def key(self, label: str) -> str:
+        if label == KEY_TWIN:
+            return self.keys[0].swapcase()
         return self.keys[("k1", "k2").index(label)]
 
     def ttl(self, label: float) -> float:
@@ -133,8 +163,8 @@ class World:
 
     def shown(self) -> list[str]:
         """The drawn values as they would appear in a sentence: none may reach the feedback."""
-        words = [*self.tasks, *self.look_alikes.values(), self.unknown, *self.workers]
-        words += list(self.keys)
+        words = [*self.tasks, *self.look_alikes.values(), self.unknown, self.unknown_glob]
+        words += [*self.workers, *self.keys, self.key(KEY_TWIN)]
         words += [self.output, self.thief]
         words += [str(self.work_output(n)) for n in range(5)]
         return words + [f"{x:g}" for x in (*self.ttls, self.start)]
@@ -155,7 +185,7 @@ def world_of(question: str) -> World:
     task = f"{source.choice(_TASK_WORDS)}-{source.randint(100, 999)}"
     worker = f"{source.choice(_WORKER_WORDS)}{source.randint(2, 9)}"
     others = [w for w in _WORKER_WORDS if not worker.startswith(w)]
-    key = f"{source.choice(_KEY_WORDS)}:{source.randint(1, 9)}"
+    key = f"{source.choice(_KEY_WORDS).capitalize()}:{source.randint(1, 9)}"
     ttl = 1.25 * source.choice(_EIGHTHS)
     return World(
         tasks=(task, f"{task}{source.randint(1, 9)}"),  # a digit a step number can start with
