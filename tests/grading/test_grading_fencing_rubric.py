@@ -6,7 +6,7 @@ notebook; only that question's hidden check runs, in the real sandbox. A correct
 every point, in several worlds; a mistake or an attack gets at most its listed points. The worlds
 of ``cancel-after-first-step`` and ``cancel-limits`` are also played here without a sandbox:
 the sandbox's stand-ins (:mod:`simlab.grading.factories`) call the grader's
-:class:`~simlab.grading.checks.fencing.worlds.Play` through a channel that answers at once.
+:class:`~simlab.grading.checks.fencing.play.Play` through a channel that answers at once.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from simlab.errors import LeaseHeld, TerminalTask
 from simlab.grading.checks.fencing import agrees_with_play
 from simlab.grading.checks.fencing.claim import reference_cancel, reference_requeue
 from simlab.grading.checks.fencing.limits import LIMIT_FACTS
+from simlab.grading.checks.fencing.play import Play
 from simlab.grading.checks.fencing.worlds import (
     FACTS,
     KIT,
-    Play,
     World,
     first_step_worlds,
     limits_worlds,

@@ -27,7 +27,8 @@ from typing import Any
 from simlab.grading.checks.fencing.claim import cancel_after_claim
 from simlab.grading.checks.fencing.limits import cancel_limits, dict_of, read
 from simlab.grading.checks.fencing.messages import say
-from simlab.grading.checks.fencing.worlds import Play, World, first_step_worlds, played
+from simlab.grading.checks.fencing.play import Play, played
+from simlab.grading.checks.fencing.worlds import World, first_step_worlds
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError

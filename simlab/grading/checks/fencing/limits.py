@@ -23,7 +23,8 @@ from typing import Any
 
 from simlab.errors import LedgerError
 from simlab.grading.checks.fencing.messages import say
-from simlab.grading.checks.fencing.worlds import World, limits_worlds, played, reference_facts
+from simlab.grading.checks.fencing.play import played
+from simlab.grading.checks.fencing.worlds import World, limits_worlds, reference_facts
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError

@@ -456,10 +456,9 @@ def _chooses_the_cheapest(choose: Any, world: TtlWorld) -> None:
 
 
 def _chooses_with_free_costs(choose: Any, world: TtlWorld) -> None:
-    """The world's free-cost tie (:attr:`TtlWorld.free_tie`) with the wait free, where the two
-    larger ttls tie at no cost at all, then with both costs free, where every ttl ties: each
-    time the smaller ttl of the tie, whatever the table's order (a free cost is no reason to
-    take the largest ttl or the first listed)."""
+    """The world's free-cost tie (:attr:`TtlWorld.free_tie`) with the wait free (its two larger
+    ttls tie at no cost) and with both costs free (every ttl ties): each time the smaller ttl of
+    the tie, whatever the table's order, never the largest or the first listed for a free cost."""
     table, step_cost = world.free_tie
     for costs in ((step_cost, 0), (0, 0)):
         _chooses_on(choose, world, (table, *costs), "not_smaller_free")
