@@ -61,8 +61,9 @@ class _StandIn(types.ModuleType):
     any attribute it lacks, or calling one of the functions it was made with, loads the real
     module, which replaces the stand-in in :data:`sys.modules` and answers."""
 
-    def __init__(self, name: str, functions: tuple[str, ...]) -> None:
+    def __init__(self, name: str, functions: tuple[str, ...], spec: Any) -> None:
         super().__init__(name)
+        self.__spec__ = spec  # the real module's: importlib.util.find_spec(name) answers as before
         for function in functions:
             setattr(self, function, self._deferred(function))
 
@@ -89,5 +90,6 @@ def defer_unused() -> None:
     imported; idempotent. A module already imported, or not installed, is left as it is (so a
     library that tests for it finds it missing exactly as before)."""
     for name, functions in DEFERRED.items():
-        if name not in sys.modules and importlib.util.find_spec(name) is not None:
-            sys.modules[name] = _StandIn(name, functions)
+        spec = importlib.util.find_spec(name) if name not in sys.modules else None
+        if spec is not None:
+            sys.modules[name] = _StandIn(name, functions, spec)
