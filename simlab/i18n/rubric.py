@@ -22,7 +22,8 @@ in Chinese, every other one in English (a Chinese rubric never says what the Eng
 says). :func:`problems` and :func:`todo` are what ``simlab translate --check`` and ``--todo``
 report and write for a rubric, as they do for a notebook's cells. The records themselves
 (:class:`~simlab.grading.questions.Exercise`) are the grader's; this module only reads their
-fields, and imports nothing of the grader.
+fields, and reads the Chinese exercise with the kit's one notebook reader (as
+:mod:`simlab.i18n.build` does), loaded only by the check.
 """
 
 from __future__ import annotations
@@ -213,9 +214,9 @@ _MARKS = frozenset([*FULL_WIDTH.values(), *QUOTES, "。", "、"])
 
 def markdown_of(notebook: str | Path) -> str:
     """The markdown cells of a notebook as one text, white space folded to single spaces."""
-    import nbformat
+    from simlab.grading.notebook import read_notebook  # the kit's one reader of notebooks
 
-    nb = nbformat.read(str(notebook), as_version=4)
+    nb = read_notebook(notebook)
     return _folded(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
 
 
