@@ -16,7 +16,9 @@ import unicodedata
 import pytest
 
 from simlab.grading.checks.hidden_world import judged_in
+from simlab.grading.checks.leases.claim import _some_lease
 from simlab.grading.checks.leases.world import LOOK_ALIKES, SHOWN_TTLS, UNKNOWN, world_of
+from simlab.grading.questions import Fail
 from tests.submissions.cases import answer_source
 from tests.submissions.grading import check_answer, each_answer
 from tests.submissions.leases import ANSWERS, FORESEEING
@@ -99,3 +101,20 @@ def test_does_a_foreseeing_answer_lose_in_another_world_without_seeing_it(
     for number in (f"{x:g}" for x in (*world.ttls, world.start)):
         if "." in number:  # a whole number may be a story's own (its seconds, its steps)
             assert number not in grade.feedback, (name, number)
+
+
+@pytest.mark.parametrize(
+    ("got", "told"),
+    [
+        ("LeaseHeld: race held by 'B' until 105.0", "it raised LeaseHeld"),
+        (None, "it returned None"),
+        ({"epoch": 2}, "it returned dict"),
+    ],
+)
+def test_does_a_claim_that_never_wins_a_race_hear_what_it_did_instead(got, told):
+    runs = [{"A": got, "B": None, "gap": 1, "later": 0.0, "rival": "claim"}]
+    with pytest.raises(Fail) as failed:
+        _some_lease(runs)
+    said = str(failed.value)
+    assert said.endswith(f"the first time, {told}"), said
+    assert "105" not in said  # the refusal's text is the learner's own; only its kind is told

@@ -19,7 +19,13 @@ EN = {
         "two statements of yours (make the claim one atomic statement)"
     ),
     "neither_won": "two workers claimed a free task at the same moment and neither got it",
-    "never_a_lease": "your claim never returned a lease in the races the grader replays",
+    "never_a_lease": (
+        "your claim never returned a lease in the races the grader replays (a task whose lease "
+        "ran out, claimed by you while another worker claims it or a user cancels it, at the "
+        "same moment or between two statements of yours): the first time, it {got}"
+    ),
+    "got_raised": "raised {kind}",
+    "got_returned": "returned {value}",
     "read_back": (
         "after another claim ran between its statements, your claim returned a lease of worker "
         "{worker}: it read back a row it did not write"
@@ -293,7 +299,13 @@ ZH = {
         "（把领取写成一条原子语句）"
     ),
     "neither_won": "两个 worker 同一时刻领取一个空闲任务，结果谁都没拿到",
-    "never_a_lease": "在评分器重放的竞争中，你的领取一次也没有返回租约",
+    "never_a_lease": (
+        "在评分器重放的竞争中（一个租约已过期的任务，你领取它的同时，另一个 worker 也在"
+        "领取，或用户在取消它，发生在同一时刻或你的两条语句之间），你的领取一次也没有返回"
+        "租约：第一次，它{got}"
+    ),
+    "got_raised": "抛出了 {kind}",
+    "got_returned": "返回了 {value}",
     "read_back": (
         "另一次领取插在你的语句之间后，你的领取返回了 worker {worker} 的租约："
         "它读回了一行不是自己写的数据"
