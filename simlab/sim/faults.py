@@ -107,10 +107,11 @@ class FaultKind:
 
     ``draw(rng, scenario)`` gives the fields a random strike fills in besides where it struck
     (a kind struck at a time, ``point="arrival"``, gives ``{"after": delay}`` instead: the time
-    from the task's arrival to the strike); ``tries(scenario, lengths)`` the ones the explorer
-    tries at each strike point (``lengths``: its pause lengths in time units; None: the explorer
-    places the kind itself, or not at all). ``event(e)`` says whether history event ``e`` is
-    of the kind that shows such a fault; :func:`shows` also matches where it struck.
+    from the task's arrival, or from its strike of the kind it ``follows``, to the strike);
+    ``tries(scenario, lengths)`` the ones the explorer tries at each strike point (``lengths``:
+    its pause lengths in time units; None: the explorer places the kind itself, or not at all).
+    ``event(e)`` says whether history event ``e`` is of the kind that shows such a fault;
+    :func:`shows` also matches where it struck.
     """
 
     name: str
@@ -131,6 +132,10 @@ class FaultKind:
     paused: str | None = None
     #: a Poisson rate (events per time unit) rather than a probability
     poisson: bool = False
+    #: a kind struck at a time: the kind whose strike on the same task this one's delay is
+    #: counted from, when that kind struck it (it comes first in :data:`KINDS`), else from the
+    #: task's arrival
+    follows: str | None = None
 
     @cached_property  # read at every strike point of a run
     def stream(self) -> str:
@@ -413,16 +418,19 @@ REQUEUE = FaultKind(
     fields=("task", "at"),
     default_rate=0.0,
     per="per task",
-    help="P(a user requeues a task at a random time before the fault horizon; the ledger "
-    "accepts it only once the task was cancelled)",
-    does="a user requeues the task at time ``at`` (drawn: mean twice the cancel's); the ledger "
-    "accepts it only for a cancelled task, and the broker delivers it again",
+    help="P(a user requeues a task at a random time before the fault horizon: after its "
+    "cancel when a user cancels it; the ledger accepts it only once the task was cancelled)",
+    does="a user requeues the task at time ``at`` (drawn: mean twice the cancel's, after the "
+    "task's cancel when a user cancels it, else after its arrival); the ledger accepts it only "
+    "for a cancelled task, and the broker delivers it again",
     tell=lambda f: f"a user requeues {f['task']} at t={_num(f['at'])}",
     event=_user_event("requeue"),
     mark="requeue",
-    # the mean delay is twice the cancel's, so a requeue often finds the task cancelled
     draw=lambda rng, sc: {"after": rng.expovariate(0.5 / sc.cancel_after)},
     adversarial=0.6,
+    # a user who cancelled a task brings it back later, whatever it had done by then; one who
+    # never cancelled it asks the ledger to requeue a task that is queued, running or finished
+    follows="cancel",
 )
 
 

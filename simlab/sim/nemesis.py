@@ -213,6 +213,9 @@ class RandomNemesis(Nemesis):
         self._draw = {
             k.name: (getattr(run.scenario, k.rate), self._rng[k.name]) for k in KINDS.values()
         }
+        #: (kind, task) -> the delay after its arrival at which the user's act of that kind
+        #: strikes the task, for the kind that follows it
+        self._after: dict[tuple[str, str], float] = {}
 
     def strike(self, kind: FaultKind, where: dict[str, Any]) -> dict[str, Any] | None:
         """Draw from the kind's stream (nothing is drawn while its rate is 0)."""
@@ -224,9 +227,15 @@ class RandomNemesis(Nemesis):
         return None
 
     def first(self, kind: FaultKind, task: str) -> float | None:
+        """Draw from the kind's stream; the delay counts from the arrival, or from the task's
+        strike of the kind it ``follows`` when that struck."""
         rate, rng = self._draw[kind.name]
         if rate and rng.random() < rate:
-            return kind.draw(rng, self.scenario)["after"]
+            after = kind.draw(rng, self.scenario)["after"]
+            if kind.follows is not None:
+                after += self._after.pop((kind.follows, task), 0.0)
+            self._after[kind.name, task] = after
+            return after
         return None
 
     def fired(self, kind: FaultKind, task: str) -> float | None:

@@ -118,7 +118,8 @@ class Scenario:
     cancel_mean: float | None = _f(
         None,
         "mean time from a task's arrival to its cancel, exponential (default steps x "
-        "step_time); a requeue comes after twice that on average",
+        "step_time); a requeue comes twice that on average after the task's cancel (or "
+        "its arrival, when no cancel strikes it)",
     )
     variant: str = _f("fenced", "ledger variant: " + ", ".join(VARIANTS))
     effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))

@@ -63,6 +63,8 @@ CAUGHT_BY: dict[str, set[str]] = {
     "listing-repeats-retried-tasks": {"p"},
     "max-attempts-off-by-one": {"t"},
     "requeue-keeps-attempts": {"s"},
+    # a cancel after a save and a requeue after it (the requeue follows its task's cancel)
+    "requeue-restarts-at-step-zero": {"m"},
     "claim-buries-without-a-limit": {"s"},
     "claim-buries-a-live-lease": {"s"},
     "claim-buries-a-completed-task": {"s"},

@@ -685,6 +685,18 @@ class RequeueKeepsAttempts(MemoryLedger):
     )
 
 
+class RequeueRestartsAtStepZero(MemoryLedger):
+    """``requeue`` starts the task over: with its fresh attempts its step goes back to 0, so
+    the next claim redoes the steps already committed."""
+
+    requeue = edited(
+        MemoryLedger.requeue,
+        "task.attempts = 0",
+        "task.attempts = task.step = 0",
+        why="only the attempts restart; the task resumes from its saved step",
+    )
+
+
 # -- record_effect --------------------------------------------------------------------------------
 
 
@@ -1551,6 +1563,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "requeue-revives-completed": RequeueRevivesCompleted,
     "requeue-takes-a-running-task": RequeueTakesARunningTask,
     "requeue-keeps-attempts": RequeueKeepsAttempts,
+    "requeue-restarts-at-step-zero": RequeueRestartsAtStepZero,
     "effect-ignores-epoch": EffectIgnoresEpoch,
     "effect-ignores-status": EffectIgnoresStatus,
     "effect-once-per-epoch": EffectOncePerEpoch,
@@ -1641,6 +1654,7 @@ PROMISE: dict[str, str] = {
     "requeue-revives-completed": "requeue only from cancelled or dead",
     "requeue-takes-a-running-task": "requeue only from cancelled or dead",
     "requeue-keeps-attempts": "requeue gives fresh attempts",
+    "requeue-restarts-at-step-zero": "requeue keeps the saved step (the next claim resumes there)",
     "effect-ignores-epoch": "record_effect records for the current epoch only",
     "effect-ignores-status": "record_effect records only while the task runs",
     "effect-once-per-epoch": "record_effect records a key once (True to one caller)",

@@ -62,6 +62,8 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     "heartbeat-ignores-epoch": (2, {"i"}),
     "requeue-resets-epoch": (2, {"o", "a'"}),
     "requeue-bumps-epoch": (2, {"o"}),
+    # a cancel after the task's first save, then a requeue that brings it back
+    "requeue-restarts-at-step-zero": (2, {"m"}),
     "save-ignores-epoch": (2, {"a"}),
     "claim-buries-without-a-limit": (2, {"s"}),
     "listing-repeats-retried-tasks": (1, {"p"}),
