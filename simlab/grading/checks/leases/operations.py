@@ -73,7 +73,7 @@ _BUT_UPDATED_AT = tuple(f for f in _FIELDS if f != "updated_at")
 #: The error of an outcome whose value the grader refused by its type.
 _WRONG_TYPE = "a value of the wrong type"
 #: Fields and columns whose values come from the hidden world: a difference there is told by
-#: what the value should be (:func:`_should`), never by the values themselves.
+#: what the value should be (:func:`_differs`), never by the values themselves.
 _WORLDLY = ("task_id", "worker", "key", "lease_until", "updated_at", "recorded_at")
 
 
@@ -395,6 +395,15 @@ def _should(field: str) -> Message:
     return say(f"should_{field}")
 
 
+def _differs(key: str, name: str, got: Any, want: Any, *, label: str = "field") -> Message:
+    """Message ``key``: ``name`` (told as ``label``) holds ``got`` where the kit's holds
+    ``want``. For a field of the hidden world (:data:`_WORLDLY`) it is ``key`` + ``_not``,
+    which says what the value should be and shows neither value."""
+    if name in _WORLDLY:
+        return say(f"{key}_not", **{label: name}, want=_should(name))
+    return say(key, **{label: name}, got=shown_value(got), want=shown_value(want))
+
+
 def _others(state: dict, task: str) -> dict:
     return {k: v for k, v in state.items() if k != task}
 
@@ -452,23 +461,14 @@ def _claim_verdict(
     if wrong is not None or (lease.task_id, lease.worker) != (task, want["worker"]):
         return CORE, say("not_under_lease")
     for name in ("step", "lease_until", "attempts", "checkpoint"):
-        if getattr(lease, name) != getattr(expected.value, name):
-            if name in _WORLDLY:
-                return DETAIL, say("lease_field_not", field=name, want=_should(name))
-            return DETAIL, say(
-                "lease_field",
-                field=name,
-                got=shown_value(getattr(lease, name)),
-                want=shown_value(getattr(expected.value, name)),
-            )
+        got_value, want_value = getattr(lease, name), getattr(expected.value, name)
+        if got_value != want_value:
+            return DETAIL, _differs("lease_field", name, got_value, want_value)
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:
-        got = shown_value(mine[wrong])
-        if wrong in _WORLDLY:
-            return DETAIL, say("claim_left_not", field=wrong, want=_should(wrong))
-        if want[wrong] is None:
-            return DETAIL, say("claim_left_none", field=wrong, got=got)
-        return DETAIL, say("claim_left", field=wrong, got=got, want=shown_value(want[wrong]))
+        if want[wrong] is None and wrong not in _WORLDLY:
+            return DETAIL, say("claim_left_none", field=wrong, got=shown_value(mine[wrong]))
+        return DETAIL, _differs("claim_left", wrong, mine[wrong], want[wrong])
     return None
 
 
@@ -508,15 +508,8 @@ def _heartbeat_verdict(
     # The text asks a heartbeat to extend lease_until only: it may leave updated_at as it was.
     if wrong is None and mine.get("updated_at") not in (want.get("updated_at"), row["updated_at"]):
         wrong = "updated_at"
-    if wrong in _WORLDLY:
-        return HEARTBEAT, say("heartbeat_left_not", field=wrong, want=_should(wrong))
     if wrong is not None:
-        return HEARTBEAT, say(
-            "heartbeat_left",
-            field=wrong,
-            got=shown_value(mine[wrong]),
-            want=shown_value(want[wrong]),
-        )
+        return HEARTBEAT, _differs("heartbeat_left", wrong, mine[wrong], want[wrong])
     return None
 
 
@@ -556,14 +549,7 @@ def _effect_verdict(
     stored, wanted = effects[(task, key)], ref[1][(task, key)]
     for i, col in enumerate(("task_id", "key", "epoch", "worker", "recorded_at")):
         if stored[i] != wanted[i]:
-            if col in _WORLDLY:
-                return DETAIL, say("record_row_not", column=col, want=_should(col))
-            return DETAIL, say(
-                "record_row",
-                column=col,
-                got=shown_value(stored[i]),
-                want=shown_value(wanted[i]),
-            )
+            return DETAIL, _differs("record_row", col, stored[i], wanted[i], label="column")
     return None
 
 
