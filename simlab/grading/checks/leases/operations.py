@@ -363,25 +363,27 @@ class _Run:
         lease = self._lease(ref)
         if lease is None:
             return None
-        ttl = self.world.ttl(ttl)
-        if "heartbeat" not in self.pieces:
-            self.ledger.raw.heartbeat(lease[0], ttl)
-            return say("heartbeats", n=lease[1])
-        before, expected, got = self._both("heartbeat", lease[0], ttl)
-        self._judge(_heartbeat_verdict, lease, before, _state(self.ref), expected, got, self)
+        self._with_lease("heartbeat", lease, self.world.ttl(ttl), _heartbeat_verdict)
         return say("heartbeats", n=lease[1])
 
     def _record(self, ref: int, label: str) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
-        key = self.world.key(label)
-        if "record_effect" not in self.pieces:
-            self.ledger.raw.record_effect(lease[0], key)
-            return say("records", n=lease[1], key=label)
-        before, expected, got = self._both("record_effect", lease[0], key)
-        self._judge(_effect_verdict, lease, label, before, _state(self.ref), expected, got, self)
+        self._with_lease("record_effect", lease, self.world.key(label), _effect_verdict, label)
         return say("records", n=lease[1], key=label)
+
+    def _with_lease(
+        self, method: str, lease: tuple[Lease, int], arg: Any, verdict: Callable, *told: Any
+    ) -> None:
+        """``method(lease, arg)``: the kit's where the learner did not write that piece, else the
+        learner's, judged by ``verdict`` against the kit's on a copy (``told``: what the verdict
+        names besides the lease)."""
+        if method not in self.pieces:
+            getattr(self.ledger.raw, method)(lease[0], arg)
+            return
+        before, expected, got = self._both(method, lease[0], arg)
+        self._judge(verdict, lease, *told, before, _state(self.ref), expected, got, self)
 
 
 def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> Message:
