@@ -134,11 +134,11 @@ def record_effect(db, lease, key, now):
     + SEND_STEP
 )
 
-_HEARTBEAT = """        if not ledger.heartbeat(lease, ttl):
-            return "lost"
-"""
-NO_HEARTBEAT_LOOP = _solution("worker-loop", LEASES).replace(_HEARTBEAT, "")
-assert _HEARTBEAT not in NO_HEARTBEAT_LOOP and "ledger.save(" in NO_HEARTBEAT_LOOP
+# The solution's loop without its heartbeat.
+NO_HEARTBEAT_LOOP = _solution("worker-loop", LEASES).replace(
+    '        if not ledger.heartbeat(lease, ttl):\n            return "lost"\n', ""
+)
+assert "ledger.heartbeat" not in NO_HEARTBEAT_LOOP and "ledger.save(" in NO_HEARTBEAT_LOOP
 
 HELPER_TAMPERING = """
 import contextlib
