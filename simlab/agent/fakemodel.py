@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["FakeModel", "Completion", "count_tokens"]
+__all__ = ["FakeModel", "Completion", "count_tokens", "read_prompt"]
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SOURCE = re.compile(r"^\[(?P<cite>[^\]]+)\]\s*(?P<text>.*)$")
@@ -19,6 +19,20 @@ _SOURCE = re.compile(r"^\[(?P<cite>[^\]]+)\]\s*(?P<text>.*)$")
 def count_tokens(text: str) -> int:
     """Words and punctuation marks: a deterministic stand-in for a tokenizer."""
     return len(_TOKEN.findall(text))
+
+
+def read_prompt(prompt: str) -> tuple[str, list[tuple[str, str]]]:
+    """The prompt's question (the last ``Question:`` line's rest, stripped; "" when there is
+    none) and its sources in prompt order, each ``(cite, text)`` of a ``[cite] text`` line with
+    the text stripped. Any other line is ignored."""
+    question = ""
+    sources = []
+    for line in prompt.splitlines():
+        if line.startswith("Question:"):
+            question = line[len("Question:") :].strip()
+        elif m := _SOURCE.match(line):
+            sources.append((m["cite"], m["text"].strip()))
+    return question, sources
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +52,11 @@ class FakeModel:
     name = "fake-model/1"
 
     def complete(self, prompt: str) -> Completion:
-        question = ""
+        question, sources = read_prompt(prompt)
         lines = []
-        for line in prompt.splitlines():
-            if line.startswith("Question:"):
-                question = line[len("Question:") :].strip()
-            elif m := _SOURCE.match(line):
-                first = re.split(r"(?<=[.!?])\s", m["text"].strip(), maxsplit=1)[0]
-                lines.append(f"- {first} [{m['cite']}]")
+        for cite, passage in sources:
+            first = re.split(r"(?<=[.!?])\s", passage, maxsplit=1)[0]
+            lines.append(f"- {first} [{cite}]")
         if lines:
             text = f"Answer to: {question}\n" + "\n".join(lines)
         else:

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from simlab.agent.fakemodel import Completion, FakeModel, count_tokens
+from simlab.agent.fakemodel import Completion, FakeModel, count_tokens, read_prompt
 
 __all__ = [
     "Framework",
@@ -53,7 +53,6 @@ __all__ = [
     "asks_about_stock",
 ]
 
-_SOURCE = re.compile(r"^\[(?P<cite>[^\]]+)\]\s*(?P<text>.*)$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _STOCK_FACT = re.compile(r"^\d+ units of \S+ in stock\.$")
 _INSTRUCTION = re.compile(
@@ -93,18 +92,12 @@ class TerseModel(FakeModel):
     name = "fake-model/2"
 
     def complete(self, prompt: str) -> Completion:
-        question = ""
+        question, sources = read_prompt(prompt)
         parts = []
-        for line in prompt.splitlines():
-            if line.startswith("Question:"):
-                question = line[len("Question:") :].strip()
-                continue
-            m = _SOURCE.match(line)
-            if m is None:
-                continue
-            sentences = _SENTENCE.split(m["text"].strip())
+        for cite, passage in sources:
+            sentences = _SENTENCE.split(passage)
             first = sentences[0]
-            parts.append(first if _STOCK_FACT.match(first) else f"{first} [{m['cite']}]")
+            parts.append(first if _STOCK_FACT.match(first) else f"{first} [{cite}]")
             for sentence in sentences[1:]:
                 order = _INSTRUCTION.match(sentence)
                 if order:

@@ -280,6 +280,15 @@ def test_does_the_fake_model_admit_when_it_has_no_sources():
     assert FakeModel().complete("Question: Why?\n").text.startswith("I found no evidence")
 
 
+def test_does_a_prompt_read_as_its_last_question_and_its_sources_in_order():
+    """Both fake models read a prompt this way (``fake-2`` answers from the same sources)."""
+    from simlab.agent.fakemodel import read_prompt
+
+    prompt = "Question: Why?\n[kb/a v2]  Because. \nnot a source\nQuestion:  How? \n[sku v1] 3."
+    assert read_prompt(prompt) == ("How?", [("kb/a v2", "Because."), ("sku v1", "3.")])
+    assert read_prompt("[] x\n") == ("", [])
+
+
 # -- events ----------------------------------------------------------------------------------------
 
 

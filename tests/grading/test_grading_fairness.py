@@ -40,6 +40,23 @@ def _markdown(folder: str, notebook: str) -> str:
     return _folded(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
 
 
+def _texts(exercise, lang: str = "en") -> list[str]:
+    """The folded markdown of the exercise and of its solution in ``lang`` (the learner reads the
+    exercise notebook; the solution's text is the same)."""
+    under = "" if lang == "en" else f"/{lang}"
+    return [
+        _markdown(f"{folder}{under}", exercise.notebook) for folder in ("exercises", "solutions")
+    ]
+
+
+def _assert_quoted(texts: list[str], quote: str, where: str, what: str = "exercise text") -> None:
+    """``quote`` stands in each of ``texts`` (white space folded)."""
+    for text in texts:
+        assert _folded(quote) in text, (
+            f"{where} quotes a sentence the {what} does not hold: {quote!r}"
+        )
+
+
 def test_does_every_exercise_have_its_rubrics_checked():
     assert {e.id for e, _ in QUESTIONS} == set(EXERCISES)
     for exercise in EXERCISES.values():
@@ -49,17 +66,12 @@ def test_does_every_exercise_have_its_rubrics_checked():
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
 def test_does_every_criterion_quote_the_sentence_it_checks(exercise, question):
-    # the learner reads the exercise notebook; the solution's text is the same
-    texts = [_markdown(folder, exercise.notebook) for folder in ("exercises", "solutions")]
+    texts = _texts(exercise)
     assert question.rubric, f"{question.id} has no rubric"
     for criterion in question.rubric:
         assert criterion.text, f"{question.id}/{criterion.id} names no sentence of the text"
         for quote in criterion.text:
-            for text in texts:
-                assert _folded(quote) in text, (
-                    f"{question.id}/{criterion.id} quotes a sentence the exercise text does "
-                    f"not hold: {quote!r}"
-                )
+            _assert_quoted(texts, quote, f"{question.id}/{criterion.id}")
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)
@@ -71,7 +83,7 @@ def test_does_every_chinese_criterion_quote_the_chinese_exercise(exercise, quest
     from simlab.i18n.rubric import localized
 
     shown = localized(exercise, "zh")
-    texts = [_markdown(f"{folder}/zh", exercise.notebook) for folder in ("exercises", "solutions")]
+    texts = _texts(exercise, "zh")
     chinese = {c.id: c for c in shown.exercise.question(question.id).rubric}
     for criterion in question.rubric:
         quotes = chinese[criterion.id].text
@@ -81,11 +93,7 @@ def test_does_every_chinese_criterion_quote_the_chinese_exercise(exercise, quest
                 f"{question.id}/{criterion.id}: quote {n} has no current Chinese: "
                 f"{criterion.text[n - 1]!r}"
             )
-            for text in texts:
-                assert _folded(quote) in text, (
-                    f"{question.id}/{criterion.id} quotes a sentence the Chinese exercise text "
-                    f"does not hold: {quote!r}"
-                )
+            _assert_quoted(texts, quote, f"{question.id}/{criterion.id}", "Chinese exercise text")
 
 
 @pytest.mark.parametrize(("exercise", "question"), QUESTIONS, ids=IDS)

@@ -169,9 +169,11 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-def _class(folder: Path) -> Path:
-    (folder / "s0").mkdir(parents=True)
-    shutil.copy(ROOT / "solutions" / NOTEBOOK, folder / "s0" / NOTEBOOK)
+def _class(folder: Path, students: int = 1) -> Path:
+    """A class folder of ``students`` students (``s0``, ``s1``...), each handing in the solution."""
+    for n in range(students):
+        (folder / f"s{n}").mkdir(parents=True)
+        shutil.copy(ROOT / "solutions" / NOTEBOOK, folder / f"s{n}" / NOTEBOOK)
     return folder
 
 
@@ -186,6 +188,18 @@ def _interrupted(proc: subprocess.Popen, sig: str) -> tuple[str, str]:
         assert status == 130, err
         assert _left_by(proc.pid) == _nothing_left(proc.pid), err
     return out, err
+
+
+def _after(proc: subprocess.Popen, sig: str, out: str, err: str, *args: str, graded: int = 1):
+    """An interrupted grader printed no grade and said so; a killed one's leftovers are swept
+    by the next grader (``simlab grade *args``), which grades all ``graded`` notebooks."""
+    if sig != "SIGKILL":
+        assert out == "" and err.splitlines()[-1] == "simlab: interrupted"
+        return
+    status, out, err = _run(_grader(*args))
+    assert status == 0, err
+    assert out.count(f"{MAX_SCORE}/{MAX_SCORE}") == graded, out
+    assert _left_by(proc.pid) == _nothing_left(proc.pid)
 
 
 #: (point, its n-th arrival), signal: together, every point and every signal in each mode.
@@ -203,13 +217,7 @@ def test_does_an_interrupted_grade_leave_nothing_behind(tmp_path, point, sig):
     folder = _class(tmp_path / "class")
     proc = _grader(str(folder), point=point, sig=sig)
     out, err = _interrupted(proc, sig)
-    if sig != "SIGKILL":
-        assert out == "" and err.splitlines()[-1] == "simlab: interrupted"
-        return
-    status, out, err = _run(_grader(str(folder)))  # the next grader sweeps
-    assert status == 0, err
-    assert f"{MAX_SCORE}/{MAX_SCORE}" in out
-    assert _left_by(proc.pid) == _nothing_left(proc.pid)
+    _after(proc, sig, out, err, str(folder))
 
 
 QUEUE = [
@@ -249,34 +257,19 @@ def test_does_an_interrupted_queue_worker_hand_back_and_leave_nothing_behind(tmp
 #: A class graded two at a time, one in the grader and one in a grading process: every point
 #: and every signal again, reached in both (in the grading process, the hook interrupts the
 #: grader, SIGINT its process group).
-PROCESSES = [
-    ("folder:1", "SIGINT"),
-    ("mount:1", "SIGTERM"),
-    ("group:1", "SIGKILL"),
-    ("cell:2", "SIGINT"),
-    ("check:4", "SIGTERM"),
-    ("check:4", "SIGKILL"),
-]
+PROCESSES = [*PLAIN, ("check:4", "SIGKILL")]
 
 
 @pytest.mark.parametrize(("point", "sig"), PROCESSES)
 def test_does_an_interrupted_grade_in_processes_leave_nothing_behind(tmp_path, point, sig):
-    folder = _class(tmp_path / "class")
-    (folder / "s1").mkdir()
-    shutil.copy(folder / "s0" / NOTEBOOK, folder / "s1" / NOTEBOOK)
+    folder = _class(tmp_path / "class", students=2)
     proc = _grader(str(folder), "--jobs", "2", point=point, sig=sig)
     children = _grading_processes_of(proc)
     out, err = _interrupted(proc, sig)
     assert len(children) == 1, children  # seen while it ran
     for child in children:  # it removed what it made itself, the grader killed or not
         assert _left_by(child) == _nothing_left(child), err
-    if sig != "SIGKILL":
-        assert out == "" and err.splitlines()[-1] == "simlab: interrupted"
-        return
-    status, out, err = _run(_grader(str(folder), "--jobs", "2"))  # the next grader sweeps
-    assert status == 0, err
-    assert out.count(f"{MAX_SCORE}/{MAX_SCORE}") == 2, out
-    assert _left_by(proc.pid) == _nothing_left(proc.pid)
+    _after(proc, sig, out, err, str(folder), "--jobs", "2", graded=2)
 
 
 #: A queue worker grading two at a time, one in its own process and one in a grading process.
@@ -291,9 +284,7 @@ QUEUE_PROCESSES = [
 def test_does_an_interrupted_queue_worker_in_processes_hand_back_and_leave_nothing_behind(
     tmp_path, point, sig
 ):
-    folder, db = _class(tmp_path / "class"), str(tmp_path / "q.sqlite")
-    (folder / "s1").mkdir()
-    shutil.copy(folder / "s0" / NOTEBOOK, folder / "s1" / NOTEBOOK)
+    folder, db = _class(tmp_path / "class", students=2), str(tmp_path / "q.sqlite")
     assert main(["grade", str(folder), "--queue", db, "--enqueue-only"]) == 0
     proc = _grader("--queue", db, "--worker", "--jobs", "2", "--lease", "1", point=point, sig=sig)
     children = _grading_processes_of(proc)

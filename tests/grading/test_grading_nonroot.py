@@ -86,6 +86,15 @@ def _ready(timeout: float) -> Sandbox:
     return box
 
 
+def _until_lost(box: Sandbox, function: str, match: str) -> float:
+    """Seconds from calling ``function()`` in ``box`` until the sandbox is lost with a message
+    matching ``match`` (the test fails if it returns or is lost otherwise)."""
+    started = time.monotonic()
+    with pytest.raises(SandboxLost, match=match):
+        box.call(function)
+    return time.monotonic() - started
+
+
 def test_does_a_correct_cell_pass_while_a_neighbour_saturates_the_host(no_root_caps):
     with _ready(1.5) as box:
         spinners = _spinners(3 * (os.cpu_count() or 1))
@@ -101,10 +110,7 @@ def test_does_a_correct_cell_pass_while_a_neighbour_saturates_the_host(no_root_c
 
 def test_does_a_spinning_cell_still_time_out_near_its_limit(no_root_caps):
     with _ready(1.5) as box:
-        started = time.monotonic()
-        with pytest.raises(SandboxLost, match=r"spin\(\) did not finish within 1.5 s of CPU time"):
-            box.call("spin")
-        elapsed = time.monotonic() - started
+        elapsed = _until_lost(box, "spin", r"spin\(\) did not finish within 1.5 s of CPU time")
         assert not box.alive
     # Not before its limit, and stopped by its CPU time, well before the backstop (how much
     # later than 1.5 s depends on what else the host runs).
@@ -113,20 +119,14 @@ def test_does_a_spinning_cell_still_time_out_near_its_limit(no_root_caps):
 
 def test_does_a_sleeping_cell_time_out_at_the_backstop(no_root_caps):
     with _ready(1.0) as box:
-        started = time.monotonic()
-        with pytest.raises(SandboxLost, match=r"within 3 s of wall-clock time"):
-            box.call("nap")
-        elapsed = time.monotonic() - started
+        elapsed = _until_lost(box, "nap", r"within 3 s of wall-clock time")
     assert BACKSTOP - 0.1 < elapsed < BACKSTOP + 1.0, elapsed
 
 
 def test_does_the_backstop_never_pass_the_notebooks_budget(no_root_caps):
     with _ready(1.0) as box:
         box.set_budget(time.monotonic() + 1.8, "the notebook's time budget ran out")
-        started = time.monotonic()
-        with pytest.raises(SandboxLost, match="budget ran out"):
-            box.call("nap")
-        elapsed = time.monotonic() - started
+        elapsed = _until_lost(box, "nap", "budget ran out")
     assert 1.0 < elapsed < 2.5, elapsed
 
 
@@ -135,10 +135,7 @@ def test_is_the_root_path_still_judged_by_the_wall_clock():
         pytest.skip("needs root and a writable cgroup v1 hierarchy")
     with Sandbox(timeout=1.0) as box:
         assert box.exec_cell(0, BURN).status == "ok" and not box.metered
-        started = time.monotonic()
-        with pytest.raises(SandboxLost, match=r"nap\(\) did not finish within 1 s \(an endless"):
-            box.call("nap")
-        assert time.monotonic() - started < 2.0
+        assert _until_lost(box, "nap", r"nap\(\) did not finish within 1 s \(an endless") < 2.0
 
 
 #: 300 MiB in 10 MiB files into every host folder the jail may write (found as the mount points

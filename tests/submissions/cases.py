@@ -71,10 +71,34 @@ def _exercise(question: str, notebook: str = FENCING) -> str:
     return answer_source("exercises", notebook, question)
 
 
+# A heartbeat and a send_step as the solution writes them (without its docstrings), for the
+# answers whose mistake is elsewhere in their cell.
+FENCED_HEARTBEAT = """
+
+def heartbeat(db, lease, ttl, now):
+    cursor = db.execute(
+        "UPDATE tasks SET lease_until = ?, updated_at = ?"
+        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
+        (now + ttl, now, lease.task_id, lease.epoch),
+    )
+    return cursor.rowcount == 1
+"""
+
+SEND_STEP = """
+
+def send_step(ledger, lease, step, mailbox):
+    key = f"{lease.task_id}:email:{step}"
+    if ledger.record_effect(lease, key):
+        mailbox.send(key)
+        return True
+    return False
+"""
+
 # The chapter's claim: an UPDATE, then a separate SELECT. Every case-by-case check and every
 # simulation passes (SimPy never interleaves it); the races the grader replays between its two
 # statements catch it, and they belong to the core idea (3 of 10).
-TWO_STATEMENT_CLAIM = """
+TWO_STATEMENT_CLAIM = (
+    """
 def claim(db, task_id, worker, ttl, now):
     updated = db.execute(
         "UPDATE tasks SET status = 'running', epoch = epoch + 1, attempts = attempts + 1,"
@@ -91,20 +115,14 @@ def claim(db, task_id, worker, ttl, now):
             raise LeaseHeld(task_id, row[1], row[4])
         raise TerminalTask(task_id, row[7])
     return lease_from_row(row[:7])
-
-
-def heartbeat(db, lease, ttl, now):
-    cursor = db.execute(
-        "UPDATE tasks SET lease_until = ?, updated_at = ?"
-        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
-        (now + ttl, now, lease.task_id, lease.epoch),
-    )
-    return cursor.rowcount == 1
 """
+    + FENCED_HEARTBEAT
+)
 
 # record_effect that forgets the fence (any lease may record), and a loop that never
 # heartbeats: each fails the part that looks for it, which is the core idea (3 of 9, 3 of 6).
-UNFENCED_EFFECT = """
+UNFENCED_EFFECT = (
+    """
 def record_effect(db, lease, key, now):
     cursor = db.execute(
         "INSERT OR IGNORE INTO effects (task_id, key, epoch, worker, recorded_at)"
@@ -112,30 +130,15 @@ def record_effect(db, lease, key, now):
         (lease.task_id, key, lease.epoch, lease.worker, now),
     )
     return cursor.rowcount == 1
-
-
-def send_step(ledger, lease, step, mailbox):
-    key = f"{lease.task_id}:email:{step}"
-    if ledger.record_effect(lease, key):
-        mailbox.send(key)
-        return True
-    return False
 """
+    + SEND_STEP
+)
 
-NO_HEARTBEAT_LOOP = """
-def run_task(ledger, task_id, worker, work, steps, ttl=30.0):
-    try:
-        lease = ledger.claim(task_id, worker, ttl)
-    except (LeaseHeld, TerminalTask):
-        return "refused"
-    for step in range(lease.step, steps):
-        output = work(step)
-        done = step + 1 == steps
-        if not ledger.save(lease, step + 1, checkpoint={"output": output}, done=done,
-                           result=output if done else None):
-            return "lost"
-    return "completed"
-"""
+# The solution's loop without its heartbeat.
+NO_HEARTBEAT_LOOP = _solution("worker-loop", LEASES).replace(
+    '        if not ledger.heartbeat(lease, ttl):\n            return "lost"\n', ""
+)
+assert "ledger.heartbeat" not in NO_HEARTBEAT_LOOP and "ledger.save(" in NO_HEARTBEAT_LOOP
 
 HELPER_TAMPERING = """
 import contextlib

@@ -9,22 +9,13 @@ The sources replace the question's answer cell of the solution notebook.
 from __future__ import annotations
 
 from tests.submissions.cases import (
+    FENCED_HEARTBEAT,
     NO_HEARTBEAT_LOOP,
+    SEND_STEP,
     TWO_STATEMENT_CLAIM,
     UNFENCED_EFFECT,
     answer_source,
 )
-
-_FENCED_HEARTBEAT = """
-
-def heartbeat(db, lease, ttl, now):
-    cursor = db.execute(
-        "UPDATE tasks SET lease_until = ?, updated_at = ?"
-        " WHERE task_id = ? AND epoch = ? AND status = 'running'",
-        (now + ttl, now, lease.task_id, lease.epoch),
-    )
-    return cursor.rowcount == 1
-"""
 
 # A transaction that locks the database first (BEGIN IMMEDIATE), then reads and writes.
 LOCKED_CLAIM = (
@@ -52,7 +43,7 @@ def claim(db, task_id, worker, ttl, now):
     db.execute("COMMIT")
     return lease
 """
-    + _FENCED_HEARTBEAT
+    + FENCED_HEARTBEAT
 )
 
 # The same transaction without its ROLLBACK: a refused claim raises with the transaction, and
@@ -83,7 +74,7 @@ def claim(db, task_id, worker, ttl, now):
     return lease_from_row(db.execute(f"SELECT {LEASE_COLUMNS} FROM tasks WHERE task_id = ?",
                                      (task_id,)).fetchone())
 """
-    + _FENCED_HEARTBEAT
+    + FENCED_HEARTBEAT
 )
 
 # Takes any running task, live lease or not.
@@ -104,7 +95,7 @@ def claim(db, task_id, worker, ttl, now):
         raise UnknownTask(task_id)
     raise TerminalTask(task_id, found[0])
 """
-    + _FENCED_HEARTBEAT
+    + FENCED_HEARTBEAT
 )
 
 _ATOMIC_CLAIM = """
@@ -140,16 +131,6 @@ def heartbeat(db, lease, ttl, now):
     return cursor.rowcount == 1
 """
 )
-
-_SEND_STEP = """
-
-def send_step(ledger, lease, step, mailbox):
-    key = f"{lease.task_id}:email:{step}"
-    if ledger.record_effect(lease, key):
-        mailbox.send(key)
-        return True
-    return False
-"""
 
 # A fence read first, then a plain insert whose unique key refuses the second (one statement
 # decides: the INSERT), written with exceptions rather than OR IGNORE.
@@ -193,7 +174,7 @@ def record_effect(db, lease, key, now):
     )
     return True
 """
-    + _SEND_STEP
+    + SEND_STEP
 )
 
 _FENCED_EFFECT = """
@@ -219,18 +200,8 @@ def send_step(ledger, lease, step, mailbox):
 )
 
 # A key without the step: step 1's e-mail is never sent.
-KEY_WITHOUT_STEP = (
-    _FENCED_EFFECT
-    + """
-
-def send_step(ledger, lease, step, mailbox):
-    key = f"{lease.task_id}:email"
-    if ledger.record_effect(lease, key):
-        mailbox.send(key)
-        return True
-    return False
-"""
-)
+KEY_WITHOUT_STEP = _FENCED_EFFECT + SEND_STEP.replace(':email:{step}"', ':email"')
+assert KEY_WITHOUT_STEP.count(':email"') == 1
 
 # A while loop that reads the step back from the ledger each time.
 WHILE_LOOP = """

@@ -73,7 +73,7 @@ _BUT_UPDATED_AT = tuple(f for f in _FIELDS if f != "updated_at")
 #: The error of an outcome whose value the grader refused by its type.
 _WRONG_TYPE = "a value of the wrong type"
 #: Fields and columns whose values come from the hidden world: a difference there is told by
-#: what the value should be (:func:`_should`), never by the values themselves.
+#: what the value should be (:func:`_differs`), never by the values themselves.
 _WORLDLY = ("task_id", "worker", "key", "lease_until", "updated_at", "recorded_at")
 
 
@@ -363,25 +363,27 @@ class _Run:
         lease = self._lease(ref)
         if lease is None:
             return None
-        ttl = self.world.ttl(ttl)
-        if "heartbeat" not in self.pieces:
-            self.ledger.raw.heartbeat(lease[0], ttl)
-            return say("heartbeats", n=lease[1])
-        before, expected, got = self._both("heartbeat", lease[0], ttl)
-        self._judge(_heartbeat_verdict, lease, before, _state(self.ref), expected, got, self)
+        self._with_lease("heartbeat", lease, self.world.ttl(ttl), _heartbeat_verdict)
         return say("heartbeats", n=lease[1])
 
     def _record(self, ref: int, label: str) -> Message | None:
         lease = self._lease(ref)
         if lease is None:
             return None
-        key = self.world.key(label)
-        if "record_effect" not in self.pieces:
-            self.ledger.raw.record_effect(lease[0], key)
-            return say("records", n=lease[1], key=label)
-        before, expected, got = self._both("record_effect", lease[0], key)
-        self._judge(_effect_verdict, lease, label, before, _state(self.ref), expected, got, self)
+        self._with_lease("record_effect", lease, self.world.key(label), _effect_verdict, label)
         return say("records", n=lease[1], key=label)
+
+    def _with_lease(
+        self, method: str, lease: tuple[Lease, int], arg: Any, verdict: Callable, *told: Any
+    ) -> None:
+        """``method(lease, arg)``: the kit's where the learner did not write that piece, else the
+        learner's, judged by ``verdict`` against the kit's on a copy (``told``: what the verdict
+        names besides the lease)."""
+        if method not in self.pieces:
+            getattr(self.ledger.raw, method)(lease[0], arg)
+            return
+        before, expected, got = self._both(method, lease[0], arg)
+        self._judge(verdict, lease, *told, before, _state(self.ref), expected, got, self)
 
 
 def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> Message:
@@ -393,6 +395,15 @@ def _claimed(task: str, worker: str, ttl: float, got: Outcome, leases: int) -> M
 def _should(field: str) -> Message:
     """What a field of the hidden world should hold, in words."""
     return say(f"should_{field}")
+
+
+def _differs(key: str, name: str, got: Any, want: Any, *, label: str = "field") -> Message:
+    """Message ``key``: ``name`` (told as ``label``) holds ``got`` where the kit's holds
+    ``want``. For a field of the hidden world (:data:`_WORLDLY`) it is ``key`` + ``_not``,
+    which says what the value should be and shows neither value."""
+    if name in _WORLDLY:
+        return say(f"{key}_not", **{label: name}, want=_should(name))
+    return say(key, **{label: name}, got=shown_value(got), want=shown_value(want))
 
 
 def _others(state: dict, task: str) -> dict:
@@ -452,23 +463,14 @@ def _claim_verdict(
     if wrong is not None or (lease.task_id, lease.worker) != (task, want["worker"]):
         return CORE, say("not_under_lease")
     for name in ("step", "lease_until", "attempts", "checkpoint"):
-        if getattr(lease, name) != getattr(expected.value, name):
-            if name in _WORLDLY:
-                return DETAIL, say("lease_field_not", field=name, want=_should(name))
-            return DETAIL, say(
-                "lease_field",
-                field=name,
-                got=shown_value(getattr(lease, name)),
-                want=shown_value(getattr(expected.value, name)),
-            )
+        got_value, want_value = getattr(lease, name), getattr(expected.value, name)
+        if got_value != want_value:
+            return DETAIL, _differs("lease_field", name, got_value, want_value)
     wrong = _changed(want, mine, _FIELDS)
     if wrong is not None:
-        got = shown_value(mine[wrong])
-        if wrong in _WORLDLY:
-            return DETAIL, say("claim_left_not", field=wrong, want=_should(wrong))
-        if want[wrong] is None:
-            return DETAIL, say("claim_left_none", field=wrong, got=got)
-        return DETAIL, say("claim_left", field=wrong, got=got, want=shown_value(want[wrong]))
+        if want[wrong] is None and wrong not in _WORLDLY:
+            return DETAIL, say("claim_left_none", field=wrong, got=shown_value(mine[wrong]))
+        return DETAIL, _differs("claim_left", wrong, mine[wrong], want[wrong])
     return None
 
 
@@ -508,15 +510,8 @@ def _heartbeat_verdict(
     # The text asks a heartbeat to extend lease_until only: it may leave updated_at as it was.
     if wrong is None and mine.get("updated_at") not in (want.get("updated_at"), row["updated_at"]):
         wrong = "updated_at"
-    if wrong in _WORLDLY:
-        return HEARTBEAT, say("heartbeat_left_not", field=wrong, want=_should(wrong))
     if wrong is not None:
-        return HEARTBEAT, say(
-            "heartbeat_left",
-            field=wrong,
-            got=shown_value(mine[wrong]),
-            want=shown_value(want[wrong]),
-        )
+        return HEARTBEAT, _differs("heartbeat_left", wrong, mine[wrong], want[wrong])
     return None
 
 
@@ -556,14 +551,7 @@ def _effect_verdict(
     stored, wanted = effects[(task, key)], ref[1][(task, key)]
     for i, col in enumerate(("task_id", "key", "epoch", "worker", "recorded_at")):
         if stored[i] != wanted[i]:
-            if col in _WORLDLY:
-                return DETAIL, say("record_row_not", column=col, want=_should(col))
-            return DETAIL, say(
-                "record_row",
-                column=col,
-                got=shown_value(stored[i]),
-                want=shown_value(wanted[i]),
-            )
+            return DETAIL, _differs("record_row", col, stored[i], wanted[i], label="column")
     return None
 
 
