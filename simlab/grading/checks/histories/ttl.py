@@ -260,8 +260,7 @@ TTL_RUBRIC = (
 
 
 def _times(answer: Any, known: Any = ()) -> Message | str:
-    """The learner's own times, short: ``2 times (1.5, 3)``; where feedback is quiet, only
-    those among ``known`` as numbers (:func:`~simlab.grading.student.shown_number`)."""
+    """The learner's own times, short: ``2 times (1.5, 3)`` (as :func:`shown_number` shows)."""
     if not isinstance(answer, (list, tuple)):
         return shown_number(answer, known=known)
     shown = tuple(shown_number(a, known=known) for a in answer[:3])
@@ -271,17 +270,14 @@ def _times(answer: Any, known: Any = ()) -> Message | str:
 
 
 def _times_match(recover: Any, history: History, what: Message, public: bool = False) -> None:
-    """The student's recovery times on ``history`` equal :func:`recovery_times`'. On a
-    ``public`` history (one of this module's, never drawn) the kit's times carry nothing
-    hidden: a learner's time equal to one of them is shown as a number."""
+    """The recovery times on ``history`` are the kit's (shown if ``public``: never drawn)."""
     answer = recover(history)
     truth = recovery_times(history)
     require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
     same = len(answer) == len(truth) and all(
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
-    known = tuple(truth) if public else ()
-    require(same, times_wrong(answer, truth, what, _times(answer, known)))
+    require(same, times_wrong(answer, truth, what, _times(answer, truth if public else ())))
 
 
 def _small_history() -> History:
