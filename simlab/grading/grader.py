@@ -67,7 +67,7 @@ from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, SandboxLost
 from simlab.grading.student import Student
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files
-from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
+from simlab.grading.text import FEEDBACK_CHARS, for_people, quiet_feedback, shown_path
 from simlab.grading.version import grader_version
 
 __all__ = [
@@ -191,11 +191,12 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
         if missing:
             names = ", ".join(f"`{n}`" for n in missing)
             return _graded(q, 0, _not_defined(names, boxes))
-        q.check(Student(sandbox), tally)
+        with quiet_feedback(tally.quiet):  # a Fail the check raises outside its parts too
+            q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.said
     except Exception as exc:
-        said = fault_message(exc)
+        said = fault_message(exc, quiet=tally.quiet)
         if said is not None:  # the learner's code raised, or its answer was refused
             return _graded(q, 0, message("grader.gets_zero", said=tally.said(said)))
         bug = message("grader.check_bug", q=q.id, exc=type(exc).__name__)

@@ -174,6 +174,11 @@ class Tally:
     won: dict[str, int] = field(default_factory=dict)  # criterion -> parts passed
     #: Strings of the question's hidden inputs: a failure that quotes one is withheld.
     hidden: frozenset[str] = frozenset()
+    #: Feedback quotes no free text or number of the learner's
+    #: (:func:`~simlab.grading.text.quiet_feedback`): every hidden check judges in a world
+    #: drawn at grading time (:mod:`simlab.grading.checks.hidden_world`) whose values the
+    #: learner's code may hand back in any encoding, whether or not :attr:`hidden` names any.
+    quiet: bool = True
 
     @property
     def failures(self) -> list[str]:
@@ -198,7 +203,7 @@ class Tally:
         """Run ``fn`` now as one part (use as a decorator); record pass or fail."""
         self.count += 1
         self.ran[self.criterion] = self.ran.get(self.criterion, 0) + 1
-        quiet = bool(self.hidden)
+        quiet = self.quiet
         try:
             with quiet_feedback(quiet):
                 fn()
@@ -250,22 +255,23 @@ def _raised(who: Message | str, name: str, text: str, *, quiet: bool) -> Message
     return message(key, who=who, **values)
 
 
-def fault_message(exc: BaseException) -> Message | None:
+def fault_message(exc: BaseException, *, quiet: bool = False) -> Message | None:
     """The one line for an exception that reached a hidden check outside its parts when the
     learner caused it: their code raised (in the sandbox, or a kit error rebuilt from there),
     still is a stub, or gave an answer the check refused (:class:`Fail`). None when nothing
-    of the learner's caused it: then it is a bug of the kit's own."""
+    of the learner's caused it: then it is a bug of the kit's own. ``quiet`` as for
+    :func:`explain_message`."""
     if isinstance(exc, NotAttempted):
         return message("grader.not_attempted", why=exc.said)
     if isinstance(exc, Fail):
         return exc.said
     if isinstance(exc, RemoteError):
-        said = explain_message(exc)
+        said = explain_message(exc, quiet=quiet)
         if exc.type == "NotImplementedError":
             return message("grader.not_attempted", why=said)
         return said
     if getattr(exc, "remote_what", None):
-        return _unexpected(exc)  # type: ignore[arg-type]
+        return _unexpected(exc, quiet=quiet)  # type: ignore[arg-type]
     return None
 
 

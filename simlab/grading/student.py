@@ -100,24 +100,45 @@ def shown_values(shown: Any, more: bool = False) -> Message:
     return message("grader.values_more" if more else "grader.values", items=tuple(shown))
 
 
-def shown_number(value: Any, hidden: Any = ()) -> Message | str:
+def _known(value: Any, known: Any) -> bool:
+    """Is ``value`` a str, int or float equal to one of ``known`` of the very same type?"""
+    kind = type(value)
+    if kind not in (str, int, float):
+        return False
+    return any(type(k) is kind and k == value for k in known)
+
+
+def shown_number(value: Any, hidden: Any = (), known: Any = ()) -> Message | str:
     """The learner's value for feedback: a number as ``0.035``; anything else, or a number near
     one in ``hidden`` (:func:`near_hidden`: a hidden seed handed back, even as ``seed + 0.25``),
-    only by its type (``a list``, ``an int``)."""
+    only by its type (``a list``, ``an int``). Where feedback is quiet
+    (:func:`~simlab.grading.text.quiet_feedback`) a number is shown only when it is one of
+    ``known`` (values that carry nothing the learner lacks: see :func:`shown_value`), else by
+    its type: no filter can tell every encoding of a hidden value (``seed * 1000 + 7``)."""
     number = _number(value)
-    if number is not None and not near_hidden(number, hidden):
+    if number is not None and _known(value, known):
+        return f"{number:.6g}"
+    if number is not None and not is_quiet() and not near_hidden(number, hidden):
         return f"{number:.6g}"
     return _article(kind_of(value))
 
 
-def shown_value(value: Any, hidden: Any = ()) -> Message | str:
+def shown_value(value: Any, hidden: Any = (), known: Any = ()) -> Message | str:
     """The learner's value for feedback, through the filter of messages: ``None``, ``True``
     and ``False`` as themselves, a number as :func:`shown_number` shows it, a string of plain
     words (:func:`~simlab.grading.text.plain`, at most 40 characters) quoted; anything else
-    only by its type (``a str``, ``a dict``), never its repr. Where feedback is quiet
-    (:func:`~simlab.grading.text.quiet_feedback`) a string too is shown only as ``a str``."""
+    only by its type (``a str``, ``a dict``), never its repr.
+
+    Where feedback is quiet (:func:`~simlab.grading.text.quiet_feedback`: every question judged
+    in a hidden world) a string or a number is shown only when it is one of ``known``, a small
+    fixed set of values that carry nothing the learner lacks (the words the exercise text names,
+    such as ``"completed"`` or ``"cancelled"``, or what the reference gives on an input the
+    feedback itself tells); any other only by its type. The learner's code may compute a value
+    from a hidden input in any way, so only values it could have known are ever shown."""
     if value is None or isinstance(value, bool):
         return repr(value)
+    if _known(value, known):
+        return repr(value) if isinstance(value, str) else shown_number(value, known=known)
     if isinstance(value, (int, float)):
         return shown_number(value, hidden)
     if isinstance(value, str) and plain(value, 40) and not is_quiet():

@@ -109,7 +109,7 @@ def _raising(kind: str, message: str):
 
 
 def test_does_what_the_learners_code_raised_come_with_the_story():
-    tally = Tally()
+    tally = Tally(quiet=False)  # loud, so the learner's own message shows after the story
     tally.part(lambda: falsify(st.integers(), _raising("ValueError", "bad lease")))
     assert tally.failures == ["claim: your claim raised ValueError: bad lease"]
 
@@ -162,11 +162,27 @@ def test_do_the_parts_of_a_hidden_question_quote_no_returned_text():
         got = [shown_value("plain words here"), kind_of(Opaque("Host_intranet"))]
         require(False, f"got {got[0]} and {got[1]}")
 
-    quiet, loud = Tally(hidden=frozenset({"intranet.example"})), Tally()
+    quiet, loud = Tally(hidden=frozenset({"intranet.example"})), Tally(quiet=False)
     quiet.part(fails_with_what_it_got)
     loud.part(fails_with_what_it_got)
     assert quiet.failures == ["got a str and object"]
     assert loud.failures == ["got 'plain words here' and Host_intranet"]
+
+
+def test_is_a_question_quiet_though_it_names_no_hidden_string():
+    # Every question is judged in a drawn world: a number the learner's code computed from a
+    # drawn epoch (epoch * 1000 + 7) or a word spelling one is shown only by its type, the
+    # words the text names (``known``) as themselves.
+    from simlab.grading.questions import require
+    from simlab.grading.student import shown_value
+
+    def fails_with_what_it_got():
+        got = [shown_value(v, known=("cancelled", 1)) for v in (84007, "hie", "cancelled", 1, 1.0)]
+        require(False, "got " + ", ".join(map(str, got)))
+
+    tally = Tally()
+    tally.part(fails_with_what_it_got)
+    assert tally.failures == ["got an int, a str, 'cancelled', 1, a float"]
 
 
 def test_do_two_grading_threads_get_what_one_gets_alone():

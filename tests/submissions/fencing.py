@@ -599,6 +599,21 @@ CANCEL_EXTRA_KEY = _CANCEL.replace(
 assert "cancelled_epoch" in CANCEL_EXTRA_KEY
 # requeue writes a key of its own (requeue: "Neither adds nor removes a key of the dict").
 REQUEUE_EXTRA_KEY = _CANCEL + _REQUEUE.replace("REQUEUE_EPOCH", 'state["requeued"] = True')
+# cancel rebuilds the dict from the three keys the chapter's state holds (terminal: "Neither
+# adds nor removes a key of the dict"): a key of the state's own is dropped.
+CANCEL_REBUILDS = _CANCEL.replace(
+    '    state["status"] = "cancelled"\n    state["epoch"] += 1\n',
+    '    new = {"epoch": state["epoch"] + 1, "status": "cancelled", "result": state["result"]}\n'
+    "    state.clear()\n    state.update(new)\n",
+) + _REQUEUE.replace("REQUEUE_EPOCH", "pass")
+assert "state.clear()" in CANCEL_REBUILDS
+# requeue rebuilds the dict the same way (requeue: "Neither adds nor removes a key").
+REQUEUE_REBUILDS = _CANCEL + _REQUEUE.replace(
+    'state["status"] = "queued"\n    REQUEUE_EPOCH',
+    'new = {"epoch": state["epoch"], "status": "queued", "result": state["result"]}\n'
+    "    state.clear()\n    state.update(new)",
+)
+assert "state.clear()" in REQUEUE_REBUILDS
 # The story claimed with a short ttl under another worker's name ("claim it as worker "w1" (ttl
 # 60)", "cancel "t1" while `w1` still holds its lease"): where the cancel comes late, that lease
 # has run out by then and the new claim meets TerminalTask instead of the live lease.
@@ -608,6 +623,8 @@ ANSWERS += [
     ("cancel-extra-key", "cancel-after-claim", CANCEL_EXTRA_KEY, 5, "added or removed keys"),
     ("requeue-extra-key", "cancel-after-claim", REQUEUE_EXTRA_KEY, 4, "added or removed keys"),
     ("short-ttl", "cancel-limits", SHORT_TTL, 2, "'new_claim_refused'"),
+    ("cancel-rebuilds", "cancel-after-claim", CANCEL_REBUILDS, 5, "added or removed keys"),
+    ("requeue-rebuilds", "cancel-after-claim", REQUEUE_REBUILDS, 4, "added or removed keys"),
 ]
 
 # The status typed in as "cancelled" whenever the resume claim was refused, read from the ledger

@@ -32,12 +32,16 @@ from simlab.grading.checks.fencing.worlds import World, first_step_worlds
 from simlab.grading.checks.hidden_world import rng
 from simlab.grading.questions import Criterion, Exercise, Question, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.grading.student import Student, kind_of
+from simlab.grading.student import Student, kind_of, shown_value
 
 __all__ = ["EXERCISE", "agrees_with_play"]
 
 
 _FIRST_STEP_KEYS = {"resume_claim_refused": bool, "step": int, "status": str}
+
+#: What the experiment's answer or ledger may be shown as, where the text names it: its
+#: statuses and the steps of its two-step story. Any other value only by its type.
+_FIRST_STEP_KNOWN = ("queued", "running", "completed", "cancelled", 0, 1, 2)
 
 
 def cancel_after_first_step(s: Student, t: Tally) -> None:
@@ -81,7 +85,7 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
             )
             require(
                 record.status == "cancelled",
-                say("ended", status=repr(record.status)),
+                say("ended", status=shown_value(record.status, known=_FIRST_STEP_KNOWN)),
             )
 
         @t.part
@@ -101,7 +105,7 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
         def step_stays_one():
             require(
                 seen.get("step") == 1,
-                say("step_stays", got=repr(seen.get("step"))),
+                say("step_stays", got=shown_value(seen.get("step"), known=_FIRST_STEP_KNOWN)),
             )
             require(stored.get("step") == 1, say("ledger_step"))
 
@@ -122,8 +126,8 @@ def cancel_after_first_step(s: Student, t: Tally) -> None:
                     say(
                         "not_from_ledger",
                         key=repr(key),
-                        got=repr(seen.get(key)),
-                        want=repr(stored.get(key)),
+                        got=shown_value(seen.get(key), known=_FIRST_STEP_KNOWN),
+                        want=shown_value(stored.get(key), known=_FIRST_STEP_KNOWN),
                     ),
                 )
 
@@ -162,8 +166,10 @@ def agrees_with_play(answer: dict, play: Play, path: str) -> None:
 #: What ``cancel-after-claim`` draws from the hidden world.
 _CLAIM_WORLD = (
     "Each hand-picked story starts from a drawn state: an epoch from 2 to 99, none to three "
-    "claims before (none leaves the task queued), and a drawn result for a completed task, so "
-    "an epoch typed in from the notebook's example or the self_check state special-cased fails."
+    "claims before (none leaves the task queued), a drawn result for a completed task, and a "
+    "key of the world's own beside epoch, status and result (a drawn name and value), so an "
+    "epoch typed in from the notebook's example, the self_check state special-cased or a dict "
+    "rebuilt from the three keys the notebook shows fails."
 )
 
 #: What ``cancel-limits`` draws from the hidden world.
@@ -229,7 +235,10 @@ CANCEL_RUBRIC = (
         "requeue turns only a cancelled task back to queued (True), keeping the epoch exactly "
         "(not lowered, not raised) and adding or removing no key, so the next claim gets a "
         "higher one and commits once; any other status: False, nothing changed.",
-        mistakes=("requeue writes a key of its own into the state",),
+        mistakes=(
+            "requeue writes a key of its own into the state",
+            "requeue rebuilds the dict from the keys it knows, dropping another",
+        ),
         properties=(
             "In the same sequences, every requeue returns and leaves what the reference requeue "
             "does on the state it is given, with the same keys.",

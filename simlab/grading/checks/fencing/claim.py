@@ -39,6 +39,8 @@ EXAMPLES = 25
 
 _LIVE = ("queued", "running")
 _TERMINAL = ("completed", "cancelled")
+#: The statuses the text names: the only strings of the learner's feedback quotes here.
+_STATUSES = (*_LIVE, *_TERMINAL)
 
 
 def reference_cancel(state: dict) -> bool:
@@ -74,14 +76,23 @@ class _World:
     """The states the hand-picked stories start from, drawn from the hidden world
     (:func:`~simlab.grading.checks.hidden_world.rng`): an epoch the notebook never shows (the
     notebook's task starts at 0), how many claims came before (none leaves the task
-    ``queued``), and the result a finished task holds. So an answer that sets the epoch the
-    notebook's example prints, or that special-cases the ``self_check`` state, fails."""
+    ``queued``), the result a finished task holds, and a key of the world's own beside the
+    text's three (:attr:`extra`: a drawn name and value). So an answer that sets the epoch the
+    notebook's example prints, special-cases the ``self_check`` state, or rebuilds the dict
+    from the three keys it knows, fails."""
 
     source: Any
+    #: The key every state of this world carries beside epoch, status and result, and its value.
+    extra: tuple[str, int] = ("", 0)
+
+    def __post_init__(self) -> None:
+        name = self.source.choice(("owner", "priority", "queue", "note", "tries", "tag"))
+        self.extra = (f"{name}_{self.source.randint(2, 99)}", self.source.randint(0, 999))
 
     def fresh(self) -> dict:
         """A queued task whose epoch earlier claims and cancels already moved."""
-        return {"epoch": self.source.randint(2, 99), "status": "queued", "result": None}
+        epoch = self.source.randint(2, 99)
+        return {"epoch": epoch, "status": "queued", "result": None, self.extra[0]: self.extra[1]}
 
     def claimed(self, least: int = 1) -> tuple[dict, int]:
         """A task claimed ``least`` to 3 times (each a takeover); the state and the last
@@ -94,7 +105,8 @@ class _World:
     def at(self, status: str) -> dict:
         """A task of ``status`` (a completed one holds a result)."""
         result = f"report-{self.source.randint(100, 999)}" if status == "completed" else None
-        return {"epoch": self.source.randint(2, 99), "status": status, "result": result}
+        epoch = self.source.randint(2, 99)
+        return {"epoch": epoch, "status": status, "result": result, self.extra[0]: self.extra[1]}
 
 
 def cancel_after_claim(s: Student, t: Tally) -> None:
@@ -128,7 +140,7 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         )
         require(
             state.get("status") == "cancelled",
-            say("cancel_status", got=shown_value(state.get("status"))),
+            say("cancel_status", got=shown_value(state.get("status"), known=_STATUSES)),
         )
         require(
             state.get("epoch") == before["epoch"] + 1,
@@ -161,12 +173,18 @@ def cancel_after_claim(s: Student, t: Tally) -> None:
         )
         require(
             state.get("status") == "queued",
-            say("requeue_status", got=shown_value(state.get("status"))),
+            say("requeue_status", got=shown_value(state.get("status"), known=_STATUSES)),
         )
         fresh = claim(state)
         require(fresh > epoch, say("no_higher_epoch"))
         require(commit(state, fresh, "answer"), say("new_commit_refused"))
         require(not commit(state, fresh, "again"), say("second_commit"))
+
+    @t.part
+    def requeue_keeps_every_key():
+        state = world.at("cancelled")
+        _, after = _state_after(requeue, dict(state))
+        require(set(after) == set(state), say("other_keys", fn="requeue", status="cancelled"))
 
     _refusals(t, cancel, requeue, world)
     t.under("terminal")
@@ -246,6 +264,10 @@ class _Step:
     returned: Any = None
     epoch: Any = None  # the epoch a claim got, or a commit used
     accepted: bool = False  # a commit that published
+    #: What the reference state machine holds, hands out or uses at this move of the same
+    #: sequence (told by the story): the values feedback may show of this move. The learner's
+    #: state may carry a value its code computed from a hidden state it saw before.
+    known: tuple = ()
 
 
 @dataclass
@@ -265,23 +287,29 @@ class _Plays:
 
     def _play(self, moves: list[tuple]) -> list[_Step]:
         state, handed, steps = new_state(), [], []
+        reference = _Reference()
         for move in moves:
             before = dict(state)
+            known = reference.move(move)
             if move[0] in ("cancel", "requeue"):
                 fn = self.cancel if move[0] == "cancel" else self.requeue
                 returned, state = _state_after(fn, state)
-                steps.append(_Step(move[0], before, dict(state), returned))
+                steps.append(_Step(move[0], before, dict(state), returned, known=known))
             elif move[0] == "claim":
                 if state.get("status") in _TERMINAL or not isinstance(state.get("epoch"), int):
-                    steps.append(_Step("claim refused", before, dict(state)))
+                    steps.append(_Step("claim refused", before, dict(state), known=known))
                     continue
                 epoch = claim(state)
                 handed.append(epoch)
-                steps.append(_Step("claim", before, dict(state), epoch=epoch))
+                steps.append(_Step("claim", before, dict(state), epoch=epoch, known=known))
             elif handed:
                 epoch = handed[-1 - move[1] % len(handed)]
                 accepted = _commit(state, epoch)
-                steps.append(_Step("commit", before, dict(state), epoch=epoch, accepted=accepted))
+                steps.append(
+                    _Step(
+                        "commit", before, dict(state), epoch=epoch, accepted=accepted, known=known
+                    )
+                )
         return steps
 
     def fenced(self, moves: list[tuple], story: Story) -> None:
@@ -304,13 +332,13 @@ class _Plays:
                         "claim_reused_cancel"
                         if step.epoch <= fenced_up_to
                         else "claim_reused_lease",
-                        epoch=shown_value(step.epoch),
+                        epoch=shown_value(step.epoch, known=step.known),
                     ),
                 )
             elif step.move == "commit":
                 require(
                     not (step.accepted and step.epoch <= fenced_up_to),
-                    say("stale_accepted", epoch=shown_value(step.epoch)),
+                    say("stale_accepted", epoch=shown_value(step.epoch, known=step.known)),
                 )
             highest = max(highest, _epoch(step.after), step.epoch or 0)
 
@@ -327,6 +355,29 @@ class _Plays:
             story.add(_told(step))
             if step.move == "cancel" and step.before.get("status") in _TERMINAL:
                 _as_reference("cancel", step, reference_cancel)
+
+
+@dataclass
+class _Reference:
+    """The sequence played on the reference state machine beside the learner's functions, from
+    the same public start (:func:`~simlab.props.dict_experiment.new_state`)."""
+
+    state: dict = field(default_factory=new_state)
+    handed: list[int] = field(default_factory=list)
+
+    def move(self, move: tuple) -> tuple:
+        """Play ``move``; the values it holds, hands out or uses (with the text's statuses)."""
+        used: tuple = ()
+        if move[0] == "cancel":
+            reference_cancel(self.state)
+        elif move[0] == "requeue":
+            reference_requeue(self.state)
+        elif move[0] == "claim" and self.state["status"] not in _TERMINAL:
+            self.handed.append(claim(self.state))
+        elif move[0] == "commit" and self.handed:
+            used = (self.handed[-1 - move[1] % len(self.handed)],)
+            commit(self.state, used[0], "answer")
+        return (*_STATUSES, *used, *self.handed, *self.state.values())
 
 
 def _commit(state: dict, epoch: int) -> bool:
@@ -362,8 +413,8 @@ def _as_reference(name: str, step: _Step, reference: Any) -> None:
                     fn=name,
                     status=status,
                     key=key,
-                    got=shown_value(step.after.get(key)),
-                    want=shown_value(want[key]),
+                    got=shown_value(step.after.get(key), known=step.known),
+                    want=shown_value(want[key], known=step.known),
                 ),
             )
     else:
@@ -373,8 +424,8 @@ def _as_reference(name: str, step: _Step, reference: Any) -> None:
 def _told(step: _Step) -> Message:
     """One move of the story, as a learner reads it."""
     if step.move == "claim":
-        return say("move_claim", epoch=shown_value(step.epoch))
+        return say("move_claim", epoch=shown_value(step.epoch, known=step.known))
     if step.move == "commit":
         verdict = "accepted" if step.accepted else "refused"
-        return say(f"move_commit_{verdict}", epoch=shown_value(step.epoch))
+        return say(f"move_commit_{verdict}", epoch=shown_value(step.epoch, known=step.known))
     return say({"claim refused": "move_claim_refused"}.get(step.move, f"move_{step.move}"))

@@ -18,11 +18,13 @@ from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.scripted import ScriptedLedger, ScriptedWork, on
 from simlab.grading.checks.leases.world import World, world_of
 from simlab.grading.lending import Lent
+from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError
-from simlab.grading.student import Student
+from simlab.grading.student import Student, shown_value, shown_values
 from simlab.grading.text import plain_name
 from simlab.ledger import Ledger
+from simlab.records import STATUSES
 
 __all__ = ["LOOP_RUBRIC", "worker_loop"]
 
@@ -234,6 +236,22 @@ def _held(ledger: Ledger, task: str, other: str) -> None:
     ledger.claim(task, other, 30.0)
 
 
+#: What a loop's answers, a row's status and the steps work is called for may be shown as: the
+#: words the text names and the steps of the cases' tasks (at most four). Any other value of
+#: the learner's only by its type (:func:`~simlab.grading.student.shown_value`).
+_KNOWN = ("completed", "lost", "refused", *STATUSES, 0, 1, 2, 3, 4)
+
+
+def _answer(value: Any) -> Message | str:
+    """The learner's answer (or a row's status, a step) as feedback may show it."""
+    return shown_value(value, known=_KNOWN)
+
+
+def _calls(calls: list) -> Message:
+    """The steps work was called for, each as :func:`_answer` shows it (eight at most)."""
+    return shown_values((_answer(c) for c in calls[:8]), more=len(calls) > 8)
+
+
 # -- the cases ------------------------------------------------------------------------------------
 
 
@@ -241,8 +259,8 @@ def _runs_a_task_to_the_end(world: World, case: Case) -> None:
     """A fresh task of three steps, the work of its middle step returning None (what a step
     returns is its output, whatever it is: the step is done once)."""
     answer, calls, record, ttls = case("fresh", none_at=1)
-    require(answer == "completed", say("no_trouble", got=repr(answer)))
-    require(calls == [0, 1, 2], say("work_steps", calls=str(calls)))
+    require(answer == "completed", say("no_trouble", got=_answer(answer)))
+    require(calls == [0, 1, 2], say("work_steps", calls=_calls(calls)))
     require(
         (record.status, record.step, record.result) == ("completed", 3, world.work_output(2)),
         say("ends_completed"),
@@ -257,7 +275,7 @@ def _resumes_from_the_persisted_step(case: Case) -> None:
     answer, calls, record, _ = case("resume", setup=_halfway, steps=4)
     require(
         calls == [2, 3],
-        say("resumed_from", first=str(calls[0] if calls else "?"), calls=str(calls)),
+        say("resumed_from", first=_answer(calls[0]) if calls else "?", calls=_calls(calls)),
     )
     require(
         answer == "completed" and record.status == "completed",
@@ -269,11 +287,11 @@ def _stops_when_taken_over(world: World, case: Case) -> None:
     answer, calls, record, _ = case("stolen", work_script={1: "steal"})
     require(
         answer == "lost",
-        say("refused_save", got=repr(answer)),
+        say("refused_save", got=_answer(answer)),
     )
     require(
         calls == [0, 1],
-        say("work_after_loss", calls=str(calls)),
+        say("work_after_loss", calls=_calls(calls)),
     )
     require(
         record.step == 1 and record.worker == world.thief,
@@ -283,8 +301,8 @@ def _stops_when_taken_over(world: World, case: Case) -> None:
 
 def _stops_when_cancelled(case: Case) -> None:
     answer, calls, record, _ = case("cancelled", work_script={0: "cancel"})
-    require(answer == "lost", say("cancelled_loop", got=repr(answer)))
-    require(calls == [0], say("work_after_cancel", calls=str(calls)))
+    require(answer == "lost", say("cancelled_loop", got=_answer(answer)))
+    require(calls == [0], say("work_after_cancel", calls=_calls(calls)))
     require(record.status == "cancelled" and record.step == 0, say("cancelled_changed"))
 
 
@@ -292,7 +310,7 @@ def _a_cancel_during_the_last_step(case: Case) -> None:
     answer, _, record, _ = case("last", work_script={2: "cancel"})
     require(
         answer == "lost",
-        say("last_step_cancel", got=repr(answer), status=repr(record.status)),
+        say("last_step_cancel", got=_answer(answer), status=_answer(record.status)),
     )
 
 
@@ -300,9 +318,9 @@ def _heartbeats_before_each_step(case: Case) -> None:
     answer, calls, record, _ = case("between", after_save={1: "steal"})
     require(
         calls == [0],
-        say("no_heartbeat", steps=str(calls[1:])),
+        say("no_heartbeat", steps=_calls(calls[1:])),
     )
-    require(answer == "lost", say("lost_loop", got=repr(answer)))
+    require(answer == "lost", say("lost_loop", got=_answer(answer)))
 
 
 def _refuses_finished_or_held_tasks(case: Case) -> None:
@@ -311,7 +329,7 @@ def _refuses_finished_or_held_tasks(case: Case) -> None:
         (_held, "refused-leas", say("state_held")),
     ):
         answer, calls, _, _ = case(name, setup=setup)
-        require(answer == "refused", say("refused_task", what=what, got=repr(answer)))
+        require(answer == "refused", say("refused_task", what=what, got=_answer(answer)))
         require(calls == [], say("refused_worked", what=what))
 
 
@@ -337,4 +355,6 @@ def _an_unknown_task_is_no_refusal(s: Student, world: World) -> None:
         except (RemoteError, LedgerError) as exc:
             kind = plain_name(getattr(exc, "type", type(exc).__name__)) or "an error"
             raise Fail(say("unknown_raised", kind=kind)) from None
-    raise Fail(say("unknown_answered", got=repr(answer) if isinstance(answer, str) else "a value"))
+    raise Fail(
+        say("unknown_answered", got=_answer(answer) if isinstance(answer, str) else "a value")
+    )
