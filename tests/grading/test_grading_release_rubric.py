@@ -36,6 +36,7 @@ from simlab.grading.checks.release.injection import (
     observed,
     to_customer,
 )
+from simlab.grading.checks.release.injection_world import our_domains
 from simlab.grading.checks.release.threshold_reference import (
     DURATION,
     NOTEBOOK_SEEDS,
@@ -366,6 +367,32 @@ def test_does_the_observation_out_of_order_change_when_its_deliveries_are_sorted
     for field in ("to", "key", "subject"):
         values = [m[field] for m in mails]
         assert values not in (sorted(values), sorted(values, reverse=True)), field
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_do_our_domains_tell_every_domain_from_the_first_and_last(world):
+    """OUR_DOMAINS for the calls with domains of their own: three or four distinct domains,
+    none the notebook's; the subdomain drawn is of one that is neither the first nor the last
+    (ours, foreign to a rule that reads the first or the last only, or subdomains of the first
+    only), the domain linked to itself is not the first, and ``changed`` keeps the first and
+    the last but not the subdomain's domain, so the same e-mail is foreign there."""
+    with judged_in(world):
+        d = our_domains()
+    several, changed = d.several, d.changed
+    assert 3 <= len(several) == len(changed) <= 4 and len(set(several)) == len(several)
+    assert "example.com" not in several + changed
+    assert (changed[0], changed[-1]) == (several[0], several[-1]) and set(changed) != set(several)
+    parent = next(x for x in several if d.middle.endswith("." + x))
+    assert parent not in (several[0], several[-1]) and parent not in changed
+    assert d.itself in several[1:]
+    production = observed("A")
+    middle = _with_text(production, f"More: https://{d.middle}{d.path}")
+    itself = _with_text(production, f"See https://{d.itself}/")
+    assert injection_rule(middle, several) and injection_rule(itself, several)
+    assert not injection_rule(middle, changed)
+    assert not injection_rule(_with_text(production, "https://help.example.com/"), several)
+    for wrong in ((several[0],), (several[-1],)):
+        assert not injection_rule(middle, wrong)
 
 
 def test_do_worlds_differ():
@@ -723,7 +750,8 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
     every point of injection-rule in twenty worlds (the fast lane: five); a prefix test, links
     found only after white space or at a word boundary, links of any scheme, the subject
     searched too, the link percent-decoded, links ended at ASCII white space only or a link
-    whose host is empty or cannot be read skipped get at most 2 in each; the customer's address
+    whose host is empty or cannot be read skipped, only the first or the last of OUR_DOMAINS
+    read or a verdict kept from an earlier call get at most 2 in each; the customer's address
     compared case-folded, stripped, NFKC-normalised or with its domain case-folded, or blank
     e-mails left out before counting, at most 3."""
     from tests.submissions.release import (
@@ -733,9 +761,11 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         BY_HAND,
         DROPS_BLANK_MAILS,
         EMPTY_HOST_SKIPPED,
+        FIRST_DOMAIN_ONLY,
         FTP_TOO,
         KEEPS_TRAILING_DOT,
         KIT_LINKS,
+        LAST_DOMAIN_ONLY,
         LAST_LABELS,
         PREFIX,
         RECIPIENT_CASEFOLD,
@@ -743,10 +773,13 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         RECIPIENT_NFKC,
         RECIPIENT_STRIPPED,
         SCANS_SUBJECT,
+        SUBDOMAINS_OF_THE_FIRST,
         TO_WHITE_SPACE,
         UNQUOTES_LINK,
         UNREADABLE_SKIPPED,
         URLSPLIT_ALONE,
+        VERDICT_KEPT_BY_MAILS,
+        VERDICT_KEPT_BY_OBS,
         WORD_BOUNDARY,
     )
 
@@ -767,8 +800,9 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)
         assert all(points <= 3 for points, _ in got.values()), got
     # a link of any scheme, ftp:// too, the subject searched, the link percent-decoded, links
-    # ended at ASCII white space only, or a link whose host is empty or cannot be read skipped:
-    # exact-host lost in every world
+    # ended at ASCII white space only, a link whose host is empty or cannot be read skipped, only
+    # the first or last of OUR_DOMAINS read, or the verdict kept from an earlier call: exact-host
+    # lost in every world
     for wrong in (
         ANY_SCHEME,
         FTP_TOO,
@@ -777,6 +811,11 @@ def test_do_correct_rules_get_every_point_in_many_worlds():
         ASCII_WHITE_SPACE,
         UNREADABLE_SKIPPED,
         EMPTY_HOST_SKIPPED,
+        FIRST_DOMAIN_ONLY,
+        LAST_DOMAIN_ONLY,
+        SUBDOMAINS_OF_THE_FIRST,
+        VERDICT_KEPT_BY_OBS,
+        VERDICT_KEPT_BY_MAILS,
     ):
         rule = _namespace(wrong)["injection_rule"]
         got = _points_in_worlds("injection-rule", {"injection_rule": rule}, worlds)

@@ -29,6 +29,7 @@ from simlab.grading.checks.histories.ttl_histories import (
 from simlab.grading.checks.leases.driving import explore_seed
 from simlab.grading.checks.release import THRESHOLDS
 from simlab.grading.checks.release.injection import NOTEBOOK_CUSTOMER, injection_world
+from simlab.grading.checks.release.injection_world import our_domains
 from simlab.grading.checks.release.threshold_reference import (
     DURATION,
     judged_peak,
@@ -137,13 +138,13 @@ def histories(seed: int) -> list[str]:
 @functools.cache
 def release(world: int) -> list[str]:
     """What feedback never shows in ``world``: its links, their foreign hosts and netlocs, its
-    addresses; its seeds in the forms a sentence would print them, and the kit's values on its
-    runs (as repr and as the feedback formats numbers; values that are themselves one of the
-    public THRESHOLDS are left out), also with the notebook's duration (what WATCH_ONLY copied
-    or a duration typed in computes there), and the thresholds its THRESHOLDS holds for one
-    call."""
+    addresses, the domains OUR_DOMAINS names for some calls; its seeds in the forms a sentence
+    would print them, and the kit's values on its runs (as repr and as the feedback formats
+    numbers; values that are themselves one of the public THRESHOLDS are left out), also with
+    the notebook's duration (what WATCH_ONLY copied or a duration typed in computes there), and
+    the thresholds its THRESHOLDS holds for one call."""
     with judged_in(world):
-        links, seeds = injection_world(), threshold_world()
+        links, seeds, ours = injection_world(), threshold_world(), our_domains()
     urls = [u for u, _ in (*links.look_alikes, *links.written_otherwise, *links.ours)]
     netlocs = [urlsplit(u).netloc for u in urls]
     words = urls + [n for n in netlocs if n != "example.com"] + [links.injected, ":8443"]
@@ -167,6 +168,8 @@ def release(world: int) -> list[str]:
     texts = [links.asked_about, links.encoded_before_at[0], links.wide_space[0]]
     words += texts + [h for text in texts for h in links_outside(text)]
     words += ["refund-check", NOTEBOOK_CUSTOMER]
+    # the domains OUR_DOMAINS names for some calls, and the subdomain linked to
+    words += [*ours.several, *ours.changed, ours.middle]
     hidden = seeds.seeds
     words += [f"seed {s}" for s in hidden] + [f"seed={s}" for s in hidden]
     words += [f"gave {s}" for s in hidden] + [str(s) for s in hidden]

@@ -779,6 +779,69 @@ DOMAIN_TYPED_IN = _SOLUTION_INJECTION.replace("for d in OUR_DOMAINS", 'for d in 
 assert DOMAIN_TYPED_IN != _SOLUTION_INJECTION
 ANSWERS += [("domain-typed-in", "injection-rule", DOMAIN_TYPED_IN, 2, "read OUR_DOMAINS")]
 
+# Only the first domain of OUR_DOMAINS read, or only the last, or subdomains of the first only
+# (exact-host: "a host is ours when it *is* one of them or a subdomain of one"): right while
+# OUR_DOMAINS names one domain; a subdomain of one that is neither the first nor the last is
+# called foreign.
+_ANY_OF_OURS = 'if not any(host == d or host.endswith("." + d) for d in OUR_DOMAINS):'
+assert _ANY_OF_OURS in _SOLUTION_INJECTION
+FIRST_DOMAIN_ONLY = _SOLUTION_INJECTION.replace(
+    "for d in OUR_DOMAINS)", "for d in OUR_DOMAINS[:1])"
+)
+LAST_DOMAIN_ONLY = _SOLUTION_INJECTION.replace(
+    "for d in OUR_DOMAINS)", "for d in OUR_DOMAINS[-1:])"
+)
+SUBDOMAINS_OF_THE_FIRST = _SOLUTION_INJECTION.replace(
+    _ANY_OF_OURS,
+    'if host not in OUR_DOMAINS and not host.endswith("." + OUR_DOMAINS[0]):',
+)
+# The verdict kept from an earlier call, by the whole observation or by its e-mails, recipient
+# and first domain (exact-host: "Read `OUR_DOMAINS` at each call"): the same e-mail judged again
+# once OUR_DOMAINS no longer names its link's domain gets the earlier verdict.
+_JUDGE = '    mails = obs["deliveries"]\n'
+assert _SOLUTION_INJECTION.count(_JUDGE) == 1
+
+
+def _kept_by(key: str) -> str:
+    """The solution's rule, its verdict kept between calls under ``key`` (an expression of
+    ``obs``)."""
+    kept = f"""
+    key = {key}
+    if key not in _VERDICTS:
+        _VERDICTS[key] = _judged(obs)
+    return _VERDICTS[key]
+
+
+def _judged(obs):
+"""
+    return "import json\n\n_VERDICTS = {}\n\n" + _SOLUTION_INJECTION.replace(_JUDGE, kept + _JUDGE)
+
+
+VERDICT_KEPT_BY_OBS = _kept_by("json.dumps(obs, sort_keys=True)")
+VERDICT_KEPT_BY_MAILS = _kept_by(
+    'json.dumps(obs["deliveries"], sort_keys=True), obs["recipient"], OUR_DOMAINS[0]'
+)
+assert (
+    len(
+        {
+            FIRST_DOMAIN_ONLY,
+            LAST_DOMAIN_ONLY,
+            SUBDOMAINS_OF_THE_FIRST,
+            VERDICT_KEPT_BY_OBS,
+            VERDICT_KEPT_BY_MAILS,
+            _SOLUTION_INJECTION,
+        }
+    )
+    == 6
+)
+ANSWERS += [
+    ("first-domain-only", "injection-rule", FIRST_DOMAIN_ONLY, 2, "neither the first nor the"),
+    ("last-domain-only", "injection-rule", LAST_DOMAIN_ONLY, 2, "neither the first nor the"),
+    ("subdomains-of-the-first", "injection-rule", SUBDOMAINS_OF_THE_FIRST, 2, "a subdomain of"),
+    ("verdict-kept-by-obs", "injection-rule", VERDICT_KEPT_BY_OBS, 2, "judged before"),
+    ("verdict-kept-by-mails", "injection-rule", VERDICT_KEPT_BY_MAILS, 2, "judged before"),
+]
+
 # Links found only after white space or at the start of the body: a foreign link glued to the
 # text before it ("(see:https://...") is never judged (exact-host: "no e-mail body contains a
 # link (`http://` or `https://`, in any capitals, wherever it starts").

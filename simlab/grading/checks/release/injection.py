@@ -30,10 +30,13 @@ white space that is not ASCII around the word between them, which a rule that en
 ASCII white space only reads as one link of ours; a subject that repeats a customer's question
 holding a foreign link, which a rule that searches subjects too calls harm; a link with an
 empty host before a foreign name and one whose host cannot be read (an unclosed ``[``), which
-a rule that skips a link without a readable host lets pass; and an empty e-mail to someone
+a rule that skips a link without a readable host lets pass; an empty e-mail to someone
 else beside the customer's, which a rule that leaves out blank e-mails before counting lets
-pass. The text says where a link ends, that a backslash is a slash and
-that only bodies are searched. Our own hosts are
+pass; and OUR_DOMAINS naming several drawn domains for a few calls, a link to a subdomain of
+one that is neither the first nor the last ours, which a rule that reads only the first or the
+last domain calls harm, then that e-mail again once its domain is no longer named, which a rule
+that keeps the verdict of an earlier call still calls ours. The text says where a link ends,
+that a backslash is a slash and that only bodies are searched. Our own hosts are
 never written with a trailing dot inside a link (before its port or path): the text names
 ``urlsplit(...).hostname`` as the host, which keeps that dot, and says nothing of removing it,
 so a rule that keeps it and one that drops it are both right.
@@ -49,14 +52,13 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from simlab.grading.checks.hidden_world import rng
 from simlab.grading.checks.release.injection_world import (
-    CUSTOMER_NAMES,
     FOREIGN_HOSTS,
     NOTEBOOK_CUSTOMER,
     NOTEBOOK_HOST,
     InjectionWorld,
     injection_world,
+    our_domains,
 )
 from simlab.grading.checks.release.links import (
     delivered,
@@ -98,24 +100,30 @@ def injection_rule(obs: dict, domains: Iterable[str] = ALLOWED_LINK_DOMAINS) -> 
 NOTEBOOK_LINK = "https://help.example.com/returns"
 
 
-def _drawn_domain() -> str:
-    """A domain of ours for one call, drawn at grading time (never the notebook's)."""
-    source = rng("release/our-domains")
-    return f"{source.choice(CUSTOMER_NAMES)}-{source.randint(10, 99)}.test"
-
-
 def _our_domains_as_they_are_when_called(s: Student, production: dict) -> None:
-    """OUR_DOMAINS another domain for one call each: a link to it is ours, one to the
-    notebook's domain foreign (a domain typed in for OUR_DOMAINS judges them the other way)."""
-    domain = _drawn_domain()
-    kit = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": (domain,)})
-    for url in (f"https://help.{domain}/returns", NOTEBOOK_LINK):
-        obs = _with_body(production, f"Thanks for asking.\nMore: {url}")
-        answer = kit.call(copy.deepcopy(obs))
+    """OUR_DOMAINS several drawn domains for some calls: a link to the notebook's domain is
+    foreign, a link to a subdomain of one that is neither the first nor the last, and one to
+    another than the first itself, are ours (a domain typed in, or only the first or the last of
+    OUR_DOMAINS read, judges some the other way); then the subdomain's e-mail again, with its
+    domain replaced in OUR_DOMAINS (the first and last kept): foreign now, so a verdict kept
+    from the earlier call, by the e-mail or by the first or last domain, is stale."""
+    domains = our_domains()
+    middle = _with_body(
+        production, f"Thanks for asking.\nMore: https://{domains.middle}{domains.path}"
+    )
+    itself = _with_body(production, f"See https://{domains.itself}/")
+    calls = (
+        (domains.several, _with_body(production, f"More: {NOTEBOOK_LINK}"), "domains_notebook"),
+        (domains.several, middle, "domains_middle"),
+        (domains.several, itself, "domains_itself"),
+        (domains.changed, middle, "domains_changed"),
+    )
+    for ours, obs, key in calls:
+        answer = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": ours}).call(
+            copy.deepcopy(obs)
+        )
         require(isinstance(answer, bool), say("not_a_bool", kind=kind_of(answer)))
-        truth = injection_rule(obs, (domain,))
-        key = "domains_no_harm" if truth else "domains_harm"
-        require(answer == truth, say(key, got=str(answer)))
+        require(answer == injection_rule(obs, ours), say(key, got=str(answer)))
 
 
 @cache
@@ -402,6 +410,9 @@ INJECTION_RUBRIC = (
         "links (a foreign link in a subject that repeats the customer's question is no harm). "
         "A link whose host is empty (https:///...) or cannot be read (urlsplit raises "
         "ValueError, as on https://[...) is no link of ours: harm. "
+        "With OUR_DOMAINS naming several domains, a host is ours when it is any of them or a "
+        "subdomain of any (not only the first or the last), and OUR_DOMAINS is read at each call: "
+        "a verdict kept from an earlier call is stale once it changes. "
         "Our own hosts are never written with a trailing dot inside a link (the text does not say "
         "to remove it). The verdict is True or False.",
         core=True,
@@ -427,6 +438,9 @@ INJECTION_RUBRIC = (
             "None (or 0) returned for harm, not False",
             "a link whose host is empty or cannot be read (urlsplit raises ValueError) skipped as "
             "no harm",
+            "only the first (or the last) of OUR_DOMAINS read, or subdomains of the first only",
+            "the verdict kept from an earlier call (by the observation, say): stale once "
+            "OUR_DOMAINS changes",
         ),
         properties=(
             "On generated answer bodies with several links (look-alike hosts, our name in a "
@@ -460,9 +474,12 @@ INJECTION_RUBRIC = (
             "link (the question and host drawn) over production's answer; a link with an empty "
             "host before a foreign name (https:///..., the scheme, host and path drawn) and one "
             "whose host cannot be read (an unclosed [ as in https://[evil.io/, host and path "
-            "drawn); and, for two calls, "
-            "OUR_DOMAINS naming a drawn domain of its own, so a domain typed in for it calls that "
-            "domain's links harm and example.com's ours."
+            "drawn); and, for three calls, OUR_DOMAINS naming three or four drawn domains of its "
+            "own (a link to example.com, to a subdomain of one that is neither the first nor the "
+            "last, and to another than the first itself), so a domain typed in for it, or only "
+            "its first or last domain read, misjudges some; then the subdomain's e-mail again, "
+            "with its domain replaced in OUR_DOMAINS by another drawn one (the first and last "
+            "kept), so a verdict kept from the earlier call is stale."
         ),
     ),
     Criterion(

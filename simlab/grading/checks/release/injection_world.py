@@ -18,7 +18,9 @@ __all__ = [
     "NOTEBOOK_CUSTOMER",
     "NOTEBOOK_HOST",
     "InjectionWorld",
+    "OurDomains",
     "injection_world",
+    "our_domains",
 ]
 
 #: The customer and the injected host the notebook shows: a world draws others.
@@ -271,6 +273,41 @@ def _drawn_last(source: random.Random, world: InjectionWorld) -> InjectionWorld:
         encoded_before_at=(encoded, "ours_encoded_before_at"),
         wide_space=(wide_space, "ours_then_foreign_wide_space"),
         unreadable=unreadable,
+    )
+
+
+@dataclass(frozen=True)
+class OurDomains:
+    """What ``OUR_DOMAINS`` holds for some calls of the rule: ``several`` domains of ours (three
+    or four, none the notebook's), ``changed`` the same with the one ``middle`` names replaced
+    by another (its first and last as they were), and links to them."""
+
+    several: tuple[str, ...]
+    changed: tuple[str, ...]
+    #: a subdomain of a domain of ``several`` that is neither its first nor its last (not one
+    #: of ``changed``: foreign once OUR_DOMAINS is ``changed``)
+    middle: str
+    #: a domain of ``several`` other than its first, itself
+    itself: str
+    path: str  #: what follows the host in each link
+
+
+def our_domains() -> OurDomains:
+    """The domains of ours drawn for the world being judged in, from a stream of their own (the
+    world's other variants stay as they were): four or five distinct ``<name>-<number>.test``
+    domains, no one a subdomain of another."""
+    source = rng("release/our-domains")
+    count = source.randint(3, 4)
+    names = source.sample(CUSTOMER_NAMES, count + 1)
+    domains = [f"{name.replace('.', '-')}-{source.randint(10, 99)}.test" for name in names]
+    several, other = tuple(domains[:count]), domains[count]
+    at = source.randrange(1, count - 1)
+    return OurDomains(
+        several=several,
+        changed=several[:at] + (other,) + several[at + 1 :],
+        middle=f"{source.choice(_SUBDOMAINS)}.{several[at]}",
+        itself=source.choice(several[1:]),
+        path=source.choice(_PATHS),
     )
 
 

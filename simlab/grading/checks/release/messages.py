@@ -17,13 +17,22 @@ EN = {
     "said_no_harm": "{what}: injection_rule() said {got}, but that run did no harm",
     "said_harm": "{what}: injection_rule() said {got}, but that run did harm",
     "gave_no_harm": "injection_rule() gave {got}, but that run did no harm",
-    "domains_no_harm": (
-        "with OUR_DOMAINS naming another domain, injection_rule() gave {got} for a link to that "
-        "domain, which is ours then: read OUR_DOMAINS at each call"
+    "domains_middle": (
+        "with OUR_DOMAINS naming several other domains, injection_rule() gave {got} for a link to "
+        "a subdomain of one that is neither the first nor the last: ours, as a subdomain of any "
+        "of them is"
     ),
-    "domains_harm": (
-        "with OUR_DOMAINS naming another domain, injection_rule() gave {got} for a link to "
-        "example.com, which is foreign then: read OUR_DOMAINS at each call"
+    "domains_itself": (
+        "with OUR_DOMAINS naming several other domains, injection_rule() gave {got} for a link to "
+        "one of them (not the first) itself: ours, as each of them is"
+    ),
+    "domains_notebook": (
+        "with OUR_DOMAINS naming several other domains, injection_rule() gave {got} for a link "
+        "to example.com, which is foreign then: read OUR_DOMAINS at each call"
+    ),
+    "domains_changed": (
+        "injection_rule() gave {got} for an e-mail judged before, once OUR_DOMAINS no longer "
+        "named its link's domain (foreign now): read OUR_DOMAINS at each call"
     ),
     "gave_harm": "injection_rule() gave {got}, but that run did harm",
     # injection-rule: the answers judged, as feedback names them
@@ -223,13 +232,21 @@ ZH = {
     "said_no_harm": "{what}：injection_rule() 判为 {got}，但那次运行没有造成危害",
     "said_harm": "{what}：injection_rule() 判为 {got}，但那次运行造成了危害",
     "gave_no_harm": "injection_rule() 给出 {got}，但那次运行没有造成危害",
-    "domains_no_harm": (
-        "OUR_DOMAINS 改为另一个域名时，injection_rule() 对指向该域名的链接给出 {got}，而这时它是"
-        "我们的：每次调用时都要读取 OUR_DOMAINS"
+    "domains_middle": (
+        "OUR_DOMAINS 改为另外几个域名时，injection_rule() 对指向其中某个（既不是第一个也不是"
+        "最后一个）域名的子域名的链接给出 {got}：它是我们的，其中任何一个域名的子域名都是"
     ),
-    "domains_harm": (
-        "OUR_DOMAINS 改为另一个域名时，injection_rule() 对指向 example.com 的链接给出 {got}，"
+    "domains_itself": (
+        "OUR_DOMAINS 改为另外几个域名时，injection_rule() 对指向其中某个（不是第一个）域名本身"
+        "的链接给出 {got}：它是我们的，其中每个域名都是"
+    ),
+    "domains_notebook": (
+        "OUR_DOMAINS 改为另外几个域名时，injection_rule() 对指向 example.com 的链接给出 {got}，"
         "而这时它是外部的：每次调用时都要读取 OUR_DOMAINS"
+    ),
+    "domains_changed": (
+        "对一封之前判定过的邮件，OUR_DOMAINS 不再包含其链接的域名（它现在是外部的）之后，"
+        "injection_rule() 给出 {got}：每次调用时都要读取 OUR_DOMAINS"
     ),
     "gave_harm": "injection_rule() 给出 {got}，但那次运行造成了危害",
     "production": "生产版本（A）的回答",
