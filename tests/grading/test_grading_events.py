@@ -542,3 +542,27 @@ def test_do_correct_absorbers_pass_the_stories_of_conflicts_and_old_keys(source)
             _replay(absorber, stream, STREAMS["conflict"], names=names)
             _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])
             _replay(absorber, wide_gap(), STREAMS["wide-gap"])
+
+
+def test_does_results_kept_show_what_each_result_holds_now():
+    """The sandbox's ``results-kept`` passes each call on and keeps the very result, so a list
+    an object hands back and later refills reads as it is now, and a list of its own as it was."""
+    from simlab.grading.factories import FACTORIES
+
+    class Reuses:
+        def __init__(self):
+            self.out = []
+
+        def offer(self, item):
+            self.out.clear()
+            self.out.append(item)
+            return self.out
+
+    class Fresh:
+        def offer(self, item):
+            return [item]
+
+    for obj, later in ((Reuses(), [["b"], ["b"]]), (Fresh(), [["a"], ["b"]])):
+        kept = FACTORIES["results-kept"]({}, obj)
+        assert kept.offer("a") == ["a"] and kept.offer("b") == ["b"]
+        assert kept.held() == later

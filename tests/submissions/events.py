@@ -1415,3 +1415,21 @@ assert TENANT_PREFIX_OF_PARENT != TENANT_BY_PREFIX
 
 ANSWERS += [("tenant-prefix-of-parent", "narrowing", TENANT_PREFIX_OF_PARENT, 2, "tenant")]
 EXACTLY += ("tenant-prefix-of-parent",)
+
+# One list handed back by every offer, cleared and refilled by the next one (given: "Each call
+# returns a list of its own, which later calls leave as it is"): an earlier result changes.
+SHARED_RESULT_LIST = HEAP_ABSORBER.replace(
+    "        self.state = {}\n", "        self.state = {}\n        self.out = []\n"
+).replace("        out = []\n", "        out = self.out\n        out.clear()\n")
+# Correct: each offer's own list, of a subclass of list (still the list the text asks for).
+RELEASED_LIST_SUBCLASS = "class Released(list):\n    pass\n\n" + HEAP_ABSORBER.replace(
+    "        out = []\n", "        out = Released()\n"
+)
+assert "out.clear()" in SHARED_RESULT_LIST and "self.out = []" in SHARED_RESULT_LIST
+assert "out = Released()" in RELEASED_LIST_SUBCLASS
+
+ANSWERS += [
+    ("shared-result-list", "absorber", SHARED_RESULT_LIST, 5, "a list of its own"),
+    ("released-list-subclass", "absorber", RELEASED_LIST_SUBCLASS, 6, "all"),
+]
+EXACTLY += ("shared-result-list",)

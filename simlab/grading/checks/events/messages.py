@@ -80,6 +80,10 @@ EN = {
         "offer() released none of the events it was given, on a stream where the kit's "
         "EventAbsorber releases every one"
     ),
+    "offer_list_changed": (
+        "a list offer() returned changed at a later offer(): each call must return a list of "
+        "its own, which later calls leave as it is"
+    ),
     "delivery": "{event}",
     "not_given": "your absorber released an event it was not given",
     "released_instead": (
@@ -209,6 +213,10 @@ ZH = {
     ),
     "released_none_given": (
         "offer() 没有释放收到的任何事件，而在这个流上工具包的 EventAbsorber 会全部释放"
+    ),
+    "offer_list_changed": (
+        "offer() 返回过的一个列表在之后的 offer() 中被改动了：每次调用都应返回一个属于自己的列表，"
+        "之后的调用不再改动它"
     ),
     "delivery": "{event}",
     "not_given": "你的吸收器释放了一个它从未收到过的事件",
