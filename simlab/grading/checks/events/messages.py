@@ -97,6 +97,10 @@ EN = {
     "not_bool": "is_narrowing() returned {kind}, expected True or False",
     "said_when": "is_narrowing() said {got} when the child is {kind}",
     "said_when_revoked": "is_narrowing() said {got} when the child is {kind} (of a revoked parent)",
+    "said_when_changed": (
+        "is_narrowing() said {got} for the dicts of an earlier call, changed in place since: "
+        "the answer is the one for the grants as they are at the call"
+    ),
     "said_when_no_tools": (
         "is_narrowing() said {got} when the child is {kind} (of a parent with no tools)"
     ),
@@ -226,6 +230,10 @@ ZH = {
     "not_bool": "is_narrowing() 返回了 {kind}，应返回 True 或 False",
     "said_when": "当子授权是{kind}时，is_narrowing() 返回了 {got}",
     "said_when_revoked": "当子授权是{kind}（而父授权已被撤销）时，is_narrowing() 返回了 {got}",
+    "said_when_changed": (
+        "对于先前一次调用用过、此后又被原地改动的那两个字典，is_narrowing() 返回了 {got}："
+        "答案应按调用时授权的样子给出"
+    ),
     "said_when_no_tools": "当子授权是{kind}（而父授权没有任何工具）时，is_narrowing() 返回了 {got}",
     "said_when_no_collections": (
         "当子授权是{kind}（而父授权没有任何集合）时，is_narrowing() 返回了 {got}"
