@@ -41,6 +41,9 @@ FACTORIES: dict[str, Callable[..., Any]] = {
     # A value made here from the data sent and kept here: a learner's result that hands that
     # very object back comes back as its handle, a copy of it as data.
     "given": lambda ns, value: value,
+    # The learner's object (sent by its handle) with every result of its methods kept here as
+    # the very object returned, to be read again later (``held()``).
+    "results-kept": lambda ns, obj: _ResultsKept(obj),
 }
 
 
@@ -251,3 +254,27 @@ class _Result:
 
     def __init__(self, value: Any):
         self.value = value
+
+
+class _ResultsKept:
+    """A learner's object whose methods, called through this one, are its own, each result
+    kept as the very object returned (not a handle: a later answer that holds it again comes
+    back as data, as any answer does). :meth:`held` reads what each result holds now: a list
+    as a new list of its items, anything else as itself."""
+
+    def __init__(self, obj: Any):
+        self._obj = obj
+        self._results: list[Any] = []
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        method = getattr(self._obj, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            result = method(*args, **kwargs)
+            self._results.append(result)
+            return result
+
+        return call
+
+    def held(self) -> list[Any]:
+        return [list(r) if isinstance(r, list) else r for r in self._results]

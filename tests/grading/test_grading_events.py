@@ -280,6 +280,25 @@ def _local(source: str, name: str):
     return namespace[name]
 
 
+class _Here:
+    """The sandbox requests of the narrowing check, served in this process: a kit value is
+    the value sent (kept here, as the sandbox keeps it), a method call calls it."""
+
+    def kit(self, factory: str, value):
+        assert factory == "given"
+        return value
+
+    def call(self, target, *args, method: str, **_):
+        return getattr(target, method)(*args)
+
+
+def _student_here(answer):
+    """A student whose ``is_narrowing`` is ``answer``, run here."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(function=lambda _name, **_: answer, sandbox=_Here())
+
+
 @pytest.mark.parametrize(
     ("source", "kinds"),
     [
@@ -456,31 +475,39 @@ FORESEEING_NARROWINGS += ("typed-in-parent", "self-check-answers")
 @pytest.mark.parametrize("name", FORESEEING_NARROWINGS)
 def test_does_a_foreseeing_narrowing_lose_the_core_in_every_world(name, seed):
     """Run here, without a sandbox: in every world the answer breaks the core's "must"."""
-    from types import SimpleNamespace
-
     from simlab.grading.questions import Tally
 
     source = next(a[2] for a in events_corpus.ANSWERS if a[0] == name)
-    answer = _local(source, "is_narrowing")
     tally = Tally()
     with judged_in(seed):
-        narrowing_check(SimpleNamespace(function=lambda _name, **_: answer), tally)
+        narrowing_check(_student_here(_local(source, "is_narrowing")), tally)
     assert tally.won.get("narrows", 0) < tally.ran["narrows"], name
     assert tally.hidden >= grant_world().strings() or seed != 0
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_does_a_correct_narrowing_pass_every_part_in_every_world(seed):
-    from types import SimpleNamespace
-
     from simlab.grading.questions import Tally
 
     for name, _, source, _, _ in (a for a in ALTERNATIVES if a[1] == "narrowing"):
-        answer = _local(source, "is_narrowing")
         tally = Tally()
         with judged_in(seed):
-            narrowing_check(SimpleNamespace(function=lambda _name, a=answer, **_: a), tally)
+            narrowing_check(_student_here(_local(source, "is_narrowing")), tally)
         assert tally.passed == tally.count, (name, tally.failures)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_does_a_narrowing_remembered_by_id_lose_the_core_in_every_world(seed):
+    """The same two dicts, changed in place between calls, are judged as they are at each call
+    (run here, where the dicts kept are this process's): a verdict remembered by the dicts'
+    id() is an earlier one, in every world."""
+    from simlab.grading.questions import Tally
+
+    tally = Tally()
+    with judged_in(seed):
+        narrowing_check(_student_here(_local(events_corpus.MEMO_BY_ID, "is_narrowing")), tally)
+    assert tally.won.get("narrows", 0) < tally.ran["narrows"]
+    assert any("changed in place since" in f for f in tally.failures), tally.failures
 
 
 #: The corpus's absorber that keeps the smaller key of a conflict, without its patch of the
@@ -542,3 +569,27 @@ def test_do_correct_absorbers_pass_the_stories_of_conflicts_and_old_keys(source)
             _replay(absorber, stream, STREAMS["conflict"], names=names)
             _replay(absorber, renumbered_long_after(), STREAMS["late-renumbered"])
             _replay(absorber, wide_gap(), STREAMS["wide-gap"])
+
+
+def test_does_results_kept_show_what_each_result_holds_now():
+    """The sandbox's ``results-kept`` passes each call on and keeps the very result, so a list
+    an object hands back and later refills reads as it is now, and a list of its own as it was."""
+    from simlab.grading.factories import FACTORIES
+
+    class Reuses:
+        def __init__(self):
+            self.out = []
+
+        def offer(self, item):
+            self.out.clear()
+            self.out.append(item)
+            return self.out
+
+    class Fresh:
+        def offer(self, item):
+            return [item]
+
+    for obj, later in ((Reuses(), [["b"], ["b"]]), (Fresh(), [["a"], ["b"]])):
+        kept = FACTORIES["results-kept"]({}, obj)
+        assert kept.offer("a") == ["a"] and kept.offer("b") == ["b"]
+        assert kept.held() == later

@@ -1415,3 +1415,35 @@ assert TENANT_PREFIX_OF_PARENT != TENANT_BY_PREFIX
 
 ANSWERS += [("tenant-prefix-of-parent", "narrowing", TENANT_PREFIX_OF_PARENT, 2, "tenant")]
 EXACTLY += ("tenant-prefix-of-parent",)
+
+# One list handed back by every offer, cleared and refilled by the next one (given: "Each call
+# returns a list of its own, which later calls leave as it is"): an earlier result changes.
+SHARED_RESULT_LIST = HEAP_ABSORBER.replace(
+    "        self.state = {}\n", "        self.state = {}\n        self.out = []\n"
+).replace("        out = []\n", "        out = self.out\n        out.clear()\n")
+# Verdicts remembered by the grants' id() (narrows: "`True` exactly when `child` could have
+# been made that way from `parent`"): the same dicts changed since get the earlier verdict.
+MEMO_BY_ID = """
+_VERDICTS = {}
+
+
+def is_narrowing(parent, child):
+    key = (id(parent), id(child))
+    if key not in _VERDICTS:
+        _VERDICTS[key] = _is_narrowing(parent, child)
+    return _VERDICTS[key]
+""" + NARROW_BY_TUPLE.replace("def is_narrowing(", "def _is_narrowing(")
+# Correct: each offer's own list, of a subclass of list (still the list the text asks for).
+RELEASED_LIST_SUBCLASS = "class Released(list):\n    pass\n\n" + HEAP_ABSORBER.replace(
+    "        out = []\n", "        out = Released()\n"
+)
+assert "out.clear()" in SHARED_RESULT_LIST and "self.out = []" in SHARED_RESULT_LIST
+assert "out = Released()" in RELEASED_LIST_SUBCLASS
+assert "def _is_narrowing(" in MEMO_BY_ID
+
+ANSWERS += [
+    ("shared-result-list", "absorber", SHARED_RESULT_LIST, 5, "a list of its own"),
+    ("memo-by-id", "narrowing", MEMO_BY_ID, 2, "changed in place since"),
+    ("released-list-subclass", "absorber", RELEASED_LIST_SUBCLASS, 6, "all"),
+]
+EXACTLY += ("shared-result-list",)

@@ -19,8 +19,8 @@ capitals, in white space around them or in Unicode form, one task of hundreds of
 one task's events beyond a gap of over a thousand seqs, then its first key under a new ``seq``.
 A part (:mod:`~simlab.grading.checks.events.given`) offers dicts made and kept in the
 sandbox, each holding a payload dict kept there too, so only those very dicts count as handed
-back, in a list, and only unchanged: no field added, removed or altered, the payload the very
-dict given.
+back, in a list of the call's own (read again after the last offer, it holds what it held),
+and only unchanged: no field added, removed or altered, the payload the very dict given.
 
 The parts are filed under :data:`ABSORBER_RUBRIC`: the core idea (each event once, in ``seq``
 order, per task) weighs 3 of 6 points; handing back the dicts given, conflicts and unknown
@@ -263,6 +263,7 @@ GIVEN_TEXT = (
     "returns the list of events it **releases**",
     "Return the event dicts you were given, unchanged: not copies, and with no field added, "
     "removed or replaced (not even the payload by an equal copy).",
+    "Each call returns a list of its own, which later calls leave as it is.",
 )
 CONFLICT_TEXT = (
     "a *different* event (another key) for a `seq` that is already waiting or released is a "
@@ -331,19 +332,21 @@ ABSORBER_RUBRIC = (
         1,
         "offer() returns a list of the very event dicts it was given, not copies or rebuilt "
         "dicts, and unchanged: no field added, removed or altered, the payload the very dict "
-        "given.",
+        "given; each call's list is its own, which later offers leave as it is.",
         mistakes=(
             "releases copies (or dicts rebuilt from the fields)",
             "changes the dicts it releases (a field removed or altered)",
             "adds a field to the dicts it releases, or replaces the payload by a copy",
             "returns the events in a tuple, not the list the text asks for",
+            "returns one list that every offer clears and refills, so an earlier result changes",
         ),
         text=GIVEN_TEXT,
         world=(
             "A duplicated, reordered stream with drawn names and payloads, each delivery a dict "
             "made in the sandbox and its payload a dict made there too: only a list of those "
             "very dicts, with their fields as given, none added, and their very payloads, "
-            "counts as released."
+            "counts as released; every list returned is read again after the last offer and "
+            "must hold what it held when it was returned."
         ),
     ),
     Criterion(

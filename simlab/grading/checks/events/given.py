@@ -1,12 +1,15 @@
 """Part ``given`` of question ``absorber`` (:mod:`~simlab.grading.checks.events.absorber`):
-offer() hands back the very event dicts it was given, in a list, unchanged.
+offer() hands back the very event dicts it was given, in a list of the call's own, unchanged.
 
 Each delivery is a dict made in the sandbox and kept there, its payload a dict kept there too
 (factory ``given``): a released dict that is one of them comes back as its handle, a copy as
 data, however equal. A released dict is read back from the sandbox when it is released (a
 shallow copy, whose payload comes back as its handle while it is the very dict given), so a
-field added, removed or altered, or a payload swapped for an equal copy, is seen. Feedback
-names an event's fields by their schema names only, never a value.
+field added, removed or altered, or a payload swapped for an equal copy, is seen. The
+absorber is offered the stream through the sandbox's ``results-kept``, which keeps each list
+offer() returned there and reads them all again after the last offer: one list that later
+offers clear and refill is seen. Feedback names an event's fields by their schema names only,
+never a value.
 """
 
 from __future__ import annotations
@@ -28,15 +31,19 @@ def hands_back_the_dicts(s: Student, absorber: RemoteObject, deliveries: list[di
     return a list (the text's word), each released item one of those very dicts (a copy comes
     back as data, however equal), holding the fields it was given and no other, each as it was
     given, its payload the very dict given (a kept dict comes back as its handle wherever it
-    sits) and as it was (read back from the sandbox when it is released)."""
+    sits) and as it was (read back from the sandbox when it is released). Each list returned
+    is the call's own: read again after the last offer, it holds what it held when returned."""
     offered: dict[int, tuple[dict, Handle]] = {}
+    returned: list[list] = []
+    kept = RemoteObject(s.sandbox, s.sandbox.kit("results-kept", absorber.handle), name="Absorber")
     released_any = False
     for world in deliveries:
         payload = s.sandbox.kit("given", world["payload"])
         handle = s.sandbox.kit("given", {**world, "payload": payload})
         offered[handle.id] = (world, payload)
-        result = absorber.offer(handle)
+        result = kept.offer(handle)
         require(isinstance(result, list), say("offer_not_a_list", kind=kind_of(result)))
+        returned.append(result)
         for item in result:
             if isinstance(item, Handle) and item.id in offered:
                 given, payload = offered[item.id]
@@ -46,6 +53,7 @@ def hands_back_the_dicts(s: Student, absorber: RemoteObject, deliveries: list[di
                 continue
             raise Fail(_not_given(item, list(offered.values())))
     require(released_any, say("released_none_given"))
+    require(kept.held() == returned, say("offer_list_changed"))
 
 
 def _unchanged(s: Student, now: Any, given: dict, payload: Handle) -> None:

@@ -80,6 +80,10 @@ EN = {
         "offer() released none of the events it was given, on a stream where the kit's "
         "EventAbsorber releases every one"
     ),
+    "offer_list_changed": (
+        "a list offer() returned changed at a later offer(): each call must return a list of "
+        "its own, which later calls leave as it is"
+    ),
     "delivery": "{event}",
     "not_given": "your absorber released an event it was not given",
     "released_instead": (
@@ -93,6 +97,10 @@ EN = {
     "not_bool": "is_narrowing() returned {kind}, expected True or False",
     "said_when": "is_narrowing() said {got} when the child is {kind}",
     "said_when_revoked": "is_narrowing() said {got} when the child is {kind} (of a revoked parent)",
+    "said_when_changed": (
+        "is_narrowing() said {got} for the dicts of an earlier call, changed in place since: "
+        "the answer is the one for the grants as they are at the call"
+    ),
     "said_when_no_tools": (
         "is_narrowing() said {got} when the child is {kind} (of a parent with no tools)"
     ),
@@ -210,6 +218,10 @@ ZH = {
     "released_none_given": (
         "offer() 没有释放收到的任何事件，而在这个流上工具包的 EventAbsorber 会全部释放"
     ),
+    "offer_list_changed": (
+        "offer() 返回过的一个列表在之后的 offer() 中被改动了：每次调用都应返回一个属于自己的列表，"
+        "之后的调用不再改动它"
+    ),
     "delivery": "{event}",
     "not_given": "你的吸收器释放了一个它从未收到过的事件",
     "released_instead": "你的吸收器释放了 {got}，而工具包的 EventAbsorber 释放的是 {want}",
@@ -218,6 +230,10 @@ ZH = {
     "not_bool": "is_narrowing() 返回了 {kind}，应返回 True 或 False",
     "said_when": "当子授权是{kind}时，is_narrowing() 返回了 {got}",
     "said_when_revoked": "当子授权是{kind}（而父授权已被撤销）时，is_narrowing() 返回了 {got}",
+    "said_when_changed": (
+        "对于先前一次调用用过、此后又被原地改动的那两个字典，is_narrowing() 返回了 {got}："
+        "答案应按调用时授权的样子给出"
+    ),
     "said_when_no_tools": "当子授权是{kind}（而父授权没有任何工具）时，is_narrowing() 返回了 {got}",
     "said_when_no_collections": (
         "当子授权是{kind}（而父授权没有任何集合）时，is_narrowing() 返回了 {got}"

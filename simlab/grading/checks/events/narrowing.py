@@ -7,10 +7,10 @@ the parent lacks, a tool of a parent holding no tools (and a collection of one h
 collections), sets of the same size but other members, names (the tenant's too) differing
 only in case, in white space around them or in Unicode form (full-width, decomposed; the
 tenant holds a composed accent), a version written as text, one of the parent's tools named
-as a collection (and the reverse), repeated names (with and without a
-name the parent lacks). Beside them, each criterion has a property on
-generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose shortest
-counterexample is the feedback.
+as a collection (and the reverse), repeated names (with and without a name the parent lacks),
+and the same two dicts changed in place between calls. Beside them, each criterion has a
+property on generated pairs of grants (:mod:`~simlab.grading.checks.events.grants`), whose
+shortest counterexample is the feedback.
 
 The parent and every child are drawn from the submission's hidden world
 (:func:`~simlab.grading.checks.events.world.grant_world`): a tenant, version, collections and
@@ -24,6 +24,7 @@ names the kind of child grant and the learner's verdict, never the grant itself.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from simlab.agent.world import Grant, PermissionDenied
@@ -186,7 +187,9 @@ NARROWING_RUBRIC = (
         "name, as many names but other ones, other capitals, white space around a name or "
         "another Unicode form of it, a name that begins with or is part of a held one, in a "
         "name or the tenant, or a collection named like one of the parent's "
-        "tools or the reverse, fail). Also checked on generated grants against Grant.narrow.",
+        "tools or the reverse, fail); each call is judged on the grants as they are then, "
+        "also the same dicts changed in place since an earlier call. Also checked on generated "
+        "grants against Grant.narrow.",
         core=True,
         mistakes=(
             "compares sizes instead of members",
@@ -202,6 +205,8 @@ NARROWING_RUBRIC = (
             "takes a parent with no tools (or no collections) to allow every one",
             "lets a name of the notebook's grant (public, search) through whatever the parent "
             "holds",
+            "remembers verdicts by the grants' id(), so the same dicts changed since (or new "
+            "ones at a reused address) get an earlier verdict",
         ),
         properties=(
             "On generated parent and child grants, each child differing in at most one way "
@@ -223,6 +228,8 @@ NARROWING_RUBRIC = (
             "revoked, and a revoked parent's own grant as its child (equal to it); children "
             "of the parent without its tools, or without its collections; children naming "
             "the notebook's public collection or search tool, which the parent lacks; the "
+            "same parent and child dicts, kept between calls, changed in place in between (a "
+            "tool the parent lacks added to the child, then to the parent); the "
             "generated grants are offered with drawn names too."
         ),
     ),
@@ -262,6 +269,32 @@ _NARROWS: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = (
     (("", ("crossed",)),),
 )
 
+
+def _changed_between_calls(s: Student, student: Callable[..., Any], world: GrantWorld) -> None:
+    """``is_narrowing`` called with the same two dicts, made in the sandbox and kept there,
+    changed in place between calls: the child a narrowing, then naming a tool the parent
+    lacks, then the parent holding that tool too. Before each call both are set to the grants
+    of that step (every field, whatever an earlier call did to them); each verdict must be the
+    one for the grants as they are at that call: a verdict remembered by the dicts' ``id()``
+    (or by any other mark of the objects rather than their values) fails."""
+    parent = world.parent()
+    child = {**copy.deepcopy(parent), "tools": [world.tools[0]]}
+    kept = tuple(s.sandbox.kit("given", copy.deepcopy(grant)) for grant in (parent, child))
+    wider = [world.tools[0], world.other_tool]
+    steps = (
+        (parent, child),
+        (parent, {**child, "tools": wider}),
+        ({**parent, "tools": [*world.tools, world.other_tool]}, {**child, "tools": wider}),
+    )
+    for grants in steps:
+        for handle, grant in zip(kept, grants, strict=True):
+            s.sandbox.call(handle, copy.deepcopy(grant), method="update", what="is_narrowing()")
+        answer = student(*kept)
+        not_bool(answer)
+        truth = reference_is_narrowing(*grants)
+        require(answer == truth, say("said_when_changed", got=str(answer)))
+
+
 #: Generated pairs of grants of the core property (each one call into the sandbox); half as
 #: many with repeated names.
 EXAMPLES = 24
@@ -298,6 +331,10 @@ def narrowing_check(s: Student, t: Tally) -> None:
     t.under("narrows")
     for pairs in _NARROWS:
         t.part(lambda pairs=pairs: judge_all(pairs))
+
+    @t.part
+    def the_same_dicts_changed_between_calls():
+        _changed_between_calls(s, student, world)
 
     @t.part
     def generated_grants():
