@@ -7,7 +7,7 @@ Each function here is a *run rule* of :data:`simlab.checker.rules.RULES`: it rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -242,7 +242,11 @@ def final_state(run: Run) -> list[Finding]:
                 _s("final.state", status=status(record.status), step=record.step,
                    epoch=record.epoch, mstatus=status(s.status), mstep=s.step, mepoch=s.epoch)
             )  # fmt: skip
-        writer = _writer(record.result)
+        result = record.result
+        if result.__class__ is dict:  # _writer(result), spelled out for a JSON object
+            writer = (result["worker"], result["epoch"]) if _NAMED <= result.keys() else None
+        else:
+            writer = _writer(result)
         if s.done is not None and (writer is not None or run.named_results):
             if writer is None:
                 wrong.append(_s("final.no_result", who=who(s.done)))
@@ -255,10 +259,27 @@ def final_state(run: Run) -> list[Finding]:
         submit = submits.get(task)
         if submit is not None:
             _as_submitted(record, submit, wrong)
-        _holder_and_attempts(record, s, wrong)
-        _lease_of_an_ended_task(record, s, wrong)
+        # Each helper is called where its common case, which finds nothing, does not hold.
+        attempts = record.attempts
+        if (
+            s.inflight
+            or s.unseen
+            or record.worker != s.claimer
+            or attempts.__class__ is not int
+            or attempts != s.attempts
+        ):
+            _holder_and_attempts(record, s, wrong)
+        if record.lease_until is not None:
+            _lease_of_an_ended_task(record, s, wrong)
         if end is not None and submit is not None:
-            _off_the_clock(task, record, s, submit.time, end, effects, wrong)
+            start, updated = submit.time, record.updated_at
+            if (
+                record.created_at != start
+                or updated.__class__ is not float
+                or not start <= updated <= end
+                or (effects and task in effects)
+            ):
+                _off_the_clock(task, record, s, start, end, effects, wrong)
         if effects is not None and (s.effects or effects.get(task)):
             listed = [(f.key, f.epoch) for f in effects.get(task, ())]
             recorded = [(k, e.epoch) for k, e in s.effects.items()]
@@ -367,6 +388,10 @@ def _off_the_clock(
             wrong.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
 
 
+#: The keys of a result that names its writer.
+_NAMED = frozenset({"worker", "epoch"})
+
+
 def _writer(result: Any) -> tuple[Any, Any] | None:
     """The (worker, epoch) a result names, for results that name their writer."""
     # dict first: isinstance against the Mapping ABC is slow, and results are JSON (dicts).
@@ -447,35 +472,39 @@ def views_mid_run(run: Run) -> list[Finding]:
     instead (its counts are then not judged)."""
     out = []
     for e in view_reads(run.view):
-        out.extend(_views_then(e, _states_then(run, e.index)))
+        out.extend(_views_then(e, *_states_then(run, e.index)))
     return out
 
 
-def _states_then(run: Run, index: int) -> Iterator[tuple[str, str, bool]]:
-    """``(task, status, unsure)`` right after event ``index`` for every task submitted by
-    then (``unsure``: a claim of it may have been granted unseen): as the replay noted it
-    for a task whose events go on after ``index`` (:attr:`Run.then`), else as its final
-    state says."""
+def _states_then(run: Run, index: int) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """The statuses right after event ``index`` of every task submitted by then: ``(sure,
+    maybe)``, ``sure`` mapping each status to the tasks that have it for certain, ``maybe``
+    each task a claim of which may have been granted unseen (so it may be running instead) to
+    its status, when that is not running. A task whose events go on after ``index`` is as the
+    replay noted it (:attr:`Run.then`), any other as its final state says."""
     noted = run.then.get(index, {})
+    sure: dict[str, set[str]] = {}
+    maybe: dict[str, str] = {}
     for task, s in run.states.items():
         if task not in noted:
-            if s.submit is not None:
-                yield task, s.status, s.unanswered > 0
+            if s.submit is None:
+                continue
+            state, unsure = s.status, s.unseen > 0 or bool(s.inflight)  # s.unanswered > 0
         elif (then := noted[task]) is not None:
-            yield task, *then
-
-
-def _views_then(e: Event, then: Iterable[tuple[str, str, bool]]) -> list[Finding]:
-    out: list[Finding] = []
-    sure: dict[str, set[str]] = {}  # status -> the tasks that have it for certain
-    maybe: dict[str, str] = {}  # task -> its status, for those that may be running instead
-    for task, state, unsure in then:
+            state, unsure = then
+        else:
+            continue
         if unsure and state != RUNNING:
             maybe[task] = state
         elif state in sure:
             sure[state].add(task)
         else:
             sure[state] = {task}
+    return sure, maybe
+
+
+def _views_then(e: Event, sure: dict[str, set[str]], maybe: dict[str, str]) -> list[Finding]:
+    out: list[Finding] = []
     none: set[str] = set()
     for state, listed in e.value.get("listed", {}).items():
         got, want = set(listed), sure.get(state, none)

@@ -33,6 +33,7 @@ from simlab.checker.history import Event, HistoryView
 from simlab.checker.model import Model
 from simlab.checker.operations import at
 from simlab.checker.outcomes import Finding, Run, Views
+from simlab.checker.quiet import SCREENS
 from simlab.checker.words import RULES_ZH, render, said
 from simlab.records import Effect, TaskRecord
 
@@ -335,9 +336,12 @@ def steps_of(
 
 
 #: One entry per accepted operation: its event rules' (letter, judge) pairs, the model's
-#: transition for it (a function of the model, the task's state and the event) or None, and
-#: whether it is a fenced operation that may open the lease of an open task.
-_Entry = tuple[tuple[tuple[str, Callable[..., Any]], ...], Callable[..., None] | None, bool]
+#: transition for it (a function of the model, the task's state and the event) or None,
+#: whether it is a fenced operation that may open the lease of an open task, its screen
+#: (:data:`simlab.checker.quiet.SCREENS`, None: none) and the pairs still asked when the screen
+#: answers for the others.
+_Judges = tuple[tuple[str, Callable[..., Any]], ...]
+_Entry = tuple[_Judges, Callable[..., None] | None, bool, Callable[..., bool] | None, _Judges]
 
 
 @lru_cache(maxsize=64)
@@ -356,15 +360,26 @@ def _judging(
                 by_op.setdefault(op, []).append((r.letter, r.judge))
             if r.on != "ok":
                 on_fail.setdefault(op, []).append((r.letter, r.judge))
+    fenced = ops.FENCED_OPS
     table: dict[str, _Entry] = {
-        op: (tuple(by_op.get(op, ())), getattr(Model, name), op in ops.FENCED_OPS and op in by_op)
+        op: _entry(op, by_op.get(op, ()), getattr(Model, name), op in fenced and op in by_op)
         for op, name in Model.TRANSITIONS.items()
     }
     table.update(
-        (op, (tuple(judges), None, False)) for op, judges in by_op.items() if op not in table
+        (op, _entry(op, judges, None, False)) for op, judges in by_op.items() if op not in table
     )
     fail = {op: tuple(judges) for op, judges in on_fail.items()}
     return table, fail, tuple(r for r in wanted if not r.ops)
+
+
+def _entry(op: str, judges: Iterable, step: Callable[..., None] | None, opens: bool) -> _Entry:
+    """The table entry of accepted ``op`` events (see :data:`_Entry`)."""
+    judges = tuple(judges)
+    screen, covered = SCREENS.get(op, (None, frozenset()))
+    rest = tuple((letter, judge) for letter, judge in judges if letter not in covered)
+    if len(rest) == len(judges):
+        screen = None  # it answers for none of the rules asked
+    return judges, step, opens, screen, rest
 
 
 def findings(
@@ -433,11 +448,13 @@ def findings(
             entry = table.get(op)
             if entry is None:
                 continue
-            judges, step, opens = entry
+            judges, step, opens, screen, rest = entry
             if op == "claim":
                 s.inflight.discard(e.process)
             if opens and not s.submitted:
                 open_lease(s, e)
+            if screen is not None and screen(s, e, model):
+                judges = rest  # the screen answers for the others: they find nothing here
             for letter, judge in judges:
                 hit = judge(s, e, model)
                 if hit is not None:

@@ -44,6 +44,7 @@ __all__ = [
     "check_step",
     "check_name",
     "check_lease",
+    "check_submit",
     "check_claim",
     "check_save",
     "check_heartbeat",
@@ -175,6 +176,15 @@ def _plain_names(task_id: object, worker: object) -> bool:
         and "\x00" not in task_id
         and "\x00" not in worker
     )
+
+
+def check_submit(task_id: str, tenant: str) -> None:
+    """A submit's names: ``check_name(task_id, "task_id")`` then ``check_name(tenant,
+    "tenant")``, as one call (every submit runs it)."""
+    if _plain_names(task_id, tenant):
+        return
+    check_name(task_id, "task_id")
+    check_name(tenant, "tenant")
 
 
 def check_claim(task_id: str, worker: str, ttl: float) -> None:

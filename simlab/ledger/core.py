@@ -28,6 +28,7 @@ from simlab.ledger.arguments import (
     check_lease,
     check_name,
     check_save,
+    check_submit,
     check_ttl,
     from_json,
 )
@@ -98,10 +99,8 @@ class SqlLedger:
         leaves the stored task unchanged.
         """
         if task_id is None:
-            task_id = uuid.uuid4().hex
-        else:
-            check_name(task_id, "task_id")
-        check_name(tenant, "tenant")
+            task_id = uuid.uuid4().hex  # a valid name: checking it changes nothing
+        check_submit(task_id, tenant)
         params = {
             "task_id": task_id,
             "tenant": tenant,

@@ -47,6 +47,7 @@ from simlab.ledger.arguments import (
     check_lease,
     check_name,
     check_save,
+    check_submit,
 )
 from simlab.ledger.arguments import check_ledger_options as _check_ledger_options
 from simlab.ledger.arguments import check_ttl as _check_ttl
@@ -160,10 +161,8 @@ class MemoryLedger:
         must not overwrite it.
         """
         if task_id is None:
-            task_id = uuid.uuid4().hex
-        else:
-            check_name(task_id, "task_id")
-        check_name(tenant, "tenant")
+            task_id = uuid.uuid4().hex  # a valid name: checking it changes nothing
+        check_submit(task_id, tenant)
         goal_json = None if goal is None else _to_json(goal, "goal", self.max_value_bytes)
         if task_id in self._tasks:
             raise LedgerError(f"task {task_id!r} already exists")

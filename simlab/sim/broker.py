@@ -13,10 +13,10 @@ stream. Its promises, and the ways it breaks them on purpose:
   given, that callable decides instead: it is asked ``(task, n)`` while faults are on, ``n``
   counting the earlier enqueues of the task (the simulator passes its nemesis).
 
-Timers are plain SimPy timeouts with a callback (no process per message), so an idle broker
-schedules nothing and the simulation ends by itself once every task is acknowledged. The clock
-is read as ``env._now``, what ``env.now`` returns, without the property's call (as the workers
-read it).
+Timers are events with a callback (no process per message), scheduled as a SimPy timeout
+schedules itself, so an idle broker schedules nothing and the simulation ends by itself once
+every task is acknowledged. The clock is read as ``env._now``, what ``env.now`` returns, without
+the property's call (as the workers read it).
 """
 
 from __future__ import annotations
@@ -24,9 +24,11 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
+from heapq import heappush
 from typing import NamedTuple
 
 import simpy
+from simpy.events import NORMAL
 
 __all__ = ["Broker", "Message"]
 
@@ -41,6 +43,19 @@ class Message(NamedTuple):
 
 #: ``Message(task, False, False)`` without the Python-level ``__new__`` a NamedTuple has.
 _new_message = tuple.__new__
+
+
+class _Timer:
+    """A message's visibility timer: what SimPy's ``step`` reads of a triggered event (its
+    callbacks, whether it succeeded, its value: the task), without the attributes and the
+    ``__init__`` a :class:`simpy.Timeout` has. Scheduled as a timeout schedules itself (at
+    ``now + delay``, normal priority, the environment's next event ID), so it runs exactly
+    where that timeout would."""
+
+    __slots__ = ("callbacks", "_ok", "_value")
+
+
+_new_timer = object.__new__
 
 
 class Broker:
@@ -164,16 +179,23 @@ class Broker:
         if task not in self._armed:
             self._armed.add(task)
             # _arm(task, self.visibility_timeout), spelled out: every first delivery arms one
-            self.env.timeout(self.visibility_timeout, task).callbacks.append(self._expire)
+            timer = _new_timer(_Timer)
+            timer.callbacks, timer._ok, timer._value = [self._expire], True, task
+            env = self.env
+            heappush(env._queue, (deadline, NORMAL, next(env._eid), timer))
 
     def _arm(self, task: str, delay: float) -> None:
-        # The timer carries its task as its value: no closure per armed message.
-        self.env.timeout(delay, task).callbacks.append(self._expire)
+        # The timer carries its task as its value: no closure per armed message. Scheduled as
+        # env.timeout(delay, task) schedules itself (simpy.Environment.schedule).
+        timer = _new_timer(_Timer)
+        timer.callbacks, timer._ok, timer._value = [self._expire], True, task
+        env = self.env
+        heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), timer))
 
-    def _expire(self, timer: simpy.Event) -> None:
+    def _expire(self, timer: _Timer) -> None:
         """A message's timer fired: redeliver its task unless it was acknowledged or its
         holder heartbeat meanwhile (then wait out the rest of the new deadline)."""
-        task = timer.value
+        task = timer._value
         if task in self._acked:
             self._armed.discard(task)
             return
