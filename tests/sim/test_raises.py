@@ -188,3 +188,13 @@ def test_is_a_piece_not_written_yet_handed_on_not_recorded():
     say "not yet"), not read it as the ledger's answer."""
     with pytest.raises(NotImplementedError, match="write claim"):
         simulate(Scenario(), seed=1, ledger=_factory(_ClaimNotWritten))
+
+
+@pytest.mark.parametrize("name", ["save-raises-when-stale", "heartbeat-raises-when-stale"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_is_a_held_call_that_raises_when_it_lands_judged_and_the_run_finished(name, seed):
+    # A held call lands from a timer, outside any worker: its raise, recorded as its answer,
+    # must not end the run (on every seed of this scenario it once escaped simulate).
+    scenario = Scenario.adversarial(max_attempts=2, checkpoints=True, late=True)
+    result = simulate(scenario, seed=seed, ledger=_factory(WRONG_LEDGERS[name]))
+    assert _raised(result) and any(f.letter == "x" for f in result.findings)
