@@ -462,18 +462,16 @@ def findings(
             if step is not None:
                 step(model, s, e)
     if run_rules:
-        ks = steps_of(view, records, steps)
-        ordered = not isinstance(final, Mapping)
         run = Run(
             view,
             model.tasks,
             records,
-            ks,
+            steps_of(view, records, steps),
             effects,
             named_results,
             listing,
             twice,
-            ordered,
+            not isinstance(final, Mapping),  # ordered: a sequence keeps the listing's order
             views,
             clocked,
             ttl,
