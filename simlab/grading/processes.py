@@ -57,6 +57,7 @@ __all__ = [
     "SWITCH_INTERVAL",
     "running",
     "tuned_for_grading",
+    "settle",
 ]
 
 #: The longest a grader waits for its grading processes to end once it ended them.
@@ -127,7 +128,10 @@ class _Here:
     """The grader's own process, as one of the places a call runs."""
 
     def call(self, func: Callable[..., T], args: tuple) -> T:
-        return func(*args)
+        try:
+            return func(*args)
+        finally:
+            settle()
 
     def end(self) -> None:
         pass
@@ -239,6 +243,17 @@ def tuned_for_grading() -> Iterator[None]:
             gc.unfreeze()
 
 
+def settle() -> None:
+    """After a call, while :func:`tuned_for_grading` holds: what the call left for good (the
+    modules it imported, the caches it filled) joins what the collector's passes leave out, once
+    its garbage is collected (none is kept). A grading process starts with nothing imported, and
+    its first notebook imports the grader; unsettled, every later full pass would walk all of it
+    again."""
+    if gc.get_freeze_count():
+        gc.collect()
+        gc.freeze()
+
+
 @contextlib.contextmanager
 def running(jobs: int) -> Iterator[GradingProcesses]:
     """:class:`GradingProcesses` for the body: stopped when it ends, ended at once when it
@@ -271,6 +286,8 @@ def _serve(conn: Connection) -> None:
                 conn.send(answer)
             except (pickle.PicklingError, TypeError, AttributeError) as exc:  # sent nothing
                 conn.send((False, f"{type(exc).__name__}: {exc}"))
+            del call, func, args, answer
+            settle()
 
 
 def main(argv: list[str]) -> None:

@@ -300,6 +300,15 @@ def test_is_an_oversized_frame_refused_before_reading_it():
     os.close(r)
 
 
+def test_is_a_replys_nesting_read_from_its_bytes_as_its_value_has_it():
+    # Brackets inside strings (escaped quotes and backslashes around them) are not nesting.
+    value = {"a": [[1, "[[[{"], {"b": ['"]]\\', []]}], "c": "\\["}
+    payload = json.dumps(value).encode()
+    assert frames.nesting(payload, 160) == frames.measure(value, 160, 1 << 62)[0] == 5
+    assert frames.nesting(payload, 3) == 4  # counted only past the limit
+    assert frames.nesting(b"[" * 200 + b"]" * 200, 160) == 161
+
+
 @pytest.mark.parametrize(
     ("payload", "kind"),
     [

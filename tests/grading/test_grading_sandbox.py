@@ -37,6 +37,17 @@ def test_do_values_survive_the_wire():
     assert back == value
 
 
+def test_does_a_dict_of_names_cross_as_a_json_object_in_its_order():
+    """A dict whose keys are all strings (a world, an answer) is a JSON object on the wire,
+    its keys never read as tags; any other dict is a list of pairs."""
+    value = {"b": 1, "a": {"x": [1, 2]}, "$t": "not a tag"}
+    data = wire.encode(value)
+    assert data == {"$o": {"b": 1, "a": {"$o": {"x": [1, 2]}}, "$t": "not a tag"}}
+    back = wire.decode(wire.loads(wire.dumps(data)))
+    assert back == value and list(back) == ["b", "a", "$t"]
+    assert wire.encode({1: "x", "y": 2}) == {"$d": [[1, "x"], ["y", 2]]}
+
+
 def test_does_a_history_come_back_as_a_history():
     """The exercises hand a :class:`History` to the learner's functions: it crosses the wire
     as one, so its documented API (``.events``, ``len``, indexing) works in the sandbox; a

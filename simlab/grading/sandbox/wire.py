@@ -8,7 +8,8 @@ the kit's own record types, so the worst a student's code can send back is a wro
 Tagged forms (every other value is plain JSON; lists stay lists):
 
 ``{"$t": [...]}``                  a tuple
-``{"$d": [[k, v], ...]}``          a dict (any encodable keys, insertion order kept)
+``{"$o": {"k": v, ...}}``          a dict whose keys are all strings (insertion order kept)
+``{"$d": [[k, v], ...]}``          any other dict (any encodable keys, insertion order kept)
 ``{"$s": [...]}``                  a set
 ``{"$f": [...]}``                  a frozenset (hashable: it can come back as a dict key)
 ``{"$r": "Lease", "f": {...}}``    a record: Lease, TaskRecord, Effect (simlab.records), Event
@@ -23,7 +24,8 @@ Decoding does bounded work per element. The hash of an int, a float or a tuple o
 randomized (``hash(n)`` is ``n mod (2**61 - 1)``), so a set or dict of many distinct values that
 all hash alike would take quadratic time to build; :func:`decode` groups the keys by hash first
 and refuses (``ValueError``) a collection with more than :data:`MAX_SAME_HASH` distinct keys of
-one hash, before building it.
+one hash, before building it. (The keys of ``$o`` are strings, whose hashes are randomized, and
+:func:`json.loads` has built that object already.)
 """
 
 from __future__ import annotations
@@ -121,6 +123,12 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
     if isinstance(value, tuple):
         return {"$t": [v if type(v) in _SCALARS else encode(v, handles, d) for v in value]}
     if isinstance(value, dict):
+        if all(type(k) is str for k in value):  # names (the common case): a JSON object
+            return {
+                "$o": {
+                    k: v if type(v) in _SCALARS else encode(v, handles, d) for k, v in value.items()
+                }
+            }
         return {
             "$d": [
                 [
@@ -193,6 +201,10 @@ def decode(data: Any, resolve: Any = None) -> Any:
         if isinstance(data, float) and math.isnan(data):
             return math.nan
         return data
+    if "$o" in data:
+        return {
+            k: v if type(v) in _AS_THEY_ARE else decode(v, resolve) for k, v in data["$o"].items()
+        }
     if "$t" in data:
         return tuple(decode(v, resolve) for v in data["$t"])
     if "$d" in data:

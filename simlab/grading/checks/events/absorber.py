@@ -209,9 +209,10 @@ def _offers(absorber: Any, stream: list[dict]) -> Iterator[Any]:
     """What each ``offer()`` of ``stream`` returned, in turn: the learner's absorber (a
     :class:`RemoteObject`) gets the whole stream in one request, the deliveries offered one
     after the other and each result judged in turn as they were; any other absorber is
-    offered one delivery as each result is taken."""
+    offered one delivery as each result is taken, a copy of it (the learner's one gets its own
+    copies as they cross the pipe)."""
     if isinstance(absorber, RemoteObject):
-        return absorber.each("offer", [(copy.deepcopy(delivery),) for delivery in stream])
+        return absorber.each("offer", [(delivery,) for delivery in stream])
     return (absorber.offer(copy.deepcopy(delivery)) for delivery in stream)
 
 

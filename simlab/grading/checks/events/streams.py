@@ -161,15 +161,16 @@ def _ident(event: dict) -> tuple:
 
 def released(value: Any) -> list[tuple]:
     """The events one ``offer()`` released, each as ``(task, seq, key, version)``."""
-    require(
-        isinstance(value, list | tuple),
-        say("offer_not_a_list", kind=kind_of(value)),
-    )
+    # The sentences are made only on a failure: this runs for every delivery of every stream.
+    if not isinstance(value, list | tuple):
+        raise Fail(say("offer_not_a_list", kind=kind_of(value)))
     out = []
     for item in value:
-        require(isinstance(item, dict), say("offer_not_events", kind=kind_of(item)))
+        if not isinstance(item, dict):
+            raise Fail(say("offer_not_events", kind=kind_of(item)))
         missing = [f for f in ("task_id", "seq", "idempotency_key") if f not in item]
-        require(not missing, say("offer_missing_fields", fields=", ".join(missing)))
+        if missing:
+            raise Fail(say("offer_missing_fields", fields=", ".join(missing)))
         out.append((item["task_id"], item["seq"], item["idempotency_key"], item.get("version")))
     return out
 
