@@ -1443,7 +1443,7 @@ assert "def _is_narrowing(" in MEMO_BY_ID
 
 ANSWERS += [
     ("shared-result-list", "absorber", SHARED_RESULT_LIST, 5, "a list of its own"),
-    ("memo-by-id", "narrowing", MEMO_BY_ID, 2, "changed in place since"),
+    ("memo-by-id", "narrowing", MEMO_BY_ID, 2, "is_narrowing() said True"),
     ("released-list-subclass", "absorber", RELEASED_LIST_SUBCLASS, 6, "all"),
 ]
 EXACTLY += ("shared-result-list",)
