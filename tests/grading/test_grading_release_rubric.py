@@ -26,6 +26,7 @@ import pytest
 
 from simlab.grading.checks.hidden_world import judged_in, seed_for
 from simlab.grading.checks.release import THRESHOLDS, choose_threshold, injection_rule
+from simlab.grading.checks.release import threshold as threshold_check
 from simlab.grading.checks.release.injection import (
     FOREIGN_HOSTS,
     NOTEBOOK_CUSTOMER,
@@ -73,6 +74,7 @@ from simlab.grading.checks.release.threshold_world import (
 )
 from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from simlab.grading.text import quiet_feedback
 from simlab.rollout.canary import CanaryConfig
 from simlab.rollout.golden import observe_case
 from tests import lanes
@@ -873,3 +875,14 @@ def test_do_the_order_the_share_and_the_fields_count_in_many_worlds(answer, most
         assert all(points == 6 for points, _ in got.values()), got
     else:
         assert all(points <= most for points, _ in got.values()), got
+
+
+@pytest.mark.parametrize(
+    ("value", "told"),
+    [(0.25, "another number"), (10**400, "an int"), (7, "an int"), ("0.25", "a str")],
+)
+def test_is_a_wrong_share_told_without_its_value(value, told):
+    # every call of choose-threshold runs in the hidden world: a number is "another number",
+    # one near a hidden seed (7) or too large for a float only its type, never its digits
+    with quiet_feedback(True):
+        assert str(threshold_check._shown(value, frozenset({7}))) == told

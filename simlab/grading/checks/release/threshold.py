@@ -35,6 +35,7 @@ It never shows a seed or the reference's values.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -57,7 +58,7 @@ from simlab.grading.checks.release.threshold_world import (
 from simlab.grading.messages import Message
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.sandbox.supervisor import SandboxLost
-from simlab.grading.student import Student, asked_once, close_to, shown_number
+from simlab.grading.student import Student, asked_once, close_to, near_hidden, shown_number
 
 __all__ = ["THRESHOLD_RUBRIC", "choose_threshold_check"]
 
@@ -303,8 +304,11 @@ def _shown(value: Any, hidden: frozenset[int]) -> Message | str:
     """The learner's value by its type only (``a str``), and a number as "another number":
     every call here runs in the hidden world, so a number the learner's function computed
     (right in part, or a hidden seed handed back) would tell of it."""
-    shown = shown_number(value, hidden)
-    return say("another_number") if isinstance(shown, str) else shown
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        with contextlib.suppress(OverflowError):  # an int no float holds: by its type
+            if not near_hidden(float(value), hidden):
+                return say("another_number")
+    return shown_number(value, hidden)
 
 
 def _peak_is_the_highest(peak: Any, candidate: str, seed: int, hidden: frozenset[int]) -> None:
