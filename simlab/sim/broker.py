@@ -178,11 +178,7 @@ class Broker:
             self._deadline[task] = deadline
         if task not in self._armed:
             self._armed.add(task)
-            # _arm(task, self.visibility_timeout), spelled out: every first delivery arms one
-            timer = _new_timer(_Timer)
-            timer.callbacks, timer._ok, timer._value = [self._expire], True, task
-            env = self.env
-            heappush(env._queue, (deadline, NORMAL, next(env._eid), timer))
+            self._arm(task, self.visibility_timeout)  # at now + timeout: the deadline
 
     def _arm(self, task: str, delay: float) -> None:
         # The timer carries its task as its value: no closure per armed message. Scheduled as
