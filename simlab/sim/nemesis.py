@@ -42,6 +42,9 @@ from simlab.sim.schedule import Schedule
 
 __all__ = ["Nemesis", "RandomNemesis", "ScheduledNemesis", "exact_delay"]
 
+#: The kinds another kind's delay counts from (:attr:`FaultKind.follows`).
+_FOLLOWED = frozenset(k.follows for k in KINDS.values() if k.follows is not None)
+
 
 def exact_delay(now: float, at: float) -> float:
     """The delay ``d >= 0`` for which ``now + d == at`` in floating point (SimPy schedules a
@@ -214,7 +217,7 @@ class RandomNemesis(Nemesis):
             k.name: (getattr(run.scenario, k.rate), self._rng[k.name]) for k in KINDS.values()
         }
         #: (kind, task) -> the delay after its arrival at which the user's act of that kind
-        #: strikes the task, for the kind that follows it
+        #: strikes the task, kept only for a kind another one follows, until that one reads it
         self._after: dict[tuple[str, str], float] = {}
 
     def strike(self, kind: FaultKind, where: dict[str, Any]) -> dict[str, Any] | None:
@@ -234,7 +237,8 @@ class RandomNemesis(Nemesis):
             after = kind.draw(rng, self.scenario)["after"]
             if kind.follows is not None:
                 after += self._after.pop((kind.follows, task), 0.0)
-            self._after[kind.name, task] = after
+            if kind.name in _FOLLOWED:
+                self._after[kind.name, task] = after
             return after
         return None
 
