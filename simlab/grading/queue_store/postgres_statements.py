@@ -3,8 +3,9 @@
 The same names, parameters (psycopg's ``%(name)s``) and columns as the SQLite statements of
 :mod:`simlab.grading.queue_store.sqlite_statements`; tables carry the ``simlab_`` prefix of
 :mod:`simlab.ledger.postgres.schema`. No statement calls ``now()``: times are parameters. The
-tables and the queue's probe are written here; every other statement is the SQLite one in
-PostgreSQL's words (:func:`_postgres`), so the two dialects cannot drift apart.
+queue's probe and its migrations table are written here; every other statement and every table
+is the SQLite one in PostgreSQL's words (:func:`_postgres`, :func:`_postgres_tables`), so the two
+dialects cannot drift apart.
 """
 
 from __future__ import annotations
@@ -15,81 +16,41 @@ from simlab.grading.queue_store import sqlite_statements as _sqlite
 
 TENANT = _sqlite.TENANT
 
-#: The grading queue's tables on top of a ledger (``simlab grade --queue``), as in the SQLite
-#: :data:`~simlab.grading.queue_store.sqlite_statements.MIGRATIONS`; recorded in
-#: ``simlab_grading_migrations``.
-MIGRATIONS: tuple[tuple[str, str], ...] = (
-    (
-        "submissions and attempts",
-        """
-        CREATE TABLE simlab_grading_submissions (
-            seq         BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- enqueue order
-            task_id     TEXT    NOT NULL UNIQUE,
-            notebook    TEXT    NOT NULL,
-            sha256      TEXT    NOT NULL,
-            version     TEXT    NOT NULL,
-            settings    TEXT    NOT NULL,
-            content     BYTEA,
-            refused     TEXT,
-            enqueued_at DOUBLE PRECISION NOT NULL
-        );
-        CREATE INDEX simlab_grading_submissions_notebook ON simlab_grading_submissions (notebook);
-        CREATE TABLE simlab_grading_attempts (
-            task_id     TEXT    NOT NULL,
-            epoch       BIGINT  NOT NULL,
-            worker      TEXT    NOT NULL,
-            started     DOUBLE PRECISION NOT NULL,
-            ended       DOUBLE PRECISION,
-            outcome     TEXT    CHECK (outcome IN
-                            ('graded', 'timeout', 'released', 'lost', 'stale')),
-            result      TEXT,
-            PRIMARY KEY (task_id, epoch)
-        );
-        CREATE INDEX simlab_grading_attempts_open ON simlab_grading_attempts (task_id)
-            WHERE outcome IS NULL;
-        """,
-    ),
-    (
-        "submission times and the class's deadlines",
-        """
-        CREATE TABLE simlab_grading_handed_in (
-            task_id      TEXT    PRIMARY KEY,   -- the submission's grading task
-            student      TEXT,                  -- the student its course layout names, or NULL
-            submitted_at TEXT,                  -- ISO 8601 with its zone, NULL when unknown
-            note         TEXT                   -- JSON message: why it has no time, or NULL
-        );
-        CREATE TABLE simlab_grading_terms (
-            name         TEXT    PRIMARY KEY,   -- deadline, late_policy, extensions, excused
-            value        TEXT    NOT NULL,      -- JSON
-            set_at       DOUBLE PRECISION NOT NULL
-        )
-        """,
-    ),
-    (
-        "overrides and submission history",
-        """
-        CREATE TABLE simlab_grading_overrides (
-            seq      BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            student  TEXT    NOT NULL,
-            exercise TEXT    NOT NULL,
-            question TEXT    NOT NULL,
-            points   DOUBLE PRECISION,
-            why      TEXT    NOT NULL,
-            at       DOUBLE PRECISION NOT NULL
-        );
-        CREATE INDEX simlab_grading_overrides_student ON simlab_grading_overrides (student);
-        CREATE TABLE simlab_grading_history (
-            seq      BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            notebook TEXT    NOT NULL,
-            task_id  TEXT    NOT NULL,
-            at       DOUBLE PRECISION NOT NULL
-        );
-        CREATE INDEX simlab_grading_history_notebook ON simlab_grading_history (notebook, seq);
-        INSERT INTO simlab_grading_history (notebook, task_id, at)
-            SELECT notebook, task_id, enqueued_at FROM simlab_grading_submissions
-            ORDER BY enqueued_at, seq;
-        """,
-    ),
+
+def _postgres(sql: str) -> str:
+    """A SQLite statement of the queue in PostgreSQL's words: ``%(name)s`` for each ``:name``,
+    the ``simlab_`` prefix on each table (the queue's and the ledger's ``tasks``)."""
+    return _prefixed(re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql))
+
+
+def _prefixed(sql: str) -> str:
+    """``sql`` with the ``simlab_`` prefix on the queue's tables and indexes and the ledger's
+    ``tasks``."""
+    return re.sub(r"\b(grading_\w+|tasks)\b", r"simlab_\1", sql)
+
+
+#: SQLite's column types in PostgreSQL's words: its row ID counter as an identity column, its
+#: 8-byte numbers as PostgreSQL's (``REAL`` there is 4 bytes: a time would lose its seconds).
+_TYPES = {
+    "INTEGER PRIMARY KEY AUTOINCREMENT": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    "INTEGER": "BIGINT",
+    "REAL": "DOUBLE PRECISION",
+    "BLOB": "BYTEA",
+}
+_TYPE_WORDS = re.compile("|".join(rf"\b{re.escape(t)}\b" for t in _TYPES))  # longest first
+
+
+def _postgres_tables(script: str) -> str:
+    """A SQLite migration of the queue in PostgreSQL's words: the ``simlab_`` prefix on each
+    table and index, and each column type as :data:`_TYPES` says."""
+    return _prefixed(_TYPE_WORDS.sub(lambda m: _TYPES[m.group(0)], script))
+
+
+#: The grading queue's tables on top of a ledger (``simlab grade --queue``): the SQLite
+#: :data:`~simlab.grading.queue_store.sqlite_statements.MIGRATIONS` in PostgreSQL's words,
+#: recorded in ``simlab_grading_migrations``.
+MIGRATIONS: tuple[tuple[str, str], ...] = tuple(
+    (name, _postgres_tables(script)) for name, script in _sqlite.MIGRATIONS
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -98,13 +59,6 @@ MIGRATIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS simlab_grading_migrations ("
     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
 )
-
-
-def _postgres(sql: str) -> str:
-    """A SQLite statement of the queue in PostgreSQL's words: ``%(name)s`` for each ``:name``,
-    the ``simlab_`` prefix on each table (the queue's and the ledger's ``tasks``)."""
-    sql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql)
-    return re.sub(r"\b(grading_\w+|tasks)\b", r"simlab_\1", sql)
 
 
 MAX_VERSION = _postgres(_sqlite.MAX_VERSION)
