@@ -199,10 +199,13 @@ def _read_value(field: str, value: object) -> Said:
 
 
 def resubmit(s: TaskState, e: Event, m: Model):
-    """A submit of a task already submitted (a resent one): a correct ledger raises and
-    leaves the task as it was, so an accepted one is broken, and a refused one must read back
-    the model's status, step and epoch (the epoch only where the model knows it exactly: no
-    dead letter's bump and no claim that may have been granted unseen)."""
+    """A submit that returned another ID than its task's (the history records ``returned``
+    then) is broken. A submit of a task already submitted (a resent one): a correct ledger
+    raises and leaves the task as it was, so an accepted one is broken, and a refused one must
+    read back the model's status, step and epoch (the epoch only where the model knows it
+    exactly: no dead letter's bump and no claim that may have been granted unseen)."""
+    if "returned" in e.value:  # recorded only where the answer was not the task's ID
+        return _s("submit.returned", task=e.task, t=at(e.time), got=repr(e.value["returned"])), e
     first = s.submit
     if first is None or first is e:
         return None
@@ -295,6 +298,14 @@ def no_lease(s: TaskState, e: Event, m: Model):
 
 
 def resume_step(s: TaskState, e: Event, m: Model):
+    value = e.value
+    if "lease_worker" in value or "lease_task" in value:  # recorded only where they differ
+        worker, leased = value.get("lease_worker", e.process), value.get("lease_task", e.task)
+        sentence = _s(
+            "resume.names", p=e.process, task=e.task, t=at(e.time), worker=repr(worker),
+            leased=repr(leased),
+        )  # fmt: skip
+        return sentence, e
     if not s.submitted:
         return None
     if (e.step is None or e.step == s.step) and "checkpoint" in e.value:
@@ -387,8 +398,8 @@ def lease_length(s: TaskState, e: Event, m: Model):
         return None
     key = "lease_length" if e.op == "claim" else "lease_length.heartbeat"
     return (
-        _s(key, p=e.process, task=e.task, t=at(e.time), until=at(until), ttl=ttl, hi=at(hi),
-           epoch=e.epoch),
+        _s(key, p=e.process, task=e.task, t=at(e.time), until=at(until, hi), ttl=ttl,
+           hi=at(hi, until), epoch=e.epoch),
         None,
     )  # fmt: skip
 

@@ -289,12 +289,33 @@ def final_state(run: Run) -> list[Finding]:
             elif listed != recorded:  # the same keys, but out of order or repeated
                 stored, accepted = _keys(listed, sort=False), _keys(recorded, sort=False)
                 wrong.append(_s("final.keys_listed", stored=stored, accepted=accepted))
+            _key_writers(task, effects[task] if task in effects else (), s, wrong)
         if wrong:
             joined = wrong[0]
             for more in wrong[1:]:
                 joined = _s("final.and", a=joined, b=more)
             out.append(Finding.of("p", run.last, _s("final", task=task, wrong=joined)))
     return out
+
+
+def _key_writers(task: str, listed: Sequence[Effect], s: TaskState, wrong: list[Said]) -> None:
+    """Add to ``wrong`` the first of ``task``'s listed keys whose record names another task or
+    another worker than the accepted record of that key (a key names the task and the worker
+    whose lease recorded it)."""
+    for f in listed:
+        rec = s.effects.get(f.key)
+        if rec is not None and (f.task_id != task or f.worker != rec.process):
+            wrong.append(
+                _s(
+                    "final.key_writer",
+                    key=f.key,
+                    listed=repr(f.task_id),
+                    worker=repr(f.worker),
+                    who=rec.process,
+                    task=task,
+                )  # fmt: skip
+            )
+            return
 
 
 def _as_submitted(record: TaskRecord, submit: Event, wrong: list[Said]) -> None:
@@ -365,17 +386,16 @@ def _off_the_clock(
     # A reading equal to the submit's time, or a float inside the run, is within the tolerance
     # at once (the common case, tested first).
     if created != start and is_time(created) and not within(created, start, start):
-        wrong.append(
-            _s("final.clock", field="created_at", value=at(created), lo=at(start), hi=at(start))
-        )
+        lo = at(start, created)
+        wrong.append(_s("final.clock", field="created_at", value=at(created, start), lo=lo, hi=lo))
     if (
         not (updated.__class__ is float and start <= updated <= end)
         and is_time(updated)
         and not within(updated, start, end)
     ):
-        wrong.append(
-            _s("final.clock", field="updated_at", value=at(updated), lo=at(start), hi=at(end))
-        )
+        near = start if is_time(updated) and float(updated) < start else end
+        value, lo, hi = at(updated, near), at(start, updated), at(end, updated)
+        wrong.append(_s("final.clock", field="updated_at", value=value, lo=lo, hi=hi))
     if not effects:
         return
     for f in effects.get(task, ()):
@@ -385,7 +405,8 @@ def _off_the_clock(
             and is_time(f.recorded_at)
             and not within(f.recorded_at, rec.time, rec.time)
         ):
-            wrong.append(_s("final.clock_key", key=f.key, value=at(f.recorded_at), t=at(rec.time)))
+            value, t = at(f.recorded_at, rec.time), at(rec.time, f.recorded_at)
+            wrong.append(_s("final.clock_key", key=f.key, value=value, t=t))
 
 
 #: The keys of a result that names its writer.

@@ -42,12 +42,15 @@ def quiet_save(s: TaskState, e: Event, m: Model) -> bool:
 
 def quiet_claim(s: TaskState, e: Event, m: Model) -> bool:
     """A claim of a queued task (no live lease, not ended) with a higher epoch than it had,
-    resuming from its committed step (with its checkpoint), telling the attempt it is, within
-    the limit: rules (a'), (h), (k), (m) and (t) find nothing."""
+    its lease naming its task and worker, resuming from its committed step (with its
+    checkpoint), telling the attempt it is, within the limit: rules (a'), (h), (k), (m) and
+    (t) find nothing."""
     if s.status != QUEUED:
         return False
     epoch, value = e.epoch, e.value
     if not (epoch is None or epoch > s.epoch or s.newest is None):
+        return False
+    if "lease_worker" in value or "lease_task" in value:
         return False
     if s.submitted:
         if not (e.step is None or e.step == s.step):
@@ -68,8 +71,8 @@ def quiet_heartbeat(s: TaskState, e: Event, m: Model) -> bool:
 
 
 def quiet_submit(s: TaskState, e: Event, m: Model) -> bool:
-    """The first accepted submit of a task: rule (v) finds nothing."""
-    return s.submit is None
+    """The first accepted submit of a task that returned its ID: rule (v) finds nothing."""
+    return s.submit is None and "returned" not in e.value
 
 
 #: op -> (its screen, the letters of the rules on its accepted events that the screen answers

@@ -43,8 +43,10 @@ _TOLD_RAISED = {
     **REFUSABLE_OPS,
     "submit": lambda e: _s("told.submit", task=e.task, t=at(e.time)),
     "claim-next": lambda e: _s("told.claim_next", p=e.process, t=at(e.time)),
-    "read": lambda e: _s(
-        "told.read", p=e.process, call=e.value.get("call", "read"), task=e.task, t=at(e.time)
+    "read": lambda e: (
+        _s("told.read", p=e.process, call=e.value.get("call", "read"), task=e.task, t=at(e.time))
+        if e.task is not None
+        else _s("told.read_all", p=e.process, call=e.value.get("call", "read"), t=at(e.time))
     ),
 }
 

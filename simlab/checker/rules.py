@@ -165,8 +165,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "v",
-        "second submit",
-        "a second submit of a task that exists raises and leaves the task as it was",
+        "submit",
+        "a submit returns the ID of the task it persisted, and a second submit of a task that "
+        "exists raises and leaves the task as it was",
         ops.resubmit,
         ("submit",),
         on="both",
@@ -198,8 +199,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "m",
         "resume step",
-        "a claim resumes the task from its last committed step, with the checkpoint that step's "
-        "save stored",
+        "a claim's lease names the task and the worker that claimed it, and resumes the task "
+        "from its last committed step, with the checkpoint that step's save stored",
         ops.resume_step,
         ("claim",),
     ),

@@ -105,6 +105,8 @@ _EN = {
     "did.heartbeat": "{who} renewed its lease on {task} at {t}",
     "did.effect": "{who} recorded the e-mail {key!r} of {task} at {t}",
     "did.release": "{who} released {task} at {t}",
+    "submit.returned": "The submit of {task} at {t} returned {got}: a submit returns the ID of "
+    "the task it persisted.",
     "resubmit.accepted": "The second submit of {task} at {t} was accepted, but {task} had been "
     "submitted at {t0}: a submit of a task that exists raises and leaves it as it was.",
     "resubmit.changed": "The second submit of {task} at {t} was refused, but it left the task "
@@ -132,6 +134,8 @@ _EN = {
     "next.queued": "{task} was queued",
     "next.ended": "{task} could be taken over: the lease of {who} had ended at {until}",
     "no_lease.ended": "{did}, but the task had ended: {ending}.",
+    "resume.names": "{p} was granted {task} at {t}, but the lease names the task {leased} and "
+    "the worker {worker}: a lease names the task claimed and the worker that claimed it.",
     "resume.none": "",
     "resume.by": " (by {who} at {t})",
     "resume.checkpoint": "{p} was granted {task} at {t} with the checkpoint {got}, but the last "
@@ -176,6 +180,7 @@ _EN = {
     "told.submit": "the submit of {task} at {t}",
     "told.claim_next": "{p}'s claim_next at {t}",
     "told.read": "{p}'s {call} of {task} at {t}",
+    "told.read_all": "{p}'s {call}() at {t}",
     "raised": "{told} raised {error}: a correct ledger {answer}.",
     "answer.true": "answers True",
     "answer.false": "answers False",
@@ -267,6 +272,8 @@ _EN = {
     "comes from the clock the ledger was given, never from the wall)",
     "final.clock_key": "its key {key!r} was recorded at {value}, but the ledger's clock read {t} "
     "when it was recorded",
+    "final.key_writer": "its key {key!r} is listed for the task {listed} and the worker {worker}, "
+    "but {who} recorded it for {task}",
     "final.keys_listed": "the ledger lists the e-mail keys {stored}, but the accepted records "
     "were {accepted}, each listed once in the order recorded",
     "final.worker": "its record names the worker {worker}, but {who} was granted its last claim",
@@ -304,6 +311,7 @@ _ZH = {
     "did.heartbeat": "{who}在 {t} 续租了 {task}",
     "did.effect": "{who}在 {t} 记录了 {task} 的邮件 {key!r}",
     "did.release": "{who}在 {t} 交还了 {task}",
+    "submit.returned": "{t} 对 {task} 的提交返回了 {got}：提交应返回它所保存的任务的编号。",
     "resubmit.accepted": "{t} 对 {task} 的第二次提交被接受了，但 {task} 已在 {t0} 提交过："
     "提交一个已存在的任务会抛出错误，并保持它原样。",
     "resubmit.changed": "{t} 对 {task} 的第二次提交被拒绝了，但它把任务变成了{got}，"
@@ -329,6 +337,8 @@ _ZH = {
     "next.queued": "{task} 正在排队",
     "next.ended": "{task} 可以被接管：{who}的租约已在 {until} 结束",
     "no_lease.ended": "{did}，但任务已经结束：{ending}。",
+    "resume.names": "{p} 在 {t} 获得了 {task}，但租约上写的任务是 {leased}、工作者是 {worker}："
+    "租约应写明被认领的任务和认领它的工作者。",
     "resume.none": "",
     "resume.by": "（由 {who}在 {t} 提交）",
     "resume.checkpoint": "{p} 在 {t} 获得了 {task}，拿到的检查点是 {got}，但最后一次被接受的保存"
@@ -366,6 +376,7 @@ _ZH = {
     "told.submit": "{t} 对 {task} 的提交",
     "told.claim_next": "{p} 在 {t} 的 claim_next",
     "told.read": "{p} 在 {t} 对 {task} 的 {call}",
+    "told.read_all": "{p} 在 {t} 的 {call}()",
     "raised": "{told}抛出了 {error}：正确的账本会{answer}。",
     "answer.true": "返回 True",
     "answer.false": "返回 False",
@@ -451,6 +462,8 @@ _ZH = {
     "final.clock": "它的 {field} 是 {value}，但账本的时钟当时读数在 {lo} 到 {hi} 之间（时间来自交给"
     "账本的时钟，绝不来自墙上时钟）",
     "final.clock_key": "它的键 {key!r} 记录于 {value}，但记录时账本的时钟读数是 {t}",
+    "final.key_writer": "它的键 {key!r} 列出的任务是 {listed}、工作者是 {worker}，"
+    "但这个键是 {who} 为 {task} 记录的",
     "final.keys_listed": "账本列出的邮件键是 {stored}，但它们按记录顺序、每个一次应是 {accepted}",
     "final.worker": "它的记录写的工作者是 {worker}，但最后一次认领批准给了 {who}",
     "final.attempts": "它的记录计了 {n} 次尝试，但自提交或上次重新排队以来批准了 {m} 次认领",
@@ -486,7 +499,10 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",
     ),
     "l": ("没有运行中的租约", "只有任务在运行时，保存、心跳或邮件记录才会被接受"),
-    "v": ("重复提交任务", "对已存在任务的第二次提交会抛出错误，并保持任务原样"),
+    "v": (
+        "提交",
+        "提交返回它所保存的任务的编号；对已存在任务的第二次提交会抛出错误，并保持任务原样",
+    ),
     "w": ("交还", "只有带着任务最新纪元、且任务在运行时，交还才会被接受"),
     "z": (
         "运行中的视图",
@@ -498,7 +514,11 @@ RULES_ZH: dict[str, tuple[str, str]] = {
         "被拒绝的保存、心跳、邮件记录或交还什么也不改变（任务读回时与之前一样），被接受的交还让"
         "任务回到排队中且不持有租约",
     ),
-    "m": ("续做步骤", "认领从任务最后提交的步骤继续，并带回该步保存时存下的检查点"),
+    "m": (
+        "续做步骤",
+        "认领得到的租约写明被认领的任务和认领它的工作者，并从任务最后提交的步骤继续，"
+        "带回该步保存时存下的检查点",
+    ),
     "n": ("取消", "只有排队中或运行中的任务才能被取消，且取消会提升它的纪元"),
     "o": ("重新排队", "只有已取消或死信的任务才能重新排队，且它保持原来的纪元"),
     "p": (

@@ -68,12 +68,16 @@ class AgentWorkload:
 
     def submit(self, ledger, task: str, i: int) -> dict:
         """Persist task number ``i`` (0-based) with its tenant and goal; return the extra
-        fields its ``submit`` event records."""
+        fields its ``submit`` event records (``returned``: what the submit returned, where it
+        was not ``task``)."""
         tenant, goal = self.goals[i % len(self.goals)]
-        ledger.submit(task, tenant=tenant, goal=dict(goal))
+        returned = ledger.submit(task, tenant=tenant, goal=dict(goal))
         if tenant in self.world.approval_required:
             self.world.approve(task, "manager")
-        return {"tenant": tenant, "goal": dict(goal)}
+        extra = {"tenant": tenant, "goal": dict(goal)}
+        if returned != task:
+            extra["returned"] = returned
+        return extra
 
     def editor(self, run):
         """SimPy process: publish a new version of a document when the run's nemesis says (Poisson

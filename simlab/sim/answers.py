@@ -41,7 +41,7 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 
-__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised", "record_claim"]
+__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised", "record_claim", "kits_own"]
 
 #: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
 #: never submitted).
@@ -53,13 +53,19 @@ def record_claim(
 ) -> None:
     """Record at ``now`` what a claim of ``task`` by ``process`` answered, with ``extra``
     values: a granted lease as an ``ok`` event (its epoch and step, ``lease_until``,
-    ``attempts``, and with ``checkpoints`` the checkpoint it hands back); a refusal (one of the
+    ``attempts``, and with ``checkpoints`` the checkpoint it hands back; ``lease_worker`` and
+    ``lease_task`` where the lease names another worker than ``process`` or another task than
+    ``task``); a refusal (one of the
     claim's refusals) as a ``fail`` event with its ``reason``: ``lease-held`` and the
     ``holder`` it names, ``terminal`` and the task's ``status``, or ``unknown``."""
     rec = history.record
     if not isinstance(answer, BaseException):
         if checkpoints:
             extra["checkpoint"] = answer.checkpoint
+        if answer.worker != process:  # a lease names its worker and task (rule (m))
+            extra["lease_worker"] = answer.worker
+        if answer.task_id != task:
+            extra["lease_task"] = answer.task_id
         rec(now, "ok", process, "claim", task, answer.epoch, answer.step,
             lease_until=answer.lease_until, attempts=answer.attempts, **extra)  # fmt: skip
     elif isinstance(answer, LeaseHeld):
@@ -147,7 +153,7 @@ def supervised(worker: Any):
             yield from worker.restart()
 
 
-def _kits_own(error: Exception) -> bool:
+def kits_own(error: Exception) -> bool:
     """Whether ``error`` is a signal rather than a ledger's answer: its class is defined in a
     module of simlab other than :mod:`simlab.errors` (see the module docstring), or it is
     ``NotImplementedError``, a piece not written yet (an exercise's stub), which the learner's
@@ -168,7 +174,7 @@ def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) 
         except allowed:
             raise
         except Exception as error:
-            if _kits_own(error):
+            if kits_own(error):
                 raise
             raise _answered(history, env, name, args, kwargs, error) from error
 
@@ -186,10 +192,10 @@ def _submit(method: Callable, history: Any, env: Any) -> Callable:
         except allowed:
             raise
         except Exception as error:
-            if _kits_own(error):
+            if kits_own(error):
                 raise
             raise _answered(history, env, "submit", (task_id, *args), kwargs, error) from error
-        submitted.add(task)
+        submitted.add(task if task_id is None else task_id)  # the ID submitted, whatever it said
         return task
 
     return submit

@@ -49,6 +49,7 @@ import simpy
 
 from simlab.checker.rules import findings
 from simlab.errors import SettingError
+from simlab.sim.answers import kits_own
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
 from simlab.sim.reads import effects_of
@@ -207,11 +208,18 @@ class _Outcome:
 
 def _state(run: _Run, store: Any) -> tuple:
     """The observable state of a run now (the module docstring lists what it holds)."""
-    records = store.tasks()
+    try:
+        records = store.tasks()
+        recorded = effects_of(store, records, store)  # one read where the ledger offers it
+    except Exception as error:
+        if kits_own(error):
+            raise
+        # A read that raised (what the run's last reads record as its answer, rule (x)): no
+        # state to compare, so this one is never taken for another.
+        return (object(),)
     rows = tuple(
         (r.task_id, r.status, r.step, r.epoch, r.lease_until, r.worker, r.attempts) for r in records
     )
-    recorded = effects_of(store, records)  # one read where the ledger offers it
     effects = tuple((r[0], tuple((f.key, f.epoch, f.worker) for f in recorded[r[0]])) for r in rows)
     broker = run.broker
     env = run.env
@@ -267,7 +275,8 @@ def _run_schedule(
             raise RuntimeError(f"a scheduled fault never struck: {faults[len(probe.faults)]}")
         # The rules alone, as check() judges them: a search needs the verdict, not the coverage
         # counters and metrics a report shows.
-        broken = findings(run.history, final, effects=effects, **judged_as(scenario, store, views))
+        told = judged_as(scenario, store, views, listed=final is not None)
+        broken = findings(run.history, final or [], effects=effects, **told)
         probe.user_points(faults)
         return _Outcome(not broken, probe.signature, probe.candidates)
     finally:

@@ -21,7 +21,7 @@ Scenario = Any
 
 #: The calls whose answer a ``lost-reply`` fault drops, as its ``call`` field names them (the
 #: history's op of each); a ``late-call`` fault holds one of :data:`LATE_CALLS`.
-CALLS = ("submit", "heartbeat", "effect", "save", "release")
+CALLS = ("submit", "heartbeat", "effect", "save", "release", "cancel")
 #: The calls the network may hold until after their sender gave the task back (``late-call``):
 #: a worker's e-mail record, heartbeat and save.
 LATE_CALLS = ("effect", "heartbeat", "save")

@@ -91,8 +91,8 @@ POINTS: dict[str, str] = {
     "enqueue": "the broker enqueues a task (published or redelivered)",
     "arrival": "a task arrives: a user acts on it later",
     "edit": "the editor process (agent workload)",
-    "reply": "a call's answer is on its way back to its caller (the client's submit, a "
-    "worker's heartbeat, e-mail record, save or release), after the ledger acted on it",
+    "reply": "a call's answer is on its way back to its caller (the client's submit, a user's "
+    "cancel, a worker's heartbeat, e-mail record, save or release), after the ledger acted on it",
     "held": "a worker sends an e-mail record, a heartbeat or a save, before the ledger sees it",
     "silent": "a pause just struck a worker holding a lease (any pause but a claim's)",
 }
@@ -449,12 +449,13 @@ LOST_REPLY = FaultKind(
     point="reply",
     fields=("task", "call", "nth"),
     default_rate=0.0,
-    per="per call (submit, heartbeat, e-mail record, save, release; with retries)",
+    per="per call (submit, heartbeat, e-mail record, save, release, cancel; with retries)",
     help="P(a call's reply is lost after the ledger acted on it, and the caller resends the "
     "same call after its timeout); needs retries",
     does="the ledger acts on the task's ``nth`` call of kind ``call`` (``submit``, "
-    "``heartbeat``, ``effect``, ``save``, ``release``) and its answer is lost; after "
-    "``reply_timeout`` the caller resends the same call (a user resends a submit; a worker's "
+    "``heartbeat``, ``effect``, ``save``, ``release``, ``cancel``) and its answer is lost; "
+    "after ``reply_timeout`` the caller resends the same call (a user resends a submit or an "
+    "accepted cancel; a worker's "
     "heartbeat helper resends a heartbeat while the work goes on; a worker waits to resend a "
     "record or a save; a worker that gave a task back resends the release as it leaves) and "
     "reads a refused resend as the first call's success when the ledger shows it",

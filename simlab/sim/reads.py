@@ -18,7 +18,15 @@ from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
 from simlab.sim.answers import Unanswered
 from simlab.sim.fast_paths import fast_path
 
-__all__ = ["why_refused", "views_of", "listing_and_views", "read_views", "id_lister", "effects_of"]
+__all__ = [
+    "why_refused",
+    "views_of",
+    "listing_and_views",
+    "final_reads",
+    "read_views",
+    "id_lister",
+    "effects_of",
+]
 
 
 def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) -> dict:
@@ -44,16 +52,42 @@ def why_refused(sim: Any, task: str, epoch: int, step: int, ack: bool = True) ->
     return {"reason": "refused", "status": rec.status, **read}
 
 
-def effects_of(store: TaskLedger, final: list[TaskRecord]) -> dict[str, list[Effect]]:
+def effects_of(store: TaskLedger, final: list[TaskRecord], guarded: Any) -> dict[str, list[Effect]]:
     """``store.effects(task)`` of every task in ``final``; one read for all where the ledger
     offers it (``all_effects``) from the class that also defines its ``effects``, instead of a
     round trip per task. A subclass that changes ``effects`` alone is read through its own
-    ``effects``: that is the protocol's method, the one judged."""
+    ``effects``: that is the protocol's method, the one judged. Each task's read goes through
+    ``guarded`` (the run's :class:`~simlab.sim.answers.Answering`, or ``store`` itself), as is
+    the one by one read when the read of all raised."""
     every = fast_path(store, "all_effects", "effects")
-    if every is None:
-        return {r.task_id: store.effects(r.task_id) for r in final}
-    recorded = every()
-    return {r.task_id: recorded.get(r.task_id, []) for r in final}
+    if every is not None:
+        try:
+            recorded = every()
+        except Exception:
+            pass  # read again one by one: what they answer is what is recorded
+        else:
+            return {r.task_id: recorded.get(r.task_id, []) for r in final}
+    effects = guarded.effects
+    return {r.task_id: effects(r.task_id) for r in final}
+
+
+def final_reads(
+    store: TaskLedger, guarded: Any
+) -> tuple[list[TaskRecord] | None, dict[str, list[Effect]] | None, Views | None]:
+    """The last reads of a run over ``store``: its listing (``tasks()``), the e-mail keys of
+    each listed task (:func:`effects_of`) and its views (:func:`listing_and_views`), each read
+    through ``guarded`` (the run's :class:`~simlab.sim.answers.Answering`). A read that raised
+    what the contract does not allow is recorded as its answer (rule (x)) and stands as None:
+    a listing that raised leaves nothing to hold the records to (and no keys or views read),
+    keys that raised leave the keys unjudged."""
+    try:
+        final, views = listing_and_views(store, guarded)
+    except Unanswered:
+        return None, None, None
+    try:
+        return final, effects_of(store, final, guarded), views
+    except Unanswered:
+        return final, None, views
 
 
 def views_of(store: Any) -> Views | None:
@@ -68,11 +102,12 @@ def views_of(store: Any) -> Views | None:
 
 
 def listing_and_views(store: Any, guarded: Any) -> tuple[list[TaskRecord], Views | None]:
-    """The last read of a run: ``store.tasks()`` and :func:`views_of` ``guarded`` (the run's
-    :class:`~simlab.sim.answers.Answering` over ``store``; None when a view raised: that raise
-    is recorded as a read's answer). One read where ``store``'s ``tasks_and_views`` may stand
-    for ``tasks`` and ``counts`` (:func:`fast_path`); if that read raises, the reads are made
-    one by one (they change nothing), so what is recorded is what they answer."""
+    """The last read of a run: ``tasks()`` and :func:`views_of` through ``guarded`` (the run's
+    :class:`~simlab.sim.answers.Answering` over ``store``; views None when a view raised: that
+    raise is recorded as a read's answer, and a listing that raised raises
+    :class:`~simlab.sim.answers.Unanswered`). One read where ``store``'s ``tasks_and_views`` may
+    stand for ``tasks`` and ``counts`` (:func:`fast_path`); if that read raises, the reads are
+    made one by one (they change nothing), so what is recorded is what they answer."""
     both = fast_path(store, "tasks_and_views", "tasks", "counts")
     if both is not None:
         try:
@@ -81,8 +116,8 @@ def listing_and_views(store: Any, guarded: Any) -> tuple[list[TaskRecord], Views
             pass  # read again one by one: what they answer is what is recorded
         else:
             return final, Views(counts, by_status)
-    final = store.tasks()
-    try:  # through the run's ledger: a view that raises is a read's answer (rule (x))
+    final = guarded.tasks()  # through the run's ledger: a raise is a read's answer (rule (x))
+    try:
         return final, views_of(guarded)
     except Unanswered:
         return final, None

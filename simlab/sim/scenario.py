@@ -184,8 +184,8 @@ class Scenario:
     retries: bool = _f(
         False,
         f"callers resend a call whose reply was lost (fault kind {LOST_REPLY.name}, "
-        f"{LOST_REPLY.rate}): a user resends a submit, a worker's heartbeat helper a heartbeat, "
-        "a worker an e-mail record, a save or a release, each after reply_timeout",
+        f"{LOST_REPLY.rate}): a user resends a submit or a cancel, a worker's heartbeat helper a "
+        "heartbeat, a worker an e-mail record, a save or a release, each after reply_timeout",
     )
     releases: bool = _f(
         False,

@@ -49,7 +49,7 @@ from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
 from simlab.sim.nemesis import Nemesis, RandomNemesis, ScheduledNemesis
 from simlab.sim.prober import Prober
-from simlab.sim.reads import effects_of, id_lister, listing_and_views, read_views
+from simlab.sim.reads import final_reads, id_lister, read_views
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
@@ -74,16 +74,15 @@ def goal_of(task: str) -> dict[str, str]:
 
 def played(
     store: Any, make: Callable[[], _Run], close: bool = True
-) -> tuple[_Run, list[TaskRecord], dict, Views | None]:
+) -> tuple[_Run, list[TaskRecord] | None, dict | None, Views | None]:
     """Build a run with ``make()`` over ``store``, run it to its end, and read the ledger's
-    final records, recorded e-mail keys and filtered views (:func:`views_of`, None when a view
-    raised: that raise is recorded as a read's answer); the ledger is closed however that
-    ends (unless ``close`` is False: its owner closes it)."""
+    final records, recorded e-mail keys and views (:func:`~simlab.sim.reads.final_reads`: each
+    None where its read raised, that raise recorded as the read's answer); the ledger is closed
+    however that ends (unless ``close`` is False: its owner closes it)."""
     try:
         run = make()
         run.run()
-        final, views = listing_and_views(store, run.ledger)
-        return run, final, effects_of(store, final), views
+        return run, *final_reads(store, run.ledger)
     finally:
         closing = getattr(store, "close", None) if close else None
         if closing is not None:
@@ -215,9 +214,10 @@ class _Run:
         agent = self.agent
         if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
             with contextlib.suppress(Unanswered):  # the submit's raise is its answer
-                self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
+                returned = self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
+                told = {} if returned == PROBE_TASK else {"returned": returned}
                 rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps,
-                    tenant=PROBE_TENANT)  # fmt: skip
+                    tenant=PROBE_TENANT, **told)  # fmt: skip
         last = len(self.task_ids) - 1
         for i, task in enumerate(self.task_ids):
             yield env.timeout(arrival.expovariate(rate))
@@ -226,7 +226,9 @@ class _Run:
                     # the history keeps its own copy: a ledger that changed the dict it was
                     # given must not change what it is judged against
                     extra = {"goal": goal_of(task)}
-                    self.ledger.submit(task, goal=goal_of(task))
+                    returned = self.ledger.submit(task, goal=goal_of(task))
+                    if returned != task:  # a submit returns its task's ID (rule (v))
+                        extra["returned"] = returned
                 else:
                     extra = agent.submit(self.ledger, task, i)
             except Unanswered:
@@ -268,13 +270,27 @@ class _Run:
         env, rec, ledger = self.env, self.history.record, self.ledger
         steps = self.scenario.steps
         try:
-            ledger.submit(task, goal=goal_of(task))
+            returned = ledger.submit(task, goal=goal_of(task))
         except LedgerError:
             r = ledger.get(task)
             rec(env._now, "fail", "client", "submit", task, r.epoch, r.step, steps=steps,
                 reason="exists", status=r.status, resent=True)  # fmt: skip
             return
-        rec(env._now, "ok", "client", "submit", task, steps=steps, resent=True)
+        told = {} if returned == task else {"returned": returned}
+        rec(env._now, "ok", "client", "submit", task, steps=steps, resent=True, **told)
+
+    def recancel(self, task: str) -> None:
+        """A user resends the cancel of ``task`` whose reply was lost: a correct ledger refuses
+        it (False) while the task is still cancelled, and accepts it only where the task was
+        brought back (requeued) in between; the user, who took the first cancel for done, reads
+        a refusal as its success when the task shows cancelled."""
+        env, rec, ledger = self.env, self.history.record, self.ledger
+        rec(env._now, "invoke", "user", "cancel", task)
+        if ledger.cancel(task):
+            rec(env._now, "ok", "user", "cancel", task, ledger.get(task).epoch, resent=True)
+        else:
+            status = ledger.get(task).status
+            rec(env._now, "fail", "user", "cancel", task, reason=status, resent=True)
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:
@@ -294,7 +310,16 @@ class _Run:
             if not getattr(ledger, action)(task):
                 rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
                 return False
-            rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+            if (
+                action == "cancel"
+                and self.retries
+                and env._now < self.faults_until
+                and self.nemesis.lost("cancel", task)
+            ):
+                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch, lost=True)
+                self._resend(lambda: self.recancel(task))
+            else:
+                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
         except Unanswered:
             return False  # the user is shown the error (recorded as the call's answer)
         if action == "requeue":
@@ -344,16 +369,19 @@ class _Run:
         self.prober.run = None
 
 
-def judged_as(scenario: Scenario, store: Any = None, views: Views | None = None) -> dict[str, Any]:
+def judged_as(
+    scenario: Scenario, store: Any = None, views: Views | None = None, listed: bool = True
+) -> dict[str, Any]:
     """What the checker is told of a run of ``scenario`` over ``store``, beside its history,
     final records and effects: K, the lease length, whether results name their workers, that
-    every task is listed, the limit on attempts, the ledger's views at the end (``views``) and
-    whether its timestamps are held to the run's clock (:func:`clocked`)."""
+    every task is listed (unless ``listed`` is False: the listing raised, so there is none),
+    the limit on attempts, the ledger's views at the end (``views``) and whether its timestamps
+    are held to the run's clock (:func:`clocked`)."""
     return {
         "steps": scenario.steps,
         "ttl": scenario.ttl,
         "named_results": scenario.workload == "opaque",
-        "listing": True,
+        "listing": listed,
         # The scenario's None is no limit, which the checker is told: no task may go dead.
         "max_attempts": NO_LIMIT if scenario.max_attempts is None else scenario.max_attempts,
         "views": views,
@@ -414,8 +442,9 @@ def _judged(
         store, lambda: _Run(env, scenario, seed, store, schedule, sender)
     )
     try:
-        verdict = check(run.history, final, effects=effects, **judged_as(scenario, store, views))
-        return _result(run, final, effects, verdict, schedule, own=not _kits(store))
+        told = judged_as(scenario, store, views, listed=final is not None)
+        verdict = check(run.history, final or [], effects=effects, **told)
+        return _result(run, final or [], effects, verdict, schedule, own=not _kits(store))
     finally:
         run.dismantle()
 

@@ -117,6 +117,14 @@ CAUGHT_BY: dict[str, set[str]] = {
     "queued-listing-takes-running": {"z"},
     "submit-drops-goal": {"p"},
     "submit-drops-tenant": {"p", "u"},
+    "submit-returns-nothing": {"v"},
+    "lease-names-another-worker": {"m"},
+    "effects-name-the-holder": {"p"},
+    "effects-swap-task-and-key": {"p"},
+    # a read at the end of a run that raises where the contract answers is that read's answer
+    "effects-raise-without-keys": {"x"},
+    "listing-raises": {"x"},
+    "cancel-again-says-true": {"n"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -166,6 +174,9 @@ SCENARIO: dict[str, dict] = {
     "save-allows-same-step": RETRIES,
     "heartbeat-ignores-status": RETRIES,
     "submit-duplicate-valueerror": RETRIES,
+    # the reply to a user's cancel is lost, and the user resends it: refused, the task is
+    # cancelled already
+    "cancel-again-says-true": RETRIES,
     # a worker whose lease ended while it was paused releases the task, after a takeover too
     "release-ignores-epoch": RELEASES,
     # the network holds a save or an e-mail record; its worker, hearing nothing in time, gives

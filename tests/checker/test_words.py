@@ -83,3 +83,17 @@ def test_does_a_time_beside_another_show_the_digit_that_parts_them():
     end = 5.25
     assert at(end - 2**-16, end) == "t=5.24998" and at(end, end - 2**-16) == "t=5.25"
     assert at(2.5, 2.5) == "t=2.5"  # the same time: nothing to part
+
+
+def test_do_times_that_differ_below_the_millisecond_show_the_digits_that_part_them():
+    """A lease end or a timestamp off by less than a millisecond is told with both times to the
+    digit where they differ, not as two equal numbers."""
+    from simlab.checker.history import History
+    from simlab.checker.rules import sentences
+
+    h = History()
+    h.record(0.0, "ok", "client", "submit", "t1", steps=1)
+    h.record(1.0, "invoke", "w1", "claim", "t1")
+    h.record(1.0, "ok", "w1", "claim", "t1", 1, 0, lease_until=4.0000004, attempts=1)
+    (sentence,) = sentences("q", h, ttl=3.0)
+    assert "until t=4.0000004" in sentence and "runs until t=4.0." in sentence

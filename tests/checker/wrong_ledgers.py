@@ -1516,6 +1516,79 @@ class SubmitDropsTenant(MemoryLedger):
     )
 
 
+class SubmitReturnsNothing(MemoryLedger):
+    """``submit`` persists the task but returns None, not its ID (the return left out)."""
+
+    submit = edited(
+        MemoryLedger.submit,
+        "return task_id",
+        "return None",
+        why="submit returns the ID of the task it persisted",
+    )
+
+
+class LeaseNamesAnotherWorker(MemoryLedger):
+    """A claim's lease names its worker in capitals (a column normalised on the way out)."""
+
+    _grant = edited(
+        MemoryLedger._grant,
+        "worker,",
+        "worker.upper(),",
+        why="the lease names the worker that claimed it",
+    )
+
+
+class EffectsNameTheHolder(MemoryLedger):
+    """``effects()`` names the task's holder now as each key's worker, not the worker whose
+    lease recorded it (a join on the task's row instead of the key's)."""
+
+    def effects(self, task_id: str) -> list[Effect]:
+        task = self._task(task_id)
+        # wrong: each key names the worker whose lease recorded it
+        return [dataclasses.replace(e, worker=task.worker) for e in task.effects.values()]
+
+
+class EffectsSwapTaskAndKey(MemoryLedger):
+    """``effects()`` carries each key in ``task_id`` too (two columns swapped in a SELECT)."""
+
+    def effects(self, task_id: str) -> list[Effect]:
+        recorded = self._task(task_id).effects.values()
+        # wrong: each key names the task it was recorded for
+        return [dataclasses.replace(e, task_id=e.key) for e in recorded]
+
+
+class EffectsRaiseWithoutKeys(MemoryLedger):
+    """``effects()`` of a task that recorded no key raises ``KeyError`` (a lookup in a table of
+    keys by task that a task without keys is not in)."""
+
+    def effects(self, task_id: str) -> list[Effect]:
+        task = self._task(task_id)
+        if not task.effects:
+            raise KeyError(task_id)  # wrong: a task without keys has none to list ([])
+        return list(task.effects.values())
+
+
+class ListingRaises(MemoryLedger):
+    """``tasks()`` without a status raises: only the listing by status was written."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        if status is None:
+            raise RuntimeError("list a status")  # wrong: tasks() lists every task
+        return super().tasks(status)
+
+
+class CancelAgainSaysTrue(MemoryLedger):
+    """``cancel`` of a task already cancelled answers True and changes nothing (a cancel made
+    idempotent), where the contract refuses it."""
+
+    cancel = edited(
+        MemoryLedger.cancel,
+        "return False",
+        "return task.status == CANCELLED",
+        why="cancel of a task that is not queued or running answers False",
+    )
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1605,6 +1678,13 @@ WRONG_LEDGERS: dict[str, type] = {
     "submit-duplicate-valueerror": SubmitDuplicateValueError,
     "submit-drops-goal": SubmitDropsGoal,
     "submit-drops-tenant": SubmitDropsTenant,
+    "submit-returns-nothing": SubmitReturnsNothing,
+    "lease-names-another-worker": LeaseNamesAnotherWorker,
+    "effects-name-the-holder": EffectsNameTheHolder,
+    "effects-swap-task-and-key": EffectsSwapTaskAndKey,
+    "effects-raise-without-keys": EffectsRaiseWithoutKeys,
+    "listing-raises": ListingRaises,
+    "cancel-again-says-true": CancelAgainSaysTrue,
 }
 
 PROMISE: dict[str, str] = {
@@ -1699,6 +1779,13 @@ PROMISE: dict[str, str] = {
     "raise)",
     "cancel-raises-when-terminal": "cancel of a terminal task answers False (it does not raise)",
     "submit-duplicate-valueerror": "a duplicate submit raises LedgerError",
+    "submit-returns-nothing": "submit returns the ID of the task it persisted",
+    "lease-names-another-worker": "a claim's lease names the worker that claimed it",
+    "effects-name-the-holder": "effects() names the worker whose lease recorded each key",
+    "effects-swap-task-and-key": "effects() names the task each key was recorded for",
+    "effects-raise-without-keys": "effects() of a task without keys answers [] (it does not raise)",
+    "listing-raises": "tasks() lists every task (it does not raise)",
+    "cancel-again-says-true": "cancel of a cancelled task answers False",
 }
 
 

@@ -89,6 +89,14 @@ SMALLEST: dict[str, tuple[int, set[str]]] = {
     # claims at the edges of that lease (edge-claim)
     "claim-takes-over-early": (2, {"h"}),
     "claim-refused-after-lease-end": (2, {"s"}),
+    "submit-returns-nothing": (0, {"v"}),
+    "lease-names-another-worker": (0, {"m"}),
+    "effects-swap-task-and-key": (0, {"p"}),
+    "listing-raises": (0, {"x"}),
+    # a key listed under the task's holder now: a takeover after the key's record
+    "effects-name-the-holder": (1, {"p"}),
+    # a task that recorded no key: a cancel before its last step
+    "effects-raise-without-keys": (1, {"x"}),
 }
 
 
@@ -304,18 +312,20 @@ def test_is_a_correct_ledger_certified_when_saves_carry_checkpoints(name):
 
 
 #: wrong ledger -> (the fewest faults, the rules) in the default scope with retries
-#: (``retries=True``: a lost reply at every submit, heartbeat, e-mail record and save, and the
-#: caller's resend) or with workers that release (``releases=True``): the mistakes that a call
-#: made twice, or a release, shows. A resent submit or save shows with its one lost reply; a
-#: heartbeat resent after the completing save needs a last step long enough to heartbeat in (a
-#: slow step, or a pause); a stale release needs a pause long enough for a takeover and the
-#: release of a worker that woke from it.
+#: (``retries=True``: a lost reply at every submit, heartbeat, e-mail record, save, release and
+#: cancel, and the caller's resend) or with workers that release (``releases=True``): the
+#: mistakes that a call made twice, or a release, shows. A resent submit or save shows with its
+#: one lost reply; a heartbeat resent after the completing save needs a last step long enough
+#: to heartbeat in (a slow step, or a pause); a stale release needs a pause long enough for a
+#: takeover and the release of a worker that woke from it.
 RETRIED: dict[str, tuple[int, set[str]]] = {
     "submit-duplicate-overwrites": (1, {"v"}),
     "submit-duplicate-raises-after-write": (1, {"v"}),
     "save-allows-same-step": (1, {"b"}),
     "heartbeat-ignores-status": (2, {"l"}),
     "submit-duplicate-valueerror": (1, {"x"}),
+    # a user's cancel whose reply is lost, resent to a task that is cancelled already
+    "cancel-again-says-true": (2, {"n"}),
 }
 RELEASING: dict[str, tuple[int, set[str]]] = {
     "release-ignores-epoch": (2, {"w"}),

@@ -198,3 +198,31 @@ def test_is_a_held_call_that_raises_when_it_lands_judged_and_the_run_finished(na
     scenario = Scenario.adversarial(max_attempts=2, checkpoints=True, late=True)
     result = simulate(scenario, seed=seed, ledger=_factory(WRONG_LEDGERS[name]))
     assert _raised(result) and any(f.letter == "x" for f in result.findings)
+
+
+def test_is_a_last_read_that_raises_judged_and_the_run_ended_with_a_verdict():
+    """The final listing and the e-mail keys are read through the same guard as every call:
+    a raise there is the read's answer (rule (x)), not an exception out of ``simulate`` or
+    ``explore``."""
+    for name, call in (("listing-raises", "tasks"), ("effects-raise-without-keys", "effects")):
+        wrong = _factory(WRONG_LEDGERS[name])
+        r = simulate(Scenario.adversarial(), seed=1, ledger=wrong)
+        reads = [e for e in _raised(r) if e.op == "read" and e.value["call"] == call]
+        assert reads and any(f.letter == "x" for f in r.findings), name
+        assert not explore(wrong, max_faults=1).certified
+
+
+def test_is_a_submit_that_returns_no_id_told_once_and_its_resend_not_taken_for_a_raise():
+    """A submit that returns None is broken (rule (v)); the resend of a submit whose reply was
+    lost may still raise ``LedgerError``: the task was submitted, whatever the first call
+    returned, so the raise is the refusal the contract allows, not a finding of rule (x)."""
+    r = simulate(
+        Scenario.adversarial(retries=True),
+        seed=1,
+        ledger=_factory(WRONG_LEDGERS["submit-returns-nothing"]),
+    )
+    resent = [e for e in r.history if e.op == "submit" and e.value.get("resent")]
+    assert resent and all(e.type == "fail" for e in resent)
+    letters = {f.letter for f in r.findings}
+    assert "v" in letters and "x" not in letters
+    assert any("returned None" in f.sentence for f in r.findings if f.letter == "v")
