@@ -1,6 +1,6 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
-``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--max-attempts N]
+``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--ttl S] [--max-attempts N]
 [--effects last|all] [--pull] [--checkpoints] [--retries] [--releases] [--late]
 [--variant fenced|unfenced|racy-claim]
 [--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
@@ -63,6 +63,7 @@ _WORDS = {
         "interrupted.none": "interrupted, not certified: no fault count was covered whole",
         "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
         "limit": ", at most {a} attempt(s) a task",
+        "ttl": ", leases of ttl {ttl:g}",
         "effects": ", an e-mail at {e} step",
         "pull": ", workers pulling with claim_next",
         "checkpoints": ", saves carrying checkpoints",
@@ -102,6 +103,7 @@ _WORDS = {
         "interrupted.none": "已中断，未证明：没有完整覆盖任何故障数",
         "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
         "limit": "（每个任务至多 {a} 次尝试）",
+        "ttl": "（租约 ttl 为 {ttl:g}）",
         "effects": "（{e}发邮件）",
         "pull": "（worker 用 claim_next 拉取任务）",
         "checkpoints": "（保存带检查点）",
@@ -137,11 +139,12 @@ _MODE_FLAGS = {
     "shows the one its lease hands back: the search judges the checkpoints the ledger keeps "
     "[off]",
     "--retries": f"a call's reply may be lost (fault {LOST_REPLY.name} at every submit, "
-    "heartbeat, e-mail record and save) and its caller resends the same call: the search "
-    "judges the answers to resent calls [off]",
+    "cancel, heartbeat, e-mail record, save and release) and its caller resends the same call: "
+    "the search judges the answers to resent calls [off]",
     "--releases": "a worker that wakes from a pause before its save after its lease's end "
     "releases the task: the search judges what release answers [off]",
-    "--late": f"the network may hold a worker's e-mail record or save (fault {LATE_CALL.name} "
+    "--late": f"the network may hold a worker's e-mail record, heartbeat or save (fault "
+    f"{LATE_CALL.name} "
     "at every one): the worker's call times out, it gives the task back, and the held call "
     "reaches the ledger a reply timeout later: the search judges the answers to calls that "
     "land after their sender released the task [off]",
@@ -153,6 +156,8 @@ _MODES = tuple(flag.removeprefix("--") for flag in _MODE_FLAGS)
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
+    if scope.get("ttl") is not None:
+        said += _WORDS[lang]["ttl"].format(ttl=scope["ttl"])
     if scope.get("max_attempts") is not None:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
@@ -301,6 +306,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_attempts=args.max_attempts,
             effects=args.effects,
+            ttl=args.ttl,
             **{mode: getattr(args, mode) for mode in _MODES},
         )
     except LedgerError as exc:
@@ -406,25 +412,10 @@ def _lengths(text: str) -> list[float]:
     return [positive_number(part.strip()) for part in text.split(",")]
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "explore",
-        help="certify a ledger within a small scope, or find its shortest failing run",
-        description=(
-            "Search every fault schedule of at most --max-faults faults over --tasks x "
-            "--workers x --steps, breadth first, replaying the simulator over the ledger and "
-            "checking each run. Either every schedule passes (a certificate, exit 0) or the "
-            "first failing one has the fewest faults (its story, a saved schedule and a replay "
-            "command, exit 1). --time-limit stops it with exit 3, Ctrl-C with 130; neither "
-            "certifies. The same scope always gives the same answer."
-        ),
-        epilog=(
-            "What a certificate covers: the arrivals and step times of the seeds searched, the "
-            "pause lengths listed, faults before the scope's horizon, and (without --no-dedup) "
-            "ledgers whose behaviour depends only on the observable state. See "
-            "docs/simulator.md."
-        ),
-    )
+def _add_scope(p: argparse.ArgumentParser) -> None:
+    """The options of ``simlab explore`` that set its scope: its sizes, the faults a schedule
+    holds, the lease length asked, the e-mailing steps, the callers' modes, the limit on
+    attempts and the variant."""
     p.add_argument("--tasks", type=positive_int, default=2, help="tasks submitted [2]")
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes [2]")
     p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
@@ -445,6 +436,13 @@ def register(subparsers) -> None:
     for flag, says in _MODE_FLAGS.items():
         p.add_argument(flag, action="store_true", help=says)
     p.add_argument(
+        "--ttl",
+        type=positive_number,
+        metavar="S",
+        help="the lease length the workers ask for: a ledger that ignores the ttl it is given "
+        "shows only under one other than its own [3, the simulator's default]",
+    )
+    p.add_argument(
         "--max-attempts",
         type=positive_int,
         metavar="N",
@@ -457,6 +455,28 @@ def register(subparsers) -> None:
         default="fenced",
         help=f"ledger variant: {', '.join(VARIANTS)} [fenced]",
     )
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "explore",
+        help="certify a ledger within a small scope, or find its shortest failing run",
+        description=(
+            "Search every fault schedule of at most --max-faults faults over --tasks x "
+            "--workers x --steps, breadth first, replaying the simulator over the ledger and "
+            "checking each run. Either every schedule passes (a certificate, exit 0) or the "
+            "first failing one has the fewest faults (its story, a saved schedule and a replay "
+            "command, exit 1). --time-limit stops it with exit 3, Ctrl-C with 130; neither "
+            "certifies. The same scope always gives the same answer."
+        ),
+        epilog=(
+            "What a certificate covers: the arrivals and step times of the seeds searched, the "
+            "pause lengths listed, faults before the scope's horizon, and (without --no-dedup) "
+            "ledgers whose behaviour depends only on the observable state. See "
+            "docs/simulator.md."
+        ),
+    )
+    _add_scope(p)
     p.add_argument(
         "--db",
         metavar="PATH|URL",

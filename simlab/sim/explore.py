@@ -50,6 +50,7 @@ import simpy
 from simlab.checker.rules import findings
 from simlab.errors import SettingError
 from simlab.sim.answers import kits_own
+from simlab.sim.collector import collector_paused
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
 from simlab.sim.reads import effects_of
@@ -59,7 +60,6 @@ from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
     LedgerFactory,
     Result,
-    _collector_paused,
     _default_ledger,
     _Run,
     clock_of,
@@ -88,8 +88,12 @@ DEFAULT_LENGTHS = (0.5, 1.5, 4.0)
 #: long run out by then, so a longer pause shows nothing a pause of this length does not (and
 #: the scope's horizon stays a finite time).
 MAX_LENGTH = 1000.0
+#: The longest lease a scope may ask for, in time units (the scope's horizon stays a finite
+#: time, counted in them).
+MAX_TTL = 1e6
 #: The scope's modes as they are when not set: a scope names a mode only when it is set.
 _UNSET = {
+    "ttl": None,
     "max_attempts": None,
     "effects": "last",
     "pull": False,
@@ -120,6 +124,7 @@ def scope_scenario(
     retries: bool = False,
     releases: bool = False,
     late: bool = False,
+    ttl: float | None = None,
 ) -> Scenario:
     """The scenario of a scope: the kit's defaults with every fault rate 0 (faults come only
     from schedules), faults on until ``horizon``, the ledger's limit on attempts, the steps
@@ -127,8 +132,11 @@ def scope_scenario(
     whether saves carry checkpoints (``Scenario.checkpoints``), whether callers resend a call
     whose reply was lost (``Scenario.retries``), whether workers release a task whose lease
     ended in a pause (``Scenario.releases``) and whether the network may hold a worker's call
-    until after the worker gave the task back (``Scenario.late``)."""
+    until after the worker gave the task back (``Scenario.late``); ``ttl``, the lease length
+    the workers ask for (None: the kit's default)."""
     zero = dict.fromkeys(RATE_FIELDS, 0.0)
+    if ttl is not None:
+        zero["ttl"] = ttl
     return Scenario(
         tasks=tasks,
         workers=workers,
@@ -261,7 +269,7 @@ def _run_schedule(
         probe.snapshot = lambda: _state(run, store)
         return probe
 
-    with _collector_paused():
+    with collector_paused():
         run, final, effects, views = played(
             store,
             lambda: _Run(env, scenario, seed, store, schedule, sender, nemesis=nemesis),
@@ -341,7 +349,7 @@ class Exploration:
         return data
 
 
-def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths) -> tuple:
+def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths, ttl) -> tuple:
     """The pause ``lengths`` as a tuple of floats, once every number of :func:`explore`'s
     scope is one it can search; :class:`~simlab.errors.SettingError` names the one that is not."""
     for name, value, least in (
@@ -362,6 +370,15 @@ def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengt
             ["lengths"],
             most=MAX_LENGTH,
             v=lengths,
+        )
+    if ttl is not None and (
+        isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not 0 < ttl <= MAX_TTL
+    ):
+        raise SettingError(
+            "{ttl} must be a positive number of time units, at most {most:g}, got {v!r}",
+            ["ttl"],
+            most=MAX_TTL,
+            v=ttl,
         )
     return lengths
 
@@ -390,6 +407,7 @@ def explore(
     retries: bool = False,
     releases: bool = False,
     late: bool = False,
+    ttl: float | None = None,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -407,12 +425,14 @@ def explore(
     submits a health probe), so a certificate covers what ``claim_next`` answers too;
     ``checkpoints`` has every save carry a checkpoint and every claim show the one it hands
     back (``Scenario.checkpoints``), so a certificate covers the checkpoints a ledger keeps;
-    ``retries`` and ``releases`` (``Scenario.retries``: lost replies at every submit,
-    heartbeat, e-mail record and save, and their resends; ``Scenario.releases``) extend a
+    ``retries`` and ``releases`` (``Scenario.retries``: lost replies at every submit, cancel,
+    heartbeat, e-mail record, save and release, and their resends; ``Scenario.releases``) extend a
     certificate to the answers to resent calls and to ``release``; ``late``
     (``Scenario.late``: the ``late-call`` fault at every e-mail record and save, landing a reply
     timeout after its worker gave the task back) extends it to the answers to calls that reach
-    the ledger after their sender released the task.
+    the ledger after their sender released the task. ``ttl`` is the lease length the workers
+    ask for (None: the kit's default, ``Scenario.ttl``): a ledger that ignores the ttl it is
+    given and uses its own shows only under another.
     ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
     stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
     called after each run. Raises :class:`~simlab.errors.SettingError` (a ``ValueError``) for a
@@ -423,10 +443,10 @@ def explore(
     cannot fork): the runs are handed out in order and their verdicts and states read back in
     that order, so the answer is the same, byte for byte, with any number of processes.
     """
-    lengths = _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths)
+    lengths = _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths, ttl)
     # The scope's scenario, its faults off at once until the fault-free run sets its horizon.
     modes = dict(max_attempts=max_attempts, effects=effects, pull=pull, checkpoints=checkpoints,
-                 retries=retries, releases=releases, late=late)  # fmt: skip
+                 retries=retries, releases=releases, late=late, ttl=ttl)  # fmt: skip
     probe = scope_scenario(tasks, workers, steps, variant, 1e-9, **modes)
     factory = ledger or _default_ledger(variant)
     # The kit's own in-memory ledger is made once and cleared between runs; a ledger given

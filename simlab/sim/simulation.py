@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import simpy
@@ -44,6 +43,7 @@ from simlab.records import (
 )
 from simlab.sim.answers import Answering, Unanswered, supervised
 from simlab.sim.broker import Broker
+from simlab.sim.collector import collector_paused
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.faults import DUPLICATE, KINDS, kinds_at
 from simlab.sim.mailbox import Mailbox
@@ -421,7 +421,7 @@ def simulate(
     # The collector resumes once _judged has returned: by then only the Result is left of the
     # run (its ledger, model and views are freed), and that is all that moves to the oldest
     # generation (or, after a small run, all that its first collection walks).
-    with _collector_paused(promote=True):
+    with collector_paused(promote=True):
         return _judged(scenario, seed, factory, schedule, sender)
 
 
@@ -527,46 +527,6 @@ def clocked(store: Any) -> bool:
     its timestamps are judged elsewhere (``timestamps_judged_elsewhere``: a grader whose
     criteria judge each stored field on its own)."""
     return not getattr(store, "timestamps_judged_elsewhere", False)
-
-
-#: A run that leaves at least this many new objects tracked by the cycle collector has them
-#: moved to its oldest generation at once (:func:`_collector_paused`); fewer are walked as usual.
-PROMOTE_AFTER = 10_000
-
-
-@contextlib.contextmanager
-def _collector_paused(promote: bool = False) -> Iterator[None]:
-    """Pause Python's cycle collector while a run builds its history, then resume it.
-
-    A run allocates objects by the hundred thousand and keeps most of them (the history, the
-    records); every collection of the oldest generation walks all that are alive, so the
-    collector's cost grows faster than the run. Refcounting still frees every acyclic object at
-    once; a run leaves no cycle behind (:meth:`_Run.dismantle`).
-
-    With ``promote`` (one run judged on its own, as :func:`simulate` makes), what the run
-    leaves alive (its result) goes to the oldest generation, where it would end up anyway,
-    without the walks of the young generations on its way there: the young generations are
-    collected as the run begins (what the process made before it is judged as it would have
-    been), and when it ends having left at least :data:`PROMOTE_AFTER` new objects, and nobody
-    has set objects aside (``gc.freeze``; a heap someone froze stays frozen for them), those
-    objects move to the oldest generation at once (``gc.freeze`` then ``gc.unfreeze``).
-    Otherwise the collector's generations are left as they are: they belong to the process (a
-    kernel, a test session).
-    """
-    was_enabled = gc.isenabled()
-    promote = promote and was_enabled
-    if promote:
-        gc.collect(1)
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            # get_freeze_count() walks the objects set aside: asked only after a large run
-            if promote and gc.get_count()[0] >= PROMOTE_AFTER and gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 #: ``Result.replay`` of a run driven by a schedule (save ``Result.schedule`` there first).

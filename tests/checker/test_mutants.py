@@ -125,6 +125,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "effects-raise-without-keys": {"x"},
     "listing-raises": {"x"},
     "cancel-again-says-true": {"n"},
+    "lease-of-its-own-length": {"q"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -189,6 +190,8 @@ SCENARIO: dict[str, dict] = {
     # the worker resends it, and the task is queued already
     "release-again-says-true": {**LATE, **RETRIES},
     "release-keeps-lease-until": RELEASES,
+    # workers that ask for leases of another length than the ledger's own
+    "lease-of-its-own-length": {"ttl": 5.0},
 }
 
 #: mutant -> why no simulated run can show it (none now: a new mutant no run can show is

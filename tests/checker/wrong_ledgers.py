@@ -1589,6 +1589,25 @@ class CancelAgainSaysTrue(MemoryLedger):
     )
 
 
+class LeaseOfItsOwnLength(MemoryLedger):
+    """Every lease, claimed or renewed, runs for the ledger's own 3 time units (the
+    simulator's default ttl), whatever ttl the worker asked for (a constant where the argument
+    belongs)."""
+
+    _grant = edited(
+        MemoryLedger._grant,
+        "task.lease_until = now + ttl",
+        "task.lease_until = now + 3.0",
+        why="a lease runs for the ttl the worker asked for",
+    )
+    heartbeat = edited(
+        MemoryLedger.heartbeat,
+        "task.lease_until = now + ttl",
+        "task.lease_until = now + 3.0",
+        why="a heartbeat extends the lease by the ttl the worker asked for",
+    )
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1685,6 +1704,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "effects-raise-without-keys": EffectsRaiseWithoutKeys,
     "listing-raises": ListingRaises,
     "cancel-again-says-true": CancelAgainSaysTrue,
+    "lease-of-its-own-length": LeaseOfItsOwnLength,
 }
 
 PROMISE: dict[str, str] = {
@@ -1786,6 +1806,7 @@ PROMISE: dict[str, str] = {
     "effects-raise-without-keys": "effects() of a task without keys answers [] (it does not raise)",
     "listing-raises": "tasks() lists every task (it does not raise)",
     "cancel-again-says-true": "cancel of a cancelled task answers False",
+    "lease-of-its-own-length": "a lease runs for the ttl the worker asked for",
 }
 
 

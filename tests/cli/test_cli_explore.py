@@ -68,6 +68,25 @@ def test_does_a_limit_on_attempts_reach_the_ledger_and_the_certificate(capsys):
     assert "每个任务至多 1 次尝试" in zh[1]
 
 
+def test_does_the_ttl_reach_the_workers_and_the_certificate(capsys):
+    """With --ttl the workers ask for leases of that length: the scope names it, in the JSON
+    and in both languages, and the leases the run granted run for it; a scope without it names
+    none."""
+    code, out, _ = run_cli(["explore", "--max-faults", "0", "--ttl", "5", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["certified"] and data["scope"]["ttl"] == 5.0
+    assert (
+        "ttl"
+        not in json.loads(run_cli(["explore", "--max-faults", "0", "--json"], capsys)[1])["scope"]
+    )
+    assert (
+        "leases of ttl 5 breaks"
+        in run_cli(["explore", "--max-faults", "0", "--ttl", "5"], capsys)[1]
+    )
+    zh = run_cli(["explore", "--max-faults", "0", "--ttl", "5", "--lang", "zh"], capsys)
+    assert "租约 ttl 为 5" in zh[1]
+
+
 def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
     """With --effects all the scope names it, in the JSON and in both languages, and its runs
     send more e-mails (more strike points: more schedules); without it the scope names none."""
@@ -144,6 +163,9 @@ def test_does_a_mode_of_the_callers_reach_the_runs_and_the_certificate(flag, en,
         ["--jobs", "2", "--db", "explore.sqlite"],
         ["--max-attempts", "0"],
         ["--max-attempts", "two"],
+        ["--ttl", "0"],
+        ["--ttl", "nan"],
+        ["--ttl", "1e308"],
     ],
 )
 def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):

@@ -432,6 +432,23 @@ def test_are_the_kits_ledgers_certified_with_late_calls():
     assert sqlite.schedules == explore(_memory, max_faults=MODE_FAULTS, late=True).schedules
 
 
+#: wrong ledger -> (the fewest faults, the rules, the ttl the workers ask for): a ledger that
+#: grants leases of its own length whatever the ttl asked shows only under another ttl than its
+#: own (the default scope's is the simulator's default, which it happens to use).
+LEASED: dict[str, tuple[int, set[str], float]] = {
+    "lease-of-its-own-length": (0, {"q"}, 5.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEASED))
+def test_is_a_ledger_that_ignores_the_ttl_caught_under_another(name):
+    fewest, rules, ttl = LEASED[name]
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, ttl=ttl)
+    assert not x.certified and x.faults == fewest and x.scope["ttl"] == ttl
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=1).certified  # its own ttl
+
+
 def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
     from tests.checker.test_mutants import CAUGHT_BY
 
@@ -447,6 +464,7 @@ def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_s
         *RELEASING,
         *LATE,
         *LATE_RETRIED,
+        *LEASED,
     }
 
 
