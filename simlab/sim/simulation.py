@@ -475,7 +475,8 @@ def _result(
         [] if schedule is None else [dict(f) for f in schedule.faults if fault_key(f) not in struck]
     )
     warnings = list(verdict.warnings) + [
-        f"scheduled fault never struck (the run never came to its point): {describe_fault(f)}"
+        f"scheduled fault never struck (the run never came to its point before the faults "
+        f"stopped at t={run.horizon:g}): {describe_fault(f)}"
         for f in unreached
     ]
     statuses = [r.status for r in final]

@@ -212,4 +212,7 @@ def test_is_a_scheduled_fault_the_run_never_reaches_reported_not_dropped():
     assert r.unreached == [never]
     assert list(r.schedule.faults) == [struck]
     assert any("never struck" in w and "attempt 6" in w for w in r.warnings)
+    # the warning says when faults stopped: a fault past that horizon never strikes either
+    off = next(e.time for e in r.history if e.op == "faults-off")
+    assert any(f"faults stopped at t={off:g}" in w for w in r.warnings), r.warnings
     assert simulate(Scenario(tasks=2, steps=2), seed=1, schedule=[struck]).unreached == []
