@@ -364,6 +364,14 @@ def _lease_of_an_ended_task(record: TaskRecord, s: TaskState, wrong: list[Said])
     wrong.append(_s("final.lease", until=told, status=status(record.status)))
 
 
+def _end(until: Any, beside: Any) -> Any:
+    """A lease end as words, to the digit that parts it from ``beside`` (None or no number: no
+    end)."""
+    if not is_time(until):
+        return _s("lease.no_end")
+    return at(until, beside if is_time(beside) else None)
+
+
 def _name(worker: Any) -> Any:
     """A worker's name as words (None: no worker)."""
     return _s("worker.none") if worker is None else worker
@@ -490,42 +498,74 @@ def views_mid_run(run: Run) -> list[Finding]:
     statuses right after it: ``tasks(status)`` lists exactly the tasks of that status (as a
     set: the order is judged at the end), and ``counts()`` counts them (a status with none may
     be left out). A task with a claim that may have been granted unseen may be running
-    instead (its counts are then not judged)."""
+    instead (its counts are then not judged). A task listed running names the worker granted
+    its last claim and the lease end the ledger last reported for it (where both are known:
+    no claim of it in flight or cut off)."""
     out = []
     for e in view_reads(run.view):
         out.extend(_views_then(e, *_states_then(run, e.index)))
     return out
 
 
-def _states_then(run: Run, index: int) -> tuple[dict[str, set[str]], dict[str, str]]:
+def noted(s: TaskState) -> tuple[str, bool, str | None, float | None]:
+    """What the views read at an instant are held to for task ``s`` then: its status, whether
+    a claim of it may have been granted unseen, and (when neither is in doubt) the worker
+    granted its last claim and the lease end the ledger last reported (None: not known)."""
+    unsure = s.unseen > 0 or bool(s.inflight)  # s.unanswered > 0
+    if unsure or s.status != RUNNING:
+        return s.status, unsure, None, None
+    return s.status, unsure, s.claimer, s.given
+
+
+def _states_then(
+    run: Run, index: int
+) -> tuple[dict[str, set[str]], dict[str, str], dict[str, tuple[str | None, float | None]]]:
     """The statuses right after event ``index`` of every task submitted by then: ``(sure,
-    maybe)``, ``sure`` mapping each status to the tasks that have it for certain, ``maybe``
-    each task a claim of which may have been granted unseen (so it may be running instead) to
-    its status, when that is not running. A task whose events go on after ``index`` is as the
-    replay noted it (:attr:`Run.then`), any other as its final state says."""
-    noted = run.then.get(index, {})
+    maybe, leases)``, ``sure`` mapping each status to the tasks that have it for certain,
+    ``maybe`` each task a claim of which may have been granted unseen (so it may be running
+    instead) to its status, when that is not running, ``leases`` each task surely running to
+    its holder and lease end (:func:`noted`). A task whose events go on after ``index`` is as
+    the replay noted it (:attr:`Run.then`), any other as its final state says."""
+    noted_then = run.then.get(index, {})
     sure: dict[str, set[str]] = {}
     maybe: dict[str, str] = {}
+    leases: dict[str, tuple[str | None, float | None]] = {}
     for task, s in run.states.items():
-        if task not in noted:
+        if task not in noted_then:
             if s.submit is None:
                 continue
-            state, unsure = s.status, s.unseen > 0 or bool(s.inflight)  # s.unanswered > 0
-        elif (then := noted[task]) is not None:
-            state, unsure = then
-        else:
+            then = noted(s)
+        elif (then := noted_then[task]) is None:
             continue
+        state, unsure, holder, until = then
         if unsure and state != RUNNING:
             maybe[task] = state
         elif state in sure:
             sure[state].add(task)
         else:
             sure[state] = {task}
-    return sure, maybe
+        if state == RUNNING and not unsure:
+            leases[task] = holder, until
+    return sure, maybe, leases
 
 
-def _views_then(e: Event, sure: dict[str, set[str]], maybe: dict[str, str]) -> list[Finding]:
+def _views_then(
+    e: Event,
+    sure: dict[str, set[str]],
+    maybe: dict[str, str],
+    leases: dict[str, tuple[str | None, float | None]],
+) -> list[Finding]:
     out: list[Finding] = []
+    for task, (worker, until) in e.value.get("leases", {}).items():
+        if task not in leases:
+            continue  # not running for certain: the listing by status is judged above
+        holder, given = leases[task]
+        if (holder is not None and worker != holder) or (given is not None and until != given):
+            holder = worker if holder is None else holder
+            ends = {"until": _end(until, given), "given": _end(given, until)}
+            sentence = _s("views.lease", t=at(e.time), task=task, worker=_name(worker),
+                          holder=holder, **ends)  # fmt: skip
+            out.append(Finding.of("z", e.index, sentence))
     none: set[str] = set()
     for state, listed in e.value.get("listed", {}).items():
         got, want = set(listed), sure.get(state, none)

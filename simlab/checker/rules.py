@@ -193,7 +193,8 @@ RULES: tuple[Rule, ...] = (
         "z",
         "views mid-run",
         "counts() and tasks(status), read while tasks run (at the last task's submit and when "
-        "the faults stop), count and list each task under the status it has then",
+        "the faults stop), count and list each task under the status it has then, a running "
+        "one with its holder and lease end",
         outcomes.views_mid_run,
     ),
     Rule(
@@ -425,7 +426,7 @@ def findings(
     # The views read while tasks run are judged against each task's state right after the
     # event that recorded them (rule (z)): the replay notes it as it passes that index, for
     # the tasks whose events go on after it (the others are as their final state says).
-    then: dict[int, dict[str, tuple[str, bool] | None]] = {
+    then: dict[int, dict[str, tuple[str, bool, str | None, float | None] | None]] = {
         e.index: {} for e in outcomes.view_reads(view)
     }
     # Every rule is about one task, so each task's events are replayed on their own.
@@ -485,18 +486,19 @@ def findings(
 
 
 def _note_views(
-    then: dict[int, dict[str, tuple[str, bool] | None]],
+    then: dict[int, dict[str, tuple[str, bool, str | None, float | None] | None]],
     pending: Iterator[int],
     read_at: float,
     s: Any,
     upto: float,
 ) -> float:
-    """Note task ``s``'s status (and whether a claim of it may have been granted unseen), or
-    None when it is not submitted yet, for each views read from ``read_at`` on (then those
+    """Note task ``s``'s status, whether a claim of it may have been granted unseen, the
+    worker granted its last claim and the lease end the ledger last reported (:func:`noted`),
+    or None when it is not submitted yet, for each views read from ``read_at`` on (then those
     ``pending``) that comes before index ``upto``, the task's next event. Returns the next
     read after them (inf: none)."""
     while read_at < upto:
-        then[int(read_at)][s.task] = (s.status, s.unanswered > 0) if s.submit is not None else None
+        then[int(read_at)][s.task] = outcomes.noted(s) if s.submit is not None else None
         read_at = next(pending, math.inf)
     return read_at
 

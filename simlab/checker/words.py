@@ -260,6 +260,10 @@ _EN = {
     "{s}, but the tasks {s} then were {held}.",
     "views.counts": "at {t}, while tasks ran, the ledger's counts() said {counted}, but the "
     "tasks then were {held}.",
+    "views.lease": "at {t}, while tasks ran, the ledger's tasks(status) listed {task} as running "
+    "with the holder {worker} and the lease end {until}, but {holder} held its lease then, "
+    "until {given}.",
+    "lease.no_end": "none",
     "final.state": "the ledger says {status} at step {step} (epoch {epoch}), but its accepted "
     "operations leave it {mstatus} at step {mstep} (epoch {mepoch})",
     "final.no_result": "it holds no result, but {who} completed it with one",
@@ -452,6 +456,9 @@ _ZH = {
     "views.status": "在 {t}，任务仍在运行时，账本按状态列出的「{s}」任务是 {listed}，但当时"
     "处于「{s}」状态的任务是 {held}。",
     "views.counts": "在 {t}，任务仍在运行时，账本按状态的计数是{counted}，但当时的任务是{held}。",
+    "views.lease": "在 {t}，任务仍在运行时，账本按状态列出的「运行中」任务 {task} 的持有者是 "
+    "{worker}、租约结束时间是 {until}，但当时持有它的租约的是 {holder}，租约到 {given}。",
+    "lease.no_end": "无",
     "final.state": "账本说它处于「{status}」状态，在第 {step} 步（纪元 {epoch}），但被接受的"
     "操作使它处于「{mstatus}」状态，在第 {mstep} 步（纪元 {mepoch}）",
     "final.no_result": "它没有结果，但 {who}完成它时带有结果",
@@ -507,7 +514,7 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "z": (
         "运行中的视图",
         "在任务运行时（最后一个任务提交时和故障停止时）读取的按状态计数和按状态列出的任务，把每个"
-        "任务按它当时的状态计数和列出",
+        "任务按它当时的状态计数和列出，运行中的任务连同它的持有者和租约结束时间",
     ),
     "y": (
         "读回",

@@ -14,7 +14,7 @@ from typing import Any
 from simlab.checker.history import read_back
 from simlab.checker.outcomes import Views
 from simlab.ledger.protocol import TaskLedger
-from simlab.records import STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
+from simlab.records import RUNNING, STATUSES, TERMINAL_STATUSES, Effect, TaskRecord
 from simlab.sim.answers import Unanswered
 from simlab.sim.fast_paths import fast_path
 
@@ -136,7 +136,9 @@ def id_lister(ledger: Any, guarded: Any) -> Callable[[str], list[str]] | None:
 def read_views(store: Any, ids: Callable[[str], list[str]] | None = None) -> dict[str, Any]:
     """What ``store.counts()`` and ``store.tasks(status)`` (for every status) answer now, as
     the last task's submit and the ``faults-off`` event record it: ``{"counts": {status: n},
-    "listed": {status: [task IDs]}}``; empty for a ledger without ``counts``. Read while tasks
+    "listed": {status: [task IDs]}, "leases": {task ID: [worker, lease_until]}}`` (the
+    running tasks' records as ``tasks("running")`` lists them); empty for a ledger without
+    ``counts``. Read while tasks
     run, where a view that mixes statuses up shows (at the end every task has ended); empty
     too when a read raised (:mod:`simlab.sim.answers` recorded the raise). ``ids`` (from
     :func:`id_lister`) stands for ``[r.task_id for r in store.tasks(status)]``."""
@@ -150,6 +152,11 @@ def read_views(store: Any, ids: Callable[[str], list[str]] | None = None) -> dic
             return [r.task_id for r in listed(state)]
 
     try:
-        return {"counts": dict(counts()), "listed": {state: ids(state) for state in STATUSES}}
+        tally = dict(counts())
+        running = store.tasks(RUNNING)
+        listed = {state: ids(state) for state in STATUSES if state != RUNNING}
     except Unanswered:  # a read that raised: that is its answer, recorded and judged (rule (x))
         return {}
+    listed[RUNNING] = [r.task_id for r in running]
+    leases = {r.task_id: [r.worker, r.lease_until] for r in running}
+    return {"counts": tally, "listed": listed, "leases": leases}

@@ -126,6 +126,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "listing-raises": {"x"},
     "cancel-again-says-true": {"n"},
     "lease-of-its-own-length": {"q"},
+    "listing-hides-leases": {"z"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the

@@ -1608,6 +1608,16 @@ class LeaseOfItsOwnLength(MemoryLedger):
     )
 
 
+class ListingHidesLeases(MemoryLedger):
+    """``tasks()`` lists every task without its holder and lease end (a summary view that
+    leaves the lease columns out), where ``get()`` reports them."""
+
+    def tasks(self, status: str | None = None) -> list[TaskRecord]:
+        listed = super().tasks(status)
+        # wrong: a running task's record names its holder and lease end, as get() does
+        return [dataclasses.replace(r, worker=None, lease_until=None) for r in listed]
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1705,6 +1715,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "listing-raises": ListingRaises,
     "cancel-again-says-true": CancelAgainSaysTrue,
     "lease-of-its-own-length": LeaseOfItsOwnLength,
+    "listing-hides-leases": ListingHidesLeases,
 }
 
 PROMISE: dict[str, str] = {
@@ -1807,6 +1818,7 @@ PROMISE: dict[str, str] = {
     "listing-raises": "tasks() lists every task (it does not raise)",
     "cancel-again-says-true": "cancel of a cancelled task answers False",
     "lease-of-its-own-length": "a lease runs for the ttl the worker asked for",
+    "listing-hides-leases": "tasks() lists a running task with its holder and lease end",
 }
 
 

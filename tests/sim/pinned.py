@@ -4,8 +4,9 @@ Since those digests were recorded, an accepted heartbeat's event holds the lease
 (``value={"lease_until": t}``), a granted claim's the attempt its lease tells (``attempts``), a
 claim refused as lease-held the holder its refusal names (``holder``), a refused fenced call's
 and an accepted release's the record read right after it (``read``), the last task's submit
-and the ``faults-off`` event the ledger's views at that instant (``counts``, ``listed``), and a
-submit the goal it carried (``goal``); every other byte of a history is as before.
+and the ``faults-off`` event the ledger's views at that instant (``counts``, ``listed``,
+``leases``), and a submit the goal it carried (``goal``); every other byte of a history is as
+before.
 :func:`pinned_digest` leaves those fields out, so a digest recorded earlier still pins the rest
 of the run byte for byte.
 """
@@ -23,8 +24,8 @@ ADDED: dict[tuple[str, str], frozenset[str]] = {
     ("heartbeat", "ok"): frozenset({"lease_until"}),
     ("claim", "fail"): frozenset({"holder"}),
     ("claim", "ok"): frozenset({"attempts"}),
-    ("faults-off", "info"): frozenset({"counts", "listed"}),
-    ("submit", "ok"): frozenset({"counts", "listed", "goal"}),
+    ("faults-off", "info"): frozenset({"counts", "listed", "leases"}),
+    ("submit", "ok"): frozenset({"counts", "listed", "leases", "goal"}),
 }
 
 
