@@ -78,6 +78,8 @@ _WORDS = {
         "story picture": "story picture: {path}",
         "timeline": "timeline: {path}",
         "replay": "replay: {command}",
+        "nothing drawn": "no picture drawn: --story and --timeline draw a counterexample, and "
+        "this search found none",
     },
     "zh": {
         "certified": "已证明：在 {scope}的范围内，至多 {k}的调度都不违反任何规则"
@@ -118,6 +120,7 @@ _WORDS = {
         "story picture": "经过图：{path}",
         "timeline": "时间线：{path}",
         "replay": "重放：{command}",
+        "nothing drawn": "没有画图：--story 和 --timeline 画的是反例，而这次搜索没有找到反例",
     },
 }
 
@@ -360,6 +363,8 @@ def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None)
     if x.faults is None and (unsearched := _unsearched_line(x, lang)):
         print("  " + unsearched)
     if x.faults is None:
+        if story_png is not None or timeline_png is not None:
+            print("  " + w["nothing drawn"])
         return
     for n, fault in enumerate(x.result.schedule.faults, start=1):
         print(w["fault"].format(n=n, fault=describe_in(fault, lang)))

@@ -320,3 +320,14 @@ def test_does_a_reader_that_left_end_the_command_quietly():
         os.close(write_end)
     assert done.stderr == ""
     assert done.returncode == 128 + signal.SIGPIPE
+
+
+def test_does_a_certificate_say_it_drew_no_picture_asked_for(tmp_path, capsys):
+    story, timeline = tmp_path / "story.png", tmp_path / "timeline.png"
+    argv = ["explore", "--max-faults", "0", "--story", str(story), "--timeline", str(timeline)]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and "no picture drawn" in out
+    assert not story.exists() and not timeline.exists()
+    code, out, _ = run_cli([*argv, "--lang", "zh"], capsys)
+    assert code == 0 and "没有画图" in out
+    assert "no picture drawn" not in run_cli(["explore", "--max-faults", "0"], capsys)[1]
