@@ -22,7 +22,7 @@ __all__ = [
     "EventJudge",
     "stale_save",
     "stale_heartbeat",
-    "stale_effect",
+    "recorded_effect",
     "reused_epoch",
     "duplicate_commit",
     "completion_after_cancel",
@@ -134,7 +134,23 @@ FENCED_OPS = {
 
 stale_save = _fence(FENCED_OPS["save"])
 stale_heartbeat = _fence(FENCED_OPS["heartbeat"])
-stale_effect = _fence(FENCED_OPS["effect"])
+_stale_effect = _fence(FENCED_OPS["effect"])
+
+
+def recorded_effect(s: TaskState, e: Event, m: Model):
+    """An accepted record of an e-mail key: with the model's current epoch, and of a key not
+    recorded before (True means "recorded for the first time: send"; a key recorded before,
+    by any lease, answers False)."""
+    hit = _stale_effect(s, e, m)
+    if hit is not None:
+        return hit
+    key = e.value.get("key")
+    first = s.effects.get(key) if key is not None else None
+    if first is None or first is e:
+        return None
+    return _s("effect.again", did=FENCED_OPS["effect"](e), by=who(first), t0=at(first.time)), first
+
+
 _stale_release = _fence(FENCED_OPS["release"])
 
 

@@ -144,8 +144,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "j",
         "stale e-mail record",
-        "an e-mail key is recorded only with the task's newest epoch",
-        ops.stale_effect,
+        "an e-mail key is recorded only with the task's newest epoch, and only once (a key "
+        "recorded before answers False)",
+        ops.recorded_effect,
         ("effect",),
     ),
     Rule(

@@ -104,6 +104,8 @@ _EN = {
     "did.save": "{who} committed step {step} of {task} at {t}",
     "did.heartbeat": "{who} renewed its lease on {task} at {t}",
     "did.effect": "{who} recorded the e-mail {key!r} of {task} at {t}",
+    "effect.again": "{did} and the ledger answered True, but {by} had recorded it at {t0}: a key "
+    "recorded before answers False (do not send).",
     "did.release": "{who} released {task} at {t}",
     "submit.returned": "The submit of {task} at {t} returned {got}: a submit returns the ID of "
     "the task it persisted.",
@@ -314,6 +316,8 @@ _ZH = {
     "did.save": "{who}在 {t} 提交了 {task} 的第 {step} 步",
     "did.heartbeat": "{who}在 {t} 续租了 {task}",
     "did.effect": "{who}在 {t} 记录了 {task} 的邮件 {key!r}",
+    "effect.again": "{did}，账本返回了 True，但 {by}已在 {t0} 记录过它：已记录过的键应返回 False"
+    "（不要发送）。",
     "did.release": "{who}在 {t} 交还了 {task}",
     "submit.returned": "{t} 对 {task} 的提交返回了 {got}：提交应返回它所保存的任务的编号。",
     "resubmit.accepted": "{t} 对 {task} 的第二次提交被接受了，但 {task} 已在 {t0} 提交过："
@@ -500,7 +504,10 @@ RULES_ZH: dict[str, tuple[str, str]] = {
     "g": ("活性", "故障停止后，每个未被取消、未进入死信的任务最终都会完成"),
     "h": ("两个有效租约", "任务在另一个租约仍有效时不会被认领"),
     "i": ("过期心跳", "只有带着任务最新纪元的心跳才会被接受"),
-    "j": ("过期邮件记录", "只有带着任务最新纪元才能记录邮件键"),
+    "j": (
+        "过期邮件记录",
+        "只有带着任务最新纪元才能记录邮件键，且每个键只记录一次（已记录过的键返回 False）",
+    ),
     "k": (
         "认领已结束的任务",
         "已完成、已取消或死信的任务不会被认领（重新排队会把已取消或死信的任务带回来）",

@@ -127,6 +127,7 @@ CAUGHT_BY: dict[str, set[str]] = {
     "cancel-again-says-true": {"n"},
     "lease-of-its-own-length": {"q"},
     "listing-hides-leases": {"z"},
+    "effect-again-says-true": {"j"},
 }
 
 #: A run of a ledger that never lets some task finish goes on redelivering it until the
@@ -179,6 +180,8 @@ SCENARIO: dict[str, dict] = {
     # the reply to a user's cancel is lost, and the user resends it: refused, the task is
     # cancelled already
     "cancel-again-says-true": RETRIES,
+    # the reply to an e-mail record is lost, and the worker resends it with the same lease
+    "effect-again-says-true": RETRIES,
     # a worker whose lease ended while it was paused releases the task, after a takeover too
     "release-ignores-epoch": RELEASES,
     # the network holds a save or an e-mail record; its worker, hearing nothing in time, gives

@@ -23,7 +23,7 @@ from tests.checker.wrong_ledgers import WRONG_LEDGERS
 IDENTIFIERS = {
     "worker", "ttl", "UPDATE", "SELECT", "fenced", "unfenced", "racy", "claim", "lease", "held",
     "terminal", "max_attempts", "no", "dedup", "simlab", "simulate", "schedule", "email",
-    "variant",
+    "variant", "True", "False",
 }  # fmt: skip
 
 

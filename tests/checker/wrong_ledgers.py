@@ -1618,6 +1618,18 @@ class ListingHidesLeases(MemoryLedger):
         return [dataclasses.replace(r, worker=None, lease_until=None) for r in listed]
 
 
+class EffectAgainSaysTrue(MemoryLedger):
+    """``record_effect`` answers True again for a key its own lease recorded already (a write
+    made safe to retry that reports success), changing nothing."""
+
+    def record_effect(self, lease: Lease, key: str) -> bool:
+        task = self._task(lease.task_id)
+        mine = task.effects.get(key)
+        if mine is not None and mine.epoch == lease.epoch == task.epoch and task.status == RUNNING:
+            return True  # wrong: a key recorded before answers False (do not send)
+        return super().record_effect(lease, key)
+
+
 # -- the registry ---------------------------------------------------------------------------------
 
 WRONG_LEDGERS: dict[str, type] = {
@@ -1716,6 +1728,7 @@ WRONG_LEDGERS: dict[str, type] = {
     "cancel-again-says-true": CancelAgainSaysTrue,
     "lease-of-its-own-length": LeaseOfItsOwnLength,
     "listing-hides-leases": ListingHidesLeases,
+    "effect-again-says-true": EffectAgainSaysTrue,
 }
 
 PROMISE: dict[str, str] = {
@@ -1819,6 +1832,7 @@ PROMISE: dict[str, str] = {
     "cancel-again-says-true": "cancel of a cancelled task answers False",
     "lease-of-its-own-length": "a lease runs for the ttl the worker asked for",
     "listing-hides-leases": "tasks() lists a running task with its holder and lease end",
+    "effect-again-says-true": "record_effect answers False for a key recorded before",
 }
 
 

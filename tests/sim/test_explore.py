@@ -328,6 +328,8 @@ RETRIED: dict[str, tuple[int, set[str]]] = {
     "submit-duplicate-valueerror": (1, {"x"}),
     # a user's cancel whose reply is lost, resent to a task that is cancelled already
     "cancel-again-says-true": (2, {"n"}),
+    # an e-mail record whose reply is lost, resent with the same lease
+    "effect-again-says-true": (1, {"j"}),
 }
 RELEASING: dict[str, tuple[int, set[str]]] = {
     "release-ignores-epoch": (2, {"w"}),
