@@ -197,6 +197,7 @@ SLOW_TO_SHRINK = {
     "heartbeat-checks-holder",
     "requeue-bumps-epoch",
     "requeue-resets-epoch",
+    "requeue-says-true-for-queued",
 }
 
 #: The wrong ledgers judged here (the fast lane's: every fourth, in the order of their names,
