@@ -1,13 +1,14 @@
 """Mutation testing of the judge: every wrong ledger the simulator can expose is caught.
 
 Each entry of ``wrong_ledgers.WRONG_LEDGERS`` is MemoryLedger with one promise of the contract
-broken. For every mutant the simulator can reach, ``simulate`` over seeds 1-20 of the
-all-faults preset (``Scenario.adversarial()``; stopped earlier for the ledgers that never let
-a task finish, see ``CAP``) must fail on at least 15 seeds with a violation of a rule that names
-the broken promise, and ``shrink`` must reduce a failing run to a story that names it. The rest
-are listed in ``OUT_OF_REACH`` with the reason no run of the simulator can show them (the ledger
-contract tests judge those calls directly), so a new mutant must be placed in one of the two.
-The correct ledgers pass every seed (tests/sim/test_adversarial.py).
+broken. For every mutant the simulator can reach, ``simulate`` over seeds 1-20 of the all-faults
+preset (``Scenario.adversarial()``; stopped earlier for the ledgers that never let a task finish,
+see ``CAP``) must fail on all but at most 5 seeds (at least 15) with a violation of a rule that
+names the broken promise (the fast lane: seeds 1-10, all but at most 5), and ``shrink`` must reduce
+a failing run to a story that names it. The rest are listed in ``OUT_OF_REACH`` with the reason no
+run of the simulator can show them (the ledger contract tests judge those calls directly), so a new
+mutant must be placed in one of the two. The correct ledgers pass every seed
+(tests/sim/test_adversarial.py).
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from tests import lanes
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 SEEDS = range(1, 21)
-#: The fewest of the 20 seeds on which a mutant must be caught by its promise's rule.
-MUST_CATCH = 15
+#: The most seeds on which a mutant may escape its promise's rule.
+MAY_MISS = 5
+#: The seeds each mutant is run on (the fast lane's: the first ten, on which it may escape as
+#: often as on twenty, so a mutant the fast lane finds escaping too often escapes in make test).
+CATCHING_SEEDS = lanes.sweep("seeds a wrong ledger is run on", SEEDS, fast=SEEDS[:10])
 #: The seeds every correct ledger passes in every mode (the fast lane's: the first three).
 PASSING_SEEDS = lanes.sweep("seeds a correct ledger passes in each mode", SEEDS, fast=SEEDS[:3])
 
@@ -215,6 +219,7 @@ SLOW_TO_SHRINK = {
     "heartbeat-checks-holder",
     "requeue-bumps-epoch",
     "requeue-resets-epoch",
+    "requeue-says-true-for-queued",
 }
 
 #: The wrong ledgers judged here (the fast lane's: every fourth, in the order of their names,
@@ -238,13 +243,13 @@ def test_is_the_wrong_ledger_caught_and_shrunk_to_a_story_naming_its_promise(nam
     factory, wanted = _factory(WRONG_LEDGERS[name]), CAUGHT_BY[name]
     preset = Scenario.adversarial(**SCENARIO.get(name, {}))
     caught, missed = [], []
-    for seed in SEEDS:
-        # Stop once the verdict is settled: MUST_CATCH caught, or too many missed to get there.
-        if len(caught) >= MUST_CATCH or len(missed) > len(SEEDS) - MUST_CATCH:
+    for seed in CATCHING_SEEDS:
+        # Stop once the verdict is settled: all but MAY_MISS caught, or more than that missed.
+        if len(caught) >= len(CATCHING_SEEDS) - MAY_MISS or len(missed) > MAY_MISS:
             break
         r = simulate(preset, seed=seed, ledger=factory)
         (caught if {f.letter for f in r.findings} & wanted else missed).append(seed)
-    assert len(caught) >= MUST_CATCH, (name, caught, missed)
+    assert len(caught) >= len(CATCHING_SEEDS) - MAY_MISS, (name, caught, missed)
     shrunk = shrink(preset, seed=caught[0], ledger=factory, rules=wanted)
     assert set(shrunk.rules) & wanted, (name, shrunk.rules)
     told = " ".join(shrunk.story)

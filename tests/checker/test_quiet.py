@@ -14,6 +14,7 @@ from simlab import Scenario, simulate
 from simlab.checker import rules
 from simlab.checker.quiet import SCREENS
 from simlab.sim.answers import Unanswered
+from tests import lanes
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
 SCENARIOS = {
@@ -24,6 +25,15 @@ SCENARIOS = {
     "limit, late": Scenario.adversarial(tasks=30, max_attempts=2, checkpoints=True, late=True),
 }
 JUDGES = {r.letter: r.judge for r in rules.RULES}
+#: The ledgers whose runs are screened (the fast lane's: every correct one and every fourth
+#: wrong one, in the order of their names).
+LEDGERS = lanes.sweep(
+    "ledgers whose runs are screened",
+    [*CORRECT_LEDGERS, *sorted(WRONG_LEDGERS)],
+    fast=[*CORRECT_LEDGERS, *sorted(WRONG_LEDGERS)[::4]],
+)
+#: The seeds each ledger runs (the fast lane's: the first).
+SEEDS = lanes.sweep("seeds each screened ledger runs", (1, 2), fast=(1,))
 
 
 @pytest.fixture
@@ -55,8 +65,8 @@ def checked_screens(monkeypatch):
 def test_a_quiet_operation_breaks_none_of_the_rules_its_screen_covers(checked_screens, scenario):
     tally, wrong = checked_screens
     ledgers = {**CORRECT_LEDGERS, **WRONG_LEDGERS}
-    for cls in ledgers.values():
-        for seed in (1, 2):
+    for cls in (ledgers[name] for name in LEDGERS):
+        for seed in SEEDS:
             try:
                 simulate(SCENARIOS[scenario], seed=seed, ledger=lambda clock, c=cls: c(clock=clock))
             except (Exception, Unanswered):  # a wrong ledger stopped the run: the rest counts

@@ -140,6 +140,16 @@ def _call_in(play: Play, ns: dict, name: str, path: str) -> object:
         remote.install(remote.Channel())
 
 
+#: The draws of worlds an answer is judged in, a measuring one, a typed-in one or one reading a
+#: wrong source (the fast lane's: the first four).
+DRAWS = lanes.sweep("draws of worlds an answer is judged in", range(12), fast=range(4))
+#: The draws in which every fact must come out otherwise in some world (the fast lane's: the
+#: first ten).
+FACT_DRAWS = lanes.sweep(
+    "draws of worlds every fact comes out otherwise in", range(40), fast=range(10)
+)
+
+
 def _namespace(source: str) -> dict:
     ns = {
         "Ledger": Ledger,
@@ -158,7 +168,7 @@ def test_does_every_fact_come_out_otherwise_in_one_drawn_world_and_as_the_kits_i
     kit's ledger and types in the other value fails in another world; and the kit's story on
     the kit's ledger gives what the check expects there."""
     assert reference_facts(KIT) == LIMIT_FACTS
-    for seed in range(40):
+    for seed in FACT_DRAWS:
         worlds = limits_worlds(random.Random(seed))
         assert KIT not in worlds and len(worlds) == 5
         seen = [reference_facts(world) for world in worlds]
@@ -181,7 +191,7 @@ def test_does_a_measuring_answer_give_what_the_story_gives_in_every_world(source
     """In any order the story's things are tried, the facts measured in a world are what the
     story gives there."""
     ns = _namespace(source)
-    for seed in range(12):
+    for seed in DRAWS:
         for world in limits_worlds(random.Random(seed)):
             facts, play = _play(ns, "what_cancel_does", "/nowhere/cancel.sqlite", world)
             play.close()
@@ -231,7 +241,7 @@ def test_does_a_typed_in_first_step_answer_fail_in_a_drawn_world():
     claim other than the notebook's, and the solution reads them back."""
     ns = _namespace(answer_source("solutions", FENCING, "cancel-after-first-step"))
     notebook = {"resume_claim_refused": True, "step": 1, "status": "cancelled", "result": None}
-    for seed in range(12):
+    for seed in DRAWS:
         differs = set()
         for world in first_step_worlds(random.Random(seed)):
             answer, play = _play(ns, "cancel_after_first_step", "/nowhere/jobs.sqlite", world)
@@ -268,10 +278,6 @@ def test_does_an_answer_from_the_wrong_source_fail_in_a_drawn_world_of_every_dra
         _namespace(fencing.REFUSED_NOT_CLAIM),
     ):
         _fails_somewhere(right, wrong)
-
-
-#: The draws of worlds a wrong source is judged in (the fast lane's: the first four).
-DRAWS = lanes.sweep("draws of worlds a wrong source fails in", range(12), fast=range(4))
 
 
 def _fails_somewhere(right: dict, wrong: dict) -> None:

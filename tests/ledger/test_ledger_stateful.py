@@ -29,6 +29,7 @@ from simlab.errors import LedgerError
 from simlab.ledger import Ledger, PostgresLedger
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import STATUSES, Lease
+from tests import lanes
 from tests.strategies import FakeClock, json_values, non_json_values
 
 #: Mostly tasks that exist (``open_ledgers`` submits some of them), sometimes one that never does.
@@ -180,7 +181,9 @@ class SameAsTheModel(RuleBasedStateMachine):
             self.real.close()
 
 
-SETTINGS = settings(max_examples=100, stateful_step_count=40, deadline=None)
+#: The programs of calls run against the model (the fast lane: a quarter as many).
+EXAMPLES = lanes.sweep("programs of calls compared with the model", 100, fast=25)
+SETTINGS = settings(max_examples=EXAMPLES, stateful_step_count=40, deadline=None)
 SameAsTheModel.TestCase.settings = SETTINGS
 TestSameAsTheModel = SameAsTheModel.TestCase
 

@@ -19,16 +19,20 @@ from simlab.checker.history import history_digest
 from simlab.cli import main
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED
+from tests import lanes
 from tests.strategies import printed_under_hash_seeds
 
-SEEDS = range(1, 21)
+#: The seeds of the agent workload's runs (the fast lane's: the first ten). How often a race may
+#: fail to happen is bounded by the runs it may miss, the same number in both lanes; a count of
+#: what happened is bounded per run.
+SEEDS = lanes.sweep("seeds of the agent workload's runs", range(1, 21), fast=range(1, 11))
 AGENT = Scenario(workload="agent", doc_change_rate=0.1)
 REF = re.compile(r"^[\w/-]+@v\d+$")
 
 
 @pytest.fixture(scope="module")
 def runs():
-    """The fenced agent workload over 20 seeds, every fault on, documents changing."""
+    """The fenced agent workload over :data:`SEEDS`, every fault on, documents changing."""
     return [simulate(AGENT, seed=s) for s in SEEDS]
 
 
@@ -54,8 +58,8 @@ def test_does_the_fenced_agent_workload_hold_every_invariant(runs):
 
 def test_did_the_races_and_the_stops_really_happen(runs):
     for key in ("stale_commits_rejected", "crashes_after_effect", "leases_expired"):
-        assert sum(1 for r in runs if r.coverage[key] > 0) >= 15, key
-    assert sum(r.needs_review for r in runs) >= 20
+        assert sum(1 for r in runs if r.coverage[key] == 0) <= 5, key
+    assert sum(r.needs_review for r in runs) >= len(SEEDS)  # one a run, on average
     assert all(r.doc_edits > 0 for r in runs)
 
 
@@ -136,7 +140,7 @@ def test_does_no_email_ever_cite_a_stale_document_version(runs):
                     doc, _, version = ref.rpartition("@v")
                     assert current[doc] == int(version), (r.seed, e.task, ref)
                 checked += 1
-    assert checked >= 1000
+    assert checked >= 50 * len(SEEDS)
 
 
 def test_does_a_document_changing_under_a_paused_task_stop_it(runs):
@@ -173,7 +177,7 @@ def test_does_a_document_changing_under_a_paused_task_stop_it(runs):
                 assert "document-changed" in stop.value["review"], (r.seed, p.task)
                 assert "was cited at" in stop.value["detail"]
                 found += 1
-    assert found >= 10
+    assert found >= len(SEEDS) / 2
 
 
 # -- determinism, replay and ledgers ----------------------------------------------------------

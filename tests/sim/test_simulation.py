@@ -2,7 +2,10 @@
 
 The default scenario switches every fault on. Over 50 seeds the fenced ledger must break no
 invariant while the coverage counters show the races really happened; the unfenced and racy-claim
-variants must be caught on those same seeds.
+variants must be caught on those same seeds (the fast lane: the first 20). How often a race may
+fail to happen or a variant escape is bounded by the runs it may miss, the same number in both
+lanes, so a run the fast lane counts against a bound counts against it in the full one; a count
+of stale saves is bounded per run.
 """
 
 from __future__ import annotations
@@ -13,14 +16,16 @@ from simlab import Ledger, Scenario, simulate
 from simlab.ledger.memory import MemoryLedger
 from simlab.records import CANCELLED, COMPLETED
 from simlab.sim.scenario import RATE_FIELDS
+from tests import lanes
 
-SEEDS = range(1, 51)
+#: The seeds every variant runs (the fast lane's: the first 20).
+SEEDS = lanes.sweep("seeds each variant runs", range(1, 51), fast=range(1, 21))
 FAULTS_OFF = dict.fromkeys(RATE_FIELDS, 0.0)
 
 
 @pytest.fixture(scope="module")
 def runs():
-    """Every variant over the 50 seeds, computed once for the whole module."""
+    """Every variant over :data:`SEEDS`, computed once for the whole module."""
     return {
         variant: [simulate(Scenario(variant=variant), seed=s) for s in SEEDS]
         for variant in ("fenced", "unfenced", "racy-claim")
@@ -43,24 +48,23 @@ def test_did_the_races_really_happen_in_the_fenced_runs(runs):
         "leases_expired",
     )
     for key in keys:
-        reached = sum(1 for r in runs["fenced"] if r.coverage[key] > 0)
-        assert reached >= 45, f"{key} happened in only {reached} of 50 runs"
+        missed = sum(1 for r in runs["fenced"] if r.coverage[key] == 0)
+        assert missed <= 5, f"{key} did not happen in {missed} of {len(SEEDS)} runs"
     assert all(r.stale_rejected == r.coverage["stale_commits_rejected"] for r in runs["fenced"])
 
 
 def test_is_the_unfenced_variant_caught_committing_stale_work(runs):
     caught = [r for r in runs["unfenced"] if r.violations]
-    assert len(caught) >= 45
+    assert len(SEEDS) - len(caught) <= 5
     # The fencing rule names the stale worker and the newer epoch that should have won.
     assert all(any("was granted to" in v for v in r.violations) for r in caught)
 
 
 def test_is_the_racy_claim_caught_handing_one_epoch_to_two_workers(runs):
     caught = [r for r in runs["racy-claim"] if r.violations]
-    assert len(caught) >= 40
-    assert (
-        sum(1 for r in caught if any("had already been granted" in v for v in r.violations)) >= 40
-    )
+    assert len(SEEDS) - len(caught) <= 10
+    named = [r for r in caught if any("had already been granted" in v for v in r.violations)]
+    assert len(SEEDS) - len(named) <= 10
 
 
 # -- what a paused worker does -----------------------------------------------------------------
@@ -93,7 +97,7 @@ def test_does_a_paused_worker_wake_and_get_its_stale_save_refused(runs):
             if successors:
                 assert outcome.type == "fail", "a save after a newer claim must be refused"
                 refused_stale += outcome.value.get("reason") == "stale-epoch"
-    assert refused_stale >= 50
+    assert refused_stale >= len(SEEDS)  # one a run, on average
 
 
 def test_does_a_paused_worker_usually_have_a_successor(runs):
@@ -109,7 +113,7 @@ def test_does_the_unfenced_stale_save_really_land(runs):
         for _, outcome, successors in _stale_saves_after_pauses(r)
         if successors and outcome.type == "ok"
     )
-    assert landed >= 45
+    assert landed >= 0.9 * len(SEEDS)
 
 
 # -- side effects and the mailbox --------------------------------------------------------------
