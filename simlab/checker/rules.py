@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 import simlab.checker.claim_next as claim_next
+import simlab.checker.mid_run as mid_run
 import simlab.checker.operations as ops
 import simlab.checker.outcomes as outcomes
 import simlab.checker.raises as raises
@@ -196,7 +197,7 @@ RULES: tuple[Rule, ...] = (
         "counts() and tasks(status), read while tasks run (at the last task's submit and when "
         "the faults stop), count and list each task under the status it has then, a running "
         "one with its holder and lease end",
-        outcomes.views_mid_run,
+        mid_run.views_mid_run,
     ),
     Rule(
         "m",
@@ -428,7 +429,7 @@ def findings(
     # event that recorded them (rule (z)): the replay notes it as it passes that index, for
     # the tasks whose events go on after it (the others are as their final state says).
     then: dict[int, dict[str, tuple[str, bool, str | None, float | None] | None]] = {
-        e.index: {} for e in outcomes.view_reads(view)
+        e.index: {} for e in mid_run.view_reads(view)
     }
     # Every rule is about one task, so each task's events are replayed on their own.
     for task, events in view.by_task.items():
@@ -499,7 +500,7 @@ def _note_views(
     ``pending``) that comes before index ``upto``, the task's next event. Returns the next
     read after them (inf: none)."""
     while read_at < upto:
-        then[int(read_at)][s.task] = outcomes.noted(s) if s.submit is not None else None
+        then[int(read_at)][s.task] = mid_run.noted(s) if s.submit is not None else None
         read_at = next(pending, math.inf)
     return read_at
 
