@@ -68,7 +68,11 @@ RELEASE = "05_release_regression.ipynb"
 CHECKPOINTS = "04_checkpoints_and_resume.ipynb"
 #: The whole budget of one notebook in the batch (honest ones need a few seconds). The spinner
 #: uses all of it and sorts first, so the other notebooks are graded beside it meanwhile.
-NOTEBOOK_TIMEOUT = "40"
+NOTEBOOK_TIMEOUT = "25"
+#: Grading processes of the batch: the spinner holds one for its whole budget, and the other two
+#: grade every other notebook beside it, so that they are done before that budget ends and the
+#: batch lasts about as long as the budget.
+JOBS = "3"
 #: The last argument of every process an attack leaves behind.
 MARK = "simlab-attack-leftover"
 QUESTIONS = ("cancel-after-claim", "cancel-after-first-step", "cancel-limits")
@@ -584,7 +588,7 @@ def batch(tmp_path_factory):
     try:
         budget = ("--notebook-timeout", NOTEBOOK_TIMEOUT)
         done = _grade(
-            "--jobs", "2", *budget, "--csv", str(table), str(folder), timeout=900, watch=watch
+            "--jobs", JOBS, *budget, "--csv", str(table), str(folder), timeout=900, watch=watch
         )
         elapsed = time.monotonic() - started
         seen = watch[0]
@@ -711,16 +715,35 @@ def test_is_the_blame_the_learners_for_what_the_learners_code_caused(batch):
         assert not any("grader error" in f or "instructor" in f for f in _feedback(obj)), obj
 
 
-def test_does_the_text_report_draw_one_line_per_question_and_no_forged_line(batch, tmp_path):
-    folder = batch["folder"]
-    paths = [folder / "forged-report", batch["honest"], folder / "link-classmate"]
-    done = subprocess.run(
-        [sys.executable, "-m", "simlab", "grade", "--timeout", TIMEOUT, *map(str, paths)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+@pytest.fixture(scope="module")
+def reruns(batch, tmp_path_factory):
+    """After the batch, two graders side by side: the text report (no ``--json``) of three of its
+    entries, and a later JSON run of the victim and the honest notebook with a CSV of its own."""
+    folder, table = batch["folder"], tmp_path_factory.mktemp("later") / "later.csv"
+    grade = [sys.executable, "-m", "simlab", "grade", "--timeout", TIMEOUT]
+    text = [
+        *grade,
+        *map(str, (folder / "forged-report", batch["honest"], folder / "link-classmate")),
+    ]
+    later = [*grade, "--json", "--csv", str(table), str(batch["victim"]), str(batch["honest"])]
+    procs = [
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        for argv in (text, later)
+    ]
+    done = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=300)
+            done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    return {"text": done[0], "later": done[1], "table": table}
+
+
+def test_does_the_text_report_draw_one_line_per_question_and_no_forged_line(batch, reruns):
+    done = reruns["text"]
     assert done.returncode == 1, done.stderr[-2000:]
     out = done.stdout
     assert all(ch == "\n" or ch.isprintable() for ch in out), "no escape reaches the terminal"
@@ -739,7 +762,7 @@ def test_is_the_half_frame_a_lost_question_not_a_stuck_batch(batch):
     assert any(words in first["feedback"] for words in reasons), first["feedback"]
     for q in others:  # the notebook went on: its other questions were graded as usual
         assert q["feedback"].startswith("not attempted"), q["feedback"]
-    # every notebook of the batch, two at a time: the half frame costs its own timeouts, not a hang
+    # every notebook of the batch, JOBS at a time: the half frame costs its own timeouts, not a hang
     assert batch["elapsed"] < 360, batch["elapsed"]
 
 
@@ -765,10 +788,8 @@ def test_do_the_csv_rows_come_from_the_grader_alone(batch):
     assert [row["score"] for row in rows if row["student"] == "zz-honest"] == ["17"]
 
 
-def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, tmp_path):
-    table = tmp_path / "later.csv"
-    victim, honest = batch["victim"], batch["honest"]
-    done = _grade("--csv", str(table), str(victim), str(honest), timeout=300)
+def test_does_a_later_run_grade_the_same_and_name_loose_files_apart(batch, reruns):
+    done, table = reruns["later"], reruns["table"]
     assert done.returncode == 0, done.stderr[-2000:]
     got = _objects(done, batch["folder"])
     assert (got["zz-victim"]["score"], got["zz-honest"]["score"]) == (0, 17)

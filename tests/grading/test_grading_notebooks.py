@@ -2,27 +2,32 @@
 exercises' public checks say before anyone has written a line.
 
 nbval runs in a child pytest so that ``make test`` (plain ``pytest``, testpaths ``tests``)
-covers the notebooks without extra command-line paths.
+covers the notebooks without extra command-line paths. That one run also keeps what every
+check cell printed (the plugin :mod:`tests.check_lines`): the exercises' checks are read from
+it, not from a second run of each exercise.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from simlab.bench.grading import execute_plain
-from simlab.grading.notebook import cell_question, cell_role, read_notebook
+from tests.check_lines import OPTION
 
 pytestmark = pytest.mark.kernel
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_do_solutions_and_exercises_run_under_nbval():
+@pytest.fixture(scope="module")
+def nbval_run(tmp_path_factory):
+    """The nbval run of ``solutions/`` and ``exercises/``, once; with what each notebook's check
+    cells printed (:mod:`tests.check_lines`), by notebook."""
+    lines = tmp_path_factory.mktemp("nbval") / "check-lines.json"
     done = subprocess.run(
         [
             sys.executable,
@@ -32,6 +37,10 @@ def test_do_solutions_and_exercises_run_under_nbval():
             "--nbval-current-env",
             "-p",
             "no:cacheprovider",
+            "-p",
+            "tests.check_lines",
+            OPTION,
+            str(lines),
             "-q",
             "--color=no",
             "solutions",
@@ -42,32 +51,32 @@ def test_do_solutions_and_exercises_run_under_nbval():
         text=True,
         timeout=900,
     )
+    printed = json.loads(lines.read_text(encoding="utf-8")) if lines.exists() else {}
+    return done, printed
+
+
+def test_do_solutions_and_exercises_run_under_nbval(nbval_run):
+    done, _ = nbval_run
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
-
-
-def _check_lines(path: Path) -> dict[str, list[str]]:
-    nb = execute_plain(read_notebook(path), cwd=str(path.parent))
-    said: dict[str, list[str]] = {}
-    for cell in nb.cells:
-        if cell_role(cell) == "check":
-            text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
-            said.setdefault(cell_question(cell), []).extend(
-                line for line in text.splitlines() if line.startswith("[")
-            )
-    return said
 
 
 #: What a blank exercise's public check starts its line with, by folder (the Chinese exercises
 #: set the kit's language in their first cell).
 NOT_YET = {"exercises": "[not yet]", "exercises/zh": "[未完成]"}
+#: How pytest's summary starts the line of a cell of an exercise that failed.
+RAISED = ("FAILED exercises/", "ERROR exercises/")
 
 
-def test_do_the_exercises_public_checks_say_not_yet():
+def test_do_the_exercises_public_checks_say_not_yet(nbval_run):
+    done, printed = nbval_run
+    # a cell of an exercise that raised fails this test too, as running the exercise alone would
+    raised = [line for line in done.stdout.splitlines() if line.startswith(RAISED)]
+    assert not raised, raised
     paths = [p for folder in NOT_YET for p in sorted((ROOT / folder).glob("*.ipynb"))]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        reports = list(pool.map(_check_lines, paths))
-    for path, said in zip(paths, reports, strict=True):
+    assert paths
+    for path in paths:
+        said = printed.get(path.relative_to(ROOT).as_posix(), {})
         assert said, f"{path.name} has no check output"
         start = NOT_YET[path.parent.relative_to(ROOT).as_posix()]
         for question, lines in said.items():

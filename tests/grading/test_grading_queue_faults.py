@@ -306,13 +306,31 @@ def test_does_ctrl_c_hand_the_submission_back_and_leave_nothing_running(tmp_path
     assert status == 0 and _subs(db)["slow"].status == "graded"
 
 
+def _all_at_once(*commands: list[str], timeout: float) -> list[subprocess.CompletedProcess]:
+    """Run ``commands`` side by side; each one's exit status and output, in order."""
+    procs = [
+        subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for c in commands
+    ]
+    done = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=timeout)
+            done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    return done
+
+
 @pytest.mark.jail
 @pytest.mark.serial
 def test_are_jailed_queue_results_those_of_a_plain_jailed_grade(tmp_path):
     folder, db = _class(tmp_path / "class", slow=False), str(tmp_path / "q.sqlite")
     cmd = [sys.executable, "-m", "simlab", "grade", "--no-progress", "--json", str(folder)]
-    queued = subprocess.run([*cmd, "--queue", db], capture_output=True, text=True, timeout=120)
-    plain = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    # both graders at once: neither writes what the other reads (the queue is the first's own)
+    queued, plain = _all_at_once([*cmd, "--queue", db], cmd, timeout=120)
     assert queued.returncode == plain.returncode == 0, queued.stderr + plain.stderr
     got = [json.loads(line) for line in queued.stdout.splitlines()]
     for o in got:

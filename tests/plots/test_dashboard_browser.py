@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -79,30 +79,30 @@ def listening(proc: subprocess.Popen, port: int, log: Path) -> str:
 @contextmanager
 def servers(*commands: tuple[list[str], int, Path, Path, Path]) -> Iterator[list[str]]:
     """Start every server at once (``args, port, folder, home, log``); yield their URLs once
-    all listen; always stop them all."""
+    all listen; always stop them all (at once too)."""
     procs = []
     try:
         for args, _, folder, home, log in commands:
             procs.append(launch(args, folder, home, log))
         yield [listening(p, c[1], c[4]) for p, c in zip(procs, commands, strict=True)]
     finally:
-        for proc in procs:
-            stop(proc)
+        stop(procs)
 
 
-def stop(proc: subprocess.Popen) -> None:
-    """Stop the process group ``proc`` leads (the server and the kernels it started)."""
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, None)):
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the process groups ``procs`` lead (each server and the kernels it started): all are
+    asked to end at once (SIGTERM); a group whose leader has not ended within 15 s is killed."""
+    for proc in procs:
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+    end = time.monotonic() + 15
+    for proc in procs:
         try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=wait)
-            break
+            proc.wait(timeout=max(end - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
-            continue
-    proc.wait()
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def timeline_src(page) -> str:
