@@ -12,6 +12,7 @@ the sandbox's stand-ins (:mod:`simlab.grading.factories`) call the grader's
 from __future__ import annotations
 
 import random
+import tempfile
 from types import SimpleNamespace
 
 import pytest
@@ -148,6 +149,15 @@ DRAWS = lanes.sweep("draws of worlds an answer is judged in", range(12), fast=ra
 FACT_DRAWS = lanes.sweep(
     "draws of worlds every fact comes out otherwise in", range(40), fast=range(10)
 )
+
+
+@pytest.fixture(autouse=True)
+def _own_scratch(tmp_path, monkeypatch):
+    """An answer played here, out of the sandbox, that makes a folder of its own with
+    :mod:`tempfile` (one measures on a file of its own) makes it in this test's folder, removed
+    with it, not in the host's temporary folder, where nothing would remove it (a sandbox's
+    temporary folder is its own, removed with it)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def _namespace(source: str) -> dict:

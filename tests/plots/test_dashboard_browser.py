@@ -47,7 +47,10 @@ def free_port() -> int:
 
 
 def launch(args: list[str], folder: Path, home: Path, log: Path) -> subprocess.Popen:
-    """Start a Jupyter server command in its own process group, its state under ``home``."""
+    """Start a Jupyter server command in its own process group, its state under ``home``
+    (made here: IPython falls back to a new folder of the host's ``/tmp``, left there, when the
+    parent of its folder does not exist)."""
+    home.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
@@ -280,6 +283,8 @@ def test_does_the_dashboard_work_in_jupyterlab_and_in_the_app(chromium, tmp_path
     page.close()
 
     assert not elsewhere, f"the pages asked other hosts: {sorted(set(elsewhere))}"
+    for log in (tmp_path / "lab.log", tmp_path / "app.log"):  # each kept its state at home
+        assert "not a writable location" not in log.read_text(), log.read_text()[-2000:]
     assert in_lab["first"] == in_app["first"], "the same Dashboard, the same first run"
     assert in_app["pause"] != in_app["first"] and in_app["unfenced"] != in_app["pause"]
     seconds = time.monotonic() - started
