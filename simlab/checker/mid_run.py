@@ -50,7 +50,7 @@ def noted(s: TaskState) -> tuple[str, bool, str | None, float | None]:
     """What the views read at an instant are held to for task ``s`` then: its status, whether
     a claim of it may have been granted unseen, and (when neither is in doubt) the worker
     granted its last claim and the lease end the ledger last reported (None: not known)."""
-    unsure = s.unseen > 0 or bool(s.inflight)  # s.unanswered > 0
+    unsure = s.unanswered > 0
     if unsure or s.status != RUNNING:
         return s.status, unsure, None, None
     return s.status, unsure, s.claimer, s.given

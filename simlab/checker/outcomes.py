@@ -292,7 +292,7 @@ def final_state(run: Run) -> list[Finding]:
             elif listed != recorded:  # the same keys, but out of order or repeated
                 stored, accepted = _keys(listed, sort=False), _keys(recorded, sort=False)
                 wrong.append(_s("final.keys_listed", stored=stored, accepted=accepted))
-            _key_writers(task, effects[task] if task in effects else (), s, wrong)
+            _key_writers(task, effects.get(task, ()), s, wrong)
         if wrong:
             joined = wrong[0]
             for more in wrong[1:]:

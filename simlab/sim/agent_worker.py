@@ -43,6 +43,7 @@ from typing import Any
 from simlab.agent.example import example_goals, example_world
 from simlab.agent.resume import advance, commit_save, effect_status, plan_step, recheck, stop_save
 from simlab.agent.retrieval import RetrievalCache, Retriever
+from simlab.sim.answers import returned
 from simlab.sim.worker import CRASHED, WORKED, Worker
 
 __all__ = ["AgentWorkload", "AgentWorker", "revised"]
@@ -71,13 +72,10 @@ class AgentWorkload:
         fields its ``submit`` event records (``returned``: what the submit returned, where it
         was not ``task``)."""
         tenant, goal = self.goals[i % len(self.goals)]
-        returned = ledger.submit(task, tenant=tenant, goal=dict(goal))
+        answer = ledger.submit(task, tenant=tenant, goal=dict(goal))
         if tenant in self.world.approval_required:
             self.world.approve(task, "manager")
-        extra = {"tenant": tenant, "goal": dict(goal)}
-        if returned != task:
-            extra["returned"] = returned
-        return extra
+        return {"tenant": tenant, "goal": dict(goal), **returned(answer, task)}
 
     def editor(self, run):
         """SimPy process: publish a new version of a document when the run's nemesis says (Poisson

@@ -41,7 +41,15 @@ from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
 
-__all__ = ["Answering", "Unanswered", "ALLOWED", "supervised", "record_claim", "kits_own"]
+__all__ = [
+    "Answering",
+    "Unanswered",
+    "ALLOWED",
+    "supervised",
+    "record_claim",
+    "kits_own",
+    "returned",
+]
 
 #: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
 #: never submitted).
@@ -76,6 +84,12 @@ def record_claim(
             **extra)  # fmt: skip
     else:
         rec(now, "fail", process, "claim", task, reason="unknown", **extra)
+
+
+def returned(answer: Any, task: str) -> dict[str, Any]:
+    """What a submit event of ``task`` records of the submit's ``answer``: nothing when it is
+    the task's ID, else ``{"returned": answer}`` (rule (v): a submit returns its task's ID)."""
+    return {} if answer == task else {"returned": answer}
 
 
 #: Each ledger method the simulator calls -> (the history operation its answer is recorded as,

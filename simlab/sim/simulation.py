@@ -41,7 +41,7 @@ from simlab.records import (
     PROBE_TENANT,
     TaskRecord,
 )
-from simlab.sim.answers import Answering, Unanswered, supervised
+from simlab.sim.answers import Answering, Unanswered, returned, supervised
 from simlab.sim.broker import Broker
 from simlab.sim.collector import collector_paused
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
@@ -214,8 +214,7 @@ class _Run:
         agent = self.agent
         if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
             with contextlib.suppress(Unanswered):  # the submit's raise is its answer
-                returned = self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT)
-                told = {} if returned == PROBE_TASK else {"returned": returned}
+                told = returned(self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT), PROBE_TASK)
                 rec(env._now, "ok", "client", "submit", PROBE_TASK, steps=steps,
                     tenant=PROBE_TENANT, **told)  # fmt: skip
         last = len(self.task_ids) - 1
@@ -226,9 +225,7 @@ class _Run:
                     # the history keeps its own copy: a ledger that changed the dict it was
                     # given must not change what it is judged against
                     extra = {"goal": goal_of(task)}
-                    returned = self.ledger.submit(task, goal=goal_of(task))
-                    if returned != task:  # a submit returns its task's ID (rule (v))
-                        extra["returned"] = returned
+                    extra.update(returned(self.ledger.submit(task, goal=goal_of(task)), task))
                 else:
                     extra = agent.submit(self.ledger, task, i)
             except Unanswered:
@@ -270,13 +267,13 @@ class _Run:
         env, rec, ledger = self.env, self.history.record, self.ledger
         steps = self.scenario.steps
         try:
-            returned = ledger.submit(task, goal=goal_of(task))
+            answer = ledger.submit(task, goal=goal_of(task))
         except LedgerError:
             r = ledger.get(task)
             rec(env._now, "fail", "client", "submit", task, r.epoch, r.step, steps=steps,
                 reason="exists", status=r.status, resent=True)  # fmt: skip
             return
-        told = {} if returned == task else {"returned": returned}
+        told = returned(answer, task)
         rec(env._now, "ok", "client", "submit", task, steps=steps, resent=True, **told)
 
     def recancel(self, task: str) -> None:
