@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule
 from tests.strategies import flag_error, run_cli
 
@@ -63,7 +64,8 @@ def test_does_a_limit_on_attempts_reach_the_ledger_and_the_certificate(capsys):
     plain = json.loads(run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1])
     assert "max_attempts" not in plain["scope"]
     code, out, _ = run_cli(["explore", "--max-faults", "1", "--max-attempts", "1"], capsys)
-    assert code == 0 and "variant fenced, at most 1 attempt(s) a task breaks" in out
+    said = "variant fenced, leases of ttl 3, at most 1 attempt(s) a task breaks"
+    assert code == 0 and said in out
     zh = run_cli(["explore", "--max-faults", "1", "--max-attempts", "1", "--lang", "zh"], capsys)
     assert "每个任务至多 1 次尝试" in zh[1]
 
@@ -71,14 +73,13 @@ def test_does_a_limit_on_attempts_reach_the_ledger_and_the_certificate(capsys):
 def test_does_the_ttl_reach_the_workers_and_the_certificate(capsys):
     """With --ttl the workers ask for leases of that length: the scope names it, in the JSON
     and in both languages, and the leases the run granted run for it; a scope without it names
-    none."""
+    the simulator's default, since a certificate covers one ttl."""
     code, out, _ = run_cli(["explore", "--max-faults", "0", "--ttl", "5", "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and data["certified"] and data["scope"]["ttl"] == 5.0
-    assert (
-        "ttl"
-        not in json.loads(run_cli(["explore", "--max-faults", "0", "--json"], capsys)[1])["scope"]
-    )
+    plain = json.loads(run_cli(["explore", "--max-faults", "0", "--json"], capsys)[1])
+    assert plain["scope"]["ttl"] == Scenario().ttl == 3.0
+    assert "leases of ttl 3 breaks" in run_cli(["explore", "--max-faults", "0"], capsys)[1]
     assert (
         "leases of ttl 5 breaks"
         in run_cli(["explore", "--max-faults", "0", "--ttl", "5"], capsys)[1]
@@ -96,7 +97,8 @@ def test_does_an_email_at_every_step_reach_the_runs_and_the_certificate(capsys):
     assert code == 0 and every["certified"] and every["scope"]["effects"] == "all"
     plain = json.loads(run_cli(["explore", "--max-faults", "1", "--json"], capsys)[1])
     assert "effects" not in plain["scope"] and plain["schedules"] < every["schedules"]
-    assert "variant fenced, an e-mail at every step breaks" in run_cli(argv, capsys)[1]
+    said = "variant fenced, leases of ttl 3, an e-mail at every step breaks"
+    assert said in run_cli(argv, capsys)[1]
     assert "每个步骤都发邮件" in run_cli([*argv, "--lang", "zh"], capsys)[1]
 
 

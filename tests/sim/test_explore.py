@@ -16,6 +16,7 @@ import pytest
 from simlab import explore, simulate
 from simlab.ledger import MemoryLedger
 from simlab.sim.explore import MAX_LENGTH
+from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule
 from tests import lanes
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
@@ -457,7 +458,9 @@ def test_is_a_ledger_that_ignores_the_ttl_caught_under_another(name):
     x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, ttl=ttl)
     assert not x.certified and x.faults == fewest and x.scope["ttl"] == ttl
     assert {f.letter for f in x.result.findings} & rules, x.findings
-    assert explore(_factory(WRONG_LEDGERS[name]), max_faults=1).certified  # its own ttl
+    own = explore(_factory(WRONG_LEDGERS[name]), max_faults=1)
+    # Certified at its own ttl, and the certificate says which ttl it covers.
+    assert own.certified and own.scope["ttl"] == Scenario().ttl != ttl
 
 
 def test_is_every_wrong_ledger_the_simulator_reaches_caught_by_explore_in_some_scope():
