@@ -15,6 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from simlab.cli.language import help_in_language, parser_says
+
 __all__ = [
     "UsageError",
     "OneLineErrorParser",
@@ -39,15 +41,20 @@ class OneLineErrorParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose mistakes are one line on stderr, exit status 2, and which
     reads a :class:`Switch` given the old way (``--pull yes``) as the switch.
 
-    Sub-parsers inherit the class, so every ``simlab`` command behaves the same way.
+    Sub-parsers inherit the class, so every ``simlab`` command behaves the same way. The line,
+    the usage line and the help's headings are in the language :mod:`simlab.cli.language`
+    speaks.
     """
 
     def error_line(self, message: str) -> str:
         """The one line that says ``message``, the mistake, and points to the help."""
-        return f"{self.prog}: error: {message} (see '{self.prog} --help')"
+        return parser_says("error_line", prog=self.prog, message=message)
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, self.error_line(message) + "\n")
+
+    def format_help(self) -> str:
+        return help_in_language(super().format_help())
 
     def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):  # type: ignore[override]
         if args is None:
@@ -126,7 +133,7 @@ def boolean(text: str) -> bool:
         return True
     if lowered in ("no", "false", "off", "0"):
         return False
-    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+    raise argparse.ArgumentTypeError(parser_says("yes_or_no", text))
 
 
 def integer(text: str) -> int:
@@ -134,7 +141,7 @@ def integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(parser_says("whole_number", text)) from None
 
 
 def number(text: str) -> float:
@@ -142,9 +149,9 @@ def number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(parser_says("number", text)) from None
     if math.isnan(value) or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+        raise argparse.ArgumentTypeError(parser_says("finite", text))
     return value
 
 
@@ -152,14 +159,14 @@ def positive_number(text: str) -> float:
     """A finite number greater than zero."""
     value = number(text)
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        raise argparse.ArgumentTypeError(parser_says("positive", text))
     return value
 
 
 def _at_least(least: int, text: str) -> int:
     value = integer(text)
     if value < least:
-        raise argparse.ArgumentTypeError(f"must be at least {least}, got {text}")
+        raise argparse.ArgumentTypeError(parser_says("at_least", least=least, text=text))
     return value
 
 

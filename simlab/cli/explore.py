@@ -7,7 +7,7 @@
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
 mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
-certificate). ``--lang zh`` prints the verdict in Chinese.
+certificate). ``--lang zh`` prints the verdict, and says a usage mistake, in Chinese.
 """
 
 from __future__ import annotations
@@ -532,6 +532,11 @@ def register(subparsers) -> None:
     p.add_argument("--story", metavar="FILE.png", help="draw a counterexample's story picture")
     p.add_argument("--timeline", metavar="FILE.png", help="draw a counterexample's timeline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language [en]")
+    p.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default="en",
+        help="language of the verdict, the story and the usage mistakes [en]",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_handle_explore)

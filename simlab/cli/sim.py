@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import Switch, UsageError, integer, new_file, number, writable_file
+from simlab.cli.language import parser_says
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
@@ -186,9 +187,7 @@ def _floats(text: str) -> list[float]:
     try:
         return [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"not a comma-separated list of numbers: {text!r}"
-        ) from None
+        raise argparse.ArgumentTypeError(parser_says("numbers", text)) from None
 
 
 def _names(text: str) -> list[str]:

@@ -75,9 +75,11 @@ def test_is_bad_input_one_line_and_exit_2(argv, capsys):
     ],
 )
 @pytest.mark.parametrize("command", ["simulate", "shrink"])
-def test_does_a_bad_setting_name_the_flag_as_argparse_does(command, argv, capsys):
-    """A setting the scenario refuses is said with its flag, never its Python name."""
-    flag_error([command, *argv], capsys)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_does_a_bad_setting_name_the_flag_as_argparse_does(command, argv, lang, capsys):
+    """A setting the scenario refuses is said with its flag, never its Python name, in the
+    language ``--lang`` asks."""
+    flag_error([command, *argv, "--lang", lang], capsys)
 
 
 def test_is_an_existing_db_refused_rather_than_mixed_with(tmp_path, capsys):

@@ -94,7 +94,7 @@ def _usage_parts(command: str) -> dict[str, str]:
 def test_are_the_flags_explore_shares_shown_the_same_way(command):
     mine, explore = _usage_parts(command), _usage_parts("explore")
     shared = set(mine) & set(explore) - {"--db"}  # shrink replays over a SQLite file only
-    assert {"--pull", "--late", "--tasks", "--ttl"} <= shared
+    assert {"--pull", "--late", "--tasks", "--ttl", "--lang"} <= shared
     for flag in shared:
         assert mine[flag] == explore[flag], (flag, mine[flag], explore[flag])
     assert not any("{yes,no}" in part for part in mine.values())
