@@ -40,10 +40,11 @@ class SettingError(ValueError):
         self.values = values
         super().__init__(self.spelled(str))
 
-    def spelled(self, spell: Callable[[str], str]) -> str:
-        """The sentence with every setting named ``spell(python_name)``."""
+    def spelled(self, spell: Callable[[str], str], template: str | None = None) -> str:
+        """The sentence with every setting named ``spell(python_name)``; said with
+        ``template`` (the sentence in another language, with the same fields) when given."""
         names = {field: spell(name) for field, name in self.settings.items()}
-        return self.template.format(**self.values, **names)
+        return (template or self.template).format(**self.values, **names)
 
     def __reduce__(self):
         # an exception crosses processes pickled: rebuilt from its parts, not its message

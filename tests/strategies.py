@@ -79,13 +79,23 @@ def usage_error(argv, capsys) -> str:
 _PYTHON_NAME = re.compile(r"(?<![-\w/.])[a-z]+_[a-z_]+\b")
 
 
+#: How a flag's mistake starts and ends, in each language (``{c}``: the command).
+FLAG_ERROR_FRAMES = {
+    "en": ("{c}: error: ", "(see '{c} --help')"),
+    "zh": ("{c}：错误：", "（见 {c} --help）"),
+}
+
+
 def flag_error(argv, capsys) -> str:
     """The stderr of ``simlab ARGV`` refused for a mistake in its flags, said as argparse says
-    one: a :func:`usage_error` that names a flag, no Python name, and points to the help."""
+    one: a :func:`usage_error` that names a flag, no Python name, and points to the help, in
+    the language ``--lang`` asks (English without it)."""
     err = usage_error(argv, capsys)
     command = f"simlab {argv[0]}"
-    assert err.startswith(f"{command}: error: ") and " --" in err, err
-    assert err.rstrip().endswith(f"(see '{command} --help')"), err
+    lang = argv[argv.index("--lang") + 1] if "--lang" in argv else "en"
+    head, tail = (part.format(c=command) for part in FLAG_ERROR_FRAMES[lang])
+    assert err.startswith(head) and " --" in err, err
+    assert err.rstrip().endswith(tail), err
     assert not _PYTHON_NAME.search(err), (_PYTHON_NAME.search(err), err)
     return err
 

@@ -8,6 +8,11 @@ status. User mistakes raise :class:`UsageError` (or ``argparse`` errors) and end
 stderr with exit status 2, never a traceback; so does an optional part that is not installed
 (:class:`~simlab.extras.MissingExtra`, naming the extra to install), and a setting that makes
 no sense (:class:`~simlab.errors.SettingError`, its settings named as the command's flags).
+
+Every command takes ``--lang {en,zh}``; the parser reads it from the command line before
+parsing (:mod:`simlab.cli.language`), so with ``--lang zh`` argparse's usage mistakes, the usage
+line, the help's headings and the settings that make no sense are Chinese, exit status 2 all
+the same; the mistakes a command finds itself (:class:`UsageError`) stay English.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ import sys
 from collections.abc import Sequence
 
 from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
+from simlab.cli.language import lang_in, said, speaking
 from simlab.errors import SettingError
 from simlab.extras import MissingExtra
+from simlab.i18n.language import LANGS
 
 __all__ = [
     "main",
@@ -58,7 +65,28 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
+    for command in _commands(parser):
+        if "--lang" not in command._option_string_actions:
+            command.add_argument(
+                "--lang",
+                choices=LANGS,
+                default="en",
+                help="language of its usage mistakes and help headings; what it prints is "
+                "English [en]",
+            )
     return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of every command under ``parser``, sub-commands included (``bench
+    shrink``), each once (an alias shares its command's parser)."""
+    found: list[argparse.ArgumentParser] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                if command not in found:
+                    found += [command, *_commands(command)]
+    return found
 
 
 def _command_parser(parser: argparse.ArgumentParser, command: str) -> OneLineErrorParser:
@@ -70,8 +98,11 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> OneLineErr
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = lang_in(argv)
+    with speaking(lang):
+        parser = build_parser()
+        args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (UsageError, MissingExtra) as exc:
@@ -79,8 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SettingError as exc:
         command = _command_parser(parser, args.command)
-        said = exc.spelled(lambda name: flag_of(command, name))
-        print(command.error_line(said), file=sys.stderr)  # as argparse says a flag's mistake
+        with speaking(lang):  # as argparse says a flag's mistake, in its language
+            line = exc.spelled(lambda name: flag_of(command, name), said(exc.template))
+            print(command.error_line(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simlab: interrupted", file=sys.stderr)

@@ -1,8 +1,9 @@
 """What every ``simlab`` command shares: one-line errors, argument types and path checks.
 
 Written once so the commands cannot drift apart: every parser is a :class:`OneLineErrorParser`,
-every number flag rejects NaN and infinity the same way, and every output path is checked by
-:func:`writable_file` (or :func:`new_file` where an existing file must not be touched).
+every mode is a :class:`Switch` (``--pull``, ``--no-pull``), every number flag rejects NaN and
+infinity the same way, and every output path is checked by :func:`writable_file` (or
+:func:`new_file` where an existing file must not be touched).
 """
 
 from __future__ import annotations
@@ -10,11 +11,16 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
+
+from simlab.cli.language import help_in_language, parser_says
 
 __all__ = [
     "UsageError",
     "OneLineErrorParser",
+    "Switch",
     "boolean",
     "integer",
     "number",
@@ -32,26 +38,92 @@ class UsageError(Exception):
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose mistakes are one line on stderr, exit status 2.
+    """An ``ArgumentParser`` whose mistakes are one line on stderr, exit status 2, and which
+    reads a :class:`Switch` given the old way (``--pull yes``) as the switch.
 
-    Sub-parsers inherit the class, so every ``simlab`` command behaves the same way.
+    Sub-parsers inherit the class, so every ``simlab`` command behaves the same way. The line,
+    the usage line and the help's headings are in the language :mod:`simlab.cli.language`
+    speaks.
     """
 
     def error_line(self, message: str) -> str:
         """The one line that says ``message``, the mistake, and points to the help."""
-        return f"{self.prog}: error: {message} (see '{self.prog} --help')"
+        return parser_says("error_line", prog=self.prog, message=message)
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, self.error_line(message) + "\n")
 
+    def format_help(self) -> str:
+        return help_in_language(super().format_help())
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):  # type: ignore[override]
+        if args is None:
+            args = sys.argv[1:]
+        return super().parse_known_args(self._respelled(list(args)), namespace)
+
+    def _respelled(self, args: list[str]) -> list[str]:
+        """``args`` with each switch of this parser given a value the old way (``--pull yes``,
+        ``--pull=no``: any word :func:`boolean` reads) as the switch alone (``--pull``,
+        ``--no-pull``); the rest as it is, and all of it after ``--``."""
+        switches = {s for a in self._actions if isinstance(a, Switch) for s in a.option_strings[:1]}
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            token = args[i]
+            if token == "--":
+                return out + args[i:]
+            flag, eq, word = token.partition("=")
+            old = None  # the yes or no the switch was given, the old way
+            if flag in switches and eq and _is_boolean(word):
+                old = word
+            elif flag in switches and not eq and i + 1 < len(args) and _is_boolean(args[i + 1]):
+                old, i = args[i + 1], i + 1
+            if old is None:
+                out.append(token)
+            else:
+                out.append(flag if boolean(old) else "--no-" + flag.removeprefix("--"))
+            i += 1
+        return out
+
+
+class Switch(argparse.Action):
+    """A mode's switch: ``--X`` turns it on, ``--no-X`` off (the one given last wins).
+
+    The old spelling with a value (``--X yes``, ``--X no``) still works:
+    :class:`OneLineErrorParser` reads it as the switch before parsing, so saved commands run as
+    they did. Usage and help show only the switch.
+    """
+
+    def __init__(self, option_strings, dest, default=None, help=None):
+        negated = ["--no-" + s.removeprefix("--") for s in option_strings if s.startswith("--")]
+        super().__init__([*option_strings, *negated], dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, not (option_string or "").startswith("--no-"))
+
+    def format_usage(self) -> str:
+        return " | ".join(self.option_strings)
+
 
 def flag_of(parser: argparse.ArgumentParser, name: str) -> str:
     """The flag of ``parser`` whose value is the setting ``name`` (its ``dest``): its long
-    option (``max_faults`` -> ``--max-faults``), or ``name`` itself when no flag sets it."""
+    option (``max_faults`` -> ``--max-faults``; a switch's ``--pull``, not ``--no-pull``), or
+    ``name`` itself when no flag sets it."""
     for action in parser._actions:
         if action.dest == name and action.option_strings:
-            return max(action.option_strings, key=len)
+            strings = (
+                action.option_strings[:1] if isinstance(action, Switch) else action.option_strings
+            )
+            return max(strings, key=len)
     return name
+
+
+def _is_boolean(text: str) -> bool:
+    try:
+        boolean(text)
+    except argparse.ArgumentTypeError:
+        return False
+    return True
 
 
 def boolean(text: str) -> bool:
@@ -61,7 +133,7 @@ def boolean(text: str) -> bool:
         return True
     if lowered in ("no", "false", "off", "0"):
         return False
-    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+    raise argparse.ArgumentTypeError(parser_says("yes_or_no", text))
 
 
 def integer(text: str) -> int:
@@ -69,7 +141,7 @@ def integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(parser_says("whole_number", text)) from None
 
 
 def number(text: str) -> float:
@@ -77,9 +149,9 @@ def number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(parser_says("number", text)) from None
     if math.isnan(value) or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+        raise argparse.ArgumentTypeError(parser_says("finite", text))
     return value
 
 
@@ -87,24 +159,25 @@ def positive_number(text: str) -> float:
     """A finite number greater than zero."""
     value = number(text)
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        raise argparse.ArgumentTypeError(parser_says("positive", text))
+    return value
+
+
+def _at_least(least: int, text: str) -> int:
+    value = integer(text)
+    if value < least:
+        raise argparse.ArgumentTypeError(parser_says("at_least", least=least, text=text))
     return value
 
 
 def positive_int(text: str) -> int:
     """A whole number of at least 1."""
-    value = integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
+    return _at_least(1, text)
 
 
 def non_negative_int(text: str) -> int:
     """A whole number of at least 0."""
-    value = integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
-    return value
+    return _at_least(0, text)
 
 
 def positive_ints(text: str) -> list[int]:

@@ -7,7 +7,7 @@
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
 mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
-certificate). ``--lang zh`` prints the verdict in Chinese.
+certificate). ``--lang zh`` prints the verdict, and says a usage mistake, in Chinese.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import uuid
 from pathlib import Path
 
 from simlab.cli.args import (
+    Switch,
     UsageError,
     integer,
     non_negative_int,
@@ -421,9 +422,11 @@ def _add_scope(p: argparse.ArgumentParser) -> None:
     """The options of ``simlab explore`` that set its scope: its sizes, the faults a schedule
     holds, the lease length asked, the e-mailing steps, the callers' modes, the limit on
     attempts and the variant."""
-    p.add_argument("--tasks", type=positive_int, default=2, help="tasks submitted [2]")
-    p.add_argument("--workers", type=positive_int, default=2, help="worker processes [2]")
-    p.add_argument("--steps", type=positive_int, default=2, help="steps per task [2]")
+    p.add_argument("--tasks", type=positive_int, default=2, metavar="N", help="tasks submitted [2]")
+    p.add_argument(
+        "--workers", type=positive_int, default=2, metavar="N", help="worker processes [2]"
+    )
+    p.add_argument("--steps", type=positive_int, default=2, metavar="N", help="steps per task [2]")
     p.add_argument(
         "--max-faults",
         type=non_negative_int,
@@ -439,11 +442,11 @@ def _add_scope(p: argparse.ArgumentParser) -> None:
         "(effects() lists them in the order recorded) [last]",
     )
     for flag, says in _MODE_FLAGS.items():
-        p.add_argument(flag, action="store_true", help=says)
+        p.add_argument(flag, action=Switch, default=False, help=says)
     p.add_argument(
         "--ttl",
         type=positive_number,
-        metavar="S",
+        metavar="X",
         help="the lease length the workers ask for: a ledger that ignores the ttl it is given "
         "shows only under one other than its own [3, the simulator's default]",
     )
@@ -496,7 +499,11 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=integer, default=1, help="the seed whose timing is used [1]")
     p.add_argument(
-        "--seeds", type=positive_int, default=1, help="search this many seeds from --seed [1]"
+        "--seeds",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="search this many seeds from --seed [1]",
     )
     p.add_argument(
         "--lengths",
@@ -525,6 +532,11 @@ def register(subparsers) -> None:
     p.add_argument("--story", metavar="FILE.png", help="draw a counterexample's story picture")
     p.add_argument("--timeline", metavar="FILE.png", help="draw a counterexample's timeline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language [en]")
+    p.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default="en",
+        help="language of the verdict, the story and the usage mistakes [en]",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_handle_explore)

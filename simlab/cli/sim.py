@@ -1,8 +1,8 @@
 """``simlab simulate`` and ``simlab sweep``: the simulator from the command line.
 
-Every :class:`~simlab.sim.scenario.Scenario` field is a flag (``crash_rate`` -> ``--crash-rate``),
-so
-the replay line a run prints is always a valid command. ``simulate`` prints a summary and the
+Every :class:`~simlab.sim.scenario.Scenario` field is a flag (``crash_rate`` -> ``--crash-rate``;
+a mode is a switch, ``pull`` -> ``--pull``/``--no-pull``, ``--pull yes|no`` read as one), so the
+replay line a run prints is always a valid command. ``simulate`` prints a summary and the
 verdict and exits 1 when an invariant was violated; bad input ends as one line on stderr with
 exit status 2.
 """
@@ -17,7 +17,8 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
-from simlab.cli.args import UsageError, boolean, integer, new_file, number, writable_file
+from simlab.cli.args import Switch, UsageError, integer, new_file, number, writable_file
+from simlab.cli.language import parser_says
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
@@ -30,7 +31,9 @@ FAULT_PRESETS = ("default", "all")
 
 
 def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, ...] = ()) -> None:
-    """One flag per Scenario field; flags not given stay out of the namespace."""
+    """One flag per Scenario field; flags not given stay out of the namespace. A field that is
+    a mode (a bool) is a :class:`~simlab.cli.args.Switch`: ``--pull`` on, ``--no-pull`` off,
+    spelled as ``simlab explore`` spells its modes."""
     group = parser.add_argument_group("scenario (defaults in brackets)")
     group.add_argument(
         "--faults",
@@ -49,8 +52,8 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, *, skip: tuple[str, 
         if f.name in _CHOICES:
             kwargs["metavar"] = "{" + ",".join(_CHOICES[f.name]) + "}"
         elif isinstance(default, bool):
-            kwargs.update(type=boolean, metavar="{yes,no}")
-            default = "yes" if default else "no"
+            kwargs["action"] = Switch
+            default = "on" if default else "off"
         elif isinstance(default, int) or f.name == "max_attempts":
             kwargs.update(type=integer, metavar="N")
         else:
@@ -184,9 +187,7 @@ def _floats(text: str) -> list[float]:
     try:
         return [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"not a comma-separated list of numbers: {text!r}"
-        ) from None
+        raise argparse.ArgumentTypeError(parser_says("numbers", text)) from None
 
 
 def _names(text: str) -> list[str]:
@@ -312,7 +313,7 @@ def register(subparsers) -> None:
         default=[0.0, 0.05, 0.1, 0.2],
         help="comma-separated rates [0,0.05,0.1,0.2]",
     )
-    s.add_argument("--seeds", type=integer, default=5, help="seeds per point [5]")
+    s.add_argument("--seeds", type=integer, default=5, metavar="N", help="seeds per point [5]")
     s.add_argument("--first-seed", type=integer, default=1, help="first seed [1]")
     s.add_argument(
         "--variants",

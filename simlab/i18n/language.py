@@ -47,8 +47,14 @@ __all__ = [
 ]
 
 LANGS = ("en", "zh")
-#: The kit's own catalogs outside the grader: catalog name -> module.
-KIT = {"learn": "simlab.learn.messages", "plots": "simlab.plots.messages"}
+#: The kit's own catalogs outside the grader: catalog name -> module. The command line's
+#: (``cli``) holds ``%``-format templates, argparse's own, which its parser renders
+#: (:mod:`simlab.cli.language`), not :func:`say`.
+KIT = {
+    "learn": "simlab.learn.messages",
+    "plots": "simlab.plots.messages",
+    "cli": "simlab.cli.messages",
+}
 #: The notebooks' sentence catalogs, one per lab notebook and one per exercise (its solution's
 #: code and the stubs the exercise makes of it): catalog name -> module.
 SENTENCES = {

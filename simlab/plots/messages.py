@@ -119,7 +119,7 @@ EN = {
     "sweep_duplicate_sends": "duplicate e-mails",
     "sweep_violations": "invariant violations",
     "zero_duplicate_sends": "0 in every run: with idempotency keys each e-mail leaves once (try "
-    "--idempotency-keys no)",
+    "--no-idempotency-keys)",
     "zero": "0 in every run",
     "no_rows": "no rows",
     "caption_wasted": "refused saves + crashed steps. Unfenced is lower: its save never refuses a "
@@ -231,8 +231,8 @@ ZH = {
     "sweep_wasted_steps": "浪费的步骤",
     "sweep_duplicate_sends": "重复的邮件",
     "sweep_violations": "不变量违规",
-    "zero_duplicate_sends": "每次运行都是 0：有幂等键时每封邮件只发出一次（试试 --idempotency-key"
-    "s no）",
+    "zero_duplicate_sends": "每次运行都是 0：有幂等键时每封邮件只发出一次（试试 --no-idempotency-"
+    "keys）",
     "zero": "每次运行都是 0",
     "no_rows": "没有数据行",
     "caption_wasted": "被拒绝的保存 + 崩溃的步骤。unfenced 更低：它的保存从不拒绝陈旧的 epoch，"

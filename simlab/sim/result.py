@@ -183,7 +183,8 @@ class Result:
 def replay_command(scenario: Scenario, seed: int) -> str:
     """The one-line ``simlab simulate`` command that reproduces a run: the fields that differ
     from the defaults, or ``--faults all`` and the fields that differ from
-    :meth:`Scenario.adversarial` when that is shorter."""
+    :meth:`Scenario.adversarial` when that is shorter; a mode as its switch (``--pull``,
+    ``--no-idempotency-keys``)."""
     parts = ["simlab", "simulate", "--seed", str(seed)]
     changed = scenario.non_defaults()
     preset = Scenario.adversarial()
@@ -196,13 +197,15 @@ def replay_command(scenario: Scenario, seed: int) -> str:
         parts += ["--faults", "all"]
         changed = from_preset
     for name, value in changed.items():
-        parts += ["--" + name.replace("_", "-"), _arg(value)]
+        flag = name.replace("_", "-")
+        if isinstance(value, bool):  # a mode: its switch, on or off
+            parts.append(f"--{flag}" if value else f"--no-{flag}")
+        else:
+            parts += [f"--{flag}", _arg(value)]
     return " ".join(parts)
 
 
 def _arg(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
     if isinstance(value, float):
         return repr(value)
     return str(value)

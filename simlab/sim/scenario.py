@@ -125,8 +125,9 @@ class Scenario:
     effects: str = _f("last", "steps that send an e-mail: " + ", ".join(EFFECTS))
     idempotency_keys: bool = _f(
         True,
-        "ask the idempotency ledger (record_effect) before each e-mail; with 'no', "
-        "workers just send, and a redelivered step sends its e-mail again",
+        "ask the idempotency ledger (record_effect) before each e-mail; without "
+        "(--no-idempotency-keys), workers just send, and a redelivered step sends its e-mail "
+        "again",
     )
     slow_factor: float = _f(4.0, "how many times longer a slow step takes")
     pause_time: float = _f(

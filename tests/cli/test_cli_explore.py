@@ -192,7 +192,7 @@ def test_is_a_usage_mistake_one_line_and_exit_2(argv, capsys):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_does_a_usage_mistake_name_the_flag_as_argparse_does(argv, lang, capsys):
     """Whether argparse or the search's scope refuses it, a mistake on the command line names
-    the flag (never the Python name) in one style, whatever the language of the verdict."""
+    the flag (never the Python name) in one style, in the language ``--lang`` asks."""
     flag_error(["explore", *argv, "--lang", lang], capsys)
 
 

@@ -49,7 +49,7 @@ def test_does_unfenced_with_pauses_exit_1_and_say_why(capsys):
         ["--tasks", "many"],
         ["--db", "/no/such/folder/ledger.sqlite"],
         ["--faults", "most"],
-        ["--faults", "all", "--idempotency-keys", "no"],
+        ["--faults", "all", "--no-idempotency-keys"],
         ["--send-pause-rate", "0.1", "--workload", "agent"],
     ],
 )
@@ -64,10 +64,10 @@ def test_is_bad_input_one_line_and_exit_2(argv, capsys):
     "argv",
     [
         ["--crash-rate", "2"],
-        ["--pull", "yes", "--max-attempts", "2"],
-        ["--pull", "yes", "--variant", "unfenced"],
+        ["--pull", "--max-attempts", "2"],
+        ["--pull", "--variant", "unfenced"],
         ["--workload", "agent", "--steps", "2"],
-        ["--faults", "all", "--idempotency-keys", "no", "--workload", "agent"],
+        ["--faults", "all", "--no-idempotency-keys", "--workload", "agent"],
         ["--send-pause-rate", "0.1", "--workload", "agent"],
         ["--time-cap", "1"],
         ["--pause-time", "0.1"],
@@ -75,9 +75,11 @@ def test_is_bad_input_one_line_and_exit_2(argv, capsys):
     ],
 )
 @pytest.mark.parametrize("command", ["simulate", "shrink"])
-def test_does_a_bad_setting_name_the_flag_as_argparse_does(command, argv, capsys):
-    """A setting the scenario refuses is said with its flag, never its Python name."""
-    flag_error([command, *argv], capsys)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_does_a_bad_setting_name_the_flag_as_argparse_does(command, argv, lang, capsys):
+    """A setting the scenario refuses is said with its flag, never its Python name, in the
+    language ``--lang`` asks."""
+    flag_error([command, *argv, "--lang", lang], capsys)
 
 
 def test_is_an_existing_db_refused_rather_than_mixed_with(tmp_path, capsys):

@@ -41,6 +41,7 @@ CATALOGS = [
     ROOT / "simlab" / "grading" / "override_messages.py",
     ROOT / "simlab" / "learn" / "messages.py",
     ROOT / "simlab" / "plots" / "messages.py",
+    ROOT / "simlab" / "cli" / "messages.py",
     *sorted((ROOT / "simlab" / "i18n" / "sentences").glob("[!_]*.py")),
     *sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")),
 ]
