@@ -453,8 +453,7 @@ def explore(
     # here is made anew for every run, since nothing says it can be emptied.
     ledgers = _Ledgers(factory, reuse=ledger is None)
     started = clock()
-    # The lease length is named even when it is the kit's default: a certificate covers one ttl.
-    modes["ttl"] = probe.ttl
+    modes["ttl"] = probe.ttl  # named even when the kit's default: a certificate covers one ttl
     scope = _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes)
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
     search.ledgers = ledgers
@@ -478,9 +477,8 @@ def explore(
 
 
 def _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes):
-    """The scope an :class:`Exploration` reports: its counts, its seeds, the lease length, and
-    each other mode only when set, so a scope without a limit, e-mailing at the last step,
-    reads as before."""
+    """The scope an :class:`Exploration` reports: its counts, seeds and ttl, and each other
+    mode only when set (a scope without a limit, e-mailing at the last step, reads as before)."""
     scope: dict[str, Any] = {
         "tasks": tasks,
         "workers": workers,
