@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import simpy
@@ -51,6 +51,7 @@ from simlab.checker.rules import findings
 from simlab.errors import SettingError
 from simlab.sim.answers import kits_own
 from simlab.sim.collector import collector_paused
+from simlab.sim.exploration import Exploration
 from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Forked
 from simlab.sim.reads import effects_of
@@ -59,7 +60,6 @@ from simlab.sim.schedule import Schedule
 from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
     LedgerFactory,
-    Result,
     _default_ledger,
     _Run,
     clock_of,
@@ -295,58 +295,6 @@ def _run_schedule(
 
 
 # --- the search ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Exploration:
-    """What :func:`explore` found: a certificate (``certified``) or the shortest counterexample
-    (``faults`` of them, its ``story``, the ``replay`` command and the ``schedule_file`` it was
-    saved to, when saved), with the work done (``schedules`` run, distinct ``states`` reached,
-    ``seconds``), the ``scope`` and the pause ``lengths`` explored. ``stopped`` says why a
-    search ended early (``"time-limit"`` or ``"interrupted"``): such a search never certifies,
-    and ``covered`` is the number of faults up to which every schedule was run."""
-
-    certified: bool
-    schedules: int
-    states: int
-    seconds: float
-    scope: dict[str, Any]
-    lengths: list[float]
-    covered: int
-    faults: int | None = None
-    story: list[str] | None = None
-    replay: str | None = None
-    schedule_file: str | None = None
-    stopped: str | None = None
-    findings: list[str] = field(default_factory=list)
-    result: Result | None = field(default=None, repr=False)
-
-    @property
-    def schedule(self) -> Schedule | None:
-        """The counterexample's schedule (None with a certificate)."""
-        return None if self.result is None else self.result.schedule
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object."""
-        data: dict[str, Any] = {
-            "certified": self.certified,
-            "schedules": self.schedules,
-            "states": self.states,
-            "seconds": round(self.seconds, 3),
-            "scope": dict(self.scope),
-            "lengths": list(self.lengths),
-            "covered": self.covered,
-            "stopped": self.stopped,
-        }
-        if self.faults is not None:
-            data.update(
-                faults=self.faults,
-                story=list(self.story or []),
-                replay=self.replay,
-                schedule_file=self.schedule_file,
-                findings=list(self.findings),
-            )
-        return data
 
 
 def _checked(tasks, workers, steps, max_faults, seeds, jobs, max_attempts, lengths, ttl) -> tuple:
