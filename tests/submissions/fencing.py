@@ -453,6 +453,23 @@ SAVE_STEP_ONE = _swap(
     "save_refused = not ledger.save(lease, 1)",
 )
 
+# "`w1`'s save of step 2 returns False" read from the stored step instead of the save's answer:
+# where a ledger stores a fenced save all the same and answers False, the step is 2.
+SAVE_BY_STATE = _swap(
+    _MEASURED,
+    "save_refused = not ledger.save(lease, 2)",
+    'ledger.save(lease, 2)\n        save_refused = ledger.get("t1").step != 2',
+)
+
+# "`w1`'s `record_effect` for a new key returns False" read from the keys the ledger lists:
+# where a ledger records a fenced side effect all the same and answers False, the key is there.
+EFFECT_BY_STATE = _swap(
+    _MEASURED,
+    'effect_refused = not ledger.record_effect(lease, "t1:reminder")',
+    'ledger.record_effect(lease, "t1:reminder")\n        effect_refused = "t1:reminder" not in '
+    '[e.key for e in ledger.effects("t1")]',
+)
+
 # Correct, at other moments the text allows: the step read right after the cancel (before the
 # later save), the new claim's start read from the ledger right after that claim, the e-mail's
 # key looked up, the send guarded by the returned value kept in a name.
@@ -572,6 +589,8 @@ ANSWERS += [
     ("send-unconditional", "cancel-limits", SEND_UNCONDITIONAL, 3, "'email_recalled'"),
     ("mailbox-total", "cancel-limits", MAILBOX_TOTAL, 3, "'email_recalled'"),
     ("save-step-one", "cancel-limits", SAVE_STEP_ONE, 2, "'later_save_refused'"),
+    ("save-by-state", "cancel-limits", SAVE_BY_STATE, 2, "'later_save_refused'"),
+    ("effect-by-state", "cancel-limits", EFFECT_BY_STATE, 2, "'later_effect_refused'"),
     ("claim-then-read", "cancel-limits", CLAIM_THEN_READ, 5, "all"),
     ("any-error", "cancel-limits", ANY_ERROR, 2, "'new_claim_refused'"),
     ("all-but-held", "cancel-limits", ALL_BUT_HELD, 2, "'new_claim_refused'"),

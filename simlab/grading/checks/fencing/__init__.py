@@ -185,7 +185,8 @@ _LIMITS_WORLD = (
     "(drawn) after the claim, so a claim with a shorter ttl than the story's 60 "
     "has run out by then; one with the kit's ledger and mail whose new "
     "claim of the cancelled task raises another of the ledger's errors (UnknownTask or "
-    "LedgerError, drawn);"
+    "LedgerError, drawn), and whose stale save of step 2 and new side effect are stored all "
+    "the same but answered False;"
     " a cancel that rolls the steps back goes to the second or the third, side effects of a"
     " fenced lease that land to the first or the third, a cancelled task that can be "
     "claimed again, or leased while it stays cancelled, to drawn ones of the first three. "
@@ -196,7 +197,8 @@ _LIMITS_WORLD = (
     "the mailbox's total instead of the e-mail's key, a mailbox read before the cancel, an "
     "e-mail sent whatever record_effect returned, any exception of the new claim instead of"
     " TerminalTask, any exception but LeaseHeld, the e-mail's key present rather than its "
-    "count 0. The worlds live in the grader and the kit's classes answer from them "
+    "count 0, the stored step or the listed keys instead of a save's or a record_effect's "
+    "answer. The worlds live in the grader and the kit's classes answer from them "
     "for the call, however the learner's code reaches them, so typed-in facts fail and "
     "telling a world from the kit's ledger gains nothing."
 )
@@ -341,6 +343,8 @@ LIMITS_RUBRIC = (
             "counts any exception of the new claim as refused, not only TerminalTask",
             "counts every exception of the new claim but LeaseHeld as refused (another error "
             "of the ledger too)",
+            "reads the save's refusal from the stored step instead of the save's answer",
+            "reads the side effect's refusal from the recorded keys instead of the answer",
         ),
         properties=(
             "On a ledger whose cancel fences nothing (its mailbox losing mail) and on one whose "

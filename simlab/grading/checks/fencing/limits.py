@@ -1,19 +1,18 @@
 """Question ``cancel-limits``: what a cancel can and cannot undo, measured on a ledger file.
 
-The facts count only if the file shows the story really ran. Since the kit's ledger always
-gives the same six facts, the learner's function is also played in five worlds drawn from the
-hidden world (:func:`~simlab.grading.checks.fencing.worlds.limits_worlds`: ledgers whose cancel
-fences less, leaves the lease live (a new claim, also the one after the requeue, raises
-``LeaseHeld``) or rolls the steps back, whose new claim of a cancelled task raises another
-error, whose requeued task starts over at its next claim or that
-refuse side effects, mailboxes that give the e-mail back at the cancel or already hold another
-task's, in a drawn order); there
-each fact must be what the notebook's story gives on the same world
-(:func:`~simlab.grading.checks.fencing.worlds.reference_facts`, played here). Every fact comes
-out otherwise in one of them and as on the kit's ledger in another, so a fact typed in rather
-than measured fails, an answer that tells a world from the kit's ledger cannot tell which world
-it is, and a reading at a neighbouring moment or of a neighbouring quantity comes out otherwise
-than the asked-for one in some world.
+The facts count only if the file shows the story really ran. Since the kit's ledger always gives the
+same six facts, the learner's function is also played in five worlds drawn from the hidden world
+(:func:`~simlab.grading.checks.fencing.worlds.limits_worlds`: ledgers whose cancel fences less,
+leaves the lease live (a new claim, also the one after the requeue, raises ``LeaseHeld``) or rolls
+the steps back, whose new claim of a cancelled task raises another error, whose requeued task starts
+over at its next claim, that refuse side effects or that store a fenced save and side effect but
+answer False, mailboxes that give the e-mail back at the cancel or already hold another task's, in a
+drawn order); there each fact must be what the notebook's story gives on the same world
+(:func:`~simlab.grading.checks.fencing.worlds.reference_facts`, played here). Every fact comes out
+otherwise in one of them and as on the kit's ledger in another, so a fact typed in rather than
+measured fails, an answer that tells a world from the kit's ledger cannot tell which world it is,
+and a reading at a neighbouring moment or of a neighbouring quantity comes out otherwise than the
+asked-for one in some world.
 """
 
 from __future__ import annotations

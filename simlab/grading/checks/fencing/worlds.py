@@ -7,15 +7,16 @@ function in a :class:`World` drawn at grading time
 (:func:`~simlab.grading.checks.hidden_world.rng`): a ledger whose cancel fences less (saves, side
 effects or new claims of a cancelled task go through, or a cancelled task is leased while it stays
 cancelled), whose cancel and requeue leave the lease live (a new claim meets it: ``LeaseHeld``),
-rolls the steps back, whose requeued task starts over at its next claim, or that refuses every side
-effect, a mailbox that loses its mail or gives it back at the cancel (read before the cancel, it is
-still there) or that already holds another task's e-mail, a worker whose refusal gives no reason,
-and the evidence the chapter's worker retrieves. Each world differs in several ways at once, so a
-reading at a neighbouring moment or of a neighbouring quantity (the stored step instead of a new
-claim's, a step other than 1 instead of one below 1, the mailbox's total instead of the e-mail's
-key, a send whatever ``record_effect`` said, any exception of the new claim instead of
-``TerminalTask``) comes out otherwise than the asked-for one in some world, and every fact of the
-story comes out otherwise in one of the worlds a submission is judged in.
+rolls the steps back, whose requeued task starts over at its next claim, that refuses every side
+effect, or that stores a fenced save and side effect but answers False, a mailbox that loses its
+mail or gives it back at the cancel (read before the cancel, it is still there) or that already
+holds another task's e-mail, a worker whose refusal gives no reason, and the evidence the chapter's
+worker retrieves. Each world differs in several ways at once, so a reading at a neighbouring moment
+or of a neighbouring quantity (the stored step instead of a new claim's, a step other than 1 instead
+of one below 1, the mailbox's total instead of the e-mail's key, a send whatever ``record_effect``
+said, any exception of the new claim instead of ``TerminalTask``) comes out otherwise than the
+asked-for one in some world, and every fact of the story comes out otherwise in one of the worlds a
+submission is judged in.
 
 The world lives here, in the grader, where the jail sees nothing. For the learner's call the
 sandbox changes the kit's ``Ledger`` and ``Mailbox`` classes in place and has ``run_worker``
@@ -136,6 +137,10 @@ class World:
     lost_cancel: bool = False
     #: A save of a fenced lease that lands (``unfenced_save``) stores its result too.
     unfenced_result: bool = False
+    #: A save or a side effect of a lease a cancel fenced is stored all the same (the save
+    #: when it advances the stored step) but answered False, as a ledger that checks its fence
+    #: after writing: the stored step and the recorded keys are no sign of the answer.
+    stored_refusals: bool = False
     #: What the chapter's worker retrieves at step 0 (and cites in its answer at step 1).
     evidence: str = KIT_EVIDENCE
 
@@ -181,7 +186,9 @@ def limits_worlds(source: random.Random) -> list[World]:
     * the kit's ledger and mail, but the new claim of the cancelled task raises another of the
       ledger's errors (:data:`OTHER_REFUSALS`, drawn): a refusal counted from any exception
       but ``LeaseHeld`` is wrong there (a world of its own, so that a new claim meets
-      ``TerminalTask`` in some world of every draw).
+      ``TerminalTask`` in some world of every draw); its fenced save and side effect are
+      stored all the same but answered False, so a refusal read from the stored step or the
+      recorded keys rather than from the call's answer is wrong there.
 
     The cancel of the first recalls the e-mail by bringing its key's count to 0, the key kept:
     "holds no e-mail" read as "the key is absent" is wrong there.
@@ -203,7 +210,9 @@ def limits_worlds(source: random.Random) -> list[World]:
         n = source.randrange(3)
         worlds[n] = replace(worlds[n], **{way: True})
     worlds.append(World(held=True, late_cancel=round(source.uniform(25.0, 40.0), 1)))
-    worlds.append(World(other_refusal=source.choice(sorted(OTHER_REFUSALS))))
+    worlds.append(
+        World(other_refusal=source.choice(sorted(OTHER_REFUSALS)), stored_refusals=True)
+    )
     worlds = [
         replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
     ]
@@ -276,10 +285,11 @@ class WorldLedger(KitLedger):
     def save(self, lease: Any, step: int, *, result=None, checkpoint=None, done=False) -> bool:
         if super().save(lease, step, result=result, checkpoint=checkpoint, done=done):
             return True
-        if not self.world.unfenced_save or not isinstance(step, int):
+        lands = self.world.unfenced_save or self.world.stored_refusals
+        if not lands or not isinstance(step, int):
             return False
         params = {"now": float(self.clock()), "task_id": lease.task_id, "step": step}
-        if self._count(SAVE_ANY_EPOCH, params) != 1:
+        if self._count(SAVE_ANY_EPOCH, params) != 1 or not self.world.unfenced_save:
             return False
         if self.world.unfenced_result and result is not None:
             # The result lands on the task whatever its status: published on a cancelled task.
@@ -300,9 +310,10 @@ class WorldLedger(KitLedger):
             return False
         if super().record_effect(lease, key):
             return True
-        if not self.world.unfenced_effect:
+        if not (self.world.unfenced_effect or self.world.stored_refusals):
             return False
-        return self._count(RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
+        landed = self._count(RECORD_ANY_EPOCH, self._effect_params(lease, key)) == 1
+        return landed and self.world.unfenced_effect
 
     def claim(self, task_id: str, worker: str, ttl: float) -> Any:
         if self.world.claimable:
