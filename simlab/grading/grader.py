@@ -476,13 +476,7 @@ def _safe_grade(
     path: Path, timeout: float, max_output: int, sandbox: bool, notebook_timeout: float | None
 ) -> NotebookGrade:
     try:
-        return grade_notebook(
-            path,
-            timeout=timeout,
-            max_output=max_output,
-            sandbox=sandbox,
-            notebook_timeout=notebook_timeout,
-        )
+        return _for_people(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
     except Exception as exc:  # a grader bug must not stop the batch
         return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
 

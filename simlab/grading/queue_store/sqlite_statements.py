@@ -171,7 +171,6 @@ OPEN_VERSIONS = f"""
     SELECT DISTINCT s.version, s.settings {_JOINED}
     WHERE t.status = 'queued' OR t.status = 'running'
 """
-VERSIONS = "SELECT version FROM grading_submissions GROUP BY version ORDER BY MIN(seq)"
 
 # Submission times and the class's deadlines: lateness is computed from them at report time.
 HAND_IN = """

@@ -370,10 +370,6 @@ class GradingQueue:
         rows = self.ledger._rows(self.g.OPEN_VERSIONS, {})
         return [(version, json.loads(settings)) for version, settings in rows]
 
-    def versions(self) -> list[str]:
-        """Every grader version in the queue, in the order they first appeared."""
-        return [r[0] for r in self.ledger._rows(self.g.VERSIONS, {})]
-
     def submissions(self) -> list[Submission]:
         """Every submission ever enqueued with its attempts, oldest enqueue first (a key
         enqueued again comes after its earlier rows)."""

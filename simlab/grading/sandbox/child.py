@@ -428,17 +428,22 @@ class _Child(remote.Channel):
                 kinds[name] = "value"
         return {"ok": True, "value": kinds}
 
+    def _target(self, target: Any) -> Any:
+        """The object a request names: a handle (``{"$h": id}``) or a name in the namespace."""
+        return self.objects[int(target["$h"])] if isinstance(target, dict) else self.ns[target]
+
+    def _arguments(self, message: dict) -> tuple[list, dict]:
+        """A request's ``args`` and ``kwargs``, handles resolved."""
+        args = wire.decode(message.get("args") or [], self.resolve)
+        return args, wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
+
     def op_call(self, message: dict) -> dict:
-        target = message["target"]
+        # Errors caught here, not only by handle(): op_calls reports a failed call in its reply.
         try:
-            if isinstance(target, dict):
-                obj = self.objects[int(target["$h"])]
-            else:
-                obj = self.ns[target]
+            obj = self._target(message["target"])
             if message.get("method"):
                 obj = getattr(obj, message["method"])
-            args = wire.decode(message.get("args") or [], self.resolve)
-            kwargs = wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
+            args, kwargs = self._arguments(message)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
         elsewhere = message.get("elsewhere")
@@ -472,15 +477,8 @@ class _Child(remote.Channel):
         return {"ok": True, "values": values}
 
     def op_get(self, message: dict) -> dict:
-        obj = (
-            self.ns[message["target"]]
-            if isinstance(message["target"], str)
-            else (self.objects[int(message["target"]["$h"])])
-        )
-        try:
-            value = getattr(obj, message["name"]) if message.get("name") else obj
-        except BaseException as exc:
-            return {"ok": False, "error": _error_info(exc)}
+        obj = self._target(message["target"])
+        value = getattr(obj, message["name"]) if message.get("name") else obj
         return {"ok": True, "value": wire.encode(value, self.handle_ids)}
 
     def op_tampered(self, message: dict) -> dict:
@@ -501,14 +499,9 @@ class _Child(remote.Channel):
     def op_kit(self, message: dict) -> dict:
         from simlab.grading.factories import FACTORIES
 
-        try:
-            factory = FACTORIES[message["factory"]]
-            args = wire.decode(message.get("args") or [], self.resolve)
-            kwargs = wire.decode(message.get("kwargs") or {"$d": []}, self.resolve)
-            obj = factory(self.ns, *args, **kwargs)
-        except BaseException as exc:
-            return {"ok": False, "error": _error_info(exc)}
-        return {"ok": True, "value": self.keep(obj)}
+        factory = FACTORIES[message["factory"]]
+        args, kwargs = self._arguments(message)
+        return {"ok": True, "value": self.keep(factory(self.ns, *args, **kwargs))}
 
 
 _MISSING = object()

@@ -152,14 +152,9 @@ class Sandbox:
             if self._proc is not None:
                 self.pid = self._proc.pid
         except BaseException:
-            for pair in self._pairs:
-                for fd in pair:
-                    os.close(fd)
-            self.exchange.close()
-            if self._jail is not None:
-                self._jail.release()
-            if self._tmp is not None:
-                shutil.rmtree(self._tmp, ignore_errors=True)
+            for fd in {fd for pair in self._pairs for fd in pair}:
+                os.close(fd)
+            self._release()
             raise
         finally:
             for fd in fds:
@@ -213,6 +208,10 @@ class Sandbox:
         self.alive = False
         if self._watchdog is not None and self._watchdog.reason is not None:
             self._watchdog.empty()  # again: a dying writer may have added a file
+        self._release()
+
+    def _release(self) -> None:
+        """Give back the sandbox's exchange folder, its jail's share and its working folder."""
         self.exchange.close()
         if self._jail is not None:
             self._jail.release()
