@@ -210,9 +210,7 @@ def limits_worlds(source: random.Random) -> list[World]:
         n = source.randrange(3)
         worlds[n] = replace(worlds[n], **{way: True})
     worlds.append(World(held=True, late_cancel=round(source.uniform(25.0, 40.0), 1)))
-    worlds.append(
-        World(other_refusal=source.choice(sorted(OTHER_REFUSALS)), stored_refusals=True)
-    )
+    worlds.append(World(other_refusal=source.choice(sorted(OTHER_REFUSALS)), stored_refusals=True))
     worlds = [
         replace(w, other_mail=_other_mail(source), evidence=_evidence(source)) for w in worlds
     ]
