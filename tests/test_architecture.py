@@ -61,6 +61,7 @@ NEVER = {
 SQL_TEXT_IN = (
     "ledger",
     "simlab.grading.checks.fencing.broken",
+    "simlab.grading.checks.leases.broken",
     "simlab.i18n.sentences.exercise02",
     SCHEMA_BENCH,
     f"{QUEUE_STORE}.sqlite_statements",

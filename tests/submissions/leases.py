@@ -373,6 +373,26 @@ EFFECT_AT_CLAIM_TIME = _swap(
     "SELECT task_id, ?, epoch, ?, updated_at + 0 * ? FROM tasks",
 )
 
+# "running" read from a lease end left on the row instead of the status: where a ledger ends a
+# lease at the instant its task leaves running (the end kept), the claim takes a completed or
+# cancelled task whose lease end has come, and the heartbeat and record_effect of the lease it
+# completed or released still go through.
+CLAIM_BY_LEASE_END = _swap(
+    _SOLUTION_CLAIM,
+    "(status = 'queued' OR (status = 'running' AND lease_until <= ?))",
+    "(status = 'queued' OR lease_until <= ?)",
+)
+HEARTBEAT_BY_LEASE_END = _swap(
+    _SOLUTION_CLAIM,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    ' WHERE task_id = ? AND epoch = ? AND lease_until IS NOT NULL",',
+)
+EFFECT_BY_LEASE_END = _swap(
+    _SOLUTION_EFFECT,
+    " WHERE task_id = ? AND epoch = ? AND status = 'running'\",",
+    ' WHERE task_id = ? AND epoch = ? AND lease_until IS NOT NULL",',
+)
+
 # One statement, written with ON CONFLICT and RETURNING; a send_step that names its key apart.
 CONFLICT_EFFECT = """
 def record_effect(db, lease, key, now):
@@ -453,9 +473,12 @@ ANSWERS = [
     ("terminal-always-completed", "atomic-claim", TERMINAL_ALWAYS_COMPLETED, 8, "TerminalTask"),
     ("claims-dead", "atomic-claim", CLAIMS_DEAD, 4, "dead"),
     ("dead-as-held", "atomic-claim", DEAD_AS_HELD, 8, "expected TerminalTask"),
+    ("claim-by-lease-end", "atomic-claim", CLAIM_BY_LEASE_END, 4, "although it was"),
+    ("heartbeat-by-lease-end", "atomic-claim", HEARTBEAT_BY_LEASE_END, 4, "not running"),
     ("select-then-insert", "idempotent-send", CHECK_THEN_UNIQUE_INSERT, 3, "one statement"),
     ("conflict-effect", "idempotent-send", CONFLICT_EFFECT, 9, "all"),
     ("effect-without-status", "idempotent-send", EFFECT_WITHOUT_STATUS, 3, "not running"),
+    ("effect-by-lease-end", "idempotent-send", EFFECT_BY_LEASE_END, 3, "not running"),
     ("effect-at-claim-time", "idempotent-send", EFFECT_AT_CLAIM_TIME, 7, "recorded_at"),
     ("always-true", "idempotent-send", ALWAYS_TRUE_EFFECT, 4, "twice"),
     ("unfenced-effect", "idempotent-send", UNFENCED_EFFECT, 4, "stale lease"),

@@ -231,6 +231,7 @@ CLAIM_RUBRIC = (
             "claim or heartbeat matching the task ID with trim(), COLLATE RTRIM or GLOB",
             "claim taking over a lease about to run out (lease_until <= now + a margin)",
             "heartbeat refusing a lease long run out though nobody claimed the task since",
+            "claim or heartbeat reading 'running' from lease_until instead of the status",
         ),
         text=(
             "Write `claim(db, task_id, worker, ttl, now)`, the claim as **one atomic statement**",
@@ -263,7 +264,10 @@ CLAIM_RUBRIC = (
             "A claim comes a hundredth of a second (scaled with the drawn lengths) before a "
             "live lease runs out, and a heartbeat a hundred lease lengths after its lease ran "
             "out, nobody having claimed since: a claim with a margin takes the live lease, a "
-            "heartbeat that gives up on an old lease refuses a current one."
+            "heartbeat that gives up on an old lease refuses a current one. The first task's "
+            "lease, as the task leaves running, ends at that instant (its lease_until kept) "
+            "rather than being cleared: a claim or heartbeat that reads 'running' from "
+            "lease_until instead of the status takes or extends a task that no longer runs."
         ),
     ),
     Criterion(

@@ -196,6 +196,7 @@ EFFECT_RUBRIC = (
             "record_effect matching the task ID with trim(), COLLATE RTRIM or GLOB",
             "record_effect storing or comparing the key in other capitals (lower(), "
             "COLLATE NOCASE)",
+            "record_effect reading 'running' from lease_until instead of the status",
         ),
         text=(
             "`record_effect(db, lease, key, now)`: insert `(lease.task_id, key, epoch, "
@@ -220,7 +221,10 @@ EFFECT_RUBRIC = (
             "of Unicode forms, or as a pattern (GLOB), record or send what the kit would not. "
             "The keys start with a capital letter, and a task's key is also recorded in other "
             "capitals: a key stored or compared in other capitals (lower(), COLLATE NOCASE) "
-            "records another key, or refuses a new one."
+            "records another key, or refuses a new one. The first task's lease, as the task "
+            "leaves running, ends at that instant (its lease_until kept) rather than being "
+            "cleared: a record_effect that reads 'running' from lease_until instead of the "
+            "status records for a task that no longer runs."
         ),
     ),
     Criterion(

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.grading.checks.leases.broken import END_NOW
 from simlab.grading.checks.leases.driving import Clock
 from simlab.grading.checks.leases.messages import say
 from simlab.grading.checks.leases.world import LOOK_ALIKES, UNKNOWN, UNKNOWN_GLOB, World
@@ -282,12 +283,21 @@ class _Run:
         self.clock.now = float(until)
         return say("expire", task=task)
 
+    def _ended(self, task_id: str) -> None:
+        """The first task's lease, once the task left ``running``, ends now rather than being
+        cleared: its row keeps a ``lease_until`` that has come, so only its status tells that
+        it is no longer claimable by lease expiry nor current for its holder's calls."""
+        if task_id == self.world.tasks[0]:
+            self.raw._count(END_NOW, {"now": self.clock.now, "task_id": task_id})
+
     def _cancel(self, task: str) -> Message:
         self.ledger.raw.cancel(self.world.task(task))
+        self._ended(self.world.task(task))
         return say("user_cancels", task=task)
 
     def _requeue(self, task: str) -> Message:
         self.ledger.raw.requeue(self.world.task(task))
+        self._ended(self.world.task(task))
         return say("user_requeues", task=task)
 
     def _bury(self, task: str) -> Message | None:
@@ -306,6 +316,7 @@ class _Run:
             self.raw.max_attempts = limit
         if _state(self.raw)[0][task_id]["status"] != "dead":
             return None
+        self._ended(task_id)
         return say("goes_dead", task=task)
 
     def _save(self, ref: int, done: bool) -> Message | None:
@@ -323,6 +334,7 @@ class _Run:
             result="out" if done else None,
             checkpoint={"evidence": [f"doc@{step}"]},
         )
+        self._ended(lease[0].task_id)
         return say("saves_done" if done else "saves", n=lease[1], step=step)
 
     def _release(self, ref: int) -> Message | None:
@@ -330,6 +342,7 @@ class _Run:
         if lease is None:
             return None
         self.ledger.raw.release(lease[0])
+        self._ended(lease[0].task_id)
         return say("releases", n=lease[1], task=self.label(lease[0].task_id))
 
     def _claim(self, label: str, worker: str, ttl: float) -> Message:
