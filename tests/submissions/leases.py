@@ -251,6 +251,13 @@ NAMES_THE_ASKER = _SOLUTION_CLAIM.replace(
 )
 assert NAMES_THE_ASKER != _SOLUTION_CLAIM
 
+# LeaseHeld names the holder but says the lease runs out one ttl from now, not the row's
+# lease_until (a detail of the claim: "when its lease runs out").
+HELD_UNTIL_FROM_NOW = _SOLUTION_CLAIM.replace(
+    "raise LeaseHeld(task_id, holder, lease_until)", "raise LeaseHeld(task_id, holder, now + ttl)"
+)
+assert HELD_UNTIL_FROM_NOW != _SOLUTION_CLAIM
+
 # -- answers that the case-by-case checks let through: each breaks one sentence of the text ------
 
 _SOLUTION_EFFECT = answer_source("solutions", "02_leases_effects_and_loop.ipynb", "idempotent-send")
@@ -463,6 +470,7 @@ ANSWERS = [
     ("ignores-lease-until", "atomic-claim", IGNORES_LEASE_UNTIL, 5, "LeaseHeld"),
     ("unfenced-heartbeat", "atomic-claim", UNFENCED_HEARTBEAT, 5, "stale lease"),
     ("names-the-asker", "atomic-claim", NAMES_THE_ASKER, 8, "worker holding the live lease"),
+    ("held-until-from-now", "atomic-claim", HELD_UNTIL_FROM_NOW, 8, "named the holder but not"),
     ("named-claim", "atomic-claim", NAMED_CLAIM, 10, "all"),
     ("heartbeat-by-worker", "atomic-claim", HEARTBEAT_BY_WORKER, 4, "heartbeat"),
     ("heartbeat-without-status", "atomic-claim", HEARTBEAT_WITHOUT_STATUS, 4, "not running"),

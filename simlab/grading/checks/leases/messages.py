@@ -224,6 +224,7 @@ EN = {
     "took_status": "your claim took {task} although it was {status}",
     "claim_gave": "your claim gave {got}, expected {want}",
     "held_fields": "your LeaseHeld did not name the holder and its lease_until",
+    "held_end": "your LeaseHeld named the holder but not when its lease runs out (its lease_until)",
     "terminal_fields": (
         "your TerminalTask did not name the task and its status (the task is {status}: "
         "TerminalTask(task_id, status) carries the row's status)"
@@ -477,6 +478,7 @@ ZH = {
     "took_status": "你的领取拿走了 {task}，而它已是 {status}",
     "claim_gave": "你的领取给出了 {got}，应为 {want}",
     "held_fields": "你的 LeaseHeld 没有指明持有者及其 lease_until",
+    "held_end": "你的 LeaseHeld 指明了持有者，但没有指明它的租约何时到期（它的 lease_until）",
     "terminal_fields": (
         "你的 TerminalTask 没有指明任务及其状态（该任务是 {status}："
         "TerminalTask(task_id, status) 带的是该行的 status）"
