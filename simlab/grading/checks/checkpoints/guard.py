@@ -113,9 +113,9 @@ GUARD_RUBRIC = (
             "next step needs (`TOOLS_NEEDED`) is missing from the grant's `tools`.",
             '`"document-missing"`: it no longer exists;',
             '`"document-changed"`: its current version differs from the cited one;',
-            '`"document-forbidden"`: same version, the grant is not revoked, but the tenant '
-            "may no longer read it (a document whose `collection` is not in the grant's "
-            "`collections`;",
+            '`"document-forbidden"`: same version, the tenant has a grant and it is not '
+            "revoked, but the tenant may no longer read it (a document whose `collection` is "
+            "not in the grant's `collections`;",
             '`"tool-missing"`: a tool the next step needs is not in `world["tools"]` (not '
             "deployed).",
             "Names are exact and compared whole: a tenant (like a document ID, a collection or "
@@ -198,7 +198,8 @@ GUARD_RUBRIC = (
             "Return the list of **stop codes**, each code once, in any order; an empty list "
             "means the task may go on.",
             'If `checkpoint["next_step"]` is `"done"`, there is nothing to run: return `[]`.',
-            '`"document-forbidden"`: same version, the grant is not revoked,',
+            '`"document-forbidden"`: same version, the tenant has a grant and it is not '
+            "revoked,",
         ),
         world=(
             "Every change, at every position before the last of every task of the drawn "
