@@ -751,7 +751,15 @@ def noise_peak(candidate, seed):
     return _PEAKS[candidate, seed]
 """
 )
-ANSWERS += [("peak-memo", "choose-threshold", PEAK_MEMO, 5, "read WATCH_ONLY at each call")]
+ANSWERS += [("peak-memo", "choose-threshold", PEAK_MEMO, 5, "no earlier peak")]
+
+# Counts the samples with at least the usual WATCH_ONLY's min_requests typed in, not the run's
+# ("`requests >= run.config.min_requests`"; judged-windows).
+PEAK_TYPED_LEAST = _threshold(
+    peak=_SOLUTION_PEAK.replace("s.requests >= result.config.min_requests", "s.requests >= 40")
+)
+assert "s.requests >= 40" in PEAK_TYPED_LEAST
+ANSWERS += [("peak-typed-least", "choose-threshold", PEAK_TYPED_LEAST, 5, "no typed-in")]
 
 # trip_rate keeps each (seed, threshold)'s outcome between calls, whatever the candidate: a
 # later candidate at the same threshold on the same seeds gets the first one's share

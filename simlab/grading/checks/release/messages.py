@@ -171,7 +171,8 @@ EN = {
     ),
     "peak_usual_watch": (
         "noise_peak({candidate}, a hidden seed), WATCH_ONLY setting its own min_requests, gave "
-        "the peak of the usual WATCH_ONLY: read WATCH_ONLY at each call"
+        "the usual WATCH_ONLY's peak: count by each run's run.config.min_requests (no typed-in "
+        "number, no earlier peak)"
     ),
     "threshold_several": (
         "choose_threshold() on several hidden seeds gave {got}, not the smallest of THRESHOLDS "
@@ -359,7 +360,8 @@ ZH = {
     ),
     "peak_usual_watch": (
         "noise_peak（{candidate}，一个隐藏的种子）在 WATCH_ONLY 另设 min_requests 时得到的是平常 "
-        "WATCH_ONLY 下的峰值：每次调用时都要读取 WATCH_ONLY"
+        "WATCH_ONLY 下的峰值：按每次运行的 run.config.min_requests 筛选（不要键入数字，"
+        "也不要沿用之前的峰值）"
     ),
     "threshold_several": (
         "在几个隐藏的种子上 choose_threshold() 得到 {got}，不是 THRESHOLDS 中"
