@@ -1,10 +1,11 @@
 """Do the rubrics weigh the core idea, and does the feedback keep hidden inputs hidden?
 
 Each answer of ``tests/submissions/leases.py`` and ``tests/submissions/rubric.py`` replaces one
-answer cell of its solution notebook; only that question's hidden check runs, in the real
-sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a classic
-mistake gets at most its listed points (at most half of the question for a mistake of the core
-idea). Every feedback line is then scanned for the grader's hidden inputs and its length.
+answer cell of its solution notebook; only that question's hidden check runs, in the real sandbox
+(no kernel; each corpus in one batch, :mod:`tests.submissions.grading`). A correct alternative gets
+every point; a classic mistake gets at most its listed points (at most half of the question for a
+mistake of the core idea). Every feedback line is then scanned for the grader's hidden inputs and
+its length.
 """
 
 from __future__ import annotations
