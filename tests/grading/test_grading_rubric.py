@@ -26,6 +26,8 @@ from tests.submissions.grading import (
     check_feedback,
     each_answer,
     exercise_of,
+    graded,
+    graded_alone,
 )
 from tests.submissions.hidden import leases_and_rubric
 from tests.submissions.leases import ANSWERS as LEASES
@@ -39,6 +41,15 @@ ANSWERS = LEASES + RUBRIC
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
     check_feedback(name, grade.feedback, leases_and_rubric())
+
+
+@pytest.mark.jail
+def test_is_an_answer_graded_in_the_batch_as_in_a_sandbox_of_its_own():
+    """The batch (:func:`~tests.submissions.grading.graded`) gives each answer of a corpus the
+    grade a sandbox of its own gives it: the answers graded before leave nothing behind."""
+    for name, question, source, _, _ in RUBRIC:
+        batch, alone = graded(question, source), graded_alone(question, source)
+        assert (batch.points, batch.feedback) == (alone.points, alone.feedback), name
 
 
 def test_does_every_classic_mistake_of_the_core_idea_lose_half():

@@ -8,7 +8,7 @@ followed by the learner's cells after that one, as a fresh sandbox would run the
 the answer in it; the question's check runs; the solution's cells from that one on run again
 before the next answer. An answer the batch cannot play as a fresh sandbox would (its cell or a
 later one does not run cleanly, or the check loses the sandbox) is graded in a sandbox of its own
-(:func:`graded_alone`), as every answer was before, and the batch starts afresh.
+(:func:`graded_alone`), and the batch starts afresh.
 
 Each corpus module (``tests/submissions/<exercise>.py``) holds ``ANSWERS``, a list of
 ``(name, question, source, points at most, words the feedback must contain)``: a correct
