@@ -3,14 +3,14 @@ and does their feedback keep hidden inputs hidden?
 
 Each answer of ``tests/submissions/checkpoints.py`` replaces one answer cell of
 ``solutions/04_checkpoints_and_resume.ipynb``; only that question's hidden check runs, in the real
-sandbox (no kernel, one sandbox per answer), in the world its bytes draw (as a grading of a
-notebook does). A correct alternative gets every point, in several worlds too; a classic
-mistake, or an answer that foresees its world (typed-in results, prefix or substring
-identities, copies, own normalizers, reading the grader's world), gets at most its listed
-points (at most half of the question for a mistake of the core idea). Every feedback line is
-then scanned for the hidden inputs of the checks (how the world was changed under a paused task,
-the hidden tenants, documents and queries of the cache scripts, the names the grader's worlds
-draw from), and must be short enough to be shown whole.
+sandbox (no kernel; the corpus in one batch, :mod:`tests.submissions.grading`), in the world its
+bytes draw (as a grading of a notebook does). A correct alternative gets every point, in several
+worlds too; a classic mistake, or an answer that foresees its world (typed-in results, prefix or
+substring identities, copies, own normalizers, reading the grader's world), gets at most its listed
+points (at most half of the question for a mistake of the core idea). Every feedback line is then
+scanned for the hidden inputs of the checks (how the world was changed under a paused task, the
+hidden tenants, documents and queries of the cache scripts, the names the grader's worlds draw
+from), and must be short enough to be shown whole.
 """
 
 from __future__ import annotations

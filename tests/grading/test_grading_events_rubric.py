@@ -2,11 +2,11 @@
 hidden streams and grants hidden?
 
 Each answer of ``tests/submissions/events.py`` replaces one answer cell of
-``solutions/06_events_and_permissions.ipynb``; only that question's hidden check runs, in the
-real sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a
-classic mistake gets at most its listed points (at most half of the question for a mistake of
-the core idea); one in ``EXACTLY`` gets exactly them (it loses one criterion, no more). Every
-feedback line is then scanned for the hidden inputs and its length.
+``solutions/06_events_and_permissions.ipynb``; only that question's hidden check runs, in the real
+sandbox (no kernel; the corpus in one batch, :mod:`tests.submissions.grading`). A correct
+alternative gets every point; a classic mistake gets at most its listed points (at most half of the
+question for a mistake of the core idea); one in ``EXACTLY`` gets exactly them (it loses one
+criterion, no more). Every feedback line is then scanned for the hidden inputs and its length.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Do the rubrics weigh the core idea, and does the feedback keep hidden inputs hidden?
 
 Each answer of ``tests/submissions/leases.py`` and ``tests/submissions/rubric.py`` replaces one
-answer cell of its solution notebook; only that question's hidden check runs, in the real
-sandbox (no kernel, one sandbox per answer). A correct alternative gets every point; a classic
-mistake gets at most its listed points (at most half of the question for a mistake of the core
-idea). Every feedback line is then scanned for the grader's hidden inputs and its length.
+answer cell of its solution notebook; only that question's hidden check runs, in the real sandbox
+(no kernel; each corpus in one batch, :mod:`tests.submissions.grading`). A correct alternative gets
+every point; a classic mistake gets at most its listed points (at most half of the question for a
+mistake of the core idea). Every feedback line is then scanned for the grader's hidden inputs and
+its length.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from tests.submissions.grading import (
     check_feedback,
     each_answer,
     exercise_of,
+    graded,
+    graded_alone,
 )
 from tests.submissions.hidden import leases_and_rubric
 from tests.submissions.leases import ANSWERS as LEASES
@@ -38,6 +41,19 @@ ANSWERS = LEASES + RUBRIC
 def test_does_each_answer_get_what_its_idea_is_worth(name, question, source, most, says):
     grade = check_answer(question, source, most, says)
     check_feedback(name, grade.feedback, leases_and_rubric())
+
+
+@pytest.mark.jail
+def test_is_an_answer_graded_in_the_batch_as_in_a_sandbox_of_its_own():
+    """The batch (:func:`~tests.submissions.grading.graded`) gives the last answer of each
+    question of a corpus, graded after the others, the grade a sandbox of its own gives it: the
+    answers graded before leave nothing behind."""
+    last = {question: answer for answer in RUBRIC for question in [answer[1]]}
+    for name, question, source, _, _ in RUBRIC:
+        batch = graded(question, source)
+        if last[question][0] == name:
+            alone = graded_alone(question, source)
+            assert (batch.points, batch.feedback) == (alone.points, alone.feedback), name
 
 
 def test_does_every_classic_mistake_of_the_core_idea_lose_half():

@@ -1,6 +1,14 @@
 """Grade one answer the way ``simlab grade`` does, without a kernel: the answer replaces its
 question's answer cell in the solution notebook, and only that question's hidden check runs, in
-the real sandbox (one sandbox per answer). Shared by the rubric tests of every exercise.
+the real sandbox. Shared by the rubric tests of every exercise.
+
+The answers of one exercise are graded in one batch (:func:`graded`): one sandbox runs the
+solution notebook's cells once; each answer then runs in it in place of its question's cell,
+followed by the learner's cells after that one, as a fresh sandbox would run the notebook with
+the answer in it; the question's check runs; the solution's cells from that one on run again
+before the next answer. An answer the batch cannot play as a fresh sandbox would (its cell or a
+later one does not run cleanly, or the check loses the sandbox) is graded in a sandbox of its own
+(:func:`graded_alone`), and the batch starts afresh.
 
 Each corpus module (``tests/submissions/<exercise>.py``) holds ``ANSWERS``, a list of
 ``(name, question, source, points at most, words the feedback must contain)``: a correct
@@ -10,6 +18,7 @@ alternative lists the question's full points; a classic mistake lists the most i
 
 from __future__ import annotations
 
+import atexit
 import copy
 import re
 from pathlib import Path
@@ -22,11 +31,14 @@ from simlab.grading.messages import untranslated
 from simlab.grading.notebook import cell_question, cell_role, read_notebook
 from simlab.grading.questions import FAILURE_CHARS
 from simlab.grading.runtime import Runtime, plan
+from simlab.grading.sandbox.supervisor import SandboxLost
 
 __all__ = [
     "ROOT",
     "exercise_of",
     "graded",
+    "graded_alone",
+    "close_batch",
     "each_answer",
     "check_answer",
     "check_corpus",
@@ -42,7 +54,78 @@ def exercise_of(question: str):
 
 
 def graded(question: str, source: str):
-    """The grade of ``question`` when its answer cell holds ``source``."""
+    """The grade of ``question`` when its answer cell holds ``source``: from the batch of its
+    exercise (module doc), or from :func:`graded_alone` for an answer the batch cannot play."""
+    exercise = exercise_of(question)
+    try:
+        grade = _batch(exercise.notebook).graded(exercise.question(question), source)
+    except SandboxLost:
+        grade = None
+    if grade is None:
+        close_batch()
+        grade = graded_alone(question, source)
+    return grade
+
+
+class _Batch:
+    """The sandbox of one exercise's batch: the solution notebook's learner cells ran in it."""
+
+    def __init__(self, notebook: str):
+        self.notebook = notebook
+        nb = read_notebook(ROOT / "solutions" / notebook)
+        self.answers = {
+            i: cell_question(c) for i, c in enumerate(nb.cells) if cell_role(c) == "answer"
+        }
+        self.plan = plan(nb)
+        self.boxes = Runtime(self.plan, 60)
+
+    def graded(self, q, source: str):
+        """The grade of question ``q`` with ``source`` in its answer cell, or None if the batch
+        cannot play it as a fresh sandbox would (module doc)."""
+        answer = next(i for i, question in self.answers.items() if question == q.id)
+        sandbox = self.boxes.get()
+        cells = [(answer, source)]
+        cells += [(c.index, c.source) for c in self.plan if c.index > answer and not c.isolated]
+        for index, text in cells:
+            if sandbox.exec_cell(index, text).status != "ok":
+                return None
+        grade = _grade_question(q, self.boxes, 240)
+        if self.boxes.current is not sandbox or not sandbox.alive or not self.restored(answer):
+            return None
+        return grade
+
+    def restored(self, answer: int) -> bool:
+        """Run the solution's learner cells from cell ``answer`` on again; whether all did."""
+        sandbox = self.boxes.current
+        for cell in self.plan:
+            if cell.index >= answer and not cell.isolated:
+                if sandbox.exec_cell(cell.index, cell.source).status != "ok":
+                    return False
+        return sandbox.alive
+
+
+#: The batch in use (one at a time: a new exercise's closes the one before).
+_BATCH: list[_Batch] = []
+
+
+def _batch(notebook: str) -> _Batch:
+    if _BATCH and _BATCH[0].notebook != notebook:
+        close_batch()
+    if not _BATCH:
+        _BATCH.append(_Batch(notebook))
+    return _BATCH[0]
+
+
+@atexit.register
+def close_batch() -> None:
+    """End the batch in use, if any (its sandbox closed)."""
+    while _BATCH:
+        _BATCH.pop().boxes.close()
+
+
+def graded_alone(question: str, source: str):
+    """The grade of ``question`` when its answer cell holds ``source``, in a sandbox of its own
+    that runs the notebook with the answer in it."""
     exercise = exercise_of(question)
     nb = copy.deepcopy(read_notebook(ROOT / "solutions" / exercise.notebook))
     for cell in nb.cells:
