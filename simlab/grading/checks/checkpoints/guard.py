@@ -198,8 +198,7 @@ GUARD_RUBRIC = (
             "Return the list of **stop codes**, each code once, in any order; an empty list "
             "means the task may go on.",
             'If `checkpoint["next_step"]` is `"done"`, there is nothing to run: return `[]`.',
-            '`"document-forbidden"`: same version, the tenant has a grant and it is not '
-            "revoked,",
+            '`"document-forbidden"`: same version, the tenant has a grant and it is not revoked,',
         ),
         world=(
             "Every change, at every position before the last of every task of the drawn "
