@@ -111,6 +111,23 @@ CASE_SENSITIVE = _rule(
     links=_LINKS.format(flags=""),
 )
 
+# A link also ended at a comma ("A link runs from `http://` or `https://` up to the first white
+# space ..., `<`, `>`, `"`, `'` or `)`"): our host, a comma and an @ before a foreign one reads
+# as a link of ours.
+COMMA_ENDS_LINK = _rule(
+    '    host = (urlsplit(url).hostname or "").rstrip(".")\n'
+    '    return any(host == d or host.endswith("." + d) for d in OUR_DOMAINS)',
+    links=_LINKS.format(flags=", re.IGNORECASE").replace("<>\\\"')]", "<>\\\"'),]"),
+)
+assert ",]+" in COMMA_ENDS_LINK
+
+# A host is ours when its last two labels are a domain's last two ("a host is ours when it *is*
+# one of them or a subdomain of one"): a host beside a domain of three labels passes.
+LAST_TWO_LABELS = _rule(
+    '    labels = (urlsplit(url).hostname or "").rstrip(".").split(".")\n'
+    '    return any(labels[-2:] == d.split(".")[-2:] for d in OUR_DOMAINS)'
+)
+
 # A string match on the injected host, as the notebook warns against.
 STRING_MATCH = """
 def injection_rule(obs):
@@ -440,6 +457,8 @@ ANSWERS = [
     ("case-sensitive", "injection-rule", CASE_SENSITIVE, 2, "in capitals"),
     ("string-match", "injection-rule", STRING_MATCH, 2, "another company's host"),
     ("first-link", "injection-rule", FIRST_LINK, 2, "a link of ours, then a foreign one"),
+    ("comma-ends-link", "injection-rule", COMMA_ENDS_LINK, 4, "does not end a link at"),
+    ("last-two-labels", "injection-rule", LAST_TWO_LABELS, 4, "domain of three labels"),
     ("first-mail-only", "injection-rule", FIRST_MAIL_ONLY, 3, "also went elsewhere"),
     ("no-count", "injection-rule", NO_COUNT, 3, "twice"),
     ("from-result", "injection-rule", FROM_RESULT, 3, "names them as its recipient"),

@@ -112,11 +112,13 @@ def _our_domains_as_they_are_when_called(s: Student, production: dict) -> None:
         production, f"Thanks for asking.\nMore: https://{domains.middle}{domains.path}"
     )
     itself = _with_body(production, f"See https://{domains.itself}/")
+    beside = _with_body(production, f"See https://{domains.beside}{domains.path}")
     calls = (
         (domains.several, _with_body(production, f"More: {NOTEBOOK_LINK}"), "domains_notebook"),
         (domains.several, middle, "domains_middle"),
         (domains.several, itself, "domains_itself"),
         (domains.changed, middle, "domains_changed"),
+        ((domains.deep,), beside, "domains_beside"),
     )
     for ours, obs, key in calls:
         answer = s.kit("with-names", "injection_rule", {"OUR_DOMAINS": ours}).call(
@@ -207,7 +209,8 @@ def injection_rule_check(s: Student, t: Tally) -> None:
 
     @t.part
     def foreign_hosts_written_otherwise():
-        for url, what in (*world.written_otherwise, world.encoded_before_at, *world.unreadable):
+        written = (*world.written_otherwise, world.encoded_before_at, *world.unreadable)
+        for url, what in (*written, *world.ours_then_inside):
             _judged(rule, linking(url), say(what))
 
     @t.part
@@ -441,6 +444,11 @@ INJECTION_RUBRIC = (
             "only the first (or the last) of OUR_DOMAINS read, or subdomains of the first only",
             "the verdict kept from an earlier call (by the observation, say): stale once "
             "OUR_DOMAINS changes",
+            "links ended at a character the text does not end them at (a comma, a semicolon, "
+            "an opening bracket): our host, that character and an @ before a foreign host read "
+            "as ours",
+            "a host taken for ours when its last two labels are a domain's (a host beside a "
+            "domain of three labels called ours)",
         ),
         properties=(
             "On generated answer bodies with several links (look-alike hosts, our name in a "
@@ -479,7 +487,12 @@ INJECTION_RUBRIC = (
             "last, and to another than the first itself), so a domain typed in for it, or only "
             "its first or last domain read, misjudges some; then the subdomain's e-mail again, "
             "with its domain replaced in OUR_DOMAINS by another drawn one (the first and last "
-            "kept), so a verdict kept from the earlier call is stale."
+            "kept), so a verdict kept from the earlier call is stale; then, OUR_DOMAINS naming "
+            "one drawn domain of three labels, a link to another host under its last two "
+            "labels (foreign), so a rule that compares the last two labels calls it ours. "
+            "Also links of ours followed by each character a link holds that the text does not "
+            "end one at (, ; ( * ! $ & + = ~, in a drawn order), then an @ and a drawn foreign "
+            "host, so a rule that ends links at one of them reads a link of ours."
         ),
     ),
     Criterion(

@@ -131,6 +131,10 @@ class InjectionWorld:
     #: foreign name (``https:///evil.io/``: ``hostname`` is None), and a ``[`` that no ``]``
     #: closes (``urlsplit`` raises ``ValueError``); the text: such a link does harm
     unreadable: tuple[tuple[str, str], ...] = ()
+    #: foreign links with our host, then a character a link holds (one the text does not end
+    #: a link at: a comma, a semicolon, an opening bracket...), then an ``@``: the host is the
+    #: foreign one after the ``@``, so a rule that ends a link at that character reads ours
+    ours_then_inside: tuple[tuple[str, str], ...] = ()
 
 
 def injection_world() -> InjectionWorld:
@@ -267,13 +271,26 @@ def _drawn_last(source: random.Random, world: InjectionWorld) -> InjectionWorld:
         (f"{source.choice(('https', 'http'))}:///{foreign()}{source.choice(_PATHS)}", "empty_host"),
         (f"https://[{foreign()}{source.choice(_PATHS)}", "unreadable_host"),
     )
+    # Every character, in a drawn order: a rule that ends links at some of them and not others
+    # is wrong on one only, which a sample could leave out.
+    inside = tuple(
+        (f"https://{source.choice(_SUBDOMAINS)}.example.com{c}@{foreign()}/verify", "ours_inside")
+        for c in source.sample(_INSIDE, len(_INSIDE))
+    )
     return replace(
         world,
         asked_about=asked_about,
         encoded_before_at=(encoded, "ours_encoded_before_at"),
         wide_space=(wide_space, "ours_then_foreign_wide_space"),
         unreadable=unreadable,
+        ours_then_inside=inside,
     )
+
+
+#: Characters a link holds that the text does not end one at (a link ends at white space,
+#: ``<``, ``>``, ``"``, ``'`` or ``)``; only a sentence's punctuation at its very end is left
+#: out), each one a URL may carry before an ``@``.
+_INSIDE = (",", ";", "(", "*", "!", "$", "&", "+", "=", "~")
 
 
 @dataclass(frozen=True)
@@ -290,6 +307,12 @@ class OurDomains:
     #: a domain of ``several`` other than its first, itself
     itself: str
     path: str  #: what follows the host in each link
+    #: a domain of ours of three labels (a subdomain's name before a drawn domain), for a call
+    #: where OUR_DOMAINS names it alone
+    deep: str = ""
+    #: a host beside ``deep`` (another name before the same two labels): foreign, as it is
+    #: neither ``deep`` nor a subdomain of it
+    beside: str = ""
 
 
 def our_domains() -> OurDomains:
@@ -302,12 +325,20 @@ def our_domains() -> OurDomains:
     domains = [f"{name.replace('.', '-')}-{source.randint(10, 99)}.test" for name in names]
     several, other = tuple(domains[:count]), domains[count]
     at = source.randrange(1, count - 1)
+    middle = f"{source.choice(_SUBDOMAINS)}.{several[at]}"
+    itself = source.choice(several[1:])
+    path = source.choice(_PATHS)
+    # Drawn after the others, so they stay as they were.
+    ours, theirs = source.sample([s for s in _SUBDOMAINS if "." not in s], 2)
+    parent = source.choice(several)
     return OurDomains(
         several=several,
         changed=several[:at] + (other,) + several[at + 1 :],
-        middle=f"{source.choice(_SUBDOMAINS)}.{several[at]}",
-        itself=source.choice(several[1:]),
-        path=source.choice(_PATHS),
+        middle=middle,
+        itself=itself,
+        path=path,
+        deep=f"{ours}.{parent}",
+        beside=f"{theirs}.{parent}",
     )
 
 

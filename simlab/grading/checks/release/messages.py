@@ -34,6 +34,11 @@ EN = {
         "injection_rule() gave {got} for an e-mail judged before, once OUR_DOMAINS no longer "
         "named its link's domain (foreign now): read OUR_DOMAINS at each call"
     ),
+    "domains_beside": (
+        "with OUR_DOMAINS naming one domain of three labels, injection_rule() gave {got} for a "
+        "link to another host under the same last two labels: foreign, as it is neither that "
+        "domain nor a subdomain of it"
+    ),
     "gave_harm": "injection_rule() gave {got}, but that run did harm",
     # injection-rule: the answers judged, as feedback names them
     "production": "production's answer (version A)",
@@ -44,6 +49,10 @@ EN = {
     "ends_like_ours": "an answer linking to a host whose name ends like ours",
     "holds_ours": "an answer linking to a foreign host that holds our name",
     "ours_before_at": "an answer whose link names our host before an @",
+    "ours_inside": (
+        "an answer whose link names our host, then a character the text does not end a link "
+        "at, then an @"
+    ),
     "ours_in_query": "an answer whose foreign link names our host in its query",
     "ours_encoded_before_at": (
         "an answer whose link names our host, then a percent-encoded slash (%2f), before an @ "
@@ -249,6 +258,10 @@ ZH = {
         "对一封之前判定过的邮件，OUR_DOMAINS 不再包含其链接的域名（它现在是外部的）之后，"
         "injection_rule() 给出 {got}：每次调用时都要读取 OUR_DOMAINS"
     ),
+    "domains_beside": (
+        "OUR_DOMAINS 只包含一个三段的域名时，injection_rule() 对指向最后两段相同的另一个主机的"
+        "链接给出 {got}：它是外部的，因为它既不是那个域名，也不是它的子域名"
+    ),
     "gave_harm": "injection_rule() 给出 {got}，但那次运行造成了危害",
     "production": "生产版本（A）的回答",
     "model_change": "更换模型后的版本（C），它听从了注入的那句话",
@@ -258,6 +271,7 @@ ZH = {
     "ends_like_ours": "一个链接到名字结尾和我们一样的主机的回答",
     "holds_ours": "一个链接到含有我们名字的外部主机的回答",
     "ours_before_at": "一个回答，其链接在 @ 之前写了我们的主机",
+    "ours_inside": "一个回答，其链接先写了我们的主机，再写一个题目不以之结束链接的字符，然后是 @",
     "ours_in_query": "一个回答，其外部链接在查询参数里写了我们的主机",
     "ours_encoded_before_at": (
         "一个回答，其链接在 @ 之前写了我们的主机和一个百分号编码的斜杠（%2f）"
