@@ -946,6 +946,27 @@ ANSWERS += [
     ("stock-fold-guard", "resume-guard", STOCK_FOLD_GUARD, 5, "the grader's world"),
 ]
 
+# A public document taken as readable whatever the grant holds, and only internal collections
+# checked ("`"document-forbidden"`: ... the tenant may no longer read it (a document whose
+# `collection` is not in the grant's `collections`..."): a grant that loses the public
+# collection a cited document is in forbids it all the same.
+PUBLIC_ALWAYS_READABLE = _SOLUTION_GUARD.replace(
+    'readable = permitted and doc is not None and doc["collection"] in grant["collections"]',
+    "readable = permitted and doc is not None and (\n"
+    '                doc["collection"] == "public" or doc["collection"] in grant["collections"])',
+)
+ONLY_INTERNAL_CHECKED = _SOLUTION_GUARD.replace(
+    'readable = permitted and doc is not None and doc["collection"] in grant["collections"]',
+    "readable = permitted and doc is not None and (\n"
+    '                not doc["collection"].endswith("-internal")\n'
+    '                or doc["collection"] in grant["collections"])',
+)
+assert PUBLIC_ALWAYS_READABLE != _SOLUTION_GUARD != ONLY_INTERNAL_CHECKED
+ANSWERS += [
+    ("public-always-readable", "resume-guard", PUBLIC_ALWAYS_READABLE, 2, "collection no longer"),
+    ("only-internal-checked", "resume-guard", ONLY_INTERNAL_CHECKED, 2, "collection no longer"),
+]
+
 # Names compared in NFC (or NFD) form, one kind of name at a time (rechecks-now: "Names are
 # exact and compared whole: a tenant (like a document ID, a collection or a tool) [...] in
 # another Unicode form is another one"): the drawn tenants hold a composed accent, so the

@@ -206,6 +206,16 @@ def _regrant(
     return _on_world(change)
 
 
+def _lose_cited_collection(world: World, cp: dict) -> None:
+    """Give the checkpoint's tenant a new grant version without the collection of the first
+    document it cites (public or not: any collection the grant holds counts)."""
+    doc = world.document(_first_cited(cp) or "")
+    old = world.grant_for(cp["tenant"])
+    if doc is None or old is None or old.revoked:
+        return
+    world.grant(cp["tenant"], set(old.collections) - {doc.collection}, set(old.tools))
+
+
 def _drop_grant(world: dict, cp: dict) -> dict:
     return {**world, "grants": [g for g in world["grants"] if g["tenant"] != cp["tenant"]]}
 
@@ -234,6 +244,10 @@ CHANGES: dict[str, tuple[Callable[[dict], bool], Callable[[dict, dict], dict]]] 
         _on_world(lambda w, cp: w.withdraw(_first_cited(cp))),
     ),
     "internal documents no longer granted": (_always, _regrant(lose_collection=_internal)),
+    "cited collection no longer granted": (
+        lambda cp: _first_cited(cp) is not None,
+        _on_world(_lose_cited_collection),
+    ),
     "inventory tool no longer granted": (_always, _regrant(lose_tool=lambda cp: "inventory")),
     "next tool removed": (
         lambda cp: _needed(cp) is not None,
@@ -404,6 +418,7 @@ STOPPING = (
     "cited document edited",
     "cited document withdrawn",
     "internal documents no longer granted",
+    "cited collection no longer granted",
     "next tool removed",
     "next tool no longer granted",
 )

@@ -97,6 +97,8 @@ GUARD_RUBRIC = (
             "folded, white space stripped or the name normalised",
             "checks a document's version but not whether the current grant may still read it",
             "lets a checkpoint that is not running go on unchecked",
+            "takes a public document (or any but an internal one) as readable whatever the "
+            "grant holds",
         ),
         properties=(
             "On generated checkpoints of every task at every step before the last, in a world "
@@ -138,7 +140,9 @@ GUARD_RUBRIC = (
             "stop there, or stops without one. Each task is also judged once at a drawn position "
             "before the last with another status, stopped for review or completed (each in every "
             "world): a guard that lets a task go on by its status instead of its next step misses"
-            " a reason to stop there."
+            " a reason to stop there. Among the changes, the grant loses the collection of the "
+            "first document a task cites, public or not: a guard that checks only internal "
+            "collections misses the document-forbidden there."
         ),
     ),
     Criterion(
