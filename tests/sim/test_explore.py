@@ -113,6 +113,15 @@ def _memory(clock):
     return MemoryLedger(clock=clock)
 
 
+def _caught(name: str, fewest: int, rules: set[str], **scope):
+    """The search over the wrong ledger ``name`` with at most ``fewest`` faults in ``scope``: a
+    counterexample with exactly ``fewest`` faults whose findings break one of ``rules``."""
+    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, **scope)
+    assert not x.certified and x.faults == fewest, (name, x.faults)
+    assert {f.letter for f in x.result.findings} & rules, x.findings
+    return x
+
+
 #: The faults of the certificates with workers that pull, with checkpoints, retries, releases
 #: and late calls (the correct ledgers', and the kit's ledgers' with the model's count of
 #: schedules beside them): the fast lane searches one fault deep.
@@ -141,10 +150,8 @@ FEWEST_LEDGERS = lanes.sweep(
 @pytest.mark.parametrize("name", FEWEST_LEDGERS)
 def test_is_each_wrong_ledger_caught_with_the_fewest_faults_that_show_it(name):
     fewest, rules = SMALLEST[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest)
-    assert not x.certified and x.faults == fewest, (name, x.faults)
+    x = _caught(name, fewest, rules)
     assert x.covered == fewest - 1
-    assert {f.letter for f in x.result.findings} & rules, x.findings
     if fewest:  # breadth first: one fault fewer is certified
         assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1).certified
 
@@ -170,9 +177,8 @@ TIMING: dict[str, tuple[int, int, set[str]]] = {
 @pytest.mark.parametrize("name", sorted(TIMING))
 def test_is_each_wrong_ledger_caught_with_the_timing_that_shows_it(name):
     fewest, seed, rules = TIMING[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, first_seed=seed)
-    assert not x.certified and x.faults == fewest and x.scope["seeds"] == [seed]
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, first_seed=seed)
+    assert x.scope["seeds"] == [seed]
     assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, first_seed=seed).certified
 
 
@@ -202,9 +208,8 @@ LIMITED: dict[str, tuple[int, set[str], int]] = {
 @pytest.mark.parametrize("name", sorted(LIMITED))
 def test_is_each_wrong_dead_letter_caught_within_a_limit_on_attempts(name):
     fewest, rules, limit = LIMITED[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, max_attempts=limit)
-    assert not x.certified and x.faults == fewest and x.scope["max_attempts"] == limit
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, max_attempts=limit)
+    assert x.scope["max_attempts"] == limit
     assert x.result.schedule.scenario.max_attempts == limit  # the replay keeps the limit
     wrong = _factory(WRONG_LEDGERS[name])
     assert explore(wrong, max_faults=fewest - 1, max_attempts=limit).certified
@@ -221,9 +226,8 @@ EMAILING: dict[str, tuple[int, set[str]]] = {
 @pytest.mark.parametrize("name", sorted(EMAILING))
 def test_is_each_wrong_order_of_keys_caught_with_an_email_at_every_step(name):
     fewest, rules = EMAILING[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, effects="all")
-    assert not x.certified and x.faults == fewest and x.scope["effects"] == "all"
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, effects="all")
+    assert x.scope["effects"] == "all"
     assert x.result.schedule.scenario.effects == "all"  # the replay keeps the scope's e-mails
     assert explore(_factory(WRONG_LEDGERS[name]), max_faults=1).certified  # one e-mail a task
 
@@ -239,9 +243,7 @@ QUEUEING: dict[str, tuple[int, set[str]]] = {
 @pytest.mark.parametrize("name", sorted(QUEUEING))
 def test_is_each_mistake_about_a_queued_task_caught_with_one_worker(name):
     fewest, rules = QUEUEING[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, tasks=3, workers=1)
-    assert not x.certified and x.faults == fewest
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    _caught(name, fewest, rules, tasks=3, workers=1)
     assert explore(
         _factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, tasks=3, workers=1
     ).certified
@@ -264,9 +266,8 @@ PULLED: dict[str, tuple[int, set[str]]] = {
 @pytest.mark.parametrize("name", sorted(PULLED))
 def test_is_each_wrong_claim_next_caught_with_workers_that_pull(name):
     fewest, rules = PULLED[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, pull=True)
-    assert not x.certified and x.faults == fewest and x.scope["pull"] is True
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, pull=True)
+    assert x.scope["pull"] is True
     assert x.result.schedule.scenario.pull  # the replay pulls too
     if fewest:
         assert explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest - 1, pull=True).certified
@@ -306,9 +307,8 @@ CHECKPOINTED: dict[str, tuple[int, set[str]]] = {
 def test_is_each_wrong_checkpoint_caught_when_saves_carry_checkpoints(name):
     fewest, rules = CHECKPOINTED[name]
     wrong = _factory(WRONG_LEDGERS[name])
-    x = explore(wrong, max_faults=fewest, checkpoints=True)
-    assert not x.certified and x.faults == fewest and x.scope["checkpoints"] is True
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, checkpoints=True)
+    assert x.scope["checkpoints"] is True
     assert x.result.schedule.scenario.checkpoints  # the replay saves checkpoints too
     if fewest:
         assert explore(wrong, max_faults=fewest - 1, checkpoints=True).certified
@@ -351,9 +351,8 @@ def test_is_each_call_made_twice_or_release_caught_in_its_mode(name):
     mode = _MODE_OF[name]
     fewest, rules = {**RETRIED, **RELEASING}[name]
     wrong = _factory(WRONG_LEDGERS[name])
-    x = explore(wrong, max_faults=fewest, **{mode: True})
-    assert not x.certified and x.faults == fewest and x.scope[mode] is True
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, **{mode: True})
+    assert x.scope[mode] is True
     assert getattr(x.result.schedule.scenario, mode)  # the replay runs in the mode too
     assert explore(wrong, max_faults=fewest - 1, **{mode: True}).certified
     # no resend, no release: nothing shows
@@ -402,9 +401,7 @@ LATE_RETRIED: dict[str, tuple[int, set[str]]] = {
 def test_is_each_resent_release_judged_with_late_calls_and_retries(name):
     fewest, rules = LATE_RETRIED[name]
     wrong = _factory(WRONG_LEDGERS[name])
-    x = explore(wrong, max_faults=fewest, late=True, retries=True)
-    assert not x.certified and x.faults == fewest, x.faults
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    _caught(name, fewest, rules, late=True, retries=True)
     assert explore(wrong, max_faults=fewest - 1, late=True, retries=True).certified
     # nothing is resent: nothing shows
     assert explore(wrong, max_faults=min(fewest, WITHOUT_MODE_FAULTS), late=True).certified
@@ -423,9 +420,8 @@ LATE_LEDGERS = lanes.sweep(
 def test_is_each_call_landing_on_a_task_no_longer_running_caught_with_late_calls(name):
     fewest, rules = LATE[name]
     wrong = _factory(WRONG_LEDGERS[name])
-    x = explore(wrong, max_faults=fewest, late=True)
-    assert not x.certified and x.faults == fewest and x.scope["late"] is True
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, late=True)
+    assert x.scope["late"] is True
     assert x.result.schedule.scenario.late  # the replay holds the call too
     assert explore(wrong, max_faults=fewest - 1, late=True).certified
     # no call lands late: nothing shows
@@ -455,9 +451,8 @@ LEASED: dict[str, tuple[int, set[str], float]] = {
 @pytest.mark.parametrize("name", sorted(LEASED))
 def test_is_a_ledger_that_ignores_the_ttl_caught_under_another(name):
     fewest, rules, ttl = LEASED[name]
-    x = explore(_factory(WRONG_LEDGERS[name]), max_faults=fewest, ttl=ttl)
-    assert not x.certified and x.faults == fewest and x.scope["ttl"] == ttl
-    assert {f.letter for f in x.result.findings} & rules, x.findings
+    x = _caught(name, fewest, rules, ttl=ttl)
+    assert x.scope["ttl"] == ttl
     own = explore(_factory(WRONG_LEDGERS[name]), max_faults=1)
     # Certified at its own ttl, and the certificate says which ttl it covers.
     assert own.certified and own.scope["ttl"] == Scenario().ttl != ttl
