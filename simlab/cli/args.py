@@ -86,23 +86,14 @@ class OneLineErrorParser(argparse.ArgumentParser):
         return out
 
 
-class Switch(argparse.Action):
-    """A mode's switch: ``--X`` turns it on, ``--no-X`` off (the one given last wins).
+class Switch(argparse.BooleanOptionalAction):
+    """A mode's switch: ``--X`` turns it on, ``--no-X`` off (the one given last wins), as the
+    standard library's ``BooleanOptionalAction`` reads it.
 
     The old spelling with a value (``--X yes``, ``--X no``) still works:
     :class:`OneLineErrorParser` reads it as the switch before parsing, so saved commands run as
     they did. Usage and help show only the switch.
     """
-
-    def __init__(self, option_strings, dest, default=None, help=None):
-        negated = ["--no-" + s.removeprefix("--") for s in option_strings if s.startswith("--")]
-        super().__init__([*option_strings, *negated], dest, nargs=0, default=default, help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, not (option_string or "").startswith("--no-"))
-
-    def format_usage(self) -> str:
-        return " | ".join(self.option_strings)
 
 
 def flag_of(parser: argparse.ArgumentParser, name: str) -> str:

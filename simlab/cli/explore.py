@@ -1,6 +1,6 @@
 """``simlab explore``: certify a ledger within a small scope, or show its shortest failing run.
 
-``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--ttl S] [--max-attempts N]
+``simlab explore [--tasks N] [--workers N] [--steps N] [--max-faults K] [--ttl X] [--max-attempts N]
 [--effects last|all] [--pull] [--checkpoints] [--retries] [--releases] [--late]
 [--variant fenced|unfenced|racy-claim]
 [--db PATH|URL] [--no-dedup] [--json]`` searches every fault schedule of the scope breadth first
@@ -160,8 +160,7 @@ _MODES = tuple(flag.removeprefix("--") for flag in _MODE_FLAGS)
 def _scope_words(scope: dict, lang: str) -> str:
     words = _WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
-    if scope.get("ttl") is not None:
-        said += _WORDS[lang]["ttl"].format(ttl=scope["ttl"])
+    said += _WORDS[lang]["ttl"].format(ttl=scope["ttl"])  # every scope names its ttl
     if scope.get("max_attempts") is not None:
         said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
