@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from simlab.i18n.catalog import tables
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "simlab"
 
@@ -150,12 +152,26 @@ def _imports_of(module: str, external: str) -> bool:
     return any(name.split(".")[0] == external for name, _ in _imports(MODULES[module]))
 
 
-def _has_sql_text(path: Path) -> list[int]:
-    return [
-        node.lineno
+def _has_sql_text(path: Path) -> list[str]:
+    """Where ``path``'s strings hold SQL text (``file:line``), and the templates of the message
+    catalog beside it (``<module>.toml``, which the module serves as its strings)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
         for node in ast.walk(_tree(path))
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
     ]
+    catalog = path.with_suffix(".toml")
+    if catalog.is_file():
+        lines = catalog.read_text(encoding="utf-8").splitlines()
+        found += [
+            f"{catalog.relative_to(ROOT)}:{n}"
+            for lang, table in zip(("en", "zh"), tables(str(path)), strict=True)
+            for key, text in table.items()
+            if SQL.search(text)
+            for n, line in enumerate(lines, 1)
+            if line.startswith(f"{key}.{lang} ")
+        ]
+    return found
 
 
 @pytest.mark.parametrize("external", sorted(ONLY_IN))
@@ -289,10 +305,10 @@ SQL = re.compile(r"\b(SELECT\s.+\sFROM|UPDATE\s+\w+\s+SET|INSERT\s+INTO|CREATE\s
 
 def test_sql_text_sits_with_its_concept():
     bad = [
-        f"{path.relative_to(ROOT)}:{line}"
+        place
         for module, path in MODULES.items()
         if not _allowed(module, SQL_TEXT_IN)
-        for line in _has_sql_text(path)
+        for place in _has_sql_text(path)
     ]
     assert not bad, f"SQL text outside {' | '.join(SQL_TEXT_IN)}: {bad}"
 

@@ -10,7 +10,7 @@ and nothing outside the package (a checkout's ``solutions/`` or ``tests/``) take
 * every other ``simlab`` module the grading package reaches through its imports, followed from
   module to module: the kit's code the hidden checks call as their reference (the ledger, the
   simulator, the agent, ...), with the packages above each module (their ``__init__`` runs on
-  import).
+  import) and the message catalog a module reads from beside it (``<module>.toml``).
 
 Imports are read from the source with :mod:`ast`, not from :data:`sys.modules`, so the set
 does not depend on what the process imported before: imports inside functions count, and so
@@ -171,7 +171,8 @@ def _find_grading_files(package: Path) -> list[str]:
             for module in _files_of(name, package):
                 if module not in found:
                     found.add(module)
-                    todo.append(module)
+                    if module.suffix == ".py":
+                        todo.append(module)
     return sorted(p.relative_to(package).as_posix() for p in found)
 
 
@@ -210,7 +211,8 @@ def _imported_names(path: Path, package: Path) -> set[str]:
 
 def _files_of(name: str, package: Path) -> list[Path]:
     """The files importing ``name`` runs: each package's ``__init__`` on the way, then the
-    module itself; nothing for a name that is not a module of ``package`` (an attribute)."""
+    module itself and the message catalog beside it (``<module>.toml``); nothing for a name
+    that is not a module of ``package`` (an attribute)."""
     files = []
     folder = package.parent
     for part in name.split("."):
@@ -219,6 +221,9 @@ def _files_of(name: str, package: Path) -> list[Path]:
             files.append(folder / "__init__.py")
         elif folder.with_suffix(".py").is_file():
             files.append(folder.with_suffix(".py"))
+            # A message catalog's module serves the templates of the TOML file beside it.
+            if folder.with_suffix(".toml").is_file():
+                files.append(folder.with_suffix(".toml"))
             break
         else:
             break

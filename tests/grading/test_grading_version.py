@@ -32,7 +32,8 @@ PACKAGE = Path(simlab.__file__).resolve().parent
 
 #: A package tree: a grading package whose checks import a reference module (lazily, inside a
 #: function), which imports another (relatively); a package that serves a name from a module
-#: it names in a string; a data file of the checks; a cache; and a module nothing imports.
+#: it names in a string; a data file of the checks; a message catalog beside the module that
+#: reads it; a cache; and a module (with a catalog) nothing imports.
 FAKE = {
     "simlab/__init__.py": '"""The kit."""\n',
     "simlab/grading/__init__.py": '"""The grader."""\n',
@@ -46,10 +47,13 @@ FAKE = {
     "simlab/grading/checks/__pycache__/__init__.cpython-311.pyc": "compiled",
     "simlab/grading/.hidden": "editor state",
     "simlab/reference/__init__.py": "from .deep import answer\n",
-    "simlab/reference/deep.py": "answer = 42\n",
+    "simlab/reference/deep.py": "from simlab.reference.words import EN\nanswer = 42\n",
+    "simlab/reference/words.py": "EN = {}\n",
+    "simlab/reference/words.toml": 'answer.en = "the answer"\n',
     "simlab/served/__init__.py": '_SERVED = {"Thing": "simlab.served.thing:Thing"}\n',
     "simlab/served/thing.py": "class Thing: ...\n",
     "simlab/unrelated.py": "import simlab.reference\n",
+    "simlab/unrelated.toml": 'answer.en = "the answer"\n',
 }
 
 
@@ -68,6 +72,8 @@ def test_which_files_decide_a_grade_in_a_package_of_our_own(tmp_path):
         "grading/checks/corpus/case.json",
         "reference/__init__.py",
         "reference/deep.py",
+        "reference/words.py",
+        "reference/words.toml",
         "served/__init__.py",
         "served/thing.py",
     ]
@@ -80,8 +86,10 @@ def test_which_files_decide_a_grade_in_a_package_of_our_own(tmp_path):
         ("simlab/grading/checks/corpus/case.json", True),
         ("simlab/reference/deep.py", True),
         ("simlab/served/thing.py", True),
+        ("simlab/reference/words.toml", True),
         ("simlab/__init__.py", True),
         ("simlab/unrelated.py", False),
+        ("simlab/unrelated.toml", False),
         ("simlab/grading/checks/__pycache__/__init__.cpython-311.pyc", False),
         ("simlab/grading/.hidden", False),
     ],
@@ -125,8 +133,9 @@ def test_are_the_files_kept_read_back_only_for_the_same_package(tmp_path, writes
     # a change anywhere in the package (here: the checks import a module nothing imported)
     checks = package / "grading" / "checks" / "__init__.py"
     checks.write_text(checks.read_text() + "import simlab.unrelated\n")
-    assert grading_files(package) == sorted([*found, "unrelated.py"])
-    assert json.loads(_kept(package).read_text())["files"] == sorted([*found, "unrelated.py"])
+    now = sorted([*found, "unrelated.py", "unrelated.toml"])  # with the catalog it reads
+    assert grading_files(package) == now
+    assert json.loads(_kept(package).read_text())["files"] == now
     (package / "unrelated.py").unlink()  # a file removed
     assert grading_files(package) == found
 
@@ -167,6 +176,8 @@ def test_does_the_kit_version_cover_the_grader_and_the_references_but_not_the_ch
         "agent/__init__.py",
         "sim/simulation.py",
         "learn/self_check.py",
+        "grading/checks/leases/messages.toml",  # the feedback's templates
+        "i18n/sentences/common.toml",  # the lines every notebook prints
     ):
         assert needed in files, needed
     assert "__main__.py" not in files  # `python -m simlab` decides no grade

@@ -12,7 +12,6 @@ sentence goes on through it)."""
 
 from __future__ import annotations
 
-import ast
 import glob
 import io
 import json
@@ -23,6 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from simlab.grading.messages import catalog, catalog_names
 from simlab.i18n.punctuation import fixed, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,15 +36,7 @@ NOTEBOOKS = sorted(
     p for folder in ("notebooks", "exercises", "solutions")
     for p in glob.glob(str(ROOT / folder / "zh" / "*.ipynb"))
 )  # fmt: skip
-CATALOGS = [
-    ROOT / "simlab" / "grading" / "frame_messages.py",
-    ROOT / "simlab" / "grading" / "override_messages.py",
-    ROOT / "simlab" / "learn" / "messages.py",
-    ROOT / "simlab" / "plots" / "messages.py",
-    ROOT / "simlab" / "cli" / "messages.py",
-    *sorted((ROOT / "simlab" / "i18n" / "sentences").glob("[!_]*.py")),
-    *sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")),
-]
+CATALOGS = catalog_names()
 
 
 def _rel(p) -> str:
@@ -118,20 +110,11 @@ def test_is_the_chinese_line_of_the_sites_front_page_punctuated_in_full_width():
     assert problems((ROOT / "docs" / "index.md").read_text(encoding="utf-8")) == []
 
 
-@pytest.mark.parametrize("catalog", CATALOGS, ids=_rel)
-def test_is_every_chinese_message_template_punctuated_in_full_width(catalog):
-    tree = ast.parse(catalog.read_text(encoding="utf-8"))
-    zh = next(
-        n.value
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "ZH" for t in n.targets)
-    )
-    bad = {}
-    for key, value in zip(zh.keys, zh.values, strict=True):
-        text = ast.literal_eval(value) if not isinstance(value, ast.JoinedStr) else ""
-        if isinstance(text, str) and problems(text, holes=True):
-            bad[ast.literal_eval(key)] = problems(text, holes=True)
-    assert not bad
+@pytest.mark.parametrize("name", CATALOGS)
+def test_is_every_chinese_message_template_punctuated_in_full_width(name):
+    zh = catalog(name).ZH
+    bad = {key: problems(text, holes=True) for key, text in zh.items()}
+    assert zh and not {key: found for key, found in bad.items() if found}
 
 
 @pytest.mark.parametrize(

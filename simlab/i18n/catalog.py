@@ -1,0 +1,52 @@
+"""A message catalog's two languages, read from the TOML file beside its module.
+
+Every catalog of the kit (the grader's, each exercise's, the notebooks' sentences, the
+pictures', the command line's) keeps its templates as data in ``<module>.toml``, one entry per
+message ID with both languages side by side, so a translator adds or mends a message in one
+place::
+
+    # what the group of messages below is for
+    lease_held.en = "the lease of {task} is held until t={until}"
+    lease_held.zh = "{task} 的租约到 t={until} 前仍被持有"
+
+Its module serves them as the plain ``EN`` and ``ZH`` dicts every reader of a catalog takes
+(``EN, ZH = tables(__file__)``); :func:`simlab.grading.messages.problems` holds the two to the
+same IDs and fields. This module imports nothing of the kit, so a notebook's imports stay light.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+__all__ = ["tables", "CatalogError"]
+
+LANGUAGES = ("en", "zh")
+
+
+class CatalogError(ValueError):
+    """A catalog file that is not a table of message IDs, each with a template per language."""
+
+
+def tables(module_file: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The ``EN`` and ``ZH`` templates of the catalog beside ``module_file`` (its ``.toml``),
+    in the file's order. An ID may lack a language (the translation check names it); anything
+    but a string template per known language raises :class:`CatalogError` naming the ID."""
+    path = Path(module_file).with_suffix(".toml")
+    with path.open("rb") as f:
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise CatalogError(f"{path.name}: {e}") from None
+    found: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    for key, entry in data.items():
+        if not isinstance(entry, dict) or not entry:
+            raise CatalogError(f"{path.name}: {key!r} is not a table of templates by language")
+        for lang, text in entry.items():
+            if lang not in found or not isinstance(text, str):
+                raise CatalogError(
+                    f"{path.name}: {key}.{lang} is not a template of a known language "
+                    f"({', '.join(LANGUAGES)})"
+                )
+            found[lang][key] = text
+    return found["en"], found["zh"]
