@@ -1,25 +1,41 @@
-"""The language the command line's parser speaks: chosen from ``--lang`` before parsing, and
-argparse's words (usage mistakes, the usage line, the help's headings) in it.
+"""The language the command line speaks: chosen from ``--lang`` before parsing; argparse's words
+(usage mistakes, the usage line, the help's headings) and the mistakes a command finds itself in
+it.
 
 argparse looks up each of its messages through its module's ``_`` and ``ngettext``, which are
 gettext's and read compiled catalogues of the process's locale. :func:`speaking` puts the kit's
 catalogue (:mod:`simlab.cli.messages`, found by argparse's English) in their place while a
 command line is parsed in Chinese and puts gettext's back after, so one parse's language never
 leaks into the next. In English nothing is replaced: argparse speaks as it always does.
+
+A mistake a command finds after parsing is a message of :mod:`simlab.cli.mistakes` by ID
+(:func:`mistake_says`). A field of it named ``why`` holds text another part of the kit wrote
+in English (a library's exception); :func:`cause_in` says it in the language chosen when
+:mod:`simlab.cli.causes` holds its English, and leaves it as it is otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 
-from simlab.cli import messages
+from simlab.cli import causes, messages, mistakes
 from simlab.i18n.language import LANGS
 
-__all__ = ["lang_in", "speaking", "spoken", "said", "parser_says", "help_in_language"]
+__all__ = [
+    "lang_in",
+    "speaking",
+    "spoken",
+    "said",
+    "parser_says",
+    "help_in_language",
+    "mistake_says",
+    "cause_in",
+]
 
 _STATE = {"lang": "en"}
 
@@ -111,3 +127,97 @@ def speaking(lang: str) -> Iterator[None]:
         yield
     finally:
         _STATE["lang"], argparse._, argparse.ngettext = saved
+
+
+# ------------------------------------------------------ the mistakes a command finds itself ---
+
+
+def mistake_says(key: str, lang: str, /, **values) -> str:
+    """The message ``key`` of :mod:`simlab.cli.mistakes` in ``lang``, filled with ``values``
+    (``str.format``): a tuple is joined as the language lists names (``mistakes.and``), and a
+    field named ``why...`` is said through :func:`cause_in`."""
+    table = getattr(mistakes, lang.upper())
+    filled = {}
+    for name, value in values.items():
+        if isinstance(value, tuple):
+            value = table["and"].join(str(v) for v in value)
+        elif name.startswith("why") and isinstance(value, str):
+            value = cause_in(value, lang)
+        filled[name] = value
+    return table[key].format(**filled)
+
+
+#: A field of a template: its name, and the conversion and format spec it may carry.
+_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def cause_in(english: str, lang: str) -> str:
+    """``english`` (a library's message) in ``lang``: the template of :mod:`simlab.cli.causes`
+    whose English it is, its fields kept as the English has them (a ``why...`` field said the
+    same way, a template matching only where that field does too); unchanged in English, or
+    when no template matches."""
+    if lang == "en":
+        return english
+    found = _cause(english, lang)
+    return english if found is None else found
+
+
+def _cause(english: str, lang: str) -> str | None:
+    for parts, translation in _causes(lang):
+        values = _matched(parts, english, 0, 1, {}, lang)
+        if values is not None:
+            return _filled(translation, values)
+    return None
+
+
+def _filled(template: str, values: dict[str, str]) -> str:
+    """``template`` with each field replaced by its value, as text (the English already
+    converted and formatted it)."""
+    return _FIELD.sub(lambda m: values[m.group(1)], template)
+
+
+@cache
+def _causes(lang: str) -> list[tuple[list[str], str]]:
+    """(the English template split into literal, field, literal..., its ``lang`` template),
+    the templates that start with literal text first, the longer first within each."""
+    table = getattr(causes, lang.upper())
+    found = [(_FIELD.split(english), table[key]) for key, english in causes.EN.items()]
+    # _FIELD has one group, so split gives literal, name, literal, name, ..., literal.
+    found.sort(key=lambda pair: (pair[0][0] == "", -len("".join(pair[0][::2]))))
+    return found
+
+
+def _matched(parts: list[str], text: str, pos: int, i: int, got: dict, lang: str) -> dict | None:
+    """The values of the fields ``parts[i::2]`` that make ``text[pos:]`` the rest of the
+    template (``parts[i - 1]`` already matched), trying each place the next literal text
+    occurs; None when none fits."""
+    if i == 1 and not text.startswith(parts[0]):
+        return None
+    if i == 1:
+        pos = len(parts[0])
+    if i >= len(parts):
+        return got if pos == len(text) else None
+    name, literal = parts[i], parts[i + 1]
+    last = i + 2 >= len(parts)
+    ends = [len(text) - len(literal)] if last else _places(text, literal, pos + 1)
+    for end in ends:
+        if end <= pos or (last and not text.endswith(literal)):
+            continue
+        value = text[pos:end]
+        if name.startswith("why"):
+            value = _cause(value, lang)
+            if value is None:
+                continue
+        found = _matched(parts, text, end + len(literal), i + 2, {**got, name: value}, lang)
+        if found is not None:
+            return found
+    return None
+
+
+def _places(text: str, literal: str, start: int) -> list[int]:
+    """Where ``literal`` occurs in ``text`` from ``start`` on (every place, overlaps kept)."""
+    places, at = [], text.find(literal, start)
+    while at >= 0:
+        places.append(at)
+        at = text.find(literal, at + 1)
+    return places

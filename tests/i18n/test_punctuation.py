@@ -42,6 +42,8 @@ CATALOGS = [
     ROOT / "simlab" / "learn" / "messages.py",
     ROOT / "simlab" / "plots" / "messages.py",
     ROOT / "simlab" / "cli" / "messages.py",
+    ROOT / "simlab" / "cli" / "mistakes.py",
+    ROOT / "simlab" / "cli" / "causes.py",
     *sorted((ROOT / "simlab" / "i18n" / "sentences").glob("[!_]*.py")),
     *sorted((ROOT / "simlab" / "grading" / "checks").glob("*/messages.py")),
 ]
