@@ -9,7 +9,9 @@ messages, a ``{field}`` where the message holds a value. :func:`simlab.cli.langu
 finds the template whose English a message is and says it in the language chosen, the values
 kept as the English has them; a field named ``why`` holds another such message (said the same
 way), and a message no template here matches stays English. Text a library quotes from outside
-the kit (the JSON parser's, the database server's) stays as it is.
+the kit (the JSON parser's, the database server's) stays as it is. A setting that makes no sense
+inside a schedule file is found by the templates of :mod:`simlab.cli.messages` (``setting.*``),
+the ones the command line says of a flag.
 """
 
 from __future__ import annotations
@@ -39,6 +41,23 @@ EN = {
     "schedule.kind": "fault {i}: unknown kind {kind}; choose one of {known}",
     "schedule.fault_field": "fault {i} ({kind}): unknown field {name}",
     "schedule.missing": "fault {i} ({kind}): missing field {name}",
+    "schedule.fault_why": "fault {i} ({kind}): {why}",
+    "schedule.scenario_why": "scenario: {why}",
+    "fault.task": "no task {task} in a run of {n} tasks",
+    "fault.call": "no call {call}; choose one of {known}",
+    "fault.doc": "no document {doc}; choose one of {known}",
+    "fault.count": "{name} must be an integer >= 0, got {value}",
+    "fault.step": "step {step} does not exist (steps are 0 to {last})",
+    "fault.finite": "{name} must be a finite number, got {value}",
+    "fault.time": "{name} is a time and must be >= 0, got {value}",
+    "fault.fraction": "fraction must be in [0, 1), got {value}",
+    "fault.factor": "factor must be >= 1, got {value}",
+    "fault.email": "step {step} sends no e-mail in this scenario",
+    "fault.keys": "without idempotency keys no e-mail key is recorded",
+    "fault.agent": "document edits need workload 'agent'",
+    "fault.retries": "a lost reply needs callers that resend (retries)",
+    "fault.late": "a late call needs workers that give a task back when a call times out (late), "
+    "and is an e-mail record, a heartbeat or a save (call effect, heartbeat or save)",
     # a ledger (simlab.ledger)
     "ledger.url": "unknown ledger {target}: give a path, ':memory:', sqlite:///PATH or "
     "postgresql://...",
@@ -138,6 +157,23 @@ ZH = {
     "schedule.kind": "故障 {i}：未知的 kind {kind}；可选：{known}",
     "schedule.fault_field": "故障 {i}（{kind}）：未知的字段 {name}",
     "schedule.missing": "故障 {i}（{kind}）：缺少字段 {name}",
+    "schedule.fault_why": "故障 {i}（{kind}）：{why}",
+    "schedule.scenario_why": "scenario：{why}",
+    "fault.task": "共 {n} 个任务的运行中没有任务 {task}",
+    "fault.call": "没有调用 {call}；可选：{known}",
+    "fault.doc": "没有文档 {doc}；可选：{known}",
+    "fault.count": "{name} 必须是 >= 0 的整数，而不是 {value}",
+    "fault.step": "步骤 {step} 不存在（步骤为 0 到 {last}）",
+    "fault.finite": "{name} 必须是有限的数字，而不是 {value}",
+    "fault.time": "{name} 是时间，必须 >= 0，而不是 {value}",
+    "fault.fraction": "fraction 必须在 [0, 1) 内，而不是 {value}",
+    "fault.factor": "factor 必须 >= 1，而不是 {value}",
+    "fault.email": "在这个场景中步骤 {step} 不发送邮件",
+    "fault.keys": "没有幂等键，就不会记录邮件键",
+    "fault.agent": "文档修改需要 workload 'agent'",
+    "fault.retries": "丢失的回复需要会重发的调用方（retries）",
+    "fault.late": "迟到的调用需要调用超时后交还任务的 worker（late），且只能是邮件记录、心跳或保存"
+    "（call 为 effect、heartbeat 或 save）",
     "ledger.url": "未知的账本 {target}：请给出路径、':memory:'、sqlite:///PATH 或 postgresql://...",
     "ledger.create": "{url}：无法创建 schema {name}：{error}",
     "ledger.drop": "{url}：无法删除 schema {name}：{error}",

@@ -155,19 +155,24 @@ def cause_in(english: str, lang: str) -> str:
     """``english`` (a library's message) in ``lang``: the template of :mod:`simlab.cli.causes`
     whose English it is, its fields kept as the English has them (a ``why...`` field said the
     same way, a template matching only where that field does too); unchanged in English, or
-    when no template matches."""
+    when no template matches. Of several readings the most specific wins: the one whose
+    templates match the most literal text, nested ones included."""
     if lang == "en":
         return english
     found = _cause(english, lang)
-    return english if found is None else found
+    return english if found is None else found[0]
 
 
-def _cause(english: str, lang: str) -> str | None:
+@cache
+def _cause(english: str, lang: str) -> tuple[str, int] | None:
+    """(``english`` said in ``lang``, how many of its characters the templates' literal text
+    matched), by its most specific reading; None when no template matches."""
+    best = None
     for parts, translation in _causes(lang):
-        values = _matched(parts, english, 0, 1, {}, lang)
-        if values is not None:
-            return _filled(translation, values)
-    return None
+        for values, score in _readings(parts, english, lang):
+            if best is None or score > best[1]:
+                best = (_filled(translation, values), score)
+    return best
 
 
 def _filled(template: str, values: dict[str, str]) -> str:
@@ -177,41 +182,56 @@ def _filled(template: str, values: dict[str, str]) -> str:
 
 
 @cache
-def _causes(lang: str) -> list[tuple[list[str], str]]:
-    """(the English template split into literal, field, literal..., its ``lang`` template),
-    the templates that start with literal text first, the longer first within each."""
-    table = getattr(causes, lang.upper())
-    found = [(_FIELD.split(english), table[key]) for key, english in causes.EN.items()]
-    # _FIELD has one group, so split gives literal, name, literal, name, ..., literal.
-    found.sort(key=lambda pair: (pair[0][0] == "", -len("".join(pair[0][::2]))))
-    return found
+def _causes(lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """(the English template split into literal, field, literal, ..., literal; its ``lang``
+    template), for every template :func:`cause_in` reads."""
+    tables = [(causes, lambda key: True), (messages, lambda key: key.startswith("setting."))]
+    # A setting's template (the simulator's SettingError) names its settings as fields too.
+    return [
+        (tuple(_FIELD.split(english)), getattr(module, lang.upper())[key])
+        for module, wanted in tables
+        for key, english in module.EN.items()
+        if wanted(key)
+    ]
 
 
-def _matched(parts: list[str], text: str, pos: int, i: int, got: dict, lang: str) -> dict | None:
-    """The values of the fields ``parts[i::2]`` that make ``text[pos:]`` the rest of the
-    template (``parts[i - 1]`` already matched), trying each place the next literal text
-    occurs; None when none fits."""
-    if i == 1 and not text.startswith(parts[0]):
-        return None
-    if i == 1:
-        pos = len(parts[0])
+def _readings(parts: tuple[str, ...], text: str, lang: str):
+    """Every way ``text`` is the English template ``parts``: (the fields' values, the literal
+    characters matched); a ``why...`` field's value is said in ``lang`` by its most specific
+    reading, and counts what that matched."""
+    if not text.startswith(parts[0]):
+        return
+    yield from _rest(parts, 1, text, len(parts[0]), {}, len(parts[0]), lang)
+
+
+def _rest(parts, i: int, text: str, pos: int, got: dict, score: int, lang: str):
     if i >= len(parts):
-        return got if pos == len(text) else None
+        if pos == len(text):
+            yield got, score
+        return
     name, literal = parts[i], parts[i + 1]
-    last = i + 2 >= len(parts)
-    ends = [len(text) - len(literal)] if last else _places(text, literal, pos + 1)
+    if i + 2 >= len(parts):  # the last field runs to the literal text that ends the template
+        ends = [len(text) - len(literal)] if text.endswith(literal) else []
+    else:
+        ends = _places(text, literal, pos + 1)
     for end in ends:
-        if end <= pos or (last and not text.endswith(literal)):
+        if end <= pos:
             continue
-        value = text[pos:end]
+        value, more = text[pos:end], 0
         if name.startswith("why"):
-            value = _cause(value, lang)
-            if value is None:
+            said = _cause(value, lang)
+            if said is None:
                 continue
-        found = _matched(parts, text, end + len(literal), i + 2, {**got, name: value}, lang)
-        if found is not None:
-            return found
-    return None
+            value, more = said
+        yield from _rest(
+            parts,
+            i + 2,
+            text,
+            end + len(literal),
+            {**got, name: value},
+            score + more + len(literal),
+            lang,
+        )
 
 
 def _places(text: str, literal: str, start: int) -> list[int]:
