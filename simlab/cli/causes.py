@@ -129,8 +129,22 @@ EN = {
     "jail.tool": "{tool} is missing: install util-linux",
     "jail.run": "bubblewrap could not run ({error})",
     "jail.machine": "bubblewrap cannot run simlab in a sandbox on this machine: {error}",
-    # the notebooks to translate (simlab.i18n.build)
+    # the notebooks to translate and their stores (simlab.i18n.build, simlab.i18n.store)
     "translate.notebook": "no English notebook {name} in notebooks/ or solutions/",
+    "store.cell": "{path}: cell {key} is not an object",
+    "store.strings": "{path}: cell {key} needs the strings 'en_hash' and 'zh'",
+    "store.todo": "{path}: cell {key}: 'todo' must be a string",
+    "store.keys": "{path}: cell {key} has unknown keys: {keys}",
+    "store.read": "{path}: cannot read ({why})",
+    "store.json": "{path}: not valid JSON ({error})",
+    "store.cells": "{path}: not a translation store (no 'cells' object)",
+    "store.comments": "{path}: 'comments' must map each English comment to its Chinese",
+    # a canary's settings (simlab.rollout.canary), each named by its flag
+    "canary.positive": "{flag} must be positive, got {value}",
+    "canary.at_least": "{flag} must be at least {n}, got {value}",
+    "canary.zero_or_more": "{flag} must be zero or more, got {value}",
+    "canary.in": "{flag} must be in {interval}, got {value}",
+    "canary.three": "{flag} must be three numbers in [0, 1], got {values}",
     # an agent version (simlab.rollout.versions)
     "version": "unknown version {spec}: use one of {known} or FRAMEWORK/MODEL with FRAMEWORK in "
     "{frameworks} and MODEL in {models}",
@@ -231,6 +245,19 @@ ZH = {
     "jail.run": "bubblewrap 无法运行（{error}）",
     "jail.machine": "bubblewrap 无法在这台机器上用沙箱运行 simlab：{error}",
     "translate.notebook": "notebooks/ 或 solutions/ 中没有英文 notebook {name}",
+    "store.cell": "{path}：单元格 {key} 不是对象",
+    "store.strings": "{path}：单元格 {key} 需要字符串 'en_hash' 和 'zh'",
+    "store.todo": "{path}：单元格 {key}：'todo' 必须是字符串",
+    "store.keys": "{path}：单元格 {key} 有未知的键：{keys}",
+    "store.read": "{path}：无法读取（{why}）",
+    "store.json": "{path}：不是有效的 JSON（{error}）",
+    "store.cells": "{path}：不是翻译存储文件（没有 'cells' 对象）",
+    "store.comments": "{path}：'comments' 必须把每条英文注释映射到它的中文",
+    "canary.positive": "{flag} 必须是正数，而不是 {value}",
+    "canary.at_least": "{flag} 至少为 {n}，而不是 {value}",
+    "canary.zero_or_more": "{flag} 必须是零或正数，而不是 {value}",
+    "canary.in": "{flag} 必须在 {interval} 内，而不是 {value}",
+    "canary.three": "{flag} 必须是 [0, 1] 内的三个数，而不是 {values}",
     "version": "未知的版本 {spec}：请用 {known} 之一，或 FRAMEWORK/MODEL，其中 FRAMEWORK 取 "
     "{frameworks}，MODEL 取 {models}",
 }

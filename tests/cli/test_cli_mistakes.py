@@ -134,6 +134,8 @@ MISTAKES = [
         "simlab golden: error: unknown version 'Z': use one of A, B, C, D or FRAMEWORK/MODEL "
         "with FRAMEWORK in agent-1.0, agent-1.1 and MODEL in fake-1, fake-2",
     ),
+    (["canary", "--window", "0"], "simlab canary: error: --window must be positive, got 0.0"),
+    (["canary", "--share", "2"], "simlab canary: error: --share must be in (0, 1), got 2.0"),
     (
         ["health", "--db", "x.sqlite", "--timeout", "0"],
         "simlab health: error: --timeout must be a positive number of seconds, got 0.0",
@@ -249,6 +251,7 @@ def _library_messages(tmp_path) -> list[str]:
     from simlab.grading.nbgrader import read_course
     from simlab.grading.overrides import parse_points, parse_question
     from simlab.grading.roster import read_roster
+    from simlab.i18n.store import load_store
     from simlab.ledger.targets import sqlite_path
     from simlab.rollout.versions import parse_version
     from simlab.sim.schedule import Schedule
@@ -257,6 +260,8 @@ def _library_messages(tmp_path) -> list[str]:
     bad.write_bytes(b"Student,ID,notebook\n\xff\n")
     twice = tmp_path / "twice.csv"
     twice.write_text("Student,ID,notebook\nA,a1,x.ipynb\nB,a1,y.ipynb\n", encoding="utf-8")
+    store = tmp_path / "store.json"
+    store.write_text('{"cells": {"a": {"zh": 1}}}', encoding="utf-8")
     known = {("fencing", "cancel-limits"): 2.0}
 
     def loads(text):
@@ -281,6 +286,8 @@ def _library_messages(tmp_path) -> list[str]:
         _raised(read_course, str(tmp_path), "a1"),
         _raised(sqlite_path, "mysql://x"),
         _raised(parse_version, "nope"),
+        _raised(load_store, store),
+        _raised(load_store, twice),
     ]
 
 
@@ -289,6 +296,15 @@ def test_is_each_library_message_the_command_line_passes_on_found_in_chinese(tmp
         zh = cause_in(english, "zh")
         assert zh != english and english_runs(zh) == [], (english, zh)
         assert cause_in(english, "en") == english
+
+
+def test_is_a_missing_optional_part_named_in_chinese():
+    from simlab.extras import EXTRAS, MissingExtra
+
+    for extra in EXTRAS.values():
+        english = str(MissingExtra(extra))
+        zh = cause_in(english, "zh")
+        assert f"pip install 'simlab[{extra.name}]'" in zh and english_runs(zh) == [], zh
 
 
 def test_does_a_message_no_template_knows_stay_as_it_is():
