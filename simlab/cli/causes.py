@@ -1,7 +1,8 @@
 """What the kit's libraries say of a mistake the command line passes on, found by its English
 (``cli_causes.<key>``), in English (``EN``) and Chinese (``ZH``): a schedule file that cannot be
 replayed, a ledger or grading queue that cannot be opened, a roster, a deadline, a late policy, an
-override or an nbgrader course that cannot be read, a common reason of the system's.
+override or an nbgrader course that cannot be read, a common reason of the system's, and each
+problem ``simlab translate --check`` names.
 
 The libraries raise these in English (their text is their API, and the simulator's and the
 ledger's are not the command line's to change); each English template here is one of their
@@ -139,6 +140,34 @@ EN = {
     "store.json": "{path}: not valid JSON ({error})",
     "store.cells": "{path}: not a translation store (no 'cells' object)",
     "store.comments": "{path}: 'comments' must map each English comment to its Chinese",
+    # what simlab translate --check finds (simlab.i18n.build, simlab.i18n.rubric)
+    "check.status": "{where}: {why}",
+    "check.cell": "{notebook} cell {cell}: {why}",
+    "check.rubric": "rubric {exercise} text {key}: {why}",
+    "check.no_table": "catalog {name} has no {table} dict",
+    "check.no_lang": "{id} has no {lang} template",
+    "check.fields": "{id}: the languages' fields differ: {fields}",
+    "check.punctuation": "catalog {id}: not full-width punctuation: {text}",
+    "check.missing": "no translation",
+    "check.pending": "translation not finished (fill 'zh', then delete 'todo', in {store})",
+    "check.changed": "the English text changed since it was translated (en_hash differs)",
+    "check.no_id": "{notebook} cell #{index}: no cell id (nbformat 4.5 needs one)",
+    "check.id_twice": "{notebook} cell {cell}: the cell id is used twice",
+    "check.untranslated": "{notebook}: not translated yet (no {store}; start with 'simlab "
+    "translate --todo {name} --write')",
+    "check.rubric_untranslated": "rubric {exercise}: not translated yet (no {store}; start with "
+    "'simlab translate --todo {name} --write')",
+    "check.gone": "{store}: cell {cell} is not a markdown cell of {notebook} any more",
+    "check.not_markdown": "{store}: cell {cell} of {notebook} is not a markdown cell",
+    "check.comment": "{notebook} cell {cell}: comment not translated: {comment}",
+    "check.comment_gone": "{store}: comment {comment} is in no code cell of {notebook} any more",
+    "check.stale": "{path}: out of date (run 'simlab translate')",
+    "check.not_generated": "{path}: not generated (run 'simlab translate')",
+    "check.orphan": "{path}: no English notebook or translation makes it (run 'simlab "
+    "translate' to remove it)",
+    "check.text_gone": "{store}: text {key} is not in the rubric of {exercise} any more",
+    "check.quote": "rubric {exercise} text {key}: the quote is not in the markdown of "
+    "{notebook}: {quote}",
     # a canary's settings (simlab.rollout.canary), each named by its flag
     "canary.positive": "{flag} must be positive, got {value}",
     "canary.at_least": "{flag} must be at least {n}, got {value}",
@@ -253,6 +282,31 @@ ZH = {
     "store.json": "{path}：不是有效的 JSON（{error}）",
     "store.cells": "{path}：不是翻译存储文件（没有 'cells' 对象）",
     "store.comments": "{path}：'comments' 必须把每条英文注释映射到它的中文",
+    "check.status": "{where}：{why}",
+    "check.cell": "{notebook} 单元格 {cell}：{why}",
+    "check.rubric": "评分标准 {exercise} 文本 {key}：{why}",
+    "check.no_table": "目录 {name} 没有 {table} 字典",
+    "check.no_lang": "{id} 没有 {lang} 模板",
+    "check.fields": "{id}：各语言的字段不同：{fields}",
+    "check.punctuation": "目录 {id}：标点不是全角：{text}",
+    "check.missing": "没有翻译",
+    "check.pending": "翻译未完成（在 {store} 中填好 'zh'，再删除 'todo'）",
+    "check.changed": "翻译之后英文原文改了（en_hash 不同）",
+    "check.no_id": "{notebook} 第 #{index} 个单元格：没有单元格 ID（nbformat 4.5 需要）",
+    "check.id_twice": "{notebook} 单元格 {cell}：单元格 ID 用了两次",
+    "check.untranslated": "{notebook}：尚未翻译（没有 {store}；从 'simlab translate --todo "
+    "{name} --write' 开始）",
+    "check.rubric_untranslated": "评分标准 {exercise}：尚未翻译（没有 {store}；"
+    "从 'simlab translate --todo {name} --write' 开始）",
+    "check.gone": "{store}：单元格 {cell} 已不再是 {notebook} 的 markdown 单元格",
+    "check.not_markdown": "{store}：{notebook} 的单元格 {cell} 不是 markdown 单元格",
+    "check.comment": "{notebook} 单元格 {cell}：注释没有翻译：{comment}",
+    "check.comment_gone": "{store}：注释 {comment} 已不在 {notebook} 的任何代码单元格中",
+    "check.stale": "{path}：已过时（请运行 'simlab translate'）",
+    "check.not_generated": "{path}：尚未生成（请运行 'simlab translate'）",
+    "check.orphan": "{path}：没有英文 notebook 或翻译生成它（运行 'simlab translate' 即可删除）",
+    "check.text_gone": "{store}：文本 {key} 已不在 {exercise} 的评分标准中",
+    "check.quote": "评分标准 {exercise} 文本 {key}：引文不在 {notebook} 的 markdown 中：{quote}",
     "canary.positive": "{flag} 必须是正数，而不是 {value}",
     "canary.at_least": "{flag} 至少为 {n}，而不是 {value}",
     "canary.zero_or_more": "{flag} 必须是零或正数，而不是 {value}",

@@ -20,7 +20,7 @@ import sys
 import textwrap
 
 from simlab.cli.args import UsageError
-from simlab.cli.language import mistake_says
+from simlab.cli.language import cause_in, mistake_says
 
 __all__ = ["register"]
 
@@ -75,7 +75,7 @@ def _translate(args: argparse.Namespace) -> int:
         for path in report.removed:
             print(f"removed: {path}")
     for problem in report.problems:
-        print(problem)
+        print(cause_in(problem, args.lang))
     if report.problems:
         what = "translate_failed" if args.check else "translate_needed"
         print(mistake_says(what, args.lang, n=len(report.problems)), file=sys.stderr)

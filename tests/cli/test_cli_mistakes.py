@@ -233,6 +233,27 @@ def test_is_a_csv_that_cannot_be_written_after_grading_said_in_chinese(folder, c
     assert err == "simlab grade：无法写入 g.csv：权限不足", err
 
 
+def test_does_a_failed_translation_check_say_each_problem_in_chinese(tmp_path, capsys):
+    """translate --check in a repository whose notebook and rubrics have no translation: exit
+    status 1 in both languages, each problem and the summary in Chinese under --lang zh."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Hello", id="c1")]
+    (tmp_path / "notebooks").mkdir()
+    nbformat.write(nb, tmp_path / "notebooks" / "01_x.ipynb")
+    argv = ["translate", "--check", "--root", str(tmp_path)]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 1 and "01_x.ipynb: not translated yet" in out
+    assert "translation check failed: 7 problem(s)" in err
+    zh_code, zh_out, zh_err = run_cli([*argv, "--lang", "zh"], capsys)
+    lines = [*zh_out.splitlines(), *zh_err.splitlines()]
+    assert zh_code == 1 and len(lines) == len(out.splitlines()) + len(err.splitlines()) == 8
+    for line in lines:
+        assert re.search(r"[\u4e00-\u9fff]", line) and english_runs(line) == [], line
+        assert problems(line) == [], (line, problems(line))
+
+
 # -------------------------------------------------------------- the libraries' messages ----
 
 
