@@ -12,7 +12,9 @@ no sense (:class:`~simlab.errors.SettingError`, its settings named as the comman
 Every command takes ``--lang {en,zh}``; the parser reads it from the command line before
 parsing (:mod:`simlab.cli.language`), so with ``--lang zh`` argparse's usage mistakes, the usage
 line, the help's headings and the settings that make no sense are Chinese, exit status 2 all
-the same; the mistakes a command finds itself (:class:`UsageError`) stay English.
+the same; so are the mistakes a command finds itself (:class:`UsageError`, by message ID in
+:mod:`simlab.cli.mistakes`) and a library's message it passes on, when
+:mod:`simlab.cli.causes` knows its English.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 from collections.abc import Sequence
 
 from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
-from simlab.cli.language import lang_in, said, speaking
+from simlab.cli.language import cause_in, lang_in, mistake_says, said, speaking
 from simlab.errors import SettingError
 from simlab.extras import MissingExtra
 from simlab.i18n.language import LANGS
@@ -106,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (UsageError, MissingExtra) as exc:
-        print(f"simlab {args.command}: error: {exc}", file=sys.stderr)
+        line = exc.said(lang) if isinstance(exc, UsageError) else cause_in(str(exc), lang)
+        print(mistake_says("error", lang, command=args.command, message=line), file=sys.stderr)
         return 2
     except SettingError as exc:
         command = _command_parser(parser, args.command)
@@ -115,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(command.error_line(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("simlab: interrupted", file=sys.stderr)
+        print(mistake_says("interrupted", lang), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader of the output left (``simlab ... | head``): stop quietly, as a command

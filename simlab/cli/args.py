@@ -14,8 +14,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from simlab.cli.language import help_in_language, parser_says
+from simlab.cli.language import help_in_language, mistake_says, parser_says
 
 __all__ = [
     "UsageError",
@@ -34,7 +35,26 @@ __all__ = [
 
 
 class UsageError(Exception):
-    """A mistake in what the user asked for: printed as one line, exit status 2."""
+    """A mistake in what the user asked for, found after parsing: the message ``key`` of
+    :mod:`simlab.cli.mistakes` with its values, printed as one line in the language chosen
+    (:meth:`said`), exit status 2. ``str()`` is the English."""
+
+    def __init__(self, key: str, /, **values: Any):
+        super().__init__(key)
+        self.key, self.values = key, values
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+    def said(self, lang: str) -> str:
+        """The mistake in ``lang``."""
+        return mistake_says(self.key, lang, **self.values)
+
+    @classmethod
+    def passed_on(cls, cause: object) -> UsageError:
+        """The mistake a library found (its exception), said as the library says it: in
+        Chinese when :mod:`simlab.cli.causes` knows its English."""
+        return cls("cause", why=str(cause))
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -184,12 +204,12 @@ def new_file(path: str, flag: str) -> Path:
     """A path we may create: it must not exist, and its folder must exist and be writable."""
     p = Path(path)
     if p.exists() or p.is_symlink():
-        raise UsageError(f"{flag} {path}: the file exists; give a new path (runs never mix)")
+        raise UsageError("file_exists", flag=flag, path=path)
     parent = _folder(p)
     if not parent.is_dir():
-        raise UsageError(f"{flag} {path}: folder {str(parent)!r} does not exist")
+        raise UsageError("no_folder", flag=flag, path=path, folder=str(parent))
     if not os.access(parent, os.W_OK):
-        raise UsageError(f"{flag} {path}: folder {str(parent)!r} is not writable")
+        raise UsageError("folder_not_writable", flag=flag, path=path, folder=str(parent))
     return p
 
 
@@ -199,7 +219,7 @@ def writable_file(path: str, flag: str) -> Path:
     p = Path(path)
     parent = _folder(p)
     if p.is_dir():
-        raise UsageError(f"{flag} {path}: is a folder")
+        raise UsageError("is_folder", flag=flag, path=path)
     if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise UsageError(f"{flag} {path}: cannot write there")
+        raise UsageError("cannot_write_there", flag=flag, path=path)
     return p

@@ -27,11 +27,11 @@ def _handle_ledger(args: argparse.Namespace) -> int:
     from simlab.bench.ledger import BARE_GOAL
 
     if args.n < 1 or args.rounds < 1:
-        raise UsageError("-n and --rounds must be positive")
+        raise UsageError("bench_ledger")
     try:
         rows = bench_ledger(args.n, args.rounds, db=args.db)
     except (ValueError, LedgerError) as exc:
-        raise UsageError(f"--db: {exc}") from None
+        raise UsageError("db", why=str(exc)) from None
     print(
         f"{'mode':<10} {'claim+save cycles/s':>20} {'raw tx/s':>10} {'ratio':>6}  goal >= 0.4"
         f"   {'bare SQL ratio':>14}  {'vs bare':>7}  goal >= {BARE_GOAL:g}  time"
@@ -76,7 +76,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
     from simlab.bench.explore import bench_explore
 
     if args.rounds < 1 or args.jobs < 1 or any(k < 0 for k in args.faults):
-        raise UsageError("--rounds and --jobs must be positive and --faults at least 0")
+        raise UsageError("bench_explore")
     print(
         "simlab bench explore: 2 tasks x 2 workers x 2 steps, the kit's SQLite :memory: "
         f"ledger, every schedule of at most K faults (wall time, best round, {args.jobs} "
@@ -177,7 +177,7 @@ def register(subparsers) -> None:
 
 def _handle_sim(args: argparse.Namespace) -> int:
     if args.rounds < 1 or args.bare < 0:
-        raise UsageError("--rounds must be positive, --bare not negative")
+        raise UsageError("bench_sim")
     if args.mmc:
         return _print_mmc(args)
     if len(args.tasks) > 1:
@@ -346,16 +346,16 @@ def _handle_grade(args: argparse.Namespace) -> int:
     """Print the table of :func:`bench_grade`, for each notebook given."""
     for notebook in args.notebook:
         if not Path(notebook).is_file():
-            raise UsageError(f"no such notebook: {notebook}")
+            raise UsageError("bench_notebook", notebook=notebook)
     if min(args.rounds, args.batch_rounds, args.jobs or 1) < 1 or args.copies < 0:
-        raise UsageError("--rounds, --batch-rounds and --jobs must be positive, --copies >= 0")
+        raise UsageError("bench_grade")
     from simlab.grading.sandbox.jail import SandboxUnavailable
 
     if args.worker_processes and not args.queue:
-        raise UsageError("--worker-processes is an option of --queue")
+        raise UsageError("option_of", flag="--worker-processes", mode="--queue")
     if args.queue:
         if len(args.notebook) > 1 or args.copies < 1:
-            raise UsageError("--queue measures one notebook and at least one copy")
+            raise UsageError("bench_queue")
         args.notebook = args.notebook[0]
         return _handle_queue(args)
     print(
@@ -373,7 +373,7 @@ def _handle_grade(args: argparse.Namespace) -> int:
                 batch_rounds=args.batch_rounds,
             )
         except SandboxUnavailable as exc:
-            raise UsageError(f"cannot measure jailed grading: {exc}") from None
+            raise UsageError("bench_jail", why=str(exc)) from None
         for row in rows:
             verdict = f"<= {row['goal']:g}: " + ("ok" if row["met"] else "ABOVE")
             print(
@@ -401,7 +401,7 @@ def _handle_queue(args: argparse.Namespace) -> int:
     try:
         require()
     except SandboxUnavailable as exc:
-        raise UsageError(f"cannot measure jailed grading: {exc}") from None
+        raise UsageError("bench_jail", why=str(exc)) from None
     rows = bench_queue(
         args.notebook, copies=args.copies, rounds=args.rounds, processes=args.worker_processes
     )
@@ -440,10 +440,10 @@ def _handle_shrink(args: argparse.Namespace) -> int:
     from simlab.sim.scenario import VARIANTS
 
     if args.rounds < 1 or args.seeds < 1:
-        raise UsageError("--rounds and --seeds must be positive")
+        raise UsageError("bench_seeds")
     for v in args.variants:
         if v not in VARIANTS:
-            raise UsageError(f"unknown variant {v!r}; choose one of {', '.join(VARIANTS)}")
+            raise UsageError("bench_variant", v=v, known=", ".join(VARIANTS))
     base = scenario_from_args(args)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     print(

@@ -25,7 +25,7 @@ def _targets(db: str | None, stack: contextlib.ExitStack):
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="simlab-demo-")))
         return lambda name: str(folder / f"{name}.sqlite")
     if not is_postgres_url(db):
-        raise UsageError(f"--db must be a postgresql:// URL, got {db!r}")
+        raise UsageError("demo_url", db=db)
     from simlab.ledger.postgres.probes import scratch_schema
 
     return lambda name: stack.enter_context(scratch_schema(db, f"simlab_demo_{name}"))
@@ -33,7 +33,7 @@ def _targets(db: str | None, stack: contextlib.ExitStack):
 
 def _handle(args) -> int:
     if args.processes < 2:
-        raise UsageError("--processes must be at least 2: a race needs two runners")
+        raise UsageError("demo_processes")
     try:
         with contextlib.ExitStack() as stack:
             target = _targets(args.db, stack)
@@ -49,7 +49,7 @@ def _handle(args) -> int:
                 name = f"race_{'chapter' if chapter else 'atomic'}"
                 print(claim_race(target(name), chapter=chapter, processes=args.processes))
     except LedgerError as exc:
-        raise UsageError(f"--db: {exc}") from None
+        raise UsageError("db", why=str(exc)) from None
     return 0
 
 

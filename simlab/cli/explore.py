@@ -271,7 +271,7 @@ def _db_factory(db: str, variant: str, made: list[str]):
     try:
         path = new_file(sqlite_path(db), "--db")
     except ValueError as exc:
-        raise UsageError(f"--db: {exc}") from None
+        raise UsageError("db", why=str(exc)) from None
 
     def fresh(clock):
         for suffix in ("", "-wal", "-shm", "-journal"):
@@ -288,7 +288,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
     story_png = writable_file(args.story, "--story") if args.story else None
     timeline_png = writable_file(args.timeline, "--timeline") if args.timeline else None
     if args.db and args.jobs > 1:
-        raise UsageError("--jobs: one process per ledger with --db (a run makes its ledger anew)")
+        raise UsageError("explore_jobs")
     made: list[str] = []
     factory = _db_factory(args.db, args.variant, made) if args.db else None
     bar = _Bar(quiet=args.quiet or args.json)
@@ -313,11 +313,11 @@ def _handle_explore(args: argparse.Namespace) -> int:
             **{mode: getattr(args, mode) for mode in _MODES},
         )
     except LedgerError as exc:
-        raise UsageError(f"--db: {exc}") from None
+        raise UsageError("db", why=str(exc)) from None
     except SettingError:
         raise  # the command line names the settings as its flags
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     finally:
         bar.close()
         if made:

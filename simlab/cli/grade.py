@@ -25,6 +25,7 @@ from pathlib import PurePath
 
 from simlab.cli.args import UsageError, positive_int, positive_number
 from simlab.cli.grade_class import intake, missing_students, show_results
+from simlab.cli.language import mistake_says
 
 __all__ = ["register"]
 
@@ -36,7 +37,7 @@ def _rubric(exercise: str, lang: str) -> int:
     by_file = {e.notebook: name for name, e in EXERCISES.items()}
     exercise = by_file.get(PurePath(exercise).name, exercise)  # a notebook's path works too
     if exercise not in EXERCISES:
-        raise UsageError(f"no exercise {exercise!r}; choose one of {', '.join(EXERCISES)}")
+        raise UsageError("no_exercise", exercise=exercise, known=", ".join(EXERCISES))
     print(format_rubric(EXERCISES[exercise], lang))
     return 0
 
@@ -58,10 +59,7 @@ def _check_sandbox(args: argparse.Namespace) -> None:
     try:
         require()
     except SandboxUnavailable as exc:
-        raise UsageError(
-            f"refusing to grade without a sandbox: {exc} "
-            "(or grade your own work unjailed with --no-sandbox)"
-        ) from None
+        raise UsageError("no_sandbox", why=str(exc)) from None
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -81,9 +79,7 @@ def _grade(args: argparse.Namespace) -> int:
     found, paths, notebooks, terms, given, roster = intake(args, "--rubric EXERCISE")
     dated = roster is not None and any(s.deadline for s in roster.students)
     if "policy" in given and not (terms or dated):
-        raise UsageError(
-            "--late-policy needs --deadline TIME (or --extension, or a roster's deadline column)"
-        )
+        raise UsageError("late_policy")
     _check_sandbox(args)
     progress = not args.no_progress and sys.stderr.isatty()
     # Ctrl-C or SIGTERM ends the grading at once (nothing is kept: no result is printed), and
@@ -121,17 +117,17 @@ def _build(args: argparse.Namespace) -> int:
     from simlab.grading.notebook import build_exercises
 
     if not Path(args.solutions).is_dir():
-        raise UsageError(f"no solutions folder {args.solutions!r} (run from the repository root)")
+        raise UsageError("no_solutions", folder=args.solutions)
     report = build_exercises(args.solutions, args.exercises, check=args.check)
     for problem in report.problems:
-        print(f"problem: {problem}", file=sys.stderr)
+        print(mistake_says("build_problem", args.lang, why=problem), file=sys.stderr)
     verb = "stale" if args.check else "wrote"
     for path in report.written:
         print(f"{verb}: {path}")
     for path in report.removed:
         print(f"{'orphan' if args.check else 'removed'}: {path}")
     if args.check and report.stale:
-        print("exercises are out of date: run 'simlab build-exercises'", file=sys.stderr)
+        print(mistake_says("build_stale", args.lang), file=sys.stderr)
     elif not report.stale and not report.problems:
         print(f"{args.exercises}/ is up to date ({len(report.unchanged)} notebook(s))")
     return 1 if report.problems or (args.check and report.stale) else 0

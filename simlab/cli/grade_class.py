@@ -11,22 +11,24 @@ from pathlib import Path
 from typing import Any
 
 from simlab.cli.args import UsageError
+from simlab.cli.language import mistake_says
 
 __all__ = ["intake", "load_roster", "missing_students", "print_class", "show_results"]
 
 
 def unwritable(path: str) -> str | None:
-    """Why the file ``path`` cannot be written (one phrase), or None; checked without creating
-    it, so a run stopped before it writes leaves no empty file behind."""
+    """Why the file ``path`` cannot be written (``"folder"``, ``"denied"`` or ``"no_folder"``,
+    the message ``cannot_write.<why>`` says it), or None; checked without creating it, so a
+    run stopped before it writes leaves no empty file behind."""
     target = Path(path)
     if target.is_dir():
-        return "it is a folder"
+        return "folder"
     if target.exists():
-        return None if os.access(target, os.W_OK) else "permission denied"
+        return None if os.access(target, os.W_OK) else "denied"
     folder = target.parent
     if not folder.is_dir():
-        return "no such folder"
-    return None if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
+        return "no_folder"
+    return None if os.access(folder, os.W_OK | os.X_OK) else "denied"
 
 
 def intake(args, hint: str):
@@ -40,23 +42,23 @@ def intake(args, hint: str):
     found = deadlines.course(args)
     paths = found.paths if found else args.paths
     if not paths:
-        raise UsageError(f"give notebooks or folders to grade (or {hint})")
+        raise UsageError("grade_paths", hint=hint)
     terms, given = deadlines.given_terms(args)
     try:
         notebooks = find_notebooks(paths)
     except FileNotFoundError as exc:
-        raise UsageError(f"no such file or folder: {exc}") from None
+        raise UsageError("grade_no_path", path=str(exc)) from None
     if not notebooks:
-        raise UsageError("no notebooks (*.ipynb) found in " + ", ".join(paths))
+        raise UsageError("grade_no_notebooks", paths=", ".join(paths))
     if args.csv:
         why = unwritable(args.csv)
         if why is not None:
-            raise UsageError(f"cannot write {args.csv}: {why}")
+            raise UsageError(f"cannot_write.{why}", path=args.csv)
     roster = load_roster(args.roster)
     if roster is None and found is not None:
         roster = deadlines.layout_roster(found)
     known = [s.id for s in roster.students] if roster else [str(nb) for nb in notebooks]
-    deadlines.check_students(terms, given, known, roster.path if roster else "the paths given")
+    deadlines.check_students(terms, given, known, roster.path if roster else None, "paths")
     deadlines.warn_untimed(args, terms)
     return found, paths, notebooks, terms, given, roster
 
@@ -71,7 +73,7 @@ def load_roster(path: str | None):
     try:
         return read_roster(path)
     except RosterError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
 
 
 def missing_students(who, roster) -> list[str]:
@@ -126,6 +128,7 @@ def show_results(
             write_csv()
         except OSError as exc:
             why = exc.strerror or type(exc).__name__
-            print(f"simlab grade: cannot write {args.csv}: {why}", file=sys.stderr)
+            line = mistake_says("cannot_write", args.lang, path=args.csv, why=why)
+            print(mistake_says("grade_line", args.lang, message=line), file=sys.stderr)
             return 3
     return 0

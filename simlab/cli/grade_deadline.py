@@ -25,6 +25,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 
 from simlab.cli.args import UsageError
+from simlab.cli.language import mistake_says
 
 __all__ = [
     "add_arguments",
@@ -101,25 +102,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """Options that contradict each other (one line each)."""
     if args.assignment and not args.nbgrader:
-        raise UsageError("--assignment is an option of --nbgrader COURSE_DIR")
+        raise UsageError("option_of", flag="--assignment", mode="--nbgrader COURSE_DIR")
     if args.nbgrader:
         if not args.assignment:
-            raise UsageError("--nbgrader COURSE_DIR needs --assignment NAME")
+            raise UsageError("needs", flag="--nbgrader COURSE_DIR", other="--assignment NAME")
         if args.paths:
-            raise UsageError("--nbgrader COURSE_DIR takes no PATH: the course holds them")
+            raise UsageError("nbgrader_paths")
         if getattr(args, "worker", False) or getattr(args, "report", False):
             mode = "--worker" if args.worker else "--report"
-            raise UsageError(f"{mode} takes no --nbgrader: the queue holds the submissions")
+            raise UsageError("mode_nbgrader", mode=mode)
     if args.submitted_at == "timestamp" and not args.nbgrader:
-        raise UsageError("--submitted-at timestamp reads nbgrader's timestamp.txt: give --nbgrader")
+        raise UsageError("timestamp")
     if args.submitted_at and (getattr(args, "worker", False) or getattr(args, "report", False)):
-        raise UsageError("--submitted-at is read when the submissions are enqueued")
+        raise UsageError("submitted_at")
     if getattr(args, "worker", False):
         for name, (option, _) in _TERMS.items():
             if _given(args, name):
-                raise UsageError(f"{option} is given to the grading command or to --report")
+                raise UsageError("term_worker", option=option)
     if args.rubric and (args.nbgrader or any(_given(args, n) for n in _TERMS)):
-        raise UsageError("--rubric prints a rubric; it takes no course or deadline")
+        raise UsageError("rubric_course")
 
 
 def _given(args: argparse.Namespace, name: str) -> bool:
@@ -137,11 +138,11 @@ def course(args: argparse.Namespace):
     try:
         found = read_course(args.nbgrader, args.assignment)
     except CourseError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     if not found.handed:
+        folder = os.path.join(args.nbgrader, "submitted")
         raise UsageError(
-            f"no submission of {args.assignment!r} in {os.path.join(args.nbgrader, 'submitted')}"
-            f" ({len(found.students)} student folder(s))"
+            "no_submission", assignment=args.assignment, folder=folder, n=len(found.students)
         )
     return found
 
@@ -153,27 +154,30 @@ def given_terms(args: argparse.Namespace):
     try:
         deadline = parse_time(args.deadline) if args.deadline else None
     except LateError as exc:
-        raise UsageError(f"--deadline {exc}") from None
+        raise UsageError("deadline", why=str(exc)) from None
     try:
         policy = parse_policy(args.late_policy) if args.late_policy else None
     except LateError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     extensions = {}
     for text in args.extension:
         sid, sep, when = text.partition("=")
         if not sep or not sid.strip():
-            raise UsageError(f"--extension {text!r}: write ID=TIME, as jdoe=2026-12-03T23:59:59Z")
+            raise UsageError("extension_form", text=text)
         try:
             extensions[sid.strip()] = parse_time(when)
         except LateError as exc:
-            raise UsageError(f"--extension {sid.strip()}: {exc}") from None
+            raise UsageError("extension_time", sid=sid.strip(), why=str(exc)) from None
     given = {name for name in _TERMS if _given(args, name)}
     return Terms(deadline, policy, extensions, frozenset(args.excuse)), given
 
 
-def check_students(terms, given: set[str], known: list[str] | None, where: str) -> None:
+def check_students(
+    terms, given: set[str], known: list[str] | None, roster: str | None, alone: str
+) -> None:
     """Every ``--extension`` and ``--excuse`` names a student of the class (``known``, the
-    students' IDs; None: no class to check against)."""
+    students' IDs; None: no class to check against): of the roster at path ``roster``, or
+    without one of the ``"paths"`` given or the ``"queue"`` (``alone``)."""
     if known is None:
         return
     ids = set(known)
@@ -184,7 +188,9 @@ def check_students(terms, given: set[str], known: list[str] | None, where: str) 
         named += [("--excuse", s) for s in sorted(terms.excused)]
     for option, sid in named:
         if sid not in ids:
-            raise UsageError(f"{option}: no student {sid!r} in {where}")
+            if roster is not None:
+                raise UsageError("term_student.roster", option=option, sid=sid, roster=roster)
+            raise UsageError(f"term_student.{alone}", option=option, sid=sid)
 
 
 def _utc(ns: int) -> datetime:
@@ -216,11 +222,7 @@ def handed_in(args: argparse.Namespace, keys: list[str], found=None) -> list:
 def warn_untimed(args: argparse.Namespace, terms) -> None:
     """Say once that a deadline without any source of submission times penalizes no one."""
     if (terms.deadline or terms.extensions) and not (args.nbgrader or args.submitted_at):
-        print(
-            "simlab grade: warning: no submission times (give --nbgrader COURSE_DIR or "
-            "--submitted-at mtime): the deadline penalizes no one",
-            file=sys.stderr,
-        )
+        print(mistake_says("untimed", args.lang), file=sys.stderr)
 
 
 def record(queue, ids: list[str], keys: list[str], args, found) -> None:
@@ -260,7 +262,7 @@ def queue_class(args: argparse.Namespace, kept_: tuple[dict, dict], subs, roster
     try:
         terms = Terms.from_data(stored_terms)
     except LateError as exc:  # written by this code; a hand-edited queue says so
-        raise UsageError(f"the queue's stored deadline cannot be read: {exc}") from None
+        raise UsageError("stored_deadline", why=str(exc)) from None
     new, given = given_terms(args)
     terms = terms.over(new, given)
     handed = []

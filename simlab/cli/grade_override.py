@@ -58,19 +58,16 @@ def check(args: argparse.Namespace) -> None:
     """Usage mistakes of this module's options (one line each)."""
     given = [m for m in ("override", "clear_override") if getattr(args, m)]
     if args.why is not None and not given:
-        raise UsageError("--why is the reason of an --override (or a --clear-override)")
+        raise UsageError("why_override")
     if not given:
         if args.student and not args.report:
-            raise UsageError("--student is an option of --report")
+            raise UsageError("option_of", flag="--student", mode="--report")
         return
     other = [m for m in ("enqueue_only", "worker", "report") if getattr(args, m)]
     if len(given) > 1 or other or args.paths:
-        raise UsageError(
-            f"--{given[0].replace('_', '-')} only changes the queue: give it alone "
-            "(with --queue DB and --roster FILE)"
-        )
+        raise UsageError("override_alone", flag="--" + given[0].replace("_", "-"))
     if args.override and not (args.why or "").strip():
-        raise UsageError("--override needs --why TEXT: the reason, shown with the points")
+        raise UsageError("override_why")
 
 
 def _student_keys(student: str, keys: list[str], roster) -> list[str]:
@@ -108,15 +105,15 @@ def run(args: argparse.Namespace, queue) -> int:
                 parse_points(args.override[2], known[(exercise, qid)]) if args.override else None
             )
         except OverrideError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError.passed_on(exc) from None
         in_roster = roster is not None and any(s.id == student for s in roster.students)
         if not in_roster and not _student_keys(student, keys, roster):
-            where = f"the roster {roster.path} nor the queue" if roster else "the queue"
-            hint = "" if roster else " (give --roster FILE to name students by their IDs)"
-            raise UsageError(f"no student {student!r} in {where}{hint}")
+            if roster is not None:
+                raise UsageError("override_student.roster", student=student, roster=roster.path)
+            raise UsageError("override_student.queue", student=student)
         if args.clear_override:
             if (student, exercise, qid) not in in_force(queue.overrides()):
-                raise UsageError(f"{student} has no override of {exercise}/{qid} to clear")
+                raise UsageError("override_none", student=student, exercise=exercise, qid=qid)
             queue.override(student, exercise, qid, None, (args.why or "").strip())
             print(f"cleared: {for_people(student)} {exercise}/{qid} is the grader's again")
             return 0
@@ -137,10 +134,8 @@ def print_history(
     mine = [k for k, (sid, _) in zip(keys, who, strict=True) if sid == args.student]
     given = [o for o in overrides if o.student == args.student]
     if not mine and not given:
-        raise UsageError(
-            f"no student {args.student!r} in the queue: give the ID as --json prints it"
-            + ("" if args.roster else " (with --roster FILE, the roster's ID)")
-        )
+        key = "history_student" if args.roster else "history_student.hint"
+        raise UsageError(key, student=args.student)
     h = student_history(args.student, mine, history, everything, overrides, handed)
     if args.json:
         from simlab.grading.text import json_safe

@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from simlab.cli.args import UsageError, positive_int, positive_number
 from simlab.cli.grade_override import MODES
+from simlab.cli.language import mistake_says
 
 __all__ = ["add_arguments", "uses_queue", "run"]
 
@@ -107,28 +108,26 @@ def uses_queue(args: argparse.Namespace) -> bool:
 def _check(args: argparse.Namespace) -> None:
     if not args.queue:
         given = next(n for n in _QUEUE_ONLY if getattr(args, n))
-        raise UsageError(f"--{given.replace('_', '-')} needs --queue DB")
+        raise UsageError("needs", flag="--" + given.replace("_", "-"), other="--queue DB")
     if args.rubric:
-        raise UsageError("--rubric prints a rubric; it does not take --queue")
+        raise UsageError("rubric_queue")
     from simlab.cli import grade_override
 
     grade_override.check(args)
     modes = [n for n in ("enqueue_only", "worker", "report") if getattr(args, n)]
     if len(modes) > 1:
-        raise UsageError(
-            " and ".join(f"--{m.replace('_', '-')}" for m in modes) + " exclude each other"
-        )
+        raise UsageError("modes_exclude", modes=tuple(f"--{m.replace('_', '-')}" for m in modes))
     if (args.worker or args.report) and args.paths:
-        raise UsageError(f"--{modes[0]} takes no PATH: the queue holds the submissions")
+        raise UsageError("mode_paths", flag=f"--{modes[0]}")
     if not args.report:
         for name in ("feedback", "canvas", "changed"):
             if getattr(args, name):
-                raise UsageError(f"--{name} is an option of --report")
+                raise UsageError("option_of", flag=f"--{name}", mode="--report")
     for name in ("canvas_assignment", "missing"):
         if getattr(args, name) and not args.canvas:
-            raise UsageError(f"--{name.replace('_', '-')} is an option of --canvas")
+            raise UsageError("option_of", flag="--" + name.replace("_", "-"), mode="--canvas")
     if args.canvas and not args.roster:
-        raise UsageError("--canvas FILE needs --roster FILE (the class's students)")
+        raise UsageError("canvas_roster")
 
 
 def _open(target: str, create: bool = False, max_attempts: int | None = None):
@@ -137,7 +136,7 @@ def _open(target: str, create: bool = False, max_attempts: int | None = None):
     try:
         return open_queue(target, create=create, max_attempts=max_attempts)
     except NotAQueue as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
 
 
 def run(args: argparse.Namespace, check_sandbox: Callable[[argparse.Namespace], None]) -> int:
@@ -212,13 +211,9 @@ def _work(args: argparse.Namespace) -> int:
                 say=bar.say,
             )
     except Incompatible as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     if summary.interrupted:
-        print(
-            f"simlab grade: interrupted: {summary.released} submission(s) handed back to the "
-            "queue; run the same command to resume",
-            file=sys.stderr,
-        )
+        print(mistake_says("grade_interrupted", args.lang, n=summary.released), file=sys.stderr)
         return 130
     return 0
 

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from simlab.cli.args import UsageError
+from simlab.cli.language import cause_in, mistake_says
 
 __all__ = ["QueueBar", "print_results", "report"]
 
@@ -35,17 +36,11 @@ def canvas_titles(given: list[str]) -> dict[str, str]:
         exercise, sep, title = text.partition("=")
         exercise, title = exercise.strip(), title.strip()
         if not sep or not re.fullmatch(r".*\S.*\(\d+\)", title):
-            raise UsageError(
-                f'--canvas-assignment {text!r}: write EXERCISE="Title (id)", the assignment\'s '
-                "name and its Canvas ID as the gradebook export shows them"
-            )
+            raise UsageError("canvas_form", text=text)
         if exercise not in EXERCISES:
-            raise UsageError(
-                f"--canvas-assignment: no exercise {exercise!r}; choose one of "
-                + ", ".join(EXERCISES)
-            )
+            raise UsageError("canvas_exercise", exercise=exercise, known=", ".join(EXERCISES))
         if exercise in titles:
-            raise UsageError(f"--canvas-assignment names {exercise} twice")
+            raise UsageError("canvas_twice", exercise=exercise)
         titles[exercise] = title
     return titles
 
@@ -111,7 +106,7 @@ def report(args: argparse.Namespace, queue) -> int:
     roster, handed, terms, given = deadlines.queue_class(args, kept, subs, roster)
     keys = [s.notebook for s in subs]
     known = [s.id for s in roster.students] if roster is not None else keys
-    deadlines.check_students(terms, given, known, roster.path if roster else "the queue")
+    deadlines.check_students(terms, given, known, roster.path if roster else None, "queue")
     who = assign(keys, roster) if roster is not None else None
     if args.student:
         from simlab.cli.grade_override import print_history
@@ -135,7 +130,8 @@ def report(args: argparse.Namespace, queue) -> int:
         try:
             _write_csv(args, subs, _roots(subs), who, missing)
         except OSError as exc:
-            problems.append(f"cannot write {args.csv}: {exc.strerror or type(exc).__name__}")
+            why = exc.strerror or type(exc).__name__
+            problems.append(mistake_says("cannot_write", args.lang, path=args.csv, why=why))
     if args.feedback:
         if who is None:
             pages = qr.write_feedback(subs, args.feedback, args.lang)
@@ -145,7 +141,7 @@ def report(args: argparse.Namespace, queue) -> int:
             pages = qr.write_feedback(
                 [s for s, _ in owned], args.feedback, args.lang, lambda s: by_sub[id(s)]
             )
-        problems.extend(pages.problems)
+        problems.extend(cause_in(p, args.lang) for p in pages.problems)
         if not args.json:
             print(f"wrote {len(pages.files)} feedback page(s) in {args.feedback}")
     if args.canvas:
@@ -155,14 +151,15 @@ def report(args: argparse.Namespace, queue) -> int:
                 terms.excused,
             )  # fmt: skip
         except OSError as exc:
-            problems.append(f"cannot write {args.canvas}: {exc.strerror or type(exc).__name__}")
+            why = exc.strerror or type(exc).__name__
+            problems.append(mistake_says("cannot_write", args.lang, path=args.canvas, why=why))
         else:
             for line in lines:
                 print(f"simlab grade: canvas: {line}", file=sys.stderr)
             if not args.json:
                 print(f"wrote {args.canvas} for Canvas ({rows} student(s))")
     for line in problems:
-        print(f"simlab grade: {line}", file=sys.stderr)
+        print(mistake_says("grade_line", args.lang, message=line), file=sys.stderr)
     if problems:
         return 3
     return 1 if any(_not_graded(s) for s in subs) else 0

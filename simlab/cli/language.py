@@ -1,25 +1,41 @@
-"""The language the command line's parser speaks: chosen from ``--lang`` before parsing, and
-argparse's words (usage mistakes, the usage line, the help's headings) in it.
+"""The language the command line speaks: chosen from ``--lang`` before parsing; argparse's words
+(usage mistakes, the usage line, the help's headings) and the mistakes a command finds itself in
+it.
 
 argparse looks up each of its messages through its module's ``_`` and ``ngettext``, which are
 gettext's and read compiled catalogues of the process's locale. :func:`speaking` puts the kit's
 catalogue (:mod:`simlab.cli.messages`, found by argparse's English) in their place while a
 command line is parsed in Chinese and puts gettext's back after, so one parse's language never
 leaks into the next. In English nothing is replaced: argparse speaks as it always does.
+
+A mistake a command finds after parsing is a message of :mod:`simlab.cli.mistakes` by ID
+(:func:`mistake_says`). A field of it named ``why`` holds text another part of the kit wrote
+in English (a library's exception); :func:`cause_in` says it in the language chosen when
+:mod:`simlab.cli.causes` holds its English, and leaves it as it is otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 
-from simlab.cli import messages
+from simlab.cli import causes, messages, mistakes
 from simlab.i18n.language import LANGS
 
-__all__ = ["lang_in", "speaking", "spoken", "said", "parser_says", "help_in_language"]
+__all__ = [
+    "lang_in",
+    "speaking",
+    "spoken",
+    "said",
+    "parser_says",
+    "help_in_language",
+    "mistake_says",
+    "cause_in",
+]
 
 _STATE = {"lang": "en"}
 
@@ -111,3 +127,117 @@ def speaking(lang: str) -> Iterator[None]:
         yield
     finally:
         _STATE["lang"], argparse._, argparse.ngettext = saved
+
+
+# ------------------------------------------------------ the mistakes a command finds itself ---
+
+
+def mistake_says(key: str, lang: str, /, **values) -> str:
+    """The message ``key`` of :mod:`simlab.cli.mistakes` in ``lang``, filled with ``values``
+    (``str.format``): a tuple is joined as the language lists names (``mistakes.and``), and a
+    field named ``why...`` is said through :func:`cause_in`."""
+    table = getattr(mistakes, lang.upper())
+    filled = {}
+    for name, value in values.items():
+        if isinstance(value, tuple):
+            value = table["and"].join(str(v) for v in value)
+        elif name.startswith("why") and isinstance(value, str):
+            value = cause_in(value, lang)
+        filled[name] = value
+    return table[key].format(**filled)
+
+
+#: A field of a template: its name, and the conversion and format spec it may carry.
+_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def cause_in(english: str, lang: str) -> str:
+    """``english`` (a library's message) in ``lang``: the template of :mod:`simlab.cli.causes`
+    whose English it is, its fields kept as the English has them (a ``why...`` field said the
+    same way, a template matching only where that field does too); unchanged in English, or
+    when no template matches. Of several readings the most specific wins: the one whose
+    templates match the most literal text, nested ones included."""
+    if lang == "en":
+        return english
+    found = _cause(english, lang)
+    return english if found is None else found[0]
+
+
+@cache
+def _cause(english: str, lang: str) -> tuple[str, int] | None:
+    """(``english`` said in ``lang``, how many of its characters the templates' literal text
+    matched), by its most specific reading; None when no template matches."""
+    best = None
+    for parts, translation in _causes(lang):
+        for values, score in _readings(parts, english, lang):
+            if best is None or score > best[1]:
+                best = (_filled(translation, values), score)
+    return best
+
+
+def _filled(template: str, values: dict[str, str]) -> str:
+    """``template`` with each field replaced by its value, as text (the English already
+    converted and formatted it)."""
+    return _FIELD.sub(lambda m: values[m.group(1)], template)
+
+
+@cache
+def _causes(lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """(the English template split into literal, field, literal, ..., literal; its ``lang``
+    template), for every template :func:`cause_in` reads."""
+    tables = [(causes, lambda key: True), (messages, lambda key: key.startswith("setting."))]
+    # A setting's template (the simulator's SettingError) names its settings as fields too.
+    return [
+        (tuple(_FIELD.split(english)), getattr(module, lang.upper())[key])
+        for module, wanted in tables
+        for key, english in module.EN.items()
+        if wanted(key)
+    ]
+
+
+def _readings(parts: tuple[str, ...], text: str, lang: str):
+    """Every way ``text`` is the English template ``parts``: (the fields' values, the literal
+    characters matched); a ``why...`` field's value is said in ``lang`` by its most specific
+    reading, and counts what that matched."""
+    if not text.startswith(parts[0]):
+        return
+    yield from _rest(parts, 1, text, len(parts[0]), {}, len(parts[0]), lang)
+
+
+def _rest(parts, i: int, text: str, pos: int, got: dict, score: int, lang: str):
+    if i >= len(parts):
+        if pos == len(text):
+            yield got, score
+        return
+    name, literal = parts[i], parts[i + 1]
+    if i + 2 >= len(parts):  # the last field runs to the literal text that ends the template
+        ends = [len(text) - len(literal)] if text.endswith(literal) else []
+    else:
+        ends = _places(text, literal, pos + 1)
+    for end in ends:
+        if end <= pos:
+            continue
+        value, more = text[pos:end], 0
+        if name.startswith("why"):
+            said = _cause(value, lang)
+            if said is None:
+                continue
+            value, more = said
+        yield from _rest(
+            parts,
+            i + 2,
+            text,
+            end + len(literal),
+            {**got, name: value},
+            score + more + len(literal),
+            lang,
+        )
+
+
+def _places(text: str, literal: str, start: int) -> list[int]:
+    """Where ``literal`` occurs in ``text`` from ``start`` on (every place, overlaps kept)."""
+    places, at = [], text.find(literal, start)
+    while at >= 0:
+        places.append(at)
+        at = text.find(literal, at + 1)
+    return places

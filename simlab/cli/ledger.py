@@ -26,14 +26,14 @@ def _backup(args: argparse.Namespace) -> int:
 
     source = Path(args.db)
     if not source.is_file():
-        raise UsageError(f"--db {args.db}: no such ledger file (a backup never creates one)")
+        raise UsageError("backup_no_ledger", db=args.db)
     dest = new_file(args.dest, "DEST")
     try:
         with Ledger(source) as ledger:
             counts = ledger.counts()
             ledger.backup(dest)
     except LedgerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     total = sum(counts.values())
     print(f"backed up {args.db} to {dest} ({total} tasks, one consistent snapshot)")
     return 0

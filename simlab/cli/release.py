@@ -26,7 +26,7 @@ def _version(spec: str):
     try:
         return parse_version(spec)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
 
 
 # -- golden ----------------------------------------------------------------------------------
@@ -36,7 +36,7 @@ def _golden(args: argparse.Namespace) -> int:
     from simlab.rollout.golden import compare, format_comparison, format_report, run_golden
 
     if args.runs < 1:
-        raise UsageError(f"--runs must be at least 1, got {args.runs}")
+        raise UsageError("golden_runs", runs=args.runs)
     version = _version(args.version)
     other = _version(args.compare) if args.compare is not None else None
     report = run_golden(version, runs=args.runs, seed=args.seed)
@@ -87,7 +87,7 @@ def _canary(args: argparse.Namespace) -> int:
         flags = {field: flag for flag, (field, *_) in _CANARY_FLAGS.items()}
         message = str(exc)
         field = message.split(" ", 1)[0]
-        raise UsageError(message.replace(field, flags.get(field, field), 1)) from None
+        raise UsageError.passed_on(message.replace(field, flags.get(field, field), 1)) from None
     if args.plot is not None:
         writable_file(args.plot, "--plot")
     result = run_canary(config, seed=args.seed)
@@ -107,7 +107,7 @@ def _health(args: argparse.Namespace) -> int:
     from simlab.rollout.health import check_health, format_health
 
     if not args.timeout > 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+        raise UsageError("health_timeout", timeout=args.timeout)
     report = check_health(args.db, timeout=args.timeout)
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_health(report))
     return 0 if report.healthy else 1

@@ -47,7 +47,7 @@ def _handle_shrink(args: argparse.Namespace) -> int:
             s = shrunk.schedule
             result = simulate(s.scenario, seed=s.seed, ledger=factory, schedule=s)
     except LedgerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     if out is not None:
         shrunk.schedule.save(out)
         replay = f"simlab simulate --schedule {out}"

@@ -75,7 +75,7 @@ def scenario_from_args(args: argparse.Namespace, **overrides: Any) -> Scenario:
     except SettingError:
         raise  # the command line names the settings as its flags
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
 
 
 def schedule_from_args(args: argparse.Namespace):
@@ -93,11 +93,11 @@ def schedule_from_args(args: argparse.Namespace):
         given.insert(0, "faults")
     if given or args.seed is not None:
         flag = "--" + given[0].replace("_", "-") if given else "--seed"
-        raise UsageError(f"--schedule takes the scenario and seed from the file; drop {flag}")
+        raise UsageError("schedule_drop", flag=flag)
     try:
         return Schedule.load(args.schedule)
     except ScheduleError as exc:
-        raise UsageError(f"--schedule {exc}") from None
+        raise UsageError("schedule", why=str(exc)) from None
 
 
 def run_from_args(args: argparse.Namespace):
@@ -142,13 +142,13 @@ def _db_ledger(db: str, variant: str):
         try:
             target = create_schema(db, name)
         except LedgerError as exc:
-            raise UsageError(f"--db: {exc}") from None
+            raise UsageError("db", why=str(exc)) from None
         print(f"ledger: schema {name} in {redact(db)}", file=sys.stderr)
     else:
         try:
             target = str(new_file(sqlite_path(db), "--db"))
         except ValueError as exc:
-            raise UsageError(f"--db: {exc}") from None
+            raise UsageError("db", why=str(exc)) from None
     return lambda clock: connect(target, clock=clock, chapter=chapter)
 
 
@@ -165,7 +165,7 @@ def _handle_simulate(args: argparse.Namespace) -> int:
     try:
         result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule)
     except LedgerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     if schedule is not None:
         result.replay = f"simlab simulate --schedule {args.schedule}"
     if saved is not None:
@@ -199,19 +199,17 @@ def _handle_sweep(args: argparse.Namespace) -> int:
 
     base = scenario_from_args(args)
     if args.fault not in FAULTS:
-        raise UsageError(f"--fault {args.fault}: unknown fault; choose one of {', '.join(FAULTS)}")
+        raise UsageError("sweep_fault", fault=args.fault, known=", ".join(FAULTS))
     for v in args.variants:
         if v not in VARIANTS:
-            raise UsageError(
-                f"--variants {v}: unknown variant; choose one of {', '.join(VARIANTS)}"
-            )
+            raise UsageError("sweep_variant", v=v, known=", ".join(VARIANTS))
     if not args.rates:
-        raise UsageError("--rates needs at least one rate")
+        raise UsageError("sweep_rates")
     bad = [r for r in args.rates if not 0.0 <= r <= 1.0]
     if bad:
-        raise UsageError(f"--rates: {bad[0]} is not a probability in [0, 1]")
+        raise UsageError("sweep_rate", rate=bad[0])
     if args.seeds < 1:
-        raise UsageError(f"--seeds must be >= 1, got {args.seeds}")
+        raise UsageError("sweep_seeds", seeds=args.seeds)
     csv_path = writable_file(args.csv, "--csv")
     plot_path = writable_file(args.plot, "--plot") if args.plot else None
     seeds = range(args.first_seed, args.first_seed + args.seeds)
@@ -227,7 +225,7 @@ def _handle_sweep(args: argparse.Namespace) -> int:
     except SettingError:
         raise  # the command line names the settings as its flags
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError.passed_on(exc) from None
     write_csv(rows, csv_path)
     print(
         f"{len(rows)} runs ({len(args.variants)} variants x {len(args.rates)} rates x "

@@ -20,6 +20,7 @@ import sys
 import textwrap
 
 from simlab.cli.args import UsageError
+from simlab.cli.language import cause_in, mistake_says
 
 __all__ = ["register"]
 
@@ -31,9 +32,7 @@ def _chosen(args: argparse.Namespace):
 
     root = Path(args.root)
     if not any((root / pair.english).is_dir() for pair in PAIRS):
-        raise UsageError(
-            f"no notebooks/ or solutions/ in {args.root!r} (run from the repository root)"
-        )
+        raise UsageError("translate_root", root=args.root)
     return root
 
 
@@ -44,7 +43,7 @@ def _todo(args: argparse.Namespace, root) -> int:
     try:
         items, written = todo(root, args.notebooks, write=args.write)
     except (LookupError, StoreError) as exc:
-        raise UsageError(str(exc).strip("'\"")) from None
+        raise UsageError.passed_on(str(exc).strip("'\"")) from None
     for item in items:
         print(f"== {item.notebook} {item.what} {item.cell} ({item.reason})")
         print(textwrap.indent(item.english, "   ") if item.english else "   (empty)")
@@ -60,30 +59,26 @@ def _translate(args: argparse.Namespace) -> int:
 
     root = _chosen(args)
     if args.write and not args.todo:
-        raise UsageError("--write goes with --todo")
+        raise UsageError("translate_write")
     if args.check and args.todo:
-        raise UsageError("choose --check or --todo, not both")
+        raise UsageError("translate_both")
     if args.todo:
         return _todo(args, root)
     run = check if args.check else build
     try:
         report = run(root, args.notebooks)
     except LookupError as exc:
-        raise UsageError(str(exc).strip("'\"")) from None
+        raise UsageError.passed_on(str(exc).strip("'\"")) from None
     if not args.check:
         for path in report.written:
             print(f"wrote: {path}")
         for path in report.removed:
             print(f"removed: {path}")
     for problem in report.problems:
-        print(problem)
+        print(cause_in(problem, args.lang))
     if report.problems:
-        what = "translation check failed" if args.check else "needs translating"
-        print(
-            f"{what}: {len(report.problems)} problem(s); "
-            "'simlab translate --todo NOTEBOOK' lists the text to translate",
-            file=sys.stderr,
-        )
+        what = "translate_failed" if args.check else "translate_needed"
+        print(mistake_says(what, args.lang, n=len(report.problems)), file=sys.stderr)
         return 1 if args.check else 0
     done = len(report.unchanged) + len(report.written)
     print(f"translations in order ({done} generated notebook(s))", file=sys.stderr)

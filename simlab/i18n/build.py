@@ -32,7 +32,7 @@ from pathlib import Path
 import nbformat
 
 from simlab.grading.notebook import NotebookError, make_exercise, notebook_text, read_notebook
-from simlab.i18n import rubric
+from simlab.i18n import punctuation, rubric
 from simlab.i18n.code import comments, set_language_in, translate_comments, translated_outputs
 from simlab.i18n.store import (
     STATUS_SAYS,
@@ -340,6 +340,8 @@ def _run(
     root: Path, chosen: list[Source], rubrics: list, *, write: bool, everything: bool
 ) -> Report:
     report = Report()
+    if everything:
+        report.problems += catalog_problems()
     for exercise in rubrics:
         report.problems += rubric.problems(root, exercise, LANG)
     translated = []
@@ -381,6 +383,22 @@ def _run(
     return report
 
 
+def catalog_problems() -> list[str]:
+    """What is wrong with the message catalogs (every one
+    :func:`simlab.grading.messages.catalog_names` lists: the grader's, the notebooks', the
+    command line's): an ID without a language or with other fields in it
+    (:func:`simlab.grading.messages.problems`), and a Chinese template whose punctuation is not
+    full-width (:func:`simlab.i18n.punctuation.problems`); one line each."""
+    from simlab.grading import messages
+
+    found = messages.problems()
+    for name in messages.catalog_names():
+        for key, text in getattr(messages.catalog(name), "ZH", {}).items():
+            if isinstance(text, str) and (bad := punctuation.problems(text, holes=True)):
+                found.append(f"catalog {name}.{key}: not full-width punctuation: {bad[0]}")
+    return found
+
+
 def _chosen(root: Path, names: Sequence[str]) -> tuple[list[Source], list]:
     """The notebooks and the exercises' rubrics ``names`` mean: a rubric by its exercise's ID
     (``fencing``), its name in a check (``rubric fencing``) or its store's path, a notebook as
@@ -410,7 +428,7 @@ def check(root: str | Path = ".", names: Sequence[str] = ()) -> Report:
     without a store, per rubric quote the Chinese exercise does not hold, and per generated
     file that is stale, missing or orphaned. ``names`` limits the check to those notebooks and
     rubrics (see :func:`select`; a rubric by its exercise's ID); no names means all, orphans
-    included."""
+    and the message catalogs included (:func:`catalog_problems`)."""
     root = Path(root)
     chosen, rubrics = _chosen(root, names)
     return _run(root, chosen, rubrics, write=False, everything=not names)

@@ -474,8 +474,8 @@ def test_is_a_csv_checked_for_writing_without_being_made(tmp_path, capsys):
 
     new = tmp_path / "grades.csv"
     assert unwritable(str(new)) is None and not new.exists()
-    assert unwritable(str(tmp_path)) == "it is a folder"
-    assert unwritable(str(tmp_path / "nowhere" / "grades.csv")) == "no such folder"
+    assert unwritable(str(tmp_path)) == "folder"
+    assert unwritable(str(tmp_path / "nowhere" / "grades.csv")) == "no_folder"
     notebook = tmp_path / "ex.ipynb"
     notebook.write_text("{}")
     status = main(["grade", str(notebook), "--csv", str(tmp_path / "nowhere" / "g.csv")])
