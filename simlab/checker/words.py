@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.i18n.language import LANGS
+from simlab.i18n.punctuation import joined
 
 __all__ = [
     "LANGS",
@@ -64,7 +65,8 @@ def render(value: Any, lang: str = "en") -> str:
     if isinstance(value, Said):
         catalog, _, name = value.key.partition(".")
         template = CATALOGS[catalog][lang][name]
-        return template.format(**{k: _value(v, lang) for k, v in value.values})
+        text = template.format(**{k: _value(v, lang) for k, v in value.values})
+        return text if lang == "en" else joined(text)
     return str(_value(value, lang))
 
 

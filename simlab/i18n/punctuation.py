@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FULL_WIDTH", "QUOTES", "problems", "fixed", "is_chinese"]
+__all__ = ["FULL_WIDTH", "QUOTES", "problems", "fixed", "is_chinese", "joined"]
 
 #: ASCII mark -> its full-width form.
 FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）", "?": "？", "!": "！"}
@@ -180,3 +180,15 @@ def fixed(text: str, holes: bool = False) -> str:
         for i in marks:
             chars[i] = next(quotes) if text[i] == '"' else FULL_WIDTH[text[i]]
         text = "".join(chars)
+
+
+#: A space between two Chinese ideographs (a Chinese sentence puts none between its words).
+_IDEOGRAPH = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+_BETWEEN_IDEOGRAPHS = re.compile(rf"(?<={_IDEOGRAPH}) +(?={_IDEOGRAPH})")
+
+
+def joined(text: str) -> str:
+    """``text`` without the spaces between two Chinese ideographs: a sentence built from parts
+    (a subject, then its verb, as English word order spaces them) reads as Chinese writes it.
+    A space between Chinese and Latin text (``w1 取消了``) stays."""
+    return _BETWEEN_IDEOGRAPHS.sub("", text)

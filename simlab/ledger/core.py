@@ -118,10 +118,13 @@ class SqlLedger:
         Allowed from ``queued``, or from ``running`` once ``lease_until <= clock()``. Raises
         :class:`TerminalTask` (completed, cancelled, dead), :class:`LeaseHeld` (a live lease,
         naming its holder) or :class:`UnknownTask`. With ``max_attempts``, the claim that would
-        exceed it marks the task ``dead`` and raises :class:`TerminalTask`.
+        exceed it marks the task ``dead`` and raises :class:`TerminalTask`. A row the claim
+        refuses twice though nothing moved it (running without a lease end: its statements
+        broke an invariant) raises :class:`~simlab.errors.LedgerError` rather than try for ever.
         """
         check_claim(task_id, worker, ttl)
         sql = self.q.CLAIM_ONE[self.max_attempts is not None]
+        refused = None
         while True:
             now = float(self.clock())
             until = now + ttl
@@ -151,6 +154,14 @@ class SqlLedger:
                 raise TerminalTask(task_id, record.status)
             if record.status == RUNNING and record.lease_until is not None:
                 raise LeaseHeld(task_id, record.worker, record.lease_until)
+            if record == refused:
+                # Refused twice over the same row, which the claim's own statement should have
+                # taken: no other process moved it, so trying again would loop for ever.
+                raise LedgerError(
+                    f"task {task_id!r} is {record.status} (lease until {record.lease_until}) "
+                    "yet its claim is refused: its row breaks the ledger's own invariants"
+                )
+            refused = record
 
     def claim_next(self, worker: str, ttl: float) -> Lease | None:
         """Atomically claim the oldest claimable task (submit order), or return None.

@@ -7,8 +7,11 @@ the task IDs of ``tasks(status)``, ``tasks_and_views`` for ``tasks()`` with ``co
 ``tasks(status)`` of every status. A run takes one only
 when the class that defines it also defines every contract method it stands for, and the
 instance replaces none of them: a subclass (or a patched instance) that changes one of those
-methods is judged through its own methods, as any other ledger is. Whichever path it takes, a
-run records the same history.
+methods is judged through its own methods, as any other ledger is. A ledger that runs statements
+(``q``, as the SQL ledgers do) takes one only with the kit's own statements: a fast path runs
+statements of its own beside the ones its contract methods run, so a ledger whose statements
+were edited (a subclass's or the instance's ``q``) is judged through its contract methods too.
+Whichever path it takes, a run records the same history.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ def definer(obj: object, name: str) -> type | None:
 def fast_path(ledger: Any, name: str, *stands_for: str) -> Callable | None:
     """``ledger``'s bound method ``name`` when it may stand for the contract methods
     ``stands_for``: one class of ``ledger``'s own defines them all and the instance replaces
-    none; else None. A method ``ledger`` only hands on from another object (a wrapper that
-    forwards what it lacks) is not its own: that object's contract methods may be others."""
+    none, and its statements (``q``), if it has any, are the kit's own; else None. A method
+    ``ledger`` only hands on from another object (a wrapper that forwards what it lacks) is
+    not its own: that object's contract methods may be others."""
     method = getattr(ledger, name, None)
     if method is None or getattr(method, "__self__", None) is not ledger:
         return None
@@ -40,7 +44,15 @@ def fast_path(ledger: Any, name: str, *stands_for: str) -> Callable | None:
     for other in (name, *stands_for):
         if other in mine or definer(ledger, other) is not owner:
             return None
+    if hasattr(ledger, "q"):
+        statements = definer(ledger, "q")
+        if "q" in mine or statements is None or not statements.__module__.startswith(_KIT_LEDGERS):
+            return None
     return method
+
+
+#: Where the kit's own ledgers, and so their statements, are defined.
+_KIT_LEDGERS = "simlab.ledger."
 
 
 def heartbeat_reader(ledger: Any) -> Callable[[Any, float], dict | None]:

@@ -97,3 +97,15 @@ def test_do_times_that_differ_below_the_millisecond_show_the_digits_that_part_th
     h.record(1.0, "ok", "w1", "claim", "t1", 1, 0, lease_until=4.0000004, attempts=1)
     (sentence,) = sentences("q", h, ttl=3.0)
     assert "until t=4.0000004" in sentence and "runs until t=4.0." in sentence
+
+
+def test_does_a_chinese_sentence_built_from_chinese_parts_put_no_space_between_them():
+    """A user's cancel: the subject is Chinese (一位用户), so no space before its verb; a
+    worker's name is Latin, and keeps its space."""
+    from simlab.checker.words import render, said
+
+    user = render(said("story.cancel", who=said("story.a_user"), task="t1", epoch=2), "zh")
+    worker = render(said("story.cancel", who="w1", task="t1", epoch=2), "zh")
+    assert user.startswith("一位用户取消了 t1"), user
+    assert worker.startswith("w1 取消了 t1"), worker
+    assert render(said("story.cancel", who="w1", task="t1", epoch=2), "en").startswith("w1 cancels")

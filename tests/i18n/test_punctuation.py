@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from simlab.grading.messages import catalog, catalog_names
-from simlab.i18n.punctuation import fixed, problems
+from simlab.i18n.punctuation import fixed, joined, problems
 
 ROOT = Path(__file__).resolve().parents[2]
 STORES = sorted(
@@ -173,3 +173,17 @@ def test_is_a_calls_empty_pair_code_not_punctuation():
     assert problems("对任务调用 {fn}() 返回了 {got}", holes=True) == []
     assert fixed("调用 claim()后", holes=True) == "调用 claim()后"
     assert fixed("调用 claim(x)后") == "调用 claim（x）后"  # a pair with words inside is prose
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("一位用户 取消了 t1", "一位用户取消了 t1"),
+        ("账本随后报告  租约到期时间为 无", "账本随后报告租约到期时间为无"),
+        ("w1 取消了 t1", "w1 取消了 t1"),
+        ("取消了 t1 的租约", "取消了 t1 的租约"),
+        ("a user cancels t1", "a user cancels t1"),
+    ],
+)
+def test_is_a_space_between_chinese_words_dropped_and_one_beside_latin_kept(text, want):
+    assert joined(text) == want

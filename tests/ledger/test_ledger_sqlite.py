@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from simlab.errors import LedgerError, TerminalTask
 from simlab.ledger import SCHEMA_VERSION, Ledger, RacyClaimLedger
+from simlab.ledger.sqlite import statements as stmt
 from simlab.ledger.sqlite.probes import bare_claim_save
 
 
@@ -146,6 +148,36 @@ def test_can_a_worker_release_its_lease_so_the_next_claim_resumes_at_once():
     assert (second.epoch, second.step) == (2, 1)
     assert not ledger.release(first)  # a stale lease releases nothing
     assert not ledger.save(first, 2)
+
+
+@pytest.mark.parametrize(
+    ("edit", "leave"),
+    [
+        # a completing save that forgets to complete: the task stays running, no lease
+        (
+            {"SAVE_DONE": stmt.SAVE_DONE.replace(" status = 'completed',", "")},
+            lambda ledger, lease: ledger.save(lease, 1, done=True),
+        ),
+        # a release that forgets to queue the task again: running, no lease
+        (
+            {"RELEASE": stmt.RELEASE.replace("status = 'queued', ", "")},
+            lambda ledger, lease: ledger.release(lease),
+        ),
+    ],
+    ids=["save-done-keeps-running", "release-keeps-running"],
+)
+def test_is_a_claim_of_a_row_its_statements_broke_refused_instead_of_tried_for_ever(edit, leave):
+    class Edited(Ledger):
+        q = SimpleNamespace(**{**vars(stmt), **edit})
+
+    now = [0.0]
+    ledger = Edited(":memory:", clock=lambda: now[0])
+    ledger.submit("t1")
+    leave(ledger, ledger.claim("t1", "w1", 3.0))
+    assert (ledger.get("t1").status, ledger.get("t1").lease_until) == ("running", None)
+    now[0] = 10.0
+    with pytest.raises(LedgerError, match="'t1' is running .* breaks the ledger's own invariants"):
+        ledger.claim("t1", "w2", 3.0)
 
 
 def test_counts_per_status():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from simlab import Ledger, Scenario, simulate
@@ -9,6 +11,7 @@ from simlab.checker.history import history_digest
 from simlab.errors import TerminalTask
 from simlab.ledger import RacyClaimLedger, connect
 from simlab.ledger.memory import MemoryLedger
+from simlab.ledger.sqlite import statements as sqlite_statements
 from simlab.records import STATUSES
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
 from simlab.sim.variants import wrap
@@ -63,6 +66,50 @@ def test_is_the_fast_path_refused_to_an_instance_with_a_method_replaced():
     ledger.get = ledger.get  # an instance attribute now shadows the class's method
     assert fast_path(ledger, "heartbeat_until", "heartbeat", "get") is None
     assert fast_path(MemoryLedger(clock=lambda: 0.0), "nothing-such") is None
+
+
+def edited_statements(**changes: str):
+    """The kit's SQLite statements with ``changes``: what an engineer who edits one of them in
+    a subclass hands the ledger."""
+    return SimpleNamespace(**{**vars(sqlite_statements), **changes})
+
+
+class EditedHeartbeat(Ledger):
+    """A wrong ledger: only ``HEARTBEAT`` edited, to extend the lease from its old end (the
+    statement of the fast path, ``HEARTBEAT_UNTIL``, left as the kit's)."""
+
+    q = edited_statements(
+        HEARTBEAT="UPDATE tasks SET lease_until = lease_until + (:until - :now), "
+        f"updated_at = :now {sqlite_statements.CURRENT}"
+    )
+
+
+class EditedListing(Ledger):
+    """A wrong ledger: ``tasks(status)`` lists newest first (``TASKS_WITH`` and
+    ``TASK_IDS_WITH`` edited alike)."""
+
+    q = edited_statements(
+        TASKS_WITH=sqlite_statements.TASKS_WITH.replace("ORDER BY seq", "ORDER BY seq DESC"),
+        TASK_IDS_WITH=sqlite_statements.TASK_IDS_WITH.replace("ORDER BY seq", "ORDER BY seq DESC"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "paths"),
+    [
+        (EditedHeartbeat, [("heartbeat_until", "heartbeat", "get"), ("all_effects", "effects")]),
+        (EditedListing, [("task_ids", "tasks"), ("tasks_and_views", "tasks", "counts")]),
+    ],
+)
+def test_is_a_ledger_with_edited_statements_judged_through_its_contract_methods(kind, paths):
+    ledger = kind(":memory:", clock=lambda: 0.0)
+    for path in paths:
+        assert fast_path(ledger, *path) is None, path
+    instance = Ledger(":memory:", clock=lambda: 0.0)
+    instance.q = edited_statements()  # the instance's own statements, the same text even
+    assert fast_path(instance, "heartbeat_until", "heartbeat", "get") is None
+    result = simulate(Scenario.adversarial(), seed=1, ledger=lambda c: kind(":memory:", clock=c))
+    assert result.violations, "a wrong ledger the run judged through its fast paths"
 
 
 class Forwarding:
