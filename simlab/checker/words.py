@@ -209,8 +209,9 @@ _EN = {
     "read.field.lease_until": "lease_until",
     "read.field.checkpoint": "checkpoint",
     "read.none": "None",
-    "read.refused": "{told} was refused, yet the ledger then reports {got}, not {want} as "
-    "before: a refused call changes nothing.",
+    "read.refused": "{told} was refused, and the ledger then reports {got} where a correct "
+    "ledger holds {want}: a refused call changes nothing, so this call or an earlier one left the "
+    "task wrong.",
     "read.release": "{did}, yet the ledger then reports {got}, not {want}: a released task is "
     "queued, keeps its step and epoch, and holds no lease.",
     "refused.cancel": "{told} was refused, but it was {status}: a correct ledger cancels it.",
@@ -411,8 +412,8 @@ _ZH = {
     "read.field.lease_until": "租约到期时间",
     "read.field.checkpoint": "检查点",
     "read.none": "无",
-    "read.refused": "{told}被拒绝了，但账本随后报告 {got}，而不是之前的 {want}：被拒绝的调用"
-    "什么也不改变。",
+    "read.refused": "{told}被拒绝了，账本随后报告 {got}，而正确的账本此时是 {want}：被拒绝的调用"
+    "什么也不改变，所以是这次调用或更早的某次调用把任务改错了。",
     "read.release": "{did}，但账本随后报告 {got}，而不是 {want}：交还后的任务在排队中，保留它的"
     "步骤和纪元，不持有租约。",
     "refused.cancel": "{told}被拒绝了，但它处于「{status}」状态：正确的账本会取消它。",

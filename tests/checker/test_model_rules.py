@@ -543,8 +543,9 @@ def test_does_a_refused_heartbeat_that_moved_the_lease_name_that_heartbeat():
     h.record(26, "fail", "w1", "heartbeat", "t1", epoch=1, step=0, reason="stale-epoch", **wrote)
     (sentence,) = sentences("y", h)
     assert sentence == (
-        "w1's heartbeat on t1 with epoch 1 at t=26.0 was refused, yet the ledger then reports "
-        "lease_until t=36.0, not lease_until t=30.0 as before: a refused call changes nothing."
+        "w1's heartbeat on t1 with epoch 1 at t=26.0 was refused, and the ledger then reports "
+        "lease_until t=36.0 where a correct ledger holds lease_until t=30.0: a refused call "
+        "changes nothing, so this call or an earlier one left the task wrong."
     )
     kept = History(h.events[:-1])
     kept.record(
@@ -559,7 +560,7 @@ def test_does_a_refused_save_that_wrote_its_step_break_rule_y_and_a_clean_one_no
     h.record(21, "fail", "w1", "save", "t1", epoch=1, step=1, **_read(epoch=2, lease_until=30.0,
                                                                        step=1))  # fmt: skip
     (sentence,) = sentences("y", h)
-    assert "reports step 1, not step 0 as before" in sentence
+    assert "reports step 1 where a correct ledger holds step 0" in sentence
     clean = History(h.events[:-1])
     clean.record(
         21, "fail", "w1", "save", "t1", epoch=1, step=1, **_read(epoch=2, lease_until=30.0)
