@@ -77,14 +77,15 @@ _SCAN = json.decoder.JSONDecoder().scan_once
 
 def _one_shot_encoder() -> Any:
     """The C encoder ``_ENCODE`` builds on every call for a list or a dict, built once (None
-    without the C accelerator). Its circular-reference markers are empty again after every
-    value it encoded; after an error they may not be, so :func:`_encode` then builds a new one."""
+    without the C accelerator), without its circular-reference markers: a value that holds
+    itself makes it recurse until ``RecursionError`` instead, and :func:`_encode` then lets the
+    plain encoder raise its own error (every error of one is an error of the other)."""
     make = json.encoder.c_make_encoder
     if make is None:
         return None
     e = _ENCODER
     return make(
-        {}, e.default, json.encoder.encode_basestring_ascii, e.indent, e.key_separator,
+        None, e.default, json.encoder.encode_basestring_ascii, e.indent, e.key_separator,
         e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan,
     )  # fmt: skip
 
@@ -95,13 +96,12 @@ _FAST_ENCODE = _one_shot_encoder()
 def _encode(value: Any) -> str:
     """``_ENCODE(value)``, the same text and the same errors, faster for a dict or a list (a
     save's result, a checkpoint: every save encodes one)."""
-    global _FAST_ENCODE
     cls = value.__class__
     if (cls is dict or cls is list) and _FAST_ENCODE is not None:
         try:
             return "".join(_FAST_ENCODE(value, 0))
         except Exception:
-            _FAST_ENCODE = _one_shot_encoder()  # and let the plain encoder raise its own error
+            pass  # the plain encoder raises its own error (it keeps no state between calls)
     return _ENCODE(value)
 
 
