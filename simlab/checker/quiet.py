@@ -40,11 +40,24 @@ def quiet_save(s: TaskState, e: Event, m: Model) -> bool:
     )
 
 
+def _lease_as_asked(s: TaskState, e: Event, m: Model) -> bool:
+    """The lease end a granted claim or an accepted heartbeat reports is a float between its
+    invoke's time + ttl and its answer's time + ttl, or it is not judged (no ttl known, no end
+    recorded): rule (q) finds nothing."""
+    ttl, value = m.ttl, e.value
+    if ttl is None or "lease_until" not in value:
+        return True
+    until = value["lease_until"]
+    return until.__class__ is float and s.asked.get(e.process, e.time) + ttl <= until <= (
+        e.time + ttl
+    )
+
+
 def quiet_claim(s: TaskState, e: Event, m: Model) -> bool:
     """A claim of a queued task (no live lease, not ended) with a higher epoch than it had,
     its lease naming its task and worker, resuming from its committed step (with its
-    checkpoint), telling the attempt it is, within the limit: rules (a'), (h), (k), (m) and
-    (t) find nothing."""
+    checkpoint), telling the attempt it is, within the limit, and ending as asked: rules
+    (a'), (h), (k), (m), (t) and (q) find nothing."""
     if s.status != QUEUED:
         return False
     epoch, value = e.epoch, e.value
@@ -62,12 +75,13 @@ def quiet_claim(s: TaskState, e: Event, m: Model) -> bool:
             first = s.attempts + 1
             if not (told.__class__ is int and first <= told <= first + s.unanswered):
                 return False
-    return m.max_attempts is None or s.attempts < m.max_attempts
+    return (m.max_attempts is None or s.attempts < m.max_attempts) and _lease_as_asked(s, e, m)
 
 
 def quiet_heartbeat(s: TaskState, e: Event, m: Model) -> bool:
-    """A heartbeat of a running task with its current epoch: rules (i) and (l) find nothing."""
-    return e.epoch == s.epoch and s.status == RUNNING
+    """A heartbeat of a running task with its current epoch, extending the lease as asked:
+    rules (i), (l) and (q) find nothing."""
+    return e.epoch == s.epoch and s.status == RUNNING and _lease_as_asked(s, e, m)
 
 
 def quiet_submit(s: TaskState, e: Event, m: Model) -> bool:
@@ -79,7 +93,7 @@ def quiet_submit(s: TaskState, e: Event, m: Model) -> bool:
 #: for).
 SCREENS: dict[str, tuple[Callable[[TaskState, Event, Model], bool], frozenset[str]]] = {
     "save": (quiet_save, frozenset({"a", "b", "c", "d", "l"})),
-    "claim": (quiet_claim, frozenset({"a'", "h", "k", "m", "t"})),
-    "heartbeat": (quiet_heartbeat, frozenset({"i", "l"})),
+    "claim": (quiet_claim, frozenset({"a'", "h", "k", "m", "t", "q"})),
+    "heartbeat": (quiet_heartbeat, frozenset({"i", "l", "q"})),
     "submit": (quiet_submit, frozenset({"v"})),
 }
