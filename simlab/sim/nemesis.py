@@ -211,10 +211,12 @@ class RandomNemesis(Nemesis):
         super().__init__(run)
         # Every rate 0: no question would draw or strike anything, so none need be asked.
         self.idle = not any(getattr(run.scenario, name) for name in RATE_FIELDS)
-        self._rng = {k.name: run.rng[k.stream] for k in KINDS.values()}
-        #: kind -> (its rate, its stream): a scenario is frozen, and every question reads both
+        #: kind -> (its rate, its stream): a scenario is frozen, and every question reads both;
+        #: a kind at rate 0 is never drawn from, so its stream is not made (None)
         self._draw = {
-            k.name: (getattr(run.scenario, k.rate), self._rng[k.name]) for k in KINDS.values()
+            k.name: (rate, run.rng[k.stream] if rate else None)
+            for k in KINDS.values()
+            for rate in (getattr(run.scenario, k.rate),)
         }
         #: (kind, task) -> the delay after its arrival at which the user's act of that kind
         #: strikes the task, kept only for a kind another one follows, until that one reads it
@@ -253,11 +255,12 @@ class RandomNemesis(Nemesis):
 
     def edit_delay(self, now: float) -> float | None:
         """Time until the editor's next edit (None: no more edits)."""
-        return self._rng[DOC_CHANGE.name].expovariate(getattr(self.scenario, DOC_CHANGE.rate))
+        rate, rng = self._draw[DOC_CHANGE.name]
+        return rng.expovariate(rate)
 
     def edit_doc(self, docs: list) -> Any:
         """The document the editor changes now (one of ``docs``)."""
-        doc = docs[self._rng[DOC_CHANGE.name].randrange(len(docs))]
+        doc = docs[self._draw[DOC_CHANGE.name][1].randrange(len(docs))]
         self._struck({"kind": DOC_CHANGE.name, "at": self.run.env.now, "doc": doc.doc_id})
         return doc
 
