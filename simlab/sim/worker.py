@@ -188,7 +188,10 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
+            if kept:
+                rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
+            else:  # the same event, without a merge of no values (checkpoints off)
+                rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
             step += 1
         broker.ack(task)
         return False
@@ -196,10 +199,13 @@ class Worker:
     def _save(self, lease, step: int, done: bool, kept: dict) -> bool:
         """The fenced save of ``step`` as :meth:`_handle` makes it (``kept``: the checkpoint
         and partial result of checkpoints mode)."""
+        save = self.sim.ledger.save
         if done:
             result = {"worker": self.name, "epoch": lease.epoch}
-            return self.sim.ledger.save(lease, step, result=result, done=True, **kept)
-        return self.sim.ledger.save(lease, step, **kept)
+            if not kept:  # the same call, without a merge of no arguments (checkpoints off)
+                return save(lease, step, result=result, done=True)
+            return save(lease, step, result=result, done=True, **kept)
+        return save(lease, step, **kept)
 
     def _save_resent(self, lease, step: int, done: bool, kept: dict, first: bool):
         """The ``lost-reply`` fault on a save (a generator): the ledger answered ``first`` to
@@ -270,17 +276,8 @@ class Worker:
         sim = self.sim
         if not sim.nemesis.crashes("record", self, task, step):
             return False
-        sim.history.record(
-            sim.env._now,
-            "info",
-            self.name,
-            "crash",
-            task,
-            epoch,
-            step,
-            after_effect=False,
-            after_record=True,
-        )
+        sim.history.record(sim.env._now, "info", self.name, "crash", task, epoch, step,
+                           after_effect=False, after_record=True)  # fmt: skip
         sim.crashes += 1
         return True
 
@@ -505,7 +502,11 @@ class Worker:
                 self._beat_lost(lease, step, given)
                 last_beat = self.last_beat = now  # the helper beats on its schedule
             elif given is not None:
-                rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
+                if len(given) == 1 and "lease_until" in given:  # the same event, without a merge
+                    rec(now, "ok", name, "heartbeat", task, epoch, step,
+                        lease_until=given["lease_until"])  # fmt: skip
+                else:
+                    rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
                 last_beat = self.last_beat = now
                 broker.extend(task)
             else:
