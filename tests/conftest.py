@@ -97,8 +97,7 @@ def forget(module: object) -> None:
     compute its answer again). Kept, they would be set aside (:func:`set_aside`) with everything
     else for the rest of the session, and whatever is set aside is walked by every
     ``gc.get_freeze_count()``, which the kit asks after each large simulated run and around
-    each grading (:mod:`simlab.sim.collector`, :mod:`simlab.grading.processes`): the
-    architecture test's syntax trees alone would make each of those walks some twice as long."""
+    each grading (:mod:`simlab.sim.collector`, :mod:`simlab.grading.processes`)."""
     name = getattr(module, "__name__", None)
     for value in list(vars(module).values()) if name else ():
         if getattr(value, "__module__", None) == name and hasattr(value, "cache_clear"):
