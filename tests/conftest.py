@@ -80,20 +80,36 @@ def pytest_collection_finish(session):
 def set_aside() -> None:
     """Collect the garbage, then set aside (``gc.freeze``) every object still alive.
 
-    What is alive between test modules (modules, collected items, caches a module filled, such
-    as the parsed sources of the architecture test) mostly lives on, and each collection of
-    Python's oldest generation (its own, and every ``gc.collect()`` a bench makes before timing)
-    walks all of it again: the later a test runs, the more it pays. Set aside, it is walked no
-    more. Refcounting still frees what is dropped later; only a cycle among such objects is
-    never collected, a little memory."""
+    What is alive between test modules (modules, collected items, caches of helper modules)
+    mostly lives on, and each collection of Python's oldest generation (its own, and every
+    ``gc.collect()`` a bench makes before timing) walks all of it again: the later a test runs,
+    the more it pays. Set aside, it is walked no more. Refcounting still frees what is dropped
+    later; only a cycle among such objects is never collected, a little memory."""
     gc.collect()
     gc.freeze()
+
+
+def forget(module: object) -> None:
+    """Empty the ``functools`` caches a finished test module defines (parsed sources, searches,
+    graded answers), which only its own tests read.
+
+    A module's tests run one after another, so nothing reads them again (were one to, it would
+    compute its answer again). Kept, they would be set aside (:func:`set_aside`) with everything
+    else for the rest of the session, and whatever is set aside is walked by every
+    ``gc.get_freeze_count()``, which the kit asks after each large simulated run and around
+    each grading (:mod:`simlab.sim.collector`, :mod:`simlab.grading.processes`)."""
+    name = getattr(module, "__name__", None)
+    for value in list(vars(module).values()) if name else ():
+        if getattr(value, "__module__", None) == name and hasattr(value, "cache_clear"):
+            value.cache_clear()
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item):
     global _module
     if getattr(item, "module", None) is not _module:
+        if _module is not None:
+            forget(_module)
         _module = getattr(item, "module", None)
         set_aside()  # what collection and the modules before left alive outlives them
     lanes.running(item)

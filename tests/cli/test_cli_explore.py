@@ -229,13 +229,13 @@ def test_does_the_help_list_the_variants(capsys):
 
 def test_does_a_time_limit_stop_without_a_certificate_and_exit_3(capsys):
     code, out, _ = run_cli(
-        ["explore", "--max-faults", "3", "--time-limit", "0.5", "--json"], capsys
+        ["explore", "--max-faults", "3", "--time-limit", "0.1", "--json"], capsys
     )
     assert code == 3
     data = json.loads(out)
     assert data["certified"] is False and data["stopped"] == "time-limit"
     # told as text, a stopped search says what it covered and what it did not search
-    code, out, _ = run_cli(["explore", "--max-faults", "3", "--time-limit", "0.5"], capsys)
+    code, out, _ = run_cli(["explore", "--max-faults", "3", "--time-limit", "0.1"], capsys)
     assert code == 3 and out.startswith("stopped by --time-limit, not certified")
     assert "not searched (turn each on with its flag)" in out
 
