@@ -8,19 +8,23 @@ over anything (a ledger factory, a lambda); the arguments and answers are pickle
 parent's to handle: the children ignore it and :meth:`Forked.close` stops them. :meth:`Forked.close`
 stops them with SIGTERM, so the children take its default action whatever handler they inherited
 from this process (one that ignores it, or raises as Ctrl-C does, would leave the close waiting
-on a child that never ends).
+on a child that never ends), and kills one that SIGTERM did not end (a child still between its
+fork and the pool's initializer holds this process's handler).
 """
 
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["Forked", "CHUNK"]
+__all__ = ["Forked", "CHUNK", "GRACE"]
 
 #: The most arguments one process is handed at once (fewer when the list is short).
 CHUNK = 64
+#: Seconds :meth:`Forked.close` gives a child to end on SIGTERM before it kills it.
+GRACE = 2.0
 #: The function the children run, set while a pool lives: they inherit it when they fork.
 _WORK: list[Callable[[Any], Any]] = []
 
@@ -54,11 +58,27 @@ class Forked:
             yield from answers
 
     def close(self) -> None:
-        """Stop the children (whatever they were doing) and wait for them."""
+        """Stop the children (whatever they were doing) and wait for them. A child that SIGTERM
+        has not ended within :data:`GRACE` seconds (one that took a handler of its own, or hung
+        before it set its signals, between its fork and the pool's initializer) is killed."""
+        children = list(self.pool._pool)  # the pool lists its processes only there
+        closed = threading.Event()
+
+        def kill_the_stragglers() -> None:
+            if closed.wait(GRACE):
+                return
+            for child in children:
+                if child.is_alive():
+                    child.kill()
+
+        watchdog = threading.Thread(target=kill_the_stragglers, daemon=True)
+        watchdog.start()
         try:
             self.pool.terminate()
             self.pool.join()
         finally:
+            closed.set()
+            watchdog.join()
             _WORK.clear()
 
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from simlab.sim.forked import Forked
+from simlab.sim.forked import GRACE, Forked
 
 
 def _raise(signum, frame):
@@ -40,3 +40,33 @@ def test_does_close_stop_children_that_inherited_a_sigterm_handler(handler):
                 os.kill(pid, signal.SIGKILL)
         closing.join(timeout=20)
     assert not alive, "close() waited on children that SIGTERM did not end"
+
+
+def _stubborn(seconds: float) -> None:
+    """A child's work that takes a SIGTERM handler of its own (as a child that hung between its
+    fork and the pool's initializer keeps the parent's) and then runs long."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(seconds)
+
+
+def test_does_close_kill_a_child_that_sigterm_does_not_end():
+    pool = Forked(2, _stubborn)
+    children = [p.pid for p in pool.pool._pool]
+    answers = pool.map([30.0, 30.0])
+    threading.Thread(target=lambda: next(answers, None), daemon=True).start()
+    time.sleep(0.3)  # the children take their work
+    closing = threading.Thread(target=pool.close, daemon=True)
+    started = time.monotonic()
+    closing.start()
+    closing.join(timeout=20)
+    alive = closing.is_alive()
+    if alive:  # leave nothing behind for the next test
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        closing.join(timeout=20)
+    assert not alive, "close() waited on a child that SIGTERM did not end"
+    assert time.monotonic() - started < GRACE + 10
+    for pid in children:  # reaped: no process of the pool is left
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
