@@ -17,6 +17,26 @@ def _raise(signum, frame):
     raise KeyboardInterrupt
 
 
+def closed_while_busy(pool: Forked, seconds: list[float]) -> tuple[bool, list[int]]:
+    """Hand ``pool`` the work ``seconds``, close it while its children run, and say whether the
+    close returned within 20 s, with the children's IDs; whatever it left is killed, so
+    nothing outlives the test."""
+    children = [p.pid for p in pool.pool._pool]
+    answers = pool.map(seconds)  # a generator: reading it hands the work out
+    threading.Thread(target=lambda: next(answers, None), daemon=True).start()
+    closing = threading.Thread(target=pool.close, daemon=True)
+    time.sleep(0.3)  # the children take their work
+    closing.start()
+    closing.join(timeout=20)
+    returned = not closing.is_alive()
+    if not returned:
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        closing.join(timeout=20)
+    return returned, children
+
+
 @pytest.mark.parametrize("handler", [signal.SIG_IGN, _raise], ids=["ignores", "raises"])
 def test_does_close_stop_children_that_inherited_a_sigterm_handler(handler):
     if threading.current_thread() is not threading.main_thread():
@@ -26,20 +46,8 @@ def test_does_close_stop_children_that_inherited_a_sigterm_handler(handler):
         pool = Forked(2, time.sleep)
     finally:
         signal.signal(signal.SIGTERM, before)
-    children = [p.pid for p in pool.pool._pool]
-    answers = pool.map([30.0, 30.0, 30.0])  # a generator: reading it hands the sleeps out
-    threading.Thread(target=lambda: next(answers, None), daemon=True).start()
-    closing = threading.Thread(target=pool.close, daemon=True)
-    time.sleep(0.3)  # the children take their sleeps
-    closing.start()
-    closing.join(timeout=20)
-    alive = closing.is_alive()
-    if alive:  # leave nothing behind for the next test
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        closing.join(timeout=20)
-    assert not alive, "close() waited on children that SIGTERM did not end"
+    returned, _ = closed_while_busy(pool, [30.0, 30.0, 30.0])
+    assert returned, "close() waited on children that SIGTERM did not end"
 
 
 def _stubborn(seconds: float) -> None:
@@ -50,22 +58,9 @@ def _stubborn(seconds: float) -> None:
 
 
 def test_does_close_kill_a_child_that_sigterm_does_not_end():
-    pool = Forked(2, _stubborn)
-    children = [p.pid for p in pool.pool._pool]
-    answers = pool.map([30.0, 30.0])
-    threading.Thread(target=lambda: next(answers, None), daemon=True).start()
-    time.sleep(0.3)  # the children take their work
-    closing = threading.Thread(target=pool.close, daemon=True)
     started = time.monotonic()
-    closing.start()
-    closing.join(timeout=20)
-    alive = closing.is_alive()
-    if alive:  # leave nothing behind for the next test
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        closing.join(timeout=20)
-    assert not alive, "close() waited on a child that SIGTERM did not end"
+    returned, children = closed_while_busy(Forked(2, _stubborn), [30.0, 30.0])
+    assert returned, "close() waited on a child that SIGTERM did not end"
     assert time.monotonic() - started < GRACE + 10
     for pid in children:  # reaped: no process of the pool is left
         with pytest.raises(ProcessLookupError):
