@@ -162,34 +162,20 @@ def check_name(value: str, what: str) -> None:
     )
 
 
-#: Names :func:`_plain_names` accepted (plain ``str``: a name's validity is its value's alone),
-#: so a name checked once is known at the next call by a set lookup; emptied when it is full.
-_PLAIN: set[str] = set()
-_PLAIN_MAX = 1 << 16
-
-
 def _plain_names(task_id: object, worker: object) -> bool:
     """Would :func:`check_name` accept both? Its accepting path in one expression, for the
     calls every claim, heartbeat and save makes (:func:`check_claim`, :func:`check_heartbeat`,
     :func:`check_save`); anything else goes through it for its error."""
-    if task_id.__class__ is not str or worker.__class__ is not str:
-        return False
-    if task_id in _PLAIN and worker in _PLAIN:
-        return True
-    if not (
-        0 < len(task_id) <= MAX_NAME_CHARS
+    return (
+        task_id.__class__ is str
+        and worker.__class__ is str
+        and 0 < len(task_id) <= MAX_NAME_CHARS
         and 0 < len(worker) <= MAX_NAME_CHARS
         and task_id.isascii()
         and worker.isascii()
         and "\x00" not in task_id
         and "\x00" not in worker
-    ):
-        return False
-    if len(_PLAIN) >= _PLAIN_MAX:
-        _PLAIN.clear()
-    _PLAIN.add(task_id)
-    _PLAIN.add(worker)
-    return True
+    )
 
 
 def check_submit(task_id: str, tenant: str) -> None:

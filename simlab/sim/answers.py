@@ -74,12 +74,8 @@ def record_claim(
             extra["lease_worker"] = answer.worker
         if answer.task_id != task:
             extra["lease_task"] = answer.task_id
-        if extra:
-            rec(now, "ok", process, "claim", task, answer.epoch, answer.step,
-                lease_until=answer.lease_until, attempts=answer.attempts, **extra)  # fmt: skip
-        else:  # the same event, without a merge of no values (most claims)
-            rec(now, "ok", process, "claim", task, answer.epoch, answer.step,
-                lease_until=answer.lease_until, attempts=answer.attempts)  # fmt: skip
+        rec(now, "ok", process, "claim", task, answer.epoch, answer.step,
+            lease_until=answer.lease_until, attempts=answer.attempts, **extra)  # fmt: skip
     elif isinstance(answer, LeaseHeld):
         rec(now, "fail", process, "claim", task, reason="lease-held", holder=answer.worker,
             **extra)  # fmt: skip

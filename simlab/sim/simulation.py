@@ -211,7 +211,7 @@ class _Run:
         env, sc, rec = self.env, self.scenario, self.history.record
         arrival, nemesis = self.rng["arrival"], self.nemesis
         rate, steps = sc.arrival_rate, sc.steps
-        agent, submit = self.agent, self.ledger.submit
+        agent = self.agent
         if sc.pull:  # a health probe, submitted first: claim_next must never hand it out
             with contextlib.suppress(Unanswered):  # the submit's raise is its answer
                 told = returned(self.ledger.submit(PROBE_TASK, tenant=PROBE_TENANT), PROBE_TASK)
@@ -224,9 +224,8 @@ class _Run:
                 if agent is None:
                     # the history keeps its own copy: a ledger that changed the dict it was
                     # given must not change what it is judged against
-                    goal = goal_of(task)
-                    told = returned(submit(task, goal=goal_of(task)), task)
-                    extra = {"goal": goal, **told}
+                    extra = {"goal": goal_of(task)}
+                    extra.update(returned(self.ledger.submit(task, goal=goal_of(task)), task))
                 else:
                     extra = agent.submit(self.ledger, task, i)
             except Unanswered:
@@ -242,8 +241,6 @@ class _Run:
                 rec(env._now, "ok", "client", "submit", task, steps=steps, lost=True, **extra,
                     **views)  # fmt: skip
                 self._resend(lambda task=task: self.resubmit(task))
-            elif agent is None and not told and not views:  # the same event, without merges
-                rec(env._now, "ok", "client", "submit", task, steps=steps, goal=goal)
             else:
                 rec(env._now, "ok", "client", "submit", task, steps=steps, **extra, **views)
             self.broker.publish(task)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import random
-from math import log as _log
 
 from simlab.sim.faults import KINDS
 
@@ -45,12 +44,6 @@ class _Counted(random.Random):
     def getrandbits(self, k: int) -> int:
         self.words += (k - 1) // 32 + 1 if k > 0 else 0
         return _getrandbits(self, k)
-
-    def expovariate(self, lambd: float) -> float:
-        """``random.Random.expovariate``, spelled out with the generator's own draw (a timing
-        stream draws little else: every arrival and every step's service time is one)."""
-        self.words += 2
-        return -_log(1.0 - _random(self)) / lambd
 
 
 _random, _getrandbits = random.Random.random, random.Random.getrandbits

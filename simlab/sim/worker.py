@@ -188,10 +188,7 @@ class Worker:
                     **self._why_lost(task, epoch, step + 1),
                 )
                 return False
-            if kept:
-                rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
-            else:  # the same event, without a merge of no values (checkpoints off)
-                rec(now, "ok", name, "save", task, epoch, step + 1, done=done)
+            rec(now, "ok", name, "save", task, epoch, step + 1, done=done, **kept)
             step += 1
         broker.ack(task)
         return False
@@ -199,13 +196,10 @@ class Worker:
     def _save(self, lease, step: int, done: bool, kept: dict) -> bool:
         """The fenced save of ``step`` as :meth:`_handle` makes it (``kept``: the checkpoint
         and partial result of checkpoints mode)."""
-        save = self.sim.ledger.save
         if done:
             result = {"worker": self.name, "epoch": lease.epoch}
-            if not kept:  # the same call, without a merge of no arguments (checkpoints off)
-                return save(lease, step, result=result, done=True)
-            return save(lease, step, result=result, done=True, **kept)
-        return save(lease, step, **kept)
+            return self.sim.ledger.save(lease, step, result=result, done=True, **kept)
+        return self.sim.ledger.save(lease, step, **kept)
 
     def _save_resent(self, lease, step: int, done: bool, kept: dict, first: bool):
         """The ``lost-reply`` fault on a save (a generator): the ledger answered ``first`` to
@@ -276,8 +270,17 @@ class Worker:
         sim = self.sim
         if not sim.nemesis.crashes("record", self, task, step):
             return False
-        sim.history.record(sim.env._now, "info", self.name, "crash", task, epoch, step,
-                           after_effect=False, after_record=True)  # fmt: skip
+        sim.history.record(
+            sim.env._now,
+            "info",
+            self.name,
+            "crash",
+            task,
+            epoch,
+            step,
+            after_effect=False,
+            after_record=True,
+        )
         sim.crashes += 1
         return True
 
@@ -502,11 +505,7 @@ class Worker:
                 self._beat_lost(lease, step, given)
                 last_beat = self.last_beat = now  # the helper beats on its schedule
             elif given is not None:
-                if len(given) == 1 and "lease_until" in given:  # the same event, without a merge
-                    rec(now, "ok", name, "heartbeat", task, epoch, step,
-                        lease_until=given["lease_until"])  # fmt: skip
-                else:
-                    rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
+                rec(now, "ok", name, "heartbeat", task, epoch, step, **given)
                 last_beat = self.last_beat = now
                 broker.extend(task)
             else:
