@@ -11,7 +11,8 @@ place::
 
 Its module serves them as the plain ``EN`` and ``ZH`` dicts every reader of a catalog takes
 (``EN, ZH = tables(__file__)``); :func:`simlab.grading.messages.problems` holds the two to the
-same IDs and fields. This module imports nothing of the kit, so a notebook's imports stay light.
+same IDs and fields. Like :mod:`simlab.i18n.language`, whose languages it reads, it imports
+none of the kit's packages, so a notebook's imports stay light.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-__all__ = ["tables", "CatalogError"]
+from simlab.i18n.language import LANGS
 
-LANGUAGES = ("en", "zh")
+__all__ = ["tables", "CatalogError"]
 
 
 class CatalogError(ValueError):
@@ -38,7 +39,7 @@ def tables(module_file: str) -> tuple[dict[str, str], dict[str, str]]:
             data = tomllib.load(f)
         except tomllib.TOMLDecodeError as e:
             raise CatalogError(f"{path.name}: {e}") from None
-    found: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    found: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
     for key, entry in data.items():
         if not isinstance(entry, dict) or not entry:
             raise CatalogError(f"{path.name}: {key!r} is not a table of templates by language")
@@ -46,7 +47,7 @@ def tables(module_file: str) -> tuple[dict[str, str], dict[str, str]]:
             if lang not in found or not isinstance(text, str):
                 raise CatalogError(
                     f"{path.name}: {key}.{lang} is not a template of a known language "
-                    f"({', '.join(LANGUAGES)})"
+                    f"({', '.join(LANGS)})"
                 )
             found[lang][key] = text
     return found["en"], found["zh"]
