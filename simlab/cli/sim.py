@@ -28,6 +28,7 @@ from simlab.cli.args import (
     positive_number,
     writable_file,
 )
+from simlab.cli.explore import TIME_LIMIT  # the same exit status for the same stop
 from simlab.cli.language import parser_says
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
@@ -192,10 +193,6 @@ def _handle_simulate(args: argparse.Namespace) -> int:
         if timeline is not None:
             print(f"timeline: {timeline}")
     return 1 if result.violations else 0
-
-
-#: The exit status of a run ``--time-limit`` stopped (as ``simlab explore``'s).
-TIME_LIMIT = 3
 
 
 def _stopped(call: dict[str, Any] | None, args: argparse.Namespace) -> int:
