@@ -7,7 +7,10 @@
 (:mod:`simlab.sim.explore`). Exit status 0 when certified, 1 with a counterexample (saved to
 ``--out``; its story printed, its picture drawn with ``--story``/``--timeline``), 2 for a usage
 mistake, 3 when ``--time-limit`` stopped it and 130 after Ctrl-C (neither is ever a
-certificate). ``--lang zh`` prints the verdict, and says a usage mistake, in Chinese.
+certificate). The time limit holds inside a ledger call that never returns: the command arms the
+real timer (:class:`~simlab.sim.timeup.Alarm`), which cuts a run still going :data:`STUCK`
+seconds past the limit; that run is named, saved to ``--out`` and given a replay command.
+``--lang zh`` prints the verdict, and says a usage mistake, in Chinese.
 """
 
 from __future__ import annotations
@@ -31,11 +34,15 @@ from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import LATE_CALL, LOST_REPLY
 from simlab.sim.scenario import EFFECTS, VARIANTS
 from simlab.sim.story_words import describe_in
+from simlab.sim.timeup import Alarm
 
 __all__ = ["register", "certificate_line", "stopped_line"]
 
 #: Exit statuses besides 0 (certified), 1 (counterexample) and 2 (usage mistake).
 TIME_LIMIT, INTERRUPTED = 3, 130
+#: Seconds past ``--time-limit`` after which a run still going is taken as stuck (a run takes
+#: milliseconds): the alarm cuts it there, and the answer names the ledger call in progress.
+STUCK = 1.0
 
 _WORDS = {
     "en": {
@@ -81,6 +88,12 @@ _WORDS = {
         "replay": "replay: {command}",
         "nothing drawn": "no picture drawn: --story and --timeline draw a counterexample, and "
         "this search found none",
+        "cut": "in progress when the time ran out: {process}'s call {call} on {task} at {t}, in "
+        "the run of seed {seed} with {faults}",
+        "cut.untasked": "in progress when the time ran out: {process}'s call {call} at {t}, in "
+        "the run of seed {seed} with {faults}",
+        "cut.none": "in progress when the time ran out: the run of seed {seed} with {faults}",
+        "faults.0": "no fault",
     },
     "zh": {
         "certified": "已证明：在 {scope}的范围内，至多 {k}的调度都不违反任何规则"
@@ -122,6 +135,12 @@ _WORDS = {
         "timeline": "时间线：{path}",
         "replay": "重放：{command}",
         "nothing drawn": "没有画图：--story 和 --timeline 画的是反例，而这次搜索没有找到反例",
+        "cut": "时间用完时正在进行：{process} 在 {t} 对 {task} 的调用 {call}（种子 {seed} 的运行，"
+        "{faults}）",
+        "cut.untasked": "时间用完时正在进行：{process} 在 {t} 的调用 {call}（种子 {seed} 的运行，"
+        "{faults}）",
+        "cut.none": "时间用完时正在进行：种子 {seed} 的运行（{faults}）",
+        "faults.0": "没有故障",
     },
 }
 
@@ -186,8 +205,8 @@ def _figures(x, lang: str) -> dict:
 
 
 def _faults(n: int, lang: str) -> str:
-    """``n`` faults (at least one), said as ``lang`` says a count."""
-    return _WORDS[lang]["faults.1" if n == 1 else "faults.n"].format(n=n)
+    """``n`` faults, said as ``lang`` says a count."""
+    return _WORDS[lang]["faults.0" if n == 0 else "faults.1" if n == 1 else "faults.n"].format(n=n)
 
 
 def _passed(covered: int, lang: str) -> str:
@@ -292,6 +311,9 @@ def _handle_explore(args: argparse.Namespace) -> int:
     made: list[str] = []
     factory = _db_factory(args.db, args.variant, made) if args.db else None
     bar = _Bar(quiet=args.quiet or args.json)
+    # The real timer is this command's: the library counts time only on the clock it is given,
+    # between runs; the alarm cuts a run still going STUCK seconds later.
+    alarm = Alarm(args.time_limit + STUCK) if args.time_limit is not None else None
     try:
         x = explore(
             factory,
@@ -310,6 +332,7 @@ def _handle_explore(args: argparse.Namespace) -> int:
             max_attempts=args.max_attempts,
             effects=args.effects,
             ttl=args.ttl,
+            alarm=alarm,
             **{mode: getattr(args, mode) for mode in _MODES},
         )
     except LedgerError as exc:
@@ -334,6 +357,10 @@ def _handle_explore(args: argparse.Namespace) -> int:
             from simlab.plots.files import save_timeline_png
 
             save_timeline_png(x.result, timeline_png)
+    elif x.stopped_schedule is not None:  # the run the time limit cut, to replay alone
+        x.stopped_schedule.save(out)
+        x.schedule_file = str(out)
+        x.replay = f"simlab simulate --schedule {out} --time-limit {args.time_limit:g}"
     _in_language(x, args.lang)
     if args.json:
         print(json.dumps(x.to_dict(), ensure_ascii=False))
@@ -365,6 +392,8 @@ def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None)
     if x.faults is None:
         if story_png is not None or timeline_png is not None:
             print("  " + w["nothing drawn"])
+        if x.in_progress is not None:
+            _print_cut(x, lang)
         return
     for n, fault in enumerate(x.result.schedule.faults, start=1):
         print(w["fault"].format(n=n, fault=describe_in(fault, lang)))
@@ -376,6 +405,26 @@ def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None)
         if path is not None:
             print(w[what].format(path=path))
     print(w["replay"].format(command=x.replay))
+
+
+def _print_cut(x, lang: str) -> None:
+    """Where the time limit's alarm rang: the ledger call in progress, the run's faults, its
+    saved schedule and the command that replays it."""
+    from simlab.checker.operations import at
+
+    w, cut = _WORDS[lang], x.in_progress
+    said = dict(seed=cut["seed"], faults=_faults(len(cut["faults"]), lang))
+    if "call" not in cut:
+        print("  " + w["cut.none"].format(**said))
+    else:
+        name = "cut" if cut["task"] is not None else "cut.untasked"
+        print("  " + w[name].format(process=cut["process"], call=cut["call"], task=cut["task"],
+                                    t=at(cut["time"]), **said))  # fmt: skip
+    for n, fault in enumerate(cut["faults"], start=1):
+        print(w["fault"].format(n=n, fault=describe_in(fault, lang)))
+    if x.schedule_file is not None:
+        print(w["schedule"].format(path=x.schedule_file))
+        print(w["replay"].format(command=x.replay))
 
 
 def _in_language(x, lang: str) -> None:
@@ -512,7 +561,12 @@ def register(subparsers) -> None:
         help="pause lengths, in units of the ttl [0.5,1.5,4]",
     )
     p.add_argument(
-        "--time-limit", type=positive_number, default=None, metavar="S", help="stop after S s"
+        "--time-limit",
+        type=positive_number,
+        default=None,
+        metavar="S",
+        help="stop after S s of wall-clock time (exit 3, never a certificate); a run still "
+        "going 1 s later, a ledger call that never returns, is cut and saved to --out",
     )
     p.add_argument(
         "--jobs",

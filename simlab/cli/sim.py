@@ -4,7 +4,9 @@ Every :class:`~simlab.sim.scenario.Scenario` field is a flag (``crash_rate`` -> 
 a mode is a switch, ``pull`` -> ``--pull``/``--no-pull``, ``--pull yes|no`` read as one), so the
 replay line a run prints is always a valid command. ``simulate`` prints a summary and the
 verdict and exits 1 when an invariant was violated; bad input ends as one line on stderr with
-exit status 2.
+exit status 2. ``simulate --time-limit S`` arms the real timer (:class:`~simlab.sim.timeup.Alarm`:
+the library counts time only on clocks it is given) and, when it rings, even inside a ledger
+call that never returns, prints no verdict but the call in progress and exits 3 (Ctrl-C: 130).
 """
 
 from __future__ import annotations
@@ -17,11 +19,21 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
-from simlab.cli.args import Switch, UsageError, integer, new_file, number, writable_file
+from simlab.cli.args import (
+    Switch,
+    UsageError,
+    integer,
+    new_file,
+    number,
+    positive_number,
+    writable_file,
+)
+from simlab.cli.explore import TIME_LIMIT  # the same exit status for the same stop
 from simlab.cli.language import parser_says
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
+from simlab.sim.timeup import Alarm, TimeUp
 
 __all__ = ["register", "add_scenario_arguments", "scenario_from_args", "schedule_from_args"]
 
@@ -162,10 +174,13 @@ def _handle_simulate(args: argparse.Namespace) -> int:
     factory = _db_ledger(args.db, scenario.variant) if args.db else None
     timeline, history_out = run_files(args)
     saved = writable_file(args.save_schedule, "--save-schedule") if args.save_schedule else None
+    alarm = Alarm(args.time_limit) if args.time_limit is not None else None
     try:
-        result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule)
+        result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule, alarm=alarm)
     except LedgerError as exc:
         raise UsageError.passed_on(exc) from None
+    except TimeUp as up:
+        return _stopped(up.call, args)
     if schedule is not None:
         result.replay = f"simlab simulate --schedule {args.schedule}"
     if saved is not None:
@@ -178,6 +193,25 @@ def _handle_simulate(args: argparse.Namespace) -> int:
         if timeline is not None:
             print(f"timeline: {timeline}")
     return 1 if result.violations else 0
+
+
+def _stopped(call: dict[str, Any] | None, args: argparse.Namespace) -> int:
+    """Say that the time limit stopped the run, with no verdict, and the ledger call that was
+    in progress (``call``, :attr:`TimeUp.call`), if any; :data:`TIME_LIMIT`."""
+    from simlab.checker.operations import at
+
+    if args.json:
+        print(json.dumps({"stopped": "time-limit", "time_limit": args.time_limit,
+                          "in_progress": call}))  # fmt: skip
+        return TIME_LIMIT
+    line = f"stopped by --time-limit after {args.time_limit:g} s, no verdict"
+    if call is None:
+        print(f"{line}: the run did not end")
+    else:
+        on = f" on {call['task']}" if call["task"] is not None else ""
+        print(f"{line}: in progress when the time ran out, {call['process']}'s call "
+              f"{call['call']}{on} at {at(call['time'])}")  # fmt: skip
+    return TIME_LIMIT
 
 
 # -- sweep -------------------------------------------------------------------------------------
@@ -266,7 +300,7 @@ def register(subparsers) -> None:
             "SQLite ledger, inject faults (crashes, pauses longer than the ttl, slow steps, "
             "duplicate deliveries, cancellations), then check every invariant. Prints a "
             "summary and the verdict with a replay command; exit status 1 if an invariant "
-            "broke."
+            "broke, 3 if --time-limit stopped the run (no verdict)."
         ),
     )
     p.add_argument("--seed", type=integer, default=None, help="random seed [1]")
@@ -290,6 +324,14 @@ def register(subparsers) -> None:
     )
     p.add_argument("--timeline", metavar="FILE.png", help="draw the epoch-race timeline to FILE")
     p.add_argument("--history", metavar="FILE.jsonl", help="write the history as JSON lines")
+    p.add_argument(
+        "--time-limit",
+        type=positive_number,
+        default=None,
+        metavar="S",
+        help="stop after S s of wall-clock time, even inside a ledger call that never returns, "
+        "naming the call in progress (exit 3, no verdict) [no limit]",
+    )
     p.set_defaults(func=_handle_simulate)
 
     s = subparsers.add_parser(

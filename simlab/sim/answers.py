@@ -21,7 +21,8 @@ process is then the one whose invoke it follows at this instant, else the ``clie
 unexpected error (see :mod:`simlab.sim.simulation`): a worker stops as if it crashed and
 restarts after the restart delay; the client drops that submit and goes on with the next
 arrival; a user's cancel or requeue, or a resent call, is given up. Rule (x) of the checker
-judges each such answer.
+judges each such answer. A call that :class:`~simlab.sim.timeup.TimeUp` interrupts (the time
+limit's alarm rang inside it) has no answer: it goes on up, naming that call.
 
 :class:`Unanswered` derives from ``BaseException``, so code between the simulator and the
 ledger (a learner's ``send_step``, which may catch ``Exception``) hands it on. An exception
@@ -40,6 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simlab.errors import LeaseHeld, LedgerError, TerminalTask, UnknownTask
+from simlab.sim.timeup import TimeUp
 
 __all__ = [
     "Answering",
@@ -187,6 +189,8 @@ def _guard(name: str, method: Callable, allowed: tuple, history: Any, env: Any) 
             return method(*args, **kwargs)
         except allowed:
             raise
+        except TimeUp as up:
+            raise _named(up, history, env, name, args, kwargs) from None
         except Exception as error:
             if kits_own(error):
                 raise
@@ -205,6 +209,8 @@ def _submit(method: Callable, history: Any, env: Any) -> Callable:
             task = method(task_id, *args, **kwargs)
         except allowed:
             raise
+        except TimeUp as up:
+            raise _named(up, history, env, "submit", (task_id, *args), kwargs) from None
         except Exception as error:
             if kits_own(error):
                 raise
@@ -220,19 +226,35 @@ def _answered(
 ) -> Unanswered:
     """Record the raise of ``name(*args, **kwargs)`` as its answer; the exception to raise."""
     now = env.now
-    op = ALLOWED[name][0]
+    process, task, epoch, step, value = _made(history, now, name, args, kwargs)
+    value.update(raised=type(error).__name__, message=str(error), call=name)
+    history.record(now, "info", process, ALLOWED[name][0], task, epoch, step, **value)
+    return Unanswered(error)
+
+
+def _named(up: TimeUp, history: Any, env: Any, name: str, args: tuple, kwargs: dict) -> TimeUp:
+    """``up``, naming the call ``name(*args, **kwargs)`` it interrupted (unless a call within
+    it, one the ledger made of its own guarded methods, is named already)."""
+    if up.call is not None:
+        return up
+    now = env.now
+    process, task, _epoch, _step, _value = _made(history, now, name, args, kwargs)
+    return TimeUp({"process": process, "call": name, "task": task, "time": now})
+
+
+def _made(history: Any, now: float, name: str, args: tuple, kwargs: dict) -> tuple:
+    """(process, task, epoch, step, value) of the call ``name(*args, **kwargs)`` made at
+    ``now``: its ``invoke``'s when that is the history's last event at this instant, else from
+    its arguments (a process they do not name is the one whose invoke it follows at this
+    instant, else the ``client``)."""
     last = history[-1] if len(history) else None
     follows = last is not None and last.type == "invoke" and last.time == now
-    if follows and last.op == op:
-        process, task, epoch, step = last.process, last.task, last.epoch, last.step
-        value = dict(last.value)
-    else:
-        process, task, epoch, step, value = _from_arguments(name, args, kwargs)
-        if process is None:
-            process = last.process if follows else "client"
-    value.update(raised=type(error).__name__, message=str(error), call=name)
-    history.record(now, "info", process, op, task, epoch, step, **value)
-    return Unanswered(error)
+    if follows and last.op == ALLOWED[name][0]:
+        return last.process, last.task, last.epoch, last.step, dict(last.value)
+    process, task, epoch, step, value = _from_arguments(name, args, kwargs)
+    if process is None:
+        process = last.process if follows else "client"
+    return process, task, epoch, step, value
 
 
 def _from_arguments(name: str, args: tuple, kwargs: dict) -> tuple:

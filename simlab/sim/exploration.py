@@ -19,7 +19,11 @@ class Exploration:
     saved to, when saved), with the work done (``schedules`` run, distinct ``states`` reached,
     ``seconds``), the ``scope`` and the pause ``lengths`` explored. ``stopped`` says why a
     search ended early (``"time-limit"`` or ``"interrupted"``): such a search never certifies,
-    and ``covered`` is the number of faults up to which every schedule was run."""
+    and ``covered`` is the number of faults up to which every schedule was run. When the time
+    limit's alarm rang in a run, ``in_progress`` says where: the ledger call it cut, when there
+    was one (``process``, ``call``, ``task``, and ``time`` in the run), and the run's ``seed``
+    and ``faults``; ``stopped_schedule`` is that run's schedule (``schedule_file`` and
+    ``replay`` once saved)."""
 
     certified: bool
     schedules: int
@@ -35,6 +39,8 @@ class Exploration:
     stopped: str | None = None
     findings: list[str] = field(default_factory=list)
     result: Result | None = field(default=None, repr=False)
+    in_progress: dict[str, Any] | None = None
+    stopped_schedule: Schedule | None = field(default=None, repr=False)
 
     @property
     def schedule(self) -> Schedule | None:
@@ -61,4 +67,8 @@ class Exploration:
                 schedule_file=self.schedule_file,
                 findings=list(self.findings),
             )
+        elif self.in_progress is not None:
+            data["in_progress"] = dict(self.in_progress)
+            if self.schedule_file is not None:
+                data.update(schedule_file=self.schedule_file, replay=self.replay)
         return data

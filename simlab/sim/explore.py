@@ -39,6 +39,7 @@ stopped (a time limit, Ctrl-C). The same scope always gives the same answer.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -53,7 +54,7 @@ from simlab.sim.answers import kits_own
 from simlab.sim.collector import collector_paused
 from simlab.sim.exploration import Exploration
 from simlab.sim.faults import CRASH_FRACTION
-from simlab.sim.forked import Forked
+from simlab.sim.forked import Cut, Forked
 from simlab.sim.reads import effects_of
 from simlab.sim.scenario import RATE_FIELDS, Scenario
 from simlab.sim.schedule import Schedule
@@ -70,6 +71,7 @@ from simlab.sim.simulation import (
 )
 from simlab.sim.streams import TIMING_STREAMS
 from simlab.sim.strikes import Key, StrikePoints
+from simlab.sim.timeup import Alarm, TimeUp
 
 __all__ = [
     "explore",
@@ -356,6 +358,7 @@ def explore(
     releases: bool = False,
     late: bool = False,
     ttl: float | None = None,
+    alarm: Alarm | None = None,
 ) -> Exploration:
     """Search every schedule of at most ``max_faults`` faults over ``tasks`` x ``workers`` x
     ``steps`` (see the module docstring) on ledgers made by ``ledger`` (a factory called as
@@ -381,10 +384,13 @@ def explore(
     the ledger after their sender released the task. ``ttl`` is the lease length the workers
     ask for (None: the kit's default, ``Scenario.ttl``): a ledger that ignores the ttl it is
     given and uses its own shows only under another.
-    ``time_limit`` (seconds of ``clock``) stops the search (``stopped="time-limit"``); Ctrl-C
-    stops it too (``stopped="interrupted"``); neither certifies. ``progress(level, done, total)`` is
-    called after each run. Raises :class:`~simlab.errors.SettingError` (a ``ValueError``) for a
-    scope that makes no sense.
+    ``time_limit`` (seconds of ``clock``, checked between runs) stops the search
+    (``stopped="time-limit"``); so does ``alarm`` (:class:`~simlab.sim.timeup.Alarm`, the
+    command line's real timer, armed in each forked process over each run) when it rings, even
+    inside a ledger call that never returns (``in_progress`` names the call it cut, and
+    ``stopped_schedule`` is that run's); Ctrl-C stops it too (``stopped="interrupted"``); none
+    of these certifies. ``progress(level, done, total)`` is called after each run. Raises
+    :class:`~simlab.errors.SettingError` (a ``ValueError``) for a scope that makes no sense.
 
     ``jobs`` processes share each number of faults (forked from this one, so ``ledger`` and
     ``sender`` must be safe to call in several processes at once; not where the platform
@@ -404,19 +410,23 @@ def explore(
     modes["ttl"] = probe.ttl  # named even when the kit's default: a certificate covers one ttl
     scope = _scope(tasks, workers, steps, max_faults, variant, dedup, first_seed, seeds, modes)
     search = _Search(factory, lengths, max_faults, dedup, progress, clock, started, time_limit)
-    search.ledgers = ledgers
-    search.sender = sender
+    search.ledgers, search.sender = ledgers, sender
     horizons = {}
     try:
-        if jobs > 1:
-            search.pool = Forked(jobs, search.forked_run)
-        for seed in scope["seeds"]:
-            horizon = horizons[seed] = _horizon(probe, seed, factory, lengths, max_faults, sender)
-            found = search.run(probe.with_(fault_horizon=horizon), seed)
-            if found is not None:
-                return search.answer(scope, horizons, found)
+        with contextlib.nullcontext() if alarm is None else alarm.armed():
+            if jobs > 1:
+                search.pool = Forked(jobs, search.forked_run, alarm)
+            for seed in scope["seeds"]:
+                search.running = (probe, seed, ())  # the fault-free run sets the horizon
+                horizon = _horizon(probe, seed, factory, lengths, max_faults, sender)
+                horizons[seed] = horizon
+                found = search.run(probe.with_(fault_horizon=horizon), seed)
+                if found is not None:
+                    return search.answer(scope, horizons, found)
     except KeyboardInterrupt:
         search.stopped = "interrupted"
+    except TimeUp as up:
+        search.cut(up.call)
     finally:
         ledgers.close()
         if search.pool is not None:
@@ -456,6 +466,11 @@ class _Search:
         self.sender: Sender | None = None
         self.ledgers = _Ledgers(factory)
         self.pool: Forked | None = None
+        #: the run being made or awaited: (scenario, seed, faults)
+        self.running: tuple[Scenario, int, tuple] | None = None
+        #: what the alarm cut (:meth:`cut`): the call, and the run's schedule
+        self.in_progress: dict[str, Any] | None = None
+        self.stopped_schedule: Schedule | None = None
 
     def run(self, scenario: Scenario, seed: int) -> tuple[Scenario, int, tuple] | None:
         """The first failing schedule of the fewest faults for ``seed`` (None: none fails, or
@@ -471,7 +486,11 @@ class _Search:
                 if self.limit is not None and self.clock() - self.started >= self.limit:
                     self.stopped = "time-limit"
                     return None
+                self.running = (scenario, seed, faults)
                 out = next(outcomes)
+                if isinstance(out, Cut):
+                    self.cut(out.call)
+                    return None
                 self.schedules += 1
                 if self.progress is not None:
                     self.progress(k, done, len(level))
@@ -515,6 +534,16 @@ class _Search:
             scenario, seed, self.ledgers, faults, after, lengths, self.sender, extend
         )
 
+    def cut(self, call: dict[str, Any] | None) -> None:
+        """The alarm rang in the run being made (``call``: the ledger call it cut, if any):
+        the search stops, and names that call with the run's seed and faults."""
+        self.stopped = "time-limit"
+        if self.running is None:
+            return
+        scenario, seed, faults = self.running
+        self.stopped_schedule = Schedule(seed, scenario).with_faults([dict(f) for f in faults])
+        self.in_progress = {**(call or {}), "seed": seed, "faults": [dict(f) for f in faults]}
+
     def answer(self, scope, horizons, found) -> Exploration:
         scope = {**scope, "horizon": {str(s): h for s, h in horizons.items()}}
         lengths = [round(x * self.ttl, 6) for x in self.lengths]
@@ -525,7 +554,8 @@ class _Search:
                 self.covered = max(-1, self.covered)
             return Exploration(
                 certified, self.schedules, len(self.seen), seconds, scope, lengths,
-                self.covered, stopped=self.stopped,
+                self.covered, stopped=self.stopped, in_progress=self.in_progress,
+                stopped_schedule=self.stopped_schedule,
             )  # fmt: skip
         from simlab.sim.story import tell
 

@@ -55,6 +55,7 @@ from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
 from simlab.sim.sending import Sender
 from simlab.sim.streams import _Streams
+from simlab.sim.timeup import Alarm
 from simlab.sim.variants import RacyClaim, wrap
 from simlab.sim.worker import Worker
 
@@ -393,6 +394,7 @@ def simulate(
     ledger: LedgerFactory | None = None,
     schedule: Schedule | list | tuple | None = None,
     sender: Sender | None = None,
+    alarm: Alarm | None = None,
 ) -> Result:
     """Simulate ``scenario`` with ``seed`` and check the recorded history.
 
@@ -408,7 +410,10 @@ def simulate(
     scenario, or an invalid fault, raises ``ValueError`` (see
     :class:`~simlab.sim.schedule.ScheduleError`). ``sender`` hands each e-mail to other code than
     the workers' own record-then-send, e.g. ``sender=watched(send_step)`` (see
-    :mod:`simlab.sim.sending`).
+    :mod:`simlab.sim.sending`). ``alarm`` (:class:`~simlab.sim.timeup.Alarm`, the command
+    line's real timer) armed over the run and its check raises
+    :class:`~simlab.sim.timeup.TimeUp` when it rings, naming the ledger call it interrupted; the
+    ledger is closed all the same.
     """
     scenario = (scenario or Scenario()).validate()
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -418,7 +423,7 @@ def simulate(
     # The collector resumes once _judged has returned: by then only the Result is left of the
     # run (its ledger, model and views are freed), and that is all that moves to the oldest
     # generation (or, after a small run, all that its first collection walks).
-    with collector_paused(promote=True):
+    with collector_paused(promote=True), alarm.armed() if alarm else contextlib.nullcontext():
         return _judged(scenario, seed, factory, schedule, sender)
 
 

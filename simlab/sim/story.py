@@ -21,6 +21,7 @@ from simlab.checker.history import Event
 from simlab.checker.operations import status
 from simlab.checker.rules import at, first_violation, rule_phrase
 from simlab.checker.words import Said, render
+from simlab.records import COMPLETED, DEAD
 from simlab.sim.faults import KINDS, shows
 from simlab.sim.story_words import describe_in, s
 
@@ -97,6 +98,7 @@ def _story(result, rules, original_faults, one_minimal, lang: str) -> list[Said]
     lines = _intro(result, original_faults)
     ttl, racy = result.scenario.ttl, result.scenario.variant == "racy-claim"
     seen = _Seen({f.index: f.other for f in result.findings if f.letter == "h"})
+    seen.kept = _kept(result)
     newest = seen.newest
     for e in result.history:
         if e.index > index:
@@ -149,6 +151,37 @@ class _Seen:
     cancelled: set[str] = field(default_factory=set)
     #: e-mail keys sent so far
     sent: set[str] = field(default_factory=set)
+    #: the index of each accepted completing save the ledger did not complete -> the status
+    #: it left the task in (:func:`_kept`)
+    kept: dict[int, str] = field(default_factory=dict)
+
+
+#: The operations whose acceptance changes a task's status in the model.
+_MOVES = frozenset({"submit", "claim", "save", "cancel", "requeue", "release"})
+
+
+def _kept(result) -> dict[int, str]:
+    """The accepted completing saves (``done=True``) that left their task in another status
+    than completed: for each task the ledger's final row does not show completed, its last
+    accepted operation that moves a status in the model, when that is such a save (nothing the
+    ledger accepted after it could have moved the task, so its final status is what the save
+    left) -> that status. A correct ledger completes the task at that save."""
+    ended = {r.task_id: r.status for r in result.final if r.status != COMPLETED}
+    last: dict[str, Event] = {}
+    for e in result.history:
+        if e.task in ended and e.op in _MOVES and (e.type == "ok" or _buried(e)):
+            last[e.task] = e
+    return {
+        e.index: ended[task]
+        for task, e in last.items()
+        if e.op == "save" and e.type == "ok" and e.value.get("done")
+    }
+
+
+def _buried(e: Event) -> bool:
+    """Whether ``e`` is a claim the ledger refused because it moved the task to the dead
+    letter (the model's one refusal that moves a status)."""
+    return e.op == "claim" and e.type == "fail" and e.value.get("status") == DEAD
 
 
 def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
@@ -201,6 +234,11 @@ def _say_op(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
         if e.type == "fail":
             return s("save.refused", step=e.step, task=task, w=w, epoch=e.epoch, why=_why(v))
         stale = newest.get(task, e.epoch) > e.epoch
+        kept = seen.kept.get(e.index)
+        if kept is not None:  # accepted, and the ledger did not complete the task
+            name = "save.done_stale_kept" if stale else "save.done_kept"
+            return s(name, w=w, epoch=e.epoch, step=e.step, task=task, newest=newest.get(task),
+                     status=status(kept))  # fmt: skip
         name = (
             ("save.done" if v.get("done") else "save")
             if not stale

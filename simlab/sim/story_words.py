@@ -97,6 +97,12 @@ _EN = {
     "exists: the ledger accepts it.",
     "save.done_stale": "{w} (epoch {epoch}) commits step {step} of {task} and completes the "
     "task, although epoch {newest} exists: the ledger accepts it.",
+    "save.done_kept": "{w} (epoch {epoch}) commits step {step} of {task} with done=True: the "
+    "ledger accepts it but leaves the task {status}, where a correct ledger completes it and "
+    "ends its lease.",
+    "save.done_stale_kept": "{w} (epoch {epoch}) commits step {step} of {task} with done=True, "
+    "although epoch {newest} exists: the ledger accepts it but leaves the task {status}, where "
+    "a correct ledger refuses the save.",
     "send": "{w} sends the e-mail {key!r} of {task}.",
     "send.again": "{w} sends the e-mail {key!r} of {task} again.",
     "crash.record": "{w} crashes right after recording the e-mail key of step {n} of {task}, "
@@ -191,6 +197,11 @@ _ZH = {
     "账本接受了它。",
     "save.done_stale": "{w}（纪元 {epoch}）提交了 {task} 的第 {step} 步，完成了任务，尽管纪元 "
     "{newest} 已经存在：账本接受了它。",
+    "save.done_kept": "{w}（纪元 {epoch}）以 done=True 提交了 {task} 的第 {step} 步：账本接受了它，"
+    "却让任务停留在「{status}」状态；正确的账本会完成任务并结束它的租约。",
+    "save.done_stale_kept": "{w}（纪元 {epoch}）以 done=True 提交了 {task} 的第 {step} 步，"
+    "尽管纪元 {newest} 已经存在：账本接受了它，却让任务停留在「{status}」状态；"
+    "正确的账本会拒绝这次保存。",
     "send": "{w} 发送了 {task} 的邮件 {key!r}。",
     "send.again": "{w} 再次发送了 {task} 的邮件 {key!r}。",
     "crash.record": "{w} 刚记录完 {task} 第 {n} 步的邮件键、还没发送就崩溃了：键表示已发送，"

@@ -14,6 +14,8 @@ from simlab.checker.words import CATALOGS, LANGS, RULES_ZH, placeholders
 from simlab.i18n.punctuation import problems
 from simlab.sim.explore import explore
 from simlab.sim.faults import KINDS  # noqa: E402
+from simlab.sim.scenario import RATE_FIELDS, Scenario
+from simlab.sim.simulation import simulate
 from simlab.sim.story import tell  # noqa: E402
 from simlab.sim.story_words import FAULTS_ZH, describe_in  # noqa: E402
 from tests.checker.wrong_ledgers import WRONG_LEDGERS
@@ -23,7 +25,7 @@ from tests.checker.wrong_ledgers import WRONG_LEDGERS
 IDENTIFIERS = {
     "worker", "ttl", "UPDATE", "SELECT", "fenced", "unfenced", "racy", "claim", "lease", "held",
     "terminal", "max_attempts", "no", "dedup", "simlab", "simulate", "schedule", "email",
-    "variant", "True", "False",
+    "variant", "True", "False", "done",
 }  # fmt: skip
 
 
@@ -75,6 +77,24 @@ def test_does_a_broken_ledgers_story_speak_chinese_without_english_prose(name):
         assert not english_prose(line), (name, line, english_prose(line))
         assert not problems(line), (name, line)
     assert tell(x.result) == x.story  # English stays what the search told
+
+
+def test_does_the_story_say_a_completing_save_accepted_left_the_task_running():
+    # The save returns True and stores the step, but the task stays running: the sentence for
+    # that save says so, against what a correct ledger does, in both languages.
+    cls = WRONG_LEDGERS["save-ignores-done"]
+    quiet = Scenario(tasks=1, workers=1, steps=2, **dict.fromkeys(RATE_FIELDS, 0.0))
+    r = simulate(quiet, seed=1, ledger=lambda clock: cls(clock=clock))
+    saves = [e for e in r.history if e.op == "save" and e.type == "ok"]
+    assert [e.value["done"] for e in saves] == [False, True]
+    en, zh = tell(r), tell(r, lang="zh")
+    said = [line for line in en if "with done=True" in line]
+    assert len(said) == 1, en
+    told = "the ledger accepts it but leaves the task running, where a correct ledger completes it"
+    assert told in said[0]
+    assert not any("completes the task" in line for line in en), en
+    assert any("却让任务停留在「运行中」状态；正确的账本会完成任务" in line for line in zh), zh
+    assert not any("完成了任务" in line for line in zh), zh
 
 
 def test_does_a_time_beside_another_show_the_digit_that_parts_them():

@@ -10,6 +10,7 @@ certified. Exhaustive scopes are kept to 2 tasks x 2 workers x 2 steps here; the
 from __future__ import annotations
 
 import functools
+import time
 
 import pytest
 
@@ -18,6 +19,7 @@ from simlab.ledger import MemoryLedger
 from simlab.sim.explore import MAX_LENGTH
 from simlab.sim.scenario import Scenario
 from simlab.sim.schedule import Schedule
+from simlab.sim.timeup import Alarm, TimeUp
 from tests import lanes
 from tests.checker.wrong_ledgers import CORRECT_LEDGERS, WRONG_LEDGERS
 
@@ -601,6 +603,33 @@ def test_does_a_stopped_search_never_certify():
 
     x = explore(_memory, max_faults=2, progress=interrupt)
     assert (x.certified, x.stopped, x.covered) == (False, "interrupted", 0)
+
+
+class _SleepsOnASecondClaim(MemoryLedger):
+    """A claim of a task claimed before never returns (it sleeps, a C call a signal
+    interrupts)."""
+
+    def claim(self, task_id, worker, ttl):
+        if self.get(task_id).attempts >= 1:
+            time.sleep(3600)
+        return super().claim(task_id, worker, ttl)
+
+
+def test_does_an_alarm_stop_a_search_inside_a_call_and_name_the_run_it_cut():
+    # The clock the search is given never moves: only the alarm, the real timer a caller
+    # passes in, can stop it; it names the call and the run, whose schedule replays the hang.
+    def sleeper(clock):
+        return _SleepsOnASecondClaim(clock=clock)
+
+    x = explore(sleeper, max_faults=1, time_limit=1, clock=lambda: 0.0, alarm=Alarm(0.5))
+    assert (x.certified, x.stopped, x.covered) == (False, "time-limit", 0)
+    cut = x.in_progress
+    assert (cut["call"], cut["seed"], len(cut["faults"])) == ("claim", 1, 1)
+    assert x.to_dict()["in_progress"] == cut
+    with pytest.raises(TimeUp) as up:
+        simulate(x.stopped_schedule.scenario, seed=1, ledger=sleeper,
+                 schedule=x.stopped_schedule, alarm=Alarm(0.5))  # fmt: skip
+    assert up.value.call == {k: cut[k] for k in ("process", "call", "task", "time")}
 
 
 def test_does_a_scope_that_makes_no_sense_raise():
