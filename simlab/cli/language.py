@@ -96,8 +96,7 @@ def help_in_language(text: str) -> str:
     if spoken() == "en":
         return text
     table = getattr(messages, spoken().upper())
-    for key in ("options", "positional"):
-        text = text.replace(f"\n{table[key]}:\n", f"\n{table[key]}：\n")
+    text = _TITLE.sub(r"\1：", text)
     prefix = table["usage"]
     if not text.startswith(prefix):
         return text
@@ -105,6 +104,48 @@ def help_in_language(text: str) -> str:
     wider = " " * (_columns(prefix) - len(prefix))
     lines = usage.split("\n")
     return "\n".join([lines[0], *(wider + line for line in lines[1:])]) + blank + rest
+
+
+#: A section title of a help that ends in a wide character, and the ASCII colon argparse adds.
+_TITLE = re.compile(r"(?m)^([^ \n][^\n]*[^\x00-\x7f]):$")
+#: Full-width marks that close a clause: a line never starts with one.
+_NO_LINE_START = frozenset("，。：；）”、！？")
+#: Full-width marks that open one: a line never ends with one.
+_NO_LINE_END = frozenset("（“")
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text``, its white space folded, in lines of at most ``width`` terminal columns, as
+    argparse wraps a help in English: broken at a space, and in Chinese also before a wide
+    character (never before a full-width mark that closes a clause, nor after one that opens
+    it). A word longer than the line keeps a line of its own."""
+    lines, line = [], ""
+    for unit in _units(" ".join(text.split())):
+        if unit == " ":
+            line += unit
+        elif line.strip() and unit not in _NO_LINE_START and _columns(line + unit) > width:
+            carried = line[-1] if line[-1] in _NO_LINE_END else ""
+            lines.append(line.removesuffix(carried).rstrip())
+            line = carried + unit
+        else:
+            line += unit
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def _units(text: str) -> Iterator[str]:
+    """``text`` as what a line may break between: a space, one wide character, or a run of
+    narrow ones."""
+    word = ""
+    for c in text:
+        if c != " " and _columns(c) == 1:
+            word += c
+            continue
+        if word:
+            yield word
+            word = ""
+        yield c
+    if word:
+        yield word
 
 
 def _columns(text: str) -> int:
