@@ -26,8 +26,9 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from simlab.cli import helptext
 from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
-from simlab.cli.language import cause_in, lang_in, mistake_says, said, speaking
+from simlab.cli.language import cause_in, lang_in, mistake_says, said, speaking, spoken
 from simlab.errors import SettingError
 from simlab.extras import MissingExtra
 from simlab.i18n.language import LANGS
@@ -73,9 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "--lang",
                 choices=LANGS,
                 default="en",
-                help="language of its usage mistakes and help headings; what it prints is "
-                "English [en]",
+                help="language of its help and usage mistakes; what it prints is English [en]",
             )
+    helptext.translate(parser, spoken())
     return parser
 
 

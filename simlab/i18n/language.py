@@ -49,14 +49,16 @@ __all__ = [
 LANGS = ("en", "zh")
 #: The kit's own catalogs outside the grader: catalog name -> module. The command line's
 #: (``cli``: argparse's ``%``-format templates; ``cli_mistakes``: what a command finds after
-#: parsing; ``cli_causes``: the libraries' messages it passes on, found by their English) are
-#: rendered by :mod:`simlab.cli.language`, not :func:`say`.
+#: parsing; ``cli_causes``: the libraries' messages it passes on, found by their English;
+#: ``cli_help``: its help sentences, keyed by command and flag) are rendered by
+#: :mod:`simlab.cli.language`, not :func:`say`.
 KIT = {
     "learn": "simlab.learn.messages",
     "plots": "simlab.plots.messages",
     "cli": "simlab.cli.messages",
     "cli_mistakes": "simlab.cli.mistakes",
     "cli_causes": "simlab.cli.causes",
+    "cli_help": "simlab.cli.helptext",
 }
 #: The notebooks' sentence catalogs, one per lab notebook and one per exercise (its solution's
 #: code and the stubs the exercise makes of it): catalog name -> module.
