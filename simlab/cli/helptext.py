@@ -9,13 +9,14 @@ in its parent's list. Its Chinese lives in ``helptext.toml`` beside this module:
     "simulate --seed".zh = "随机种子 [1]"
 
 A key names the place the sentence first stands, walking ``simlab --help`` and then each
-command's help in the order :func:`simlab.cli._commands` lists them (:func:`places`): ``<command>
-description``, ``<command> epilog``, ``<command> summary``, ``<command> group <N>`` (its N-th
-argument group of its own, from 1), or ``<command> <flag>`` (an option's first long flag, a
-positional's name as usage shows it); ``<command>`` is the command as typed after ``simlab``
-(``bench sim``), the top one ``simlab``. A sentence several commands share (the scenario's flags
-of simulate, sweep, shrink and bench shrink) has one entry, under its first place, and every
-place shows it. argparse's own words (``-h``, the headings) are :mod:`simlab.cli.messages`'.
+command's help in the order :func:`simlab.cli.parser.commands` lists them (:func:`places`):
+``<command> description``, ``<command> epilog``, ``<command> summary``, ``<command> group <N>``
+(its N-th argument group of its own, from 1), or ``<command> <flag>`` (an option's first long
+flag, a positional's name as usage shows it); ``<command>`` is the command as typed after
+``simlab`` (``bench sim``), the top one ``simlab``. A sentence several commands share (the
+scenario's flags of simulate, sweep, shrink and bench shrink) has one entry, under its first
+place, and every place shows it. argparse's own words (``-h``, the headings) are
+:mod:`simlab.cli.messages`'.
 
 The hash rule is the translation stores' (:mod:`simlab.i18n.store`): an entry is current when
 its ``en_hash`` is :func:`~simlab.i18n.store.en_hash` of today's English, its ``zh`` is not
@@ -32,11 +33,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
+from simlab.cli.parser import build_parser, commands
+from simlab.i18n.catalog import CatalogError, entries
 from simlab.i18n.store import Entry, Store, en_hash
 
 __all__ = ["PATH", "NAME", "places", "english", "store", "translate", "todo", "stored_text"]
@@ -88,16 +90,13 @@ def _parser_places(parser: argparse.ArgumentParser) -> Iterator[Place]:
 def places(parser: argparse.ArgumentParser) -> list[Place]:
     """Every place of a help sentence under ``parser`` (``simlab``'s), in the order the helps
     show them: ``simlab --help``, then each command's."""
-    from simlab.cli import _commands
-
-    return [p for each in (parser, *_commands(parser)) for p in _parser_places(each)]
+    return [p for each in (parser, *commands(parser)) for p in _parser_places(each)]
 
 
 @cache
 def english() -> dict[str, str]:
     """Every help sentence by its key (its first place), in order: the ``EN`` of the catalog,
     read from the parser as English builds it."""
-    from simlab.cli import build_parser
     from simlab.cli.language import speaking
 
     with speaking("en"):
@@ -108,21 +107,15 @@ def english() -> dict[str, str]:
     return found
 
 
-def _entry(key: str, value: object) -> Entry:
-    if not isinstance(value, dict) or not isinstance(value.get("en_hash"), str):
-        raise ValueError(f"{PATH.name}: {key!r} needs a string 'en_hash'")
-    zh, todo_ = value.get("zh", ""), value.get("todo")
-    unknown = set(value) - {"en_hash", "zh", "todo"}
-    if unknown or not isinstance(zh, str) or not isinstance(todo_, str | None):
-        raise ValueError(f"{PATH.name}: {key!r} takes the strings en_hash, zh and todo only")
-    return Entry(value["en_hash"], zh, todo_)
-
-
 def store(path: Path = PATH) -> Store:
-    """The entries of the catalog file, as a translation store (its ``cells`` by key)."""
-    with path.open("rb") as f:
-        data = tomllib.load(f)
-    return Store(NAME, {key: _entry(key, value) for key, value in data.items()})
+    """The entries of the catalog file, as a translation store (its ``cells`` by key); an
+    entry without ``en_hash`` raises :class:`~simlab.i18n.catalog.CatalogError`."""
+    cells = {}
+    for key, entry in entries(str(path)).items():
+        if "en_hash" not in entry:
+            raise CatalogError(f"{path.name}: {key!r} has no en_hash")
+        cells[key] = Entry(entry["en_hash"], entry.get("zh", ""), entry.get("todo"))
+    return Store(NAME, cells)
 
 
 _STORE = store()

@@ -117,19 +117,26 @@ _NO_LINE_END = frozenset("（“")
 def wrapped(text: str, width: int) -> list[str]:
     """``text``, its white space folded, in lines of at most ``width`` terminal columns, as
     argparse wraps a help in English: broken at a space, and in Chinese also before a wide
-    character (never before a full-width mark that closes a clause, nor after one that opens
-    it). A word longer than the line keeps a line of its own."""
-    lines, line = [], ""
+    character, never before a full-width mark that closes a clause nor after one that opens it
+    (the character before the mark goes to the next line with it). A word longer than the line
+    keeps a line of its own."""
+    lines: list[str] = []
+    line: list[str] = []
     for unit in _units(" ".join(text.split())):
-        if unit == " ":
-            line += unit
-        elif line.strip() and unit not in _NO_LINE_START and _columns(line + unit) > width:
-            carried = line[-1] if line[-1] in _NO_LINE_END else ""
-            lines.append(line.removesuffix(carried).rstrip())
-            line = carried + unit
-        else:
-            line += unit
-    return [*lines, line.rstrip()] if line.strip() else lines
+        if unit != " " and _columns("".join(line) + unit) > width:
+            cut = len(line)
+            if unit in _NO_LINE_START:
+                while cut and line[cut - 1] in _NO_LINE_START:
+                    cut -= 1
+                cut -= 1
+            while cut > 0 and line[cut - 1] in _NO_LINE_END:
+                cut -= 1
+            if "".join(line[:cut]).strip():
+                lines.append("".join(line[:cut]).rstrip())
+                line = line[cut:] if line[cut:] != [" "] else []
+        if unit != " " or line:
+            line.append(unit)
+    return [*lines, "".join(line).rstrip()] if line else lines
 
 
 def _units(text: str) -> Iterator[str]:
