@@ -6,7 +6,9 @@ argparse looks up each of its messages through its module's ``_`` and ``ngettext
 gettext's and read compiled catalogues of the process's locale. :func:`speaking` puts the kit's
 catalogue (:mod:`simlab.cli.messages`, found by argparse's English) in their place while a
 command line is parsed in Chinese and puts gettext's back after, so one parse's language never
-leaks into the next. In English nothing is replaced: argparse speaks as it always does.
+leaks into the next. In English nothing is replaced: argparse speaks as it always does. A help
+in Chinese is laid out for Chinese (:func:`help_in_language`, :func:`wrapped`); its sentences
+are :mod:`simlab.cli.helptext`'s.
 
 A mistake a command finds after parsing is a message of :mod:`simlab.cli.mistakes` by ID
 (:func:`mistake_says`). A field of it named ``why`` holds text another part of the kit wrote
