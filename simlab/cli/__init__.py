@@ -2,35 +2,36 @@
 
 One thin module per command group (parse, call the library, print); what they share (one-line
 errors, argument types, path checks) is :mod:`simlab.cli.args`. Every module listed in
-:data:`COMMANDS` exposes ``register(subparsers)``, which adds its
-sub-parser and sets ``func=handler``; a handler takes the parsed namespace and returns an exit
-status. User mistakes raise :class:`UsageError` (or ``argparse`` errors) and end as one line on
-stderr with exit status 2, never a traceback; so does an optional part that is not installed
-(:class:`~simlab.extras.MissingExtra`, naming the extra to install), and a setting that makes
-no sense (:class:`~simlab.errors.SettingError`, its settings named as the command's flags).
+:data:`~simlab.cli.parser.COMMANDS` exposes ``register(subparsers)``, which adds its sub-parser
+to :func:`~simlab.cli.parser.build_parser`'s and sets ``func=handler``; a handler takes the
+parsed namespace and returns an exit status. User mistakes raise :class:`UsageError` (or
+``argparse`` errors) and end as one line on stderr with exit status 2, never a traceback; so
+does an optional part that is not installed (:class:`~simlab.extras.MissingExtra`, naming the
+extra to install), and a setting that makes no sense (:class:`~simlab.errors.SettingError`, its
+settings named as the command's flags).
 
-Every command takes ``--lang {en,zh}``; the parser reads it from the command line before
-parsing (:mod:`simlab.cli.language`), so with ``--lang zh`` argparse's usage mistakes, the usage
-line, the help's headings and the settings that make no sense are Chinese, exit status 2 all
-the same; so are the mistakes a command finds itself (:class:`UsageError`, by message ID in
-:mod:`simlab.cli.mistakes`) and a library's message it passes on, when
-:mod:`simlab.cli.causes` knows its English.
+Every command takes ``--lang {en,zh}``; the parser reads it from the command line before parsing
+(:mod:`simlab.cli.language`), so with ``--lang zh`` argparse's usage mistakes, the usage line,
+the help (its headings, and every sentence of it from :mod:`simlab.cli.helptext`) and the
+settings that make no sense are Chinese, exit status 2 all the same; so are the mistakes a
+command finds itself (:class:`UsageError`, by message ID in :mod:`simlab.cli.mistakes`) and a
+library's message it passes on, when :mod:`simlab.cli.causes` knows its English.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
 
+from simlab.cli import helptext
 from simlab.cli.args import OneLineErrorParser, UsageError, flag_of
 from simlab.cli.language import cause_in, lang_in, mistake_says, said, speaking
+from simlab.cli.parser import COMMANDS, build_parser
 from simlab.errors import SettingError
 from simlab.extras import MissingExtra
-from simlab.i18n.language import LANGS
 
 __all__ = [
     "main",
@@ -39,56 +40,6 @@ __all__ = [
     "OneLineErrorParser",
     "build_parser",
 ]
-
-#: Sub-command modules, in the order ``simlab --help`` lists them.
-COMMANDS: tuple[str, ...] = (
-    "simlab.cli.demo",
-    "simlab.cli.sim",
-    "simlab.cli.shrink",
-    "simlab.cli.explore",
-    "simlab.cli.bench",
-    "simlab.cli.grade",
-    "simlab.cli.release",
-    "simlab.cli.ledger",
-    "simlab.cli.translate",
-)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineErrorParser(
-        prog="simlab",
-        description=(
-            "simlab: see and break durable background tasks. A real SQLite task ledger with "
-            "fencing tokens, a seeded fault simulator, an invariant checker and pictures."
-        ),
-        epilog="Run 'simlab COMMAND --help' for the options of one command.",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    for name in COMMANDS:
-        importlib.import_module(name).register(sub)
-    for command in _commands(parser):
-        if "--lang" not in command._option_string_actions:
-            command.add_argument(
-                "--lang",
-                choices=LANGS,
-                default="en",
-                help="language of its usage mistakes and help headings; what it prints is "
-                "English [en]",
-            )
-    return parser
-
-
-def _commands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
-    """The parsers of every command under ``parser``, sub-commands included (``bench
-    shrink``), each once (an alias shares its command's parser)."""
-    found: list[argparse.ArgumentParser] = []
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for command in action.choices.values():
-                if command not in found:
-                    found += [command, *_commands(command)]
-    return found
 
 
 def _command_parser(parser: argparse.ArgumentParser, command: str) -> OneLineErrorParser:
@@ -104,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = lang_in(argv)
     with speaking(lang):
         parser = build_parser()
+        helptext.translate(parser, lang)
         args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simlab.cli.language import help_in_language, mistake_says, parser_says
+from simlab.cli.language import help_in_language, mistake_says, parser_says, spoken, wrapped
 
 __all__ = [
     "UsageError",
@@ -76,6 +76,19 @@ class OneLineErrorParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         return help_in_language(super().format_help())
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        formatter = super()._get_formatter()
+        if spoken() != "en":
+            # argparse wraps with textwrap, which counts a wide character as one column and
+            # breaks only at spaces: a Chinese help would run twice the terminal's width.
+            # A raw formatter keeps its own line breaks (grade's description and epilog).
+            base = argparse.HelpFormatter
+            if type(formatter)._split_lines is base._split_lines:
+                formatter._split_lines = wrapped  # type: ignore[method-assign]
+            if type(formatter)._fill_text is base._fill_text:
+                formatter._fill_text = _filled  # type: ignore[method-assign]
+        return formatter
+
     def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):  # type: ignore[override]
         if args is None:
             args = sys.argv[1:]
@@ -114,6 +127,11 @@ class Switch(argparse.BooleanOptionalAction):
     :class:`OneLineErrorParser` reads it as the switch before parsing, so saved commands run as
     they did. Usage and help show only the switch.
     """
+
+
+def _filled(text: str, width: int, indent: str) -> str:
+    """A description or epilog as :func:`wrapped` breaks it, each line after ``indent``."""
+    return "\n".join(indent + line for line in wrapped(text, width - len(indent)))
 
 
 def flag_of(parser: argparse.ArgumentParser, name: str) -> str:

@@ -589,7 +589,7 @@ def register(subparsers) -> None:
         "--lang",
         choices=("en", "zh"),
         default="en",
-        help="language of the verdict, the story and the usage mistakes [en]",
+        help="language of the verdict, the story, the help and the usage mistakes [en]",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_handle_explore)

@@ -234,8 +234,8 @@ def register(subparsers) -> None:
         "--lang",
         choices=("en", "zh"),
         default="en",
-        help="language of the feedback sentences and of --rubric (its criteria and the "
-        "sentences they quote too): en (English) or zh (Chinese) [en]",
+        help="language of the feedback sentences, of --rubric (its criteria and the "
+        "sentences they quote too) and of the help: en (English) or zh (Chinese) [en]",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(

@@ -6,7 +6,9 @@ argparse looks up each of its messages through its module's ``_`` and ``ngettext
 gettext's and read compiled catalogues of the process's locale. :func:`speaking` puts the kit's
 catalogue (:mod:`simlab.cli.messages`, found by argparse's English) in their place while a
 command line is parsed in Chinese and puts gettext's back after, so one parse's language never
-leaks into the next. In English nothing is replaced: argparse speaks as it always does.
+leaks into the next. In English nothing is replaced: argparse speaks as it always does. A help
+in Chinese is laid out for Chinese (:func:`help_in_language`, :func:`wrapped`); its sentences
+are :mod:`simlab.cli.helptext`'s.
 
 A mistake a command finds after parsing is a message of :mod:`simlab.cli.mistakes` by ID
 (:func:`mistake_says`). A field of it named ``why`` holds text another part of the kit wrote
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from functools import cache
 
 from simlab.cli import causes, messages, mistakes
+from simlab.i18n import reading
 from simlab.i18n.language import LANGS
 
 __all__ = [
@@ -96,8 +99,7 @@ def help_in_language(text: str) -> str:
     if spoken() == "en":
         return text
     table = getattr(messages, spoken().upper())
-    for key in ("options", "positional"):
-        text = text.replace(f"\n{table[key]}:\n", f"\n{table[key]}：\n")
+    text = _TITLE.sub(r"\1：", text)
     prefix = table["usage"]
     if not text.startswith(prefix):
         return text
@@ -105,6 +107,55 @@ def help_in_language(text: str) -> str:
     wider = " " * (_columns(prefix) - len(prefix))
     lines = usage.split("\n")
     return "\n".join([lines[0], *(wider + line for line in lines[1:])]) + blank + rest
+
+
+#: A section title of a help that ends in a wide character, and the ASCII colon argparse adds.
+_TITLE = re.compile(r"(?m)^([^ \n][^\n]*[^\x00-\x7f]):$")
+#: Full-width marks that close a clause: a line never starts with one.
+_NO_LINE_START = frozenset("，。：；）”、！？")
+#: Full-width marks that open one: a line never ends with one.
+_NO_LINE_END = frozenset("（“")
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text``, its white space folded, in lines of at most ``width`` terminal columns, as
+    argparse wraps a help in English: broken at a space, and in Chinese also before a wide
+    character, never before a full-width mark that closes a clause nor after one that opens it
+    (the character before the mark goes to the next line with it). A word longer than the line
+    keeps a line of its own."""
+    lines: list[str] = []
+    line: list[str] = []
+    for unit in _units(" ".join(text.split())):
+        if unit != " " and _columns("".join(line) + unit) > width:
+            cut = len(line)
+            if unit in _NO_LINE_START:
+                while cut and line[cut - 1] in _NO_LINE_START:
+                    cut -= 1
+                cut -= 1
+            while cut > 0 and line[cut - 1] in _NO_LINE_END:
+                cut -= 1
+            if "".join(line[:cut]).strip():
+                lines.append("".join(line[:cut]).rstrip())
+                line = line[cut:] if line[cut:] != [" "] else []
+        if unit != " " or line:
+            line.append(unit)
+    return [*lines, "".join(line).rstrip()] if line else lines
+
+
+def _units(text: str) -> Iterator[str]:
+    """``text`` as what a line may break between: a space, one wide character, or a run of
+    narrow ones."""
+    word = ""
+    for c in text:
+        if c != " " and _columns(c) == 1:
+            word += c
+            continue
+        if word:
+            yield word
+            word = ""
+        yield c
+    if word:
+        yield word
 
 
 def _columns(text: str) -> int:
@@ -147,16 +198,12 @@ def mistake_says(key: str, lang: str, /, **values) -> str:
     return table[key].format(**filled)
 
 
-#: A field of a template: its name, and the conversion and format spec it may carry.
-_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
-
-
 def cause_in(english: str, lang: str) -> str:
     """``english`` (a library's message) in ``lang``: the template of :mod:`simlab.cli.causes`
     whose English it is, its fields kept as the English has them (a ``why...`` field said the
     same way, a template matching only where that field does too); unchanged in English, or
-    when no template matches. Of several readings the most specific wins: the one whose
-    templates match the most literal text, nested ones included."""
+    when no template matches. Of several readings the most specific wins
+    (:func:`simlab.i18n.reading.best`)."""
     if lang == "en":
         return english
     found = _cause(english, lang)
@@ -167,77 +214,28 @@ def cause_in(english: str, lang: str) -> str:
 def _cause(english: str, lang: str) -> tuple[str, int] | None:
     """(``english`` said in ``lang``, how many of its characters the templates' literal text
     matched), by its most specific reading; None when no template matches."""
-    best = None
-    for parts, translation in _causes(lang):
-        for values, score in _readings(parts, english, lang):
-            if best is None or score > best[1]:
-                best = (_filled(translation, values), score)
-    return best
+    found = reading.best(_causes(lang), english, lambda name, value: _why(name, value, lang))
+    if found is None:
+        return None
+    translation, values, score = found
+    return reading.filled(translation, values), score
 
 
-def _filled(template: str, values: dict[str, str]) -> str:
-    """``template`` with each field replaced by its value, as text (the English already
-    converted and formatted it)."""
-    return _FIELD.sub(lambda m: values[m.group(1)], template)
+def _why(name: str, value: str, lang: str) -> tuple[str, int] | None:
+    """A field's value as :func:`_cause` reads it: a ``why...`` field's by its own reading (no
+    reading refuses it), any other's as it stands."""
+    return _cause(value, lang) if name.startswith("why") else (value, 0)
 
 
 @cache
 def _causes(lang: str) -> list[tuple[tuple[str, ...], str]]:
-    """(the English template split into literal, field, literal, ..., literal; its ``lang``
+    """(the English template as :func:`simlab.i18n.reading.parts` splits it, its ``lang``
     template), for every template :func:`cause_in` reads."""
     tables = [(causes, lambda key: True), (messages, lambda key: key.startswith("setting."))]
     # A setting's template (the simulator's SettingError) names its settings as fields too.
     return [
-        (tuple(_FIELD.split(english)), getattr(module, lang.upper())[key])
+        (reading.parts(english), getattr(module, lang.upper())[key])
         for module, wanted in tables
         for key, english in module.EN.items()
         if wanted(key)
     ]
-
-
-def _readings(parts: tuple[str, ...], text: str, lang: str):
-    """Every way ``text`` is the English template ``parts``: (the fields' values, the literal
-    characters matched); a ``why...`` field's value is said in ``lang`` by its most specific
-    reading, and counts what that matched."""
-    if not text.startswith(parts[0]):
-        return
-    yield from _rest(parts, 1, text, len(parts[0]), {}, len(parts[0]), lang)
-
-
-def _rest(parts, i: int, text: str, pos: int, got: dict, score: int, lang: str):
-    if i >= len(parts):
-        if pos == len(text):
-            yield got, score
-        return
-    name, literal = parts[i], parts[i + 1]
-    if i + 2 >= len(parts):  # the last field runs to the literal text that ends the template
-        ends = [len(text) - len(literal)] if text.endswith(literal) else []
-    else:
-        ends = _places(text, literal, pos + 1)
-    for end in ends:
-        if end <= pos:
-            continue
-        value, more = text[pos:end], 0
-        if name.startswith("why"):
-            said = _cause(value, lang)
-            if said is None:
-                continue
-            value, more = said
-        yield from _rest(
-            parts,
-            i + 2,
-            text,
-            end + len(literal),
-            {**got, name: value},
-            score + more + len(literal),
-            lang,
-        )
-
-
-def _places(text: str, literal: str, start: int) -> list[int]:
-    """Where ``literal`` occurs in ``text`` from ``start`` on (every place, overlaps kept)."""
-    places, at = [], text.find(literal, start)
-    while at >= 0:
-        places.append(at)
-        at = text.find(literal, at + 1)
-    return places

@@ -19,6 +19,7 @@ import argparse
 import sys
 import textwrap
 
+from simlab.cli import helptext
 from simlab.cli.args import UsageError
 from simlab.cli.language import cause_in, mistake_says
 
@@ -36,14 +37,21 @@ def _chosen(args: argparse.Namespace):
     return root
 
 
-def _todo(args: argparse.Namespace, root) -> int:
-    from simlab.i18n.build import todo
+def _todo(args: argparse.Namespace, root, names: list[str], help_named: bool) -> int:
+    from simlab.i18n.build import TodoItem, todo
     from simlab.i18n.store import StoreError
 
-    try:
-        items, written = todo(root, args.notebooks, write=args.write)
-    except (LookupError, StoreError) as exc:
-        raise UsageError.passed_on(str(exc).strip("'\"")) from None
+    items, written = [], []
+    if help_named:
+        found, wrote = helptext.todo(write=args.write)
+        items += [TodoItem(helptext.NAME, key, why, text, "text") for key, why, text in found]
+        written += [helptext.__name__.replace(".", "/") + ".toml"] * wrote
+    if names or not help_named:
+        try:
+            more, also = todo(root, names, write=args.write)
+        except (LookupError, StoreError) as exc:
+            raise UsageError.passed_on(str(exc).strip("'\"")) from None
+        items, written = items + more, written + also
     for item in items:
         print(f"== {item.notebook} {item.what} {item.cell} ({item.reason})")
         print(textwrap.indent(item.english, "   ") if item.english else "   (empty)")
@@ -55,20 +63,29 @@ def _todo(args: argparse.Namespace, root) -> int:
 
 
 def _translate(args: argparse.Namespace) -> int:
-    from simlab.i18n.build import build, check
+    from simlab.i18n.build import Report, build, catalog_problems, check
 
     root = _chosen(args)
     if args.write and not args.todo:
         raise UsageError("translate_write")
     if args.check and args.todo:
         raise UsageError("translate_both")
+    # ``help`` names the command line's help (simlab.cli.helptext); without names, the
+    # catalog check of every run covers it.
+    names = [name for name in args.notebooks if name != helptext.NAME]
+    help_named = len(names) < len(args.notebooks)
     if args.todo:
-        return _todo(args, root)
+        return _todo(args, root, names, help_named)
     run = check if args.check else build
-    try:
-        report = run(root, args.notebooks)
-    except LookupError as exc:
-        raise UsageError.passed_on(str(exc).strip("'\"")) from None
+    if help_named and not names:
+        report = Report()
+    else:
+        try:
+            report = run(root, names)
+        except LookupError as exc:
+            raise UsageError.passed_on(str(exc).strip("'\"")) from None
+    if help_named:
+        report.problems += [p for p in catalog_problems() if p.split(".")[0].endswith("cli_help")]
     if not args.check:
         for path in report.written:
             print(f"wrote: {path}")
@@ -93,15 +110,16 @@ def register(subparsers) -> None:
             "Generate the Chinese notebooks from the English ones and the translations in "
             "i18n/zh/ (one JSON file per notebook: each markdown cell's Chinese beside the "
             "sha256 of the English it translates). Code cells are copied unchanged. The "
-            "exercises' rubrics are checked and listed the same way (simlab/i18n/zh/rubrics/)."
+            "exercises' rubrics are checked and listed the same way (simlab/i18n/zh/rubrics/), "
+            "and so is the command line's help (simlab/cli/helptext.toml)."
         ),
     )
     p.add_argument(
         "notebooks",
         nargs="*",
         metavar="NOTEBOOK",
-        help="English notebooks (path, file name or stem), or an exercise's ID for its rubric "
-        "[all]",
+        help="English notebooks (path, file name or stem), an exercise's ID for its rubric, "
+        "or help for the command line's help [all]",
     )
     p.add_argument(
         "--check",

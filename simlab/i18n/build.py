@@ -393,9 +393,28 @@ def catalog_problems() -> list[str]:
 
     found = messages.problems()
     for name in messages.catalog_names():
-        for key, text in getattr(messages.catalog(name), "ZH", {}).items():
+        module = messages.catalog(name)
+        for key, text in getattr(module, "ZH", {}).items():
             if isinstance(text, str) and (bad := punctuation.problems(text, holes=True)):
                 found.append(f"catalog {name}.{key}: not full-width punctuation: {bad[0]}")
+        if hasattr(module, "HASH"):
+            found += _stale(name, module)
+    return found
+
+
+def _stale(name: str, module) -> list[str]:
+    """A catalog that keeps the hash of the English each translation was made from
+    (``HASH``, as :mod:`simlab.cli.helptext` does): one line per translation whose English
+    changed since, or which is not finished (an empty ``ZH``), as a store's check says it."""
+    found = []
+    for key, text in module.EN.items():
+        if key not in module.ZH:
+            continue  # messages.problems names a missing language
+        status = Entry(module.HASH.get(key, ""), module.ZH[key]).current_for(text)
+        if not status:
+            why = "changed" if module.ZH[key].strip() else "pending"
+            where = module.__name__.replace(".", "/") + ".toml"
+            found.append(f"catalog {name}.{key}: {STATUS_SAYS[why].format(store=where)}")
     return found
 
 

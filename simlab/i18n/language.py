@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import importlib
 import io
-import re
 import sys
 from functools import cache
 from types import ModuleType
 from typing import Any
+
+from simlab.i18n import reading
 
 __all__ = [
     "LANGS",
@@ -49,14 +50,16 @@ __all__ = [
 LANGS = ("en", "zh")
 #: The kit's own catalogs outside the grader: catalog name -> module. The command line's
 #: (``cli``: argparse's ``%``-format templates; ``cli_mistakes``: what a command finds after
-#: parsing; ``cli_causes``: the libraries' messages it passes on, found by their English) are
-#: rendered by :mod:`simlab.cli.language`, not :func:`say`.
+#: parsing; ``cli_causes``: the libraries' messages it passes on, found by their English;
+#: ``cli_help``: its help sentences, keyed by command and flag) are rendered by
+#: :mod:`simlab.cli.language`, not :func:`say`.
 KIT = {
     "learn": "simlab.learn.messages",
     "plots": "simlab.plots.messages",
     "cli": "simlab.cli.messages",
     "cli_mistakes": "simlab.cli.mistakes",
     "cli_causes": "simlab.cli.causes",
+    "cli_help": "simlab.cli.helptext",
 }
 #: The notebooks' sentence catalogs, one per lab notebook and one per exercise (its solution's
 #: code and the stubs the exercise makes of it): catalog name -> module.
@@ -117,53 +120,37 @@ def _exact(lang: str) -> dict[str, str]:
     return out
 
 
-#: What a field whose name ends in ``_n`` matches: a number as a report prints it.
-_NUMBER = r"[-+]?[0-9][0-9.,e%+-]*"
-
-
-def _pattern(english: str) -> re.Pattern[str]:
-    """The regex of an English template: a field matches any text (the shortest that lets the
-    whole line match), one named ``..._n`` only a number."""
-    parts = re.split(r"\{(\w+)\}", english)
-    regex = "".join(
-        re.escape(part)
-        if i % 2 == 0
-        else f"(?P<{part}>{_NUMBER if part.endswith('_n') else '.+?'})"
-        for i, part in enumerate(parts)
-    )
-    return re.compile(regex, re.S)
-
-
 @cache
-def _templates(lang: str) -> list[tuple[re.Pattern[str], str]]:
-    """(English pattern, translation) for the templates with fields, in the order they are
-    tried."""
+def _templates(lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """(English template as :func:`simlab.i18n.reading.parts` splits it, translation) for
+    the templates with fields, in the order they are tried."""
     found = []
     for name in SENTENCES:
         module = catalog_module(name)
         for key, english in module.EN.items():
             if "{" in english:
                 found.append((english, getattr(module, lang.upper())[key]))
-    # A template that starts with literal text is tried before one that starts with a field
+    # A template that starts with literal text comes before one that starts with a field
     # (which could swallow that text), the longer first within each.
     found.sort(key=lambda pair: (pair[0].startswith("{"), -len(pair[0])))
-    return [(_pattern(english), zh) for english, zh in found]
+    return [(reading.parts(english), zh) for english, zh in found]
 
 
 def sentence(english: str, lang: str | None = None) -> str:
     """``english`` (a sentence a notebook wrote) in ``lang`` (the set language by default):
-    its catalog translation, with the values it holds kept (each itself translated when a
-    catalog knows it); unchanged in English or when no catalog knows it."""
+    its catalog translation, read by the first template of :func:`_templates`' order that
+    reads it (:func:`simlab.i18n.reading.best`), with the values it holds kept (each itself
+    translated when a catalog knows it); unchanged in English or when no catalog knows it."""
     lang = lang or language()
     if lang == "en" or not english.strip():
         return english
     if (zh := _exact(lang).get(english)) is not None:
         return zh
-    for pattern, template in _templates(lang):
-        if found := pattern.fullmatch(english):
-            values = {k: sentence(v, lang) for k, v in found.groupdict().items()}
-            return template.format(**values)
-    return english
+    found = reading.best(_templates(lang), english, first=True)
+    if found is None:
+        return english
+    template, values, _ = found
+    return reading.filled(template, {k: sentence(v, lang) for k, v in values.items()})
 
 
 def lines(text: str, lang: str | None = None) -> str:

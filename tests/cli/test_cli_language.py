@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from simlab.cli import _commands, build_parser, messages
+from simlab.cli import build_parser, messages
 from simlab.cli.language import lang_in
+from simlab.cli.parser import commands
 from simlab.i18n.punctuation import problems
 from tests.checker.test_words import english_prose
 from tests.strategies import FLAG_ERROR_FRAMES, run_cli, usage_error
@@ -109,9 +110,9 @@ def test_does_one_parse_in_chinese_leave_the_next_in_english(capsys):
 
 
 def test_does_every_command_take_lang():
-    commands = _commands(build_parser())
-    assert len(commands) > 12
-    for command in commands:
+    parsers = commands(build_parser())
+    assert len(parsers) > 12
+    for command in parsers:
         action = command._option_string_actions["--lang"]
         assert tuple(action.choices) == ("en", "zh") and action.default == "en", command.prog
 
