@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -180,13 +179,12 @@ def _as_shown(subs, keys, who, roster, overrides, handed, terms):
 def _print_changes(args: argparse.Namespace, history, everything, keys, who) -> int:
     """``--changed``: what moved between the last two grades of each submission."""
     from simlab.grading.history import changes, format_changes
-    from simlab.grading.text import json_safe
+    from simlab.grading.text import json_line
 
     students = None if who is None else {k: sid for k, (sid, _) in zip(keys, who, strict=True)}
     changed, still = changes(history, everything, students)
     if args.json:
-        lines = (json_safe(json.dumps(c, ensure_ascii=False)) + "\n" for c in changed)
-        sys.stdout.write("".join(lines))
+        sys.stdout.write("".join(json_line(c) for c in changed))
     else:
         print(format_changes(changed, still))
     return 0

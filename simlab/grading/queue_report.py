@@ -1,8 +1,9 @@
 """What ``simlab grade --queue DB --report`` prints and writes, read from the queue alone.
 
 One entry per submission key: the most recently enqueued row for that key (its latest bytes at
-its latest grader version), graded or not. Everything a notebook wrote is shown as the grader
-left it (escaped, capped: :mod:`simlab.grading.text`); nothing here grades.
+its latest grader version), graded or not. Everything a notebook wrote is stored as the grader
+left it (as produced, bounded in size) and escaped once by the medium that shows it
+(:mod:`simlab.grading.text`); nothing here grades.
 
 * :func:`report_lines` (``--json``): the object of ``simlab grade --json`` plus ``status``
   (``pending``, ``graded``, ``dead``) and ``attempts`` (``worker``, ``epoch``, ``started``,
@@ -18,7 +19,6 @@ these is made, :mod:`simlab.grading.overrides`.
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
@@ -33,7 +33,16 @@ from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import format_text, json_lines, override_lines
 from simlab.grading.roster import FIXED
-from simlab.grading.text import csv_cell, csv_writer, escape, for_people, json_safe, shown_path
+from simlab.grading.text import (
+    SHOWN_CHARS,
+    csv_cell,
+    csv_writer,
+    escape,
+    for_html,
+    for_people,
+    json_line,
+    shown_path,
+)
 
 __all__ = [
     "as_grade",
@@ -107,7 +116,7 @@ def report_lines(subs: Sequence[Submission], lang: str = "en", who=None) -> str:
             data["score"] = data["max_score"] = None
         data["status"] = s.status
         data["attempts"] = [a.to_dict() for a in s.attempts]
-        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
+        out.append(json_line(data))
     return "".join(out)
 
 
@@ -175,9 +184,10 @@ _QUOTED = re.compile(r"`([^`\n]+)`")
 
 
 def _prose(text: str) -> str:
-    """``text`` for a page: escaped, then each span in backticks set as code (what a reader
-    of the page would otherwise see as literal backticks)."""
-    return _QUOTED.sub(r"<code>\1</code>", html.escape(text))
+    """``text`` (as produced) for a page: escaped once (:func:`~simlab.grading.text.for_html`),
+    then each span in backticks set as code (what a reader of the page would otherwise see as
+    literal backticks)."""
+    return _QUOTED.sub(r"<code>\1</code>", for_html(text, SHOWN_CHARS))
 
 
 def _said_in(said: Message, lang: str) -> str:
@@ -191,7 +201,7 @@ def _submission_html(s: Submission, lang: str) -> str:
 
     g = as_grade(s)
     head = f"{Path(s.notebook).name}: {g.exercise}" if g.exercise else Path(s.notebook).name
-    parts = [f"<h2>{html.escape(for_people(head))}</h2>"]
+    parts = [f"<h2>{for_html(head)}</h2>"]
     if s.status == "pending":
         parts.append(f"<p>{_said_in(message('grader.page_pending'), lang)}</p>")
         return "\n".join(parts)
@@ -206,14 +216,14 @@ def _submission_html(s: Submission, lang: str) -> str:
     parts.append(f"<p>{_said_in(points, lang)}</p>")
     late = late_line(g.late, lang)
     if late:
-        parts.append(f"<p>{_prose(for_people(late))}</p>")
+        parts.append(f"<p>{_prose(late)}</p>")
     if g.error:
         parts.append(f"<p>{_prose(error_of(g, lang))}</p>")
     heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
     parts.append("<table><tr>" + "".join(f"<th>{_said_in(h, lang)}</th>" for h in heads) + "</tr>")
     for q in g.questions:
         parts.append(
-            f"<tr><td>{html.escape(for_people(q.id))}</td><td>{q.points}/{q.max_points}</td>"
+            f"<tr><td>{for_html(q.id)}</td><td>{q.points}/{q.max_points}</td>"
             f"<td>{_prose(feedback_of(q, lang))}</td></tr>"
         )
     parts.append("</table>")
@@ -254,7 +264,7 @@ def feedback_page(student: str, subs: Sequence[Submission], lang: str = "en") ->
     """One learner's page: for each of their submissions its points, each question's points and
     feedback (the sentences the grader wrote), or its one line when it was not graded; no
     hidden input, no other student's submission. Every sentence is in ``lang``."""
-    title = _said_in(message("grader.page_title", student=for_people(student)), lang)
+    title = _said_in(message("grader.page_title", student=student), lang)
     body = "\n".join(_submission_html(s, lang) for s in subs)
     return _PAGE.format(lang=lang, title=title, body=body)
 
@@ -424,5 +434,6 @@ def _canvas_cell(theirs: Sequence[Submission], missing: str, lang: str) -> tuple
 
         cell = 0 if missing == "zero" else ""
         shown = "0" if cell == 0 else "empty"
-        return cell, f"not graded, {shown} (--missing {missing}): {error_of(g, lang)}"
+        error = for_people(error_of(g, lang), SHOWN_CHARS)
+        return cell, f"not graded, {shown} (--missing {missing}): {error}"
     return g.score, ""
