@@ -153,6 +153,12 @@ class NotebookGrade:
     #: Its lateness when a deadline is in force (:mod:`simlab.grading.late_grades`): made at
     #: report time, never stored with the grade; ``score`` is then the score after it.
     late: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: ``graded``, or for a grade read from a queue (:func:`simlab.grading.queue_report.as_grade`)
+    #: ``pending`` or ``dead``: not graded (yet), so it has no points.
+    status: str = field(default="graded", compare=False, repr=False)
+    #: The queue's claims of it (:class:`~simlab.grading.queue_store.store.Attempt`), oldest
+    #: first; None for a grade that did not come from a queue.
+    attempts: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def failed(cls, notebook: str, said: Message) -> NotebookGrade:

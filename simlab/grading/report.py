@@ -56,9 +56,19 @@ _PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
 
 def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     """A readable report: one block per notebook, feedback in ``lang``; under a notebook where
-    a question passed some checks without full points, one line pointing to its rubric."""
+    a question passed some checks without full points, one line pointing to its rubric. A
+    queue's grade not graded is one line (``pending``, with its attempts) or two (``dead``,
+    and why)."""
     blocks = []
     for g in grades:
+        if g.status == "pending":
+            attempts = len(g.attempts or ())
+            blocks.append(f"{shown_path(g.notebook)}: pending ({attempts} attempt(s))")
+            continue
+        if g.status == "dead":
+            error = for_people(error_of(g, lang), SHOWN_CHARS)
+            blocks.append(f"{shown_path(g.notebook)}: dead\n  {error}")
+            continue
         head = f"{shown_path(g.notebook)}: {g.score}/{g.max_score}"
         if g.exercise:
             head += f"  ({g.exercise})"
@@ -112,7 +122,10 @@ def json_lines(
     formatting character in it a JSON escape (:func:`~simlab.grading.text.json_line`), so a line
     prints as one harmless line. With
     ``who`` (:func:`simlab.grading.roster.assign`), each object also has ``student``: its
-    student's ID, or null and ``unknown`` (the one line why) when it is no one's."""
+    student's ID, or null and ``unknown`` (the one line why) when it is no one's. A queue's
+    grade (:func:`simlab.grading.queue_report.as_grade`) also has ``status`` (``pending``,
+    ``graded``, ``dead``; ``score`` and ``max_score`` null while not graded) and ``attempts``
+    (``worker``, ``epoch``, ``started``, ``ended``, ``outcome``)."""
     out = []
     for i, g in enumerate(grades):
         data = g.to_dict()
@@ -127,6 +140,11 @@ def json_lines(
             data["student"] = student
             if why is not None:
                 data["unknown"] = render(why, lang)
+        if g.attempts is not None:
+            if g.status != "graded":
+                data["score"] = data["max_score"] = None
+            data["status"] = g.status
+            data["attempts"] = [a.to_dict() for a in g.attempts]
         out.append(json_line(data))
     return "".join(out)
 

@@ -19,12 +19,7 @@ import pytest
 
 from simlab.grading.grader import NotebookGrade, QuestionGrade, bounded_grade
 from simlab.grading.messages import message, sentence
-from simlab.grading.queue_report import (
-    feedback_page,
-    format_report,
-    report_lines,
-    write_canvas,
-)
+from simlab.grading.queue_report import as_grade, feedback_page, write_canvas
 from simlab.grading.queue_store.store import Attempt, Submission
 from simlab.grading.report import format_text, json_lines, write_csv
 from simlab.grading.roster import Roster, Student
@@ -64,11 +59,12 @@ def _grade(folder: Path) -> NotebookGrade:
     )
 
 
-def _submission(g: NotebookGrade) -> Submission:
-    """``g`` as the queue holds it: its ``--json`` object with messages, through JSON."""
+def _queued(g: NotebookGrade) -> NotebookGrade:
+    """``g`` as a queue's report reads it: its ``--json`` object with messages, stored as
+    JSON, read back as a grade."""
     result = json.loads(json.dumps(g.to_dict(messages=True)))
     attempt = Attempt("w/1", 1, 0.0, 1.0, "graded")
-    return Submission("t1", g.notebook, "0" * 64, "v", "graded", result, (attempt,), 1)
+    return as_grade(Submission("t1", g.notebook, "0" * 64, "v", "graded", result, (attempt,), 1))
 
 
 def _no_raw(text: str) -> None:
@@ -97,7 +93,7 @@ def test_does_the_grade_carry_the_text_as_produced_and_bounded(tmp_path):
 def test_is_the_text_report_escaped_once(tmp_path, lang):
     for text in (
         format_text([_grade(tmp_path)], lang),
-        format_report([_submission(_grade(tmp_path))], lang),
+        format_text([_queued(_grade(tmp_path))], lang),
     ):
         lines = text.splitlines()
         assert len(lines) == 1 + 1 + 3, lines  # head, error, three questions
@@ -109,7 +105,7 @@ def test_is_the_text_report_escaped_once(tmp_path, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_do_json_lines_hold_the_text_in_json_escapes_once(tmp_path, lang):
     g = _grade(tmp_path)
-    for out in (json_lines([g], lang), report_lines([_submission(g)], lang)):
+    for out in (json_lines([g], lang), json_lines([_queued(g)], lang)):
         assert out.count("\n") == 1
         _no_raw(out)
         assert "\\u001b[31m<script>" in out and "\\u202e" in out
@@ -138,11 +134,11 @@ def test_is_the_csv_gradebook_escaped_once_and_never_a_formula(tmp_path):
 def test_is_the_canvas_gradebook_escaped_once(tmp_path):
     g = _grade(tmp_path)
     g.questions.clear()  # an ungradable submission: its error is a line of the export
-    s = _submission(g)
+    queued = _queued(g)
     student = Student("=1+1", HOSTILE[:40], sis_login_id="x")
-    roster = Roster("roster.csv", [student], by_notebook={s.notebook: student})
+    roster = Roster("roster.csv", [student], by_notebook={g.notebook: student})
     titles = {"fencing": "Fencing (1)"}
-    rows, lines = write_canvas([s], roster, tmp_path / "canvas.csv", titles)
+    rows, lines = write_canvas([queued], roster, tmp_path / "canvas.csv", titles)
     table = (tmp_path / "canvas.csv").read_text(encoding="utf-8")
     _no_raw(table.replace("\r\n", "\n"))
     assert rows == 1 and "'=HYPERLINK" in table and "\\x1b[31m<script>" in table
@@ -154,7 +150,7 @@ def test_is_the_canvas_gradebook_escaped_once(tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_is_the_feedback_page_escaped_once(tmp_path, lang):
-    page = feedback_page(NAME, [_submission(_grade(tmp_path))], lang)
+    page = feedback_page(NAME, [_queued(_grade(tmp_path))], lang)
     _no_raw(page)
     assert "<script>" not in page and "<b>" not in page
     assert "\\x1b[31m&lt;script&gt;alert(1)&lt;/script&gt;" in page and "\\u202e" in page
@@ -171,6 +167,6 @@ def test_does_the_queue_bound_a_refusal_an_older_queue_stored(tmp_path):
     result, outcome = grade_job(job)
     assert outcome == "graded" and result["notebook"] == NAME
     assert result["error"] == HOSTILE[: FEEDBACK_CHARS - 3] + "...", "as stored, bounded"
-    s = Submission("t1", NAME, "0" * 64, "v", "graded", result, (), 1)
-    _once(format_report([s]))
-    assert json.loads(report_lines([s]))["error"] == result["error"]
+    g = as_grade(Submission("t1", NAME, "0" * 64, "v", "graded", result, (), 1))
+    _once(format_text([g]))
+    assert json.loads(json_lines([g]))["error"] == result["error"]
