@@ -55,7 +55,6 @@ __all__ = [
     "plain_name",
     "csv_cell",
     "csv_writer",
-    "json_safe",
     "quotes_hidden",
     "WITHHELD",
 ]
@@ -135,15 +134,21 @@ def for_html(text: str, limit: int = FEEDBACK_CHARS) -> str:
 
 def json_line(data: Any) -> str:
     """``data`` as one line of JSON (and its newline): texts as they are, in JSON's escapes,
-    every control, formatting or separator character among them (:func:`json_safe`), so the
-    line prints as one harmless line and decodes to the very same values."""
-    return json_safe(json.dumps(data, ensure_ascii=False)) + "\n"
+    every control, formatting or separator character among them (outside ASCII as a
+    ``\\uXXXX`` escape), so the line prints as one harmless line and decodes to the very same
+    values."""
+    line = json.dumps(data, ensure_ascii=False)
+    return "".join(_json_escaped(ch) if ord(ch) >= 0x7F else ch for ch in line) + "\n"
+
+
+def _json_escaped(ch: str) -> str:
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    return "\\u007f" if ch == "\x7f" else json.dumps(ch)[1:-1]
 
 
 #: Characters a file name may hold and still be shown bare.
 _BARE_PUNCTUATION = frozenset(" ._-+/,~@()[]#=")
-
-
 #: Categories of the non-ASCII characters a bare name may hold: letters and digits of any
 #: script with their marks, not modifier letters or symbols (``ː``, ``꞉`` look like a colon).
 _BARE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Mn", "Mc"})
@@ -247,17 +252,6 @@ def csv_writer(path: str | PurePath) -> Iterator[Any]:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-
-
-def json_safe(line: str) -> str:
-    """A JSON text with every control, formatting or separator character outside ASCII written
-    as a ``\\uXXXX`` escape: it decodes to the very same values, and prints harmlessly."""
-    return "".join(
-        (json.dumps(ch)[1:-1] if ord(ch) > 0x7F else "\\u007f")
-        if ord(ch) >= 0x7F and unicodedata.category(ch) in _HIDDEN
-        else ch
-        for ch in line
-    )
 
 
 _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("simlab_quiet", default=False)
