@@ -45,7 +45,7 @@ from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, too_large
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.sandbox import host
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
-from simlab.grading.text import FEEDBACK_CHARS, quoted_path
+from simlab.grading.text import FEEDBACK_CHARS, quoted_path, shown_path
 from simlab.grading.version import grader_version
 from simlab.records import Lease
 
@@ -243,7 +243,7 @@ def _dead_lines(queue: GradingQueue, max_attempts: int) -> list[str]:
         if record.status == "dead":
             key = (record.goal or {}).get("notebook", task_id)
             lines.append(
-                f"{key}: dead: {max_attempts} attempts and no result "
+                f"{shown_path(key)}: dead: {max_attempts} attempts and no result "
                 f"(--max-attempts {max_attempts}); not graded"
             )
     return lines
@@ -272,7 +272,9 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             continue
         if job.version != version or bool(job.settings.get("sandbox", True)) != sandbox:
             queue.release(job.lease)
-            shared.errors.append(Incompatible(f"{job.notebook}: enqueued for another grader"))
+            shared.errors.append(
+                Incompatible(f"{shown_path(job.notebook)}: enqueued for another grader")
+            )
             shared.stop.set()
             return
         shared.inflight[name] = job.lease
@@ -286,7 +288,10 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             with shared.commit:
                 shared.inflight.pop(name, None)
                 queue.release(job.lease)
-            say(f"{job.notebook}: its grading process ended; handed back for another attempt")
+            say(
+                f"{shown_path(job.notebook)}: its grading process ended; handed back for "
+                "another attempt"
+            )
             continue
         host.interrupt_at("graded")
         with shared.commit:
@@ -298,7 +303,7 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
                 shared.summary.graded += 1
             else:
                 shared.summary.stale += 1
-                say(f"{job.notebook}: a late result, refused by the fence (stale)")
+                say(f"{shown_path(job.notebook)}: a late result, refused by the fence (stale)")
 
 
 def work(

@@ -325,9 +325,10 @@ def write_canvas(
         if exercise and exercise not in exercises:
             exercises.append(exercise)
         if student is None:
-            lines.append(f"{shown_path(g.notebook)}: {render(why, lang)}")
+            lines.append(f"{shown_path(g.notebook)}: {for_people(render(why, lang))}")
         elif exercise is None:
-            lines.append(f"{shown_path(g.notebook)} ({student}): not in any column: no exercise")
+            who = for_people(str(student))
+            lines.append(f"{shown_path(g.notebook)} ({who}): not in any column: no exercise")
         else:
             mine.setdefault((student.id, exercise), []).append(g)
     for e in exercises:

@@ -178,7 +178,7 @@ def class_lines(
     lines = []
     for key, (_, why) in zip(keys, who, strict=True):
         if why is not None:
-            lines.append(f"{shown_path(key)}: {render(why, lang)}")
+            lines.append(f"{shown_path(key)}: {for_people(render(why, lang))}")
     seen = {sid for sid, _ in who if sid is not None}
     for student in roster.students:
         if student.id not in seen:

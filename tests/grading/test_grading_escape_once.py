@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 import unicodedata
 from pathlib import Path
 
@@ -170,3 +171,30 @@ def test_does_the_queue_bound_a_refusal_an_older_queue_stored(tmp_path):
     g = as_grade(Submission("t1", NAME, "0" * 64, "v", "graded", result, (), 1))
     _once(format_text([g]))
     assert json.loads(json_lines([g]))["error"] == result["error"]
+
+
+def test_do_the_class_lines_show_a_roster_name_escaped_once(tmp_path):
+    from simlab.grading.report import class_lines
+
+    key = str(tmp_path / "x" / "ex.ipynb")
+    twins = [
+        Student(f"s{n}", HOSTILE[:70], sis_login_id=login) for n, login in ((1, "x"), (2, "ex"))
+    ]
+    roster = Roster("roster.csv", twins, by_login={s.sis_login_id: s for s in twins})
+    lines = class_lines([key], [roster.owner(key)], roster)
+    assert len(lines) == 3, lines  # no one's (two students), and each of them without one
+    _once("\n".join(lines))
+
+
+def test_does_a_dead_submission_line_show_its_name_escaped_once(tmp_path):
+    from simlab.grading.queue import _dead_lines
+    from simlab.grading.queue_store.store import open_queue
+
+    with open_queue(tmp_path / "q.db", create=True, max_attempts=1) as queue:
+        queue.enqueue(NAME, b"{}", "v", {}, None)
+        assert queue.claim("w/1", 0.001) is not None
+        time.sleep(0.01)  # the lease runs out: the one claim allowed is spent
+        assert queue.claim("w/2", 30.0) is None  # ... and the next claim sends it to the dead
+        (line,) = _dead_lines(queue, 1)
+    assert line.startswith('"=x\\n\\x1b[2K<b>\\u202eb": dead: 1 attempts'), line
+    _no_raw(line)
