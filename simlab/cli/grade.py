@@ -162,7 +162,8 @@ how it stays fair (isolation):
   ledger files the code wrote are read read-only, with a deadline, views and triggers
   refused.
   Results, JSON lines and the CSV are written by the grader alone; text a notebook wrote
-  is shown escaped and cut short, so it cannot draw a line of its own. Submissions are
+  is cut short where it is taken in and escaped where it is shown (in JSON, in JSON's
+  own escapes), so it cannot draw a line of its own. Submissions are
   regular files: a symbolic link is refused in one line, never followed. Without
   bubblewrap, simlab grade refuses to run unless --no-sandbox (your own work only)."""
 

@@ -15,7 +15,6 @@ student the queue and the roster do not know, nothing to clear: one line, exit s
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from simlab.cli.args import UsageError
@@ -138,9 +137,9 @@ def print_history(
         raise UsageError(key, student=args.student)
     h = student_history(args.student, mine, history, everything, overrides, handed)
     if args.json:
-        from simlab.grading.text import json_safe
+        from simlab.grading.text import json_line
 
-        sys.stdout.write(json_safe(json.dumps(h, ensure_ascii=False)) + "\n")
+        sys.stdout.write(json_line(h))
     else:
         print(format_history(h))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,13 +13,12 @@ from simlab.cli.language import cause_in, mistake_says
 __all__ = ["QueueBar", "print_results", "report"]
 
 
-def _write_csv(args: argparse.Namespace, subs, roots, who=None, missing=()) -> None:
-    from simlab.grading.queue_report import as_grade
+def _write_csv(args: argparse.Namespace, grades, roots, who=None, missing=()) -> None:
     from simlab.grading.report import write_csv
 
-    write_csv([as_grade(s) for s in subs], args.csv, roots, who, missing, args.lang)
+    write_csv(grades, args.csv, roots, who, missing, args.lang)
     if not args.json:
-        print(f"\nwrote {args.csv} ({len(subs)} row(s))")
+        print(f"\nwrote {args.csv} ({len(grades)} row(s))")
 
 
 def canvas_titles(given: list[str]) -> dict[str, str]:
@@ -51,7 +49,7 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     course they came from (its students are the class when no roster is given)."""
     from simlab.cli import grade_deadline as deadlines
     from simlab.cli.grade_class import load_roster, show_results
-    from simlab.grading.queue_report import as_grade, format_report, report_lines
+    from simlab.grading.report import format_text, json_lines
     from simlab.grading.roster import assign
 
     by_id = {s.task_id: s for s in queue.submissions()}
@@ -62,22 +60,22 @@ def print_results(args: argparse.Namespace, queue, ids: list[str], course=None) 
     roster, handed, terms, _ = deadlines.queue_class(args, deadlines.kept(queue), subs, roster)
     keys = [s.notebook for s in subs]
     who = assign(keys, roster) if roster is not None else None
-    subs, missing = _as_shown(subs, keys, who, roster, queue.overrides(), handed, terms)
+    grades, missing = _as_shown(subs, keys, who, roster, queue.overrides(), handed, terms)
 
     def write() -> None:
-        _write_csv(args, subs, args.paths, who, missing)
+        _write_csv(args, grades, args.paths, who, missing)
 
-    shown = show_results(args, subs, keys, who, roster, missing, report_lines, format_report, write)
+    shown = show_results(args, grades, keys, who, roster, missing, json_lines, format_text, write)
     if shown:
         return shown
-    return 1 if any(s.status != "graded" or as_grade(s).error for s in subs) else 0
+    return 1 if any(g.status != "graded" or g.error for g in grades) else 0
 
 
-def _roots(subs) -> list[str]:
+def _roots(grades) -> list[str]:
     """The class folder of a report's CSV: the folder all the keys share, if there is one."""
     import os
 
-    parents = [os.path.dirname(s.notebook) for s in subs]
+    parents = [os.path.dirname(g.notebook) for g in grades]
     try:
         common = os.path.commonpath(parents) if parents and all(parents) else ""
     except ValueError:
@@ -93,7 +91,7 @@ def report(args: argparse.Namespace, queue) -> int:
     from simlab.cli import grade_deadline as deadlines
     from simlab.cli.grade_class import load_roster, print_class
     from simlab.grading import queue_report as qr
-    from simlab.grading.report import missing_lines
+    from simlab.grading.report import format_text, json_lines, missing_lines
     from simlab.grading.roster import assign
 
     with queue:
@@ -117,29 +115,29 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.changed:
         return _print_changes(args, history, everything, keys, who)
     titles = canvas_titles(args.canvas_assignment)
-    subs, missing = _as_shown(subs, keys, who, roster, overrides, handed, terms)
+    grades, missing = _as_shown(subs, keys, who, roster, overrides, handed, terms)
     problems: list[str] = []
     if args.json:
-        sys.stdout.write(qr.report_lines(subs, args.lang, who))
+        sys.stdout.write(json_lines(grades, args.lang, who))
         sys.stdout.write(missing_lines(missing, args.lang))
     else:
-        print(qr.format_report(subs, args.lang) if subs else "the queue is empty")
+        print(format_text(grades, args.lang) if grades else "the queue is empty")
         if args.roster:
             print_class(keys, who, roster, args.lang)
     if args.csv:
         try:
-            _write_csv(args, subs, _roots(subs), who, missing)
+            _write_csv(args, grades, _roots(grades), who, missing)
         except OSError as exc:
             why = exc.strerror or type(exc).__name__
             problems.append(mistake_says("cannot_write", args.lang, path=args.csv, why=why))
     if args.feedback:
         if who is None:
-            pages = qr.write_feedback(subs, args.feedback, args.lang)
+            pages = qr.write_feedback(grades, args.feedback, args.lang)
         else:  # a submission that is no one's has no page (the class lines said so)
-            owned = [(s, sid) for s, (sid, _) in zip(subs, who, strict=True) if sid is not None]
-            by_sub = {id(s): sid for s, sid in owned}
+            owned = [(g, sid) for g, (sid, _) in zip(grades, who, strict=True) if sid is not None]
+            by_grade = {id(g): sid for g, sid in owned}
             pages = qr.write_feedback(
-                [s for s, _ in owned], args.feedback, args.lang, lambda s: by_sub[id(s)]
+                [g for g, _ in owned], args.feedback, args.lang, lambda g: by_grade[id(g)]
             )
         problems.extend(cause_in(p, args.lang) for p in pages.problems)
         if not args.json:
@@ -147,7 +145,7 @@ def report(args: argparse.Namespace, queue) -> int:
     if args.canvas:
         try:
             rows, lines = qr.write_canvas(
-                subs, roster, args.canvas, titles, args.missing or "empty", args.lang,
+                grades, roster, args.canvas, titles, args.missing or "empty", args.lang,
                 terms.excused,
             )  # fmt: skip
         except OSError as exc:
@@ -162,39 +160,37 @@ def report(args: argparse.Namespace, queue) -> int:
         print(mistake_says("grade_line", args.lang, message=line), file=sys.stderr)
     if problems:
         return 3
-    return 1 if any(_not_graded(s) for s in subs) else 0
+    return 1 if any(g.status == "dead" or g.error for g in grades) else 0
 
 
 def _as_shown(subs, keys, who, roster, overrides, handed, terms):
-    """``subs`` as every export shows them: the instructor's overrides laid over their grades
-    (a submission's student is its roster ID with ``who``, its key without), then lateness;
-    and the IDs of the roster's students without a submission."""
+    """``subs`` as grades, as every export shows them: the instructor's overrides laid over
+    them (a submission's student is its roster ID with ``who``, its key without), then
+    lateness, as for the plain grader's; and the IDs of the roster's students without a
+    submission."""
     from simlab.cli.grade_class import missing_students
-    from simlab.grading.late_grades import apply_to_submissions
+    from simlab.grading.late_grades import apply_to_grades
     from simlab.grading.overrides import overridden
+    from simlab.grading.queue_report import as_grade
 
     subs = overridden(subs, keys if who is None else [sid for sid, _ in who], overrides)
-    return apply_to_submissions(subs, who, handed, terms, roster), missing_students(who, roster)
+    grades = [as_grade(s) for s in subs]
+    apply_to_grades(grades, who, handed, terms, roster)
+    return grades, missing_students(who, roster)
 
 
 def _print_changes(args: argparse.Namespace, history, everything, keys, who) -> int:
     """``--changed``: what moved between the last two grades of each submission."""
     from simlab.grading.history import changes, format_changes
-    from simlab.grading.text import json_safe
+    from simlab.grading.text import json_line
 
     students = None if who is None else {k: sid for k, (sid, _) in zip(keys, who, strict=True)}
     changed, still = changes(history, everything, students)
     if args.json:
-        lines = (json_safe(json.dumps(c, ensure_ascii=False)) + "\n" for c in changed)
-        sys.stdout.write("".join(lines))
+        sys.stdout.write("".join(json_line(c) for c in changed))
     else:
         print(format_changes(changed, still))
     return 0
-
-
-def _not_graded(s) -> bool:
-    """Could this submission not be graded (dead, or graded with an error)?"""
-    return s.status == "dead" or (s.status == "graded" and bool((s.result or {}).get("error")))
 
 
 class QueueBar:

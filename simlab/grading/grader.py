@@ -24,7 +24,10 @@ A submission's path, all of it in :func:`_grade_notebook`:
 4. **Combine.** A question whose answer cell raised, or whose answer or check cell hung, died,
    flooded or filled a folder in the run, gets 0 with that reason; otherwise it gets what its
    hidden check gave. The run can only take points away; the checks award them.
-5. **Present** (:func:`grade_notebook`): feedback and errors escaped and capped, once, here.
+5. **Bound** (:func:`grade_notebook`): feedback and errors as they were produced, each cut to
+   :data:`~simlab.grading.text.FEEDBACK_CHARS` characters, never escaped: a notebook cannot fill
+   memory or the queue's store. Each medium that presents the grade escapes them once
+   (:mod:`simlab.grading.report`, :mod:`simlab.grading.text`).
 
 The runtime runs in a jail (:mod:`simlab.grading.sandbox.jail`): user ``nobody``, no network, no
 view of the hidden checks, the solutions or other submissions, hard limits. Nothing a
@@ -67,7 +70,7 @@ from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, SandboxLost
 from simlab.grading.student import Student
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files
-from simlab.grading.text import FEEDBACK_CHARS, for_people, quiet_feedback, shown_path
+from simlab.grading.text import FEEDBACK_CHARS, bounded, quiet_feedback, quoted_path
 from simlab.grading.version import grader_version
 
 __all__ = [
@@ -150,6 +153,12 @@ class NotebookGrade:
     #: Its lateness when a deadline is in force (:mod:`simlab.grading.late_grades`): made at
     #: report time, never stored with the grade; ``score`` is then the score after it.
     late: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: ``graded``, or for a grade read from a queue (:func:`simlab.grading.queue_report.as_grade`)
+    #: ``pending`` or ``dead``: not graded (yet), so it has no points.
+    status: str = field(default="graded", compare=False, repr=False)
+    #: The queue's claims of it (:class:`~simlab.grading.queue_store.store.Attempt`), oldest
+    #: first; None for a grade that did not come from a queue.
+    attempts: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def failed(cls, notebook: str, said: Message) -> NotebookGrade:
@@ -280,21 +289,23 @@ def grade_notebook(
     jails its runtime (:func:`grade` checks first that jails work here);
     ``notebook_timeout`` (default :data:`BUDGET_FACTOR` times ``timeout``) bounds its run and
     its checks together. A link or anything but a regular file is refused
-    (:func:`~simlab.grading.submissions.refusal_message`). Feedback and errors are text for people
-    (:func:`_for_people`): escaped, one line each, at most
-    :data:`~simlab.grading.text.FEEDBACK_CHARS` characters."""
-    return _for_people(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
+    (:func:`~simlab.grading.submissions.refusal_message`). Feedback and errors are the text as
+    produced, bounded (:func:`bounded_grade`), not escaped."""
+    return bounded_grade(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
 
 
-def _for_people(grade: NotebookGrade) -> NotebookGrade:
-    """``grade`` with its feedback and error escaped and capped: nothing a notebook wrote can
-    start a line, move the cursor or fill the report."""
+def bounded_grade(grade: NotebookGrade) -> NotebookGrade:
+    """``grade`` with its feedback and error cut to at most
+    :data:`~simlab.grading.text.FEEDBACK_CHARS` characters each (their messages too, in every
+    language), as they were produced: not escaped, since each medium that shows them escapes
+    them (:mod:`simlab.grading.text`). The bound where a grade is taken in: no notebook fills
+    memory, a report or the queue's store."""
     for q in grade.questions:
-        q.feedback = for_people(q.feedback)
+        q.feedback = bounded(q.feedback)
         if q.said is not None:
             q.said = capped(q.said, FEEDBACK_CHARS)
     if grade.error is not None:
-        grade.error = for_people(grade.error)
+        grade.error = bounded(grade.error)
         if grade.error_said is not None:
             grade.error_said = capped(grade.error_said, FEEDBACK_CHARS)
     return grade
@@ -307,7 +318,7 @@ def _grade_notebook(
     sandbox: bool,
     notebook_timeout: float | None,
 ) -> NotebookGrade:
-    """Intake, run, checks, combine (:func:`grade_notebook` presents)."""
+    """Intake, run, checks, combine (:func:`grade_notebook` bounds)."""
     started = time.perf_counter()
     seconds = notebook_timeout or BUDGET_FACTOR * timeout
     deadline = time.monotonic() + seconds
@@ -317,7 +328,7 @@ def _grade_notebook(
     refused = refusal_message(path)
     if refused is not None:
         return NotebookGrade.failed(
-            name, message("grader.refused", path=shown_path(path), why=refused)
+            name, message("grader.refused", path=quoted_path(path), why=refused)
         )
     try:
         nb, raw = read_submission(path)
@@ -428,8 +439,8 @@ def grade(
         if refused is None:
             todo.append(i)
         else:  # never opened, never graded
-            error = message("grader.refused", path=shown_path(nb), why=refused)
-            results[i] = _for_people(NotebookGrade.failed(str(nb), error))
+            error = message("grader.refused", path=quoted_path(nb), why=refused)
+            results[i] = bounded_grade(NotebookGrade.failed(str(nb), error))
     jobs = max(1, min(jobs or default_jobs(), len(todo)))
     bar = None
     if progress:
@@ -469,16 +480,16 @@ def _grade_in(
     try:
         return graders.call(_safe_grade, path, timeout, max_output, sandbox, notebook_timeout)
     except (processes.ProcessLost, RuntimeError) as exc:
-        return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
+        return bounded_grade(NotebookGrade.failed(str(path), crash_message(exc)))
 
 
 def _safe_grade(
     path: Path, timeout: float, max_output: int, sandbox: bool, notebook_timeout: float | None
 ) -> NotebookGrade:
     try:
-        return _for_people(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
+        return bounded_grade(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
     except Exception as exc:  # a grader bug must not stop the batch
-        return _for_people(NotebookGrade.failed(str(path), crash_message(exc)))
+        return bounded_grade(NotebookGrade.failed(str(path), crash_message(exc)))
 
 
 def crash_message(exc: Exception) -> Message:

@@ -1,5 +1,5 @@
-"""Lateness applied to a class's grades, for every export (text, ``--json``, CSV, feedback
-pages, Canvas), at report time.
+"""Lateness applied to a class's grades (the grader's, or a queue's read as grades), for every
+export (text, ``--json``, CSV, feedback pages, Canvas), at report time.
 
 Order: a submission's question points, their sum (its ``score``), then the late penalty
 (:func:`simlab.grading.lateness.assess`): ``score`` is the score after it. Each graded
@@ -14,14 +14,13 @@ the class's ``--deadline``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from simlab.grading.lateness import Lateness, Policy, Terms, assess, show_time
 from simlab.grading.messages import Message, message, stored
 
-__all__ = ["JSON_KEYS", "Handed", "apply_to_grades", "apply_to_submissions", "late_line"]
+__all__ = ["JSON_KEYS", "Handed", "apply_to_grades", "late_line"]
 
 #: The keys lateness adds to a ``--json`` object.
 JSON_KEYS = ("late_days", "late_penalty", "submitted_at", "deadline", "excused")
@@ -84,33 +83,18 @@ def _roster_deadlines(roster) -> dict[str, datetime]:
 
 
 def apply_to_grades(grades, who, handed: Sequence[Handed], terms: Terms, roster=None) -> None:
-    """Set each notebook's ``late`` record and its score after the penalty (in place;
-    ``who`` as :func:`simlab.grading.roster.assign` gives it, None: each is known by its key).
-    Nothing changes when no deadline is in force (none given, none in the roster)."""
+    """Set each graded notebook's ``late`` record and its score after the penalty (in place;
+    one pending or dead in a queue is left as it is; ``who`` as
+    :func:`simlab.grading.roster.assign` gives it, None: each is known by its key). Nothing
+    changes when no deadline is in force (none given, none in the roster)."""
     deadlines = _roster_deadlines(roster)
     if not (terms or deadlines):
         return
     for i, g in enumerate(grades):
+        if g.status != "graded":
+            continue
         student = g.notebook if who is None else who[i][0]
         g.late, g.score = _late(g.score, student, handed[i], terms, deadlines)
-
-
-def apply_to_submissions(subs, who, handed: Sequence[Handed], terms: Terms, roster=None) -> list:
-    """The queue's submissions with each graded one's result carrying its ``late`` record and
-    its score after the penalty (new objects; the queue is not written)."""
-    deadlines = _roster_deadlines(roster)
-    if not (terms or deadlines):
-        return list(subs)
-    out = []
-    for i, s in enumerate(subs):
-        r = s.result
-        if s.status != "graded" or r is None:
-            out.append(s)
-            continue
-        student = s.notebook if who is None else who[i][0]
-        late, score = _late(r["score"], student, handed[i], terms, deadlines)
-        out.append(replace(s, result={**r, "score": score, "late": late}))
-    return out
 
 
 def late_line(late: dict[str, Any] | None, lang: str) -> str | None:

@@ -20,9 +20,11 @@ language's separator, ``grader.sep``). Nothing is rendered before the report is 
 feedback and its filters (:func:`simlab.grading.text.quotes_hidden`, the caps) work on it.
 
 A rendering node may cut its text: ``short`` collapses whitespace and cuts to that many
-characters (one failure in a feedback line), ``cap`` escapes control characters and cuts
-(:func:`simlab.grading.text.for_people`); :func:`shortened` and :func:`capped` wrap a message in
-such a node, so a cap applies to the rendered text of the language shown.
+characters (one failure in a feedback line), ``cap`` cuts to that many characters
+(:func:`simlab.grading.text.bounded`: the bound where a grade takes a text in); :func:`shortened`
+and :func:`capped` wrap a message in such a node, so a cap applies to the rendered text of the
+language shown. Nothing here escapes: a rendered message is text as produced, and each medium
+that shows it escapes it once (:mod:`simlab.grading.text`).
 
 Text that is not the kit's own, such as a Python exception's text or a name a notebook chose,
 is a *verbatim* message (:func:`sentence`): the same characters in every language.
@@ -40,7 +42,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simlab.grading.text import for_people
+from simlab.grading.text import bounded
 from simlab.i18n.language import KIT, LANGS, SENTENCES
 from simlab.i18n.language import sentence as translated
 
@@ -215,9 +217,22 @@ def shortened(said: Message | str, chars: int) -> Message:
 
 
 def capped(said: Message | str, chars: int) -> Message:
-    """``said`` escaped and cut to ``chars`` characters (as
-    :func:`~simlab.grading.text.for_people` does)."""
-    return Message(SAME, (("text", sentence(said)),), cap=chars)
+    """``said`` cut to ``chars`` characters, not escaped (as
+    :func:`~simlab.grading.text.bounded` cuts), in every language; each text among its values
+    is cut so too, so the message itself holds no more than that per value."""
+    return Message(SAME, (("text", _bounded_values(sentence(said), chars)),), cap=chars)
+
+
+def _bounded_values(value: Any, chars: int) -> Any:
+    """``value`` with every text in it (a nested message's, a tuple's) cut to ``chars``."""
+    if isinstance(value, Message):
+        values = tuple((k, _bounded_values(v, chars)) for k, v in value.values)
+        return Message(value.id, values, value.short, value.cap)
+    if isinstance(value, tuple):
+        return tuple(_bounded_values(v, chars) for v in value)
+    if isinstance(value, str) and len(value) > chars:
+        return bounded(value, chars)
+    return value
 
 
 def render(said: Message | str, lang: str = "en") -> str:
@@ -233,7 +248,7 @@ def render(said: Message | str, lang: str = "en") -> str:
     if said.short:
         text = _short(text, said.short)
     if said.cap:
-        text = for_people(text, said.cap)
+        text = bounded(text, said.cap)
     return text
 
 

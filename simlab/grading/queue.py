@@ -45,7 +45,7 @@ from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, too_large
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.sandbox import host
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
-from simlab.grading.text import FEEDBACK_CHARS, for_people, shown_path
+from simlab.grading.text import FEEDBACK_CHARS, quoted_path, shown_path
 from simlab.grading.version import grader_version
 from simlab.records import Lease
 
@@ -110,7 +110,7 @@ def enqueue(
                     content, why = None, too_large()
         refused = None
         if why is not None:  # stored as a message, so a report renders it in its own language
-            said = message("grader.refused", path=shown_path(nb), why=why)
+            said = message("grader.refused", path=quoted_path(nb), why=why)
             refused = json.dumps(said.to_data(), ensure_ascii=False)
         ids.append(queue.enqueue(str(nb), content, version, settings, refused))
     return ids
@@ -146,7 +146,7 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
         # A refusal is stored as a message; a queue made before that stored its English line.
         said = message("grader.no_bytes") if job.refused is None else stored(job.refused)
         if said is None:
-            said = sentence(for_people(job.refused or ""))
+            said = sentence(job.refused or "")
         failed = NotebookGrade.failed(job.notebook, capped(said, FEEDBACK_CHARS))
         return failed.to_dict(messages=True), "graded"
     folder = host.mkdtemp("simlab-queue-")
@@ -166,7 +166,7 @@ def grade_job(job: Job) -> tuple[dict[str, Any], str]:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     # with its messages: a report renders each in its own language
-    result = replaced(g.to_dict(messages=True), str(path), for_people(job.notebook))
+    result = replaced(g.to_dict(messages=True), str(path), job.notebook)
     result["notebook"] = job.notebook
     budget = str(budget_message(s["notebook_timeout"] or BUDGET_FACTOR * s["timeout"]))
     timed_out = any(q["feedback"] == budget for q in result["questions"])
@@ -243,7 +243,7 @@ def _dead_lines(queue: GradingQueue, max_attempts: int) -> list[str]:
         if record.status == "dead":
             key = (record.goal or {}).get("notebook", task_id)
             lines.append(
-                f"{key}: dead: {max_attempts} attempts and no result "
+                f"{shown_path(key)}: dead: {max_attempts} attempts and no result "
                 f"(--max-attempts {max_attempts}); not graded"
             )
     return lines
@@ -272,7 +272,9 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             continue
         if job.version != version or bool(job.settings.get("sandbox", True)) != sandbox:
             queue.release(job.lease)
-            shared.errors.append(Incompatible(f"{job.notebook}: enqueued for another grader"))
+            shared.errors.append(
+                Incompatible(f"{shown_path(job.notebook)}: enqueued for another grader")
+            )
             shared.stop.set()
             return
         shared.inflight[name] = job.lease
@@ -286,7 +288,10 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
             with shared.commit:
                 shared.inflight.pop(name, None)
                 queue.release(job.lease)
-            say(f"{job.notebook}: its grading process ended; handed back for another attempt")
+            say(
+                f"{shown_path(job.notebook)}: its grading process ended; handed back for "
+                "another attempt"
+            )
             continue
         host.interrupt_at("graded")
         with shared.commit:
@@ -298,7 +303,7 @@ def _claim_loop(queue, name, ttl, max_attempts, version, sandbox, shared, say) -
                 shared.summary.graded += 1
             else:
                 shared.summary.stale += 1
-                say(f"{job.notebook}: a late result, refused by the fence (stale)")
+                say(f"{shown_path(job.notebook)}: a late result, refused by the fence (stale)")
 
 
 def work(

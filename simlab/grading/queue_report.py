@@ -1,13 +1,13 @@
 """What ``simlab grade --queue DB --report`` prints and writes, read from the queue alone.
 
 One entry per submission key: the most recently enqueued row for that key (its latest bytes at
-its latest grader version), graded or not. Everything a notebook wrote is shown as the grader
-left it (escaped, capped: :mod:`simlab.grading.text`); nothing here grades.
+its latest grader version), graded or not, read as a grade (:func:`as_grade`: a pending or dead
+one has its ``status`` and no points), so every export is the plain grader's: the text report,
+``--json`` (:mod:`simlab.grading.report`, which add ``status`` and ``attempts`` for a queue's
+grade), the CSV and lateness (:mod:`simlab.grading.late_grades`). Everything a notebook wrote is
+stored as the grader left it (as produced, bounded in size) and escaped once by the medium that
+shows it (:mod:`simlab.grading.text`); nothing here grades. The queue's own exports:
 
-* :func:`report_lines` (``--json``): the object of ``simlab grade --json`` plus ``status``
-  (``pending``, ``graded``, ``dead``) and ``attempts`` (``worker``, ``epoch``, ``started``,
-  ``ended``, ``outcome``);
-* :func:`format_report`: the text report, one block per submission;
 * :func:`write_feedback` (``--feedback DIR``): one HTML page per student (:func:`page_name`);
 * :func:`write_canvas` (``--canvas FILE --roster FILE``): a CSV for Canvas's gradebook import.
 
@@ -18,8 +18,6 @@ these is made, :mod:`simlab.grading.overrides`.
 
 from __future__ import annotations
 
-import html
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -31,15 +29,21 @@ from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.late_grades import late_line
 from simlab.grading.messages import Message, message, render, stored
 from simlab.grading.queue_store.store import Submission
-from simlab.grading.report import format_text, json_lines, override_lines
+from simlab.grading.report import override_lines
 from simlab.grading.roster import FIXED
-from simlab.grading.text import csv_cell, csv_writer, escape, for_people, json_safe, shown_path
+from simlab.grading.text import (
+    SHOWN_CHARS,
+    csv_cell,
+    csv_writer,
+    escape,
+    for_html,
+    for_people,
+    shown_path,
+)
 
 __all__ = [
     "as_grade",
-    "format_report",
     "latest",
-    "report_lines",
     "write_canvas",
     "write_feedback",
     "page_name",
@@ -60,28 +64,24 @@ def latest(submissions: Sequence[Submission]) -> list[Submission]:
     return [by_key[k] for k in sorted(by_key)]
 
 
-def _not_graded(s: Submission) -> Message | None:
-    """The one line of a dead submission (None for any other)."""
-    if s.status == "dead":
-        return message("grader.dead", claims=s.claims)
-    return None
-
-
 def as_grade(s: Submission) -> NotebookGrade:
-    """The submission as a :class:`NotebookGrade` (a pending or dead one scores 0 of 0)."""
+    """The submission as a :class:`NotebookGrade` with its ``status`` and ``attempts`` (a
+    pending or dead one scores 0 of 0; a dead one's error says why)."""
     r = s.result
     if s.status != "graded" or r is None:
-        dead = _not_graded(s)
-        if dead is not None:
-            return NotebookGrade.failed(s.notebook, dead)
-        return NotebookGrade(s.notebook, None, 0, 0)
-    questions = [_question(q) for q in r["questions"]]
-    g = NotebookGrade(
-        s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
-    )
-    g.error_said = stored(r.get("error_message"))
-    g.world = r.get("world")  # results stored before worlds were drawn have none
-    g.late = r.get("late")  # set at report time by simlab.grading.late_grades, never stored
+        if s.status == "dead":
+            g = NotebookGrade.failed(s.notebook, message("grader.dead", claims=s.claims))
+        else:
+            g = NotebookGrade(s.notebook, None, 0, 0)
+    else:
+        questions = [_question(q) for q in r["questions"]]
+        g = NotebookGrade(
+            s.notebook, r["exercise"], r["score"], r["max_score"], questions, error=r["error"]
+        )
+        g.error_said = stored(r.get("error_message"))
+        g.world = r.get("world")  # results stored before worlds were drawn have none
+    g.status = s.status if s.status in ("graded", "dead") else "pending"
+    g.attempts = tuple(s.attempts)
     return g
 
 
@@ -94,35 +94,6 @@ def _question(data: dict) -> QuestionGrade:
     q.said = stored(kept)
     q.override = override
     return q
-
-
-def report_lines(subs: Sequence[Submission], lang: str = "en", who=None) -> str:
-    """One JSON object per submission, one per line: ``simlab grade --json``'s keys (score and
-    max_score null while not graded; ``student`` with a roster's ``who``) plus ``status`` and
-    ``attempts``."""
-    out = []
-    for i, s in enumerate(subs):
-        data = json.loads(json_lines([as_grade(s)], lang, None if who is None else [who[i]]))
-        if s.status != "graded":
-            data["score"] = data["max_score"] = None
-        data["status"] = s.status
-        data["attempts"] = [a.to_dict() for a in s.attempts]
-        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
-    return "".join(out)
-
-
-def format_report(subs: Sequence[Submission], lang: str = "en") -> str:
-    """The text report: graded submissions as ``simlab grade`` prints them, a pending one as
-    one line, a dead one as one line."""
-    blocks = []
-    for s in subs:
-        if s.status == "graded":
-            blocks.append(format_text([as_grade(s)], lang))
-        elif s.status == "dead":
-            blocks.append(f"{shown_path(s.notebook)}: dead\n  {render(_not_graded(s), lang)}")
-        else:
-            blocks.append(f"{shown_path(s.notebook)}: pending ({len(s.attempts)} attempt(s))")
-    return "\n\n".join(blocks)
 
 
 # -- feedback pages --------------------------------------------------------------------------------
@@ -175,27 +146,27 @@ _QUOTED = re.compile(r"`([^`\n]+)`")
 
 
 def _prose(text: str) -> str:
-    """``text`` for a page: escaped, then each span in backticks set as code (what a reader
-    of the page would otherwise see as literal backticks)."""
-    return _QUOTED.sub(r"<code>\1</code>", html.escape(text))
+    """``text`` (as produced) for a page: escaped once (:func:`~simlab.grading.text.for_html`),
+    then each span in backticks set as code (what a reader of the page would otherwise see as
+    literal backticks)."""
+    return _QUOTED.sub(r"<code>\1</code>", for_html(text, SHOWN_CHARS))
 
 
 def _said_in(said: Message, lang: str) -> str:
     return _prose(render(said, lang))
 
 
-def _submission_html(s: Submission, lang: str) -> str:
+def _submission_html(g: NotebookGrade, lang: str) -> str:
     """One submission's part of a page: its file and exercise, its points or its one line,
     each question's points and feedback, and why points are not the count of checks."""
     from simlab.grading.report import _PARTIAL, error_of, feedback_of
 
-    g = as_grade(s)
-    head = f"{Path(s.notebook).name}: {g.exercise}" if g.exercise else Path(s.notebook).name
-    parts = [f"<h2>{html.escape(for_people(head))}</h2>"]
-    if s.status == "pending":
+    head = f"{Path(g.notebook).name}: {g.exercise}" if g.exercise else Path(g.notebook).name
+    parts = [f"<h2>{for_html(head)}</h2>"]
+    if g.status == "pending":
         parts.append(f"<p>{_said_in(message('grader.page_pending'), lang)}</p>")
         return "\n".join(parts)
-    if s.status == "dead":
+    if g.status == "dead":
         parts.append(f"<p>{_prose(error_of(g, lang))}</p>")
         return "\n".join(parts)
     if g.error and not g.questions:
@@ -206,14 +177,14 @@ def _submission_html(s: Submission, lang: str) -> str:
     parts.append(f"<p>{_said_in(points, lang)}</p>")
     late = late_line(g.late, lang)
     if late:
-        parts.append(f"<p>{_prose(for_people(late))}</p>")
+        parts.append(f"<p>{_prose(late)}</p>")
     if g.error:
         parts.append(f"<p>{_prose(error_of(g, lang))}</p>")
     heads = (message(f"grader.page_{k}") for k in ("question", "points_head", "feedback"))
     parts.append("<table><tr>" + "".join(f"<th>{_said_in(h, lang)}</th>" for h in heads) + "</tr>")
     for q in g.questions:
         parts.append(
-            f"<tr><td>{html.escape(for_people(q.id))}</td><td>{q.points}/{q.max_points}</td>"
+            f"<tr><td>{for_html(q.id)}</td><td>{q.points}/{q.max_points}</td>"
             f"<td>{_prose(feedback_of(q, lang))}</td></tr>"
         )
     parts.append("</table>")
@@ -250,12 +221,12 @@ def _weights(exercise: str, partial: Sequence[QuestionGrade]) -> list[Message]:
     return out
 
 
-def feedback_page(student: str, subs: Sequence[Submission], lang: str = "en") -> str:
+def feedback_page(student: str, grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     """One learner's page: for each of their submissions its points, each question's points and
     feedback (the sentences the grader wrote), or its one line when it was not graded; no
     hidden input, no other student's submission. Every sentence is in ``lang``."""
-    title = _said_in(message("grader.page_title", student=for_people(student)), lang)
-    body = "\n".join(_submission_html(s, lang) for s in subs)
+    title = _said_in(message("grader.page_title", student=student), lang)
+    body = "\n".join(_submission_html(g, lang) for g in grades)
     return _PAGE.format(lang=lang, title=title, body=body)
 
 
@@ -269,13 +240,13 @@ class Written:
 
 
 def write_feedback(
-    subs: Sequence[Submission],
+    grades: Sequence[NotebookGrade],
     folder: str | Path,
     lang: str = "en",
-    student_of: Callable[[Submission], str] = lambda s: s.notebook,
+    student_of: Callable[[NotebookGrade], str] = lambda g: g.notebook,
 ) -> Written:
-    """Write one HTML page per student (``student_of``: a submission's student ID; by default
-    its key) in ``folder``, named by :func:`page_name`. Each page is made and written on its
+    """Write one HTML page per student (``student_of``: a grade's student ID; by default its
+    key) in ``folder``, named by :func:`page_name`. Each page is made and written on its
     own: a page that cannot be written (a folder or a link in its place, a full disk) is one
     line of ``problems`` and the others are written; a link in a page's place is never
     followed. ``files`` holds exactly the pages written."""
@@ -286,9 +257,9 @@ def write_feedback(
     except OSError as exc:
         out.problems.append(f"cannot write feedback pages in {shown_path(folder)}: {_why(exc)}")
         return out
-    by_student: dict[str, list[Submission]] = {}
-    for s in subs:
-        by_student.setdefault(student_of(s), []).append(s)
+    by_student: dict[str, list[NotebookGrade]] = {}
+    for g in grades:
+        by_student.setdefault(student_of(g), []).append(g)
     for student, theirs in by_student.items():
         path = folder / page_name(student)
         try:
@@ -313,19 +284,18 @@ def _why(exc: OSError) -> str:
 # -- Canvas ----------------------------------------------------------------------------------------
 
 
-def _exercise_of(s: Submission) -> str | None:
+def _exercise_of(g: NotebookGrade) -> str | None:
     """The exercise a submission answers: its grade's, else the one its file is named for."""
     from simlab.grading.checks import EXERCISES
 
-    exercise = (s.result or {}).get("exercise")
-    if exercise:
-        return exercise
+    if g.exercise:
+        return g.exercise
     by_file = {e.notebook: name for name, e in EXERCISES.items()}
-    return by_file.get(Path(s.notebook.replace("\\", "/")).name)
+    return by_file.get(Path(g.notebook.replace("\\", "/")).name)
 
 
 def write_canvas(
-    subs: Sequence[Submission],
+    grades: Sequence[NotebookGrade],
     roster,
     out: str | Path,
     titles: dict[str, str] | None = None,
@@ -348,18 +318,19 @@ def write_canvas(
     titles = dict(titles or {})
     lines: list[str] = []
     exercises: list[str] = list(titles)
-    mine: dict[tuple[str, str], list[Submission]] = {}
-    for s in subs:
-        student, why = roster.owner(s.notebook)
-        exercise = _exercise_of(s)
+    mine: dict[tuple[str, str], list[NotebookGrade]] = {}
+    for g in grades:
+        student, why = roster.owner(g.notebook)
+        exercise = _exercise_of(g)
         if exercise and exercise not in exercises:
             exercises.append(exercise)
         if student is None:
-            lines.append(f"{shown_path(s.notebook)}: {render(why, lang)}")
+            lines.append(f"{shown_path(g.notebook)}: {for_people(render(why, lang))}")
         elif exercise is None:
-            lines.append(f"{shown_path(s.notebook)} ({student}): not in any column: no exercise")
+            who = for_people(str(student))
+            lines.append(f"{shown_path(g.notebook)} ({who}): not in any column: no exercise")
         else:
-            mine.setdefault((student.id, exercise), []).append(s)
+            mine.setdefault((student.id, exercise), []).append(g)
     for e in exercises:
         if e not in titles:
             lines.append(
@@ -368,12 +339,7 @@ def write_canvas(
             )
     possible = {}
     for e in exercises:
-        seen = [
-            (s.result or {}).get("max_score") or 0
-            for (_, x), ss in mine.items()
-            for s in ss
-            if x == e and (s.result or {}).get("max_score")
-        ]
+        seen = [g.max_score for (_, x), gs in mine.items() for g in gs if x == e and g.max_score]
         # the grades' own maximum; the exercise's when nothing of it is graded yet
         possible[e] = max(seen, default=EXERCISES[e].max_score if e in EXERCISES else 0)
     with csv_writer(out) as writer:
@@ -391,9 +357,9 @@ def write_canvas(
                     lines.append(f"{for_people(str(student))}, {e}: {line}")
                 lines.extend(
                     f"{for_people(str(student))}, {e}: {for_people(render(said, lang))}"
-                    for s in theirs
-                    if s.status == "graded"
-                    for said in override_lines(as_grade(s))
+                    for g in theirs
+                    if g.status == "graded"
+                    for said in override_lines(g)
                 )
                 cells.append(cell)
             # Canvas matches a row to its student by the roster's own ID and SIS columns,
@@ -404,25 +370,25 @@ def write_canvas(
     return len(roster.students), lines
 
 
-def _canvas_cell(theirs: Sequence[Submission], missing: str, lang: str) -> tuple[Any, str]:
+def _canvas_cell(theirs: Sequence[NotebookGrade], missing: str, lang: str) -> tuple[Any, str]:
     """A student's cell for one exercise and the line that says why it is not their score."""
     if not theirs:
         return "", f"{render(message('grader.no_submission'), lang)} (empty)"
     if len(theirs) > 1:
-        names = " and ".join(shown_path(s.notebook) for s in theirs)
-        graded = [s for s in theirs if s.status == "graded" and not (s.result or {}).get("error")]
+        names = " and ".join(shown_path(g.notebook) for g in theirs)
+        graded = [g for g in theirs if g.status == "graded" and not g.error]
         if graded:
-            best = max(graded, key=lambda s: s.result["score"])
-            return best.result["score"], f"two submissions ({names}): the best score counts"
+            best = max(graded, key=lambda g: g.score)
+            return best.score, f"two submissions ({names}): the best score counts"
         theirs = theirs[:1]
-    (s,) = theirs
-    if s.status == "pending":
+    (g,) = theirs
+    if g.status == "pending":
         return "", "not graded yet (empty)"
-    g = as_grade(s)
-    if s.status == "dead" or g.error:
+    if g.status == "dead" or g.error:
         from simlab.grading.report import error_of
 
         cell = 0 if missing == "zero" else ""
         shown = "0" if cell == 0 else "empty"
-        return cell, f"not graded, {shown} (--missing {missing}): {error_of(g, lang)}"
+        error = for_people(error_of(g, lang), SHOWN_CHARS)
+        return cell, f"not graded, {shown} (--missing {missing}): {error}"
     return g.score, ""

@@ -13,15 +13,17 @@ notebook's error are rendered here from their messages (:mod:`simlab.grading.mes
 catalogs of each exercise and of the grader); a grade made without one shows its English. IDs,
 points and JSON keys never change with the language.
 
-Every text a notebook can influence is shown through :mod:`simlab.grading.text`: file names
-escaped (and quoted when unusual), feedback and errors escaped and capped, JSON lines with
-control and formatting characters as escapes, CSV cells that never start like a formula. So
-each line of a report is one line, and only the grader writes the start of one.
+A grade carries every text a notebook can influence as it was produced (bounded in size by the
+grader); each medium here escapes it once, as it writes it, through its function in
+:mod:`simlab.grading.text`: the text report file names escaped (and quoted when unusual) and
+feedback and errors escaped (:func:`~simlab.grading.text.for_people`), the JSON lines each
+text in JSON's escapes (:func:`~simlab.grading.text.json_line`), the CSV cells escaped and never
+starting like a formula (:func:`~simlab.grading.text.csv_cell`). So each line of a report is one
+line, and only the grader writes the start of one.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -31,14 +33,7 @@ from simlab.grading.grader import NotebookGrade, QuestionGrade
 from simlab.grading.late_grades import JSON_KEYS, late_line
 from simlab.grading.messages import Message, message, render
 from simlab.grading.questions import Exercise
-from simlab.grading.text import (
-    FEEDBACK_CHARS,
-    csv_cell,
-    csv_writer,
-    for_people,
-    json_safe,
-    shown_path,
-)
+from simlab.grading.text import SHOWN_CHARS, csv_cell, csv_writer, for_people, json_line, shown_path
 
 __all__ = [
     "format_rubric",
@@ -61,20 +56,31 @@ _PARTIAL = re.compile(r"\d+/\d+ checks passed; ")
 
 def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
     """A readable report: one block per notebook, feedback in ``lang``; under a notebook where
-    a question passed some checks without full points, one line pointing to its rubric."""
+    a question passed some checks without full points, one line pointing to its rubric. A
+    queue's grade not graded is one line (``pending``, with its attempts) or two (``dead``,
+    and why)."""
     blocks = []
     for g in grades:
+        if g.status == "pending":
+            attempts = len(g.attempts or ())
+            blocks.append(f"{shown_path(g.notebook)}: pending ({attempts} attempt(s))")
+            continue
+        if g.status == "dead":
+            error = for_people(error_of(g, lang), SHOWN_CHARS)
+            blocks.append(f"{shown_path(g.notebook)}: dead\n  {error}")
+            continue
         head = f"{shown_path(g.notebook)}: {g.score}/{g.max_score}"
         if g.exercise:
             head += f"  ({g.exercise})"
         lines = [head]
         if g.error:
             label = "未评分：" if lang == "zh" else "not graded: "
-            lines.append(f"  {label}{error_of(g, lang)}")
+            lines.append(f"  {label}{for_people(error_of(g, lang), SHOWN_CHARS)}")
         width = max((len(q.id) for q in g.questions), default=0)
         for q in g.questions:
             lines.append(
-                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  {feedback_of(q, lang)}"
+                f"  {q.id:<{width}}  {q.points:>2}/{q.max_points:<2}  "
+                f"{for_people(feedback_of(q, lang), SHOWN_CHARS)}"
             )
         lines.extend(f"  {for_people(render(said, lang))}" for said in override_lines(g))
         partial = any(q.points < q.max_points and _PARTIAL.match(q.feedback) for q in g.questions)
@@ -82,7 +88,7 @@ def format_text(grades: Sequence[NotebookGrade], lang: str = "en") -> str:
             lines.append(f"  {render(message('grader.weighted', exercise=g.exercise), lang)}")
         late = late_line(g.late, lang)
         if late:
-            lines.append(f"  {late}")
+            lines.append(f"  {for_people(late, SHOWN_CHARS)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -95,24 +101,15 @@ def override_lines(g: NotebookGrade) -> list[Message]:
     return [override_line(q.id, q.override) for q in g.questions if q.override is not None]
 
 
-def _said(said: Message | None, english: str, lang: str) -> str:
-    """Feedback or an error as a report line shows it: rendered from its message in ``lang``
-    (else its English), escaped and capped again (the grader already did both)."""
-    return for_people(english if said is None else render(said, lang), _REPORT_CHARS)
-
-
 def feedback_of(q: QuestionGrade, lang: str) -> str:
-    """A question's feedback as a report line shows it (see :func:`_said`)."""
-    return _said(q.said, q.feedback, lang)
+    """A question's feedback in ``lang``: rendered from its message (else its English), as
+    produced: the medium that shows it escapes it."""
+    return q.feedback if q.said is None else render(q.said, lang)
 
 
 def error_of(g: NotebookGrade, lang: str) -> str:
-    """A notebook's error as a report line shows it (see :func:`_said`)."""
-    return _said(g.error_said, g.error or "", lang)
-
-
-#: Characters a line of feedback may take in a report (the grader caps it tighter).
-_REPORT_CHARS = 2 * FEEDBACK_CHARS
+    """A notebook's error in ``lang`` (see :func:`feedback_of`); empty without one."""
+    return (g.error or "") if g.error_said is None else render(g.error_said, lang)
 
 
 def json_lines(
@@ -120,11 +117,15 @@ def json_lines(
     lang: str = "en",
     who: Sequence[tuple[str | None, Message | None]] | None = None,
 ) -> str:
-    """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``. The
-    notebook's path is the real one; every control or formatting character is a JSON escape
-    (:func:`~simlab.grading.text.json_safe`), so a line prints as one harmless line. With
+    """One JSON object per notebook, one per line; ``feedback`` and ``error`` in ``lang``. Every
+    text is the real one (the notebook's path, the feedback as produced), each control or
+    formatting character in it a JSON escape (:func:`~simlab.grading.text.json_line`), so a line
+    prints as one harmless line. With
     ``who`` (:func:`simlab.grading.roster.assign`), each object also has ``student``: its
-    student's ID, or null and ``unknown`` (the one line why) when it is no one's."""
+    student's ID, or null and ``unknown`` (the one line why) when it is no one's. A queue's
+    grade (:func:`simlab.grading.queue_report.as_grade`) also has ``status`` (``pending``,
+    ``graded``, ``dead``; ``score`` and ``max_score`` null while not graded) and ``attempts``
+    (``worker``, ``epoch``, ``started``, ``ended``, ``outcome``)."""
     out = []
     for i, g in enumerate(grades):
         data = g.to_dict()
@@ -139,7 +140,12 @@ def json_lines(
             data["student"] = student
             if why is not None:
                 data["unknown"] = render(why, lang)
-        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
+        if g.attempts is not None:
+            if g.status != "graded":
+                data["score"] = data["max_score"] = None
+            data["status"] = g.status
+            data["attempts"] = [a.to_dict() for a in g.attempts]
+        out.append(json_line(data))
     return "".join(out)
 
 
@@ -157,7 +163,7 @@ def missing_lines(ids: Sequence[str], lang: str = "en") -> str:
             "questions": [],
             "error": render(message("grader.no_submission"), lang),
         }
-        out.append(json_safe(json.dumps(data, ensure_ascii=False)) + "\n")
+        out.append(json_line(data))
     return "".join(out)
 
 
@@ -172,7 +178,7 @@ def class_lines(
     lines = []
     for key, (_, why) in zip(keys, who, strict=True):
         if why is not None:
-            lines.append(f"{shown_path(key)}: {render(why, lang)}")
+            lines.append(f"{shown_path(key)}: {for_people(render(why, lang))}")
     seen = {sid for sid, _ in who if sid is not None}
     for student in roster.students:
         if student.id not in seen:
@@ -267,7 +273,7 @@ def write_csv(
                     g.max_score,
                     *(points.get(c, "") for c in columns),
                     *(_late_cell(g, c) for c in late),
-                    csv_cell(for_people(error, _REPORT_CHARS)),
+                    csv_cell(error, SHOWN_CHARS),
                     csv_cell("; ".join(render(o, lang) for o in override_lines(g))),
                 ]
             )

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from simlab.grading.messages import Message, message, sentence
-from simlab.grading.text import shown_path
+from simlab.grading.text import quoted_path
 
 __all__ = ["find_notebooks", "refusal_message", "same_files", "unreadable"]
 
@@ -101,10 +101,10 @@ def refusal_message(
     given_twice = [p for p in same if os.path.realpath(p) == here]
     twins = [p for p in same if os.path.realpath(p) != here]
     if twins:
-        return message("grader.hard_link", other=shown_path(twins[0]))
+        return message("grader.hard_link", other=quoted_path(twins[0]))
     everyone = (others or {}).get((info.st_dev, info.st_ino), [])
     if given_twice and everyone.index(str(path)) > everyone.index(given_twice[0]):
-        return message("grader.duplicate", other=shown_path(given_twice[0]))
+        return message("grader.duplicate", other=quoted_path(given_twice[0]))
     return None
 
 

@@ -1,20 +1,29 @@
-"""Text a person reads: what a submission can put in the report, made harmless and short.
+"""Text a person reads: what a submission can put in a report, bounded where it is taken in
+and escaped once, where it is shown.
 
 Everything a notebook can influence (feedback built from its answers, exception and class
-names, the sandbox's own reports, file and folder names) is untrusted text. Before it reaches a
-terminal, a CSV or the JSON lines it passes through here:
+names, the sandbox's own reports, file and folder names) is untrusted text. A grade carries it
+as it was produced, bounded in size where the grader takes it in (:func:`bounded`: no notebook
+fills memory or the queue's store), never escaped. Each medium escapes it once, as it writes
+it, through its one function here:
 
-* :func:`escape` shows every control or invisible formatting character as a visible escape
-  (``\\n``, ``\\x1b``, ``\\u202e``), so no submission can start a line, move the cursor or
-  colour the terminal: each report line is one line, and only the grader starts one.
-* :func:`for_people` escapes and caps a text (feedback: :data:`FEEDBACK_CHARS`), with work
-  bounded by the cap, not by the text.
-* :func:`shown_path` shows a file name escaped, and quoted when it holds anything but letters,
-  digits, spaces and plain path punctuation, so a name such as ``x: 17/17  (fencing)`` can never
-  read as a score line of its own.
-* :func:`plain` is the filter for text that may quote a hidden input (a seed, a URL, a host):
-  only plain words pass. :func:`plain_name` applies it to class and type names, and
-  :func:`quotes_hidden` finds the plain words of a question's hidden records in a failure.
+* terminal text: :func:`for_people` (feedback, errors, names) and :func:`shown_path` (a file
+  name): every control or invisible formatting character shown as a visible escape
+  (:func:`escape`: ``\\n``, ``\\x1b``, ``\\u202e``), so no submission can start a line, move
+  the cursor or colour the terminal: each report line is one line, and only the grader starts
+  one; a file name is quoted when it holds anything but letters, digits, spaces and plain path
+  punctuation, so a name such as ``x: 17/17  (fencing)`` never reads as a score line;
+* JSON: :func:`json_line`, the text itself in JSON's own escapes, every control or formatting
+  character among them;
+* CSV: :func:`csv_cell`, escaped as for a terminal and never starting like a formula;
+* HTML: :func:`for_html`, escaped as for a terminal, then HTML's entities.
+
+A sentence that names a file holds :func:`quoted_path` (quoted as :func:`shown_path` quotes,
+not escaped): the medium that shows the sentence escapes it with the rest.
+
+:func:`plain` is the filter for text that may quote a hidden input (a seed, a URL, a host):
+only plain words pass. :func:`plain_name` applies it to class and type names, and
+:func:`quotes_hidden` finds the plain words of a question's hidden records in a failure.
 """
 
 from __future__ import annotations
@@ -23,30 +32,38 @@ import contextlib
 import contextvars
 import csv
 import functools
+import html
 import json
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 from typing import Any
 
 __all__ = [
     "FEEDBACK_CHARS",
+    "SHOWN_CHARS",
+    "bounded",
     "escape",
     "for_people",
+    "for_html",
+    "json_line",
+    "quoted_path",
     "shown_path",
     "plain",
     "plain_name",
     "csv_cell",
     "csv_writer",
-    "json_safe",
     "quotes_hidden",
     "WITHHELD",
 ]
 
-#: Characters of feedback one question may show (after escaping).
+#: Characters of feedback (or of an error) one grade may carry: the bound where it is taken in.
 FEEDBACK_CHARS = 400
+#: Characters one line of feedback may take where it is shown escaped (an escape takes up to
+#: ten characters for one).
+SHOWN_CHARS = 2 * FEEDBACK_CHARS
 
 #: Unicode categories shown escaped: controls, invisible formatting (bidi overrides, zero
 #: widths), line and paragraph separators, surrogates, private and unassigned code points.
@@ -71,18 +88,19 @@ def escape(text: str) -> str:
     return "".join(_escaped(ch) for ch in str(text))
 
 
-def for_people(text: str, limit: int = FEEDBACK_CHARS) -> str:
-    """``text`` escaped and cut to at most ``limit`` characters (ending in ``...`` when cut);
-    an escape is never cut in half. The work is bounded by ``limit``."""
+def _cut(text: str, limit: int, piece: Callable[[str], str]) -> str:
+    """``text`` with each character written as ``piece`` writes it, cut to at most ``limit``
+    characters (ending in ``...`` when cut); a piece is never cut in half. The work is bounded
+    by ``limit``, not by the text."""
     text = str(text)
     out: list[str] = []
     size = 0
     for ch in text[: limit + 1]:
-        piece = _escaped(ch)
-        if size + len(piece) > limit:
+        written = piece(ch)
+        if size + len(written) > limit:
             break
-        out.append(piece)
-        size += len(piece)
+        out.append(written)
+        size += len(written)
     else:
         if len(text) <= limit:
             return "".join(out)
@@ -91,10 +109,46 @@ def for_people(text: str, limit: int = FEEDBACK_CHARS) -> str:
     return "".join(out).rstrip() + "..."
 
 
+def _same(ch: str) -> str:
+    return ch
+
+
+def bounded(text: str, limit: int = FEEDBACK_CHARS) -> str:
+    """``text`` as it is, cut to at most ``limit`` characters (ending in ``...`` when cut): the
+    bound of a text where it is taken in. Nothing is escaped: each medium escapes it."""
+    return _cut(text, limit, _same)
+
+
+def for_people(text: str, limit: int = FEEDBACK_CHARS) -> str:
+    """``text`` for a terminal: escaped (:func:`escape`) and cut to at most ``limit``
+    characters (ending in ``...`` when cut); an escape is never cut in half. The work is
+    bounded by ``limit``."""
+    return _cut(text, limit, _escaped)
+
+
+def for_html(text: str, limit: int = FEEDBACK_CHARS) -> str:
+    """``text`` for an HTML page: escaped as for a terminal (:func:`for_people`), then ``&``,
+    ``<``, ``>`` and quotes as HTML entities."""
+    return html.escape(for_people(text, limit))
+
+
+def json_line(data: Any) -> str:
+    """``data`` as one line of JSON (and its newline): texts as they are, in JSON's escapes,
+    every control, formatting or separator character among them (outside ASCII as a
+    ``\\uXXXX`` escape), so the line prints as one harmless line and decodes to the very same
+    values."""
+    line = json.dumps(data, ensure_ascii=False)
+    return "".join(_json_escaped(ch) if ord(ch) >= 0x7F else ch for ch in line) + "\n"
+
+
+def _json_escaped(ch: str) -> str:
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    return "\\u007f" if ch == "\x7f" else json.dumps(ch)[1:-1]
+
+
 #: Characters a file name may hold and still be shown bare.
 _BARE_PUNCTUATION = frozenset(" ._-+/,~@()[]#=")
-
-
 #: Categories of the non-ASCII characters a bare name may hold: letters and digits of any
 #: script with their marks, not modifier letters or symbols (``ː``, ``꞉`` look like a colon).
 _BARE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Mn", "Mc"})
@@ -106,16 +160,21 @@ def _bare(ch: str) -> bool:
     return unicodedata.category(ch) in _BARE_CATEGORIES
 
 
-def shown_path(path: str | PurePath) -> str:
-    """A file name for a report: escaped (a backslash doubled, so two names never look alike),
-    and in double quotes when it holds anything but letters and digits (of any script), spaces
-    and ``._-+/,~@()[]#=`` (a colon or a look-alike, a quote, an escape): a quoted name cannot be
-    mistaken for a score line."""
+def quoted_path(path: str | PurePath) -> str:
+    """A file name as a sentence names it, not escaped: as it is when it holds only letters
+    and digits (of any script), spaces and ``._-+/,~@()[]#=``, else in double quotes with a
+    backslash or a quote inside written with a backslash (so two names never look alike). A
+    quoted name (a colon or a look-alike in it, a quote, a control character) cannot be
+    mistaken for a score line once the medium escapes it."""
     text = str(path)
     if text and all(_bare(ch) for ch in text):
         return text
-    inner = escape(text.replace("\\", "\\\\").replace('"', '\\"'))
-    return f'"{inner}"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def shown_path(path: str | PurePath) -> str:
+    """A file name for a terminal: :func:`quoted_path`, escaped (:func:`escape`)."""
+    return escape(quoted_path(path))
 
 
 #: Plain words: letters, spaces and simple punctuation (a final period allowed). No digit,
@@ -172,10 +231,11 @@ def quotes_hidden(text: str, hidden: frozenset[str] | tuple[str, ...]) -> bool:
 WITHHELD = "a hidden case failed (what your code said there is not shown: it quotes a hidden input)"
 
 
-def csv_cell(text: str) -> str:
-    """A text cell of the class CSV: escaped, and with a leading ``'`` when it starts like a
-    spreadsheet formula (``=``, ``+``, ``-``, ``@``), so opening the CSV runs nothing."""
-    text = escape(text)
+def csv_cell(text: str, limit: int | None = None) -> str:
+    """A text cell of a CSV: escaped as for a terminal (cut to ``limit`` characters when
+    given), and with a leading ``'`` when it starts like a spreadsheet formula (``=``, ``+``,
+    ``-``, ``@``), so opening the CSV runs nothing."""
+    text = escape(text) if limit is None else for_people(text, limit)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
@@ -192,17 +252,6 @@ def csv_writer(path: str | PurePath) -> Iterator[Any]:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-
-
-def json_safe(line: str) -> str:
-    """A JSON text with every control, formatting or separator character outside ASCII written
-    as a ``\\uXXXX`` escape: it decodes to the very same values, and prints harmlessly."""
-    return "".join(
-        (json.dumps(ch)[1:-1] if ord(ch) > 0x7F else "\\u007f")
-        if ord(ch) >= 0x7F and unicodedata.category(ch) in _HIDDEN
-        else ch
-        for ch in line
-    )
 
 
 _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("simlab_quiet", default=False)

@@ -273,4 +273,4 @@ def test_is_a_refusal_stored_by_an_older_queue_shown_as_it_was_stored(tmp_path):
     job = Job(lease, "alice/ex.ipynb", "0" * 64, "v", {}, None, "alice/ex.ipynb: refused\x1b[2J")
     result, outcome = grade_job(job)
     assert outcome == "graded" and result["score"] == 0
-    assert result["error"] == "alice/ex.ipynb: refused\\x1b[2J"
+    assert result["error"] == "alice/ex.ipynb: refused\x1b[2J", "as stored: each report escapes it"

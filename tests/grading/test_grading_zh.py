@@ -312,19 +312,20 @@ def test_does_a_failing_leases_check_speak_chinese_with_no_english_sentence_left
 
 def test_does_a_queued_grade_keep_its_error_as_a_message_for_a_later_chinese_report(tmp_path):
     from simlab.grading.grader import grade_notebook
-    from simlab.grading.queue_report import format_report, report_lines
+    from simlab.grading.queue_report import as_grade
     from simlab.grading.queue_store.store import Submission
+    from simlab.grading.report import format_text, json_lines
 
     path = tmp_path / "broken.ipynb"
     path.write_text("{ this is not json")
     stored = json.loads(json.dumps(grade_notebook(path, sandbox=False).to_dict(messages=True)))
     assert stored["error"] == f"{path}: not a readable notebook (not JSON)"
     sub = Submission("t1", "alice/broken.ipynb", "0" * 64, "v", "graded", stored, (), 1)
-    assert f"{path}：不是可读的 notebook（不是 JSON）" in format_report([sub], "zh")
-    assert json.loads(report_lines([sub], "zh"))["error"].endswith(
+    assert f"{path}：不是可读的 notebook（不是 JSON）" in format_text([as_grade(sub)], "zh")
+    assert json.loads(json_lines([as_grade(sub)], "zh"))["error"].endswith(
         "不是可读的 notebook（不是 JSON）"
     )
-    assert json.loads(report_lines([sub]))["error"] == stored["error"]
+    assert json.loads(json_lines([as_grade(sub)]))["error"] == stored["error"]
     assert "error_message" not in grade_notebook(path, sandbox=False).to_dict()
 
 
