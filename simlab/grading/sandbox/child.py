@@ -67,7 +67,7 @@ from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.elsewhere import another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
-from simlab.grading.sandbox.watch import Watch
+from simlab.grading.sandbox.watch import Watch, on_load
 from simlab.learn.state import SANDBOX
 
 __all__ = ["serve_fds"]
@@ -187,6 +187,9 @@ class _Child(remote.Channel):
 
     def __init__(self, fd_in: int, fd_out: int, checks: tuple[int, int] | None = None):
         self.watch = Watch()
+        # The wire's kit types as their modules load, before the learner's code can touch them.
+        wire.kit_types()
+        on_load(set(wire.KIT_TYPES.values()), lambda module: wire.kit_types())
         self.fd_in = fd_in
         self.fd_out = fd_out
         #: The second pipe pair (the hidden checks' line), until the run is split off.

@@ -5,7 +5,7 @@ ledger, the simulator); it gains nothing by it (the grader's copies live in anot
 but the grader notes it in the feedback. :class:`Watch` records each watched module's
 attributes as the module was first loaded, and :meth:`Watch.report` names those that differ
 now. A module loaded before the watch starts is recorded then; one loaded later is recorded the
-moment its code has run, before the import that loaded it returns (:class:`_RecordOnLoad`): the
+moment its code has run, before the import that loaded it returns (:func:`on_load`): the
 record is the same either way, and a notebook that never imports a watched module does not pay
 for loading it.
 """
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["WATCHED_MODULES", "WATCHED_NAMES", "Watch"]
+__all__ = ["WATCHED_MODULES", "WATCHED_NAMES", "Watch", "on_load"]
 
 #: Modules whose attributes a notebook has no business replacing.
 WATCHED_MODULES = (
@@ -47,7 +48,10 @@ class Watch:
             else:
                 self.before[name] = _attributes(module)
         if later:
-            sys.meta_path.insert(0, _RecordOnLoad(self.before, later))
+            on_load(later, self._record)
+
+    def _record(self, module: types.ModuleType) -> None:
+        self.before[module.__name__] = _attributes(module)
 
     def report(self, ns: dict[str, Any]) -> list[str]:
         """The watched attributes (``module.name``) replaced since, and the check helpers the
@@ -66,14 +70,19 @@ class Watch:
         return report
 
 
-class _RecordOnLoad:
-    """A finder that finds nothing itself: for a watched module not loaded yet, it has the
-    other finders find it, and records the module's attributes in ``before`` the moment its
-    code has run."""
+def on_load(names: set[str], then: Callable[[types.ModuleType], None]) -> None:
+    """Call ``then(module)`` as each module of ``names`` not loaded yet is first loaded, the
+    moment its code has run, before the import that loads it returns (:class:`_OnLoad`)."""
+    sys.meta_path.insert(0, _OnLoad(set(names), then))
 
-    def __init__(self, before: dict[str, dict[str, int]], names: set[str]):
-        self.before = before
+
+class _OnLoad:
+    """A finder that finds nothing itself: for a module of ``names``, it has the other
+    finders find it, and calls ``then`` with the module once its code has run."""
+
+    def __init__(self, names: set[str], then: Callable[[types.ModuleType], None]):
         self.names = names
+        self.then = then
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname not in self.names:
@@ -92,7 +101,7 @@ class _RecordOnLoad:
         def exec_module(module: types.ModuleType) -> None:
             run(module)
             self.names.discard(fullname)
-            self.before[fullname] = _attributes(module)
+            self.then(module)
 
         spec.loader.exec_module = exec_module
         return spec
