@@ -235,7 +235,7 @@ def tampering(sandbox: Sandbox) -> list[str]:
 def _watched(name: str) -> bool:
     """Is ``name`` one the sandbox may report as replaced: a check helper, or an existing
     attribute of a watched kit module (``simlab.ledger.Ledger``)?"""
-    from simlab.grading.sandbox.child import WATCHED_MODULES, WATCHED_NAMES
+    from simlab.grading.sandbox.watch import WATCHED_MODULES, WATCHED_NAMES
 
     if name in WATCHED_NAMES:
         return True

@@ -134,7 +134,7 @@ WITHOUT_PROPERTIES = {
 
 
 def test_does_every_criterion_state_its_generated_property_or_say_why_not():
-    exercises = EXERCISES.values() if isinstance(EXERCISES, dict) else EXERCISES
+    exercises = EXERCISES.values()
     bare = {
         (q.id, c.id)
         for ex in exercises

@@ -62,6 +62,28 @@ def test_does_a_history_come_back_as_a_history():
     assert isinstance(wire.decode({"$H": {"$t": []}}), wire.Opaque)
 
 
+@pytest.mark.jail
+def test_does_a_sandbox_load_the_kits_records_only_when_they_cross(box):
+    """A notebook that never imports the kit's records or history does not load them for the
+    wire; one that crosses the wire (from the grader) is built as itself all the same."""
+    cell = (
+        "import sys\n"
+        "def loaded():\n"
+        "    return [m in sys.modules for m in ('simlab.records', 'simlab.checker.history')]\n"
+        "def same(x):\n"
+        "    return x\n"
+    )
+    assert box.exec_cell(0, cell).status == "ok"
+    assert box.call("same", (1, {"a"}, frozenset({2}))) == (1, {"a"}, frozenset({2}))
+    assert box.call("loaded") == [False, False]
+    lease = Lease("t1", "w1", 3, 1, 12.5, {"evidence": ["d@1"]}, 2)
+    history = History()
+    history.record(0.0, "ok", "w1", "claim", "t1", 1, 0, lease_until=2.0)
+    back = box.call("same", [lease, history])
+    assert back[0] == lease and type(back[1]) is History and back[1].events == history.events
+    assert box.call("loaded") == [True, True]
+
+
 def test_does_a_frozenset_come_back_hashable():
     """A frozenset is a valid dict key (a learner's cache key may be one); it must not come
     back as a set, which the grader would call unhashable."""

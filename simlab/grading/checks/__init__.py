@@ -10,26 +10,40 @@ else by its file name.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from simlab.grading.checks import checkpoints, events, fencing, histories, leases, release
 from simlab.grading.notebook import exercise_of
 from simlab.grading.questions import Exercise
 
 __all__ = ["EXERCISES", "exercise_for", "worlds_table"]
 
+#: The exercises in the order of the learning path: each one's ID is the name of its module here.
+_IDS = ("fencing", "leases", "histories", "checkpoints", "release", "events")
+
+
+class _Exercises(Mapping[str, Exercise]):
+    """Exercise ID -> :class:`Exercise`, each exercise's checks imported on first use: a grader
+    of one exercise's notebooks never imports the others'."""
+
+    def __getitem__(self, key: str) -> Exercise:
+        if key not in _IDS:
+            raise KeyError(key)
+        return importlib.import_module(f"{__name__}.{key}").EXERCISE
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_IDS)
+
+    def __len__(self) -> int:
+        return len(_IDS)
+
+    def __contains__(self, key: object) -> bool:
+        return key in _IDS
+
+
 #: exercise ID -> Exercise, in the order of the learning path.
-EXERCISES: dict[str, Exercise] = {
-    e.id: e
-    for e in (
-        fencing.EXERCISE,
-        leases.EXERCISE,
-        histories.EXERCISE,
-        checkpoints.EXERCISE,
-        release.EXERCISE,
-        events.EXERCISE,
-    )
-}
+EXERCISES: Mapping[str, Exercise] = _Exercises()
 
 
 def exercise_for(nb: Any, filename: str = "") -> Exercise | None:

@@ -67,9 +67,10 @@ from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.elsewhere import another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
+from simlab.grading.sandbox.watch import Watch, on_load
 from simlab.learn.state import SANDBOX
 
-__all__ = ["serve_fds", "WATCHED_MODULES", "WATCHED_NAMES"]
+__all__ = ["serve_fds"]
 
 #: The largest request the child reads (the grader is trusted; this only bounds a bug).
 MAX_REQUEST = 1024**3
@@ -181,34 +182,14 @@ def _error_info(exc: BaseException, cell_prefix: str = "<ipython-input-") -> dic
     return info
 
 
-#: Modules whose attributes a notebook has no business replacing; the grader notes it if one
-#: does (it gains nothing: the grader's copies live in another process).
-WATCHED_MODULES = (
-    "simlab.learn.self_check",
-    "simlab.learn.pieces",
-    "simlab.checker.checker",
-    "simlab.sim.simulation",
-    "simlab.ledger",
-)
-#: Names the notebooks import as check helpers.
-WATCHED_NAMES = {"self_check": "simlab.learn.self_check"}
-
-
-def _snapshot() -> dict[str, dict[str, int]]:
-    import importlib
-
-    snap = {}
-    for name in WATCHED_MODULES:
-        module = importlib.import_module(name)
-        snap[name] = {k: id(v) for k, v in vars(module).items()}
-    return snap
-
-
 class _Child(remote.Channel):
     """The request loop of a sandbox process."""
 
     def __init__(self, fd_in: int, fd_out: int, checks: tuple[int, int] | None = None):
-        self.snapshot = _snapshot()
+        self.watch = Watch()
+        # The wire's kit types as their modules load, before the learner's code can touch them.
+        wire.kit_types()
+        on_load(set(wire.KIT_TYPES.values()), lambda module: wire.kit_types())
         self.fd_in = fd_in
         self.fd_out = fd_out
         #: The second pipe pair (the hidden checks' line), until the run is split off.
@@ -483,18 +464,7 @@ class _Child(remote.Channel):
 
     def op_tampered(self, message: dict) -> dict:
         """Which watched kit attributes or check helpers the student's cells replaced."""
-        report = []
-        for module_name, before in self.snapshot.items():
-            now = {k: id(v) for k, v in vars(sys.modules[module_name]).items()}
-            changed = sorted(
-                k for k in before if now.get(k) != before[k] and not k.startswith("__")
-            )
-            report += [f"{module_name}.{k}" for k in changed]
-        for name, module_name in WATCHED_NAMES.items():
-            module = sys.modules[module_name]
-            if name in self.ns and self.ns[name] is not getattr(module, name, None):
-                report.append(name)
-        return {"ok": True, "value": report}
+        return {"ok": True, "value": self.watch.report(self.ns)}
 
     def op_kit(self, message: dict) -> dict:
         from simlab.grading.factories import FACTORIES

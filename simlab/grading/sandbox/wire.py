@@ -17,6 +17,11 @@ Tagged forms (every other value is plain JSON; lists stay lists):
 ``{"$h": 3, "type": "Ledger"}``    a handle to an object that stays in the sandbox
 ``{"$x": "TypeName", "repr": ...}`` anything else, opaque (decoded as :class:`Opaque`)
 
+The kit's types that cross as themselves (:data:`KIT_TYPES`: the records and the history) are
+found in their modules once those are loaded (:func:`kit_types`), never loaded for the wire's
+sake: a value of one exists only once its module is, and decoding one loads it. So a sandbox
+whose notebook never imports them does not pay for loading them.
+
 Floats keep NaN and infinities (JSON as Python writes it). Nesting deeper than
 :data:`MAX_DEPTH` is cut off as opaque.
 
@@ -31,13 +36,13 @@ one hash, before building it. (The keys of ``$o`` are strings, whose hashes are 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import math
 import numbers
+import sys
+import threading
 from typing import Any
-
-from simlab.checker.history import Event, History
-from simlab.records import Effect, Lease, TaskRecord
 
 __all__ = [
     "encode",
@@ -46,7 +51,8 @@ __all__ = [
     "loads",
     "Handle",
     "Opaque",
-    "RECORDS",
+    "KIT_TYPES",
+    "kit_types",
     "MAX_DEPTH",
     "MAX_SAME_HASH",
 ]
@@ -54,13 +60,49 @@ __all__ = [
 MAX_DEPTH = 40
 #: Most distinct keys of one set or dict that may share a hash (honest data has a few at most).
 MAX_SAME_HASH = 32
-RECORDS: dict[str, type] = {
-    "Lease": Lease,
-    "TaskRecord": TaskRecord,
-    "Effect": Effect,
-    "Event": Event,
+#: The kit's types that cross as themselves, by their name on the wire, with the module that
+#: defines each: the records (``$r``) and the history (``$H``).
+KIT_TYPES = {
+    "Lease": "simlab.records",
+    "TaskRecord": "simlab.records",
+    "Effect": "simlab.records",
+    "Event": "simlab.checker.history",
+    "History": "simlab.checker.history",
 }
-_FIELDS = {name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in RECORDS.items()}
+#: The kit types found so far (:func:`kit_types`; replaced whole, never changed, so a thread
+#: that reads it while another finds one more sees one or the other), the records' field names.
+_FOUND: dict[str, type] = {}
+_FIELDS: dict[str, tuple[str, ...]] = {}
+_RECORD_NAMES: dict[type, str] = {}
+_FINDING = threading.Lock()
+
+
+def kit_types() -> dict[str, type]:
+    """Name -> type of each of :data:`KIT_TYPES` whose module is loaded, in their order:
+    looked for until found, then kept (a sandbox calls this as each of their modules is
+    loaded, before the code that loaded it goes on)."""
+    global _FOUND
+    if len(_FOUND) == len(KIT_TYPES):
+        return _FOUND
+    with _FINDING:
+        found = {}
+        for name, module in KIT_TYPES.items():
+            cls = _FOUND.get(name) or getattr(sys.modules.get(module), name, None)
+            if isinstance(cls, type):
+                if name != "History" and name not in _FIELDS:
+                    _FIELDS[name] = tuple(f.name for f in dataclasses.fields(cls))
+                    _RECORD_NAMES[cls] = name
+                found[name] = cls
+        _FOUND = found
+    return found
+
+
+def _kit_type(name: str) -> type | None:
+    """The kit type ``name`` (to decode one), its module loaded if need be."""
+    if name not in _FOUND and name in KIT_TYPES:
+        importlib.import_module(KIT_TYPES[name])
+        kit_types()
+    return _FOUND.get(name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,7 +136,6 @@ def _short_repr(value: Any) -> str:
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})
-_RECORD_NAMES = {cls: name for name, cls in RECORDS.items()}
 
 
 def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) -> Any:
@@ -114,7 +155,10 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
         if handles and id(value) in handles:
             return {"$h": handles[id(value)], "type": kind.__name__}
         if not plain:  # a plain list or dict is no record: skip the search
-            name = next((n for n, cls in RECORDS.items() if isinstance(value, cls)), None)
+            found = kit_types()
+            name = next(
+                (n for n, cls in found.items() if n in _FIELDS and isinstance(value, cls)), None
+            )
     if name is not None:
         return {"$r": name, "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]}}
     # A scalar element is its own encoding (the first line of this function): kept inline.
@@ -144,7 +188,8 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
         return {"$s": [encode(v, handles, d) for v in value]}
     if isinstance(value, Handle):
         return {"$h": value.id, "type": value.type}
-    if isinstance(value, History):
+    history = _FOUND.get("History")
+    if history is not None and isinstance(value, history):
         return {"$H": [encode(e, handles, d) for e in value]}
     return {"$x": kind.__name__, "repr": _short_repr(value)}
 
@@ -224,7 +269,7 @@ def decode(data: Any, resolve: Any = None) -> Any:
     if "$f" in data:
         return frozenset(_unflooded([_hashable(decode(v, resolve)) for v in data["$f"]]))
     if "$r" in data:
-        cls = RECORDS.get(data["$r"])
+        cls = _kit_type(data["$r"]) if data["$r"] != "History" else None
         fields = data.get("f") or {}
         if cls is None or not isinstance(fields, dict):
             return Opaque(str(data["$r"]))
@@ -235,9 +280,10 @@ def decode(data: Any, resolve: Any = None) -> Any:
             return Opaque(str(data["$r"]))
     if "$H" in data:
         events = decode(data["$H"], resolve)
-        if not isinstance(events, list) or not all(type(e) is Event for e in events):
+        event, history = _kit_type("Event"), _kit_type("History")
+        if not isinstance(events, list) or not all(type(e) is event for e in events):
             return Opaque("History")
-        return History(events)
+        return history(events)
     if "$h" in data:
         handle = Handle(int(data["$h"]), str(data.get("type", "object")))
         return resolve(handle) if resolve is not None else handle
