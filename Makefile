@@ -82,9 +82,9 @@ test: $(STAMP) sandbox-tool
 # test that starts one without its marker fails), for the loop of editing; no lint, no notebooks.
 # `make test` stays the whole suite and what CI runs.
 # Compiled modules and pytest's rewritten tests are kept in __pycache__ as in `make test` (PYTEST
-# above). No notebook runs here, so
-# nbval stays unloaded (and with it what it imports, see tests/conftest.py). A test module goes
-# whole to one process (loadfile), as in `make test`: its module fixtures (the simulator's runs
+# above). No notebook runs here, so nbval stays unloaded, and with it what it imports (the
+# repository's conftest.py sets up nbval's kernels only in a session that loads it). A test module
+# goes whole to one process (loadfile), as in `make test`: its module fixtures (the simulator's runs
 # over 50 seeds) and the searches its tests share (tests/sim/test_explore.py) are computed once,
 # where handing tests out one by one (worksteal) computed them again in every process a module
 # was split across, more CPU than the balance it bought. Modules go out largest first (pytest-xdist

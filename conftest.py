@@ -12,6 +12,9 @@ leaves for its interpreter's exit to clean (a ``tempfile.TemporaryDirectory``, a
 would outlive every run. The kernels here are asked to shut down instead, and killed only if they
 do not within jupyter_client's wait, so a notebook run leaves nothing behind.
 
+All of this is set up only in a session that loads nbval (``make test-fast`` leaves it out with
+``-p no:nbval``, and with it nbval and jupyter_client: nothing there starts an nbval kernel).
+
 Every nbval run of a Chinese notebook (lab notebook, solution or exercise) is also its reading
 test: :mod:`tests.zh_reading`, loaded here as a plugin.
 """
@@ -26,14 +29,19 @@ import uuid
 
 pytest_plugins = ("tests.zh_reading",)
 
-try:
+
+def pytest_configure(config):
+    if config.pluginmanager.has_plugin("nbval"):
+        use_ipc_kernels()
+
+
+def use_ipc_kernels() -> None:
+    """Make every kernel nbval starts from now on an :class:`IpcKernelManager`'s."""
     import nbval.kernel
     from jupyter_client.manager import KernelManager
-except ImportError:  # nbval is a test dependency: without it there is nothing to set up
-    nbval = None
-else:
-    _SOCKETS = tempfile.mkdtemp(prefix="simlab-test-kernels-")
-    atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+
+    sockets = tempfile.mkdtemp(prefix="simlab-test-kernels-")
+    atexit.register(shutil.rmtree, sockets, ignore_errors=True)
 
     class IpcKernelManager(KernelManager):
         """A kernel manager whose kernel listens on IPC sockets of its own."""
@@ -41,7 +49,7 @@ else:
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self.transport = "ipc"
-            self.ip = os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+            self.ip = os.path.join(sockets, uuid.uuid4().hex[:16])
 
         def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
             """Ask the kernel to exit, so its exit handlers run; a kill only past the wait."""

@@ -65,6 +65,21 @@ def stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, interrupted)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """Pause Python's cycle collector while the session collects (imports every test module,
+    builds every item): nearly all it makes lives on, and each collection of the collector's
+    oldest generation would walk it all again. The first test's setup collects once and sets
+    it aside (:func:`set_aside`)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def pytest_collection_modifyitems(items):
     lanes.mark_by_fixture(items)
 
