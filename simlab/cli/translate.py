@@ -98,7 +98,9 @@ def _translate(args: argparse.Namespace) -> int:
         print(mistake_says(what, args.lang, n=len(report.problems)), file=sys.stderr)
         return 1 if args.check else 0
     done = len(report.unchanged) + len(report.written)
-    print(f"translations in order ({done} generated notebook(s))", file=sys.stderr)
+    what = [f"{done} generated notebook(s)"] if names or not help_named else []
+    what += ["the command line's help"] if help_named else []
+    print(f"translations in order ({', '.join(what)})", file=sys.stderr)
     return 0
 
 

@@ -108,6 +108,11 @@ def test_is_a_stale_translation_named_by_translate_check_and_left_out(stale, cap
     assert helptext.ZH["golden --seed"] in out  # the others still Chinese
 
 
+def test_does_translate_check_help_say_what_it_checked(capsys):
+    code, _, err = run_cli(["translate", "--check", "help"], capsys)
+    assert code == 0 and err == "translations in order (the command line's help)\n"
+
+
 def test_is_a_missing_translation_named(monkeypatch, capsys):
     monkeypatch.delitem(helptext.ZH, "canary --window")
     assert "cli_help.canary --window has no zh template" in messages.problems()
