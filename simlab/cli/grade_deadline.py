@@ -71,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--late-policy",
-        metavar="P%%/day[,cap=C%%][,cutoff=Dd]",
+        metavar="P%/day[,cap=C%][,cutoff=Dd]",
         help="each started day late takes P%% of the points earned, at most C%% in all; more "
         "than D days late earns 0 (for example 10%%/day,cap=50%%,cutoff=7d) [no penalty]",
     )
