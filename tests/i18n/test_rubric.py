@@ -12,6 +12,7 @@ an English text swap the exercise's record in the registry for a copy, as an edi
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import shutil
 from pathlib import Path
@@ -63,6 +64,14 @@ def test_is_each_entry_hashed_from_the_english_it_translates():
     assert store.notebook == "rubric fencing"
 
 
+def _register(monkeypatch, exercise) -> None:
+    """``exercise`` in the registry in place of its own, as its checks' module serves it."""
+    monkeypatch.setattr(
+        importlib.import_module(f"simlab.grading.checks.{exercise.id}"), "EXERCISE", exercise
+    )
+    assert EXERCISES[exercise.id] is exercise
+
+
 def _changed(monkeypatch, says: str):
     """The fencing exercise with its first criterion's ``says`` (and first quote) changed, in
     the registry the grader and ``simlab translate`` read."""
@@ -72,7 +81,7 @@ def _changed(monkeypatch, says: str):
     c2 = dataclasses.replace(c, says=says, text=("Both change the dict.", *c.text[1:]))
     q2 = dataclasses.replace(q, rubric=(c2, *q.rubric[1:]))
     changed = dataclasses.replace(exercise, questions=(q2, *exercise.questions[1:]))
-    monkeypatch.setitem(EXERCISES, "fencing", changed)
+    _register(monkeypatch, changed)
     return changed, f"{q.id}/{c.id}"
 
 
@@ -151,9 +160,7 @@ def test_does_todo_write_carry_a_moved_text_its_chinese_and_ask_only_for_the_new
     assert len(c.mistakes) >= 2
     c2 = dataclasses.replace(c, mistakes=("a new mistake", *c.mistakes))
     q2 = dataclasses.replace(q, rubric=(c2, *q.rubric[1:]))
-    monkeypatch.setitem(
-        EXERCISES, "fencing", dataclasses.replace(exercise, questions=(q2, *exercise.questions[1:]))
-    )
+    _register(monkeypatch, dataclasses.replace(exercise, questions=(q2, *exercise.questions[1:])))
     at = f"{q.id}/{c.id}"
     status, out = _run(tree, capsys, "--check", "fencing")
     assert status == 1 and len(out.out.splitlines()) == len(c.mistakes) + 1, out.out
