@@ -47,8 +47,12 @@ class UsageError(Exception):
         return self.said("en")
 
     def said(self, lang: str) -> str:
-        """The mistake in ``lang``."""
-        return mistake_says(self.key, lang, **self.values)
+        """The mistake in ``lang``, one line: a value typed or read (a path, a roster's
+        words) shows its control and invisible characters as escapes
+        (:func:`simlab.grading.text.escape`), so it cannot start a line of its own."""
+        from simlab.grading.text import escape
+
+        return escape(mistake_says(self.key, lang, **self.values))
 
     @classmethod
     def passed_on(cls, cause: object) -> UsageError:

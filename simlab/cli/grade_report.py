@@ -93,6 +93,7 @@ def report(args: argparse.Namespace, queue) -> int:
     from simlab.grading import queue_report as qr
     from simlab.grading.report import format_text, json_lines, missing_lines
     from simlab.grading.roster import assign
+    from simlab.grading.text import shown_path
 
     with queue:
         everything = queue.submissions()
@@ -141,7 +142,7 @@ def report(args: argparse.Namespace, queue) -> int:
             )
         problems.extend(cause_in(p, args.lang) for p in pages.problems)
         if not args.json:
-            print(f"wrote {len(pages.files)} feedback page(s) in {args.feedback}")
+            print(f"wrote {len(pages.files)} feedback page(s) in {shown_path(args.feedback)}")
     if args.canvas:
         try:
             rows, lines = qr.write_canvas(

@@ -70,7 +70,7 @@ from simlab.grading.sandbox.jail import require as require_sandbox
 from simlab.grading.sandbox.supervisor import CellResult, SandboxLost
 from simlab.grading.student import Student
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files
-from simlab.grading.text import FEEDBACK_CHARS, bounded, quiet_feedback, quoted_path
+from simlab.grading.text import FEEDBACK_CHARS, bounded, path_text, quiet_feedback, quoted_path
 from simlab.grading.version import grader_version
 
 __all__ = [
@@ -323,7 +323,7 @@ def _grade_notebook(
     seconds = notebook_timeout or BUDGET_FACTOR * timeout
     deadline = time.monotonic() + seconds
     out_of_budget = budget_message(seconds)
-    name = str(path)
+    name = path_text(path)
     # intake: read, refuse, name the exercise
     refused = refusal_message(path)
     if refused is not None:
@@ -440,7 +440,7 @@ def grade(
             todo.append(i)
         else:  # never opened, never graded
             error = message("grader.refused", path=quoted_path(nb), why=refused)
-            results[i] = bounded_grade(NotebookGrade.failed(str(nb), error))
+            results[i] = bounded_grade(NotebookGrade.failed(path_text(nb), error))
     jobs = max(1, min(jobs or default_jobs(), len(todo)))
     bar = None
     if progress:
@@ -480,7 +480,7 @@ def _grade_in(
     try:
         return graders.call(_safe_grade, path, timeout, max_output, sandbox, notebook_timeout)
     except (processes.ProcessLost, RuntimeError) as exc:
-        return bounded_grade(NotebookGrade.failed(str(path), crash_message(exc)))
+        return bounded_grade(NotebookGrade.failed(path_text(path), crash_message(exc)))
 
 
 def _safe_grade(
@@ -489,7 +489,7 @@ def _safe_grade(
     try:
         return bounded_grade(_grade_notebook(path, timeout, max_output, sandbox, notebook_timeout))
     except Exception as exc:  # a grader bug must not stop the batch
-        return bounded_grade(NotebookGrade.failed(str(path), crash_message(exc)))
+        return bounded_grade(NotebookGrade.failed(path_text(path), crash_message(exc)))
 
 
 def crash_message(exc: Exception) -> Message:

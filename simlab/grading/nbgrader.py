@@ -82,10 +82,10 @@ def parse_timestamp(text: str) -> datetime:
         zone = _zone(words[2])
         naive = datetime.fromisoformat(f"{words[0]} {words[1]}")
         if naive.tzinfo is not None:
-            raise ValueError(f"two zones in {text!r}")
+            raise ValueError(f"two zones in '{text}'")
         return naive.replace(tzinfo=zone)
     if len(words) not in (1, 2):
-        raise ValueError(f"not a time: {text!r}")
+        raise ValueError(f"not a time: '{text}'")
     when = datetime.fromisoformat(" ".join(words))
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
@@ -103,7 +103,7 @@ def _zone(name: str):
         return ZoneInfo(name)  # an IANA name, or one of its fixed zones (EST, CET, HST)
     except (ZoneInfoNotFoundError, ValueError):
         pass
-    raise ValueError(f"time zone {name!r} is not UTC, an offset or a zone name")
+    raise ValueError(f"time zone '{name}' is not UTC, an offset or a zone name")
 
 
 def _is_dir(path: Path) -> bool:

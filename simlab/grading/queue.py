@@ -45,7 +45,7 @@ from simlab.grading.notebook import MAX_NOTEBOOK_BYTES, too_large
 from simlab.grading.queue_store.store import GradingQueue, Job, open_queue
 from simlab.grading.sandbox import host
 from simlab.grading.submissions import find_notebooks, refusal_message, same_files, unreadable
-from simlab.grading.text import FEEDBACK_CHARS, quoted_path, shown_path
+from simlab.grading.text import FEEDBACK_CHARS, path_text, quoted_path, shown_path
 from simlab.grading.version import grader_version
 from simlab.records import Lease
 
@@ -112,7 +112,7 @@ def enqueue(
         if why is not None:  # stored as a message, so a report renders it in its own language
             said = message("grader.refused", path=quoted_path(nb), why=why)
             refused = json.dumps(said.to_data(), ensure_ascii=False)
-        ids.append(queue.enqueue(str(nb), content, version, settings, refused))
+        ids.append(queue.enqueue(path_text(nb), content, version, settings, refused))
     return ids
 
 

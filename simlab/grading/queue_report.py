@@ -32,6 +32,7 @@ from simlab.grading.queue_store.store import Submission
 from simlab.grading.report import override_lines
 from simlab.grading.roster import FIXED
 from simlab.grading.text import (
+    FEEDBACK_CHARS,
     SHOWN_CHARS,
     csv_cell,
     csv_writer,
@@ -364,9 +365,11 @@ def write_canvas(
                 cells.append(cell)
             # Canvas matches a row to its student by the roster's own ID and SIS columns,
             # exactly as its export wrote them: only the name (which a student may choose)
-            # is kept from starting like a formula.
-            name, *ids = student.columns()
-            writer.writerow([csv_cell(name), *(escape(c) for c in ids)] + cells)
+            # and the section, which match nothing, are cut and kept from starting like a
+            # formula.
+            name, *ids, section = student.columns()
+            texts = [csv_cell(name, FEEDBACK_CHARS), *(escape(c) for c in ids)]
+            writer.writerow([*texts, csv_cell(section, FEEDBACK_CHARS), *cells])
     return len(roster.students), lines
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "for_html",
     "json_line",
     "quoted_path",
+    "path_text",
     "shown_path",
     "plain",
     "plain_name",
@@ -68,13 +69,24 @@ SHOWN_CHARS = 2 * FEEDBACK_CHARS
 #: Unicode categories shown escaped: controls, invisible formatting (bidi overrides, zero
 #: widths), line and paragraph separators, surrogates, private and unassigned code points.
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+#: The invisible (default-ignorable) code points of other categories: Hangul fillers, the
+#: combining grapheme joiner, Mongolian and other variation selectors (letters and marks).
+_IGNORABLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
+    + [*range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _hidden(ch: str) -> bool:
+    """Whether ``ch`` does not show as itself (see :data:`_HIDDEN`, :data:`_IGNORABLE`)."""
+    return unicodedata.category(ch) in _HIDDEN or ord(ch) in _IGNORABLE
 
 
 def _escaped(ch: str) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
-    if unicodedata.category(ch) not in _HIDDEN:
+    if not _hidden(ch):
         return ch
     code = ord(ch)
     if code < 0x100:
@@ -142,7 +154,7 @@ def json_line(data: Any) -> str:
 
 
 def _json_escaped(ch: str) -> str:
-    if unicodedata.category(ch) not in _HIDDEN:
+    if not _hidden(ch):
         return ch
     return "\\u007f" if ch == "\x7f" else json.dumps(ch)[1:-1]
 
@@ -157,7 +169,19 @@ _BARE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Mn", "Mc"})
 def _bare(ch: str) -> bool:
     if ch.isascii():
         return ch.isalnum() or ch in _BARE_PUNCTUATION
-    return unicodedata.category(ch) in _BARE_CATEGORIES
+    return unicodedata.category(ch) in _BARE_CATEGORIES and not _hidden(ch)
+
+
+def path_text(path: str | PurePath) -> str:
+    """A file name as text a grade can carry and every medium can write: as it is, but for the
+    bytes of it that are not UTF-8 (which the system hands over as lone surrogates, which no
+    UTF-8 file, store or strict JSON reader takes), each written as ``\\xNN``."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", "backslashreplace")
+    return text
 
 
 def quoted_path(path: str | PurePath) -> str:
@@ -166,7 +190,7 @@ def quoted_path(path: str | PurePath) -> str:
     backslash or a quote inside written with a backslash (so two names never look alike). A
     quoted name (a colon or a look-alike in it, a quote, a control character) cannot be
     mistaken for a score line once the medium escapes it."""
-    text = str(path)
+    text = path_text(path)
     if text and all(_bare(ch) for ch in text):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import time
 import unicodedata
 from pathlib import Path
@@ -198,3 +199,62 @@ def test_does_a_dead_submission_line_show_its_name_escaped_once(tmp_path):
         (line,) = _dead_lines(queue, 1)
     assert line.startswith('"=x\\n\\x1b[2K<b>\\u202eb": dead: 1 attempts'), line
     _no_raw(line)
+
+
+def test_does_json_hold_a_declared_exercise_once(tmp_path):
+    """The exercise a notebook's metadata names is quoted in the error, not ``repr``-ed: a
+    repr would escape it before the medium does."""
+    declared = "\x1b[31mfencing\nFORGED"
+    said = message("grader.unknown_exercise", declared=declared, known="fencing")
+    g = bounded_grade(NotebookGrade.failed(str(tmp_path / "ex.ipynb"), said))
+    for lang in ("en", "zh"):
+        error = json.loads(json_lines([g], lang))["error"]
+        assert declared in error and "\\x1b" not in error, error
+        text = format_text([g], lang)
+        _no_raw(text)
+        assert "\\x1b[31mfencing\\nFORGED" in text and "\\\\x1b" not in text
+
+
+def test_is_a_name_that_is_not_utf8_written_as_its_bytes(tmp_path):
+    from simlab.grading.queue import enqueue
+    from simlab.grading.queue_store.store import open_queue
+    from simlab.grading.text import path_text, quoted_path
+
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xff.ipynb"))
+    path.write_bytes(b"{}")
+    assert path_text(path) == f"{tmp_path}/bad\\xff.ipynb"
+    assert path_text("plain/名字.ipynb") == "plain/名字.ipynb"
+    assert quoted_path(path).startswith('"') and "bad\\\\xff" in quoted_path(path)
+    with open_queue(tmp_path / "q.db", create=True) as queue:
+        enqueue(queue, [path], "v", {})  # a name no UTF-8 store takes, stored as text it takes
+        (sub,) = queue.submissions()
+    assert sub.notebook == path_text(path)
+    line = json_lines([bounded_grade(NotebookGrade.failed(path_text(path), sentence("x")))])
+    assert json.loads(line.encode("utf-8"))["notebook"] == path_text(path)  # strict UTF-8
+
+
+def test_are_canvas_name_and_section_cut_and_never_a_formula(tmp_path):
+    student = Student("s1", "N" * 100_000, sis_login_id="x", section="@SUM(A1)")
+    roster = Roster("roster.csv", [student], by_notebook={})
+    write_canvas([], roster, tmp_path / "canvas.csv", {"fencing": "Fencing (1)"})
+    row = list(csv.reader(io.StringIO((tmp_path / "canvas.csv").read_text("utf-8"))))[2]
+    assert row[4] == "'@SUM(A1)" and len(row[0]) <= FEEDBACK_CHARS and row[0].endswith("...")
+    assert row[1] == "s1", "Canvas matches by the ID, written as the roster gives it"
+
+
+@pytest.mark.parametrize("ch", ["\u034f", "\u115f", "\u3164", "\uffa0", "\ufe0f", "\U000e0100"])
+def test_is_an_invisible_letter_or_mark_shown_escaped(ch):
+    from simlab.grading.text import json_line, shown_path
+
+    name = f"alice{ch}.ipynb"
+    shown = f"\\U{ord(ch):08x}" if ord(ch) > 0xFFFF else f"\\u{ord(ch):04x}"
+    assert shown_path(name) == f'"alice{shown}.ipynb"', "quoted, and the letter made visible"
+    assert ch not in escape(name) and ch not in json_line({"n": name})
+    assert json.loads(json_line({"n": name}))["n"] == name
+
+
+def test_is_a_command_line_mistake_one_line_whatever_path_it_names():
+    from simlab.cli.args import UsageError
+
+    said = UsageError("cannot_write.no_folder", path="x\n\x1b[2Jalice: 17/17").said("en")
+    assert "\n" not in said and "\x1b" not in said and "\\n\\x1b[2Jalice" in said

@@ -372,7 +372,7 @@ def test_does_a_value_named_by_its_type_speak_chinese():
             '{"cells": [], "metadata": {"simlab": {"exercise": "nope"}}, "nbformat": 4, '
             '"nbformat_minor": 5}',
             "its metadata simlab.exercise says 'nope', none of: checkpoints",
-            "元数据 simlab.exercise 写的是 'nope'",
+            "元数据 simlab.exercise 写的是“nope”",
         ),
     ],
 )
