@@ -50,7 +50,7 @@ DEFAULT_NOTEBOOK = "solutions/02_leases_effects_and_loop.ipynb"
 
 def _cpu() -> float:
     """CPU seconds of this process and of every child it has waited for (kernels, workers,
-    and, after :func:`simlab.grading.sandbox.zygote.shutdown`, the sandboxes)."""
+    sandboxes)."""
     own, children = (
         resource.getrusage(resource.RUSAGE_SELF),
         resource.getrusage(resource.RUSAGE_CHILDREN),
@@ -59,16 +59,11 @@ def _cpu() -> float:
 
 
 def _measured(run, *args) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of ``run(*args)``; the zygote is stopped before and after,
-    so each grading run pays for starting one, and its sandboxes' CPU time is counted; the
-    garbage of what ran before is collected first, outside the measurement."""
-    from simlab.grading.sandbox import zygote
-
-    zygote.shutdown()
+    """(wall seconds, CPU seconds) of ``run(*args)``; the garbage of what ran before is
+    collected first, outside the measurement."""
     gc.collect()  # no side pays for the garbage another left (nbclient's event loops)
     cpu, wall = _cpu(), time.perf_counter()
     run(*args)
-    zygote.shutdown()
     return time.perf_counter() - wall, _cpu() - cpu
 
 

@@ -13,8 +13,7 @@ run, ``jobs`` at a time for each ``jobs`` asked (1 and 2 by default):
 Each round runs both sides one after the other, alternating which goes first, and the best of
 ``rounds`` is kept, so machine noise hits both alike. Reported: submissions per minute of each
 side and their ratio (queue wall time over plain wall time). The goal is a ratio of at most
-:data:`GOAL`. The sandboxes' zygote is stopped before and after each side, so each pays for
-starting its own.
+:data:`GOAL`.
 """
 
 from __future__ import annotations
@@ -89,8 +88,6 @@ def bench_queue(
     """One row per ``jobs`` (``processes``: the queue worked by that many worker processes;
     module doc): ``plain_s``, ``queue_s`` (best wall seconds), ``plain_per_min``,
     ``queue_per_min`` (submissions per minute) and ``ratio`` (queue / plain)."""
-    from simlab.grading.sandbox import zygote
-
     rows = []
     with tempfile.TemporaryDirectory(prefix="simlab-bench-queue-") as tmp:
         folder = Path(tmp) / "class"
@@ -103,14 +100,12 @@ def bench_queue(
                 order = ["plain", "queue"] if r % 2 == 0 else ["queue", "plain"]
                 for side in order:
                     db = Path(tmp) / f"q-{n}-{r}.sqlite"
-                    zygote.shutdown()  # each side pays for starting its sandboxes' zygote
                     started = time.perf_counter()
                     if side == "plain":
                         _plain(folder, n, sandbox)
                     else:
                         _queued(folder, n, sandbox, db, processes)
                     best[side] = min(best[side], time.perf_counter() - started)
-                    zygote.shutdown()
             rows.append(
                 {
                     "jobs": n,

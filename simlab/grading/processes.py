@@ -17,8 +17,8 @@ world of one version. It is the grader's in every way that matters on the host
 it removes what it made when the grader ends it (SIGTERM) or when the grader dies (the kernel
 sends it SIGTERM then), and the jails it starts die with it. Hence:
 
-* a grader that ends normally stops its processes (each stops its zygote and removes what it
-  made, then exits) and waits for them, so their CPU time is the grader's children's;
+* a grader that ends normally stops its processes (each removes what it made, then exits) and
+  waits for them, so their CPU time is the grader's children's;
 * a grader interrupted (Ctrl-C, SIGTERM) ends them (:meth:`GradingProcesses.close`) and waits,
   however often it is interrupted meanwhile (for at most :data:`END_WAIT` seconds), before it
   removes its own folder;
@@ -114,7 +114,7 @@ class _Process:
         return value
 
     def stop(self) -> None:
-        """Ask the process to finish and exit (it stops its zygote and removes what it made)."""
+        """Ask the process to finish and exit (it removes what it made)."""
         with contextlib.suppress(OSError):
             self.conn.send(None)
 
@@ -304,9 +304,6 @@ def main(argv: list[str]) -> None:
     try:
         _serve(conn)
     finally:
-        from simlab.grading.sandbox import zygote
-
-        zygote.shutdown()  # waited for, so its sandboxes' CPU time is this process's children's
         host.close()
 
 

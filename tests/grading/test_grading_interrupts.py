@@ -126,7 +126,7 @@ def _grader(*args: str, point: str | None = None, sig: str = "") -> subprocess.P
     if point:
         name, _, nth = point.partition(":")
         env["SIMLAB_INTERRUPT_AT"] = f"{name}:{sig}:{nth or 1}"
-    # This process's children from before (an earlier test's warm zygote, say) are not the
+    # This process's children from before (a process an earlier test started, say) are not the
     # grader's orphans.
     known = frozenset(_adopted())
     proc = subprocess.Popen(
@@ -379,7 +379,7 @@ def test_does_a_jail_run_only_while_its_starters_lifeline_is_open():
 
 
 def test_is_a_child_from_before_the_grader_not_taken_for_its_orphan():
-    """A child this process had before a grader started (an earlier test's warm zygote, say)
+    """A child this process had before a grader started (one an earlier test started, say)
     is neither blamed on the grader nor ended by the check."""
     earlier = subprocess.Popen(["sleep", "60"])
     try:

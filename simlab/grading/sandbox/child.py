@@ -2,10 +2,10 @@
 
 This module runs inside a sandbox: ``python -m simlab.grading.sandbox.child IN OUT IN2 OUT2
 [LIMITS...]`` (the same entry point as :data:`~simlab.grading.sandbox.jail.CHILD`) started in a
-jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, forked from
-:mod:`simlab.grading.sandbox.zygote`. It holds the student's namespace (a real
-``__main__`` module, as in a kernel) and runs cells in it as IPython's ``InteractiveShell`` does
-(magics, ``!commands``, display hooks, ``display()``, top-level ``await``), with no kernel. It
+jail (:mod:`simlab.grading.sandbox.jail`), or, with ``--no-sandbox``, unjailed (it sets its
+limits itself). It holds the student's namespace (a real ``__main__`` module, as in a kernel)
+and runs cells in it as IPython's ``InteractiveShell`` does (magics, ``!commands``, display
+hooks, ``display()``, top-level ``await``), with no kernel. It
 serves requests that arrive as JSON frames (:mod:`simlab.grading.sandbox.frames`) on one pipe,
 answering on another: run a cell, split off the notebook's own run, look names up, call a
 function or a method (once, or with several argument lists in turn), read a value, build a kit

@@ -11,8 +11,8 @@ its own functions return; everything that judges them runs in the grader.
 
 The child runs in a jail (:mod:`simlab.grading.sandbox.jail`; closing the sandbox ends it and
 every process the student's code started) or, with ``jailed=False`` (``simlab grade
---no-sandbox``), is forked from a warm :mod:`simlab.grading.sandbox.zygote` as the grader's own
-user, with the same hard limits and a session of its own. Its stdin, stdout and stderr are
+--no-sandbox``), is started as a plain subprocess of the grader's own user, in a working folder
+of its own, with the same hard limits and a session of its own. Its stdin, stdout and stderr are
 ``/dev/null``: no output reaches the grader, which talks to it over private pipes.
 
 A call may be lent some of the grader's own objects (:meth:`Sandbox.offer`): in the sandbox
@@ -43,7 +43,7 @@ from typing import Any
 
 from simlab.grading.messages import Message
 from simlab.grading.messages import message as _said
-from simlab.grading.sandbox import frames, host, wire, zygote
+from simlab.grading.sandbox import frames, host, wire
 from simlab.grading.sandbox.exchange import FOLDER_BYTES, FOLDER_FILES, Exchange
 from simlab.grading.sandbox.jail import CHILD, Jail, Limits, start
 from simlab.grading.sandbox.meter import Meter, Timer, Watchdog, endless
@@ -83,16 +83,11 @@ STARTUP_TIMEOUT = 120.0
 Service = Callable[[str, list, dict], tuple[str, Any]]
 
 
-def _no_jail(limits: Limits) -> dict[str, int]:
-    """The limits a child outside a jail sets itself (see :func:`child.limit_self`)."""
-    return {"memory": limits.memory, "file_size": limits.file_size, "cpu": limits.cpu}
-
-
 class Sandbox:
     """One sandbox process seen from the grader: execute cells, call functions, get values.
 
-    The process starts at construction (a fresh jail, or a fork of the warm zygote with
-    ``jailed=False``), so its start-up overlaps with whatever the grader does next. Every
+    The process starts at construction (in a fresh jail, or unjailed with ``jailed=False``),
+    so its start-up overlaps with whatever the grader does next. Every
     request waits at most ``timeout`` seconds (or less, when a deadline set with
     :meth:`set_deadline` comes first). When a request fails because the process is gone, the
     sandbox is dead for good: make a new one.
@@ -128,29 +123,19 @@ class Sandbox:
         self._to, self._from = self._pairs[0]
         #: Whether the run was split off from the checks' line (:meth:`split`).
         self.split_off = False
-        self._proc: subprocess.Popen | None = None
         self._jail: Jail | None = None
-        self.pid = -1
         fds = tuple(theirs)
         try:
             if jailed:
-                jail = Jail(
+                self._jail = Jail(
                     limits=self.limits, shared=[self.exchange.path, *shared], own_group=True
                 )
-                self._jail = jail
-                argv = jail.command([*CHILD, *map(str, fds)])
-                self._proc = start(argv, fds, "/")
-            elif zygote.available():
-                # started and recorded in one step: the grader's end kills it (host)
-                with host.making():
-                    self.pid = zygote.fork_sandbox(fds, self._tmp, _no_jail(self.limits))
-                    host.record("process", self.pid)
-            else:  # pragma: no cover - no fd passing (Windows)
-                numbers = _no_jail(self.limits).values()
-                argv = [*CHILD, *map(str, fds), *map(str, numbers)]
-                self._proc = start(argv, fds, self._tmp)  # its working folder, as forked
-            if self._proc is not None:
-                self.pid = self._proc.pid
+                argv, cwd = self._jail.command([*CHILD, *map(str, fds)]), "/"
+            else:  # the child sets its own limits
+                numbers = (self.limits.memory, self.limits.file_size, self.limits.cpu)
+                argv, cwd = [*CHILD, *map(str, fds), *map(str, numbers)], self._tmp
+            self._proc = start(argv, fds, cwd)
+            self.pid = self._proc.pid
         except BaseException:
             for fd in {fd for pair in self._pairs for fd in pair}:
                 os.close(fd)
@@ -182,7 +167,7 @@ class Sandbox:
     def close(self, *, wait: float = 1.0) -> None:
         """End the sandbox and every process in it, and remove its working directory.
 
-        A jailed child sees its request pipe close and exits; whatever is still running after
+        The child sees its request pipe close and exits; whatever is still running after
         ``wait`` seconds (none after a failed request) is killed with the whole jail.
         """
         if self._to < 0:
@@ -194,16 +179,12 @@ class Sandbox:
                 os.close(fd)
         self._to = self._from = -1
         self._pairs = []
-        if self._proc is not None:
-            try:
-                self._proc.wait(wait if self.alive else 0)
-            except subprocess.TimeoutExpired:  # still running: its process group is still ours
-                with contextlib.suppress(OSError):
-                    os.killpg(self._proc.pid, signal.SIGKILL)
-                self._proc.wait()
-        else:
+        try:
+            self._proc.wait(wait if self.alive else 0)
+        except subprocess.TimeoutExpired:  # still running: its process group is still ours
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signal.SIGKILL)
+            self._proc.wait()
         host.forget("process", self.pid)
         self.alive = False
         if self._watchdog is not None and self._watchdog.reason is not None:
@@ -237,9 +218,9 @@ class Sandbox:
         self.budget_reason = reason
 
     def _kill(self) -> None:
-        """Kill the whole jail now (from the watchdog's thread); requests then fail."""
+        """Kill the sandbox's process group now (from the watchdog's thread); requests then fail."""
         with contextlib.suppress(OSError):
-            os.killpg(self._proc.pid if self._proc is not None else self.pid, signal.SIGKILL)
+            os.killpg(self.pid, signal.SIGKILL)
 
     def lose(self, reason: Message | str, kind: str = "dead") -> SandboxLost:
         """End the sandbox for good (``reason``: what the learner's code caused); return the
