@@ -474,9 +474,25 @@ def _notebook_values(candidate: str) -> set[float]:
     return {v for d in durations for s in NOTEBOOK_SEEDS for v in peaks(candidate, s, d).values()}
 
 
+_POOLS = (HEALTHY_SEEDS, WORSE_SEEDS, HIGH_SEEDS, LOW_SEEDS, EQUAL_SEEDS, LAST_SEEDS, CLOSE_SEEDS)
+_POOLS += (BELOW_SEEDS, WORSE_TRIPS, HEALTHY_TRIPS)
+#: The most seeds of each pool of the worlds run to see that they are of its kind (the fast
+#: lane's: three, spread over the pool, so both candidates of a pool of B's and C's are run; each
+#: pool is checked whole to hold none of the notebook's seeds in both lanes).
+POOL_SEEDS = lanes.sweep(
+    "seeds of each pool of the worlds run to check their kind", max(map(len, _POOLS)), fast=3
+)
+
+
+def _checked(pool: tuple) -> tuple:
+    """At most :data:`POOL_SEEDS` entries of ``pool``, evenly spread over it (every entry when
+    the pool holds no more)."""
+    return pool[:: -(-len(pool) // POOL_SEEDS)]
+
+
 def test_are_the_worlds_seeds_of_their_kind():
     """Every seed a world may draw is of the kind its pool says at the duration its case runs
-    for, and none is the notebook's."""
+    for (the fast lane: three of each pool), and none is the notebook's."""
     W, T = WATCH_DURATION, TWICE_DURATION  # noqa: N806
     every = [*HEALTHY_SEEDS, *HIGH_SEEDS, *LOW_SEEDS, *EQUAL_SEEDS, *LAST_SEEDS, *CLOSE_SEEDS]
     every += BELOW_SEEDS
@@ -484,42 +500,42 @@ def test_are_the_worlds_seeds_of_their_kind():
     every += [s for *_, a, b in WORSE_TRIPS for s in (a, b)]
     assert not set(every) & set(NOTEBOOK_SEEDS)
     shown = _notebook_values("A")
-    for s in HEALTHY_SEEDS:
+    for s in _checked(HEALTHY_SEEDS):
         p = peaks("A", s, W)
         assert p["every"] > p["judged"] > 0 and p["strict"] != p["judged"], s
         assert not shown & set(p.values()), s
         assert [n for n in LEASTS if judged_peak("A", s, n, W) not in (p["judged"], 0.0)], s
-    for candidate, s in WORSE_SEEDS:
+    for candidate, s in _checked(WORSE_SEEDS):
         p = peaks(candidate, s, W)
         assert candidate in ("B", "C") and p["every"] > p["judged"] > 0, s
         assert p["strict"] != p["judged"] and p["judged"] != noise_peak("A", s, W), s
         assert p["judged"] not in _notebook_values(candidate), s
-    for s in (*HIGH_SEEDS, *LOW_SEEDS):
+    for s in (*_checked(HIGH_SEEDS), *_checked(LOW_SEEDS)):
         p = peaks("A", s, W)
         assert p["every"] == p["strict"] == p["judged"], s
-    for s in HIGH_SEEDS:
+    for s in _checked(HIGH_SEEDS):
         peak = noise_peak("A", s, W)
         below = max(t for t in THRESHOLDS if t < peak)
         assert peak not in THRESHOLDS and peak - below < _at_least(peak) - peak, s
         assert below in (0.01, 0.02) and peak - below < 0.0005, s  # rounded, it is `below`
         assert _at_least(peak) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
-    assert all(0 < noise_peak("A", s, W) < 0.0195 for s in LOW_SEEDS)
-    for s in EQUAL_SEEDS:
+    assert all(0 < noise_peak("A", s, W) < 0.0195 for s in _checked(LOW_SEEDS))
+    for s in _checked(EQUAL_SEEDS):
         p = peaks("A", s, W)
         assert p["judged"] in THRESHOLDS and p["judged"] not in (NOTEBOOK_THRESHOLD, 0.025), s
         assert p["every"] == p["judged"] == _at_least(p["strict"]), s
     least = CanaryConfig().min_requests
-    for s in LAST_SEEDS:
+    for s in _checked(LAST_SEEDS):
         *earlier, (requests, rate) = windows("A", s, W)
         assert requests > least and all(r < rate for _, r in earlier), s
         assert noise_peak("A", s, W) == rate
-    for s in CLOSE_SEEDS:
+    for s in _checked(CLOSE_SEEDS):
         p = peaks("A", s, CLOSE_DURATION)
         below = max(t for t in THRESHOLDS if t < p["judged"])
         assert p["every"] == p["strict"] == p["judged"] and 0 < p["judged"] - below < 0.00005, s
         assert round(p["judged"], 4) == below and _at_least(p["judged"]) > below, s
         assert _at_least(p["judged"]) not in (NOTEBOOK_THRESHOLD, max(THRESHOLDS)), s
-    for s in BELOW_SEEDS:
+    for s in _checked(BELOW_SEEDS):
         p = peaks("A", s, W)
         assert p["every"] == p["strict"] == p["judged"] > 0, s
         # any rounding lowers the peak: a peak rounded lands on the float just below it
@@ -527,7 +543,7 @@ def test_are_the_worlds_seeds_of_their_kind():
         # no threshold of LISTED lies near it (far beyond close_to's 1e-9 relative): the
         # answer is told from the float just below the peak
         assert min(abs(t - p["judged"]) for t in LISTED) > 1e-5, s
-    for candidate, threshold, tripping, calm in WORSE_TRIPS:
+    for candidate, threshold, tripping, calm in _checked(WORSE_TRIPS):
         assert trips(candidate, threshold, tripping, T) > 1
         assert trips(candidate, threshold, calm, T) == 0
         seeds = (tripping, tripping, calm, calm, calm, calm)
@@ -541,7 +557,7 @@ def test_are_the_worlds_seeds_of_their_kind():
         # does not; the tripping seed trips in its run too (a share of one half)
         assert any(trips(candidate, threshold, calm, W, m) for m in MAX_COSTS), calm
         assert trips(candidate, threshold, tripping, W) > 0 == trips(candidate, threshold, calm, W)
-    for threshold, s in HEALTHY_TRIPS:
+    for threshold, s in _checked(HEALTHY_TRIPS):
         assert threshold < NOTEBOOK_THRESHOLD and trips("A", threshold, s, W) > 0, s
         assert trips("A", NOTEBOOK_THRESHOLD, s, W) == 0, s
 
@@ -743,13 +759,13 @@ def _remembered_canary(run_canary):
     return functools.cache(run_canary)
 
 
-#: The worlds of injection-rule's many (the fast lane's: the first three).
-MANY_WORLDS = lanes.sweep("worlds injection-rule is judged in", range(20), fast=range(3))
+#: The worlds of injection-rule's many (the fast lane's: the first).
+MANY_WORLDS = lanes.sweep("worlds injection-rule is judged in", range(20), fast=range(1))
 
 
 def test_do_correct_rules_get_every_point_in_many_worlds():
     """The text's rule (keeping a trailing dot or not) and the corpus's correct alternatives get
-    every point of injection-rule in twenty worlds (the fast lane: three); a prefix test, links
+    every point of injection-rule in twenty worlds (the fast lane: the first); a prefix test, links
     found only after white space or at a word boundary, links of any scheme, the subject
     searched too, the link percent-decoded, links ended at ASCII white space only or a link
     whose host is empty or cannot be read skipped, only the first or the last of OUR_DOMAINS
