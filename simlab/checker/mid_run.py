@@ -40,13 +40,22 @@ def views_mid_run(run: Run) -> list[Finding]:
     instead (its counts are then not judged). A task listed running names the worker granted
     its last claim and the lease end the ledger last reported for it (where both are known:
     no claim of it in flight or cut off)."""
-    out = []
-    for e in view_reads(run.view):
-        out.extend(_views_then(e, *_states_then(run, e.index)))
+    out: list[Finding] = []
+    reads = view_reads(run.view)
+    if not reads:
+        return out
+    # A task whose events ended before a read is as its final state says at every read.
+    at_end = {task: noted(s) for task, s in run.states.items() if s.submit is not None}
+    for e in reads:
+        out.extend(_views_then(e, *_states_then(at_end, run.then.get(e.index, {}))))
     return out
 
 
-def noted(s: TaskState) -> tuple[str, bool, str | None, float | None]:
+#: What :func:`noted` tells of one task: status, unsure, holder, lease end.
+_Noted = tuple[str, bool, str | None, float | None]
+
+
+def noted(s: TaskState) -> _Noted:
     """What the views read at an instant are held to for task ``s`` then: its status, whether
     a claim of it may have been granted unseen, and (when neither is in doubt) the worker
     granted its last claim and the lease end the ledger last reported (None: not known)."""
@@ -57,24 +66,20 @@ def noted(s: TaskState) -> tuple[str, bool, str | None, float | None]:
 
 
 def _states_then(
-    run: Run, index: int
+    at_end: dict[str, _Noted], noted_then: dict[str, _Noted | None]
 ) -> tuple[dict[str, set[str]], dict[str, str], dict[str, tuple[str | None, float | None]]]:
-    """The statuses right after event ``index`` of every task submitted by then: ``(sure,
-    maybe, leases)``, ``sure`` mapping each status to the tasks that have it for certain,
-    ``maybe`` each task a claim of which may have been granted unseen (so it may be running
-    instead) to its status, when that is not running, ``leases`` each task surely running to
-    its holder and lease end (:func:`noted`). A task whose events go on after ``index`` is as
-    the replay noted it (:attr:`Run.then`), any other as its final state says."""
-    noted_then = run.then.get(index, {})
+    """The statuses right after a read of every task submitted by then: ``(sure, maybe,
+    leases)``, ``sure`` mapping each status to the tasks that have it for certain, ``maybe``
+    each task a claim of which may have been granted unseen (so it may be running instead) to
+    its status, when that is not running, ``leases`` each task surely running to its holder
+    and lease end (:func:`noted`). A task whose events go on after the read is as the replay
+    noted it then (``noted_then``, from :attr:`Run.then`; None: not submitted yet), any other
+    as its final state says (``at_end``: every task submitted by the end)."""
     sure: dict[str, set[str]] = {}
     maybe: dict[str, str] = {}
     leases: dict[str, tuple[str | None, float | None]] = {}
-    for task, s in run.states.items():
-        if task not in noted_then:
-            if s.submit is None:
-                continue
-            then = noted(s)
-        elif (then := noted_then[task]) is None:
+    for task, then in (at_end | noted_then).items():
+        if then is None:
             continue
         state, unsure, holder, until = then
         if unsure and state != RUNNING:

@@ -280,7 +280,7 @@ def final_state(run: Run) -> list[Finding]:
                 record.created_at != start
                 or updated.__class__ is not float
                 or not start <= updated <= end
-                or (effects and task in effects)
+                or (effects and effects.get(task))
             ):
                 _off_the_clock(task, record, s, start, end, effects, wrong)
         if effects is not None and (s.effects or effects.get(task)):
