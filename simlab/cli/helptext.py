@@ -118,11 +118,12 @@ def store(path: Path = PATH) -> Store:
     return Store(NAME, cells)
 
 
-_STORE = store()
+_CELLS = store().cells
 #: The Chinese of each entry (empty while it is a ``todo``), and the hash of the English it was
-#: made from.
-ZH = {key: entry.zh if entry.todo is None else "" for key, entry in _STORE.cells.items()}
-HASH = {key: entry.en_hash for key, entry in _STORE.cells.items()}
+#: made from: what the catalog holds, read by :func:`translate` and the translation check alike.
+ZH = {key: entry.zh if entry.todo is None else "" for key, entry in _CELLS.items()}
+HASH = {key: entry.en_hash for key, entry in _CELLS.items()}
+del _CELLS
 
 
 def __getattr__(name: str) -> dict[str, str]:
@@ -138,11 +139,12 @@ def translate(parser: argparse.ArgumentParser, lang: str) -> None:
     it is current for the English there (English is left as it is)."""
     if lang == "en":
         return
+    book = Store.of(NAME, HASH, ZH)
     first: dict[str, str] = {}
     for key, text, put in places(parser):
         key = first.setdefault(text, key)
-        if _STORE.status(key, text) == "ok":
-            put(_STORE.cells[key].zh)
+        if book.status(key, text) == "ok":
+            put(ZH[key])
 
 
 def stored_text(cells: dict[str, Entry], order: list[str]) -> str:

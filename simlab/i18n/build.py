@@ -406,16 +406,13 @@ def _stale(name: str, module) -> list[str]:
     """A catalog that keeps the hash of the English each translation was made from
     (``HASH``, as :mod:`simlab.cli.helptext` does): one line per translation whose English
     changed since, or which is not finished (an empty ``ZH``), as a store's check says it."""
-    found = []
-    for key, text in module.EN.items():
-        if key not in module.ZH:
-            continue  # messages.problems names a missing language
-        status = Entry(module.HASH.get(key, ""), module.ZH[key]).current_for(text)
-        if not status:
-            why = "changed" if module.ZH[key].strip() else "pending"
-            where = module.__name__.replace(".", "/") + ".toml"
-            found.append(f"catalog {name}.{key}: {STATUS_SAYS[why].format(store=where)}")
-    return found
+    book = Store.of(name, module.HASH, module.ZH)
+    where = module.__name__.replace(".", "/") + ".toml"
+    return [
+        f"catalog {name}.{key}: {STATUS_SAYS[why].format(store=where)}"
+        for key, text in module.EN.items()
+        if key in module.ZH and (why := book.status(key, text)) != "ok"
+    ]
 
 
 def _chosen(root: Path, names: Sequence[str]) -> tuple[list[Source], list]:

@@ -102,6 +102,12 @@ class Store:
     cells: dict[str, Entry]
     comments: dict[str, str] | None = None
 
+    @classmethod
+    def of(cls, name: str, hashes: dict[str, str], texts: dict[str, str]) -> Store:
+        """The store named ``name`` of a catalog that keeps, per key, the hash of the English
+        it translated (``hashes``) and its translation (``texts``; empty: not finished)."""
+        return cls(name, {key: Entry(hashes.get(key, ""), text) for key, text in texts.items()})
+
     def status(self, key: str, source: str) -> str:
         """``ok``, ``missing``, ``pending`` (a todo entry, or no Chinese) or ``changed`` (the
         English changed since): the state of entry ``key``'s translation of ``source``."""
