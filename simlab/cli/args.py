@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -96,12 +97,23 @@ class OneLineErrorParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):  # type: ignore[override]
         if args is None:
             args = sys.argv[1:]
-        return super().parse_known_args(self._respelled(list(args)), namespace)
+        parsed, extras = super().parse_known_args(self._respelled(list(args)), namespace)
+        for name, value in vars(parsed).items():
+            setattr(parsed, name, _unmarked(value))
+        return parsed, extras
 
     def _respelled(self, args: list[str]) -> list[str]:
         """``args`` with each switch of this parser given a value the old way (``--pull yes``,
         ``--pull=no``: any word :func:`boolean` reads) as the switch alone (``--pull``,
-        ``--no-pull``); the rest as it is, and all of it after ``--``."""
+        ``--no-pull``), and each text value of an option taken as it is, even when it starts
+        with ``-`` (``--student -x``, ``--override -x 01/q 1``: as ``getopt`` reads them); the
+        rest as it is, and all of it after ``--``.
+
+        argparse would read a value starting with ``-`` as an unknown option and say the
+        option lacks its value. Such a value is marked with a NUL, which no command line can
+        contain, so that argparse takes it as a value; :meth:`parse_known_args` takes the mark
+        off. A word that is one of this parser's options is never taken as a value, so a
+        forgotten value is still the mistake it was (``--queue --report``)."""
         switches = {s for a in self._actions if isinstance(a, Switch) for s in a.option_strings[:1]}
         out: list[str] = []
         i = 0
@@ -115,12 +127,46 @@ class OneLineErrorParser(argparse.ArgumentParser):
                 old = word
             elif flag in switches and not eq and i + 1 < len(args) and _is_boolean(args[i + 1]):
                 old, i = args[i + 1], i + 1
-            if old is None:
-                out.append(token)
-            else:
+            if old is not None:
                 out.append(flag if boolean(old) else "--no-" + flag.removeprefix("--"))
+                i += 1
+                continue
+            out.append(token)
             i += 1
+            action = None if eq else self._text_option(token)
+            for _ in range(_arity(action)):
+                if i == len(args) or args[i] == "--" or self._is_option(args[i]):
+                    break
+                value = args[i]
+                needs_mark = value[:1] in self.prefix_chars and len(value) > 1
+                out.append(_MARK + value if needs_mark and not _NUMBER.match(value) else value)
+                i += 1
         return out
+
+    def _text_option(self, token: str) -> argparse.Action | None:
+        """The option ``token`` names (in full, or a long option's unique prefix, as argparse
+        reads it) when its values are texts (no type, no choices), else None."""
+        if token[:1] not in self.prefix_chars:
+            return None
+        named = self._option_string_actions.get(token)
+        if named is None and token.startswith("--") and self.allow_abbrev:
+            matches = {a for s, a in self._option_string_actions.items() if s.startswith(token)}
+            named = matches.pop() if len(matches) == 1 else None
+        if named is None or named.type is not None or named.choices is not None:
+            return None
+        return named
+
+    def _is_option(self, word: str) -> bool:
+        """Whether ``word`` names one of this parser's options (``--queue``, ``--why=x``)."""
+        flag = word.partition("=")[0]
+        return word[:1] in self.prefix_chars and (
+            flag in self._option_string_actions
+            or (
+                flag.startswith("--")
+                and self.allow_abbrev
+                and any(s.startswith(flag) for s in self._option_string_actions)
+            )
+        )
 
 
 class Switch(argparse.BooleanOptionalAction):
@@ -131,6 +177,33 @@ class Switch(argparse.BooleanOptionalAction):
     :class:`OneLineErrorParser` reads it as the switch before parsing, so saved commands run as
     they did. Usage and help show only the switch.
     """
+
+
+#: Put before a value that starts with ``-`` so that argparse takes it as a value; no word of
+#: a command line can hold it (the operating system passes NUL-terminated strings).
+_MARK = "\0"
+
+#: What argparse reads as a negative number, a value already (``--late-policy -5``).
+_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+def _arity(action: argparse.Action | None) -> int:
+    """How many words after the option are its values, when that is fixed (0 otherwise:
+    ``nargs`` of ``?``, ``*``, ``+``, or an option without values)."""
+    if action is None or action.nargs == 0:
+        return 0
+    if action.nargs is None:
+        return 1
+    return action.nargs if isinstance(action.nargs, int) else 0
+
+
+def _unmarked(value: Any) -> Any:
+    """``value`` with :data:`_MARK` taken off its texts (a list's too)."""
+    if isinstance(value, str):
+        return value.removeprefix(_MARK)
+    if isinstance(value, list):
+        return [_unmarked(v) for v in value]
+    return value
 
 
 def _filled(text: str, width: int, indent: str) -> str:

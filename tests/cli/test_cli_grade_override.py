@@ -140,6 +140,34 @@ def test_is_an_override_given_by_roster_id_in_canvas_with_its_reason(tmp_path, c
     assert "Alice A" in err and "accepted late fix" in err
 
 
+def test_is_a_roster_id_starting_with_a_dash_taken_as_the_value_it_is(tmp_path, capsys):
+    # argparse alone reads "-7" as an unknown option and says --override lacks its values
+    db, roster = tmp_path / "q.sqlite", tmp_path / "roster.csv"
+    roster.write_text(f"Student,ID,notebook\nAlice A,-alice,{ALICE}\nBob B,-7b,{BOB}\n")
+    _graded(db, ALICE, [6, 3, 1])
+    _graded(db, BOB, [6, 3, 1])
+    at = ("--roster", str(roster))
+    status, _, err = _run(capsys, db, *at, "--override", "-7b", "fencing/cancel-limits", "5",
+                          "--why", "-- a reason may start with dashes too")  # fmt: skip
+    assert status == 0, err
+    data = _json(capsys, db, *at)
+    assert data[BOB]["student"] == "-7b" and data[BOB]["score"] == 14
+    assert _question(data[BOB], "cancel-limits")["override"]["why"].startswith("-- a reason")
+    assert data[ALICE]["score"] == 10
+    status, out, _ = _run(capsys, db, *at, "--report", "--student", "-7b")
+    assert status == 0 and "fencing/cancel-limits: 5 points: -- a reason" in out
+    status, out, _ = _run(capsys, db, *at, "--clear-override", "-7b", "fencing/cancel-limits")
+    assert status == 0 and "cleared" in out
+    assert _json(capsys, db, *at)[BOB]["score"] == 10
+    # a value forgotten before the next option is still that mistake, and nothing is kept
+    with pytest.raises(SystemExit) as stop:
+        _run(capsys, db, *at, "--override", "--why", "fencing/cancel-limits", "5")
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == "" and "--override: expected 3 arguments" in err
+    with open_queue(db) as q:
+        assert len(q.overrides()) == 2  # the one given above and its clearing
+
+
 def test_does_clear_override_give_the_points_back_to_the_grader(tmp_path, capsys):
     db = tmp_path / "q.sqlite"
     _graded(db, ALICE, [6, 3, 1])
