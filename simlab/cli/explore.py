@@ -30,6 +30,8 @@ from simlab.cli.args import (
     positive_number,
     writable_file,
 )
+from simlab.cli.explore_words import WORDS
+from simlab.cli.stuck import GRACE, ended_when_stuck
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import LATE_CALL, LOST_REPLY
 from simlab.sim.scenario import EFFECTS, VARIANTS
@@ -43,106 +45,6 @@ TIME_LIMIT, INTERRUPTED = 3, 130
 #: Seconds past ``--time-limit`` after which a run still going is taken as stuck (a run takes
 #: milliseconds): the alarm cuts it there, and the answer names the ledger call in progress.
 STUCK = 1.0
-
-_WORDS = {
-    "en": {
-        "certified": "certified: no schedule of at most {k} over {scope} breaks a rule: "
-        "{n}, {m}, {s} s",
-        "certified.0": "certified: the run without faults over {scope} breaks no rule: "
-        "{n}, {m}, {s} s",
-        "timing": "covers the arrivals and step times of seed(s) {seeds}, pauses of {lengths} "
-        "time units, faults before t={horizon}{dedup}",
-        "dedup": "; ledgers whose behaviour depends only on the observable state "
-        "(--no-dedup: every schedule)",
-        "found": "counterexample with {f} over {scope} ({passed}): {n}, {m}, {s} s",
-        "found.0": "counterexample without faults over {scope}: {n}, {m}, {s} s",
-        "time-limit": "stopped by --time-limit, not certified: {passed}; {n}, {m}, {s} s",
-        "interrupted": "interrupted, not certified: {passed}; {n}, {m}, {s} s",
-        "passed": "every schedule of at most {faults} passed",
-        "passed.0": "the run without faults passed",
-        "faults.1": "1 fault",
-        "schedules.1": "1 schedule",
-        "schedules.n": "{n} schedules",
-        "states.1": "1 distinct state",
-        "states.n": "{n} distinct states",
-        "faults.n": "{n} faults",
-        "time-limit.none": "stopped by --time-limit, not certified: no fault count was covered "
-        "whole",
-        "interrupted.none": "interrupted, not certified: no fault count was covered whole",
-        "scope": "{t} task(s) x {w} worker(s) x {st} step(s), variant {v}",
-        "limit": ", at most {a} attempt(s) a task",
-        "ttl": ", leases of ttl {ttl:g}",
-        "effects": ", an e-mail at {e} step",
-        "pull": ", workers pulling with claim_next",
-        "checkpoints": ", saves carrying checkpoints",
-        "retries": ", callers resending a call whose reply was lost",
-        "releases": ", workers releasing a task whose lease ended in a pause",
-        "late": ", calls held in the network until after their worker gave the task back",
-        "unsearched": "not searched (turn each on with its flag): {modes}",
-        "unsearched.mode": "{words} ({flag})",
-        "fault": "  fault {n}: {fault}",
-        "story": "story:",
-        "schedule": "schedule: {path}",
-        "story picture": "story picture: {path}",
-        "timeline": "timeline: {path}",
-        "replay": "replay: {command}",
-        "nothing drawn": "no picture drawn: --story and --timeline draw a counterexample, and "
-        "this search found none",
-        "cut": "in progress when the time ran out: {process}'s call {call} on {task} at {t}, in "
-        "the run of seed {seed} with {faults}",
-        "cut.untasked": "in progress when the time ran out: {process}'s call {call} at {t}, in "
-        "the run of seed {seed} with {faults}",
-        "cut.none": "in progress when the time ran out: the run of seed {seed} with {faults}",
-        "faults.0": "no fault",
-    },
-    "zh": {
-        "certified": "已证明：在 {scope}的范围内，至多 {k}的调度都不违反任何规则"
-        "（{n}，{m}，{s} 秒）",
-        "certified.0": "已证明：在 {scope}的范围内，没有故障的运行不违反任何规则"
-        "（{n}，{m}，{s} 秒）",
-        "timing": "覆盖种子 {seeds} 的到达时间与步骤时长、{lengths} 个时间单位的暂停、"
-        "t={horizon} 之前的故障{dedup}",
-        "dedup": "；仅对行为只取决于可观察状态的账本成立（--no-dedup：搜索每一个调度）",
-        "found": "反例：{scope}中 {f}（{passed}）（{n}，{m}，{s} 秒）",
-        "found.0": "反例：{scope}中没有故障的运行就违反了规则（{n}，{m}，{s} 秒）",
-        "time-limit": "被 --time-limit 停止，未证明：{passed}（{n}，{m}，{s} 秒）",
-        "interrupted": "已中断，未证明：{passed}（{n}，{m}，{s} 秒）",
-        "passed": "至多 {faults}的调度都通过了",
-        "passed.0": "没有故障的运行通过了",
-        "faults.1": "1 个故障",
-        "schedules.1": "1 个调度",
-        "schedules.n": "{n} 个调度",
-        "states.1": "1 个不同状态",
-        "states.n": "{n} 个不同状态",
-        "faults.n": "{n} 个故障",
-        "time-limit.none": "被 --time-limit 停止，未证明：没有完整覆盖任何故障数",
-        "interrupted.none": "已中断，未证明：没有完整覆盖任何故障数",
-        "scope": "{t} 个任务 × {w} 个 worker × {st} 个步骤（变体 {v}）",
-        "limit": "（每个任务至多 {a} 次尝试）",
-        "ttl": "（租约 ttl 为 {ttl:g}）",
-        "effects": "（{e}发邮件）",
-        "pull": "（worker 用 claim_next 拉取任务）",
-        "checkpoints": "（保存带检查点）",
-        "retries": "（调用方重发丢失了回复的调用）",
-        "releases": "（worker 交还在暂停中租约已结束的任务）",
-        "late": "（调用被网络扣住，直到 worker 交还任务之后才到达）",
-        "unsearched": "未搜索（各用其参数开启）：{modes}",
-        "unsearched.mode": "{words}（{flag}）",
-        "fault": "  故障 {n}：{fault}",
-        "story": "经过：",
-        "schedule": "调度文件：{path}",
-        "story picture": "经过图：{path}",
-        "timeline": "时间线：{path}",
-        "replay": "重放：{command}",
-        "nothing drawn": "没有画图：--story 和 --timeline 画的是反例，而这次搜索没有找到反例",
-        "cut": "时间用完时正在进行：{process} 在 {t} 对 {task} 的调用 {call}（种子 {seed} 的运行，"
-        "{faults}）",
-        "cut.untasked": "时间用完时正在进行：{process} 在 {t} 的调用 {call}（种子 {seed} 的运行，"
-        "{faults}）",
-        "cut.none": "时间用完时正在进行：种子 {seed} 的运行（{faults}）",
-        "faults.0": "没有故障",
-    },
-}
 
 
 #: The scope's e-mailing steps other than the default (the last), as the certificate says them
@@ -177,22 +79,22 @@ _MODES = tuple(flag.removeprefix("--") for flag in _MODE_FLAGS)
 
 
 def _scope_words(scope: dict, lang: str) -> str:
-    words = _WORDS[lang]["scope"]
+    words = WORDS[lang]["scope"]
     said = words.format(t=scope["tasks"], w=scope["workers"], st=scope["steps"], v=scope["variant"])
-    said += _WORDS[lang]["ttl"].format(ttl=scope["ttl"])  # every scope names its ttl
+    said += WORDS[lang]["ttl"].format(ttl=scope["ttl"])  # every scope names its ttl
     if scope.get("max_attempts") is not None:
-        said += _WORDS[lang]["limit"].format(a=scope["max_attempts"])
+        said += WORDS[lang]["limit"].format(a=scope["max_attempts"])
     if scope.get("effects") is not None:
-        said += _WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
+        said += WORDS[lang]["effects"].format(e=_EFFECTS_SAID[lang][scope["effects"]])
     for mode in _MODES:
         if scope.get(mode):
-            said += _WORDS[lang][mode]
+            said += WORDS[lang][mode]
     return said
 
 
 def _figures(x, lang: str) -> dict:
     """The search's counts, each said with its noun as ``lang`` says a count, and its time."""
-    w = _WORDS[lang]
+    w = WORDS[lang]
 
     def said(count: int, noun: str) -> str:
         return w[f"{noun}.1" if count == 1 else f"{noun}.n"].format(n=f"{count:,}")
@@ -206,19 +108,19 @@ def _figures(x, lang: str) -> dict:
 
 def _faults(n: int, lang: str) -> str:
     """``n`` faults, said as ``lang`` says a count."""
-    return _WORDS[lang]["faults.0" if n == 0 else "faults.1" if n == 1 else "faults.n"].format(n=n)
+    return WORDS[lang]["faults.0" if n == 0 else "faults.1" if n == 1 else "faults.n"].format(n=n)
 
 
 def _passed(covered: int, lang: str) -> str:
     """What passed when every schedule of at most ``covered`` faults (0 or more) passed."""
-    w = _WORDS[lang]
+    w = WORDS[lang]
     return w["passed"].format(faults=_faults(covered, lang)) if covered else w["passed.0"]
 
 
 def certificate_line(x, lang: str = "en") -> str:
     """The verdict's first line, in ``lang``: a certificate, a counterexample or a stop. A
     count of faults is said as a count (1 fault, 2 faults), and none as a run without faults."""
-    w = _WORDS[lang]
+    w = WORDS[lang]
     scope = _scope_words(x.scope, lang)
     if x.certified:
         k = x.scope["max_faults"]
@@ -235,14 +137,14 @@ def certificate_line(x, lang: str = "en") -> str:
 
 def stopped_line(x, lang: str = "en") -> str:
     """What a stopped search covered."""
-    w, why = _WORDS[lang], x.stopped or "interrupted"
+    w, why = WORDS[lang], x.stopped or "interrupted"
     if x.covered < 0:
         return w[f"{why}.none"]
     return w[why].format(passed=_passed(x.covered, lang), **_figures(x, lang))
 
 
 def _timing_line(x, lang: str) -> str:
-    w = _WORDS[lang]
+    w = WORDS[lang]
     sep = "、" if lang == "zh" else ", "
     horizon = sep.join(f"{h:g}" for h in x.scope["horizon"].values()) or "-"
     return w["timing"].format(
@@ -256,7 +158,7 @@ def _timing_line(x, lang: str) -> str:
 def _unsearched_line(x, lang: str) -> str | None:
     """The modes of the callers this answer did not search (each off unless its flag is
     given), said as the scope says them, each with its flag; None when every mode was on."""
-    w = _WORDS[lang]
+    w = WORDS[lang]
     said = [
         w["unsearched.mode"].format(words=w[mode].strip(", （）"), flag=flag)
         for flag, mode in zip(_MODE_FLAGS, _MODES, strict=True)
@@ -314,27 +216,29 @@ def _handle_explore(args: argparse.Namespace) -> int:
     # The real timer is this command's: the library counts time only on the clock it is given,
     # between runs; the alarm cuts a run still going STUCK seconds later.
     alarm = Alarm(args.time_limit + STUCK) if args.time_limit is not None else None
+    stuck = ended_when_stuck(alarm if args.jobs == 1 else None, lambda: _stuck(args))
     try:
-        x = explore(
-            factory,
-            tasks=args.tasks,
-            workers=args.workers,
-            steps=args.steps,
-            max_faults=args.max_faults,
-            variant=args.variant,
-            dedup=not args.no_dedup,
-            seeds=args.seeds,
-            first_seed=args.seed,
-            lengths=args.lengths,
-            time_limit=args.time_limit,
-            progress=bar.update,
-            jobs=args.jobs,
-            max_attempts=args.max_attempts,
-            effects=args.effects,
-            ttl=args.ttl,
-            alarm=alarm,
-            **{mode: getattr(args, mode) for mode in _MODES},
-        )
+        with stuck:
+            x = explore(
+                factory,
+                tasks=args.tasks,
+                workers=args.workers,
+                steps=args.steps,
+                max_faults=args.max_faults,
+                variant=args.variant,
+                dedup=not args.no_dedup,
+                seeds=args.seeds,
+                first_seed=args.seed,
+                lengths=args.lengths,
+                time_limit=args.time_limit,
+                progress=bar.update,
+                jobs=args.jobs,
+                max_attempts=args.max_attempts,
+                effects=args.effects,
+                ttl=args.ttl,
+                alarm=alarm,
+                **{mode: getattr(args, mode) for mode in _MODES},
+            )
     except LedgerError as exc:
         raise UsageError("db", why=str(exc)) from None
     except SettingError:
@@ -373,6 +277,16 @@ def _handle_explore(args: argparse.Namespace) -> int:
     return TIME_LIMIT if x.stopped == "time-limit" else INTERRUPTED
 
 
+def _stuck(args: argparse.Namespace) -> int:
+    """Say that the time limit stopped a search whose ledger call took no signal (the process
+    is ended next: :mod:`simlab.cli.stuck`); :data:`TIME_LIMIT`."""
+    if args.json:
+        print(json.dumps({"certified": False, "stopped": "time-limit", "in_progress": None}))
+    else:
+        print(WORDS[args.lang]["time-limit.stuck"].format(grace=GRACE))
+    return TIME_LIMIT
+
+
 def _drop(db: str, names: list[str]) -> None:
     from simlab.ledger.postgres.probes import drop_schema
 
@@ -384,7 +298,7 @@ def _drop(db: str, names: list[str]) -> None:
 
 
 def _print_text(x, lang: str, story_png: Path | None, timeline_png: Path | None) -> None:
-    w = _WORDS[lang]
+    w = WORDS[lang]
     print(certificate_line(x, lang))
     print("  " + _timing_line(x, lang))
     if x.faults is None and (unsearched := _unsearched_line(x, lang)):
@@ -412,7 +326,7 @@ def _print_cut(x, lang: str) -> None:
     saved schedule and the command that replays it."""
     from simlab.checker.operations import at
 
-    w, cut = _WORDS[lang], x.in_progress
+    w, cut = WORDS[lang], x.in_progress
     said = dict(seed=cut["seed"], faults=_faults(len(cut["faults"]), lang))
     if "call" not in cut:
         print("  " + w["cut.none"].format(**said))

@@ -30,6 +30,7 @@ from simlab.cli.args import (
 )
 from simlab.cli.explore import TIME_LIMIT  # the same exit status for the same stop
 from simlab.cli.language import parser_says
+from simlab.cli.stuck import ended_when_stuck
 from simlab.errors import LedgerError, SettingError
 from simlab.sim.faults import KINDS
 from simlab.sim.scenario import EFFECTS, RATE_FAULTS, VARIANTS, WORKLOADS, Scenario
@@ -176,7 +177,8 @@ def _handle_simulate(args: argparse.Namespace) -> int:
     saved = writable_file(args.save_schedule, "--save-schedule") if args.save_schedule else None
     alarm = Alarm(args.time_limit) if args.time_limit is not None else None
     try:
-        result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule, alarm=alarm)
+        with ended_when_stuck(alarm, lambda: _stopped(None, args)):
+            result = simulate(scenario, seed=seed, ledger=factory, schedule=schedule, alarm=alarm)
     except LedgerError as exc:
         raise UsageError.passed_on(exc) from None
     except TimeUp as up:

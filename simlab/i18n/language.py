@@ -52,7 +52,8 @@ LANGS = ("en", "zh")
 #: (``cli``: argparse's ``%``-format templates; ``cli_mistakes``: what a command finds after
 #: parsing; ``cli_causes``: the libraries' messages it passes on, found by their English;
 #: ``cli_help``: its help sentences, keyed by command and flag) are rendered by
-#: :mod:`simlab.cli.language`, not :func:`say`.
+#: :mod:`simlab.cli.language`, and ``cli_explore`` (the verdict ``simlab explore`` prints) by
+#: that command, not by :func:`say`.
 KIT = {
     "learn": "simlab.learn.messages",
     "plots": "simlab.plots.messages",
@@ -60,6 +61,7 @@ KIT = {
     "cli_mistakes": "simlab.cli.mistakes",
     "cli_causes": "simlab.cli.causes",
     "cli_help": "simlab.cli.helptext",
+    "cli_explore": "simlab.cli.explore_words",
 }
 #: The notebooks' sentence catalogs, one per lab notebook and one per exercise (its solution's
 #: code and the stubs the exercise makes of it): catalog name -> module.

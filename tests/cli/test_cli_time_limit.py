@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from typing import ClassVar
@@ -16,6 +18,7 @@ from typing import ClassVar
 import pytest
 
 from simlab.cli.explore import STUCK
+from simlab.cli.stuck import GRACE
 from simlab.ledger import Ledger
 from simlab.sim.forked import REPORT
 from tests.strategies import run_cli
@@ -155,3 +158,62 @@ def test_does_a_ledger_that_does_not_hang_give_the_same_answer_with_a_limit(comm
 
     argv = COMMANDS[command]
     assert answer([*argv, "--time-limit", "600"]) == answer(argv)
+
+
+#: The command line over the kit's SQLite ledger whose claim of a task claimed before runs a
+#: query that never ends: SQLite's loop is a C call that takes no signal.
+_QUERY_NEVER_ENDS = """
+import importlib, sqlite3, sys
+from simlab.cli import main
+from simlab.ledger import Ledger
+
+class Queries(Ledger):
+    def claim(self, task_id, worker, ttl):
+        if self.get(task_id).attempts >= 1:
+            sqlite3.connect(":memory:").execute(
+                "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                "SELECT count(*) FROM c"
+            ).fetchall()
+        return super().claim(task_id, worker, ttl)
+
+factory = lambda clock: Queries(":memory:", clock=clock)
+for module in ("simlab.sim.explore", "simlab.sim.simulation"):
+    importlib.import_module(module)._default_ledger = lambda variant: factory
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+#: Each command the test runs over it, and what it must print: no call is named, none can be asked.
+_STUCK_COMMANDS = [
+    (["explore", "--max-faults", "1", "-j", "1", "--json"],
+     '{"certified": false, "stopped": "time-limit", "in_progress": null}'),
+    (["explore", "--max-faults", "1", "-j", "1", "--lang", "zh"],
+     "被 --time-limit 停止，未证明：某个账本调用既没有返回，也没有响应闹钟的信号，"
+     f"所以在闹钟响后 {GRACE:g} 秒结束了进程"),
+    (["simulate", "--seed", "1"],
+     f"stopped by --time-limit after {LIMIT:g} s, no verdict: the run did not end"),
+]  # fmt: skip
+
+
+def test_does_a_c_call_that_takes_no_signal_end_each_command_with_exit_3(tmp_path):
+    started = time.monotonic()  # the commands wait on timers: they run side by side
+    running = []
+    for n, (argv, said) in enumerate(_STUCK_COMMANDS):
+        if argv[0] == "explore":
+            argv = [*argv, "--out", str(tmp_path / f"cut{n}.json")]
+        command = [sys.executable, "-c", _QUERY_NEVER_ENDS, *argv, "--time-limit", str(LIMIT)]
+        pipe = subprocess.PIPE
+        process = subprocess.Popen(command, stdout=pipe, stderr=pipe, text=True)
+        running.append((argv, said, process))
+    try:
+        for argv, said, process in running:
+            out, err = process.communicate(timeout=120)
+            took = time.monotonic() - started
+            assert process.returncode == 3, err
+            assert out.strip() == said and err == ""
+            alarm = LIMIT + (STUCK if argv[0] == "explore" else 0)
+            assert alarm + GRACE < took < alarm + GRACE + 30  # the interpreters' start, when busy
+    finally:
+        for _, _, process in running:
+            process.kill()
+            process.wait()
