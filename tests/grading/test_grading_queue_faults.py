@@ -27,7 +27,9 @@ from simlab.grading import grade
 from simlab.grading.queue_store.store import NotAQueue, open_queue
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = ["01_fencing_and_cancellation.ipynb", "03_histories_and_ttl.ipynb"]
+#: The class's quick students: two exercise notebooks among the quickest to grade blank (the held
+#: submission is a copy of the first).
+FAST = ["01_fencing_and_cancellation.ipynb", "06_events_and_permissions.ipynb"]
 #: The longest the held submission's first cell waits for its gate (a bound, never reached
 #: when a test opens the gate).
 HOLD = 60
