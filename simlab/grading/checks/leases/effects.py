@@ -373,7 +373,7 @@ class _Sends:
         self, ledger: Any, lease: Any, step: int, mailbox: Mailbox, elsewhere: int = 0
     ) -> Any:
         """The student's ``send_step``; ``elsewhere`` (1, 2, ...): by a worker in another
-        process (:func:`~simlab.grading.sandbox.elsewhere.another_process`), as the worker
+        process (:func:`~simlab.grading.sandbox.elsewhere.in_another_process`), as the worker
         that retries a step after a crash is."""
         return self.s.call(
             "send_step",
