@@ -424,7 +424,7 @@ class Student:
         :class:`~simlab.grading.lending.SqlGate`) is lent to this call only: the student's code
         gets a stand-in that asks the grader for every use. Kit exceptions come back as
         themselves. ``elsewhere`` (1, 2, ...): as in that other worker process
-        (:func:`~simlab.grading.sandbox.elsewhere.another_process`)."""
+        (:func:`~simlab.grading.sandbox.elsewhere.in_another_process`)."""
         from simlab.grading.lending import Lent, SqlGate
 
         lent, sent = [], []

@@ -166,7 +166,7 @@ def test_does_the_migration_feedback_name_what_is_wrong_not_only_a_type():
     assert en == "evidence[0].version should be a whole number (yours: a str)", en
     assert "整数" in zh, zh
     en, _ = _rendered(_first_difference({**truth, "sent": ["a"]}, truth))
-    assert en == "sent holds fewer items than the kit's migration gives (yours: 1)", en
+    assert en == "sent holds fewer items than the kit's migration gives", en
     for text in (en, zh):
         assert not any(word in text for word in HIDDEN_WORDS if len(word) > 3), text
 

@@ -703,7 +703,7 @@ def measure(ttl, seeds):
 )
 
 ANSWERS = [
-    ("first-per-task", "stale-commits", FIRST_PER_TASK, 2, "found 1 stale commit(s), expected 2"),
+    ("first-per-task", "stale-commits", FIRST_PER_TASK, 2, "than there are; it holds 2"),
     ("one-per-step", "stale-commits", ONE_PER_STEP, 3, "two stale workers"),
     ("rounded-costs", "choose-ttl", ROUNDED_COSTS, 3, "less than a hundredth"),
     ("costs-by-heart", "choose-ttl", COSTS_BY_HEART, 3, "the ttl of lowest cost"),
@@ -729,7 +729,7 @@ ANSWERS = [
     ("ignores-history", "stale-commits", IGNORES_HISTORY, 2, "another worker"),
     ("prefix-tasks", "stale-commits", PREFIX_TASKS, 2, "two tasks"),
     ("all-names", "stale-commits", ALL_NAMES, 5, "as well as"),
-    ("reads-the-grader", "stale-commits", READS_THE_GRADER, 2, "expected 2"),
+    ("reads-the-grader", "stale-commits", READS_THE_GRADER, 2, "it holds 2"),
     ("pending-crashes", "choose-ttl", PENDING_CRASHES, 6, "all"),
     ("ledger-counts", "choose-ttl", LEDGER_COUNTS, 6, "all"),
     ("typed-in-ttl", "choose-ttl", TYPED_IN_TTL, 3, "lowest cost"),

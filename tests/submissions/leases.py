@@ -979,3 +979,38 @@ ANSWERS += [
     ("key-lowered-in-sql", "idempotent-send", KEY_LOWERED_IN_SQL, 1, "another key"),
     ("work-twice-on-none", "worker-loop", WORK_TWICE_ON_NONE, 4, "work was called"),
 ]
+
+# The key holds a value of the process, reached otherwise than through the builtins at call
+# time: the same in the sandbox's process, another in the worker process that retries the step
+# (the retry runs in a process of its own, where every hash the cell holds is salted otherwise).
+_KEY = 'key = f"{lease.task_id}:email:{step}"'
+KEY_GETPID_BY_NAME = "from os import getpid\n\n" + _swap(
+    _SOLUTION_EFFECT, _KEY, 'key = f"{lease.task_id}:email:{step}:{getpid()}"'
+)
+KEY_HASH_BOUND = "_hash = hash\n\n" + _swap(
+    _SOLUTION_EFFECT, _KEY, 'key = f"{_hash(lease.task_id)}:email:{step}"'
+)
+KEY_HASH_DEFAULT = _swap(
+    _swap(
+        _SOLUTION_EFFECT,
+        "def send_step(ledger, lease, step, mailbox",
+        "def send_step(ledger, lease, step, mailbox, _h=hash",
+    ),
+    _KEY,
+    'key = f"{_h(lease.task_id)}:email:{step}"',
+)
+KEY_THREAD_ID = "import threading\n\n" + _swap(
+    _SOLUTION_EFFECT, _KEY, 'key = f"{lease.task_id}:email:{step}:{threading.get_native_id()}"'
+)
+KEY_PROC_SELF = "import os\n\n" + _swap(
+    _SOLUTION_EFFECT, _KEY, "key = f\"{lease.task_id}:email:{step}:{os.readlink('/proc/self')}\""
+)
+#: The answers whose key holds a value of the process (in ANSWERS too).
+PER_PROCESS_KEYS = [
+    ("key-getpid-by-name", "idempotent-send", KEY_GETPID_BY_NAME, 3, "same in every process"),
+    ("key-hash-bound", "idempotent-send", KEY_HASH_BOUND, 3, "same in every process"),
+    ("key-hash-default", "idempotent-send", KEY_HASH_DEFAULT, 3, "same in every process"),
+    ("key-thread-id", "idempotent-send", KEY_THREAD_ID, 3, "same in every process"),
+    ("key-proc-self", "idempotent-send", KEY_PROC_SELF, 3, "same in every process"),
+]
+ANSWERS += PER_PROCESS_KEYS

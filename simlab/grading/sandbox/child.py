@@ -65,7 +65,7 @@ from typing import Any
 
 from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
-from simlab.grading.sandbox.elsewhere import another_process
+from simlab.grading.sandbox.elsewhere import in_another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
 from simlab.grading.sandbox.watch import Watch, on_load
 from simlab.learn.state import SANDBOX
@@ -427,19 +427,24 @@ class _Child(remote.Channel):
             args, kwargs = self._arguments(message)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
-        elsewhere = message.get("elsewhere")
+        elsewhere = int(message.get("elsewhere") or 0)
+        if elsewhere:  # the value comes back, never a handle: the object stays in the fork
+            return in_another_process(
+                elsewhere, lambda: self._called(obj, args, kwargs, bool(message.get("echo")))
+            )
+        return self._called(obj, args, kwargs, bool(message.get("echo")), message.get("keep"))
+
+    def _called(self, obj: Any, args: list, kwargs: dict, echo: bool, keep: Any = False) -> dict:
+        """The reply of one call of ``obj``: its value (kept, with ``keep``) or its error, and
+        with ``echo`` the arguments as they are after it."""
         try:
-            if elsewhere:
-                with another_process(int(elsewhere)):
-                    result = obj(*args, **kwargs)
-            else:
-                result = obj(*args, **kwargs)
+            result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
         out: dict[str, Any] = {"ok": True}
-        if message.get("echo"):
+        if echo:
             out["args"] = wire.encode(list(args), self.handle_ids)
-        if message.get("keep"):
+        if keep:
             out["value"] = self.keep(result)
         else:
             out["value"] = wire.encode(result, self.handle_ids)

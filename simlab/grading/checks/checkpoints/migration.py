@@ -242,9 +242,7 @@ def _leaf_difference(answer: Any, truth: Any, where: str) -> Message:
     ):
         return say("trimmed", where=where)
     if want == "kind_list" and got == "kind_list" and len(answer) != len(truth):
-        return say(
-            "more_items" if len(answer) > len(truth) else "fewer_items", where=where, n=len(answer)
-        )
+        return say("more_items" if len(answer) > len(truth) else "fewer_items", where=where)
     if want == got == "kind_str":
         return _text_difference(answer, truth, where)
     return say("differs", where=where, got=shown_value(answer))

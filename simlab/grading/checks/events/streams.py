@@ -175,15 +175,15 @@ def released(value: Any) -> list[tuple]:
     return out
 
 
-#: Released events named at most, in what went wrong (the rest are counted).
+#: Released events named at most, in what went wrong (the rest left out, uncounted: how many
+#: the learner's code released is its own number).
 SHOWN_EVENTS = 3
 
 
 def _shown(events: list[tuple]) -> str:
     """Released events (one or more) named as the story names deliveries."""
     names = " ".join(told(e) for e in events[:SHOWN_EVENTS])
-    more = len(events) - SHOWN_EVENTS
-    return names + (f" +{more}" if more > 0 else "")
+    return names + (" ..." if len(events) > SHOWN_EVENTS else "")
 
 
 def _given(event: tuple, given: set[tuple]) -> bool:

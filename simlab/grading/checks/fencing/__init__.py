@@ -152,7 +152,7 @@ def agrees_with_play(answer: dict, play: Play, path: str) -> None:
     record = play.record(path, "j1")
     require(record is not None and play.reports, say("world_no_task"))
     runs = len(play.reports)
-    require(runs == 2, say("world_two_workers", runs=runs))
+    require(runs == 2, say("world_two_workers", runs=say("runs_once" if runs < 2 else "runs_more")))
     for key in ("step", "status", "result"):
         require(
             answer.get(key) == getattr(record, key),

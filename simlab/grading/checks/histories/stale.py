@@ -361,16 +361,22 @@ def case_rows(case: str, tasks: tuple[str, str]) -> tuple[tuple, ...]:
     )
 
 
+def _found(found: int, truth: int) -> Message:
+    """How the count a rule found compares with the ``truth``: none, more or fewer. Never the
+    count itself: a rule may compute it from a hidden input (or one it saw before)."""
+    return say("found_none" if found == 0 else "found_more" if found > truth else "found_fewer")
+
+
 def _hand_written(rule: Any, case: str, tasks: tuple[str, str]) -> None:
     """The student's rule must find as many stale commits as the case holds."""
     what, want, _ = CASES[case]
     found = _count(rule, events_of(*case_rows(case, tasks)))
-    require(found == want, say("found_expected", what=what, found=found, want=want))
+    require(found == want, say("found_expected", what=what, found=_found(found, want), want=want))
 
 
 #: The hand-written histories of the world (fields of :class:`StaleWorld`) the rule must count
 #: as the kit's does, each with the message that tells what it holds and what decides there;
-#: the feedback names the learner's count only (the world drew the rows, and the kit's count).
+#: the feedback names neither count, only how the learner's compares (the world drew the rows).
 _WORLD_HISTORIES = {
     # a save whose outcome is unknown (info) is not an accepted save
     "unknown": "unknown_outcome",
@@ -395,11 +401,8 @@ def _as_the_kit(rule: Any, world: StaleWorld, field: str) -> None:
     """On the world's hand-written history ``field``, the rule finds as many stale commits as
     the kit's rule (:data:`_WORLD_HISTORIES` names the message that says why not)."""
     history = events_of(*getattr(world, field))
-    found = _count(rule, history)
-    require(
-        found == len(reference_stale_commits(history)),
-        say(_WORLD_HISTORIES[field], found=found),
-    )
+    found, truth = _count(rule, history), len(reference_stale_commits(history))
+    require(found == truth, say(_WORLD_HISTORIES[field], found=_found(found, truth)))
 
 
 def _sentences_name_no_other_task(rule: Any, world: StaleWorld) -> None:
@@ -414,10 +417,10 @@ def _sentences_name_no_other_task(rule: Any, world: StaleWorld) -> None:
         if not isinstance(answer, (list, tuple)) or len(answer) != len(truth):
             continue  # the count is judged by the core idea
         tasks = {e.task for e in history if e.task is not None}
-        for i, (sentence, task) in enumerate(zip(answer, truth, strict=True)):
-            require(names_task(sentence, task), say("hidden_sentence_names", i=i + 1))
+        for sentence, task in zip(answer, truth, strict=True):
+            require(names_task(sentence, task), say("hidden_sentence_names"))
             others = [t for t in tasks if t != task and names_task(sentence, t)]
-            require(not others, say("hidden_sentence_names_other", i=i + 1))
+            require(not others, say("hidden_sentence_names_other"))
 
 
 def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
@@ -426,14 +429,14 @@ def _recorded_unfenced_histories(rule: Any, world: StaleWorld) -> None:
         found, truth = _count(rule, history), len(reference_stale_commits(history))
         require(
             found == truth,
-            say("unfenced_more" if found > truth else "unfenced_fewer", found=found),
+            say("unfenced_more" if found > truth else "unfenced_fewer"),
         )
 
 
 def _recorded_fenced_history(rule: Any, world: StaleWorld) -> None:
     scenario, seed = world.fenced
     found = _count(rule, simulate(scenario, seed=seed).history)
-    require(found == 0, say("fenced_reported", found=found))
+    require(found == 0, say("fenced_reported"))
 
 
 def _one_sentence_per_commit_in_order(rule: Any, world: StaleWorld) -> None:
@@ -539,7 +542,7 @@ def rule_counts(rule: Any, tasks: tuple[str, str] = _TASKS) -> Any:
         found, truth = _count(rule, history), len(stale_commit_events(history))
         require(
             found == truth,
-            say("rule_found", found=found, truth=truth),
+            say("rule_found", found=_found(found, truth), truth=truth),
         )
 
     return holds

@@ -35,7 +35,6 @@ from simlab.grading.checks.histories.ttl_reference import (
     PAUSES,
     SHOWN_SEEDS,
     choose_ttl,
-    cost,
     measure,
     recovery_times,
 )
@@ -260,13 +259,14 @@ TTL_RUBRIC = (
 
 
 def _times(answer: Any, known: Any = ()) -> Message | str:
-    """The learner's own times, short: ``2 times (1.5, 3)`` (as :func:`shown_number` shows)."""
+    """The learner's own times, short: ``times (1.5, 3)`` (as :func:`shown_number` shows them;
+    never how many: the learner's code may count what it should not tell)."""
     if not isinstance(answer, (list, tuple)):
         return shown_number(answer, known=known)
     shown = tuple(shown_number(a, known=known) for a in answer[:3])
     if len(answer) == 1:
         return say("time", shown=shown)
-    return say("times_cut" if len(answer) > 3 else "times", n=len(answer), shown=shown)
+    return say("times_cut" if len(answer) > 3 else "times", shown=shown)
 
 
 def _times_match(recover: Any, history: History, what: Message, public: bool = False) -> None:
@@ -300,52 +300,52 @@ def _recovery_on_a_small_history(recover: Any) -> None:
 
 
 def _recovery_on_a_recorded_run(recover: Any, world: TtlWorld) -> None:
-    """The student's times on the world's recorded run; a failure names how many times the
-    answer gave, never the times themselves (they would be the run's, hidden)."""
+    """The student's times on the world's recorded run; a failure says whether the answer gave
+    more times or fewer, never the times themselves (they would be the run's, hidden)."""
     ttl, seed = world.recorded
     history = simulate(PAUSES.with_(ttl=ttl), seed=seed).history
     _hidden_times_match(recover, history, say("history_recorded"))
 
 
 def _hidden_times_match(recover: Any, history: History, what: Message) -> None:
-    """The student's times on a history of the world equal the kit's; a failure says how many
-    times the answer gave, never the times (they are the world's)."""
+    """The student's times on a history of the world equal the kit's; a failure says whether
+    the answer gave more times or fewer, never how many (the learner's code counted them on a
+    hidden input) nor the times (they are the world's)."""
     answer, truth = recover(history), recovery_times(history)
     require(isinstance(answer, (list, tuple)), say("not_a_list", kind=kind_of(answer)))
     same = len(answer) == len(truth) and all(
         close_to(a, b, 1e-9) for a, b in zip(answer, truth, strict=True)
     )
-    count = say("count_one") if len(answer) == 1 else say("count_many", n=len(answer))
-    require(same, times_wrong(answer, truth, what, count))
+    require(same, times_wrong(answer, truth, what, say("count_hidden")))
 
 
 def _recovery_on_named_tasks(recover: Any, *, claimed: bool) -> None:
-    """The student's times on :func:`named_history`; a failure says how many times the answer
-    gave, never the times (they are the world's)."""
+    """The student's times on :func:`named_history`, judged as
+    :func:`_hidden_times_match` judges them."""
     _hidden_times_match(recover, named_history(claimed=claimed), say("history_names"))
 
 
 def _recovery_on_shared_times(recover: Any) -> None:
-    """The student's times on :func:`shared_times_history`; a failure says how many times the
-    answer gave, never the times (they are the world's)."""
+    """The student's times on :func:`shared_times_history`, judged as
+    :func:`_hidden_times_match` judges them."""
     _hidden_times_match(recover, shared_times_history(), say("history_shared_times"))
 
 
 def _recovery_on_a_crash_without_task(recover: Any) -> None:
-    """The student's times on :func:`taskless_crash_history`; a failure says how many times
-    the answer gave, never the times (they are the world's)."""
+    """The student's times on :func:`taskless_crash_history`, judged as
+    :func:`_hidden_times_match` judges them."""
     _hidden_times_match(recover, taskless_crash_history(), say("history_taskless"))
 
 
 def _recovery_on_times_that_go_back(recover: Any) -> None:
-    """The student's times on :func:`times_back_history`; a failure says how many times the
-    answer gave, never the times (they are the world's)."""
+    """The student's times on :func:`times_back_history`, judged as
+    :func:`_hidden_times_match` judges them."""
     _hidden_times_match(recover, times_back_history(), say("history_times_back"))
 
 
 def _recovery_on_crashes_of_any_type(recover: Any) -> None:
-    """The student's times on :func:`crash_types_history`; a failure says how many times the
-    answer gave, never the times (they are the world's)."""
+    """The student's times on :func:`crash_types_history`, judged as
+    :func:`_hidden_times_match` judges them."""
     _hidden_times_match(recover, crash_types_history(), say("history_crash_types"))
 
 
@@ -435,17 +435,12 @@ def _choice_keeps_its_table(choose: Any, world: TtlWorld) -> None:
     require(same, say("changed_argument", fn="choose_ttl()", argument="table"))
 
 
-def _shown_choice(
-    answer: Any, table: dict, step_cost: float, wait_cost: float, hidden: frozenset[float]
-) -> Message | str:
+def _shown_choice(answer: Any, table: dict, hidden: frozenset[float]) -> Message | str:
     """The learner's choice on a hidden table for feedback, never one of its ttls (they are
-    the world's too): a ttl of the table by its rank in the table's order of cost (the
-    cheapest first, the smaller ttl first on a tie, as :func:`choose_ttl` ranks them),
-    anything else as :func:`shown_number` shows it (by its type when near ``hidden``)."""
-    ranked = sorted(table, key=lambda ttl: (cost(table, ttl, step_cost, wait_cost), ttl))
-    for rank, ttl in enumerate(ranked, 1):
-        if close_to(answer, ttl, 1e-9):
-            return say("choice_rank", rank=rank, n=len(ranked))
+    the world's too), nor which of them (the learner's code chose it): "another ttl of the
+    table", anything else as :func:`shown_number` shows it (by its type when near ``hidden``)."""
+    if any(close_to(answer, ttl, 1e-9) for ttl in table):
+        return say("choice_other")
     return shown_number(answer, hidden)
 
 
@@ -475,7 +470,7 @@ def _chooses_on(choose: Any, world: TtlWorld, case: tuple, key: str) -> None:
     answer = choose(table, step_cost, wait_cost)
     require(
         close_to(answer, choose_ttl(table, step_cost, wait_cost), 1e-9),
-        say(key, got=_shown_choice(answer, table, step_cost, wait_cost, world.hidden_tables)),
+        say(key, got=_shown_choice(answer, table, world.hidden_tables)),
     )
 
 
