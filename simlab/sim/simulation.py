@@ -41,7 +41,7 @@ from simlab.records import (
     PROBE_TENANT,
     TaskRecord,
 )
-from simlab.sim.answers import Answering, Unanswered, returned, supervised
+from simlab.sim.answers import Answering, Unanswered, read_after, returned, supervised
 from simlab.sim.broker import Broker
 from simlab.sim.collector import collector_paused
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
@@ -292,10 +292,11 @@ class _Run:
         env, rec, ledger = self.env, self.history.record, self.ledger
         rec(env._now, "invoke", "user", "cancel", task)
         if ledger.cancel(task):
-            rec(env._now, "ok", "user", "cancel", task, ledger.get(task).epoch, resent=True)
+            read_after(ledger, task, lambda r: rec(env._now, "ok", "user", "cancel", task,
+                                                   r and r.epoch, resent=True))  # fmt: skip
         else:
-            status = ledger.get(task).status
-            rec(env._now, "fail", "user", "cancel", task, reason=status, resent=True)
+            read_after(ledger, task, lambda r: rec(env._now, "fail", "user", "cancel", task,
+                                                   reason=r and r.status, resent=True))  # fmt: skip
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:
@@ -313,20 +314,22 @@ class _Run:
         rec(env.now, "invoke", "user", action, task)
         try:
             if not getattr(ledger, action)(task):
-                rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
+                read_after(ledger, task, lambda r: rec(env.now, "fail", "user", action, task,
+                                                       reason=r and r.status))  # fmt: skip
                 return False
-            if (
+            lost = (
                 action == "cancel"
                 and self.retries
                 and env._now < self.faults_until
                 and self.nemesis.lost("cancel", task)
-            ):
-                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch, lost=True)
-                self._resend(lambda: self.recancel(task))
-            else:
-                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+            )
+            said = {"lost": True} if lost else {}
+            read_after(ledger, task, lambda r: rec(env.now, "ok", "user", action, task,
+                                                   r and r.epoch, **said))  # fmt: skip
         except Unanswered:
             return False  # the user is shown the error (recorded as the call's answer)
+        if lost:
+            self._resend(lambda: self.recancel(task))
         if action == "requeue":
             self.broker.republish(task)
         return True
