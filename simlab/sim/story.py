@@ -284,7 +284,7 @@ def _say_op(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
         if e.type == "fail" and _wrongly(seen.state, e, (CANCELLED, DEAD)):
             return s("requeue.wrong", task=task, status=status(seen.state.status))
         if e.type == "fail":
-            return s("requeue.refused", task=task, reason=status(v.get("reason")))
+            return s("requeue.refused", task=task, reason=status(_read_status(v, seen.state)))
         return s("requeue", task=task, epoch=e.epoch)
     if op == "publish":
         return s("publish", version=v.get("version"), doc=v.get("doc"))
@@ -345,7 +345,8 @@ def _say_cancel(e: Event, newest: dict[str, int], state: TaskState | None) -> Sa
     if e.type == "fail" and _wrongly(state, e, (QUEUED, RUNNING)):
         return s("cancel.wrong", who=who, task=e.task, status=status(state.status))
     if e.type == "fail":
-        return s("cancel.refused", who=who, task=e.task, reason=status(e.value.get("reason")))
+        reason = status(_read_status(e.value, state))
+        return s("cancel.refused", who=who, task=e.task, reason=reason)
     if e.epoch is None:  # the read after it raised: the epoch it gave is not known
         return s("cancel.unread", who=who, task=e.task)
     before = newest.get(e.task, 0)
@@ -390,6 +391,12 @@ def _model_reason(s_: TaskState, e: Event) -> str | None:
     if e.op == "save" and (e.step is None or e.step <= s_.step):
         return "step-not-advancing"
     return "none"
+
+
+def _read_status(v, state: TaskState | None) -> str | None:
+    """The status a refused user call's read-back gave, or the model's where it raised."""
+    reason = v.get("reason")
+    return state.status if reason is None and state is not None else reason
 
 
 def _wrongly(state: TaskState | None, e: Event, grants: tuple[str, ...]) -> bool:
