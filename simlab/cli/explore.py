@@ -252,7 +252,8 @@ def _handle_explore(args: argparse.Namespace) -> int:
     if x.faults is not None:
         x.result.schedule.save(out)
         x.schedule_file = str(out)
-        x.replay = f"simlab simulate --schedule {out}"
+        # over a ledger of the caller's own, the command would refuse the file: Python's call
+        x.replay = x.result.replay if x.result.own_ledger else f"simlab simulate --schedule {out}"
         if story_png is not None:
             from simlab.plots.story import save_story_png
 

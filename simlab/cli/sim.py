@@ -95,11 +95,13 @@ def schedule_from_args(args: argparse.Namespace):
     """The :class:`~simlab.sim.schedule.Schedule` of ``--schedule FILE``, or None without it.
 
     The file holds the scenario and the seed, so giving scenario flags or ``--seed`` as well is
-    a usage error; so is a missing or malformed file (one line naming the problem).
+    a usage error; so is a missing or malformed file (one line naming the problem), and a
+    schedule found over a ledger of the caller's own (``Schedule.ledger``), which no command
+    builds: the line says how Python replays it. A file that names no ledger is the kit's.
     """
     if not getattr(args, "schedule", None):
         return None
-    from simlab.sim.schedule import Schedule, ScheduleError
+    from simlab.sim.schedule import Schedule, ScheduleError, own_ledger
 
     given = [f.name for f in fields(Scenario) if hasattr(args, f.name)]
     if getattr(args, "faults", "default") != "default":
@@ -108,9 +110,13 @@ def schedule_from_args(args: argparse.Namespace):
         flag = "--" + given[0].replace("_", "-") if given else "--seed"
         raise UsageError("schedule_drop", flag=flag)
     try:
-        return Schedule.load(args.schedule)
+        schedule = Schedule.load(args.schedule)
     except ScheduleError as exc:
         raise UsageError("schedule", why=str(exc)) from None
+    if own_ledger(schedule.ledger):
+        call = f"simulate(schedule=Schedule.load({args.schedule!r}), ledger=your_ledger_factory)"
+        raise UsageError("schedule_own", path=args.schedule, ledger=schedule.ledger, call=call)
+    return schedule
 
 
 def run_from_args(args: argparse.Namespace):

@@ -51,6 +51,7 @@ __all__ = [
     "record_claim",
     "kits_own",
     "returned",
+    "read_after",
 ]
 
 #: The refusals a claim may raise (``UnknownTask`` is the simulator's reading of a task it
@@ -221,12 +222,39 @@ def _submit(method: Callable, history: Any, env: Any) -> Callable:
     return submit
 
 
+def read_after(ledger: Answering, task: str, answered: Callable[[Any], None]) -> None:
+    """Read ``task`` back (``get``) for the answer of the call just made on it, and record
+    that answer first: ``answered(record)`` with the record read, or ``answered(None)`` when
+    the read raised what the contract does not allow, and then that raise as the read's answer
+    (as :class:`Answering` records it, :class:`Unanswered` raised), so a read that raises
+    never hides the answer of the call before it."""
+    history, env = ledger._history, ledger._env
+    try:
+        record = ledger.inner.get(task)
+    except TimeUp as up:
+        raise _named(up, history, env, "get", (task,), {}) from None
+    except Exception as error:
+        if kits_own(error):
+            raise
+        made = _made(history, env.now, "get", (task,), {})  # the call's invoke is still last
+        answered(None)
+        raise _answered(history, env, "get", (task,), {}, error, made) from error
+    answered(record)
+
+
 def _answered(
-    history: Any, env: Any, name: str, args: tuple, kwargs: dict, error: Exception
+    history: Any,
+    env: Any,
+    name: str,
+    args: tuple,
+    kwargs: dict,
+    error: Exception,
+    made: tuple | None = None,
 ) -> Unanswered:
-    """Record the raise of ``name(*args, **kwargs)`` as its answer; the exception to raise."""
+    """Record the raise of ``name(*args, **kwargs)`` as its answer; the exception to raise.
+    ``made``: the call's (process, task, epoch, step, value), when read before (:func:`_made`)."""
     now = env.now
-    process, task, epoch, step, value = _made(history, now, name, args, kwargs)
+    process, task, epoch, step, value = made or _made(history, now, name, args, kwargs)
     value.update(raised=type(error).__name__, message=str(error), call=name)
     history.record(now, "info", process, ALLOWED[name][0], task, epoch, step, **value)
     return Unanswered(error)

@@ -57,7 +57,7 @@ from simlab.sim.faults import CRASH_FRACTION
 from simlab.sim.forked import Cut, Forked
 from simlab.sim.reads import effects_of
 from simlab.sim.scenario import RATE_FIELDS, Scenario
-from simlab.sim.schedule import Schedule
+from simlab.sim.schedule import Schedule, ledger_name
 from simlab.sim.sending import Sender
 from simlab.sim.simulation import (
     LedgerFactory,
@@ -184,18 +184,23 @@ class _Ledgers:
     closed after it; or, with ``reuse``, one ledger of the kit's in memory for the whole search,
     cleared (:meth:`simlab.ledger.Ledger.clear`) before each run. A cleared ledger answers as a
     new one (no task, no effect, submit order from the start) while its connection keeps its
-    prepared statements, which a new connection would compile again for every short run."""
+    prepared statements, which a new connection would compile again for every short run.
+    ``name`` is :func:`~simlab.sim.schedule.ledger_name` of the last ledger opened here."""
 
     def __init__(self, factory: LedgerFactory, reuse: bool = False) -> None:
         self.factory, self.reuse = factory, reuse
         self.store: Any = None
+        self.name: str | None = None
 
     def open(self, clock: Callable[[], float], scenario: Scenario) -> Any:
         """A ledger for one run on ``clock``, with the scenario's ``max_attempts``."""
         if not self.reuse:
-            return ledger_for(self.factory, clock, scenario)
+            store = ledger_for(self.factory, clock, scenario)
+            self.name = self.name or ledger_name(store)  # one factory makes one kind
+            return store
         if self.store is None:
             self.store = self.factory(clock)
+            self.name = ledger_name(self.store)
         else:
             self.store.clear()
             self.store.clock = clock
@@ -541,7 +546,9 @@ class _Search:
         if self.running is None:
             return
         scenario, seed, faults = self.running
-        self.stopped_schedule = Schedule(seed, scenario).with_faults([dict(f) for f in faults])
+        self.stopped_schedule = Schedule(
+            seed, scenario, ledger=self.ledgers.name or "kit"
+        ).with_faults([dict(f) for f in faults])
         self.in_progress = {**(call or {}), "seed": seed, "faults": [dict(f) for f in faults]}
 
     def answer(self, scope, horizons, found) -> Exploration:

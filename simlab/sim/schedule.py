@@ -15,7 +15,13 @@ Entries are independent: removing any of them leaves a valid schedule, which is 
 hand-edited file can get wrong (unknown kind, a task the scenario does not have, a negative
 time...) and raises :class:`ScheduleError` with one line naming the entry.
 
-The JSON form is ``{"seed": N, "scenario": {...every Scenario field...}, "faults": [...]}``.
+The JSON form is ``{"seed": N, "ledger": NAME, "scenario": {...every Scenario field...},
+"faults": [...]}``. ``ledger`` names the ledger the run was over (:func:`ledger_name`): one of
+:data:`KIT_LEDGERS` (the kit's ledger of the scenario's variant, in memory or at a ``--db``
+target), which ``simlab simulate --schedule`` replays, or ``module:qualname`` of the class of a
+ledger of the caller's own, which only Python can build again (:func:`own_ledger`). It is
+written only when it is not ``"kit"`` (the kit's ledger in memory), so a schedule saved before
+it was recorded, or written by hand, reads as the kit's and writes as it always did.
 
 The kinds, their fields and what happens:
 
@@ -24,6 +30,7 @@ The kinds, their fields and what happens:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -41,6 +48,9 @@ __all__ = [
     "task_ids",
     "fault_key",
     "describe_fault",
+    "KIT_LEDGERS",
+    "ledger_name",
+    "own_ledger",
 ]
 
 __doc__ += docstring_table()
@@ -51,6 +61,32 @@ FAULT_KINDS: dict[str, tuple[str, ...]] = {k.name: k.fields for k in KINDS.value
 STEP_FAULTS = tuple(k.name for k in KINDS.values() if "step" in k.fields)
 #: Kinds that stop a worker for a ``length`` of time.
 PAUSES = tuple(k.name for k in KINDS.values() if k.is_pause)
+
+
+#: ``Schedule.ledger`` of a run over the kit's ledger: in memory, or the SQLite file or the
+#: PostgreSQL schema of ``--db``. The command line builds each of them again.
+KIT_LEDGERS = ("kit", "kit-sqlite-file", "kit-postgresql")
+
+
+def ledger_name(store: Any) -> str:
+    """What ``Schedule.ledger`` calls ``store``: one of :data:`KIT_LEDGERS` when it is one of
+    the kit's SQL ledgers (a variant wraps the kit's ledger), else ``module:qualname`` of its
+    class (the caller's own ledger, a subclass of the kit's included)."""
+    from simlab.ledger.core import SqlLedger
+
+    target = getattr(store, "raw", store)
+    kind = type(target)
+    if isinstance(target, SqlLedger) and kind.__module__.startswith("simlab.ledger."):
+        if kind.__module__.startswith("simlab.ledger.postgres"):
+            return "kit-postgresql"
+        return "kit" if getattr(target, "path", ":memory:") == ":memory:" else "kit-sqlite-file"
+    kind = type(store)
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def own_ledger(name: str) -> bool:
+    """Whether a schedule's ``ledger`` is the caller's own, which no command builds."""
+    return name not in KIT_LEDGERS
 
 
 class ScheduleError(ValueError):
@@ -76,20 +112,24 @@ describe_fault = describe
 @dataclass(frozen=True)
 class Schedule:
     """A replayable run: ``seed``, ``scenario`` and the ``faults`` (dicts, in the order they
-    struck). Treat the dicts as read-only; :meth:`with_faults` makes a new schedule."""
+    struck), and the ``ledger`` it was over (:func:`ledger_name`; ``"kit"`` when a file names
+    none). Treat the dicts as read-only; :meth:`with_faults` makes a new schedule."""
 
     seed: int
     scenario: Scenario
     faults: tuple[dict[str, Any], ...] = ()
+    ledger: str = "kit"
 
     def __len__(self) -> int:
         return len(self.faults)
 
     def with_faults(self, faults, scenario: Scenario | None = None) -> Schedule:
-        """The same seed with other faults (and optionally another scenario), validated."""
+        """The same seed and ledger with other faults (and optionally another scenario),
+        validated."""
         return Schedule.from_dict(
             {
                 "seed": self.seed,
+                **_ledger_dict(self.ledger),
                 "scenario": _scenario_dict(scenario or self.scenario),
                 "faults": [dict(f) for f in faults],
             }
@@ -100,9 +140,11 @@ class Schedule:
         return self.with_faults(self.faults[:i] + self.faults[i + 1 :])
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: seed, every scenario field, the faults."""
+        """The JSON-ready form: seed, ledger (unless ``"kit"``), every scenario field, the
+        faults."""
         return {
             "seed": self.seed,
+            **_ledger_dict(self.ledger),
             "scenario": _scenario_dict(self.scenario),
             "faults": [_ordered(f) for f in self.faults],
         }
@@ -110,7 +152,7 @@ class Schedule:
     def to_json(self) -> str:
         """Pretty JSON, one fault per line."""
         d = self.to_dict()
-        head = json.dumps({"seed": d["seed"], "scenario": d["scenario"]}, indent=1)[:-2]
+        head = json.dumps({k: v for k, v in d.items() if k != "faults"}, indent=1)[:-2]
         rows = ",\n".join("  " + json.dumps(f) for f in d["faults"])
         body = f"[\n{rows}\n ]" if rows else "[]"
         return f'{head},\n "faults": {body}\n}}\n'
@@ -147,20 +189,29 @@ class Schedule:
 
     @classmethod
     def from_dict(cls, data: Any) -> Schedule:
-        """Validate ``{"seed", "scenario", "faults"}`` and build the schedule.
+        """Validate ``{"seed", "ledger", "scenario", "faults"}`` and build the schedule.
 
-        Missing scenario fields take their defaults; unknown fields, kinds or fault fields,
+        Missing scenario fields take their defaults, a missing ledger is ``"kit"``; unknown fields,
+        kinds or fault fields, a ledger that is neither a kit's name nor ``module:qualname``,
         tasks or steps the scenario does not have, negative times and repeated entries raise
         :class:`ScheduleError`.
         """
         if not isinstance(data, dict):
             raise ScheduleError("expected a JSON object with seed, scenario and faults")
-        extra = sorted(set(data) - {"seed", "scenario", "faults"})
+        extra = sorted(set(data) - {"seed", "ledger", "scenario", "faults"})
         if extra:
-            raise ScheduleError(f"unknown key {extra[0]!r} (expected seed, scenario, faults)")
+            raise ScheduleError(
+                f"unknown key {extra[0]!r} (expected seed, ledger, scenario, faults)"
+            )
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ScheduleError(f"seed must be an integer, got {seed!r}")
+        ledger = data.get("ledger", "kit")
+        if not (ledger in KIT_LEDGERS or (isinstance(ledger, str) and _QUALIFIED.match(ledger))):
+            raise ScheduleError(
+                f"ledger must be one of {', '.join(KIT_LEDGERS)} or module:qualname of your "
+                f"ledger's class, got {ledger!r}"
+            )
         scenario = _scenario(data.get("scenario", {}))
         faults = data.get("faults", [])
         if not isinstance(faults, list):
@@ -175,7 +226,15 @@ class Schedule:
                 raise ScheduleError(f"fault {i} repeats fault {seen[key]} ({describe_fault(f)})")
             seen[key] = i
             checked.append(f)
-        return cls(seed, scenario, tuple(checked))
+        return cls(seed, scenario, tuple(checked), ledger)
+
+
+#: ``module:qualname`` of a class (a class defined in a function has ``<locals>`` in its name).
+_QUALIFIED = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_<][\w.<>]*\Z")
+
+
+def _ledger_dict(ledger: str) -> dict[str, str]:
+    return {} if ledger == "kit" else {"ledger": ledger}
 
 
 #: Scenario fields added after the schedule format's first version: written only when set, so

@@ -41,7 +41,7 @@ from simlab.records import (
     PROBE_TENANT,
     TaskRecord,
 )
-from simlab.sim.answers import Answering, Unanswered, returned, supervised
+from simlab.sim.answers import Answering, Unanswered, read_after, returned, supervised
 from simlab.sim.broker import Broker
 from simlab.sim.collector import collector_paused
 from simlab.sim.fast_paths import fast_path, heartbeat_reader
@@ -52,7 +52,14 @@ from simlab.sim.prober import Prober
 from simlab.sim.reads import final_reads, id_lister, read_views
 from simlab.sim.result import Result, replay_command
 from simlab.sim.scenario import Scenario
-from simlab.sim.schedule import Schedule, describe_fault, fault_key, task_ids
+from simlab.sim.schedule import (
+    Schedule,
+    describe_fault,
+    fault_key,
+    ledger_name,
+    own_ledger,
+    task_ids,
+)
 from simlab.sim.sending import Sender
 from simlab.sim.streams import _Streams
 from simlab.sim.timeup import Alarm
@@ -285,10 +292,11 @@ class _Run:
         env, rec, ledger = self.env, self.history.record, self.ledger
         rec(env._now, "invoke", "user", "cancel", task)
         if ledger.cancel(task):
-            rec(env._now, "ok", "user", "cancel", task, ledger.get(task).epoch, resent=True)
+            read_after(ledger, task, lambda r: rec(env._now, "ok", "user", "cancel", task,
+                                                   r and r.epoch, resent=True))  # fmt: skip
         else:
-            status = ledger.get(task).status
-            rec(env._now, "fail", "user", "cancel", task, reason=status, resent=True)
+            read_after(ledger, task, lambda r: rec(env._now, "fail", "user", "cancel", task,
+                                                   reason=r and r.status, resent=True))  # fmt: skip
 
     def _later(self, delay: float | None, action: str, task: str) -> None:
         if delay is not None:
@@ -306,20 +314,22 @@ class _Run:
         rec(env.now, "invoke", "user", action, task)
         try:
             if not getattr(ledger, action)(task):
-                rec(env.now, "fail", "user", action, task, reason=ledger.get(task).status)
+                read_after(ledger, task, lambda r: rec(env.now, "fail", "user", action, task,
+                                                       reason=r and r.status))  # fmt: skip
                 return False
-            if (
+            lost = (
                 action == "cancel"
                 and self.retries
                 and env._now < self.faults_until
                 and self.nemesis.lost("cancel", task)
-            ):
-                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch, lost=True)
-                self._resend(lambda: self.recancel(task))
-            else:
-                rec(env.now, "ok", "user", action, task, ledger.get(task).epoch)
+            )
+            said = {"lost": True} if lost else {}
+            read_after(ledger, task, lambda r: rec(env.now, "ok", "user", action, task,
+                                                   r and r.epoch, **said))  # fmt: skip
         except Unanswered:
             return False  # the user is shown the error (recorded as the call's answer)
+        if lost:
+            self._resend(lambda: self.recancel(task))
         if action == "requeue":
             self.broker.republish(task)
         return True
@@ -390,7 +400,7 @@ def judged_as(
 def simulate(
     scenario: Scenario | None = None,
     *,
-    seed: int,
+    seed: int | None = None,
     ledger: LedgerFactory | None = None,
     schedule: Schedule | list | tuple | None = None,
     sender: Sender | None = None,
@@ -406,8 +416,11 @@ def simulate(
     ``schedule`` replaces the fault streams by exactly its faults: a
     :class:`~simlab.sim.schedule.Schedule` recorded for this scenario and seed (``Result.schedule``
     of an earlier run, or :meth:`Schedule.load` of a file), or a list of fault dicts. Arrivals,
-    service times and restart delays still come from ``seed``. A schedule for another seed or
-    scenario, or an invalid fault, raises ``ValueError`` (see
+    service times and restart delays still come from ``seed``; given a Schedule, ``seed`` and
+    ``scenario`` may be left out (``simulate(schedule=Schedule.load(path), ledger=...)``), and
+    every run needs a ``seed`` otherwise. A schedule found over another ledger than ``ledger``
+    (``Schedule.ledger``) is replayed all the same, with a warning naming both. A schedule for
+    another seed or scenario, or an invalid fault, raises ``ValueError`` (see
     :class:`~simlab.sim.schedule.ScheduleError`). ``sender`` hands each e-mail to other code than
     the workers' own record-then-send, e.g. ``sender=watched(send_step)`` (see
     :mod:`simlab.sim.sending`). ``alarm`` (:class:`~simlab.sim.timeup.Alarm`, the command
@@ -415,6 +428,8 @@ def simulate(
     :class:`~simlab.sim.timeup.TimeUp` when it rings, naming the ledger call it interrupted; the
     ledger is closed all the same.
     """
+    if seed is None and isinstance(schedule, Schedule):
+        scenario, seed = scenario or schedule.scenario, schedule.seed
     scenario = (scenario or Scenario()).validate()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
@@ -446,19 +461,9 @@ def _judged(
     try:
         told = judged_as(scenario, store, views, listed=final is not None)
         verdict = check(run.history, final or [], effects=effects, **told)
-        return _result(run, final or [], effects, verdict, schedule, own=not _kits(store))
+        return _result(run, final or [], effects, verdict, schedule, ledger_name(store))
     finally:
         run.dismantle()
-
-
-def _kits(store: Any) -> bool:
-    """Is ``store`` one of the kit's SQL ledgers (SQLite or PostgreSQL, fenced or racy: what
-    ``simlab simulate`` runs, with ``--db`` or without), not the caller's own ledger (a class of
-    the caller's, a subclass of the kit's included)?"""
-    from simlab.ledger.core import SqlLedger
-
-    target = getattr(store, "raw", store)  # a variant wraps the kit's ledger
-    return isinstance(target, SqlLedger) and type(target).__module__.startswith("simlab.ledger.")
 
 
 def _result(
@@ -467,10 +472,12 @@ def _result(
     effects: dict,
     verdict: Any,
     schedule: Schedule | None,
-    own: bool = False,
+    ledger: str = "kit",
 ) -> Result:
-    """The :class:`Result` of ``run`` (over, not yet dismantled), judged as ``verdict``;
-    ``own``: its ledger is the caller's own, so no command replays it (:data:`OWN_REPLAY`)."""
+    """The :class:`Result` of ``run`` (over, not yet dismantled), judged as ``verdict``, over
+    the ledger named ``ledger`` (:func:`~simlab.sim.schedule.ledger_name`): one of the caller's
+    own is replayed by no command (:data:`OWN_REPLAY`)."""
+    own = own_ledger(ledger)
     scenario, seed, history = run.scenario, run.seed, run.history
     struck = {fault_key(f) for f in run.nemesis.faults}
     unreached = (
@@ -481,6 +488,9 @@ def _result(
         f"stopped at t={run.horizon:g}): {describe_fault(f)}"
         for f in unreached
     ]
+    if schedule is not None and own_ledger(schedule.ledger) and schedule.ledger != ledger:
+        over = ledger if own else "the kit's ledger"
+        warnings.append(f"this schedule was found over {schedule.ledger}, replayed over {over}")
     statuses = [r.status for r in final]
     completed = statuses.count(COMPLETED)
     cancelled = statuses.count(CANCELLED)
@@ -516,7 +526,7 @@ def _result(
         lost_emails=int(verdict.metrics.get("lost_emails", 0)),
         outdated_emails=int(verdict.metrics.get("outdated_emails", 0)),
         **_agent_counts(run, final),
-        schedule=Schedule(seed, scenario, tuple(run.nemesis.faults)),
+        schedule=Schedule(seed, scenario, tuple(run.nemesis.faults), ledger),
         fault_positions=list(run.nemesis.positions),
         unreached=unreached,
         findings=list(verdict.findings),

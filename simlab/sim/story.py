@@ -18,10 +18,11 @@ import re
 from dataclasses import dataclass, field
 
 from simlab.checker.history import Event
+from simlab.checker.model import Model, TaskState
 from simlab.checker.operations import status
 from simlab.checker.rules import at, first_violation, rule_phrase
 from simlab.checker.words import Said, render
-from simlab.records import COMPLETED, DEAD
+from simlab.records import CANCELLED, COMPLETED, DEAD, QUEUED, RUNNING, TERMINAL_STATUSES
 from simlab.sim.faults import KINDS, shows
 from simlab.sim.story_words import describe_in, s
 
@@ -100,9 +101,15 @@ def _story(result, rules, original_faults, one_minimal, lang: str) -> list[Said]
     seen = _Seen({f.index: f.other for f in result.findings if f.letter == "h"})
     seen.kept = _kept(result)
     newest = seen.newest
+    submitted = {e.task for e in result.history if e.op == "submit" and e.type == "ok"}
+    model, applied = Model(submitted, ttl), None
     for e in result.history:
         if e.index > index:
             break
+        if applied is not None:  # the model's state of each task just before its event
+            model.apply(*applied)
+        seen.state = None if e.task is None else model.state(e.task)
+        applied = None if seen.state is None else (seen.state, e)
         if e.task is not None and e.type == "ok" and e.op == "claim":
             newest[e.task] = max(newest.get(e.task, 0), e.epoch or 0)
             seen.cancelled.discard(e.task)
@@ -154,6 +161,8 @@ class _Seen:
     #: the index of each accepted completing save the ledger did not complete -> the status
     #: it left the task in (:func:`_kept`)
     kept: dict[int, str] = field(default_factory=dict)
+    #: the model's state of the task of the event being told, just before it
+    state: TaskState | None = None
 
 
 #: The operations whose acceptance changes a task's status in the model.
@@ -210,7 +219,8 @@ def _say(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
         said = "release.timeout" if v.get("timeout") else "release"
         if e.type == "ok":
             return s(f"{said}.ok", w=e.process, epoch=e.epoch, task=e.task)
-        return s(f"{said}.fail", w=e.process, epoch=e.epoch, task=e.task, why=_why(v))
+        why = _why(v, seen.state, e)
+        return s(f"{said}.fail", w=e.process, epoch=e.epoch, task=e.task, why=why)
     return _say_op(e, ttl, racy, seen)
 
 
@@ -232,7 +242,8 @@ def _say_op(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
         return _say_fenced(e, seen)
     if op == "save" and e.type in ("ok", "fail"):
         if e.type == "fail":
-            return s("save.refused", step=e.step, task=task, w=w, epoch=e.epoch, why=_why(v))
+            why = _why(v, seen.state, e)
+            return s("save.refused", step=e.step, task=task, w=w, epoch=e.epoch, why=why)
         stale = newest.get(task, e.epoch) > e.epoch
         kept = seen.kept.get(e.index)
         if kept is not None:  # accepted, and the ledger did not complete the task
@@ -268,10 +279,12 @@ def _say_op(e: Event, ttl: float, racy: bool, seen: _Seen) -> Said | None:
     if op == "slow":
         return s("slow", n=e.step + 1, task=task, factor=v.get("factor", 1), w=w)
     if op == "cancel" and e.type != "invoke":
-        return _say_cancel(e, newest)
+        return _say_cancel(e, newest, seen.state)
     if op == "requeue" and e.type != "invoke":
+        if e.type == "fail" and _wrongly(seen.state, e, (CANCELLED, DEAD)):
+            return s("requeue.wrong", task=task, status=status(seen.state.status))
         if e.type == "fail":
-            return s("requeue.refused", task=task, reason=status(v.get("reason")))
+            return s("requeue.refused", task=task, reason=status(_read_status(v, seen.state)))
         return s("requeue", task=task, epoch=e.epoch)
     if op == "publish":
         return s("publish", version=v.get("version"), doc=v.get("doc"))
@@ -315,7 +328,7 @@ def _say_fenced(e: Event, seen: _Seen) -> Said | None:
     epoch (rules (i) and (j)); routine otherwise."""
     w, task, newest = e.process, e.task, seen.newest
     if e.type == "fail" and e.op == "heartbeat":
-        return s("heartbeat.refused", w=w, task=task, why=_why(e.value))
+        return s("heartbeat.refused", w=w, task=task, why=_why(e.value, seen.state, e))
     if e.type != "ok" or e.epoch is None or newest.get(task, e.epoch) <= e.epoch:
         return None
     if e.op == "heartbeat":
@@ -327,21 +340,66 @@ def _say_fenced(e: Event, seen: _Seen) -> Said | None:
     return s("fenced.stale", did=did, newest=newest[task])
 
 
-def _say_cancel(e: Event, newest: dict[str, int]) -> Said:
+def _say_cancel(e: Event, newest: dict[str, int], state: TaskState | None) -> Said:
     who = s("a_user") if e.process == "user" else e.process
+    if e.type == "fail" and _wrongly(state, e, (QUEUED, RUNNING)):
+        return s("cancel.wrong", who=who, task=e.task, status=status(state.status))
     if e.type == "fail":
-        return s("cancel.refused", who=who, task=e.task, reason=status(e.value.get("reason")))
+        reason = status(_read_status(e.value, state))
+        return s("cancel.refused", who=who, task=e.task, reason=reason)
+    if e.epoch is None:  # the read after it raised: the epoch it gave is not known
+        return s("cancel.unread", who=who, task=e.task)
     before = newest.get(e.task, 0)
     if e.epoch is not None and e.epoch <= before:
         return s("cancel.kept", who=who, task=e.task, epoch=e.epoch)
     return s("cancel", who=who, task=e.task, epoch=e.epoch)
 
 
-_WHY = frozenset({"stale-epoch", "step-not-advancing", "completed", "cancelled", "dead"})
+_WHY = frozenset(
+    {"stale-epoch", "step-not-advancing", "completed", "cancelled", "dead", "queued", "none"}
+)
 
 
-def _why(v) -> Said | str:
+def _why(v, state: TaskState | None = None, e: Event | None = None) -> Said | str:
+    """Why a fenced call was refused: the reason the ledger's record read after it gives, when
+    the model (``state``, the task's just before ``e``) refuses it for that reason too, else the
+    model's own (:func:`_model_reason`)."""
     reason = v.get("reason", "refused")
+    known = _model_reason(state, e) if state is not None and e is not None else reason
+    if known is not None and known != reason:
+        reason, v = known, {"reason": known}
+        if known == "stale-epoch":
+            v["current"] = state.epoch
     if reason == "stale-epoch" and "current" in v:
         return s("why.newer", epoch=v["current"])
     return s(f"why.{reason}") if reason in _WHY else reason
+
+
+def _model_reason(s_: TaskState, e: Event) -> str | None:
+    """The reason a correct ledger refuses ``e``'s fenced call for, from the model's state
+    ``s_`` of its task just before it (``"none"``: it accepts the call), or None where the
+    model cannot know (a task whose submit the history lacks, another worker's claim in flight,
+    an e-mail key)."""
+    if not s_.submitted or any(p != e.process for p in s_.inflight) or e.op == "effect":
+        return None
+    if s_.status in TERMINAL_STATUSES:
+        return s_.status
+    if e.epoch != s_.epoch:
+        return "stale-epoch"
+    if s_.status != RUNNING:
+        return "queued"
+    if e.op == "save" and (e.step is None or e.step <= s_.step):
+        return "step-not-advancing"
+    return "none"
+
+
+def _read_status(v, state: TaskState | None) -> str | None:
+    """The status a refused user call's read-back gave, or the model's where it raised."""
+    reason = v.get("reason")
+    return state.status if reason is None and state is not None else reason
+
+
+def _wrongly(state: TaskState | None, e: Event, grants: tuple[str, ...]) -> bool:
+    """Whether the model says a correct ledger grants the refused user call ``e`` (a cancel or
+    a requeue, which a correct ledger grants to a task in one of ``grants``)."""
+    return state is not None and state.submitted and not state.inflight and state.status in grants

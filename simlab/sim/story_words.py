@@ -148,6 +148,13 @@ _EN = {
     "why.completed": "the task is already completed",
     "why.cancelled": "the task was cancelled",
     "why.dead": "the task is dead",
+    "why.queued": "the task is queued: no lease of it runs",
+    "why.none": "a correct ledger accepts it",
+    "cancel.wrong": "{who} tries to cancel {task}, and the ledger refuses, though it is {status}: "
+    "a correct ledger cancels it.",
+    "requeue.wrong": "a user tries to requeue {task}, and the ledger refuses, though it is "
+    "{status}: a correct ledger requeues it.",
+    "cancel.unread": "{who} cancels {task}; the ledger accepts it.",
 }
 
 _ZH = {
@@ -246,6 +253,13 @@ _ZH = {
     "why.completed": "任务已经完成",
     "why.cancelled": "任务已被取消",
     "why.dead": "任务已进入死信",
+    "why.queued": "任务在排队：它没有正在运行的租约",
+    "why.none": "正确的账本会接受它",
+    "cancel.wrong": "{who} 试图取消 {task}，账本却拒绝了，尽管它处于「{status}」状态："
+    "正确的账本会取消它。",
+    "requeue.wrong": "一位用户试图让 {task} 重新排队，账本却拒绝了，尽管它处于「{status}」状态："
+    "正确的账本会让它重新排队。",
+    "cancel.unread": "{who} 取消了 {task}；账本接受了。",
 }
 
 #: Where each pause kind's point puts a worker, in Chinese (after "the step N of tK").

@@ -292,6 +292,7 @@ def _library_messages(tmp_path) -> list[str]:
         _raised(loads, "[]"),
         _raised(loads, '{"seed": 1, "nope": 2}'),
         _raised(loads, '{"seed": 1, "faults": 3}'),
+        _raised(loads, '{"seed": 1, "ledger": "my ledger"}'),
         _raised(loads, '{"seed": 1, "scenario": {"nope": 1}}'),
         _raised(loads, '{"seed": 1, "faults": [{"kind": "crash"}]}'),
         _raised(Schedule.load, tmp_path),
