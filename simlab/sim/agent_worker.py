@@ -43,7 +43,7 @@ from typing import Any
 from simlab.agent.example import example_goals, example_world
 from simlab.agent.resume import advance, commit_save, effect_status, plan_step, recheck, stop_save
 from simlab.agent.retrieval import RetrievalCache, Retriever
-from simlab.sim.answers import returned
+from simlab.sim.answers import read_after, returned
 from simlab.sim.worker import CRASHED, WORKED, Worker
 
 __all__ = ["AgentWorkload", "AgentWorker", "revised"]
@@ -245,9 +245,13 @@ class AgentWorker(Worker):
         if not self._recorded_save(task, lease, save, {"done": False, **why}):
             return False
         rec(env.now, "invoke", name, "cancel", task)
+        # The answer is recorded before the read-back, so a read that raises cannot hide it.
         if ledger.cancel(task):
-            rec(env.now, "ok", name, "cancel", task, ledger.get(task).epoch, reason="needs-review")
+            ok = "needs-review"
+            read_after(ledger, task, lambda r: rec(env.now, "ok", name, "cancel", task,
+                                                   r and r.epoch, reason=ok))  # fmt: skip
         else:
-            rec(env.now, "fail", name, "cancel", task, reason=ledger.get(task).status)
+            read_after(ledger, task, lambda r: rec(env.now, "fail", name, "cancel", task,
+                                                   reason=r and r.status))  # fmt: skip
         sim.broker.ack(task)
         return False

@@ -1,5 +1,5 @@
 """Does a story give a refusal the reason a correct ledger has, and keep the answer of a call
-whose read-back raised? Three ledgers wrong only once or only sometimes, each a
+whose read-back raised? Ledgers wrong only once or only sometimes, each a
 :class:`~simlab.ledger.MemoryLedger` with one change."""
 
 from __future__ import annotations
@@ -85,3 +85,22 @@ def test_does_an_accepted_cancel_stay_in_the_history_when_the_read_after_it_rais
     assert not any("left no trace" in sentence for sentence in x.story)
     assert {f.letter for f in x.result.findings} == {"x"}
     assert all("raised UnknownTask" in v for v in x.result.violations)
+
+
+def test_does_the_agents_own_cancel_stay_in_the_history_when_the_read_after_it_raises():
+    # the agent cancels a task its review stopped (needs-review), then reads it back
+    from simlab.sim.scenario import Scenario
+    from simlab.sim.simulation import simulate
+
+    scenario = Scenario(workload="agent", doc_change_rate=0.1)
+    for seed in range(1, 40):
+        r = simulate(scenario, seed=seed, ledger=lambda clock: GetForgetsCancelled(clock=clock))
+        oks = [e for e in r.history if e.op == "cancel" and e.type == "ok" and e.process != "user"]
+        if oks:
+            break
+    assert oks, "no seed in 1..39 made the agent cancel"
+    ok = oks[0]
+    raised = [e for e in r.history if e.op == "read" and "raised" in str(e.value)]
+    assert ok.value["reason"] == "needs-review" and ok.epoch is None
+    assert any(e.index > ok.index and e.process == ok.process for e in raised)
+    assert {f.letter for f in r.findings} == {"x"}
