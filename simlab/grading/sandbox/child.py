@@ -67,7 +67,7 @@ from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.elsewhere import another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
-from simlab.grading.sandbox.watch import Watch, on_load
+from simlab.grading.sandbox.watch import Guard, Watch, on_load
 from simlab.learn.state import SANDBOX
 
 __all__ = ["serve_fds"]
@@ -190,6 +190,12 @@ class _Child(remote.Channel):
         # The wire's kit types as their modules load, before the learner's code can touch them.
         wire.kit_types()
         on_load(set(wire.KIT_TYPES.values()), lambda module: wire.kit_types())
+        self.guard = Guard()
+        #: What the guard found replaced (module doc of :mod:`.watch`): once set, every reply
+        #: of the checks' requests says so, and the grader judges no more.
+        self.tampered: list[str] = []
+        #: Requests being served (a callback's answer may carry more while one waits).
+        self.depth = 0
         self.fd_in = fd_in
         self.fd_out = fd_out
         #: The second pipe pair (the hidden checks' line), until the run is split off.
@@ -253,10 +259,27 @@ class _Child(remote.Channel):
         handler = getattr(self, f"op_{op}", None)
         if handler is None:
             return {"ok": False, "error": {"type": "ProtocolError", "message": op}}
+        self.depth += 1
         try:
-            return handler(message)
+            answer = handler(message)
         except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
-            return {"ok": False, "error": _error_info(exc)}
+            answer = {"ok": False, "error": _error_info(exc)}
+        finally:
+            self.depth -= 1
+        if op in _GUARDED_OPS:
+            self.check_guard(0)
+            if self.tampered and answer is not None:
+                answer["tampered"] = self.tampered[:20]
+        return answer
+
+    def check_guard(self, depth: int, quick: bool = False) -> None:
+        """Compare the grader's code here with its record (:class:`~.watch.Guard`) when
+        ``depth`` requests are being served, as in the grader's own request, never in a
+        callback's (a call made as in another process swaps two builtins for its duration,
+        :mod:`.elsewhere`); what changed is kept for good. ``quick``: only what reads the
+        values of a call (:meth:`~.watch.Guard.changed`)."""
+        if self.depth == depth and not self.tampered:
+            self.tampered = self.guard.changed(quick)
 
     def ask(self, message: dict) -> dict:
         """Send a callback to the grader and wait for its answer, serving the requests the
@@ -436,6 +459,8 @@ class _Child(remote.Channel):
                 result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
+        # Before the result is read: a replacement that puts itself back as it runs is seen.
+        self.check_guard(1, quick=True)
         out: dict[str, Any] = {"ok": True}
         if message.get("echo"):
             out["args"] = wire.encode(list(args), self.handle_ids)
@@ -479,6 +504,8 @@ _MISSING = object()
 _FONT_LIST = re.compile(r"fontlist-v[0-9][0-9A-Za-z.]*\.json")
 #: The requests only the hidden checks make (module doc: one language for the hidden checks).
 _CHECKS_OPS = frozenset({"call", "calls", "get", "kit"})
+#: The requests whose replies carry the sandbox's word: checked by the guard after each.
+_GUARDED_OPS = _CHECKS_OPS | {"names", "tampered"}
 
 
 def _in_english() -> None:

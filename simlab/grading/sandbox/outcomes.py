@@ -46,7 +46,8 @@ class SandboxLost(Exception):
     """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
     ``reason`` in English, ``said`` the same as a message (given as either); ``kind`` says
     why: ``timeout`` (a request ran out of time), ``budget`` (the notebook's budget ran out),
-    ``filled`` (a shared folder went past its cap) or ``dead`` (anything else)."""
+    ``filled`` (a shared folder went past its cap), ``tampered`` (the sandbox found the grader's
+    code in it replaced: nothing it says is judged from then on) or ``dead`` (anything else)."""
 
     def __init__(self, reason: Message | str, kind: str = "dead"):
         super().__init__(str(reason))

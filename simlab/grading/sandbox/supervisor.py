@@ -323,6 +323,9 @@ class Sandbox:
         self._watch()
         if not isinstance(reply, dict) or "ok" not in reply:
             raise self.lose(_said("grader.malformed_reply", what=what))
+        if "tampered" in reply:
+            replaced = _replaced(reply["tampered"])
+            raise self.lose(_said("grader.tampered", names=replaced), "tampered")
         return reply
 
     def _timer(self, what: str, timeout: float | None) -> Timer:
@@ -568,6 +571,17 @@ class Sandbox:
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, what)
         return reply
+
+
+def _replaced(names: Any) -> str:
+    """The names a sandbox says the notebook replaced, as the feedback shows them: dotted
+    Python names only (the list comes from the learner's process), at most three."""
+    shown = [
+        n for n in (names if isinstance(names, list) else [])[:20]
+        if isinstance(n, str) and len(n) <= 100 and all(p.isidentifier() for p in n.split("."))
+    ]  # fmt: skip
+    more = len(shown) - 3
+    return ", ".join(shown[:3]) + (f" (and {more} more)" if more > 0 else "") or "its code"
 
 
 def _target(target: str | wire.Handle) -> Any:
