@@ -260,7 +260,8 @@ class _ResultsKept:
     """A learner's object whose methods, called through this one, are its own, each result
     kept as the very object returned (not a handle: a later answer that holds it again comes
     back as data, as any answer does). :meth:`held` reads what each result holds now: a list
-    as a new list of its items, anything else as itself."""
+    as a new list of its items (read by ``list``'s own iterator, whatever a subclass's says),
+    anything else as itself."""
 
     def __init__(self, obj: Any):
         self._obj = obj
@@ -277,4 +278,4 @@ class _ResultsKept:
         return call
 
     def held(self) -> list[Any]:
-        return [list(r) if isinstance(r, list) else r for r in self._results]
+        return [list(list.__iter__(r)) if issubclass(type(r), list) else r for r in self._results]
