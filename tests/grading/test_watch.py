@@ -102,9 +102,7 @@ def test_does_the_guard_see_the_graders_code_changed_in_every_way(guarded, late,
     assert changed and all(name.startswith(module.__name__) for name in changed), changed
 
 
-def test_does_the_guard_see_a_builtin_replaced_and_ignore_a_submodule_loaded(
-    guarded, monkeypatch
-):
+def test_does_the_guard_see_a_builtin_replaced_and_ignore_a_submodule_loaded(guarded, monkeypatch):
     guard = watch.Guard()
     import guarded_kit.late  # noqa: F401  (the package gains an attribute: not a change)
 

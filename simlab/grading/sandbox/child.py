@@ -464,11 +464,25 @@ class _Child(remote.Channel):
         out: dict[str, Any] = {"ok": True}
         if message.get("echo"):
             out["args"] = wire.encode(list(args), self.handle_ids)
+        if message.get("probe"):
+            out.update(self._probe(args, result))
         if message.get("keep"):
             out["value"] = self.keep(result)
         else:
             out["value"] = wire.encode(result, self.handle_ids)
         return out
+
+    def _probe(self, args: list, result: Any) -> dict:
+        """A probed call's extra reply, on the very call whose result is judged: the fields of
+        ``result`` that share objects with the first argument (None: either is no dict), and
+        ``held``, the result kept here to be compared later (not a handle a later answer comes
+        back as)."""
+        from simlab.grading.aliasing import changed_with
+
+        held = self.next_id
+        self.next_id += 1
+        self.objects[held] = result
+        return {"shared": changed_with(args[0] if args else None, result), "held": held}
 
     def op_calls(self, message: dict) -> dict:
         """``call`` with each ``[args, kwargs]`` of ``calls`` in turn: the values up to the first

@@ -16,6 +16,7 @@ __all__ = [
     "cell_lost",
     "describe_error",
     "megabytes",
+    "replaced_names",
 ]
 
 
@@ -102,3 +103,14 @@ def describe_error(info: dict) -> str:
     if info.get("line"):
         text += f" (line {info['line']})"
     return text
+
+
+def replaced_names(names: object) -> str:
+    """The names a sandbox says the notebook replaced, as the feedback shows them: dotted
+    Python names only (the list comes from the learner's process), at most three."""
+    shown = [
+        n for n in (names if isinstance(names, list) else [])[:20]
+        if isinstance(n, str) and len(n) <= 100 and all(p.isidentifier() for p in n.split("."))
+    ]  # fmt: skip
+    more = len(shown) - 3
+    return ", ".join(shown[:3]) + (f" (and {more} more)" if more > 0 else "") or "its code"

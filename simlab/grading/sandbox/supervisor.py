@@ -54,6 +54,7 @@ from simlab.grading.sandbox.outcomes import (
     cell_lost,
     describe_error,
     megabytes,
+    replaced_names,
 )
 
 __all__ = [
@@ -324,7 +325,7 @@ class Sandbox:
         if not isinstance(reply, dict) or "ok" not in reply:
             raise self.lose(_said("grader.malformed_reply", what=what))
         if "tampered" in reply:
-            replaced = _replaced(reply["tampered"])
+            replaced = replaced_names(reply["tampered"])
             raise self.lose(_said("grader.tampered", names=replaced), "tampered")
         return reply
 
@@ -503,6 +504,7 @@ class Sandbox:
         now: float | None = None,
         keep: bool = False,
         echo: bool = False,
+        probe: bool = False,
         what: str | None = None,
         services: Sequence[wire.Handle] = (),
         elsewhere: int = 0,
@@ -511,19 +513,25 @@ class Sandbox:
         """Call a student's function (by name) or a method of a sandbox object (by handle).
 
         Returns the decoded result (a :class:`~.wire.Handle` with ``keep``), with ``echo``
-        ``(result, args_after_the_call)``. Raises :class:`RemoteError` when the call raised,
-        :class:`SandboxLost` when the process is gone. ``services``: the grader's objects (from
-        :meth:`offer`) the call may use, passed as handles; ``elsewhere`` (1, 2, ...): the call
-        runs as in that other worker process (:mod:`.elsewhere`)."""
+        ``(result, args_after_the_call)``, with ``probe`` also the fields of the result sharing
+        objects with the first argument and a handle to the result, kept. Raises
+        :class:`RemoteError` when the call raised, :class:`SandboxLost` when the process is
+        gone. ``services``: the grader's objects (from :meth:`offer`) the call may use, passed
+        as handles; ``elsewhere`` (1, 2, ...): as in that worker process (:mod:`.elsewhere`)."""
         label = what or _label(target, method)
         message = {"op": "call", "target": _target(target), "method": method, "now": now}
         message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs), keep=keep)
-        message.update(elsewhere=int(elsewhere), echo=echo)  # elsewhere 0: here
+        message.update(elsewhere=int(elsewhere), echo=echo or probe, probe=probe)  # 0: here
         host.interrupt_at("check")
         lent = frozenset(-h.id for h in services)
         reply = self._answer(message, label, lent)
         value = self._decode(reply.get("value"), label)
-        return (value, self._decode(reply.get("args") or [], label)) if echo else value
+        after = self._decode(reply.get("args") or [], label) if echo or probe else None
+        if probe and type(reply.get("held")) is not int:
+            raise self.lose(_said("grader.malformed_reply", what=label))
+        if probe:
+            return value, after, reply.get("shared"), wire.Handle(reply["held"])
+        return (value, after) if echo else value
 
     def call_each(
         self,
@@ -571,17 +579,6 @@ class Sandbox:
         if not reply["ok"]:
             raise RemoteError(reply.get("error") or {}, what)
         return reply
-
-
-def _replaced(names: Any) -> str:
-    """The names a sandbox says the notebook replaced, as the feedback shows them: dotted
-    Python names only (the list comes from the learner's process), at most three."""
-    shown = [
-        n for n in (names if isinstance(names, list) else [])[:20]
-        if isinstance(n, str) and len(n) <= 100 and all(p.isidentifier() for p in n.split("."))
-    ]  # fmt: skip
-    more = len(shown) - 3
-    return ", ".join(shown[:3]) + (f" (and {more} more)" if more > 0 else "") or "its code"
 
 
 def _target(target: str | wire.Handle) -> Any:
