@@ -107,10 +107,10 @@ def describe_error(info: dict) -> str:
 
 def replaced_names(names: object) -> str:
     """The names a sandbox says the notebook replaced, as the feedback shows them: dotted
-    Python names only (the list comes from the learner's process), at most three."""
+    Python names only (the list comes from the learner's process), the first one named."""
     shown = [
         n for n in (names if isinstance(names, list) else [])[:20]
-        if isinstance(n, str) and len(n) <= 100 and all(p.isidentifier() for p in n.split("."))
+        if isinstance(n, str) and len(n) <= 60 and all(p.isidentifier() for p in n.split("."))
     ]  # fmt: skip
-    more = len(shown) - 3
-    return ", ".join(shown[:3]) + (f" (and {more} more)" if more > 0 else "") or "its code"
+    more = f" (and {len(shown) - 1} more)" if len(shown) > 1 else ""
+    return shown[0] + more if shown else "code"
