@@ -27,6 +27,7 @@ learner's process the grader's.
 from __future__ import annotations
 
 import builtins
+import functools
 import operator
 import sys
 import types
@@ -296,6 +297,8 @@ def _function(group: _Group, label: str, value: Any, module: str | None = None) 
     property's accessors) defined in ``module`` (None: a class's member, whatever its module)."""
     if isinstance(value, staticmethod | classmethod):
         value = value.__func__
+    if isinstance(value, functools._lru_cache_wrapper):
+        value = value.__wrapped__  # the function the cache calls
     elif isinstance(value, property):
         for part, fn in (("fget", value.fget), ("fset", value.fset)):
             _function(group, f"{label}.{part}", fn)
