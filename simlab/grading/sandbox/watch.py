@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import builtins
 import functools
+import gc
 import operator
 import sys
 import types
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 __all__ = ["WATCHED_MODULES", "WATCHED_NAMES", "GUARDED_BUILTINS", "Guard", "Watch", "on_load"]
@@ -151,6 +153,7 @@ _CODE = operator.attrgetter("__code__")
 _DEFAULTS = operator.attrgetter("__defaults__")
 _KWDEFAULTS = operator.attrgetter("__kwdefaults__")
 _CONTENTS = operator.attrgetter("cell_contents")
+_GET = dict.get
 #: What a recorded key holds once it is gone.
 _GONE = object()
 
@@ -163,7 +166,10 @@ class _Held:
 
     def __init__(self, label: str, space: Any, keys: Any = None, grows: bool = True):
         self.label = label
-        self.space = space
+        # A class's dict is read through its mapping proxy's own dict: one ``dict.get`` for all.
+        self.space = next((d for d in gc.get_referents(space) if type(d) is dict), space)
+        if type(space) is dict:
+            self.space = space
         self.size = len(space)
         self.grows = grows
         self.keys = tuple(space if keys is None else (k for k in keys if k in space))
@@ -200,6 +206,12 @@ class _Group:
         self.cells: list[Any] = []
         self.contents: list[Any] = []
         self.cell_names: list[str] = []
+        # The spaces' recorded keys and values, flat (each key beside its dict), and sizes.
+        self.dicts: list[dict] = []
+        self.keys: list[str] = []
+        self.values: list[Any] = []
+        self.sized: list[dict] = []
+        self.sizes: list[int] = []
 
     def function(self, label: str, value: types.FunctionType) -> None:
         self.functions.append(value)
@@ -216,6 +228,14 @@ class _Group:
             self.contents.append(contents)
             self.cell_names.append(label)
 
+    def add(self, held: _Held) -> None:
+        self.spaces.append(held)
+        self.dicts += [held.space] * len(held.keys)
+        self.keys += held.keys
+        self.values += held.values
+        self.sized.append(held.space)
+        self.sizes.append(held.size)
+
     def same(self) -> bool:
         fns = self.functions
         try:
@@ -224,10 +244,19 @@ class _Group:
                 and all(map(_IS, map(_DEFAULTS, fns), self.defaults))
                 and all(map(_IS, map(_KWDEFAULTS, fns), self.kwdefaults))
                 and all(map(_IS, map(_CONTENTS, self.cells), self.contents))
-                and all(held.same() for held in self.spaces)
+                and all(map(_IS, map(_GET, self.dicts, self.keys, repeat(_GONE)), self.values))
+                and (list(map(len, self.sized)) == self.sizes or self._grown())
             )
         except ValueError:  # a cell emptied
             return False
+
+    def _grown(self) -> bool:
+        """Whether the spaces whose size changed only grew as a module may (then their sizes
+        now are the ones to compare with)."""
+        if not all(held.same() for held in self.spaces):
+            return False
+        self.sizes = list(map(len, self.sized))
+        return True
 
     def differing(self) -> list[str]:
         found = [name for held in self.spaces for name in held.differing()]
@@ -262,7 +291,7 @@ class Guard:
     def __init__(self) -> None:
         self.quick = _Group()
         self.rest = _Group()
-        self.quick.spaces.append(_Held("builtins", vars(builtins), GUARDED_BUILTINS))
+        self.quick.add(_Held("builtins", vars(builtins), GUARDED_BUILTINS))
         for name in sorted(sys.modules):
             if _guarded(name):
                 self._record(sys.modules[name])
@@ -273,11 +302,11 @@ class Guard:
         group = self.quick if name in _QUICK else self.rest
         space = vars(module)
         keys = [k for k in space if k not in _REBOUND.get(name, ())]
-        group.spaces.append(_Held(name, space, keys))
+        group.add(_Held(name, space, keys))
         for key, value in list(space.items()):
             if isinstance(value, type) and value.__module__ == name:
                 label = f"{name}.{key}"
-                group.spaces.append(_Held(label, value.__dict__, grows=False))
+                group.add(_Held(label, value.__dict__, grows=False))
                 for member, inner in list(value.__dict__.items()):
                     _function(group, f"{label}.{member}", inner)
             else:
