@@ -13,6 +13,12 @@ object (:data:`simlab.grading.factories.FACTORIES`), report tampering, and, befo
 the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
 decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
+**The guard.** The kit's code that reads the learner's values runs here, within the learner's
+reach: before the first cell it is recorded (:class:`~simlab.grading.sandbox.watch.Guard`), and
+after each served call of the checks (between the call and the reading of its values, and
+again before the reply) it is compared with that record; once it differs, every reply of the
+checks' requests carries ``tampered`` (what changed), and the grader judges no more.
+
 A cell's output (stdout, stderr, displayed values, figures, widget messages) is counted and
 thrown away, never kept: the reply says how many bytes it printed. ``input()`` raises at once
 (stdin is ``/dev/null``), widgets need no front end (their messages go nowhere), and matplotlib
