@@ -1,64 +1,50 @@
-"""A migration probed, in the sandbox, for objects its result shares with its input, or one
-result with another.
+"""Which fields of one value share objects with another, found in the sandbox, where the
+objects live (JSON cannot show that two values are one object).
 
-JSON cannot show that two values are one object; where the objects live it is plain. The probe
-returns plain data (the names of the fields that changed with the input), never the objects.
-What it reports is the sandbox's word about the learner's own objects (no other process can see
-which objects are one); the part that uses it earns nothing on its own, since its criterion also
-needs the learner's function, called by the grader, to leave its input unchanged.
+The sandbox asks it of a migration's result and its input on the very call whose result is
+judged (a served call with ``probe``: :mod:`simlab.grading.sandbox.child`), and of two results
+it kept (the ``changed-with`` factory, :mod:`simlab.grading.factories`), never by calling the
+learner's function again under a frame of its own: a function that looks at the call stack
+sees the same frames whether or not its result is probed. Nothing here calls the learner's
+code: containers are read and changed through the base types' own methods, and a value that is
+no container is told by its identity, never by its ``repr`` or ``__eq__``.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["shared_containers", "shared_between_results"]
+__all__ = ["changed_with"]
 
 
 #: What the probe adds to each list and dict it changes (and takes out again).
 _MARK = "changed-after-migrating"
+#: The values that stand for themselves in a shape (:func:`_shape`).
+_PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-def shared_containers(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
-    """Run ``migrate(record)``, then change every list and dict of the input in place: the
-    fields of the result that changed with it share objects with the input (JSON cannot show
-    that; here, where the objects live, it is plain). Returns those fields' names (None when
-    the migration raised)."""
-    import copy
-
-    original = copy.deepcopy(record)
-    try:
-        result = migrate(original)
-    except Exception:  # a migration that raises is judged elsewhere
-        return None
-    if not isinstance(result, dict):
-        return []
-    return _changed_with(original, result)
-
-
-def shared_between_results(migrate: Callable[[dict], Any], record: dict) -> list[str] | None:
-    """Run ``migrate`` on two copies of ``record``, then change every list and dict of the first
-    result in place, at every depth (as a later step changes a task's checkpoint, a citation
-    inside its evidence too): the fields of the second result that changed with it share
-    objects with the first (a module-level default handed to every result, or parsed
-    citations kept in a module-level cache). Returns those fields' names (None when the
-    migration raised or returned no dict)."""
-    import copy
-
-    try:
-        first, second = migrate(copy.deepcopy(record)), migrate(copy.deepcopy(record))
-    except Exception:  # a migration that raises is judged elsewhere
-        return None
-    if not isinstance(first, dict) or not isinstance(second, dict):
-        return None
-    return _changed_with(first, second)
+def _shape(value: Any, depth: int = 0) -> Any:
+    """``value`` as plain nested tuples of what it holds now, read through the base types'
+    methods (a float by its bits, so NaN equals itself; any other object by its identity)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is float:
+        return ("float", float.hex(value))
+    if depth > 100:
+        return ("deep", id(value))
+    if issubclass(kind, dict):
+        return (
+            "dict",
+            tuple((_shape(k, depth + 1), _shape(v, depth + 1)) for k, v in dict.items(value)),
+        )
+    if issubclass(kind, list):
+        return ("list", tuple(_shape(v, depth + 1) for v in list.__iter__(value)))
+    if issubclass(kind, tuple):
+        return ("tuple", tuple(_shape(v, depth + 1) for v in tuple.__iter__(value)))
+    return ("object", id(value))
 
 
 def _containers(top: dict) -> list[list | dict]:
@@ -66,32 +52,41 @@ def _containers(top: dict) -> list[list | dict]:
     (found by identity, so one object under two fields, or inside itself, is listed once)."""
     found: list[list | dict] = []
     seen = {id(top)}
-    todo = list(top.values())
+    todo = list(dict.values(top))
     while todo:
         value = todo.pop()
-        if isinstance(value, list | dict) and id(value) not in seen:
+        kind = type(value)
+        if issubclass(kind, list | dict) and id(value) not in seen:
             seen.add(id(value))
             found.append(value)
-            todo.extend(value.values() if isinstance(value, dict) else value)
+            todo.extend(dict.values(value) if issubclass(kind, dict) else list.__iter__(value))
     return found
 
 
-def _changed_with(changed: dict, watched: dict) -> list[str]:
+def changed_with(changed: Any, watched: Any) -> list[str] | None:
     """Change every list and dict of ``changed`` in place (at every depth), take the names of
     the fields of ``watched`` that changed with them, sorted, then undo the changes: an object
     the learner's code keeps (a module-level default handed to every result) is as it was for
     the checks that come after, so a mistake costs the part that finds it, not the later ones.
-    The containers are all found before the first is changed, so no mark is itself marked."""
-    snapshot = {k: _dump(v) for k, v in watched.items()}
+    The containers are all found before the first is changed, so no mark is itself marked.
+    None when either is no dict."""
+    if not (issubclass(type(changed), dict) and issubclass(type(watched), dict)):
+        return None
+    fields = list(dict.items(watched))
+    snapshot = [_shape(v) for _, v in fields]
     undo: list[Callable[[], Any]] = []
     for value in _containers(changed):
-        if isinstance(value, list):
-            value.append(_MARK)
-            undo.append(value.pop)
-        elif _MARK not in value:
-            value[_MARK] = True
-            undo.append(functools.partial(value.pop, _MARK, None))
-    names = sorted(str(k) for k, v in watched.items() if _dump(v) != snapshot.get(k))
+        if issubclass(type(value), list):
+            list.append(value, _MARK)
+            undo.append(functools.partial(list.pop, value))
+        elif not dict.__contains__(value, _MARK):
+            dict.__setitem__(value, _MARK, True)
+            undo.append(functools.partial(dict.pop, value, _MARK, None))
+    names = sorted(
+        str.__str__(k) if issubclass(type(k), str) else repr(_shape(k))
+        for (k, v), before in zip(fields, snapshot, strict=True)
+        if _shape(v) != before
+    )
     for step in reversed(undo):
         step()
     return names

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from simlab.grading.aliasing import shared_between_results, shared_containers
+from simlab.grading.aliasing import changed_with
 
 __all__ = ["FACTORIES", "RUN_A_FUNCTION"]
 
@@ -27,12 +27,9 @@ def _piece(ns: dict, name: str | None) -> Callable | None:
 
 #: name -> ``factory(namespace, *args, **kwargs)``: the objects a hidden check may build.
 FACTORIES: dict[str, Callable[..., Any]] = {
-    "shared-containers": lambda ns, name, record: _Result(
-        shared_containers(_piece(ns, name), record)
-    ),
-    "shared-between-results": lambda ns, name, record: _Result(
-        shared_between_results(_piece(ns, name), record)
-    ),
+    # The fields of the second value (a result kept by a probed call, sent by its handle) that
+    # change with the first (:func:`~simlab.grading.aliasing.changed_with`): no learner code runs.
+    "changed-with": lambda ns, first, second: _Result(changed_with(first, second)),
     "lent-world": lambda ns, name: _LentWorld(ns, name),
     "with-names": lambda ns, name, names: _WithNames(ns, name, names),
     # A scenario of the simulator with these fields (a world's value for a notebook's scenario,
@@ -49,9 +46,7 @@ FACTORIES: dict[str, Callable[..., Any]] = {
 
 #: The factories whose first argument names the learner's function they run: whatever their
 #: methods are called, a failure inside one is the learner's function's.
-RUN_A_FUNCTION = frozenset(
-    {"shared-containers", "shared-between-results", "lent-world", "with-names"}
-)
+RUN_A_FUNCTION = frozenset({"lent-world", "with-names"})
 
 
 def _scenario(fields: dict) -> Any:
@@ -260,7 +255,8 @@ class _ResultsKept:
     """A learner's object whose methods, called through this one, are its own, each result
     kept as the very object returned (not a handle: a later answer that holds it again comes
     back as data, as any answer does). :meth:`held` reads what each result holds now: a list
-    as a new list of its items, anything else as itself."""
+    as a new list of its items (read by ``list``'s own iterator, whatever a subclass's says),
+    anything else as itself."""
 
     def __init__(self, obj: Any):
         self._obj = obj
@@ -277,4 +273,4 @@ class _ResultsKept:
         return call
 
     def held(self) -> list[Any]:
-        return [list(r) if isinstance(r, list) else r for r in self._results]
+        return [list(list.__iter__(r)) if issubclass(type(r), list) else r for r in self._results]

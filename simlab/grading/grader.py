@@ -188,12 +188,14 @@ class NotebookGrade:
 def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade:
     tally = Tally(hidden=q.hidden)
     lost: Message | None = None
+    if boxes.not_judged is not None:
+        return _graded(q, 0, boxes.not_judged)
     if boxes.spent():
         return _graded(q, 0, boxes.out_of_budget or "")
     try:
         sandbox = boxes.get()
     except SandboxLost as exc:
-        return _graded(q, 0, exc.said)
+        return _graded(q, 0, _lost(exc, boxes))
     sandbox.set_deadline(budget, message("grader.question_time", q=q.id, s=f"{budget:g}"))
     try:
         missing = [n for n, kind in Student(sandbox).defined(*q.names).items() if kind is None]
@@ -204,6 +206,8 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
             q.check(Student(sandbox), tally)
     except SandboxLost as exc:
         lost = exc.said
+        if exc.kind == "tampered":
+            return _graded(q, 0, _lost(exc, boxes))
     except Exception as exc:
         said = fault_message(exc, quiet=tally.quiet)
         if said is not None:  # the learner's code raised, or its answer was refused
@@ -219,6 +223,16 @@ def _grade_question(q: Question, boxes: Runtime, budget: float) -> QuestionGrade
         return _graded(q, 0, lost)
     points = 0 if lost is not None else q.score(tally)
     return _graded(q, points, feedback_message(tally, tally.count, lost))
+
+
+def _lost(exc: SandboxLost, boxes: Runtime) -> Message:
+    """What a lost sandbox costs: the question's points, and, when the sandbox found the
+    grader's code in it replaced, every later question's too (the whole question, not the
+    criteria that rest on the sandbox's word: every value the sandbox sends was read by that
+    code, and a correct answer has no reason to replace it)."""
+    if exc.kind == "tampered":
+        boxes.not_judged = exc.said
+    return exc.said
 
 
 def _not_defined(names: str, boxes: Runtime) -> Message:

@@ -90,6 +90,9 @@ class Runtime:
         self.used = 0
         self.current: Sandbox | None = None
         self.tampered: list[str] | None = None
+        #: Why no more question is judged: the sandbox found the grader's code in it replaced
+        #: (:class:`~simlab.grading.sandbox.watch.Guard`), in this question or an earlier one.
+        self.not_judged: messages.Message | None = None
 
     def spent(self) -> bool:
         """Whether the notebook's budget has run out."""
@@ -224,7 +227,9 @@ def tampering(sandbox: Sandbox) -> list[str]:
     watched name that exists (:func:`_watched`): the report comes from the learner's process."""
     try:
         reply = sandbox.request({"op": "tampered"}, what="a helper check")
-    except SandboxLost:
+    except SandboxLost as lost:
+        if lost.kind == "tampered":
+            raise
         return []
     value = reply.get("value")
     if not isinstance(value, list):

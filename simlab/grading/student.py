@@ -363,7 +363,9 @@ class Student:
 
         Kit exceptions come back as themselves; ``fn.echo(*args)`` returns
         ``(result, args_after_the_call)`` for functions that change their arguments, and
-        ``fn.each(calls)`` the results of several calls made in one request. With
+        ``fn.each(calls)`` the results of several calls made in one request;
+        ``fn.probed(*args)`` is ``echo`` with what the result shares with the first argument,
+        found on that very call, and the result kept in the sandbox (a handle). With
         ``clock``, every call carries ``clock()`` as the sandbox's time (kit objects the
         function uses read it), as the calls of a :class:`RemoteObject` do.
         """
@@ -394,6 +396,13 @@ class Student:
             if error is not None:
                 raise _rebuild(error)
 
+        def probed(*args: Any) -> tuple[Any, list, Any, Any]:
+            try:
+                return sandbox.call(name, *args, probe=True, what=f"{name}()")
+            except RemoteError as exc:
+                raise _rebuild(exc) from None
+
+        call.probed = probed  # type: ignore[attr-defined]
         call.echo = echo  # type: ignore[attr-defined]
         call.each = each  # type: ignore[attr-defined]
         call.__name__ = name

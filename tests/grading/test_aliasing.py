@@ -1,9 +1,25 @@
-"""Does the purity probe find what a migration shares, and leave the learner's objects as
-they were for the checks after it?"""
+"""Does the purity probe find what a migration's result shares with its input or with another
+result, leave the learner's objects as they were for the checks after it, and read them without
+calling the learner's code?"""
 
 from __future__ import annotations
 
-from simlab.grading.aliasing import shared_between_results, shared_containers
+import copy
+
+from simlab.grading.aliasing import changed_with
+
+
+def shared_containers(migrate, record):
+    """As the sandbox probes a call: the result against the input of that very call."""
+    given = copy.deepcopy(record)
+    return changed_with(given, migrate(given))
+
+
+def shared_between_results(migrate, record):
+    """As the sandbox compares two results it kept."""
+    first, second = migrate(copy.deepcopy(record)), migrate(copy.deepcopy(record))
+    return changed_with(first, second)
+
 
 RECORD = {"sent": ["a@x"], "approval": {"required": False}, "tenant": "acme"}
 
@@ -52,3 +68,25 @@ def test_does_the_probe_find_what_two_results_share_deep_inside():
     # as the learner left them: a dict met twice (under two fields, and twice in one list) was
     # changed once and put back once
     assert _PARSED == {"kb/a@1": {"doc_id": "kb/a@1"}, "kb/b@2": {"doc_id": "kb/b@2"}}
+
+
+class _Liar(list):
+    """A list that shows the grader's reads nothing of what it holds."""
+
+    def __iter__(self):
+        return iter([])
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = None
+
+    def append(self, item):
+        return None
+
+
+def test_does_the_probe_read_a_subclass_by_what_it_holds():
+    sent = _Liar(["a@x"])
+    shares = lambda v1: {"sent": sent, "tenant": "acme"}  # noqa: E731
+    assert changed_with({"sent": sent}, shares(None)) == ["sent"]
+    assert list.__len__(sent) == 1, "the mark was taken out again"

@@ -335,6 +335,7 @@ def test_does_a_value_named_by_its_type_speak_chinese():
     import copy
 
     from simlab.agent.migrations import migrate_v1_to_v2
+    from simlab.grading.aliasing import changed_with
     from simlab.grading.checks.checkpoints.migration import pure_migration
 
     def migrate(record):
@@ -342,6 +343,12 @@ def test_does_a_value_named_by_its_type_speak_chinese():
         out["evidence"] = [f"{e['doc_id']} @ {e['version']}" for e in out["evidence"]]
         return out
 
+    def probed(record):  # as the sandbox serves a probed call, here
+        given = copy.deepcopy(record)
+        result = migrate(given)
+        return result, [given], changed_with(given, result), None
+
+    migrate.probed = probed
     said = _failing(pure_migration, {"migrate_v1_to_v2": migrate})
     assert _english(said) == [] and untranslated(said) == []
     zh = render(said, "zh")

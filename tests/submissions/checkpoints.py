@@ -1062,3 +1062,8 @@ def cache_key(tenant, permission_version, index_version, query):
     return (tenant, permission_version, index_version, normalize_query(query).replace(" ", ""))
 """
 ANSWERS += [("spaces-removed-key", "cache-key", SPACES_REMOVED_KEY, 3, "two different questions")]
+
+# Answers that tamper with the grader's code in the sandbox, or lie to its reads.
+from tests.submissions.tampering import TAMPERING  # noqa: E402
+
+ANSWERS += TAMPERING["checkpoints"]

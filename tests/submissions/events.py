@@ -1447,3 +1447,8 @@ ANSWERS += [
     ("released-list-subclass", "absorber", RELEASED_LIST_SUBCLASS, 6, "all"),
 ]
 EXACTLY += ("shared-result-list",)
+
+# Answers that tamper with the grader's code in the sandbox, or lie to its reads.
+from tests.submissions.tampering import TAMPERING  # noqa: E402
+
+ANSWERS += TAMPERING["events"]

@@ -670,3 +670,8 @@ ANSWERS += [
     ("status-from-refusal", "cancel-after-first-step", STATUS_FROM_REFUSAL, 3, "'status'"),
     ("result-if-completed", "cancel-after-first-step", RESULT_IF_COMPLETED, 3, "'result'"),
 ]
+
+# Answers that tamper with the grader's code in the sandbox, or lie to its reads.
+from tests.submissions.tampering import TAMPERING  # noqa: E402
+
+ANSWERS += TAMPERING["fencing"]

@@ -1279,3 +1279,8 @@ ANSWERS += [
     ("wait-free-largest", "choose-ttl", WAIT_FREE_LARGEST, 5, "a free cost (0) makes ttls tie"),
     ("both-free-first", "choose-ttl", BOTH_FREE_FIRST, 5, "a free cost (0) makes ttls tie"),
 ]
+
+# Answers that tamper with the grader's code in the sandbox, or lie to its reads.
+from tests.submissions.tampering import TAMPERING  # noqa: E402
+
+ANSWERS += [(n, q, _SOLUTION_TTL + "\n" + src, m, w) for n, q, src, m, w in TAMPERING["histories"]]

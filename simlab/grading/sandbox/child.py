@@ -13,6 +13,12 @@ object (:data:`simlab.grading.factories.FACTORIES`), report tampering, and, befo
 the grader's matplotlib font list (so a jail does not scan the system's fonts again). It never
 decides a grade, and it never imports the hidden checks (in a jail their folder is empty).
 
+**The guard.** The kit's code that reads the learner's values runs here, within the learner's
+reach: before the first cell it is recorded (:class:`~simlab.grading.sandbox.watch.Guard`), and
+after each served call of the checks (between the call and the reading of its values, and
+again before the reply) it is compared with that record; once it differs, every reply of the
+checks' requests carries ``tampered`` (what changed), and the grader judges no more.
+
 A cell's output (stdout, stderr, displayed values, figures, widget messages) is counted and
 thrown away, never kept: the reply says how many bytes it printed. ``input()`` raises at once
 (stdin is ``/dev/null``), widgets need no front end (their messages go nowhere), and matplotlib
@@ -63,11 +69,14 @@ import sys
 import types
 from typing import Any
 
+# The factories (and the probe they import) are loaded before any cell, so the guard records
+# them as the kit wrote them whatever a cell does to the import system.
+from simlab.grading import factories  # noqa: F401
 from simlab.grading.sandbox import frames, remote, wire
 from simlab.grading.sandbox.cells import plain_code, plain_tree
 from simlab.grading.sandbox.elsewhere import in_another_process
 from simlab.grading.sandbox.jail import Limits, limit_self
-from simlab.grading.sandbox.watch import Watch, on_load
+from simlab.grading.sandbox.watch import Guard, Watch, on_load
 from simlab.learn.state import SANDBOX
 
 __all__ = ["serve_fds"]
@@ -190,6 +199,12 @@ class _Child(remote.Channel):
         # The wire's kit types as their modules load, before the learner's code can touch them.
         wire.kit_types()
         on_load(set(wire.KIT_TYPES.values()), lambda module: wire.kit_types())
+        self.guard = Guard()
+        #: What the guard found replaced (module doc of :mod:`.watch`): once set, every reply
+        #: of the checks' requests says so, and the grader judges no more.
+        self.tampered: list[str] = []
+        #: Requests being served (a callback's answer may carry more while one waits).
+        self.depth = 0
         self.fd_in = fd_in
         self.fd_out = fd_out
         #: The second pipe pair (the hidden checks' line), until the run is split off.
@@ -253,10 +268,27 @@ class _Child(remote.Channel):
         handler = getattr(self, f"op_{op}", None)
         if handler is None:
             return {"ok": False, "error": {"type": "ProtocolError", "message": op}}
+        self.depth += 1
         try:
-            return handler(message)
+            answer = handler(message)
         except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
-            return {"ok": False, "error": _error_info(exc)}
+            answer = {"ok": False, "error": _error_info(exc)}
+        finally:
+            self.depth -= 1
+        if op in _GUARDED_OPS:
+            self.check_guard(0)
+            if self.tampered and answer is not None:
+                answer["tampered"] = self.tampered[:20]
+        return answer
+
+    def check_guard(self, depth: int, quick: bool = False) -> None:
+        """Compare the grader's code here with its record (:class:`~.watch.Guard`) when
+        ``depth`` requests are being served, as in the grader's own request, never in a
+        callback's; what changed is kept for good (in a fork that is another worker process,
+        :meth:`_there` says it in the reply). ``quick``: only what reads the values of a call
+        (:meth:`~.watch.Guard.changed`)."""
+        if self.depth == depth and not self.tampered:
+            self.tampered = self.guard.changed(quick)
 
     def ask(self, message: dict) -> dict:
         """Send a callback to the grader and wait for its answer, serving the requests the
@@ -429,26 +461,60 @@ class _Child(remote.Channel):
             return {"ok": False, "error": _error_info(exc)}
         elsewhere = int(message.get("elsewhere") or 0)
         if elsewhere:  # the value comes back, never a handle: the object stays in the fork
-            return in_another_process(
-                elsewhere, lambda: self._called(obj, args, kwargs, bool(message.get("echo")))
-            )
-        return self._called(obj, args, kwargs, bool(message.get("echo")), message.get("keep"))
+            reply = in_another_process(elsewhere, lambda: self._there(obj, args, kwargs, message))
+            found = reply.pop("tampered", None)
+            if isinstance(found, list) and found and not self.tampered:
+                self.tampered = [str(label) for label in found[:20]]
+            return reply
+        return self._called(
+            obj, args, kwargs, bool(message.get("echo")), message.get("keep"), message.get("probe")
+        )
 
-    def _called(self, obj: Any, args: list, kwargs: dict, echo: bool, keep: Any = False) -> dict:
-        """The reply of one call of ``obj``: its value (kept, with ``keep``) or its error, and
-        with ``echo`` the arguments as they are after it."""
+    def _there(self, obj: Any, args: list, kwargs: dict, message: dict) -> dict:
+        """:meth:`_called` in the fork that is another worker process (:mod:`.elsewhere`),
+        with what the guard finds replaced there by then (``tampered``): the learner's code
+        could replace the code that writes this very reply. ``builtins.hash`` is the kit's own
+        change in the fork, salted, and not counted."""
+        reply = self._called(obj, args, kwargs, bool(message.get("echo")))
+        found = [label for label in self.guard.changed() if label != "builtins.hash"]
+        if found:
+            reply["tampered"] = found[:20]
+        return reply
+
+    def _called(
+        self, obj: Any, args: list, kwargs: dict, echo: bool, keep: Any = False, probe: Any = False
+    ) -> dict:
+        """The reply of one call of ``obj``: its value (kept, with ``keep``) or its error, with
+        ``echo`` the arguments as they are after it, and with ``probe`` what :meth:`_probe`
+        finds of it."""
         try:
             result = obj(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": _error_info(exc)}
+        # Before the result is read: a replacement that puts itself back as it runs is seen.
+        self.check_guard(1, quick=True)
         out: dict[str, Any] = {"ok": True}
         if echo:
             out["args"] = wire.encode(list(args), self.handle_ids)
+        if probe:
+            out.update(self._probe(args, result))
         if keep:
             out["value"] = self.keep(result)
         else:
             out["value"] = wire.encode(result, self.handle_ids)
         return out
+
+    def _probe(self, args: list, result: Any) -> dict:
+        """A probed call's extra reply, on the very call whose result is judged: the fields of
+        ``result`` that share objects with the first argument (None: either is no dict), and
+        ``held``, the result kept here to be compared later (not a handle a later answer comes
+        back as)."""
+        from simlab.grading.aliasing import changed_with
+
+        held = self.next_id
+        self.next_id += 1
+        self.objects[held] = result
+        return {"shared": changed_with(args[0] if args else None, result), "held": held}
 
     def op_calls(self, message: dict) -> dict:
         """``call`` with each ``[args, kwargs]`` of ``calls`` in turn: the values up to the first
@@ -484,6 +550,8 @@ _MISSING = object()
 _FONT_LIST = re.compile(r"fontlist-v[0-9][0-9A-Za-z.]*\.json")
 #: The requests only the hidden checks make (module doc: one language for the hidden checks).
 _CHECKS_OPS = frozenset({"call", "calls", "get", "kit"})
+#: The requests whose replies carry the sandbox's word: checked by the guard after each.
+_GUARDED_OPS = _CHECKS_OPS | {"names", "tampered"}
 
 
 def _in_english() -> None:

@@ -16,6 +16,7 @@ __all__ = [
     "cell_lost",
     "describe_error",
     "megabytes",
+    "replaced_names",
 ]
 
 
@@ -46,7 +47,8 @@ class SandboxLost(Exception):
     """The sandbox process is gone (killed on a timeout, exited, crashed, sent garbage):
     ``reason`` in English, ``said`` the same as a message (given as either); ``kind`` says
     why: ``timeout`` (a request ran out of time), ``budget`` (the notebook's budget ran out),
-    ``filled`` (a shared folder went past its cap) or ``dead`` (anything else)."""
+    ``filled`` (a shared folder went past its cap), ``tampered`` (the sandbox found the grader's
+    code in it replaced: nothing it says is judged from then on) or ``dead`` (anything else)."""
 
     def __init__(self, reason: Message | str, kind: str = "dead"):
         super().__init__(str(reason))
@@ -101,3 +103,14 @@ def describe_error(info: dict) -> str:
     if info.get("line"):
         text += f" (line {info['line']})"
     return text
+
+
+def replaced_names(names: object) -> str:
+    """The names a sandbox says the notebook replaced, as the feedback shows them: dotted
+    Python names only (the list comes from the learner's process), the first one named."""
+    shown = [
+        n for n in (names if isinstance(names, list) else [])[:20]
+        if isinstance(n, str) and len(n) <= 60 and all(p.isidentifier() for p in n.split("."))
+    ]  # fmt: skip
+    more = f" (and {len(shown) - 1} more)" if len(shown) > 1 else ""
+    return shown[0] + more if shown else "code"

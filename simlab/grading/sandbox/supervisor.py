@@ -54,6 +54,7 @@ from simlab.grading.sandbox.outcomes import (
     cell_lost,
     describe_error,
     megabytes,
+    replaced_names,
 )
 
 __all__ = [
@@ -323,6 +324,9 @@ class Sandbox:
         self._watch()
         if not isinstance(reply, dict) or "ok" not in reply:
             raise self.lose(_said("grader.malformed_reply", what=what))
+        if "tampered" in reply:
+            replaced = replaced_names(reply["tampered"])
+            raise self.lose(_said("grader.tampered", names=replaced), "tampered")
         return reply
 
     def _timer(self, what: str, timeout: float | None) -> Timer:
@@ -500,6 +504,7 @@ class Sandbox:
         now: float | None = None,
         keep: bool = False,
         echo: bool = False,
+        probe: bool = False,
         what: str | None = None,
         services: Sequence[wire.Handle] = (),
         elsewhere: int = 0,
@@ -508,19 +513,25 @@ class Sandbox:
         """Call a student's function (by name) or a method of a sandbox object (by handle).
 
         Returns the decoded result (a :class:`~.wire.Handle` with ``keep``), with ``echo``
-        ``(result, args_after_the_call)``. Raises :class:`RemoteError` when the call raised,
-        :class:`SandboxLost` when the process is gone. ``services``: the grader's objects (from
-        :meth:`offer`) the call may use, passed as handles; ``elsewhere`` (1, 2, ...): the call
-        runs as in that other worker process (:mod:`.elsewhere`)."""
+        ``(result, args_after_the_call)``, with ``probe`` also the fields of the result sharing
+        objects with the first argument and a handle to the result, kept. Raises
+        :class:`RemoteError` when the call raised, :class:`SandboxLost` when the process is
+        gone. ``services``: the grader's objects (from :meth:`offer`) the call may use, passed
+        as handles; ``elsewhere`` (1, 2, ...): as in that worker process (:mod:`.elsewhere`)."""
         label = what or _label(target, method)
         message = {"op": "call", "target": _target(target), "method": method, "now": now}
         message.update(args=wire.encode(list(args)), kwargs=wire.encode(kwargs), keep=keep)
-        message.update(elsewhere=int(elsewhere), echo=echo)  # elsewhere 0: here
+        message.update(elsewhere=int(elsewhere), echo=echo or probe, probe=probe)  # 0: here
         host.interrupt_at("check")
         lent = frozenset(-h.id for h in services)
         reply = self._answer(message, label, lent)
         value = self._decode(reply.get("value"), label)
-        return (value, self._decode(reply.get("args") or [], label)) if echo else value
+        after = self._decode(reply.get("args") or [], label) if echo or probe else None
+        if probe and type(reply.get("held")) is not int:
+            raise self.lose(_said("grader.malformed_reply", what=label))
+        if probe:
+            return value, after, reply.get("shared"), wire.Handle(reply["held"])
+        return (value, after) if echo else value
 
     def call_each(
         self,

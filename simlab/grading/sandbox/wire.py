@@ -146,7 +146,7 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
         return value
     name = _RECORD_NAMES.get(kind)
     plain = kind is list or kind is dict
-    if name is None and not plain and isinstance(value, (bool, str, numbers.Real)):
+    if name is None and not plain and (issubclass(kind, str) or isinstance(value, numbers.Real)):
         return _scalar(value)
     if depth > MAX_DEPTH:
         return {"$x": kind.__name__, "repr": "(nested too deeply)"}
@@ -162,16 +162,20 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
     if name is not None:
         return {"$r": name, "f": {k: encode(getattr(value, k), handles, d) for k in _FIELDS[name]}}
     # A scalar element is its own encoding (the first line of this function): kept inline.
-    if isinstance(value, list):
-        return [v if type(v) in _SCALARS else encode(v, handles, d) for v in value]
-    if isinstance(value, tuple):
-        return {"$t": [v if type(v) in _SCALARS else encode(v, handles, d) for v in value]}
-    if isinstance(value, dict):
-        if all(type(k) is str for k in value):  # names (the common case): a JSON object
+    # A container is read through its base type's own methods, never a subclass's override
+    # (``__iter__``, ``items``...), and told by its type, never by a ``__class__`` it claims:
+    # it sends what it holds, whoever asks.
+    if issubclass(kind, list):
+        items = list.__iter__(value)
+        return [v if type(v) in _SCALARS else encode(v, handles, d) for v in items]
+    if issubclass(kind, tuple):
+        items = tuple.__iter__(value)
+        return {"$t": [v if type(v) in _SCALARS else encode(v, handles, d) for v in items]}
+    if issubclass(kind, dict):
+        pairs = list(dict.items(value))
+        if all(type(k) is str for k, _ in pairs):  # names (the common case): a JSON object
             return {
-                "$o": {
-                    k: v if type(v) in _SCALARS else encode(v, handles, d) for k, v in value.items()
-                }
+                "$o": {k: v if type(v) in _SCALARS else encode(v, handles, d) for k, v in pairs}
             }
         return {
             "$d": [
@@ -179,13 +183,13 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
                     k if type(k) in _SCALARS else encode(k, handles, d),
                     v if type(v) in _SCALARS else encode(v, handles, d),
                 ]
-                for k, v in value.items()
+                for k, v in pairs
             ]
         }
-    if isinstance(value, frozenset):
-        return {"$f": [encode(v, handles, d) for v in value]}
-    if isinstance(value, set):
-        return {"$s": [encode(v, handles, d) for v in value]}
+    if issubclass(kind, frozenset):
+        return {"$f": [encode(v, handles, d) for v in frozenset.__iter__(value)]}
+    if issubclass(kind, set):
+        return {"$s": [encode(v, handles, d) for v in set.__iter__(value)]}
     if isinstance(value, Handle):
         return {"$h": value.id, "type": value.type}
     history = _FOUND.get("History")
@@ -196,10 +200,15 @@ def encode(value: Any, handles: dict[int, int] | None = None, depth: int = 0) ->
 
 def _scalar(value: Any) -> Any:
     """A subclass of a JSON scalar (or a number type) as the plain value it stands for."""
-    if isinstance(value, bool):
+    kind = type(value)
+    if issubclass(kind, bool):
         return bool(value)
-    if isinstance(value, str):
+    if issubclass(kind, str):
         return str.__str__(value)
+    if issubclass(kind, int):  # its own value, whatever ``__int__`` says
+        return int.__index__(value)
+    if issubclass(kind, float):
+        return float.__float__(value)
     if isinstance(value, numbers.Integral):
         return int(value)
     return float(value)

@@ -5,7 +5,6 @@ result must be a valid v2 record that today's loader turns into the same latest 
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import unicodedata
@@ -17,12 +16,13 @@ from typing import Any
 from simlab.agent.checkpoint import CheckpointError, load, migrate_v1_to_v2, validate
 from simlab.grading.checks.checkpoints.generated import tell_v1, v1_checkpoints
 from simlab.grading.checks.checkpoints.messages import say
+from simlab.grading.checks.checkpoints.purity import Migration, shares_nothing
 from simlab.grading.checks.hidden_world import decomposed, fullwidth, rng
 from simlab.grading.messages import Message
 from simlab.grading.properties import Story, screened
 from simlab.grading.questions import Criterion, Fail, Tally, require
 from simlab.grading.sandbox.supervisor import RemoteError, SandboxLost
-from simlab.grading.student import Student, asked_once, kind_of, shown_value
+from simlab.grading.student import Student, kind_of, shown_value
 from simlab.grading.text import plain
 
 __all__ = [
@@ -338,39 +338,11 @@ def _loaded_text(text: str) -> dict:
     return load(json.loads(text)).checkpoint.to_dict() | {"original": None}
 
 
-class _Answers:
-    """The learner's migration on generated records, one call each (``echo``: the result and
-    the input as the call left it), shared by the properties of one grading."""
-
-    def __init__(self, migrate: Any):
-        self.migrate = migrate
-        self._echo = asked_once(
-            lambda v1: migrate.echo(copy.deepcopy(v1)),
-            key=lambda v1: json.dumps(v1, sort_keys=True),
-        )
-
-    def __call__(self, v1: dict) -> tuple[Any, Any]:
-        result, (after,) = self._echo(v1)
-        return result, after
-
-
-def _shares_nothing(s: Student, probe: str, said: str) -> None:
-    """The sandbox's ``probe`` (a factory of :mod:`simlab.grading.factories`) on every labelled
-    record: no field shared (told by message ``said``), and at least one record probed (a
-    migration that raises on every record shares nothing, but proves nothing either)."""
-    probed = 0
-    for name, v1 in _labelled():
-        shared = s.kit(probe, "migrate_v1_to_v2", v1).attribute("value")
-        probed += shared is not None
-        require(not shared, say(said, what=name, fields=", ".join(map(str, shared or []))))
-    require(probed, say("never_probed"))
-
-
-def _stays_pure(answers: _Answers, s: Student) -> Any:
+def _stays_pure(answers: Migration) -> Any:
     def holds(v1: dict, story: Story) -> None:
         tell_v1(v1, story)
         try:
-            _, after = answers(v1)
+            _, after = answers.answer(v1)
         except SandboxLost:
             raise
         except RemoteError as exc:
@@ -381,7 +353,7 @@ def _stays_pure(answers: _Answers, s: Student) -> Any:
             return
         if not _unchanged(after, v1):
             raise Fail(_changed(after, v1))
-        shared = s.kit("shared-containers", "migrate_v1_to_v2", v1).attribute("value")
+        shared = answers.shared_with_input(v1)
         if shared:
             named = {_field(name) for name in shared}
             names = tuple(sorted(named, key=str))
@@ -390,10 +362,10 @@ def _stays_pure(answers: _Answers, s: Student) -> Any:
     return holds
 
 
-def _matches(answers: _Answers) -> Any:
+def _matches(answers: Migration) -> Any:
     def holds(v1: dict, story: Story) -> None:
         tell_v1(v1, story)
-        answer, _ = answers(v1)
+        answer, _ = answers.answer(v1)
         require(isinstance(answer, dict), say("not_a_dict", kind=kind_of(answer)))
         truth = migrate_v1_to_v2(v1)
         if answer != truth:
@@ -402,10 +374,10 @@ def _matches(answers: _Answers) -> Any:
     return holds
 
 
-def _loads_alike(answers: _Answers) -> Any:
+def _loads_alike(answers: Migration) -> Any:
     def holds(v1: dict, story: Story) -> None:
         tell_v1(v1, story)
-        answer, _ = answers(v1)
+        answer, _ = answers.answer(v1)
         try:
             loaded = load(answer).checkpoint
         except CheckpointError as exc:
@@ -510,8 +482,7 @@ MIGRATION_RUBRIC = (
 def pure_migration(s: Student, t: Tally) -> None:
     """Parts filed under :data:`MIGRATION_RUBRIC`; the feedback names a corpus file or a hidden
     record only as such, and shows the learner's value, never the expected one."""
-    migrate = s.function("migrate_v1_to_v2")
-    answers = _Answers(migrate)
+    migrate = answers = Migration(s)
     generated = v1_checkpoints()
     t.under("matches")
 
@@ -528,7 +499,7 @@ def pure_migration(s: Student, t: Tally) -> None:
         labelled = _labelled()
         for name, v1 in labelled:
             try:
-                result, (after,) = migrate.echo(copy.deepcopy(v1))
+                result, (after,) = migrate.echo(v1)
             except Exception as exc:  # an input it cannot migrate is judged elsewhere
                 errors.append(exc)
                 continue
@@ -544,9 +515,7 @@ def pure_migration(s: Student, t: Tally) -> None:
 
     @t.part
     def generated_records_stay_unchanged():
-        screened(
-            "checkpoints/v1", generated, _stays_pure(answers, s), examples=EXAMPLES, first=_ODD
-        )
+        screened("checkpoints/v1", generated, _stays_pure(answers), examples=EXAMPLES, first=_ODD)
 
     t.under("matches")
 
@@ -573,8 +542,10 @@ def pure_migration(s: Student, t: Tally) -> None:
     t.under("pure")
 
     # With the input, then between two results: the probes run where the objects live.
-    t.part(functools.partial(_shares_nothing, s, "shared-containers", "shares_on"))
-    t.part(functools.partial(_shares_nothing, s, "shared-between-results", "shared_results_on"))
+    records = _labelled()
+    t.part(functools.partial(shares_nothing, records, migrate.shared_with_input, "shares_on"))
+    between = migrate.shared_between_results
+    t.part(functools.partial(shares_nothing, records, between, "shared_results_on"))
 
     t.under("loads")
 
