@@ -479,3 +479,18 @@ def test_is_a_cell_that_raised_in_the_run_too_not_blamed_for_another_questions_n
     said = {q.id: q.feedback for q in grade_notebook(path, timeout=20).questions}
     assert "RuntimeError: boom" in said["cancel-after-claim"], said
     assert said["cancel-limits"] == "not defined: `what_cancel_does`", said
+
+
+@pytest.mark.jail
+@pytest.mark.parametrize("elsewhere", [0, 1])
+def test_is_the_grader_replaced_by_a_call_seen_here_and_in_another_process(box, elsewhere):
+    # In the other process the reply is written there: a replaced encoder could forge it.
+    cell = (
+        "import simlab.grading.sandbox.wire as w\n"
+        "def f(x):\n"
+        "    w.encode = lambda value, *a, **k: 'forged'\n"
+        "    return x\n"
+    )
+    assert box.exec_cell(0, cell).status == "ok"
+    with pytest.raises(SandboxLost, match=r"replaced the grader's .*wire\.encode"):
+        box.call("f", 1, elsewhere=elsewhere)
