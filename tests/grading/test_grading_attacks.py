@@ -685,7 +685,13 @@ def test_is_every_feedback_one_short_harmless_line(batch):
     assert forged["notebook"] == str(batch["folder"] / "forged-report" / FORGED_FILE)
     first = forged["questions"][0]["feedback"]
     assert "\x1b" in first and "17/17" in first, "the exception's class name, as produced"
-    assert "note: the notebook replaces self_check;" in first, "only the real replacement"
+    # Its forged report of replaced names never shows: replacing the child's op_tampered is
+    # itself a change of the grader's code, seen by the guard, and no later question is judged.
+    said = [q["feedback"] for q in forged["questions"]]
+    assert not any("simlab.ledger.Ledger" in text for text in said), "the forged names"
+    assert all("replaced the grader's simlab.grading.sandbox.child._Child.op_tampered" in text
+               for text in said[1:])  # fmt: skip
+    assert [q["points"] for q in forged["questions"]] == [0] * len(said)
 
 
 def test_does_no_hidden_input_come_back_in_feedback(batch):
