@@ -154,43 +154,6 @@ def _shell(main: types.ModuleType) -> Any:
     return shell
 
 
-def _kit_error(exc: BaseException) -> str | None:
-    from simlab import errors
-
-    for cls in type(exc).__mro__:
-        if cls.__module__ == errors.__name__ and cls.__name__ in errors.__all__:
-            return cls.__name__
-    for name in ("ValueError", "NotImplementedError", "KeyError", "TypeError"):
-        if type(exc).__name__ == name:
-            return name
-    return None
-
-
-def _error_info(exc: BaseException, cell_prefix: str = "<ipython-input-") -> dict:
-    info: dict[str, Any] = {"type": type(exc).__name__, "kit": _kit_error(exc)}
-    try:
-        info["message"] = " ".join(str(exc).split())[:500]
-    except Exception:
-        info["message"] = ""
-    for name in ("task_id", "status", "worker", "lease_until"):
-        if hasattr(exc, name):
-            try:
-                info.setdefault("fields", {})[name] = wire.encode(getattr(exc, name))
-            except Exception:
-                pass
-    if isinstance(exc, SyntaxError):
-        info["message"] = str(exc.msg)
-        info["line"] = exc.lineno
-    else:
-        tb = exc.__traceback__
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename.startswith(cell_prefix):
-                info["line"] = tb.tb_lineno
-                info["where"] = tb.tb_frame.f_code.co_filename
-            tb = tb.tb_next
-    return info
-
-
 class _Child(remote.Channel):
     """The request loop of a sandbox process."""
 
@@ -272,7 +235,7 @@ class _Child(remote.Channel):
         try:
             answer = handler(message)
         except BaseException as exc:  # a bad handle or name: an error, not a dead sandbox
-            answer = {"ok": False, "error": _error_info(exc)}
+            answer = {"ok": False, "error": wire.error_info(exc)}
         finally:
             self.depth -= 1
         if op in _GUARDED_OPS:
@@ -318,7 +281,7 @@ class _Child(remote.Channel):
             sys.stdout = sys.stderr = _NULL
         printed = _SINK.count
         if error is not None:
-            return {"ok": False, "error": _error_info(error), "printed": printed}
+            return {"ok": False, "error": wire.error_info(error), "printed": printed}
         return {"ok": True, "printed": printed}
 
     def _run(self, source: str) -> BaseException | None:
@@ -458,7 +421,7 @@ class _Child(remote.Channel):
                 obj = getattr(obj, message["method"])
             args, kwargs = self._arguments(message)
         except BaseException as exc:
-            return {"ok": False, "error": _error_info(exc)}
+            return {"ok": False, "error": wire.error_info(exc)}
         elsewhere = int(message.get("elsewhere") or 0)
         if elsewhere:  # the value comes back, never a handle: the object stays in the fork
             reply = in_another_process(elsewhere, lambda: self._there(obj, args, kwargs, message))
@@ -490,7 +453,7 @@ class _Child(remote.Channel):
         try:
             result = obj(*args, **kwargs)
         except BaseException as exc:
-            return {"ok": False, "error": _error_info(exc)}
+            return {"ok": False, "error": wire.error_info(exc)}
         # Before the result is read: a replacement that puts itself back as it runs is seen.
         self.check_guard(1, quick=True)
         out: dict[str, Any] = {"ok": True}

@@ -22,6 +22,8 @@ found in their modules once those are loaded (:func:`kit_types`), never loaded f
 sake: a value of one exists only once its module is, and decoding one loads it. So a sandbox
 whose notebook never imports them does not pay for loading them.
 
+:func:`error_info` is what the sandbox sends of an exception the learner's code raised.
+
 Floats keep NaN and infinities (JSON as Python writes it). Nesting deeper than
 :data:`MAX_DEPTH` is cut off as opaque.
 
@@ -46,6 +48,7 @@ from typing import Any
 
 __all__ = [
     "encode",
+    "error_info",
     "decode",
     "dumps",
     "loads",
@@ -313,3 +316,45 @@ def dumps(message: Any) -> bytes:
 
 def loads(raw: bytes) -> Any:
     return json.loads(raw.decode("utf-8", errors="replace"))
+
+
+def _kit_error(exc: BaseException) -> str | None:
+    """The kit's error ``exc`` is, by name (None: none the contract names)."""
+    from simlab import errors
+
+    for cls in type(exc).__mro__:
+        if cls.__module__ == errors.__name__ and cls.__name__ in errors.__all__:
+            return cls.__name__
+    for name in ("ValueError", "NotImplementedError", "KeyError", "TypeError"):
+        if type(exc).__name__ == name:
+            return name
+    return None
+
+
+def error_info(exc: BaseException, cell_prefix: str = "<ipython-input-") -> dict:
+    """What the sandbox says of ``exc`` raised by the learner's code: its class's name, the
+    kit's error it is (the error of :mod:`simlab.errors` it derives from, or a builtin one the
+    contract names), its message on one line (cut), the kit's fields it carries, and the line
+    of the cell it came from."""
+    info: dict[str, Any] = {"type": type(exc).__name__, "kit": _kit_error(exc)}
+    try:
+        info["message"] = " ".join(str(exc).split())[:500]
+    except Exception:
+        info["message"] = ""
+    for name in ("task_id", "status", "worker", "lease_until"):
+        if hasattr(exc, name):
+            try:
+                info.setdefault("fields", {})[name] = encode(getattr(exc, name))
+            except Exception:
+                pass
+    if isinstance(exc, SyntaxError):
+        info["message"] = str(exc.msg)
+        info["line"] = exc.lineno
+    else:
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.startswith(cell_prefix):
+                info["line"] = tb.tb_lineno
+                info["where"] = tb.tb_frame.f_code.co_filename
+            tb = tb.tb_next
+    return info
