@@ -144,29 +144,28 @@ class OneLineErrorParser(argparse.ArgumentParser):
         return out
 
     def _text_option(self, token: str) -> argparse.Action | None:
-        """The option ``token`` names (in full, or a long option's unique prefix, as argparse
-        reads it) when its values are texts (no type, no choices), else None."""
-        if token[:1] not in self.prefix_chars:
+        """The option ``token`` names when its values are texts (no type, no choices), else
+        None."""
+        named = self._named(token)
+        if len(named) != 1:
             return None
-        named = self._option_string_actions.get(token)
-        if named is None and token.startswith("--") and self.allow_abbrev:
-            matches = {a for s, a in self._option_string_actions.items() if s.startswith(token)}
-            named = matches.pop() if len(matches) == 1 else None
-        if named is None or named.type is not None or named.choices is not None:
-            return None
-        return named
+        (action,) = named
+        return action if action.type is None and action.choices is None else None
 
     def _is_option(self, word: str) -> bool:
         """Whether ``word`` names one of this parser's options (``--queue``, ``--why=x``)."""
-        flag = word.partition("=")[0]
-        return word[:1] in self.prefix_chars and (
-            flag in self._option_string_actions
-            or (
-                flag.startswith("--")
-                and self.allow_abbrev
-                and any(s.startswith(flag) for s in self._option_string_actions)
-            )
-        )
+        return bool(self._named(word.partition("=")[0]))
+
+    def _named(self, flag: str) -> set[argparse.Action]:
+        """The options ``flag`` names, as argparse reads it: in full, or as the prefix of long
+        options (one option: an abbreviation; several: an ambiguous one)."""
+        if flag[:1] not in self.prefix_chars:
+            return set()
+        if flag in self._option_string_actions:
+            return {self._option_string_actions[flag]}
+        if not (flag.startswith("--") and self.allow_abbrev):
+            return set()
+        return {a for s, a in self._option_string_actions.items() if s.startswith(flag)}
 
 
 class Switch(argparse.BooleanOptionalAction):
