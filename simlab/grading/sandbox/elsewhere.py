@@ -146,7 +146,12 @@ def _died(status: int) -> dict:
         how = f"the process was killed by signal {os.WTERMSIG(status)}"
     else:
         how = f"the process exited with status {os.waitstatus_to_exitcode(status)}"
-    return {"ok": False, "error": {"type": "SystemExit", "kit": None, "message": how}}
+    return _failed(SystemExit(how))
+
+
+def _failed(error: BaseException) -> dict:
+    """The reply of a call that raised ``error``, as the sandbox says any."""
+    return {"ok": False, "error": wire.error_info(error)}
 
 
 def in_another_process(n: int, call: Callable[[], dict]) -> dict:
@@ -161,8 +166,7 @@ def in_another_process(n: int, call: Callable[[], dict]) -> dict:
     except OSError as exc:
         os.close(read)
         os.close(write)
-        message = f"no other process could be started ({exc.strerror})"
-        return {"ok": False, "error": {"type": "OSError", "kit": None, "message": message}}
+        return _failed(OSError(f"no other process could be started ({exc.strerror})"))
     if pid == 0:  # the fork: answer, then end whatever the learner's code left running
         try:
             os.close(read)
