@@ -167,9 +167,9 @@ class _Held:
     def __init__(self, label: str, space: Any, keys: Any = None, grows: bool = True):
         self.label = label
         # A class's dict is read through its mapping proxy's own dict: one ``dict.get`` for all.
-        self.space = next((d for d in gc.get_referents(space) if type(d) is dict), space)
-        if type(space) is dict:
-            self.space = space
+        if type(space) is not dict:
+            space = next((d for d in gc.get_referents(space) if type(d) is dict), space)
+        self.space = space
         self.size = len(space)
         self.grows = grows
         self.keys = tuple(space if keys is None else (k for k in keys if k in space))
