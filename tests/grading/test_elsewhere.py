@@ -90,3 +90,18 @@ def test_does_a_process_that_ends_without_a_reply_answer_as_one_that_exited():
     reply = in_another_process(1, call)
     assert reply["ok"] is False and reply["error"]["type"] == "SystemExit"
     assert "status 3" in reply["error"]["message"]
+
+
+def test_is_the_guards_record_left_as_it_was_in_another_process():
+    # The fork rebinds every reference to the real hash; the guard's record holds one
+    # (elsewhere's own), which must stay as recorded, and the salting is the kit's own change.
+    from simlab.grading.sandbox.watch import Guard
+
+    guard = Guard()
+
+    def there() -> dict:
+        guard.rebound("hash")
+        return {"changed": guard.changed(), "same": guard.quick.same() and guard.rest.same()}
+
+    assert in_another_process(1, there) == {"changed": [], "same": True}
+    assert guard.changed() == []  # nothing of it came back here

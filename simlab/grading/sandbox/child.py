@@ -436,10 +436,11 @@ class _Child(remote.Channel):
     def _there(self, obj: Any, args: list, kwargs: dict, message: dict) -> dict:
         """:meth:`_called` in the fork that is another worker process (:mod:`.elsewhere`),
         with what the guard finds replaced there by then (``tampered``): the learner's code
-        could replace the code that writes this very reply. ``builtins.hash`` is the kit's own
-        change in the fork, salted, and not counted."""
+        could replace the code that writes this very reply. The fork's salted
+        ``builtins.hash`` is the kit's own change, taken for the record first."""
+        self.guard.rebound("hash")
         reply = self._called(obj, args, kwargs, bool(message.get("echo")))
-        found = [label for label in self.guard.changed() if label != "builtins.hash"]
+        found = self.tampered or self.guard.changed()
         if found:
             reply["tampered"] = found[:20]
         return reply

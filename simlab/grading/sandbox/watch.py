@@ -204,12 +204,14 @@ class _Group:
         self.defaults: list[Any] = []
         self.kwdefaults: list[Any] = []
         self.cells: list[Any] = []
-        self.contents: list[Any] = []
+        # What the record holds is kept in tuples: a fork that rebinds every list item that is
+        # the real ``hash`` (:func:`~.elsewhere.rebind_hash`) must not rewrite the record.
+        self.contents: tuple[Any, ...] = ()
         self.cell_names: list[str] = []
         # The spaces' recorded keys and values, flat (each key beside its dict), and sizes.
         self.dicts: list[dict] = []
         self.keys: list[str] = []
-        self.values: list[Any] = []
+        self.values: tuple[Any, ...] = ()
         self.sized: list[dict] = []
         self.sizes: list[int] = []
 
@@ -225,7 +227,7 @@ class _Group:
             except ValueError:  # empty: nothing to hold
                 continue
             self.cells.append(cell)
-            self.contents.append(contents)
+            self.contents += (contents,)
             self.cell_names.append(label)
 
     def add(self, held: _Held) -> None:
@@ -235,6 +237,17 @@ class _Group:
         self.values += held.values
         self.sized.append(held.space)
         self.sizes.append(held.size)
+
+    def rebound(self, space: dict, key: str) -> None:
+        """Take ``space[key]`` as it is now for the record of ``space``."""
+        for held in self.spaces:
+            if held.space is space and key in held.keys:
+                i = held.keys.index(key)
+                held.values = (*held.values[:i], space[key], *held.values[i + 1 :])
+        self.values = tuple(
+            space[key] if recorded is space and name == key else value
+            for recorded, name, value in zip(self.dicts, self.keys, self.values, strict=True)
+        )
 
     def same(self) -> bool:
         fns = self.functions
@@ -311,6 +324,11 @@ class Guard:
                     _function(group, f"{label}.{member}", inner)
             else:
                 _function(group, f"{name}.{key}", value, name)
+
+    def rebound(self, name: str) -> None:
+        """Take ``builtins.<name>`` as it is now for the record: the kit's own change of it
+        (a fork that is another worker process salts ``hash``), and no other."""
+        self.quick.rebound(vars(builtins), name)
 
     def changed(self, quick: bool = False) -> list[str]:
         """What differs from the record (``builtins.id``, ``simlab.grading.aliasing._dump``),
