@@ -145,8 +145,12 @@ GUARDED_BUILTINS = (
 #: The package whose modules :class:`Guard` records.
 GUARDED_PACKAGE = "simlab.grading"
 #: Module attributes the kit itself rebinds as it runs (never the learner's business either,
-#: but not a fixed record): the wire's table of kit types, replaced whole as their modules load.
-_REBOUND = {"simlab.grading.sandbox.wire": frozenset({"_FOUND"})}
+#: but not a fixed record): the wire's table of kit types, replaced whole as their modules load,
+#: and the jail's lifeline, made when a jail starts and dropped in every fork.
+_REBOUND = {
+    "simlab.grading.sandbox.wire": frozenset({"_FOUND"}),
+    "simlab.grading.sandbox.jail": frozenset({"_LIFELINE"}),
+}
 
 _IS = operator.is_
 _CODE = operator.attrgetter("__code__")
